@@ -1,0 +1,1105 @@
+"""The durable work-item record and its state directories (enqueue, claim, renew, settle, requeue).
+
+A file per item inside the worktree's own git dir, moved between state directories by rename; the
+protocol, the naming grammar and the crash analysis are written down in docs/queue.md.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import dataclasses
+import enum
+import errno
+import fcntl
+import hashlib
+import os
+import re
+import secrets
+import socket
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+VERSION = 1
+WORK_DIRECTORY = "landwatch"
+
+PENDING = "pending"
+CLAIMED = "claimed"
+RECOVERING = "recovering"
+DONE = "done"
+FAILED = "failed"
+STATES = (PENDING, CLAIMED, RECOVERING, DONE, FAILED)
+
+# Not state directories: they hold temp files, dedup markers and the recovery lock.
+TMP = "tmp"
+KNOWN = "known"
+RECOVERY_LOCK = "recovery.lock"
+
+MAX_RECORD_BYTES = 64 * 1024
+# A marker nobody published is resurrected only once its producer is gone and this much older,
+# so that an `ln` left running by a killed shell hook cannot publish a second copy.
+ORPHAN_GRACE = 10.0
+# Producers on another host cannot be asked whether they are alive; wait this long for them.
+FOREIGN_PRODUCER_GRACE = 3600.0
+# Temp files linked to nothing are swept after this long (Maildir readers use 36 hours).
+TMP_GRACE = 3600.0
+# A consumer re-reads the pending directory at least this often (monotonic seconds), so items
+# published by other processes are seen in FIFO order without a directory scan per claim.
+LISTING_TTL = 1.0
+
+_MAGIC = b"landwatch-work-item"
+_OID = r"[0-9a-f]{40}|[0-9a-f]{64}"
+_ID = rf"(?P<kind>[a-z][a-z0-9_]{{0,31}})-(?P<oid>{_OID})"
+_STAMP = r"(?P<stamp>0|[1-9][0-9]{0,18})"
+_GENERATION = r"[0-9a-f]{16}"
+_OID_RE = re.compile(_OID)
+_ID_RE = re.compile(_ID)
+_STAMPED_RE = re.compile(rf"{_ID}\.{_STAMP}")
+_CLAIM_RE = re.compile(rf"{_ID}\.(?P<generation>{_GENERATION})\.{_STAMP}")
+_GENERATION_RE = re.compile(_GENERATION)
+_STAMPED_LINES_RE = re.compile(
+    rf"^((?P<kind>[a-z][a-z0-9_]{{0,31}})-(?:{_OID})\.{_STAMP})$", re.MULTILINE
+)
+_TMP_RE = re.compile(rf"{_ID}\.{_STAMP}\.[0-9]+\.[0-9a-f]+")
+_PRUNE_PREFIX = "prune."
+
+_DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+# Anything in a state directory may be garbage: a symlink, a FIFO, a directory.
+_GARBAGE_ERRNOS = {errno.ELOOP, errno.EISDIR, errno.ENXIO, errno.ENOTDIR, errno.EMLINK}
+
+
+class WorkKind(enum.StrEnum):
+    REVIEW = "review"
+    PUSH = "push"
+    MAINTENANCE = "maintenance"
+
+
+class Enqueued(enum.Enum):
+    ADDED = "added"
+    KNOWN = "known"
+
+
+class QueueError(Exception):
+    """A work directory that cannot be used (full disk, read-only, not ours): one line to show."""
+
+
+class RecordError(ValueError):
+    """A record that does not decode: garbage, truncated, a wrong version or a wrong name."""
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    kind: WorkKind
+    oid: str
+    git_dir: Path
+    work_tree: Path | None = None
+    base: str | None = None
+    tries: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", WorkKind(self.kind))
+        object.__setattr__(self, "git_dir", Path(self.git_dir))
+        if self.work_tree is not None:
+            object.__setattr__(self, "work_tree", Path(self.work_tree))
+        if not _OID_RE.fullmatch(self.oid):
+            raise ValueError(f"not a full lowercase object id: {self.oid!r}")
+        if self.base is not None and not _OID_RE.fullmatch(self.base):
+            raise ValueError(f"not a full lowercase object id: {self.base!r}")
+        if self.tries < 0:
+            raise ValueError(f"tries cannot be negative: {self.tries}")
+
+    @property
+    def id(self) -> str:
+        return f"{self.kind.value}-{self.oid}"
+
+
+@dataclass(frozen=True)
+class Claimed:
+    item: WorkItem
+    id: str
+    name: str
+
+
+@dataclass
+class Recovered:
+    moved: int = 0
+    failed: list[WorkItem] = field(default_factory=list)
+
+
+# --- names -------------------------------------------------------------------------------------
+
+
+def state_directory(git_dir: os.PathLike[str] | str, state: str) -> Path:
+    if state not in STATES:
+        raise ValueError(f"not a state directory: {state!r}")
+    return Path(git_dir) / WORK_DIRECTORY / state
+
+
+def claim_file_name(id: str, generation: str, reading: float) -> str:
+    if not _ID_RE.fullmatch(id):
+        raise ValueError(f"not a work item id: {id!r}")
+    if not _GENERATION_RE.fullmatch(generation):
+        raise ValueError(f"not a claim generation: {generation!r}")
+    return f"{id}.{generation}.{_micros(reading)}"
+
+
+def id_of_entry(name: str) -> str:
+    return name.partition(".")[0]
+
+
+def new_generation() -> str:
+    return secrets.token_hex(8)
+
+
+def _micros(seconds: float) -> int:
+    return max(0, round(seconds * 1_000_000))
+
+
+def _seconds(micros: int) -> float:
+    return micros / 1_000_000
+
+
+def _now(now: float | None) -> float:
+    return time.time() if now is None else now
+
+
+def _stamped_name(id: str, micros: int) -> str:
+    return f"{id}.{micros}"
+
+
+def _invalid_name(name: str, micros: int) -> str:
+    digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:16]
+    return f"invalid-{digest}.{micros}"
+
+
+def _parse_claim(name: str) -> tuple[str, str, int] | None:
+    """(id, generation, reading) of a claim; a bare id is a claim an older release wrote."""
+    match = _CLAIM_RE.fullmatch(name)
+    if match:
+        return id_of_entry(name), match["generation"], int(match["stamp"])
+    if _ID_RE.fullmatch(name):
+        return name, "0" * 16, 0
+    return None
+
+
+def _stamp_of(name: str) -> int | None:
+    match = _STAMPED_RE.fullmatch(name)
+    return int(match["stamp"]) if match else None
+
+
+def _stamped(names: list[str]) -> list[tuple[str, str, str]]:
+    """(name, kind, stamp) of every well-formed `<id>.<stamp>` name, in one regex pass.
+
+    Listings of thousands of names are parsed on the hooks' and the claims' paths; one findall
+    over the joined names is several times faster than a match per name.
+    """
+    text = "\n".join(name for name in names if "\n" not in name)
+    return _STAMPED_LINES_RE.findall(text)
+
+
+# --- the record --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Record:
+    kind: WorkKind
+    oid: str
+    enqueued: int
+    producer: tuple[str, str, int] | None
+    base: str | None
+    work_tree: bytes | None
+    base_tries: int
+    tried: frozenset[str]
+
+    @property
+    def tries(self) -> int:
+        return self.base_tries + len(self.tried)
+
+    def item(self, git_dir: Path) -> WorkItem:
+        work_tree = Path(os.fsdecode(self.work_tree)) if self.work_tree else None
+        return WorkItem(self.kind, self.oid, git_dir, work_tree, self.base, self.tries)
+
+
+def encode_record(item: WorkItem, *, enqueued: float, producer: tuple[str, str, int]) -> bytes:
+    """The bytes of a fresh record (docs/queue.md); a second producer writes the same lines."""
+    host, boot, pid = producer
+    lines = [
+        b"%s %d" % (_MAGIC, VERSION),
+        b"kind " + item.kind.value.encode(),
+        b"oid " + item.oid.encode(),
+        b"enqueued %d" % _micros(enqueued),
+        b"producer %s %s %d" % (host.encode(), boot.encode(), pid),
+    ]
+    if item.base:
+        lines.append(b"base " + item.base.encode())
+    if item.work_tree is not None:
+        raw = os.fsencode(item.work_tree)
+        if b"\n" not in raw and b"\0" not in raw:
+            lines.append(b"work-tree " + raw)
+    if item.tries:
+        lines.append(b"tries %d" % item.tries)
+    lines.append(b"end")
+    return b"\n".join(lines) + b"\n"
+
+
+def _decode_record(data: bytes, id: str) -> _Record:
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"record larger than {MAX_RECORD_BYTES} bytes")
+    lines = data.split(b"\n")
+    head = lines[0].split(b" ")
+    if len(head) != 2 or head[0] != _MAGIC:
+        raise RecordError("not a landwatch work item")
+    if head[1] != str(VERSION).encode():
+        raise RecordError(f"record version {head[1][:16]!r} is not {VERSION}")
+    fields: dict[bytes, bytes] = {}
+    index = 1
+    while True:
+        if index >= len(lines) - 1:  # the last element follows the final newline
+            raise RecordError("truncated record (no end line)")
+        line = lines[index]
+        index += 1
+        if line == b"end":
+            break
+        key, _, value = line.partition(b" ")
+        if key in fields:
+            raise RecordError(f"field {key[:32]!r} repeated")
+        fields[key] = value
+    tried = frozenset(
+        value.decode()
+        for key, _, value in (line.partition(b" ") for line in lines[index:-1])
+        if key == b"tried" and _GENERATION_RE.fullmatch(value.decode("ascii", "replace"))
+    )
+    try:
+        kind = WorkKind(fields[b"kind"].decode())
+        oid = fields[b"oid"].decode()
+        enqueued = int(fields[b"enqueued"])
+        base = fields[b"base"].decode() if b"base" in fields else None
+        base_tries = int(fields.get(b"tries", b"0"))
+    except (KeyError, ValueError, UnicodeDecodeError) as error:
+        raise RecordError(f"missing or bad field: {error}") from None
+    if not _OID_RE.fullmatch(oid) or (base is not None and not _OID_RE.fullmatch(base)):
+        raise RecordError("bad object id")
+    if f"{kind.value}-{oid}" != id:
+        raise RecordError(f"record of {kind.value}-{oid[:12]} filed under {id[:40]}")
+    if enqueued < 0 or base_tries < 0:
+        raise RecordError("negative number")
+    return _Record(
+        kind,
+        oid,
+        enqueued,
+        _parse_producer(fields.get(b"producer")),
+        base,
+        fields.get(b"work-tree"),
+        base_tries,
+        tried,
+    )
+
+
+def _parse_producer(value: bytes | None) -> tuple[str, str, int] | None:
+    parts = (value or b"").decode("ascii", "replace").split(" ")
+    if len(parts) != 3 or not parts[2].isdigit():
+        return None
+    return parts[0], parts[1], int(parts[2])
+
+
+# --- producer identity (for deciding whether an unpublished marker's producer is gone) ----------
+
+
+def _read_first_line(path: str) -> str:
+    try:
+        with open(path, encoding="ascii", errors="replace") as file:
+            return file.readline().strip()
+    except OSError:
+        return ""
+
+
+_HOST = socket.gethostname().replace(" ", "_") or "-"
+_BOOT_ID = _read_first_line("/proc/sys/kernel/random/boot_id") or "-"
+
+
+def this_producer() -> tuple[str, str, int]:
+    return _HOST, _BOOT_ID, os.getpid()
+
+
+def _process_start(pid: int) -> float | None:
+    """Wall-clock start of a process (Linux), to notice a pid reused after a producer died."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            ticks = int(file.read().rpartition(b")")[2].split()[19])
+        with open("/proc/stat", "rb") as file:
+            boot = next(int(line.split()[1]) for line in file if line.startswith(b"btime "))
+        return boot + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+
+
+def _producer_may_be_alive(record: _Record, now: float) -> bool:
+    age = now - _seconds(record.enqueued)
+    if age < ORPHAN_GRACE:
+        return True
+    if record.producer is None:
+        return age < FOREIGN_PRODUCER_GRACE
+    host, boot, pid = record.producer
+    if host != _HOST:
+        return age < FOREIGN_PRODUCER_GRACE
+    if boot != "-" and _BOOT_ID != "-" and boot != _BOOT_ID:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    started = _process_start(pid)
+    return started is None or started <= _seconds(record.enqueued) + 1.0
+
+
+# --- crash-point injection ---------------------------------------------------------------------
+
+# Tests set this to a function that kills the process at a named step; see tests/crashpoints.py.
+_fault_hook: Callable[[str], None] | None = None
+
+
+def _checkpoint(step: str) -> None:
+    if _fault_hook is not None:
+        _fault_hook(step)
+
+
+# --- directories -------------------------------------------------------------------------------
+
+
+class _WorkDirectory:
+    """Directory fds of one work directory, opened without following any symlink inside it."""
+
+    def __init__(self, git_dir: os.PathLike[str] | str, *, create: bool) -> None:
+        self.git_dir = Path(git_dir)
+        self.root = -1
+        self._fds: dict[str, int] = {}
+        work = os.path.join(git_dir, WORK_DIRECTORY)
+        try:
+            self.root = os.open(work, _DIRECTORY_FLAGS)
+        except FileNotFoundError:
+            if not create:
+                raise
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(work, 0o700)
+                _checkpoint("mkdir")
+            self.root = os.open(work, _DIRECTORY_FLAGS)
+        _require_own_directory(self.root, work)
+
+    def fd(self, name: str) -> int:
+        if name not in self._fds:
+            try:
+                self._fds[name] = os.open(name, _DIRECTORY_FLAGS, dir_fd=self.root)
+            except FileNotFoundError:
+                # Inside an existing work directory every directory is made on first use.
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(name, 0o700, dir_fd=self.root)
+                    _checkpoint("mkdir")
+                self._fds[name] = os.open(name, _DIRECTORY_FLAGS, dir_fd=self.root)
+            _require_own_directory(self._fds[name], name, self)
+        return self._fds[name]
+
+    def close(self) -> None:
+        for fd in self._fds.values():
+            os.close(fd)
+        self._fds.clear()
+        if self.root >= 0:
+            os.close(self.root)
+            self.root = -1
+
+    def __enter__(self) -> _WorkDirectory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _require_own_directory(fd: int, name: str, parent: _WorkDirectory | None = None) -> None:
+    info = os.fstat(fd)
+    if info.st_uid != os.getuid():
+        where = os.path.join(parent.git_dir, WORK_DIRECTORY, name) if parent else name
+        raise QueueError(f"{where} belongs to uid {info.st_uid}, not to you; not touching it")
+    if stat.S_IMODE(info.st_mode) & 0o077:
+        os.fchmod(fd, 0o700)
+
+
+@contextlib.contextmanager
+def _existing(git_dir: os.PathLike[str] | str) -> Iterator[_WorkDirectory | None]:
+    """The work directory if it exists; None when the repository never had one (or vanished)."""
+    try:
+        directory = _WorkDirectory(git_dir, create=False)
+    except (FileNotFoundError, NotADirectoryError):
+        work = os.path.join(git_dir, WORK_DIRECTORY)
+        if os.path.lexists(work):
+            raise QueueError(f"landwatch: {work} is not a directory; not following it") from None
+        yield None
+        return
+    except OSError as error:
+        raise _queue_error("cannot open the work directory of", git_dir, error) from None
+    try:
+        yield directory
+    finally:
+        directory.close()
+
+
+def _queue_error(what: str, where: os.PathLike[str] | str, error: OSError) -> QueueError:
+    return QueueError(f"landwatch: {what} {where}: {error.strerror or error}")
+
+
+def _listdir(directory: _WorkDirectory, name: str) -> list[str]:
+    try:
+        return os.listdir(directory.fd(name))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as error:
+        if error.errno in _GARBAGE_ERRNOS:
+            return []
+        raise
+
+
+def _fsync_directory(directory: _WorkDirectory, name: str) -> None:
+    os.fsync(directory.fd(name))
+    _checkpoint(f"fsync {name}")
+
+
+def _rename(directory: _WorkDirectory, source: str, name: str, target: str, new: str) -> bool:
+    """Move exactly `source/name`; False when it is no longer there (someone else moved it)."""
+    try:
+        os.rename(name, new, src_dir_fd=directory.fd(source), dst_dir_fd=directory.fd(target))
+    except FileNotFoundError:
+        return False
+    _checkpoint(f"rename {source} {target}")
+    return True
+
+
+def _unlink(directory: _WorkDirectory, where: str, name: str) -> bool:
+    try:
+        os.unlink(name, dir_fd=directory.fd(where))
+    except FileNotFoundError:
+        return False
+    _checkpoint(f"unlink {where}")
+    return True
+
+
+def _lstat(directory: _WorkDirectory, where: str, name: str) -> os.stat_result | None:
+    try:
+        return os.stat(name, dir_fd=directory.fd(where), follow_symlinks=False)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def _read_entry(directory: _WorkDirectory, where: str, name: str, *, append: bool = False) -> int:
+    """Open a regular file of a state directory; RecordError when the entry is not one."""
+    flags = (os.O_RDWR | os.O_APPEND | (_READ_FLAGS & ~os.O_RDONLY)) if append else _READ_FLAGS
+    try:
+        fd = os.open(name, flags, dir_fd=directory.fd(where))
+    except OSError as error:
+        if error.errno in _GARBAGE_ERRNOS:
+            raise RecordError(f"not a regular file ({error.strerror})") from None
+        raise
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_RECORD_BYTES:
+        os.close(fd)
+        raise RecordError("not a regular file of a sane size")
+    return fd
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, MAX_RECORD_BYTES + 1):
+        chunks.append(chunk)
+        if sum(map(len, chunks)) > MAX_RECORD_BYTES:
+            break
+    return b"".join(chunks)
+
+
+def _decode_entry(directory: _WorkDirectory, where: str, name: str) -> _Record:
+    fd = _read_entry(directory, where, name)
+    try:
+        return _decode_record(_read_all(fd), id_of_entry(name))
+    finally:
+        os.close(fd)
+
+
+# --- enqueue -----------------------------------------------------------------------------------
+
+
+def enqueue(item: WorkItem, *, now: float | None = None) -> Enqueued:
+    """Record `item` as pending unless its id is known in any state; whole or absent."""
+    moment = _now(now)
+    data = encode_record(item, enqueued=moment, producer=this_producer())
+    tmp_name = f"{item.id}.{_micros(moment)}.{os.getpid()}.{secrets.token_hex(4)}"
+    try:
+        with _WorkDirectory(item.git_dir, create=True) as directory:
+            result = _publish(directory, item.id, tmp_name, data, _micros(moment))
+    except QueueError:
+        raise
+    except OSError as error:
+        raise _queue_error(f"cannot record {item.id[:19]} in", item.git_dir, error) from None
+    if result is Enqueued.ADDED:
+        _forget_listing(item.git_dir)
+    return result
+
+
+def _publish(directory: _WorkDirectory, id: str, tmp: str, data: bytes, stamp: int) -> Enqueued:
+    tmp_fd, known_fd, pending_fd = directory.fd(TMP), directory.fd(KNOWN), directory.fd(PENDING)
+    fd = os.open(
+        tmp,
+        os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+        0o600,
+        dir_fd=tmp_fd,
+    )
+    _checkpoint("create tmp")
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        _checkpoint("write tmp")
+        try:
+            os.link(tmp, id, src_dir_fd=tmp_fd, dst_dir_fd=known_fd, follow_symlinks=False)
+        except FileExistsError:
+            return Enqueued.KNOWN
+        _checkpoint("link known")
+        # The marker is the enqueue: if recovery took this producer for dead and published the
+        # marker itself (EEXIST), or swept the temp file after a stall of TMP_GRACE (ENOENT), the
+        # item is in the queue all the same.
+        with contextlib.suppress(FileExistsError, FileNotFoundError):
+            os.link(
+                tmp,
+                _stamped_name(id, stamp),
+                src_dir_fd=tmp_fd,
+                dst_dir_fd=pending_fd,
+                follow_symlinks=False,
+            )
+            _checkpoint("link pending")
+        _fsync_directory(directory, KNOWN)
+        _fsync_directory(directory, PENDING)
+        return Enqueued.ADDED
+    finally:
+        # Recovery may already have swept it once the item was published.
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp, dir_fd=tmp_fd)
+            _checkpoint("unlink tmp")
+
+
+# --- the pending listing: FIFO without a directory scan per claim ------------------------------
+
+
+@dataclass
+class _Listing:
+    taken: float
+    by_kind: dict[str, collections.deque[tuple[int, str]]]
+
+
+_listings: dict[str, _Listing] = {}
+_listings_lock = threading.Lock()
+
+
+def _listing_key(git_dir: os.PathLike[str] | str) -> str:
+    return os.path.abspath(git_dir)
+
+
+def _forget_listing(git_dir: os.PathLike[str] | str) -> None:
+    with _listings_lock:
+        _listings.pop(_listing_key(git_dir), None)
+
+
+def forget_listing(git_dir: os.PathLike[str] | str) -> None:
+    """Make the next claim re-read the pending directory (a consumer calls it on file events)."""
+    _forget_listing(git_dir)
+
+
+def _take_listing(directory: _WorkDirectory, now: float) -> _Listing:
+    names = _listdir(directory, PENDING)
+    stamped = _stamped(names)
+    if len(stamped) < len(names):
+        for name in set(names).difference(name for name, _, _ in stamped):
+            _quarantine(directory, PENDING, name, now)
+    by_kind: dict[str, list[tuple[int, str]]] = collections.defaultdict(list)
+    for name, kind, stamp in stamped:
+        by_kind[kind].append((int(stamp), name))
+    return _Listing(
+        time.monotonic(),
+        {kind: collections.deque(sorted(entries)) for kind, entries in by_kind.items()},
+    )
+
+
+def _pop_oldest(listing: _Listing, kinds: tuple[str, ...]) -> str | None:
+    heads = [(queue[0], kind) for kind in kinds if (queue := listing.by_kind.get(kind))]
+    if not heads:
+        return None
+    _, kind = min(heads)
+    return listing.by_kind[kind].popleft()[1]
+
+
+def _quarantine(directory: _WorkDirectory, where: str, name: str, now: float) -> bool:
+    """Move an entry that is not a record out of the way, into failed, under a safe name."""
+    return _rename(directory, where, name, FAILED, _invalid_name(name, _micros(now)))
+
+
+# --- claim -------------------------------------------------------------------------------------
+
+
+def claim_next(git_dir: os.PathLike[str] | str, *, now: float | None = None) -> Claimed | None:
+    return claim_next_of(git_dir, list(WorkKind), now=now)
+
+
+def claim_next_of(
+    git_dir: os.PathLike[str] | str, kinds: Iterable[WorkKind | str], *, now: float | None = None
+) -> Claimed | None:
+    """Claim the oldest pending item of `kinds`; None when there is none."""
+    wanted = tuple(sorted({WorkKind(kind).value for kind in kinds}))
+    moment = _now(now)
+    key = _listing_key(git_dir)
+    try:
+        with _existing(git_dir) as directory:
+            if directory is None:
+                return None
+            relisted = False
+            while True:
+                with _listings_lock:
+                    listing = _listings.get(key)
+                    stale = listing is None or time.monotonic() - listing.taken > LISTING_TTL
+                    name = None if stale or listing is None else _pop_oldest(listing, wanted)
+                if name is None:
+                    if relisted:
+                        return None
+                    fresh = _take_listing(directory, moment)
+                    with _listings_lock:
+                        _listings[key] = fresh
+                    relisted = True
+                    continue
+                claimed = _claim(directory, name, moment)
+                if claimed is not None:
+                    return claimed
+    except OSError as error:
+        raise _queue_error("cannot claim from", git_dir, error) from None
+
+
+def _claim(directory: _WorkDirectory, name: str, now: float) -> Claimed | None:
+    id = id_of_entry(name)
+    claim = claim_file_name(id, new_generation(), now)
+    if not _rename(directory, PENDING, name, CLAIMED, claim):
+        return None
+    try:
+        record = _decode_entry(directory, CLAIMED, claim)
+    except RecordError:
+        _rename(directory, CLAIMED, claim, FAILED, _stamped_name(id, _micros(now)))
+        _fsync_directory(directory, FAILED)
+        return None
+    return Claimed(record.item(directory.git_dir), id, claim)
+
+
+def find_claim(git_dir: os.PathLike[str] | str, id: str) -> Path | None:
+    with _existing(git_dir) as directory:
+        if directory is None:
+            return None
+        for state in (CLAIMED, RECOVERING):
+            for name in _listdir(directory, state):
+                if id_of_entry(name) == id:
+                    return directory.git_dir / WORK_DIRECTORY / state / name
+    return None
+
+
+def renew_claim(
+    git_dir: os.PathLike[str] | str, name: str, *, now: float | None = None
+) -> str | None:
+    """Restart the lease of exactly `name`; None when that name is no longer claimed."""
+    parsed = _CLAIM_RE.fullmatch(name)
+    if parsed is None:
+        return None
+    renewed = claim_file_name(id_of_entry(name), parsed["generation"], _now(now))
+    with _existing(git_dir) as directory:
+        if directory is None:
+            return None
+        if renewed == name:
+            return name if _lstat(directory, CLAIMED, name) is not None else None
+        return renewed if _rename(directory, CLAIMED, name, CLAIMED, renewed) else None
+
+
+# --- settle ------------------------------------------------------------------------------------
+
+
+def settle(
+    git_dir: os.PathLike[str] | str,
+    claimed: Claimed,
+    state: str = DONE,
+    *,
+    now: float | None = None,
+) -> bool:
+    return settle_named(git_dir, claimed.name, state, now=now)
+
+
+def settle_named(
+    git_dir: os.PathLike[str] | str, name: str, state: str = DONE, *, now: float | None = None
+) -> bool:
+    """Move exactly the claim `name` to done or failed; False when the claim is no longer ours."""
+    if state not in (DONE, FAILED):
+        raise ValueError(f"a claim settles in done or failed, not {state!r}")
+    if _parse_claim(name) is None:
+        return False
+    with _existing(git_dir) as directory:
+        if directory is None:
+            return False
+        if not _rename(
+            directory, CLAIMED, name, state, _stamped_name(id_of_entry(name), _micros(_now(now)))
+        ):
+            return False
+        _fsync_directory(directory, state)
+        return True
+
+
+# --- requeue and recovery ----------------------------------------------------------------------
+
+
+def requeue(
+    git_dir: os.PathLike[str] | str,
+    claimed: Claimed | str,
+    *,
+    max_tries: int,
+    count_try: bool = True,
+    now: float | None = None,
+) -> str | None:
+    """Give a claim back: to pending (or failed once tries reach `max_tries`); None if not ours."""
+    name = claimed.name if isinstance(claimed, Claimed) else claimed
+    if _parse_claim(name) is None:
+        return None
+    moment = _now(now)
+    with _existing(git_dir) as directory:
+        if directory is None or not _rename(directory, CLAIMED, name, RECOVERING, name):
+            return None
+        outcome = _finish_recovering(directory, name, max_tries, moment, count_try=count_try)
+    _forget_listing(git_dir)
+    return outcome[0] if outcome else None
+
+
+def requeue_expired(
+    git_dir: os.PathLike[str] | str, *, lease: float, max_tries: int, now: float | None = None
+) -> int:
+    return requeue_expired_reporting(git_dir, lease=lease, max_tries=max_tries, now=now).moved
+
+
+def requeue_expired_reporting(
+    git_dir: os.PathLike[str] | str, *, lease: float, max_tries: int, now: float | None = None
+) -> Recovered:
+    """Return expired claims to pending (tries + 1) or to failed; finish any interrupted step."""
+    moment = _now(now)
+    recovered = Recovered()
+    try:
+        with _existing(git_dir) as directory:
+            if directory is None:
+                return recovered
+            recovered.moved += _recover_unfinished(directory, moment)
+            for name in _listdir(directory, RECOVERING):
+                _count(recovered, _finish_recovering(directory, name, max_tries, moment))
+            for name in _listdir(directory, CLAIMED):
+                parsed = _parse_claim(name)
+                if parsed is None:
+                    recovered.moved += _quarantine(directory, CLAIMED, name, moment)
+                elif _expired(parsed[2], lease, moment) and _rename(
+                    directory, CLAIMED, name, RECOVERING, name
+                ):
+                    _count(recovered, _finish_recovering(directory, name, max_tries, moment))
+    except OSError as error:
+        raise _queue_error("cannot recover claims in", git_dir, error) from None
+    if recovered.moved:
+        _forget_listing(git_dir)
+    return recovered
+
+
+def _count(recovered: Recovered, outcome: tuple[str, WorkItem | None] | None) -> None:
+    if outcome is None:
+        return
+    recovered.moved += 1
+    state, item = outcome
+    if state == FAILED and item is not None:
+        recovered.failed.append(item)
+
+
+def _expired(reading: int, lease: float, now: float) -> bool:
+    # A reading more than a lease in the future was taken before the clock jumped back; its
+    # holder, if alive, would have renewed it since with the new clock.
+    return abs(now - _seconds(reading)) > lease
+
+
+def _finish_recovering(
+    directory: _WorkDirectory, name: str, max_tries: int, now: float, *, count_try: bool = True
+) -> tuple[str, WorkItem | None] | None:
+    """Finish moving `recovering/name` forward; idempotent, so any pass may finish any crash."""
+    parsed = _parse_claim(name)
+    if parsed is None:
+        return (FAILED, None) if _quarantine(directory, RECOVERING, name, now) else None
+    id, generation, _ = parsed
+    try:
+        fd = _read_entry(directory, RECOVERING, name, append=True)
+    except FileNotFoundError:
+        return None
+    except RecordError:
+        moved = _rename(directory, RECOVERING, name, FAILED, _stamped_name(id, _micros(now)))
+        return (FAILED, None) if moved else None
+    try:
+        data = _read_all(fd)
+        try:
+            record = _decode_record(data, id)
+        except RecordError:
+            record = None
+        if record is not None and count_try and generation not in record.tried:
+            # The try is named by the claim's generation, so a repeated append counts once and a
+            # torn line (power loss) fails the generation's grammar and counts not at all.
+            separator = b"" if data.endswith(b"\n") else b"\n"
+            os.write(fd, separator + b"tried %s\n" % generation.encode())
+            os.fsync(fd)
+            _checkpoint("append try")
+            record = dataclasses.replace(record, tried=record.tried | {generation})
+    finally:
+        os.close(fd)
+    if record is None:
+        moved = _rename(directory, RECOVERING, name, FAILED, _stamped_name(id, _micros(now)))
+        return (FAILED, None) if moved else None
+    if record.tries >= max_tries:
+        state, new = FAILED, _stamped_name(id, _micros(now))
+    else:
+        state, new = PENDING, _stamped_name(id, record.enqueued)
+    if not _rename(directory, RECOVERING, name, state, new):
+        return None
+    _fsync_directory(directory, state)
+    return state, record.item(directory.git_dir)
+
+
+@contextlib.contextmanager
+def _recovery_lock(directory: _WorkDirectory, *, wait: bool) -> Iterator[bool]:
+    """Serialise the steps that remove dedup markers or publish a producer's item for it."""
+    fd = os.open(
+        RECOVERY_LOCK,
+        os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+        0o600,
+        dir_fd=directory.root,
+    )
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)
+
+
+def _recover_unfinished(directory: _WorkDirectory, now: float) -> int:
+    """Finish prunes, publish markers whose producer died, sweep temp files; items published."""
+    with _recovery_lock(directory, wait=False) as locked:
+        if not locked:
+            return 0
+        temp: dict[str, os.stat_result] = {}
+        for name in _listdir(directory, TMP):
+            info = _lstat(directory, TMP, name)
+            if info is None:
+                continue
+            if name.startswith(_PRUNE_PREFIX):
+                _finish_prune(directory, name, info)
+            else:
+                temp[name] = info
+        temp_names: dict[int, list[str]] = collections.defaultdict(list)
+        for name, info in temp.items():
+            temp_names[info.st_ino].append(name)
+        published: set[int] = set()
+        resurrected = 0
+        for marker in _listdir(directory, KNOWN):
+            info = _lstat(directory, KNOWN, marker)
+            if info is None or not stat.S_ISREG(info.st_mode) or not _ID_RE.fullmatch(marker):
+                continue
+            # The marker is read before its temp links are counted again: a temp link can only
+            # vanish meanwhile (its producer published), which makes this look published, never
+            # the reverse.
+            links = sum(
+                1
+                for name in temp_names.get(info.st_ino, ())
+                if (now_info := _lstat(directory, TMP, name)) and now_info.st_ino == info.st_ino
+            )
+            if info.st_nlink - links > 1:
+                published.add(info.st_ino)
+                continue
+            outcome = _publish_orphan(directory, marker, info, now)
+            resurrected += outcome
+            if outcome:
+                published.add(info.st_ino)
+        for name, info in temp.items():
+            if info.st_ino in published:
+                _unlink(directory, TMP, name)
+            elif now - _temp_age_origin(name, info) > TMP_GRACE:
+                current = _lstat(directory, TMP, name)
+                if current is not None and current.st_nlink == 1:
+                    _unlink(directory, TMP, name)
+        return resurrected
+
+
+def _temp_age_origin(name: str, info: os.stat_result) -> float:
+    match = _TMP_RE.fullmatch(name)
+    return _seconds(int(match["stamp"])) if match else info.st_mtime
+
+
+def _publish_orphan(
+    directory: _WorkDirectory, marker: str, info: os.stat_result, now: float
+) -> int:
+    """A marker in no state directory: its producer died between its two links, or it is torn."""
+    try:
+        record = _decode_entry(directory, KNOWN, marker)
+    except (RecordError, FileNotFoundError):
+        if now - info.st_mtime <= FOREIGN_PRODUCER_GRACE:
+            return 0  # a shell producer may still be writing it
+        with contextlib.suppress(FileExistsError, FileNotFoundError):
+            os.link(
+                marker,
+                _stamped_name(marker, _micros(now)),
+                src_dir_fd=directory.fd(KNOWN),
+                dst_dir_fd=directory.fd(FAILED),
+                follow_symlinks=False,
+            )
+            _checkpoint("link failed")
+        return 0
+    if _producer_may_be_alive(record, now):
+        return 0
+    try:
+        os.link(
+            marker,
+            _stamped_name(marker, record.enqueued),
+            src_dir_fd=directory.fd(KNOWN),
+            dst_dir_fd=directory.fd(PENDING),
+            follow_symlinks=False,
+        )
+    except FileExistsError:
+        return 0
+    _checkpoint("link pending")
+    _fsync_directory(directory, PENDING)
+    return 1
+
+
+def _finish_prune(directory: _WorkDirectory, name: str, info: os.stat_result) -> None:
+    marker = id_of_entry(name[len(_PRUNE_PREFIX) :])
+    known = _lstat(directory, KNOWN, marker) if _ID_RE.fullmatch(marker) else None
+    if known is not None and known.st_ino == info.st_ino:
+        _unlink(directory, KNOWN, marker)
+    _unlink(directory, TMP, name)
+
+
+# --- reading the queue -------------------------------------------------------------------------
+
+
+def next_claim_expiry(
+    git_dir: os.PathLike[str] | str, *, lease: float, now: float | None = None
+) -> float | None:
+    """Seconds until the first held claim runs out (<= 0 when overdue); None when none is held."""
+    moment = _now(now)
+    remaining: list[float] = []
+    with _existing(git_dir) as directory:
+        if directory is None:
+            return None
+        for name in _listdir(directory, CLAIMED):
+            parsed = _parse_claim(name)
+            if parsed is None:
+                continue
+            reading = _seconds(parsed[2])
+            if reading - moment > lease:
+                remaining.append(moment + lease - reading)
+            else:
+                remaining.append(reading + lease - moment)
+    return min(remaining) if remaining else None
+
+
+def oldest_pending_age(
+    git_dir: os.PathLike[str] | str, *, now: float | None = None
+) -> float | None:
+    """How long the oldest pending item has waited; one directory listing, no file opened."""
+    summary = pending_summary(git_dir, now=now)
+    return summary[1] if summary[0] else None
+
+
+def pending_summary(
+    git_dir: os.PathLike[str] | str, *, now: float | None = None
+) -> tuple[int, float]:
+    """(how many items wait, how long the oldest has waited) from one directory listing."""
+    moment = _now(now)
+    try:
+        with _existing(git_dir) as directory:
+            names = [] if directory is None else _listdir(directory, PENDING)
+    except (OSError, QueueError):
+        return 0, 0.0
+    stamped = _stamped(names)
+    if not stamped:
+        return 0, 0.0
+    return len(stamped), moment - _seconds(min(int(stamp) for _, _, stamp in stamped))
+
+
+def entries(git_dir: os.PathLike[str] | str, state: str) -> list[str]:
+    """The names in one state directory (for status and tests); garbage included."""
+    if state not in STATES:
+        raise ValueError(f"not a state directory: {state!r}")
+    with _existing(git_dir) as directory:
+        return [] if directory is None else _listdir(directory, state)
+
+
+def read_entry(git_dir: os.PathLike[str] | str, state: str, name: str) -> WorkItem | None:
+    """The item an entry of a state directory holds; None when it is gone or not a record."""
+    if state not in STATES:
+        raise ValueError(f"not a state directory: {state!r}")
+    with _existing(git_dir) as directory:
+        if directory is None:
+            return None
+        try:
+            return _decode_entry(directory, state, name).item(directory.git_dir)
+        except (RecordError, FileNotFoundError):
+            return None
+
+
+# --- pruning -----------------------------------------------------------------------------------
+
+
+def prune(
+    git_dir: os.PathLike[str] | str,
+    *,
+    keep_seconds: float,
+    keep_count: int,
+    now: float | None = None,
+) -> int:
+    """Remove done records older than `keep_seconds` beyond the newest `keep_count`; failed stay."""
+    moment = _now(now)
+    removed = 0
+    with _existing(git_dir) as directory:
+        if directory is None:
+            return 0
+        done = sorted(
+            (
+                (stamp, name)
+                for name in _listdir(directory, DONE)
+                if (stamp := _stamp_of(name)) is not None
+            ),
+            reverse=True,
+        )
+        old = [
+            name
+            for stamp, name in done[max(keep_count, 0) :]
+            if moment - _seconds(stamp) > keep_seconds
+        ]
+        if not old:
+            return 0
+        with _recovery_lock(directory, wait=True):
+            for name in old:
+                intent = _PRUNE_PREFIX + name
+                if not _rename(directory, DONE, name, TMP, intent):
+                    continue
+                info = _lstat(directory, TMP, intent)
+                if info is not None:
+                    _finish_prune(directory, intent, info)
+                removed += 1
+    return removed

@@ -1,0 +1,169 @@
+"""Helpers for the queue tests: real repositories, invariant checks and crash injection.
+
+Crashes are injected through `work_item._fault_hook` in a forked child that exits at a named
+step, so every file-system step of an operation can be interrupted in turn.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from landwatch import work_item
+from landwatch.work_item import KNOWN, STATES, TMP, WORK_DIRECTORY, WorkItem, WorkKind
+
+CRASHED = 77
+
+
+def git(*args: str, cwd: Path) -> str:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(
+        GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@example.com",
+        GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@example.com",
+        GIT_CONFIG_NOSYSTEM="1", HOME=str(cwd),
+    )
+    result = subprocess.run(
+        ["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True
+    )
+    return result.stdout.strip()
+
+
+def new_repository(path: Path) -> Path:
+    """A real repository; returns its git dir (what `git rev-parse --git-dir` prints)."""
+    path.mkdir(parents=True, exist_ok=True)
+    git("init", "-q", str(path), cwd=path)
+    return (path / git("rev-parse", "--git-dir", cwd=path)).resolve()
+
+
+def oid(number: int) -> str:
+    return f"{number:040x}"
+
+
+def item(git_dir: Path, number: int, kind: WorkKind = WorkKind.REVIEW) -> WorkItem:
+    return WorkItem(kind, oid(number), git_dir)
+
+
+def where(git_dir: Path) -> dict[str, list[str]]:
+    """id -> the state directories it is found in (well-formed names only)."""
+    found: dict[str, list[str]] = collections.defaultdict(list)
+    for state in STATES:
+        for name in work_item.entries(git_dir, state):
+            found[work_item.id_of_entry(name)].append(state)
+    return dict(found)
+
+
+def known_markers(git_dir: Path) -> set[str]:
+    path = git_dir / WORK_DIRECTORY / KNOWN
+    return set(os.listdir(path)) if path.is_dir() else set()
+
+
+def temp_files(git_dir: Path) -> list[str]:
+    path = git_dir / WORK_DIRECTORY / TMP
+    return os.listdir(path) if path.is_dir() else []
+
+
+def check_invariants(git_dir: Path) -> dict[str, str]:
+    """Every id in at most one state, every record decodable, markers exactly for present ids.
+
+    Returns id -> state.
+    """
+    states: dict[str, str] = {}
+    for id_, found in where(git_dir).items():
+        assert len(found) == 1, f"{id_} is in {found}"
+        states[id_] = found[0]
+    for state in STATES:
+        for name in work_item.entries(git_dir, state):
+            if not name.startswith("invalid-"):
+                assert work_item.read_entry(git_dir, state, name) is not None, (state, name)
+    ours = {id_ for id_ in states if not id_.startswith("invalid-")}
+    assert known_markers(git_dir) == ours
+    return states
+
+
+def tries_of(git_dir: Path, id_: str) -> int:
+    for state in STATES:
+        for name in work_item.entries(git_dir, state):
+            if work_item.id_of_entry(name) == id_:
+                found = work_item.read_entry(git_dir, state, name)
+                assert found is not None
+                return found.tries
+    raise AssertionError(f"{id_} is nowhere")
+
+
+def crash_at(step: int, action: Callable[[], object]) -> bool:
+    """Run `action` in a child killed after its `step`-th file-system step; True if it was."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        seen = 0
+
+        def hook(name: str) -> None:
+            nonlocal seen
+            seen += 1
+            if seen == step:
+                os._exit(CRASHED)
+
+        work_item._fault_hook = hook
+        try:
+            action()
+        except BaseException:
+            os._exit(1)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    assert code in (0, CRASHED), f"the child failed with {code}"
+    return code == CRASHED
+
+
+def steps_of(action: Callable[[], object]) -> list[str]:
+    """The names of the file-system steps `action` takes (run for real, in this process)."""
+    names: list[str] = []
+    work_item._fault_hook = names.append
+    try:
+        action()
+    finally:
+        work_item._fault_hook = None
+    return names
+
+
+class PausedChild:
+    """A child process stopped right after a named step of `action`, until told to go on."""
+
+    def __init__(self, step: str, action: Callable[[], object]) -> None:
+        reached_read, reached_write = os.pipe()
+        go_read, go_write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # pragma: no cover - the child
+            os.close(reached_read)
+            os.close(go_write)
+
+            def hook(name: str) -> None:
+                if name == step:
+                    os.write(reached_write, b"x")
+                    if os.read(go_read, 1) != b"g":
+                        os._exit(CRASHED)
+
+            work_item._fault_hook = hook
+            try:
+                action()
+            except BaseException:
+                os._exit(1)
+            os._exit(0)
+        os.close(reached_write)
+        os.close(go_read)
+        self._go = go_write
+        assert os.read(reached_read, 1) == b"x", f"the child never reached {step}"
+        os.close(reached_read)
+
+    def resume(self) -> int:
+        os.write(self._go, b"g")
+        os.close(self._go)
+        _, status = os.waitpid(self.pid, 0)
+        return os.waitstatus_to_exitcode(status)
+
+    def kill(self) -> None:
+        os.kill(self.pid, 9)
+        os.waitpid(self.pid, 0)
+        os.close(self._go)

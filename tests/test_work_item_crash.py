@@ -1,0 +1,299 @@
+"""Kill the process after every file-system step of every queue operation, then recover.
+
+Each test first lists the steps an uninterrupted run takes, then crashes a child after step 1,
+2, ... n in turn, so no crash point is sampled away; a recovery pass must restore every invariant.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from landwatch import work_item as w
+from landwatch.work_item import CLAIMED, DONE, FAILED, PENDING, RECOVERING, Enqueued
+from queue_helpers import (
+    PausedChild,
+    check_invariants,
+    crash_at,
+    item,
+    known_markers,
+    new_repository,
+    steps_of,
+    temp_files,
+    tries_of,
+    where,
+)
+
+T = 1_800_000_000.0
+LEASE = 120.0
+# Late enough for every lease to have run out, every orphan's producer to count as gone and every
+# stray temp file to be swept.
+LATER = T + 2 * w.TMP_GRACE + w.FOREIGN_PRODUCER_GRACE
+
+Setup = Callable[[Path], Callable[[], object]]
+
+
+def recover(git_dir: Path, *, now: float = LATER, max_tries: int = 5) -> None:
+    w.requeue_expired_reporting(git_dir, lease=LEASE, max_tries=max_tries, now=now)
+    # A second pass finds nothing left to finish: recovery converges in one pass.
+    assert w.requeue_expired(git_dir, lease=LEASE, max_tries=max_tries, now=now) == 0
+
+
+def every_crash(
+    tmp_path: Path, setup: Setup, check: Callable[[Path, int, list[str]], None]
+) -> list[str]:
+    """Crash after each step in turn; `check(git_dir, steps_done, step_names)` after recovery."""
+    steps = steps_of(setup(new_repository(tmp_path / "dry-run")))
+    assert steps, "the action takes no file-system step"
+    for done_steps in range(1, len(steps) + 2):
+        git_dir = new_repository(tmp_path / f"crash-{done_steps}")
+        action = setup(git_dir)
+        w._listings.clear()
+        crashed = crash_at(done_steps, action)
+        assert crashed == (done_steps <= len(steps)), (done_steps, steps)
+        w._listings.clear()
+        check(git_dir, done_steps, steps)
+    return steps
+
+
+def reached(step: str, done_steps: int, steps: list[str]) -> bool:
+    return step in steps[:done_steps]
+
+
+def claimed_item(git_dir: Path) -> w.Claimed:
+    w.enqueue(item(git_dir, 1), now=T)
+    claimed = w.claim_next(git_dir, now=T)
+    assert claimed is not None
+    return claimed
+
+
+# --- producers ---------------------------------------------------------------------------------
+
+
+def test_enqueue_is_whole_or_absent_at_every_crash_point(tmp_path: Path) -> None:
+    def setup(git_dir: Path) -> Callable[[], object]:
+        return lambda: w.enqueue(item(git_dir, 1), now=T)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        recover(git_dir)
+        states = check_invariants(git_dir)
+        assert temp_files(git_dir) == []
+        published = reached("link known", done_steps, steps)
+        assert states == ({item(git_dir, 1).id: PENDING} if published else {})
+        again = w.enqueue(item(git_dir, 1), now=LATER)
+        assert again is (Enqueued.KNOWN if published else Enqueued.ADDED)
+        claimed = w.claim_next(git_dir, now=LATER)
+        assert claimed is not None and claimed.item == item(git_dir, 1)
+
+    steps = every_crash(tmp_path, setup, check)
+    assert steps == [
+        *["mkdir"] * 4,
+        "create tmp", "write tmp", "link known", "link pending",
+        "fsync known", "fsync pending", "unlink tmp",
+    ]
+
+
+@pytest.mark.parametrize("state", [PENDING, CLAIMED, DONE, FAILED])
+def test_a_replayed_enqueue_changes_nothing_at_any_crash_point(tmp_path: Path, state: str) -> None:
+    def setup(git_dir: Path) -> Callable[[], object]:
+        w.enqueue(item(git_dir, 1), now=T)
+        if state != PENDING:
+            claimed = w.claim_next(git_dir, now=T)
+            assert claimed is not None
+            if state != CLAIMED:
+                assert w.settle(git_dir, claimed, state, now=T)
+        return lambda: w.enqueue(item(git_dir, 1), now=T + 1)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        assert where(git_dir) == {item(git_dir, 1).id: [state]}
+        recover(git_dir, now=T + 2)  # before the claim's lease runs out
+        assert check_invariants(git_dir) == {item(git_dir, 1).id: state}
+        assert tries_of(git_dir, item(git_dir, 1).id) == 0
+
+    every_crash(tmp_path, setup, check)
+
+
+# --- consumers ---------------------------------------------------------------------------------
+
+
+def test_claim_at_every_crash_point(tmp_path: Path) -> None:
+    def setup(git_dir: Path) -> Callable[[], object]:
+        w.enqueue(item(git_dir, 1), now=T)
+        return lambda: w.claim_next(git_dir, now=T)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        recover(git_dir)
+        assert check_invariants(git_dir) == {item(git_dir, 1).id: PENDING}
+        # The claim that died counts as a try once it was taken, never more than once.
+        taken = reached("rename pending claimed", done_steps, steps)
+        assert tries_of(git_dir, item(git_dir, 1).id) == (1 if taken else 0)
+
+    every_crash(tmp_path, setup, check)
+
+
+def test_claim_of_an_undecodable_record_at_every_crash_point(tmp_path: Path) -> None:
+    garbage = f"{item(Path('.'), 2).id}.{int(T * 1e6)}"
+
+    def setup(git_dir: Path) -> Callable[[], object]:
+        w.enqueue(item(git_dir, 1), now=T + 1)
+        (git_dir / "landwatch" / PENDING / garbage).write_bytes(b"landwatch-work-item 1\nkind")
+        return lambda: w.claim_next(git_dir, now=T + 1)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        recover(git_dir)
+        claimed = w.claim_next(git_dir, now=LATER)
+        assert claimed is not None and claimed.item.oid == item(git_dir, 1).oid
+        assert where(git_dir) == {item(git_dir, 1).id: [CLAIMED], item(git_dir, 2).id: [FAILED]}
+
+    every_crash(tmp_path, setup, check)
+
+
+def test_renew_at_every_crash_point(tmp_path: Path) -> None:
+    def setup(git_dir: Path) -> Callable[[], object]:
+        claimed = claimed_item(git_dir)
+        return lambda: w.renew_claim(git_dir, claimed.name, now=T + 30)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        assert w.next_claim_expiry(git_dir, lease=LEASE, now=T + 30) in (
+            pytest.approx(LEASE - 30), pytest.approx(LEASE)
+        )
+        recover(git_dir)
+        assert check_invariants(git_dir) == {item(git_dir, 1).id: PENDING}
+        assert tries_of(git_dir, item(git_dir, 1).id) == 1
+
+    every_crash(tmp_path, setup, check)
+
+
+@pytest.mark.parametrize("state", [DONE, FAILED])
+def test_settle_happens_exactly_once_at_every_crash_point(tmp_path: Path, state: str) -> None:
+    def setup(git_dir: Path) -> Callable[[], object]:
+        claimed = claimed_item(git_dir)
+        return lambda: w.settle(git_dir, claimed, state, now=T + 1)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        recover(git_dir)
+        settled = reached(f"rename claimed {state}", done_steps, steps)
+        expected = state if settled else PENDING
+        assert check_invariants(git_dir) == {item(git_dir, 1).id: expected}
+        assert tries_of(git_dir, item(git_dir, 1).id) == (0 if settled else 1)
+
+    every_crash(tmp_path, setup, check)
+
+
+@pytest.mark.parametrize("max_tries", [1, 5])
+def test_requeue_expired_counts_one_try_at_every_crash_point(
+    tmp_path: Path, max_tries: int
+) -> None:
+    def setup(git_dir: Path) -> Callable[[], object]:
+        claimed_item(git_dir)
+        return lambda: w.requeue_expired(
+            git_dir, lease=LEASE, max_tries=max_tries, now=T + LEASE + 1
+        )
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        recover(git_dir, now=T + LEASE + 2, max_tries=max_tries)
+        expected = FAILED if max_tries == 1 else PENDING
+        assert check_invariants(git_dir) == {item(git_dir, 1).id: expected}
+        assert tries_of(git_dir, item(git_dir, 1).id) == 1
+
+    steps = every_crash(tmp_path, setup, check)
+    assert "append try" in steps
+
+
+@pytest.mark.parametrize("count_try", [True, False])
+def test_consumer_requeue_at_every_crash_point(tmp_path: Path, count_try: bool) -> None:
+    def setup(git_dir: Path) -> Callable[[], object]:
+        claimed = claimed_item(git_dir)
+        return lambda: w.requeue(git_dir, claimed, max_tries=5, count_try=count_try, now=T + 1)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        recover(git_dir, now=T + LEASE + 2)
+        assert check_invariants(git_dir) == {item(git_dir, 1).id: PENDING}
+        # A hand-back interrupted before it reached pending is finished as an expiry: one try.
+        handed_back = reached(f"rename {RECOVERING} {PENDING}", done_steps, steps)
+        expected = 1 if count_try or not handed_back else 0
+        assert tries_of(git_dir, item(git_dir, 1).id) == expected
+
+    every_crash(tmp_path, setup, check)
+
+
+# --- pruning and recovery ----------------------------------------------------------------------
+
+
+def test_prune_never_resurrects_at_any_crash_point(tmp_path: Path) -> None:
+    def setup(git_dir: Path) -> Callable[[], object]:
+        claimed = claimed_item(git_dir)
+        assert w.settle(git_dir, claimed, now=T)
+        return lambda: w.prune(git_dir, keep_seconds=0, keep_count=0, now=T + 10)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        recover(git_dir)
+        states = check_invariants(git_dir)
+        if reached(f"rename {DONE} tmp", done_steps, steps):
+            assert states == {}
+            assert known_markers(git_dir) == set()
+        else:
+            assert states == {item(git_dir, 1).id: DONE}
+        assert temp_files(git_dir) == []
+
+    every_crash(tmp_path, setup, check)
+
+
+def _untidy(git_dir: Path) -> None:
+    """A work directory as crashes leave it: an orphan marker, a half-requeued claim, an expired
+    claim, a half-done prune and a stray temp file, all at once."""
+    w.enqueue(item(git_dir, 2), now=T)
+    w.enqueue(item(git_dir, 3), now=T)
+    w.enqueue(item(git_dir, 4), now=T)
+    assert crash_at(3, lambda: w.enqueue(item(git_dir, 1), now=T))  # after "link known"
+    assert item(git_dir, 1).id in known_markers(git_dir)
+    claims = collections.deque([w.claim_next(git_dir, now=T) for _ in range(3)])
+    first, second, third = claims
+    assert first and second and third
+    # Interrupted half way through requeueing: moved to recovering, try appended, not moved on.
+    assert crash_at(2, lambda: w.requeue(git_dir, first, max_tries=5, now=T + 1))
+    assert w.settle(git_dir, third, now=T)
+    assert crash_at(1, lambda: w.prune(git_dir, keep_seconds=0, keep_count=0, now=T + 5))
+    assert crash_at(1, lambda: w.enqueue(item(git_dir, 5), now=T))  # a temp file, no marker
+
+
+def test_recovery_itself_at_every_crash_point(tmp_path: Path) -> None:
+    def setup(git_dir: Path) -> Callable[[], object]:
+        _untidy(git_dir)
+        return lambda: w.requeue_expired(git_dir, lease=LEASE, max_tries=5, now=LATER)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        recover(git_dir)
+        states = check_invariants(git_dir)
+        assert states == {item(git_dir, n).id: PENDING for n in (1, 2, 3)}
+        assert [tries_of(git_dir, item(git_dir, n).id) for n in (1, 2, 3)] == [0, 1, 1]
+        assert temp_files(git_dir) == []
+
+    steps = every_crash(tmp_path, setup, check)
+    assert {"unlink known", "link pending", "append try", "unlink tmp"} <= set(steps)
+
+
+def test_a_live_producer_between_its_two_links_is_left_to_finish(tmp_path: Path) -> None:
+    git_dir = new_repository(tmp_path / "repo")
+    w.enqueue(item(git_dir, 2), now=T)  # the directories exist
+    producer = PausedChild("link known", lambda: w.enqueue(item(git_dir, 1), now=T))
+    # However late it is, a producer that is alive may still publish: recovery must not.
+    recover(git_dir)
+    assert where(git_dir) == {item(git_dir, 2).id: [PENDING]}
+    assert producer.resume() == 0
+    assert check_invariants(git_dir) == {item(git_dir, n).id: PENDING for n in (1, 2)}
+
+
+def test_a_dead_producer_is_published_for_only_after_the_grace(tmp_path: Path) -> None:
+    git_dir = new_repository(tmp_path / "repo")
+    w.enqueue(item(git_dir, 2), now=T)
+    producer = PausedChild("link known", lambda: w.enqueue(item(git_dir, 1), now=T))
+    producer.kill()
+    # A shell producer's `ln` may outlive a killed hook for a moment: wait out the grace.
+    recover(git_dir, now=T + w.ORPHAN_GRACE / 2)
+    assert item(git_dir, 1).id not in where(git_dir)
+    assert w.requeue_expired(git_dir, lease=LEASE, max_tries=5, now=T + w.ORPHAN_GRACE + 1) == 1
+    assert check_invariants(git_dir) == {item(git_dir, n).id: PENDING for n in (1, 2)}
