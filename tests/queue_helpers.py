@@ -21,9 +21,12 @@ CRASHED = 77
 def git(*args: str, cwd: Path) -> str:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(
-        GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@example.com",
-        GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@example.com",
-        GIT_CONFIG_NOSYSTEM="1", HOME=str(cwd),
+        GIT_AUTHOR_NAME="T",
+        GIT_AUTHOR_EMAIL="t@example.com",
+        GIT_COMMITTER_NAME="T",
+        GIT_COMMITTER_EMAIL="t@example.com",
+        GIT_CONFIG_NOSYSTEM="1",
+        HOME=str(cwd),
     )
     result = subprocess.run(
         ["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True

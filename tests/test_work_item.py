@@ -96,7 +96,7 @@ def test_the_repository_is_where_the_record_was_found(git_dir: Path, tmp_path: P
 
 def test_state_directory_paths(git_dir: Path) -> None:
     assert w.state_directory(git_dir, PENDING) == git_dir / "landwatch" / "pending"
-    assert [w.PENDING, w.CLAIMED, w.RECOVERING, w.DONE, w.FAILED] == list(w.STATES)
+    assert list(w.STATES) == [w.PENDING, w.CLAIMED, w.RECOVERING, w.DONE, w.FAILED]
     with pytest.raises(ValueError):
         w.state_directory(git_dir, "tmp")
 
@@ -149,7 +149,7 @@ def test_enqueue_leaves_no_temp_files_and_private_modes(git_dir: Path) -> None:
 
 def test_enqueue_tightens_a_work_directory_made_too_open(git_dir: Path) -> None:
     (git_dir / "landwatch").mkdir(mode=0o755)
-    os.chmod(git_dir / "landwatch", 0o755)
+    os.chmod(git_dir / "landwatch", 0o755)  # noqa: S103 - the point of the test
     w.enqueue(item(git_dir, 1), now=T)
     assert stat.S_IMODE((git_dir / "landwatch").stat().st_mode) == 0o700
 
@@ -359,7 +359,9 @@ def test_next_claim_expiry_and_oldest_pending_age(git_dir: Path) -> None:
     w.enqueue(item(git_dir, 2), now=T + 10)
     w.enqueue(item(git_dir, 3), now=T + 20)
     assert w.oldest_pending_age(git_dir, now=T + 25) == pytest.approx(25)
-    assert w.pending_summary(git_dir, now=T + 25) == (3, pytest.approx(25))
+    count, age = w.pending_summary(git_dir, now=T + 25)
+    assert count == 3
+    assert age == pytest.approx(25)
     w.claim_next(git_dir, now=T + 30)
     w.claim_next(git_dir, now=T + 40)
     assert w.oldest_pending_age(git_dir, now=T + 50) == pytest.approx(30)
@@ -367,9 +369,7 @@ def test_next_claim_expiry_and_oldest_pending_age(git_dir: Path) -> None:
     assert w.next_claim_expiry(git_dir, lease=LEASE, now=T + 500) == pytest.approx(LEASE - 470)
 
 
-def test_oldest_pending_age_opens_no_record(
-    git_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_oldest_pending_age_opens_no_record(git_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     w.enqueue(item(git_dir, 1), now=T)
     opened: list[str] = []
     real_open = os.open
@@ -429,8 +429,17 @@ def _plant(directory: Path, name: str, kind: str) -> None:
         raise AssertionError(kind)
 
 
-GARBAGE = ["empty", "bytes", "truncated", "version", "huge", "symlink", "dangling", "directory",
-           "fifo"]
+GARBAGE = [
+    "empty",
+    "bytes",
+    "truncated",
+    "version",
+    "huge",
+    "symlink",
+    "dangling",
+    "directory",
+    "fifo",
+]
 
 
 @pytest.mark.parametrize("kind", GARBAGE)

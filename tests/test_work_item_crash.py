@@ -91,8 +91,13 @@ def test_enqueue_is_whole_or_absent_at_every_crash_point(tmp_path: Path) -> None
     steps = every_crash(tmp_path, setup, check)
     assert steps == [
         *["mkdir"] * 4,
-        "create tmp", "write tmp", "link known", "link pending",
-        "fsync known", "fsync pending", "unlink tmp",
+        "create tmp",
+        "write tmp",
+        "link known",
+        "link pending",
+        "fsync known",
+        "fsync pending",
+        "unlink tmp",
     ]
 
 
@@ -158,7 +163,8 @@ def test_renew_at_every_crash_point(tmp_path: Path) -> None:
 
     def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
         assert w.next_claim_expiry(git_dir, lease=LEASE, now=T + 30) in (
-            pytest.approx(LEASE - 30), pytest.approx(LEASE)
+            pytest.approx(LEASE - 30),
+            pytest.approx(LEASE),
         )
         recover(git_dir)
         assert check_invariants(git_dir) == {item(git_dir, 1).id: PENDING}
