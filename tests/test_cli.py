@@ -1,0 +1,40 @@
+"""The front door answers as `landwatch` and as `git landwatch`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from landwatch import __version__, cli
+
+
+def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out.strip() == f"landwatch {__version__}"
+    assert cli.main([]) == 0
+    assert "usage: landwatch" in capsys.readouterr().out
+
+
+def test_git_finds_git_landwatch_on_path(tmp_path: Path) -> None:
+    script = shutil.which("git-landwatch", path=str(Path(sys.executable).parent))
+    assert script is not None, "the git-landwatch console script is not installed"
+    env = {**os.environ, "PATH": f"{Path(script).parent}{os.pathsep}{os.environ['PATH']}"}
+    result = subprocess.run(
+        ["git", "landwatch", "-h"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("usage: git landwatch")
+
+
+def test_python_dash_m(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "landwatch", "--version"], capture_output=True, text=True
+    )
+    assert result.stdout.strip() == f"landwatch {__version__}"
