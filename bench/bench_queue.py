@@ -1,0 +1,81 @@
+"""Queue figures: enqueue latency, oldest-pending age on a backlog, and drain throughput.
+
+Run by hand (`python bench/bench_queue.py`); prints figures against the targets in docs/queue.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from landwatch import work_item as w
+from landwatch.work_item import WorkItem, WorkKind
+
+
+def new_git_dir(root: Path, name: str) -> Path:
+    subprocess.run(["git", "init", "-q", str(root / name)], check=True)
+    return root / name / ".git"
+
+
+def fill(git_dir: Path, count: int) -> list[float]:
+    latencies = []
+    for number in range(count):
+        started = time.perf_counter()
+        w.enqueue(WorkItem(WorkKind.REVIEW, f"{number:040x}", git_dir))
+        latencies.append(time.perf_counter() - started)
+    return latencies
+
+
+def drain(git_dir: Path) -> tuple[int, float]:
+    w.forget_listing(git_dir)
+    started = time.perf_counter()
+    drained = 0
+    while (claimed := w.claim_next(git_dir)) is not None:
+        w.settle(git_dir, claimed)
+        drained += 1
+    return drained, time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--backlog", type=int, default=10_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="landwatch-bench-") as scratch:
+        root = Path(scratch)
+        git_dir = new_git_dir(root, "backlog")
+        latencies = fill(git_dir, args.backlog)
+        median = statistics.median(latencies) * 1000
+        p95 = statistics.quantiles(latencies, n=20)[-1] * 1000
+        print(f"enqueue (with fsync): median {median:.2f} ms, p95 {p95:.2f} ms  [target <= 2 ms]")
+
+        ages = []
+        for _ in range(7):
+            started = time.perf_counter()
+            w.oldest_pending_age(git_dir)
+            ages.append(time.perf_counter() - started)
+        print(
+            f"oldest_pending_age on {args.backlog} pending: median "
+            f"{statistics.median(ages) * 1000:.1f} ms  [target <= 20 ms]"
+        )
+
+        drained, seconds = drain(git_dir)
+        print(
+            f"drain {drained} (claim + settle, no-op handler): {seconds:.2f} s, "
+            f"{drained / seconds:.0f} items/s  [target >= 2000/s]"
+        )
+
+        print("growth (per-item cost should stay flat: n log n or better, not n^2):")
+        for size in (1_000, 4_000, 16_000):
+            sized = new_git_dir(root, f"growth-{size}")
+            fill(sized, size)
+            drained, seconds = drain(sized)
+            print(f"  {size:>6} items: {seconds / drained * 1e6:7.1f} us/item")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

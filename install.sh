@@ -1,0 +1,37 @@
+#!/bin/sh
+# Installs landwatch for the current user: an isolated environment under the user's data dir and
+# the `landwatch` / `git-landwatch` commands in ~/.local/bin. Idempotent; says what it did.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+case "$(uname -s)" in
+    Darwin) data="$HOME/Library/Application Support/landwatch" ;;
+    *) data="${XDG_DATA_HOME:-$HOME/.local/share}/landwatch" ;;
+esac
+venv="$data/venv"
+bin="${LANDWATCH_BIN_DIR:-$HOME/.local/bin}"
+python=${PYTHON:-python3}
+
+if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "landwatch needs Python 3.11 or newer as '$python' (set PYTHON=... to choose one)" >&2
+    exit 1
+fi
+
+mkdir -p "$data" "$bin"
+if [ -x "$venv/bin/python" ]; then
+    echo "landwatch: using the environment in $venv"
+else
+    "$python" -m venv "$venv"
+    echo "landwatch: created an environment in $venv"
+fi
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here"
+echo "landwatch: installed $("$venv/bin/landwatch" --version) from $here"
+
+for command in landwatch git-landwatch; do
+    ln -sf "$venv/bin/$command" "$bin/$command"
+done
+echo "landwatch: linked landwatch and git-landwatch into $bin"
+case ":$PATH:" in
+    *":$bin:"*) ;;
+    *) echo "landwatch: add $bin to your PATH to type 'landwatch' and 'git landwatch'" ;;
+esac
