@@ -17,6 +17,35 @@ def git_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(autouse=True)
+def _isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Every test gets its own HOME: git config, registry, entry point and state live there."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for name, sub in [
+        ("XDG_CONFIG_HOME", ".config"),
+        ("XDG_DATA_HOME", ".local/share"),
+        ("XDG_STATE_HOME", ".local/state"),
+        ("XDG_CACHE_HOME", ".cache"),
+    ]:
+        monkeypatch.setenv(name, str(home / sub))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(home / "run"))
+    for name in (
+        "LANDWATCH",
+        "NO_COLOR",
+        "FORCE_COLOR",
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_CONFIG_GLOBAL",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    return home
+
+
+@pytest.fixture(autouse=True)
 def _clean_queue_state() -> Iterator[None]:
     work_item._fault_hook = None
     work_item._listings.clear()

@@ -18,7 +18,7 @@ from landwatch.work_item import KNOWN, STATES, TMP, WORK_DIRECTORY, WorkItem, Wo
 CRASHED = 77
 
 
-def git(*args: str, cwd: Path) -> str:
+def git_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(
         GIT_AUTHOR_NAME="T",
@@ -26,10 +26,20 @@ def git(*args: str, cwd: Path) -> str:
         GIT_COMMITTER_NAME="T",
         GIT_COMMITTER_EMAIL="t@example.com",
         GIT_CONFIG_NOSYSTEM="1",
-        HOME=str(cwd),
+        **extra,
     )
+    return env
+
+
+def git(*args: str, cwd: Path, **extra: str) -> str:
     result = subprocess.run(
-        ["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True
+        ["git", *args],
+        cwd=cwd,
+        env=git_env(**extra),
+        check=True,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
     )
     return result.stdout.strip()
 

@@ -1,6 +1,7 @@
 """The front door: `landwatch ...` and `git landwatch ...` (argparse, commands return exit codes).
 
-Each subcommand lives in its own module; this one only parses and dispatches.
+Command modules are imported when their command runs, so a hook's `landwatch notice` pays only
+for what it uses.
 """
 
 from __future__ import annotations
@@ -9,8 +10,11 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from landwatch import __version__
+
+KINDS = ("review", "push", "maintenance")
 
 
 def _program_name(argv0: str) -> str:
@@ -24,8 +28,71 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
         description="Records every commit that lands and reviews it in the background.",
     )
     parser.add_argument("--version", action="version", version=f"landwatch {__version__}")
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    install = commands.add_parser("install", help="install the hooks into this repository")
+    install.add_argument(
+        "--hooks-path",
+        type=Path,
+        metavar="DIR",
+        help="write the hooks into DIR on purpose (e.g. the directory core.hooksPath names)",
+    )
+    uninstall = commands.add_parser("uninstall", help="remove the hooks, restore what was there")
+    uninstall.add_argument("--hooks-path", type=Path, metavar="DIR")
+
+    enqueue = commands.add_parser("enqueue", help="record a landed commit as a work item")
+    enqueue.add_argument("--kind", choices=KINDS, default="review")
+    enqueue.add_argument("--base", metavar="OID", help="where the landed range starts")
+    enqueue.add_argument("rev", nargs="?", default="HEAD", metavar="REV")
+
+    notice = commands.add_parser("notice", help=argparse.SUPPRESS)  # the hooks' one line
+    notice.add_argument("--git-dir", type=Path, required=True)
     return parser
+
+
+def _install(args: argparse.Namespace) -> int:
+    from landwatch import install
+
+    return install.install(Path.cwd(), hooks_path=args.hooks_path)
+
+
+def _uninstall(args: argparse.Namespace) -> int:
+    from landwatch import install
+
+    return install.uninstall(Path.cwd(), hooks_path=args.hooks_path)
+
+
+def _enqueue(args: argparse.Namespace) -> int:
+    from landwatch import work_item
+    from landwatch.git import git
+
+    cwd = Path.cwd()
+    oid = git("rev-parse", "--verify", "--end-of-options", f"{args.rev}^{{commit}}", cwd=cwd)
+    base = None
+    if args.base:
+        base = git("rev-parse", "--verify", "--end-of-options", f"{args.base}^{{commit}}", cwd=cwd)
+    git_dir = Path(git("rev-parse", "--absolute-git-dir", cwd=cwd))
+    top = git("rev-parse", "--show-toplevel", cwd=cwd, check=False)
+    item = work_item.WorkItem(
+        work_item.WorkKind(args.kind), oid, git_dir, Path(top) if top else None, base
+    )
+    result = work_item.enqueue(item)
+    print(f"{result.value} {item.id}")
+    return 0
+
+
+def _notice(args: argparse.Namespace) -> int:
+    from landwatch import notice
+
+    return notice.show(args.git_dir)
+
+
+COMMANDS = {
+    "install": _install,
+    "uninstall": _uninstall,
+    "enqueue": _enqueue,
+    "notice": _notice,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -34,7 +101,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    parser.error(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
+    from landwatch.git import GitError
+    from landwatch.install import InstallError
+    from landwatch.work_item import QueueError
+
+    try:
+        return COMMANDS[args.command](args)
+    except (GitError, InstallError, QueueError, OSError) as error:
+        message = str(error) if not isinstance(error, OSError) else f"{error.strerror}: {error}"
+        print(f"landwatch: {message}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -530,6 +530,19 @@ def _decode_entry(directory: _WorkDirectory, where: str, name: str) -> _Record:
 # --- enqueue -----------------------------------------------------------------------------------
 
 
+def ensure_work_directory(git_dir: os.PathLike[str] | str) -> Path:
+    """Create the work directory and every directory in it (0700); its path."""
+    try:
+        with _WorkDirectory(git_dir, create=True) as directory:
+            for name in (TMP, KNOWN, *STATES):
+                directory.fd(name)
+    except QueueError:
+        raise
+    except OSError as error:
+        raise _queue_error("cannot create the work directory in", git_dir, error) from None
+    return Path(git_dir) / WORK_DIRECTORY
+
+
 def enqueue(item: WorkItem, *, now: float | None = None) -> Enqueued:
     """Record `item` as pending unless its id is known in any state; whole or absent."""
     moment = _now(now)

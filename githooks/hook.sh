@@ -1,0 +1,247 @@
+# The body of every landwatch git hook (post-commit, post-merge, post-rewrite, post-applypatch).
+# `landwatch install` writes it after a header that sets LANDWATCH_EVENT, LANDWATCH_ENTRY (the
+# per-user entry point) and LANDWATCH_HOST. It records what landed as work items in the format of
+# docs/queue.md and starts no program but `ln` on the happy path: git stays as fast as without us.
+# Whatever goes wrong, it prints at most one line and never changes git's outcome.
+
+lw_chained="${0%/*}/$LANDWATCH_EVENT.before-landwatch"
+
+# The kill switch makes landwatch absent: the hook it replaced, if any, runs as it would alone.
+if [ "${LANDWATCH-}" = 0 ]; then
+    [ -x "$lw_chained" ] && exec "$lw_chained" "$@"
+    exit 0
+fi
+
+# post-rewrite is the only event git gives a stdin to; it is read once and given to both.
+lw_input=
+if [ "$LANDWATCH_EVENT" = post-rewrite ]; then
+    while IFS= read -r lw_line || [ -n "$lw_line" ]; do
+        lw_input="$lw_input$lw_line
+"
+    done
+fi
+
+lw_status=0
+if [ -x "$lw_chained" ]; then
+    if [ "$LANDWATCH_EVENT" = post-rewrite ]; then
+        printf '%s' "$lw_input" | "$lw_chained" "$@"
+    else
+        "$lw_chained" "$@"
+    fi
+    lw_status=$?
+fi
+
+lw_said=
+lw_say() {
+    # One line at most, whatever happens.
+    [ -n "$lw_said" ] && return 0
+    lw_said=1
+    printf 'landwatch: %s\n' "$*" >&2
+}
+
+lw_valid_oid() {
+    case $1 in '' | *[!0-9a-f]*) return 1 ;; esac
+    [ ${#1} -eq 40 ] || [ ${#1} -eq 64 ]
+}
+
+lw_find_git_dir() {
+    if [ -n "${GIT_DIR-}" ]; then
+        lw_git_dir=$GIT_DIR
+    elif [ -d .git ]; then
+        lw_git_dir=.git
+    elif [ -f .git ] && read -r lw_key lw_git_dir 2>/dev/null < .git && [ "$lw_key" = gitdir: ]; then
+        : # a linked worktree or a submodule: the path is relative to the worktree
+    else
+        lw_git_dir=$(git rev-parse --git-dir 2>/dev/null) || return 1
+    fi
+    lw_common=$lw_git_dir
+    if [ -f "$lw_git_dir/commondir" ] && read -r lw_common 2>/dev/null < "$lw_git_dir/commondir"; then
+        case $lw_common in /*) ;; *) lw_common=$lw_git_dir/$lw_common ;; esac
+    fi
+    lw_work=$lw_git_dir/landwatch
+}
+
+lw_rev_parse() {
+    git rev-parse --verify --quiet "$1^{commit}" 2>/dev/null
+}
+
+lw_head() {
+    # What git has just written: HEAD and the branch's loose ref; git itself when the ref store
+    # is not plain files (packed-only ref, reftable).
+    lw_oid=
+    read -r lw_ref 2>/dev/null < "$lw_git_dir/HEAD" || lw_ref=
+    case $lw_ref in
+        "ref: refs/"*)
+            lw_ref=${lw_ref#ref: }
+            case $lw_ref in *..* | *[!A-Za-z0-9/._-]*) lw_ref= ;; esac
+            [ -n "$lw_ref" ] && [ -f "$lw_common/$lw_ref" ] && read -r lw_oid 2>/dev/null < "$lw_common/$lw_ref"
+            ;;
+        *) lw_oid=$lw_ref ;;
+    esac
+    lw_valid_oid "$lw_oid" || lw_oid=$(lw_rev_parse HEAD)
+    lw_valid_oid "$lw_oid"
+}
+
+lw_clock() {
+    # Microseconds since the epoch without starting a process where /proc allows: the boot time
+    # (cached per boot, as reading it costs ~0.5 ms) plus the uptime.
+    lw_boot=-
+    if read -r lw_up _ 2>/dev/null < /proc/uptime; then
+        read -r lw_boot 2>/dev/null < /proc/sys/kernel/random/boot_id || lw_boot=-
+        lw_btime=
+        read -r lw_cached_boot lw_btime 2>/dev/null < "$lw_work/boot-time" || lw_cached_boot=
+        case $lw_btime in '' | *[!0-9]*) lw_cached_boot= ;; esac
+        if [ "$lw_cached_boot" != "$lw_boot" ] || [ "$lw_boot" = - ]; then
+            lw_btime=
+            while read -r lw_key lw_value _; do
+                [ "$lw_key" = btime ] && lw_btime=$lw_value && break
+            done < /proc/stat
+            case $lw_btime in '' | *[!0-9]*) lw_btime= ;; esac
+            [ -n "$lw_btime" ] && [ "$lw_boot" != - ] &&
+                { printf '%s %s\n' "$lw_boot" "$lw_btime" > "$lw_work/boot-time"; } 2>/dev/null
+        fi
+        lw_seconds=${lw_up%.*}
+        lw_centis=${lw_up#*.}
+        lw_centis=${lw_centis#0}
+        case $lw_seconds$lw_centis in '' | *[!0-9]*) lw_btime= ;; esac
+        if [ -n "$lw_btime" ]; then
+            lw_now=$(((lw_btime + lw_seconds) * 1000000 + lw_centis * 10000))
+            return 0
+        fi
+    fi
+    lw_now=$(date +%s 2>/dev/null) || return 1
+    case $lw_now in '' | *[!0-9]*) return 1 ;; esac
+    lw_now=$((lw_now * 1000000))
+}
+
+lw_directories() {
+    [ -d "$lw_work/pending" ] && [ -d "$lw_work/known" ] && return 0
+    # A worktree added after the install: its work directory is made on its first landing.
+    mkdir -p "$lw_work/pending" "$lw_work/known" 2>/dev/null
+}
+
+lw_enqueue() {
+    # $1 kind, $2 oid, $3 base or empty. The marker known/<id> is created exclusively (set -C
+    # opens with O_EXCL and refuses a symlink): that fails when the id is known in any state.
+    lw_id=$1-$2
+    lw_marker=$lw_work/known/$lw_id
+    set -C
+    # `true`, not `:`: a failed redirection on a special builtin would exit the shell.
+    { true > "$lw_marker"; } 2>/dev/null
+    lw_created=$?
+    set +C
+    if [ "$lw_created" -ne 0 ]; then
+        [ -e "$lw_marker" ] && return 0
+        lw_say "could not record ${2%"${2#???????}"} in $lw_work (read-only or full?)"
+        return 1
+    fi
+    if ! {
+        printf 'landwatch-work-item 1\nkind %s\noid %s\nenqueued %s\nproducer %s %s %s\n' \
+            "$1" "$2" "$lw_now" "$LANDWATCH_HOST" "$lw_boot" "$$" &&
+            { [ -z "$3" ] || printf 'base %s\n' "$3"; } &&
+            case $PWD in *"
+"*) : ;; *) printf 'work-tree %s\n' "$PWD" ;; esac &&
+            printf 'end\n'
+    } >> "$lw_marker" 2>/dev/null; then
+        rm -f "$lw_marker" 2>/dev/null # ours, created above: a torn marker would block the id
+        lw_say "could not record ${2%"${2#???????}"} in $lw_work (disk full?)"
+        return 1
+    fi
+    ln "$lw_marker" "$lw_work/pending/$lw_id.$lw_now" 2>/dev/null && return 0
+    # The marker stays: recovery publishes it once this hook is gone, so nothing is lost.
+    lw_say "could not publish ${2%"${2#???????}"} in $lw_work; the reviewer will pick it up"
+    return 1
+}
+
+lw_stale_after() {
+    # landwatch.staleAfter, cached in the work directory; git config is asked again only when a
+    # config file it reads is newer than the cache.
+    lw_cache=$lw_work/stale-after
+    lw_bound=
+    read -r lw_bound 2>/dev/null < "$lw_cache"
+    case $lw_bound in '' | *[!0-9]*) lw_bound= ;; esac
+    if [ -z "$lw_bound" ] || [ "$lw_common/config" -nt "$lw_cache" ] ||
+        [ "${HOME:-/}/.gitconfig" -nt "$lw_cache" ] ||
+        [ "${XDG_CONFIG_HOME:-${HOME:-/}/.config}/git/config" -nt "$lw_cache" ]; then
+        lw_bound=$(git config --get landwatch.staleAfter 2>/dev/null)
+        case $lw_bound in '' | *[!0-9]*) lw_bound=600 ;; esac
+        { printf '%s\n' "$lw_bound" > "$lw_cache"; } 2>/dev/null
+    fi
+}
+
+lw_notice() {
+    # Python (and rich) start only when there is something to say: an item waiting longer than
+    # the bound, or items given up since the person was last told.
+    lw_tell=
+    if [ "$lw_work/failed" -nt "$lw_work/told" ] ||
+        { [ -d "$lw_work/failed" ] && [ ! -e "$lw_work/told" ]; }; then
+        for lw_entry in "$lw_work/failed/"*; do
+            [ -e "$lw_entry" ] && lw_tell=1
+            break
+        done
+    fi
+    if [ -z "$lw_tell" ]; then
+        lw_stale_after
+        lw_oldest=$((lw_now - lw_bound * 1000000))
+        for lw_entry in "$lw_work/pending/"*; do
+            lw_stamp=${lw_entry##*.}
+            case $lw_stamp in '' | *[!0-9]*) continue ;; esac
+            [ "$lw_stamp" -lt "$lw_oldest" ] && lw_tell=1 && break
+        done
+    fi
+    [ -n "$lw_tell" ] || return 0
+    if [ -x "$LANDWATCH_ENTRY" ]; then
+        "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" < /dev/null
+    else
+        lw_say "items wait in $lw_work but $LANDWATCH_ENTRY is gone: reinstall landwatch"
+    fi
+}
+
+lw_record() {
+    umask 077
+    lw_find_git_dir || return 0
+    # Not installed in this repository (a shared hooks dir, or removed): stay silent.
+    [ -d "$lw_common/landwatch" ] || return 0
+    lw_directories || {
+        lw_say "cannot create the work directory $lw_work"
+        return 0
+    }
+    lw_clock || {
+        lw_say "cannot read the clock; nothing recorded"
+        return 0
+    }
+    case $LANDWATCH_EVENT in
+        post-commit)
+            # During a rebase post-rewrite gives the authoritative list; a pick is not a landing.
+            [ -d "$lw_git_dir/rebase-merge" ] || [ -d "$lw_git_dir/rebase-apply" ] && return 0
+            lw_head && lw_enqueue review "$lw_oid" ""
+            ;;
+        post-merge)
+            [ "${1-}" = 0 ] || return 0 # 1: a squash merge committed nothing
+            lw_base=
+            read -r lw_base 2>/dev/null < "$lw_git_dir/ORIG_HEAD"
+            lw_valid_oid "$lw_base" || lw_base=
+            lw_head && [ "$lw_oid" != "$lw_base" ] && lw_enqueue review "$lw_oid" "$lw_base"
+            ;;
+        post-rewrite)
+            [ "${1-}" = rebase ] || return 0 # amend: post-commit recorded the new commit
+            printf '%s' "$lw_input" | {
+                while read -r lw_old lw_new _; do
+                    lw_valid_oid "$lw_new" && lw_enqueue review "$lw_new" ""
+                done
+                lw_notice
+            }
+            return 0
+            ;;
+        post-applypatch)
+            # git am, not git rebase --apply (whose post-rewrite gives the list).
+            [ -f "$lw_git_dir/rebase-apply/applying" ] || return 0
+            lw_head && lw_enqueue review "$lw_oid" ""
+            ;;
+        *) return 0 ;;
+    esac
+    lw_notice
+}
+
+lw_record "$@"
+exit "$lw_status"

@@ -1,0 +1,167 @@
+"""The one line a hook prints when there is something to say, most urgent first.
+
+A queue nobody drains comes before items given up; anything taken from a repository (names,
+paths) is escaped, so no terminal escape or rich markup reaches the terminal from there.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from landwatch import work_item
+from landwatch.git import GitError, config_value
+
+START_COMMAND = "landwatch service start"
+DEFAULT_STALE_AFTER = 600.0
+STALE_AFTER_CACHE = "stale-after"  # written by the hooks: the bound they used
+TOLD = "told"  # its mtime: when the person was last told about items given up
+
+STALE, GIVEN_UP = 0, 1  # urgency: lower is told first
+
+
+@dataclass(frozen=True)
+class Announcement:
+    urgency: int
+    parts: tuple[tuple[str, str], ...]  # (text, rich style); text is already safe
+
+    @property
+    def plain(self) -> str:
+        return "".join(text for text, _ in self.parts)
+
+
+def safe(text: str) -> str:
+    """Printable text: control characters (C0, DEL, C1) and lone surrogates shown as escapes."""
+    out = []
+    for char in text:
+        code = ord(char)
+        if code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000:
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def duration(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    if seconds < 120:
+        return f"{seconds} s"
+    minutes = seconds // 60
+    if minutes < 120:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    return f"{hours // 24} days"
+
+
+def repository_name(git_dir: Path) -> str:
+    """The worktree's directory name (or the linked worktree's name) for the line."""
+    if git_dir.parent.name == "worktrees":
+        return git_dir.name
+    return git_dir.resolve().parent.name if git_dir.name == ".git" else git_dir.name
+
+
+def stale_after(git_dir: Path) -> float:
+    cache = git_dir / work_item.WORK_DIRECTORY / STALE_AFTER_CACHE
+    try:
+        text = cache.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    if not text.isdigit():
+        try:
+            text = config_value("landwatch.staleAfter", cwd=git_dir) or ""
+        except GitError:
+            text = ""
+    return float(text) if text.isdigit() else DEFAULT_STALE_AFTER
+
+
+def stale(git_dir: Path, now: float) -> Announcement | None:
+    count, age = work_item.pending_summary(git_dir, now=now)
+    if not count or age <= stale_after(git_dir):
+        return None
+    items = "1 landed commit waits" if count == 1 else f"{count} landed commits wait"
+    return Announcement(
+        STALE,
+        (
+            ("landwatch: ", "bold"),
+            (f"{items} for review in {safe(repository_name(git_dir))}", "yellow"),
+            (
+                f" (the oldest for {duration(age)}); nobody is reviewing them. "
+                "Start the reviewer: ",
+                "",
+            ),
+            (START_COMMAND, "bold cyan"),
+        ),
+    )
+
+
+def given_up(git_dir: Path) -> Announcement | None:
+    told = _told_at(git_dir)
+    fresh = []
+    for name in work_item.entries(git_dir, work_item.FAILED):
+        stamp = name.rpartition(".")[2]
+        if stamp.isdigit() and int(stamp) / 1_000_000 > told:
+            fresh.append(name)
+    if not fresh:
+        return None
+    first = work_item.id_of_entry(sorted(fresh)[0])
+    kind, _, oid = first.partition("-")
+    what = f"{safe(kind)} of {safe(oid[:7])}" if oid else "an unreadable item"
+    more = f" and {len(fresh) - 1} more" if len(fresh) > 1 else ""
+    return Announcement(
+        GIVEN_UP,
+        (
+            ("landwatch: ", "bold"),
+            (f"gave up the {what}{more}", "red"),
+            (" in " + safe(repository_name(git_dir)) + "; see ", ""),
+            ("landwatch status", "bold cyan"),
+        ),
+    )
+
+
+def _told_path(git_dir: Path) -> Path:
+    return git_dir / work_item.WORK_DIRECTORY / TOLD
+
+
+def _told_at(git_dir: Path) -> float:
+    try:
+        return _told_path(git_dir).stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def most_urgent(git_dir: Path, now: float | None = None) -> Announcement | None:
+    moment = time.time() if now is None else now
+    found = [a for a in (stale(git_dir, moment), given_up(git_dir)) if a is not None]
+    return min(found, key=lambda a: a.urgency) if found else None
+
+
+def show(git_dir: Path, now: float | None = None) -> int:
+    """Print the most urgent line on stderr, once; never raise (a hook calls this)."""
+    try:
+        announcement = most_urgent(git_dir, now)
+        if announcement is None:
+            return 0
+        _print(announcement)
+        if announcement.urgency == GIVEN_UP:
+            _told_path(git_dir).touch()
+    except Exception as error:  # a hook must never fail because of us
+        print(f"landwatch: {safe(type(error).__name__)}: {safe(str(error))[:200]}", file=sys.stderr)
+    return 0
+
+
+def _print(announcement: Announcement) -> None:
+    from rich.console import Console  # only when there is something to say
+    from rich.text import Text
+
+    line = Text()
+    for text, style in announcement.parts:
+        line.append(text, style=style or None)
+    console = Console(stderr=True, soft_wrap=True, highlight=False, emoji=False, markup=False)
+    if os.environ.get("NO_COLOR"):
+        console.no_color = True
+    console.print(line)

@@ -1,0 +1,30 @@
+"""Where landwatch keeps per-user files: data (entry point), config (registry), state, runtime.
+
+platformdirs picks the platform's places (XDG on Linux, ~/Library on macOS); tests move them all by
+setting HOME and the XDG variables.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import platformdirs
+
+APP = "landwatch"
+
+
+def data_dir() -> Path:
+    return Path(platformdirs.user_data_dir(APP))
+
+
+def config_dir() -> Path:
+    return Path(platformdirs.user_config_dir(APP))
+
+
+def state_dir() -> Path:
+    return Path(platformdirs.user_state_dir(APP))
+
+
+def entry_point() -> Path:
+    """The stable per-user command the hooks call when they have something to say."""
+    return data_dir() / "bin" / "landwatch"

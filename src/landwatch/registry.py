@@ -1,0 +1,79 @@
+"""The repositories a user's reviewer drains, one real path of a common git dir per line.
+
+Like `git maintenance register`, keyed by real path; rewritten whole under a lock, so a reader
+never sees half a file and two installs at once lose neither repository.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from landwatch import paths
+
+
+def registry_file() -> Path:
+    return paths.config_dir() / "repositories"
+
+
+def registered() -> list[Path]:
+    try:
+        text = registry_file().read_text(encoding="utf-8", errors="surrogateescape")
+    except FileNotFoundError:
+        return []
+    return [Path(line) for line in text.splitlines() if line.startswith("/")]
+
+
+def register(common_git_dir: Path) -> bool:
+    """Add a repository; False when it was registered already."""
+    key = _key(common_git_dir)
+    with _locked():
+        current = registered()
+        if key in current:
+            return False
+        _write([*current, key])
+        return True
+
+
+def unregister(common_git_dir: Path) -> bool:
+    key = _key(common_git_dir)
+    with _locked():
+        current = registered()
+        if key not in current:
+            return False
+        _write([path for path in current if path != key])
+        return True
+
+
+def _key(common_git_dir: Path) -> Path:
+    key = common_git_dir.resolve()
+    if "\n" in str(key):
+        raise ValueError(f"a path with a newline cannot be registered: {str(key)!r}")
+    return key
+
+
+@contextlib.contextmanager
+def _locked() -> Iterator[None]:
+    registry_file().parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(registry_file().with_suffix(".lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _write(repositories: list[Path]) -> None:
+    target = registry_file()
+    temporary = target.with_name(f".{target.name}.{os.getpid()}")
+    data = "".join(f"{path}\n" for path in repositories)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    try:
+        os.write(fd, data.encode("utf-8", errors="surrogateescape"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temporary, target)

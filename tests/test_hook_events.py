@@ -1,0 +1,242 @@
+"""Every way a commit lands records exactly the right work items (real git, git 2.39 events)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from landwatch import work_item
+from landwatch.work_item import Enqueued, WorkItem, WorkKind
+from repo_helpers import Repo, installed
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    return installed(tmp_path / "repo")
+
+
+def test_commit_records_head(repo: Repo) -> None:
+    oid = repo.commit("one")
+    assert repo.pending() == [(oid, None)]
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    assert claimed.item == WorkItem(WorkKind.REVIEW, oid, repo.git_dir, repo.path.resolve())
+
+
+def test_cherry_pick_and_revert_record_their_commits(repo: Repo) -> None:
+    repo.git("switch", "-q", "-c", "side")
+    picked = repo.commit("on side", name="side.txt")
+    repo.git("switch", "-q", "main")
+    repo.commit("main moves on", name="main.txt")
+    repo.clear()
+    repo.git("cherry-pick", picked)
+    cherry = repo.head()
+    repo.git("revert", "--no-edit", "HEAD")
+    assert repo.pending() == [(cherry, None), (repo.head(), None)]
+    assert cherry != picked
+
+
+def test_merge_concluded_by_commit_is_recorded_by_post_commit(repo: Repo) -> None:
+    repo.git("switch", "-q", "-c", "side")
+    repo.commit("side change", content="side\n")
+    repo.git("switch", "-q", "main")
+    repo.commit("main change", content="main\n")
+    repo.clear()
+    assert repo.run("merge", "side").returncode != 0  # a conflict: no post-merge
+    (repo.path / "file").write_text("resolved\n")
+    repo.git("add", "file")
+    repo.git("commit", "-q", "--no-edit")
+    assert repo.pending() == [(repo.head(), None)]
+
+
+def test_merge_records_the_new_head_with_its_base(repo: Repo) -> None:
+    repo.git("switch", "-q", "-c", "side")
+    repo.commit("a", name="a")
+    repo.commit("b", name="b")
+    repo.git("switch", "-q", "main")
+    repo.commit("c", name="c")
+    before = repo.head()
+    repo.clear()
+    repo.git("merge", "-q", "--no-edit", "side")
+    assert repo.pending() == [(repo.head(), before)]
+
+
+def test_fast_forward_merge_is_one_item_for_everything_that_landed(repo: Repo) -> None:
+    before = repo.head()
+    repo.git("switch", "-q", "-c", "side")
+    repo.commit("a", name="a", hooks=False)  # made elsewhere: not recorded before
+    repo.commit("b", name="b", hooks=False)
+    tip = repo.head()
+    repo.git("switch", "-q", "main")
+    repo.git("merge", "-q", "--ff-only", "side")
+    assert repo.pending() == [(tip, before)]
+
+
+def test_fast_forward_onto_commits_already_recorded_adds_nothing(repo: Repo) -> None:
+    repo.git("switch", "-q", "-c", "side")
+    repo.commit("a", name="a")
+    repo.git("switch", "-q", "main")
+    repo.clear()
+    repo.git("merge", "-q", "--ff-only", "side")
+    assert repo.pending() == []  # the id (kind + oid) is known: it was reviewed as committed
+
+
+def test_squash_merge_lands_nothing_until_its_commit(repo: Repo) -> None:
+    repo.git("switch", "-q", "-c", "side")
+    repo.commit("a", name="a")
+    repo.git("switch", "-q", "main")
+    repo.clear()
+    repo.git("merge", "-q", "--squash", "side")
+    assert repo.pending() == []
+    repo.git("commit", "-q", "-m", "squashed")
+    assert repo.pending() == [(repo.head(), None)]
+
+
+def test_pull_fast_forward_and_pull_with_merge(tmp_path: Path) -> None:
+    upstream = Repo(tmp_path / "upstream")
+    Repo(tmp_path / "unused", initial=False)
+    subprocess.run(
+        ["git", "clone", "-q", str(upstream.path), str(tmp_path / "clone")],
+        check=True,
+        env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1"},
+    )
+    clone = Repo.__new__(Repo)
+    clone.path = tmp_path / "clone"
+    clone.install()
+    clone.git("config", "pull.rebase", "false")
+    before = clone.head()
+    upstream.commit("upstream 1", name="u1", hooks=False)
+    upstream.commit("upstream 2", name="u2", hooks=False)
+    clone.git("pull", "-q")
+    assert clone.pending() == [(upstream.head(), before)]
+    clone.clear()
+
+    upstream.commit("upstream 3", name="u3", hooks=False)
+    clone.commit("local", name="local")
+    clone.clear()
+    before = clone.head()
+    clone.git("pull", "-q", "--no-edit")
+    assert clone.pending() == [(clone.head(), before)]
+    assert clone.git("rev-list", "--count", "--merges", f"{before}..HEAD") == "1"
+
+
+def test_pull_rebase_records_the_rebased_local_commits(tmp_path: Path) -> None:
+    upstream = Repo(tmp_path / "upstream")
+    subprocess.run(["git", "clone", "-q", str(upstream.path), str(tmp_path / "clone")], check=True)
+    clone = Repo.__new__(Repo)
+    clone.path = tmp_path / "clone"
+    clone.install()
+    upstream.commit("upstream", name="u", hooks=False)
+    clone.commit("local 1", name="l1")
+    clone.commit("local 2", name="l2")
+    clone.clear()
+    clone.git("pull", "-q", "--rebase")
+    rebased = clone.git("rev-list", "--reverse", "origin/main..HEAD").split()
+    assert len(rebased) == 2
+    assert clone.pending() == [(oid, None) for oid in rebased]
+
+
+def test_amend_records_the_new_commit_once(repo: Repo) -> None:
+    repo.commit("one")
+    repo.clear()
+    repo.git("commit", "-q", "--amend", "-m", "one, amended")
+    assert repo.pending() == [(repo.head(), None)]
+
+
+def test_rebase_records_each_rewritten_commit_not_each_pick(repo: Repo) -> None:
+    base = repo.head()
+    repo.git("switch", "-q", "-c", "topic")
+    for n in range(3):
+        repo.commit(f"topic {n}", name=f"t{n}")
+    repo.git("switch", "-q", "main")
+    repo.commit("main moves", name="m")
+    repo.git("switch", "-q", "topic")
+    repo.clear()
+    repo.git("rebase", "-q", "main")
+    rewritten = repo.git("rev-list", "--reverse", "main..topic").split()
+    assert len(rewritten) == 3
+    assert sorted(repo.pending()) == sorted((oid, None) for oid in rewritten)
+    assert base not in rewritten
+
+
+def test_interactive_rebase_with_fixup_and_squash(repo: Repo) -> None:
+    repo.git("switch", "-q", "-c", "topic")
+    for n in range(4):
+        repo.commit(f"topic {n}", name=f"t{n}")
+    repo.clear()
+    editor = "sed -i -e '2s/^pick/fixup/' -e '4s/^pick/squash/'"
+    repo.git("rebase", "-q", "-i", "HEAD~4", GIT_SEQUENCE_EDITOR=editor, GIT_EDITOR="true")
+    rewritten = repo.git("rev-list", "--reverse", "HEAD~2..HEAD").split()
+    assert repo.git("rev-list", "--count", "main..HEAD") == "2"
+    assert sorted(repo.pending()) == sorted((oid, None) for oid in rewritten)
+
+
+def test_rebase_apply_backend_records_once(repo: Repo) -> None:
+    repo.git("switch", "-q", "-c", "topic")
+    repo.commit("t1", name="t1")
+    repo.commit("t2", name="t2")
+    repo.git("switch", "-q", "main")
+    repo.commit("m", name="m")
+    repo.git("switch", "-q", "topic")
+    repo.clear()
+    repo.git("rebase", "-q", "--apply", "main")
+    rewritten = repo.git("rev-list", "--reverse", "main..topic").split()
+    assert sorted(repo.pending()) == sorted((oid, None) for oid in rewritten)
+
+
+def test_git_am_records_each_applied_patch(repo: Repo, tmp_path: Path) -> None:
+    other = Repo(tmp_path / "other")
+    other.commit("patch 1", name="p1", hooks=False)
+    other.commit("patch 2", name="p2", hooks=False)
+    other.git("format-patch", "-q", "-2", "-o", str(tmp_path / "patches"))
+    repo.git("am", "-q", *sorted(str(p) for p in (tmp_path / "patches").iterdir()))
+    applied = repo.git("rev-list", "--reverse", "HEAD~2..HEAD").split()
+    assert repo.pending() == [(oid, None) for oid in applied]
+
+
+def test_linked_worktrees_record_in_their_own_git_dir(repo: Repo, tmp_path: Path) -> None:
+    repo.git("worktree", "add", "-q", str(tmp_path / "linked"), "-b", "linked")
+    linked = Repo.__new__(Repo)
+    linked.path = tmp_path / "linked"
+    oid = linked.commit("in the linked worktree", name="w")
+    assert linked.git_dir.parent.name == "worktrees"
+    assert repo.pending(linked.git_dir) == [(oid, None)]
+    assert repo.pending() == []
+    claimed = work_item.claim_next(linked.git_dir)
+    assert claimed is not None and claimed.item.work_tree == linked.path.resolve()
+
+
+def test_submodule_records_in_its_own_git_dir(repo: Repo, tmp_path: Path) -> None:
+    library = Repo(tmp_path / "library")
+    repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(library.path), "lib")
+    sub = Repo.__new__(Repo)
+    sub.path = repo.path / "lib"
+    assert sub.install()
+    oid = sub.commit("in the submodule", name="s")
+    assert sub.git_dir.parent.name == "modules"
+    assert sub.pending() == [(oid, None)]
+
+
+def test_shell_and_python_producers_write_one_format(repo: Repo) -> None:
+    shell = repo.commit("by the hook")
+    # A duplicate through the other producer collapses.
+    assert work_item.enqueue(WorkItem(WorkKind.REVIEW, shell, repo.git_dir)) is Enqueued.KNOWN
+    python = repo.commit("without the hook", name="p", hooks=False)
+    assert (
+        work_item.enqueue(WorkItem(WorkKind.REVIEW, python, repo.git_dir, repo.path.resolve()))
+        is Enqueued.ADDED
+    )
+    # The hook meets the Python producer's marker: no second item.
+    repo.git("reset", "-q", "--hard", "HEAD~1")
+    repo.git("merge", "-q", "--ff-only", python)
+    assert repo.pending() == [(shell, None), (python, None)]
+    decoded = []
+    while (claimed := work_item.claim_next(repo.git_dir)) is not None:
+        decoded.append(claimed.item)
+    assert decoded == [
+        WorkItem(WorkKind.REVIEW, shell, repo.git_dir, repo.path.resolve()),
+        WorkItem(WorkKind.REVIEW, python, repo.git_dir, repo.path.resolve()),
+    ]
