@@ -1,9 +1,11 @@
 #!/bin/sh
 # Installs landwatch for the current user: an isolated environment under the user's data dir and
-# the `landwatch` / `git-landwatch` commands in ~/.local/bin. Idempotent; says what it did.
+# the `landwatch` / `git-landwatch` commands in ~/.local/bin; run inside a git repository, it also
+# installs the hooks there. Idempotent; says what it did.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+caller=$(pwd)
 case "$(uname -s)" in
     Darwin) data="$HOME/Library/Application Support/landwatch" ;;
     *) data="${XDG_DATA_HOME:-$HOME/.local/share}/landwatch" ;;
@@ -35,3 +37,9 @@ case ":$PATH:" in
     *":$bin:"*) ;;
     *) echo "landwatch: add $bin to your PATH to type 'landwatch' and 'git landwatch'" ;;
 esac
+
+if git -C "$caller" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    (cd "$caller" && "$venv/bin/landwatch" install)
+else
+    echo "landwatch: run 'landwatch install' inside a repository to record its landings"
+fi

@@ -197,9 +197,25 @@ lw_notice() {
     fi
 }
 
+lw_nothing_landed() {
+    # Decided first, before any file is read: most pick steps of a rebase stop here.
+    case $LANDWATCH_EVENT in
+        post-commit)
+            # During a rebase post-rewrite gives the authoritative list; a pick is not a landing.
+            [ -d "$lw_git_dir/rebase-merge" ] || [ -d "$lw_git_dir/rebase-apply" ]
+            ;;
+        post-merge) [ "${1-}" != 0 ] ;;     # 1: a squash merge committed nothing
+        post-rewrite) [ "${1-}" != rebase ] ;; # amend: post-commit recorded the new commit
+        # git am, not git rebase --apply (whose post-rewrite gives the list).
+        post-applypatch) [ ! -f "$lw_git_dir/rebase-apply/applying" ] ;;
+        *) true ;;
+    esac
+}
+
 lw_record() {
     umask 077
     lw_find_git_dir || return 0
+    lw_nothing_landed "$@" && return 0
     # Not installed in this repository (a shared hooks dir, or removed): stay silent.
     [ -d "$lw_common/landwatch" ] || return 0
     lw_directories || {
@@ -211,20 +227,16 @@ lw_record() {
         return 0
     }
     case $LANDWATCH_EVENT in
-        post-commit)
-            # During a rebase post-rewrite gives the authoritative list; a pick is not a landing.
-            [ -d "$lw_git_dir/rebase-merge" ] || [ -d "$lw_git_dir/rebase-apply" ] && return 0
+        post-commit | post-applypatch)
             lw_head && lw_enqueue review "$lw_oid" ""
             ;;
         post-merge)
-            [ "${1-}" = 0 ] || return 0 # 1: a squash merge committed nothing
             lw_base=
             read -r lw_base 2>/dev/null < "$lw_git_dir/ORIG_HEAD"
             lw_valid_oid "$lw_base" || lw_base=
             lw_head && [ "$lw_oid" != "$lw_base" ] && lw_enqueue review "$lw_oid" "$lw_base"
             ;;
         post-rewrite)
-            [ "${1-}" = rebase ] || return 0 # amend: post-commit recorded the new commit
             printf '%s' "$lw_input" | {
                 while read -r lw_old lw_new _; do
                     lw_valid_oid "$lw_new" && lw_enqueue review "$lw_new" ""
@@ -233,12 +245,6 @@ lw_record() {
             }
             return 0
             ;;
-        post-applypatch)
-            # git am, not git rebase --apply (whose post-rewrite gives the list).
-            [ -f "$lw_git_dir/rebase-apply/applying" ] || return 0
-            lw_head && lw_enqueue review "$lw_oid" ""
-            ;;
-        *) return 0 ;;
     esac
     lw_notice
 }

@@ -59,11 +59,11 @@ class Repo:
         """(oid, base) of every pending item, oldest first."""
         where = git_dir or self.git_dir
         found = []
-        for name in sorted(work_item.entries(where, PENDING), key=lambda n: n.split(".")[1]):
+        for name in work_item.entries(where, PENDING):
             item = work_item.read_entry(where, PENDING, name)
-            assert item is not None, name
-            found.append((item.oid, item.base))
-        return found
+            if item is not None:  # garbage a test planted is not an item
+                found.append((name.rpartition(".")[2], item.oid, item.base))
+        return [(oid, base) for _, oid, base in sorted(found)]
 
     def clear(self, git_dir: Path | None = None) -> None:
         """Settle everything pending, so the next landing stands alone."""

@@ -1,0 +1,215 @@
+"""The one line: shown once past the bound and never before, safe, plain off a terminal; and a
+commit that never fails because of landwatch (garbage, read-only or full work directory)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pty
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from landwatch import notice, work_item
+from landwatch.work_item import FAILED, PENDING
+from queue_helpers import git_env
+from repo_helpers import Repo, installed
+
+
+def back_date(repo: Repo, seconds: float) -> None:
+    """Make every pending item look `seconds` old, as git's tests age gc.log with chmtime."""
+    pending = repo.git_dir / "landwatch" / PENDING
+    stamp = int((time.time() - seconds) * 1_000_000)
+    for name in os.listdir(pending):
+        os.rename(pending / name, pending / f"{work_item.id_of_entry(name)}.{stamp}")
+
+
+def commit(repo: Repo, message: str, **env: str) -> subprocess.CompletedProcess[str]:
+    (repo.path / "file").write_text(message + "\n")
+    repo.git("add", "file")
+    result = repo.run("commit", "-q", "-m", message, **env)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    return installed(tmp_path / "repo")
+
+
+def test_a_fresh_queue_says_nothing(repo: Repo) -> None:
+    assert commit(repo, "one").stderr == ""
+    back_date(repo, notice.DEFAULT_STALE_AFTER - 60)
+    assert commit(repo, "two").stderr == ""
+
+
+def test_a_stale_queue_is_one_plain_line_per_landing(repo: Repo) -> None:
+    commit(repo, "one")
+    back_date(repo, 2 * 3600 + 5 * 60)
+    stderr = commit(repo, "two").stderr
+    assert stderr.count("\n") == 1
+    assert stderr == (
+        "landwatch: 2 landed commits wait for review in repo (the oldest for 2 h 5 min); "
+        f"nobody is reviewing them. Start the reviewer: {notice.START_COMMAND}\n"
+    )
+    assert "\x1b" not in stderr
+
+
+def test_stale_after_is_read_from_git_config(repo: Repo) -> None:
+    repo.git("config", "landwatch.staleAfter", "100")
+    commit(repo, "one")
+    back_date(repo, 50)
+    assert commit(repo, "two").stderr == ""
+    back_date(repo, 150)
+    assert "wait for review" in commit(repo, "three").stderr
+    repo.git("config", "--global", "landwatch.staleAfter", "1000")
+    repo.git("config", "--unset", "landwatch.staleAfter")
+    back_date(repo, 150)
+    assert commit(repo, "four").stderr == ""
+
+
+def run_in_terminal(repo: Repo, message: str, **env: str) -> bytes:
+    (repo.path / "file").write_text(message + "\n")
+    repo.git("add", "file")
+    leader, follower = pty.openpty()
+    try:
+        subprocess.run(
+            ["git", "commit", "-q", "-m", message],
+            cwd=repo.path,
+            env=git_env(**env),
+            stdin=subprocess.DEVNULL,
+            stdout=follower,
+            stderr=follower,
+            check=True,
+        )
+    finally:
+        os.close(follower)
+    chunks = []
+    with contextlib.suppress(OSError):
+        while chunk := os.read(leader, 65536):
+            chunks.append(chunk)
+    os.close(leader)
+    return b"".join(chunks)
+
+
+def test_a_terminal_gets_colour_unless_no_color(repo: Repo) -> None:
+    commit(repo, "one")
+    back_date(repo, 3600)
+    coloured = run_in_terminal(repo, "two", TERM="xterm-256color")
+    assert b"\x1b[33m" in coloured and coloured.count(b"\n") == 1
+    back_date(repo, 3600)
+    plain = run_in_terminal(repo, "three", TERM="xterm-256color", NO_COLOR="1")
+    assert b"wait for review" in plain
+    assert b"\x1b[33m" not in plain and b"\x1b[36m" not in plain and b"\x1b[1;36m" not in plain
+
+
+def test_names_from_the_repository_cannot_inject_escapes_or_markup(tmp_path: Path) -> None:
+    hostile = installed(tmp_path / "evil\x1b]0;pwned\x07[bold red]x")
+    commit(hostile, "one")
+    back_date(hostile, 3600)
+    stderr = commit(hostile, "two").stderr
+    assert "\x1b" not in stderr and "\x07" not in stderr
+    assert "evil\\x1b]0;pwned\\x07[bold red]x" in stderr
+
+
+def test_items_given_up_are_told_once(repo: Repo) -> None:
+    commit(repo, "one")
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    assert work_item.requeue(repo.git_dir, claimed, max_tries=1) == FAILED
+    told = commit(repo, "two").stderr
+    assert told == (
+        f"landwatch: gave up the review of {claimed.item.oid[:7]} in repo; see landwatch status\n"
+    )
+    assert commit(repo, "three").stderr == ""
+
+
+def test_a_stale_queue_is_told_before_items_given_up(repo: Repo) -> None:
+    commit(repo, "one")
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    work_item.requeue(repo.git_dir, claimed, max_tries=1)
+    commit(repo, "two")  # tells of the item given up
+    work_item.requeue(repo.git_dir, work_item.claim_next(repo.git_dir) or "", max_tries=1)
+    commit(repo, "three")
+    back_date(repo, 3600)
+    assert "wait for review" in commit(repo, "four").stderr
+
+
+def test_garbage_in_the_queue_never_breaks_a_commit(repo: Repo) -> None:
+    work = repo.git_dir / "landwatch"
+    for state in ["pending", "known", "failed", "claimed", "tmp"]:
+        (work / state / "junk \x1b[31m").write_bytes(os.urandom(64))
+        (work / state / "review-zz.12").mkdir()
+        (work / state / "dangling").symlink_to(work / "nowhere")
+    (work / "boot-time").write_text("garbage garbage\n")
+    (work / "stale-after").write_text("-5\n")
+    result = commit(repo, "one")
+    assert (repo.head(), None) in repo.pending()
+    assert result.stderr.count("\n") <= 1 and "Traceback" not in result.stderr
+
+
+def test_a_missing_entry_point_is_one_line(repo: Repo) -> None:
+    from landwatch import paths
+
+    paths.entry_point().unlink()
+    commit(repo, "one")
+    back_date(repo, 3600)
+    stderr = commit(repo, "two").stderr
+    assert stderr.count("\n") == 1 and "reinstall landwatch" in stderr
+
+
+@contextlib.contextmanager
+def mounted(target: Path, options: str) -> Iterator[None]:
+    result = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(target)],
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {result.stderr.strip()}")
+    try:
+        yield
+    finally:
+        subprocess.run(["umount", str(target)], check=True)
+
+
+def test_a_read_only_work_directory_gives_one_line_and_a_commit(repo: Repo) -> None:
+    work = repo.git_dir / "landwatch"
+    with mounted(work, "size=1m,mode=0700"):
+        work_item.ensure_work_directory(repo.git_dir)
+        subprocess.run(["mount", "-o", "remount,ro", str(work)], check=True)
+        result = commit(repo, "one")
+        assert result.stderr.count("\n") == 1
+        assert "could not record" in result.stderr and "read-only or full" in result.stderr
+    assert repo.git("log", "-1", "--format=%s") == "one"
+
+
+def test_a_full_work_directory_gives_one_line_and_a_commit(repo: Repo) -> None:
+    work = repo.git_dir / "landwatch"
+    with mounted(work, "size=64k,mode=0700"):
+        work_item.ensure_work_directory(repo.git_dir)
+        with contextlib.suppress(OSError), (work / "filler").open("wb") as filler:
+            while True:
+                filler.write(b"\0" * 4096)
+                filler.flush()
+        result = commit(repo, "one")
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert "could not record" in result.stderr
+        (work / "filler").unlink()
+        # Space again: the next landing records, and nothing half-written blocks the first one.
+        commit(repo, "two")
+        assert repo.pending() == [(repo.head(), None)]
+        assert (
+            work_item.enqueue(
+                work_item.WorkItem(
+                    work_item.WorkKind.REVIEW, repo.git("rev-parse", "HEAD~1"), repo.git_dir
+                )
+            )
+            is work_item.Enqueued.ADDED
+        )
+        assert not any(n for n in work_item.entries(repo.git_dir, FAILED))
+    assert repo.git("log", "-1", "--format=%s") == "two"
