@@ -45,6 +45,32 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     enqueue.add_argument("--base", metavar="OID", help="where the landed range starts")
     enqueue.add_argument("rev", nargs="?", default="HEAD", metavar="REV")
 
+    reviewer = commands.add_parser(
+        "reviewer", help="drain every registered repository (foreground; see --once, --detach)"
+    )
+    mode = reviewer.add_mutually_exclusive_group()
+    mode.add_argument("--once", action="store_true", help="drain what is there, then exit")
+    mode.add_argument("--detach", action="store_true", help="run in the background")
+    reviewer.add_argument("--verbose", action="store_true")
+    reviewer.add_argument("--lease", type=float, default=120.0, metavar="SECONDS")
+    reviewer.add_argument("--max-tries", type=int, default=5, metavar="N")
+    reviewer.add_argument("--rescan", type=float, default=60.0, metavar="SECONDS")
+    reviewer.add_argument("--grace", type=float, default=10.0, metavar="SECONDS")
+    reviewer.add_argument("--no-watch", action="store_true", help="no file events: rescan only")
+    reviewer.add_argument(
+        "--kind",
+        action="append",
+        default=[],
+        metavar="KIND=MODULE:CLASS",
+        help="run KIND's items with another handler (tests, experiments)",
+    )
+
+    service = commands.add_parser("service", help="the reviewer under your service manager")
+    service.add_argument("action", choices=("install", "uninstall", "start", "stop", "status"))
+
+    status = commands.add_parser("status", help="queues of every registered repository")
+    status.add_argument("--json", action="store_true", help="for scripts")
+
     notice = commands.add_parser("notice", help=argparse.SUPPRESS)  # the hooks' one line
     notice.add_argument("--git-dir", type=Path, required=True)
     return parser
@@ -81,6 +107,58 @@ def _enqueue(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reviewer(args: argparse.Namespace) -> int:
+    from landwatch import kinds, reviewer
+
+    overrides = {}
+    for spec in args.kind:
+        name, _, handler = spec.partition("=")
+        overrides[name] = handler
+    settings = reviewer.Settings(
+        lease=args.lease,
+        max_tries=args.max_tries,
+        rescan=args.rescan,
+        grace=args.grace,
+        watch=not args.no_watch,
+    )
+    handlers = kinds.handlers(overrides, max_tries=args.max_tries)  # errors before detaching
+
+    def make() -> reviewer.Reviewer:
+        return reviewer.Reviewer(handlers, settings)
+
+    if args.detach:
+        return reviewer.detach(
+            lambda ready: reviewer.serve(
+                make,
+                mode="detached",
+                once=False,
+                verbose=args.verbose,
+                to_stderr=False,
+                ready=ready,
+            )
+        )
+    return reviewer.serve(
+        make,
+        mode="once" if args.once else "foreground",
+        once=args.once,
+        verbose=args.verbose,
+        to_stderr=True,
+        ready=lambda message: None if message.startswith("ok") else print(message, file=sys.stderr),
+    )
+
+
+def _service(args: argparse.Namespace) -> int:
+    from landwatch import service
+
+    return service.command(args.action)
+
+
+def _status(args: argparse.Namespace) -> int:
+    from landwatch import status
+
+    return status.show(as_json=args.json)
+
+
 def _notice(args: argparse.Namespace) -> int:
     from landwatch import notice
 
@@ -92,6 +170,9 @@ COMMANDS = {
     "uninstall": _uninstall,
     "enqueue": _enqueue,
     "notice": _notice,
+    "reviewer": _reviewer,
+    "service": _service,
+    "status": _status,
 }
 
 
@@ -101,13 +182,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    from landwatch.git import GitError
-    from landwatch.install import InstallError
+    from landwatch.errors import UserError
     from landwatch.work_item import QueueError
 
     try:
         return COMMANDS[args.command](args)
-    except (GitError, InstallError, QueueError, OSError) as error:
+    except (UserError, QueueError, OSError) as error:
         message = str(error) if not isinstance(error, OSError) else f"{error.strerror}: {error}"
         print(f"landwatch: {message}", file=sys.stderr)
         return 1

@@ -11,6 +11,8 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
+from landwatch.errors import UserError
+
 # Variables that configure how git reaches remotes rather than which repository it works on.
 _KEPT = frozenset(
     {
@@ -30,7 +32,7 @@ _KEPT = frozenset(
 )
 
 
-class GitError(Exception):
+class GitError(UserError):
     """git failed; the message is one line for a person."""
 
 

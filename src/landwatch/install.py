@@ -15,6 +15,7 @@ from typing import TextIO
 
 import landwatch
 from landwatch import paths, registry, work_item
+from landwatch.errors import UserError
 from landwatch.git import GitError, git, is_inside
 
 HOOK_EVENTS = ("post-commit", "post-merge", "post-rewrite", "post-applypatch")
@@ -23,7 +24,7 @@ HOOK_FORMAT = 1
 CHAINED_SUFFIX = ".before-landwatch"
 
 
-class InstallError(Exception):
+class InstallError(UserError):
     """Installing cannot go on; the message says what to do."""
 
 
@@ -59,15 +60,6 @@ def find_repository(cwd: Path) -> Repository:
     return Repository(
         Path(git_dir), Path(common_dir), Path(hooks_dir), Path(common_dir) / "hooks", Path(top)
     )
-
-
-def worktree_git_dirs(common_dir: Path) -> list[Path]:
-    """The git dir of every worktree of a repository: the main one and each linked one."""
-    linked = common_dir / "worktrees"
-    found = [common_dir]
-    if linked.is_dir():
-        found += sorted(path for path in linked.iterdir() if (path / "HEAD").is_file())
-    return found
 
 
 def hook_body() -> str:
@@ -183,7 +175,7 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO = sys.stdo
             f"{hooks_dir} from there",
             file=out,
         )
-    for git_dir in worktree_git_dirs(repository.common_dir):
+    for git_dir in registry.worktree_git_dirs(repository.common_dir):
         work_item.ensure_work_directory(git_dir)
     if registry.register(repository.common_dir):
         print(f"landwatch: registered {repository.common_dir} with your reviewer", file=out)

@@ -6,6 +6,7 @@ setting HOME and the XDG variables.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import platformdirs
@@ -28,3 +29,11 @@ def state_dir() -> Path:
 def entry_point() -> Path:
     """The stable per-user command the hooks call when they have something to say."""
     return data_dir() / "bin" / "landwatch"
+
+
+def runtime_dir() -> Path:
+    """The reviewer's lock and state file: $XDG_RUNTIME_DIR (gone at logout) or the state dir."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isdir(runtime):
+        return Path(runtime) / APP
+    return state_dir() / "run"

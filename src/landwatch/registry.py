@@ -27,6 +27,32 @@ def registered() -> list[Path]:
     return [Path(line) for line in text.splitlines() if line.startswith("/")]
 
 
+def worktree_git_dirs(common_git_dir: Path) -> list[Path]:
+    """The git dir of every worktree of a repository: the main one and each linked one."""
+    linked = common_git_dir / "worktrees"
+    found = [common_git_dir]
+    if linked.is_dir():
+        found += sorted(path for path in linked.iterdir() if (path / "HEAD").is_file())
+    return found
+
+
+def problem_with(common_git_dir: Path) -> str | None:
+    """Why a registered repository cannot be drained, or None."""
+    try:
+        info = common_git_dir.stat()
+    except FileNotFoundError:
+        return "it vanished"
+    except OSError as error:
+        return f"it cannot be read ({error.strerror})"
+    if not common_git_dir.is_dir():
+        return "it is not a directory"
+    if info.st_uid != os.getuid():
+        return f"it belongs to uid {info.st_uid}, not to you"
+    if not (common_git_dir / "HEAD").is_file() or not (common_git_dir / "objects").is_dir():
+        return "it is not a git repository"
+    return None
+
+
 def register(common_git_dir: Path) -> bool:
     """Add a repository; False when it was registered already."""
     key = _key(common_git_dir)

@@ -1,0 +1,212 @@
+"""What every kind of landed work shares: a claimed work item as the order, its lease, settling.
+
+A kind writes `handle(item, reporter)`; leases are renewed from the reporter's `alive`, the claim
+is settled (or given back with a try counted) when the job ends, and heavy work can run in a warm
+worker process so the lease keeps being renewed while it holds the GIL.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import multiprocessing
+import threading
+import time
+from abc import abstractmethod
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from landwatch import work_item
+from landwatch.job_queue import Job, JobKind, JobState, Reporter
+from landwatch.work_item import Claimed, WorkItem, WorkKind
+
+log = logging.getLogger("landwatch.reviewer")
+
+DEFAULT_LEASE = 120.0
+DEFAULT_MAX_TRIES = 5
+
+R = TypeVar("R")
+
+
+class Clock(Protocol):
+    def time(self) -> float: ...
+    def monotonic(self) -> float: ...
+
+
+class SystemClock:
+    def time(self) -> float:
+        return time.time()
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+
+class LeaseLost(Exception):
+    """The claim was taken over (renewal found the name gone): abandon, settle nothing."""
+
+
+@dataclass
+class Lease:
+    """The claim of one running item; its name changes at every renewal."""
+
+    git_dir: Path
+    name: str
+    seconds: float
+    clock: Clock
+    renewed_at: float
+    lost: bool = False
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def renew(self) -> None:
+        with self._lock:
+            if self.lost:
+                raise LeaseLost(self.name)
+            now = self.clock.time()
+            renewed = work_item.renew_claim(self.git_dir, self.name, now=now)
+            if renewed is None:
+                self.lost = True
+                raise LeaseLost(self.name)
+            self.name, self.renewed_at = renewed, now
+
+    def renew_if_due(self) -> None:
+        now = self.clock.time()
+        # Renew a quarter into the lease, and at once if the clock went back.
+        if now - self.renewed_at >= self.seconds / 4 or now < self.renewed_at:
+            self.renew()
+
+
+@dataclass
+class WorkOrder:
+    git_dir: Path
+    claimed: Claimed
+    lease: Lease
+
+    @property
+    def item(self) -> WorkItem:
+        return self.claimed.item
+
+
+class LeasedReporter(Reporter):
+    """The job's reporter, renewing the lease whenever the job shows it is alive."""
+
+    def __init__(self, inner: Reporter, lease: Lease) -> None:
+        super().__init__(inner.job, inner._changed)
+        self.lease = lease
+
+    def alive(self) -> None:
+        self.lease.renew_if_due()
+
+
+class WorkItemKind(JobKind[WorkOrder, R]):
+    """A kind of work that comes from the queue: one job per claimed work item."""
+
+    work_kind: ClassVar[WorkKind]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "work_kind" in cls.__dict__:
+            cls.name = cls.work_kind.value
+
+    def __init__(self, *, max_tries: int = DEFAULT_MAX_TRIES) -> None:
+        self.max_tries = max_tries
+        self.clock: Clock = SystemClock()
+
+    def key(self, order: WorkOrder) -> str:
+        return order.claimed.id
+
+    def run(self, order: WorkOrder, reporter: Reporter) -> R:
+        leased = LeasedReporter(reporter, order.lease)
+        leased.alive()
+        return self.handle(order.item, leased)
+
+    @abstractmethod
+    def handle(self, item: WorkItem, reporter: Reporter) -> R:
+        """Do the work and make its result durable; raise to fail (the item is retried)."""
+
+    def settle(self, job: Job[WorkOrder, R]) -> None:
+        order = job.order
+        lease = order.lease
+        if lease.lost:
+            log.warning("%s: claim taken over; abandoned without settling", order.claimed.id)
+            return
+        now = self.clock.time()
+        if job.state is JobState.DONE:
+            if not work_item.settle_named(order.git_dir, lease.name, work_item.DONE, now=now):
+                log.warning(
+                    "%s: claim gone before settling; another reviewer has it", order.claimed.id
+                )
+            return
+        outcome = work_item.requeue(order.git_dir, lease.name, max_tries=self.max_tries, now=now)
+        if outcome == work_item.FAILED:
+            log.error(
+                "%s in %s: gave up after %d tries: %s",
+                order.claimed.id,
+                order.git_dir,
+                order.item.tries + 1,
+                job.error,
+            )
+        elif outcome == work_item.PENDING:
+            log.warning(
+                "%s: failed (try %d of %d), will retry: %s",
+                order.claimed.id,
+                order.item.tries + 1,
+                self.max_tries,
+                job.error,
+            )
+
+
+class WorkerDied(Exception):
+    """The worker process died under a job (crash, out of memory); the job is retried."""
+
+
+class WarmWorker:
+    """One long-lived worker process, so imports (pygit2: ~130 ms) are paid once, not per item.
+
+    The job's thread waits on the result in short steps, telling the reporter it is alive, so the
+    lease is renewed however long the work holds the worker's GIL.
+    """
+
+    def __init__(self, initializer: Callable[[], object] | None = None, poll: float = 1.0) -> None:
+        self._initializer = initializer
+        self._poll = poll
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=self._initializer,
+            )
+        return self._pool
+
+    def call(self, reporter: Reporter, function: Callable[..., Any], *args: Any) -> Any:
+        future = self._executor().submit(function, *args)
+        try:
+            while True:
+                try:
+                    return future.result(timeout=self._poll)
+                except concurrent.futures.TimeoutError:
+                    reporter.alive()
+        except BrokenProcessPool:
+            self._pool = None
+            raise WorkerDied("the worker process died under the job") from None
+        except LeaseLost:
+            # The work goes on in the worker until it ends; a fresh worker takes the next job.
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,72 @@
+"""Review handlers for testing the reviewer: they write a journal line instead of reviewing.
+
+The reviewer loads them with `--kind review=kinds_for_tests:Noop`; the journal's path comes from
+LANDWATCH_TEST_JOURNAL, and Blocking waits on the FIFO LANDWATCH_TEST_GATE (no sleeping).
+"""
+
+from __future__ import annotations
+
+import os
+
+from landwatch.job_queue import Reporter
+from landwatch.kinds.base import WarmWorker, WorkItemKind
+from landwatch.work_item import WorkItem, WorkKind
+
+
+def journal(line: str) -> None:
+    fd = os.open(
+        os.environ["LANDWATCH_TEST_JOURNAL"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600
+    )
+    try:
+        os.write(fd, (line + "\n").encode())
+    finally:
+        os.close(fd)
+
+
+class Noop(WorkItemKind[None]):
+    work_kind = WorkKind.REVIEW
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> None:
+        journal(f"done {item.oid} {os.getpid()}")
+
+
+class Failing(WorkItemKind[None]):
+    work_kind = WorkKind.REVIEW
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> None:
+        journal(f"fail {item.oid} {item.tries}")
+        raise RuntimeError("this handler always fails")
+
+
+class Blocking(WorkItemKind[None]):
+    """Starts, then waits until the test writes to the gate (or kills the process)."""
+
+    work_kind = WorkKind.REVIEW
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> None:
+        journal(f"start {item.oid}")
+        with open(os.environ["LANDWATCH_TEST_GATE"], "rb") as gate:
+            gate.read(1)
+        journal(f"done {item.oid} {os.getpid()}")
+
+
+def in_worker(oid: str) -> int:
+    journal(f"done {oid} {os.getpid()}")
+    return os.getpid()
+
+
+class InWorker(WorkItemKind[int]):
+    """Runs in a warm worker process: the same process serves one item after another."""
+
+    work_kind = WorkKind.REVIEW
+
+    def __init__(self, *, max_tries: int = 5) -> None:
+        super().__init__(max_tries=max_tries)
+        self.worker = WarmWorker(poll=0.05)
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> int:
+        pid: int = self.worker.call(reporter, in_worker, item.oid)
+        return pid
+
+    def close(self) -> None:
+        self.worker.close()
