@@ -1,0 +1,233 @@
+"""`landwatch service install|uninstall|start|stop|status`: the reviewer under the user's
+service manager: a systemd user unit, a launchd agent, or a detached process where neither works.
+
+LANDWATCH_TEST_SCHEDULER=systemd:CMD, launchd:CMD or detach picks one and replaces its command,
+as git's GIT_TEST_MAINT_SCHEDULER does for `git maintenance start`.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import plistlib
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from landwatch import paths
+from landwatch.errors import UserError
+from landwatch.status import reviewer_holding_lock
+
+UNIT = "landwatch-reviewer.service"
+LABEL = "dev.landwatch.reviewer"
+
+
+class ServiceError(UserError):
+    """The service manager refused; the message says which command and what it said."""
+
+
+def _run(command: list[str], *, check: bool = True) -> subprocess.CompletedProcess[str]:
+    try:
+        result = subprocess.run(
+            command, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise ServiceError(f"{' '.join(command)}: {error}") from None
+    if check and result.returncode != 0:
+        said = (result.stderr or result.stdout).strip().splitlines()
+        raise ServiceError(f"{' '.join(command)} failed: {said[-1] if said else result.returncode}")
+    return result
+
+
+class Detached:
+    name = "detached"
+
+    def install(self, out: TextIO) -> None:
+        self.start(out)
+        print(
+            "landwatch: no service manager here (no systemd user session, not macOS): the "
+            "reviewer runs detached and will not come back after a reboot or logout; run "
+            "`landwatch service start` again then",
+            file=out,
+        )
+
+    def uninstall(self, out: TextIO) -> None:
+        self.stop(out)
+
+    def start(self, out: TextIO) -> None:
+        if reviewer_holding_lock() is not None:
+            print("landwatch: the reviewer is already running", file=out)
+            return
+        result = _run([str(paths.entry_point()), "reviewer", "--detach"], check=False)
+        print((result.stdout + result.stderr).strip(), file=out)
+        if result.returncode != 0:
+            raise ServiceError("the reviewer did not start")
+
+    def stop(self, out: TextIO) -> None:
+        holder = reviewer_holding_lock()
+        if holder is None or not isinstance(holder.get("pid"), int):
+            print("landwatch: no reviewer is running", file=out)
+            return
+        os.kill(holder["pid"], signal.SIGTERM)
+        print(f"landwatch: asked the reviewer (pid {holder['pid']}) to stop", file=out)
+
+    def describe(self) -> str:
+        return "a detached process (no service manager)"
+
+
+class Systemd:
+    name = "systemd"
+
+    def __init__(self, systemctl: str = "systemctl", loginctl: str = "loginctl") -> None:
+        self.systemctl = systemctl
+        self.loginctl = loginctl
+
+    @staticmethod
+    def unit_path() -> Path:
+        config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+        return Path(config) / "systemd" / "user" / UNIT
+
+    @staticmethod
+    def unit_text(entry: Path) -> str:
+        return (
+            "[Unit]\n"
+            "Description=landwatch reviewer: reviews the commits that land in your repositories\n"
+            "\n"
+            "[Service]\n"
+            "Type=simple\n"
+            f'ExecStart="{entry}" reviewer\n'
+            "Restart=on-failure\n"
+            "RestartSec=5\n"
+            "# SIGTERM lets a running job finish within the reviewer's grace period.\n"
+            "TimeoutStopSec=30\n"
+            "\n"
+            "[Install]\n"
+            "WantedBy=default.target\n"
+        )
+
+    def available(self) -> bool:
+        return _run([self.systemctl, "--user", "show-environment"], check=False).returncode == 0
+
+    def install(self, out: TextIO) -> None:
+        path = self.unit_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.unit_text(paths.entry_point()))
+        _run([self.systemctl, "--user", "daemon-reload"])
+        _run([self.systemctl, "--user", "enable", "--now", UNIT])
+        print(
+            f"landwatch: reviewer installed as the systemd user service {UNIT} ({path})", file=out
+        )
+        linger = _run(
+            [self.loginctl, "show-user", getpass.getuser(), "--property=Linger"], check=False
+        )
+        if "Linger=no" in linger.stdout:
+            print(
+                "landwatch: your user services stop when you log out; to keep the reviewer "
+                f"running: loginctl enable-linger {getpass.getuser()}",
+                file=out,
+            )
+
+    def uninstall(self, out: TextIO) -> None:
+        _run([self.systemctl, "--user", "disable", "--now", UNIT], check=False)
+        self.unit_path().unlink(missing_ok=True)
+        _run([self.systemctl, "--user", "daemon-reload"], check=False)
+        print(f"landwatch: removed the systemd user service {UNIT}", file=out)
+
+    def start(self, out: TextIO) -> None:
+        _run([self.systemctl, "--user", "start", UNIT])
+        print(f"landwatch: started {UNIT}", file=out)
+
+    def stop(self, out: TextIO) -> None:
+        _run([self.systemctl, "--user", "stop", UNIT])
+        print(f"landwatch: stopped {UNIT}", file=out)
+
+    def describe(self) -> str:
+        state = _run([self.systemctl, "--user", "is-active", UNIT], check=False).stdout.strip()
+        return f"the systemd user service {UNIT} ({state or 'unknown'})"
+
+
+class Launchd:
+    name = "launchd"
+
+    def __init__(self, launchctl: str = "launchctl") -> None:
+        self.launchctl = launchctl
+
+    @staticmethod
+    def plist_path() -> Path:
+        return Path.home() / "Library" / "LaunchAgents" / f"{LABEL}.plist"
+
+    @staticmethod
+    def plist(entry: Path) -> dict[str, object]:
+        return {
+            "Label": LABEL,
+            "ProgramArguments": [str(entry), "reviewer"],
+            "RunAtLoad": True,
+            "KeepAlive": True,
+            "StandardErrorPath": str(paths.state_dir() / "reviewer.stderr.log"),
+        }
+
+    def _domain(self) -> str:
+        return f"gui/{os.getuid()}"
+
+    def install(self, out: TextIO) -> None:
+        path = self.plist_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as file:
+            plistlib.dump(self.plist(paths.entry_point()), file)
+        _run([self.launchctl, "bootout", f"{self._domain()}/{LABEL}"], check=False)
+        _run([self.launchctl, "bootstrap", self._domain(), str(path)])
+        print(f"landwatch: reviewer installed as the launchd agent {LABEL} ({path})", file=out)
+
+    def uninstall(self, out: TextIO) -> None:
+        _run([self.launchctl, "bootout", f"{self._domain()}/{LABEL}"], check=False)
+        self.plist_path().unlink(missing_ok=True)
+        print(f"landwatch: removed the launchd agent {LABEL}", file=out)
+
+    def start(self, out: TextIO) -> None:
+        _run([self.launchctl, "kickstart", f"{self._domain()}/{LABEL}"])
+        print(f"landwatch: started {LABEL}", file=out)
+
+    def stop(self, out: TextIO) -> None:
+        _run([self.launchctl, "kill", "SIGTERM", f"{self._domain()}/{LABEL}"])
+        print(f"landwatch: stopped {LABEL} (launchd starts it again at next login)", file=out)
+
+    def describe(self) -> str:
+        return f"the launchd agent {LABEL}"
+
+
+Scheduler = Detached | Systemd | Launchd
+
+
+def scheduler() -> Scheduler:
+    forced = os.environ.get("LANDWATCH_TEST_SCHEDULER")
+    if forced:
+        name, _, command = forced.partition(":")
+        if name == "systemd":
+            return Systemd(command or "systemctl", command or "loginctl")
+        if name == "launchd":
+            return Launchd(command or "launchctl")
+        return Detached()
+    if sys.platform == "darwin":
+        return Launchd()
+    systemd = Systemd()
+    if sys.platform.startswith("linux") and systemd.available():
+        return systemd
+    return Detached()
+
+
+def command(action: str, out: TextIO = sys.stdout) -> int:
+    chosen = scheduler()
+    if action == "status":
+        holder = reviewer_holding_lock()
+        running = (
+            f"running (pid {holder.get('pid')}, {holder.get('mode')}, "
+            f"landwatch {holder.get('version')})"
+            if holder
+            else "not running"
+        )
+        print(f"landwatch: the reviewer is {running}; service: {chosen.describe()}", file=out)
+        return 0
+    getattr(chosen, action)(out)
+    return 0
