@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs landwatch for the current user: an isolated environment under the user's data dir and
-# the `landwatch` / `git-landwatch` commands in ~/.local/bin; run inside a git repository, it also
-# installs the hooks there. Idempotent; says what it did.
+# the `landwatch` / `git-landwatch` commands in ~/.local/bin, the reviewer under the user's service
+# manager (systemd, launchd, or a detached process); run inside a git repository, it also installs
+# the hooks there. Idempotent; says what it did.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,8 +39,17 @@ case ":$PATH:" in
     *) echo "landwatch: add $bin to your PATH to type 'landwatch' and 'git landwatch'" ;;
 esac
 
-if git -C "$caller" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+if git -C "$caller" rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
+    [ "$(git -C "$caller" rev-parse --is-bare-repository)" = false ]; then
     (cd "$caller" && "$venv/bin/landwatch" install)
 else
     echo "landwatch: run 'landwatch install' inside a repository to record its landings"
 fi
+
+# The entry point the service runs is written by `landwatch install`; make sure it exists even
+# when no repository was installed yet.
+"$venv/bin/python" -c 'from landwatch import install; install.write_entry_point()'
+# An upgrade restarts the reviewer on the new code.
+"$venv/bin/landwatch" service stop >/dev/null 2>&1 || true
+"$venv/bin/landwatch" service install
+"$venv/bin/landwatch" service status
