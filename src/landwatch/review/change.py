@@ -1,0 +1,312 @@
+"""Reading one landed change through pygit2: a commit against its first parent, a root commit, a
+merge, or a landed range `base..oid`, decided from the deltas before any patch is generated.
+
+Patches are made per file, lazily, and line-level work stops at a cap (recorded as truncated).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import pygit2
+from pygit2.enums import DiffFind, DiffOption, ObjectType
+
+from landwatch.errors import UserError
+
+# Files larger than this get no line-level work (tree rules still see their size).
+MAX_LINE_CHECK_BYTES = 8 * 1024 * 1024
+MODE_SYMLINK = 0o120000
+MODE_SUBMODULE = 0o160000
+MODE_EXECUTABLE = 0o100755
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+
+class ChangeError(UserError):
+    """The repository or revision cannot be read; one line for a person."""
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int  # in the new file
+    raw: bytes  # without the line end (a CR of CRLF stays)
+    end: bytes  # b"\n", b"\r\n" or b"" for a last line without one
+
+    @cached_property
+    def text(self) -> str:
+        return self.raw.decode("utf-8", errors="replace")
+
+
+@dataclass
+class FileChange:
+    """One file of the change, as its delta says, with its added lines read on demand."""
+
+    status: str  # A added, M modified, D deleted, R renamed, C copied, T type changed
+    path: str
+    old_path: str | None
+    old_mode: int
+    new_mode: int
+    old_id: str | None
+    new_id: str | None
+    old_size: int
+    new_size: int
+    similarity: int
+    _change: Change = field(repr=False)
+    _index: int = field(repr=False)
+    _lines: list[Line] | None = field(default=None, repr=False)
+    binary: bool = False
+    lacks_final_newline: bool = False
+    skipped_lines: str | None = None  # why no line-level work was done, if it was not
+
+    @property
+    def deleted(self) -> bool:
+        return self.status == "D"
+
+    @property
+    def is_symlink(self) -> bool:
+        return self.new_mode == MODE_SYMLINK
+
+    @property
+    def is_submodule(self) -> bool:
+        return self.new_mode == MODE_SUBMODULE
+
+    @property
+    def added_lines(self) -> list[Line]:
+        if self._lines is None:
+            self._lines = self._change._read_lines(self)
+        return self._lines
+
+    def new_content(self) -> bytes | None:
+        """The committed content of the file (None when deleted, a submodule, or too large)."""
+        if self.new_id is None or self.is_submodule or self.new_size > MAX_LINE_CHECK_BYTES:
+            return None
+        blob = self._change.repo[self.new_id]
+        assert isinstance(blob, pygit2.Blob)
+        return blob.data
+
+    def old_content(self) -> bytes | None:
+        if self.old_id is None or self.old_mode == MODE_SUBMODULE:
+            return None
+        if self.old_size > MAX_LINE_CHECK_BYTES:
+            return None
+        blob = self._change.repo[self.old_id]
+        assert isinstance(blob, pygit2.Blob)
+        return blob.data
+
+
+@dataclass
+class Message:
+    raw: bytes
+    author_name: str
+    author_email: str
+
+    @cached_property
+    def text(self) -> str:
+        return self.raw.decode("utf-8", errors="replace")
+
+    @property
+    def subject(self) -> str:
+        return self.text.split("\n", 1)[0]
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.rstrip("\n").split("\n")
+
+    @cached_property
+    def trailers(self) -> list[tuple[str, str]]:
+        """Key: value lines of the last paragraph, as git interpret-trailers reads them."""
+        paragraphs = re.split(r"\n\s*\n", self.text.strip())
+        if len(paragraphs) < 2:
+            return []
+        found = []
+        for line in paragraphs[-1].splitlines():
+            match = re.match(r"^([A-Za-z0-9][A-Za-z0-9-]*)\s*:\s*(.*)$", line)
+            if match is None:
+                return []
+            found.append((match[1], match[2].strip()))
+        return found
+
+
+class Change:
+    """What landed: the files of the diff and the message of the landed commit."""
+
+    def __init__(
+        self,
+        repo: pygit2.Repository,
+        commit: pygit2.Commit,
+        base: pygit2.Commit | None,
+        *,
+        merges: str = "first-parent",
+        max_added_lines: int = 20_000,
+    ) -> None:
+        self.repo = repo
+        self.commit = commit
+        self.base = base
+        self.max_added_lines = max_added_lines
+        self.lines_read = 0
+        self.truncated = False
+        if base is not None:
+            self.kind = "range"
+            old_tree: pygit2.Tree | None = base.tree
+        elif not commit.parents:
+            self.kind = "root"
+            old_tree = None
+        else:
+            self.kind = "merge" if len(commit.parents) > 1 else "commit"
+            old_tree = commit.parents[0].tree
+        self.skipped = self.kind == "merge" and merges == "skip"
+        flags = DiffOption.INCLUDE_TYPECHANGE | DiffOption.INDENT_HEURISTIC
+        if old_tree is None:
+            self.diff = commit.tree.diff_to_tree(swap=True, flags=flags, context_lines=0)
+        else:
+            self.diff = old_tree.diff_to_tree(commit.tree, flags=flags, context_lines=0)
+        self.diff.find_similar(DiffFind.FIND_RENAMES, rename_threshold=50, rename_limit=1000)
+        self.files = (
+            [] if self.skipped else [self._file(i, d) for i, d in enumerate(self.diff.deltas)]
+        )
+        self.message = Message(commit.raw_message, commit.author.name, commit.author.email)
+
+    def _file(self, index: int, delta: pygit2.DiffDelta) -> FileChange:
+        old, new = delta.old_file, delta.new_file
+        status = delta.status_char()
+        new_id = None if status == "D" else str(new.id)
+        old_id = None if status == "A" else str(old.id)
+        return FileChange(
+            status=status,
+            path=new.path if status != "D" else old.path,
+            old_path=old.path if status in ("R", "C", "D", "M", "T") else None,
+            old_mode=old.mode,
+            new_mode=new.mode if status != "D" else 0,
+            old_id=old_id,
+            new_id=new_id,
+            old_size=self._size(old_id, old.mode),
+            new_size=self._size(new_id, new.mode),
+            similarity=delta.similarity,
+            _change=self,
+            _index=index,
+        )
+
+    def _size(self, oid: str | None, mode: int) -> int:
+        if oid is None or mode == MODE_SUBMODULE:
+            return 0
+        try:
+            return int(self.repo.odb.read_header(oid)[1])
+        except (KeyError, ValueError, pygit2.GitError):
+            return 0
+
+    def _read_lines(self, file: FileChange) -> list[Line]:
+        if file.deleted or file.is_submodule:
+            return []
+        if file.new_size > MAX_LINE_CHECK_BYTES:
+            file.skipped_lines = f"larger than {MAX_LINE_CHECK_BYTES // (1 << 20)} MB"
+            return []
+        if self.truncated:
+            file.skipped_lines = "line cap reached"
+            return []
+        patch = self.diff[file._index]
+        if patch is None:
+            return []
+        if patch.delta.is_binary:
+            file.binary = True
+            return []
+        lines: list[Line] = []
+        for hunk in patch.hunks:
+            for diff_line in hunk.lines:
+                origin = diff_line.origin
+                if origin == "+":
+                    raw = diff_line.raw_content
+                    if raw.endswith(b"\r\n"):
+                        lines.append(Line(diff_line.new_lineno, raw[:-2], b"\r\n"))
+                    elif raw.endswith(b"\n"):
+                        lines.append(Line(diff_line.new_lineno, raw[:-1], b"\n"))
+                    else:
+                        lines.append(Line(diff_line.new_lineno, raw, b""))
+                elif origin in ("<", "="):
+                    file.lacks_final_newline = True
+        if self.lines_read + len(lines) > self.max_added_lines:
+            lines = lines[: self.max_added_lines - self.lines_read]
+            self.truncated = True
+        self.lines_read += len(lines)
+        return lines
+
+    @property
+    def paths(self) -> list[str]:
+        return [file.path for file in self.files]
+
+    def tree_paths(self) -> Iterator[str]:
+        """Every path in the landed tree (for clashes with paths already there)."""
+        stack: list[tuple[str, pygit2.Tree]] = [("", self.commit.tree)]
+        while stack:
+            prefix, tree = stack.pop()
+            for entry in tree:
+                path = prefix + (entry.name or "")
+                yield path
+                if entry.type == ObjectType.TREE:
+                    sub = self.repo[entry.id]
+                    assert isinstance(sub, pygit2.Tree)
+                    stack.append((path + "/", sub))
+
+    def attribute(self, path: str, name: str) -> str | None:
+        """A gitattribute of `path` as the landed commit says (e.g. filter=lfs)."""
+        try:
+            value = self.repo.get_attr(
+                path,
+                name,
+                flags=pygit2.enums.AttrCheck.INCLUDE_COMMIT | pygit2.enums.AttrCheck.NO_SYSTEM,
+                commit=str(self.commit.id),
+            )
+        except (pygit2.GitError, ValueError):
+            return None
+        return value if isinstance(value, str) else None
+
+    def file_at(self, path: str) -> bytes | None:
+        """A file of the landed tree (configuration is read from here, never the worktree)."""
+        try:
+            entry = self.commit.tree[path]
+        except KeyError:
+            return None
+        blob = self.repo[entry.id]
+        return blob.data if isinstance(blob, pygit2.Blob) else None
+
+    @property
+    def label(self) -> str:
+        if self.base is not None:
+            return f"{str(self.base.id)[:12]}..{str(self.commit.id)[:12]}"
+        return str(self.commit.id)[:12]
+
+
+_repositories: dict[str, pygit2.Repository] = {}
+
+
+def open_repository(git_dir: os.PathLike[str] | str) -> pygit2.Repository:
+    """Open (and keep, in a warm worker) the repository of a worktree's git dir.
+
+    libgit2's ownership check stays on: a repository not owned by the user is refused.
+    """
+    key = os.path.abspath(git_dir)
+    if key not in _repositories:
+        try:
+            _repositories[key] = pygit2.Repository(key, pygit2.enums.RepositoryOpenFlag.NO_SEARCH)
+        except pygit2.GitError as error:
+            message = str(error).strip().splitlines()[0] if str(error).strip() else "unreadable"
+            if "not owned by current user" in message:
+                message = (
+                    f"{Path(key)} is not owned by you; landwatch will not read it "
+                    "(git refuses it too: see git config safe.directory)"
+                )
+            raise ChangeError(message) from None
+    return _repositories[key]
+
+
+def resolve(repo: pygit2.Repository, revision: str) -> pygit2.Commit:
+    try:
+        found = repo.revparse_single(revision)
+        commit = found.peel(pygit2.Commit)
+    except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+        raise ChangeError(f"no commit {revision!r} in this repository") from None
+    assert isinstance(commit, pygit2.Commit)
+    return commit

@@ -1,0 +1,217 @@
+"""The review's configuration: `.landwatch.toml` or `[tool.landwatch]` in pyproject.toml, read
+from the committed tree of the reviewed commit, so reviewing a commit twice gives one result.
+
+Every unknown key and bad value is an error naming the key; the review then records it as a
+finding and goes on with the defaults.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygit2
+
+from landwatch.errors import UserError
+from landwatch.review.rules.base import Severity
+
+CONFIG_FILE = ".landwatch.toml"
+PYPROJECT = "pyproject.toml"
+
+LOCKFILES = (
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "poetry.lock",
+    "uv.lock",
+    "pdm.lock",
+    "Pipfile.lock",
+    "Cargo.lock",
+    "go.sum",
+    "Gemfile.lock",
+    "composer.lock",
+    "*.lock",
+)
+DEFAULT_EXCLUDE = (
+    "vendor/**",
+    "vendored/**",
+    "third_party/**",
+    "third-party/**",
+    "node_modules/**",
+    "*.min.js",
+    "*.min.css",
+    "*.map",
+    *LOCKFILES,
+)
+DEFAULT_SKIP_AUTHORS = (
+    "dependabot[bot]",
+    "renovate[bot]",
+    "github-actions[bot]",
+    "pre-commit-ci[bot]",
+)
+MERGES = ("first-parent", "skip")
+FORMATS = ("ruff-json", "sarif", "regex")
+FILTERS = ("added", "file")
+
+
+class ConfigError(UserError):
+    """A configuration that cannot be used; says which file and which key."""
+
+
+@dataclass(frozen=True)
+class LinterConfig:
+    name: str
+    command: tuple[str, ...]
+    format: str
+    files: tuple[str, ...] = ("*",)
+    pattern: str | None = None
+    filter: str = "added"
+    severity: Severity = Severity.WARNING
+    timeout: float = 30.0
+
+
+@dataclass
+class ReviewConfig:
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    skip_authors: tuple[str, ...] = DEFAULT_SKIP_AUTHORS
+    merges: str = "first-parent"
+    max_added_lines: int = 20_000
+    rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # id or name -> settings
+    linters: list[LinterConfig] = field(default_factory=list)
+    source: str = "defaults"
+
+
+def read_config(tree: pygit2.Tree, repo: pygit2.Repository) -> ReviewConfig:
+    """The configuration of a landed tree; ConfigError when it is there but wrong."""
+    for name, table_path in ((CONFIG_FILE, ()), (PYPROJECT, ("tool", "landwatch"))):
+        try:
+            entry = tree[name]
+        except KeyError:
+            continue
+        blob = repo[entry.id]
+        if not isinstance(blob, pygit2.Blob):
+            continue
+        try:
+            document = tomllib.loads(blob.data.decode("utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+            raise ConfigError(f"{name}: not valid TOML ({error})") from None
+        table: Any = document
+        for key in table_path:
+            table = table.get(key) if isinstance(table, dict) else None
+        if table is None:
+            continue  # a pyproject.toml without [tool.landwatch]
+        where = name if not table_path else f"{name} [tool.landwatch]"
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: must be a table")
+        return parse(table, where)
+    return ReviewConfig()
+
+
+def parse(table: dict[str, Any], where: str) -> ReviewConfig:
+    config = ReviewConfig(source=where)
+    for key, value in table.items():
+        if key == "exclude":
+            config.exclude = DEFAULT_EXCLUDE + _strings(value, where, key)
+        elif key == "skip_authors":
+            config.skip_authors = DEFAULT_SKIP_AUTHORS + _strings(value, where, key)
+        elif key == "merges":
+            config.merges = _choice(value, MERGES, where, key)
+        elif key == "max_added_lines":
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ConfigError(f"{where}: max_added_lines must be a whole number >= 0")
+            config.max_added_lines = value
+        elif key == "rules":
+            config.rules = _rules(value, where)
+        elif key == "linters":
+            if not isinstance(value, list):
+                raise ConfigError(f"{where}: linters must be an array of tables ([[linters]])")
+            config.linters = [_linter(entry, where, n) for n, entry in enumerate(value, 1)]
+        else:
+            raise ConfigError(
+                f"{where}: unknown key {key!r} (known: exclude, skip_authors, "
+                "merges, max_added_lines, rules, linters)"
+            )
+    return config
+
+
+def _strings(value: Any, where: str, key: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{where}: {key} must be a list of strings")
+    return tuple(value)
+
+
+def _choice(value: Any, choices: tuple[str, ...], where: str, key: str) -> str:
+    if value not in choices:
+        raise ConfigError(f"{where}: {key} must be one of {', '.join(choices)}, not {value!r}")
+    return str(value)
+
+
+def _rules(value: Any, where: str) -> dict[str, dict[str, Any]]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: rules must be a table")
+    rules: dict[str, dict[str, Any]] = {}
+    for rule, setting in value.items():
+        if isinstance(setting, str):
+            setting = {"severity": setting}
+        if not isinstance(setting, dict):
+            raise ConfigError(f"{where}: rules.{rule} must be a severity or a table")
+        settings = dict(setting)
+        if "severity" in settings:
+            try:
+                settings["severity"] = Severity.parse(str(settings["severity"]))
+            except ValueError as error:
+                raise ConfigError(f"{where}: rules.{rule}.severity: {error}") from None
+        rules[rule] = settings
+    return rules
+
+
+def _linter(entry: Any, where: str, number: int) -> LinterConfig:
+    label = f"linters[{number}]"
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where}: {label} must be a table")
+    known = {"name", "command", "format", "files", "pattern", "filter", "severity", "timeout"}
+    for key in entry:
+        if key not in known:
+            raise ConfigError(f"{where}: {label}: unknown key {key!r}")
+    for required in ("name", "command", "format"):
+        if required not in entry:
+            raise ConfigError(f"{where}: {label}: {required} is required")
+    name = entry["name"]
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+        raise ConfigError(f"{where}: {label}.name must be a word (letters, digits, - _ .)")
+    command = _strings(entry["command"], where, f"{label}.command")
+    if not command:
+        raise ConfigError(f"{where}: {label}.command must not be empty")
+    form = _choice(entry["format"], FORMATS, where, f"{label}.format")
+    pattern = entry.get("pattern")
+    if form == "regex":
+        if not isinstance(pattern, str):
+            raise ConfigError(f'{where}: {label}.pattern is required with format = "regex"')
+        try:
+            compiled = re.compile(pattern)
+        except re.error as error:
+            raise ConfigError(f"{where}: {label}.pattern: {error}") from None
+        if not {"line", "message"} <= set(compiled.groupindex):
+            raise ConfigError(
+                f"{where}: {label}.pattern needs the groups (?P<line>) and (?P<message>)"
+            )
+    timeout = entry.get("timeout", 30.0)
+    if not isinstance(timeout, int | float) or isinstance(timeout, bool) or timeout <= 0:
+        raise ConfigError(f"{where}: {label}.timeout must be a number of seconds")
+    try:
+        severity = Severity.parse(str(entry.get("severity", "warning")))
+    except ValueError as error:
+        raise ConfigError(f"{where}: {label}.severity: {error}") from None
+    return LinterConfig(
+        name=name,
+        command=command,
+        format=form,
+        files=_strings(entry.get("files", ["*"]), where, f"{label}.files"),
+        pattern=pattern,
+        filter=_choice(entry.get("filter", "added"), FILTERS, where, f"{label}.filter"),
+        severity=severity,
+        timeout=float(timeout),
+    )

@@ -1,0 +1,272 @@
+"""The review of one landed change: configuration, rules by scope, linters, suppressions.
+
+The same engine runs for the queue's review items and for `landwatch review` by hand; it never
+raises for a bad configuration (that becomes a finding) and never reads the working tree.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from landwatch.review import linters as linter_runner
+from landwatch.review.change import Change, FileChange, open_repository, resolve
+from landwatch.review.config import ConfigError, ReviewConfig, read_config
+from landwatch.review.report import Report
+from landwatch.review.rules import all_rules
+from landwatch.review.rules.base import (
+    ChangeRule,
+    FileRule,
+    Finding,
+    LineRule,
+    MessageRule,
+    RuleSet,
+    Severity,
+    TreeRule,
+    fingerprint,
+    matches_any,
+)
+
+CONFIG_RULE = "CFG"
+IGNORE_TRAILER = "landwatch-ignore"
+_INLINE = re.compile(rb"landwatch:\s*ignore(?:\[([^\]]*)\])?", re.IGNORECASE)
+_SECRET_ALLOW = (b"gitleaks:allow", b"pragma: allowlist secret")
+_NEXTLINE_ALLOW = b"pragma: allowlist nextline secret"
+_REVERT = re.compile(r'^(Revert|Reapply) "')
+_FIXUP = ("fixup! ", "squash! ", "amend! ")
+
+
+def review(
+    git_dir: os.PathLike[str] | str,
+    revision: str,
+    base: str | None = None,
+    *,
+    run_linters: bool = True,
+) -> Report:
+    started = time.time()
+    clock = time.perf_counter()
+    repo = open_repository(git_dir)
+    commit = resolve(repo, revision)
+    base_commit = resolve(repo, base) if base else None
+    findings: list[Finding] = []
+    try:
+        config = read_config(commit.tree, repo)
+    except ConfigError as error:
+        config = ReviewConfig()
+        findings.append(_config_finding(str(error)))
+    change = Change(
+        repo, commit, base_commit, merges=config.merges, max_added_lines=config.max_added_lines
+    )
+    rules, problems = _rules(config)
+    findings += [_config_finding(problem) for problem in problems]
+    notes: list[str] = []
+    if change.skipped:
+        notes.append('merge commit skipped (merges = "skip")')
+
+    findings += _message_findings(change, config, rules, notes)
+    included = [file for file in change.files if not matches_any(file.path, config.exclude)]
+    for rule in rules.of(TreeRule):
+        findings += rule.check_tree(change, included)
+    for rule in rules.of(ChangeRule):
+        findings += rule.check_change(change)
+    by_path: dict[str, FileChange] = {}
+    for file in included:
+        if file.deleted or file.is_submodule:
+            continue
+        by_path[file.path] = file
+        findings += _file_findings(file, rules)
+
+    runs: list[dict[str, str]] = []
+    if config.linters and not run_linters:
+        notes.append("linters not run: this repository is not registered with landwatch")
+    elif config.linters:
+        with linter_runner.workspace() as workdir:
+            linter_runner.materialize(change, by_path, Path(workdir))
+            for linter in config.linters:
+                for file in by_path.values():
+                    if not linter_runner.wants(linter, file.path) or file.binary:
+                        continue
+                    content = file.new_content()
+                    if content is None or b"\0" in content[:8000]:
+                        continue
+                    found, ran = linter_runner.run(linter, file, content, Path(workdir))
+                    findings += found
+                    runs.append(
+                        {
+                            "linter": ran.linter,
+                            "path": ran.path,
+                            "status": ran.status,
+                            "detail": ran.detail,
+                        }
+                    )
+
+    findings = _unsuppressed(findings, by_path, _trailer_ignores(change), rules)
+    _unique_fingerprints(findings)
+    findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
+    if change.truncated:
+        notes.append(
+            f"line checks stopped after {config.max_added_lines} added lines (max_added_lines)"
+        )
+    skipped = [
+        f"{file.path}: {file.skipped_lines}"
+        for file in change.files
+        if file.skipped_lines and file.skipped_lines != "line cap reached"
+    ]
+    notes += [f"no line checks for {entry}" for entry in skipped]
+    return Report(
+        commit=str(commit.id),
+        base=str(base_commit.id) if base_commit else None,
+        kind=change.kind,
+        label=change.label,
+        rules=[rule.id for rule in rules.rules if rule.active_severity > Severity.OFF],
+        findings=findings,
+        truncated=change.truncated,
+        lines_checked=change.lines_read,
+        config=config.source,
+        notes=notes,
+        linters=runs,
+        started=started,
+        duration=time.perf_counter() - clock,
+    )
+
+
+def _config_finding(message: str) -> Finding:
+    return Finding(
+        CONFIG_RULE,
+        "configuration",
+        Severity.ERROR,
+        message,
+        None,
+        None,
+        None,
+        None,
+        fingerprint(CONFIG_RULE, None, message),
+    )
+
+
+def _rules(config: ReviewConfig) -> tuple[RuleSet, list[str]]:
+    classes, problems = all_rules()
+    known = {name for cls in classes for name in (cls.id, cls.name)}
+    for key in config.rules:
+        if key not in known:
+            problems.append(f"{config.source}: rules.{key}: no rule has this id or name")
+    rules = []
+    for cls in classes:
+        settings: dict[str, Any] = dict(
+            config.rules.get(cls.id) or config.rules.get(cls.name) or {}
+        )
+        severity = settings.pop("severity", None)
+        try:
+            rules.append(cls(severity, **settings))
+        except (ValueError, TypeError) as error:
+            problems.append(f"{config.source}: rules.{cls.id}: {error}")
+            rules.append(cls(severity))
+    return RuleSet(rules), problems
+
+
+def _message_findings(
+    change: Change, config: ReviewConfig, rules: RuleSet, notes: list[str]
+) -> list[Finding]:
+    message = change.message
+    subject = message.subject
+    if change.kind == "merge" or len(change.commit.parents) > 1:
+        notes.append("message rules skipped: a merge commit")
+        return []
+    if _REVERT.match(subject):
+        notes.append("message rules skipped: a revert")
+        return []
+    if message.author_name in config.skip_authors or message.author_email in config.skip_authors:
+        notes.append(f"message rules skipped: {message.author_name} is a bot author")
+        return []
+    fixup = subject.startswith(_FIXUP)
+    findings: list[Finding] = []
+    for rule in rules.of(MessageRule):
+        if fixup and not getattr(rule, "runs_on_fixups", False):
+            continue
+        findings += rule.check_message(message)
+    return findings
+
+
+def _file_findings(file: FileChange, rules: RuleSet) -> list[Finding]:
+    findings: list[Finding] = []
+    line_rules = [rule for rule in rules.of(LineRule) if rule.wants(file.path)]
+    if line_rules:
+        lines = file.added_lines
+        if lines or file.lacks_final_newline:
+            for rule in line_rules:
+                findings += rule.check_lines(file, lines)
+    file_rules = [rule for rule in rules.of(FileRule) if rule.wants(file.path)]
+    if file_rules and file.new_id != file.old_id and not file.is_symlink:
+        content = file.new_content()
+        if content is not None and b"\0" not in content[:8000]:
+            for rule in file_rules:
+                findings += rule.check_file(file, content)
+    return findings
+
+
+def _trailer_ignores(change: Change) -> set[str]:
+    ignored: set[str] = set()
+    for key, value in change.message.trailers:
+        if key.lower() == IGNORE_TRAILER:
+            ignored |= {part.strip() for part in value.split(",") if part.strip()}
+    return ignored
+
+
+def _unsuppressed(
+    findings: Iterable[Finding], files: dict[str, FileChange], trailer: set[str], rules: RuleSet
+) -> list[Finding]:
+    secret_rules = {rule.id for rule in rules.rules if rule.secret}
+    names = {rule.id: rule.name for rule in rules.rules}
+    kept = []
+    line_cache: dict[str, dict[int, bytes]] = {}
+    for finding in findings:
+        family = finding.rule.split(":", 1)[0]
+        aliases = {finding.rule, finding.name, family, names.get(finding.rule, "")}
+        if aliases & trailer:
+            continue
+        if finding.path is not None and finding.line is not None and finding.path in files:
+            lines = line_cache.setdefault(finding.path, _lines_of(files[finding.path]))
+            text = lines.get(finding.line, b"")
+            if _inline_ignores(text, aliases):
+                continue
+            if finding.rule in secret_rules and (
+                any(marker in text for marker in _SECRET_ALLOW)
+                or _NEXTLINE_ALLOW in lines.get(finding.line - 1, b"")
+            ):
+                continue
+        kept.append(finding)
+    return kept
+
+
+def _lines_of(file: FileChange) -> dict[int, bytes]:
+    lines = {line.number: line.raw for line in file.added_lines}
+    # A finding may sit on a line the change did not add (a syntax error, a linter in file mode).
+    content = file.new_content() or b""
+    for number, raw in enumerate(content.split(b"\n"), 1):
+        lines.setdefault(number, raw.rstrip(b"\r"))
+    return lines
+
+
+def _inline_ignores(text: bytes, aliases: set[str]) -> bool:
+    for match in _INLINE.finditer(text):
+        if match[1] is None:
+            return True
+        listed = {part.strip().decode(errors="replace") for part in match[1].split(b",")}
+        if listed & aliases:
+            return True
+    return False
+
+
+def _unique_fingerprints(findings: list[Finding]) -> None:
+    """Two identical lines flagged in one file get distinct, still line-move-proof, identities."""
+    seen: Counter[str] = Counter()
+    for finding in findings:
+        occurrence = seen[finding.fingerprint]
+        seen[finding.fingerprint] += 1
+        if occurrence:
+            finding.fingerprint = fingerprint(finding.fingerprint, finding.path, "", occurrence)

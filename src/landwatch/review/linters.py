@@ -1,0 +1,253 @@
+"""The project's own linters, run on the committed content of each changed file and kept to
+the lines the change added (reviewdog's `added` filter), or to the whole file on request.
+
+Commands get the content on stdin, a scrubbed environment, a temporary working directory outside
+the worktree holding the committed configuration files, a timeout and a cap on their output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pygit2
+from pygit2.enums import FileMode
+
+from landwatch.review.change import Change, FileChange
+from landwatch.review.config import LinterConfig
+from landwatch.review.rules.base import Finding, Severity, fingerprint, matches_any
+
+MAX_OUTPUT = 4 * 1024 * 1024
+MAX_CONFIG_BYTES = 256 * 1024
+# What a linter may see of the user's environment: enough to find itself and run.
+_KEPT_ENV = (
+    "PATH",
+    "HOME",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TMPDIR",
+    "USER",
+    "LOGNAME",
+    "SYSTEMROOT",
+    "XDG_CACHE_HOME",
+    "XDG_CONFIG_HOME",
+)
+
+
+@dataclass
+class LinterRun:
+    """What happened when a linter ran on one file."""
+
+    linter: str
+    path: str
+    status: str  # "ok", "failed", "timeout", "unparsable", "missing"
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class RawFinding:
+    line: int | None
+    end_line: int | None
+    code: str
+    message: str
+    level: str | None = None
+
+
+def scrubbed_environment() -> dict[str, str]:
+    return {key: os.environ[key] for key in _KEPT_ENV if key in os.environ}
+
+
+def workspace() -> tempfile.TemporaryDirectory[str]:
+    """Where linters run: a temporary directory outside the user's worktree."""
+    return tempfile.TemporaryDirectory(prefix="landwatch-lint-")
+
+
+def materialize(change: Change, paths: Iterable[str], workdir: Path) -> int:
+    """Write the committed files of the root directory and of every directory above `paths`
+    into `workdir`, so linters find the project's configuration as it was committed.
+
+    Only small regular files: never a symlink, never a large or binary blob.
+    """
+    directories = {""}
+    for path in paths:
+        parts = path.split("/")[:-1]
+        directories |= {"/".join(parts[:n]) for n in range(1, len(parts) + 1)}
+    written = 0
+    for directory in sorted(directories):
+        try:
+            found = (
+                change.repo[change.commit.tree[directory].id] if directory else (change.commit.tree)
+            )
+        except KeyError:
+            continue
+        if not isinstance(found, pygit2.Tree):
+            continue
+        for entry in found:
+            if entry.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
+                continue
+            if change.repo.odb.read_header(entry.id)[1] > MAX_CONFIG_BYTES:
+                continue
+            blob = change.repo[entry.id]
+            if not isinstance(blob, pygit2.Blob) or b"\0" in blob.data[:8000]:
+                continue
+            target = workdir / directory / (entry.name or "")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(blob.data)
+            written += 1
+    return written
+
+
+def run(
+    linter: LinterConfig, file: FileChange, content: bytes, workdir: Path
+) -> tuple[list[Finding], LinterRun]:
+    command = [part.replace("{path}", file.path) for part in linter.command]
+    try:
+        process = subprocess.run(
+            command,
+            input=content,
+            capture_output=True,
+            cwd=workdir,
+            env=scrubbed_environment(),
+            timeout=linter.timeout,
+            check=False,
+        )
+    except FileNotFoundError:
+        return [], LinterRun(linter.name, file.path, "missing", f"{command[0]} not found")
+    except subprocess.TimeoutExpired:
+        return [], LinterRun(
+            linter.name, file.path, "timeout", f"no answer within {linter.timeout:.0f} s"
+        )
+    except OSError as error:
+        return [], LinterRun(linter.name, file.path, "failed", str(error))
+    output = process.stdout[:MAX_OUTPUT].decode("utf-8", errors="replace")
+    try:
+        raw = parse(linter, output, file.path)
+    except (ValueError, KeyError, TypeError) as error:
+        stderr = process.stderr[:500].decode("utf-8", errors="replace").strip()
+        detail = f"output not {linter.format} ({error})" + (f": {stderr}" if stderr else "")
+        return [], LinterRun(linter.name, file.path, "unparsable", detail)
+    added = {line.number for line in file.added_lines}
+    findings = []
+    for occurrence, item in enumerate(raw):
+        if linter.filter == "added" and not _touches(item, added):
+            continue
+        text = _line_text(content, item.line)
+        findings.append(
+            Finding(
+                rule=f"{linter.name}:{item.code}" if item.code else linter.name,
+                name=linter.name,
+                severity=_severity(item.level, linter.severity),
+                message=item.message,
+                path=file.path,
+                line=item.line,
+                end_line=item.end_line,
+                snippet=text,
+                fingerprint=fingerprint(
+                    f"{linter.name}:{item.code}", file.path, text or item.message, occurrence
+                ),
+            )
+        )
+    return findings, LinterRun(linter.name, file.path, "ok")
+
+
+def wants(linter: LinterConfig, path: str) -> bool:
+    return matches_any(path, linter.files)
+
+
+def _touches(item: RawFinding, added: set[int]) -> bool:
+    """reviewdog's `added` mode: kept if any line of its range was added; file-level dropped."""
+    if item.line is None or item.line <= 0:
+        return False
+    end = item.end_line if item.end_line and item.end_line >= item.line else item.line
+    return any(number in added for number in range(item.line, end + 1))
+
+
+def _line_text(content: bytes, number: int | None) -> str | None:
+    if number is None or number <= 0:
+        return None
+    lines = content.split(b"\n")
+    if number > len(lines):
+        return None
+    return lines[number - 1].rstrip(b"\r").decode("utf-8", errors="replace")
+
+
+def _severity(level: str | None, default: Severity) -> Severity:
+    return {
+        "error": Severity.ERROR,
+        "warning": Severity.WARNING,
+        "note": Severity.INFO,
+        "info": Severity.INFO,
+    }.get((level or "").lower(), default)
+
+
+def parse(linter: LinterConfig, output: str, path: str) -> list[RawFinding]:
+    if linter.format == "ruff-json":
+        return _ruff(output)
+    if linter.format == "sarif":
+        return _sarif(output)
+    assert linter.pattern is not None
+    return _regex(re.compile(linter.pattern), output)
+
+
+def _ruff(output: str) -> list[RawFinding]:
+    found = []
+    for item in json.loads(output or "[]"):
+        location, end = item.get("location") or {}, item.get("end_location") or {}
+        found.append(
+            RawFinding(
+                location.get("row"),
+                end.get("row"),
+                str(item.get("code") or ""),
+                str(item["message"]),
+            )
+        )
+    return found
+
+
+def _sarif(output: str) -> list[RawFinding]:
+    document: dict[str, Any] = json.loads(output)
+    found = []
+    for run_ in document.get("runs", []):
+        for result in run_.get("results", []):
+            region: dict[str, Any] = {}
+            for location in result.get("locations", [])[:1]:
+                region = location.get("physicalLocation", {}).get("region", {})
+            message = result.get("message", {})
+            found.append(
+                RawFinding(
+                    region.get("startLine"),
+                    region.get("endLine"),
+                    str(result.get("ruleId", "")),
+                    str(message.get("text") or message.get("markdown") or ""),
+                    result.get("level"),
+                )
+            )
+    return found
+
+
+def _regex(pattern: re.Pattern[str], output: str) -> list[RawFinding]:
+    found = []
+    for line in output.splitlines():
+        match = pattern.search(line)
+        if match is None:
+            continue
+        groups = match.groupdict()
+        end = groups.get("end_line")
+        found.append(
+            RawFinding(
+                int(groups["line"]),
+                int(end) if end else None,
+                groups.get("code") or "",
+                groups["message"].strip(),
+                groups.get("severity"),
+            )
+        )
+    return found

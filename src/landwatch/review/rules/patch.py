@@ -1,0 +1,387 @@
+"""Rules about the patch itself: whitespace, line ends, conflict markers, sizes, syntax, debug
+statements, portable paths, modes, submodules and symlinks.
+
+Each says what it catches and what it deliberately lets through (the false positives others hit).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import tomllib
+from collections.abc import Iterable, Iterator
+
+from landwatch.review.change import (
+    MODE_EXECUTABLE,
+    MODE_SUBMODULE,
+    MODE_SYMLINK,
+    Change,
+    FileChange,
+    Line,
+)
+from landwatch.review.rules.base import (
+    FileRule,
+    Finding,
+    LineRule,
+    Option,
+    Severity,
+    TreeRule,
+)
+
+
+class TrailingWhitespace(LineRule):
+    """Spaces or tabs at the end of an added line.
+
+    A Markdown hard line break (exactly two spaces after text) is not whitespace to remove.
+    """
+
+    id = "P001"
+    name = "trailing-whitespace"
+    severity = Severity.WARNING
+    options = (Option("markdown", ("*.md", "*.markdown"), "files where two spaces break a line"),)
+
+    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
+        markdown = any(
+            file.path.endswith(pattern.lstrip("*")) for pattern in self.option("markdown")
+        )
+        for line in lines:
+            raw = line.raw
+            if not raw.endswith((b" ", b"\t")):
+                continue
+            if markdown and raw.endswith(b"  ") and not raw.endswith(b"   ") and raw.strip():
+                continue
+            yield self.finding("trailing whitespace", path=file.path, line=line)
+
+
+class MissingFinalNewline(LineRule):
+    """A text file whose last line has no line end (symlinks have none by nature)."""
+
+    id = "P002"
+    name = "missing-final-newline"
+    severity = Severity.WARNING
+
+    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
+        if file.lacks_final_newline and lines and not file.is_symlink and lines[-1].end == b"":
+            yield self.finding("no newline at the end of the file", path=file.path, line=lines[-1])
+
+
+class MixedLineEndings(FileRule):
+    """A file that now mixes LF, CRLF or CR line ends (read from the raw bytes); a file that was
+    mixed before the change is not reported again."""
+
+    id = "P003"
+    name = "mixed-line-endings"
+    severity = Severity.WARNING
+
+    @staticmethod
+    def endings(data: bytes) -> set[str]:
+        crlf = data.count(b"\r\n")
+        found = set()
+        if crlf:
+            found.add("CRLF")
+        if data.count(b"\n") > crlf:
+            found.add("LF")
+        if data.count(b"\r") > crlf:
+            found.add("CR")
+        return found
+
+    def check_file(self, file: FileChange, content: bytes) -> Iterator[Finding]:
+        if b"\0" in content[:8000]:
+            return
+        now = self.endings(content)
+        if len(now) < 2:
+            return
+        old = file.old_content()
+        if old is not None and len(self.endings(old)) > 1:
+            return
+        yield self.finding(
+            f"mixed line endings ({', '.join(sorted(now))})",
+            path=file.path,
+            content=",".join(sorted(now)),
+        )
+
+
+_CONFLICT = re.compile(rb"^(<{7}|>{7})(?: |$)")
+_SEPARATOR = re.compile(rb"^(={7}|\|{7})(?: |$)")
+
+
+class ConflictMarkers(LineRule):
+    """Merge conflict markers on added lines. A `=======` line counts only when the file's added
+    lines also hold a `<<<<<<<` or `>>>>>>>` marker: reStructuredText underlines are not conflicts.
+    """
+
+    id = "P004"
+    name = "conflict-markers"
+    severity = Severity.ERROR
+
+    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
+        outer = [
+            line for line in lines if line.raw[:1] in (b"<", b">") and _CONFLICT.match(line.raw)
+        ]
+        if not outer:
+            return
+        separators = [
+            line for line in lines if line.raw[:1] in (b"=", b"|") and _SEPARATOR.match(line.raw)
+        ]
+        for line in sorted(outer + separators, key=lambda line: line.number):
+            yield self.finding("merge conflict marker", path=file.path, line=line)
+
+
+class LargeFile(TreeRule):
+    """A file added, or grown, past a size; files stored in Git LFS (filter=lfs) are exempt."""
+
+    id = "P005"
+    name = "large-file"
+    severity = Severity.WARNING
+    options = (Option("max_kb", 500, "the size in KB past which a file is large"),)
+
+    def check_tree(self, change: Change, files: list[FileChange]) -> Iterator[Finding]:
+        limit = self.option("max_kb") * 1024
+        for file in files:
+            if file.deleted or file.is_submodule or file.new_size <= limit:
+                continue
+            if file.status != "A" and file.new_size <= file.old_size:
+                continue
+            if change.attribute(file.path, "filter") == "lfs":
+                continue
+            size = file.new_size / 1024
+            shown = f"{size / 1024:.1f} MB" if size >= 1024 else f"{size:.0f} KB"
+            verb = "added" if file.status == "A" else "grown to"
+            yield self.finding(
+                f"large file {verb} {shown} (limit {self.option('max_kb')} KB; consider Git LFS)",
+                path=file.path,
+                content=file.new_id or "",
+            )
+
+
+def _python_error(text: bytes) -> tuple[int | None, str] | None:
+    try:
+        compile(text, "<landed>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as error:
+        return error.lineno, error.msg
+    except ValueError as error:  # null bytes
+        return None, str(error)
+    return None
+
+
+def _json_error(text: bytes) -> tuple[int | None, str] | None:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        return error.lineno, error.msg
+    except UnicodeDecodeError as error:
+        return None, str(error)
+    return None
+
+
+def _toml_error(text: bytes) -> tuple[int | None, str] | None:
+    try:
+        tomllib.loads(text.decode("utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        match = re.search(r"at line (\d+)", str(error))
+        return (int(match[1]) if match else None), str(error)
+    except UnicodeDecodeError as error:
+        return None, str(error)
+    return None
+
+
+def _yaml_error(text: bytes) -> tuple[int | None, str] | None:
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        # Composing checks the syntax without constructing objects, so application tags
+        # (CloudFormation's !Ref, Ansible's !vault) are not errors.
+        for _ in yaml.compose_all(text, Loader=loader):
+            pass
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark
+        return (mark.line + 1 if mark is not None else None), str(error.problem or error)
+    except yaml.YAMLError as error:
+        return None, str(error)
+    return None
+
+
+_PARSERS = {
+    ".py": ("Python", _python_error),
+    ".pyi": ("Python", _python_error),
+    ".json": ("JSON", _json_error),
+    ".toml": ("TOML", _toml_error),
+    ".yaml": ("YAML", _yaml_error),
+    ".yml": ("YAML", _yaml_error),
+}
+
+
+class SyntaxErrorRule(FileRule):
+    """A changed JSON, TOML, YAML or Python file that no longer parses (one that did not parse
+    before the change either is not reported again). Python is parsed as the reviewer's Python
+    understands it."""
+
+    id = "P006"
+    name = "syntax-error"
+    severity = Severity.ERROR
+    applies_to = tuple(f"*{extension}" for extension in _PARSERS)
+
+    def check_file(self, file: FileChange, content: bytes) -> Iterator[Finding]:
+        suffix = "." + file.path.rsplit(".", 1)[-1] if "." in file.path else ""
+        language, parse = _PARSERS[suffix]
+        error = parse(content)
+        if error is None:
+            return
+        old = file.old_content()
+        if old is not None and parse(old) is not None:
+            return
+        number, message = error
+        yield self.finding(
+            f"{language} syntax error: {message.splitlines()[0][:200]}",
+            path=file.path,
+            number=number,
+            content=message,
+        )
+
+
+_DEBUG = re.compile(
+    rb"^\s*(?:breakpoint\(\s*\)"
+    rb"|(?:import|from)\s+(?:pdb|ipdb|pudb|pdbpp|q|rdb|wdb|pydevd|pydevd_pycharm|debugpy|celery\.contrib\.rdb)\b"
+    rb"|(?:pdb|ipdb|pudb)\.(?:set_trace|post_mortem)\()"
+)
+
+
+class DebugStatement(LineRule):
+    """A debugger left in Python: `breakpoint()`, or importing pdb, ipdb, pudb and their kin."""
+
+    id = "P007"
+    name = "debug-statement"
+    severity = Severity.WARNING
+    applies_to = ("*.py", "*.pyi")
+
+    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
+        for line in lines:
+            if (
+                b"breakpoint" in line.raw
+                or b"db" in line.raw
+                or b"import q" in line.raw
+                or b"debugpy" in line.raw
+            ) and _DEBUG.match(line.raw):
+                yield self.finding("debug statement", path=file.path, line=line)
+
+
+_WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$", re.I)
+_WINDOWS_CHARACTERS = re.compile(r'[<>:"\\|?*\x00-\x1f]')
+
+
+class PortablePaths(TreeRule):
+    """Added paths that clash by case with another path of the tree (they collide on macOS and
+    Windows), or that Windows cannot hold (CON, NUL..., <>:"|?*\\, a trailing dot or space)."""
+
+    id = "P008"
+    name = "portable-paths"
+    severity = Severity.WARNING
+
+    def check_tree(self, change: Change, files: list[FileChange]) -> Iterator[Finding]:
+        added = [file.path for file in files if file.status in ("A", "R", "C")]
+        if not added:
+            return
+        for path in added:
+            for part in path.split("/"):
+                if (
+                    _WINDOWS_RESERVED.match(part)
+                    or _WINDOWS_CHARACTERS.search(part)
+                    or part.endswith((".", " "))
+                ):
+                    yield self.finding(
+                        f"Windows cannot hold the name {part!r}", path=path, content=part
+                    )
+                    break
+        folded: dict[str, set[str]] = {}
+        for path in change.tree_paths():
+            folded.setdefault(path.casefold(), set()).add(path)
+        reported = set()
+        for path in added:
+            prefix = ""
+            for part in path.split("/"):
+                prefix = f"{prefix}/{part}" if prefix else part
+                twins = folded.get(prefix.casefold(), set())
+                if len(twins) > 1 and prefix.casefold() not in reported:
+                    reported.add(prefix.casefold())
+                    others = ", ".join(sorted(twins - {prefix}))
+                    yield self.finding(
+                        f"clashes by case with {others}", path=path, content=prefix.casefold()
+                    )
+
+
+class ExecutableShebang(TreeRule):
+    """An executable file that does not start with `#!`, or a script starting with `#!` that is
+    not executable (checked on files added or whose mode changed; binaries are left alone)."""
+
+    id = "P009"
+    name = "executable-shebang"
+    severity = Severity.INFO
+
+    def check_tree(self, change: Change, files: list[FileChange]) -> Iterator[Finding]:
+        for file in files:
+            if file.deleted or file.is_symlink or file.is_submodule:
+                continue
+            if file.status != "A" and file.old_mode == file.new_mode:
+                continue
+            content = file.new_content()
+            if content is None or b"\0" in content[:8000]:
+                continue
+            shebang = content.startswith(b"#!")
+            if file.new_mode == MODE_EXECUTABLE and not shebang:
+                yield self.finding("executable but has no #! line", path=file.path, content="exec")
+            elif file.new_mode != MODE_EXECUTABLE and shebang:
+                yield self.finding(
+                    "starts with #! but is not executable", path=file.path, content="shebang"
+                )
+
+
+class NewSubmodule(TreeRule):
+    """A submodule added to the tree."""
+
+    id = "P010"
+    name = "new-submodule"
+    severity = Severity.WARNING
+
+    def check_tree(self, change: Change, files: list[FileChange]) -> Iterable[Finding]:
+        return [
+            self.finding("new submodule", path=file.path, content=file.new_id or "")
+            for file in files
+            if file.new_mode == MODE_SUBMODULE and file.old_mode != MODE_SUBMODULE
+        ]
+
+
+class SymlinkBecameFile(TreeRule):
+    """A symlink replaced by a regular file, typically by a checkout without symlink support
+    (the file then holds the link's target path)."""
+
+    id = "P011"
+    name = "symlink-became-file"
+    severity = Severity.WARNING
+
+    def check_tree(self, change: Change, files: list[FileChange]) -> Iterator[Finding]:
+        for file in files:
+            if file.old_mode != MODE_SYMLINK or file.new_mode in (MODE_SYMLINK, 0):
+                continue
+            old, new = file.old_content(), file.new_content()
+            same = old is not None and new is not None and new.strip() == old.strip()
+            detail = " holding its old target" if same else ""
+            yield self.finding(
+                f"a symlink became a regular file{detail}", path=file.path, content=file.path
+            )
+
+
+RULES = [
+    TrailingWhitespace,
+    MissingFinalNewline,
+    MixedLineEndings,
+    ConflictMarkers,
+    LargeFile,
+    SyntaxErrorRule,
+    DebugStatement,
+    PortablePaths,
+    ExecutableShebang,
+    NewSubmodule,
+    SymlinkBecameFile,
+]
