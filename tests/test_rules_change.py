@@ -1,0 +1,350 @@
+"""Change rules on real commits: size, tests alongside source, manifests and their lockfiles.
+
+Each rule's findings sit beside the near misses it must let through.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from landwatch.review.change import Change, open_repository, resolve
+from landwatch.review.rules.base import ChangeRule, Finding, Severity
+from landwatch.review.rules.change_rules import (
+    RULES,
+    ChangeTooLarge,
+    ManifestLockfile,
+    SourceWithoutTests,
+)
+from repo_helpers import Repo
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    return Repo(tmp_path / "repo")
+
+
+def land(repo: Repo, files: Mapping[str, str | None]) -> Change:
+    """Commit `files` (None deletes one) and read the commit as the reviewer does."""
+    for name, content in files.items():
+        if content is None:
+            repo.git("rm", "-q", name)
+            continue
+        path = repo.path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content)
+        repo.git("add", name)
+    repo.git("commit", "-q", "-m", "change")
+    git_repo = open_repository(repo.git_dir)
+    return Change(git_repo, resolve(git_repo, "HEAD"), None)
+
+
+def check(rule: ChangeRule, repo: Repo, files: Mapping[str, str | None]) -> list[Finding]:
+    return list(rule.check_change(land(repo, files)))
+
+
+def lines(count: int) -> str:
+    return "".join(f"line {number}\n" for number in range(count))
+
+
+def test_every_rule_is_registered_with_docs_and_an_example() -> None:
+    assert [rule.id for rule in RULES] == ["C001", "C002", "C003"]
+    for rule in RULES:
+        assert rule.doc() and rule.example
+
+
+def test_change_too_large_by_lines(repo: Repo) -> None:
+    rule = ChangeTooLarge(max_lines=10)
+    assert check(rule, repo, {"a.txt": lines(6), "b.txt": lines(4)}) == []
+    # Only added lines count: growing a 6-line file to 12 adds 6.
+    assert check(rule, repo, {"a.txt": lines(12)}) == []
+    (finding,) = check(rule, repo, {"c.txt": lines(11)})
+    assert (finding.rule, finding.path, finding.severity) == ("C001", None, Severity.INFO)
+    assert "11 lines added (limit 10)" in finding.message
+
+
+def test_change_too_large_by_files(repo: Repo) -> None:
+    rule = ChangeTooLarge(max_files=3)
+    assert check(rule, repo, {f"{n}.txt": "x\n" for n in range(3)}) == []
+    (finding,) = check(rule, repo, {f"d/{n}.txt": "x\n" for n in range(4)})
+    assert "across 4 files (limit 3)" in finding.message
+
+
+def test_change_too_large_defaults(repo: Repo) -> None:
+    assert check(ChangeTooLarge(), repo, {"a.txt": lines(1000)}) == []
+    assert len(check(ChangeTooLarge(), repo, {"b.txt": lines(1001)})) == 1
+
+
+def test_source_without_tests(repo: Repo) -> None:
+    rule = SourceWithoutTests()
+    (finding,) = check(rule, repo, {"src/pkg/parse.py": "x = 1\n"})
+    assert (finding.rule, finding.path) == ("C002", None)
+    assert "src/pkg/parse.py" in finding.message
+    assert check(rule, repo, {"src/pkg/parse.py": "x = 2\n", "tests/test_parse.py": "\n"}) == []
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"README.md": "docs\n"},  # no source
+        {"tests/test_parse.py": "assert True\n"},  # a test is not source
+        {"pkg/parse.go": "package pkg\n", "pkg/parse_test.go": "package pkg\n"},
+        {"web/app.ts": "x\n", "web/app.spec.ts": "x\n"},
+        {"web/app.js": "x\n", "web/__tests__/app.js": "x\n"},
+        {"tool.py": "x\n", "test_tool.py": "x\n"},
+    ],
+)
+def test_source_without_tests_lets_through(repo: Repo, files: Mapping[str, str]) -> None:
+    assert check(SourceWithoutTests(), repo, files) == []
+
+
+def test_source_without_tests_skips_deletions_and_pure_renames(repo: Repo) -> None:
+    rule = SourceWithoutTests()
+    land(repo, {"src/old.py": "x = 1\n", "src/moved.py": "y = 1\n", "tests/test_x.py": "\n"})
+    assert check(rule, repo, {"src/old.py": None}) == []
+    repo.git("mv", "src/moved.py", "src/renamed.py")
+    assert check(rule, repo, {}) == []
+
+
+def test_source_without_tests_sees_rust_inline_tests(repo: Repo) -> None:
+    rule = SourceWithoutTests()
+    inline = "fn f() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn f() {}\n}\n"
+    assert check(rule, repo, {"crate/src/lib.rs": inline}) == []
+    assert len(check(rule, repo, {"crate/src/main.rs": "fn main() {}\n"})) == 1
+
+
+def test_source_without_tests_options(repo: Repo) -> None:
+    rule = SourceWithoutTests(source=["*.rb"], tests=["*_spec.rb"])
+    assert check(rule, repo, {"src/ignored.py": "x\n"}) == []
+    assert len(check(rule, repo, {"lib/a.rb": "x\n"})) == 1
+    assert check(rule, repo, {"lib/a.rb": "y\n", "lib/a_spec.rb": "x\n"}) == []
+
+
+def package_json(dependencies: dict[str, str], **extra: Any) -> str:
+    return json.dumps({"name": "web", "dependencies": dependencies, **extra}, indent=2) + "\n"
+
+
+def package_lock(dependencies: dict[str, str]) -> str:
+    packages = {
+        f"node_modules/{name}": {"version": v.lstrip("^")} for name, v in dependencies.items()
+    }
+    return json.dumps({"lockfileVersion": 3, "packages": packages}, indent=2) + "\n"
+
+
+@pytest.fixture
+def npm(repo: Repo) -> Repo:
+    deps = {"left-pad": "^1.3.0"}
+    land(repo, {"package.json": package_json(deps), "package-lock.json": package_lock(deps)})
+    return repo
+
+
+def test_manifest_dependency_change_without_its_lockfile(npm: Repo) -> None:
+    deps = {"left-pad": "^1.3.0", "lodash": "^4.17.21"}
+    (finding,) = check(ManifestLockfile(), npm, {"package.json": package_json(deps)})
+    assert (finding.rule, finding.path, finding.severity) == (
+        "C003",
+        "package.json",
+        Severity.WARNING,
+    )
+    assert finding.message == "package.json dependencies changed but package-lock.json did not"
+
+
+def test_manifest_dependency_change_with_its_lockfile(npm: Repo) -> None:
+    deps = {"left-pad": "^1.3.0", "lodash": "^4.17.21"}
+    files = {"package.json": package_json(deps), "package-lock.json": package_lock(deps)}
+    assert check(ManifestLockfile(), npm, files) == []
+
+
+def test_manifest_scripts_and_formatting_are_not_dependencies(npm: Repo) -> None:
+    rule = ManifestLockfile()
+    scripts = package_json({"left-pad": "^1.3.0"}, scripts={"test": "jest"}, version="1.0.1")
+    assert check(rule, npm, {"package.json": scripts}) == []
+    compact = json.dumps(
+        {"dependencies": {"left-pad": "^1.3.0"}, "name": "web", "devDependencies": {}}
+    )
+    assert check(rule, npm, {"package.json": compact}) == []
+
+
+def test_manifest_without_a_lockfile_is_not_reported(repo: Repo) -> None:
+    rule = ManifestLockfile()
+    land(repo, {"package.json": package_json({"a": "1"})})
+    assert check(rule, repo, {"package.json": package_json({"a": "2"})}) == []
+
+
+def test_unparsable_manifest_is_skipped(npm: Repo) -> None:
+    assert check(ManifestLockfile(), npm, {"package.json": '{"dependencies": {"a": '}) == []
+
+
+def test_lockfile_alone(npm: Repo) -> None:
+    # What `npm update` does: versions move within the ranges, package.json stays.
+    update = {"package-lock.json": package_lock({"left-pad": "1.3.1"})}
+    (finding,) = check(ManifestLockfile(), npm, update)
+    assert (finding.path, finding.message) == (
+        "package-lock.json",
+        "package-lock.json changed but package.json did not",
+    )
+    again = {"package-lock.json": package_lock({"left-pad": "1.3.2"})}
+    assert check(ManifestLockfile(lockfile_alone=False), npm, again) == []
+
+
+def test_lockfile_with_a_metadata_change_of_its_manifest(npm: Repo) -> None:
+    # `npm version patch` rewrites both files without touching dependencies.
+    files = {
+        "package.json": package_json({"left-pad": "^1.3.0"}, version="1.0.1"),
+        "package-lock.json": package_lock({"left-pad": "1.3.0"}) + "\n",
+    }
+    assert check(ManifestLockfile(), npm, files) == []
+
+
+def test_lockfile_of_a_workspace_changes_with_a_member_manifest(repo: Repo) -> None:
+    rule = ManifestLockfile()
+    land(
+        repo,
+        {
+            "package.json": json.dumps({"workspaces": ["packages/*"]}),
+            "yarn.lock": "# yarn lockfile v1\n",
+            "packages/a/package.json": package_json({"left-pad": "^1.3.0"}),
+        },
+    )
+    files = {
+        "packages/a/package.json": package_json({"left-pad": "^1.3.0", "lodash": "^4"}),
+        "yarn.lock": "# yarn lockfile v1\nlodash@^4:\n",
+    }
+    assert check(rule, repo, files) == []
+    (finding,) = check(rule, repo, {"yarn.lock": "# yarn lockfile v1\nlodash@^4.1:\n"})
+    assert finding.path == "yarn.lock"
+
+
+def test_lockfiles_added_or_deleted_are_deliberate(npm: Repo) -> None:
+    rule = ManifestLockfile()
+    # Switching package managers.
+    switch = {"package-lock.json": None, "yarn.lock": "# yarn lockfile v1\n"}
+    assert check(rule, npm, switch) == []
+    # Dropping the lock: nothing is left to fall behind the manifest.
+    dropped = {"yarn.lock": None, "package.json": package_json({"lodash": "^4"})}
+    assert check(rule, npm, dropped) == []
+
+
+def test_manifest_in_a_subdirectory(repo: Repo) -> None:
+    deps = {"left-pad": "^1.3.0"}
+    land(
+        repo, {"web/package.json": package_json(deps), "web/pnpm-lock.yaml": "lockfileVersion: 9\n"}
+    )
+    (finding,) = check(ManifestLockfile(), repo, {"web/package.json": package_json({})})
+    assert finding.path == "web/package.json"
+    assert "pnpm-lock.yaml" in finding.message
+
+
+PYPROJECT = """\
+[project]
+name = "tool"
+version = "{version}"
+dependencies = [{dependencies}]
+
+[tool.ruff]
+line-length = 100
+"""
+
+
+def test_pyproject_dependencies(repo: Repo) -> None:
+    rule = ManifestLockfile()
+    old = PYPROJECT.format(version="1.0", dependencies='"requests>=2", "rich"')
+    land(repo, {"pyproject.toml": old, "uv.lock": "version = 1\n"})
+    # Version, tool settings, spacing and order are not dependencies.
+    reordered = PYPROJECT.format(version="1.1", dependencies='"rich", "requests >= 2"')
+    assert check(rule, repo, {"pyproject.toml": reordered.replace("100", "88")}) == []
+    added = PYPROJECT.format(version="1.1", dependencies='"rich", "requests>=2", "httpx"')
+    (finding,) = check(rule, repo, {"pyproject.toml": added})
+    assert finding.message == "pyproject.toml dependencies changed but uv.lock did not"
+
+
+def test_pyproject_dependency_groups_and_poetry(repo: Repo) -> None:
+    rule = ManifestLockfile()
+    poetry = '[tool.poetry.dependencies]\npython = "^3.11"\n'
+    land(repo, {"pyproject.toml": poetry, "poetry.lock": "# lock\n"})
+    grouped = poetry + '\n[tool.poetry.group.dev.dependencies]\npytest = "^8"\n'
+    assert len(check(rule, repo, {"pyproject.toml": grouped})) == 1
+    groups = grouped + '\n[dependency-groups]\nlint = ["ruff"]\n'
+    assert len(check(rule, repo, {"pyproject.toml": groups})) == 1
+    described = groups + '\n[tool.poetry]\ndescription = "a tool"\n'
+    assert check(rule, repo, {"pyproject.toml": described}) == []
+
+
+def test_cargo_toml(repo: Repo) -> None:
+    rule = ManifestLockfile()
+    manifest = '[package]\nname = "c"\nversion = "{version}"\n\n[dependencies]\n{dependencies}'
+    land(
+        repo,
+        {
+            "Cargo.toml": manifest.format(version="0.1.0", dependencies='serde = "1"\n'),
+            "Cargo.lock": "version = 3\n",
+        },
+    )
+    bumped = manifest.format(version="0.2.0", dependencies='serde = "1"\n')
+    assert check(rule, repo, {"Cargo.toml": bumped}) == []
+    target = bumped + "\n[target.'cfg(unix)'.dependencies]\nlibc = \"0.2\"\n"
+    assert len(check(rule, repo, {"Cargo.toml": target})) == 1
+
+
+def test_go_mod(repo: Repo) -> None:
+    rule = ManifestLockfile()
+    go_mod = "module example.com/m\n\ngo {go}\n\nrequire (\n{requires})\n"
+    land(
+        repo,
+        {
+            "go.mod": go_mod.format(
+                go="1.21", requires="\tgolang.org/x/text v0.14.0 // indirect\n"
+            ),
+            "go.sum": "golang.org/x/text v0.14.0 h1:x\n",
+        },
+    )
+    direct = go_mod.format(go="1.22", requires="\tgolang.org/x/text v0.14.0\n")
+    assert check(rule, repo, {"go.mod": direct}) == []
+    newer = go_mod.format(go="1.22", requires="\tgolang.org/x/text v0.15.0\n")
+    (finding,) = check(rule, repo, {"go.mod": newer})
+    assert finding.message == "go.mod dependencies changed but go.sum did not"
+    single = "module example.com/m\n\ngo 1.22\n\nrequire golang.org/x/text v0.16.0\n"
+    assert len(check(rule, repo, {"go.mod": single})) == 1
+
+
+def test_gemfile(repo: Repo) -> None:
+    rule = ManifestLockfile()
+    land(
+        repo,
+        {
+            "Gemfile": "source 'https://rubygems.org'\n\ngem 'rails', '~> 7.1'\n",
+            "Gemfile.lock": "GEM\n",
+        },
+    )
+    commented = (
+        "source 'https://rubygems.org'\n\n# the web framework\ngem 'rails', '~> 7.1' # web\n"
+    )
+    assert check(rule, repo, {"Gemfile": commented}) == []
+    assert len(check(rule, repo, {"Gemfile": commented + "gem 'puma'\n"})) == 1
+
+
+def test_composer_and_pipfile(repo: Repo) -> None:
+    rule = ManifestLockfile()
+    land(
+        repo,
+        {
+            "composer.json": json.dumps({"require": {"php": ">=8.1"}}),
+            "composer.lock": "{}\n",
+            "Pipfile": '[packages]\nrequests = "*"\n\n[scripts]\nserve = "python -m app"\n',
+            "Pipfile.lock": "{}\n",
+        },
+    )
+    changed = {
+        "composer.json": json.dumps(
+            {"require": {"php": ">=8.1"}, "require-dev": {"phpunit/phpunit": "^10"}}
+        ),
+        "Pipfile": '[packages]\nrequests = "*"\n\n[scripts]\nserve = "python -m app --debug"\n',
+    }
+    (finding,) = check(rule, repo, changed)
+    assert finding.path == "composer.json"
+    dev = '[packages]\nrequests = "*"\n\n[dev-packages]\npytest = "*"\n'
+    assert len(check(rule, repo, {"Pipfile": dev})) == 1
