@@ -173,12 +173,18 @@ lw_stale_after() {
 }
 
 lw_notice() {
-    # Python (and rich) start only when there is something to say: an item waiting longer than
-    # the bound, or items given up since the person was last told.
+    # Python (and rich) start only when there is something to say: items given up since the
+    # person was last told, reviews with findings not yet told, or an item waiting too long.
     lw_tell=
     if [ "$lw_work/failed" -nt "$lw_work/told" ] ||
         { [ -d "$lw_work/failed" ] && [ ! -e "$lw_work/told" ]; }; then
         for lw_entry in "$lw_work/failed/"*; do
+            [ -e "$lw_entry" ] && lw_tell=1
+            break
+        done
+    fi
+    if [ -z "$lw_tell" ]; then
+        for lw_entry in "$lw_common/landwatch/unread/"*; do
             [ -e "$lw_entry" ] && lw_tell=1
             break
         done

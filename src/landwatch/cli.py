@@ -71,9 +71,110 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     status = commands.add_parser("status", help="queues of every registered repository")
     status.add_argument("--json", action="store_true", help="for scripts")
 
+    review = commands.add_parser("review", help="review a commit or a range now (no queue)")
+    review.add_argument("revision", nargs="?", default="HEAD", metavar="REV | A..B")
+    review.add_argument(
+        "--fail-level",
+        choices=("error", "warning", "info", "none"),
+        default="error",
+        help="exit 1 when a finding is at or above this severity (default: error)",
+    )
+    review.add_argument("--no-linters", action="store_true", help="skip the project's linters")
+    _output_options(review)
+
+    show = commands.add_parser("show", help="the findings of a commit's review")
+    show.add_argument("revision", nargs="?", default="HEAD", metavar="REV")
+    _output_options(show)
+
+    rules = commands.add_parser("rules", help="every rule of the review")
+    rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")
+
     notice = commands.add_parser("notice", help=argparse.SUPPRESS)  # the hooks' one line
     notice.add_argument("--git-dir", type=Path, required=True)
     return parser
+
+
+def _output_options(parser: argparse.ArgumentParser) -> None:
+    form = parser.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="the report as JSON")
+    form.add_argument("--sarif", action="store_true", help="SARIF 2.1.0, for editors and CI")
+
+
+def _print_reports(args: argparse.Namespace, reports: list[object], top: Path) -> None:
+    from landwatch.review import output
+    from landwatch.review.report import Report
+
+    typed = [report for report in reports if isinstance(report, Report)]
+    if args.json:
+        print(output.as_json(typed))
+    elif args.sarif:
+        import json
+
+        print(json.dumps(output.as_sarif(typed, top), indent=2))
+    else:
+        for report in typed:
+            output.render(report)
+
+
+def _review(args: argparse.Namespace) -> int:
+    from landwatch import registry
+    from landwatch.git import git
+    from landwatch.review import engine
+    from landwatch.review.rules.base import Severity
+
+    cwd = Path.cwd()
+    git_dir = Path(git("rev-parse", "--absolute-git-dir", cwd=cwd))
+    common = Path(git("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=cwd))
+    if "..." in args.revision:
+        print("landwatch: review a range as A..B (what B adds on top of A)", file=sys.stderr)
+        return 1
+    base, _, tip = (
+        args.revision.rpartition("..") if ".." in args.revision else ("", "", args.revision)
+    )
+    registered = common.resolve() in registry.registered()
+    report = engine.review(
+        git_dir, tip or "HEAD", base or None, run_linters=registered and not args.no_linters
+    )
+    _print_reports(args, [report], git_dir.parent)
+    if args.fail_level == "none":
+        return 0
+    return 1 if report.worst() >= Severity[args.fail_level.upper()] else 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from landwatch.git import git
+    from landwatch.review import report as reports
+
+    cwd = Path.cwd()
+    git_dir = Path(git("rev-parse", "--absolute-git-dir", cwd=cwd))
+    oid = git("rev-parse", "--verify", "--end-of-options", f"{args.revision}^{{commit}}", cwd=cwd)
+    found = reports.read(git_dir, oid)
+    if found is None:
+        print(
+            f"landwatch: no review of {oid[:12]} yet (the reviewer has not reached it, or it "
+            f"landed before landwatch was installed): landwatch review {oid[:12]}",
+            file=sys.stderr,
+        )
+        return 1
+    _print_reports(args, [found], git_dir.parent)
+    reports.mark_read(git_dir, oid)
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from landwatch.review import rulesdoc
+
+    if args.markdown:
+        print(rulesdoc.markdown(), end="")
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("id", "name", "scope", "default", "checks", box=None)
+    for row in rulesdoc.listing():
+        table.add_row(*row)
+    Console().print(table)
+    return 0
 
 
 def _install(args: argparse.Namespace) -> int:
@@ -173,6 +274,9 @@ COMMANDS = {
     "reviewer": _reviewer,
     "service": _service,
     "status": _status,
+    "review": _review,
+    "show": _show,
+    "rules": _rules,
 }
 
 

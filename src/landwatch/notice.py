@@ -20,13 +20,14 @@ DEFAULT_STALE_AFTER = 600.0
 STALE_AFTER_CACHE = "stale-after"  # written by the hooks: the bound they used
 TOLD = "told"  # its mtime: when the person was last told about items given up
 
-STALE, GIVEN_UP = 0, 1  # urgency: lower is told first
+STALE, GIVEN_UP, FINDINGS = 0, 1, 2  # urgency: lower is told first
 
 
 @dataclass(frozen=True)
 class Announcement:
     urgency: int
     parts: tuple[tuple[str, str], ...]  # (text, rich style); text is already safe
+    commit: str | None = None  # the review it tells of, marked read once told
 
     @property
     def plain(self) -> str:
@@ -123,6 +124,31 @@ def given_up(git_dir: Path) -> Announcement | None:
     )
 
 
+def findings(git_dir: Path) -> Announcement | None:
+    from landwatch.review import report  # light: no pygit2
+
+    unread = report.unread(git_dir)
+    for commit in unread:
+        found = report.read(git_dir, commit)
+        if found is None or not found.findings:
+            report.mark_read(git_dir, commit)
+            continue
+        more = len(unread) - 1
+        return Announcement(
+            FINDINGS,
+            (
+                ("landwatch: ", "bold"),
+                (f"{safe(commit[:7])} — ", ""),
+                (found.summary(), "red" if found.worst() >= 3 else "yellow"),
+                (f" (and {more} more reviewed)" if more > 0 else "", "dim"),
+                (" · ", ""),
+                (f"landwatch show {safe(commit[:7])}", "bold cyan"),
+            ),
+            commit,
+        )
+    return None
+
+
 def _told_path(git_dir: Path) -> Path:
     return git_dir / work_item.WORK_DIRECTORY / TOLD
 
@@ -136,8 +162,9 @@ def _told_at(git_dir: Path) -> float:
 
 def most_urgent(git_dir: Path, now: float | None = None) -> Announcement | None:
     moment = time.time() if now is None else now
-    found = [a for a in (stale(git_dir, moment), given_up(git_dir)) if a is not None]
-    return min(found, key=lambda a: a.urgency) if found else None
+    # Most urgent first; the later ones are not even looked at when an earlier one speaks.
+    announcement = stale(git_dir, moment) or given_up(git_dir)
+    return announcement or findings(git_dir)
 
 
 def show(git_dir: Path, now: float | None = None) -> int:
@@ -149,6 +176,10 @@ def show(git_dir: Path, now: float | None = None) -> int:
         _print(announcement)
         if announcement.urgency == GIVEN_UP:
             _told_path(git_dir).touch()
+        elif announcement.commit is not None:
+            from landwatch.review import report
+
+            report.mark_read(git_dir, announcement.commit)
     except Exception as error:  # a hook must never fail because of us
         print(f"landwatch: {safe(type(error).__name__)}: {safe(str(error))[:200]}", file=sys.stderr)
     return 0

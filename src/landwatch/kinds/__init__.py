@@ -14,7 +14,9 @@ from landwatch.errors import UserError
 from landwatch.kinds.base import WorkItemKind
 from landwatch.work_item import WorkKind
 
-BUILTIN: dict[WorkKind, str] = {}
+BUILTIN: dict[WorkKind, str] = {
+    WorkKind.REVIEW: "landwatch.kinds.review:ReviewKind",
+}
 
 
 class KindError(UserError):

@@ -1,0 +1,51 @@
+"""The `review` kind: each landed commit (or landed range) reviewed in a warm worker process,
+its report written durably before the item is settled.
+
+The worker keeps pygit2 and the opened repositories loaded from one item to the next.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from landwatch.job_queue import Reporter
+from landwatch.kinds.base import WarmWorker, WorkItemKind
+from landwatch.work_item import WorkItem, WorkKind
+
+
+def warm_up() -> None:
+    import landwatch.review.engine  # noqa: F401 - pays pygit2's import once, in the worker
+
+
+def review_in_worker(git_dir: str, oid: str, base: str | None) -> dict[str, Any]:
+    from landwatch.review import engine, notes, report
+
+    # The reviewer drains registered repositories only, so their linters may run.
+    result = engine.review(git_dir, oid, base, run_linters=True)
+    path = report.write(git_dir, result)
+    notes.write_note_if_enabled(git_dir, result)
+    return {
+        "commit": result.commit,
+        "summary": result.summary(),
+        "report": str(path),
+        "truncated": result.truncated,
+    }
+
+
+class ReviewKind(WorkItemKind[dict[str, Any]]):
+    work_kind = WorkKind.REVIEW
+
+    def __init__(self, *, max_tries: int = 5) -> None:
+        super().__init__(max_tries=max_tries)
+        self.worker = WarmWorker(initializer=warm_up)
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> dict[str, Any]:
+        reporter.progress(0, 1, "reviewing")
+        outcome: dict[str, Any] = self.worker.call(
+            reporter, review_in_worker, str(item.git_dir), item.oid, item.base
+        )
+        reporter.progress(1, 1, outcome["summary"])
+        return outcome
+
+    def close(self) -> None:
+        self.worker.close()

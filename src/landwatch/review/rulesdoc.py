@@ -1,0 +1,79 @@
+"""Every rule described from its own class: the `landwatch rules` listing and docs/rules.md.
+
+Generating the page from the classes keeps it true; a test fails when it falls behind.
+"""
+
+from __future__ import annotations
+
+from landwatch.review.rules import all_rules
+from landwatch.review.rules.base import Rule, Scope
+
+HEADER = """\
+# Rules
+
+Every built-in rule of the review, generated from the rules themselves
+(`landwatch rules --markdown > docs/rules.md`). Configure them in `.landwatch.toml` or
+`[tool.landwatch]` ([configuration.md](configuration.md)) by id or by name:
+
+```toml
+[rules]
+P001 = "error"                                 # a severity: off, info, warning, error
+large-file = { severity = "warning", max_kb = 2048 }
+M005 = "warning"                               # turn on a rule that is off by default
+```
+
+Suppress a finding on its line with `landwatch: ignore[P001]` (several ids or names separated by
+commas; `landwatch: ignore` alone for every rule), for a whole commit with a
+`Landwatch-Ignore: P001, M003` trailer; secret rules also honour `gitleaks:allow` and
+`pragma: allowlist secret` (and `pragma: allowlist nextline secret` on the line before).
+"""
+
+
+def _options(rule: type[Rule]) -> str:
+    if not rule.options:
+        return "none"
+    parts = []
+    for option in rule.options:
+        default = option.default
+        shown = (
+            "[" + ", ".join(f'"{v}"' for v in default) + "]"
+            if isinstance(default, tuple)
+            else repr(default).replace("True", "true").replace("False", "false")
+        )
+        parts.append(f"`{option.name}` = `{shown}`: {option.description}")
+    return "; ".join(parts)
+
+
+def markdown() -> str:
+    rules, _ = all_rules()
+    lines = [HEADER]
+    for scope in Scope:
+        members = [rule for rule in rules if rule.scope is scope]
+        if not members:
+            continue
+        lines.append(f"\n## {scope.value.capitalize()}\n")
+        for rule in sorted(members, key=lambda r: r.id):
+            doc = rule.doc().split("\n\n")
+            lines.append(f"### {rule.id} {rule.name}\n")
+            lines.append(
+                f"Default severity: **{rule.severity.name.lower()}**. Options: {_options(rule)}.\n"
+            )
+            lines.extend(f"{' '.join(paragraph.split())}\n" for paragraph in doc if paragraph)
+            if rule.example:
+                lines.append("Example of what it reports:\n")
+                lines.append("```\n" + rule.example.rstrip("\n") + "\n```\n")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def listing() -> list[tuple[str, str, str, str, str]]:
+    rules, _ = all_rules()
+    return [
+        (
+            rule.id,
+            rule.name,
+            rule.scope.value,
+            rule.severity.name.lower(),
+            rule.doc().split("\n")[0],
+        )
+        for rule in sorted(rules, key=lambda r: r.id)
+    ]
