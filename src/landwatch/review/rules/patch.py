@@ -38,6 +38,7 @@ class TrailingWhitespace(LineRule):
 
     id = "P001"
     name = "trailing-whitespace"
+    example = "x = compute()␠␠   (P001: trailing whitespace; ␠ marks a space)"
     severity = Severity.WARNING
     options = (Option("markdown", ("*.md", "*.markdown"), "files where two spaces break a line"),)
 
@@ -59,6 +60,7 @@ class MissingFinalNewline(LineRule):
 
     id = "P002"
     name = "missing-final-newline"
+    example = "the last line of config.ini ends without a newline"
     severity = Severity.WARNING
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
@@ -72,6 +74,7 @@ class MixedLineEndings(FileRule):
 
     id = "P003"
     name = "mixed-line-endings"
+    example = "a file with both CRLF and LF line ends after the change"
     severity = Severity.WARNING
 
     @staticmethod
@@ -113,6 +116,7 @@ class ConflictMarkers(LineRule):
 
     id = "P004"
     name = "conflict-markers"
+    example = "<<<<<<< HEAD\nvalue = 1\n=======\nvalue = 2\n>>>>>>> topic"
     severity = Severity.ERROR
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
@@ -133,6 +137,7 @@ class LargeFile(TreeRule):
 
     id = "P005"
     name = "large-file"
+    example = "data/dump.sql added at 12.4 MB (limit 500 KB; consider Git LFS)"
     severity = Severity.WARNING
     options = (Option("max_kb", 500, "the size in KB past which a file is large"),)
 
@@ -220,6 +225,7 @@ class SyntaxErrorRule(FileRule):
 
     id = "P006"
     name = "syntax-error"
+    example = "settings.json: JSON syntax error: Expecting property name enclosed in double quotes"
     severity = Severity.ERROR
     applies_to = tuple(f"*{extension}" for extension in _PARSERS)
 
@@ -253,6 +259,7 @@ class DebugStatement(LineRule):
 
     id = "P007"
     name = "debug-statement"
+    example = "import pdb; pdb.set_trace()"
     severity = Severity.WARNING
     applies_to = ("*.py", "*.pyi")
 
@@ -277,6 +284,7 @@ class PortablePaths(TreeRule):
 
     id = "P008"
     name = "portable-paths"
+    example = "docs/Readme.md added beside docs/README.md; aux.c (reserved on Windows)"
     severity = Severity.WARNING
 
     def check_tree(self, change: Change, files: list[FileChange]) -> Iterator[Finding]:
@@ -317,6 +325,7 @@ class ExecutableShebang(TreeRule):
 
     id = "P009"
     name = "executable-shebang"
+    example = "scripts/deploy.sh starts with #! but is not executable"
     severity = Severity.INFO
 
     def check_tree(self, change: Change, files: list[FileChange]) -> Iterator[Finding]:
@@ -342,6 +351,7 @@ class NewSubmodule(TreeRule):
 
     id = "P010"
     name = "new-submodule"
+    example = "lib/vendored added as a submodule"
     severity = Severity.WARNING
 
     def check_tree(self, change: Change, files: list[FileChange]) -> Iterable[Finding]:
@@ -358,6 +368,7 @@ class SymlinkBecameFile(TreeRule):
 
     id = "P011"
     name = "symlink-became-file"
+    example = 'config/current, a symlink, became a file holding "config/prod.ini"'
     severity = Severity.WARNING
 
     def check_tree(self, change: Change, files: list[FileChange]) -> Iterator[Finding]:

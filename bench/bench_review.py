@@ -1,0 +1,113 @@
+"""The review's speed: a commit of 3,000 files / 150,000 added lines with the default rules, its
+peak memory, and a typical commit (10 files, 300 lines) in a warm process.
+
+Run by hand (`python bench/bench_review.py`); targets: huge <= 3 s and <= 300 MB, typical <= 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ENV = {
+    **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
+    "GIT_AUTHOR_NAME": "Bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.com",
+    "GIT_COMMITTER_NAME": "Bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+LINE_SHAPES = [
+    "    value_{n} = compute(alpha={n}, beta='text {n}')  # a comment\n",
+    "def function_{n}(argument, other=None):\n",
+    "    return [item * {n} for item in range(argument) if item % 3]\n",
+    "    logger.info('processed %s records in %s', count_{n}, elapsed)\n",
+    "class Model{n}(Base):\n",
+]
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, env=ENV, check=True, capture_output=True)
+
+
+def commit_files(repo: Path, files: int, lines: int, tag: str) -> None:
+    for index in range(files):
+        path = repo / f"pkg{index % 30}" / f"{tag}_{index}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        body = "".join(LINE_SHAPES[n % len(LINE_SHAPES)].format(n=n + index) for n in range(lines))
+        path.write_text(body)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", f"{tag}: {files} files")
+
+
+def review_in_child(git_dir: Path, config: str) -> tuple[float, int, int, bool]:
+    code = (
+        "import json, sys, time\n"
+        "from landwatch.review import engine\n"
+        "started = time.perf_counter()\n"
+        "r = engine.review(sys.argv[1], 'HEAD', run_linters=False)\n"
+        "print(json.dumps([time.perf_counter() - started, r.lines_checked, len(r.findings),"
+        " r.truncated]))\n"
+    )
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(git_dir)], capture_output=True, text=True, check=True
+    )
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    seconds, lines, findings, truncated = json.loads(result.stdout)
+    print(
+        f"  [{config}] {seconds:.2f} s, {lines} lines checked, {findings} findings, "
+        f"truncated={truncated}, peak RSS {max(peak, before) / 1024:.0f} MB"
+    )
+    return seconds, lines, findings, truncated
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--files", type=int, default=3000)
+    parser.add_argument("--lines", type=int, default=50)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="landwatch-bench-") as scratch:
+        repo = Path(scratch) / "repo"
+        git(Path(scratch), "init", "-q", "-b", "main", str(repo))
+        (repo / "README").write_text("bench\n")
+        git(repo, "add", "README")
+        git(repo, "commit", "-q", "-m", "root")
+        commit_files(repo, args.files, args.lines, "huge")
+        total = args.files * args.lines
+        print(f"a commit of {args.files} files / {total} added lines  [target <= 3 s, <= 300 MB]")
+        review_in_child(repo / ".git", "default rules, default cap of 20,000 lines")
+        (repo / ".landwatch.toml").write_text(f"max_added_lines = {total * 2}\n")
+        git(repo, "add", ".landwatch.toml")
+        git(repo, "commit", "-q", "--amend", "--no-edit")
+        review_in_child(repo / ".git", "default rules, every line")
+
+        from landwatch.review import engine
+
+        engine.review(repo / ".git", "HEAD~0", run_linters=False)  # warm: imports, repo opened
+        (repo / ".landwatch.toml").unlink()
+        timings = []
+        for round_ in range(20):
+            commit_files(repo, 10, 30, f"typical{round_}")
+            started = time.perf_counter()
+            engine.review(repo / ".git", "HEAD", run_linters=False)
+            timings.append(time.perf_counter() - started)
+        print(
+            f"a typical commit (10 files, 300 lines), warm process: median "
+            f"{statistics.median(timings) * 1000:.1f} ms, max {max(timings) * 1000:.1f} ms"
+            "  [target <= 50 ms]"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
