@@ -366,3 +366,33 @@ def test_the_configuration_example_in_the_docs_is_accepted() -> None:
     config = parse(tomllib.loads(example), ".landwatch.toml")
     assert [linter.name for linter in config.linters] == ["ruff", "shellcheck"]
     assert config.rules["large-file"]["max_kb"] == 2048
+
+
+def test_a_huge_file_gets_no_line_work_but_is_reported_large(repo: Repo) -> None:
+    land(repo, {"dump.sql": b"INSERT INTO t VALUES (1);  \n" * 400_000})  # ~11 MB
+    report_ = review(repo)
+    assert found(report_) == [("P005", "dump.sql", None)]
+    assert report_.lines_checked == 0
+    assert any("dump.sql: larger than 8 MB" in note for note in report_.notes)
+
+
+def test_no_output_ever_shows_a_whole_secret(tmp_path: Path) -> None:
+    token = "ghp_" + "Zq7x" * 9
+    repo = installed(tmp_path / "repo")
+    repo.git("config", "landwatch.notes", "true")
+    write(repo, {"deploy.py": f'GITHUB_TOKEN = "{token}"\n'})
+    repo.git("commit", "-q", "-m", "oops")
+    subprocess.run(
+        [sys.executable, "-m", "landwatch", "reviewer", "--once"],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    outputs = [
+        run_cli(repo, "show", "HEAD", *form).stdout for form in ((), ("--json",), ("--sarif",))
+    ]
+    outputs.append(repo.git("notes", "--ref", "landwatch", "show", "HEAD"))
+    outputs.append(report.report_path(repo.git_dir, repo.head()).read_text())
+    assert all("S002" in text or "token-format" in text for text in outputs[:3])
+    for text in outputs:
+        assert token not in text and token[4:] not in text
