@@ -52,6 +52,17 @@ def reviewer_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "landwatch", "reviewer", *args]
 
 
+def run_reviewer(journal: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`landwatch reviewer ARGS` to its end (with --once, or refused)."""
+    return subprocess.run(
+        reviewer_command(*args),
+        env=reviewer_env(journal, **env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
 def journal_lines(journal: Path) -> list[list[str]]:
     return [line.split() for line in journal.read_text().splitlines()] if journal.exists() else []
 
@@ -93,13 +104,7 @@ def test_once_drains_a_backlog_enqueued_before_it_started(tmp_path: Path, journa
         for n in range(4)
     ]
     assert len(set(oids)) == 12
-    result = subprocess.run(
-        reviewer_command("--once", "--kind", "review=kinds_for_tests:Noop"),
-        env=reviewer_env(journal),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_reviewer(journal, "--once", "--kind", "review=kinds_for_tests:Noop")
     assert result.returncode == 0, result.stderr
     done = [words[1] for words in journal_lines(journal) if words[0] == "done"]
     assert sorted(done) == sorted(oids)
@@ -181,12 +186,8 @@ def test_a_handler_that_always_fails_ends_in_failed_and_is_told(
 ) -> None:
     repo = installed(tmp_path / "repo")
     oid = repo.commit("doomed")
-    result = subprocess.run(
-        reviewer_command("--once", "--max-tries", "3", "--kind", "review=kinds_for_tests:Failing"),
-        env=reviewer_env(journal),
-        capture_output=True,
-        text=True,
-        timeout=120,
+    result = run_reviewer(
+        journal, "--once", "--max-tries", "3", "--kind", "review=kinds_for_tests:Failing"
     )
     assert result.returncode == 0
     assert [words for words in journal_lines(journal)] == [
@@ -282,13 +283,7 @@ def test_sigterm_hands_back_a_job_that_outlives_the_grace(tmp_path: Path, journa
 def test_a_second_reviewer_exits_naming_the_first(tmp_path: Path, journal: Path) -> None:
     installed(tmp_path / "repo")
     with running("--kind", "review=kinds_for_tests:Noop", env=reviewer_env(journal)) as first:
-        second = subprocess.run(
-            reviewer_command("--once"),
-            env=reviewer_env(journal),
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        second = run_reviewer(journal, "--once")
         assert second.returncode == 1
         assert second.stderr.count("\n") == 1
         assert f"already running (pid {first.pid}, foreground" in second.stderr
@@ -311,13 +306,7 @@ def test_unusable_registered_repositories_are_skipped_with_one_line(
     (tmp_path / "gone").rmdir()
     repo = installed(tmp_path / "repo")
     oid = repo.commit("still reviewed")
-    result = subprocess.run(
-        reviewer_command("--once", "--kind", "review=kinds_for_tests:Noop"),
-        env=reviewer_env(journal),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_reviewer(journal, "--once", "--kind", "review=kinds_for_tests:Noop")
     assert result.returncode == 0
     assert done_ids(repo.git_dir) == [f"review-{oid}"]
     skipped = [line for line in result.stderr.splitlines() if "skipping" in line]
@@ -339,23 +328,14 @@ def process_gone(pid: int) -> bool:
 
 def test_detach_runs_in_the_background(tmp_path: Path, journal: Path) -> None:
     repo = installed(tmp_path / "repo")
-    env = reviewer_env(journal)
-    started = subprocess.run(
-        reviewer_command("--detach", "--kind", "review=kinds_for_tests:Noop"),
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    started = run_reviewer(journal, "--detach", "--kind", "review=kinds_for_tests:Noop")
     assert started.returncode == 0, started.stderr
     assert "reviewer running in the background (pid" in started.stdout
     pid = int(started.stdout.split("(pid ")[1].split(")")[0])
     try:
         oid = repo.commit("for the daemon")
         wait_for(lambda: done_ids(repo.git_dir) == [f"review-{oid}"], "the daemon")
-        again = subprocess.run(
-            reviewer_command("--detach"), env=env, capture_output=True, text=True, timeout=60
-        )
+        again = run_reviewer(journal, "--detach")
         assert again.returncode == 1 and "already running" in again.stderr
         state: dict[str, Any] = json.loads(state_file().read_text())
         assert state["pid"] == pid and state["mode"] == "detached"
@@ -368,13 +348,7 @@ def test_a_warm_worker_serves_item_after_item(tmp_path: Path, journal: Path) -> 
     repo = installed(tmp_path / "repo")
     for n in range(3):
         repo.commit(f"worker {n}", name=f"w{n}")
-    result = subprocess.run(
-        reviewer_command("--once", "--kind", "review=kinds_for_tests:InWorker"),
-        env=reviewer_env(journal),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_reviewer(journal, "--once", "--kind", "review=kinds_for_tests:InWorker")
     assert result.returncode == 0, result.stderr
     pids = {words[2] for words in journal_lines(journal)}
     assert len(journal_lines(journal)) == 3 and len(pids) == 1
