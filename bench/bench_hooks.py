@@ -7,38 +7,13 @@ machine load. The target: the median commit with hooks <= 1.5x the bare one.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import statistics
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 
-from landwatch import install
-
-ENV = {
-    **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
-    "GIT_AUTHOR_NAME": "Bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "Bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
-
-
-def git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=repo, env=ENV, check=True, capture_output=True)
-
-
-def new_repo(path: Path, *, hooks: bool) -> Path:
-    git(path.parent, "init", "-q", "-b", "main", str(path))
-    (path / "file").write_text("0\n")
-    git(path, "add", "file")
-    git(path, "commit", "-q", "-m", "initial")
-    if hooks:
-        install.install(path, out=io.StringIO())
-    return path
+from benchlib import git, isolated_home, new_repo
 
 
 def timed_commit(repo: Path, number: int) -> float:
@@ -71,14 +46,7 @@ def main() -> int:
     parser.add_argument("--rebase", type=int, default=200)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="landwatch-bench-") as scratch:
-        home = Path(scratch) / "home"
-        home.mkdir()
-        os.environ.update(
-            HOME=str(home),
-            XDG_CONFIG_HOME=str(home / ".config"),
-            XDG_DATA_HOME=str(home / ".local/share"),
-        )
-        ENV.update(HOME=str(home))
+        isolated_home(Path(scratch))
         bare = new_repo(Path(scratch) / "bare", hooks=False)
         hooked = new_repo(Path(scratch) / "hooked", hooks=True)
         without, with_hooks = [], []

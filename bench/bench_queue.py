@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 
+from benchlib import new_repo
 from landwatch import work_item as w
 from landwatch.work_item import WorkItem, WorkKind
 
 
 def new_git_dir(root: Path, name: str) -> Path:
-    subprocess.run(["git", "init", "-q", str(root / name)], check=True)
-    return root / name / ".git"
+    return new_repo(root / name, initial=False) / ".git"
 
 
 def fill(git_dir: Path, count: int) -> list[float]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import statistics
 import subprocess
@@ -17,14 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ENV = {
-    **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
-    "GIT_AUTHOR_NAME": "Bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "Bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
+from benchlib import git, new_repo
 
 LINE_SHAPES = [
     "    value_{n} = compute(alpha={n}, beta='text {n}')  # a comment\n",
@@ -33,10 +25,6 @@ LINE_SHAPES = [
     "    logger.info('processed %s records in %s', count_{n}, elapsed)\n",
     "class Model{n}(Base):\n",
 ]
-
-
-def git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=repo, env=ENV, check=True, capture_output=True)
 
 
 def commit_files(repo: Path, files: int, lines: int, tag: str) -> None:
@@ -78,10 +66,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="landwatch-bench-") as scratch:
         repo = Path(scratch) / "repo"
-        git(Path(scratch), "init", "-q", "-b", "main", str(repo))
-        (repo / "README").write_text("bench\n")
-        git(repo, "add", "README")
-        git(repo, "commit", "-q", "-m", "root")
+        new_repo(repo)
         commit_files(repo, args.files, args.lines, "huge")
         total = args.files * args.lines
         print(f"a commit of {args.files} files / {total} added lines  [target <= 3 s, <= 300 MB]")

@@ -8,7 +8,6 @@ use, so the figures are the reviewer's own. Targets: p50 <= 100 ms; idle < 0.2% 
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import signal
 import statistics
@@ -18,27 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from landwatch import install, paths, work_item
+from benchlib import git, isolated_home, new_repo
+from landwatch import paths, work_item
 
 TESTS = Path(__file__).resolve().parents[1] / "tests"
-ENV_GIT = {
-    "GIT_AUTHOR_NAME": "Bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "Bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
-
-
-def git(repo: Path, *args: str) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | ENV_GIT
-    subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
-
-
-def new_repo(path: Path) -> Path:
-    git(path.parent, "init", "-q", "-b", "main", str(path))
-    install.install(path, out=io.StringIO())
-    return path
 
 
 def cpu_seconds(pid: int) -> float:
@@ -53,17 +35,11 @@ def main() -> int:
     parser.add_argument("--idle", type=float, default=60.0, help="seconds of idle to measure")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="landwatch-bench-") as scratch:
-        home = Path(scratch) / "home"
-        home.mkdir()
-        os.environ.update(
-            HOME=str(home),
-            XDG_CONFIG_HOME=str(home / ".config"),
-            XDG_DATA_HOME=str(home / ".local/share"),
-            XDG_STATE_HOME=str(home / ".local/state"),
-            XDG_RUNTIME_DIR=str(home / "run"),
-        )
-        (home / "run").mkdir()
-        repos = [new_repo(Path(scratch) / f"repo{n}") for n in range(args.repos)]
+        isolated_home(Path(scratch))
+        repos = [
+            new_repo(Path(scratch) / f"repo{n}", initial=False, hooks=True)
+            for n in range(args.repos)
+        ]
         env = {
             **os.environ,
             "PYTHONPATH": str(TESTS),
