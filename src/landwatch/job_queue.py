@@ -47,6 +47,7 @@ class Job(Generic[Order, Report]):
     state: JobState = JobState.QUEUED
     report: Report | None = None
     error: str | None = None
+    failure: Exception | None = None  # what the kind raised, for its settle to read
     queued: float = 0.0
     started: float | None = None
     finished: float | None = None
@@ -228,6 +229,7 @@ class JobQueue(Generic[K]):
                 job.state = JobState.DONE
             except Exception as error:  # a kind's failure is the job's, never the line's
                 job.state = JobState.FAILED
+                job.failure = error
                 job.error = f"{type(error).__name__}: {error}" if str(error) else repr(error)
                 job.progress.note = traceback.format_exception_only(error)[-1].strip()
             job.finished = self._clock()

@@ -152,6 +152,7 @@ class Reviewer:
     def tick(self) -> None:
         now = self.clock.monotonic()
         self._notice_clock_jump()
+        self._release_holds()
         if self.reload_requested or now >= self._next["rescan"]:
             self.reload()
             self._next["rescan"] = now + self.settings.rescan
@@ -163,6 +164,15 @@ class Reviewer:
         self.dispatch()
         self._write_state_when_due()
 
+    def _release_holds(self) -> None:
+        """Repositories whose backoff ran out are looked at again by their kind."""
+        for kind, handler in self.handlers.items():
+            for git_dir in list(handler.held_until):
+                if handler.not_before(git_dir) is None:
+                    with self._lock:
+                        if git_dir not in self._dirty[kind]:
+                            self._dirty[kind].append(git_dir)
+
     def drained(self) -> bool:
         with self._lock:
             dirty = any(self._dirty.values())
@@ -171,6 +181,10 @@ class Reviewer:
     def _seconds_to_next(self) -> float:
         now = self.clock.monotonic()
         deadlines = [self._next["rescan"], self._next["recovery"], self._next["prune"]]
+        wall = self.clock.time()
+        for handler in self.handlers.values():
+            for until in handler.held_until.values():
+                deadlines.append(now + max(0.0, until - wall))
         if self._state_changed:
             deadlines.append(self._next["state"])
         return max(0.0, min(deadlines) - now)
@@ -226,6 +240,12 @@ class Reviewer:
                     if not self._dirty[kind]:
                         break
                     git_dir = self._dirty[kind][0]
+                if self.handlers[kind].not_before(git_dir) is not None:
+                    # The kind asked to be left alone there for a while (a backoff): the
+                    # repository is looked at again when that time comes.
+                    with self._lock:
+                        self._dirty[kind].remove(git_dir)
+                    continue
                 try:
                     claimed = work_item.claim_next_of(git_dir, [kind], now=self.clock.time())
                 except work_item.QueueError as error:

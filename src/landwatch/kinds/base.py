@@ -10,6 +10,7 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import multiprocessing
+import subprocess
 import threading
 import time
 from abc import abstractmethod
@@ -46,6 +47,19 @@ class SystemClock:
 
 class LeaseLost(Exception):
     """The claim was taken over (renewal found the name gone): abandon, settle nothing."""
+
+
+class RetryLater(Exception):
+    """Not a failure of the item: the world is not ready (offline, a lock held). The item goes
+    back uncounted and the kind takes nothing more from that repository for `after` seconds."""
+
+    def __init__(self, message: str, *, after: float) -> None:
+        super().__init__(message)
+        self.after = after
+
+
+class GiveUp(Exception):
+    """A failure no retry can mend (a push rejected as non-fast-forward): failed at once."""
 
 
 @dataclass
@@ -115,6 +129,16 @@ class WorkItemKind(JobKind[WorkOrder, R]):
     def __init__(self, *, max_tries: int = DEFAULT_MAX_TRIES) -> None:
         self.max_tries = max_tries
         self.clock: Clock = SystemClock()
+        self.held_until: dict[Path, float] = {}
+
+    def not_before(self, git_dir: Path) -> float | None:
+        """Wall-clock time before which the reviewer takes no item of this kind from `git_dir`
+        (after a RetryLater); None when it may claim now."""
+        until = self.held_until.get(git_dir)
+        if until is not None and until <= self.clock.time():
+            del self.held_until[git_dir]
+            return None
+        return until
 
     def key(self, order: WorkOrder) -> str:
         return order.claimed.id
@@ -140,6 +164,17 @@ class WorkItemKind(JobKind[WorkOrder, R]):
                 log.warning(
                     "%s: claim gone before settling; another reviewer has it", order.claimed.id
                 )
+            return
+        if isinstance(job.failure, RetryLater):
+            self.held_until[order.git_dir] = now + job.failure.after
+            work_item.requeue(
+                order.git_dir, lease.name, max_tries=self.max_tries, count_try=False, now=now
+            )
+            log.info("%s: %s; retrying in %.0f s", order.claimed.id, job.failure, job.failure.after)
+            return
+        if isinstance(job.failure, GiveUp):
+            work_item.settle_named(order.git_dir, lease.name, work_item.FAILED, now=now)
+            log.error("%s in %s: failed: %s", order.claimed.id, order.git_dir, job.failure)
             return
         outcome = work_item.requeue(order.git_dir, lease.name, max_tries=self.max_tries, now=now)
         if outcome == work_item.FAILED:
@@ -210,3 +245,53 @@ class WarmWorker:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    returncode: int
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+
+
+def run_command(
+    command: list[str],
+    *,
+    reporter: Reporter,
+    timeout: float,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    poll: float = 1.0,
+) -> CommandResult:
+    """Run a command (never with a terminal: stdin is /dev/null), telling the reporter the job
+    is alive while it runs, so a long push or gc keeps its lease; killed after `timeout`."""
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            stdout, stderr = process.communicate(
+                timeout=min(poll, max(0.0, deadline - time.monotonic()))
+            )
+            return CommandResult(process.returncode, stdout, stderr)
+        except subprocess.TimeoutExpired:
+            if time.monotonic() >= deadline:
+                process.kill()
+                stdout, stderr = process.communicate()
+                return CommandResult(process.returncode, stdout, stderr, timed_out=True)
+            try:
+                reporter.alive()
+            except LeaseLost:
+                process.kill()
+                process.communicate()
+                raise
