@@ -156,20 +156,44 @@ lw_enqueue() {
     return 1
 }
 
-lw_stale_after() {
-    # landwatch.staleAfter, cached in the work directory; git config is asked again only when a
-    # config file it reads is newer than the cache.
-    lw_cache=$lw_work/stale-after
-    lw_bound=
-    read -r lw_bound 2>/dev/null < "$lw_cache"
-    case $lw_bound in '' | *[!0-9]*) lw_bound= ;; esac
-    if [ -z "$lw_bound" ] || [ "$lw_common/config" -nt "$lw_cache" ] ||
+lw_settings() {
+    # landwatch.* of git config, cached in the repository's work directory; git config is asked
+    # again only when a config file it reads is newer than the cache.
+    lw_cache=$lw_common/landwatch/settings
+    if [ ! -f "$lw_cache" ] || [ "$lw_common/config" -nt "$lw_cache" ] ||
         [ "${HOME:-/}/.gitconfig" -nt "$lw_cache" ] ||
         [ "${XDG_CONFIG_HOME:-${HOME:-/}/.config}/git/config" -nt "$lw_cache" ]; then
-        lw_bound=$(git config --get landwatch.staleAfter 2>/dev/null)
-        case $lw_bound in '' | *[!0-9]*) lw_bound=600 ;; esac
-        { printf '%s\n' "$lw_bound" > "$lw_cache"; } 2>/dev/null
+        { git config --get-regexp '^landwatch[.]' > "$lw_cache"; } 2>/dev/null
     fi
+    lw_bound=600
+    lw_push_remote=
+    lw_maintenance=true
+    lw_interval=3600
+    while read -r lw_key lw_value; do
+        case $lw_key in
+            landwatch.staleafter) lw_bound=$lw_value ;;
+            landwatch.push.remote) lw_push_remote=$lw_value ;;
+            landwatch.maintenance) lw_maintenance=$lw_value ;;
+            landwatch.maintenance.interval) lw_interval=$lw_value ;;
+        esac
+    done 2>/dev/null < "$lw_cache"
+    case $lw_bound in '' | *[!0-9]*) lw_bound=600 ;; esac
+    case $lw_interval in '' | *[!0-9]*) lw_interval=3600 ;; esac
+    case $lw_maintenance in [Ff]alse | [Nn]o | [Oo]ff | 0) lw_maintenance= ;; esac
+}
+
+lw_also() {
+    # $1 the landed commit, $2 its base: the other kinds of work a landing may ask for.
+    [ -n "$lw_push_remote" ] && lw_enqueue push "$1" "$2"
+    [ -n "$lw_maintenance" ] || return 0
+    lw_next=
+    read -r lw_next 2>/dev/null < "$lw_common/landwatch/maintenance-after"
+    case $lw_next in '' | *[!0-9]*) lw_next=0 ;; esac
+    [ "$lw_now" -ge "$lw_next" ] || return 0
+    lw_enqueue maintenance "$1" "" &&
+        { printf '%s\n' $((lw_now + lw_interval * 1000000)) \
+            > "$lw_common/landwatch/maintenance-after"; } 2>/dev/null
+    return 0
 }
 
 lw_notice() {
@@ -190,7 +214,6 @@ lw_notice() {
         done
     fi
     if [ -z "$lw_tell" ]; then
-        lw_stale_after
         lw_oldest=$((lw_now - lw_bound * 1000000))
         for lw_entry in "$lw_work/pending/"*; do
             lw_stamp=${lw_entry##*.}
@@ -235,21 +258,26 @@ lw_record() {
         lw_say "cannot read the clock; nothing recorded"
         return 0
     }
+    lw_settings
     case $LANDWATCH_EVENT in
         post-commit | post-applypatch)
-            lw_head && lw_enqueue review "$lw_oid" ""
+            lw_head && lw_enqueue review "$lw_oid" "" && lw_also "$lw_oid" ""
             ;;
         post-merge)
             lw_base=
             read -r lw_base 2>/dev/null < "$lw_git_dir/ORIG_HEAD"
             lw_valid_oid "$lw_base" || lw_base=
-            lw_head && [ "$lw_oid" != "$lw_base" ] && lw_enqueue review "$lw_oid" "$lw_base"
+            lw_head && [ "$lw_oid" != "$lw_base" ] && lw_enqueue review "$lw_oid" "$lw_base" &&
+                lw_also "$lw_oid" "$lw_base"
             ;;
         post-rewrite)
             printf '%s' "$lw_input" | {
+                lw_tip=
                 while read -r lw_old lw_new _; do
-                    lw_valid_oid "$lw_new" && lw_enqueue review "$lw_new" ""
+                    lw_valid_oid "$lw_new" && lw_enqueue review "$lw_new" "" && lw_tip=$lw_new
                 done
+                # One push and one maintenance for the whole rewrite: its tip carries the rest.
+                [ -z "$lw_tip" ] || lw_also "$lw_tip" ""
                 lw_notice
             }
             return 0

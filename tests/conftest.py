@@ -42,6 +42,9 @@ def _isolated_home(
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    # Maintenance is on by default for users; tests of other things keep their queues to review
+    # items, and the maintenance tests turn it on per repository.
+    (home / ".gitconfig").write_text("[landwatch]\n\tmaintenance = false\n")
     return home
 
 

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from landwatch import install, work_item
-from landwatch.work_item import PENDING
+from landwatch.work_item import PENDING, WorkKind
 from queue_helpers import git, git_env
 
 
@@ -55,13 +55,15 @@ class Repo:
         install.install(self.path, out=out)
         return out.getvalue()
 
-    def pending(self, git_dir: Path | None = None) -> list[tuple[str, str | None]]:
-        """(oid, base) of every pending item, oldest first."""
+    def pending(
+        self, git_dir: Path | None = None, kind: WorkKind = WorkKind.REVIEW
+    ) -> list[tuple[str, str | None]]:
+        """(oid, base) of every pending item of a kind (review by default), oldest first."""
         where = git_dir or self.git_dir
         found = []
         for name in work_item.entries(where, PENDING):
             item = work_item.read_entry(where, PENDING, name)
-            if item is not None:  # garbage a test planted is not an item
+            if item is not None and item.kind is kind:  # garbage a test planted is not an item
                 found.append((name.rpartition(".")[2], item.oid, item.base))
         return [(oid, base) for _, oid, base in sorted(found)]
 

@@ -17,7 +17,6 @@ from landwatch.git import GitError, config_value
 
 START_COMMAND = "landwatch service start"
 DEFAULT_STALE_AFTER = 600.0
-STALE_AFTER_CACHE = "stale-after"  # written by the hooks: the bound they used
 TOLD = "told"  # its mtime: when the person was last told about items given up
 
 STALE, GIVEN_UP, FINDINGS = 0, 1, 2  # urgency: lower is told first
@@ -67,24 +66,28 @@ def repository_name(git_dir: Path) -> str:
 
 
 def stale_after(git_dir: Path) -> float:
-    cache = git_dir / work_item.WORK_DIRECTORY / STALE_AFTER_CACHE
     try:
-        text = cache.read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
+        text = config_value("landwatch.staleAfter", cwd=git_dir) or ""
+    except GitError:
         text = ""
-    if not text.isdigit():
-        try:
-            text = config_value("landwatch.staleAfter", cwd=git_dir) or ""
-        except GitError:
-            text = ""
     return float(text) if text.isdigit() else DEFAULT_STALE_AFTER
 
 
 def stale(git_dir: Path, now: float) -> Announcement | None:
     count, age = work_item.pending_summary(git_dir, now=now)
-    if not count or age <= stale_after(git_dir):
+    bound = stale_after(git_dir)
+    if not count or age <= bound:
         return None
-    items = "1 landed commit waits" if count == 1 else f"{count} landed commits wait"
+    from landwatch.status import reviewer_holding_lock
+
+    if reviewer_holding_lock() is not None:
+        # It is draining: what still waits is a push backing off, told once it has been
+        # failing longer than the bound.
+        return push_failing(git_dir, now, bound)
+    reviews = sum(
+        1 for name in work_item.entries(git_dir, work_item.PENDING) if name.startswith("review-")
+    )
+    items = "1 landed commit waits" if reviews == 1 else f"{reviews or count} landed commits wait"
     return Announcement(
         STALE,
         (
@@ -96,6 +99,24 @@ def stale(git_dir: Path, now: float) -> Announcement | None:
                 "",
             ),
             (START_COMMAND, "bold cyan"),
+        ),
+    )
+
+
+def push_failing(git_dir: Path, now: float, bound: float) -> Announcement | None:
+    from landwatch.kinds.push import failing_for
+
+    failing = failing_for(git_dir, now)
+    if failing is None or failing[0] <= bound:
+        return None
+    seconds, remote, error = failing
+    return Announcement(
+        STALE,
+        (
+            ("landwatch: ", "bold"),
+            (f"pushing to {safe(remote)} has failed for {duration(seconds)}", "yellow"),
+            (f" ({safe(error)[:120]}); see ", ""),
+            ("landwatch status", "bold cyan"),
         ),
     )
 

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from landwatch import paths, registry, work_item
+from landwatch.kinds.push import failing_for as push_failing_for
 from landwatch.notice import duration, safe
 
 
@@ -62,12 +63,16 @@ def collect(now: float | None = None) -> dict[str, Any]:
                     if state == work_item.FAILED:
                         failed = sorted(work_item.id_of_entry(name) for name in names)
                 waiting, age = work_item.pending_summary(git_dir, now=moment)
+                failing = push_failing_for(git_dir, moment)
                 worktrees.append(
                     {
                         "git_dir": str(git_dir),
                         "counts": counts,
                         "oldest_pending_seconds": age if waiting else None,
                         "given_up": failed,
+                        "push_failing": None
+                        if failing is None
+                        else {"seconds": failing[0], "remote": failing[1], "error": failing[2]},
                     }
                 )
         repositories.append({"repository": str(common), "problem": problem, "worktrees": worktrees})
@@ -142,6 +147,15 @@ def show(*, as_json: bool) -> int:
         console.print("no repository registered: run landwatch install in one")
     for repository in data["repositories"]:
         for worktree in repository["worktrees"]:
+            failing = worktree["push_failing"]
+            if failing:
+                console.print(
+                    Text(
+                        f"  push to {safe(failing['remote'])} failing for "
+                        f"{duration(failing['seconds'])}: {safe(failing['error'])}",
+                        style="yellow",
+                    )
+                )
             for item in worktree["given_up"]:
                 console.print(
                     Text(f"  given up: {safe(item)} in {safe(worktree['git_dir'])}", style="red")

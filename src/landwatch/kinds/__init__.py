@@ -16,6 +16,8 @@ from landwatch.work_item import WorkKind
 
 BUILTIN: dict[WorkKind, str] = {
     WorkKind.REVIEW: "landwatch.kinds.review:ReviewKind",
+    WorkKind.PUSH: "landwatch.kinds.push:PushKind",
+    WorkKind.MAINTENANCE: "landwatch.kinds.maintenance:MaintenanceKind",
 }
 
 

@@ -1,0 +1,191 @@
+"""The `push` kind: back up what landed by pushing its branch to a remote with the user's own
+git (credential helpers and ssh agents work as they do for the user; nothing ever prompts).
+
+Offline is a backoff, not a failure; a rejected push is a real failure, told with the remote's
+words; ten landings on a branch while offline make one push of its newest commit.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from landwatch import work_item
+from landwatch.git import no_git_env
+from landwatch.job_queue import Reporter
+from landwatch.kinds.base import GiveUp, RetryLater, WorkItemKind, run_command
+from landwatch.work_item import WorkItem, WorkKind
+
+PUSH_TIMEOUT = 120.0
+BACKOFF_FIRST = 60.0
+BACKOFF_CAP = 3600.0
+STATE_FILE = "push-state.json"
+
+# A remote out of reach, or credentials not at hand yet (an ssh agent that starts after login):
+# both mend themselves, so they are retried, and told only when they have lasted too long.
+_UNREACHABLE = re.compile(
+    r"Could not resolve host|Could not resolve hostname|unable to access|Connection refused|"
+    r"Connection timed out|Network is unreachable|No route to host|Could not read from remote|"
+    r"does not appear to be a git repository|Operation timed out|early EOF|"
+    r"terminal prompts disabled|Authentication failed|Permission denied|Host key verification",
+    re.IGNORECASE,
+)
+
+
+def backoff(failures: int) -> float:
+    """1 min, doubling at each failure, capped at 1 h."""
+    return float(min(BACKOFF_FIRST * 2 ** max(failures - 1, 0), BACKOFF_CAP))
+
+
+@dataclass
+class PushReport:
+    remote: str | None
+    pushed: list[str] = field(default_factory=list)
+    up_to_date: list[str] = field(default_factory=list)
+    note: str = ""
+
+
+def state_path(git_dir: Path) -> Path:
+    return git_dir / work_item.WORK_DIRECTORY / STATE_FILE
+
+
+def read_state(git_dir: Path) -> dict[str, object] | None:
+    """How pushing from this worktree is failing, if it is (for status and the one line)."""
+    try:
+        data = json.loads(state_path(git_dir).read_text())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+class PushKind(WorkItemKind[PushReport]):
+    work_kind = WorkKind.PUSH
+
+    def __init__(self, *, max_tries: int = 5) -> None:
+        super().__init__(max_tries=max_tries)
+        self.failures: dict[Path, int] = {}
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> PushReport:
+        git_dir = item.git_dir
+        remote = self._config(git_dir, reporter, "landwatch.push.remote")
+        if not remote:
+            return PushReport(None, note="push is not configured (landwatch.push.remote)")
+        branches = self._branches(git_dir, reporter, item.oid)
+        if not branches:
+            return PushReport(remote, note=f"{item.oid[:12]} is on no branch to push")
+        force = self._config(git_dir, reporter, "landwatch.push.force", "--type=bool") == "true"
+        report = PushReport(remote)
+        for branch in branches:
+            if self._has(git_dir, reporter, remote, branch, item.oid):
+                report.up_to_date.append(branch)  # an earlier push took it along
+                continue
+            self._push(git_dir, reporter, remote, branch, force)
+            report.pushed.append(branch)
+        self.failures.pop(git_dir, None)
+        state_path(git_dir).unlink(missing_ok=True)
+        return report
+
+    # --- git ---
+
+    def _git(
+        self, git_dir: Path, reporter: Reporter, *args: str, timeout: float = 30.0
+    ) -> tuple[int, str, str, bool]:
+        env = no_git_env()
+        env["GIT_TERMINAL_PROMPT"] = "0"
+        env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+        result = run_command(
+            ["git", f"--git-dir={git_dir}", *args], reporter=reporter, timeout=timeout, env=env
+        )
+        return result.returncode, result.stdout, result.stderr, result.timed_out
+
+    def _config(self, git_dir: Path, reporter: Reporter, key: str, *options: str) -> str:
+        code, out, _, _ = self._git(git_dir, reporter, "config", *options, "--get", key)
+        return out.strip() if code == 0 else ""
+
+    def _branches(self, git_dir: Path, reporter: Reporter, oid: str) -> list[str]:
+        """The branches this commit landed on that landwatch.push.branches names (default: the
+        worktree's current branch; or, once switched away, the one branch holding it)."""
+        _, out, _, _ = self._git(
+            git_dir,
+            reporter,
+            "for-each-ref",
+            f"--contains={oid}",
+            "--format=%(refname:short)",
+            "refs/heads/",
+        )
+        holding = out.split()
+        _, globs, _, _ = self._git(
+            git_dir, reporter, "config", "--get-all", "landwatch.push.branches"
+        )
+        if globs.strip():
+            patterns = globs.split()
+            return [b for b in holding if any(fnmatch.fnmatchcase(b, p) for p in patterns)]
+        _, current, _, _ = self._git(git_dir, reporter, "symbolic-ref", "-q", "--short", "HEAD")
+        current = current.strip()
+        if current in holding:
+            return [current]
+        return holding if len(holding) == 1 else []
+
+    def _has(self, git_dir: Path, reporter: Reporter, remote: str, branch: str, oid: str) -> bool:
+        tracking = f"refs/remotes/{remote}/{branch}"
+        code, _, _, _ = self._git(git_dir, reporter, "merge-base", "--is-ancestor", oid, tracking)
+        return code == 0
+
+    def _push(
+        self, git_dir: Path, reporter: Reporter, remote: str, branch: str, force: bool
+    ) -> None:
+        refspec = f"refs/heads/{branch}:refs/heads/{branch}"
+        lease = ["--force-with-lease"] if force else []
+        code, out, err, timed_out = self._git(
+            git_dir, reporter, "push", "--porcelain", *lease, remote, refspec, timeout=PUSH_TIMEOUT
+        )
+        if code == 0 and not timed_out:
+            return
+        rejected = [line for line in out.splitlines() if line.startswith("!")]
+        if rejected:
+            reason = rejected[0].split("\t")[-1].strip()
+            hints = " ".join(
+                line[6:].strip() for line in err.splitlines() if line.startswith("hint: ")
+            )[:300]
+            raise GiveUp(f"{remote} rejected {branch}: {reason}" + (f" ({hints})" if hints else ""))
+        said = [line.strip() for line in err.splitlines() if line.strip()]
+        message = "no answer" if timed_out else (said[0] if said else f"git push exit {code}")
+        if timed_out or _UNREACHABLE.search(err):
+            failures = self.failures.get(git_dir, 0) + 1
+            self.failures[git_dir] = failures
+            after = backoff(failures)
+            self._remember_failure(git_dir, remote, message, after)
+            raise RetryLater(f"cannot push to {remote}: {message}", after=after)
+        raise RuntimeError(f"git push to {remote} failed: {message}")
+
+    def _remember_failure(self, git_dir: Path, remote: str, message: str, after: float) -> None:
+        now = self.clock.time()
+        previous = read_state(git_dir) or {}
+        since = previous.get("failing_since")
+        state = {
+            "remote": remote,
+            "failing_since": since if isinstance(since, float) else now,
+            "last_error": message[:500],
+            "retry_at": now + after,
+        }
+        path = state_path(git_dir)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        temporary.write_text(json.dumps(state))
+        os.replace(temporary, path)
+
+
+def failing_for(git_dir: Path, now: float | None = None) -> tuple[float, str, str] | None:
+    """(seconds pushing has been failing, remote, last error), or None."""
+    state = read_state(git_dir)
+    if not state:
+        return None
+    since = state.get("failing_since")
+    if not isinstance(since, int | float):
+        return None
+    moment = time.time() if now is None else now
+    return moment - float(since), str(state.get("remote", "")), str(state.get("last_error", ""))

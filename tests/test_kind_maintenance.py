@@ -1,0 +1,131 @@
+"""The maintenance kind with real repositories: git's maintenance really packs and writes the
+commit-graph, at most once per interval, never beside `git maintenance start` or a held lock."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kind_helpers import FakeClock, in_process, reporter, settle_down
+from landwatch import work_item
+from landwatch.kinds.base import RetryLater
+from landwatch.kinds.maintenance import MaintenanceKind, next_allowed
+from landwatch.work_item import DONE, WorkItem, WorkKind
+from repo_helpers import Repo, installed
+
+
+def loose_objects(repo: Repo) -> int:
+    stats = dict(line.split(": ") for line in repo.git("count-objects", "-v").splitlines())
+    return int(stats["count"])
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    repo = installed(tmp_path / "repo")
+    repo.git("config", "landwatch.maintenance", "true")
+    # git's own threshold, lowered so that this repository's loose objects call for a gc; and
+    # git's own gc after each commit turned off, as `git maintenance register` does, so that
+    # what packs here is landwatch's maintenance.
+    repo.git("config", "gc.auto", "256")
+    repo.git("config", "maintenance.auto", "false")
+    return repo
+
+
+def land_many_files(repo: Repo, count: int = 3000) -> str:
+    for number in range(count):
+        (repo.path / f"f{number:04}.txt").write_text(f"file {number}\n")
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", f"{count} files")
+    return repo.head()
+
+
+def test_a_landing_gets_real_maintenance_once_per_interval(repo: Repo) -> None:
+    oid = land_many_files(repo)
+    assert repo.pending(kind=WorkKind.MAINTENANCE) == [(oid, None)]
+    common = repo.git_dir
+    assert loose_objects(repo) > 3000
+    assert not (common / "objects" / "info" / "commit-graph").exists()
+    result = subprocess.run(
+        [sys.executable, "-m", "landwatch", "reviewer", "--once"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert loose_objects(repo) < 50  # packed
+    assert (common / "objects" / "info" / "commit-graph").exists() or (
+        common / "objects" / "info" / "commit-graphs"
+    ).exists()
+    assert f"maintenance-{oid}" in [
+        work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)
+    ]
+    repo.commit("within the hour", name="late.txt")
+    assert repo.pending(kind=WorkKind.MAINTENANCE) == []  # the hooks know it is not due
+
+
+def test_nothing_twice_with_git_maintenance_start(repo: Repo) -> None:
+    oid = repo.commit("one")
+    repo.git("config", "--global", "--add", "maintenance.repo", str(repo.path))
+    report = MaintenanceKind().handle(WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir), reporter())
+    assert not report.ran and "git maintenance start" in report.note
+    assert next_allowed(repo.git_dir) > 0
+
+
+def test_turned_off_and_rate_limited(repo: Repo) -> None:
+    oid = repo.commit("one")
+    item = WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir)
+    kind = MaintenanceKind()
+    assert kind.handle(item, reporter()).ran
+    assert kind.handle(item, reporter()).note == "ran less than an interval ago"
+    repo.git("config", "landwatch.maintenance", "false")
+    assert "turned off" in kind.handle(item, reporter()).note
+
+
+def test_a_held_lock_is_a_retry_not_a_failure(repo: Repo, tmp_path: Path) -> None:
+    oid = repo.commit("one")
+    lock = repo.git_dir / "objects" / "maintenance.lock"
+    lock.write_text("")
+    with pytest.raises(RetryLater, match=r"maintenance\.lock"):
+        MaintenanceKind().handle(WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir), reporter())
+    clock = FakeClock()
+    kind = MaintenanceKind()
+    reviewer = in_process({WorkKind.MAINTENANCE: kind}, clock, tmp_path / "state.json")
+    settle_down(reviewer)
+    assert repo.pending(kind=WorkKind.MAINTENANCE) == [(oid, None)]
+    lock.unlink()
+    clock.advance(301)
+    settle_down(reviewer)
+    assert repo.pending(kind=WorkKind.MAINTENANCE) == []
+    done = [n for n in work_item.entries(repo.git_dir, DONE) if n.startswith("maintenance-")]
+    assert len(done) == 1
+    assert work_item.read_entry(repo.git_dir, DONE, done[0]).tries == 0  # type: ignore[union-attr]
+    reviewer.shutdown()
+
+
+def test_status_shows_every_kind_of_line(repo: Repo, tmp_path: Path) -> None:
+    from kinds_for_tests import Noop  # noqa: F401 - the reviewer below loads the built-ins
+
+    with subprocess.Popen(
+        [sys.executable, "-m", "landwatch", "reviewer"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        try:
+            from test_reviewer import state_file, wait_for
+
+            wait_for(lambda: state_file().exists(), "the reviewer")
+            status = subprocess.run(
+                [sys.executable, "-m", "landwatch", "status", "--json"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        finally:
+            process.terminate()
+            process.wait(60)
+    import json
+
+    assert set(json.loads(status)["lines"]) == {"review", "push", "maintenance"}
