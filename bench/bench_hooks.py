@@ -44,11 +44,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--commits", type=int, default=60)
     parser.add_argument("--rebase", type=int, default=200)
+    parser.add_argument(
+        "--push",
+        action="store_true",
+        help="with auto-push on: each landing also records a push item",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="landwatch-bench-") as scratch:
         isolated_home(Path(scratch))
         bare = new_repo(Path(scratch) / "bare", hooks=False)
         hooked = new_repo(Path(scratch) / "hooked", hooks=True)
+        if args.push:
+            git(hooked, "config", "landwatch.push.remote", "origin")
         without, with_hooks = [], []
         for number in range(args.commits):
             without.append(timed_commit(bare, number))
