@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import subprocess
+import sys
 from pathlib import Path
 
 from landwatch import install, work_item
@@ -72,6 +73,16 @@ class Repo:
         where = git_dir or self.git_dir
         while (claimed := work_item.claim_next(where)) is not None:
             work_item.settle(where, claimed)
+
+
+def reviewer_once(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """`landwatch reviewer --once` with the built-in kinds, to its end."""
+    return subprocess.run(
+        [sys.executable, "-m", "landwatch", "reviewer", "--once", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def installed(path: Path) -> Repo:

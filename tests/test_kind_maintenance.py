@@ -14,7 +14,7 @@ from landwatch import work_item
 from landwatch.kinds.base import RetryLater
 from landwatch.kinds.maintenance import MaintenanceKind, next_allowed
 from landwatch.work_item import DONE, WorkItem, WorkKind
-from repo_helpers import Repo, installed
+from repo_helpers import Repo, installed, reviewer_once
 
 
 def loose_objects(repo: Repo) -> int:
@@ -48,12 +48,7 @@ def test_a_landing_gets_real_maintenance_once_per_interval(repo: Repo) -> None:
     common = repo.git_dir
     assert loose_objects(repo) > 3000
     assert not (common / "objects" / "info" / "commit-graph").exists()
-    result = subprocess.run(
-        [sys.executable, "-m", "landwatch", "reviewer", "--once"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = reviewer_once()
     assert result.returncode == 0, result.stderr
     assert loose_objects(repo) < 50  # packed
     assert (common / "objects" / "info" / "commit-graph").exists() or (

@@ -7,7 +7,6 @@ import http.server
 import json
 import os
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -29,7 +28,7 @@ from landwatch.kinds.base import GiveUp, RetryLater
 from landwatch.kinds.push import PushKind, backoff, state_path
 from landwatch.reviewer import InstanceLock
 from landwatch.work_item import DONE, FAILED, PENDING, WorkItem, WorkKind
-from repo_helpers import Repo, installed
+from repo_helpers import Repo, installed, reviewer_once
 
 
 @pytest.fixture
@@ -54,12 +53,7 @@ def push_items(repo: Repo, state: str = PENDING) -> list[str]:
 def test_a_landing_is_pushed_by_the_reviewer(repo: Repo, remote: Path) -> None:
     oid = repo.commit("backed up")
     assert repo.pending(kind=WorkKind.PUSH) == [(oid, None)]
-    result = subprocess.run(
-        [sys.executable, "-m", "landwatch", "reviewer", "--once"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = reviewer_once()
     assert result.returncode == 0, result.stderr
     assert remote_head(remote) == oid
     assert len(pushes(remote)) == 1
@@ -131,12 +125,7 @@ def test_a_rejected_push_fails_with_the_remotes_words(
     oid = repo.commit("diverged")
     with pytest.raises(GiveUp, match=r"origin rejected main: \[rejected\] \(fetch first\)"):
         PushKind().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
-    result = subprocess.run(
-        [sys.executable, "-m", "landwatch", "reviewer", "--once"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = reviewer_once()
     assert "rejected main" in result.stderr
     assert [work_item.id_of_entry(n) for n in push_items(repo, FAILED)] == [f"push-{oid}"]
     told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr

@@ -19,7 +19,7 @@ from landwatch import work_item
 from landwatch.review import output, report
 from landwatch.review.engine import CONFIG_RULE
 from landwatch.work_item import DONE
-from repo_helpers import Repo, installed
+from repo_helpers import Repo, installed, reviewer_once
 from review_helpers import found, land, new_repo, review, write
 
 RUFF = shutil.which("ruff", path=str(Path(sys.executable).parent)) or "ruff"
@@ -312,12 +312,7 @@ def test_the_reviewer_reviews_landings_and_the_hooks_tell_once(tmp_path: Path) -
     repo.git("commit", "-q", "-m", "with findings")
     oid = repo.head()
     clean = repo.commit("clean", name="b.txt", content="fine\n")
-    result = subprocess.run(
-        [sys.executable, "-m", "landwatch", "reviewer", "--once"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = reviewer_once()
     assert result.returncode == 0, result.stderr
     assert sorted(
         work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)
@@ -337,12 +332,7 @@ def test_notes_are_written_when_asked(tmp_path: Path) -> None:
     repo.git("config", "landwatch.notes", "true")
     write(repo, {"a.txt": "x  \n"})
     repo.git("commit", "-q", "-m", "noted")
-    subprocess.run(
-        [sys.executable, "-m", "landwatch", "reviewer", "--once"],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
+    assert reviewer_once().returncode == 0
     note = repo.git("notes", "--ref", "landwatch", "show", "HEAD")
     assert note.startswith("landwatch: 1 warning") and "P001 a.txt:1" in note
 
@@ -382,12 +372,7 @@ def test_no_output_ever_shows_a_whole_secret(tmp_path: Path) -> None:
     repo.git("config", "landwatch.notes", "true")
     write(repo, {"deploy.py": f'GITHUB_TOKEN = "{token}"\n'})
     repo.git("commit", "-q", "-m", "oops")
-    subprocess.run(
-        [sys.executable, "-m", "landwatch", "reviewer", "--once"],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
+    assert reviewer_once().returncode == 0
     outputs = [
         run_cli(repo, "show", "HEAD", *form).stdout for form in ((), ("--json",), ("--sarif",))
     ]

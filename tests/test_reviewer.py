@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from kind_helpers import FakeClock
 from landwatch import paths, registry, work_item
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import WorkItemKind
@@ -214,18 +215,6 @@ class Gate(WorkItemKind[None]):
     def handle(self, item: WorkItem, reporter: Reporter) -> None:
         self.started.set()
         assert self.release.wait(30)
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.wall = 1_800_000_000.0
-        self.mono = 1000.0
-
-    def time(self) -> float:
-        return self.wall
-
-    def monotonic(self) -> float:
-        return self.mono
 
 
 def test_after_a_suspend_our_claims_are_renewed_before_anyone_is_requeued(
