@@ -15,6 +15,7 @@ from landwatch import work_item
 from landwatch.git import no_git_env
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import RetryLater, WorkItemKind, run_command
+from landwatch.review.report import common_dir
 from landwatch.work_item import WorkItem, WorkKind
 
 DEFAULT_INTERVAL = 3600.0
@@ -32,14 +33,6 @@ class MaintenanceReport:
     ran: bool
     note: str
     command: str = ""
-
-
-def common_dir(git_dir: Path) -> Path:
-    try:
-        pointer = (git_dir / "commondir").read_text().strip()
-    except OSError:
-        return git_dir
-    return (git_dir / pointer).resolve()
 
 
 def _stamp_path(git_dir: Path, name: str) -> Path:
