@@ -15,7 +15,7 @@ from typing import Any
 
 from landwatch import paths, registry, work_item
 from landwatch.kinds.push import failing_for as push_failing_for
-from landwatch.notice import duration, safe
+from landwatch.text import duration, safe
 
 
 def reviewer_holding_lock() -> dict[str, Any] | None:

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from landwatch import __version__
-from landwatch.notice import safe
 from landwatch.review.report import Report
 from landwatch.review.rules.base import Finding, Severity
+from landwatch.text import safe
 
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
