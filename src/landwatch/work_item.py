@@ -556,7 +556,7 @@ def enqueue(item: WorkItem, *, now: float | None = None) -> Enqueued:
     except OSError as error:
         raise _queue_error(f"cannot record {item.id[:19]} in", item.git_dir, error) from None
     if result is Enqueued.ADDED:
-        _forget_listing(item.git_dir)
+        forget_listing(item.git_dir)
     return result
 
 
@@ -622,14 +622,10 @@ def _listing_key(git_dir: os.PathLike[str] | str) -> str:
     return os.path.abspath(git_dir)
 
 
-def _forget_listing(git_dir: os.PathLike[str] | str) -> None:
-    with _listings_lock:
-        _listings.pop(_listing_key(git_dir), None)
-
-
 def forget_listing(git_dir: os.PathLike[str] | str) -> None:
     """Make the next claim re-read the pending directory (a consumer calls it on file events)."""
-    _forget_listing(git_dir)
+    with _listings_lock:
+        _listings.pop(_listing_key(git_dir), None)
 
 
 def _take_listing(directory: _WorkDirectory, now: float) -> _Listing:
@@ -792,7 +788,7 @@ def requeue(
         if directory is None or not _rename(directory, CLAIMED, name, RECOVERING, name):
             return None
         outcome = _finish_recovering(directory, name, max_tries, moment, count_try=count_try)
-    _forget_listing(git_dir)
+    forget_listing(git_dir)
     return outcome[0] if outcome else None
 
 
@@ -826,7 +822,7 @@ def requeue_expired_reporting(
     except OSError as error:
         raise _queue_error("cannot recover claims in", git_dir, error) from None
     if recovered.moved:
-        _forget_listing(git_dir)
+        forget_listing(git_dir)
     return recovered
 
 
