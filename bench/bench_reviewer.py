@@ -57,7 +57,7 @@ def main() -> int:
             env=env,
             stderr=subprocess.DEVNULL,
         )
-        state = paths.runtime_dir() / "reviewer.json"
+        state = paths.reviewer_state()
         while not state.exists():
             time.sleep(0.01)
         latencies = []

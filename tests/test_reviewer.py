@@ -24,7 +24,7 @@ from kind_helpers import FakeClock
 from landwatch import paths, registry, work_item
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import WorkItemKind
-from landwatch.reviewer import STATE_FILE, Reviewer, Settings
+from landwatch.reviewer import Reviewer, Settings
 from landwatch.work_item import DONE, FAILED, PENDING, WorkItem, WorkKind
 from queue_helpers import tries_of
 from repo_helpers import installed
@@ -73,7 +73,7 @@ def done_ids(git_dir: Path) -> list[str]:
 
 
 def state_file() -> Path:
-    return paths.runtime_dir() / STATE_FILE
+    return paths.reviewer_state()
 
 
 @contextlib.contextmanager

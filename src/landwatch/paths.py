@@ -37,3 +37,13 @@ def runtime_dir() -> Path:
     if runtime and os.path.isdir(runtime):
         return Path(runtime) / APP
     return state_dir() / "run"
+
+
+def reviewer_lock() -> Path:
+    """The reviewer's per-user lock (flock), holding who runs."""
+    return runtime_dir() / "reviewer.lock"
+
+
+def reviewer_state() -> Path:
+    """What the running reviewer is doing, for `landwatch status`."""
+    return runtime_dir() / "reviewer.json"

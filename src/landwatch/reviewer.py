@@ -37,8 +37,6 @@ from landwatch.work_item import WorkKind
 
 log = logging.getLogger("landwatch.reviewer")
 
-LOCK_FILE = "reviewer.lock"
-STATE_FILE = "reviewer.json"
 LOG_FILE = "reviewer.log"
 
 
@@ -65,7 +63,7 @@ class InstanceLock:
     """flock(2) on a file in the runtime dir: released by the kernel however the holder dies."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.path = path or paths.runtime_dir() / LOCK_FILE
+        self.path = path or paths.reviewer_lock()
         self._fd = -1
 
     def acquire(self, info: dict[str, Any]) -> None:
@@ -110,7 +108,7 @@ class Reviewer:
         self.settings = settings or Settings()
         self.clock = clock or SystemClock()
         self.handlers = handlers
-        self.state_file = state_file or paths.runtime_dir() / STATE_FILE
+        self.state_file = state_file or paths.reviewer_state()
         self.info = info or {}
         for handler in handlers.values():
             handler.clock = self.clock

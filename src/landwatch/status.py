@@ -20,7 +20,7 @@ from landwatch.text import duration, safe
 
 def reviewer_holding_lock() -> dict[str, Any] | None:
     """The running reviewer's lock information, or None when no reviewer holds the lock."""
-    lock = paths.runtime_dir() / "reviewer.lock"
+    lock = paths.reviewer_lock()
     try:
         fd = os.open(lock, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
     except OSError:
@@ -45,7 +45,7 @@ def collect(now: float | None = None) -> dict[str, Any]:
     lines: dict[str, Any] = {}
     if running is not None:
         try:
-            state = json.loads((paths.runtime_dir() / "reviewer.json").read_text())
+            state = json.loads(paths.reviewer_state().read_text())
             lines = state.get("lines", {}) if state.get("pid") == running.get("pid") else {}
         except (OSError, ValueError):
             lines = {}
