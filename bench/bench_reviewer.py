@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from benchlib import git, isolated_home, new_repo
-from landwatch import paths, work_item
+from landwatch import layout, work_item
 
 TESTS = Path(__file__).resolve().parents[1] / "tests"
 
@@ -57,7 +57,7 @@ def main() -> int:
             env=env,
             stderr=subprocess.DEVNULL,
         )
-        state = paths.reviewer_state()
+        state = layout.reviewer_state()
         while not state.exists():
             time.sleep(0.01)
         latencies = []

@@ -4,6 +4,11 @@
 # docs/queue.md and starts no program but `ln` on the happy path: git stays as fast as without us.
 # Whatever goes wrong, it prints at most one line and never changes git's outcome.
 
+# Every name and default shared with the Python side is spelled as in src/landwatch/layout.py
+# ($lw_work: the worktree's directory, $lw_repo: the repository's); tests/test_layout.py
+# fails when the two disagree.
+lw_default_stale_after=600
+lw_default_interval=3600
 lw_chained="${0%/*}/$LANDWATCH_EVENT.before-landwatch"
 
 # The kill switch makes landwatch absent: the hook it replaced, if any, runs as it would alone.
@@ -59,6 +64,7 @@ lw_find_git_dir() {
         case $lw_common in /*) ;; *) lw_common=$lw_git_dir/$lw_common ;; esac
     fi
     lw_work=$lw_git_dir/landwatch
+    lw_repo=$lw_common/landwatch
 }
 
 lw_rev_parse() {
@@ -159,16 +165,16 @@ lw_enqueue() {
 lw_settings() {
     # landwatch.* of git config, cached in the repository's work directory; git config is asked
     # again only when a config file it reads is newer than the cache.
-    lw_cache=$lw_common/landwatch/settings
+    lw_cache=$lw_repo/settings
     if [ ! -f "$lw_cache" ] || [ "$lw_common/config" -nt "$lw_cache" ] ||
         [ "${HOME:-/}/.gitconfig" -nt "$lw_cache" ] ||
         [ "${XDG_CONFIG_HOME:-${HOME:-/}/.config}/git/config" -nt "$lw_cache" ]; then
         { git config --get-regexp '^landwatch[.]' > "$lw_cache"; } 2>/dev/null
     fi
-    lw_bound=600
+    lw_bound=$lw_default_stale_after
     lw_push_remote=
     lw_maintenance=true
-    lw_interval=3600
+    lw_interval=$lw_default_interval
     while read -r lw_key lw_value; do
         case $lw_key in
             landwatch.staleafter) lw_bound=$lw_value ;;
@@ -177,8 +183,8 @@ lw_settings() {
             landwatch.maintenance.interval) lw_interval=$lw_value ;;
         esac
     done 2>/dev/null < "$lw_cache"
-    case $lw_bound in '' | *[!0-9]*) lw_bound=600 ;; esac
-    case $lw_interval in '' | *[!0-9]*) lw_interval=3600 ;; esac
+    case $lw_bound in '' | *[!0-9]*) lw_bound=$lw_default_stale_after ;; esac
+    case $lw_interval in '' | *[!0-9]*) lw_interval=$lw_default_interval ;; esac
     case $lw_maintenance in [Ff]alse | [Nn]o | [Oo]ff | 0) lw_maintenance= ;; esac
 }
 
@@ -187,12 +193,12 @@ lw_also() {
     [ -n "$lw_push_remote" ] && lw_enqueue push "$1" "$2"
     [ -n "$lw_maintenance" ] || return 0
     lw_next=
-    read -r lw_next 2>/dev/null < "$lw_common/landwatch/maintenance-after"
+    read -r lw_next 2>/dev/null < "$lw_repo/maintenance-after"
     case $lw_next in '' | *[!0-9]*) lw_next=0 ;; esac
     [ "$lw_now" -ge "$lw_next" ] || return 0
     lw_enqueue maintenance "$1" "" &&
         { printf '%s\n' $((lw_now + lw_interval * 1000000)) \
-            > "$lw_common/landwatch/maintenance-after"; } 2>/dev/null
+            > "$lw_repo/maintenance-after"; } 2>/dev/null
     return 0
 }
 
@@ -208,7 +214,7 @@ lw_notice() {
         done
     fi
     if [ -z "$lw_tell" ]; then
-        for lw_entry in "$lw_common/landwatch/unread/"*; do
+        for lw_entry in "$lw_repo/unread/"*; do
             [ -e "$lw_entry" ] && lw_tell=1
             break
         done
@@ -249,7 +255,7 @@ lw_record() {
     lw_find_git_dir || return 0
     lw_nothing_landed "$@" && return 0
     # Not installed in this repository (a shared hooks dir, or removed): stay silent.
-    [ -d "$lw_common/landwatch" ] || return 0
+    [ -d "$lw_repo" ] || return 0
     lw_directories || {
         lw_say "cannot create the work directory $lw_work"
         return 0

@@ -7,10 +7,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from landwatch.daemon.loop import Daemon, Settings
 from landwatch.job_queue import Job, Reporter
-from landwatch.kinds.base import WorkItemKind
-from landwatch.reviewer import Reviewer, Settings
-from landwatch.work_item import WorkKind
+from landwatch.kinds.base import ItemHandler
 from queue_helpers import git
 
 
@@ -34,15 +33,14 @@ def reporter() -> Reporter:
     return Reporter(Job("test-1", "test", "key", None), lambda job: None)
 
 
-def in_process(
-    handlers: dict[WorkKind, WorkItemKind[Any]], clock: FakeClock, state: Path
-) -> Reviewer:
-    reviewer = Reviewer(handlers, Settings(watch=False), clock=clock, state_file=state)
+def in_process(handlers: dict[str, ItemHandler[Any]], clock: FakeClock, state: Path) -> Daemon:
+    assert all(handler.clock is clock for handler in handlers.values()), "give handlers the clock"
+    reviewer = Daemon(handlers, Settings(watch=False), clock=clock, state_file=state)
     reviewer.reload()
     return reviewer
 
 
-def settle_down(reviewer: Reviewer, rounds: int = 50) -> None:
+def settle_down(reviewer: Daemon, rounds: int = 50) -> None:
     """Tick until nothing more can be claimed now (held repositories wait for the clock)."""
     for _ in range(rounds):
         reviewer.tick()

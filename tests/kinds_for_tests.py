@@ -7,9 +7,11 @@ LANDWATCH_TEST_JOURNAL, and Blocking waits on the FIFO LANDWATCH_TEST_GATE (no s
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from landwatch.job_queue import Reporter
-from landwatch.kinds.base import WarmWorker, WorkItemKind
+from landwatch.kinds.base import ItemHandler
+from landwatch.kinds.running import WarmWorker
 from landwatch.work_item import WorkItem, WorkKind
 
 
@@ -23,25 +25,25 @@ def journal(line: str) -> None:
         os.close(fd)
 
 
-class Noop(WorkItemKind[None]):
-    work_kind = WorkKind.REVIEW
+class Noop(ItemHandler[None]):
+    name = WorkKind.REVIEW
 
     def handle(self, item: WorkItem, reporter: Reporter) -> None:
         journal(f"done {item.oid} {os.getpid()}")
 
 
-class Failing(WorkItemKind[None]):
-    work_kind = WorkKind.REVIEW
+class Failing(ItemHandler[None]):
+    name = WorkKind.REVIEW
 
     def handle(self, item: WorkItem, reporter: Reporter) -> None:
         journal(f"fail {item.oid} {item.tries}")
         raise RuntimeError("this handler always fails")
 
 
-class Blocking(WorkItemKind[None]):
+class Blocking(ItemHandler[None]):
     """Starts, then waits until the test writes to the gate (or kills the process)."""
 
-    work_kind = WorkKind.REVIEW
+    name = WorkKind.REVIEW
 
     def handle(self, item: WorkItem, reporter: Reporter) -> None:
         journal(f"start {item.oid}")
@@ -55,13 +57,13 @@ def in_worker(oid: str) -> int:
     return os.getpid()
 
 
-class InWorker(WorkItemKind[int]):
+class InWorker(ItemHandler[int]):
     """Runs in a warm worker process: the same process serves one item after another."""
 
-    work_kind = WorkKind.REVIEW
+    name = WorkKind.REVIEW
 
-    def __init__(self, *, max_tries: int = 5) -> None:
-        super().__init__(max_tries=max_tries)
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         self.worker = WarmWorker(poll=0.05)
 
     def handle(self, item: WorkItem, reporter: Reporter) -> int:

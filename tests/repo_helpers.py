@@ -64,7 +64,7 @@ class Repo:
         found = []
         for name in work_item.entries(where, PENDING):
             item = work_item.read_entry(where, PENDING, name)
-            if item is not None and item.kind is kind:  # garbage a test planted is not an item
+            if item is not None and item.kind == kind:  # garbage a test planted is not an item
                 found.append((name.rpartition(".")[2], item.oid, item.base))
         return [(oid, base) for _, oid, base in sorted(found)]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import cli, install, paths, registry, work_item
+from landwatch import cli, install, layout, registry, work_item
 from queue_helpers import git_env
 from repo_helpers import Repo, installed
 
@@ -39,8 +39,8 @@ def test_install_writes_marked_executable_hooks_and_registers(tmp_path: Path) ->
         text = hook.read_text()
         assert text.startswith("#!/bin/sh\n")
         assert f"LANDWATCH_EVENT={event}\n" in text
-        assert f"LANDWATCH_ENTRY={paths.entry_point()}\n" in text
-    entry = paths.entry_point()
+        assert f"LANDWATCH_ENTRY={layout.entry_point()}\n" in text
+    entry = layout.entry_point()
     assert os.access(entry, os.X_OK) and " -I -m landwatch " in entry.read_text()
     assert registry.registered() == [repo.git_dir.resolve()]
     assert (repo.git_dir / "landwatch" / "pending").is_dir()
@@ -228,7 +228,7 @@ def test_hooks_never_read_a_stdin_they_were_not_given(tmp_path: Path) -> None:
 def test_the_happy_path_starts_no_python(tmp_path: Path) -> None:
     repo = installed(tmp_path / "repo")
     canary = tmp_path / "python-started"
-    paths.entry_point().write_text(f"#!/bin/sh\ntouch {canary}\n")
+    layout.entry_point().write_text(f"#!/bin/sh\ntouch {canary}\n")
     repo.commit("one")
     repo.git("switch", "-q", "-c", "side")
     repo.commit("two", name="two")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from kind_helpers import FakeClock, in_process, reporter, settle_down
-from landwatch import work_item
+from landwatch import layout, work_item
 from landwatch.kinds.base import RetryLater
-from landwatch.kinds.maintenance import MaintenanceKind, next_allowed
+from landwatch.kinds.maintenance import MaintenanceHandler
 from landwatch.work_item import DONE, WorkItem, WorkKind
 from repo_helpers import Repo, installed, reviewer_once
 
@@ -64,15 +64,17 @@ def test_a_landing_gets_real_maintenance_once_per_interval(repo: Repo) -> None:
 def test_nothing_twice_with_git_maintenance_start(repo: Repo) -> None:
     oid = repo.commit("one")
     repo.git("config", "--global", "--add", "maintenance.repo", str(repo.path))
-    report = MaintenanceKind().handle(WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir), reporter())
+    report = MaintenanceHandler().handle(
+        WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir), reporter()
+    )
     assert not report.ran and "git maintenance start" in report.note
-    assert next_allowed(repo.git_dir) > 0
+    assert int(layout.maintenance_after_file(repo.git_dir).read_text()) > 0
 
 
 def test_turned_off_and_rate_limited(repo: Repo) -> None:
     oid = repo.commit("one")
     item = WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir)
-    kind = MaintenanceKind()
+    kind = MaintenanceHandler()
     assert kind.handle(item, reporter()).ran
     assert kind.handle(item, reporter()).note == "ran less than an interval ago"
     repo.git("config", "landwatch.maintenance", "false")
@@ -84,9 +86,9 @@ def test_a_held_lock_is_a_retry_not_a_failure(repo: Repo, tmp_path: Path) -> Non
     lock = repo.git_dir / "objects" / "maintenance.lock"
     lock.write_text("")
     with pytest.raises(RetryLater, match=r"maintenance\.lock"):
-        MaintenanceKind().handle(WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir), reporter())
+        MaintenanceHandler().handle(WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir), reporter())
     clock = FakeClock()
-    kind = MaintenanceKind()
+    kind = MaintenanceHandler(clock=clock)
     reviewer = in_process({WorkKind.MAINTENANCE: kind}, clock, tmp_path / "state.json")
     settle_down(reviewer)
     assert repo.pending(kind=WorkKind.MAINTENANCE) == [(oid, None)]

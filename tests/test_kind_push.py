@@ -23,10 +23,10 @@ from kind_helpers import (
     reporter,
     settle_down,
 )
-from landwatch import work_item
+from landwatch import layout, work_item
+from landwatch.daemon.lock import InstanceLock, LockHolder
 from landwatch.kinds.base import GiveUp, RetryLater
-from landwatch.kinds.push import PushKind, backoff, state_path
-from landwatch.reviewer import InstanceLock
+from landwatch.kinds.push import PushHandler, backoff
 from landwatch.work_item import DONE, FAILED, PENDING, WorkItem, WorkKind
 from repo_helpers import Repo, installed, reviewer_once
 
@@ -63,7 +63,7 @@ def test_a_landing_is_pushed_by_the_reviewer(repo: Repo, remote: Path) -> None:
 def test_running_an_item_twice_pushes_once(repo: Repo, remote: Path) -> None:
     oid = repo.commit("once")
     item = WorkItem(WorkKind.PUSH, oid, repo.git_dir)
-    kind = PushKind()
+    kind = PushHandler()
     first = kind.handle(item, reporter())
     second = kind.handle(item, reporter())
     assert (first.pushed, second.pushed, second.up_to_date) == (["main"], [], ["main"])
@@ -75,7 +75,7 @@ def test_ten_landings_while_offline_are_one_push(repo: Repo, remote: Path, tmp_p
     remote.rename(hidden)  # offline
     oids = [repo.commit(f"offline {n}", name=f"f{n}") for n in range(10)]
     clock = FakeClock()
-    kind = PushKind()
+    kind = PushHandler(clock=clock)
     reviewer = in_process({WorkKind.PUSH: kind}, clock, tmp_path / "state.json")
     settle_down(reviewer)
     assert len(push_items(repo)) == 10  # handed back, uncounted
@@ -83,7 +83,7 @@ def test_ten_landings_while_offline_are_one_push(repo: Repo, remote: Path, tmp_p
         work_item.read_entry(repo.git_dir, PENDING, n).tries == 0  # type: ignore[union-attr]
         for n in push_items(repo)
     )
-    failing = state_path(repo.git_dir)
+    failing = layout.push_state_file(repo.git_dir)
     assert failing.exists() and "origin" in failing.read_text()
     hidden.rename(remote)  # online again, but the backoff is not over
     clock.advance(backoff(1) - 1)
@@ -104,7 +104,7 @@ def test_backoff_doubles_from_a_minute_up_to_an_hour() -> None:
 def test_an_unreachable_remote_is_a_retry_not_a_failure(repo: Repo, tmp_path: Path) -> None:
     repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
     oid = repo.commit("nowhere to go")
-    kind = PushKind()
+    kind = PushHandler()
     with pytest.raises(RetryLater) as raised:
         kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
     assert raised.value.after == 60
@@ -124,7 +124,7 @@ def test_a_rejected_push_fails_with_the_remotes_words(
     elsewhere.git("push", "-q", "origin", "main")
     oid = repo.commit("diverged")
     with pytest.raises(GiveUp, match=r"origin rejected main: \[rejected\] \(fetch first\)"):
-        PushKind().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
     result = reviewer_once()
     assert "rejected main" in result.stderr
     assert [work_item.id_of_entry(n) for n in push_items(repo, FAILED)] == [f"push-{oid}"]
@@ -139,20 +139,20 @@ def test_force_pushes_with_lease_only_when_asked(repo: Repo, remote: Path) -> No
     rewritten = repo.head()
     item = WorkItem(WorkKind.PUSH, rewritten, repo.git_dir)
     with pytest.raises(GiveUp, match="non-fast-forward"):
-        PushKind().handle(item, reporter())
+        PushHandler().handle(item, reporter())
     repo.git("config", "landwatch.push.force", "true")
-    assert PushKind().handle(item, reporter()).pushed == ["main"]
+    assert PushHandler().handle(item, reporter()).pushed == ["main"]
     assert remote_head(remote) == rewritten
 
 
 def test_only_the_branches_asked_for_are_pushed(repo: Repo, remote: Path) -> None:
     repo.git("config", "landwatch.push.branches", "release/*")
     on_main = repo.commit("main is not pushed")
-    report = PushKind().handle(WorkItem(WorkKind.PUSH, on_main, repo.git_dir), reporter())
+    report = PushHandler().handle(WorkItem(WorkKind.PUSH, on_main, repo.git_dir), reporter())
     assert report.pushed == [] and "no branch" in report.note
     repo.git("switch", "-q", "-c", "release/1")
     on_release = repo.commit("release is")
-    report = PushKind().handle(WorkItem(WorkKind.PUSH, on_release, repo.git_dir), reporter())
+    report = PushHandler().handle(WorkItem(WorkKind.PUSH, on_release, repo.git_dir), reporter())
     assert report.pushed == ["release/1"] and remote_head(remote, "release/1") == on_release
 
 
@@ -186,7 +186,7 @@ def test_a_remote_that_asks_for_credentials_never_prompts(
     oid = repo.commit("private")
     started = time.monotonic()
     with pytest.raises(RetryLater, match=r"terminal prompts disabled|Authentication failed"):
-        PushKind().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
     assert time.monotonic() - started < 30  # failed at once, never waited for a person
 
 
@@ -194,16 +194,16 @@ def test_the_one_line_says_when_pushing_has_failed_too_long(repo: Repo, tmp_path
     repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
     oid = repo.commit("waiting to be pushed")
     with pytest.raises(RetryLater):
-        PushKind().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
     lock = InstanceLock()
-    lock.acquire({"pid": os.getpid(), "mode": "test", "version": "0"})  # a reviewer is running
+    lock.acquire(LockHolder(os.getpid(), "test", "0", "-"))  # a reviewer is running
     try:
         pending = repo.git_dir / "landwatch" / PENDING
         old = int((time.time() - 7200) * 1_000_000)
         for name in os.listdir(pending):
             os.rename(pending / name, pending / f"{work_item.id_of_entry(name)}.{old}")
         assert repo.run("commit", "-q", "--allow-empty", "-m", "soon").stderr == ""
-        state = state_path(repo.git_dir)
+        state = layout.push_state_file(repo.git_dir)
         failing = json.loads(state.read_text())
         failing["failing_since"] = time.time() - 7200  # back-dated, as git's tests do
         state.write_text(json.dumps(failing))

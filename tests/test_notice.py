@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import notice, work_item
+from landwatch import layout, notice, work_item
 from landwatch.work_item import FAILED, PENDING
 from queue_helpers import git_env
 from repo_helpers import Repo, installed
@@ -42,7 +42,7 @@ def repo(tmp_path: Path) -> Repo:
 
 def test_a_fresh_queue_says_nothing(repo: Repo) -> None:
     assert commit(repo, "one").stderr == ""
-    back_date(repo, notice.DEFAULT_STALE_AFTER - 60)
+    back_date(repo, layout.DEFAULT_STALE_AFTER - 60)
     assert commit(repo, "two").stderr == ""
 
 
@@ -153,9 +153,9 @@ def test_garbage_in_the_queue_never_breaks_a_commit(repo: Repo) -> None:
 
 
 def test_a_missing_entry_point_is_one_line(repo: Repo) -> None:
-    from landwatch import paths
+    from landwatch import layout
 
-    paths.entry_point().unlink()
+    layout.entry_point().unlink()
     commit(repo, "one")
     back_date(repo, 3600)
     stderr = commit(repo, "two").stderr

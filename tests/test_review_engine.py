@@ -15,8 +15,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from landwatch import work_item
-from landwatch.review import output, report
+from landwatch import layout, report_store, work_item
+from landwatch.review import output
 from landwatch.review.engine import CONFIG_RULE
 from landwatch.work_item import DONE
 from repo_helpers import Repo, installed, reviewer_once
@@ -233,7 +233,8 @@ def test_a_plugin_package_adds_a_rule_through_its_entry_point(
     (site / "landwatch_example_rules").mkdir(parents=True)
     (site / "landwatch_example_rules" / "__init__.py").write_text(
         textwrap.dedent("""\
-        from landwatch.review.rules.base import LineRule, Severity
+        from landwatch.review.findings import Severity
+        from landwatch.review.rules.base import LineRule
 
         class NoTodo(LineRule):
             '''An added line with TODO.'''
@@ -300,7 +301,7 @@ def test_review_command_exit_status_and_formats(repo: Repo) -> None:
     assert [f["line"] for f in data["findings"] if f["rule"] == "P001"] == [1]
     first = repo.git("rev-parse", "HEAD~1")
     ranged = json.loads(run_cli(repo, "review", f"{first}..HEAD", "--json").stdout)
-    assert ranged["kind"] == "range"
+    assert ranged["shape"] == "range"
     assert json.loads(run_cli(repo, "review", "--sarif").stdout)["version"] == "2.1.0"
     missing = run_cli(repo, "review", "nope")
     assert missing.returncode == 1 and missing.stderr.count("\n") == 1
@@ -317,7 +318,7 @@ def test_the_reviewer_reviews_landings_and_the_hooks_tell_once(tmp_path: Path) -
     assert sorted(
         work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)
     ) == sorted([f"review-{oid}", f"review-{clean}"])
-    stored = report.read(repo.git_dir, oid)
+    stored = report_store.read(repo.git_dir, oid)
     assert stored is not None and stored.summary() == "2 warnings, 1 info"
     told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
     assert told == f"landwatch: {oid[:7]} — 2 warnings, 1 info · landwatch show {oid[:7]}\n"
@@ -377,7 +378,7 @@ def test_no_output_ever_shows_a_whole_secret(tmp_path: Path) -> None:
         run_cli(repo, "show", "HEAD", *form).stdout for form in ((), ("--json",), ("--sarif",))
     ]
     outputs.append(repo.git("notes", "--ref", "landwatch", "show", "HEAD"))
-    outputs.append(report.report_path(repo.git_dir, repo.head()).read_text())
+    outputs.append(layout.report_file(repo.git_dir, repo.head()).read_text())
     assert all("S002" in text or "token-format" in text for text in outputs[:3])
     for text in outputs:
         assert token not in text and token[4:] not in text

@@ -10,8 +10,8 @@ import pytest
 
 from landwatch.review import engine
 from landwatch.review.change import ChangeError
+from landwatch.review.findings import Finding
 from landwatch.review.report import Report
-from landwatch.review.rules.base import Finding
 from repo_helpers import Repo
 from review_helpers import found, land, new_repo, review, write
 
@@ -197,14 +197,14 @@ def test_root_commit_merge_and_range(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "repo", initial=False)
     land(repo, {"root.txt": "root  \n"}, "root")
     root = review(repo)
-    assert root.kind == "root" and found(root) == [("P001", "root.txt", 1)]
+    assert root.shape == "root" and found(root) == [("P001", "root.txt", 1)]
     repo.git("switch", "-q", "-c", "topic")
     land(repo, {"topic.txt": "from topic  \n"}, "topic")
     repo.git("switch", "-q", "main")
     land(repo, {"main.txt": "main\n"}, "main moves")
     repo.git("merge", "-q", "--no-edit", "topic", LANDWATCH="0")
     merge = review(repo)
-    assert merge.kind == "merge" and found(merge) == [("P001", "topic.txt", 1)]
+    assert merge.shape == "merge" and found(merge) == [("P001", "topic.txt", 1)]
     write(repo, {".landwatch.toml": 'merges = "skip"\n'})
     repo.git("commit", "-q", "-m", "skip merges", LANDWATCH="0")
     repo.git("switch", "-q", "topic")
@@ -217,7 +217,7 @@ def test_root_commit_merge_and_range(tmp_path: Path) -> None:
     land(repo, {"a.txt": "a  \n"}, "a")
     land(repo, {"b.txt": "b  \n"}, "b")
     landed = review(repo, "HEAD", first)
-    assert landed.kind == "range" and sorted(found(landed)) == [
+    assert landed.shape == "range" and sorted(found(landed)) == [
         ("P001", "a.txt", 1),
         ("P001", "b.txt", 1),
     ]

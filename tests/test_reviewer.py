@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from kind_helpers import FakeClock
-from landwatch import paths, registry, work_item
+from landwatch import layout, registry, work_item
+from landwatch.daemon.loop import Daemon, Settings
 from landwatch.job_queue import Reporter
-from landwatch.kinds.base import WorkItemKind
-from landwatch.reviewer import Reviewer, Settings
+from landwatch.kinds.base import ItemHandler
 from landwatch.work_item import DONE, FAILED, PENDING, WorkItem, WorkKind
 from queue_helpers import tries_of
 from repo_helpers import installed
@@ -73,7 +73,7 @@ def done_ids(git_dir: Path) -> list[str]:
 
 
 def state_file() -> Path:
-    return paths.reviewer_state()
+    return layout.reviewer_state()
 
 
 @contextlib.contextmanager
@@ -204,11 +204,11 @@ def test_a_handler_that_always_fails_ends_in_failed_and_is_told(
     assert f"gave up the review of {oid[:7]}" in told
 
 
-class Gate(WorkItemKind[None]):
-    work_kind = WorkKind.REVIEW
+class Gate(ItemHandler[None]):
+    name = WorkKind.REVIEW
 
-    def __init__(self, *, max_tries: int = 5) -> None:
-        super().__init__(max_tries=max_tries)
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         self.started = threading.Event()
         self.release = threading.Event()
 
@@ -226,8 +226,8 @@ def test_after_a_suspend_our_claims_are_renewed_before_anyone_is_requeued(
     clock = FakeClock()
     theirs = work_item.claim_next(repo.git_dir, now=clock.time())
     assert theirs is not None and theirs.item.oid == theirs_oid
-    gate = Gate()
-    reviewer = Reviewer(
+    gate = Gate(clock=clock)
+    reviewer = Daemon(
         {WorkKind.REVIEW: gate},
         Settings(watch=False),
         clock=clock,

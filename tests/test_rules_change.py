@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from landwatch.review.change import Change, open_repository, resolve
-from landwatch.review.rules.base import ChangeRule, Finding, Severity
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.rules.base import ChangeRule
 from landwatch.review.rules.change_rules import (
     RULES,
     ChangeTooLarge,

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from landwatch.review.change import Change, Message, open_repository, resolve
-from landwatch.review.rules.base import Finding, MessageRule, Severity
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.rules.base import MessageRule
 from landwatch.review.rules.message import (
     RULES,
     BlankLineAfterSubject,

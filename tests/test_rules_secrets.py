@@ -14,15 +14,10 @@ from pathlib import Path
 import pytest
 
 from landwatch.review.change import Change, open_repository, resolve
-from landwatch.review.rules.base import Finding, LineRule, Severity, fingerprint
-from landwatch.review.rules.secrets import (
-    RULES,
-    GenericSecret,
-    PrivateKey,
-    TokenFormat,
-    redact,
-    shannon_entropy,
-)
+from landwatch.review.findings import Finding, Severity, fingerprint
+from landwatch.review.rules.base import LineRule
+from landwatch.review.rules.secrets import RULES, GenericSecret, PrivateKey, TokenFormat
+from landwatch.review.secretscan import redact, shannon_entropy
 from repo_helpers import Repo
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import install, paths, service, status
+from landwatch import install, layout, service
+from landwatch.daemon.lock import holder
 from repo_helpers import installed
 from test_reviewer import journal_lines, process_gone, wait_for
 
@@ -51,7 +52,7 @@ def test_systemd_unit_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         "\n"
         "[Service]\n"
         "Type=simple\n"
-        f'ExecStart="{paths.entry_point()}" reviewer\n'
+        f'ExecStart="{layout.entry_point()}" reviewer\n'
         "Restart=on-failure\n"
         "RestartSec=5\n"
         "# SIGTERM lets a running job finish within the reviewer's grace period.\n"
@@ -99,10 +100,10 @@ def test_launchd_agent_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     with plist.open("rb") as file:
         assert plistlib.load(file) == {
             "Label": "dev.landwatch.reviewer",
-            "ProgramArguments": [str(paths.entry_point()), "reviewer"],
+            "ProgramArguments": [str(layout.entry_point()), "reviewer"],
             "RunAtLoad": True,
             "KeepAlive": True,
-            "StandardErrorPath": str(paths.state_dir() / "reviewer.stderr.log"),
+            "StandardErrorPath": str(layout.state_dir() / "reviewer.stderr.log"),
         }
     domain = f"gui/{os.getuid()}"
     assert calls(log) == [f"bootout {domain}/dev.landwatch.reviewer", f"bootstrap {domain} {plist}"]
@@ -131,19 +132,20 @@ def test_the_detached_fallback_runs_for_real(
     out = io.StringIO()
     service.command("install", out)
     assert "runs detached and will not come back after a reboot" in out.getvalue()
-    holder = status.reviewer_holding_lock()
-    assert holder is not None and holder["mode"] == "detached"
+    running = holder()
+    assert running is not None and running.mode == "detached" and running.pid is not None
     try:
         out = io.StringIO()
         service.command("status", out)
-        assert f"running (pid {holder['pid']}, detached" in out.getvalue()
+        assert f"running (pid {running.pid}, detached" in out.getvalue()
         assert "a detached process" in out.getvalue()
         service.command("start", out)
         assert "already running" in out.getvalue()
         assert repo.pending() == []
     finally:
         service.command("stop", io.StringIO())
-        wait_for(lambda: process_gone(holder["pid"]), "the reviewer to stop")
+        pid = running.pid
+        wait_for(lambda: process_gone(pid), "the reviewer to stop")
     out = io.StringIO()
     service.command("status", out)
     assert "the reviewer is not running" in out.getvalue()

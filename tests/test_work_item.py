@@ -192,11 +192,11 @@ def test_claim_next_of_never_touches_another_kind(git_dir: Path) -> None:
     w.enqueue(item(git_dir, 1, WorkKind.PUSH), now=T)
     w.enqueue(item(git_dir, 2, WorkKind.REVIEW), now=T + 1)
     claimed = w.claim_next_of(git_dir, [WorkKind.REVIEW], now=T + 2)
-    assert claimed is not None and claimed.item.kind is WorkKind.REVIEW
+    assert claimed is not None and claimed.item.kind == WorkKind.REVIEW
     assert w.claim_next_of(git_dir, [WorkKind.REVIEW], now=T + 2) is None
     assert where(git_dir)[item(git_dir, 1, WorkKind.PUSH).id] == [PENDING]
     push = w.claim_next_of(git_dir, ["push"], now=T + 2)
-    assert push is not None and push.item.kind is WorkKind.PUSH
+    assert push is not None and push.item.kind == WorkKind.PUSH
 
 
 def test_items_of_a_kind_this_release_does_not_know_are_left_alone(git_dir: Path) -> None:

@@ -14,8 +14,6 @@ from pathlib import Path
 
 from landwatch import __version__
 
-KINDS = ("review", "push", "maintenance")
-
 
 def _program_name(argv0: str) -> str:
     # git runs `git-landwatch` for `git landwatch`; say it the way the person typed it.
@@ -41,7 +39,11 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     uninstall.add_argument("--hooks-path", type=Path, metavar="DIR")
 
     enqueue = commands.add_parser("enqueue", help="record a landed commit as a work item")
-    enqueue.add_argument("--kind", choices=KINDS, default="review")
+    enqueue.add_argument(
+        "--kind",
+        default="review",
+        help="the kind of work (review, push, maintenance, or one a package adds)",
+    )
     enqueue.add_argument("--base", metavar="OID", help="where the landed range starts")
     enqueue.add_argument("rev", nargs="?", default="HEAD", metavar="REV")
 
@@ -120,7 +122,7 @@ def _review(args: argparse.Namespace) -> int:
     from landwatch import registry
     from landwatch.git import git
     from landwatch.review import engine
-    from landwatch.review.rules.base import Severity
+    from landwatch.review.findings import Severity
 
     cwd = Path.cwd()
     git_dir = Path(git("rev-parse", "--absolute-git-dir", cwd=cwd))
@@ -142,13 +144,13 @@ def _review(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from landwatch import report_store
     from landwatch.git import git
-    from landwatch.review import report as reports
 
     cwd = Path.cwd()
     git_dir = Path(git("rev-parse", "--absolute-git-dir", cwd=cwd))
     oid = git("rev-parse", "--verify", "--end-of-options", f"{args.revision}^{{commit}}", cwd=cwd)
-    found = reports.read(git_dir, oid)
+    found = report_store.read(git_dir, oid)
     if found is None:
         print(
             f"landwatch: no review of {oid[:12]} yet (the reviewer has not reached it, or it "
@@ -157,7 +159,7 @@ def _show(args: argparse.Namespace) -> int:
         )
         return 1
     _print_reports(args, [found], git_dir.parent)
-    reports.mark_read(git_dir, oid)
+    report_store.mark_read(git_dir, oid)
     return 0
 
 
@@ -200,36 +202,43 @@ def _enqueue(args: argparse.Namespace) -> int:
         base = git("rev-parse", "--verify", "--end-of-options", f"{args.base}^{{commit}}", cwd=cwd)
     git_dir = Path(git("rev-parse", "--absolute-git-dir", cwd=cwd))
     top = git("rev-parse", "--show-toplevel", cwd=cwd, check=False)
-    item = work_item.WorkItem(
-        work_item.WorkKind(args.kind), oid, git_dir, Path(top) if top else None, base
-    )
+    try:
+        item = work_item.WorkItem(args.kind, oid, git_dir, Path(top) if top else None, base)
+    except ValueError as error:
+        print(f"landwatch: {error}", file=sys.stderr)
+        return 2
     result = work_item.enqueue(item)
     print(f"{result.value} {item.id}")
     return 0
 
 
 def _reviewer(args: argparse.Namespace) -> int:
-    from landwatch import kinds, reviewer
+    from landwatch import kinds
+    from landwatch.daemon import process
+    from landwatch.daemon.loop import Daemon, Settings
+    from landwatch.kinds.base import SystemClock
 
     overrides = {}
     for spec in args.kind:
         name, _, handler = spec.partition("=")
         overrides[name] = handler
-    settings = reviewer.Settings(
+    settings = Settings(
         lease=args.lease,
         max_tries=args.max_tries,
         rescan=args.rescan,
         grace=args.grace,
         watch=not args.no_watch,
     )
-    handlers = kinds.handlers(overrides, max_tries=args.max_tries)  # errors before detaching
+    clock = SystemClock()
+    # Errors before detaching: a handler that cannot be loaded is said on the terminal.
+    handlers = kinds.handlers(overrides, max_tries=args.max_tries, clock=clock)
 
-    def make() -> reviewer.Reviewer:
-        return reviewer.Reviewer(handlers, settings)
+    def make() -> Daemon:
+        return Daemon(handlers, settings, clock)
 
     if args.detach:
-        return reviewer.detach(
-            lambda ready: reviewer.serve(
+        return process.detach(
+            lambda ready: process.serve(
                 make,
                 mode="detached",
                 once=False,
@@ -238,7 +247,7 @@ def _reviewer(args: argparse.Namespace) -> int:
                 ready=ready,
             )
         )
-    return reviewer.serve(
+    return process.serve(
         make,
         mode="once" if args.once else "foreground",
         once=args.once,

@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import TextIO
 
 import landwatch
-from landwatch import paths, registry, work_item
+from landwatch import layout, registry, work_item
 from landwatch.errors import UserError
+from landwatch.files import write_atomic
 from landwatch.git import GitError, git, is_inside
 
 HOOK_EVENTS = ("post-commit", "post-merge", "post-rewrite", "post-applypatch")
 MARKER = "# landwatch-hook"
 HOOK_FORMAT = 1
-CHAINED_SUFFIX = ".before-landwatch"
 
 
 class InstallError(UserError):
@@ -96,7 +96,7 @@ def is_ours(path: Path) -> bool:
 
 
 def chained_path(hook: Path) -> Path:
-    return hook.with_name(hook.name + CHAINED_SUFFIX)
+    return hook.with_name(hook.name + layout.CHAINED_SUFFIX)
 
 
 def write_entry_point(python: str = sys.executable) -> Path:
@@ -104,22 +104,14 @@ def write_entry_point(python: str = sys.executable) -> Path:
 
     `-I` keeps the hook's working directory (a repository's files) off sys.path.
     """
-    entry = paths.entry_point()
-    entry.parent.mkdir(parents=True, exist_ok=True)
+    entry = layout.entry_point()
     text = (
         "#!/bin/sh\n"
         "# The landwatch command for git hooks, written by `landwatch install`.\n"
         f'exec {shlex.quote(python)} -I -m landwatch "$@"\n'
     )
-    _write_executable(entry, text)
+    write_atomic(entry, text, mode=0o700)  # ours alone, like the directory it is in
     return entry
-
-
-def _write_executable(path: Path, text: str) -> None:
-    temporary = path.with_name(f".{path.name}.landwatch-{os.getpid()}")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.chmod(0o755)
-    os.replace(temporary, path)
 
 
 def _hooks_path_policy(repository: Repository, requested: Path | None) -> Path:
@@ -167,7 +159,8 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO = sys.stdo
                 "it still runs first",
                 file=out,
             )
-        _write_executable(hook, render_hook(event, entry, host))
+        # The hooks directory is git's, not ours: hooks are executable as git's own are.
+        write_atomic(hook, render_hook(event, entry, host), mode=0o755, own_directory=False)
     print(f"landwatch: hooks {', '.join(HOOK_EVENTS)} written to {hooks_dir}", file=out)
     if hooks_dir != repository.hooks_dir.resolve():
         print(

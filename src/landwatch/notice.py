@@ -6,26 +6,32 @@ paths) is escaped, so no terminal escape or rich markup reaches the terminal fro
 
 from __future__ import annotations
 
+import enum
 import os
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch import work_item
+from landwatch import layout, work_item
+from landwatch.files import write_atomic
 from landwatch.git import GitError, config_value
 from landwatch.text import duration, safe
 
 START_COMMAND = "landwatch service start"
-DEFAULT_STALE_AFTER = 600.0
-TOLD = "told"  # its mtime: when the person was last told about items given up
 
-STALE, GIVEN_UP, FINDINGS = 0, 1, 2  # urgency: lower is told first
+
+class Urgency(enum.IntEnum):
+    """What a line is about; the lower is told first."""
+
+    STALE = 0
+    GIVEN_UP = 1
+    FINDINGS = 2
 
 
 @dataclass(frozen=True)
 class Announcement:
-    urgency: int
+    urgency: Urgency
     parts: tuple[tuple[str, str], ...]  # (text, rich style); text is already safe
     commit: str | None = None  # the review it tells of, marked read once told
 
@@ -46,7 +52,7 @@ def stale_after(git_dir: Path) -> float:
         text = config_value("landwatch.staleAfter", cwd=git_dir) or ""
     except GitError:
         text = ""
-    return float(text) if text.isdigit() else DEFAULT_STALE_AFTER
+    return float(text) if text.isdigit() else layout.DEFAULT_STALE_AFTER
 
 
 def stale(git_dir: Path, now: float) -> Announcement | None:
@@ -54,18 +60,22 @@ def stale(git_dir: Path, now: float) -> Announcement | None:
     bound = stale_after(git_dir)
     if not count or age <= bound:
         return None
-    from landwatch.status import reviewer_holding_lock
+    from landwatch.daemon.lock import holder
 
-    if reviewer_holding_lock() is not None:
+    if holder() is not None:
         # It is draining: what still waits is a push backing off, told once it has been
         # failing longer than the bound.
         return push_failing(git_dir, now, bound)
-    reviews = sum(
-        1 for name in work_item.entries(git_dir, work_item.PENDING) if name.startswith("review-")
-    )
-    items = "1 landed commit waits" if reviews == 1 else f"{reviews or count} landed commits wait"
+    # Each landing waits as one item per kind it asked for: count the commits, not the items.
+    oids = {
+        work_item.id_of_entry(name).partition("-")[2]
+        for name in work_item.entries(git_dir, work_item.PENDING)
+    }
+    oids.discard("")  # garbage: no kind-oid name
+    commits = len(oids)
+    items = "1 landed commit waits" if commits == 1 else f"{commits or count} landed commits wait"
     return Announcement(
-        STALE,
+        Urgency.STALE,
         (
             ("landwatch: ", "bold"),
             (f"{items} for review in {safe(repository_name(git_dir))}", "yellow"),
@@ -87,7 +97,7 @@ def push_failing(git_dir: Path, now: float, bound: float) -> Announcement | None
         return None
     seconds, remote, error = failing
     return Announcement(
-        STALE,
+        Urgency.STALE,
         (
             ("landwatch: ", "bold"),
             (f"pushing to {safe(remote)} has failed for {duration(seconds)}", "yellow"),
@@ -111,7 +121,7 @@ def given_up(git_dir: Path) -> Announcement | None:
     what = f"{safe(kind)} of {safe(oid[:7])}" if oid else "an unreadable item"
     more = f" and {len(fresh) - 1} more" if len(fresh) > 1 else ""
     return Announcement(
-        GIVEN_UP,
+        Urgency.GIVEN_UP,
         (
             ("landwatch: ", "bold"),
             (f"gave up the {what}{more}", "red"),
@@ -122,17 +132,17 @@ def given_up(git_dir: Path) -> Announcement | None:
 
 
 def findings(git_dir: Path) -> Announcement | None:
-    from landwatch.review import report  # light: no pygit2
+    from landwatch import report_store  # light: no pygit2
 
-    unread = report.unread(git_dir)
+    unread = report_store.unread(git_dir)
     for commit in unread:
-        found = report.read(git_dir, commit)
+        found = report_store.read(git_dir, commit)
         if found is None or not found.findings:
-            report.mark_read(git_dir, commit)
+            report_store.mark_read(git_dir, commit)
             continue
         more = len(unread) - 1
         return Announcement(
-            FINDINGS,
+            Urgency.FINDINGS,
             (
                 ("landwatch: ", "bold"),
                 (f"{safe(commit[:7])} — ", ""),
@@ -146,13 +156,9 @@ def findings(git_dir: Path) -> Announcement | None:
     return None
 
 
-def _told_path(git_dir: Path) -> Path:
-    return git_dir / work_item.WORK_DIRECTORY / TOLD
-
-
 def _told_at(git_dir: Path) -> float:
     try:
-        return _told_path(git_dir).stat().st_mtime
+        return layout.told_file(git_dir).stat().st_mtime
     except OSError:
         return 0.0
 
@@ -171,12 +177,12 @@ def show(git_dir: Path, now: float | None = None) -> int:
         if announcement is None:
             return 0
         _print(announcement)
-        if announcement.urgency == GIVEN_UP:
-            _told_path(git_dir).touch()
+        if announcement.urgency is Urgency.GIVEN_UP:
+            write_atomic(layout.told_file(git_dir), b"", durable=False)  # its mtime is the datum
         elif announcement.commit is not None:
-            from landwatch.review import report
+            from landwatch import report_store
 
-            report.mark_read(git_dir, announcement.commit)
+            report_store.mark_read(git_dir, announcement.commit)
     except Exception as error:  # a hook must never fail because of us
         print(f"landwatch: {safe(type(error).__name__)}: {safe(str(error))[:200]}", file=sys.stderr)
     return 0

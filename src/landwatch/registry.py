@@ -12,16 +12,13 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from landwatch import paths
-
-
-def registry_file() -> Path:
-    return paths.config_dir() / "repositories"
+from landwatch import layout
+from landwatch.files import private_directory, write_atomic
 
 
 def registered() -> list[Path]:
     try:
-        text = registry_file().read_text(encoding="utf-8", errors="surrogateescape")
+        text = layout.registry_file().read_text(encoding="utf-8", errors="surrogateescape")
     except FileNotFoundError:
         return []
     return [Path(line) for line in text.splitlines() if line.startswith("/")]
@@ -83,8 +80,10 @@ def _key(common_git_dir: Path) -> Path:
 
 @contextlib.contextmanager
 def _locked() -> Iterator[None]:
-    registry_file().parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(registry_file().with_suffix(".lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    private_directory(layout.config_dir())
+    fd = os.open(
+        layout.registry_lock(), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600
+    )
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -93,13 +92,5 @@ def _locked() -> Iterator[None]:
 
 
 def _write(repositories: list[Path]) -> None:
-    target = registry_file()
-    temporary = target.with_name(f".{target.name}.{os.getpid()}")
     data = "".join(f"{path}\n" for path in repositories)
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-    try:
-        os.write(fd, data.encode("utf-8", errors="surrogateescape"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temporary, target)
+    write_atomic(layout.registry_file(), data.encode("utf-8", errors="surrogateescape"))

@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import paths
+from landwatch import layout
+from landwatch.daemon.lock import holder
 from landwatch.errors import UserError
-from landwatch.status import reviewer_holding_lock
 
 UNIT = "landwatch-reviewer.service"
 LABEL = "dev.landwatch.reviewer"
@@ -57,21 +57,21 @@ class Detached:
         self.stop(out)
 
     def start(self, out: TextIO) -> None:
-        if reviewer_holding_lock() is not None:
+        if holder() is not None:
             print("landwatch: the reviewer is already running", file=out)
             return
-        result = _run([str(paths.entry_point()), "reviewer", "--detach"], check=False)
+        result = _run([str(layout.entry_point()), "reviewer", "--detach"], check=False)
         print((result.stdout + result.stderr).strip(), file=out)
         if result.returncode != 0:
             raise ServiceError("the reviewer did not start")
 
     def stop(self, out: TextIO) -> None:
-        holder = reviewer_holding_lock()
-        if holder is None or not isinstance(holder.get("pid"), int):
+        running = holder()
+        if running is None or running.pid is None:
             print("landwatch: no reviewer is running", file=out)
             return
-        os.kill(holder["pid"], signal.SIGTERM)
-        print(f"landwatch: asked the reviewer (pid {holder['pid']}) to stop", file=out)
+        os.kill(running.pid, signal.SIGTERM)
+        print(f"landwatch: asked the reviewer (pid {running.pid}) to stop", file=out)
 
     def describe(self) -> str:
         return "a detached process (no service manager)"
@@ -113,7 +113,7 @@ class Systemd:
     def install(self, out: TextIO) -> None:
         path = self.unit_path()
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(self.unit_text(paths.entry_point()))
+        path.write_text(self.unit_text(layout.entry_point()))
         _run([self.systemctl, "--user", "daemon-reload"])
         _run([self.systemctl, "--user", "enable", "--now", UNIT])
         print(
@@ -165,7 +165,7 @@ class Launchd:
             "ProgramArguments": [str(entry), "reviewer"],
             "RunAtLoad": True,
             "KeepAlive": True,
-            "StandardErrorPath": str(paths.state_dir() / "reviewer.stderr.log"),
+            "StandardErrorPath": str(layout.state_dir() / "reviewer.stderr.log"),
         }
 
     def _domain(self) -> str:
@@ -175,7 +175,7 @@ class Launchd:
         path = self.plist_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as file:
-            plistlib.dump(self.plist(paths.entry_point()), file)
+            plistlib.dump(self.plist(layout.entry_point()), file)
         _run([self.launchctl, "bootout", f"{self._domain()}/{LABEL}"], check=False)
         _run([self.launchctl, "bootstrap", self._domain(), str(path)])
         print(f"landwatch: reviewer installed as the launchd agent {LABEL} ({path})", file=out)
@@ -220,14 +220,9 @@ def scheduler() -> Scheduler:
 def command(action: str, out: TextIO = sys.stdout) -> int:
     chosen = scheduler()
     if action == "status":
-        holder = reviewer_holding_lock()
-        running = (
-            f"running (pid {holder.get('pid')}, {holder.get('mode')}, "
-            f"landwatch {holder.get('version')})"
-            if holder
-            else "not running"
-        )
-        print(f"landwatch: the reviewer is {running}; service: {chosen.describe()}", file=out)
+        running = holder()
+        state = "not running" if running is None else f"running ({running.describe()})"
+        print(f"landwatch: the reviewer is {state}; service: {chosen.describe()}", file=out)
         return 0
     getattr(chosen, action)(out)
     return 0

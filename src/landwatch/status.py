@@ -6,77 +6,62 @@ keeps in the runtime dir, trusted only while it holds its lock.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from landwatch import paths, registry, work_item
+from landwatch import layout, registry, work_item
+from landwatch.daemon.lock import holder
 from landwatch.kinds.push import failing_for as push_failing_for
 from landwatch.text import duration, safe
 
 
-def reviewer_holding_lock() -> dict[str, Any] | None:
-    """The running reviewer's lock information, or None when no reviewer holds the lock."""
-    lock = paths.reviewer_lock()
-    try:
-        fd = os.open(lock, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
-    except OSError:
-        return None
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            try:
-                info: dict[str, Any] = json.loads(os.read(fd, 4096) or b"{}")
-            except ValueError:
-                info = {}
-            return info
-        return None  # we got the lock: nobody holds it
-    finally:
-        os.close(fd)
-
-
 def collect(now: float | None = None) -> dict[str, Any]:
     moment = time.time() if now is None else now
-    running = reviewer_holding_lock()
+    running = holder()
     lines: dict[str, Any] = {}
     if running is not None:
         try:
-            state = json.loads(paths.reviewer_state().read_text())
-            lines = state.get("lines", {}) if state.get("pid") == running.get("pid") else {}
-        except (OSError, ValueError):
+            state = json.loads(layout.reviewer_state().read_text())
+            lines = state.get("lines", {}) if state.get("pid") == running.pid else {}
+        except (OSError, ValueError, AttributeError):
             lines = {}
     repositories = []
     for common in registry.registered():
         problem = registry.problem_with(common)
         worktrees = []
         if problem is None:
-            for git_dir in registry.worktree_git_dirs(common):
-                counts = {state: 0 for state in work_item.STATES}
-                failed = []
-                for state in work_item.STATES:
-                    names = work_item.entries(git_dir, state)
-                    counts[state] = len(names)
-                    if state == work_item.FAILED:
-                        failed = sorted(work_item.id_of_entry(name) for name in names)
-                waiting, age = work_item.pending_summary(git_dir, now=moment)
-                failing = push_failing_for(git_dir, moment)
-                worktrees.append(
-                    {
-                        "git_dir": str(git_dir),
-                        "counts": counts,
-                        "oldest_pending_seconds": age if waiting else None,
-                        "given_up": failed,
-                        "push_failing": None
-                        if failing is None
-                        else {"seconds": failing[0], "remote": failing[1], "error": failing[2]},
-                    }
-                )
+            worktrees = [
+                _worktree(git_dir, moment) for git_dir in registry.worktree_git_dirs(common)
+            ]
         repositories.append({"repository": str(common), "problem": problem, "worktrees": worktrees})
-    return {"reviewer": running, "lines": lines, "repositories": repositories}
+    return {
+        "reviewer": None if running is None else running.as_dict(),
+        "lines": lines,
+        "repositories": repositories,
+    }
+
+
+def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
+    """One worktree's queue; a queue that cannot be read is reported, not fatal to the rest."""
+    found: dict[str, Any] = {"git_dir": str(git_dir), "problem": None}
+    try:
+        names = {state: work_item.entries(git_dir, state) for state in work_item.STATES}
+        waiting, age = work_item.pending_summary(git_dir, now=now)
+    except work_item.QueueError as error:
+        return {**found, "problem": str(error).removeprefix("landwatch: ")}
+    failing = push_failing_for(git_dir, now)
+    return {
+        **found,
+        "counts": {state: len(entries) for state, entries in names.items()},
+        "oldest_pending_seconds": age if waiting else None,
+        "given_up": sorted(work_item.id_of_entry(name) for name in names[work_item.FAILED]),
+        "push_failing": None
+        if failing is None
+        else {"seconds": failing[0], "remote": failing[1], "error": failing[2]},
+    }
 
 
 def show(*, as_json: bool) -> int:
@@ -89,20 +74,14 @@ def show(*, as_json: bool) -> int:
     from rich.text import Text
 
     console = Console(highlight=False)
-    reviewer = data["reviewer"]
-    if reviewer is None:
+    running = holder()
+    if running is None:
         console.print(
             Text("reviewer: not running", style="bold red"),
             Text("  (start it: landwatch service start)"),
         )
     else:
-        console.print(
-            Text(
-                f"reviewer: running (pid {reviewer.get('pid')}, {reviewer.get('mode')}, "
-                f"landwatch {reviewer.get('version')})",
-                style="bold green",
-            )
-        )
+        console.print(Text(f"reviewer: running ({running.describe()})", style="bold green"))
     for kind, jobs in data["lines"].items():
         current = [job for job in jobs if job["state"] == "running"]
         finished = [job for job in jobs if job["state"] in ("done", "failed")][-3:]
@@ -131,6 +110,16 @@ def show(*, as_json: bool) -> int:
             )
             continue
         for worktree in repository["worktrees"]:
+            if worktree["problem"]:
+                table.add_row(
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    Text(f"skipped: {safe(worktree['problem'])}", style="red"),
+                    Text(safe(worktree["git_dir"])),
+                )
+                continue
             counts = worktree["counts"]
             oldest = worktree["oldest_pending_seconds"]
             table.add_row(
@@ -147,7 +136,7 @@ def show(*, as_json: bool) -> int:
         console.print("no repository registered: run landwatch install in one")
     for repository in data["repositories"]:
         for worktree in repository["worktrees"]:
-            failing = worktree["push_failing"]
+            failing = worktree.get("push_failing")
             if failing:
                 console.print(
                     Text(
@@ -156,7 +145,7 @@ def show(*, as_json: bool) -> int:
                         style="yellow",
                     )
                 )
-            for item in worktree["given_up"]:
+            for item in worktree.get("given_up", ()):
                 console.print(
                     Text(f"  given up: {safe(item)} in {safe(worktree['git_dir'])}", style="red")
                 )

@@ -53,17 +53,17 @@ LISTING_TTL = 1.0
 
 _MAGIC = b"landwatch-work-item"
 _OID = r"[0-9a-f]{40}|[0-9a-f]{64}"
-_ID = rf"(?P<kind>[a-z][a-z0-9_]{{0,31}})-(?P<oid>{_OID})"
+_KIND = r"[a-z][a-z0-9_]{0,31}"
+_ID = rf"(?P<kind>{_KIND})-(?P<oid>{_OID})"
 _STAMP = r"(?P<stamp>0|[1-9][0-9]{0,18})"
 _GENERATION = r"[0-9a-f]{16}"
 _OID_RE = re.compile(_OID)
+_KIND_RE = re.compile(_KIND)
 _ID_RE = re.compile(_ID)
 _STAMPED_RE = re.compile(rf"{_ID}\.{_STAMP}")
 _CLAIM_RE = re.compile(rf"{_ID}\.(?P<generation>{_GENERATION})\.{_STAMP}")
 _GENERATION_RE = re.compile(_GENERATION)
-_STAMPED_LINES_RE = re.compile(
-    rf"^((?P<kind>[a-z][a-z0-9_]{{0,31}})-(?:{_OID})\.{_STAMP})$", re.MULTILINE
-)
+_STAMPED_LINES_RE = re.compile(rf"^((?P<kind>{_KIND})-(?:{_OID})\.{_STAMP})$", re.MULTILINE)
 _TMP_RE = re.compile(rf"{_ID}\.{_STAMP}\.[0-9]+\.[0-9a-f]+")
 _PRUNE_PREFIX = "prune."
 
@@ -74,6 +74,8 @@ _GARBAGE_ERRNOS = {errno.ELOOP, errno.EISDIR, errno.ENXIO, errno.ENOTDIR, errno.
 
 
 class WorkKind(enum.StrEnum):
+    """The kinds the built-in hooks record; any name of the kind grammar is a kind all the same."""
+
     REVIEW = "review"
     PUSH = "push"
     MAINTENANCE = "maintenance"
@@ -94,7 +96,7 @@ class RecordError(ValueError):
 
 @dataclass(frozen=True)
 class WorkItem:
-    kind: WorkKind
+    kind: str  # a WorkKind, or any name of the kind grammar (docs/queue.md)
     oid: str
     git_dir: Path
     work_tree: Path | None = None
@@ -102,7 +104,7 @@ class WorkItem:
     tries: int = 0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", WorkKind(self.kind))
+        object.__setattr__(self, "kind", _kind(self.kind))
         object.__setattr__(self, "git_dir", Path(self.git_dir))
         if self.work_tree is not None:
             object.__setattr__(self, "work_tree", Path(self.work_tree))
@@ -115,7 +117,7 @@ class WorkItem:
 
     @property
     def id(self) -> str:
-        return f"{self.kind.value}-{self.oid}"
+        return f"{self.kind}-{self.oid}"
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,12 @@ def state_directory(git_dir: os.PathLike[str] | str, state: str) -> Path:
     if state not in STATES:
         raise ValueError(f"not a state directory: {state!r}")
     return Path(git_dir) / WORK_DIRECTORY / state
+
+
+def _kind(kind: str) -> str:
+    if not isinstance(kind, str) or not _KIND_RE.fullmatch(kind):
+        raise ValueError(f"not a kind name ([a-z][a-z0-9_]{{0,31}}): {kind!r}")
+    return str(kind)
 
 
 def claim_file_name(id: str, generation: str, reading: float) -> str:
@@ -207,7 +215,7 @@ def _stamped(names: list[str]) -> list[tuple[str, str, str]]:
 
 @dataclass(frozen=True)
 class _Record:
-    kind: WorkKind
+    kind: str
     oid: str
     enqueued: int
     producer: tuple[str, str, int] | None
@@ -230,7 +238,7 @@ def encode_record(item: WorkItem, *, enqueued: float, producer: tuple[str, str, 
     host, boot, pid = producer
     lines = [
         b"%s %d" % (_MAGIC, VERSION),
-        b"kind " + item.kind.value.encode(),
+        b"kind " + item.kind.encode(),
         b"oid " + item.oid.encode(),
         b"enqueued %d" % _micros(enqueued),
         b"producer %s %s %d" % (host.encode(), boot.encode(), pid),
@@ -275,7 +283,7 @@ def _decode_record(data: bytes, id: str) -> _Record:
         if key == b"tried" and _GENERATION_RE.fullmatch(value.decode("ascii", "replace"))
     )
     try:
-        kind = WorkKind(fields[b"kind"].decode())
+        kind = _kind(fields[b"kind"].decode())
         oid = fields[b"oid"].decode()
         enqueued = int(fields[b"enqueued"])
         base = fields[b"base"].decode() if b"base" in fields else None
@@ -284,8 +292,8 @@ def _decode_record(data: bytes, id: str) -> _Record:
         raise RecordError(f"missing or bad field: {error}") from None
     if not _OID_RE.fullmatch(oid) or (base is not None and not _OID_RE.fullmatch(base)):
         raise RecordError("bad object id")
-    if f"{kind.value}-{oid}" != id:
-        raise RecordError(f"record of {kind.value}-{oid[:12]} filed under {id[:40]}")
+    if f"{kind}-{oid}" != id:
+        raise RecordError(f"record of {kind}-{oid[:12]} filed under {id[:40]}")
     if enqueued < 0 or base_tries < 0:
         raise RecordError("negative number")
     return _Record(
@@ -361,7 +369,7 @@ def _producer_may_be_alive(record: _Record, now: float) -> bool:
 
 # --- crash-point injection ---------------------------------------------------------------------
 
-# Tests set this to a function that kills the process at a named step; see tests/crashpoints.py.
+# Tests set this to a function that kills the process at a named step (tests/queue_helpers.py).
 _fault_hook: Callable[[str], None] | None = None
 
 
@@ -430,8 +438,12 @@ def _require_own_directory(fd: int, name: str, parent: _WorkDirectory | None = N
 
 
 @contextlib.contextmanager
-def _existing(git_dir: os.PathLike[str] | str) -> Iterator[_WorkDirectory | None]:
-    """The work directory if it exists; None when the repository never had one (or vanished)."""
+def _existing(git_dir: os.PathLike[str] | str, doing: str) -> Iterator[_WorkDirectory | None]:
+    """The work directory if it exists; None when the repository never had one (or vanished).
+
+    Any OSError of the work done in it becomes one QueueError saying what was being `doing`:
+    every public function fails the same way.
+    """
     try:
         directory = _WorkDirectory(git_dir, create=False)
     except (FileNotFoundError, NotADirectoryError):
@@ -444,6 +456,23 @@ def _existing(git_dir: os.PathLike[str] | str) -> Iterator[_WorkDirectory | None
         raise _queue_error("cannot open the work directory of", git_dir, error) from None
     try:
         yield directory
+    except OSError as error:
+        raise _queue_error(doing, git_dir, error) from None
+    finally:
+        directory.close()
+
+
+@contextlib.contextmanager
+def _created(git_dir: os.PathLike[str] | str, doing: str) -> Iterator[_WorkDirectory]:
+    """The work directory, made if missing; OSErrors become a QueueError as in `_existing`."""
+    try:
+        directory = _WorkDirectory(git_dir, create=True)
+    except OSError as error:
+        raise _queue_error(doing, git_dir, error) from None
+    try:
+        yield directory
+    except OSError as error:
+        raise _queue_error(doing, git_dir, error) from None
     finally:
         directory.close()
 
@@ -468,7 +497,7 @@ def _fsync_directory(directory: _WorkDirectory, name: str) -> None:
     _checkpoint(f"fsync {name}")
 
 
-def _rename(directory: _WorkDirectory, source: str, name: str, target: str, new: str) -> bool:
+def _rename(directory: _WorkDirectory, *, source: str, name: str, target: str, new: str) -> bool:
     """Move exactly `source/name`; False when it is no longer there (someone else moved it)."""
     try:
         os.rename(name, new, src_dir_fd=directory.fd(source), dst_dir_fd=directory.fd(target))
@@ -532,14 +561,9 @@ def _decode_entry(directory: _WorkDirectory, where: str, name: str) -> _Record:
 
 def ensure_work_directory(git_dir: os.PathLike[str] | str) -> Path:
     """Create the work directory and every directory in it (0700); its path."""
-    try:
-        with _WorkDirectory(git_dir, create=True) as directory:
-            for name in (TMP, KNOWN, *STATES):
-                directory.fd(name)
-    except QueueError:
-        raise
-    except OSError as error:
-        raise _queue_error("cannot create the work directory in", git_dir, error) from None
+    with _created(git_dir, "cannot create the work directory in") as directory:
+        for name in (TMP, KNOWN, *STATES):
+            directory.fd(name)
     return Path(git_dir) / WORK_DIRECTORY
 
 
@@ -548,13 +572,8 @@ def enqueue(item: WorkItem, *, now: float | None = None) -> Enqueued:
     moment = _now(now)
     data = encode_record(item, enqueued=moment, producer=this_producer())
     tmp_name = f"{item.id}.{_micros(moment)}.{os.getpid()}.{secrets.token_hex(4)}"
-    try:
-        with _WorkDirectory(item.git_dir, create=True) as directory:
-            result = _publish(directory, item.id, tmp_name, data, _micros(moment))
-    except QueueError:
-        raise
-    except OSError as error:
-        raise _queue_error(f"cannot record {item.id[:19]} in", item.git_dir, error) from None
+    with _created(item.git_dir, f"cannot record {item.id[:19]} in") as directory:
+        result = _publish(directory, item.id, tmp_name, data, _micros(moment))
     if result is Enqueued.ADDED:
         forget_listing(item.git_dir)
     return result
@@ -653,64 +672,71 @@ def _pop_oldest(listing: _Listing, kinds: tuple[str, ...]) -> str | None:
 
 def _quarantine(directory: _WorkDirectory, where: str, name: str, now: float) -> bool:
     """Move an entry that is not a record out of the way, into failed, under a safe name."""
-    return _rename(directory, where, name, FAILED, _invalid_name(name, _micros(now)))
+    return _rename(
+        directory, source=where, name=name, target=FAILED, new=_invalid_name(name, _micros(now))
+    )
 
 
 # --- claim -------------------------------------------------------------------------------------
 
 
 def claim_next(git_dir: os.PathLike[str] | str, *, now: float | None = None) -> Claimed | None:
+    """Claim the oldest pending item of a built-in kind; None when there is none."""
     return claim_next_of(git_dir, list(WorkKind), now=now)
 
 
 def claim_next_of(
-    git_dir: os.PathLike[str] | str, kinds: Iterable[WorkKind | str], *, now: float | None = None
+    git_dir: os.PathLike[str] | str, kinds: Iterable[str], *, now: float | None = None
 ) -> Claimed | None:
-    """Claim the oldest pending item of `kinds`; None when there is none."""
-    wanted = tuple(sorted({WorkKind(kind).value for kind in kinds}))
+    """Claim the oldest pending item of `kinds` (those the consumer can work: items of any other
+    kind are left for a consumer that can); None when there is none."""
+    wanted = tuple(sorted({_kind(kind) for kind in kinds}))
     moment = _now(now)
     key = _listing_key(git_dir)
-    try:
-        with _existing(git_dir) as directory:
-            if directory is None:
-                return None
-            relisted = False
-            while True:
+    with _existing(git_dir, "cannot claim from") as directory:
+        if directory is None:
+            return None
+        relisted = False
+        while True:
+            with _listings_lock:
+                listing = _listings.get(key)
+                stale = listing is None or time.monotonic() - listing.taken > LISTING_TTL
+                name = None if stale or listing is None else _pop_oldest(listing, wanted)
+            if name is None:
+                if relisted:
+                    return None
+                fresh = _take_listing(directory, moment)
                 with _listings_lock:
-                    listing = _listings.get(key)
-                    stale = listing is None or time.monotonic() - listing.taken > LISTING_TTL
-                    name = None if stale or listing is None else _pop_oldest(listing, wanted)
-                if name is None:
-                    if relisted:
-                        return None
-                    fresh = _take_listing(directory, moment)
-                    with _listings_lock:
-                        _listings[key] = fresh
-                    relisted = True
-                    continue
-                claimed = _claim(directory, name, moment)
-                if claimed is not None:
-                    return claimed
-    except OSError as error:
-        raise _queue_error("cannot claim from", git_dir, error) from None
+                    _listings[key] = fresh
+                relisted = True
+                continue
+            claimed = _claim(directory, name, moment)
+            if claimed is not None:
+                return claimed
 
 
 def _claim(directory: _WorkDirectory, name: str, now: float) -> Claimed | None:
     id = id_of_entry(name)
     claim = claim_file_name(id, new_generation(), now)
-    if not _rename(directory, PENDING, name, CLAIMED, claim):
+    if not _rename(directory, source=PENDING, name=name, target=CLAIMED, new=claim):
         return None
     try:
         record = _decode_entry(directory, CLAIMED, claim)
     except RecordError:
-        _rename(directory, CLAIMED, claim, FAILED, _stamped_name(id, _micros(now)))
+        _rename(
+            directory,
+            source=CLAIMED,
+            name=claim,
+            target=FAILED,
+            new=_stamped_name(id, _micros(now)),
+        )
         _fsync_directory(directory, FAILED)
         return None
     return Claimed(record.item(directory.git_dir), id, claim)
 
 
 def find_claim(git_dir: os.PathLike[str] | str, id: str) -> Path | None:
-    with _existing(git_dir) as directory:
+    with _existing(git_dir, "cannot look for a claim in") as directory:
         if directory is None:
             return None
         for state in (CLAIMED, RECOVERING):
@@ -728,12 +754,16 @@ def renew_claim(
     if parsed is None:
         return None
     renewed = claim_file_name(id_of_entry(name), parsed["generation"], _now(now))
-    with _existing(git_dir) as directory:
+    with _existing(git_dir, "cannot renew a claim in") as directory:
         if directory is None:
             return None
         if renewed == name:
             return name if _lstat(directory, CLAIMED, name) is not None else None
-        return renewed if _rename(directory, CLAIMED, name, CLAIMED, renewed) else None
+        return (
+            renewed
+            if _rename(directory, source=CLAIMED, name=name, target=CLAIMED, new=renewed)
+            else None
+        )
 
 
 # --- settle ------------------------------------------------------------------------------------
@@ -757,11 +787,15 @@ def settle_named(
         raise ValueError(f"a claim settles in done or failed, not {state!r}")
     if _parse_claim(name) is None:
         return False
-    with _existing(git_dir) as directory:
+    with _existing(git_dir, "cannot settle in") as directory:
         if directory is None:
             return False
         if not _rename(
-            directory, CLAIMED, name, state, _stamped_name(id_of_entry(name), _micros(_now(now)))
+            directory,
+            source=CLAIMED,
+            name=name,
+            target=state,
+            new=_stamped_name(id_of_entry(name), _micros(_now(now))),
         ):
             return False
         _fsync_directory(directory, state)
@@ -784,8 +818,10 @@ def requeue(
     if _parse_claim(name) is None:
         return None
     moment = _now(now)
-    with _existing(git_dir) as directory:
-        if directory is None or not _rename(directory, CLAIMED, name, RECOVERING, name):
+    with _existing(git_dir, "cannot requeue in") as directory:
+        if directory is None or not _rename(
+            directory, source=CLAIMED, name=name, target=RECOVERING, new=name
+        ):
             return None
         outcome = _finish_recovering(directory, name, max_tries, moment, count_try=count_try)
     forget_listing(git_dir)
@@ -804,23 +840,20 @@ def requeue_expired_reporting(
     """Return expired claims to pending (tries + 1) or to failed; finish any interrupted step."""
     moment = _now(now)
     recovered = Recovered()
-    try:
-        with _existing(git_dir) as directory:
-            if directory is None:
-                return recovered
-            recovered.moved += _recover_unfinished(directory, moment)
-            for name in _listdir(directory, RECOVERING):
+    with _existing(git_dir, "cannot recover claims in") as directory:
+        if directory is None:
+            return recovered
+        recovered.moved += _recover_unfinished(directory, moment)
+        for name in _listdir(directory, RECOVERING):
+            _count(recovered, _finish_recovering(directory, name, max_tries, moment))
+        for name in _listdir(directory, CLAIMED):
+            parsed = _parse_claim(name)
+            if parsed is None:
+                recovered.moved += _quarantine(directory, CLAIMED, name, moment)
+            elif _expired(parsed[2], lease, moment) and _rename(
+                directory, source=CLAIMED, name=name, target=RECOVERING, new=name
+            ):
                 _count(recovered, _finish_recovering(directory, name, max_tries, moment))
-            for name in _listdir(directory, CLAIMED):
-                parsed = _parse_claim(name)
-                if parsed is None:
-                    recovered.moved += _quarantine(directory, CLAIMED, name, moment)
-                elif _expired(parsed[2], lease, moment) and _rename(
-                    directory, CLAIMED, name, RECOVERING, name
-                ):
-                    _count(recovered, _finish_recovering(directory, name, max_tries, moment))
-    except OSError as error:
-        raise _queue_error("cannot recover claims in", git_dir, error) from None
     if recovered.moved:
         forget_listing(git_dir)
     return recovered
@@ -854,7 +887,13 @@ def _finish_recovering(
     except FileNotFoundError:
         return None
     except RecordError:
-        moved = _rename(directory, RECOVERING, name, FAILED, _stamped_name(id, _micros(now)))
+        moved = _rename(
+            directory,
+            source=RECOVERING,
+            name=name,
+            target=FAILED,
+            new=_stamped_name(id, _micros(now)),
+        )
         return (FAILED, None) if moved else None
     try:
         data = _read_all(fd)
@@ -873,13 +912,19 @@ def _finish_recovering(
     finally:
         os.close(fd)
     if record is None:
-        moved = _rename(directory, RECOVERING, name, FAILED, _stamped_name(id, _micros(now)))
+        moved = _rename(
+            directory,
+            source=RECOVERING,
+            name=name,
+            target=FAILED,
+            new=_stamped_name(id, _micros(now)),
+        )
         return (FAILED, None) if moved else None
     if record.tries >= max_tries:
         state, new = FAILED, _stamped_name(id, _micros(now))
     else:
         state, new = PENDING, _stamped_name(id, record.enqueued)
-    if not _rename(directory, RECOVERING, name, state, new):
+    if not _rename(directory, source=RECOVERING, name=name, target=state, new=new):
         return None
     _fsync_directory(directory, state)
     return state, record.item(directory.git_dir)
@@ -1011,7 +1056,7 @@ def next_claim_expiry(
     """Seconds until the first held claim runs out (<= 0 when overdue); None when none is held."""
     moment = _now(now)
     remaining: list[float] = []
-    with _existing(git_dir) as directory:
+    with _existing(git_dir, "cannot read the claims of") as directory:
         if directory is None:
             return None
         for name in _listdir(directory, CLAIMED):
@@ -1039,11 +1084,8 @@ def pending_summary(
 ) -> tuple[int, float]:
     """(how many items wait, how long the oldest has waited) from one directory listing."""
     moment = _now(now)
-    try:
-        with _existing(git_dir) as directory:
-            names = [] if directory is None else _listdir(directory, PENDING)
-    except (OSError, QueueError):
-        return 0, 0.0
+    with _existing(git_dir, "cannot list what waits in") as directory:
+        names = [] if directory is None else _listdir(directory, PENDING)
     stamped = _stamped(names)
     if not stamped:
         return 0, 0.0
@@ -1054,7 +1096,7 @@ def entries(git_dir: os.PathLike[str] | str, state: str) -> list[str]:
     """The names in one state directory (for status and tests); garbage included."""
     if state not in STATES:
         raise ValueError(f"not a state directory: {state!r}")
-    with _existing(git_dir) as directory:
+    with _existing(git_dir, "cannot list") as directory:
         return [] if directory is None else _listdir(directory, state)
 
 
@@ -1062,7 +1104,7 @@ def read_entry(git_dir: os.PathLike[str] | str, state: str, name: str) -> WorkIt
     """The item an entry of a state directory holds; None when it is gone or not a record."""
     if state not in STATES:
         raise ValueError(f"not a state directory: {state!r}")
-    with _existing(git_dir) as directory:
+    with _existing(git_dir, "cannot read an entry of") as directory:
         if directory is None:
             return None
         try:
@@ -1084,7 +1126,7 @@ def prune(
     """Remove done records older than `keep_seconds` beyond the newest `keep_count`; failed stay."""
     moment = _now(now)
     removed = 0
-    with _existing(git_dir) as directory:
+    with _existing(git_dir, "cannot prune") as directory:
         if directory is None:
             return 0
         done = sorted(
@@ -1105,7 +1147,7 @@ def prune(
         with _recovery_lock(directory, wait=True):
             for name in old:
                 intent = _PRUNE_PREFIX + name
-                if not _rename(directory, DONE, name, TMP, intent):
+                if not _rename(directory, source=DONE, name=name, target=TMP, new=intent):
                     continue
                 info = _lstat(directory, TMP, intent)
                 if info is not None:

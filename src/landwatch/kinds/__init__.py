@@ -1,31 +1,49 @@
-"""The kinds of landed work the reviewer runs, one module each; this finds their handlers.
+"""The kinds of landed work and their handlers: the built-in ones, those installed packages add
+through the `landwatch.kinds` entry point group, and `--kind KIND=module:Class` given by hand.
 
-A kind is named by the work item's kind; its handler is a `WorkItemKind` class given as
-`module:Class`. Built-in ones are listed here as they exist; `--kind KIND=module:Class` replaces
-one.
+A kind is the work item's `kind`; its handler is an `ItemHandler` class named `module:Class`.
+Nothing here is imported until the reviewer loads handlers: the hooks' path never pays for it.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+import re
+from typing import TYPE_CHECKING, Any
 
 from landwatch.errors import UserError
-from landwatch.kinds.base import WorkItemKind
-from landwatch.work_item import WorkKind
 
-BUILTIN: dict[WorkKind, str] = {
-    WorkKind.REVIEW: "landwatch.kinds.review:ReviewKind",
-    WorkKind.PUSH: "landwatch.kinds.push:PushKind",
-    WorkKind.MAINTENANCE: "landwatch.kinds.maintenance:MaintenanceKind",
+if TYPE_CHECKING:
+    from landwatch.kinds.base import Clock, ItemHandler
+
+BUILTIN = {
+    "review": "landwatch.kinds.review:ReviewHandler",
+    "push": "landwatch.kinds.push:PushHandler",
+    "maintenance": "landwatch.kinds.maintenance:MaintenanceHandler",
 }
+ENTRY_POINT_GROUP = "landwatch.kinds"
+_KIND_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 
 
 class KindError(UserError):
     """A handler that cannot be loaded; one line for a person."""
 
 
-def load(spec: str, *, max_tries: int) -> WorkItemKind[Any]:
+def installed() -> dict[str, str]:
+    """kind -> `module:Class` of every handler known without a command-line override."""
+    import importlib.metadata  # only when handlers are gathered
+
+    specs = dict(BUILTIN)
+    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        specs.setdefault(entry_point.name, entry_point.value)
+    return specs
+
+
+def load(kind: str, spec: str, *, max_tries: int, clock: Clock) -> ItemHandler[Any]:
+    from landwatch.kinds.base import ItemHandler
+
+    if not _KIND_NAME.fullmatch(kind):
+        raise KindError(f"{kind!r} is not a kind name ([a-z][a-z0-9_]{{0,31}})")
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise KindError(f"a handler is named module:Class, not {spec!r}")
@@ -33,17 +51,19 @@ def load(spec: str, *, max_tries: int) -> WorkItemKind[Any]:
         found = getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as error:
         raise KindError(f"cannot load the handler {spec}: {error}") from None
-    if not (isinstance(found, type) and issubclass(found, WorkItemKind)):
-        raise KindError(f"{spec} is not a WorkItemKind")
-    handler: WorkItemKind[Any] = found(max_tries=max_tries)
+    if not (isinstance(found, type) and issubclass(found, ItemHandler)):
+        raise KindError(f"{spec} is not an ItemHandler")
+    if getattr(found, "name", None) != kind:
+        raise KindError(f"{spec} handles {getattr(found, 'name', None)!r} items, not {kind!r}")
+    handler: ItemHandler[Any] = found(max_tries=max_tries, clock=clock)
     return handler
 
 
-def handlers(overrides: dict[str, str], *, max_tries: int) -> dict[WorkKind, WorkItemKind[Any]]:
-    specs = {kind: spec for kind, spec in BUILTIN.items()}
-    for name, spec in overrides.items():
-        try:
-            specs[WorkKind(name)] = spec
-        except ValueError:
-            raise KindError(f"no kind of work is called {name!r}") from None
-    return {kind: load(spec, max_tries=max_tries) for kind, spec in specs.items()}
+def handlers(
+    overrides: dict[str, str], *, max_tries: int, clock: Clock
+) -> dict[str, ItemHandler[Any]]:
+    """One handler per kind: the installed ones, replaced or joined by `overrides`."""
+    specs = {**installed(), **overrides}
+    return {
+        kind: load(kind, spec, max_tries=max_tries, clock=clock) for kind, spec in specs.items()
+    }

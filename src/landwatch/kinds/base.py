@@ -1,28 +1,22 @@
 """What every kind of landed work shares: a claimed work item as the order, its lease, settling.
 
-A kind writes `handle(item, reporter)`; leases are renewed from the reporter's `alive`, the claim
-is settled (or given back with a try counted) when the job ends, and heavy work can run in a warm
-worker process so the lease keeps being renewed while it holds the GIL.
+A kind's handler writes `handle(item, reporter)`; leases are renewed from the reporter's `alive`,
+and the claim is settled (or given back with a try counted) when the job ends.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import logging
-import multiprocessing
-import subprocess
 import threading
 import time
 from abc import abstractmethod
-from collections.abc import Callable
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from landwatch import work_item
 from landwatch.job_queue import Job, JobKind, JobState, Reporter
-from landwatch.work_item import Claimed, WorkItem, WorkKind
+from landwatch.work_item import Claimed, WorkItem
 
 log = logging.getLogger("landwatch.reviewer")
 
@@ -108,28 +102,32 @@ class WorkOrder:
 class LeasedReporter(Reporter):
     """The job's reporter, renewing the lease whenever the job shows it is alive."""
 
-    def __init__(self, inner: Reporter, lease: Lease) -> None:
-        super().__init__(inner.job, inner._changed)
+    def __init__(self, inner: Reporter, lease: Lease) -> None:  # a wrapper: no Reporter state
+        self.job = inner.job
+        self.inner = inner
         self.lease = lease
+
+    def progress(self, done: int, total: int | None = None, note: str = "") -> None:
+        self.inner.progress(done, total, note)
+        self.alive()
 
     def alive(self) -> None:
         self.lease.renew_if_due()
 
 
-class WorkItemKind(JobKind[WorkOrder, R]):
-    """A kind of work that comes from the queue: one job per claimed work item."""
+class ItemHandler(JobKind[WorkOrder, R]):
+    """How the items of one kind are worked: one job per claimed work item.
 
-    work_kind: ClassVar[WorkKind]
+    `name` is the kind of the items it handles (the record's `kind`).
+    """
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "work_kind" in cls.__dict__:
-            cls.name = cls.work_kind.value
-
-    def __init__(self, *, max_tries: int = DEFAULT_MAX_TRIES) -> None:
+    def __init__(self, *, max_tries: int = DEFAULT_MAX_TRIES, clock: Clock | None = None) -> None:
         self.max_tries = max_tries
-        self.clock: Clock = SystemClock()
+        self.clock: Clock = clock or SystemClock()
         self.held_until: dict[Path, float] = {}
+
+    def close(self) -> None:  # optional: empty on purpose
+        """Release what the handler holds (a worker process) when the reviewer stops."""
 
     def not_before(self, git_dir: Path) -> float | None:
         """Wall-clock time before which the reviewer takes no item of this kind from `git_dir`
@@ -193,105 +191,3 @@ class WorkItemKind(JobKind[WorkOrder, R]):
                 self.max_tries,
                 job.error,
             )
-
-
-class WorkerDied(Exception):
-    """The worker process died under a job (crash, out of memory); the job is retried."""
-
-
-class WarmWorker:
-    """One long-lived worker process, so imports (pygit2: ~130 ms) are paid once, not per item.
-
-    The job's thread waits on the result in short steps, telling the reporter it is alive, so the
-    lease is renewed however long the work holds the worker's GIL.
-    """
-
-    def __init__(self, initializer: Callable[[], object] | None = None, poll: float = 1.0) -> None:
-        self._initializer = initializer
-        self._poll = poll
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-
-    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=self._initializer,
-            )
-        return self._pool
-
-    def call(self, reporter: Reporter, function: Callable[..., Any], *args: Any) -> Any:
-        future = self._executor().submit(function, *args)
-        try:
-            while True:
-                try:
-                    return future.result(timeout=self._poll)
-                except concurrent.futures.TimeoutError:
-                    reporter.alive()
-        except BrokenProcessPool:
-            self._pool = None
-            raise WorkerDied("the worker process died under the job") from None
-        except LeaseLost:
-            # The work goes on in the worker until it ends; a fresh worker takes the next job.
-            self.discard()
-            raise
-
-    def discard(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-
-
-@dataclass(frozen=True)
-class CommandResult:
-    returncode: int
-    stdout: str
-    stderr: str
-    timed_out: bool = False
-
-
-def run_command(
-    command: list[str],
-    *,
-    reporter: Reporter,
-    timeout: float,
-    cwd: Path | None = None,
-    env: dict[str, str] | None = None,
-    poll: float = 1.0,
-) -> CommandResult:
-    """Run a command (never with a terminal: stdin is /dev/null), telling the reporter the job
-    is alive while it runs, so a long push or gc keeps its lease; killed after `timeout`."""
-    process = subprocess.Popen(
-        command,
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        errors="replace",
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            stdout, stderr = process.communicate(
-                timeout=min(poll, max(0.0, deadline - time.monotonic()))
-            )
-            return CommandResult(process.returncode, stdout, stderr)
-        except subprocess.TimeoutExpired:
-            if time.monotonic() >= deadline:
-                process.kill()
-                stdout, stderr = process.communicate()
-                return CommandResult(process.returncode, stdout, stderr, timed_out=True)
-            try:
-                reporter.alive()
-            except LeaseLost:
-                process.kill()
-                process.communicate()
-                raise

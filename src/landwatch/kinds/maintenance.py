@@ -11,21 +11,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch import work_item
+from landwatch import layout
+from landwatch.files import write_atomic
 from landwatch.git import no_git_env
 from landwatch.job_queue import Reporter
-from landwatch.kinds.base import RetryLater, WorkItemKind, run_command
-from landwatch.review.report import common_dir
+from landwatch.kinds.base import ItemHandler, RetryLater
+from landwatch.kinds.running import run_command
 from landwatch.work_item import WorkItem, WorkKind
 
-DEFAULT_INTERVAL = 3600.0
+DEFAULT_INTERVAL = layout.DEFAULT_MAINTENANCE_INTERVAL
 RUN_TIMEOUT = 3600.0
 LOCKED_RETRY = 300.0
-# The µs stamp before which the hooks ask for no maintenance again: they read it, without
-# starting a process, to decide whether a landing should enqueue a maintenance item.
-NEXT_FILE = "maintenance-after"
-# When maintenance last ran (µs), so that items asked for meanwhile do not run it twice.
-RAN_FILE = "maintenance-ran"
 
 
 @dataclass
@@ -35,38 +31,27 @@ class MaintenanceReport:
     command: str = ""
 
 
-def _stamp_path(git_dir: Path, name: str) -> Path:
-    return common_dir(git_dir) / work_item.WORK_DIRECTORY / name
+def _write_stamp(path: Path, moment: float) -> None:
+    write_atomic(path, f"{int(moment * 1_000_000)}\n", durable=False)
 
 
-def _write_stamp(git_dir: Path, name: str, moment: float) -> None:
-    path = _stamp_path(git_dir, name)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}")
-    temporary.write_text(f"{int(moment * 1_000_000)}\n")
-    os.replace(temporary, path)
-
-
-def _read_stamp(git_dir: Path, name: str) -> float:
+def _read_stamp(path: Path) -> float:
     try:
-        return int(_stamp_path(git_dir, name).read_text().strip()) / 1_000_000
+        return int(path.read_text().strip()) / 1_000_000
     except (OSError, ValueError):
         return 0.0
 
 
-def next_allowed(git_dir: Path) -> float:
-    """When the hooks may ask for maintenance again."""
-    return _read_stamp(git_dir, NEXT_FILE)
-
-
 def last_ran(git_dir: Path) -> float:
-    return _read_stamp(git_dir, RAN_FILE)
+    """When maintenance last ran, so that items asked for meanwhile do not run it twice."""
+    return _read_stamp(layout.maintenance_ran_file(git_dir))
 
 
-class MaintenanceKind(WorkItemKind[MaintenanceReport]):
-    work_kind = WorkKind.MAINTENANCE
+class MaintenanceHandler(ItemHandler[MaintenanceReport]):
+    name = WorkKind.MAINTENANCE
 
     def handle(self, item: WorkItem, reporter: Reporter) -> MaintenanceReport:
-        git_dir, common = item.git_dir, common_dir(item.git_dir)
+        git_dir, common = item.git_dir, layout.common_dir(item.git_dir)
         now = self.clock.time()
         if self._config(common, reporter, "landwatch.maintenance", "--type=bool") == "false":
             return MaintenanceReport(False, "turned off (landwatch.maintenance = false)")
@@ -74,7 +59,7 @@ class MaintenanceKind(WorkItemKind[MaintenanceReport]):
         if now - last_ran(git_dir) < interval:
             return MaintenanceReport(False, "ran less than an interval ago")
         if self._scheduled_by_git(common, reporter):
-            _write_stamp(git_dir, NEXT_FILE, now + interval)
+            _write_stamp(layout.maintenance_after_file(git_dir), now + interval)
             return MaintenanceReport(False, "git maintenance start schedules this repository")
         locked = self._locked(common)
         if locked:
@@ -90,8 +75,8 @@ class MaintenanceKind(WorkItemKind[MaintenanceReport]):
                 raise RetryLater(f"{stderr.strip()[:200]}", after=LOCKED_RETRY)
             raise RuntimeError(f"{' '.join(command[2:])} failed: {stderr.strip()[:300]}")
         finished = self.clock.time()
-        _write_stamp(git_dir, RAN_FILE, finished)
-        _write_stamp(git_dir, NEXT_FILE, finished + interval)
+        _write_stamp(layout.maintenance_ran_file(git_dir), finished)
+        _write_stamp(layout.maintenance_after_file(git_dir), finished + interval)
         return MaintenanceReport(True, "done", " ".join(command[2:]))
 
     def _run(self, command: list[str], reporter: Reporter) -> tuple[int, str]:

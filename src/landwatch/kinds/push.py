@@ -9,22 +9,22 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import os
 import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from landwatch import work_item
+from landwatch import layout
+from landwatch.files import write_atomic
 from landwatch.git import no_git_env
 from landwatch.job_queue import Reporter
-from landwatch.kinds.base import GiveUp, RetryLater, WorkItemKind, run_command
+from landwatch.kinds.base import DEFAULT_MAX_TRIES, Clock, GiveUp, ItemHandler, RetryLater
+from landwatch.kinds.running import run_command
 from landwatch.work_item import WorkItem, WorkKind
 
 PUSH_TIMEOUT = 120.0
 BACKOFF_FIRST = 60.0
 BACKOFF_CAP = 3600.0
-STATE_FILE = "push-state.json"
 
 # A remote out of reach, or credentials not at hand yet (an ssh agent that starts after login):
 # both mend themselves, so they are retried, and told only when they have lasted too long.
@@ -50,24 +50,20 @@ class PushReport:
     note: str = ""
 
 
-def state_path(git_dir: Path) -> Path:
-    return git_dir / work_item.WORK_DIRECTORY / STATE_FILE
-
-
 def read_state(git_dir: Path) -> dict[str, object] | None:
     """How pushing from this worktree is failing, if it is (for status and the one line)."""
     try:
-        data = json.loads(state_path(git_dir).read_text())
+        data = json.loads(layout.push_state_file(git_dir).read_text())
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
 
 
-class PushKind(WorkItemKind[PushReport]):
-    work_kind = WorkKind.PUSH
+class PushHandler(ItemHandler[PushReport]):
+    name = WorkKind.PUSH
 
-    def __init__(self, *, max_tries: int = 5) -> None:
-        super().__init__(max_tries=max_tries)
+    def __init__(self, *, max_tries: int = DEFAULT_MAX_TRIES, clock: Clock | None = None) -> None:
+        super().__init__(max_tries=max_tries, clock=clock)
         self.failures: dict[Path, int] = {}
 
     def handle(self, item: WorkItem, reporter: Reporter) -> PushReport:
@@ -87,7 +83,7 @@ class PushKind(WorkItemKind[PushReport]):
             self._push(git_dir, reporter, remote, branch, force)
             report.pushed.append(branch)
         self.failures.pop(git_dir, None)
-        state_path(git_dir).unlink(missing_ok=True)
+        layout.push_state_file(git_dir).unlink(missing_ok=True)
         return report
 
     # --- git ---
@@ -173,10 +169,7 @@ class PushKind(WorkItemKind[PushReport]):
             "last_error": message[:500],
             "retry_at": now + after,
         }
-        path = state_path(git_dir)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}")
-        temporary.write_text(json.dumps(state))
-        os.replace(temporary, path)
+        write_atomic(layout.push_state_file(git_dir), json.dumps(state), durable=False)
 
 
 def failing_for(git_dir: Path, now: float | None = None) -> tuple[float, str, str] | None:

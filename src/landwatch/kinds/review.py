@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from landwatch.job_queue import Reporter
-from landwatch.kinds.base import WarmWorker, WorkItemKind
+from landwatch.kinds.base import DEFAULT_MAX_TRIES, Clock, ItemHandler
+from landwatch.kinds.running import WarmWorker
 from landwatch.work_item import WorkItem, WorkKind
 
 
@@ -18,11 +19,12 @@ def warm_up() -> None:
 
 
 def review_in_worker(git_dir: str, oid: str, base: str | None) -> dict[str, Any]:
-    from landwatch.review import engine, notes, report
+    from landwatch import report_store
+    from landwatch.review import engine, notes
 
     # The reviewer drains registered repositories only, so their linters may run.
     result = engine.review(git_dir, oid, base, run_linters=True)
-    path = report.write(git_dir, result)
+    path = report_store.write(git_dir, result)
     notes.write_note_if_enabled(git_dir, result)
     return {
         "commit": result.commit,
@@ -32,11 +34,11 @@ def review_in_worker(git_dir: str, oid: str, base: str | None) -> dict[str, Any]
     }
 
 
-class ReviewKind(WorkItemKind[dict[str, Any]]):
-    work_kind = WorkKind.REVIEW
+class ReviewHandler(ItemHandler[dict[str, Any]]):
+    name = WorkKind.REVIEW
 
-    def __init__(self, *, max_tries: int = 5) -> None:
-        super().__init__(max_tries=max_tries)
+    def __init__(self, *, max_tries: int = DEFAULT_MAX_TRIES, clock: Clock | None = None) -> None:
+        super().__init__(max_tries=max_tries, clock=clock)
         self.worker = WarmWorker(initializer=warm_up)
 
     def handle(self, item: WorkItem, reporter: Reporter) -> dict[str, Any]:

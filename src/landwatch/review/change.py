@@ -6,6 +6,7 @@ Patches are made per file, lazily, and line-level work stops at a cap (recorded 
 
 from __future__ import annotations
 
+import enum
 import os
 import re
 from collections.abc import Iterator
@@ -24,6 +25,36 @@ MODE_SYMLINK = 0o120000
 MODE_SUBMODULE = 0o160000
 MODE_EXECUTABLE = 0o100755
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+# How much of a blob the binary sniff reads, as git's own buffer_is_binary does.
+SNIFF_BYTES = 8000
+# Subjects `git rebase --autosquash` folds into an earlier commit.
+AUTOSQUASH_PREFIXES = ("fixup! ", "squash! ", "amend! ")
+_TRAILER = re.compile(r"^([A-Za-z0-9][A-Za-z0-9-]*)\s*:\s*(.*)$")
+
+
+def looks_binary(data: bytes) -> bool:
+    """Whether content is binary rather than text, judged as git judges it (a NUL early on)."""
+    return b"\0" in data[:SNIFF_BYTES]
+
+
+class FileStatus(enum.StrEnum):
+    """What the diff did to a file (git's status letters)."""
+
+    ADDED = "A"
+    MODIFIED = "M"
+    DELETED = "D"
+    RENAMED = "R"
+    COPIED = "C"
+    TYPE_CHANGED = "T"
+
+
+class ChangeShape(enum.StrEnum):
+    """What landed: one commit against its parent, a root commit, a merge, or a range."""
+
+    COMMIT = "commit"
+    ROOT = "root"
+    MERGE = "merge"
+    RANGE = "range"
 
 
 class ChangeError(UserError):
@@ -45,7 +76,7 @@ class Line:
 class FileChange:
     """One file of the change, as its delta says, with its added lines read on demand."""
 
-    status: str  # A added, M modified, D deleted, R renamed, C copied, T type changed
+    status: FileStatus
     path: str
     old_path: str | None
     old_mode: int
@@ -64,7 +95,7 @@ class FileChange:
 
     @property
     def deleted(self) -> bool:
-        return self.status == "D"
+        return self.status is FileStatus.DELETED
 
     @property
     def is_symlink(self) -> bool:
@@ -117,18 +148,36 @@ class Message:
         return self.text.rstrip("\n").split("\n")
 
     @cached_property
+    def last_paragraph(self) -> range:
+        """Indexes into `lines` of the last paragraph; empty when the message is one paragraph,
+        since git never reads trailers from the paragraph holding the subject."""
+        lines = self.lines
+        end = len(lines)
+        while end > 0 and not lines[end - 1].strip():
+            end -= 1
+        start = end
+        while start > 0 and lines[start - 1].strip():
+            start -= 1
+        return range(start, end) if start > 0 else range(0)
+
+    def trailer(self, index: int) -> tuple[str, str] | None:
+        """(key, value) when line `index` is a `Key: value` line of the last paragraph."""
+        if index not in self.last_paragraph:
+            return None
+        match = _TRAILER.match(self.lines[index])
+        return (match[1], match[2].strip()) if match else None
+
+    @cached_property
     def trailers(self) -> list[tuple[str, str]]:
-        """Key: value lines of the last paragraph, as git interpret-trailers reads them."""
-        paragraphs = re.split(r"\n\s*\n", self.text.strip())
-        if len(paragraphs) < 2:
-            return []
-        found = []
-        for line in paragraphs[-1].splitlines():
-            match = re.match(r"^([A-Za-z0-9][A-Za-z0-9-]*)\s*:\s*(.*)$", line)
-            if match is None:
-                return []
-            found.append((match[1], match[2].strip()))
-        return found
+        """The trailers, as git interpret-trailers reads them: the last paragraph, when every
+        line of it is one."""
+        found = [self.trailer(index) for index in self.last_paragraph]
+        return [trailer for trailer in found if trailer is not None] if all(found) else []
+
+    @property
+    def autosquash(self) -> str | None:
+        """The `fixup! ` (or `squash! `, `amend! `) prefix of the subject, if it has one."""
+        return next((p for p in AUTOSQUASH_PREFIXES if self.subject.startswith(p)), None)
 
 
 class Change:
@@ -150,15 +199,15 @@ class Change:
         self.lines_read = 0
         self.truncated = False
         if base is not None:
-            self.kind = "range"
+            self.shape = ChangeShape.RANGE
             old_tree: pygit2.Tree | None = base.tree
         elif not commit.parents:
-            self.kind = "root"
+            self.shape = ChangeShape.ROOT
             old_tree = None
         else:
-            self.kind = "merge" if len(commit.parents) > 1 else "commit"
+            self.shape = ChangeShape.MERGE if len(commit.parents) > 1 else ChangeShape.COMMIT
             old_tree = commit.parents[0].tree
-        self.skipped = self.kind == "merge" and merges == "skip"
+        self.skipped = self.shape is ChangeShape.MERGE and merges == "skip"
         flags = DiffOption.INCLUDE_TYPECHANGE | DiffOption.INDENT_HEURISTIC
         if old_tree is None:
             self.diff = commit.tree.diff_to_tree(swap=True, flags=flags, context_lines=0)
@@ -172,15 +221,16 @@ class Change:
 
     def _file(self, index: int, delta: pygit2.DiffDelta) -> FileChange:
         old, new = delta.old_file, delta.new_file
-        status = delta.status_char()
-        new_id = None if status == "D" else str(new.id)
-        old_id = None if status == "A" else str(old.id)
+        status = FileStatus(delta.status_char())
+        deleted = status is FileStatus.DELETED
+        new_id = None if deleted else str(new.id)
+        old_id = None if status is FileStatus.ADDED else str(old.id)
         return FileChange(
             status=status,
-            path=new.path if status != "D" else old.path,
-            old_path=old.path if status in ("R", "C", "D", "M", "T") else None,
+            path=old.path if deleted else new.path,
+            old_path=None if status is FileStatus.ADDED else old.path,
             old_mode=old.mode,
-            new_mode=new.mode if status != "D" else 0,
+            new_mode=0 if deleted else new.mode,
             old_id=old_id,
             new_id=new_id,
             old_size=self._size(old_id, old.mode),
@@ -232,10 +282,6 @@ class Change:
             self.truncated = True
         self.lines_read += len(lines)
         return lines
-
-    @property
-    def paths(self) -> list[str]:
-        return [file.path for file in self.files]
 
     def tree_paths(self) -> Iterator[str]:
         """Every path in the landed tree (for clashes with paths already there)."""

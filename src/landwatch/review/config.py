@@ -15,26 +15,12 @@ from typing import Any
 import pygit2
 
 from landwatch.errors import UserError
-from landwatch.review.rules.base import Severity
+from landwatch.review.findings import Severity
+from landwatch.review.globs import LOCKFILES
 
 CONFIG_FILE = ".landwatch.toml"
 PYPROJECT = "pyproject.toml"
 
-LOCKFILES = (
-    "package-lock.json",
-    "npm-shrinkwrap.json",
-    "yarn.lock",
-    "pnpm-lock.yaml",
-    "poetry.lock",
-    "uv.lock",
-    "pdm.lock",
-    "Pipfile.lock",
-    "Cargo.lock",
-    "go.sum",
-    "Gemfile.lock",
-    "composer.lock",
-    "*.lock",
-)
 DEFAULT_EXCLUDE = (
     "vendor/**",
     "vendored/**",

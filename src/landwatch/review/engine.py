@@ -15,21 +15,26 @@ from pathlib import Path
 from typing import Any
 
 from landwatch.review import linters as linter_runner
-from landwatch.review.change import Change, FileChange, open_repository, resolve
+from landwatch.review.change import (
+    Change,
+    ChangeShape,
+    FileChange,
+    looks_binary,
+    open_repository,
+    resolve,
+)
 from landwatch.review.config import ConfigError, ReviewConfig, read_config
+from landwatch.review.findings import Finding, Severity, fingerprint
+from landwatch.review.globs import matches_any
 from landwatch.review.report import Report
 from landwatch.review.rules import all_rules
 from landwatch.review.rules.base import (
     ChangeRule,
     FileRule,
-    Finding,
     LineRule,
     MessageRule,
     RuleSet,
-    Severity,
     TreeRule,
-    fingerprint,
-    matches_any,
 )
 
 CONFIG_RULE = "CFG"
@@ -38,7 +43,6 @@ _INLINE = re.compile(rb"landwatch:\s*ignore(?:\[([^\]]*)\])?", re.IGNORECASE)
 _SECRET_ALLOW = (b"gitleaks:allow", b"pragma: allowlist secret")
 _NEXTLINE_ALLOW = b"pragma: allowlist nextline secret"
 _REVERT = re.compile(r'^(Revert|Reapply) "')
-_FIXUP = ("fixup! ", "squash! ", "amend! ")
 
 
 def review(
@@ -48,6 +52,9 @@ def review(
     *,
     run_linters: bool = True,
 ) -> Report:
+    """Review what landed at `revision` (against `base` for a landed range): read the committed
+    configuration, run every rule on its scope and the linters on the added lines, drop what is
+    suppressed."""
     started = time.time()
     clock = time.perf_counter()
     repo = open_repository(git_dir)
@@ -64,75 +71,87 @@ def review(
     )
     rules, problems = _rules(config)
     findings += [_config_finding(problem) for problem in problems]
-    notes: list[str] = []
-    if change.skipped:
-        notes.append('merge commit skipped (merges = "skip")')
+    notes: list[str] = ['merge commit skipped (merges = "skip")'] if change.skipped else []
 
     findings += _message_findings(change, config, rules, notes)
     included = [file for file in change.files if not matches_any(file.path, config.exclude)]
-    for rule in rules.of(TreeRule):
-        findings += rule.check_tree(change, included)
-    for rule in rules.of(ChangeRule):
-        findings += rule.check_change(change)
-    by_path: dict[str, FileChange] = {}
-    for file in included:
-        if file.deleted or file.is_submodule:
-            continue
-        by_path[file.path] = file
+    findings += _change_findings(change, included, rules)
+    readable = {file.path: file for file in included if not file.deleted and not file.is_submodule}
+    for file in readable.values():
         findings += _file_findings(file, rules)
-
-    runs: list[dict[str, str]] = []
-    if config.linters and not run_linters:
-        notes.append("linters not run: this repository is not registered with landwatch")
-    elif config.linters:
-        with linter_runner.workspace() as workdir:
-            linter_runner.materialize(change, by_path, Path(workdir))
-            for linter in config.linters:
-                for file in by_path.values():
-                    if not linter_runner.wants(linter, file.path) or file.binary:
-                        continue
-                    content = file.new_content()
-                    if content is None or b"\0" in content[:8000]:
-                        continue
-                    found, ran = linter_runner.run(linter, file, content, Path(workdir))
-                    findings += found
-                    runs.append(
-                        {
-                            "linter": ran.linter,
-                            "path": ran.path,
-                            "status": ran.status,
-                            "detail": ran.detail,
-                        }
-                    )
-
-    findings = _unsuppressed(findings, by_path, _trailer_ignores(change), rules)
+    linted, runs = _linter_findings(change, readable, config, run_linters, notes)
+    findings = _unsuppressed(findings + linted, readable, _trailer_ignores(change), rules)
     _unique_fingerprints(findings)
     findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
-    if change.truncated:
-        notes.append(
-            f"line checks stopped after {config.max_added_lines} added lines (max_added_lines)"
-        )
-    skipped = [
-        f"{file.path}: {file.skipped_lines}"
-        for file in change.files
-        if file.skipped_lines and file.skipped_lines != "line cap reached"
-    ]
-    notes += [f"no line checks for {entry}" for entry in skipped]
     return Report(
         commit=str(commit.id),
         base=str(base_commit.id) if base_commit else None,
-        kind=change.kind,
+        shape=change.shape,
         label=change.label,
         rules=[rule.id for rule in rules.rules if rule.active_severity > Severity.OFF],
         findings=findings,
         truncated=change.truncated,
         lines_checked=change.lines_read,
         config=config.source,
-        notes=notes,
+        notes=notes + _coverage_notes(change, config),
         linters=runs,
         started=started,
         duration=time.perf_counter() - clock,
     )
+
+
+def _change_findings(change: Change, included: list[FileChange], rules: RuleSet) -> list[Finding]:
+    findings: list[Finding] = []
+    for rule in rules.of(TreeRule):
+        findings += rule.check_tree(change, included)
+    for rule in rules.of(ChangeRule):
+        findings += rule.check_change(change)
+    return findings
+
+
+def _linter_findings(
+    change: Change,
+    files: dict[str, FileChange],
+    config: ReviewConfig,
+    run_linters: bool,
+    notes: list[str],
+) -> tuple[list[Finding], list[dict[str, str]]]:
+    """The project's linters on each file they want, in a workspace holding its configuration."""
+    findings: list[Finding] = []
+    runs: list[dict[str, str]] = []
+    if not config.linters:
+        return findings, runs
+    if not run_linters:
+        notes.append("linters not run: this repository is not registered with landwatch")
+        return findings, runs
+    with linter_runner.workspace() as workdir:
+        linter_runner.materialize(change, files, Path(workdir))
+        for linter in config.linters:
+            for file in files.values():
+                if not linter_runner.wants(linter, file.path) or file.binary:
+                    continue
+                content = file.new_content()
+                if content is None or looks_binary(content):
+                    continue
+                found, ran = linter_runner.run(linter, file, content, Path(workdir))
+                findings += found
+                runs.append(ran.as_dict())
+    return findings, runs
+
+
+def _coverage_notes(change: Change, config: ReviewConfig) -> list[str]:
+    """What the line checks did not reach: past the line cap, or files skipped and why."""
+    notes = []
+    if change.truncated:
+        notes.append(
+            f"line checks stopped after {config.max_added_lines} added lines (max_added_lines)"
+        )
+    notes += [
+        f"no line checks for {file.path}: {file.skipped_lines}"
+        for file in change.files
+        if file.skipped_lines and file.skipped_lines != "line cap reached"
+    ]
+    return notes
 
 
 def _config_finding(message: str) -> Finding:
@@ -174,7 +193,7 @@ def _message_findings(
 ) -> list[Finding]:
     message = change.message
     subject = message.subject
-    if change.kind == "merge" or len(change.commit.parents) > 1:
+    if change.shape is ChangeShape.MERGE or len(change.commit.parents) > 1:
         notes.append("message rules skipped: a merge commit")
         return []
     if _REVERT.match(subject):
@@ -183,10 +202,10 @@ def _message_findings(
     if message.author_name in config.skip_authors or message.author_email in config.skip_authors:
         notes.append(f"message rules skipped: {message.author_name} is a bot author")
         return []
-    fixup = subject.startswith(_FIXUP)
+    fixup = message.autosquash is not None
     findings: list[Finding] = []
     for rule in rules.of(MessageRule):
-        if fixup and not getattr(rule, "runs_on_fixups", False):
+        if fixup and not rule.runs_on_fixups:
             continue
         findings += rule.check_message(message)
     return findings
@@ -203,7 +222,7 @@ def _file_findings(file: FileChange, rules: RuleSet) -> list[Finding]:
     file_rules = [rule for rule in rules.of(FileRule) if rule.wants(file.path)]
     if file_rules and file.new_id != file.old_id and not file.is_symlink:
         content = file.new_content()
-        if content is not None and b"\0" not in content[:8000]:
+        if content is not None and not looks_binary(content):
             for rule in file_rules:
                 findings += rule.check_file(file, content)
     return findings

@@ -7,6 +7,7 @@ the worktree holding the committed configuration files, a timeout and a cap on t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -20,9 +21,10 @@ from typing import Any
 import pygit2
 from pygit2.enums import FileMode
 
-from landwatch.review.change import Change, FileChange
+from landwatch.review.change import Change, FileChange, looks_binary
 from landwatch.review.config import LinterConfig
-from landwatch.review.rules.base import Finding, Severity, fingerprint, matches_any
+from landwatch.review.findings import Finding, Severity, fingerprint
+from landwatch.review.globs import matches_any
 
 MAX_OUTPUT = 4 * 1024 * 1024
 MAX_CONFIG_BYTES = 256 * 1024
@@ -50,6 +52,9 @@ class LinterRun:
     path: str
     status: str  # "ok", "failed", "timeout", "unparsable", "missing"
     detail: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        return dataclasses.asdict(self)
 
 
 @dataclass(frozen=True)
@@ -96,7 +101,7 @@ def materialize(change: Change, paths: Iterable[str], workdir: Path) -> int:
             if change.repo.odb.read_header(entry.id)[1] > MAX_CONFIG_BYTES:
                 continue
             blob = change.repo[entry.id]
-            if not isinstance(blob, pygit2.Blob) or b"\0" in blob.data[:8000]:
+            if not isinstance(blob, pygit2.Blob) or looks_binary(blob.data):
                 continue
             target = workdir / directory / (entry.name or "")
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -129,7 +134,7 @@ def run(
         return [], LinterRun(linter.name, file.path, "failed", str(error))
     output = process.stdout[:MAX_OUTPUT].decode("utf-8", errors="replace")
     try:
-        raw = parse(linter, output, file.path)
+        raw = parse(linter, output)
     except (ValueError, KeyError, TypeError) as error:
         stderr = process.stderr[:500].decode("utf-8", errors="replace").strip()
         detail = f"output not {linter.format} ({error})" + (f": {stderr}" if stderr else "")
@@ -188,7 +193,7 @@ def _severity(level: str | None, default: Severity) -> Severity:
     }.get((level or "").lower(), default)
 
 
-def parse(linter: LinterConfig, output: str, path: str) -> list[RawFinding]:
+def parse(linter: LinterConfig, output: str) -> list[RawFinding]:
     if linter.format == "ruff-json":
         return _ruff(output)
     if linter.format == "sarif":

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from landwatch import __version__
+from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
-from landwatch.review.rules.base import Finding, Severity
 from landwatch.text import safe
 
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -29,7 +29,7 @@ def render(report: Report) -> None:
     console = Console(highlight=False, soft_wrap=True)
     head = Text()
     head.append(f"landwatch review of {report.label}", style="bold")
-    head.append(f" ({report.kind}): ")
+    head.append(f" ({report.shape}): ")
     head.append(report.summary(), style=STYLES.get(report.worst(), "green"))
     head.append(
         f" · {len(report.rules)} rules · {report.lines_checked} added lines checked"

@@ -1,30 +1,23 @@
-"""A review's report: what was reviewed, by which rules, what was found, written durably into
-the repository's work directory before its item is settled (a repeat run overwrites it).
+"""A review's report: what was reviewed, by which rules, what was found; as a dict for JSON.
 
-Unread markers let the hooks' one line announce a review with findings once.
+Where reports are kept is not the review's business (landwatch.report_store).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from landwatch.review.rules.base import Finding, Severity
+from landwatch.review.findings import Finding, Severity
 
 FORMAT = 1
-REPORTS = "reports"
-UNREAD = "unread"
 
 
 @dataclass
 class Report:
     commit: str
     base: str | None
-    kind: str
+    shape: str  # what landed: commit, root, merge or range (change.ChangeShape)
     label: str
     rules: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -58,7 +51,7 @@ class Report:
             "format": FORMAT,
             "commit": self.commit,
             "base": self.base,
-            "kind": self.kind,
+            "shape": self.shape,
             "label": self.label,
             "rules": self.rules,
             "findings": [finding.as_dict() for finding in self.findings],
@@ -77,7 +70,8 @@ class Report:
         return cls(
             data["commit"],
             data.get("base"),
-            data.get("kind", "commit"),
+            # Reports written before the rename call the shape "kind".
+            data.get("shape", data.get("kind", "commit")),
             data.get("label", ""),
             list(data.get("rules", [])),
             [Finding.from_dict(item) for item in data.get("findings", [])],
@@ -89,78 +83,3 @@ class Report:
             float(data.get("started", 0.0)),
             float(data.get("duration", 0.0)),
         )
-
-
-def common_dir(git_dir: os.PathLike[str] | str) -> Path:
-    """The repository's common git dir, from any worktree's git dir."""
-    path = Path(git_dir)
-    try:
-        pointer = (path / "commondir").read_text().strip()
-    except OSError:
-        return path
-    return (path / pointer).resolve() if pointer else path
-
-
-def reports_dir(git_dir: os.PathLike[str] | str) -> Path:
-    return common_dir(git_dir) / "landwatch" / REPORTS
-
-
-def report_path(git_dir: os.PathLike[str] | str, commit: str) -> Path:
-    return reports_dir(git_dir) / f"{commit}.json"
-
-
-def write(git_dir: os.PathLike[str] | str, report: Report) -> Path:
-    """Durably: written to a temp file, fsynced, renamed over the old one, directory fsynced."""
-    target = report_path(git_dir, report.commit)
-    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}")
-    data = json.dumps(report.as_dict(), indent=1).encode()
-    fd = os.open(
-        temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600
-    )
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temporary, target)
-    directory = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
-    if report.worst() >= Severity.WARNING:
-        mark_unread(git_dir, report.commit)
-    return target
-
-
-def read(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
-    try:
-        data = json.loads(report_path(git_dir, commit).read_text())
-    except (OSError, ValueError):
-        return None
-    try:
-        return Report.from_dict(data)
-    except (KeyError, ValueError, TypeError):
-        return None
-
-
-def mark_unread(git_dir: os.PathLike[str] | str, commit: str) -> None:
-    directory = common_dir(git_dir) / "landwatch" / UNREAD
-    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-    (directory / commit).touch()
-
-
-def unread(git_dir: os.PathLike[str] | str) -> list[str]:
-    """Commits whose reviews have findings nobody was told about, newest first."""
-    directory = common_dir(git_dir) / "landwatch" / UNREAD
-    try:
-        entries = [(entry.stat().st_mtime, entry.name) for entry in os.scandir(directory)]
-    except OSError:
-        return []
-    return [name for _, name in sorted(entries, reverse=True)]
-
-
-def mark_read(git_dir: os.PathLike[str] | str, commit: str) -> None:
-    with contextlib.suppress(OSError):
-        (common_dir(git_dir) / "landwatch" / UNREAD / commit).unlink()

@@ -8,28 +8,15 @@ message) and yields findings; third-party rules subclass these and register thro
 from __future__ import annotations
 
 import enum
-import fnmatch
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from landwatch.review.findings import Finding, Severity, fingerprint
+from landwatch.review.globs import matches_any
+
 if TYPE_CHECKING:  # only annotations: reading a report must not import pygit2
     from landwatch.review.change import Change, FileChange, Line, Message
-
-
-class Severity(enum.IntEnum):
-    OFF = 0
-    INFO = 1
-    WARNING = 2
-    ERROR = 3
-
-    @classmethod
-    def parse(cls, value: str) -> Severity:
-        try:
-            return cls[value.upper()]
-        except KeyError:
-            raise ValueError(f"not a severity: {value!r} (off, info, warning, error)") from None
 
 
 class Scope(enum.Enum):
@@ -79,54 +66,6 @@ def _type_name(default: Any) -> str:
     }[type(default)]
 
 
-@dataclass
-class Finding:
-    rule: str  # id
-    name: str
-    severity: Severity
-    message: str
-    path: str | None = None
-    line: int | None = None
-    end_line: int | None = None
-    snippet: str | None = None  # the offending line (secrets redacted)
-    fingerprint: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "rule": self.rule,
-            "name": self.name,
-            "severity": self.severity.name.lower(),
-            "message": self.message,
-            "path": self.path,
-            "line": self.line,
-            "end_line": self.end_line,
-            "snippet": self.snippet,
-            "fingerprint": self.fingerprint,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Finding:
-        return cls(
-            data["rule"],
-            data["name"],
-            Severity[data["severity"].upper()],
-            data["message"],
-            data.get("path"),
-            data.get("line"),
-            data.get("end_line"),
-            data.get("snippet"),
-            data.get("fingerprint", ""),
-        )
-
-
-def fingerprint(rule: str, path: str | None, content: bytes | str, occurrence: int = 0) -> str:
-    """Identity of a finding that survives line moves: rule, path, the line's normalised text."""
-    text = content.decode("utf-8", "replace") if isinstance(content, bytes) else content
-    normal = " ".join(text.split())
-    digest = hashlib.sha256(f"{rule}\0{path or ''}\0{normal}\0{occurrence}".encode())
-    return digest.hexdigest()[:20]
-
-
 class Rule:
     """Base of every rule. Subclasses set the class attributes and implement one check."""
 
@@ -141,6 +80,9 @@ class Rule:
     secret: ClassVar[bool] = False
     # A short example of what the rule reports, for docs/rules.md.
     example: ClassVar[str] = ""
+    # Message rules are skipped for `fixup!`/`squash!` commits, meant to vanish in a rebase,
+    # unless the rule is about them.
+    runs_on_fixups: ClassVar[bool] = False
 
     def __init__(self, severity: Severity | None = None, **options: Any) -> None:
         self.active_severity = self.severity if severity is None else severity
@@ -226,33 +168,13 @@ class MessageRule(Rule):
         raise NotImplementedError
 
 
-def matches_any(path: str, patterns: Iterable[str]) -> bool:
-    """Path globs: `*.min.js` matches a file name at any depth; `vendor/**` everything under a
-    directory of that name at any depth; a pattern with an inner `/` is anchored at the root."""
-    parts = path.split("/")
-    for pattern in patterns:
-        if pattern.endswith("/**"):
-            directory = pattern[:-3].strip("/")
-            if "/" in directory:
-                if fnmatch.fnmatchcase(path, directory + "/*"):
-                    return True
-            elif any(fnmatch.fnmatchcase(part, directory) for part in parts[:-1]):
-                return True
-        elif "/" in pattern.strip("/"):
-            if fnmatch.fnmatchcase(path, pattern.lstrip("/")):
-                return True
-        elif fnmatch.fnmatchcase(parts[-1], pattern):
-            return True
-    return False
-
-
 @dataclass
 class RuleSet:
     rules: list[Rule] = field(default_factory=list)
 
-    def of(self, kind: type[Rule]) -> list[Any]:
+    def of(self, family: type[Rule]) -> list[Any]:
         return [
             rule
             for rule in self.rules
-            if isinstance(rule, kind) and rule.active_severity > Severity.OFF
+            if isinstance(rule, family) and rule.active_severity > Severity.OFF
         ]

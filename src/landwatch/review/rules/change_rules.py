@@ -12,8 +12,10 @@ import tomllib
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from landwatch.review.change import Change, FileChange
-from landwatch.review.rules.base import ChangeRule, Finding, Option, Severity, matches_any
+from landwatch.review.change import Change, FileChange, FileStatus
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.globs import LOCKFILES_OF_MANIFEST, matches_any
+from landwatch.review.rules.base import ChangeRule, Option
 
 
 class ChangeTooLarge(ChangeRule):
@@ -249,18 +251,20 @@ def _gemfile(content: bytes) -> Any:
     return [match[1] for match in _GEM.finditer(text)]
 
 
-# Each manifest, how to read its dependencies, and the lockfiles that pin them.
-_MANIFESTS: dict[str, tuple[Callable[[bytes], Any], tuple[str, ...]]] = {
-    "package.json": (_package_json, ("package-lock.json", "yarn.lock", "pnpm-lock.yaml")),
-    "pyproject.toml": (_pyproject, ("poetry.lock", "uv.lock", "pdm.lock")),
-    "Pipfile": (_pipfile, ("Pipfile.lock",)),
-    "Cargo.toml": (_cargo_toml, ("Cargo.lock",)),
-    "go.mod": (_go_mod, ("go.sum",)),
-    "Gemfile": (_gemfile, ("Gemfile.lock",)),
-    "composer.json": (_composer_json, ("composer.lock",)),
+# How to read each manifest's dependencies; its lockfiles are globs.LOCKFILES_OF_MANIFEST.
+_DEPENDENCIES: dict[str, Callable[[bytes], Any]] = {
+    "package.json": _package_json,
+    "pyproject.toml": _pyproject,
+    "Pipfile": _pipfile,
+    "Cargo.toml": _cargo_toml,
+    "go.mod": _go_mod,
+    "Gemfile": _gemfile,
+    "composer.json": _composer_json,
 }
-_LOCKFILES = {
-    lockfile: manifest for manifest, (_, lockfiles) in _MANIFESTS.items() for lockfile in lockfiles
+_MANIFEST_OF_LOCKFILE = {
+    lockfile: manifest
+    for manifest, lockfiles in LOCKFILES_OF_MANIFEST.items()
+    for lockfile in lockfiles
 }
 
 
@@ -290,14 +294,14 @@ class ManifestLockfile(ChangeRule):
             if file.deleted:
                 continue
             name = posixpath.basename(file.path)
-            if name in _MANIFESTS:
+            if name in _DEPENDENCIES:
                 yield from self._manifest(change, file, changed)
-            elif name in _LOCKFILES and self.option("lockfile_alone"):
+            elif name in _MANIFEST_OF_LOCKFILE and self.option("lockfile_alone"):
                 yield from self._lockfile(change, file, changed)
 
     def _manifest(self, change: Change, file: FileChange, changed: set[str]) -> Iterator[Finding]:
         directory, name = posixpath.split(file.path)
-        parse, lockfiles = _MANIFESTS[name]
+        parse, lockfiles = _DEPENDENCIES[name], LOCKFILES_OF_MANIFEST[name]
         present = [
             lockfile
             for lockfile in lockfiles
@@ -309,7 +313,7 @@ class ManifestLockfile(ChangeRule):
         after = None if new is None else parse(new)
         if after is None:
             return
-        if file.status in ("A", "C"):
+        if file.status in (FileStatus.ADDED, FileStatus.COPIED):
             # New at this path: before it, nothing here depended on anything.
             before = None
         else:
@@ -327,10 +331,10 @@ class ManifestLockfile(ChangeRule):
 
     def _lockfile(self, change: Change, file: FileChange, changed: set[str]) -> Iterator[Finding]:
         directory, name = posixpath.split(file.path)
-        manifest = _LOCKFILES[name]
+        manifest = _MANIFEST_OF_LOCKFILE[name]
         # Added lockfiles are deliberate: the first lock committed, or a switch of package
         # manager (yarn.lock removed, package-lock.json added) that leaves the manifest alone.
-        if file.status != "M" or file.old_id == file.new_id:
+        if file.status is not FileStatus.MODIFIED or file.old_id == file.new_id:
             return
         if change.file_at(posixpath.join(directory, manifest)) is None:
             return

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import ClassVar
 
 from landwatch.review.change import Message
-from landwatch.review.rules.base import Finding, MessageRule, Option, Severity
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.rules.base import MessageRule, Option
 
-_TRAILER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*\s*:\s")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")
 # Wrapping cannot shorten a line that is only a URL, however it is dressed (a Markdown
 # reference, a list item, angle brackets).
@@ -21,20 +20,6 @@ _URL_LINE = re.compile(r"^\s*(?:[-*]\s+|\[[^\]]*\]:?\s*)?<?[A-Za-z][A-Za-z0-9+.-
 
 def _blank(line: str) -> bool:
     return not line.strip()
-
-
-def _last_paragraph(lines: list[str]) -> range:
-    """Indexes of the last paragraph's lines; empty when the message is a single paragraph,
-    since git never reads trailers from the paragraph holding the subject."""
-    end = len(lines)
-    while end > 0 and _blank(lines[end - 1]):
-        end -= 1
-    start = end
-    while start > 0 and not _blank(lines[start - 1]):
-        start -= 1
-    if start == 0:
-        return range(0)
-    return range(start, end)
 
 
 class SubjectLength(MessageRule):
@@ -101,7 +86,6 @@ class BodyLineLength(MessageRule):
     def check_message(self, message: Message) -> Iterator[Finding]:
         limit = self.option("max_length")
         lines = message.lines
-        trailers = _last_paragraph(lines)
         for index in range(1, len(lines)):
             line = lines[index].rstrip()
             if len(line) <= limit:
@@ -110,7 +94,7 @@ class BodyLineLength(MessageRule):
                 continue
             if any(len(url) > limit for url in _URL.findall(line)):
                 continue
-            if index in trailers and _TRAILER.match(line):
+            if message.trailer(index) is not None:
                 continue
             yield self.finding(
                 f"body line is {len(line)} characters (limit {limit})",
@@ -120,7 +104,6 @@ class BodyLineLength(MessageRule):
             )
 
 
-_AUTOSQUASH = ("fixup! ", "squash! ", "amend! ")
 # Words, names and paths that merely contain wip (`wipe`, `wip-branch`, `docs/wip/`) say nothing
 # about the commit being unfinished; `WIP:`, `[wip]` and `still WIP.` do.
 _WIP = re.compile(r"(?<![\w/.-])wip(?![\w/-]|\.\w)", re.IGNORECASE)
@@ -135,20 +118,20 @@ class WorkInProgress(MessageRule):
     name = "work-in-progress"
     severity = Severity.WARNING
     # The engine skips message rules for fixup and squash commits; this one is about them.
-    runs_on_fixups: ClassVar[bool] = True
+    runs_on_fixups = True
     example = "fixup! Parse the config once"
 
     def check_message(self, message: Message) -> Iterator[Finding]:
         subject = message.subject
-        for prefix in _AUTOSQUASH:
-            if subject.startswith(prefix):
-                yield self.finding(
-                    f"{prefix.strip()} commit landed (meant to be squashed by rebase --autosquash)",
-                    number=1,
-                    content=subject,
-                    snippet=subject,
-                )
-                return
+        prefix = message.autosquash
+        if prefix is not None:
+            yield self.finding(
+                f"{prefix.strip()} commit landed (meant to be squashed by rebase --autosquash)",
+                number=1,
+                content=subject,
+                snippet=subject,
+            )
+            return
         if _WIP.search(subject):
             yield self.finding(
                 "subject marks the work as in progress (WIP)",
@@ -232,7 +215,7 @@ class SignedOffBy(MessageRule):
     def check_message(self, message: Message) -> Iterator[Finding]:
         lines = message.lines
         signed: list[tuple[int, str]] = []
-        for index in _last_paragraph(lines):
+        for index in message.last_paragraph:
             match = _SIGNED_OFF.match(lines[index])
             if match is not None:
                 signed.append((index + 1, match[1]))

@@ -18,16 +18,12 @@ from landwatch.review.change import (
     MODE_SYMLINK,
     Change,
     FileChange,
+    FileStatus,
     Line,
+    looks_binary,
 )
-from landwatch.review.rules.base import (
-    FileRule,
-    Finding,
-    LineRule,
-    Option,
-    Severity,
-    TreeRule,
-)
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.rules.base import FileRule, LineRule, Option, TreeRule
 
 
 class TrailingWhitespace(LineRule):
@@ -90,7 +86,7 @@ class MixedLineEndings(FileRule):
         return found
 
     def check_file(self, file: FileChange, content: bytes) -> Iterator[Finding]:
-        if b"\0" in content[:8000]:
+        if looks_binary(content):
             return
         now = self.endings(content)
         if len(now) < 2:
@@ -146,13 +142,13 @@ class LargeFile(TreeRule):
         for file in files:
             if file.deleted or file.is_submodule or file.new_size <= limit:
                 continue
-            if file.status != "A" and file.new_size <= file.old_size:
+            if file.status is not FileStatus.ADDED and file.new_size <= file.old_size:
                 continue
             if change.attribute(file.path, "filter") == "lfs":
                 continue
             size = file.new_size / 1024
             shown = f"{size / 1024:.1f} MB" if size >= 1024 else f"{size:.0f} KB"
-            verb = "added" if file.status == "A" else "grown to"
+            verb = "added" if file.status is FileStatus.ADDED else "grown to"
             yield self.finding(
                 f"large file {verb} {shown} (limit {self.option('max_kb')} KB; consider Git LFS)",
                 path=file.path,
@@ -288,7 +284,8 @@ class PortablePaths(TreeRule):
     severity = Severity.WARNING
 
     def check_tree(self, change: Change, files: list[FileChange]) -> Iterator[Finding]:
-        added = [file.path for file in files if file.status in ("A", "R", "C")]
+        new_paths = (FileStatus.ADDED, FileStatus.RENAMED, FileStatus.COPIED)
+        added = [file.path for file in files if file.status in new_paths]
         if not added:
             return
         for path in added:
@@ -332,10 +329,10 @@ class ExecutableShebang(TreeRule):
         for file in files:
             if file.deleted or file.is_symlink or file.is_submodule:
                 continue
-            if file.status != "A" and file.old_mode == file.new_mode:
+            if file.status is not FileStatus.ADDED and file.old_mode == file.new_mode:
                 continue
             content = file.new_content()
-            if content is None or b"\0" in content[:8000]:
+            if content is None or looks_binary(content):
                 continue
             shebang = content.startswith(b"#!")
             if file.new_mode == MODE_EXECUTABLE and not shebang:

@@ -1,0 +1,100 @@
+"""One resident process per user: an flock(2) on a file in the runtime dir, released by the
+kernel however its holder dies, holding a description of the holder for every command to read.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import stat
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from landwatch import layout
+from landwatch.files import private_directory
+
+
+@dataclass(frozen=True)
+class LockHolder:
+    """Who holds the lock, as it wrote itself into the lock file."""
+
+    pid: int | None
+    mode: str  # foreground, detached, once
+    version: str
+    log: str
+
+    @classmethod
+    def parse(cls, data: bytes) -> LockHolder:
+        try:
+            info: Any = json.loads(data or b"{}")
+        except ValueError:
+            info = {}
+        if not isinstance(info, dict):
+            info = {}
+        pid = info.get("pid")
+        return cls(
+            pid if isinstance(pid, int) else None,
+            str(info.get("mode", "?")),
+            str(info.get("version", "?")),
+            str(info.get("log", "?")),
+        )
+
+    def describe(self) -> str:
+        pid = "?" if self.pid is None else self.pid
+        return f"pid {pid}, {self.mode}, landwatch {self.version}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class AlreadyRunning(Exception):
+    """Another reviewer holds the per-user lock; the message names it."""
+
+
+class InstanceLock:
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or layout.reviewer_lock()
+        self._fd = -1
+
+    def acquire(self, holder: LockHolder) -> None:
+        private_directory(self.path.parent)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            running = LockHolder.parse(os.read(fd, 4096))
+            os.close(fd)
+            raise AlreadyRunning(
+                f"a reviewer is already running ({running.describe()}, log {running.log})"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps(holder.as_dict()).encode(), 0)
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+def holder(path: Path | None = None) -> LockHolder | None:
+    """The running reviewer, or None when nobody holds the lock."""
+    try:
+        fd = os.open(
+            path or layout.reviewer_lock(),
+            os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK,  # no FIFO waits us out
+        )
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return LockHolder.parse(os.read(fd, 4096))
+        return None  # we got the lock: nobody holds it
+    finally:
+        os.close(fd)

@@ -1,0 +1,367 @@
+"""What the resident process does: claim items of every registered worktree into one line per
+kind, recover expired claims (at start, periodically, after a suspend), prune, keep its state file.
+
+One instance per user (daemon.lock); woken by file events (daemon.watch) with a periodic rescan
+behind them (docs/reviewer.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from landwatch import layout, registry, work_item
+from landwatch.daemon.watch import Watcher
+from landwatch.files import write_atomic
+from landwatch.job_queue import Job, JobQueue, JobState
+from landwatch.kinds.base import (
+    DEFAULT_LEASE,
+    DEFAULT_MAX_TRIES,
+    Clock,
+    ItemHandler,
+    Lease,
+    LeaseLost,
+    SystemClock,
+    WorkOrder,
+)
+
+log = logging.getLogger("landwatch.reviewer")
+
+
+@dataclass(frozen=True)
+class Settings:
+    lease: float = DEFAULT_LEASE
+    max_tries: int = DEFAULT_MAX_TRIES
+    rescan: float = 60.0  # re-list every queue even without file events (inotify runs out)
+    recovery: float = 300.0  # requeue expired claims of every repository
+    prune: float = 3600.0
+    keep_done: float = 30 * 86400.0
+    keep_done_count: int = 1000
+    grace: float = 10.0  # a running job's time to finish after SIGTERM
+    jump: float = 30.0  # wall clock moving this much more (or less) than the monotonic one
+    watch: bool = True  # file events (watchdog)
+    state_every: float = 0.5  # the state file is rewritten at most this often
+
+
+@dataclass
+class Deadlines:
+    """When each periodic duty is due next, on the monotonic clock."""
+
+    rescan: float
+    recovery: float
+    prune: float
+    state: float
+
+
+class Daemon:
+    def __init__(
+        self,
+        handlers: dict[str, ItemHandler[Any]],
+        settings: Settings | None = None,
+        clock: Clock | None = None,
+        state_file: Path | None = None,
+        info: dict[str, Any] | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.clock = clock or SystemClock()
+        self.handlers = handlers
+        self.state_file = state_file or layout.reviewer_state()
+        self.info = info or {}
+        self.lines: dict[str, JobQueue[Any]] = {
+            kind: JobQueue(handler, clock=self.clock.time, on_change=self._job_changed)
+            for kind, handler in handlers.items()
+        }
+        self.git_dirs: list[Path] = []
+        self._dirty: dict[str, list[Path]] = {kind: [] for kind in handlers}
+        self._lock = threading.Lock()
+        self.wake = threading.Event()
+        self.stopping = False
+        self.reload_requested = True
+        self._told: dict[Path, str] = {}
+        self._watcher = Watcher(self.poke, self.request_reload, rescan=self.settings.rescan)
+        self._state_changed = True
+        now = self.clock.monotonic()
+        self._next = Deadlines(rescan=now, recovery=now, prune=now, state=now)
+        self._last = (self.clock.time(), now)
+
+    # --- the loop ---
+
+    def run(self, *, once: bool = False) -> int:
+        """Drain until stopped (or, with `once`, until nothing is left); the exit status."""
+        self.reload()
+        self.recover_all()
+        if self.settings.watch:
+            self._watcher.start(self.git_dirs)
+        try:
+            while not self.stopping:
+                self.tick()
+                if once and self.drained():
+                    break
+                self.wake.wait(self._seconds_to_next())
+                self.wake.clear()
+        finally:
+            self.shutdown()
+        return 0
+
+    def tick(self) -> None:
+        now = self.clock.monotonic()
+        self._notice_clock_jump()
+        self._release_holds()
+        if self.reload_requested or now >= self._next.rescan:
+            self.reload()
+            self._next.rescan = now + self.settings.rescan
+        if now >= self._next.recovery:
+            self.recover_all()
+        if now >= self._next.prune:
+            self.prune_all()
+            self._next.prune = now + self.settings.prune
+        self.dispatch()
+        self._write_state_when_due()
+
+    def _release_holds(self) -> None:
+        """Repositories whose backoff ran out are looked at again by their kind."""
+        for kind, handler in self.handlers.items():
+            for git_dir in list(handler.held_until):
+                if handler.not_before(git_dir) is None:
+                    with self._lock:
+                        if git_dir not in self._dirty[kind]:
+                            self._dirty[kind].append(git_dir)
+
+    def drained(self) -> bool:
+        with self._lock:
+            dirty = any(self._dirty.values())
+        return not dirty and all(line.idle for line in self.lines.values())
+
+    def _seconds_to_next(self) -> float:
+        now = self.clock.monotonic()
+        deadlines = [self._next.rescan, self._next.recovery, self._next.prune]
+        wall = self.clock.time()
+        for handler in self.handlers.values():
+            for until in handler.held_until.values():
+                deadlines.append(now + max(0.0, until - wall))
+        if self._state_changed:
+            deadlines.append(self._next.state)
+        return max(0.0, min(deadlines) - now)
+
+    def stop(self) -> None:
+        self.stopping = True
+        self.wake.set()
+
+    def request_reload(self) -> None:
+        self.reload_requested = True
+        self.wake.set()
+
+    # --- repositories ---
+
+    def reload(self) -> None:
+        self.reload_requested = False
+        git_dirs = []
+        repositories = registry.registered()
+        for common in repositories:
+            problem = registry.problem_with(common)
+            if problem is not None:
+                if self._told.get(common) != problem:
+                    log.warning("skipping %s: %s", common, problem)
+                    self._told[common] = problem
+                continue
+            self._told.pop(common, None)
+            git_dirs += registry.worktree_git_dirs(common)
+        changed = git_dirs != self.git_dirs
+        self.git_dirs = git_dirs
+        for git_dir in git_dirs:
+            self.poke(git_dir)
+        if changed:
+            log.info("draining %d worktree(s) of %d repositories", len(git_dirs), len(repositories))
+            self._state_changed = True
+            self._watcher.watch(git_dirs)
+
+    def poke(self, git_dir: Path) -> None:
+        """Something changed in `git_dir`'s queue: look at it for every kind."""
+        work_item.forget_listing(git_dir)
+        with self._lock:
+            for dirty in self._dirty.values():
+                if git_dir not in dirty:
+                    dirty.append(git_dir)
+        self.wake.set()
+
+    # --- claiming ---
+
+    def dispatch(self) -> None:
+        """For every kind whose line is free, claim one item (no claim ever waits in a line)."""
+        for kind, line in self.lines.items():
+            while not self.stopping and line.idle:
+                with self._lock:
+                    if not self._dirty[kind]:
+                        break
+                    git_dir = self._dirty[kind][0]
+                if self.handlers[kind].not_before(git_dir) is not None:
+                    # The kind asked to be left alone there for a while (a backoff): the
+                    # repository is looked at again when that time comes.
+                    with self._lock:
+                        self._dirty[kind].remove(git_dir)
+                    continue
+                try:
+                    claimed = work_item.claim_next_of(git_dir, [kind], now=self.clock.time())
+                except work_item.QueueError as error:
+                    log.warning("%s", error)
+                    claimed = None
+                with self._lock:
+                    self._dirty[kind].remove(git_dir)
+                    if claimed is None:
+                        continue
+                    # Round robin: the next claim of this kind comes from the next repository.
+                    self._dirty[kind].append(git_dir)
+                lease = Lease(
+                    git_dir, claimed.name, self.settings.lease, self.clock, self.clock.time()
+                )
+                log.info(
+                    "%s: %s in %s (try %d)",
+                    kind,
+                    claimed.item.oid[:12],
+                    git_dir,
+                    claimed.item.tries + 1,
+                )
+                line.enqueue(WorkOrder(git_dir, claimed, lease))
+
+    def _job_changed(self, job: Job[Any, Any]) -> None:
+        self._state_changed = True
+        if job.ended:
+            self.poke(job.order.git_dir)
+        self.wake.set()
+
+    def running_orders(self) -> list[WorkOrder]:
+        return [
+            job.order
+            for line in self.lines.values()
+            for job in line.jobs()
+            if job.state is JobState.RUNNING
+        ]
+
+    # --- recovery ---
+
+    def recover_all(self) -> None:
+        now = self.clock.time()
+        soonest: float | None = None
+        for git_dir in self.git_dirs:
+            try:
+                recovered = work_item.requeue_expired_reporting(
+                    git_dir,
+                    lease=self.settings.lease,
+                    max_tries=self.settings.max_tries,
+                    now=now,
+                )
+                expiry = work_item.next_claim_expiry(git_dir, lease=self.settings.lease, now=now)
+            except work_item.QueueError as error:
+                log.warning("%s", error)
+                continue
+            if recovered.moved:
+                log.info("%s: %d item(s) recovered", git_dir, recovered.moved)
+                self.poke(git_dir)
+            for item in recovered.failed:
+                log.error(
+                    "%s in %s: given up after %d tries (nobody settled it)",
+                    item.id,
+                    git_dir,
+                    item.tries,
+                )
+            if expiry is not None:
+                soonest = expiry if soonest is None else min(soonest, expiry)
+        after = (
+            self.settings.recovery
+            if soonest is None
+            else min(self.settings.recovery, max(soonest, 0.0) + 1.0)
+        )
+        self._next.recovery = self.clock.monotonic() + after
+
+    def _notice_clock_jump(self) -> None:
+        wall, mono = self.clock.time(), self.clock.monotonic()
+        drift = (wall - self._last[0]) - (mono - self._last[1])
+        self._last = (wall, mono)
+        if abs(drift) <= self.settings.jump:
+            return
+        log.info(
+            "the wall clock moved %+.0f s against the monotonic one (suspend or clock "
+            "change): renewing our own claims before recovering anyone's",
+            drift,
+        )
+        for order in self.running_orders():
+            try:
+                order.lease.renew()
+            except LeaseLost:
+                log.warning("%s: taken over while we were away", order.claimed.id)
+        self.recover_all()
+
+    def prune_all(self) -> None:
+        for git_dir in self.git_dirs:
+            try:
+                work_item.prune(
+                    git_dir,
+                    keep_seconds=self.settings.keep_done,
+                    keep_count=self.settings.keep_done_count,
+                    now=self.clock.time(),
+                )
+            except work_item.QueueError as error:
+                log.warning("%s", error)
+
+    # --- state and shutdown ---
+
+    def state(self) -> dict[str, Any]:
+        return {
+            **self.info,
+            "updated": self.clock.time(),
+            "worktrees": [str(g) for g in self.git_dirs],
+            "lines": {
+                kind: [job.summary() for job in line.jobs()] for kind, line in self.lines.items()
+            },
+        }
+
+    def _write_state_when_due(self) -> None:
+        now = self.clock.monotonic()
+        if not self._state_changed or now < self._next.state:
+            return
+        self._state_changed = False
+        self._next.state = now + self.settings.state_every
+        self._write_state(self.state())
+
+    def _write_state(self, state: dict[str, Any]) -> None:
+        # Rewritten twice a second at most while busy: not worth a sync.
+        write_atomic(self.state_file, json.dumps(state, indent=1), durable=False)
+
+    def shutdown(self) -> None:
+        self.stopping = True
+        self._watcher.stop()
+        deadline = self.clock.monotonic() + self.settings.grace
+        for line in self.lines.values():
+            line.close(timeout=max(0.0, deadline - self.clock.monotonic()))
+            for job in line.jobs():
+                if job.state is JobState.RUNNING:
+                    self._hand_back(job.order)
+        for handler in self.handlers.values():
+            handler.close()
+        with contextlib.suppress(OSError):
+            self._write_state({**self.state(), "stopped": True})
+
+    def _hand_back(self, order: WorkOrder) -> None:
+        """A job that outlived the grace period: its item goes back to pending, uncounted."""
+        order.lease.lost = True  # whatever the thread does before exit, it settles nothing
+        try:
+            result = work_item.requeue(
+                order.git_dir,
+                order.lease.name,
+                max_tries=self.settings.max_tries,
+                count_try=False,
+                now=self.clock.time(),
+            )
+        except work_item.QueueError as error:
+            log.warning("%s", error)
+            return
+        log.warning(
+            "%s: still running at shutdown; handed back (%s)",
+            order.claimed.id,
+            result or "already taken over",
+        )

@@ -1,0 +1,116 @@
+"""How the resident process runs: its log, its lock, its signals, and detaching from the
+terminal where no service manager starts it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import logging.handlers
+import os
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+
+from landwatch import __version__, layout
+from landwatch.daemon.lock import AlreadyRunning, InstanceLock, LockHolder
+from landwatch.daemon.loop import Daemon
+from landwatch.files import private_directory
+
+log = logging.getLogger("landwatch.reviewer")
+
+
+def setup_logging(*, verbose: bool, to_stderr: bool) -> Path:
+    log_file = layout.reviewer_log()
+    private_directory(log_file.parent)
+    root = logging.getLogger("landwatch")
+    root.setLevel(logging.DEBUG if verbose else logging.INFO)
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    file_handler = logging.handlers.RotatingFileHandler(log_file, maxBytes=1 << 20, backupCount=3)
+    file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    root.addHandler(file_handler)
+    if to_stderr:
+        stream = logging.StreamHandler(sys.stderr)
+        stream.setFormatter(logging.Formatter("landwatch: %(message)s"))
+        root.addHandler(stream)
+    return log_file
+
+
+def serve(
+    make: Callable[[], Daemon],
+    *,
+    mode: str,
+    once: bool,
+    verbose: bool,
+    to_stderr: bool,
+    ready: Callable[[str], None] = lambda message: None,
+) -> int:
+    log_file = setup_logging(verbose=verbose, to_stderr=to_stderr)
+    holder = LockHolder(os.getpid(), mode, __version__, str(log_file))
+    lock = InstanceLock()
+    try:
+        lock.acquire(holder)
+    except AlreadyRunning as error:
+        ready(f"landwatch: {error}")
+        return 1
+    try:
+        daemon = make()
+        daemon.info = holder.as_dict()
+
+        def on_signal(number: int, frame: FrameType | None) -> None:
+            if number == signal.SIGHUP:
+                daemon.request_reload()
+            else:
+                log.info("stopping (%s)", signal.Signals(number).name)
+                daemon.stop()
+
+        for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            signal.signal(number, on_signal)
+        log.info("reviewer started (%s)", holder.describe())
+        ready(f"ok {os.getpid()}")
+        return daemon.run(once=once)
+    finally:
+        lock.release()
+
+
+def detach(start: Callable[[Callable[[str], None]], int]) -> int:
+    """Run `start` as a daemon (double fork, new session); report whether it got going."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid > 0:
+        os.close(write_end)
+        with os.fdopen(read_end) as reader:
+            message = reader.read().strip()
+        os.waitpid(pid, 0)
+        if message.startswith("ok "):
+            print(
+                f"landwatch: reviewer running in the background (pid {message[3:]}); "
+                f"log: {layout.reviewer_log()}"
+            )
+            return 0
+        print(message or "landwatch: the reviewer did not start; see its log", file=sys.stderr)
+        return 1
+    os.close(read_end)
+    os.setsid()
+    if os.fork() > 0:
+        os._exit(0)
+    os.chdir("/")
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    writer = os.fdopen(write_end, "w")
+
+    def ready(message: str) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            writer.write(message + "\n")
+            writer.close()
+
+    code = 1
+    try:
+        code = start(ready)
+    finally:
+        ready("landwatch: the reviewer stopped at once; see its log")
+        os._exit(code)

@@ -1,0 +1,57 @@
+"""Where reviews are kept: each report written durably into the repository's landwatch dir before
+its item is settled (a repeat run overwrites it), read back by `show`, and the unread markers
+through which the hooks' one line announces a review with findings once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from pathlib import Path
+
+from landwatch import layout
+from landwatch.files import write_atomic
+from landwatch.review.findings import Severity
+from landwatch.review.report import Report
+
+
+def write(git_dir: os.PathLike[str] | str, report: Report) -> Path:
+    """Durably (synced before it returns); marked unread when it has something to say."""
+    target = layout.report_file(git_dir, report.commit)
+    write_atomic(target, json.dumps(report.as_dict(), indent=1))
+    if report.worst() >= Severity.WARNING:
+        mark_unread(git_dir, report.commit)
+    return target
+
+
+def read(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
+    try:
+        data = json.loads(layout.report_file(git_dir, commit).read_text())
+    except (OSError, ValueError):
+        return None
+    try:
+        return Report.from_dict(data)
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
+def mark_unread(git_dir: os.PathLike[str] | str, commit: str) -> None:
+    # A fresh file: its mtime orders the unread, newest first.
+    write_atomic(layout.unread_dir(git_dir) / commit, b"", durable=False)
+
+
+def unread(git_dir: os.PathLike[str] | str) -> list[str]:
+    """Commits whose reviews have findings nobody was told about, newest first."""
+    try:
+        entries = [
+            (entry.stat().st_mtime, entry.name) for entry in os.scandir(layout.unread_dir(git_dir))
+        ]
+    except OSError:
+        return []
+    return [name for _, name in sorted(entries, reverse=True)]
+
+
+def mark_read(git_dir: os.PathLike[str] | str, commit: str) -> None:
+    with contextlib.suppress(OSError):
+        (layout.unread_dir(git_dir) / commit).unlink()

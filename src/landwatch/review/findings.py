@@ -1,0 +1,74 @@
+"""The review's shared vocabulary: how severe a finding is, what a finding says, and the identity
+that lets a finding be recognised across runs and line moves.
+
+Rules, linters, the configuration, reports and every output speak it; it imports nothing.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+
+class Severity(enum.IntEnum):
+    OFF = 0
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @classmethod
+    def parse(cls, value: str) -> Severity:
+        try:
+            return cls[value.upper()]
+        except KeyError:
+            raise ValueError(f"not a severity: {value!r} (off, info, warning, error)") from None
+
+
+@dataclass
+class Finding:
+    rule: str  # id
+    name: str
+    severity: Severity
+    message: str
+    path: str | None = None
+    line: int | None = None
+    end_line: int | None = None
+    snippet: str | None = None  # the offending line (secrets redacted)
+    fingerprint: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "name": self.name,
+            "severity": self.severity.name.lower(),
+            "message": self.message,
+            "path": self.path,
+            "line": self.line,
+            "end_line": self.end_line,
+            "snippet": self.snippet,
+            "fingerprint": self.fingerprint,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Finding:
+        return cls(
+            data["rule"],
+            data["name"],
+            Severity[data["severity"].upper()],
+            data["message"],
+            data.get("path"),
+            data.get("line"),
+            data.get("end_line"),
+            data.get("snippet"),
+            data.get("fingerprint", ""),
+        )
+
+
+def fingerprint(rule: str, path: str | None, content: bytes | str, occurrence: int = 0) -> str:
+    """Identity of a finding that survives line moves: rule, path, the line's normalised text."""
+    text = content.decode("utf-8", "replace") if isinstance(content, bytes) else content
+    normal = " ".join(text.split())
+    digest = hashlib.sha256(f"{rule}\0{path or ''}\0{normal}\0{occurrence}".encode())
+    return digest.hexdigest()[:20]

@@ -1,0 +1,45 @@
+"""Path globs as the review reads them, and the one list of lockfiles (generated files full of
+hashes that no person wrote line by line).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable
+
+# Each manifest's lockfiles: what a package manager rewrites when the manifest's dependencies
+# change (C003 pairs them).
+LOCKFILES_OF_MANIFEST: dict[str, tuple[str, ...]] = {
+    "package.json": ("package-lock.json", "yarn.lock", "pnpm-lock.yaml"),
+    "pyproject.toml": ("poetry.lock", "uv.lock", "pdm.lock"),
+    "Pipfile": ("Pipfile.lock",),
+    "Cargo.toml": ("Cargo.lock",),
+    "go.mod": ("go.sum",),
+    "Gemfile": ("Gemfile.lock",),
+    "composer.json": ("composer.lock",),
+}
+LOCKFILES: tuple[str, ...] = (
+    *(lockfile for lockfiles in LOCKFILES_OF_MANIFEST.values() for lockfile in lockfiles),
+    "npm-shrinkwrap.json",
+    "*.lock",
+)
+
+
+def matches_any(path: str, patterns: Iterable[str]) -> bool:
+    """Path globs: `*.min.js` matches a file name at any depth; `vendor/**` everything under a
+    directory of that name at any depth; a pattern with an inner `/` is anchored at the root."""
+    parts = path.split("/")
+    for pattern in patterns:
+        if pattern.endswith("/**"):
+            directory = pattern[:-3].strip("/")
+            if "/" in directory:
+                if fnmatch.fnmatchcase(path, directory + "/*"):
+                    return True
+            elif any(fnmatch.fnmatchcase(part, directory) for part in parts[:-1]):
+                return True
+        elif "/" in pattern.strip("/"):
+            if fnmatch.fnmatchcase(path, pattern.lstrip("/")):
+                return True
+        elif fnmatch.fnmatchcase(parts[-1], pattern):
+            return True
+    return False
