@@ -1,4 +1,5 @@
-"""Shared fixtures: a real repository per test, and a clean queue module state."""
+"""Shared fixtures: a real repository per test (landwatch installed), a bare git dir for the queue
+tests, a home of its own for every test, and a clean queue module state."""
 
 from __future__ import annotations
 
@@ -9,11 +10,25 @@ import pytest
 
 from landwatch import work_item
 from queue_helpers import new_repository
+from repo_helpers import Repo, installed
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    """A repository with one commit and landwatch installed (hooks in, registered)."""
+    return installed(tmp_path / "repo")
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Path:
+    """Where the handlers of tests/kinds_for_tests.py write what they did."""
+    return tmp_path / "journal"
 
 
 @pytest.fixture
 def git_dir(tmp_path: Path) -> Path:
-    return new_repository(tmp_path / "repo")
+    """The git dir of a repository landwatch was never installed in: the queue's own tests."""
+    return new_repository(tmp_path / "queue")
 
 
 @pytest.fixture(autouse=True)

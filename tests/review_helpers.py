@@ -1,34 +1,28 @@
-"""Reviewing commits of real repositories in tests."""
+"""Reviewing commits of real repositories in tests: the whole review, or the change rules see."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from landwatch.review import engine
+from landwatch.review.change import Change, open_repository, resolve
 from landwatch.review.report import Report
-from repo_helpers import Repo
-
-
-def write(repo: Repo, files: dict[str, bytes | str]) -> None:
-    for name, content in files.items():
-        path = repo.path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, str):
-            content = content.encode()
-        path.write_bytes(content)
-        repo.git("add", name)
-
-
-def land(repo: Repo, files: dict[str, bytes | str], message: str = "change") -> str:
-    write(repo, files)
-    repo.git("commit", "-q", "-m", message, LANDWATCH="0")
-    return repo.head()
+from repo_helpers import Files, Repo
 
 
 def review(
     repo: Repo, revision: str = "HEAD", base: str | None = None, *, linters: bool = False
 ) -> Report:
     return engine.review(repo.git_dir, revision, base, run_linters=linters)
+
+
+def change_of(repo: Repo, revision: str = "HEAD") -> Change:
+    """The landed commit read as the reviewer reads it."""
+    git_repo = open_repository(repo.git_dir)
+    return Change(git_repo, resolve(git_repo, revision), None)
+
+
+def landed(repo: Repo, files: Files, message: str = "change") -> Change:
+    """`repo.land` these files (hooks off), read back as the reviewer reads them."""
+    return change_of(repo, repo.land(message, files, hooks=False))
 
 
 def found(
@@ -44,7 +38,3 @@ def found(
         for f in report.findings
         if (rule is None and f.rule not in ignore) or rule in (f.rule, f.name)
     ]
-
-
-def new_repo(tmp_path: Path, name: str = "repo") -> Repo:
-    return Repo(tmp_path / name)

@@ -1,65 +1,84 @@
-"""A whole new kind of work, declared here and nowhere else: job_queue.py needs no edit.
-
-It counts the lines of a file, reports progress as it goes, and writes its result durably when
-the job ends, which is all a kind has to say.
-"""
+"""A whole new kind of landed work, declared here and nowhere else: no file under src/ names it,
+yet it is enqueued, claimed in a line of its own, run, settled, and found as an installed
+package's entry point like a built-in kind."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch.job_queue import Job, JobKind, JobQueue, JobState, Reporter
+from daemon_helpers import TESTS, done_ids, journal_lines, run_reviewer
+from kinds_for_tests import journal as write_journal
+from landwatch.git import no_git_env
+from landwatch.job_queue import Reporter
+from landwatch.kinds.base import ItemHandler
+from landwatch.kinds.running import run_command
+from landwatch.work_item import WorkItem
+from repo_helpers import Repo
 
 
-@dataclass(frozen=True)
-class CountOrder:
-    path: Path
+class LinesAdded(ItemHandler[int]):
+    """The `added` kind: how many lines each landed commit added, asked of git, journaled."""
+
+    name = "added"
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> int:
+        counted = run_command(
+            [
+                "git",
+                f"--git-dir={item.git_dir}",
+                "diff-tree",
+                "--root",
+                "--numstat",
+                "-r",
+                item.oid,
+            ],
+            reporter=reporter,
+            timeout=60,
+            env=no_git_env(),
+        )
+        if counted.returncode != 0:
+            raise RuntimeError(counted.stderr.strip() or "git diff-tree failed")
+        added = sum(
+            int(line.split("\t", 1)[0])
+            for line in counted.stdout.splitlines()
+            if line.split("\t", 1)[0].isdigit()
+        )
+        write_journal(f"added {item.oid} {added}")
+        return added
 
 
-@dataclass(frozen=True)
-class CountReport:
-    lines: int
+def test_a_kind_declared_here_is_enqueued_run_and_settled(repo: Repo, journal: Path) -> None:
+    oid = repo.land("three lines", {"a.txt": "1\n2\n3\n"})
+    enqueued = repo.landwatch("enqueue", "--kind", "added")
+    assert enqueued.returncode == 0 and enqueued.stdout == f"added added-{oid}\n"
+    handler = "added=test_a_new_kind:LinesAdded"
+    result = run_reviewer("--once", "--kind", handler, journal=journal)
+    assert result.returncode == 0, result.stderr
+    assert journal_lines(journal) == [["added", oid, "3"]]
+    assert done_ids(repo.git_dir) == sorted([f"added-{oid}", f"review-{oid}"])
 
 
-class CountLines(JobKind[CountOrder, CountReport]):
-    name = "count-lines"
-    FINISHED_KEPT = 3
-
-    def __init__(self, results: Path) -> None:
-        self.results = results
-
-    def key(self, order: CountOrder) -> str:
-        return str(order.path)
-
-    def run(self, order: CountOrder, reporter: Reporter) -> CountReport:
-        count = 0
-        with order.path.open() as file:
-            for count, _ in enumerate(file, 1):
-                if count % 100 == 0:
-                    reporter.progress(count, None, "counting")
-        return CountReport(count)
-
-    def settle(self, job: Job[CountOrder, CountReport]) -> None:
-        outcome = {
-            "state": job.state.value,
-            "lines": job.report.lines if job.report else None,
-            "error": job.error,
-        }
-        (self.results / (job.order.path.name + ".json")).write_text(json.dumps(outcome))
+def test_an_installed_package_brings_its_kind_by_entry_point(
+    repo: Repo, journal: Path, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    dist = site / "lines_added-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: lines-added\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(
+        "[landwatch.kinds]\nadded = test_a_new_kind:LinesAdded\n"
+    )
+    oid = repo.land("two lines", {"b.txt": "1\n2\n"})
+    assert repo.landwatch("enqueue", "--kind", "added").returncode == 0
+    result = run_reviewer("--once", journal=journal, PYTHONPATH=f"{site}:{TESTS}")
+    assert result.returncode == 0, result.stderr
+    assert journal_lines(journal) == [["added", oid, "2"]]
+    assert f"added-{oid}" in done_ids(repo.git_dir)
 
 
-def test_a_kind_declared_outside_job_queue_runs(tmp_path: Path) -> None:
-    results = tmp_path / "results"
-    results.mkdir()
-    (tmp_path / "a.txt").write_text("x\n" * 250)
-    (tmp_path / "b.txt").write_text("y\n" * 3)
-    line = JobQueue(CountLines(results))
-    jobs = [line.enqueue(CountOrder(tmp_path / name)) for name in ("a.txt", "b.txt", "gone.txt")]
-    assert line.wait_idle(10)
-    assert [job.state for job in jobs] == [JobState.DONE, JobState.DONE, JobState.FAILED]
-    assert jobs[0].report == CountReport(250) and jobs[0].progress.done == 200
-    assert json.loads((results / "b.txt.json").read_text())["lines"] == 3
-    assert "FileNotFoundError" in json.loads((results / "gone.txt.json").read_text())["error"]
-    line.close()
+def test_a_kind_nobody_handles_waits_for_a_consumer_that_can(repo: Repo) -> None:
+    oid = repo.head()
+    assert repo.landwatch("enqueue", "--kind", "added").returncode == 0
+    result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    assert repo.pending(kind="added") == [(oid, None)]

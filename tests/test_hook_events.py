@@ -6,20 +6,13 @@ import os
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from landwatch import work_item
 from landwatch.work_item import Enqueued, WorkItem, WorkKind
-from repo_helpers import Repo, installed
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Repo:
-    return installed(tmp_path / "repo")
+from repo_helpers import Repo
 
 
 def test_commit_records_head(repo: Repo) -> None:
-    oid = repo.commit("one")
+    oid = repo.land("one")
     assert repo.pending() == [(oid, None)]
     claimed = work_item.claim_next(repo.git_dir)
     assert claimed is not None
@@ -28,9 +21,9 @@ def test_commit_records_head(repo: Repo) -> None:
 
 def test_cherry_pick_and_revert_record_their_commits(repo: Repo) -> None:
     repo.git("switch", "-q", "-c", "side")
-    picked = repo.commit("on side", name="side.txt")
+    picked = repo.land("on side", "side.txt")
     repo.git("switch", "-q", "main")
-    repo.commit("main moves on", name="main.txt")
+    repo.land("main moves on", "main.txt")
     repo.clear()
     repo.git("cherry-pick", picked)
     cherry = repo.head()
@@ -41,9 +34,9 @@ def test_cherry_pick_and_revert_record_their_commits(repo: Repo) -> None:
 
 def test_merge_concluded_by_commit_is_recorded_by_post_commit(repo: Repo) -> None:
     repo.git("switch", "-q", "-c", "side")
-    repo.commit("side change", content="side\n")
+    repo.land("side change", {"file": "side\n"})
     repo.git("switch", "-q", "main")
-    repo.commit("main change", content="main\n")
+    repo.land("main change", {"file": "main\n"})
     repo.clear()
     assert repo.run("merge", "side").returncode != 0  # a conflict: no post-merge
     (repo.path / "file").write_text("resolved\n")
@@ -54,10 +47,10 @@ def test_merge_concluded_by_commit_is_recorded_by_post_commit(repo: Repo) -> Non
 
 def test_merge_records_the_new_head_with_its_base(repo: Repo) -> None:
     repo.git("switch", "-q", "-c", "side")
-    repo.commit("a", name="a")
-    repo.commit("b", name="b")
+    repo.land("a", "a")
+    repo.land("b", "b")
     repo.git("switch", "-q", "main")
-    repo.commit("c", name="c")
+    repo.land("c", "c")
     before = repo.head()
     repo.clear()
     repo.git("merge", "-q", "--no-edit", "side")
@@ -67,8 +60,8 @@ def test_merge_records_the_new_head_with_its_base(repo: Repo) -> None:
 def test_fast_forward_merge_is_one_item_for_everything_that_landed(repo: Repo) -> None:
     before = repo.head()
     repo.git("switch", "-q", "-c", "side")
-    repo.commit("a", name="a", hooks=False)  # made elsewhere: not recorded before
-    repo.commit("b", name="b", hooks=False)
+    repo.land("a", "a", hooks=False)  # made elsewhere: not recorded before
+    repo.land("b", "b", hooks=False)
     tip = repo.head()
     repo.git("switch", "-q", "main")
     repo.git("merge", "-q", "--ff-only", "side")
@@ -77,7 +70,7 @@ def test_fast_forward_merge_is_one_item_for_everything_that_landed(repo: Repo) -
 
 def test_fast_forward_onto_commits_already_recorded_adds_nothing(repo: Repo) -> None:
     repo.git("switch", "-q", "-c", "side")
-    repo.commit("a", name="a")
+    repo.land("a", "a")
     repo.git("switch", "-q", "main")
     repo.clear()
     repo.git("merge", "-q", "--ff-only", "side")
@@ -86,7 +79,7 @@ def test_fast_forward_onto_commits_already_recorded_adds_nothing(repo: Repo) -> 
 
 def test_squash_merge_lands_nothing_until_its_commit(repo: Repo) -> None:
     repo.git("switch", "-q", "-c", "side")
-    repo.commit("a", name="a")
+    repo.land("a", "a")
     repo.git("switch", "-q", "main")
     repo.clear()
     repo.git("merge", "-q", "--squash", "side")
@@ -108,14 +101,14 @@ def test_pull_fast_forward_and_pull_with_merge(tmp_path: Path) -> None:
     clone.install()
     clone.git("config", "pull.rebase", "false")
     before = clone.head()
-    upstream.commit("upstream 1", name="u1", hooks=False)
-    upstream.commit("upstream 2", name="u2", hooks=False)
+    upstream.land("upstream 1", "u1", hooks=False)
+    upstream.land("upstream 2", "u2", hooks=False)
     clone.git("pull", "-q")
     assert clone.pending() == [(upstream.head(), before)]
     clone.clear()
 
-    upstream.commit("upstream 3", name="u3", hooks=False)
-    clone.commit("local", name="local")
+    upstream.land("upstream 3", "u3", hooks=False)
+    clone.land("local", "local")
     clone.clear()
     before = clone.head()
     clone.git("pull", "-q", "--no-edit")
@@ -129,9 +122,9 @@ def test_pull_rebase_records_the_rebased_local_commits(tmp_path: Path) -> None:
     clone = Repo.__new__(Repo)
     clone.path = tmp_path / "clone"
     clone.install()
-    upstream.commit("upstream", name="u", hooks=False)
-    clone.commit("local 1", name="l1")
-    clone.commit("local 2", name="l2")
+    upstream.land("upstream", "u", hooks=False)
+    clone.land("local 1", "l1")
+    clone.land("local 2", "l2")
     clone.clear()
     clone.git("pull", "-q", "--rebase")
     rebased = clone.git("rev-list", "--reverse", "origin/main..HEAD").split()
@@ -140,7 +133,7 @@ def test_pull_rebase_records_the_rebased_local_commits(tmp_path: Path) -> None:
 
 
 def test_amend_records_the_new_commit_once(repo: Repo) -> None:
-    repo.commit("one")
+    repo.land("one")
     repo.clear()
     repo.git("commit", "-q", "--amend", "-m", "one, amended")
     assert repo.pending() == [(repo.head(), None)]
@@ -150,9 +143,9 @@ def test_rebase_records_each_rewritten_commit_not_each_pick(repo: Repo) -> None:
     base = repo.head()
     repo.git("switch", "-q", "-c", "topic")
     for n in range(3):
-        repo.commit(f"topic {n}", name=f"t{n}")
+        repo.land(f"topic {n}", f"t{n}")
     repo.git("switch", "-q", "main")
-    repo.commit("main moves", name="m")
+    repo.land("main moves", "m")
     repo.git("switch", "-q", "topic")
     repo.clear()
     repo.git("rebase", "-q", "main")
@@ -165,7 +158,7 @@ def test_rebase_records_each_rewritten_commit_not_each_pick(repo: Repo) -> None:
 def test_interactive_rebase_with_fixup_and_squash(repo: Repo) -> None:
     repo.git("switch", "-q", "-c", "topic")
     for n in range(4):
-        repo.commit(f"topic {n}", name=f"t{n}")
+        repo.land(f"topic {n}", f"t{n}")
     repo.clear()
     editor = "sed -i -e '2s/^pick/fixup/' -e '4s/^pick/squash/'"
     repo.git("rebase", "-q", "-i", "HEAD~4", GIT_SEQUENCE_EDITOR=editor, GIT_EDITOR="true")
@@ -176,10 +169,10 @@ def test_interactive_rebase_with_fixup_and_squash(repo: Repo) -> None:
 
 def test_rebase_apply_backend_records_once(repo: Repo) -> None:
     repo.git("switch", "-q", "-c", "topic")
-    repo.commit("t1", name="t1")
-    repo.commit("t2", name="t2")
+    repo.land("t1", "t1")
+    repo.land("t2", "t2")
     repo.git("switch", "-q", "main")
-    repo.commit("m", name="m")
+    repo.land("m", "m")
     repo.git("switch", "-q", "topic")
     repo.clear()
     repo.git("rebase", "-q", "--apply", "main")
@@ -189,8 +182,8 @@ def test_rebase_apply_backend_records_once(repo: Repo) -> None:
 
 def test_git_am_records_each_applied_patch(repo: Repo, tmp_path: Path) -> None:
     other = Repo(tmp_path / "other")
-    other.commit("patch 1", name="p1", hooks=False)
-    other.commit("patch 2", name="p2", hooks=False)
+    other.land("patch 1", "p1", hooks=False)
+    other.land("patch 2", "p2", hooks=False)
     other.git("format-patch", "-q", "-2", "-o", str(tmp_path / "patches"))
     repo.git("am", "-q", *sorted(str(p) for p in (tmp_path / "patches").iterdir()))
     applied = repo.git("rev-list", "--reverse", "HEAD~2..HEAD").split()
@@ -202,7 +195,7 @@ def test_linked_worktrees_record_in_their_own_git_dir(repo: Repo, tmp_path: Path
     repo.git("worktree", "add", "-q", str(tmp_path / "linked"), "-b", "linked")
     linked = Repo.__new__(Repo)
     linked.path = tmp_path / "linked"
-    oid = linked.commit("in the linked worktree", name="w")
+    oid = linked.land("in the linked worktree", "w")
     assert linked.git_dir.parent.name == "worktrees"
     assert repo.pending(linked.git_dir) == [(oid, None)]
     assert repo.pending() == []
@@ -216,16 +209,16 @@ def test_submodule_records_in_its_own_git_dir(repo: Repo, tmp_path: Path) -> Non
     sub = Repo.__new__(Repo)
     sub.path = repo.path / "lib"
     assert sub.install()
-    oid = sub.commit("in the submodule", name="s")
+    oid = sub.land("in the submodule", "s")
     assert sub.git_dir.parent.name == "modules"
     assert sub.pending() == [(oid, None)]
 
 
 def test_shell_and_python_producers_write_one_format(repo: Repo) -> None:
-    shell = repo.commit("by the hook")
+    shell = repo.land("by the hook")
     # A duplicate through the other producer collapses.
     assert work_item.enqueue(WorkItem(WorkKind.REVIEW, shell, repo.git_dir)) is Enqueued.KNOWN
-    python = repo.commit("without the hook", name="p", hooks=False)
+    python = repo.land("without the hook", "p", hooks=False)
     assert (
         work_item.enqueue(WorkItem(WorkKind.REVIEW, python, repo.git_dir, repo.path.resolve()))
         is Enqueued.ADDED

@@ -13,7 +13,7 @@ import pytest
 
 from landwatch import cli, install, layout, registry, work_item
 from queue_helpers import git_env
-from repo_helpers import Repo, installed
+from repo_helpers import Repo
 
 FOREIGN = """#!/bin/sh
 echo "foreign $(basename "$0") $*" >> "{log}"
@@ -47,8 +47,7 @@ def test_install_writes_marked_executable_hooks_and_registers(tmp_path: Path) ->
     assert "registered" in output
 
 
-def test_install_is_idempotent_and_upgrades_its_own_hooks(tmp_path: Path) -> None:
-    repo = installed(tmp_path / "repo")
+def test_install_is_idempotent_and_upgrades_its_own_hooks(repo: Repo) -> None:
     hook = repo.git_dir / "hooks" / "post-commit"
     hook.write_text(hook.read_text().replace("# landwatch-hook 1", "# landwatch-hook 0"))
     output = repo.install()
@@ -65,7 +64,7 @@ def test_a_foreign_hook_runs_first_with_its_arguments_and_status(tmp_path: Path)
     foreign_hook(repo, "post-commit", log)
     output = repo.install()
     assert "kept your post-merge hook as post-merge.before-landwatch" in output
-    oid = repo.commit("one")
+    oid = repo.land("one")
     assert log.read_text() == "foreign post-commit.before-landwatch \n"
     assert repo.pending() == [(oid, None)]
     # The status git sees is the foreign hook's, whether landwatch records or knows the item.
@@ -80,7 +79,7 @@ def test_a_foreign_post_rewrite_hook_gets_a_copy_of_stdin(tmp_path: Path) -> Non
     log = tmp_path / "log"
     foreign_hook(repo, "post-rewrite", log)
     repo.install()
-    old = repo.commit("one")
+    old = repo.land("one")
     repo.git("commit", "-q", "--amend", "-m", "one, amended")
     assert log.read_text() == f"foreign post-rewrite.before-landwatch amend\n{old} {repo.head()}\n"
     assert repo.pending()[-1] == (repo.head(), None)
@@ -102,12 +101,11 @@ def test_uninstall_restores_foreign_hooks_exactly(tmp_path: Path) -> None:
     assert not (hooks / "post-rewrite").exists() and not (hooks / "post-applypatch").exists()
     assert not list(hooks.glob("*.before-landwatch"))
     assert registry.registered() == []
-    repo.commit("after uninstall")
+    repo.land("after uninstall")
     assert repo.pending() == []
 
 
-def test_uninstall_leaves_a_hook_someone_else_wrote_over_ours(tmp_path: Path) -> None:
-    repo = installed(tmp_path / "repo")
+def test_uninstall_leaves_a_hook_someone_else_wrote_over_ours(repo: Repo) -> None:
     hook = repo.git_dir / "hooks" / "post-commit"
     hook.write_text("#!/bin/sh\necho theirs\n")
     out = io.StringIO()
@@ -116,8 +114,7 @@ def test_uninstall_leaves_a_hook_someone_else_wrote_over_ours(tmp_path: Path) ->
     assert "not landwatch's; left as it is" in out.getvalue()
 
 
-def test_install_refuses_to_lose_a_hook(tmp_path: Path) -> None:
-    repo = installed(tmp_path / "repo")
+def test_install_refuses_to_lose_a_hook(repo: Repo) -> None:
     hooks = repo.git_dir / "hooks"
     (hooks / "post-commit.before-landwatch").write_text("#!/bin/sh\necho older\n")
     (hooks / "post-commit").write_text("#!/bin/sh\necho newer\n")
@@ -130,7 +127,7 @@ def test_hooks_path_equal_to_the_default_is_as_if_unset(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "repo")
     repo.git("config", "core.hooksPath", ".git/hooks")
     repo.install()
-    oid = repo.commit("one")
+    oid = repo.land("one")
     assert repo.pending() == [(oid, None)]
 
 
@@ -166,7 +163,7 @@ def test_a_generated_hooks_path_inside_the_repository_is_not_written(
     assert code == 0, output
     assert (husky / "post-commit.before-landwatch").exists()
     (husky / "h").write_text("#!/bin/sh\n")
-    oid = repo.commit("one")
+    oid = repo.land("one")
     assert repo.pending() == [(oid, None)]
 
 
@@ -206,8 +203,7 @@ def test_kill_switch_records_nothing_and_keeps_the_foreign_hook(tmp_path: Path) 
     assert log.read_text() == "foreign post-commit.before-landwatch \n"
 
 
-def test_hooks_never_read_a_stdin_they_were_not_given(tmp_path: Path) -> None:
-    repo = installed(tmp_path / "repo")
+def test_hooks_never_read_a_stdin_they_were_not_given(repo: Repo) -> None:
     (repo.path / "file").write_text("x\n")
     repo.git("add", "file")
     with subprocess.Popen(
@@ -225,23 +221,21 @@ def test_hooks_never_read_a_stdin_they_were_not_given(tmp_path: Path) -> None:
     assert repo.pending() == [(repo.head(), None)]
 
 
-def test_the_happy_path_starts_no_python(tmp_path: Path) -> None:
-    repo = installed(tmp_path / "repo")
+def test_the_happy_path_starts_no_python(repo: Repo, tmp_path: Path) -> None:
     canary = tmp_path / "python-started"
     layout.entry_point().write_text(f"#!/bin/sh\ntouch {canary}\n")
-    repo.commit("one")
+    repo.land("one")
     repo.git("switch", "-q", "-c", "side")
-    repo.commit("two", name="two")
+    repo.land("two", "two")
     repo.git("switch", "-q", "main")
-    repo.commit("three", name="three")
+    repo.land("three", "three")
     repo.git("merge", "-q", "--no-edit", "side")
     assert len(repo.pending()) == 4
     assert not canary.exists()
 
 
 @pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
-def test_the_happy_path_spawns_only_ln(tmp_path: Path) -> None:
-    repo = installed(tmp_path / "repo")
+def test_the_happy_path_spawns_only_ln(repo: Repo, tmp_path: Path) -> None:
     (repo.path / "file").write_text("traced\n")
     repo.git("add", "file")
     trace = tmp_path / "trace"
@@ -277,7 +271,7 @@ def test_the_happy_path_spawns_only_ln(tmp_path: Path) -> None:
 def test_enqueue_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo = Repo(tmp_path / "repo")
     first = repo.head()
-    second = repo.commit("second", hooks=False)
+    second = repo.land("second", hooks=False)
     code, output = run_cli(repo, "enqueue", capsys=capsys)
     assert (code, output) == (0, f"added review-{second}\n")
     code, output = run_cli(repo, "enqueue", "HEAD", capsys=capsys)

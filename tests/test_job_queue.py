@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -91,7 +93,7 @@ def test_an_order_for_a_subject_in_line_is_that_job() -> None:
     assert again is not running
     assert line.wait_idle(10)
     assert kind.ran == ["a", "b", "a"]
-    assert line.get(running.id) is running and line.get("nothing") is None
+    assert running in line.jobs()
     line.close()
 
 
@@ -119,7 +121,7 @@ def test_finished_jobs_are_kept_by_age_and_by_count() -> None:
     assert [job.key for job in line.jobs()] == ["0", "1", "2", "3", "4"]  # within retention
     now[0] += 101
     assert [job.key for job in line.jobs()] == ["3", "4"]  # past it: the newest two
-    assert line.get(jobs[0].id) is None and line.get(jobs[4].id) is jobs[4]
+    assert jobs[0] not in line.jobs() and jobs[4] in line.jobs()
     line.close()
     assert DEFAULT_FINISHED_RETENTION > 0 and DEFAULT_FINISHED_KEPT > 0
 
@@ -184,4 +186,56 @@ def test_settle_is_optional() -> None:
     line = JobQueue(_Unused())
     job = line.enqueue(41)
     assert line.wait_idle(10) and job.report == 41
+    line.close()
+
+
+@dataclass(frozen=True)
+class CountOrder:
+    path: Path
+
+
+@dataclass(frozen=True)
+class CountReport:
+    lines: int
+
+
+class CountLines(JobKind[CountOrder, CountReport]):
+    name = "count-lines"
+    FINISHED_KEPT = 3
+
+    def __init__(self, results: Path) -> None:
+        self.results = results
+
+    def key(self, order: CountOrder) -> str:
+        return str(order.path)
+
+    def run(self, order: CountOrder, reporter: Reporter) -> CountReport:
+        count = 0
+        with order.path.open() as file:
+            for count, _ in enumerate(file, 1):
+                if count % 100 == 0:
+                    reporter.progress(count, None, "counting")
+        return CountReport(count)
+
+    def settle(self, job: Job[CountOrder, CountReport]) -> None:
+        outcome = {
+            "state": job.state.value,
+            "lines": job.report.lines if job.report else None,
+            "error": job.error,
+        }
+        (self.results / (job.order.path.name + ".json")).write_text(json.dumps(outcome))
+
+
+def test_a_job_kind_declared_outside_job_queue_runs(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    results.mkdir()
+    (tmp_path / "a.txt").write_text("x\n" * 250)
+    (tmp_path / "b.txt").write_text("y\n" * 3)
+    line = JobQueue(CountLines(results))
+    jobs = [line.enqueue(CountOrder(tmp_path / name)) for name in ("a.txt", "b.txt", "gone.txt")]
+    assert line.wait_idle(10)
+    assert [job.state for job in jobs] == [JobState.DONE, JobState.DONE, JobState.FAILED]
+    assert jobs[0].report == CountReport(250) and jobs[0].progress.done == 200
+    assert json.loads((results / "b.txt.json").read_text())["lines"] == 3
+    assert "FileNotFoundError" in json.loads((results / "gone.txt.json").read_text())["error"]
     line.close()

@@ -3,18 +3,17 @@ commit-graph, at most once per interval, never beside `git maintenance start` or
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from daemon_helpers import run_reviewer
 from kind_helpers import FakeClock, in_process, reporter, settle_down
 from landwatch import layout, work_item
 from landwatch.kinds.base import RetryLater
 from landwatch.kinds.maintenance import MaintenanceHandler
 from landwatch.work_item import DONE, WorkItem, WorkKind
-from repo_helpers import Repo, installed, reviewer_once
+from repo_helpers import Repo
 
 
 def loose_objects(repo: Repo) -> int:
@@ -22,24 +21,19 @@ def loose_objects(repo: Repo) -> int:
     return int(stats["count"])
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Repo:
-    repo = installed(tmp_path / "repo")
+@pytest.fixture(autouse=True)
+def _maintained(repo: Repo) -> None:
+    """Every repository here asks for maintenance; git's own threshold is lowered so that its
+    loose objects call for a gc, and git's own gc after each commit is off (as `git maintenance
+    register` does), so that what packs here is landwatch's maintenance."""
     repo.git("config", "landwatch.maintenance", "true")
-    # git's own threshold, lowered so that this repository's loose objects call for a gc; and
-    # git's own gc after each commit turned off, as `git maintenance register` does, so that
-    # what packs here is landwatch's maintenance.
     repo.git("config", "gc.auto", "256")
     repo.git("config", "maintenance.auto", "false")
-    return repo
 
 
 def land_many_files(repo: Repo, count: int = 3000) -> str:
-    for number in range(count):
-        (repo.path / f"f{number:04}.txt").write_text(f"file {number}\n")
-    repo.git("add", "-A")
-    repo.git("commit", "-q", "-m", f"{count} files")
-    return repo.head()
+    files = {f"f{number:04}.txt": f"file {number}\n" for number in range(count)}
+    return repo.land(f"{count} files", files)
 
 
 def test_a_landing_gets_real_maintenance_once_per_interval(repo: Repo) -> None:
@@ -48,7 +42,7 @@ def test_a_landing_gets_real_maintenance_once_per_interval(repo: Repo) -> None:
     common = repo.git_dir
     assert loose_objects(repo) > 3000
     assert not (common / "objects" / "info" / "commit-graph").exists()
-    result = reviewer_once()
+    result = run_reviewer("--once")
     assert result.returncode == 0, result.stderr
     assert loose_objects(repo) < 50  # packed
     assert (common / "objects" / "info" / "commit-graph").exists() or (
@@ -57,12 +51,12 @@ def test_a_landing_gets_real_maintenance_once_per_interval(repo: Repo) -> None:
     assert f"maintenance-{oid}" in [
         work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)
     ]
-    repo.commit("within the hour", name="late.txt")
+    repo.land("within the hour", "late.txt")
     assert repo.pending(kind=WorkKind.MAINTENANCE) == []  # the hooks know it is not due
 
 
 def test_nothing_twice_with_git_maintenance_start(repo: Repo) -> None:
-    oid = repo.commit("one")
+    oid = repo.land("one")
     repo.git("config", "--global", "--add", "maintenance.repo", str(repo.path))
     report = MaintenanceHandler().handle(
         WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir), reporter()
@@ -72,7 +66,7 @@ def test_nothing_twice_with_git_maintenance_start(repo: Repo) -> None:
 
 
 def test_turned_off_and_rate_limited(repo: Repo) -> None:
-    oid = repo.commit("one")
+    oid = repo.land("one")
     item = WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir)
     kind = MaintenanceHandler()
     assert kind.handle(item, reporter()).ran
@@ -82,7 +76,7 @@ def test_turned_off_and_rate_limited(repo: Repo) -> None:
 
 
 def test_a_held_lock_is_a_retry_not_a_failure(repo: Repo, tmp_path: Path) -> None:
-    oid = repo.commit("one")
+    oid = repo.land("one")
     lock = repo.git_dir / "objects" / "maintenance.lock"
     lock.write_text("")
     with pytest.raises(RetryLater, match=r"maintenance\.lock"):
@@ -100,29 +94,3 @@ def test_a_held_lock_is_a_retry_not_a_failure(repo: Repo, tmp_path: Path) -> Non
     assert len(done) == 1
     assert work_item.read_entry(repo.git_dir, DONE, done[0]).tries == 0  # type: ignore[union-attr]
     reviewer.shutdown()
-
-
-def test_status_shows_every_kind_of_line(repo: Repo, tmp_path: Path) -> None:
-    from kinds_for_tests import Noop  # noqa: F401 - the reviewer below loads the built-ins
-
-    with subprocess.Popen(
-        [sys.executable, "-m", "landwatch", "reviewer"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    ) as process:
-        try:
-            from test_reviewer import state_file, wait_for
-
-            wait_for(lambda: state_file().exists(), "the reviewer")
-            status = subprocess.run(
-                [sys.executable, "-m", "landwatch", "status", "--json"],
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-        finally:
-            process.terminate()
-            process.wait(60)
-    import json
-
-    assert set(json.loads(status)["lines"]) == {"review", "push", "maintenance"}

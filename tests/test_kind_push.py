@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from daemon_helpers import run_reviewer
 from kind_helpers import (
     FakeClock,
     bare_remote,
@@ -28,7 +29,7 @@ from landwatch.daemon.lock import InstanceLock, LockHolder
 from landwatch.kinds.base import GiveUp, RetryLater
 from landwatch.kinds.push import PushHandler, backoff
 from landwatch.work_item import DONE, FAILED, PENDING, WorkItem, WorkKind
-from repo_helpers import Repo, installed, reviewer_once
+from repo_helpers import Repo
 
 
 @pytest.fixture
@@ -36,14 +37,13 @@ def remote(tmp_path: Path) -> Path:
     return bare_remote(tmp_path / "remote.git")
 
 
-@pytest.fixture
-def repo(tmp_path: Path, remote: Path) -> Repo:
-    repo = installed(tmp_path / "repo")
+@pytest.fixture(autouse=True)
+def _pushing(repo: Repo, remote: Path) -> None:
+    """Every repository here pushes each landing to `remote`, which holds its main already."""
     repo.git("remote", "add", "origin", str(remote))
     repo.git("push", "-q", "-u", "origin", "main")
     repo.git("config", "landwatch.push.remote", "origin")
     (remote / "pushes.log").unlink()
-    return repo
 
 
 def push_items(repo: Repo, state: str = PENDING) -> list[str]:
@@ -51,9 +51,9 @@ def push_items(repo: Repo, state: str = PENDING) -> list[str]:
 
 
 def test_a_landing_is_pushed_by_the_reviewer(repo: Repo, remote: Path) -> None:
-    oid = repo.commit("backed up")
+    oid = repo.land("backed up")
     assert repo.pending(kind=WorkKind.PUSH) == [(oid, None)]
-    result = reviewer_once()
+    result = run_reviewer("--once")
     assert result.returncode == 0, result.stderr
     assert remote_head(remote) == oid
     assert len(pushes(remote)) == 1
@@ -61,7 +61,7 @@ def test_a_landing_is_pushed_by_the_reviewer(repo: Repo, remote: Path) -> None:
 
 
 def test_running_an_item_twice_pushes_once(repo: Repo, remote: Path) -> None:
-    oid = repo.commit("once")
+    oid = repo.land("once")
     item = WorkItem(WorkKind.PUSH, oid, repo.git_dir)
     kind = PushHandler()
     first = kind.handle(item, reporter())
@@ -73,7 +73,7 @@ def test_running_an_item_twice_pushes_once(repo: Repo, remote: Path) -> None:
 def test_ten_landings_while_offline_are_one_push(repo: Repo, remote: Path, tmp_path: Path) -> None:
     hidden = tmp_path / "away.git"
     remote.rename(hidden)  # offline
-    oids = [repo.commit(f"offline {n}", name=f"f{n}") for n in range(10)]
+    oids = [repo.land(f"offline {n}", f"f{n}") for n in range(10)]
     clock = FakeClock()
     kind = PushHandler(clock=clock)
     reviewer = in_process({WorkKind.PUSH: kind}, clock, tmp_path / "state.json")
@@ -103,7 +103,7 @@ def test_backoff_doubles_from_a_minute_up_to_an_hour() -> None:
 
 def test_an_unreachable_remote_is_a_retry_not_a_failure(repo: Repo, tmp_path: Path) -> None:
     repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
-    oid = repo.commit("nowhere to go")
+    oid = repo.land("nowhere to go")
     kind = PushHandler()
     with pytest.raises(RetryLater) as raised:
         kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
@@ -120,12 +120,12 @@ def test_a_rejected_push_fails_with_the_remotes_words(
     subprocess.run(["git", "clone", "-q", str(remote), str(other)], check=True)
     elsewhere = Repo.__new__(Repo)
     elsewhere.path = other
-    elsewhere.commit("pushed from elsewhere", name="x", hooks=False)
+    elsewhere.land("pushed from elsewhere", "x", hooks=False)
     elsewhere.git("push", "-q", "origin", "main")
-    oid = repo.commit("diverged")
+    oid = repo.land("diverged")
     with pytest.raises(GiveUp, match=r"origin rejected main: \[rejected\] \(fetch first\)"):
         PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
-    result = reviewer_once()
+    result = run_reviewer("--once")
     assert "rejected main" in result.stderr
     assert [work_item.id_of_entry(n) for n in push_items(repo, FAILED)] == [f"push-{oid}"]
     told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
@@ -133,7 +133,7 @@ def test_a_rejected_push_fails_with_the_remotes_words(
 
 
 def test_force_pushes_with_lease_only_when_asked(repo: Repo, remote: Path) -> None:
-    repo.commit("first")
+    repo.land("first")
     repo.git("push", "-q", "origin", "main")
     repo.git("commit", "-q", "--amend", "-m", "rewritten", LANDWATCH="0")
     rewritten = repo.head()
@@ -147,11 +147,11 @@ def test_force_pushes_with_lease_only_when_asked(repo: Repo, remote: Path) -> No
 
 def test_only_the_branches_asked_for_are_pushed(repo: Repo, remote: Path) -> None:
     repo.git("config", "landwatch.push.branches", "release/*")
-    on_main = repo.commit("main is not pushed")
+    on_main = repo.land("main is not pushed")
     report = PushHandler().handle(WorkItem(WorkKind.PUSH, on_main, repo.git_dir), reporter())
     assert report.pushed == [] and "no branch" in report.note
     repo.git("switch", "-q", "-c", "release/1")
-    on_release = repo.commit("release is")
+    on_release = repo.land("release is")
     report = PushHandler().handle(WorkItem(WorkKind.PUSH, on_release, repo.git_dir), reporter())
     assert report.pushed == ["release/1"] and remote_head(remote, "release/1") == on_release
 
@@ -183,7 +183,7 @@ def test_a_remote_that_asks_for_credentials_never_prompts(
     monkeypatch.delenv("GIT_ASKPASS", raising=False)
     monkeypatch.delenv("SSH_ASKPASS", raising=False)
     repo.git("remote", "set-url", "origin", asking_server)
-    oid = repo.commit("private")
+    oid = repo.land("private")
     started = time.monotonic()
     with pytest.raises(RetryLater, match=r"terminal prompts disabled|Authentication failed"):
         PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
@@ -192,7 +192,7 @@ def test_a_remote_that_asks_for_credentials_never_prompts(
 
 def test_the_one_line_says_when_pushing_has_failed_too_long(repo: Repo, tmp_path: Path) -> None:
     repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
-    oid = repo.commit("waiting to be pushed")
+    oid = repo.land("waiting to be pushed")
     with pytest.raises(RetryLater):
         PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
     lock = InstanceLock()

@@ -27,29 +27,22 @@ def back_date(repo: Repo, seconds: float) -> None:
         os.rename(pending / name, pending / f"{work_item.id_of_entry(name)}.{stamp}")
 
 
-def commit(repo: Repo, message: str, **env: str) -> subprocess.CompletedProcess[str]:
-    (repo.path / "file").write_text(message + "\n")
-    repo.git("add", "file")
-    result = repo.run("commit", "-q", "-m", message, **env)
-    assert result.returncode == 0, result.stderr
-    return result
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Repo:
-    return installed(tmp_path / "repo")
+def said(repo: Repo, message: str, **env: str) -> str:
+    """What the hooks printed when `message` landed."""
+    repo.land(message, env=env)
+    return repo.said
 
 
 def test_a_fresh_queue_says_nothing(repo: Repo) -> None:
-    assert commit(repo, "one").stderr == ""
+    assert said(repo, "one") == ""
     back_date(repo, layout.DEFAULT_STALE_AFTER - 60)
-    assert commit(repo, "two").stderr == ""
+    assert said(repo, "two") == ""
 
 
 def test_a_stale_queue_is_one_plain_line_per_landing(repo: Repo) -> None:
-    commit(repo, "one")
+    repo.land("one")
     back_date(repo, 2 * 3600 + 5 * 60)
-    stderr = commit(repo, "two").stderr
+    stderr = said(repo, "two")
     assert stderr.count("\n") == 1
     assert stderr == (
         "landwatch: 2 landed commits wait for review in repo (the oldest for 2 h 5 min); "
@@ -60,15 +53,15 @@ def test_a_stale_queue_is_one_plain_line_per_landing(repo: Repo) -> None:
 
 def test_stale_after_is_read_from_git_config(repo: Repo) -> None:
     repo.git("config", "landwatch.staleAfter", "100")
-    commit(repo, "one")
+    repo.land("one")
     back_date(repo, 50)
-    assert commit(repo, "two").stderr == ""
+    assert said(repo, "two") == ""
     back_date(repo, 150)
-    assert "wait for review" in commit(repo, "three").stderr
+    assert "wait for review" in said(repo, "three")
     repo.git("config", "--global", "landwatch.staleAfter", "1000")
     repo.git("config", "--unset", "landwatch.staleAfter")
     back_date(repo, 150)
-    assert commit(repo, "four").stderr == ""
+    assert said(repo, "four") == ""
 
 
 def run_in_terminal(repo: Repo, message: str, **env: str) -> bytes:
@@ -96,7 +89,7 @@ def run_in_terminal(repo: Repo, message: str, **env: str) -> bytes:
 
 
 def test_a_terminal_gets_colour_unless_no_color(repo: Repo) -> None:
-    commit(repo, "one")
+    repo.land("one")
     back_date(repo, 3600)
     coloured = run_in_terminal(repo, "two", TERM="xterm-256color")
     assert b"\x1b[33m" in coloured and coloured.count(b"\n") == 1
@@ -108,35 +101,35 @@ def test_a_terminal_gets_colour_unless_no_color(repo: Repo) -> None:
 
 def test_names_from_the_repository_cannot_inject_escapes_or_markup(tmp_path: Path) -> None:
     hostile = installed(tmp_path / "evil\x1b]0;pwned\x07[bold red]x")
-    commit(hostile, "one")
+    hostile.land("one")
     back_date(hostile, 3600)
-    stderr = commit(hostile, "two").stderr
+    stderr = said(hostile, "two")
     assert "\x1b" not in stderr and "\x07" not in stderr
     assert "evil\\x1b]0;pwned\\x07[bold red]x" in stderr
 
 
 def test_items_given_up_are_told_once(repo: Repo) -> None:
-    commit(repo, "one")
+    repo.land("one")
     claimed = work_item.claim_next(repo.git_dir)
     assert claimed is not None
     assert work_item.requeue(repo.git_dir, claimed, max_tries=1) == FAILED
-    told = commit(repo, "two").stderr
+    told = said(repo, "two")
     assert told == (
         f"landwatch: gave up the review of {claimed.item.oid[:7]} in repo; see landwatch status\n"
     )
-    assert commit(repo, "three").stderr == ""
+    assert said(repo, "three") == ""
 
 
 def test_a_stale_queue_is_told_before_items_given_up(repo: Repo) -> None:
-    commit(repo, "one")
+    repo.land("one")
     claimed = work_item.claim_next(repo.git_dir)
     assert claimed is not None
     work_item.requeue(repo.git_dir, claimed, max_tries=1)
-    commit(repo, "two")  # tells of the item given up
+    repo.land("two")  # tells of the item given up
     work_item.requeue(repo.git_dir, work_item.claim_next(repo.git_dir) or "", max_tries=1)
-    commit(repo, "three")
+    repo.land("three")
     back_date(repo, 3600)
-    assert "wait for review" in commit(repo, "four").stderr
+    assert "wait for review" in said(repo, "four")
 
 
 def test_garbage_in_the_queue_never_breaks_a_commit(repo: Repo) -> None:
@@ -147,18 +140,18 @@ def test_garbage_in_the_queue_never_breaks_a_commit(repo: Repo) -> None:
         (work / state / "dangling").symlink_to(work / "nowhere")
     (work / "boot-time").write_text("garbage garbage\n")
     (work / "stale-after").write_text("-5\n")
-    result = commit(repo, "one")
+    repo.land("one")
     assert (repo.head(), None) in repo.pending()
-    assert result.stderr.count("\n") <= 1 and "Traceback" not in result.stderr
+    assert repo.said.count("\n") <= 1 and "Traceback" not in repo.said
 
 
 def test_a_missing_entry_point_is_one_line(repo: Repo) -> None:
     from landwatch import layout
 
     layout.entry_point().unlink()
-    commit(repo, "one")
+    repo.land("one")
     back_date(repo, 3600)
-    stderr = commit(repo, "two").stderr
+    stderr = said(repo, "two")
     assert stderr.count("\n") == 1 and "reinstall landwatch" in stderr
 
 
@@ -182,9 +175,9 @@ def test_a_read_only_work_directory_gives_one_line_and_a_commit(repo: Repo) -> N
     with mounted(work, "size=1m,mode=0700"):
         work_item.ensure_work_directory(repo.git_dir)
         subprocess.run(["mount", "-o", "remount,ro", str(work)], check=True)
-        result = commit(repo, "one")
-        assert result.stderr.count("\n") == 1
-        assert "could not record" in result.stderr and "read-only or full" in result.stderr
+        repo.land("one")
+        assert repo.said.count("\n") == 1
+        assert "could not record" in repo.said and "read-only or full" in repo.said
     assert repo.git("log", "-1", "--format=%s") == "one"
 
 
@@ -196,12 +189,12 @@ def test_a_full_work_directory_gives_one_line_and_a_commit(repo: Repo) -> None:
             while True:
                 filler.write(b"\0" * 4096)
                 filler.flush()
-        result = commit(repo, "one")
-        assert result.stderr.count("\n") == 1, result.stderr
-        assert "could not record" in result.stderr
+        repo.land("one")
+        assert repo.said.count("\n") == 1, repo.said
+        assert "could not record" in repo.said
         (work / "filler").unlink()
         # Space again: the next landing records, and nothing half-written blocks the first one.
-        commit(repo, "two")
+        repo.land("two")
         assert repo.pending() == [(repo.head(), None)]
         assert (
             work_item.enqueue(

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from landwatch.review.change import Change, open_repository, resolve
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import ChangeRule
 from landwatch.review.rules.change_rules import (
@@ -22,30 +20,11 @@ from landwatch.review.rules.change_rules import (
     SourceWithoutTests,
 )
 from repo_helpers import Repo
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Repo:
-    return Repo(tmp_path / "repo")
-
-
-def land(repo: Repo, files: Mapping[str, str | None]) -> Change:
-    """Commit `files` (None deletes one) and read the commit as the reviewer does."""
-    for name, content in files.items():
-        if content is None:
-            repo.git("rm", "-q", name)
-            continue
-        path = repo.path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(content)
-        repo.git("add", name)
-    repo.git("commit", "-q", "-m", "change")
-    git_repo = open_repository(repo.git_dir)
-    return Change(git_repo, resolve(git_repo, "HEAD"), None)
+from review_helpers import landed
 
 
 def check(rule: ChangeRule, repo: Repo, files: Mapping[str, str | None]) -> list[Finding]:
-    return list(rule.check_change(land(repo, files)))
+    return list(rule.check_change(landed(repo, files)))
 
 
 def lines(count: int) -> str:
@@ -105,7 +84,7 @@ def test_source_without_tests_lets_through(repo: Repo, files: Mapping[str, str])
 
 def test_source_without_tests_skips_deletions_and_pure_renames(repo: Repo) -> None:
     rule = SourceWithoutTests()
-    land(repo, {"src/old.py": "x = 1\n", "src/moved.py": "y = 1\n", "tests/test_x.py": "\n"})
+    landed(repo, {"src/old.py": "x = 1\n", "src/moved.py": "y = 1\n", "tests/test_x.py": "\n"})
     assert check(rule, repo, {"src/old.py": None}) == []
     repo.git("mv", "src/moved.py", "src/renamed.py")
     assert check(rule, repo, {}) == []
@@ -139,7 +118,7 @@ def package_lock(dependencies: dict[str, str]) -> str:
 @pytest.fixture
 def npm(repo: Repo) -> Repo:
     deps = {"left-pad": "^1.3.0"}
-    land(repo, {"package.json": package_json(deps), "package-lock.json": package_lock(deps)})
+    landed(repo, {"package.json": package_json(deps), "package-lock.json": package_lock(deps)})
     return repo
 
 
@@ -172,7 +151,7 @@ def test_manifest_scripts_and_formatting_are_not_dependencies(npm: Repo) -> None
 
 def test_manifest_without_a_lockfile_is_not_reported(repo: Repo) -> None:
     rule = ManifestLockfile()
-    land(repo, {"package.json": package_json({"a": "1"})})
+    landed(repo, {"package.json": package_json({"a": "1"})})
     assert check(rule, repo, {"package.json": package_json({"a": "2"})}) == []
 
 
@@ -203,7 +182,7 @@ def test_lockfile_with_a_metadata_change_of_its_manifest(npm: Repo) -> None:
 
 def test_lockfile_of_a_workspace_changes_with_a_member_manifest(repo: Repo) -> None:
     rule = ManifestLockfile()
-    land(
+    landed(
         repo,
         {
             "package.json": json.dumps({"workspaces": ["packages/*"]}),
@@ -232,7 +211,7 @@ def test_lockfiles_added_or_deleted_are_deliberate(npm: Repo) -> None:
 
 def test_manifest_in_a_subdirectory(repo: Repo) -> None:
     deps = {"left-pad": "^1.3.0"}
-    land(
+    landed(
         repo, {"web/package.json": package_json(deps), "web/pnpm-lock.yaml": "lockfileVersion: 9\n"}
     )
     (finding,) = check(ManifestLockfile(), repo, {"web/package.json": package_json({})})
@@ -254,7 +233,7 @@ line-length = 100
 def test_pyproject_dependencies(repo: Repo) -> None:
     rule = ManifestLockfile()
     old = PYPROJECT.format(version="1.0", dependencies='"requests>=2", "rich"')
-    land(repo, {"pyproject.toml": old, "uv.lock": "version = 1\n"})
+    landed(repo, {"pyproject.toml": old, "uv.lock": "version = 1\n"})
     # Version, tool settings, spacing and order are not dependencies.
     reordered = PYPROJECT.format(version="1.1", dependencies='"rich", "requests >= 2"')
     assert check(rule, repo, {"pyproject.toml": reordered.replace("100", "88")}) == []
@@ -266,7 +245,7 @@ def test_pyproject_dependencies(repo: Repo) -> None:
 def test_pyproject_dependency_groups_and_poetry(repo: Repo) -> None:
     rule = ManifestLockfile()
     poetry = '[tool.poetry.dependencies]\npython = "^3.11"\n'
-    land(repo, {"pyproject.toml": poetry, "poetry.lock": "# lock\n"})
+    landed(repo, {"pyproject.toml": poetry, "poetry.lock": "# lock\n"})
     grouped = poetry + '\n[tool.poetry.group.dev.dependencies]\npytest = "^8"\n'
     assert len(check(rule, repo, {"pyproject.toml": grouped})) == 1
     groups = grouped + '\n[dependency-groups]\nlint = ["ruff"]\n'
@@ -278,7 +257,7 @@ def test_pyproject_dependency_groups_and_poetry(repo: Repo) -> None:
 def test_cargo_toml(repo: Repo) -> None:
     rule = ManifestLockfile()
     manifest = '[package]\nname = "c"\nversion = "{version}"\n\n[dependencies]\n{dependencies}'
-    land(
+    landed(
         repo,
         {
             "Cargo.toml": manifest.format(version="0.1.0", dependencies='serde = "1"\n'),
@@ -294,7 +273,7 @@ def test_cargo_toml(repo: Repo) -> None:
 def test_go_mod(repo: Repo) -> None:
     rule = ManifestLockfile()
     go_mod = "module example.com/m\n\ngo {go}\n\nrequire (\n{requires})\n"
-    land(
+    landed(
         repo,
         {
             "go.mod": go_mod.format(
@@ -314,7 +293,7 @@ def test_go_mod(repo: Repo) -> None:
 
 def test_gemfile(repo: Repo) -> None:
     rule = ManifestLockfile()
-    land(
+    landed(
         repo,
         {
             "Gemfile": "source 'https://rubygems.org'\n\ngem 'rails', '~> 7.1'\n",
@@ -330,7 +309,7 @@ def test_gemfile(repo: Repo) -> None:
 
 def test_composer_and_pipfile(repo: Repo) -> None:
     rule = ManifestLockfile()
-    land(
+    landed(
         repo,
         {
             "composer.json": json.dumps({"require": {"php": ">=8.1"}}),

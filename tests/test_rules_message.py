@@ -5,11 +5,9 @@ Messages are committed verbatim (no git cleanup) so each test sees exactly the b
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from landwatch.review.change import Change, Message, open_repository, resolve
+from landwatch.review.change import Message
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import MessageRule
 from landwatch.review.rules.message import (
@@ -22,36 +20,19 @@ from landwatch.review.rules.message import (
     WorkInProgress,
 )
 from repo_helpers import Repo
+from review_helpers import change_of
 
 LONG_URL = "https://example.com/" + "a" * 120
 AUTHOR = "T <t@example.com>"
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Repo:
-    return Repo(tmp_path / "repo")
-
-
-def landed(repo: Repo, text: str, author: str = AUTHOR) -> Message:
+def message_of(repo: Repo, text: str, author: str = AUTHOR) -> Message:
     """The message of a new commit holding exactly `text`."""
-    message_file = repo.path.parent / "message"
-    message_file.write_bytes(text.encode())
-    repo.git(
-        "commit",
-        "-q",
-        "--allow-empty",
-        "--cleanup=verbatim",
-        "--author",
-        author,
-        "-F",
-        str(message_file),
-    )
-    git_repo = open_repository(repo.git_dir)
-    return Change(git_repo, resolve(git_repo, "HEAD"), None).message
+    return change_of(repo, repo.land(text, {}, verbatim=True, author=author)).message
 
 
 def check(rule: MessageRule, repo: Repo, text: str, author: str = AUTHOR) -> list[Finding]:
-    return list(rule.check_message(landed(repo, text, author)))
+    return list(rule.check_message(message_of(repo, text, author)))
 
 
 def test_every_rule_is_registered_with_docs_and_an_example() -> None:

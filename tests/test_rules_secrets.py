@@ -9,28 +9,16 @@ import base64
 import json
 import random
 import string
-from pathlib import Path
 
 import pytest
 
-from landwatch.review.change import Change, open_repository, resolve
+from landwatch.review.change import Change
 from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.rules.base import LineRule
 from landwatch.review.rules.secrets import RULES, GenericSecret, PrivateKey, TokenFormat
 from landwatch.review.secretscan import redact, shannon_entropy
 from repo_helpers import Repo
-
-
-def land(repo: Repo, files: dict[str, str]) -> Change:
-    """Commit `files` (hooks off) and read the landed commit as the reviewer does."""
-    for name, content in files.items():
-        path = repo.path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(content)
-    repo.git("add", "-A")
-    repo.git("commit", "-q", "-m", "land", LANDWATCH="0")
-    git_repo = open_repository(repo.git_dir)
-    return Change(git_repo, resolve(git_repo, "HEAD"), None)
+from review_helpers import landed
 
 
 def check(change: Change, path: str, rule: LineRule) -> list[Finding]:
@@ -40,11 +28,6 @@ def check(change: Change, path: str, rule: LineRule) -> list[Finding]:
 
 def found(change: Change, path: str, rule: LineRule) -> list[tuple[str, int | None, str]]:
     return [(f.rule, f.line, f.message) for f in check(change, path, rule)]
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Repo:
-    return Repo(tmp_path / "repo")
 
 
 def random_value(seed: int, size: int = 20) -> str:
@@ -116,7 +99,7 @@ def test_every_rule_is_a_secret_rule_with_docs_and_flags_its_example(repo: Repo)
         ("S002", "token-format", Severity.ERROR),
         ("S003", "generic-secret", Severity.WARNING),
     ]
-    change = land(repo, {f"example-{rule.id}.txt": rule.example + "\n" for rule in RULES})
+    change = landed(repo, {f"example-{rule.id}.txt": rule.example + "\n" for rule in RULES})
     for rule in RULES:
         assert rule.secret
         assert rule.doc() and rule.example
@@ -159,7 +142,7 @@ def test_private_keys_of_every_kind_are_found(repo: Repo) -> None:
         lines += ["", "# the next key"]
         expected.append(("S001", len(lines) + 1, label))
         lines += block
-    change = land(repo, {"keys.txt": "\n".join(lines) + "\n"})
+    change = landed(repo, {"keys.txt": "\n".join(lines) + "\n"})
     assert found(change, "keys.txt", PrivateKey()) == expected
 
 
@@ -171,7 +154,7 @@ def test_certificates_and_public_keys_are_not_private_keys(repo: Repo) -> None:
         *pem("PGP PUBLIC KEY BLOCK", 4),
         "ssh-ed25519 " + "".join(key_body(5, 48)) + " deploy@example.com",
     ]
-    change = land(repo, {"ca.pem": "\n".join(public) + "\n"})
+    change = landed(repo, {"ca.pem": "\n".join(public) + "\n"})
     assert found(change, "ca.pem", PrivateKey()) == []
 
 
@@ -189,7 +172,7 @@ def test_a_header_without_key_material_is_a_mention_not_a_key(repo: Repo) -> Non
         ]
     )
     docs = f"Paste the key, which starts with `{marker}`, into the form.\n"
-    change = land(repo, {"keys.py": code, "README.md": docs, "last.txt": marker + "\n"})
+    change = landed(repo, {"keys.py": code, "README.md": docs, "last.txt": marker + "\n"})
     for path in ("keys.py", "README.md", "last.txt"):
         assert found(change, path, PrivateKey()) == []
 
@@ -198,7 +181,7 @@ def test_a_key_inside_a_json_string_is_found_and_redacted(repo: Repo) -> None:
     body = "".join(key_body(11))
     value = f"-----BEGIN PRIVATE KEY-----\n{body[:64]}\n{body[64:]}\n-----END PRIVATE KEY-----\n"
     account = {"type": "service_account", "private_key_id": "ab12" * 10, "private_key": value}
-    change = land(repo, {"account.json": json.dumps(account, indent=1)})
+    change = landed(repo, {"account.json": json.dumps(account, indent=1)})
     (finding,) = check(change, "account.json", PrivateKey())
     assert (finding.line, finding.message) == (4, "private key (PKCS#8)")
     assert finding.snippet is not None and body[:64] not in finding.snippet
@@ -213,7 +196,7 @@ def test_a_key_in_a_code_string_is_found_with_its_body_as_identity(repo: Repo) -
     lines = ["KEY = (", '    "-----BEGIN EC PRIVATE KEY-----\\n"']
     lines += [f'    "{chunk}\\n"' for chunk in body]
     lines += ['    "-----END EC PRIVATE KEY-----\\n"', ")"]
-    change = land(repo, {"fixture.py": "\n".join(lines) + "\n"})
+    change = landed(repo, {"fixture.py": "\n".join(lines) + "\n"})
     (finding,) = check(change, "fixture.py", PrivateKey())
     assert (finding.rule, finding.line, finding.message) == ("S001", 2, "EC private key")
     assert finding.snippet == '    "-----BEGIN EC PRIVATE KEY-----\\n"'
@@ -226,7 +209,7 @@ def test_a_key_in_a_code_string_is_found_with_its_body_as_identity(repo: Repo) -
 def test_each_token_format_is_named(repo: Repo) -> None:
     lines = [f'value_{number} = "{token}"' for number, (_, token) in enumerate(TOKENS)]
     lines.append(f"notify: https://hooks.slack.com/services/{SLACK_WEBHOOK_PATH}")
-    change = land(repo, {"tokens.py": "\n".join(lines) + "\n"})
+    change = landed(repo, {"tokens.py": "\n".join(lines) + "\n"})
     expected = [("S002", number + 1, label) for number, (label, _) in enumerate(TOKENS)]
     expected.append(("S002", len(TOKENS) + 1, "Slack webhook URL"))
     assert found(change, "tokens.py", TokenFormat()) == expected
@@ -241,7 +224,7 @@ def test_an_aws_key_pair_is_two_findings(repo: Repo) -> None:
             "region = eu-west-1",
         ]
     )
-    change = land(repo, {".aws/credentials": credentials + "\n"})
+    change = landed(repo, {".aws/credentials": credentials + "\n"})
     findings = check(change, ".aws/credentials", TokenFormat())
     assert [(f.rule, f.line, f.message) for f in findings] == [
         ("S002", 2, "AWS access key ID"),
@@ -267,14 +250,14 @@ def test_near_misses_and_documentation_placeholders_are_not_tokens(repo: Repo) -
         'secret_commit = "' + "0123456789abcdef0123" * 2 + '"',
         'one_part = "eyJhbGciOiJIUzI1NiJ9.payload.signature"',
     ]
-    change = land(repo, {"near.py": "\n".join(lines) + "\n"})
+    change = landed(repo, {"near.py": "\n".join(lines) + "\n"})
     assert found(change, "near.py", TokenFormat()) == []
 
 
 def test_tokens_in_lockfiles_are_still_reported(repo: Repo) -> None:
     token = "npm_" + "Ab1C" * 9
     line = f'"resolved": "https://npm.example.com/pkg.tgz?token={token}",'
-    change = land(repo, {"package-lock.json": line + "\n"})
+    change = landed(repo, {"package-lock.json": line + "\n"})
     assert found(change, "package-lock.json", TokenFormat()) == [("S002", 1, "npm access token")]
 
 
@@ -302,7 +285,7 @@ def test_secret_names_assigned_high_entropy_literals_are_found(repo: Repo) -> No
         "deploy.yaml": f"db:\n  password: {VALUES[9]}  # prod\n",
         "wp-config.php": f"define( 'DB_PASSWORD', '{VALUES[10]}' );\n",
     }
-    change = land(repo, files)
+    change = landed(repo, files)
     expected = {
         "config.py": [2, 3, 4],
         "app.js": [1],
@@ -335,7 +318,7 @@ def test_values_that_are_code_not_literals_are_let_through(repo: Repo) -> None:
         ]
     )
     js = "const clientSecret = process.env.CLIENT_SECRET_VALUE;\n"
-    change = land(repo, {"config.py": code + "\n", "server.js": js})
+    change = landed(repo, {"config.py": code + "\n", "server.js": js})
     assert check(change, "config.py", GenericSecret()) == []
     assert check(change, "server.js", GenericSecret()) == []
 
@@ -371,14 +354,14 @@ def test_values_that_are_code_not_literals_are_let_through(repo: Repo) -> None:
 def test_placeholders_digests_and_dummies_are_let_through(repo: Repo, value: str) -> None:
     # Each value is long and varied enough that only its filter lets it through.
     assert len(value) >= 8 and shannon_entropy(value) >= 3.5
-    change = land(repo, {"config.py": f'SECRET_TOKEN = "{value}"\n'})
+    change = landed(repo, {"config.py": f'SECRET_TOKEN = "{value}"\n'})
     assert check(change, "config.py", GenericSecret()) == []
 
 
 def test_low_entropy_short_and_obvious_dummy_values_are_let_through(repo: Repo) -> None:
     values = ["changeme", "password", "example", "xxxxxxxx", "********", "hunter2", "aaaabbbb1111"]
     lines = [f'password_{number} = "{value}"' for number, value in enumerate(values)]
-    change = land(repo, {"config.py": "\n".join(lines) + "\n"})
+    change = landed(repo, {"config.py": "\n".join(lines) + "\n"})
     assert check(change, "config.py", GenericSecret()) == []
 
 
@@ -386,7 +369,7 @@ def test_integrity_attributes_are_not_secrets(repo: Repo) -> None:
     digest = base64.b64encode(random.Random(2).randbytes(48)).decode()
     html = f'<script src="/auth-token.js" integrity="sha384-{digest}"></script>\n'
     manifest = json.dumps({"auth-token.js": f"sha384-{digest}"}) + "\n"
-    change = land(repo, {"index.html": html, "sri.json": manifest})
+    change = landed(repo, {"index.html": html, "sri.json": manifest})
     assert check(change, "index.html", GenericSecret()) == []
     assert check(change, "sri.json", GenericSecret()) == []
 
@@ -405,7 +388,7 @@ def test_lockfiles_are_not_checked(repo: Repo) -> None:
         "vendor/tool/custom.lock",
     ]
     line = f'"auth_token": "{VALUES[0]}",\n'
-    change = land(repo, {**dict.fromkeys(names, line), "not-a-lockfile.json": line})
+    change = landed(repo, {**dict.fromkeys(names, line), "not-a-lockfile.json": line})
     for name in names:
         assert check(change, name, GenericSecret()) == [], name
     assert len(check(change, "not-a-lockfile.json", GenericSecret())) == 1
@@ -414,7 +397,7 @@ def test_lockfiles_are_not_checked(repo: Repo) -> None:
 def test_unquoted_values_count_only_where_they_are_literals(repo: Repo) -> None:
     assignment = f"API_TOKEN={VALUES[0]}\n"
     yaml = f"password: !vault |\n  {VALUES[1]}\nsecret: *shared\ntoken: ${{CI_TOKEN}}\n"
-    change = land(
+    change = landed(
         repo,
         {
             "run.sh": assignment,
@@ -432,14 +415,14 @@ def test_unquoted_values_count_only_where_they_are_literals(repo: Repo) -> None:
 
 
 def test_min_entropy_is_an_option(repo: Repo) -> None:
-    change = land(repo, {"config.py": f'password = "{VALUES[0]}"\n'})
+    change = landed(repo, {"config.py": f'password = "{VALUES[0]}"\n'})
     assert len(check(change, "config.py", GenericSecret(min_entropy=3))) == 1
     assert check(change, "config.py", GenericSecret(min_entropy=6.0)) == []
 
 
 def test_known_formats_are_left_to_token_format(repo: Repo) -> None:
     token = "ghp_" + "A1b2" * 9
-    change = land(repo, {"ci.py": f'GITHUB_TOKEN = "{token}"\n'})
+    change = landed(repo, {"ci.py": f'GITHUB_TOKEN = "{token}"\n'})
     assert check(change, "ci.py", GenericSecret()) == []
     assert found(change, "ci.py", TokenFormat()) == [("S002", 1, "GitHub personal access token")]
 
@@ -457,7 +440,7 @@ def test_no_finding_holds_a_whole_secret(repo: Repo) -> None:
         f'password = "{VALUES[0]}"; backup_password = "{VALUES[0]}"',
         f'client_secret = "{VALUES[1]}", token = "{TOKENS[1][1]}"',
     ]
-    change = land(repo, {"leak.txt": "\n".join(lines) + "\n"})
+    change = landed(repo, {"leak.txt": "\n".join(lines) + "\n"})
     secrets = {
         PrivateKey: [body],
         TokenFormat: tokens,
@@ -484,8 +467,8 @@ def test_no_finding_holds_a_whole_secret(repo: Repo) -> None:
 
 def test_a_fingerprint_follows_the_secret_not_its_line(repo: Repo) -> None:
     token = "ghp_" + "A1b2" * 9
-    first = land(repo, {"ci.py": f'TOKEN = "{token}"\n'})
-    moved = land(repo, {"ci.py": f'"""CI."""\n\nGITHUB_TOKEN = "{token}"  # deploy\n'})
+    first = landed(repo, {"ci.py": f'TOKEN = "{token}"\n'})
+    moved = landed(repo, {"ci.py": f'"""CI."""\n\nGITHUB_TOKEN = "{token}"  # deploy\n'})
     (before,) = check(first, "ci.py", TokenFormat())
     (after,) = check(moved, "ci.py", TokenFormat())
     assert (before.line, after.line) == (1, 3)
@@ -494,7 +477,7 @@ def test_a_fingerprint_follows_the_secret_not_its_line(repo: Repo) -> None:
 
 def test_the_same_secret_twice_in_a_file_is_two_findings(repo: Repo) -> None:
     token = "ghp_" + "A1b2" * 9
-    change = land(repo, {"ci.py": f'A = "{token}"\nB = "{token}"\n'})
+    change = landed(repo, {"ci.py": f'A = "{token}"\nB = "{token}"\n'})
     findings = check(change, "ci.py", TokenFormat())
     assert [f.line for f in findings] == [1, 2]
     assert len({f.fingerprint for f in findings}) == 2
@@ -503,7 +486,7 @@ def test_the_same_secret_twice_in_a_file_is_two_findings(repo: Repo) -> None:
 def test_a_long_line_shows_a_window_around_the_secret(repo: Repo) -> None:
     token = "ghp_" + "A1b2" * 9
     line = "x = 1; " * 200 + f'token = "{token}"; ' + "y = 2; " * 200
-    change = land(repo, {"bundle.min.js": line + "\n"})
+    change = landed(repo, {"bundle.min.js": line + "\n"})
     (finding,) = check(change, "bundle.min.js", TokenFormat())
     assert finding.snippet is not None
     assert len(finding.snippet) < 260 and "ghp_…" in finding.snippet

@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import getpass
 import io
-import json
 import os
 import plistlib
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from daemon_helpers import journal_lines, process_gone, wait_for
 from landwatch import install, layout, service
 from landwatch.daemon.lock import holder
 from repo_helpers import installed
-from test_reviewer import journal_lines, process_gone, wait_for
 
 MOCK = """#!/bin/sh
 echo "$*" >> "{log}"
@@ -150,29 +148,3 @@ def test_the_detached_fallback_runs_for_real(
     service.command("status", out)
     assert "the reviewer is not running" in out.getvalue()
     assert journal_lines(tmp_path / "none") == []
-
-
-def test_status_json_and_table(tmp_path: Path) -> None:
-    repo = installed(tmp_path / "repo")
-    repo.commit("one")
-    repo.commit("two", name="two")
-    result = subprocess.run(
-        [sys.executable, "-m", "landwatch", "status", "--json"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    data = json.loads(result.stdout)
-    assert data["reviewer"] is None
-    [repository] = data["repositories"]
-    assert repository["repository"] == str(repo.git_dir.resolve())
-    [worktree] = repository["worktrees"]
-    assert worktree["counts"]["pending"] == 2 and worktree["oldest_pending_seconds"] >= 0
-    table = subprocess.run(
-        [sys.executable, "-m", "landwatch", "status"],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "COLUMNS": "300"},
-    ).stdout
-    assert "reviewer: not running" in table and str(repo.git_dir) in table

@@ -14,24 +14,32 @@ from pathlib import Path
 PRIVATE_FILE = 0o600
 PRIVATE_DIRECTORY = 0o700
 
-_DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-def private_directory(path: Path) -> Path:
-    """`path` as a directory of ours (made 0700 if missing, with any missing parents); a
-    symlink or a file there is refused with OSError rather than followed."""
+def private_directory(path: Path, *, follow_links: bool = False) -> Path:
+    """`path` as a directory of ours, made 0700 if missing (and any missing parents).
+
+    Inside a repository nothing is reached through a link (a cloned repository may plant one):
+    a link there is refused with OSError. `follow_links` is for the person's own directories
+    (a dotfiles manager links ~/.config/...).
+    """
+    _make(path)
+    flags = _DIRECTORY_FLAGS if follow_links else _DIRECTORY_FLAGS | os.O_NOFOLLOW
+    os.close(os.open(path, flags))  # ELOOP for a link, ENOTDIR for a file
+    return path
+
+
+def _make(path: Path) -> None:
     try:
         os.mkdir(path, PRIVATE_DIRECTORY)
     except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _make(path.parent)
         with contextlib.suppress(FileExistsError):
             os.mkdir(path, PRIVATE_DIRECTORY)
     except FileExistsError:
         pass
-    fd = os.open(path, _DIRECTORY_FLAGS)  # ELOOP for a symlink, ENOTDIR for a file
-    os.close(fd)
-    return path
 
 
 def write_atomic(
@@ -40,21 +48,21 @@ def write_atomic(
     *,
     mode: int = PRIVATE_FILE,
     durable: bool = True,
-    own_directory: bool = True,
+    make_directory: bool = True,
+    follow_links: bool = False,
 ) -> Path:
     """Replace `path` with `data`: a temp file beside it, written, renamed over it.
 
     Readers see the old content or the new, never a part. `durable` also syncs the file and the
     directory, so the new content survives a power cut once this returns. The file gets exactly
-    `mode` (not reduced by the umask); a link at `path` is replaced, not written through. Its
-    directory, when landwatch's own, is made private if missing and never reached through a
-    link; `own_directory=False` is for a directory of git's or the person's (the hooks), which
-    must exist and may be a link.
+    `mode` (not reduced by the umask); a link at `path` is replaced, never written through. The
+    directory is made private if missing (unless `make_directory` is False: the hooks directory
+    is git's) and never reached through a link (unless `follow_links`: see private_directory).
     """
     payload = data.encode() if isinstance(data, str) else data
-    if own_directory:
-        private_directory(path.parent)
-    flags = _DIRECTORY_FLAGS if own_directory else _DIRECTORY_FLAGS & ~os.O_NOFOLLOW
+    if make_directory:
+        private_directory(path.parent, follow_links=follow_links)
+    flags = _DIRECTORY_FLAGS if follow_links else _DIRECTORY_FLAGS | os.O_NOFOLLOW
     directory_fd = os.open(path.parent, flags)
     temporary = f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:

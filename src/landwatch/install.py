@@ -110,7 +110,7 @@ def write_entry_point(python: str = sys.executable) -> Path:
         "# The landwatch command for git hooks, written by `landwatch install`.\n"
         f'exec {shlex.quote(python)} -I -m landwatch "$@"\n'
     )
-    write_atomic(entry, text, mode=0o700)  # ours alone, like the directory it is in
+    write_atomic(entry, text, mode=0o700, follow_links=True)  # ours alone, like its directory
     return entry
 
 
@@ -160,7 +160,13 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO = sys.stdo
                 file=out,
             )
         # The hooks directory is git's, not ours: hooks are executable as git's own are.
-        write_atomic(hook, render_hook(event, entry, host), mode=0o755, own_directory=False)
+        write_atomic(
+            hook,
+            render_hook(event, entry, host),
+            mode=0o755,
+            make_directory=False,
+            follow_links=True,
+        )
     print(f"landwatch: hooks {', '.join(HOOK_EVENTS)} written to {hooks_dir}", file=out)
     if hooks_dir != repository.hooks_dir.resolve():
         print(

@@ -135,7 +135,6 @@ class JobQueue(Generic[K]):
         self._queued: collections.deque[Job[Any, Any]] = collections.deque()
         self._running: Job[Any, Any] | None = None
         self._finished: collections.deque[Job[Any, Any]] = collections.deque()
-        self._by_id: dict[str, Job[Any, Any]] = {}
         self._ids = itertools.count(1)
         self._closing = False
         self._worker = threading.Thread(
@@ -161,15 +160,9 @@ class JobQueue(Generic[K]):
                 queued=self._clock(),
             )
             self._queued.append(job)
-            self._by_id[job.id] = job
             self._lock.notify_all()
         self._changed(job)
         return job
-
-    def get(self, job_id: str) -> Job[Any, Any] | None:
-        with self._lock:
-            self._forget_old()
-            return self._by_id.get(job_id)
 
     def jobs(self) -> list[Job[Any, Any]]:
         """Finished (oldest first), running, then queued jobs."""
@@ -191,8 +184,6 @@ class JobQueue(Generic[K]):
             self._closing = True
             handed_back = list(self._queued)
             self._queued.clear()
-            for job in handed_back:
-                self._by_id.pop(job.id, None)
             self._lock.notify_all()
         self._worker.join(timeout)
         return handed_back
@@ -253,7 +244,6 @@ class JobQueue(Generic[K]):
             if oldest.finished is not None and oldest.finished >= horizon:
                 break
             self._finished.popleft()
-            self._by_id.pop(oldest.id, None)
 
     def _changed(self, job: Job[Any, Any]) -> None:
         if self._on_change is not None:

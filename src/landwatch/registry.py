@@ -80,7 +80,7 @@ def _key(common_git_dir: Path) -> Path:
 
 @contextlib.contextmanager
 def _locked() -> Iterator[None]:
-    private_directory(layout.config_dir())
+    private_directory(layout.config_dir(), follow_links=True)
     fd = os.open(
         layout.registry_lock(), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600
     )
@@ -93,4 +93,6 @@ def _locked() -> Iterator[None]:
 
 def _write(repositories: list[Path]) -> None:
     data = "".join(f"{path}\n" for path in repositories)
-    write_atomic(layout.registry_file(), data.encode("utf-8", errors="surrogateescape"))
+    write_atomic(
+        layout.registry_file(), data.encode("utf-8", errors="surrogateescape"), follow_links=True
+    )

@@ -330,7 +330,7 @@ class Daemon:
 
     def _write_state(self, state: dict[str, Any]) -> None:
         # Rewritten twice a second at most while busy: not worth a sync.
-        write_atomic(self.state_file, json.dumps(state, indent=1), durable=False)
+        write_atomic(self.state_file, json.dumps(state, indent=1), durable=False, follow_links=True)
 
     def shutdown(self) -> None:
         self.stopping = True

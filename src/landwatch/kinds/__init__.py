@@ -53,8 +53,10 @@ def load(kind: str, spec: str, *, max_tries: int, clock: Clock) -> ItemHandler[A
         raise KindError(f"cannot load the handler {spec}: {error}") from None
     if not (isinstance(found, type) and issubclass(found, ItemHandler)):
         raise KindError(f"{spec} is not an ItemHandler")
-    if getattr(found, "name", None) != kind:
-        raise KindError(f"{spec} handles {getattr(found, 'name', None)!r} items, not {kind!r}")
+    declared = getattr(found, "name", None)
+    if declared != kind:
+        shown = "no" if declared is None else repr(str(declared))
+        raise KindError(f"{spec} handles {shown} items, not {kind!r}")
     handler: ItemHandler[Any] = found(max_tries=max_tries, clock=clock)
     return handler
 

@@ -64,25 +64,33 @@ class MaintenanceHandler(ItemHandler[MaintenanceReport]):
         locked = self._locked(common)
         if locked:
             raise RetryLater(f"{locked}: another git process is at work", after=LOCKED_RETRY)
-        command = ["git", f"--git-dir={common}", "maintenance", "run", "--auto", "--quiet"]
-        result = self._run(command, reporter)
+        command = ["maintenance", "run", "--auto", "--quiet"]
+        result = self._run(common, command, reporter)
         if result[0] != 0 and "is not a git command" in result[1]:
-            command = ["git", f"--git-dir={common}", "gc", "--auto", "--quiet"]  # git < 2.29
-            result = self._run(command, reporter)
+            command = ["gc", "--auto", "--quiet"]  # git < 2.29
+            result = self._run(common, command, reporter)
         code, stderr = result
         if code != 0:
             if "lock" in stderr.lower() or "another git process" in stderr.lower():
                 raise RetryLater(f"{stderr.strip()[:200]}", after=LOCKED_RETRY)
-            raise RuntimeError(f"{' '.join(command[2:])} failed: {stderr.strip()[:300]}")
+            raise RuntimeError(f"{' '.join(command)} failed: {stderr.strip()[:300]}")
         finished = self.clock.time()
         _write_stamp(layout.maintenance_ran_file(git_dir), finished)
         _write_stamp(layout.maintenance_after_file(git_dir), finished + interval)
-        return MaintenanceReport(True, "done", " ".join(command[2:]))
+        return MaintenanceReport(True, "done", " ".join(command))
 
-    def _run(self, command: list[str], reporter: Reporter) -> tuple[int, str]:
-        result = run_command(command, reporter=reporter, timeout=RUN_TIMEOUT, env=self._env())
+    def _run(self, common: Path, command: list[str], reporter: Reporter) -> tuple[int, str]:
+        # Attached, not detached as git's own auto gc is after a commit: the job (and its lease
+        # and timeout) lasts as long as the work, and "ran" is stamped once it is done.
+        attached = ["-c", "gc.autoDetach=false", "-c", "maintenance.autoDetach=false"]
+        result = run_command(
+            ["git", *attached, f"--git-dir={common}", *command],
+            reporter=reporter,
+            timeout=RUN_TIMEOUT,
+            env=self._env(),
+        )
         if result.timed_out:
-            raise RuntimeError(f"{' '.join(command[2:])} ran longer than {RUN_TIMEOUT:.0f} s")
+            raise RuntimeError(f"{' '.join(command)} ran longer than {RUN_TIMEOUT:.0f} s")
         return result.returncode, result.stderr
 
     @staticmethod

@@ -24,7 +24,6 @@ MAX_LINE_CHECK_BYTES = 8 * 1024 * 1024
 MODE_SYMLINK = 0o120000
 MODE_SUBMODULE = 0o160000
 MODE_EXECUTABLE = 0o100755
-EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 # How much of a blob the binary sniff reads, as git's own buffer_is_binary does.
 SNIFF_BYTES = 8000
 # Subjects `git rebase --autosquash` folds into an earlier commit.

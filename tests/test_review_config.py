@@ -1,0 +1,71 @@
+"""The review's configuration: read from the committed tree, every bad key a finding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from landwatch.review.engine import CONFIG_RULE
+from repo_helpers import Repo
+from review_helpers import found, review
+
+
+def test_configuration_comes_from_the_committed_tree(repo: Repo) -> None:
+    repo.land(
+        "change", {".landwatch.toml": '[rules]\nP001 = "off"\nP005 = { max_kb = 1 }\n'}, hooks=False
+    )
+    repo.land("change", {"a.txt": "x  \n", "big.txt": "y" * 2000 + "\n"}, hooks=False)
+    (repo.path / ".landwatch.toml").write_text("")  # the working tree does not count
+    report_ = review(repo)
+    assert found(report_) == [("P005", "big.txt", None)]
+    assert report_.config == ".landwatch.toml"
+    assert "P001" not in report_.rules
+
+
+def test_pyproject_table_and_severity_by_name(repo: Repo) -> None:
+    repo.land(
+        "change",
+        {
+            "pyproject.toml": '[project]\nname = "x"\n\n[tool.landwatch.rules]\n'
+            'trailing-whitespace = "error"\n'
+        },
+        hooks=False,
+    )
+    repo.land("change", {"a.txt": "x  \n"}, hooks=False)
+    [finding] = review(repo).findings
+    assert (finding.rule, finding.severity.name) == ("P001", "ERROR")
+
+
+@pytest.mark.parametrize(
+    ("config", "complaint"),
+    [
+        ("colour = 1\n", "unknown key 'colour'"),
+        ('[rules]\nP001 = "loud"\n', "rules.P001.severity: not a severity: 'loud'"),
+        ('[rules]\nNOPE = "error"\n', "rules.NOPE: no rule has this id or name"),
+        ('[rules]\nP005 = { max_kb = "big" }\n', "rules.P005: expects an integer"),
+        ('merges = "sometimes"\n', "merges must be one of first-parent, skip"),
+        ('[[linters]]\nname = "x"\n', "linters[1]: command is required"),
+        ("this is not toml\n", "not valid TOML"),
+    ],
+)
+def test_a_broken_configuration_is_a_finding_not_a_crash(
+    repo: Repo, config: str, complaint: str
+) -> None:
+    repo.land("change", {".landwatch.toml": config, "a.txt": "x  \n"}, hooks=False)
+    report_ = review(repo)
+    configuration = [f for f in report_.findings if f.rule == CONFIG_RULE]
+    assert len(configuration) == 1 and complaint in configuration[0].message
+    assert ("P001", "a.txt", 1) in found(report_)  # the defaults still reviewed the change
+
+
+def test_the_configuration_example_in_the_docs_is_accepted() -> None:
+    import tomllib
+
+    from landwatch.review.config import parse
+
+    page = (Path(__file__).parents[1] / "docs" / "configuration.md").read_text()
+    example = page.split("```toml\n", 1)[1].split("```", 1)[0]
+    config = parse(tomllib.loads(example), ".landwatch.toml")
+    assert [linter.name for linter in config.linters] == ["ruff", "shellcheck"]
+    assert config.rules["large-file"]["max_kb"] == 2048

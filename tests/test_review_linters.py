@@ -1,0 +1,124 @@
+"""The project's own linters: kept to the added lines, run outside the worktree, and every way a
+linter can fail told, not raised."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+
+from repo_helpers import Repo
+from review_helpers import found, review
+
+RUFF = shutil.which("ruff", path=str(Path(sys.executable).parent)) or "ruff"
+
+
+def ruff_config(filter_: str = "added") -> str:
+    return textwrap.dedent(f"""\
+        [[linters]]
+        name = "ruff"
+        command = [{json.dumps(RUFF)}, "check", "--no-cache", "--output-format=json",
+                   "--stdin-filename", "{{path}}", "-"]
+        files = ["*.py"]
+        format = "ruff-json"
+        filter = "{filter_}"
+        """)
+
+
+def test_ruff_findings_are_kept_to_added_lines(repo: Repo) -> None:
+    repo.land(
+        "change",
+        {
+            "pyproject.toml": '[tool.ruff.lint]\nselect = ["F"]\n',
+            ".landwatch.toml": ruff_config(),
+            "m.py": "import os\n",
+        },
+        hooks=False,
+    )
+    repo.land("change", {"m.py": "import os\nimport sys\n"}, hooks=False)
+    report_ = review(repo, linters=True)
+    assert found(report_) == [("ruff:F401", "m.py", 2)]
+    assert [f.snippet for f in report_.findings if f.rule == "ruff:F401"] == ["import sys"]
+    assert report_.linters == [{"linter": "ruff", "path": "m.py", "status": "ok", "detail": ""}]
+    repo.land("change", {".landwatch.toml": ruff_config("file")}, hooks=False)
+    repo.land("change", {"m.py": "import os\nimport sys\nimport re\n"}, hooks=False)
+    assert sorted(found(review(repo, linters=True))) == [
+        ("ruff:F401", "m.py", 1),
+        ("ruff:F401", "m.py", 2),
+        ("ruff:F401", "m.py", 3),
+    ]
+
+
+def test_linters_run_only_for_registered_repositories(repo: Repo) -> None:
+    repo.land("change", {".landwatch.toml": ruff_config(), "m.py": "import os\n"}, hooks=False)
+    report_ = review(repo, linters=False)
+    assert found(report_) == []
+    assert any("not registered" in note for note in report_.notes)
+
+
+def test_regex_and_sarif_linters_a_timeout_and_a_missing_command(repo: Repo) -> None:
+    sarif_script = (
+        "import json,sys; sys.stdin.read(); print(json.dumps({'version':'2.1.0','runs':[{"
+        "'results':[{'ruleId':'X1','level':'error','message':{'text':'from sarif'},"
+        "'locations':[{'physicalLocation':{'region':{'startLine':2,'endLine':3}}}]}]}]}))"
+    )
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "todo"
+        command = ["grep", "-n", "TODO", "-"]
+        format = "regex"
+        pattern = '^(?P<line>\\d+):(?P<message>.*)$'
+        files = ["*.txt"]
+
+        [[linters]]
+        name = "sarifer"
+        command = [{json.dumps(sys.executable)}, "-c", {json.dumps(sarif_script)}]
+        format = "sarif"
+        files = ["*.txt"]
+
+        [[linters]]
+        name = "stuck"
+        command = ["tail", "-f", "/dev/null"]
+        format = "regex"
+        pattern = '(?P<line>\\d+)(?P<message>.*)'
+        files = ["*.txt"]
+        timeout = 0.5
+
+        [[linters]]
+        name = "absent"
+        command = ["no-such-linter-anywhere"]
+        format = "ruff-json"
+        files = ["*.txt"]
+        """)
+    repo.land("change", {".landwatch.toml": config, "notes.txt": "one\n"}, hooks=False)
+    repo.land("change", {"notes.txt": "one\nTODO two\nthree\n"}, hooks=False)
+    report_ = review(repo, linters=True)
+    assert sorted((f.rule, f.line, f.severity.name) for f in report_.findings) == [
+        ("sarifer:X1", 2, "ERROR"),
+        ("todo", 2, "WARNING"),
+    ]
+    statuses = {run["linter"]: run["status"] for run in report_.linters}
+    assert statuses == {"todo": "ok", "sarifer": "ok", "stuck": "timeout", "absent": "missing"}
+
+
+def test_linters_run_outside_the_worktree_without_git_variables(repo: Repo) -> None:
+    script = (
+        "import os,json,sys; sys.stdin.read(); print(json.dumps([{'code':'E1','message':"
+        "os.getcwd()+' '+','.join(k for k in os.environ if k.startswith('GIT_')),"
+        "'location':{'row':1}}]))"
+    )
+    repo.land(
+        "change",
+        {
+            ".landwatch.toml": '[[linters]]\nname = "env"\n'
+            f'command = [{json.dumps(sys.executable)}, "-c", {json.dumps(script)}]\n'
+            'format = "ruff-json"\nfiles = ["*.py"]\n',
+            "x.py": "x = 1\n",
+        },
+        hooks=False,
+    )
+    [finding] = [f for f in review(repo, linters=True).findings if f.rule == "env:E1"]
+    cwd, _, git_vars = finding.message.partition(" ")
+    assert not Path(cwd).resolve().is_relative_to(repo.path.resolve()) and git_vars == ""
