@@ -10,12 +10,15 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from landwatch import layout, registry, work_item
 from landwatch.daemon.lock import holder
 from landwatch.kinds.push import failing_for as push_failing_for
 from landwatch.text import duration, safe
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 
 def collect(now: float | None = None) -> dict[str, Any]:
@@ -64,6 +67,12 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
     }
 
 
+def _skipped(problem: str, where: str) -> tuple[str | Text, ...]:
+    from rich.text import Text
+
+    return ("-", "-", "-", "-", Text(f"skipped: {safe(problem)}", style="red"), Text(safe(where)))
+
+
 def show(*, as_json: bool) -> int:
     data = collect()
     if as_json:
@@ -100,25 +109,11 @@ def show(*, as_json: bool) -> int:
     table.add_column("worktree", overflow="fold")
     for repository in data["repositories"]:
         if repository["problem"]:
-            table.add_row(
-                "-",
-                "-",
-                "-",
-                "-",
-                Text(f"skipped: {repository['problem']}", style="red"),
-                Text(safe(repository["repository"])),
-            )
+            table.add_row(*_skipped(repository["problem"], repository["repository"]))
             continue
         for worktree in repository["worktrees"]:
             if worktree["problem"]:
-                table.add_row(
-                    "-",
-                    "-",
-                    "-",
-                    "-",
-                    Text(f"skipped: {safe(worktree['problem'])}", style="red"),
-                    Text(safe(worktree["git_dir"])),
-                )
+                table.add_row(*_skipped(worktree["problem"], worktree["git_dir"]))
                 continue
             counts = worktree["counts"]
             oldest = worktree["oldest_pending_seconds"]

@@ -887,14 +887,7 @@ def _finish_recovering(
     except FileNotFoundError:
         return None
     except RecordError:
-        moved = _rename(
-            directory,
-            source=RECOVERING,
-            name=name,
-            target=FAILED,
-            new=_stamped_name(id, _micros(now)),
-        )
-        return (FAILED, None) if moved else None
+        return _give_up_recovering(directory, name, now)
     try:
         data = _read_all(fd)
         try:
@@ -912,14 +905,7 @@ def _finish_recovering(
     finally:
         os.close(fd)
     if record is None:
-        moved = _rename(
-            directory,
-            source=RECOVERING,
-            name=name,
-            target=FAILED,
-            new=_stamped_name(id, _micros(now)),
-        )
-        return (FAILED, None) if moved else None
+        return _give_up_recovering(directory, name, now)
     if record.tries >= max_tries:
         state, new = FAILED, _stamped_name(id, _micros(now))
     else:
@@ -928,6 +914,16 @@ def _finish_recovering(
         return None
     _fsync_directory(directory, state)
     return state, record.item(directory.git_dir)
+
+
+def _give_up_recovering(
+    directory: _WorkDirectory, name: str, now: float
+) -> tuple[str, WorkItem | None] | None:
+    """`recovering/name` holds no record that decodes: to failed, for the person to see."""
+    new = _stamped_name(id_of_entry(name), _micros(now))
+    if not _rename(directory, source=RECOVERING, name=name, target=FAILED, new=new):
+        return None
+    return FAILED, None
 
 
 @contextlib.contextmanager
