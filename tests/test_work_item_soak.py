@@ -100,6 +100,7 @@ def test_racing_processes_with_kills_lose_nothing_and_settle_once(git_dir: Path)
         time.sleep(chance.uniform(0.002, 0.02))
         victims = consumers if chance.random() < 0.8 else recoverers
         index = chance.randrange(len(victims))
+        assert victims[index].exitcode is None, "a process of the soak died on its own"
         os.kill(victims[index].pid or 0, signal.SIGKILL)
         victims[index].join()
         kills += 1

@@ -446,13 +446,14 @@ def _existing(git_dir: os.PathLike[str] | str, doing: str) -> Iterator[_WorkDire
     """
     try:
         directory = _WorkDirectory(git_dir, create=False)
-    except (FileNotFoundError, NotADirectoryError):
-        work = os.path.join(git_dir, WORK_DIRECTORY)
-        if os.path.lexists(work):
-            raise QueueError(f"landwatch: {work} is not a directory; not following it") from None
+    except FileNotFoundError:
+        # Nothing there when we looked (a producer may be making it this instant): nothing waits.
         yield None
         return
     except OSError as error:
+        if error.errno in (errno.ENOTDIR, errno.ELOOP):
+            work = os.path.join(git_dir, WORK_DIRECTORY)
+            raise QueueError(f"landwatch: {work} is not a directory; not following it") from None
         raise _queue_error("cannot open the work directory of", git_dir, error) from None
     try:
         yield directory
