@@ -42,7 +42,7 @@ def review_in_child(git_dir: Path, config: str) -> tuple[float, int, int, bool]:
         "import json, sys, time\n"
         "from landwatch.review import engine\n"
         "started = time.perf_counter()\n"
-        "r = engine.review(sys.argv[1], 'HEAD', run_linters=False)\n"
+        "r = engine.review(sys.argv[1], 'HEAD')\n"
         "print(json.dumps([time.perf_counter() - started, r.lines_checked, len(r.findings),"
         " r.truncated]))\n"
     )
@@ -78,13 +78,13 @@ def main() -> int:
 
         from landwatch.review import engine
 
-        engine.review(repo / ".git", "HEAD~0", run_linters=False)  # warm: imports, repo opened
+        engine.review(repo / ".git", "HEAD~0")  # warm: imports, repo opened
         (repo / ".landwatch.toml").unlink()
         timings = []
         for round_ in range(20):
             commit_files(repo, 10, 30, f"typical{round_}")
             started = time.perf_counter()
-            engine.review(repo / ".git", "HEAD", run_linters=False)
+            engine.review(repo / ".git", "HEAD")
             timings.append(time.perf_counter() - started)
         print(
             f"a typical commit (10 files, 300 lines), warm process: median "

@@ -17,9 +17,12 @@ Files = Mapping[str, str | bytes | None]
 
 
 class Repo:
-    def __init__(self, path: Path, *, initial: bool = True) -> None:
+    def __init__(self, path: Path, *, initial: bool = True, clone_of: Path | None = None) -> None:
         self.path = path
         self.said = ""  # what the hooks printed at the last landing
+        if clone_of is not None:
+            git("clone", "-q", str(clone_of), str(path), cwd=clone_of)
+            return
         path.mkdir(parents=True, exist_ok=True)
         self.git("init", "-q", "-b", "main")
         if initial:

@@ -1,5 +1,6 @@
-"""The one atomic write: exact modes whatever the umask, private directories, no link followed,
-and on a full disk the old content stays whole with nothing left behind."""
+"""Reading and writing our own files: exact modes whatever the umask, private directories, inside
+a repository no link followed on the way and no FIFO waited on, and on a full disk the old content
+stays whole with nothing left behind."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch.files import private_directory, write_atomic
+from landwatch.files import list_entries, private_directory, read_file, remove, write_atomic
 
 
 def mode_of(path: Path) -> int:
@@ -30,10 +31,10 @@ def umask(mask: int) -> Iterator[None]:
 
 def test_files_get_exactly_their_mode_in_private_directories(tmp_path: Path) -> None:
     with umask(0o022):
-        state = write_atomic(tmp_path / "new" / "deeper" / "state.json", "{}")
-        tool = write_atomic(tmp_path / "new" / "tool", "#!/bin/sh\n", mode=0o755)
+        state = write_atomic(tmp_path / "new" / "deeper" / "state.json", "{}", trusted=tmp_path)
+        tool = write_atomic(tmp_path / "new" / "tool", "#!/bin/sh\n", trusted=None, mode=0o755)
     with umask(0o777):  # not even this takes anything away
-        secret = write_atomic(tmp_path / "new" / "findings.json", b"[]")
+        secret = write_atomic(tmp_path / "new" / "findings.json", b"[]", trusted=tmp_path)
     assert state.read_text() == "{}" and secret.read_bytes() == b"[]"
     assert (mode_of(state), mode_of(tool), mode_of(secret)) == (0o600, 0o755, 0o600)
     assert mode_of(tmp_path / "new" / "deeper") == 0o700 and mode_of(tmp_path / "new") == 0o700
@@ -41,9 +42,9 @@ def test_files_get_exactly_their_mode_in_private_directories(tmp_path: Path) -> 
 
 def test_a_rewrite_replaces_the_whole_file_and_leaves_no_temp_file(tmp_path: Path) -> None:
     target = tmp_path / "registry"
-    write_atomic(target, "one\ntwo\n")
-    write_atomic(target, "three\n", durable=False)
-    assert target.read_text() == "three\n"
+    write_atomic(target, "one\ntwo\n", trusted=None)
+    write_atomic(target, "three\n", trusted=None, durable=False)
+    assert read_file(target, trusted=None) == b"three\n"
     assert os.listdir(tmp_path) == ["registry"]
 
 
@@ -53,37 +54,69 @@ def test_a_link_at_the_path_is_replaced_not_written_through(tmp_path: Path) -> N
     (tmp_path / "ours").mkdir()
     planted = tmp_path / "ours" / "state.json"
     planted.symlink_to(victim)
-    write_atomic(planted, "ours\n")
+    with pytest.raises(OSError, match="a link"):
+        read_file(planted, trusted=tmp_path)
+    write_atomic(planted, "ours\n", trusted=tmp_path)
     assert victim.read_text() == "precious\n"
     assert not planted.is_symlink() and planted.read_text() == "ours\n"
 
 
-def test_a_linked_directory_of_ours_is_refused(tmp_path: Path) -> None:
-    elsewhere = tmp_path / "elsewhere"
+@pytest.mark.parametrize("linked", ["landwatch", "landwatch/reports"])
+def test_no_link_below_the_trusted_directory_is_followed(tmp_path: Path, linked: str) -> None:
+    git_dir, elsewhere = tmp_path / "repo" / ".git", tmp_path / "elsewhere"
     elsewhere.mkdir()
-    (tmp_path / "reports").symlink_to(elsewhere)
-    with pytest.raises(OSError):
-        write_atomic(tmp_path / "reports" / "abc.json", "{}")
-    with pytest.raises(OSError):
-        private_directory(tmp_path / "reports")
-    assert os.listdir(elsewhere) == []
+    (git_dir / linked).parent.mkdir(parents=True)
+    (git_dir / linked).symlink_to(elsewhere)
+    (elsewhere / "abc.json").write_text("theirs\n")
+    report = git_dir / "landwatch" / "reports" / "abc.json"
+    for attempt in (
+        lambda: write_atomic(report, "{}", trusted=git_dir),
+        lambda: private_directory(report.parent, trusted=git_dir),
+        lambda: read_file(report, trusted=git_dir),
+        lambda: remove(report, trusted=git_dir),
+        lambda: list_entries(report.parent, trusted=git_dir),
+    ):
+        with pytest.raises(OSError, match="not following it"):
+            attempt()
+    assert sorted(os.listdir(elsewhere)) == ["abc.json"]
+    assert (elsewhere / "abc.json").read_text() == "theirs\n"
 
 
-def test_a_directory_of_someone_elses_may_be_a_link(tmp_path: Path) -> None:
+def test_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
+    fifo = tmp_path / "boot-time"
+    os.mkfifo(fifo)  # nobody ever writes to it: opening it to read would wait forever
+    with pytest.raises(OSError, match="not a regular file"):
+        read_file(fifo, trusted=tmp_path)
+    (tmp_path / "dir").mkdir()
+    with pytest.raises(OSError):
+        read_file(tmp_path / "dir", trusted=tmp_path)
+
+
+def test_entries_are_listed_without_following_them(tmp_path: Path) -> None:
+    (tmp_path / "a").write_text("")
+    (tmp_path / "b").symlink_to(tmp_path / "nowhere")
+    found = dict(list_entries(tmp_path, trusted=tmp_path))
+    assert set(found) == {"a", "b"} and stat.S_ISLNK(found["b"].st_mode)
+    assert list_entries(tmp_path / "missing", trusted=tmp_path) == []
+    assert remove(tmp_path / "b", trusted=tmp_path) and not os.path.lexists(tmp_path / "b")
+    assert not remove(tmp_path / "b", trusted=tmp_path)
+
+
+def test_the_persons_own_directories_and_git_hooks_may_be_links(tmp_path: Path) -> None:
     # The hooks directory is git's (some link it to a directory in the repository), and the
     # person's own directories may be links of a dotfiles manager.
     real = tmp_path / "githooks"
     real.mkdir()
     (tmp_path / "hooks").symlink_to(real)
     hook = tmp_path / "hooks" / "post-commit"
-    write_atomic(hook, "#!/bin/sh\n", mode=0o755, make_directory=False, follow_links=True)
+    write_atomic(hook, "#!/bin/sh\n", trusted=None, mode=0o755, make_directory=False)
     assert (real / "post-commit").read_text() == "#!/bin/sh\n"
     with pytest.raises(FileNotFoundError):  # it must exist: nothing is created for it
-        write_atomic(tmp_path / "missing" / "hook", "x", make_directory=False, follow_links=True)
+        write_atomic(tmp_path / "missing" / "hook", "x", trusted=None, make_directory=False)
     dotfiles = tmp_path / "dotfiles"
     dotfiles.mkdir()
     (tmp_path / "config").symlink_to(dotfiles)
-    write_atomic(tmp_path / "config" / "repositories", "/x\n", follow_links=True)
+    write_atomic(tmp_path / "config" / "repositories", "/x\n", trusted=None)
     assert (dotfiles / "repositories").read_text() == "/x\n"
 
 
@@ -98,9 +131,9 @@ def test_a_full_disk_keeps_the_old_content_whole(tmp_path: Path) -> None:
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
     try:
-        target = write_atomic(disk / "report.json", "old\n")
+        target = write_atomic(disk / "report.json", "old\n", trusted=disk)
         with pytest.raises(OSError):
-            write_atomic(target, b"x" * (1 << 20))
+            write_atomic(target, b"x" * (1 << 20), trusted=disk)
         assert target.read_text() == "old\n"
         assert os.listdir(disk) == ["report.json"]
     finally:

@@ -89,7 +89,7 @@ def test_a_repository_not_owned_by_the_user_is_refused(repo: Repo, tmp_path: Pat
     subprocess.run(["cp", "-a", str(repo.path), str(stranger.path)], check=True)
     subprocess.run(["chown", "-R", "12345", str(stranger.path)], check=True)
     with pytest.raises(ChangeError, match="not owned by you"):
-        engine.review(stranger.path / ".git", "HEAD", run_linters=False)
+        engine.review(stranger.path / ".git", "HEAD")
 
 
 def test_the_line_cap_truncates_instead_of_running_away(repo: Repo) -> None:

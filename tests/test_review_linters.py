@@ -9,6 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from landwatch.review import engine
+from landwatch.review.linters import NOT_TRUSTED, LinterPolicy
 from repo_helpers import Repo
 from review_helpers import found, review
 
@@ -51,11 +53,37 @@ def test_ruff_findings_are_kept_to_added_lines(repo: Repo) -> None:
     ]
 
 
-def test_linters_run_only_for_registered_repositories(repo: Repo) -> None:
+def test_by_default_no_linter_runs_and_the_report_says_why(repo: Repo) -> None:
     repo.land("change", {".landwatch.toml": ruff_config(), "m.py": "import os\n"}, hooks=False)
     report_ = review(repo, linters=False)
-    assert found(report_) == []
-    assert any("not registered" in note for note in report_.notes)
+    assert found(report_) == [] and report_.linters == []
+    assert [note for note in report_.notes if "landwatch trust" in note] == [NOT_TRUSTED]
+    assert report_.linters_held_back is not None
+
+
+def test_a_review_has_a_budget_for_its_linters(repo: Repo) -> None:
+    slow = textwrap.dedent("""\
+        [[linters]]
+        name = "slow"
+        command = ["sleep", "60"]
+        format = "ruff-json"
+        timeout = 60
+        """)
+    files = {f"f{n}.txt": "x\n" for n in range(5)}
+    repo.land("slow linters", {".landwatch.toml": slow, **files}, hooks=False)
+    policy = LinterPolicy(vet=lambda digest: None, budget=0.5)
+    report_ = engine.review(repo.git_dir, "HEAD", linters=policy)
+    # The first run gets what is left of the budget, not its own minute; the others none.
+    assert [run["status"] for run in report_.linters] == ["timeout"]
+    assert any("0.5 s for linters ran out" in note for note in report_.notes)
+
+
+def test_a_linter_timeout_has_an_upper_bound(repo: Repo) -> None:
+    long = ruff_config().replace('format = "ruff-json"', 'format = "ruff-json"\ntimeout = 900')
+    repo.land("change", {".landwatch.toml": long, "m.py": "import os\n"}, hooks=False)
+    report_ = review(repo, linters=True)
+    assert found(report_, "CFG") == [("CFG", None, None)]
+    assert "timeout must be a number of seconds from 0 to 120" in report_.findings[0].message
 
 
 def test_regex_and_sarif_linters_a_timeout_and_a_missing_command(repo: Repo) -> None:

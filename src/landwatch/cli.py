@@ -91,6 +91,15 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="every rule of the review")
     rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")
 
+    trust = commands.add_parser(
+        "trust", help="allow the linters committed at HEAD to run here (and see, withdraw)"
+    )
+    trust_mode = trust.add_mutually_exclusive_group()
+    trust_mode.add_argument("--show", action="store_true", help="what is trusted here")
+    trust_mode.add_argument(
+        "--revoke", action="store_true", help="withdraw everything trusted in this repository"
+    )
+
     notice = commands.add_parser("notice", help=argparse.SUPPRESS)  # the hooks' one line
     notice.add_argument("--git-dir", type=Path, required=True)
     return parser
@@ -119,24 +128,28 @@ def _print_reports(args: argparse.Namespace, reports: list[object], top: Path) -
 
 
 def _review(args: argparse.Namespace) -> int:
-    from landwatch import registry
+    from landwatch import trust
     from landwatch.git import git
     from landwatch.review import engine
     from landwatch.review.findings import Severity
+    from landwatch.review.linters import LinterPolicy
 
     cwd = Path.cwd()
     git_dir = Path(git("rev-parse", "--absolute-git-dir", cwd=cwd))
-    common = Path(git("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=cwd))
     if "..." in args.revision:
         print("landwatch: review a range as A..B (what B adds on top of A)", file=sys.stderr)
         return 1
     base, _, tip = (
         args.revision.rpartition("..") if ".." in args.revision else ("", "", args.revision)
     )
-    registered = common.resolve() in registry.registered()
-    report = engine.review(
-        git_dir, tip or "HEAD", base or None, run_linters=registered and not args.no_linters
+    # The configuration reviewed is the revision's own (a fetched branch's, say): its linters
+    # run only if exactly they were trusted here.
+    policy = (
+        LinterPolicy(vet=lambda digest: "linters not run (--no-linters)")
+        if args.no_linters
+        else trust.policy(git_dir)
     )
+    report = engine.review(git_dir, tip or "HEAD", base or None, linters=policy)
     _print_reports(args, [report], git_dir.parent)
     if args.fail_level == "none":
         return 0
@@ -269,6 +282,14 @@ def _status(args: argparse.Namespace) -> int:
     return status.show(as_json=args.json)
 
 
+def _trust(args: argparse.Namespace) -> int:
+    from landwatch import trust
+    from landwatch.git import git
+
+    git_dir = Path(git("rev-parse", "--absolute-git-dir", cwd=Path.cwd()))
+    return trust.command(git_dir, show=args.show, revoke_all=args.revoke)
+
+
 def _notice(args: argparse.Namespace) -> int:
     from landwatch import notice
 
@@ -286,6 +307,7 @@ COMMANDS = {
     "review": _review,
     "show": _show,
     "rules": _rules,
+    "trust": _trust,
 }
 
 

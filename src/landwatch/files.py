@@ -1,34 +1,36 @@
-"""Writing landwatch's own files: whole or absent to every reader, private, never through a link.
+"""Reading and writing landwatch's own files: whole or absent to every reader, private, and inside
+a repository never through a link and never blocked by a FIFO.
 
 Every file of ours outside the queue (reports, state, stamps, the registry, the entry point, the
-hooks) is written by `write_atomic`; the queue has its own protocol in work_item.
+hooks) goes through here; the queue has its own protocol in work_item. `trusted` names the
+directory below which nothing is followed: a repository's git dir, whose contents a copied or
+unpacked repository may have planted; None for the person's own directories, where a link is
+theirs (a dotfiles manager links ~/.config/...).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import os
 import secrets
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 PRIVATE_FILE = 0o600
 PRIVATE_DIRECTORY = 0o700
+MAX_READ = 64 << 20
 
-_DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
-_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+# O_NONBLOCK: opening a FIFO planted where a file should be returns at once instead of waiting.
+_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
-def private_directory(path: Path, *, follow_links: bool = False) -> Path:
-    """`path` as a directory of ours, made 0700 if missing (and any missing parents).
-
-    Inside a repository nothing is reached through a link (a cloned repository may plant one):
-    a link there is refused with OSError. `follow_links` is for the person's own directories
-    (a dotfiles manager links ~/.config/...).
-    """
-    _make(path)
-    flags = _DIRECTORY_FLAGS if follow_links else _DIRECTORY_FLAGS | os.O_NOFOLLOW
-    os.close(os.open(path, flags))  # ELOOP for a link, ENOTDIR for a file
-    return path
+def _refused(path: Path, why: str) -> OSError:
+    return OSError(errno.ELOOP, f"{why}; not following it", str(path))
 
 
 def _make(path: Path) -> None:
@@ -42,14 +44,53 @@ def _make(path: Path) -> None:
         pass
 
 
+def _open_directory(path: Path, *, trusted: Path | None, create: bool) -> int:
+    """An fd of directory `path`, made 0700 (with missing parents) when `create`."""
+    if trusted is None:
+        if create:
+            _make(path)
+        return os.open(path, _DIRECTORY)
+    parts = path.relative_to(trusted).parts  # ValueError: not below it, a caller's mistake
+    fd = os.open(trusted, _DIRECTORY)
+    reached = trusted
+    try:
+        for part in parts:
+            reached = reached / part
+            try:
+                inner = os.open(part, _DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, PRIVATE_DIRECTORY, dir_fd=fd)
+                inner = os.open(part, _DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            except OSError as error:
+                if error.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise _refused(reached, "not a directory (a link or a file)") from None
+                raise
+            os.close(fd)
+            fd = inner
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def private_directory(path: Path, *, trusted: Path | None) -> Path:
+    """`path` as a directory of ours, made 0700 if missing (and any missing parents); below
+    `trusted`, a link or a file on the way is refused with OSError rather than followed."""
+    os.close(_open_directory(path, trusted=trusted, create=True))
+    return path
+
+
 def write_atomic(
     path: Path,
     data: bytes | str,
     *,
+    trusted: Path | None,
     mode: int = PRIVATE_FILE,
     durable: bool = True,
     make_directory: bool = True,
-    follow_links: bool = False,
 ) -> Path:
     """Replace `path` with `data`: a temp file beside it, written, renamed over it.
 
@@ -57,16 +98,13 @@ def write_atomic(
     directory, so the new content survives a power cut once this returns. The file gets exactly
     `mode` (not reduced by the umask); a link at `path` is replaced, never written through. The
     directory is made private if missing (unless `make_directory` is False: the hooks directory
-    is git's) and never reached through a link (unless `follow_links`: see private_directory).
+    is git's).
     """
     payload = data.encode() if isinstance(data, str) else data
-    if make_directory:
-        private_directory(path.parent, follow_links=follow_links)
-    flags = _DIRECTORY_FLAGS if follow_links else _DIRECTORY_FLAGS | os.O_NOFOLLOW
-    directory_fd = os.open(path.parent, flags)
+    directory_fd = _open_directory(path.parent, trusted=trusted, create=make_directory)
     temporary = f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:
-        fd = os.open(temporary, _CREATE_FLAGS, mode, dir_fd=directory_fd)
+        fd = os.open(temporary, _CREATE, mode, dir_fd=directory_fd)
         try:
             os.fchmod(fd, mode)
             view = memoryview(payload)
@@ -86,3 +124,77 @@ def write_atomic(
     finally:
         os.close(directory_fd)
     return path
+
+
+def read_file(path: Path, *, trusted: Path | None, limit: int = MAX_READ) -> bytes:
+    """The content of the regular file `path`, at most `limit` bytes; FileNotFoundError when it
+    is not there, OSError when it is a link, a FIFO or anything but a regular file."""
+    directory_fd = _open_directory(path.parent, trusted=trusted, create=False)
+    try:
+        try:
+            fd = os.open(path.name, _READ, dir_fd=directory_fd)
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise _refused(path, "a link") from None
+            raise
+    finally:
+        os.close(directory_fd)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _refused(path, "not a regular file")
+        chunks = []
+        size = 0
+        while size <= limit and (chunk := os.read(fd, min(1 << 20, limit + 1 - size))):
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def exclusive(lock: Path) -> Iterator[None]:
+    """Hold flock(2) on the person's lock file `lock` (made 0600, its directory 0700): read,
+    change and rewrite a file of theirs without losing a concurrent writer's change."""
+    private_directory(lock.parent, trusted=None)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def remove(path: Path, *, trusted: Path | None) -> bool:
+    """Remove the file `path` (a link there is removed, not followed); False when not there."""
+    try:
+        directory_fd = _open_directory(path.parent, trusted=trusted, create=False)
+    except FileNotFoundError:
+        return False
+    try:
+        os.unlink(path.name, dir_fd=directory_fd)
+    except FileNotFoundError:
+        return False
+    finally:
+        os.close(directory_fd)
+    return True
+
+
+def list_entries(path: Path, *, trusted: Path | None) -> list[tuple[str, os.stat_result]]:
+    """(name, lstat) of every entry of directory `path` (none when it is missing)."""
+    try:
+        directory_fd = _open_directory(path, trusted=trusted, create=False)
+    except FileNotFoundError:
+        return []
+    found = []
+    try:
+        for name in os.listdir(directory_fd):
+            try:
+                found.append((name, os.stat(name, dir_fd=directory_fd, follow_symlinks=False)))
+            except FileNotFoundError:
+                continue  # removed while we looked
+    finally:
+        os.close(directory_fd)
+    return found

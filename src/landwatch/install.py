@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import TextIO
 
 import landwatch
-from landwatch import layout, registry, work_item
+from landwatch import layout, registry, trust, work_item
 from landwatch.errors import UserError
 from landwatch.files import write_atomic
 from landwatch.git import GitError, git, is_inside
+from landwatch.text import safe
 
 HOOK_EVENTS = ("post-commit", "post-merge", "post-rewrite", "post-applypatch")
 MARKER = "# landwatch-hook"
@@ -110,7 +111,7 @@ def write_entry_point(python: str = sys.executable) -> Path:
         "# The landwatch command for git hooks, written by `landwatch install`.\n"
         f'exec {shlex.quote(python)} -I -m landwatch "$@"\n'
     )
-    write_atomic(entry, text, mode=0o700, follow_links=True)  # ours alone, like its directory
+    write_atomic(entry, text, trusted=None, mode=0o700)  # ours alone, like its directory
     return entry
 
 
@@ -163,9 +164,9 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO = sys.stdo
         write_atomic(
             hook,
             render_hook(event, entry, host),
+            trusted=None,
             mode=0o755,
             make_directory=False,
-            follow_links=True,
         )
     print(f"landwatch: hooks {', '.join(HOOK_EVENTS)} written to {hooks_dir}", file=out)
     if hooks_dir != repository.hooks_dir.resolve():
@@ -179,7 +180,27 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO = sys.stdo
     if registry.register(repository.common_dir):
         print(f"landwatch: registered {repository.common_dir} with your reviewer", file=out)
     print(f"landwatch: hooks call {entry}", file=out)
+    _tell_of_committed_linters(repository, out)
     return 0
+
+
+def _tell_of_committed_linters(repository: Repository, out: TextIO) -> None:
+    """Committed linter commands run only once trusted: say so now, not at the first finding."""
+    from landwatch.review.change import ChangeError
+    from landwatch.review.config import ConfigError, linters_digest
+
+    try:
+        where, linters = trust.committed_linters(repository.git_dir)
+    except (ChangeError, ConfigError):
+        return  # no commit yet, or a configuration the first review reports
+    if not linters or trust.is_trusted(repository.git_dir, linters_digest(linters)):
+        return
+    names = ", ".join(safe(linter.name) for linter in linters)
+    print(
+        f"landwatch: {safe(where)} asks to run {len(linters)} linter command(s) ({names}); "
+        f"they will not run until you review them: {trust.COMMAND}",
+        file=out,
+    )
 
 
 def uninstall(cwd: Path, *, hooks_path: Path | None = None, out: TextIO = sys.stdout) -> int:
@@ -198,6 +219,8 @@ def uninstall(cwd: Path, *, hooks_path: Path | None = None, out: TextIO = sys.st
             print(f"landwatch: restored your {event} hook", file=out)
     if registry.unregister(repository.common_dir):
         print(f"landwatch: unregistered {repository.common_dir}", file=out)
+    if trust.forget(repository.git_dir):
+        print("landwatch: withdrew what you trusted here; no committed linter runs", file=out)
     print(
         f"landwatch: hooks removed from {hooks_dir}; the queue and reports stay in "
         f"{repository.common_dir / work_item.WORK_DIRECTORY}",

@@ -93,6 +93,14 @@ REPOSITORY_PLACES = (
         hooks=True,
     ),
     Place("maintenance-ran", Scope.REPOSITORY, "kinds.maintenance", "when it last ran (µs)"),
+    Place(
+        "untrusted",
+        Scope.REPOSITORY,
+        "trust",
+        "the digest of committed linters held back, until the one line has said so",
+        hooks=True,
+    ),
+    Place("untrusted-told", Scope.REPOSITORY, "trust", "the digest the one line last told of"),
 )
 
 USER_PLACES = (
@@ -102,6 +110,9 @@ USER_PLACES = (
     Place("<runtime>/reviewer.lock", Scope.USER, "daemon", "flock held by the running reviewer"),
     Place("<runtime>/reviewer.json", Scope.USER, "daemon", "what the reviewer is doing"),
     Place("<state>/reviewer.log", Scope.USER, "daemon", "the reviewer's log (rotated)"),
+    Place("<config>/config.toml", Scope.USER, "the person", "their own linters, trusted"),
+    Place("<state>/trust.json", Scope.USER, "trust", "approvals of committed linters"),
+    Place("<state>/trust.lock", Scope.USER, "trust", "flock of trust changes"),
 )
 
 # Beside a hook landwatch replaced, in the hooks directory: the hook that was there, run first.
@@ -177,6 +188,14 @@ def maintenance_ran_file(git_dir: os.PathLike[str] | str) -> Path:
     return repository_dir(git_dir) / "maintenance-ran"
 
 
+def untrusted_file(git_dir: os.PathLike[str] | str) -> Path:
+    return repository_dir(git_dir) / "untrusted"
+
+
+def untrusted_told_file(git_dir: os.PathLike[str] | str) -> Path:
+    return repository_dir(git_dir) / "untrusted-told"
+
+
 # --- per user (platformdirs: XDG on Linux, ~/Library on macOS) ----------------------------------
 
 
@@ -204,6 +223,20 @@ def registry_file() -> Path:
 
 def registry_lock() -> Path:
     return config_dir() / "repositories.lock"
+
+
+def own_config_file() -> Path:
+    """The person's own settings: linters of theirs, run in every repository (trusted)."""
+    return config_dir() / "config.toml"
+
+
+def trust_file() -> Path:
+    """The person's approvals of linters committed in repositories (`landwatch trust`)."""
+    return state_dir() / "trust.json"
+
+
+def trust_lock() -> Path:
+    return state_dir() / "trust.lock"
 
 
 def runtime_dir() -> Path:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from landwatch import layout, work_item
-from landwatch.files import write_atomic
+from landwatch.files import read_file, write_atomic
 from landwatch.git import GitError, config_value
 from landwatch.text import duration, safe
 
@@ -26,7 +26,8 @@ class Urgency(enum.IntEnum):
 
     STALE = 0
     GIVEN_UP = 1
-    FINDINGS = 2
+    UNTRUSTED = 2
+    FINDINGS = 3
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,25 @@ def given_up(git_dir: Path) -> Announcement | None:
     )
 
 
+def untrusted(git_dir: Path) -> Announcement | None:
+    """Committed linters were held back for want of trust (said once per configuration)."""
+    from landwatch import trust
+
+    try:
+        read_file(layout.untrusted_file(git_dir), trusted=layout.common_dir(git_dir))
+    except OSError:
+        return None
+    return Announcement(
+        Urgency.UNTRUSTED,
+        (
+            ("landwatch: ", "bold"),
+            (f"the linters committed in {safe(repository_name(git_dir))} did not run", "yellow"),
+            (": nothing allowed their commands; review them with ", ""),
+            (trust.COMMAND, "bold cyan"),
+        ),
+    )
+
+
 def findings(git_dir: Path) -> Announcement | None:
     from landwatch import report_store  # light: no pygit2
 
@@ -158,7 +178,7 @@ def findings(git_dir: Path) -> Announcement | None:
 
 def _told_at(git_dir: Path) -> float:
     try:
-        return layout.told_file(git_dir).stat().st_mtime
+        return layout.told_file(git_dir).lstat().st_mtime
     except OSError:
         return 0.0
 
@@ -166,7 +186,7 @@ def _told_at(git_dir: Path) -> float:
 def most_urgent(git_dir: Path, now: float | None = None) -> Announcement | None:
     moment = time.time() if now is None else now
     # Most urgent first; the later ones are not even looked at when an earlier one speaks.
-    announcement = stale(git_dir, moment) or given_up(git_dir)
+    announcement = stale(git_dir, moment) or given_up(git_dir) or untrusted(git_dir)
     return announcement or findings(git_dir)
 
 
@@ -177,8 +197,13 @@ def show(git_dir: Path, now: float | None = None) -> int:
         if announcement is None:
             return 0
         _print(announcement)
-        if announcement.urgency is Urgency.GIVEN_UP:
-            write_atomic(layout.told_file(git_dir), b"", durable=False)  # its mtime is the datum
+        if announcement.urgency is Urgency.UNTRUSTED:
+            from landwatch import trust
+
+            trust.mark_told(git_dir)
+        elif announcement.urgency is Urgency.GIVEN_UP:
+            # Its mtime is the datum.
+            write_atomic(layout.told_file(git_dir), b"", trusted=git_dir, durable=False)
         elif announcement.commit is not None:
             from landwatch import report_store
 

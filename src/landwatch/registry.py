@@ -6,19 +6,16 @@ never sees half a file and two installs at once lose neither repository.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 from landwatch import layout
-from landwatch.files import private_directory, write_atomic
+from landwatch.files import exclusive, read_file, write_atomic
 
 
 def registered() -> list[Path]:
     try:
-        text = layout.registry_file().read_text(encoding="utf-8", errors="surrogateescape")
+        text = read_file(layout.registry_file(), trusted=None).decode("utf-8", "surrogateescape")
     except FileNotFoundError:
         return []
     return [Path(line) for line in text.splitlines() if line.startswith("/")]
@@ -53,7 +50,7 @@ def problem_with(common_git_dir: Path) -> str | None:
 def register(common_git_dir: Path) -> bool:
     """Add a repository; False when it was registered already."""
     key = _key(common_git_dir)
-    with _locked():
+    with exclusive(layout.registry_lock()):
         current = registered()
         if key in current:
             return False
@@ -63,7 +60,7 @@ def register(common_git_dir: Path) -> bool:
 
 def unregister(common_git_dir: Path) -> bool:
     key = _key(common_git_dir)
-    with _locked():
+    with exclusive(layout.registry_lock()):
         current = registered()
         if key not in current:
             return False
@@ -78,21 +75,8 @@ def _key(common_git_dir: Path) -> Path:
     return key
 
 
-@contextlib.contextmanager
-def _locked() -> Iterator[None]:
-    private_directory(layout.config_dir(), follow_links=True)
-    fd = os.open(
-        layout.registry_lock(), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600
-    )
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-
-
 def _write(repositories: list[Path]) -> None:
     data = "".join(f"{path}\n" for path in repositories)
     write_atomic(
-        layout.registry_file(), data.encode("utf-8", errors="surrogateescape"), follow_links=True
+        layout.registry_file(), data.encode("utf-8", errors="surrogateescape"), trusted=None
     )

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from landwatch import layout
-from landwatch.files import write_atomic
+from landwatch.files import list_entries, read_file, remove, write_atomic
 from landwatch.review.findings import Severity
 from landwatch.review.report import Report
 
@@ -19,39 +19,40 @@ from landwatch.review.report import Report
 def write(git_dir: os.PathLike[str] | str, report: Report) -> Path:
     """Durably (synced before it returns); marked unread when it has something to say."""
     target = layout.report_file(git_dir, report.commit)
-    write_atomic(target, json.dumps(report.as_dict(), indent=1))
+    write_atomic(target, json.dumps(report.as_dict(), indent=1), trusted=layout.common_dir(git_dir))
     if report.worst() >= Severity.WARNING:
         mark_unread(git_dir, report.commit)
     return target
 
 
 def read(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
+    """The stored report of `commit`; None when there is none, or it is not a report of ours."""
     try:
-        data = json.loads(layout.report_file(git_dir, commit).read_text())
-    except (OSError, ValueError):
-        return None
-    try:
+        data = json.loads(
+            read_file(layout.report_file(git_dir, commit), trusted=layout.common_dir(git_dir))
+        )
         return Report.from_dict(data)
-    except (KeyError, ValueError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
 def mark_unread(git_dir: os.PathLike[str] | str, commit: str) -> None:
     # A fresh file: its mtime orders the unread, newest first.
-    write_atomic(layout.unread_dir(git_dir) / commit, b"", durable=False)
+    marker = layout.unread_dir(git_dir) / commit
+    write_atomic(marker, b"", trusted=layout.common_dir(git_dir), durable=False)
 
 
 def unread(git_dir: os.PathLike[str] | str) -> list[str]:
     """Commits whose reviews have findings nobody was told about, newest first."""
     try:
-        entries = [
-            (entry.stat().st_mtime, entry.name) for entry in os.scandir(layout.unread_dir(git_dir))
-        ]
+        entries = list_entries(layout.unread_dir(git_dir), trusted=layout.common_dir(git_dir))
     except OSError:
         return []
-    return [name for _, name in sorted(entries, reverse=True)]
+    return [
+        name for name, info in sorted(entries, key=lambda e: (e[1].st_mtime, e[0]), reverse=True)
+    ]
 
 
 def mark_read(git_dir: os.PathLike[str] | str, commit: str) -> None:
     with contextlib.suppress(OSError):
-        (layout.unread_dir(git_dir) / commit).unlink()
+        remove(layout.unread_dir(git_dir) / commit, trusted=layout.common_dir(git_dir))

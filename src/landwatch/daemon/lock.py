@@ -59,7 +59,7 @@ class InstanceLock:
         self._fd = -1
 
     def acquire(self, holder: LockHolder) -> None:
-        private_directory(self.path.parent, follow_links=True)
+        private_directory(self.path.parent, trusted=None)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -77,6 +77,9 @@ class Daemon:
             for kind, handler in handlers.items()
         }
         self.git_dirs: list[Path] = []
+        self._repository_of: dict[Path, Path] = {}  # worktree git dir -> its common dir
+        self._registry_seen: tuple[int, int, int] | None = None
+        self._registered: set[Path] = set()
         self._dirty: dict[str, list[Path]] = {kind: [] for kind in handlers}
         self._lock = threading.Lock()
         self.wake = threading.Event()
@@ -170,7 +173,9 @@ class Daemon:
                     self._told[common] = problem
                 continue
             self._told.pop(common, None)
-            git_dirs += registry.worktree_git_dirs(common)
+            for git_dir in registry.worktree_git_dirs(common):
+                git_dirs.append(git_dir)
+                self._repository_of[git_dir] = common
         changed = git_dirs != self.git_dirs
         self.git_dirs = git_dirs
         for git_dir in git_dirs:
@@ -199,6 +204,12 @@ class Daemon:
                     if not self._dirty[kind]:
                         break
                     git_dir = self._dirty[kind][0]
+                if not self._still_registered(git_dir):
+                    # Uninstalled since the last reload: not one more item from there.
+                    with self._lock:
+                        self._dirty[kind].remove(git_dir)
+                    self.reload_requested = True
+                    continue
                 if self.handlers[kind].not_before(git_dir) is not None:
                     # The kind asked to be left alone there for a while (a backoff): the
                     # repository is looked at again when that time comes.
@@ -227,6 +238,20 @@ class Daemon:
                     claimed.item.tries + 1,
                 )
                 line.enqueue(WorkOrder(git_dir, claimed, lease))
+
+    def _still_registered(self, git_dir: Path) -> bool:
+        """Whether `git_dir`'s repository is registered now: the registry is read again only
+        when its file changed (one stat per claim)."""
+        try:
+            info = layout.registry_file().stat()
+            seen = (info.st_ino, info.st_mtime_ns, info.st_size)
+        except OSError:
+            seen = None
+        if seen != self._registry_seen or seen is None:
+            self._registry_seen = seen
+            self._registered = set(registry.registered())
+        common = self._repository_of.get(git_dir)
+        return common is not None and common in self._registered
 
     def _job_changed(self, job: Job[Any, Any]) -> None:
         self._state_changed = True
@@ -330,7 +355,7 @@ class Daemon:
 
     def _write_state(self, state: dict[str, Any]) -> None:
         # Rewritten twice a second at most while busy: not worth a sync.
-        write_atomic(self.state_file, json.dumps(state, indent=1), durable=False, follow_links=True)
+        write_atomic(self.state_file, json.dumps(state, indent=1), durable=False, trusted=None)
 
     def shutdown(self) -> None:
         self.stopping = True

@@ -24,7 +24,7 @@ log = logging.getLogger("landwatch.reviewer")
 
 def setup_logging(*, verbose: bool, to_stderr: bool) -> Path:
     log_file = layout.reviewer_log()
-    private_directory(log_file.parent, follow_links=True)
+    private_directory(log_file.parent, trusted=None)
     root = logging.getLogger("landwatch")
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     for handler in list(root.handlers):

@@ -73,7 +73,7 @@ class Watcher:
                     watcher.on_registry()
 
         self._observer.unschedule_all()
-        registry_dir = private_directory(layout.config_dir(), follow_links=True)
+        registry_dir = private_directory(layout.config_dir(), trusted=None)
         # The whole work directory, not just pending/: a claim moves an item to claimed/, and
         # watchdog holds an unpaired moved_from for 0.5 s, delaying every event behind it.
         targets: list[tuple[Path | None, Path, bool]] = [(None, registry_dir, False)]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from landwatch import layout
-from landwatch.files import write_atomic
+from landwatch.files import read_file, write_atomic
 from landwatch.git import no_git_env
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import ItemHandler, RetryLater
@@ -31,20 +31,18 @@ class MaintenanceReport:
     command: str = ""
 
 
-def _write_stamp(path: Path, moment: float) -> None:
-    write_atomic(path, f"{int(moment * 1_000_000)}\n", durable=False)
-
-
-def _read_stamp(path: Path) -> float:
-    try:
-        return int(path.read_text().strip()) / 1_000_000
-    except (OSError, ValueError):
-        return 0.0
+def _write_stamp(git_dir: Path, path: Path, moment: float) -> None:
+    stamp = f"{int(moment * 1_000_000)}\n"
+    write_atomic(path, stamp, trusted=layout.common_dir(git_dir), durable=False)
 
 
 def last_ran(git_dir: Path) -> float:
     """When maintenance last ran, so that items asked for meanwhile do not run it twice."""
-    return _read_stamp(layout.maintenance_ran_file(git_dir))
+    try:
+        data = read_file(layout.maintenance_ran_file(git_dir), trusted=layout.common_dir(git_dir))
+        return int(data.strip()) / 1_000_000
+    except (OSError, ValueError):
+        return 0.0
 
 
 class MaintenanceHandler(ItemHandler[MaintenanceReport]):
@@ -59,7 +57,7 @@ class MaintenanceHandler(ItemHandler[MaintenanceReport]):
         if now - last_ran(git_dir) < interval:
             return MaintenanceReport(False, "ran less than an interval ago")
         if self._scheduled_by_git(common, reporter):
-            _write_stamp(layout.maintenance_after_file(git_dir), now + interval)
+            _write_stamp(git_dir, layout.maintenance_after_file(git_dir), now + interval)
             return MaintenanceReport(False, "git maintenance start schedules this repository")
         locked = self._locked(common)
         if locked:
@@ -75,8 +73,8 @@ class MaintenanceHandler(ItemHandler[MaintenanceReport]):
                 raise RetryLater(f"{stderr.strip()[:200]}", after=LOCKED_RETRY)
             raise RuntimeError(f"{' '.join(command)} failed: {stderr.strip()[:300]}")
         finished = self.clock.time()
-        _write_stamp(layout.maintenance_ran_file(git_dir), finished)
-        _write_stamp(layout.maintenance_after_file(git_dir), finished + interval)
+        _write_stamp(git_dir, layout.maintenance_ran_file(git_dir), finished)
+        _write_stamp(git_dir, layout.maintenance_after_file(git_dir), finished + interval)
         return MaintenanceReport(True, "done", " ".join(command))
 
     def _run(self, common: Path, command: list[str], reporter: Reporter) -> tuple[int, str]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from landwatch import layout
-from landwatch.files import write_atomic
+from landwatch.files import read_file, remove, write_atomic
 from landwatch.git import no_git_env
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import DEFAULT_MAX_TRIES, Clock, GiveUp, ItemHandler, RetryLater
@@ -53,10 +53,14 @@ class PushReport:
 def read_state(git_dir: Path) -> dict[str, object] | None:
     """How pushing from this worktree is failing, if it is (for status and the one line)."""
     try:
-        data = json.loads(layout.push_state_file(git_dir).read_text())
+        data = json.loads(read_file(layout.push_state_file(git_dir), trusted=git_dir))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
+
+
+def _forget_failure(git_dir: Path) -> None:
+    remove(layout.push_state_file(git_dir), trusted=git_dir)
 
 
 class PushHandler(ItemHandler[PushReport]):
@@ -83,7 +87,7 @@ class PushHandler(ItemHandler[PushReport]):
             self._push(git_dir, reporter, remote, branch, force)
             report.pushed.append(branch)
         self.failures.pop(git_dir, None)
-        layout.push_state_file(git_dir).unlink(missing_ok=True)
+        _forget_failure(git_dir)
         return report
 
     # --- git ---
@@ -169,7 +173,9 @@ class PushHandler(ItemHandler[PushReport]):
             "last_error": message[:500],
             "retry_at": now + after,
         }
-        write_atomic(layout.push_state_file(git_dir), json.dumps(state), durable=False)
+        write_atomic(
+            layout.push_state_file(git_dir), json.dumps(state), trusted=git_dir, durable=False
+        )
 
 
 def failing_for(git_dir: Path, now: float | None = None) -> tuple[float, str, str] | None:

@@ -19,12 +19,13 @@ def warm_up() -> None:
 
 
 def review_in_worker(git_dir: str, oid: str, base: str | None) -> dict[str, Any]:
-    from landwatch import report_store
+    from landwatch import report_store, trust
     from landwatch.review import engine, notes
 
-    # The reviewer drains registered repositories only, so their linters may run.
-    result = engine.review(git_dir, oid, base, run_linters=True)
+    result = engine.review(git_dir, oid, base, linters=trust.policy(git_dir))
     path = report_store.write(git_dir, result)
+    if result.linters_held_back is not None:
+        trust.held_back(git_dir, result.linters_held_back)
     notes.write_note_if_enabled(git_dir, result)
     return {
         "commit": result.commit,

@@ -7,8 +7,11 @@ finding and goes on with the defaults.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +41,9 @@ DEFAULT_SKIP_AUTHORS = (
     "github-actions[bot]",
     "pre-commit-ci[bot]",
 )
+# No single linter run may hold the review line longer than this (every other repository's
+# reviews wait behind it).
+MAX_LINTER_TIMEOUT = 120.0
 MERGES = ("first-parent", "skip")
 FORMATS = ("ruff-json", "sarif", "regex")
 FILTERS = ("added", "file")
@@ -185,8 +191,15 @@ def _linter(entry: Any, where: str, number: int) -> LinterConfig:
                 f"{where}: {label}.pattern needs the groups (?P<line>) and (?P<message>)"
             )
     timeout = entry.get("timeout", 30.0)
-    if not isinstance(timeout, int | float) or isinstance(timeout, bool) or timeout <= 0:
-        raise ConfigError(f"{where}: {label}.timeout must be a number of seconds")
+    if (
+        not isinstance(timeout, int | float)
+        or isinstance(timeout, bool)
+        or not 0 < timeout <= MAX_LINTER_TIMEOUT
+    ):
+        raise ConfigError(
+            f"{where}: {label}.timeout must be a number of seconds from 0 to "
+            f"{MAX_LINTER_TIMEOUT:.0f}, not {timeout!r}"
+        )
     try:
         severity = Severity.parse(str(entry.get("severity", "warning")))
     except ValueError as error:
@@ -201,3 +214,34 @@ def _linter(entry: Any, where: str, number: int) -> LinterConfig:
         severity=severity,
         timeout=float(timeout),
     )
+
+
+def parse_linters(document: dict[str, Any], where: str) -> list[LinterConfig]:
+    """The person's own linters (their config.toml): `[[linters]]` tables and nothing else."""
+    for key in document:
+        if key != "linters":
+            raise ConfigError(f"{where}: unknown key {key!r} (known: linters)")
+    value = document.get("linters", [])
+    if not isinstance(value, list):
+        raise ConfigError(f"{where}: linters must be an array of tables ([[linters]])")
+    return [_linter(entry, where, n) for n, entry in enumerate(value, 1)]
+
+
+def linters_digest(linters: Iterable[LinterConfig]) -> str:
+    """Identity of what a configuration's linters would run (the commands, their arguments, the
+    files given to them, how long they may take), the severities aside: what trust is given to."""
+    described = sorted(
+        json.dumps(
+            [
+                linter.name,
+                linter.command,
+                linter.format,
+                linter.files,
+                linter.pattern,
+                linter.filter,
+                linter.timeout,
+            ],
+        )
+        for linter in linters
+    )
+    return hashlib.sha256("\n".join(described).encode()).hexdigest()

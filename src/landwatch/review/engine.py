@@ -11,7 +11,6 @@ import re
 import time
 from collections import Counter
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from landwatch.review import linters as linter_runner
@@ -26,6 +25,7 @@ from landwatch.review.change import (
 from landwatch.review.config import ConfigError, ReviewConfig, read_config
 from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.globs import matches_any
+from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.report import Report
 from landwatch.review.rules import all_rules
 from landwatch.review.rules.base import (
@@ -50,11 +50,11 @@ def review(
     revision: str,
     base: str | None = None,
     *,
-    run_linters: bool = True,
+    linters: LinterPolicy = NO_LINTERS,
 ) -> Report:
     """Review what landed at `revision` (against `base` for a landed range): read the committed
-    configuration, run every rule on its scope and the linters on the added lines, drop what is
-    suppressed."""
+    configuration, run every rule on its scope and, as `linters` allows, the linters on the
+    added lines; drop what is suppressed. By default no linter runs."""
     started = time.time()
     clock = time.perf_counter()
     repo = open_repository(git_dir)
@@ -79,8 +79,10 @@ def review(
     readable = {file.path: file for file in included if not file.deleted and not file.is_submodule}
     for file in readable.values():
         findings += _file_findings(file, rules)
-    linted, runs = _linter_findings(change, readable, config, run_linters, notes)
-    findings = _unsuppressed(findings + linted, readable, _trailer_ignores(change), rules)
+    linted = linter_runner.run_all(change, readable, config.linters, linters)
+    findings += [_config_finding(problem) for problem in linters.problems]
+    notes += linted.notes
+    findings = _unsuppressed(findings + linted.findings, readable, _trailer_ignores(change), rules)
     _unique_fingerprints(findings)
     findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
     return Report(
@@ -94,7 +96,8 @@ def review(
         lines_checked=change.lines_read,
         config=config.source,
         notes=notes + _coverage_notes(change, config),
-        linters=runs,
+        linters=linted.runs,
+        linters_held_back=linted.held_back,
         started=started,
         duration=time.perf_counter() - clock,
     )
@@ -107,36 +110,6 @@ def _change_findings(change: Change, included: list[FileChange], rules: RuleSet)
     for rule in rules.of(ChangeRule):
         findings += rule.check_change(change)
     return findings
-
-
-def _linter_findings(
-    change: Change,
-    files: dict[str, FileChange],
-    config: ReviewConfig,
-    run_linters: bool,
-    notes: list[str],
-) -> tuple[list[Finding], list[dict[str, str]]]:
-    """The project's linters on each file they want, in a workspace holding its configuration."""
-    findings: list[Finding] = []
-    runs: list[dict[str, str]] = []
-    if not config.linters:
-        return findings, runs
-    if not run_linters:
-        notes.append("linters not run: this repository is not registered with landwatch")
-        return findings, runs
-    with linter_runner.workspace() as workdir:
-        linter_runner.materialize(change, files, Path(workdir))
-        for linter in config.linters:
-            for file in files.values():
-                if not linter_runner.wants(linter, file.path) or file.binary:
-                    continue
-                content = file.new_content()
-                if content is None or looks_binary(content):
-                    continue
-                found, ran = linter_runner.run(linter, file, content, Path(workdir))
-                findings += found
-                runs.append(ran.as_dict())
-    return findings, runs
 
 
 def _coverage_notes(change: Change, config: ReviewConfig) -> list[str]:

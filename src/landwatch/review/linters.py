@@ -1,8 +1,10 @@
 """The project's own linters, run on the committed content of each changed file and kept to
 the lines the change added (reviewdog's `added` filter), or to the whole file on request.
 
-Commands get the content on stdin, a scrubbed environment, a temporary working directory outside
-the worktree holding the committed configuration files, a timeout and a cap on their output.
+Commands run only as the caller's LinterPolicy allows: the person's own linters, and a
+repository's committed ones once the person trusted exactly them. They get the content on stdin,
+a scrubbed environment, a temporary working directory outside the worktree holding the committed
+configuration files, a timeout, a share of the review's budget and a cap on their output.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import os
 import re
 import subprocess
 import tempfile
-from collections.abc import Iterable
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +25,18 @@ import pygit2
 from pygit2.enums import FileMode
 
 from landwatch.review.change import Change, FileChange, looks_binary
-from landwatch.review.config import LinterConfig
+from landwatch.review.config import LinterConfig, linters_digest
 from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.globs import matches_any
 
 MAX_OUTPUT = 4 * 1024 * 1024
+# All linter runs of one review together: past this the rest are not run, so one repository's
+# review cannot hold the line every other repository's reviews wait in.
+REVIEW_BUDGET = 300.0
+NOT_TRUSTED = (
+    "linters not run: nothing allowed this configuration's commands "
+    "(`landwatch trust` shows them and allows them)"
+)
 MAX_CONFIG_BYTES = 256 * 1024
 # What a linter may see of the user's environment: enough to find itself and run.
 _KEPT_ENV = (
@@ -66,6 +76,81 @@ class RawFinding:
     level: str | None = None
 
 
+def _never(digest: str) -> str:
+    return NOT_TRUSTED
+
+
+@dataclass(frozen=True)
+class LinterPolicy:
+    """Which linters a review may run. `own` are the person's (trusted by definition); the
+    repository's committed linters run when `vet`, given their digest (config.linters_digest),
+    answers None, and otherwise its answer says why not. It is asked again before every run, so
+    a trust withdrawn mid-review stops the next command."""
+
+    own: tuple[LinterConfig, ...] = ()
+    vet: Callable[[str], str | None] = _never
+    problems: tuple[str, ...] = ()  # the person's own configuration could not be read
+    budget: float = REVIEW_BUDGET
+
+
+NO_LINTERS = LinterPolicy()
+
+
+@dataclass
+class Linted:
+    findings: list[Finding] = field(default_factory=list)
+    runs: list[dict[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    held_back: str | None = None  # the digest of committed linters not run for want of trust
+
+
+def run_all(
+    change: Change,
+    files: dict[str, FileChange],
+    committed: list[LinterConfig],
+    policy: LinterPolicy,
+) -> Linted:
+    """Every allowed linter on each file it wants, in a workspace holding the configuration."""
+    outcome = Linted()
+    digest = linters_digest(committed)
+    allowed = list(policy.own)
+    if committed:
+        verdict = policy.vet(digest)
+        if verdict is None:
+            allowed += committed
+        else:
+            outcome.notes.append(verdict)
+            outcome.held_back = digest
+    if not allowed:
+        return outcome
+    own = set(policy.own)
+    deadline = time.monotonic() + policy.budget
+    with workspace() as workdir:
+        materialize(change, files, Path(workdir))
+        for linter in allowed:
+            for file in files.values():
+                if not wants(linter, file.path) or file.binary:
+                    continue
+                content = file.new_content()
+                if content is None or looks_binary(content):
+                    continue
+                if linter not in own and (verdict := policy.vet(digest)) is not None:
+                    outcome.notes.append(verdict)  # withdrawn while the review ran
+                    return outcome
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    outcome.notes.append(
+                        f"linters stopped: this review's {policy.budget:g} s for linters ran out"
+                    )
+                    return outcome
+                found, ran = run(
+                    linter, file, content, Path(workdir), min(linter.timeout, remaining)
+                )
+                outcome.findings += found
+                outcome.runs.append(ran.as_dict())
+    return outcome
+
+
 def scrubbed_environment() -> dict[str, str]:
     return {key: os.environ[key] for key in _KEPT_ENV if key in os.environ}
 
@@ -84,6 +169,8 @@ def materialize(change: Change, paths: Iterable[str], workdir: Path) -> int:
     directories = {""}
     for path in paths:
         parts = path.split("/")[:-1]
+        if not all(map(_plain_name, parts)):
+            continue
         directories |= {"/".join(parts[:n]) for n in range(1, len(parts) + 1)}
     written = 0
     for directory in sorted(directories):
@@ -98,6 +185,8 @@ def materialize(change: Change, paths: Iterable[str], workdir: Path) -> int:
         for entry in found:
             if entry.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
                 continue
+            if not _plain_name(entry.name or ""):
+                continue  # `..` or `/` in a crafted tree: nothing is written outside workdir
             if change.repo.odb.read_header(entry.id)[1] > MAX_CONFIG_BYTES:
                 continue
             blob = change.repo[entry.id]
@@ -110,8 +199,12 @@ def materialize(change: Change, paths: Iterable[str], workdir: Path) -> int:
     return written
 
 
+def _plain_name(name: str) -> bool:
+    return name not in ("", ".", "..") and "/" not in name and "\0" not in name
+
+
 def run(
-    linter: LinterConfig, file: FileChange, content: bytes, workdir: Path
+    linter: LinterConfig, file: FileChange, content: bytes, workdir: Path, timeout: float
 ) -> tuple[list[Finding], LinterRun]:
     command = [part.replace("{path}", file.path) for part in linter.command]
     try:
@@ -121,15 +214,13 @@ def run(
             capture_output=True,
             cwd=workdir,
             env=scrubbed_environment(),
-            timeout=linter.timeout,
+            timeout=timeout,
             check=False,
         )
     except FileNotFoundError:
         return [], LinterRun(linter.name, file.path, "missing", f"{command[0]} not found")
     except subprocess.TimeoutExpired:
-        return [], LinterRun(
-            linter.name, file.path, "timeout", f"no answer within {linter.timeout:.0f} s"
-        )
+        return [], LinterRun(linter.name, file.path, "timeout", f"no answer within {timeout:.0f} s")
     except OSError as error:
         return [], LinterRun(linter.name, file.path, "failed", str(error))
     output = process.stdout[:MAX_OUTPUT].decode("utf-8", errors="replace")

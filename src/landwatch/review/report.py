@@ -26,6 +26,8 @@ class Report:
     config: str = "defaults"
     notes: list[str] = field(default_factory=list)
     linters: list[dict[str, str]] = field(default_factory=list)
+    # The digest of the committed linters not run because nobody trusted them (None: none held).
+    linters_held_back: str | None = None
     started: float = 0.0
     duration: float = 0.0
 
@@ -61,25 +63,28 @@ class Report:
             "config": self.config,
             "notes": self.notes,
             "linters": self.linters,
+            "linters_held_back": self.linters_held_back,
             "started": self.started,
             "duration": self.duration,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Report:
+        held_back = data.get("linters_held_back")
         return cls(
-            data["commit"],
-            data.get("base"),
+            commit=data["commit"],
+            base=data.get("base"),
             # Reports written before the rename call the shape "kind".
-            data.get("shape", data.get("kind", "commit")),
-            data.get("label", ""),
-            list(data.get("rules", [])),
-            [Finding.from_dict(item) for item in data.get("findings", [])],
-            bool(data.get("truncated")),
-            int(data.get("lines_checked", 0)),
-            data.get("config", "defaults"),
-            list(data.get("notes", [])),
-            list(data.get("linters", [])),
-            float(data.get("started", 0.0)),
-            float(data.get("duration", 0.0)),
+            shape=data.get("shape", data.get("kind", "commit")),
+            label=data.get("label", ""),
+            rules=list(data.get("rules", [])),
+            findings=[Finding.from_dict(item) for item in data.get("findings", [])],
+            truncated=bool(data.get("truncated")),
+            lines_checked=int(data.get("lines_checked", 0)),
+            config=data.get("config", "defaults"),
+            notes=list(data.get("notes", [])),
+            linters=list(data.get("linters", [])),
+            linters_held_back=held_back if isinstance(held_back, str) else None,
+            started=float(data.get("started", 0.0)),
+            duration=float(data.get("duration", 0.0)),
         )

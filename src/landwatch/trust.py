@@ -1,0 +1,223 @@
+"""Which commands from repositories the person allowed: approvals of exact linter configurations,
+kept per user (0600) and never in a repository, as direnv's `allow` and mise's `trust` are.
+
+A review runs under `policy(git_dir)`: the person's own linters always, a repository's committed
+ones only once approved; a changed configuration (a pull, a fetched branch) is a new one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import sys
+import time
+import tomllib
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from landwatch import layout
+from landwatch.files import exclusive, read_file, remove, write_atomic
+from landwatch.text import safe
+
+if TYPE_CHECKING:  # the review (and pygit2) is imported only where it runs: the one line is light
+    from landwatch.review.config import LinterConfig
+    from landwatch.review.linters import LinterPolicy
+
+FORMAT = 1
+COMMAND = "landwatch trust"
+
+
+@dataclass(frozen=True)
+class Approval:
+    repository: str  # the real path of the repository's common git dir
+    digest: str  # config.linters_digest of what was approved
+    commands: tuple[str, ...]  # what it runs, as shown when approved
+    approved: float
+
+
+def repository_key(git_dir: os.PathLike[str] | str) -> str:
+    return str(layout.common_dir(git_dir).resolve())
+
+
+def approvals() -> list[Approval]:
+    try:
+        data: Any = json.loads(read_file(layout.trust_file(), trusted=None))
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError):
+        return []  # unreadable: nothing is trusted, which is the safe side
+    found = []
+    for entry in data.get("approvals", []) if isinstance(data, dict) else []:
+        try:
+            found.append(
+                Approval(
+                    str(entry["repository"]),
+                    str(entry["digest"]),
+                    tuple(str(command) for command in entry["commands"]),
+                    float(entry["approved"]),
+                )
+            )
+        except (KeyError, TypeError, ValueError):
+            continue
+    return found
+
+
+def _store(entries: list[Approval]) -> None:
+    data = {"format": FORMAT, "approvals": [asdict(entry) for entry in entries]}
+    write_atomic(layout.trust_file(), json.dumps(data, indent=1), trusted=None)
+
+
+def is_trusted(git_dir: os.PathLike[str] | str, digest: str) -> bool:
+    key = repository_key(git_dir)
+    return any(a.repository == key and a.digest == digest for a in approvals())
+
+
+def describe(linters: list[LinterConfig]) -> tuple[str, ...]:
+    return tuple(f"{linter.name}: {shlex.join(linter.command)}" for linter in linters)
+
+
+def approve(git_dir: os.PathLike[str] | str, linters: list[LinterConfig]) -> Approval:
+    """Trust exactly these linters in this repository (kept beside earlier approvals, so a
+    configuration trusted before that comes back is trusted)."""
+    from landwatch.review.config import linters_digest
+
+    key = repository_key(git_dir)
+    approval = Approval(key, linters_digest(linters), describe(linters), time.time())
+    with exclusive(layout.trust_lock()):
+        kept = [a for a in approvals() if (a.repository, a.digest) != (key, approval.digest)]
+        _store([*kept, approval])
+    with contextlib.suppress(OSError):
+        remove(layout.untrusted_file(git_dir), trusted=layout.common_dir(git_dir))
+    return approval
+
+
+def revoke(git_dir: os.PathLike[str] | str) -> int:
+    """Withdraw every approval of this repository; how many there were."""
+    key = repository_key(git_dir)
+    with exclusive(layout.trust_lock()):
+        current = approvals()
+        kept = [a for a in current if a.repository != key]
+        if len(kept) != len(current):
+            _store(kept)
+    return len(current) - len(kept)
+
+
+def own_linters() -> tuple[tuple[LinterConfig, ...], tuple[str, ...]]:
+    """The person's own linters (<config>/config.toml), and what is wrong with that file."""
+    from landwatch.review.config import ConfigError, parse_linters
+
+    path = layout.own_config_file()
+    try:
+        document = tomllib.loads(read_file(path, trusted=None).decode("utf-8"))
+        return tuple(parse_linters(document, str(path))), ()
+    except FileNotFoundError:
+        return (), ()
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ConfigError) as error:
+        return (), (f"{path}: {error}",)
+
+
+def policy(git_dir: os.PathLike[str] | str) -> LinterPolicy:
+    """What a review of this repository may run."""
+    from landwatch.review.linters import LinterPolicy
+
+    own, problems = own_linters()
+
+    def vet(digest: str) -> str | None:
+        if is_trusted(git_dir, digest):
+            return None
+        return (
+            "linters not run: the commands this configuration asks to run were not allowed "
+            f"here; `{COMMAND}` shows them and allows them"
+        )
+
+    return LinterPolicy(own=own, vet=vet, problems=problems)
+
+
+def held_back(git_dir: os.PathLike[str] | str, digest: str) -> None:
+    """A review held back these committed linters: have the one line say so, once per digest."""
+    common = layout.common_dir(git_dir)
+    try:
+        told = read_file(layout.untrusted_told_file(git_dir), trusted=common).decode().strip()
+    except (OSError, UnicodeDecodeError):
+        told = ""
+    if told != digest:
+        write_atomic(layout.untrusted_file(git_dir), digest + "\n", trusted=common, durable=False)
+
+
+def mark_told(git_dir: os.PathLike[str] | str) -> None:
+    """The one line told of the held-back linters: not again until they change."""
+    common = layout.common_dir(git_dir)
+    try:
+        digest = read_file(layout.untrusted_file(git_dir), trusted=common).decode().strip()
+    except (OSError, UnicodeDecodeError):
+        return
+    write_atomic(layout.untrusted_told_file(git_dir), digest + "\n", trusted=common)
+    remove(layout.untrusted_file(git_dir), trusted=common)
+
+
+def forget(git_dir: os.PathLike[str] | str) -> int:
+    """Everything trusted here withdrawn, and nothing left to tell (uninstall)."""
+    withdrawn = revoke(git_dir)
+    common = layout.common_dir(git_dir)
+    for path in (layout.untrusted_file(git_dir), layout.untrusted_told_file(git_dir)):
+        with contextlib.suppress(OSError):
+            remove(path, trusted=common)
+    return withdrawn
+
+
+# --- the command ---------------------------------------------------------------------------
+
+
+def committed_linters(git_dir: Path) -> tuple[str, list[LinterConfig]]:
+    """(where, linters) of the configuration committed at HEAD."""
+    from landwatch.review.change import open_repository, resolve
+    from landwatch.review.config import read_config
+
+    repo = open_repository(git_dir)
+    config = read_config(resolve(repo, "HEAD").tree, repo)
+    return config.source, config.linters
+
+
+def command(git_dir: Path, *, show: bool, revoke_all: bool, out: TextIO = sys.stdout) -> int:
+    """`landwatch trust [--show | --revoke]` in the repository of `git_dir`."""
+    if revoke_all:
+        count = revoke(git_dir)
+        print(f"landwatch: withdrew {count} approval(s); no committed linter runs here", file=out)
+        return 0
+    if show:
+        key = repository_key(git_dir)
+        mine = [a for a in approvals() if a.repository == key]
+        if not mine:
+            print("landwatch: nothing is trusted in this repository", file=out)
+        for approval in mine:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(approval.approved))
+            print(f"trusted {when} ({approval.digest[:12]}):", file=out)
+            for line in approval.commands:
+                print(f"  {safe(line)}", file=out)
+        return 0
+    from landwatch.review.config import ConfigError
+
+    try:
+        where, linters = committed_linters(git_dir)
+    except ConfigError as error:
+        print(f"landwatch: {error}; nothing trusted", file=sys.stderr)
+        return 1
+    if not linters:
+        print(f"landwatch: {safe(where)} asks to run no linter; nothing to trust", file=out)
+        return 0
+    print(
+        f"landwatch: {safe(where)} at HEAD runs these commands on the files a commit changes:",
+        file=out,
+    )
+    for line in describe(linters):
+        print(f"  {safe(line)}", file=out)
+    approval = approve(git_dir, linters)
+    print(
+        f"landwatch: trusted exactly these ({approval.digest[:12]}); a change to them needs "
+        f"`{COMMAND}` again; `{COMMAND} --revoke` withdraws it",
+        file=out,
+    )
+    return 0
