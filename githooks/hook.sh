@@ -44,6 +44,13 @@ lw_say() {
     printf 'landwatch: %s\n' "$*" >&2
 }
 
+# Nothing of ours is reached through a link or opened unless it is a regular file: a copied or
+# unpacked repository may have planted a link (writes would land elsewhere) or a FIFO (a read
+# would wait forever). `[ -L ]` and `[ -f ]` are builtins: the checks cost no process.
+lw_readable() { [ -f "$1" ] && [ ! -L "$1" ]; }
+lw_writable() { [ ! -L "$1" ] && { [ ! -e "$1" ] || [ -f "$1" ]; }; }
+lw_ours() { [ -d "$1" ] && [ ! -L "$1" ]; }
+
 lw_valid_oid() {
     case $1 in '' | *[!0-9a-f]*) return 1 ;; esac
     [ ${#1} -eq 40 ] || [ ${#1} -eq 64 ]
@@ -95,7 +102,9 @@ lw_clock() {
     if read -r lw_up _ 2>/dev/null < /proc/uptime; then
         read -r lw_boot 2>/dev/null < /proc/sys/kernel/random/boot_id || lw_boot=-
         lw_btime=
-        read -r lw_cached_boot lw_btime 2>/dev/null < "$lw_work/boot-time" || lw_cached_boot=
+        lw_cached_boot=
+        lw_readable "$lw_work/boot-time" &&
+            read -r lw_cached_boot lw_btime 2>/dev/null < "$lw_work/boot-time"
         case $lw_btime in '' | *[!0-9]*) lw_cached_boot= ;; esac
         if [ "$lw_cached_boot" != "$lw_boot" ] || [ "$lw_boot" = - ]; then
             lw_btime=
@@ -103,7 +112,7 @@ lw_clock() {
                 [ "$lw_key" = btime ] && lw_btime=$lw_value && break
             done < /proc/stat
             case $lw_btime in '' | *[!0-9]*) lw_btime= ;; esac
-            [ -n "$lw_btime" ] && [ "$lw_boot" != - ] &&
+            [ -n "$lw_btime" ] && [ "$lw_boot" != - ] && lw_writable "$lw_work/boot-time" &&
                 { printf '%s %s\n' "$lw_boot" "$lw_btime" > "$lw_work/boot-time"; } 2>/dev/null
         fi
         lw_seconds=${lw_up%.*}
@@ -121,9 +130,18 @@ lw_clock() {
 }
 
 lw_directories() {
-    [ -d "$lw_work/pending" ] && [ -d "$lw_work/known" ] && return 0
+    for lw_entry in "$lw_repo" "$lw_work" "$lw_work/pending" "$lw_work/known"; do
+        if [ -L "$lw_entry" ] || { [ -e "$lw_entry" ] && [ ! -d "$lw_entry" ]; }; then
+            lw_say "$lw_entry is not a directory of landwatch's; not following it, nothing recorded"
+            return 1
+        fi
+    done
+    lw_ours "$lw_work/pending" && lw_ours "$lw_work/known" && return 0
     # A worktree added after the install: its work directory is made on its first landing.
-    mkdir -p "$lw_work/pending" "$lw_work/known" 2>/dev/null
+    mkdir -p "$lw_work/pending" "$lw_work/known" 2>/dev/null || {
+        lw_say "cannot create the work directory $lw_work"
+        return 1
+    }
 }
 
 lw_enqueue() {
@@ -166,15 +184,29 @@ lw_settings() {
     # landwatch.* of git config, cached in the repository's work directory; git config is asked
     # again only when a config file it reads is newer than the cache.
     lw_cache=$lw_repo/settings
-    if [ ! -f "$lw_cache" ] || [ "$lw_common/config" -nt "$lw_cache" ] ||
-        [ "${HOME:-/}/.gitconfig" -nt "$lw_cache" ] ||
-        [ "${XDG_CONFIG_HOME:-${HOME:-/}/.config}/git/config" -nt "$lw_cache" ]; then
-        { git config --get-regexp '^landwatch[.]' > "$lw_cache"; } 2>/dev/null
-    fi
     lw_bound=$lw_default_stale_after
     lw_push_remote=
     lw_maintenance=true
     lw_interval=$lw_default_interval
+    if ! lw_writable "$lw_cache"; then
+        lw_say "$lw_cache is not a regular file; not following it"
+        lw_read_settings <<EOF
+$(git config --get-regexp '^landwatch[.]' 2>/dev/null)
+EOF
+    else
+        if [ ! -f "$lw_cache" ] || [ "$lw_common/config" -nt "$lw_cache" ] ||
+            [ "${HOME:-/}/.gitconfig" -nt "$lw_cache" ] ||
+            [ "${XDG_CONFIG_HOME:-${HOME:-/}/.config}/git/config" -nt "$lw_cache" ]; then
+            { git config --get-regexp '^landwatch[.]' > "$lw_cache"; } 2>/dev/null
+        fi
+        lw_read_settings 2>/dev/null < "$lw_cache"
+    fi
+    case $lw_bound in '' | *[!0-9]*) lw_bound=$lw_default_stale_after ;; esac
+    case $lw_interval in '' | *[!0-9]*) lw_interval=$lw_default_interval ;; esac
+    case $lw_maintenance in [Ff]alse | [Nn]o | [Oo]ff | 0) lw_maintenance= ;; esac
+}
+
+lw_read_settings() {
     while read -r lw_key lw_value; do
         case $lw_key in
             landwatch.staleafter) lw_bound=$lw_value ;;
@@ -182,10 +214,7 @@ lw_settings() {
             landwatch.maintenance) lw_maintenance=$lw_value ;;
             landwatch.maintenance.interval) lw_interval=$lw_value ;;
         esac
-    done 2>/dev/null < "$lw_cache"
-    case $lw_bound in '' | *[!0-9]*) lw_bound=$lw_default_stale_after ;; esac
-    case $lw_interval in '' | *[!0-9]*) lw_interval=$lw_default_interval ;; esac
-    case $lw_maintenance in [Ff]alse | [Nn]o | [Oo]ff | 0) lw_maintenance= ;; esac
+    done
 }
 
 lw_also() {
@@ -193,10 +222,10 @@ lw_also() {
     [ -n "$lw_push_remote" ] && lw_enqueue push "$1" "$2"
     [ -n "$lw_maintenance" ] || return 0
     lw_next=
-    read -r lw_next 2>/dev/null < "$lw_repo/maintenance-after"
+    lw_readable "$lw_repo/maintenance-after" && read -r lw_next 2>/dev/null < "$lw_repo/maintenance-after"
     case $lw_next in '' | *[!0-9]*) lw_next=0 ;; esac
     [ "$lw_now" -ge "$lw_next" ] || return 0
-    lw_enqueue maintenance "$1" "" &&
+    lw_enqueue maintenance "$1" "" && lw_writable "$lw_repo/maintenance-after" &&
         { printf '%s\n' $((lw_now + lw_interval * 1000000)) \
             > "$lw_repo/maintenance-after"; } 2>/dev/null
     return 0
@@ -205,6 +234,7 @@ lw_also() {
 lw_notice() {
     # Python (and rich) start only when there is something to say: items given up since the
     # person was last told, reviews with findings not yet told, or an item waiting too long.
+    [ -n "$lw_said" ] && return 0 # one line at most: it has been said
     lw_tell=
     if [ "$lw_work/failed" -nt "$lw_work/told" ] ||
         { [ -d "$lw_work/failed" ] && [ ! -e "$lw_work/told" ]; }; then
@@ -213,14 +243,14 @@ lw_notice() {
             break
         done
     fi
-    if [ -z "$lw_tell" ]; then
+    if [ -z "$lw_tell" ] && lw_ours "$lw_repo/unread"; then
         for lw_entry in "$lw_repo/unread/"*; do
             [ -e "$lw_entry" ] && lw_tell=1
             break
         done
     fi
     # Committed linters held back for want of trust, not told yet.
-    [ -z "$lw_tell" ] && [ -f "$lw_repo/untrusted" ] && lw_tell=1
+    [ -z "$lw_tell" ] && lw_readable "$lw_repo/untrusted" && lw_tell=1
     if [ -z "$lw_tell" ]; then
         lw_oldest=$((lw_now - lw_bound * 1000000))
         for lw_entry in "$lw_work/pending/"*; do
@@ -258,10 +288,7 @@ lw_record() {
     lw_nothing_landed "$@" && return 0
     # Not installed in this repository (a shared hooks dir, or removed): stay silent.
     [ -d "$lw_repo" ] || return 0
-    lw_directories || {
-        lw_say "cannot create the work directory $lw_work"
-        return 0
-    }
+    lw_directories || return 0
     lw_clock || {
         lw_say "cannot read the clock; nothing recorded"
         return 0
@@ -273,7 +300,7 @@ lw_record() {
             ;;
         post-merge)
             lw_base=
-            read -r lw_base 2>/dev/null < "$lw_git_dir/ORIG_HEAD"
+            [ -f "$lw_git_dir/ORIG_HEAD" ] && read -r lw_base 2>/dev/null < "$lw_git_dir/ORIG_HEAD"
             lw_valid_oid "$lw_base" || lw_base=
             lw_head && [ "$lw_oid" != "$lw_base" ] && lw_enqueue review "$lw_oid" "$lw_base" &&
                 lw_also "$lw_oid" "$lw_base"
