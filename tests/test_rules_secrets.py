@@ -6,9 +6,11 @@ Every token here is built by the test (fake but well formed), so this file holds
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import random
 import string
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +30,13 @@ def check(change: Change, path: str, rule: LineRule) -> list[Finding]:
 
 def found(change: Change, path: str, rule: LineRule) -> list[tuple[str, int | None, str]]:
     return [(f.rule, f.line, f.message) for f in check(change, path, rule)]
+
+
+def unsalted(rule: str, path: str, text: str, occurrence: int = 0) -> str:
+    """A fingerprint of the raw text, as landwatch made them before: a guess could be tested."""
+    normal = " ".join(text.split())
+    identity = f"{rule}\0{path}\0{normal}\0{occurrence}".encode()
+    return hashlib.sha256(identity).hexdigest()[:20]
 
 
 def random_value(seed: int, size: int = 20) -> str:
@@ -186,12 +195,12 @@ def test_a_key_inside_a_json_string_is_found_and_redacted(repo: Repo) -> None:
     assert (finding.line, finding.message) == (4, "private key (PKCS#8)")
     assert finding.snippet is not None and body[:64] not in finding.snippet
     assert f"-----\\n{body[:4]}…\\n-----END" in finding.snippet
-    assert finding.fingerprint == fingerprint("S001", "account.json", body)
+    assert finding.fingerprint == fingerprint("S001", "account.json", finding.snippet)
     # The same line is S001's: spaces in the value keep S003 from reporting it twice.
     assert check(change, "account.json", GenericSecret()) == []
 
 
-def test_a_key_in_a_code_string_is_found_with_its_body_as_identity(repo: Repo) -> None:
+def test_a_key_in_a_code_string_is_found_on_its_header_line(repo: Repo) -> None:
     body = key_body(12)
     lines = ["KEY = (", '    "-----BEGIN EC PRIVATE KEY-----\\n"']
     lines += [f'    "{chunk}\\n"' for chunk in body]
@@ -200,7 +209,7 @@ def test_a_key_in_a_code_string_is_found_with_its_body_as_identity(repo: Repo) -
     (finding,) = check(change, "fixture.py", PrivateKey())
     assert (finding.rule, finding.line, finding.message) == ("S001", 2, "EC private key")
     assert finding.snippet == '    "-----BEGIN EC PRIVATE KEY-----\\n"'
-    assert finding.fingerprint == fingerprint("S001", "fixture.py", "".join(body))
+    assert finding.fingerprint == fingerprint("S001", "fixture.py", finding.snippet)
 
 
 # --- S002 token-format --------------------------------------------------------------------------
@@ -448,9 +457,11 @@ def test_no_finding_holds_a_whole_secret(repo: Repo) -> None:
     }
     every = [body, *tokens, VALUES[0], VALUES[1]]
     for rule_class, expected in secrets.items():
-        identities = {
-            fingerprint(rule_class.id, "leak.txt", value, occurrence): value
-            for value in expected
+        # What an attacker holding a SARIF file could test a guess against, were it hashed.
+        guessable = {
+            unsalted(rule_class.id, "leak.txt", text, occurrence)
+            for value in every
+            for text in (value, *lines)
             for occurrence in (0, 1)
         }
         reported: set[str] = set()
@@ -459,20 +470,26 @@ def test_no_finding_holds_a_whole_secret(repo: Repo) -> None:
             assert snippet is not None
             for value in every:
                 assert value not in finding.message and value not in snippet, finding.rule
-            value = identities[finding.fingerprint]  # the fingerprint is the secret's own
-            assert redact(value) in snippet
-            reported.add(value)
+            assert finding.fingerprint not in guessable
+            reported |= {value for value in expected if redact(value) in snippet}
         assert reported == set(expected), rule_class.id
 
 
-def test_a_fingerprint_follows_the_secret_not_its_line(repo: Repo) -> None:
+def test_a_fingerprint_survives_a_line_shift_and_confirms_no_guess(
+    repo: Repo, tmp_path: Path
+) -> None:
     token = "ghp_" + "A1b2" * 9
     first = landed(repo, {"ci.py": f'TOKEN = "{token}"\n'})
-    moved = landed(repo, {"ci.py": f'"""CI."""\n\nGITHUB_TOKEN = "{token}"  # deploy\n'})
+    elsewhere = Repo(tmp_path / "elsewhere")  # the same file, landed with lines above it
+    moved = landed(elsewhere, {"ci.py": f'"""CI."""\n\nTOKEN = "{token}"\n'})
     (before,) = check(first, "ci.py", TokenFormat())
     (after,) = check(moved, "ci.py", TokenFormat())
     assert (before.line, after.line) == (1, 3)
-    assert before.fingerprint == after.fingerprint == fingerprint("S002", "ci.py", token)
+    assert before.fingerprint == after.fingerprint
+    # Any guess at the token gives the same identity: the fingerprint holds only the redaction.
+    for guess in (token, "ghp_" + "Zz9Y" * 9):
+        assert fingerprint("S002", "ci.py", f'TOKEN = "{guess}"') == before.fingerprint
+    assert unsalted("S002", "ci.py", token) != before.fingerprint
 
 
 def test_the_same_secret_twice_in_a_file_is_two_findings(repo: Repo) -> None:

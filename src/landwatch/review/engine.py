@@ -18,6 +18,7 @@ from landwatch.review.change import (
     Change,
     ChangeShape,
     FileChange,
+    Line,
     looks_binary,
     open_repository,
     resolve,
@@ -36,6 +37,8 @@ from landwatch.review.rules.base import (
     RuleSet,
     TreeRule,
 )
+from landwatch.review.rules.secrets import SecretRule
+from landwatch.review.secretscan import redact_secrets
 
 CONFIG_RULE = "CFG"
 IGNORE_TRAILER = "landwatch-ignore"
@@ -74,6 +77,7 @@ def review(
     notes: list[str] = ['merge commit skipped (merges = "skip")'] if change.skipped else []
 
     findings += _message_findings(change, config, rules, notes)
+    findings += _message_secrets(change, rules)
     included = [file for file in change.files if not matches_any(file.path, config.exclude)]
     findings += _change_findings(change, included, rules)
     readable = {file.path: file for file in included if not file.deleted and not file.is_submodule}
@@ -83,6 +87,7 @@ def review(
     findings += [_config_finding(problem) for problem in linters.problems]
     notes += linted.notes
     findings = _unsuppressed(findings + linted.findings, readable, _trailer_ignores(change), rules)
+    _redact(findings, notes, linted.runs)
     _unique_fingerprints(findings)
     findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
     return Report(
@@ -182,6 +187,30 @@ def _message_findings(
             continue
         findings += rule.check_message(message)
     return findings
+
+
+def _message_secrets(change: Change, rules: RuleSet) -> list[Finding]:
+    """Credentials pasted into the commit message, whatever kind of commit it is."""
+    lines = [
+        Line(number, text.encode("utf-8", "surrogatepass"), b"\n")
+        for number, text in enumerate(change.message.lines, 1)
+    ]
+    findings: list[Finding] = []
+    for rule in rules.of(SecretRule):
+        findings += rule.scan(None, lines)
+    return findings
+
+
+def _redact(findings: list[Finding], notes: list[str], runs: list[dict[str, str]]) -> None:
+    """The one redaction step: whatever rule, plug-in or linter made a finding, no snippet or
+    message of it shows a secret a detector recognises; nor does a note or a linter's words."""
+    for finding in findings:
+        finding.message = redact_secrets(finding.message)
+        if finding.snippet is not None:
+            finding.snippet = redact_secrets(finding.snippet)
+    notes[:] = [redact_secrets(note) for note in notes]
+    for run in runs:
+        run["detail"] = redact_secrets(run.get("detail", ""))
 
 
 def _file_findings(file: FileChange, rules: RuleSet) -> list[Finding]:

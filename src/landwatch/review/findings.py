@@ -1,7 +1,7 @@
 """The review's shared vocabulary: how severe a finding is, what a finding says, and the identity
 that lets a finding be recognised across runs and line moves.
 
-Rules, linters, the configuration, reports and every output speak it; it imports nothing.
+Rules, linters, the configuration, reports and every output speak it.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import enum
 import hashlib
 from dataclasses import dataclass
 from typing import Any
+
+from landwatch.review.secretscan import redact_secrets
 
 
 class Severity(enum.IntEnum):
@@ -67,8 +69,12 @@ class Finding:
 
 
 def fingerprint(rule: str, path: str | None, content: bytes | str, occurrence: int = 0) -> str:
-    """Identity of a finding that survives line moves: rule, path, the line's normalised text."""
+    """Identity of a finding that survives line moves: rule, path, the line's normalised text.
+
+    The text is hashed with its secrets redacted, so a fingerprint (in SARIF, say) can never be
+    used to confirm a guessed secret; paths of any bytes hash as they are.
+    """
     text = content.decode("utf-8", "replace") if isinstance(content, bytes) else content
-    normal = " ".join(text.split())
-    digest = hashlib.sha256(f"{rule}\0{path or ''}\0{normal}\0{occurrence}".encode())
-    return digest.hexdigest()[:20]
+    normal = " ".join(redact_secrets(text).split())
+    identity = f"{rule}\0{path or ''}\0{normal}\0{occurrence}"
+    return hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()[:20]

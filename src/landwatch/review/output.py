@@ -10,23 +10,26 @@ import json
 import urllib.parse
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from landwatch import __version__
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
 from landwatch.text import safe
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def render(report: Report) -> None:
+def render(report: Report, console: Console | None = None) -> None:
     from rich.console import Console
     from rich.text import Text
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = console or Console(highlight=False, soft_wrap=True)
     head = Text()
     head.append(f"landwatch review of {report.label}", style="bold")
     head.append(f" ({report.shape}): ")

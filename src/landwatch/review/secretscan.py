@@ -86,12 +86,19 @@ def lines_with(
 _SNIPPET_WIDTH = 240
 
 
-def redacted_snippet(text: str, secrets: Iterable[tuple[int, int]]) -> str:
-    """The line with every secret found on it replaced by its redaction.
+def may_hold_secret(text: str) -> bool:
+    """False when no detector could find anything on `text`: most lines, decided in a few
+    substring tests before any pattern runs."""
+    if any(needle in text for needle in _EXACT_TEXT_NEEDLES):
+        return True
+    lowered = _ascii_lower(text)
+    return any(needle in lowered for needle in _FOLDED_TEXT_NEEDLES)
 
-    Known tokens and other copies of each secret on the line are redacted too, so no finding's
-    snippet shows a secret another finding (or another rule) reports.
-    """
+
+def _secret_spans(text: str, secrets: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """Where the secrets of `text` are, merged: the ones given, every copy of each, and every
+    one a detector finds (known tokens, key bodies, any literal given to a secret-like name,
+    whatever its entropy: over-redacting is harmless)."""
     spans = list(secrets)
     for start, end in list(spans):
         value = text[start:end]
@@ -99,25 +106,46 @@ def redacted_snippet(text: str, secrets: Iterable[tuple[int, int]]) -> str:
         while value and at >= 0:
             spans.append((at, at + len(value)))
             at = text.find(value, at + 1)
-    spans.extend((start, end) for _, start, end in tokens(text))
-    spans.extend(key_spans(text))
-    # Any literal given to a secret-like name, whatever its entropy: over-redacting is harmless.
-    spans.extend(
-        (start, end) for _, start, end in assignments(text, unquoted=False, min_entropy=0.0)
-    )
+    if may_hold_secret(text):
+        spans.extend((start, end) for _, start, end in tokens(text))
+        spans.extend(key_spans(text))
+        spans.extend(
+            (start, end) for _, start, end in assignments(text, unquoted=False, min_entropy=0.0)
+        )
     merged: list[list[int]] = []
     for start, end in sorted(spans):
         if merged and start < merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])
+    return merged
+
+
+def _replaced(text: str, merged: list[list[int]]) -> str:
     parts: list[str] = []
     at = 0
     for start, end in merged:
         parts += [text[at:start], redact(text[start:end])]
         at = end
     parts.append(text[at:])
-    shown = "".join(parts)
+    return "".join(parts)
+
+
+def redact_secrets(text: str, secrets: Iterable[tuple[int, int]] = ()) -> str:
+    """`text` with every secret in it replaced by its redaction: the one step every snippet,
+    message and fingerprint of every finding goes through, whichever rule or linter made it."""
+    merged = _secret_spans(text, secrets)
+    return _replaced(text, merged) if merged else text
+
+
+def redacted_snippet(text: str, secrets: Iterable[tuple[int, int]]) -> str:
+    """The line with every secret on it redacted, a window around the first on a long line.
+
+    Known tokens and other copies of each secret on the line are redacted too, so no finding's
+    snippet shows a secret another finding (or another rule) reports.
+    """
+    merged = _secret_spans(text, secrets)
+    shown = _replaced(text, merged)
     if len(shown) <= _SNIPPET_WIDTH:
         return shown
     left = max(0, (merged[0][0] if merged else 0) - _SNIPPET_WIDTH // 2)
@@ -283,6 +311,9 @@ _FORMATS = (
 )
 
 
+FORMAT_LABELS = tuple(token_format.label for token_format in _FORMATS)
+
+
 def _by_needle() -> dict[bytes, list[tuple[_Format, str]]]:
     table: dict[bytes, list[tuple[_Format, str]]] = {}
     for token_format in _FORMATS:
@@ -437,3 +468,10 @@ def assignments(text: str, *, unquoted: bool, min_entropy: float) -> list[tuple[
         for name, start, end in sorted(set(found), key=lambda item: item[1])
         if secret_looking(text[start:end], min_entropy)
     ]
+
+
+# The anchors of every detector as text: a line holding none of them holds no secret we find.
+_EXACT_TEXT_NEEDLES = tuple(needle.decode() for needle in (*TOKEN_NEEDLES, *KEY_NEEDLES))
+_FOLDED_TEXT_NEEDLES = tuple(
+    needle.decode() for needle in (*TOKEN_NEEDLES_FOLDED, *SECRET_NAME_NEEDLES)
+)

@@ -7,7 +7,7 @@ detectors are review.secretscan's.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from landwatch.review import secretscan
 from landwatch.review.change import FileChange, Line
@@ -17,7 +17,20 @@ from landwatch.review.rules.base import LineRule, Option
 from landwatch.review.secretscan import redacted_snippet, shannon_entropy
 
 
-class PrivateKey(LineRule):
+class SecretRule(LineRule):
+    """A rule that finds credentials: on the added lines of a file, and on the commit message
+    (`scan` with no path). It honours `gitleaks:allow` and `pragma: allowlist secret`."""
+
+    secret = True
+
+    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
+        return self.scan(file.path, lines)
+
+    def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
+        raise NotImplementedError
+
+
+class PrivateKey(SecretRule):
     """Private key material: PEM private keys (RSA, DSA, EC, OpenSSH, PKCS#8, encrypted, PGP),
     PuTTY key files and OpenVPN static keys, whole or inside a quoted string.
 
@@ -28,14 +41,13 @@ class PrivateKey(LineRule):
     id = "S001"
     name = "private-key"
     severity = Severity.ERROR
-    secret = True
     example = (
         "-----BEGIN OPENSSH "
         + "PRIVATE KEY-----\n"
         + "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n…"
     )
 
-    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
+    def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
         seen: Counter[str] = Counter()
         for index in sorted(secretscan.lines_with(lines, secretscan.KEY_NEEDLES)):
             line = lines[index]
@@ -50,15 +62,15 @@ class PrivateKey(LineRule):
                 seen[material] += 1
                 yield self.finding(
                     label,
-                    path=file.path,
+                    path=path,
                     number=line.number,
-                    content=material,
+                    content=(snippet := redacted_snippet(text, spans)),
                     occurrence=occurrence,
-                    snippet=redacted_snippet(text, spans),
+                    snippet=snippet,
                 )
 
 
-class TokenFormat(LineRule):
+class TokenFormat(SecretRule):
     """Tokens of a known format: AWS key IDs (and secret keys next to an aws/secret name),
     GitHub, GitLab, Slack (tokens and webhooks), Stripe live keys, Google API keys, JWTs, npm,
     PyPI and SendGrid.
@@ -72,10 +84,9 @@ class TokenFormat(LineRule):
     id = "S002"
     name = "token-format"
     severity = Severity.ERROR
-    secret = True
     example = 'GITHUB_TOKEN = "ghp_' + "a1B2c3D4e5" * 3 + 'a1B2c3"'
 
-    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
+    def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
         seen: Counter[str] = Counter()
         candidates = secretscan.lines_with(
             lines, secretscan.TOKEN_NEEDLES, secretscan.TOKEN_NEEDLES_FOLDED
@@ -93,15 +104,15 @@ class TokenFormat(LineRule):
                 seen[value] += 1
                 yield self.finding(
                     label,
-                    path=file.path,
+                    path=path,
                     number=line.number,
-                    content=value,
+                    content=snippet,  # the identity holds the redacted line, never the secret
                     occurrence=occurrence,
                     snippet=snippet,
                 )
 
 
-class GenericSecret(LineRule):
+class GenericSecret(SecretRule):
     """A secret-like name (password, secret, token, api_key, access_key, private_key,
     credentials; also inside DB_PASSWORD or githubToken) assigned a literal of 8 characters or
     more whose Shannon entropy reaches `min_entropy`, in code, JSON, YAML, TOML or .env syntax.
@@ -120,7 +131,6 @@ class GenericSecret(LineRule):
     id = "S003"
     name = "generic-secret"
     severity = Severity.WARNING
-    secret = True
     options = (
         Option("min_entropy", 3.5, "Shannon entropy (bits per character) a value must reach"),
         Option(
@@ -132,10 +142,10 @@ class GenericSecret(LineRule):
     )
     example = 'DB_PASSWORD = "' + "k8#Tq2!vZ9" + '$mW4pL"'
 
-    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
-        if matches_any(file.path, self.option("lockfiles")):
+    def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
+        if path is not None and matches_any(path, self.option("lockfiles")):
             return
-        unquoted = matches_any(file.path, self.option("unquoted"))
+        unquoted = path is not None and matches_any(path, self.option("unquoted"))
         min_entropy = float(self.option("min_entropy"))
         seen: Counter[str] = Counter()
         for index in sorted(secretscan.lines_with(lines, folded=secretscan.SECRET_NAME_NEEDLES)):
@@ -162,9 +172,9 @@ class GenericSecret(LineRule):
                 yield self.finding(
                     f"secret-looking literal assigned to {name[:60]!r} "
                     f"(entropy {shannon_entropy(value):.1f})",
-                    path=file.path,
+                    path=path,
                     number=line.number,
-                    content=value,
+                    content=snippet,  # the identity holds the redacted line, never the secret
                     occurrence=occurrence,
                     snippet=snippet,
                 )
