@@ -282,3 +282,11 @@ def test_enqueue_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert claimed is not None and claimed.item.base == first
     code, output = run_cli(repo, "enqueue", "no-such-rev", capsys=capsys)
     assert code == 1 and output.startswith("landwatch: ") and output.count("\n") == 1
+
+
+def test_a_path_with_a_newline_is_refused_in_one_line(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "line\nbreak")
+    result = repo.landwatch("install")
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert "newline in its path" in result.stderr and "Traceback" not in result.stderr
+    assert not (repo.git_dir / "landwatch").exists()

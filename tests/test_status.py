@@ -49,3 +49,16 @@ def test_a_queue_that_cannot_be_read_is_reported_and_the_others_shown(
     assert fine["problem"] is None and fine["counts"]["pending"] == 0
     table = repo.landwatch("status")
     assert table.returncode == 0 and "skipped:" in table.stdout
+
+
+def test_a_linked_work_directory_is_reported_not_followed(repo: Repo, tmp_path: Path) -> None:
+    other = installed(tmp_path / "other")
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(other.git_dir / "landwatch", elsewhere)
+    (other.git_dir / "landwatch").symlink_to(elsewhere)
+    shown = repo.landwatch("status", "--json")
+    assert shown.returncode == 0, shown.stderr
+    by_path = {r["repository"]: r for r in json.loads(shown.stdout)["repositories"]}
+    [linked] = by_path[str(other.git_dir.resolve())]["worktrees"]
+    assert "not following it" in linked["problem"]
+    assert by_path[str(repo.git_dir.resolve())]["worktrees"][0]["problem"] is None

@@ -465,7 +465,15 @@ def test_garbage_anywhere_never_crashes_a_function(git_dir: Path, kind: str, sta
     w.enqueue(item(git_dir, 1), now=T)
     directory = git_dir / "landwatch" / state
     directory.mkdir(exist_ok=True)
-    for name in [f"review-{oid(3)}", f"review-{oid(4)}.0123456789abcdef.5", "x y", ".hidden"]:
+    names = [
+        f"review-{oid(3)}",
+        f"review-{oid(4)}.0123456789abcdef.5",
+        f"review-{oid(6)}.12",  # named as a settled item, or a producer's temp file
+        f"prune.review-{oid(5)}.7",  # named as a prune intent
+        "x y",
+        ".hidden",
+    ]
+    for name in names:
         _plant(directory, name, kind)
     w.enqueue(item(git_dir, 2), now=T)
     for moment in (T, T + LEASE * 100):

@@ -39,6 +39,11 @@ class Repository:
 
 
 def find_repository(cwd: Path) -> Repository:
+    if "\n" in str(cwd.resolve()):
+        raise InstallError(
+            f"{safe(str(cwd.resolve()))} has a newline in its path, which the hooks cannot "
+            "record; move the repository to a path without one"
+        )
     try:
         bare = git("rev-parse", "--is-bare-repository", cwd=cwd)
     except GitError as error:

@@ -1,17 +1,27 @@
 """Text for a terminal: anything taken from a repository made printable, durations for people.
 
-Shared by the one line, `landwatch status` and `landwatch show`; it depends on nothing of ours.
+Shared by the one line, `landwatch status`, `landwatch show`, git notes and the reviewer's log;
+it depends on nothing of ours.
 """
 
 from __future__ import annotations
 
+# Characters that reorder or hide what follows them on screen ("Trojan Source", CVE-2021-42574)
+# and that end a line in some terminals: shown as escapes, never obeyed.
+_INVISIBLE = frozenset(
+    [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029]
+)
+
 
 def safe(text: str) -> str:
-    """Printable text: control characters (C0, DEL, C1) and lone surrogates shown as escapes."""
+    """Printable text: control characters (C0, DEL, C1), bidirectional and line-separator
+    controls shown as escapes; a byte that was not UTF-8 (a surrogate escape) shown as \\xNN."""
     out = []
     for char in text:
         code = ord(char)
-        if code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000:
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000 or code in _INVISIBLE:
             out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
         else:
             out.append(char)

@@ -517,6 +517,12 @@ def _unlink(directory: _WorkDirectory, where: str, name: str) -> bool:
     return True
 
 
+def _is_record_file(directory: _WorkDirectory, name: str) -> bool:
+    """Whether done/`name` is a regular file: a directory or a link there is garbage to leave."""
+    info = _lstat(directory, DONE, name)
+    return info is not None and stat.S_ISREG(info.st_mode)
+
+
 def _lstat(directory: _WorkDirectory, where: str, name: str) -> os.stat_result | None:
     try:
         return os.stat(name, dir_fd=directory.fd(where), follow_symlinks=False)
@@ -955,8 +961,8 @@ def _recover_unfinished(directory: _WorkDirectory, now: float) -> int:
         temp: dict[str, os.stat_result] = {}
         for name in _listdir(directory, TMP):
             info = _lstat(directory, TMP, name)
-            if info is None:
-                continue
+            if info is None or not stat.S_ISREG(info.st_mode):
+                continue  # gone, or garbage (a directory, a link, a FIFO): left alone
             if name.startswith(_PRUNE_PREFIX):
                 _finish_prune(directory, name, info)
             else:
@@ -1130,7 +1136,7 @@ def prune(
             (
                 (stamp, name)
                 for name in _listdir(directory, DONE)
-                if (stamp := _stamp_of(name)) is not None
+                if (stamp := _stamp_of(name)) is not None and _is_record_file(directory, name)
             ),
             reverse=True,
         )

@@ -18,8 +18,19 @@ from landwatch import __version__, layout
 from landwatch.daemon.lock import AlreadyRunning, InstanceLock, LockHolder
 from landwatch.daemon.loop import Daemon
 from landwatch.files import private_directory
+from landwatch.text import safe
 
 log = logging.getLogger("landwatch.reviewer")
+
+
+class PrintableFormatter(logging.Formatter):
+    """Log lines carry repository paths and names: escaped like any terminal output, so no
+    escape sequence or bidirectional control reaches a terminal that shows the log. A
+    traceback, written by us, keeps its lines."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        record.message = safe(record.message)
+        return super().formatMessage(record)
 
 
 def setup_logging(*, verbose: bool, to_stderr: bool) -> Path:
@@ -30,11 +41,11 @@ def setup_logging(*, verbose: bool, to_stderr: bool) -> Path:
     for handler in list(root.handlers):
         root.removeHandler(handler)
     file_handler = logging.handlers.RotatingFileHandler(log_file, maxBytes=1 << 20, backupCount=3)
-    file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    file_handler.setFormatter(PrintableFormatter("%(asctime)s %(levelname)s %(message)s"))
     root.addHandler(file_handler)
     if to_stderr:
         stream = logging.StreamHandler(sys.stderr)
-        stream.setFormatter(logging.Formatter("landwatch: %(message)s"))
+        stream.setFormatter(PrintableFormatter("landwatch: %(message)s"))
         root.addHandler(stream)
     return log_file
 

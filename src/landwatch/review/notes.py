@@ -10,6 +10,7 @@ import pygit2
 
 from landwatch.review.change import open_repository
 from landwatch.review.report import Report
+from landwatch.text import safe
 
 NOTES_REF = "refs/notes/landwatch"
 
@@ -22,10 +23,13 @@ def enabled(repo: pygit2.Repository) -> bool:
 
 
 def summary(report: Report) -> str:
+    """The note's text: `git log --notes` prints it raw, so what came from the repository (paths,
+    messages, a linter's rule names) is made printable first."""
     lines = [f"landwatch: {report.summary()}"]
     for finding in report.findings[:20]:
         where = f"{finding.path}:{finding.line}" if finding.line else (finding.path or "change")
-        lines.append(f"{finding.severity.name.lower()} {finding.rule} {where} {finding.message}")
+        said = f"{finding.severity.name.lower()} {finding.rule} {where} {finding.message}"
+        lines.append(safe(said))
     if len(report.findings) > 20:
         lines.append(
             f"... and {len(report.findings) - 20} more: landwatch show {report.commit[:12]}"

@@ -101,7 +101,10 @@ def as_sarif(reports: list[Report], repository: Path) -> dict[str, Any]:
             }
             if finding.path is not None:
                 location: dict[str, Any] = {
-                    "artifactLocation": {"uri": urllib.parse.quote(finding.path)}
+                    # The path's own bytes, as pygit2 surrogate-escapes what is not UTF-8.
+                    "artifactLocation": {
+                        "uri": urllib.parse.quote(finding.path, errors="surrogateescape")
+                    }
                 }
                 if finding.line:
                     region: dict[str, Any] = {"startLine": finding.line}

@@ -1,0 +1,35 @@
+"""Making repository data printable: controls, Trojan Source characters and bytes that are not
+UTF-8 are shown as escapes; ordinary text, accents and emoji are left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from landwatch.text import duration, safe
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("plain café 日本 ✓", "plain café 日本 ✓"),
+        ("bell\x07esc\x1b[31m", "bell\\x07esc\\x1b[31m"),
+        ("del\x7f c1\x9b", "del\\x7f c1\\x9b"),
+        ("abc\u202edcba\u2066\u2069", "abc\\u202edcba\\u2066\\u2069"),
+        ("lrm\u200e rlm\u200f alm\u061c", "lrm\\u200e rlm\\u200f alm\\u061c"),
+        ("line\u2028para\u2029", "line\\u2028para\\u2029"),
+        ("caf\udce9.txt", "caf\\xe9.txt"),  # a byte that was not UTF-8, as os.fsdecode keeps it
+        ("lone\ud800", "lone\\ud800"),
+    ],
+)
+def test_safe(raw: str, shown: str) -> None:
+    assert safe(raw) == shown
+
+
+def test_duration() -> None:
+    assert [duration(s) for s in (5, 150, 7200, 7260, 3 * 86400)] == [
+        "5 s",
+        "2 min",
+        "2 h",
+        "2 h 1 min",
+        "3 days",
+    ]
