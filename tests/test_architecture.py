@@ -33,6 +33,7 @@ FORBIDDEN = {
         *COMMANDS,
     ),
     "report_store": ("kinds", "daemon", "job_queue", "work_item", "cli", *COMMANDS),
+    "trust": ("kinds", "daemon", "job_queue", "work_item", "registry", "cli", *COMMANDS),
     "registry": ("review", "kinds", "daemon", "job_queue", "cli", *COMMANDS),
     "kinds": ("daemon", "cli", *COMMANDS),
     "daemon": ("cli", *COMMANDS),
