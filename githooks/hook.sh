@@ -11,11 +11,10 @@ lw_default_stale_after=600
 lw_default_interval=3600
 lw_chained="${0%/*}/$LANDWATCH_EVENT.before-landwatch"
 
-# The kill switch makes landwatch absent: the hook it replaced, if any, runs as it would alone.
-if [ "${LANDWATCH-}" = 0 ]; then
-    [ -x "$lw_chained" ] && exec "$lw_chained" "$@"
-    exit 0
-fi
+# The kill switch makes landwatch absent: the hook it replaced, if any, runs as it would alone,
+# and what landed is only marked skipped, so that the reflog sweep leaves it unreviewed too.
+lw_skip=
+[ "${LANDWATCH-}" = 0 ] && lw_skip=1
 
 # post-rewrite is the only event git gives a stdin to; it is read once and given to both.
 lw_input=
@@ -129,6 +128,21 @@ lw_clock() {
     lw_now=$((lw_now * 1000000))
 }
 
+lw_after_last() {
+    # The clock ticks every 10 ms, and two landings (a cherry-pick and a revert) can come within
+    # one tick: every stamp is after the worktree's last, so items keep their landing order.
+    lw_last=
+    lw_readable "$lw_work/last-stamp" && read -r lw_last 2>/dev/null < "$lw_work/last-stamp"
+    case $lw_last in '' | *[!0-9]* | ????????????????????*) lw_last=0 ;; esac
+    [ "$lw_now" -gt "$lw_last" ] || lw_now=$((lw_last + 1))
+    lw_first=$lw_now
+}
+
+lw_remember_last() {
+    [ "${lw_now:-0}" -gt "${lw_first:-0}" ] && lw_writable "$lw_work/last-stamp" &&
+        { printf '%s\n' "$((lw_now - 1))" > "$lw_work/last-stamp"; } 2>/dev/null
+}
+
 lw_directories() {
     for lw_entry in "$lw_repo" "$lw_work" "$lw_work/pending" "$lw_work/known"; do
         if [ -L "$lw_entry" ] || { [ -e "$lw_entry" ] && [ ! -d "$lw_entry" ]; }; then
@@ -147,6 +161,13 @@ lw_directories() {
 lw_enqueue() {
     # $1 kind, $2 oid, $3 base or empty. The marker known/<id> is created exclusively (set -C
     # opens with O_EXCL and refuses a symlink): that fails when the id is known in any state.
+    if [ -n "$lw_skip" ]; then
+        [ "$1" = review ] || return 0
+        set -C
+        { true > "$lw_work/skipped/$2"; } 2>/dev/null
+        set +C
+        return 0
+    fi
     lw_id=$1-$2
     lw_marker=$lw_work/known/$lw_id
     set -C
@@ -219,6 +240,7 @@ lw_read_settings() {
 
 lw_also() {
     # $1 the landed commit, $2 its base: the other kinds of work a landing may ask for.
+    [ -n "$lw_skip" ] && return 0
     [ -n "$lw_push_remote" ] && lw_enqueue push "$1" "$2"
     [ -n "$lw_maintenance" ] || return 0
     lw_next=
@@ -231,10 +253,30 @@ lw_also() {
     return 0
 }
 
+lw_check_displaced() {
+    # Running as <event>.legacy (pre-commit, prek) or <event>.old: another hook manager moved
+    # this hook aside. Said once, until landwatch is installed again.
+    case ${0##*/} in *.legacy | *.old) ;; *) return 0 ;; esac
+    lw_writable "$lw_repo/displaced-told" && [ ! -e "$lw_repo/displaced-told" ] || return 0
+    { true > "$lw_repo/displaced-told"; } 2>/dev/null
+    lw_say "another hook manager moved landwatch's hooks aside (${0##*/}); what still covers" \
+        "this repository: landwatch doctor"
+}
+
+lw_check_place() {
+    # The install wrote down the repository it was made for: a repository moved or copied since
+    # is one the reviewer does not drain. Said once here (no process), the items kept for later.
+    [ -z "${LANDWATCH_REPOSITORY-}" ] || [ "$lw_common" -ef "$LANDWATCH_REPOSITORY" ] && return 0
+    lw_writable "$lw_repo/moved-told" && [ ! -e "$lw_repo/moved-told" ] || return 0
+    { true > "$lw_repo/moved-told"; } 2>/dev/null
+    lw_say "this repository is not the one landwatch was installed in ($LANDWATCH_REPOSITORY):" \
+        "moved or copied, nothing reviews what lands here; run: landwatch install"
+}
+
 lw_notice() {
     # Python (and rich) start only when there is something to say: items given up since the
     # person was last told, reviews with findings not yet told, or an item waiting too long.
-    [ -n "$lw_said" ] && return 0 # one line at most: it has been said
+    [ -n "$lw_said$lw_skip" ] && return 0 # one line at most: it has been said
     lw_tell=
     if [ "$lw_work/failed" -nt "$lw_work/told" ] ||
         { [ -d "$lw_work/failed" ] && [ ! -e "$lw_work/told" ]; }; then
@@ -289,11 +331,18 @@ lw_record() {
     # Not installed in this repository (a shared hooks dir, or removed): stay silent.
     [ -d "$lw_repo" ] || return 0
     lw_directories || return 0
-    lw_clock || {
-        lw_say "cannot read the clock; nothing recorded"
-        return 0
-    }
-    lw_settings
+    if [ -n "$lw_skip" ]; then
+        lw_ours "$lw_work/skipped" || mkdir "$lw_work/skipped" 2>/dev/null || return 0
+    else
+        lw_clock || {
+            lw_say "cannot read the clock; nothing recorded"
+            return 0
+        }
+        lw_after_last
+        lw_settings
+        lw_check_place
+        lw_check_displaced
+    fi
     case $LANDWATCH_EVENT in
         post-commit | post-applypatch)
             lw_head && lw_enqueue review "$lw_oid" "" && lw_also "$lw_oid" ""
@@ -313,11 +362,13 @@ lw_record() {
                 done
                 # One push and one maintenance for the whole rewrite: its tip carries the rest.
                 [ -z "$lw_tip" ] || lw_also "$lw_tip" ""
+                lw_remember_last
                 lw_notice
             }
             return 0
             ;;
     esac
+    lw_remember_last
     lw_notice
 }
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).parents[1] / "src" / "landwatch"
-COMMANDS = ("install", "service", "status", "notice")
+COMMANDS = ("install", "service", "status", "notice", "doctor")
 
 # What each room may not import (prefixes of module names under landwatch).
 FORBIDDEN = {
@@ -34,6 +34,8 @@ FORBIDDEN = {
     ),
     "report_store": ("kinds", "daemon", "job_queue", "work_item", "cli", *COMMANDS),
     "trust": ("kinds", "daemon", "job_queue", "work_item", "registry", "cli", *COMMANDS),
+    "hooks": ("review", "kinds", "daemon", "job_queue", "work_item", "cli", *COMMANDS),
+    "coverage": ("review", "kinds", "daemon", "job_queue", "cli", *COMMANDS),
     "registry": ("review", "kinds", "daemon", "job_queue", "cli", *COMMANDS),
     "kinds": ("daemon", "cli", *COMMANDS),
     "daemon": ("cli", *COMMANDS),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import cli, install, layout, registry, work_item
+from landwatch import cli, hooks, install, layout, registry, work_item
 from queue_helpers import git_env
 from repo_helpers import Repo
 
@@ -32,9 +32,9 @@ def foreign_hook(repo: Repo, event: str, log: Path, status: int = 0) -> Path:
 def test_install_writes_marked_executable_hooks_and_registers(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "repo")
     output = repo.install()
-    for event in install.HOOK_EVENTS:
+    for event in hooks.HOOK_EVENTS:
         hook = repo.git_dir / "hooks" / event
-        assert install.is_ours(hook)
+        assert hooks.is_ours(hook)
         assert hook.stat().st_mode & stat.S_IXUSR
         text = hook.read_text()
         assert text.startswith("#!/bin/sh\n")
@@ -87,19 +87,21 @@ def test_a_foreign_post_rewrite_hook_gets_a_copy_of_stdin(tmp_path: Path) -> Non
 
 def test_uninstall_restores_foreign_hooks_exactly(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "repo")
-    hooks = repo.git_dir / "hooks"
+    hooks_dir = repo.git_dir / "hooks"
     plain = foreign_hook(repo, "post-commit", tmp_path / "log")
     before = (plain.read_bytes(), stat.S_IMODE(plain.stat().st_mode))
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "merge-hook").write_text("#!/bin/sh\n")
-    (hooks / "post-merge").symlink_to(tmp_path / "scripts" / "merge-hook")
+    (hooks_dir / "post-merge").symlink_to(tmp_path / "scripts" / "merge-hook")
     repo.install()
-    assert install.is_ours(hooks / "post-commit") and install.is_ours(hooks / "post-merge")
+    assert hooks.is_ours(hooks_dir / "post-commit") and hooks.is_ours(hooks_dir / "post-merge")
     assert install.uninstall(repo.path, out=io.StringIO()) == 0
     assert (plain.read_bytes(), stat.S_IMODE(plain.stat().st_mode)) == before
-    assert os.readlink(hooks / "post-merge") == str(tmp_path / "scripts" / "merge-hook")
-    assert not (hooks / "post-rewrite").exists() and not (hooks / "post-applypatch").exists()
-    assert not list(hooks.glob("*.before-landwatch"))
+    assert os.readlink(hooks_dir / "post-merge") == str(tmp_path / "scripts" / "merge-hook")
+    assert (
+        not (hooks_dir / "post-rewrite").exists() and not (hooks_dir / "post-applypatch").exists()
+    )
+    assert not list(hooks_dir.glob("*.before-landwatch"))
     assert registry.registered() == []
     repo.land("after uninstall")
     assert repo.pending() == []
@@ -156,7 +158,7 @@ def test_a_generated_hooks_path_inside_the_repository_is_not_written(
     assert f"landwatch install --hooks-path {husky}" in output
     assert "git config --unset core.hooksPath" in output
     assert sorted(p.name for p in husky.iterdir()) == ["post-commit"]
-    assert not any((repo.git_dir / "hooks" / event).exists() for event in install.HOOK_EVENTS)
+    assert not any((repo.git_dir / "hooks" / event).exists() for event in hooks.HOOK_EVENTS)
     assert registry.registered() == []
     # On purpose: the hooks go there, chain what was there, and record.
     code, output = run_cli(repo, "install", "--hooks-path", str(husky), capsys=capsys)

@@ -100,6 +100,16 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
         "--revoke", action="store_true", help="withdraw everything trusted in this repository"
     )
 
+    doctor = commands.add_parser(
+        "doctor", help="check that every landing is covered; say what mends what is not"
+    )
+    doctor.add_argument("--fix", action="store_true", help="mend what needs no decision")
+
+    forget = commands.add_parser(
+        "forget", help="drop a registered repository that is gone (or that you no longer want)"
+    )
+    forget.add_argument("path", type=Path, metavar="PATH", help="its git dir, as status lists it")
+
     notice = commands.add_parser("notice", help=argparse.SUPPRESS)  # the hooks' one line
     notice.add_argument("--git-dir", type=Path, required=True)
     return parser
@@ -290,6 +300,22 @@ def _trust(args: argparse.Namespace) -> int:
     return trust.command(git_dir, show=args.show, revoke_all=args.revoke)
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    from landwatch import doctor
+
+    return doctor.command(Path.cwd(), fix=args.fix)
+
+
+def _forget(args: argparse.Namespace) -> int:
+    from landwatch import registry
+
+    if not registry.unregister(args.path):
+        print(f"landwatch: {args.path} is not registered", file=sys.stderr)
+        return 1
+    print(f"landwatch: forgot {args.path}")
+    return 0
+
+
 def _notice(args: argparse.Namespace) -> int:
     from landwatch import notice
 
@@ -308,6 +334,8 @@ COMMANDS = {
     "show": _show,
     "rules": _rules,
     "trust": _trust,
+    "doctor": _doctor,
+    "forget": _forget,
 }
 
 

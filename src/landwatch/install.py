@@ -6,103 +6,31 @@ uninstall puts it back exactly. core.hooksPath pointing elsewhere is respected, 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-import landwatch
 from landwatch import layout, registry, trust, work_item
+from landwatch.daemon import sweep
 from landwatch.errors import UserError
-from landwatch.files import write_atomic
-from landwatch.git import GitError, git, is_inside
+from landwatch.files import private_directory, remove, write_atomic
+from landwatch.git import git, is_inside
+from landwatch.hooks import (
+    HOOK_EVENTS,
+    Repository,
+    chained_path,
+    find_repository,
+    is_ours,
+    render_hook,
+)
 from landwatch.text import safe
-
-HOOK_EVENTS = ("post-commit", "post-merge", "post-rewrite", "post-applypatch")
-MARKER = "# landwatch-hook"
-HOOK_FORMAT = 1
 
 
 class InstallError(UserError):
     """Installing cannot go on; the message says what to do."""
-
-
-@dataclass(frozen=True)
-class Repository:
-    git_dir: Path
-    common_dir: Path
-    hooks_dir: Path  # where git runs hooks from (core.hooksPath honoured)
-    default_hooks_dir: Path
-    top: Path
-
-
-def find_repository(cwd: Path) -> Repository:
-    if "\n" in str(cwd.resolve()):
-        raise InstallError(
-            f"{safe(str(cwd.resolve()))} has a newline in its path, which the hooks cannot "
-            "record; move the repository to a path without one"
-        )
-    try:
-        bare = git("rev-parse", "--is-bare-repository", cwd=cwd)
-    except GitError as error:
-        raise InstallError(f"{cwd} is not in a git repository ({error})") from None
-    if bare == "true":
-        raise InstallError(
-            f"{cwd} is a bare repository: nothing lands there by commit; "
-            "install landwatch in a clone"
-        )
-    git_dir, common_dir, hooks_dir, top = git(
-        "rev-parse",
-        "--path-format=absolute",
-        "--git-dir",
-        "--git-common-dir",
-        "--git-path",
-        "hooks",
-        "--show-toplevel",
-        cwd=cwd,
-    ).split("\n")
-    return Repository(
-        Path(git_dir), Path(common_dir), Path(hooks_dir), Path(common_dir) / "hooks", Path(top)
-    )
-
-
-def hook_body() -> str:
-    """githooks/hook.sh: inside the installed package, or in the source checkout."""
-    package = Path(landwatch.__file__).parent
-    for candidate in (
-        package / "githooks" / "hook.sh",
-        package.parents[1] / "githooks" / "hook.sh",
-    ):
-        if candidate.is_file():
-            return candidate.read_text(encoding="utf-8")
-    raise InstallError(f"the hook script is missing from {package}; reinstall landwatch")
-
-
-def render_hook(event: str, entry: Path, host: str) -> str:
-    return (
-        "#!/bin/sh\n"
-        f"{MARKER} {HOOK_FORMAT}: written by `landwatch install`; `landwatch uninstall`\n"
-        "# removes it and puts back the hook it replaced. Edits are lost on the next install.\n"
-        f"LANDWATCH_EVENT={event}\n"
-        f"LANDWATCH_ENTRY={shlex.quote(str(entry))}\n"
-        f"LANDWATCH_HOST={shlex.quote(host)}\n"
-        "\n" + hook_body()
-    )
-
-
-def is_ours(path: Path) -> bool:
-    try:
-        with path.open("rb") as file:
-            head = file.read(512)
-    except OSError:
-        return False
-    return MARKER.encode() in head
-
-
-def chained_path(hook: Path) -> Path:
-    return hook.with_name(hook.name + layout.CHAINED_SUFFIX)
 
 
 def write_entry_point(python: str = sys.executable) -> Path:
@@ -141,8 +69,27 @@ def _hooks_path_policy(repository: Repository, requested: Path | None) -> Path:
     )
 
 
+def _readable_by_the_review(repository: Repository) -> None:
+    """A repository the review cannot read is refused, not filled with items that can only
+    fail (SHA-256 repositories, while the pygit2 here cannot open them)."""
+    object_format = git("rev-parse", "--show-object-format", cwd=repository.top, check=False)
+    if object_format in ("", "sha1"):
+        return
+    import pygit2
+
+    try:
+        pygit2.Repository(str(repository.git_dir))
+    except (pygit2.GitError, ValueError) as error:
+        raise InstallError(
+            f"{repository.top} uses {object_format} object names, which the libgit2 "
+            f"{pygit2.LIBGIT2_VERSION} of landwatch's pygit2 cannot read ({error}); nothing "
+            "installed"
+        ) from None
+
+
 def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO = sys.stdout) -> int:
     repository = find_repository(cwd)
+    _readable_by_the_review(repository)
     hooks_dir = _hooks_path_policy(repository, hooks_path)
     hooks_dir.mkdir(parents=True, exist_ok=True)
     plans = []
@@ -168,7 +115,7 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO = sys.stdo
         # The hooks directory is git's, not ours: hooks are executable as git's own are.
         write_atomic(
             hook,
-            render_hook(event, entry, host),
+            render_hook(event, entry, host, repository.common_dir.resolve()),
             trusted=None,
             mode=0o755,
             make_directory=False,
@@ -182,6 +129,12 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO = sys.stdo
         )
     for git_dir in registry.worktree_git_dirs(repository.common_dir):
         work_item.ensure_work_directory(git_dir)
+        private_directory(layout.skipped_dir(git_dir), trusted=git_dir)
+    # Nothing that landed before the install is reviewed; a reinstall goes on where it was.
+    sweep.start_at_end(repository.common_dir, keep=True)
+    for told in (layout.moved_told_file, layout.displaced_told_file):
+        with contextlib.suppress(OSError):  # mended now: the hooks say so again if it recurs
+            remove(told(repository.common_dir), trusted=repository.common_dir)
     if registry.register(repository.common_dir):
         print(f"landwatch: registered {repository.common_dir} with your reviewer", file=out)
     print(f"landwatch: hooks call {entry}", file=out)

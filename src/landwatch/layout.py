@@ -54,11 +54,26 @@ WORKTREE_PLACES = (
         hooks=True,
     ),
     Place(
+        "last-stamp",
+        Scope.WORKTREE,
+        "the hooks",
+        "the newest stamp the hooks gave, so the next is later though the clock ticks 10 ms",
+        hooks=True,
+    ),
+    Place(
         "told",
         Scope.WORKTREE,
         "notice",
         "its mtime: when the person was last told of items given up",
         hooks=True,
+    ),
+    Place(
+        "skipped",
+        Scope.WORKTREE,
+        "the hooks",
+        "<oid>: a landing made with LANDWATCH=0, which the sweep leaves unreviewed",
+        True,
+        True,
     ),
     Place(
         "push-state.json",
@@ -101,6 +116,26 @@ REPOSITORY_PLACES = (
         hooks=True,
     ),
     Place("untrusted-told", Scope.REPOSITORY, "trust", "the digest the one line last told of"),
+    Place(
+        "moved-told",
+        Scope.REPOSITORY,
+        "the hooks",
+        "the line said once that the repository is not where landwatch was installed",
+        hooks=True,
+    ),
+    Place(
+        "displaced-told",
+        Scope.REPOSITORY,
+        "the hooks",
+        "the line said once that another hook manager moved landwatch's hooks aside",
+        hooks=True,
+    ),
+    Place(
+        "sweep.json",
+        Scope.REPOSITORY,
+        "daemon.sweep",
+        "how far each reflog was read (inode, offset, time), so a pass reads only what is new",
+    ),
 )
 
 USER_PLACES = (
@@ -186,6 +221,22 @@ def maintenance_after_file(git_dir: os.PathLike[str] | str) -> Path:
 
 def maintenance_ran_file(git_dir: os.PathLike[str] | str) -> Path:
     return repository_dir(git_dir) / "maintenance-ran"
+
+
+def skipped_dir(git_dir: os.PathLike[str] | str) -> Path:
+    return work_dir(git_dir) / "skipped"
+
+
+def moved_told_file(git_dir: os.PathLike[str] | str) -> Path:
+    return repository_dir(git_dir) / "moved-told"
+
+
+def displaced_told_file(git_dir: os.PathLike[str] | str) -> Path:
+    return repository_dir(git_dir) / "displaced-told"
+
+
+def sweep_state_file(git_dir: os.PathLike[str] | str) -> Path:
+    return repository_dir(git_dir) / "sweep.json"
 
 
 def untrusted_file(git_dir: os.PathLike[str] | str) -> Path:

@@ -61,9 +61,11 @@ def stale(git_dir: Path, now: float) -> Announcement | None:
     bound = stale_after(git_dir)
     if not count or age <= bound:
         return None
+    from landwatch import registry
     from landwatch.daemon.lock import holder
 
-    if holder() is not None:
+    drained = layout.common_dir(git_dir).resolve() in registry.registered()
+    if holder() is not None and drained:
         # It is draining: what still waits is a push backing off, told once it has been
         # failing longer than the bound.
         return push_failing(git_dir, now, bound)
@@ -75,17 +77,17 @@ def stale(git_dir: Path, now: float) -> Announcement | None:
     oids.discard("")  # garbage: no kind-oid name
     commits = len(oids)
     items = "1 landed commit waits" if commits == 1 else f"{commits or count} landed commits wait"
+    if drained:
+        why, command = "nobody is reviewing them. Start the reviewer: ", START_COMMAND
+    else:
+        why, command = "your reviewer does not drain this repository: ", "landwatch install"
     return Announcement(
         Urgency.STALE,
         (
             ("landwatch: ", "bold"),
             (f"{items} for review in {safe(repository_name(git_dir))}", "yellow"),
-            (
-                f" (the oldest for {duration(age)}); nobody is reviewing them. "
-                "Start the reviewer: ",
-                "",
-            ),
-            (START_COMMAND, "bold cyan"),
+            (f" (the oldest for {duration(age)}); {why}", ""),
+            (command, "bold cyan"),
         ),
     )
 

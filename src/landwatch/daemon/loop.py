@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from landwatch import layout, registry, work_item
+from landwatch.daemon import sweep
 from landwatch.daemon.watch import Watcher
 from landwatch.files import write_atomic
 from landwatch.job_queue import Job, JobQueue, JobState
@@ -46,6 +47,8 @@ class Settings:
     jump: float = 30.0  # wall clock moving this much more (or less) than the monotonic one
     watch: bool = True  # file events (watchdog)
     state_every: float = 0.5  # the state file is rewritten at most this often
+    sweep_every: float = 60.0  # read every repository's reflogs for landings nobody recorded
+    sweep_grace: float = sweep.GRACE
 
 
 @dataclass
@@ -56,6 +59,7 @@ class Deadlines:
     recovery: float
     prune: float
     state: float
+    sweep: float
 
 
 class Daemon:
@@ -86,10 +90,14 @@ class Daemon:
         self.stopping = False
         self.reload_requested = True
         self._told: dict[Path, str] = {}
-        self._watcher = Watcher(self.poke, self.request_reload, rescan=self.settings.rescan)
+        self.repositories: list[Path] = []
+        self._sweep_wanted: set[Path] = set()
+        self._watcher = Watcher(
+            self.poke, self.request_reload, self.want_sweep, rescan=self.settings.rescan
+        )
         self._state_changed = True
         now = self.clock.monotonic()
-        self._next = Deadlines(rescan=now, recovery=now, prune=now, state=now)
+        self._next = Deadlines(rescan=now, recovery=now, prune=now, state=now, sweep=now)
         self._last = (self.clock.time(), now)
 
     # --- the loop ---
@@ -99,7 +107,7 @@ class Daemon:
         self.reload()
         self.recover_all()
         if self.settings.watch:
-            self._watcher.start(self.git_dirs)
+            self._watcher.start(self.git_dirs, self.repositories)
         try:
             while not self.stopping:
                 self.tick()
@@ -123,6 +131,10 @@ class Daemon:
         if now >= self._next.prune:
             self.prune_all()
             self._next.prune = now + self.settings.prune
+        if now >= self._next.sweep:
+            self._sweep_wanted.update(self.repositories)
+            self._next.sweep = now + self.settings.sweep_every
+        self.sweep_wanted()
         self.dispatch()
         self._write_state_when_due()
 
@@ -142,7 +154,7 @@ class Daemon:
 
     def _seconds_to_next(self) -> float:
         now = self.clock.monotonic()
-        deadlines = [self._next.rescan, self._next.recovery, self._next.prune]
+        deadlines = [self._next.rescan, self._next.recovery, self._next.prune, self._next.sweep]
         wall = self.clock.time()
         for handler in self.handlers.values():
             for until in handler.held_until.values():
@@ -159,11 +171,32 @@ class Daemon:
         self.reload_requested = True
         self.wake.set()
 
+    def want_sweep(self, common: Path) -> None:
+        """A reflog of `common` changed: sweep it at the next tick."""
+        self._sweep_wanted.add(common)
+        self.wake.set()
+
+    def sweep_wanted(self) -> None:
+        """Sweep the repositories whose reflogs changed (or all, when the timer says)."""
+        while self._sweep_wanted:
+            common = self._sweep_wanted.pop()
+            if common not in self.repositories:
+                continue
+            try:
+                swept = sweep.sweep(common, now=self.clock.time(), grace=self.settings.sweep_grace)
+            except (OSError, work_item.QueueError) as error:
+                log.warning("sweep of %s: %s", common, error)
+                continue
+            if swept.enqueued:
+                for git_dir in registry.worktree_git_dirs(common):
+                    self.poke(git_dir)
+
     # --- repositories ---
 
     def reload(self) -> None:
         self.reload_requested = False
         git_dirs = []
+        usable: list[Path] = []
         repositories = registry.registered()
         for common in repositories:
             problem = registry.problem_with(common)
@@ -173,17 +206,19 @@ class Daemon:
                     self._told[common] = problem
                 continue
             self._told.pop(common, None)
+            usable.append(common)
             for git_dir in registry.worktree_git_dirs(common):
                 git_dirs.append(git_dir)
                 self._repository_of[git_dir] = common
         changed = git_dirs != self.git_dirs
         self.git_dirs = git_dirs
+        self.repositories = usable
         for git_dir in git_dirs:
             self.poke(git_dir)
         if changed:
             log.info("draining %d worktree(s) of %d repositories", len(git_dirs), len(repositories))
             self._state_changed = True
-            self._watcher.watch(git_dirs)
+            self._watcher.watch(git_dirs, usable)
 
     def poke(self, git_dir: Path) -> None:
         """Something changed in `git_dir`'s queue: look at it for every kind."""

@@ -1,5 +1,6 @@
-"""File events that wake the resident process: a registered work directory that may hold new
-work, and the registry file being replaced. Only events that can bring work count.
+"""File events that wake the resident process: a work directory that may hold new work, a reflog
+that may tell of a landing nobody recorded, a worktree added or removed, the registry replaced.
+Only events that can bring work count.
 """
 
 from __future__ import annotations
@@ -15,23 +16,30 @@ from landwatch.files import private_directory
 
 log = logging.getLogger("landwatch.reviewer")
 
+# Reading a watched directory (our own listing) raises open and close events: waking on those
+# would spin.
+_CHANGES = ("created", "moved", "deleted", "modified")
+
 
 class Watcher:
-    """watchdog's observer over the registry's directory and every worktree's work directory."""
+    """watchdog's observer over the registry's directory and, for every registered repository,
+    its worktrees' work directories, its reflogs and its list of worktrees."""
 
     def __init__(
         self,
         on_work: Callable[[Path], None],
         on_registry: Callable[[], None],
+        on_reflog: Callable[[Path], None],
         *,
         rescan: float,
     ) -> None:
         self.on_work = on_work
         self.on_registry = on_registry
+        self.on_reflog = on_reflog
         self.rescan = rescan
         self._observer: Any = None
 
-    def start(self, git_dirs: list[Path]) -> None:
+    def start(self, git_dirs: list[Path], repositories: list[Path]) -> None:
         try:
             from watchdog.observers import Observer
         except ImportError as error:  # pragma: no cover - a dependency
@@ -40,11 +48,12 @@ class Watcher:
         # A long timeout: emitter threads wake this rarely when idle (stop() waits that long).
         self._observer = Observer(timeout=5.0)
         self._observer.daemon = True
-        self.watch(git_dirs)
+        self.watch(git_dirs, repositories)
         self._observer.start()
 
-    def watch(self, git_dirs: list[Path]) -> None:
-        """Watch exactly these worktrees (and the registry), replacing what was watched."""
+    def watch(self, git_dirs: list[Path], repositories: list[Path]) -> None:
+        """Watch exactly these worktrees and repositories (and the registry), replacing what was
+        watched."""
         if self._observer is None:
             return
         from watchdog.events import FileSystemEvent, FileSystemEventHandler
@@ -52,37 +61,68 @@ class Watcher:
         watcher = self
         registry_name = layout.registry_file().name
 
-        class Poke(FileSystemEventHandler):
-            # Only what can bring work: reading a watched directory (our own listing) raises
-            # open/close events, and waking on those would spin.
-            def __init__(self, git_dir: Path | None) -> None:
+        def names(event: FileSystemEvent) -> set[str]:
+            paths = (event.src_path, getattr(event, "dest_path", "") or "")
+            return {os.path.basename(os.fsdecode(path)) for path in paths}
+
+        class Work(FileSystemEventHandler):
+            def __init__(self, git_dir: Path) -> None:
                 self.git_dir = git_dir
 
             def on_any_event(self, event: FileSystemEvent) -> None:
-                if event.event_type not in ("created", "moved", "deleted", "modified"):
+                if event.event_type in ("created", "moved"):
+                    watcher.on_work(self.git_dir)
+
+        class Reflogs(FileSystemEventHandler):
+            def __init__(self, common: Path) -> None:
+                self.common = common
+
+            def on_any_event(self, event: FileSystemEvent) -> None:
+                if event.event_type in _CHANGES and not event.is_directory:
+                    watcher.on_reflog(self.common)
+
+        class Worktrees(FileSystemEventHandler):
+            # `git worktree add` and `remove` change this directory (or make it, in the
+            # common dir): the worktree is drained from the next tick, not the next rescan.
+            def __init__(self, common: Path) -> None:
+                self.common = common
+
+            def on_any_event(self, event: FileSystemEvent) -> None:
+                if event.event_type not in _CHANGES:
                     return
-                if self.git_dir is not None:
-                    if event.event_type in ("created", "moved"):
-                        watcher.on_work(self.git_dir)
-                    return
-                names = {
-                    os.path.basename(os.fsdecode(event.src_path)),
-                    os.path.basename(os.fsdecode(getattr(event, "dest_path", "") or "")),
-                }
-                if registry_name in names:  # replaced by rename: the new name is dest_path
+                in_common = Path(os.fsdecode(event.src_path)).parent == self.common
+                if in_common and "worktrees" not in names(event):
+                    return  # the common dir's own files: index, HEAD, ...
+                watcher.on_registry()
+                watcher.on_reflog(self.common)
+
+        class Registry(FileSystemEventHandler):
+            def on_any_event(self, event: FileSystemEvent) -> None:
+                # Replaced by a rename: the new name is the event's dest_path.
+                if event.event_type in _CHANGES and registry_name in names(event):
                     watcher.on_registry()
 
         self._observer.unschedule_all()
         registry_dir = private_directory(layout.config_dir(), trusted=None)
         # The whole work directory, not just pending/: a claim moves an item to claimed/, and
         # watchdog holds an unpaired moved_from for 0.5 s, delaying every event behind it.
-        targets: list[tuple[Path | None, Path, bool]] = [(None, registry_dir, False)]
-        targets += [(git_dir, layout.work_dir(git_dir), True) for git_dir in git_dirs]
-        for git_dir, directory, recursive in targets:
-            if not directory.is_dir():
+        targets: list[tuple[FileSystemEventHandler, Path, bool]] = [
+            (Registry(), registry_dir, False)
+        ]
+        targets += [(Work(git_dir), layout.work_dir(git_dir), True) for git_dir in git_dirs]
+        for common in repositories:
+            targets.append((Reflogs(common), common / "logs", True))
+            worktrees = common / "worktrees"
+            targets.append((Worktrees(common), worktrees if worktrees.is_dir() else common, False))
+        for git_dir in git_dirs:
+            common = layout.common_dir(git_dir)
+            if git_dir != common:
+                targets.append((Reflogs(common), git_dir / "logs", False))
+        for handler, directory, recursive in targets:
+            if not directory.is_dir() or directory.is_symlink():
                 continue
             try:
-                self._observer.schedule(Poke(git_dir), str(directory), recursive=recursive)
+                self._observer.schedule(handler, str(directory), recursive=recursive)
             except OSError as error:
                 log.warning(
                     "no file events for %s (%s); rescanning every %.0f s",

@@ -1,0 +1,304 @@
+"""The reflog sweep: landings the hooks did not record (commits written without hooks, hooks
+another tool displaced, a worktree removed before its queue drained, the upstream side of a
+`pull --rebase`), found in the reflogs git keeps and enqueued once each (docs/coverage.md).
+
+Each pass reads every reflog from where the last one stopped: its cost follows what is new,
+not how long the reflogs are.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import stat
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from landwatch import layout, registry, work_item
+from landwatch.files import list_entries, read_file, remove, write_atomic
+from landwatch.git import no_git_env
+from landwatch.work_item import WorkItem, WorkKind
+
+log = logging.getLogger("landwatch.reviewer")
+
+FORMAT = 1
+# A reflog entry this young may belong to a landing whose hook is still recording it (or
+# marking it skipped): it waits for the next pass.
+GRACE = 10.0
+# A movement bringing more commits than this that nobody reviewed is reviewed as one range.
+FLOOD = 20
+# At most this much of one reflog is read in a pass; the rest comes at the next.
+CHUNK = 4 << 20
+
+_ZERO = re.compile(r"0{40}|0{64}")
+_OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_ONTO = re.compile(r" onto ([0-9a-f]{40}|[0-9a-f]{64})$")
+# HEAD moving without landing anything, and the steps of a rebase before its finish.
+_NOT_LANDINGS = ("reset:", "checkout:", "branch:", "clone:", "Branch: renamed", "fetch")
+
+
+@dataclass
+class Cursor:
+    """How far one reflog was read: its inode, the byte after the last entry taken, and that
+    entry's time (to skip what was read before if the file is rewritten by an expire)."""
+
+    inode: int
+    offset: int
+    time: int
+
+
+@dataclass
+class Entry:
+    old: str
+    new: str
+    time: int
+    message: str
+
+
+@dataclass
+class Swept:
+    """What one pass did in one repository."""
+
+    enqueued: list[str] = field(default_factory=list)  # item ids
+    entries: int = 0
+
+
+def reflogs(common: Path) -> dict[str, Path]:
+    """Every reflog the sweep reads, by its path relative to the common dir: each worktree's HEAD
+    and every local branch."""
+    found = {}
+    for git_dir in registry.worktree_git_dirs(common):
+        head = git_dir / "logs" / "HEAD"
+        found[str(head.relative_to(common))] = head
+    branches = common / "logs" / "refs" / "heads"
+    for directory, names, files in os.walk(branches):  # links are not followed into
+        for name in files:
+            path = Path(directory) / name
+            found[str(path.relative_to(common))] = path
+        names[:] = [n for n in names if not os.path.islink(os.path.join(directory, n))]
+    return found
+
+
+def _state_file(common: Path) -> Path:
+    return layout.sweep_state_file(common)
+
+
+def _load(common: Path) -> dict[str, Cursor] | None:
+    try:
+        data = json.loads(read_file(_state_file(common), trusted=common))
+        return {
+            key: Cursor(int(value["inode"]), int(value["offset"]), int(value["time"]))
+            for key, value in data["reflogs"].items()
+        }
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # unreadable: begin again at the end, never reviewing the past twice
+
+
+def _store(common: Path, cursors: dict[str, Cursor]) -> None:
+    data = {
+        "format": FORMAT,
+        "reflogs": {key: vars(cursor) for key, cursor in sorted(cursors.items())},
+    }
+    write_atomic(_state_file(common), json.dumps(data), trusted=common, durable=False)
+
+
+def _regular(path: Path) -> os.stat_result | None:
+    try:
+        info = path.lstat()
+    except OSError:
+        return None
+    return info if stat.S_ISREG(info.st_mode) else None
+
+
+def start_at_end(common: Path, *, keep: bool = False) -> None:
+    """Nothing that landed before now is swept (`landwatch install`): cursors at every end;
+    with `keep`, a repository swept already goes on from where it was."""
+    if keep and _load(common) is not None:
+        return
+    cursors = {}
+    for key, path in reflogs(common).items():
+        info = _regular(path)
+        if info is not None:
+            cursors[key] = Cursor(info.st_ino, info.st_size, 0)
+    _store(common, cursors)
+
+
+def parse(line: bytes) -> Entry | None:
+    head, _, message = line.partition(b"\t")
+    parts = head.split(b" ")
+    if len(parts) < 4:
+        return None
+    old, new = parts[0].decode("ascii", "replace"), parts[1].decode("ascii", "replace")
+    if not (_OID.fullmatch(old) and _OID.fullmatch(new)):
+        return None
+    try:
+        time = int(parts[-2])
+    except ValueError:
+        return None
+    return Entry(old, new, time, message.decode("utf-8", "replace"))
+
+
+class _Repository:
+    """What the sweep asks of one repository while it works through its entries."""
+
+    def __init__(self, common: Path) -> None:
+        self.common = common
+        self.worktrees = registry.worktree_git_dirs(common)
+
+    def known(self, oid: str) -> bool:
+        """Recorded in any worktree's queue (in any state), reviewed, or skipped on purpose."""
+        if os.path.lexists(layout.report_file(self.common, oid)):
+            return True
+        for git_dir in self.worktrees:
+            work = layout.work_dir(git_dir)
+            if os.path.lexists(work / work_item.KNOWN / f"{WorkKind.REVIEW}-{oid}"):
+                return True
+            if os.path.lexists(layout.skipped_dir(git_dir) / oid):
+                return True
+        return False
+
+    def git(self, *args: str) -> list[str]:
+        result = subprocess.run(
+            ["git", f"--git-dir={self.common}", *args],
+            capture_output=True,
+            text=True,
+            env=no_git_env(),
+            stdin=subprocess.DEVNULL,
+            timeout=60,
+        )
+        return result.stdout.split() if result.returncode == 0 else []
+
+    def commits(self, tip: str, hide: str | None) -> list[str]:
+        """What `tip` has that `hide` has not, oldest first, at most FLOOD + 1 of them."""
+        args = ["rev-list", f"--max-count={FLOOD + 1}", tip]
+        if hide is not None:
+            args.append(f"^{hide}")
+        return list(reversed(self.git(*args, "--")))
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        found = self.git("merge-base", a, b)
+        return found[0] if found else None
+
+
+def _landings(repo: _Repository, entry: Entry, is_head: bool) -> list[tuple[str, str | None]]:
+    """(tip, base) of each review this movement asks for that nobody has done: a single commit
+    (base None) or a range."""
+    message = entry.message
+    if _ZERO.fullmatch(entry.new) or message.startswith(_NOT_LANDINGS):
+        return []
+    if "rebase" in message:
+        if "(finish)" not in message or is_head:
+            return []  # the steps of a rebase; its finish is read from the branch's reflog
+        return _rebase(repo, entry)
+    if repo.known(entry.new):
+        return []  # the hooks recorded it (or it was reviewed, or skipped on purpose)
+    old = None if _ZERO.fullmatch(entry.old) else entry.old
+    commits = [oid for oid in repo.commits(entry.new, old) if not repo.known(oid)]
+    if not commits:
+        return []
+    merged = message.startswith(("merge ", "pull")) or message.startswith("commit (merge)")
+    if old is not None and (merged or len(commits) > FLOOD):
+        return [(entry.new, old)]  # as the post-merge hook does: what landed, as one range
+    return [(oid, None) for oid in commits]
+
+
+def _rebase(repo: _Repository, entry: Entry) -> list[tuple[str, str | None]]:
+    """A finished rebase: the upstream commits it brought in, once as a range, and each of the
+    rewritten commits (the post-rewrite hook's, unless it was displaced)."""
+    found: list[tuple[str, str | None]] = []
+    onto = _ONTO.search(entry.message)
+    rewritten_from = entry.old
+    if onto is not None:
+        upstream = onto[1]
+        base = repo.merge_base(entry.old, upstream)
+        incoming = [oid for oid in repo.commits(upstream, base) if not repo.known(oid)]
+        if incoming and base is not None:
+            found.append((upstream, base))
+        rewritten_from = upstream
+    rewritten = [oid for oid in repo.commits(entry.new, rewritten_from) if not repo.known(oid)]
+    if len(rewritten) > FLOOD:
+        return [*found, (entry.new, rewritten_from)]
+    return [*found, *((oid, None) for oid in rewritten)]
+
+
+def sweep(common: Path, *, now: float, grace: float = GRACE) -> Swept:
+    """One pass over every reflog of the repository of `common`."""
+    swept = Swept()
+    cursors = _load(common)
+    if cursors is None:
+        start_at_end(common)  # installed by a release without the sweep: from now on
+        return swept
+    repo = _Repository(common)
+    changed = False
+    for key, path in reflogs(common).items():
+        info = _regular(path)
+        if info is None:
+            continue
+        cursor = cursors.get(key)
+        if cursor is None:
+            cursor = Cursor(info.st_ino, 0, 0)  # born after the install: all of it is new
+            changed = True
+        elif cursor.inode != info.st_ino or info.st_size < cursor.offset:
+            cursor = Cursor(info.st_ino, 0, cursor.time)  # rewritten: skip what came before
+            changed = True
+        if info.st_size > cursor.offset:
+            changed |= _read(repo, path, cursor, key.endswith("HEAD"), now - grace, swept)
+        cursors[key] = cursor
+    if changed:
+        _store(common, cursors)
+    _forget_skipped(repo, cursors)
+    return swept
+
+
+def _read(
+    repo: _Repository, path: Path, cursor: Cursor, is_head: bool, before: float, swept: Swept
+) -> bool:
+    """Take the entries after the cursor, up to the first one too young; True if any."""
+    with path.open("rb") as file:
+        file.seek(cursor.offset)
+        data = file.read(CHUNK)
+    start, taken, at = cursor.offset, False, 0
+    target = path.parents[1] if is_head else repo.common  # the worktree's git dir, or the main
+    while (end := data.find(b"\n", at)) >= 0:
+        entry = parse(data[at:end])
+        if entry is not None and entry.time > before:
+            break  # its hook may still be at work: the next pass takes it
+        if entry is not None and entry.time >= cursor.time:
+            for tip, base in _landings(repo, entry, is_head):
+                item = WorkItem(WorkKind.REVIEW, tip, target, base=base)
+                try:
+                    added = work_item.enqueue(item) is work_item.Enqueued.ADDED
+                except work_item.QueueError as error:
+                    log.warning("%s", error)
+                    return taken  # nothing is consumed past what could not be queued
+                if added:
+                    swept.enqueued.append(item.id)
+                    log.info("sweep: %s landed in %s unrecorded; queued", tip[:12], target)
+            swept.entries += 1
+            cursor.time = entry.time
+        at = end + 1
+        cursor.offset = start + at
+        taken = True
+    return taken
+
+
+def _forget_skipped(repo: _Repository, cursors: dict[str, Cursor]) -> None:
+    """Kill-switch markers every reflog has read past (with an hour to spare) are done with."""
+    times = [cursor.time for cursor in cursors.values()]
+    if not times or min(times) == 0:
+        return
+    horizon = min(times) - 3600
+    for git_dir in repo.worktrees:
+        skipped = layout.skipped_dir(git_dir)
+        try:
+            entries = list_entries(skipped, trusted=git_dir)
+        except OSError:
+            continue
+        for name, info in entries:
+            if stat.S_ISREG(info.st_mode) and info.st_mtime < horizon:
+                remove(skipped / name, trusted=git_dir)

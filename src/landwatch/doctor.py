@@ -1,0 +1,154 @@
+"""`landwatch doctor [--fix]`: everything coverage depends on, checked, one line per problem with
+the command that mends it; `--fix` does the mending that needs no decision.
+
+Exit status 0 when all is well, 1 when a problem remains.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from landwatch import coverage, install, layout, registry, work_item
+from landwatch.daemon.lock import holder
+from landwatch.errors import UserError
+from landwatch.git import GitError, git
+from landwatch.hooks import find_repository, whose
+from landwatch.text import duration, safe
+
+
+@dataclass
+class Problem:
+    what: str
+    fix: str  # the command a person runs
+    mend: Callable[[TextIO], None] | None = None  # what --fix runs; None: a decision to make
+
+
+def _entry_point() -> list[Problem]:
+    entry = layout.entry_point()
+    if entry.is_file() and os.access(entry, os.X_OK):
+        return []
+
+    def mend(out: TextIO) -> None:
+        print(f"landwatch: wrote {install.write_entry_point()}", file=out)
+
+    return [Problem(f"the entry point the hooks call, {entry}, is missing", "./install.sh", mend)]
+
+
+def _reviewer() -> list[Problem]:
+    if holder() is not None:
+        return []
+
+    def mend(out: TextIO) -> None:
+        from landwatch import service
+
+        service.command("start", out)
+
+    return [Problem("the reviewer is not running", "landwatch service start", mend)]
+
+
+def _repository(common: Path, now: float) -> list[Problem]:
+    problem = registry.problem_with(common)
+    if problem is not None:
+        shown = safe(str(common))
+
+        def forget(out: TextIO) -> None:
+            registry.unregister(common)
+            print(f"landwatch: forgot {shown} ({problem})", file=out)
+
+        return [
+            Problem(f"{shown} is registered but {problem}", f"landwatch forget {shown}", forget)
+        ]
+    problems = []
+    covered = coverage.inspect(common)
+    if covered.reach is not coverage.Reach.HOOKS:
+        top = coverage.worktree_of(common)
+
+        def reinstall(out: TextIO) -> None:
+            assert top is not None
+            install.install(top, out=out)
+
+        mend = reinstall if covered.fixable and top is not None else None
+        problems.append(
+            Problem(f"{safe(str(common))}: {covered.summary}", covered.fix or "see docs", mend)
+        )
+    bound = layout.DEFAULT_STALE_AFTER
+    for git_dir in registry.worktree_git_dirs(common):
+        try:
+            waiting, age = work_item.pending_summary(git_dir, now=now)
+        except work_item.QueueError as error:
+            problems.append(Problem(str(error).removeprefix("landwatch: "), "landwatch status"))
+            continue
+        if waiting and age > bound:
+            problems.append(
+                Problem(
+                    f"{waiting} item(s) wait in {safe(str(git_dir))}, the oldest for "
+                    f"{duration(age)}",
+                    "landwatch status (and the reviewer's log)",
+                )
+            )
+    return problems
+
+
+def _here(cwd: Path) -> list[Problem]:
+    """The repository the doctor runs in: is what its hooks record drained?"""
+    try:
+        common = Path(git("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=cwd))
+    except GitError:
+        return []
+    if not layout.repository_dir(common).is_dir() or common.resolve() in registry.registered():
+        return []
+    waiting = 0
+    for git_dir in registry.worktree_git_dirs(common):
+        try:
+            waiting += work_item.pending_summary(git_dir)[0]
+        except work_item.QueueError:
+            continue
+    ours = whose(find_repository(cwd).hooks_dir / "post-commit") == "landwatch"
+    if not waiting and not ours:
+        return []
+
+    def register(out: TextIO) -> None:
+        install.install(cwd, out=out)
+
+    what = f"{safe(str(common))} is not registered (moved or copied?)"
+    if waiting:
+        what += f": {waiting} item(s) its hooks recorded wait undrained"
+    return [Problem(what, "landwatch install", register if ours else None)]
+
+
+def problems(cwd: Path, now: float | None = None) -> list[Problem]:
+    moment = time.time() if now is None else now
+    found = _entry_point() + _reviewer()
+    for common in registry.registered():
+        found += _repository(common, moment)
+    return found + _here(cwd)
+
+
+def command(cwd: Path, *, fix: bool, out: TextIO = sys.stdout) -> int:
+    found = problems(cwd)
+    if fix:
+        for problem in found:
+            if problem.mend is not None:
+                try:
+                    problem.mend(out)
+                except (UserError, OSError) as error:
+                    print(f"landwatch: could not mend it: {error}", file=out)
+        found = problems(cwd)
+    for problem in found:
+        print(f"landwatch: {problem.what}; fix: {problem.fix}", file=out)
+    if found:
+        return 1
+    running = holder()
+    count = len(registry.registered())
+    print(
+        f"landwatch doctor: all well: {count} repositor{'y' if count == 1 else 'ies'} covered, "
+        f"the reviewer running ({running.describe() if running else '?'})",
+        file=out,
+    )
+    return 0
