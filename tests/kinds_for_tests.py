@@ -32,6 +32,15 @@ class Noop(ItemHandler[None]):
         journal(f"done {item.oid} {os.getpid()}")
 
 
+class Recording(ItemHandler[None]):
+    """Journals what it was asked to review: the commit and the range's base (or -)."""
+
+    name = WorkKind.REVIEW
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> None:
+        journal(f"reviewed {item.oid} {item.base or '-'}")
+
+
 class Failing(ItemHandler[None]):
     name = WorkKind.REVIEW
 

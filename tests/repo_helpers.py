@@ -28,6 +28,13 @@ class Repo:
         if initial:
             self.land("initial", hooks=False)
 
+    @classmethod
+    def existing(cls, path: Path) -> Repo:
+        """The worktree already at `path` (moved, copied, made by git itself)."""
+        repo = cls.__new__(cls)
+        repo.path, repo.said = path, ""
+        return repo
+
     def git(self, *args: str, **env: str) -> str:
         return git(*args, cwd=self.path, **env)
 

@@ -96,8 +96,7 @@ def test_pull_fast_forward_and_pull_with_merge(tmp_path: Path) -> None:
         check=True,
         env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1"},
     )
-    clone = Repo.__new__(Repo)
-    clone.path = tmp_path / "clone"
+    clone = Repo.existing(tmp_path / "clone")
     clone.install()
     clone.git("config", "pull.rebase", "false")
     before = clone.head()
@@ -119,8 +118,7 @@ def test_pull_fast_forward_and_pull_with_merge(tmp_path: Path) -> None:
 def test_pull_rebase_records_the_rebased_local_commits(tmp_path: Path) -> None:
     upstream = Repo(tmp_path / "upstream")
     subprocess.run(["git", "clone", "-q", str(upstream.path), str(tmp_path / "clone")], check=True)
-    clone = Repo.__new__(Repo)
-    clone.path = tmp_path / "clone"
+    clone = Repo.existing(tmp_path / "clone")
     clone.install()
     upstream.land("upstream", "u", hooks=False)
     clone.land("local 1", "l1")
@@ -193,8 +191,7 @@ def test_git_am_records_each_applied_patch(repo: Repo, tmp_path: Path) -> None:
 
 def test_linked_worktrees_record_in_their_own_git_dir(repo: Repo, tmp_path: Path) -> None:
     repo.git("worktree", "add", "-q", str(tmp_path / "linked"), "-b", "linked")
-    linked = Repo.__new__(Repo)
-    linked.path = tmp_path / "linked"
+    linked = Repo.existing(tmp_path / "linked")
     oid = linked.land("in the linked worktree", "w")
     assert linked.git_dir.parent.name == "worktrees"
     assert repo.pending(linked.git_dir) == [(oid, None)]
@@ -206,8 +203,7 @@ def test_linked_worktrees_record_in_their_own_git_dir(repo: Repo, tmp_path: Path
 def test_submodule_records_in_its_own_git_dir(repo: Repo, tmp_path: Path) -> None:
     library = Repo(tmp_path / "library")
     repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(library.path), "lib")
-    sub = Repo.__new__(Repo)
-    sub.path = repo.path / "lib"
+    sub = Repo.existing(repo.path / "lib")
     assert sub.install()
     oid = sub.land("in the submodule", "s")
     assert sub.git_dir.parent.name == "modules"

@@ -187,8 +187,7 @@ def test_bare_repository_is_refused_in_one_line(
 ) -> None:
     bare = tmp_path / "bare.git"
     subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
-    repo = Repo.__new__(Repo)
-    repo.path = bare
+    repo = Repo.existing(bare)
     code, output = run_cli(repo, "install", capsys=capsys)
     assert code == 1
     assert output.count("\n") == 1 and "bare repository" in output

@@ -118,8 +118,7 @@ def test_a_rejected_push_fails_with_the_remotes_words(
 ) -> None:
     other = tmp_path / "other"
     subprocess.run(["git", "clone", "-q", str(remote), str(other)], check=True)
-    elsewhere = Repo.__new__(Repo)
-    elsewhere.path = other
+    elsewhere = Repo.existing(other)
     elsewhere.land("pushed from elsewhere", "x", hooks=False)
     elsewhere.git("push", "-q", "origin", "main")
     oid = repo.land("diverged")

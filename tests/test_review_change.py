@@ -73,8 +73,7 @@ def test_root_commit_merge_and_range(tmp_path: Path) -> None:
 
 def test_a_linked_worktree_is_reviewed_from_its_own_git_dir(repo: Repo, tmp_path: Path) -> None:
     repo.git("worktree", "add", "-q", "-b", "linked", str(tmp_path / "linked"))
-    linked = Repo.__new__(Repo)
-    linked.path = tmp_path / "linked"
+    linked = Repo.existing(tmp_path / "linked")
     linked.land("change", {"w.txt": "w  \n"}, hooks=False)
     assert linked.git_dir.parent.name == "worktrees"
     assert found(review(linked)) == [("P001", "w.txt", 1)]
@@ -84,8 +83,7 @@ def test_a_repository_not_owned_by_the_user_is_refused(repo: Repo, tmp_path: Pat
     if os.getuid() != 0:
         pytest.skip("needs root to hand the repository to another user")
     repo.land("change", {"x.txt": "x\n"}, hooks=False)
-    stranger = Repo.__new__(Repo)
-    stranger.path = tmp_path / "stranger"
+    stranger = Repo.existing(tmp_path / "stranger")
     subprocess.run(["cp", "-a", str(repo.path), str(stranger.path)], check=True)
     subprocess.run(["chown", "-R", "12345", str(stranger.path)], check=True)
     with pytest.raises(ChangeError, match="not owned by you"):

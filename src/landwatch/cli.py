@@ -56,7 +56,13 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     reviewer.add_argument("--verbose", action="store_true")
     reviewer.add_argument("--lease", type=float, default=120.0, metavar="SECONDS")
     reviewer.add_argument("--max-tries", type=int, default=5, metavar="N")
-    reviewer.add_argument("--rescan", type=float, default=60.0, metavar="SECONDS")
+    reviewer.add_argument(
+        "--rescan",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="re-read every queue and reflog this often, file events or not (60)",
+    )
     reviewer.add_argument("--grace", type=float, default=10.0, metavar="SECONDS")
     reviewer.add_argument("--no-watch", action="store_true", help="no file events: rescan only")
     reviewer.add_argument(
@@ -249,6 +255,7 @@ def _reviewer(args: argparse.Namespace) -> int:
         lease=args.lease,
         max_tries=args.max_tries,
         rescan=args.rescan,
+        sweep_every=args.rescan,  # the sweep is the rescan of the reflogs
         grace=args.grace,
         watch=not args.no_watch,
     )

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from landwatch import layout, registry, work_item
+from landwatch import coverage, layout, registry, work_item
 from landwatch.daemon.lock import holder
 from landwatch.kinds.push import failing_for as push_failing_for
 from landwatch.text import duration, safe
@@ -35,11 +35,21 @@ def collect(now: float | None = None) -> dict[str, Any]:
     for common in registry.registered():
         problem = registry.problem_with(common)
         worktrees = []
+        reach = None
         if problem is None:
             worktrees = [
                 _worktree(git_dir, moment) for git_dir in registry.worktree_git_dirs(common)
             ]
-        repositories.append({"repository": str(common), "problem": problem, "worktrees": worktrees})
+            covered = coverage.inspect(common)
+            reach = {"reach": covered.reach.value, "detail": covered.detail, "fix": covered.fix}
+        repositories.append(
+            {
+                "repository": str(common),
+                "problem": problem,
+                "coverage": reach,
+                "worktrees": worktrees,
+            }
+        )
     return {
         "reviewer": None if running is None else running.as_dict(),
         "lines": lines,
@@ -130,6 +140,16 @@ def show(*, as_json: bool) -> int:
     else:
         console.print("no repository registered: run landwatch install in one")
     for repository in data["repositories"]:
+        reach = repository.get("coverage")
+        if reach and reach["reach"] != coverage.Reach.HOOKS.value:
+            console.print(
+                Text(
+                    f"  {safe(repository['repository'])}: {reach['reach']}: "
+                    f"{safe(reach['detail'])}"
+                    + (f" (fix: {reach['fix']})" if reach["fix"] else ""),
+                    style="yellow",
+                )
+            )
         for worktree in repository["worktrees"]:
             failing = worktree.get("push_failing")
             if failing:

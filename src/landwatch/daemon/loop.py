@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from landwatch import layout, registry, work_item
+from landwatch import coverage, layout, registry, work_item
 from landwatch.daemon import sweep
 from landwatch.daemon.watch import Watcher
 from landwatch.files import write_atomic
@@ -92,6 +92,7 @@ class Daemon:
         self._told: dict[Path, str] = {}
         self.repositories: list[Path] = []
         self._sweep_wanted: set[Path] = set()
+        self._coverage: dict[Path, str] = {}
         self._watcher = Watcher(
             self.poke, self.request_reload, self.want_sweep, rescan=self.settings.rescan
         )
@@ -130,6 +131,7 @@ class Daemon:
             self.recover_all()
         if now >= self._next.prune:
             self.prune_all()
+            self.check_coverage()
             self._next.prune = now + self.settings.prune
         if now >= self._next.sweep:
             self._sweep_wanted.update(self.repositories)
@@ -210,6 +212,13 @@ class Daemon:
             for git_dir in registry.worktree_git_dirs(common):
                 git_dirs.append(git_dir)
                 self._repository_of[git_dir] = common
+        for git_dir in set(git_dirs) - set(self.git_dirs):
+            # A worktree added since: its work directory made now, so that it can be watched
+            # before its first landing (the hook would make it, unwatched).
+            try:
+                work_item.ensure_work_directory(git_dir)
+            except work_item.QueueError as error:
+                log.warning("%s", error)
         changed = git_dirs != self.git_dirs
         self.git_dirs = git_dirs
         self.repositories = usable
@@ -355,6 +364,16 @@ class Daemon:
             except LeaseLost:
                 log.warning("%s: taken over while we were away", order.claimed.id)
         self.recover_all()
+
+    def check_coverage(self) -> None:
+        """Whether the hooks git runs in each repository are still landwatch's: a change is
+        logged once (the sweep covers the repository whatever the answer)."""
+        for common in self.repositories:
+            summary = coverage.inspect(common).summary
+            if self._coverage.get(common) != summary:
+                self._coverage[common] = summary
+                level = logging.INFO if summary == coverage.Reach.HOOKS.value else logging.WARNING
+                log.log(level, "%s: %s", common, summary)
 
     def prune_all(self) -> None:
         for git_dir in self.git_dirs:

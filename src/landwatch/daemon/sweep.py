@@ -240,14 +240,18 @@ def sweep(common: Path, *, now: float, grace: float = GRACE) -> Swept:
         if info is None:
             continue
         cursor = cursors.get(key)
+        floor = None
         if cursor is None:
             cursor = Cursor(info.st_ino, 0, 0)  # born after the install: all of it is new
             changed = True
         elif cursor.inode != info.st_ino or info.st_size < cursor.offset:
-            cursor = Cursor(info.st_ino, 0, cursor.time)  # rewritten: skip what came before
+            # Rewritten (an expire): read again, but not what is older than the last entry taken.
+            floor = cursor.time
+            cursor = Cursor(info.st_ino, 0, cursor.time)
             changed = True
         if info.st_size > cursor.offset:
-            changed |= _read(repo, path, cursor, key.endswith("HEAD"), now - grace, swept)
+            is_head = key.endswith("HEAD")
+            changed |= _read(repo, path, cursor, is_head, now - grace, floor, swept)
         cursors[key] = cursor
     if changed:
         _store(common, cursors)
@@ -256,9 +260,16 @@ def sweep(common: Path, *, now: float, grace: float = GRACE) -> Swept:
 
 
 def _read(
-    repo: _Repository, path: Path, cursor: Cursor, is_head: bool, before: float, swept: Swept
+    repo: _Repository,
+    path: Path,
+    cursor: Cursor,
+    is_head: bool,
+    before: float,
+    floor: int | None,
+    swept: Swept,
 ) -> bool:
-    """Take the entries after the cursor, up to the first one too young; True if any."""
+    """Take the entries after the cursor, up to the first one too young (and, reading a
+    rewritten reflog again, none older than `floor`); True if any."""
     with path.open("rb") as file:
         file.seek(cursor.offset)
         data = file.read(CHUNK)
@@ -268,7 +279,7 @@ def _read(
         entry = parse(data[at:end])
         if entry is not None and entry.time > before:
             break  # its hook may still be at work: the next pass takes it
-        if entry is not None and entry.time >= cursor.time:
+        if entry is not None and (floor is None or entry.time >= floor):
             for tip, base in _landings(repo, entry, is_head):
                 item = WorkItem(WorkKind.REVIEW, tip, target, base=base)
                 try:

@@ -61,10 +61,6 @@ class Watcher:
         watcher = self
         registry_name = layout.registry_file().name
 
-        def names(event: FileSystemEvent) -> set[str]:
-            paths = (event.src_path, getattr(event, "dest_path", "") or "")
-            return {os.path.basename(os.fsdecode(path)) for path in paths}
-
         class Work(FileSystemEventHandler):
             def __init__(self, git_dir: Path) -> None:
                 self.git_dir = git_dir
@@ -82,24 +78,34 @@ class Watcher:
                     watcher.on_reflog(self.common)
 
         class Worktrees(FileSystemEventHandler):
-            # `git worktree add` and `remove` change this directory (or make it, in the
-            # common dir): the worktree is drained from the next tick, not the next rescan.
+            # `git worktree add` writes worktrees/NAME/HEAD (the mark of a worktree) and
+            # `remove` deletes the directory: the worktree is drained (or swept for) from the
+            # next tick, not the next rescan. Its HEAD reflog growing asks for a sweep.
             def __init__(self, common: Path) -> None:
                 self.common = common
 
             def on_any_event(self, event: FileSystemEvent) -> None:
                 if event.event_type not in _CHANGES:
                     return
-                in_common = Path(os.fsdecode(event.src_path)).parent == self.common
-                if in_common and "worktrees" not in names(event):
-                    return  # the common dir's own files: index, HEAD, ...
-                watcher.on_registry()
-                watcher.on_reflog(self.common)
+                for raw in (event.src_path, getattr(event, "dest_path", "") or ""):
+                    try:
+                        parts = Path(os.fsdecode(raw)).relative_to(self.common).parts
+                    except ValueError:
+                        continue
+                    if parts[:1] != ("worktrees",):
+                        continue
+                    if len(parts) <= 2 or parts[2:] == ("HEAD",):
+                        watcher.on_registry()
+                        watcher.on_reflog(self.common)
+                    elif parts[2:] == ("logs", "HEAD"):
+                        watcher.on_reflog(self.common)
 
         class Registry(FileSystemEventHandler):
             def on_any_event(self, event: FileSystemEvent) -> None:
                 # Replaced by a rename: the new name is the event's dest_path.
-                if event.event_type in _CHANGES and registry_name in names(event):
+                paths = (event.src_path, getattr(event, "dest_path", "") or "")
+                names = {os.path.basename(os.fsdecode(path)) for path in paths}
+                if event.event_type in _CHANGES and registry_name in names:
                     watcher.on_registry()
 
         self._observer.unschedule_all()
@@ -113,11 +119,10 @@ class Watcher:
         for common in repositories:
             targets.append((Reflogs(common), common / "logs", True))
             worktrees = common / "worktrees"
-            targets.append((Worktrees(common), worktrees if worktrees.is_dir() else common, False))
-        for git_dir in git_dirs:
-            common = layout.common_dir(git_dir)
-            if git_dir != common:
-                targets.append((Reflogs(common), git_dir / "logs", False))
+            if worktrees.is_dir():
+                targets.append((Worktrees(common), worktrees, True))
+            else:  # only its making matters here: the common dir's own files are not looked at
+                targets.append((Worktrees(common), common, False))
         for handler, directory, recursive in targets:
             if not directory.is_dir() or directory.is_symlink():
                 continue

@@ -1,0 +1,175 @@
+"""Every landing reviewed, or the person told why not: a moved or copied repository, hooks
+another manager displaced (the real pre-commit and lefthook), a SHA-256 repository."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from daemon_helpers import journal_lines, run_reviewer
+from landwatch import coverage, registry
+from repo_helpers import Repo, installed
+
+TOOLS = Path(sys.executable).parent  # the test command installs pre-commit and lefthook here
+RECORDING = ("--kind", "review=kinds_for_tests:Recording")
+
+
+def an_hour_ago() -> dict[str, str]:
+    return {"GIT_COMMITTER_DATE": f"@{int(time.time()) - 3600} +0000"}
+
+
+def reviewed(journal: Path) -> list[str]:
+    result = run_reviewer("--once", *RECORDING, journal=journal)
+    assert result.returncode == 0, result.stderr
+    done = [words[1] for words in journal_lines(journal) if words[0] == "reviewed"]
+    assert all(count == 1 for count in Counter(done).values()), done
+    return done
+
+
+def tool(name: str, *args: str, cwd: Path) -> None:
+    result = subprocess.run(
+        [str(TOOLS / name), *args], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_moved_repository_is_told_once_and_mended_by_install(repo: Repo, tmp_path: Path) -> None:
+    old_place = repo.git_dir.resolve()
+    moved = Repo.existing(tmp_path / "elsewhere")
+    shutil.move(repo.path, moved.path)
+    moved.land("after the move")
+    assert moved.said.count("\n") == 1
+    assert (
+        "not the one landwatch was installed in" in moved.said and "landwatch install" in moved.said
+    )
+    moved.land("and again")
+    assert moved.said == ""  # told once
+    status = json.loads(moved.landwatch("status", "--json").stdout)
+    [entry] = status["repositories"]
+    assert entry["repository"] == str(old_place) and entry["problem"] == "it vanished"
+    doctor = moved.landwatch("doctor")
+    assert doctor.returncode == 1
+    assert "is registered but it vanished" in doctor.stdout
+    assert "2 item(s) its hooks recorded wait undrained" in doctor.stdout
+    moved.git("config", "landwatch.staleAfter", "999999")  # the reviewer is not run here
+    moved.landwatch("forget", str(old_place))
+    installed_again = moved.landwatch("install")
+    assert installed_again.returncode == 0, installed_again.stderr
+    assert registry.registered() == [moved.git_dir.resolve()]
+    moved.land("at home again")
+    assert moved.said == ""
+    assert len(moved.pending()) == 3  # nothing recorded there was lost
+
+
+def test_doctor_fix_registers_a_moved_repository_and_starts_the_reviewer(
+    repo: Repo, tmp_path: Path
+) -> None:
+    old_place = repo.git_dir.resolve()
+    moved = Repo.existing(tmp_path / "elsewhere")
+    shutil.move(repo.path, moved.path)
+    moved.land("after the move")
+    try:
+        fixed = moved.landwatch("doctor", "--fix")
+        assert "forgot" in fixed.stdout and str(old_place) in fixed.stdout
+        assert fixed.returncode == 0, fixed.stdout
+        assert registry.registered() == [moved.git_dir.resolve()]
+    finally:
+        moved.landwatch("service", "stop")
+
+
+def test_a_copied_repository_is_told_in_the_copy(repo: Repo, tmp_path: Path) -> None:
+    copy = Repo.existing(tmp_path / "copy")
+    subprocess.run(["cp", "-a", str(repo.path), str(copy.path)], check=True)
+    copy.land("in the copy")
+    assert "not the one landwatch was installed in" in copy.said
+    repo.land("in the original")
+    assert repo.said == ""
+
+
+def test_pre_commit_after_landwatch_is_partial_and_the_sweep_covers_rebases(
+    repo: Repo, journal: Path
+) -> None:
+    repo.land("config", {".pre-commit-config.yaml": "repos: []\n"}, env=an_hour_ago())
+    tool("pre-commit", "install", "-t", "post-commit", "-t", "post-rewrite", cwd=repo.path)
+    covered = coverage.inspect(repo.git_dir)
+    assert covered.reach is coverage.Reach.PARTIAL and "pre-commit" in covered.detail
+    landed = repo.land("one", "one.txt", env=an_hour_ago())
+    assert "moved landwatch's hooks aside" in repo.said  # ours ran, as pre-commit's .legacy
+    repo.land("two", "two.txt", env=an_hour_ago())
+    assert "moved landwatch's hooks aside" not in repo.said  # once
+    rebased = repo.run("rebase", "-q", "--exec", "true", "HEAD~2", **an_hour_ago())
+    assert rebased.returncode == 0, rebased.stderr
+    done = reviewed(journal)
+    assert landed in done and repo.head() in done  # the rewrite reached us by the sweep
+    shown = repo.landwatch("status").stdout
+    assert "hooks partly displaced" in shown and "pre-commit" in shown
+
+
+def test_lefthook_after_landwatch_is_sweep_only(repo: Repo, journal: Path) -> None:
+    config = "post-commit:\n  commands:\n    hello:\n      run: echo hello\n"
+    repo.land("lefthook", {"lefthook.yml": config}, env=an_hour_ago())
+    tool("lefthook", "install", cwd=repo.path)
+    covered = coverage.inspect(repo.git_dir)
+    assert covered.reach is coverage.Reach.SWEEP and "lefthook" in covered.detail
+    landed = [repo.land(f"unseen {n}", f"f{n}", env=an_hour_ago()) for n in range(3)]
+    assert not {oid for oid, _ in repo.pending()} & set(landed)  # it never runs landwatch's .old
+    assert set(landed) <= set(reviewed(journal))
+    doctor = repo.landwatch("doctor")
+    assert doctor.returncode == 1 and "sweep only" in doctor.stdout and "lefthook" in doctor.stdout
+
+
+def test_missing_hooks_are_told_and_mended_by_doctor(repo: Repo) -> None:
+    (repo.git_dir / "hooks" / "post-rewrite").unlink()
+    covered = coverage.inspect(repo.git_dir)
+    assert covered.reach is coverage.Reach.SWEEP and covered.fixable
+    assert "post-rewrite" in repo.landwatch("doctor").stdout
+    repo.landwatch("doctor", "--fix")
+    assert coverage.inspect(repo.git_dir).reach is coverage.Reach.HOOKS
+
+
+def test_a_hooks_path_elsewhere_is_not_reached(repo: Repo, tmp_path: Path) -> None:
+    (tmp_path / "shared-hooks").mkdir()
+    repo.git("config", "core.hooksPath", str(tmp_path / "shared-hooks"))
+    covered = coverage.inspect(repo.git_dir)
+    assert covered.reach is coverage.Reach.SWEEP and "core.hooksPath" in covered.detail
+
+
+def test_doctor_on_a_healthy_setup_is_quiet(repo: Repo) -> None:
+    run_reviewer("--detach")
+    try:
+        doctor = repo.landwatch("doctor")
+        assert doctor.returncode == 0, doctor.stdout
+        assert doctor.stdout.startswith("landwatch doctor: all well: 1 repository covered")
+        assert doctor.stdout.count("\n") == 1
+    finally:
+        repo.landwatch("service", "stop")
+
+
+def test_a_sha256_repository_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "sha256"
+    subprocess.run(["git", "init", "-q", "--object-format=sha256", str(path)], check=True)
+    repo = Repo.existing(path)
+    result = repo.landwatch("install")
+    if result.returncode == 0:
+        pytest.skip("this pygit2 reads SHA-256 repositories: they are reviewed like any other")
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert "sha256 object names" in result.stderr and "nothing installed" in result.stderr
+    assert not (path / ".git" / "landwatch").exists() and registry.registered() == []
+
+
+def test_every_registered_repository_shows_its_coverage(tmp_path: Path) -> None:
+    fine, gone = installed(tmp_path / "fine"), installed(tmp_path / "gone")
+    (gone.git_dir / "hooks" / "post-commit").unlink()
+    data = json.loads(fine.landwatch("status", "--json").stdout)
+    reach = {r["repository"]: r["coverage"]["reach"] for r in data["repositories"]}
+    assert reach == {
+        str(fine.git_dir.resolve()): "hooks ok",
+        str(gone.git_dir.resolve()): "sweep only",
+    }
