@@ -96,7 +96,7 @@ lw_head() {
 
 lw_clock() {
     # Microseconds since the epoch without starting a process where /proc allows: the boot time
-    # (cached per boot, as reading it costs ~0.5 ms) plus the uptime.
+    # (cached per boot and clock step, as reading it costs ~0.5 ms) plus the uptime.
     lw_boot=-
     if read -r lw_up _ 2>/dev/null < /proc/uptime; then
         read -r lw_boot 2>/dev/null < /proc/sys/kernel/random/boot_id || lw_boot=-
@@ -104,13 +104,17 @@ lw_clock() {
         lw_cached_boot=
         lw_readable "$lw_work/boot-time" &&
             read -r lw_cached_boot lw_btime 2>/dev/null < "$lw_work/boot-time"
-        case $lw_btime in '' | *[!0-9]*) lw_cached_boot= ;; esac
-        if [ "$lw_cached_boot" != "$lw_boot" ] || [ "$lw_boot" = - ]; then
+        case $lw_btime in '' | *[!0-9]* | ????????????*) lw_cached_boot= ;; esac
+        # A cache written "in the future" (/proc/$$ was made just now): the clock went back
+        # since, and the boot time the kernel gives moved with it. The reviewer drops a cache
+        # the clock left behind the other way.
+        if [ "$lw_cached_boot" != "$lw_boot" ] || [ "$lw_boot" = - ] ||
+            [ "$lw_work/boot-time" -nt "/proc/$$" ]; then
             lw_btime=
             while read -r lw_key lw_value _; do
                 [ "$lw_key" = btime ] && lw_btime=$lw_value && break
             done < /proc/stat
-            case $lw_btime in '' | *[!0-9]*) lw_btime= ;; esac
+            case $lw_btime in '' | *[!0-9]* | ????????????*) lw_btime= ;; esac
             [ -n "$lw_btime" ] && [ "$lw_boot" != - ] && lw_writable "$lw_work/boot-time" &&
                 { printf '%s %s\n' "$lw_boot" "$lw_btime" > "$lw_work/boot-time"; } 2>/dev/null
         fi
@@ -133,7 +137,7 @@ lw_after_last() {
     # one tick: every stamp is after the worktree's last, so items keep their landing order.
     lw_last=
     lw_readable "$lw_work/last-stamp" && read -r lw_last 2>/dev/null < "$lw_work/last-stamp"
-    case $lw_last in '' | *[!0-9]* | ????????????????????*) lw_last=0 ;; esac
+    case $lw_last in '' | *[!0-9]* | ???????????????????*) lw_last=0 ;; esac
     [ "$lw_now" -gt "$lw_last" ] || lw_now=$((lw_last + 1))
     lw_first=$lw_now
 }
@@ -159,7 +163,7 @@ lw_directories() {
 }
 
 lw_enqueue() {
-    # $1 kind, $2 oid, $3 base or empty. The marker known/<id> is created exclusively (set -C
+    # $1 kind, $2 oid, $3 base or empty, $4 the commit it rewrote or none. The marker known/<id> is created exclusively (set -C
     # opens with O_EXCL and refuses a symlink): that fails when the id is known in any state.
     if [ -n "$lw_skip" ]; then
         [ "$1" = review ] || return 0
@@ -184,6 +188,7 @@ lw_enqueue() {
         printf 'landwatch-work-item 1\nkind %s\noid %s\nenqueued %s\nproducer %s %s %s\n' \
             "$1" "$2" "$lw_now" "$LANDWATCH_HOST" "$lw_boot" "$$" &&
             { [ -z "$3" ] || printf 'base %s\n' "$3"; } &&
+            { [ -z "${4-}" ] || printf 'rewritten %s\n' "$4"; } &&
             case $PWD in *"
 "*) : ;; *) printf 'work-tree %s\n' "$PWD" ;; esac &&
             printf 'end\n'
@@ -202,8 +207,8 @@ lw_enqueue() {
 }
 
 lw_settings() {
-    # landwatch.* of git config, cached in the repository's work directory; git config is asked
-    # again only when a config file it reads is newer than the cache.
+    # landwatch.* of git config, cached in the repository's work directory with the config
+    # files git read (included ones too); git config is asked again only when one is newer.
     lw_cache=$lw_repo/settings
     lw_bound=$lw_default_stale_after
     lw_push_remote=
@@ -215,16 +220,39 @@ lw_settings() {
 $(git config --get-regexp '^landwatch[.]' 2>/dev/null)
 EOF
     else
-        if [ ! -f "$lw_cache" ] || [ "$lw_common/config" -nt "$lw_cache" ] ||
-            [ "${HOME:-/}/.gitconfig" -nt "$lw_cache" ] ||
-            [ "${XDG_CONFIG_HOME:-${HOME:-/}/.config}/git/config" -nt "$lw_cache" ]; then
-            { git config --get-regexp '^landwatch[.]' > "$lw_cache"; } 2>/dev/null
+        lw_fresh=
+        if [ -f "$lw_cache" ] && [ ! "$lw_common/config" -nt "$lw_cache" ] &&
+            [ ! "${HOME:-/}/.gitconfig" -nt "$lw_cache" ] &&
+            [ ! "${XDG_CONFIG_HOME:-${HOME:-/}/.config}/git/config" -nt "$lw_cache" ]; then
+            lw_fresh=1
+            while read -r lw_key lw_value; do
+                [ "$lw_key" = file ] && [ "$lw_value" -nt "$lw_cache" ] && lw_fresh= && break
+            done 2>/dev/null < "$lw_cache"
         fi
+        [ -n "$lw_fresh" ] || { lw_cache_settings > "$lw_cache"; } 2>/dev/null
         lw_read_settings 2>/dev/null < "$lw_cache"
     fi
-    case $lw_bound in '' | *[!0-9]*) lw_bound=$lw_default_stale_after ;; esac
-    case $lw_interval in '' | *[!0-9]*) lw_interval=$lw_default_interval ;; esac
+    # Ten digits of seconds or more (317 years) would not fit the arithmetic as microseconds.
+    case $lw_bound in '' | *[!0-9]* | ??????????*) lw_bound=$lw_default_stale_after ;; esac
+    case $lw_interval in '' | *[!0-9]* | ??????????*) lw_interval=$lw_default_interval ;; esac
     case $lw_maintenance in [Ff]alse | [Nn]o | [Oo]ff | 0) lw_maintenance= ;; esac
+}
+
+lw_cache_settings() {
+    git config --get-regexp '^landwatch[.]'
+    # `file PATH` for each config file git read; relative ones are relative to this worktree.
+    lw_previous=
+    lw_tab='	' # a literal tab: the separator of --show-origin
+    git config --list --show-origin --name-only | while IFS= read -r lw_line; do
+        case $lw_line in file:*) ;; *) continue ;; esac
+        lw_line=${lw_line#file:}
+        lw_line=${lw_line%%"$lw_tab"*}
+        case $lw_line in /*) ;; *) lw_line=$PWD/$lw_line ;; esac
+        [ "$lw_line" = "$lw_previous" ] && continue
+        lw_previous=$lw_line
+        printf 'file %s\n' "$lw_line"
+    done
+    return 0
 }
 
 lw_read_settings() {
@@ -245,7 +273,7 @@ lw_also() {
     [ -n "$lw_maintenance" ] || return 0
     lw_next=
     lw_readable "$lw_repo/maintenance-after" && read -r lw_next 2>/dev/null < "$lw_repo/maintenance-after"
-    case $lw_next in '' | *[!0-9]*) lw_next=0 ;; esac
+    case $lw_next in '' | *[!0-9]* | ???????????????????*) lw_next=0 ;; esac
     [ "$lw_now" -ge "$lw_next" ] || return 0
     lw_enqueue maintenance "$1" "" && lw_writable "$lw_repo/maintenance-after" &&
         { printf '%s\n' $((lw_now + lw_interval * 1000000)) \
@@ -278,7 +306,8 @@ lw_notice() {
     # person was last told, reviews with findings not yet told, or an item waiting too long.
     [ -n "$lw_said$lw_skip" ] && return 0 # one line at most: it has been said
     lw_tell=
-    if [ "$lw_work/failed" -nt "$lw_work/told" ] ||
+    # told takes failed/'s mtime when the person is told: any change since makes them differ.
+    if [ "$lw_work/failed" -nt "$lw_work/told" ] || [ "$lw_work/failed" -ot "$lw_work/told" ] ||
         { [ -d "$lw_work/failed" ] && [ ! -e "$lw_work/told" ]; }; then
         for lw_entry in "$lw_work/failed/"*; do
             [ -e "$lw_entry" ] && lw_tell=1
@@ -297,7 +326,8 @@ lw_notice() {
         lw_oldest=$((lw_now - lw_bound * 1000000))
         for lw_entry in "$lw_work/pending/"*; do
             lw_stamp=${lw_entry##*.}
-            case $lw_stamp in '' | *[!0-9]*) continue ;; esac
+            # 19 digits may not fit the shell's arithmetic; none is old (that is year 2286).
+            case $lw_stamp in '' | *[!0-9]* | ???????????????????*) continue ;; esac
             [ "$lw_stamp" -lt "$lw_oldest" ] && lw_tell=1 && break
         done
     fi
@@ -358,7 +388,9 @@ lw_record() {
             printf '%s' "$lw_input" | {
                 lw_tip=
                 while read -r lw_old lw_new _; do
-                    lw_valid_oid "$lw_new" && lw_enqueue review "$lw_new" "" && lw_tip=$lw_new
+                    lw_valid_oid "$lw_old" || lw_old=
+                    lw_valid_oid "$lw_new" && lw_enqueue review "$lw_new" "" "$lw_old" &&
+                        lw_tip=$lw_new
                 done
                 # One push and one maintenance for the whole rewrite: its tip carries the rest.
                 [ -z "$lw_tip" ] || lw_also "$lw_tip" ""

@@ -81,3 +81,19 @@ class InWorker(ItemHandler[int]):
 
     def close(self) -> None:
         self.worker.close()
+
+
+def blocking_in_worker(oid: str) -> int:
+    journal(f"start {oid} {os.getpid()}")
+    with open(os.environ["LANDWATCH_TEST_GATE"], "rb") as gate:
+        gate.read(1)
+    journal(f"done {oid} {os.getpid()}")
+    return os.getpid()
+
+
+class BlockingInWorker(InWorker):
+    """Waits in its warm worker process until the test writes to the gate (or it is killed)."""
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> int:
+        pid: int = self.worker.call(reporter, blocking_in_worker, item.oid)
+        return pid

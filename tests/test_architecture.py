@@ -19,6 +19,7 @@ FORBIDDEN = {
     "errors": ("",),
     "text": ("",),
     "files": ("",),
+    "parent_death": ("",),
     "layout": ("review", "kinds", "daemon", "job_queue", "cli", *COMMANDS),
     "review": (
         "work_item",

@@ -3,10 +3,13 @@ reviewers at once, failing handlers, a suspend, registry changes and unusable re
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import threading
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from daemon_helpers import (
     done_ids,
@@ -17,11 +20,11 @@ from daemon_helpers import (
     running,
     wait_for,
 )
-from kind_helpers import FakeClock
+from kind_helpers import FakeClock, in_process, settle_down
 from landwatch import registry, work_item
 from landwatch.daemon.loop import Daemon, Settings
 from landwatch.job_queue import Reporter
-from landwatch.kinds.base import ItemHandler
+from landwatch.kinds.base import RETRY_CAP, RETRY_FIRST, ItemHandler
 from landwatch.work_item import FAILED, WorkItem, WorkKind
 from queue_helpers import tries_of
 from repo_helpers import Repo, installed
@@ -62,18 +65,17 @@ def test_two_reviewers_on_one_repository_settle_every_item_once(
 ) -> None:
     oids = [repo.land(f"item {n}", f"f{n}") for n in range(30)]
     command = reviewer_command("--once", "--kind", "review=kinds_for_tests:Noop")
-    # Two instances can only run with separate runtime dirs (as across an upgrade).
+    # Two instances can only run with separate state dirs (as across an upgrade that moved the
+    # lock): the queue alone must keep them correct.
     processes = [
         subprocess.Popen(
             command,
-            env=reviewer_env(journal, XDG_RUNTIME_DIR=str(run)),
+            env=reviewer_env(journal, XDG_STATE_HOME=str(state)),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
-        for run in (tmp_path / "run-a", tmp_path / "run-b")
+        for state in (tmp_path / "state-a", tmp_path / "state-b")
     ]
-    for run in (tmp_path / "run-a", tmp_path / "run-b"):
-        run.mkdir()
     for process in processes:
         assert process.wait(timeout=120) == 0
     assert done_ids(repo.git_dir) == sorted(f"review-{oid}" for oid in oids)
@@ -81,21 +83,41 @@ def test_two_reviewers_on_one_repository_settle_every_item_once(
     assert sorted(done) == sorted(oids)  # each handled once
 
 
-def test_a_handler_that_always_fails_ends_in_failed_and_is_told(repo: Repo, journal: Path) -> None:
+class AlwaysFailing(ItemHandler[None]):
+    name = WorkKind.REVIEW
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.tries: list[tuple[int, float]] = []  # (tries before, when)
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> None:
+        self.tries.append((item.tries, self.clock.time()))
+        raise RuntimeError("this handler always fails")
+
+
+def test_a_handler_that_always_fails_backs_off_ends_in_failed_and_is_told(
+    repo: Repo, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     oid = repo.land("doomed")
-    result = run_reviewer(
-        "--once", "--max-tries", "3", "--kind", "review=kinds_for_tests:Failing", journal=journal
-    )
-    assert result.returncode == 0
-    assert [words for words in journal_lines(journal)] == [
-        ["fail", oid, "0"],
-        ["fail", oid, "1"],
-        ["fail", oid, "2"],
-    ]
+    clock = FakeClock()
+    handler = AlwaysFailing(max_tries=3, clock=clock)
+    reviewer = in_process({"review": handler}, clock, tmp_path / "state.json")
+    settle_down(reviewer)
+    assert len(handler.tries) == 1  # the next try waits its backoff, not a moment
+    clock.advance(RETRY_FIRST * 0.79)
+    settle_down(reviewer)
+    assert len(handler.tries) == 1
+    for _ in range(2):
+        clock.advance(RETRY_CAP * 1.2)
+        settle_down(reviewer)
+    reviewer.shutdown()
+    assert [tries for tries, _ in handler.tries] == [0, 1, 2]
+    gaps = [later - earlier for (_, earlier), (_, later) in itertools.pairwise(handler.tries)]
+    assert all(gap >= RETRY_FIRST * 0.8 for gap in gaps)
     assert [work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, FAILED)] == [
         f"review-{oid}"
     ]
-    assert "gave up after 3 tries" in result.stderr
+    assert "gave up after 3 tries" in caplog.text
     told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
     assert f"gave up the review of {oid[:7]}" in told
 

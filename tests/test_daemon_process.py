@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ from daemon_helpers import (
     done_ids,
     journal_lines,
     process_gone,
+    reviewer_command,
     reviewer_env,
     run_reviewer,
     running,
@@ -60,6 +63,49 @@ def test_sigterm_hands_back_a_job_that_outlives_the_grace(
     assert tries_of(repo.git_dir, f"review-{oid}") == 0
 
 
+def worker_of(journal: Path, oid: str) -> int:
+    """The pid of the warm worker that started `oid`'s job, once it has."""
+    wait_for(lambda: any(w[:2] == ["start", oid] for w in journal_lines(journal)), "the job")
+    return next(int(w[2]) for w in journal_lines(journal) if w[:2] == ["start", oid])
+
+
+def test_the_warm_worker_dies_with_a_reviewer_killed_by_sigkill(
+    repo: Repo, tmp_path: Path, journal: Path
+) -> None:
+    gate = tmp_path / "gate"
+    os.mkfifo(gate)
+    oid = repo.land("interrupted in the worker")
+    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
+    with running("--kind", "review=kinds_for_tests:BlockingInWorker", env=env) as reviewer:
+        worker = worker_of(journal, oid)
+        assert worker != reviewer.pid
+        reviewer.kill()  # no handler runs, no service manager cleans up
+        reviewer.wait()
+        wait_for(lambda: process_gone(worker), "the worker to die with its reviewer")
+    assert [w[0] for w in journal_lines(journal) if w[1] == oid] == ["start"]
+
+
+def test_sigterm_ends_a_job_in_the_worker_when_the_grace_runs_out(
+    repo: Repo, tmp_path: Path, journal: Path
+) -> None:
+    gate = tmp_path / "gate"
+    os.mkfifo(gate)
+    oid = repo.land("long, in the worker")
+    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
+    with running(
+        "--grace", "0.5", "--kind", "review=kinds_for_tests:BlockingInWorker", env=env
+    ) as reviewer:
+        worker = worker_of(journal, oid)
+        reviewer.send_signal(signal.SIGTERM)
+        # Before, closing the worker waited for its job: for ever, as nobody opens the gate.
+        assert reviewer.wait(timeout=60) == 0
+        _, stderr = reviewer.communicate()
+    assert "handed back" in stderr
+    assert process_gone(worker)
+    assert repo.pending() == [(oid, None)]
+    assert tries_of(repo.git_dir, f"review-{oid}") == 0
+
+
 def test_a_second_reviewer_exits_naming_the_first(tmp_path: Path, journal: Path) -> None:
     installed(tmp_path / "repo")
     with running("--kind", "review=kinds_for_tests:Noop", env=reviewer_env(journal)) as first:
@@ -67,6 +113,29 @@ def test_a_second_reviewer_exits_naming_the_first(tmp_path: Path, journal: Path)
         assert second.returncode == 1
         assert second.stderr.count("\n") == 1
         assert f"already running (pid {first.pid}, foreground" in second.stderr
+
+
+def test_one_reviewer_whatever_the_environment_says_of_its_runtime_dir(
+    tmp_path: Path, journal: Path
+) -> None:
+    installed(tmp_path / "repo")
+    env = reviewer_env(journal)
+    with running("--kind", "review=kinds_for_tests:Noop", env=env) as first:
+        bare = {k: v for k, v in env.items() if k != "XDG_RUNTIME_DIR"}  # cron, a GUI session
+        elsewhere = {**env, "XDG_RUNTIME_DIR": str(tmp_path / "another-run")}
+        for other in (bare, elsewhere):
+            second = subprocess.run(
+                reviewer_command("--once"), env=other, capture_output=True, text=True, timeout=120
+            )
+            assert second.returncode == 1 and f"already running (pid {first.pid}" in second.stderr
+            status = subprocess.run(
+                [sys.executable, "-m", "landwatch", "service", "status"],
+                env=other,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert f"pid {first.pid}" in status.stdout + status.stderr
 
 
 def test_detach_runs_in_the_background(repo: Repo, journal: Path) -> None:

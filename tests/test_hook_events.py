@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 from pathlib import Path
 
 from landwatch import work_item
@@ -151,6 +152,13 @@ def test_rebase_records_each_rewritten_commit_not_each_pick(repo: Repo) -> None:
     assert len(rewritten) == 3
     assert sorted(repo.pending()) == sorted((oid, None) for oid in rewritten)
     assert base not in rewritten
+    # Each item names the commit it replaced (post-rewrite's map), for the review to carry over.
+    replaced = {}
+    while (claimed := work_item.claim_next_of(repo.git_dir, [WorkKind.REVIEW])) is not None:
+        replaced[claimed.item.oid] = claimed.item.rewritten
+    assert [replaced[oid] for oid in rewritten] == repo.git(
+        "rev-list", "--reverse", "topic@{1}", "^main@{1}"
+    ).split()
 
 
 def test_interactive_rebase_with_fixup_and_squash(repo: Repo) -> None:
@@ -230,3 +238,56 @@ def test_shell_and_python_producers_write_one_format(repo: Repo) -> None:
         WorkItem(WorkKind.REVIEW, shell, repo.git_dir, repo.path.resolve()),
         WorkItem(WorkKind.REVIEW, python, repo.git_dir, repo.path.resolve()),
     ]
+
+
+def stamp_of_landing(repo: Repo) -> float:
+    """Seconds since the epoch by the stamp the hook gave the newest pending review."""
+    names = [n for n in work_item.entries(repo.git_dir, "pending") if n.startswith("review-")]
+    newest = max(names, key=lambda name: int(name.rpartition(".")[2]))
+    return int(newest.rpartition(".")[2]) / 1_000_000
+
+
+def test_a_clock_stepped_back_since_the_boot_time_was_cached_is_noticed(repo: Repo) -> None:
+    repo.land("caches the boot time")
+    repo.clear()
+    cache = repo.git_dir / "landwatch" / "boot-time"
+    boot_id, btime = cache.read_text().split()
+    # Written while the clock ran a day ahead: its boot time, and its mtime, a day later.
+    cache.write_text(f"{boot_id} {int(btime) + 86400}\n")
+    ahead = time.time() + 86400
+    os.utime(cache, (ahead, ahead))
+    repo.land("after the clock came back")
+    assert abs(stamp_of_landing(repo) - time.time()) < 60
+    assert cache.read_text().split() == [boot_id, btime]
+
+
+def test_the_reviewer_drops_a_boot_time_a_clock_step_left_behind(repo: Repo) -> None:
+    from daemon_helpers import run_reviewer
+
+    repo.land("caches the boot time")
+    repo.clear()
+    cache = repo.git_dir / "landwatch" / "boot-time"
+    boot_id, btime = cache.read_text().split()
+    cache.write_text(f"{boot_id} {int(btime) - 7200}\n")  # the clock stepped 2 h ahead since
+    (repo.git_dir / "landwatch" / "last-stamp").unlink()  # which keeps stamps in order only
+    repo.land("stamped 2 h behind")
+    assert time.time() - stamp_of_landing(repo) > 7000
+    repo.clear()
+    assert run_reviewer("--once").returncode == 0
+    assert not cache.exists()
+    repo.land("after the reviewer looked")
+    assert abs(stamp_of_landing(repo) - time.time()) < 60
+
+
+def test_settings_in_an_included_config_file_are_seen(repo: Repo, tmp_path: Path) -> None:
+    included = tmp_path / "included.gitconfig"
+    included.write_text("[landwatch]\n\tstaleAfter = 600\n")
+    repo.git("config", "include.path", str(included))
+    repo.land("settings cached")
+    assert repo.pending(kind=WorkKind.PUSH) == []
+    included.write_text('[landwatch]\n\tstaleAfter = 600\n[landwatch "push"]\n\tremote = origin\n')
+    cache = repo.git_dir / "landwatch" / "settings"
+    later = cache.stat().st_mtime + 1
+    os.utime(included, (later, later))
+    oid = repo.land("push asked for in the included file")
+    assert repo.pending(kind=WorkKind.PUSH) == [(oid, None)]

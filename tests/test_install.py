@@ -41,7 +41,7 @@ def test_install_writes_marked_executable_hooks_and_registers(tmp_path: Path) ->
         assert f"LANDWATCH_EVENT={event}\n" in text
         assert f"LANDWATCH_ENTRY={layout.entry_point()}\n" in text
     entry = layout.entry_point()
-    assert os.access(entry, os.X_OK) and " -I -m landwatch " in entry.read_text()
+    assert os.access(entry, os.X_OK) and ' -I -m landwatch "$@"' in entry.read_text()
     assert registry.registered() == [repo.git_dir.resolve()]
     assert (repo.git_dir / "landwatch" / "pending").is_dir()
     assert "registered" in output

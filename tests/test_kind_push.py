@@ -27,7 +27,7 @@ from kind_helpers import (
 from landwatch import layout, work_item
 from landwatch.daemon.lock import InstanceLock, LockHolder
 from landwatch.kinds.base import GiveUp, RetryLater
-from landwatch.kinds.push import PushHandler, backoff
+from landwatch.kinds.push import PushHandler, push_backoff
 from landwatch.work_item import DONE, FAILED, PENDING, WorkItem, WorkKind
 from repo_helpers import Repo
 
@@ -86,7 +86,7 @@ def test_ten_landings_while_offline_are_one_push(repo: Repo, remote: Path, tmp_p
     failing = layout.push_state_file(repo.git_dir)
     assert failing.exists() and "origin" in failing.read_text()
     hidden.rename(remote)  # online again, but the backoff is not over
-    clock.advance(backoff(1) - 1)
+    clock.advance(push_backoff(1) - 1)
     settle_down(reviewer)
     assert len(push_items(repo)) == 10 and pushes(remote) == []
     clock.advance(2)
@@ -98,7 +98,7 @@ def test_ten_landings_while_offline_are_one_push(repo: Repo, remote: Path, tmp_p
 
 
 def test_backoff_doubles_from_a_minute_up_to_an_hour() -> None:
-    assert [backoff(n) for n in range(1, 9)] == [60, 120, 240, 480, 960, 1920, 3600, 3600]
+    assert [push_backoff(n) for n in range(1, 9)] == [60, 120, 240, 480, 960, 1920, 3600, 3600]
 
 
 def test_an_unreachable_remote_is_a_retry_not_a_failure(repo: Repo, tmp_path: Path) -> None:
@@ -211,3 +211,40 @@ def test_the_one_line_says_when_pushing_has_failed_too_long(repo: Repo, tmp_path
         lock.release()
     assert told.startswith("landwatch: pushing to origin has failed for 2 h")
     assert told.count("\n") == 1
+
+
+def test_a_remote_that_does_not_exist_is_given_up_at_once(repo: Repo) -> None:
+    repo.git("config", "landwatch.push.remote", "nosuchremote")
+    oid = repo.land("to a remote nobody made")
+    with pytest.raises(GiveUp, match=r"no remote named 'nosuchremote'.*git remote -v"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    assert [work_item.id_of_entry(n) for n in push_items(repo, FAILED)] == [f"push-{oid}"]
+    assert not layout.push_state_file(repo.git_dir).exists()
+    assert "failing" not in repo.landwatch("status").stdout
+
+
+def test_push_state_is_forgotten_once_push_is_turned_off(repo: Repo, tmp_path: Path) -> None:
+    repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    oid = repo.land("while the remote is away")
+    kind = PushHandler()
+    with pytest.raises(RetryLater):
+        kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert layout.push_state_file(repo.git_dir).exists()
+    assert "push to origin failing" in repo.landwatch("status").stdout
+    repo.git("config", "--unset", "landwatch.push.remote")
+    report = kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert report.remote is None and "not configured" in report.note
+    assert not layout.push_state_file(repo.git_dir).exists()
+    assert "failing" not in repo.landwatch("status").stdout
+
+
+def test_a_failure_told_only_while_a_push_waits(repo: Repo, tmp_path: Path) -> None:
+    repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    oid = repo.land("while the remote is away")
+    with pytest.raises(RetryLater):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert "push to origin failing" in repo.landwatch("status").stdout
+    repo.clear()  # the push item gone (done or given up) by other hands: nothing is failing now
+    assert "failing" not in repo.landwatch("status").stdout

@@ -120,6 +120,26 @@ def test_items_given_up_are_told_once(repo: Repo) -> None:
     assert said(repo, "three") == ""
 
 
+def test_given_up_is_told_once_whatever_the_clock_did(repo: Repo) -> None:
+    repo.land("one")
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    ahead = time.time() + 86400  # the clock ran a day ahead when the item was given up
+    assert work_item.requeue(repo.git_dir, claimed, max_tries=1, now=ahead) == FAILED
+    failed = repo.git_dir / "landwatch" / FAILED
+    os.utime(failed, (ahead, ahead))
+    told = [said(repo, message) for message in ("two", "three", "four")]
+    assert told[0].startswith("landwatch: gave up the review of") and told[1:] == ["", ""]
+    # Another one given up later is told, once.
+    repo.clear()
+    repo.land("five")
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    work_item.requeue(repo.git_dir, claimed, max_tries=1)
+    assert said(repo, "six").startswith(f"landwatch: gave up the review of {claimed.item.oid[:7]}")
+    assert said(repo, "seven") == ""
+
+
 def test_a_stale_queue_is_told_before_items_given_up(repo: Repo) -> None:
     repo.land("one")
     claimed = work_item.claim_next(repo.git_dir)
@@ -155,6 +175,29 @@ def test_a_missing_entry_point_is_one_line(repo: Repo) -> None:
     assert stderr.count("\n") == 1 and "reinstall landwatch" in stderr
 
 
+def test_a_python_gone_from_under_the_entry_point_is_one_line(repo: Repo) -> None:
+    from landwatch import install
+
+    install.write_entry_point("/gone/venv/bin/python")  # the venv it was installed from removed
+    repo.land("one")
+    back_date(repo, 3600)
+    stderr = said(repo, "two")
+    assert stderr == (
+        "landwatch: the Python landwatch was installed with is gone (/gone/venv/bin/python): "
+        "reinstall landwatch\n"
+    )
+
+
+def test_a_stamp_of_nineteen_digits_never_breaks_the_line(repo: Repo) -> None:
+    pending = repo.git_dir / "landwatch" / PENDING
+    repo.land("one")
+    (name,) = [n for n in os.listdir(pending) if n.startswith("review-")]
+    os.rename(pending / name, pending / f"{work_item.id_of_entry(name)}.{'9' * 19}")
+    (repo.git_dir / "landwatch" / "last-stamp").write_text("9" * 19 + "\n")
+    assert said(repo, "two") == ""
+    assert said(repo, "three") == ""
+
+
 @contextlib.contextmanager
 def mounted(target: Path, options: str) -> Iterator[None]:
     result = subprocess.run(
@@ -179,6 +222,42 @@ def test_a_read_only_work_directory_gives_one_line_and_a_commit(repo: Repo) -> N
         assert repo.said.count("\n") == 1
         assert "could not record" in repo.said and "read-only or full" in repo.said
     assert repo.git("log", "-1", "--format=%s") == "one"
+
+
+def test_a_read_only_work_directory_with_items_waiting_gives_one_line(repo: Repo) -> None:
+    work = repo.git_dir / "landwatch"
+    with mounted(work, "size=1m,mode=0700"):
+        work_item.ensure_work_directory(repo.git_dir)
+        repo.land("one")
+        repo.land("two")
+        back_date(repo, 3600)
+        subprocess.run(["mount", "-o", "remount,ro", str(work)], check=True)
+        for message in ("three", "four"):
+            repo.land(message)
+            assert repo.said.count("\n") == 1, repo.said
+        result = repo.run("commit", "-q", "--amend", "-m", "four again")
+        assert result.returncode == 0 and result.stderr.count("\n") == 1, result.stderr
+    assert repo.git("log", "-1", "--format=%s") == "four again"
+
+
+def test_a_read_only_work_directory_with_items_given_up_gives_one_line(repo: Repo) -> None:
+    work = repo.git_dir / "landwatch"
+    with mounted(work, "size=1m,mode=0700"):
+        work_item.ensure_work_directory(repo.git_dir)
+        first = repo.land("one")
+        claimed = work_item.claim_next(repo.git_dir)
+        assert claimed is not None
+        work_item.requeue(repo.git_dir, claimed, max_tries=1)
+        repo.clear()
+        repo.git("reset", "-q", "--hard", "HEAD~1")
+        subprocess.run(["mount", "-o", "remount,ro", str(work)], check=True)
+        # Back to a commit already recorded: nothing to write, so the line is about the queue.
+        for _ in range(2):
+            result = repo.run("merge", "-q", "--ff-only", first)
+            assert result.returncode == 0, result.stderr
+            assert result.stderr.startswith("landwatch: gave up the review of"), result.stderr
+            assert result.stderr.count("\n") == 1, result.stderr
+            repo.git("reset", "-q", "--hard", "HEAD~1")
 
 
 def test_a_full_work_directory_gives_one_line_and_a_commit(repo: Repo) -> None:

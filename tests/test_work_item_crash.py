@@ -226,6 +226,45 @@ def test_consumer_requeue_at_every_crash_point(tmp_path: Path, count_try: bool) 
     every_crash(tmp_path, setup, check)
 
 
+def test_requeue_with_a_backoff_at_every_crash_point(tmp_path: Path) -> None:
+    def setup(git_dir: Path) -> Callable[[], object]:
+        claimed = claimed_item(git_dir)
+        return lambda: w.requeue(git_dir, claimed, max_tries=5, delay=600, now=T + 1)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        recover(git_dir, now=T + LEASE + 2)
+        assert check_invariants(git_dir) == {item(git_dir, 1).id: PENDING}
+        [name] = w.entries(git_dir, PENDING)
+        if reached(f"rename {RECOVERING} {PENDING}", done_steps, steps):
+            assert name.endswith(f".{int((T + 601) * 1e6)}")  # waits its backoff
+        assert tries_of(git_dir, item(git_dir, 1).id) == 1
+
+    every_crash(tmp_path, setup, check)
+
+
+def test_retry_of_a_failed_item_at_every_crash_point(tmp_path: Path) -> None:
+    def setup(git_dir: Path) -> Callable[[], object]:
+        claimed = claimed_item(git_dir)
+        assert w.requeue(git_dir, claimed, max_tries=1, now=T + 1) == FAILED
+        [name] = w.entries(git_dir, FAILED)
+        return lambda: w.retry(git_dir, name, now=T + 2)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        recover(git_dir, now=T + 3)
+        states = check_invariants(git_dir)
+        if reached(f"rename {FAILED} {PENDING}", done_steps, steps):
+            assert states == {item(git_dir, 1).id: PENDING}
+            assert tries_of(git_dir, item(git_dir, 1).id) == 0
+        else:  # still given up; a retry again finishes it
+            assert states == {item(git_dir, 1).id: FAILED}
+            [name] = w.entries(git_dir, FAILED)
+            assert w.retry(git_dir, name, now=T + 4) is not None
+            assert tries_of(git_dir, item(git_dir, 1).id) == 0
+
+    steps = every_crash(tmp_path, setup, check)
+    assert steps[0] == "append reset"
+
+
 # --- pruning and recovery ----------------------------------------------------------------------
 
 

@@ -1,7 +1,8 @@
 """A model of the queue, checked against the disk after every step hypothesis takes.
 
-Steps are enqueue, claim, renew, settle, consumer requeue, expiry, prune and garbage, on an
-injected clock that jumps forwards and backwards; stale claim names are kept to be replayed.
+Steps are enqueue, claim, renew, settle, consumer requeue (with a backoff or none), expiry (with
+a backoff or none), retry of a failed item, prune and garbage, on an injected clock that jumps
+forwards and backwards; stale claim names are kept to be replayed.
 """
 
 from __future__ import annotations
@@ -31,9 +32,15 @@ def micros(seconds: float) -> int:
 class Model:
     state: str
     enqueued: int
+    due: int  # the stamp of its pending name: when it may be claimed
     tries: int = 0
     claim: str | None = None
     settled: int = 0
+
+
+def due(stamp: int, now: int) -> bool:
+    """Claimable now: its time has come, or a clock gone back put it beyond any backoff."""
+    return stamp <= now or stamp > now + micros(w.MAX_DELAY)
 
 
 class QueueMachine(RuleBasedStateMachine):
@@ -64,12 +71,16 @@ class QueueMachine(RuleBasedStateMachine):
         model = self.items.get(w.id_of_entry(name))
         return model if model is not None and model.claim == name else None
 
-    def _give_back(self, model: Model, count: bool) -> str:
+    def _give_back(self, model: Model, count: bool, delay: float = 0.0) -> str:
         model.tries += count
         model.claim = None
         model.state = FAILED if model.tries >= MAX_TRIES else PENDING
         if model.state == FAILED:
             model.settled = micros(self.clock)
+        else:
+            delay = min(delay, w.MAX_DELAY)
+            later = micros(self.clock + delay)
+            model.due = model.enqueued if delay <= 0 else max(model.enqueued, later)
         return model.state
 
     # --- rules ---
@@ -82,19 +93,20 @@ class QueueMachine(RuleBasedStateMachine):
             assert result is Enqueued.KNOWN
         else:
             assert result is Enqueued.ADDED
-            self.items[item.id] = Model(PENDING, micros(self.clock))
+            self.items[item.id] = Model(PENDING, micros(self.clock), micros(self.clock))
 
     @rule(kinds=st.sets(st.sampled_from(KINDS), min_size=1))
     def claim(self, kinds: set[WorkKind]) -> None:
         wanted = {kind.value for kind in kinds}
+        now = micros(self.clock)
         candidates = [
-            (model.enqueued, f"{id_}.{model.enqueued}", id_, False)
+            (model.due, f"{id_}.{model.due}", id_, False)
             for id_, model in self.items.items()
-            if model.state == PENDING and self._kind(id_) in wanted
+            if model.state == PENDING and self._kind(id_) in wanted and due(model.due, now)
         ] + [
             (stamp, f"{id_}.{stamp}", id_, True)
             for id_, stamp in self.garbage.items()
-            if self._kind(id_) in wanted
+            if self._kind(id_) in wanted and due(stamp, now)
         ]
         expected = None
         for _, _, id_, is_garbage in sorted(candidates):
@@ -138,18 +150,30 @@ class QueueMachine(RuleBasedStateMachine):
             model.state, model.claim, model.settled = state, None, micros(self.clock)
 
     @precondition(lambda self: self.names)
-    @rule(data=st.data(), count=st.booleans())
-    def give_back(self, data: st.DataObject, count: bool) -> None:
+    @rule(data=st.data(), count=st.booleans(), delay=st.sampled_from([0.0, 30.0, 3600.0, 1e6]))
+    def give_back(self, data: st.DataObject, count: bool, delay: float) -> None:
         name = data.draw(st.sampled_from(self.names))
         model = self._current(name)
-        result = w.requeue(self.git_dir, name, max_tries=MAX_TRIES, count_try=count, now=self.clock)
+        result = w.requeue(
+            self.git_dir, name, max_tries=MAX_TRIES, count_try=count, delay=delay, now=self.clock
+        )
         if model is None:
             assert result is None
         else:
-            assert result == self._give_back(model, count)
+            assert result == self._give_back(model, count, delay)
 
-    @rule(lease=st.sampled_from([30.0, 120.0]))
-    def requeue_expired(self, lease: float) -> None:
+    @precondition(lambda self: any(m.state == FAILED for m in self.items.values()))
+    @rule(data=st.data())
+    def retry(self, data: st.DataObject) -> None:
+        failed = sorted(id_ for id_, m in self.items.items() if m.state == FAILED)
+        id_ = data.draw(st.sampled_from(failed))
+        model = self.items[id_]
+        name = w.retry(self.git_dir, f"{id_}.{model.settled}", now=self.clock)
+        assert name == f"{id_}.{micros(self.clock)}"
+        model.state, model.tries, model.due = PENDING, 0, micros(self.clock)
+
+    @rule(lease=st.sampled_from([30.0, 120.0]), backoff=st.sampled_from([None, 0.0, 60.0]))
+    def requeue_expired(self, lease: float, backoff: float | None) -> None:
         expected_failed = set()
         moved = 0
         for id_, model in self.items.items():
@@ -158,10 +182,14 @@ class QueueMachine(RuleBasedStateMachine):
             reading = int(model.claim.rpartition(".")[2]) / 1_000_000
             if abs(self.clock - reading) > lease:
                 moved += 1
-                if self._give_back(model, True) == FAILED:
+                if self._give_back(model, True, backoff or 0.0) == FAILED:
                     expected_failed.add(id_)
         recovered = w.requeue_expired_reporting(
-            self.git_dir, lease=lease, max_tries=MAX_TRIES, now=self.clock
+            self.git_dir,
+            lease=lease,
+            max_tries=MAX_TRIES,
+            retry_after=None if backoff is None else (lambda tries: backoff),
+            now=self.clock,
         )
         assert recovered.moved == moved
         assert {found.id for found in recovered.failed} == expected_failed

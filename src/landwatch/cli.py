@@ -91,7 +91,12 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     _output_options(review)
 
     show = commands.add_parser("show", help="the findings of a commit's review")
-    show.add_argument("revision", nargs="?", default="HEAD", metavar="REV")
+    show.add_argument("revision", nargs="?", default=None, metavar="REV")
+    show.add_argument(
+        "--unread",
+        action="store_true",
+        help="every review with findings not seen yet, newest first, one line each",
+    )
     _output_options(show)
 
     rules = commands.add_parser("rules", help="every rule of the review")
@@ -105,6 +110,12 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     trust_mode.add_argument(
         "--revoke", action="store_true", help="withdraw everything trusted in this repository"
     )
+
+    retry = commands.add_parser(
+        "retry", help="give items that were given up another start (tries from zero)"
+    )
+    retry.add_argument("revs", nargs="*", metavar="REV", help="the commits whose items to retry")
+    retry.add_argument("--all", action="store_true", help="every item given up in this repository")
 
     doctor = commands.add_parser(
         "doctor", help="check that every landing is covered; say what mends what is not"
@@ -178,7 +189,13 @@ def _show(args: argparse.Namespace) -> int:
 
     cwd = Path.cwd()
     git_dir = Path(git("rev-parse", "--absolute-git-dir", cwd=cwd))
-    oid = git("rev-parse", "--verify", "--end-of-options", f"{args.revision}^{{commit}}", cwd=cwd)
+    if args.unread:
+        if args.revision is not None:
+            print("landwatch: show either REV or --unread", file=sys.stderr)
+            return 2
+        return _show_unread(args, git_dir)
+    revision = args.revision or "HEAD"
+    oid = git("rev-parse", "--verify", "--end-of-options", f"{revision}^{{commit}}", cwd=cwd)
     found = report_store.read(git_dir, oid)
     if found is None:
         print(
@@ -189,6 +206,28 @@ def _show(args: argparse.Namespace) -> int:
         return 1
     _print_reports(args, [found], git_dir.parent)
     report_store.mark_read(git_dir, oid)
+    return 0
+
+
+def _show_unread(args: argparse.Namespace, git_dir: Path) -> int:
+    from landwatch import report_store
+    from landwatch.git import git
+    from landwatch.review import output
+
+    reports = report_store.unread_reports(git_dir)
+    if args.json:
+        import json
+
+        print(json.dumps([report.as_dict() for report in reports], indent=2))
+    elif args.sarif:
+        _print_reports(args, list(reports), git_dir.parent)
+    elif not reports:
+        print("landwatch: no unread reviews")
+    for report in reports:
+        if not (args.json or args.sarif):
+            subject = git("log", "-1", "--format=%s", report.commit, "--", cwd=git_dir, check=False)
+            output.render_line(report, subject)
+        report_store.mark_read(git_dir, report.commit)
     return 0
 
 
@@ -237,6 +276,16 @@ def _enqueue(args: argparse.Namespace) -> int:
         print(f"landwatch: {error}", file=sys.stderr)
         return 2
     result = work_item.enqueue(item)
+    if result is work_item.Enqueued.KNOWN:
+        given_up = [
+            n for n in work_item.entries(git_dir, work_item.FAILED) if n.startswith(item.id)
+        ]
+        if given_up:
+            print(
+                f"landwatch: {item.id} was given up; to try it again: landwatch retry {args.rev}",
+                file=sys.stderr,
+            )
+            return 1
     print(f"{result.value} {item.id}")
     return 0
 
@@ -307,6 +356,33 @@ def _trust(args: argparse.Namespace) -> int:
     return trust.command(git_dir, show=args.show, revoke_all=args.revoke)
 
 
+def _retry(args: argparse.Namespace) -> int:
+    from landwatch import registry, work_item
+    from landwatch.git import git
+
+    cwd = Path.cwd()
+    if not args.revs and not args.all:
+        print("landwatch: name the commits to retry, or --all", file=sys.stderr)
+        return 2
+    oids = {
+        git("rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}", cwd=cwd)
+        for rev in args.revs
+    }
+    common = Path(git("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=cwd))
+    retried = 0
+    for git_dir in registry.worktree_git_dirs(common):
+        for name in work_item.entries(git_dir, work_item.FAILED):
+            if not args.all and work_item.id_of_entry(name).partition("-")[2] not in oids:
+                continue
+            if work_item.retry(git_dir, name) is not None:
+                retried += 1
+                print(f"landwatch: {work_item.id_of_entry(name)} is pending again, tries from 0")
+    if not retried:
+        print("landwatch: nothing given up to retry here", file=sys.stderr)
+        return 1
+    return 0
+
+
 def _doctor(args: argparse.Namespace) -> int:
     from landwatch import doctor
 
@@ -342,6 +418,7 @@ COMMANDS = {
     "rules": _rules,
     "trust": _trust,
     "doctor": _doctor,
+    "retry": _retry,
     "forget": _forget,
 }
 

@@ -5,6 +5,7 @@ they are. install writes them; coverage and doctor read them.
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import landwatch
 from landwatch import layout
 from landwatch.errors import UserError
+from landwatch.files import read_file, remove
 from landwatch.git import GitError, git
 from landwatch.text import safe
 
@@ -123,3 +125,34 @@ def whose(hook: Path) -> str | None:
         if signature in head:
             return tool
     return None
+
+
+def boot_time() -> int | None:
+    """The wall-clock second the machine booted, as the kernel tells it now: it moves with
+    every step of the wall clock, which is why the hooks' cached copy must follow."""
+    try:
+        with open("/proc/stat", "rb") as file:
+            for line in file:
+                if line.startswith(b"btime "):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def renew_clock_cache(git_dir: Path, now_boot_time: int | None) -> bool:
+    """Drop the hooks' cached boot time of a worktree when the wall clock has stepped since it
+    was written (the next landing reads it afresh); True when it was dropped."""
+    if now_boot_time is None:
+        return False
+    cache = layout.boot_time_file(git_dir)
+    try:
+        fields = read_file(cache, trusted=git_dir).split()
+        cached = int(fields[1])
+    except (OSError, ValueError, IndexError):
+        return False
+    if abs(cached - now_boot_time) <= 1:  # the kernel rounds btime to the second
+        return False
+    with contextlib.suppress(OSError):
+        remove(cache, trusted=git_dir)
+    return True

@@ -36,13 +36,20 @@ class InstallError(UserError):
 def write_entry_point(python: str = sys.executable) -> Path:
     """A stable per-user command for the hooks, so they never depend on PATH or a project venv.
 
-    `-I` keeps the hook's working directory (a repository's files) off sys.path.
+    `-I` keeps the hook's working directory (a repository's files) off sys.path. A Python gone
+    (its virtual environment removed) is one line that says what to do, not the shell's own.
     """
     entry = layout.entry_point()
     text = (
         "#!/bin/sh\n"
         "# The landwatch command for git hooks, written by `landwatch install`.\n"
-        f'exec {shlex.quote(python)} -I -m landwatch "$@"\n'
+        f"python={shlex.quote(python)}\n"
+        'if [ ! -x "$python" ]; then\n'
+        "    printf 'landwatch: the Python landwatch was installed with is gone (%s): "
+        'reinstall landwatch\\n\' "$python" >&2\n'
+        "    exit 127\n"
+        "fi\n"
+        'exec "$python" -I -m landwatch "$@"\n'
     )
     write_atomic(entry, text, trusted=None, mode=0o700)  # ours alone, like its directory
     return entry

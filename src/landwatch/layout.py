@@ -64,7 +64,7 @@ WORKTREE_PLACES = (
         "told",
         Scope.WORKTREE,
         "notice",
-        "its mtime: when the person was last told of items given up",
+        "the items given up the person was told of; its mtime is failed/'s when told",
         hooks=True,
     ),
     Place(
@@ -142,8 +142,8 @@ USER_PLACES = (
     Place("<data>/bin/landwatch", Scope.USER, "install", "the entry point the hooks call"),
     Place("<config>/repositories", Scope.USER, "registry", "the repositories drained"),
     Place("<config>/repositories.lock", Scope.USER, "registry", "flock of registry changes"),
-    Place("<runtime>/reviewer.lock", Scope.USER, "daemon", "flock held by the running reviewer"),
-    Place("<runtime>/reviewer.json", Scope.USER, "daemon", "what the reviewer is doing"),
+    Place("<state>/run/reviewer.lock", Scope.USER, "daemon", "flock held by the running reviewer"),
+    Place("<state>/run/reviewer.json", Scope.USER, "daemon", "what the reviewer is doing"),
     Place("<state>/reviewer.log", Scope.USER, "daemon", "the reviewer's log (rotated)"),
     Place("<config>/config.toml", Scope.USER, "the person", "their own linters, trusted"),
     Place("<state>/trust.json", Scope.USER, "trust", "approvals of committed linters"),
@@ -193,6 +193,10 @@ def work_dir(git_dir: os.PathLike[str] | str) -> Path:
 def repository_dir(git_dir: os.PathLike[str] | str) -> Path:
     """The repository's directory, shared by its worktrees (the main worktree's work dir)."""
     return common_dir(git_dir) / WORK_DIRECTORY
+
+
+def boot_time_file(git_dir: os.PathLike[str] | str) -> Path:
+    return work_dir(git_dir) / "boot-time"
 
 
 def told_file(git_dir: os.PathLike[str] | str) -> Path:
@@ -290,22 +294,20 @@ def trust_lock() -> Path:
     return state_dir() / "trust.lock"
 
 
-def runtime_dir() -> Path:
-    """The reviewer's lock and state file: $XDG_RUNTIME_DIR (gone at logout) or the state dir."""
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    if runtime and os.path.isdir(runtime):
-        return Path(runtime) / APP
+def run_dir() -> Path:
+    """The running reviewer's lock and state file. Not $XDG_RUNTIME_DIR: an environment without
+    it (cron, some GUI sessions) would find no reviewer there and start a second one."""
     return state_dir() / "run"
 
 
 def reviewer_lock() -> Path:
     """The reviewer's per-user lock (flock), holding who runs."""
-    return runtime_dir() / "reviewer.lock"
+    return run_dir() / "reviewer.lock"
 
 
 def reviewer_state() -> Path:
     """What the running reviewer is doing, for `landwatch status`."""
-    return runtime_dir() / "reviewer.json"
+    return run_dir() / "reviewer.json"
 
 
 def reviewer_log() -> Path:

@@ -6,6 +6,7 @@ paths) is escaped, so no terminal escape or rich markup reaches the terminal fro
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import sys
@@ -19,6 +20,7 @@ from landwatch.git import GitError, config_value
 from landwatch.text import duration, safe
 
 START_COMMAND = "landwatch service start"
+UNREAD_COMMAND = "landwatch show --unread"
 
 
 class Urgency(enum.IntEnum):
@@ -111,15 +113,10 @@ def push_failing(git_dir: Path, now: float, bound: float) -> Announcement | None
 
 
 def given_up(git_dir: Path) -> Announcement | None:
-    told = _told_at(git_dir)
-    fresh = []
-    for name in work_item.entries(git_dir, work_item.FAILED):
-        stamp = name.rpartition(".")[2]
-        if stamp.isdigit() and int(stamp) / 1_000_000 > told:
-            fresh.append(name)
+    fresh = sorted(set(work_item.entries(git_dir, work_item.FAILED)) - _told(git_dir))
     if not fresh:
         return None
-    first = work_item.id_of_entry(sorted(fresh)[0])
+    first = work_item.id_of_entry(fresh[0])
     kind, _, oid = first.partition("-")
     what = f"{safe(kind)} of {safe(oid[:7])}" if oid else "an unreadable item"
     more = f" and {len(fresh) - 1} more" if len(fresh) > 1 else ""
@@ -132,6 +129,48 @@ def given_up(git_dir: Path) -> Announcement | None:
             ("landwatch status", "bold cyan"),
         ),
     )
+
+
+def _told(git_dir: Path) -> set[str]:
+    """The names in failed/ the person was told of: listed by name, so no clock step (an item
+    stamped while the clock ran ahead) makes one look new again."""
+    told = layout.told_file(git_dir)
+    try:
+        data = read_file(told, trusted=git_dir)
+    except OSError:
+        return set()
+    if data.strip():
+        return set(data.decode("ascii", "replace").split())
+    # Written before names were kept: its mtime was the datum.
+    at = told.lstat().st_mtime
+    return {
+        name
+        for name in work_item.entries(git_dir, work_item.FAILED)
+        if not (stamp := name.rpartition(".")[2]).isdigit() or int(stamp) / 1_000_000 <= at
+    }
+
+
+def _mark_given_up_told(git_dir: Path, *, unless_current: bool = False) -> None:
+    """Every name in failed/ now told; the told file's mtime made failed/'s own. The hook
+    starts Python only when the two differ: any change to failed/ since, whatever the clock
+    did (a failed/ touched while the clock ran ahead must not start it at every landing)."""
+    told = layout.told_file(git_dir)
+    failed = layout.work_dir(git_dir) / work_item.FAILED
+    try:
+        listed = failed.lstat().st_mtime_ns
+    except OSError:
+        return  # nothing was ever given up here
+    if unless_current:
+        try:
+            if told.lstat().st_mtime_ns == listed:
+                return
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return
+    names = work_item.entries(git_dir, work_item.FAILED)
+    write_atomic(told, "".join(f"{name}\n" for name in names), trusted=git_dir, durable=False)
+    os.utime(told, ns=(listed, listed), follow_symlinks=False)
 
 
 def untrusted(git_dir: Path) -> Announcement | None:
@@ -156,33 +195,26 @@ def untrusted(git_dir: Path) -> Announcement | None:
 def findings(git_dir: Path) -> Announcement | None:
     from landwatch import report_store  # light: no pygit2
 
-    unread = report_store.unread(git_dir)
-    for commit in unread:
-        found = report_store.read(git_dir, commit)
-        if found is None or not found.findings:
-            report_store.mark_read(git_dir, commit)
-            continue
-        more = len(unread) - 1
-        return Announcement(
-            Urgency.FINDINGS,
-            (
-                ("landwatch: ", "bold"),
-                (f"{safe(commit[:7])} — ", ""),
-                (found.summary(), "red" if found.worst() >= 3 else "yellow"),
-                (f" (and {more} more reviewed)" if more > 0 else "", "dim"),
-                (" · ", ""),
-                (f"landwatch show {safe(commit[:7])}", "bold cyan"),
-            ),
-            commit,
-        )
-    return None
-
-
-def _told_at(git_dir: Path) -> float:
-    try:
-        return layout.told_file(git_dir).lstat().st_mtime
-    except OSError:
-        return 0.0
+    unread = report_store.unread_reports(git_dir)
+    if not unread:
+        return None
+    newest = unread[0]
+    commit = newest.commit
+    more = len(unread) - 1
+    return Announcement(
+        Urgency.FINDINGS,
+        (
+            ("landwatch: ", "bold"),
+            (f"{safe(commit[:7])} — ", ""),
+            (newest.summary(), "red" if newest.worst() >= 3 else "yellow"),
+            (" · ", ""),
+            (f"landwatch show {safe(commit[:7])}", "bold cyan"),
+            (f" ({more} more unread: " if more > 0 else "", "dim"),
+            (UNREAD_COMMAND if more > 0 else "", "bold cyan"),
+            (")" if more > 0 else "", "dim"),
+        ),
+        commit,
+    )
 
 
 def most_urgent(git_dir: Path, now: float | None = None) -> Announcement | None:
@@ -196,23 +228,37 @@ def show(git_dir: Path, now: float | None = None) -> int:
     """Print the most urgent line on stderr, once; never raise (a hook calls this)."""
     try:
         announcement = most_urgent(git_dir, now)
-        if announcement is None:
-            return 0
-        _print(announcement)
-        if announcement.urgency is Urgency.UNTRUSTED:
-            from landwatch import trust
-
-            trust.mark_told(git_dir)
-        elif announcement.urgency is Urgency.GIVEN_UP:
-            # Its mtime is the datum.
-            write_atomic(layout.told_file(git_dir), b"", trusted=git_dir, durable=False)
-        elif announcement.commit is not None:
-            from landwatch import report_store
-
-            report_store.mark_read(git_dir, announcement.commit)
     except Exception as error:  # a hook must never fail because of us
         print(f"landwatch: {safe(type(error).__name__)}: {safe(str(error))[:200]}", file=sys.stderr)
+        return 0
+    if announcement is not None:
+        try:
+            _print(announcement)
+        except Exception:  # a closed stderr: there is no one to tell
+            return 0
+    # Remembering what was said: on a read-only or full disk it is said again next time, but
+    # never as a second line.
+    with contextlib.suppress(Exception):
+        _mark_said(git_dir, announcement)
     return 0
+
+
+def _mark_said(git_dir: Path, announcement: Announcement | None) -> None:
+    if announcement is None or announcement.urgency > Urgency.GIVEN_UP:
+        # Nothing given up is untold (an item retried, say): the hook need not ask again.
+        _mark_given_up_told(git_dir, unless_current=True)
+    if announcement is None:
+        return
+    if announcement.urgency is Urgency.UNTRUSTED:
+        from landwatch import trust
+
+        trust.mark_told(git_dir)
+    elif announcement.urgency is Urgency.GIVEN_UP:
+        _mark_given_up_told(git_dir)
+    elif announcement.commit is not None:
+        from landwatch import report_store
+
+        report_store.mark_read(git_dir, announcement.commit)
 
 
 def _print(announcement: Announcement) -> None:

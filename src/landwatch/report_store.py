@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 from pathlib import Path
 
 from landwatch import layout
@@ -16,13 +17,32 @@ from landwatch.review.findings import Severity
 from landwatch.review.report import Report
 
 
-def write(git_dir: os.PathLike[str] | str, report: Report) -> Path:
-    """Durably (synced before it returns); marked unread when it has something to say."""
+def write(
+    git_dir: os.PathLike[str] | str, report: Report, *, replaces: Report | None = None
+) -> Path:
+    """Durably (synced before it returns); marked unread when it has something to say.
+
+    `replaces` is the review of the commit a rebase or amend replaced by this one: what its
+    reader already saw is not said again, and what was not seen yet is said once, for this one.
+    """
     target = layout.report_file(git_dir, report.commit)
     write_atomic(target, json.dumps(report.as_dict(), indent=1), trusted=layout.common_dir(git_dir))
-    if report.worst() >= Severity.WARNING:
+    if _worth_telling(git_dir, report, replaces):
         mark_unread(git_dir, report.commit)
+    if replaces is not None and replaces.commit != report.commit:
+        mark_read(git_dir, replaces.commit)
     return target
+
+
+def _worth_telling(
+    git_dir: os.PathLike[str] | str, report: Report, replaces: Report | None
+) -> bool:
+    told = {f.fingerprint for f in report.findings if f.severity >= Severity.WARNING}
+    if not told:
+        return False
+    if replaces is None or is_unread(git_dir, replaces.commit):
+        return True
+    return bool(told - {finding.fingerprint for finding in replaces.findings})
 
 
 def read(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
@@ -42,6 +62,14 @@ def mark_unread(git_dir: os.PathLike[str] | str, commit: str) -> None:
     write_atomic(marker, b"", trusted=layout.common_dir(git_dir), durable=False)
 
 
+def is_unread(git_dir: os.PathLike[str] | str, commit: str) -> bool:
+    marker = layout.unread_dir(git_dir) / commit
+    try:
+        return stat.S_ISREG(marker.lstat().st_mode)
+    except OSError:
+        return False
+
+
 def unread(git_dir: os.PathLike[str] | str) -> list[str]:
     """Commits whose reviews have findings nobody was told about, newest first."""
     try:
@@ -56,3 +84,15 @@ def unread(git_dir: os.PathLike[str] | str) -> list[str]:
 def mark_read(git_dir: os.PathLike[str] | str, commit: str) -> None:
     with contextlib.suppress(OSError):
         remove(layout.unread_dir(git_dir) / commit, trusted=layout.common_dir(git_dir))
+
+
+def unread_reports(git_dir: os.PathLike[str] | str) -> list[Report]:
+    """The reviews with findings nobody saw yet, newest first; markers of anything else dropped."""
+    reports = []
+    for commit in unread(git_dir):
+        found = read(git_dir, commit)
+        if found is None or not found.findings:
+            mark_read(git_dir, commit)
+        else:
+            reports.append(found)
+    return reports

@@ -164,5 +164,12 @@ def show(*, as_json: bool) -> int:
                 console.print(
                     Text(f"  given up: {safe(item)} in {safe(worktree['git_dir'])}", style="red")
                 )
+            if worktree.get("given_up"):
+                console.print(
+                    Text(
+                        "  once the cause is mended: landwatch retry --all (in that repository)",
+                        style="dim",
+                    )
+                )
     sys.stdout.flush()
     return 0

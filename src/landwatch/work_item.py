@@ -50,6 +50,9 @@ TMP_GRACE = 3600.0
 # A consumer re-reads the pending directory at least this often (monotonic seconds), so items
 # published by other processes are seen in FIFO order without a directory scan per claim.
 LISTING_TTL = 1.0
+# The longest an item given back may be made to wait. A pending stamp further ahead than this
+# was not given by a backoff but by a clock that went back since: it is due at once.
+MAX_DELAY = 6 * 3600.0
 
 _MAGIC = b"landwatch-work-item"
 _OID = r"[0-9a-f]{40}|[0-9a-f]{64}"
@@ -102,6 +105,7 @@ class WorkItem:
     work_tree: Path | None = None
     base: str | None = None
     tries: int = 0
+    rewritten: str | None = None  # the commit a rebase or amend replaced by this one
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", _kind(self.kind))
@@ -110,8 +114,9 @@ class WorkItem:
             object.__setattr__(self, "work_tree", Path(self.work_tree))
         if not _OID_RE.fullmatch(self.oid):
             raise ValueError(f"not a full lowercase object id: {self.oid!r}")
-        if self.base is not None and not _OID_RE.fullmatch(self.base):
-            raise ValueError(f"not a full lowercase object id: {self.base!r}")
+        for oid in (self.base, self.rewritten):
+            if oid is not None and not _OID_RE.fullmatch(oid):
+                raise ValueError(f"not a full lowercase object id: {oid!r}")
         if self.tries < 0:
             raise ValueError(f"tries cannot be negative: {self.tries}")
 
@@ -222,6 +227,7 @@ class _Record:
     base: str | None
     work_tree: bytes | None
     base_tries: int
+    rewritten: str | None
     tried: frozenset[str]
 
     @property
@@ -230,7 +236,9 @@ class _Record:
 
     def item(self, git_dir: Path) -> WorkItem:
         work_tree = Path(os.fsdecode(self.work_tree)) if self.work_tree else None
-        return WorkItem(self.kind, self.oid, git_dir, work_tree, self.base, self.tries)
+        return WorkItem(
+            self.kind, self.oid, git_dir, work_tree, self.base, self.tries, self.rewritten
+        )
 
 
 def encode_record(item: WorkItem, *, enqueued: float, producer: tuple[str, str, int]) -> bytes:
@@ -251,6 +259,8 @@ def encode_record(item: WorkItem, *, enqueued: float, producer: tuple[str, str, 
             lines.append(b"work-tree " + raw)
     if item.tries:
         lines.append(b"tries %d" % item.tries)
+    if item.rewritten:
+        lines.append(b"rewritten " + item.rewritten.encode())
     lines.append(b"end")
     return b"\n".join(lines) + b"\n"
 
@@ -277,9 +287,14 @@ def _decode_record(data: bytes, id: str) -> _Record:
         if key in fields:
             raise RecordError(f"field {key[:32]!r} repeated")
         fields[key] = value
+    trailer = lines[index:-1]
+    # `landwatch retry` appends `reset`: the tries before it (and the header's) count no more.
+    resets = [number for number, line in enumerate(trailer) if line == b"reset"]
+    if resets:
+        trailer = trailer[resets[-1] + 1 :]
     tried = frozenset(
         value.decode()
-        for key, _, value in (line.partition(b" ") for line in lines[index:-1])
+        for key, _, value in (line.partition(b" ") for line in trailer)
         if key == b"tried" and _GENERATION_RE.fullmatch(value.decode("ascii", "replace"))
     )
     try:
@@ -287,7 +302,7 @@ def _decode_record(data: bytes, id: str) -> _Record:
         oid = fields[b"oid"].decode()
         enqueued = int(fields[b"enqueued"])
         base = fields[b"base"].decode() if b"base" in fields else None
-        base_tries = int(fields.get(b"tries", b"0"))
+        base_tries = 0 if resets else int(fields.get(b"tries", b"0"))
     except (KeyError, ValueError, UnicodeDecodeError) as error:
         raise RecordError(f"missing or bad field: {error}") from None
     if not _OID_RE.fullmatch(oid) or (base is not None and not _OID_RE.fullmatch(base)):
@@ -296,6 +311,8 @@ def _decode_record(data: bytes, id: str) -> _Record:
         raise RecordError(f"record of {kind}-{oid[:12]} filed under {id[:40]}")
     if enqueued < 0 or base_tries < 0:
         raise RecordError("negative number")
+    # Optional, and only a hint (which review the rewritten commit replaces): never fatal.
+    rewritten = fields.get(b"rewritten", b"").decode("ascii", "replace")
     return _Record(
         kind,
         oid,
@@ -304,6 +321,7 @@ def _decode_record(data: bytes, id: str) -> _Record:
         base,
         fields.get(b"work-tree"),
         base_tries,
+        rewritten if _OID_RE.fullmatch(rewritten) else None,
         tried,
     )
 
@@ -669,12 +687,32 @@ def _take_listing(directory: _WorkDirectory, now: float) -> _Listing:
     )
 
 
-def _pop_oldest(listing: _Listing, kinds: tuple[str, ...]) -> str | None:
-    heads = [(queue[0], kind) for kind in kinds if (queue := listing.by_kind.get(kind))]
-    if not heads:
+def _pop_oldest(listing: _Listing, kinds: tuple[str, ...], due_by: int) -> str | None:
+    """The oldest name of `kinds` that may be claimed at `due_by` (a name's stamp is when)."""
+    firsts = []
+    for kind in kinds:
+        queue = listing.by_kind.get(kind)
+        if not queue:
+            continue
+        if _due(queue[0][0], due_by):
+            firsts.append((queue[0], kind, 0))
+        elif _due(queue[-1][0], due_by):
+            # Only after the clock went back: the due ones are at the end, past every backoff.
+            at = next(i for i, (stamp, _) in enumerate(queue) if _due(stamp, due_by))
+            firsts.append((queue[at], kind, at))
+    if not firsts:
         return None
-    _, kind = min(heads)
-    return listing.by_kind[kind].popleft()[1]
+    _, kind, at = min(firsts)
+    queue = listing.by_kind[kind]
+    if at == 0:
+        return queue.popleft()[1]
+    entry = queue[at]
+    del queue[at]
+    return entry[1]
+
+
+def _due(stamp: int, now: int) -> bool:
+    return stamp <= now or stamp > now + _micros(MAX_DELAY)
 
 
 def _quarantine(directory: _WorkDirectory, where: str, name: str, now: float) -> bool:
@@ -708,7 +746,10 @@ def claim_next_of(
             with _listings_lock:
                 listing = _listings.get(key)
                 stale = listing is None or time.monotonic() - listing.taken > LISTING_TTL
-                name = None if stale or listing is None else _pop_oldest(listing, wanted)
+                if stale or listing is None:
+                    name = None
+                else:
+                    name = _pop_oldest(listing, wanted, _micros(moment))
             if name is None:
                 if relisted:
                     return None
@@ -720,6 +761,33 @@ def claim_next_of(
             claimed = _claim(directory, name, moment)
             if claimed is not None:
                 return claimed
+
+
+def next_due(
+    git_dir: os.PathLike[str] | str, kinds: Iterable[str], *, now: float | None = None
+) -> float | None:
+    """Seconds until the first pending item of `kinds` may be claimed (0: one may now; None:
+    none waits), from the claims' listing: no directory scan when it is fresh."""
+    wanted = tuple(sorted({_kind(kind) for kind in kinds}))
+    moment = _now(now)
+    key = _listing_key(git_dir)
+    with _listings_lock:
+        listing = _listings.get(key)
+        fresh = listing is not None and time.monotonic() - listing.taken <= LISTING_TTL
+    if not fresh:
+        with _existing(git_dir, "cannot list what waits in") as directory:
+            if directory is None:
+                return None
+            listing = _take_listing(directory, moment)
+        with _listings_lock:
+            _listings[key] = listing
+    assert listing is not None
+    heads = [queue[0][0] for kind in wanted if (queue := listing.by_kind.get(kind))]
+    if not heads:
+        return None
+    if any(_due(stamp, _micros(moment)) for stamp in heads):
+        return 0.0
+    return _seconds(min(heads)) - moment
 
 
 def _claim(directory: _WorkDirectory, name: str, now: float) -> Claimed | None:
@@ -809,6 +877,42 @@ def settle_named(
         return True
 
 
+def retry(git_dir: os.PathLike[str] | str, name: str, *, now: float | None = None) -> str | None:
+    """Give a failed item another start: its tries counted from zero again, back in pending
+    (claimable now); its name there, or None when `name` is not a failed record of ours.
+
+    Two steps, each safe to repeat: append `reset` to the record (synced), move it to pending.
+    """
+    if _stamp_of(name) is None or name.startswith("invalid-"):
+        return None
+    moment = _now(now)
+    id = id_of_entry(name)
+    with _existing(git_dir, "cannot retry in") as directory:
+        if directory is None:
+            return None
+        try:
+            fd = _read_entry(directory, FAILED, name, append=True)
+        except (FileNotFoundError, RecordError):
+            return None
+        try:
+            data = _read_all(fd)
+            try:
+                _decode_record(data, id)
+            except RecordError:
+                return None  # not an item: it stays for the person to see
+            os.write(fd, (b"" if data.endswith(b"\n") else b"\n") + b"reset\n")
+            os.fsync(fd)
+            _checkpoint("append reset")
+        finally:
+            os.close(fd)
+        new = _stamped_name(id, _micros(moment))
+        if not _rename(directory, source=FAILED, name=name, target=PENDING, new=new):
+            return None
+        _fsync_directory(directory, PENDING)
+    forget_listing(git_dir)
+    return new
+
+
 # --- requeue and recovery ----------------------------------------------------------------------
 
 
@@ -818,9 +922,13 @@ def requeue(
     *,
     max_tries: int,
     count_try: bool = True,
+    delay: float = 0.0,
     now: float | None = None,
 ) -> str | None:
-    """Give a claim back: to pending (or failed once tries reach `max_tries`); None if not ours."""
+    """Give a claim back: to pending (or failed once tries reach `max_tries`); None if not ours.
+
+    With a `delay`, it may be claimed again only that many seconds from `now` (a backoff).
+    """
     name = claimed.name if isinstance(claimed, Claimed) else claimed
     if _parse_claim(name) is None:
         return None
@@ -830,21 +938,41 @@ def requeue(
             directory, source=CLAIMED, name=name, target=RECOVERING, new=name
         ):
             return None
-        outcome = _finish_recovering(directory, name, max_tries, moment, count_try=count_try)
+        outcome = _finish_recovering(
+            directory, name, max_tries, moment, count_try=count_try, retry_after=lambda _: delay
+        )
     forget_listing(git_dir)
     return outcome[0] if outcome else None
 
 
+RetryAfter = Callable[[int], float]  # tries so far -> seconds before the next may start
+
+
 def requeue_expired(
-    git_dir: os.PathLike[str] | str, *, lease: float, max_tries: int, now: float | None = None
+    git_dir: os.PathLike[str] | str,
+    *,
+    lease: float,
+    max_tries: int,
+    retry_after: RetryAfter | None = None,
+    now: float | None = None,
 ) -> int:
-    return requeue_expired_reporting(git_dir, lease=lease, max_tries=max_tries, now=now).moved
+    return requeue_expired_reporting(
+        git_dir, lease=lease, max_tries=max_tries, retry_after=retry_after, now=now
+    ).moved
 
 
 def requeue_expired_reporting(
-    git_dir: os.PathLike[str] | str, *, lease: float, max_tries: int, now: float | None = None
+    git_dir: os.PathLike[str] | str,
+    *,
+    lease: float,
+    max_tries: int,
+    retry_after: RetryAfter | None = None,
+    now: float | None = None,
 ) -> Recovered:
-    """Return expired claims to pending (tries + 1) or to failed; finish any interrupted step."""
+    """Return expired claims to pending (tries + 1) or to failed; finish any interrupted step.
+
+    With `retry_after`, an item comes back claimable only after the backoff it gives.
+    """
     moment = _now(now)
     recovered = Recovered()
     with _existing(git_dir, "cannot recover claims in") as directory:
@@ -852,7 +980,10 @@ def requeue_expired_reporting(
             return recovered
         recovered.moved += _recover_unfinished(directory, moment)
         for name in _listdir(directory, RECOVERING):
-            _count(recovered, _finish_recovering(directory, name, max_tries, moment))
+            _count(
+                recovered,
+                _finish_recovering(directory, name, max_tries, moment, retry_after=retry_after),
+            )
         for name in _listdir(directory, CLAIMED):
             parsed = _parse_claim(name)
             if parsed is None:
@@ -860,7 +991,10 @@ def requeue_expired_reporting(
             elif _expired(parsed[2], lease, moment) and _rename(
                 directory, source=CLAIMED, name=name, target=RECOVERING, new=name
             ):
-                _count(recovered, _finish_recovering(directory, name, max_tries, moment))
+                _count(
+                    recovered,
+                    _finish_recovering(directory, name, max_tries, moment, retry_after=retry_after),
+                )
     if recovered.moved:
         forget_listing(git_dir)
     return recovered
@@ -882,9 +1016,19 @@ def _expired(reading: int, lease: float, now: float) -> bool:
 
 
 def _finish_recovering(
-    directory: _WorkDirectory, name: str, max_tries: int, now: float, *, count_try: bool = True
+    directory: _WorkDirectory,
+    name: str,
+    max_tries: int,
+    now: float,
+    *,
+    count_try: bool = True,
+    retry_after: RetryAfter | None = None,
 ) -> tuple[str, WorkItem | None] | None:
-    """Finish moving `recovering/name` forward; idempotent, so any pass may finish any crash."""
+    """Finish moving `recovering/name` forward; idempotent, so any pass may finish any crash.
+
+    Back in pending its stamp is when it may be claimed: its enqueue time (its place in line),
+    or later by the backoff `retry_after` gives for its tries.
+    """
     parsed = _parse_claim(name)
     if parsed is None:
         return (FAILED, None) if _quarantine(directory, RECOVERING, name, now) else None
@@ -916,7 +1060,9 @@ def _finish_recovering(
     if record.tries >= max_tries:
         state, new = FAILED, _stamped_name(id, _micros(now))
     else:
-        state, new = PENDING, _stamped_name(id, record.enqueued)
+        delay = min(retry_after(record.tries), MAX_DELAY) if retry_after is not None else 0.0
+        due = record.enqueued if delay <= 0 else max(record.enqueued, _micros(now + delay))
+        state, new = PENDING, _stamped_name(id, due)
     if not _rename(directory, source=RECOVERING, name=name, target=state, new=new):
         return None
     _fsync_directory(directory, state)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from landwatch import coverage, layout, registry, work_item
+from landwatch import coverage, hooks, layout, registry, work_item
 from landwatch.daemon import sweep
 from landwatch.daemon.watch import Watcher
 from landwatch.files import write_atomic
@@ -29,6 +29,7 @@ from landwatch.kinds.base import (
     LeaseLost,
     SystemClock,
     WorkOrder,
+    recovery_delay,
 )
 
 log = logging.getLogger("landwatch.reviewer")
@@ -93,6 +94,7 @@ class Daemon:
         self.repositories: list[Path] = []
         self._sweep_wanted: set[Path] = set()
         self._coverage: dict[Path, str] = {}
+        self._due: dict[Path, float] = {}  # monotonic: when an item backing off there is due
         self._watcher = Watcher(
             self.poke, self.request_reload, self.want_sweep, rescan=self.settings.rescan
         )
@@ -106,6 +108,7 @@ class Daemon:
     def run(self, *, once: bool = False) -> int:
         """Drain until stopped (or, with `once`, until nothing is left); the exit status."""
         self.reload()
+        self.renew_clock_caches()
         self.recover_all()
         if self.settings.watch:
             self._watcher.start(self.git_dirs, self.repositories)
@@ -124,6 +127,7 @@ class Daemon:
         now = self.clock.monotonic()
         self._notice_clock_jump()
         self._release_holds()
+        self._release_due()
         if self.reload_requested or now >= self._next.rescan:
             self.reload()
             self._next.rescan = now + self.settings.rescan
@@ -161,6 +165,7 @@ class Daemon:
         for handler in self.handlers.values():
             for until in handler.held_until.values():
                 deadlines.append(now + max(0.0, until - wall))
+        deadlines.extend(self._due.values())
         if self._state_changed:
             deadlines.append(self._next.state)
         return max(0.0, min(deadlines) - now)
@@ -267,8 +272,10 @@ class Daemon:
                     claimed = None
                 with self._lock:
                     self._dirty[kind].remove(git_dir)
-                    if claimed is None:
-                        continue
+                if claimed is None:
+                    self._wake_when_due(git_dir, kind)
+                    continue
+                with self._lock:
                     # Round robin: the next claim of this kind comes from the next repository.
                     self._dirty[kind].append(git_dir)
                 lease = Lease(
@@ -282,6 +289,23 @@ class Daemon:
                     claimed.item.tries + 1,
                 )
                 line.enqueue(WorkOrder(git_dir, claimed, lease))
+
+    def _wake_when_due(self, git_dir: Path, kind: str) -> None:
+        """Nothing claimable there now: if an item waits out a backoff, look again then."""
+        try:
+            wait = work_item.next_due(git_dir, [kind], now=self.clock.time())
+        except work_item.QueueError:
+            return
+        if wait is not None and wait > 0:
+            due = self.clock.monotonic() + wait
+            self._due[git_dir] = min(due, self._due.get(git_dir, due))
+
+    def _release_due(self) -> None:
+        now = self.clock.monotonic()
+        for git_dir, due in list(self._due.items()):
+            if due <= now:
+                del self._due[git_dir]
+                self.poke(git_dir)
 
     def _still_registered(self, git_dir: Path) -> bool:
         """Whether `git_dir`'s repository is registered now: the registry is read again only
@@ -322,6 +346,7 @@ class Daemon:
                     git_dir,
                     lease=self.settings.lease,
                     max_tries=self.settings.max_tries,
+                    retry_after=recovery_delay,
                     now=now,
                 )
                 expiry = work_item.next_claim_expiry(git_dir, lease=self.settings.lease, now=now)
@@ -363,7 +388,16 @@ class Daemon:
                 order.lease.renew()
             except LeaseLost:
                 log.warning("%s: taken over while we were away", order.claimed.id)
+        self.renew_clock_caches()
         self.recover_all()
+
+    def renew_clock_caches(self) -> None:
+        """The hooks tell time from a cached boot time, which a step of the wall clock makes
+        wrong: drop each one that no longer matches, so the next landing stamps right."""
+        boot_time = hooks.boot_time()
+        renewed = sum(hooks.renew_clock_cache(git_dir, boot_time) for git_dir in self.git_dirs)
+        if renewed:
+            log.info("the wall clock stepped: %d hook clock caches renewed", renewed)
 
     def check_coverage(self) -> None:
         """Whether the hooks git runs in each repository are still landwatch's: a change is

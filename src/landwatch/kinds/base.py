@@ -6,7 +6,9 @@ and the claim is settled (or given back with a try counted) when the job ends.
 
 from __future__ import annotations
 
+import errno
 import logging
+import random
 import threading
 import time
 from abc import abstractmethod
@@ -22,6 +24,30 @@ log = logging.getLogger("landwatch.reviewer")
 
 DEFAULT_LEASE = 120.0
 DEFAULT_MAX_TRIES = 5
+# After a failed try the item waits RETRY_FIRST, doubling at each try, at most RETRY_CAP (with
+# jitter), so a failure is not retried at once and five tries take about 15 minutes, not 15 ms.
+RETRY_FIRST = 30.0
+RETRY_CAP = 3600.0
+# Faults of the machine, not of the item: the disk full or read-only, I/O errors, out of memory
+# or descriptors, a lock held, the network down. They pass; no try is counted, and the kind
+# leaves the repository alone a while.
+PASSING_ERRNOS = frozenset(
+    {
+        errno.ENOSPC,
+        errno.EDQUOT,
+        errno.EROFS,
+        errno.EIO,
+        errno.ENOMEM,
+        errno.ENFILE,
+        errno.EMFILE,
+        errno.EAGAIN,
+        errno.EBUSY,
+        errno.ENETDOWN,
+        errno.ENETUNREACH,
+        errno.EHOSTUNREACH,
+        errno.ETIMEDOUT,
+    }
+)
 
 R = TypeVar("R")
 
@@ -37,6 +63,32 @@ class SystemClock:
 
     def monotonic(self) -> float:
         return time.monotonic()
+
+
+def backoff(count: int, *, first: float, cap: float) -> float:
+    """`first` after the first failure, doubling at each further one, at most `cap`."""
+    return float(min(first * 2 ** max(count - 1, 0), cap))
+
+
+def retry_delay(tries: int) -> float:
+    """How long an item waits after its `tries`-th failed try: a backoff with ±20% jitter."""
+    spread = random.uniform(0.8, 1.2)  # noqa: S311 - jitter, not a secret
+    return backoff(tries, first=RETRY_FIRST, cap=RETRY_CAP) * spread
+
+
+def recovery_delay(tries: int) -> float:
+    """How long an item whose holder died (its lease ran out) waits: its lease already made it
+    wait once, so the first comes back at once; a second death starts the backoff."""
+    return 0.0 if tries <= 1 else retry_delay(tries - 1)
+
+
+def passing_fault(error: BaseException | None) -> bool:
+    """A fault of the machine (a full or read-only disk, ...), not of the item's own work."""
+    while error is not None:
+        if isinstance(error, OSError) and error.errno in PASSING_ERRNOS:
+            return True
+        error = error.__cause__ or error.__context__
+    return False
 
 
 class LeaseLost(Exception):
@@ -125,6 +177,7 @@ class ItemHandler(JobKind[WorkOrder, R]):
         self.max_tries = max_tries
         self.clock: Clock = clock or SystemClock()
         self.held_until: dict[Path, float] = {}
+        self.faults: dict[Path, int] = {}  # passing faults in a row, per repository
 
     def close(self) -> None:  # optional: empty on purpose
         """Release what the handler holds (a worker process) when the reviewer stops."""
@@ -158,23 +211,43 @@ class ItemHandler(JobKind[WorkOrder, R]):
             return
         now = self.clock.time()
         if job.state is JobState.DONE:
+            self.faults.pop(order.git_dir, None)
             if not work_item.settle_named(order.git_dir, lease.name, work_item.DONE, now=now):
                 log.warning(
                     "%s: claim gone before settling; another reviewer has it", order.claimed.id
                 )
             return
-        if isinstance(job.failure, RetryLater):
-            self.held_until[order.git_dir] = now + job.failure.after
-            work_item.requeue(
-                order.git_dir, lease.name, max_tries=self.max_tries, count_try=False, now=now
-            )
-            log.info("%s: %s; retrying in %.0f s", order.claimed.id, job.failure, job.failure.after)
-            return
         if isinstance(job.failure, GiveUp):
             work_item.settle_named(order.git_dir, lease.name, work_item.FAILED, now=now)
             log.error("%s in %s: failed: %s", order.claimed.id, order.git_dir, job.failure)
             return
-        outcome = work_item.requeue(order.git_dir, lease.name, max_tries=self.max_tries, now=now)
+        after = None
+        if isinstance(job.failure, RetryLater):
+            after = job.failure.after
+        elif passing_fault(job.failure):
+            faults = self.faults.get(order.git_dir, 0) + 1
+            self.faults[order.git_dir] = faults
+            after = backoff(faults, first=RETRY_FIRST, cap=RETRY_CAP / 2)
+        if after is not None:
+            # Not now: no try counted, and nothing more of this kind from there until then.
+            self.held_until[order.git_dir] = now + after
+            work_item.requeue(
+                order.git_dir,
+                lease.name,
+                max_tries=self.max_tries,
+                count_try=False,
+                delay=after,
+                now=now,
+            )
+            log.info("%s: %s; retrying in %.0f s", order.claimed.id, job.error, after)
+            return
+        outcome = work_item.requeue(
+            order.git_dir,
+            lease.name,
+            max_tries=self.max_tries,
+            delay=retry_delay(order.item.tries + 1),
+            now=now,
+        )
         if outcome == work_item.FAILED:
             log.error(
                 "%s in %s: gave up after %d tries: %s",

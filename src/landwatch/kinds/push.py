@@ -18,9 +18,16 @@ from landwatch import layout
 from landwatch.files import read_file, remove, write_atomic
 from landwatch.git import no_git_env
 from landwatch.job_queue import Reporter
-from landwatch.kinds.base import DEFAULT_MAX_TRIES, Clock, GiveUp, ItemHandler, RetryLater
+from landwatch.kinds.base import (
+    DEFAULT_MAX_TRIES,
+    Clock,
+    GiveUp,
+    ItemHandler,
+    RetryLater,
+    backoff,
+)
 from landwatch.kinds.running import run_command
-from landwatch.work_item import WorkItem, WorkKind
+from landwatch.work_item import CLAIMED, PENDING, WorkItem, WorkKind, entries
 
 PUSH_TIMEOUT = 120.0
 BACKOFF_FIRST = 60.0
@@ -37,9 +44,9 @@ _UNREACHABLE = re.compile(
 )
 
 
-def backoff(failures: int) -> float:
+def push_backoff(failures: int) -> float:
     """1 min, doubling at each failure, capped at 1 h."""
-    return float(min(BACKOFF_FIRST * 2 ** max(failures - 1, 0), BACKOFF_CAP))
+    return backoff(failures, first=BACKOFF_FIRST, cap=BACKOFF_CAP)
 
 
 @dataclass
@@ -74,9 +81,17 @@ class PushHandler(ItemHandler[PushReport]):
         git_dir = item.git_dir
         remote = self._config(git_dir, reporter, "landwatch.push.remote")
         if not remote:
+            self._settled(git_dir)
             return PushReport(None, note="push is not configured (landwatch.push.remote)")
+        if not self._is_remote(git_dir, reporter, remote):
+            self._settled(git_dir)
+            raise GiveUp(
+                f"no remote named {remote!r} (landwatch.push.remote); `git remote -v` lists "
+                "this repository's remotes"
+            )
         branches = self._branches(git_dir, reporter, item.oid)
         if not branches:
+            self._settled(git_dir)
             return PushReport(remote, note=f"{item.oid[:12]} is on no branch to push")
         force = self._config(git_dir, reporter, "landwatch.push.force", "--type=bool") == "true"
         report = PushReport(remote)
@@ -84,11 +99,19 @@ class PushHandler(ItemHandler[PushReport]):
             if self._has(git_dir, reporter, remote, branch, item.oid):
                 report.up_to_date.append(branch)  # an earlier push took it along
                 continue
-            self._push(git_dir, reporter, remote, branch, force)
+            try:
+                self._push(git_dir, reporter, remote, branch, force)
+            except GiveUp:
+                self._settled(git_dir)  # the remote answered: reachable, and said no
+                raise
             report.pushed.append(branch)
+        self._settled(git_dir)
+        return report
+
+    def _settled(self, git_dir: Path) -> None:
+        """Pushing from here is not failing now: forget how it was."""
         self.failures.pop(git_dir, None)
         _forget_failure(git_dir)
-        return report
 
     # --- git ---
 
@@ -106,6 +129,13 @@ class PushHandler(ItemHandler[PushReport]):
     def _config(self, git_dir: Path, reporter: Reporter, key: str, *options: str) -> str:
         code, out, _, _ = self._git(git_dir, reporter, "config", *options, "--get", key)
         return out.strip() if code == 0 else ""
+
+    def _is_remote(self, git_dir: Path, reporter: Reporter, remote: str) -> bool:
+        """A remote's name, or a URL or path git can push to (which may be out of reach now)."""
+        if any(mark in remote for mark in (":", "/", "\\")) or remote in (".", ".."):
+            return True
+        code, _, _, _ = self._git(git_dir, reporter, "remote", "get-url", "--", remote)
+        return code == 0
 
     def _branches(self, git_dir: Path, reporter: Reporter, oid: str) -> list[str]:
         """The branches this commit landed on that landwatch.push.branches names (default: the
@@ -158,7 +188,7 @@ class PushHandler(ItemHandler[PushReport]):
         if timed_out or _UNREACHABLE.search(err):
             failures = self.failures.get(git_dir, 0) + 1
             self.failures[git_dir] = failures
-            after = backoff(failures)
+            after = push_backoff(failures)
             self._remember_failure(git_dir, remote, message, after)
             raise RetryLater(f"cannot push to {remote}: {message}", after=after)
         raise RuntimeError(f"git push to {remote} failed: {message}")
@@ -179,9 +209,18 @@ class PushHandler(ItemHandler[PushReport]):
 
 
 def failing_for(git_dir: Path, now: float | None = None) -> tuple[float, str, str] | None:
-    """(seconds pushing has been failing, remote, last error), or None."""
+    """(seconds pushing has been failing, remote, last error), or None: pushing is failing only
+    while a push waits (one given up is told as given up)."""
     state = read_state(git_dir)
     if not state:
+        return None
+    waiting = (
+        name
+        for state_name in (PENDING, CLAIMED)
+        for name in entries(git_dir, state_name)
+        if name.startswith(f"{WorkKind.PUSH}-")
+    )
+    if next(waiting, None) is None:
         return None
     since = state.get("failing_since")
     if not isinstance(since, int | float):

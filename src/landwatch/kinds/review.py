@@ -18,12 +18,26 @@ def warm_up() -> None:
     import landwatch.review.engine  # noqa: F401 - pays pygit2's import once, in the worker
 
 
-def review_in_worker(git_dir: str, oid: str, base: str | None) -> dict[str, Any]:
+def review_in_worker(
+    git_dir: str, oid: str, base: str | None, rewritten: str | None = None
+) -> dict[str, Any]:
     from landwatch import report_store, trust
-    from landwatch.review import engine, notes
+    from landwatch.review import engine, notes, rewrite
+    from landwatch.review.change import open_repository
 
-    result = engine.review(git_dir, oid, base, linters=trust.policy(git_dir))
-    path = report_store.write(git_dir, result)
+    policy = trust.policy(git_dir)
+    replaced = None
+    result = None
+    if base is None:
+        repo = open_repository(git_dir)
+        replaced_oid = rewritten or rewrite.amended_from(repo, oid)
+        replaced = report_store.read(git_dir, replaced_oid) if replaced_oid else None
+        if replaced is not None:
+            result = rewrite.carry_over(repo, oid, replaced, policy)
+    carried_over = result is not None
+    if result is None:
+        result = engine.review(git_dir, oid, base, linters=policy)
+    path = report_store.write(git_dir, result, replaces=replaced)
     if result.linters_held_back is not None:
         trust.held_back(git_dir, result.linters_held_back)
     notes.write_note_if_enabled(git_dir, result)
@@ -32,6 +46,7 @@ def review_in_worker(git_dir: str, oid: str, base: str | None) -> dict[str, Any]
         "summary": result.summary(),
         "report": str(path),
         "truncated": result.truncated,
+        "carried_over": carried_over,
     }
 
 
@@ -45,7 +60,7 @@ class ReviewHandler(ItemHandler[dict[str, Any]]):
     def handle(self, item: WorkItem, reporter: Reporter) -> dict[str, Any]:
         reporter.progress(0, 1, "reviewing")
         outcome: dict[str, Any] = self.worker.call(
-            reporter, review_in_worker, str(item.git_dir), item.oid, item.base
+            reporter, review_in_worker, str(item.git_dir), item.oid, item.base, item.rewritten
         )
         reporter.progress(1, 1, outcome["summary"])
         return outcome

@@ -24,6 +24,7 @@ from typing import Any
 import pygit2
 from pygit2.enums import FileMode
 
+from landwatch.parent_death import child_dies_with_us
 from landwatch.review.change import Change, FileChange, looks_binary
 from landwatch.review.config import LinterConfig, linters_digest
 from landwatch.review.findings import Finding, Severity, fingerprint
@@ -216,6 +217,8 @@ def run(
             env=scrubbed_environment(),
             timeout=timeout,
             check=False,
+            # Its timeout is ours to enforce: a linter must not outlive the process running it.
+            preexec_fn=child_dies_with_us(),
         )
     except FileNotFoundError:
         return [], LinterRun(linter.name, file.path, "missing", f"{command[0]} not found")

@@ -73,6 +73,20 @@ def render(report: Report, console: Console | None = None) -> None:
         )
 
 
+def render_line(report: Report, subject: str, console: Console | None = None) -> None:
+    """One line for a list of reviews: the commit, what was found, the subject."""
+    from rich.console import Console
+    from rich.text import Text
+
+    console = console or Console(highlight=False, soft_wrap=True)
+    line = Text()
+    line.append(f"{safe(report.label)[:12]}  ", style="bold")
+    line.append(report.summary(), style=STYLES.get(report.worst(), "green"))
+    if subject:
+        line.append(f"  {safe(subject)[:100]}", style="dim")
+    console.print(line)
+
+
 def as_json(reports: list[Report]) -> str:
     data: Any = reports[0].as_dict() if len(reports) == 1 else [r.as_dict() for r in reports]
     return json.dumps(data, indent=2)

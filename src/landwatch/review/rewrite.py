@@ -1,0 +1,135 @@
+"""A rewritten commit (rebased, amended) whose patch is the one already reviewed: the old review
+carried over to it, lines moved with their hunks, instead of reviewing it and saying it again.
+
+Carried over only when nothing the review reads differs: the patch id, the message, the
+configuration, and what the linters were allowed; anything else is a review of its own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import pygit2
+from pygit2.enums import DiffFind, DiffOption
+
+from landwatch.review.change import ChangeError, resolve
+from landwatch.review.config import CONFIG_FILE, PYPROJECT
+from landwatch.review.findings import Finding
+from landwatch.review.linters import LinterPolicy
+from landwatch.review.report import Report
+
+# The newest reflog entries of HEAD looked at for the amend that made a commit: an amend's
+# review is claimed moments after it landed, so it is among the first few.
+AMEND_LOOKBACK = 32
+
+Hunks = dict[str, list[tuple[int, int]]]  # path -> (first new line, lines) of each hunk
+
+
+def amended_from(repo: pygit2.Repository, oid: str) -> str | None:
+    """The commit `git commit --amend` replaced by `oid`, from HEAD's reflog; None if not one."""
+    try:
+        entries = repo.lookup_reference("HEAD").log()
+        for count, entry in enumerate(entries):
+            if count >= AMEND_LOOKBACK:
+                break
+            if str(entry.oid_new) == oid and entry.message.startswith("commit (amend):"):
+                old = str(entry.oid_old)
+                return None if set(old) == {"0"} else old
+    except (KeyError, ValueError, pygit2.GitError):
+        pass
+    return None
+
+
+def carry_over(
+    repo: pygit2.Repository, revision: str, previous: Report, linters: LinterPolicy
+) -> Report | None:
+    """`previous` (the review of the commit `revision` replaced) as the review of `revision`;
+    None when the two differ in anything the review reads, or a finding cannot be placed."""
+    if previous.base is not None or previous.shape not in ("commit", "root"):
+        return None
+    try:
+        new = resolve(repo, revision)
+        old = resolve(repo, previous.commit)
+    except ChangeError:
+        return None
+    if len(new.parents) > 1 or len(old.parents) > 1 or new.raw_message != old.raw_message:
+        return None
+    for name in (CONFIG_FILE, PYPROJECT):
+        if _entry_id(new.tree, name) != _entry_id(old.tree, name):
+            return None
+    if previous.linters_held_back is not None and linters.vet(previous.linters_held_back) is None:
+        return None  # the linters held back then are allowed now: they have something to run
+    new_diff, old_diff = _diff(new), _diff(old)
+    if new_diff.patchid != old_diff.patchid:
+        return None
+    moved = _moves(_hunks(old_diff), _hunks(new_diff))
+    findings = []
+    for finding in previous.findings:
+        placed = _placed(finding, moved)
+        if placed is None:
+            return None
+        findings.append(placed)
+    return dataclasses.replace(
+        previous,
+        commit=str(new.id),
+        findings=findings,
+        notes=[*previous.notes, f"carried over from {previous.commit[:12]}: the same patch"],
+        started=time.time(),
+        duration=0.0,
+    )
+
+
+def _entry_id(tree: pygit2.Tree, name: str) -> str | None:
+    try:
+        return str(tree[name].id)
+    except KeyError:
+        return None
+
+
+def _diff(commit: pygit2.Commit) -> pygit2.Diff:
+    flags = DiffOption.INCLUDE_TYPECHANGE | DiffOption.INDENT_HEURISTIC
+    if commit.parents:
+        diff = commit.parents[0].tree.diff_to_tree(commit.tree, flags=flags)
+    else:
+        diff = commit.tree.diff_to_tree(swap=True, flags=flags)
+    diff.find_similar(DiffFind.FIND_RENAMES, rename_threshold=50, rename_limit=1000)
+    return diff
+
+
+def _hunks(diff: pygit2.Diff) -> Hunks:
+    hunks: Hunks = {}
+    for patch in diff:
+        if patch is None:
+            continue
+        hunks[patch.delta.new_file.path] = [(h.new_start, h.new_lines) for h in patch.hunks]
+    return hunks
+
+
+def _moves(old: Hunks, new: Hunks) -> dict[str, list[tuple[int, int, int]]]:
+    """Per path, each hunk's new-side range in the old commit and how far it moved since."""
+    moves: dict[str, list[tuple[int, int, int]]] = {}
+    for path, hunks in old.items():
+        now = new.get(path, [])
+        if len(now) != len(hunks):
+            continue  # cannot happen with equal patch ids; such a path places nothing
+        moves[path] = [
+            (start, lines, moved_start - start)
+            for (start, lines), (moved_start, _) in zip(hunks, now, strict=True)
+        ]
+    return moves
+
+
+def _placed(finding: Finding, moves: dict[str, list[tuple[int, int, int]]]) -> Finding | None:
+    """The finding at its line in the new commit; None when that line is outside every hunk
+    (what surrounds a hunk may differ between the two commits)."""
+    if finding.line is None:
+        return dataclasses.replace(finding)
+    if finding.path is None:
+        # A message finding: the messages are the same.
+        return dataclasses.replace(finding)
+    for start, lines, by in moves.get(finding.path, []):
+        if start <= finding.line < start + max(lines, 1):
+            end = finding.end_line + by if finding.end_line is not None else None
+            return dataclasses.replace(finding, line=finding.line + by, end_line=end)
+    return None
