@@ -100,3 +100,28 @@ def test_a_full_disk_burns_no_try_and_loses_nothing(tmp_path: Path) -> None:
         assert done >= {f"review-{oid}" for oid in oids}
         assert work_item.entries(repo.git_dir, FAILED) == []
         shutil.rmtree(repo.path)
+
+
+def test_a_read_only_disk_burns_no_try_and_loses_nothing(tmp_path: Path) -> None:
+    disk = tmp_path / "disk"
+    with tmpfs(disk, "8m"):
+        repo = installed(disk / "repo")
+        oids = [repo.land(f"landed {n}", f"f{n}") for n in range(3)]
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        clock = FakeClock()
+        reviewer = in_process({"review": ReviewHandler(clock=clock)}, clock, tmp_path / "s.json")
+        try:
+            for _ in range(3):
+                settle_down(reviewer)
+                clock.advance(RETRY_CAP)
+            assert len(work_item.entries(repo.git_dir, PENDING)) == 3
+            assert all(tries_of(repo.git_dir, f"review-{oid}") == 0 for oid in oids)
+            subprocess.run(["mount", "-o", "remount,rw", str(disk)], check=True)
+            clock.advance(RETRY_CAP)
+            settle_down(reviewer)
+        finally:
+            reviewer.shutdown()
+        done = {work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)}
+        assert done >= {f"review-{oid}" for oid in oids}
+        assert work_item.entries(repo.git_dir, FAILED) == []
+        shutil.rmtree(repo.path)

@@ -25,7 +25,7 @@ log = logging.getLogger("landwatch.reviewer")
 DEFAULT_LEASE = 120.0
 DEFAULT_MAX_TRIES = 5
 # After a failed try the item waits RETRY_FIRST, doubling at each try, at most RETRY_CAP (with
-# jitter), so a failure is not retried at once and five tries take about 15 minutes, not 15 ms.
+# jitter), so a failure is not retried at once: five tries take about 7 minutes, not 15 ms.
 RETRY_FIRST = 30.0
 RETRY_CAP = 3600.0
 # Faults of the machine, not of the item: the disk full or read-only, I/O errors, out of memory
