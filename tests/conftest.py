@@ -3,6 +3,9 @@ tests, a home of its own for every test, and a clean queue module state."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,6 +64,21 @@ def _isolated_home(
     # items, and the maintenance tests turn it on per repository.
     (home / ".gitconfig").write_text("[landwatch]\n\tmaintenance = false\n")
     return home
+
+
+@pytest.fixture(autouse=True)
+def _no_reviewer_left_running(_isolated_home: Path) -> Iterator[None]:
+    """A reviewer a test started (`doctor --fix` and `service start` detach one) ends with it."""
+    yield
+    from daemon_helpers import process_gone, wait_for
+    from landwatch.daemon.lock import holder
+
+    running = holder()
+    pid = running.pid if running is not None else None
+    if pid is not None and pid != os.getpid():
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+        wait_for(lambda: process_gone(pid), "the reviewer a test left running")
 
 
 @pytest.fixture(autouse=True)

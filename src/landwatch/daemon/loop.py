@@ -95,6 +95,7 @@ class Daemon:
         self._sweep_wanted: set[Path] = set()
         self._coverage: dict[Path, str] = {}
         self._due: dict[Path, float] = {}  # monotonic: when an item backing off there is due
+        self._watched: tuple[object, ...] = ()
         self._watcher = Watcher(
             self.poke, self.request_reload, self.want_sweep, rescan=self.settings.rescan
         )
@@ -225,6 +226,13 @@ class Daemon:
             except work_item.QueueError as error:
                 log.warning("%s", error)
         changed = git_dirs != self.git_dirs
+        # What is watched depends on the worktrees directory too: made by a `git worktree add`
+        # whose worktree is not complete yet, it is watched now, so the worktree's HEAD is seen.
+        watched = (
+            tuple(git_dirs),
+            tuple(usable),
+            tuple((c / "worktrees").is_dir() for c in usable),
+        )
         self.git_dirs = git_dirs
         self.repositories = usable
         for git_dir in git_dirs:
@@ -232,6 +240,8 @@ class Daemon:
         if changed:
             log.info("draining %d worktree(s) of %d repositories", len(git_dirs), len(repositories))
             self._state_changed = True
+        if watched != self._watched:
+            self._watched = watched
             self._watcher.watch(git_dirs, usable)
 
     def poke(self, git_dir: Path) -> None:
