@@ -181,8 +181,9 @@ def committed_linters(git_dir: Path) -> tuple[str, list[LinterConfig]]:
     return config.source, config.linters
 
 
-def command(git_dir: Path, *, show: bool, revoke_all: bool, out: TextIO = sys.stdout) -> int:
+def command(git_dir: Path, *, show: bool, revoke_all: bool, out: TextIO | None = None) -> int:
     """`landwatch trust [--show | --revoke]` in the repository of `git_dir`."""
+    out = sys.stdout if out is None else out  # the stdout of the call, not of the import
     if revoke_all:
         count = revoke(git_dir)
         print(f"landwatch: withdrew {count} approval(s); no committed linter runs here", file=out)
