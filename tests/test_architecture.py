@@ -36,6 +36,7 @@ FORBIDDEN = {
     "report_store": ("kinds", "daemon", "job_queue", "work_item", "cli", *COMMANDS),
     "trust": ("kinds", "daemon", "job_queue", "work_item", "registry", "cli", *COMMANDS),
     "hooks": ("review", "kinds", "daemon", "job_queue", "work_item", "cli", *COMMANDS),
+    "hook_slots": ("review", "kinds", "daemon", "job_queue", "work_item", "cli", *COMMANDS),
     "coverage": ("review", "kinds", "daemon", "job_queue", "cli", *COMMANDS),
     "registry": ("review", "kinds", "daemon", "job_queue", "cli", *COMMANDS),
     "kinds": ("daemon", "cli", *COMMANDS),

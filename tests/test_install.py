@@ -156,7 +156,6 @@ def test_a_generated_hooks_path_inside_the_repository_is_not_written(
     assert code == 1
     assert "a tool generates" in output
     assert f"landwatch install --hooks-path {husky}" in output
-    assert "git config --unset core.hooksPath" in output
     assert sorted(p.name for p in husky.iterdir()) == ["post-commit"]
     assert not any((repo.git_dir / "hooks" / event).exists() for event in hooks.HOOK_EVENTS)
     assert registry.registered() == []
@@ -291,3 +290,37 @@ def test_a_path_with_a_newline_is_refused_in_one_line(tmp_path: Path) -> None:
     assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert "newline in its path" in result.stderr and "Traceback" not in result.stderr
     assert not (repo.git_dir / "landwatch").exists()
+
+
+def test_a_hooks_path_that_does_not_exist_is_refused_and_nothing_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = Repo(tmp_path / "repo")
+    nowhere = tmp_path / "no" / "such" / "dir"
+    code, output = run_cli(repo, "install", "--hooks-path", str(nowhere), capsys=capsys)
+    assert code == 1 and output == f"landwatch: {nowhere} is not a directory; nothing written\n"
+    assert not (tmp_path / "no").exists() and registry.registered() == []
+
+
+def test_uninstall_takes_the_hooks_from_where_install_wrote_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = Repo(tmp_path / "repo")
+    shared = tmp_path / "shared-hooks"
+    shared.mkdir()
+    repo.git("config", "core.hooksPath", str(shared))
+    assert run_cli(repo, "install", "--hooks-path", str(shared), capsys=capsys)[0] == 0
+    repo.git("config", "--unset", "core.hooksPath")  # pointed elsewhere since
+    code, output = run_cli(repo, "uninstall", capsys=capsys)
+    assert code == 0 and f"hooks removed from {shared}" in output
+    assert sorted(p.name for p in shared.iterdir()) == []
+
+
+def test_only_a_hook_beside_lefthook_says_lefthook_may_replace_it(tmp_path: Path) -> None:
+    # lefthook overwrites, without moving it aside, any hook with LEFTHOOK in it.
+    repo = Repo(tmp_path / "repo")
+    repo.install()
+    for event in hooks.HOOK_EVENTS:
+        assert "LEFTHOOK" not in (repo.git_dir / "hooks" / event).read_text()
+    entry, host, where = Path("/entry"), "host", repo.git_dir
+    assert "LEFTHOOK" in hooks.render_hook("post-commit", entry, host, where, lefthook=True)

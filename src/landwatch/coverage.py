@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from landwatch import hook_slots
 from landwatch import hooks as hookfiles
 from landwatch.errors import UserError
 from landwatch.hooks import HOOK_EVENTS, whose
@@ -20,7 +21,7 @@ class Reach(enum.Enum):
     """What covers the repository's landings."""
 
     HOOKS = "hooks ok"
-    PARTIAL = "hooks partly displaced"
+    PARTIAL = "hooks partly reached"
     SWEEP = "sweep only"
 
 
@@ -57,7 +58,8 @@ def inspect(common: Path) -> Coverage:
         return Coverage(Reach.SWEEP, str(error))
     hooks = repository.hooks_dir
     default = repository.default_hooks_dir
-    if hooks.resolve() != default.resolve():
+    husky = hook_slots.is_husky_dir(hooks)
+    if hooks.resolve() != default.resolve() and not husky:
         ours = [event for event in HOOK_EVENTS if whose(hooks / event) == "landwatch"]
         if len(ours) == len(HOOK_EVENTS):
             return Coverage(Reach.HOOKS, f"hooks ok in {hooks}")
@@ -69,38 +71,44 @@ def inspect(common: Path) -> Coverage:
             "landwatch install --hooks-path DIR, or call .git/hooks/<event> from that tool's "
             "hooks (docs/hooks.md)",
         )
-    missing, displaced = [], {}
+    missing: list[str] = []
+    replaced: dict[str, str] = {}  # event -> the tool whose hook is there instead of ours
+    never_run: dict[str, str] = {}  # event -> the tool that moved ours to <event>.old
+    as_legacy: dict[str, str] = {}  # event -> pre-commit or prek, running ours as .legacy
     for event in HOOK_EVENTS:
         hook = hooks / event
         owner = whose(hook)
+        legacy = hook_slots.legacy_path(hook)
         if owner == "landwatch" and _runnable(hook):
             continue
-        if owner is None and not os.path.lexists(hook):
-            missing.append(event)
+        runs_ours = whose(legacy) == "landwatch" and _runnable(legacy)
+        if owner in hook_slots.LEGACY_RUNNERS and runs_ours:
+            if owner in hook_slots.LEGACY_WITHOUT_STDIN:
+                as_legacy[event] = owner
             continue
-        for suffix in (".legacy", ".old"):
-            if whose(hook.with_name(event + suffix)) == "landwatch":
-                displaced[event] = (owner or "another tool", suffix)
-                break
+        if whose(hook_slots.old_path(hook)) == "landwatch":
+            never_run[event] = owner or "another tool"
+        elif owner is not None and os.path.lexists(hook):
+            replaced[event] = owner
         else:
             missing.append(event)
-    if not missing and not displaced:
-        return Coverage(Reach.HOOKS, "hooks ok")
-    if displaced:
-        tool, suffix = next(iter(displaced.values()))
-        runs_ours = suffix == ".legacy"  # pre-commit and prek run it; lefthook never runs .old
-        events = ", ".join(sorted(displaced))
-        if runs_ours:
-            detail = (
-                f"{tool} moved landwatch's {events} to *.legacy and runs them without "
-                "post-rewrite's list: rebases are left to the sweep"
-            )
-            return Coverage(Reach.PARTIAL, detail, "landwatch install (see docs/hooks.md)")
-        detail = f"{tool} moved landwatch's {events} to *{suffix}, which it never runs"
-        return Coverage(Reach.SWEEP, detail, "landwatch install (see docs/hooks.md)")
-    return Coverage(
-        Reach.SWEEP,
-        f"landwatch's {', '.join(missing)} hook(s) missing or not runnable in {hooks}",
-        "landwatch install",
-        fixable=True,
-    )
+    if not (missing or replaced or never_run):
+        if not as_legacy:
+            return Coverage(Reach.HOOKS, "hooks ok" if not husky else f"hooks ok in {hooks}")
+        tool = next(iter(as_legacy.values()))
+        return Coverage(
+            Reach.PARTIAL,
+            f"{tool} runs landwatch's hooks as *.legacy, without post-rewrite's list: rebases "
+            "are recorded by the reflog sweep",
+        )
+    if never_run:
+        tool = next(iter(never_run.values()))
+        detail = f"{tool} moved landwatch's {', '.join(sorted(never_run))} to *.old, which it "
+        detail += "never runs"
+    elif replaced:
+        tool = next(iter(replaced.values()))
+        what = "regenerated its hooks over" if tool == "husky" else "replaced"
+        detail = f"{tool} {what} landwatch's {', '.join(sorted(replaced))} hook(s) in {hooks}"
+    else:
+        detail = f"landwatch's {', '.join(missing)} hook(s) missing or not runnable in {hooks}"
+    return Coverage(Reach.SWEEP, detail, "landwatch install (or landwatch doctor --fix)", True)

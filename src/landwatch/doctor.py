@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import coverage, install, layout, registry, work_item
+from landwatch import coverage, hook_slots, install, layout, registry, work_item
 from landwatch.daemon.lock import holder
 from landwatch.errors import UserError
 from landwatch.git import GitError, git
@@ -66,7 +66,8 @@ def _repository(common: Path, now: float) -> list[Problem]:
         ]
     problems = []
     covered = coverage.inspect(common)
-    if covered.reach is not coverage.Reach.HOOKS:
+    # A partial reach with nothing to mend is how it works beside that tool (status says so).
+    if covered.reach is not coverage.Reach.HOOKS and covered.fix is not None:
         top = coverage.worktree_of(common)
 
         def reinstall(out: TextIO) -> None:
@@ -77,6 +78,25 @@ def _repository(common: Path, now: float) -> list[Problem]:
         problems.append(
             Problem(f"{safe(str(common))}: {covered.summary}", covered.fix or "see docs", mend)
         )
+    top = coverage.worktree_of(common)
+    hooks_dir = hook_slots.recorded_hooks_dir(common)
+    if top is not None and hooks_dir is not None:
+        refused = hook_slots.lfs_refused(hooks_dir)
+        behind = hook_slots.lfs_left_behind(hooks_dir)
+        if refused or behind:
+            what = (
+                f"git-lfs's {', '.join(refused)} hook(s) do not run: git-lfs, installed after "
+                "landwatch, would not write over landwatch's"
+                if refused
+                else f"landwatch still runs git-lfs's {', '.join(behind)} hook(s), though "
+                "git-lfs was uninstalled here"
+            )
+
+            def mend_lfs(out: TextIO) -> None:
+                assert top is not None
+                install.install(top, out=out)
+
+            problems.append(Problem(f"{safe(str(common))}: {what}", "landwatch install", mend_lfs))
     bound = layout.DEFAULT_STALE_AFTER
     for git_dir in registry.worktree_git_dirs(common):
         try:
@@ -130,7 +150,8 @@ def problems(cwd: Path, now: float | None = None) -> list[Problem]:
     return found + _here(cwd)
 
 
-def command(cwd: Path, *, fix: bool, out: TextIO = sys.stdout) -> int:
+def command(cwd: Path, *, fix: bool, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out  # the stdout of the call, not of the import
     found = problems(cwd)
     if fix:
         for problem in found:

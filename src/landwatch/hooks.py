@@ -86,15 +86,32 @@ def hook_body() -> str:
     raise RepositoryError(f"the hook script is missing from {package}; reinstall landwatch")
 
 
-def render_hook(event: str, entry: Path, host: str, repository: Path) -> str:
+def render_hook(
+    event: str,
+    entry: Path,
+    host: str,
+    repository: Path,
+    chain: str = "exec",
+    lefthook: bool = False,
+) -> str:
+    """Our hook for `event`. `chain`: how the hook it replaced runs ("exec": the file kept
+    aside, "husky": husky's `h` under this hook's name). `lefthook`: marked as a hook lefthook
+    may replace (it replaces what names it, and fails to move aside what does not)."""
+    marks = (
+        "# LEFTHOOK: lefthook may overwrite this hook; it runs lefthook's, kept beside it.\n"
+        if lefthook
+        else ""
+    )
     return (
         "#!/bin/sh\n"
         f"{MARKER} {HOOK_FORMAT}: written by `landwatch install`; `landwatch uninstall`\n"
         "# removes it and puts back the hook it replaced. Edits are lost on the next install.\n"
+        f"{marks}"
         f"LANDWATCH_EVENT={event}\n"
         f"LANDWATCH_ENTRY={shlex.quote(str(entry))}\n"
         f"LANDWATCH_HOST={shlex.quote(host)}\n"
         f"LANDWATCH_REPOSITORY={shlex.quote(str(repository))}\n"
+        f"LANDWATCH_CHAIN={chain}\n"
         "\n" + hook_body()
     )
 

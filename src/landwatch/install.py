@@ -1,31 +1,24 @@
-"""`landwatch install` / `uninstall`: the hooks into a repository, chained with what was there.
+"""`landwatch install` / `uninstall`: the hooks into a repository, beside what was there.
 
-A foreign hook is moved aside and run first by ours, with the same arguments and stdin;
-uninstall puts it back exactly. core.hooksPath pointing elsewhere is respected, not overwritten.
+Each other tool's hook keeps running (landwatch.hook_slots says how, tool by tool); uninstall
+leaves exactly what that tool alone would have. core.hooksPath elsewhere is respected.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 import shlex
 import sys
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import layout, registry, trust, work_item
+from landwatch import hook_slots, layout, registry, trust, work_item
 from landwatch.daemon import sweep
 from landwatch.errors import UserError
 from landwatch.files import private_directory, remove, write_atomic
 from landwatch.git import git, is_inside
-from landwatch.hooks import (
-    HOOK_EVENTS,
-    Repository,
-    chained_path,
-    find_repository,
-    is_ours,
-    render_hook,
-)
+from landwatch.hook_slots import Integration
+from landwatch.hooks import HOOK_EVENTS, Repository, chained_path, find_repository, render_hook
 from landwatch.text import safe
 
 
@@ -59,20 +52,24 @@ def _hooks_path_policy(repository: Repository, requested: Path | None) -> Path:
     """The directory to write into, or InstallError saying exactly what to do."""
     effective = repository.hooks_dir
     if requested is not None:
+        if not requested.is_dir():
+            raise InstallError(f"{requested} is not a directory; nothing written")
         return requested.resolve()
     if effective.resolve() == repository.default_hooks_dir.resolve():
+        effective.mkdir(parents=True, exist_ok=True)  # a clone made without git's templates
         return effective
+    if hook_slots.is_husky_dir(effective):
+        return effective.resolve()
     inside = is_inside(effective, repository.top)
     what = (
-        "a directory inside the repository that a tool generates (husky's .husky/_ is one)"
+        "a directory inside the repository that a tool generates"
         if inside
         else "a directory outside the repository, shared by other repositories"
     )
     raise InstallError(
         f"core.hooksPath points to {effective}, {what}; landwatch did not write there.\n"
         "  To install there on purpose:  landwatch install --hooks-path "
-        f"{shlex.quote(str(effective))}\n"
-        "  To use the repository's own hooks directory instead:  git config --unset core.hooksPath"
+        f"{shlex.quote(str(effective))}"
     )
 
 
@@ -94,41 +91,46 @@ def _readable_by_the_review(repository: Repository) -> None:
         ) from None
 
 
-def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO = sys.stdout) -> int:
+def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out  # the stdout of the call, not of the import
     repository = find_repository(cwd)
     _readable_by_the_review(repository)
     hooks_dir = _hooks_path_policy(repository, hooks_path)
-    hooks_dir.mkdir(parents=True, exist_ok=True)
-    plans = []
-    for event in HOOK_EVENTS:
-        hook = hooks_dir / event
-        foreign = os.path.lexists(hook) and not is_ours(hook)
-        if foreign and os.path.lexists(chained_path(hook)):
-            raise InstallError(
-                f"{hook} is not landwatch's, and {chained_path(hook).name} already holds the hook "
-                "landwatch chained before; move one of them away and run install again"
-            )
-        plans.append((event, hook, foreign))
     entry = write_entry_point()
     host = work_item.this_producer()[0]
-    for event, hook, foreign in plans:
-        if foreign:
-            os.rename(hook, chained_path(hook))
-            print(
-                f"landwatch: kept your {event} hook as {chained_path(hook).name}; "
-                "it still runs first",
-                file=out,
-            )
-        # The hooks directory is git's, not ours: hooks are executable as git's own are.
-        write_atomic(
-            hook,
-            render_hook(event, entry, host, repository.common_dir.resolve()),
-            trusted=None,
-            mode=0o755,
-            make_directory=False,
+    common = repository.common_dir.resolve()
+
+    def write(path: Path, how: Integration) -> None:
+        chain = "husky" if how is Integration.HUSKY else "exec"
+        text = render_hook(
+            path.name.split(".")[0], entry, host, common, chain, how is Integration.LEFTHOOK
         )
+        # The hooks directory is git's, not ours: hooks are executable as git's own are.
+        write_atomic(path, text, trusted=None, mode=0o755, make_directory=False)
+
+    problems = [p for event in HOOK_EVENTS if (p := hook_slots.conflict(hooks_dir / event))]
+    if problems:
+        raise InstallError("; ".join(problems))  # nothing written: no half installs
+    recorded = hook_slots.recorded_hooks_dir(repository.common_dir)
+    if recorded is not None and recorded.resolve() != hooks_dir.resolve():
+        # Installed elsewhere before (git ran hooks from there then): taken away from there.
+        for event in HOOK_EVENTS:
+            hook_slots.withdraw(recorded / event)
+        print(f"landwatch: took landwatch's hooks away from {recorded}", file=out)
+    _beside_git_lfs(repository, hooks_dir, out)
+    placed = [hook_slots.place(hooks_dir / event, write) for event in HOOK_EVENTS]
+    for said in dict.fromkeys(line for where in placed for line in where.said):
+        print(f"landwatch: {said}", file=out)
+    hook_slots.record_hooks_dir(repository.common_dir, hooks_dir)
     print(f"landwatch: hooks {', '.join(HOOK_EVENTS)} written to {hooks_dir}", file=out)
-    if hooks_dir != repository.hooks_dir.resolve():
+    if hook_slots.is_husky_dir(hooks_dir):
+        print(
+            f"landwatch: husky regenerates {hooks_dir} at every `npm install`, which removes "
+            "landwatch's hooks: the reflog sweep still reviews every landing, and `landwatch "
+            "doctor --fix` puts them back (docs/hooks.md has a lasting recipe)",
+            file=out,
+        )
+    elif hooks_dir != repository.hooks_dir.resolve():
         print(
             f"landwatch: git runs hooks from {repository.hooks_dir}; call the hooks in "
             f"{hooks_dir} from there",
@@ -147,6 +149,37 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO = sys.stdo
     print(f"landwatch: hooks call {entry}", file=out)
     _tell_of_committed_linters(repository, out)
     return 0
+
+
+def _beside_git_lfs(repository: Repository, hooks_dir: Path, out: TextIO) -> None:
+    """git-lfs installed after landwatch refused to write its hooks over ours: ours runs them
+    (their text from git-lfs itself); git-lfs uninstalled since: ours stops running them."""
+    for event in hook_slots.lfs_left_behind(hooks_dir):
+        remove(chained_path(hooks_dir / event), trusted=None)
+        print(f"landwatch: git-lfs is gone from here: its {event} hook no longer runs", file=out)
+    refused = hook_slots.lfs_refused(hooks_dir)
+    if not refused:
+        return
+    manual = git("lfs", "update", "--manual", cwd=repository.top, check=False)
+    texts = hook_slots.lfs_hooks(manual)
+    for event in refused:
+        if event not in texts:
+            print(
+                f"landwatch: git-lfs did not say what its {event} hook is; run it by hand", file=out
+            )
+            continue
+        write_atomic(
+            chained_path(hooks_dir / event),
+            texts[event],
+            trusted=None,
+            mode=0o755,
+            make_directory=False,
+        )
+        print(
+            f"landwatch: git-lfs could not write its {event} hook over landwatch's; landwatch "
+            f"runs it now (as `git lfs update --manual` gives it)",
+            file=out,
+        )
 
 
 def _tell_of_committed_linters(repository: Repository, out: TextIO) -> None:
@@ -168,20 +201,16 @@ def _tell_of_committed_linters(repository: Repository, out: TextIO) -> None:
     )
 
 
-def uninstall(cwd: Path, *, hooks_path: Path | None = None, out: TextIO = sys.stdout) -> int:
+def uninstall(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out  # the stdout of the call, not of the import
     repository = find_repository(cwd)
-    hooks_dir = (hooks_path or repository.hooks_dir).resolve()
+    recorded = hook_slots.recorded_hooks_dir(repository.common_dir)
+    hooks_dir = (hooks_path or recorded or repository.hooks_dir).resolve()
     for event in HOOK_EVENTS:
-        hook = hooks_dir / event
-        chained = chained_path(hook)
-        if os.path.lexists(hook) and not is_ours(hook):
-            print(f"landwatch: {hook} is not landwatch's; left as it is", file=out)
-            continue
-        if os.path.lexists(hook):
-            hook.unlink()
-        if os.path.lexists(chained):
-            os.rename(chained, hook)
-            print(f"landwatch: restored your {event} hook", file=out)
+        for said in hook_slots.withdraw(hooks_dir / event):
+            print(f"landwatch: {said}", file=out)
+    with contextlib.suppress(OSError):
+        remove(layout.hooks_dir_file(repository.common_dir), trusted=repository.common_dir)
     if registry.unregister(repository.common_dir):
         print(f"landwatch: unregistered {repository.common_dir}", file=out)
     if trust.forget(repository.git_dir):

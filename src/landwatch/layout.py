@@ -109,6 +109,12 @@ REPOSITORY_PLACES = (
     ),
     Place("maintenance-ran", Scope.REPOSITORY, "kinds.maintenance", "when it last ran (µs)"),
     Place(
+        "hooks-dir",
+        Scope.REPOSITORY,
+        "install",
+        "where install wrote the hooks, so uninstall takes them from there",
+    ),
+    Place(
         "untrusted",
         Scope.REPOSITORY,
         "trust",
@@ -217,6 +223,10 @@ def report_file(git_dir: os.PathLike[str] | str, commit: str) -> Path:
 
 def unread_dir(git_dir: os.PathLike[str] | str) -> Path:
     return repository_dir(git_dir) / "unread"
+
+
+def hooks_dir_file(git_dir: os.PathLike[str] | str) -> Path:
+    return repository_dir(git_dir) / "hooks-dir"
 
 
 def maintenance_after_file(git_dir: os.PathLike[str] | str) -> Path:

@@ -1,0 +1,284 @@
+"""Where landwatch's hook sits for one event beside another tool's, how `install` puts it there
+and how `uninstall` takes it away, leaving exactly what that tool alone would have.
+
+Each tool has the integration that survives its own reinstall where one exists: pre-commit and
+prek run a hook they moved aside as `<event>.legacy`, so ours rides there; husky's hooks are
+shims that find the user's script by their own name, so ours takes the shim's name and runs
+husky under it; lefthook, git-lfs and hand-written hooks are run first by ours, kept aside as
+`<event>.before-landwatch`. lefthook never runs a hook it moved aside, so ours is marked as one
+lefthook may replace: its reinstall overwrites ours (the reflog sweep covers; `landwatch
+install` or `doctor --fix` puts it back) instead of failing on a `.old` it cannot make.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from landwatch import layout
+from landwatch.errors import UserError
+from landwatch.files import read_file, write_atomic
+from landwatch.hooks import chained_path, whose
+
+# git-lfs's hooks among ours, and the ones of its that tell it is installed in a repository.
+LFS_EVENTS = ("post-commit", "post-merge")
+LFS_OTHERS = ("pre-push", "post-checkout")
+# The tools that run their `<event>.legacy` hook first (and restore it at their uninstall).
+LEGACY_RUNNERS = ("pre-commit", "prek")
+# Of those, the ones that give it no stdin (post-rewrite's list is lost; the sweep records it).
+LEGACY_WITHOUT_STDIN = ("pre-commit",)
+# Hooks of tools that are copies of one template: a stale copy beside a fresh one is the same.
+GENERATED = ("pre-commit", "prek", "lefthook", "husky", "git-lfs")
+
+
+class SlotError(UserError):
+    """The hooks of this event are in a state install cannot sort out alone; says what to do."""
+
+
+class Integration(enum.Enum):
+    ALONE = "alone"  # nothing else runs at this event
+    CHAIN = "chain"  # ours runs the hook it moved aside first, with the same arguments and stdin
+    LEGACY = "legacy"  # ours is pre-commit's or prek's <event>.legacy, which they run first
+    HUSKY = "husky"  # ours replaces husky's shim and runs husky's `h` under the shim's name
+    LEFTHOOK = "lefthook"  # as CHAIN, and marked so that lefthook's reinstall may replace it
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where ours went for one event, and what to say of it."""
+
+    path: Path
+    integration: Integration
+    said: tuple[str, ...] = ()
+
+
+def is_husky_dir(directory: Path) -> bool:
+    """husky 9's generated directory: its `h` beside the shims that run it."""
+    return (directory / "h").is_file() and whose(directory / "pre-commit") == "husky"
+
+
+def legacy_path(slot: Path) -> Path:
+    return slot.with_name(slot.name + ".legacy")
+
+
+def old_path(slot: Path) -> Path:
+    return slot.with_name(slot.name + ".old")
+
+
+def conflict(slot: Path) -> str | None:
+    """What keeps `place` from sorting out this event's hooks alone (None: nothing)."""
+    chained, legacy = chained_path(slot), legacy_path(slot)
+    owner = _owner(slot)
+    if not os.path.lexists(chained) or owner in (None, "landwatch"):
+        return None
+    if owner in LEGACY_RUNNERS:
+        if whose(chained) in LEGACY_RUNNERS:
+            return None
+        aside = legacy if os.path.lexists(legacy) and whose(legacy) != "landwatch" else None
+    else:
+        aside = slot
+    if aside is None or (whose(chained) in GENERATED and whose(chained) == whose(aside)):
+        return None
+    return (
+        f"{aside} is not landwatch's, and {chained.name} already holds the hook landwatch "
+        "chained before; move one of them away and run install again"
+    )
+
+
+def place(slot: Path, write: Callable[[Path, Integration], None]) -> Placed:
+    """Put landwatch's hook for `slot`'s event beside whatever is there; `write(path, how)`
+    writes ours. Safe to repeat: a reinstall upgrades ours and mends what another tool's
+    reinstall left behind."""
+    said: list[str] = []
+    chained, legacy, old = chained_path(slot), legacy_path(slot), old_path(slot)
+    if whose(old) == "landwatch":
+        # lefthook moved ours there and never runs it.
+        _remove(old)
+        said.append(f"removed landwatch's {old.name}, which lefthook never runs")
+    owner = _owner(slot)
+    if owner == "landwatch" and whose(chained) in LEGACY_RUNNERS:
+        # Written by an older landwatch over pre-commit/prek: their script back in its slot,
+        # ours in the slot they run and keep.
+        os.replace(chained, slot)
+        owner = _owner(slot)
+    if owner == "landwatch":
+        how = _integration_of_ours(slot)
+        write(slot, how)
+        return Placed(slot, how, tuple(said))
+    if owner in LEGACY_RUNNERS:
+        if whose(chained) in LEGACY_RUNNERS:
+            _remove(chained)  # a stale copy of their script from an older arrangement
+        if os.path.lexists(legacy) and whose(legacy) != "landwatch":
+            _make_room(legacy, chained)
+            said.append(f"kept the hook {owner} ran as {legacy.name} as {chained.name}")
+        write(legacy, Integration.LEGACY)
+        said.append(f"{owner} runs landwatch's hook as {legacy.name} (its own reinstall keeps it)")
+        return Placed(legacy, Integration.LEGACY, tuple(said))
+    if owner is None:
+        if os.path.lexists(chained) and whose(chained) in GENERATED:
+            _remove(chained)  # that tool removed itself from the slot since
+        how = Integration.CHAIN if os.path.lexists(chained) else Integration.ALONE
+        write(slot, how)
+        return Placed(slot, how, tuple(said))
+    how = {"husky": Integration.HUSKY, "lefthook": Integration.LEFTHOOK}.get(
+        owner, Integration.CHAIN
+    )
+    _make_room(slot, chained)
+    write(slot, how)
+    if how is Integration.HUSKY:
+        said.append(
+            f"husky's {slot.name} shim kept as {chained.name}; landwatch's hook runs husky "
+            f"under the name {slot.name}"
+        )
+    else:
+        whose_hook = "your" if owner == "yours" else f"{owner}'s"
+        said.append(f"kept {whose_hook} {slot.name} hook as {chained.name}; it still runs first")
+    if how is Integration.LEFTHOOK:
+        said.append(
+            "lefthook's own reinstall (and lefthook.yml changes) will replace landwatch's "
+            f"{slot.name}: the reflog sweep reviews what lands meanwhile, and `landwatch doctor "
+            "--fix` puts it back"
+        )
+    if owner == "git-lfs":
+        said.append(
+            f'`git lfs install` will now say "Hook already exists: {slot.name}": landwatch '
+            "runs git-lfs's hook, nothing is missing"
+        )
+    return Placed(slot, how, tuple(said))
+
+
+def withdraw(slot: Path) -> tuple[str, ...]:
+    """Take landwatch's hook of `slot`'s event away, wherever it sits, and put back what the
+    other tool alone would have there; what was done, to say."""
+    chained, legacy, old = chained_path(slot), legacy_path(slot), old_path(slot)
+    if whose(slot) == "landwatch":
+        _remove(slot)
+        if os.path.lexists(chained):
+            os.replace(chained, slot)
+            return (f"restored your {slot.name} hook",)
+        return ()
+    if whose(legacy) == "landwatch":
+        _remove(legacy)
+        return _put_back(chained, legacy)
+    if whose(old) == "landwatch":
+        _remove(old)
+        return _put_back(chained, old)
+    if not os.path.lexists(chained) or whose(chained) == "landwatch":
+        if os.path.lexists(slot):
+            return (f"{slot} is not landwatch's; left as it is",)
+        return ()
+    # Ours was replaced by a tool's reinstall: the copy we kept is stale if it is generated;
+    # a hand-written one goes where that tool keeps the hook it found.
+    tool = whose(chained)
+    if tool in GENERATED:
+        _remove(chained)
+        return (f"removed {chained.name}, a stale copy of {tool}'s hook",)
+    owner = _owner(slot)
+    target = {"lefthook": old, "pre-commit": legacy, "prek": legacy}.get(owner or "")
+    if target is not None and not os.path.lexists(target):
+        os.replace(chained, target)
+        return (f"put your hook back as {target.name}, where {owner} keeps it",)
+    return (f"left {chained} (your hook, which landwatch ran) as it is",)
+
+
+def _put_back(chained: Path, where: Path) -> tuple[str, ...]:
+    if not os.path.lexists(chained):
+        return ()
+    if whose(chained) in GENERATED:
+        _remove(chained)
+        return ()
+    os.replace(chained, where)
+    return (f"restored your hook as {where.name}",)
+
+
+def _owner(path: Path) -> str | None:
+    """Whose hook is at `path`: a tool's name, "landwatch", "yours" (unknown), None (none)."""
+    if not os.path.lexists(path):
+        return None
+    return whose(path) or "yours"
+
+
+def _integration_of_ours(slot: Path) -> Integration:
+    chained = chained_path(slot)
+    if not os.path.lexists(chained):
+        return Integration.ALONE
+    tool = whose(chained)
+    if tool == "husky":
+        return Integration.HUSKY
+    if tool == "lefthook":
+        return Integration.LEFTHOOK
+    return Integration.CHAIN
+
+
+def _make_room(hook: Path, chained: Path) -> None:
+    """Move `hook` aside as `chained` (`conflict` said whether that may replace something)."""
+    stale = whose(chained) in GENERATED and whose(chained) == whose(hook)
+    if os.path.lexists(chained) and not stale:
+        raise SlotError(f"{chained} is in the way; nothing of this event was changed")
+    os.replace(hook, chained)
+
+
+def _remove(path: Path) -> None:
+    os.unlink(path)
+
+
+def lfs_installed(hooks_dir: Path) -> bool:
+    return any(whose(hooks_dir / event) == "git-lfs" for event in LFS_OTHERS)
+
+
+def lfs_refused(hooks_dir: Path) -> list[str]:
+    """The events whose git-lfs hook is missing because ours was there: git-lfs writes a hook
+    only where none is, so installed after landwatch it refused them ("Hook already exists")."""
+    if not lfs_installed(hooks_dir):
+        return []
+    return [
+        event
+        for event in LFS_EVENTS
+        if whose(hooks_dir / event) == "landwatch"
+        and not os.path.lexists(chained_path(hooks_dir / event))
+    ]
+
+
+def lfs_left_behind(hooks_dir: Path) -> list[str]:
+    """The events where ours still runs git-lfs's hook though git-lfs was uninstalled since."""
+    if lfs_installed(hooks_dir):
+        return []
+    return [
+        event
+        for event in LFS_EVENTS
+        if whose(hooks_dir / event) == "landwatch"
+        and whose(chained_path(hooks_dir / event)) == "git-lfs"
+    ]
+
+
+def lfs_hooks(manual: str) -> dict[str, str]:
+    """git-lfs's own hooks, from what `git lfs update --manual` prints: for each hook, "Add the
+    following to '<path>':" and its lines, indented by a tab."""
+    hooks: dict[str, str] = {}
+    name = None
+    lines: list[str] = []
+    for line in [*manual.splitlines(), ""]:
+        if line.startswith("Add the following to '") and line.endswith("':"):
+            name, lines = Path(line[len("Add the following to '") : -2]).name, []
+        elif name is not None and line.startswith("\t"):
+            lines.append(line[1:])
+        elif name is not None and lines:  # the blank line after a hook's lines ends it
+            hooks[name] = "\n".join(lines) + "\n"
+            name = None
+    return hooks
+
+
+def recorded_hooks_dir(common: Path) -> Path | None:
+    """Where install wrote this repository's hooks (uninstall takes them from there)."""
+    try:
+        text = read_file(layout.hooks_dir_file(common), trusted=common).decode().strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return Path(text) if text else None
+
+
+def record_hooks_dir(common: Path, hooks_dir: Path) -> None:
+    write_atomic(layout.hooks_dir_file(common), f"{hooks_dir}\n", trusted=common)
