@@ -150,3 +150,39 @@ def test_linters_run_outside_the_worktree_without_git_variables(repo: Repo) -> N
     [finding] = [f for f in review(repo, linters=True).findings if f.rule == "env:E1"]
     cwd, _, git_vars = finding.message.partition(" ")
     assert not Path(cwd).resolve().is_relative_to(repo.path.resolve()) and git_vars == ""
+
+
+def test_baseline_reports_what_the_change_brought_wherever_it_shows(repo: Repo) -> None:
+    """graylint's method: the linter on the file before and after; what it said before (moved
+    lines included) is not news, what it says now on an untouched line is."""
+    # A checker that flags every use of a name the file does not define (on any line).
+    script = (
+        "import re,sys\n"
+        "lines = sys.stdin.read().split('\\n')\n"
+        "defined = {m for l in lines for m in re.findall(r'^def (\\w+)', l)}\n"
+        "for n, l in enumerate(lines, 1):\n"
+        "    for name in re.findall(r'(\\w+)\\(\\)', l):\n"
+        "        if name not in defined: print(f'{n}:undefined {name}')\n"
+    )
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "names"
+        command = [{json.dumps(sys.executable)}, "-c", {json.dumps(script)}]
+        format = "regex"
+        pattern = '^(?P<line>\\d+):(?P<message>.*)$'
+        files = ["*.py"]
+        filter = "{{filter_}}"
+        """)
+    before = "def helper():\n    pass\n\nlegacy()\nhelper()\n"
+    after = "# a new first line moves everything\ndef other():\n    pass\n\nlegacy()\nhelper()\n"
+    for filter_, expected in (
+        ("added", []),  # the break is on an untouched line: `added` never sees it
+        ("baseline", [("names", 6, "undefined helper")]),  # legacy() was broken before
+        ("file", [("names", 5, "undefined legacy"), ("names", 6, "undefined helper")]),
+    ):
+        repo.land("config", {".landwatch.toml": config.replace("{filter_}", filter_)}, hooks=False)
+        repo.land("before", {"m.py": before}, hooks=False)
+        repo.land("after", {"m.py": after}, hooks=False)
+        report_ = review(repo, linters=True)
+        got = sorted((f.rule, f.line, f.message) for f in report_.findings if f.rule == "names")
+        assert got == expected, filter_

@@ -122,7 +122,7 @@ def npm(repo: Repo) -> Repo:
     return repo
 
 
-def test_manifest_dependency_change_without_its_lockfile(npm: Repo) -> None:
+def test_a_dependency_the_lockfile_does_not_lock(npm: Repo) -> None:
     deps = {"left-pad": "^1.3.0", "lodash": "^4.17.21"}
     (finding,) = check(ManifestLockfile(), npm, {"package.json": package_json(deps)})
     assert (finding.rule, finding.path, finding.severity) == (
@@ -130,13 +130,26 @@ def test_manifest_dependency_change_without_its_lockfile(npm: Repo) -> None:
         "package.json",
         Severity.WARNING,
     )
-    assert finding.message == "package.json dependencies changed but package-lock.json did not"
+    assert finding.message == "package.json adds lodash, which package-lock.json does not lock"
 
 
 def test_manifest_dependency_change_with_its_lockfile(npm: Repo) -> None:
     deps = {"left-pad": "^1.3.0", "lodash": "^4.17.21"}
     files = {"package.json": package_json(deps), "package-lock.json": package_lock(deps)}
     assert check(ManifestLockfile(), npm, files) == []
+
+
+def test_a_version_asked_that_the_locked_one_does_not_satisfy(npm: Repo) -> None:
+    rule = ManifestLockfile()
+    # The lock holds 1.3.0: ^1.2.0 and ~1.3 are met, ^1.3.1 and 2.x are not.
+    for met in ("^1.2.0", "~1.3", ">=1.0.0 <2", "1.x", "*"):
+        assert check(rule, npm, {"package.json": package_json({"left-pad": met})}) == [], met
+    (finding,) = check(rule, npm, {"package.json": package_json({"left-pad": "^1.3.1"})})
+    assert finding.message == (
+        "package.json asks for left-pad ^1.3.1 (locked: 1.3.0), which package-lock.json does not "
+        "satisfy"
+    )
+    assert len(check(rule, npm, {"package.json": package_json({"left-pad": "2.x"})})) == 1
 
 
 def test_manifest_scripts_and_formatting_are_not_dependencies(npm: Repo) -> None:
@@ -159,16 +172,16 @@ def test_unparsable_manifest_is_skipped(npm: Repo) -> None:
     assert check(ManifestLockfile(), npm, {"package.json": '{"dependencies": {"a": '}) == []
 
 
-def test_lockfile_alone(npm: Repo) -> None:
+def test_a_lockfile_refreshed_alone_is_normal_upkeep(npm: Repo) -> None:
     # What `npm update` does: versions move within the ranges, package.json stays.
     update = {"package-lock.json": package_lock({"left-pad": "1.3.1"})}
-    (finding,) = check(ManifestLockfile(), npm, update)
+    assert check(ManifestLockfile(), npm, update) == []
+    again = {"package-lock.json": package_lock({"left-pad": "1.3.2"})}
+    (finding,) = check(ManifestLockfile(lockfile_alone=True), npm, again)
     assert (finding.path, finding.message) == (
         "package-lock.json",
         "package-lock.json changed but package.json did not",
     )
-    again = {"package-lock.json": package_lock({"left-pad": "1.3.2"})}
-    assert check(ManifestLockfile(lockfile_alone=False), npm, again) == []
 
 
 def test_lockfile_with_a_metadata_change_of_its_manifest(npm: Repo) -> None:
@@ -180,43 +193,35 @@ def test_lockfile_with_a_metadata_change_of_its_manifest(npm: Repo) -> None:
     assert check(ManifestLockfile(), npm, files) == []
 
 
-def test_lockfile_of_a_workspace_changes_with_a_member_manifest(repo: Repo) -> None:
+def test_a_lockfile_deleted_while_its_manifest_has_dependencies(npm: Repo) -> None:
     rule = ManifestLockfile()
-    landed(
-        repo,
-        {
-            "package.json": json.dumps({"workspaces": ["packages/*"]}),
-            "yarn.lock": "# yarn lockfile v1\n",
-            "packages/a/package.json": package_json({"left-pad": "^1.3.0"}),
-        },
-    )
-    files = {
-        "packages/a/package.json": package_json({"left-pad": "^1.3.0", "lodash": "^4"}),
-        "yarn.lock": "# yarn lockfile v1\nlodash@^4:\n",
-    }
-    assert check(rule, repo, files) == []
-    (finding,) = check(rule, repo, {"yarn.lock": "# yarn lockfile v1\nlodash@^4.1:\n"})
-    assert finding.path == "yarn.lock"
-
-
-def test_lockfiles_added_or_deleted_are_deliberate(npm: Repo) -> None:
-    rule = ManifestLockfile()
-    # Switching package managers.
-    switch = {"package-lock.json": None, "yarn.lock": "# yarn lockfile v1\n"}
+    # Switching package managers: another lockfile takes over.
+    switch = {"package-lock.json": None, "yarn.lock": 'left-pad@^1.3.0:\n  version "1.3.0"\n'}
     assert check(rule, npm, switch) == []
-    # Dropping the lock: nothing is left to fall behind the manifest.
-    dropped = {"yarn.lock": None, "package.json": package_json({"lodash": "^4"})}
-    assert check(rule, npm, dropped) == []
+    (finding,) = check(rule, npm, {"yarn.lock": None})
+    assert finding.message == (
+        "yarn.lock deleted while package.json still has dependencies: nothing locks them now"
+    )
+
+
+def test_a_lockfile_deleted_with_its_manifest(npm: Repo) -> None:
+    assert check(ManifestLockfile(), npm, {"package-lock.json": None, "package.json": None}) == []
 
 
 def test_manifest_in_a_subdirectory(repo: Repo) -> None:
     deps = {"left-pad": "^1.3.0"}
     landed(
-        repo, {"web/package.json": package_json(deps), "web/pnpm-lock.yaml": "lockfileVersion: 9\n"}
+        repo,
+        {
+            "web/package.json": package_json(deps),
+            "web/pnpm-lock.yaml": "lockfileVersion: 9\npackages:\n  left-pad@1.3.0:\n",
+        },
     )
-    (finding,) = check(ManifestLockfile(), repo, {"web/package.json": package_json({})})
+    grown = package_json({**deps, "lodash": "^4"})
+    (finding,) = check(ManifestLockfile(), repo, {"web/package.json": grown})
     assert finding.path == "web/package.json"
-    assert "pnpm-lock.yaml" in finding.message
+    assert "pnpm-lock.yaml" in finding.message and "lodash" in finding.message
+    assert check(ManifestLockfile(), repo, {"web/package.json": package_json({})}) == []
 
 
 PYPROJECT = """\
@@ -228,18 +233,23 @@ dependencies = [{dependencies}]
 [tool.ruff]
 line-length = 100
 """
+UV_LOCK = "version = 1\n" + "".join(
+    f'\n[[package]]\nname = "{name}"\nversion = "1.0"\n' for name in ("requests", "rich", "HTTPX")
+)
 
 
 def test_pyproject_dependencies(repo: Repo) -> None:
     rule = ManifestLockfile()
     old = PYPROJECT.format(version="1.0", dependencies='"requests>=2", "rich"')
-    landed(repo, {"pyproject.toml": old, "uv.lock": "version = 1\n"})
+    landed(repo, {"pyproject.toml": old, "uv.lock": UV_LOCK})
     # Version, tool settings, spacing and order are not dependencies.
     reordered = PYPROJECT.format(version="1.1", dependencies='"rich", "requests >= 2"')
     assert check(rule, repo, {"pyproject.toml": reordered.replace("100", "88")}) == []
-    added = PYPROJECT.format(version="1.1", dependencies='"rich", "requests>=2", "httpx"')
+    locked = PYPROJECT.format(version="1.1", dependencies='"rich", "requests>=2", "httpx"')
+    assert check(rule, repo, {"pyproject.toml": locked}) == []  # httpx is HTTPX, locked
+    added = PYPROJECT.format(version="1.1", dependencies='"rich", "requests>=2", "attrs"')
     (finding,) = check(rule, repo, {"pyproject.toml": added})
-    assert finding.message == "pyproject.toml dependencies changed but uv.lock did not"
+    assert finding.message == "pyproject.toml adds attrs, which uv.lock does not lock"
 
 
 def test_pyproject_dependency_groups_and_poetry(repo: Repo) -> None:
@@ -250,8 +260,11 @@ def test_pyproject_dependency_groups_and_poetry(repo: Repo) -> None:
     assert len(check(rule, repo, {"pyproject.toml": grouped})) == 1
     groups = grouped + '\n[dependency-groups]\nlint = ["ruff"]\n'
     assert len(check(rule, repo, {"pyproject.toml": groups})) == 1
-    described = groups + '\n[tool.poetry]\ndescription = "a tool"\n'
+    described = poetry + '\n[tool.poetry.urls]\nhome = "https://example.org"\n'
     assert check(rule, repo, {"pyproject.toml": described}) == []
+
+
+CARGO_LOCK = 'version = 3\n\n[[package]]\nname = "serde"\nversion = "1.4.1"\n'
 
 
 def test_cargo_toml(repo: Repo) -> None:
@@ -261,13 +274,21 @@ def test_cargo_toml(repo: Repo) -> None:
         repo,
         {
             "Cargo.toml": manifest.format(version="0.1.0", dependencies='serde = "1"\n'),
-            "Cargo.lock": "version = 3\n",
+            "Cargo.lock": CARGO_LOCK,
         },
     )
     bumped = manifest.format(version="0.2.0", dependencies='serde = "1"\n')
     assert check(rule, repo, {"Cargo.toml": bumped}) == []
+    # A caret range the lock meets (1.4.0 asked, 1.4.1 locked), and one it does not.
+    met = manifest.format(version="0.2.0", dependencies='serde = "1.4.0"\n')
+    assert check(rule, repo, {"Cargo.toml": met}) == []
+    unmet = manifest.format(version="0.2.0", dependencies='serde = "1.5"\n')
+    assert "serde 1.5 (locked: 1.4.1)" in check(rule, repo, {"Cargo.toml": unmet})[0].message
     target = bumped + "\n[target.'cfg(unix)'.dependencies]\nlibc = \"0.2\"\n"
-    assert len(check(rule, repo, {"Cargo.toml": target})) == 1
+    assert "adds libc" in check(rule, repo, {"Cargo.toml": target})[0].message
+    # A workspace member by path: its version is the member's, not the lock's to keep.
+    member = bumped + '\n[dev-dependencies]\nserde = { path = "../serde", version = "9" }\n'
+    assert check(rule, repo, {"Cargo.toml": member}) == []
 
 
 def test_go_mod(repo: Repo) -> None:
@@ -286,9 +307,9 @@ def test_go_mod(repo: Repo) -> None:
     assert check(rule, repo, {"go.mod": direct}) == []
     newer = go_mod.format(go="1.22", requires="\tgolang.org/x/text v0.15.0\n")
     (finding,) = check(rule, repo, {"go.mod": newer})
-    assert finding.message == "go.mod dependencies changed but go.sum did not"
-    single = "module example.com/m\n\ngo 1.22\n\nrequire golang.org/x/text v0.16.0\n"
-    assert len(check(rule, repo, {"go.mod": single})) == 1
+    assert finding.message == (
+        "go.mod asks for golang.org/x/text v0.15.0 (locked: v0.14.0), which go.sum does not satisfy"
+    )
 
 
 def test_gemfile(repo: Repo) -> None:
@@ -297,14 +318,14 @@ def test_gemfile(repo: Repo) -> None:
         repo,
         {
             "Gemfile": "source 'https://rubygems.org'\n\ngem 'rails', '~> 7.1'\n",
-            "Gemfile.lock": "GEM\n",
+            "Gemfile.lock": "GEM\n  specs:\n    rails (7.1.3)\n",
         },
     )
     commented = (
         "source 'https://rubygems.org'\n\n# the web framework\ngem 'rails', '~> 7.1' # web\n"
     )
     assert check(rule, repo, {"Gemfile": commented}) == []
-    assert len(check(rule, repo, {"Gemfile": commented + "gem 'puma'\n"})) == 1
+    assert "adds puma" in check(rule, repo, {"Gemfile": commented + "gem 'puma'\n"})[0].message
 
 
 def test_composer_and_pipfile(repo: Repo) -> None:
@@ -313,9 +334,9 @@ def test_composer_and_pipfile(repo: Repo) -> None:
         repo,
         {
             "composer.json": json.dumps({"require": {"php": ">=8.1"}}),
-            "composer.lock": "{}\n",
+            "composer.lock": '{"packages": []}\n',
             "Pipfile": '[packages]\nrequests = "*"\n\n[scripts]\nserve = "python -m app"\n',
-            "Pipfile.lock": "{}\n",
+            "Pipfile.lock": '{"default": {"requests": {"version": "==2.31.0"}}}\n',
         },
     )
     changed = {

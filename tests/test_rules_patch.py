@@ -170,3 +170,60 @@ def test_new_submodule_and_symlink_turned_into_a_file(repo: Repo, tmp_path: Path
     report = review(repo)
     assert found(report, "P011") == [("P011", "link", None)]
     assert "holding its old target" in report.findings[0].message
+
+
+def test_json_with_comments_is_read_as_such(repo: Repo) -> None:
+    jsonc = '{\n  // the compiler\n  "compilerOptions": { "strict": true, },\n  /* done */\n}\n'
+    repo.land(
+        "change",
+        {
+            "tsconfig.json": jsonc,
+            ".vscode/settings.json": jsonc,
+            ".devcontainer/devcontainer.json": jsonc,
+            "data.json": jsonc,  # plain JSON stays plain
+            "broken.jsonc": '{\n  "a": 1\n  "b": 2\n}\n',
+        },
+        hooks=False,
+    )
+    assert found(review(repo), "P006") == [("P006", "broken.jsonc", 3), ("P006", "data.json", 2)]
+
+
+def test_duplicate_keys_in_json_and_yaml(repo: Repo) -> None:
+    ci = (
+        "jobs:\n  test:\n    matrix:\n      python: [3.11]\n    steps: []\n"
+        "    matrix:\n      python: [3.12]\nanchors: &a {k: 1}\nalias: *a\nmerged:\n  <<: *a\n"
+    )
+    repo.land(
+        "change",
+        {
+            ".github/workflows/ci.yml": ci,
+            "package.json": '{"name": "a",\n "scripts": {},\n "name": "b"}\n',
+            "fine.yaml": "a: 1\nb:\n  a: 2\n",
+            "settings.toml": "a = 1\na = 2\n",
+        },
+        hooks=False,
+    )
+    report = review(repo)
+    assert found(report, "P012") == [
+        ("P012", ".github/workflows/ci.yml", 6),
+        ("P012", "package.json", 3),
+    ]
+    assert "'matrix' given twice" in next(f.message for f in report.findings if f.rule == "P012")
+    assert found(report, "P006") == [("P006", "settings.toml", 2)]  # TOML forbids it outright
+    # Already there before the change: not said again.
+    repo.land("again", {".github/workflows/ci.yml": ci + "more: 1\n"}, hooks=False)
+    assert found(review(repo), "P012") == []
+
+
+def test_compressed_data_without_a_nul_is_binary(repo: Repo) -> None:
+    import hashlib
+    import zlib
+
+    bodies = (
+        "".join(hashlib.sha256(b"%d %d" % (n, i)).hexdigest() for i in range(20)).encode()
+        for n in range(500)
+    )
+    # Compressed data often holds no NUL in its first bytes: git's own test calls it text.
+    blob = next(data for body in bodies if b"\0" not in (data := zlib.compress(body)))
+    repo.land("change", {"testdata/objects/ab/cdef": blob}, hooks=False)
+    assert found(review(repo), "P002") == []

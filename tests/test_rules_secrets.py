@@ -17,7 +17,13 @@ import pytest
 from landwatch.review.change import Change
 from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.rules.base import LineRule
-from landwatch.review.rules.secrets import RULES, GenericSecret, PrivateKey, TokenFormat
+from landwatch.review.rules.secrets import (
+    RULES,
+    Credentials,
+    GenericSecret,
+    PrivateKey,
+    TokenFormat,
+)
 from landwatch.review.secretscan import redact, shannon_entropy
 from repo_helpers import Repo
 from review_helpers import landed
@@ -107,6 +113,7 @@ def test_every_rule_is_a_secret_rule_with_docs_and_flags_its_example(repo: Repo)
         ("S001", "private-key", Severity.ERROR),
         ("S002", "token-format", Severity.ERROR),
         ("S003", "generic-secret", Severity.WARNING),
+        ("S004", "credentials", Severity.ERROR),
     ]
     change = landed(repo, {f"example-{rule.id}.txt": rule.example + "\n" for rule in RULES})
     for rule in RULES:
@@ -508,3 +515,69 @@ def test_a_long_line_shows_a_window_around_the_secret(repo: Repo) -> None:
     assert finding.snippet is not None
     assert len(finding.snippet) < 260 and "ghp_…" in finding.snippet
     assert finding.snippet.startswith("…") and finding.snippet.endswith("…")
+
+
+# --- passwords in URLs, connection strings and credential files ------------------------------
+
+
+def test_passwords_in_urls_connection_strings_and_credential_files(repo: Repo) -> None:
+    password = random_value(41, 12)
+    lines = [
+        f"DATABASE_URL=postgres://admin:{password}@db.internal:5432/app",
+        f'conn = "Server=sql1;Database=app;User ID=svc;Password={password};"',
+        f"redis = 'redis://:{password}@cache:6379/0'",
+    ]
+    change = landed(
+        repo,
+        {
+            "settings.py": "\n".join(lines) + "\n",
+            ".pypirc": f"[pypi]\nusername = __token__\npassword = {password}\n",
+        },
+    )
+    assert found(change, "settings.py", Credentials()) == [
+        ("S004", 1, "password in a URL"),
+        ("S004", 2, "password in a connection string"),
+        ("S004", 3, "password in a URL"),
+    ]
+    assert found(change, ".pypirc", Credentials()) == [("S004", 3, "password in a credential file")]
+    for finding in check(change, "settings.py", Credentials()):
+        assert password not in (finding.snippet or "") and password not in finding.message
+
+
+def test_credential_placeholders_are_let_through(repo: Repo) -> None:
+    lines = [
+        "DATABASE_URL=postgres://user:password@localhost/db",
+        'url = "https://${USER}:${PASSWORD}@host/repo.git"',
+        "mysql://root:@localhost/test",
+        "amqp://guest:guest@rabbit//",
+        'conn = "Server=db;User Id=sa;Password=<password>;"',
+        "password = get_password()",
+        "https://user:****@example.com",
+        "See https://docs.example.com/a:b@c for the format",
+    ]
+    change = landed(repo, {"notes.py": "\n".join(lines) + "\n"})
+    assert found(change, "notes.py", Credentials()) == [("S004", 4, "password in a URL")]
+
+
+def test_tokens_shown_cut_short_are_examples_not_secrets(repo: Repo) -> None:
+    jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    lines = [
+        f'token: "{jwt}..."',
+        f"Authorization: Bearer {jwt}.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefgh...",
+        'api_key = "sk_live_4eC39HqLyjWDarjtT1…"',
+    ]
+    change = landed(repo, {"docs/auth.md": "\n".join(lines) + "\n"})
+    for rule in (TokenFormat(), GenericSecret()):
+        assert found(change, "docs/auth.md", rule) == []
+
+
+def test_a_private_key_rotated_in_place_is_found(repo: Repo) -> None:
+    old = pem("PRIVATE KEY", 51)
+    landed(repo, {"certs/server.key": "\n".join(old) + "\n"})
+    new = [old[0], *key_body(52), old[-1]]  # the header and footer lines unchanged
+    change = landed(repo, {"certs/server.key": "\n".join(new) + "\n"})
+    findings = check(change, "certs/server.key", PrivateKey())
+    assert [(f.rule, f.line, f.message) for f in findings] == [
+        ("S001", 2, "private key (PKCS#8) (its body replaced in place)")
+    ]
+    assert findings[0].snippet == "(private key material)"

@@ -101,6 +101,11 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
 
     rules = commands.add_parser("rules", help="every rule of the review")
     rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")
+    rules.add_argument(
+        "--explain",
+        action="store_true",
+        help="what this repository's history taught the rules (subject length, conventions)",
+    )
 
     trust = commands.add_parser(
         "trust", help="allow the linters committed at HEAD to run here (and see, withdraw)"
@@ -176,7 +181,12 @@ def _review(args: argparse.Namespace) -> int:
         if args.no_linters
         else trust.policy(git_dir)
     )
-    report = engine.review(git_dir, tip or "HEAD", base or None, linters=policy)
+    from landwatch import standards_store
+    from landwatch.review.change import open_repository, resolve
+
+    repo = open_repository(git_dir)
+    learned = standards_store.current(git_dir, repo, resolve(repo, tip or "HEAD"))
+    report = engine.review(git_dir, tip or "HEAD", base or None, linters=policy, standards=learned)
     _print_reports(args, [report], git_dir.parent)
     if args.fail_level == "none":
         return 0
@@ -237,6 +247,8 @@ def _rules(args: argparse.Namespace) -> int:
     if args.markdown:
         print(rulesdoc.markdown(), end="")
         return 0
+    if args.explain:
+        return _explain_standards()
     from rich.console import Console
     from rich.table import Table
 
@@ -244,6 +256,29 @@ def _rules(args: argparse.Namespace) -> int:
     for row in rulesdoc.listing():
         table.add_row(*row)
     Console().print(table)
+    return 0
+
+
+def _explain_standards() -> int:
+    from landwatch import standards_store
+    from landwatch.git import git
+    from landwatch.review.change import open_repository, resolve
+    from landwatch.review.config import ConfigError, read_config
+
+    git_dir = Path(git("rev-parse", "--absolute-git-dir", cwd=Path.cwd()))
+    repo = open_repository(git_dir)
+    head = resolve(repo, "HEAD")
+    learned = standards_store.current(git_dir, repo, head)
+    for line in learned.explain():
+        print(line)
+    try:
+        configured = read_config(head.tree, repo)
+    except ConfigError:
+        return 0
+    overridden = sorted(key for key in configured.rules if key in ("M001", "M005", "M006"))
+    if overridden:
+        names = ", ".join(overridden)
+        print(f"  the committed configuration ({configured.source}) sets {names}: it wins")
     return 0
 
 

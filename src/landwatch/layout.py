@@ -109,6 +109,12 @@ REPOSITORY_PLACES = (
     ),
     Place("maintenance-ran", Scope.REPOSITORY, "kinds.maintenance", "when it last ran (µs)"),
     Place(
+        "standards.json",
+        Scope.REPOSITORY,
+        "standards_store",
+        "the standards learned from the repository's history (subject length, conventions)",
+    ),
+    Place(
         "hooks-dir",
         Scope.REPOSITORY,
         "install",
@@ -223,6 +229,10 @@ def report_file(git_dir: os.PathLike[str] | str, commit: str) -> Path:
 
 def unread_dir(git_dir: os.PathLike[str] | str) -> Path:
     return repository_dir(git_dir) / "unread"
+
+
+def standards_file(git_dir: os.PathLike[str] | str) -> Path:
+    return repository_dir(git_dir) / "standards.json"
 
 
 def hooks_dir_file(git_dir: os.PathLike[str] | str) -> Path:

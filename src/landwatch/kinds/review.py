@@ -21,9 +21,9 @@ def warm_up() -> None:
 def review_in_worker(
     git_dir: str, oid: str, base: str | None, rewritten: str | None = None
 ) -> dict[str, Any]:
-    from landwatch import report_store, trust
+    from landwatch import report_store, standards_store, trust
     from landwatch.review import engine, notes, rewrite
-    from landwatch.review.change import open_repository
+    from landwatch.review.change import open_repository, resolve
 
     policy = trust.policy(git_dir)
     replaced = None
@@ -36,7 +36,9 @@ def review_in_worker(
             result = rewrite.carry_over(repo, oid, replaced, policy)
     carried_over = result is not None
     if result is None:
-        result = engine.review(git_dir, oid, base, linters=policy)
+        repo = open_repository(git_dir)
+        learned = standards_store.current(git_dir, repo, resolve(repo, oid))
+        result = engine.review(git_dir, oid, base, linters=policy, standards=learned)
     path = report_store.write(git_dir, result, replaces=replaced)
     if result.linters_held_back is not None:
         trust.held_back(git_dir, result.linters_held_back)

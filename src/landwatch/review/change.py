@@ -31,9 +31,52 @@ AUTOSQUASH_PREFIXES = ("fixup! ", "squash! ", "amend! ")
 _TRAILER = re.compile(r"^([A-Za-z0-9][A-Za-z0-9-]*)\s*:\s*(.*)$")
 
 
+# Compressed and container formats start with these; their bytes may hold no NUL for a while
+# (a zlib-compressed git object, a gzip stream), so git's NUL test alone calls them text.
+_BINARY_MAGIC = (
+    b"\x1f\x8b",  # gzip
+    b"\x78\x01",  # zlib (git objects); not x^ (0x78 0x5e), which text may start with
+    b"\x78\x9c",
+    b"\x78\xda",
+    b"PK\x03\x04",  # zip, jar, docx
+    b"\xfd7zXZ\x00",  # xz
+    b"BZh",
+    b"\x28\xb5\x2f\xfd",  # zstd
+    b"\x89PNG",
+    b"\xff\xd8\xff",  # jpeg
+    b"GIF8",
+    b"%PDF",
+    b"\x7fELF",
+)
+# Past this share of bytes that are neither printable nor text whitespace (bytes of broken UTF-8
+# counted too), content is binary.
+_BINARY_SHARE = 0.3
+_TEXT_BYTES = bytes([*b"\t\n\r\f\b\x1b", *range(32, 127), *range(128, 256)])
+
+
 def looks_binary(data: bytes) -> bool:
-    """Whether content is binary rather than text, judged as git judges it (a NUL early on)."""
-    return b"\0" in data[:SNIFF_BYTES]
+    """Whether content is binary rather than text: a NUL early on (as git judges it), a known
+    compressed or binary format's magic number, or mostly bytes no text is made of."""
+    head = data[:SNIFF_BYTES]
+    if not head:
+        return False
+    if b"\0" in head:
+        return True
+    if head.startswith(_BINARY_MAGIC):
+        return head[:2] != b"BZ" or head[3:4].isdigit()  # "BZh" then the block size digit
+    odd = len(head.translate(None, _TEXT_BYTES))  # control characters, counted in C
+    if odd > len(head) * _BINARY_SHARE:
+        return True
+    if head.isascii():
+        return False
+    try:
+        head.decode("utf-8")
+        return False
+    except UnicodeDecodeError as error:
+        if error.start >= len(head) - 3:
+            return False  # a character cut by the sniff's end
+    broken = head.decode("utf-8", errors="replace").count("\ufffd")
+    return odd + broken > len(head) * _BINARY_SHARE
 
 
 class FileStatus(enum.StrEnum):
@@ -276,6 +319,11 @@ class Change:
                         lines.append(Line(diff_line.new_lineno, raw, b""))
                 elif origin in ("<", "="):
                     file.lacks_final_newline = True
+        # git calls text what has no NUL early on; compressed data often has none.
+        if lines and looks_binary(b"\n".join(line.raw for line in lines[:256])[:SNIFF_BYTES]):
+            file.binary = True
+            file.lacks_final_newline = False
+            return []
         if self.lines_read + len(lines) > self.max_added_lines:
             lines = lines[: self.max_added_lines - self.lines_read]
             self.truncated = True
@@ -307,6 +355,13 @@ class Change:
         except (pygit2.GitError, ValueError):
             return None
         return value if isinstance(value, str) else None
+
+    @property
+    def tree_before(self) -> pygit2.Tree | None:
+        """The tree the change was made on: the base's, the first parent's, none for a root."""
+        if self.base is not None:
+            return self.base.tree
+        return self.commit.parents[0].tree if self.commit.parents else None
 
     def file_at(self, path: str) -> bytes | None:
         """A file of the landed tree (configuration is read from here, never the worktree)."""

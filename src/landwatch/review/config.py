@@ -46,7 +46,7 @@ DEFAULT_SKIP_AUTHORS = (
 MAX_LINTER_TIMEOUT = 120.0
 MERGES = ("first-parent", "skip")
 FORMATS = ("ruff-json", "sarif", "regex")
-FILTERS = ("added", "file")
+FILTERS = ("added", "file", "baseline")
 
 
 class ConfigError(UserError):

@@ -6,7 +6,9 @@ raises for a bad configuration (that becomes a finding) and never reads the work
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import posixpath
 import re
 import time
 from collections import Counter
@@ -27,6 +29,7 @@ from landwatch.review.config import ConfigError, ReviewConfig, read_config
 from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.globs import matches_any
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
+from landwatch.review.precedent import TEST_PATHS, Precedent
 from landwatch.review.report import Report
 from landwatch.review.rules import all_rules
 from landwatch.review.rules.base import (
@@ -39,6 +42,7 @@ from landwatch.review.rules.base import (
 )
 from landwatch.review.rules.secrets import SecretRule
 from landwatch.review.secretscan import redact_secrets
+from landwatch.review.standards import Standards
 
 CONFIG_RULE = "CFG"
 IGNORE_TRAILER = "landwatch-ignore"
@@ -54,10 +58,13 @@ def review(
     base: str | None = None,
     *,
     linters: LinterPolicy = NO_LINTERS,
+    standards: Standards | None = None,
 ) -> Report:
     """Review what landed at `revision` (against `base` for a landed range): read the committed
     configuration, run every rule on its scope and, as `linters` allows, the linters on the
-    added lines; drop what is suppressed. By default no linter runs."""
+    added lines; drop what is suppressed, and what the history shows is the project's practice
+    (fixtures). `standards`, learned from the history, tune what the configuration leaves
+    unsaid. By default no linter runs."""
     started = time.time()
     clock = time.perf_counter()
     repo = open_repository(git_dir)
@@ -75,6 +82,8 @@ def review(
     rules, problems = _rules(config)
     findings += [_config_finding(problem) for problem in problems]
     notes: list[str] = ['merge commit skipped (merges = "skip")'] if change.skipped else []
+    if standards is not None:
+        notes += _apply_standards(rules, config, standards)
 
     findings += _message_findings(change, config, rules, notes)
     findings += _message_secrets(change, rules)
@@ -87,6 +96,8 @@ def review(
     findings += [_config_finding(problem) for problem in linters.problems]
     notes += linted.notes
     findings = _unsuppressed(findings + linted.findings, readable, _trailer_ignores(change), rules)
+    findings = _by_precedent(findings, change, rules, notes)
+    findings = _one_per_line(_bursts(findings))
     _redact(findings, notes, linted.runs)
     _unique_fingerprints(findings)
     findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
@@ -106,6 +117,148 @@ def review(
         started=started,
         duration=time.perf_counter() - clock,
     )
+
+
+def _apply_standards(rules: RuleSet, config: ReviewConfig, standards: Standards) -> list[str]:
+    """What the history teaches, where the committed configuration says nothing."""
+    applied = []
+    by_id = {rule.id: rule for rule in rules.rules}
+
+    def configured(rule_id: str, option: str | None = None) -> bool:
+        rule = by_id.get(rule_id)
+        settings = config.rules.get(rule_id) or (config.rules.get(rule.name) if rule else None)
+        if settings is None:
+            return False
+        return option is None or option in settings
+
+    limit = standards.subject_limit
+    subject = by_id.get("M001")
+    learned = subject is not None and limit is not None and not configured("M001", "max_length")
+    if learned and subject is not None and limit != subject.option("max_length"):
+        subject.settings["max_length"] = limit
+        applied.append(f"subjects up to {limit} characters, as the project keeps them (M001)")
+    for rule_id, adopted, what in (
+        ("M005", standards.writes_conventional_commits, "Conventional Commits (M005)"),
+        ("M006", standards.signs_off, "Signed-off-by trailers (M006)"),
+    ):
+        rule = by_id.get(rule_id)
+        if rule is not None and adopted and not configured(rule_id):
+            rule.active_severity = Severity.WARNING
+            applied.append(f"{what}, as the project writes them")
+    if not applied:
+        return []
+    return [f"learned from {standards.commits} commits of history: " + "; ".join(applied)]
+
+
+# Line rules whose findings come in runs (an ASCII-art block, a pasted table, a list of example
+# keys): past this many in one file, one finding with the list of lines. A leak of many keys
+# is still told, once, at its own severity.
+BURSTS = {"P001": 3, "S001": 3, "S002": 3, "S003": 3, "S004": 3}
+
+
+def _bursts(findings: list[Finding]) -> list[Finding]:
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    for finding in findings:
+        if finding.rule in BURSTS and finding.path is not None and finding.line is not None:
+            groups.setdefault((finding.rule, finding.path), []).append(finding)
+    merged: dict[int, Finding | None] = {}
+    for (rule, path), group in groups.items():
+        if len(group) <= BURSTS[rule]:
+            continue
+        group.sort(key=lambda f: f.line or 0)
+        first = group[0]
+        numbers = [f.line or 0 for f in group]
+        identity = fingerprint(rule, path, " ".join(sorted(f.fingerprint for f in group)))
+        merged[id(first)] = dataclasses.replace(
+            first,
+            message=f"{first.message} on {len(group)} lines: {_ranges(numbers)}",
+            end_line=numbers[-1],
+            fingerprint=identity,
+        )
+        for other in group[1:]:
+            merged[id(other)] = None
+    kept = []
+    for finding in findings:
+        replacement = merged.get(id(finding), finding)
+        if replacement is not None:
+            kept.append(replacement)
+    return kept
+
+
+def _ranges(numbers: list[int]) -> str:
+    """12-18, 40, 55-56: line numbers as runs."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    shown = [str(a) if a == b else f"{a}-{b}" for a, b in runs]
+    return ", ".join(shown[:8]) + (f" and {len(shown) - 8} more" if len(shown) > 8 else "")
+
+
+def _one_per_line(findings: list[Finding]) -> list[Finding]:
+    """One finding per rule and line: two tokens of one line are one thing to fix."""
+    first: dict[tuple[str, str, int], int] = {}
+    counts: Counter[tuple[str, str, int]] = Counter()
+    kept: list[Finding] = []
+    for finding in findings:
+        if finding.path is None or finding.line is None:
+            kept.append(finding)
+            continue
+        key = (finding.rule, finding.path, finding.line)
+        counts[key] += 1
+        if key in first:
+            continue
+        first[key] = len(kept)
+        kept.append(finding)
+    for key, at in first.items():
+        if counts[key] > 1:
+            kept[at] = dataclasses.replace(
+                kept[at], message=f"{kept[at].message} ({counts[key]} on this line)"
+            )
+    return kept
+
+
+def _by_precedent(
+    findings: list[Finding], change: Change, rules: RuleSet, notes: list[str]
+) -> list[Finding]:
+    """Drop what the history before the change shows is the project's own practice there:
+    secret-looking values in files (or test directories) that already held them, and missing
+    final newlines in test fixture directories whose files end that way."""
+    secret_rules = {rule.id for rule in rules.rules if rule.secret}
+    wanted = [f for f in findings if f.path and (f.rule in secret_rules or f.rule == "P002")]
+    if not wanted:
+        return findings
+    precedent = Precedent(change.repo, change.tree_before)
+    # A batch of fixtures landing together: secret-looking values in two or more files of one
+    # test directory in this very change.
+    batches: dict[str, set[str]] = {}
+    for finding in wanted:
+        if finding.rule in secret_rules and finding.path and matches_any(finding.path, TEST_PATHS):
+            batches.setdefault(posixpath.dirname(finding.path), set()).add(finding.path)
+    kept, secrets, endings = [], 0, 0
+    for finding in findings:
+        path = finding.path
+        in_batch = path is not None and len(batches.get(posixpath.dirname(path), ())) >= 2
+        if path and finding.rule in secret_rules and (in_batch or precedent.holds_secrets(path)):
+            secrets += 1
+            continue
+        if finding.path and finding.rule == "P002" and precedent.keeps_bytes(finding.path):
+            endings += 1
+            continue
+        kept.append(finding)
+    if secrets:
+        notes.append(
+            f"{secrets} secret-looking value(s) not reported: they are in files (or test "
+            "directories) that already held such values, the project's fixtures"
+        )
+    if endings:
+        notes.append(
+            f"{endings} missing final newline(s) not reported: test fixtures whose files end "
+            "that way"
+        )
+    return kept
 
 
 def _change_findings(change: Change, included: list[FileChange], rules: RuleSet) -> list[Finding]:

@@ -1,5 +1,6 @@
 """The project's own linters, run on the committed content of each changed file and kept to
-the lines the change added (reviewdog's `added` filter), or to the whole file on request.
+the lines the change added (reviewdog's `added` filter), to what is new against the file
+before the change (`baseline`, graylint's method), or to the whole file on request.
 
 Commands run only as the caller's LinterPolicy allows: the person's own linters, and a
 repository's committed ones once the person trusted exactly them. They get the content on stdin,
@@ -16,6 +17,7 @@ import re
 import subprocess
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,9 +146,12 @@ def run_all(
                         f"linters stopped: this review's {policy.budget:g} s for linters ran out"
                     )
                     return outcome
-                found, ran = run(
-                    linter, file, content, Path(workdir), min(linter.timeout, remaining)
-                )
+                if linter.filter == "baseline":
+                    found, ran = baseline(linter, file, content, Path(workdir), deadline)
+                else:
+                    found, ran = run(
+                        linter, file, content, Path(workdir), min(linter.timeout, remaining)
+                    )
                 outcome.findings += found
                 outcome.runs.append(ran.as_dict())
     return outcome
@@ -255,6 +260,40 @@ def run(
             )
         )
     return findings, LinterRun(linter.name, file.path, "ok")
+
+
+def baseline(
+    linter: LinterConfig, file: FileChange, content: bytes, workdir: Path, deadline: float
+) -> tuple[list[Finding], LinterRun]:
+    """graylint's method: the linter on the whole new file and on the file before the change,
+    and only what the change brought kept: breakage on lines it did not touch is found, a line
+    merely moved is not reported."""
+    whole = dataclasses.replace(linter, filter="file")
+    found, ran = run(
+        whole, file, content, workdir, max(0.1, min(linter.timeout, deadline - time.monotonic()))
+    )
+    old = file.old_content()
+    if not found or old is None or ran.status != "ok" or looks_binary(old):
+        return found, ran
+    before, ran_before = run(
+        whole, file, old, workdir, max(0.1, min(linter.timeout, deadline - time.monotonic()))
+    )
+    if ran_before.status != "ok":
+        return found, ran  # nothing to compare with: all of it is reported
+    known = Counter(_baseline_key(finding) for finding in before)
+    new = []
+    for finding in found:
+        key = _baseline_key(finding)
+        if known[key]:
+            known[key] -= 1
+        else:
+            new.append(finding)
+    return new, ran
+
+
+def _baseline_key(finding: Finding) -> tuple[str, str]:
+    # Line numbers move; the rule and the line's own text do not (whitespace aside).
+    return finding.rule, " ".join((finding.snippet or finding.message).split())
 
 
 def wants(linter: LinterConfig, path: str) -> bool:

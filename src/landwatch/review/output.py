@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+MESSAGE = "(the commit message, by its line numbers)"
 
 
 def render(report: Report, console: Console | None = None) -> None:
@@ -42,11 +43,15 @@ def render(report: Report, console: Console | None = None) -> None:
     console.print(head)
     grouped: dict[str | None, list[Finding]] = defaultdict(list)
     for finding in report.findings:
-        grouped[finding.path].append(finding)
-    for path in sorted(grouped, key=lambda p: (p is not None, p or "")):
+        # A finding with a line but no path is on a line of the commit message.
+        key = finding.path if finding.path is not None else (MESSAGE if finding.line else None)
+        grouped[key].append(finding)
+    for path in sorted(grouped, key=lambda p: (p is not None, p != MESSAGE, p or "")):
         console.print(
             Text(
-                safe(path) if path is not None else "(the change as a whole)",
+                "(the change as a whole)"
+                if path is None
+                else (path if path == MESSAGE else safe(path)),
                 style="bold underline",
             )
         )

@@ -106,6 +106,8 @@ def _secret_spans(text: str, secrets: Iterable[tuple[int, int]]) -> list[list[in
         while value and at >= 0:
             spans.append((at, at + len(value)))
             at = text.find(value, at + 1)
+    if "://" in text or "assw" in text.lower() or "pwd" in text.lower():
+        spans.extend((start, end) for _, start, end in credentials(text))
     if may_hold_secret(text):
         spans.extend((start, end) for _, start, end in tokens(text))
         spans.extend(key_spans(text))
@@ -211,6 +213,31 @@ def key_on_line(text: str, start: int) -> tuple[list[tuple[int, int]], str]:
         return [], ""
     span = (start + chunks[0].start(), start + chunks[-1].end())
     return [span], "".join(chunk[0] for chunk in chunks)
+
+
+def rotated_key_lines(content: bytes, added: set[int]) -> list[tuple[str, int]]:
+    """(kind, first added line) of each private key block of `content` whose body holds added
+    lines while its header did not change: a key regenerated in place."""
+    found = []
+    lines = content.decode("utf-8", errors="replace").split("\n")
+    at = 0
+    while at < len(lines):
+        header = _KEY_HEADER.search(lines[at])
+        if header is None:
+            at += 1
+            continue
+        label, start = _key_label(header), at
+        end = start + 1
+        while end < len(lines) and end - start < _MAX_KEY_LINES and not _KEY_END.search(lines[end]):
+            end += 1
+        body = [
+            n + 1 for n in range(start + 1, end) if _KEY_LINE.fullmatch(lines[n].strip() or "-")
+        ]
+        touched = [n for n in body if n in added]
+        if touched and (start + 1) not in added and len(body) * 48 >= MIN_KEY_MATERIAL:
+            found.append((label, touched[0]))
+        at = end + 1
+    return found
 
 
 def key_body(lines: Sequence[Line], index: int) -> str:
@@ -327,6 +354,13 @@ TOKEN_NEEDLES = tuple(anchor.encode() for f in _FORMATS if not f.folded for anch
 TOKEN_NEEDLES_FOLDED = tuple(anchor.encode() for f in _FORMATS if f.folded for anchor in f.anchors)
 # Documentation placeholders (AKIAIOSFODNN7EXAMPLE, ghp_xxxx…) are well formed but no secret.
 _TOKEN_DUMMY = re.compile(r"example|(.)\1{7}", re.IGNORECASE)
+_ELLIPSIS = ("...", "…")
+
+
+def truncated(text: str, end: int) -> bool:
+    """Whether a value ending at `end` is cut short on purpose (`eyJhbGciOi...`, `sk_live_…`):
+    docs show the start of a token that way, never a usable one."""
+    return text.startswith(_ELLIPSIS, end)
 
 
 def tokens(text: str, anchors: Collection[bytes] | None = None) -> list[tuple[str, int, int]]:
@@ -347,7 +381,7 @@ def tokens(text: str, anchors: Collection[bytes] | None = None) -> list[tuple[st
                 if match is None:
                     continue
                 value = match[1]
-                if _TOKEN_DUMMY.search(value):
+                if _TOKEN_DUMMY.search(value) or truncated(text, match.end(1)):
                     continue
                 if token_format.mixed_case and (value.lower() == value or value.upper() == value):
                     continue
@@ -426,6 +460,8 @@ def secret_looking(value: str, min_entropy: float) -> bool:
         return False  # too short to be guessed at, or prose (messages, labels)
     if _PLACEHOLDER.search(value) or "\\" in value:
         return False  # a template, or a regular expression or escape sequence
+    if value.endswith(_ELLIPSIS) or "..." in value:
+        return False  # a token shown cut short in docs
     if (
         _UUID.fullmatch(value)
         or _HEX_DIGEST.fullmatch(value)
@@ -475,3 +511,69 @@ _EXACT_TEXT_NEEDLES = tuple(needle.decode() for needle in (*TOKEN_NEEDLES, *KEY_
 _FOLDED_TEXT_NEEDLES = tuple(
     needle.decode() for needle in (*TOKEN_NEEDLES_FOLDED, *SECRET_NAME_NEEDLES)
 )
+
+
+# --- credentials in URLs, connection strings and credential files ------------------------------
+
+# scheme://user:password@host: the password is the part between the colon and the @.
+_URL_CREDENTIALS = re.compile(
+    r"\b[a-z][a-z0-9+.-]*://(?P<user>[^\s:/@\"'`<>{}]*):(?P<password>[^\s/@\"'`<>]+)@[\w.-]+",
+    re.I,
+)
+# ADO.NET, ODBC and JDBC-style `Server=...;Password=...;`: the value runs to the next `;` or
+# quote, and the line names where to connect too (`password = f()` in code is no such string).
+_CONNECTION_PASSWORD = re.compile(
+    r"(?:^|[;\"'\s])(?:password|pwd)\s*=\s*(?P<password>[^;\"'\s]+)\s*(?=;|[\"']|$)", re.I
+)
+_CONNECTION_PARTS = re.compile(
+    r"(?:server|data source|host|hostname|uid|user id|user|username|database|initial catalog|"
+    r"provider|driver|dsn)\s*=[^;]*;",
+    re.I,
+)
+# .pypirc and .netrc: `password = x` / `password x` on a line of its own.
+_CREDENTIAL_FILE_PASSWORD = re.compile(
+    r"^\s*(?:password|passwd)\s*[=:\s]\s*(?P<password>\S+)\s*$", re.I
+)
+CREDENTIAL_FILES = (".pypirc", ".netrc", "_netrc", ".git-credentials")
+_NOT_A_PASSWORD = re.compile(
+    r"^(?:\*+|x+|\.+|-+|_+|pass(?:word)?|passwd|pwd|secret|changeme|none|null|nil|true|false|"
+    r"yourpassword|your[_-]?password|mypassword|my[_-]?password|example|sample|dummy|test|"
+    r"username|user)$",
+    re.I,
+)
+CREDENTIAL_NEEDLES = (b"://", b"password", b"pwd")
+
+
+def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, int, int]]:
+    """(what, start, end) of each password on a line: in a URL's user info, a connection
+    string, or (`credential_file`) a `.pypirc`/`.netrc` line; placeholders are let through."""
+    found: list[tuple[str, int, int]] = []
+    for match in _URL_CREDENTIALS.finditer(text):
+        found.append(("password in a URL", *match.span("password")))
+    if ";" in text and _CONNECTION_PARTS.search(text):
+        for match in _CONNECTION_PASSWORD.finditer(text):
+            found.append(("password in a connection string", *match.span("password")))
+    line = _CREDENTIAL_FILE_PASSWORD.match(text) if credential_file else None
+    if line is not None:
+        found.append(("password in a credential file", *line.span("password")))
+    kept: list[tuple[str, int, int]] = []
+    for what, start, end in sorted(set(found), key=lambda item: item[1]):
+        value = text[start:end]
+        if kept and start < kept[-1][2]:
+            continue
+        if _placeholder_password(value):
+            continue
+        kept.append((what, start, end))
+    return kept
+
+
+def _placeholder_password(value: str) -> bool:
+    unwrapped = value.strip("<>[]{}()%$")
+    return (
+        len(value) < 4
+        or bool(_NOT_A_PASSWORD.match(unwrapped))
+        or bool(_PLACEHOLDER.search(value))
+        or value.startswith(("$", "%", "<", "{", "${"))
+        or value.endswith(_ELLIPSIS)
+        or _REPEATED.search(value) is not None
+    )

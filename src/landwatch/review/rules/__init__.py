@@ -6,6 +6,7 @@ entry point group; nothing in landwatch is edited.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 
 from landwatch.review.rules.base import Rule
@@ -19,8 +20,24 @@ def builtin_rules() -> list[type[Rule]]:
     return [*patch.RULES, *secrets.RULES, *message.RULES, *change_rules.RULES]
 
 
+_found: dict[tuple[str, ...], tuple[list[type[Rule]], list[str]]] = {}
+
+
 def plugin_rules() -> tuple[list[type[Rule]], list[str]]:
-    """Rules from installed packages, and one line per entry point that could not be used."""
+    """Rules from installed packages, and one line per entry point that could not be used.
+
+    Looked up once per process and import path: reading every installed package's metadata
+    costs milliseconds per review in a large environment. A warm worker sees a plug-in installed
+    since at its next start.
+    """
+    key = tuple(sys.path)
+    if key not in _found:
+        _found[key] = _look_up_plugins()
+    rules, problems = _found[key]
+    return list(rules), list(problems)
+
+
+def _look_up_plugins() -> tuple[list[type[Rule]], list[str]]:
     import importlib.metadata  # only when rules are gathered: a report reader need not pay it
 
     found: list[type[Rule]] = []

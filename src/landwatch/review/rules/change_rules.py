@@ -5,13 +5,11 @@ Each says what it catches and what it deliberately lets through (the false posit
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
-import tomllib
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
+from landwatch.review import dependencies
 from landwatch.review.change import Change, FileChange, FileStatus
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import LOCKFILES_OF_MANIFEST, matches_any
@@ -46,10 +44,17 @@ class ChangeTooLarge(ChangeRule):
         )
 
 
+_NOT_BEHAVIOUR = re.compile(
+    rb"""^\s*(?:$|#|//|/\*|\*|--|[rRbBuU]?(?:\"\"\"|\'\'\')|__version__\s*=|version\s*=\s*["'])"""
+)
+
+
 class SourceWithoutTests(ChangeRule):
     """Source files changed while no test file did. Test files are never source; files whose
     content did not change (pure renames, mode changes) and deleted files are not source changes;
-    a Rust file whose added lines hold a `#[test]` or `#[cfg(test)]` carries its own tests."""
+    a Rust file whose added lines hold a `#[test]` or `#[cfg(test)]` carries its own tests.
+    Neither is a change whose added lines are all comments, docstring quotes, blank or a version
+    string (a docs or release commit), nor files under `not_source` (docs/conf.py, setup.py)."""
 
     id = "C002"
     name = "source-without-tests"
@@ -74,6 +79,11 @@ class SourceWithoutTests(ChangeRule):
             ),
             "globs of test files",
         ),
+        Option(
+            "not_source",
+            ("docs/**", "doc/**", "examples/**", "setup.py", "noxfile.py", "conftest.py"),
+            "globs of files that match `source` but hold no behaviour to test",
+        ),
     )
     example = "src/parser.py changed, nothing under tests/"
 
@@ -89,6 +99,8 @@ class SourceWithoutTests(ChangeRule):
             if not file.deleted
             and file.old_id != file.new_id
             and matches_any(file.path, self.option("source"))
+            and not matches_any(file.path, self.option("not_source"))
+            and not all(_NOT_BEHAVIOUR.match(line.raw) for line in file.added_lines)
         )
         if not source or any(self._inline_tests(file) for file in change.files):
             return
@@ -107,160 +119,6 @@ class SourceWithoutTests(ChangeRule):
         )
 
 
-def _normal(value: Any) -> Any:
-    """Dependencies as compared: whitespace-free strings, lists in any order, tables by key, and
-    empty sections as absent ones, so `requests >= 2` for `requests>=2`, sorting a list, or an
-    empty `devDependencies` is no change."""
-    if isinstance(value, dict):
-        table = {str(key): _normal(item) for key, item in value.items()}
-        return {key: item for key, item in table.items() if item is not None} or None
-    if isinstance(value, list):
-        items = [_normal(item) for item in value]
-        return sorted(items, key=lambda item: json.dumps(item, sort_keys=True, default=str)) or None
-    if isinstance(value, str):
-        return "".join(value.split())
-    return value
-
-
-def _json(content: bytes) -> dict[str, Any] | None:
-    try:
-        data = json.loads(content)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def _toml(content: bytes) -> dict[str, Any] | None:
-    try:
-        return tomllib.loads(content.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
-        return None
-
-
-def _table(data: Any, *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(key)
-    return data
-
-
-def _package_json(content: bytes) -> Any:
-    data = _json(content)
-    if data is None:
-        return None
-    sections = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
-    return {section: data.get(section) for section in sections}
-
-
-def _composer_json(content: bytes) -> Any:
-    data = _json(content)
-    if data is None:
-        return None
-    return {section: data.get(section) for section in ("require", "require-dev")}
-
-
-def _pyproject(content: bytes) -> Any:
-    data = _toml(content)
-    if data is None:
-        return None
-    poetry = _table(data, "tool", "poetry")
-    groups = _table(poetry, "group")
-    return {
-        "project": _table(data, "project", "dependencies"),
-        "optional": _table(data, "project", "optional-dependencies"),
-        "groups": data.get("dependency-groups"),
-        "poetry": {key: value for key, value in poetry.items() if "dependencies" in key}
-        if isinstance(poetry, dict)
-        else None,
-        "poetry-groups": {name: _table(group, "dependencies") for name, group in groups.items()}
-        if isinstance(groups, dict)
-        else None,
-        # uv and pdm lock their own development dependencies too.
-        "uv": _table(data, "tool", "uv", "dev-dependencies"),
-        "pdm": _table(data, "tool", "pdm", "dev-dependencies"),
-    }
-
-
-def _pipfile(content: bytes) -> Any:
-    data = _toml(content)
-    if data is None:
-        return None
-    # Every other table is a package category (pipenv allows custom ones beside dev-packages).
-    return {
-        key: value
-        for key, value in data.items()
-        if key not in ("source", "requires", "scripts", "pipenv")
-    }
-
-
-_CARGO_SECTIONS = (
-    "dependencies",
-    "dev-dependencies",
-    "build-dependencies",
-    "dev_dependencies",
-    "build_dependencies",
-)
-
-
-def _cargo_toml(content: bytes) -> Any:
-    data = _toml(content)
-    if data is None:
-        return None
-    targets = data.get("target")
-    return {
-        "package": {section: data.get(section) for section in _CARGO_SECTIONS},
-        "target": {
-            name: {section: _table(target, section) for section in _CARGO_SECTIONS}
-            for name, target in targets.items()
-        }
-        if isinstance(targets, dict)
-        else None,
-        # Members inherit these, and patches redirect resolution: both rewrite Cargo.lock.
-        "workspace": _table(data, "workspace", "dependencies"),
-        "patch": data.get("patch"),
-    }
-
-
-_GO_REQUIRE = re.compile(r"^require\s+(?:\((?P<block>.*?)^\s*\)|(?P<line>[^(\n].*?)$)", re.M | re.S)
-
-
-def _go_mod(content: bytes) -> Any:
-    try:
-        text = content.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    required = []
-    for match in _GO_REQUIRE.finditer(text):
-        for line in (match["block"] or match["line"] or "").splitlines():
-            # `// indirect` moving on or off a requirement changes nothing in go.sum.
-            requirement = line.split("//", 1)[0].split()
-            if requirement:
-                required.append(" ".join(requirement))
-    return required
-
-
-_GEM = re.compile(r"^\s*gem\s+(.*?)\s*(?:#[^'\"]*)?$", re.M)
-
-
-def _gemfile(content: bytes) -> Any:
-    try:
-        text = content.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return [match[1] for match in _GEM.finditer(text)]
-
-
-# How to read each manifest's dependencies; its lockfiles are globs.LOCKFILES_OF_MANIFEST.
-_DEPENDENCIES: dict[str, Callable[[bytes], Any]] = {
-    "package.json": _package_json,
-    "pyproject.toml": _pyproject,
-    "Pipfile": _pipfile,
-    "Cargo.toml": _cargo_toml,
-    "go.mod": _go_mod,
-    "Gemfile": _gemfile,
-    "composer.json": _composer_json,
-}
 _MANIFEST_OF_LOCKFILE = {
     lockfile: manifest
     for manifest, lockfiles in LOCKFILES_OF_MANIFEST.items()
@@ -269,71 +127,130 @@ _MANIFEST_OF_LOCKFILE = {
 
 
 class ManifestLockfile(ChangeRule):
-    """A manifest whose dependencies changed while its lockfile, in the same directory of the
-    landed tree, did not; or (`lockfile_alone`) a lockfile that changed while no manifest of its
-    kind did.
+    """A manifest asking for what its lockfile, unchanged, does not hold: a dependency added
+    that the lockfile does not lock, or a version range (npm, Cargo; Go's exact versions) that
+    no locked version satisfies; or a lockfile deleted while its manifest still has
+    dependencies and no other lockfile of it is left.
 
-    Lets through: a manifest whose scripts, version or other metadata changed but not its
-    dependencies (compared parsed, ignoring whitespace and order); a manifest without a
-    lockfile beside it; manifests that do not parse, old or new (syntax is another rule's); a
-    lockfile whose manifest is absent, or which changed with a manifest of its kind in its
-    directory or below (workspaces keep one lockfile at the root); and lockfiles added or
-    deleted, which is done on purpose (a first lock, switching package managers, a library
-    dropping its lock).
+    Lets through: a lockfile refreshed alone (`uv lock --upgrade`, `cargo update`, `npm
+    update`: normal upkeep), a manifest change the lockfile already satisfies (1.4.0 asked, 1.4.1
+    locked), path, git and workspace dependencies, ranges it cannot read, manifests or lockfiles
+    that do not parse (syntax is another rule's), and a lockfile changed with its manifest.
     """
 
     id = "C003"
     name = "manifest-lockfile"
     severity = Severity.WARNING
-    options = (Option("lockfile_alone", True, "report a lockfile changed without its manifest"),)
-    example = "package.json adds a dependency, package-lock.json is unchanged"
+    options = (
+        Option(
+            "lockfile_alone",
+            False,
+            "also report a lockfile changed while no manifest of its kind did",
+        ),
+    )
+    example = "package.json adds left-pad, which package-lock.json does not lock"
 
     def check_change(self, change: Change) -> Iterator[Finding]:
         changed = {file.path for file in change.files if not file.deleted}
         for file in change.files:
-            if file.deleted:
-                continue
             name = posixpath.basename(file.path)
-            if name in _DEPENDENCIES:
+            if file.deleted:
+                if name in _MANIFEST_OF_LOCKFILE:
+                    yield from self._lockfile_deleted(change, file)
+            elif name in dependencies.MANIFESTS:
                 yield from self._manifest(change, file, changed)
             elif name in _MANIFEST_OF_LOCKFILE and self.option("lockfile_alone"):
-                yield from self._lockfile(change, file, changed)
+                yield from self._lockfile_alone(change, file, changed)
 
     def _manifest(self, change: Change, file: FileChange, changed: set[str]) -> Iterator[Finding]:
         directory, name = posixpath.split(file.path)
-        parse, lockfiles = _DEPENDENCIES[name], LOCKFILES_OF_MANIFEST[name]
-        present = [
-            lockfile
-            for lockfile in lockfiles
-            if change.file_at(posixpath.join(directory, lockfile)) is not None
+        lockfiles = [
+            (lockfile, found)
+            for lockfile in LOCKFILES_OF_MANIFEST[name]
+            if (found := change.file_at(posixpath.join(directory, lockfile))) is not None
         ]
-        if not present or any(posixpath.join(directory, lock) in changed for lock in present):
+        if not lockfiles or any(
+            posixpath.join(directory, lock) in changed for lock, _ in lockfiles
+        ):
             return
+        read = dependencies.MANIFESTS[name]
         new = file.new_content()
-        after = None if new is None else parse(new)
-        if after is None:
+        after = None if new is None else read(new)
+        if not after:
             return
-        if file.status in (FileStatus.ADDED, FileStatus.COPIED):
-            # New at this path: before it, nothing here depended on anything.
-            before = None
-        else:
+        before: dependencies.Wanted = {}
+        if file.status not in (FileStatus.ADDED, FileStatus.COPIED):
             old = file.old_content()
-            before = None if old is None else parse(old)
-            if before is None:
+            parsed = None if old is None else read(old)
+            if parsed is None:
                 return
-        if _normal(before) == _normal(after):
+            before = parsed
+        asked = {
+            dep: spec for dep, spec in after.items() if dep not in before or before[dep] != spec
+        }
+        if not asked:
             return
-        yield self.finding(
-            f"{name} dependencies changed but {' / '.join(present)} did not",
-            path=file.path,
-            content="dependencies",
-        )
+        lockfile, blob = lockfiles[0]
+        locked = dependencies.LOCKFILES[lockfile](blob)
+        if locked is None:
+            return
+        ecosystem = dependencies.ECOSYSTEM.get(name)
+        missing, unmet = [], []
+        for dep, spec in sorted(asked.items()):
+            versions = locked.get(dep)
+            if versions is None:
+                if dep not in before:
+                    missing.append(dep)
+                continue
+            if spec is None or ecosystem is None:
+                continue
+            verdicts = [dependencies.satisfies(v, spec, ecosystem) for v in versions]
+            if verdicts and all(verdict is False for verdict in verdicts):
+                unmet.append(f"{dep} {spec} (locked: {', '.join(sorted(versions))})")
+        if missing:
+            shown = ", ".join(missing[:5]) + (
+                f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+            )
+            yield self.finding(
+                f"{name} adds {shown}, which {lockfile} does not lock",
+                path=file.path,
+                content="missing " + " ".join(missing),
+            )
+        if unmet:
+            shown = "; ".join(unmet[:3]) + (f" and {len(unmet) - 3} more" if len(unmet) > 3 else "")
+            yield self.finding(
+                f"{name} asks for {shown}, which {lockfile} does not satisfy",
+                path=file.path,
+                content="unmet " + " ".join(unmet),
+            )
 
-    def _lockfile(self, change: Change, file: FileChange, changed: set[str]) -> Iterator[Finding]:
+    def _lockfile_deleted(self, change: Change, file: FileChange) -> Iterator[Finding]:
         directory, name = posixpath.split(file.path)
         manifest = _MANIFEST_OF_LOCKFILE[name]
-        # Added lockfiles are deliberate: the first lock committed, or a switch of package
-        # manager (yarn.lock removed, package-lock.json added) that leaves the manifest alone.
+        kept = change.file_at(posixpath.join(directory, manifest))
+        if kept is None:
+            return  # the manifest went too
+        others = [
+            lock
+            for lock in LOCKFILES_OF_MANIFEST[manifest]
+            if lock != name and change.file_at(posixpath.join(directory, lock)) is not None
+        ]
+        if others:
+            return  # a switch of package manager
+        wanted = dependencies.MANIFESTS[manifest](kept)
+        if not wanted:
+            return
+        yield self.finding(
+            f"{name} deleted while {manifest} still has dependencies: nothing locks them now",
+            path=file.path,
+            content="lockfile deleted",
+        )
+
+    def _lockfile_alone(
+        self, change: Change, file: FileChange, changed: set[str]
+    ) -> Iterator[Finding]:
+        directory, name = posixpath.split(file.path)
+        manifest = _MANIFEST_OF_LOCKFILE[name]
         if file.status is not FileStatus.MODIFIED or file.old_id == file.new_id:
             return
         if change.file_at(posixpath.join(directory, manifest)) is None:

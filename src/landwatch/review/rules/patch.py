@@ -10,7 +10,7 @@ import ast
 import json
 import re
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from landwatch.review.change import (
     MODE_EXECUTABLE,
@@ -23,6 +23,7 @@ from landwatch.review.change import (
     looks_binary,
 )
 from landwatch.review.findings import Finding, Severity
+from landwatch.review.globs import matches_any
 from landwatch.review.rules.base import FileRule, LineRule, Option, TreeRule
 
 
@@ -176,6 +177,46 @@ def _json_error(text: bytes) -> tuple[int | None, str] | None:
     return None
 
 
+def _jsonc_error(text: bytes) -> tuple[int | None, str] | None:
+    return _json_error(without_comments(text))
+
+
+# JSON with comments: VS Code, TypeScript and dev containers read these with `//` and `/* */`
+# comments and trailing commas; a JSON parser calls every one of them broken.
+JSONC_FILES = (
+    "*.jsonc",
+    "tsconfig.json",
+    "tsconfig.*.json",
+    "jsconfig.json",
+    "jsconfig.*.json",
+    ".vscode/*.json",
+    "*.code-workspace",
+    "devcontainer.json",
+    ".devcontainer.json",
+    ".devcontainer/*.json",
+    ".eslintrc.json",
+    "tslint.json",
+    ".swcrc",
+    "api-extractor.json",
+    "typedoc.json",
+)
+_JSONC_COMMENTS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
+_JSONC_COMMAS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|,(?=\s*[}\]])')
+
+
+def without_comments(text: bytes) -> bytes:
+    """JSONC as JSON: comments, then trailing commas, blanked (line ends kept, so line numbers
+    still point into the file); strings are left as they are."""
+
+    def blank(match: re.Match[bytes]) -> bytes:
+        token = match[0]
+        if token.startswith(b'"'):
+            return token
+        return re.sub(rb"[^\n]", b" ", token)
+
+    return _JSONC_COMMAS.sub(blank, _JSONC_COMMENTS.sub(blank, text))
+
+
 def _toml_error(text: bytes) -> tuple[int | None, str] | None:
     try:
         tomllib.loads(text.decode("utf-8"))
@@ -214,20 +255,28 @@ _PARSERS = {
 }
 
 
+def _parser_of(path: str) -> tuple[str, Callable[[bytes], tuple[int | None, str] | None]]:
+    if matches_any(path, JSONC_FILES):
+        return "JSON with comments", _jsonc_error
+    suffix = "." + path.rsplit(".", 1)[-1] if "." in path else ""
+    return _PARSERS[suffix]
+
+
 class SyntaxErrorRule(FileRule):
     """A changed JSON, TOML, YAML or Python file that no longer parses (one that did not parse
     before the change either is not reported again). Python is parsed as the reviewer's Python
-    understands it."""
+    understands it; the JSON files VS Code, TypeScript and dev containers read with comments
+    (tsconfig.json, .vscode/*.json, devcontainer.json, *.jsonc, ...) as JSON with comments.
+    TOML forbids a key twice: that is a syntax error too."""
 
     id = "P006"
     name = "syntax-error"
     example = "settings.json: JSON syntax error: Expecting property name enclosed in double quotes"
     severity = Severity.ERROR
-    applies_to = tuple(f"*{extension}" for extension in _PARSERS)
+    applies_to = (*(f"*{extension}" for extension in _PARSERS), "*.jsonc", "*.code-workspace")
 
     def check_file(self, file: FileChange, content: bytes) -> Iterator[Finding]:
-        suffix = "." + file.path.rsplit(".", 1)[-1] if "." in file.path else ""
-        language, parse = _PARSERS[suffix]
+        language, parse = _parser_of(file.path)
         error = parse(content)
         if error is None:
             return
@@ -241,6 +290,103 @@ class SyntaxErrorRule(FileRule):
             number=number,
             content=message,
         )
+
+
+def _json_duplicates(text: bytes) -> list[tuple[str, int | None]]:
+    duplicates: list[str] = []
+
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        seen: set[str] = set()
+        for key, _ in items:
+            if key in seen:
+                duplicates.append(key)
+            seen.add(key)
+        return dict(items)
+
+    try:
+        json.loads(text, object_pairs_hook=pairs)
+    except (ValueError, UnicodeDecodeError):
+        return []  # not JSON: P006's to say
+    lines = text.split(b"\n")
+    found = []
+    for key in dict.fromkeys(duplicates):
+        needle = json.dumps(key).encode()
+        at = [n for n, line in enumerate(lines, 1) if re.search(re.escape(needle) + rb"\s*:", line)]
+        found.append((key, at[1] if len(at) > 1 else None))
+    return found
+
+
+def _yaml_duplicates(text: bytes) -> list[tuple[str, int | None]]:
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        documents = list(yaml.compose_all(text, Loader=loader))
+    except yaml.YAMLError:
+        return []  # not YAML: P006's to say
+    found: list[tuple[str, int | None]] = []
+    seen_nodes: set[int] = set()
+    stack = [node for node in documents if node is not None]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen_nodes:
+            continue  # an alias: the same node again
+        seen_nodes.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            keys: set[str] = set()
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.value != "<<":
+                    if key.value in keys:
+                        found.append((key.value, key.start_mark.line + 1))
+                    keys.add(key.value)
+                stack += [key, value]
+        elif isinstance(node, yaml.SequenceNode):
+            stack += node.value
+    return sorted(found, key=lambda item: item[1] or 0)
+
+
+_DUPLICATE_FINDERS = {
+    ".json": _json_duplicates,
+    ".yaml": _yaml_duplicates,
+    ".yml": _yaml_duplicates,
+}
+
+
+class DuplicateKey(FileRule):
+    """A key given twice in one JSON or YAML mapping: the parser keeps the last and silently
+    drops the other (a CI file's `matrix:` twice runs half the matrix). JSON with comments is
+    read as such; TOML forbids it outright (P006). A duplicate that was there before the change
+    is not reported again."""
+
+    id = "P012"
+    name = "duplicate-key"
+    example = "jobs.test.strategy: `matrix` given twice (line 14); the first is dropped"
+    severity = Severity.WARNING
+    applies_to = ("*.json", "*.jsonc", "*.yaml", "*.yml")
+
+    def check_file(self, file: FileChange, content: bytes) -> Iterator[Finding]:
+        find = self._finder(file.path)
+        found = find(content)
+        if not found:
+            return
+        old = file.old_content()
+        before = {key for key, _ in find(old)} if old is not None else set()
+        for key, number in found:
+            if key in before:
+                continue
+            yield self.finding(
+                f"key {key[:80]!r} given twice in one mapping; all but the last are dropped",
+                path=file.path,
+                number=number,
+                content=key,
+            )
+
+    @staticmethod
+    def _finder(path: str) -> Callable[[bytes], list[tuple[str, int | None]]]:
+        if matches_any(path, JSONC_FILES):
+            return lambda text: _json_duplicates(without_comments(text))
+        suffix = "." + path.rsplit(".", 1)[-1] if "." in path else ""
+        return _DUPLICATE_FINDERS.get(suffix, lambda text: _json_duplicates(without_comments(text)))
 
 
 _DEBUG = re.compile(
@@ -392,4 +538,5 @@ RULES = [
     ExecutableShebang,
     NewSubmodule,
     SymlinkBecameFile,
+    DuplicateKey,
 ]

@@ -6,6 +6,7 @@ detectors are review.secretscan's.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
@@ -30,12 +31,17 @@ class SecretRule(LineRule):
         raise NotImplementedError
 
 
+_BASE64_LINE = re.compile(rb"\s*[A-Za-z0-9+/=]+\s*")
+
+
 class PrivateKey(SecretRule):
     """Private key material: PEM private keys (RSA, DSA, EC, OpenSSH, PKCS#8, encrypted, PGP),
     PuTTY key files and OpenVPN static keys, whole or inside a quoted string.
 
     Public keys and certificates are not reported, nor is a header with no key body after it
     (code or docs that mention the format); a PuTTY header counts only at the start of a line.
+    A key regenerated in place, its body lines added under a header that did not change, is
+    found too.
     """
 
     id = "S001"
@@ -46,6 +52,26 @@ class PrivateKey(SecretRule):
         + "PRIVATE KEY-----\n"
         + "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n…"
     )
+
+    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
+        found = list(self.scan(file.path, lines))
+        yield from found
+        if found or not any(
+            len(line.raw) >= 40 and _BASE64_LINE.fullmatch(line.raw) for line in lines
+        ):
+            return
+        # Key body lines added under a header that did not change: a key rotated in place.
+        content = file.new_content()
+        if content is None or b"PRIVATE KEY" not in content:
+            return
+        for label, number in secretscan.rotated_key_lines(content, {line.number for line in lines}):
+            yield self.finding(
+                f"{label} (its body replaced in place)",
+                path=file.path,
+                number=number,
+                content=f"rotated {label} {number}",
+                snippet="(private key material)",
+            )
 
     def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
         seen: Counter[str] = Counter()
@@ -180,4 +206,48 @@ class GenericSecret(SecretRule):
                 )
 
 
-RULES = [PrivateKey, TokenFormat, GenericSecret]
+class Credentials(SecretRule):
+    """A password in a URL's user info (`postgres://admin:…@db/app`), in a connection string
+    (`Server=…;User ID=svc;Password=…;`) or in a credential file (`.pypirc`, `.netrc`,
+    `.git-credentials`), whatever its entropy: the place says it is a password.
+
+    Lets through placeholders: `user:password@`, `${PASSWORD}`, `<password>`, `%s`, `****`, an
+    empty password, and values shown cut short (`…`, `...`).
+    """
+
+    id = "S004"
+    name = "credentials"
+    severity = Severity.ERROR
+    options = (Option("credential_files", secretscan.CREDENTIAL_FILES, "files of passwords"),)
+    example = "DATABASE_URL=postgres://admin:" + "Tr0ub4dor&3" + "@db.internal/app"
+
+    def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
+        credential_file = path is not None and matches_any(path, self.option("credential_files"))
+        seen: Counter[str] = Counter()
+        candidates = (
+            range(len(lines))
+            if credential_file
+            else sorted(secretscan.lines_with(lines, folded=secretscan.CREDENTIAL_NEEDLES))
+        )
+        for index in candidates:
+            line = lines[index]
+            text = line.text
+            found = secretscan.credentials(text, credential_file=credential_file)
+            if not found:
+                continue
+            snippet = redacted_snippet(text, [(start, end) for _, start, end in found])
+            for what, start, end in found:
+                value = text[start:end]
+                occurrence = seen[value]
+                seen[value] += 1
+                yield self.finding(
+                    what,
+                    path=path,
+                    number=line.number,
+                    content=snippet,
+                    occurrence=occurrence,
+                    snippet=snippet,
+                )
+
+
+RULES = [PrivateKey, TokenFormat, GenericSecret, Credentials]

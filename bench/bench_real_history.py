@@ -1,0 +1,135 @@
+"""The review on real history: the last N ordinary commits of local clones of public repositories,
+each reviewed as the reviewer would (the standards learned from the history before them, no
+linters), findings per 100 commits per rule and severity, and how many of the warning-or-higher
+ones were worth telling by the labels kept in bench/real_history_labels.txt.
+
+Run by hand, no network: `python bench/bench_real_history.py PATH...` (each a clone or mirror's
+git dir). `--unlabelled` lists the warning-or-higher findings not labelled yet, one per line in
+the labels file's format with `?` for the label: replace it by `true` or `noise` and append.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from landwatch.review import engine
+from landwatch.review.change import open_repository, resolve
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.linters import NO_LINTERS
+from landwatch.review.standards import learn, still_fresh
+
+LABELS = Path(__file__).with_name("real_history_labels.txt")
+
+
+def name_of(git_dir: Path) -> str:
+    """The repository's short name: `owner+name` of a fetched mirror, else its directory."""
+    for part in reversed(git_dir.resolve().parts):
+        if part not in ("repo", ".git"):
+            return part
+    return str(git_dir)
+
+
+def ordinary_commits(git_dir: Path, count: int) -> list[str]:
+    """The newest `count` commits that are not merges, newest first (a commit per landing)."""
+    out = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "rev-list", "--no-merges", f"--max-count={count}", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return out.split()
+
+
+def label_key(repo: str, commit: str, finding: Finding) -> str:
+    return f"{repo} {commit[:12]} {finding.rule} {finding.fingerprint}"
+
+
+def read_labels() -> dict[str, str]:
+    labels = {}
+    if LABELS.exists():
+        for line in LABELS.read_text().splitlines():
+            if not line.strip() or line.startswith("#"):
+                continue
+            label, _, rest = line.partition(" ")
+            key = " ".join(rest.split()[:4])
+            labels[key] = label
+    return labels
+
+
+def review_all(
+    paths: list[Path], count: int
+) -> tuple[list[tuple[str, str, Finding]], int, list[float]]:
+    found: list[tuple[str, str, Finding]] = []
+    commits = 0
+    times: list[float] = []
+    for git_dir in paths:
+        repo = name_of(git_dir)
+        opened = open_repository(git_dir)  # opened once, as in the warm worker
+        learned = None
+        # Oldest first, the standards cached as the reviewer caches them (standards_store).
+        for commit in reversed(ordinary_commits(git_dir, count)):
+            landed = resolve(opened, commit)
+            if learned is None or not still_fresh(opened, landed, learned):
+                learned = learn(opened, landed)
+            started = time.perf_counter()
+            report = engine.review(git_dir, commit, linters=NO_LINTERS, standards=learned)
+            times.append(time.perf_counter() - started)
+            commits += 1
+            found += [(repo, commit, finding) for finding in report.findings]
+    return found, commits, times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("paths", nargs="+", type=Path)
+    parser.add_argument("--commits", type=int, default=200, help="per repository (200)")
+    parser.add_argument("--unlabelled", action="store_true", help="list what is not labelled")
+    args = parser.parse_args()
+    found, commits, times = review_all(args.paths, args.commits)
+    labels = read_labels()
+    if args.unlabelled:
+        for repo, commit, finding in found:
+            key = label_key(repo, commit, finding)
+            if finding.severity >= Severity.WARNING and key not in labels:
+                where = f"{finding.path}:{finding.line}" if finding.path else f"msg:{finding.line}"
+                print(f"? {key}  # {where} {finding.message[:90]!r} {str(finding.snippet)[:60]!r}")
+        return 0
+    per_rule: dict[tuple[str, str], int] = Counter()
+    for _, _, finding in found:
+        per_rule[(finding.rule, finding.severity.name.lower())] += 1
+    p95 = sorted(times)[int(len(times) * 0.95)]
+    print(
+        f"{commits} commits of {len(args.paths)} repositories; review median "
+        f"{statistics.median(times) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms"
+    )
+    print(f"{'rule':<8} {'severity':<8} {'count':>6} {'per 100':>8}")
+    for (rule, severity), number in sorted(per_rule.items()):
+        print(f"{rule:<8} {severity:<8} {number:>6} {number * 100 / commits:>8.1f}")
+    told = [(r, c, f) for r, c, f in found if f.severity >= Severity.WARNING]
+    verdicts: dict[str, Counter[str]] = defaultdict(Counter)
+    for repo, commit, finding in told:
+        verdicts[finding.rule][labels.get(label_key(repo, commit, finding), "unlabelled")] += 1
+    true = sum(v["true"] for v in verdicts.values())
+    noise = sum(v["noise"] for v in verdicts.values())
+    unlabelled = sum(v["unlabelled"] for v in verdicts.values())
+    print(f"\nwarning or higher: {len(told)} ({len(told) * 100 / commits:.1f} per 100 commits)")
+    for rule, verdict in sorted(verdicts.items()):
+        true_, noise_, unknown = verdict["true"], verdict["noise"], verdict["unlabelled"]
+        print(f"  {rule:<8} true {true_:>4}  noise {noise_:>4}  unlabelled {unknown:>4}")
+    if true + noise:
+        share = true * 100 / (true + noise)
+        print(
+            f"worth telling: {true} of {true + noise} labelled ({share:.0f}%); "
+            f"noise {noise * 100 / commits:.1f} per 100 commits; {unlabelled} unlabelled"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""The project's standards, learned from its own history: how long the subjects it keeps are,
+whether it writes Conventional Commits or signs off (DCO), from a bounded sample of the commits
+before the one reviewed. A committed configuration always wins over what is learned.
+
+Pure: pygit2 in, a `Standards` out (as a dict for whoever caches it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import pygit2
+
+# Commits read: the newest of the history before the reviewed commit, merges and bots' left
+# out; at most VISITS looked at to find them.
+SAMPLE = 300
+VISITS = 1500
+# A cached sample serves while it was learned at one of this many first-parent ancestors.
+REFRESH = 100
+# Fewer commits than this teach nothing: a young project keeps the defaults.
+MIN_COMMITS = 30
+# The subject limit learned is the project's 98th percentile, never below the usual 72 nor
+# above this (a subject past it fits no one-line view).
+SUBJECT_FLOOR = 72
+SUBJECT_CEILING = 100
+# A convention is the project's when this share of the sample follows it.
+ADOPTED = 0.9
+
+_CONVENTIONAL = re.compile(r"^[A-Za-z][A-Za-z0-9-]*(?:\([^()]+\))?!?: \S")
+_SIGNED_OFF = re.compile(r"^signed-off-by\s*:", re.IGNORECASE | re.MULTILINE)
+_GENERATED = re.compile(r"^(?:Merge |Revert \"|Reapply \"|fixup! |squash! |amend! )")
+
+
+@dataclass(frozen=True)
+class Standards:
+    commits: int = 0  # how many commits the sample held
+    subject_p98: int = 0
+    conventional: float = 0.0  # the share of subjects that are Conventional Commits
+    signed_off: float = 0.0  # the share of messages with a Signed-off-by trailer
+    learned_at: str = ""  # the newest commit of the sample
+
+    @property
+    def subject_limit(self) -> int | None:
+        """The longest subject the project keeps, when there is enough history to tell."""
+        if self.commits < MIN_COMMITS:
+            return None
+        return max(SUBJECT_FLOOR, min(SUBJECT_CEILING, self.subject_p98))
+
+    @property
+    def writes_conventional_commits(self) -> bool:
+        return self.commits >= MIN_COMMITS and self.conventional >= ADOPTED
+
+    @property
+    def signs_off(self) -> bool:
+        return self.commits >= MIN_COMMITS and self.signed_off >= ADOPTED
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Standards:
+        return cls(
+            commits=int(data.get("commits", 0)),
+            subject_p98=int(data.get("subject_p98", 0)),
+            conventional=float(data.get("conventional", 0.0)),
+            signed_off=float(data.get("signed_off", 0.0)),
+            learned_at=str(data.get("learned_at", "")),
+        )
+
+    def explain(self) -> list[str]:
+        """What was learned and what it changes, for `landwatch rules --explain`."""
+        if self.commits < MIN_COMMITS:
+            return [
+                f"learned from {self.commits} commits: too few to tell ({MIN_COMMITS} needed); "
+                "the defaults apply"
+            ]
+        limit = self.subject_limit
+        return [
+            f"learned from {self.commits} commits, the newest {self.learned_at[:12]}:",
+            f"  subjects: 98% are at most {self.subject_p98} characters; M001 reports past "
+            f"{limit} (never below {SUBJECT_FLOOR}, never above {SUBJECT_CEILING})",
+            f"  Conventional Commits: {self.conventional:.0%} of subjects; M005 "
+            + (
+                "on (the project writes them)"
+                if self.writes_conventional_commits
+                else "as configured"
+            ),
+            f"  Signed-off-by: {self.signed_off:.0%} of messages; M006 "
+            + ("on (the project signs off)" if self.signs_off else "as configured"),
+        ]
+
+
+def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) -> Standards:
+    """The standards of the history before `commit` (its first-parent ancestors)."""
+    if not commit.parents:
+        return Standards()
+    walker = repo.walk(commit.parents[0].id, pygit2.enums.SortMode.TIME)
+    lengths: list[int] = []
+    conventional = signed = 0
+    newest = ""
+    for seen, ancestor in enumerate(walker):
+        if seen >= VISITS or len(lengths) >= sample:
+            break
+        if len(ancestor.parents) > 1:
+            continue
+        message = ancestor.raw_message.decode("utf-8", errors="replace")
+        subject = message.split("\n", 1)[0].rstrip()
+        if not subject or _GENERATED.match(subject) or "[bot]" in ancestor.author.name:
+            continue
+        newest = newest or str(ancestor.id)
+        lengths.append(len(subject))
+        conventional += bool(_CONVENTIONAL.match(subject))
+        signed += bool(_SIGNED_OFF.search(message))
+    if not lengths:
+        return Standards()
+    ordered = sorted(lengths)
+    return Standards(
+        commits=len(lengths),
+        subject_p98=ordered[min(len(ordered) - 1, int(len(ordered) * 0.98))],
+        conventional=conventional / len(lengths),
+        signed_off=signed / len(lengths),
+        learned_at=newest,
+    )
+
+
+def still_fresh(repo: pygit2.Repository, commit: pygit2.Commit, standards: Standards) -> bool:
+    """Whether standards learned earlier still describe the history before `commit`: learned
+    at one of its last REFRESH first-parent ancestors."""
+    if not standards.learned_at:
+        return False
+    at = commit
+    for _ in range(REFRESH):
+        if not at.parents:
+            return False
+        at = at.parents[0]
+        if str(at.id) == standards.learned_at:
+            return True
+    return False
