@@ -2,7 +2,8 @@
 # Installs landwatch for the current user: an isolated environment under the user's data dir and
 # the `landwatch` / `git-landwatch` commands in ~/.local/bin, the reviewer under the user's service
 # manager (systemd, launchd, or a detached process); run inside a git repository, it also installs
-# the hooks there. Idempotent; says what it did.
+# the hooks there. Idempotent; says what it did. `./install.sh --uninstall [--keep-data]` removes
+# all of it again.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,6 +15,16 @@ esac
 venv="$data/venv"
 bin="${LANDWATCH_BIN_DIR:-$HOME/.local/bin}"
 python=${PYTHON:-python3}
+
+if [ "${1-}" = --uninstall ]; then
+    # landwatch removed for this user: it says what it removes first, and asks.
+    shift
+    if [ -x "$venv/bin/landwatch" ]; then
+        exec "$venv/bin/landwatch" uninstall --all "$@"
+    fi
+    echo "landwatch: no landwatch installed in $venv; nothing to remove" >&2
+    exit 1
+fi
 
 if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
     echo "landwatch needs Python 3.11 or newer as '$python' (set PYTHON=... to choose one)" >&2

@@ -256,11 +256,42 @@ EOF
         fi
         [ -n "$lw_fresh" ] || { lw_cache_settings > "$lw_cache"; } 2>/dev/null
         lw_read_settings 2>/dev/null < "$lw_cache"
+        # A value landwatch cannot use is said when the configuration changes, not at every
+        # landing (the cache is made again only then).
+        [ -n "$lw_fresh" ] || lw_check_settings
     fi
     # Ten digits of seconds or more (317 years) would not fit the arithmetic as microseconds.
     case $lw_bound in '' | *[!0-9]* | ??????????*) lw_bound=$lw_default_stale_after ;; esac
     case $lw_interval in '' | *[!0-9]* | ??????????*) lw_interval=$lw_default_interval ;; esac
     case $lw_maintenance in [Ff]alse | [Nn]o | [Oo]ff | 0) lw_maintenance= ;; esac
+}
+
+lw_check_settings() {
+    case $lw_bound in *[!0-9]* | ??????????*)
+        lw_say "git config landwatch.staleAfter = '$lw_bound' is not a whole number of" \
+            "seconds; landwatch uses $lw_default_stale_after"
+        return 0
+        ;;
+    esac
+    case $lw_interval in *[!0-9]* | ??????????*)
+        lw_say "git config landwatch.maintenance.interval = '$lw_interval' is not a whole" \
+            "number of seconds; landwatch uses $lw_default_interval"
+        return 0
+        ;;
+    esac
+    for lw_pair in "maintenance=$lw_maintenance=keeps maintenance on" \
+        "notes=$lw_notes=writes no notes" "push.force=$lw_force=pushes without a lease"; do
+        lw_value=${lw_pair#*=}
+        lw_value=${lw_value%%=*}
+        case $lw_value in
+            '' | [Tt]rue | [Ff]alse | [Yy]es | [Nn]o | [Oo]n | [Oo]ff | 1 | 0) ;;
+            *)
+                lw_say "git config landwatch.${lw_pair%%=*} = '$lw_value' is not true or" \
+                    "false; landwatch ${lw_pair##*=}"
+                return 0
+                ;;
+        esac
+    done
 }
 
 lw_cache_settings() {
@@ -281,12 +312,16 @@ lw_cache_settings() {
 }
 
 lw_read_settings() {
+    lw_notes=
+    lw_force=
     while read -r lw_key lw_value; do
         case $lw_key in
             landwatch.staleafter) lw_bound=$lw_value ;;
             landwatch.push.remote) lw_push_remote=$lw_value ;;
             landwatch.maintenance) lw_maintenance=$lw_value ;;
             landwatch.maintenance.interval) lw_interval=$lw_value ;;
+            landwatch.notes) lw_notes=$lw_value ;;
+            landwatch.push.force) lw_force=$lw_value ;;
         esac
     done
 }
@@ -364,8 +399,11 @@ lw_notice() {
     [ -n "$lw_tell" ] || return 0
     if [ -x "$LANDWATCH_ENTRY" ]; then
         "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" < /dev/null
-    else
-        lw_say "items wait in $lw_work but $LANDWATCH_ENTRY is gone: reinstall landwatch"
+    elif lw_writable "$lw_repo/gone-told" && [ ! -e "$lw_repo/gone-told" ]; then
+        # Said once: landwatch was removed for this user, its hooks left here. Silent after.
+        { true > "$lw_repo/gone-told"; } 2>/dev/null
+        lw_say "items wait in $lw_work but $LANDWATCH_ENTRY is gone: reinstall landwatch" \
+            "(./install.sh), or remove its hooks with its landwatch uninstall"
     fi
 }
 

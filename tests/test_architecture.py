@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).parents[1] / "src" / "landwatch"
-COMMANDS = ("install", "service", "status", "notice", "doctor")
+COMMANDS = ("install", "service", "status", "notice", "doctor", "removal")
 
 # What each room may not import (prefixes of module names under landwatch).
 FORBIDDEN = {

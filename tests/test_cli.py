@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -87,3 +88,53 @@ def test_retry_gives_an_item_given_up_another_start(repo: Repo) -> None:
     assert f"review-{oid}" in [
         work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, "done")
     ]
+
+
+def test_show_names_what_it_cannot_show(repo: Repo) -> None:
+    from landwatch import layout
+
+    unknown = repo.landwatch("show", "nosuchrev")
+    assert unknown.returncode == 1 and unknown.stderr == (
+        "landwatch: no commit 'nosuchrev' in this repository\n"
+    )
+    report = layout.report_file(repo.git_dir, repo.head())
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text('{"format": 1, "commit": ""}')
+    corrupt = repo.landwatch("show")
+    assert corrupt.returncode == 1 and "cannot be read (corrupt)" in corrupt.stderr
+    assert "no findings" not in corrupt.stdout
+
+
+def test_every_command_and_option_has_help_and_notice_stays_hidden() -> None:
+    parser = cli.build_parser()
+    top = parser.format_help()
+    assert "SUPPRESS" not in top and "notice" not in top
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, command in subparsers.choices.items():
+        if name == "notice":
+            continue
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                assert all(sub.description for sub in action.choices.values()), name
+                continue
+            assert action.help, f"{name} {action.option_strings or action.dest} has no help"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["reviewer", "--lease", "-5"],
+        ["reviewer", "--lease", "0"],
+        ["reviewer", "--lease", "nan"],
+        ["reviewer", "--max-tries", "-1"],
+        ["reviewer", "--rescan", "0"],
+        ["reviewer", "--grace", "inf"],
+    ],
+)
+def test_bad_values_exit_2_naming_the_option(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(args)
+    assert exited.value.code == 2
+    assert f"argument {args[1]}" in capsys.readouterr().err

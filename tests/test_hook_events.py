@@ -291,3 +291,24 @@ def test_settings_in_an_included_config_file_are_seen(repo: Repo, tmp_path: Path
     os.utime(included, (later, later))
     oid = repo.land("push asked for in the included file")
     assert repo.pending(kind=WorkKind.PUSH) == [(oid, None)]
+
+
+def test_a_setting_landwatch_cannot_use_is_said_once_per_change(repo: Repo) -> None:
+    repo.git("config", "landwatch.staleAfter", "1e3")
+    repo.land("one")
+    assert repo.said == (
+        "landwatch: git config landwatch.staleAfter = '1e3' is not a whole number of seconds; "
+        "landwatch uses 600\n"
+    )
+    repo.land("two")
+    assert repo.said == ""  # not at every landing
+    repo.git("config", "landwatch.staleAfter", "900")
+    repo.git("config", "landwatch.notes", "maybe")
+    cache = repo.git_dir / "landwatch" / "settings"
+    later = cache.stat().st_mtime + 1
+    os.utime(repo.git_dir / "config", (later, later))
+    repo.land("three")
+    assert repo.said == (
+        "landwatch: git config landwatch.notes = 'maybe' is not true or false; landwatch "
+        "writes no notes\n"
+    )

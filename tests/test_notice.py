@@ -173,6 +173,8 @@ def test_a_missing_entry_point_is_one_line(repo: Repo) -> None:
     back_date(repo, 3600)
     stderr = said(repo, "two")
     assert stderr.count("\n") == 1 and "reinstall landwatch" in stderr
+    back_date(repo, 3600)
+    assert said(repo, "three") == ""  # said once: the hooks left behind stay silent
 
 
 def test_a_python_gone_from_under_the_entry_point_is_one_line(repo: Repo) -> None:

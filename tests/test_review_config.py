@@ -44,6 +44,7 @@ def test_pyproject_table_and_severity_by_name(repo: Repo) -> None:
         ('[rules]\nP001 = "loud"\n', "rules.P001.severity: not a severity: 'loud'"),
         ('[rules]\nNOPE = "error"\n', "rules.NOPE: no rule has this id or name"),
         ('[rules]\nP005 = { max_kb = "big" }\n', "rules.P005: expects an integer"),
+        ("[rules]\nP005 = { max_kb = -5 }\n", "rules.P005: expects a whole number of 1 or more"),
         ('merges = "sometimes"\n', "merges must be one of first-parent, skip"),
         ('[[linters]]\nname = "x"\n', "linters[1]: command is required"),
         ("this is not toml\n", "not valid TOML"),
@@ -69,3 +70,29 @@ def test_the_configuration_example_in_the_docs_is_accepted() -> None:
     config = parse(tomllib.loads(example), ".landwatch.toml")
     assert [linter.name for linter in config.linters] == ["ruff", "shellcheck"]
     assert config.rules["large-file"]["max_kb"] == 2048
+
+
+def test_every_bad_key_is_told_at_once_and_the_rest_applies(repo: Repo) -> None:
+    config = (
+        'colour = 1\nmerges = "sometimes"\nexclude = ["data/**"]\n\n[rules]\n'
+        'P001 = "loud"\nP002 = "off"\nP005 = { max_kb = 0 }\n\n'
+        '[[linters]]\nname = "x"\n'
+    )
+    repo.land(
+        "change", {".landwatch.toml": config, "a.txt": "x  ", "data/b.txt": "y  \n"}, hooks=False
+    )
+    report_ = review(repo)
+    told = sorted(f.message for f in report_.findings if f.rule == CONFIG_RULE)
+    assert len(told) == 5, told
+    wanted = (
+        "linters[1]: command",
+        "merges must",
+        "rules.P001.severity",
+        "rules.P005:",
+        "unknown key",
+    )
+    assert [m.split(": ", 1)[1].startswith(w) for m, w in zip(told, wanted, strict=True)] == [
+        True
+    ] * 5, told
+    # What could be used was: P002 is off, data/ is excluded.
+    assert [f for f in found(report_) if f[0] != CONFIG_RULE] == [("P001", "a.txt", 1)]

@@ -7,6 +7,7 @@ for what it uses.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -18,6 +19,33 @@ from landwatch import __version__
 def _program_name(argv0: str) -> str:
     # git runs `git-landwatch` for `git landwatch`; say it the way the person typed it.
     return "git landwatch" if os.path.basename(argv0) == "git-landwatch" else "landwatch"
+
+
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds (argparse type: a bad one exits 2, saying why)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a number of seconds above 0 is needed")
+    return value
+
+
+def grace_seconds(text: str) -> float:
+    """Seconds, 0 allowed (stop at once)."""
+    return 0.0 if text.strip() in ("0", "0.0") else seconds(text)
+
+
+def count(text: str) -> int:
+    """A whole number of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: 1 or more is needed")
+    return value
 
 
 def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
@@ -35,8 +63,26 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
         metavar="DIR",
         help="write the hooks into DIR on purpose (e.g. the directory core.hooksPath names)",
     )
-    uninstall = commands.add_parser("uninstall", help="remove the hooks, restore what was there")
-    uninstall.add_argument("--hooks-path", type=Path, metavar="DIR")
+    uninstall = commands.add_parser(
+        "uninstall", help="remove the hooks from this repository, restore what was there"
+    )
+    uninstall.add_argument(
+        "--hooks-path",
+        type=Path,
+        metavar="DIR",
+        help="take the hooks from DIR (default: where install wrote them)",
+    )
+    uninstall.add_argument(
+        "--all",
+        action="store_true",
+        help="remove landwatch for you: every repository's hooks, the service, your data",
+    )
+    uninstall.add_argument(
+        "--keep-data", action="store_true", help="with --all: keep the reports and the queues"
+    )
+    uninstall.add_argument(
+        "--yes", action="store_true", help="with --all: do it without asking (scripts)"
+    )
 
     enqueue = commands.add_parser("enqueue", help="record a landed commit as a work item")
     enqueue.add_argument(
@@ -45,7 +91,9 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
         help="the kind of work (review, push, maintenance, or one a package adds)",
     )
     enqueue.add_argument("--base", metavar="OID", help="where the landed range starts")
-    enqueue.add_argument("rev", nargs="?", default="HEAD", metavar="REV")
+    enqueue.add_argument(
+        "rev", nargs="?", default="HEAD", metavar="REV", help="the commit (default: HEAD)"
+    )
 
     reviewer = commands.add_parser(
         "reviewer", help="drain every registered repository (foreground; see --once, --detach)"
@@ -53,17 +101,35 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     mode = reviewer.add_mutually_exclusive_group()
     mode.add_argument("--once", action="store_true", help="drain what is there, then exit")
     mode.add_argument("--detach", action="store_true", help="run in the background")
-    reviewer.add_argument("--verbose", action="store_true")
-    reviewer.add_argument("--lease", type=float, default=120.0, metavar="SECONDS")
-    reviewer.add_argument("--max-tries", type=int, default=5, metavar="N")
+    reviewer.add_argument("--verbose", action="store_true", help="debug lines in the log too")
+    reviewer.add_argument(
+        "--lease",
+        type=seconds,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long a claim holds without renewal before anyone may take it over (120)",
+    )
+    reviewer.add_argument(
+        "--max-tries",
+        type=count,
+        default=5,
+        metavar="N",
+        help="failed tries of an item before it is given up (5)",
+    )
     reviewer.add_argument(
         "--rescan",
-        type=float,
+        type=seconds,
         default=60.0,
         metavar="SECONDS",
         help="re-read every queue and reflog this often, file events or not (60)",
     )
-    reviewer.add_argument("--grace", type=float, default=10.0, metavar="SECONDS")
+    reviewer.add_argument(
+        "--grace",
+        type=grace_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="on SIGTERM, how long a running job may finish before it is handed back (10)",
+    )
     reviewer.add_argument("--no-watch", action="store_true", help="no file events: rescan only")
     reviewer.add_argument(
         "--kind",
@@ -74,13 +140,27 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     )
 
     service = commands.add_parser("service", help="the reviewer under your service manager")
-    service.add_argument("action", choices=("install", "uninstall", "start", "stop", "status"))
+    actions = service.add_subparsers(dest="action", metavar="ACTION", required=True)
+    for action, what in (
+        ("install", "set the reviewer up under your service manager and start it"),
+        ("uninstall", "stop the reviewer and remove its service"),
+        ("start", "start the reviewer (detached where there is no service manager)"),
+        ("stop", "stop the reviewer"),
+        ("status", "whether the reviewer runs, and how (exit 3 when it does not)"),
+    ):
+        actions.add_parser(action, help=what, description=what)
 
     status = commands.add_parser("status", help="queues of every registered repository")
     status.add_argument("--json", action="store_true", help="for scripts")
 
     review = commands.add_parser("review", help="review a commit or a range now (no queue)")
-    review.add_argument("revision", nargs="?", default="HEAD", metavar="REV | A..B")
+    review.add_argument(
+        "revision",
+        nargs="?",
+        default="HEAD",
+        metavar="REV | A..B",
+        help="a commit, or what B adds on top of A (default: HEAD)",
+    )
     review.add_argument(
         "--fail-level",
         choices=("error", "warning", "info", "none"),
@@ -91,7 +171,9 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     _output_options(review)
 
     show = commands.add_parser("show", help="the findings of a commit's review")
-    show.add_argument("revision", nargs="?", default=None, metavar="REV")
+    show.add_argument(
+        "revision", nargs="?", default=None, metavar="REV", help="the commit (default: HEAD)"
+    )
     show.add_argument(
         "--unread",
         action="store_true",
@@ -132,8 +214,10 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     )
     forget.add_argument("path", type=Path, metavar="PATH", help="its git dir, as status lists it")
 
-    notice = commands.add_parser("notice", help=argparse.SUPPRESS)  # the hooks' one line
+    notice = commands.add_parser("notice")  # the hooks' one line; not listed
     notice.add_argument("--git-dir", type=Path, required=True)
+    # A hidden sub-command: argparse lists `help=SUPPRESS` ones as "==SUPPRESS==".
+    commands._choices_actions = [a for a in commands._choices_actions if a.dest != "notice"]
     return parser
 
 
@@ -205,8 +289,26 @@ def _show(args: argparse.Namespace) -> int:
             return 2
         return _show_unread(args, git_dir)
     revision = args.revision or "HEAD"
-    oid = git("rev-parse", "--verify", "--end-of-options", f"{revision}^{{commit}}", cwd=cwd)
+    oid = git(
+        "rev-parse",
+        "--verify",
+        "-q",
+        "--end-of-options",
+        f"{revision}^{{commit}}",
+        cwd=cwd,
+        check=False,
+    )
+    if not oid:
+        print(f"landwatch: no commit {revision!r} in this repository", file=sys.stderr)
+        return 1
     found = report_store.read(git_dir, oid)
+    if found is None and report_store.stored(git_dir, oid):
+        print(
+            f"landwatch: the stored review of {oid[:12]} cannot be read (corrupt); review it "
+            f"again: landwatch review {oid[:12]}",
+            file=sys.stderr,
+        )
+        return 1
     if found is None:
         print(
             f"landwatch: no review of {oid[:12]} yet (the reviewer has not reached it, or it "
@@ -289,6 +391,13 @@ def _install(args: argparse.Namespace) -> int:
 
 
 def _uninstall(args: argparse.Namespace) -> int:
+    if args.all:
+        from landwatch import removal
+
+        return removal.uninstall_everything(keep_data=args.keep_data, yes=args.yes)
+    if args.keep_data or args.yes:
+        print("landwatch: --keep-data and --yes go with --all", file=sys.stderr)
+        return 2
     from landwatch import install
 
     return install.uninstall(Path.cwd(), hooks_path=args.hooks_path)

@@ -141,7 +141,7 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
         private_directory(layout.skipped_dir(git_dir), trusted=git_dir)
     # Nothing that landed before the install is reviewed; a reinstall goes on where it was.
     sweep.start_at_end(repository.common_dir, keep=True)
-    for told in (layout.moved_told_file, layout.displaced_told_file):
+    for told in (layout.moved_told_file, layout.displaced_told_file, layout.gone_told_file):
         with contextlib.suppress(OSError):  # mended now: the hooks say so again if it recurs
             remove(told(repository.common_dir), trusted=repository.common_dir)
     if registry.register(repository.common_dir):

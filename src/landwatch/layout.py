@@ -136,6 +136,13 @@ REPOSITORY_PLACES = (
         hooks=True,
     ),
     Place(
+        "gone-told",
+        Scope.REPOSITORY,
+        "the hooks",
+        "the line said once that the entry point the hooks call is gone (landwatch removed)",
+        hooks=True,
+    ),
+    Place(
         "displaced-told",
         Scope.REPOSITORY,
         "the hooks",
@@ -253,6 +260,10 @@ def skipped_dir(git_dir: os.PathLike[str] | str) -> Path:
 
 def moved_told_file(git_dir: os.PathLike[str] | str) -> Path:
     return repository_dir(git_dir) / "moved-told"
+
+
+def gone_told_file(git_dir: os.PathLike[str] | str) -> Path:
+    return repository_dir(git_dir) / "gone-told"
 
 
 def displaced_told_file(git_dir: os.PathLike[str] | str) -> Path:

@@ -51,9 +51,16 @@ def read(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
         data = json.loads(
             read_file(layout.report_file(git_dir, commit), trusted=layout.common_dir(git_dir))
         )
-        return Report.from_dict(data)
-    except (OSError, ValueError, KeyError, TypeError):
+        report = Report.from_dict(data)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+    # A report of another commit, or of none (a truncated or hand-edited file), is not its.
+    return report if report.commit == commit else None
+
+
+def stored(git_dir: os.PathLike[str] | str, commit: str) -> bool:
+    """Whether a report of `commit` is kept (readable or not)."""
+    return os.path.lexists(layout.report_file(git_dir, commit))
 
 
 def mark_unread(git_dir: os.PathLike[str] | str, commit: str) -> None:

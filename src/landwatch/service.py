@@ -200,6 +200,10 @@ class Launchd:
 Scheduler = Detached | Systemd | Launchd
 
 
+# `service status` when the reviewer is not running, as `systemctl status` says "inactive".
+NOT_RUNNING = 3
+
+
 def scheduler() -> Scheduler:
     forced = os.environ.get("LANDWATCH_TEST_SCHEDULER")
     if forced:
@@ -224,6 +228,6 @@ def command(action: str, out: TextIO | None = None) -> int:
         running = holder()
         state = "not running" if running is None else f"running ({running.describe()})"
         print(f"landwatch: the reviewer is {state}; service: {chosen.describe()}", file=out)
-        return 0
+        return 0 if running is not None else NOT_RUNNING
     getattr(chosen, action)(out)
     return 0

@@ -74,6 +74,8 @@ class ReviewConfig:
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # id or name -> settings
     linters: list[LinterConfig] = field(default_factory=list)
     source: str = "defaults"
+    # What could not be used, every one of them (the rest of the configuration applies).
+    problems: list[str] = field(default_factory=list)
 
 
 def read_config(tree: pygit2.Tree, repo: pygit2.Repository) -> ReviewConfig:
@@ -103,30 +105,45 @@ def read_config(tree: pygit2.Tree, repo: pygit2.Repository) -> ReviewConfig:
 
 
 def parse(table: dict[str, Any], where: str) -> ReviewConfig:
+    """The configuration of a table: every key that can be used applied, every one that cannot
+    named in `problems` (all of them at once, not the first only)."""
     config = ReviewConfig(source=where)
     for key, value in table.items():
-        if key == "exclude":
-            config.exclude = DEFAULT_EXCLUDE + _strings(value, where, key)
-        elif key == "skip_authors":
-            config.skip_authors = DEFAULT_SKIP_AUTHORS + _strings(value, where, key)
-        elif key == "merges":
-            config.merges = _choice(value, MERGES, where, key)
-        elif key == "max_added_lines":
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ConfigError(f"{where}: max_added_lines must be a whole number >= 0")
-            config.max_added_lines = value
-        elif key == "rules":
-            config.rules = _rules(value, where)
-        elif key == "linters":
-            if not isinstance(value, list):
-                raise ConfigError(f"{where}: linters must be an array of tables ([[linters]])")
-            config.linters = [_linter(entry, where, n) for n, entry in enumerate(value, 1)]
-        else:
-            raise ConfigError(
-                f"{where}: unknown key {key!r} (known: exclude, skip_authors, "
-                "merges, max_added_lines, rules, linters)"
-            )
+        try:
+            _apply(config, key, value, where)
+        except ConfigError as error:
+            config.problems.append(str(error))
     return config
+
+
+def _apply(config: ReviewConfig, key: str, value: Any, where: str) -> None:
+    if key == "exclude":
+        config.exclude = DEFAULT_EXCLUDE + _strings(value, where, key)
+    elif key == "skip_authors":
+        config.skip_authors = DEFAULT_SKIP_AUTHORS + _strings(value, where, key)
+    elif key == "merges":
+        config.merges = _choice(value, MERGES, where, key)
+    elif key == "max_added_lines":
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ConfigError(
+                f"{where}: max_added_lines must be a whole number >= 0, not {value!r}"
+            )
+        config.max_added_lines = value
+    elif key == "rules":
+        config.rules = _rules(value, where, config.problems)
+    elif key == "linters":
+        if not isinstance(value, list):
+            raise ConfigError(f"{where}: linters must be an array of tables ([[linters]])")
+        for number, entry in enumerate(value, 1):
+            try:
+                config.linters.append(_linter(entry, where, number))
+            except ConfigError as error:
+                config.problems.append(str(error))
+    else:
+        raise ConfigError(
+            f"{where}: unknown key {key!r} (known: exclude, skip_authors, "
+            "merges, max_added_lines, rules, linters)"
+        )
 
 
 def _strings(value: Any, where: str, key: str) -> tuple[str, ...]:
@@ -141,7 +158,7 @@ def _choice(value: Any, choices: tuple[str, ...], where: str, key: str) -> str:
     return str(value)
 
 
-def _rules(value: Any, where: str) -> dict[str, dict[str, Any]]:
+def _rules(value: Any, where: str, problems: list[str]) -> dict[str, dict[str, Any]]:
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: rules must be a table")
     rules: dict[str, dict[str, Any]] = {}
@@ -149,13 +166,15 @@ def _rules(value: Any, where: str) -> dict[str, dict[str, Any]]:
         if isinstance(setting, str):
             setting = {"severity": setting}
         if not isinstance(setting, dict):
-            raise ConfigError(f"{where}: rules.{rule} must be a severity or a table")
+            problems.append(f"{where}: rules.{rule} must be a severity or a table")
+            continue
         settings = dict(setting)
         if "severity" in settings:
             try:
                 settings["severity"] = Severity.parse(str(settings["severity"]))
             except ValueError as error:
-                raise ConfigError(f"{where}: rules.{rule}.severity: {error}") from None
+                problems.append(f"{where}: rules.{rule}.severity: {error}")
+                continue
         rules[rule] = settings
     return rules
 

@@ -80,7 +80,7 @@ def review(
         repo, commit, base_commit, merges=config.merges, max_added_lines=config.max_added_lines
     )
     rules, problems = _rules(config)
-    findings += [_config_finding(problem) for problem in problems]
+    findings += [_config_finding(problem) for problem in (*config.problems, *problems)]
     notes: list[str] = ['merge commit skipped (merges = "skip")'] if change.skipped else []
     if standards is not None:
         notes += _apply_standards(rules, config, standards)

@@ -8,6 +8,7 @@ message) and yields findings; third-party rules subclass these and register thro
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -40,10 +41,15 @@ class Option:
             if isinstance(value, bool):
                 return value
         elif expected is int:
+            # Every whole-number option is a size or a limit: 0 or less would mean nothing.
             if isinstance(value, int) and not isinstance(value, bool):
+                if value < 1:
+                    raise ValueError(f"expects a whole number of 1 or more, not {value!r}")
                 return value
         elif expected is float:
             if isinstance(value, int | float) and not isinstance(value, bool):
+                if not math.isfinite(value) or value < 0:
+                    raise ValueError(f"expects a number of 0 or more, not {value!r}")
                 return float(value)
         elif expected is str:
             if isinstance(value, str):

@@ -1,0 +1,113 @@
+"""`landwatch uninstall --all`: landwatch removed for the person, after saying what goes: every
+registered repository's hooks (the hooks they replaced put back exactly), the reviewer's
+service, the per-user data, state and configuration, and the command links.
+
+`--keep-data` keeps each repository's queue and reports (.git/landwatch).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from landwatch import coverage, hook_slots, install, layout, registry, service, trust
+from landwatch.hooks import HOOK_EVENTS
+from landwatch.text import safe
+from landwatch.work_item import WORK_DIRECTORY
+
+
+def command_links() -> list[Path]:
+    """The `landwatch` and `git-landwatch` links install.sh made: in the bin directory it
+    used, pointing into landwatch's own data directory."""
+    bin_dir = Path(os.environ.get("LANDWATCH_BIN_DIR") or Path.home() / ".local" / "bin")
+    data = layout.data_dir().resolve()
+    found = []
+    for name in ("landwatch", "git-landwatch"):
+        link = bin_dir / name
+        if link.is_symlink():
+            target = Path(os.path.realpath(link)) if link.exists() else Path(os.readlink(link))
+            if not target.is_absolute():
+                target = (link.parent / target).resolve()
+            if data in target.parents or target == data:
+                found.append(link)
+    return found
+
+
+def plan(keep_data: bool) -> list[str]:
+    lines = []
+    for common in registry.registered():
+        problem = registry.problem_with(common)
+        if problem is not None:
+            lines.append(f"forget {safe(str(common))} ({problem})")
+            continue
+        what = "hooks" if keep_data else f"hooks and {WORK_DIRECTORY}/ (queue and reports)"
+        lines.append(f"remove the {what} of {safe(str(common))}")
+    lines.append(f"remove the reviewer's service ({service.scheduler().describe()})")
+    for directory in (layout.state_dir(), layout.config_dir(), layout.data_dir()):
+        if directory.exists():
+            lines.append(f"remove {safe(str(directory))}")
+    lines += [f"remove the link {safe(str(link))}" for link in command_links()]
+    return lines
+
+
+def uninstall_everything(
+    *, keep_data: bool, yes: bool, out: TextIO | None = None, ask: TextIO | None = None
+) -> int:
+    out = sys.stdout if out is None else out
+    ask = sys.stdin if ask is None else ask
+    steps = plan(keep_data)
+    print("landwatch uninstall --all will:", file=out)
+    for step in steps:
+        print(f"  {step}", file=out)
+    if not yes:
+        if not ask.isatty():
+            print("landwatch: nothing removed; run again with --yes to do it", file=out)
+            return 1
+        print("go on? [y/N] ", end="", file=out, flush=True)
+        if ask.readline().strip().lower() not in ("y", "yes"):
+            print("landwatch: nothing removed", file=out)
+            return 1
+    # The reviewer first, so that nothing writes while the rest goes.
+    with contextlib.suppress(Exception):
+        service.command("uninstall", io.StringIO())
+    for common in registry.registered():
+        _remove_repository(common, keep_data, out)
+    for directory in (layout.state_dir(), layout.config_dir(), layout.data_dir()):
+        shutil.rmtree(directory, ignore_errors=True)
+    for link in command_links():
+        with contextlib.suppress(OSError):
+            link.unlink()
+    print("landwatch: removed; nothing of it runs any more", file=out)
+    return 0
+
+
+def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:
+    shown = safe(str(common))
+    if registry.problem_with(common) is not None:
+        registry.unregister(common)
+        print(f"landwatch: forgot {shown}", file=out)
+        return
+    top = coverage.worktree_of(common)
+    try:
+        if top is not None and top.is_dir():
+            install.uninstall(top, out=io.StringIO())
+        else:
+            # No main worktree to run in: the hooks are taken from where install wrote them.
+            hooks_dir = hook_slots.recorded_hooks_dir(common) or common / "hooks"
+            for event in HOOK_EVENTS:
+                hook_slots.withdraw(hooks_dir / event)
+            registry.unregister(common)
+            trust.forget(common)
+    except Exception as error:  # one repository's trouble does not stop the rest
+        print(f"landwatch: {shown}: {type(error).__name__}: {error}", file=out)
+        registry.unregister(common)
+        return
+    if not keep_data:
+        for git_dir in registry.worktree_git_dirs(common):
+            shutil.rmtree(layout.work_dir(git_dir), ignore_errors=True)
+    print(f"landwatch: removed from {shown}", file=out)
