@@ -45,7 +45,7 @@ def setup(tmp_path: Path) -> tuple[Repo, Repo, Path, Path]:
 
 
 def test_uninstall_all_says_what_it_removes_and_asks(setup: tuple[Repo, Repo, Path, Path]) -> None:
-    plain, chained, gone, bin_dir = setup
+    plain, _, gone, bin_dir = setup
     shown = landwatch("uninstall", "--all", cwd=plain.path, LANDWATCH_BIN_DIR=str(bin_dir))
     assert shown.returncode == 1
     assert f"remove the hooks and landwatch/ (queue and reports) of {plain.git_dir}" in shown.stdout
