@@ -4,10 +4,14 @@ as JSON; one repository that cannot be read does not hide the others."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
+import pytest
+
 from daemon_helpers import reviewer_env, running
+from landwatch import status
 from repo_helpers import Repo, installed
 
 
@@ -62,3 +66,53 @@ def test_a_linked_work_directory_is_reported_not_followed(repo: Repo, tmp_path: 
     [linked] = by_path[str(other.git_dir.resolve())]["worktrees"]
     assert "not following it" in linked["problem"]
     assert by_path[str(repo.git_dir.resolve())]["worktrees"][0]["problem"] is None
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_status_reads_at_80_and_120_columns(tmp_path: Path, width: int) -> None:
+    from rich.console import Console
+
+    deep = tmp_path / "a-rather-long-directory-name" / "and-another-one-below-it" / "project"
+    repo = installed(deep)
+    repo.land("waiting")
+    console = Console(width=width, record=True, force_terminal=False, color_system=None)
+    assert status.show(as_json=False, console=console) == 0
+    shown = console.export_text()
+    assert all(len(line) <= width for line in shown.splitlines()), shown
+    row = next(
+        line for line in shown.splitlines() if line.rstrip().endswith(("0", "1")) and ".git" in line
+    )
+    assert "project/.git" in row and "  1 " in row  # one waiting, the path whole at its end
+    if width == 80:
+        assert "…" in row  # its start left out, not wrapped mid-word
+
+
+def test_a_job_whose_item_was_settled_is_not_shown_as_working(repo: Repo) -> None:
+    """The reviewer's state file lags by up to half a second; the queue is the truth."""
+    from rich.console import Console
+
+    from landwatch import layout, work_item
+    from landwatch.daemon.lock import InstanceLock, LockHolder
+
+    repo.land("one", hooks=False)
+    repo.landwatch("enqueue", "HEAD")
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    lock = InstanceLock()
+    lock.acquire(LockHolder(os.getpid(), "foreground", "test", "-"))
+    try:
+        job = {"state": "running", "key": claimed.id, "progress": {"done": 0, "total": 1}}
+        layout.reviewer_state().write_text(
+            json.dumps({"pid": os.getpid(), "lines": {"review": [job]}})
+        )
+
+        def shown() -> str:
+            console = Console(width=120, record=True, force_terminal=False, color_system=None)
+            status.show(as_json=False, console=console)
+            return console.export_text()
+
+        assert f"working on {claimed.id[:28]} (0/1)" in shown()
+        assert work_item.settle(repo.git_dir, claimed)
+        assert "working on" not in shown() and "review: idle" in shown()
+    finally:
+        lock.release()

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 from landwatch import coverage, layout, registry, work_item
 from landwatch.daemon.lock import holder
 from landwatch.kinds.push import failing_for as push_failing_for
-from landwatch.text import duration, safe
+from landwatch.text import duration, safe, short_path
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.text import Text
 
 
@@ -71,19 +72,25 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
         "counts": {state: len(entries) for state, entries in names.items()},
         "oldest_pending_seconds": age if waiting else None,
         "given_up": sorted(work_item.id_of_entry(name) for name in names[work_item.FAILED]),
+        "in_hand": sorted(
+            work_item.id_of_entry(name)
+            for name in (*names[work_item.CLAIMED], *names[work_item.RECOVERING])
+        ),
         "push_failing": None
         if failing is None
         else {"seconds": failing[0], "remote": failing[1], "error": failing[2]},
     }
 
 
-def _skipped(problem: str, where: str) -> tuple[str | Text, ...]:
+def _skipped(problem: str, where: str, room: int, home: str) -> tuple[str | Text, ...]:
     from rich.text import Text
 
-    return ("-", "-", "-", "-", Text(f"skipped: {safe(problem)}", style="red"), Text(safe(where)))
+    shown = Text(short_path(safe(where), room, home))
+    shown.append(f" skipped: {safe(problem)}", style="red")
+    return (shown, "-", "-", "-", "-", "-")
 
 
-def show(*, as_json: bool) -> int:
+def show(*, as_json: bool, console: Console | None = None) -> int:
     data = collect()
     if as_json:
         print(json.dumps(data, indent=2))
@@ -92,7 +99,7 @@ def show(*, as_json: bool) -> int:
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(highlight=False)
+    console = console or Console(highlight=False)
     running = holder()
     if running is None:
         console.print(
@@ -101,39 +108,54 @@ def show(*, as_json: bool) -> int:
         )
     else:
         console.print(Text(f"reviewer: running ({running.describe()})", style="bold green"))
+    # The reviewer's state file lags its jobs by up to half a second: a job whose item is no
+    # longer claimed anywhere has ended, whatever the file still says.
+    in_hand = {
+        item
+        for repository in data["repositories"]
+        for worktree in repository["worktrees"]
+        for item in worktree.get("in_hand", ())
+    }
+    lines = Text("  ")
     for kind, jobs in data["lines"].items():
-        current = [job for job in jobs if job["state"] == "running"]
-        finished = [job for job in jobs if job["state"] in ("done", "failed")][-3:]
-        text = Text(f"  {kind}: ")
+        current = [job for job in jobs if job["state"] == "running" and job["key"] in in_hand]
+        lines.append(f"{kind}: ")
         if current:
             progress = current[0]["progress"]
             step = f" ({progress['done']}/{progress['total']})" if progress["total"] else ""
-            text.append(f"working on {safe(current[0]['key'])[:28]}{step}", style="yellow")
+            lines.append(f"working on {safe(current[0]['key'])[:28]}{step}", style="yellow")
         else:
-            text.append("idle", style="dim")
-        for job in finished:
-            style = "green" if job["state"] == "done" else "red"
-            text.append(f"  {safe(job['key'])[:20]} {job['state']}", style=style)
-        console.print(text)
-    table = Table("pending", "oldest", "claimed", "done", "given up", box=None)
-    table.add_column("worktree", overflow="fold")
+            failed = [job for job in jobs if job["state"] == "failed"]
+            lines.append("idle", style="dim")
+            if failed:
+                lines.append(f" ({len(failed)} failed lately)", style="red")
+        lines.append("   ")
+    if data["lines"]:
+        console.print(lines)
+    table = Table(box=None, pad_edge=False)
+    table.add_column("worktree", no_wrap=True)
+    for header in ("waiting", "oldest", "working", "done", "given up"):
+        table.add_column(header, justify="right", no_wrap=True)
+    # The numbers take about 45 columns: the path gets the rest, shortened from its start.
+    room = max(20, console.width - 47)
+    home = str(Path.home())
     for repository in data["repositories"]:
         if repository["problem"]:
-            table.add_row(*_skipped(repository["problem"], repository["repository"]))
+            table.add_row(*_skipped(repository["problem"], repository["repository"], room, home))
             continue
         for worktree in repository["worktrees"]:
             if worktree["problem"]:
-                table.add_row(*_skipped(worktree["problem"], worktree["git_dir"]))
+                table.add_row(*_skipped(worktree["problem"], worktree["git_dir"], room, home))
                 continue
             counts = worktree["counts"]
             oldest = worktree["oldest_pending_seconds"]
             table.add_row(
+                Text(short_path(safe(worktree["git_dir"]), room, home)),
                 str(counts["pending"]),
                 duration(oldest) if oldest is not None else "-",
                 str(counts["claimed"] + counts["recovering"]),
                 str(counts["done"]),
                 Text(str(counts["failed"]), style="red" if counts["failed"] else ""),
-                Text(safe(worktree["git_dir"])),
             )
     if data["repositories"]:
         console.print(table)

@@ -39,3 +39,22 @@ def duration(seconds: float) -> str:
     if hours < 48:
         return f"{hours} h {minutes} min" if minutes else f"{hours} h"
     return f"{hours // 24} days"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """`1 line`, `2 lines`, `1 commit waits`... (`many`: the plural when it is not word + s)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def short_path(path: str, width: int, home: str | None = None) -> str:
+    """A path that fits `width`: the home directory as ~, then, if still too long, its start
+    left out at a `/` (`…/project/.git`), never cut inside a name when that can be helped."""
+    if home and (path == home or path.startswith(home.rstrip("/") + "/")):
+        path = "~" + path[len(home.rstrip("/")) :]
+    if len(path) <= width:
+        return path
+    tail = path[-(width - 1) :] if width > 1 else ""
+    cut = tail.find("/")
+    if 0 <= cut < len(tail) - 1:
+        tail = tail[cut:]
+    return "…" + tail

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from landwatch import __version__
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
-from landwatch.text import safe
+from landwatch.text import plural, safe
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -36,7 +36,8 @@ def render(report: Report, console: Console | None = None) -> None:
     head.append(f" ({report.shape}): ")
     head.append(report.summary(), style=STYLES.get(report.worst(), "green"))
     head.append(
-        f" · {len(report.rules)} rules · {report.lines_checked} added lines checked"
+        f" · {plural(len(report.rules), 'rule')}"
+        f" · {plural(report.lines_checked, 'added line')} checked"
         f" · {report.duration * 1000:.0f} ms",
         style="dim",
     )

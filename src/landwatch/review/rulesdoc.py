@@ -73,7 +73,17 @@ def listing() -> list[tuple[str, str, str, str, str]]:
             rule.name,
             rule.scope.value,
             rule.severity.name.lower(),
-            rule.doc().split("\n")[0],
+            _first_sentence(rule.doc()),
         )
         for rule in sorted(rules, key=lambda r: r.id)
     ]
+
+
+def _first_sentence(doc: str) -> str:
+    """The docstring's first sentence, whole: a listing shows it, never a broken one."""
+    paragraph = " ".join(doc.split("\n\n", 1)[0].split())
+    for end in (". ", ": "):
+        at = paragraph.find(end)
+        if at > 0:
+            return paragraph[: at + 1] if end == ". " else paragraph[:at] + "."
+    return paragraph
