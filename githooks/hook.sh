@@ -65,6 +65,9 @@ lw_say() {
     # One line at most, whatever happens.
     [ -n "$lw_said" ] && return 0
     lw_said=1
+    # On a terminal, from the left edge of a cleared line: git's progress (`Rebasing (7/7)`)
+    # may have left the cursor mid-line.
+    if [ -t 2 ]; then printf '\r\033[K' >&2; fi
     printf 'landwatch: %s\n' "$*" >&2
 }
 

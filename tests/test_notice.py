@@ -93,6 +93,12 @@ def test_a_terminal_gets_colour_unless_no_color(repo: Repo) -> None:
     back_date(repo, 3600)
     coloured = run_in_terminal(repo, "two", TERM="xterm-256color")
     assert b"\x1b[33m" in coloured and coloured.count(b"\n") == 1
+    # It starts on a cleared line: git's progress may have left the cursor mid-line.
+    assert coloured.startswith(b"\r\x1b[K")
+    repo.git("config", "landwatch.staleAfter", "1e3")  # a line the shell side says
+    told = run_in_terminal(repo, "bad setting", TERM="xterm-256color")
+    assert told.startswith(b"\r\x1b[Klandwatch: git config landwatch.staleAfter = '1e3'"), told
+    repo.git("config", "--unset", "landwatch.staleAfter")
     back_date(repo, 3600)
     plain = run_in_terminal(repo, "three", TERM="xterm-256color", NO_COLOR="1")
     assert b"wait for review" in plain

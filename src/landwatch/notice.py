@@ -271,4 +271,8 @@ def _print(announcement: Announcement) -> None:
     console = Console(stderr=True, soft_wrap=True, highlight=False, emoji=False, markup=False)
     if os.environ.get("NO_COLOR"):
         console.no_color = True
+    if console.is_terminal:
+        # git may have left its cursor mid-line (`Rebasing (7/7)` ends in a carriage return):
+        # the line starts at the left edge of a cleared line, not glued to that.
+        sys.stderr.write("\r\x1b[K")
     console.print(line)
