@@ -282,6 +282,14 @@ lw_check_settings() {
         return 0
         ;;
     esac
+    case $lw_notify in
+        '' | [Oo]ff | [Ee]rrors | [Ff]indings) ;;
+        *)
+            lw_say "git config landwatch.notify = '$lw_notify' is not off, errors or findings;" \
+                "landwatch sends no notification"
+            return 0
+            ;;
+    esac
     for lw_pair in "maintenance=$lw_maintenance=keeps maintenance on" \
         "notes=$lw_notes=writes no notes" "push.force=$lw_force=pushes without a lease"; do
         lw_value=${lw_pair#*=}
@@ -317,6 +325,7 @@ lw_cache_settings() {
 lw_read_settings() {
     lw_notes=
     lw_force=
+    lw_notify=
     while read -r lw_key lw_value; do
         case $lw_key in
             landwatch.staleafter) lw_bound=$lw_value ;;
@@ -325,6 +334,7 @@ lw_read_settings() {
             landwatch.maintenance.interval) lw_interval=$lw_value ;;
             landwatch.notes) lw_notes=$lw_value ;;
             landwatch.push.force) lw_force=$lw_value ;;
+            landwatch.notify) lw_notify=$lw_value ;;
         esac
     done
 }

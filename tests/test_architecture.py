@@ -34,6 +34,7 @@ FORBIDDEN = {
         *COMMANDS,
     ),
     "report_store": ("kinds", "daemon", "job_queue", "work_item", "cli", *COMMANDS),
+    "notify": ("kinds", "daemon", "job_queue", "work_item", "cli", *COMMANDS),
     "standards_store": ("kinds", "daemon", "job_queue", "work_item", "cli", *COMMANDS),
     "trust": ("kinds", "daemon", "job_queue", "work_item", "registry", "cli", *COMMANDS),
     "hooks": ("review", "kinds", "daemon", "job_queue", "work_item", "cli", *COMMANDS),

@@ -166,6 +166,7 @@ USER_PLACES = (
     Place("<state>/reviewer.log", Scope.USER, "daemon", "the reviewer's log (rotated)"),
     Place("<config>/config.toml", Scope.USER, "the person", "their own linters, trusted"),
     Place("<state>/trust.json", Scope.USER, "trust", "approvals of committed linters"),
+    Place("<state>/notified.json", Scope.USER, "notify", "when the last notifications were sent"),
     Place("<state>/trust.lock", Scope.USER, "trust", "flock of trust changes"),
 )
 
@@ -189,6 +190,7 @@ HOOK_SETTINGS = (
     # Read by the hooks only to tell a bad value once; the Python side acts on them.
     HookSetting("landwatch.notes", "", "checked: true or false"),
     HookSetting("landwatch.push.force", "", "checked: true or false"),
+    HookSetting("landwatch.notify", "", "checked: off, errors or findings"),
 )
 DEFAULT_STALE_AFTER = float(HOOK_SETTINGS[0].default)
 DEFAULT_MAINTENANCE_INTERVAL = float(HOOK_SETTINGS[3].default)
@@ -317,6 +319,11 @@ def registry_lock() -> Path:
 def own_config_file() -> Path:
     """The person's own settings: linters of theirs, run in every repository (trusted)."""
     return config_dir() / "config.toml"
+
+
+def notified_file() -> Path:
+    """When the last desktop notifications were sent (their rate is limited)."""
+    return state_dir() / "notified.json"
 
 
 def trust_file() -> Path:

@@ -6,6 +6,7 @@ The worker keeps pygit2 and the opened repositories loaded from one item to the 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from landwatch.job_queue import Reporter
@@ -21,7 +22,7 @@ def warm_up() -> None:
 def review_in_worker(
     git_dir: str, oid: str, base: str | None, rewritten: str | None = None
 ) -> dict[str, Any]:
-    from landwatch import report_store, standards_store, trust
+    from landwatch import notify, report_store, standards_store, trust
     from landwatch.review import engine, notes, rewrite
     from landwatch.review.change import open_repository, resolve
 
@@ -43,6 +44,8 @@ def review_in_worker(
     if result.linters_held_back is not None:
         trust.held_back(git_dir, result.linters_held_back)
     notes.write_note_if_enabled(git_dir, result)
+    if result.worst() > 0:
+        notify.tell(Path(git_dir), result, notify.level(_config(git_dir, "landwatch.notify")))
     return {
         "commit": result.commit,
         "summary": result.summary(),
@@ -50,6 +53,16 @@ def review_in_worker(
         "truncated": result.truncated,
         "carried_over": carried_over,
     }
+
+
+def _config(git_dir: str, key: str) -> str | None:
+    from landwatch.review.change import open_repository
+
+    try:
+        value = open_repository(git_dir).config[key]
+    except (KeyError, ValueError):
+        return None
+    return str(value)
 
 
 class ReviewHandler(ItemHandler[dict[str, Any]]):
