@@ -47,7 +47,36 @@ done
 echo "landwatch: linked landwatch and git-landwatch into $bin"
 case ":$PATH:" in
     *":$bin:"*) ;;
-    *) echo "landwatch: add $bin to your PATH to type 'landwatch' and 'git landwatch'" ;;
+    *)
+        # A directory of the user's own that PATH already reaches: the commands go there too.
+        reached=
+        old_ifs=$IFS
+        IFS=:
+        for dir in $PATH; do
+            case $dir in "$HOME"/*) ;; *) continue ;; esac
+            if [ -d "$dir" ] && [ -w "$dir" ]; then
+                reached=$dir
+                break
+            fi
+        done
+        IFS=$old_ifs
+        if [ -n "$reached" ]; then
+            for command in landwatch git-landwatch; do
+                ln -sf "$venv/bin/$command" "$reached/$command"
+            done
+            echo "landwatch: linked them into $reached too, which your PATH reaches"
+        else
+            case ${SHELL##*/} in
+                zsh) rc="${ZDOTDIR:-$HOME}/.zshrc" line="export PATH=\"$bin:\$PATH\"" ;;
+                bash) rc="$HOME/.bashrc" line="export PATH=\"$bin:\$PATH\"" ;;
+                fish) rc="$HOME/.config/fish/config.fish" line="fish_add_path $bin" ;;
+                *) rc="$HOME/.profile" line="export PATH=\"$bin:\$PATH\"" ;;
+            esac
+            echo "landwatch: $bin is not on your PATH; to type 'landwatch' and 'git landwatch'," \
+                "add this line to $rc and open a new terminal:"
+            echo "    $line"
+        fi
+        ;;
 esac
 
 if git -C "$caller" rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
@@ -63,4 +92,5 @@ fi
 # An upgrade restarts the reviewer on the new code.
 "$venv/bin/landwatch" service stop >/dev/null 2>&1 || true
 "$venv/bin/landwatch" service install
-"$venv/bin/landwatch" service status
+# Says whether it runs; a reviewer that is not running yet is not an install that failed.
+"$venv/bin/landwatch" service status || true

@@ -26,9 +26,17 @@ def command_links() -> list[Path]:
     used, pointing into landwatch's own data directory."""
     bin_dir = Path(os.environ.get("LANDWATCH_BIN_DIR") or Path.home() / ".local" / "bin")
     data = layout.data_dir().resolve()
+    home = Path.home()
+    # install.sh may also have linked them into a directory of the user's that PATH reaches.
+    directories = [bin_dir] + [
+        Path(entry)
+        for entry in os.environ.get("PATH", "").split(os.pathsep)
+        if entry and Path(entry).is_relative_to(home)
+    ]
     found = []
-    for name in ("landwatch", "git-landwatch"):
-        link = bin_dir / name
+    for link in dict.fromkeys(
+        d / name for d in directories for name in ("landwatch", "git-landwatch")
+    ):
         if link.is_symlink():
             target = Path(os.path.realpath(link)) if link.exists() else Path(os.readlink(link))
             if not target.is_absolute():
