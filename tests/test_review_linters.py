@@ -53,6 +53,26 @@ def test_ruff_findings_are_kept_to_added_lines(repo: Repo) -> None:
     ]
 
 
+def test_ruff_that_fixes_instead_of_reporting_is_named_with_the_cure(repo: Repo) -> None:
+    # `fix = true` makes ruff print the fixed source on stdout and its JSON on stderr.
+    repo.land(
+        "change",
+        {
+            "pyproject.toml": '[tool.ruff]\nfix = true\n[tool.ruff.lint]\nselect = ["F"]\n',
+            ".landwatch.toml": ruff_config(),
+        },
+        hooks=False,
+    )
+    repo.land("change", {"m.py": "import os\nx = y\n"}, hooks=False)
+    (run,) = review(repo, linters=True).linters
+    assert run["status"] == "unparsable" and "add --no-fix" in run["detail"]
+    cured = ruff_config().replace('"check",', '"check", "--no-fix",')
+    repo.land("change", {".landwatch.toml": cured}, hooks=False)
+    repo.land("change", {"m.py": "import os\nx = z\n"}, hooks=False)
+    report_ = review(repo, linters=True)
+    assert found(report_) == [("ruff:F821", "m.py", 2)]
+
+
 def test_by_default_no_linter_runs_and_the_report_says_why(repo: Repo) -> None:
     repo.land("change", {".landwatch.toml": ruff_config(), "m.py": "import os\n"}, hooks=False)
     report_ = review(repo, linters=False)

@@ -237,6 +237,12 @@ def run(
     except (ValueError, KeyError, TypeError) as error:
         stderr = process.stderr[:500].decode("utf-8", errors="replace").strip()
         detail = f"output not {linter.format} ({error})" + (f": {stderr}" if stderr else "")
+        if linter.format == "ruff-json" and stderr.startswith("["):
+            # ruff with `fix = true` writes the fixed source on stdout, its JSON on stderr.
+            detail = (
+                "output not ruff-json: the JSON came on stderr, so ruff fixed the file instead "
+                "(fix = true in its configuration?): add --no-fix to the command"
+            )
         return [], LinterRun(linter.name, file.path, "unparsable", detail)
     added = {line.number for line in file.added_lines}
     findings = []
