@@ -43,6 +43,20 @@ def test_python_dash_m(tmp_path: Path) -> None:
     assert result.stdout.strip() == f"landwatch {__version__}"
 
 
+@pytest.mark.parametrize("command", [["rules", "--markdown"], ["rules"], ["--help"]])
+def test_a_reader_that_went_away_ends_the_command_quietly(command: list[str]) -> None:
+    reading, writing = os.pipe()
+    os.close(reading)  # `| head` that already has its lines
+    try:
+        ended = subprocess.run(
+            [sys.executable, "-m", "landwatch", *command], stdout=writing, stderr=subprocess.PIPE
+        )
+    finally:
+        os.close(writing)
+    assert ended.stderr == b""
+    assert ended.returncode == (0 if command == ["--help"] else 1)  # help: argparse's, at exit
+
+
 def test_review_command_exit_status_and_formats(repo: Repo) -> None:
     repo.land("change", {"a.py": "x = 1  \n"}, hooks=False)
     warned = repo.landwatch("review")

@@ -594,6 +594,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         return COMMANDS[args.command](args)
+    except BrokenPipeError:
+        # `landwatch rules | head`: the reader has all it wanted; no message, and none at exit
+        # either, when Python flushes stdout into the closed pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1  # what rich's console answers to the same, for the output it writes
     except (UserError, QueueError, OSError) as error:
         message = str(error) if not isinstance(error, OSError) else f"{error.strerror}: {error}"
         print(f"landwatch: {message}", file=sys.stderr)
