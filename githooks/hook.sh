@@ -16,13 +16,16 @@ lw_chained="${0%/*}/$LANDWATCH_EVENT.before-landwatch"
 lw_skip=
 [ "${LANDWATCH-}" = 0 ] && lw_skip=1
 
-# post-rewrite is the only event git gives a stdin to; it is read once and given to both.
+# post-rewrite is the only event git gives a stdin to. When a hook we chain needs it too, it is
+# read once, by one `cat` (a shell loop appending to a string is quadratic: 20,000 lines took
+# 13 s), and given to both; otherwise the recording loop reads it straight from stdin.
 lw_input=
-if [ "$LANDWATCH_EVENT" = post-rewrite ]; then
-    while IFS= read -r lw_line || [ -n "$lw_line" ]; do
-        lw_input="$lw_input$lw_line
-"
-    done
+lw_buffered=
+if [ "$LANDWATCH_EVENT" = post-rewrite ] &&
+    { [ "${LANDWATCH_CHAIN-}" = husky ] || [ -x "$lw_chained" ]; }; then
+    lw_input=$(cat && echo .) # the dot keeps the trailing line ends $(...) would strip
+    lw_input=${lw_input%.}
+    lw_buffered=1
 fi
 
 lw_generated_by() {
@@ -58,6 +61,14 @@ elif [ -x "$lw_chained" ]; then
         "$lw_chained" "$@"
         lw_status=$?
     fi
+fi
+
+# A pick of a rebase is no landing (post-rewrite lists them all at its end): most picks stop
+# here, before the shell has read the rest of this file. git sets GIT_DIR for a linked worktree;
+# a .git file without it (a submodule) takes the longer way to the same answer.
+if [ "$LANDWATCH_EVENT" = post-commit ] &&
+    { [ -d "${GIT_DIR:-.git}/rebase-merge" ] || [ -d "${GIT_DIR:-.git}/rebase-apply" ]; }; then
+    exit "$lw_status"
 fi
 
 lw_said=
@@ -435,6 +446,20 @@ lw_nothing_landed() {
     esac
 }
 
+lw_rewritten() {
+    # post-rewrite's `old new` lines on stdin, in the current shell (no pipe, no subshell).
+    lw_tip=
+    while read -r lw_old lw_new _ || [ -n "$lw_old" ]; do
+        lw_valid_oid "$lw_old" || lw_old=
+        lw_valid_oid "$lw_new" && lw_enqueue review "$lw_new" "" "$lw_old" && lw_tip=$lw_new
+        lw_old=
+    done
+    # One push and one maintenance for the whole rewrite: its tip carries the rest.
+    [ -z "$lw_tip" ] || lw_also "$lw_tip" ""
+    lw_remember_last
+    lw_notice
+}
+
 lw_record() {
     umask 077
     lw_find_git_dir || return 0
@@ -466,18 +491,13 @@ lw_record() {
                 lw_also "$lw_oid" "$lw_base"
             ;;
         post-rewrite)
-            printf '%s' "$lw_input" | {
-                lw_tip=
-                while read -r lw_old lw_new _; do
-                    lw_valid_oid "$lw_old" || lw_old=
-                    lw_valid_oid "$lw_new" && lw_enqueue review "$lw_new" "" "$lw_old" &&
-                        lw_tip=$lw_new
-                done
-                # One push and one maintenance for the whole rewrite: its tip carries the rest.
-                [ -z "$lw_tip" ] || lw_also "$lw_tip" ""
-                lw_remember_last
-                lw_notice
-            }
+            if [ -n "$lw_buffered" ]; then
+                lw_rewritten <<EOF
+$lw_input
+EOF
+            else
+                lw_rewritten
+            fi
             return 0
             ;;
     esac

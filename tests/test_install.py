@@ -85,6 +85,31 @@ def test_a_foreign_post_rewrite_hook_gets_a_copy_of_stdin(tmp_path: Path) -> Non
     assert repo.pending()[-1] == (repo.head(), None)
 
 
+@pytest.mark.parametrize("chained", [False, True])
+def test_a_long_rewrite_is_recorded_whole_and_given_whole(tmp_path: Path, chained: bool) -> None:
+    """post-rewrite's stdin read in linear time, straight or (for a hook we chain) buffered,
+    down to a last line without its line end."""
+    repo = Repo(tmp_path / "repo")
+    log = tmp_path / "log"
+    if chained:
+        foreign_hook(repo, "post-rewrite", log)
+    repo.install()
+    pairs = [(f"{n:040x}", f"{n + 1_000_000:040x}") for n in range(300)]
+    given = "".join(f"{old} {new}\n" for old, new in pairs).rstrip("\n")
+    ran = subprocess.run(
+        ["sh", ".git/hooks/post-rewrite", "rebase"],
+        cwd=repo.path,
+        input=given,
+        text=True,
+        capture_output=True,
+        env=git_env(),
+    )
+    assert ran.returncode == 0 and ran.stderr == ""
+    assert [oid for oid, _ in repo.pending()] == [new for _, new in pairs]
+    if chained:
+        assert log.read_text() == f"foreign post-rewrite.before-landwatch rebase\n{given}"
+
+
 def test_uninstall_restores_foreign_hooks_exactly(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "repo")
     hooks_dir = repo.git_dir / "hooks"
