@@ -1,7 +1,7 @@
 # The body of every landwatch git hook (post-commit, post-merge, post-rewrite, post-applypatch).
 # `landwatch install` writes it after a header that sets LANDWATCH_EVENT, LANDWATCH_ENTRY (the
 # per-user entry point) and LANDWATCH_HOST. It records what landed as work items in the format of
-# docs/queue.md and starts no program but `ln` on the happy path: git stays as fast as without us.
+# docs/queue.md and starts no program on the happy path: git stays as fast as without us.
 # Whatever goes wrong, it prints at most one line and never changes git's outcome.
 
 # Every name and default shared with the Python side is spelled as in src/landwatch/layout.py
@@ -187,15 +187,16 @@ lw_remember_last() {
 }
 
 lw_directories() {
-    for lw_entry in "$lw_repo" "$lw_work" "$lw_work/pending" "$lw_work/known"; do
+    for lw_entry in "$lw_repo" "$lw_work" "$lw_work/known" "$lw_work/ready"; do
         if [ -L "$lw_entry" ] || { [ -e "$lw_entry" ] && [ ! -d "$lw_entry" ]; }; then
             lw_say "$lw_entry is not a directory of landwatch's; not following it, nothing recorded"
             return 1
         fi
     done
-    lw_ours "$lw_work/pending" && lw_ours "$lw_work/known" && return 0
-    # A worktree added after the install: its work directory is made on its first landing.
-    mkdir -p "$lw_work/pending" "$lw_work/known" 2>/dev/null || {
+    lw_ours "$lw_work/known" && lw_ours "$lw_work/ready" && return 0
+    # A worktree added after the install (or a work directory of an older landwatch): made on
+    # its first landing.
+    mkdir -p "$lw_work/known" "$lw_work/ready" 2>/dev/null || {
         lw_say "cannot create the work directory $lw_work"
         return 1
     }
@@ -239,7 +240,13 @@ lw_enqueue() {
     # One microsecond apart: items of one batch keep their landing order (the clock ticks 10 ms).
     lw_stamp=$lw_now
     lw_now=$((lw_now + 1))
-    ln "$lw_marker" "$lw_work/pending/$lw_id.$lw_stamp" 2>/dev/null && return 0
+    # The marker is whole: an empty ready/<id>.<stamp> says so, and the reviewer links it into
+    # pending/ (a shell cannot link without starting `ln`; this costs no process).
+    set -C
+    { true > "$lw_work/ready/$lw_id.$lw_stamp"; } 2>/dev/null
+    lw_created=$?
+    set +C
+    [ "$lw_created" -eq 0 ] && return 0
     # The marker stays: recovery publishes it once this hook is gone, so nothing is lost.
     lw_say "could not publish ${2%"${2#???????}"} in $lw_work; the reviewer will pick it up"
     return 1
@@ -413,7 +420,7 @@ lw_notice() {
     [ -z "$lw_tell" ] && lw_readable "$lw_repo/untrusted" && lw_tell=1
     if [ -z "$lw_tell" ]; then
         lw_oldest=$((lw_now - lw_bound * 1000000))
-        for lw_entry in "$lw_work/pending/"*; do
+        for lw_entry in "$lw_work/pending/"* "$lw_work/ready/"*; do
             lw_stamp=${lw_entry##*.}
             # 19 digits may not fit the shell's arithmetic; none is old (that is year 2286).
             case $lw_stamp in '' | *[!0-9]* | ???????????????????*) continue ;; esac

@@ -13,7 +13,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from landwatch import work_item
-from landwatch.work_item import KNOWN, STATES, TMP, WORK_DIRECTORY, WorkItem, WorkKind
+from landwatch.work_item import (
+    KNOWN,
+    PENDING,
+    READY,
+    STATES,
+    TMP,
+    WORK_DIRECTORY,
+    Enqueued,
+    WorkItem,
+    WorkKind,
+)
 
 CRASHED = 77
 
@@ -59,12 +69,52 @@ def item(git_dir: Path, number: int, kind: WorkKind = WorkKind.REVIEW) -> WorkIt
     return WorkItem(kind, oid(number), git_dir)
 
 
+def enqueue_as_the_hooks(item: WorkItem, *, now: float) -> Enqueued:
+    """What githooks/hook.sh does: the marker made exclusively and written, then its empty
+    `ready/` name made exclusively; each step named for the crash tests."""
+    work = item.git_dir / WORK_DIRECTORY
+    for name in (KNOWN, READY):
+        (work / name).mkdir(mode=0o700, parents=True, exist_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+    try:
+        fd = os.open(work / KNOWN / item.id, flags, 0o600)
+    except FileExistsError:
+        return Enqueued.KNOWN
+    work_item._checkpoint("hooks: marker created")
+    try:
+        os.write(
+            fd, work_item.encode_record(item, enqueued=now, producer=work_item.this_producer())
+        )
+    finally:
+        os.close(fd)
+    work_item._checkpoint("hooks: marker written")
+    os.close(os.open(work / READY / f"{item.id}.{round(now * 1_000_000)}", flags, 0o600))
+    work_item._checkpoint("hooks: ready created")
+    work_item.forget_listing(item.git_dir)  # as a file event makes the reviewer do
+    return Enqueued.ADDED
+
+
+def unpublished(git_dir: Path) -> set[str]:
+    """Ids a `ready/` name stands for whose marker nobody has published yet."""
+    ready = git_dir / WORK_DIRECTORY / READY
+    found = set()
+    for name in os.listdir(ready) if ready.is_dir() else []:
+        id_ = work_item.id_of_entry(name)
+        marker = git_dir / WORK_DIRECTORY / KNOWN / id_
+        if marker.is_file() and marker.stat().st_nlink == 1:
+            found.add(id_)
+    return found
+
+
 def where(git_dir: Path) -> dict[str, list[str]]:
-    """id -> the state directories it is found in (well-formed names only)."""
+    """id -> the state directories it is found in (well-formed names only); what the hooks said
+    is whole but nobody published yet counts as pending, which it is for every consumer."""
     found: dict[str, list[str]] = collections.defaultdict(list)
     for state in STATES:
         for name in work_item.entries(git_dir, state):
             found[work_item.id_of_entry(name)].append(state)
+    for id_ in unpublished(git_dir):
+        found[id_].append(PENDING)
     return dict(found)
 
 
@@ -97,6 +147,8 @@ def check_invariants(git_dir: Path) -> dict[str, str]:
 
 
 def tries_of(git_dir: Path, id_: str) -> int:
+    if id_ in unpublished(git_dir):
+        return 0  # a record as its producer wrote it
     for state in STATES:
         for name in work_item.entries(git_dir, state):
             if work_item.id_of_entry(name) == id_:

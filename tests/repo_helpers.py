@@ -117,6 +117,7 @@ class Repo:
     ) -> list[tuple[str, str | None]]:
         """(oid, base) of every pending item of a kind (review by default), oldest first."""
         where = git_dir or self.git_dir
+        work_item.publish_ready(where)  # what a consumer does first with what the hooks left
         found = []
         for name in work_item.entries(where, PENDING):
             item = work_item.read_entry(where, PENDING, name)

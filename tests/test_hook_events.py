@@ -242,6 +242,7 @@ def test_shell_and_python_producers_write_one_format(repo: Repo) -> None:
 
 def stamp_of_landing(repo: Repo) -> float:
     """Seconds since the epoch by the stamp the hook gave the newest pending review."""
+    work_item.publish_ready(repo.git_dir)
     names = [n for n in work_item.entries(repo.git_dir, "pending") if n.startswith("review-")]
     newest = max(names, key=lambda name: int(name.rpartition(".")[2]))
     return int(newest.rpartition(".")[2]) / 1_000_000

@@ -34,7 +34,7 @@ def commit(repo: Repo, message: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("planted", ["", "pending", "known"])
+@pytest.mark.parametrize("planted", ["", "ready", "known"])
 def test_a_linked_work_directory_gets_nothing_written(
     repo: Repo, tmp_path: Path, planted: str
 ) -> None:

@@ -260,7 +260,7 @@ def test_the_happy_path_starts_no_python(repo: Repo, tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
-def test_the_happy_path_spawns_only_ln(repo: Repo, tmp_path: Path) -> None:
+def test_the_happy_path_spawns_no_process(repo: Repo, tmp_path: Path) -> None:
     (repo.path / "file").write_text("traced\n")
     repo.git("add", "file")
     trace = tmp_path / "trace"
@@ -289,7 +289,7 @@ def test_the_happy_path_spawns_only_ln(repo: Repo, tmp_path: Path) -> None:
         if "execve(" in line and "= 0" in line.rsplit(")", 1)[-1]
     ]
     spawned_by_hook = [p for p in programs[1:] if not p.endswith("/git")]
-    assert [os.path.basename(p) for p in spawned_by_hook] == ["post-commit", "ln"]
+    assert [os.path.basename(p) for p in spawned_by_hook] == ["post-commit"]
     assert repo.pending() == [(repo.head(), None)]
 
 

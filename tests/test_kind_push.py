@@ -197,6 +197,7 @@ def test_the_one_line_says_when_pushing_has_failed_too_long(repo: Repo, tmp_path
     lock = InstanceLock()
     lock.acquire(LockHolder(os.getpid(), "test", "0", "-"))  # a reviewer is running
     try:
+        work_item.publish_ready(repo.git_dir)  # as the running reviewer would have
         pending = repo.git_dir / "landwatch" / PENDING
         old = int((time.time() - 7200) * 1_000_000)
         for name in os.listdir(pending):

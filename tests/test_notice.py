@@ -21,6 +21,7 @@ from repo_helpers import Repo, installed
 
 def back_date(repo: Repo, seconds: float) -> None:
     """Make every pending item look `seconds` old, as git's tests age gc.log with chmtime."""
+    work_item.publish_ready(repo.git_dir)
     pending = repo.git_dir / "landwatch" / PENDING
     stamp = int((time.time() - seconds) * 1_000_000)
     for name in os.listdir(pending):
@@ -199,6 +200,7 @@ def test_a_python_gone_from_under_the_entry_point_is_one_line(repo: Repo) -> Non
 def test_a_stamp_of_nineteen_digits_never_breaks_the_line(repo: Repo) -> None:
     pending = repo.git_dir / "landwatch" / PENDING
     repo.land("one")
+    work_item.publish_ready(repo.git_dir)
     (name,) = [n for n in os.listdir(pending) if n.startswith("review-")]
     os.rename(pending / name, pending / f"{work_item.id_of_entry(name)}.{'9' * 19}")
     (repo.git_dir / "landwatch" / "last-stamp").write_text("9" * 19 + "\n")

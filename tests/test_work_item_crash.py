@@ -7,17 +7,19 @@ Each test first lists the steps an uninterrupted run takes, then crashes a child
 from __future__ import annotations
 
 import collections
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from landwatch import work_item as w
-from landwatch.work_item import CLAIMED, DONE, FAILED, PENDING, RECOVERING, Enqueued
+from landwatch.work_item import CLAIMED, DONE, FAILED, PENDING, READY, RECOVERING, Enqueued
 from queue_helpers import (
     PausedChild,
     check_invariants,
     crash_at,
+    enqueue_as_the_hooks,
     item,
     known_markers,
     new_repository,
@@ -99,6 +101,70 @@ def test_enqueue_is_whole_or_absent_at_every_crash_point(tmp_path: Path) -> None
         "fsync pending",
         "unlink tmp",
     ]
+
+
+def ready_names(git_dir: Path) -> list[str]:
+    ready = git_dir / w.WORK_DIRECTORY / READY
+    return sorted(os.listdir(ready)) if ready.is_dir() else []
+
+
+def test_the_hooks_enqueue_is_whole_or_absent_at_every_crash_point(tmp_path: Path) -> None:
+    """The hooks' steps (no link, no process): a marker cut short ends in failed/ once its
+    producer is surely gone; a whole one is published, by its ready/ name or by recovery."""
+
+    def setup(git_dir: Path) -> Callable[[], object]:
+        return lambda: enqueue_as_the_hooks(item(git_dir, 1), now=T)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        recover(git_dir)
+        assert ready_names(git_dir) == []
+        if not reached("hooks: marker created", done_steps, steps):
+            assert check_invariants(git_dir) == {}
+        elif not reached("hooks: marker written", done_steps, steps):
+            # Torn (its record does not decode): in failed/, told, never lost silently.
+            assert where(git_dir) == {item(git_dir, 1).id: [FAILED]}
+        else:
+            assert check_invariants(git_dir) == {item(git_dir, 1).id: PENDING}
+            claimed = w.claim_next(git_dir, now=LATER)
+            assert claimed is not None and claimed.item == item(git_dir, 1)
+            assert w.claim_next(git_dir, now=LATER) is None
+
+    steps = every_crash(tmp_path, setup, check)
+    assert steps == ["hooks: marker created", "hooks: marker written", "hooks: ready created"]
+
+
+def test_publishing_what_the_hooks_left_at_every_crash_point(tmp_path: Path) -> None:
+    """Published once: a ready/ name left by a publisher that died after its link is only
+    removed, even after the item was claimed meanwhile."""
+
+    def setup(git_dir: Path) -> Callable[[], object]:
+        assert enqueue_as_the_hooks(item(git_dir, 1), now=T) is Enqueued.ADDED
+        return lambda: w.publish_ready(git_dir)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        claimed = w.claim_next(git_dir, now=T)  # publishes first, if nobody did
+        assert claimed is not None and claimed.item == item(git_dir, 1)
+        assert w.publish_ready(git_dir) == 0 and ready_names(git_dir) == []
+        w.forget_listing(git_dir)
+        assert w.claim_next(git_dir, now=T) is None
+        assert w.settle(git_dir, claimed, now=T)
+        recover(git_dir)
+        assert check_invariants(git_dir) == {item(git_dir, 1).id: DONE}
+
+    steps = every_crash(tmp_path, setup, check)
+    assert steps == ["mkdir", "link ready", "unlink ready"]  # mkdir: pending/, on first use
+
+
+def test_a_ready_name_with_no_marker_or_a_strange_one_is_only_removed(tmp_path: Path) -> None:
+    git_dir = new_repository(tmp_path / "repo")
+    w.ensure_work_directory(git_dir)
+    ready = git_dir / w.WORK_DIRECTORY / READY
+    (ready / f"{item(git_dir, 1).id}.{int(T * 1e6)}").touch()  # its marker is gone
+    (ready / "not a name").touch()
+    os.mkfifo(ready / f"{item(git_dir, 2).id}.1")  # never opened
+    assert w.publish_ready(git_dir) == 0
+    assert ready_names(git_dir) == [f"{item(git_dir, 2).id}.1"]
+    assert check_invariants(git_dir) == {}
 
 
 @pytest.mark.parametrize("state", [PENDING, CLAIMED, DONE, FAILED])

@@ -1,6 +1,7 @@
 """A model of the queue, checked against the disk after every step hypothesis takes.
 
-Steps are enqueue, claim, renew, settle, consumer requeue (with a backoff or none), expiry (with
+Steps are enqueue (by the Python producer and as the shell hooks do it), publishing what the
+hooks left, claim, renew, settle, consumer requeue (with a backoff or none), expiry (with
 a backoff or none), retry of a failed item, prune and garbage, on an injected clock that jumps
 forwards and backwards; stale claim names are kept to be replayed.
 """
@@ -18,7 +19,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from landwatch import work_item as w
 from landwatch.work_item import CLAIMED, DONE, FAILED, PENDING, Enqueued, WorkItem, WorkKind
-from queue_helpers import known_markers, new_repository, oid, tries_of, where
+from queue_helpers import enqueue_as_the_hooks, known_markers, new_repository, oid, tries_of, where
 
 MAX_TRIES = 3
 KINDS = [WorkKind.REVIEW, WorkKind.PUSH]
@@ -94,6 +95,20 @@ class QueueMachine(RuleBasedStateMachine):
         else:
             assert result is Enqueued.ADDED
             self.items[item.id] = Model(PENDING, micros(self.clock), micros(self.clock))
+
+    @rule(number=st.integers(0, 5), kind=st.sampled_from(KINDS))
+    def enqueue_as_the_hooks(self, number: int, kind: WorkKind) -> None:
+        item = WorkItem(kind, oid(number), self.git_dir)
+        result = enqueue_as_the_hooks(item, now=self.clock)
+        if item.id in self.items:
+            assert result is Enqueued.KNOWN
+        else:
+            assert result is Enqueued.ADDED
+            self.items[item.id] = Model(PENDING, micros(self.clock), micros(self.clock))
+
+    @rule()
+    def publish_ready(self) -> None:
+        w.publish_ready(self.git_dir)  # a second publisher, or status: changes no state
 
     @rule(kinds=st.sets(st.sampled_from(KINDS), min_size=1))
     def claim(self, kinds: set[WorkKind]) -> None:

@@ -40,6 +40,7 @@ _QUEUE = "work_item (docs/queue.md)"
 WORKTREE_PLACES = (
     Place(work_item.TMP, Scope.WORKTREE, _QUEUE, "producers' temp files, prune intents", True),
     Place(work_item.KNOWN, Scope.WORKTREE, _QUEUE, "one dedup marker per id", True, True),
+    Place(work_item.READY, Scope.WORKTREE, _QUEUE, "the hooks' markers, to publish", True, True),
     Place(work_item.PENDING, Scope.WORKTREE, _QUEUE, "items waiting, oldest first", True, True),
     Place(work_item.CLAIMED, Scope.WORKTREE, _QUEUE, "items a consumer holds", True),
     Place(work_item.RECOVERING, Scope.WORKTREE, _QUEUE, "items on their way back", True),

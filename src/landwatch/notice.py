@@ -60,6 +60,9 @@ def stale_after(git_dir: Path) -> float:
 
 def stale(git_dir: Path, now: float) -> Announcement | None:
     count, age = work_item.pending_summary(git_dir, now=now)
+    if count:
+        # What the hooks said is whole goes to pending/ now, so it is counted by name below.
+        work_item.publish_ready(git_dir)
     bound = stale_after(git_dir)
     if not count or age <= bound:
         return None

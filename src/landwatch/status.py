@@ -70,6 +70,7 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
     return {
         **found,
         "counts": {state: len(entries) for state, entries in names.items()},
+        "waiting": waiting,  # pending, and what the hooks recorded for the reviewer to publish
         "oldest_pending_seconds": age if waiting else None,
         "given_up": sorted(work_item.id_of_entry(name) for name in names[work_item.FAILED]),
         "in_hand": sorted(
@@ -151,7 +152,7 @@ def show(*, as_json: bool, console: Console | None = None) -> int:
             oldest = worktree["oldest_pending_seconds"]
             table.add_row(
                 Text(short_path(safe(worktree["git_dir"]), room, home)),
-                str(counts["pending"]),
+                str(worktree["waiting"]),
                 duration(oldest) if oldest is not None else "-",
                 str(counts["claimed"] + counts["recovering"]),
                 str(counts["done"]),

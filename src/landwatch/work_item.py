@@ -37,6 +37,9 @@ STATES = (PENDING, CLAIMED, RECOVERING, DONE, FAILED)
 # Not state directories: they hold temp files, dedup markers and the recovery lock.
 TMP = "tmp"
 KNOWN = "known"
+# `<id>.<enqueued>`, empty: a producer that cannot link (the shell hooks) says its marker is
+# whole; a consumer links the marker into pending/ for it (`publish_ready`). Not a state.
+READY = "ready"
 RECOVERY_LOCK = "recovery.lock"
 
 MAX_RECORD_BYTES = 64 * 1024
@@ -587,7 +590,7 @@ def _decode_entry(directory: _WorkDirectory, where: str, name: str) -> _Record:
 def ensure_work_directory(git_dir: os.PathLike[str] | str) -> Path:
     """Create the work directory and every directory in it (0700); its path."""
     with _created(git_dir, "cannot create the work directory in") as directory:
-        for name in (TMP, KNOWN, *STATES):
+        for name in (TMP, KNOWN, READY, *STATES):
             directory.fd(name)
     return Path(git_dir) / WORK_DIRECTORY
 
@@ -649,6 +652,54 @@ def _publish(directory: _WorkDirectory, id: str, tmp: str, data: bytes, stamp: i
             _checkpoint("unlink tmp")
 
 
+def publish_ready(git_dir: os.PathLike[str] | str) -> int:
+    """Publish every marker a producer said is whole (`ready/`) into pending/; how many.
+
+    Claims do it before each listing of pending/; status and tests may call it directly."""
+    with _existing(git_dir, "cannot publish in") as directory:
+        return 0 if directory is None else _publish_ready(directory)
+
+
+def _publish_ready(directory: _WorkDirectory) -> int:
+    names = _listdir(directory, READY)
+    if not names:
+        return 0
+    with _recovery_lock(directory, wait=True):
+        return sum(_publish_one_ready(directory, name) for name in names)
+
+
+def _publish_one_ready(directory: _WorkDirectory, name: str) -> int:
+    """Under the recovery lock, so that no other publisher links the marker between our look at
+    its link count and our link: an item claimed meanwhile would be published twice."""
+    ready = _lstat(directory, READY, name)
+    if ready is None or not stat.S_ISREG(ready.st_mode):
+        return 0  # gone, or garbage (a directory, a link, a FIFO): left alone, never opened
+    match = _STAMPED_RE.fullmatch(name)
+    marker = id_of_entry(name)
+    info = _lstat(directory, KNOWN, marker) if match else None
+    published = 0
+    # One link: only known/. More: published already (by an earlier pass that died before
+    # removing the doorbell, or by recovery). No marker, or not a regular one: nothing to publish.
+    if info is not None and stat.S_ISREG(info.st_mode) and info.st_nlink == 1:
+        try:
+            record = _decode_entry(directory, KNOWN, marker)
+        except (RecordError, FileNotFoundError):
+            record = None  # torn: recovery moves it to failed/ once its producer is surely gone
+        if record is not None:
+            with contextlib.suppress(FileExistsError):
+                os.link(
+                    marker,
+                    _stamped_name(marker, record.enqueued),
+                    src_dir_fd=directory.fd(KNOWN),
+                    dst_dir_fd=directory.fd(PENDING),
+                    follow_symlinks=False,
+                )
+                _checkpoint("link ready")
+                published = 1
+    _unlink(directory, READY, name)
+    return published
+
+
 # --- the pending listing: FIFO without a directory scan per claim ------------------------------
 
 
@@ -673,6 +724,7 @@ def forget_listing(git_dir: os.PathLike[str] | str) -> None:
 
 
 def _take_listing(directory: _WorkDirectory, now: float) -> _Listing:
+    _publish_ready(directory)
     names = _listdir(directory, PENDING)
     stamped = _stamped(names)
     if len(stamped) < len(names):
@@ -1104,6 +1156,10 @@ def _recover_unfinished(directory: _WorkDirectory, now: float) -> int:
     with _recovery_lock(directory, wait=False) as locked:
         if not locked:
             return 0
+        # Published the ordinary way, as a claim would: nothing recovered, nothing counted.
+        for name in _listdir(directory, READY):
+            _publish_one_ready(directory, name)
+        resurrected = 0
         temp: dict[str, os.stat_result] = {}
         for name in _listdir(directory, TMP):
             info = _lstat(directory, TMP, name)
@@ -1117,7 +1173,6 @@ def _recover_unfinished(directory: _WorkDirectory, now: float) -> int:
         for name, info in temp.items():
             temp_names[info.st_ino].append(name)
         published: set[int] = set()
-        resurrected = 0
         for marker in _listdir(directory, KNOWN):
             info = _lstat(directory, KNOWN, marker)
             if info is None or not stat.S_ISREG(info.st_mode) or not _ID_RE.fullmatch(marker):
@@ -1234,7 +1289,9 @@ def pending_summary(
     """(how many items wait, how long the oldest has waited) from one directory listing."""
     moment = _now(now)
     with _existing(git_dir, "cannot list what waits in") as directory:
+        # A marker said whole but not yet published waits all the same.
         names = [] if directory is None else _listdir(directory, PENDING)
+        names += [] if directory is None else _listdir(directory, READY)
     stamped = _stamped(names)
     if not stamped:
         return 0, 0.0
@@ -1242,8 +1299,8 @@ def pending_summary(
 
 
 def entries(git_dir: os.PathLike[str] | str, state: str) -> list[str]:
-    """The names in one state directory (for status and tests); garbage included."""
-    if state not in STATES:
+    """The names in one state directory, or in ready/ (for status and tests); garbage included."""
+    if state not in (*STATES, READY):
         raise ValueError(f"not a state directory: {state!r}")
     with _existing(git_dir, "cannot list") as directory:
         return [] if directory is None else _listdir(directory, state)

@@ -27,7 +27,7 @@ from landwatch.kinds.base import (
     backoff,
 )
 from landwatch.kinds.running import run_command
-from landwatch.work_item import CLAIMED, PENDING, WorkItem, WorkKind, entries
+from landwatch.work_item import CLAIMED, PENDING, READY, WorkItem, WorkKind, entries
 
 PUSH_TIMEOUT = 120.0
 BACKOFF_FIRST = 60.0
@@ -216,7 +216,7 @@ def failing_for(git_dir: Path, now: float | None = None) -> tuple[float, str, st
         return None
     waiting = (
         name
-        for state_name in (PENDING, CLAIMED)
+        for state_name in (READY, PENDING, CLAIMED)
         for name in entries(git_dir, state_name)
         if name.startswith(f"{WorkKind.PUSH}-")
     )
