@@ -225,7 +225,7 @@ def test_claim_of_an_undecodable_record_at_every_crash_point(tmp_path: Path) -> 
 def test_a_drain_at_every_crash_point(tmp_path: Path) -> None:
     """Claims and settles of one Drain, synced together: whatever the crash, each item is
     done once or pending again (a try counted once its claim was taken), never both."""
-    ids = []
+    ids: list[str] = []
 
     def setup(git_dir: Path) -> Callable[[], object]:
         for number in (1, 2, 3):
