@@ -86,9 +86,15 @@ def main() -> int:
         time.sleep(args.idle)
         used = cpu_seconds(reviewer.pid) - before_cpu
         elapsed = time.monotonic() - started
+        resident = next(
+            int(line.split()[1])
+            for line in Path(f"/proc/{reviewer.pid}/status").read_text().splitlines()
+            if line.startswith("VmRSS:")
+        )
         print(
             f"idle with {args.repos} registered repositories over {elapsed:.0f} s: "
-            f"{used:.2f} s of CPU = {100 * used / elapsed:.3f}% of one core  [target < 0.2%]"
+            f"{used:.2f} s of CPU = {100 * used / elapsed:.3f}% of one core  [target < 0.2%]; "
+            f"resident {resident / 1024:.0f} MB  [target < 80 MB]"
         )
         reviewer.send_signal(signal.SIGTERM)
         reviewer.wait(timeout=60)

@@ -56,7 +56,24 @@ class Watcher:
         watched."""
         if self._observer is None:
             return
+        from watchdog import events
         from watchdog.events import FileSystemEvent, FileSystemEventHandler
+
+        # Asked of the kernel as the watches' masks: the opens and closes of our own reads (every
+        # claim opens the work directories) are never even queued, let alone read and dropped.
+        landings = [
+            events.FileCreatedEvent,
+            events.DirCreatedEvent,
+            events.FileMovedEvent,
+            events.DirMovedEvent,
+        ]
+        changes = [
+            *landings,
+            events.FileDeletedEvent,
+            events.DirDeletedEvent,
+            events.FileModifiedEvent,
+            events.DirModifiedEvent,
+        ]
 
         watcher = self
         registry_name = layout.registry_file().name
@@ -112,22 +129,26 @@ class Watcher:
         registry_dir = private_directory(layout.config_dir(), trusted=None)
         # The whole work directory, not just pending/: a claim moves an item to claimed/, and
         # watchdog holds an unpaired moved_from for 0.5 s, delaying every event behind it.
-        targets: list[tuple[FileSystemEventHandler, Path, bool]] = [
-            (Registry(), registry_dir, False)
+        targets: list[tuple[FileSystemEventHandler, Path, bool, list[type[FileSystemEvent]]]] = [
+            (Registry(), registry_dir, False, changes)
         ]
-        targets += [(Work(git_dir), layout.work_dir(git_dir), True) for git_dir in git_dirs]
+        targets += [
+            (Work(git_dir), layout.work_dir(git_dir), True, landings) for git_dir in git_dirs
+        ]
         for common in repositories:
-            targets.append((Reflogs(common), common / "logs", True))
+            targets.append((Reflogs(common), common / "logs", True, changes))
             worktrees = common / "worktrees"
             if worktrees.is_dir():
-                targets.append((Worktrees(common), worktrees, True))
+                targets.append((Worktrees(common), worktrees, True, changes))
             else:  # only its making matters here: the common dir's own files are not looked at
-                targets.append((Worktrees(common), common, False))
-        for handler, directory, recursive in targets:
+                targets.append((Worktrees(common), common, False, changes))
+        for handler, directory, recursive, wanted in targets:
             if not directory.is_dir() or directory.is_symlink():
                 continue
             try:
-                self._observer.schedule(handler, str(directory), recursive=recursive)
+                self._observer.schedule(
+                    handler, str(directory), recursive=recursive, event_filter=wanted
+                )
             except OSError as error:
                 log.warning(
                     "no file events for %s (%s); rescanning every %.0f s",
