@@ -222,6 +222,41 @@ class Message:
         return next((p for p in AUTOSQUASH_PREFIXES if self.subject.startswith(p)), None)
 
 
+def tree_diff(old_tree: pygit2.Tree | None, new_tree: pygit2.Tree) -> tuple[pygit2.Diff, str]:
+    """The diff of two trees (renames found), and the directory it was taken in (`` or `a/b/`):
+    its deltas' paths are relative to that directory.
+
+    libgit2 visits every entry of both trees, unchanged subtrees included (9 ms for 100,000
+    files). So the diff is taken in the deepest directory outside which the two trees are the
+    same: the same deltas, renames included (nothing moved across its edge, or its outside would
+    differ), for what the change costs instead of what the repository weighs.
+    """
+    flags = DiffOption.INCLUDE_TYPECHANGE | DiffOption.INDENT_HEURISTIC
+    if old_tree is None:
+        diff = new_tree.diff_to_tree(swap=True, flags=flags, context_lines=0)
+        prefix = ""
+    else:
+        prefix = ""
+        while old_tree.id != new_tree.id:
+            old_entries = {str(entry.name): (entry.id, entry.filemode) for entry in old_tree}
+            new_entries = {str(entry.name): (entry.id, entry.filemode) for entry in new_tree}
+            differing = [
+                name
+                for name in old_entries.keys() | new_entries.keys()
+                if old_entries.get(name) != new_entries.get(name)
+            ]
+            if len(differing) != 1 or differing[0] not in old_entries.keys() & new_entries.keys():
+                break
+            old_entry, new_entry = old_tree[differing[0]], new_tree[differing[0]]
+            if not isinstance(old_entry, pygit2.Tree) or not isinstance(new_entry, pygit2.Tree):
+                break
+            old_tree, new_tree = old_entry, new_entry
+            prefix += differing[0] + "/"
+        diff = old_tree.diff_to_tree(new_tree, flags=flags, context_lines=0)
+    diff.find_similar(DiffFind.FIND_RENAMES, rename_threshold=50, rename_limit=1000)
+    return diff, prefix
+
+
 class Change:
     """What landed: the files of the diff and the message of the landed commit."""
 
@@ -250,12 +285,7 @@ class Change:
             self.shape = ChangeShape.MERGE if len(commit.parents) > 1 else ChangeShape.COMMIT
             old_tree = commit.parents[0].tree
         self.skipped = self.shape is ChangeShape.MERGE and merges == "skip"
-        flags = DiffOption.INCLUDE_TYPECHANGE | DiffOption.INDENT_HEURISTIC
-        if old_tree is None:
-            self.diff = commit.tree.diff_to_tree(swap=True, flags=flags, context_lines=0)
-        else:
-            self.diff = old_tree.diff_to_tree(commit.tree, flags=flags, context_lines=0)
-        self.diff.find_similar(DiffFind.FIND_RENAMES, rename_threshold=50, rename_limit=1000)
+        self.diff, self._prefix = tree_diff(old_tree, commit.tree)
         self.files = (
             [] if self.skipped else [self._file(i, d) for i, d in enumerate(self.diff.deltas)]
         )
@@ -269,8 +299,8 @@ class Change:
         old_id = None if status is FileStatus.ADDED else str(old.id)
         return FileChange(
             status=status,
-            path=old.path if deleted else new.path,
-            old_path=None if status is FileStatus.ADDED else old.path,
+            path=self._prefix + (old.path if deleted else new.path),
+            old_path=None if status is FileStatus.ADDED else self._prefix + old.path,
             old_mode=old.mode,
             new_mode=0 if deleted else new.mode,
             old_id=old_id,

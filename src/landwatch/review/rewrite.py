@@ -11,9 +11,8 @@ import dataclasses
 import time
 
 import pygit2
-from pygit2.enums import DiffFind, DiffOption
 
-from landwatch.review.change import ChangeError, resolve
+from landwatch.review.change import ChangeError, resolve, tree_diff
 from landwatch.review.config import CONFIG_FILE, PYPROJECT
 from landwatch.review.findings import Finding
 from landwatch.review.linters import LinterPolicy
@@ -60,10 +59,11 @@ def carry_over(
             return None
     if previous.linters_held_back is not None and linters.vet(previous.linters_held_back) is None:
         return None  # the linters held back then are allowed now: they have something to run
-    new_diff, old_diff = _diff(new), _diff(old)
-    if new_diff.patchid != old_diff.patchid:
+    (new_diff, new_prefix), (old_diff, old_prefix) = _diff(new), _diff(old)
+    # A patch id covers the paths as the diff gives them: relative to the same directory.
+    if new_prefix != old_prefix or new_diff.patchid != old_diff.patchid:
         return None
-    moved = _moves(_hunks(old_diff), _hunks(new_diff))
+    moved = _moves(_hunks(old_diff, old_prefix), _hunks(new_diff, new_prefix))
     findings = []
     for finding in previous.findings:
         placed = _placed(finding, moved)
@@ -87,22 +87,17 @@ def _entry_id(tree: pygit2.Tree, name: str) -> str | None:
         return None
 
 
-def _diff(commit: pygit2.Commit) -> pygit2.Diff:
-    flags = DiffOption.INCLUDE_TYPECHANGE | DiffOption.INDENT_HEURISTIC
-    if commit.parents:
-        diff = commit.parents[0].tree.diff_to_tree(commit.tree, flags=flags)
-    else:
-        diff = commit.tree.diff_to_tree(swap=True, flags=flags)
-    diff.find_similar(DiffFind.FIND_RENAMES, rename_threshold=50, rename_limit=1000)
-    return diff
+def _diff(commit: pygit2.Commit) -> tuple[pygit2.Diff, str]:
+    return tree_diff(commit.parents[0].tree if commit.parents else None, commit.tree)
 
 
-def _hunks(diff: pygit2.Diff) -> Hunks:
+def _hunks(diff: pygit2.Diff, prefix: str) -> Hunks:
     hunks: Hunks = {}
     for patch in diff:
         if patch is None:
             continue
-        hunks[patch.delta.new_file.path] = [(h.new_start, h.new_lines) for h in patch.hunks]
+        path = prefix + patch.delta.new_file.path
+        hunks[path] = [(h.new_start, h.new_lines) for h in patch.hunks]
     return hunks
 
 
