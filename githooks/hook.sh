@@ -256,30 +256,28 @@ lw_settings() {
     # landwatch.* of git config, cached in the repository's work directory with the config
     # files git read (included ones too); git config is asked again only when one is newer.
     lw_cache=$lw_repo/settings
-    lw_bound=$lw_default_stale_after
-    lw_push_remote=
-    lw_maintenance=true
-    lw_interval=$lw_default_interval
+    lw_fresh=
     if ! lw_writable "$lw_cache"; then
         lw_say "$lw_cache is not a regular file; not following it"
         lw_read_settings <<EOF
 $(git config --get-regexp '^landwatch[.]' 2>/dev/null)
 EOF
     else
-        lw_fresh=
         if [ -f "$lw_cache" ] && [ ! "$lw_common/config" -nt "$lw_cache" ] &&
             [ ! "${HOME:-/}/.gitconfig" -nt "$lw_cache" ] &&
             [ ! "${XDG_CONFIG_HOME:-${HOME:-/}/.config}/git/config" -nt "$lw_cache" ]; then
+            # One read (the shell's `read` takes a byte a system call): the settings, and
+            # whether a config file it names is newer than it.
             lw_fresh=1
-            while read -r lw_key lw_value; do
-                [ "$lw_key" = file ] && [ "$lw_value" -nt "$lw_cache" ] && lw_fresh= && break
-            done 2>/dev/null < "$lw_cache"
+            lw_read_settings 2>/dev/null < "$lw_cache"
         fi
-        [ -n "$lw_fresh" ] || { lw_cache_settings > "$lw_cache"; } 2>/dev/null
-        lw_read_settings 2>/dev/null < "$lw_cache"
-        # A value landwatch cannot use is said when the configuration changes, not at every
-        # landing (the cache is made again only then).
-        [ -n "$lw_fresh" ] || lw_check_settings
+        if [ -z "$lw_fresh" ]; then
+            { lw_cache_settings > "$lw_cache"; } 2>/dev/null
+            lw_read_settings 2>/dev/null < "$lw_cache"
+            # A value landwatch cannot use is said when the configuration changes, not at every
+            # landing (the cache is made again only then).
+            lw_check_settings
+        fi
     fi
     # Ten digits of seconds or more (317 years) would not fit the arithmetic as microseconds.
     case $lw_bound in '' | *[!0-9]* | ??????????*) lw_bound=$lw_default_stale_after ;; esac
@@ -341,11 +339,18 @@ lw_cache_settings() {
 }
 
 lw_read_settings() {
+    # `landwatch.KEY VALUE` lines, and `file PATH` lines that clear lw_fresh when PATH is newer
+    # than the cache.
+    lw_bound=$lw_default_stale_after
+    lw_push_remote=
+    lw_maintenance=true
+    lw_interval=$lw_default_interval
     lw_notes=
     lw_force=
     lw_notify=
     while read -r lw_key lw_value; do
         case $lw_key in
+            file) [ -n "$lw_fresh" ] && [ "$lw_value" -nt "$lw_cache" ] && lw_fresh= ;;
             landwatch.staleafter) lw_bound=$lw_value ;;
             landwatch.push.remote) lw_push_remote=$lw_value ;;
             landwatch.maintenance) lw_maintenance=$lw_value ;;
