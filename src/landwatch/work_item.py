@@ -655,7 +655,7 @@ def _publish(directory: _WorkDirectory, id: str, tmp: str, data: bytes, stamp: i
 def publish_ready(git_dir: os.PathLike[str] | str) -> int:
     """Publish every marker a producer said is whole (`ready/`) into pending/; how many.
 
-    Claims do it before each listing of pending/; status and tests may call it directly."""
+    Claims do it before each listing of pending/; the stale line and tests call it directly."""
     with _existing(git_dir, "cannot publish in") as directory:
         return 0 if directory is None else _publish_ready(directory)
 
