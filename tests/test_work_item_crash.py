@@ -152,7 +152,7 @@ def test_publishing_what_the_hooks_left_at_every_crash_point(tmp_path: Path) -> 
         assert check_invariants(git_dir) == {item(git_dir, 1).id: DONE}
 
     steps = every_crash(tmp_path, setup, check)
-    assert steps == ["mkdir", "link ready", "unlink ready"]  # mkdir: pending/, on first use
+    assert steps == ["mkdir", "link pending", "unlink ready"]  # mkdir: pending/, on first use
 
 
 def test_a_ready_name_with_no_marker_or_a_strange_one_is_only_removed(tmp_path: Path) -> None:

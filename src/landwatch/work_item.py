@@ -529,6 +529,22 @@ def _rename(directory: _WorkDirectory, *, source: str, name: str, target: str, n
     return True
 
 
+def _link_marker(directory: _WorkDirectory, marker: str, *, target: str, new: str) -> bool:
+    """Give the record of `known/marker` the name `target/new`; False when that name exists."""
+    try:
+        os.link(
+            marker,
+            new,
+            src_dir_fd=directory.fd(KNOWN),
+            dst_dir_fd=directory.fd(target),
+            follow_symlinks=False,
+        )
+    except FileExistsError:
+        return False
+    _checkpoint(f"link {target}")
+    return True
+
+
 def _unlink(directory: _WorkDirectory, where: str, name: str) -> bool:
     try:
         os.unlink(name, dir_fd=directory.fd(where))
@@ -686,16 +702,8 @@ def _publish_one_ready(directory: _WorkDirectory, name: str) -> int:
         except (RecordError, FileNotFoundError):
             record = None  # torn: recovery moves it to failed/ once its producer is surely gone
         if record is not None:
-            with contextlib.suppress(FileExistsError):
-                os.link(
-                    marker,
-                    _stamped_name(marker, record.enqueued),
-                    src_dir_fd=directory.fd(KNOWN),
-                    dst_dir_fd=directory.fd(PENDING),
-                    follow_symlinks=False,
-                )
-                _checkpoint("link ready")
-                published = 1
+            new = _stamped_name(marker, record.enqueued)
+            published = int(_link_marker(directory, marker, target=PENDING, new=new))
     _unlink(directory, READY, name)
     return published
 
@@ -1295,29 +1303,14 @@ def _publish_orphan(
     except (RecordError, FileNotFoundError):
         if now - info.st_mtime <= FOREIGN_PRODUCER_GRACE:
             return 0  # a shell producer may still be writing it
-        with contextlib.suppress(FileExistsError, FileNotFoundError):
-            os.link(
-                marker,
-                _stamped_name(marker, _micros(now)),
-                src_dir_fd=directory.fd(KNOWN),
-                dst_dir_fd=directory.fd(FAILED),
-                follow_symlinks=False,
-            )
-            _checkpoint("link failed")
+        with contextlib.suppress(FileNotFoundError):
+            _link_marker(directory, marker, target=FAILED, new=_stamped_name(marker, _micros(now)))
         return 0
     if _producer_may_be_alive(record, now):
         return 0
-    try:
-        os.link(
-            marker,
-            _stamped_name(marker, record.enqueued),
-            src_dir_fd=directory.fd(KNOWN),
-            dst_dir_fd=directory.fd(PENDING),
-            follow_symlinks=False,
-        )
-    except FileExistsError:
+    new = _stamped_name(marker, record.enqueued)
+    if not _link_marker(directory, marker, target=PENDING, new=new):
         return 0
-    _checkpoint("link pending")
     _fsync_directory(directory, PENDING)
     return 1
 
