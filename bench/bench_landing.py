@@ -12,16 +12,20 @@ import argparse
 import io
 import json
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from benchlib import git, isolated_home, new_repo
-from landwatch import layout
+from benchlib import (
+    git,
+    isolated_home,
+    new_repo,
+    resident_kib,
+    running_reviewer,
+    seconds_to_report,
+)
 
 RUFF = shutil.which("ruff", path=str(Path(sys.executable).parent)) or "ruff"
 
@@ -35,40 +39,15 @@ def ruff_config() -> str:
     )
 
 
-def resident_kib(pid: int) -> int:
-    """VmRSS of `pid` and its children (the warm worker, started from any of its threads)."""
-    total = 0
-    pids = [pid] + [
-        int(child)
-        for task in Path(f"/proc/{pid}/task").iterdir()
-        for child in (task / "children").read_text().split()
-    ]
-    for each in pids:
-        for line in Path(f"/proc/{each}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                total += int(line.split()[1])
-    return total
-
-
 def landings(repo: Path, count: int, label: str) -> list[float]:
     """`count` commits of 10 changed files each; seconds from each commit to its report."""
-    reports = layout.reports_dir(repo / ".git")
     took = []
     for number in range(count):
         for file in range(10):
             body = f"VALUE = {number}\n\n\ndef f{file}(x):\n    return x + VALUE\n"
             (repo / f"module_{file}.py").write_text(f'"""Module {file}."""\n\n{body}')
         git(repo, "add", "-A")
-        git(repo, "commit", "-q", "-m", f"{label} {number}")
-        returned = time.perf_counter()
-        oid = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        report = reports / f"{oid}.json"
-        # The rev-parse above is inside the figure: about a millisecond, on the safe side.
-        while not report.exists():
-            time.sleep(0.0005)
-        took.append(time.perf_counter() - returned)
+        took.append(seconds_to_report(repo, f"{label} {number}"))
     return took
 
 
@@ -90,12 +69,7 @@ def main() -> int:
             [sys.executable, "-m", "landwatch", "trust"], cwd=linted, capture_output=True
         )
         assert trusted.returncode == 0, trusted.stderr
-        reviewer = subprocess.Popen(
-            [sys.executable, "-m", "landwatch", "reviewer"], stderr=subprocess.DEVNULL
-        )
-        try:
-            while not layout.reviewer_state().exists():
-                time.sleep(0.01)
+        with running_reviewer() as reviewer:
             landings(plain, 3, "warm-up")
             for name, repo in (("no linters", plain), ("ruff", linted)):
                 took = sorted(landings(repo, args.commits, name))
@@ -108,9 +82,6 @@ def main() -> int:
                 )
             resident = resident_kib(reviewer.pid) / 1024
             print(f"reviewer resident, its worker included: {resident:.0f} MB")
-        finally:
-            reviewer.send_signal(signal.SIGTERM)
-            reviewer.wait(timeout=60)
     return 0
 
 

@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from benchlib import git, isolated_home, new_repo
-from landwatch import layout, work_item
+from benchlib import git, isolated_home, new_repo, resident_kib, running_reviewer
+from landwatch import work_item
 
 TESTS = Path(__file__).resolve().parents[1] / "tests"
 
@@ -45,59 +42,39 @@ def main() -> int:
             "PYTHONPATH": str(TESTS),
             "LANDWATCH_TEST_JOURNAL": str(Path(scratch) / "journal"),
         }
-        reviewer = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "landwatch",
-                "reviewer",
-                "--kind",
-                "review=kinds_for_tests:Noop",
-            ],
-            env=env,
-            stderr=subprocess.DEVNULL,
-        )
-        state = layout.reviewer_state()
-        while not state.exists():
-            time.sleep(0.01)
-        latencies = []
-        target = repos[0]
-        done = target / ".git" / "landwatch" / "done"
-        for number in range(args.commits):
-            (target / "file").write_text(f"{number}\n")
-            git(target, "add", "file")
-            before = len(os.listdir(done)) if done.exists() else 0
-            git(target, "commit", "-q", "-m", f"change {number}")
-            returned = time.perf_counter()
-            while (len(os.listdir(done)) if done.exists() else 0) == before:
-                time.sleep(0.0005)
-            latencies.append(time.perf_counter() - returned)
-        latencies.sort()
-        p50 = statistics.median(latencies) * 1000
-        p95 = latencies[int(len(latencies) * 0.95) - 1] * 1000
-        print(
-            f"hook returned -> item settled, {args.commits} commits: p50 {p50:.0f} ms, "
-            f"p95 {p95:.0f} ms  [target p50 <= 100 ms]"
-        )
-        assert work_item.entries(target / ".git", work_item.PENDING) == []
+        with running_reviewer("--kind", "review=kinds_for_tests:Noop", env=env) as reviewer:
+            latencies = []
+            target = repos[0]
+            done = target / ".git" / "landwatch" / "done"
+            for number in range(args.commits):
+                (target / "file").write_text(f"{number}\n")
+                git(target, "add", "file")
+                before = len(os.listdir(done)) if done.exists() else 0
+                git(target, "commit", "-q", "-m", f"change {number}")
+                returned = time.perf_counter()
+                while (len(os.listdir(done)) if done.exists() else 0) == before:
+                    time.sleep(0.0005)
+                latencies.append(time.perf_counter() - returned)
+            latencies.sort()
+            p50 = statistics.median(latencies) * 1000
+            p95 = latencies[int(len(latencies) * 0.95) - 1] * 1000
+            print(
+                f"hook returned -> item settled, {args.commits} commits: p50 {p50:.0f} ms, "
+                f"p95 {p95:.0f} ms  [target p50 <= 100 ms]"
+            )
+            assert work_item.entries(target / ".git", work_item.PENDING) == []
 
-        time.sleep(2)  # let the last state write and log flush settle before measuring
-        before_cpu, started = cpu_seconds(reviewer.pid), time.monotonic()
-        time.sleep(args.idle)
-        used = cpu_seconds(reviewer.pid) - before_cpu
-        elapsed = time.monotonic() - started
-        resident = next(
-            int(line.split()[1])
-            for line in Path(f"/proc/{reviewer.pid}/status").read_text().splitlines()
-            if line.startswith("VmRSS:")
-        )
-        print(
-            f"idle with {args.repos} registered repositories over {elapsed:.0f} s: "
-            f"{used:.2f} s of CPU = {100 * used / elapsed:.3f}% of one core  [target < 0.2%]; "
-            f"resident {resident / 1024:.0f} MB  [target < 80 MB]"
-        )
-        reviewer.send_signal(signal.SIGTERM)
-        reviewer.wait(timeout=60)
+            time.sleep(2)  # let the last state write and log flush settle before measuring
+            before_cpu, started = cpu_seconds(reviewer.pid), time.monotonic()
+            time.sleep(args.idle)
+            used = cpu_seconds(reviewer.pid) - before_cpu
+            elapsed = time.monotonic() - started
+            resident = resident_kib(reviewer.pid)
+            print(
+                f"idle with {args.repos} registered repositories over {elapsed:.0f} s: "
+                f"{used:.2f} s of CPU = {100 * used / elapsed:.3f}% of one core  [target < 0.2%]; "
+                f"resident {resident / 1024:.0f} MB  [target < 80 MB]"
+            )
     return 0
 
 

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import argparse
 import io
-import signal
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from benchlib import git, isolated_home
-from landwatch import install, layout
+from benchlib import git, isolated_home, running_reviewer, seconds_to_report
+from landwatch import install
 
 
 def fast_import(path: Path, files: int, commits: int) -> Path:
@@ -57,15 +55,7 @@ def land(repo: Path, number: int) -> float:
     for file in range(10):
         (repo / "src" / "d0" / f"f{file}.py").write_text(f"VALUE = {number}\nOTHER = {file}\n")
     git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", f"Change ten files, round {number}")
-    returned = time.perf_counter()
-    oid = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    report = layout.reports_dir(repo / ".git") / f"{oid}.json"
-    while not report.exists():
-        time.sleep(0.001)
-    return time.perf_counter() - returned
+    return seconds_to_report(repo, f"Change ten files, round {number}")
 
 
 def main() -> int:
@@ -84,12 +74,7 @@ def main() -> int:
         print(f"repositories made in {time.perf_counter() - started:.0f} s")
         for repo in repos.values():
             install.install(repo, out=io.StringIO())
-        reviewer = subprocess.Popen(
-            [sys.executable, "-m", "landwatch", "reviewer"], stderr=subprocess.DEVNULL
-        )
-        try:
-            while not layout.reviewer_state().exists():
-                time.sleep(0.01)
+        with running_reviewer():
             medians = {}
             for name, repo in repos.items():
                 first = land(repo, 0)
@@ -101,9 +86,6 @@ def main() -> int:
                 )
             ratio = medians["large"] / medians["small"]
             print(f"large / small: {ratio:.2f}x  [target <= 1.5x]")
-        finally:
-            reviewer.send_signal(signal.SIGTERM)
-            reviewer.wait(timeout=60)
     return 0
 
 

@@ -5,9 +5,14 @@ Benchmarks never touch the user's own registry, entry point or reviewer.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import signal
 import subprocess
+import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 IDENTITY = {
@@ -50,3 +55,55 @@ def isolated_home(scratch: Path) -> Path:
         XDG_RUNTIME_DIR=str(home / "run"),
     )
     return home
+
+
+@contextlib.contextmanager
+def running_reviewer(
+    *args: str, env: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """`landwatch reviewer ARGS` in the background, from the moment it has written its state
+    file until it ends on SIGTERM."""
+    from landwatch import layout
+
+    reviewer = subprocess.Popen(
+        [sys.executable, "-m", "landwatch", "reviewer", *args], env=env, stderr=subprocess.DEVNULL
+    )
+    try:
+        while not layout.reviewer_state().exists():
+            time.sleep(0.01)
+        yield reviewer
+    finally:
+        reviewer.send_signal(signal.SIGTERM)
+        reviewer.wait(timeout=60)
+
+
+def seconds_to_report(repo: Path, message: str) -> float:
+    """Commit what is staged in `repo` and wait for its review to be stored: the seconds from
+    the commit returning (its hook has recorded it) to `reports/<oid>.json`, a `git rev-parse`
+    of about a millisecond included, on the safe side."""
+    from landwatch import layout
+
+    git(repo, "commit", "-q", "-m", message)
+    returned = time.perf_counter()
+    oid = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    report = layout.reports_dir(repo / ".git") / f"{oid}.json"
+    while not report.exists():
+        time.sleep(0.0005)
+    return time.perf_counter() - returned
+
+
+def resident_kib(pid: int) -> int:
+    """VmRSS of `pid` and its children (the warm worker, started from any of its threads)."""
+    total = 0
+    pids = [pid] + [
+        int(child)
+        for task in Path(f"/proc/{pid}/task").iterdir()
+        for child in (task / "children").read_text().split()
+    ]
+    for each in pids:
+        for line in Path(f"/proc/{each}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
