@@ -7,10 +7,13 @@ step, so every file-system step of an operation can be interrupted in turn.
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+import pytest
 
 from landwatch import work_item
 from landwatch.work_item import (
@@ -26,6 +29,25 @@ from landwatch.work_item import (
 )
 
 CRASHED = 77
+
+
+@contextlib.contextmanager
+def tmpfs(target: Path, size: str) -> Iterator[None]:
+    """A real tmpfs of `size` mounted at `target` (made if missing) for a full or, remounted
+    read-only, a read-only disk; skipped where mounting is not allowed."""
+    target.mkdir(parents=True, exist_ok=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(target)],
+        capture_output=True,
+        text=True,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
+    try:
+        yield
+    finally:
+        # Lazily: a reviewer or worker still holding a file there does not keep it mounted.
+        subprocess.run(["umount", "-l", str(target)], check=True)
 
 
 def git_env(**extra: str) -> dict[str, str]:

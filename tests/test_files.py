@@ -7,13 +7,13 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from landwatch.files import list_entries, private_directory, read_file, remove, write_atomic
+from queue_helpers import tmpfs
 
 
 def mode_of(path: Path) -> int:
@@ -122,19 +122,9 @@ def test_the_persons_own_directories_and_git_hooks_may_be_links(tmp_path: Path) 
 
 def test_a_full_disk_keeps_the_old_content_whole(tmp_path: Path) -> None:
     disk = tmp_path / "disk"
-    disk.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", str(disk)],
-        capture_output=True,
-        text=True,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
-    try:
+    with tmpfs(disk, "64k"):
         target = write_atomic(disk / "report.json", "old\n", trusted=disk)
         with pytest.raises(OSError):
             write_atomic(target, b"x" * (1 << 20), trusted=disk)
         assert target.read_text() == "old\n"
         assert os.listdir(disk) == ["report.json"]
-    finally:
-        subprocess.run(["umount", str(disk)], check=True)

@@ -7,10 +7,7 @@ import contextlib
 import errno
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from kind_helpers import FakeClock, in_process, settle_down
 from landwatch import work_item
@@ -23,24 +20,8 @@ from landwatch.kinds.base import (
 )
 from landwatch.kinds.review import ReviewHandler
 from landwatch.work_item import DONE, FAILED, PENDING
-from queue_helpers import tries_of
+from queue_helpers import tmpfs, tries_of
 from repo_helpers import installed
-
-
-@contextlib.contextmanager
-def tmpfs(target: Path, size: str) -> Iterator[None]:
-    target.mkdir(parents=True)
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(target)],
-        capture_output=True,
-        text=True,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
-    try:
-        yield
-    finally:
-        subprocess.run(["umount", "-l", str(target)], check=True)
 
 
 def fill(directory: Path) -> Path:

@@ -8,14 +8,11 @@ import os
 import pty
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from landwatch import layout, notice, work_item
 from landwatch.work_item import FAILED, PENDING
-from queue_helpers import git_env
+from queue_helpers import git_env, tmpfs
 from repo_helpers import Repo, installed
 
 
@@ -208,24 +205,9 @@ def test_a_stamp_of_nineteen_digits_never_breaks_the_line(repo: Repo) -> None:
     assert said(repo, "three") == ""
 
 
-@contextlib.contextmanager
-def mounted(target: Path, options: str) -> Iterator[None]:
-    result = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(target)],
-        capture_output=True,
-        text=True,
-    )
-    if result.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {result.stderr.strip()}")
-    try:
-        yield
-    finally:
-        subprocess.run(["umount", str(target)], check=True)
-
-
 def test_a_read_only_work_directory_gives_one_line_and_a_commit(repo: Repo) -> None:
     work = repo.git_dir / "landwatch"
-    with mounted(work, "size=1m,mode=0700"):
+    with tmpfs(work, "1m"):
         work_item.ensure_work_directory(repo.git_dir)
         subprocess.run(["mount", "-o", "remount,ro", str(work)], check=True)
         repo.land("one")
@@ -236,7 +218,7 @@ def test_a_read_only_work_directory_gives_one_line_and_a_commit(repo: Repo) -> N
 
 def test_a_read_only_work_directory_with_items_waiting_gives_one_line(repo: Repo) -> None:
     work = repo.git_dir / "landwatch"
-    with mounted(work, "size=1m,mode=0700"):
+    with tmpfs(work, "1m"):
         work_item.ensure_work_directory(repo.git_dir)
         repo.land("one")
         repo.land("two")
@@ -252,7 +234,7 @@ def test_a_read_only_work_directory_with_items_waiting_gives_one_line(repo: Repo
 
 def test_a_read_only_work_directory_with_items_given_up_gives_one_line(repo: Repo) -> None:
     work = repo.git_dir / "landwatch"
-    with mounted(work, "size=1m,mode=0700"):
+    with tmpfs(work, "1m"):
         work_item.ensure_work_directory(repo.git_dir)
         first = repo.land("one")
         claimed = work_item.claim_next(repo.git_dir)
@@ -272,7 +254,7 @@ def test_a_read_only_work_directory_with_items_given_up_gives_one_line(repo: Rep
 
 def test_a_full_work_directory_gives_one_line_and_a_commit(repo: Repo) -> None:
     work = repo.git_dir / "landwatch"
-    with mounted(work, "size=64k,mode=0700"):
+    with tmpfs(work, "64k"):
         work_item.ensure_work_directory(repo.git_dir)
         with contextlib.suppress(OSError), (work / "filler").open("wb") as filler:
             while True:
