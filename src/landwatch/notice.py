@@ -60,9 +60,6 @@ def stale_after(git_dir: Path) -> float:
 
 def stale(git_dir: Path, now: float) -> Announcement | None:
     count, age = work_item.pending_summary(git_dir, now=now)
-    if count:
-        # What the hooks said is whole goes to pending/ now, so it is counted by name below.
-        work_item.publish_ready(git_dir)
     bound = stale_after(git_dir)
     if not count or age <= bound:
         return None
@@ -75,9 +72,12 @@ def stale(git_dir: Path, now: float) -> Announcement | None:
         # failing longer than the bound.
         return push_failing(git_dir, now, bound)
     # Each landing waits as one item per kind it asked for: count the commits, not the items.
+    # What waits, as pending_summary counted it: pending/, and ready/ (the hooks' records nobody
+    # has published yet).
     oids = {
         work_item.id_of_entry(name).partition("-")[2]
-        for name in work_item.entries(git_dir, work_item.PENDING)
+        for where in (work_item.PENDING, work_item.READY)
+        for name in work_item.entries(git_dir, where)
     }
     oids.discard("")  # garbage: no kind-oid name
     commits = len(oids)

@@ -671,7 +671,7 @@ def _publish(directory: _WorkDirectory, id: str, tmp: str, data: bytes, stamp: i
 def publish_ready(git_dir: os.PathLike[str] | str) -> int:
     """Publish every marker a producer said is whole (`ready/`) into pending/; how many.
 
-    Claims do it before each listing of pending/; the stale line and tests call it directly."""
+    Claims do it before each listing of pending/; any consumer (or a test) may call it first."""
     with _existing(git_dir, "cannot publish in") as directory:
         return 0 if directory is None else _publish_ready(directory)
 
@@ -958,12 +958,9 @@ class Drain:
         self.sync_every = sync_every
         self._unsynced: set[str] = set()
         self._settled = 0
-        self._directory: _WorkDirectory | None = None
-        with self._errors("cannot claim from"):
-            try:
-                self._directory = _WorkDirectory(git_dir, create=False)
-            except FileNotFoundError:
-                self._directory = None  # nothing there: nothing to drain
+        # Opened as every other operation opens it (None: nothing there, nothing to drain).
+        self._opened = contextlib.ExitStack()
+        self._directory = self._opened.enter_context(_existing(git_dir, "cannot claim from"))
 
     @contextlib.contextmanager
     def _errors(self, doing: str) -> Iterator[None]:
@@ -1005,9 +1002,8 @@ class Drain:
         try:
             self.sync()
         finally:
-            if self._directory is not None:
-                self._directory.close()
-                self._directory = None
+            self._directory = None
+            self._opened.close()
 
     def __enter__(self) -> Drain:
         return self
@@ -1246,7 +1242,6 @@ def _recover_unfinished(directory: _WorkDirectory, now: float) -> int:
         # Published the ordinary way, as a claim would: nothing recovered, nothing counted.
         for name in _listdir(directory, READY):
             _publish_one_ready(directory, name)
-        resurrected = 0
         temp: dict[str, os.stat_result] = {}
         for name in _listdir(directory, TMP):
             info = _lstat(directory, TMP, name)
@@ -1260,6 +1255,7 @@ def _recover_unfinished(directory: _WorkDirectory, now: float) -> int:
         for name, info in temp.items():
             temp_names[info.st_ino].append(name)
         published: set[int] = set()
+        resurrected = 0
         for marker in _listdir(directory, KNOWN):
             info = _lstat(directory, KNOWN, marker)
             if info is None or not stat.S_ISREG(info.st_mode) or not _ID_RE.fullmatch(marker):
@@ -1362,8 +1358,9 @@ def pending_summary(
     moment = _now(now)
     with _existing(git_dir, "cannot list what waits in") as directory:
         # A marker said whole but not yet published waits all the same.
-        names = [] if directory is None else _listdir(directory, PENDING)
-        names += [] if directory is None else _listdir(directory, READY)
+        names = (
+            [] if directory is None else _listdir(directory, PENDING) + _listdir(directory, READY)
+        )
     stamped = _stamped(names)
     if not stamped:
         return 0, 0.0
