@@ -464,12 +464,9 @@ lw_rewritten() {
     while read -r lw_old lw_new _ || [ -n "$lw_old" ]; do
         lw_valid_oid "$lw_old" || lw_old=
         lw_valid_oid "$lw_new" && lw_enqueue review "$lw_new" "" "$lw_old" && lw_tip=$lw_new
-        lw_old=
     done
     # One push and one maintenance for the whole rewrite: its tip carries the rest.
     [ -z "$lw_tip" ] || lw_also "$lw_tip" ""
-    lw_remember_last
-    lw_notice
 }
 
 lw_record() {
@@ -510,7 +507,6 @@ EOF
             else
                 lw_rewritten
             fi
-            return 0
             ;;
     esac
     lw_remember_last
