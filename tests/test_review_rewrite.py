@@ -57,6 +57,22 @@ def test_another_patch_message_or_configuration_is_reviewed_anew(repo: Repo) -> 
     assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is None
 
 
+def test_the_same_lines_amid_other_surroundings_are_another_patch(repo: Repo) -> None:
+    """Patch ids carry three lines of context: a line added where its neighbours changed
+    upstream is reviewed anew, not carried over."""
+    repo.land("base", {"base.txt": BODY}, hooks=False)
+    repo.git("checkout", "-q", "-b", "topic")
+    before = repo.land("topic", {"base.txt": BODY.replace("line 10\n", "line 10\nadded  \n")})
+    repo.git("checkout", "-q", "main")
+    repo.land("upstream", {"base.txt": BODY.replace("line 8\n", "line eight\n")}, hooks=False)
+    repo.git("checkout", "-q", "topic")
+    repo.git("rebase", "-q", "main")
+    previous = review(repo, before)
+    assert (
+        rewrite.carry_over(open_repository(repo.git_dir), repo.head(), previous, NO_LINTERS) is None
+    )
+
+
 def test_linters_held_back_then_and_allowed_now_mean_a_new_review(repo: Repo) -> None:
     config = (
         '[[linters]]\nname = "todo"\ncommand = ["grep", "-n", "TODO", "-"]\nformat = "regex"\n'

@@ -88,7 +88,10 @@ def _entry_id(tree: pygit2.Tree, name: str) -> str | None:
 
 
 def _diff(commit: pygit2.Commit) -> tuple[pygit2.Diff, str]:
-    return tree_diff(commit.parents[0].tree if commit.parents else None, commit.tree)
+    # Three lines of context, as git's patch ids have: the same added lines amid other
+    # surroundings are another patch, reviewed anew.
+    parent = commit.parents[0].tree if commit.parents else None
+    return tree_diff(parent, commit.tree, context_lines=3)
 
 
 def _hunks(diff: pygit2.Diff, prefix: str) -> Hunks:
