@@ -271,16 +271,21 @@ def yarn_lock(content: bytes) -> Locked | None:
 _PNPM_PACKAGE = re.compile(r"^\s{2}'?/?(@?[^@/\s']+(?:/[^@/\s']+)?)[@/](\d[^(:\s']*)")
 
 
-def pnpm_lock(content: bytes) -> Locked | None:
+def _line_by_line(pattern: re.Pattern[str], content: bytes) -> Locked | None:
+    """A lockfile whose packages are lines `pattern` matches: (name, version) its groups 1, 2."""
     text = _text(content)
     if text is None:
         return None
     locked: Locked = {}
     for line in text.splitlines():
-        match = _PNPM_PACKAGE.match(line)
+        match = pattern.match(line)
         if match is not None:
             _add(locked, match[1], match[2])
     return locked
+
+
+def pnpm_lock(content: bytes) -> Locked | None:
+    return _line_by_line(_PNPM_PACKAGE, content)
 
 
 def toml_packages(content: bytes, *, python: bool = False) -> Locked | None:
@@ -328,15 +333,7 @@ _GEM_SPEC = re.compile(r"^ {4}([^\s(]+) \(([^)]+)\)")
 
 
 def gemfile_lock(content: bytes) -> Locked | None:
-    text = _text(content)
-    if text is None:
-        return None
-    locked: Locked = {}
-    for line in text.splitlines():
-        match = _GEM_SPEC.match(line)
-        if match is not None:
-            _add(locked, match[1], match[2])
-    return locked
+    return _line_by_line(_GEM_SPEC, content)
 
 
 def composer_lock(content: bytes) -> Locked | None:
