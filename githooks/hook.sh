@@ -10,11 +10,281 @@
 lw_default_stale_after=600
 lw_default_interval=3600
 lw_chained="${0%/*}/$LANDWATCH_EVENT.before-landwatch"
+lw_status=0
+lw_chain=
+{ [ "${LANDWATCH_CHAIN-}" = husky ] || [ -x "$lw_chained" ]; } && lw_chain=1
+
+# A pick of a rebase is no landing (post-rewrite lists them all at its end): most picks stop
+# here, before the shell has read the rest of this file, or once the hook we chain has run.
+# git sets GIT_DIR for a linked worktree; a .git file without it (a submodule) takes the
+# longer way to the same answer.
+lw_picked() {
+    [ "$LANDWATCH_EVENT" = post-commit ] &&
+        { [ -d "${GIT_DIR:-.git}/rebase-merge" ] || [ -d "${GIT_DIR:-.git}/rebase-apply" ]; }
+}
+[ -z "$lw_chain" ] && lw_picked && exit 0
 
 # The kill switch makes landwatch absent: the hook it replaced, if any, runs as it would alone,
 # and what landed is only marked skipped, so that the reflog sweep leaves it unreviewed too.
 lw_skip=
 [ "${LANDWATCH-}" = 0 ] && lw_skip=1
+
+# From here on stderr is /dev/null (a missing /proc, a file gone in a race or a full disk print
+# nothing) and the person's terminal is fd 3: lw_record_quickly and lw_record are called so.
+lw_said=
+lw_say() {
+    # One line at most, whatever happens.
+    [ -n "$lw_said" ] && return 0
+    lw_said=1
+    # On a terminal, from the left edge of a cleared line: git's progress (`Rebasing (7/7)`)
+    # may have left the cursor mid-line.
+    if [ -t 3 ]; then printf '\r\033[K' >&3; fi
+    printf 'landwatch: %s\n' "$*" >&3
+}
+
+# Nothing of ours is reached through a link or opened unless it is a regular file: a copied or
+# unpacked repository may have planted a link (writes would land elsewhere) or a FIFO (a read
+# would wait forever). `[ -L ]` and `[ -f ]` are builtins: the checks cost no process.
+lw_readable() { [ -f "$1" ] && [ ! -L "$1" ]; }
+lw_writable() { [ ! -L "$1" ] && { [ ! -e "$1" ] || [ -f "$1" ]; }; }
+lw_ours() { [ -d "$1" ] && [ ! -L "$1" ]; }
+
+lw_valid_oid() {
+    case $1 in '' | *[!0-9a-f]*) return 1 ;; esac
+    [ ${#1} -eq 40 ] || [ ${#1} -eq 64 ]
+}
+
+lw_places() {
+    # The repository's directory and ours from $lw_git_dir (a linked worktree's commondir).
+    lw_common=$lw_git_dir
+    if [ -f "$lw_git_dir/commondir" ] && read -r lw_common < "$lw_git_dir/commondir"; then
+        case $lw_common in /*) ;; *) lw_common=$lw_git_dir/$lw_common ;; esac
+    fi
+    lw_work=$lw_git_dir/landwatch
+    lw_repo=$lw_common/landwatch
+}
+
+lw_head() {
+    # What git has just written: HEAD and the branch's loose ref; git itself when the ref store
+    # is not plain files (packed-only ref, reftable).
+    lw_oid=
+    read -r lw_ref < "$lw_git_dir/HEAD" || lw_ref=
+    case $lw_ref in
+        "ref: refs/"*)
+            lw_ref=${lw_ref#ref: }
+            case $lw_ref in *..* | *[!A-Za-z0-9/._-]*) lw_ref= ;; esac
+            [ -n "$lw_ref" ] && [ -f "$lw_common/$lw_ref" ] && read -r lw_oid < "$lw_common/$lw_ref"
+            ;;
+        *) lw_oid=$lw_ref ;;
+    esac
+    lw_valid_oid "$lw_oid" || lw_oid=$(git rev-parse --verify --quiet "HEAD^{commit}")
+    lw_valid_oid "$lw_oid"
+}
+
+lw_clock() {
+    # Microseconds since the epoch without starting a process: the boot time cached for this
+    # boot (reading it costs ~0.5 ms) plus the uptime. 1 when the cache is not that of this
+    # boot, or was written "in the future" (/proc/$$ was made just now): the clock went back
+    # since, and the boot time the kernel gives moved with it; lw_clock_anew then measures.
+    # The reviewer drops a cache the clock left behind the other way.
+    read -r lw_up _ < /proc/uptime && read -r lw_boot < /proc/sys/kernel/random/boot_id &&
+        lw_readable "$lw_work/boot-time" && read -r lw_cached_boot lw_btime < "$lw_work/boot-time" &&
+        [ "$lw_cached_boot" = "$lw_boot" ] && [ ! "$lw_work/boot-time" -nt "/proc/$$" ] || return 1
+    lw_since_boot
+}
+
+lw_since_boot() {
+    lw_seconds=${lw_up%.*}
+    lw_centis=${lw_up#*.}
+    lw_centis=${lw_centis#0}
+    case $lw_btime$lw_seconds$lw_centis in '' | *[!0-9]*) return 1 ;; esac
+    case $lw_btime in ????????????*) return 1 ;; esac
+    lw_now=$(((lw_btime + lw_seconds) * 1000000 + lw_centis * 10000))
+}
+
+lw_after_last() {
+    # The clock ticks every 10 ms, and two landings (a cherry-pick and a revert) can come within
+    # one tick: every stamp is after the worktree's last, so items keep their landing order.
+    lw_last=
+    lw_readable "$lw_work/last-stamp" && read -r lw_last < "$lw_work/last-stamp"
+    case $lw_last in '' | *[!0-9]* | ???????????????????*) lw_last=0 ;; esac
+    [ "$lw_now" -gt "$lw_last" ] || lw_now=$((lw_last + 1))
+    lw_first=$lw_now
+}
+
+lw_remember_last() {
+    [ "${lw_now:-0}" -gt "${lw_first:-0}" ] && lw_writable "$lw_work/last-stamp" &&
+        printf '%s\n' "$((lw_now - 1))" > "$lw_work/last-stamp"
+}
+
+lw_directories() {
+    [ ! -L "$lw_repo" ] && [ ! -L "$lw_work" ] && lw_ours "$lw_work/known" && lw_ours "$lw_work/ready"
+}
+
+lw_enqueue() {
+    # $1 kind, $2 oid, $3 base or empty, $4 the commit it rewrote or none. The marker known/<id> is created exclusively (set -C
+    # opens with O_EXCL and refuses a symlink): that fails when the id is known in any state.
+    if [ -n "$lw_skip" ]; then
+        [ "$1" = review ] || return 0
+        set -C
+        true > "$lw_work/skipped/$2"
+        set +C
+        return 0
+    fi
+    lw_id=$1-$2
+    lw_marker=$lw_work/known/$lw_id
+    set -C
+    # `true`, not `:`: a failed redirection on a special builtin would exit the shell.
+    true > "$lw_marker"
+    lw_created=$?
+    set +C
+    if [ "$lw_created" -ne 0 ]; then
+        [ -e "$lw_marker" ] && return 0
+        lw_say "could not record ${2%"${2#???????}"} in $lw_work (read-only or full?)"
+        return 1
+    fi
+    if ! {
+        printf 'landwatch-work-item 1\nkind %s\noid %s\nenqueued %s\nproducer %s %s %s\n' \
+            "$1" "$2" "$lw_now" "$LANDWATCH_HOST" "$lw_boot" "$$" &&
+            { [ -z "$3" ] || printf 'base %s\n' "$3"; } &&
+            { [ -z "${4-}" ] || printf 'rewritten %s\n' "$4"; } &&
+            case $PWD in *"
+"*) : ;; *) printf 'work-tree %s\n' "$PWD" ;; esac &&
+            printf 'end\n'
+    } >> "$lw_marker"; then
+        rm -f "$lw_marker" # ours, created above: a torn marker would block the id
+        lw_say "could not record ${2%"${2#???????}"} in $lw_work (disk full?)"
+        return 1
+    fi
+    # One microsecond apart: items of one batch keep their landing order (the clock ticks 10 ms).
+    lw_stamp=$lw_now
+    lw_now=$((lw_now + 1))
+    # The marker is whole: an empty ready/<id>.<stamp> says so, and the reviewer links it into
+    # pending/ (a shell cannot link without starting `ln`; this costs no process).
+    set -C
+    true > "$lw_work/ready/$lw_id.$lw_stamp"
+    lw_created=$?
+    set +C
+    [ "$lw_created" -eq 0 ] && return 0
+    # The marker stays: recovery publishes it once this hook is gone, so nothing is lost.
+    lw_say "could not publish ${2%"${2#???????}"} in $lw_work; the reviewer will pick it up"
+    return 1
+}
+
+lw_settings() {
+    # landwatch.* of git config, from the cache in the repository's work directory that the
+    # whole hook makes (lw_refresh_settings): 1 when a config file git reads is newer than it.
+    # The cache lists the files it was made from but these three, which are always looked at;
+    # most often it is empty, and nothing is read (the shell's `read` takes a byte a call).
+    lw_cache=$lw_repo/settings
+    lw_writable "$lw_cache" && [ -f "$lw_cache" ] && [ ! "$lw_common/config" -nt "$lw_cache" ] &&
+        [ ! "${HOME:-/}/.gitconfig" -nt "$lw_cache" ] &&
+        [ ! "${XDG_CONFIG_HOME:-${HOME:-/}/.config}/git/config" -nt "$lw_cache" ] || return 1
+    lw_fresh=1
+    if [ -s "$lw_cache" ]; then
+        lw_read_settings < "$lw_cache"
+    else
+        lw_default_settings
+    fi
+    [ -n "$lw_fresh" ] && lw_usable_settings
+}
+
+lw_default_settings() {
+    lw_bound=$lw_default_stale_after
+    lw_push_remote=
+    lw_maintenance=true
+    lw_interval=$lw_default_interval
+    lw_notes=
+    lw_force=
+    lw_notify=
+}
+
+lw_read_settings() {
+    # `landwatch.KEY VALUE` lines, and `file PATH` lines that clear lw_fresh when PATH is newer
+    # than the cache.
+    lw_default_settings
+    while read -r lw_key lw_value; do
+        case $lw_key in
+            file) [ -n "$lw_fresh" ] && [ "$lw_value" -nt "$lw_cache" ] && lw_fresh= ;;
+            landwatch.staleafter) lw_bound=$lw_value ;;
+            landwatch.push.remote) lw_push_remote=$lw_value ;;
+            landwatch.maintenance) lw_maintenance=$lw_value ;;
+            landwatch.maintenance.interval) lw_interval=$lw_value ;;
+            landwatch.notes) lw_notes=$lw_value ;;
+            landwatch.push.force) lw_force=$lw_value ;;
+            landwatch.notify) lw_notify=$lw_value ;;
+        esac
+    done
+}
+
+lw_usable_settings() {
+    # Ten digits of seconds or more (317 years) would not fit the arithmetic as microseconds.
+    case $lw_bound in '' | *[!0-9]* | ??????????*) lw_bound=$lw_default_stale_after ;; esac
+    case $lw_interval in '' | *[!0-9]* | ??????????*) lw_interval=$lw_default_interval ;; esac
+    case $lw_maintenance in [Ff]alse | [Nn]o | [Oo]ff | 0) lw_maintenance= ;; esac
+}
+
+lw_also() {
+    # $1 the landed commit, $2 its base: the other kinds of work a landing may ask for.
+    [ -n "$lw_skip" ] && return 0
+    [ -n "$lw_push_remote" ] && lw_enqueue push "$1" "$2"
+    [ -n "$lw_maintenance" ] || return 0
+    lw_next=
+    lw_readable "$lw_repo/maintenance-after" && read -r lw_next < "$lw_repo/maintenance-after"
+    case $lw_next in '' | *[!0-9]* | ???????????????????*) lw_next=0 ;; esac
+    [ "$lw_now" -ge "$lw_next" ] || return 0
+    lw_enqueue maintenance "$1" "" && lw_writable "$lw_repo/maintenance-after" &&
+        printf '%s\n' $((lw_now + lw_interval * 1000000)) > "$lw_repo/maintenance-after"
+    return 0
+}
+
+lw_something_to_tell() {
+    # Items given up since the person was last told, reviews with findings not yet told,
+    # committed linters held back for want of trust, or an item waiting too long.
+    # told takes failed/'s mtime when the person is told: any change since makes them differ.
+    if [ "$lw_work/failed" -nt "$lw_work/told" ] || [ "$lw_work/failed" -ot "$lw_work/told" ] ||
+        { [ -d "$lw_work/failed" ] && [ ! -e "$lw_work/told" ]; }; then
+        for lw_entry in "$lw_work/failed/"*; do
+            [ -e "$lw_entry" ] && return 0
+            break
+        done
+    fi
+    if lw_ours "$lw_repo/unread"; then
+        for lw_entry in "$lw_repo/unread/"*; do
+            [ -e "$lw_entry" ] && return 0
+            break
+        done
+    fi
+    lw_readable "$lw_repo/untrusted" && return 0
+    lw_oldest=$((lw_now - lw_bound * 1000000))
+    for lw_entry in "$lw_work/pending/"* "$lw_work/ready/"*; do
+        lw_stamp=${lw_entry##*.}
+        # 19 digits may not fit the shell's arithmetic; none is old (that is year 2286).
+        case $lw_stamp in '' | *[!0-9]* | ???????????????????*) continue ;; esac
+        [ "$lw_stamp" -lt "$lw_oldest" ] && return 0
+    done
+    return 1
+}
+
+lw_record_quickly() {
+    # The common landing, a commit with nothing to tell and no hook to chain, by the steps
+    # lw_record takes below. It returns 1 having recorded nothing whenever another step is
+    # needed: the shell then reads the rest of this file for them (skipped, chained, a .git file,
+    # moved, a first landing, settings or the clock changed, something to say).
+    [ "$LANDWATCH_EVENT" = post-commit ] && [ "${0##*/}" = post-commit ] &&
+        [ -z "$lw_skip$lw_chain" ] || return 1
+    umask 077
+    lw_git_dir=${GIT_DIR:-.git}
+    [ -d "$lw_git_dir" ] && lw_places && [ -d "$lw_repo" ] || return 1
+    [ -z "${LANDWATCH_REPOSITORY-}" ] || [ "$lw_common" -ef "$LANDWATCH_REPOSITORY" ] || return 1
+    lw_directories && lw_clock && lw_settings || return 1
+    lw_after_last
+    ! lw_something_to_tell && lw_head || return 1
+    lw_enqueue review "$lw_oid" "" && lw_also "$lw_oid" ""
+    lw_remember_last
+}
+
+lw_record_quickly "$@" 3>&2 2>/dev/null && exit 0
 
 # post-rewrite is the only event git gives a stdin to. When a hook we chain needs it too, it is
 # read once, by one `cat` (a shell loop appending to a string is quadratic: 20,000 lines took
@@ -36,7 +306,6 @@ lw_generated_by() {
     return 1
 }
 
-lw_status=0
 if [ "${LANDWATCH_CHAIN-}" = husky ]; then
     # husky's shim had this name; its `h` finds the user's .husky/<event> by this hook's name,
     # so it runs here, as this hook ($0), in a subshell.
@@ -63,226 +332,61 @@ elif [ -x "$lw_chained" ]; then
     fi
 fi
 
-# A pick of a rebase is no landing (post-rewrite lists them all at its end): most picks stop
-# here, before the shell has read the rest of this file. git sets GIT_DIR for a linked worktree;
-# a .git file without it (a submodule) takes the longer way to the same answer.
-if [ "$LANDWATCH_EVENT" = post-commit ] &&
-    { [ -d "${GIT_DIR:-.git}/rebase-merge" ] || [ -d "${GIT_DIR:-.git}/rebase-apply" ]; }; then
-    exit "$lw_status"
-fi
+lw_picked && exit "$lw_status"
 
-lw_said=
-lw_say() {
-    # One line at most, whatever happens.
-    [ -n "$lw_said" ] && return 0
-    lw_said=1
-    # On a terminal, from the left edge of a cleared line: git's progress (`Rebasing (7/7)`)
-    # may have left the cursor mid-line.
-    if [ -t 2 ]; then printf '\r\033[K' >&2; fi
-    printf 'landwatch: %s\n' "$*" >&2
-}
 
-# Nothing of ours is reached through a link or opened unless it is a regular file: a copied or
-# unpacked repository may have planted a link (writes would land elsewhere) or a FIFO (a read
-# would wait forever). `[ -L ]` and `[ -f ]` are builtins: the checks cost no process.
-lw_readable() { [ -f "$1" ] && [ ! -L "$1" ]; }
-lw_writable() { [ ! -L "$1" ] && { [ ! -e "$1" ] || [ -f "$1" ]; }; }
-lw_ours() { [ -d "$1" ] && [ ! -L "$1" ]; }
-
-lw_valid_oid() {
-    case $1 in '' | *[!0-9a-f]*) return 1 ;; esac
-    [ ${#1} -eq 40 ] || [ ${#1} -eq 64 ]
-}
-
-lw_find_git_dir() {
-    if [ -n "${GIT_DIR-}" ]; then
-        lw_git_dir=$GIT_DIR
-    elif [ -d .git ]; then
-        lw_git_dir=.git
-    elif [ -f .git ] && read -r lw_key lw_git_dir 2>/dev/null < .git && [ "$lw_key" = gitdir: ]; then
-        : # a linked worktree or a submodule: the path is relative to the worktree
-    else
-        lw_git_dir=$(git rev-parse --git-dir 2>/dev/null) || return 1
-    fi
-    lw_common=$lw_git_dir
-    if [ -f "$lw_git_dir/commondir" ] && read -r lw_common 2>/dev/null < "$lw_git_dir/commondir"; then
-        case $lw_common in /*) ;; *) lw_common=$lw_git_dir/$lw_common ;; esac
-    fi
-    lw_work=$lw_git_dir/landwatch
-    lw_repo=$lw_common/landwatch
-}
-
-lw_rev_parse() {
-    git rev-parse --verify --quiet "$1^{commit}" 2>/dev/null
-}
-
-lw_head() {
-    # What git has just written: HEAD and the branch's loose ref; git itself when the ref store
-    # is not plain files (packed-only ref, reftable).
-    lw_oid=
-    read -r lw_ref 2>/dev/null < "$lw_git_dir/HEAD" || lw_ref=
-    case $lw_ref in
-        "ref: refs/"*)
-            lw_ref=${lw_ref#ref: }
-            case $lw_ref in *..* | *[!A-Za-z0-9/._-]*) lw_ref= ;; esac
-            [ -n "$lw_ref" ] && [ -f "$lw_common/$lw_ref" ] && read -r lw_oid 2>/dev/null < "$lw_common/$lw_ref"
-            ;;
-        *) lw_oid=$lw_ref ;;
-    esac
-    lw_valid_oid "$lw_oid" || lw_oid=$(lw_rev_parse HEAD)
-    lw_valid_oid "$lw_oid"
-}
-
-lw_clock() {
-    # Microseconds since the epoch without starting a process where /proc allows: the boot time
-    # (cached per boot and clock step, as reading it costs ~0.5 ms) plus the uptime.
-    lw_boot=-
-    if read -r lw_up _ 2>/dev/null < /proc/uptime; then
-        read -r lw_boot 2>/dev/null < /proc/sys/kernel/random/boot_id || lw_boot=-
-        lw_btime=
-        lw_cached_boot=
-        lw_readable "$lw_work/boot-time" &&
-            read -r lw_cached_boot lw_btime 2>/dev/null < "$lw_work/boot-time"
-        case $lw_btime in '' | *[!0-9]* | ????????????*) lw_cached_boot= ;; esac
-        # A cache written "in the future" (/proc/$$ was made just now): the clock went back
-        # since, and the boot time the kernel gives moved with it. The reviewer drops a cache
-        # the clock left behind the other way.
-        if [ "$lw_cached_boot" != "$lw_boot" ] || [ "$lw_boot" = - ] ||
-            [ "$lw_work/boot-time" -nt "/proc/$$" ]; then
-            lw_btime=
-            while read -r lw_key lw_value _; do
-                [ "$lw_key" = btime ] && lw_btime=$lw_value && break
-            done < /proc/stat
-            case $lw_btime in '' | *[!0-9]* | ????????????*) lw_btime= ;; esac
-            [ -n "$lw_btime" ] && [ "$lw_boot" != - ] && lw_writable "$lw_work/boot-time" &&
-                { printf '%s %s\n' "$lw_boot" "$lw_btime" > "$lw_work/boot-time"; } 2>/dev/null
-        fi
-        lw_seconds=${lw_up%.*}
-        lw_centis=${lw_up#*.}
-        lw_centis=${lw_centis#0}
-        case $lw_seconds$lw_centis in '' | *[!0-9]*) lw_btime= ;; esac
-        if [ -n "$lw_btime" ]; then
-            lw_now=$(((lw_btime + lw_seconds) * 1000000 + lw_centis * 10000))
-            return 0
-        fi
-    fi
-    lw_now=$(date +%s 2>/dev/null) || return 1
-    case $lw_now in '' | *[!0-9]*) return 1 ;; esac
-    lw_now=$((lw_now * 1000000))
-}
-
-lw_after_last() {
-    # The clock ticks every 10 ms, and two landings (a cherry-pick and a revert) can come within
-    # one tick: every stamp is after the worktree's last, so items keep their landing order.
-    lw_last=
-    lw_readable "$lw_work/last-stamp" && read -r lw_last 2>/dev/null < "$lw_work/last-stamp"
-    case $lw_last in '' | *[!0-9]* | ???????????????????*) lw_last=0 ;; esac
-    [ "$lw_now" -gt "$lw_last" ] || lw_now=$((lw_last + 1))
-    lw_first=$lw_now
-}
-
-lw_remember_last() {
-    [ "${lw_now:-0}" -gt "${lw_first:-0}" ] && lw_writable "$lw_work/last-stamp" &&
-        { printf '%s\n' "$((lw_now - 1))" > "$lw_work/last-stamp"; } 2>/dev/null
-}
-
-lw_directories() {
+lw_make_directories() {
     for lw_entry in "$lw_repo" "$lw_work" "$lw_work/known" "$lw_work/ready"; do
         if [ -L "$lw_entry" ] || { [ -e "$lw_entry" ] && [ ! -d "$lw_entry" ]; }; then
             lw_say "$lw_entry is not a directory of landwatch's; not following it, nothing recorded"
             return 1
         fi
     done
-    lw_ours "$lw_work/known" && lw_ours "$lw_work/ready" && return 0
     # A worktree added after the install (or a work directory of an older landwatch): made on
     # its first landing.
-    mkdir -p "$lw_work/known" "$lw_work/ready" 2>/dev/null || {
+    mkdir -p "$lw_work/known" "$lw_work/ready" || {
         lw_say "cannot create the work directory $lw_work"
         return 1
     }
 }
 
-lw_enqueue() {
-    # $1 kind, $2 oid, $3 base or empty, $4 the commit it rewrote or none. The marker known/<id> is created exclusively (set -C
-    # opens with O_EXCL and refuses a symlink): that fails when the id is known in any state.
-    if [ -n "$lw_skip" ]; then
-        [ "$1" = review ] || return 0
-        set -C
-        { true > "$lw_work/skipped/$2"; } 2>/dev/null
-        set +C
-        return 0
+lw_clock_anew() {
+    # The boot time from the kernel, cached for the next landing; `date` where there is no /proc.
+    lw_boot=-
+    if read -r lw_up _ < /proc/uptime; then
+        read -r lw_boot < /proc/sys/kernel/random/boot_id || lw_boot=-
+        lw_btime=
+        while read -r lw_key lw_value _; do
+            [ "$lw_key" = btime ] && lw_btime=$lw_value && break
+        done < /proc/stat
+        lw_since_boot && {
+            [ "$lw_boot" = - ] || ! lw_writable "$lw_work/boot-time" ||
+                printf '%s %s\n' "$lw_boot" "$lw_btime" > "$lw_work/boot-time"
+            return 0
+        }
     fi
-    lw_id=$1-$2
-    lw_marker=$lw_work/known/$lw_id
-    set -C
-    # `true`, not `:`: a failed redirection on a special builtin would exit the shell.
-    { true > "$lw_marker"; } 2>/dev/null
-    lw_created=$?
-    set +C
-    if [ "$lw_created" -ne 0 ]; then
-        [ -e "$lw_marker" ] && return 0
-        lw_say "could not record ${2%"${2#???????}"} in $lw_work (read-only or full?)"
-        return 1
-    fi
-    if ! {
-        printf 'landwatch-work-item 1\nkind %s\noid %s\nenqueued %s\nproducer %s %s %s\n' \
-            "$1" "$2" "$lw_now" "$LANDWATCH_HOST" "$lw_boot" "$$" &&
-            { [ -z "$3" ] || printf 'base %s\n' "$3"; } &&
-            { [ -z "${4-}" ] || printf 'rewritten %s\n' "$4"; } &&
-            case $PWD in *"
-"*) : ;; *) printf 'work-tree %s\n' "$PWD" ;; esac &&
-            printf 'end\n'
-    } >> "$lw_marker" 2>/dev/null; then
-        rm -f "$lw_marker" 2>/dev/null # ours, created above: a torn marker would block the id
-        lw_say "could not record ${2%"${2#???????}"} in $lw_work (disk full?)"
-        return 1
-    fi
-    # One microsecond apart: items of one batch keep their landing order (the clock ticks 10 ms).
-    lw_stamp=$lw_now
-    lw_now=$((lw_now + 1))
-    # The marker is whole: an empty ready/<id>.<stamp> says so, and the reviewer links it into
-    # pending/ (a shell cannot link without starting `ln`; this costs no process).
-    set -C
-    { true > "$lw_work/ready/$lw_id.$lw_stamp"; } 2>/dev/null
-    lw_created=$?
-    set +C
-    [ "$lw_created" -eq 0 ] && return 0
-    # The marker stays: recovery publishes it once this hook is gone, so nothing is lost.
-    lw_say "could not publish ${2%"${2#???????}"} in $lw_work; the reviewer will pick it up"
-    return 1
+    lw_now=$(date +%s) || return 1
+    case $lw_now in '' | *[!0-9]*) return 1 ;; esac
+    lw_now=$((lw_now * 1000000))
 }
 
-lw_settings() {
-    # landwatch.* of git config, cached in the repository's work directory with the config
-    # files git read (included ones too); git config is asked again only when one is newer.
-    lw_cache=$lw_repo/settings
-    lw_fresh=
+lw_refresh_settings() {
+    # The cache of lw_settings made again from git config: its landwatch.* and each config file
+    # git read. A value landwatch cannot use is said when the configuration changes, not at
+    # every landing (the cache is made again only then).
     if ! lw_writable "$lw_cache"; then
         lw_say "$lw_cache is not a regular file; not following it"
+        lw_fresh=
         lw_read_settings <<EOF
-$(git config --get-regexp '^landwatch[.]' 2>/dev/null)
+$(git config --get-regexp '^landwatch[.]')
 EOF
     else
-        if [ -f "$lw_cache" ] && [ ! "$lw_common/config" -nt "$lw_cache" ] &&
-            [ ! "${HOME:-/}/.gitconfig" -nt "$lw_cache" ] &&
-            [ ! "${XDG_CONFIG_HOME:-${HOME:-/}/.config}/git/config" -nt "$lw_cache" ]; then
-            # One read (the shell's `read` takes a byte a system call): the settings, and
-            # whether a config file it names is newer than it.
-            lw_fresh=1
-            lw_read_settings 2>/dev/null < "$lw_cache"
-        fi
-        if [ -z "$lw_fresh" ]; then
-            { lw_cache_settings > "$lw_cache"; } 2>/dev/null
-            lw_read_settings 2>/dev/null < "$lw_cache"
-            # A value landwatch cannot use is said when the configuration changes, not at every
-            # landing (the cache is made again only then).
-            lw_check_settings
-        fi
+        lw_cache_settings > "$lw_cache"
+        lw_fresh=
+        lw_read_settings < "$lw_cache"
+        lw_check_settings
     fi
-    # Ten digits of seconds or more (317 years) would not fit the arithmetic as microseconds.
-    case $lw_bound in '' | *[!0-9]* | ??????????*) lw_bound=$lw_default_stale_after ;; esac
-    case $lw_interval in '' | *[!0-9]* | ??????????*) lw_interval=$lw_default_interval ;; esac
-    case $lw_maintenance in [Ff]alse | [Nn]o | [Oo]ff | 0) lw_maintenance= ;; esac
+    lw_usable_settings
 }
 
 lw_check_settings() {
@@ -323,7 +427,8 @@ lw_check_settings() {
 
 lw_cache_settings() {
     git config --get-regexp '^landwatch[.]'
-    # `file PATH` for each config file git read; relative ones are relative to this worktree.
+    # `file PATH` for each config file git read but the three lw_settings always looks at;
+    # relative ones are relative to this worktree.
     lw_previous=
     lw_tab='	' # a literal tab: the separator of --show-origin
     git config --list --show-origin --name-only | while IFS= read -r lw_line; do
@@ -333,47 +438,10 @@ lw_cache_settings() {
         case $lw_line in /*) ;; *) lw_line=$PWD/$lw_line ;; esac
         [ "$lw_line" = "$lw_previous" ] && continue
         lw_previous=$lw_line
-        printf 'file %s\n' "$lw_line"
+        [ "$lw_line" -ef "$lw_common/config" ] || [ "$lw_line" -ef "${HOME:-/}/.gitconfig" ] ||
+            [ "$lw_line" -ef "${XDG_CONFIG_HOME:-${HOME:-/}/.config}/git/config" ] ||
+            printf 'file %s\n' "$lw_line"
     done
-    return 0
-}
-
-lw_read_settings() {
-    # `landwatch.KEY VALUE` lines, and `file PATH` lines that clear lw_fresh when PATH is newer
-    # than the cache.
-    lw_bound=$lw_default_stale_after
-    lw_push_remote=
-    lw_maintenance=true
-    lw_interval=$lw_default_interval
-    lw_notes=
-    lw_force=
-    lw_notify=
-    while read -r lw_key lw_value; do
-        case $lw_key in
-            file) [ -n "$lw_fresh" ] && [ "$lw_value" -nt "$lw_cache" ] && lw_fresh= ;;
-            landwatch.staleafter) lw_bound=$lw_value ;;
-            landwatch.push.remote) lw_push_remote=$lw_value ;;
-            landwatch.maintenance) lw_maintenance=$lw_value ;;
-            landwatch.maintenance.interval) lw_interval=$lw_value ;;
-            landwatch.notes) lw_notes=$lw_value ;;
-            landwatch.push.force) lw_force=$lw_value ;;
-            landwatch.notify) lw_notify=$lw_value ;;
-        esac
-    done
-}
-
-lw_also() {
-    # $1 the landed commit, $2 its base: the other kinds of work a landing may ask for.
-    [ -n "$lw_skip" ] && return 0
-    [ -n "$lw_push_remote" ] && lw_enqueue push "$1" "$2"
-    [ -n "$lw_maintenance" ] || return 0
-    lw_next=
-    lw_readable "$lw_repo/maintenance-after" && read -r lw_next 2>/dev/null < "$lw_repo/maintenance-after"
-    case $lw_next in '' | *[!0-9]* | ???????????????????*) lw_next=0 ;; esac
-    [ "$lw_now" -ge "$lw_next" ] || return 0
-    lw_enqueue maintenance "$1" "" && lw_writable "$lw_repo/maintenance-after" &&
-        { printf '%s\n' $((lw_now + lw_interval * 1000000)) \
-            > "$lw_repo/maintenance-after"; } 2>/dev/null
     return 0
 }
 
@@ -387,7 +455,7 @@ lw_check_displaced() {
         *) return 0 ;;
     esac
     lw_writable "$lw_repo/displaced-told" && [ ! -e "$lw_repo/displaced-told" ] || return 0
-    { true > "$lw_repo/displaced-told"; } 2>/dev/null
+    true > "$lw_repo/displaced-told"
     lw_say "another hook manager moved landwatch's hooks aside (${0##*/}); what still covers" \
         "this repository: landwatch doctor"
 }
@@ -397,54 +465,26 @@ lw_check_place() {
     # is one the reviewer does not drain. Said once here (no process), the items kept for later.
     [ -z "${LANDWATCH_REPOSITORY-}" ] || [ "$lw_common" -ef "$LANDWATCH_REPOSITORY" ] && return 0
     lw_writable "$lw_repo/moved-told" && [ ! -e "$lw_repo/moved-told" ] || return 0
-    { true > "$lw_repo/moved-told"; } 2>/dev/null
+    true > "$lw_repo/moved-told"
     lw_say "this repository is not the one landwatch was installed in ($LANDWATCH_REPOSITORY):" \
         "moved or copied, nothing reviews what lands here; run: landwatch install"
 }
 
 lw_notice() {
-    # Python (and rich) start only when there is something to say: items given up since the
-    # person was last told, reviews with findings not yet told, or an item waiting too long.
+    # Python (and rich) start only when there is something to say.
     [ -n "$lw_said$lw_skip" ] && return 0 # one line at most: it has been said
-    lw_tell=
-    # told takes failed/'s mtime when the person is told: any change since makes them differ.
-    if [ "$lw_work/failed" -nt "$lw_work/told" ] || [ "$lw_work/failed" -ot "$lw_work/told" ] ||
-        { [ -d "$lw_work/failed" ] && [ ! -e "$lw_work/told" ]; }; then
-        for lw_entry in "$lw_work/failed/"*; do
-            [ -e "$lw_entry" ] && lw_tell=1
-            break
-        done
-    fi
-    if [ -z "$lw_tell" ] && lw_ours "$lw_repo/unread"; then
-        for lw_entry in "$lw_repo/unread/"*; do
-            [ -e "$lw_entry" ] && lw_tell=1
-            break
-        done
-    fi
-    # Committed linters held back for want of trust, not told yet.
-    [ -z "$lw_tell" ] && lw_readable "$lw_repo/untrusted" && lw_tell=1
-    if [ -z "$lw_tell" ]; then
-        lw_oldest=$((lw_now - lw_bound * 1000000))
-        for lw_entry in "$lw_work/pending/"* "$lw_work/ready/"*; do
-            lw_stamp=${lw_entry##*.}
-            # 19 digits may not fit the shell's arithmetic; none is old (that is year 2286).
-            case $lw_stamp in '' | *[!0-9]* | ???????????????????*) continue ;; esac
-            [ "$lw_stamp" -lt "$lw_oldest" ] && lw_tell=1 && break
-        done
-    fi
-    [ -n "$lw_tell" ] || return 0
+    lw_something_to_tell || return 0
     if [ -x "$LANDWATCH_ENTRY" ]; then
-        "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" < /dev/null
+        "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" < /dev/null 2>&3
     elif lw_writable "$lw_repo/gone-told" && [ ! -e "$lw_repo/gone-told" ]; then
         # Said once: landwatch was removed for this user, its hooks left here. Silent after.
-        { true > "$lw_repo/gone-told"; } 2>/dev/null
+        true > "$lw_repo/gone-told"
         lw_say "items wait in $lw_work but $LANDWATCH_ENTRY is gone: reinstall landwatch" \
             "(./install.sh), or remove its hooks with its landwatch uninstall"
     fi
 }
 
 lw_nothing_landed() {
-    # Decided first, before any file is read: most pick steps of a rebase stop here.
     case $LANDWATCH_EVENT in
         post-commit)
             # During a rebase post-rewrite gives the authoritative list; a pick is not a landing.
@@ -469,22 +509,35 @@ lw_rewritten() {
     [ -z "$lw_tip" ] || lw_also "$lw_tip" ""
 }
 
+lw_find_git_dir() {
+    if [ -n "${GIT_DIR-}" ]; then
+        lw_git_dir=$GIT_DIR
+    elif [ -d .git ]; then
+        lw_git_dir=.git
+    elif [ -f .git ] && read -r lw_key lw_git_dir < .git && [ "$lw_key" = gitdir: ]; then
+        : # a linked worktree or a submodule: the path is relative to the worktree
+    else
+        lw_git_dir=$(git rev-parse --git-dir) || return 1
+    fi
+    lw_places
+}
+
 lw_record() {
     umask 077
     lw_find_git_dir || return 0
     lw_nothing_landed "$@" && return 0
     # Not installed in this repository (a shared hooks dir, or removed): stay silent.
     [ -d "$lw_repo" ] || return 0
-    lw_directories || return 0
+    lw_directories || lw_make_directories || return 0
     if [ -n "$lw_skip" ]; then
-        lw_ours "$lw_work/skipped" || mkdir "$lw_work/skipped" 2>/dev/null || return 0
+        lw_ours "$lw_work/skipped" || mkdir "$lw_work/skipped" || return 0
     else
-        lw_clock || {
+        lw_clock || lw_clock_anew || {
             lw_say "cannot read the clock; nothing recorded"
             return 0
         }
         lw_after_last
-        lw_settings
+        lw_settings || lw_refresh_settings
         lw_check_place
         lw_check_displaced
     fi
@@ -494,7 +547,7 @@ lw_record() {
             ;;
         post-merge)
             lw_base=
-            [ -f "$lw_git_dir/ORIG_HEAD" ] && read -r lw_base 2>/dev/null < "$lw_git_dir/ORIG_HEAD"
+            [ -f "$lw_git_dir/ORIG_HEAD" ] && read -r lw_base < "$lw_git_dir/ORIG_HEAD"
             lw_valid_oid "$lw_base" || lw_base=
             lw_head && [ "$lw_oid" != "$lw_base" ] && lw_enqueue review "$lw_oid" "$lw_base" &&
                 lw_also "$lw_oid" "$lw_base"
@@ -513,5 +566,5 @@ EOF
     lw_notice
 }
 
-lw_record "$@"
+lw_record "$@" 3>&2 2>/dev/null
 exit "$lw_status"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from landwatch import work_item
 from landwatch.work_item import Enqueued, WorkItem, WorkKind
-from repo_helpers import Repo
+from repo_helpers import Repo, installed
 
 
 def test_commit_records_head(repo: Repo) -> None:
@@ -286,6 +286,9 @@ def test_settings_in_an_included_config_file_are_seen(repo: Repo, tmp_path: Path
     repo.git("config", "include.path", str(included))
     repo.land("settings cached")
     assert repo.pending(kind=WorkKind.PUSH) == []
+    # The repository's own config is looked at by every landing; the cache names the others.
+    cached = (repo.git_dir / "landwatch" / "settings").read_text().splitlines()
+    assert [line for line in cached if line.startswith("file ")] == [f"file {included}"]
     included.write_text('[landwatch]\n\tstaleAfter = 600\n[landwatch "push"]\n\tremote = origin\n')
     cache = repo.git_dir / "landwatch" / "settings"
     later = cache.stat().st_mtime + 1
@@ -313,3 +316,54 @@ def test_a_setting_landwatch_cannot_use_is_said_once_per_change(repo: Repo) -> N
         "landwatch: git config landwatch.notes = 'maybe' is not true or false; landwatch "
         "writes no notes\n"
     )
+
+
+QUICK_WAY = 'lw_record_quickly "$@" 3>&2 2>/dev/null && exit 0\n'
+
+
+def rewrite_hook(repo: Repo, after_quick_way: str) -> None:
+    """post-commit with `after_quick_way` in place of the line that ends the quick way."""
+    hook = repo.git_dir / "hooks" / "post-commit"
+    text = hook.read_text()
+    assert text.count(QUICK_WAY) == 1
+    hook.write_text(text.replace(QUICK_WAY, after_quick_way))
+
+
+def test_a_common_landing_ends_before_the_shell_reads_the_rest_of_the_hook(repo: Repo) -> None:
+    repo.land("the first landing makes the caches")
+    repo.clear()
+    # What follows the quick way cannot even be parsed: a landing that reaches it fails loudly.
+    rewrite_hook(repo, QUICK_WAY + "lw_unparsable (((\n")
+    for number in range(3):
+        oid = repo.land(f"common landing {number}")
+        assert repo.said == ""
+        assert repo.pending() == [(oid, None)]
+        repo.clear()
+    repo.git("config", "landwatch.staleAfter", "900")  # settings changed: the whole hook
+    cache = repo.git_dir / "landwatch" / "settings"
+    later = cache.stat().st_mtime + 1
+    os.utime(repo.git_dir / "config", (later, later))
+    repo.land("needs the rest")
+    assert "Syntax error" in repo.said
+
+
+def test_the_quick_way_and_the_whole_hook_write_one_record(repo: Repo, tmp_path: Path) -> None:
+    def record_of_a_landing(repo: Repo) -> dict[str, str]:
+        """Its record's lines, but what differs between two landings and two worktrees."""
+        oid = repo.land(f"landing in {repo.path.name}")
+        marker = repo.git_dir / "landwatch" / "known" / f"review-{oid}"
+        lines = dict(line.partition(" ")[::2] for line in marker.read_text().splitlines())
+        assert lines.pop("oid") == oid
+        assert abs(int(lines.pop("enqueued")) / 1e6 - time.time()) < 60
+        assert Path(lines.pop("work-tree")) == repo.path
+        host, boot, _pid = lines.pop("producer").split()
+        return {**lines, "producer": f"{host} {boot}"}
+
+    whole = installed(tmp_path / "whole")
+    for each in (repo, whole):
+        each.land("the first landing makes the caches")
+    rewrite_hook(whole, "")  # no quick way: every landing takes the whole hook
+    quick_record, whole_record = record_of_a_landing(repo), record_of_a_landing(whole)
+    assert quick_record == whole_record
+    assert list(quick_record) == ["landwatch-work-item", "kind", "end", "producer"]
+    assert repo.said == whole.said == ""
