@@ -514,3 +514,19 @@ def test_markers_exist_exactly_for_known_ids(git_dir: Path) -> None:
     w.enqueue(item(git_dir, 1), now=T)
     w.enqueue(item(git_dir, 2), now=T)
     assert known_markers(git_dir) == {item(git_dir, 1).id, item(git_dir, 2).id}
+
+
+def test_a_record_is_read_in_one_read_and_whole_when_it_grew_since_fstat(tmp_path: Path) -> None:
+    path = tmp_path / "record"
+    path.write_bytes(b"x" * 100)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        size = os.fstat(fd).st_size
+        assert w._read_all(fd, size) == b"x" * 100
+        os.lseek(fd, 0, os.SEEK_SET)
+        path.write_bytes(b"x" * 100 + b"y" * (w.MAX_RECORD_BYTES + 10))  # grew since
+        data = w._read_all(fd, size)
+        assert data.startswith(b"x" * 100 + b"y")
+        assert len(data) == w.MAX_RECORD_BYTES + 1  # enough to be refused, no more
+    finally:
+        os.close(fd)

@@ -112,8 +112,10 @@ class WorkItem:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", _kind(self.kind))
-        object.__setattr__(self, "git_dir", Path(self.git_dir))
-        if self.work_tree is not None:
+        # Made for every claim: a path already one is not parsed again.
+        if not isinstance(self.git_dir, Path):
+            object.__setattr__(self, "git_dir", Path(self.git_dir))
+        if self.work_tree is not None and not isinstance(self.work_tree, Path):
             object.__setattr__(self, "work_tree", Path(self.work_tree))
         if not _OID_RE.fullmatch(self.oid):
             raise ValueError(f"not a full lowercase object id: {self.oid!r}")
@@ -567,8 +569,11 @@ def _lstat(directory: _WorkDirectory, where: str, name: str) -> os.stat_result |
         return None
 
 
-def _read_entry(directory: _WorkDirectory, where: str, name: str, *, append: bool = False) -> int:
-    """Open a regular file of a state directory; RecordError when the entry is not one."""
+def _read_entry(
+    directory: _WorkDirectory, where: str, name: str, *, append: bool = False
+) -> tuple[int, int]:
+    """Open a regular file of a state directory: its fd and size; RecordError when the entry
+    is not one."""
     flags = (os.O_RDWR | os.O_APPEND | (_READ_FLAGS & ~os.O_RDONLY)) if append else _READ_FLAGS
     try:
         fd = os.open(name, flags, dir_fd=directory.fd(where))
@@ -580,22 +585,26 @@ def _read_entry(directory: _WorkDirectory, where: str, name: str, *, append: boo
     if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_RECORD_BYTES:
         os.close(fd)
         raise RecordError("not a regular file of a sane size")
-    return fd
+    return fd, info.st_size
 
 
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, MAX_RECORD_BYTES + 1):
+def _read_all(fd: int, size: int) -> bytes:
+    """The bytes of a record fstat found `size` long: one read as a rule, of that size (a buffer
+    the size of the largest record allowed costs more to allocate than the read itself)."""
+    data = os.read(fd, size + 1)
+    if len(data) == size:  # fewer bytes than asked for: the end of the file
+        return data
+    chunks, total = [data], len(data)
+    while total <= MAX_RECORD_BYTES and (chunk := os.read(fd, MAX_RECORD_BYTES + 1 - total)):
         chunks.append(chunk)
-        if sum(map(len, chunks)) > MAX_RECORD_BYTES:
-            break
+        total += len(chunk)
     return b"".join(chunks)
 
 
 def _decode_entry(directory: _WorkDirectory, where: str, name: str) -> _Record:
-    fd = _read_entry(directory, where, name)
+    fd, size = _read_entry(directory, where, name)
     try:
-        return _decode_record(_read_all(fd), id_of_entry(name))
+        return _decode_record(_read_all(fd, size), id_of_entry(name))
     finally:
         os.close(fd)
 
@@ -798,13 +807,17 @@ def claim_next_of(
     with _existing(git_dir, "cannot claim from") as directory:
         if directory is None:
             return None
-        return _claim_next_in(directory, kinds, _now(now))
+        return _claim_next_in(directory, _kinds(kinds), _now(now))
+
+
+def _kinds(kinds: Iterable[str]) -> tuple[str, ...]:
+    """The kinds a consumer asked for, checked, once each, in one order."""
+    return tuple(sorted({_kind(kind) for kind in kinds}))
 
 
 def _claim_next_in(
-    directory: _WorkDirectory, kinds: Iterable[str], moment: float
+    directory: _WorkDirectory, wanted: tuple[str, ...], moment: float
 ) -> Claimed | None:
-    wanted = tuple(sorted({_kind(kind) for kind in kinds}))
     key = _listing_key(directory.git_dir)
     relisted = False
     while True:
@@ -958,44 +971,47 @@ class Drain:
         self.sync_every = sync_every
         self._unsynced: set[str] = set()
         self._settled = 0
+        self._asked: tuple[Iterable[str], tuple[str, ...]] | None = None
         # Opened as every other operation opens it (None: nothing there, nothing to drain).
         self._opened = contextlib.ExitStack()
         self._directory = self._opened.enter_context(_existing(git_dir, "cannot claim from"))
-
-    @contextlib.contextmanager
-    def _errors(self, doing: str) -> Iterator[None]:
-        try:
-            yield
-        except OSError as error:
-            raise _queue_error(doing, self.git_dir, error) from None
 
     def claim_next_of(self, kinds: Iterable[str], *, now: float | None = None) -> Claimed | None:
         """As `claim_next_of`."""
         if self._directory is None:
             return None
-        with self._errors("cannot claim from"):
-            return _claim_next_in(self._directory, kinds, _now(now))
+        # A consumer asks for the same kinds item after item: they are checked once.
+        if self._asked is None or self._asked[0] != kinds:
+            self._asked = (kinds, _kinds(kinds))
+        try:
+            return _claim_next_in(self._directory, self._asked[1], _now(now))
+        except OSError as error:
+            raise _queue_error("cannot claim from", self.git_dir, error) from None
 
     def settle(self, claimed: Claimed, state: str = DONE, *, now: float | None = None) -> bool:
         """As `settle`, durable by the next sync."""
         if self._directory is None:
             return False
-        with self._errors("cannot settle in"):
+        try:
             if not _settle_in(self._directory, claimed.name, state, _now(now)):
                 return False
-            self._unsynced.add(state)
-            self._settled += 1
-            if self._settled % self.sync_every == 0:
-                self.sync()
-            return True
+        except OSError as error:
+            raise _queue_error("cannot settle in", self.git_dir, error) from None
+        self._unsynced.add(state)
+        self._settled += 1
+        if self._settled % self.sync_every == 0:
+            self.sync()
+        return True
 
     def sync(self) -> None:
         """Make every settle so far durable."""
         if self._directory is None:
             return
-        with self._errors("cannot settle in"):
+        try:
             for state in sorted(self._unsynced):
                 _fsync_directory(self._directory, state)
+        except OSError as error:
+            raise _queue_error("cannot settle in", self.git_dir, error) from None
         self._unsynced.clear()
 
     def close(self) -> None:
@@ -1026,11 +1042,11 @@ def retry(git_dir: os.PathLike[str] | str, name: str, *, now: float | None = Non
         if directory is None:
             return None
         try:
-            fd = _read_entry(directory, FAILED, name, append=True)
+            fd, size = _read_entry(directory, FAILED, name, append=True)
         except (FileNotFoundError, RecordError):
             return None
         try:
-            data = _read_all(fd)
+            data = _read_all(fd, size)
             try:
                 _decode_record(data, id)
             except RecordError:
@@ -1169,13 +1185,13 @@ def _finish_recovering(
         return (FAILED, None) if _quarantine(directory, RECOVERING, name, now) else None
     id, generation, _ = parsed
     try:
-        fd = _read_entry(directory, RECOVERING, name, append=True)
+        fd, size = _read_entry(directory, RECOVERING, name, append=True)
     except FileNotFoundError:
         return None
     except RecordError:
         return _give_up_recovering(directory, name, now)
     try:
-        data = _read_all(fd)
+        data = _read_all(fd, size)
         try:
             record = _decode_record(data, id)
         except RecordError:
