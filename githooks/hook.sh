@@ -87,9 +87,10 @@ lw_clock() {
     # boot, or was written "in the future" (/proc/$$ was made just now): the clock went back
     # since, and the boot time the kernel gives moved with it; lw_clock_anew then measures.
     # The reviewer drops a cache the clock left behind the other way.
+    lw_boot_cache=$lw_work/boot-time
     read -r lw_up _ < /proc/uptime && read -r lw_boot < /proc/sys/kernel/random/boot_id &&
-        lw_readable "$lw_work/boot-time" && read -r lw_cached_boot lw_btime < "$lw_work/boot-time" &&
-        [ "$lw_cached_boot" = "$lw_boot" ] && [ ! "$lw_work/boot-time" -nt "/proc/$$" ] || return 1
+        lw_readable "$lw_boot_cache" && read -r lw_cached_boot lw_btime < "$lw_boot_cache" &&
+        [ "$lw_cached_boot" = "$lw_boot" ] && [ ! "$lw_boot_cache" -nt "/proc/$$" ] || return 1
     lw_since_boot
 }
 
@@ -118,12 +119,14 @@ lw_remember_last() {
 }
 
 lw_directories() {
-    [ ! -L "$lw_repo" ] && [ ! -L "$lw_work" ] && lw_ours "$lw_work/known" && lw_ours "$lw_work/ready"
+    [ ! -L "$lw_repo" ] && [ ! -L "$lw_work" ] && lw_ours "$lw_work/known" &&
+        lw_ours "$lw_work/ready"
 }
 
 lw_enqueue() {
-    # $1 kind, $2 oid, $3 base or empty, $4 the commit it rewrote or none. The marker known/<id> is created exclusively (set -C
-    # opens with O_EXCL and refuses a symlink): that fails when the id is known in any state.
+    # $1 kind, $2 oid, $3 base or empty, $4 the commit it rewrote or none. The marker
+    # known/<id> is created exclusively (set -C opens with O_EXCL and refuses a symlink): that
+    # fails when the id is known in any state.
     if [ -n "$lw_skip" ]; then
         [ "$1" = review ] || return 0
         set -C
