@@ -289,6 +289,9 @@ lw_record_quickly() {
 
 lw_record_quickly "$@" 3>&2 2>/dev/null && exit 0
 
+# The second half, read only by a landing that needs more than the quick way: the hook we chain,
+# then the whole of lw_record.
+
 # post-rewrite is the only event git gives a stdin to. When a hook we chain needs it too, it is
 # read once, by one `cat` (a shell loop appending to a string is quadratic: 20,000 lines took
 # 13 s), and given to both; otherwise the recording loop reads it straight from stdin.
@@ -336,7 +339,6 @@ elif [ -x "$lw_chained" ]; then
 fi
 
 lw_picked && exit "$lw_status"
-
 
 lw_make_directories() {
     for lw_entry in "$lw_repo" "$lw_work" "$lw_work/known" "$lw_work/ready"; do
