@@ -347,6 +347,17 @@ def test_a_common_landing_ends_before_the_shell_reads_the_rest_of_the_hook(repo:
     assert "Syntax error" in repo.said
 
 
+def test_a_linked_worktree_takes_the_quick_way_too(repo: Repo, tmp_path: Path) -> None:
+    repo.git("worktree", "add", "-q", str(tmp_path / "linked"), "-b", "linked")
+    linked = Repo.existing(tmp_path / "linked")
+    linked.land("the first landing makes its work directory", "w")
+    repo.clear(linked.git_dir)
+    rewrite_hook(repo, QUICK_WAY + "lw_unparsable (((\n")  # the hooks are the repository's
+    oid = linked.land("a common landing", "w")
+    assert linked.said == ""
+    assert repo.pending(linked.git_dir) == [(oid, None)]
+
+
 def test_the_quick_way_and_the_whole_hook_write_one_record(repo: Repo, tmp_path: Path) -> None:
     def record_of_a_landing(repo: Repo) -> dict[str, str]:
         """Its record's lines, but what differs between two landings and two worktrees."""
