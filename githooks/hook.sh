@@ -18,10 +18,8 @@ lw_chain=
 # here, before the shell has read the rest of this file, or once the hook we chain has run.
 # git sets GIT_DIR for a linked worktree; a .git file without it (a submodule) takes the
 # longer way to the same answer.
-lw_picked() {
-    [ "$LANDWATCH_EVENT" = post-commit ] &&
-        { [ -d "${GIT_DIR:-.git}/rebase-merge" ] || [ -d "${GIT_DIR:-.git}/rebase-apply" ]; }
-}
+lw_rebasing() { [ -d "$1/rebase-merge" ] || [ -d "$1/rebase-apply" ]; }
+lw_picked() { [ "$LANDWATCH_EVENT" = post-commit ] && lw_rebasing "${GIT_DIR:-.git}"; }
 [ -z "$lw_chain" ] && lw_picked && exit 0
 
 # The kill switch makes landwatch absent: the hook it replaced, if any, runs as it would alone,
@@ -48,6 +46,14 @@ lw_say() {
 lw_readable() { [ -f "$1" ] && [ ! -L "$1" ]; }
 lw_writable() { [ ! -L "$1" ] && { [ ! -e "$1" ] || [ -f "$1" ]; }; }
 lw_ours() { [ -d "$1" ] && [ ! -L "$1" ]; }
+lw_has_entries() {
+    # Whether the directory $1 (given with its slash) holds anything.
+    for lw_entry in "$1"*; do
+        [ -e "$lw_entry" ] && return 0
+        break
+    done
+    return 1
+}
 
 lw_valid_oid() {
     case $1 in '' | *[!0-9a-f]*) return 1 ;; esac
@@ -247,17 +253,9 @@ lw_something_to_tell() {
     # told takes failed/'s mtime when the person is told: any change since makes them differ.
     if [ "$lw_work/failed" -nt "$lw_work/told" ] || [ "$lw_work/failed" -ot "$lw_work/told" ] ||
         { [ -d "$lw_work/failed" ] && [ ! -e "$lw_work/told" ]; }; then
-        for lw_entry in "$lw_work/failed/"*; do
-            [ -e "$lw_entry" ] && return 0
-            break
-        done
+        lw_has_entries "$lw_work/failed/" && return 0
     fi
-    if lw_ours "$lw_repo/unread"; then
-        for lw_entry in "$lw_repo/unread/"*; do
-            [ -e "$lw_entry" ] && return 0
-            break
-        done
-    fi
+    lw_ours "$lw_repo/unread" && lw_has_entries "$lw_repo/unread/" && return 0
     lw_readable "$lw_repo/untrusted" && return 0
     lw_oldest=$((lw_now - lw_bound * 1000000))
     for lw_entry in "$lw_work/pending/"* "$lw_work/ready/"*; do
@@ -267,6 +265,12 @@ lw_something_to_tell() {
         [ "$lw_stamp" -lt "$lw_oldest" ] && return 0
     done
     return 1
+}
+
+lw_in_place() {
+    # The install wrote down the repository it was made for: a repository moved or copied since
+    # is one the reviewer does not drain.
+    [ -z "${LANDWATCH_REPOSITORY-}" ] || [ "$lw_common" -ef "$LANDWATCH_REPOSITORY" ]
 }
 
 lw_record_quickly() {
@@ -279,7 +283,7 @@ lw_record_quickly() {
     umask 077
     lw_git_dir=${GIT_DIR:-.git}
     [ -d "$lw_git_dir" ] && lw_places && [ -d "$lw_repo" ] || return 1
-    [ -z "${LANDWATCH_REPOSITORY-}" ] || [ "$lw_common" -ef "$LANDWATCH_REPOSITORY" ] || return 1
+    lw_in_place || return 1
     lw_directories && lw_clock && lw_settings || return 1
     lw_after_last
     ! lw_something_to_tell && lw_head || return 1
@@ -379,15 +383,14 @@ lw_refresh_settings() {
     # The cache of lw_settings made again from git config: its landwatch.* and each config file
     # git read. A value landwatch cannot use is said when the configuration changes, not at
     # every landing (the cache is made again only then).
+    lw_fresh=
     if ! lw_writable "$lw_cache"; then
         lw_say "$lw_cache is not a regular file; not following it"
-        lw_fresh=
         lw_read_settings <<EOF
 $(git config --get-regexp '^landwatch[.]')
 EOF
     else
         lw_cache_settings > "$lw_cache"
-        lw_fresh=
         lw_read_settings < "$lw_cache"
         lw_check_settings
     fi
@@ -466,9 +469,8 @@ lw_check_displaced() {
 }
 
 lw_check_place() {
-    # The install wrote down the repository it was made for: a repository moved or copied since
-    # is one the reviewer does not drain. Said once here (no process), the items kept for later.
-    [ -z "${LANDWATCH_REPOSITORY-}" ] || [ "$lw_common" -ef "$LANDWATCH_REPOSITORY" ] && return 0
+    # Not in place (lw_in_place): said once here (no process), the items kept for later.
+    lw_in_place && return 0
     lw_writable "$lw_repo/moved-told" && [ ! -e "$lw_repo/moved-told" ] || return 0
     true > "$lw_repo/moved-told"
     lw_say "this repository is not the one landwatch was installed in ($LANDWATCH_REPOSITORY):" \
@@ -493,7 +495,7 @@ lw_nothing_landed() {
     case $LANDWATCH_EVENT in
         post-commit)
             # During a rebase post-rewrite gives the authoritative list; a pick is not a landing.
-            [ -d "$lw_git_dir/rebase-merge" ] || [ -d "$lw_git_dir/rebase-apply" ]
+            lw_rebasing "$lw_git_dir"
             ;;
         post-merge) [ "${1-}" != 0 ] ;;     # 1: a squash merge committed nothing
         post-rewrite) [ "${1-}" != rebase ] ;; # amend: post-commit recorded the new commit
