@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from landwatch.review import secretscan
 from landwatch.review.change import FileChange, Line
@@ -29,6 +29,33 @@ class SecretRule(LineRule):
 
     def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
         raise NotImplementedError
+
+    def span_findings(
+        self,
+        path: str | None,
+        line: Line,
+        found: Sequence[tuple[str, int, int]],
+        seen: Counter[str],
+        describe: Callable[[str, str], str] = lambda label, _value: label,
+    ) -> Iterator[Finding]:
+        """A finding for each (label, start, end) secret of `line`, all shown by one copy of the
+        line with every one of them redacted; a value seen before in the scan is another
+        occurrence, not the same finding. `describe` makes the message of a label and value."""
+        if not found:
+            return
+        snippet = redacted_snippet(line.text, [(start, end) for _, start, end in found])
+        for label, start, end in found:
+            value = line.text[start:end]
+            occurrence = seen[value]
+            seen[value] += 1
+            yield self.finding(
+                describe(label, value),
+                path=path,
+                number=line.number,
+                content=snippet,  # the identity holds the redacted line, never the secret
+                occurrence=occurrence,
+                snippet=snippet,
+            )
 
 
 _BASE64_LINE = re.compile(rb"\s*[A-Za-z0-9+/=]+\s*")
@@ -119,23 +146,8 @@ class TokenFormat(SecretRule):
         )
         for index in sorted(candidates):
             line = lines[index]
-            text = line.text
-            tokens = secretscan.tokens(text, candidates[index])
-            if not tokens:
-                continue
-            snippet = redacted_snippet(text, [(start, end) for _, start, end in tokens])
-            for label, start, end in tokens:
-                value = text[start:end]
-                occurrence = seen[value]
-                seen[value] += 1
-                yield self.finding(
-                    label,
-                    path=path,
-                    number=line.number,
-                    content=snippet,  # the identity holds the redacted line, never the secret
-                    occurrence=occurrence,
-                    snippet=snippet,
-                )
+            tokens = secretscan.tokens(line.text, candidates[index])
+            yield from self.span_findings(path, line, tokens, seen)
 
 
 class GenericSecret(SecretRule):
@@ -188,22 +200,13 @@ class GenericSecret(SecretRule):
                 for name, start, end in found
                 if not any(start < t_end and t_start < end for _, t_start, t_end in tokens)
             ]
-            if not found:
-                continue
-            snippet = redacted_snippet(text, [(start, end) for _, start, end in found])
-            for name, start, end in found:
-                value = text[start:end]
-                occurrence = seen[value]
-                seen[value] += 1
-                yield self.finding(
-                    f"secret-looking literal assigned to {name[:60]!r} "
-                    f"(entropy {shannon_entropy(value):.1f})",
-                    path=path,
-                    number=line.number,
-                    content=snippet,  # the identity holds the redacted line, never the secret
-                    occurrence=occurrence,
-                    snippet=snippet,
-                )
+            yield from self.span_findings(path, line, found, seen, _describe_literal)
+
+
+def _describe_literal(name: str, value: str) -> str:
+    return (
+        f"secret-looking literal assigned to {name[:60]!r} (entropy {shannon_entropy(value):.1f})"
+    )
 
 
 class Credentials(SecretRule):
@@ -231,23 +234,8 @@ class Credentials(SecretRule):
         )
         for index in candidates:
             line = lines[index]
-            text = line.text
-            found = secretscan.credentials(text, credential_file=credential_file)
-            if not found:
-                continue
-            snippet = redacted_snippet(text, [(start, end) for _, start, end in found])
-            for what, start, end in found:
-                value = text[start:end]
-                occurrence = seen[value]
-                seen[value] += 1
-                yield self.finding(
-                    what,
-                    path=path,
-                    number=line.number,
-                    content=snippet,
-                    occurrence=occurrence,
-                    snippet=snippet,
-                )
+            found = secretscan.credentials(line.text, credential_file=credential_file)
+            yield from self.span_findings(path, line, found, seen)
 
 
 RULES = [PrivateKey, TokenFormat, GenericSecret, Credentials]
