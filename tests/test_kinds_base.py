@@ -21,7 +21,7 @@ from landwatch.kinds.base import (
 from landwatch.kinds.review import ReviewHandler
 from landwatch.work_item import DONE, FAILED, PENDING
 from queue_helpers import tmpfs, tries_of
-from repo_helpers import installed
+from repo_helpers import Repo, installed
 
 
 def fill(directory: Path) -> Path:
@@ -31,6 +31,13 @@ def fill(directory: Path) -> Path:
             file.write(b"\0" * 65536)
             file.flush()
     return filler
+
+
+def assert_every_review_done(repo: Repo, oids: list[str]) -> None:
+    """The review of every commit in `oids` is done, and nothing was given up."""
+    done = {work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)}
+    assert done >= {f"review-{oid}" for oid in oids}
+    assert work_item.entries(repo.git_dir, FAILED) == []
 
 
 def test_backoffs_double_up_to_their_cap_with_jitter() -> None:
@@ -77,9 +84,7 @@ def test_a_full_disk_burns_no_try_and_loses_nothing(tmp_path: Path) -> None:
             settle_down(reviewer)
         finally:
             reviewer.shutdown()
-        done = {work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)}
-        assert done >= {f"review-{oid}" for oid in oids}
-        assert work_item.entries(repo.git_dir, FAILED) == []
+        assert_every_review_done(repo, oids)
         shutil.rmtree(repo.path)
 
 
@@ -103,7 +108,5 @@ def test_a_read_only_disk_burns_no_try_and_loses_nothing(tmp_path: Path) -> None
             settle_down(reviewer)
         finally:
             reviewer.shutdown()
-        done = {work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)}
-        assert done >= {f"review-{oid}" for oid in oids}
-        assert work_item.entries(repo.git_dir, FAILED) == []
+        assert_every_review_done(repo, oids)
         shutil.rmtree(repo.path)
