@@ -248,6 +248,23 @@ def stamp_of_landing(repo: Repo) -> float:
     return int(newest.rpartition(".")[2]) / 1_000_000
 
 
+def test_the_last_stamp_is_written_in_place(repo: Repo) -> None:
+    repo.land("writes the last stamp")
+    last = repo.git_dir / "landwatch" / "last-stamp"
+    # Longer than a stamp: what a shorter write leaves behind comes after the line the hook reads.
+    last.write_text("100\n" + "9" * 30 + "\n")
+    inode = last.stat().st_ino
+    repo.clear()
+    repo.land("after a short last stamp")
+    first, rest = last.read_text().split("\n", 1)
+    assert last.stat().st_ino == inode
+    assert int(first) == int(stamp_of_landing(repo) * 1_000_000)
+    assert rest.endswith("9\n")
+    repo.clear()
+    landed = [repo.land("one after"), repo.land("and another")]
+    assert [oid for oid, _ in repo.pending()] == landed
+
+
 def test_a_clock_stepped_back_since_the_boot_time_was_cached_is_noticed(repo: Repo) -> None:
     repo.land("caches the boot time")
     repo.clear()
