@@ -136,13 +136,7 @@ lw_enqueue() {
     # $1 kind, $2 oid, $3 base or empty, $4 the commit it rewrote or none. The marker
     # known/<id> is created exclusively (set -C opens with O_EXCL and refuses a symlink): that
     # fails when the id is known in any state.
-    if [ -n "$lw_skip" ]; then
-        [ "$1" = review ] || return 0
-        set -C
-        true > "$lw_work/skipped/$2"
-        set +C
-        return 0
-    fi
+    [ -n "$lw_skip" ] && { lw_mark_skipped "$@"; return 0; }
     lw_id=$1-$2
     lw_marker=$lw_work/known/$lw_id
     set -C
@@ -155,15 +149,17 @@ lw_enqueue() {
         lw_say "could not record ${2%"${2#???????}"} in $lw_work (read-only or full?)"
         return 1
     fi
-    if ! {
-        printf 'landwatch-work-item 1\nkind %s\noid %s\nenqueued %s\nproducer %s %s %s\n' \
-            "$1" "$2" "$lw_now" "$LANDWATCH_HOST" "$lw_boot" "$$" &&
-            { [ -z "$3" ] || printf 'base %s\n' "$3"; } &&
-            { [ -z "${4-}" ] || printf 'rewritten %s\n' "$4"; } &&
-            case $PWD in *"
-"*) : ;; *) printf 'work-tree %s\n' "$PWD" ;; esac &&
-            printf 'end\n'
-    } >> "$lw_marker"; then
+    # The optional lines first, so that the record is one write.
+    lw_lines=
+    [ -z "$3" ] || lw_lines="base $3
+"
+    [ -z "${4-}" ] || lw_lines="${lw_lines}rewritten $4
+"
+    case $PWD in *"
+"*) ;; *) lw_lines="${lw_lines}work-tree $PWD
+" ;; esac
+    if ! printf 'landwatch-work-item 1\nkind %s\noid %s\nenqueued %s\nproducer %s %s %s\n%send\n' \
+        "$1" "$2" "$lw_now" "$LANDWATCH_HOST" "$lw_boot" "$$" "$lw_lines" >> "$lw_marker"; then
         rm -f "$lw_marker" # ours, created above: a torn marker would block the id
         lw_say "could not record ${2%"${2#???????}"} in $lw_work (disk full?)"
         return 1
@@ -250,24 +246,17 @@ lw_also() {
     return 0
 }
 
-lw_something_to_tell() {
-    # Items given up since the person was last told, reviews with findings not yet told,
-    # committed linters held back for want of trust, or an item waiting too long.
+lw_untold() {
+    # Items given up since the person was last told, reviews with findings not yet told, or
+    # committed linters held back for want of trust (the one line's other cause, an item waiting
+    # too long, is lw_something_to_tell's).
     # told takes failed/'s mtime when the person is told: any change since makes them differ.
     if [ "$lw_work/failed" -nt "$lw_work/told" ] || [ "$lw_work/failed" -ot "$lw_work/told" ] ||
         { [ -d "$lw_work/failed" ] && [ ! -e "$lw_work/told" ]; }; then
         lw_has_entries "$lw_work/failed/" && return 0
     fi
     lw_ours "$lw_repo/unread" && lw_has_entries "$lw_repo/unread/" && return 0
-    lw_readable "$lw_repo/untrusted" && return 0
-    lw_oldest=$((lw_now - lw_bound * 1000000))
-    for lw_entry in "$lw_work/pending/"* "$lw_work/ready/"*; do
-        lw_stamp=${lw_entry##*.}
-        # 19 digits may not fit the shell's arithmetic; none is old (that is year 2286).
-        case $lw_stamp in '' | *[!0-9]* | ???????????????????*) continue ;; esac
-        [ "$lw_stamp" -lt "$lw_oldest" ] && return 0
-    done
-    return 1
+    lw_readable "$lw_repo/untrusted"
 }
 
 lw_in_place() {
@@ -280,7 +269,8 @@ lw_record_quickly() {
     # The common landing, a commit with nothing to tell and no hook to chain, by the steps
     # lw_record takes below. It returns 1 having recorded nothing whenever another step is
     # needed: the shell then reads the rest of this file for them (skipped, chained, a .git file,
-    # moved, a first landing, settings or the clock changed, something to say).
+    # moved, a first landing, settings or the clock changed, something to say, or items waiting
+    # in pending/ or ready/, which a running reviewer keeps empty: the whole hook judges their age).
     [ "$LANDWATCH_EVENT" = post-commit ] && [ "${0##*/}" = post-commit ] &&
         [ -z "$lw_skip$lw_chain" ] || return 1
     umask 077
@@ -289,7 +279,8 @@ lw_record_quickly() {
     lw_in_place || return 1
     lw_directories && lw_clock && lw_settings || return 1
     lw_after_last
-    ! lw_something_to_tell && lw_head || return 1
+    ! lw_untold && ! lw_has_entries "$lw_work/pending/" && ! lw_has_entries "$lw_work/ready/" &&
+        lw_head || return 1
     lw_enqueue review "$lw_oid" "" && lw_also "$lw_oid" ""
     lw_remember_last
 }
@@ -478,6 +469,27 @@ lw_check_place() {
     true > "$lw_repo/moved-told"
     lw_say "this repository is not the one landwatch was installed in ($LANDWATCH_REPOSITORY):" \
         "moved or copied, nothing reviews what lands here; run: landwatch install"
+}
+
+lw_something_to_tell() {
+    # What the one line would say: lw_untold, or an item waiting longer than the bound.
+    lw_untold && return 0
+    lw_oldest=$((lw_now - lw_bound * 1000000))
+    for lw_entry in "$lw_work/pending/"* "$lw_work/ready/"*; do
+        lw_stamp=${lw_entry##*.}
+        # 19 digits may not fit the shell's arithmetic; none is old (that is year 2286).
+        case $lw_stamp in '' | *[!0-9]* | ???????????????????*) continue ;; esac
+        [ "$lw_stamp" -lt "$lw_oldest" ] && return 0
+    done
+    return 1
+}
+
+lw_mark_skipped() {
+    # A landing made with LANDWATCH=0: skipped/<oid> for its review, nothing else.
+    [ "$1" = review ] || return 0
+    set -C
+    true > "$lw_work/skipped/$2"
+    set +C
 }
 
 lw_notice() {
