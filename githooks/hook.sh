@@ -44,7 +44,7 @@ lw_say() {
 # unpacked repository may have planted a link (writes would land elsewhere) or a FIFO (a read
 # would wait forever). `[ -L ]` and `[ -f ]` are builtins: the checks cost no process.
 lw_readable() { [ -f "$1" ] && [ ! -L "$1" ]; }
-lw_writable() { [ ! -L "$1" ] && { [ ! -e "$1" ] || [ -f "$1" ]; }; }
+lw_writable() { lw_readable "$1" || { [ ! -e "$1" ] && [ ! -L "$1" ]; }; }
 lw_ours() { [ -d "$1" ] && [ ! -L "$1" ]; }
 lw_has_entries() {
     # Whether the directory $1 (given with its slash) holds anything.
@@ -83,7 +83,8 @@ lw_head() {
             ;;
         *) lw_oid=$lw_ref ;;
     esac
-    lw_valid_oid "$lw_oid" || lw_oid=$(git rev-parse --verify --quiet "HEAD^{commit}")
+    lw_valid_oid "$lw_oid" && return 0
+    lw_oid=$(git rev-parse --verify --quiet "HEAD^{commit}")
     lw_valid_oid "$lw_oid"
 }
 
@@ -185,16 +186,16 @@ lw_settings() {
     # The cache lists the files it was made from but these three, which are always looked at;
     # most often it is empty, and nothing is read (the shell's `read` takes a byte a call).
     lw_cache=$lw_repo/settings
-    lw_writable "$lw_cache" && [ -f "$lw_cache" ] && [ ! "$lw_common/config" -nt "$lw_cache" ] &&
+    lw_readable "$lw_cache" && [ ! "$lw_common/config" -nt "$lw_cache" ] &&
         [ ! "${HOME:-/}/.gitconfig" -nt "$lw_cache" ] &&
         [ ! "${XDG_CONFIG_HOME:-${HOME:-/}/.config}/git/config" -nt "$lw_cache" ] || return 1
-    lw_fresh=1
     if [ -s "$lw_cache" ]; then
+        lw_fresh=1
         lw_read_settings < "$lw_cache"
+        [ -n "$lw_fresh" ] && lw_usable_settings
     else
         lw_default_settings
     fi
-    [ -n "$lw_fresh" ] && lw_usable_settings
 }
 
 lw_default_settings() {
