@@ -5,7 +5,9 @@ Run by hand (`python bench/bench_hooks.py`). Every figure is a ratio to the bare
 the same loop, the three setups interleaved so that they see the same machine load (and the queue
 drained between two commits, as the reviewer keeps it), repositories
 on a memory file system (/dev/shm) where there is one, so that disk writeback does not drown the
-figure. Targets (issue 16): commit <= 1.30x, rebase <= the floor + 0.15.
+figure; `--disk` puts them in the temp directory's file system instead, where a person's are (a
+write that makes the file system flush shows only there). Targets (issue 16): commit <= 1.30x,
+rebase <= the floor + 0.15.
 """
 
 from __future__ import annotations
@@ -127,8 +129,12 @@ def main() -> int:
     parser.add_argument(
         "--push", action="store_true", help="with auto-push on: a landing records a push item too"
     )
+    parser.add_argument(
+        "--disk", action="store_true", help="repositories on the temp directory's file system"
+    )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="landwatch-bench-", dir=scratch_root()) as scratch:
+    root_dir = None if args.disk else scratch_root()
+    with tempfile.TemporaryDirectory(prefix="landwatch-bench-", dir=root_dir) as scratch:
         root = Path(scratch)
         isolated_home(root)
         where = "memory" if str(root).startswith("/dev/shm") else "disk"
