@@ -6,9 +6,12 @@ from __future__ import annotations
 import contextlib
 import os
 import pty
+import shutil
 import subprocess
 import time
 from pathlib import Path
+
+import pytest
 
 from landwatch import layout, notice, work_item
 from landwatch.work_item import FAILED, PENDING
@@ -277,3 +280,37 @@ def test_a_full_work_directory_gives_one_line_and_a_commit(repo: Repo) -> None:
         )
         assert not any(n for n in work_item.entries(repo.git_dir, FAILED))
     assert repo.git("log", "-1", "--format=%s") == "two"
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
+def test_a_repository_where_nothing_was_given_up_never_lists_failed(
+    repo: Repo, tmp_path: Path
+) -> None:
+    work = repo.git_dir / "landwatch"
+    told = work / "told"
+    assert told.read_text() == ""
+    assert told.stat().st_mtime_ns == (work / FAILED).stat().st_mtime_ns
+    trace = tmp_path / "trace"
+    (repo.path / "file").write_text("traced\n")
+    repo.git("add", "file")
+    traced = ["strace", "-f", "-qq", "-e", "trace=openat", "-o", str(trace)]
+    subprocess.run(
+        [*traced, "git", "commit", "-q", "-m", "traced"],
+        cwd=repo.path,
+        check=True,
+        env=git_env(),
+    )
+    opened = trace.read_text()
+    assert "landwatch/ready/review-" in opened  # the hook did record
+    assert "landwatch/failed" not in opened
+
+
+def test_a_reinstall_leaves_what_was_given_up_to_be_told(repo: Repo) -> None:
+    repo.land("one")
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    assert work_item.requeue(repo.git_dir, claimed, max_tries=1) == FAILED
+    (repo.git_dir / "landwatch" / "told").unlink()
+    repo.install()
+    assert not (repo.git_dir / "landwatch" / "told").exists()
+    assert "gave up the review of" in said(repo, "two")

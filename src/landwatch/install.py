@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import hook_slots, layout, registry, trust, work_item
+from landwatch import hook_slots, layout, notice, registry, trust, work_item
 from landwatch.daemon import sweep
 from landwatch.errors import UserError
 from landwatch.files import private_directory, remove, write_atomic
@@ -139,6 +139,7 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
     for git_dir in registry.worktree_git_dirs(repository.common_dir):
         work_item.ensure_work_directory(git_dir)
         private_directory(layout.skipped_dir(git_dir), trusted=git_dir)
+        notice.start_told(git_dir)
     # Nothing that landed before the install is reviewed; a reinstall goes on where it was.
     sweep.start_at_end(repository.common_dir, keep=True)
     for told in (layout.moved_told_file, layout.displaced_told_file, layout.gone_told_file):

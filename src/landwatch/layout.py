@@ -64,7 +64,7 @@ WORKTREE_PLACES = (
     Place(
         "told",
         Scope.WORKTREE,
-        "notice",
+        "notice, install",
         "the items given up the person was told of; its mtime is failed/'s when told",
         hooks=True,
     ),

@@ -153,6 +153,14 @@ def _told(git_dir: Path) -> set[str]:
     }
 
 
+def start_told(git_dir: Path) -> None:
+    """A told file for a failed/ that holds nothing: told of all of it. Until something is
+    given up the hook then finds the two alike, and never lists failed/ at a landing."""
+    if os.path.lexists(layout.told_file(git_dir)) or work_item.entries(git_dir, work_item.FAILED):
+        return  # what is given up and untold is still told
+    _mark_given_up_told(git_dir)
+
+
 def _mark_given_up_told(git_dir: Path, *, unless_current: bool = False) -> None:
     """Every name in failed/ now told; the told file's mtime made failed/'s own. The hook
     starts Python only when the two differ: any change to failed/ since, whatever the clock
