@@ -21,7 +21,8 @@ from daemon_helpers import (
     wait_for,
 )
 from kind_helpers import FakeClock, in_process, settle_down
-from landwatch import registry, work_item
+from kinds_for_tests import Noop
+from landwatch import layout, registry, work_item
 from landwatch.daemon.loop import Daemon, Settings
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import RETRY_CAP, RETRY_FIRST, ItemHandler
@@ -194,3 +195,34 @@ def test_unusable_registered_repositories_are_skipped_with_one_line(
     assert len(skipped) == 2
     assert any("it vanished" in line for line in skipped)
     assert any("not a git repository" in line for line in skipped)
+
+
+def test_a_registry_that_cannot_be_read_keeps_what_was_registered_with_one_line(
+    repo: Repo,
+    tmp_path: Path,
+    journal: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LANDWATCH_TEST_JOURNAL", str(journal))
+    clock = FakeClock()
+    reviewer = in_process({"review": Noop(clock=clock)}, clock, tmp_path / "state.json")
+    first = repo.land("before")
+    settle_down(reviewer)
+    registry_file = layout.registry_file()
+    kept = tmp_path / "repositories.kept"
+    registry_file.rename(kept)
+    registry_file.symlink_to(kept)  # refused: the registry is never read through a link
+    later = [repo.land(f"while it cannot be read {n}", f"f{n}") for n in range(2)]
+    for _ in range(2):
+        reviewer.request_reload()
+        reviewer.poke(repo.git_dir)  # as the hook's file event would
+        settle_down(reviewer)
+    assert sorted(done_ids(repo.git_dir)) == sorted(f"review-{oid}" for oid in [first, *later])
+    assert caplog.text.count("cannot read the registry") == 1
+    registry_file.unlink()
+    kept.rename(registry_file)
+    reviewer.request_reload()
+    settle_down(reviewer)
+    assert reviewer.repositories == [repo.git_dir.resolve()]
+    reviewer.shutdown()

@@ -6,6 +6,7 @@ never sees half a file and two installs at once lose neither repository.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -25,7 +26,7 @@ def worktree_git_dirs(common_git_dir: Path) -> list[Path]:
     """The git dir of every worktree of a repository: the main one and each linked one."""
     linked = common_git_dir / "worktrees"
     found = [common_git_dir]
-    if linked.is_dir():
+    with contextlib.suppress(OSError):  # unreadable: the main worktree is still drained
         found += sorted(path for path in linked.iterdir() if (path / "HEAD").is_file())
     return found
 

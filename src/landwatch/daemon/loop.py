@@ -85,6 +85,7 @@ class Daemon:
         self._repository_of: dict[Path, Path] = {}  # worktree git dir -> its common dir
         self._registry_seen: tuple[int, int, int] | None = None
         self._registered: set[Path] = set()
+        self._registry_problem: str | None = None
         self._dirty: dict[str, list[Path]] = {kind: [] for kind in handlers}
         self._lock = threading.Lock()
         self.wake = threading.Event()
@@ -201,11 +202,27 @@ class Daemon:
 
     # --- repositories ---
 
+    def _read_registry(self) -> list[Path] | None:
+        """The registered repositories; None when the registry cannot be read (said once a
+        problem), and what was registered goes on being drained until it can be again."""
+        try:
+            repositories = registry.registered()
+        except OSError as error:
+            problem = f"cannot read the registry: {error}; draining what was registered before"
+            if problem != self._registry_problem:
+                log.warning("%s", problem)
+                self._registry_problem = problem
+            return None
+        self._registry_problem = None
+        return repositories
+
     def reload(self) -> None:
         self.reload_requested = False
         git_dirs = []
         usable: list[Path] = []
-        repositories = registry.registered()
+        repositories = self._read_registry()
+        if repositories is None:
+            return
         for common in repositories:
             problem = registry.problem_with(common)
             if problem is not None:
@@ -326,8 +343,10 @@ class Daemon:
         except OSError:
             seen = None
         if seen != self._registry_seen or seen is None:
-            self._registry_seen = seen
-            self._registered = set(registry.registered())
+            current = self._read_registry()
+            if current is not None:
+                self._registry_seen = seen
+                self._registered = set(current)
         common = self._repository_of.get(git_dir)
         return common is not None and common in self._registered
 
