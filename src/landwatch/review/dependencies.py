@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 Wanted = dict[str, str | None]  # dependency name -> version range to satisfy (None: any)
@@ -39,6 +39,14 @@ def _text(content: bytes) -> str | None:
         return None
 
 
+def _items(data: dict[str, Any], sections: tuple[str, ...]) -> Iterator[tuple[str, Any]]:
+    """(name, value) from each of `sections` of `data` that is a table; any other is skipped."""
+    for section in sections:
+        table = data.get(section)
+        if isinstance(table, dict):
+            yield from table.items()
+
+
 def python_name(name: str) -> str:
     """PEP 503's normal form: `Flask_SQLAlchemy` and `flask-sqlalchemy` are one project."""
     return re.sub(r"[-_.]+", "-", name).lower()
@@ -64,12 +72,9 @@ def package_json(content: bytes) -> Wanted | None:
     if not isinstance(data, dict):
         return None
     wanted: Wanted = {}
-    for section in ("dependencies", "devDependencies", "optionalDependencies"):
-        table = data.get(section)
-        if isinstance(table, dict):
-            for name, spec in table.items():
-                local = not isinstance(spec, str) or spec.startswith(_NPM_LOCAL) or "/" in spec
-                wanted[str(name)] = None if local else spec
+    for name, spec in _items(data, ("dependencies", "devDependencies", "optionalDependencies")):
+        local = not isinstance(spec, str) or spec.startswith(_NPM_LOCAL) or "/" in spec
+        wanted[str(name)] = None if local else spec
     return wanted
 
 
@@ -199,11 +204,9 @@ def composer_json(content: bytes) -> Wanted | None:
     if not isinstance(data, dict):
         return None
     wanted: Wanted = {}
-    for section in ("require", "require-dev"):
-        table = data.get(section)
-        for name, _ in table.items() if isinstance(table, dict) else ():
-            if name != "php" and not name.startswith(("ext-", "lib-")):
-                wanted[name.lower()] = None
+    for name, _ in _items(data, ("require", "require-dev")):
+        if name != "php" and not name.startswith(("ext-", "lib-")):
+            wanted[name.lower()] = None
     return wanted
 
 
@@ -306,14 +309,12 @@ def pipfile_lock(content: bytes) -> Locked | None:
     if not isinstance(data, dict):
         return None
     locked: Locked = {}
-    for section in ("default", "develop"):
-        table = data.get(section)
-        for name, entry in table.items() if isinstance(table, dict) else ():
-            _add(
-                locked,
-                python_name(name),
-                entry.get("version", "").lstrip("=") if isinstance(entry, dict) else "",
-            )
+    for name, entry in _items(data, ("default", "develop")):
+        _add(
+            locked,
+            python_name(name),
+            entry.get("version", "").lstrip("=") if isinstance(entry, dict) else "",
+        )
     return locked
 
 
