@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from landwatch.review import dependencies
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import ChangeRule
 from landwatch.review.rules.change_rules import (
@@ -349,3 +350,15 @@ def test_composer_and_pipfile(repo: Repo) -> None:
     assert finding.path == "composer.json"
     dev = '[packages]\nrequests = "*"\n\n[dev-packages]\npytest = "*"\n'
     assert len(check(rule, repo, {"Pipfile": dev})) == 1
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [5, True, "text", None, [5, None, "x"], {"a": 5}, {"a": {"version": 5, "name": 5}}],
+)
+def test_every_reader_takes_a_file_of_the_wrong_shape_without_an_error(odd: Any) -> None:
+    sections = ("dependencies", "require", "packages", "packages-dev", "default", "develop")
+    content = json.dumps(dict.fromkeys(sections, odd)).encode()
+    for name, read in {**dependencies.MANIFESTS, **dependencies.LOCKFILES}.items():
+        result = read(content)
+        assert result is None or isinstance(result, dict), name

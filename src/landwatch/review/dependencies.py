@@ -310,11 +310,8 @@ def pipfile_lock(content: bytes) -> Locked | None:
         return None
     locked: Locked = {}
     for name, entry in _items(data, ("default", "develop")):
-        _add(
-            locked,
-            python_name(name),
-            entry.get("version", "").lstrip("=") if isinstance(entry, dict) else "",
-        )
+        version = entry.get("version") if isinstance(entry, dict) else None
+        _add(locked, python_name(name), version.lstrip("=") if isinstance(version, str) else "")
     return locked
 
 
@@ -343,7 +340,8 @@ def composer_lock(content: bytes) -> Locked | None:
         return None
     locked: Locked = {}
     for section in ("packages", "packages-dev"):
-        for package in data.get(section) or []:
+        packages = data.get(section)
+        for package in packages if isinstance(packages, list) else ():
             if isinstance(package, dict) and isinstance(package.get("name"), str):
                 _add(locked, package["name"].lower(), package.get("version"))
     return locked
