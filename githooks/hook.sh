@@ -55,6 +55,17 @@ lw_has_entries() {
     return 1
 }
 
+lw_create() {
+    # $1 created exclusively: set -C opens with O_EXCL and refuses a symlink, so this fails when
+    # $1 exists in any form. `true`, not `:`: a failed redirection on a special builtin would
+    # exit the shell.
+    set -C
+    true > "$1"
+    lw_created=$?
+    set +C
+    return "$lw_created"
+}
+
 lw_valid_oid() {
     case $1 in '' | *[!0-9a-f]*) return 1 ;; esac
     [ ${#1} -eq 40 ] || [ ${#1} -eq 64 ]
@@ -135,17 +146,11 @@ lw_directories() {
 
 lw_enqueue() {
     # $1 kind, $2 oid, $3 base or empty, $4 the commit it rewrote or none. The marker
-    # known/<id> is created exclusively (set -C opens with O_EXCL and refuses a symlink): that
-    # fails when the id is known in any state.
+    # known/<id> is created exclusively: that fails when the id is known in any state.
     [ -n "$lw_skip" ] && { lw_mark_skipped "$@"; return 0; }
     lw_id=$1-$2
     lw_marker=$lw_work/known/$lw_id
-    set -C
-    # `true`, not `:`: a failed redirection on a special builtin would exit the shell.
-    true > "$lw_marker"
-    lw_created=$?
-    set +C
-    if [ "$lw_created" -ne 0 ]; then
+    if ! lw_create "$lw_marker"; then
         [ -e "$lw_marker" ] && return 0
         lw_say "could not record ${2%"${2#???????}"} in $lw_work (read-only or full?)"
         return 1
@@ -170,11 +175,7 @@ lw_enqueue() {
     lw_now=$((lw_now + 1))
     # The marker is whole: an empty ready/<id>.<stamp> says so, and the reviewer links it into
     # pending/ (a shell cannot link without starting `ln`; this costs no process).
-    set -C
-    true > "$lw_work/ready/$lw_id.$lw_stamp"
-    lw_created=$?
-    set +C
-    [ "$lw_created" -eq 0 ] && return 0
+    lw_create "$lw_work/ready/$lw_id.$lw_stamp" && return 0
     # The marker stays: recovery publishes it once this hook is gone, so nothing is lost.
     lw_say "could not publish ${2%"${2#???????}"} in $lw_work; the reviewer will pick it up"
     return 1
@@ -296,8 +297,7 @@ lw_record_quickly "$@" 3>&2 2>/dev/null && exit 0
 # 13 s), and given to both; otherwise the recording loop reads it straight from stdin.
 lw_input=
 lw_buffered=
-if [ "$LANDWATCH_EVENT" = post-rewrite ] &&
-    { [ "${LANDWATCH_CHAIN-}" = husky ] || [ -x "$lw_chained" ]; }; then
+if [ "$LANDWATCH_EVENT" = post-rewrite ] && [ -n "$lw_chain" ]; then
     lw_input=$(cat && echo .) # the dot keeps the trailing line ends $(...) would strip
     lw_input=${lw_input%.}
     lw_buffered=1
@@ -488,9 +488,7 @@ lw_something_to_tell() {
 lw_mark_skipped() {
     # A landing made with LANDWATCH=0: skipped/<oid> for its review, nothing else.
     [ "$1" = review ] || return 0
-    set -C
-    true > "$lw_work/skipped/$2"
-    set +C
+    lw_create "$lw_work/skipped/$2"
 }
 
 lw_notice() {
