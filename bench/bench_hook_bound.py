@@ -11,12 +11,11 @@ measured too. Interleaved like bench_hooks.py, ratios to the bare commit of the 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import tempfile
 from pathlib import Path
 
-from bench_hooks import EXIT_0, drain, scratch_root, timed_commit
+from bench_hooks import drain, scratch_root, setups, timed_commit
 from benchlib import isolated_home, new_repo
 
 # The record of docs/queue.md and nothing else: no chained hook, no place or link check, no
@@ -119,22 +118,13 @@ def main() -> int:
         root = Path(scratch)
         isolated_home(root)
         repos = {
-            "bare": new_repo(root / "bare"),
-            "exit 0": new_repo(root / "exit0"),
+            **setups(root, "commit"),
             "record only": new_repo(root / "record-only", hooks=True),
             "every check, terse": new_repo(root / "terse", hooks=True),
-            "landwatch": new_repo(root / "landwatch", hooks=True),
         }
-        (repos["exit 0"] / ".git/hooks/post-commit").write_text(EXIT_0)
-        (repos["exit 0"] / ".git/hooks/post-commit").chmod(0o755)
         for name in ("record only", "every check, terse", "landwatch"):
             timed_commit(repos[name], -1)  # landwatch's hook caches the boot time, the settings
             drain(repos[name])
-            # As `landwatch notice` leaves it once it has told of failed/ (here: of nothing).
-            work = repos[name] / ".git" / "landwatch"
-            failed, told = work / "failed", work / "told"
-            told.touch()
-            os.utime(told, ns=(failed.stat().st_atime_ns, failed.stat().st_mtime_ns))
         (repos["record only"] / ".git/hooks/post-commit").write_text(RECORD_ONLY)
         terse = repos["every check, terse"] / ".git/hooks/post-commit"
         header = terse.read_text()

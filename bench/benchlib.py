@@ -70,11 +70,16 @@ def running_reviewer(
     )
     try:
         while not layout.reviewer_state().exists():
+            if reviewer.poll() is not None:
+                raise SystemExit(f"the reviewer ended at its start (status {reviewer.returncode})")
             time.sleep(0.01)
         yield reviewer
     finally:
         reviewer.send_signal(signal.SIGTERM)
         reviewer.wait(timeout=60)
+
+
+REPORT_DEADLINE = 120  # seconds: a review never stored ends the bench instead of hanging it
 
 
 def seconds_to_report(repo: Path, message: str) -> float:
@@ -90,6 +95,8 @@ def seconds_to_report(repo: Path, message: str) -> float:
     ).stdout.strip()
     report = layout.reports_dir(repo / ".git") / f"{oid}.json"
     while not report.exists():
+        if time.perf_counter() - returned > REPORT_DEADLINE:
+            raise SystemExit(f"no review of {oid} stored within {REPORT_DEADLINE} s")
         time.sleep(0.0005)
     return time.perf_counter() - returned
 

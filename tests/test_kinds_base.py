@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from daemon_helpers import done_ids
 from kind_helpers import FakeClock, in_process, settle_down
 from landwatch import work_item
 from landwatch.kinds.base import (
@@ -19,7 +20,7 @@ from landwatch.kinds.base import (
     retry_delay,
 )
 from landwatch.kinds.review import ReviewHandler
-from landwatch.work_item import DONE, FAILED, PENDING
+from landwatch.work_item import FAILED, PENDING
 from queue_helpers import tmpfs, tries_of
 from repo_helpers import Repo, installed
 
@@ -35,8 +36,7 @@ def fill(directory: Path) -> Path:
 
 def assert_every_review_done(repo: Repo, oids: list[str]) -> None:
     """The review of every commit in `oids` is done, and nothing was given up."""
-    done = {work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)}
-    assert done >= {f"review-{oid}" for oid in oids}
+    assert set(done_ids(repo.git_dir)) >= {f"review-{oid}" for oid in oids}
     assert work_item.entries(repo.git_dir, FAILED) == []
 
 

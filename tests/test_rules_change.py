@@ -353,12 +353,26 @@ def test_composer_and_pipfile(repo: Repo) -> None:
 
 
 @pytest.mark.parametrize(
-    "odd",
-    [5, True, "text", None, [5, None, "x"], {"a": 5}, {"a": {"version": 5, "name": 5}}],
+    ("odd", "odd_in_toml"),
+    [
+        (5, "5"),
+        (True, "true"),
+        ("text", '"text"'),
+        (None, None),
+        ([5, None, "x"], '[5, "x"]'),
+        ({"a": 5}, "{a = 5}"),
+        ({"a": {"version": 5, "name": 5}}, "{a = {version = 5, name = 5, package = 5}}"),
+    ],
 )
-def test_every_reader_takes_a_file_of_the_wrong_shape_without_an_error(odd: Any) -> None:
+def test_every_reader_takes_a_file_of_the_wrong_shape_without_an_error(
+    odd: Any, odd_in_toml: str | None
+) -> None:
     sections = ("dependencies", "require", "packages", "packages-dev", "default", "develop")
-    content = json.dumps(dict.fromkeys(sections, odd)).encode()
+    contents = [json.dumps(dict.fromkeys(sections, odd)).encode()]
+    if odd_in_toml is not None:
+        tables = ("dependencies", "package", "packages", "project", "tool", "target", "workspace")
+        contents.append("".join(f"{key} = {odd_in_toml}\n" for key in tables).encode())
     for name, read in {**dependencies.MANIFESTS, **dependencies.LOCKFILES}.items():
-        result = read(content)
-        assert result is None or isinstance(result, dict), name
+        for content in contents:
+            result = read(content)
+            assert result is None or isinstance(result, dict), name
