@@ -31,6 +31,17 @@ def test_binary_and_non_utf8_files_are_read_as_bytes(repo: Repo) -> None:
     assert report.findings[0].snippet == "caf\ufffd  "
 
 
+def test_a_magic_number_down_an_added_text_is_no_binary_file(repo: Repo) -> None:
+    repo.land("notes", {"notes.txt": "formats we read:\n"}, hooks=False)
+    # A line that opens like a GIF, further down a text file: its lines are still checked.
+    added = "formats we read:\nGIF89a and PNG  \naws = AKIA" + "QX7ZR4M2" * 2 + "\n"
+    repo.land("more notes", {"notes.txt": added}, hooks=False)
+    assert [(rule, line) for rule, _, line in found(review(repo))] == [("P001", 2), ("S002", 3)]
+    # The same bytes where a file starts are a GIF's.
+    repo.land("a gif", {"image.gif": "GIF89a and PNG  \n"}, hooks=False)
+    assert found(review(repo)) == []
+
+
 def test_renames_are_detected_and_only_added_lines_count(repo: Repo) -> None:
     body = "".join(f"line {n}  \n" for n in range(20))
     repo.land("add with trailing spaces", {"old.txt": body}, hooks=False)

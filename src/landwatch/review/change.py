@@ -54,15 +54,16 @@ _BINARY_SHARE = 0.3
 _TEXT_BYTES = bytes([*b"\t\n\r\f\b\x1b", *range(32, 127), *range(128, 256)])
 
 
-def looks_binary(data: bytes) -> bool:
+def looks_binary(data: bytes, *, at_start: bool = True) -> bool:
     """Whether content is binary rather than text: a NUL early on (as git judges it), a known
-    compressed or binary format's magic number, or mostly bytes no text is made of."""
+    compressed or binary format's magic number (when `data` is where a file starts), or mostly
+    bytes no text is made of."""
     head = data[:SNIFF_BYTES]
     if not head:
         return False
     if b"\0" in head:
         return True
-    if head.startswith(_BINARY_MAGIC):
+    if at_start and head.startswith(_BINARY_MAGIC):
         return head[:2] != b"BZ" or head[3:4].isdigit()  # "BZh" then the block size digit
     odd = len(head.translate(None, _TEXT_BYTES))  # control characters, counted in C
     if odd > len(head) * _BINARY_SHARE:
@@ -350,8 +351,10 @@ class Change:
                         lines.append(Line(diff_line.new_lineno, raw, b""))
                 elif origin in ("<", "="):
                     file.lacks_final_newline = True
-        # git calls text what has no NUL early on; compressed data often has none.
-        if lines and looks_binary(b"\n".join(line.raw for line in lines[:256])[:SNIFF_BYTES]):
+        # git calls text what has no NUL early on; compressed data often has none. A magic
+        # number counts only as the file's first bytes, not at an added line further down.
+        sample = b"\n".join(line.raw for line in lines[:256])
+        if lines and looks_binary(sample, at_start=lines[0].number == 1):
             file.binary = True
             file.lacks_final_newline = False
             return []
