@@ -460,6 +460,22 @@ def test_garbage_in_pending_never_blocks_and_ends_in_failed(git_dir: Path, kind:
 
 
 @pytest.mark.parametrize("kind", GARBAGE)
+def test_garbage_in_ready_is_published_never_and_left_nowhere(git_dir: Path, kind: str) -> None:
+    w.enqueue(item(git_dir, 1), now=T)
+    ready = git_dir / "landwatch" / w.READY
+    ready.mkdir(exist_ok=True)
+    _plant(ready, f"review-{oid(2)}.{int(T * 1e6)}", kind)  # no marker of its own
+    _plant(ready, "no grammar at all", kind)
+    assert w.publish_ready(git_dir) == 0
+    assert w.entries(git_dir, w.READY) == []
+    regular = kind not in ("symlink", "dangling", "directory", "fifo")
+    assert len(w.entries(git_dir, FAILED)) == (0 if regular else 2)  # a doorbell is removed
+    claimed = w.claim_next(git_dir, now=T + 10)
+    assert claimed is not None and claimed.item.oid == oid(1)
+    assert Path("/etc/passwd").exists()
+
+
+@pytest.mark.parametrize("kind", GARBAGE)
 @pytest.mark.parametrize("state", [CLAIMED, RECOVERING, DONE, FAILED, w.KNOWN, w.TMP])
 def test_garbage_anywhere_never_crashes_a_function(git_dir: Path, kind: str, state: str) -> None:
     w.enqueue(item(git_dir, 1), now=T)

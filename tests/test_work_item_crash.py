@@ -161,10 +161,12 @@ def test_a_ready_name_with_no_marker_or_a_strange_one_is_only_removed(tmp_path: 
     ready = git_dir / w.WORK_DIRECTORY / READY
     (ready / f"{item(git_dir, 1).id}.{int(T * 1e6)}").touch()  # its marker is gone
     (ready / "not a name").touch()
-    os.mkfifo(ready / f"{item(git_dir, 2).id}.1")  # never opened
+    os.mkfifo(ready / f"{item(git_dir, 2).id}.1")  # never opened: moved into failed/ unread
     assert w.publish_ready(git_dir) == 0
-    assert ready_names(git_dir) == [f"{item(git_dir, 2).id}.1"]
-    assert check_invariants(git_dir) == {}
+    assert ready_names(git_dir) == []
+    [quarantined] = w.entries(git_dir, FAILED)
+    assert quarantined.startswith("invalid-")
+    assert check_invariants(git_dir) == {w.id_of_entry(quarantined): FAILED}
 
 
 @pytest.mark.parametrize("state", [PENDING, CLAIMED, DONE, FAILED])

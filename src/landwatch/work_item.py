@@ -697,8 +697,12 @@ def _publish_one_ready(directory: _WorkDirectory, name: str) -> int:
     """Under the recovery lock, so that no other publisher links the marker between our look at
     its link count and our link: an item claimed meanwhile would be published twice."""
     ready = _lstat(directory, READY, name)
-    if ready is None or not stat.S_ISREG(ready.st_mode):
-        return 0  # gone, or garbage (a directory, a link, a FIFO): left alone, never opened
+    if ready is None:
+        return 0
+    if not stat.S_ISREG(ready.st_mode):
+        # Garbage (a directory, a link, a FIFO), never opened: out of the way, as in pending/.
+        _quarantine(directory, READY, name, _now(None))
+        return 0
     match = _STAMPED_RE.fullmatch(name)
     marker = id_of_entry(name)
     info = _lstat(directory, KNOWN, marker) if match else None
