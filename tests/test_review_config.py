@@ -48,6 +48,7 @@ def test_pyproject_table_and_severity_by_name(repo: Repo) -> None:
         ('merges = "sometimes"\n', "merges must be one of first-parent, skip"),
         ('[[linters]]\nname = "x"\n', "linters[1]: command is required"),
         ("this is not toml\n", "not valid TOML"),
+        ("x = " + "[" * 50_000 + "]" * 50_000 + "\n", "nested too deeply to read"),
     ],
 )
 def test_a_broken_configuration_is_a_finding_not_a_crash(

@@ -227,3 +227,14 @@ def test_compressed_data_without_a_nul_is_binary(repo: Repo) -> None:
     blob = next(data for body in bodies if b"\0" not in (data := zlib.compress(body)))
     repo.land("change", {"testdata/objects/ab/cdef": blob}, hooks=False)
     assert found(review(repo), "P002") == []
+
+
+def test_documents_nested_past_pythons_stack_are_reviewed_not_a_crash(repo: Repo) -> None:
+    deep = "[" * 50_000 + "]" * 50_000 + "\n"
+    repo.land(
+        "lockfile", {"package-lock.json": '{"packages": {}}\n', "package.json": "{}\n"}, hooks=False
+    )
+    files = {"package.json": deep, "settings.json": deep, "Cargo.toml": "x = " + deep}
+    repo.land("deep", {**files, "a.txt": "x  \n"}, hooks=False)
+    report = review(repo)
+    assert [(rule, path) for rule, path, _ in found(report)] == [("P001", "a.txt")]

@@ -92,6 +92,8 @@ def read_config(tree: pygit2.Tree, repo: pygit2.Repository) -> ReviewConfig:
             document = tomllib.loads(blob.data.decode("utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
             raise ConfigError(f"{name}: not valid TOML ({error})") from None
+        except RecursionError:
+            raise ConfigError(f"{name}: nested too deeply to read") from None
         table: Any = document
         for key in table_path:
             table = table.get(key) if isinstance(table, dict) else None

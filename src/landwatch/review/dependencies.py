@@ -21,14 +21,14 @@ Locked = dict[str, set[str]]  # dependency name -> versions the lockfile holds
 def _json(content: bytes) -> Any:
     try:
         return json.loads(content)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nested past Python's stack
         return None
 
 
 def _toml(content: bytes) -> Any:
     try:
         return tomllib.loads(content.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):
         return None
 
 

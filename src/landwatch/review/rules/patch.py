@@ -174,6 +174,8 @@ def _json_error(text: bytes) -> tuple[int | None, str] | None:
         return error.lineno, error.msg
     except UnicodeDecodeError as error:
         return None, str(error)
+    except RecursionError:
+        return None  # valid however deep, only past what Python's parser can nest
     return None
 
 
@@ -225,6 +227,8 @@ def _toml_error(text: bytes) -> tuple[int | None, str] | None:
         return (int(match[1]) if match else None), str(error)
     except UnicodeDecodeError as error:
         return None, str(error)
+    except RecursionError:
+        return None  # valid however deep, only past what Python's parser can nest
     return None
 
 
@@ -305,8 +309,8 @@ def _json_duplicates(text: bytes) -> list[tuple[str, int | None]]:
 
     try:
         json.loads(text, object_pairs_hook=pairs)
-    except (ValueError, UnicodeDecodeError):
-        return []  # not JSON: P006's to say
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return []  # not JSON (P006's to say), or nested past what Python's parser can read
     lines = text.split(b"\n")
     found = []
     for key in dict.fromkeys(duplicates):
