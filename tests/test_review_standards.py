@@ -89,3 +89,21 @@ def test_rules_explain_says_what_was_learned(repo: Repo) -> None:
     assert shown.returncode == 0, shown.stderr
     assert "learned from 35 commits" in shown.stdout  # HEAD itself is not learned from
     assert "Conventional Commits: 97% of subjects; M005 on" in shown.stdout
+
+
+def test_standards_learned_below_a_merge_stay_fresh(repo: Repo) -> None:
+    history(repo, [f"Change {n}" for n in range(30)])
+    repo.git("switch", "-q", "-c", "side")
+    # Committed later than all of main: the newest of the history walked by time.
+    later = {"GIT_COMMITTER_DATE": "@4102444800 +0000"}  # 2100
+    repo.land("On the side", {"side.txt": "x\n"}, hooks=False, env=later)
+    repo.git("switch", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "--no-edit", "side", LANDWATCH="0")
+    repo.land("After the merge", hooks=False)
+    git_repo = open_repository(repo.git_dir)
+    head = resolve(git_repo, "HEAD")
+    taught = standards.learn(git_repo, head)
+    assert taught.commits == 32  # the first commit, 30, the side branch's; the merge left out
+    assert standards.still_fresh(git_repo, head, taught)
+    repo.land("One more", hooks=False)
+    assert standards.still_fresh(git_repo, resolve(git_repo, "HEAD"), taught)

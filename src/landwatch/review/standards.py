@@ -39,7 +39,7 @@ class Standards:
     subject_p98: int = 0
     conventional: float = 0.0  # the share of subjects that are Conventional Commits
     signed_off: float = 0.0  # the share of messages with a Signed-off-by trailer
-    learned_at: str = ""  # the newest commit of the sample
+    learned_at: str = ""  # the commit whose history was learned: the landed one's first parent
 
     @property
     def subject_limit(self) -> int | None:
@@ -78,7 +78,7 @@ class Standards:
             ]
         limit = self.subject_limit
         return [
-            f"learned from {self.commits} commits, the newest {self.learned_at[:12]}:",
+            f"learned from {self.commits} commits up to {self.learned_at[:12]}:",
             f"  subjects: 98% are at most {self.subject_p98} characters; M001 reports past "
             f"{limit} (never below {SUBJECT_FLOOR}, never above {SUBJECT_CEILING})",
             f"  Conventional Commits: {self.conventional:.0%} of subjects; M005 "
@@ -93,13 +93,14 @@ class Standards:
 
 
 def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) -> Standards:
-    """The standards of the history before `commit` (its first-parent ancestors)."""
+    """The standards of the history before `commit`: its ancestors, newest first, merges left
+    out (a first-parent line of merges alone would teach nothing), learned at its first parent,
+    which still_fresh finds."""
     if not commit.parents:
         return Standards()
     walker = repo.walk(commit.parents[0].id, pygit2.enums.SortMode.TIME)
     lengths: list[int] = []
     conventional = signed = 0
-    newest = ""
     for seen, ancestor in enumerate(walker):
         if seen >= VISITS or len(lengths) >= sample:
             break
@@ -109,7 +110,6 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
         subject = message.split("\n", 1)[0].rstrip()
         if not subject or _GENERATED.match(subject) or "[bot]" in ancestor.author.name:
             continue
-        newest = newest or str(ancestor.id)
         lengths.append(len(subject))
         conventional += bool(_CONVENTIONAL.match(subject))
         signed += bool(_SIGNED_OFF.search(message))
@@ -121,7 +121,7 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
         subject_p98=ordered[min(len(ordered) - 1, int(len(ordered) * 0.98))],
         conventional=conventional / len(lengths),
         signed_off=signed / len(lengths),
-        learned_at=newest,
+        learned_at=str(commit.parents[0].id),
     )
 
 
