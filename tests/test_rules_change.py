@@ -91,6 +91,14 @@ def test_source_without_tests_skips_deletions_and_pure_renames(repo: Repo) -> No
     assert check(rule, repo, {}) == []
 
 
+def test_lines_only_deleted_from_source_are_a_source_change(repo: Repo) -> None:
+    rule = SourceWithoutTests()
+    landed(repo, {"src/parse.py": "x = 1\ny = 2\n", "src/logo.png": "\x89PNG\r\n\x1a\n\0\0"})
+    (finding,) = check(rule, repo, {"src/parse.py": "x = 1\n"})
+    assert "src/parse.py" in finding.message
+    assert check(rule, repo, {"src/logo.png": "\x89PNG\r\n\x1a\n\0\1"}) == []  # no behaviour
+
+
 def test_source_without_tests_sees_rust_inline_tests(repo: Repo) -> None:
     rule = SourceWithoutTests()
     inline = "fn f() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn f() {}\n}\n"

@@ -49,12 +49,28 @@ _NOT_BEHAVIOUR = re.compile(
 )
 
 
+def _holds_no_behaviour(file: FileChange) -> bool:
+    """Whether `file` is binary (an image under src/), or every line the change added to it is
+    a comment, a docstring quote, blank or a version (a docs or release change). A change that
+    only deleted lines does change behaviour, and so may a file whose lines were not read (too
+    large, past the line cap)."""
+    added = file.added_lines  # read first: reading them is what finds a file binary
+    if file.binary:
+        return True
+    return (
+        file.skipped_lines is None
+        and bool(added)
+        and all(_NOT_BEHAVIOUR.match(line.raw) for line in added)
+    )
+
+
 class SourceWithoutTests(ChangeRule):
     """Source files changed while no test file did. Test files are never source; files whose
     content did not change (pure renames, mode changes) and deleted files are not source changes;
     a Rust file whose added lines hold a `#[test]` or `#[cfg(test)]` carries its own tests.
     Neither is a change whose added lines are all comments, docstring quotes, blank or a version
-    string (a docs or release commit), nor files under `not_source` (docs/conf.py, setup.py)."""
+    string (a docs or release commit), a binary file, nor files under `not_source` (docs/conf.py,
+    setup.py); lines only deleted from a source file are a source change."""
 
     id = "C002"
     name = "source-without-tests"
@@ -100,7 +116,7 @@ class SourceWithoutTests(ChangeRule):
             and file.old_id != file.new_id
             and matches_any(file.path, self.option("source"))
             and not matches_any(file.path, self.option("not_source"))
-            and not all(_NOT_BEHAVIOUR.match(line.raw) for line in file.added_lines)
+            and not _holds_no_behaviour(file)
         )
         if not source or any(self._inline_tests(file) for file in change.files):
             return
