@@ -382,6 +382,7 @@ def _explain_standards() -> int:
     from landwatch.git import git
     from landwatch.review.change import open_repository, resolve
     from landwatch.review.config import ConfigError, read_config
+    from landwatch.review.engine import standards_overridden
 
     git_dir = Path(git("rev-parse", "--absolute-git-dir", cwd=Path.cwd()))
     repo = open_repository(git_dir)
@@ -393,7 +394,7 @@ def _explain_standards() -> int:
         configured = read_config(head.tree, repo)
     except ConfigError:
         return 0
-    overridden = sorted(key for key in configured.rules if key in ("M001", "M005", "M006"))
+    overridden = standards_overridden(configured)
     if overridden:
         names = ", ".join(overridden)
         print(f"  the committed configuration ({configured.source}) sets {names}: it wins")

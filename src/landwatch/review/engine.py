@@ -31,7 +31,7 @@ from landwatch.review.globs import matches_any
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.precedent import TEST_PATHS, Precedent
 from landwatch.review.report import Report
-from landwatch.review.rules import all_rules
+from landwatch.review.rules import all_rules, builtin_rules
 from landwatch.review.rules.base import (
     ChangeRule,
     FileRule,
@@ -119,21 +119,26 @@ def review(
     )
 
 
+def standards_overridden(config: ReviewConfig) -> list[str]:
+    """The rules whose learned standard the committed configuration overrides (set by id or by
+    name): M001 when it sets max_length, M005 and M006 when it sets anything of theirs."""
+    names = {rule.id: rule.name for rule in builtin_rules()}
+    overridden = []
+    for rule_id, option in (("M001", "max_length"), ("M005", None), ("M006", None)):
+        settings = config.rules.get(rule_id) or config.rules.get(names[rule_id])
+        if settings is not None and (option is None or option in settings):
+            overridden.append(rule_id)
+    return overridden
+
+
 def _apply_standards(rules: RuleSet, config: ReviewConfig, standards: Standards) -> list[str]:
     """What the history teaches, where the committed configuration says nothing."""
     applied = []
     by_id = {rule.id: rule for rule in rules.rules}
-
-    def configured(rule_id: str, option: str | None = None) -> bool:
-        rule = by_id.get(rule_id)
-        settings = config.rules.get(rule_id) or (config.rules.get(rule.name) if rule else None)
-        if settings is None:
-            return False
-        return option is None or option in settings
-
+    overridden = standards_overridden(config)
     limit = standards.subject_limit
     subject = by_id.get("M001")
-    learned = subject is not None and limit is not None and not configured("M001", "max_length")
+    learned = subject is not None and limit is not None and "M001" not in overridden
     if learned and subject is not None and limit != subject.option("max_length"):
         subject.settings["max_length"] = limit
         applied.append(f"subjects up to {limit} characters, as the project keeps them (M001)")
@@ -142,7 +147,7 @@ def _apply_standards(rules: RuleSet, config: ReviewConfig, standards: Standards)
         ("M006", standards.signs_off, "Signed-off-by trailers (M006)"),
     ):
         rule = by_id.get(rule_id)
-        if rule is not None and adopted and not configured(rule_id):
+        if rule is not None and adopted and rule_id not in overridden:
             rule.active_severity = Severity.WARNING
             applied.append(f"{what}, as the project writes them")
     if not applied:
