@@ -423,7 +423,8 @@ def _comparator(term: str, version: Version, default: str) -> bool | None:
     if operator == "=":
         if given == 3:
             return version == low
-        return _caret(low, given)[0] <= version < _wildcard_upper(low, given)
+        lower, upper = _tilde(low, given)  # a partial version is a range: =1.2 is ~1.2, 1.2.x
+        return lower <= version < upper
     if operator == ">=":
         return version >= low
     if operator == ">":
@@ -431,11 +432,6 @@ def _comparator(term: str, version: Version, default: str) -> bool | None:
     if operator == "<=":
         return version <= low
     return version < low
-
-
-def _wildcard_upper(low: Version, given: int) -> Version:
-    major, minor, _ = low
-    return (major + 1, 0, 0) if given <= 1 else (major, minor + 1, 0)
 
 
 def satisfies(version: str, spec: str, ecosystem: str) -> bool | None:
