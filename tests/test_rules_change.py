@@ -142,6 +142,14 @@ def test_a_dependency_the_lockfile_does_not_lock(npm: Repo) -> None:
     assert finding.message == "package.json adds lodash, which package-lock.json does not lock"
 
 
+def test_npm_shrinkwrap_is_the_lockfile_npm_installs_from(repo: Repo) -> None:
+    deps = {"left-pad": "^1.3.0"}
+    landed(repo, {"package.json": package_json(deps), "npm-shrinkwrap.json": package_lock(deps)})
+    added = {**deps, "lodash": "^4.17.21"}
+    (finding,) = check(ManifestLockfile(), repo, {"package.json": package_json(added)})
+    assert "npm-shrinkwrap.json" in finding.message and "lodash" in finding.message
+
+
 def test_manifest_dependency_change_with_its_lockfile(npm: Repo) -> None:
     deps = {"left-pad": "^1.3.0", "lodash": "^4.17.21"}
     files = {"package.json": package_json(deps), "package-lock.json": package_lock(deps)}

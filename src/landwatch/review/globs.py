@@ -10,7 +10,8 @@ from collections.abc import Iterable
 # Each manifest's lockfiles: what a package manager rewrites when the manifest's dependencies
 # change (C003 pairs them).
 LOCKFILES_OF_MANIFEST: dict[str, tuple[str, ...]] = {
-    "package.json": ("package-lock.json", "yarn.lock", "pnpm-lock.yaml"),
+    # npm-shrinkwrap.json first: npm installs from it over package-lock.json.
+    "package.json": ("npm-shrinkwrap.json", "package-lock.json", "yarn.lock", "pnpm-lock.yaml"),
     "pyproject.toml": ("poetry.lock", "uv.lock", "pdm.lock"),
     "Pipfile": ("Pipfile.lock",),
     "Cargo.toml": ("Cargo.lock",),
@@ -20,7 +21,6 @@ LOCKFILES_OF_MANIFEST: dict[str, tuple[str, ...]] = {
 }
 LOCKFILES: tuple[str, ...] = (
     *(lockfile for lockfiles in LOCKFILES_OF_MANIFEST.values() for lockfile in lockfiles),
-    "npm-shrinkwrap.json",
     "*.lock",
 )
 
