@@ -287,6 +287,8 @@ class Change:
             self.shape = ChangeShape.MERGE if len(commit.parents) > 1 else ChangeShape.COMMIT
             old_tree = commit.parents[0].tree
         self.skipped = self.shape is ChangeShape.MERGE and merges == "skip"
+        # The tree the change was made on: the base's, the first parent's, none for a root.
+        self.tree_before = old_tree
         self.diff, self._prefix = tree_diff(old_tree, commit.tree)
         self.files = (
             [] if self.skipped else [self._file(i, d) for i, d in enumerate(self.diff.deltas)]
@@ -389,13 +391,6 @@ class Change:
         except (pygit2.GitError, ValueError):
             return None
         return value if isinstance(value, str) else None
-
-    @property
-    def tree_before(self) -> pygit2.Tree | None:
-        """The tree the change was made on: the base's, the first parent's, none for a root."""
-        if self.base is not None:
-            return self.base.tree
-        return self.commit.parents[0].tree if self.commit.parents else None
 
     def file_at(self, path: str) -> bytes | None:
         """A file of the landed tree (configuration is read from here, never the worktree)."""

@@ -14,6 +14,7 @@ import posixpath
 import pygit2
 
 from landwatch.review import secretscan
+from landwatch.review.change import looks_binary
 from landwatch.review.globs import matches_any
 
 # Paths whose files are test inputs by convention.
@@ -114,7 +115,7 @@ class Precedent:
 
 
 def _has_secret(data: bytes | None) -> bool:
-    if not data or b"\0" in data[:8000]:
+    if not data or looks_binary(data):
         return False
     if b"PRIVATE KEY-----" in data:
         return True  # a PEM key: header and body on lines of their own
