@@ -343,9 +343,10 @@ class Daemon:
         except OSError:
             seen = None
         if seen != self._registry_seen or seen is None:
+            # Unreadable, it is read again when it changes: what was registered is kept.
+            self._registry_seen = seen
             current = self._read_registry()
             if current is not None:
-                self._registry_seen = seen
                 self._registered = set(current)
         common = self._repository_of.get(git_dir)
         return common is not None and common in self._registered

@@ -53,6 +53,7 @@ class Precedent:
         self.repo = repo
         self.before = before
         self._secrets: dict[str, bool] = {}
+        self._neighbour_secrets: dict[str, bool] = {}
         self._endings: dict[str, bool] = {}
 
     def _blob(self, path: str, limit: int = MAX_BLOB_BYTES) -> bytes | None:
@@ -89,13 +90,19 @@ class Precedent:
                 needed = TEST_NEIGHBOURS if matches_any(path, TEST_PATHS) else NEIGHBOURS
                 holding = 0
                 for other in self._neighbours(path):
-                    if other != path and _has_secret(self._blob(other)):
+                    if other != path and self._neighbour_holds_secrets(other):
                         holding += 1
                         if holding >= needed:
                             found = True
                             break
             self._secrets[path] = found
         return self._secrets[path]
+
+    def _neighbour_holds_secrets(self, path: str) -> bool:
+        """Read once per review: findings in many files of one directory share its files."""
+        if path not in self._neighbour_secrets:
+            self._neighbour_secrets[path] = _has_secret(self._blob(path))
+        return self._neighbour_secrets[path]
 
     def keeps_bytes(self, path: str) -> bool:
         """Whether a test path's directory is one whose files end without a newline as a rule
