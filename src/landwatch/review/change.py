@@ -392,13 +392,18 @@ class Change:
             return None
         return value if isinstance(value, str) else None
 
+    def has_file(self, path: str) -> bool:
+        """Whether the landed tree holds a file at `path` (nothing read)."""
+        try:
+            return self.commit.tree[path].type_str == "blob"
+        except KeyError:
+            return False
+
     def file_at(self, path: str) -> bytes | None:
         """A file of the landed tree (configuration is read from here, never the worktree)."""
-        try:
-            entry = self.commit.tree[path]
-        except KeyError:
-            return None
-        blob = self.repo[entry.id]
+        if not self.has_file(path):
+            return None  # absent, a directory or a submodule
+        blob = self.repo[self.commit.tree[path].id]
         return blob.data if isinstance(blob, pygit2.Blob) else None
 
     @property

@@ -181,13 +181,11 @@ class ManifestLockfile(ChangeRule):
     def _manifest(self, change: Change, file: FileChange, changed: set[str]) -> Iterator[Finding]:
         directory, name = posixpath.split(file.path)
         lockfiles = [
-            (lockfile, found)
+            lockfile
             for lockfile in LOCKFILES_OF_MANIFEST[name]
-            if (found := change.file_at(posixpath.join(directory, lockfile))) is not None
+            if change.has_file(posixpath.join(directory, lockfile))
         ]
-        if not lockfiles or any(
-            posixpath.join(directory, lock) in changed for lock, _ in lockfiles
-        ):
+        if not lockfiles or any(posixpath.join(directory, lock) in changed for lock in lockfiles):
             return
         read = dependencies.MANIFESTS[name]
         new = file.new_content()
@@ -206,8 +204,9 @@ class ManifestLockfile(ChangeRule):
         }
         if not asked:
             return
-        lockfile, blob = lockfiles[0]
-        locked = dependencies.LOCKFILES[lockfile](blob)
+        lockfile = lockfiles[0]
+        blob = change.file_at(posixpath.join(directory, lockfile))
+        locked = None if blob is None else dependencies.LOCKFILES[lockfile](blob)
         if locked is None:
             return
         ecosystem = dependencies.ECOSYSTEM.get(name)
@@ -249,7 +248,7 @@ class ManifestLockfile(ChangeRule):
         others = [
             lock
             for lock in LOCKFILES_OF_MANIFEST[manifest]
-            if lock != name and change.file_at(posixpath.join(directory, lock)) is not None
+            if lock != name and change.has_file(posixpath.join(directory, lock))
         ]
         if others:
             return  # a switch of package manager
@@ -269,7 +268,7 @@ class ManifestLockfile(ChangeRule):
         manifest = _MANIFEST_OF_LOCKFILE[name]
         if file.status is not FileStatus.MODIFIED or file.old_id == file.new_id:
             return
-        if change.file_at(posixpath.join(directory, manifest)) is None:
+        if not change.has_file(posixpath.join(directory, manifest)):
             return
         prefix = f"{directory}/" if directory else ""
         for path in changed:
