@@ -361,20 +361,10 @@ def _rules(args: argparse.Namespace) -> int:
     table.add_column("default", no_wrap=True)
     table.add_column("checks", ratio=1)
     for rule_id, name, scope, default, checks in rulesdoc.listing():
-        table.add_row(rule_id, name, SCOPE_WORDS.get(scope, scope), default, checks)
+        table.add_row(rule_id, name, scope, default, checks)
     Console(highlight=False).print(table)
     print("landwatch rules --markdown: each rule whole; docs/rules.md")
     return 0
-
-
-# The scopes in a word, so that an 80-column listing leaves room for what a rule checks.
-SCOPE_WORDS = {
-    "added lines": "lines",
-    "whole new file": "file",
-    "tree, paths and modes": "tree",
-    "the change as a whole": "change",
-    "the commit message": "message",
-}
 
 
 def _explain_standards() -> int:

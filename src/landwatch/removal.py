@@ -38,9 +38,7 @@ def command_links() -> list[Path]:
         d / name for d in directories for name in ("landwatch", "git-landwatch")
     ):
         if link.is_symlink():
-            target = Path(os.path.realpath(link)) if link.exists() else Path(os.readlink(link))
-            if not target.is_absolute():
-                target = (link.parent / target).resolve()
+            target = Path(os.path.realpath(link))  # absolute, a dangling link's too
             if data in target.parents or target == data:
                 found.append(link)
     return found

@@ -66,12 +66,14 @@ def markdown() -> str:
 
 
 def listing() -> list[tuple[str, str, str, str, str]]:
+    """A row per rule: id, name, scope in a word (an 80-column listing leaves room for what a
+    rule checks), default severity, the first sentence of its docs."""
     rules, _ = all_rules()
     return [
         (
             rule.id,
             rule.name,
-            rule.scope.value,
+            rule.scope.name.lower(),
             rule.severity.name.lower(),
             _first_sentence(rule.doc()),
         )
