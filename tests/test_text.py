@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from landwatch.text import duration, safe
+from landwatch.text import duration, safe, short_path
 
 
 @pytest.mark.parametrize(
@@ -33,3 +33,9 @@ def test_duration() -> None:
         "2 h 1 min",
         "3 days",
     ]
+
+
+def test_a_short_path_shortens_only_a_real_home() -> None:
+    assert short_path("/home/me/work/x/.git", 80, home="/home/me/") == "~/work/x/.git"
+    assert short_path("/work/x/.git", 80, home="/") == "/work/x/.git"  # HOME=/ in a container
+    assert short_path("/home/meg/x", 80, home="/home/me") == "/home/meg/x"

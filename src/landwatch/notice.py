@@ -17,7 +17,7 @@ from pathlib import Path
 from landwatch import layout, work_item
 from landwatch.files import read_file, write_atomic
 from landwatch.git import GitError, config_value
-from landwatch.text import duration, safe
+from landwatch.text import duration, repository_name, safe
 
 START_COMMAND = "landwatch service start"
 UNREAD_COMMAND = "landwatch show --unread"
@@ -41,13 +41,6 @@ class Announcement:
     @property
     def plain(self) -> str:
         return "".join(text for text, _ in self.parts)
-
-
-def repository_name(git_dir: Path) -> str:
-    """The worktree's directory name (or the linked worktree's name) for the line."""
-    if git_dir.parent.name == "worktrees":
-        return git_dir.name
-    return git_dir.resolve().parent.name if git_dir.name == ".git" else git_dir.name
 
 
 def stale_after(git_dir: Path) -> float:

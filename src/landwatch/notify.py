@@ -21,7 +21,7 @@ from landwatch import layout
 from landwatch.files import read_file, write_atomic
 from landwatch.review.findings import Severity
 from landwatch.review.report import Report
-from landwatch.text import safe
+from landwatch.text import repository_name, safe
 
 LEVELS = {"off": None, "errors": Severity.ERROR, "findings": Severity.WARNING}
 RATE_LIMIT = 3  # notifications in a minute, at most
@@ -71,8 +71,7 @@ def tell(git_dir: Path, report: Report, wanted: Severity | None, now: float | No
     recent = _recent(moment)
     if len(recent) >= RATE_LIMIT:
         return False
-    name = git_dir.parent.name if git_dir.name == ".git" else git_dir.name
-    title = f"landwatch: {safe(name)}"
+    title = f"landwatch: {safe(repository_name(git_dir))}"
     body = f"{report.commit[:7]} — {report.summary()} · landwatch show {report.commit[:7]}"
     argv = command(title, body)
     if argv is None:

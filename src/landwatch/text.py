@@ -6,6 +6,8 @@ it depends on nothing of ours.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 # Characters that reorder or hide what follows them on screen ("Trojan Source", CVE-2021-42574)
 # and that end a line in some terminals: shown as escapes, never obeyed.
 _INVISIBLE = frozenset(
@@ -46,11 +48,19 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
+def repository_name(git_dir: Path) -> str:
+    """The worktree's directory name (or the linked worktree's name) for a line about it."""
+    if git_dir.parent.name == "worktrees":
+        return git_dir.name
+    return git_dir.resolve().parent.name if git_dir.name == ".git" else git_dir.name
+
+
 def short_path(path: str, width: int, home: str | None = None) -> str:
     """A path that fits `width`: the home directory as ~, then, if still too long, its start
     left out at a `/` (`…/project/.git`), never cut inside a name when that can be helped."""
-    if home and (path == home or path.startswith(home.rstrip("/") + "/")):
-        path = "~" + path[len(home.rstrip("/")) :]
+    home = (home or "").rstrip("/")  # a home of / shortens nothing
+    if home and (path == home or path.startswith(home + "/")):
+        path = "~" + path[len(home) :]
     if len(path) <= width:
         return path
     tail = path[-(width - 1) :] if width > 1 else ""
