@@ -68,6 +68,12 @@ def test_a_project_that_does_not_follow_them_keeps_them_off(repo: Repo) -> None:
     assert not learned(repo).writes_conventional_commits
 
 
+def test_a_type_m005_does_not_know_is_no_conventional_commit_learned(repo: Repo) -> None:
+    subjects = [f"deps: bump lib {n}" if n % 5 == 0 else f"feat: change {n}" for n in range(40)]
+    history(repo, subjects)  # all of the form, a fifth of a type M005 would warn of
+    assert not learned(repo).writes_conventional_commits
+
+
 def test_the_cache_serves_until_the_history_grows(repo: Repo) -> None:
     history(repo, [f"Change {n}" for n in range(35)])
     git_repo = open_repository(repo.git_dir)

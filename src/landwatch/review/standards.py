@@ -13,6 +13,8 @@ from typing import Any
 
 import pygit2
 
+from landwatch.review.rules.message import ConventionalCommits
+
 # Commits read: the newest of the history before the reviewed commit, merges and bots' left
 # out; at most VISITS looked at to find them.
 SAMPLE = 300
@@ -28,7 +30,6 @@ SUBJECT_CEILING = 100
 # A convention is the project's when this share of the sample follows it.
 ADOPTED = 0.9
 
-_CONVENTIONAL = re.compile(r"^[A-Za-z][A-Za-z0-9-]*(?:\([^()]+\))?!?: \S")
 _SIGNED_OFF = re.compile(r"^signed-off-by\s*:", re.IGNORECASE | re.MULTILINE)
 _GENERATED = re.compile(r"^(?:Merge |Revert \"|Reapply \"|fixup! |squash! |amend! )")
 
@@ -101,6 +102,9 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
     walker = repo.walk(commit.parents[0].id, pygit2.enums.SortMode.TIME)
     lengths: list[int] = []
     conventional = signed = 0
+    # Counted as M005 with its default types would judge them: a project writing `deps:` is not
+    # one M005 should be turned on for, to warn of every `deps:` after.
+    convention = ConventionalCommits()
     for seen, ancestor in enumerate(walker):
         if seen >= VISITS or len(lengths) >= sample:
             break
@@ -111,7 +115,7 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
         if not subject or _GENERATED.match(subject) or "[bot]" in ancestor.author.name:
             continue
         lengths.append(len(subject))
-        conventional += bool(_CONVENTIONAL.match(subject))
+        conventional += convention.problem(subject) is None
         signed += bool(_SIGNED_OFF.search(message))
     if not lengths:
         return Standards()
