@@ -152,3 +152,10 @@ def test_bad_values_exit_2_naming_the_option(
         cli.main(args)
     assert exited.value.code == 2
     assert f"argument {args[1]}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("written", ["0", "0.0", "00", "-0"])
+def test_a_grace_of_nothing_is_zero_however_it_is_written(written: str) -> None:
+    assert cli.grace_seconds(written) == 0.0
+    with pytest.raises(argparse.ArgumentTypeError):
+        cli.grace_seconds("-1")

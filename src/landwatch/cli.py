@@ -7,6 +7,7 @@ for what it uses.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -34,7 +35,10 @@ def seconds(text: str) -> float:
 
 def grace_seconds(text: str) -> float:
     """Seconds, 0 allowed (stop at once)."""
-    return 0.0 if text.strip() in ("0", "0.0") else seconds(text)
+    with contextlib.suppress(ValueError):
+        if float(text) == 0:  # 0, 0.0, 00, -0: however it is written
+            return 0.0
+    return seconds(text)
 
 
 def count(text: str) -> int:
