@@ -546,3 +546,12 @@ def test_a_record_is_read_in_one_read_and_whole_when_it_grew_since_fstat(tmp_pat
         assert len(data) == w.MAX_RECORD_BYTES + 1  # enough to be refused, no more
     finally:
         os.close(fd)
+
+
+def test_an_item_caught_being_published_waits_once(git_dir: Path) -> None:
+    w.enqueue(item(git_dir, 1), now=T)
+    [name] = w.entries(git_dir, PENDING)
+    ready = git_dir / "landwatch" / w.READY
+    ready.mkdir(exist_ok=True)
+    (ready / name).touch()  # linked into pending/, its ready/ name not removed yet
+    assert w.pending_summary(git_dir, now=T + 5) == (1, 5.0)

@@ -686,11 +686,14 @@ def publish_ready(git_dir: os.PathLike[str] | str) -> int:
 
 
 def _publish_ready(directory: _WorkDirectory) -> int:
-    names = _listdir(directory, READY)
-    if not names:
+    if not _listdir(directory, READY):
         return 0
     with _recovery_lock(directory, wait=True):
-        return sum(_publish_one_ready(directory, name) for name in names)
+        return _publish_ready_locked(directory)
+
+
+def _publish_ready_locked(directory: _WorkDirectory) -> int:
+    return sum(_publish_one_ready(directory, name) for name in _listdir(directory, READY))
 
 
 def _publish_one_ready(directory: _WorkDirectory, name: str) -> int:
@@ -1260,8 +1263,7 @@ def _recover_unfinished(directory: _WorkDirectory, now: float) -> int:
         if not locked:
             return 0
         # Published the ordinary way, as a claim would: nothing recovered, nothing counted.
-        for name in _listdir(directory, READY):
-            _publish_one_ready(directory, name)
+        _publish_ready_locked(directory)
         temp: dict[str, os.stat_result] = {}
         for name in _listdir(directory, TMP):
             info = _lstat(directory, TMP, name)
@@ -1377,9 +1379,12 @@ def pending_summary(
     """(how many items wait, how long the oldest has waited) from one directory listing."""
     moment = _now(now)
     with _existing(git_dir, "cannot list what waits in") as directory:
-        # A marker said whole but not yet published waits all the same.
+        # A marker said whole but not yet published waits all the same; one being published
+        # has the same name in both for a moment, and is one item.
         names = (
-            [] if directory is None else _listdir(directory, PENDING) + _listdir(directory, READY)
+            []
+            if directory is None
+            else list(dict.fromkeys(_listdir(directory, PENDING) + _listdir(directory, READY)))
         )
     stamped = _stamped(names)
     if not stamped:

@@ -198,7 +198,6 @@ JSONC_FILES = (
     ".devcontainer/*.json",
     ".eslintrc.json",
     "tslint.json",
-    ".swcrc",
     "api-extractor.json",
     "typedoc.json",
 )
