@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from landwatch import work_item
-from queue_helpers import new_repository
-from repo_helpers import Repo, installed
+from support.queue import new_repository
+from support.repos import Repo, installed
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def repo(tmp_path: Path) -> Repo:
 
 @pytest.fixture
 def journal(tmp_path: Path) -> Path:
-    """Where the handlers of tests/kinds_for_tests.py write what they did."""
+    """Where the handlers of tests/support/handlers.py write what they did."""
     return tmp_path / "journal"
 
 
@@ -70,8 +70,8 @@ def _isolated_home(
 def _no_reviewer_left_running(_isolated_home: Path) -> Iterator[None]:
     """A reviewer a test started (`doctor --fix` and `service start` detach one) ends with it."""
     yield
-    from daemon_helpers import process_gone, wait_for
     from landwatch.daemon.lock import holder
+    from support.daemon import process_gone, wait_for
 
     running = holder()
     pid = running.pid if running is not None else None

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).parents[1] / "src" / "landwatch"
+from support import ROOT
+
+SRC = ROOT / "src" / "landwatch"
 COMMANDS = ("install", "service", "status", "notice", "doctor", "removal")
 
 # What each room may not import (prefixes of module names under landwatch).

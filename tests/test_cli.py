@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from landwatch import __version__, cli
-from repo_helpers import Repo
+from support.repos import Repo
 
 
 def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
@@ -74,9 +74,9 @@ def test_review_command_exit_status_and_formats(repo: Repo) -> None:
 
 
 def test_retry_gives_an_item_given_up_another_start(repo: Repo) -> None:
-    from daemon_helpers import run_reviewer
     from landwatch import work_item
-    from queue_helpers import tries_of
+    from support.daemon import run_reviewer
+    from support.queue import tries_of
 
     oid = repo.land("given up")
     for _ in range(2):

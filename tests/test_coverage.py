@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from daemon_helpers import journal_lines, run_reviewer
 from landwatch import coverage, registry
-from repo_helpers import Repo, installed
+from support.daemon import journal_lines, run_reviewer
+from support.repos import Repo, installed
 
 TOOLS = Path(sys.executable).parent  # the test command installs pre-commit and lefthook here
-RECORDING = ("--kind", "review=kinds_for_tests:Recording")
+RECORDING = ("--kind", "review=support.handlers:Recording")
 
 
 def an_hour_ago() -> dict[str, str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from landwatch.files import list_entries, private_directory, read_file, remove, write_atomic
-from queue_helpers import tmpfs
+from support.queue import tmpfs
 
 
 def mode_of(path: Path) -> int:

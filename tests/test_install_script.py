@@ -8,9 +8,8 @@ import sys
 from pathlib import Path
 
 from landwatch import hooks, layout, registry
-from repo_helpers import Repo
-
-ROOT = Path(__file__).parents[1]
+from support import ROOT
+from support.repos import Repo
 
 
 def install_sh(*args: str, cwd: Path, bin_dir: Path) -> subprocess.CompletedProcess[str]:

@@ -10,9 +10,9 @@ import pytest
 
 from landwatch import layout
 from landwatch.layout import Scope
-from repo_helpers import Repo
+from support import ROOT
+from support.repos import Repo
 
-ROOT = Path(__file__).parents[1]
 HOOK = ROOT / "githooks" / "hook.sh"
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from daemon_helpers import run_reviewer
 from landwatch import notify
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
-from repo_helpers import Repo
+from support.daemon import run_reviewer
+from support.repos import Repo
 
 
 def stand_in(tmp_path: Path) -> tuple[Path, Path]:

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from daemon_helpers import process_gone, wait_for
+from support.daemon import process_gone, wait_for
 
 # The middle process starts a long sleeper that should die with it, prints its pid, waits.
 MIDDLE = textwrap.dedent("""\

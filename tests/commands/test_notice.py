@@ -1,0 +1,316 @@
+"""The one line: shown once past the bound and never before, safe, plain off a terminal; and a
+commit that never fails because of landwatch (garbage, read-only or full work directory)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pty
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from landwatch import layout, notice, work_item
+from landwatch.work_item import FAILED, PENDING
+from support.queue import git_env, tmpfs
+from support.repos import Repo, installed
+
+
+def back_date(repo: Repo, seconds: float) -> None:
+    """Make every pending item look `seconds` old, as git's tests age gc.log with chmtime."""
+    work_item.publish_ready(repo.git_dir)
+    pending = repo.git_dir / "landwatch" / PENDING
+    stamp = int((time.time() - seconds) * 1_000_000)
+    for name in os.listdir(pending):
+        os.rename(pending / name, pending / f"{work_item.id_of_entry(name)}.{stamp}")
+
+
+def said(repo: Repo, message: str, **env: str) -> str:
+    """What the hooks printed when `message` landed."""
+    repo.land(message, env=env)
+    return repo.said
+
+
+def test_a_fresh_queue_says_nothing(repo: Repo) -> None:
+    assert said(repo, "one") == ""
+    back_date(repo, layout.DEFAULT_STALE_AFTER - 60)
+    assert said(repo, "two") == ""
+
+
+def test_a_stale_queue_is_one_plain_line_per_landing(repo: Repo) -> None:
+    repo.land("one")
+    back_date(repo, 2 * 3600 + 5 * 60)
+    stderr = said(repo, "two")
+    assert stderr.count("\n") == 1
+    assert stderr == (
+        "landwatch: 2 landed commits wait for review in repo (the oldest for 2 h 5 min); "
+        f"nobody is reviewing them. Start the reviewer: {notice.START_COMMAND}\n"
+    )
+    assert "\x1b" not in stderr
+
+
+def test_stale_after_is_read_from_git_config(repo: Repo) -> None:
+    repo.git("config", "landwatch.staleAfter", "100")
+    repo.land("one")
+    back_date(repo, 50)
+    assert said(repo, "two") == ""
+    back_date(repo, 150)
+    assert "wait for review" in said(repo, "three")
+    repo.git("config", "--global", "landwatch.staleAfter", "1000")
+    repo.git("config", "--unset", "landwatch.staleAfter")
+    back_date(repo, 150)
+    assert said(repo, "four") == ""
+
+
+def run_in_terminal(repo: Repo, message: str, **env: str) -> bytes:
+    (repo.path / "file").write_text(message + "\n")
+    repo.git("add", "file")
+    leader, follower = pty.openpty()
+    try:
+        subprocess.run(
+            ["git", "commit", "-q", "-m", message],
+            cwd=repo.path,
+            env=git_env(**env),
+            stdin=subprocess.DEVNULL,
+            stdout=follower,
+            stderr=follower,
+            check=True,
+        )
+    finally:
+        os.close(follower)
+    chunks = []
+    with contextlib.suppress(OSError):
+        while chunk := os.read(leader, 65536):
+            chunks.append(chunk)
+    os.close(leader)
+    return b"".join(chunks)
+
+
+def test_a_terminal_gets_colour_unless_no_color(repo: Repo) -> None:
+    repo.land("one")
+    back_date(repo, 3600)
+    coloured = run_in_terminal(repo, "two", TERM="xterm-256color")
+    assert b"\x1b[33m" in coloured and coloured.count(b"\n") == 1
+    # It starts on a cleared line: git's progress may have left the cursor mid-line.
+    assert coloured.startswith(b"\r\x1b[K")
+    repo.git("config", "landwatch.staleAfter", "1e3")  # a line the shell side says
+    told = run_in_terminal(repo, "bad setting", TERM="xterm-256color")
+    assert told.startswith(b"\r\x1b[Klandwatch: git config landwatch.staleAfter = '1e3'"), told
+    repo.git("config", "--unset", "landwatch.staleAfter")
+    back_date(repo, 3600)
+    plain = run_in_terminal(repo, "three", TERM="xterm-256color", NO_COLOR="1")
+    assert b"wait for review" in plain
+    assert b"\x1b[33m" not in plain and b"\x1b[36m" not in plain and b"\x1b[1;36m" not in plain
+
+
+def test_names_from_the_repository_cannot_inject_escapes_or_markup(tmp_path: Path) -> None:
+    hostile = installed(tmp_path / "evil\x1b]0;pwned\x07[bold red]x")
+    hostile.land("one")
+    back_date(hostile, 3600)
+    stderr = said(hostile, "two")
+    assert "\x1b" not in stderr and "\x07" not in stderr
+    assert "evil\\x1b]0;pwned\\x07[bold red]x" in stderr
+
+
+def test_items_given_up_are_told_once(repo: Repo) -> None:
+    repo.land("one")
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    assert work_item.requeue(repo.git_dir, claimed, max_tries=1) == FAILED
+    told = said(repo, "two")
+    assert told == (
+        f"landwatch: gave up the review of {claimed.item.oid[:7]} in repo; see landwatch status\n"
+    )
+    assert said(repo, "three") == ""
+
+
+def test_given_up_is_told_once_whatever_the_clock_did(repo: Repo) -> None:
+    repo.land("one")
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    ahead = time.time() + 86400  # the clock ran a day ahead when the item was given up
+    assert work_item.requeue(repo.git_dir, claimed, max_tries=1, now=ahead) == FAILED
+    failed = repo.git_dir / "landwatch" / FAILED
+    os.utime(failed, (ahead, ahead))
+    told = [said(repo, message) for message in ("two", "three", "four")]
+    assert told[0].startswith("landwatch: gave up the review of") and told[1:] == ["", ""]
+    # Another one given up later is told, once.
+    repo.clear()
+    repo.land("five")
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    work_item.requeue(repo.git_dir, claimed, max_tries=1)
+    assert said(repo, "six").startswith(f"landwatch: gave up the review of {claimed.item.oid[:7]}")
+    assert said(repo, "seven") == ""
+
+
+def test_a_stale_queue_is_told_before_items_given_up(repo: Repo) -> None:
+    repo.land("one")
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    work_item.requeue(repo.git_dir, claimed, max_tries=1)
+    repo.land("two")  # tells of the item given up
+    work_item.requeue(repo.git_dir, work_item.claim_next(repo.git_dir) or "", max_tries=1)
+    repo.land("three")
+    back_date(repo, 3600)
+    assert "wait for review" in said(repo, "four")
+
+
+def test_garbage_in_the_queue_never_breaks_a_commit(repo: Repo) -> None:
+    work = repo.git_dir / "landwatch"
+    for state in ["pending", "known", "failed", "claimed", "tmp"]:
+        (work / state / "junk \x1b[31m").write_bytes(os.urandom(64))
+        (work / state / "review-zz.12").mkdir()
+        (work / state / "dangling").symlink_to(work / "nowhere")
+    (work / "boot-time").write_text("garbage garbage\n")
+    (work / "stale-after").write_text("-5\n")
+    repo.land("one")
+    assert (repo.head(), None) in repo.pending()
+    assert repo.said.count("\n") <= 1 and "Traceback" not in repo.said
+
+
+def test_a_missing_entry_point_is_one_line(repo: Repo) -> None:
+    from landwatch import layout
+
+    layout.entry_point().unlink()
+    repo.land("one")
+    back_date(repo, 3600)
+    stderr = said(repo, "two")
+    assert stderr.count("\n") == 1 and "reinstall landwatch" in stderr
+    back_date(repo, 3600)
+    assert said(repo, "three") == ""  # said once: the hooks left behind stay silent
+
+
+def test_a_python_gone_from_under_the_entry_point_is_one_line(repo: Repo) -> None:
+    from landwatch import install
+
+    install.write_entry_point("/gone/venv/bin/python")  # the venv it was installed from removed
+    repo.land("one")
+    back_date(repo, 3600)
+    stderr = said(repo, "two")
+    assert stderr == (
+        "landwatch: the Python landwatch was installed with is gone (/gone/venv/bin/python): "
+        "reinstall landwatch\n"
+    )
+
+
+def test_a_stamp_of_nineteen_digits_never_breaks_the_line(repo: Repo) -> None:
+    pending = repo.git_dir / "landwatch" / PENDING
+    repo.land("one")
+    work_item.publish_ready(repo.git_dir)
+    (name,) = [n for n in os.listdir(pending) if n.startswith("review-")]
+    os.rename(pending / name, pending / f"{work_item.id_of_entry(name)}.{'9' * 19}")
+    (repo.git_dir / "landwatch" / "last-stamp").write_text("9" * 19 + "\n")
+    assert said(repo, "two") == ""
+    assert said(repo, "three") == ""
+
+
+def test_a_read_only_work_directory_gives_one_line_and_a_commit(repo: Repo) -> None:
+    work = repo.git_dir / "landwatch"
+    with tmpfs(work, "1m"):
+        work_item.ensure_work_directory(repo.git_dir)
+        subprocess.run(["mount", "-o", "remount,ro", str(work)], check=True)
+        repo.land("one")
+        assert repo.said.count("\n") == 1
+        assert "could not record" in repo.said and "read-only or full" in repo.said
+    assert repo.git("log", "-1", "--format=%s") == "one"
+
+
+def test_a_read_only_work_directory_with_items_waiting_gives_one_line(repo: Repo) -> None:
+    work = repo.git_dir / "landwatch"
+    with tmpfs(work, "1m"):
+        work_item.ensure_work_directory(repo.git_dir)
+        repo.land("one")
+        repo.land("two")
+        back_date(repo, 3600)
+        subprocess.run(["mount", "-o", "remount,ro", str(work)], check=True)
+        for message in ("three", "four"):
+            repo.land(message)
+            assert repo.said.count("\n") == 1, repo.said
+        result = repo.run("commit", "-q", "--amend", "-m", "four again")
+        assert result.returncode == 0 and result.stderr.count("\n") == 1, result.stderr
+    assert repo.git("log", "-1", "--format=%s") == "four again"
+
+
+def test_a_read_only_work_directory_with_items_given_up_gives_one_line(repo: Repo) -> None:
+    work = repo.git_dir / "landwatch"
+    with tmpfs(work, "1m"):
+        work_item.ensure_work_directory(repo.git_dir)
+        first = repo.land("one")
+        claimed = work_item.claim_next(repo.git_dir)
+        assert claimed is not None
+        work_item.requeue(repo.git_dir, claimed, max_tries=1)
+        repo.clear()
+        repo.git("reset", "-q", "--hard", "HEAD~1")
+        subprocess.run(["mount", "-o", "remount,ro", str(work)], check=True)
+        # Back to a commit already recorded: nothing to write, so the line is about the queue.
+        for _ in range(2):
+            result = repo.run("merge", "-q", "--ff-only", first)
+            assert result.returncode == 0, result.stderr
+            assert result.stderr.startswith("landwatch: gave up the review of"), result.stderr
+            assert result.stderr.count("\n") == 1, result.stderr
+            repo.git("reset", "-q", "--hard", "HEAD~1")
+
+
+def test_a_full_work_directory_gives_one_line_and_a_commit(repo: Repo) -> None:
+    work = repo.git_dir / "landwatch"
+    with tmpfs(work, "64k"):
+        work_item.ensure_work_directory(repo.git_dir)
+        with contextlib.suppress(OSError), (work / "filler").open("wb") as filler:
+            while True:
+                filler.write(b"\0" * 4096)
+                filler.flush()
+        repo.land("one")
+        assert repo.said.count("\n") == 1, repo.said
+        assert "could not record" in repo.said
+        (work / "filler").unlink()
+        # Space again: the next landing records, and nothing half-written blocks the first one.
+        repo.land("two")
+        assert repo.pending() == [(repo.head(), None)]
+        assert (
+            work_item.enqueue(
+                work_item.WorkItem(
+                    work_item.WorkKind.REVIEW, repo.git("rev-parse", "HEAD~1"), repo.git_dir
+                )
+            )
+            is work_item.Enqueued.ADDED
+        )
+        assert not any(n for n in work_item.entries(repo.git_dir, FAILED))
+    assert repo.git("log", "-1", "--format=%s") == "two"
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
+def test_a_repository_where_nothing_was_given_up_never_lists_failed(
+    repo: Repo, tmp_path: Path
+) -> None:
+    work = repo.git_dir / "landwatch"
+    told = work / "told"
+    assert told.read_text() == ""
+    assert told.stat().st_mtime_ns == (work / FAILED).stat().st_mtime_ns
+    trace = tmp_path / "trace"
+    (repo.path / "file").write_text("traced\n")
+    repo.git("add", "file")
+    traced = ["strace", "-f", "-qq", "-e", "trace=openat", "-o", str(trace)]
+    subprocess.run(
+        [*traced, "git", "commit", "-q", "-m", "traced"],
+        cwd=repo.path,
+        check=True,
+        env=git_env(),
+    )
+    opened = trace.read_text()
+    assert "landwatch/ready/review-" in opened  # the hook did record
+    assert "landwatch/failed" not in opened
+
+
+def test_a_reinstall_leaves_what_was_given_up_to_be_told(repo: Repo) -> None:
+    repo.land("one")
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    assert work_item.requeue(repo.git_dir, claimed, max_tries=1) == FAILED
+    (repo.git_dir / "landwatch" / "told").unlink()
+    repo.install()
+    assert not (repo.git_dir / "landwatch" / "told").exists()
+    assert "gave up the review of" in said(repo, "two")

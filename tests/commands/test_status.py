@@ -1,0 +1,119 @@
+"""`landwatch status`: every registered repository's queue and the reviewer's lines, as a table and
+as JSON; one repository that cannot be read does not hide the others."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from landwatch import status
+from support.daemon import reviewer_env, running
+from support.repos import Repo, installed
+
+
+def test_status_json_and_table(repo: Repo) -> None:
+    repo.land("one")
+    repo.land("two", "two")
+    shown = repo.landwatch("status", "--json")
+    assert shown.returncode == 0, shown.stderr
+    data = json.loads(shown.stdout)
+    assert data["reviewer"] is None
+    [repository] = data["repositories"]
+    assert repository["repository"] == str(repo.git_dir.resolve())
+    [worktree] = repository["worktrees"]
+    # Recorded by the hooks, not yet published by a reviewer: waiting all the same.
+    assert worktree["waiting"] == 2 and worktree["oldest_pending_seconds"] >= 0
+    table = repo.landwatch("status").stdout
+    assert "reviewer: not running" in table and str(repo.git_dir) in table
+
+
+def test_status_shows_every_kind_of_line(repo: Repo) -> None:
+    with running(env=reviewer_env()):
+        status = repo.landwatch("status", "--json")
+    assert status.returncode == 0, status.stderr
+    assert set(json.loads(status.stdout)["lines"]) == {"review", "push", "maintenance"}
+
+
+def test_a_queue_that_cannot_be_read_is_reported_and_the_others_shown(
+    repo: Repo, tmp_path: Path
+) -> None:
+    other = installed(tmp_path / "other")
+    work = other.git_dir / "landwatch"
+    shutil.rmtree(work)
+    work.write_text("not a directory\n")
+    shown = repo.landwatch("status", "--json")
+    assert shown.returncode == 0, shown.stderr
+    by_path = {r["repository"]: r for r in json.loads(shown.stdout)["repositories"]}
+    [broken] = by_path[str(other.git_dir.resolve())]["worktrees"]
+    assert "is not a directory" in broken["problem"]
+    [fine] = by_path[str(repo.git_dir.resolve())]["worktrees"]
+    assert fine["problem"] is None and fine["counts"]["pending"] == 0
+    table = repo.landwatch("status")
+    assert table.returncode == 0 and "skipped:" in table.stdout
+
+
+def test_a_linked_work_directory_is_reported_not_followed(repo: Repo, tmp_path: Path) -> None:
+    other = installed(tmp_path / "other")
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(other.git_dir / "landwatch", elsewhere)
+    (other.git_dir / "landwatch").symlink_to(elsewhere)
+    shown = repo.landwatch("status", "--json")
+    assert shown.returncode == 0, shown.stderr
+    by_path = {r["repository"]: r for r in json.loads(shown.stdout)["repositories"]}
+    [linked] = by_path[str(other.git_dir.resolve())]["worktrees"]
+    assert "not following it" in linked["problem"]
+    assert by_path[str(repo.git_dir.resolve())]["worktrees"][0]["problem"] is None
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_status_reads_at_80_and_120_columns(tmp_path: Path, width: int) -> None:
+    from rich.console import Console
+
+    deep = tmp_path / "a-rather-long-directory-name" / "and-another-one-below-it" / "project"
+    repo = installed(deep)
+    repo.land("waiting")
+    console = Console(width=width, record=True, force_terminal=False, color_system=None)
+    assert status.show(as_json=False, console=console) == 0
+    shown = console.export_text()
+    assert all(len(line) <= width for line in shown.splitlines()), shown
+    row = next(
+        line for line in shown.splitlines() if line.rstrip().endswith(("0", "1")) and ".git" in line
+    )
+    assert "project/.git" in row and "  1 " in row  # one waiting, the path whole at its end
+    if width == 80:
+        assert "…" in row  # its start left out, not wrapped mid-word
+
+
+def test_a_job_whose_item_was_settled_is_not_shown_as_working(repo: Repo) -> None:
+    """The reviewer's state file lags by up to half a second; the queue is the truth."""
+    from rich.console import Console
+
+    from landwatch import layout, work_item
+    from landwatch.daemon.lock import InstanceLock, LockHolder
+
+    repo.land("one", hooks=False)
+    repo.landwatch("enqueue", "HEAD")
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    lock = InstanceLock()
+    lock.acquire(LockHolder(os.getpid(), "foreground", "test", "-"))
+    try:
+        job = {"state": "running", "key": claimed.id, "progress": {"done": 0, "total": 1}}
+        layout.reviewer_state().write_text(
+            json.dumps({"pid": os.getpid(), "lines": {"review": [job]}})
+        )
+
+        def shown() -> str:
+            console = Console(width=120, record=True, force_terminal=False, color_system=None)
+            status.show(as_json=False, console=console)
+            return console.export_text()
+
+        assert f"working on {claimed.id[:28]} (0/1)" in shown()
+        assert work_item.settle(repo.git_dir, claimed)
+        assert "working on" not in shown() and "review: idle" in shown()
+    finally:
+        lock.release()

@@ -1,0 +1,92 @@
+"""landwatch removed for a person: every repository's hooks (the ones they replaced back, byte
+for byte), the service, the per-user files and the command links, after saying what goes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from landwatch import hooks, layout, registry
+from support.repos import Repo, installed
+
+
+def landwatch(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "landwatch", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "LANDWATCH_TEST_SCHEDULER": "systemd:true", **env},
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> tuple[Repo, Repo, Path, Path]:
+    plain = installed(tmp_path / "plain")
+    chained = Repo(tmp_path / "chained")
+    mine = chained.git_dir / "hooks" / "post-commit"
+    mine.write_text("#!/bin/sh\necho mine\n")
+    mine.chmod(0o750)
+    chained.install()
+    gone = installed(tmp_path / "gone")
+    gone_dir = gone.git_dir.resolve()
+    subprocess.run(["rm", "-rf", str(gone.path)], check=True)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "landwatch").symlink_to(layout.entry_point())
+    (bin_dir / "other-tool").symlink_to("/bin/true")  # not ours: stays
+    return plain, chained, gone_dir, bin_dir
+
+
+def test_uninstall_all_says_what_it_removes_and_asks(setup: tuple[Repo, Repo, Path, Path]) -> None:
+    plain, _, gone, bin_dir = setup
+    shown = landwatch("uninstall", "--all", cwd=plain.path, LANDWATCH_BIN_DIR=str(bin_dir))
+    assert shown.returncode == 1
+    assert f"remove the hooks and landwatch/ (queue and reports) of {plain.git_dir}" in shown.stdout
+    assert f"forget {gone} (it vanished)" in shown.stdout
+    assert f"remove the link {bin_dir / 'landwatch'}" in shown.stdout
+    assert "nothing removed; run again with --yes" in shown.stdout
+    assert len(registry.registered()) == 3 and layout.entry_point().exists()
+
+
+def test_uninstall_all_removes_everything_and_puts_hooks_back(
+    setup: tuple[Repo, Repo, Path, Path],
+) -> None:
+    plain, chained, _, bin_dir = setup
+    done = landwatch("uninstall", "--all", "--yes", cwd=plain.path, LANDWATCH_BIN_DIR=str(bin_dir))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert registry.registered() == []
+    for repo in (plain, chained):
+        directory = repo.git_dir / "hooks"
+        assert not any(hooks.is_ours(directory / e) for e in hooks.HOOK_EVENTS)
+        assert not (repo.git_dir / "landwatch").exists()
+    mine = chained.git_dir / "hooks" / "post-commit"
+    assert mine.read_text() == "#!/bin/sh\necho mine\n" and mine.stat().st_mode & 0o777 == 0o750
+    for directory in (layout.data_dir(), layout.state_dir(), layout.config_dir()):
+        assert not directory.exists()
+    assert sorted(p.name for p in bin_dir.iterdir()) == ["other-tool"]
+    # A commit afterwards says nothing at all.
+    plain.land("after")
+    assert plain.said == ""
+
+
+def test_keep_data_keeps_the_queues_and_reports(setup: tuple[Repo, Repo, Path, Path]) -> None:
+    plain, _, _, bin_dir = setup
+    plain.land("recorded")
+    done = landwatch(
+        "uninstall", "--all", "--yes", "--keep-data", cwd=plain.path, LANDWATCH_BIN_DIR=str(bin_dir)
+    )
+    assert done.returncode == 0, done.stdout
+    assert (plain.git_dir / "landwatch" / "pending").is_dir()
+    assert not hooks.is_ours(plain.git_dir / "hooks" / "post-commit")
+
+
+def test_keep_data_and_yes_go_with_all(repo: Repo) -> None:
+    wrong = repo.landwatch("uninstall", "--yes")
+    assert wrong.returncode == 2 and "go with --all" in wrong.stderr

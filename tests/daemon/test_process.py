@@ -1,0 +1,155 @@
+"""The resident process as a process: SIGKILL and restart, SIGTERM and its grace, one per user,
+detached in the background."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from landwatch import layout, work_item
+from support.daemon import (
+    done_ids,
+    journal_lines,
+    process_gone,
+    reviewer_command,
+    reviewer_env,
+    run_reviewer,
+    running,
+    wait_for,
+)
+from support.queue import tries_of
+from support.repos import Repo, installed
+
+
+def test_sigkill_in_the_middle_of_a_job_then_restart(
+    repo: Repo, tmp_path: Path, journal: Path
+) -> None:
+    gate = tmp_path / "gate"
+    os.mkfifo(gate)
+    oid = repo.land("interrupted")
+    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
+    with running("--lease", "1", "--kind", "review=support.handlers:Blocking", env=env) as first:
+        wait_for(lambda: ["start", oid] in journal_lines(journal), "the job to start")
+        first.kill()
+        first.wait()
+    assert work_item.find_claim(repo.git_dir, f"review-{oid}") is not None
+    with running("--lease", "1", "--kind", "review=support.handlers:Noop", env=env):
+        # The restarted reviewer's own expiry timer returns the dead claim after its lease.
+        wait_for(lambda: done_ids(repo.git_dir) == [f"review-{oid}"], "the redo", timeout=60)
+    kinds = [words[0] for words in journal_lines(journal) if words[1] == oid]
+    assert kinds == ["start", "done"]
+    assert tries_of(repo.git_dir, f"review-{oid}") == 1
+
+
+def test_sigterm_hands_back_a_job_that_outlives_the_grace(
+    repo: Repo, tmp_path: Path, journal: Path
+) -> None:
+    gate = tmp_path / "gate"
+    os.mkfifo(gate)
+    oid = repo.land("long")
+    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
+    with running("--grace", "0.5", "--kind", "review=support.handlers:Blocking", env=env) as proc:
+        wait_for(lambda: ["start", oid] in journal_lines(journal), "the job to start")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+        _, stderr = proc.communicate()
+    assert "handed back" in stderr
+    assert repo.pending() == [(oid, None)]
+    assert tries_of(repo.git_dir, f"review-{oid}") == 0
+
+
+def worker_of(journal: Path, oid: str) -> int:
+    """The pid of the warm worker that started `oid`'s job, once it has."""
+    wait_for(lambda: any(w[:2] == ["start", oid] for w in journal_lines(journal)), "the job")
+    return next(int(w[2]) for w in journal_lines(journal) if w[:2] == ["start", oid])
+
+
+def test_the_warm_worker_dies_with_a_reviewer_killed_by_sigkill(
+    repo: Repo, tmp_path: Path, journal: Path
+) -> None:
+    gate = tmp_path / "gate"
+    os.mkfifo(gate)
+    oid = repo.land("interrupted in the worker")
+    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
+    with running("--kind", "review=support.handlers:BlockingInWorker", env=env) as reviewer:
+        worker = worker_of(journal, oid)
+        assert worker != reviewer.pid
+        reviewer.kill()  # no handler runs, no service manager cleans up
+        reviewer.wait()
+        wait_for(lambda: process_gone(worker), "the worker to die with its reviewer")
+    assert [w[0] for w in journal_lines(journal) if w[1] == oid] == ["start"]
+
+
+def test_sigterm_ends_a_job_in_the_worker_when_the_grace_runs_out(
+    repo: Repo, tmp_path: Path, journal: Path
+) -> None:
+    gate = tmp_path / "gate"
+    os.mkfifo(gate)
+    oid = repo.land("long, in the worker")
+    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
+    with running(
+        "--grace", "0.5", "--kind", "review=support.handlers:BlockingInWorker", env=env
+    ) as reviewer:
+        worker = worker_of(journal, oid)
+        reviewer.send_signal(signal.SIGTERM)
+        # Before, closing the worker waited for its job: for ever, as nobody opens the gate.
+        assert reviewer.wait(timeout=60) == 0
+        _, stderr = reviewer.communicate()
+    assert "handed back" in stderr
+    assert process_gone(worker)
+    assert repo.pending() == [(oid, None)]
+    assert tries_of(repo.git_dir, f"review-{oid}") == 0
+
+
+def test_a_second_reviewer_exits_naming_the_first(tmp_path: Path, journal: Path) -> None:
+    installed(tmp_path / "repo")
+    with running("--kind", "review=support.handlers:Noop", env=reviewer_env(journal)) as first:
+        second = run_reviewer("--once", journal=journal)
+        assert second.returncode == 1
+        assert second.stderr.count("\n") == 1
+        assert f"already running (pid {first.pid}, foreground" in second.stderr
+
+
+def test_one_reviewer_whatever_the_environment_says_of_its_runtime_dir(
+    tmp_path: Path, journal: Path
+) -> None:
+    installed(tmp_path / "repo")
+    env = reviewer_env(journal)
+    with running("--kind", "review=support.handlers:Noop", env=env) as first:
+        bare = {k: v for k, v in env.items() if k != "XDG_RUNTIME_DIR"}  # cron, a GUI session
+        elsewhere = {**env, "XDG_RUNTIME_DIR": str(tmp_path / "another-run")}
+        for other in (bare, elsewhere):
+            second = subprocess.run(
+                reviewer_command("--once"), env=other, capture_output=True, text=True, timeout=120
+            )
+            assert second.returncode == 1 and f"already running (pid {first.pid}" in second.stderr
+            status = subprocess.run(
+                [sys.executable, "-m", "landwatch", "service", "status"],
+                env=other,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert f"pid {first.pid}" in status.stdout + status.stderr
+
+
+def test_detach_runs_in_the_background(repo: Repo, journal: Path) -> None:
+    started = run_reviewer("--detach", "--kind", "review=support.handlers:Noop", journal=journal)
+    assert started.returncode == 0, started.stderr
+    assert "reviewer running in the background (pid" in started.stdout
+    pid = int(started.stdout.split("(pid ")[1].split(")")[0])
+    try:
+        oid = repo.land("for the daemon")
+        wait_for(lambda: done_ids(repo.git_dir) == [f"review-{oid}"], "the daemon")
+        again = run_reviewer("--detach", journal=journal)
+        assert again.returncode == 1 and "already running" in again.stderr
+        state: dict[str, Any] = json.loads(layout.reviewer_state().read_text())
+        assert state["pid"] == pid and state["mode"] == "detached"
+    finally:
+        os.kill(pid, signal.SIGTERM)
+        wait_for(lambda: process_gone(pid), "the daemon to stop")

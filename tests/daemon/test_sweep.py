@@ -1,0 +1,185 @@
+"""The reflog sweep with real git: landings the hooks never saw are reviewed once, each as the
+hooks would have recorded it; what the hooks recorded, what was reviewed, and what was made with
+the kill switch are never reviewed again."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from landwatch import layout
+from landwatch.daemon import sweep
+from support.daemon import journal_lines, reviewer_env, run_reviewer, running, wait_for
+from support.repos import Repo, installed
+
+RECORDING = ("--kind", "review=support.handlers:Recording")
+
+
+def an_hour_ago() -> dict[str, str]:
+    """Reflog entries made an hour ago: past the grace the sweep leaves a hook (and before it a
+    reflog's entries are taken in order: every entry of a test is made so)."""
+    return {"GIT_COMMITTER_DATE": f"@{int(time.time()) - 3600} +0000"}
+
+
+def reviewed(journal: Path) -> list[tuple[str, str | None]]:
+    """(commit, base) of every review the handler was asked for, in order."""
+    return [
+        (words[1], None if words[2] == "-" else words[2])
+        for words in journal_lines(journal)
+        if words[0] == "reviewed"
+    ]
+
+
+def drain(journal: Path) -> list[tuple[str, str | None]]:
+    result = run_reviewer("--once", *RECORDING, journal=journal)
+    assert result.returncode == 0, result.stderr
+    done = reviewed(journal)
+    assert all(count == 1 for count in Counter(done).values()), done  # nothing twice
+    return done
+
+
+def scripted_commit(repo: Repo, message: str, parent: str = "HEAD") -> str:
+    """A commit as a script (or a libgit2 client) makes one: no hook runs."""
+    (repo.path / "file").write_text(message + "\n")
+    repo.git("add", "file")
+    tree = repo.git("write-tree")
+    return repo.git("commit-tree", tree, "-p", parent, "-m", message, **an_hour_ago())
+
+
+def test_a_commit_written_without_hooks_is_reviewed_once(repo: Repo, journal: Path) -> None:
+    recorded = repo.land("through the hooks", env=an_hour_ago())
+    scripted = scripted_commit(repo, "behind the hooks' back")
+    repo.git("update-ref", "refs/heads/main", scripted, **an_hour_ago())
+    assert drain(journal) == [(recorded, None), (scripted, None)]
+    assert drain(journal) == [(recorded, None), (scripted, None)]  # a second pass adds nothing
+
+
+def test_nothing_before_the_install_is_swept(tmp_path: Path, journal: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    for n in range(3):
+        repo.land(f"before {n}", env=an_hour_ago())
+    repo.install()
+    assert drain(journal) == []
+
+
+def test_the_kill_switch_is_honoured_by_the_sweep_too(repo: Repo, journal: Path) -> None:
+    skipped = repo.land("not this one", env={"LANDWATCH": "0", **an_hour_ago()})
+    assert (layout.skipped_dir(repo.git_dir) / skipped).is_file()
+    assert repo.pending() == []
+    kept = repo.land("this one", env=an_hour_ago())
+    assert drain(journal) == [(kept, None)]
+
+
+def test_a_young_entry_waits_for_its_hook(repo: Repo, journal: Path) -> None:
+    scripted = scripted_commit(repo, "just now")
+    repo.git("update-ref", "refs/heads/main", scripted)  # timestamped now
+    assert drain(journal) == []
+    swept = sweep.sweep(repo.git_dir, now=time.time() + 2 * sweep.GRACE)
+    assert swept.enqueued == [f"review-{scripted}"]
+
+
+def test_a_flood_is_one_range(repo: Repo, journal: Path) -> None:
+    base = repo.head()
+    tip = base
+    for n in range(sweep.FLOOD + 5):
+        tip = scripted_commit(repo, f"rewritten {n}", parent=tip)
+    repo.git("update-ref", "-m", "filter-branch: rewrite", "refs/heads/main", tip, **an_hour_ago())
+    assert drain(journal) == [(tip, base)]
+
+
+def test_pull_rebase_reviews_upstream_once_as_a_range(tmp_path: Path, journal: Path) -> None:
+    upstream = Repo(tmp_path / "upstream")
+    clone = Repo(tmp_path / "clone", clone_of=upstream.path)
+    clone.install()
+    fork_point = clone.head()
+    incoming = [upstream.land(f"upstream {n}", f"u{n}", hooks=False) for n in range(5)]
+    clone.land("mine", "mine.txt", env=an_hour_ago())
+    pulled = clone.run("pull", "-q", "--rebase", **an_hour_ago())
+    assert pulled.returncode == 0, pulled.stderr
+    rebased = clone.head()
+    done = drain(journal)
+    assert (incoming[-1], fork_point) in done  # the five upstream commits, once, as a range
+    assert (rebased, None) in done  # the rewritten local commit, once
+    assert len(done) == 3  # and the local commit as first landed
+
+
+def test_a_removed_worktree_s_commit_is_still_reviewed(
+    repo: Repo, tmp_path: Path, journal: Path
+) -> None:
+    hotfix = tmp_path / "hotfix"
+    repo.git("worktree", "add", "-q", "-b", "hotfix", str(hotfix), **an_hour_ago())
+    (hotfix / "fix.txt").write_text("fixed\n")
+    subprocess.run(["git", "add", "fix.txt"], cwd=hotfix, check=True)
+    env = {**reviewer_env(), **an_hour_ago(), "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@x"}
+    env.update(GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@x")
+    subprocess.run(["git", "commit", "-q", "-m", "hotfix"], cwd=hotfix, env=env, check=True)
+    fix = repo.git("rev-parse", "hotfix")
+    repo.git("worktree", "remove", str(hotfix))  # its queue goes with it
+    assert drain(journal) == [(fix, None)]
+
+
+def test_a_new_worktree_is_watched_without_a_rescan(
+    repo: Repo, tmp_path: Path, journal: Path
+) -> None:
+    with running("--rescan", "3600", *RECORDING, env=reviewer_env(journal)):
+        linked = tmp_path / "linked"
+        repo.git("worktree", "add", "-q", "-b", "topic", str(linked))
+        (linked / "t.txt").write_text("t\n")
+        subprocess.run(["git", "add", "t.txt"], cwd=linked, check=True)
+        subprocess.run(
+            ["git", "-c", "user.name=T", "-c", "user.email=t@x", "commit", "-q", "-m", "t"],
+            cwd=linked,
+            check=True,
+        )
+        oid = repo.git("rev-parse", "topic")
+        wait_for(lambda: (oid, None) in reviewed(journal), "the linked worktree's commit")
+
+
+def test_the_sweep_reads_only_what_is_new(repo: Repo) -> None:
+    for n in range(5):
+        repo.land(f"landed {n}", env=an_hour_ago())
+    later = time.time() + 3600
+    sweep.sweep(repo.git_dir, now=later)
+    state = layout.sweep_state_file(repo.git_dir).read_text()
+    head = repo.git_dir / "logs" / "HEAD"
+    assert f'"offset": {head.stat().st_size}' in state
+    assert sweep.sweep(repo.git_dir, now=later).entries == 0  # nothing new, nothing read
+
+
+def test_an_expired_reflog_is_not_read_twice(repo: Repo, journal: Path) -> None:
+    first = scripted_commit(repo, "one")
+    repo.git("update-ref", "refs/heads/main", first, **an_hour_ago())
+    assert drain(journal) == [(first, None)]
+    repo.git("reflog", "expire", "--expire=now", "--all")  # the reflogs, rewritten shorter
+    second = scripted_commit(repo, "two")
+    repo.git("update-ref", "refs/heads/main", second, **an_hour_ago())
+    assert drain(journal) == [(first, None), (second, None)]
+
+
+def test_a_sweep_pass_in_the_reviewer_costs_nothing_when_idle(repo: Repo) -> None:
+    # Not a timing: the pass touches no reflog that did not change (no entry read).
+    sweep.sweep(repo.git_dir, now=time.time() + 3600)
+    assert sweep.sweep(repo.git_dir, now=time.time() + 3600) == sweep.Swept()
+
+
+def test_sweep_runs_under_python_without_the_review_imported(repo: Repo) -> None:
+    # The reviewer's own process never imports pygit2 for the sweep: it is the worker's.
+    code = (
+        "import sys, time; from landwatch.daemon import sweep;"
+        f"sweep.sweep(__import__('pathlib').Path({str(repo.git_dir)!r}), now=time.time());"
+        "print('pygit2' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "False", result.stderr
+
+
+def test_other_repositories_are_swept_apart(tmp_path: Path, journal: Path) -> None:
+    one, two = installed(tmp_path / "one"), installed(tmp_path / "two")
+    a = scripted_commit(one, "a")
+    one.git("update-ref", "refs/heads/main", a, **an_hour_ago())
+    b = scripted_commit(two, "b")
+    two.git("update-ref", "refs/heads/main", b, **an_hour_ago())
+    assert sorted(drain(journal)) == sorted([(a, None), (b, None)])

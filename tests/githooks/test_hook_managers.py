@@ -1,0 +1,442 @@
+"""landwatch beside the real hook managers, in every order: pre-commit, prek, lefthook, husky 9,
+git-lfs and a hand-written hook. Each tool's hooks append what they ran (and post-rewrite's
+stdin, where the tool passes it) to a marker file; the queue says what landwatch recorded."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from landwatch import install
+from landwatch.daemon import sweep
+from landwatch.hooks import HOOK_EVENTS, MARKER
+from support import ROOT
+from support.queue import git_env
+from support.repos import Repo
+
+BIN = Path(sys.executable).parent  # the test command installs pre-commit, prek, lefthook here
+TOOLS = Path(os.environ.get("LANDWATCH_TEST_TOOLS", ROOT / ".test-tools"))
+HUSKY = TOOLS / "npm" / "node_modules" / "husky" / "bin.js"
+LFS = TOOLS / "git-lfs" / "usr" / "bin"
+
+
+def run(command: list[str], repo: Repo, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command,
+        cwd=repo.path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=git_env(PATH=f"{LFS}{os.pathsep}{os.environ['PATH']}", **env),
+    )
+
+
+def ok(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout + result.stderr
+
+
+@dataclass
+class Tool:
+    """One hook manager: how it is set up to leave marks, installed and uninstalled."""
+
+    name: str
+    events: tuple[str, ...] = HOOK_EVENTS[:3]  # post-commit, post-merge, post-rewrite
+    passes_stdin: bool = True  # its post-rewrite hooks see git's old -> new list
+    gives_ours_stdin: bool = True  # so does landwatch's hook, where this tool runs it
+    keeps_ours_on_reinstall: bool = True
+
+    def missing(self) -> str | None:
+        return None
+
+    def configure(self, repo: Repo, marker: Path) -> None:
+        raise NotImplementedError
+
+    def install(self, repo: Repo) -> str:
+        raise NotImplementedError
+
+    def uninstall(self, repo: Repo) -> str:
+        raise NotImplementedError
+
+    def hooks_dir(self, repo: Repo) -> Path:
+        return repo.git_dir / "hooks"
+
+
+MARKS = ".git/test-marks"  # hooks run at the top of the worktree: the same text in every repo
+
+
+def mark(tool: str, event: str, marker: Path, stdin: bool) -> str:
+    """A shell command that appends `tool event [stdin words]` to the marker."""
+    words = ' $(tr "\\n" " ")' if stdin else ""
+    return f'printf "%s\\n" "{tool} {event}{words}" >> {MARKS}'
+
+
+class Hand(Tool):
+    """Hooks a person wrote into .git/hooks themselves."""
+
+    def configure(self, repo: Repo, marker: Path) -> None:
+        for event in self.events:
+            hook = repo.git_dir / "hooks" / event
+            body = mark("hand", event, marker, event == "post-rewrite")
+            hook.write_text(f"#!/bin/sh\n{body}\n")
+            hook.chmod(0o755)
+
+    def install(self, repo: Repo) -> str:
+        return ""
+
+    def uninstall(self, repo: Repo) -> str:
+        for event in self.events:
+            (repo.git_dir / "hooks" / event).unlink(missing_ok=True)
+        return ""
+
+
+class PreCommit(Tool):
+    def missing(self) -> str | None:
+        return None if (BIN / self.name).exists() else f"{self.name} is not installed"
+
+    def configure(self, repo: Repo, marker: Path) -> None:
+        hooks = "".join(
+            f"  - id: mark-{event}\n    name: mark {event}\n"
+            f"    entry: sh -c '{mark(self.name, event, marker, False)}'\n"
+            "    language: system\n    always_run: true\n    pass_filenames: false\n"
+            f"    stages: [{event}]\n"
+            for event in self.events
+        )
+        types = ", ".join(self.events)
+        (repo.path / ".pre-commit-config.yaml").write_text(
+            f"default_install_hook_types: [{types}]\nrepos:\n- repo: local\n  hooks:\n{hooks}"
+        )
+
+    def install(self, repo: Repo) -> str:
+        return ok(run([str(BIN / self.name), "install"], repo))
+
+    def uninstall(self, repo: Repo) -> str:
+        types = [arg for event in self.events for arg in ("-t", event)]
+        return ok(run([str(BIN / self.name), "uninstall", *types], repo))
+
+
+class Lefthook(Tool):
+    def missing(self) -> str | None:
+        return None if (BIN / "lefthook").exists() else "lefthook is not installed"
+
+    def configure(self, repo: Repo, marker: Path) -> None:
+        config = "output: false\n"
+        for event in self.events:
+            stdin = event == "post-rewrite"
+            config += f"{event}:\n  commands:\n    mark:\n"
+            config += f"      run: '{mark('lefthook', event, marker, stdin)}'\n"
+            if stdin:
+                config += "      use_stdin: true\n"
+        (repo.path / "lefthook.yml").write_text(config)
+
+    def install(self, repo: Repo) -> str:
+        return ok(run([str(BIN / "lefthook"), "install"], repo))
+
+    def uninstall(self, repo: Repo) -> str:
+        return ok(run([str(BIN / "lefthook"), "uninstall"], repo))
+
+
+class Husky(Tool):
+    def missing(self) -> str | None:
+        if shutil.which("node") is None:
+            return "node is not on this machine"
+        return None if HUSKY.exists() else f"husky was not installed by the test command ({HUSKY})"
+
+    def configure(self, repo: Repo, marker: Path) -> None:
+        scripts = repo.path / ".husky"
+        scripts.mkdir(exist_ok=True)
+        for event in self.events:
+            (scripts / event).write_text(mark("husky", event, marker, event == "post-rewrite"))
+
+    def install(self, repo: Repo) -> str:
+        return ok(run(["node", str(HUSKY)], repo))
+
+    def uninstall(self, repo: Repo) -> str:
+        # husky 9 has no uninstall: its README says to unset core.hooksPath and remove .husky/_.
+        ok(run(["git", "config", "--unset", "core.hooksPath"], repo))
+        shutil.rmtree(repo.path / ".husky" / "_")
+        return ""
+
+    def hooks_dir(self, repo: Repo) -> Path:
+        return repo.path / ".husky" / "_"
+
+
+class GitLfs(Tool):
+    """git-lfs writes post-commit and post-merge (and pre-push, post-checkout); its runs show
+    in git's trace as `git-lfs post-commit`."""
+
+    def missing(self) -> str | None:
+        return None if (LFS / "git-lfs").exists() else f"git-lfs was not unpacked into {LFS}"
+
+    def configure(self, repo: Repo, marker: Path) -> None:
+        pass
+
+    def install(self, repo: Repo) -> str:
+        return run(["git", "lfs", "install", "--local"], repo).stderr
+
+    def uninstall(self, repo: Repo) -> str:
+        return ok(run(["git", "lfs", "uninstall", "--local"], repo))
+
+
+# pre-commit gives the hook it runs as .legacy an empty stdin (but for pre-push); prek the list.
+PRE_COMMIT = PreCommit("pre-commit", passes_stdin=False, gives_ours_stdin=False)
+PREK = PreCommit("prek", passes_stdin=False)
+TOOLS_UNDER_TEST = [
+    Hand("hand"),
+    PRE_COMMIT,
+    PREK,
+    Lefthook("lefthook", keeps_ours_on_reinstall=False),
+    Husky("husky", keeps_ours_on_reinstall=False),
+    GitLfs("git-lfs", events=("post-commit", "post-merge"), passes_stdin=False),
+]
+
+
+def landwatch_install(repo: Repo) -> str:
+    out = io.StringIO()
+    assert install.install(repo.path, out=out) == 0
+    return out.getvalue()
+
+
+def landwatch_uninstall(repo: Repo) -> str:
+    out = io.StringIO()
+    assert install.uninstall(repo.path, out=out) == 0
+    return out.getvalue()
+
+
+def hooks_of(directory: Path) -> dict[str, tuple[bytes, int]]:
+    """Every hook file there, its bytes and mode (git's samples aside)."""
+    if not directory.is_dir():
+        return {}
+    return {
+        path.name: (path.read_bytes(), path.stat().st_mode & 0o777)
+        for path in sorted(directory.iterdir())
+        if path.is_file() and not path.name.endswith(".sample")
+    }
+
+
+def ours_in(directory: Path) -> list[str]:
+    return [name for name, (data, _) in hooks_of(directory).items() if MARKER.encode() in data]
+
+
+class Scene:
+    """A repository with the tool configured, and what its hooks and landwatch did."""
+
+    def __init__(self, tool: Tool, path: Path) -> None:
+        self.tool = tool
+        self.repo = Repo(path)
+        self.marker = path / MARKS
+        self.trace = path.parent / f"{path.name}.trace"
+        tool.configure(self.repo, self.marker)
+        self.repo.git("add", "-A")
+        self.repo.git(
+            "commit", "-q", "--allow-empty", "-m", "the tool's configuration", LANDWATCH="0"
+        )
+
+    def step(self, what: str) -> str:
+        tool = self.tool
+        steps = {
+            "tool": lambda: tool.install(self.repo),
+            "tool-uninstall": lambda: tool.uninstall(self.repo),
+            "landwatch": lambda: landwatch_install(self.repo),
+            "landwatch-uninstall": lambda: landwatch_uninstall(self.repo),
+        }
+        return steps[what]()
+
+    def marks(self) -> list[str]:
+        """What the tool's hooks did since the last look, of the events landwatch hooks."""
+        if isinstance(self.tool, GitLfs):
+            lines = self.trace.read_text().splitlines() if self.trace.exists() else []
+            self.trace.unlink(missing_ok=True)
+            runs = [
+                line.split("exec: git-lfs ", 1)[1].split()[0]
+                for line in lines
+                if "exec: git-lfs " in line
+            ]
+            return [f"git-lfs {event}" for event in runs if event in HOOK_EVENTS]
+        found = self.marker.read_text().splitlines() if self.marker.exists() else []
+        self.marker.unlink(missing_ok=True)
+        return found
+
+    def git(self, *args: str) -> str:
+        """git, as the person runs it (traced for git-lfs); what it printed on stderr."""
+        result = run(["git", *args], self.repo, GIT_TRACE=str(self.trace))
+        assert result.returncode == 0, result.stderr
+        return "\n".join(line for line in result.stderr.splitlines() if "trace:" not in line)
+
+    def quietly(self, *args: str) -> None:
+        """git with no hook of anybody's leaving a mark (setting the scene up)."""
+        ok(run(["git", *args], self.repo, LANDWATCH="0", LEFTHOOK="0", HUSKY="0"))
+        self.marks()
+
+    def lands(self, *, landwatch: bool, tool: bool, only_a_commit: bool = False) -> None:
+        """A commit, a rebase and a merge: each tool's hooks ran once per event with git's
+        arguments and stdin, landwatch recorded each landing once, nobody complained."""
+        repo, name, events = self.repo, self.tool.name, self.tool.events
+        repo.clear()
+        self.marks()
+        said = []
+        (repo.path / "one.txt").write_text(f"{time.monotonic_ns()}\n")
+        repo.git("add", "one.txt")
+        said.append(self.git("commit", "-q", "-m", "one"))
+        commit = repo.head()
+        assert self.marks() == ([f"{name} post-commit"] if tool else [])
+        assert (commit in {oid for oid, _ in repo.pending()}) is landwatch
+        assert complaints(said[0]) == [], said[0]
+        if only_a_commit:
+            return
+        # A rebase of two commits onto a moved main: post-commit at each pick, then post-rewrite.
+        topic = f"topic-{commit[:7]}"
+        self.quietly("switch", "-q", "-c", topic)
+        for n in range(2):
+            (repo.path / f"t{n}.txt").write_text(f"{commit} {n}\n")
+            self.quietly("add", f"t{n}.txt")
+            self.quietly("commit", "-q", "-m", f"topic {n}")
+        self.quietly("switch", "-q", "main")
+        (repo.path / "main.txt").write_text(f"{commit}\n")
+        self.quietly("add", "main.txt")
+        self.quietly("commit", "-q", "-m", "main moves")
+        self.quietly("switch", "-q", topic)
+        old = repo.git("rev-list", "--reverse", "main..HEAD").split()
+        said.append(self.git("rebase", "-q", "main"))
+        new = repo.git("rev-list", "--reverse", "main..HEAD").split()
+        expected = [f"{name} post-commit"] * 2 if tool else []
+        if tool and "post-rewrite" in events:
+            pairs = "".join(f"{o} {n} " for o, n in zip(old, new, strict=True))
+            expected.append(
+                f"{name} post-rewrite {pairs}" if self.tool.passes_stdin else f"{name} post-rewrite"
+            )
+        assert self.marks() == expected
+        self.quietly("switch", "-q", "main")
+        said.append(self.git("merge", "-q", "--no-ff", "--no-edit", topic))
+        merge = repo.head()
+        assert self.marks() == ([f"{name} post-merge"] if tool and "post-merge" in events else [])
+        recorded = {oid for oid, _ in repo.pending()}
+        if landwatch:
+            assert commit in recorded and merge in recorded
+            if self.tool.gives_ours_stdin or not tool or "post-rewrite" not in events:
+                assert set(new) <= recorded  # post-rewrite's list reached landwatch's hook
+            else:
+                # pre-commit gives its legacy hook no stdin: the sweep records the rebase.
+                assert not set(new) & recorded
+                sweep.sweep(repo.git_dir, now=time.time() + sweep.GRACE + 1)
+                assert set(new) <= {oid for oid, _ in repo.pending()}
+        else:
+            assert not recorded & {commit, merge, *new}
+        for text in said:
+            assert complaints(text) == [], text
+
+
+def complaints(text: str) -> list[str]:
+    """The lines of a tool's (or landwatch's) output that are about something being wrong."""
+    words = ("bug", "landwatch", "legacy", "migration", "already exists", "error", "warn", "fail")
+    return [line for line in text.splitlines() if any(w in line.lower() for w in words)]
+
+
+def twin(tool: Tool, tmp_path: Path, steps: list[str]) -> dict[str, tuple[bytes, int]]:
+    """The hooks `steps` leave with landwatch left out: what that tool alone would have."""
+    alone = Scene(tool, tmp_path / "alone")
+    for what in steps:
+        if not what.startswith("landwatch"):
+            alone.step(what)
+    return hooks_of(tool.hooks_dir(alone.repo))
+
+
+ORDERS = {
+    "tool-first": ["tool", "landwatch"],
+    "landwatch-first": ["landwatch", "tool"],
+    "tool-again": ["tool", "landwatch", "tool"],
+    "landwatch-again": ["tool", "landwatch", "tool", "landwatch"],
+    "tool-uninstalled": ["tool", "landwatch", "tool-uninstall"],
+}
+
+# (tool, order) -> which side's hooks stop running until `landwatch doctor --fix`, and why.
+NEEDS_DOCTOR = {
+    ("lefthook", "landwatch-first"): "landwatch",  # lefthook moves ours to .old, never runs it
+    ("lefthook", "tool-again"): "landwatch",  # lefthook's reinstall replaces ours
+    ("lefthook", "tool-uninstalled"): "landwatch",  # lefthook's uninstall removes ours
+    ("husky", "landwatch-first"): "landwatch",  # git runs .husky/_, not .git/hooks, from then
+    ("husky", "tool-again"): "landwatch",  # husky regenerates .husky/_
+    ("husky", "tool-uninstalled"): "landwatch",  # .husky/_ and ours in it are gone
+    ("git-lfs", "landwatch-first"): "tool",  # git-lfs writes no hook over ours
+    ("git-lfs", "tool-uninstalled"): "tool-left",  # ours would go on running git-lfs's
+}
+
+
+CASES = [
+    (tool, order)
+    for tool in TOOLS_UNDER_TEST
+    for order in ORDERS
+    if not isinstance(tool, Hand) or order == "tool-first"  # written once, before landwatch
+]
+
+
+@pytest.mark.parametrize(
+    ("tool", "order"), CASES, ids=[f"{tool.name}-{order}" for tool, order in CASES]
+)
+def test_every_order_leaves_both_tools_running(tool: Tool, order: str, tmp_path: Path) -> None:
+    reason = tool.missing()
+    if reason is not None:
+        pytest.skip(reason)
+    steps = ORDERS[order]
+    scene = Scene(tool, tmp_path / "repo")
+    said = [scene.step(what) for what in steps]
+    if steps[-1] == "tool" and tool.name == "git-lfs" and order != "landwatch-first":
+        # git-lfs writes a hook only where none is, or its own exact text: it says so, and
+        # landwatch goes on running its hook.
+        assert "Hook already exists: post-commit" in said[-1]
+    tool_runs = steps[-1] != "tool-uninstall"
+    broken = NEEDS_DOCTOR.get((tool.name, order))
+    # Until the doctor: landwatch's hooks replaced, the tool's not written, or the tool's hooks
+    # still run by landwatch's though it was uninstalled.
+    scene.lands(
+        landwatch=broken != "landwatch",
+        tool={"tool": False, "tool-left": True}.get(broken or "", tool_runs),
+    )
+    if broken is not None:
+        # The queue stays for the checks: the reviewer doctor would start is a stand-in.
+        quiet = {"LANDWATCH_TEST_SCHEDULER": "systemd:true"}
+        doctor = run([sys.executable, "-m", "landwatch", "doctor"], scene.repo, **quiet)
+        assert doctor.returncode == 1 and "landwatch install" in doctor.stdout, doctor.stdout
+        fixed = run([sys.executable, "-m", "landwatch", "doctor", "--fix"], scene.repo, **quiet)
+        assert "could not mend" not in fixed.stdout, fixed.stdout
+        scene.lands(landwatch=True, tool=tool_runs)
+    assert len(ours_in(tool.hooks_dir(scene.repo))) <= len(HOOK_EVENTS)
+    # landwatch's uninstall leaves exactly what the tool alone would have.
+    landwatch_uninstall(scene.repo)
+    assert hooks_of(tool.hooks_dir(scene.repo)) == twin(tool, tmp_path, steps)
+    assert ours_in(scene.repo.git_dir / "hooks") == []
+    scene.lands(landwatch=False, tool=tool_runs, only_a_commit=True)
+
+
+def test_an_older_landwatch_over_pre_commit_mends_itself(tmp_path: Path) -> None:
+    """Before this integration landwatch took pre-commit's slot and kept its script aside;
+    pre-commit's reinstall then ran that copy from landwatch's .legacy (its "bug:" line)."""
+    reason = PRE_COMMIT.missing()
+    if reason is not None:
+        pytest.skip(reason)
+    scene = Scene(PRE_COMMIT, tmp_path / "repo")
+    scene.step("tool")
+    landwatch_install(scene.repo)
+    hooks = scene.repo.git_dir / "hooks"
+    for event in PRE_COMMIT.events:  # as the older landwatch arranged them
+        ours = (hooks / f"{event}.legacy").read_bytes()
+        (hooks / event).replace(hooks / f"{event}.before-landwatch")
+        (hooks / f"{event}.legacy").replace(hooks / event)
+        assert (hooks / event).read_bytes() == ours
+    scene.step("tool")  # pre-commit's reinstall moves ours to .legacy, its copy stays aside
+    assert all((hooks / f"{event}.before-landwatch").exists() for event in PRE_COMMIT.events)
+    scene.lands(landwatch=True, tool=True, only_a_commit=True)  # no "bug:", each ran once
+    said = landwatch_install(scene.repo)
+    assert not any((hooks / f"{event}.before-landwatch").exists() for event in PRE_COMMIT.events)
+    assert "pre-commit runs landwatch's hook as post-commit.legacy" in said
+    scene.lands(landwatch=True, tool=True)
+    landwatch_uninstall(scene.repo)
+    assert hooks_of(hooks) == twin(PRE_COMMIT, tmp_path, ["tool"])

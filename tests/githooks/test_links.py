@@ -1,0 +1,95 @@
+"""The hooks and the reviewer follow no link planted in a repository's landwatch directory and
+wait on no FIFO there: one line at most, the commit unaffected, nothing written elsewhere."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from support.daemon import run_reviewer
+from support.repos import Repo
+
+
+def commit(repo: Repo, message: str) -> subprocess.CompletedProcess[str]:
+    """A commit that must end by itself: a hook waiting on a FIFO would hang it."""
+    (repo.path / "file").write_text(message + "\n")
+    repo.git("add", "file")
+    return subprocess.run(
+        ["git", "commit", "-q", "-m", message],
+        cwd=repo.path,
+        env={
+            **os.environ,
+            "GIT_AUTHOR_NAME": "T",
+            "GIT_AUTHOR_EMAIL": "t@example.com",
+            "GIT_COMMITTER_NAME": "T",
+            "GIT_COMMITTER_EMAIL": "t@example.com",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize("planted", ["", "ready", "known"])
+def test_a_linked_work_directory_gets_nothing_written(
+    repo: Repo, tmp_path: Path, planted: str
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    work = repo.git_dir / "landwatch"
+    target = work / planted if planted else work
+    if planted:
+        shutil.rmtree(target)
+    else:
+        shutil.move(work, tmp_path / "moved")  # the real one, out of the way
+    target.symlink_to(elsewhere)
+    result = commit(repo, "through a link")
+    assert result.returncode == 0
+    assert result.stderr.count("\n") == 1 and "not following it" in result.stderr
+    assert os.listdir(elsewhere) == []
+    assert repo.git("log", "-1", "--format=%s") == "through a link"
+
+
+@pytest.mark.parametrize("name", ["boot-time", "settings", "maintenance-after"])
+def test_a_linked_file_is_never_written_through(repo: Repo, tmp_path: Path, name: str) -> None:
+    repo.git("config", "landwatch.maintenance", "true")
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n")
+    planted = repo.git_dir / "landwatch" / name
+    planted.unlink(missing_ok=True)
+    planted.symlink_to(victim)
+    result = commit(repo, "one")
+    assert result.returncode == 0 and result.stderr.count("\n") <= 1
+    assert victim.read_text() == "precious\n"
+    assert repo.pending() == [(repo.head(), None)]  # still recorded
+
+
+@pytest.mark.parametrize("name", ["boot-time", "settings", "maintenance-after", "untrusted"])
+def test_a_fifo_never_holds_a_commit(repo: Repo, name: str) -> None:
+    repo.git("config", "landwatch.maintenance", "true")
+    fifo = repo.git_dir / "landwatch" / name
+    fifo.unlink(missing_ok=True)
+    os.mkfifo(fifo)  # nobody writes to it: a hook opening it would wait forever
+    result = commit(repo, "not held")
+    assert result.returncode == 0 and result.stderr.count("\n") <= 1
+    assert repo.pending() == [(repo.head(), None)]
+
+
+@pytest.mark.parametrize("name", ["reports", "unread"])
+def test_the_reviewer_writes_nothing_through_a_linked_directory(
+    repo: Repo, tmp_path: Path, name: str
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    planted = repo.git_dir / "landwatch" / name
+    shutil.rmtree(planted, ignore_errors=True)
+    planted.symlink_to(elsewhere)
+    repo.land("findings", {"a.txt": "trailing  \n"})
+    result = run_reviewer("--once", "--max-tries", "1")
+    assert result.returncode == 0
+    assert os.listdir(elsewhere) == []
+    assert "not following it" in result.stderr

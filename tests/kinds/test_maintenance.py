@@ -1,0 +1,96 @@
+"""The maintenance kind with real repositories: git's maintenance really packs and writes the
+commit-graph, at most once per interval, never beside `git maintenance start` or a held lock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from landwatch import layout, work_item
+from landwatch.kinds.base import RetryLater
+from landwatch.kinds.maintenance import MaintenanceHandler
+from landwatch.work_item import DONE, WorkItem, WorkKind
+from support.daemon import run_reviewer
+from support.kinds import FakeClock, in_process, reporter, settle_down
+from support.repos import Repo
+
+
+def loose_objects(repo: Repo) -> int:
+    stats = dict(line.split(": ") for line in repo.git("count-objects", "-v").splitlines())
+    return int(stats["count"])
+
+
+@pytest.fixture(autouse=True)
+def _maintained(repo: Repo) -> None:
+    """Every repository here asks for maintenance; git's own threshold is lowered so that its
+    loose objects call for a gc, and git's own gc after each commit is off (as `git maintenance
+    register` does), so that what packs here is landwatch's maintenance."""
+    repo.git("config", "landwatch.maintenance", "true")
+    repo.git("config", "gc.auto", "256")
+    repo.git("config", "maintenance.auto", "false")
+
+
+def land_many_files(repo: Repo, count: int = 3000) -> str:
+    files = {f"f{number:04}.txt": f"file {number}\n" for number in range(count)}
+    return repo.land(f"{count} files", files)
+
+
+def test_a_landing_gets_real_maintenance_once_per_interval(repo: Repo) -> None:
+    oid = land_many_files(repo)
+    assert repo.pending(kind=WorkKind.MAINTENANCE) == [(oid, None)]
+    common = repo.git_dir
+    assert loose_objects(repo) > 3000
+    assert not (common / "objects" / "info" / "commit-graph").exists()
+    result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    assert loose_objects(repo) < 50  # packed
+    assert (common / "objects" / "info" / "commit-graph").exists() or (
+        common / "objects" / "info" / "commit-graphs"
+    ).exists()
+    assert f"maintenance-{oid}" in [
+        work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)
+    ]
+    repo.land("within the hour", "late.txt")
+    assert repo.pending(kind=WorkKind.MAINTENANCE) == []  # the hooks know it is not due
+
+
+def test_nothing_twice_with_git_maintenance_start(repo: Repo) -> None:
+    oid = repo.land("one")
+    repo.git("config", "--global", "--add", "maintenance.repo", str(repo.path))
+    report = MaintenanceHandler().handle(
+        WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir), reporter()
+    )
+    assert not report.ran and "git maintenance start" in report.note
+    assert int(layout.maintenance_after_file(repo.git_dir).read_text()) > 0
+
+
+def test_turned_off_and_rate_limited(repo: Repo) -> None:
+    oid = repo.land("one")
+    item = WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir)
+    kind = MaintenanceHandler()
+    assert kind.handle(item, reporter()).ran
+    assert kind.handle(item, reporter()).note == "ran less than an interval ago"
+    repo.git("config", "landwatch.maintenance", "false")
+    assert "turned off" in kind.handle(item, reporter()).note
+
+
+def test_a_held_lock_is_a_retry_not_a_failure(repo: Repo, tmp_path: Path) -> None:
+    oid = repo.land("one")
+    lock = repo.git_dir / "objects" / "maintenance.lock"
+    lock.write_text("")
+    with pytest.raises(RetryLater, match=r"maintenance\.lock"):
+        MaintenanceHandler().handle(WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir), reporter())
+    clock = FakeClock()
+    kind = MaintenanceHandler(clock=clock)
+    reviewer = in_process({WorkKind.MAINTENANCE: kind}, clock, tmp_path / "state.json")
+    settle_down(reviewer)
+    assert repo.pending(kind=WorkKind.MAINTENANCE) == [(oid, None)]
+    lock.unlink()
+    clock.advance(301)
+    settle_down(reviewer)
+    assert repo.pending(kind=WorkKind.MAINTENANCE) == []
+    done = [n for n in work_item.entries(repo.git_dir, DONE) if n.startswith("maintenance-")]
+    assert len(done) == 1
+    assert work_item.read_entry(repo.git_dir, DONE, done[0]).tries == 0  # type: ignore[union-attr]
+    reviewer.shutdown()

@@ -1,0 +1,251 @@
+"""The push kind with real remotes: pushing, idempotence, coalescing while offline, backoff on an
+injected clock, a rejected push, a remote that asks for credentials, the one line."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from landwatch import layout, work_item
+from landwatch.daemon.lock import InstanceLock, LockHolder
+from landwatch.kinds.base import GiveUp, RetryLater
+from landwatch.kinds.push import PushHandler, push_backoff
+from landwatch.work_item import DONE, FAILED, PENDING, WorkItem, WorkKind
+from support.daemon import run_reviewer
+from support.kinds import (
+    FakeClock,
+    bare_remote,
+    in_process,
+    pushes,
+    remote_head,
+    reporter,
+    settle_down,
+)
+from support.repos import Repo
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> Path:
+    return bare_remote(tmp_path / "remote.git")
+
+
+@pytest.fixture(autouse=True)
+def _pushing(repo: Repo, remote: Path) -> None:
+    """Every repository here pushes each landing to `remote`, which holds its main already."""
+    repo.git("remote", "add", "origin", str(remote))
+    repo.git("push", "-q", "-u", "origin", "main")
+    repo.git("config", "landwatch.push.remote", "origin")
+    (remote / "pushes.log").unlink()
+
+
+def push_items(repo: Repo, state: str = PENDING) -> list[str]:
+    return sorted(n for n in work_item.entries(repo.git_dir, state) if n.startswith("push-"))
+
+
+def test_a_landing_is_pushed_by_the_reviewer(repo: Repo, remote: Path) -> None:
+    oid = repo.land("backed up")
+    assert repo.pending(kind=WorkKind.PUSH) == [(oid, None)]
+    result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    assert remote_head(remote) == oid
+    assert len(pushes(remote)) == 1
+    assert [work_item.id_of_entry(n) for n in push_items(repo, DONE)] == [f"push-{oid}"]
+
+
+def test_running_an_item_twice_pushes_once(repo: Repo, remote: Path) -> None:
+    oid = repo.land("once")
+    item = WorkItem(WorkKind.PUSH, oid, repo.git_dir)
+    kind = PushHandler()
+    first = kind.handle(item, reporter())
+    second = kind.handle(item, reporter())
+    assert (first.pushed, second.pushed, second.up_to_date) == (["main"], [], ["main"])
+    assert len(pushes(remote)) == 1
+
+
+def test_ten_landings_while_offline_are_one_push(repo: Repo, remote: Path, tmp_path: Path) -> None:
+    hidden = tmp_path / "away.git"
+    remote.rename(hidden)  # offline
+    oids = [repo.land(f"offline {n}", f"f{n}") for n in range(10)]
+    clock = FakeClock()
+    kind = PushHandler(clock=clock)
+    reviewer = in_process({WorkKind.PUSH: kind}, clock, tmp_path / "state.json")
+    settle_down(reviewer)
+    assert len(push_items(repo)) == 10  # handed back, uncounted
+    assert all(
+        work_item.read_entry(repo.git_dir, PENDING, n).tries == 0  # type: ignore[union-attr]
+        for n in push_items(repo)
+    )
+    failing = layout.push_state_file(repo.git_dir)
+    assert failing.exists() and "origin" in failing.read_text()
+    hidden.rename(remote)  # online again, but the backoff is not over
+    clock.advance(push_backoff(1) - 1)
+    settle_down(reviewer)
+    assert len(push_items(repo)) == 10 and pushes(remote) == []
+    clock.advance(2)
+    settle_down(reviewer)
+    assert push_items(repo) == [] and len(push_items(repo, DONE)) == 10
+    assert len(pushes(remote)) == 1 and remote_head(remote) == oids[-1]
+    assert not failing.exists()
+    reviewer.shutdown()
+
+
+def test_backoff_doubles_from_a_minute_up_to_an_hour() -> None:
+    assert [push_backoff(n) for n in range(1, 9)] == [60, 120, 240, 480, 960, 1920, 3600, 3600]
+
+
+def test_an_unreachable_remote_is_a_retry_not_a_failure(repo: Repo, tmp_path: Path) -> None:
+    repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    oid = repo.land("nowhere to go")
+    kind = PushHandler()
+    with pytest.raises(RetryLater) as raised:
+        kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert raised.value.after == 60
+    with pytest.raises(RetryLater) as again:
+        kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert again.value.after == 120
+
+
+def test_a_rejected_push_fails_with_the_remotes_words(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    subprocess.run(["git", "clone", "-q", str(remote), str(other)], check=True)
+    elsewhere = Repo.existing(other)
+    elsewhere.land("pushed from elsewhere", "x", hooks=False)
+    elsewhere.git("push", "-q", "origin", "main")
+    oid = repo.land("diverged")
+    with pytest.raises(GiveUp, match=r"origin rejected main: \[rejected\] \(fetch first\)"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    result = run_reviewer("--once")
+    assert "rejected main" in result.stderr
+    assert [work_item.id_of_entry(n) for n in push_items(repo, FAILED)] == [f"push-{oid}"]
+    told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
+    assert f"gave up the push of {oid[:7]}" in told
+
+
+def test_force_pushes_with_lease_only_when_asked(repo: Repo, remote: Path) -> None:
+    repo.land("first")
+    repo.git("push", "-q", "origin", "main")
+    repo.git("commit", "-q", "--amend", "-m", "rewritten", LANDWATCH="0")
+    rewritten = repo.head()
+    item = WorkItem(WorkKind.PUSH, rewritten, repo.git_dir)
+    with pytest.raises(GiveUp, match="non-fast-forward"):
+        PushHandler().handle(item, reporter())
+    repo.git("config", "landwatch.push.force", "true")
+    assert PushHandler().handle(item, reporter()).pushed == ["main"]
+    assert remote_head(remote) == rewritten
+
+
+def test_only_the_branches_asked_for_are_pushed(repo: Repo, remote: Path) -> None:
+    repo.git("config", "landwatch.push.branches", "release/*")
+    on_main = repo.land("main is not pushed")
+    report = PushHandler().handle(WorkItem(WorkKind.PUSH, on_main, repo.git_dir), reporter())
+    assert report.pushed == [] and "no branch" in report.note
+    repo.git("switch", "-q", "-c", "release/1")
+    on_release = repo.land("release is")
+    report = PushHandler().handle(WorkItem(WorkKind.PUSH, on_release, repo.git_dir), reporter())
+    assert report.pushed == ["release/1"] and remote_head(remote, "release/1") == on_release
+
+
+class AskForCredentials(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(401)
+        self.send_header("WWW-Authenticate", 'Basic realm="landwatch test"')
+        self.end_headers()
+
+    do_POST = do_GET
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def asking_server() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AskForCredentials)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/repo.git"
+    server.shutdown()
+
+
+def test_a_remote_that_asks_for_credentials_never_prompts(
+    repo: Repo, asking_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GIT_ASKPASS", raising=False)
+    monkeypatch.delenv("SSH_ASKPASS", raising=False)
+    repo.git("remote", "set-url", "origin", asking_server)
+    oid = repo.land("private")
+    started = time.monotonic()
+    with pytest.raises(RetryLater, match=r"terminal prompts disabled|Authentication failed"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert time.monotonic() - started < 30  # failed at once, never waited for a person
+
+
+def test_the_one_line_says_when_pushing_has_failed_too_long(repo: Repo, tmp_path: Path) -> None:
+    repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    oid = repo.land("waiting to be pushed")
+    with pytest.raises(RetryLater):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    lock = InstanceLock()
+    lock.acquire(LockHolder(os.getpid(), "test", "0", "-"))  # a reviewer is running
+    try:
+        work_item.publish_ready(repo.git_dir)  # as the running reviewer would have
+        pending = repo.git_dir / "landwatch" / PENDING
+        old = int((time.time() - 7200) * 1_000_000)
+        for name in os.listdir(pending):
+            os.rename(pending / name, pending / f"{work_item.id_of_entry(name)}.{old}")
+        assert repo.run("commit", "-q", "--allow-empty", "-m", "soon").stderr == ""
+        state = layout.push_state_file(repo.git_dir)
+        failing = json.loads(state.read_text())
+        failing["failing_since"] = time.time() - 7200  # back-dated, as git's tests do
+        state.write_text(json.dumps(failing))
+        told = repo.run("commit", "-q", "--allow-empty", "-m", "later").stderr
+    finally:
+        lock.release()
+    assert told.startswith("landwatch: pushing to origin has failed for 2 h")
+    assert told.count("\n") == 1
+
+
+def test_a_remote_that_does_not_exist_is_given_up_at_once(repo: Repo) -> None:
+    repo.git("config", "landwatch.push.remote", "nosuchremote")
+    oid = repo.land("to a remote nobody made")
+    with pytest.raises(GiveUp, match=r"no remote named 'nosuchremote'.*git remote -v"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    assert [work_item.id_of_entry(n) for n in push_items(repo, FAILED)] == [f"push-{oid}"]
+    assert not layout.push_state_file(repo.git_dir).exists()
+    assert "failing" not in repo.landwatch("status").stdout
+
+
+def test_push_state_is_forgotten_once_push_is_turned_off(repo: Repo, tmp_path: Path) -> None:
+    repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    oid = repo.land("while the remote is away")
+    kind = PushHandler()
+    with pytest.raises(RetryLater):
+        kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert layout.push_state_file(repo.git_dir).exists()
+    assert "push to origin failing" in repo.landwatch("status").stdout
+    repo.git("config", "--unset", "landwatch.push.remote")
+    report = kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert report.remote is None and "not configured" in report.note
+    assert not layout.push_state_file(repo.git_dir).exists()
+    assert "failing" not in repo.landwatch("status").stdout
+
+
+def test_a_failure_told_only_while_a_push_waits(repo: Repo, tmp_path: Path) -> None:
+    repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    oid = repo.land("while the remote is away")
+    with pytest.raises(RetryLater):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert "push to origin failing" in repo.landwatch("status").stdout
+    repo.clear()  # the push item gone (done or given up) by other hands: nothing is failing now
+    assert "failing" not in repo.landwatch("status").stdout

@@ -1,0 +1,144 @@
+"""The review kind drained by the real reviewer, and the hooks' line telling of it once."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from landwatch import layout, report_store, work_item
+from landwatch.work_item import DONE
+from support.daemon import run_reviewer
+from support.repos import Repo, installed
+
+
+def test_the_reviewer_reviews_landings_and_the_hooks_tell_once(repo: Repo) -> None:
+    oid = repo.land("with findings", {"a.py": "x = 1  \nimport pdb\n"})
+    clean = repo.land("clean", {"b.txt": "fine\n"})
+    result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    assert sorted(
+        work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)
+    ) == sorted([f"review-{oid}", f"review-{clean}"])
+    stored = report_store.read(repo.git_dir, oid)
+    assert stored is not None and stored.summary() == "2 warnings, 1 info"
+    told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
+    assert told == f"landwatch: {oid[:7]} — 2 warnings, 1 info · landwatch show {oid[:7]}\n"
+    assert repo.run("commit", "-q", "--allow-empty", "-m", "again").stderr == ""
+    shown = repo.landwatch("show", oid)
+    assert shown.returncode == 0 and "a.py" in shown.stdout and "debug-statement" in shown.stdout
+    assert repo.landwatch("show", "HEAD").returncode == 1  # not reviewed yet
+
+
+def test_hostile_names_are_reviewed_and_never_reach_a_terminal_raw(tmp_path: Path) -> None:
+    repo = installed(tmp_path / "repo\x1b[2J\u202e")  # the reviewer logs its path
+    repo.git("config", "landwatch.notes", "true")
+    names = [
+        b"caf\xe9.txt",  # not UTF-8
+        b"evil\x1b]0;pwned\x07.txt",  # a terminal escape and a bell
+        "admin\u202e\u2066txt.exe".encode(),  # bidirectional overrides
+    ]
+    for name in names:
+        (repo.path / os.fsdecode(name)).write_bytes(b"trailing  \n")
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", "hostile names")
+    oid = repo.head()
+    result = run_reviewer("--once", "--verbose")
+    assert result.returncode == 0, result.stderr
+    assert f"review-{oid}" in [
+        work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)
+    ]
+    stored = report_store.read(repo.git_dir, oid)
+    assert stored is not None and len([f for f in stored.findings if f.rule == "P001"]) == 3
+    shown = repo.landwatch("show", oid)
+    note = repo.git("notes", "--ref", "landwatch", "show", oid)
+    reviewed = repo.landwatch("review", oid, "--sarif")
+    assert reviewed.returncode == 0 and "Traceback" not in reviewed.stderr
+    assert "caf%E9.txt" in reviewed.stdout
+    for text in (shown.stdout, note, result.stderr, layout.reviewer_log().read_text()):
+        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+        assert "\u2066" not in text
+    assert "caf\\xe9.txt" in shown.stdout and "evil\\x1b]0;pwned\\x07.txt" in shown.stdout
+    assert "admin\\u202e\\u2066txt.exe" in shown.stdout
+    assert "repo\\x1b[2J\\u202e" in layout.reviewer_log().read_text()  # escaped, not dropped
+
+
+def test_a_rebase_does_not_say_again_what_was_seen(repo: Repo) -> None:
+    repo.git("checkout", "-q", "-b", "topic")
+    before = repo.land("topic", {"a.txt": "trailing  \n"})
+    assert run_reviewer("--once").returncode == 0
+    repo.land("seen", {"b.txt": "clean\n"})
+    assert before[:7] in repo.said
+    repo.git("checkout", "-q", "main")
+    repo.land("upstream", {"c.txt": "clean\n"}, hooks=False)
+    repo.git("checkout", "-q", "topic")
+    rebased = repo.run("rebase", "-q", "main")
+    assert rebased.returncode == 0, rebased.stderr
+    new = repo.git("rev-parse", "HEAD~1")
+    assert new != before
+    assert run_reviewer("--once").returncode == 0
+    carried = report_store.read(repo.git_dir, new)
+    assert carried is not None and carried.summary() == "1 warning"
+    assert f"carried over from {before[:12]}: the same patch" in carried.notes
+    repo.land("after", {"d.txt": "clean\n"})
+    assert repo.said == ""
+    assert report_store.unread(repo.git_dir) == []
+
+
+def test_a_rebase_tells_once_what_was_not_seen_yet(repo: Repo) -> None:
+    repo.git("checkout", "-q", "-b", "topic")
+    before = repo.land("topic", {"a.txt": "trailing  \n"})  # rebased before it was reviewed
+    repo.git("checkout", "-q", "main")
+    repo.land("upstream", {"c.txt": "clean\n"}, hooks=False)
+    repo.git("checkout", "-q", "topic")
+    assert repo.run("rebase", "-q", "main").returncode == 0
+    new = repo.head()
+    assert run_reviewer("--once").returncode == 0
+    assert report_store.read(repo.git_dir, before) is not None
+    assert report_store.unread(repo.git_dir) == [new]  # the replaced one's marker went with it
+    repo.land("after", {"d.txt": "clean\n"})
+    assert repo.said == f"landwatch: {new[:7]} — 1 warning · landwatch show {new[:7]}\n"
+
+
+def test_an_amend_says_only_what_is_new(repo: Repo) -> None:
+    first = repo.land("one", {"a.txt": "trailing  \n"})
+    assert run_reviewer("--once").returncode == 0
+    repo.land("next", {"b.txt": "clean\n"})
+    assert first[:7] in repo.said  # seen
+    repo.git("reset", "-q", "--hard", first)
+    amended = repo.run("commit", "-q", "--amend", "--no-edit", "--date=2001-01-01T00:00:00")
+    assert amended.returncode == 0 and amended.stderr == ""
+    assert run_reviewer("--once").returncode == 0
+    carried = report_store.read(repo.git_dir, repo.head())
+    assert carried is not None and any("carried over" in note for note in carried.notes)
+    assert report_store.unread(repo.git_dir) == []
+    # More content, the same finding: reviewed again, and still nothing new to say.
+    repo.stage({"a.txt": "trailing  \nmore\n"})
+    assert repo.run("commit", "-q", "--amend", "--no-edit").returncode == 0
+    assert run_reviewer("--once").returncode == 0
+    again = report_store.read(repo.git_dir, repo.head())
+    assert again is not None and not any("carried over" in note for note in again.notes)
+    assert again.summary() == "1 warning" and report_store.unread(repo.git_dir) == []
+    # A new finding is said.
+    repo.stage({"a.txt": "trailing  \nmore\nalso trailing  \n"})
+    assert repo.run("commit", "-q", "--amend", "--no-edit").returncode == 0
+    assert run_reviewer("--once").returncode == 0
+    assert report_store.unread(repo.git_dir) == [repo.head()]
+
+
+def test_every_unread_review_is_listed_and_the_line_says_how_many_wait(repo: Repo) -> None:
+    oids = [repo.land(f"finding {n}", {f"f{n}.txt": "trailing  \n"}) for n in range(3)]
+    repo.land("clean", {"clean.txt": "fine\n"})
+    assert run_reviewer("--once").returncode == 0
+    repo.land("next", {"next.txt": "fine\n"})
+    assert repo.said == (
+        f"landwatch: {oids[2][:7]} — 1 warning · landwatch show {oids[2][:7]}"
+        " (2 more unread: landwatch show --unread)\n"
+    )
+    listed = repo.landwatch("show", "--unread")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == [oids[1][:12], oids[0][:12]]
+    assert lines[0].endswith("finding 1") and "1 warning" in lines[0]
+    assert repo.landwatch("show", "--unread").stdout == "landwatch: no unread reviews\n"
+    repo.land("quiet", {"quiet.txt": "fine\n"})
+    assert repo.said == ""

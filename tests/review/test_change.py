@@ -1,0 +1,181 @@
+"""Reading a landed change through pygit2: bytes, renames, the shapes of a landing, worktrees,
+ownership, the line cap and identities that survive line moves."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from landwatch.review import engine
+from landwatch.review.change import ChangeError
+from landwatch.review.findings import Finding
+from landwatch.review.report import Report
+from support.repos import Repo
+from support.review import found, review
+
+
+def test_binary_and_non_utf8_files_are_read_as_bytes(repo: Repo) -> None:
+    repo.land(
+        "change",
+        {
+            "image.png": b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR  \n",
+            "latin1.txt": "caf\xe9  \nna\xefve\n".encode("latin-1"),
+        },
+        hooks=False,
+    )
+    report = review(repo)
+    assert found(report) == [("P001", "latin1.txt", 1)]
+    assert report.findings[0].snippet == "caf\ufffd  "
+
+
+def test_a_magic_number_down_an_added_text_is_no_binary_file(repo: Repo) -> None:
+    repo.land("notes", {"notes.txt": "formats we read:\n"}, hooks=False)
+    # A line that opens like a GIF, further down a text file: its lines are still checked.
+    added = "formats we read:\nGIF89a and PNG  \naws = AKIA" + "QX7ZR4M2" * 2 + "\n"
+    repo.land("more notes", {"notes.txt": added}, hooks=False)
+    assert [(rule, line) for rule, _, line in found(review(repo))] == [("P001", 2), ("S002", 3)]
+    # The same bytes where a file starts are a GIF's.
+    repo.land("a gif", {"image.gif": "GIF89a and PNG  \n"}, hooks=False)
+    assert found(review(repo)) == []
+
+
+def test_renames_are_detected_and_only_added_lines_count(repo: Repo) -> None:
+    body = "".join(f"line {n}  \n" for n in range(20))
+    repo.land("add with trailing spaces", {"old.txt": body}, hooks=False)
+    repo.git("mv", "old.txt", "new.txt")
+    repo.stage({"new.txt": body + "last  \n"})
+    repo.git("commit", "-q", "-m", "rename and add a line", LANDWATCH="0")
+    report = review(repo)
+    assert found(report) == [("P001", "new.txt", 21)]
+
+
+def test_root_commit_merge_and_range(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo", initial=False)
+    repo.land("root", {"root.txt": "root  \n"}, hooks=False)
+    root = review(repo)
+    assert root.shape == "root" and found(root) == [("P001", "root.txt", 1)]
+    repo.git("switch", "-q", "-c", "topic")
+    repo.land("topic", {"topic.txt": "from topic  \n"}, hooks=False)
+    repo.git("switch", "-q", "main")
+    repo.land("main moves", {"main.txt": "main\n"}, hooks=False)
+    repo.git("merge", "-q", "--no-edit", "topic", LANDWATCH="0")
+    merge = review(repo)
+    assert merge.shape == "merge" and found(merge) == [("P001", "topic.txt", 1)]
+    repo.stage({".landwatch.toml": 'merges = "skip"\n'})
+    repo.git("commit", "-q", "-m", "skip merges", LANDWATCH="0")
+    repo.git("switch", "-q", "topic")
+    repo.land("topic again", {"topic2.txt": "more  \n"}, hooks=False)
+    repo.git("switch", "-q", "main")
+    repo.git("merge", "-q", "--no-edit", "topic", LANDWATCH="0")
+    skipped = review(repo)
+    assert skipped.findings == [] and any("merge commit skipped" in n for n in skipped.notes)
+    first = repo.head()
+    repo.land("a", {"a.txt": "a  \n"}, hooks=False)
+    repo.land("b", {"b.txt": "b  \n"}, hooks=False)
+    landed = review(repo, "HEAD", first)
+    assert landed.shape == "range" and sorted(found(landed)) == [
+        ("P001", "a.txt", 1),
+        ("P001", "b.txt", 1),
+    ]
+
+
+def test_a_linked_worktree_is_reviewed_from_its_own_git_dir(repo: Repo, tmp_path: Path) -> None:
+    repo.git("worktree", "add", "-q", "-b", "linked", str(tmp_path / "linked"))
+    linked = Repo.existing(tmp_path / "linked")
+    linked.land("change", {"w.txt": "w  \n"}, hooks=False)
+    assert linked.git_dir.parent.name == "worktrees"
+    assert found(review(linked)) == [("P001", "w.txt", 1)]
+
+
+def test_a_repository_not_owned_by_the_user_is_refused(repo: Repo, tmp_path: Path) -> None:
+    if os.getuid() != 0:
+        pytest.skip("needs root to hand the repository to another user")
+    repo.land("change", {"x.txt": "x\n"}, hooks=False)
+    stranger = Repo.existing(tmp_path / "stranger")
+    subprocess.run(["cp", "-a", str(repo.path), str(stranger.path)], check=True)
+    subprocess.run(["chown", "-R", "12345", str(stranger.path)], check=True)
+    with pytest.raises(ChangeError, match="not owned by you"):
+        engine.review(stranger.path / ".git", "HEAD")
+
+
+def test_the_line_cap_truncates_instead_of_running_away(repo: Repo) -> None:
+    repo.land("change", {".landwatch.toml": "max_added_lines = 10\n"}, hooks=False)
+    repo.land("change", {"many.txt": "".join(f"{n}  \n" for n in range(50))}, hooks=False)
+    report = review(repo)
+    assert report.truncated and report.lines_checked == 10
+    (burst,) = [f for f in report.findings if f.rule == "P001"]
+    assert burst.message == "trailing whitespace on 10 lines: 1-10"
+    assert any("max_added_lines" in note for note in report.notes)
+
+
+def test_fingerprints_survive_line_moves(repo: Repo) -> None:
+    def whitespace(report: Report) -> Finding:
+        [finding] = [f for f in report.findings if f.rule == "P001"]
+        return finding
+
+    repo.land("change", {"a.txt": "x = 1  \n"}, hooks=False)
+    first = whitespace(review(repo))
+    repo.git("rm", "-q", "a.txt")
+    repo.git("commit", "-q", "-m", "gone", LANDWATCH="0")
+    repo.land(
+        "change", {"a.txt": "\n\n\nx = 1  \n"}, hooks=False
+    )  # the same line, three lines lower
+    moved = whitespace(review(repo))
+    assert (first.line, moved.line) == (1, 4)
+    assert moved.fingerprint == first.fingerprint
+    assert whitespace(review(repo)).fingerprint == moved.fingerprint  # reproducible
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"deep/er/one.py": "x = 2\n"},  # one directory deep down: diffed there
+        {"deep/er/one.py": "x = 2\n", "deep/er/new/two.py": "y = 1\n"},
+        {"deep/er/one.py": "x = 2\n", "top.txt": "changed\n"},  # two places: at the root
+        {"deep/er": None, "deep/er.txt": "now a file\n"},  # a directory gone beside a file
+        {"deep/er/moved.py": "z = 1\n" * 20, "deep/er/gone.py": None},  # a rename inside
+        {"deep/er/gone.py": None, "elsewhere/moved.py": "z = 1\n" * 20},  # a rename across
+    ],
+)
+def test_the_diff_taken_deep_down_is_the_whole_diff(
+    repo: Repo, changes: dict[str, str | None]
+) -> None:
+    """The diff is taken in the deepest directory outside which nothing changed (libgit2 visits
+    every entry of both trees): the same files, paths and renames as the diff of the roots."""
+    import pygit2
+    from pygit2.enums import DiffFind
+
+    from landwatch.review.change import Change
+
+    repo.land(
+        "before",
+        {
+            "top.txt": "top\n",
+            "deep/er/one.py": "x = 1\n",
+            "deep/er/gone.py": "z = 1\n" * 20,
+            "deep/other.py": "o = 1\n",
+        },
+        hooks=False,
+    )
+    for path, content in changes.items():
+        if content is None:
+            repo.git("rm", "-rq", path)
+        else:
+            (repo.path / path).parent.mkdir(parents=True, exist_ok=True)
+            (repo.path / path).write_text(content)
+            repo.git("add", path)
+    repo.git("commit", "-q", "-m", "after", LANDWATCH="0")
+    git = pygit2.Repository(str(repo.git_dir))
+    commit = git.revparse_single("HEAD")
+    assert isinstance(commit, pygit2.Commit)
+    whole = commit.parents[0].tree.diff_to_tree(commit.tree)
+    whole.find_similar(DiffFind.FIND_RENAMES, rename_threshold=50, rename_limit=1000)
+    expected = sorted(
+        (d.status_char(), d.old_file.path, d.new_file.path, d.similarity) for d in whole.deltas
+    )
+    change = Change(git, commit, None)
+    got = sorted((f.status.value, f.old_path or f.path, f.path, f.similarity) for f in change.files)
+    assert got == expected

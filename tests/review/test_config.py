@@ -1,0 +1,98 @@
+"""The review's configuration: read from the committed tree, every bad key a finding."""
+
+from __future__ import annotations
+
+import pytest
+
+from landwatch.review.engine import CONFIG_RULE
+from support import ROOT
+from support.repos import Repo
+from support.review import found, review
+
+
+def test_configuration_comes_from_the_committed_tree(repo: Repo) -> None:
+    repo.land(
+        "change", {".landwatch.toml": '[rules]\nP001 = "off"\nP005 = { max_kb = 1 }\n'}, hooks=False
+    )
+    repo.land("change", {"a.txt": "x  \n", "big.txt": "y" * 2000 + "\n"}, hooks=False)
+    (repo.path / ".landwatch.toml").write_text("")  # the working tree does not count
+    report_ = review(repo)
+    assert found(report_) == [("P005", "big.txt", None)]
+    assert report_.config == ".landwatch.toml"
+    assert "P001" not in report_.rules
+
+
+def test_pyproject_table_and_severity_by_name(repo: Repo) -> None:
+    repo.land(
+        "change",
+        {
+            "pyproject.toml": '[project]\nname = "x"\n\n[tool.landwatch.rules]\n'
+            'trailing-whitespace = "error"\n'
+        },
+        hooks=False,
+    )
+    repo.land("change", {"a.txt": "x  \n"}, hooks=False)
+    [finding] = review(repo).findings
+    assert (finding.rule, finding.severity.name) == ("P001", "ERROR")
+
+
+@pytest.mark.parametrize(
+    ("config", "complaint"),
+    [
+        ("colour = 1\n", "unknown key 'colour'"),
+        ('[rules]\nP001 = "loud"\n', "rules.P001.severity: not a severity: 'loud'"),
+        ('[rules]\nNOPE = "error"\n', "rules.NOPE: no rule has this id or name"),
+        ('[rules]\nP005 = { max_kb = "big" }\n', "rules.P005: expects an integer"),
+        ("[rules]\nP005 = { max_kb = -5 }\n", "rules.P005: expects a whole number of 1 or more"),
+        ('merges = "sometimes"\n', "merges must be one of first-parent, skip"),
+        ('[[linters]]\nname = "x"\n', "linters[1]: command is required"),
+        ("this is not toml\n", "not valid TOML"),
+        ("x = " + "[" * 50_000 + "]" * 50_000 + "\n", "nested too deeply to read"),
+    ],
+)
+def test_a_broken_configuration_is_a_finding_not_a_crash(
+    repo: Repo, config: str, complaint: str
+) -> None:
+    repo.land("change", {".landwatch.toml": config, "a.txt": "x  \n"}, hooks=False)
+    report_ = review(repo)
+    configuration = [f for f in report_.findings if f.rule == CONFIG_RULE]
+    assert len(configuration) == 1 and complaint in configuration[0].message
+    assert ("P001", "a.txt", 1) in found(report_)  # the defaults still reviewed the change
+
+
+def test_the_configuration_example_in_the_docs_is_accepted() -> None:
+    import tomllib
+
+    from landwatch.review.config import parse
+
+    page = (ROOT / "docs" / "configuration.md").read_text()
+    example = page.split("```toml\n", 1)[1].split("```", 1)[0]
+    config = parse(tomllib.loads(example), ".landwatch.toml")
+    assert [linter.name for linter in config.linters] == ["ruff", "shellcheck"]
+    assert config.rules["large-file"]["max_kb"] == 2048
+
+
+def test_every_bad_key_is_told_at_once_and_the_rest_applies(repo: Repo) -> None:
+    config = (
+        'colour = 1\nmerges = "sometimes"\nexclude = ["data/**"]\n\n[rules]\n'
+        'P001 = "loud"\nP002 = "off"\nP005 = { max_kb = 0 }\n\n'
+        '[[linters]]\nname = "x"\n'
+    )
+    repo.land(
+        "change", {".landwatch.toml": config, "a.txt": "x  ", "data/b.txt": "y  \n"}, hooks=False
+    )
+    report_ = review(repo)
+    told = sorted(f.message for f in report_.findings if f.rule == CONFIG_RULE)
+    assert len(told) == 5, told
+    wanted = (
+        "linters[1]: command",
+        "merges must",
+        "rules.P001.severity",
+        "rules.P005:",
+        "unknown key",
+    )
+    assert [m.split(": ", 1)[1].startswith(w) for m, w in zip(told, wanted, strict=True)] == [
+        True
+    ] * 5, told
+    # What could be used was: P002 is off, data/ is excluded.
+    assert [f for f in found(report_) if f[0] != CONFIG_RULE] == [("P001", "a.txt", 1)]

@@ -1,0 +1,208 @@
+"""The project's own linters: kept to the added lines, run outside the worktree, and every way a
+linter can fail told, not raised."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+
+from landwatch.review import engine
+from landwatch.review.linters import NOT_TRUSTED, LinterPolicy
+from support.repos import Repo
+from support.review import found, review
+
+RUFF = shutil.which("ruff", path=str(Path(sys.executable).parent)) or "ruff"
+
+
+def ruff_config(filter_: str = "added") -> str:
+    return textwrap.dedent(f"""\
+        [[linters]]
+        name = "ruff"
+        command = [{json.dumps(RUFF)}, "check", "--no-cache", "--output-format=json",
+                   "--stdin-filename", "{{path}}", "-"]
+        files = ["*.py"]
+        format = "ruff-json"
+        filter = "{filter_}"
+        """)
+
+
+def test_ruff_findings_are_kept_to_added_lines(repo: Repo) -> None:
+    repo.land(
+        "change",
+        {
+            "pyproject.toml": '[tool.ruff.lint]\nselect = ["F"]\n',
+            ".landwatch.toml": ruff_config(),
+            "m.py": "import os\n",
+        },
+        hooks=False,
+    )
+    repo.land("change", {"m.py": "import os\nimport sys\n"}, hooks=False)
+    report_ = review(repo, linters=True)
+    assert found(report_) == [("ruff:F401", "m.py", 2)]
+    assert [f.snippet for f in report_.findings if f.rule == "ruff:F401"] == ["import sys"]
+    assert report_.linters == [{"linter": "ruff", "path": "m.py", "status": "ok", "detail": ""}]
+    repo.land("change", {".landwatch.toml": ruff_config("file")}, hooks=False)
+    repo.land("change", {"m.py": "import os\nimport sys\nimport re\n"}, hooks=False)
+    assert sorted(found(review(repo, linters=True))) == [
+        ("ruff:F401", "m.py", 1),
+        ("ruff:F401", "m.py", 2),
+        ("ruff:F401", "m.py", 3),
+    ]
+
+
+def test_ruff_that_fixes_instead_of_reporting_is_named_with_the_cure(repo: Repo) -> None:
+    # `fix = true` makes ruff print the fixed source on stdout and its JSON on stderr.
+    repo.land(
+        "change",
+        {
+            "pyproject.toml": '[tool.ruff]\nfix = true\n[tool.ruff.lint]\nselect = ["F"]\n',
+            ".landwatch.toml": ruff_config(),
+        },
+        hooks=False,
+    )
+    repo.land("change", {"m.py": "import os\nx = y\n"}, hooks=False)
+    (run,) = review(repo, linters=True).linters
+    assert run["status"] == "unparsable" and "add --no-fix" in run["detail"]
+    cured = ruff_config().replace('"check",', '"check", "--no-fix",')
+    repo.land("change", {".landwatch.toml": cured}, hooks=False)
+    repo.land("change", {"m.py": "import os\nx = z\n"}, hooks=False)
+    report_ = review(repo, linters=True)
+    assert found(report_) == [("ruff:F821", "m.py", 2)]
+
+
+def test_by_default_no_linter_runs_and_the_report_says_why(repo: Repo) -> None:
+    repo.land("change", {".landwatch.toml": ruff_config(), "m.py": "import os\n"}, hooks=False)
+    report_ = review(repo, linters=False)
+    assert found(report_) == [] and report_.linters == []
+    assert [note for note in report_.notes if "landwatch trust" in note] == [NOT_TRUSTED]
+    assert report_.linters_held_back is not None
+
+
+def test_a_review_has_a_budget_for_its_linters(repo: Repo) -> None:
+    slow = textwrap.dedent("""\
+        [[linters]]
+        name = "slow"
+        command = ["sleep", "60"]
+        format = "ruff-json"
+        timeout = 60
+        """)
+    files = {f"f{n}.txt": "x\n" for n in range(5)}
+    repo.land("slow linters", {".landwatch.toml": slow, **files}, hooks=False)
+    policy = LinterPolicy(vet=lambda digest: None, budget=0.5)
+    report_ = engine.review(repo.git_dir, "HEAD", linters=policy)
+    # The first run gets what is left of the budget, not its own minute; the others none.
+    assert [run["status"] for run in report_.linters] == ["timeout"]
+    assert any("0.5 s for linters ran out" in note for note in report_.notes)
+
+
+def test_a_linter_timeout_has_an_upper_bound(repo: Repo) -> None:
+    long = ruff_config().replace('format = "ruff-json"', 'format = "ruff-json"\ntimeout = 900')
+    repo.land("change", {".landwatch.toml": long, "m.py": "import os\n"}, hooks=False)
+    report_ = review(repo, linters=True)
+    assert found(report_, "CFG") == [("CFG", None, None)]
+    assert "timeout must be a number of seconds from 0 to 120" in report_.findings[0].message
+
+
+def test_regex_and_sarif_linters_a_timeout_and_a_missing_command(repo: Repo) -> None:
+    sarif_script = (
+        "import json,sys; sys.stdin.read(); print(json.dumps({'version':'2.1.0','runs':[{"
+        "'results':[{'ruleId':'X1','level':'error','message':{'text':'from sarif'},"
+        "'locations':[{'physicalLocation':{'region':{'startLine':2,'endLine':3}}}]}]}]}))"
+    )
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "todo"
+        command = ["grep", "-n", "TODO", "-"]
+        format = "regex"
+        pattern = '^(?P<line>\\d+):(?P<message>.*)$'
+        files = ["*.txt"]
+
+        [[linters]]
+        name = "sarifer"
+        command = [{json.dumps(sys.executable)}, "-c", {json.dumps(sarif_script)}]
+        format = "sarif"
+        files = ["*.txt"]
+
+        [[linters]]
+        name = "stuck"
+        command = ["tail", "-f", "/dev/null"]
+        format = "regex"
+        pattern = '(?P<line>\\d+)(?P<message>.*)'
+        files = ["*.txt"]
+        timeout = 0.5
+
+        [[linters]]
+        name = "absent"
+        command = ["no-such-linter-anywhere"]
+        format = "ruff-json"
+        files = ["*.txt"]
+        """)
+    repo.land("change", {".landwatch.toml": config, "notes.txt": "one\n"}, hooks=False)
+    repo.land("change", {"notes.txt": "one\nTODO two\nthree\n"}, hooks=False)
+    report_ = review(repo, linters=True)
+    assert sorted((f.rule, f.line, f.severity.name) for f in report_.findings) == [
+        ("sarifer:X1", 2, "ERROR"),
+        ("todo", 2, "WARNING"),
+    ]
+    statuses = {run["linter"]: run["status"] for run in report_.linters}
+    assert statuses == {"todo": "ok", "sarifer": "ok", "stuck": "timeout", "absent": "missing"}
+
+
+def test_linters_run_outside_the_worktree_without_git_variables(repo: Repo) -> None:
+    script = (
+        "import os,json,sys; sys.stdin.read(); print(json.dumps([{'code':'E1','message':"
+        "os.getcwd()+' '+','.join(k for k in os.environ if k.startswith('GIT_')),"
+        "'location':{'row':1}}]))"
+    )
+    repo.land(
+        "change",
+        {
+            ".landwatch.toml": '[[linters]]\nname = "env"\n'
+            f'command = [{json.dumps(sys.executable)}, "-c", {json.dumps(script)}]\n'
+            'format = "ruff-json"\nfiles = ["*.py"]\n',
+            "x.py": "x = 1\n",
+        },
+        hooks=False,
+    )
+    [finding] = [f for f in review(repo, linters=True).findings if f.rule == "env:E1"]
+    cwd, _, git_vars = finding.message.partition(" ")
+    assert not Path(cwd).resolve().is_relative_to(repo.path.resolve()) and git_vars == ""
+
+
+def test_baseline_reports_what_the_change_brought_wherever_it_shows(repo: Repo) -> None:
+    """graylint's method: the linter on the file before and after; what it said before (moved
+    lines included) is not news, what it says now on an untouched line is."""
+    # A checker that flags every use of a name the file does not define (on any line).
+    script = (
+        "import re,sys\n"
+        "lines = sys.stdin.read().split('\\n')\n"
+        "defined = {m for l in lines for m in re.findall(r'^def (\\w+)', l)}\n"
+        "for n, l in enumerate(lines, 1):\n"
+        "    for name in re.findall(r'(\\w+)\\(\\)', l):\n"
+        "        if name not in defined: print(f'{n}:undefined {name}')\n"
+    )
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "names"
+        command = [{json.dumps(sys.executable)}, "-c", {json.dumps(script)}]
+        format = "regex"
+        pattern = '^(?P<line>\\d+):(?P<message>.*)$'
+        files = ["*.py"]
+        filter = "{{filter_}}"
+        """)
+    before = "def helper():\n    pass\n\nlegacy()\nhelper()\n"
+    after = "# a new first line moves everything\ndef other():\n    pass\n\nlegacy()\nhelper()\n"
+    for filter_, expected in (
+        ("added", []),  # the break is on an untouched line: `added` never sees it
+        ("baseline", [("names", 6, "undefined helper")]),  # legacy() was broken before
+        ("file", [("names", 5, "undefined legacy"), ("names", 6, "undefined helper")]),
+    ):
+        repo.land("config", {".landwatch.toml": config.replace("{filter_}", filter_)}, hooks=False)
+        repo.land("before", {"m.py": before}, hooks=False)
+        repo.land("after", {"m.py": after}, hooks=False)
+        report_ = review(repo, linters=True)
+        got = sorted((f.rule, f.line, f.message) for f in report_.findings if f.rule == "names")
+        assert got == expected, filter_

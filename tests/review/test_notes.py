@@ -1,0 +1,14 @@
+"""Git notes of each review, when asked for."""
+
+from __future__ import annotations
+
+from support.daemon import run_reviewer
+from support.repos import Repo
+
+
+def test_notes_are_written_when_asked(repo: Repo) -> None:
+    repo.git("config", "landwatch.notes", "true")
+    repo.land("noted", {"a.txt": "x  \n"})
+    assert run_reviewer("--once").returncode == 0
+    note = repo.git("notes", "--ref", "landwatch", "show", "HEAD")
+    assert note.startswith("landwatch: 1 warning") and "P001 a.txt:1" in note

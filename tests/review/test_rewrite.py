@@ -1,0 +1,104 @@
+"""Carrying a review over to a rewritten commit: only for the same patch, message and
+configuration, with every finding moved along with its hunk, and the amend found in the reflog."""
+
+from __future__ import annotations
+
+from landwatch.review import rewrite
+from landwatch.review.change import open_repository
+from landwatch.review.linters import NO_LINTERS
+from support.repos import Repo
+from support.review import TRUST_ANY, review
+
+BODY = "".join(f"line {n}\n" for n in range(1, 21))
+
+
+def rebased(repo: Repo, files: dict[str, str | None], message: str = "topic") -> tuple[str, str]:
+    """Land `files` on a topic branch, move main on with a clean change to `base.txt`, rebase
+    the topic onto it: (the topic commit before, after)."""
+    repo.git("checkout", "-q", "-b", "topic")
+    before = repo.land(message, files, hooks=False)
+    repo.git("checkout", "-q", "main")
+    repo.land("upstream moves on", {"base.txt": "longer\n" * 12 + BODY}, hooks=False)
+    repo.git("checkout", "-q", "topic")
+    repo.git("rebase", "-q", "main")
+    return before, repo.head()
+
+
+def test_a_rebased_commit_carries_its_review_with_lines_moved(repo: Repo) -> None:
+    repo.land("base", {"base.txt": BODY}, hooks=False)
+    before, after = rebased(repo, {"base.txt": BODY.replace("line 15\n", "line 15  \n")})
+    previous = review(repo, before)
+    assert [(f.rule, f.line) for f in previous.findings if f.rule == "P001"] == [("P001", 15)]
+    carried = rewrite.carry_over(open_repository(repo.git_dir), after, previous, NO_LINTERS)
+    assert carried is not None and carried.commit == after
+    assert [(f.rule, f.line) for f in carried.findings if f.rule == "P001"] == [("P001", 27)]
+    assert [f.fingerprint for f in carried.findings] == [f.fingerprint for f in previous.findings]
+    assert f"carried over from {before[:12]}: the same patch" in carried.notes
+    # What a fresh review of the new commit finds, the carried review says.
+    fresh = review(repo, after)
+    assert [(f.rule, f.path, f.line) for f in carried.findings] == [
+        (f.rule, f.path, f.line) for f in fresh.findings
+    ]
+
+
+def test_another_patch_message_or_configuration_is_reviewed_anew(repo: Repo) -> None:
+    git_repo = open_repository(repo.git_dir)
+    first = repo.land("one", {"a.txt": "x  \n"}, hooks=False)
+    previous = review(repo, first)
+    repo.git("commit", "-q", "--amend", "-m", "reworded")
+    assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is None
+    repo.git("commit", "-q", "--amend", "-m", "one")
+    assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is not None
+    repo.stage({"a.txt": "x  \ny\n"})
+    repo.git("commit", "-q", "--amend", "-m", "one")
+    assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is None
+    repo.stage({"a.txt": "x  \n", ".landwatch.toml": "[rules.P001]\nseverity = 'error'\n"})
+    repo.git("commit", "-q", "--amend", "-m", "one")
+    assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is None
+
+
+def test_the_same_lines_amid_other_surroundings_are_another_patch(repo: Repo) -> None:
+    """Patch ids carry three lines of context: a line added where its neighbours changed
+    upstream is reviewed anew, not carried over."""
+    repo.land("base", {"base.txt": BODY}, hooks=False)
+    repo.git("checkout", "-q", "-b", "topic")
+    before = repo.land("topic", {"base.txt": BODY.replace("line 10\n", "line 10\nadded  \n")})
+    repo.git("checkout", "-q", "main")
+    repo.land("upstream", {"base.txt": BODY.replace("line 8\n", "line eight\n")}, hooks=False)
+    repo.git("checkout", "-q", "topic")
+    repo.git("rebase", "-q", "main")
+    previous = review(repo, before)
+    assert (
+        rewrite.carry_over(open_repository(repo.git_dir), repo.head(), previous, NO_LINTERS) is None
+    )
+
+
+def test_linters_held_back_then_and_allowed_now_mean_a_new_review(repo: Repo) -> None:
+    config = (
+        '[[linters]]\nname = "todo"\ncommand = ["grep", "-n", "TODO", "-"]\nformat = "regex"\n'
+        "pattern = '^(?P<line>[0-9]+):(?P<message>.*)$'\nfiles = [\"*.txt\"]\n"
+    )
+    first = repo.land("one", {"a.txt": "x\n", ".landwatch.toml": config}, hooks=False)
+    previous = review(repo, first)
+    assert previous.linters_held_back is not None
+    repo.git("commit", "-q", "--amend", "--no-edit", "--date=2001-01-01T00:00:00")
+    git_repo = open_repository(repo.git_dir)
+    assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is not None
+    assert rewrite.carry_over(git_repo, repo.head(), previous, TRUST_ANY) is None
+
+
+def test_a_finding_outside_every_hunk_cannot_be_placed(repo: Repo) -> None:
+    repo.land("base", {"base.txt": BODY}, hooks=False)
+    before, after = rebased(repo, {"base.txt": BODY.replace("line 15\n", "line 15  \n")})
+    previous = review(repo, before)
+    previous.findings[0].line = 2  # as a whole-file linter might report, far from the change
+    git_repo = open_repository(repo.git_dir)
+    assert rewrite.carry_over(git_repo, after, previous, NO_LINTERS) is None
+
+
+def test_the_commit_an_amend_replaced_is_found_in_the_reflog(repo: Repo) -> None:
+    git_repo = open_repository(repo.git_dir)
+    first = repo.land("one", hooks=False)
+    assert rewrite.amended_from(git_repo, first) is None
+    repo.git("commit", "-q", "--amend", "--no-edit", "--date=2001-01-01T00:00:00")
+    assert rewrite.amended_from(git_repo, repo.head()) == first

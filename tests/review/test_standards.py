@@ -1,0 +1,126 @@
+"""The project's standards learned from its own history: the subject length it keeps, the
+conventions it follows, a committed configuration winning, the cache learned again as it grows."""
+
+from __future__ import annotations
+
+from landwatch import layout, standards_store
+from landwatch.review import engine, standards
+from landwatch.review.change import open_repository, resolve
+from support.repos import Repo
+from support.review import found
+
+
+def history(repo: Repo, subjects: list[str]) -> str:
+    for n, subject in enumerate(subjects):
+        repo.land(subject, {f"f{n % 7}.txt": f"{n}\n"}, hooks=False)
+    return repo.head()
+
+
+def learned(repo: Repo, revision: str = "HEAD") -> standards.Standards:
+    git_repo = open_repository(repo.git_dir)
+    return standards.learn(git_repo, resolve(git_repo, revision))
+
+
+def test_the_subject_length_the_project_keeps_is_the_limit(repo: Repo) -> None:
+    long_ones = [
+        f"Handle the {n:02}th edge case of the parser when a token spans two lines, and more"
+        for n in range(40)
+    ]
+    history(repo, long_ones)  # ~80 characters, every one
+    taught = learned(repo)
+    assert taught.commits == 40 and taught.subject_p98 == 78  # HEAD's own is not history yet
+    repo.land("x" * 78, hooks=False)
+    report = engine.review(repo.git_dir, "HEAD", standards=learned(repo))
+    assert found(report, "M001") == []  # within what the project keeps
+    assert any("subjects up to" in note for note in report.notes)
+    repo.land("y" * 95, hooks=False)
+    report = engine.review(repo.git_dir, "HEAD", standards=learned(repo))
+    assert [f.message for f in report.findings if f.rule == "M001"] == [
+        f"subject is 95 characters (limit {learned(repo).subject_limit})"
+    ]
+
+
+def test_never_below_72_never_above_100_and_not_from_a_young_history(repo: Repo) -> None:
+    history(repo, ["Fix it"] * 40)
+    assert learned(repo).subject_limit == 72
+    assert standards.Standards(commits=10, subject_p98=90).subject_limit is None
+    assert standards.Standards(commits=300, subject_p98=140).subject_limit == 100
+
+
+def test_conventions_the_project_follows_turn_their_rules_on(repo: Repo) -> None:
+    history(repo, [f"fix(parser): case {n}\n\nSigned-off-by: T <t@example.com>" for n in range(40)])
+    taught = learned(repo)
+    assert taught.writes_conventional_commits and taught.signs_off
+    repo.land("Tweak the parser", hooks=False)
+    report = engine.review(repo.git_dir, "HEAD", standards=learned(repo))
+    assert {f.rule for f in report.findings} >= {"M005", "M006"}
+    # A committed configuration wins over what is learned.
+    repo.land(
+        "fix: config", {".landwatch.toml": "[rules]\nM005 = 'off'\nM006 = 'off'\n"}, hooks=False
+    )
+    repo.land("Tweak the parser again", hooks=False)
+    report = engine.review(repo.git_dir, "HEAD", standards=learned(repo))
+    assert not {f.rule for f in report.findings} & {"M005", "M006"}
+
+
+def test_a_project_that_does_not_follow_them_keeps_them_off(repo: Repo) -> None:
+    history(repo, [f"Fix case {n}" if n % 3 else f"fix: case {n}" for n in range(40)])
+    assert not learned(repo).writes_conventional_commits
+
+
+def test_a_type_m005_does_not_know_is_no_conventional_commit_learned(repo: Repo) -> None:
+    subjects = [f"deps: bump lib {n}" if n % 5 == 0 else f"feat: change {n}" for n in range(40)]
+    history(repo, subjects)  # all of the form, a fifth of a type M005 would warn of
+    assert not learned(repo).writes_conventional_commits
+
+
+def test_the_cache_serves_until_the_history_grows(repo: Repo) -> None:
+    history(repo, [f"Change {n}" for n in range(35)])
+    git_repo = open_repository(repo.git_dir)
+    first = standards_store.current(repo.git_dir, git_repo, resolve(git_repo, "HEAD"))
+    assert layout.standards_file(repo.git_dir).is_file()
+    repo.land("one more", hooks=False)
+    again = standards_store.current(repo.git_dir, git_repo, resolve(git_repo, "HEAD"))
+    assert again == first  # learned at an ancestor a step back: still fresh
+    history(
+        repo, [f"Later change {n} with a much longer subject line than before" for n in range(101)]
+    )
+    later = standards_store.current(repo.git_dir, git_repo, resolve(git_repo, "HEAD"))
+    assert later.learned_at != first.learned_at and later.subject_p98 > first.subject_p98
+
+
+def test_rules_explain_says_what_was_learned(repo: Repo) -> None:
+    history(repo, [f"feat: change {n}" for n in range(35)])
+    shown = repo.landwatch("rules", "--explain")
+    assert shown.returncode == 0, shown.stderr
+    assert "learned from 35 commits" in shown.stdout  # HEAD itself is not learned from
+    assert "Conventional Commits: 97% of subjects; M005 on" in shown.stdout
+
+
+def test_rules_explain_names_what_the_configuration_overrides_as_the_review_applies_it(
+    repo: Repo,
+) -> None:
+    history(repo, [f"feat: change {n}" for n in range(35)])
+    config = '[rules]\nconventional-commits = "info"\nM001 = "error"\n'  # M001: no max_length
+    repo.land("configured", {".landwatch.toml": config}, hooks=False)
+    shown = repo.landwatch("rules", "--explain")
+    assert "(.landwatch.toml) sets M005: it wins" in shown.stdout  # by its name
+    assert "M001, " not in shown.stdout  # its severity only: the learned length still applies
+
+
+def test_standards_learned_below_a_merge_stay_fresh(repo: Repo) -> None:
+    history(repo, [f"Change {n}" for n in range(30)])
+    repo.git("switch", "-q", "-c", "side")
+    # Committed later than all of main: the newest of the history walked by time.
+    later = {"GIT_COMMITTER_DATE": "@4102444800 +0000"}  # 2100
+    repo.land("On the side", {"side.txt": "x\n"}, hooks=False, env=later)
+    repo.git("switch", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "--no-edit", "side", LANDWATCH="0")
+    repo.land("After the merge", hooks=False)
+    git_repo = open_repository(repo.git_dir)
+    head = resolve(git_repo, "HEAD")
+    taught = standards.learn(git_repo, head)
+    assert taught.commits == 32  # the first commit, 30, the side branch's; the merge left out
+    assert standards.still_fresh(git_repo, head, taught)
+    repo.land("One more", hooks=False)
+    assert standards.still_fresh(git_repo, resolve(git_repo, "HEAD"), taught)

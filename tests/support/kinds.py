@@ -1,0 +1,70 @@
+"""Driving kinds in tests: a reporter outside any queue, an in-process reviewer on a fake clock,
+and bare remotes that log every push they receive."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from landwatch.daemon.loop import Daemon, Settings
+from landwatch.job_queue import Job, Reporter
+from landwatch.kinds.base import ItemHandler
+from support.queue import git
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.wall = 1_800_000_000.0
+        self.mono = 1000.0
+
+    def time(self) -> float:
+        return self.wall
+
+    def monotonic(self) -> float:
+        return self.mono
+
+    def advance(self, seconds: float) -> None:
+        self.wall += seconds
+        self.mono += seconds
+
+
+def reporter() -> Reporter:
+    return Reporter(Job("test-1", "test", "key", None), lambda job: None)
+
+
+def in_process(handlers: dict[str, ItemHandler[Any]], clock: FakeClock, state: Path) -> Daemon:
+    assert all(handler.clock is clock for handler in handlers.values()), "give handlers the clock"
+    reviewer = Daemon(handlers, Settings(watch=False), clock=clock, state_file=state)
+    reviewer.reload()
+    return reviewer
+
+
+def settle_down(reviewer: Daemon, rounds: int = 50) -> None:
+    """Tick until nothing more can be claimed now (held repositories wait for the clock)."""
+    for _ in range(rounds):
+        reviewer.tick()
+        for line in reviewer.lines.values():
+            assert line.wait_idle(60)
+        if reviewer.drained():
+            return
+    raise AssertionError("the reviewer never settled down")
+
+
+def bare_remote(path: Path) -> Path:
+    """A bare repository whose post-receive hook logs one line per push it receives."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(path)], check=True)
+    hook = path / "hooks" / "post-receive"
+    hook.write_text(f'#!/bin/sh\ncat >> "{path}/pushes.log"\n')
+    hook.chmod(0o755)
+    return path
+
+
+def pushes(remote: Path) -> list[str]:
+    log = remote / "pushes.log"
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def remote_head(remote: Path, branch: str = "main") -> str:
+    return git("--git-dir", str(remote), "rev-parse", f"refs/heads/{branch}", cwd=remote)

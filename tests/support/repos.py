@@ -1,0 +1,138 @@
+"""Real repositories with landwatch's hooks installed, landings in them, what their queues hold."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from landwatch import install, work_item
+from landwatch.work_item import PENDING, WorkKind
+from support.queue import git, git_env
+
+Files = Mapping[str, str | bytes | None]
+
+
+class Repo:
+    def __init__(self, path: Path, *, initial: bool = True, clone_of: Path | None = None) -> None:
+        self.path = path
+        self.said = ""  # what the hooks printed at the last landing
+        if clone_of is not None:
+            git("clone", "-q", str(clone_of), str(path), cwd=clone_of)
+            return
+        path.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "main")
+        if initial:
+            self.land("initial", hooks=False)
+
+    @classmethod
+    def existing(cls, path: Path) -> Repo:
+        """The worktree already at `path` (moved, copied, made by git itself)."""
+        repo = cls.__new__(cls)
+        repo.path, repo.said = path, ""
+        return repo
+
+    def git(self, *args: str, **env: str) -> str:
+        return git(*args, cwd=self.path, **env)
+
+    def run(
+        self, *args: str, stdin: str | None = None, **env: str
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["git", *args],
+            cwd=self.path,
+            env=git_env(**env),
+            capture_output=True,
+            text=True,
+            input=stdin if stdin is not None else "",
+        )
+
+    def stage(self, files: Files) -> None:
+        """Write `files` into the worktree and the index (None deletes one)."""
+        deleted = [name for name, content in files.items() if content is None]
+        for name, content in files.items():
+            if content is not None:
+                path = self.path / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(content.encode() if isinstance(content, str) else content)
+        if deleted:
+            self.git("rm", "-q", "--", *deleted)
+        if len(deleted) < len(files):
+            self.git("add", "--", *(name for name in files if name not in deleted))
+
+    def land(
+        self,
+        message: str = "change",
+        files: Files | str = "file",
+        *,
+        hooks: bool = True,
+        verbatim: bool = False,
+        author: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> str:
+        """Commit `files` (paths to contents, None deleting one; or one path to write the
+        message into) with the hooks running unless `hooks` is False; the new HEAD.
+
+        `verbatim` keeps the message exactly (no cleanup, even an empty change is committed).
+        """
+        self.stage({files: message + "\n"} if isinstance(files, str) else files)
+        options = ["--allow-empty", "--cleanup=verbatim"] if verbatim else []
+        if author is not None:
+            options += ["--author", author]
+        message_file = self.path.parent / f".{self.path.name}-message"
+        message_file.write_bytes(message.encode())
+        extra = {**(env or {}), **({} if hooks else {"LANDWATCH": "0"})}
+        result = self.run("commit", "-q", *options, "-F", str(message_file), **extra)
+        assert result.returncode == 0, result.stderr
+        self.said = result.stderr
+        return self.head()
+
+    def head(self) -> str:
+        return self.git("rev-parse", "HEAD")
+
+    @property
+    def git_dir(self) -> Path:
+        return Path(self.git("rev-parse", "--absolute-git-dir"))
+
+    def landwatch(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """`landwatch ARGS` run in this repository, as a person would type it."""
+        return subprocess.run(
+            [sys.executable, "-m", "landwatch", *args],
+            cwd=self.path,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "COLUMNS": "200"},
+        )
+
+    def install(self) -> str:
+        out = io.StringIO()
+        install.install(self.path, out=out)
+        return out.getvalue()
+
+    def pending(
+        self, git_dir: Path | None = None, kind: str = WorkKind.REVIEW
+    ) -> list[tuple[str, str | None]]:
+        """(oid, base) of every pending item of a kind (review by default), oldest first."""
+        where = git_dir or self.git_dir
+        work_item.publish_ready(where)  # what a consumer does first with what the hooks left
+        found = []
+        for name in work_item.entries(where, PENDING):
+            item = work_item.read_entry(where, PENDING, name)
+            if item is not None and item.kind == kind:  # garbage a test planted is not an item
+                found.append((name.rpartition(".")[2], item.oid, item.base))
+        return [(oid, base) for _, oid, base in sorted(found)]
+
+    def clear(self, git_dir: Path | None = None) -> None:
+        """Settle everything pending, so the next landing stands alone."""
+        where = git_dir or self.git_dir
+        while (claimed := work_item.claim_next(where)) is not None:
+            work_item.settle(where, claimed)
+
+
+def installed(path: Path) -> Repo:
+    repo = Repo(path)
+    repo.install()
+    return repo

@@ -1,0 +1,44 @@
+"""Reviewing commits of real repositories in tests: the whole review, or the change rules see."""
+
+from __future__ import annotations
+
+from landwatch.review import engine
+from landwatch.review.change import Change, open_repository, resolve
+from landwatch.review.linters import NO_LINTERS, LinterPolicy
+from landwatch.review.report import Report
+from support.repos import Files, Repo
+
+# Tests of the linters themselves trust whatever a commit configures.
+TRUST_ANY = LinterPolicy(vet=lambda digest: None)
+
+
+def review(
+    repo: Repo, revision: str = "HEAD", base: str | None = None, *, linters: bool = False
+) -> Report:
+    return engine.review(repo.git_dir, revision, base, linters=TRUST_ANY if linters else NO_LINTERS)
+
+
+def change_of(repo: Repo, revision: str = "HEAD") -> Change:
+    """The landed commit read as the reviewer reads it."""
+    git_repo = open_repository(repo.git_dir)
+    return Change(git_repo, resolve(git_repo, revision), None)
+
+
+def landed(repo: Repo, files: Files, message: str = "change") -> Change:
+    """`repo.land` these files (hooks off), read back as the reviewer reads them."""
+    return change_of(repo, repo.land(message, files, hooks=False))
+
+
+def found(
+    report: Report, rule: str | None = None, *, ignore: tuple[str, ...] = ("C002",)
+) -> list[tuple[str, str | None, int | None]]:
+    """(rule, path, line) of the findings, optionally of one rule (by id or name).
+
+    Tests of other rules leave out C002 (source changed without tests), which most of their
+    one-file commits rightly earn.
+    """
+    return [
+        (f.rule, f.path, f.line)
+        for f in report.findings
+        if (rule is None and f.rule not in ignore) or rule in (f.rule, f.name)
+    ]
