@@ -88,7 +88,7 @@ fi
 
 # The entry point the service runs is written by `landwatch install`; make sure it exists even
 # when no repository was installed yet.
-"$venv/bin/python" -c 'from landwatch import install; install.write_entry_point()'
+"$venv/bin/python" -c 'from landwatch.commands.install import write_entry_point; write_entry_point()'
 # An upgrade restarts the reviewer on the new code.
 "$venv/bin/landwatch" service stop >/dev/null 2>&1 || true
 "$venv/bin/landwatch" service install

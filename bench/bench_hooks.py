@@ -99,7 +99,7 @@ def chained_rewrite_repo(root: Path) -> Path:
     hook = repo / ".git" / "hooks" / "post-rewrite"
     hook.write_text("#!/bin/sh\ncat > /dev/null\n")
     hook.chmod(0o755)
-    from landwatch import install
+    from landwatch.commands import install
 
     install.install(repo, out=io.StringIO())
     return repo

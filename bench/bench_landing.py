@@ -62,7 +62,7 @@ def main() -> int:
         (linted / ".landwatch.toml").write_text(ruff_config())
         git(linted, "add", ".landwatch.toml")
         git(linted, "commit", "-q", "-m", "ruff as the linter")
-        from landwatch import install
+        from landwatch.commands import install
 
         install.install(linted, out=io.StringIO())
         trusted = subprocess.run(

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from benchlib import git, isolated_home, running_reviewer, seconds_to_report
-from landwatch import install
+from landwatch.commands import install
 
 
 def fast_import(path: Path, files: int, commits: int) -> Path:

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from benchlib import git, isolated_home, new_repo
-from landwatch import install
+from landwatch.commands import install
 from landwatch.daemon import sweep
 
 

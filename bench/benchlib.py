@@ -37,7 +37,7 @@ def new_repo(path: Path, *, initial: bool = True, hooks: bool = False) -> Path:
         git(path, "add", "README")
         git(path, "commit", "-q", "-m", "initial")
     if hooks:
-        from landwatch import install
+        from landwatch.commands import install
 
         install.install(path, out=io.StringIO())
     return path

@@ -1,17 +1,19 @@
-"""Running git for landwatch: a scrubbed environment and one-line errors.
+"""Running git for landwatch: the one wrapper, with a scrubbed environment, no prompt ever, a
+timeout, and one-line errors; and the few questions every command asks of a repository.
 
 Hooks export GIT_DIR, GIT_INDEX_FILE and friends; a git started for another repository must not
-inherit them (pre-commit#300), so every call goes through `no_git_env`.
+inherit them (pre-commit#300). A git of ours never waits on a person: no terminal prompt, ssh in
+batch mode, stdin /dev/null (a push with no credentials at hand fails at once, to be retried).
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from landwatch.errors import UserError
+from landwatch.processes import CommandResult, run_command
 
 # Variables that configure how git reaches remotes rather than which repository it works on.
 _KEPT = frozenset(
@@ -30,6 +32,8 @@ _KEPT = frozenset(
         "GIT_CONFIG_SYSTEM",
     }
 )
+# What one git of ours may take, unless its caller says otherwise (a push, a gc).
+TIMEOUT = 60.0
 
 
 class GitError(UserError):
@@ -37,32 +41,79 @@ class GitError(UserError):
 
 
 def no_git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment without what points git at a repository (GIT_DIR, GIT_INDEX_FILE...)."""
     source = os.environ if env is None else env
     return {k: v for k, v in source.items() if not k.startswith("GIT_") or k in _KEPT}
 
 
-def git(*args: str, cwd: os.PathLike[str] | str, check: bool = True) -> str:
-    """stdout of `git args` run in `cwd`, without the trailing newline."""
+def _environment() -> dict[str, str]:
+    env = no_git_env()
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+    return env
+
+
+def run_git(
+    *args: str,
+    cwd: os.PathLike[str] | str | None = None,
+    git_dir: os.PathLike[str] | str | None = None,
+    timeout: float = TIMEOUT,
+    alive: Callable[[], None] | None = None,
+) -> CommandResult:
+    """`git args`, in `cwd` or on the repository `git_dir`, to its end or `timeout`; `alive` is
+    called while it runs (a job's lease). GitError only when git cannot be started."""
+    command = ["git", *([f"--git-dir={git_dir}"] if git_dir is not None else []), *args]
     try:
-        result = subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            env=no_git_env(),
-            capture_output=True,
-            check=False,
-            stdin=subprocess.DEVNULL,
+        return run_command(
+            command,
+            timeout=timeout,
+            alive=alive,
+            cwd=Path(cwd) if cwd is not None else None,
+            env=_environment(),
         )
     except OSError as error:
         raise GitError(f"cannot run git: {error.strerror or error}") from None
-    if check and result.returncode != 0:
-        lines = result.stderr.decode(errors="replace").strip().splitlines()
-        raise GitError(lines[-1] if lines else f"git {args[0]} failed ({result.returncode})")
-    return result.stdout.decode(errors="surrogateescape").rstrip("\n")
+
+
+def git(*args: str, cwd: os.PathLike[str] | str, check: bool = True) -> str:
+    """stdout of `git args` run in `cwd`, without the trailing newline; with `check`, a failure
+    is a GitError holding git's last line."""
+    result = run_git(*args, cwd=cwd)
+    if check and not result.ok:
+        lines = result.stderr.strip().splitlines()
+        said = lines[-1] if lines else f"git {args[0]} failed ({result.returncode})"
+        raise GitError("git took too long" if result.timed_out else said)
+    return result.stdout.rstrip("\n")
 
 
 def config_value(key: str, *, cwd: os.PathLike[str] | str) -> str | None:
     value = git("config", "--get", key, cwd=cwd, check=False)
     return value or None
+
+
+def git_dir_of(cwd: os.PathLike[str] | str) -> Path:
+    """The git dir of the worktree `cwd` is in (GitError outside a repository)."""
+    return Path(git("rev-parse", "--absolute-git-dir", cwd=cwd))
+
+
+def common_dir_of(cwd: os.PathLike[str] | str) -> Path:
+    """The repository's common git dir, shared by its worktrees."""
+    return Path(git("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=cwd))
+
+
+def commit_of(revision: str, *, cwd: os.PathLike[str] | str) -> str | None:
+    """The full id of the commit `revision` names, or None when it names none (a revision is
+    never taken for an option: --end-of-options)."""
+    found = git(
+        "rev-parse",
+        "--verify",
+        "-q",
+        "--end-of-options",
+        f"{revision}^{{commit}}",
+        cwd=cwd,
+        check=False,
+    )
+    return found or None
 
 
 def is_inside(path: Path, directory: Path) -> bool:

@@ -1400,6 +1400,11 @@ def entries(git_dir: os.PathLike[str] | str, state: str) -> list[str]:
         return [] if directory is None else _listdir(directory, state)
 
 
+def given_up(git_dir: os.PathLike[str] | str, id: str) -> bool:
+    """Whether the item `id` is in failed/ (given up, waiting for `landwatch retry`)."""
+    return any(id_of_entry(name) == id for name in entries(git_dir, FAILED))
+
+
 def read_entry(git_dir: os.PathLike[str] | str, state: str, name: str) -> WorkItem | None:
     """The item an entry of a state directory holds; None when it is gone or not a record."""
     if state not in STATES:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import cli, hooks, install, layout, registry, work_item
+from landwatch import cli, hooks, layout, registry, work_item
+from landwatch.commands import install, uninstall
 from support.queue import git_env
 from support.repos import Repo
 
@@ -120,7 +121,7 @@ def test_uninstall_restores_foreign_hooks_exactly(tmp_path: Path) -> None:
     (hooks_dir / "post-merge").symlink_to(tmp_path / "scripts" / "merge-hook")
     repo.install()
     assert hooks.is_ours(hooks_dir / "post-commit") and hooks.is_ours(hooks_dir / "post-merge")
-    assert install.uninstall(repo.path, out=io.StringIO()) == 0
+    assert uninstall.uninstall(repo.path, out=io.StringIO()) == 0
     assert (plain.read_bytes(), stat.S_IMODE(plain.stat().st_mode)) == before
     assert os.readlink(hooks_dir / "post-merge") == str(tmp_path / "scripts" / "merge-hook")
     assert (
@@ -136,7 +137,7 @@ def test_uninstall_leaves_a_hook_someone_else_wrote_over_ours(repo: Repo) -> Non
     hook = repo.git_dir / "hooks" / "post-commit"
     hook.write_text("#!/bin/sh\necho theirs\n")
     out = io.StringIO()
-    install.uninstall(repo.path, out=out)
+    uninstall.uninstall(repo.path, out=out)
     assert hook.read_text() == "#!/bin/sh\necho theirs\n"
     assert "not landwatch's; left as it is" in out.getvalue()
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import layout, notice, work_item
+from landwatch import layout, work_item
+from landwatch.commands import notice
 from landwatch.work_item import FAILED, PENDING
 from support.queue import git_env, tmpfs
 from support.repos import Repo, installed
@@ -185,7 +186,7 @@ def test_a_missing_entry_point_is_one_line(repo: Repo) -> None:
 
 
 def test_a_python_gone_from_under_the_entry_point_is_one_line(repo: Repo) -> None:
-    from landwatch import install
+    from landwatch.commands import install
 
     install.write_entry_point("/gone/venv/bin/python")  # the venv it was installed from removed
     repo.land("one")

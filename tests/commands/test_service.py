@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import install, layout, service
+from landwatch import layout
+from landwatch.commands import install, service
 from landwatch.daemon.lock import holder
 from support.daemon import journal_lines, process_gone, wait_for
 from support.repos import installed
@@ -42,7 +43,7 @@ def test_systemd_unit_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", f"systemd:{systemctl}")
     install.write_entry_point()
     out = io.StringIO()
-    assert service.command("install", out) == 0
+    assert service.service("install", out=out) == 0
     unit = Path(os.environ["XDG_CONFIG_HOME"]) / "systemd" / "user" / service.UNIT
     assert unit.read_text() == (
         "[Unit]\n"
@@ -66,9 +67,9 @@ def test_systemd_unit_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     ]
     assert f"loginctl enable-linger {getpass.getuser()}" in out.getvalue()
     log.unlink()
-    service.command("stop", out)
-    service.command("start", out)
-    service.command("uninstall", out)
+    service.service("stop", out=out)
+    service.service("start", out=out)
+    service.service("uninstall", out=out)
     assert calls(log) == [
         "--user stop landwatch-reviewer.service",
         "--user start landwatch-reviewer.service",
@@ -86,14 +87,14 @@ def test_systemd_failure_is_one_clear_error(
     failing.chmod(0o755)
     monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", f"systemd:{failing}")
     with pytest.raises(service.ServiceError, match="Failed to connect to bus: No medium found"):
-        service.command("install", io.StringIO())
+        service.service("install", out=io.StringIO())
 
 
 def test_launchd_agent_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     launchctl, log = mock_command(tmp_path, "launchctl")
     monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", f"launchd:{launchctl}")
     out = io.StringIO()
-    service.command("install", out)
+    service.service("install", out=out)
     plist = Path.home() / "Library" / "LaunchAgents" / "dev.landwatch.reviewer.plist"
     with plist.open("rb") as file:
         assert plistlib.load(file) == {
@@ -105,7 +106,7 @@ def test_launchd_agent_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         }
     domain = f"gui/{os.getuid()}"
     assert calls(log) == [f"bootout {domain}/dev.landwatch.reviewer", f"bootstrap {domain} {plist}"]
-    service.command("uninstall", out)
+    service.service("uninstall", out=out)
     assert calls(log)[-1] == f"bootout {domain}/dev.landwatch.reviewer"
     assert not plist.exists()
 
@@ -128,23 +129,23 @@ def test_the_detached_fallback_runs_for_real(
     monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", "detach")
     repo = installed(tmp_path / "repo")  # writes the entry point, registers the repository
     out = io.StringIO()
-    service.command("install", out)
+    service.service("install", out=out)
     assert "runs detached and will not come back after a reboot" in out.getvalue()
     running = holder()
     assert running is not None and running.mode == "detached" and running.pid is not None
     try:
         out = io.StringIO()
-        service.command("status", out)
+        service.service("status", out=out)
         assert f"running (pid {running.pid}, detached" in out.getvalue()
         assert "a detached process" in out.getvalue()
-        service.command("start", out)
+        service.service("start", out=out)
         assert "already running" in out.getvalue()
         assert repo.pending() == []
     finally:
-        service.command("stop", io.StringIO())
+        service.service("stop", out=io.StringIO())
         pid = running.pid
         wait_for(lambda: process_gone(pid), "the reviewer to stop")
     out = io.StringIO()
-    service.command("status", out)
+    service.service("status", out=out)
     assert "the reviewer is not running" in out.getvalue()
     assert journal_lines(tmp_path / "none") == []

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import status
+from landwatch.commands import status
 from support.daemon import reviewer_env, running
 from support.repos import Repo, installed
 
@@ -77,7 +77,7 @@ def test_status_reads_at_80_and_120_columns(tmp_path: Path, width: int) -> None:
     repo = installed(deep)
     repo.land("waiting")
     console = Console(width=width, record=True, force_terminal=False, color_system=None)
-    assert status.show(as_json=False, console=console) == 0
+    assert status.status(as_json=False, console=console) == 0
     shown = console.export_text()
     assert all(len(line) <= width for line in shown.splitlines()), shown
     row = next(
@@ -109,7 +109,7 @@ def test_a_job_whose_item_was_settled_is_not_shown_as_working(repo: Repo) -> Non
 
         def shown() -> str:
             console = Console(width=120, record=True, force_terminal=False, color_system=None)
-            status.show(as_json=False, console=console)
+            status.status(as_json=False, console=console)
             return console.export_text()
 
         assert f"working on {claimed.id[:28]} (0/1)" in shown()

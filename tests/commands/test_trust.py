@@ -9,7 +9,8 @@ import textwrap
 from pathlib import Path
 
 from landwatch import layout, registry, report_store, trust, work_item
-from landwatch.daemon.loop import Daemon, Settings
+from landwatch.daemon.loop import Daemon
+from landwatch.daemon.settings import Settings
 from landwatch.kinds.review import ReviewHandler
 from support.daemon import run_reviewer
 from support.kinds import FakeClock

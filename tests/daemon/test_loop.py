@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from landwatch import layout, registry, work_item
-from landwatch.daemon.loop import Daemon, Settings
+from landwatch.daemon.loop import Daemon
+from landwatch.daemon.settings import Settings
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import RETRY_CAP, RETRY_FIRST, ItemHandler
 from landwatch.work_item import FAILED, WorkItem, WorkKind

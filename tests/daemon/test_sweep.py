@@ -12,6 +12,7 @@ from pathlib import Path
 
 from landwatch import layout
 from landwatch.daemon import sweep
+from landwatch.daemon.settings import SWEEP_GRACE
 from support.daemon import journal_lines, reviewer_env, run_reviewer, running, wait_for
 from support.repos import Repo, installed
 
@@ -77,7 +78,7 @@ def test_a_young_entry_waits_for_its_hook(repo: Repo, journal: Path) -> None:
     scripted = scripted_commit(repo, "just now")
     repo.git("update-ref", "refs/heads/main", scripted)  # timestamped now
     assert drain(journal) == []
-    swept = sweep.sweep(repo.git_dir, now=time.time() + 2 * sweep.GRACE)
+    swept = sweep.sweep(repo.git_dir, now=time.time() + 2 * SWEEP_GRACE)
     assert swept.enqueued == [f"review-{scripted}"]
 
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import install
+from landwatch.commands import install, uninstall
 from landwatch.daemon import sweep
+from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.hooks import HOOK_EVENTS, MARKER
 from support import ROOT
 from support.queue import git_env
@@ -207,7 +208,7 @@ def landwatch_install(repo: Repo) -> str:
 
 def landwatch_uninstall(repo: Repo) -> str:
     out = io.StringIO()
-    assert install.uninstall(repo.path, out=out) == 0
+    assert uninstall.uninstall(repo.path, out=out) == 0
     return out.getvalue()
 
 
@@ -326,7 +327,7 @@ class Scene:
             else:
                 # pre-commit gives its legacy hook no stdin: the sweep records the rebase.
                 assert not set(new) & recorded
-                sweep.sweep(repo.git_dir, now=time.time() + sweep.GRACE + 1)
+                sweep.sweep(repo.git_dir, now=time.time() + SWEEP_GRACE + 1)
                 assert set(new) <= {oid for oid, _ in repo.pending()}
         else:
             assert not recorded & {commit, merge, *new}

@@ -7,7 +7,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from landwatch.daemon.loop import Daemon, Settings
+from landwatch.daemon.loop import Daemon
+from landwatch.daemon.settings import Settings
 from landwatch.job_queue import Job, Reporter
 from landwatch.kinds.base import ItemHandler
 from support.queue import git

@@ -9,7 +9,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from landwatch import install, work_item
+from landwatch import work_item
+from landwatch.commands import install
 from landwatch.work_item import PENDING, WorkKind
 from support.queue import git, git_env
 

@@ -17,12 +17,11 @@ from typing import Any
 
 from landwatch import coverage, hooks, layout, registry, work_item
 from landwatch.daemon import sweep
+from landwatch.daemon.settings import Settings
 from landwatch.daemon.watch import Watcher
 from landwatch.files import write_atomic
 from landwatch.job_queue import Job, JobQueue, JobState
 from landwatch.kinds.base import (
-    DEFAULT_LEASE,
-    DEFAULT_MAX_TRIES,
     Clock,
     ItemHandler,
     Lease,
@@ -33,23 +32,6 @@ from landwatch.kinds.base import (
 )
 
 log = logging.getLogger("landwatch.reviewer")
-
-
-@dataclass(frozen=True)
-class Settings:
-    lease: float = DEFAULT_LEASE
-    max_tries: int = DEFAULT_MAX_TRIES
-    rescan: float = 60.0  # re-list every queue even without file events (inotify runs out)
-    recovery: float = 300.0  # requeue expired claims of every repository
-    prune: float = 3600.0
-    keep_done: float = 30 * 86400.0
-    keep_done_count: int = 1000
-    grace: float = 10.0  # a running job's time to finish after SIGTERM
-    jump: float = 30.0  # wall clock moving this much more (or less) than the monotonic one
-    watch: bool = True  # file events (watchdog)
-    state_every: float = 0.5  # the state file is rewritten at most this often
-    sweep_every: float = 60.0  # read every repository's reflogs for landings nobody recorded
-    sweep_grace: float = sweep.GRACE
 
 
 @dataclass

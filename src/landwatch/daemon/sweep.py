@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from landwatch import layout, registry, work_item
+from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.files import list_entries, read_file, remove, write_atomic
 from landwatch.git import no_git_env
 from landwatch.work_item import WorkItem, WorkKind
@@ -25,9 +26,6 @@ from landwatch.work_item import WorkItem, WorkKind
 log = logging.getLogger("landwatch.reviewer")
 
 FORMAT = 1
-# A reflog entry this young may belong to a landing whose hook is still recording it (or
-# marking it skipped): it waits for the next pass.
-GRACE = 10.0
 # A movement bringing more commits than this that nobody reviewed is reviewed as one range.
 FLOOD = 20
 # At most this much of one reflog is read in a pass; the rest comes at the next.
@@ -226,7 +224,7 @@ def _rebase(repo: _Repository, entry: Entry) -> list[tuple[str, str | None]]:
     return [*found, *((oid, None) for oid in rewritten)]
 
 
-def sweep(common: Path, *, now: float, grace: float = GRACE) -> Swept:
+def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
     """One pass over every reflog of the repository of `common`."""
     swept = Swept()
     cursors = _load(common)

@@ -22,6 +22,10 @@ BUILTIN = {
     "maintenance": "landwatch.kinds.maintenance:MaintenanceHandler",
 }
 ENTRY_POINT_GROUP = "landwatch.kinds"
+# How long a claim holds without renewal before anyone may take it over, and how many failed
+# tries an item gets before it is given up: the reviewer's defaults for every kind.
+DEFAULT_LEASE = 120.0
+DEFAULT_MAX_TRIES = 5
 _KIND_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 
 

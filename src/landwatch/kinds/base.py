@@ -18,12 +18,11 @@ from typing import Protocol, TypeVar
 
 from landwatch import work_item
 from landwatch.job_queue import Job, JobKind, JobState, Reporter
+from landwatch.kinds import DEFAULT_MAX_TRIES
 from landwatch.work_item import Claimed, WorkItem
 
 log = logging.getLogger("landwatch.reviewer")
 
-DEFAULT_LEASE = 120.0
-DEFAULT_MAX_TRIES = 5
 # After a failed try the item waits RETRY_FIRST, doubling at each try, at most RETRY_CAP (with
 # jitter), so a failure is not retried at once: five tries take about 7 minutes, not 15 ms.
 RETRY_FIRST = 30.0

@@ -18,8 +18,8 @@ from landwatch import layout
 from landwatch.files import read_file, remove, write_atomic
 from landwatch.git import no_git_env
 from landwatch.job_queue import Reporter
+from landwatch.kinds import DEFAULT_MAX_TRIES
 from landwatch.kinds.base import (
-    DEFAULT_MAX_TRIES,
     Clock,
     GiveUp,
     ItemHandler,

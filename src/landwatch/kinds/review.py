@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from landwatch.job_queue import Reporter
-from landwatch.kinds.base import DEFAULT_MAX_TRIES, Clock, ItemHandler
+from landwatch.kinds import DEFAULT_MAX_TRIES
+from landwatch.kinds.base import Clock, ItemHandler
 from landwatch.kinds.running import WarmWorker
 from landwatch.work_item import WorkItem, WorkKind
 

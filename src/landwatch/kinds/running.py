@@ -18,7 +18,7 @@ from typing import Any
 
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import LeaseLost
-from landwatch.parent_death import die_with_parent
+from landwatch.processes import die_with_parent
 
 
 class WorkerDied(Exception):

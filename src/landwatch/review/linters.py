@@ -26,7 +26,7 @@ from typing import Any
 import pygit2
 from pygit2.enums import FileMode
 
-from landwatch.parent_death import child_dies_with_us
+from landwatch.processes import child_dies_with_us
 from landwatch.review.change import Change, FileChange, looks_binary
 from landwatch.review.config import LinterConfig, linters_digest
 from landwatch.review.findings import Finding, Severity, fingerprint

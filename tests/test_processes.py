@@ -13,7 +13,7 @@ from support.daemon import process_gone, wait_for
 # The middle process starts a long sleeper that should die with it, prints its pid, waits.
 MIDDLE = textwrap.dedent("""\
     import subprocess, sys
-    from landwatch.parent_death import child_dies_with_us
+    from landwatch.processes import child_dies_with_us
     sleeper = subprocess.Popen(["sleep", "600"], preexec_fn=child_dies_with_us())
     print(sleeper.pid, flush=True)
     sys.stdin.read()

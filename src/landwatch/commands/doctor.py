@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import coverage, hook_slots, install, layout, registry, work_item
+from landwatch import coverage, hook_slots, layout, registry, work_item
+from landwatch.commands import install
 from landwatch.daemon.lock import holder
 from landwatch.errors import UserError
 from landwatch.git import GitError, git
@@ -45,9 +46,9 @@ def _reviewer() -> list[Problem]:
         return []
 
     def mend(out: TextIO) -> None:
-        from landwatch import service
+        from landwatch.commands.service import service
 
-        service.command("start", out)
+        service("start", out=out)
 
     return [Problem("the reviewer is not running", "landwatch service start", mend)]
 
@@ -150,7 +151,7 @@ def problems(cwd: Path, now: float | None = None) -> list[Problem]:
     return found + _here(cwd)
 
 
-def command(cwd: Path, *, fix: bool, out: TextIO | None = None) -> int:
+def doctor(cwd: Path, *, fix: bool, out: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out  # the stdout of the call, not of the import
     found = problems(cwd)
     if fix:

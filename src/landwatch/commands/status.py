@@ -91,7 +91,7 @@ def _skipped(problem: str, where: str, room: int, home: str) -> tuple[str | Text
     return (shown, "-", "-", "-", "-", "-")
 
 
-def show(*, as_json: bool, console: Console | None = None) -> int:
+def status(*, as_json: bool, console: Console | None = None) -> int:
     data = collect()
     if as_json:
         print(json.dumps(data, indent=2))

@@ -1,6 +1,7 @@
-"""`landwatch uninstall --all`: landwatch removed for the person, after saying what goes: every
-registered repository's hooks (the hooks they replaced put back exactly), the reviewer's
-service, the per-user data, state and configuration, and the command links.
+"""`landwatch uninstall`: the hooks taken out of this repository, the hooks they replaced put
+back exactly; with `--all`, landwatch removed for the person, after saying what goes: every
+registered repository's hooks, the reviewer's service, the per-user data, state and
+configuration, and the command links.
 
 `--keep-data` keeps each repository's queue and reports (.git/landwatch).
 """
@@ -15,8 +16,10 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import coverage, hook_slots, install, layout, registry, service, trust
-from landwatch.hooks import HOOK_EVENTS
+from landwatch import coverage, hook_slots, layout, registry, trust
+from landwatch.commands import service
+from landwatch.files import remove
+from landwatch.hooks import HOOK_EVENTS, find_repository
 from landwatch.text import safe
 from landwatch.work_item import WORK_DIRECTORY
 
@@ -80,7 +83,7 @@ def uninstall_everything(
             return 1
     # The reviewer first, so that nothing writes while the rest goes.
     with contextlib.suppress(Exception):
-        service.command("uninstall", io.StringIO())
+        service.service("uninstall", out=io.StringIO())
     for common in registry.registered():
         _remove_repository(common, keep_data, out)
     for directory in (layout.state_dir(), layout.config_dir(), layout.data_dir()):
@@ -101,7 +104,7 @@ def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:
     top = coverage.worktree_of(common)
     try:
         if top is not None and top.is_dir():
-            install.uninstall(top, out=io.StringIO())
+            uninstall(top, out=io.StringIO())
         else:
             # No main worktree to run in: the hooks are taken from where install wrote them.
             hooks_dir = hook_slots.recorded_hooks_dir(common) or common / "hooks"
@@ -117,3 +120,25 @@ def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:
         for git_dir in registry.worktree_git_dirs(common):
             shutil.rmtree(layout.work_dir(git_dir), ignore_errors=True)
     print(f"landwatch: removed from {shown}", file=out)
+
+
+def uninstall(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out  # the stdout of the call, not of the import
+    repository = find_repository(cwd)
+    recorded = hook_slots.recorded_hooks_dir(repository.common_dir)
+    hooks_dir = (hooks_path or recorded or repository.hooks_dir).resolve()
+    for event in HOOK_EVENTS:
+        for said in hook_slots.withdraw(hooks_dir / event):
+            print(f"landwatch: {said}", file=out)
+    with contextlib.suppress(OSError):
+        remove(layout.hooks_dir_file(repository.common_dir), trusted=repository.common_dir)
+    if registry.unregister(repository.common_dir):
+        print(f"landwatch: unregistered {repository.common_dir}", file=out)
+    if trust.forget(repository.git_dir):
+        print("landwatch: withdrew what you trusted here; no committed linter runs", file=out)
+    print(
+        f"landwatch: hooks removed from {hooks_dir}; the queue and reports stay in "
+        f"{repository.common_dir / WORK_DIRECTORY}",
+        file=out,
+    )
+    return 0

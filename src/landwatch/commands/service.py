@@ -221,7 +221,7 @@ def scheduler() -> Scheduler:
     return Detached()
 
 
-def command(action: str, out: TextIO | None = None) -> int:
+def service(action: str, *, out: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out  # the stdout of the call, not of the import
     chosen = scheduler()
     if action == "status":

@@ -228,7 +228,7 @@ def most_urgent(git_dir: Path, now: float | None = None) -> Announcement | None:
     return announcement or findings(git_dir)
 
 
-def show(git_dir: Path, now: float | None = None) -> int:
+def notice(git_dir: Path, *, now: float | None = None) -> int:
     """Print the most urgent line on stderr, once; never raise (a hook calls this)."""
     try:
         announcement = most_urgent(git_dir, now)

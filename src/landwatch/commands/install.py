@@ -1,7 +1,8 @@
-"""`landwatch install` / `uninstall`: the hooks into a repository, beside what was there.
+"""`landwatch install [--hooks-path DIR]`: the hooks into a repository, beside what was there,
+the repository registered with the reviewer, and the entry point the hooks call.
 
-Each other tool's hook keeps running (landwatch.hook_slots says how, tool by tool); uninstall
-leaves exactly what that tool alone would have. core.hooksPath elsewhere is respected.
+Each other tool's hook keeps running (landwatch.hook_slots says how, tool by tool); core.hooksPath
+elsewhere is respected. `landwatch uninstall` (commands.uninstall) undoes it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import hook_slots, layout, notice, registry, trust, work_item
+from landwatch import hook_slots, layout, registry, trust, work_item
+from landwatch.commands import notice
 from landwatch.daemon import sweep
 from landwatch.errors import UserError
 from landwatch.files import private_directory, remove, write_atomic
@@ -200,25 +202,3 @@ def _tell_of_committed_linters(repository: Repository, out: TextIO) -> None:
         f"they will not run until you review them: {trust.COMMAND}",
         file=out,
     )
-
-
-def uninstall(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = None) -> int:
-    out = sys.stdout if out is None else out  # the stdout of the call, not of the import
-    repository = find_repository(cwd)
-    recorded = hook_slots.recorded_hooks_dir(repository.common_dir)
-    hooks_dir = (hooks_path or recorded or repository.hooks_dir).resolve()
-    for event in HOOK_EVENTS:
-        for said in hook_slots.withdraw(hooks_dir / event):
-            print(f"landwatch: {said}", file=out)
-    with contextlib.suppress(OSError):
-        remove(layout.hooks_dir_file(repository.common_dir), trusted=repository.common_dir)
-    if registry.unregister(repository.common_dir):
-        print(f"landwatch: unregistered {repository.common_dir}", file=out)
-    if trust.forget(repository.git_dir):
-        print("landwatch: withdrew what you trusted here; no committed linter runs", file=out)
-    print(
-        f"landwatch: hooks removed from {hooks_dir}; the queue and reports stay in "
-        f"{repository.common_dir / work_item.WORK_DIRECTORY}",
-        file=out,
-    )
-    return 0

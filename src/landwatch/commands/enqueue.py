@@ -1,0 +1,39 @@
+"""`landwatch enqueue [--kind KIND] [--base OID] [REV]`: record a landed commit as a work item by
+hand, as the hooks would (a script that lands commits without hooks, a test).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from landwatch import work_item
+from landwatch.git import GitError, commit_of, git, git_dir_of
+
+
+def enqueue(cwd: Path, *, kind: str, revision: str, base: str | None) -> int:
+    oid = _commit(revision, cwd)
+    base_oid = _commit(base, cwd) if base else None
+    git_dir = git_dir_of(cwd)
+    top = git("rev-parse", "--show-toplevel", cwd=cwd, check=False)
+    try:
+        item = work_item.WorkItem(kind, oid, git_dir, Path(top) if top else None, base_oid)
+    except ValueError as error:
+        print(f"landwatch: {error}", file=sys.stderr)
+        return 2
+    result = work_item.enqueue(item)
+    if result is work_item.Enqueued.KNOWN and work_item.given_up(git_dir, item.id):
+        print(
+            f"landwatch: {item.id} was given up; to try it again: landwatch retry {revision}",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"{result.value} {item.id}")
+    return 0
+
+
+def _commit(revision: str, cwd: Path) -> str:
+    oid = commit_of(revision, cwd=cwd)
+    if oid is None:
+        raise GitError(f"no commit {revision!r} in this repository")
+    return oid

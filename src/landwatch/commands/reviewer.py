@@ -1,0 +1,55 @@
+"""`landwatch reviewer [--once | --detach]`: the resident process that drains every registered
+repository, in the foreground, until the queues are empty (`once`), or detached.
+
+`handlers` replace or add the handler of a kind (`KIND=MODULE:CLASS`), for tests and experiments.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from landwatch import kinds
+from landwatch.daemon import process
+from landwatch.daemon.loop import Daemon
+from landwatch.daemon.settings import Settings
+from landwatch.kinds.base import SystemClock
+
+
+def reviewer(
+    *,
+    once: bool,
+    detach: bool,
+    verbose: bool,
+    settings: Settings,
+    handlers: dict[str, str],
+) -> int:
+    clock = SystemClock()
+    # Errors before detaching: a handler that cannot be loaded is said on the terminal.
+    loaded = kinds.handlers(handlers, max_tries=settings.max_tries, clock=clock)
+
+    def make() -> Daemon:
+        return Daemon(loaded, settings, clock)
+
+    if detach:
+        return process.detach(
+            lambda ready: process.serve(
+                make, mode="detached", once=False, verbose=verbose, to_stderr=False, ready=ready
+            )
+        )
+    return process.serve(
+        make,
+        mode="once" if once else "foreground",
+        once=once,
+        verbose=verbose,
+        to_stderr=True,
+        ready=lambda message: None if message.startswith("ok") else print(message, file=sys.stderr),
+    )
+
+
+def handler_overrides(specs: list[str]) -> dict[str, str]:
+    """`KIND=MODULE:CLASS` arguments as kind -> handler."""
+    overrides = {}
+    for spec in specs:
+        name, _, handler = spec.partition("=")
+        overrides[name] = handler
+    return overrides

@@ -1,0 +1,118 @@
+"""The processes landwatch starts: never with a terminal, stopped past their time, telling the
+caller they are still alive while they run, and dying with the process that started them.
+
+Dying with the parent is Linux's prctl PR_SET_PDEATHSIG, which holds however the parent died
+(SIGKILL included); elsewhere a worker notices its closed pipe instead.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _prctl() -> Callable[..., int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    return prctl
+
+
+def die_with_parent(parent: int | None = None) -> bool:
+    """Have the kernel SIGKILL this process when its parent goes; True when it will.
+
+    With `parent` (the pid that started us), a parent already gone before the request could
+    take effect ends this process at once.
+    """
+    prctl = _prctl()
+    return prctl is not None and _request(prctl, parent)
+
+
+def child_dies_with_us() -> Callable[[], None] | None:
+    """A `preexec_fn` for subprocess that makes the child die with this process. libc is
+    looked up here, before the fork: the child only makes the one call."""
+    prctl = _prctl()
+    if prctl is None:
+        return None
+    parent = os.getpid()
+
+    def request() -> None:
+        _request(prctl, parent)
+
+    return request
+
+
+def _request(prctl: Callable[..., int], parent: int | None) -> bool:
+    if prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        return False
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)  # orphaned between the fork and the request: nobody waits for this work
+    return True
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    returncode: int
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+
+def run_command(
+    command: list[str],
+    *,
+    timeout: float,
+    alive: Callable[[], None] | None = None,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    poll: float = 1.0,
+) -> CommandResult:
+    """Run a command to its end (stdin /dev/null, a session of its own), killed after
+    `timeout`; `alive` is called about every `poll` seconds while it runs (a job renewing its
+    lease), and whatever it raises kills the command and is raised here."""
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            stdout, stderr = process.communicate(
+                timeout=min(poll, max(0.0, deadline - time.monotonic()))
+            )
+            return CommandResult(process.returncode, stdout, stderr)
+        except subprocess.TimeoutExpired:
+            if time.monotonic() >= deadline:
+                process.kill()
+                stdout, stderr = process.communicate()
+                return CommandResult(process.returncode, stdout, stderr, timed_out=True)
+            try:
+                if alive is not None:
+                    alive()
+            except BaseException:
+                process.kill()
+                process.communicate()
+                raise

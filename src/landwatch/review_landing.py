@@ -1,0 +1,54 @@
+"""A landed commit reviewed as the reviewer reviews it: the standards learned from its history
+(kept in the repository's landwatch directory), the linters the person's trust allows, the engine.
+
+The review kind, `landwatch review` and `landwatch rules --explain` all start here, so what a
+person runs by hand is what the reviewer did.
+"""
+
+from __future__ import annotations
+
+import os
+
+from landwatch import standards_store, trust
+from landwatch.review import engine
+from landwatch.review.change import open_repository, resolve
+from landwatch.review.config import ConfigError, read_config
+from landwatch.review.linters import LinterPolicy
+from landwatch.review.report import Report
+from landwatch.review.standards import Standards
+
+
+def review_landing(
+    git_dir: os.PathLike[str] | str,
+    revision: str,
+    base: str | None = None,
+    *,
+    linters: LinterPolicy | None = None,
+) -> Report:
+    """The review of what landed at `revision` (on top of `base` for a landed range), under
+    `linters` (by default what the person trusted in this repository)."""
+    policy = trust.policy(git_dir) if linters is None else linters
+    learned = learned_standards(git_dir, revision)
+    return engine.review(git_dir, revision, base, linters=policy, standards=learned)
+
+
+def learned_standards(git_dir: os.PathLike[str] | str, revision: str) -> Standards:
+    """What the history before `revision` teaches the rules, cached while it still holds."""
+    repo = open_repository(git_dir)
+    return standards_store.current(git_dir, repo, resolve(repo, revision))
+
+
+def explain_standards(git_dir: os.PathLike[str] | str, revision: str = "HEAD") -> list[str]:
+    """What the history taught and which of it the committed configuration overrides, as the
+    review at `revision` would apply it (`landwatch rules --explain`)."""
+    lines = learned_standards(git_dir, revision).explain()
+    repo = open_repository(git_dir)
+    try:
+        configured = read_config(resolve(repo, revision).tree, repo)
+    except ConfigError:
+        return lines
+    overridden = engine.standards_overridden(configured)
+    if overridden:
+        names = ", ".join(overridden)
+        lines.append(f"  the committed configuration ({configured.source}) sets {names}: it wins")
+    return lines
