@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from landwatch.git import no_git_env
+from landwatch.git import run_git
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import ItemHandler
-from landwatch.kinds.running import run_command
 from landwatch.work_item import WorkItem
 from support.daemon import TESTS, done_ids, journal_lines, run_reviewer
 from support.handlers import journal as write_journal
@@ -22,19 +21,15 @@ class LinesAdded(ItemHandler[int]):
     name = "added"
 
     def handle(self, item: WorkItem, reporter: Reporter) -> int:
-        counted = run_command(
-            [
-                "git",
-                f"--git-dir={item.git_dir}",
-                "diff-tree",
-                "--root",
-                "--numstat",
-                "-r",
-                item.oid,
-            ],
-            reporter=reporter,
+        counted = run_git(
+            "diff-tree",
+            "--root",
+            "--numstat",
+            "-r",
+            item.oid,
+            git_dir=item.git_dir,
             timeout=60,
-            env=no_git_env(),
+            alive=reporter.alive,
         )
         if counted.returncode != 0:
             raise RuntimeError(counted.stderr.strip() or "git diff-tree failed")

@@ -13,14 +13,13 @@ import logging
 import os
 import re
 import stat
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from landwatch import layout, registry, work_item
 from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.files import list_entries, read_file, remove, write_atomic
-from landwatch.git import no_git_env
+from landwatch.git import run_git
 from landwatch.work_item import WorkItem, WorkKind
 
 log = logging.getLogger("landwatch.reviewer")
@@ -161,15 +160,8 @@ class _Repository:
         return False
 
     def git(self, *args: str) -> list[str]:
-        result = subprocess.run(
-            ["git", f"--git-dir={self.common}", *args],
-            capture_output=True,
-            text=True,
-            env=no_git_env(),
-            stdin=subprocess.DEVNULL,
-            timeout=60,
-        )
-        return result.stdout.split() if result.returncode == 0 else []
+        result = run_git(*args, git_dir=self.common)
+        return result.stdout.split() if result.ok else []
 
     def commits(self, tip: str, hide: str | None) -> list[str]:
         """What `tip` has that `hide` has not, oldest first, at most FLOOD + 1 of them."""

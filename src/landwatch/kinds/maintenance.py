@@ -13,10 +13,9 @@ from pathlib import Path
 
 from landwatch import layout
 from landwatch.files import read_file, write_atomic
-from landwatch.git import no_git_env
+from landwatch.git import run_git
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import ItemHandler, RetryLater
-from landwatch.kinds.running import run_command
 from landwatch.work_item import WorkItem, WorkKind
 
 DEFAULT_INTERVAL = layout.DEFAULT_MAINTENANCE_INTERVAL
@@ -81,28 +80,16 @@ class MaintenanceHandler(ItemHandler[MaintenanceReport]):
         # Attached, not detached as git's own auto gc is after a commit: the job (and its lease
         # and timeout) lasts as long as the work, and "ran" is stamped once it is done.
         attached = ["-c", "gc.autoDetach=false", "-c", "maintenance.autoDetach=false"]
-        result = run_command(
-            ["git", *attached, f"--git-dir={common}", *command],
-            reporter=reporter,
-            timeout=RUN_TIMEOUT,
-            env=self._env(),
+        result = run_git(
+            *attached, *command, git_dir=common, timeout=RUN_TIMEOUT, alive=reporter.alive
         )
         if result.timed_out:
             raise RuntimeError(f"{' '.join(command)} ran longer than {RUN_TIMEOUT:.0f} s")
         return result.returncode, result.stderr
 
-    @staticmethod
-    def _env() -> dict[str, str]:
-        env = no_git_env()
-        env["GIT_TERMINAL_PROMPT"] = "0"
-        return env
-
     def _config(self, common: Path, reporter: Reporter, key: str, *options: str) -> str:
-        result = run_command(
-            ["git", f"--git-dir={common}", "config", *options, "--get", key],
-            reporter=reporter,
-            timeout=30,
-            env=self._env(),
+        result = run_git(
+            "config", *options, "--get", key, git_dir=common, timeout=30, alive=reporter.alive
         )
         return result.stdout.strip() if result.returncode == 0 else ""
 
@@ -115,11 +102,8 @@ class MaintenanceHandler(ItemHandler[MaintenanceReport]):
 
     def _scheduled_by_git(self, common: Path, reporter: Reporter) -> bool:
         """`git maintenance start/register` lists the repository in maintenance.repo."""
-        result = run_command(
-            ["git", "config", "--global", "--get-all", "maintenance.repo"],
-            reporter=reporter,
-            timeout=30,
-            env=self._env(),
+        result = run_git(
+            "config", "--global", "--get-all", "maintenance.repo", timeout=30, alive=reporter.alive
         )
         ours = {str(common.resolve()), str(common.resolve().parent)}
         return any(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from landwatch import layout
 from landwatch.files import read_file, remove, write_atomic
-from landwatch.git import no_git_env
+from landwatch.git import run_git
 from landwatch.job_queue import Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES
 from landwatch.kinds.base import (
@@ -26,7 +26,6 @@ from landwatch.kinds.base import (
     RetryLater,
     backoff,
 )
-from landwatch.kinds.running import run_command
 from landwatch.work_item import CLAIMED, PENDING, READY, WorkItem, WorkKind, entries
 
 PUSH_TIMEOUT = 120.0
@@ -118,12 +117,7 @@ class PushHandler(ItemHandler[PushReport]):
     def _git(
         self, git_dir: Path, reporter: Reporter, *args: str, timeout: float = 30.0
     ) -> tuple[int, str, str, bool]:
-        env = no_git_env()
-        env["GIT_TERMINAL_PROMPT"] = "0"
-        env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
-        result = run_command(
-            ["git", f"--git-dir={git_dir}", *args], reporter=reporter, timeout=timeout, env=env
-        )
+        result = run_git(*args, git_dir=git_dir, timeout=timeout, alive=reporter.alive)
         return result.returncode, result.stdout, result.stderr, result.timed_out
 
     def _config(self, git_dir: Path, reporter: Reporter, key: str, *options: str) -> str:

@@ -17,15 +17,16 @@ from landwatch.work_item import WorkItem, WorkKind
 
 
 def warm_up() -> None:
-    import landwatch.review.engine  # noqa: F401 - pays pygit2's import once, in the worker
+    import landwatch.review_landing  # noqa: F401 - pays pygit2's import once, in the worker
 
 
 def review_in_worker(
     git_dir: str, oid: str, base: str | None, rewritten: str | None = None
 ) -> dict[str, Any]:
-    from landwatch import notify, report_store, standards_store, trust
-    from landwatch.review import engine, notes, rewrite
-    from landwatch.review.change import open_repository, resolve
+    from landwatch import notify, report_store, trust
+    from landwatch.review import notes, rewrite
+    from landwatch.review.change import open_repository
+    from landwatch.review_landing import review_landing
 
     policy = trust.policy(git_dir)
     replaced = None
@@ -38,9 +39,7 @@ def review_in_worker(
             result = rewrite.carry_over(repo, oid, replaced, policy)
     carried_over = result is not None
     if result is None:
-        repo = open_repository(git_dir)
-        learned = standards_store.current(git_dir, repo, resolve(repo, oid))
-        result = engine.review(git_dir, oid, base, linters=policy, standards=learned)
+        result = review_landing(git_dir, oid, base, linters=policy)
     path = report_store.write(git_dir, result, replaces=replaced)
     if result.linters_held_back is not None:
         trust.held_back(git_dir, result.linters_held_back)

@@ -1,5 +1,5 @@
-"""Work a handler runs outside its job's thread: Python in a warm worker process, and commands
-with a timeout; both keep telling the reporter the job is alive, so the item's lease is renewed.
+"""Python a handler runs outside its job's thread: a warm worker process, which keeps telling the
+reporter the job is alive, so the item's lease is renewed (commands: landwatch.processes).
 """
 
 from __future__ import annotations
@@ -8,12 +8,8 @@ import contextlib
 import multiprocessing
 import multiprocessing.process
 import os
-import subprocess
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from pathlib import Path
 from typing import Any
 
 from landwatch.job_queue import Reporter
@@ -139,53 +135,3 @@ def _serve(connection: Connection, initializer: Callable[[], object] | None, par
             return
         except Exception as error:  # an answer that cannot be pickled
             connection.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
-
-
-@dataclass(frozen=True)
-class CommandResult:
-    returncode: int
-    stdout: str
-    stderr: str
-    timed_out: bool = False
-
-
-def run_command(
-    command: list[str],
-    *,
-    reporter: Reporter,
-    timeout: float,
-    cwd: Path | None = None,
-    env: dict[str, str] | None = None,
-    poll: float = 1.0,
-) -> CommandResult:
-    """Run a command (never with a terminal: stdin is /dev/null), telling the reporter the job
-    is alive while it runs, so a long push or gc keeps its lease; killed after `timeout`."""
-    process = subprocess.Popen(
-        command,
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        errors="replace",
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            stdout, stderr = process.communicate(
-                timeout=min(poll, max(0.0, deadline - time.monotonic()))
-            )
-            return CommandResult(process.returncode, stdout, stderr)
-        except subprocess.TimeoutExpired:
-            if time.monotonic() >= deadline:
-                process.kill()
-                stdout, stderr = process.communicate()
-                return CommandResult(process.returncode, stdout, stderr, timed_out=True)
-            try:
-                reporter.alive()
-            except LeaseLost:
-                process.kill()
-                process.communicate()
-                raise
