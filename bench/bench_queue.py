@@ -15,6 +15,7 @@ from pathlib import Path
 from benchlib import new_repo
 from landwatch import work_item as w
 from landwatch.work_item import WorkItem, WorkKind
+from queue_drain import Drain
 
 
 def new_git_dir(root: Path, name: str) -> Path:
@@ -37,8 +38,8 @@ def drain(git_dir: Path, *, grouped: bool = True) -> tuple[int, float]:
     started = time.perf_counter()
     drained = 0
     if grouped:
-        with w.Drain(git_dir) as queue:
-            while (claimed := queue.claim_next_of(list(WorkKind))) is not None:
+        with Drain(git_dir) as queue:
+            while (claimed := queue.claim_next(list(WorkKind))) is not None:
                 queue.settle(claimed)
                 drained += 1
     else:

@@ -80,7 +80,7 @@ def test_retry_gives_an_item_given_up_another_start(repo: Repo) -> None:
 
     oid = repo.land("given up")
     for _ in range(2):
-        claimed = work_item.claim_next_of(repo.git_dir, ["review"])
+        claimed = work_item.claim_next(repo.git_dir, ["review"])
         assert claimed is not None
         work_item.requeue(repo.git_dir, claimed, max_tries=2)
     assert [work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, "failed")] == [

@@ -144,19 +144,6 @@ def whose(hook: Path) -> str | None:
     return None
 
 
-def boot_time() -> int | None:
-    """The wall-clock second the machine booted, as the kernel tells it now: it moves with
-    every step of the wall clock, which is why the hooks' cached copy must follow."""
-    try:
-        with open("/proc/stat", "rb") as file:
-            for line in file:
-                if line.startswith(b"btime "):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
 def renew_clock_cache(git_dir: Path, now_boot_time: int | None) -> bool:
     """Drop the hooks' cached boot time of a worktree when the wall clock has stepped since it
     was written (the next landing reads it afresh); True when it was dropped."""

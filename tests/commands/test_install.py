@@ -304,7 +304,7 @@ def test_enqueue_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert (code, output) == (0, f"known review-{second}\n")
     code, output = run_cli(repo, "enqueue", "--kind", "push", "--base", first, capsys=capsys)
     assert code == 0
-    claimed = work_item.claim_next_of(repo.git_dir, ["push"])
+    claimed = work_item.claim_next(repo.git_dir, ["push"])
     assert claimed is not None and claimed.item.base == first
     code, output = run_cli(repo, "enqueue", "no-such-rev", capsys=capsys)
     assert code == 1 and output.startswith("landwatch: ") and output.count("\n") == 1

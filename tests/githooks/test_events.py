@@ -154,7 +154,7 @@ def test_rebase_records_each_rewritten_commit_not_each_pick(repo: Repo) -> None:
     assert base not in rewritten
     # Each item names the commit it replaced (post-rewrite's map), for the review to carry over.
     replaced = {}
-    while (claimed := work_item.claim_next_of(repo.git_dir, [WorkKind.REVIEW])) is not None:
+    while (claimed := work_item.claim_next(repo.git_dir, [WorkKind.REVIEW])) is not None:
         replaced[claimed.item.oid] = claimed.item.rewritten
     assert [replaced[oid] for oid in rewritten] == repo.git(
         "rev-list", "--reverse", "topic@{1}", "^main@{1}"
@@ -232,7 +232,7 @@ def test_shell_and_python_producers_write_one_format(repo: Repo) -> None:
     repo.git("merge", "-q", "--ff-only", python)
     assert repo.pending() == [(shell, None), (python, None)]
     decoded = []
-    while (claimed := work_item.claim_next_of(repo.git_dir, [WorkKind.REVIEW])) is not None:
+    while (claimed := work_item.claim_next(repo.git_dir, [WorkKind.REVIEW])) is not None:
         decoded.append(claimed.item)
     assert decoded == [
         WorkItem(WorkKind.REVIEW, shell, repo.git_dir, repo.path.resolve()),

@@ -27,6 +27,7 @@ from landwatch.work_item import (
     WorkItem,
     WorkKind,
 )
+from landwatch.work_item.directory import checkpoint
 
 CRASHED = 77
 
@@ -102,16 +103,16 @@ def enqueue_as_the_hooks(item: WorkItem, *, now: float) -> Enqueued:
         fd = os.open(work / KNOWN / item.id, flags, 0o600)
     except FileExistsError:
         return Enqueued.KNOWN
-    work_item._checkpoint("hooks: marker created")
+    checkpoint("hooks: marker created")
     try:
         os.write(
             fd, work_item.encode_record(item, enqueued=now, producer=work_item.this_producer())
         )
     finally:
         os.close(fd)
-    work_item._checkpoint("hooks: marker written")
+    checkpoint("hooks: marker written")
     os.close(os.open(work / READY / f"{item.id}.{round(now * 1_000_000)}", flags, 0o600))
-    work_item._checkpoint("hooks: ready created")
+    checkpoint("hooks: ready created")
     work_item.forget_listing(item.git_dir)  # as a file event makes the reviewer do
     return Enqueued.ADDED
 
@@ -254,3 +255,37 @@ class PausedChild:
         os.kill(self.pid, 9)
         os.waitpid(self.pid, 0)
         os.close(self._go)
+
+
+# --- every crash point of an operation ------------------------------------------------------------
+
+T = 1_800_000_000.0  # an arbitrary injected "now"
+LEASE = 120.0
+# Late enough for every lease to have run out, every orphan's producer to count as gone and every
+# stray temp file to be swept.
+LATER = T + 2 * work_item.TMP_GRACE + work_item.FOREIGN_PRODUCER_GRACE
+
+Setup = Callable[[Path], Callable[[], object]]
+
+
+def recover(git_dir: Path, *, now: float = LATER, max_tries: int = 5) -> None:
+    """One recovery pass, and proof that a second finds nothing left to finish."""
+    work_item.requeue_expired(git_dir, lease=LEASE, max_tries=max_tries, now=now)
+    assert work_item.requeue_expired(git_dir, lease=LEASE, max_tries=max_tries, now=now) == 0
+
+
+def every_crash(
+    tmp_path: Path, setup: Setup, check: Callable[[Path, int, list[str]], None]
+) -> list[str]:
+    """Crash after each step in turn; `check(git_dir, steps_done, step_names)` after recovery."""
+    steps = steps_of(setup(new_repository(tmp_path / "dry-run")))
+    assert steps, "the action takes no file-system step"
+    for done_steps in range(1, len(steps) + 2):
+        git_dir = new_repository(tmp_path / f"crash-{done_steps}")
+        action = setup(git_dir)
+        work_item._listings.clear()
+        crashed = crash_at(done_steps, action)
+        assert crashed == (done_steps <= len(steps)), (done_steps, steps)
+        work_item._listings.clear()
+        check(git_dir, done_steps, steps)
+    return steps

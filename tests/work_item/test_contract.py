@@ -19,6 +19,7 @@ from landwatch.work_item import (
     WorkItem,
     WorkKind,
 )
+from landwatch.work_item.directory import read_all
 from support.queue import (
     check_invariants,
     git,
@@ -188,14 +189,14 @@ def test_claims_take_the_oldest_first(git_dir: Path) -> None:
     assert order == [oid(2), oid(3), oid(1)]
 
 
-def test_claim_next_of_never_touches_another_kind(git_dir: Path) -> None:
+def test_a_claim_for_some_kinds_never_touches_another_kind(git_dir: Path) -> None:
     w.enqueue(item(git_dir, 1, WorkKind.PUSH), now=T)
     w.enqueue(item(git_dir, 2, WorkKind.REVIEW), now=T + 1)
-    claimed = w.claim_next_of(git_dir, [WorkKind.REVIEW], now=T + 2)
+    claimed = w.claim_next(git_dir, [WorkKind.REVIEW], now=T + 2)
     assert claimed is not None and claimed.item.kind == WorkKind.REVIEW
-    assert w.claim_next_of(git_dir, [WorkKind.REVIEW], now=T + 2) is None
+    assert w.claim_next(git_dir, [WorkKind.REVIEW], now=T + 2) is None
     assert where(git_dir)[item(git_dir, 1, WorkKind.PUSH).id] == [PENDING]
-    push = w.claim_next_of(git_dir, ["push"], now=T + 2)
+    push = w.claim_next(git_dir, ["push"], now=T + 2)
     assert push is not None and push.item.kind == WorkKind.PUSH
 
 
@@ -276,10 +277,10 @@ def test_settle_once_and_only_into_done_or_failed(git_dir: Path) -> None:
     assert claimed is not None
     with pytest.raises(ValueError):
         w.settle(git_dir, claimed, PENDING)
-    assert w.settle_named(git_dir, claimed.name, DONE, now=T)
-    assert not w.settle_named(git_dir, claimed.name, DONE, now=T)
-    assert not w.settle_named(git_dir, claimed.name, FAILED, now=T)
-    assert not w.settle_named(git_dir, "../../etc/passwd", DONE, now=T)
+    assert w.settle(git_dir, claimed.name, DONE, now=T)
+    assert not w.settle(git_dir, claimed.name, DONE, now=T)
+    assert not w.settle(git_dir, claimed.name, FAILED, now=T)
+    assert not w.settle(git_dir, "../../etc/passwd", DONE, now=T)
     assert where(git_dir) == {claimed.id: [DONE]}
 
 
@@ -293,7 +294,7 @@ def test_expired_claims_return_with_a_try_counted_then_fail(git_dir: Path) -> No
         claimed = w.claim_next(git_dir, now=moment)
         assert claimed is not None and claimed.item.tries == run - 1
         moment += LEASE + 1
-        recovered = w.requeue_expired_reporting(git_dir, lease=LEASE, max_tries=3, now=moment)
+        recovered = w.requeue_expired(git_dir, lease=LEASE, max_tries=3, now=moment)
         assert recovered.moved == 1
         if run < 3:
             assert recovered.failed == []
@@ -310,7 +311,7 @@ def test_a_live_claim_is_not_requeued(git_dir: Path) -> None:
     renewed = w.renew_claim(git_dir, claimed.name, now=T + LEASE - 1)
     assert renewed is not None
     assert w.requeue_expired(git_dir, lease=LEASE, max_tries=5, now=T + LEASE + 5) == 0
-    assert w.settle_named(git_dir, renewed, now=T + LEASE + 5)
+    assert w.settle(git_dir, renewed, now=T + LEASE + 5)
 
 
 def test_readings_from_a_clock_that_jumped_back_still_expire(git_dir: Path) -> None:
@@ -493,7 +494,7 @@ def test_garbage_anywhere_never_crashes_a_function(git_dir: Path, kind: str, sta
         _plant(directory, name, kind)
     w.enqueue(item(git_dir, 2), now=T)
     for moment in (T, T + LEASE * 100):
-        w.requeue_expired_reporting(git_dir, lease=LEASE, max_tries=5, now=moment)
+        w.requeue_expired(git_dir, lease=LEASE, max_tries=5, now=moment)
         w.next_claim_expiry(git_dir, lease=LEASE, now=moment)
         w.oldest_pending_age(git_dir, now=moment)
         w.find_claim(git_dir, f"review-{oid(3)}")
@@ -538,10 +539,10 @@ def test_a_record_is_read_in_one_read_and_whole_when_it_grew_since_fstat(tmp_pat
     fd = os.open(path, os.O_RDONLY)
     try:
         size = os.fstat(fd).st_size
-        assert w._read_all(fd, size) == b"x" * 100
+        assert read_all(fd, size) == b"x" * 100
         os.lseek(fd, 0, os.SEEK_SET)
         path.write_bytes(b"x" * 100 + b"y" * (w.MAX_RECORD_BYTES + 10))  # grew since
-        data = w._read_all(fd, size)
+        data = read_all(fd, size)
         assert data.startswith(b"x" * 100 + b"y")
         assert len(data) == w.MAX_RECORD_BYTES + 1  # enough to be refused, no more
     finally:
@@ -555,3 +556,10 @@ def test_an_item_caught_being_published_waits_once(git_dir: Path) -> None:
     ready.mkdir(exist_ok=True)
     (ready / name).touch()  # linked into pending/, its ready/ name not removed yet
     assert w.pending_summary(git_dir, now=T + 5) == (1, 5.0)
+
+
+def test_the_second_names_the_seed_contract_gives_are_the_same_operations() -> None:
+    assert w.claim_next_of is w.claim_next
+    assert w.settle_named is w.settle
+    assert w.requeue_expired_reporting is w.requeue_expired
+    assert w.Recovered(2, []) == 2 and w.Recovered(2, []).moved == 2

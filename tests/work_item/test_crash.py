@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import support.queue as support_queue
 from landwatch import work_item as w
 from landwatch.work_item import CLAIMED, DONE, FAILED, PENDING, READY, RECOVERING, Enqueued
 from support.queue import (
@@ -20,45 +21,19 @@ from support.queue import (
     check_invariants,
     crash_at,
     enqueue_as_the_hooks,
+    every_crash,
     item,
     known_markers,
     new_repository,
-    steps_of,
+    recover,
     temp_files,
     tries_of,
     where,
 )
 
-T = 1_800_000_000.0
-LEASE = 120.0
-# Late enough for every lease to have run out, every orphan's producer to count as gone and every
-# stray temp file to be swept.
-LATER = T + 2 * w.TMP_GRACE + w.FOREIGN_PRODUCER_GRACE
-
-Setup = Callable[[Path], Callable[[], object]]
-
-
-def recover(git_dir: Path, *, now: float = LATER, max_tries: int = 5) -> None:
-    w.requeue_expired_reporting(git_dir, lease=LEASE, max_tries=max_tries, now=now)
-    # A second pass finds nothing left to finish: recovery converges in one pass.
-    assert w.requeue_expired(git_dir, lease=LEASE, max_tries=max_tries, now=now) == 0
-
-
-def every_crash(
-    tmp_path: Path, setup: Setup, check: Callable[[Path, int, list[str]], None]
-) -> list[str]:
-    """Crash after each step in turn; `check(git_dir, steps_done, step_names)` after recovery."""
-    steps = steps_of(setup(new_repository(tmp_path / "dry-run")))
-    assert steps, "the action takes no file-system step"
-    for done_steps in range(1, len(steps) + 2):
-        git_dir = new_repository(tmp_path / f"crash-{done_steps}")
-        action = setup(git_dir)
-        w._listings.clear()
-        crashed = crash_at(done_steps, action)
-        assert crashed == (done_steps <= len(steps)), (done_steps, steps)
-        w._listings.clear()
-        check(git_dir, done_steps, steps)
-    return steps
+T = support_queue.T
+LEASE = support_queue.LEASE
+LATER = support_queue.LATER
 
 
 def reached(step: str, done_steps: int, steps: list[str]) -> bool:
@@ -222,45 +197,6 @@ def test_claim_of_an_undecodable_record_at_every_crash_point(tmp_path: Path) -> 
         assert where(git_dir) == {item(git_dir, 1).id: [CLAIMED], item(git_dir, 2).id: [FAILED]}
 
     every_crash(tmp_path, setup, check)
-
-
-def test_a_drain_at_every_crash_point(tmp_path: Path) -> None:
-    """Claims and settles of one Drain, synced together: whatever the crash, each item is
-    done once or pending again (a try counted once its claim was taken), never both."""
-    ids: list[str] = []
-
-    def setup(git_dir: Path) -> Callable[[], object]:
-        for number in (1, 2, 3):
-            w.enqueue(item(git_dir, number), now=T + number)
-        ids[:] = [item(git_dir, number).id for number in (1, 2, 3)]
-
-        def drain() -> None:
-            with w.Drain(git_dir, sync_every=2) as queue:
-                while (claimed := queue.claim_next_of(["review"], now=T + 10)) is not None:
-                    assert queue.settle(claimed, now=T + 10)
-
-        return drain
-
-    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
-        recover(git_dir)
-        states = check_invariants(git_dir)
-        assert sorted(states) == sorted(ids)
-        assert set(states.values()) <= {DONE, PENDING}
-        settled = steps[:done_steps].count("rename claimed done")
-        assert sorted(states.values()).count(DONE) == settled
-        for id_, state in states.items():
-            assert tries_of(git_dir, id_) <= (1 if state == PENDING else 0)
-
-    steps = every_crash(tmp_path, setup, check)
-    # Three settles, synced after the second and when the drain ends: two syncs, not three.
-    assert steps.count("rename claimed done") == 3 and steps.count("fsync done") == 2
-
-
-def test_a_drain_of_a_repository_without_a_queue_finds_nothing(tmp_path: Path) -> None:
-    git_dir = new_repository(tmp_path / "repo")
-    with w.Drain(git_dir) as queue:
-        assert queue.claim_next_of(["review"]) is None
-    assert not (git_dir / w.WORK_DIRECTORY).exists()
 
 
 def test_renew_at_every_crash_point(tmp_path: Path) -> None:

@@ -131,7 +131,7 @@ class QueueMachine(RuleBasedStateMachine):
             else:
                 expected = id_
                 break
-        claimed = w.claim_next_of(self.git_dir, kinds, now=self.clock)
+        claimed = w.claim_next(self.git_dir, kinds, now=self.clock)
         if expected is None:
             assert claimed is None
             return
@@ -160,7 +160,7 @@ class QueueMachine(RuleBasedStateMachine):
     def settle(self, data: st.DataObject, state: str) -> None:
         name = data.draw(st.sampled_from(self.names))
         model = self._current(name)
-        assert w.settle_named(self.git_dir, name, state, now=self.clock) is (model is not None)
+        assert w.settle(self.git_dir, name, state, now=self.clock) is (model is not None)
         if model is not None:
             model.state, model.claim, model.settled = state, None, micros(self.clock)
 
@@ -199,7 +199,7 @@ class QueueMachine(RuleBasedStateMachine):
                 moved += 1
                 if self._give_back(model, True, backoff or 0.0) == FAILED:
                     expected_failed.add(id_)
-        recovered = w.requeue_expired_reporting(
+        recovered = w.requeue_expired(
             self.git_dir,
             lease=lease,
             max_tries=MAX_TRIES,
@@ -248,7 +248,7 @@ class QueueMachine(RuleBasedStateMachine):
             (pending / f"junk {number}").write_bytes(b"junk")
             self.garbage_failed += 1
             w.forget_listing(self.git_dir)
-            assert w.claim_next_of(self.git_dir, [], now=self.clock) is None
+            assert w.claim_next(self.git_dir, [], now=self.clock) is None
         w.forget_listing(self.git_dir)
 
     # --- the disk agrees with the model ---

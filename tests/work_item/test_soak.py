@@ -63,7 +63,7 @@ def consume(git_dir: Path, journal: Path, seed: int) -> None:
         if roll < 0.2:
             for _ in range(3):
                 name = w.renew_claim(git_dir, name) if name else None
-        if name is not None and w.settle_named(git_dir, name, DONE):
+        if name is not None and w.settle(git_dir, name, DONE):
             log(journal, f"settled {claimed.id}")
 
 

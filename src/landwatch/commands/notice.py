@@ -142,7 +142,8 @@ def _told(git_dir: Path) -> set[str]:
     return {
         name
         for name in work_item.entries(git_dir, work_item.FAILED)
-        if not (stamp := name.rpartition(".")[2]).isdigit() or int(stamp) / 1_000_000 <= at
+        if not (stamp := name.rpartition(".")[2]).isdigit()
+        or work_item.seconds_of(int(stamp)) <= at
     }
 
 
@@ -159,7 +160,7 @@ def _mark_given_up_told(git_dir: Path, *, unless_current: bool = False) -> None:
     starts Python only when the two differ: any change to failed/ since, whatever the clock
     did (a failed/ touched while the clock ran ahead must not start it at every landing)."""
     told = layout.told_file(git_dir)
-    failed = layout.work_dir(git_dir) / work_item.FAILED
+    failed = work_item.state_directory(git_dir, work_item.FAILED)
     try:
         listed = failed.lstat().st_mtime_ns
     except OSError:

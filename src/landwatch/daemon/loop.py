@@ -275,7 +275,7 @@ class Daemon:
                         self._dirty[kind].remove(git_dir)
                     continue
                 try:
-                    claimed = work_item.claim_next_of(git_dir, [kind], now=self.clock.time())
+                    claimed = work_item.claim_next(git_dir, [kind], now=self.clock.time())
                 except work_item.QueueError as error:
                     log.warning("%s", error)
                     claimed = None
@@ -354,7 +354,7 @@ class Daemon:
         soonest: float | None = None
         for git_dir in self.git_dirs:
             try:
-                recovered = work_item.requeue_expired_reporting(
+                recovered = work_item.requeue_expired(
                     git_dir,
                     lease=self.settings.lease,
                     max_tries=self.settings.max_tries,
@@ -406,7 +406,7 @@ class Daemon:
     def renew_clock_caches(self) -> None:
         """The hooks tell time from a cached boot time, which a step of the wall clock makes
         wrong: drop each one that no longer matches, so the next landing stamps right."""
-        boot_time = hooks.boot_time()
+        boot_time = work_item.boot_time()
         renewed = sum(hooks.renew_clock_cache(git_dir, boot_time) for git_dir in self.git_dirs)
         if renewed:
             log.info("the wall clock stepped: %d hook clock caches renewed", renewed)

@@ -31,8 +31,7 @@ FLOOD = 20
 CHUNK = 4 << 20
 
 _ZERO = re.compile(r"0{40}|0{64}")
-_OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
-_ONTO = re.compile(r" onto ([0-9a-f]{40}|[0-9a-f]{64})$")
+_ONTO = re.compile(rf" onto ({work_item.OID})$")
 # HEAD moving without landing anything, and the steps of a rebase before its finish.
 _NOT_LANDINGS = ("reset:", "checkout:", "branch:", "clone:", "Branch: renamed", "fetch")
 
@@ -131,7 +130,7 @@ def parse(line: bytes) -> Entry | None:
     if len(parts) < 4:
         return None
     old, new = parts[0].decode("ascii", "replace"), parts[1].decode("ascii", "replace")
-    if not (_OID.fullmatch(old) and _OID.fullmatch(new)):
+    if not (work_item.is_object_id(old) and work_item.is_object_id(new)):
         return None
     try:
         time = int(parts[-2])
@@ -152,8 +151,7 @@ class _Repository:
         if os.path.lexists(layout.report_file(self.common, oid)):
             return True
         for git_dir in self.worktrees:
-            work = layout.work_dir(git_dir)
-            if os.path.lexists(work / work_item.KNOWN / f"{WorkKind.REVIEW}-{oid}"):
+            if work_item.is_known(git_dir, f"{WorkKind.REVIEW}-{oid}"):
                 return True
             if os.path.lexists(layout.skipped_dir(git_dir) / oid):
                 return True

@@ -8,7 +8,6 @@ Nothing here is imported until the reviewer loads handlers: the hooks' path neve
 from __future__ import annotations
 
 import importlib
-import re
 from typing import TYPE_CHECKING, Any
 
 from landwatch.errors import UserError
@@ -26,7 +25,6 @@ ENTRY_POINT_GROUP = "landwatch.kinds"
 # tries an item gets before it is given up: the reviewer's defaults for every kind.
 DEFAULT_LEASE = 120.0
 DEFAULT_MAX_TRIES = 5
-_KIND_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 
 
 class KindError(UserError):
@@ -45,8 +43,9 @@ def installed() -> dict[str, str]:
 
 def load(kind: str, spec: str, *, max_tries: int, clock: Clock) -> ItemHandler[Any]:
     from landwatch.kinds.base import ItemHandler
+    from landwatch.work_item import is_kind_name
 
-    if not _KIND_NAME.fullmatch(kind):
+    if not is_kind_name(kind):
         raise KindError(f"{kind!r} is not a kind name ([a-z][a-z0-9_]{{0,31}})")
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:

@@ -211,13 +211,13 @@ class ItemHandler(JobKind[WorkOrder, R]):
         now = self.clock.time()
         if job.state is JobState.DONE:
             self.faults.pop(order.git_dir, None)
-            if not work_item.settle_named(order.git_dir, lease.name, work_item.DONE, now=now):
+            if not work_item.settle(order.git_dir, lease.name, work_item.DONE, now=now):
                 log.warning(
                     "%s: claim gone before settling; another reviewer has it", order.claimed.id
                 )
             return
         if isinstance(job.failure, GiveUp):
-            work_item.settle_named(order.git_dir, lease.name, work_item.FAILED, now=now)
+            work_item.settle(order.git_dir, lease.name, work_item.FAILED, now=now)
             log.error("%s in %s: failed: %s", order.claimed.id, order.git_dir, job.failure)
             return
         after = None

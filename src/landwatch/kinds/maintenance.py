@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch import layout
+from landwatch import layout, work_item
 from landwatch.files import read_file, write_atomic
 from landwatch.git import run_git
 from landwatch.job_queue import Reporter
@@ -31,7 +31,7 @@ class MaintenanceReport:
 
 
 def _write_stamp(git_dir: Path, path: Path, moment: float) -> None:
-    stamp = f"{int(moment * 1_000_000)}\n"
+    stamp = f"{work_item.micros(moment)}\n"
     write_atomic(path, stamp, trusted=layout.common_dir(git_dir), durable=False)
 
 
@@ -39,7 +39,7 @@ def last_ran(git_dir: Path) -> float:
     """When maintenance last ran, so that items asked for meanwhile do not run it twice."""
     try:
         data = read_file(layout.maintenance_ran_file(git_dir), trusted=layout.common_dir(git_dir))
-        return int(data.strip()) / 1_000_000
+        return work_item.seconds_of(int(data.strip()))
     except (OSError, ValueError):
         return 0.0
 

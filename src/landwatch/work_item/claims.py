@@ -1,0 +1,178 @@
+"""Claiming, renewing and settling (docs/queue.md, "States and transitions"): each a rename of an
+exact name, so a lost race is ENOENT and nobody settles a claim that is no longer theirs; and
+giving a failed item another start.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from landwatch.work_item.directory import (
+    WorkDirectory,
+    append_line,
+    decode_entry,
+    fsync_directory,
+    listdir,
+    lstat,
+    open_entry,
+    opened,
+    read_all,
+    rename,
+)
+from landwatch.work_item.listing import forget_listing, pop_oldest, wanted_kinds
+from landwatch.work_item.names import (
+    CLAIM_RE,
+    CLAIMED,
+    DONE,
+    FAILED,
+    INVALID_PREFIX,
+    PENDING,
+    RECOVERING,
+    WORK_DIRECTORY,
+    Claimed,
+    RecordError,
+    WorkKind,
+    claim_file_name,
+    id_of_entry,
+    micros,
+    new_generation,
+    now_or,
+    parse_claim,
+    stamp_of,
+    stamped_name,
+)
+from landwatch.work_item.record import decode_record
+
+
+def claim_next(
+    git_dir: os.PathLike[str] | str,
+    kinds: Iterable[str] | None = None,
+    *,
+    now: float | None = None,
+) -> Claimed | None:
+    """Claim the oldest pending item of `kinds` (by default the built-in ones): those the
+    consumer can work; items of any other kind are left for one that can. None when none is
+    due."""
+    wanted = wanted_kinds(list(WorkKind) if kinds is None else kinds)
+    with opened(git_dir, "cannot claim from") as directory:
+        return None if directory is None else claim_in(directory, wanted, now_or(now))
+
+
+def claim_in(directory: WorkDirectory, wanted: tuple[str, ...], moment: float) -> Claimed | None:
+    """claim_next in a work directory already open (a consumer claiming many in a row)."""
+    relisted = False
+    while True:
+        name = pop_oldest(directory, wanted, moment, relist=False)
+        if name is None and not relisted:
+            name, relisted = pop_oldest(directory, wanted, moment, relist=True), True
+        if name is None:
+            return None
+        claimed = _claim(directory, name, moment)
+        if claimed is not None:
+            return claimed
+
+
+def _claim(directory: WorkDirectory, name: str, now: float) -> Claimed | None:
+    id = id_of_entry(name)
+    claim = claim_file_name(id, new_generation(), now)
+    if not rename(directory, source=PENDING, name=name, target=CLAIMED, new=claim):
+        return None
+    try:
+        record = decode_entry(directory, CLAIMED, claim)
+    except RecordError:
+        new = stamped_name(id, micros(now))
+        rename(directory, source=CLAIMED, name=claim, target=FAILED, new=new)
+        fsync_directory(directory, FAILED)
+        return None
+    return Claimed(record.item(directory.git_dir), id, claim)
+
+
+def find_claim(git_dir: os.PathLike[str] | str, id: str) -> Path | None:
+    with opened(git_dir, "cannot look for a claim in") as directory:
+        if directory is None:
+            return None
+        for state in (CLAIMED, RECOVERING):
+            for name in listdir(directory, state):
+                if id_of_entry(name) == id:
+                    return directory.git_dir / WORK_DIRECTORY / state / name
+    return None
+
+
+def renew_claim(
+    git_dir: os.PathLike[str] | str, name: str, *, now: float | None = None
+) -> str | None:
+    """Restart the lease of exactly `name`; None when that name is no longer claimed."""
+    parsed = CLAIM_RE.fullmatch(name)
+    if parsed is None:
+        return None
+    renewed = claim_file_name(id_of_entry(name), parsed["generation"], now_or(now))
+    with opened(git_dir, "cannot renew a claim in") as directory:
+        if directory is None:
+            return None
+        if renewed == name:
+            return name if lstat(directory, CLAIMED, name) is not None else None
+        moved = rename(directory, source=CLAIMED, name=name, target=CLAIMED, new=renewed)
+        return renewed if moved else None
+
+
+def settle(
+    git_dir: os.PathLike[str] | str,
+    claimed: Claimed | str,
+    state: str = DONE,
+    *,
+    now: float | None = None,
+) -> bool:
+    """Move exactly the claim (a Claimed, or its name as renewals left it) to done or failed,
+    synced; False when the claim is no longer ours."""
+    name = claimed.name if isinstance(claimed, Claimed) else claimed
+    with opened(git_dir, "cannot settle in") as directory:
+        if directory is None or not settle_in(directory, name, state, now_or(now)):
+            return False
+        fsync_directory(directory, state)
+        return True
+
+
+def settle_in(directory: WorkDirectory, name: str, state: str, moment: float) -> bool:
+    """settle in a work directory already open, not yet synced."""
+    if state not in (DONE, FAILED):
+        raise ValueError(f"a claim settles in done or failed, not {state!r}")
+    if parse_claim(name) is None:
+        return False
+    new = stamped_name(id_of_entry(name), micros(moment))
+    return rename(directory, source=CLAIMED, name=name, target=state, new=new)
+
+
+def retry(git_dir: os.PathLike[str] | str, name: str, *, now: float | None = None) -> str | None:
+    """Give a failed item another start: its tries counted from zero again, back in pending
+    (claimable now); its name there, or None when `name` is not a failed record of ours.
+
+    Two steps, each safe to repeat: append `reset` to the record (synced), move it to pending.
+    """
+    if stamp_of(name) is None or name.startswith(INVALID_PREFIX):
+        return None
+    moment = now_or(now)
+    id = id_of_entry(name)
+    with opened(git_dir, "cannot retry in") as directory:
+        if directory is None:
+            return None
+        try:
+            fd, size = open_entry(directory, FAILED, name, append=True)
+        except (FileNotFoundError, RecordError):
+            return None
+        try:
+            data = read_all(fd, size)
+            try:
+                decode_record(data, id)
+            except RecordError:
+                return None  # not an item: it stays for the person to see
+            append_line(fd, data, b"reset", "append reset")
+        finally:
+            os.close(fd)
+        new = stamped_name(id, micros(moment))
+        if not rename(directory, source=FAILED, name=name, target=PENDING, new=new):
+            return None
+        fsync_directory(directory, PENDING)
+    forget_listing(git_dir)
+    return new

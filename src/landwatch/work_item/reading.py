@@ -1,0 +1,98 @@
+"""Reading the queue without changing it, for status, the one line and the reviewer's timers: one
+directory listing each, no record opened unless asked for.
+"""
+
+from __future__ import annotations
+
+import os
+
+from landwatch.work_item.directory import decode_entry, listdir, opened
+from landwatch.work_item.names import (
+    CLAIMED,
+    FAILED,
+    KNOWN,
+    PENDING,
+    READY,
+    STATES,
+    WORK_DIRECTORY,
+    RecordError,
+    WorkItem,
+    id_of_entry,
+    now_or,
+    parse_claim,
+    seconds_of,
+    stamped,
+)
+
+
+def next_claim_expiry(
+    git_dir: os.PathLike[str] | str, *, lease: float, now: float | None = None
+) -> float | None:
+    """Seconds until the first held claim runs out (<= 0 when overdue); None when none is held."""
+    moment = now_or(now)
+    remaining: list[float] = []
+    with opened(git_dir, "cannot read the claims of") as directory:
+        if directory is None:
+            return None
+        for name in listdir(directory, CLAIMED):
+            parsed = parse_claim(name)
+            if parsed is None:
+                continue
+            reading = seconds_of(parsed[2])
+            if reading - moment > lease:
+                remaining.append(moment + lease - reading)
+            else:
+                remaining.append(reading + lease - moment)
+    return min(remaining) if remaining else None
+
+
+def pending_summary(
+    git_dir: os.PathLike[str] | str, *, now: float | None = None
+) -> tuple[int, float]:
+    """(how many items wait, how long the oldest has waited) from one directory listing."""
+    moment = now_or(now)
+    with opened(git_dir, "cannot list what waits in") as directory:
+        # A marker said whole but not yet published waits all the same; one being published
+        # has the same name in both for a moment, and is one item.
+        names = (
+            []
+            if directory is None
+            else list(dict.fromkeys(listdir(directory, PENDING) + listdir(directory, READY)))
+        )
+    found = stamped(names)
+    if not found:
+        return 0, 0.0
+    return len(found), moment - seconds_of(min(int(stamp) for _, _, stamp in found))
+
+
+def entries(git_dir: os.PathLike[str] | str, state: str) -> list[str]:
+    """The names in one state directory, or in ready/ (for status and tests); garbage included."""
+    if state not in (*STATES, READY):
+        raise ValueError(f"not a state directory: {state!r}")
+    with opened(git_dir, "cannot list") as directory:
+        return [] if directory is None else listdir(directory, state)
+
+
+def read_entry(git_dir: os.PathLike[str] | str, state: str, name: str) -> WorkItem | None:
+    """The item an entry of a state directory holds; None when it is gone or not a record."""
+    if state not in STATES:
+        raise ValueError(f"not a state directory: {state!r}")
+    with opened(git_dir, "cannot read an entry of") as directory:
+        if directory is None:
+            return None
+        try:
+            return decode_entry(directory, state, name).item(directory.git_dir)
+        except (RecordError, FileNotFoundError):
+            return None
+
+
+def given_up(git_dir: os.PathLike[str] | str, id: str) -> bool:
+    """Whether the item `id` is in failed/ (given up, waiting for `landwatch retry`)."""
+    return any(id_of_entry(name) == id for name in entries(git_dir, FAILED))
+
+
+def is_known(git_dir: os.PathLike[str] | str, id: str) -> bool:
+    """Whether the id was ever enqueued here and not yet pruned: its marker in known/, in
+    whatever state the item is (the dedup an enqueue would meet)."""
+    # A look, not a step of the protocol: one lstat, as cheap as the reflog sweep needs it.
+    return os.path.lexists(os.path.join(git_dir, WORK_DIRECTORY, KNOWN, id))
