@@ -157,7 +157,7 @@ def test_the_reviewer_takes_nothing_more_once_a_repository_is_uninstalled(
     daemon.reload()
     registry.unregister(repo.git_dir)  # between the reload and the next claim
     daemon.dispatch()
-    daemon.lines["review"].wait_idle(120)
+    daemon.queues["review"].wait_idle(120)
     daemon.shutdown()
     assert repo.pending() == [(oid, None)]
     assert work_item.entries(repo.git_dir, work_item.CLAIMED) == []

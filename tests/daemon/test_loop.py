@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from landwatch import layout, registry, work_item
-from landwatch.daemon.loop import Daemon
+from landwatch.daemon.loop import SHOWN_FINISHED, Daemon
 from landwatch.daemon.settings import Settings
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import RETRY_CAP, RETRY_FIRST, ItemHandler
@@ -167,7 +167,7 @@ def test_after_a_suspend_our_claims_are_renewed_before_anyone_is_requeued(
     assert tries_of(repo.git_dir, theirs.id) == 1  # theirs was
     assert [oid for oid, _ in repo.pending()] == [theirs_oid]
     gate.release.set()
-    assert reviewer.lines[WorkKind.REVIEW].wait_idle(10)
+    assert reviewer.queues[WorkKind.REVIEW].wait_idle(10)
     assert done_ids(repo.git_dir) == [order.claimed.id]
     reviewer.shutdown()
 
@@ -226,4 +226,43 @@ def test_a_registry_that_cannot_be_read_keeps_what_was_registered_with_one_line(
     reviewer.request_reload()
     settle_down(reviewer)
     assert reviewer.repositories == [repo.git_dir.resolve()]
+    reviewer.shutdown()
+
+
+class Idle(ItemHandler[None]):
+    """A push kind with nothing to do: it is only claimed for, never given an item."""
+
+    name = WorkKind.PUSH
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> None:
+        raise AssertionError("no push was recorded")
+
+
+def test_a_drain_looks_for_each_kind_only_when_its_queue_may_have_changed(
+    git_dir: Path, tmp_path: Path, journal: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A job that ends asks its own kind to claim again there, not every kind: each claim of
+    an idle kind reads pending/ again (its kept listing has nothing for it), which made a drain
+    of n items cost n listings of n names."""
+    monkeypatch.setenv("LANDWATCH_TEST_JOURNAL", str(journal))
+    registry.register(git_dir)
+    items = 60
+    for number in range(items):
+        work_item.enqueue(WorkItem(WorkKind.REVIEW, f"{number:040x}", git_dir))
+    asked: list[tuple[str, ...]] = []
+    claim_next = work_item.claim_next
+
+    def counted(where: Path, kinds: list[str], *, now: float) -> work_item.Claimed | None:
+        asked.append(tuple(kinds))
+        return claim_next(where, kinds, now=now)
+
+    monkeypatch.setattr(work_item, "claim_next", counted)
+    clock = FakeClock()
+    handlers = {"review": Noop(clock=clock), "push": Idle(clock=clock)}
+    reviewer = in_process(handlers, clock, tmp_path / "state.json")
+    settle_down(reviewer, rounds=4 * items)
+    assert len(done_ids(git_dir)) == items
+    assert asked.count(("push",)) <= 2  # the first look and the reload's, not one per review
+    finished = [job for job in reviewer.state()["lines"]["review"] if job["state"] == "done"]
+    assert len(finished) == SHOWN_FINISHED  # the state file does not grow with the flood
     reviewer.shutdown()

@@ -75,7 +75,7 @@ def test_a_full_disk_burns_no_try_and_loses_nothing(tmp_path: Path) -> None:
             pending = work_item.entries(repo.git_dir, PENDING)
             assert len(pending) == 5 and work_item.entries(repo.git_dir, FAILED) == []
             assert all(tries_of(repo.git_dir, f"review-{oid}") == 0 for oid in oids)
-            assert handler.held_until  # the repository is left alone a while
+            assert handler.next_release() is not None  # the repository is left alone a while
             clock.advance(RETRY_CAP)  # still full: still not counted
             settle_down(reviewer)
             assert len(work_item.entries(repo.git_dir, PENDING)) == 5

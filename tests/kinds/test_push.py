@@ -223,7 +223,7 @@ def test_a_remote_that_does_not_exist_is_given_up_at_once(repo: Repo) -> None:
     assert result.returncode == 0, result.stderr
     assert [work_item.id_of_entry(n) for n in push_items(repo, FAILED)] == [f"push-{oid}"]
     assert not layout.push_state_file(repo.git_dir).exists()
-    assert "failing" not in repo.landwatch("status").stdout
+    assert "has failed for" not in repo.landwatch("status").stdout
 
 
 def test_push_state_is_forgotten_once_push_is_turned_off(repo: Repo, tmp_path: Path) -> None:
@@ -233,12 +233,12 @@ def test_push_state_is_forgotten_once_push_is_turned_off(repo: Repo, tmp_path: P
     with pytest.raises(RetryLater):
         kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
     assert layout.push_state_file(repo.git_dir).exists()
-    assert "push to origin failing" in repo.landwatch("status").stdout
+    assert "pushing to origin has failed for" in repo.landwatch("status").stdout
     repo.git("config", "--unset", "landwatch.push.remote")
     report = kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
     assert report.remote is None and "not configured" in report.note
     assert not layout.push_state_file(repo.git_dir).exists()
-    assert "failing" not in repo.landwatch("status").stdout
+    assert "has failed for" not in repo.landwatch("status").stdout
 
 
 def test_a_failure_told_only_while_a_push_waits(repo: Repo, tmp_path: Path) -> None:
@@ -246,6 +246,6 @@ def test_a_failure_told_only_while_a_push_waits(repo: Repo, tmp_path: Path) -> N
     oid = repo.land("while the remote is away")
     with pytest.raises(RetryLater):
         PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
-    assert "push to origin failing" in repo.landwatch("status").stdout
+    assert "pushing to origin has failed for" in repo.landwatch("status").stdout
     repo.clear()  # the push item gone (done or given up) by other hands: nothing is failing now
-    assert "failing" not in repo.landwatch("status").stdout
+    assert "has failed for" not in repo.landwatch("status").stdout

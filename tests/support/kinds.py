@@ -45,7 +45,7 @@ def settle_down(reviewer: Daemon, rounds: int = 50) -> None:
     """Tick until nothing more can be claimed now (held repositories wait for the clock)."""
     for _ in range(rounds):
         reviewer.tick()
-        for line in reviewer.lines.values():
+        for line in reviewer.queues.values():
             assert line.wait_idle(60)
         if reviewer.drained():
             return

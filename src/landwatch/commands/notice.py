@@ -61,9 +61,9 @@ def stale(git_dir: Path, now: float) -> Announcement | None:
 
     drained = layout.common_dir(git_dir).resolve() in registry.registered()
     if holder() is not None and drained:
-        # It is draining: what still waits is a push backing off, told once it has been
-        # failing longer than the bound.
-        return push_failing(git_dir, now, bound)
+        # It is draining: what still waits is work backing off (a push while offline), told
+        # once it has been failing longer than the bound.
+        return failing(git_dir, now, bound)
     # Each landing waits as one item per kind it asked for: count the commits, not the items.
     # What waits, as pending_summary counted it: pending/, and ready/ (the hooks' records nobody
     # has published yet).
@@ -90,19 +90,21 @@ def stale(git_dir: Path, now: float) -> Announcement | None:
     )
 
 
-def push_failing(git_dir: Path, now: float, bound: float) -> Announcement | None:
-    from landwatch.kinds.push import failing_for
+def failing(git_dir: Path, now: float, bound: float) -> Announcement | None:
+    """A kind's work failing longer than the bound (pushing while offline, say), as the kind
+    itself tells it."""
+    from landwatch import kinds
 
-    failing = failing_for(git_dir, now)
-    if failing is None or failing[0] <= bound:
+    told = [said for said in kinds.failing(git_dir, now) if said.seconds > bound]
+    if not told:
         return None
-    seconds, remote, error = failing
+    first = told[0]
     return Announcement(
         Urgency.STALE,
         (
             ("landwatch: ", "bold"),
-            (f"pushing to {safe(remote)} has failed for {duration(seconds)}", "yellow"),
-            (f" ({safe(error)[:120]}); see ", ""),
+            (f"{safe(first.what)} has failed for {duration(first.seconds)}", "yellow"),
+            (f" ({safe(first.error)[:120]}); see ", ""),
             ("landwatch status", "bold cyan"),
         ),
     )

@@ -12,9 +12,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from landwatch import coverage, layout, registry, work_item
+from landwatch import coverage, kinds, layout, registry, work_item
 from landwatch.daemon.lock import holder
-from landwatch.kinds.push import failing_for as push_failing_for
 from landwatch.text import duration, safe, short_path
 
 if TYPE_CHECKING:
@@ -66,7 +65,7 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
         waiting, age = work_item.pending_summary(git_dir, now=now)
     except work_item.QueueError as error:
         return {**found, "problem": str(error).removeprefix("landwatch: ")}
-    failing = push_failing_for(git_dir, now)
+    failing = kinds.failing(git_dir, now)
     return {
         **found,
         "counts": {state: len(entries) for state, entries in names.items()},
@@ -77,9 +76,10 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
             work_item.id_of_entry(name)
             for name in (*names[work_item.CLAIMED], *names[work_item.RECOVERING])
         ),
-        "push_failing": None
-        if failing is None
-        else {"seconds": failing[0], "remote": failing[1], "error": failing[2]},
+        "failing": [
+            {"kind": said.kind, "what": said.what, "seconds": said.seconds, "error": said.error}
+            for said in failing
+        ],
     }
 
 
@@ -174,12 +174,11 @@ def status(*, as_json: bool, console: Console | None = None) -> int:
                 )
             )
         for worktree in repository["worktrees"]:
-            failing = worktree.get("push_failing")
-            if failing:
+            for said in worktree.get("failing", ()):
                 console.print(
                     Text(
-                        f"  push to {safe(failing['remote'])} failing for "
-                        f"{duration(failing['seconds'])}: {safe(failing['error'])}",
+                        f"  {safe(said['what'])} has failed for {duration(said['seconds'])}: "
+                        f"{safe(said['error'])}",
                         style="yellow",
                     )
                 )

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 from landwatch.errors import UserError
 
 if TYPE_CHECKING:
-    from landwatch.kinds.base import Clock, ItemHandler
+    from pathlib import Path
+
+    from landwatch.kinds.base import Clock, Failing, ItemHandler
 
 BUILTIN = {
     "review": "landwatch.kinds.review:ReviewHandler",
@@ -41,7 +43,8 @@ def installed() -> dict[str, str]:
     return specs
 
 
-def load(kind: str, spec: str, *, max_tries: int, clock: Clock) -> ItemHandler[Any]:
+def handler_class(kind: str, spec: str) -> type[ItemHandler[Any]]:
+    """The ItemHandler class `spec` (`module:Class`) names for `kind`; KindError saying why not."""
     from landwatch.kinds.base import ItemHandler
     from landwatch.work_item import is_kind_name
 
@@ -60,8 +63,25 @@ def load(kind: str, spec: str, *, max_tries: int, clock: Clock) -> ItemHandler[A
     if declared != kind:
         shown = "no" if declared is None else repr(str(declared))
         raise KindError(f"{spec} handles {shown} items, not {kind!r}")
-    handler: ItemHandler[Any] = found(max_tries=max_tries, clock=clock)
-    return handler
+    return found
+
+
+def load(kind: str, spec: str, *, max_tries: int, clock: Clock) -> ItemHandler[Any]:
+    return handler_class(kind, spec)(max_tries=max_tries, clock=clock)
+
+
+def failing(git_dir: Path, now: float) -> list[Failing]:
+    """What every installed kind says is failing in `git_dir` (status, the one line); a kind
+    whose handler cannot be loaded says nothing here (the reviewer says why, at its start)."""
+    found = []
+    for kind, spec in installed().items():
+        try:
+            said = handler_class(kind, spec).failing(git_dir, now)
+        except KindError:
+            continue
+        if said is not None:
+            found.append(said)
+    return found
 
 
 def handlers(

@@ -166,6 +166,17 @@ class LeasedReporter(Reporter):
         self.lease.renew_if_due()
 
 
+@dataclass(frozen=True)
+class Failing:
+    """A kind's work in one worktree failing for a while, as status and the one line tell it:
+    what is failing ("pushing to origin"), for how long, and the last error in a line."""
+
+    kind: str
+    what: str
+    seconds: float
+    error: str
+
+
 class ItemHandler(JobKind[WorkOrder, R]):
     """How the items of one kind are worked: one job per claimed work item.
 
@@ -175,20 +186,38 @@ class ItemHandler(JobKind[WorkOrder, R]):
     def __init__(self, *, max_tries: int = DEFAULT_MAX_TRIES, clock: Clock | None = None) -> None:
         self.max_tries = max_tries
         self.clock: Clock = clock or SystemClock()
-        self.held_until: dict[Path, float] = {}
-        self.faults: dict[Path, int] = {}  # passing faults in a row, per repository
+        self._held_until: dict[Path, float] = {}  # repository -> when the kind may claim again
+        self._faults: dict[Path, int] = {}  # passing faults in a row, per repository
 
     def close(self) -> None:  # optional: empty on purpose
         """Release what the handler holds (a worker process) when the reviewer stops."""
 
+    @classmethod
+    def failing(cls, git_dir: Path, now: float) -> Failing | None:
+        """How this kind's work in `git_dir` has been failing, if it is (`landwatch status` and
+        the one line ask every kind); None: it is not, or the kind cannot tell."""
+        return None
+
+    # --- holds: a repository left alone a while (RetryLater, a fault of the machine) ---
+
     def not_before(self, git_dir: Path) -> float | None:
         """Wall-clock time before which the reviewer takes no item of this kind from `git_dir`
         (after a RetryLater); None when it may claim now."""
-        until = self.held_until.get(git_dir)
+        until = self._held_until.get(git_dir)
         if until is not None and until <= self.clock.time():
-            del self.held_until[git_dir]
+            del self._held_until[git_dir]
             return None
         return until
+
+    def released(self) -> list[Path]:
+        """The repositories whose hold has run out since, forgotten: the kind may claim there."""
+        return [git_dir for git_dir in list(self._held_until) if self.not_before(git_dir) is None]
+
+    def next_release(self) -> float | None:
+        """When the first hold runs out (wall clock); None when no repository is held."""
+        return min(self._held_until.values(), default=None)
+
+    # --- a job ---
 
     def key(self, order: WorkOrder) -> str:
         return order.claimed.id
@@ -203,6 +232,8 @@ class ItemHandler(JobKind[WorkOrder, R]):
         """Do the work and make its result durable; raise to fail (the item is retried)."""
 
     def settle(self, job: Job[WorkOrder, R]) -> None:
+        """The claim settled as the job ended: done, failed for good, held back uncounted, or
+        given back with a try counted to wait out a backoff."""
         order = job.order
         lease = order.lease
         if lease.lost:
@@ -210,26 +241,17 @@ class ItemHandler(JobKind[WorkOrder, R]):
             return
         now = self.clock.time()
         if job.state is JobState.DONE:
-            self.faults.pop(order.git_dir, None)
+            self._faults.pop(order.git_dir, None)
             if not work_item.settle(order.git_dir, lease.name, work_item.DONE, now=now):
                 log.warning(
                     "%s: claim gone before settling; another reviewer has it", order.claimed.id
                 )
-            return
-        if isinstance(job.failure, GiveUp):
+        elif isinstance(job.failure, GiveUp):
             work_item.settle(order.git_dir, lease.name, work_item.FAILED, now=now)
             log.error("%s in %s: failed: %s", order.claimed.id, order.git_dir, job.failure)
-            return
-        after = None
-        if isinstance(job.failure, RetryLater):
-            after = job.failure.after
-        elif passing_fault(job.failure):
-            faults = self.faults.get(order.git_dir, 0) + 1
-            self.faults[order.git_dir] = faults
-            after = backoff(faults, first=RETRY_FIRST, cap=RETRY_CAP / 2)
-        if after is not None:
+        elif (after := self._wait_uncounted(order.git_dir, job.failure)) is not None:
             # Not now: no try counted, and nothing more of this kind from there until then.
-            self.held_until[order.git_dir] = now + after
+            self._held_until[order.git_dir] = now + after
             work_item.requeue(
                 order.git_dir,
                 lease.name,
@@ -239,12 +261,28 @@ class ItemHandler(JobKind[WorkOrder, R]):
                 now=now,
             )
             log.info("%s: %s; retrying in %.0f s", order.claimed.id, job.error, after)
-            return
+        else:
+            self._give_back(job, now)
+
+    def _wait_uncounted(self, git_dir: Path, failure: BaseException | None) -> float | None:
+        """How long a failure that is not the item's own keeps the kind away; None: the item's."""
+        if isinstance(failure, RetryLater):
+            return failure.after
+        if not passing_fault(failure):
+            return None
+        faults = self._faults.get(git_dir, 0) + 1
+        self._faults[git_dir] = faults
+        return backoff(faults, first=RETRY_FIRST, cap=RETRY_CAP / 2)
+
+    def _give_back(self, job: Job[WorkOrder, R], now: float) -> None:
+        """A failed try counted: back to pending after a backoff, or given up at max_tries."""
+        order = job.order
+        tried = order.item.tries + 1
         outcome = work_item.requeue(
             order.git_dir,
-            lease.name,
+            order.lease.name,
             max_tries=self.max_tries,
-            delay=retry_delay(order.item.tries + 1),
+            delay=retry_delay(tried),
             now=now,
         )
         if outcome == work_item.FAILED:
@@ -252,14 +290,14 @@ class ItemHandler(JobKind[WorkOrder, R]):
                 "%s in %s: gave up after %d tries: %s",
                 order.claimed.id,
                 order.git_dir,
-                order.item.tries + 1,
+                tried,
                 job.error,
             )
         elif outcome == work_item.PENDING:
             log.warning(
                 "%s: failed (try %d of %d), will retry: %s",
                 order.claimed.id,
-                order.item.tries + 1,
+                tried,
                 self.max_tries,
                 job.error,
             )

@@ -10,7 +10,6 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from landwatch.job_queue import Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES
 from landwatch.kinds.base import (
     Clock,
+    Failing,
     GiveUp,
     ItemHandler,
     RetryLater,
@@ -75,6 +75,29 @@ class PushHandler(ItemHandler[PushReport]):
     def __init__(self, *, max_tries: int = DEFAULT_MAX_TRIES, clock: Clock | None = None) -> None:
         super().__init__(max_tries=max_tries, clock=clock)
         self.failures: dict[Path, int] = {}
+
+    @classmethod
+    def failing(cls, git_dir: Path, now: float) -> Failing | None:
+        """Pushing from here has been failing (offline, credentials not at hand) while a push
+        waits; one given up is told as given up."""
+        state = read_state(git_dir)
+        if not state:
+            return None
+        waiting = (
+            name
+            for state_name in (READY, PENDING, CLAIMED)
+            for name in entries(git_dir, state_name)
+            if name.startswith(f"{WorkKind.PUSH}-")
+        )
+        since = state.get("failing_since")
+        if next(waiting, None) is None or not isinstance(since, int | float):
+            return None
+        return Failing(
+            cls.name,
+            f"pushing to {state.get('remote', '')}",
+            now - float(since),
+            str(state.get("last_error", "")),
+        )
 
     def handle(self, item: WorkItem, reporter: Reporter) -> PushReport:
         git_dir = item.git_dir
@@ -200,24 +223,3 @@ class PushHandler(ItemHandler[PushReport]):
         write_atomic(
             layout.push_state_file(git_dir), json.dumps(state), trusted=git_dir, durable=False
         )
-
-
-def failing_for(git_dir: Path, now: float | None = None) -> tuple[float, str, str] | None:
-    """(seconds pushing has been failing, remote, last error), or None: pushing is failing only
-    while a push waits (one given up is told as given up)."""
-    state = read_state(git_dir)
-    if not state:
-        return None
-    waiting = (
-        name
-        for state_name in (READY, PENDING, CLAIMED)
-        for name in entries(git_dir, state_name)
-        if name.startswith(f"{WorkKind.PUSH}-")
-    )
-    if next(waiting, None) is None:
-        return None
-    since = state.get("failing_since")
-    if not isinstance(since, int | float):
-        return None
-    moment = time.time() if now is None else now
-    return moment - float(since), str(state.get("remote", "")), str(state.get("last_error", ""))

@@ -1,0 +1,101 @@
+"""The registry as the reviewer sees it: the repositories it drains and the git dir of each of
+their worktrees, read again when asked or when the registry file changed; a repository that
+cannot be drained is skipped, said once, and what was registered goes on being drained while
+the registry itself cannot be read.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from landwatch import layout, registry, work_item
+
+log = logging.getLogger("landwatch.reviewer")
+
+
+class Repositories:
+    """What is drained: `repositories` (common git dirs) and `git_dirs` (their worktrees)."""
+
+    def __init__(self) -> None:
+        self.git_dirs: list[Path] = []
+        self.repositories: list[Path] = []
+        self._repository_of: dict[Path, Path] = {}  # worktree git dir -> its common dir
+        self._registry_seen: tuple[int, int, int] | None = None
+        self._registered: set[Path] = set()
+        self._registry_problem: str | None = None
+        self._told: dict[Path, str] = {}
+        self.registered_count = 0
+
+    def read_registry(self) -> list[Path] | None:
+        """The registered repositories; None when the registry cannot be read (said once a
+        problem), and what was registered goes on being drained until it can be again."""
+        try:
+            repositories = registry.registered()
+        except OSError as error:
+            problem = f"cannot read the registry: {error}; draining what was registered before"
+            if problem != self._registry_problem:
+                log.warning("%s", problem)
+                self._registry_problem = problem
+            return None
+        self._registry_problem = None
+        return repositories
+
+    def reload(self) -> bool:
+        """Read the registry and every repository's worktrees again; True when the worktrees
+        drained changed (False too when the registry could not be read)."""
+        repositories = self.read_registry()
+        if repositories is None:
+            return False
+        git_dirs: list[Path] = []
+        usable: list[Path] = []
+        for common in repositories:
+            problem = registry.problem_with(common)
+            if problem is not None:
+                if self._told.get(common) != problem:
+                    log.warning("skipping %s: %s", common, problem)
+                    self._told[common] = problem
+                continue
+            self._told.pop(common, None)
+            usable.append(common)
+            for git_dir in registry.worktree_git_dirs(common):
+                git_dirs.append(git_dir)
+                self._repository_of[git_dir] = common
+        for git_dir in set(git_dirs) - set(self.git_dirs):
+            # A worktree added since: its work directory made now, so that it can be watched
+            # before its first landing (the hook would make it, unwatched).
+            try:
+                work_item.ensure_work_directory(git_dir)
+            except work_item.QueueError as error:
+                log.warning("%s", error)
+        changed = git_dirs != self.git_dirs
+        self.git_dirs, self.repositories = git_dirs, usable
+        self.registered_count = len(repositories)
+        return changed
+
+    def watched(self) -> tuple[object, ...]:
+        """What the file events depend on: the worktrees, the repositories, and whether each
+        has a worktrees directory (made by a `git worktree add` whose worktree is not complete
+        yet, it is watched at once, so the worktree's HEAD is seen)."""
+        return (
+            tuple(self.git_dirs),
+            tuple(self.repositories),
+            tuple((common / "worktrees").is_dir() for common in self.repositories),
+        )
+
+    def still_registered(self, git_dir: Path) -> bool:
+        """Whether `git_dir`'s repository is registered now: the registry is read again only
+        when its file changed (one stat per claim)."""
+        try:
+            info = layout.registry_file().stat()
+            seen = (info.st_ino, info.st_mtime_ns, info.st_size)
+        except OSError:
+            seen = None
+        if seen != self._registry_seen or seen is None:
+            # Unreadable, it is read again when it changes: what was registered is kept.
+            self._registry_seen = seen
+            current = self.read_registry()
+            if current is not None:
+                self._registered = set(current)
+        common = self._repository_of.get(git_dir)
+        return common is not None and common in self._registered
