@@ -41,7 +41,7 @@ from landwatch.review.rules.base import (
     TreeRule,
 )
 from landwatch.review.rules.secrets import SecretRule
-from landwatch.review.secretscan import redact_secrets
+from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.review.standards import Standards
 
 CONFIG_RULE = "CFG"

@@ -13,9 +13,13 @@ import posixpath
 
 import pygit2
 
-from landwatch.review import secretscan
 from landwatch.review.change import looks_binary
 from landwatch.review.globs import matches_any
+from landwatch.review.secrets.assignments import assignments
+from landwatch.review.secrets.credentials import credentials
+from landwatch.review.secrets.detectors import may_hold_secret
+from landwatch.review.secrets.private_keys import key_spans
+from landwatch.review.secrets.token_formats import tokens
 
 # Paths whose files are test inputs by convention.
 TEST_PATHS = (
@@ -127,12 +131,12 @@ def _has_secret(data: bytes | None) -> bool:
     if b"PRIVATE KEY-----" in data:
         return True  # a PEM key: header and body on lines of their own
     for line in data.decode("utf-8", errors="replace").splitlines():
-        if not secretscan.may_hold_secret(line) and "://" not in line:
+        if not may_hold_secret(line) and "://" not in line:
             continue
-        if secretscan.tokens(line) or secretscan.key_spans(line):
+        if tokens(line) or key_spans(line):
             return True
-        if secretscan.assignments(line, unquoted=False, min_entropy=3.0):
+        if assignments(line, unquoted=False, min_entropy=3.0):
             return True
-        if secretscan.credentials(line):
+        if credentials(line):
             return True
     return False

@@ -24,7 +24,8 @@ from landwatch.review.rules.secrets import (
     PrivateKey,
     TokenFormat,
 )
-from landwatch.review.secretscan import redact, shannon_entropy
+from landwatch.review.secrets.redaction import redact
+from landwatch.review.secrets.scanning import shannon_entropy
 from support.repos import Repo
 from support.review import landed
 
