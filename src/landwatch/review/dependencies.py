@@ -8,35 +8,14 @@ ecosystems are checked by name only.
 
 from __future__ import annotations
 
-import json
 import re
-import tomllib
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from landwatch.review.documents import read_json, read_text, read_toml
+
 Wanted = dict[str, str | None]  # dependency name -> version range to satisfy (None: any)
 Locked = dict[str, set[str]]  # dependency name -> versions the lockfile holds
-
-
-def _json(content: bytes) -> Any:
-    try:
-        return json.loads(content)
-    except (ValueError, UnicodeDecodeError, RecursionError):  # nested past Python's stack
-        return None
-
-
-def _toml(content: bytes) -> Any:
-    try:
-        return tomllib.loads(content.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):
-        return None
-
-
-def _text(content: bytes) -> str | None:
-    try:
-        return content.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
 
 
 def _items(data: dict[str, Any], sections: tuple[str, ...]) -> Iterator[tuple[str, Any]]:
@@ -68,7 +47,7 @@ _NPM_LOCAL = (
 
 
 def package_json(content: bytes) -> Wanted | None:
-    data = _json(content)
+    data = read_json(content)
     if not isinstance(data, dict):
         return None
     wanted: Wanted = {}
@@ -91,7 +70,7 @@ def _requirements(items: Any) -> list[str]:
 
 
 def pyproject(content: bytes) -> Wanted | None:
-    data = _toml(content)
+    data = read_toml(content)
     if not isinstance(data, dict):
         return None
     names: list[str] = []
@@ -128,7 +107,7 @@ def pyproject(content: bytes) -> Wanted | None:
 
 
 def pipfile(content: bytes) -> Wanted | None:
-    data = _toml(content)
+    data = read_toml(content)
     if not isinstance(data, dict):
         return None
     wanted: Wanted = {}
@@ -145,7 +124,7 @@ _CARGO_SECTIONS = ("dependencies", "dev-dependencies", "build-dependencies")
 
 
 def cargo_toml(content: bytes) -> Wanted | None:
-    data = _toml(content)
+    data = read_toml(content)
     if not isinstance(data, dict):
         return None
     tables = [data.get(section) for section in _CARGO_SECTIONS]
@@ -173,7 +152,7 @@ _GO_REQUIRE = re.compile(r"^require\s+(?:\((?P<block>.*?)^\s*\)|(?P<line>[^(\n].
 
 
 def go_mod(content: bytes) -> Wanted | None:
-    text = _text(content)
+    text = read_text(content)
     if text is None:
         return None
     wanted: Wanted = {}
@@ -189,7 +168,7 @@ _GEM = re.compile(r"""^\s*gem\s+["']([^"']+)["'](?P<rest>.*)$""", re.M)
 
 
 def gemfile(content: bytes) -> Wanted | None:
-    text = _text(content)
+    text = read_text(content)
     if text is None:
         return None
     return {
@@ -200,7 +179,7 @@ def gemfile(content: bytes) -> Wanted | None:
 
 
 def composer_json(content: bytes) -> Wanted | None:
-    data = _json(content)
+    data = read_json(content)
     if not isinstance(data, dict):
         return None
     wanted: Wanted = {}
@@ -231,7 +210,7 @@ def _add(locked: Locked, name: str, version: Any) -> None:
 
 
 def package_lock(content: bytes) -> Locked | None:
-    data = _json(content)
+    data = read_json(content)
     if not isinstance(data, dict):
         return None
     locked: Locked = {}
@@ -254,7 +233,7 @@ _YARN_VERSION = re.compile(r'^\s+version:?\s+"?([^"\s]+)"?')
 
 
 def yarn_lock(content: bytes) -> Locked | None:
-    text = _text(content)
+    text = read_text(content)
     if text is None:
         return None
     locked: Locked = {}
@@ -276,7 +255,7 @@ _PNPM_PACKAGE = re.compile(r"^\s{2}'?/?(@?[^@/\s']+(?:/[^@/\s']+)?)[@/](\d[^(:\s
 
 def _line_by_line(pattern: re.Pattern[str], content: bytes) -> Locked | None:
     """A lockfile whose packages are lines `pattern` matches: (name, version) its groups 1, 2."""
-    text = _text(content)
+    text = read_text(content)
     if text is None:
         return None
     locked: Locked = {}
@@ -293,7 +272,7 @@ def pnpm_lock(content: bytes) -> Locked | None:
 
 def toml_packages(content: bytes, *, python: bool = False) -> Locked | None:
     """Cargo.lock, uv.lock, poetry.lock, pdm.lock: [[package]] tables of name and version."""
-    data = _toml(content)
+    data = read_toml(content)
     if not isinstance(data, dict):
         return None
     locked: Locked = {}
@@ -305,7 +284,7 @@ def toml_packages(content: bytes, *, python: bool = False) -> Locked | None:
 
 
 def pipfile_lock(content: bytes) -> Locked | None:
-    data = _json(content)
+    data = read_json(content)
     if not isinstance(data, dict):
         return None
     locked: Locked = {}
@@ -316,7 +295,7 @@ def pipfile_lock(content: bytes) -> Locked | None:
 
 
 def go_sum(content: bytes) -> Locked | None:
-    text = _text(content)
+    text = read_text(content)
     if text is None:
         return None
     locked: Locked = {}
@@ -335,7 +314,7 @@ def gemfile_lock(content: bytes) -> Locked | None:
 
 
 def composer_lock(content: bytes) -> Locked | None:
-    data = _json(content)
+    data = read_json(content)
     if not isinstance(data, dict):
         return None
     locked: Locked = {}

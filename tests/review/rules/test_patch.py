@@ -238,3 +238,23 @@ def test_documents_nested_past_pythons_stack_are_reviewed_not_a_crash(repo: Repo
     repo.land("deep", {**files, "a.txt": "x  \n"}, hooks=False)
     report = review(repo)
     assert [(rule, path) for rule, path, _ in found(report)] == [("P001", "a.txt")]
+
+
+def test_documents_python_cannot_nest_or_convert_are_reviewed_not_a_crash(repo: Repo) -> None:
+    long_number = "1" * 5_000  # past the 4300 digits Python converts from text
+    repo.land(
+        "lockfiles",
+        {"package-lock.json": '{"packages": {}}\n', "package.json": "{}\n", "Cargo.lock": "\n"},
+        hooks=False,
+    )
+    files = {
+        "deep.py": "x = a" + ".b" * 200_000 + "\n",  # RecursionError in the parser
+        "unary.py": "x = " + "-" * 200_000 + "1\n",  # MemoryError in the parser
+        "numbers.json": long_number + "\n",
+        "numbers.toml": f"x = {long_number}\n",
+        "package.json": f'{{"dependencies": {{"a": "1"}}, "n": {long_number}}}\n',
+        "Cargo.toml": f'[dependencies]\na = "1"\n[package]\nn = {long_number}\n',
+    }
+    repo.land("numbers", {**files, "a.txt": "x  \n"}, hooks=False)
+    report = review(repo)
+    assert [(rule, path) for rule, path, _ in found(report)] == [("P001", "a.txt")]
