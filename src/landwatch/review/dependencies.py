@@ -1,5 +1,6 @@
-"""What a manifest asks for and what its lockfile holds, for C003: dependency names with the
-version each asks (where it is one the lockfile must satisfy), and the versions locked.
+"""What a manifest asks for and what its lockfile holds, for the rule keeping lockfiles in step
+(manifest-lockfile): dependency names with the version each asks (where it is one the lockfile
+must satisfy), and the versions locked.
 
 Readers return None when they cannot read a file: the rule then says nothing (a syntax error
 is another rule's). Versions are checked for npm and Cargo ranges and Go's exact ones; other

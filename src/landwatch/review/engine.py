@@ -31,10 +31,11 @@ from landwatch.review.globs import matches_any
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.precedent import TEST_PATHS, Precedent
 from landwatch.review.report import Report
-from landwatch.review.rules import all_rules, builtin_rules
+from landwatch.review.rules import all_rules
 from landwatch.review.rules.base import (
     ChangeRule,
     FileRule,
+    Fixtures,
     LineRule,
     MessageRule,
     RuleSet,
@@ -97,7 +98,7 @@ def review(
     notes += linted.notes
     findings = _unsuppressed(findings + linted.findings, readable, _trailer_ignores(change), rules)
     findings = _by_precedent(findings, change, rules, notes)
-    findings = _one_per_line(_bursts(findings))
+    findings = _one_per_line(_bursts(findings, rules))
     _redact(findings, notes, linted.runs)
     _unique_fingerprints(findings)
     findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
@@ -121,54 +122,51 @@ def review(
 
 def standards_overridden(config: ReviewConfig) -> list[str]:
     """The rules whose learned standard the committed configuration overrides (set by id or by
-    name): M001 when it sets max_length, M005 and M006 when it sets anything of theirs."""
-    names = {rule.id: rule.name for rule in builtin_rules()}
+    name): the option a rule learns, or anything of a rule the history would turn on."""
+    classes, _ = all_rules()
     overridden = []
-    for rule_id, option in (("M001", "max_length"), ("M005", None), ("M006", None)):
-        settings = config.rules.get(rule_id) or config.rules.get(names[rule_id])
+    for cls in classes:
+        if cls.learned is None:
+            continue
+        settings = config.rules.get(cls.id) or config.rules.get(cls.name)
+        option = cls.learned.option
         if settings is not None and (option is None or option in settings):
-            overridden.append(rule_id)
+            overridden.append(cls.id)
     return overridden
 
 
 def _apply_standards(rules: RuleSet, config: ReviewConfig, standards: Standards) -> list[str]:
     """What the history teaches, where the committed configuration says nothing."""
     applied = []
-    by_id = {rule.id: rule for rule in rules.rules}
     overridden = standards_overridden(config)
-    limit = standards.subject_limit
-    subject = by_id.get("M001")
-    learned = subject is not None and limit is not None and "M001" not in overridden
-    if learned and subject is not None and limit != subject.option("max_length"):
-        subject.settings["max_length"] = limit
-        applied.append(f"subjects up to {limit} characters, as the project keeps them (M001)")
-    for rule_id, adopted, what in (
-        ("M005", standards.writes_conventional_commits, "Conventional Commits (M005)"),
-        ("M006", standards.signs_off, "Signed-off-by trailers (M006)"),
-    ):
-        rule = by_id.get(rule_id)
-        if rule is not None and adopted and rule_id not in overridden:
-            rule.active_severity = Severity.WARNING
-            applied.append(f"{what}, as the project writes them")
+    for rule in rules.rules:
+        learned = rule.learned
+        if learned is None or rule.id in overridden:
+            continue
+        value = getattr(standards, learned.standard)
+        if learned.option is None:
+            if value:
+                rule.active_severity = Severity.WARNING
+                applied.append(learned.note.format(id=rule.id))
+        elif value is not None and value != rule.option(learned.option):
+            rule.settings[learned.option] = value
+            applied.append(learned.note.format(value=value, id=rule.id))
     if not applied:
         return []
     return [f"learned from {standards.commits} commits of history: " + "; ".join(applied)]
 
 
-# Line rules whose findings come in runs (an ASCII-art block, a pasted table, a list of example
-# keys): past this many in one file, one finding with the list of lines. A leak of many keys
-# is still told, once, at its own severity.
-BURSTS = {"P001": 3, "S001": 3, "S002": 3, "S003": 3, "S004": 3}
-
-
-def _bursts(findings: list[Finding]) -> list[Finding]:
+def _bursts(findings: list[Finding], rules: RuleSet) -> list[Finding]:
+    """Past a rule's `merged_past` findings in one file, one finding with the list of lines:
+    a leak of many keys is still told, once, at its own severity."""
+    most = {rule.id: rule.merged_past for rule in rules.rules if rule.merged_past is not None}
     groups: dict[tuple[str, str], list[Finding]] = {}
     for finding in findings:
-        if finding.rule in BURSTS and finding.path is not None and finding.line is not None:
+        if finding.rule in most and finding.path is not None and finding.line is not None:
             groups.setdefault((finding.rule, finding.path), []).append(finding)
     merged: dict[int, Finding | None] = {}
     for (rule, path), group in groups.items():
-        if len(group) <= BURSTS[rule]:
+        if len(group) <= most[rule]:
             continue
         group.sort(key=lambda f: f.line or 0)
         first = group[0]
@@ -228,11 +226,11 @@ def _one_per_line(findings: list[Finding]) -> list[Finding]:
 def _by_precedent(
     findings: list[Finding], change: Change, rules: RuleSet, notes: list[str]
 ) -> list[Finding]:
-    """Drop what the history before the change shows is the project's own practice there:
-    secret-looking values in files (or test directories) that already held them, and missing
-    final newlines in test fixture directories whose files end that way."""
-    secret_rules = {rule.id for rule in rules.rules if rule.secret}
-    wanted = [f for f in findings if f.path and (f.rule in secret_rules or f.rule == "P002")]
+    """Drop what the history before the change shows is the project's own practice there, as
+    each rule's `fixtures` says: secret-looking values in files (or test directories) that
+    already held them, and missing final newlines in test fixture directories that end so."""
+    practice = {rule.id: rule.fixtures for rule in rules.rules if rule.fixtures is not None}
+    wanted = [f for f in findings if f.path and f.rule in practice]
     if not wanted:
         return findings
     precedent = Precedent(change.repo, change.tree_before)
@@ -240,16 +238,17 @@ def _by_precedent(
     # test directory in this very change.
     batches: dict[str, set[str]] = {}
     for finding in wanted:
-        if finding.rule in secret_rules and finding.path and matches_any(finding.path, TEST_PATHS):
+        secret = practice[finding.rule] is Fixtures.SECRETS
+        if secret and finding.path and matches_any(finding.path, TEST_PATHS):
             batches.setdefault(posixpath.dirname(finding.path), set()).add(finding.path)
     kept, secrets, endings = [], 0, 0
     for finding in findings:
-        path = finding.path
+        path, kind = finding.path, practice.get(finding.rule)
         in_batch = path is not None and len(batches.get(posixpath.dirname(path), ())) >= 2
-        if path and finding.rule in secret_rules and (in_batch or precedent.holds_secrets(path)):
+        if path and kind is Fixtures.SECRETS and (in_batch or precedent.holds_secrets(path)):
             secrets += 1
             continue
-        if finding.path and finding.rule == "P002" and precedent.keeps_bytes(finding.path):
+        if path and kind is Fixtures.BYTES and precedent.keeps_bytes(path):
             endings += 1
             continue
         kept.append(finding)

@@ -21,7 +21,7 @@ from landwatch.review.change import (
     looks_binary,
 )
 from landwatch.review.findings import Finding, Severity
-from landwatch.review.rules.base import FileRule, LineRule, Option, TreeRule
+from landwatch.review.rules.base import FileRule, Fixtures, LineRule, Option, TreeRule
 
 
 class TrailingWhitespace(LineRule):
@@ -34,6 +34,7 @@ class TrailingWhitespace(LineRule):
     name = "trailing-whitespace"
     example = "x = compute()␠␠   (P001: trailing whitespace; ␠ marks a space)"
     severity = Severity.WARNING
+    merged_past = 3
     options = (Option("markdown", ("*.md", "*.markdown"), "files where two spaces break a line"),)
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
@@ -56,6 +57,7 @@ class MissingFinalNewline(LineRule):
     name = "missing-final-newline"
     example = "the last line of config.ini ends without a newline"
     severity = Severity.WARNING
+    fixtures = Fixtures.BYTES
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         if file.lacks_final_newline and lines and not file.is_symlink and lines[-1].end == b"":

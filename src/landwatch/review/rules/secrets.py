@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import LOCKFILES, matches_any
-from landwatch.review.rules.base import LineRule, Option
+from landwatch.review.rules.base import Fixtures, LineRule, Option
 from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, assignments
 from landwatch.review.secrets.credentials import CREDENTIAL_FILES, CREDENTIAL_NEEDLES, credentials
 from landwatch.review.secrets.private_keys import (
@@ -34,6 +34,7 @@ class SecretRule(LineRule):
     (`scan` with no path). It honours `gitleaks:allow` and `pragma: allowlist secret`."""
 
     secret = True
+    fixtures = Fixtures.SECRETS
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         return self.scan(file.path, lines)
@@ -85,6 +86,7 @@ class PrivateKey(SecretRule):
     id = "S001"
     name = "private-key"
     severity = Severity.ERROR
+    merged_past = 3
     example = (
         "-----BEGIN OPENSSH "
         + "PRIVATE KEY-----\n"
@@ -148,6 +150,7 @@ class TokenFormat(SecretRule):
     id = "S002"
     name = "token-format"
     severity = Severity.ERROR
+    merged_past = 3
     example = 'GITHUB_TOKEN = "ghp_' + "a1B2c3D4e5" * 3 + 'a1B2c3"'
 
     def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
@@ -178,6 +181,7 @@ class GenericSecret(SecretRule):
     id = "S003"
     name = "generic-secret"
     severity = Severity.WARNING
+    merged_past = 3
     options = (
         Option("min_entropy", 3.5, "Shannon entropy (bits per character) a value must reach"),
         Option(
@@ -230,6 +234,7 @@ class Credentials(SecretRule):
     id = "S004"
     name = "credentials"
     severity = Severity.ERROR
+    merged_past = 3
     options = (Option("credential_files", CREDENTIAL_FILES, "files of passwords"),)
     example = "DATABASE_URL=postgres://admin:" + "Tr0ub4dor&3" + "@db.internal/app"
 
