@@ -15,13 +15,13 @@ from typing import Any
 import pygit2
 
 from landwatch.review import linters as linter_runner
+from landwatch.review.binary import looks_binary
 from landwatch.review.bursts import bursts, one_per_line, unique_fingerprints
 from landwatch.review.change import (
     Change,
     ChangeShape,
     FileChange,
     Line,
-    looks_binary,
     open_repository,
     resolve,
 )

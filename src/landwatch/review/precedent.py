@@ -13,7 +13,8 @@ import posixpath
 
 import pygit2
 
-from landwatch.review.change import Change, looks_binary
+from landwatch.review.binary import looks_binary
+from landwatch.review.change import Change
 from landwatch.review.findings import Finding
 from landwatch.review.globs import matches_any
 from landwatch.review.rules.base import Fixtures, RuleSet

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from landwatch.review.change import FileChange, Message
+from landwatch.review.change import FileChange
 from landwatch.review.findings import Finding
+from landwatch.review.message import Message
 from landwatch.review.rules.base import RuleSet
 
 IGNORE_TRAILER = "landwatch-ignore"

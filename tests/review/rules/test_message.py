@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from landwatch.review.change import Message
 from landwatch.review.findings import Finding, Severity
+from landwatch.review.message import Message
 from landwatch.review.rules.base import MessageRule
 from landwatch.review.rules.message import (
     RULES,

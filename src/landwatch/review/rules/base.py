@@ -18,7 +18,8 @@ from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.globs import matches_any
 
 if TYPE_CHECKING:  # only annotations: reading a report must not import pygit2
-    from landwatch.review.change import Change, FileChange, Line, Message
+    from landwatch.review.change import Change, FileChange, Line
+    from landwatch.review.message import Message
 
 
 class Scope(enum.Enum):

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from landwatch.review.change import Message
 from landwatch.review.findings import Finding, Severity
+from landwatch.review.message import Message
 from landwatch.review.rules.base import Learned, MessageRule, Option
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")

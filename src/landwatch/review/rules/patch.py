@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from landwatch.review import documents
+from landwatch.review.binary import looks_binary
 from landwatch.review.change import (
     MODE_EXECUTABLE,
     MODE_SUBMODULE,
@@ -18,7 +19,6 @@ from landwatch.review.change import (
     FileChange,
     FileStatus,
     Line,
-    looks_binary,
 )
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import FileRule, Fixtures, LineRule, Option, TreeRule
