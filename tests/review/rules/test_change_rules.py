@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from landwatch.review import dependencies
+from landwatch.review.dependencies import lockfiles, manifests
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import ChangeRule
 from landwatch.review.rules.change_rules import (
@@ -388,7 +388,7 @@ def test_every_reader_takes_a_file_of_the_wrong_shape_without_an_error(
     if odd_in_toml is not None:
         tables = ("dependencies", "package", "packages", "project", "tool", "target", "workspace")
         contents.append("".join(f"{key} = {odd_in_toml}\n" for key in tables).encode())
-    for name, read in {**dependencies.MANIFESTS, **dependencies.LOCKFILES}.items():
+    for name, read in {**manifests.READERS, **lockfiles.READERS}.items():
         for content in contents:
             result = read(content)
             assert result is None or isinstance(result, dict), name
