@@ -1,4 +1,5 @@
-"""Reviewing commits of real repositories in tests: the whole review, or the change rules see."""
+"""Reviewing commits in tests: the whole review of a repository's commit or of a change the
+builder made (support.changes), and the findings of a report as tuples to compare."""
 
 from __future__ import annotations
 
@@ -16,6 +17,13 @@ def review(
     repo: Repo, revision: str = "HEAD", base: str | None = None, *, linters: bool = False
 ) -> Report:
     return engine.review(repo.git_dir, revision, base, linters=TRUST_ANY if linters else NO_LINTERS)
+
+
+def reviewed(change: Change, *, linters: bool = False) -> Report:
+    """The whole review of a change the builder made, as the reviewer runs it on a commit."""
+    return engine.review(
+        change.repo.path, str(change.commit.id), linters=TRUST_ANY if linters else NO_LINTERS
+    )
 
 
 def change_of(repo: Repo, revision: str = "HEAD") -> Change:
