@@ -9,8 +9,8 @@ import pytest
 
 from landwatch.review import engine
 from landwatch.review.standards import Standards
-from support.repos import Repo
-from support.review import found, review
+from support.changes import Changes
+from support.review import found, reviewed
 
 
 def install(site: Path, package: str, source: str, entry_point: str) -> None:
@@ -24,7 +24,7 @@ def install(site: Path, package: str, source: str, entry_point: str) -> None:
 
 
 def test_a_plugin_package_adds_a_rule_through_its_entry_point(
-    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    changes: Changes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     site = tmp_path / "site"
     source = """\
@@ -44,13 +44,12 @@ def test_a_plugin_package_adds_a_rule_through_its_entry_point(
         """
     install(site, "landwatch_example_rules", source, "no-todo = landwatch_example_rules:NoTodo")
     monkeypatch.syspath_prepend(str(site))
-    repo.land("change", {"a.txt": "TODO later\n"}, hooks=False)
-    report_ = review(repo)
+    report_ = reviewed(changes.change({"a.txt": "TODO later\n"}))
     assert found(report_) == [("X900", "a.txt", 1)] and "X900" in report_.rules
 
 
 def test_a_plugin_rules_attributes_are_what_the_engine_reads(
-    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    changes: Changes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     site = tmp_path / "site"
     source = """\
@@ -83,11 +82,11 @@ def test_a_plugin_rules_attributes_are_what_the_engine_reads(
         """
     install(site, "landwatch_data_rules", source, "data = landwatch_data_rules:RULES")
     monkeypatch.syspath_prepend(str(site))
-    repo.land("change", {"a.txt": "ONE\nTWO\nthree\n"}, hooks=False)
-    plain = review(repo)
+    change = changes.change({"a.txt": "ONE\nTWO\nthree\n"})
+    plain = reviewed(change)
     assert [f.message for f in plain.findings if f.rule == "X901"] == ["shouting on 2 lines: 1-2"]
     assert found(plain, "X902") == []  # off, as it ships
     signing = Standards(commits=40, subject_p98=50, signed_off=1.0)
-    learned = engine.review(repo.git_dir, "HEAD", standards=signing)
+    learned = engine.review(changes.git_dir, str(change.commit.id), standards=signing)
     assert found(learned, "X902") == [("X902", None, None)]
     assert any("sign-offs (X902), as the project writes them" in note for note in learned.notes)
