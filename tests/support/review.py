@@ -4,10 +4,10 @@ builder made (support.changes), and the findings of a report as tuples to compar
 from __future__ import annotations
 
 from landwatch.review import engine
-from landwatch.review.change import Change, open_repository, resolve
+from landwatch.review.change import Change
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.report import Report
-from support.repos import Files, Repo
+from support.repos import Repo
 
 # Tests of the linters themselves trust whatever a commit configures.
 TRUST_ANY = LinterPolicy(vet=lambda digest: None)
@@ -24,17 +24,6 @@ def reviewed(change: Change, *, linters: bool = False) -> Report:
     return engine.review(
         change.repo.path, str(change.commit.id), linters=TRUST_ANY if linters else NO_LINTERS
     )
-
-
-def change_of(repo: Repo, revision: str = "HEAD") -> Change:
-    """The landed commit read as the reviewer reads it."""
-    git_repo = open_repository(repo.git_dir)
-    return Change(git_repo, resolve(git_repo, revision), None)
-
-
-def landed(repo: Repo, files: Files, message: str = "change") -> Change:
-    """`repo.land` these files (hooks off), read back as the reviewer reads them."""
-    return change_of(repo, repo.land(message, files, hooks=False))
 
 
 def found(
