@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from landwatch import layout, report_store
-from landwatch.review import engine, notes, output, secretscan
+from landwatch.review import engine, notes, output
 from landwatch.review.report import Report
+from landwatch.review.secrets.token_formats import FORMAT_LABELS
 from support.daemon import run_reviewer
 from support.repos import Repo
 from support.review import TRUST_ANY, review
@@ -123,7 +124,7 @@ ECHO_LINTER = textwrap.dedent("""\
 
 
 def test_every_token_format_has_a_maker() -> None:
-    assert set(MAKERS) == set(secretscan.FORMAT_LABELS)
+    assert set(MAKERS) == set(FORMAT_LABELS)
 
 
 def every_output(repo: Repo, report: Report) -> list[str]:

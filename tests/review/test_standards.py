@@ -6,14 +6,19 @@ from __future__ import annotations
 from landwatch import layout, standards_store
 from landwatch.review import engine, standards
 from landwatch.review.change import open_repository, resolve
+from support.history import Commit, write_history
 from support.repos import Repo
 from support.review import found
 
 
 def history(repo: Repo, subjects: list[str]) -> str:
-    for n, subject in enumerate(subjects):
-        repo.land(subject, {f"f{n % 7}.txt": f"{n}\n"}, hooks=False)
-    return repo.head()
+    """A commit per subject on `repo`, each changing one of seven files: one git process."""
+    commits = [
+        # The message as `git commit` leaves it, its last line ended.
+        Commit(f"{subject}\n", {f"f{n % 7}.txt": f"{n}\n"})
+        for n, subject in enumerate(subjects)
+    ]
+    return write_history(repo, commits)
 
 
 def learned(repo: Repo, revision: str = "HEAD") -> standards.Standards:

@@ -1,12 +1,13 @@
-"""Reviewing commits of real repositories in tests: the whole review, or the change rules see."""
+"""Reviewing commits in tests: the whole review of a repository's commit or of a change the
+builder made (support.changes), and the findings of a report as tuples to compare."""
 
 from __future__ import annotations
 
 from landwatch.review import engine
-from landwatch.review.change import Change, open_repository, resolve
+from landwatch.review.change import Change
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.report import Report
-from support.repos import Files, Repo
+from support.repos import Repo
 
 # Tests of the linters themselves trust whatever a commit configures.
 TRUST_ANY = LinterPolicy(vet=lambda digest: None)
@@ -18,15 +19,11 @@ def review(
     return engine.review(repo.git_dir, revision, base, linters=TRUST_ANY if linters else NO_LINTERS)
 
 
-def change_of(repo: Repo, revision: str = "HEAD") -> Change:
-    """The landed commit read as the reviewer reads it."""
-    git_repo = open_repository(repo.git_dir)
-    return Change(git_repo, resolve(git_repo, revision), None)
-
-
-def landed(repo: Repo, files: Files, message: str = "change") -> Change:
-    """`repo.land` these files (hooks off), read back as the reviewer reads them."""
-    return change_of(repo, repo.land(message, files, hooks=False))
+def reviewed(change: Change, *, linters: bool = False) -> Report:
+    """The whole review of a change the builder made, as the reviewer runs it on a commit."""
+    return engine.review(
+        change.repo.path, str(change.commit.id), linters=TRUST_ANY if linters else NO_LINTERS
+    )
 
 
 def found(

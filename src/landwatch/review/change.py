@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import enum
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -18,66 +17,14 @@ import pygit2
 from pygit2.enums import DiffFind, DiffOption, ObjectType
 
 from landwatch.errors import UserError
+from landwatch.review.binary import looks_binary as looks_binary  # importable here, as it was
+from landwatch.review.message import Message
 
 # Files larger than this get no line-level work (tree rules still see their size).
 MAX_LINE_CHECK_BYTES = 8 * 1024 * 1024
 MODE_SYMLINK = 0o120000
 MODE_SUBMODULE = 0o160000
 MODE_EXECUTABLE = 0o100755
-# How much of a blob the binary sniff reads, as git's own buffer_is_binary does.
-SNIFF_BYTES = 8000
-# Subjects `git rebase --autosquash` folds into an earlier commit.
-AUTOSQUASH_PREFIXES = ("fixup! ", "squash! ", "amend! ")
-_TRAILER = re.compile(r"^([A-Za-z0-9][A-Za-z0-9-]*)\s*:\s*(.*)$")
-
-
-# Compressed and container formats start with these; their bytes may hold no NUL for a while
-# (a zlib-compressed git object, a gzip stream), so git's NUL test alone calls them text.
-_BINARY_MAGIC = (
-    b"\x1f\x8b",  # gzip
-    b"\x78\x01",  # zlib (git objects); not x^ (0x78 0x5e), which text may start with
-    b"\x78\x9c",
-    b"\x78\xda",
-    b"PK\x03\x04",  # zip, jar, docx
-    b"\xfd7zXZ\x00",  # xz
-    b"BZh",
-    b"\x28\xb5\x2f\xfd",  # zstd
-    b"\x89PNG",
-    b"\xff\xd8\xff",  # jpeg
-    b"GIF8",
-    b"%PDF",
-    b"\x7fELF",
-)
-# Past this share of bytes that are neither printable nor text whitespace (bytes of broken UTF-8
-# counted too), content is binary.
-_BINARY_SHARE = 0.3
-_TEXT_BYTES = bytes([*b"\t\n\r\f\b\x1b", *range(32, 127), *range(128, 256)])
-
-
-def looks_binary(data: bytes, *, at_start: bool = True) -> bool:
-    """Whether content is binary rather than text: a NUL early on (as git judges it), a known
-    compressed or binary format's magic number (when `data` is where a file starts), or mostly
-    bytes no text is made of."""
-    head = data[:SNIFF_BYTES]
-    if not head:
-        return False
-    if b"\0" in head:
-        return True
-    if at_start and head.startswith(_BINARY_MAGIC):
-        return head[:2] != b"BZ" or head[3:4].isdigit()  # "BZh" then the block size digit
-    odd = len(head.translate(None, _TEXT_BYTES))  # control characters, counted in C
-    if odd > len(head) * _BINARY_SHARE:
-        return True
-    if head.isascii():
-        return False
-    try:
-        head.decode("utf-8")
-        return False
-    except UnicodeDecodeError as error:
-        if error.start >= len(head) - 3:
-            return False  # a character cut by the sniff's end
-    broken = head.decode("utf-8", errors="replace").count("\ufffd")
-    return odd + broken > len(head) * _BINARY_SHARE
 
 
 class FileStatus(enum.StrEnum):
@@ -170,57 +117,6 @@ class FileChange:
         blob = self._change.repo[self.old_id]
         assert isinstance(blob, pygit2.Blob)
         return blob.data
-
-
-@dataclass
-class Message:
-    raw: bytes
-    author_name: str
-    author_email: str
-
-    @cached_property
-    def text(self) -> str:
-        return self.raw.decode("utf-8", errors="replace")
-
-    @property
-    def subject(self) -> str:
-        return self.text.split("\n", 1)[0]
-
-    @property
-    def lines(self) -> list[str]:
-        return self.text.rstrip("\n").split("\n")
-
-    @cached_property
-    def last_paragraph(self) -> range:
-        """Indexes into `lines` of the last paragraph; empty when the message is one paragraph,
-        since git never reads trailers from the paragraph holding the subject."""
-        lines = self.lines
-        end = len(lines)
-        while end > 0 and not lines[end - 1].strip():
-            end -= 1
-        start = end
-        while start > 0 and lines[start - 1].strip():
-            start -= 1
-        return range(start, end) if start > 0 else range(0)
-
-    def trailer(self, index: int) -> tuple[str, str] | None:
-        """(key, value) when line `index` is a `Key: value` line of the last paragraph."""
-        if index not in self.last_paragraph:
-            return None
-        match = _TRAILER.match(self.lines[index])
-        return (match[1], match[2].strip()) if match else None
-
-    @cached_property
-    def trailers(self) -> list[tuple[str, str]]:
-        """The trailers, as git interpret-trailers reads them: the last paragraph, when every
-        line of it is one."""
-        found = [self.trailer(index) for index in self.last_paragraph]
-        return [trailer for trailer in found if trailer is not None] if all(found) else []
-
-    @property
-    def autosquash(self) -> str | None:
-        """The `fixup! ` (or `squash! `, `amend! `) prefix of the subject, if it has one."""
-        return next((p for p in AUTOSQUASH_PREFIXES if self.subject.startswith(p)), None)
 
 
 def tree_diff(

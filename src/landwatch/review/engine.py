@@ -1,4 +1,5 @@
-"""The review of one landed change: configuration, rules by scope, linters, suppressions.
+"""The review of one landed change: configuration, rules by scope, linters, and what becomes of
+their findings (suppressions, the project's fixtures, bursts, redaction) in that order.
 
 The same engine runs for the queue's review items and for `landwatch review` by hand; it never
 raises for a bad configuration (that becomes a finding) and never reads the working tree.
@@ -6,22 +7,21 @@ raises for a bad configuration (that becomes a finding) and never reads the work
 
 from __future__ import annotations
 
-import dataclasses
 import os
-import posixpath
 import re
 import time
-from collections import Counter
-from collections.abc import Iterable
 from typing import Any
 
+import pygit2
+
 from landwatch.review import linters as linter_runner
+from landwatch.review.binary import looks_binary
+from landwatch.review.bursts import bursts, one_per_line, unique_fingerprints
 from landwatch.review.change import (
     Change,
     ChangeShape,
     FileChange,
     Line,
-    looks_binary,
     open_repository,
     resolve,
 )
@@ -29,9 +29,9 @@ from landwatch.review.config import ConfigError, ReviewConfig, read_config
 from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.globs import matches_any
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
-from landwatch.review.precedent import TEST_PATHS, Precedent
+from landwatch.review.precedent import unprecedented
 from landwatch.review.report import Report
-from landwatch.review.rules import all_rules, builtin_rules
+from landwatch.review.rules import all_rules
 from landwatch.review.rules.base import (
     ChangeRule,
     FileRule,
@@ -41,14 +41,11 @@ from landwatch.review.rules.base import (
     TreeRule,
 )
 from landwatch.review.rules.secrets import SecretRule
-from landwatch.review.secretscan import redact_secrets
+from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.review.standards import Standards
+from landwatch.review.suppressions import unsuppressed
 
 CONFIG_RULE = "CFG"
-IGNORE_TRAILER = "landwatch-ignore"
-_INLINE = re.compile(rb"landwatch:\s*ignore(?:\[([^\]]*)\])?", re.IGNORECASE)
-_SECRET_ALLOW = (b"gitleaks:allow", b"pragma: allowlist secret")
-_NEXTLINE_ALLOW = b"pragma: allowlist nextline secret"
 _REVERT = re.compile(r'^(Revert|Reapply) "')
 
 
@@ -65,17 +62,11 @@ def review(
     added lines; drop what is suppressed, and what the history shows is the project's practice
     (fixtures). `standards`, learned from the history, tune what the configuration leaves
     unsaid. By default no linter runs."""
-    started = time.time()
-    clock = time.perf_counter()
+    started, clock = time.time(), time.perf_counter()
     repo = open_repository(git_dir)
     commit = resolve(repo, revision)
     base_commit = resolve(repo, base) if base else None
-    findings: list[Finding] = []
-    try:
-        config = read_config(commit.tree, repo)
-    except ConfigError as error:
-        config = ReviewConfig()
-        findings.append(_config_finding(str(error)))
+    config, findings = _configuration(repo, commit)
     change = Change(
         repo, commit, base_commit, merges=config.merges, max_added_lines=config.max_added_lines
     )
@@ -84,22 +75,16 @@ def review(
     notes: list[str] = ['merge commit skipped (merges = "skip")'] if change.skipped else []
     if standards is not None:
         notes += _apply_standards(rules, config, standards)
-
-    findings += _message_findings(change, config, rules, notes)
-    findings += _message_secrets(change, rules)
-    included = [file for file in change.files if not matches_any(file.path, config.exclude)]
-    findings += _change_findings(change, included, rules)
-    readable = {file.path: file for file in included if not file.deleted and not file.is_submodule}
-    for file in readable.values():
-        findings += _file_findings(file, rules)
+    readable, checked = _checked(change, config, rules, notes)
+    findings += checked
     linted = linter_runner.run_all(change, readable, config.linters, linters)
     findings += [_config_finding(problem) for problem in linters.problems]
     notes += linted.notes
-    findings = _unsuppressed(findings + linted.findings, readable, _trailer_ignores(change), rules)
-    findings = _by_precedent(findings, change, rules, notes)
-    findings = _one_per_line(_bursts(findings))
+    findings = unsuppressed(findings + linted.findings, readable, change.message, rules)
+    findings = unprecedented(findings, change, rules, notes)
+    findings = one_per_line(bursts(findings, rules))
     _redact(findings, notes, linted.runs)
-    _unique_fingerprints(findings)
+    unique_fingerprints(findings)
     findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
     return Report(
         commit=str(commit.id),
@@ -119,151 +104,65 @@ def review(
     )
 
 
+def _configuration(
+    repo: pygit2.Repository, commit: pygit2.Commit
+) -> tuple[ReviewConfig, list[Finding]]:
+    """The committed configuration; when it cannot be used, the defaults and a finding why."""
+    try:
+        return read_config(commit.tree, repo), []
+    except ConfigError as error:
+        return ReviewConfig(), [_config_finding(str(error))]
+
+
+def _checked(
+    change: Change, config: ReviewConfig, rules: RuleSet, notes: list[str]
+) -> tuple[dict[str, FileChange], list[Finding]]:
+    """Every rule on its scope (the message, the change and its tree, each file a rule can read)
+    and the files read, which the linters are given too."""
+    findings = _message_findings(change, config, rules, notes)
+    findings += _message_secrets(change, rules)
+    included = [file for file in change.files if not matches_any(file.path, config.exclude)]
+    findings += _change_findings(change, included, rules)
+    readable = {file.path: file for file in included if not file.deleted and not file.is_submodule}
+    for file in readable.values():
+        findings += _file_findings(file, rules)
+    return readable, findings
+
+
 def standards_overridden(config: ReviewConfig) -> list[str]:
     """The rules whose learned standard the committed configuration overrides (set by id or by
-    name): M001 when it sets max_length, M005 and M006 when it sets anything of theirs."""
-    names = {rule.id: rule.name for rule in builtin_rules()}
+    name): the option a rule learns, or anything of a rule the history would turn on."""
+    classes, _ = all_rules()
     overridden = []
-    for rule_id, option in (("M001", "max_length"), ("M005", None), ("M006", None)):
-        settings = config.rules.get(rule_id) or config.rules.get(names[rule_id])
+    for cls in classes:
+        if cls.learned is None:
+            continue
+        settings = config.rules.get(cls.id) or config.rules.get(cls.name)
+        option = cls.learned.option
         if settings is not None and (option is None or option in settings):
-            overridden.append(rule_id)
+            overridden.append(cls.id)
     return overridden
 
 
 def _apply_standards(rules: RuleSet, config: ReviewConfig, standards: Standards) -> list[str]:
     """What the history teaches, where the committed configuration says nothing."""
     applied = []
-    by_id = {rule.id: rule for rule in rules.rules}
     overridden = standards_overridden(config)
-    limit = standards.subject_limit
-    subject = by_id.get("M001")
-    learned = subject is not None and limit is not None and "M001" not in overridden
-    if learned and subject is not None and limit != subject.option("max_length"):
-        subject.settings["max_length"] = limit
-        applied.append(f"subjects up to {limit} characters, as the project keeps them (M001)")
-    for rule_id, adopted, what in (
-        ("M005", standards.writes_conventional_commits, "Conventional Commits (M005)"),
-        ("M006", standards.signs_off, "Signed-off-by trailers (M006)"),
-    ):
-        rule = by_id.get(rule_id)
-        if rule is not None and adopted and rule_id not in overridden:
-            rule.active_severity = Severity.WARNING
-            applied.append(f"{what}, as the project writes them")
+    for rule in rules.rules:
+        learned = rule.learned
+        if learned is None or rule.id in overridden:
+            continue
+        value = getattr(standards, learned.standard)
+        if learned.option is None:
+            if value:
+                rule.active_severity = Severity.WARNING
+                applied.append(learned.note.format(id=rule.id))
+        elif value is not None and value != rule.option(learned.option):
+            rule.settings[learned.option] = value
+            applied.append(learned.note.format(value=value, id=rule.id))
     if not applied:
         return []
     return [f"learned from {standards.commits} commits of history: " + "; ".join(applied)]
-
-
-# Line rules whose findings come in runs (an ASCII-art block, a pasted table, a list of example
-# keys): past this many in one file, one finding with the list of lines. A leak of many keys
-# is still told, once, at its own severity.
-BURSTS = {"P001": 3, "S001": 3, "S002": 3, "S003": 3, "S004": 3}
-
-
-def _bursts(findings: list[Finding]) -> list[Finding]:
-    groups: dict[tuple[str, str], list[Finding]] = {}
-    for finding in findings:
-        if finding.rule in BURSTS and finding.path is not None and finding.line is not None:
-            groups.setdefault((finding.rule, finding.path), []).append(finding)
-    merged: dict[int, Finding | None] = {}
-    for (rule, path), group in groups.items():
-        if len(group) <= BURSTS[rule]:
-            continue
-        group.sort(key=lambda f: f.line or 0)
-        first = group[0]
-        numbers = [f.line or 0 for f in group]
-        identity = fingerprint(rule, path, " ".join(sorted(f.fingerprint for f in group)))
-        merged[id(first)] = dataclasses.replace(
-            first,
-            message=f"{first.message} on {len(group)} lines: {_ranges(numbers)}",
-            end_line=numbers[-1],
-            fingerprint=identity,
-        )
-        for other in group[1:]:
-            merged[id(other)] = None
-    kept = []
-    for finding in findings:
-        replacement = merged.get(id(finding), finding)
-        if replacement is not None:
-            kept.append(replacement)
-    return kept
-
-
-def _ranges(numbers: list[int]) -> str:
-    """12-18, 40, 55-56: line numbers as runs."""
-    runs: list[list[int]] = []
-    for number in numbers:
-        if runs and number == runs[-1][1] + 1:
-            runs[-1][1] = number
-        else:
-            runs.append([number, number])
-    shown = [str(a) if a == b else f"{a}-{b}" for a, b in runs]
-    return ", ".join(shown[:8]) + (f" and {len(shown) - 8} more" if len(shown) > 8 else "")
-
-
-def _one_per_line(findings: list[Finding]) -> list[Finding]:
-    """One finding per rule and line: two tokens of one line are one thing to fix."""
-    first: dict[tuple[str, str, int], int] = {}
-    counts: Counter[tuple[str, str, int]] = Counter()
-    kept: list[Finding] = []
-    for finding in findings:
-        if finding.path is None or finding.line is None:
-            kept.append(finding)
-            continue
-        key = (finding.rule, finding.path, finding.line)
-        counts[key] += 1
-        if key in first:
-            continue
-        first[key] = len(kept)
-        kept.append(finding)
-    for key, at in first.items():
-        if counts[key] > 1:
-            kept[at] = dataclasses.replace(
-                kept[at], message=f"{kept[at].message} ({counts[key]} on this line)"
-            )
-    return kept
-
-
-def _by_precedent(
-    findings: list[Finding], change: Change, rules: RuleSet, notes: list[str]
-) -> list[Finding]:
-    """Drop what the history before the change shows is the project's own practice there:
-    secret-looking values in files (or test directories) that already held them, and missing
-    final newlines in test fixture directories whose files end that way."""
-    secret_rules = {rule.id for rule in rules.rules if rule.secret}
-    wanted = [f for f in findings if f.path and (f.rule in secret_rules or f.rule == "P002")]
-    if not wanted:
-        return findings
-    precedent = Precedent(change.repo, change.tree_before)
-    # A batch of fixtures landing together: secret-looking values in two or more files of one
-    # test directory in this very change.
-    batches: dict[str, set[str]] = {}
-    for finding in wanted:
-        if finding.rule in secret_rules and finding.path and matches_any(finding.path, TEST_PATHS):
-            batches.setdefault(posixpath.dirname(finding.path), set()).add(finding.path)
-    kept, secrets, endings = [], 0, 0
-    for finding in findings:
-        path = finding.path
-        in_batch = path is not None and len(batches.get(posixpath.dirname(path), ())) >= 2
-        if path and finding.rule in secret_rules and (in_batch or precedent.holds_secrets(path)):
-            secrets += 1
-            continue
-        if finding.path and finding.rule == "P002" and precedent.keeps_bytes(finding.path):
-            endings += 1
-            continue
-        kept.append(finding)
-    if secrets:
-        notes.append(
-            f"{secrets} secret-looking value(s) not reported: they are in files (or test "
-            "directories) that already held such values, the project's fixtures"
-        )
-    if endings:
-        notes.append(
-            f"{endings} missing final newline(s) not reported: test fixtures whose files end "
-            "that way"
-        )
-    return kept
 
 
 def _change_findings(change: Change, included: list[FileChange], rules: RuleSet) -> list[Finding]:
@@ -386,66 +285,3 @@ def _file_findings(file: FileChange, rules: RuleSet) -> list[Finding]:
             for rule in file_rules:
                 findings += rule.check_file(file, content)
     return findings
-
-
-def _trailer_ignores(change: Change) -> set[str]:
-    ignored: set[str] = set()
-    for key, value in change.message.trailers:
-        if key.lower() == IGNORE_TRAILER:
-            ignored |= {part.strip() for part in value.split(",") if part.strip()}
-    return ignored
-
-
-def _unsuppressed(
-    findings: Iterable[Finding], files: dict[str, FileChange], trailer: set[str], rules: RuleSet
-) -> list[Finding]:
-    secret_rules = {rule.id for rule in rules.rules if rule.secret}
-    names = {rule.id: rule.name for rule in rules.rules}
-    kept = []
-    line_cache: dict[str, dict[int, bytes]] = {}
-    for finding in findings:
-        family = finding.rule.split(":", 1)[0]
-        aliases = {finding.rule, finding.name, family, names.get(finding.rule, "")}
-        if aliases & trailer:
-            continue
-        if finding.path is not None and finding.line is not None and finding.path in files:
-            lines = line_cache.setdefault(finding.path, _lines_of(files[finding.path]))
-            text = lines.get(finding.line, b"")
-            if _inline_ignores(text, aliases):
-                continue
-            if finding.rule in secret_rules and (
-                any(marker in text for marker in _SECRET_ALLOW)
-                or _NEXTLINE_ALLOW in lines.get(finding.line - 1, b"")
-            ):
-                continue
-        kept.append(finding)
-    return kept
-
-
-def _lines_of(file: FileChange) -> dict[int, bytes]:
-    lines = {line.number: line.raw for line in file.added_lines}
-    # A finding may sit on a line the change did not add (a syntax error, a linter in file mode).
-    content = file.new_content() or b""
-    for number, raw in enumerate(content.split(b"\n"), 1):
-        lines.setdefault(number, raw.rstrip(b"\r"))
-    return lines
-
-
-def _inline_ignores(text: bytes, aliases: set[str]) -> bool:
-    for match in _INLINE.finditer(text):
-        if match[1] is None:
-            return True
-        listed = {part.strip().decode(errors="replace") for part in match[1].split(b",")}
-        if listed & aliases:
-            return True
-    return False
-
-
-def _unique_fingerprints(findings: list[Finding]) -> None:
-    """Two identical lines flagged in one file get distinct, still line-move-proof, identities."""
-    seen: Counter[str] = Counter()
-    for finding in findings:
-        occurrence = seen[finding.fingerprint]
-        seen[finding.fingerprint] += 1
-        if occurrence:
-            finding.fingerprint = fingerprint(finding.fingerprint, finding.path, "", occurrence)

@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from landwatch.review.secretscan import redact_secrets
+from landwatch.review.secrets.redaction import redact_secrets
 
 
 class Severity(enum.IntEnum):

@@ -8,7 +8,7 @@ import fnmatch
 from collections.abc import Iterable
 
 # Each manifest's lockfiles: what a package manager rewrites when the manifest's dependencies
-# change (C003 pairs them).
+# change (the rule keeping lockfiles in step pairs them).
 LOCKFILES_OF_MANIFEST: dict[str, tuple[str, ...]] = {
     # npm-shrinkwrap.json first: npm installs from it over package-lock.json.
     "package.json": ("npm-shrinkwrap.json", "package-lock.json", "yarn.lock", "pnpm-lock.yaml"),

@@ -27,7 +27,8 @@ import pygit2
 from pygit2.enums import FileMode
 
 from landwatch.processes import child_dies_with_us
-from landwatch.review.change import Change, FileChange, looks_binary
+from landwatch.review.binary import looks_binary
+from landwatch.review.change import Change, FileChange
 from landwatch.review.config import LinterConfig, linters_digest
 from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.globs import matches_any

@@ -13,9 +13,16 @@ import posixpath
 
 import pygit2
 
-from landwatch.review import secretscan
-from landwatch.review.change import looks_binary
+from landwatch.review.binary import looks_binary
+from landwatch.review.change import Change
+from landwatch.review.findings import Finding
 from landwatch.review.globs import matches_any
+from landwatch.review.rules.base import Fixtures, RuleSet
+from landwatch.review.secrets.assignments import assignments
+from landwatch.review.secrets.credentials import credentials
+from landwatch.review.secrets.detectors import may_hold_secret
+from landwatch.review.secrets.private_keys import key_spans
+from landwatch.review.secrets.token_formats import tokens
 
 # Paths whose files are test inputs by convention.
 TEST_PATHS = (
@@ -44,6 +51,49 @@ MAX_OWN_BYTES = 2 * 1024 * 1024  # the file itself, a long rule list or allow-li
 # a test path, two elsewhere (a directory of rule definitions, each with its examples).
 TEST_NEIGHBOURS = 1
 NEIGHBOURS = 2
+
+
+def unprecedented(
+    findings: list[Finding], change: Change, rules: RuleSet, notes: list[str]
+) -> list[Finding]:
+    """The findings the history before the change does not show as the project's practice, as
+    each rule's `fixtures` says; the others are counted in a note. Secret-looking values in files
+    (or test directories) that already held them, and missing final newlines in test fixture
+    directories whose files end so, are the practice."""
+    practice = {rule.id: rule.fixtures for rule in rules.rules if rule.fixtures is not None}
+    wanted = [f for f in findings if f.path and f.rule in practice]
+    if not wanted:
+        return findings
+    precedent = Precedent(change.repo, change.tree_before)
+    # A batch of fixtures landing together: secret-looking values in two or more files of one
+    # test directory in this very change.
+    batches: dict[str, set[str]] = {}
+    for finding in wanted:
+        secret = practice[finding.rule] is Fixtures.SECRETS
+        if secret and finding.path and matches_any(finding.path, TEST_PATHS):
+            batches.setdefault(posixpath.dirname(finding.path), set()).add(finding.path)
+    kept, secrets, endings = [], 0, 0
+    for finding in findings:
+        path, kind = finding.path, practice.get(finding.rule)
+        in_batch = path is not None and len(batches.get(posixpath.dirname(path), ())) >= 2
+        if path and kind is Fixtures.SECRETS and (in_batch or precedent.holds_secrets(path)):
+            secrets += 1
+            continue
+        if path and kind is Fixtures.BYTES and precedent.keeps_bytes(path):
+            endings += 1
+            continue
+        kept.append(finding)
+    if secrets:
+        notes.append(
+            f"{secrets} secret-looking value(s) not reported: they are in files (or test "
+            "directories) that already held such values, the project's fixtures"
+        )
+    if endings:
+        notes.append(
+            f"{endings} missing final newline(s) not reported: test fixtures whose files end "
+            "that way"
+        )
+    return kept
 
 
 class Precedent:
@@ -127,12 +177,12 @@ def _has_secret(data: bytes | None) -> bool:
     if b"PRIVATE KEY-----" in data:
         return True  # a PEM key: header and body on lines of their own
     for line in data.decode("utf-8", errors="replace").splitlines():
-        if not secretscan.may_hold_secret(line) and "://" not in line:
+        if not may_hold_secret(line) and "://" not in line:
             continue
-        if secretscan.tokens(line) or secretscan.key_spans(line):
+        if tokens(line) or key_spans(line):
             return True
-        if secretscan.assignments(line, unquoted=False, min_entropy=3.0):
+        if assignments(line, unquoted=False, min_entropy=3.0):
             return True
-        if secretscan.credentials(line):
+        if credentials(line):
             return True
     return False

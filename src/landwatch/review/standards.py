@@ -13,7 +13,7 @@ from typing import Any
 
 import pygit2
 
-from landwatch.review.rules.message import ConventionalCommits
+from landwatch.review.rules.message import ConventionalCommits, SignedOffBy, SubjectLength
 
 # Commits read: the newest of the history before the reviewed commit, merges and bots' left
 # out; at most VISITS looked at to find them.
@@ -78,17 +78,19 @@ class Standards:
                 "the defaults apply"
             ]
         limit = self.subject_limit
+        # The rules what was learned tunes, named as the listing names them.
+        subjects, convention, sign_off = SubjectLength.id, ConventionalCommits.id, SignedOffBy.id
         return [
             f"learned from {self.commits} commits up to {self.learned_at[:12]}:",
-            f"  subjects: 98% are at most {self.subject_p98} characters; M001 reports past "
+            f"  subjects: 98% are at most {self.subject_p98} characters; {subjects} reports past "
             f"{limit} (never below {SUBJECT_FLOOR}, never above {SUBJECT_CEILING})",
-            f"  Conventional Commits: {self.conventional:.0%} of subjects; M005 "
+            f"  Conventional Commits: {self.conventional:.0%} of subjects; {convention} "
             + (
                 "on (the project writes them)"
                 if self.writes_conventional_commits
                 else "as configured"
             ),
-            f"  Signed-off-by: {self.signed_off:.0%} of messages; M006 "
+            f"  Signed-off-by: {self.signed_off:.0%} of messages; {sign_off} "
             + ("on (the project signs off)" if self.signs_off else "as configured"),
         ]
 
@@ -102,8 +104,8 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
     walker = repo.walk(commit.parents[0].id, pygit2.enums.SortMode.TIME)
     lengths: list[int] = []
     conventional = signed = 0
-    # Counted as M005 with its default types would judge them: a project writing `deps:` is not
-    # one M005 should be turned on for, to warn of every `deps:` after.
+    # Counted as ConventionalCommits with its default types would judge them: a project writing
+    # `deps:` is not one that rule should be turned on for, to warn of every `deps:` after.
     convention = ConventionalCommits()
     for seen, ancestor in enumerate(walker):
         if seen >= VISITS or len(lengths) >= sample:

@@ -1,4 +1,4 @@
-"""Change rules on real commits: size, tests alongside source, manifests and their lockfiles.
+"""Change rules on landed changes: size, tests alongside source, manifests and their lockfiles.
 
 Each rule's findings sit beside the near misses it must let through.
 """
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from landwatch.review import dependencies
+from landwatch.review.dependencies import lockfiles, manifests
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import ChangeRule
 from landwatch.review.rules.change_rules import (
@@ -20,12 +20,17 @@ from landwatch.review.rules.change_rules import (
     ManifestLockfile,
     SourceWithoutTests,
 )
-from support.repos import Repo
-from support.review import landed
+from support.changes import Branch, Changes, Landing
 
 
-def check(rule: ChangeRule, repo: Repo, files: Mapping[str, str | None]) -> list[Finding]:
-    return list(rule.check_change(landed(repo, files)))
+@pytest.fixture
+def branch(changes: Changes) -> Branch:
+    """A line of commits of its own, each change landing on the one before."""
+    return changes.branch()
+
+
+def check(rule: ChangeRule, branch: Branch, files: Landing) -> list[Finding]:
+    return list(rule.check_change(branch.land(files)))
 
 
 def lines(count: int) -> str:
@@ -38,34 +43,34 @@ def test_every_rule_is_registered_with_docs_and_an_example() -> None:
         assert rule.doc() and rule.example
 
 
-def test_change_too_large_by_lines(repo: Repo) -> None:
+def test_change_too_large_by_lines(branch: Branch) -> None:
     rule = ChangeTooLarge(max_lines=10)
-    assert check(rule, repo, {"a.txt": lines(6), "b.txt": lines(4)}) == []
+    assert check(rule, branch, {"a.txt": lines(6), "b.txt": lines(4)}) == []
     # Only added lines count: growing a 6-line file to 12 adds 6.
-    assert check(rule, repo, {"a.txt": lines(12)}) == []
-    (finding,) = check(rule, repo, {"c.txt": lines(11)})
+    assert check(rule, branch, {"a.txt": lines(12)}) == []
+    (finding,) = check(rule, branch, {"c.txt": lines(11)})
     assert (finding.rule, finding.path, finding.severity) == ("C001", None, Severity.INFO)
     assert "11 lines added (limit 10)" in finding.message
 
 
-def test_change_too_large_by_files(repo: Repo) -> None:
+def test_change_too_large_by_files(branch: Branch) -> None:
     rule = ChangeTooLarge(max_files=3)
-    assert check(rule, repo, {f"{n}.txt": "x\n" for n in range(3)}) == []
-    (finding,) = check(rule, repo, {f"d/{n}.txt": "x\n" for n in range(4)})
+    assert check(rule, branch, {f"{n}.txt": "x\n" for n in range(3)}) == []
+    (finding,) = check(rule, branch, {f"d/{n}.txt": "x\n" for n in range(4)})
     assert "across 4 files (limit 3)" in finding.message
 
 
-def test_change_too_large_defaults(repo: Repo) -> None:
-    assert check(ChangeTooLarge(), repo, {"a.txt": lines(1000)}) == []
-    assert len(check(ChangeTooLarge(), repo, {"b.txt": lines(1001)})) == 1
+def test_change_too_large_defaults(branch: Branch) -> None:
+    assert check(ChangeTooLarge(), branch, {"a.txt": lines(1000)}) == []
+    assert len(check(ChangeTooLarge(), branch, {"b.txt": lines(1001)})) == 1
 
 
-def test_source_without_tests(repo: Repo) -> None:
+def test_source_without_tests(branch: Branch) -> None:
     rule = SourceWithoutTests()
-    (finding,) = check(rule, repo, {"src/pkg/parse.py": "x = 1\n"})
+    (finding,) = check(rule, branch, {"src/pkg/parse.py": "x = 1\n"})
     assert (finding.rule, finding.path) == ("C002", None)
     assert "src/pkg/parse.py" in finding.message
-    assert check(rule, repo, {"src/pkg/parse.py": "x = 2\n", "tests/test_parse.py": "\n"}) == []
+    assert check(rule, branch, {"src/pkg/parse.py": "x = 2\n", "tests/test_parse.py": "\n"}) == []
 
 
 @pytest.mark.parametrize(
@@ -79,38 +84,37 @@ def test_source_without_tests(repo: Repo) -> None:
         {"tool.py": "x\n", "test_tool.py": "x\n"},
     ],
 )
-def test_source_without_tests_lets_through(repo: Repo, files: Mapping[str, str]) -> None:
-    assert check(SourceWithoutTests(), repo, files) == []
+def test_source_without_tests_lets_through(branch: Branch, files: Mapping[str, str]) -> None:
+    assert check(SourceWithoutTests(), branch, files) == []
 
 
-def test_source_without_tests_skips_deletions_and_pure_renames(repo: Repo) -> None:
+def test_source_without_tests_skips_deletions_and_pure_renames(branch: Branch) -> None:
     rule = SourceWithoutTests()
-    landed(repo, {"src/old.py": "x = 1\n", "src/moved.py": "y = 1\n", "tests/test_x.py": "\n"})
-    assert check(rule, repo, {"src/old.py": None}) == []
-    repo.git("mv", "src/moved.py", "src/renamed.py")
-    assert check(rule, repo, {}) == []
+    branch.land({"src/old.py": "x = 1\n", "src/moved.py": "y = 1\n", "tests/test_x.py": "\n"})
+    assert check(rule, branch, {"src/old.py": None}) == []
+    assert check(rule, branch, {"src/moved.py": None, "src/renamed.py": "y = 1\n"}) == []
 
 
-def test_lines_only_deleted_from_source_are_a_source_change(repo: Repo) -> None:
+def test_lines_only_deleted_from_source_are_a_source_change(branch: Branch) -> None:
     rule = SourceWithoutTests()
-    landed(repo, {"src/parse.py": "x = 1\ny = 2\n", "src/logo.png": "\x89PNG\r\n\x1a\n\0\0"})
-    (finding,) = check(rule, repo, {"src/parse.py": "x = 1\n"})
+    branch.land({"src/parse.py": "x = 1\ny = 2\n", "src/logo.png": "\x89PNG\r\n\x1a\n\0\0"})
+    (finding,) = check(rule, branch, {"src/parse.py": "x = 1\n"})
     assert "src/parse.py" in finding.message
-    assert check(rule, repo, {"src/logo.png": "\x89PNG\r\n\x1a\n\0\1"}) == []  # no behaviour
+    assert check(rule, branch, {"src/logo.png": "\x89PNG\r\n\x1a\n\0\1"}) == []  # no behaviour
 
 
-def test_source_without_tests_sees_rust_inline_tests(repo: Repo) -> None:
+def test_source_without_tests_sees_rust_inline_tests(branch: Branch) -> None:
     rule = SourceWithoutTests()
     inline = "fn f() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn f() {}\n}\n"
-    assert check(rule, repo, {"crate/src/lib.rs": inline}) == []
-    assert len(check(rule, repo, {"crate/src/main.rs": "fn main() {}\n"})) == 1
+    assert check(rule, branch, {"crate/src/lib.rs": inline}) == []
+    assert len(check(rule, branch, {"crate/src/main.rs": "fn main() {}\n"})) == 1
 
 
-def test_source_without_tests_options(repo: Repo) -> None:
+def test_source_without_tests_options(branch: Branch) -> None:
     rule = SourceWithoutTests(source=["*.rb"], tests=["*_spec.rb"])
-    assert check(rule, repo, {"src/ignored.py": "x\n"}) == []
-    assert len(check(rule, repo, {"lib/a.rb": "x\n"})) == 1
-    assert check(rule, repo, {"lib/a.rb": "y\n", "lib/a_spec.rb": "x\n"}) == []
+    assert check(rule, branch, {"src/ignored.py": "x\n"}) == []
+    assert len(check(rule, branch, {"lib/a.rb": "x\n"})) == 1
+    assert check(rule, branch, {"lib/a.rb": "y\n", "lib/a_spec.rb": "x\n"}) == []
 
 
 def package_json(dependencies: dict[str, str], **extra: Any) -> str:
@@ -125,13 +129,13 @@ def package_lock(dependencies: dict[str, str]) -> str:
 
 
 @pytest.fixture
-def npm(repo: Repo) -> Repo:
+def npm(branch: Branch) -> Branch:
     deps = {"left-pad": "^1.3.0"}
-    landed(repo, {"package.json": package_json(deps), "package-lock.json": package_lock(deps)})
-    return repo
+    branch.land({"package.json": package_json(deps), "package-lock.json": package_lock(deps)})
+    return branch
 
 
-def test_a_dependency_the_lockfile_does_not_lock(npm: Repo) -> None:
+def test_a_dependency_the_lockfile_does_not_lock(npm: Branch) -> None:
     deps = {"left-pad": "^1.3.0", "lodash": "^4.17.21"}
     (finding,) = check(ManifestLockfile(), npm, {"package.json": package_json(deps)})
     assert (finding.rule, finding.path, finding.severity) == (
@@ -142,21 +146,21 @@ def test_a_dependency_the_lockfile_does_not_lock(npm: Repo) -> None:
     assert finding.message == "package.json adds lodash, which package-lock.json does not lock"
 
 
-def test_npm_shrinkwrap_is_the_lockfile_npm_installs_from(repo: Repo) -> None:
+def test_npm_shrinkwrap_is_the_lockfile_npm_installs_from(branch: Branch) -> None:
     deps = {"left-pad": "^1.3.0"}
-    landed(repo, {"package.json": package_json(deps), "npm-shrinkwrap.json": package_lock(deps)})
+    branch.land({"package.json": package_json(deps), "npm-shrinkwrap.json": package_lock(deps)})
     added = {**deps, "lodash": "^4.17.21"}
-    (finding,) = check(ManifestLockfile(), repo, {"package.json": package_json(added)})
+    (finding,) = check(ManifestLockfile(), branch, {"package.json": package_json(added)})
     assert "npm-shrinkwrap.json" in finding.message and "lodash" in finding.message
 
 
-def test_manifest_dependency_change_with_its_lockfile(npm: Repo) -> None:
+def test_manifest_dependency_change_with_its_lockfile(npm: Branch) -> None:
     deps = {"left-pad": "^1.3.0", "lodash": "^4.17.21"}
     files = {"package.json": package_json(deps), "package-lock.json": package_lock(deps)}
     assert check(ManifestLockfile(), npm, files) == []
 
 
-def test_a_version_asked_that_the_locked_one_does_not_satisfy(npm: Repo) -> None:
+def test_a_version_asked_that_the_locked_one_does_not_satisfy(npm: Branch) -> None:
     rule = ManifestLockfile()
     # The lock holds 1.3.0: ^1.2.0 and ~1.3 are met, ^1.3.1 and 2.x are not.
     for met in ("^1.2.0", "~1.3", ">=1.0.0 <2", "1.x", "*"):
@@ -169,7 +173,7 @@ def test_a_version_asked_that_the_locked_one_does_not_satisfy(npm: Repo) -> None
     assert len(check(rule, npm, {"package.json": package_json({"left-pad": "2.x"})})) == 1
 
 
-def test_manifest_scripts_and_formatting_are_not_dependencies(npm: Repo) -> None:
+def test_manifest_scripts_and_formatting_are_not_dependencies(npm: Branch) -> None:
     rule = ManifestLockfile()
     scripts = package_json({"left-pad": "^1.3.0"}, scripts={"test": "jest"}, version="1.0.1")
     assert check(rule, npm, {"package.json": scripts}) == []
@@ -179,17 +183,17 @@ def test_manifest_scripts_and_formatting_are_not_dependencies(npm: Repo) -> None
     assert check(rule, npm, {"package.json": compact}) == []
 
 
-def test_manifest_without_a_lockfile_is_not_reported(repo: Repo) -> None:
+def test_manifest_without_a_lockfile_is_not_reported(branch: Branch) -> None:
     rule = ManifestLockfile()
-    landed(repo, {"package.json": package_json({"a": "1"})})
-    assert check(rule, repo, {"package.json": package_json({"a": "2"})}) == []
+    branch.land({"package.json": package_json({"a": "1"})})
+    assert check(rule, branch, {"package.json": package_json({"a": "2"})}) == []
 
 
-def test_unparsable_manifest_is_skipped(npm: Repo) -> None:
+def test_unparsable_manifest_is_skipped(npm: Branch) -> None:
     assert check(ManifestLockfile(), npm, {"package.json": '{"dependencies": {"a": '}) == []
 
 
-def test_a_lockfile_refreshed_alone_is_normal_upkeep(npm: Repo) -> None:
+def test_a_lockfile_refreshed_alone_is_normal_upkeep(npm: Branch) -> None:
     # What `npm update` does: versions move within the ranges, package.json stays.
     update = {"package-lock.json": package_lock({"left-pad": "1.3.1"})}
     assert check(ManifestLockfile(), npm, update) == []
@@ -201,7 +205,7 @@ def test_a_lockfile_refreshed_alone_is_normal_upkeep(npm: Repo) -> None:
     )
 
 
-def test_lockfile_with_a_metadata_change_of_its_manifest(npm: Repo) -> None:
+def test_lockfile_with_a_metadata_change_of_its_manifest(npm: Branch) -> None:
     # `npm version patch` rewrites both files without touching dependencies.
     files = {
         "package.json": package_json({"left-pad": "^1.3.0"}, version="1.0.1"),
@@ -210,7 +214,7 @@ def test_lockfile_with_a_metadata_change_of_its_manifest(npm: Repo) -> None:
     assert check(ManifestLockfile(), npm, files) == []
 
 
-def test_a_lockfile_deleted_while_its_manifest_has_dependencies(npm: Repo) -> None:
+def test_a_lockfile_deleted_while_its_manifest_has_dependencies(npm: Branch) -> None:
     rule = ManifestLockfile()
     # Switching package managers: another lockfile takes over.
     switch = {"package-lock.json": None, "yarn.lock": 'left-pad@^1.3.0:\n  version "1.3.0"\n'}
@@ -221,24 +225,23 @@ def test_a_lockfile_deleted_while_its_manifest_has_dependencies(npm: Repo) -> No
     )
 
 
-def test_a_lockfile_deleted_with_its_manifest(npm: Repo) -> None:
+def test_a_lockfile_deleted_with_its_manifest(npm: Branch) -> None:
     assert check(ManifestLockfile(), npm, {"package-lock.json": None, "package.json": None}) == []
 
 
-def test_manifest_in_a_subdirectory(repo: Repo) -> None:
+def test_manifest_in_a_subdirectory(branch: Branch) -> None:
     deps = {"left-pad": "^1.3.0"}
-    landed(
-        repo,
+    branch.land(
         {
             "web/package.json": package_json(deps),
             "web/pnpm-lock.yaml": "lockfileVersion: 9\npackages:\n  left-pad@1.3.0:\n",
         },
     )
     grown = package_json({**deps, "lodash": "^4"})
-    (finding,) = check(ManifestLockfile(), repo, {"web/package.json": grown})
+    (finding,) = check(ManifestLockfile(), branch, {"web/package.json": grown})
     assert finding.path == "web/package.json"
     assert "pnpm-lock.yaml" in finding.message and "lodash" in finding.message
-    assert check(ManifestLockfile(), repo, {"web/package.json": package_json({})}) == []
+    assert check(ManifestLockfile(), branch, {"web/package.json": package_json({})}) == []
 
 
 PYPROJECT = """\
@@ -255,64 +258,62 @@ UV_LOCK = "version = 1\n" + "".join(
 )
 
 
-def test_pyproject_dependencies(repo: Repo) -> None:
+def test_pyproject_dependencies(branch: Branch) -> None:
     rule = ManifestLockfile()
     old = PYPROJECT.format(version="1.0", dependencies='"requests>=2", "rich"')
-    landed(repo, {"pyproject.toml": old, "uv.lock": UV_LOCK})
+    branch.land({"pyproject.toml": old, "uv.lock": UV_LOCK})
     # Version, tool settings, spacing and order are not dependencies.
     reordered = PYPROJECT.format(version="1.1", dependencies='"rich", "requests >= 2"')
-    assert check(rule, repo, {"pyproject.toml": reordered.replace("100", "88")}) == []
+    assert check(rule, branch, {"pyproject.toml": reordered.replace("100", "88")}) == []
     locked = PYPROJECT.format(version="1.1", dependencies='"rich", "requests>=2", "httpx"')
-    assert check(rule, repo, {"pyproject.toml": locked}) == []  # httpx is HTTPX, locked
+    assert check(rule, branch, {"pyproject.toml": locked}) == []  # httpx is HTTPX, locked
     added = PYPROJECT.format(version="1.1", dependencies='"rich", "requests>=2", "attrs"')
-    (finding,) = check(rule, repo, {"pyproject.toml": added})
+    (finding,) = check(rule, branch, {"pyproject.toml": added})
     assert finding.message == "pyproject.toml adds attrs, which uv.lock does not lock"
 
 
-def test_pyproject_dependency_groups_and_poetry(repo: Repo) -> None:
+def test_pyproject_dependency_groups_and_poetry(branch: Branch) -> None:
     rule = ManifestLockfile()
     poetry = '[tool.poetry.dependencies]\npython = "^3.11"\n'
-    landed(repo, {"pyproject.toml": poetry, "poetry.lock": "# lock\n"})
+    branch.land({"pyproject.toml": poetry, "poetry.lock": "# lock\n"})
     grouped = poetry + '\n[tool.poetry.group.dev.dependencies]\npytest = "^8"\n'
-    assert len(check(rule, repo, {"pyproject.toml": grouped})) == 1
+    assert len(check(rule, branch, {"pyproject.toml": grouped})) == 1
     groups = grouped + '\n[dependency-groups]\nlint = ["ruff"]\n'
-    assert len(check(rule, repo, {"pyproject.toml": groups})) == 1
+    assert len(check(rule, branch, {"pyproject.toml": groups})) == 1
     described = poetry + '\n[tool.poetry.urls]\nhome = "https://example.org"\n'
-    assert check(rule, repo, {"pyproject.toml": described}) == []
+    assert check(rule, branch, {"pyproject.toml": described}) == []
 
 
 CARGO_LOCK = 'version = 3\n\n[[package]]\nname = "serde"\nversion = "1.4.1"\n'
 
 
-def test_cargo_toml(repo: Repo) -> None:
+def test_cargo_toml(branch: Branch) -> None:
     rule = ManifestLockfile()
     manifest = '[package]\nname = "c"\nversion = "{version}"\n\n[dependencies]\n{dependencies}'
-    landed(
-        repo,
+    branch.land(
         {
             "Cargo.toml": manifest.format(version="0.1.0", dependencies='serde = "1"\n'),
             "Cargo.lock": CARGO_LOCK,
         },
     )
     bumped = manifest.format(version="0.2.0", dependencies='serde = "1"\n')
-    assert check(rule, repo, {"Cargo.toml": bumped}) == []
+    assert check(rule, branch, {"Cargo.toml": bumped}) == []
     # A caret range the lock meets (1.4.0 asked, 1.4.1 locked), and one it does not.
     met = manifest.format(version="0.2.0", dependencies='serde = "1.4.0"\n')
-    assert check(rule, repo, {"Cargo.toml": met}) == []
+    assert check(rule, branch, {"Cargo.toml": met}) == []
     unmet = manifest.format(version="0.2.0", dependencies='serde = "1.5"\n')
-    assert "serde 1.5 (locked: 1.4.1)" in check(rule, repo, {"Cargo.toml": unmet})[0].message
+    assert "serde 1.5 (locked: 1.4.1)" in check(rule, branch, {"Cargo.toml": unmet})[0].message
     target = bumped + "\n[target.'cfg(unix)'.dependencies]\nlibc = \"0.2\"\n"
-    assert "adds libc" in check(rule, repo, {"Cargo.toml": target})[0].message
+    assert "adds libc" in check(rule, branch, {"Cargo.toml": target})[0].message
     # A workspace member by path: its version is the member's, not the lock's to keep.
     member = bumped + '\n[dev-dependencies]\nserde = { path = "../serde", version = "9" }\n'
-    assert check(rule, repo, {"Cargo.toml": member}) == []
+    assert check(rule, branch, {"Cargo.toml": member}) == []
 
 
-def test_go_mod(repo: Repo) -> None:
+def test_go_mod(branch: Branch) -> None:
     rule = ManifestLockfile()
     go_mod = "module example.com/m\n\ngo {go}\n\nrequire (\n{requires})\n"
-    landed(
-        repo,
+    branch.land(
         {
             "go.mod": go_mod.format(
                 go="1.21", requires="\tgolang.org/x/text v0.14.0 // indirect\n"
@@ -321,18 +322,17 @@ def test_go_mod(repo: Repo) -> None:
         },
     )
     direct = go_mod.format(go="1.22", requires="\tgolang.org/x/text v0.14.0\n")
-    assert check(rule, repo, {"go.mod": direct}) == []
+    assert check(rule, branch, {"go.mod": direct}) == []
     newer = go_mod.format(go="1.22", requires="\tgolang.org/x/text v0.15.0\n")
-    (finding,) = check(rule, repo, {"go.mod": newer})
+    (finding,) = check(rule, branch, {"go.mod": newer})
     assert finding.message == (
         "go.mod asks for golang.org/x/text v0.15.0 (locked: v0.14.0), which go.sum does not satisfy"
     )
 
 
-def test_gemfile(repo: Repo) -> None:
+def test_gemfile(branch: Branch) -> None:
     rule = ManifestLockfile()
-    landed(
-        repo,
+    branch.land(
         {
             "Gemfile": "source 'https://rubygems.org'\n\ngem 'rails', '~> 7.1'\n",
             "Gemfile.lock": "GEM\n  specs:\n    rails (7.1.3)\n",
@@ -341,14 +341,13 @@ def test_gemfile(repo: Repo) -> None:
     commented = (
         "source 'https://rubygems.org'\n\n# the web framework\ngem 'rails', '~> 7.1' # web\n"
     )
-    assert check(rule, repo, {"Gemfile": commented}) == []
-    assert "adds puma" in check(rule, repo, {"Gemfile": commented + "gem 'puma'\n"})[0].message
+    assert check(rule, branch, {"Gemfile": commented}) == []
+    assert "adds puma" in check(rule, branch, {"Gemfile": commented + "gem 'puma'\n"})[0].message
 
 
-def test_composer_and_pipfile(repo: Repo) -> None:
+def test_composer_and_pipfile(branch: Branch) -> None:
     rule = ManifestLockfile()
-    landed(
-        repo,
+    branch.land(
         {
             "composer.json": json.dumps({"require": {"php": ">=8.1"}}),
             "composer.lock": '{"packages": []}\n',
@@ -362,10 +361,10 @@ def test_composer_and_pipfile(repo: Repo) -> None:
         ),
         "Pipfile": '[packages]\nrequests = "*"\n\n[scripts]\nserve = "python -m app --debug"\n',
     }
-    (finding,) = check(rule, repo, changed)
+    (finding,) = check(rule, branch, changed)
     assert finding.path == "composer.json"
     dev = '[packages]\nrequests = "*"\n\n[dev-packages]\npytest = "*"\n'
-    assert len(check(rule, repo, {"Pipfile": dev})) == 1
+    assert len(check(rule, branch, {"Pipfile": dev})) == 1
 
 
 @pytest.mark.parametrize(
@@ -388,7 +387,7 @@ def test_every_reader_takes_a_file_of_the_wrong_shape_without_an_error(
     if odd_in_toml is not None:
         tables = ("dependencies", "package", "packages", "project", "tool", "target", "workspace")
         contents.append("".join(f"{key} = {odd_in_toml}\n" for key in tables).encode())
-    for name, read in {**dependencies.MANIFESTS, **dependencies.LOCKFILES}.items():
+    for name, read in {**manifests.READERS, **lockfiles.READERS}.items():
         for content in contents:
             result = read(content)
             assert result is None or isinstance(result, dict), name

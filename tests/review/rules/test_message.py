@@ -1,14 +1,13 @@
-"""Message rules on real commits: what each reports, and what it lets through beside it.
-
-Messages are committed verbatim (no git cleanup) so each test sees exactly the bytes it wrote.
+"""Message rules on messages written as strings: what each reports, and what it lets through
+beside it (a commit's message is these bytes exactly when committed with --cleanup=verbatim).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from landwatch.review.change import Message
 from landwatch.review.findings import Finding, Severity
+from landwatch.review.message import Message
 from landwatch.review.rules.base import MessageRule
 from landwatch.review.rules.message import (
     RULES,
@@ -19,20 +18,19 @@ from landwatch.review.rules.message import (
     SubjectLength,
     WorkInProgress,
 )
-from support.repos import Repo
-from support.review import change_of
 
 LONG_URL = "https://example.com/" + "a" * 120
 AUTHOR = "T <t@example.com>"
 
 
-def message_of(repo: Repo, text: str, author: str = AUTHOR) -> Message:
-    """The message of a new commit holding exactly `text`."""
-    return change_of(repo, repo.land(text, {}, verbatim=True, author=author)).message
+def message(text: str, author: str = AUTHOR) -> Message:
+    """The message `text` by `author` (`Name <email>`), as a commit holding exactly it."""
+    name, _, email = author.removesuffix(">").partition(" <")
+    return Message(text.encode(), name, email)
 
 
-def check(rule: MessageRule, repo: Repo, text: str, author: str = AUTHOR) -> list[Finding]:
-    return list(rule.check_message(message_of(repo, text, author)))
+def check(rule: MessageRule, text: str, author: str = AUTHOR) -> list[Finding]:
+    return list(rule.check_message(message(text, author)))
 
 
 def test_every_rule_is_registered_with_docs_and_an_example() -> None:
@@ -41,39 +39,39 @@ def test_every_rule_is_registered_with_docs_and_an_example() -> None:
         assert rule.doc() and rule.example
 
 
-def test_subject_length_counts_characters(repo: Repo) -> None:
+def test_subject_length_counts_characters() -> None:
     rule = SubjectLength()
-    assert check(rule, repo, "x" * 72) == []
-    (finding,) = check(rule, repo, "x" * 73 + "\n\nbody")
+    assert check(rule, "x" * 72) == []
+    (finding,) = check(rule, "x" * 73 + "\n\nbody")
     assert (finding.rule, finding.line, finding.severity) == ("M001", 1, Severity.WARNING)
     assert "73 characters (limit 72)" in finding.message
     # 72 characters, 144 bytes.
-    assert check(rule, repo, "é" * 72) == []
+    assert check(rule, "é" * 72) == []
 
 
-def test_subject_length_option(repo: Repo) -> None:
-    assert check(SubjectLength(max_length=50), repo, "x" * 50) == []
-    assert len(check(SubjectLength(max_length=50), repo, "x" * 51)) == 1
+def test_subject_length_option() -> None:
+    assert check(SubjectLength(max_length=50), "x" * 50) == []
+    assert len(check(SubjectLength(max_length=50), "x" * 51)) == 1
 
 
-def test_blank_line_after_subject(repo: Repo) -> None:
+def test_blank_line_after_subject() -> None:
     rule = BlankLineAfterSubject()
-    (finding,) = check(rule, repo, "Fix the parser\nIt dropped the last token.\n")
+    (finding,) = check(rule, "Fix the parser\nIt dropped the last token.\n")
     assert (finding.line, finding.snippet) == (2, "It dropped the last token.")
-    assert check(rule, repo, "Fix the parser\n\nIt dropped the last token.\n") == []
-    assert check(rule, repo, "Fix the parser\n") == []
-    assert check(rule, repo, "Fix the parser\n  \nIt dropped the last token.\n") == []
+    assert check(rule, "Fix the parser\n\nIt dropped the last token.\n") == []
+    assert check(rule, "Fix the parser\n") == []
+    assert check(rule, "Fix the parser\n  \nIt dropped the last token.\n") == []
 
 
-def test_body_line_length_reports_prose_with_its_line_number(repo: Repo) -> None:
+def test_body_line_length_reports_prose_with_its_line_number() -> None:
     rule = BodyLineLength()
     text = "Subject\n\nShort line.\n" + "w" * 101 + "\n" + "v" * 100 + "\n"
-    (finding,) = check(rule, repo, text)
+    (finding,) = check(rule, text)
     assert (finding.line, finding.severity) == (4, Severity.INFO)
     assert "101 characters (limit 100)" in finding.message
 
 
-def test_body_line_length_lets_urls_through(repo: Repo) -> None:
+def test_body_line_length_lets_urls_through() -> None:
     rule = BodyLineLength()
     for line in (
         LONG_URL,
@@ -82,29 +80,29 @@ def test_body_line_length_lets_urls_through(repo: Repo) -> None:
         f"- {LONG_URL}",
         f"The whole discussion is at {LONG_URL} for anyone curious",
     ):
-        assert check(rule, repo, f"Subject\n\n{line}\n\nMore prose.\n") == [], line
+        assert check(rule, f"Subject\n\n{line}\n\nMore prose.\n") == [], line
     # A short URL does not excuse the prose around it.
     prose = "Read " + "the long explanation " * 5 + "at https://example.com/x before changing it."
-    assert len(check(rule, repo, f"Subject\n\n{prose}\n")) == 1
+    assert len(check(rule, f"Subject\n\n{prose}\n")) == 1
 
 
-def test_body_line_length_lets_trailers_through_only_in_the_last_paragraph(repo: Repo) -> None:
+def test_body_line_length_lets_trailers_through_only_in_the_last_paragraph() -> None:
     rule = BodyLineLength()
     trailer = "Co-authored-by: " + "Somebody With A Very Long Name " * 3 + "<someone@example.com>"
-    assert check(rule, repo, f"Subject\n\nWhy it changed.\n\n{trailer}\nReviewed-by: R\n") == []
-    (finding,) = check(rule, repo, f"Subject\n\n{trailer}\n\nWhy it changed.\n")
+    assert check(rule, f"Subject\n\nWhy it changed.\n\n{trailer}\nReviewed-by: R\n") == []
+    (finding,) = check(rule, f"Subject\n\n{trailer}\n\nWhy it changed.\n")
     assert finding.line == 3
 
 
-def test_body_line_length_lets_quoted_code_through(repo: Repo) -> None:
+def test_body_line_length_lets_quoted_code_through() -> None:
     rule = BodyLineLength()
     log = "Traceback: " + "frame " * 30
-    assert check(rule, repo, f"Subject\n\nIt failed with:\n\n    {log}\n\tx{log}\n") == []
-    assert len(check(rule, repo, f"Subject\n\nIt failed with:\n\n  {log}\n")) == 1
+    assert check(rule, f"Subject\n\nIt failed with:\n\n    {log}\n\tx{log}\n") == []
+    assert len(check(rule, f"Subject\n\nIt failed with:\n\n  {log}\n")) == 1
 
 
-def test_body_line_length_option(repo: Repo) -> None:
-    assert len(check(BodyLineLength(max_length=72), repo, "Subject\n\n" + "w" * 73)) == 1
+def test_body_line_length_option() -> None:
+    assert len(check(BodyLineLength(max_length=72), "Subject\n\n" + "w" * 73)) == 1
 
 
 @pytest.mark.parametrize(
@@ -119,8 +117,8 @@ def test_body_line_length_option(repo: Repo) -> None:
         "Parse the config once, still WIP.",
     ],
 )
-def test_work_in_progress_reports(repo: Repo, subject: str) -> None:
-    (finding,) = check(WorkInProgress(), repo, subject)
+def test_work_in_progress_reports(subject: str) -> None:
+    (finding,) = check(WorkInProgress(), subject)
     assert (finding.rule, finding.line) == ("M004", 1)
 
 
@@ -135,8 +133,8 @@ def test_work_in_progress_reports(repo: Repo, subject: str) -> None:
         "Document the fixup! prefix",
     ],
 )
-def test_work_in_progress_lets_through(repo: Repo, subject: str) -> None:
-    assert check(WorkInProgress(), repo, subject) == []
+def test_work_in_progress_lets_through(subject: str) -> None:
+    assert check(WorkInProgress(), subject) == []
 
 
 def test_only_work_in_progress_runs_on_fixups() -> None:
@@ -149,9 +147,9 @@ def test_only_work_in_progress_runs_on_fixups() -> None:
     "subject",
     ["feat: add retries", "fix(parser)!: drop the last token", "Docs: explain retries"],
 )
-def test_conventional_commits_accepts(repo: Repo, subject: str) -> None:
+def test_conventional_commits_accepts(subject: str) -> None:
     assert ConventionalCommits.severity is Severity.OFF
-    assert check(ConventionalCommits(), repo, subject) == []
+    assert check(ConventionalCommits(), subject) == []
 
 
 @pytest.mark.parametrize(
@@ -164,39 +162,39 @@ def test_conventional_commits_accepts(repo: Repo, subject: str) -> None:
         ("feat(): add retries", "empty conventional commit scope"),
     ],
 )
-def test_conventional_commits_reports(repo: Repo, subject: str, problem: str) -> None:
-    (finding,) = check(ConventionalCommits(Severity.WARNING), repo, subject)
+def test_conventional_commits_reports(subject: str, problem: str) -> None:
+    (finding,) = check(ConventionalCommits(Severity.WARNING), subject)
     assert problem in finding.message
     assert finding.severity is Severity.WARNING
 
 
-def test_conventional_commits_types_option(repo: Repo) -> None:
+def test_conventional_commits_types_option() -> None:
     rule = ConventionalCommits(types=["feature", "bugfix"])
-    assert check(rule, repo, "feature: add retries") == []
-    assert len(check(rule, repo, "feat: add retries")) == 1
+    assert check(rule, "feature: add retries") == []
+    assert len(check(rule, "feat: add retries")) == 1
 
 
-def test_signed_off_by(repo: Repo) -> None:
+def test_signed_off_by() -> None:
     rule = SignedOffBy()
     assert SignedOffBy.severity is Severity.OFF
-    assert check(rule, repo, "Fix\n\nWhy.\n\nSigned-off-by: T <t@example.com>\n") == []
+    assert check(rule, "Fix\n\nWhy.\n\nSigned-off-by: T <t@example.com>\n") == []
     # Case of the key and of the address do not matter; other sign-offs may come first.
     signed = "Signed-off-by: R <r@example.com>\nsigned-off-by: T <T@Example.COM>\n"
-    assert check(rule, repo, f"Fix\n\nWhy.\n\n{signed}") == []
-    (missing,) = check(rule, repo, "Fix\n\nWhy.\n")
+    assert check(rule, f"Fix\n\nWhy.\n\n{signed}") == []
+    (missing,) = check(rule, "Fix\n\nWhy.\n")
     assert missing.message == "no Signed-off-by trailer"
 
 
-def test_signed_off_by_someone_else(repo: Repo) -> None:
+def test_signed_off_by_someone_else() -> None:
     text = "Fix\n\nWhy.\n\nAcked-by: A <a@example.com>\nSigned-off-by: O <o@example.com>\n"
-    (finding,) = check(SignedOffBy(), repo, text)
+    (finding,) = check(SignedOffBy(), text)
     assert finding.line == 6
     assert "O <o@example.com>" in finding.message
     assert "<t@example.com>" in finding.message
-    assert check(SignedOffBy(), repo, text, author="O <o@example.com>") == []
+    assert check(SignedOffBy(), text, author="O <o@example.com>") == []
 
 
-def test_signed_off_by_is_read_from_the_last_paragraph_only(repo: Repo) -> None:
-    assert len(check(SignedOffBy(), repo, "Signed-off-by: T <t@example.com>\n")) == 1
+def test_signed_off_by_is_read_from_the_last_paragraph_only() -> None:
+    assert len(check(SignedOffBy(), "Signed-off-by: T <t@example.com>\n")) == 1
     text = "Fix\n\nSigned-off-by: T <t@example.com>\n\nA closing thought.\n"
-    assert len(check(SignedOffBy(), repo, text)) == 1
+    assert len(check(SignedOffBy(), text)) == 1

@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-from support.repos import Repo
-from support.review import found, review
+from support.changes import Changes, executable, submodule, symlink
+from support.review import found, reviewed
 
 
-def test_trailing_whitespace_and_markdown_line_breaks(repo: Repo) -> None:
-    repo.land(
-        "change",
+def test_trailing_whitespace_and_markdown_line_breaks(changes: Changes) -> None:
+    change = changes.change(
         {
             "code.py": "ok = 1\nbad = 2  \ntab = 3\t\n",
             "notes.md": "a hard break  \nthree is too many   \n  \n",
-        },
-        hooks=False,
+        }
     )
-    assert found(review(repo), "P001") == [
+    assert found(reviewed(change), "P001") == [
         ("P001", "code.py", 2),
         ("P001", "code.py", 3),
         ("P001", "notes.md", 2),
@@ -26,60 +21,55 @@ def test_trailing_whitespace_and_markdown_line_breaks(repo: Repo) -> None:
     ]
 
 
-def test_missing_final_newline_but_not_for_symlinks(repo: Repo) -> None:
-    repo.land("change", {"a.txt": "one\ntwo"}, hooks=False)
-    os.symlink("a.txt", repo.path / "link")
-    repo.git("add", "link")
-    repo.git("commit", "-q", "-m", "link", LANDWATCH="0")
-    assert found(review(repo, "HEAD~1"), "P002") == [("P002", "a.txt", 2)]
-    assert found(review(repo), "P002") == []
+def test_missing_final_newline_but_not_for_symlinks(changes: Changes) -> None:
+    branch = changes.branch()
+    text = branch.land({"a.txt": "one\ntwo"})
+    link = branch.land({"link": symlink("a.txt")}, "link")
+    assert found(reviewed(text), "P002") == [("P002", "a.txt", 2)]
+    assert found(reviewed(link), "P002") == []
 
 
-def test_mixed_line_endings_only_when_the_change_mixes_them(repo: Repo) -> None:
-    repo.land("change", {"mixed.txt": b"a\r\nb\n", "crlf.txt": b"a\r\nb\r\n"}, hooks=False)
-    assert found(review(repo), "P003") == [("P003", "mixed.txt", None)]
-    repo.land(
-        "change", {"mixed.txt": b"a\r\nb\nc\n"}, hooks=False
-    )  # mixed before: not reported again
-    assert found(review(repo), "P003") == []
+def test_mixed_line_endings_only_when_the_change_mixes_them(changes: Changes) -> None:
+    branch = changes.branch()
+    change = branch.land({"mixed.txt": b"a\r\nb\n", "crlf.txt": b"a\r\nb\r\n"})
+    assert found(reviewed(change), "P003") == [("P003", "mixed.txt", None)]
+    change = branch.land({"mixed.txt": b"a\r\nb\nc\n"})  # mixed before: not reported again
+    assert found(reviewed(change), "P003") == []
 
 
-def test_conflict_markers_and_rst_headings(repo: Repo) -> None:
-    repo.land(
-        "change",
+def test_conflict_markers_and_rst_headings(changes: Changes) -> None:
+    change = changes.change(
         {
             "conflicted.py": "<<<<<<< HEAD\nx = 1\n=======\nx = 2\n>>>>>>> topic\n",
             "doc.rst": "Title\n=======\n\nText\n",
-        },
-        hooks=False,
+        }
     )
-    assert found(review(repo), "P004") == [
+    assert found(reviewed(change), "P004") == [
         ("P004", "conflicted.py", 1),
         ("P004", "conflicted.py", 3),
         ("P004", "conflicted.py", 5),
     ]
 
 
-def test_large_files_added_or_grown_and_lfs_exempt(repo: Repo) -> None:
+def test_large_files_added_or_grown_and_lfs_exempt(changes: Changes) -> None:
     big = b"x" * (600 * 1024)
-    repo.land(
-        "change",
+    branch = changes.branch()
+    change = branch.land(
         {
             ".gitattributes": "*.bin filter=lfs diff=lfs merge=lfs -text\n",
             "data.csv": big,
             "model.bin": big,
             "small.csv": b"x" * 1000,
-        },
-        hooks=False,
+        }
     )
-    assert found(review(repo), "P005") == [("P005", "data.csv", None)]
-    repo.land("change", {"small.csv": big}, hooks=False)  # grew past the limit
-    assert found(review(repo), "P005") == [("P005", "small.csv", None)]
+    assert found(reviewed(change), "P005") == [("P005", "data.csv", None)]
+    change = branch.land({"small.csv": big})  # grew past the limit
+    assert found(reviewed(change), "P005") == [("P005", "small.csv", None)]
 
 
-def test_syntax_errors_in_json_toml_yaml_python(repo: Repo) -> None:
-    repo.land(
-        "change",
+def test_syntax_errors_in_json_toml_yaml_python(changes: Changes) -> None:
+    branch = changes.branch()
+    change = branch.land(
         {
             "bad.json": '{"a": 1,}\n',
             "good.json": '{"a": 1}\n',
@@ -89,121 +79,111 @@ def test_syntax_errors_in_json_toml_yaml_python(repo: Repo) -> None:
             "cloudformation.yaml": "Resources:\n  Bucket:\n    Name: !Ref BucketName\n",
             "bad.py": "def f(:\n    pass\n",
             "good.py": "def f():\n    pass\n",
-        },
-        hooks=False,
+        }
     )
-    assert sorted(found(review(repo), "P006")) == [
+    assert sorted(found(reviewed(change), "P006")) == [
         ("P006", "bad.json", 1),
         ("P006", "bad.py", 1),
         ("P006", "bad.toml", 1),
         ("P006", "bad.yaml", 2),
     ]
-    repo.land(
-        "change", {"bad.json": '{"a": 2,}\n'}, hooks=False
-    )  # broken before the change: not reported again
-    assert found(review(repo), "P006") == []
+    change = branch.land({"bad.json": '{"a": 2,}\n'})  # broken before: not reported again
+    assert found(reviewed(change), "P006") == []
 
 
-def test_debug_statements_in_python_only(repo: Repo) -> None:
-    repo.land(
-        "change",
+def test_debug_statements_in_python_only(changes: Changes) -> None:
+    change = changes.change(
         {
             "app.py": "import pdb\npdb_helper = 1\nbreakpoint()\nfrom ipdb import set_trace\n",
             "notes.txt": "import pdb\n",
-        },
-        hooks=False,
+        }
     )
-    assert found(review(repo), "P007") == [
+    assert found(reviewed(change), "P007") == [
         ("P007", "app.py", 1),
         ("P007", "app.py", 3),
         ("P007", "app.py", 4),
     ]
 
 
-def test_paths_that_clash_by_case_or_windows_cannot_hold(repo: Repo) -> None:
-    repo.land("change", {"README.md": "x\n", "docs/Guide.md": "x\n"}, hooks=False)
-    repo.land(
-        "change",
+def test_paths_that_clash_by_case_or_windows_cannot_hold(changes: Changes) -> None:
+    change = changes.change(
         {"Readme.md": "y\n", "aux.c": "int x;\n", "docs/guide.md": "y\n", "ok.c": "x\n"},
-        hooks=False,
+        before={"README.md": "x\n", "docs/Guide.md": "x\n"},
     )
-    assert sorted((path, rule) for rule, path, _ in found(review(repo), "P008")) == [
+    assert sorted((path, rule) for rule, path, _ in found(reviewed(change), "P008")) == [
         ("Readme.md", "P008"),
         ("aux.c", "P008"),
         ("docs/guide.md", "P008"),
     ]
 
 
-def test_executable_bit_versus_shebang(repo: Repo) -> None:
-    repo.land(
-        "change",
+def test_executable_bit_versus_shebang(changes: Changes) -> None:
+    change = changes.change(
         {
             "script.sh": "#!/bin/sh\necho hi\n",
-            "tool": "echo no shebang\n",
+            "tool": executable("echo no shebang\n"),
             "plain.sh": "#!/bin/sh\n",
-            "run.sh": "#!/bin/sh\n",
-        },
-        hooks=False,
+            "run.sh": executable("#!/bin/sh\n"),
+        }
     )
-    repo.git("update-index", "--chmod=+x", "tool")
-    repo.git("update-index", "--chmod=+x", "run.sh")
-    repo.git("commit", "-q", "--amend", "--no-edit", LANDWATCH="0")
-    assert sorted(found(review(repo), "P009")) == [
+    assert sorted(found(reviewed(change), "P009")) == [
         ("P009", "plain.sh", None),
         ("P009", "script.sh", None),
         ("P009", "tool", None),
     ]
 
 
-def test_new_submodule_and_symlink_turned_into_a_file(repo: Repo, tmp_path: Path) -> None:
-    library = Repo(tmp_path / "library")
-    repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(library.path), "lib")
-    os.symlink("target.txt", repo.path / "link")
-    repo.stage({"target.txt": "t\n"})
-    repo.git("add", "link")
-    repo.git("commit", "-q", "-m", "submodule and link", LANDWATCH="0")
-    assert found(review(repo), "P010") == [("P010", "lib", None)]
-    (repo.path / "link").unlink()
-    (repo.path / "link").write_text("target.txt")
-    repo.git("add", "link")
-    repo.git("commit", "-q", "-m", "a checkout without symlinks", LANDWATCH="0")
-    report = review(repo)
+def test_new_submodule_and_symlink_turned_into_a_file(changes: Changes) -> None:
+    library = changes.commit({"lib.c": "int x;\n"}, message="library\n")
+    branch = changes.branch()
+    added = branch.land(
+        {
+            ".gitmodules": '[submodule "lib"]\n\tpath = lib\n\turl = ../library\n',
+            "lib": submodule(library),
+            "link": symlink("target.txt"),
+            "target.txt": "t\n",
+        },
+        "submodule and link",
+    )
+    assert found(reviewed(added), "P010") == [("P010", "lib", None)]
+    unlinked = branch.land({"link": "target.txt"}, "a checkout without symlinks")
+    report = reviewed(unlinked)
     assert found(report, "P011") == [("P011", "link", None)]
     assert "holding its old target" in report.findings[0].message
 
 
-def test_json_with_comments_is_read_as_such(repo: Repo) -> None:
+def test_json_with_comments_is_read_as_such(changes: Changes) -> None:
     jsonc = '{\n  // the compiler\n  "compilerOptions": { "strict": true, },\n  /* done */\n}\n'
-    repo.land(
-        "change",
+    change = changes.change(
         {
             "tsconfig.json": jsonc,
             ".vscode/settings.json": jsonc,
             ".devcontainer/devcontainer.json": jsonc,
             "data.json": jsonc,  # plain JSON stays plain
             "broken.jsonc": '{\n  "a": 1\n  "b": 2\n}\n',
-        },
-        hooks=False,
+        }
     )
-    assert found(review(repo), "P006") == [("P006", "broken.jsonc", 3), ("P006", "data.json", 2)]
+    assert found(reviewed(change), "P006") == [
+        ("P006", "broken.jsonc", 3),
+        ("P006", "data.json", 2),
+    ]
 
 
-def test_duplicate_keys_in_json_and_yaml(repo: Repo) -> None:
+def test_duplicate_keys_in_json_and_yaml(changes: Changes) -> None:
     ci = (
         "jobs:\n  test:\n    matrix:\n      python: [3.11]\n    steps: []\n"
         "    matrix:\n      python: [3.12]\nanchors: &a {k: 1}\nalias: *a\nmerged:\n  <<: *a\n"
     )
-    repo.land(
-        "change",
+    branch = changes.branch()
+    change = branch.land(
         {
             ".github/workflows/ci.yml": ci,
             "package.json": '{"name": "a",\n "scripts": {},\n "name": "b"}\n',
             "fine.yaml": "a: 1\nb:\n  a: 2\n",
             "settings.toml": "a = 1\na = 2\n",
-        },
-        hooks=False,
+        }
     )
-    report = review(repo)
+    report = reviewed(change)
     assert found(report, "P012") == [
         ("P012", ".github/workflows/ci.yml", 6),
         ("P012", "package.json", 3),
@@ -211,11 +191,11 @@ def test_duplicate_keys_in_json_and_yaml(repo: Repo) -> None:
     assert "'matrix' given twice" in next(f.message for f in report.findings if f.rule == "P012")
     assert found(report, "P006") == [("P006", "settings.toml", 2)]  # TOML forbids it outright
     # Already there before the change: not said again.
-    repo.land("again", {".github/workflows/ci.yml": ci + "more: 1\n"}, hooks=False)
-    assert found(review(repo), "P012") == []
+    again = branch.land({".github/workflows/ci.yml": ci + "more: 1\n"}, "again")
+    assert found(reviewed(again), "P012") == []
 
 
-def test_compressed_data_without_a_nul_is_binary(repo: Repo) -> None:
+def test_compressed_data_without_a_nul_is_binary(changes: Changes) -> None:
     import hashlib
     import zlib
 
@@ -225,16 +205,36 @@ def test_compressed_data_without_a_nul_is_binary(repo: Repo) -> None:
     )
     # Compressed data often holds no NUL in its first bytes: git's own test calls it text.
     blob = next(data for body in bodies if b"\0" not in (data := zlib.compress(body)))
-    repo.land("change", {"testdata/objects/ab/cdef": blob}, hooks=False)
-    assert found(review(repo), "P002") == []
+    change = changes.change({"testdata/objects/ab/cdef": blob})
+    assert found(reviewed(change), "P002") == []
 
 
-def test_documents_nested_past_pythons_stack_are_reviewed_not_a_crash(repo: Repo) -> None:
+def test_documents_nested_past_pythons_stack_are_reviewed_not_a_crash(changes: Changes) -> None:
     deep = "[" * 50_000 + "]" * 50_000 + "\n"
-    repo.land(
-        "lockfile", {"package-lock.json": '{"packages": {}}\n', "package.json": "{}\n"}, hooks=False
-    )
+    lockfile = {"package-lock.json": '{"packages": {}}\n', "package.json": "{}\n"}
     files = {"package.json": deep, "settings.json": deep, "Cargo.toml": "x = " + deep}
-    repo.land("deep", {**files, "a.txt": "x  \n"}, hooks=False)
-    report = review(repo)
+    change = changes.change({**files, "a.txt": "x  \n"}, before=lockfile, message="deep\n")
+    report = reviewed(change)
+    assert [(rule, path) for rule, path, _ in found(report)] == [("P001", "a.txt")]
+
+
+def test_documents_python_cannot_nest_or_convert_are_reviewed_not_a_crash(
+    changes: Changes,
+) -> None:
+    long_number = "1" * 5_000  # past the 4300 digits Python converts from text
+    lockfiles = {
+        "package-lock.json": '{"packages": {}}\n',
+        "package.json": "{}\n",
+        "Cargo.lock": "\n",
+    }
+    files = {
+        "deep.py": "x = a" + ".b" * 200_000 + "\n",  # RecursionError in the parser
+        "unary.py": "x = " + "-" * 200_000 + "1\n",  # MemoryError in the parser
+        "numbers.json": long_number + "\n",
+        "numbers.toml": f"x = {long_number}\n",
+        "package.json": f'{{"dependencies": {{"a": "1"}}, "n": {long_number}}}\n',
+        "Cargo.toml": f'[dependencies]\na = "1"\n[package]\nn = {long_number}\n',
+    }
+    change = changes.change({**files, "a.txt": "x  \n"}, before=lockfiles, message="numbers\n")
+    report = reviewed(change)
     assert [(rule, path) for rule, path, _ in found(report)] == [("P001", "a.txt")]

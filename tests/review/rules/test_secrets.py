@@ -1,4 +1,4 @@
-"""The secret rules on commits of real repositories: what each finds, what it lets through.
+"""The secret rules on landed changes: what each finds, what it lets through.
 
 Every token here is built by the test (fake but well formed), so this file holds none whole.
 """
@@ -10,7 +10,6 @@ import hashlib
 import json
 import random
 import string
-from pathlib import Path
 
 import pytest
 
@@ -24,9 +23,9 @@ from landwatch.review.rules.secrets import (
     PrivateKey,
     TokenFormat,
 )
-from landwatch.review.secretscan import redact, shannon_entropy
-from support.repos import Repo
-from support.review import landed
+from landwatch.review.secrets.redaction import redact
+from landwatch.review.secrets.scanning import shannon_entropy
+from support.changes import Changes
 
 
 def check(change: Change, path: str, rule: LineRule) -> list[Finding]:
@@ -108,14 +107,14 @@ def test_redact_keeps_at_most_four_characters() -> None:
     assert redact("abc") == "****"
 
 
-def test_every_rule_is_a_secret_rule_with_docs_and_flags_its_example(repo: Repo) -> None:
+def test_every_rule_is_a_secret_rule_with_docs_and_flags_its_example(changes: Changes) -> None:
     assert [(rule.id, rule.name, rule.severity) for rule in RULES] == [
         ("S001", "private-key", Severity.ERROR),
         ("S002", "token-format", Severity.ERROR),
         ("S003", "generic-secret", Severity.WARNING),
         ("S004", "credentials", Severity.ERROR),
     ]
-    change = landed(repo, {f"example-{rule.id}.txt": rule.example + "\n" for rule in RULES})
+    change = changes.change({f"example-{rule.id}.txt": rule.example + "\n" for rule in RULES})
     for rule in RULES:
         assert rule.secret
         assert rule.doc() and rule.example
@@ -125,7 +124,7 @@ def test_every_rule_is_a_secret_rule_with_docs_and_flags_its_example(repo: Repo)
 # --- S001 private-key ---------------------------------------------------------------------------
 
 
-def test_private_keys_of_every_kind_are_found(repo: Repo) -> None:
+def test_private_keys_of_every_kind_are_found(changes: Changes) -> None:
     blocks = {
         "RSA private key": pem(
             "RSA PRIVATE KEY", 1, "Proc-Type: 4,ENCRYPTED", "DEK-Info: AES-128-CBC,0A1B2C", ""
@@ -158,11 +157,11 @@ def test_private_keys_of_every_kind_are_found(repo: Repo) -> None:
         lines += ["", "# the next key"]
         expected.append(("S001", len(lines) + 1, label))
         lines += block
-    change = landed(repo, {"keys.txt": "\n".join(lines) + "\n"})
+    change = changes.change({"keys.txt": "\n".join(lines) + "\n"})
     assert found(change, "keys.txt", PrivateKey()) == expected
 
 
-def test_certificates_and_public_keys_are_not_private_keys(repo: Repo) -> None:
+def test_certificates_and_public_keys_are_not_private_keys(changes: Changes) -> None:
     public = [
         *pem("CERTIFICATE", 1),
         *pem("PUBLIC KEY", 2),
@@ -170,11 +169,11 @@ def test_certificates_and_public_keys_are_not_private_keys(repo: Repo) -> None:
         *pem("PGP PUBLIC KEY BLOCK", 4),
         "ssh-ed25519 " + "".join(key_body(5, 48)) + " deploy@example.com",
     ]
-    change = landed(repo, {"ca.pem": "\n".join(public) + "\n"})
+    change = changes.change({"ca.pem": "\n".join(public) + "\n"})
     assert found(change, "ca.pem", PrivateKey()) == []
 
 
-def test_a_header_without_key_material_is_a_mention_not_a_key(repo: Repo) -> None:
+def test_a_header_without_key_material_is_a_mention_not_a_key(changes: Changes) -> None:
     marker = "-----BEGIN " + "RSA PRIVATE KEY-----"
     code = "\n".join(
         [
@@ -188,16 +187,16 @@ def test_a_header_without_key_material_is_a_mention_not_a_key(repo: Repo) -> Non
         ]
     )
     docs = f"Paste the key, which starts with `{marker}`, into the form.\n"
-    change = landed(repo, {"keys.py": code, "README.md": docs, "last.txt": marker + "\n"})
+    change = changes.change({"keys.py": code, "README.md": docs, "last.txt": marker + "\n"})
     for path in ("keys.py", "README.md", "last.txt"):
         assert found(change, path, PrivateKey()) == []
 
 
-def test_a_key_inside_a_json_string_is_found_and_redacted(repo: Repo) -> None:
+def test_a_key_inside_a_json_string_is_found_and_redacted(changes: Changes) -> None:
     body = "".join(key_body(11))
     value = f"-----BEGIN PRIVATE KEY-----\n{body[:64]}\n{body[64:]}\n-----END PRIVATE KEY-----\n"
     account = {"type": "service_account", "private_key_id": "ab12" * 10, "private_key": value}
-    change = landed(repo, {"account.json": json.dumps(account, indent=1)})
+    change = changes.change({"account.json": json.dumps(account, indent=1)})
     (finding,) = check(change, "account.json", PrivateKey())
     assert (finding.line, finding.message) == (4, "private key (PKCS#8)")
     assert finding.snippet is not None and body[:64] not in finding.snippet
@@ -207,12 +206,12 @@ def test_a_key_inside_a_json_string_is_found_and_redacted(repo: Repo) -> None:
     assert check(change, "account.json", GenericSecret()) == []
 
 
-def test_a_key_in_a_code_string_is_found_on_its_header_line(repo: Repo) -> None:
+def test_a_key_in_a_code_string_is_found_on_its_header_line(changes: Changes) -> None:
     body = key_body(12)
     lines = ["KEY = (", '    "-----BEGIN EC PRIVATE KEY-----\\n"']
     lines += [f'    "{chunk}\\n"' for chunk in body]
     lines += ['    "-----END EC PRIVATE KEY-----\\n"', ")"]
-    change = landed(repo, {"fixture.py": "\n".join(lines) + "\n"})
+    change = changes.change({"fixture.py": "\n".join(lines) + "\n"})
     (finding,) = check(change, "fixture.py", PrivateKey())
     assert (finding.rule, finding.line, finding.message) == ("S001", 2, "EC private key")
     assert finding.snippet == '    "-----BEGIN EC PRIVATE KEY-----\\n"'
@@ -222,16 +221,16 @@ def test_a_key_in_a_code_string_is_found_on_its_header_line(repo: Repo) -> None:
 # --- S002 token-format --------------------------------------------------------------------------
 
 
-def test_each_token_format_is_named(repo: Repo) -> None:
+def test_each_token_format_is_named(changes: Changes) -> None:
     lines = [f'value_{number} = "{token}"' for number, (_, token) in enumerate(TOKENS)]
     lines.append(f"notify: https://hooks.slack.com/services/{SLACK_WEBHOOK_PATH}")
-    change = landed(repo, {"tokens.py": "\n".join(lines) + "\n"})
+    change = changes.change({"tokens.py": "\n".join(lines) + "\n"})
     expected = [("S002", number + 1, label) for number, (label, _) in enumerate(TOKENS)]
     expected.append(("S002", len(TOKENS) + 1, "Slack webhook URL"))
     assert found(change, "tokens.py", TokenFormat()) == expected
 
 
-def test_an_aws_key_pair_is_two_findings(repo: Repo) -> None:
+def test_an_aws_key_pair_is_two_findings(changes: Changes) -> None:
     credentials = "\n".join(
         [
             "[default]",
@@ -240,7 +239,7 @@ def test_an_aws_key_pair_is_two_findings(repo: Repo) -> None:
             "region = eu-west-1",
         ]
     )
-    change = landed(repo, {".aws/credentials": credentials + "\n"})
+    change = changes.change({".aws/credentials": credentials + "\n"})
     findings = check(change, ".aws/credentials", TokenFormat())
     assert [(f.rule, f.line, f.message) for f in findings] == [
         ("S002", 2, "AWS access key ID"),
@@ -252,7 +251,7 @@ def test_an_aws_key_pair_is_two_findings(repo: Repo) -> None:
     ]
 
 
-def test_near_misses_and_documentation_placeholders_are_not_tokens(repo: Repo) -> None:
+def test_near_misses_and_documentation_placeholders_are_not_tokens(changes: Changes) -> None:
     lines = [
         'short = "ghp_' + "A1b2" * 8 + 'A1b"',  # 35 characters
         'long = "ghp_' + "A1b2" * 9 + 'C"',  # 37 characters
@@ -266,14 +265,14 @@ def test_near_misses_and_documentation_placeholders_are_not_tokens(repo: Repo) -
         'secret_commit = "' + "0123456789abcdef0123" * 2 + '"',
         'one_part = "eyJhbGciOiJIUzI1NiJ9.payload.signature"',
     ]
-    change = landed(repo, {"near.py": "\n".join(lines) + "\n"})
+    change = changes.change({"near.py": "\n".join(lines) + "\n"})
     assert found(change, "near.py", TokenFormat()) == []
 
 
-def test_tokens_in_lockfiles_are_still_reported(repo: Repo) -> None:
+def test_tokens_in_lockfiles_are_still_reported(changes: Changes) -> None:
     token = "npm_" + "Ab1C" * 9
     line = f'"resolved": "https://npm.example.com/pkg.tgz?token={token}",'
-    change = landed(repo, {"package-lock.json": line + "\n"})
+    change = changes.change({"package-lock.json": line + "\n"})
     assert found(change, "package-lock.json", TokenFormat()) == [("S002", 1, "npm access token")]
 
 
@@ -282,7 +281,7 @@ def test_tokens_in_lockfiles_are_still_reported(repo: Repo) -> None:
 VALUES = [random_value(seed) for seed in range(12)]
 
 
-def test_secret_names_assigned_high_entropy_literals_are_found(repo: Repo) -> None:
+def test_secret_names_assigned_high_entropy_literals_are_found(changes: Changes) -> None:
     files = {
         "config.py": "\n".join(
             [
@@ -301,7 +300,7 @@ def test_secret_names_assigned_high_entropy_literals_are_found(repo: Repo) -> No
         "deploy.yaml": f"db:\n  password: {VALUES[9]}  # prod\n",
         "wp-config.php": f"define( 'DB_PASSWORD', '{VALUES[10]}' );\n",
     }
-    change = landed(repo, files)
+    change = changes.change(files)
     expected = {
         "config.py": [2, 3, 4],
         "app.js": [1],
@@ -321,7 +320,7 @@ def test_secret_names_assigned_high_entropy_literals_are_found(repo: Repo) -> No
     assert finding.snippet == f'\tapiKey := "{VALUES[4][:4]}…"'
 
 
-def test_values_that_are_code_not_literals_are_let_through(repo: Repo) -> None:
+def test_values_that_are_code_not_literals_are_let_through(changes: Changes) -> None:
     code = "\n".join(
         [
             'token = os.environ["API_TOKEN"]',
@@ -334,7 +333,7 @@ def test_values_that_are_code_not_literals_are_let_through(repo: Repo) -> None:
         ]
     )
     js = "const clientSecret = process.env.CLIENT_SECRET_VALUE;\n"
-    change = landed(repo, {"config.py": code + "\n", "server.js": js})
+    change = changes.change({"config.py": code + "\n", "server.js": js})
     assert check(change, "config.py", GenericSecret()) == []
     assert check(change, "server.js", GenericSecret()) == []
 
@@ -367,30 +366,30 @@ def test_values_that_are_code_not_literals_are_let_through(repo: Repo) -> None:
         r"(?<![\w.-])sk_live_\d+",  # a regular expression
     ],
 )
-def test_placeholders_digests_and_dummies_are_let_through(repo: Repo, value: str) -> None:
+def test_placeholders_digests_and_dummies_are_let_through(changes: Changes, value: str) -> None:
     # Each value is long and varied enough that only its filter lets it through.
     assert len(value) >= 8 and shannon_entropy(value) >= 3.5
-    change = landed(repo, {"config.py": f'SECRET_TOKEN = "{value}"\n'})
+    change = changes.change({"config.py": f'SECRET_TOKEN = "{value}"\n'})
     assert check(change, "config.py", GenericSecret()) == []
 
 
-def test_low_entropy_short_and_obvious_dummy_values_are_let_through(repo: Repo) -> None:
+def test_low_entropy_short_and_obvious_dummy_values_are_let_through(changes: Changes) -> None:
     values = ["changeme", "password", "example", "xxxxxxxx", "********", "hunter2", "aaaabbbb1111"]
     lines = [f'password_{number} = "{value}"' for number, value in enumerate(values)]
-    change = landed(repo, {"config.py": "\n".join(lines) + "\n"})
+    change = changes.change({"config.py": "\n".join(lines) + "\n"})
     assert check(change, "config.py", GenericSecret()) == []
 
 
-def test_integrity_attributes_are_not_secrets(repo: Repo) -> None:
+def test_integrity_attributes_are_not_secrets(changes: Changes) -> None:
     digest = base64.b64encode(random.Random(2).randbytes(48)).decode()
     html = f'<script src="/auth-token.js" integrity="sha384-{digest}"></script>\n'
     manifest = json.dumps({"auth-token.js": f"sha384-{digest}"}) + "\n"
-    change = landed(repo, {"index.html": html, "sri.json": manifest})
+    change = changes.change({"index.html": html, "sri.json": manifest})
     assert check(change, "index.html", GenericSecret()) == []
     assert check(change, "sri.json", GenericSecret()) == []
 
 
-def test_lockfiles_are_not_checked(repo: Repo) -> None:
+def test_lockfiles_are_not_checked(changes: Changes) -> None:
     names = [
         "package-lock.json",
         "yarn.lock",
@@ -404,17 +403,16 @@ def test_lockfiles_are_not_checked(repo: Repo) -> None:
         "vendor/tool/custom.lock",
     ]
     line = f'"auth_token": "{VALUES[0]}",\n'
-    change = landed(repo, {**dict.fromkeys(names, line), "not-a-lockfile.json": line})
+    change = changes.change({**dict.fromkeys(names, line), "not-a-lockfile.json": line})
     for name in names:
         assert check(change, name, GenericSecret()) == [], name
     assert len(check(change, "not-a-lockfile.json", GenericSecret())) == 1
 
 
-def test_unquoted_values_count_only_where_they_are_literals(repo: Repo) -> None:
+def test_unquoted_values_count_only_where_they_are_literals(changes: Changes) -> None:
     assignment = f"API_TOKEN={VALUES[0]}\n"
     yaml = f"password: !vault |\n  {VALUES[1]}\nsecret: *shared\ntoken: ${{CI_TOKEN}}\n"
-    change = landed(
-        repo,
+    change = changes.change(
         {
             "run.sh": assignment,
             "prod.env": assignment,
@@ -430,15 +428,15 @@ def test_unquoted_values_count_only_where_they_are_literals(repo: Repo) -> None:
     assert check(change, "prod.env", GenericSecret(unquoted=[])) == []
 
 
-def test_min_entropy_is_an_option(repo: Repo) -> None:
-    change = landed(repo, {"config.py": f'password = "{VALUES[0]}"\n'})
+def test_min_entropy_is_an_option(changes: Changes) -> None:
+    change = changes.change({"config.py": f'password = "{VALUES[0]}"\n'})
     assert len(check(change, "config.py", GenericSecret(min_entropy=3))) == 1
     assert check(change, "config.py", GenericSecret(min_entropy=6.0)) == []
 
 
-def test_known_formats_are_left_to_token_format(repo: Repo) -> None:
+def test_known_formats_are_left_to_token_format(changes: Changes) -> None:
     token = "ghp_" + "A1b2" * 9
-    change = landed(repo, {"ci.py": f'GITHUB_TOKEN = "{token}"\n'})
+    change = changes.change({"ci.py": f'GITHUB_TOKEN = "{token}"\n'})
     assert check(change, "ci.py", GenericSecret()) == []
     assert found(change, "ci.py", TokenFormat()) == [("S002", 1, "GitHub personal access token")]
 
@@ -446,7 +444,7 @@ def test_known_formats_are_left_to_token_format(repo: Repo) -> None:
 # --- redaction and identity ----------------------------------------------------------------------
 
 
-def test_no_finding_holds_a_whole_secret(repo: Repo) -> None:
+def test_no_finding_holds_a_whole_secret(changes: Changes) -> None:
     body = "".join(key_body(21))
     key = f"-----BEGIN RSA PRIVATE KEY-----\\n{body}\\n-----END RSA PRIVATE KEY-----"
     tokens = [token for _, token in TOKENS] + [AWS_SECRET_KEY]
@@ -456,7 +454,7 @@ def test_no_finding_holds_a_whole_secret(repo: Repo) -> None:
         f'password = "{VALUES[0]}"; backup_password = "{VALUES[0]}"',
         f'client_secret = "{VALUES[1]}", token = "{TOKENS[1][1]}"',
     ]
-    change = landed(repo, {"leak.txt": "\n".join(lines) + "\n"})
+    change = changes.change({"leak.txt": "\n".join(lines) + "\n"})
     secrets = {
         PrivateKey: [body],
         TokenFormat: tokens,
@@ -482,13 +480,11 @@ def test_no_finding_holds_a_whole_secret(repo: Repo) -> None:
         assert reported == set(expected), rule_class.id
 
 
-def test_a_fingerprint_survives_a_line_shift_and_confirms_no_guess(
-    repo: Repo, tmp_path: Path
-) -> None:
+def test_a_fingerprint_survives_a_line_shift_and_confirms_no_guess(changes: Changes) -> None:
     token = "ghp_" + "A1b2" * 9
-    first = landed(repo, {"ci.py": f'TOKEN = "{token}"\n'})
-    elsewhere = Repo(tmp_path / "elsewhere")  # the same file, landed with lines above it
-    moved = landed(elsewhere, {"ci.py": f'"""CI."""\n\nTOKEN = "{token}"\n'})
+    first = changes.change({"ci.py": f'TOKEN = "{token}"\n'})
+    # The same file, landed elsewhere with lines above it.
+    moved = changes.change({"ci.py": f'"""CI."""\n\nTOKEN = "{token}"\n'})
     (before,) = check(first, "ci.py", TokenFormat())
     (after,) = check(moved, "ci.py", TokenFormat())
     assert (before.line, after.line) == (1, 3)
@@ -499,18 +495,18 @@ def test_a_fingerprint_survives_a_line_shift_and_confirms_no_guess(
     assert unsalted("S002", "ci.py", token) != before.fingerprint
 
 
-def test_the_same_secret_twice_in_a_file_is_two_findings(repo: Repo) -> None:
+def test_the_same_secret_twice_in_a_file_is_two_findings(changes: Changes) -> None:
     token = "ghp_" + "A1b2" * 9
-    change = landed(repo, {"ci.py": f'A = "{token}"\nB = "{token}"\n'})
+    change = changes.change({"ci.py": f'A = "{token}"\nB = "{token}"\n'})
     findings = check(change, "ci.py", TokenFormat())
     assert [f.line for f in findings] == [1, 2]
     assert len({f.fingerprint for f in findings}) == 2
 
 
-def test_a_long_line_shows_a_window_around_the_secret(repo: Repo) -> None:
+def test_a_long_line_shows_a_window_around_the_secret(changes: Changes) -> None:
     token = "ghp_" + "A1b2" * 9
     line = "x = 1; " * 200 + f'token = "{token}"; ' + "y = 2; " * 200
-    change = landed(repo, {"bundle.min.js": line + "\n"})
+    change = changes.change({"bundle.min.js": line + "\n"})
     (finding,) = check(change, "bundle.min.js", TokenFormat())
     assert finding.snippet is not None
     assert len(finding.snippet) < 260 and "ghp_…" in finding.snippet
@@ -520,15 +516,14 @@ def test_a_long_line_shows_a_window_around_the_secret(repo: Repo) -> None:
 # --- passwords in URLs, connection strings and credential files ------------------------------
 
 
-def test_passwords_in_urls_connection_strings_and_credential_files(repo: Repo) -> None:
+def test_passwords_in_urls_connection_strings_and_credential_files(changes: Changes) -> None:
     password = random_value(41, 12)
     lines = [
         f"DATABASE_URL=postgres://admin:{password}@db.internal:5432/app",
         f'conn = "Server=sql1;Database=app;User ID=svc;Password={password};"',
         f"redis = 'redis://:{password}@cache:6379/0'",
     ]
-    change = landed(
-        repo,
+    change = changes.change(
         {
             "settings.py": "\n".join(lines) + "\n",
             ".pypirc": f"[pypi]\nusername = __token__\npassword = {password}\n",
@@ -544,7 +539,7 @@ def test_passwords_in_urls_connection_strings_and_credential_files(repo: Repo) -
         assert password not in (finding.snippet or "") and password not in finding.message
 
 
-def test_credential_placeholders_are_let_through(repo: Repo) -> None:
+def test_credential_placeholders_are_let_through(changes: Changes) -> None:
     lines = [
         "DATABASE_URL=postgres://user:password@localhost/db",
         'url = "https://${USER}:${PASSWORD}@host/repo.git"',
@@ -555,27 +550,29 @@ def test_credential_placeholders_are_let_through(repo: Repo) -> None:
         "https://user:****@example.com",
         "See https://docs.example.com/a:b@c for the format",
     ]
-    change = landed(repo, {"notes.py": "\n".join(lines) + "\n"})
+    change = changes.change({"notes.py": "\n".join(lines) + "\n"})
     assert found(change, "notes.py", Credentials()) == [("S004", 4, "password in a URL")]
 
 
-def test_tokens_shown_cut_short_are_examples_not_secrets(repo: Repo) -> None:
+def test_tokens_shown_cut_short_are_examples_not_secrets(changes: Changes) -> None:
     jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
     lines = [
         f'token: "{jwt}..."',
         f"Authorization: Bearer {jwt}.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefgh...",
         'api_key = "sk_live_4eC39HqLyjWDarjtT1…"',
     ]
-    change = landed(repo, {"docs/auth.md": "\n".join(lines) + "\n"})
+    change = changes.change({"docs/auth.md": "\n".join(lines) + "\n"})
     for rule in (TokenFormat(), GenericSecret()):
         assert found(change, "docs/auth.md", rule) == []
 
 
-def test_a_private_key_rotated_in_place_is_found(repo: Repo) -> None:
+def test_a_private_key_rotated_in_place_is_found(changes: Changes) -> None:
     old = pem("PRIVATE KEY", 51)
-    landed(repo, {"certs/server.key": "\n".join(old) + "\n"})
     new = [old[0], *key_body(52), old[-1]]  # the header and footer lines unchanged
-    change = landed(repo, {"certs/server.key": "\n".join(new) + "\n"})
+    change = changes.change(
+        {"certs/server.key": "\n".join(new) + "\n"},
+        before={"certs/server.key": "\n".join(old) + "\n"},
+    )
     findings = check(change, "certs/server.key", PrivateKey())
     assert [(f.rule, f.line, f.message) for f in findings] == [
         ("S001", 2, "private key (PKCS#8) (its body replaced in place)")

@@ -1,8 +1,9 @@
-"""What a rule is: an id, a name, a scope, a default severity, typed options and its docs.
+"""What a rule is: an id, a name, a scope, a default severity, typed options and its docs, and
+every fact the engine needs of it (bursts, learned standards, fixtures) as a class attribute.
 
 A rule checks one scope (added lines of a file, a whole new file, the tree, the change, the
 message) and yields findings; third-party rules subclass these and register through the
-`landwatch.rules` entry point group.
+`landwatch.rules` entry point group, and get the defaults of whatever attribute they leave out.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.globs import matches_any
 
 if TYPE_CHECKING:  # only annotations: reading a report must not import pygit2
-    from landwatch.review.change import Change, FileChange, Line, Message
+    from landwatch.review.change import Change, FileChange, Line
+    from landwatch.review.message import Message
 
 
 class Scope(enum.Enum):
@@ -26,6 +28,30 @@ class Scope(enum.Enum):
     TREE = "tree, paths and modes"
     CHANGE = "the change as a whole"
     MESSAGE = "the commit message"
+
+
+class Fixtures(enum.Enum):
+    """A practice of a project's test fixtures that the history before a change can show
+    (review.precedent); where it does, the findings of a rule it concerns are not reported."""
+
+    # Secret-looking values in files, or test directories, that already held such values.
+    SECRETS = "secret-looking values"
+    # Test directories whose files mostly end without a newline: compared byte for byte.
+    BYTES = "files kept byte for byte"
+
+
+@dataclass(frozen=True)
+class Learned:
+    """What a project's history teaches a rule (review.standards) where the committed
+    configuration says nothing of it: the value of one `Standards` attribute, set as an option
+    or turning the rule on."""
+
+    # The attribute of review.standards.Standards read (None or false: nothing learned).
+    standard: str
+    # The report's note when it applies: {value} is what was learned, {id} the rule's id.
+    note: str
+    # The option the value sets; None: a true value turns the rule on, at warning.
+    option: str | None = None
 
 
 @dataclass(frozen=True)
@@ -89,6 +115,13 @@ class Rule:
     # Message rules are skipped for `fixup!`/`squash!` commits, meant to vanish in a rebase,
     # unless the rule is about them.
     runs_on_fixups: ClassVar[bool] = False
+    # Past this many findings in one file, the rule's findings there are one finding listing
+    # their lines (an ASCII-art block, a pasted table, a list of example keys); None: never.
+    merged_past: ClassVar[int | None] = None
+    # What the project's history teaches the rule, unless the configuration sets it.
+    learned: ClassVar[Learned | None] = None
+    # The fixture practice that, where the history shows it, keeps the rule's findings quiet.
+    fixtures: ClassVar[Fixtures | None] = None
 
     def __init__(self, severity: Severity | None = None, **options: Any) -> None:
         self.active_severity = self.severity if severity is None else severity

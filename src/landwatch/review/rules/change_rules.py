@@ -9,8 +9,8 @@ import posixpath
 import re
 from collections.abc import Iterator
 
-from landwatch.review import dependencies
 from landwatch.review.change import Change, FileChange, FileStatus
+from landwatch.review.dependencies import Wanted, lockfiles, manifests, versions
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import LOCKFILES_OF_MANIFEST, matches_any
 from landwatch.review.rules.base import ChangeRule, Option
@@ -136,9 +136,7 @@ class SourceWithoutTests(ChangeRule):
 
 
 _MANIFEST_OF_LOCKFILE = {
-    lockfile: manifest
-    for manifest, lockfiles in LOCKFILES_OF_MANIFEST.items()
-    for lockfile in lockfiles
+    lockfile: manifest for manifest, names in LOCKFILES_OF_MANIFEST.items() for lockfile in names
 }
 
 
@@ -173,26 +171,26 @@ class ManifestLockfile(ChangeRule):
             if file.deleted:
                 if name in _MANIFEST_OF_LOCKFILE:
                     yield from self._lockfile_deleted(change, file)
-            elif name in dependencies.MANIFESTS:
+            elif name in manifests.READERS:
                 yield from self._manifest(change, file, changed)
             elif name in _MANIFEST_OF_LOCKFILE and self.option("lockfile_alone"):
                 yield from self._lockfile_alone(change, file, changed)
 
     def _manifest(self, change: Change, file: FileChange, changed: set[str]) -> Iterator[Finding]:
         directory, name = posixpath.split(file.path)
-        lockfiles = [
+        present = [
             lockfile
             for lockfile in LOCKFILES_OF_MANIFEST[name]
             if change.has_file(posixpath.join(directory, lockfile))
         ]
-        if not lockfiles or any(posixpath.join(directory, lock) in changed for lock in lockfiles):
+        if not present or any(posixpath.join(directory, lock) in changed for lock in present):
             return
-        read = dependencies.MANIFESTS[name]
+        read = manifests.READERS[name]
         new = file.new_content()
         after = None if new is None else read(new)
         if not after:
             return
-        before: dependencies.Wanted = {}
+        before: Wanted = {}
         if file.status not in (FileStatus.ADDED, FileStatus.COPIED):
             old = file.old_content()
             parsed = None if old is None else read(old)
@@ -204,24 +202,24 @@ class ManifestLockfile(ChangeRule):
         }
         if not asked:
             return
-        lockfile = lockfiles[0]
+        lockfile = present[0]
         blob = change.file_at(posixpath.join(directory, lockfile))
-        locked = None if blob is None else dependencies.LOCKFILES[lockfile](blob)
+        locked = None if blob is None else lockfiles.READERS[lockfile](blob)
         if locked is None:
             return
-        ecosystem = dependencies.ECOSYSTEM.get(name)
+        ecosystem = manifests.ECOSYSTEM.get(name)
         missing, unmet = [], []
         for dep, spec in sorted(asked.items()):
-            versions = locked.get(dep)
-            if versions is None:
+            locked_versions = locked.get(dep)
+            if locked_versions is None:
                 if dep not in before:
                     missing.append(dep)
                 continue
             if spec is None or ecosystem is None:
                 continue
-            verdicts = [dependencies.satisfies(v, spec, ecosystem) for v in versions]
+            verdicts = [versions.satisfies(v, spec, ecosystem) for v in locked_versions]
             if verdicts and all(verdict is False for verdict in verdicts):
-                unmet.append(f"{dep} {spec} (locked: {', '.join(sorted(versions))})")
+                unmet.append(f"{dep} {spec} (locked: {', '.join(sorted(locked_versions))})")
         if missing:
             shown = ", ".join(missing[:5]) + (
                 f" and {len(missing) - 5} more" if len(missing) > 5 else ""
@@ -252,7 +250,7 @@ class ManifestLockfile(ChangeRule):
         ]
         if others:
             return  # a switch of package manager
-        wanted = dependencies.MANIFESTS[manifest](kept)
+        wanted = manifests.READERS[manifest](kept)
         if not wanted:
             return
         yield self.finding(

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from landwatch.review.change import Message
 from landwatch.review.findings import Finding, Severity
-from landwatch.review.rules.base import MessageRule, Option
+from landwatch.review.message import Message
+from landwatch.review.rules.base import Learned, MessageRule, Option
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")
 # Wrapping cannot shorten a line that is only a URL, however it is dressed (a Markdown
@@ -30,6 +30,11 @@ class SubjectLength(MessageRule):
     name = "subject-length"
     severity = Severity.WARNING
     options = (Option("max_length", 72, "the longest subject, in characters"),)
+    learned = Learned(
+        "subject_limit",
+        "subjects up to {value} characters, as the project keeps them ({id})",
+        option="max_length",
+    )
     example = "Add retries with exponential backoff and jitter to every fetch the sync client makes"
 
     def check_message(self, message: Message) -> Iterator[Finding]:
@@ -154,6 +159,9 @@ class ConventionalCommits(MessageRule):
     id = "M005"
     name = "conventional-commits"
     severity = Severity.OFF
+    learned = Learned(
+        "writes_conventional_commits", "Conventional Commits ({id}), as the project writes them"
+    )
     options = (
         Option(
             "types",
@@ -210,6 +218,7 @@ class SignedOffBy(MessageRule):
     id = "M006"
     name = "signed-off-by"
     severity = Severity.OFF
+    learned = Learned("signs_off", "Signed-off-by trailers ({id}), as the project writes them")
     example = "Fix the parser\n\nIt dropped the last token."
 
     def check_message(self, message: Message) -> Iterator[Finding]:

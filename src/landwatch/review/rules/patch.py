@@ -6,12 +6,11 @@ Each says what it catches and what it deliberately lets through (the false posit
 
 from __future__ import annotations
 
-import ast
-import json
 import re
-import tomllib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
+from landwatch.review import documents
+from landwatch.review.binary import looks_binary
 from landwatch.review.change import (
     MODE_EXECUTABLE,
     MODE_SUBMODULE,
@@ -20,11 +19,9 @@ from landwatch.review.change import (
     FileChange,
     FileStatus,
     Line,
-    looks_binary,
 )
 from landwatch.review.findings import Finding, Severity
-from landwatch.review.globs import matches_any
-from landwatch.review.rules.base import FileRule, LineRule, Option, TreeRule
+from landwatch.review.rules.base import FileRule, Fixtures, LineRule, Option, TreeRule
 
 
 class TrailingWhitespace(LineRule):
@@ -37,6 +34,7 @@ class TrailingWhitespace(LineRule):
     name = "trailing-whitespace"
     example = "x = compute()␠␠   (P001: trailing whitespace; ␠ marks a space)"
     severity = Severity.WARNING
+    merged_past = 3
     options = (Option("markdown", ("*.md", "*.markdown"), "files where two spaces break a line"),)
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
@@ -59,6 +57,7 @@ class MissingFinalNewline(LineRule):
     name = "missing-final-newline"
     example = "the last line of config.ini ends without a newline"
     severity = Severity.WARNING
+    fixtures = Fixtures.BYTES
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         if file.lacks_final_newline and lines and not file.is_symlink and lines[-1].end == b"":
@@ -157,114 +156,6 @@ class LargeFile(TreeRule):
             )
 
 
-def _python_error(text: bytes) -> tuple[int | None, str] | None:
-    try:
-        compile(text, "<landed>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
-    except SyntaxError as error:
-        return error.lineno, error.msg
-    except ValueError as error:  # null bytes
-        return None, str(error)
-    return None
-
-
-def _json_error(text: bytes) -> tuple[int | None, str] | None:
-    try:
-        json.loads(text)
-    except json.JSONDecodeError as error:
-        return error.lineno, error.msg
-    except UnicodeDecodeError as error:
-        return None, str(error)
-    except RecursionError:
-        return None  # valid however deep, only past what Python's parser can nest
-    return None
-
-
-def _jsonc_error(text: bytes) -> tuple[int | None, str] | None:
-    return _json_error(without_comments(text))
-
-
-# JSON with comments: VS Code, TypeScript and dev containers read these with `//` and `/* */`
-# comments and trailing commas; a JSON parser calls every one of them broken.
-JSONC_FILES = (
-    "*.jsonc",
-    "tsconfig.json",
-    "tsconfig.*.json",
-    "jsconfig.json",
-    "jsconfig.*.json",
-    ".vscode/*.json",
-    "*.code-workspace",
-    "devcontainer.json",
-    ".devcontainer.json",
-    ".devcontainer/*.json",
-    ".eslintrc.json",
-    "tslint.json",
-    "api-extractor.json",
-    "typedoc.json",
-)
-_JSONC_COMMENTS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
-_JSONC_COMMAS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|,(?=\s*[}\]])')
-
-
-def without_comments(text: bytes) -> bytes:
-    """JSONC as JSON: comments, then trailing commas, blanked (line ends kept, so line numbers
-    still point into the file); strings are left as they are."""
-
-    def blank(match: re.Match[bytes]) -> bytes:
-        token = match[0]
-        if token.startswith(b'"'):
-            return token
-        return re.sub(rb"[^\n]", b" ", token)
-
-    return _JSONC_COMMAS.sub(blank, _JSONC_COMMENTS.sub(blank, text))
-
-
-def _toml_error(text: bytes) -> tuple[int | None, str] | None:
-    try:
-        tomllib.loads(text.decode("utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        match = re.search(r"at line (\d+)", str(error))
-        return (int(match[1]) if match else None), str(error)
-    except UnicodeDecodeError as error:
-        return None, str(error)
-    except RecursionError:
-        return None  # valid however deep, only past what Python's parser can nest
-    return None
-
-
-def _yaml_error(text: bytes) -> tuple[int | None, str] | None:
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        # Composing checks the syntax without constructing objects, so application tags
-        # (CloudFormation's !Ref, Ansible's !vault) are not errors.
-        for _ in yaml.compose_all(text, Loader=loader):
-            pass
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark
-        return (mark.line + 1 if mark is not None else None), str(error.problem or error)
-    except yaml.YAMLError as error:
-        return None, str(error)
-    return None
-
-
-_PARSERS = {
-    ".py": ("Python", _python_error),
-    ".pyi": ("Python", _python_error),
-    ".json": ("JSON", _json_error),
-    ".toml": ("TOML", _toml_error),
-    ".yaml": ("YAML", _yaml_error),
-    ".yml": ("YAML", _yaml_error),
-}
-
-
-def _parser_of(path: str) -> tuple[str, Callable[[bytes], tuple[int | None, str] | None]]:
-    if matches_any(path, JSONC_FILES):
-        return "JSON with comments", _jsonc_error
-    suffix = "." + path.rsplit(".", 1)[-1] if "." in path else ""
-    return _PARSERS[suffix]
-
-
 class SyntaxErrorRule(FileRule):
     """A changed JSON, TOML, YAML or Python file that no longer parses (one that did not parse
     before the change either is not reported again). Python is parsed as the reviewer's Python
@@ -276,10 +167,13 @@ class SyntaxErrorRule(FileRule):
     name = "syntax-error"
     example = "settings.json: JSON syntax error: Expecting property name enclosed in double quotes"
     severity = Severity.ERROR
-    applies_to = (*(f"*{extension}" for extension in _PARSERS), "*.jsonc", "*.code-workspace")
+    applies_to = documents.SYNTAX_CHECKED
 
     def check_file(self, file: FileChange, content: bytes) -> Iterator[Finding]:
-        language, parse = _parser_of(file.path)
+        check = documents.syntax_check(file.path)
+        if check is None:
+            return
+        language, parse = check
         error = parse(content)
         if error is None:
             return
@@ -295,66 +189,6 @@ class SyntaxErrorRule(FileRule):
         )
 
 
-def _json_duplicates(text: bytes) -> list[tuple[str, int | None]]:
-    duplicates: list[str] = []
-
-    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
-        seen: set[str] = set()
-        for key, _ in items:
-            if key in seen:
-                duplicates.append(key)
-            seen.add(key)
-        return dict(items)
-
-    try:
-        json.loads(text, object_pairs_hook=pairs)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return []  # not JSON (P006's to say), or nested past what Python's parser can read
-    lines = text.split(b"\n")
-    found = []
-    for key in dict.fromkeys(duplicates):
-        needle = json.dumps(key).encode()
-        at = [n for n, line in enumerate(lines, 1) if re.search(re.escape(needle) + rb"\s*:", line)]
-        found.append((key, at[1] if len(at) > 1 else None))
-    return found
-
-
-def _yaml_duplicates(text: bytes) -> list[tuple[str, int | None]]:
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        documents = list(yaml.compose_all(text, Loader=loader))
-    except yaml.YAMLError:
-        return []  # not YAML: P006's to say
-    found: list[tuple[str, int | None]] = []
-    seen_nodes: set[int] = set()
-    stack = [node for node in documents if node is not None]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen_nodes:
-            continue  # an alias: the same node again
-        seen_nodes.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            keys: set[str] = set()
-            for key, value in node.value:
-                if isinstance(key, yaml.ScalarNode) and key.value != "<<":
-                    if key.value in keys:
-                        found.append((key.value, key.start_mark.line + 1))
-                    keys.add(key.value)
-                stack += [key, value]
-        elif isinstance(node, yaml.SequenceNode):
-            stack += node.value
-    return sorted(found, key=lambda item: item[1] or 0)
-
-
-_DUPLICATE_FINDERS = {
-    ".json": _json_duplicates,
-    ".yaml": _yaml_duplicates,
-    ".yml": _yaml_duplicates,
-}
-
-
 class DuplicateKey(FileRule):
     """A key given twice in one JSON or YAML mapping: the parser keeps the last and silently
     drops the other (a CI file's `matrix:` twice runs half the matrix). JSON with comments is
@@ -368,7 +202,9 @@ class DuplicateKey(FileRule):
     applies_to = ("*.json", "*.jsonc", "*.yaml", "*.yml")
 
     def check_file(self, file: FileChange, content: bytes) -> Iterator[Finding]:
-        find = self._finder(file.path)
+        find = documents.duplicate_key_finder(file.path)
+        if find is None:
+            return
         found = find(content)
         if not found:
             return
@@ -383,13 +219,6 @@ class DuplicateKey(FileRule):
                 number=number,
                 content=key,
             )
-
-    @staticmethod
-    def _finder(path: str) -> Callable[[bytes], list[tuple[str, int | None]]]:
-        if matches_any(path, JSONC_FILES):
-            return lambda text: _json_duplicates(without_comments(text))
-        suffix = "." + path.rsplit(".", 1)[-1] if "." in path else ""
-        return _DUPLICATE_FINDERS.get(suffix, lambda text: _json_duplicates(without_comments(text)))
 
 
 _DEBUG = re.compile(

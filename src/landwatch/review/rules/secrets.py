@@ -1,7 +1,7 @@
 """Secret rules on added lines: private keys, known token formats and secret-looking literals.
 
 A credential that landed must be rotated, so each finding names it without ever repeating it; the
-detectors are review.secretscan's.
+detectors are review.secrets'.
 """
 
 from __future__ import annotations
@@ -10,12 +10,23 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
-from landwatch.review import secretscan
 from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import LOCKFILES, matches_any
-from landwatch.review.rules.base import LineRule, Option
-from landwatch.review.secretscan import redacted_snippet, shannon_entropy
+from landwatch.review.rules.base import Fixtures, LineRule, Option
+from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, assignments
+from landwatch.review.secrets.credentials import CREDENTIAL_FILES, CREDENTIAL_NEEDLES, credentials
+from landwatch.review.secrets.private_keys import (
+    KEY_NEEDLES,
+    MIN_KEY_MATERIAL,
+    key_body,
+    key_headers,
+    key_on_line,
+    rotated_key_lines,
+)
+from landwatch.review.secrets.redaction import redacted_snippet
+from landwatch.review.secrets.scanning import lines_with, shannon_entropy
+from landwatch.review.secrets.token_formats import TOKEN_NEEDLES, TOKEN_NEEDLES_FOLDED, tokens
 
 
 class SecretRule(LineRule):
@@ -23,6 +34,7 @@ class SecretRule(LineRule):
     (`scan` with no path). It honours `gitleaks:allow` and `pragma: allowlist secret`."""
 
     secret = True
+    fixtures = Fixtures.SECRETS
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         return self.scan(file.path, lines)
@@ -74,6 +86,7 @@ class PrivateKey(SecretRule):
     id = "S001"
     name = "private-key"
     severity = Severity.ERROR
+    merged_past = 3
     example = (
         "-----BEGIN OPENSSH "
         + "PRIVATE KEY-----\n"
@@ -91,7 +104,7 @@ class PrivateKey(SecretRule):
         content = file.new_content()
         if content is None or b"PRIVATE KEY" not in content:
             return
-        for label, number in secretscan.rotated_key_lines(content, {line.number for line in lines}):
+        for label, number in rotated_key_lines(content, {line.number for line in lines}):
             yield self.finding(
                 f"{label} (its body replaced in place)",
                 path=file.path,
@@ -102,14 +115,14 @@ class PrivateKey(SecretRule):
 
     def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
         seen: Counter[str] = Counter()
-        for index in sorted(secretscan.lines_with(lines, secretscan.KEY_NEEDLES)):
+        for index in sorted(lines_with(lines, KEY_NEEDLES)):
             line = lines[index]
             text = line.text
-            for label, end in secretscan.key_headers(text):
-                spans, material = secretscan.key_on_line(text, end)
-                if len(material) < secretscan.MIN_KEY_MATERIAL:
-                    spans, material = [], secretscan.key_body(lines, index)
-                if len(material) < secretscan.MIN_KEY_MATERIAL:
+            for label, end in key_headers(text):
+                spans, material = key_on_line(text, end)
+                if len(material) < MIN_KEY_MATERIAL:
+                    spans, material = [], key_body(lines, index)
+                if len(material) < MIN_KEY_MATERIAL:
                     continue
                 occurrence = seen[material]
                 seen[material] += 1
@@ -137,17 +150,16 @@ class TokenFormat(SecretRule):
     id = "S002"
     name = "token-format"
     severity = Severity.ERROR
+    merged_past = 3
     example = 'GITHUB_TOKEN = "ghp_' + "a1B2c3D4e5" * 3 + 'a1B2c3"'
 
     def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
         seen: Counter[str] = Counter()
-        candidates = secretscan.lines_with(
-            lines, secretscan.TOKEN_NEEDLES, secretscan.TOKEN_NEEDLES_FOLDED
-        )
+        candidates = lines_with(lines, TOKEN_NEEDLES, TOKEN_NEEDLES_FOLDED)
         for index in sorted(candidates):
             line = lines[index]
-            tokens = secretscan.tokens(line.text, candidates[index])
-            yield from self.span_findings(path, line, tokens, seen)
+            found = tokens(line.text, candidates[index])
+            yield from self.span_findings(path, line, found, seen)
 
 
 class GenericSecret(SecretRule):
@@ -169,6 +181,7 @@ class GenericSecret(SecretRule):
     id = "S003"
     name = "generic-secret"
     severity = Severity.WARNING
+    merged_past = 3
     options = (
         Option("min_entropy", 3.5, "Shannon entropy (bits per character) a value must reach"),
         Option(
@@ -186,19 +199,19 @@ class GenericSecret(SecretRule):
         unquoted = path is not None and matches_any(path, self.option("unquoted"))
         min_entropy = float(self.option("min_entropy"))
         seen: Counter[str] = Counter()
-        for index in sorted(secretscan.lines_with(lines, folded=secretscan.SECRET_NAME_NEEDLES)):
+        for index in sorted(lines_with(lines, folded=SECRET_NAME_NEEDLES)):
             line = lines[index]
             text = line.text
             if not unquoted and '"' not in text and "'" not in text and "`" not in text:
                 continue  # no literal to hold a secret: most lines that merely use a token
-            found = secretscan.assignments(text, unquoted=unquoted, min_entropy=min_entropy)
+            found = assignments(text, unquoted=unquoted, min_entropy=min_entropy)
             if not found:
                 continue
-            tokens = secretscan.tokens(text)
+            known = tokens(text)
             found = [
                 (name, start, end)
                 for name, start, end in found
-                if not any(start < t_end and t_start < end for _, t_start, t_end in tokens)
+                if not any(start < t_end and t_start < end for _, t_start, t_end in known)
             ]
             yield from self.span_findings(path, line, found, seen, _describe_literal)
 
@@ -221,7 +234,8 @@ class Credentials(SecretRule):
     id = "S004"
     name = "credentials"
     severity = Severity.ERROR
-    options = (Option("credential_files", secretscan.CREDENTIAL_FILES, "files of passwords"),)
+    merged_past = 3
+    options = (Option("credential_files", CREDENTIAL_FILES, "files of passwords"),)
     example = "DATABASE_URL=postgres://admin:" + "Tr0ub4dor&3" + "@db.internal/app"
 
     def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
@@ -230,11 +244,11 @@ class Credentials(SecretRule):
         candidates = (
             range(len(lines))
             if credential_file
-            else sorted(secretscan.lines_with(lines, folded=secretscan.CREDENTIAL_NEEDLES))
+            else sorted(lines_with(lines, folded=CREDENTIAL_NEEDLES))
         )
         for index in candidates:
             line = lines[index]
-            found = secretscan.credentials(line.text, credential_file=credential_file)
+            found = credentials(line.text, credential_file=credential_file)
             yield from self.span_findings(path, line, found, seen)
 
 

@@ -1,0 +1,90 @@
+"""Findings in bulk: a burst of one rule in one file made one finding with its lines, two of one
+rule on one line made one, and look-alike findings that stay apart given identities of their own.
+
+An ASCII-art block, a pasted table or a list of example keys is one thing to fix, not forty.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+from landwatch.review.findings import Finding, fingerprint
+from landwatch.review.rules.base import RuleSet
+
+
+def bursts(findings: list[Finding], rules: RuleSet) -> list[Finding]:
+    """Past a rule's `merged_past` findings in one file, one finding with the list of lines:
+    a leak of many keys is still told, once, at its own severity."""
+    most = {rule.id: rule.merged_past for rule in rules.rules if rule.merged_past is not None}
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    for finding in findings:
+        if finding.rule in most and finding.path is not None and finding.line is not None:
+            groups.setdefault((finding.rule, finding.path), []).append(finding)
+    merged: dict[int, Finding | None] = {}
+    for (rule, path), group in groups.items():
+        if len(group) <= most[rule]:
+            continue
+        group.sort(key=lambda f: f.line or 0)
+        first = group[0]
+        numbers = [f.line or 0 for f in group]
+        identity = fingerprint(rule, path, " ".join(sorted(f.fingerprint for f in group)))
+        merged[id(first)] = dataclasses.replace(
+            first,
+            message=f"{first.message} on {len(group)} lines: {_ranges(numbers)}",
+            end_line=numbers[-1],
+            fingerprint=identity,
+        )
+        for other in group[1:]:
+            merged[id(other)] = None
+    kept = []
+    for finding in findings:
+        replacement = merged.get(id(finding), finding)
+        if replacement is not None:
+            kept.append(replacement)
+    return kept
+
+
+def _ranges(numbers: list[int]) -> str:
+    """12-18, 40, 55-56: line numbers as runs."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    shown = [str(a) if a == b else f"{a}-{b}" for a, b in runs]
+    return ", ".join(shown[:8]) + (f" and {len(shown) - 8} more" if len(shown) > 8 else "")
+
+
+def one_per_line(findings: list[Finding]) -> list[Finding]:
+    """One finding per rule and line: two tokens of one line are one thing to fix."""
+    first: dict[tuple[str, str, int], int] = {}
+    counts: Counter[tuple[str, str, int]] = Counter()
+    kept: list[Finding] = []
+    for finding in findings:
+        if finding.path is None or finding.line is None:
+            kept.append(finding)
+            continue
+        key = (finding.rule, finding.path, finding.line)
+        counts[key] += 1
+        if key in first:
+            continue
+        first[key] = len(kept)
+        kept.append(finding)
+    for key, at in first.items():
+        if counts[key] > 1:
+            kept[at] = dataclasses.replace(
+                kept[at], message=f"{kept[at].message} ({counts[key]} on this line)"
+            )
+    return kept
+
+
+def unique_fingerprints(findings: list[Finding]) -> None:
+    """Two identical lines flagged in one file get distinct, still line-move-proof, identities."""
+    seen: Counter[str] = Counter()
+    for finding in findings:
+        occurrence = seen[finding.fingerprint]
+        seen[finding.fingerprint] += 1
+        if occurrence:
+            finding.fingerprint = fingerprint(finding.fingerprint, finding.path, "", occurrence)

@@ -1,0 +1,72 @@
+"""Passwords where the place says they are passwords: a URL's user info, a connection string,
+a credential file (.pypirc, .netrc, .git-credentials), whatever their entropy.
+"""
+
+from __future__ import annotations
+
+import re
+
+from landwatch.review.secrets.scanning import ELLIPSIS, PLACEHOLDER, REPEATED
+
+# scheme://user:password@host: the password is the part between the colon and the @.
+_URL_CREDENTIALS = re.compile(
+    r"\b[a-z][a-z0-9+.-]*://(?P<user>[^\s:/@\"'`<>{}]*):(?P<password>[^\s/@\"'`<>]+)@[\w.-]+",
+    re.I,
+)
+# ADO.NET, ODBC and JDBC-style `Server=...;Password=...;`: the value runs to the next `;` or
+# quote, and the line names where to connect too (`password = f()` in code is no such string).
+_CONNECTION_PASSWORD = re.compile(
+    r"(?:^|[;\"'\s])(?:password|pwd)\s*=\s*(?P<password>[^;\"'\s]+)\s*(?=;|[\"']|$)", re.I
+)
+_CONNECTION_PARTS = re.compile(
+    r"(?:server|data source|host|hostname|uid|user id|user|username|database|initial catalog|"
+    r"provider|driver|dsn)\s*=[^;]*;",
+    re.I,
+)
+# .pypirc and .netrc: `password = x` / `password x` on a line of its own.
+_CREDENTIAL_FILE_PASSWORD = re.compile(
+    r"^\s*(?:password|passwd)\s*[=:\s]\s*(?P<password>\S+)\s*$", re.I
+)
+CREDENTIAL_FILES = (".pypirc", ".netrc", "_netrc", ".git-credentials")
+_NOT_A_PASSWORD = re.compile(
+    r"^(?:\*+|x+|\.+|-+|_+|pass(?:word)?|passwd|pwd|secret|changeme|none|null|nil|true|false|"
+    r"yourpassword|your[_-]?password|mypassword|my[_-]?password|example|sample|dummy|test|"
+    r"username|user)$",
+    re.I,
+)
+CREDENTIAL_NEEDLES = (b"://", b"password", b"pwd")
+
+
+def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, int, int]]:
+    """(what, start, end) of each password on a line: in a URL's user info, a connection
+    string, or (`credential_file`) a `.pypirc`/`.netrc` line; placeholders are let through."""
+    found: list[tuple[str, int, int]] = []
+    for match in _URL_CREDENTIALS.finditer(text):
+        found.append(("password in a URL", *match.span("password")))
+    if ";" in text and _CONNECTION_PARTS.search(text):
+        for match in _CONNECTION_PASSWORD.finditer(text):
+            found.append(("password in a connection string", *match.span("password")))
+    line = _CREDENTIAL_FILE_PASSWORD.match(text) if credential_file else None
+    if line is not None:
+        found.append(("password in a credential file", *line.span("password")))
+    kept: list[tuple[str, int, int]] = []
+    for what, start, end in sorted(set(found), key=lambda item: item[1]):
+        value = text[start:end]
+        if kept and start < kept[-1][2]:
+            continue
+        if _placeholder_password(value):
+            continue
+        kept.append((what, start, end))
+    return kept
+
+
+def _placeholder_password(value: str) -> bool:
+    unwrapped = value.strip("<>[]{}()%$")
+    return (
+        len(value) < 4
+        or bool(_NOT_A_PASSWORD.match(unwrapped))
+        or bool(PLACEHOLDER.search(value))
+        or value.startswith(("$", "%", "<", "{", "${"))
+        or value.endswith(ELLIPSIS)
+        or REPEATED.search(value) is not None
+    )

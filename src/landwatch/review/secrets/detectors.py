@@ -1,0 +1,42 @@
+"""Every detector at once: whether a line may hold a secret at all (their anchors, in a few
+substring tests before any pattern runs), and where on a line any detector finds one.
+"""
+
+from __future__ import annotations
+
+from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, assignments
+from landwatch.review.secrets.credentials import credentials
+from landwatch.review.secrets.private_keys import KEY_NEEDLES, key_spans
+from landwatch.review.secrets.scanning import ascii_lower
+from landwatch.review.secrets.token_formats import TOKEN_NEEDLES, TOKEN_NEEDLES_FOLDED, tokens
+
+# The anchors of every detector as text: a line holding none of them holds no secret we find.
+_EXACT_TEXT_NEEDLES = tuple(needle.decode() for needle in (*TOKEN_NEEDLES, *KEY_NEEDLES))
+_FOLDED_TEXT_NEEDLES = tuple(
+    needle.decode() for needle in (*TOKEN_NEEDLES_FOLDED, *SECRET_NAME_NEEDLES)
+)
+
+
+def may_hold_secret(text: str) -> bool:
+    """False when no detector could find anything on `text`: most lines, decided in a few
+    substring tests before any pattern runs."""
+    if any(needle in text for needle in _EXACT_TEXT_NEEDLES):
+        return True
+    lowered = ascii_lower(text)
+    return any(needle in lowered for needle in _FOLDED_TEXT_NEEDLES)
+
+
+def spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every secret any detector finds on a line: known tokens, key bodies,
+    passwords, and any literal given to a secret-like name whatever its entropy (for redacting,
+    where too much hidden is harmless)."""
+    found: list[tuple[int, int]] = []
+    if "://" in text or "assw" in text.lower() or "pwd" in text.lower():
+        found.extend((start, end) for _, start, end in credentials(text))
+    if may_hold_secret(text):
+        found.extend((start, end) for _, start, end in tokens(text))
+        found.extend(key_spans(text))
+        found.extend(
+            (start, end) for _, start, end in assignments(text, unquoted=False, min_entropy=0.0)
+        )
+    return found

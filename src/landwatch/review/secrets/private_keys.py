@@ -1,0 +1,114 @@
+"""Private key material: PEM blocks, PuTTY key files and OpenVPN static keys, whole on their
+lines, inside one quoted string, or regenerated in place under a header that did not change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from landwatch.review.change import Line
+
+_KEY_HEADER = re.compile(
+    r"-----BEGIN (?P<kind>(?:[A-Z0-9]+ ){0,3})PRIVATE KEY(?P<block> BLOCK)?-----"
+    r"|-----BEGIN (?P<openvpn>OpenVPN Static key V1)-----"
+    r"|^\s*(?P<putty>PuTTY-User-Key-File-[23]): "
+)
+_KEY_END = re.compile(r"-----END |^\s*Private-MAC: ")
+_KEY_FIELD = re.compile(r"[\s\"'`]*[A-Za-z][\w-]*: ")
+# A body line as it sits in a PEM file, a YAML block, or a quoted string of code.
+_KEY_LINE = re.compile(r"[\s\"'`]*([A-Za-z0-9+/=]+)(?:\\n)?[\s\"'`,+\\]*")
+_KEY_CHUNK = re.compile(r"[A-Za-z0-9+/=]{16,}")
+_KEY_KINDS = {
+    "": "private key (PKCS#8)",
+    "ENCRYPTED": "encrypted private key (PKCS#8)",
+    "OPENSSH": "OpenSSH private key",
+    "PGP": "PGP private key block",
+}
+# Fewer characters of body than this is a mention of the format (a parser, docs), not a key.
+MIN_KEY_MATERIAL = 64
+_MAX_KEY_LINES = 2000
+
+
+KEY_NEEDLES = (b"PRIVATE KEY", b"PuTTY-User-Key-File-", b"OpenVPN Static key")
+
+
+def key_headers(text: str) -> Iterator[tuple[str, int]]:
+    """(what kind of key, where its header ends) of every key header on a line."""
+    for match in _KEY_HEADER.finditer(text):
+        yield _key_label(match), match.end()
+
+
+def _key_label(match: re.Match[str]) -> str:
+    if match["putty"]:
+        return "PuTTY private key"
+    if match["openvpn"]:
+        return "OpenVPN static key"
+    kind = match["kind"].strip()
+    return _KEY_KINDS.get(kind, f"{kind} private key")
+
+
+def key_spans(text: str) -> list[tuple[int, int]]:
+    """Where key bodies sit on a line that holds a header, for redacting other snippets."""
+    if "PRIVATE KEY" not in text and "OpenVPN Static key" not in text:
+        return []
+    return [span for m in _KEY_HEADER.finditer(text) for span in key_on_line(text, m.end())[0]]
+
+
+def key_on_line(text: str, start: int) -> tuple[list[tuple[int, int]], str]:
+    """The key body on the header's own line (a key held in one JSON or code string)."""
+    end = text.find("-----END ", start)
+    # Escaped line ends become two spaces so offsets still point into the line.
+    tail = text[start : end if end >= 0 else len(text)].replace("\\n", "  ")
+    chunks = list(_KEY_CHUNK.finditer(tail))
+    if not chunks:
+        return [], ""
+    span = (start + chunks[0].start(), start + chunks[-1].end())
+    return [span], "".join(chunk[0] for chunk in chunks)
+
+
+def rotated_key_lines(content: bytes, added: set[int]) -> list[tuple[str, int]]:
+    """(kind, first added line) of each private key block of `content` whose body holds added
+    lines while its header did not change: a key regenerated in place."""
+    found = []
+    lines = content.decode("utf-8", errors="replace").split("\n")
+    at = 0
+    while at < len(lines):
+        header = _KEY_HEADER.search(lines[at])
+        if header is None:
+            at += 1
+            continue
+        label, start = _key_label(header), at
+        end = start + 1
+        while end < len(lines) and end - start < _MAX_KEY_LINES and not _KEY_END.search(lines[end]):
+            end += 1
+        body = [
+            n + 1 for n in range(start + 1, end) if _KEY_LINE.fullmatch(lines[n].strip() or "-")
+        ]
+        touched = [n for n in body if n in added]
+        if touched and (start + 1) not in added and len(body) * 48 >= MIN_KEY_MATERIAL:
+            found.append((label, touched[0]))
+        at = end + 1
+    return found
+
+
+def key_body(lines: Sequence[Line], index: int) -> str:
+    """The base64 or hex body on the added lines right after a header, up to its end."""
+    chunks: list[str] = []
+    previous = lines[index].number
+    for line in lines[index + 1 : index + 1 + _MAX_KEY_LINES]:
+        if line.number != previous + 1:
+            break  # another hunk: no longer the key's body
+        previous = line.number
+        text = line.text
+        if _KEY_END.search(text):
+            break
+        if not text.strip() or _KEY_FIELD.match(text):
+            continue  # PEM headers (Proc-Type:, Version:) and PuTTY fields
+        body = _KEY_LINE.fullmatch(text)
+        if body is None:
+            break
+        chunks.append(body[1])
+    return "".join(chunks)

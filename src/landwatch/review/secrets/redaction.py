@@ -1,0 +1,83 @@
+"""Never repeating a secret: the redaction of one value, and of every secret a detector finds in
+a line, the one step every snippet, message, note and fingerprint of a review goes through.
+
+The detectors are imported at the first redaction, not with this module: anything reading a
+stored report imports it (findings hash with it) and must not compile the detectors' patterns.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+
+# Past this, a snippet is a window around the first secret: a minified line would bury it.
+_SNIPPET_WIDTH = 240
+
+
+def redact(secret: str) -> str:
+    """At most the first four characters of a secret and an ellipsis; `****` for short ones."""
+    if len(secret) <= 8:
+        return "****"
+    return secret[:4] + "…"
+
+
+def _secret_spans(text: str, secrets: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """Where the secrets of `text` are, merged: the ones given, every copy of each, and every
+    one a detector finds (known tokens, key bodies, any literal given to a secret-like name,
+    whatever its entropy: over-redacting is harmless)."""
+    spans = list(secrets)
+    for start, end in list(spans):
+        value = text[start:end]
+        at = text.find(value)
+        while value and at >= 0:
+            spans.append((at, at + len(value)))
+            at = text.find(value, at + 1)
+    spans.extend(_detected()(text))
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return merged
+
+
+@functools.cache
+def _detected() -> Callable[[str], list[tuple[int, int]]]:
+    """What finds every secret on a line, imported on the first redaction: a report reader that
+    never redacts never compiles a detector (and a review pays the import once, not per line)."""
+    from landwatch.review.secrets.detectors import spans
+
+    return spans
+
+
+def _replaced(text: str, merged: list[list[int]]) -> str:
+    parts: list[str] = []
+    at = 0
+    for start, end in merged:
+        parts += [text[at:start], redact(text[start:end])]
+        at = end
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+def redact_secrets(text: str, secrets: Iterable[tuple[int, int]] = ()) -> str:
+    """`text` with every secret in it replaced by its redaction: the one step every snippet,
+    message and fingerprint of every finding goes through, whichever rule or linter made it."""
+    merged = _secret_spans(text, secrets)
+    return _replaced(text, merged) if merged else text
+
+
+def redacted_snippet(text: str, secrets: Iterable[tuple[int, int]]) -> str:
+    """The line with every secret on it redacted, a window around the first on a long line.
+
+    Known tokens and other copies of each secret on the line are redacted too, so no finding's
+    snippet shows a secret another finding (or another rule) reports.
+    """
+    merged = _secret_spans(text, secrets)
+    shown = _replaced(text, merged)
+    if len(shown) <= _SNIPPET_WIDTH:
+        return shown
+    left = max(0, (merged[0][0] if merged else 0) - _SNIPPET_WIDTH // 2)
+    right = left + _SNIPPET_WIDTH
+    return ("…" if left else "") + shown[left:right] + ("…" if right < len(shown) else "")

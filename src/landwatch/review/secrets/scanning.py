@@ -1,0 +1,81 @@
+"""What the detectors share: the lines worth a look (those holding a detector's anchors), lower
+case that keeps offsets, entropy, and what no real secret looks like (templates, runs, ellipses).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+from bisect import bisect_right
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from itertools import accumulate
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from landwatch.review.change import Line
+
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+# How docs cut a token short (`eyJhbGciOi...`, `sk_live_…`): never a usable one.
+ELLIPSIS = ("...", "…")
+# Templates and placeholders stand where a value will be: ${VAR}, {{ var }}, <your-token>, %(x)s.
+PLACEHOLDER = re.compile(
+    r"\$\{|\{\{|\{%|<%|#\{|%\(\w+\)|^\$[A-Za-z_(]|\{(?:[A-Za-z_][^{}]*|\d*)\}|^<[^<>]+>$"
+)
+# Six of one character in a row: a dummy (xxxxxx, 000000), not a generated secret.
+REPEATED = re.compile(r"(.)\1{5}")
+
+
+def ascii_lower(text: str) -> str:
+    """Lower case that keeps every offset: str.lower lengthens some non-ASCII characters."""
+    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+
+
+def shannon_entropy(value: str) -> float:
+    """Bits per character of `value` as its own character frequencies make it."""
+    if not value:
+        return 0.0
+    size = len(value)
+    return -sum(count / size * math.log2(count / size) for count in Counter(value).values())
+
+
+def lines_with(
+    lines: Sequence[Line], needles: Iterable[bytes] = (), folded: Iterable[bytes] = ()
+) -> dict[int, set[bytes]]:
+    """The lines holding any of `needles`, or of `folded` ignoring case, by index: which ones."""
+    # One substring scan of a joined buffer per needle is far cheaper than any per-line work,
+    # and ordinary code seldom holds the needles.
+    if not lines:
+        return {}
+    raws = [line.raw for line in lines]
+    blob = b"\n".join(raws)
+    folded = tuple(folded)
+    lowered = blob.lower() if folded else b""
+    lowered_raws: list[bytes] | None = None
+    starts: list[int] | None = None
+    hits: defaultdict[int, set[bytes]] = defaultdict(set)
+    for haystack, needle in [*((blob, n) for n in needles), *((lowered, n) for n in folded)]:
+        count = haystack.count(needle)
+        if not count:
+            continue
+        if count * 16 > len(lines):
+            # A needle on many lines (`token` in an auth module): testing each line costs
+            # less than locating each occurrence in the buffer.
+            if haystack is blob:
+                per_line = raws
+            else:
+                lowered_raws = lowered_raws or lowered.split(b"\n")
+                per_line = lowered_raws
+            for index in [index for index, raw in enumerate(per_line) if needle in raw]:
+                hits[index].add(needle)
+            continue
+        if starts is None:
+            starts = [0, *accumulate(len(raw) + 1 for raw in raws)]
+        at = haystack.find(needle)
+        while at >= 0:
+            index = bisect_right(starts, at) - 1
+            hits[index].add(needle)
+            at = haystack.find(needle, starts[index + 1])
+    return hits

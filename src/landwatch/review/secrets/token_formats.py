@@ -1,0 +1,143 @@
+"""Tokens of known formats (AWS, GitHub, GitLab, Slack, Stripe, Google, JWT, npm, PyPI,
+SendGrid), each matched exactly where its literal anchor is, placeholders and cut-short ones let
+through.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from landwatch.review.secrets.scanning import ELLIPSIS, ascii_lower
+
+
+@dataclass(frozen=True)
+class _Format:
+    label: str
+    # Literal starts of every match (lower case when `folded`): lines without one are skipped.
+    anchors: tuple[str, ...]
+    pattern: re.Pattern[str]  # group 1 is the secret
+    folded: bool = False
+    mixed_case: bool = False  # the secret holds upper and lower case letters
+
+
+_WORD = r"A-Za-z0-9_\-"
+
+
+def _token(label: str, prefix: str, body: str) -> _Format:
+    """A token that starts with a literal prefix and stands alone (not inside a longer word)."""
+    pattern = re.compile(rf"(?<![{_WORD}])({re.escape(prefix)}{body})(?![{_WORD}])")
+    return _Format(label, (prefix,), pattern)
+
+
+_FORMATS = (
+    _Format(
+        "AWS access key ID",
+        ("A3T", "AKIA", "ASIA", "ABIA", "ACCA"),
+        re.compile(r"\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b"),
+    ),
+    _Format(
+        "AWS secret access key",
+        ("aws", "secret"),
+        re.compile(
+            r"(?i:aws|secret)[\w.'\"\[\] -]{0,40}?(?:=>|:=|=|:)\s*[\"'`]?"
+            r"(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+        ),
+        folded=True,
+        mixed_case=True,
+    ),
+    _token("GitHub personal access token", "ghp_", "[A-Za-z0-9]{36}"),
+    _token("GitHub OAuth access token", "gho_", "[A-Za-z0-9]{36}"),
+    _token("GitHub user-to-server token", "ghu_", "[A-Za-z0-9]{36}"),
+    _token("GitHub server-to-server token", "ghs_", "[A-Za-z0-9]{36}"),
+    _token("GitHub refresh token", "ghr_", "[A-Za-z0-9]{36}"),
+    _token("GitHub fine-grained personal access token", "github_pat_", "[A-Za-z0-9_]{82}"),
+    _token("GitLab personal access token", "glpat-", "[A-Za-z0-9_-]{20,}"),
+    _Format(
+        "Slack token",
+        ("xox",),
+        re.compile(rf"(?<![{_WORD}])(xox[baprs]-[0-9]+-[A-Za-z0-9-]{{10,}})(?![{_WORD}])"),
+    ),
+    _Format(
+        "Slack webhook URL",
+        ("https://hooks.slack.com/services/",),
+        # The secret is the path: the host alone says what it is and is no secret.
+        re.compile(
+            r"https://hooks\.slack\.com/services/([A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9]{20,})"
+        ),
+    ),
+    _token("Stripe live secret key", "sk_live_", "[A-Za-z0-9]{24,}"),
+    _token("Stripe live restricted key", "rk_live_", "[A-Za-z0-9]{24,}"),
+    _token("Google API key", "AIza", "[0-9A-Za-z_-]{35}"),
+    _Format(
+        "JSON Web Token",
+        ("eyJ",),
+        re.compile(
+            rf"(?<![{_WORD}])(eyJ[{_WORD}]{{8,}}\.eyJ[{_WORD}]{{8,}}\.[{_WORD}]{{8,}})(?![{_WORD}])"
+        ),
+    ),
+    _token("npm access token", "npm_", "[A-Za-z0-9]{36}"),
+    _token("PyPI upload token", "pypi-AgEIcHlwaS5vcmc", "[A-Za-z0-9_-]{50,}"),
+    _Format(
+        "SendGrid API key",
+        ("SG.",),
+        re.compile(rf"(?<![{_WORD}.])(SG\.[{_WORD}]{{22}}\.[{_WORD}]{{43}})(?![{_WORD}])"),
+    ),
+)
+
+
+FORMAT_LABELS = tuple(token_format.label for token_format in _FORMATS)
+
+
+def _by_needle() -> dict[bytes, list[tuple[_Format, str]]]:
+    table: dict[bytes, list[tuple[_Format, str]]] = {}
+    for token_format in _FORMATS:
+        for anchor in token_format.anchors:
+            table.setdefault(anchor.encode(), []).append((token_format, anchor))
+    return table
+
+
+_BY_NEEDLE = _by_needle()
+TOKEN_NEEDLES = tuple(anchor.encode() for f in _FORMATS if not f.folded for anchor in f.anchors)
+TOKEN_NEEDLES_FOLDED = tuple(anchor.encode() for f in _FORMATS if f.folded for anchor in f.anchors)
+# Documentation placeholders (AKIAIOSFODNN7EXAMPLE, ghp_xxxx…) are well formed but no secret.
+_TOKEN_DUMMY = re.compile(r"example|(.)\1{7}", re.IGNORECASE)
+
+
+def truncated(text: str, end: int) -> bool:
+    """Whether a value ending at `end` is cut short on purpose (`eyJhbGciOi...`, `sk_live_…`):
+    docs show the start of a token that way, never a usable one."""
+    return text.startswith(ELLIPSIS, end)
+
+
+def tokens(text: str, anchors: Collection[bytes] | None = None) -> list[tuple[str, int, int]]:
+    """(label, start, end) of every known token on a line, in order, overlaps dropped.
+
+    `anchors`, when known, are the anchors the line holds: other formats need no look.
+    """
+    lowered = ascii_lower(text)
+    found: list[tuple[int, int, str]] = []
+    for needle in _BY_NEEDLE if anchors is None else anchors:
+        for token_format, anchor in _BY_NEEDLE.get(needle, ()):
+            haystack = lowered if token_format.folded else text
+            # Every match starts with its anchor: try the pattern only where an anchor is.
+            at = haystack.find(anchor)
+            while at >= 0:
+                match = token_format.pattern.match(text, at)
+                at = haystack.find(anchor, match.end() if match else at + 1)
+                if match is None:
+                    continue
+                value = match[1]
+                if _TOKEN_DUMMY.search(value) or truncated(text, match.end(1)):
+                    continue
+                if token_format.mixed_case and (value.lower() == value or value.upper() == value):
+                    continue
+                found.append((match.start(1), match.end(1), token_format.label))
+    tokens: list[tuple[str, int, int]] = []
+    # At one start the longer match wins: a JWT segment is no AWS secret key.
+    for start, end, label in sorted(found, key=lambda item: (item[0], -item[1])):
+        if tokens and start < tokens[-1][2]:
+            continue
+        tokens.append((label, start, end))
+    return tokens
