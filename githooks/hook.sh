@@ -1,8 +1,11 @@
 # The body of every landwatch git hook (post-commit, post-merge, post-rewrite, post-applypatch).
-# `landwatch install` writes it after a header that sets LANDWATCH_EVENT, LANDWATCH_ENTRY (the
-# per-user entry point) and LANDWATCH_HOST. It records what landed as work items in the format of
-# docs/queue.md and starts no program on the happy path: git stays as fast as without us.
+# `landwatch install` writes it after a header (hooks.render_hook) that sets LANDWATCH_EVENT,
+# LANDWATCH_ENTRY (the per-user entry point), LANDWATCH_HOST, LANDWATCH_REPOSITORY (the common git
+# dir installed in) and LANDWATCH_CHAIN (exec or husky). It records what landed as work items in
+# the format of docs/queue.md and starts no program on the happy path: git stays as fast as
+# without us.
 # Whatever goes wrong, it prints at most one line and never changes git's outcome.
+# shellcheck shell=sh
 
 # Every name and default shared with the Python side is spelled as in src/landwatch/layout.py
 # ($lw_work: the worktree's directory, $lw_repo: the repository's); tests/test_layout.py
@@ -315,9 +318,12 @@ if [ "${LANDWATCH_CHAIN-}" = husky ]; then
     # husky's shim had this name; its `h` finds the user's .husky/<event> by this hook's name,
     # so it runs here, as this hook ($0), in a subshell.
     if [ -f "${0%/*}/h" ]; then
+        # husky's own file, there only at run time: shellcheck is not to look for it.
         if [ "$LANDWATCH_EVENT" = post-rewrite ]; then
+            # shellcheck source=/dev/null
             printf '%s' "$lw_input" | (. "${0%/*}/h")
         else
+            # shellcheck source=/dev/null
             (. "${0%/*}/h")
         fi
         lw_status=$?
