@@ -207,9 +207,6 @@ lw_default_settings() {
     lw_push_remote=
     lw_maintenance=true
     lw_interval=$lw_default_interval
-    lw_notes=
-    lw_force=
-    lw_notify=
 }
 
 lw_read_settings() {
@@ -223,9 +220,6 @@ lw_read_settings() {
             landwatch.push.remote) lw_push_remote=$lw_value ;;
             landwatch.maintenance) lw_maintenance=$lw_value ;;
             landwatch.maintenance.interval) lw_interval=$lw_value ;;
-            landwatch.notes) lw_notes=$lw_value ;;
-            landwatch.push.force) lw_force=$lw_value ;;
-            landwatch.notify) lw_notify=$lw_value ;;
         esac
     done
 }
@@ -411,27 +405,13 @@ lw_check_settings() {
         return 0
         ;;
     esac
-    case $lw_notify in
-        '' | [Oo]ff | [Ee]rrors | [Ff]indings) ;;
+    case $lw_maintenance in
+        '' | [Tt]rue | [Ff]alse | [Yy]es | [Nn]o | [Oo]n | [Oo]ff | 1 | 0) ;;
         *)
-            lw_say "git config landwatch.notify = '$lw_notify' is not off, errors or findings;" \
-                "landwatch sends no notification"
-            return 0
+            lw_say "git config landwatch.maintenance = '$lw_maintenance' is not true or false;" \
+                "landwatch keeps maintenance on"
             ;;
     esac
-    for lw_pair in "maintenance=$lw_maintenance=keeps maintenance on" \
-        "notes=$lw_notes=writes no notes" "push.force=$lw_force=pushes without a lease"; do
-        lw_value=${lw_pair#*=}
-        lw_value=${lw_value%%=*}
-        case $lw_value in
-            '' | [Tt]rue | [Ff]alse | [Yy]es | [Nn]o | [Oo]n | [Oo]ff | 1 | 0) ;;
-            *)
-                lw_say "git config landwatch.${lw_pair%%=*} = '$lw_value' is not true or" \
-                    "false; landwatch ${lw_pair##*=}"
-                return 0
-                ;;
-        esac
-    done
 }
 
 lw_cache_settings() {

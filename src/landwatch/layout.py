@@ -188,10 +188,6 @@ HOOK_SETTINGS = (
     HookSetting("landwatch.push.remote", "", "the remote each landing is pushed to (off: empty)"),
     HookSetting("landwatch.maintenance", "true", "git's maintenance after landings"),
     HookSetting("landwatch.maintenance.interval", "3600", "seconds between maintenance runs"),
-    # Read by the hooks only to tell a bad value once; the Python side acts on them.
-    HookSetting("landwatch.notes", "", "checked: true or false"),
-    HookSetting("landwatch.push.force", "", "checked: true or false"),
-    HookSetting("landwatch.notify", "", "checked: off, errors or findings"),
 )
 DEFAULT_STALE_AFTER = float(HOOK_SETTINGS[0].default)
 DEFAULT_MAINTENANCE_INTERVAL = float(HOOK_SETTINGS[3].default)
