@@ -11,7 +11,9 @@
 # ($lw_work: the worktree's directory, $lw_repo: the repository's); tests/test_layout.py
 # fails when the two disagree.
 lw_default_stale_after=600
+lw_default_maintenance=true
 lw_default_interval=3600
+lw_least_interval=60
 lw_chained="${0%/*}/$LANDWATCH_EVENT.before-landwatch"
 lw_status=0
 lw_chain=
@@ -205,15 +207,18 @@ lw_settings() {
 lw_default_settings() {
     lw_bound=$lw_default_stale_after
     lw_push_remote=
-    lw_maintenance=true
+    lw_maintenance=$lw_default_maintenance
     lw_interval=$lw_default_interval
 }
 
 lw_read_settings() {
-    # `landwatch.KEY VALUE` lines, and `file PATH` lines that clear lw_fresh when PATH is newer
-    # than the cache.
+    # `KEY VALUE` lines, the value raw (a key alone is git's true), as layout.raw_settings reads
+    # them; `file PATH` lines clear lw_fresh when PATH is newer than the cache.
     lw_default_settings
-    while read -r lw_key lw_value; do
+    while IFS= read -r lw_line; do
+        lw_key=${lw_line%%" "*}
+        lw_value=true
+        case $lw_line in *" "*) lw_value=${lw_line#*" "} ;; esac
         case $lw_key in
             file) [ -n "$lw_fresh" ] && [ "$lw_value" -nt "$lw_cache" ] && lw_fresh= ;;
             landwatch.staleafter) lw_bound=$lw_value ;;
@@ -225,10 +230,27 @@ lw_read_settings() {
 }
 
 lw_usable_settings() {
-    # Ten digits of seconds or more (317 years) would not fit the arithmetic as microseconds.
-    case $lw_bound in '' | *[!0-9]* | ??????????*) lw_bound=$lw_default_stale_after ;; esac
-    case $lw_interval in '' | *[!0-9]* | ??????????*) lw_interval=$lw_default_interval ;; esac
-    case $lw_maintenance in [Ff]alse | [Nn]o | [Oo]ff | 0) lw_maintenance= ;; esac
+    # The rules of layout.SETTINGS (tests/test_layout.py holds the two equal): a value that breaks
+    # one is the default, said once by lw_check_settings.
+    lw_seconds "$lw_bound" || lw_bound=$lw_default_stale_after
+    lw_seconds "$lw_interval" || lw_interval=$lw_default_interval
+    [ "$lw_interval" -ge "$lw_least_interval" ] || lw_interval=$lw_least_interval
+    lw_boolean "$lw_maintenance" || lw_boolean "$lw_default_maintenance"
+    lw_maintenance=$lw_on
+}
+
+lw_seconds() {
+    # 1 to 9 digits (as µs they fit the arithmetic), no leading zero (the arithmetic's octal).
+    case $1 in '' | *[!0-9]* | 0?* | ??????????*) return 1 ;; esac
+}
+
+lw_boolean() {
+    # As git spells one, in any case; lw_on is 1 for true, empty for false.
+    case $1 in
+        [Tt][Rr][Uu][Ee] | [Yy][Ee][Ss] | [Oo][Nn] | 1) lw_on=1 ;;
+        '' | [Ff][Aa][Ll][Ss][Ee] | [Nn][Oo] | [Oo][Ff][Ff] | 0) lw_on= ;;
+        *) return 1 ;;
+    esac
 }
 
 lw_also() {
@@ -378,40 +400,40 @@ lw_refresh_settings() {
     # The cache of lw_settings made again from git config: its landwatch.* and each config file
     # git read. A value landwatch cannot use is said when the configuration changes, not at
     # every landing (the cache is made again only then).
+    # A cache that cannot be made (a link, a read-only work directory: the record's line says
+    # so) leaves them read from git itself, and a bad value untold until it can.
     lw_fresh=
-    if ! lw_writable "$lw_cache"; then
-        lw_say "$lw_cache is not a regular file; not following it"
+    if lw_writable "$lw_cache" && lw_cache_settings > "$lw_cache"; then
+        lw_read_settings < "$lw_cache"
+        lw_check_settings
+    else
+        lw_writable "$lw_cache" || lw_say "$lw_cache is not a regular file; not following it"
         lw_read_settings <<EOF
 $(git config --get-regexp '^landwatch[.]')
 EOF
-    else
-        lw_cache_settings > "$lw_cache"
-        lw_read_settings < "$lw_cache"
-        lw_check_settings
     fi
     lw_usable_settings
 }
 
 lw_check_settings() {
-    case $lw_bound in *[!0-9]* | ??????????*)
-        lw_say "git config landwatch.staleAfter = '$lw_bound' is not a whole number of" \
-            "seconds; landwatch uses $lw_default_stale_after"
-        return 0
-        ;;
-    esac
-    case $lw_interval in *[!0-9]* | ??????????*)
-        lw_say "git config landwatch.maintenance.interval = '$lw_interval' is not a whole" \
-            "number of seconds; landwatch uses $lw_default_interval"
-        return 0
-        ;;
-    esac
-    case $lw_maintenance in
-        '' | [Tt]rue | [Ff]alse | [Yy]es | [Nn]o | [Oo]n | [Oo]ff | 1 | 0) ;;
-        *)
-            lw_say "git config landwatch.maintenance = '$lw_maintenance' is not true or false;" \
-                "landwatch keeps maintenance on"
-            ;;
-    esac
+    # The values lw_usable_settings will not use, with layout.SETTINGS' words and in its order
+    # (lw_say keeps the first). The settings the hook does not read are the Python side's.
+    lw_seconds "$lw_bound" ||
+        lw_not_seconds landwatch.staleAfter "$lw_bound" "$lw_default_stale_after"
+    lw_boolean "$lw_maintenance" ||
+        lw_say "git config landwatch.maintenance = '$lw_maintenance' is not true or false;" \
+            "landwatch keeps maintenance on"
+    if ! lw_seconds "$lw_interval"; then
+        lw_not_seconds landwatch.maintenance.interval "$lw_interval" "$lw_default_interval"
+    elif [ "$lw_interval" -lt "$lw_least_interval" ]; then
+        lw_say "git config landwatch.maintenance.interval = '$lw_interval' is less than" \
+            "$lw_least_interval seconds; landwatch uses $lw_least_interval"
+    fi
+}
+
+lw_not_seconds() {
+    lw_say "git config $1 = '$2' is not a whole number of seconds (1 to 9 digits, no leading" \
+        "zero); landwatch uses $3"
 }
 
 lw_cache_settings() {

@@ -318,8 +318,8 @@ def test_a_setting_landwatch_cannot_use_is_said_once_per_change(repo: Repo) -> N
     repo.git("config", "landwatch.staleAfter", "1e3")
     repo.land("one")
     assert repo.said == (
-        "landwatch: git config landwatch.staleAfter = '1e3' is not a whole number of seconds; "
-        "landwatch uses 600\n"
+        "landwatch: git config landwatch.staleAfter = '1e3' is not a whole number of seconds "
+        "(1 to 9 digits, no leading zero); landwatch uses 600\n"
     )
     repo.land("two")
     assert repo.said == ""  # not at every landing
