@@ -24,7 +24,9 @@ HOOK = ROOT / "githooks" / "hook.sh"
 
 
 def disagreements(hook: str) -> list[str]:
-    """Every way the hook's text disagrees with layout.py; empty when they agree."""
+    """Every way the hook's code disagrees with layout.py; empty when they agree. Its comments
+    (the map of its caches names them all) do not count."""
+    hook = "\n".join(line for line in hook.splitlines() if not line.lstrip().startswith("#"))
     problems = []
     for variable, directory in (("lw_work", "lw_git_dir"), ("lw_repo", "lw_common")):
         assigned = re.findall(rf"^\s*{variable}=\${directory}/(\S+)$", hook, re.MULTILINE)
