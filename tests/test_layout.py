@@ -326,6 +326,14 @@ def test_docs_list_every_place() -> None:
         assert setting.key in queue_md.lower()
 
 
+def test_the_configuration_page_lists_every_setting_with_its_default() -> None:
+    page = (ROOT / "docs" / "configuration.md").read_text()
+    section = page[page.index("\n## git config\n") :]
+    section = section[: section.index("\n## ", 1)]
+    rows = dict(re.findall(r"^\| `(landwatch\.[A-Za-z.]+)` \| ([^|]*?) \|", section, re.MULTILINE))
+    assert rows == {setting.name: setting.default or "unset" for setting in layout.SETTINGS}
+
+
 def test_a_linked_worktree_keeps_its_queue_and_shares_the_repository(
     repo: Repo, tmp_path: Path
 ) -> None:
