@@ -6,8 +6,10 @@ the same loop, the three setups interleaved so that they see the same machine lo
 drained between two commits, as the reviewer keeps it), repositories
 on a memory file system (/dev/shm) where there is one, so that disk writeback does not drown the
 figure; `--disk` puts them in the temp directory's file system instead, where a person's are (a
-write that makes the file system flush shows only there). Targets (issue 16): commit <= 1.30x,
-rebase <= the floor + 0.15.
+write that makes the file system flush shows only there). `--against FILE` times a fourth setup in
+the commit and rebase loops, landwatch's hook with FILE as its body (`git show
+REV:githooks/hook.sh`): a change to the hook measured against the hook before it, under the same
+load. Targets (issue 16): commit <= 1.30x, rebase <= the floor + 0.15.
 """
 
 from __future__ import annotations
@@ -45,6 +47,19 @@ def setups(root: Path, name: str) -> dict[str, Path]:
         hook.write_text(EXIT_0)
         hook.chmod(0o755)
     return made
+
+
+def with_body(repo: Path, body: str) -> Path:
+    """`repo`, whose landwatch hooks run `body` after the header install wrote."""
+    from landwatch import hooks
+
+    installed = hooks.hook_body()
+    for event in EVENTS:
+        hook = repo / ".git" / "hooks" / event
+        text = hook.read_text()
+        assert installed in text, f"{hook} is not the hook this checkout installs"
+        hook.write_text(text.replace(installed, body))
+    return repo
 
 
 def timed_commit(repo: Path, number: int) -> float:
@@ -116,6 +131,14 @@ def rewrite_input_seconds(repo: Path, lines: int) -> float:
     return time.perf_counter() - started
 
 
+def against_line(ratios: dict[str, float], against: Path) -> str:
+    """The line for the hook body given with --against, beside landwatch's own."""
+    return (
+        f"  landwatch with {against} as its hook: {ratios['against']:.2f}x "
+        f"(above the floor: {ratios['against'] - ratios['exit 0']:+.2f})"
+    )
+
+
 def median_ratios(times: dict[str, list[float]]) -> dict[str, float]:
     bare = statistics.median(times["bare"])
     return {name: statistics.median(values) / bare for name, values in times.items()}
@@ -133,6 +156,9 @@ def main() -> int:
     parser.add_argument(
         "--disk", action="store_true", help="repositories on the temp directory's file system"
     )
+    parser.add_argument(
+        "--against", type=Path, metavar="FILE", help="also time landings with this hook body"
+    )
     args = parser.parse_args()
     root_dir = None if args.disk else scratch_root()
     with tempfile.TemporaryDirectory(prefix="landwatch-bench-", dir=root_dir) as scratch:
@@ -141,8 +167,13 @@ def main() -> int:
         where = "memory" if str(root).startswith("/dev/shm") else "disk"
         print(f"repositories in {root} ({where})")
         commit_repos = setups(root, "commit")
+        if args.against is not None:
+            against = new_repo(root / "commit-against", hooks=True)
+            commit_repos["against"] = with_body(against, args.against.read_text())
         if args.push:
-            git(commit_repos["landwatch"], "config", "landwatch.push.remote", "origin")
+            for name in ("landwatch", "against"):
+                if name in commit_repos:
+                    git(commit_repos[name], "config", "landwatch.push.remote", "origin")
         commit_times: dict[str, list[float]] = {name: [] for name in commit_repos}
         reviews = 0
         for number in range(args.commits):
@@ -156,9 +187,17 @@ def main() -> int:
             f"exit 0 hook {ratios['exit 0']:.2f}x, landwatch {ratios['landwatch']:.2f}x "
             f"(above the floor: {ratios['landwatch'] - ratios['exit 0']:+.2f})  [target <= 1.30]"
         )
-        print(f"  review items recorded and drained: {reviews} (expected {args.commits})")
+        if args.against is not None:
+            print(against_line(ratios, args.against))
+            expected = 2 * args.commits
+        else:
+            expected = args.commits
+        print(f"  review items recorded and drained: {reviews} (expected {expected})")
 
         rebase_repos = setups(root, "rebase")
+        if args.against is not None:
+            against = new_repo(root / "rebase-against", hooks=True)
+            rebase_repos["against"] = with_body(against, args.against.read_text())
         for repo in rebase_repos.values():
             prepare_rebase(repo, args.rebase)
         rebase_times: dict[str, list[float]] = {name: [] for name in rebase_repos}
@@ -174,6 +213,8 @@ def main() -> int:
             f"{ratios['exit 0']:.2f}x, landwatch {ratios['landwatch']:.2f}x (above the floor: "
             f"{ratios['landwatch'] - ratios['exit 0']:+.2f})  [target <= +0.15]"
         )
+        if args.against is not None:
+            print(against_line(ratios, args.against))
 
         chained = chained_rewrite_repo(root)
         small = rewrite_input_seconds(chained, args.rewrite_lines // 10)

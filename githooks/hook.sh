@@ -1,23 +1,30 @@
 # The body of every landwatch git hook (post-commit, post-merge, post-rewrite, post-applypatch).
-# `landwatch install` writes it after a header that sets LANDWATCH_EVENT, LANDWATCH_ENTRY (the
-# per-user entry point) and LANDWATCH_HOST. It records what landed as work items in the format of
-# docs/queue.md and starts no program on the happy path: git stays as fast as without us.
-# Whatever goes wrong, it prints at most one line and never changes git's outcome.
+# install writes it after a header (hooks.render_hook) setting LANDWATCH_EVENT, LANDWATCH_ENTRY
+# (the per-user entry point), LANDWATCH_HOST, LANDWATCH_REPOSITORY (the common dir installed in)
+# and LANDWATCH_CHAIN (exec or husky). What git 2.39 gives each event (`git help hooks`):
+#   post-commit      no argument, no stdin; also run for each pick of a rebase
+#   post-merge       $1: 1 for a squash merge, else 0; no stdin
+#   post-rewrite     $1: amend or rebase; stdin: `<old-oid> SP <new-oid> [SP <extra>] LF` lines
+#   post-applypatch  no argument, no stdin; run by git am, and by git rebase --apply
+# It records what landed (docs/queue.md) with no process on the happy path, says one line at
+# most and never changes git's outcome. The shell parses as it runs, so order is speed: part 1
+# has what a common commit needs and ends it before part 2 (which maps the caches) is read.
+# shellcheck shell=sh
 
-# Every name and default shared with the Python side is spelled as in src/landwatch/layout.py
-# ($lw_work: the worktree's directory, $lw_repo: the repository's); tests/test_layout.py
-# fails when the two disagree.
+# ---- 1. Read by every landing -------------------------------------------------------------
+# Names and defaults are layout.py's, tests/test_layout.py holding both equal ($lw_work: the
+# worktree's <git-dir>/landwatch, $lw_repo: the repository's <common-dir>/landwatch).
 lw_default_stale_after=600
+lw_default_maintenance=true
 lw_default_interval=3600
+lw_least_interval=60
 lw_chained="${0%/*}/$LANDWATCH_EVENT.before-landwatch"
 lw_status=0
 lw_chain=
 { [ "${LANDWATCH_CHAIN-}" = husky ] || [ -x "$lw_chained" ]; } && lw_chain=1
 
-# A pick of a rebase is no landing (post-rewrite lists them all at its end): most picks stop
-# here, before the shell has read the rest of this file, or once the hook we chain has run.
-# git sets GIT_DIR for a linked worktree; a .git file without it (a submodule) takes the
-# longer way to the same answer.
+# Early exit 1 of 3: a pick of a rebase is no landing (post-rewrite lists them all), before
+# anything else is parsed. A submodule's .git file (no GIT_DIR) takes the longer way (exit 3).
 lw_rebasing() { [ -d "$1/rebase-merge" ] || [ -d "$1/rebase-apply" ]; }
 lw_picked() { [ "$LANDWATCH_EVENT" = post-commit ] && lw_rebasing "${GIT_DIR:-.git}"; }
 [ -z "$lw_chain" ] && lw_picked && exit 0
@@ -27,8 +34,8 @@ lw_picked() { [ "$LANDWATCH_EVENT" = post-commit ] && lw_rebasing "${GIT_DIR:-.g
 lw_skip=
 [ "${LANDWATCH-}" = 0 ] && lw_skip=1
 
-# From here on stderr is /dev/null (a missing /proc, a file gone in a race or a full disk print
-# nothing) and the person's terminal is fd 3: lw_record_quickly and lw_record are called so.
+# The functions both ways share: the quick way runs them before part 2 is read, stderr on
+# /dev/null (a missing /proc or a race prints nothing) and the person's terminal on fd 3.
 lw_said=
 lw_say() {
     # One line at most, whatever happens.
@@ -40,9 +47,8 @@ lw_say() {
     printf 'landwatch: %s\n' "$*" >&3
 }
 
-# Nothing of ours is reached through a link or opened unless it is a regular file: a copied or
-# unpacked repository may have planted a link (writes would land elsewhere) or a FIFO (a read
-# would wait forever). `[ -L ]` and `[ -f ]` are builtins: the checks cost no process.
+# Nothing of ours is reached through a link (a planted one would send writes elsewhere) or read
+# unless a regular file (a FIFO would wait forever); `[ ]` is a builtin.
 lw_readable() { [ -f "$1" ] && [ ! -L "$1" ]; }
 lw_writable() { lw_readable "$1" || { [ ! -e "$1" ] && [ ! -L "$1" ]; }; }
 lw_ours() { [ -d "$1" ] && [ ! -L "$1" ]; }
@@ -56,9 +62,8 @@ lw_has_entries() {
 }
 
 lw_create() {
-    # $1 created exclusively: set -C opens with O_EXCL and refuses a symlink, so this fails when
-    # $1 exists in any form. `true`, not `:`: a failed redirection on a special builtin would
-    # exit the shell.
+    # $1 made exclusively (set -C: O_EXCL, no link followed); `true`, as a failed redirection
+    # of the special builtin `:` would exit the shell.
     set -C
     true > "$1"
     lw_created=$?
@@ -82,8 +87,7 @@ lw_places() {
 }
 
 lw_head() {
-    # What git has just written: HEAD and the branch's loose ref; git itself when the ref store
-    # is not plain files (packed-only ref, reftable).
+    # HEAD and the branch's loose ref, as git just wrote them; else git (packed ref, reftable).
     lw_oid=
     read -r lw_ref < "$lw_git_dir/HEAD" || lw_ref=
     case $lw_ref in
@@ -100,11 +104,8 @@ lw_head() {
 }
 
 lw_clock() {
-    # Microseconds since the epoch without starting a process: the boot time cached for this
-    # boot (reading it costs ~0.5 ms) plus the uptime. 1 when the cache is not that of this
-    # boot, or was written "in the future" (/proc/$$ was made just now): the clock went back
-    # since, and the boot time the kernel gives moved with it; lw_clock_anew then measures.
-    # The reviewer drops a cache the clock left behind the other way.
+    # µs since the epoch, no process: boot-time (the map, part 2) plus the uptime; 1 when the
+    # cache is another boot's or newer than /proc/$$ (the clock went back).
     lw_boot_cache=$lw_work/boot-time
     read -r lw_up _ < /proc/uptime && read -r lw_boot < /proc/sys/kernel/random/boot_id &&
         lw_readable "$lw_boot_cache" && read -r lw_cached_boot lw_btime < "$lw_boot_cache" &&
@@ -122,8 +123,7 @@ lw_since_boot() {
 }
 
 lw_after_last() {
-    # The clock ticks every 10 ms, and two landings (a cherry-pick and a revert) can come within
-    # one tick: every stamp is after the worktree's last, so items keep their landing order.
+    # Every stamp after the worktree's last (last-stamp): two landings may come in one tick.
     lw_last=
     lw_readable "$lw_work/last-stamp" && read -r lw_last < "$lw_work/last-stamp"
     case $lw_last in '' | *[!0-9]* | ???????????????????*) lw_last=0 ;; esac
@@ -132,9 +132,7 @@ lw_after_last() {
 }
 
 lw_remember_last() {
-    # Written in place, not truncated: on ext4 a file truncated and written again has its data
-    # flushed (auto_da_alloc), ~0.2 ms a landing. Stamps keep their 16 digits until 2286, and
-    # bytes a shorter one would leave come after the line `read` takes.
+    # In place (1<>), not truncated: see last-stamp in the map.
     [ "${lw_now:-0}" -gt "${lw_first:-0}" ] && lw_writable "$lw_work/last-stamp" &&
         printf '%s\n' "$((lw_now - 1))" 1<> "$lw_work/last-stamp"
 }
@@ -145,8 +143,8 @@ lw_directories() {
 }
 
 lw_enqueue() {
-    # $1 kind, $2 oid, $3 base or empty, $4 the commit it rewrote or none. The marker
-    # known/<id> is created exclusively: that fails when the id is known in any state.
+    # $1 kind, $2 oid, $3 base or empty, $4 the commit it rewrote or none. known/<id> made
+    # exclusively fails when the id is known in any state.
     [ -n "$lw_skip" ] && { lw_mark_skipped "$@"; return 0; }
     lw_id=$1-$2
     lw_marker=$lw_work/known/$lw_id
@@ -170,11 +168,10 @@ lw_enqueue() {
         lw_say "could not record ${2%"${2#???????}"} in $lw_work (disk full?)"
         return 1
     fi
-    # One microsecond apart: items of one batch keep their landing order (the clock ticks 10 ms).
+    # One µs apart: items of one batch keep their order.
     lw_stamp=$lw_now
     lw_now=$((lw_now + 1))
-    # The marker is whole: an empty ready/<id>.<stamp> says so, and the reviewer links it into
-    # pending/ (a shell cannot link without starting `ln`; this costs no process).
+    # Whole: an empty ready/<id>.<stamp> says so; the reviewer links it into pending/ (no `ln`).
     lw_create "$lw_work/ready/$lw_id.$lw_stamp" && return 0
     # The marker stays: recovery publishes it once this hook is gone, so nothing is lost.
     lw_say "could not publish ${2%"${2#???????}"} in $lw_work; the reviewer will pick it up"
@@ -182,10 +179,7 @@ lw_enqueue() {
 }
 
 lw_settings() {
-    # landwatch.* of git config, from the cache in the repository's work directory that the
-    # whole hook makes (lw_refresh_settings): 1 when a config file git reads is newer than it.
-    # The cache lists the files it was made from but these three, which are always looked at;
-    # most often it is empty, and nothing is read (the shell's `read` takes a byte a call).
+    # landwatch.* of git config from `settings` (the map); 1 when a config file is newer.
     lw_cache=$lw_repo/settings
     lw_readable "$lw_cache" && [ ! "$lw_common/config" -nt "$lw_cache" ] &&
         [ ! "${HOME:-/}/.gitconfig" -nt "$lw_cache" ] &&
@@ -202,36 +196,50 @@ lw_settings() {
 lw_default_settings() {
     lw_bound=$lw_default_stale_after
     lw_push_remote=
-    lw_maintenance=true
+    lw_maintenance=$lw_default_maintenance
     lw_interval=$lw_default_interval
-    lw_notes=
-    lw_force=
-    lw_notify=
 }
 
 lw_read_settings() {
-    # `landwatch.KEY VALUE` lines, and `file PATH` lines that clear lw_fresh when PATH is newer
-    # than the cache.
+    # As layout.raw_settings: `KEY VALUE` lines, raw (a key alone is true); `file PATH` lines
+    # clear lw_fresh when PATH is newer than the cache.
     lw_default_settings
-    while read -r lw_key lw_value; do
+    while IFS= read -r lw_line; do
+        lw_key=${lw_line%%" "*}
+        lw_value=true
+        case $lw_line in *" "*) lw_value=${lw_line#*" "} ;; esac
         case $lw_key in
             file) [ -n "$lw_fresh" ] && [ "$lw_value" -nt "$lw_cache" ] && lw_fresh= ;;
             landwatch.staleafter) lw_bound=$lw_value ;;
             landwatch.push.remote) lw_push_remote=$lw_value ;;
             landwatch.maintenance) lw_maintenance=$lw_value ;;
             landwatch.maintenance.interval) lw_interval=$lw_value ;;
-            landwatch.notes) lw_notes=$lw_value ;;
-            landwatch.push.force) lw_force=$lw_value ;;
-            landwatch.notify) lw_notify=$lw_value ;;
         esac
     done
 }
 
 lw_usable_settings() {
-    # Ten digits of seconds or more (317 years) would not fit the arithmetic as microseconds.
-    case $lw_bound in '' | *[!0-9]* | ??????????*) lw_bound=$lw_default_stale_after ;; esac
-    case $lw_interval in '' | *[!0-9]* | ??????????*) lw_interval=$lw_default_interval ;; esac
-    case $lw_maintenance in [Ff]alse | [Nn]o | [Oo]ff | 0) lw_maintenance= ;; esac
+    # layout.SETTINGS' rules (tests/test_layout.py runs these against them): a value that
+    # breaks one is its default, told once by lw_check_settings.
+    lw_seconds "$lw_bound" || lw_bound=$lw_default_stale_after
+    lw_seconds "$lw_interval" || lw_interval=$lw_default_interval
+    [ "$lw_interval" -ge "$lw_least_interval" ] || lw_interval=$lw_least_interval
+    lw_boolean "$lw_maintenance" || lw_boolean "$lw_default_maintenance"
+    lw_maintenance=$lw_on
+}
+
+lw_seconds() {
+    # 1 to 9 digits (as µs they fit the arithmetic), no leading zero (the arithmetic's octal).
+    case $1 in '' | *[!0-9]* | 0?* | ??????????*) return 1 ;; esac
+}
+
+lw_boolean() {
+    # As git spells one, in any case; lw_on is 1 for true, empty for false.
+    case $1 in
+        [Tt][Rr][Uu][Ee] | [Yy][Ee][Ss] | [Oo][Nn] | 1) lw_on=1 ;;
+        '' | [Ff][Aa][Ll][Ss][Ee] | [Nn][Oo] | [Oo][Ff][Ff] | 0) lw_on= ;;
+        *) return 1 ;;
+    esac
 }
 
 lw_also() {
@@ -249,10 +257,8 @@ lw_also() {
 }
 
 lw_untold() {
-    # Items given up since the person was last told, reviews with findings not yet told, or
-    # committed linters held back for want of trust (the one line's other cause, an item waiting
-    # too long, is lw_something_to_tell's).
-    # told takes failed/'s mtime when the person is told: any change since makes them differ.
+    # Given up and not told (told's mtime is failed/'s when told), findings unread, linters
+    # held back: the one line's causes but an item waiting too long (lw_something_to_tell).
     if [ "$lw_work/failed" -nt "$lw_work/told" ] || [ "$lw_work/failed" -ot "$lw_work/told" ] ||
         { [ -d "$lw_work/failed" ] && [ ! -e "$lw_work/told" ]; }; then
         lw_has_entries "$lw_work/failed/" && return 0
@@ -262,17 +268,16 @@ lw_untold() {
 }
 
 lw_in_place() {
-    # The install wrote down the repository it was made for: a repository moved or copied since
-    # is one the reviewer does not drain.
+    # The repository install was made for: one moved or copied since is drained by nobody.
     [ -z "${LANDWATCH_REPOSITORY-}" ] || [ "$lw_common" -ef "$LANDWATCH_REPOSITORY" ]
 }
 
+# Early exit 2 of 3, the quick way: lw_record's steps for a commit with nothing to chain or
+# tell, a second copy kept in step by hand (tests/githooks/test_events.py compares records).
 lw_record_quickly() {
-    # The common landing, a commit with nothing to tell and no hook to chain, by the steps
-    # lw_record takes below. It returns 1 having recorded nothing whenever another step is
-    # needed: the shell then reads the rest of this file for them (skipped, chained, a .git file,
-    # moved, a first landing, settings or the clock changed, something to say, or items waiting
-    # in pending/ or ready/, which a running reviewer keeps empty: the whole hook judges their age).
+    # Returns 1, recording nothing, when another step is needed: skipped, chained, a .git file,
+    # moved, a first landing, settings or clock changed, something to say, or items waiting
+    # (a running reviewer keeps pending/ and ready/ empty; the whole hook judges their age).
     [ "$LANDWATCH_EVENT" = post-commit ] && [ "${0##*/}" = post-commit ] &&
         [ -z "$lw_skip$lw_chain" ] || return 1
     umask 077
@@ -289,9 +294,41 @@ lw_record_quickly() {
 
 lw_record_quickly "$@" 3>&2 2>/dev/null && exit 0
 
-# The second half, read only by a landing that needs more than the quick way: the hook we chain,
-# then the whole of lw_record.
+# ---- 2. Read only by a landing the quick way left: the hook we chain, then lw_record --------
+# Long comments cost the common landing nothing from here on: it never reads them.
+#
+# The caches: what each holds, who writes it, who makes it stale and when (docs/hooks.md has the
+# same map; docs/queue.md lists every file).
+#   $lw_work/boot-time  `BOOT_ID BTIME`: the boot's start, so that the time is /proc/uptime
+#       plus it (btime from /proc/stat costs ~0.5 ms). Written by lw_clock_anew when lw_clock
+#       finds it another boot's, or newer than /proc/$$ (the clock went back since: the kernel's
+#       btime moved with it); the reviewer deletes it when a step of the clock made it wrong
+#       (hooks.renew_clock_cache, at its start and whenever its clock jumps).
+#   $lw_work/last-stamp  the newest stamp given here: the clock ticks every 10 ms, and a
+#       cherry-pick and a revert can land in one tick. Written by lw_remember_last in place
+#       (1<>), not truncated: ext4 flushes a file truncated and written again (auto_da_alloc,
+#       ~0.2 ms a landing); stamps keep 16 digits until 2286, and what a shorter one would leave
+#       comes after the line `read` takes. Never stale: a stamp behind the clock is passed by.
+#   $lw_repo/settings  `git config --get-regexp ^landwatch[.]` and `file PATH` for each config
+#       file git read but the three lw_settings always looks at (the repository's, ~/.gitconfig
+#       and the XDG one: so it is most often empty and not read, `read` taking a byte a call).
+#       Written by lw_refresh_settings when one of them is newer; a bad value is told then, so
+#       once per change. Written by nobody else.
+#   $lw_work/told  the names in failed/ the person was told of, its mtime failed/'s then.
+#       Written by `landwatch notice` when it tells, and by install (empty, so that failed/ is
+#       not listed until something is given up); stale as soon as failed/ changes (its mtime).
+#   $lw_repo/unread/  an empty <commit> per review with findings nobody was told of: made by
+#       report_store, removed by notice once told.
+#   $lw_repo/untrusted  committed linters a review held back: written by trust, removed once
+#       the line told of them (trust.mark_told) or they are trusted.
+#   $lw_repo/maintenance-after  the µs stamp before which no landing asks for maintenance.
+#       Written by lw_also when it asks (now plus the interval) and by kinds.maintenance when
+#       maintenance ran or git's own scheduler has the repository.
+#   $lw_repo/moved-told, displaced-told, gone-told  a line said once: the repository moved, the
+#       hook moved aside by another manager, the entry point gone. Made by the hook as it says
+#       so; removed by `landwatch install`, so that it is said again if it happens again.
 
+# The hook we chain runs first, as it ran before landwatch, and its status is this hook's.
 # post-rewrite is the only event git gives a stdin to. When a hook we chain needs it too, it is
 # read once, by one `cat` (a shell loop appending to a string is quadratic: 20,000 lines took
 # 13 s), and given to both; otherwise the recording loop reads it straight from stdin.
@@ -315,9 +352,12 @@ if [ "${LANDWATCH_CHAIN-}" = husky ]; then
     # husky's shim had this name; its `h` finds the user's .husky/<event> by this hook's name,
     # so it runs here, as this hook ($0), in a subshell.
     if [ -f "${0%/*}/h" ]; then
+        # husky's own file, there only at run time: shellcheck is not to look for it.
         if [ "$LANDWATCH_EVENT" = post-rewrite ]; then
+            # shellcheck source=/dev/null
             printf '%s' "$lw_input" | (. "${0%/*}/h")
         else
+            # shellcheck source=/dev/null
             (. "${0%/*}/h")
         fi
         lw_status=$?
@@ -337,8 +377,10 @@ elif [ -x "$lw_chained" ]; then
     fi
 fi
 
+# Early exit 3 of 3: a pick of a rebase, once the hook we chain has had it.
 lw_picked && exit "$lw_status"
 
+# The whole hook: lw_record, at the end, and what only it needs.
 lw_make_directories() {
     for lw_entry in "$lw_repo" "$lw_work" "$lw_work/known" "$lw_work/ready"; do
         if [ -L "$lw_entry" ] || { [ -e "$lw_entry" ] && [ ! -d "$lw_entry" ]; }; then
@@ -355,7 +397,7 @@ lw_make_directories() {
 }
 
 lw_clock_anew() {
-    # The boot time from the kernel, cached for the next landing; `date` where there is no /proc.
+    # The boot time from the kernel, cached in boot-time; `date` where there is no /proc.
     lw_boot=-
     if read -r lw_up _ < /proc/uptime; then
         read -r lw_boot < /proc/sys/kernel/random/boot_id || lw_boot=-
@@ -375,57 +417,42 @@ lw_clock_anew() {
 }
 
 lw_refresh_settings() {
-    # The cache of lw_settings made again from git config: its landwatch.* and each config file
-    # git read. A value landwatch cannot use is said when the configuration changes, not at
-    # every landing (the cache is made again only then).
+    # `settings` made anew from git config, and a value the hook cannot use told: once per
+    # change of the configuration, the cache being made only then. A cache that cannot be
+    # made (a link, a read-only work directory: the record's line says so) leaves them read
+    # from git itself, and a bad value untold until it can be.
     lw_fresh=
-    if ! lw_writable "$lw_cache"; then
-        lw_say "$lw_cache is not a regular file; not following it"
+    if lw_writable "$lw_cache" && lw_cache_settings > "$lw_cache"; then
+        lw_read_settings < "$lw_cache"
+        lw_check_settings
+    else
+        lw_writable "$lw_cache" || lw_say "$lw_cache is not a regular file; not following it"
         lw_read_settings <<EOF
 $(git config --get-regexp '^landwatch[.]')
 EOF
-    else
-        lw_cache_settings > "$lw_cache"
-        lw_read_settings < "$lw_cache"
-        lw_check_settings
     fi
     lw_usable_settings
 }
 
 lw_check_settings() {
-    case $lw_bound in *[!0-9]* | ??????????*)
-        lw_say "git config landwatch.staleAfter = '$lw_bound' is not a whole number of" \
-            "seconds; landwatch uses $lw_default_stale_after"
-        return 0
-        ;;
-    esac
-    case $lw_interval in *[!0-9]* | ??????????*)
-        lw_say "git config landwatch.maintenance.interval = '$lw_interval' is not a whole" \
-            "number of seconds; landwatch uses $lw_default_interval"
-        return 0
-        ;;
-    esac
-    case $lw_notify in
-        '' | [Oo]ff | [Ee]rrors | [Ff]indings) ;;
-        *)
-            lw_say "git config landwatch.notify = '$lw_notify' is not off, errors or findings;" \
-                "landwatch sends no notification"
-            return 0
-            ;;
-    esac
-    for lw_pair in "maintenance=$lw_maintenance=keeps maintenance on" \
-        "notes=$lw_notes=writes no notes" "push.force=$lw_force=pushes without a lease"; do
-        lw_value=${lw_pair#*=}
-        lw_value=${lw_value%%=*}
-        case $lw_value in
-            '' | [Tt]rue | [Ff]alse | [Yy]es | [Nn]o | [Oo]n | [Oo]ff | 1 | 0) ;;
-            *)
-                lw_say "git config landwatch.${lw_pair%%=*} = '$lw_value' is not true or" \
-                    "false; landwatch ${lw_pair##*=}"
-                return 0
-                ;;
-        esac
-    done
+    # The values lw_usable_settings will not use, with layout.SETTINGS' words and in its order
+    # (lw_say keeps the first). The settings the hook does not read are the Python side's.
+    lw_seconds "$lw_bound" ||
+        lw_not_seconds landwatch.staleAfter "$lw_bound" "$lw_default_stale_after"
+    lw_boolean "$lw_maintenance" ||
+        lw_say "git config landwatch.maintenance = '$lw_maintenance' is not true or false;" \
+            "landwatch keeps maintenance on"
+    if ! lw_seconds "$lw_interval"; then
+        lw_not_seconds landwatch.maintenance.interval "$lw_interval" "$lw_default_interval"
+    elif [ "$lw_interval" -lt "$lw_least_interval" ]; then
+        lw_say "git config landwatch.maintenance.interval = '$lw_interval' is less than" \
+            "$lw_least_interval seconds; landwatch uses $lw_least_interval"
+    fi
+}
+
+lw_not_seconds() {
+    lw_say "git config $1 = '$2' is not a whole number of seconds (1 to 9 digits, no leading" \
+        "zero); landwatch uses $3"
 }
 
 lw_cache_settings() {

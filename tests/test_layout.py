@@ -1,23 +1,32 @@
-"""One layout of landwatch's files: the hooks (githooks/hook.sh) spell every name and default as
-layout.py does, docs/queue.md lists every place, and a linked worktree finds its repository."""
+"""One layout of landwatch's files and settings: the hooks (githooks/hook.sh) spell every name and
+default as layout.py does, every git setting has one rule, docs/queue.md lists every place, and a
+linked worktree finds its repository."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from landwatch import layout
 from landwatch.layout import Scope
+from landwatch.work_item import READY, WorkKind
 from support import ROOT
+from support.queue import git_env
 from support.repos import Repo
 
 HOOK = ROOT / "githooks" / "hook.sh"
 
 
 def disagreements(hook: str) -> list[str]:
-    """Every way the hook's text disagrees with layout.py; empty when they agree."""
+    """Every way the hook's code disagrees with layout.py; empty when they agree. Its comments
+    (the map of its caches names them all) do not count."""
+    hook = "\n".join(line for line in hook.splitlines() if not line.lstrip().startswith("#"))
     problems = []
     for variable, directory in (("lw_work", "lw_git_dir"), ("lw_repo", "lw_common")):
         assigned = re.findall(rf"^\s*{variable}=\${directory}/(\S+)$", hook, re.MULTILINE)
@@ -72,6 +81,237 @@ def test_a_disagreement_is_caught(old: str, new: str) -> None:
     assert disagreements(hook.replace(old, new)) != []
 
 
+@pytest.mark.parametrize(
+    ("setting", "text", "value", "told"),
+    [
+        (layout.STALE_AFTER, None, 600, False),
+        (layout.STALE_AFTER, "0", 0, False),
+        (layout.STALE_AFTER, "999999999", 999_999_999, False),
+        (layout.STALE_AFTER, "9999999999", 600, True),  # 10 digits: 317 years, too many
+        (layout.STALE_AFTER, "0800", 600, True),  # octal to the shell's arithmetic
+        (layout.STALE_AFTER, "90.5", 600, True),
+        (layout.STALE_AFTER, "", 600, True),
+        (layout.MAINTENANCE_INTERVAL, "90", 90, False),
+        (layout.MAINTENANCE_INTERVAL, "59", 60, True),  # the floor
+        (layout.MAINTENANCE_INTERVAL, "90.5", 3600, True),
+        (layout.MAINTENANCE, "oFf", False, False),
+        (layout.MAINTENANCE, "", False, False),  # git reads an empty value as false
+        (layout.MAINTENANCE, "2", True, True),  # git would take any number; landwatch does not
+        (layout.NOTES, None, False, False),
+        (layout.NOTES, "YES", True, False),
+        (layout.PUSH_FORCE, "maybe", False, True),
+        (layout.PUSH_REMOTE, None, None, False),
+        (layout.PUSH_REMOTE, "", None, False),
+        (layout.PUSH_REMOTE, "up stream", "up stream", False),
+        (layout.PUSH_BRANCHES, None, (), False),
+        (layout.PUSH_BRANCHES, "main\nrelease/* hot*", ("main", "release/*", "hot*"), False),
+        (layout.NOTIFY, None, "off", False),
+        (layout.NOTIFY, "Errors", "errors", False),
+        (layout.NOTIFY, "loud", "off", True),
+    ],
+)
+def test_each_setting_has_one_rule(
+    setting: layout.Setting[Any], text: str | None, value: object, told: bool
+) -> None:
+    parsed = setting.parse(text)
+    assert parsed.value == value
+    assert (parsed.problem is not None) == told
+    if told:  # one line, naming the setting and its text as the person wrote them
+        assert parsed.problem is not None and "\n" not in parsed.problem
+        assert parsed.problem.startswith(f"git config {setting.name} = '{text}' is ")
+
+
+def test_a_default_is_a_value_its_rule_takes() -> None:
+    for setting in layout.SETTINGS:
+        assert setting.parse(setting.default) == setting.parse(None)
+        assert setting.parse(None).problem is None
+
+
+def test_the_settings_of_a_repository_are_read_from_git(repo: Repo) -> None:
+    home_config = Path(os.environ["HOME"]) / ".gitconfig"
+    home_config.write_text('[landwatch]\n\tstaleAfter = 120\n\tnotify = "findings"\n')
+    for name, value in (
+        ("landwatch.staleAfter", "900"),  # the repository's own wins
+        ("landwatch.maintenance.interval", " 60"),  # the raw text, its space kept
+        ("landwatch.push.remote", "origin"),
+    ):
+        repo.git("config", name, value)
+    for glob in ("main", "release/*"):
+        repo.git("config", "--add", "landwatch.push.branches", glob)
+    with (repo.git_dir / "config").open("a") as config:
+        config.write("[landwatch]\n\tnotes\n")  # a key alone: git's true
+    settings = layout.read_git_settings(repo.git_dir)
+    assert settings[layout.STALE_AFTER] == 900
+    assert settings[layout.NOTIFY] == "findings"
+    assert settings[layout.MAINTENANCE_INTERVAL] == 3600
+    assert settings[layout.PUSH_REMOTE] == "origin"
+    assert settings[layout.PUSH_BRANCHES] == ("main", "release/*")
+    assert settings[layout.NOTES] is True
+    assert settings[layout.PUSH_FORCE] is False
+    assert settings.problems == (layout.MAINTENANCE_INTERVAL.parse(" 60").problem,)
+    assert layout.read_git_settings(repo.path) == settings  # from the worktree, the same
+
+
+# Raw texts of every kind, each tried on every setting the hook reads.
+RAW_TEXTS = (
+    *(None, "", "600", "0", "59", "60", "999999999", "9999999999", "0600", "0800", "00"),
+    *("90.5", "1e3", " 60", "60 ", "-5", "+5", "0x10", "\u0666\u0660"),
+    *("YES", "off", "On", "FALSE", "1", "2", "maybe", "origin", "up stream"),
+)
+HOOK_END = 'lw_record "$@" 3>&2 2>/dev/null\n'
+# Run in a repository by sh with the hook's functions as $1: the cache made anew as a landing
+# makes it when the configuration changed (the line it says on stderr), then read back by the
+# quick way's reader; the values each left, NUL-terminated.
+READ_AS_THE_HOOK = r"""
+. "$1"
+lw_git_dir=.git
+lw_places
+mkdir -p "$lw_repo"
+lw_cache=$lw_repo/settings
+rm -f "$lw_cache"
+lw_refresh_settings 3>&2
+printf '%s\0' "$lw_bound" "$lw_push_remote" "$lw_maintenance" "$lw_interval"
+lw_settings && printf '%s\0' "$lw_bound" "$lw_push_remote" "$lw_maintenance" "$lw_interval"
+"""
+# The hook's variable of each setting it reads, in READ_AS_THE_HOOK's order.
+HOOK_VARIABLES: tuple[layout.Setting[Any], ...] = (
+    layout.STALE_AFTER,
+    layout.PUSH_REMOTE,
+    layout.MAINTENANCE,
+    layout.MAINTENANCE_INTERVAL,
+)
+
+
+def hook_functions(hook: str) -> str:
+    """The hook up to its last call: every function defined and every early exit passed by (run
+    as no post-commit hook, the quick way returns at once), nothing recorded."""
+    assert hook.count(HOOK_END) == 1
+    return hook[: hook.index(HOOK_END)]
+
+
+def boolean(setting: layout.Setting[Any]) -> bool:
+    return isinstance(setting.parse(None).value, bool)
+
+
+def as_the_hook_holds(setting: layout.Setting[Any], value: object) -> str:
+    """A value of the table as the hook's variable holds it: a number's digits, a name as it
+    is, none as empty; a boolean as on or empty (the hook asks only whether it is empty)."""
+    if boolean(setting):
+        return "on" if value else ""
+    return "" if value is None else str(value)
+
+
+def read_as_the_hook(hook: str, repo: Path) -> tuple[list[str], list[str], str]:
+    """What the hook's own code makes of the repository's settings: the values after making the
+    cache, the values the quick way reads from it, and the line said."""
+    functions = repo.parent / "hook-functions.sh"
+    functions.write_text(hook_functions(hook))
+    run = subprocess.run(
+        ["sh", "-c", READ_AS_THE_HOOK, "read-as-the-hook", str(functions)],
+        cwd=repo,
+        env=git_env(LANDWATCH_EVENT="post-commit", LANDWATCH_HOST="test"),
+        capture_output=True,
+        text=True,
+    )
+    values = run.stdout.split("\0")[:-1]
+    assert len(values) == 2 * len(HOOK_VARIABLES), run
+    held = [
+        ("on" if text else "") if boolean(setting) else text
+        for setting, text in zip(HOOK_VARIABLES * 2, values, strict=True)
+    ]
+    return held[: len(HOOK_VARIABLES)], held[len(HOOK_VARIABLES) :], run.stderr
+
+
+def settings_disagreements(
+    hook: str, repo: Repo, setting: layout.Setting[Any], texts: Iterable[str | None]
+) -> list[str]:
+    """Each raw text of `setting` for which the hook, reading it from real git, uses a value or
+    says a line other than the table's; empty when they agree."""
+    problems = []
+    for text in texts:
+        if text is None:
+            repo.run("config", "--unset-all", setting.name)
+        else:
+            repo.git("config", "--replace-all", setting.name, text)
+        parsed = setting.parse(text)
+        assert layout.read_git_settings(repo.path)[setting] == parsed.value
+        expected = [as_the_hook_holds(each, each.parse(None).value) for each in HOOK_VARIABLES]
+        expected[HOOK_VARIABLES.index(setting)] = as_the_hook_holds(setting, parsed.value)
+        made, quick, said = read_as_the_hook(hook, repo.path)
+        line = f"landwatch: {parsed.problem}\n" if parsed.problem else ""
+        for what, values in (("makes the cache", made), ("reads the cache", quick)):
+            if values != expected:
+                problems.append(f"{text!r}: the hook {what} into {values}, not {expected}")
+        if said != line:
+            problems.append(f"{text!r}: the hook says {said!r}, not {line!r}")
+    return problems
+
+
+@pytest.fixture
+def scratch(tmp_path: Path) -> Repo:
+    """A repository without landwatch, and no landwatch.* setting of the user's."""
+    (Path(os.environ["HOME"]) / ".gitconfig").write_text("")
+    return Repo(tmp_path / "scratch", initial=False)
+
+
+@pytest.mark.parametrize("setting", HOOK_VARIABLES, ids=lambda setting: setting.name)
+def test_the_hook_uses_each_setting_it_reads_by_the_table_s_rule(
+    scratch: Repo, setting: layout.Setting[Any]
+) -> None:
+    assert {each.key for each in HOOK_VARIABLES} == {each.key for each in layout.HOOK_SETTINGS}
+    assert settings_disagreements(HOOK.read_text(), scratch, setting, RAW_TEXTS) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "setting", "text"),
+    [
+        ("0?* | ", "", layout.STALE_AFTER, "0600"),  # a leading zero taken (as octal)
+        ("[Ff][Aa][Ll][Ss][Ee]", "[Ff]alse", layout.MAINTENANCE, "FALSE"),  # one case only
+        ("lw_least_interval=60", "lw_least_interval=0", layout.MAINTENANCE_INTERVAL, "59"),
+        ("keeps maintenance on", "keeps it on", layout.MAINTENANCE, "maybe"),  # other words
+    ],
+)
+def test_a_hook_that_breaks_a_rule_is_caught(
+    scratch: Repo, old: str, new: str, setting: layout.Setting[Any], text: str
+) -> None:
+    hook = HOOK.read_text()
+    assert old in hook
+    assert settings_disagreements(hook, scratch, setting, [text]) == []
+    assert settings_disagreements(hook.replace(old, new), scratch, setting, [text]) != []
+
+
+def test_a_key_without_a_value_is_true_on_both_sides(scratch: Repo) -> None:
+    with (scratch.git_dir / "config").open("a") as config:
+        config.write("[landwatch]\n\tmaintenance\n")  # which `git config` cannot write
+    assert layout.read_git_settings(scratch.path)[layout.MAINTENANCE] is True
+    hook = HOOK.read_text()
+    made, quick, said = read_as_the_hook(hook, scratch.path)
+    at = HOOK_VARIABLES.index(layout.MAINTENANCE)
+    assert (made[at], quick[at], said) == ("on", "on", "")
+    broken = hook.replace("lw_value=true\n", "lw_value=\n")  # a key alone read as empty
+    assert read_as_the_hook(broken, scratch.path)[0][at] == ""
+
+
+def test_a_landing_uses_the_interval_and_says_the_line_the_table_gives(repo: Repo) -> None:
+    work = repo.git_dir / "landwatch"
+    repo.git("config", "landwatch.maintenance", "on")
+    for text in ("90.5", "59", "120"):
+        repo.git("config", "landwatch.maintenance.interval", text)
+        (work / "settings").unlink(missing_ok=True)  # as when the configuration changed
+        (work / "maintenance-after").unlink(missing_ok=True)  # maintenance is due
+        parsed = layout.MAINTENANCE_INTERVAL.parse(text)
+        repo.land(f"interval {text}")
+        assert repo.said == (f"landwatch: {parsed.problem}\n" if parsed.problem else "")
+        (stamp,) = (
+            int(name.rpartition(".")[2])
+            for name in os.listdir(work / READY)
+            if name.startswith(f"{WorkKind.MAINTENANCE}-")
+        )
+        after = int((work / "maintenance-after").read_text())
+        assert round((after - stamp) / 1_000_000) == parsed.value
+        repo.clear()
+
+
 def test_docs_list_every_place() -> None:
     queue_md = (ROOT / "docs" / "queue.md").read_text()
     places = (*layout.USER_PLACES, *layout.REPOSITORY_PLACES, *layout.WORKTREE_PLACES)
@@ -84,6 +324,14 @@ def test_docs_list_every_place() -> None:
     assert missing == []
     for setting in layout.HOOK_SETTINGS:
         assert setting.key in queue_md.lower()
+
+
+def test_the_configuration_page_lists_every_setting_with_its_default() -> None:
+    page = (ROOT / "docs" / "configuration.md").read_text()
+    section = page[page.index("\n## git config\n") :]
+    section = section[: section.index("\n## ", 1)]
+    rows = dict(re.findall(r"^\| `(landwatch\.[A-Za-z.]+)` \| ([^|]*?) \|", section, re.MULTILINE))
+    assert rows == {setting.name: setting.default or "unset" for setting in layout.SETTINGS}
 
 
 def test_a_linked_worktree_keeps_its_queue_and_shares_the_repository(

@@ -318,21 +318,27 @@ def test_a_setting_landwatch_cannot_use_is_said_once_per_change(repo: Repo) -> N
     repo.git("config", "landwatch.staleAfter", "1e3")
     repo.land("one")
     assert repo.said == (
-        "landwatch: git config landwatch.staleAfter = '1e3' is not a whole number of seconds; "
-        "landwatch uses 600\n"
+        "landwatch: git config landwatch.staleAfter = '1e3' is not a whole number of seconds "
+        "(1 to 9 digits, no leading zero); landwatch uses 600\n"
     )
     repo.land("two")
     assert repo.said == ""  # not at every landing
     repo.git("config", "landwatch.staleAfter", "900")
-    repo.git("config", "landwatch.notes", "maybe")
+    repo.git("config", "landwatch.maintenance", "maybe")
+    repo.git("config", "landwatch.notes", "maybe")  # not the hooks' to tell
     cache = repo.git_dir / "landwatch" / "settings"
     later = cache.stat().st_mtime + 1
     os.utime(repo.git_dir / "config", (later, later))
     repo.land("three")
     assert repo.said == (
-        "landwatch: git config landwatch.notes = 'maybe' is not true or false; landwatch "
-        "writes no notes\n"
+        "landwatch: git config landwatch.maintenance = 'maybe' is not true or false; landwatch "
+        "keeps maintenance on\n"
     )
+    repo.git("config", "landwatch.maintenance", "false")
+    later = cache.stat().st_mtime + 1
+    os.utime(repo.git_dir / "config", (later, later))
+    repo.land("four")
+    assert repo.said == ""
 
 
 QUICK_WAY = 'lw_record_quickly "$@" 3>&2 2>/dev/null && exit 0\n'
