@@ -69,7 +69,7 @@ def running_reviewer(
         [sys.executable, "-m", "landwatch", "reviewer", *args], env=env, stderr=subprocess.DEVNULL
     )
     try:
-        while not layout.reviewer_state().exists():
+        while not layout.REVIEWER_STATE.path().exists():
             if reviewer.poll() is not None:
                 raise SystemExit(f"the reviewer ended at its start (status {reviewer.returncode})")
             time.sleep(0.01)
@@ -93,7 +93,7 @@ def seconds_to_report(repo: Path, message: str) -> float:
     oid = subprocess.run(
         ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
     ).stdout.strip()
-    report = layout.reports_dir(repo / ".git") / f"{oid}.json"
+    report = layout.REPORTS.path(repo / ".git") / f"{oid}.json"
     while not report.exists():
         if time.perf_counter() - returned > REPORT_DEADLINE:
             raise SystemExit(f"no review of {oid} stored within {REPORT_DEADLINE} s")

@@ -12,7 +12,7 @@
 # shellcheck shell=sh
 
 # ---- 1. Read by every landing -------------------------------------------------------------
-# Names and defaults are layout.py's, tests/test_layout.py holding both equal ($lw_work: the
+# Names and defaults are landwatch.layout's; tests/test_layout.py holding both equal ($lw_work: the
 # worktree's <git-dir>/landwatch, $lw_repo: the repository's <common-dir>/landwatch).
 lw_default_stale_after=600
 lw_default_maintenance=true

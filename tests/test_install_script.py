@@ -37,7 +37,7 @@ def test_install_then_uninstall_leaves_nothing(tmp_path: Path) -> None:
     done = install_sh(cwd=repo.path, bin_dir=bin_dir)
     assert done.returncode == 0, done.stdout + done.stderr
     assert hooks.is_ours(repo.git_dir / "hooks" / "post-commit")
-    assert (bin_dir / "landwatch").is_symlink() and layout.entry_point().exists()
+    assert (bin_dir / "landwatch").is_symlink() and layout.ENTRY_POINT.path().exists()
     home = Path(os.environ["HOME"])
     zshrc = (Path(os.environ.get("ZDOTDIR", home)) / ".zshrc").as_posix()
     assert f"add this line to {zshrc}" in done.stdout

@@ -1,5 +1,5 @@
 """One layout of landwatch's files and settings: the hooks (githooks/hook.sh) spell every name and
-default as layout.py does, every git setting has one rule, docs/queue.md lists every place, and a
+default as layout does, every git setting has one rule, docs/queue.md lists every place, and a
 linked worktree finds its repository."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ HOOK = ROOT / "githooks" / "hook.sh"
 
 
 def disagreements(hook: str) -> list[str]:
-    """Every way the hook's code disagrees with layout.py; empty when they agree. Its comments
+    """Every way the hook's code disagrees with layout; empty when they agree. Its comments
     (the map of its caches names them all) do not count."""
     hook = "\n".join(line for line in hook.splitlines() if not line.lstrip().startswith("#"))
     problems = []
@@ -37,9 +37,9 @@ def disagreements(hook: str) -> list[str]:
         places = layout.WORKTREE_PLACES if scope is Scope.WORKTREE else layout.REPOSITORY_PLACES
         expected = {place.name for place in places if place.hooks}
         for name in sorted(used - expected):
-            problems.append(f"the hook uses ${variable}/{name}, which layout.py does not name")
+            problems.append(f"the hook uses ${variable}/{name}, which layout does not name")
         for name in sorted(expected - used):
-            problems.append(f"layout.py says the hook uses ${variable}/{name}; it does not")
+            problems.append(f"layout says the hook uses ${variable}/{name}; it does not")
     if f"$LANDWATCH_EVENT{layout.CHAINED_SUFFIX}" not in hook:
         problems.append(f"the hook does not chain $LANDWATCH_EVENT{layout.CHAINED_SUFFIX}")
     defaults: dict[str, str] = dict(re.findall(r"^(lw_default_\w+)=(\S*)$", hook, re.MULTILINE))
@@ -341,4 +341,4 @@ def test_a_linked_worktree_keeps_its_queue_and_shares_the_repository(
     git_dir = Path(repo.git("-C", str(tmp_path / "linked"), "rev-parse", "--absolute-git-dir"))
     assert layout.work_dir(git_dir) == git_dir / "landwatch" != layout.work_dir(repo.git_dir)
     assert layout.common_dir(git_dir) == repo.git_dir.resolve()
-    assert layout.reports_dir(git_dir) == layout.reports_dir(repo.git_dir)
+    assert layout.REPORTS.path(git_dir) == layout.REPORTS.path(repo.git_dir)

@@ -86,11 +86,6 @@ def git(*args: str, cwd: os.PathLike[str] | str, check: bool = True) -> str:
     return result.stdout.rstrip("\n")
 
 
-def config_value(key: str, *, cwd: os.PathLike[str] | str) -> str | None:
-    value = git("config", "--get", key, cwd=cwd, check=False)
-    return value or None
-
-
 def git_dir_of(cwd: os.PathLike[str] | str) -> Path:
     """The git dir of the worktree `cwd` is in (GitError outside a repository)."""
     return Path(git("rev-parse", "--absolute-git-dir", cwd=cwd))

@@ -274,11 +274,11 @@ def lfs_hooks(manual: str) -> dict[str, str]:
 def recorded_hooks_dir(common: Path) -> Path | None:
     """Where install wrote this repository's hooks (uninstall takes them from there)."""
     try:
-        text = read_file(layout.hooks_dir_file(common), trusted=common).decode().strip()
+        text = read_file(layout.HOOKS_DIR.path(common), trusted=common).decode().strip()
     except (OSError, UnicodeDecodeError):
         return None
     return Path(text) if text else None
 
 
 def record_hooks_dir(common: Path, hooks_dir: Path) -> None:
-    write_atomic(layout.hooks_dir_file(common), f"{hooks_dir}\n", trusted=common)
+    write_atomic(layout.HOOKS_DIR.path(common), f"{hooks_dir}\n", trusted=common)

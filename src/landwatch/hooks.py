@@ -149,7 +149,7 @@ def renew_clock_cache(git_dir: Path, now_boot_time: int | None) -> bool:
     was written (the next landing reads it afresh); True when it was dropped."""
     if now_boot_time is None:
         return False
-    cache = layout.boot_time_file(git_dir)
+    cache = layout.BOOT_TIME.path(git_dir)
     try:
         fields = read_file(cache, trusted=git_dir).split()
         cached = int(fields[1])

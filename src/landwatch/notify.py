@@ -29,9 +29,10 @@ WINDOW = 60.0
 TIMEOUT = 5.0
 
 
-def level(value: str | None) -> Severity | None:
-    """The severity a `landwatch.notify` value asks to be told of (None: nothing)."""
-    return LEVELS.get((value or "off").strip().lower())
+def level(value: str) -> Severity | None:
+    """The severity a `landwatch.notify` value (as layout.NOTIFY reads it) asks to be told of;
+    None: nothing."""
+    return LEVELS[value]
 
 
 def command(title: str, body: str) -> list[str] | None:
@@ -57,7 +58,7 @@ def command(title: str, body: str) -> list[str] | None:
 
 def _recent(now: float) -> list[float]:
     try:
-        data = json.loads(read_file(layout.notified_file(), trusted=None))
+        data = json.loads(read_file(layout.NOTIFIED.path(), trusted=None))
         return [float(t) for t in data if now - float(t) < WINDOW]
     except (OSError, ValueError, TypeError):
         return []
@@ -90,6 +91,6 @@ def tell(git_dir: Path, report: Report, wanted: Severity | None, now: float | No
         return False
     with contextlib.suppress(OSError):
         write_atomic(
-            layout.notified_file(), json.dumps([*recent, moment]), trusted=None, durable=False
+            layout.NOTIFIED.path(), json.dumps([*recent, moment]), trusted=None, durable=False
         )
     return True

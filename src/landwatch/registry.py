@@ -16,7 +16,7 @@ from landwatch.files import exclusive, read_file, write_atomic
 
 def registered() -> list[Path]:
     try:
-        text = read_file(layout.registry_file(), trusted=None).decode("utf-8", "surrogateescape")
+        text = read_file(layout.REGISTRY.path(), trusted=None).decode("utf-8", "surrogateescape")
     except FileNotFoundError:
         return []
     return [Path(line) for line in text.splitlines() if line.startswith("/")]
@@ -51,7 +51,7 @@ def problem_with(common_git_dir: Path) -> str | None:
 def register(common_git_dir: Path) -> bool:
     """Add a repository; False when it was registered already."""
     key = _key(common_git_dir)
-    with exclusive(layout.registry_lock()):
+    with exclusive(layout.REGISTRY_LOCK.path()):
         current = registered()
         if key in current:
             return False
@@ -61,7 +61,7 @@ def register(common_git_dir: Path) -> bool:
 
 def unregister(common_git_dir: Path) -> bool:
     key = _key(common_git_dir)
-    with exclusive(layout.registry_lock()):
+    with exclusive(layout.REGISTRY_LOCK.path()):
         current = registered()
         if key not in current:
             return False
@@ -79,5 +79,5 @@ def _key(common_git_dir: Path) -> Path:
 def _write(repositories: list[Path]) -> None:
     data = "".join(f"{path}\n" for path in repositories)
     write_atomic(
-        layout.registry_file(), data.encode("utf-8", errors="surrogateescape"), trusted=None
+        layout.REGISTRY.path(), data.encode("utf-8", errors="surrogateescape"), trusted=None
     )

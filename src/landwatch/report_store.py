@@ -65,12 +65,12 @@ def stored(git_dir: os.PathLike[str] | str, commit: str) -> bool:
 
 def mark_unread(git_dir: os.PathLike[str] | str, commit: str) -> None:
     # A fresh file: its mtime orders the unread, newest first.
-    marker = layout.unread_dir(git_dir) / commit
+    marker = layout.UNREAD.path(git_dir) / commit
     write_atomic(marker, b"", trusted=layout.common_dir(git_dir), durable=False)
 
 
 def is_unread(git_dir: os.PathLike[str] | str, commit: str) -> bool:
-    marker = layout.unread_dir(git_dir) / commit
+    marker = layout.UNREAD.path(git_dir) / commit
     try:
         return stat.S_ISREG(marker.lstat().st_mode)
     except OSError:
@@ -80,7 +80,7 @@ def is_unread(git_dir: os.PathLike[str] | str, commit: str) -> bool:
 def unread(git_dir: os.PathLike[str] | str) -> list[str]:
     """Commits whose reviews have findings nobody was told about, newest first."""
     try:
-        entries = list_entries(layout.unread_dir(git_dir), trusted=layout.common_dir(git_dir))
+        entries = list_entries(layout.UNREAD.path(git_dir), trusted=layout.common_dir(git_dir))
     except OSError:
         return []
     return [
@@ -90,7 +90,7 @@ def unread(git_dir: os.PathLike[str] | str) -> list[str]:
 
 def mark_read(git_dir: os.PathLike[str] | str, commit: str) -> None:
     with contextlib.suppress(OSError):
-        remove(layout.unread_dir(git_dir) / commit, trusted=layout.common_dir(git_dir))
+        remove(layout.UNREAD.path(git_dir) / commit, trusted=layout.common_dir(git_dir))
 
 
 def unread_reports(git_dir: os.PathLike[str] | str) -> list[Report]:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def read(git_dir: os.PathLike[str] | str) -> Standards | None:
     try:
         data = json.loads(
-            read_file(layout.standards_file(git_dir), trusted=layout.common_dir(git_dir))
+            read_file(layout.STANDARDS.path(git_dir), trusted=layout.common_dir(git_dir))
         )
         return Standards.from_dict(data) if isinstance(data, dict) else None
     except (OSError, ValueError, TypeError):
@@ -40,7 +40,7 @@ def current(
     if learned.commits and layout.repository_dir(git_dir).is_dir():
         with contextlib.suppress(OSError):
             write_atomic(
-                layout.standards_file(git_dir),
+                layout.STANDARDS.path(git_dir),
                 json.dumps(learned.as_dict()),
                 trusted=layout.common_dir(git_dir),
                 durable=False,

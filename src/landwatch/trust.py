@@ -42,7 +42,7 @@ def repository_key(git_dir: os.PathLike[str] | str) -> str:
 
 def approvals() -> list[Approval]:
     try:
-        data: Any = json.loads(read_file(layout.trust_file(), trusted=None))
+        data: Any = json.loads(read_file(layout.TRUST.path(), trusted=None))
     except FileNotFoundError:
         return []
     except (OSError, ValueError):
@@ -65,7 +65,7 @@ def approvals() -> list[Approval]:
 
 def _store(entries: list[Approval]) -> None:
     data = {"format": FORMAT, "approvals": [asdict(entry) for entry in entries]}
-    write_atomic(layout.trust_file(), json.dumps(data, indent=1), trusted=None)
+    write_atomic(layout.TRUST.path(), json.dumps(data, indent=1), trusted=None)
 
 
 def is_trusted(git_dir: os.PathLike[str] | str, digest: str) -> bool:
@@ -84,18 +84,18 @@ def approve(git_dir: os.PathLike[str] | str, linters: list[LinterConfig]) -> App
 
     key = repository_key(git_dir)
     approval = Approval(key, linters_digest(linters), describe(linters), time.time())
-    with exclusive(layout.trust_lock()):
+    with exclusive(layout.TRUST_LOCK.path()):
         kept = [a for a in approvals() if (a.repository, a.digest) != (key, approval.digest)]
         _store([*kept, approval])
     with contextlib.suppress(OSError):
-        remove(layout.untrusted_file(git_dir), trusted=layout.common_dir(git_dir))
+        remove(layout.UNTRUSTED.path(git_dir), trusted=layout.common_dir(git_dir))
     return approval
 
 
 def revoke(git_dir: os.PathLike[str] | str) -> int:
     """Withdraw every approval of this repository; how many there were."""
     key = repository_key(git_dir)
-    with exclusive(layout.trust_lock()):
+    with exclusive(layout.TRUST_LOCK.path()):
         current = approvals()
         kept = [a for a in current if a.repository != key]
         if len(kept) != len(current):
@@ -107,7 +107,7 @@ def own_linters() -> tuple[tuple[LinterConfig, ...], tuple[str, ...]]:
     """The person's own linters (<config>/config.toml), and what is wrong with that file."""
     from landwatch.review.config import ConfigError, parse_linters
 
-    path = layout.own_config_file()
+    path = layout.OWN_CONFIG.path()
     try:
         document = tomllib.loads(read_file(path, trusted=None).decode("utf-8"))
         return tuple(parse_linters(document, str(path))), ()
@@ -138,29 +138,29 @@ def held_back(git_dir: os.PathLike[str] | str, digest: str) -> None:
     """A review held back these committed linters: have the one line say so, once per digest."""
     common = layout.common_dir(git_dir)
     try:
-        told = read_file(layout.untrusted_told_file(git_dir), trusted=common).decode().strip()
+        told = read_file(layout.UNTRUSTED_TOLD.path(git_dir), trusted=common).decode().strip()
     except (OSError, UnicodeDecodeError):
         told = ""
     if told != digest:
-        write_atomic(layout.untrusted_file(git_dir), digest + "\n", trusted=common, durable=False)
+        write_atomic(layout.UNTRUSTED.path(git_dir), digest + "\n", trusted=common, durable=False)
 
 
 def mark_told(git_dir: os.PathLike[str] | str) -> None:
     """The one line told of the held-back linters: not again until they change."""
     common = layout.common_dir(git_dir)
     try:
-        digest = read_file(layout.untrusted_file(git_dir), trusted=common).decode().strip()
+        digest = read_file(layout.UNTRUSTED.path(git_dir), trusted=common).decode().strip()
     except (OSError, UnicodeDecodeError):
         return
-    write_atomic(layout.untrusted_told_file(git_dir), digest + "\n", trusted=common)
-    remove(layout.untrusted_file(git_dir), trusted=common)
+    write_atomic(layout.UNTRUSTED_TOLD.path(git_dir), digest + "\n", trusted=common)
+    remove(layout.UNTRUSTED.path(git_dir), trusted=common)
 
 
 def forget(git_dir: os.PathLike[str] | str) -> int:
     """Everything trusted here withdrawn, and nothing left to tell (uninstall)."""
     withdrawn = revoke(git_dir)
     common = layout.common_dir(git_dir)
-    for path in (layout.untrusted_file(git_dir), layout.untrusted_told_file(git_dir)):
+    for path in (layout.UNTRUSTED.path(git_dir), layout.UNTRUSTED_TOLD.path(git_dir)):
         with contextlib.suppress(OSError):
             remove(path, trusted=common)
     return withdrawn

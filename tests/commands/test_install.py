@@ -40,8 +40,8 @@ def test_install_writes_marked_executable_hooks_and_registers(tmp_path: Path) ->
         text = hook.read_text()
         assert text.startswith("#!/bin/sh\n")
         assert f"LANDWATCH_EVENT={event}\n" in text
-        assert f"LANDWATCH_ENTRY={layout.entry_point()}\n" in text
-    entry = layout.entry_point()
+        assert f"LANDWATCH_ENTRY={layout.ENTRY_POINT.path()}\n" in text
+    entry = layout.ENTRY_POINT.path()
     assert os.access(entry, os.X_OK) and ' -I -m landwatch "$@"' in entry.read_text()
     assert registry.registered() == [repo.git_dir.resolve()]
     assert (repo.git_dir / "landwatch" / "pending").is_dir()
@@ -249,7 +249,7 @@ def test_hooks_never_read_a_stdin_they_were_not_given(repo: Repo) -> None:
 
 def test_the_happy_path_starts_no_python(repo: Repo, tmp_path: Path) -> None:
     canary = tmp_path / "python-started"
-    layout.entry_point().write_text(f"#!/bin/sh\ntouch {canary}\n")
+    layout.ENTRY_POINT.path().write_text(f"#!/bin/sh\ntouch {canary}\n")
     repo.land("one")
     repo.git("switch", "-q", "-c", "side")
     repo.land("two", "two")

@@ -17,16 +17,7 @@ from landwatch import layout, work_item
 from landwatch.commands import notice
 from landwatch.work_item import FAILED, PENDING
 from support.queue import git_env, tmpfs
-from support.repos import Repo, installed
-
-
-def back_date(repo: Repo, seconds: float) -> None:
-    """Make every pending item look `seconds` old, as git's tests age gc.log with chmtime."""
-    work_item.publish_ready(repo.git_dir)
-    pending = repo.git_dir / "landwatch" / PENDING
-    stamp = int((time.time() - seconds) * 1_000_000)
-    for name in os.listdir(pending):
-        os.rename(pending / name, pending / f"{work_item.id_of_entry(name)}.{stamp}")
+from support.repos import Repo, back_date, installed
 
 
 def said(repo: Repo, message: str, **env: str) -> str:
@@ -176,7 +167,7 @@ def test_garbage_in_the_queue_never_breaks_a_commit(repo: Repo) -> None:
 def test_a_missing_entry_point_is_one_line(repo: Repo) -> None:
     from landwatch import layout
 
-    layout.entry_point().unlink()
+    layout.ENTRY_POINT.path().unlink()
     repo.land("one")
     back_date(repo, 3600)
     stderr = said(repo, "two")

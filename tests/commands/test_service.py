@@ -51,7 +51,7 @@ def test_systemd_unit_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         "\n"
         "[Service]\n"
         "Type=simple\n"
-        f'ExecStart="{layout.entry_point()}" reviewer\n'
+        f'ExecStart="{layout.ENTRY_POINT.path()}" reviewer\n'
         "Restart=on-failure\n"
         "RestartSec=5\n"
         "# SIGTERM lets a running job finish within the reviewer's grace period.\n"
@@ -99,7 +99,7 @@ def test_launchd_agent_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     with plist.open("rb") as file:
         assert plistlib.load(file) == {
             "Label": "dev.landwatch.reviewer",
-            "ProgramArguments": [str(layout.entry_point()), "reviewer"],
+            "ProgramArguments": [str(layout.ENTRY_POINT.path()), "reviewer"],
             "RunAtLoad": True,
             "KeepAlive": True,
             "StandardErrorPath": str(layout.state_dir() / "reviewer.stderr.log"),

@@ -103,7 +103,7 @@ def test_a_job_whose_item_was_settled_is_not_shown_as_working(repo: Repo) -> Non
     lock.acquire(LockHolder(os.getpid(), "foreground", "test", "-"))
     try:
         job = {"state": "running", "key": claimed.id, "progress": {"done": 0, "total": 1}}
-        layout.reviewer_state().write_text(
+        layout.REVIEWER_STATE.path().write_text(
             json.dumps({"pid": os.getpid(), "lines": {"review": [job]}})
         )
 

@@ -62,7 +62,7 @@ def test_trust_shows_the_commands_and_then_they_run(tmp_path: Path, repo: Repo) 
     assert canary.exists()
     listed = repo.landwatch("trust", "--show").stdout
     assert "trusted" in listed and "canary: sh -c" in listed
-    store = layout.trust_file()
+    store = layout.TRUST.path()
     assert stat.S_IMODE(store.stat().st_mode) == 0o600
     assert stat.S_IMODE(store.parent.stat().st_mode) == 0o700
     assert repo.path not in store.parents  # kept with the person, never in the repository
@@ -109,7 +109,7 @@ def test_a_fetched_branch_is_reviewed_without_its_commands(tmp_path: Path, repo:
 
 def test_the_persons_own_linters_run_everywhere_without_asking(tmp_path: Path, repo: Repo) -> None:
     canary = tmp_path / "mine"
-    own = layout.own_config_file()
+    own = layout.OWN_CONFIG.path()
     own.parent.mkdir(parents=True, exist_ok=True)
     own.write_text(canary_linter(canary, "mine"))
     repo.land("a change", {"m.py": "x = 1\n"})

@@ -39,7 +39,7 @@ def setup(tmp_path: Path) -> tuple[Repo, Repo, Path, Path]:
     subprocess.run(["rm", "-rf", str(gone.path)], check=True)
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    (bin_dir / "landwatch").symlink_to(layout.entry_point())
+    (bin_dir / "landwatch").symlink_to(layout.ENTRY_POINT.path())
     (bin_dir / "other-tool").symlink_to("/bin/true")  # not ours: stays
     return plain, chained, gone_dir, bin_dir
 
@@ -52,7 +52,7 @@ def test_uninstall_all_says_what_it_removes_and_asks(setup: tuple[Repo, Repo, Pa
     assert f"forget {gone} (it vanished)" in shown.stdout
     assert f"remove the link {bin_dir / 'landwatch'}" in shown.stdout
     assert "nothing removed; run again with --yes" in shown.stdout
-    assert len(registry.registered()) == 3 and layout.entry_point().exists()
+    assert len(registry.registered()) == 3 and layout.ENTRY_POINT.path().exists()
 
 
 def test_uninstall_all_removes_everything_and_puts_hooks_back(

@@ -210,7 +210,7 @@ def test_a_registry_that_cannot_be_read_keeps_what_was_registered_with_one_line(
     reviewer = in_process({"review": Noop(clock=clock)}, clock, tmp_path / "state.json")
     first = repo.land("before")
     settle_down(reviewer)
-    registry_file = layout.registry_file()
+    registry_file = layout.REGISTRY.path()
     kept = tmp_path / "repositories.kept"
     registry_file.rename(kept)
     registry_file.symlink_to(kept)  # refused: the registry is never read through a link

@@ -148,7 +148,7 @@ def test_detach_runs_in_the_background(repo: Repo, journal: Path) -> None:
         wait_for(lambda: done_ids(repo.git_dir) == [f"review-{oid}"], "the daemon")
         again = run_reviewer("--detach", journal=journal)
         assert again.returncode == 1 and "already running" in again.stderr
-        state: dict[str, Any] = json.loads(layout.reviewer_state().read_text())
+        state: dict[str, Any] = json.loads(layout.REVIEWER_STATE.path().read_text())
         assert state["pid"] == pid and state["mode"] == "detached"
     finally:
         os.kill(pid, signal.SIGTERM)

@@ -68,7 +68,7 @@ def test_nothing_before_the_install_is_swept(tmp_path: Path, journal: Path) -> N
 
 def test_the_kill_switch_is_honoured_by_the_sweep_too(repo: Repo, journal: Path) -> None:
     skipped = repo.land("not this one", env={"LANDWATCH": "0", **an_hour_ago()})
-    assert (layout.skipped_dir(repo.git_dir) / skipped).is_file()
+    assert (layout.SKIPPED.path(repo.git_dir) / skipped).is_file()
     assert repo.pending() == []
     kept = repo.land("this one", env=an_hour_ago())
     assert drain(journal) == [(kept, None)]
@@ -144,7 +144,7 @@ def test_the_sweep_reads_only_what_is_new(repo: Repo) -> None:
         repo.land(f"landed {n}", env=an_hour_ago())
     later = time.time() + 3600
     sweep.sweep(repo.git_dir, now=later)
-    state = layout.sweep_state_file(repo.git_dir).read_text()
+    state = layout.SWEEP_STATE.path(repo.git_dir).read_text()
     head = repo.git_dir / "logs" / "HEAD"
     assert f'"offset": {head.stat().st_size}' in state
     assert sweep.sweep(repo.git_dir, now=later).entries == 0  # nothing new, nothing read

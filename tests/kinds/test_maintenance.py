@@ -62,7 +62,7 @@ def test_nothing_twice_with_git_maintenance_start(repo: Repo) -> None:
         WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir), reporter()
     )
     assert not report.ran and "git maintenance start" in report.note
-    assert int(layout.maintenance_after_file(repo.git_dir).read_text()) > 0
+    assert int(layout.MAINTENANCE_AFTER.path(repo.git_dir).read_text()) > 0
 
 
 def test_turned_off_and_rate_limited(repo: Repo) -> None:
@@ -94,3 +94,18 @@ def test_a_held_lock_is_a_retry_not_a_failure(repo: Repo, tmp_path: Path) -> Non
     assert len(done) == 1
     assert work_item.read_entry(repo.git_dir, DONE, done[0]).tries == 0  # type: ignore[union-attr]
     reviewer.shutdown()
+
+
+@pytest.mark.parametrize(("written", "used"), [("90", 90), ("90.5", 3600), ("30", 60)])
+def test_the_interval_is_read_by_the_rule_the_hooks_follow(
+    repo: Repo, written: str, used: int
+) -> None:
+    """One rule for landwatch.maintenance.interval: whole seconds of 60 or more, the default
+    otherwise; the hook stamps maintenance-after by the same (tests/test_layout.py)."""
+    repo.git("config", "landwatch.maintenance.interval", written)
+    oid = repo.land("one")
+    clock = FakeClock()
+    kind = MaintenanceHandler(clock=clock)
+    assert kind.handle(WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir), reporter()).ran
+    after = int(layout.MAINTENANCE_AFTER.path(repo.git_dir).read_text())
+    assert after == work_item.micros(clock.time() + used)

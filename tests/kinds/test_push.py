@@ -83,7 +83,7 @@ def test_ten_landings_while_offline_are_one_push(repo: Repo, remote: Path, tmp_p
         work_item.read_entry(repo.git_dir, PENDING, n).tries == 0  # type: ignore[union-attr]
         for n in push_items(repo)
     )
-    failing = layout.push_state_file(repo.git_dir)
+    failing = layout.PUSH_STATE.path(repo.git_dir)
     assert failing.exists() and "origin" in failing.read_text()
     hidden.rename(remote)  # online again, but the backoff is not over
     clock.advance(push_backoff(1) - 1)
@@ -203,7 +203,7 @@ def test_the_one_line_says_when_pushing_has_failed_too_long(repo: Repo, tmp_path
         for name in os.listdir(pending):
             os.rename(pending / name, pending / f"{work_item.id_of_entry(name)}.{old}")
         assert repo.run("commit", "-q", "--allow-empty", "-m", "soon").stderr == ""
-        state = layout.push_state_file(repo.git_dir)
+        state = layout.PUSH_STATE.path(repo.git_dir)
         failing = json.loads(state.read_text())
         failing["failing_since"] = time.time() - 7200  # back-dated, as git's tests do
         state.write_text(json.dumps(failing))
@@ -222,7 +222,7 @@ def test_a_remote_that_does_not_exist_is_given_up_at_once(repo: Repo) -> None:
     result = run_reviewer("--once")
     assert result.returncode == 0, result.stderr
     assert [work_item.id_of_entry(n) for n in push_items(repo, FAILED)] == [f"push-{oid}"]
-    assert not layout.push_state_file(repo.git_dir).exists()
+    assert not layout.PUSH_STATE.path(repo.git_dir).exists()
     assert "has failed for" not in repo.landwatch("status").stdout
 
 
@@ -232,12 +232,12 @@ def test_push_state_is_forgotten_once_push_is_turned_off(repo: Repo, tmp_path: P
     kind = PushHandler()
     with pytest.raises(RetryLater):
         kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
-    assert layout.push_state_file(repo.git_dir).exists()
+    assert layout.PUSH_STATE.path(repo.git_dir).exists()
     assert "pushing to origin has failed for" in repo.landwatch("status").stdout
     repo.git("config", "--unset", "landwatch.push.remote")
     report = kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
     assert report.remote is None and "not configured" in report.note
-    assert not layout.push_state_file(repo.git_dir).exists()
+    assert not layout.PUSH_STATE.path(repo.git_dir).exists()
     assert "has failed for" not in repo.landwatch("status").stdout
 
 

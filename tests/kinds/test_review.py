@@ -54,12 +54,12 @@ def test_hostile_names_are_reviewed_and_never_reach_a_terminal_raw(tmp_path: Pat
     reviewed = repo.landwatch("review", oid, "--sarif")
     assert reviewed.returncode == 0 and "Traceback" not in reviewed.stderr
     assert "caf%E9.txt" in reviewed.stdout
-    for text in (shown.stdout, note, result.stderr, layout.reviewer_log().read_text()):
+    for text in (shown.stdout, note, result.stderr, layout.REVIEWER_LOG.path().read_text()):
         assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
         assert "\u2066" not in text
     assert "caf\\xe9.txt" in shown.stdout and "evil\\x1b]0;pwned\\x07.txt" in shown.stdout
     assert "admin\\u202e\\u2066txt.exe" in shown.stdout
-    assert "repo\\x1b[2J\\u202e" in layout.reviewer_log().read_text()  # escaped, not dropped
+    assert "repo\\x1b[2J\\u202e" in layout.REVIEWER_LOG.path().read_text()  # escaped, not dropped
 
 
 def test_a_rebase_does_not_say_again_what_was_seen(repo: Repo) -> None:

@@ -83,7 +83,7 @@ def test_the_cache_serves_until_the_history_grows(repo: Repo) -> None:
     history(repo, [f"Change {n}" for n in range(35)])
     git_repo = open_repository(repo.git_dir)
     first = standards_store.current(repo.git_dir, git_repo, resolve(git_repo, "HEAD"))
-    assert layout.standards_file(repo.git_dir).is_file()
+    assert layout.STANDARDS.path(repo.git_dir).is_file()
     repo.land("one more", hooks=False)
     again = standards_store.current(repo.git_dir, git_repo, resolve(git_repo, "HEAD"))
     assert again == first  # learned at an ancestor a step back: still fresh

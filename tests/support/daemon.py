@@ -55,7 +55,7 @@ def run_reviewer(
 @contextlib.contextmanager
 def running(*args: str, env: dict[str, str]) -> Iterator[subprocess.Popen[str]]:
     """A reviewer in the background, once it has written its state; SIGTERM at the end."""
-    state = layout.reviewer_state()
+    state = layout.REVIEWER_STATE.path()
     state.unlink(missing_ok=True)
     process = subprocess.Popen(
         reviewer_command(*args), env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE

@@ -6,6 +6,7 @@ import io
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -137,3 +138,12 @@ def installed(path: Path) -> Repo:
     repo = Repo(path)
     repo.install()
     return repo
+
+
+def back_date(repo: Repo, seconds: float) -> None:
+    """Make every pending item look `seconds` old, as git's tests age gc.log with chmtime."""
+    work_item.publish_ready(repo.git_dir)
+    pending = repo.git_dir / "landwatch" / PENDING
+    stamp = int((time.time() - seconds) * 1_000_000)
+    for name in os.listdir(pending):
+        os.rename(pending / name, pending / f"{work_item.id_of_entry(name)}.{stamp}")

@@ -7,6 +7,7 @@ Exit status 0 when all is well, 1 when a problem remains.
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import time
 from collections.abc import Callable
@@ -31,7 +32,7 @@ class Problem:
 
 
 def _entry_point() -> list[Problem]:
-    entry = layout.entry_point()
+    entry = layout.ENTRY_POINT.path()
     if entry.is_file() and os.access(entry, os.X_OK):
         return []
 
@@ -65,40 +66,65 @@ def _repository(common: Path, now: float) -> list[Problem]:
         return [
             Problem(f"{shown} is registered but {problem}", f"landwatch forget {shown}", forget)
         ]
-    problems = []
+    settings = layout.read_git_settings(common)
+    return [
+        *_coverage(common),
+        *_git_lfs(common),
+        *_settings(common, settings),
+        *_waiting(common, now, settings[layout.STALE_AFTER]),
+    ]
+
+
+def _reinstall(top: Path) -> Callable[[TextIO], None]:
+    def mend(out: TextIO) -> None:
+        install.install(top, out=out)
+
+    return mend
+
+
+def _coverage(common: Path) -> list[Problem]:
+    """The hooks git runs there are not (all) landwatch's."""
     covered = coverage.inspect(common)
     # A partial reach with nothing to mend is how it works beside that tool (status says so).
-    if covered.reach is not coverage.Reach.HOOKS and covered.fix is not None:
-        top = coverage.worktree_of(common)
+    if covered.reach is coverage.Reach.HOOKS or covered.fix is None:
+        return []
+    top = coverage.worktree_of(common)
+    mend = _reinstall(top) if covered.fixable and top is not None else None
+    return [Problem(f"{safe(str(common))}: {covered.summary}", covered.fix, mend)]
 
-        def reinstall(out: TextIO) -> None:
-            assert top is not None
-            install.install(top, out=out)
 
-        mend = reinstall if covered.fixable and top is not None else None
-        problems.append(
-            Problem(f"{safe(str(common))}: {covered.summary}", covered.fix or "see docs", mend)
-        )
+def _git_lfs(common: Path) -> list[Problem]:
+    """git-lfs's hooks beside ours: refused since, or run though git-lfs is gone."""
     top = coverage.worktree_of(common)
     hooks_dir = hook_slots.recorded_hooks_dir(common)
-    if top is not None and hooks_dir is not None:
-        refused = hook_slots.lfs_refused(hooks_dir)
-        behind = hook_slots.lfs_left_behind(hooks_dir)
-        if refused or behind:
-            what = (
-                f"git-lfs's {', '.join(refused)} hook(s) do not run: git-lfs, installed after "
-                "landwatch, would not write over landwatch's"
-                if refused
-                else f"landwatch still runs git-lfs's {', '.join(behind)} hook(s), though "
-                "git-lfs was uninstalled here"
-            )
+    if top is None or hooks_dir is None:
+        return []
+    refused = hook_slots.lfs_refused(hooks_dir)
+    behind = hook_slots.lfs_left_behind(hooks_dir)
+    if not (refused or behind):
+        return []
+    what = (
+        f"git-lfs's {', '.join(refused)} hook(s) do not run: git-lfs, installed after "
+        "landwatch, would not write over landwatch's"
+        if refused
+        else f"landwatch still runs git-lfs's {', '.join(behind)} hook(s), though "
+        "git-lfs was uninstalled here"
+    )
+    return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]
 
-            def mend_lfs(out: TextIO) -> None:
-                assert top is not None
-                install.install(top, out=out)
 
-            problems.append(Problem(f"{safe(str(common))}: {what}", "landwatch install", mend_lfs))
-    bound = layout.DEFAULT_STALE_AFTER
+def _settings(common: Path, settings: layout.GitSettings) -> list[Problem]:
+    """A landwatch.* setting landwatch cannot use: the default applies instead, say which."""
+    where = shlex.quote(str(coverage.worktree_of(common) or common))
+    return [
+        Problem(f"{safe(str(common))}: {safe(said)}", f"git -C {where} config --unset {name}")
+        for name, said in zip(settings.unusable, settings.problems, strict=True)
+    ]
+
+
+def _waiting(common: Path, now: float, bound: float) -> list[Problem]:
+    """Items waiting longer than landwatch.staleAfter, or a queue that cannot be read."""
+    problems = []
     for git_dir in registry.worktree_git_dirs(common):
         try:
             waiting, age = work_item.pending_summary(git_dir, now=now)

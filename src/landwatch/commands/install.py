@@ -34,7 +34,7 @@ def write_entry_point(python: str = sys.executable) -> Path:
     `-I` keeps the hook's working directory (a repository's files) off sys.path. A Python gone
     (its virtual environment removed) is one line that says what to do, not the shell's own.
     """
-    entry = layout.entry_point()
+    entry = layout.ENTRY_POINT.path()
     text = (
         "#!/bin/sh\n"
         "# The landwatch command for git hooks, written by `landwatch install`.\n"
@@ -140,13 +140,13 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
         )
     for git_dir in registry.worktree_git_dirs(repository.common_dir):
         work_item.ensure_work_directory(git_dir)
-        private_directory(layout.skipped_dir(git_dir), trusted=git_dir)
+        private_directory(layout.SKIPPED.path(git_dir), trusted=git_dir)
         notice.start_told(git_dir)
     # Nothing that landed before the install is reviewed; a reinstall goes on where it was.
     sweep.start_at_end(repository.common_dir, keep=True)
-    for told in (layout.moved_told_file, layout.displaced_told_file, layout.gone_told_file):
+    for told in (layout.MOVED_TOLD, layout.DISPLACED_TOLD, layout.GONE_TOLD):
         with contextlib.suppress(OSError):  # mended now: the hooks say so again if it recurs
-            remove(told(repository.common_dir), trusted=repository.common_dir)
+            remove(told.path(repository.common_dir), trusted=repository.common_dir)
     if registry.register(repository.common_dir):
         print(f"landwatch: registered {repository.common_dir} with your reviewer", file=out)
     print(f"landwatch: hooks call {entry}", file=out)

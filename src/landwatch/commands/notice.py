@@ -16,7 +16,6 @@ from pathlib import Path
 
 from landwatch import layout, work_item
 from landwatch.files import read_file, write_atomic
-from landwatch.git import GitError, config_value
 from landwatch.text import duration, repository_name, safe
 
 START_COMMAND = "landwatch service start"
@@ -43,17 +42,9 @@ class Announcement:
         return "".join(text for text, _ in self.parts)
 
 
-def stale_after(git_dir: Path) -> float:
-    try:
-        text = config_value("landwatch.staleAfter", cwd=git_dir) or ""
-    except GitError:
-        text = ""
-    return float(text) if text.isdigit() else layout.DEFAULT_STALE_AFTER
-
-
 def stale(git_dir: Path, now: float) -> Announcement | None:
     count, age = work_item.pending_summary(git_dir, now=now)
-    bound = stale_after(git_dir)
+    bound = layout.read_git_settings(git_dir)[layout.STALE_AFTER]
     if not count or age <= bound:
         return None
     from landwatch import registry
@@ -132,7 +123,7 @@ def given_up(git_dir: Path) -> Announcement | None:
 def _told(git_dir: Path) -> set[str]:
     """The names in failed/ the person was told of: listed by name, so no clock step (an item
     stamped while the clock ran ahead) makes one look new again."""
-    told = layout.told_file(git_dir)
+    told = layout.TOLD.path(git_dir)
     try:
         data = read_file(told, trusted=git_dir)
     except OSError:
@@ -152,7 +143,7 @@ def _told(git_dir: Path) -> set[str]:
 def start_told(git_dir: Path) -> None:
     """A told file for a failed/ that holds nothing: told of all of it. Until something is
     given up the hook then finds the two alike, and never lists failed/ at a landing."""
-    if os.path.lexists(layout.told_file(git_dir)) or work_item.entries(git_dir, work_item.FAILED):
+    if os.path.lexists(layout.TOLD.path(git_dir)) or work_item.entries(git_dir, work_item.FAILED):
         return  # what is given up and untold is still told
     _mark_given_up_told(git_dir)
 
@@ -161,7 +152,7 @@ def _mark_given_up_told(git_dir: Path, *, unless_current: bool = False) -> None:
     """Every name in failed/ now told; the told file's mtime made failed/'s own. The hook
     starts Python only when the two differ: any change to failed/ since, whatever the clock
     did (a failed/ touched while the clock ran ahead must not start it at every landing)."""
-    told = layout.told_file(git_dir)
+    told = layout.TOLD.path(git_dir)
     failed = work_item.state_directory(git_dir, work_item.FAILED)
     try:
         listed = failed.lstat().st_mtime_ns
@@ -185,7 +176,7 @@ def untrusted(git_dir: Path) -> Announcement | None:
     from landwatch import trust
 
     try:
-        read_file(layout.untrusted_file(git_dir), trusted=layout.common_dir(git_dir))
+        read_file(layout.UNTRUSTED.path(git_dir), trusted=layout.common_dir(git_dir))
     except OSError:
         return None
     return Announcement(

@@ -60,7 +60,7 @@ class Detached:
         if holder() is not None:
             print("landwatch: the reviewer is already running", file=out)
             return
-        result = _run([str(layout.entry_point()), "reviewer", "--detach"], check=False)
+        result = _run([str(layout.ENTRY_POINT.path()), "reviewer", "--detach"], check=False)
         print((result.stdout + result.stderr).strip(), file=out)
         if result.returncode != 0:
             raise ServiceError("the reviewer did not start")
@@ -113,7 +113,7 @@ class Systemd:
     def install(self, out: TextIO) -> None:
         path = self.unit_path()
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(self.unit_text(layout.entry_point()))
+        path.write_text(self.unit_text(layout.ENTRY_POINT.path()))
         _run([self.systemctl, "--user", "daemon-reload"])
         _run([self.systemctl, "--user", "enable", "--now", UNIT])
         print(
@@ -175,7 +175,7 @@ class Launchd:
         path = self.plist_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as file:
-            plistlib.dump(self.plist(layout.entry_point()), file)
+            plistlib.dump(self.plist(layout.ENTRY_POINT.path()), file)
         _run([self.launchctl, "bootout", f"{self._domain()}/{LABEL}"], check=False)
         _run([self.launchctl, "bootstrap", self._domain(), str(path)])
         print(f"landwatch: reviewer installed as the launchd agent {LABEL} ({path})", file=out)

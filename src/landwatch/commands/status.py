@@ -27,7 +27,7 @@ def collect(now: float | None = None) -> dict[str, Any]:
     lines: dict[str, Any] = {}
     if running is not None:
         try:
-            state = json.loads(layout.reviewer_state().read_text())
+            state = json.loads(layout.REVIEWER_STATE.path().read_text())
             lines = state.get("lines", {}) if state.get("pid") == running.pid else {}
         except (OSError, ValueError, AttributeError):
             lines = {}

@@ -131,7 +131,7 @@ def uninstall(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None =
         for said in hook_slots.withdraw(hooks_dir / event):
             print(f"landwatch: {said}", file=out)
     with contextlib.suppress(OSError):
-        remove(layout.hooks_dir_file(repository.common_dir), trusted=repository.common_dir)
+        remove(layout.HOOKS_DIR.path(repository.common_dir), trusted=repository.common_dir)
     if registry.unregister(repository.common_dir):
         print(f"landwatch: unregistered {repository.common_dir}", file=out)
     if trust.forget(repository.git_dir):

@@ -55,7 +55,7 @@ class AlreadyRunning(Exception):
 
 class InstanceLock:
     def __init__(self, path: Path | None = None) -> None:
-        self.path = path or layout.reviewer_lock()
+        self.path = path or layout.REVIEWER_LOCK.path()
         self._fd = -1
 
     def acquire(self, holder: LockHolder) -> None:
@@ -83,7 +83,7 @@ def holder(path: Path | None = None) -> LockHolder | None:
     """The running reviewer, or None when nobody holds the lock."""
     try:
         fd = os.open(
-            path or layout.reviewer_lock(),
+            path or layout.REVIEWER_LOCK.path(),
             os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK,  # no FIFO waits us out
         )
     except OSError:

@@ -42,7 +42,7 @@ class Daemon:
         self.settings = settings or Settings()
         self.clock = clock or SystemClock()
         self.handlers = handlers
-        self.state_file = state_file or layout.reviewer_state()
+        self.state_file = state_file or layout.REVIEWER_STATE.path()
         self.info = info or {}
         self.wake = threading.Event()
         self.stopping = False

@@ -34,7 +34,7 @@ class PrintableFormatter(logging.Formatter):
 
 
 def setup_logging(*, verbose: bool, to_stderr: bool) -> Path:
-    log_file = layout.reviewer_log()
+    log_file = layout.REVIEWER_LOG.path()
     private_directory(log_file.parent, trusted=None)
     root = logging.getLogger("landwatch")
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
@@ -99,7 +99,7 @@ def detach(start: Callable[[Callable[[str], None]], int]) -> int:
         if message.startswith("ok "):
             print(
                 f"landwatch: reviewer running in the background (pid {message[3:]}); "
-                f"log: {layout.reviewer_log()}"
+                f"log: {layout.REVIEWER_LOG.path()}"
             )
             return 0
         print(message or "landwatch: the reviewer did not start; see its log", file=sys.stderr)

@@ -87,7 +87,7 @@ class Repositories:
         """Whether `git_dir`'s repository is registered now: the registry is read again only
         when its file changed (one stat per claim)."""
         try:
-            info = layout.registry_file().stat()
+            info = layout.REGISTRY.path().stat()
             seen = (info.st_ino, info.st_mtime_ns, info.st_size)
         except OSError:
             seen = None

@@ -79,7 +79,7 @@ def reflogs(common: Path) -> dict[str, Path]:
 
 
 def _state_file(common: Path) -> Path:
-    return layout.sweep_state_file(common)
+    return layout.SWEEP_STATE.path(common)
 
 
 def _load(common: Path) -> dict[str, Cursor] | None:
@@ -153,7 +153,7 @@ class _Repository:
         for git_dir in self.worktrees:
             if work_item.is_known(git_dir, f"{WorkKind.REVIEW}-{oid}"):
                 return True
-            if os.path.lexists(layout.skipped_dir(git_dir) / oid):
+            if os.path.lexists(layout.SKIPPED.path(git_dir) / oid):
                 return True
         return False
 
@@ -293,7 +293,7 @@ def _forget_skipped(repo: _Repository, cursors: dict[str, Cursor]) -> None:
         return
     horizon = min(times) - 3600
     for git_dir in repo.worktrees:
-        skipped = layout.skipped_dir(git_dir)
+        skipped = layout.SKIPPED.path(git_dir)
         try:
             entries = list_entries(skipped, trusted=git_dir)
         except OSError:

@@ -76,7 +76,7 @@ class Watcher:
         ]
 
         watcher = self
-        registry_name = layout.registry_file().name
+        registry_name = layout.REGISTRY.path().name
 
         class Work(FileSystemEventHandler):
             def __init__(self, git_dir: Path) -> None:

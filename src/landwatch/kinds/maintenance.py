@@ -18,7 +18,6 @@ from landwatch.job_queue import Reporter
 from landwatch.kinds.base import ItemHandler, RetryLater
 from landwatch.work_item import WorkItem, WorkKind
 
-DEFAULT_INTERVAL = layout.DEFAULT_MAINTENANCE_INTERVAL
 RUN_TIMEOUT = 3600.0
 LOCKED_RETRY = 300.0
 
@@ -38,7 +37,7 @@ def _write_stamp(git_dir: Path, path: Path, moment: float) -> None:
 def last_ran(git_dir: Path) -> float:
     """When maintenance last ran, so that items asked for meanwhile do not run it twice."""
     try:
-        data = read_file(layout.maintenance_ran_file(git_dir), trusted=layout.common_dir(git_dir))
+        data = read_file(layout.MAINTENANCE_RAN.path(git_dir), trusted=layout.common_dir(git_dir))
         return work_item.seconds_of(int(data.strip()))
     except (OSError, ValueError):
         return 0.0
@@ -50,13 +49,14 @@ class MaintenanceHandler(ItemHandler[MaintenanceReport]):
     def handle(self, item: WorkItem, reporter: Reporter) -> MaintenanceReport:
         git_dir, common = item.git_dir, layout.common_dir(item.git_dir)
         now = self.clock.time()
-        if self._config(common, reporter, "landwatch.maintenance", "--type=bool") == "false":
+        settings = layout.read_git_settings(common)
+        if not settings[layout.MAINTENANCE]:
             return MaintenanceReport(False, "turned off (landwatch.maintenance = false)")
-        interval = self._interval(common, reporter)
+        interval = settings[layout.MAINTENANCE_INTERVAL]
         if now - last_ran(git_dir) < interval:
             return MaintenanceReport(False, "ran less than an interval ago")
         if self._scheduled_by_git(common, reporter):
-            _write_stamp(git_dir, layout.maintenance_after_file(git_dir), now + interval)
+            _write_stamp(git_dir, layout.MAINTENANCE_AFTER.path(git_dir), now + interval)
             return MaintenanceReport(False, "git maintenance start schedules this repository")
         locked = self._locked(common)
         if locked:
@@ -72,8 +72,8 @@ class MaintenanceHandler(ItemHandler[MaintenanceReport]):
                 raise RetryLater(f"{stderr.strip()[:200]}", after=LOCKED_RETRY)
             raise RuntimeError(f"{' '.join(command)} failed: {stderr.strip()[:300]}")
         finished = self.clock.time()
-        _write_stamp(git_dir, layout.maintenance_ran_file(git_dir), finished)
-        _write_stamp(git_dir, layout.maintenance_after_file(git_dir), finished + interval)
+        _write_stamp(git_dir, layout.MAINTENANCE_RAN.path(git_dir), finished)
+        _write_stamp(git_dir, layout.MAINTENANCE_AFTER.path(git_dir), finished + interval)
         return MaintenanceReport(True, "done", " ".join(command))
 
     def _run(self, common: Path, command: list[str], reporter: Reporter) -> tuple[int, str]:
@@ -86,19 +86,6 @@ class MaintenanceHandler(ItemHandler[MaintenanceReport]):
         if result.timed_out:
             raise RuntimeError(f"{' '.join(command)} ran longer than {RUN_TIMEOUT:.0f} s")
         return result.returncode, result.stderr
-
-    def _config(self, common: Path, reporter: Reporter, key: str, *options: str) -> str:
-        result = run_git(
-            "config", *options, "--get", key, git_dir=common, timeout=30, alive=reporter.alive
-        )
-        return result.stdout.strip() if result.returncode == 0 else ""
-
-    def _interval(self, common: Path, reporter: Reporter) -> float:
-        value = self._config(common, reporter, "landwatch.maintenance.interval")
-        try:
-            return max(60.0, float(value)) if value else DEFAULT_INTERVAL
-        except ValueError:
-            return DEFAULT_INTERVAL
 
     def _scheduled_by_git(self, common: Path, reporter: Reporter) -> bool:
         """`git maintenance start/register` lists the repository in maintenance.repo."""

@@ -59,14 +59,14 @@ class PushReport:
 def read_state(git_dir: Path) -> dict[str, object] | None:
     """How pushing from this worktree is failing, if it is (for status and the one line)."""
     try:
-        data = json.loads(read_file(layout.push_state_file(git_dir), trusted=git_dir))
+        data = json.loads(read_file(layout.PUSH_STATE.path(git_dir), trusted=git_dir))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
 
 
 def _forget_failure(git_dir: Path) -> None:
-    remove(layout.push_state_file(git_dir), trusted=git_dir)
+    remove(layout.PUSH_STATE.path(git_dir), trusted=git_dir)
 
 
 class PushHandler(ItemHandler[PushReport]):
@@ -101,7 +101,8 @@ class PushHandler(ItemHandler[PushReport]):
 
     def handle(self, item: WorkItem, reporter: Reporter) -> PushReport:
         git_dir = item.git_dir
-        remote = self._config(git_dir, reporter, "landwatch.push.remote")
+        settings = layout.read_git_settings(git_dir)
+        remote = settings[layout.PUSH_REMOTE]
         if not remote:
             self._settled(git_dir)
             return PushReport(None, note="push is not configured (landwatch.push.remote)")
@@ -111,11 +112,11 @@ class PushHandler(ItemHandler[PushReport]):
                 f"no remote named {remote!r} (landwatch.push.remote); `git remote -v` lists "
                 "this repository's remotes"
             )
-        branches = self._branches(git_dir, reporter, item.oid)
+        branches = self._branches(git_dir, reporter, item.oid, settings[layout.PUSH_BRANCHES])
         if not branches:
             self._settled(git_dir)
             return PushReport(remote, note=f"{item.oid[:12]} is on no branch to push")
-        force = self._config(git_dir, reporter, "landwatch.push.force", "--type=bool") == "true"
+        force = settings[layout.PUSH_FORCE]
         report = PushReport(remote)
         for branch in branches:
             if self._has(git_dir, reporter, remote, branch, item.oid):
@@ -143,10 +144,6 @@ class PushHandler(ItemHandler[PushReport]):
         result = run_git(*args, git_dir=git_dir, timeout=timeout, alive=reporter.alive)
         return result.returncode, result.stdout, result.stderr, result.timed_out
 
-    def _config(self, git_dir: Path, reporter: Reporter, key: str, *options: str) -> str:
-        code, out, _, _ = self._git(git_dir, reporter, "config", *options, "--get", key)
-        return out.strip() if code == 0 else ""
-
     def _is_remote(self, git_dir: Path, reporter: Reporter, remote: str) -> bool:
         """A remote's name, or a URL or path git can push to (which may be out of reach now)."""
         if any(mark in remote for mark in (":", "/", "\\")) or remote in (".", ".."):
@@ -154,7 +151,9 @@ class PushHandler(ItemHandler[PushReport]):
         code, _, _, _ = self._git(git_dir, reporter, "remote", "get-url", "--", remote)
         return code == 0
 
-    def _branches(self, git_dir: Path, reporter: Reporter, oid: str) -> list[str]:
+    def _branches(
+        self, git_dir: Path, reporter: Reporter, oid: str, patterns: tuple[str, ...]
+    ) -> list[str]:
         """The branches this commit landed on that landwatch.push.branches names (default: the
         worktree's current branch; or, once switched away, the one branch holding it)."""
         _, out, _, _ = self._git(
@@ -166,11 +165,7 @@ class PushHandler(ItemHandler[PushReport]):
             "refs/heads/",
         )
         holding = out.split()
-        _, globs, _, _ = self._git(
-            git_dir, reporter, "config", "--get-all", "landwatch.push.branches"
-        )
-        if globs.strip():
-            patterns = globs.split()
+        if patterns:
             return [b for b in holding if any(fnmatch.fnmatchcase(b, p) for p in patterns)]
         _, current, _, _ = self._git(git_dir, reporter, "symbolic-ref", "-q", "--short", "HEAD")
         current = current.strip()
@@ -221,5 +216,5 @@ class PushHandler(ItemHandler[PushReport]):
             "retry_at": now + after,
         }
         write_atomic(
-            layout.push_state_file(git_dir), json.dumps(state), trusted=git_dir, durable=False
+            layout.PUSH_STATE.path(git_dir), json.dumps(state), trusted=git_dir, durable=False
         )

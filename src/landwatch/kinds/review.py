@@ -23,7 +23,7 @@ def warm_up() -> None:
 def review_in_worker(
     git_dir: str, oid: str, base: str | None, rewritten: str | None = None
 ) -> dict[str, Any]:
-    from landwatch import notify, report_store, trust
+    from landwatch import layout, notify, report_store, trust
     from landwatch.review import notes, rewrite
     from landwatch.review.change import open_repository
     from landwatch.review_landing import review_landing
@@ -43,9 +43,11 @@ def review_in_worker(
     path = report_store.write(git_dir, result, replaces=replaced)
     if result.linters_held_back is not None:
         trust.held_back(git_dir, result.linters_held_back)
-    notes.write_note_if_enabled(git_dir, result)
+    settings = layout.read_git_settings(git_dir)
+    if settings[layout.NOTES]:
+        notes.write_note(git_dir, result)
     if result.worst() > 0:
-        notify.tell(Path(git_dir), result, notify.level(_config(git_dir, "landwatch.notify")))
+        notify.tell(Path(git_dir), result, notify.level(settings[layout.NOTIFY]))
     return {
         "commit": result.commit,
         "summary": result.summary(),
@@ -53,16 +55,6 @@ def review_in_worker(
         "truncated": result.truncated,
         "carried_over": carried_over,
     }
-
-
-def _config(git_dir: str, key: str) -> str | None:
-    from landwatch.review.change import open_repository
-
-    try:
-        value = open_repository(git_dir).config[key]
-    except (KeyError, ValueError):
-        return None
-    return str(value)
 
 
 class ReviewHandler(ItemHandler[dict[str, Any]]):

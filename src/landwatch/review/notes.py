@@ -1,5 +1,5 @@
-"""Optional git notes: with `git config landwatch.notes true`, a one-line summary of each review
-is written as a note on the reviewed commit under refs/notes/landwatch.
+"""Git notes of reviews: a summary of each review written as a note on the reviewed commit under
+refs/notes/landwatch (the review kind writes one when `landwatch.notes` asks for it).
 """
 
 from __future__ import annotations
@@ -13,13 +13,6 @@ from landwatch.review.report import Report
 from landwatch.text import safe
 
 NOTES_REF = "refs/notes/landwatch"
-
-
-def enabled(repo: pygit2.Repository) -> bool:
-    try:
-        return bool(repo.config.get_bool("landwatch.notes"))
-    except (KeyError, pygit2.GitError, ValueError):
-        return False
 
 
 def summary(report: Report) -> str:
@@ -37,13 +30,11 @@ def summary(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_note_if_enabled(git_dir: os.PathLike[str] | str, report: Report) -> bool:
+def write_note(git_dir: os.PathLike[str] | str, report: Report) -> None:
+    """The review's summary as the note of its commit, replacing any note landwatch left."""
     repo = open_repository(git_dir)
-    if not enabled(repo):
-        return False
     try:
         signature = repo.default_signature
     except (KeyError, pygit2.GitError):
         signature = pygit2.Signature("landwatch", "landwatch@localhost")
     repo.create_note(summary(report), signature, signature, report.commit, NOTES_REF, True)
-    return True

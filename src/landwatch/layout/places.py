@@ -1,0 +1,287 @@
+"""Every file and directory landwatch keeps, per worktree, per repository and per user: each named
+once, with its owner and purpose, and its path asked of it (`BOOT_TIME.path(git_dir)`).
+
+The queue's own directories are work_item's (the seed contract); this module names the rest.
+githooks/hook.sh spells the ones it uses too, and tests/test_layout.py keeps both equal.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+from landwatch import work_item
+
+APP = "landwatch"
+WORK_DIRECTORY = work_item.WORK_DIRECTORY
+# Beside a hook landwatch replaced, in the hooks directory: the hook that was there, run first.
+CHAINED_SUFFIX = ".before-landwatch"
+
+
+class Scope(enum.Enum):
+    USER = "per user"
+    REPOSITORY = "per repository: <common-dir>/landwatch"
+    WORKTREE = "per worktree: <git-dir>/landwatch"
+
+
+# A per-user place's name starts with the directory it lives in.
+_USER_ROOTS = {
+    "<data>": lambda: Path(platformdirs.user_data_dir(APP)),
+    "<config>": lambda: Path(platformdirs.user_config_dir(APP)),
+    "<state>": lambda: Path(platformdirs.user_state_dir(APP)),
+}
+
+
+@dataclass(frozen=True)
+class Place:
+    name: str  # relative to its scope's directory; a per-user one starts <data>, <config>, <state>
+    scope: Scope
+    owner: str  # who writes it
+    purpose: str
+    directory: bool = False
+    hooks: bool = False  # githooks/hook.sh reads or writes it too
+
+    def path(self, git_dir: os.PathLike[str] | str | None = None) -> Path:
+        """Where it is: in the work directory of the worktree whose git dir is `git_dir`, in
+        its repository's, or (per user, no `git_dir`) in the person's own directories."""
+        if self.scope is Scope.USER:
+            if git_dir is not None:
+                raise ValueError(f"{self.name} is the person's own, not a repository's")
+            root, _, rest = self.name.partition("/")
+            return _USER_ROOTS[root]() / rest
+        if git_dir is None:
+            raise ValueError(f"{self.name} is {self.scope.value}: which repository?")
+        if self.scope is Scope.WORKTREE:
+            return work_dir(git_dir) / self.name
+        return repository_dir(git_dir) / self.name
+
+
+# --- per worktree: <git-dir>/landwatch ----------------------------------------------------------
+
+_QUEUE = "work_item (docs/queue.md)"
+BOOT_TIME = Place(
+    "boot-time",
+    Scope.WORKTREE,
+    "the hooks",
+    "`BOOT_ID BTIME`: the boot's start, so the hook tells time without a process",
+    hooks=True,
+)
+LAST_STAMP = Place(
+    "last-stamp",
+    Scope.WORKTREE,
+    "the hooks",
+    "the newest stamp the hooks gave, so the next is later though the clock ticks 10 ms",
+    hooks=True,
+)
+TOLD = Place(
+    "told",
+    Scope.WORKTREE,
+    "notice, install",
+    "the items given up the person was told of; its mtime is failed/'s when told",
+    hooks=True,
+)
+SKIPPED = Place(
+    "skipped",
+    Scope.WORKTREE,
+    "the hooks",
+    "<oid>: a landing made with LANDWATCH=0, which the sweep leaves unreviewed",
+    directory=True,
+    hooks=True,
+)
+PUSH_STATE = Place(
+    "push-state.json",
+    Scope.WORKTREE,
+    "kinds.push",
+    "how pushing from this worktree has been failing (status, the one line)",
+)
+WORKTREE_PLACES = (
+    Place(work_item.TMP, Scope.WORKTREE, _QUEUE, "producers' temp files, prune intents", True),
+    Place(work_item.KNOWN, Scope.WORKTREE, _QUEUE, "one dedup marker per id", True, True),
+    Place(work_item.READY, Scope.WORKTREE, _QUEUE, "the hooks' markers, to publish", True, True),
+    Place(work_item.PENDING, Scope.WORKTREE, _QUEUE, "items waiting, oldest first", True, True),
+    Place(work_item.CLAIMED, Scope.WORKTREE, _QUEUE, "items a consumer holds", True),
+    Place(work_item.RECOVERING, Scope.WORKTREE, _QUEUE, "items on their way back", True),
+    Place(work_item.DONE, Scope.WORKTREE, _QUEUE, "items finished; pruned after a while", True),
+    Place(work_item.FAILED, Scope.WORKTREE, _QUEUE, "items given up, kept", True, True),
+    Place(work_item.RECOVERY_LOCK, Scope.WORKTREE, _QUEUE, "flock of recovery and pruning"),
+    BOOT_TIME,
+    LAST_STAMP,
+    TOLD,
+    SKIPPED,
+    PUSH_STATE,
+)
+
+# --- per repository: <common-dir>/landwatch, shared by its worktrees ----------------------------
+
+SETTINGS_CACHE = Place(
+    "settings",
+    Scope.REPOSITORY,
+    "the hooks",
+    "`git config --get-regexp ^landwatch[.]` cached; asked again when a config is newer",
+    hooks=True,
+)
+REPORTS = Place(
+    "reports", Scope.REPOSITORY, "report_store", "<commit>.json: each review", directory=True
+)
+UNREAD = Place(
+    "unread",
+    Scope.REPOSITORY,
+    "report_store",
+    "<commit>: an empty marker per review with findings nobody was told of",
+    directory=True,
+    hooks=True,
+)
+MAINTENANCE_AFTER = Place(
+    "maintenance-after",
+    Scope.REPOSITORY,
+    "kinds.maintenance, the hooks",
+    "the µs stamp before which no landing asks for maintenance",
+    hooks=True,
+)
+MAINTENANCE_RAN = Place(
+    "maintenance-ran", Scope.REPOSITORY, "kinds.maintenance", "when it last ran (µs)"
+)
+STANDARDS = Place(
+    "standards.json",
+    Scope.REPOSITORY,
+    "standards_store",
+    "the standards learned from the repository's history (subject length, conventions)",
+)
+HOOKS_DIR = Place(
+    "hooks-dir",
+    Scope.REPOSITORY,
+    "install",
+    "where install wrote the hooks, so uninstall takes them from there",
+)
+UNTRUSTED = Place(
+    "untrusted",
+    Scope.REPOSITORY,
+    "trust",
+    "the digest of committed linters held back, until the one line has said so",
+    hooks=True,
+)
+UNTRUSTED_TOLD = Place(
+    "untrusted-told", Scope.REPOSITORY, "trust", "the digest the one line last told of"
+)
+MOVED_TOLD = Place(
+    "moved-told",
+    Scope.REPOSITORY,
+    "the hooks",
+    "the line said once that the repository is not where landwatch was installed",
+    hooks=True,
+)
+GONE_TOLD = Place(
+    "gone-told",
+    Scope.REPOSITORY,
+    "the hooks",
+    "the line said once that the entry point the hooks call is gone (landwatch removed)",
+    hooks=True,
+)
+DISPLACED_TOLD = Place(
+    "displaced-told",
+    Scope.REPOSITORY,
+    "the hooks",
+    "the line said once that another hook manager moved landwatch's hooks aside",
+    hooks=True,
+)
+SWEEP_STATE = Place(
+    "sweep.json",
+    Scope.REPOSITORY,
+    "daemon.sweep",
+    "how far each reflog was read (inode, offset, time), so a pass reads only what is new",
+)
+REPOSITORY_PLACES = (
+    SETTINGS_CACHE,
+    REPORTS,
+    UNREAD,
+    MAINTENANCE_AFTER,
+    MAINTENANCE_RAN,
+    STANDARDS,
+    HOOKS_DIR,
+    UNTRUSTED,
+    UNTRUSTED_TOLD,
+    MOVED_TOLD,
+    GONE_TOLD,
+    DISPLACED_TOLD,
+    SWEEP_STATE,
+)
+
+# --- per user (platformdirs: XDG on Linux, ~/Library on macOS) ----------------------------------
+
+# The stable per-user command the hooks call when they have something to say.
+ENTRY_POINT = Place("<data>/bin/landwatch", Scope.USER, "install", "the entry point the hooks call")
+REGISTRY = Place("<config>/repositories", Scope.USER, "registry", "the repositories drained")
+REGISTRY_LOCK = Place(
+    "<config>/repositories.lock", Scope.USER, "registry", "flock of registry changes"
+)
+# Not $XDG_RUNTIME_DIR: an environment without it (cron, some GUI sessions) would find no
+# reviewer there and start a second one.
+REVIEWER_LOCK = Place(
+    "<state>/run/reviewer.lock", Scope.USER, "daemon", "flock held by the running reviewer"
+)
+REVIEWER_STATE = Place(
+    "<state>/run/reviewer.json", Scope.USER, "daemon", "what the reviewer is doing"
+)
+REVIEWER_LOG = Place("<state>/reviewer.log", Scope.USER, "daemon", "the reviewer's log (rotated)")
+OWN_CONFIG = Place("<config>/config.toml", Scope.USER, "the person", "their own linters, trusted")
+TRUST = Place("<state>/trust.json", Scope.USER, "trust", "approvals of committed linters")
+NOTIFIED = Place(
+    "<state>/notified.json", Scope.USER, "notify", "when the last notifications were sent"
+)
+TRUST_LOCK = Place("<state>/trust.lock", Scope.USER, "trust", "flock of trust changes")
+USER_PLACES = (
+    ENTRY_POINT,
+    REGISTRY,
+    REGISTRY_LOCK,
+    REVIEWER_LOCK,
+    REVIEWER_STATE,
+    REVIEWER_LOG,
+    OWN_CONFIG,
+    TRUST,
+    NOTIFIED,
+    TRUST_LOCK,
+)
+
+
+# --- the directories they are in ------------------------------------------------------------------
+
+
+def common_dir(git_dir: os.PathLike[str] | str) -> Path:
+    """The repository's common git dir, from any worktree's git dir."""
+    path = Path(git_dir)
+    try:
+        pointer = (path / "commondir").read_text().strip()
+    except OSError:
+        return path
+    return (path / pointer).resolve() if pointer else path
+
+
+def work_dir(git_dir: os.PathLike[str] | str) -> Path:
+    """The worktree's own directory: its queue and what is said about it."""
+    return Path(git_dir) / WORK_DIRECTORY
+
+
+def repository_dir(git_dir: os.PathLike[str] | str) -> Path:
+    """The repository's directory, shared by its worktrees (the main worktree's work dir)."""
+    return common_dir(git_dir) / WORK_DIRECTORY
+
+
+def report_file(git_dir: os.PathLike[str] | str, commit: str) -> Path:
+    """The stored review of `commit`."""
+    return REPORTS.path(git_dir) / f"{commit}.json"
+
+
+def data_dir() -> Path:
+    return _USER_ROOTS["<data>"]()
+
+
+def config_dir() -> Path:
+    return _USER_ROOTS["<config>"]()
+
+
+def state_dir() -> Path:
+    return _USER_ROOTS["<state>"]()

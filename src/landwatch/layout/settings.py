@@ -1,0 +1,232 @@
+"""Every landwatch.* git setting: its key, default, meaning, whether the hooks read it, and its
+one rule; and one reading of them all for a repository. githooks/hook.sh follows the same rule
+for what it reads (tests/test_layout.py runs both on the same values).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, cast
+
+from landwatch.git import git
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Parsed(Generic[T]):
+    """A setting's value as landwatch uses it, and the one line saying why its text could not be
+    used (None when it could): the hooks say it once per change of the configuration."""
+
+    value: T
+    problem: str | None = None
+
+
+# (the setting's name, its raw text, its default's text): what landwatch makes of the text.
+Rule = Callable[[str, str, str], Parsed[T]]
+
+
+@dataclass(frozen=True)
+class Setting(Generic[T]):
+    name: str  # as a person writes it and the one line says it: landwatch.staleAfter
+    default: str  # the text an unset key stands for; "" is shown as unset
+    meaning: str
+    hooks: bool  # githooks/hook.sh reads it from `settings`, by the same rule
+    rule: Rule[T]
+    multiple: bool = False  # every value counts (git config --get-all), given one a line
+
+    @property
+    def key(self) -> str:
+        """The key as `git config --get-regexp` prints it: the section and the variable in lower
+        case, a subsection as written (git's own rule)."""
+        section, _, rest = self.name.partition(".")
+        subsection, dot, variable = rest.rpartition(".")
+        return f"{section.lower()}.{subsection}{dot}{variable.lower()}"
+
+    def parse(self, text: str | None) -> Parsed[T]:
+        """The value landwatch uses for the raw text of this setting (None: unset), and the
+        line saying why when the text is not usable: the one parser of this setting."""
+        return self.rule(self.name, self.default if text is None else text, self.default)
+
+
+_SECONDS = re.compile(r"0|[1-9][0-9]{0,8}")
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0", "")  # git reads an empty value as false
+
+
+def _seconds(least: int = 0) -> Rule[int]:
+    """Whole seconds, at least `least`: 1 to 9 decimal digits (as µs they fit the hook's
+    arithmetic) and no leading zero (which the shell's arithmetic reads as octal)."""
+
+    def rule(name: str, text: str, default: str) -> Parsed[int]:
+        if _SECONDS.fullmatch(text) is None:
+            return Parsed(
+                int(default),
+                f"git config {name} = '{text}' is not a whole number of seconds "
+                f"(1 to 9 digits, no leading zero); landwatch uses {default}",
+            )
+        if int(text) < least:
+            return Parsed(
+                least,
+                f"git config {name} = '{text}' is less than {least} seconds; "
+                f"landwatch uses {least}",
+            )
+        return Parsed(int(text))
+
+    return rule
+
+
+def _boolean(otherwise: str) -> Rule[bool]:
+    """A boolean as git spells one, in any case (true, yes, on, 1; false, no, off, 0, empty);
+    anything else is the default, and `otherwise` says what landwatch then does."""
+
+    def rule(name: str, text: str, default: str) -> Parsed[bool]:
+        word = text.lower() if text.isascii() else text
+        if word in _TRUE or word in _FALSE:
+            return Parsed(word in _TRUE)
+        return Parsed(
+            default in _TRUE, f"git config {name} = '{text}' is not true or false; {otherwise}"
+        )
+
+    return rule
+
+
+def _word(words: tuple[str, ...], otherwise: str) -> Rule[str]:
+    """One of `words` in any case, given in lower case; empty is the default, and anything else
+    is too, `otherwise` saying what landwatch then does."""
+
+    def rule(name: str, text: str, default: str) -> Parsed[str]:
+        word = text.lower() if text.isascii() else text
+        if word in words or not text:
+            return Parsed(word or default)
+        listed = f"{', '.join(words[:-1])} or {words[-1]}"
+        return Parsed(default, f"git config {name} = '{text}' is not {listed}; {otherwise}")
+
+    return rule
+
+
+def _text(name: str, text: str, default: str) -> Parsed[str | None]:
+    """The text as it is; empty is none."""
+    return Parsed(text or None)
+
+
+def _globs(name: str, text: str, default: str) -> Parsed[tuple[str, ...]]:
+    """Globs split at white space, every value's."""
+    return Parsed(tuple(text.split()))
+
+
+STALE_AFTER = Setting(
+    "landwatch.staleAfter",
+    "600",
+    "seconds an item may wait before the hooks' one line says nobody drains the queue",
+    hooks=True,
+    rule=_seconds(),
+)
+PUSH_REMOTE = Setting(
+    "landwatch.push.remote",
+    "",
+    "the remote each landing's branch is pushed to",
+    hooks=True,
+    rule=_text,
+)
+PUSH_BRANCHES = Setting(
+    "landwatch.push.branches",
+    "",
+    "globs of the branches to push (every value counts); unset: the branch that landed",
+    hooks=False,
+    rule=_globs,
+    multiple=True,
+)
+PUSH_FORCE = Setting(
+    "landwatch.push.force",
+    "false",
+    "push rewritten history with --force-with-lease",
+    hooks=False,
+    rule=_boolean("landwatch pushes without --force-with-lease"),
+)
+MAINTENANCE = Setting(
+    "landwatch.maintenance",
+    "true",
+    "git's maintenance after landings",
+    hooks=True,
+    rule=_boolean("landwatch keeps maintenance on"),
+)
+MAINTENANCE_INTERVAL = Setting(
+    "landwatch.maintenance.interval",
+    "3600",
+    "seconds between two maintenance runs",
+    hooks=True,
+    rule=_seconds(least=60),
+)
+NOTES = Setting(
+    "landwatch.notes",
+    "false",
+    "each review's summary also as a git note under refs/notes/landwatch",
+    hooks=False,
+    rule=_boolean("landwatch writes no notes"),
+)
+NOTIFY = Setting(
+    "landwatch.notify",
+    "off",
+    "a desktop notification of each review with errors, or with findings (warnings too)",
+    hooks=False,
+    rule=_word(("off", "errors", "findings"), "landwatch sends no notification"),
+)
+
+# Every landwatch.* git setting, in the order their problems are told.
+SETTINGS: tuple[Setting[Any], ...] = (
+    STALE_AFTER,
+    PUSH_REMOTE,
+    PUSH_BRANCHES,
+    PUSH_FORCE,
+    MAINTENANCE,
+    MAINTENANCE_INTERVAL,
+    NOTES,
+    NOTIFY,
+)
+# The ones the hooks read from `settings`, with the defaults both sides use.
+HOOK_SETTINGS = tuple(setting for setting in SETTINGS if setting.hooks)
+DEFAULT_STALE_AFTER = float(STALE_AFTER.parse(None).value)
+DEFAULT_MAINTENANCE_INTERVAL = float(MAINTENANCE_INTERVAL.parse(None).value)
+
+
+@dataclass(frozen=True)
+class GitSettings:
+    """Every setting of SETTINGS for one repository as landwatch uses it, `settings[STALE_AFTER]`,
+    and the line for each value that was not usable, in the order of SETTINGS."""
+
+    values: Mapping[str, object]  # by key
+    problems: tuple[str, ...]
+    unusable: tuple[str, ...] = ()  # the names of the settings the problems are about
+
+    def __getitem__(self, setting: Setting[T]) -> T:
+        return cast("T", self.values[setting.key])
+
+
+def raw_settings(listing: str) -> dict[str, str]:
+    """The raw text of each key in `git config --get-regexp` output, read as the hooks read
+    their cache of it: one `KEY VALUE` line a value, the last one winning (every one, a line
+    each, for a setting of many), a key without a value git's implicit true."""
+    many = {setting.key for setting in SETTINGS if setting.multiple}
+    raw: dict[str, str] = {}
+    for line in filter(None, listing.split("\n")):
+        key, space, value = line.partition(" ")
+        value = value if space else "true"
+        raw[key] = f"{raw[key]}\n{value}" if key in many and key in raw else value
+    return raw
+
+
+def read_git_settings(repository: os.PathLike[str] | str) -> GitSettings:
+    """Every landwatch.* setting of the repository `repository` is in (a worktree or a git dir),
+    from one `git config` call; a config git cannot read gives the defaults, as in the hooks."""
+    raw = raw_settings(git("config", "--get-regexp", "^landwatch[.]", cwd=repository, check=False))
+    parsed = [(setting, setting.parse(raw.get(setting.key))) for setting in SETTINGS]
+    unusable = [(setting, each.problem) for setting, each in parsed if each.problem is not None]
+    return GitSettings(
+        {setting.key: each.value for setting, each in parsed},
+        tuple(problem for _, problem in unusable),
+        tuple(setting.name for setting, _ in unusable),
+    )
