@@ -107,17 +107,12 @@ def _installing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         metavar="DIR",
         help="take the hooks from DIR (default: where install wrote them)",
     )
-    uninstall.add_argument(
-        "--all",
-        action="store_true",
-        help="remove landwatch for you: every repository's hooks, the service, your data",
-    )
-    uninstall.add_argument(
-        "--keep-data", action="store_true", help="with --all: keep the reports and the queues"
-    )
-    uninstall.add_argument(
-        "--yes", action="store_true", help="with --all: do it without asking (scripts)"
-    )
+    for flag, what in (
+        ("--all", "remove landwatch for you: every repository's hooks, the service, your data"),
+        ("--keep-data", "with --all: keep the reports and the queues"),
+        ("--yes", "with --all: do it without asking (scripts)"),
+    ):
+        uninstall.add_argument(flag, action="store_true", help=what)
     enqueue = commands.add_parser("enqueue", help="record a landed commit as a work item")
     enqueue.add_argument(
         "--kind",
@@ -239,16 +234,11 @@ def _upkeep(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
     form = parser.add_mutually_exclusive_group()
-    form.add_argument(
-        "--json", dest="form", action="store_const", const="json", help="the report as JSON"
-    )
-    form.add_argument(
-        "--sarif",
-        dest="form",
-        action="store_const",
-        const="sarif",
-        help="SARIF 2.1.0, for editors and CI",
-    )
+    for name, what in (
+        ("json", "the report as JSON"),
+        ("sarif", "SARIF 2.1.0, for editors and CI"),
+    ):
+        form.add_argument(f"--{name}", dest="form", action="store_const", const=name, help=what)
     parser.set_defaults(form="text")
 
 

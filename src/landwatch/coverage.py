@@ -71,6 +71,34 @@ def inspect(common: Path) -> Coverage:
             "landwatch install --hooks-path DIR, or call .git/hooks/<event> from that tool's "
             "hooks (docs/hooks.md)",
         )
+    missing, replaced, never_run, as_legacy = _events(hooks)
+    if not (missing or replaced or never_run):
+        if not as_legacy:
+            return Coverage(Reach.HOOKS, "hooks ok" if not husky else f"hooks ok in {hooks}")
+        tool = next(iter(as_legacy.values()))
+        return Coverage(
+            Reach.PARTIAL,
+            f"{tool} runs landwatch's hooks as *.legacy, without post-rewrite's list: rebases "
+            "are recorded by the reflog sweep",
+        )
+    if never_run:
+        tool = next(iter(never_run.values()))
+        detail = f"{tool} moved landwatch's {', '.join(sorted(never_run))} to *.old, which it "
+        detail += "never runs"
+    elif replaced:
+        tool = next(iter(replaced.values()))
+        what = "regenerated its hooks over" if tool == "husky" else "replaced"
+        detail = f"{tool} {what} landwatch's {', '.join(sorted(replaced))} hook(s) in {hooks}"
+    else:
+        detail = f"landwatch's {', '.join(missing)} hook(s) missing or not runnable in {hooks}"
+    return Coverage(Reach.SWEEP, detail, "landwatch install (or landwatch doctor --fix)", True)
+
+
+def _events(
+    hooks: Path,
+) -> tuple[list[str], dict[str, str], dict[str, str], dict[str, str]]:
+    """Of each event whose hook git runs is not landwatch's running: (missing, replaced by a
+    tool, moved to <event>.old by a tool that never runs it, run by pre-commit as .legacy)."""
     missing: list[str] = []
     replaced: dict[str, str] = {}  # event -> the tool whose hook is there instead of ours
     never_run: dict[str, str] = {}  # event -> the tool that moved ours to <event>.old
@@ -92,23 +120,4 @@ def inspect(common: Path) -> Coverage:
             replaced[event] = owner
         else:
             missing.append(event)
-    if not (missing or replaced or never_run):
-        if not as_legacy:
-            return Coverage(Reach.HOOKS, "hooks ok" if not husky else f"hooks ok in {hooks}")
-        tool = next(iter(as_legacy.values()))
-        return Coverage(
-            Reach.PARTIAL,
-            f"{tool} runs landwatch's hooks as *.legacy, without post-rewrite's list: rebases "
-            "are recorded by the reflog sweep",
-        )
-    if never_run:
-        tool = next(iter(never_run.values()))
-        detail = f"{tool} moved landwatch's {', '.join(sorted(never_run))} to *.old, which it "
-        detail += "never runs"
-    elif replaced:
-        tool = next(iter(replaced.values()))
-        what = "regenerated its hooks over" if tool == "husky" else "replaced"
-        detail = f"{tool} {what} landwatch's {', '.join(sorted(replaced))} hook(s) in {hooks}"
-    else:
-        detail = f"landwatch's {', '.join(missing)} hook(s) missing or not runnable in {hooks}"
-    return Coverage(Reach.SWEEP, detail, "landwatch install (or landwatch doctor --fix)", True)
+    return missing, replaced, never_run, as_legacy

@@ -97,10 +97,19 @@ def status(*, as_json: bool, console: Console | None = None) -> int:
         print(json.dumps(data, indent=2))
         return 0
     from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
 
     console = console or Console(highlight=False)
+    _print_reviewer(console, data)
+    _print_queues(console, data)
+    _print_troubles(console, data)
+    sys.stdout.flush()
+    return 0
+
+
+def _print_reviewer(console: Console, data: dict[str, Any]) -> None:
+    """Whether the reviewer runs, and what each of its queues is doing."""
+    from rich.text import Text
+
     running = holder()
     if running is None:
         console.print(
@@ -117,22 +126,29 @@ def status(*, as_json: bool, console: Console | None = None) -> int:
         for worktree in repository["worktrees"]
         for item in worktree.get("in_hand", ())
     }
-    lines = Text("  ")
+    queues = Text("  ")
     for kind, jobs in data["lines"].items():
         current = [job for job in jobs if job["state"] == "running" and job["key"] in in_hand]
-        lines.append(f"{kind}: ")
+        queues.append(f"{kind}: ")
         if current:
             progress = current[0]["progress"]
             step = f" ({progress['done']}/{progress['total']})" if progress["total"] else ""
-            lines.append(f"working on {safe(current[0]['key'])[:28]}{step}", style="yellow")
+            queues.append(f"working on {safe(current[0]['key'])[:28]}{step}", style="yellow")
         else:
             failed = [job for job in jobs if job["state"] == "failed"]
-            lines.append("idle", style="dim")
+            queues.append("idle", style="dim")
             if failed:
-                lines.append(f" ({len(failed)} failed lately)", style="red")
-        lines.append("   ")
+                queues.append(f" ({len(failed)} failed lately)", style="red")
+        queues.append("   ")
     if data["lines"]:
-        console.print(lines)
+        console.print(queues)
+
+
+def _print_queues(console: Console, data: dict[str, Any]) -> None:
+    """A row per worktree: what waits, for how long, what is in hand, done, given up."""
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(box=None, pad_edge=False)
     table.add_column("worktree", no_wrap=True)
     for header in ("waiting", "oldest", "working", "done", "given up"):
@@ -162,14 +178,20 @@ def status(*, as_json: bool, console: Console | None = None) -> int:
         console.print(table)
     else:
         console.print("no repository registered: run landwatch install in one")
+
+
+def _print_troubles(console: Console, data: dict[str, Any]) -> None:
+    """Under the table: coverage short of the hooks, work failing, items given up."""
+    from rich.text import Text
+
     for repository in data["repositories"]:
         reach = repository.get("coverage")
         if reach and reach["reach"] != coverage.Reach.HOOKS.value:
+            fix = f" (fix: {reach['fix']})" if reach["fix"] else ""
             console.print(
                 Text(
                     f"  {safe(repository['repository'])}: {reach['reach']}: "
-                    f"{safe(reach['detail'])}"
-                    + (f" (fix: {reach['fix']})" if reach["fix"] else ""),
+                    f"{safe(reach['detail'])}{fix}",
                     style="yellow",
                 )
             )
@@ -193,5 +215,3 @@ def status(*, as_json: bool, console: Console | None = None) -> int:
                         style="dim",
                     )
                 )
-    sys.stdout.flush()
-    return 0

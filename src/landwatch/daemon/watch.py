@@ -6,7 +6,6 @@ Only events that can bring work count.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,10 +14,6 @@ from landwatch import layout
 from landwatch.files import private_directory
 
 log = logging.getLogger("landwatch.reviewer")
-
-# Reading a watched directory (our own listing) raises open and close events: waking on those
-# would spin.
-_CHANGES = ("created", "moved", "deleted", "modified")
 
 
 class Watcher:
@@ -56,92 +51,36 @@ class Watcher:
         watched."""
         if self._observer is None:
             return
-        from watchdog import events
         from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
-        # Asked of the kernel as the watches' masks: the opens and closes of our own reads (every
-        # claim opens the work directories) are never even queued, let alone read and dropped.
-        landings = [
-            events.FileCreatedEvent,
-            events.DirCreatedEvent,
-            events.FileMovedEvent,
-            events.DirMovedEvent,
-        ]
-        changes = [
-            *landings,
-            events.FileDeletedEvent,
-            events.DirDeletedEvent,
-            events.FileModifiedEvent,
-            events.DirModifiedEvent,
-        ]
-
-        watcher = self
-        registry_name = layout.REGISTRY.path().name
-
-        class Work(FileSystemEventHandler):
-            def __init__(self, git_dir: Path) -> None:
-                self.git_dir = git_dir
-
-            def on_any_event(self, event: FileSystemEvent) -> None:
-                if event.event_type in ("created", "moved"):
-                    watcher.on_work(self.git_dir)
-
-        class Reflogs(FileSystemEventHandler):
-            def __init__(self, common: Path) -> None:
-                self.common = common
-
-            def on_any_event(self, event: FileSystemEvent) -> None:
-                if event.event_type in _CHANGES and not event.is_directory:
-                    watcher.on_reflog(self.common)
-
-        class Worktrees(FileSystemEventHandler):
-            # `git worktree add` writes worktrees/NAME/HEAD (the mark of a worktree) and
-            # `remove` deletes the directory: the worktree is drained (or swept for) from the
-            # next tick, not the next rescan. Its HEAD reflog growing asks for a sweep.
-            def __init__(self, common: Path) -> None:
-                self.common = common
-
-            def on_any_event(self, event: FileSystemEvent) -> None:
-                if event.event_type not in _CHANGES:
-                    return
-                for raw in (event.src_path, getattr(event, "dest_path", "") or ""):
-                    try:
-                        parts = Path(os.fsdecode(raw)).relative_to(self.common).parts
-                    except ValueError:
-                        continue
-                    if parts[:1] != ("worktrees",):
-                        continue
-                    if len(parts) <= 2 or parts[2:] == ("HEAD",):
-                        watcher.on_registry()
-                        watcher.on_reflog(self.common)
-                    elif parts[2:] == ("logs", "HEAD"):
-                        watcher.on_reflog(self.common)
-
-        class Registry(FileSystemEventHandler):
-            def on_any_event(self, event: FileSystemEvent) -> None:
-                # Replaced by a rename: the new name is the event's dest_path.
-                paths = (event.src_path, getattr(event, "dest_path", "") or "")
-                names = {os.path.basename(os.fsdecode(path)) for path in paths}
-                if event.event_type in _CHANGES and registry_name in names:
-                    watcher.on_registry()
+        from landwatch.daemon.watched import (
+            EVERY_CHANGE,
+            LANDINGS,
+            Reflogs,
+            Registry,
+            Work,
+            Worktrees,
+        )
 
         self._observer.unschedule_all()
         registry_dir = private_directory(layout.config_dir(), trusted=None)
         # The whole work directory, not just pending/: a claim moves an item to claimed/, and
         # watchdog holds an unpaired moved_from for 0.5 s, delaying every event behind it.
+        registry = Registry(layout.REGISTRY.path().name, self.on_registry)
         targets: list[tuple[FileSystemEventHandler, Path, bool, list[type[FileSystemEvent]]]] = [
-            (Registry(), registry_dir, False, changes)
+            (registry, registry_dir, False, EVERY_CHANGE)
         ]
         targets += [
-            (Work(git_dir), layout.work_dir(git_dir), True, landings) for git_dir in git_dirs
+            (Work(git_dir, self.on_work), layout.work_dir(git_dir), True, LANDINGS)
+            for git_dir in git_dirs
         ]
         for common in repositories:
-            targets.append((Reflogs(common), common / "logs", True, changes))
-            worktrees = common / "worktrees"
-            if worktrees.is_dir():
-                targets.append((Worktrees(common), worktrees, True, changes))
+            targets.append((Reflogs(common, self.on_reflog), common / "logs", True, EVERY_CHANGE))
+            worktrees = Worktrees(common, self.on_registry, self.on_reflog)
+            if (common / "worktrees").is_dir():
+                targets.append((worktrees, common / "worktrees", True, EVERY_CHANGE))
             else:  # only its making matters here: the common dir's own files are not looked at
-                targets.append((Worktrees(common), common, False, changes))
+                targets.append((worktrees, common, False, EVERY_CHANGE))
         for handler, directory, recursive, wanted in targets:
             if not directory.is_dir() or directory.is_symlink():
                 continue
