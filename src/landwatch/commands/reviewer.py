@@ -32,8 +32,13 @@ def reviewer(
 
     if detach:
         return process.detach(
-            lambda ready: process.serve(
-                make, mode="detached", once=False, verbose=verbose, to_stderr=False, ready=ready
+            lambda say_started: process.serve(
+                make,
+                mode="detached",
+                once=False,
+                verbose=verbose,
+                to_stderr=False,
+                say_started=say_started,
             )
         )
     return process.serve(
@@ -42,7 +47,9 @@ def reviewer(
         once=once,
         verbose=verbose,
         to_stderr=True,
-        ready=lambda message: None if message.startswith("ok") else print(message, file=sys.stderr),
+        say_started=lambda message: (
+            None if message.startswith("ok") else print(message, file=sys.stderr)
+        ),
     )
 
 

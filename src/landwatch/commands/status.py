@@ -83,7 +83,7 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
     }
 
 
-def _skipped(problem: str, where: str, room: int, home: str) -> tuple[str | Text, ...]:
+def _not_drained(problem: str, where: str, room: int, home: str) -> tuple[str | Text, ...]:
     from rich.text import Text
 
     shown = Text(short_path(safe(where), room, home))
@@ -158,11 +158,13 @@ def _print_queues(console: Console, data: dict[str, Any]) -> None:
     home = str(Path.home())
     for repository in data["repositories"]:
         if repository["problem"]:
-            table.add_row(*_skipped(repository["problem"], repository["repository"], room, home))
+            table.add_row(
+                *_not_drained(repository["problem"], repository["repository"], room, home)
+            )
             continue
         for worktree in repository["worktrees"]:
             if worktree["problem"]:
-                table.add_row(*_skipped(worktree["problem"], worktree["git_dir"], room, home))
+                table.add_row(*_not_drained(worktree["problem"], worktree["git_dir"], room, home))
                 continue
             counts = worktree["counts"]
             oldest = worktree["oldest_pending_seconds"]

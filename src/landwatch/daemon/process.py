@@ -57,15 +57,17 @@ def serve(
     once: bool,
     verbose: bool,
     to_stderr: bool,
-    ready: Callable[[str], None] = lambda message: None,
+    say_started: Callable[[str], None] = lambda message: None,
 ) -> int:
+    """Run the reviewer `make` builds under the per-user lock until it ends; `say_started` is
+    told "ok <pid>" once it runs, or the line saying why it could not start."""
     log_file = setup_logging(verbose=verbose, to_stderr=to_stderr)
     holder = LockHolder(os.getpid(), mode, __version__, str(log_file))
     lock = InstanceLock()
     try:
         lock.acquire(holder)
     except AlreadyRunning as error:
-        ready(f"landwatch: {error}")
+        say_started(f"landwatch: {error}")
         return 1
     try:
         daemon = make()
@@ -81,7 +83,7 @@ def serve(
         for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(number, on_signal)
         log.info("reviewer started (%s)", holder.describe())
-        ready(f"ok {os.getpid()}")
+        say_started(f"ok {os.getpid()}")
         return daemon.run(once=once)
     finally:
         lock.release()
@@ -114,14 +116,14 @@ def detach(start: Callable[[Callable[[str], None]], int]) -> int:
         os.dup2(null, fd)
     writer = os.fdopen(write_end, "w")
 
-    def ready(message: str) -> None:
+    def say_started(message: str) -> None:
         with contextlib.suppress(OSError, ValueError):
             writer.write(message + "\n")
             writer.close()
 
     code = 1
     try:
-        code = start(ready)
+        code = start(say_started)
     finally:
-        ready("landwatch: the reviewer stopped at once; see its log")
+        say_started("landwatch: the reviewer stopped at once; see its log")
         os._exit(code)

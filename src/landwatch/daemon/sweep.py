@@ -146,7 +146,7 @@ class _Repository:
         self.common = common
         self.worktrees = registry.worktree_git_dirs(common)
 
-    def known(self, oid: str) -> bool:
+    def recorded(self, oid: str) -> bool:
         """Recorded in any worktree's queue (in any state), reviewed, or skipped on purpose."""
         if os.path.lexists(layout.report_file(self.common, oid)):
             return True
@@ -183,10 +183,10 @@ def _landings(repo: _Repository, entry: Entry, is_head: bool) -> list[tuple[str,
         if "(finish)" not in message or is_head:
             return []  # the steps of a rebase; its finish is read from the branch's reflog
         return _rebase(repo, entry)
-    if repo.known(entry.new):
+    if repo.recorded(entry.new):
         return []  # the hooks recorded it (or it was reviewed, or skipped on purpose)
     old = None if _ZERO.fullmatch(entry.old) else entry.old
-    commits = [oid for oid in repo.commits(entry.new, old) if not repo.known(oid)]
+    commits = [oid for oid in repo.commits(entry.new, old) if not repo.recorded(oid)]
     if not commits:
         return []
     merged = message.startswith(("merge ", "pull")) or message.startswith("commit (merge)")
@@ -204,11 +204,11 @@ def _rebase(repo: _Repository, entry: Entry) -> list[tuple[str, str | None]]:
     if onto is not None:
         upstream = onto[1]
         base = repo.merge_base(entry.old, upstream)
-        incoming = [oid for oid in repo.commits(upstream, base) if not repo.known(oid)]
+        incoming = [oid for oid in repo.commits(upstream, base) if not repo.recorded(oid)]
         if incoming and base is not None:
             found.append((upstream, base))
         rewritten_from = upstream
-    rewritten = [oid for oid in repo.commits(entry.new, rewritten_from) if not repo.known(oid)]
+    rewritten = [oid for oid in repo.commits(entry.new, rewritten_from) if not repo.recorded(oid)]
     if len(rewritten) > FLOOD:
         return [*found, (entry.new, rewritten_from)]
     return [*found, *((oid, None) for oid in rewritten)]

@@ -23,7 +23,7 @@ LOCKED_RETRY = 300.0
 
 
 @dataclass
-class MaintenanceReport:
+class MaintenanceResult:
     ran: bool
     note: str
     command: str = ""
@@ -43,21 +43,21 @@ def last_ran(git_dir: Path) -> float:
         return 0.0
 
 
-class MaintenanceHandler(ItemHandler[MaintenanceReport]):
+class MaintenanceHandler(ItemHandler[MaintenanceResult]):
     name = WorkKind.MAINTENANCE
 
-    def handle(self, item: WorkItem, reporter: Reporter) -> MaintenanceReport:
+    def handle(self, item: WorkItem, reporter: Reporter) -> MaintenanceResult:
         git_dir, common = item.git_dir, layout.common_dir(item.git_dir)
         now = self.clock.time()
         settings = layout.read_git_settings(common)
         if not settings[layout.MAINTENANCE]:
-            return MaintenanceReport(False, "turned off (landwatch.maintenance = false)")
+            return MaintenanceResult(False, "turned off (landwatch.maintenance = false)")
         interval = settings[layout.MAINTENANCE_INTERVAL]
         if now - last_ran(git_dir) < interval:
-            return MaintenanceReport(False, "ran less than an interval ago")
+            return MaintenanceResult(False, "ran less than an interval ago")
         if self._scheduled_by_git(common, reporter):
             _write_stamp(git_dir, layout.MAINTENANCE_AFTER.path(git_dir), now + interval)
-            return MaintenanceReport(False, "git maintenance start schedules this repository")
+            return MaintenanceResult(False, "git maintenance start schedules this repository")
         locked = self._locked(common)
         if locked:
             raise RetryLater(f"{locked}: another git process is at work", after=LOCKED_RETRY)
@@ -74,7 +74,7 @@ class MaintenanceHandler(ItemHandler[MaintenanceReport]):
         finished = self.clock.time()
         _write_stamp(git_dir, layout.MAINTENANCE_RAN.path(git_dir), finished)
         _write_stamp(git_dir, layout.MAINTENANCE_AFTER.path(git_dir), finished + interval)
-        return MaintenanceReport(True, "done", " ".join(command))
+        return MaintenanceResult(True, "done", " ".join(command))
 
     def _run(self, common: Path, command: list[str], reporter: Reporter) -> tuple[int, str]:
         # Attached, not detached as git's own auto gc is after a commit: the job (and its lease

@@ -49,7 +49,7 @@ def push_backoff(failures: int) -> float:
 
 
 @dataclass
-class PushReport:
+class PushResult:
     remote: str | None
     pushed: list[str] = field(default_factory=list)
     up_to_date: list[str] = field(default_factory=list)
@@ -69,7 +69,7 @@ def _forget_failure(git_dir: Path) -> None:
     remove(layout.PUSH_STATE.path(git_dir), trusted=git_dir)
 
 
-class PushHandler(ItemHandler[PushReport]):
+class PushHandler(ItemHandler[PushResult]):
     name = WorkKind.PUSH
 
     def __init__(self, *, max_tries: int = DEFAULT_MAX_TRIES, clock: Clock | None = None) -> None:
@@ -99,13 +99,13 @@ class PushHandler(ItemHandler[PushReport]):
             str(state.get("last_error", "")),
         )
 
-    def handle(self, item: WorkItem, reporter: Reporter) -> PushReport:
+    def handle(self, item: WorkItem, reporter: Reporter) -> PushResult:
         git_dir = item.git_dir
         settings = layout.read_git_settings(git_dir)
         remote = settings[layout.PUSH_REMOTE]
         if not remote:
             self._settled(git_dir)
-            return PushReport(None, note="push is not configured (landwatch.push.remote)")
+            return PushResult(None, note="push is not configured (landwatch.push.remote)")
         if not self._is_remote(git_dir, reporter, remote):
             self._settled(git_dir)
             raise GiveUp(
@@ -115,9 +115,9 @@ class PushHandler(ItemHandler[PushReport]):
         branches = self._branches(git_dir, reporter, item.oid, settings[layout.PUSH_BRANCHES])
         if not branches:
             self._settled(git_dir)
-            return PushReport(remote, note=f"{item.oid[:12]} is on no branch to push")
+            return PushResult(remote, note=f"{item.oid[:12]} is on no branch to push")
         force = settings[layout.PUSH_FORCE]
-        report = PushReport(remote)
+        report = PushResult(remote)
         for branch in branches:
             if self._has(git_dir, reporter, remote, branch, item.oid):
                 report.up_to_date.append(branch)  # an earlier push took it along

@@ -81,7 +81,7 @@ class FileChange:
     _lines: list[Line] | None = field(default=None, repr=False)
     binary: bool = False
     lacks_final_newline: bool = False
-    skipped_lines: str | None = None  # why no line-level work was done, if it was not
+    unchecked_lines: str | None = None  # why no line-level work was done, if it was not
 
     @property
     def deleted(self) -> bool:
@@ -182,12 +182,14 @@ class Change:
         else:
             self.shape = ChangeShape.MERGE if len(commit.parents) > 1 else ChangeShape.COMMIT
             old_tree = commit.parents[0].tree
-        self.skipped = self.shape is ChangeShape.MERGE and merges == "skip"
+        self.merge_not_reviewed = self.shape is ChangeShape.MERGE and merges == "skip"
         # The tree the change was made on: the base's, the first parent's, none for a root.
         self.tree_before = old_tree
         self.diff, self._prefix = tree_diff(old_tree, commit.tree)
         self.files = (
-            [] if self.skipped else [self._file(i, d) for i, d in enumerate(self.diff.deltas)]
+            []
+            if self.merge_not_reviewed
+            else [self._file(i, d) for i, d in enumerate(self.diff.deltas)]
         )
         self.message = Message(commit.raw_message, commit.author.name, commit.author.email)
 
@@ -224,10 +226,10 @@ class Change:
         if file.deleted or file.is_submodule:
             return []
         if file.new_size > MAX_LINE_CHECK_BYTES:
-            file.skipped_lines = f"larger than {MAX_LINE_CHECK_BYTES // (1 << 20)} MB"
+            file.unchecked_lines = f"larger than {MAX_LINE_CHECK_BYTES // (1 << 20)} MB"
             return []
         if self.truncated:
-            file.skipped_lines = "line cap reached"
+            file.unchecked_lines = "line cap reached"
             return []
         patch = self.diff[file._index]
         if patch is None:

@@ -72,7 +72,9 @@ def review(
     )
     rules, problems = _rules(config)
     findings += [_config_finding(problem) for problem in (*config.problems, *problems)]
-    notes: list[str] = ['merge commit skipped (merges = "skip")'] if change.skipped else []
+    notes: list[str] = (
+        ['merge commit skipped (merges = "skip")'] if change.merge_not_reviewed else []
+    )
     if standards is not None:
         notes += _apply_standards(rules, config, standards)
     readable, checked = _checked(change, config, rules, notes)
@@ -182,9 +184,9 @@ def _coverage_notes(change: Change, config: ReviewConfig) -> list[str]:
             f"line checks stopped after {config.max_added_lines} added lines (max_added_lines)"
         )
     notes += [
-        f"no line checks for {file.path}: {file.skipped_lines}"
+        f"no line checks for {file.path}: {file.unchecked_lines}"
         for file in change.files
-        if file.skipped_lines and file.skipped_lines != "line cap reached"
+        if file.unchecked_lines and file.unchecked_lines != "line cap reached"
     ]
     return notes
 

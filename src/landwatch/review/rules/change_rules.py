@@ -58,7 +58,7 @@ def _holds_no_behaviour(file: FileChange) -> bool:
     if file.binary:
         return True
     return (
-        file.skipped_lines is None
+        file.unchecked_lines is None
         and bool(added)
         and all(_NOT_BEHAVIOUR.match(line.raw) for line in added)
     )
