@@ -6,6 +6,7 @@ inside functions count too."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,27 @@ def test_the_check_catches_an_import_against_the_flow() -> None:
     assert violations("work_item.claims", {"work_item.names"}) == []
     assert violations("files", {"text"}) == ["files imports text"]
     assert violations("trust", {"report_store"}) == ["trust imports report_store"]
+
+
+def named_on(page: str, module: str) -> bool:
+    """Whether docs/architecture.md names `module`: as `a.b.c`, or as `c` in the list of modules
+    after its package (`a.b` (`c`, `d`)). The package's own `__init__` is the package's name."""
+    if f"`{module}`" in page:
+        return True
+    package, _, name = module.rpartition(".")
+    for listed in re.findall(rf"`{re.escape(package)}` \(([^)]*)\)", page):
+        if f"`{name}`" in listed:
+            return True
+    return False
+
+
+def test_every_module_is_named_in_the_architecture_page() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    modules = [module_name(path) or "__init__" for path in MODULES]
+    assert [module for module in modules if not named_on(page, module)] == []
+
+
+def test_the_page_check_reads_both_spellings() -> None:
+    page = "`commands.install` and `review.secrets` (`redaction`, `detectors`)"
+    assert named_on(page, "commands.install") and named_on(page, "review.secrets.redaction")
+    assert not named_on(page, "review.secrets.tokens") and not named_on(page, "commands.show")

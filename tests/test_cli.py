@@ -159,3 +159,19 @@ def test_a_grace_of_nothing_is_zero_however_it_is_written(written: str) -> None:
     assert cli.grace_seconds(written) == 0.0
     with pytest.raises(argparse.ArgumentTypeError):
         cli.grace_seconds("-1")
+
+
+def test_the_reviewer_takes_a_handler_by_its_first_option_name_too() -> None:
+    parser = cli.build_parser()
+    spec = "review=support.handlers:Noop"
+    for option in ("--handler", "--kind"):
+        assert parser.parse_args(["reviewer", option, spec]).handlers == [spec]
+    assert "--kind" not in parser.parse_args(["reviewer"]).__dict__
+    reviewer_help = help_of("reviewer")
+    assert "--handler KIND=MODULE:CLASS" in reviewer_help and "--kind" not in reviewer_help
+
+
+def help_of(command: str) -> str:
+    parser = cli.build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return str(subparsers.choices[command].format_help())

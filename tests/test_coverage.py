@@ -18,7 +18,7 @@ from support.daemon import journal_lines, run_reviewer
 from support.repos import Repo, installed
 
 TOOLS = Path(sys.executable).parent  # the test command installs pre-commit and lefthook here
-RECORDING = ("--kind", "review=support.handlers:Recording")
+RECORDING = ("--handler", "review=support.handlers:Recording")
 
 
 def an_hour_ago() -> dict[str, str]:

@@ -38,7 +38,7 @@ def test_once_drains_a_backlog_enqueued_before_it_started(tmp_path: Path, journa
         repo.land(f"change {n} in {repo.path.name}", f"f{n}") for repo in repos for n in range(4)
     ]
     assert len(set(oids)) == 12
-    result = run_reviewer("--once", "--kind", "review=support.handlers:Noop", journal=journal)
+    result = run_reviewer("--once", "--handler", "review=support.handlers:Noop", journal=journal)
     assert result.returncode == 0, result.stderr
     done = [words[1] for words in journal_lines(journal) if words[0] == "done"]
     assert sorted(done) == sorted(oids)
@@ -49,14 +49,14 @@ def test_once_drains_a_backlog_enqueued_before_it_started(tmp_path: Path, journa
 def test_a_file_event_wakes_it_for_a_new_item(repo: Repo, journal: Path) -> None:
     # No rescan within the test's life: only the hook's file event can bring the item in.
     # How fast is bench_reviewer.py's business.
-    command = ("--rescan", "3600", "--kind", "review=support.handlers:Noop")
+    command = ("--rescan", "3600", "--handler", "review=support.handlers:Noop")
     with running(*command, env=reviewer_env(journal)):
         oid = repo.land("wake up")
         wait_for(lambda: done_ids(repo.git_dir) == [f"review-{oid}"], "the item settled")
 
 
 def test_without_file_events_the_rescan_picks_it_up(repo: Repo, journal: Path) -> None:
-    command = ("--no-watch", "--rescan", "1", "--kind", "review=support.handlers:Noop")
+    command = ("--no-watch", "--rescan", "1", "--handler", "review=support.handlers:Noop")
     with running(*command, env=reviewer_env(journal)):
         oid = repo.land("no events")
         wait_for(lambda: done_ids(repo.git_dir) == [f"review-{oid}"], "the rescan")
@@ -66,7 +66,7 @@ def test_two_reviewers_on_one_repository_settle_every_item_once(
     repo: Repo, tmp_path: Path, journal: Path
 ) -> None:
     oids = [repo.land(f"item {n}", f"f{n}") for n in range(30)]
-    command = reviewer_command("--once", "--kind", "review=support.handlers:Noop")
+    command = reviewer_command("--once", "--handler", "review=support.handlers:Noop")
     # Two instances can only run with separate state dirs (as across an upgrade that moved the
     # lock): the queue alone must keep them correct.
     processes = [
@@ -173,7 +173,7 @@ def test_after_a_suspend_our_claims_are_renewed_before_anyone_is_requeued(
 
 
 def test_registry_changes_are_picked_up_without_restart(tmp_path: Path, journal: Path) -> None:
-    with running("--kind", "review=support.handlers:Noop", env=reviewer_env(journal)):
+    with running("--handler", "review=support.handlers:Noop", env=reviewer_env(journal)):
         repo = installed(tmp_path / "late")
         oid = repo.land("after the reviewer started")
         wait_for(lambda: done_ids(repo.git_dir) == [f"review-{oid}"], "the new repository")
@@ -189,7 +189,7 @@ def test_unusable_registered_repositories_are_skipped_with_one_line(
     (tmp_path / "gone").rmdir()
     repo = installed(tmp_path / "repo")
     oid = repo.land("still reviewed")
-    result = run_reviewer("--once", "--kind", "review=support.handlers:Noop", journal=journal)
+    result = run_reviewer("--once", "--handler", "review=support.handlers:Noop", journal=journal)
     assert result.returncode == 0
     assert done_ids(repo.git_dir) == [f"review-{oid}"]
     skipped = [line for line in result.stderr.splitlines() if "skipping" in line]

@@ -33,12 +33,12 @@ def test_sigkill_in_the_middle_of_a_job_then_restart(
     os.mkfifo(gate)
     oid = repo.land("interrupted")
     env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
-    with running("--lease", "1", "--kind", "review=support.handlers:Blocking", env=env) as first:
+    with running("--lease", "1", "--handler", "review=support.handlers:Blocking", env=env) as first:
         wait_for(lambda: ["start", oid] in journal_lines(journal), "the job to start")
         first.kill()
         first.wait()
     assert work_item.find_claim(repo.git_dir, f"review-{oid}") is not None
-    with running("--lease", "1", "--kind", "review=support.handlers:Noop", env=env):
+    with running("--lease", "1", "--handler", "review=support.handlers:Noop", env=env):
         # The restarted reviewer's own expiry timer returns the dead claim after its lease.
         wait_for(lambda: done_ids(repo.git_dir) == [f"review-{oid}"], "the redo", timeout=60)
     kinds = [words[0] for words in journal_lines(journal) if words[1] == oid]
@@ -53,7 +53,9 @@ def test_sigterm_hands_back_a_job_that_outlives_the_grace(
     os.mkfifo(gate)
     oid = repo.land("long")
     env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
-    with running("--grace", "0.5", "--kind", "review=support.handlers:Blocking", env=env) as proc:
+    with running(
+        "--grace", "0.5", "--handler", "review=support.handlers:Blocking", env=env
+    ) as proc:
         wait_for(lambda: ["start", oid] in journal_lines(journal), "the job to start")
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=30) == 0
@@ -76,7 +78,7 @@ def test_the_warm_worker_dies_with_a_reviewer_killed_by_sigkill(
     os.mkfifo(gate)
     oid = repo.land("interrupted in the worker")
     env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
-    with running("--kind", "review=support.handlers:BlockingInWorker", env=env) as reviewer:
+    with running("--handler", "review=support.handlers:BlockingInWorker", env=env) as reviewer:
         worker = worker_of(journal, oid)
         assert worker != reviewer.pid
         reviewer.kill()  # no handler runs, no service manager cleans up
@@ -93,7 +95,7 @@ def test_sigterm_ends_a_job_in_the_worker_when_the_grace_runs_out(
     oid = repo.land("long, in the worker")
     env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
     with running(
-        "--grace", "0.5", "--kind", "review=support.handlers:BlockingInWorker", env=env
+        "--grace", "0.5", "--handler", "review=support.handlers:BlockingInWorker", env=env
     ) as reviewer:
         worker = worker_of(journal, oid)
         reviewer.send_signal(signal.SIGTERM)
@@ -108,7 +110,7 @@ def test_sigterm_ends_a_job_in_the_worker_when_the_grace_runs_out(
 
 def test_a_second_reviewer_exits_naming_the_first(tmp_path: Path, journal: Path) -> None:
     installed(tmp_path / "repo")
-    with running("--kind", "review=support.handlers:Noop", env=reviewer_env(journal)) as first:
+    with running("--handler", "review=support.handlers:Noop", env=reviewer_env(journal)) as first:
         second = run_reviewer("--once", journal=journal)
         assert second.returncode == 1
         assert second.stderr.count("\n") == 1
@@ -120,7 +122,7 @@ def test_one_reviewer_whatever_the_environment_says_of_its_runtime_dir(
 ) -> None:
     installed(tmp_path / "repo")
     env = reviewer_env(journal)
-    with running("--kind", "review=support.handlers:Noop", env=env) as first:
+    with running("--handler", "review=support.handlers:Noop", env=env) as first:
         bare = {k: v for k, v in env.items() if k != "XDG_RUNTIME_DIR"}  # cron, a GUI session
         elsewhere = {**env, "XDG_RUNTIME_DIR": str(tmp_path / "another-run")}
         for other in (bare, elsewhere):
@@ -139,7 +141,7 @@ def test_one_reviewer_whatever_the_environment_says_of_its_runtime_dir(
 
 
 def test_detach_runs_in_the_background(repo: Repo, journal: Path) -> None:
-    started = run_reviewer("--detach", "--kind", "review=support.handlers:Noop", journal=journal)
+    started = run_reviewer("--detach", "--handler", "review=support.handlers:Noop", journal=journal)
     assert started.returncode == 0, started.stderr
     assert "reviewer running in the background (pid" in started.stdout
     pid = int(started.stdout.split("(pid ")[1].split(")")[0])

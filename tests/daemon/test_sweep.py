@@ -16,7 +16,7 @@ from landwatch.daemon.settings import SWEEP_GRACE
 from support.daemon import journal_lines, reviewer_env, run_reviewer, running, wait_for
 from support.repos import Repo, installed
 
-RECORDING = ("--kind", "review=support.handlers:Recording")
+RECORDING = ("--handler", "review=support.handlers:Recording")
 
 
 def an_hour_ago() -> dict[str, str]:

@@ -47,7 +47,7 @@ def test_a_kind_declared_here_is_enqueued_run_and_settled(repo: Repo, journal: P
     enqueued = repo.landwatch("enqueue", "--kind", "added")
     assert enqueued.returncode == 0 and enqueued.stdout == f"added added-{oid}\n"
     handler = "added=kinds.test_a_new_kind:LinesAdded"
-    result = run_reviewer("--once", "--kind", handler, journal=journal)
+    result = run_reviewer("--once", "--handler", handler, journal=journal)
     assert result.returncode == 0, result.stderr
     assert journal_lines(journal) == [["added", oid, "3"]]
     assert done_ids(repo.git_dir) == sorted([f"added-{oid}", f"review-{oid}"])

@@ -17,7 +17,9 @@ from support.repos import Repo
 def test_a_warm_worker_serves_item_after_item(repo: Repo, journal: Path) -> None:
     for n in range(3):
         repo.land(f"worker {n}", f"w{n}")
-    result = run_reviewer("--once", "--kind", "review=support.handlers:InWorker", journal=journal)
+    result = run_reviewer(
+        "--once", "--handler", "review=support.handlers:InWorker", journal=journal
+    )
     assert result.returncode == 0, result.stderr
     pids = {words[2] for words in journal_lines(journal)}
     assert len(journal_lines(journal)) == 3 and len(pids) == 1

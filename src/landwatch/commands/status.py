@@ -1,4 +1,4 @@
-"""`landwatch status`: every registered repository's queue and the reviewer's lines at a glance.
+"""`landwatch status`: every registered repository's queue and the reviewer's queues at a glance.
 
 The queue directories are read directly; what the reviewer is doing comes from the state file it
 keeps in the runtime dir, trusted only while it holds its lock.

@@ -1,5 +1,8 @@
 """The resident process (`landwatch reviewer`): one per user, draining every registered
-repository's work items through one line per kind (review, push, maintenance, ...).
+repository's work items through one job queue per kind (review, push, maintenance, ...).
 
-loop: what it does; watch: file events that wake it; lock: who runs; process: how it runs.
+loop: the loop, composing repositories (what is drained), dispatch (claims into the queues) and
+duties (recovery, pruning, the sweep, the clock); sweep: the reflogs read for landings nobody
+recorded; watch, watched: file events that wake it; settings: its knobs; lock: who runs;
+process: how it runs.
 """

@@ -41,7 +41,7 @@ DEFAULT_SKIP_AUTHORS = (
     "github-actions[bot]",
     "pre-commit-ci[bot]",
 )
-# No single linter run may hold the review line longer than this (every other repository's
+# No single linter run may hold the review queue longer than this (every other repository's
 # reviews wait behind it).
 MAX_LINTER_TIMEOUT = 120.0
 MERGES = ("first-parent", "skip")
