@@ -14,6 +14,7 @@ from landwatch import layout
 from landwatch.daemon import sweep
 from landwatch.daemon.settings import SWEEP_GRACE
 from support.daemon import journal_lines, reviewer_env, run_reviewer, running, wait_for
+from support.history import Commit, write_history
 from support.repos import Repo, installed
 
 RECORDING = ("--handler", "review=support.handlers:Recording")
@@ -84,9 +85,10 @@ def test_a_young_entry_waits_for_its_hook(repo: Repo, journal: Path) -> None:
 
 def test_a_flood_is_one_range(repo: Repo, journal: Path) -> None:
     base = repo.head()
-    tip = base
-    for n in range(sweep.FLOOD + 5):
-        tip = scripted_commit(repo, f"rewritten {n}", parent=tip)
+    repo.git("branch", "rewritten", base)
+    rewritten = [Commit(f"rewritten {n}", {"file": f"{n}\n"}) for n in range(sweep.FLOOD + 5)]
+    tip = write_history(repo, rewritten, branch="rewritten")
+    repo.git("branch", "-D", "rewritten")  # its reflog with it: only main's move is a landing
     repo.git("update-ref", "-m", "filter-branch: rewrite", "refs/heads/main", tip, **an_hour_ago())
     assert drain(journal) == [(tip, base)]
 
