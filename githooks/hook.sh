@@ -12,8 +12,8 @@
 # shellcheck shell=sh
 
 # ---- 1. Read by every landing -------------------------------------------------------------
-# Names and defaults are landwatch.layout's; tests/test_layout.py holding both equal ($lw_work: the
-# worktree's <git-dir>/landwatch, $lw_repo: the repository's <common-dir>/landwatch).
+# Names and defaults are landwatch.layout's (tests/test_layout.py keeps both equal); $lw_work is
+# the worktree's <git-dir>/landwatch, $lw_repo the repository's <common-dir>/landwatch.
 lw_default_stale_after=600
 lw_default_maintenance=true
 lw_default_interval=3600
