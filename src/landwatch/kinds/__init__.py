@@ -7,6 +7,8 @@ Nothing here is imported until the reviewer loads handlers: the hooks' path neve
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import importlib
 from typing import TYPE_CHECKING, Any
 
@@ -71,17 +73,20 @@ def load(kind: str, spec: str, *, max_tries: int, clock: Clock) -> ItemHandler[A
 
 
 def failing(git_dir: Path, now: float) -> list[Failing]:
-    """What every installed kind says is failing in `git_dir` (status, the one line); a kind
-    whose handler cannot be loaded says nothing here (the reviewer says why, at its start)."""
-    found = []
+    """What every installed kind says is failing in `git_dir` (status, the one line)."""
+    found = (handler.failing(git_dir, now) for handler in _installed_classes())
+    return [said for said in found if said is not None]
+
+
+@functools.cache
+def _installed_classes() -> tuple[type[ItemHandler[Any]], ...]:
+    """The installed handlers' classes, looked up once a process (status asks of every
+    worktree); one that cannot be loaded says nothing here (the reviewer says why at start)."""
+    classes = []
     for kind, spec in installed().items():
-        try:
-            said = handler_class(kind, spec).failing(git_dir, now)
-        except KindError:
-            continue
-        if said is not None:
-            found.append(said)
-    return found
+        with contextlib.suppress(KindError):
+            classes.append(handler_class(kind, spec))
+    return tuple(classes)
 
 
 def handlers(
