@@ -1,9 +1,13 @@
-"""landwatch removed for a person: every repository's hooks (the ones they replaced back, byte
-for byte), the service, the per-user files and the command links, after saying what goes."""
+"""`landwatch uninstall`: the hooks out of a repository, the ones they replaced put back exactly,
+a hook someone else wrote over ours left as it is, the hooks taken from where install wrote them.
+With --all, landwatch removed for a person: every repository's hooks (the ones they replaced back,
+byte for byte), the service, the per-user files and the command links, after saying what goes."""
 
 from __future__ import annotations
 
+import io
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from landwatch import hooks, layout, registry
-from support.repos import Repo, installed
+from landwatch.commands import uninstall
+from support.repos import Repo, foreign_hook, installed, run_cli
 
 
 def landwatch(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -90,3 +95,48 @@ def test_keep_data_keeps_the_queues_and_reports(setup: tuple[Repo, Repo, Path, P
 def test_keep_data_and_yes_go_with_all(repo: Repo) -> None:
     wrong = repo.landwatch("uninstall", "--yes")
     assert wrong.returncode == 2 and "go with --all" in wrong.stderr
+
+
+def test_uninstall_restores_foreign_hooks_exactly(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    hooks_dir = repo.git_dir / "hooks"
+    plain = foreign_hook(repo, "post-commit", tmp_path / "log")
+    before = (plain.read_bytes(), stat.S_IMODE(plain.stat().st_mode))
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "merge-hook").write_text("#!/bin/sh\n")
+    (hooks_dir / "post-merge").symlink_to(tmp_path / "scripts" / "merge-hook")
+    repo.install()
+    assert hooks.is_ours(hooks_dir / "post-commit") and hooks.is_ours(hooks_dir / "post-merge")
+    assert uninstall.uninstall(repo.path, out=io.StringIO()) == 0
+    assert (plain.read_bytes(), stat.S_IMODE(plain.stat().st_mode)) == before
+    assert os.readlink(hooks_dir / "post-merge") == str(tmp_path / "scripts" / "merge-hook")
+    assert (
+        not (hooks_dir / "post-rewrite").exists() and not (hooks_dir / "post-applypatch").exists()
+    )
+    assert not list(hooks_dir.glob("*.before-landwatch"))
+    assert registry.registered() == []
+    repo.land("after uninstall")
+    assert repo.pending() == []
+
+
+def test_uninstall_leaves_a_hook_someone_else_wrote_over_ours(repo: Repo) -> None:
+    hook = repo.git_dir / "hooks" / "post-commit"
+    hook.write_text("#!/bin/sh\necho theirs\n")
+    out = io.StringIO()
+    uninstall.uninstall(repo.path, out=out)
+    assert hook.read_text() == "#!/bin/sh\necho theirs\n"
+    assert "not landwatch's; left as it is" in out.getvalue()
+
+
+def test_uninstall_takes_the_hooks_from_where_install_wrote_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = Repo(tmp_path / "repo")
+    shared = tmp_path / "shared-hooks"
+    shared.mkdir()
+    repo.git("config", "core.hooksPath", str(shared))
+    assert run_cli(repo, "install", "--hooks-path", str(shared), capsys=capsys)[0] == 0
+    repo.git("config", "--unset", "core.hooksPath")  # pointed elsewhere since
+    code, output = run_cli(repo, "uninstall", capsys=capsys)
+    assert code == 0 and f"hooks removed from {shared}" in output
+    assert sorted(p.name for p in shared.iterdir()) == []
