@@ -1,7 +1,8 @@
-"""`landwatch uninstall`: the hooks out of a repository, the ones they replaced put back exactly,
-a hook someone else wrote over ours left as it is, the hooks taken from where install wrote them.
-With --all, landwatch removed for a person: every repository's hooks (the ones they replaced back,
-byte for byte), the service, the per-user files and the command links, after saying what goes."""
+"""`landwatch uninstall`: the hooks out of a repository, the ones they replaced put back exactly, a
+hook someone else wrote over ours left as it is, the hooks taken from where install wrote them, what
+was trusted there withdrawn. With --all, landwatch removed for a person: every repository's hooks
+(the ones they replaced back, byte for byte), the service, the per-user files and the command links,
+after saying what goes."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import hooks, layout, registry
+from landwatch import hooks, layout, registry, trust
 from landwatch.commands import uninstall
+from support.daemon import run_reviewer
 from support.repos import Repo, foreign_hook, installed, run_cli
+from support.review import canary_linter
 
 
 def landwatch(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -140,3 +143,19 @@ def test_uninstall_takes_the_hooks_from_where_install_wrote_them(
     code, output = run_cli(repo, "uninstall", capsys=capsys)
     assert code == 0 and f"hooks removed from {shared}" in output
     assert sorted(p.name for p in shared.iterdir()) == []
+
+
+def test_uninstall_withdraws_everything_at_once(tmp_path: Path, repo: Repo) -> None:
+    canary = tmp_path / "ran"
+    repo.land("a linter", {".landwatch.toml": canary_linter(canary)}, hooks=False)
+    assert repo.landwatch("trust").returncode == 0
+    oids = [repo.land(f"waiting {n}", {"m.py": f"x = {n}\n"}) for n in range(3)]
+    said = repo.landwatch("uninstall").stdout
+    assert "withdrew what you trusted here" in said
+    assert run_reviewer("--once").returncode == 0
+    assert not canary.exists()
+    assert [oid for oid, _ in repo.pending()] == oids  # still there for a later install
+    assert trust.approvals() == []
+    repo.install()
+    assert run_reviewer("--once").returncode == 0
+    assert repo.pending() == [] and not canary.exists()  # reviewed, trust not restored

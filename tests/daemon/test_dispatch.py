@@ -1,5 +1,6 @@
-"""Claiming into the queues (daemon.dispatch): an item that failed waits its backoff before its next
-try, and a drain looks for each kind only where its queue may have changed."""
+"""Claiming into the queues (daemon.dispatch): an item that failed waits its backoff before its
+next try, a drain looks for each kind only where its queue may have changed, and not one more item
+is claimed from a repository uninstalled since the last reload."""
 
 from __future__ import annotations
 
@@ -9,17 +10,17 @@ from typing import Any
 
 import pytest
 
-from landwatch import registry, work_item
-from landwatch.daemon.loop import SHOWN_FINISHED
+from landwatch import registry, report_store, work_item
+from landwatch.daemon.loop import SHOWN_FINISHED, Daemon
+from landwatch.daemon.settings import Settings
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import RETRY_CAP, RETRY_FIRST, ItemHandler
+from landwatch.kinds.review import ReviewHandler
 from landwatch.work_item import FAILED, WorkItem, WorkKind
-from support.daemon import (
-    done_ids,
-)
+from support.daemon import done_ids
 from support.handlers import Noop
 from support.kinds import FakeClock, in_process, settle_down
-from support.repos import Repo
+from support.repos import Repo, installed
 
 
 class AlwaysFailing(ItemHandler[None]):
@@ -98,3 +99,26 @@ def test_a_drain_looks_for_each_kind_only_when_its_queue_may_have_changed(
     finished = [job for job in reviewer.state()["lines"]["review"] if job["state"] == "done"]
     assert len(finished) == SHOWN_FINISHED  # the state file does not grow with the flood
     reviewer.shutdown()
+
+
+def test_the_reviewer_takes_nothing_more_once_a_repository_is_uninstalled(
+    tmp_path: Path, repo: Repo
+) -> None:
+    other = installed(tmp_path / "other")
+    oid = repo.land("waiting")
+    elsewhere = other.land("elsewhere")
+    clock = FakeClock()
+    daemon = Daemon(
+        {"review": ReviewHandler(clock=clock)},
+        Settings(watch=False),
+        clock=clock,
+        state_file=tmp_path / "state.json",
+    )
+    daemon.reload()
+    registry.unregister(repo.git_dir)  # between the reload and the next claim
+    daemon.dispatch()
+    daemon.queues["review"].wait_idle(120)
+    daemon.shutdown()
+    assert repo.pending() == [(oid, None)]
+    assert work_item.entries(repo.git_dir, work_item.CLAIMED) == []
+    assert other.pending() == [] and report_store.read(other.git_dir, elsewhere) is not None
