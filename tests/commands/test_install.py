@@ -126,3 +126,15 @@ def test_a_hooks_path_that_does_not_exist_is_refused_and_nothing_made(
     code, output = run_cli(repo, "install", "--hooks-path", str(nowhere), capsys=capsys)
     assert code == 1 and output == f"landwatch: {nowhere} is not a directory; nothing written\n"
     assert not (tmp_path / "no").exists() and registry.registered() == []
+
+
+def test_a_sha256_repository_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "sha256"
+    subprocess.run(["git", "init", "-q", "--object-format=sha256", str(path)], check=True)
+    repo = Repo.existing(path)
+    result = repo.landwatch("install")
+    if result.returncode == 0:
+        pytest.skip("this pygit2 reads SHA-256 repositories: they are reviewed like any other")
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert "sha256 object names" in result.stderr and "nothing installed" in result.stderr
+    assert not (path / ".git" / "landwatch").exists() and registry.registered() == []
