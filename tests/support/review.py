@@ -13,6 +13,10 @@ from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.report import Report
 from support.repos import Repo
 
+# Two AWS access key ids (well formed, fake, never written whole): findings of S002.
+KEY_ID = "AKIA" + "QX7ZR4M2" * 2
+OTHER_ID = "AKIA" + "LM3NP5QR" * 2
+
 # Tests of the linters themselves trust whatever a commit configures.
 TRUST_ANY = LinterPolicy(vet=lambda digest: None)
 
