@@ -1,5 +1,6 @@
 """What a manifest asks for and what its lockfile holds (review.dependencies): every reader takes a
-file of the wrong shape and answers, never raising."""
+file of the wrong shape and answers, never raising; Python's names compared in their normal form;
+only the sections that are tables read."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from landwatch.review.dependencies import lockfiles, manifests
+from landwatch.review.dependencies import entries, lockfiles, manifests, python_name
 
 
 @pytest.mark.parametrize(
@@ -35,3 +36,14 @@ def test_every_reader_takes_a_file_of_the_wrong_shape_without_an_error(
         for content in contents:
             result = read(content)
             assert result is None or isinstance(result, dict), name
+
+
+def test_python_names_are_compared_in_their_normal_form() -> None:
+    assert python_name("Flask_SQLAlchemy") == python_name("flask-sqlalchemy") == "flask-sqlalchemy"
+    assert python_name("zope.interface") == "zope-interface"
+    assert python_name("a__b--c..d") == "a-b-c-d"
+
+
+def test_only_the_sections_that_are_tables_are_read() -> None:
+    data = {"dependencies": {"a": "1"}, "devDependencies": ["not", "a", "table"], "other": {"b": 2}}
+    assert list(entries(data, ("dependencies", "devDependencies", "missing"))) == [("a", "1")]
