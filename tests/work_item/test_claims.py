@@ -1,6 +1,6 @@
 """Claiming, renewing and settling (work_item.claims), on real repositories: a claim takes only
-the kinds asked for with a fresh generation, a renewal or a settling only the exact name, and
-garbage in pending/ never blocks a claim."""
+the kinds asked for with a fresh generation, a renewal or a settling only the exact name, garbage
+in pending/ never blocks a claim, and a failed item retried starts again from no tries."""
 
 from __future__ import annotations
 
@@ -113,3 +113,21 @@ def test_garbage_in_pending_never_blocks_and_ends_in_failed(git_dir: Path, kind:
     assert w.settle(git_dir, claimed, now=T + 10)
     assert "/etc/passwd" not in str(w.entries(git_dir, FAILED))
     assert Path("/etc/passwd").exists()
+
+
+def test_a_failed_item_retried_is_claimable_again_from_no_tries(git_dir: Path) -> None:
+    w.enqueue(item(git_dir, 1), now=T)
+    for _ in range(2):
+        claimed = w.claim_next(git_dir, now=T)
+        assert claimed is not None
+        w.requeue(git_dir, claimed, max_tries=2, now=T)
+    [failed] = w.entries(git_dir, FAILED)
+    again = w.retry(git_dir, failed, now=T + 5)
+    assert again is not None and w.entries(git_dir, PENDING) == [again]
+    claimed = w.claim_next(git_dir, now=T + 5)
+    assert claimed is not None and claimed.item.tries == 0
+    assert w.retry(git_dir, failed, now=T + 6) is None  # not failed any more
+    assert w.retry(git_dir, "no grammar at all", now=T + 6) is None
+    plant(git_dir / "landwatch" / FAILED, f"review-{oid(2)}.{int(T * 1e6)}", "bytes")
+    assert w.retry(git_dir, f"review-{oid(2)}.{int(T * 1e6)}", now=T + 6) is None  # no record
+    assert len(w.entries(git_dir, FAILED)) == 1  # left for the person to see

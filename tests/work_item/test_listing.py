@@ -1,5 +1,6 @@
 """The pending listing (work_item.listing): oldest first, what another process wrote seen by the
-next claim, and what the hooks left in ready/ published only when it is a whole record."""
+next claim, and what the hooks left in ready/ published only when it is a whole record; an item
+waiting out a backoff claimed only when it is due, and how long until then."""
 
 from __future__ import annotations
 
@@ -50,3 +51,17 @@ def test_garbage_in_ready_is_published_never_and_left_nowhere(git_dir: Path, kin
     claimed = w.claim_next(git_dir, now=T + 10)
     assert claimed is not None and claimed.item.oid == oid(1)
     assert Path("/etc/passwd").exists()
+
+
+def test_an_item_waiting_out_a_backoff_is_claimed_only_when_it_is_due(git_dir: Path) -> None:
+    assert w.next_due(git_dir, ["review"], now=T) is None  # nothing waits
+    w.enqueue(item(git_dir, 1), now=T)
+    assert w.next_due(git_dir, ["review"], now=T) == 0.0  # one may be claimed now
+    claimed = w.claim_next(git_dir, now=T)
+    assert claimed is not None
+    w.requeue(git_dir, claimed, max_tries=5, delay=30.0, now=T)
+    assert w.next_due(git_dir, ["review"], now=T + 10) == pytest.approx(20.0)
+    assert w.next_due(git_dir, ["push"], now=T + 10) is None  # another kind waits for nothing
+    assert w.claim_next(git_dir, now=T + 10) is None
+    again = w.claim_next(git_dir, now=T + 31)
+    assert again is not None and again.item.oid == oid(1)
