@@ -1,9 +1,10 @@
-"""The front door answers as `landwatch` and as `git landwatch`."""
+"""The front door (cli, and `python -m landwatch`): it answers as `landwatch` and as `git
+landwatch`, every command and option has its help, a bad value exits 2 naming the option, and a
+reader that went away ends a command quietly."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import subprocess
@@ -13,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from landwatch import __version__, cli
-from support.repos import Repo
 
 
 def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
@@ -55,68 +55,6 @@ def test_a_reader_that_went_away_ends_the_command_quietly(command: list[str]) ->
         os.close(writing)
     assert ended.stderr == b""
     assert ended.returncode == (0 if command == ["--help"] else 1)  # help: argparse's, at exit
-
-
-def test_review_command_exit_status_and_formats(repo: Repo) -> None:
-    repo.land("change", {"a.py": "x = 1  \n"}, hooks=False)
-    warned = repo.landwatch("review")
-    assert warned.returncode == 0 and "a.py" in warned.stdout and "P001" in warned.stdout
-    assert repo.landwatch("review", "--fail-level", "warning").returncode == 1
-    data = json.loads(repo.landwatch("review", "--json").stdout)
-    assert data["counts"]["warning"] == 1
-    assert [f["line"] for f in data["findings"] if f["rule"] == "P001"] == [1]
-    first = repo.git("rev-parse", "HEAD~1")
-    ranged = json.loads(repo.landwatch("review", f"{first}..HEAD", "--json").stdout)
-    assert ranged["shape"] == "range"
-    assert json.loads(repo.landwatch("review", "--sarif").stdout)["version"] == "2.1.0"
-    missing = repo.landwatch("review", "nope")
-    assert missing.returncode == 1 and missing.stderr.count("\n") == 1
-
-
-def test_retry_gives_an_item_given_up_another_start(repo: Repo) -> None:
-    from landwatch import work_item
-    from support.daemon import run_reviewer
-    from support.queue import tries_of
-
-    oid = repo.land("given up")
-    for _ in range(2):
-        claimed = work_item.claim_next(repo.git_dir, ["review"])
-        assert claimed is not None
-        work_item.requeue(repo.git_dir, claimed, max_tries=2)
-    assert [work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, "failed")] == [
-        f"review-{oid}"
-    ]
-    again = repo.landwatch("enqueue", "HEAD")
-    assert again.returncode == 1
-    assert again.stderr == (
-        f"landwatch: review-{oid} was given up; to try it again: landwatch retry HEAD\n"
-    )
-    retried = repo.landwatch("retry", "HEAD")
-    assert retried.returncode == 0, retried.stderr
-    assert retried.stdout == f"landwatch: review-{oid} is pending again, tries from 0\n"
-    assert work_item.entries(repo.git_dir, "failed") == []
-    assert tries_of(repo.git_dir, f"review-{oid}") == 0
-    nothing = repo.landwatch("retry", "--all")
-    assert nothing.returncode == 1 and "nothing given up" in nothing.stderr
-    assert run_reviewer("--once").returncode == 0
-    assert f"review-{oid}" in [
-        work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, "done")
-    ]
-
-
-def test_show_names_what_it_cannot_show(repo: Repo) -> None:
-    from landwatch import layout
-
-    unknown = repo.landwatch("show", "nosuchrev")
-    assert unknown.returncode == 1 and unknown.stderr == (
-        "landwatch: no commit 'nosuchrev' in this repository\n"
-    )
-    report = layout.report_file(repo.git_dir, repo.head())
-    report.parent.mkdir(parents=True, exist_ok=True)
-    report.write_text('{"format": 1, "commit": ""}')
-    corrupt = repo.landwatch("show")
-    assert corrupt.returncode == 1 and "cannot be read (corrupt)" in corrupt.stderr
-    assert "no findings" not in corrupt.stdout
 
 
 def test_every_command_and_option_has_help_and_notice_stays_hidden() -> None:

@@ -1,5 +1,6 @@
-"""Every landing reviewed, or the person told why not: a moved or copied repository, hooks
-another manager displaced (the real pre-commit and lefthook), a SHA-256 repository."""
+"""Every landing reviewed, or the person told why not (coverage): a moved or copied repository,
+hooks another manager displaced (the real pre-commit and lefthook), hooks missing or out of git's
+reach."""
 
 from __future__ import annotations
 
@@ -11,11 +12,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 from landwatch import coverage, registry
 from support.daemon import journal_lines, run_reviewer
-from support.repos import Repo, installed
+from support.repos import Repo
 
 TOOLS = Path(sys.executable).parent  # the test command installs pre-commit and lefthook here
 RECORDING = ("--handler", "review=support.handlers:Recording")
@@ -66,22 +65,6 @@ def test_a_moved_repository_is_told_once_and_mended_by_install(repo: Repo, tmp_p
     moved.land("at home again")
     assert moved.said == ""
     assert len(moved.pending()) == 3  # nothing recorded there was lost
-
-
-def test_doctor_fix_registers_a_moved_repository_and_starts_the_reviewer(
-    repo: Repo, tmp_path: Path
-) -> None:
-    old_place = repo.git_dir.resolve()
-    moved = Repo.existing(tmp_path / "elsewhere")
-    shutil.move(repo.path, moved.path)
-    moved.land("after the move")
-    try:
-        fixed = moved.landwatch("doctor", "--fix")
-        assert "forgot" in fixed.stdout and str(old_place) in fixed.stdout
-        assert fixed.returncode == 0, fixed.stdout
-        assert registry.registered() == [moved.git_dir.resolve()]
-    finally:
-        moved.landwatch("service", "stop")
 
 
 def test_a_copied_repository_is_told_in_the_copy(repo: Repo, tmp_path: Path) -> None:
@@ -139,37 +122,3 @@ def test_a_hooks_path_elsewhere_is_not_reached(repo: Repo, tmp_path: Path) -> No
     repo.git("config", "core.hooksPath", str(tmp_path / "shared-hooks"))
     covered = coverage.inspect(repo.git_dir)
     assert covered.reach is coverage.Reach.SWEEP and "core.hooksPath" in covered.detail
-
-
-def test_doctor_on_a_healthy_setup_is_quiet(repo: Repo) -> None:
-    run_reviewer("--detach")
-    try:
-        doctor = repo.landwatch("doctor")
-        assert doctor.returncode == 0, doctor.stdout
-        assert doctor.stdout.startswith("landwatch doctor: all well: 1 repository covered")
-        assert doctor.stdout.count("\n") == 1
-    finally:
-        repo.landwatch("service", "stop")
-
-
-def test_a_sha256_repository_is_refused_in_one_line(tmp_path: Path) -> None:
-    path = tmp_path / "sha256"
-    subprocess.run(["git", "init", "-q", "--object-format=sha256", str(path)], check=True)
-    repo = Repo.existing(path)
-    result = repo.landwatch("install")
-    if result.returncode == 0:
-        pytest.skip("this pygit2 reads SHA-256 repositories: they are reviewed like any other")
-    assert result.returncode == 1 and result.stderr.count("\n") == 1
-    assert "sha256 object names" in result.stderr and "nothing installed" in result.stderr
-    assert not (path / ".git" / "landwatch").exists() and registry.registered() == []
-
-
-def test_every_registered_repository_shows_its_coverage(tmp_path: Path) -> None:
-    fine, gone = installed(tmp_path / "fine"), installed(tmp_path / "gone")
-    (gone.git_dir / "hooks" / "post-commit").unlink()
-    data = json.loads(fine.landwatch("status", "--json").stdout)
-    reach = {r["repository"]: r["coverage"]["reach"] for r in data["repositories"]}
-    assert reach == {
-        str(fine.git_dir.resolve()): "hooks ok",
-        str(gone.git_dir.resolve()): "sweep only",
-    }

@@ -1,11 +1,16 @@
-"""`landwatch doctor` reads the repository's settings by the rule the hooks follow: it names a
-value landwatch cannot use, with the command that mends it, and waits as long as staleAfter."""
+"""`landwatch doctor`: quiet on a healthy setup; `--fix` registers a moved repository and starts
+the reviewer; it reads the repository's settings by the rule the hooks follow, names a value
+landwatch cannot use with the command that mends it, and waits as long as staleAfter."""
 
 from __future__ import annotations
 
 import shlex
+import shutil
 import subprocess
+from pathlib import Path
 
+from landwatch import registry
+from support.daemon import run_reviewer
 from support.repos import Repo, back_date
 
 
@@ -31,3 +36,30 @@ def test_items_wait_as_long_as_stale_after_allows_before_doctor_tells(repo: Repo
     assert "item(s) wait" not in repo.landwatch("doctor").stdout
     back_date(repo, 4000)
     assert "1 item(s) wait" in repo.landwatch("doctor").stdout
+
+
+def test_doctor_fix_registers_a_moved_repository_and_starts_the_reviewer(
+    repo: Repo, tmp_path: Path
+) -> None:
+    old_place = repo.git_dir.resolve()
+    moved = Repo.existing(tmp_path / "elsewhere")
+    shutil.move(repo.path, moved.path)
+    moved.land("after the move")
+    try:
+        fixed = moved.landwatch("doctor", "--fix")
+        assert "forgot" in fixed.stdout and str(old_place) in fixed.stdout
+        assert fixed.returncode == 0, fixed.stdout
+        assert registry.registered() == [moved.git_dir.resolve()]
+    finally:
+        moved.landwatch("service", "stop")
+
+
+def test_doctor_on_a_healthy_setup_is_quiet(repo: Repo) -> None:
+    run_reviewer("--detach")
+    try:
+        doctor = repo.landwatch("doctor")
+        assert doctor.returncode == 0, doctor.stdout
+        assert doctor.stdout.startswith("landwatch doctor: all well: 1 repository covered")
+        assert doctor.stdout.count("\n") == 1
+    finally:
+        repo.landwatch("service", "stop")

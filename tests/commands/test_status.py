@@ -1,5 +1,5 @@
-"""`landwatch status`: every registered repository's queue and the reviewer's lines, as a table and
-as JSON; one repository that cannot be read does not hide the others."""
+"""`landwatch status`: every registered repository's queue, its coverage and the reviewer's lines,
+as a table and as JSON; one repository that cannot be read does not hide the others."""
 
 from __future__ import annotations
 
@@ -117,3 +117,14 @@ def test_a_job_whose_item_was_settled_is_not_shown_as_working(repo: Repo) -> Non
         assert "working on" not in shown() and "review: idle" in shown()
     finally:
         lock.release()
+
+
+def test_every_registered_repository_shows_its_coverage(tmp_path: Path) -> None:
+    fine, gone = installed(tmp_path / "fine"), installed(tmp_path / "gone")
+    (gone.git_dir / "hooks" / "post-commit").unlink()
+    data = json.loads(fine.landwatch("status", "--json").stdout)
+    reach = {r["repository"]: r["coverage"]["reach"] for r in data["repositories"]}
+    assert reach == {
+        str(fine.git_dir.resolve()): "hooks ok",
+        str(gone.git_dir.resolve()): "sweep only",
+    }

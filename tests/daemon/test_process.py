@@ -1,13 +1,11 @@
-"""The resident process as a process: SIGKILL and restart, SIGTERM and its grace, one per user,
-detached in the background."""
+"""The resident process as a process (daemon.process): SIGKILL and restart, SIGTERM and its
+grace, the warm worker dying with it, detached in the background."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +14,13 @@ from support.daemon import (
     done_ids,
     journal_lines,
     process_gone,
-    reviewer_command,
     reviewer_env,
     run_reviewer,
     running,
     wait_for,
 )
 from support.queue import tries_of
-from support.repos import Repo, installed
+from support.repos import Repo
 
 
 def test_sigkill_in_the_middle_of_a_job_then_restart(
@@ -106,38 +103,6 @@ def test_sigterm_ends_a_job_in_the_worker_when_the_grace_runs_out(
     assert process_gone(worker)
     assert repo.pending() == [(oid, None)]
     assert tries_of(repo.git_dir, f"review-{oid}") == 0
-
-
-def test_a_second_reviewer_exits_naming_the_first(tmp_path: Path, journal: Path) -> None:
-    installed(tmp_path / "repo")
-    with running("--handler", "review=support.handlers:Noop", env=reviewer_env(journal)) as first:
-        second = run_reviewer("--once", journal=journal)
-        assert second.returncode == 1
-        assert second.stderr.count("\n") == 1
-        assert f"already running (pid {first.pid}, foreground" in second.stderr
-
-
-def test_one_reviewer_whatever_the_environment_says_of_its_runtime_dir(
-    tmp_path: Path, journal: Path
-) -> None:
-    installed(tmp_path / "repo")
-    env = reviewer_env(journal)
-    with running("--handler", "review=support.handlers:Noop", env=env) as first:
-        bare = {k: v for k, v in env.items() if k != "XDG_RUNTIME_DIR"}  # cron, a GUI session
-        elsewhere = {**env, "XDG_RUNTIME_DIR": str(tmp_path / "another-run")}
-        for other in (bare, elsewhere):
-            second = subprocess.run(
-                reviewer_command("--once"), env=other, capture_output=True, text=True, timeout=120
-            )
-            assert second.returncode == 1 and f"already running (pid {first.pid}" in second.stderr
-            status = subprocess.run(
-                [sys.executable, "-m", "landwatch", "service", "status"],
-                env=other,
-                capture_output=True,
-                text=True,
-                timeout=120,
-            )
-            assert f"pid {first.pid}" in status.stdout + status.stderr
 
 
 def test_detach_runs_in_the_background(repo: Repo, journal: Path) -> None:

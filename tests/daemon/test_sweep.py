@@ -13,26 +13,20 @@ from pathlib import Path
 from landwatch import layout
 from landwatch.daemon import sweep
 from landwatch.daemon.settings import SWEEP_GRACE
-from support.daemon import journal_lines, reviewer_env, run_reviewer, running, wait_for
+from support.daemon import (
+    RECORDING,
+    reviewed,
+    reviewer_env,
+    run_reviewer,
+)
 from support.history import Commit, write_history
 from support.repos import Repo, installed
-
-RECORDING = ("--handler", "review=support.handlers:Recording")
 
 
 def an_hour_ago() -> dict[str, str]:
     """Reflog entries made an hour ago: past the grace the sweep leaves a hook (and before it a
     reflog's entries are taken in order: every entry of a test is made so)."""
     return {"GIT_COMMITTER_DATE": f"@{int(time.time()) - 3600} +0000"}
-
-
-def reviewed(journal: Path) -> list[tuple[str, str | None]]:
-    """(commit, base) of every review the handler was asked for, in order."""
-    return [
-        (words[1], None if words[2] == "-" else words[2])
-        for words in journal_lines(journal)
-        if words[0] == "reviewed"
-    ]
 
 
 def drain(journal: Path) -> list[tuple[str, str | None]]:
@@ -122,23 +116,6 @@ def test_a_removed_worktree_s_commit_is_still_reviewed(
     fix = repo.git("rev-parse", "hotfix")
     repo.git("worktree", "remove", str(hotfix))  # its queue goes with it
     assert drain(journal) == [(fix, None)]
-
-
-def test_a_new_worktree_is_watched_without_a_rescan(
-    repo: Repo, tmp_path: Path, journal: Path
-) -> None:
-    with running("--rescan", "3600", *RECORDING, env=reviewer_env(journal)):
-        linked = tmp_path / "linked"
-        repo.git("worktree", "add", "-q", "-b", "topic", str(linked))
-        (linked / "t.txt").write_text("t\n")
-        subprocess.run(["git", "add", "t.txt"], cwd=linked, check=True)
-        subprocess.run(
-            ["git", "-c", "user.name=T", "-c", "user.email=t@x", "commit", "-q", "-m", "t"],
-            cwd=linked,
-            check=True,
-        )
-        oid = repo.git("rev-parse", "topic")
-        wait_for(lambda: (oid, None) in reviewed(journal), "the linked worktree's commit")
 
 
 def test_the_sweep_reads_only_what_is_new(repo: Repo) -> None:

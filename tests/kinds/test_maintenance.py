@@ -101,7 +101,7 @@ def test_the_interval_is_read_by_the_rule_the_hooks_follow(
     repo: Repo, written: str, used: int
 ) -> None:
     """One rule for landwatch.maintenance.interval: whole seconds of 60 or more, the default
-    otherwise; the hook stamps maintenance-after by the same (tests/test_layout.py)."""
+    otherwise; the hook stamps maintenance-after by the same (tests/layout/test_layout.py)."""
     repo.git("config", "landwatch.maintenance.interval", written)
     oid = repo.land("one")
     clock = FakeClock()

@@ -3,11 +3,9 @@ injected clock, a rejected push, a remote that asks for credentials, the one lin
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +27,7 @@ from support.kinds import (
     reporter,
     settle_down,
 )
+from support.remotes import asking_for_credentials
 from support.repos import Repo
 
 
@@ -155,25 +154,10 @@ def test_only_the_branches_asked_for_are_pushed(repo: Repo, remote: Path) -> Non
     assert report.pushed == ["release/1"] and remote_head(remote, "release/1") == on_release
 
 
-class AskForCredentials(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        self.send_response(401)
-        self.send_header("WWW-Authenticate", 'Basic realm="landwatch test"')
-        self.end_headers()
-
-    do_POST = do_GET
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def asking_server() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AskForCredentials)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/repo.git"
-    server.shutdown()
+    with asking_for_credentials() as url:
+        yield url
 
 
 def test_a_remote_that_asks_for_credentials_never_prompts(

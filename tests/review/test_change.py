@@ -1,5 +1,5 @@
-"""Reading a landed change through pygit2: bytes, renames, the shapes of a landing, worktrees,
-ownership, the line cap and identities that survive line moves."""
+"""Reading a landed change through pygit2 (review.change): bytes, renames, the shapes of a landing,
+worktrees, ownership, the line cap and the diff taken deep down."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ import pytest
 
 from landwatch.review import engine
 from landwatch.review.change import ChangeError
-from landwatch.review.findings import Finding
-from landwatch.review.report import Report
 from support.repos import Repo
 from support.review import found, review
 
@@ -29,17 +27,6 @@ def test_binary_and_non_utf8_files_are_read_as_bytes(repo: Repo) -> None:
     report = review(repo)
     assert found(report) == [("P001", "latin1.txt", 1)]
     assert report.findings[0].snippet == "caf\ufffd  "
-
-
-def test_a_magic_number_down_an_added_text_is_no_binary_file(repo: Repo) -> None:
-    repo.land("notes", {"notes.txt": "formats we read:\n"}, hooks=False)
-    # A line that opens like a GIF, further down a text file: its lines are still checked.
-    added = "formats we read:\nGIF89a and PNG  \naws = AKIA" + "QX7ZR4M2" * 2 + "\n"
-    repo.land("more notes", {"notes.txt": added}, hooks=False)
-    assert [(rule, line) for rule, _, line in found(review(repo))] == [("P001", 2), ("S002", 3)]
-    # The same bytes where a file starts are a GIF's.
-    repo.land("a gif", {"image.gif": "GIF89a and PNG  \n"}, hooks=False)
-    assert found(review(repo)) == []
 
 
 def test_renames_are_detected_and_only_added_lines_count(repo: Repo) -> None:
@@ -109,24 +96,6 @@ def test_the_line_cap_truncates_instead_of_running_away(repo: Repo) -> None:
     (burst,) = [f for f in report.findings if f.rule == "P001"]
     assert burst.message == "trailing whitespace on 10 lines: 1-10"
     assert any("max_added_lines" in note for note in report.notes)
-
-
-def test_fingerprints_survive_line_moves(repo: Repo) -> None:
-    def whitespace(report: Report) -> Finding:
-        [finding] = [f for f in report.findings if f.rule == "P001"]
-        return finding
-
-    repo.land("change", {"a.txt": "x = 1  \n"}, hooks=False)
-    first = whitespace(review(repo))
-    repo.git("rm", "-q", "a.txt")
-    repo.git("commit", "-q", "-m", "gone", LANDWATCH="0")
-    repo.land(
-        "change", {"a.txt": "\n\n\nx = 1  \n"}, hooks=False
-    )  # the same line, three lines lower
-    moved = whitespace(review(repo))
-    assert (first.line, moved.line) == (1, 4)
-    assert moved.fingerprint == first.fingerprint
-    assert whitespace(review(repo)).fingerprint == moved.fingerprint  # reproducible
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""What the review shows: SARIF that validates, and no output that ever shows a whole secret."""
+"""What the review shows (review.output): SARIF that validates, message findings under the message,
+and no output that ever shows a whole secret."""
 
 from __future__ import annotations
 
@@ -181,3 +182,19 @@ def test_no_output_shows_a_token_of_any_format(
     assert {"S002", "P001", "M003", "echo"} <= shown, shown
     for text in every_output(leaky, report):
         assert token not in text
+
+
+def test_message_findings_are_shown_under_the_message(repo: Repo) -> None:
+    from rich.console import Console
+
+    from landwatch.review import output
+
+    repo.land(
+        "A subject line that goes on and on, well past what anyone reads in a one-line log",
+        hooks=False,
+    )
+    console = Console(record=True, width=200)
+    output.render(review(repo), console)
+    shown = console.export_text()
+    assert "(the commit message, by its line numbers)" in shown
+    assert "(the change as a whole)" not in shown.split("(the commit message")[0].split("\n", 1)[1]

@@ -1,24 +1,13 @@
-"""The project's standards learned from its own history: the subject length it keeps, the
-conventions it follows, a committed configuration winning, the cache learned again as it grows."""
+"""The project's standards learned from its own history (review.standards): the subject length it
+keeps, the conventions it follows, what a merge brings in staying fresh."""
 
 from __future__ import annotations
 
-from landwatch import layout, standards_store
 from landwatch.review import engine, standards
 from landwatch.review.change import open_repository, resolve
-from support.history import Commit, write_history
+from support.history import history
 from support.repos import Repo
 from support.review import found
-
-
-def history(repo: Repo, subjects: list[str]) -> str:
-    """A commit per subject on `repo`, each changing one of seven files: one git process."""
-    commits = [
-        # The message as `git commit` leaves it, its last line ended.
-        Commit(f"{subject}\n", {f"f{n % 7}.txt": f"{n}\n"})
-        for n, subject in enumerate(subjects)
-    ]
-    return write_history(repo, commits)
 
 
 def learned(repo: Repo, revision: str = "HEAD") -> standards.Standards:
@@ -77,40 +66,6 @@ def test_a_type_m005_does_not_know_is_no_conventional_commit_learned(repo: Repo)
     subjects = [f"deps: bump lib {n}" if n % 5 == 0 else f"feat: change {n}" for n in range(40)]
     history(repo, subjects)  # all of the form, a fifth of a type M005 would warn of
     assert not learned(repo).writes_conventional_commits
-
-
-def test_the_cache_serves_until_the_history_grows(repo: Repo) -> None:
-    history(repo, [f"Change {n}" for n in range(35)])
-    git_repo = open_repository(repo.git_dir)
-    first = standards_store.current(repo.git_dir, git_repo, resolve(git_repo, "HEAD"))
-    assert layout.STANDARDS.path(repo.git_dir).is_file()
-    repo.land("one more", hooks=False)
-    again = standards_store.current(repo.git_dir, git_repo, resolve(git_repo, "HEAD"))
-    assert again == first  # learned at an ancestor a step back: still fresh
-    history(
-        repo, [f"Later change {n} with a much longer subject line than before" for n in range(101)]
-    )
-    later = standards_store.current(repo.git_dir, git_repo, resolve(git_repo, "HEAD"))
-    assert later.learned_at != first.learned_at and later.subject_p98 > first.subject_p98
-
-
-def test_rules_explain_says_what_was_learned(repo: Repo) -> None:
-    history(repo, [f"feat: change {n}" for n in range(35)])
-    shown = repo.landwatch("rules", "--explain")
-    assert shown.returncode == 0, shown.stderr
-    assert "learned from 35 commits" in shown.stdout  # HEAD itself is not learned from
-    assert "Conventional Commits: 97% of subjects; M005 on" in shown.stdout
-
-
-def test_rules_explain_names_what_the_configuration_overrides_as_the_review_applies_it(
-    repo: Repo,
-) -> None:
-    history(repo, [f"feat: change {n}" for n in range(35)])
-    config = '[rules]\nconventional-commits = "info"\nM001 = "error"\n'  # M001: no max_length
-    repo.land("configured", {".landwatch.toml": config}, hooks=False)
-    shown = repo.landwatch("rules", "--explain")
-    assert "(.landwatch.toml) sets M005: it wins" in shown.stdout  # by its name
-    assert "M001, " not in shown.stdout  # its severity only: the learned length still applies
 
 
 def test_standards_learned_below_a_merge_stay_fresh(repo: Repo) -> None:

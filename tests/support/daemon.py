@@ -17,6 +17,8 @@ from landwatch import layout, work_item
 from landwatch.work_item import DONE
 
 TESTS = Path(__file__).resolve().parents[1]
+# A reviewer whose review handler only writes what it was asked to review to the journal.
+RECORDING = ("--handler", "review=support.handlers:Recording")
 
 
 def wait_for(condition: Callable[[], object], what: str, timeout: float = 60.0) -> None:
@@ -87,3 +89,12 @@ def process_gone(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z"
     except OSError:
         return True
+
+
+def reviewed(journal: Path) -> list[tuple[str, str | None]]:
+    """(commit, base) of every review the handler was asked for, in order."""
+    return [
+        (words[1], None if words[2] == "-" else words[2])
+        for words in journal_lines(journal)
+        if words[0] == "reviewed"
+    ]

@@ -81,3 +81,13 @@ def _commit(commit: Commit, branch: str, mark: int, when: int, parent: str | Non
         data = content.encode() if isinstance(content, str) else content
         lines += [f"M 100644 inline {path}".encode(), b"data %d" % len(data), data]
     return b"\n".join(lines) + b"\n\n"
+
+
+def history(repo: Repo, subjects: list[str]) -> str:
+    """A commit per subject on `repo`, each changing one of seven files: one git process."""
+    commits = [
+        # The message as `git commit` leaves it, its last line ended.
+        Commit(f"{subject}\n", {f"f{n % 7}.txt": f"{n}\n"})
+        for n, subject in enumerate(subjects)
+    ]
+    return write_history(repo, commits)

@@ -117,6 +117,49 @@ def enqueue_as_the_hooks(item: WorkItem, *, now: float) -> Enqueued:
     return Enqueued.ADDED
 
 
+# --- garbage planted where the queue keeps its files -----------------------------------------
+
+
+# Every kind of file that is no record: each planted in turn where a record could be.
+def plant(directory: Path, name: str, kind: str) -> None:
+    """A file of garbage `kind` (one of GARBAGE) named `name` in `directory`."""
+    path = directory / name
+    if kind == "empty":
+        path.write_bytes(b"")
+    elif kind == "bytes":
+        path.write_bytes(os.urandom(300))
+    elif kind == "truncated":
+        path.write_bytes(b"landwatch-work-item 1\nkind review\noid " + oid(9).encode())
+    elif kind == "version":
+        path.write_bytes(b"landwatch-work-item 99\nkind review\nend\n")
+    elif kind == "huge":
+        path.write_bytes(b"x" * (work_item.MAX_RECORD_BYTES + 10))
+    elif kind == "symlink":
+        path.symlink_to("/etc/passwd")
+    elif kind == "dangling":
+        path.symlink_to(directory / "nowhere")
+    elif kind == "directory":
+        path.mkdir()
+        (path / "inside").write_text("x")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    else:
+        raise AssertionError(kind)
+
+
+GARBAGE = [
+    "empty",
+    "bytes",
+    "truncated",
+    "version",
+    "huge",
+    "symlink",
+    "dangling",
+    "directory",
+    "fifo",
+]
+
+
 def unpublished(git_dir: Path) -> set[str]:
     """Ids a `ready/` name stands for whose marker nobody has published yet."""
     ready = git_dir / WORK_DIRECTORY / READY

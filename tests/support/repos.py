@@ -10,7 +10,9 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from landwatch import work_item
+import pytest
+
+from landwatch import cli, work_item
 from landwatch.commands import install
 from landwatch.work_item import PENDING, WorkKind
 from support.queue import git, git_env
@@ -147,3 +149,31 @@ def back_date(repo: Repo, seconds: float) -> None:
     stamp = int((time.time() - seconds) * 1_000_000)
     for name in os.listdir(pending):
         os.rename(pending / name, pending / f"{work_item.id_of_entry(name)}.{stamp}")
+
+
+# A hook of another tool's, which logs how it was run (and post-rewrite's stdin) to `log`.
+FOREIGN = """#!/bin/sh
+echo "foreign $(basename "$0") $*" >> "{log}"
+[ "$(basename "$0")" = post-rewrite.before-landwatch ] && cat >> "{log}"
+exit {status}
+"""
+
+
+def foreign_hook(repo: Repo, event: str, log: Path, status: int = 0) -> Path:
+    """A foreign `event` hook in `repo` that logs to `log` and exits `status`."""
+    hook = repo.git_dir / "hooks" / event
+    hook.write_text(FOREIGN.format(log=log, status=status))
+    hook.chmod(0o751)
+    return hook
+
+
+def run_cli(repo: Repo, *args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """`landwatch ARGS` run in this process in `repo`: its exit status and all it said."""
+    cwd = Path.cwd()
+    os.chdir(repo.path)
+    try:
+        code = cli.main(list(args))
+    finally:
+        os.chdir(cwd)
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err

@@ -3,11 +3,19 @@ builder made (support.changes), and the findings of a report as tuples to compar
 
 from __future__ import annotations
 
+import json
+import textwrap
+from pathlib import Path
+
 from landwatch.review import engine
 from landwatch.review.change import Change
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.report import Report
 from support.repos import Repo
+
+# Two AWS access key ids (well formed, fake, never written whole): findings of S002.
+KEY_ID = "AKIA" + "QX7ZR4M2" * 2
+OTHER_ID = "AKIA" + "LM3NP5QR" * 2
 
 # Tests of the linters themselves trust whatever a commit configures.
 TRUST_ANY = LinterPolicy(vet=lambda digest: None)
@@ -39,3 +47,15 @@ def found(
         for f in report.findings
         if (rule is None and f.rule not in ignore) or rule in (f.rule, f.name)
     ]
+
+
+def canary_linter(canary: Path, name: str = "canary") -> str:
+    """A committed linter whose running leaves a file behind (and reports nothing)."""
+    script = f"touch {canary}; cat > /dev/null; echo '[]'"
+    return textwrap.dedent(f"""\
+        [[linters]]
+        name = "{name}"
+        command = ["sh", "-c", {json.dumps(script)}]
+        format = "ruff-json"
+        files = ["*.py"]
+        """)

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from landwatch.review.dependencies import lockfiles, manifests
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import ChangeRule
 from landwatch.review.rules.change_rules import (
@@ -365,29 +364,3 @@ def test_composer_and_pipfile(branch: Branch) -> None:
     assert finding.path == "composer.json"
     dev = '[packages]\nrequests = "*"\n\n[dev-packages]\npytest = "*"\n'
     assert len(check(rule, branch, {"Pipfile": dev})) == 1
-
-
-@pytest.mark.parametrize(
-    ("odd", "odd_in_toml"),
-    [
-        (5, "5"),
-        (True, "true"),
-        ("text", '"text"'),
-        (None, None),
-        ([5, None, "x"], '[5, "x"]'),
-        ({"a": 5}, "{a = 5}"),
-        ({"a": {"version": 5, "name": 5}}, "{a = {version = 5, name = 5, package = 5}}"),
-    ],
-)
-def test_every_reader_takes_a_file_of_the_wrong_shape_without_an_error(
-    odd: Any, odd_in_toml: str | None
-) -> None:
-    sections = ("dependencies", "require", "packages", "packages-dev", "default", "develop")
-    contents = [json.dumps(dict.fromkeys(sections, odd)).encode()]
-    if odd_in_toml is not None:
-        tables = ("dependencies", "package", "packages", "project", "tool", "target", "workspace")
-        contents.append("".join(f"{key} = {odd_in_toml}\n" for key in tables).encode())
-    for name, read in {**manifests.READERS, **lockfiles.READERS}.items():
-        for content in contents:
-            result = read(content)
-            assert result is None or isinstance(result, dict), name

@@ -1,6 +1,6 @@
-"""One layout of landwatch's files and settings: the hooks (githooks/hook.sh) spell every name and
-default as layout does, every git setting has one rule, docs/queue.md lists every place, and a
-linked worktree finds its repository."""
+"""One layout of landwatch's files and settings, and the hooks (githooks/hook.sh) spell it as
+layout does: every name, place and default, and each setting the hook reads taken by the table's
+rule, from real git and through the hook's settings cache."""
 
 from __future__ import annotations
 
@@ -79,77 +79,6 @@ def test_a_disagreement_is_caught(old: str, new: str) -> None:
     hook = HOOK.read_text()
     assert old in hook
     assert disagreements(hook.replace(old, new)) != []
-
-
-@pytest.mark.parametrize(
-    ("setting", "text", "value", "told"),
-    [
-        (layout.STALE_AFTER, None, 600, False),
-        (layout.STALE_AFTER, "0", 0, False),
-        (layout.STALE_AFTER, "999999999", 999_999_999, False),
-        (layout.STALE_AFTER, "9999999999", 600, True),  # 10 digits: 317 years, too many
-        (layout.STALE_AFTER, "0800", 600, True),  # octal to the shell's arithmetic
-        (layout.STALE_AFTER, "90.5", 600, True),
-        (layout.STALE_AFTER, "", 600, True),
-        (layout.MAINTENANCE_INTERVAL, "90", 90, False),
-        (layout.MAINTENANCE_INTERVAL, "59", 60, True),  # the floor
-        (layout.MAINTENANCE_INTERVAL, "90.5", 3600, True),
-        (layout.MAINTENANCE, "oFf", False, False),
-        (layout.MAINTENANCE, "", False, False),  # git reads an empty value as false
-        (layout.MAINTENANCE, "2", True, True),  # git would take any number; landwatch does not
-        (layout.NOTES, None, False, False),
-        (layout.NOTES, "YES", True, False),
-        (layout.PUSH_FORCE, "maybe", False, True),
-        (layout.PUSH_REMOTE, None, None, False),
-        (layout.PUSH_REMOTE, "", None, False),
-        (layout.PUSH_REMOTE, "up stream", "up stream", False),
-        (layout.PUSH_BRANCHES, None, (), False),
-        (layout.PUSH_BRANCHES, "main\nrelease/* hot*", ("main", "release/*", "hot*"), False),
-        (layout.NOTIFY, None, "off", False),
-        (layout.NOTIFY, "Errors", "errors", False),
-        (layout.NOTIFY, "loud", "off", True),
-    ],
-)
-def test_each_setting_has_one_rule(
-    setting: layout.Setting[Any], text: str | None, value: object, told: bool
-) -> None:
-    parsed = setting.parse(text)
-    assert parsed.value == value
-    assert (parsed.problem is not None) == told
-    if told:  # one line, naming the setting and its text as the person wrote them
-        assert parsed.problem is not None and "\n" not in parsed.problem
-        assert parsed.problem.startswith(f"git config {setting.name} = '{text}' is ")
-
-
-def test_a_default_is_a_value_its_rule_takes() -> None:
-    for setting in layout.SETTINGS:
-        assert setting.parse(setting.default) == setting.parse(None)
-        assert setting.parse(None).problem is None
-
-
-def test_the_settings_of_a_repository_are_read_from_git(repo: Repo) -> None:
-    home_config = Path(os.environ["HOME"]) / ".gitconfig"
-    home_config.write_text('[landwatch]\n\tstaleAfter = 120\n\tnotify = "findings"\n')
-    for name, value in (
-        ("landwatch.staleAfter", "900"),  # the repository's own wins
-        ("landwatch.maintenance.interval", " 60"),  # the raw text, its space kept
-        ("landwatch.push.remote", "origin"),
-    ):
-        repo.git("config", name, value)
-    for glob in ("main", "release/*"):
-        repo.git("config", "--add", "landwatch.push.branches", glob)
-    with (repo.git_dir / "config").open("a") as config:
-        config.write("[landwatch]\n\tnotes\n")  # a key alone: git's true
-    settings = layout.read_git_settings(repo.git_dir)
-    assert settings[layout.STALE_AFTER] == 900
-    assert settings[layout.NOTIFY] == "findings"
-    assert settings[layout.MAINTENANCE_INTERVAL] == 3600
-    assert settings[layout.PUSH_REMOTE] == "origin"
-    assert settings[layout.PUSH_BRANCHES] == ("main", "release/*")
-    assert settings[layout.NOTES] is True
-    assert settings[layout.PUSH_FORCE] is False
-    assert settings.problems == (layout.MAINTENANCE_INTERVAL.parse(" 60").problem,)
-    assert layout.read_git_settings(repo.path) == settings  # from the worktree, the same
 
 
 # Raw texts of every kind, each tried on every setting the hook reads.
@@ -310,35 +239,3 @@ def test_a_landing_uses_the_interval_and_says_the_line_the_table_gives(repo: Rep
         after = int((work / "maintenance-after").read_text())
         assert round((after - stamp) / 1_000_000) == parsed.value
         repo.clear()
-
-
-def test_docs_list_every_place() -> None:
-    queue_md = (ROOT / "docs" / "queue.md").read_text()
-    places = (*layout.USER_PLACES, *layout.REPOSITORY_PLACES, *layout.WORKTREE_PLACES)
-    # Named in a table (`name`) or in the listing of the work directory (indented).
-    missing = [
-        place.name
-        for place in places
-        if not re.search(rf"(`|^ +){re.escape(place.name)}\b", queue_md, re.MULTILINE)
-    ]
-    assert missing == []
-    for setting in layout.HOOK_SETTINGS:
-        assert setting.key in queue_md.lower()
-
-
-def test_the_configuration_page_lists_every_setting_with_its_default() -> None:
-    page = (ROOT / "docs" / "configuration.md").read_text()
-    section = page[page.index("\n## git config\n") :]
-    section = section[: section.index("\n## ", 1)]
-    rows = dict(re.findall(r"^\| `(landwatch\.[A-Za-z.]+)` \| ([^|]*?) \|", section, re.MULTILINE))
-    assert rows == {setting.name: setting.default or "unset" for setting in layout.SETTINGS}
-
-
-def test_a_linked_worktree_keeps_its_queue_and_shares_the_repository(
-    repo: Repo, tmp_path: Path
-) -> None:
-    repo.git("worktree", "add", "-q", str(tmp_path / "linked"))
-    git_dir = Path(repo.git("-C", str(tmp_path / "linked"), "rev-parse", "--absolute-git-dir"))
-    assert layout.work_dir(git_dir) == git_dir / "landwatch" != layout.work_dir(repo.git_dir)
-    assert layout.common_dir(git_dir) == repo.git_dir.resolve()
-    assert layout.REPORTS.path(git_dir) == layout.REPORTS.path(repo.git_dir)

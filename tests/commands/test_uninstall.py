@@ -1,0 +1,161 @@
+"""`landwatch uninstall`: the hooks out of a repository, the ones they replaced put back exactly, a
+hook someone else wrote over ours left as it is, the hooks taken from where install wrote them, what
+was trusted there withdrawn. With --all, landwatch removed for a person: every repository's hooks
+(the ones they replaced back, byte for byte), the service, the per-user files and the command links,
+after saying what goes."""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from landwatch import hooks, layout, registry, trust
+from landwatch.commands import uninstall
+from support.daemon import run_reviewer
+from support.repos import Repo, foreign_hook, installed, run_cli
+from support.review import canary_linter
+
+
+def landwatch(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "landwatch", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "LANDWATCH_TEST_SCHEDULER": "systemd:true", **env},
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> tuple[Repo, Repo, Path, Path]:
+    plain = installed(tmp_path / "plain")
+    chained = Repo(tmp_path / "chained")
+    mine = chained.git_dir / "hooks" / "post-commit"
+    mine.write_text("#!/bin/sh\necho mine\n")
+    mine.chmod(0o750)
+    chained.install()
+    gone = installed(tmp_path / "gone")
+    gone_dir = gone.git_dir.resolve()
+    subprocess.run(["rm", "-rf", str(gone.path)], check=True)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "landwatch").symlink_to(layout.ENTRY_POINT.path())
+    (bin_dir / "other-tool").symlink_to("/bin/true")  # not ours: stays
+    return plain, chained, gone_dir, bin_dir
+
+
+def test_uninstall_all_says_what_it_removes_and_asks(setup: tuple[Repo, Repo, Path, Path]) -> None:
+    plain, _, gone, bin_dir = setup
+    shown = landwatch("uninstall", "--all", cwd=plain.path, LANDWATCH_BIN_DIR=str(bin_dir))
+    assert shown.returncode == 1
+    assert f"remove the hooks and landwatch/ (queue and reports) of {plain.git_dir}" in shown.stdout
+    assert f"forget {gone} (it vanished)" in shown.stdout
+    assert f"remove the link {bin_dir / 'landwatch'}" in shown.stdout
+    assert "nothing removed; run again with --yes" in shown.stdout
+    assert len(registry.registered()) == 3 and layout.ENTRY_POINT.path().exists()
+
+
+def test_uninstall_all_removes_everything_and_puts_hooks_back(
+    setup: tuple[Repo, Repo, Path, Path],
+) -> None:
+    plain, chained, _, bin_dir = setup
+    done = landwatch("uninstall", "--all", "--yes", cwd=plain.path, LANDWATCH_BIN_DIR=str(bin_dir))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert registry.registered() == []
+    for repo in (plain, chained):
+        directory = repo.git_dir / "hooks"
+        assert not any(hooks.is_ours(directory / e) for e in hooks.HOOK_EVENTS)
+        assert not (repo.git_dir / "landwatch").exists()
+    mine = chained.git_dir / "hooks" / "post-commit"
+    assert mine.read_text() == "#!/bin/sh\necho mine\n" and mine.stat().st_mode & 0o777 == 0o750
+    for directory in (layout.data_dir(), layout.state_dir(), layout.config_dir()):
+        assert not directory.exists()
+    assert sorted(p.name for p in bin_dir.iterdir()) == ["other-tool"]
+    # A commit afterwards says nothing at all.
+    plain.land("after")
+    assert plain.said == ""
+
+
+def test_keep_data_keeps_the_queues_and_reports(setup: tuple[Repo, Repo, Path, Path]) -> None:
+    plain, _, _, bin_dir = setup
+    plain.land("recorded")
+    done = landwatch(
+        "uninstall", "--all", "--yes", "--keep-data", cwd=plain.path, LANDWATCH_BIN_DIR=str(bin_dir)
+    )
+    assert done.returncode == 0, done.stdout
+    assert (plain.git_dir / "landwatch" / "pending").is_dir()
+    assert not hooks.is_ours(plain.git_dir / "hooks" / "post-commit")
+
+
+def test_keep_data_and_yes_go_with_all(repo: Repo) -> None:
+    wrong = repo.landwatch("uninstall", "--yes")
+    assert wrong.returncode == 2 and "go with --all" in wrong.stderr
+
+
+def test_uninstall_restores_foreign_hooks_exactly(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    hooks_dir = repo.git_dir / "hooks"
+    plain = foreign_hook(repo, "post-commit", tmp_path / "log")
+    before = (plain.read_bytes(), stat.S_IMODE(plain.stat().st_mode))
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "merge-hook").write_text("#!/bin/sh\n")
+    (hooks_dir / "post-merge").symlink_to(tmp_path / "scripts" / "merge-hook")
+    repo.install()
+    assert hooks.is_ours(hooks_dir / "post-commit") and hooks.is_ours(hooks_dir / "post-merge")
+    assert uninstall.uninstall(repo.path, out=io.StringIO()) == 0
+    assert (plain.read_bytes(), stat.S_IMODE(plain.stat().st_mode)) == before
+    assert os.readlink(hooks_dir / "post-merge") == str(tmp_path / "scripts" / "merge-hook")
+    assert (
+        not (hooks_dir / "post-rewrite").exists() and not (hooks_dir / "post-applypatch").exists()
+    )
+    assert not list(hooks_dir.glob("*.before-landwatch"))
+    assert registry.registered() == []
+    repo.land("after uninstall")
+    assert repo.pending() == []
+
+
+def test_uninstall_leaves_a_hook_someone_else_wrote_over_ours(repo: Repo) -> None:
+    hook = repo.git_dir / "hooks" / "post-commit"
+    hook.write_text("#!/bin/sh\necho theirs\n")
+    out = io.StringIO()
+    uninstall.uninstall(repo.path, out=out)
+    assert hook.read_text() == "#!/bin/sh\necho theirs\n"
+    assert "not landwatch's; left as it is" in out.getvalue()
+
+
+def test_uninstall_takes_the_hooks_from_where_install_wrote_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = Repo(tmp_path / "repo")
+    shared = tmp_path / "shared-hooks"
+    shared.mkdir()
+    repo.git("config", "core.hooksPath", str(shared))
+    assert run_cli(repo, "install", "--hooks-path", str(shared), capsys=capsys)[0] == 0
+    repo.git("config", "--unset", "core.hooksPath")  # pointed elsewhere since
+    code, output = run_cli(repo, "uninstall", capsys=capsys)
+    assert code == 0 and f"hooks removed from {shared}" in output
+    assert sorted(p.name for p in shared.iterdir()) == []
+
+
+def test_uninstall_withdraws_everything_at_once(tmp_path: Path, repo: Repo) -> None:
+    canary = tmp_path / "ran"
+    repo.land("a linter", {".landwatch.toml": canary_linter(canary)}, hooks=False)
+    assert repo.landwatch("trust").returncode == 0
+    oids = [repo.land(f"waiting {n}", {"m.py": f"x = {n}\n"}) for n in range(3)]
+    said = repo.landwatch("uninstall").stdout
+    assert "withdrew what you trusted here" in said
+    assert run_reviewer("--once").returncode == 0
+    assert not canary.exists()
+    assert [oid for oid, _ in repo.pending()] == oids  # still there for a later install
+    assert trust.approvals() == []
+    repo.install()
+    assert run_reviewer("--once").returncode == 0
+    assert repo.pending() == [] and not canary.exists()  # reviewed, trust not restored

@@ -1,0 +1,131 @@
+"""One reviewer per user (daemon.lock): the lock names who holds it until it lets go or dies
+however it dies, a second taker is refused naming the first (a second reviewer exits so, whatever
+its environment says of the runtime dir), and reading who holds it never waits or trusts garbage."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from landwatch.daemon.lock import AlreadyRunning, InstanceLock, LockHolder, holder
+from support.daemon import reviewer_command, reviewer_env, run_reviewer, running
+from support.repos import installed
+
+
+def test_a_second_reviewer_exits_naming_the_first(tmp_path: Path, journal: Path) -> None:
+    installed(tmp_path / "repo")
+    with running("--handler", "review=support.handlers:Noop", env=reviewer_env(journal)) as first:
+        second = run_reviewer("--once", journal=journal)
+        assert second.returncode == 1
+        assert second.stderr.count("\n") == 1
+        assert f"already running (pid {first.pid}, foreground" in second.stderr
+
+
+def test_one_reviewer_whatever_the_environment_says_of_its_runtime_dir(
+    tmp_path: Path, journal: Path
+) -> None:
+    installed(tmp_path / "repo")
+    env = reviewer_env(journal)
+    with running("--handler", "review=support.handlers:Noop", env=env) as first:
+        bare = {k: v for k, v in env.items() if k != "XDG_RUNTIME_DIR"}  # cron, a GUI session
+        elsewhere = {**env, "XDG_RUNTIME_DIR": str(tmp_path / "another-run")}
+        for other in (bare, elsewhere):
+            second = subprocess.run(
+                reviewer_command("--once"), env=other, capture_output=True, text=True, timeout=120
+            )
+            assert second.returncode == 1 and f"already running (pid {first.pid}" in second.stderr
+            status = subprocess.run(
+                [sys.executable, "-m", "landwatch", "service", "status"],
+                env=other,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert f"pid {first.pid}" in status.stdout + status.stderr
+
+
+HOLDER = LockHolder(4321, "foreground", "9.9", "/var/log/reviewer.log")
+
+
+def test_who_holds_the_lock_is_who_took_it_until_it_lets_go(tmp_path: Path) -> None:
+    path = tmp_path / "run" / "reviewer.lock"
+    assert holder(path) is None  # no file: nobody
+    lock = InstanceLock(path)
+    lock.acquire(HOLDER)
+    assert holder(path) == HOLDER
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    lock.release()
+    lock.release()  # twice: nothing more to let go
+    assert holder(path) is None  # the file stays, nobody holds it
+
+
+def test_a_second_taker_is_refused_naming_the_first(tmp_path: Path) -> None:
+    path = tmp_path / "reviewer.lock"
+    first = InstanceLock(path)
+    first.acquire(HOLDER)
+    with pytest.raises(AlreadyRunning) as refused:
+        InstanceLock(path).acquire(LockHolder(1, "once", "9.9", "elsewhere"))
+    assert str(refused.value) == (
+        "a reviewer is already running (pid 4321, foreground, landwatch 9.9, "
+        "log /var/log/reviewer.log)"
+    )
+    assert holder(path) == HOLDER  # the refused one wrote nothing over it
+    first.release()
+    second = InstanceLock(path)
+    second.acquire(LockHolder(1, "once", "9.9", "elsewhere"))
+    assert holder(path) == LockHolder(1, "once", "9.9", "elsewhere")
+    second.release()
+
+
+def test_the_kernel_lets_go_however_the_holder_dies(tmp_path: Path) -> None:
+    path = tmp_path / "reviewer.lock"
+    taken_read, taken_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.close(taken_read)
+        InstanceLock(path).acquire(LockHolder(os.getpid(), "detached", "9.9", "-"))
+        os.write(taken_write, b"x")
+        signal.pause()  # held until killed
+        os._exit(0)
+    os.close(taken_write)
+    assert os.read(taken_read, 1) == b"x"
+    os.close(taken_read)
+    assert holder(path) == LockHolder(pid, "detached", "9.9", "-")
+    os.kill(pid, signal.SIGKILL)  # no handler runs, nothing cleans up
+    os.waitpid(pid, 0)
+    assert holder(path) is None
+    mine = InstanceLock(path)
+    mine.acquire(HOLDER)
+    assert holder(path) == HOLDER
+    mine.release()
+
+
+def test_a_longer_description_left_behind_is_replaced_whole(tmp_path: Path) -> None:
+    path = tmp_path / "reviewer.lock"
+    path.write_text('{"pid": 1, "mode": "detached", "version": "0.0.1", "log": "' + "x" * 500)
+    lock = InstanceLock(path)
+    lock.acquire(HOLDER)
+    assert holder(path) == HOLDER
+    lock.release()
+
+
+@pytest.mark.parametrize(
+    "written", [b"", b"not json", b"[1, 2]", b'"text"', b'{"pid": "12", "mode": 3}']
+)
+def test_a_description_that_cannot_be_read_names_nobody_in_particular(written: bytes) -> None:
+    read = LockHolder.parse(written)
+    assert read.pid is None
+    assert read.describe().startswith("pid ?, ")
+
+
+def test_a_fifo_where_the_lock_is_never_waited_on(tmp_path: Path) -> None:
+    path = tmp_path / "reviewer.lock"
+    os.mkfifo(path)
+    assert holder(path) is None  # at once: no writer is waited for

@@ -1,0 +1,145 @@
+"""The hook as git runs it: the hook it replaced runs first with its arguments, its status and a
+copy of post-rewrite's stdin, a long rewrite is read whole, the kill switch records nothing, a stdin
+nobody gave is never read, and on the happy path no Python starts and no process is spawned."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from landwatch import layout
+from support.queue import git_env
+from support.repos import Repo, foreign_hook
+
+
+def test_a_foreign_hook_runs_first_with_its_arguments_and_status(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    log = tmp_path / "log"
+    foreign_hook(repo, "post-merge", log, status=3)
+    foreign_hook(repo, "post-commit", log)
+    output = repo.install()
+    assert "kept your post-merge hook as post-merge.before-landwatch" in output
+    oid = repo.land("one")
+    assert log.read_text() == "foreign post-commit.before-landwatch \n"
+    assert repo.pending() == [(oid, None)]
+    # The status git sees is the foreign hook's, whether landwatch records or knows the item.
+    for _ in range(2):
+        ran = subprocess.run(["sh", ".git/hooks/post-merge", "0"], cwd=repo.path)
+        assert ran.returncode == 3
+    assert log.read_text().count("foreign post-merge.before-landwatch 0") == 2
+
+
+def test_a_foreign_post_rewrite_hook_gets_a_copy_of_stdin(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    log = tmp_path / "log"
+    foreign_hook(repo, "post-rewrite", log)
+    repo.install()
+    old = repo.land("one")
+    repo.git("commit", "-q", "--amend", "-m", "one, amended")
+    assert log.read_text() == f"foreign post-rewrite.before-landwatch amend\n{old} {repo.head()}\n"
+    assert repo.pending()[-1] == (repo.head(), None)
+
+
+@pytest.mark.parametrize("chained", [False, True])
+def test_a_long_rewrite_is_recorded_whole_and_given_whole(tmp_path: Path, chained: bool) -> None:
+    """post-rewrite's stdin read in linear time, straight or (for a hook we chain) buffered,
+    down to a last line without its line end."""
+    repo = Repo(tmp_path / "repo")
+    log = tmp_path / "log"
+    if chained:
+        foreign_hook(repo, "post-rewrite", log)
+    repo.install()
+    pairs = [(f"{n:040x}", f"{n + 1_000_000:040x}") for n in range(300)]
+    given = "".join(f"{old} {new}\n" for old, new in pairs).rstrip("\n")
+    ran = subprocess.run(
+        ["sh", ".git/hooks/post-rewrite", "rebase"],
+        cwd=repo.path,
+        input=given,
+        text=True,
+        capture_output=True,
+        env=git_env(),
+    )
+    assert ran.returncode == 0 and ran.stderr == ""
+    assert [oid for oid, _ in repo.pending()] == [new for _, new in pairs]
+    if chained:
+        assert log.read_text() == f"foreign post-rewrite.before-landwatch rebase\n{given}"
+
+
+def test_kill_switch_records_nothing_and_keeps_the_foreign_hook(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    log = tmp_path / "log"
+    foreign_hook(repo, "post-commit", log)
+    repo.install()
+    (repo.path / "file").write_text("changed\n")
+    repo.git("commit", "-q", "-am", "off", LANDWATCH="0")
+    assert repo.pending() == []
+    assert log.read_text() == "foreign post-commit.before-landwatch \n"
+
+
+def test_hooks_never_read_a_stdin_they_were_not_given(repo: Repo) -> None:
+    (repo.path / "file").write_text("x\n")
+    repo.git("add", "file")
+    with subprocess.Popen(
+        ["git", "commit", "-q", "-m", "stdin held open"],
+        cwd=repo.path,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=git_env(),
+    ) as process:
+        # stdin stays open and empty: a hook reading it would hang the commit.
+        assert process.wait(timeout=30) == 0
+        assert process.stdin is not None
+        process.stdin.close()
+    assert repo.pending() == [(repo.head(), None)]
+
+
+def test_the_happy_path_starts_no_python(repo: Repo, tmp_path: Path) -> None:
+    canary = tmp_path / "python-started"
+    layout.ENTRY_POINT.path().write_text(f"#!/bin/sh\ntouch {canary}\n")
+    repo.land("one")
+    repo.git("switch", "-q", "-c", "side")
+    repo.land("two", "two")
+    repo.git("switch", "-q", "main")
+    repo.land("three", "three")
+    repo.git("merge", "-q", "--no-edit", "side")
+    assert len(repo.pending()) == 4
+    assert not canary.exists()
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
+def test_the_happy_path_spawns_no_process(repo: Repo, tmp_path: Path) -> None:
+    (repo.path / "file").write_text("traced\n")
+    repo.git("add", "file")
+    trace = tmp_path / "trace"
+    subprocess.run(
+        [
+            "strace",
+            "-f",
+            "-qq",
+            "-e",
+            "trace=execve",
+            "-o",
+            str(trace),
+            "git",
+            "commit",
+            "-q",
+            "-m",
+            "traced",
+        ],
+        cwd=repo.path,
+        check=True,
+        env=git_env(),
+    )
+    programs = [
+        line.split('"')[1]
+        for line in trace.read_text().splitlines()
+        if "execve(" in line and "= 0" in line.rsplit(")", 1)[-1]
+    ]
+    spawned_by_hook = [p for p in programs[1:] if not p.endswith("/git")]
+    assert [os.path.basename(p) for p in spawned_by_hook] == ["post-commit"]
+    assert repo.pending() == [(repo.head(), None)]

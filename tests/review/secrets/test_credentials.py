@@ -1,0 +1,48 @@
+"""Passwords where the place says they are passwords (review.secrets.credentials): a URL's user
+info, a connection string, a credential file's line, whatever their entropy; placeholders let
+through."""
+
+from __future__ import annotations
+
+import pytest
+
+from landwatch.review.secrets.credentials import credentials
+
+
+def span(line: str, value: str) -> tuple[int, int]:
+    return line.index(value), line.index(value) + len(value)
+
+
+def test_a_password_in_a_url_s_user_info() -> None:
+    line = "DATABASE_URL=postgres://app:S3cr3tPw9@db.example.org/app"
+    assert credentials(line) == [("password in a URL", *span(line, "S3cr3tPw9"))]
+
+
+def test_a_password_in_a_connection_string() -> None:
+    line = '"Server=db;Database=app;User Id=sa;Password=Zq8Wv7Tu6;"'
+    assert credentials(line) == [("password in a connection string", *span(line, "Zq8Wv7Tu6"))]
+    assert credentials("password = f()") == []  # code, and no place to connect to
+
+
+def test_a_credential_file_s_password_line_only_in_a_credential_file() -> None:
+    line = "password Zq8Wv7Tu6"
+    assert credentials(line) == []
+    assert credentials(line, credential_file=True) == [
+        ("password in a credential file", *span(line, "Zq8Wv7Tu6"))
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "postgres://user:password@host/db",
+        "https://u:${PASS}@h.example/x",
+        "https://u:<your-password>@h.example/x",
+        "https://u:xxxxxx@h.example/x",
+        "https://u:abc@h.example/x",  # too short to be one
+        "Server=db;User Id=sa;Password=changeme;",
+        "https://u:S3cr3t…@h.example/x",  # cut short in docs
+    ],
+)
+def test_placeholders_are_let_through(line: str) -> None:
+    assert credentials(line, credential_file=True) == []

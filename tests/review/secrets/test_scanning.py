@@ -1,0 +1,52 @@
+"""What the detectors share (review.secrets.scanning): lower case that keeps every offset,
+entropy in bits per character, and the lines holding a detector's anchors, found the same way
+whether they are few or many."""
+
+from __future__ import annotations
+
+from landwatch.review.change import Line
+from landwatch.review.secrets.scanning import (
+    PLACEHOLDER,
+    REPEATED,
+    ascii_lower,
+    lines_with,
+    shannon_entropy,
+)
+
+
+def lines(*texts: str) -> list[Line]:
+    return [Line(number, text.encode(), b"\n") for number, text in enumerate(texts, 1)]
+
+
+def test_lower_case_keeps_every_offset() -> None:
+    text = "İSTANBUL_TOKEN"
+    assert len(text.lower()) != len(text)  # what str.lower does to a dotted capital I
+    assert ascii_lower(text) == "İstanbul_token" and len(ascii_lower(text)) == len(text)
+    assert ascii_lower("API_KEY") == "api_key"
+
+
+def test_entropy_is_bits_per_character() -> None:
+    assert shannon_entropy("") == 0.0
+    assert shannon_entropy("aaaa") == 0.0
+    assert shannon_entropy("ab") == 1.0
+    assert shannon_entropy("0123456789abcdef") == 4.0
+
+
+def test_the_lines_holding_an_anchor_few_or_many() -> None:
+    few = lines("x = 1", "token = f()", "y = 2", *["z = 3"] * 20, "ghp_ then Token")
+    assert lines_with(few, needles=[b"ghp_"], folded=[b"token"]) == {
+        1: {b"token"},
+        23: {b"ghp_", b"token"},
+    }
+    many = lines(*[f"token_{n} = f()" for n in range(30)], "nothing")
+    assert lines_with(many, folded=[b"token"]) == {n: {b"token"} for n in range(30)}
+    exact = lines("nothing", *[f"k{n} = ghp_{n}" for n in range(30)])
+    assert lines_with(exact, needles=[b"ghp_"]) == {n: {b"ghp_"} for n in range(1, 31)}
+    assert lines_with([], needles=[b"x"]) == {}
+
+
+def test_templates_and_runs_are_no_secrets() -> None:
+    for template in ("${DB_PASSWORD}", "{{ token }}", "%(secret)s", "<your-token>", "$TOKEN"):
+        assert PLACEHOLDER.search(template), template
+    assert not PLACEHOLDER.search("Zq8Wv7Tu6Rs5Qp")
+    assert REPEATED.search("abc000000") and not REPEATED.search("abc00000")

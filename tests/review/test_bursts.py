@@ -1,0 +1,23 @@
+"""Findings in bulk (review.bursts), through the whole review: a burst of one rule in one file is
+one finding with its lines, a few stay apart, and two of one rule on one line are one."""
+
+from __future__ import annotations
+
+from support.repos import Repo
+from support.review import KEY_ID, OTHER_ID, review
+
+
+def test_a_burst_of_findings_is_one_finding_with_its_lines(repo: Repo) -> None:
+    art = "".join(f"| cell {n} |   \n" for n in range(40)) + "ok\n" + "| end |  \n"
+    repo.land("art", {"README.txt": art}, hooks=False)
+    (burst,) = [f for f in review(repo).findings if f.rule == "P001"]
+    assert burst.message == "trailing whitespace on 41 lines: 1-40, 42"
+    assert (burst.line, burst.end_line) == (1, 42)
+    repo.land("three", {"few.txt": "a \nb \nc \n"}, hooks=False)
+    assert len([f for f in review(repo).findings if f.rule == "P001"]) == 3
+
+
+def test_two_findings_of_one_rule_on_one_line_are_one(repo: Repo) -> None:
+    repo.land("pair", {"ids.py": f'IDS = ("{KEY_ID}", "{OTHER_ID}")\n'}, hooks=False)
+    (finding,) = [f for f in review(repo).findings if f.rule == "S002"]
+    assert finding.message == "AWS access key ID (2 on this line)"

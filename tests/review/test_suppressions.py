@@ -1,0 +1,41 @@
+"""What the person said not to report (review.suppressions), through the whole review: inline
+markers naming a rule or all, the trailer, excluded paths."""
+
+from __future__ import annotations
+
+from support.repos import Repo
+from support.review import found, review
+
+
+def test_inline_trailer_and_path_suppressions(repo: Repo) -> None:
+    repo.land(
+        "change",
+        {
+            "a.py": "x = 1  # landwatch: ignore[P001]  \ny = 2  # landwatch: ignore  \n"
+            "z = 3  # landwatch: ignore[P007]  \n",
+            "vendor/lib.js": "var a = 1;  \n",
+            "app.min.js": "var b;  \n",
+            "package-lock.json": '{"a": 1}  \n',
+        },
+        hooks=False,
+    )
+    assert found(review(repo)) == [("P001", "a.py", 3)]
+    repo.land(
+        "change",
+        {
+            ".landwatch.toml": 'exclude = ["generated/**"]\n',
+            "generated/x.txt": "g  \n",
+            "kept.txt": "k  \n",
+        },
+        hooks=False,
+    )
+    assert found(review(repo)) == [("P001", "kept.txt", 1)]
+    repo.stage({"b.txt": "b  \n", "c.py": "import pdb\n"})
+    repo.git(
+        "commit",
+        "-q",
+        "-m",
+        "subject\n\nbody\n\nLandwatch-Ignore: P001, debug-statement",
+        LANDWATCH="0",
+    )
+    assert found(review(repo)) == []

@@ -1,0 +1,87 @@
+"""Remotes that misbehave, on 127.0.0.1: one that asks for credentials nobody has (HTTP 401),
+and one that takes a connection and never says a word (git://)."""
+
+from __future__ import annotations
+
+import contextlib
+import http.server
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+
+class AskForCredentials(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(401)
+        self.send_header("WWW-Authenticate", 'Basic realm="landwatch test"')
+        self.end_headers()
+
+    do_POST = do_GET
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def asking_for_credentials() -> Iterator[str]:
+    """The URL of a repository whose server answers every request with 401."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AskForCredentials)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/repo.git"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class Silent:
+    """A git:// server that takes every connection and never answers: git speaks the git
+    protocol itself, without a helper process, and waits for it."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"git://127.0.0.1:{self.listener.getsockname()[1]}/repo.git"
+        self.connections: list[socket.socket] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+        self._thread.start()
+
+    def _accept(self) -> None:
+        self.listener.settimeout(0.05)
+        while not self._stop.is_set():
+            with contextlib.suppress(TimeoutError, OSError):
+                self.connections.append(self.listener.accept()[0])
+
+    def hung_up(self, within: float = 10.0) -> bool:
+        """Whether someone connected, and every client has closed its end (within `within` s):
+        a killed git's socket is closed by the kernel."""
+        deadline = time.monotonic() + within
+        if not self.connections:
+            return False
+        for connection in self.connections:
+            while True:
+                connection.settimeout(max(0.01, deadline - time.monotonic()))
+                try:
+                    if connection.recv(4096) == b"":
+                        break  # the end of the stream: the client is gone
+                except TimeoutError:
+                    return False
+        return True
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        for connection in self.connections:
+            connection.close()
+        self.listener.close()
+
+
+@contextlib.contextmanager
+def never_answering() -> Iterator[Silent]:
+    server = Silent()
+    try:
+        yield server
+    finally:
+        server.close()

@@ -1,0 +1,178 @@
+"""The tests mirror the package: every module under src/landwatch has a test file of its own at
+the mirrored path (tests/<room path>/test_<module>.py; a package's __init__ is test_<package>.py
+in its directory), unless EXCEPTIONS names the test file that covers it and says why; and every
+test file mirrors a module, unless WHOLES says what whole it tests. Both tables stay short and
+true: an entry that no longer holds is a failure too."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Collection, Iterable, Mapping
+from pathlib import Path, PurePosixPath
+
+from support import ROOT
+
+SRC = ROOT / "src" / "landwatch"
+TESTS = ROOT / "tests"
+
+# Modules (their path under src/landwatch, without .py) with no test file of their own: the test
+# file that covers each, and why it has none.
+EXCEPTIONS: dict[str, tuple[str, str]] = {
+    "__main__": (
+        "tests/test_cli.py",
+        "two lines that run cli.main; test_python_dash_m runs `python -m landwatch`",
+    ),
+    "commands/__init__": (
+        "tests/test_architecture.py",
+        "a docstring and nothing else; the architecture test reads it like every module",
+    ),
+    "daemon/__init__": (
+        "tests/test_architecture.py",
+        "a docstring and nothing else; the architecture test reads it like every module",
+    ),
+    "review/__init__": (
+        "tests/test_architecture.py",
+        "a docstring and nothing else; the architecture test reads it like every module",
+    ),
+    "review/secrets/__init__": (
+        "tests/review/test_report.py",
+        "a docstring that imports nothing, so that reading a report compiles no detector: "
+        "test_reading_a_report_imports_the_redactor_but_no_detector checks exactly that",
+    ),
+    "daemon/watched": (
+        "tests/daemon/test_watch.py",
+        "watchdog's handlers, which only poke the loop: what each event means is seen as the "
+        "watcher wakes a real reviewer for a landing and for a new worktree",
+    ),
+}
+
+# Test files (globs under the checkout) that mirror no module: the whole each one tests.
+WHOLES: dict[str, str] = {
+    "tests/githooks/test_*.py": "githooks/hook.sh, as git runs it at every kind of landing",
+    "tests/bench/test_*.py": "bench/, the bench's own consumer of the queue",
+    "tests/test_install_script.py": "install.sh, as a person runs it",
+    "tests/test_architecture.py": "the import flow and docs/architecture.md, over every module",
+    "tests/test_sizes.py": "the size of every module and function",
+    "tests/test_mirror.py": "this mirror, over every module and test file",
+    "tests/work_item/test_crash.py": "the queue as a whole, killed after every file-system step",
+    "tests/work_item/test_model.py": "the queue as a whole, against a model, step by step",
+    "tests/work_item/test_soak.py": "the queue as a whole, raced by processes killed at random",
+    "tests/kinds/test_a_new_kind.py": "a kind declared in the tests alone, from enqueue to settle",
+    "tests/review/test_rules_as_data.py": "what the engine knows of a rule, over the review",
+    "tests/review/test_support_changes.py": "the tests' own change builder (support/changes.py)",
+}
+
+
+def mirrored(module: str) -> str:
+    """The test file of `module` (its path under src/landwatch): `commands/show.py` ->
+    `tests/commands/test_show.py`; a package's `kinds/__init__.py` -> `tests/kinds/test_kinds.py`;
+    the package's own `__init__.py` -> `tests/test_landwatch.py`."""
+    path = PurePosixPath(module)
+    name = path.stem
+    if name == "__init__":
+        name = path.parent.name or SRC.name
+    return str(PurePosixPath("tests", path.parent, f"test_{name}.py"))
+
+
+def problems(
+    modules: Iterable[str],
+    tests: Collection[str],
+    exceptions: Mapping[str, tuple[str, str]],
+    wholes: Mapping[str, str],
+) -> list[str]:
+    """Every way `modules` (paths under src/landwatch) and `tests` (test files under the
+    checkout) fail to mirror each other, given the two tables; empty when they do."""
+    found = []
+    modules = sorted(modules)
+    keys = {module.removesuffix(".py"): module for module in modules}
+    for module in modules:
+        key, own = module.removesuffix(".py"), mirrored(module)
+        if key not in exceptions:
+            if own not in tests:
+                found.append(f"src/landwatch/{module} has no test file of its own: {own}")
+        elif own in tests:
+            found.append(f"src/landwatch/{module} is in EXCEPTIONS but has {own} of its own")
+    for key, (covered_by, why) in sorted(exceptions.items()):
+        if key not in keys:
+            found.append(f"EXCEPTIONS names {key}, which is no module of src/landwatch")
+        elif covered_by not in tests or not why:
+            found.append(f"EXCEPTIONS says {covered_by} covers {key}: no such test file, or no why")
+    owned = {mirrored(module) for module in modules}
+    for test in sorted(tests):
+        if test not in owned and not any(fnmatch.fnmatchcase(test, glob) for glob in wholes):
+            found.append(f"{test} mirrors no module of src/landwatch and is in no table of wholes")
+    for glob in sorted(wholes):
+        matched = [test for test in tests if fnmatch.fnmatchcase(test, glob)]
+        if not matched or any(test in owned for test in matched):
+            found.append(f"WHOLES names {glob}: it must match test files that mirror no module")
+    return found
+
+
+def source_modules() -> list[str]:
+    return sorted(str(path.relative_to(SRC).as_posix()) for path in SRC.rglob("*.py"))
+
+
+def checked_test_files() -> list[str]:
+    return sorted(
+        str(path.relative_to(ROOT).as_posix())
+        for path in TESTS.rglob("test_*.py")
+        if "support" not in path.relative_to(TESTS).parts
+    )
+
+
+def test_every_module_has_a_test_file_and_every_test_file_a_module() -> None:
+    found = problems(source_modules(), checked_test_files(), EXCEPTIONS, WHOLES)
+    assert found == [], "\n".join(found)
+
+
+def test_the_mirror_of_each_kind_of_module() -> None:
+    assert mirrored("git.py") == "tests/test_git.py"
+    assert mirrored("commands/show.py") == "tests/commands/test_show.py"
+    assert mirrored("work_item/claims.py") == "tests/work_item/test_claims.py"
+    assert mirrored("kinds/__init__.py") == "tests/kinds/test_kinds.py"
+    assert mirrored("review/secrets/redaction.py") == "tests/review/secrets/test_redaction.py"
+    assert mirrored("__init__.py") == "tests/test_landwatch.py"
+
+
+def test_the_check_catches_a_module_without_tests_and_a_test_of_no_module() -> None:
+    modules = ["__init__.py", "__main__.py", "cli.py", "commands/show.py", "kinds/__init__.py"]
+    tests = [
+        "tests/test_landwatch.py",
+        "tests/test_cli.py",
+        "tests/kinds/test_kinds.py",
+        "tests/test_stray.py",
+        "tests/githooks/test_events.py",
+    ]
+    exceptions = {"__main__": ("tests/test_cli.py", "two lines")}
+    wholes = {"tests/githooks/test_*.py": "the hook"}
+    assert problems(modules, tests, exceptions, wholes) == [
+        "src/landwatch/commands/show.py has no test file of its own: tests/commands/test_show.py",
+        "tests/test_stray.py mirrors no module of src/landwatch and is in no table of wholes",
+    ]
+    fixed = [*tests[:3], "tests/commands/test_show.py", "tests/githooks/test_events.py"]
+    assert problems(modules, fixed, exceptions, wholes) == []
+
+
+def test_the_check_catches_table_entries_that_no_longer_hold() -> None:
+    modules, tests = ["cli.py", "hooks.py"], ["tests/test_cli.py", "tests/test_hooks.py"]
+    exceptions = {
+        "cli": ("tests/test_cli.py", "it has its own now"),
+        "gone": ("tests/test_cli.py", "the module was removed"),
+        "hooks": ("tests/test_nowhere.py", "covered by a file that does not exist"),
+    }
+    wholes = {"tests/bench/test_*.py": "nothing left there", "tests/test_hooks.py": "a mirror"}
+    assert problems(modules, tests, exceptions, wholes) == [
+        "src/landwatch/cli.py is in EXCEPTIONS but has tests/test_cli.py of its own",
+        "src/landwatch/hooks.py is in EXCEPTIONS but has tests/test_hooks.py of its own",
+        "EXCEPTIONS names gone, which is no module of src/landwatch",
+        "EXCEPTIONS says tests/test_nowhere.py covers hooks: no such test file, or no why",
+        "WHOLES names tests/bench/test_*.py: it must match test files that mirror no module",
+        "WHOLES names tests/test_hooks.py: it must match test files that mirror no module",
+    ]
+
+
+def test_the_checkout_is_what_the_check_reads() -> None:
+    modules, tests = source_modules(), checked_test_files()
+    assert "commands/show.py" in modules and "__init__.py" in modules
+    assert "tests/test_mirror.py" in tests and "tests/conftest.py" not in tests
+    assert all(Path(ROOT, test).is_file() for test in tests)

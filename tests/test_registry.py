@@ -1,0 +1,105 @@
+"""The repositories a user's reviewer drains (registry): one real path of a common git dir per
+line, kept whole under a lock so that registrations at the same moment lose none; a path with a
+newline refused; a registered repository that cannot be drained says why."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from landwatch import layout, registry
+from support.repos import Repo
+
+
+def test_a_repository_is_registered_once_by_its_real_path(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    (tmp_path / "link").symlink_to(tmp_path / "repo")
+    assert registry.registered() == []
+    assert registry.register(tmp_path / "link" / ".git")
+    assert not registry.register(repo.git_dir)  # the same repository, by another path
+    assert registry.registered() == [repo.git_dir.resolve()]
+    assert registry.unregister(tmp_path / "link" / ".git")
+    assert not registry.unregister(repo.git_dir)
+    assert registry.registered() == []
+
+
+def test_registrations_at_the_same_moment_are_all_kept(tmp_path: Path) -> None:
+    children, each = 6, 15
+    go_read, go_write = os.pipe()
+    pids = []
+    for child in range(children):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            try:
+                os.close(go_write)
+                os.read(go_read, 1)  # all start together, when the pipe closes
+                for number in range(each):
+                    registry.register(tmp_path / f"repo-{child}-{number}")
+            except BaseException:
+                os._exit(1)
+            os._exit(0)
+        pids.append(pid)
+    os.close(go_read)
+    os.close(go_write)
+    for pid in pids:
+        assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+    assert len(registry.registered()) == children * each
+    assert set(registry.registered()) == {
+        (tmp_path / f"repo-{child}-{number}").resolve()
+        for child in range(children)
+        for number in range(each)
+    }
+
+
+def test_a_path_with_a_newline_is_refused_and_nothing_changes(tmp_path: Path) -> None:
+    kept = Repo(tmp_path / "kept")
+    registry.register(kept.git_dir)
+    with pytest.raises(ValueError, match="newline"):
+        registry.register(tmp_path / "line\nbreak" / ".git")
+    assert registry.registered() == [kept.git_dir.resolve()]
+    assert layout.REGISTRY.path().read_text() == f"{kept.git_dir.resolve()}\n"
+
+
+def test_a_path_that_is_not_utf8_is_kept_as_it_is(tmp_path: Path) -> None:
+    odd = Path(os.fsdecode(bytes(tmp_path) + b"/caf\xe9"))
+    assert registry.register(odd)
+    assert registry.registered() == [odd.resolve()]
+
+
+def test_what_is_not_an_absolute_path_in_the_file_is_no_repository(tmp_path: Path) -> None:
+    registry.register(tmp_path / "repo")
+    with layout.REGISTRY.path().open("a") as file:
+        file.write("\nrelative/path\n# a comment\n")
+    assert registry.registered() == [(tmp_path / "repo").resolve()]
+
+
+def test_every_worktree_of_a_repository_is_drained(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    repo.git("worktree", "add", "-q", str(tmp_path / "linked"))
+    (repo.git_dir / "worktrees" / "half-made").mkdir()  # no HEAD yet: not a worktree
+    assert registry.worktree_git_dirs(repo.git_dir) == [
+        repo.git_dir,
+        repo.git_dir / "worktrees" / "linked",
+    ]
+    assert registry.worktree_git_dirs(Repo(tmp_path / "alone").git_dir) == [
+        tmp_path / "alone" / ".git"
+    ]
+
+
+def test_why_a_registered_repository_cannot_be_drained(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    assert registry.problem_with(repo.git_dir) is None
+    assert registry.problem_with(tmp_path / "gone") == "it vanished"
+    (tmp_path / "file").write_text("x\n")
+    assert registry.problem_with(tmp_path / "file") == "it is not a directory"
+    (tmp_path / "plain").mkdir()
+    assert registry.problem_with(tmp_path / "plain") == "it is not a git repository"
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="only root can give a directory to another uid")
+def test_a_repository_of_another_user_cannot_be_drained(tmp_path: Path) -> None:
+    git_dir = Repo(tmp_path / "repo").git_dir
+    os.chown(git_dir, 4321, 4321)
+    assert registry.problem_with(git_dir) == "it belongs to uid 4321, not to you"

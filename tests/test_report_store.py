@@ -1,0 +1,115 @@
+"""Where reviews are kept (report_store): each report whole, durably, read back as written and
+only under its own commit's name; unread markers for the reviews with something to say, newest
+first, a rewritten commit's review told only for what its reader has not seen."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+from landwatch import layout, report_store
+from landwatch.review.findings import Finding, Severity, fingerprint
+from landwatch.review.report import Report
+from support.queue import oid
+
+T = 1_800_000_000  # an arbitrary injected "now", whole seconds
+
+
+def finding(rule: str = "P001", severity: Severity = Severity.WARNING, line: int = 1) -> Finding:
+    found = Finding(rule, "a-rule", severity, "something to fix", "a.py", line, None, "x = 1  ")
+    found.fingerprint = fingerprint(rule, "a.py", f"x = {line}  ")
+    return found
+
+
+def report(number: int, *findings: Finding) -> Report:
+    return Report(
+        oid(number),
+        None,
+        "commit",
+        oid(number)[:12],
+        rules=["P001", "S002"],
+        findings=list(findings),
+        lines_checked=3,
+        notes=["a note"],
+        linters=[{"name": "ruff", "status": "ok"}],
+        started=float(T),
+        duration=0.25,
+    )
+
+
+def test_a_report_is_kept_whole_and_read_back_as_written(git_dir: Path) -> None:
+    first = report(1, finding(), finding("S002", Severity.ERROR, 2))
+    path = report_store.write(git_dir, first)
+    assert path == layout.report_file(git_dir, oid(1))
+    assert report_store.read(git_dir, oid(1)) == first
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    smaller = report(1)  # a repeat run overwrites it: the whole file is the new report
+    report_store.write(git_dir, smaller)
+    assert report_store.read(git_dir, oid(1)) == smaller
+    assert json.loads(path.read_text()) == smaller.as_dict()
+    assert sorted(os.listdir(path.parent)) == [f"{oid(1)}.json"]  # no temp file left
+
+
+def test_a_report_filed_under_another_commits_name_is_not_its(git_dir: Path) -> None:
+    report_store.write(git_dir, report(1, finding()))
+    stolen = layout.report_file(git_dir, oid(2))
+    stolen.write_bytes(layout.report_file(git_dir, oid(1)).read_bytes())
+    assert report_store.stored(git_dir, oid(2))
+    assert report_store.read(git_dir, oid(2)) is None
+    for broken in (b"", b"{", b"[]", b'{"format": 1}', b'{"commit": null}'):
+        stolen.write_bytes(broken)
+        assert report_store.read(git_dir, oid(2)) is None, broken
+    assert report_store.read(git_dir, oid(3)) is None and not report_store.stored(git_dir, oid(3))
+
+
+def test_only_a_review_with_something_to_say_is_unread(git_dir: Path) -> None:
+    report_store.write(git_dir, report(1))
+    report_store.write(git_dir, report(2, finding("C002", Severity.INFO)))
+    assert report_store.unread(git_dir) == []
+    report_store.write(git_dir, report(3, finding()))
+    assert report_store.unread(git_dir) == [oid(3)] and report_store.is_unread(git_dir, oid(3))
+    report_store.mark_read(git_dir, oid(3))
+    report_store.mark_read(git_dir, oid(3))  # twice: nothing to do
+    assert report_store.unread(git_dir) == [] and not report_store.is_unread(git_dir, oid(3))
+
+
+def test_the_unread_are_newest_first(git_dir: Path) -> None:
+    for number in (1, 2, 3, 4):
+        report_store.write(git_dir, report(number, finding()))
+    unread = layout.UNREAD.path(git_dir)
+    for number, written in ((1, T + 20), (2, T), (3, T + 30), (4, T + 20)):
+        os.utime(unread / oid(number), (written, written))
+    # The same moment: the later name first, as the one line lists them.
+    assert report_store.unread(git_dir) == [oid(3), oid(4), oid(1), oid(2)]
+    assert [found.commit for found in report_store.unread_reports(git_dir)] == [
+        oid(3),
+        oid(4),
+        oid(1),
+        oid(2),
+    ]
+
+
+def test_markers_of_reviews_that_say_nothing_are_dropped(git_dir: Path) -> None:
+    report_store.write(git_dir, report(1, finding()))
+    report_store.write(git_dir, report(2, finding()))
+    report_store.mark_unread(git_dir, oid(3))  # its report never written
+    layout.report_file(git_dir, oid(2)).write_text(json.dumps(report(2).as_dict()))
+    assert [found.commit for found in report_store.unread_reports(git_dir)] == [oid(1)]
+    assert report_store.unread(git_dir) == [oid(1)]
+
+
+def test_a_rewritten_commit_tells_only_what_was_not_seen(git_dir: Path) -> None:
+    seen = report(1, finding())
+    report_store.write(git_dir, seen)
+    report_store.mark_read(git_dir, oid(1))  # the one line told of it
+    report_store.write(git_dir, report(2, finding()), replaces=seen)
+    assert report_store.unread(git_dir) == []  # nothing new
+    report_store.write(git_dir, report(3, finding(), finding(line=2)), replaces=seen)
+    assert report_store.unread(git_dir) == [oid(3)]  # one finding is new
+    not_told = report(4, finding("S002", Severity.ERROR))
+    report_store.write(git_dir, not_told)
+    report_store.write(git_dir, report(5, finding("S002", Severity.ERROR)), replaces=not_told)
+    assert not report_store.is_unread(git_dir, oid(4))  # said once, for the one that replaced it
+    assert report_store.is_unread(git_dir, oid(5))
