@@ -7,6 +7,7 @@ Dying with the parent is Linux's prctl PR_SET_PDEATHSIG, which holds however the
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -106,13 +107,20 @@ def run_command(
             return CommandResult(process.returncode, stdout, stderr)
         except subprocess.TimeoutExpired:
             if time.monotonic() >= deadline:
-                process.kill()
-                stdout, stderr = process.communicate()
+                stdout, stderr = _stop(process)
                 return CommandResult(process.returncode, stdout, stderr, timed_out=True)
             try:
                 if alive is not None:
                     alive()
             except BaseException:
-                process.kill()
-                process.communicate()
+                _stop(process)
                 raise
+
+
+def _stop(process: subprocess.Popen[str]) -> tuple[str, str]:
+    """Kill a command and all it started (its session: ssh under git push, a linter's workers
+    keep the pipes open, so killing the command alone waited for them), and read what it said."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.kill()
+    return process.communicate()
