@@ -12,7 +12,7 @@
 # shellcheck shell=sh
 
 # ---- 1. Read by every landing -------------------------------------------------------------
-# Names and defaults are landwatch.layout's (tests/test_layout.py keeps both equal); $lw_work is
+# Names and defaults are landwatch.layout's (tests/layout/test_layout.py keeps both equal); $lw_work is
 # the worktree's <git-dir>/landwatch, $lw_repo the repository's <common-dir>/landwatch.
 lw_default_stale_after=600
 lw_default_maintenance=true
@@ -219,7 +219,7 @@ lw_read_settings() {
 }
 
 lw_usable_settings() {
-    # layout.SETTINGS' rules (tests/test_layout.py runs these against them): a value that
+    # layout.SETTINGS' rules (tests/layout/test_layout.py runs these against them): a value that
     # breaks one is its default, told once by lw_check_settings.
     lw_seconds "$lw_bound" || lw_bound=$lw_default_stale_after
     lw_seconds "$lw_interval" || lw_interval=$lw_default_interval

@@ -1,7 +1,7 @@
 """One home for the names landwatch gives things outside the queue: every file and directory it
 keeps (layout.places) and every landwatch.* git setting with its one rule (layout.settings).
 
-githooks/hook.sh spells the names, defaults and rules it uses too; tests/test_layout.py keeps
+githooks/hook.sh spells the names, defaults and rules it uses too; tests/layout/test_layout.py keeps
 both equal.
 """
 

@@ -2,7 +2,7 @@
 once, with its owner and purpose, and its path asked of it (`BOOT_TIME.path(git_dir)`).
 
 The queue's own directories are work_item's (the seed contract); this module names the rest.
-githooks/hook.sh spells the ones it uses too, and tests/test_layout.py keeps both equal.
+githooks/hook.sh spells the ones it uses too, and tests/layout/test_layout.py keeps both equal.
 """
 
 from __future__ import annotations

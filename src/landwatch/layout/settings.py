@@ -1,6 +1,6 @@
 """Every landwatch.* git setting: its key, default, meaning, whether the hooks read it, and its
 one rule; and one reading of them all for a repository. githooks/hook.sh follows the same rule
-for what it reads (tests/test_layout.py runs both on the same values).
+for what it reads (tests/layout/test_layout.py runs both on the same values).
 """
 
 from __future__ import annotations
