@@ -131,3 +131,28 @@ def test_a_failed_item_retried_is_claimable_again_from_no_tries(git_dir: Path) -
     plant(git_dir / "landwatch" / FAILED, f"review-{oid(2)}.{int(T * 1e6)}", "bytes")
     assert w.retry(git_dir, f"review-{oid(2)}.{int(T * 1e6)}", now=T + 6) is None  # no record
     assert len(w.entries(git_dir, FAILED)) == 1  # left for the person to see
+
+
+def test_a_step_of_the_clock_moves_the_due_times_still_ahead(git_dir: Path) -> None:
+    """A backoff given by the old clock waits as long by the new one, whichever way it stepped;
+    a place in line a step back left ahead is due at once, and one a step forward went past
+    (a landing's since) stays where it is."""
+    day = 86400.0
+    w.enqueue(item(git_dir, 1), now=T)
+    claimed = w.claim_next(git_dir, now=T)
+    assert claimed is not None
+    w.requeue(git_dir, claimed, max_tries=5, delay=30, now=T)  # due at T + 30
+    w.enqueue(item(git_dir, 2), now=T + 1)  # its place in line
+    assert w.rebase_pending(git_dir, step=-day, now=T + 2 - day) == 2
+    assert sorted(w.entries(git_dir, PENDING)) == sorted(
+        [f"{claimed.id}.{w.micros(T + 30 - day)}", f"{item(git_dir, 2).id}.{w.micros(T + 1 - day)}"]
+    )
+    second = w.claim_next(git_dir, now=T + 2 - day)
+    assert second is not None and second.item.oid == oid(2)
+    assert w.claim_next(git_dir, now=T + 2 - day) is None  # the first waits out its backoff
+    w.settle(git_dir, second)
+    w.enqueue(item(git_dir, 3), now=T + 3)  # landed after a step forward, before it was seen
+    assert w.rebase_pending(git_dir, step=day, now=T + 4) == 1
+    assert sorted(w.entries(git_dir, PENDING)) == sorted(
+        [f"{claimed.id}.{w.micros(T + 30)}", f"{item(git_dir, 3).id}.{w.micros(T + 3)}"]
+    )

@@ -81,7 +81,9 @@ class QueueMachine(RuleBasedStateMachine):
         else:
             delay = min(delay, w.MAX_DELAY)
             later = micros(self.clock + delay)
-            model.due = model.enqueued if delay <= 0 else max(model.enqueued, later)
+            # A backoff counts from now; a place in line a clock gone back left ahead is now.
+            now = micros(self.clock)
+            model.due = min(model.enqueued, now) if delay <= 0 else later
         return model.state
 
     # --- rules ---

@@ -53,3 +53,12 @@ def test_state_directory_paths(git_dir: Path) -> None:
     assert list(w.STATES) == [w.PENDING, w.CLAIMED, w.RECOVERING, w.DONE, w.FAILED]
     with pytest.raises(ValueError):
         w.state_directory(git_dir, "tmp")
+
+
+def test_a_due_time_still_ahead_moves_with_a_step_of_the_clock() -> None:
+    day = 86400.0
+    assert w.rebased(T + 30, -day, T - day) == T + 30 - day  # ahead of both clocks' now
+    assert w.rebased(T - 5, -day, T - day) == T - 5 - day  # due at the step, ahead after it
+    assert w.rebased(T - day - 10, -day, T - day) == T - day - 10  # past by both: stays
+    assert w.rebased(T + 10, day, T + day) == T + 10 + day  # a step forward went past it
+    assert w.rebased(T - 1, day, T + day) == T - 1

@@ -92,3 +92,23 @@ def test_prune_removes_done_past_both_bounds_and_keeps_failed(git_dir: Path) -> 
     assert item(git_dir, 0).id in states  # failed is kept for the person
     assert w.enqueue(item(git_dir, 1), now=T + 11) is Enqueued.ADDED  # pruned: new again
     assert w.enqueue(item(git_dir, 5), now=T + 11) is Enqueued.KNOWN
+
+
+def test_a_backoff_counts_from_now_even_when_the_record_was_stamped_ahead(
+    git_dir: Path,
+) -> None:
+    """An item enqueued by a clock a day ahead, then given back by the real one: it waits its
+    backoff from now, where the later of the two stamps (a day ahead, past MAX_DELAY: due at
+    once) made every try run straight after the last."""
+    ahead = T + 86400
+    w.enqueue(item(git_dir, 1), now=ahead)
+    claimed = w.claim_next(git_dir, now=ahead)
+    assert claimed is not None
+    assert w.requeue(git_dir, claimed, max_tries=5, delay=60, now=T) == PENDING
+    assert w.entries(git_dir, PENDING) == [f"{claimed.id}.{w.micros(T + 60)}"]
+    assert w.claim_next(git_dir, now=T + 1) is None
+    again = w.claim_next(git_dir, now=T + 60)
+    assert again is not None
+    # Handed back without a backoff, it is claimable now, not once the clock reaches its stamp.
+    assert w.requeue(git_dir, again, max_tries=5, count_try=False, now=T + 61) == PENDING
+    assert w.claim_next(git_dir, now=T + 61) is not None

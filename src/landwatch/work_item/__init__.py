@@ -17,7 +17,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from landwatch.work_item.claims import claim_next, find_claim, renew_claim, retry, settle
+from landwatch.work_item.claims import (
+    claim_next,
+    find_claim,
+    rebase_pending,
+    renew_claim,
+    retry,
+    settle,
+)
 from landwatch.work_item.listing import _listings, forget_listing, next_due, publish_ready
 from landwatch.work_item.names import (
     CLAIMED,
@@ -53,6 +60,7 @@ from landwatch.work_item.names import (
     is_object_id,
     micros,
     new_generation,
+    rebased,
     seconds_of,
     state_directory,
 )
@@ -145,6 +153,8 @@ __all__ = [
     "prune",
     "publish_ready",
     "read_entry",
+    "rebase_pending",
+    "rebased",
     "renew_claim",
     "requeue",
     "requeue_expired",

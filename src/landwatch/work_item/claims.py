@@ -1,6 +1,6 @@
 """Claiming, renewing and settling (docs/queue.md, "States and transitions"): each a rename of an
-exact name, so a lost race is ENOENT and nobody settles a claim that is no longer theirs; and
-giving a failed item another start.
+exact name, so a lost race is ENOENT and nobody settles a claim that is no longer theirs; giving
+a failed item another start, and moving the due times of pending items with a step of the clock.
 """
 
 from __future__ import annotations
@@ -40,7 +40,10 @@ from landwatch.work_item.names import (
     new_generation,
     now_or,
     parse_claim,
+    rebased,
+    seconds_of,
     stamp_of,
+    stamped,
     stamped_name,
 )
 from landwatch.work_item.record import decode_record
@@ -176,3 +179,44 @@ def retry(git_dir: os.PathLike[str] | str, name: str, *, now: float | None = Non
         fsync_directory(directory, PENDING)
     forget_listing(git_dir)
     return new
+
+
+def rebase_pending(
+    git_dir: os.PathLike[str] | str, *, step: float, now: float | None = None
+) -> int:
+    """Every pending stamp still ahead moved by `step` seconds, the step the wall clock just
+    took (`rebased`), so that a backoff waits as long by the new clock; how many moved.
+
+    A stamp a step forward went past is moved only if it is a backoff: one that is the item's
+    place in line (its enqueue time) may be a landing's since the step. Each move is a rename
+    of an exact name, so a claim that took the item first wins.
+    """
+    moment = now_or(now)
+    moved = 0
+    with opened(git_dir, "cannot move the due times in") as directory:
+        if directory is None:
+            return 0
+        for name, _, stamp in stamped(listdir(directory, PENDING)):
+            due = seconds_of(int(stamp))
+            new = micros(rebased(due, step, moment))
+            if new == int(stamp) or (due <= moment and _in_line(directory, name, int(stamp))):
+                continue
+            if rename(
+                directory,
+                source=PENDING,
+                name=name,
+                target=PENDING,
+                new=stamped_name(id_of_entry(name), new),
+            ):
+                moved += 1
+    if moved:
+        forget_listing(git_dir)
+    return moved
+
+
+def _in_line(directory: WorkDirectory, name: str, stamp: int) -> bool:
+    """Whether a pending stamp is its item's enqueue time (its place in line), not a backoff."""
+    try:
+        return decode_entry(directory, PENDING, name).enqueued == stamp
+    except (RecordError, FileNotFoundError):
+        return True  # nothing to move: a claim took it, or recovery will deal with it

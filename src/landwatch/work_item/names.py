@@ -226,6 +226,13 @@ def seconds_of(stamp: int) -> float:
     return stamp / 1_000_000
 
 
+def rebased(moment: float, step: float, now: float) -> float:
+    """A due time once the wall clock stepped by `step` seconds, `now` read by the new clock: one
+    still ahead by either clock moves with the step (a backoff waits as long as it was given, a
+    step back leaves nothing waiting for the clock to catch up); a past one stays."""
+    return moment + step if moment > min(now, now - step) else moment
+
+
 def now_or(now: float | None) -> float:
     """The time an operation was given (`now=`, so tests drive the clock), or the wall clock."""
     return time.time() if now is None else now

@@ -150,8 +150,8 @@ def _finish_recovering(
 ) -> Moved | None:
     """Finish moving `recovering/name` forward; idempotent, so any pass may finish any crash.
 
-    Back in pending its stamp is when it may be claimed: its enqueue time (its place in line),
-    or later by the backoff `retry_after` gives for its tries.
+    Back in pending its stamp is when it may be claimed: its enqueue time (its place in line;
+    now, if that lies ahead), or now plus the backoff `retry_after` gives for its tries.
     """
     parsed = parse_claim(name)
     if parsed is None:
@@ -182,7 +182,9 @@ def _finish_recovering(
         state, new = FAILED, stamped_name(id, micros(now))
     else:
         delay = min(retry_after(record.tries), MAX_DELAY) if retry_after is not None else 0.0
-        due = record.enqueued if delay <= 0 else max(record.enqueued, micros(now + delay))
+        # A backoff counts from now, whatever the record's enqueue time says: one stamped by a
+        # clock that has since gone back lies ahead, and a stamp past MAX_DELAY is due at once.
+        due = min(record.enqueued, micros(now)) if delay <= 0 else micros(now + delay)
         state, new = PENDING, stamped_name(id, due)
     if not rename(directory, source=RECOVERING, name=name, target=state, new=new):
         return None
