@@ -250,6 +250,9 @@ lw_also() {
     lw_next=
     lw_readable "$lw_repo/maintenance-after" && read -r lw_next < "$lw_repo/maintenance-after"
     case $lw_next in '' | *[!0-9]* | ???????????????????*) lw_next=0 ;; esac
+    # More than an interval ahead (and a minute: this clock counts from btime's whole seconds):
+    # written by a clock that has gone back since, so it says nothing of when maintenance is due.
+    [ "$lw_next" -le $(((lw_interval + 60) * 1000000 + lw_now)) ] || lw_next=0
     [ "$lw_now" -ge "$lw_next" ] || return 0
     lw_enqueue maintenance "$1" "" && lw_writable "$lw_repo/maintenance-after" &&
         printf '%s\n' $((lw_now + lw_interval * 1000000)) > "$lw_repo/maintenance-after"
@@ -323,7 +326,8 @@ lw_record_quickly "$@" 3>&2 2>/dev/null && exit 0
 #       the line told of them (trust.mark_told) or they are trusted.
 #   $lw_repo/maintenance-after  the µs stamp before which no landing asks for maintenance.
 #       Written by lw_also when it asks (now plus the interval) and by kinds.maintenance when
-#       maintenance ran or git's own scheduler has the repository.
+#       maintenance ran or git's own scheduler has the repository; moved by the reviewer when
+#       the clock steps, and read as due when it is more than an interval ahead.
 #   $lw_repo/moved-told, displaced-told, gone-told  a line said once: the repository moved, the
 #       hook moved aside by another manager, the entry point gone. Made by the hook as it says
 #       so; removed by `landwatch install`, so that it is said again if it happens again.

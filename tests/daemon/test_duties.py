@@ -3,19 +3,22 @@ claims are renewed before anyone's are recovered."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
-from landwatch import work_item
+from landwatch import layout, work_item
 from landwatch.daemon.loop import Daemon
 from landwatch.daemon.settings import Settings
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import ItemHandler
-from landwatch.work_item import WorkItem, WorkKind
-from support.daemon import (
-    done_ids,
-)
+from landwatch.work_item import PENDING, WorkItem, WorkKind
+from support.daemon import done_ids, journal_lines, reviewer_env, running, wait_for
+from support.faketime import FakeTime
 from support.kinds import FakeClock
 from support.queue import tries_of
 from support.repos import Repo
@@ -67,3 +70,40 @@ def test_after_a_suspend_our_claims_are_renewed_before_anyone_is_requeued(
     assert reviewer.queues[WorkKind.REVIEW].wait_idle(10)
     assert done_ids(repo.git_dir) == [order.claimed.id]
     reviewer.shutdown()
+
+
+def test_a_failing_item_keeps_its_backoff_when_the_clock_steps_back(
+    repo: Repo, journal: Path, tmp_path: Path
+) -> None:
+    """The issue's finding, with libfaketime: a reviewer whose clock ran a day ahead, then the
+    real clock. The item's stamps stayed a day ahead (past MAX_DELAY: due at once), so its
+    tries 2-5 ran one after the other and it was given up; now its backoff moves with the step."""
+    faked = FakeTime(tmp_path, "+1d")
+    env = faked.python_env(reviewer_env(journal))
+    oid = repo.head()
+    id_ = f"{WorkKind.REVIEW}-{oid}"
+    log = layout.REVIEWER_LOG.path()
+    with running("--handler", "review=support.handlers:Failing", env=env) as reviewer:
+        # Enqueued by the reviewer's own clock, a day ahead, as the issue's item was.
+        enqueue = [sys.executable, "-m", "landwatch", "enqueue", oid]
+        done = subprocess.run(enqueue, cwd=repo.path, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        wait_for(
+            lambda: work_item.entries(repo.git_dir, PENDING) and tries_of(repo.git_dir, id_) == 1,
+            "the first try",
+        )
+        faked.set("+0")
+        reviewer.send_signal(signal.SIGHUP)  # a wake-up: the reviewer reads its clock again
+        wait_for(lambda: "pending due time(s) moved" in log.read_text(), "the step noticed")
+        [waiting] = work_item.entries(repo.git_dir, PENDING)
+        # The first backoff (30 s, ±20%) by the real clock: nothing runs it within 0.5 s.
+        assert 20 < work_item.seconds_of(int(waiting.rpartition(".")[2])) - time.time() < 37
+        sentinel = repo.land("landed after the clock came back")
+        wait_for(
+            lambda: ["fail", sentinel, "0"] in journal_lines(journal),
+            "the landing after the step",
+        )
+        assert [words for words in journal_lines(journal) if words[1] == oid] == [
+            ["fail", oid, "0"]
+        ]
+        assert tries_of(repo.git_dir, id_) == 1

@@ -10,15 +10,18 @@ import subprocess
 from pathlib import Path
 
 from landwatch import work_item
+from landwatch.job_queue import Reporter
 from landwatch.kinds.base import (
     RETRY_CAP,
     RETRY_FIRST,
+    ItemHandler,
+    RetryLater,
     backoff,
     passing_fault,
     retry_delay,
 )
 from landwatch.kinds.review import ReviewHandler
-from landwatch.work_item import FAILED, PENDING
+from landwatch.work_item import FAILED, PENDING, WorkItem, WorkKind
 from support.daemon import done_ids
 from support.kinds import FakeClock, in_process, settle_down
 from support.queue import tmpfs, tries_of
@@ -110,3 +113,27 @@ def test_a_read_only_disk_burns_no_try_and_loses_nothing(tmp_path: Path) -> None
             reviewer.shutdown()
         assert_every_review_done(repo, oids)
         shutil.rmtree(repo.path)
+
+
+class NotNow(ItemHandler[None]):
+    name = WorkKind.REVIEW
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> None:
+        raise RetryLater("the world is not ready", after=300)
+
+
+def test_a_hold_on_a_repository_moves_with_a_step_of_the_clock(repo: Repo, tmp_path: Path) -> None:
+    """After a day's step back a hold of 5 minutes is still 5 minutes, not a day and 5 minutes;
+    the item's own stamp moved with it."""
+    clock = FakeClock()
+    kind = NotNow(clock=clock)
+    reviewer = in_process({WorkKind.REVIEW: kind}, clock, tmp_path / "state.json")
+    repo.land("not now")
+    settle_down(reviewer)
+    assert kind.not_before(repo.git_dir) == clock.time() + 300
+    clock.wall -= 86400
+    reviewer.tick()
+    assert kind.not_before(repo.git_dir) == clock.time() + 300
+    [waiting] = work_item.entries(repo.git_dir, PENDING)
+    assert waiting.endswith(f".{work_item.micros(clock.time() + 300)}")
+    reviewer.shutdown()

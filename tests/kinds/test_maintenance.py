@@ -3,6 +3,8 @@ commit-graph, at most once per interval, never beside `git maintenance start` or
 
 from __future__ import annotations
 
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,8 @@ from landwatch import layout, work_item
 from landwatch.kinds.base import RetryLater
 from landwatch.kinds.maintenance import MaintenanceHandler
 from landwatch.work_item import DONE, WorkItem, WorkKind
-from support.daemon import run_reviewer
+from support.daemon import reviewer_command, reviewer_env, run_reviewer
+from support.faketime import FakeTime
 from support.kinds import FakeClock, in_process, reporter, settle_down
 from support.repos import Repo
 
@@ -109,3 +112,41 @@ def test_the_interval_is_read_by_the_rule_the_hooks_follow(
     assert kind.handle(WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir), reporter()).ran
     after = int(layout.MAINTENANCE_AFTER.path(repo.git_dir).read_text())
     assert after == work_item.micros(clock.time() + used)
+
+
+def test_maintenance_is_asked_for_again_once_the_clock_came_back(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """The issue's finding, with libfaketime: maintenance ran by a clock a day ahead, then the
+    real clock. `maintenance-after` stayed 25 h ahead and no landing asked for maintenance; now
+    a stamp more than an interval ahead is due, and a last run ahead of now is no run."""
+    faked = FakeTime(tmp_path, "+1d")
+    repo.land("one")
+    env = faked.python_env(reviewer_env())
+    result = subprocess.run(reviewer_command("--once"), env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    ran = work_item.seconds_of(int(layout.MAINTENANCE_RAN.path(repo.git_dir).read_text()))
+    assert ran > time.time() + 23 * 3600  # by the faked clock
+    oid = repo.land("after the clock came back", "late.txt")  # the hooks: the real clock
+    assert repo.pending(kind=WorkKind.MAINTENANCE) == [(oid, None)]
+    result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    ran = work_item.seconds_of(int(layout.MAINTENANCE_RAN.path(repo.git_dir).read_text()))
+    assert abs(ran - time.time()) < 600  # it ran again, by the real clock
+    repo.land("within the hour", "later.txt")
+    assert repo.pending(kind=WorkKind.MAINTENANCE) == []
+
+
+def test_a_step_of_the_clock_moves_maintenance_after_with_it(repo: Repo, tmp_path: Path) -> None:
+    """A reviewer that sees the step moves the stamp by it: an hour from the run by either
+    clock, not 25 h after a day's step back."""
+    clock = FakeClock()
+    after = layout.MAINTENANCE_AFTER.path(repo.git_dir)
+    after.write_text(f"{work_item.micros(clock.time() + 3600)}\n")
+    kind = MaintenanceHandler(clock=clock)
+    reviewer = in_process({WorkKind.MAINTENANCE: kind}, clock, tmp_path / "state.json")
+    reviewer.tick()
+    clock.wall -= 86400
+    reviewer.tick()
+    assert int(after.read_text()) == work_item.micros(clock.time() + 3600)
+    reviewer.shutdown()

@@ -157,7 +157,8 @@ class Duties:
 
     def notice_clock_jump(self) -> None:
         """The wall clock moved more (or less) than the monotonic one: renew our own claims
-        before recovering anyone's, and drop the hooks' clock caches it made wrong."""
+        before recovering anyone's, move every due time with the step, and drop the hooks'
+        clock caches it made wrong."""
         wall, mono = self.clock.time(), self.clock.monotonic()
         drift = (wall - self._last[0]) - (mono - self._last[1])
         self._last = (wall, mono)
@@ -173,8 +174,28 @@ class Duties:
                 order.lease.renew()
             except LeaseLost:
                 log.warning("%s: taken over while we were away", order.claimed.id)
+        self.rebase_due_times(drift, wall)
         self.renew_clock_caches()
         self.recover_all()
+
+    def rebase_due_times(self, step: float, now: float) -> None:
+        """Every due time still ahead moves with the step (pending stamps, the kinds' holds and
+        what they keep): a backoff given by the old clock waits as long by the new one, where a
+        day's step back made an item's tries 2-5 run at once."""
+        git_dirs = self.repositories.git_dirs
+        moved = 0
+        for git_dir in git_dirs:
+            try:
+                moved += work_item.rebase_pending(git_dir, step=step, now=now)
+            except work_item.QueueError as error:
+                log.warning("%s", error)
+            self.poke(git_dir)
+        for handler in self.dispatcher.handlers.values():
+            try:
+                handler.clock_stepped(step, now, git_dirs)
+            except OSError as error:
+                log.warning("%s: its due times stay as they were: %s", handler.name, error)
+        log.info("the wall clock stepped: %d pending due time(s) moved with it", moved)
 
     def renew_clock_caches(self) -> None:
         """The hooks tell time from a cached boot time, which a step of the wall clock makes

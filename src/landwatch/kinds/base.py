@@ -217,6 +217,13 @@ class ItemHandler(JobKind[WorkOrder, R]):
         """When the first hold runs out (wall clock); None when no repository is held."""
         return min(self._held_until.values(), default=None)
 
+    def clock_stepped(self, step: float, now: float, git_dirs: list[Path]) -> None:
+        """The wall clock just stepped by `step` seconds (read at `now`): every due time the kind
+        keeps moves with it, as the queue's stamps do; a kind that keeps more (in `git_dirs`,
+        the worktrees drained) extends this."""
+        for git_dir, until in self._held_until.items():
+            self._held_until[git_dir] = work_item.rebased(until, step, now)
+
     # --- a job ---
 
     def key(self, order: WorkOrder) -> str:

@@ -34,17 +34,30 @@ def _write_stamp(git_dir: Path, path: Path, moment: float) -> None:
     write_atomic(path, stamp, trusted=layout.common_dir(git_dir), durable=False)
 
 
+def _read_stamp(git_dir: Path, path: Path) -> float | None:
+    try:
+        return work_item.seconds_of(int(read_file(path, trusted=layout.common_dir(git_dir))))
+    except (OSError, ValueError):
+        return None
+
+
 def last_ran(git_dir: Path) -> float:
     """When maintenance last ran, so that items asked for meanwhile do not run it twice."""
-    try:
-        data = read_file(layout.MAINTENANCE_RAN.path(git_dir), trusted=layout.common_dir(git_dir))
-        return work_item.seconds_of(int(data.strip()))
-    except (OSError, ValueError):
-        return 0.0
+    return _read_stamp(git_dir, layout.MAINTENANCE_RAN.path(git_dir)) or 0.0
 
 
 class MaintenanceHandler(ItemHandler[MaintenanceResult]):
     name = WorkKind.MAINTENANCE
+
+    def clock_stepped(self, step: float, now: float, git_dirs: list[Path]) -> None:
+        """`maintenance-after` moves with the step too: a day's step back left it 25 h ahead,
+        and no landing asked for maintenance until the clock caught up."""
+        super().clock_stepped(step, now, git_dirs)
+        for common in dict.fromkeys(layout.common_dir(git_dir) for git_dir in git_dirs):
+            after = layout.MAINTENANCE_AFTER.path(common)
+            due = _read_stamp(common, after)
+            if due is not None and work_item.rebased(due, step, now) != due:
+                _write_stamp(common, after, work_item.rebased(due, step, now))
 
     def handle(self, item: WorkItem, reporter: Reporter) -> MaintenanceResult:
         git_dir, common = item.git_dir, layout.common_dir(item.git_dir)
@@ -53,7 +66,9 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
         if not settings[layout.MAINTENANCE]:
             return MaintenanceResult(False, "turned off (landwatch.maintenance = false)")
         interval = settings[layout.MAINTENANCE_INTERVAL]
-        if now - last_ran(git_dir) < interval:
+        # A last run ahead of now was stamped by a clock that has gone back since: when it
+        # really ran is not known, and git's own thresholds keep a run too soon cheap.
+        if 0 <= now - last_ran(git_dir) < interval:
             return MaintenanceResult(False, "ran less than an interval ago")
         if self._scheduled_by_git(common, reporter):
             _write_stamp(git_dir, layout.MAINTENANCE_AFTER.path(git_dir), now + interval)
