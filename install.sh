@@ -31,6 +31,56 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
     exit 1
 fi
 
+# pip's launcher of a command starts its Python through sh, from a double-quoted path: under a
+# path holding one of these it cannot run ("installed  from", no version, exit 2).
+newline='
+'
+case $venv in
+    *[\"\$\`\\]* | *"$newline"*)
+        echo "landwatch: cannot install into $venv: pip's command launcher does not run from a" \
+            "path holding \", \$, \`, \\ or a newline; set XDG_DATA_HOME to a directory" \
+            "without them and run ./install.sh again" >&2
+        exit 1
+        ;;
+esac
+
+# Whether $1 is free for the command $2, or install.sh's own link to it (which it renews).
+free_for() {
+    [ -e "$1" ] || [ -L "$1" ] || return 0
+    "$python" -c 'import os, sys; sys.exit(os.readlink(sys.argv[1]) != sys.argv[2])' \
+        "$1" "$venv/bin/$2" 2>/dev/null
+}
+
+# A command it did not install is never replaced: in the bin directory that refuses the install
+# before anything is written; a directory PATH reaches that holds one is not used.
+for command in landwatch git-landwatch; do
+    if ! free_for "$bin/$command" "$command"; then
+        echo "landwatch: $bin/$command is not landwatch's (not a link to $venv/bin/$command);" \
+            "nothing installed. Remove it if it is an old landwatch you no longer want, or" \
+            "set LANDWATCH_BIN_DIR to another directory for the commands, and run" \
+            "./install.sh again" >&2
+        exit 1
+    fi
+done
+reached=
+case ":$PATH:" in
+    *":$bin:"*) ;;
+    *)
+        # A directory of the user's own that PATH already reaches: the commands go there too.
+        old_ifs=$IFS
+        IFS=:
+        for dir in $PATH; do
+            case $dir in "$HOME"/*) ;; *) continue ;; esac
+            if [ -d "$dir" ] && [ -w "$dir" ] && free_for "$dir/landwatch" landwatch &&
+                free_for "$dir/git-landwatch" git-landwatch; then
+                reached=$dir
+                break
+            fi
+        done
+        IFS=$old_ifs
+        ;;
+esac
+
 mkdir -p "$data" "$bin"
 if [ -x "$venv/bin/python" ]; then
     echo "landwatch: using the environment in $venv"
@@ -39,7 +89,12 @@ else
     echo "landwatch: created an environment in $venv"
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here"
-echo "landwatch: installed $("$venv/bin/landwatch" --version) from $here"
+if ! version=$("$venv/bin/landwatch" --version 2>&1) || [ -z "$version" ]; then
+    echo "landwatch: the command pip installed, $venv/bin/landwatch, does not run" \
+        "(${version:-it said nothing}); nothing linked" >&2
+    exit 1
+fi
+echo "landwatch: installed $version from $here"
 
 for command in landwatch git-landwatch; do
     ln -sf "$venv/bin/$command" "$bin/$command"
@@ -48,18 +103,6 @@ echo "landwatch: linked landwatch and git-landwatch into $bin"
 case ":$PATH:" in
     *":$bin:"*) ;;
     *)
-        # A directory of the user's own that PATH already reaches: the commands go there too.
-        reached=
-        old_ifs=$IFS
-        IFS=:
-        for dir in $PATH; do
-            case $dir in "$HOME"/*) ;; *) continue ;; esac
-            if [ -d "$dir" ] && [ -w "$dir" ]; then
-                reached=$dir
-                break
-            fi
-        done
-        IFS=$old_ifs
         if [ -n "$reached" ]; then
             for command in landwatch git-landwatch; do
                 ln -sf "$venv/bin/$command" "$reached/$command"

@@ -12,7 +12,9 @@ from support import ROOT
 from support.repos import Repo
 
 
-def install_sh(*args: str, cwd: Path, bin_dir: Path) -> subprocess.CompletedProcess[str]:
+def install_sh(
+    *args: str, cwd: Path, bin_dir: Path, **env: str
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["sh", str(ROOT / "install.sh"), *args],
         cwd=cwd,
@@ -27,6 +29,7 @@ def install_sh(*args: str, cwd: Path, bin_dir: Path) -> subprocess.CompletedProc
             "LANDWATCH_TEST_SCHEDULER": "systemd:true",  # no real service manager here
             "PATH": "/usr/bin:/bin",
             "SHELL": "/bin/zsh",
+            **env,
         },
     )
 
@@ -48,3 +51,81 @@ def test_install_then_uninstall_leaves_nothing(tmp_path: Path) -> None:
     assert not hooks.is_ours(repo.git_dir / "hooks" / "post-commit")
     assert not (bin_dir / "landwatch").exists() and not layout.data_dir().exists()
     assert registry.registered() == []
+
+
+def test_a_command_it_did_not_install_is_never_replaced(tmp_path: Path) -> None:
+    """A `landwatch` of someone else's in the bin directory stays as it was: the install is
+    refused before anything is written, naming the file and the ways on."""
+    repo = Repo(tmp_path / "repo")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    theirs = bin_dir / "landwatch"
+    theirs.write_text("#!/bin/sh\necho another landwatch\n")
+    refused = install_sh(cwd=repo.path, bin_dir=bin_dir)
+    assert refused.returncode == 1
+    assert f"{theirs} is not landwatch's" in refused.stderr
+    assert "Remove it" in refused.stderr and "LANDWATCH_BIN_DIR" in refused.stderr
+    assert theirs.read_text() == "#!/bin/sh\necho another landwatch\n"
+    assert not layout.data_dir().exists() and not hooks.is_ours(
+        repo.git_dir / "hooks" / "post-commit"
+    )
+    theirs.unlink()
+    theirs.symlink_to("/usr/bin/true")  # a link, but not to landwatch's environment
+    refused = install_sh(cwd=repo.path, bin_dir=bin_dir)
+    assert refused.returncode == 1 and f"{theirs} is not landwatch's" in refused.stderr
+    assert os.readlink(theirs) == "/usr/bin/true"
+
+
+def test_a_command_that_does_not_run_fails_the_install_with_a_line(tmp_path: Path) -> None:
+    """The installed command is run (`--version`) before anything is linked to it: one that
+    does not run says so, where the issue saw `installed  from` and exit 2."""
+    shadow = tmp_path / "shadow" / "landwatch"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise SystemExit('this landwatch is broken')\n")
+    bin_dir = tmp_path / "bin"
+    broken = install_sh(cwd=tmp_path, bin_dir=bin_dir, PYTHONPATH=str(shadow.parent))
+    assert broken.returncode == 1, broken.stdout + broken.stderr
+    venv = layout.data_dir() / "venv"
+    assert (
+        f"landwatch: the command pip installed, {venv}/bin/landwatch, does not run "
+        "(this landwatch is broken); nothing linked"
+    ) in broken.stderr
+    assert "installed" not in broken.stdout.replace("pip installed", "")
+    assert not (bin_dir / "landwatch").exists()
+
+
+def spaced_home(path: Path) -> dict[str, str]:
+    path.mkdir(parents=True)
+    return {
+        "HOME": str(path),
+        "XDG_CONFIG_HOME": str(path / ".config"),
+        "XDG_DATA_HOME": str(path / ".local" / "share"),
+        "XDG_STATE_HOME": str(path / ".local" / "state"),
+    }
+
+
+def test_a_home_with_spaces_and_a_quote_installs_and_runs(tmp_path: Path) -> None:
+    home = spaced_home(tmp_path / "the user's home")
+    repo = Repo(tmp_path / "repo")
+    bin_dir = Path(home["HOME"]) / ".local" / "bin"
+    done = install_sh(cwd=repo.path, bin_dir=bin_dir, **home)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "landwatch: installed landwatch " in done.stdout
+    ran = subprocess.run(
+        [str(bin_dir / "landwatch"), "--version"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **home},
+    )
+    assert ran.returncode == 0 and ran.stdout.startswith("landwatch "), ran.stderr
+    oid = repo.land("recorded through the entry point under that home")
+    assert repo.pending() == [(oid, None)]
+
+
+def test_a_home_with_a_double_quote_is_refused_with_the_way_on(tmp_path: Path) -> None:
+    home = spaced_home(tmp_path / 'the "home"')
+    refused = install_sh(cwd=tmp_path, bin_dir=tmp_path / "bin", **home)
+    assert refused.returncode == 1
+    assert "pip's command launcher does not run from a path holding" in refused.stderr
+    assert "set XDG_DATA_HOME to a directory without them" in refused.stderr
+    assert not (Path(home["XDG_DATA_HOME"]) / "landwatch").exists()
