@@ -4,6 +4,7 @@ the kill switch are never reviewed again."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import time
@@ -163,3 +164,24 @@ def test_other_repositories_are_swept_apart(tmp_path: Path, journal: Path) -> No
     b = scripted_commit(two, "b")
     two.git("update-ref", "refs/heads/main", b, **an_hour_ago())
     assert sorted(drain(journal)) == sorted([(a, None), (b, None)])
+
+
+def test_a_copied_report_or_a_marker_without_a_record_is_no_review(repo: Repo) -> None:
+    """What the sweep takes as reviewed: a report of that very commit, a marker holding its
+    record; a report copied under another commit's name, or a bare marker, says nothing."""
+    first = repo.land("reviewed")
+    assert run_reviewer("--once").returncode == 0
+    second = repo.land("never reviewed", "second.txt")
+    third = repo.land("never reviewed either", "third.txt")
+    asked = sweep._Repository(repo.git_dir)
+    assert all(asked.recorded(oid) for oid in (first, second, third))
+    repo.clear()
+    known = repo.git_dir / "landwatch" / "known"
+    for oid in (second, third):
+        (known / f"review-{oid}").unlink()
+    assert not asked.recorded(second) and not asked.recorded(third)
+    report = layout.report_file(repo.git_dir, first)
+    shutil.copyfile(report, layout.report_file(repo.git_dir, second))
+    (known / f"review-{third}").write_text("planted\n")
+    assert not asked.recorded(second) and not asked.recorded(third)
+    assert asked.recorded(first)

@@ -16,7 +16,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from landwatch import layout, registry, work_item
+from landwatch import layout, registry, report_store, work_item
 from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.files import list_entries, read_file, remove, write_atomic
 from landwatch.git import run_git
@@ -147,15 +147,19 @@ class _Repository:
         self.worktrees = registry.worktree_git_dirs(common)
 
     def recorded(self, oid: str) -> bool:
-        """Recorded in any worktree's queue (in any state), reviewed, or skipped on purpose."""
-        if os.path.lexists(layout.report_file(self.common, oid)):
-            return True
+        """Recorded in any worktree's queue (in any state), reviewed, or skipped on purpose.
+
+        A report counts only when it is a report of this commit, a marker only when it holds
+        its record: a copied one, or one planted with the repository, reviews nothing."""
+        id_ = f"{WorkKind.REVIEW}-{oid}"
         for git_dir in self.worktrees:
-            if work_item.is_known(git_dir, f"{WorkKind.REVIEW}-{oid}"):
+            if work_item.is_known(git_dir, id_) and work_item.holds_record(git_dir, id_):
                 return True
             if os.path.lexists(layout.SKIPPED.path(git_dir) / oid):
                 return True
-        return False
+        return os.path.lexists(layout.report_file(self.common, oid)) and (
+            report_store.read(self.common, oid) is not None
+        )
 
     def git(self, *args: str) -> list[str]:
         result = run_git(*args, git_dir=self.common)

@@ -68,6 +68,7 @@ from landwatch.work_item.produce import enqueue, ensure_work_directory
 from landwatch.work_item.reading import (
     entries,
     given_up,
+    holds_record,
     is_known,
     next_claim_expiry,
     pending_summary,
@@ -140,6 +141,7 @@ __all__ = [
     "find_claim",
     "forget_listing",
     "given_up",
+    "holds_record",
     "id_of_entry",
     "is_kind_name",
     "is_known",

@@ -96,3 +96,16 @@ def is_known(git_dir: os.PathLike[str] | str, id: str) -> bool:
     whatever state the item is (the dedup an enqueue would meet)."""
     # A look, not a step of the protocol: one lstat, as cheap as the reflog sweep needs it.
     return os.path.lexists(os.path.join(git_dir, WORK_DIRECTORY, KNOWN, id))
+
+
+def holds_record(git_dir: os.PathLike[str] | str, id: str) -> bool:
+    """Whether `known/<id>` holds a record of `id`: a marker that holds none (planted with a
+    copied repository, or torn) is no record of a landing."""
+    with opened(git_dir, "cannot read a marker of") as directory:
+        if directory is None:
+            return False
+        try:
+            decode_entry(directory, KNOWN, id)
+        except (RecordError, FileNotFoundError):
+            return False
+        return True
