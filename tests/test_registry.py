@@ -5,11 +5,15 @@ newline refused; a registered repository that cannot be drained says why."""
 from __future__ import annotations
 
 import os
+import secrets
+import shutil
+import stat
 from pathlib import Path
 
 import pytest
 
 from landwatch import layout, registry
+from support.queue import T, new_repository
 from support.repos import Repo
 
 
@@ -103,3 +107,26 @@ def test_a_repository_of_another_user_cannot_be_drained(tmp_path: Path) -> None:
     git_dir = Repo(tmp_path / "repo").git_dir
     os.chown(git_dir, 4321, 4321)
     assert registry.problem_with(git_dir) == "it belongs to uid 4321, not to you"
+
+
+def test_a_work_directory_is_marked_as_made_here_and_a_copy_is_not(tmp_path: Path) -> None:
+    """The mark is the directory's inode signed with the person's key: a `mv` keeps it, a copy
+    (a tarball, `cp -r`) of even the person's own carries a mark that does not hold."""
+    first = new_repository(tmp_path / "first")
+    assert not registry.made_here(first)
+    registry.mark_made(first)
+    assert registry.made_here(first)
+    key = layout.WORK_KEY.path()
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    moved = tmp_path / "moved"
+    shutil.move(first.parent, moved)
+    assert registry.made_here(moved / ".git")
+    copy = tmp_path / "copy"
+    shutil.copytree(moved, copy, symlinks=True)
+    assert not registry.made_here(copy / ".git")
+    aside = registry.set_aside_unless_made(copy / ".git", now=T)
+    assert aside == copy / ".git" / f"landwatch.not-made-here.{int(T * 1e6)}"
+    assert not (copy / ".git" / "landwatch").exists() and (aside / "made").exists()
+    assert registry.set_aside_unless_made(moved / ".git", now=T) is None
+    key.write_text(secrets.token_hex(32) + "\n")
+    assert not registry.made_here(moved / ".git")  # under another person's key

@@ -1,4 +1,5 @@
-"""The repositories a user's reviewer drains, one real path of a common git dir per line.
+"""The repositories a user's reviewer drains, one real path of a common git dir per line, and the
+work directories landwatch made for them (a mark that a copied or unpacked one cannot carry).
 
 Like `git maintenance register`, keyed by real path; rewritten whole under a lock, so a reader
 never sees half a file and two installs at once lose neither repository.
@@ -7,11 +8,18 @@ never sees half a file and two installs at once lose neither repository.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import os
+import secrets
+import stat
 from pathlib import Path
 
-from landwatch import layout
+from landwatch import layout, work_item
 from landwatch.files import exclusive, read_file, write_atomic
+
+# The mark's first words: what it is, and its version.
+MADE_HEADER = b"landwatch-work-directory 1 "
 
 
 def registered() -> list[Path]:
@@ -48,6 +56,10 @@ def problem_with(common_git_dir: Path) -> str | None:
     return None
 
 
+def is_registered(common_git_dir: Path) -> bool:
+    return _key(common_git_dir) in registered()
+
+
 def register(common_git_dir: Path) -> bool:
     """Add a repository; False when it was registered already."""
     key = _key(common_git_dir)
@@ -81,3 +93,60 @@ def _write(repositories: list[Path]) -> None:
     write_atomic(
         layout.REGISTRY.path(), data.encode("utf-8", errors="surrogateescape"), trusted=None
     )
+
+
+# --- the work directories landwatch made -------------------------------------------------------
+
+
+def _work_key() -> bytes:
+    """The person's own key of the marks (made on first need): outside every repository, so a
+    repository brought from elsewhere cannot carry a mark that holds here."""
+    path = layout.WORK_KEY.path()
+    with exclusive(layout.REGISTRY_LOCK.path()):
+        try:
+            return bytes.fromhex(read_file(path, trusted=None).decode("ascii").strip())
+        except FileNotFoundError:
+            key = secrets.token_bytes(32)
+            write_atomic(path, key.hex() + "\n", trusted=None)
+            return key
+        except (UnicodeDecodeError, ValueError) as error:
+            raise OSError(f"{path} is not a key landwatch wrote ({error})") from None
+
+
+def _mark_of(work: Path) -> bytes:
+    """The mark of the work directory at `work`: its inode signed with the person's key, so a
+    copy (a tarball, `cp -r`) of even their own has another, and the mark moves with a `mv`."""
+    info = os.lstat(work)
+    if not stat.S_ISDIR(info.st_mode):
+        raise OSError(f"{work} is not a directory")
+    digest = hmac.new(_work_key(), str(info.st_ino).encode(), hashlib.sha256).hexdigest()
+    return MADE_HEADER + digest.encode() + b"\n"
+
+
+def made_here(git_dir: Path) -> bool:
+    """Whether the worktree's work directory is one landwatch made here (or took as its own):
+    it carries the mark of this directory under this person's key."""
+    work = layout.work_dir(git_dir)
+    try:
+        found = read_file(layout.MADE.path(git_dir), trusted=git_dir)
+        return hmac.compare_digest(found, _mark_of(work))
+    except OSError:
+        return False
+
+
+def mark_made(git_dir: Path) -> None:
+    """Mark the worktree's work directory (made first if missing) as landwatch's own."""
+    work = work_item.ensure_work_directory(git_dir)
+    write_atomic(layout.MADE.path(git_dir), _mark_of(work), trusted=git_dir)
+
+
+def set_aside_unless_made(git_dir: Path, *, now: float) -> Path | None:
+    """A work directory landwatch did not make (it came with a copied or unpacked repository) is
+    renamed aside, unread, before anything in it is used; where it went, or None when it was
+    landwatch's, absent, or not a directory (which the queue refuses with its own line)."""
+    work = layout.work_dir(git_dir)
+    if not work.is_dir() or work.is_symlink() or made_here(git_dir):
+        return None
+    aside = work.with_name(f"{work.name}.not-made-here.{work_item.micros(now)}")
+    os.rename(work, aside)
+    return aside

@@ -5,6 +5,7 @@ that does not exist); a bare repository and a path with a newline refused in one
 from __future__ import annotations
 
 import io
+import json
 import os
 import stat
 import subprocess
@@ -14,7 +15,8 @@ import pytest
 
 from landwatch import hooks, layout, registry
 from landwatch.commands import install
-from support.repos import Repo, run_cli
+from support.daemon import run_reviewer
+from support.repos import Repo, installed, run_cli
 
 
 def test_install_writes_marked_executable_hooks_and_registers(tmp_path: Path) -> None:
@@ -138,3 +140,66 @@ def test_a_sha256_repository_is_refused_in_one_line(tmp_path: Path) -> None:
     assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert "sha256 object names" in result.stderr and "nothing installed" in result.stderr
     assert not (path / ".git" / "landwatch").exists() and registry.registered() == []
+
+
+def plant(work: Path, oid: str, report: dict[str, object], mark: bytes) -> None:
+    """What the issue planted in .git/landwatch: a known/ marker for an upstream commit, a copy
+    of a report without findings renamed to be that commit's, and a mark copied from elsewhere."""
+    for part in ("known", "reports"):
+        (work / part).mkdir(parents=True, mode=0o700, exist_ok=True)
+    (work / "known" / f"review-{oid}").write_text("planted\n")
+    (work / "reports" / f"{oid}.json").write_text(json.dumps({**report, "commit": oid}))
+    (work / "made").write_bytes(mark)
+
+
+def test_a_planted_work_directory_is_moved_aside_and_the_pulled_commit_reviewed(
+    tmp_path: Path,
+) -> None:
+    """The issue's attack: a repository copied with `.git/landwatch` planted, then `landwatch
+    install` and a pull bringing the commit the plant names. Before, that commit was never
+    reviewed (the marker made the hook's record a duplicate, the report made the sweep skip
+    it) and `show` printed the planted report; now install moves the directory aside."""
+    elsewhere = installed(tmp_path / "elsewhere")  # a clean review to copy, and its mark
+    clean = elsewhere.land("Add the notes", "notes.txt")
+    assert run_reviewer("--once").returncode == 0
+    report = json.loads(layout.report_file(elsewhere.git_dir, clean).read_text())
+    assert report["findings"] == []
+    upstream = Repo(tmp_path / "upstream")
+    victim = Repo(tmp_path / "victim", clone_of=upstream.path)
+    bad = upstream.land("Sum the prices", {"cart.py": "import pdb; pdb.set_trace()   \n"})
+    work = victim.git_dir / "landwatch"
+    plant(work, bad, report, (elsewhere.git_dir / "landwatch" / "made").read_bytes())
+    said = victim.install()
+    aside = [p for p in victim.git_dir.iterdir() if p.name.startswith("landwatch.not-made-here.")]
+    assert len(aside) == 1 and (aside[0] / "reports" / f"{bad}.json").exists()
+    assert f"landwatch: {work} was not made by landwatch here" in said
+    assert f"moved aside, unread, to {aside[0]}" in said
+    assert not (work / "known" / f"review-{bad}").exists() and registry.made_here(victim.git_dir)
+    assert victim.run("pull", "-q", "--ff-only").returncode == 0
+    assert victim.head() == bad
+    assert run_reviewer("--once").returncode == 0
+    shown = victim.landwatch("show", bad)
+    assert "P007 debug-statement" in shown.stdout, shown.stdout + shown.stderr
+    assert json.loads(layout.report_file(victim.git_dir, bad).read_text())["findings"]
+
+
+def test_a_reinstall_keeps_its_own_queue_and_reports(repo: Repo) -> None:
+    reviewed = repo.land("reviewed before the reinstall")
+    assert run_reviewer("--once").returncode == 0
+    waiting = repo.land("waiting through the reinstall", "later.txt")
+    said = repo.install()
+    assert "not made by landwatch" not in said
+    assert layout.report_file(repo.git_dir, reviewed).exists()
+    assert repo.pending() == [(waiting, None)]
+    registry.unregister(repo.git_dir)  # uninstalled since: the mark still says it is ours
+    assert "not made by landwatch" not in repo.install()
+    assert repo.pending() == [(waiting, None)]
+
+
+def test_a_work_directory_without_a_mark_is_adopted_when_registered(repo: Repo) -> None:
+    """One made by a release before the marks: the repository is registered, so its queue is
+    the person's and is kept (security.md says what that leaves open)."""
+    waiting = repo.land("recorded before the marks")
+    (repo.git_dir / "landwatch" / "made").unlink()
+    assert "not made by landwatch" not in repo.install()
+    assert repo.pending() == [(waiting, None)] and registry.made_here(repo.git_dir)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import TextIO
 
@@ -113,6 +114,7 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
     problems = [p for event in HOOK_EVENTS if (p := hook_slots.conflict(hooks_dir / event))]
     if problems:
         raise InstallError("; ".join(problems))  # nothing written: no half installs
+    _set_aside_what_landwatch_did_not_make(repository, out)
     recorded = hook_slots.recorded_hooks_dir(repository.common_dir)
     if recorded is not None and recorded.resolve() != hooks_dir.resolve():
         # Installed elsewhere before (git ran hooks from there then): taken away from there.
@@ -139,7 +141,7 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
             file=out,
         )
     for git_dir in registry.worktree_git_dirs(repository.common_dir):
-        work_item.ensure_work_directory(git_dir)
+        registry.mark_made(git_dir)
         private_directory(layout.SKIPPED.path(git_dir), trusted=git_dir)
         notice.start_told(git_dir)
     # Nothing that landed before the install is reviewed; a reinstall goes on where it was.
@@ -152,6 +154,22 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
     print(f"landwatch: hooks call {entry}", file=out)
     _tell_of_committed_linters(repository, out)
     return 0
+
+
+def _set_aside_what_landwatch_did_not_make(repository: Repository, out: TextIO) -> None:
+    """A work directory that came with the repository (copied, unpacked, planted) is moved aside
+    before anything in it is read: its markers and reports would say commits were reviewed. A
+    registered repository's are the person's, marked or not (made by a release before marks)."""
+    if registry.is_registered(repository.common_dir):
+        return
+    for git_dir in registry.worktree_git_dirs(repository.common_dir):
+        aside = registry.set_aside_unless_made(git_dir, now=time.time())
+        if aside is not None:
+            print(
+                f"landwatch: {safe(str(layout.work_dir(git_dir)))} was not made by landwatch "
+                f"here (it came with the repository); moved aside, unread, to {safe(str(aside))}",
+                file=out,
+            )
 
 
 def _beside_git_lfs(repository: Repository, hooks_dir: Path, out: TextIO) -> None:

@@ -18,7 +18,7 @@ from typing import TextIO
 
 from landwatch import coverage, hook_slots, layout, registry, trust
 from landwatch.commands import service
-from landwatch.files import remove
+from landwatch.files import read_file, remove, write_atomic
 from landwatch.hooks import HOOK_EVENTS, find_repository
 from landwatch.text import safe
 from landwatch.work_item import WORK_DIRECTORY
@@ -59,7 +59,14 @@ def plan(keep_data: bool) -> list[str]:
     lines.append(f"remove the reviewer's service ({service.scheduler().describe()})")
     for directory in (layout.state_dir(), layout.config_dir(), layout.data_dir()):
         if directory.exists():
-            lines.append(f"remove {safe(str(directory))}")
+            kept = keep_data and directory == layout.state_dir() and layout.WORK_KEY.path().exists()
+            but = (
+                f" but {safe(str(layout.WORK_KEY.path()))} (whose marks say the kept"
+                " work directories are landwatch's)"
+                if kept
+                else ""
+            )
+            lines.append(f"remove {safe(str(directory))}{but}")
     lines += [f"remove the link {safe(str(link))}" for link in command_links()]
     return lines
 
@@ -86,13 +93,26 @@ def uninstall_everything(
         service.service("uninstall", out=io.StringIO())
     for common in registry.registered():
         _remove_repository(common, keep_data, out)
+    key = _kept_work_key(keep_data)
     for directory in (layout.state_dir(), layout.config_dir(), layout.data_dir()):
         shutil.rmtree(directory, ignore_errors=True)
+    if key is not None:
+        # The data kept stays landwatch's for the next install, not moved aside as planted.
+        write_atomic(layout.WORK_KEY.path(), key, trusted=None)
     for link in command_links():
         with contextlib.suppress(OSError):
             link.unlink()
     print("landwatch: removed; nothing of it runs any more", file=out)
     return 0
+
+
+def _kept_work_key(keep_data: bool) -> bytes | None:
+    if not keep_data:
+        return None
+    try:
+        return read_file(layout.WORK_KEY.path(), trusted=None)
+    except OSError:
+        return None
 
 
 def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:

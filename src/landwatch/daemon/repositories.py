@@ -63,10 +63,13 @@ class Repositories:
                 self._repository_of[git_dir] = common
         for git_dir in set(git_dirs) - set(self.git_dirs):
             # A worktree added since: its work directory made now, so that it can be watched
-            # before its first landing (the hook would make it, unwatched).
+            # before its first landing (the hook would make it, unwatched), and marked as
+            # landwatch's: a registered repository's is the person's (one the hook made, or a
+            # release before the marks).
             try:
-                work_item.ensure_work_directory(git_dir)
-            except work_item.QueueError as error:
+                if not registry.made_here(git_dir):
+                    registry.mark_made(git_dir)
+            except (work_item.QueueError, OSError) as error:
                 log.warning("%s", error)
         changed = git_dirs != self.git_dirs
         self.git_dirs, self.repositories = git_dirs, usable

@@ -92,6 +92,12 @@ SKIPPED = Place(
     directory=True,
     hooks=True,
 )
+MADE = Place(
+    "made",
+    Scope.WORKTREE,
+    "registry (install, the reviewer)",
+    "the mark that landwatch made this work directory here: its inode signed with the key",
+)
 PUSH_STATE = Place(
     "push-state.json",
     Scope.WORKTREE,
@@ -112,6 +118,7 @@ WORKTREE_PLACES = (
     LAST_STAMP,
     TOLD,
     SKIPPED,
+    MADE,
     PUSH_STATE,
 )
 
@@ -233,6 +240,9 @@ NOTIFIED = Place(
     "<state>/notified.json", Scope.USER, "notify", "when the last notifications were sent"
 )
 TRUST_LOCK = Place("<state>/trust.lock", Scope.USER, "trust", "flock of trust changes")
+WORK_KEY = Place(
+    "<state>/work-key", Scope.USER, "registry", "the key of the marks on work directories"
+)
 USER_PLACES = (
     ENTRY_POINT,
     REGISTRY,
@@ -244,6 +254,7 @@ USER_PLACES = (
     TRUST,
     NOTIFIED,
     TRUST_LOCK,
+    WORK_KEY,
 )
 
 
