@@ -1,5 +1,6 @@
-"""`landwatch trust [--show | --revoke]`: allow the linters committed at HEAD to run in this
-repository, see what is trusted, or withdraw it (landwatch.trust keeps the approvals).
+"""`landwatch trust [--show | --revoke]`: allow the linters committed at HEAD, and the files of
+the repository they are given, in this repository; see what is trusted, or withdraw it
+(landwatch.trust keeps the approvals).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from landwatch.trust import (
     COMMAND,
     approvals,
     approve,
-    committed_linters,
+    committed,
     describe,
+    own_linters,
     repository_key,
     revoke,
 )
@@ -38,24 +40,29 @@ def trust(git_dir: Path, *, show: bool, revoke_all: bool, out: TextIO | None = N
             print(f"trusted {when} ({approval.digest[:12]}):", file=out)
             for line in approval.commands:
                 print(f"  {safe(line)}", file=out)
+            for path, _ in approval.files:
+                print(f"  given {safe(path)}", file=out)
         return 0
     from landwatch.review.config import ConfigError
 
     try:
-        where, linters = committed_linters(git_dir)
+        where, pinned = committed(git_dir)
     except ConfigError as error:
         print(f"landwatch: {error}; nothing trusted", file=sys.stderr)
         return 1
-    if not linters:
+    if not pinned.linters and not (own_linters()[0] and pinned.files):
         print(f"landwatch: {safe(where)} asks to run no linter; nothing to trust", file=out)
         return 0
     print(
         f"landwatch: {safe(where)} at HEAD runs these commands on the files a commit changes:",
         file=out,
     )
-    for line in describe(linters):
+    for line in describe(list(pinned.linters)):
         print(f"  {safe(line)}", file=out)
-    approval = approve(git_dir, linters)
+    print("landwatch: and gives linters these files of the repository:", file=out)
+    for file in pinned.files:
+        print(f"  {safe(file.path)}" + (f" ({safe(file.why)})" if file.why else ""), file=out)
+    approval = approve(git_dir, pinned)
     print(
         f"landwatch: trusted exactly these ({approval.digest[:12]}); a change to them needs "
         f"`{COMMAND}` again; `{COMMAND} --revoke` withdraws it",

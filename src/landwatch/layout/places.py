@@ -233,6 +233,11 @@ NOTIFIED = Place(
     "<state>/notified.json", Scope.USER, "notify", "when the last notifications were sent"
 )
 TRUST_LOCK = Place("<state>/trust.lock", Scope.USER, "trust", "flock of trust changes")
+# A linter looks for its configuration in the directories above its own too: above these, only
+# the person's directories, never a /tmp other users write to.
+LINTING = Place(
+    "<state>/run/linting", Scope.USER, "review.workspace", "the linters' workspaces", True
+)
 USER_PLACES = (
     ENTRY_POINT,
     REGISTRY,
@@ -244,6 +249,7 @@ USER_PLACES = (
     TRUST,
     NOTIFIED,
     TRUST_LOCK,
+    LINTING,
 )
 
 
