@@ -160,7 +160,10 @@ def policy(git_dir: os.PathLike[str] | str) -> LinterPolicy:
             "them and what changed, and allows them"
         )
 
-    return LinterPolicy(own=own, vet=vet, problems=problems, scratch=layout.LINTING.path())
+    sandboxed = layout.read_git_settings(git_dir)[layout.SANDBOX]
+    return LinterPolicy(
+        own=own, vet=vet, problems=problems, scratch=layout.LINTING.path(), sandboxed=sandboxed
+    )
 
 
 def held_back(git_dir: os.PathLike[str] | str, digest: str) -> None:

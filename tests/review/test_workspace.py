@@ -19,7 +19,7 @@ LISTING = ["sh", "-c", "pwd >&2; find . -type f | sort"]
 
 def test_a_run_holds_what_it_is_given_and_the_file_it_lints(tmp_path: Path) -> None:
     given = {"pyproject.toml": b"[tool.ruff]\n", "tools/plugin.py": b"pass\n"}
-    with workspace(given, tmp_path / "linting") as place:
+    with workspace(given, None, tmp_path / "linting") as place:
         ran = place.run(tuple(LISTING), "sub/m.py", b"x = 1\n", timeout=60)
         assert ran.stdout.decode().split() == [
             "./pyproject.toml",
@@ -40,7 +40,7 @@ def test_a_run_holds_what_it_is_given_and_the_file_it_lints(tmp_path: Path) -> N
 
 
 def test_what_one_run_writes_the_next_never_reads(tmp_path: Path) -> None:
-    with workspace({}, None) as place:
+    with workspace({}, None, None) as place:
         place.run(("sh", "-c", "echo planted > .pylintrc"), "a.py", b"", timeout=60)
         after = place.run(tuple(LISTING), "b.py", b"", timeout=60)
     assert after.stdout.decode().split() == ["./b.py"]
@@ -62,7 +62,7 @@ def test_a_python_m_linter_imports_the_real_module_not_the_linted_file(tmp_path:
     """The linted file is named `json.py`, beside the linter, which imports json."""
     script = "import json, sys; print(json.__file__)"
     planted = b"raise SystemExit('the linted file was imported')\n"
-    with workspace({}, None) as place:
+    with workspace({}, None, None) as place:
         direct = place.run((sys.executable, "-c", script), "json.py", planted, timeout=60)
         wrapped = f"exec {sys.executable} -c {json.dumps(script)}"
         indirect = place.run(("sh", "-c", wrapped), "json.py", planted, timeout=60)

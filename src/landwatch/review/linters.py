@@ -5,14 +5,15 @@ before the change (`baseline`, graylint's method), or to the whole file on reque
 Commands run only as the caller's LinterPolicy allows: the person's own linters, and a
 repository's committed ones once the person trusted exactly them and the configuration files
 they are given (review.pinned). Each run gets the content on stdin, a directory of its own with
-those files and the linted one (review.workspace), a timeout, a share of the review's budget
-and a cap on its output.
+those files and the linted one (review.workspace), a sandbox where the machine has one, a
+timeout, a share of the review's budget and a cap on its output.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 import time
 from collections import Counter
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from landwatch.review import sandbox
 from landwatch.review.binary import looks_binary
 from landwatch.review.change import Change, FileChange
 from landwatch.review.config import LinterConfig
@@ -78,6 +80,7 @@ class LinterPolicy:
     problems: tuple[str, ...] = ()  # the person's own configuration could not be read
     budget: float = REVIEW_BUDGET
     scratch: Path | None = None  # where workspaces are made (None: the temporary directory)
+    sandboxed: bool = True  # under bubblewrap where the machine has it
 
 
 NO_LINTERS = LinterPolicy()
@@ -112,7 +115,8 @@ def run_all(
         return outcome
     if not trusted and pinned.given():
         outcome.notes.append(_without_configuration(pinned))
-    with workspace(pinned.given() if trusted else {}, policy.scratch) as place:
+    jail = sandbox.find(os.environ.get("PATH"))[0] if policy.sandboxed else None
+    with workspace(pinned.given() if trusted else {}, jail, policy.scratch) as place:
         _run_each(allowed, files, place, policy, pinned.digest if trusted else None, outcome)
     return outcome
 

@@ -1,7 +1,7 @@
 """Where a linter runs, and how: a directory of its own for each run, holding the configuration
 files the person trusted (review.pinned) and the file it lints, and nothing else the repository
 holds; the file named to it as `./path`; Python kept from importing what is in its directory;
-a scrubbed environment.
+a scrubbed environment; under bubblewrap where the machine has it (review.sandbox).
 
 The directory (`<tree>`, its working directory) is made again for every run, so what one run
 wrote is never read by the next.
@@ -20,6 +20,7 @@ from pathlib import Path
 
 from landwatch.processes import ProgramResult, run_program
 from landwatch.review.pinned import taken_as_configuration
+from landwatch.review.sandbox import Sandbox
 
 # What a linter may see of the user's environment: enough to find itself and run.
 _KEPT_ENV = (
@@ -58,10 +59,11 @@ def command_line(command: tuple[str, ...], path: str) -> list[str]:
 
 @dataclass
 class Workspace:
-    """The linters of one review: their directory, and what they are given."""
+    """The linters of one review: their directory, what they are given, their sandbox."""
 
     root: Path
     given: Mapping[str, bytes]  # the pinned configuration files, by path
+    sandbox: Sandbox | None
 
     def run(
         self, command: tuple[str, ...], path: str, content: bytes, timeout: float
@@ -81,19 +83,24 @@ class Workspace:
                 _write(tree, path, content)
             argv = command_line(command, path)
             env = {**scrubbed_environment(), "TMPDIR": str(tmp)}
+            if self.sandbox is not None:
+                argv = self.sandbox.wrap(argv, writable=scratch, cwd=tree)
+                env["XDG_CACHE_HOME"] = str(tmp)  # the user's is read-only there
             return run_program(argv, input=content, timeout=timeout, cwd=tree, env=env)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
 
 @contextmanager
-def workspace(given: Mapping[str, bytes], parent: Path | None) -> Iterator[Workspace]:
+def workspace(
+    given: Mapping[str, bytes], sandbox: Sandbox | None, parent: Path | None
+) -> Iterator[Workspace]:
     """A private directory under `parent` (the system's temporary directory if None), outside
     every worktree, removed with all the linters left in it."""
     if parent is not None:
         parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="landwatch-lint-", dir=parent) as root:
-        yield Workspace(Path(root), given)
+        yield Workspace(Path(root), given, sandbox)
 
 
 def _write(tree: Path, path: str, data: bytes) -> None:
