@@ -46,7 +46,7 @@ def test_a_pull_that_changes_the_command_needs_trust_again(tmp_path: Path, repo:
     repo.land("a linter", {".landwatch.toml": canary_linter(first)}, hooks=False)
     clone = Repo(tmp_path / "clone", clone_of=repo.path)
     clone.install()
-    assert clone.landwatch("trust").returncode == 0
+    assert clone.landwatch("trust", "--yes").returncode == 0
     changed = {".landwatch.toml": canary_linter(second), "t.py": "t = 1\n"}
     repo.land("the linter changes", changed, hooks=False)
     assert clone.run("pull", "-q", "--ff-only").returncode == 0
@@ -64,7 +64,7 @@ def test_a_pull_that_changes_the_command_needs_trust_again(tmp_path: Path, repo:
 def test_a_fetched_branch_is_reviewed_without_its_commands(tmp_path: Path, repo: Repo) -> None:
     mine, theirs = tmp_path / "mine", tmp_path / "theirs"
     repo.land("my linter", {".landwatch.toml": canary_linter(mine)}, hooks=False)
-    assert repo.landwatch("trust").returncode == 0
+    assert repo.landwatch("trust", "--yes").returncode == 0
     fork = Repo(tmp_path / "fork", clone_of=repo.path)
     fork.land("a contribution", {".landwatch.toml": canary_linter(theirs), "m.py": "x\n"})
     assert repo.run("fetch", "-q", str(fork.path), "main").returncode == 0
@@ -108,7 +108,7 @@ def trusted_clone(tmp_path: Path, upstream: Repo, config: str) -> Repo:
     upstream.land("the linters", {".landwatch.toml": config, "m.py": "x = 1\n"}, hooks=False)
     clone = Repo(tmp_path / "clone", clone_of=upstream.path)
     clone.install()
-    trusted = clone.landwatch("trust")
+    trusted = clone.landwatch("trust", "--yes")
     assert trusted.returncode == 0, trusted.stderr
     return clone
 
@@ -172,6 +172,8 @@ def test_a_linters_configuration_holding_code_asks_for_trust_again(
     stored = reviewed_pull(clone, repo, "a hook", {"pyproject.toml": planted, "m.py": "x = 2\n"})
     assert not marker.exists() and stored.linters == []
     assert any("landwatch trust" in note for note in stored.notes)
+    asked = clone.landwatch("trust", "--show").stdout
+    assert f"+init-hook = {json.dumps(hook)}" in asked and "pyproject.toml" in asked
 
 
 def test_a_file_name_is_never_read_as_an_option(tmp_path: Path, repo: Repo) -> None:
@@ -206,7 +208,7 @@ def test_your_own_linters_get_no_configuration_of_an_untrusted_repository(
     assert any(
         "without this repository's configuration (pyproject.toml)" in n for n in stored.notes
     )
-    assert clone.landwatch("trust").returncode == 0  # the person allows it
+    assert clone.landwatch("trust", "--yes").returncode == 0  # the person allows it
     clone.land("another", {"m.py": "import sys\n"})
     assert run_reviewer("--once").returncode == 0
     assert marker.exists()  # the configuration they trusted, hook and all, is given now

@@ -140,7 +140,7 @@ def test_the_reviewer_runs_trusted_linters_sandboxed_unless_told_not_to(
         files = ["*.py"]
         """)
     repo.land("linters", {".landwatch.toml": writer + pylint_linter()}, hooks=False)
-    assert repo.landwatch("trust").returncode == 0
+    assert repo.landwatch("trust", "--yes").returncode == 0
     repo.git("config", "landwatch.sandbox", "true")
     oid = repo.land("a change", {"m.py": "import os\n"})
     assert run_reviewer("--once", PATH=WITH_BWRAP).returncode == 0
