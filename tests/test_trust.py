@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import textwrap
 from pathlib import Path
@@ -149,6 +150,9 @@ def test_a_committed_module_never_shadows_a_trusted_python_m_linter(
     # The real ruff ran, on both files, by both commands.
     assert {"ruff:F401", "wrapped:F401"} <= rules_of(stored, "m.py")
     assert {run["status"] for run in stored.linters} == {"ok"} and len(stored.linters) == 4
+    # They ran in the person's own directory, private, and left nothing there.
+    linting = layout.LINTING.path()
+    assert stat.S_IMODE(linting.stat().st_mode) == 0o700 and list(linting.iterdir()) == []
 
 
 def test_a_linters_configuration_holding_code_asks_for_trust_again(

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from landwatch import layout
-from landwatch.files import exclusive, read_file, remove, write_atomic
+from landwatch.files import exclusive, private_directory, read_file, remove, write_atomic
 
 if TYPE_CHECKING:  # the review (and pygit2) is imported only where it runs: the one line is light
     from landwatch.review.config import LinterConfig
@@ -160,10 +160,12 @@ def policy(git_dir: os.PathLike[str] | str) -> LinterPolicy:
             "them and what changed, and allows them"
         )
 
+    try:
+        scratch: Path | None = private_directory(layout.LINTING.path(), trusted=None)
+    except OSError:
+        scratch = None  # the system's temporary directory, rather than no review
     sandboxed = layout.read_git_settings(git_dir)[layout.SANDBOX]
-    return LinterPolicy(
-        own=own, vet=vet, problems=problems, scratch=layout.LINTING.path(), sandboxed=sandboxed
-    )
+    return LinterPolicy(own=own, vet=vet, problems=problems, scratch=scratch, sandboxed=sandboxed)
 
 
 def held_back(git_dir: os.PathLike[str] | str, digest: str) -> None:

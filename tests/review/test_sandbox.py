@@ -88,7 +88,7 @@ def test_a_sandboxed_linter_writes_only_its_own_directory_and_reaches_no_network
         print("/run", os.listdir("/run"))
     """)
     try:
-        with listening, workspace({}, usable(), tmp_path / "linting") as place:
+        with listening, workspace({}, usable(), tmp_path) as place:
             ran = place.run((sys.executable, "-c", probe), "m.py", b"", timeout=60)
         assert not outside.exists()
     finally:

@@ -19,6 +19,7 @@ LISTING = ["sh", "-c", "pwd >&2; find . -type f | sort"]
 
 def test_a_run_holds_what_it_is_given_and_the_file_it_lints(tmp_path: Path) -> None:
     given = {"pyproject.toml": b"[tool.ruff]\n", "tools/plugin.py": b"pass\n"}
+    (tmp_path / "linting").mkdir(mode=0o700)
     with workspace(given, None, tmp_path / "linting") as place:
         ran = place.run(tuple(LISTING), "sub/m.py", b"x = 1\n", timeout=60)
         assert ran.stdout.decode().split() == [

@@ -95,10 +95,8 @@ class Workspace:
 def workspace(
     given: Mapping[str, bytes], sandbox: Sandbox | None, parent: Path | None
 ) -> Iterator[Workspace]:
-    """A private directory under `parent` (the system's temporary directory if None), outside
-    every worktree, removed with all the linters left in it."""
-    if parent is not None:
-        parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    """A private directory under `parent` (a directory of the person's; the system's temporary
+    directory if None), outside every worktree, removed with all the linters left in it."""
     with tempfile.TemporaryDirectory(prefix="landwatch-lint-", dir=parent) as root:
         yield Workspace(Path(root), given, sandbox)
 
