@@ -66,7 +66,7 @@ def main() -> int:
 
         install.install(linted, out=io.StringIO())
         trusted = subprocess.run(
-            [sys.executable, "-m", "landwatch", "trust"], cwd=linted, capture_output=True
+            [sys.executable, "-m", "landwatch", "trust", "--yes"], cwd=linted, capture_output=True
         )
         assert trusted.returncode == 0, trusted.stderr
         with running_reviewer() as reviewer:

@@ -61,8 +61,10 @@ def _isolated_home(
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     # Maintenance is on by default for users; tests of other things keep their queues to review
-    # items, and the maintenance tests turn it on per repository.
-    (home / ".gitconfig").write_text("[landwatch]\n\tmaintenance = false\n")
+    # items, and the maintenance tests turn it on per repository. So is the linters' sandbox,
+    # where bubblewrap is installed; it hides /tmp, where tests' linters leave what they did:
+    # the sandbox's own tests turn it on.
+    (home / ".gitconfig").write_text("[landwatch]\n\tmaintenance = false\n\tsandbox = false\n")
     return home
 
 

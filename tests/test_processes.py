@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch.processes import run_command
+from landwatch.processes import run_command, run_program
 from support.daemon import process_gone, wait_for
 
 # The middle process starts a long sleeper that should die with it, prints its pid, waits.
@@ -111,3 +111,22 @@ def test_a_command_past_its_timeout_is_stopped_with_what_it_started() -> None:
     stopped = run_command(["sh", "-c", "sleep 60; exit 0"], timeout=0.3)
     assert stopped.timed_out
     assert time.monotonic() - started < 30  # not the minute the sleeper would hold the pipes
+
+
+def test_a_program_reads_its_input_and_answers_in_bytes(tmp_path: Path) -> None:
+    given = b"caf\xe9 \x00 not UTF-8\n"  # a linter's input is a committed file, any bytes
+    done = run_program(["sh", "-c", "cat; pwd >&2; exit 4"], input=given, timeout=60, cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.timed_out) == (4, given, False)
+    assert Path(done.stderr.decode().strip()).resolve() == tmp_path.resolve()
+
+
+def test_a_program_past_its_timeout_is_stopped_with_all_it_started(tmp_path: Path) -> None:
+    """A linter that starts workers which keep its pipes open: all of them are killed, and the
+    caller gets its answer at the timeout, not when the workers would end."""
+    pids = tmp_path / "pids"
+    script = f"sleep 120 & echo $! > {pids}; sleep 120 & wait"
+    started = time.monotonic()
+    stopped = run_program(["sh", "-c", script], input=b"", timeout=0.5)
+    assert stopped.timed_out and stopped.returncode < 0
+    assert time.monotonic() - started < 30
+    wait_for(lambda: process_gone(int(pids.read_text())), "the linter's worker to be killed")

@@ -28,7 +28,7 @@ def test_landwatch_review_prints_this_review(repo: Repo, tmp_path: Path) -> None
     history(repo, [f"feat: change {n}" for n in range(35)])
     first = repo.head()
     repo.land("add a linter", {".landwatch.toml": canary_linter(tmp_path / "ran")}, hooks=False)
-    trust.approve(repo.git_dir, trust.committed_linters(repo.git_dir)[1])
+    trust.approve(repo.git_dir, trust.committed(repo.git_dir)[1])
     repo.land("Sum the prices", {"cart.py": "total = 1  \nimport pdb\n"}, hooks=False)
     printed = repo.landwatch("review", "HEAD", "--json")
     assert printed.returncode == 0, printed.stderr
@@ -56,7 +56,7 @@ def test_committed_linters_run_only_once_trusted(repo: Repo, tmp_path: Path) -> 
     repo.land("a change", {"m.py": "x = 1\n"}, hooks=False)
     held = review_landing(repo.git_dir, "HEAD")
     assert not canary.exists() and held.linters == [] and held.linters_held_back
-    trust.approve(repo.git_dir, trust.committed_linters(repo.git_dir)[1])
+    trust.approve(repo.git_dir, trust.committed(repo.git_dir)[1])
     ran = review_landing(repo.git_dir, "HEAD")
     assert canary.exists() and ran.linters_held_back is None
     canary.unlink()

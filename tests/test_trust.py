@@ -1,15 +1,24 @@
 """Nothing a repository commits runs until the person trusts exactly that (trust): a clone, a
-pull, a fetched branch; the person's own linters run without asking."""
+pull, a fetched branch; the person's own linters run without asking, given the repository's
+configuration only where it is trusted. And what issue 22 found running the attacker's code
+after an ordinary pull, with the trusted configuration unchanged, each tried again for real:
+real git, the real reviewer, real ruff and pylint; the planted code never runs, the commit is
+still reviewed."""
 
 from __future__ import annotations
 
 import json
+import os
+import stat
+import sys
+import textwrap
 from pathlib import Path
 
 from landwatch import layout, report_store
+from landwatch.review.report import Report
 from support.daemon import run_reviewer
 from support.repos import Repo
-from support.review import canary_linter
+from support.review import canary_linter, pylint_linter
 
 
 def test_a_fresh_clone_runs_no_committed_command_until_trusted(tmp_path: Path, repo: Repo) -> None:
@@ -38,7 +47,7 @@ def test_a_pull_that_changes_the_command_needs_trust_again(tmp_path: Path, repo:
     repo.land("a linter", {".landwatch.toml": canary_linter(first)}, hooks=False)
     clone = Repo(tmp_path / "clone", clone_of=repo.path)
     clone.install()
-    assert clone.landwatch("trust").returncode == 0
+    assert clone.landwatch("trust", "--yes").returncode == 0
     changed = {".landwatch.toml": canary_linter(second), "t.py": "t = 1\n"}
     repo.land("the linter changes", changed, hooks=False)
     assert clone.run("pull", "-q", "--ff-only").returncode == 0
@@ -56,7 +65,7 @@ def test_a_pull_that_changes_the_command_needs_trust_again(tmp_path: Path, repo:
 def test_a_fetched_branch_is_reviewed_without_its_commands(tmp_path: Path, repo: Repo) -> None:
     mine, theirs = tmp_path / "mine", tmp_path / "theirs"
     repo.land("my linter", {".landwatch.toml": canary_linter(mine)}, hooks=False)
-    assert repo.landwatch("trust").returncode == 0
+    assert repo.landwatch("trust", "--yes").returncode == 0
     fork = Repo(tmp_path / "fork", clone_of=repo.path)
     fork.land("a contribution", {".landwatch.toml": canary_linter(theirs), "m.py": "x\n"})
     assert repo.run("fetch", "-q", str(fork.path), "main").returncode == 0
@@ -82,3 +91,128 @@ def test_the_persons_own_linters_run_everywhere_without_asking(tmp_path: Path, r
     assert [f.message for f in stored.findings if f.rule == "CFG"] == [
         f"{own}: {own}: linters[1]: command is required"
     ]
+
+
+def reviewed_pull(clone: Repo, upstream: Repo, message: str, files: dict[str, str]) -> Report:
+    """What `upstream` lands, pulled into `clone` and reviewed by the reviewer: its report."""
+    oid = upstream.land(message, files, hooks=False)
+    pulled = clone.run("pull", "-q", "--ff-only")
+    assert pulled.returncode == 0, pulled.stderr
+    assert run_reviewer("--once").returncode == 0
+    stored = report_store.read(clone.git_dir, oid)
+    assert stored is not None, "the pulled commit was not reviewed"
+    return stored
+
+
+def trusted_clone(tmp_path: Path, upstream: Repo, config: str) -> Repo:
+    """A clone of `upstream` with `config` as its committed linters, which the person trusts."""
+    upstream.land("the linters", {".landwatch.toml": config, "m.py": "x = 1\n"}, hooks=False)
+    clone = Repo(tmp_path / "clone", clone_of=upstream.path)
+    clone.install()
+    trusted = clone.landwatch("trust", "--yes")
+    assert trusted.returncode == 0, trusted.stderr
+    return clone
+
+
+def rules_of(report: Report, path: str) -> set[str]:
+    return {finding.rule for finding in report.findings if finding.path == path}
+
+
+def test_a_committed_module_never_shadows_a_trusted_python_m_linter(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """`python3 -m ruff` puts its working directory first on sys.path: a `ruff.py` committed
+    upstream would run instead of ruff. Neither run directly (-I) nor from a wrapper
+    (PYTHONSAFEPATH) does it."""
+    marker = tmp_path / "shadowed"
+    ruff = ["check", "--no-cache", "--output-format=json", "--select=F"]
+    wrapped = f'exec {sys.executable} -m ruff {" ".join(ruff)} --stdin-filename "$0" -'
+    direct = [sys.executable, "-m", "ruff", *ruff, "--stdin-filename", "{path}", "-"]
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "ruff"
+        command = {json.dumps(direct)}
+        format = "ruff-json"
+        files = ["*.py"]
+
+        [[linters]]
+        name = "wrapped"
+        command = ["sh", "-c", {json.dumps(wrapped)}, "{{path}}"]
+        format = "ruff-json"
+        files = ["*.py"]
+        """)
+    clone = trusted_clone(tmp_path, repo, config)
+    planted = f"import pathlib\npathlib.Path({str(marker)!r}).touch()\nprint('[]')\n"
+    stored = reviewed_pull(
+        clone, repo, "a module named ruff", {"ruff.py": planted, "m.py": "import os\n"}
+    )
+    assert not marker.exists()
+    # The real ruff ran, on both files, by both commands.
+    assert {"ruff:F401", "wrapped:F401"} <= rules_of(stored, "m.py")
+    assert {run["status"] for run in stored.linters} == {"ok"} and len(stored.linters) == 4
+    # They ran in the person's own directory, private, and left nothing there.
+    linting = layout.LINTING.path()
+    assert stat.S_IMODE(linting.stat().st_mode) == 0o700 and list(linting.iterdir()) == []
+
+
+def test_a_linters_configuration_holding_code_asks_for_trust_again(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """pylint reads `[tool.pylint.main] init-hook` from pyproject.toml and runs it: a change to
+    the configuration a linter is given is a change to what was trusted. A configuration file
+    in a directory below the root is never given at all."""
+    marker = tmp_path / "hooked"
+    clone = trusted_clone(tmp_path, repo, pylint_linter())
+    hook = f"import pathlib; pathlib.Path({str(marker)!r}).touch()"
+    below = {
+        "sub/pyproject.toml": f"[tool.pylint.main]\ninit-hook = {json.dumps(hook)}\n",
+        "sub/.pylintrc": f"[MAIN]\ninit-hook={hook}\n",
+        "sub/n.py": "import os\n",
+    }
+    stored = reviewed_pull(clone, repo, "configuration below the root", below)
+    assert not marker.exists()
+    assert "pylint:W0611" in rules_of(stored, "sub/n.py")  # pylint ran, without it
+    planted = f"[project]\nname = 'm'\n\n[tool.pylint.main]\ninit-hook = {json.dumps(hook)}\n"
+    stored = reviewed_pull(clone, repo, "a hook", {"pyproject.toml": planted, "m.py": "x = 2\n"})
+    assert not marker.exists() and stored.linters == []
+    assert any("landwatch trust" in note for note in stored.notes)
+    asked = clone.landwatch("trust", "--show").stdout
+    assert f"+init-hook = {json.dumps(hook)}" in asked and "pyproject.toml" in asked
+
+
+def test_a_file_name_is_never_read_as_an_option(tmp_path: Path, repo: Repo) -> None:
+    """`{path}` is given as `./path`: a file named like an option is a file to pylint."""
+    clone = trusted_clone(tmp_path, repo, pylint_linter())
+    name = '--init-hook=import os;os.system("cd;touch MARKER")#.py'  # the marker in $HOME
+    stored = reviewed_pull(clone, repo, "an odd name", {name: "import os\n"})
+    assert not (Path(os.environ["HOME"]) / "MARKER").exists()
+    assert "pylint:W0611" in rules_of(stored, name)  # linted as the file it is
+
+
+def test_your_own_linters_get_no_configuration_of_an_untrusted_repository(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """Your own pylint runs in a fresh clone without asking, and without the clone's
+    configuration; once you trusted that, it is given to it."""
+    marker = tmp_path / "hooked"
+    hook = f"import pathlib; pathlib.Path({str(marker)!r}).touch()"
+    planted = f"[tool.pylint.main]\ninit-hook = {json.dumps(hook)}\n"
+    repo.land("a hook", {"pyproject.toml": planted}, hooks=False)
+    own = layout.OWN_CONFIG.path()
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text(pylint_linter("mine"))
+    clone = Repo(tmp_path / "clone", clone_of=repo.path)
+    clone.install()
+    assert "nothing is trusted" in clone.landwatch("trust", "--show").stdout
+    oid = clone.land("a change", {"m.py": "import os\n"})
+    assert run_reviewer("--once").returncode == 0
+    stored = report_store.read(clone.git_dir, oid)
+    assert stored is not None and not marker.exists()
+    assert "mine:W0611" in rules_of(stored, "m.py")
+    assert any(
+        "without this repository's configuration (pyproject.toml)" in n for n in stored.notes
+    )
+    assert clone.landwatch("trust", "--yes").returncode == 0  # the person allows it
+    clone.land("another", {"m.py": "import sys\n"})
+    assert run_reviewer("--once").returncode == 0
+    assert marker.exists()  # the configuration they trusted, hook and all, is given now

@@ -210,10 +210,11 @@ def _reviews(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def _upkeep(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     trust = commands.add_parser(
-        "trust", help="allow the linters committed at HEAD to run here (and see, withdraw)"
+        "trust", help="see the linters and configuration committed at HEAD, then allow them here"
     )
     trust_mode = trust.add_mutually_exclusive_group()
-    trust_mode.add_argument("--show", action="store_true", help="what is trusted here")
+    trust_mode.add_argument("--show", action="store_true", help="what is trusted, what is asked")
+    trust_mode.add_argument("--yes", action="store_true", help="allow without asking (no tty)")
     trust_mode.add_argument(
         "--revoke", action="store_true", help="withdraw everything trusted in this repository"
     )
@@ -328,7 +329,7 @@ def _trust(args: argparse.Namespace) -> int:
     from landwatch.commands.trust import trust
     from landwatch.git import git_dir_of
 
-    return trust(git_dir_of(Path.cwd()), show=args.show, revoke_all=args.revoke)
+    return trust(git_dir_of(Path.cwd()), show=args.show, revoke_all=args.revoke, yes=args.yes)
 
 
 def _retry(args: argparse.Namespace) -> int:

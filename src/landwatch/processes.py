@@ -1,5 +1,6 @@
-"""The processes landwatch starts: never with a terminal, stopped past their time, telling the
-caller they are still alive while they run, and dying with the process that started them.
+"""The processes landwatch starts: never with a terminal, stopped past their time with all they
+started, telling the caller they are still alive while they run, and dying with the process that
+started them.
 
 Dying with the parent is Linux's prctl PR_SET_PDEATHSIG, which holds however the parent died
 (SIGKILL included); elsewhere a worker notices its closed pipe instead.
@@ -17,6 +18,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import AnyStr
 
 _PR_SET_PDEATHSIG = 1
 
@@ -117,7 +119,45 @@ def run_command(
                 raise
 
 
-def _stop(process: subprocess.Popen[str]) -> tuple[str, str]:
+@dataclass(frozen=True)
+class ProgramResult:
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+    timed_out: bool = False
+
+
+def run_program(
+    command: list[str],
+    *,
+    input: bytes,
+    timeout: float,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> ProgramResult:
+    """Run a program on `input` (its stdin) to its end, its output as bytes: a session of its
+    own, dying with this process, and killed with all it started after `timeout` (a linter).
+
+    OSError (FileNotFoundError: no such program) is raised as Popen raises it."""
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=child_dies_with_us(),
+    )
+    try:
+        stdout, stderr = process.communicate(input, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        stdout, stderr = _stop(process)
+        return ProgramResult(process.returncode, stdout, stderr, timed_out=True)
+    return ProgramResult(process.returncode, stdout, stderr)
+
+
+def _stop(process: subprocess.Popen[AnyStr]) -> tuple[AnyStr, AnyStr]:
     """Kill a command and all it started (its session: ssh under git push, a linter's workers
     keep the pipes open, so killing the command alone waited for them), and read what it said."""
     with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -1,8 +1,10 @@
-"""Which commands from repositories the person allowed: approvals of exact linter configurations,
-kept per user (0600) and never in a repository, as direnv's `allow` and mise's `trust` are.
+"""Which commands from repositories the person allowed: approvals of exact linter configurations
+and the configuration files they are given (review.pinned), kept per user (0600) and never in a
+repository, as direnv's `allow` and mise's `trust` are.
 
-A review runs under `policy(git_dir)`: the person's own linters always, a repository's committed
-ones only once approved; a changed configuration (a pull, a fetched branch) is a new one.
+A review runs under `policy(git_dir)`: the person's own linters always (given the repository's
+configuration files only once approved), a repository's committed ones only once approved; a
+changed configuration (a pull, a fetched branch) is a new one.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from landwatch import layout
-from landwatch.files import exclusive, read_file, remove, write_atomic
+from landwatch.files import exclusive, private_directory, read_file, remove, write_atomic
 
 if TYPE_CHECKING:  # the review (and pygit2) is imported only where it runs: the one line is light
     from landwatch.review.config import LinterConfig
     from landwatch.review.linters import LinterPolicy
+    from landwatch.review.pinned import Pinned
 
 FORMAT = 1
 COMMAND = "landwatch trust"
@@ -31,9 +34,12 @@ COMMAND = "landwatch trust"
 @dataclass(frozen=True)
 class Approval:
     repository: str  # the real path of the repository's common git dir
-    digest: str  # config.linters_digest of what was approved
+    digest: str  # review.pinned's digest of what was approved
     commands: tuple[str, ...]  # what it runs, as shown when approved
     approved: float
+    # The configuration files approved, (path, blob id or None when absent): to show what
+    # changed since. Approvals written before files were pinned have none.
+    files: tuple[tuple[str, str | None], ...] = ()
 
 
 def repository_key(git_dir: os.PathLike[str] | str) -> str:
@@ -56,11 +62,19 @@ def approvals() -> list[Approval]:
                     str(entry["digest"]),
                     tuple(str(command) for command in entry["commands"]),
                     float(entry["approved"]),
+                    tuple(_pinned_file(item) for item in entry.get("files", [])),
                 )
             )
         except (KeyError, TypeError, ValueError):
             continue
     return found
+
+
+def _pinned_file(item: Any) -> tuple[str, str | None]:
+    path, oid = item
+    if not isinstance(path, str) or not (oid is None or isinstance(oid, str)):
+        raise ValueError(f"not a pinned file: {item!r}")
+    return path, oid
 
 
 def _store(entries: list[Approval]) -> None:
@@ -74,16 +88,30 @@ def is_trusted(git_dir: os.PathLike[str] | str, digest: str) -> bool:
 
 
 def describe(linters: list[LinterConfig]) -> tuple[str, ...]:
-    return tuple(f"{linter.name}: {shlex.join(linter.command)}" for linter in linters)
+    """What each linter runs, on which files, for how long, and what else it reads: a line each,
+    as `landwatch trust` shows it and an approval keeps it."""
+    return tuple(
+        f"{linter.name}: {shlex.join(linter.command)}  [on {' '.join(linter.files)}; at most "
+        f"{linter.timeout:g} s"
+        + (f"; reads {', '.join(linter.config)}" if linter.config else "")
+        + "]"
+        for linter in linters
+    )
 
 
-def approve(git_dir: os.PathLike[str] | str, linters: list[LinterConfig]) -> Approval:
-    """Trust exactly these linters in this repository (kept beside earlier approvals, so a
-    configuration trusted before that comes back is trusted)."""
-    from landwatch.review.config import linters_digest
-
+def last_approval(git_dir: os.PathLike[str] | str) -> Approval | None:
+    """The latest approval given in this repository: what a new one is shown against."""
     key = repository_key(git_dir)
-    approval = Approval(key, linters_digest(linters), describe(linters), time.time())
+    mine = [approval for approval in approvals() if approval.repository == key]
+    return max(mine, key=lambda approval: approval.approved, default=None)
+
+
+def approve(git_dir: os.PathLike[str] | str, pinned: Pinned) -> Approval:
+    """Trust exactly these linters and configuration files in this repository (kept beside
+    earlier approvals, so a configuration trusted before that comes back is trusted)."""
+    key = repository_key(git_dir)
+    files = tuple((file.path, file.oid) for file in pinned.files)
+    approval = Approval(key, pinned.digest, describe(list(pinned.linters)), time.time(), files)
     with exclusive(layout.TRUST_LOCK.path()):
         kept = [a for a in approvals() if (a.repository, a.digest) != (key, approval.digest)]
         _store([*kept, approval])
@@ -127,11 +155,17 @@ def policy(git_dir: os.PathLike[str] | str) -> LinterPolicy:
         if is_trusted(git_dir, digest):
             return None
         return (
-            "linters not run: the commands this configuration asks to run were not allowed "
-            f"here; `{COMMAND}` shows them and allows them"
+            "linters not run: the commands this configuration asks to run, or the "
+            f"configuration files they are given, were not allowed here; `{COMMAND}` shows "
+            "them and what changed, and allows them"
         )
 
-    return LinterPolicy(own=own, vet=vet, problems=problems)
+    try:
+        scratch: Path | None = private_directory(layout.LINTING.path(), trusted=None)
+    except OSError:
+        scratch = None  # the system's temporary directory, rather than no review
+    sandboxed = layout.read_git_settings(git_dir)[layout.SANDBOX]
+    return LinterPolicy(own=own, vet=vet, problems=problems, scratch=scratch, sandboxed=sandboxed)
 
 
 def held_back(git_dir: os.PathLike[str] | str, digest: str) -> None:
@@ -166,11 +200,13 @@ def forget(git_dir: os.PathLike[str] | str) -> int:
     return withdrawn
 
 
-def committed_linters(git_dir: Path) -> tuple[str, list[LinterConfig]]:
-    """(where, linters) of the configuration committed at HEAD."""
+def committed(git_dir: Path) -> tuple[str, Pinned]:
+    """(where the linters are configured, what trust would pin) at HEAD."""
     from landwatch.review.change import open_repository, resolve
     from landwatch.review.config import read_config
+    from landwatch.review.pinned import pin
 
     repo = open_repository(git_dir)
-    config = read_config(resolve(repo, "HEAD").tree, repo)
-    return config.source, config.linters
+    tree = resolve(repo, "HEAD").tree
+    config = read_config(tree, repo)
+    return config.source, pin(repo, tree, config.linters)

@@ -1,12 +1,15 @@
 """`landwatch doctor`: quiet on a healthy setup; `--fix` registers a moved repository and starts
 the reviewer; it reads the repository's settings by the rule the hooks follow, names a value
-landwatch cannot use with the command that mends it, and waits as long as staleAfter."""
+landwatch cannot use with the command that mends it, and waits as long as staleAfter; and it
+tells whether linters run sandboxed (review/test_sandbox.py: when they do)."""
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from landwatch import registry
@@ -54,12 +57,30 @@ def test_doctor_fix_registers_a_moved_repository_and_starts_the_reviewer(
         moved.landwatch("service", "stop")
 
 
-def test_doctor_on_a_healthy_setup_is_quiet(repo: Repo) -> None:
+def test_doctor_on_a_healthy_setup_is_quiet(repo: Repo, tmp_path: Path) -> None:
+    bare = tmp_path / "bin"  # a PATH with git and no bwrap, whatever the machine has
+    bare.mkdir()
+    (bare / "git").symlink_to(shutil.which("git") or "/usr/bin/git")
     run_reviewer("--detach")
     try:
         doctor = repo.landwatch("doctor")
         assert doctor.returncode == 0, doctor.stdout
         assert doctor.stdout.startswith("landwatch doctor: all well: 1 repository covered")
-        assert doctor.stdout.count("\n") == 1
+        # And whether linters run sandboxed, which is told, never a problem.
+        assert doctor.stdout.count("\n") == 2
+        assert doctor.stdout.splitlines()[1].startswith("landwatch doctor: linters run without")
+        repo.git("config", "landwatch.sandbox", "true")
+        without = subprocess.run(
+            [sys.executable, "-m", "landwatch", "doctor"],
+            cwd=repo.path,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PATH": str(bare)},
+        )
+        assert without.returncode == 0, without.stdout
+        assert without.stdout.splitlines()[1] == (
+            "landwatch doctor: linters run without a sandbox: bubblewrap (bwrap) is not "
+            "installed; with it they run with no network and the system read-only"
+        )
     finally:
         repo.landwatch("service", "stop")

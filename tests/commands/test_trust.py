@@ -1,10 +1,17 @@
-"""`landwatch trust`: it shows the committed commands and approves exactly them, --show lists what
-is trusted, --revoke withdraws it; the approvals are kept with the person, private, never in the
-repository."""
+"""`landwatch trust`: it shows the committed commands, the files they are given and what changed
+since the last approval, then asks (on a terminal; otherwise only --yes approves) and approves
+exactly them; --show lists what is trusted and what would be asked, --revoke withdraws it; the
+approvals are kept with the person, private, never in the repository."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import pty
+import select
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 from landwatch import layout
@@ -16,7 +23,7 @@ from support.review import canary_linter
 def test_trust_shows_the_commands_and_then_they_run(tmp_path: Path, repo: Repo) -> None:
     canary = tmp_path / "ran"
     repo.land("add a linter", {".landwatch.toml": canary_linter(canary)}, hooks=False)
-    shown = repo.landwatch("trust")
+    shown = repo.landwatch("trust", "--yes")
     assert shown.returncode == 0, shown.stderr
     assert f"canary: sh -c 'touch {canary}; cat > /dev/null; echo '\"'\"'[]'\"'\"''" in shown.stdout
     assert "trusted exactly these" in shown.stdout
@@ -35,3 +42,76 @@ def test_trust_shows_the_commands_and_then_they_run(tmp_path: Path, repo: Repo) 
     assert run_reviewer("--once").returncode == 0
     assert not canary.exists()
     assert "nothing is trusted" in repo.landwatch("trust", "--show").stdout
+
+
+def on_a_terminal(repo: Repo, *args: str, answer: bytes) -> tuple[int, str]:
+    """`landwatch trust ARGS` on a terminal (a pty) where a person types `answer` once asked:
+    its exit status and all it showed."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "landwatch", "trust", *args],
+        cwd=repo.path,
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    os.close(follower)
+    shown = b""
+    with contextlib.suppress(OSError):  # EIO: the terminal closed with the process
+        while b"[y/N]" not in shown and select.select([leader], [], [], 60)[0]:
+            chunk = os.read(leader, 65536)
+            if not chunk:
+                break
+            shown += chunk
+        os.write(leader, answer)
+        while chunk := os.read(leader, 65536):
+            shown += chunk
+    os.close(leader)
+    return process.wait(timeout=60), shown.decode().replace("\r\n", "\n")
+
+
+PYLINTRC = "[MESSAGES CONTROL]\ndisable=C0114\n"
+
+
+def test_on_a_terminal_trust_shows_everything_then_asks(tmp_path: Path, repo: Repo) -> None:
+    canary = tmp_path / "ran"
+    config = {".landwatch.toml": canary_linter(canary), ".pylintrc": PYLINTRC, "sub/.pylintrc": ""}
+    repo.land("a linter and its configuration", config, hooks=False)
+    status, shown = on_a_terminal(repo, answer=b"n\n")
+    assert status == 1, shown
+    assert "canary: sh -c" in shown and "[on *.py; at most 30 s]" in shown
+    assert "given these files of it, pinned by content:\n  .pylintrc\n" in shown
+    assert "sub/.pylintrc" not in shown  # below the root: never given, so not asked about
+    assert "nothing was trusted here before" in shown and "+disable=C0114" in shown
+    assert shown.rstrip().endswith("landwatch: nothing trusted")
+    assert "nothing is trusted" in repo.landwatch("trust", "--show").stdout
+    status, shown = on_a_terminal(repo, answer=b"y\n")
+    assert status == 0 and "trusted exactly these" in shown, shown
+    repo.land("a change", {"m.py": "x = 1\n"})
+    assert run_reviewer("--once").returncode == 0
+    assert canary.exists()
+
+
+def test_a_change_to_a_given_file_asks_again_shown_as_a_diff(tmp_path: Path, repo: Repo) -> None:
+    canary = tmp_path / "ran"
+    repo.land("a linter", {".landwatch.toml": canary_linter(canary), ".pylintrc": PYLINTRC})
+    assert repo.landwatch("trust", "--yes").returncode == 0
+    changed = PYLINTRC.replace("C0114", "C0114,W0611")
+    repo.land("its configuration changes", {".pylintrc": changed, "m.py": "x = 1\n"})
+    assert run_reviewer("--once").returncode == 0
+    assert not canary.exists()  # held back: what it would be given is not what was trusted
+    shown = repo.landwatch("trust", "--show").stdout
+    assert "changed since you last trusted this repository" in shown
+    assert "--- .pylintrc (trusted)\n  +++ .pylintrc (HEAD)" in shown
+    assert "-disable=C0114\n  +disable=C0114,W0611" in shown
+    assert "not trusted here; `landwatch trust` would ask" in shown
+    # Without a terminal to ask on, only --yes approves.
+    refused = repo.landwatch("trust")
+    assert refused.returncode == 1 and "--yes" in refused.stderr
+    assert "+disable=C0114,W0611" in refused.stdout  # shown all the same
+    repo.land("next", {"m.py": "x = 2\n"})
+    assert run_reviewer("--once").returncode == 0
+    assert not canary.exists()
+    assert repo.landwatch("trust", "--yes").returncode == 0
+    assert "HEAD's configuration is trusted here" in repo.landwatch("trust", "--show").stdout

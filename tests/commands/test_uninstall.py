@@ -148,7 +148,7 @@ def test_uninstall_takes_the_hooks_from_where_install_wrote_them(
 def test_uninstall_withdraws_everything_at_once(tmp_path: Path, repo: Repo) -> None:
     canary = tmp_path / "ran"
     repo.land("a linter", {".landwatch.toml": canary_linter(canary)}, hooks=False)
-    assert repo.landwatch("trust").returncode == 0
+    assert repo.landwatch("trust", "--yes").returncode == 0
     oids = [repo.land(f"waiting {n}", {"m.py": f"x = {n}\n"}) for n in range(3)]
     said = repo.landwatch("uninstall").stdout
     assert "withdrew what you trusted here" in said

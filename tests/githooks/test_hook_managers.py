@@ -19,12 +19,11 @@ from landwatch.commands import install, uninstall
 from landwatch.daemon import sweep
 from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.hooks import HOOK_EVENTS, MARKER
-from support import ROOT
+from support import TOOLS
 from support.queue import git_env
 from support.repos import Repo
 
 BIN = Path(sys.executable).parent  # the test command installs pre-commit, prek, lefthook here
-TOOLS = Path(os.environ.get("LANDWATCH_TEST_TOOLS", ROOT / ".test-tools"))
 HUSKY = TOOLS / "npm" / "node_modules" / "husky" / "bin.js"
 LFS = TOOLS / "git-lfs" / "usr" / "bin"
 

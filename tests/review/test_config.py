@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from landwatch.review.config import ConfigError, parse, parse_linters
 from landwatch.review.engine import CONFIG_RULE
 from support import ROOT
 from support.repos import Repo
@@ -46,6 +47,10 @@ def test_pyproject_table_and_severity_by_name(repo: Repo) -> None:
         ("[rules]\nP005 = { max_kb = -5 }\n", "rules.P005: expects a whole number of 1 or more"),
         ('merges = "sometimes"\n', "merges must be one of first-parent, skip"),
         ('[[linters]]\nname = "x"\n', "linters[1]: command is required"),
+        (
+            '[[linters]]\nname = "x"\ncommand = ["x"]\nformat = "sarif"\nconfig = ["../up"]\n',
+            "linters[1].config: '../up' must be a file's path from the root",
+        ),
         ("this is not toml\n", "not valid TOML"),
         ("x = " + "[" * 50_000 + "]" * 50_000 + "\n", "nested too deeply to read"),
     ],
@@ -96,3 +101,12 @@ def test_every_bad_key_is_told_at_once_and_the_rest_applies(repo: Repo) -> None:
     ] * 5, told
     # What could be used was: P002 is off, data/ is excluded.
     assert [f for f in found(report_) if f[0] != CONFIG_RULE] == [("P001", "a.txt", 1)]
+
+
+def test_your_own_linters_cannot_name_a_repositorys_files() -> None:
+    """What a repository gives your linters is what you trusted there (review.pinned)."""
+    own = {"linters": [{"name": "x", "command": ["x"], "format": "sarif", "config": ["a.cfg"]}]}
+    with pytest.raises(ConfigError, match=r"linters\[1\]\.config: only a repository's own"):
+        parse_linters(own, "config.toml")
+    committed = parse({"linters": own["linters"]}, ".landwatch.toml")
+    assert committed.problems == [] and committed.linters[0].config == ("a.cfg",)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from landwatch.review import engine
 from landwatch.review.linters import NOT_TRUSTED, LinterPolicy
+from support.daemon import process_gone, wait_for
 from support.repos import Repo
 from support.review import found, review
 
@@ -206,3 +207,50 @@ def test_baseline_reports_what_the_change_brought_wherever_it_shows(repo: Repo) 
         report_ = review(repo, linters=True)
         got = sorted((f.rule, f.line, f.message) for f in report_.findings if f.rule == "names")
         assert got == expected, filter_
+
+
+def test_a_linter_past_its_timeout_is_stopped_with_all_it_started(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """Its workers keep its pipes open: the review neither waits for them nor leaves them."""
+    pids = tmp_path / "pids"
+    script = f"sleep 300 & echo $! > {pids}; cat > /dev/null; wait"
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "forks"
+        command = ["sh", "-c", {json.dumps(script)}]
+        format = "ruff-json"
+        timeout = 0.5
+        """)
+    repo.land("change", {".landwatch.toml": config, "m.py": "x = 1\n"}, hooks=False)
+    report_ = review(repo, linters=True)
+    assert {run["status"] for run in report_.linters} == {"timeout"}
+    wait_for(lambda: process_gone(int(pids.read_text())), "the linter's worker to be stopped")
+
+
+def test_linters_are_given_the_configuration_and_the_file_they_lint_only(repo: Repo) -> None:
+    listing = "cat > /dev/null; find . -type f | sort | awk '{print NR \":\" $0}'"
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "sees"
+        command = ["sh", "-c", {json.dumps(listing)}]
+        format = "regex"
+        pattern = '^(?P<line>\\d+):(?P<message>.*)$'
+        files = ["m.py"]
+        filter = "file"
+        """)
+    files = {
+        ".landwatch.toml": config,
+        "pyproject.toml": "[tool.ruff]\n",
+        "ruff.py": "print('[]')\n",
+        "conftest.py": "import os\n",
+        "sub/.pylintrc": "[MAIN]\n",
+        "sub/m.py": "x = 1\n",
+    }
+    repo.land("change", files, hooks=False)
+    repo.land("change", {"sub/m.py": "x = 2\n", "ruff.py": "print('[ ]')\n"}, hooks=False)
+    report_ = review(repo, linters=True)
+    assert sorted(f.message for f in report_.findings if f.rule == "sees") == [
+        "./pyproject.toml",
+        "./sub/m.py",
+    ]

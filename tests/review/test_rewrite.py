@@ -1,5 +1,6 @@
-"""Carrying a review over to a rewritten commit: only for the same patch, message and
-configuration, with every finding moved along with its hunk, and the amend found in the reflog."""
+"""Carrying a review over to a rewritten commit: only for the same patch, message, configuration
+and files the linters are given, with every finding moved along with its hunk, and the amend
+found in the reflog."""
 
 from __future__ import annotations
 
@@ -54,6 +55,19 @@ def test_another_patch_message_or_configuration_is_reviewed_anew(repo: Repo) -> 
     assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is None
     repo.stage({"a.txt": "x  \n", ".landwatch.toml": "[rules.P001]\nseverity = 'error'\n"})
     repo.git("commit", "-q", "--amend", "-m", "one")
+    assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is None
+
+
+def test_a_rebase_onto_another_configuration_of_the_linters_is_reviewed_anew(repo: Repo) -> None:
+    """The same patch on top of a changed `.pylintrc`: what the linters say may differ."""
+    repo.git("checkout", "-q", "-b", "topic")
+    before = repo.land("topic", {"t.txt": "x  \n"}, hooks=False)
+    repo.git("checkout", "-q", "main")
+    repo.land("upstream configures pylint", {".pylintrc": "[MAIN]\n"}, hooks=False)
+    repo.git("checkout", "-q", "topic")
+    repo.git("rebase", "-q", "main")
+    previous = review(repo, before)
+    git_repo = open_repository(repo.git_dir)
     assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is None
 
 

@@ -4,6 +4,8 @@ builder made (support.changes), and the findings of a report as tuples to compar
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 import textwrap
 from pathlib import Path
 
@@ -17,8 +19,9 @@ from support.repos import Repo
 KEY_ID = "AKIA" + "QX7ZR4M2" * 2
 OTHER_ID = "AKIA" + "LM3NP5QR" * 2
 
-# Tests of the linters themselves trust whatever a commit configures.
-TRUST_ANY = LinterPolicy(vet=lambda digest: None)
+# Tests of the linters themselves trust whatever a commit configures, and run them outside a
+# sandbox, which would hide the files under /tmp they look at (review/test_sandbox.py's own).
+TRUST_ANY = LinterPolicy(vet=lambda digest: None, sandboxed=False)
 
 
 def review(
@@ -58,4 +61,28 @@ def canary_linter(canary: Path, name: str = "canary") -> str:
         command = ["sh", "-c", {json.dumps(script)}]
         format = "ruff-json"
         files = ["*.py"]
+        """)
+
+
+def tool(name: str) -> str:
+    """A linter of the test extra, from the environment running the tests."""
+    return shutil.which(name, path=str(Path(sys.executable).parent)) or name
+
+
+# pylint's parseable lines: `path:line: [C0114(missing-module-docstring), ] message`.
+PYLINT_LINE = r"^.*?:(?P<line>\d+): \[(?P<code>[A-Z]\d+)\([^)]*\), [^\]]*\] (?P<message>.*)$"
+
+
+def pylint_linter(name: str = "pylint") -> str:
+    """pylint on the file it is given by path (it reads the file, not stdin), as people
+    configure it."""
+    command = [tool("pylint"), "--output-format=parseable", "{path}"]
+    return textwrap.dedent(f"""\
+        [[linters]]
+        name = "{name}"
+        command = {json.dumps(command)}
+        format = "regex"
+        pattern = {json.dumps(PYLINT_LINE)}
+        files = ["*.py"]
+        filter = "file"
         """)

@@ -1,7 +1,8 @@
 """`landwatch doctor [--fix]`: everything coverage depends on, checked, one line per problem with
-the command that mends it; `--fix` does the mending that needs no decision.
+the command that mends it; `--fix` does the mending that needs no decision. A last line says
+whether linters run sandboxed.
 
-Exit status 0 when all is well, 1 when a problem remains.
+Exit status 0 when all is well, 1 when a problem remains (a missing sandbox is not one).
 """
 
 from __future__ import annotations
@@ -169,6 +170,15 @@ def _here(cwd: Path) -> list[Problem]:
     return [Problem(what, "landwatch install", register if ours else None)]
 
 
+def _sandbox(cwd: Path) -> str:
+    """Whether linters run sandboxed: a hardening the machine may not have, told, not a problem
+    (what runs at all is what you trusted)."""
+    from landwatch.review import sandbox
+
+    enabled = layout.read_git_settings(cwd)[layout.SANDBOX]
+    return sandbox.status(os.environ.get("PATH"), enabled)
+
+
 def problems(cwd: Path, now: float | None = None) -> list[Problem]:
     moment = time.time() if now is None else now
     found = _entry_point() + _reviewer()
@@ -191,6 +201,7 @@ def doctor(cwd: Path, *, fix: bool, out: TextIO | None = None) -> int:
     for problem in found:
         print(f"landwatch: {problem.what}; fix: {problem.fix}", file=out)
     if found:
+        print(f"landwatch doctor: {_sandbox(cwd)}", file=out)
         return 1
     running = holder()
     count = len(registry.registered())
@@ -199,4 +210,5 @@ def doctor(cwd: Path, *, fix: bool, out: TextIO | None = None) -> int:
         f"the reviewer running ({running.describe() if running else '?'})",
         file=out,
     )
+    print(f"landwatch doctor: {_sandbox(cwd)}", file=out)
     return 0

@@ -206,13 +206,14 @@ def _beside_git_lfs(repository: Repository, hooks_dir: Path, out: TextIO) -> Non
 def _tell_of_committed_linters(repository: Repository, out: TextIO) -> None:
     """Committed linter commands run only once trusted: say so now, not at the first finding."""
     from landwatch.review.change import ChangeError
-    from landwatch.review.config import ConfigError, linters_digest
+    from landwatch.review.config import ConfigError
 
     try:
-        where, linters = trust.committed_linters(repository.git_dir)
+        where, pinned = trust.committed(repository.git_dir)
     except (ChangeError, ConfigError):
         return  # no commit yet, or a configuration the first review reports
-    if not linters or trust.is_trusted(repository.git_dir, linters_digest(linters)):
+    linters = pinned.linters
+    if not linters or trust.is_trusted(repository.git_dir, pinned.digest):
         return
     names = ", ".join(safe(linter.name) for linter in linters)
     print(

@@ -1,64 +1,194 @@
-"""`landwatch trust [--show | --revoke]`: allow the linters committed at HEAD to run in this
-repository, see what is trusted, or withdraw it (landwatch.trust keeps the approvals).
+"""`landwatch trust [--show | --yes | --revoke]`: show the linters committed at HEAD, the files of
+the repository they would be given and what changed since the last approval, then ask before
+allowing exactly that here; see what is trusted; or withdraw it (landwatch.trust keeps them).
+
+Without a terminal to ask on, only `--yes` approves: what runs as the person is never allowed by
+a command that could not show it to them first.
 """
 
 from __future__ import annotations
 
+import difflib
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from landwatch.text import safe
 from landwatch.trust import (
     COMMAND,
+    Approval,
     approvals,
     approve,
-    committed_linters,
+    committed,
     describe,
+    is_trusted,
+    last_approval,
+    own_linters,
     repository_key,
     revoke,
 )
 
+if TYPE_CHECKING:
+    from landwatch.review.pinned import Pinned
 
-def trust(git_dir: Path, *, show: bool, revoke_all: bool, out: TextIO | None = None) -> int:
-    """`landwatch trust [--show | --revoke]` in the repository of `git_dir`."""
-    out = sys.stdout if out is None else out  # the stdout of the call, not of the import
+# What a person types to approve at the question (anything else, or nothing, is no).
+YES = ("y", "yes")
+
+
+def trust(
+    git_dir: Path,
+    *,
+    show: bool,
+    revoke_all: bool,
+    yes: bool = False,
+    out: TextIO | None = None,
+    answers: TextIO | None = None,
+) -> int:
+    """`landwatch trust` in the repository of `git_dir`; `answers` is where a person answers
+    the question (stdin), asked only when it and `out` are a terminal."""
+    out = sys.stdout if out is None else out  # the streams of the call, not of the import
+    answers = sys.stdin if answers is None else answers
     if revoke_all:
         count = revoke(git_dir)
         print(f"landwatch: withdrew {count} approval(s); no committed linter runs here", file=out)
         return 0
-    if show:
-        key = repository_key(git_dir)
-        mine = [a for a in approvals() if a.repository == key]
-        if not mine:
-            print("landwatch: nothing is trusted in this repository", file=out)
-        for approval in mine:
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(approval.approved))
-            print(f"trusted {when} ({approval.digest[:12]}):", file=out)
-            for line in approval.commands:
-                print(f"  {safe(line)}", file=out)
-        return 0
     from landwatch.review.config import ConfigError
 
     try:
-        where, linters = committed_linters(git_dir)
+        where, pinned = committed(git_dir)
     except ConfigError as error:
+        if show:
+            _list_approvals(git_dir, out)
+            print(f"landwatch: HEAD's configuration cannot be read: {error}", file=out)
+            return 0
         print(f"landwatch: {error}; nothing trusted", file=sys.stderr)
         return 1
-    if not linters:
+    if show:
+        _list_approvals(git_dir, out)
+    if not pinned.linters and not (own_linters()[0] and pinned.files):
         print(f"landwatch: {safe(where)} asks to run no linter; nothing to trust", file=out)
         return 0
-    print(
-        f"landwatch: {safe(where)} at HEAD runs these commands on the files a commit changes:",
-        file=out,
-    )
-    for line in describe(linters):
-        print(f"  {safe(line)}", file=out)
-    approval = approve(git_dir, linters)
+    if is_trusted(git_dir, pinned.digest):
+        print(f"landwatch: HEAD's configuration is trusted here ({pinned.digest[:12]})", file=out)
+        return 0
+    _present(git_dir, where, pinned, out)
+    if show:
+        print(f"landwatch: not trusted here; `{COMMAND}` would ask to allow it", file=out)
+        return 0
+    if not yes and not _asked(out, answers):
+        return 1
+    approval = approve(git_dir, pinned)
     print(
         f"landwatch: trusted exactly these ({approval.digest[:12]}); a change to them needs "
         f"`{COMMAND}` again; `{COMMAND} --revoke` withdraws it",
         file=out,
     )
     return 0
+
+
+def _asked(out: TextIO, answers: TextIO) -> bool:
+    """The person's yes, on a terminal; without one, no, and how to say yes."""
+    if not (answers.isatty() and out.isatty()):
+        print(
+            "landwatch: nothing trusted: there is no terminal to ask on; "
+            f"`{COMMAND} --yes` allows exactly what is shown above",
+            file=sys.stderr,
+        )
+        return False
+    print("Allow exactly these to run here, as you? [y/N] ", end="", file=out, flush=True)
+    answer = answers.readline().strip().lower()
+    if answer in YES:
+        return True
+    print("landwatch: nothing trusted", file=out)
+    return False
+
+
+def _list_approvals(git_dir: Path, out: TextIO) -> None:
+    key = repository_key(git_dir)
+    mine = [a for a in approvals() if a.repository == key]
+    if not mine:
+        print("landwatch: nothing is trusted in this repository", file=out)
+    for approval in mine:
+        print(f"trusted {_when(approval)} ({approval.digest[:12]}):", file=out)
+        for line in approval.commands:
+            print(f"  {safe(line)}", file=out)
+        for path, _ in approval.files:
+            print(f"  given {safe(path)}", file=out)
+
+
+def _present(git_dir: Path, where: str, pinned: Pinned, out: TextIO) -> None:
+    """Every command, every file given to the linters, and the difference from the last
+    approval: all that the person is asked to allow."""
+    if pinned.linters:
+        print(
+            f"landwatch: {safe(where)} at HEAD runs these commands on the files a commit changes:",
+            file=out,
+        )
+        for line in describe(list(pinned.linters)):
+            print(f"  {safe(line)}", file=out)
+    given = "they are" if pinned.linters else "your own linters would be"
+    print(f"landwatch: {given} given these files of it, pinned by content:", file=out)
+    for file in pinned.files:
+        print(f"  {safe(file.path)}" + (f" ({safe(file.why)})" if file.why else ""), file=out)
+    if not pinned.files:
+        print("  none (the file being linted only)", file=out)
+    last = last_approval(git_dir)
+    if last is None:
+        print("landwatch: nothing was trusted here before; as committed:", file=out)
+    else:
+        print(
+            f"landwatch: changed since you last trusted this repository ({_when(last)}):", file=out
+        )
+    for line in _differences(git_dir, last, pinned):
+        print(f"  {safe(line)}", file=out)
+
+
+def _differences(git_dir: Path, last: Approval | None, pinned: Pinned) -> list[str]:
+    """A unified diff of the commands and of each file given, from the last approval to HEAD."""
+    lines: list[str] = []
+    if last is not None:  # the first time, the commands listed are all there is
+        lines += difflib.unified_diff(
+            list(last.commands),
+            list(describe(list(pinned.linters))),
+            "commands (trusted)",
+            "commands (HEAD)",
+            lineterm="",
+        )
+    before = dict(last.files) if last else {}
+    now = {file.path: file for file in pinned.files}
+    for path in sorted(set(before) | set(now)):
+        old = _blob_lines(git_dir, before.get(path))
+        new_file = now.get(path)
+        new = _text_lines(new_file.data) if new_file is not None and new_file.data else []
+        if new_file is not None and before.get(path) == new_file.oid and last is not None:
+            continue  # the very same blob
+        lines += difflib.unified_diff(old, new, f"{path} (trusted)", f"{path} (HEAD)", lineterm="")
+    # What differs then is how their output is read (format, pattern, filter).
+    return lines or ["(the commands and files are the same; how their output is read differs)"]
+
+
+def _blob_lines(git_dir: Path, oid: str | None) -> list[str]:
+    """The lines of a blob as approved; what an old approval did not keep, or git no longer
+    has, is said in a line."""
+    if oid is None:
+        return []
+    import pygit2
+
+    from landwatch.review.change import open_repository
+
+    try:
+        blob = open_repository(git_dir)[oid]
+    except (KeyError, ValueError):
+        blob = None
+    if not isinstance(blob, pygit2.Blob):
+        return [f"(the version trusted, {oid[:12]}, is no longer in this repository)"]
+    return _text_lines(blob.data)
+
+
+def _text_lines(data: bytes) -> list[str]:
+    return data.decode("utf-8", errors="surrogateescape").splitlines()
+
+
+def _when(approval: Approval) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(approval.approved))

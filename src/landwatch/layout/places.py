@@ -243,6 +243,11 @@ TRUST_LOCK = Place("<state>/trust.lock", Scope.USER, "trust", "flock of trust ch
 WORK_KEY = Place(
     "<state>/work-key", Scope.USER, "registry", "the key of the marks on work directories"
 )
+# A linter looks for its configuration in the directories above its own too: above these, only
+# the person's directories, never a /tmp other users write to.
+LINTING = Place(
+    "<state>/run/linting", Scope.USER, "review.workspace", "the linters' workspaces", True
+)
 USER_PLACES = (
     ENTRY_POINT,
     REGISTRY,
@@ -255,6 +260,7 @@ USER_PLACES = (
     NOTIFIED,
     TRUST_LOCK,
     WORK_KEY,
+    LINTING,
 )
 
 

@@ -175,6 +175,13 @@ NOTIFY = Setting(
     hooks=False,
     rule=_word(("off", "errors", "findings"), "landwatch sends no notification"),
 )
+SANDBOX = Setting(
+    "landwatch.sandbox",
+    "true",
+    "linters run under bubblewrap where it is installed (Linux): no network, the system read-only",
+    hooks=False,
+    rule=_boolean("landwatch runs linters sandboxed where it can"),
+)
 
 # Every landwatch.* git setting, in the order their problems are told.
 SETTINGS: tuple[Setting[Any], ...] = (
@@ -186,6 +193,7 @@ SETTINGS: tuple[Setting[Any], ...] = (
     MAINTENANCE_INTERVAL,
     NOTES,
     NOTIFY,
+    SANDBOX,
 )
 # The ones the hooks read from `settings`, with the defaults both sides use.
 HOOK_SETTINGS = tuple(setting for setting in SETTINGS if setting.hooks)

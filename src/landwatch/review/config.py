@@ -7,11 +7,8 @@ finding and goes on with the defaults.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import tomllib
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +60,8 @@ class LinterConfig:
     filter: str = "added"
     severity: Severity = Severity.WARNING
     timeout: float = 30.0
+    # Files of the repository it reads besides those review.pinned knows: pinned with it.
+    config: tuple[str, ...] = ()
 
 
 @dataclass
@@ -185,7 +184,10 @@ def _linter(entry: Any, where: str, number: int) -> LinterConfig:
     label = f"linters[{number}]"
     if not isinstance(entry, dict):
         raise ConfigError(f"{where}: {label} must be a table")
-    known = {"name", "command", "format", "files", "pattern", "filter", "severity", "timeout"}
+    known = {
+        *("name", "command", "format", "files", "pattern", "filter", "severity", "timeout"),
+        "config",
+    }
     for key in entry:
         if key not in known:
             raise ConfigError(f"{where}: {label}: unknown key {key!r}")
@@ -234,7 +236,21 @@ def _linter(entry: Any, where: str, number: int) -> LinterConfig:
         filter=_choice(entry.get("filter", "added"), FILTERS, where, f"{label}.filter"),
         severity=severity,
         timeout=float(timeout),
+        config=_config_paths(entry.get("config", []), where, f"{label}.config"),
     )
+
+
+def _config_paths(value: Any, where: str, key: str) -> tuple[str, ...]:
+    """Paths from the root of the repository, to files: nothing that could leave the tree."""
+    paths = _strings(value, where, key)
+    for path in paths:
+        parts = path.split("/")
+        if any(part in ("", ".", "..") or "\0" in part for part in parts):
+            raise ConfigError(
+                f"{where}: {key}: {path!r} must be a file's path from the root (no leading /, "
+                "no . or .. parts)"
+            )
+    return paths
 
 
 def parse_linters(document: dict[str, Any], where: str) -> list[LinterConfig]:
@@ -245,24 +261,12 @@ def parse_linters(document: dict[str, Any], where: str) -> list[LinterConfig]:
     value = document.get("linters", [])
     if not isinstance(value, list):
         raise ConfigError(f"{where}: linters must be an array of tables ([[linters]])")
-    return [_linter(entry, where, n) for n, entry in enumerate(value, 1)]
-
-
-def linters_digest(linters: Iterable[LinterConfig]) -> str:
-    """Identity of what a configuration's linters would run (the commands, their arguments, the
-    files given to them, how long they may take), the severities aside: what trust is given to."""
-    described = sorted(
-        json.dumps(
-            [
-                linter.name,
-                linter.command,
-                linter.format,
-                linter.files,
-                linter.pattern,
-                linter.filter,
-                linter.timeout,
-            ],
-        )
-        for linter in linters
-    )
-    return hashlib.sha256("\n".join(described).encode()).hexdigest()
+    linters = [_linter(entry, where, n) for n, entry in enumerate(value, 1)]
+    for number, linter in enumerate(linters, 1):
+        if linter.config:
+            # What a repository gives your linters is what you trusted there, nothing you name.
+            raise ConfigError(
+                f"{where}: linters[{number}].config: only a repository's own [[linters]] may "
+                "name its files; yours get the configuration you trusted there"
+            )
+    return linters

@@ -3,9 +3,10 @@ the lines the change added (reviewdog's `added` filter), to what is new against 
 before the change (`baseline`, graylint's method), or to the whole file on request.
 
 Commands run only as the caller's LinterPolicy allows: the person's own linters, and a
-repository's committed ones once the person trusted exactly them. They get the content on stdin,
-a scrubbed environment, a temporary working directory outside the worktree holding the committed
-configuration files, a timeout, a share of the review's budget and a cap on their output.
+repository's committed ones once the person trusted exactly them and the configuration files
+they are given (review.pinned). Each run gets the content on stdin, a directory of its own with
+those files and the linted one (review.workspace), a sandbox where the machine has one, a
+timeout, a share of the review's budget and a cap on its output.
 """
 
 from __future__ import annotations
@@ -14,24 +15,21 @@ import dataclasses
 import json
 import os
 import re
-import subprocess
-import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pygit2
-from pygit2.enums import FileMode
-
-from landwatch.processes import child_dies_with_us
+from landwatch.review import sandbox
 from landwatch.review.binary import looks_binary
 from landwatch.review.change import Change, FileChange
-from landwatch.review.config import LinterConfig, linters_digest
+from landwatch.review.config import LinterConfig
 from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.globs import matches_any
+from landwatch.review.pinned import Pinned, pin
+from landwatch.review.workspace import Workspace, workspace
 
 MAX_OUTPUT = 4 * 1024 * 1024
 # All linter runs of one review together: past this the rest are not run, so one repository's
@@ -40,21 +38,6 @@ REVIEW_BUDGET = 300.0
 NOT_TRUSTED = (
     "linters not run: nothing allowed this configuration's commands "
     "(`landwatch trust` shows them and allows them)"
-)
-MAX_CONFIG_BYTES = 256 * 1024
-# What a linter may see of the user's environment: enough to find itself and run.
-_KEPT_ENV = (
-    "PATH",
-    "HOME",
-    "LANG",
-    "LC_ALL",
-    "LC_CTYPE",
-    "TMPDIR",
-    "USER",
-    "LOGNAME",
-    "SYSTEMROOT",
-    "XDG_CACHE_HOME",
-    "XDG_CONFIG_HOME",
 )
 
 
@@ -86,15 +69,18 @@ def _never(digest: str) -> str:
 
 @dataclass(frozen=True)
 class LinterPolicy:
-    """Which linters a review may run. `own` are the person's (trusted by definition); the
-    repository's committed linters run when `vet`, given their digest (config.linters_digest),
-    answers None, and otherwise its answer says why not. It is asked again before every run, so
-    a trust withdrawn mid-review stops the next command."""
+    """Which linters a review may run, and how. `own` are the person's (trusted by definition);
+    the repository's committed linters run, and its configuration files are given to linters,
+    when `vet`, given the digest of what review.pinned pins, answers None; otherwise its answer
+    says why not. It is asked again before every run, so a trust withdrawn mid-review stops the
+    next command."""
 
     own: tuple[LinterConfig, ...] = ()
     vet: Callable[[str], str | None] = _never
     problems: tuple[str, ...] = ()  # the person's own configuration could not be read
     budget: float = REVIEW_BUDGET
+    scratch: Path | None = None  # where workspaces are made (None: the temporary directory)
+    sandboxed: bool = True  # under bubblewrap where the machine has it
 
 
 NO_LINTERS = LinterPolicy()
@@ -114,124 +100,81 @@ def run_all(
     committed: list[LinterConfig],
     policy: LinterPolicy,
 ) -> Linted:
-    """Every allowed linter on each file it wants, in a workspace holding the configuration."""
+    """Every allowed linter on each file it wants, each run in a workspace of its own."""
     outcome = Linted()
-    digest = linters_digest(committed)
-    allowed = list(policy.own)
-    if committed:
-        verdict = policy.vet(digest)
-        if verdict is None:
-            allowed += committed
-        else:
-            outcome.notes.append(verdict)
-            outcome.held_back = digest
+    if not (committed or policy.own):
+        return outcome
+    pinned = pin(change.repo, change.commit.tree, committed)
+    verdict = policy.vet(pinned.digest)
+    trusted = verdict is None
+    if committed and verdict is not None:
+        outcome.notes.append(verdict)
+        outcome.held_back = pinned.digest
+    allowed = [*policy.own, *(committed if trusted else [])]
     if not allowed:
         return outcome
-    own = set(policy.own)
-    deadline = time.monotonic() + policy.budget
-    with workspace() as workdir:
-        materialize(change, files, Path(workdir))
-        for linter in allowed:
-            for file in files.values():
-                if not wants(linter, file.path) or file.binary:
-                    continue
-                content = file.new_content()
-                if content is None or looks_binary(content):
-                    continue
-                if linter not in own and (verdict := policy.vet(digest)) is not None:
-                    outcome.notes.append(verdict)  # withdrawn while the review ran
-                    return outcome
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    outcome.notes.append(
-                        f"linters stopped: this review's {policy.budget:g} s for linters ran out"
-                    )
-                    return outcome
-                if linter.filter == "baseline":
-                    found, ran = baseline(linter, file, content, Path(workdir), deadline)
-                else:
-                    found, ran = run(
-                        linter, file, content, Path(workdir), min(linter.timeout, remaining)
-                    )
-                outcome.findings += found
-                outcome.runs.append(ran.as_dict())
+    if not trusted and pinned.given():
+        outcome.notes.append(_without_configuration(pinned))
+    jail = sandbox.find(os.environ.get("PATH"))[0] if policy.sandboxed else None
+    with workspace(pinned.given() if trusted else {}, jail, policy.scratch) as place:
+        _run_each(allowed, files, place, policy, pinned.digest if trusted else None, outcome)
     return outcome
 
 
-def scrubbed_environment() -> dict[str, str]:
-    return {key: os.environ[key] for key in _KEPT_ENV if key in os.environ}
+def _without_configuration(pinned: Pinned) -> str:
+    names = ", ".join(sorted(pinned.given()))
+    return (
+        f"your own linters ran without this repository's configuration ({names}): it is not "
+        "trusted here; `landwatch trust` shows it and allows it"
+    )
 
 
-def workspace() -> tempfile.TemporaryDirectory[str]:
-    """Where linters run: a temporary directory outside the user's worktree."""
-    return tempfile.TemporaryDirectory(prefix="landwatch-lint-")
-
-
-def materialize(change: Change, paths: Iterable[str], workdir: Path) -> int:
-    """Write the committed files of the root directory and of every directory above `paths`
-    into `workdir`, so linters find the project's configuration as it was committed.
-
-    Only small regular files: never a symlink, never a large or binary blob.
-    """
-    directories = {""}
-    for path in paths:
-        parts = path.split("/")[:-1]
-        if not all(map(_plain_name, parts)):
-            continue
-        directories |= {"/".join(parts[:n]) for n in range(1, len(parts) + 1)}
-    written = 0
-    for directory in sorted(directories):
-        try:
-            found = (
-                change.repo[change.commit.tree[directory].id] if directory else (change.commit.tree)
-            )
-        except KeyError:
-            continue
-        if not isinstance(found, pygit2.Tree):
-            continue
-        for entry in found:
-            if entry.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
+def _run_each(
+    allowed: list[LinterConfig],
+    files: dict[str, FileChange],
+    place: Workspace,
+    policy: LinterPolicy,
+    trusted: str | None,
+    outcome: Linted,
+) -> None:
+    """Each linter on each file it wants, within the review's budget; `trusted`, the digest
+    the repository's configuration was trusted by, is asked again before each run."""
+    deadline = time.monotonic() + policy.budget
+    for linter in allowed:
+        for file in files.values():
+            if not wants(linter, file.path) or file.binary:
                 continue
-            if not _plain_name(entry.name or ""):
-                continue  # `..` or `/` in a crafted tree: nothing is written outside workdir
-            if change.repo.odb.read_header(entry.id)[1] > MAX_CONFIG_BYTES:
+            content = file.new_content()
+            if content is None or looks_binary(content):
                 continue
-            blob = change.repo[entry.id]
-            if not isinstance(blob, pygit2.Blob) or looks_binary(blob.data):
-                continue
-            target = workdir / directory / (entry.name or "")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(blob.data)
-            written += 1
-    return written
-
-
-def _plain_name(name: str) -> bool:
-    return name not in ("", ".", "..") and "/" not in name and "\0" not in name
+            if trusted is not None and (verdict := policy.vet(trusted)) is not None:
+                outcome.notes.append(verdict)  # withdrawn while the review ran
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                outcome.notes.append(
+                    f"linters stopped: this review's {policy.budget:g} s for linters ran out"
+                )
+                return
+            if linter.filter == "baseline":
+                found, ran = baseline(linter, file, content, place, deadline)
+            else:
+                found, ran = run(linter, file, content, place, min(linter.timeout, remaining))
+            outcome.findings += found
+            outcome.runs.append(ran.as_dict())
 
 
 def run(
-    linter: LinterConfig, file: FileChange, content: bytes, workdir: Path, timeout: float
+    linter: LinterConfig, file: FileChange, content: bytes, place: Workspace, timeout: float
 ) -> tuple[list[Finding], LinterRun]:
-    command = [part.replace("{path}", file.path) for part in linter.command]
     try:
-        process = subprocess.run(
-            command,
-            input=content,
-            capture_output=True,
-            cwd=workdir,
-            env=scrubbed_environment(),
-            timeout=timeout,
-            check=False,
-            # Its timeout is ours to enforce: a linter must not outlive the process running it.
-            preexec_fn=child_dies_with_us(),
-        )
+        process = place.run(linter.command, file.path, content, timeout)
     except FileNotFoundError:
-        return [], LinterRun(linter.name, file.path, "missing", f"{command[0]} not found")
-    except subprocess.TimeoutExpired:
-        return [], LinterRun(linter.name, file.path, "timeout", f"no answer within {timeout:.0f} s")
+        return [], LinterRun(linter.name, file.path, "missing", f"{linter.command[0]} not found")
     except OSError as error:
         return [], LinterRun(linter.name, file.path, "failed", str(error))
+    if process.timed_out:
+        return [], LinterRun(linter.name, file.path, "timeout", f"no answer within {timeout:.0f} s")
     output = process.stdout[:MAX_OUTPUT].decode("utf-8", errors="replace")
     try:
         raw = parse(linter, output)
@@ -270,20 +213,20 @@ def run(
 
 
 def baseline(
-    linter: LinterConfig, file: FileChange, content: bytes, workdir: Path, deadline: float
+    linter: LinterConfig, file: FileChange, content: bytes, place: Workspace, deadline: float
 ) -> tuple[list[Finding], LinterRun]:
     """graylint's method: the linter on the whole new file and on the file before the change,
     and only what the change brought kept: breakage on lines it did not touch is found, a line
     merely moved is not reported."""
     whole = dataclasses.replace(linter, filter="file")
     found, ran = run(
-        whole, file, content, workdir, max(0.1, min(linter.timeout, deadline - time.monotonic()))
+        whole, file, content, place, max(0.1, min(linter.timeout, deadline - time.monotonic()))
     )
     old = file.old_content()
     if not found or old is None or ran.status != "ok" or looks_binary(old):
         return found, ran
     before, ran_before = run(
-        whole, file, old, workdir, max(0.1, min(linter.timeout, deadline - time.monotonic()))
+        whole, file, old, place, max(0.1, min(linter.timeout, deadline - time.monotonic()))
     )
     if ran_before.status != "ok":
         return found, ran  # nothing to compare with: all of it is reported

@@ -2,7 +2,8 @@
 carried over to it, lines moved with their hunks, instead of reviewing it and saying it again.
 
 Carried over only when nothing the review reads differs: the patch id, the message, the
-configuration, and what the linters were allowed; anything else is a review of its own.
+configuration, the files linters are given, and what the linters were allowed; anything else is
+a review of its own.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ import time
 import pygit2
 
 from landwatch.review.change import ChangeError, resolve, tree_diff
-from landwatch.review.config import CONFIG_FILE, PYPROJECT
+from landwatch.review.config import CONFIG_FILE, PYPROJECT, ConfigError, read_config
 from landwatch.review.findings import Finding
 from landwatch.review.linters import LinterPolicy
+from landwatch.review.pinned import pin
 from landwatch.review.report import Report
 
 # The newest reflog entries of HEAD looked at for the amend that made a commit: an amend's
@@ -57,6 +59,8 @@ def carry_over(
     for name in (CONFIG_FILE, PYPROJECT):
         if _entry_id(new.tree, name) != _entry_id(old.tree, name):
             return None
+    if _given(repo, new) != _given(repo, old):
+        return None  # what the linters are given differs, so may what they find
     if previous.linters_held_back is not None and linters.vet(previous.linters_held_back) is None:
         return None  # the linters held back then are allowed now: they have something to run
     (new_diff, new_prefix), (old_diff, old_prefix) = _diff(new), _diff(old)
@@ -102,6 +106,14 @@ def _hunks(diff: pygit2.Diff, prefix: str) -> Hunks:
         path = prefix + patch.delta.new_file.path
         hunks[path] = [(h.new_start, h.new_lines) for h in patch.hunks]
     return hunks
+
+
+def _given(repo: pygit2.Repository, commit: pygit2.Commit) -> str | None:
+    """The digest of what a commit's linters are given (review.pinned); None: unreadable."""
+    try:
+        return pin(repo, commit.tree, read_config(commit.tree, repo).linters).digest
+    except ConfigError:
+        return None
 
 
 def _moves(old: Hunks, new: Hunks) -> dict[str, list[tuple[int, int, int]]]:

@@ -1,0 +1,147 @@
+"""What an approval of a repository's linters pins, by content: the committed `[[linters]]`
+(their commands and all that decides what they run on) and the repository's configuration files
+they are given, so that a change to any of it asks for trust again (landwatch.trust).
+
+The files pinned: each file at the root of the tree with a name of CONFIGURATION (pyproject.toml
+by its `[tool]` tables, so a new version number asks nothing), and each path a committed linter
+names in `config`. Linters are given exactly these and the file they lint (review.workspace).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import pygit2
+from pygit2.enums import FileMode
+
+from landwatch.review.config import PYPROJECT, LinterConfig
+
+# Where linters find their own configuration, at the root of a project; many are code, or can
+# name code to load (pylint's init-hook and plugins, eslint's flat config, rubocop's require).
+CONFIGURATION = (
+    *(PYPROJECT, "setup.cfg", "tox.ini", ".flake8", "mypy.ini", ".mypy.ini", "ruff.toml"),
+    *(".ruff.toml", ".pylintrc", "pylintrc", ".pylintrc.toml", "pylintrc.toml", ".isort.cfg"),
+    *(".pydocstyle", ".pydocstyle.ini", ".pycodestyle", ".bandit", "pyrightconfig.json"),
+    *(".yamllint", ".yamllint.yaml", ".yamllint.yml", ".codespellrc", "_typos.toml", "typos.toml"),
+    *(".typos.toml", ".eslintrc", ".eslintrc.*", "eslint.config.*", ".eslintignore"),
+    *(".prettierrc", ".prettierrc.*", "prettier.config.*", ".prettierignore", ".stylelintrc"),
+    *(".stylelintrc.*", "stylelint.config.*", "biome.json", "biome.jsonc", ".markdownlint*"),
+    *("tsconfig.json", ".jshintrc", ".rubocop.yml", ".rubocop_todo.yml", ".standard.yml"),
+    *(".shellcheckrc", ".hadolint.yaml", ".hadolint.yml", ".golangci.yml", ".golangci.yaml"),
+    *(".golangci.toml", ".editorconfig", ".clang-tidy", ".clang-format", "rustfmt.toml"),
+    *(".rustfmt.toml", "clippy.toml", ".clippy.toml", ".swiftlint.yml", ".luacheckrc"),
+    *(".sqlfluff", ".vale.ini"),
+)
+# Names that tools take as code or configuration wherever they are, besides CONFIGURATION and
+# every hidden file (.npmrc, .yarnrc.yml, .babelrc): a file being linted with such a name is
+# written for its linter only where it is pinned (review.workspace gives it on stdin only).
+CODE = (
+    *("conftest.py", "package.json", "Gemfile", "*.gemspec", "mise.toml", "*.config.js"),
+    *("*.config.cjs", "*.config.mjs", "*.config.ts", "*.config.mts", "*.config.cts"),
+)
+_TAKEN = re.compile("|".join(fnmatch.translate(name) for name in (*CONFIGURATION, *CODE, ".*")))
+# A configuration file larger than this is not given to linters (the review reads it whole).
+MAX_PINNED_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class PinnedFile:
+    path: str
+    oid: str | None  # its blob, to show what changed since; None: not in the tree
+    data: bytes | None  # what linters are given; None: not given (`why` says why)
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Pinned:
+    """What trust is given to: the committed linters, the files they are given, one digest."""
+
+    linters: tuple[LinterConfig, ...]
+    files: tuple[PinnedFile, ...]
+    digest: str
+
+    def given(self) -> dict[str, bytes]:
+        return {file.path: file.data for file in self.files if file.data is not None}
+
+    def empty(self) -> bool:
+        return not (self.linters or self.files)
+
+
+def taken_as_configuration(path: str) -> bool:
+    """Whether a tool may read a file of this name as its configuration, or as code."""
+    return _TAKEN.fullmatch(path.rpartition("/")[2]) is not None
+
+
+def pin(repo: pygit2.Repository, tree: pygit2.Tree, linters: Iterable[LinterConfig]) -> Pinned:
+    """The committed `linters` and the configuration files of `tree` they would be given."""
+    committed = tuple(linters)
+    paths = {entry.name for entry in tree if entry.name and _configuration(entry.name)}
+    paths.update(path for linter in committed for path in linter.config)
+    files = tuple(_file(repo, tree, path) for path in sorted(paths))
+    return Pinned(committed, files, _digest(committed, files))
+
+
+def _configuration(name: str) -> bool:
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in CONFIGURATION)
+
+
+def _file(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> PinnedFile:
+    try:
+        entry = tree[path]
+    except KeyError:
+        return PinnedFile(path, None, None, "not in the tree")
+    oid = str(entry.id)
+    if entry.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
+        # A link's target is outside what was approved; a directory is not a file.
+        return PinnedFile(path, oid, None, "not a regular file: not given")
+    size = repo.odb.read_header(entry.id)[1]
+    if size > MAX_PINNED_BYTES:
+        return PinnedFile(path, oid, None, f"{size:,} bytes, too large: not given")
+    blob = repo[entry.id]
+    assert isinstance(blob, pygit2.Blob)
+    return PinnedFile(path, oid, blob.data, "its [tool] tables" if path == PYPROJECT else "")
+
+
+def describe(linter: LinterConfig) -> list[Any]:
+    """What a linter runs and on what (its severity aside): what trust is given to."""
+    return [
+        linter.name,
+        linter.command,
+        linter.format,
+        linter.files,
+        linter.pattern,
+        linter.filter,
+        linter.timeout,
+        linter.config,
+    ]
+
+
+def _digest(linters: tuple[LinterConfig, ...], files: tuple[PinnedFile, ...]) -> str:
+    described = sorted(json.dumps(describe(linter)) for linter in linters)
+    contents = [[file.path, file.why, _pinned_content(file)] for file in files]
+    document = json.dumps({"linters": described, "files": contents})
+    return hashlib.sha256(document.encode()).hexdigest()
+
+
+def _pinned_content(file: PinnedFile) -> str | None:
+    """The digest of what is pinned of a file: its bytes; of pyproject.toml, its `[tool]` tables
+    but landwatch's own (its linters are pinned as linters), when it can be read."""
+    if file.data is None:
+        return None
+    if file.path == PYPROJECT:
+        try:
+            tools = tomllib.loads(file.data.decode("utf-8")).get("tool", {})
+            if isinstance(tools, dict):
+                tools.pop("landwatch", None)
+                canonical = json.dumps(tools, sort_keys=True, default=str)
+                return hashlib.sha256(canonical.encode()).hexdigest()
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+            pass  # unreadable: pinned whole, as any other file
+    return hashlib.sha256(file.data).hexdigest()

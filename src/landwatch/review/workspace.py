@@ -1,0 +1,122 @@
+"""Where a linter runs, and how: a directory of its own for each run, holding the configuration
+files the person trusted (review.pinned) and the file it lints, and nothing else the repository
+holds; the file named to it as `./path`; Python kept from importing what is in its directory;
+a scrubbed environment; under bubblewrap where the machine has it (review.sandbox).
+
+The directory (`<tree>`, its working directory) is made again for every run, so what one run
+wrote is never read by the next.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from landwatch.processes import ProgramResult, run_program
+from landwatch.review.pinned import taken_as_configuration
+from landwatch.review.sandbox import Sandbox
+
+# What a linter may see of the user's environment: enough to find itself and run.
+_KEPT_ENV = (
+    "PATH",
+    "HOME",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "USER",
+    "LOGNAME",
+    "SYSTEMROOT",
+    "XDG_CACHE_HOME",
+    "XDG_CONFIG_HOME",
+)
+# A Python interpreter named as the command: `python3 -m ruff` and the like.
+_PYTHON = re.compile(r"(python|pypy)[0-9.]*")
+
+
+def scrubbed_environment() -> dict[str, str]:
+    """The user's environment as a linter gets it; Python >= 3.11 is told to keep the working
+    directory and a script's own off sys.path (PYTHONSAFEPATH), in any process it starts."""
+    kept = {key: os.environ[key] for key in _KEPT_ENV if key in os.environ}
+    return {**kept, "PYTHONSAFEPATH": "1"}
+
+
+def command_line(command: tuple[str, ...], path: str) -> list[str]:
+    """The command as run on the file at `path`: `{path}` as `./path`, which no program reads as
+    an option; a Python interpreter with -I, which every Python 3 has and which keeps the working
+    directory off sys.path (-P is only 3.11's; the variables and user site-packages -I also
+    leaves out are mostly not passed anyway)."""
+    argv = [part.replace("{path}", f"./{path}") for part in command]
+    if _PYTHON.fullmatch(Path(argv[0]).name) and "-I" not in argv[1:2]:
+        argv.insert(1, "-I")
+    return argv
+
+
+@dataclass
+class Workspace:
+    """The linters of one review: their directory, what they are given, their sandbox."""
+
+    root: Path
+    given: Mapping[str, bytes]  # the pinned configuration files, by path
+    sandbox: Sandbox | None
+
+    def run(
+        self, command: tuple[str, ...], path: str, content: bytes, timeout: float
+    ) -> ProgramResult:
+        """`command` on the file at `path`, `content` on its stdin; OSError when it cannot
+        start (FileNotFoundError: no such command)."""
+        scratch = Path(tempfile.mkdtemp(prefix="run-", dir=self.root))
+        try:
+            tree, tmp = scratch / "tree", scratch / "tmp"
+            tree.mkdir(mode=0o700)
+            tmp.mkdir(mode=0o700)
+            for pinned, data in self.given.items():
+                _write(tree, pinned, data)
+            if path in self.given or not taken_as_configuration(path):
+                # A file that tools may read as their configuration, or as code, is written
+                # only where it is pinned: otherwise its linter has it on stdin alone.
+                _write(tree, path, content)
+            argv = command_line(command, path)
+            env = {**scrubbed_environment(), "TMPDIR": str(tmp)}
+            if self.sandbox is not None:
+                argv = self.sandbox.wrap(argv, writable=scratch, cwd=tree)
+                env["XDG_CACHE_HOME"] = str(tmp)  # the user's is read-only there
+            return run_program(argv, input=content, timeout=timeout, cwd=tree, env=env)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+@contextmanager
+def workspace(
+    given: Mapping[str, bytes], sandbox: Sandbox | None, parent: Path | None
+) -> Iterator[Workspace]:
+    """A private directory under `parent` (a directory of the person's; the system's temporary
+    directory if None), outside every worktree, removed with all the linters left in it."""
+    with tempfile.TemporaryDirectory(prefix="landwatch-lint-", dir=parent) as root:
+        yield Workspace(Path(root), given, sandbox)
+
+
+def _write(tree: Path, path: str, data: bytes) -> None:
+    """`data` at `path` below `tree`, never outside it (a crafted tree's `..`, `/`), never
+    through a link; a path that cannot be written is left out."""
+    parts = path.split("/")
+    if not all(_plain_name(part) for part in parts):
+        return
+    target = tree.joinpath(*parts)
+    try:
+        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+        descriptor = os.open(target, flags, 0o600)
+    except OSError:
+        return  # a name taken by a directory of another path, or too long for the disk
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(data)
+
+
+def _plain_name(name: str) -> bool:
+    return name not in ("", ".", "..") and "/" not in name and "\0" not in name
