@@ -43,6 +43,10 @@ class Dispatcher:
         self._lock = threading.Lock()
         self._due: dict[Path, float] = {}  # monotonic: when an item backing off there is due
         self.reload_wanted = False  # a repository left the registry since the last reload
+        # Called before each claim: a step of the wall clock is noticed (and every due time
+        # moved with it) before a claim reads the new clock; between a tick's look and its
+        # claims, a far-future stamp of the old clock counted as due at once.
+        self.before_claim: Callable[[], None] = lambda: None
 
     def poke(self, git_dir: Path, kinds: list[str] | None = None) -> None:
         """Something changed in `git_dir`'s queue: read it again and look at it (for `kinds`,
@@ -101,6 +105,7 @@ class Dispatcher:
             # The kind asked to be left alone there for a while (a backoff): the repository is
             # looked at again when that time comes.
             return None
+        self.before_claim()
         try:
             claimed = work_item.claim_next(git_dir, [kind], now=self.clock.time())
         except work_item.QueueError as error:

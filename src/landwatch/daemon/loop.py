@@ -52,6 +52,7 @@ class Daemon:
             handlers, self.settings, self.clock, self.registered, self._job_changed
         )
         self.duties = Duties(self.settings, self.clock, self.registered, self.dispatcher, self.poke)
+        self.dispatcher.before_claim = self.duties.notice_clock_jump
         self._watched: tuple[object, ...] = ()
         self._watcher = Watcher(
             self.poke, self.request_reload, self.want_sweep, rescan=self.settings.rescan
