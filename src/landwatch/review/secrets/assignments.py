@@ -36,26 +36,28 @@ SECRET_NAME_NEEDLES = tuple(
         "private-key",
     )
 )
-_NAME = rf"(?<![\w.-])(?P<name>[\w.-]*?(?:{_NAME_WORDS})[\w.-]*)"
+# Every pattern here runs in time linear in the line (docs/security.md, "Every scan is linear"):
+# a name is one run of name characters, found once (`_NAME_RUN`) and tested for a secret word,
+# never matched from each of its letters; quantifiers that follow one another take disjoint
+# characters or are possessive, and a type annotation is bounded.
+_NAME_RUN = re.compile(r"[\w.-]++")
+_NAME_WORD = re.compile(_NAME_WORDS)
 # `=`, `:`, `:=`, `=>` and a typed `name: str =`; comparisons (`==`, `!=`) are not assignments.
-_ASSIGN = r"(?:=>|:=|=(?!=)|:(?!:)(?:\s*[A-Za-z_][\w\[\]., |]*?\s*=(?!=))?)"
-_VALUE = r"\s*[rbuf]{0,2}(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|`(?P<bq>[^`]*)`)"
-# These match ASCII-lowered text (see ascii_lower): case-insensitive matching is several times
-# slower. This one starts at the secret word; the rest of the name is found by scanning back.
-_QUOTED = re.compile(
-    # A key may close its own quote or subscript: "password": ..., settings['SECRET_KEY'] = ...
-    rf"(?:{_NAME_WORDS})[\w.-]*(?P<end>)(?:[\"'`]\]?)?\s*{_ASSIGN}" + _VALUE
-)
+_ASSIGN = r"(?:=>|:=|=(?!=)|:(?!:)(?:\s*+[A-Za-z_][\w\[\]., |\t]{0,80}?=(?!=))?)"
+_VALUE = r"\s*+[rbuf]{0,2}(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|`(?P<bq>[^`]*+)`)"
+# What follows a secret-like name given a quoted literal. These match ASCII-lowered text (see
+# ascii_lower): case-insensitive matching is several times slower.
+# A key may close its own quote or subscript: "password": ..., settings['SECRET_KEY'] = ...
+_QUOTED_TAIL = re.compile(r"(?:[\"'`]\]?)?\s*+" + _ASSIGN + _VALUE)
 # A call setting a secret by name (PHP's define, setenv, a header): define('DB_PASSWORD', '...').
 # Only as a call's first argument: a tuple or list of names, ("token", "refresh"), is not one.
-_CALL = re.compile(r"(?<=[\w$])\(\s*[\"'`]" + _NAME + r"[\"'`]\s*," + _VALUE)
+_CALL = re.compile(r"(?<=[\w$])\(\s*+[\"'`](?P<name>[\w.-]++)[\"'`]\s*+," + _VALUE)
 # In .env, INI and YAML files the rest of a `key=value` line is a literal; elsewhere an unquoted
 # value is code (a variable, a call). Values opening with YAML syntax (!tag, &anchor, *alias,
 # |, >, {, [) are not scalars.
 _UNQUOTED = re.compile(
-    r"^\s*(?:export\s+|-\s+)?"
-    + _NAME
-    + r"\s*[=:]\s*(?P<value>[^\s\"'`#;!&*|>{\[%@<]\S*)(?:\s+[#;].*)?\s*$"
+    r"\s*+(?:export\s++|-\s++)?(?P<name>[\w.-]++)"
+    r"\s*+[=:]\s*+(?P<value>[^\s\"'`#;!&*|>{\[%@<]\S*+)(?:\s++[#;].*)?\s*+$"
 )
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 _HEX_DIGEST = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}", re.I)
@@ -91,25 +93,27 @@ def secret_looking(value: str, min_entropy: float) -> bool:
     return shannon_entropy(value) >= min_entropy
 
 
-def _name_start(text: str, at: int) -> int:
-    """Where the identifier holding text[at] starts (DB_ of DB_PASSWORD, github of githubToken)."""
-    while at > 0 and (text[at - 1].isalnum() or text[at - 1] in "_.-"):
-        at -= 1
-    return at
+def _secret_name(name: str) -> bool:
+    """Whether a name holds a secret word (DB_PASSWORD, githubToken); `name` is lower case."""
+    return _NAME_WORD.search(name) is not None
 
 
 def assignments(text: str, *, unquoted: bool, min_entropy: float) -> list[tuple[str, int, int]]:
     """(name, start, end) of each secret-looking value a secret-like name is given on a line."""
     lowered = ascii_lower(text)
     found: list[tuple[str, int, int]] = []
-    for match in _QUOTED.finditer(lowered):
-        group = next(g for g in ("dq", "sq", "bq") if match[g] is not None)
-        name = text[_name_start(text, match.start()) : match.start("end")]
-        found.append((name, match.start(group), match.end(group)))
+    for run in _NAME_RUN.finditer(lowered):
+        if not _secret_name(run[0]):
+            continue
+        match = _QUOTED_TAIL.match(lowered, run.end())
+        if match is not None:
+            group = next(g for g in ("dq", "sq", "bq") if match[g] is not None)
+            found.append((text[run.start() : run.end()], match.start(group), match.end(group)))
     for match in _CALL.finditer(lowered):
-        group = next(g for g in ("dq", "sq", "bq") if match[g] is not None)
-        found.append((text[match.start("name") : match.end("name")], *match.span(group)))
-    if unquoted and not found and (bare := _UNQUOTED.match(lowered)) is not None:
+        if _secret_name(match["name"]):
+            group = next(g for g in ("dq", "sq", "bq") if match[g] is not None)
+            found.append((text[match.start("name") : match.end("name")], *match.span(group)))
+    if unquoted and not found and (bare := _UNQUOTED.match(lowered)) and _secret_name(bare["name"]):
         name = text[bare.start("name") : bare.end("name")]
         found.append((name, bare.start("value"), bare.end("value")))
     return [

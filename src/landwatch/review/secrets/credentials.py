@@ -8,24 +8,29 @@ import re
 
 from landwatch.review.secrets.scanning import ELLIPSIS, PLACEHOLDER, REPEATED
 
-# scheme://user:password@host: the password is the part between the colon and the @.
+# Every pattern here runs in time linear in the line: each starts at a fixed anchor (`://`, a
+# separator before `password`), its quantifiers take disjoint characters or are possessive, and
+# none scans on to a character that may be far away (docs/security.md, "Every scan is linear").
+# scheme://user:password@host, matched from the `://`: the password is the part between the
+# colon and the @. The scheme before it is checked apart (`_SCHEME`), never scanned for.
 _URL_CREDENTIALS = re.compile(
-    r"\b[a-z][a-z0-9+.-]*://(?P<user>[^\s:/@\"'`<>{}]*):(?P<password>[^\s/@\"'`<>]+)@[\w.-]+",
-    re.I,
+    r"://(?P<user>[^\s:/@\"'`<>{}]*+):(?P<password>[^\s/@\"'`<>]++)@[\w.-]",
 )
+_SCHEME = re.compile(r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}$", re.I)
 # ADO.NET, ODBC and JDBC-style `Server=...;Password=...;`: the value runs to the next `;` or
 # quote, and the line names where to connect too (`password = f()` in code is no such string).
 _CONNECTION_PASSWORD = re.compile(
-    r"(?:^|[;\"'\s])(?:password|pwd)\s*=\s*(?P<password>[^;\"'\s]+)\s*(?=;|[\"']|$)", re.I
+    r"(?:^|[;\"'\s])(?:password|pwd)\s*+=\s*+(?P<password>[^;\"'\s]++)\s*+(?=;|[\"']|$)", re.I
 )
-_CONNECTION_PARTS = re.compile(
+# A part naming where to connect; it counts when a `;` comes after it.
+_CONNECTION_PART = re.compile(
     r"(?:server|data source|host|hostname|uid|user id|user|username|database|initial catalog|"
-    r"provider|driver|dsn)\s*=[^;]*;",
+    r"provider|driver|dsn)\s*+=",
     re.I,
 )
 # .pypirc and .netrc: `password = x` / `password x` on a line of its own.
 _CREDENTIAL_FILE_PASSWORD = re.compile(
-    r"^\s*(?:password|passwd)\s*[=:\s]\s*(?P<password>\S+)\s*$", re.I
+    r"\s*+(?:password|passwd)(?:\s*+[=:]\s*+|\s++)(?P<password>\S++)\s*+$", re.I
 )
 CREDENTIAL_FILES = (".pypirc", ".netrc", "_netrc", ".git-credentials")
 _NOT_A_PASSWORD = re.compile(
@@ -41,9 +46,8 @@ def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, 
     """(what, start, end) of each password on a line: in a URL's user info, a connection
     string, or (`credential_file`) a `.pypirc`/`.netrc` line; placeholders are let through."""
     found: list[tuple[str, int, int]] = []
-    for match in _URL_CREDENTIALS.finditer(text):
-        found.append(("password in a URL", *match.span("password")))
-    if ";" in text and _CONNECTION_PARTS.search(text):
+    found.extend(("password in a URL", *span) for span in _url_passwords(text))
+    if ";" in text and _names_a_server(text):
         for match in _CONNECTION_PASSWORD.finditer(text):
             found.append(("password in a connection string", *match.span("password")))
     line = _CREDENTIAL_FILE_PASSWORD.match(text) if credential_file else None
@@ -58,6 +62,24 @@ def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, 
             continue
         kept.append((what, start, end))
     return kept
+
+
+def _url_passwords(text: str) -> list[tuple[int, int]]:
+    """Where the password of each `scheme://user:password@host` on a line is."""
+    found = []
+    at = text.find("://")
+    while at >= 0:
+        match = _URL_CREDENTIALS.match(text, at)
+        if match is not None and _SCHEME.search(text, max(0, at - 32), at):
+            found.append(match.span("password"))
+        at = text.find("://", match.end() if match else at + 3)
+    return found
+
+
+def _names_a_server(text: str) -> bool:
+    """Whether a line names where to connect (`Server=...;`): a part followed by a `;`."""
+    part = _CONNECTION_PART.search(text)
+    return part is not None and text.rfind(";") >= part.end()
 
 
 def _placeholder_password(value: str) -> bool:

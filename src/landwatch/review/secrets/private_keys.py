@@ -19,7 +19,9 @@ _KEY_HEADER = re.compile(
 _KEY_END = re.compile(r"-----END |^\s*Private-MAC: ")
 _KEY_FIELD = re.compile(r"[\s\"'`]*[A-Za-z][\w-]*: ")
 # A body line as it sits in a PEM file, a YAML block, or a quoted string of code.
-_KEY_LINE = re.compile(r"[\s\"'`]*([A-Za-z0-9+/=]+)(?:\\n)?[\s\"'`,+\\]*")
+# Possessive: the body and what may close its line share `+`, and a line of `+` must not make
+# the match try every split of it.
+_KEY_LINE = re.compile(r"[\s\"'`]*+([A-Za-z0-9+/=]++)(?:\\n)?[\s\"'`,+\\]*+")
 _KEY_CHUNK = re.compile(r"[A-Za-z0-9+/=]{16,}")
 _KEY_KINDS = {
     "": "private key (PKCS#8)",

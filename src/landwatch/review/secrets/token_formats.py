@@ -41,7 +41,7 @@ _FORMATS = (
         "AWS secret access key",
         ("aws", "secret"),
         re.compile(
-            r"(?i:aws|secret)[\w.'\"\[\] -]{0,40}?(?:=>|:=|=|:)\s*[\"'`]?"
+            r"(?i:aws|secret)[\w.'\"\[\] -]{0,40}?(?:=>|:=|=|:)\s*+[\"'`]?"
             r"(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
         ),
         folded=True,

@@ -1,0 +1,97 @@
+"""Every secret pattern family runs in time linear in the line (docs/security.md, "Every review is
+bounded"): each is given adversarial lines of 10 KB, 100 KB and 1 MB, built to make a
+backtracking pattern try its work again from every character, and ten times the line may take
+about ten times as long, never a hundred.
+
+Only ratios of times measured in the same run are compared, so the machine's speed does not
+matter; a pattern that is quadratic again fails at 100 KB, before the 1 MB line would take hours.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+import time
+from collections.abc import Callable
+
+import pytest
+
+from landwatch.review.change import Line
+from landwatch.review.rules.secrets import RULES
+from landwatch.review.secrets.detectors import spans
+from landwatch.review.secrets.private_keys import rotated_key_lines
+
+SIZES = (10_000, 100_000, 1_000_000)
+# Linear work grows ten times from one size to the next, quadratic a hundred times.
+MOST_GROWTH = 30.0
+HEADER = "-----BEGIN " + "PRIVATE KEY-----"
+
+
+def repeated(unit: str) -> Callable[[int], str]:
+    return lambda size: (unit * (size // len(unit) + 1))[:size]
+
+
+def distinct_tokens(size: int) -> str:
+    chosen = random.Random(size)
+    alphabet = string.ascii_letters + string.digits
+    count = size // 41 + 1
+    return " ".join("ghp_" + "".join(chosen.choices(alphabet, k=36)) for _ in range(count))
+
+
+FAMILIES: dict[str, Callable[[int], str]] = {
+    # A secret-like name again and again: each one a candidate assignment.
+    "names": repeated("token"),
+    "names assigned": repeated("token="),
+    "typed names": repeated("token: a "),
+    "quoted names": lambda size: 'x = "' + repeated('"token')(size),
+    "a call's name": lambda size: 'f("' + repeated("token")(size),
+    "unquoted values": lambda size: "token=" + repeated("a ")(size),
+    # URLs: schemes without a `://`, and `://` without an `@`.
+    "schemes": repeated("a."),
+    "user infos": repeated("a://b:c"),
+    "connection strings": lambda size: "user=a;" + repeated(" password= x")(size),
+    "connection parts": repeated("server="),
+    "credential file": lambda size: "password" + " " * size + "x y",
+    # Private keys: headers without an end, a body line of `+`.
+    "key headers": repeated("-----BEGIN "),
+    "key body": lambda size: HEADER + repeated("A")(size),
+    "key line": lambda size: repeated("+")(size) + "!",
+    # Known token anchors, each one where a token could start.
+    "slack anchors": lambda size: repeated("xoxb-1-")(size) + "_",
+    "jwt anchors": repeated("eyJaaaaaaaa."),
+    "aws secret anchors": repeated("aws: "),
+    "many tokens": distinct_tokens,
+}
+
+
+def scan(text: str) -> None:
+    """What a review does with a line: every secret rule on it, and redaction of it."""
+    lines = [Line(1, text.encode(), b"\n")]
+    for rule in RULES:
+        for path in (".env", ".pypirc"):
+            list(rule().scan(path, lines))
+    spans(text)
+    rotated_key_lines(f"{HEADER}\n{text}\n".encode(), {2})
+
+
+def seconds(text: str, tries: int) -> float:
+    best = float("inf")
+    for _ in range(tries):
+        started = time.perf_counter()
+        scan(text)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_each_pattern_family_takes_time_linear_in_the_line(family: str) -> None:
+    make = FAMILIES[family]
+    times = []
+    for size in SIZES:
+        times.append(seconds(make(size), tries=2 if size < SIZES[-1] else 1))
+        if len(times) > 1:
+            growth = times[-1] / max(times[-2], 1e-4)
+            assert growth < MOST_GROWTH, (
+                f"{family}: {size:,} characters took {growth:.0f} times as long as a tenth of "
+                f"them ({times})"
+            )
