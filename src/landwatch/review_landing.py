@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 
-from landwatch import standards_store, trust
+from landwatch import layout, standards_store, trust
 from landwatch.review import engine
+from landwatch.review.budget import Budget
 from landwatch.review.change import open_repository, resolve
 from landwatch.review.config import ConfigError, read_config
 from landwatch.review.linters import LinterPolicy
@@ -24,12 +25,17 @@ def review_landing(
     base: str | None = None,
     *,
     linters: LinterPolicy | None = None,
+    budget: float | None = None,
 ) -> Report:
     """The review of what landed at `revision` (on top of `base` for a landed range), under
-    `linters` (by default what the person trusted in this repository)."""
+    `linters` (by default what the person trusted in this repository), within `budget` seconds
+    (by default the repository's `landwatch.review.budget`), counted from now."""
+    if budget is None:
+        budget = layout.read_git_settings(git_dir)[layout.REVIEW_BUDGET]
+    limit = Budget(budget)
     policy = trust.policy(git_dir) if linters is None else linters
     learned = learned_standards(git_dir, revision)
-    return engine.review(git_dir, revision, base, linters=policy, standards=learned)
+    return engine.review(git_dir, revision, base, linters=policy, standards=learned, budget=limit)
 
 
 def learned_standards(git_dir: os.PathLike[str] | str, revision: str) -> Standards:

@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 
 from landwatch.review import engine
+from landwatch.review.budget import Budget
 from landwatch.review.linters import NOT_TRUSTED, LinterPolicy
 from support.daemon import process_gone, wait_for
 from support.repos import Repo
@@ -92,11 +93,12 @@ def test_a_review_has_a_budget_for_its_linters(repo: Repo) -> None:
         """)
     files = {f"f{n}.txt": "x\n" for n in range(5)}
     repo.land("slow linters", {".landwatch.toml": slow, **files}, hooks=False)
-    policy = LinterPolicy(vet=lambda digest: None, budget=0.5)
-    report_ = engine.review(repo.git_dir, "HEAD", linters=policy)
+    policy = LinterPolicy(vet=lambda digest: None)
+    report_ = engine.review(repo.git_dir, "HEAD", linters=policy, budget=Budget(0.5))
     # The first run gets what is left of the budget, not its own minute; the others none.
     assert [run["status"] for run in report_.linters] == ["timeout"]
-    assert any("0.5 s for linters ran out" in note for note in report_.notes)
+    stopped = [note for note in report_.notes if note.startswith("linters stopped before slow")]
+    assert len(stopped) == 1 and stopped[0].endswith(": this review's 0.5 s ran out")
 
 
 def test_a_linter_timeout_has_an_upper_bound(repo: Repo) -> None:

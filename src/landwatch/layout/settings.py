@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
 from landwatch.git import git
+from landwatch.review.budget import DEFAULT_REVIEW_BUDGET
 
 T = TypeVar("T")
 
@@ -182,6 +183,13 @@ SANDBOX = Setting(
     hooks=False,
     rule=_boolean("landwatch runs linters sandboxed where it can"),
 )
+REVIEW_BUDGET = Setting(
+    "landwatch.review.budget",
+    f"{DEFAULT_REVIEW_BUDGET:g}",
+    "seconds one review may take (rules and linters); past them it is stored with what it found",
+    hooks=False,
+    rule=_seconds(least=1),
+)
 
 # Every landwatch.* git setting, in the order their problems are told.
 SETTINGS: tuple[Setting[Any], ...] = (
@@ -194,6 +202,7 @@ SETTINGS: tuple[Setting[Any], ...] = (
     NOTES,
     NOTIFY,
     SANDBOX,
+    REVIEW_BUDGET,
 )
 # The ones the hooks read from `settings`, with the defaults both sides use.
 HOOK_SETTINGS = tuple(setting for setting in SETTINGS if setting.hooks)

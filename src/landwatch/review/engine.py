@@ -8,45 +8,28 @@ raises for a bad configuration (that becomes a finding) and never reads the work
 from __future__ import annotations
 
 import os
-import re
 import time
 from typing import Any
 
 import pygit2
 
 from landwatch.review import linters as linter_runner
-from landwatch.review.binary import looks_binary
+from landwatch.review.budget import DEFAULT_REVIEW_BUDGET, Budget
 from landwatch.review.bursts import bursts, one_per_line, unique_fingerprints
-from landwatch.review.change import (
-    Change,
-    ChangeShape,
-    FileChange,
-    Line,
-    open_repository,
-    resolve,
-)
+from landwatch.review.change import Change, open_repository, resolve
+from landwatch.review.checking import checked
 from landwatch.review.config import ConfigError, ReviewConfig, read_config
 from landwatch.review.findings import Finding, Severity, fingerprint
-from landwatch.review.globs import matches_any
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.precedent import unprecedented
 from landwatch.review.report import Report
 from landwatch.review.rules import all_rules
-from landwatch.review.rules.base import (
-    ChangeRule,
-    FileRule,
-    LineRule,
-    MessageRule,
-    RuleSet,
-    TreeRule,
-)
-from landwatch.review.rules.secrets import SecretRule
+from landwatch.review.rules.base import RuleSet
 from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.review.standards import Standards
 from landwatch.review.suppressions import unsuppressed
 
 CONFIG_RULE = "CFG"
-_REVERT = re.compile(r'^(Revert|Reapply) "')
 
 
 def review(
@@ -56,13 +39,16 @@ def review(
     *,
     linters: LinterPolicy = NO_LINTERS,
     standards: Standards | None = None,
+    budget: Budget | None = None,
 ) -> Report:
     """Review what landed at `revision` (against `base` for a landed range): read the committed
     configuration, run every rule on its scope and, as `linters` allows, the linters on the
     added lines; drop what is suppressed, and what the history shows is the project's practice
     (fixtures). `standards`, learned from the history, tune what the configuration leaves
-    unsaid. By default no linter runs."""
+    unsaid. By default no linter runs. Past `budget` (by default DEFAULT_REVIEW_BUDGET seconds
+    from now) what was not reached is left undone, and the report's notes say what."""
     started, clock = time.time(), time.perf_counter()
+    budget = budget or Budget(DEFAULT_REVIEW_BUDGET)
     repo = open_repository(git_dir)
     commit = resolve(repo, revision)
     base_commit = resolve(repo, base) if base else None
@@ -77,9 +63,9 @@ def review(
     )
     if standards is not None:
         notes += _apply_standards(rules, config, standards)
-    readable, checked = _checked(change, config, rules, notes)
-    findings += checked
-    linted = linter_runner.run_all(change, readable, config.linters, linters)
+    readable, found = checked(change, config, rules, notes, budget)
+    findings += found
+    linted = linter_runner.run_all(change, readable, config.linters, linters, budget)
     findings += [_config_finding(problem) for problem in linters.problems]
     notes += linted.notes
     findings = unsuppressed(findings + linted.findings, readable, change.message, rules)
@@ -95,10 +81,10 @@ def review(
         label=change.label,
         rules=[rule.id for rule in rules.rules if rule.active_severity > Severity.OFF],
         findings=findings,
-        truncated=change.truncated,
+        truncated=change.truncated or bool(budget.stopped),
         lines_checked=change.lines_read,
         config=config.source,
-        notes=notes + _coverage_notes(change, config),
+        notes=notes + budget.stopped + _coverage_notes(change, config),
         linters=linted.runs,
         linters_held_back=linted.held_back,
         started=started,
@@ -114,21 +100,6 @@ def _configuration(
         return read_config(commit.tree, repo), []
     except ConfigError as error:
         return ReviewConfig(), [_config_finding(str(error))]
-
-
-def _checked(
-    change: Change, config: ReviewConfig, rules: RuleSet, notes: list[str]
-) -> tuple[dict[str, FileChange], list[Finding]]:
-    """Every rule on its scope (the message, the change and its tree, each file a rule can read)
-    and the files read, which the linters are given too."""
-    findings = _message_findings(change, config, rules, notes)
-    findings += _message_secrets(change, rules)
-    included = [file for file in change.files if not matches_any(file.path, config.exclude)]
-    findings += _change_findings(change, included, rules)
-    readable = {file.path: file for file in included if not file.deleted and not file.is_submodule}
-    for file in readable.values():
-        findings += _file_findings(file, rules)
-    return readable, findings
 
 
 def standards_overridden(config: ReviewConfig) -> list[str]:
@@ -165,15 +136,6 @@ def _apply_standards(rules: RuleSet, config: ReviewConfig, standards: Standards)
     if not applied:
         return []
     return [f"learned from {standards.commits} commits of history: " + "; ".join(applied)]
-
-
-def _change_findings(change: Change, included: list[FileChange], rules: RuleSet) -> list[Finding]:
-    findings: list[Finding] = []
-    for rule in rules.of(TreeRule):
-        findings += rule.check_tree(change, included)
-    for rule in rules.of(ChangeRule):
-        findings += rule.check_change(change)
-    return findings
 
 
 def _coverage_notes(change: Change, config: ReviewConfig) -> list[str]:
@@ -225,41 +187,6 @@ def _rules(config: ReviewConfig) -> tuple[RuleSet, list[str]]:
     return RuleSet(rules), problems
 
 
-def _message_findings(
-    change: Change, config: ReviewConfig, rules: RuleSet, notes: list[str]
-) -> list[Finding]:
-    message = change.message
-    subject = message.subject
-    if change.shape is ChangeShape.MERGE or len(change.commit.parents) > 1:
-        notes.append("message rules skipped: a merge commit")
-        return []
-    if _REVERT.match(subject):
-        notes.append("message rules skipped: a revert")
-        return []
-    if message.author_name in config.skip_authors or message.author_email in config.skip_authors:
-        notes.append(f"message rules skipped: {message.author_name} is a bot author")
-        return []
-    fixup = message.autosquash is not None
-    findings: list[Finding] = []
-    for rule in rules.of(MessageRule):
-        if fixup and not rule.runs_on_fixups:
-            continue
-        findings += rule.check_message(message)
-    return findings
-
-
-def _message_secrets(change: Change, rules: RuleSet) -> list[Finding]:
-    """Credentials pasted into the commit message, whatever kind of commit it is."""
-    lines = [
-        Line(number, text.encode("utf-8", "surrogatepass"), b"\n")
-        for number, text in enumerate(change.message.lines, 1)
-    ]
-    findings: list[Finding] = []
-    for rule in rules.of(SecretRule):
-        findings += rule.scan(None, lines)
-    return findings
-
-
 def _redact(findings: list[Finding], notes: list[str], runs: list[dict[str, str]]) -> None:
     """The one redaction step: whatever rule, plug-in or linter made a finding, no snippet or
     message of it shows a secret a detector recognises; nor does a note or a linter's words."""
@@ -270,20 +197,3 @@ def _redact(findings: list[Finding], notes: list[str], runs: list[dict[str, str]
     notes[:] = [redact_secrets(note) for note in notes]
     for run in runs:
         run["detail"] = redact_secrets(run.get("detail", ""))
-
-
-def _file_findings(file: FileChange, rules: RuleSet) -> list[Finding]:
-    findings: list[Finding] = []
-    line_rules = [rule for rule in rules.of(LineRule) if rule.wants(file.path)]
-    if line_rules:
-        lines = file.added_lines
-        if lines or file.lacks_final_newline:
-            for rule in line_rules:
-                findings += rule.check_lines(file, lines)
-    file_rules = [rule for rule in rules.of(FileRule) if rule.wants(file.path)]
-    if file_rules and file.new_id != file.old_id and not file.is_symlink:
-        content = file.new_content()
-        if content is not None and not looks_binary(content):
-            for rule in file_rules:
-                findings += rule.check_file(file, content)
-    return findings

@@ -6,7 +6,7 @@ Commands run only as the caller's LinterPolicy allows: the person's own linters,
 repository's committed ones once the person trusted exactly them and the configuration files
 they are given (review.pinned). Each run gets the content on stdin, a directory of its own with
 those files and the linted one (review.workspace), a sandbox where the machine has one, a
-timeout, a share of the review's budget and a cap on its output.
+timeout, what is left of the review's budget (review.budget) and a cap on its output.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import dataclasses
 import json
 import os
 import re
-import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from typing import Any
 
 from landwatch.review import sandbox
 from landwatch.review.binary import looks_binary
+from landwatch.review.budget import Budget
 from landwatch.review.change import Change, FileChange
 from landwatch.review.config import LinterConfig
 from landwatch.review.findings import Finding, Severity, fingerprint
@@ -32,9 +32,6 @@ from landwatch.review.pinned import Pinned, pin
 from landwatch.review.workspace import Workspace, workspace
 
 MAX_OUTPUT = 4 * 1024 * 1024
-# All linter runs of one review together: past this the rest are not run, so one repository's
-# review cannot hold the line every other repository's reviews wait in.
-REVIEW_BUDGET = 300.0
 NOT_TRUSTED = (
     "linters not run: nothing allowed this configuration's commands "
     "(`landwatch trust` shows them and allows them)"
@@ -78,7 +75,6 @@ class LinterPolicy:
     own: tuple[LinterConfig, ...] = ()
     vet: Callable[[str], str | None] = _never
     problems: tuple[str, ...] = ()  # the person's own configuration could not be read
-    budget: float = REVIEW_BUDGET
     scratch: Path | None = None  # where workspaces are made (None: the temporary directory)
     sandboxed: bool = True  # under bubblewrap where the machine has it
 
@@ -99,8 +95,10 @@ def run_all(
     files: dict[str, FileChange],
     committed: list[LinterConfig],
     policy: LinterPolicy,
+    budget: Budget,
 ) -> Linted:
-    """Every allowed linter on each file it wants, each run in a workspace of its own."""
+    """Every allowed linter on each file it wants, each run in a workspace of its own, while
+    the review's `budget` lasts."""
     outcome = Linted()
     if not (committed or policy.own):
         return outcome
@@ -117,7 +115,9 @@ def run_all(
         outcome.notes.append(_without_configuration(pinned))
     jail = sandbox.find(os.environ.get("PATH"))[0] if policy.sandboxed else None
     with workspace(pinned.given() if trusted else {}, jail, policy.scratch) as place:
-        _run_each(allowed, files, place, policy, pinned.digest if trusted else None, outcome)
+        _run_each(
+            allowed, files, place, policy, pinned.digest if trusted else None, outcome, budget
+        )
     return outcome
 
 
@@ -136,10 +136,10 @@ def _run_each(
     policy: LinterPolicy,
     trusted: str | None,
     outcome: Linted,
+    budget: Budget,
 ) -> None:
     """Each linter on each file it wants, within the review's budget; `trusted`, the digest
     the repository's configuration was trusted by, is asked again before each run."""
-    deadline = time.monotonic() + policy.budget
     for linter in allowed:
         for file in files.values():
             if not wants(linter, file.path) or file.binary:
@@ -150,16 +150,13 @@ def _run_each(
             if trusted is not None and (verdict := policy.vet(trusted)) is not None:
                 outcome.notes.append(verdict)  # withdrawn while the review ran
                 return
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                outcome.notes.append(
-                    f"linters stopped: this review's {policy.budget:g} s for linters ran out"
-                )
+            if budget.spent:
+                budget.stop(f"linters stopped before {linter.name} on {file.path}")
                 return
             if linter.filter == "baseline":
-                found, ran = baseline(linter, file, content, place, deadline)
+                found, ran = baseline(linter, file, content, place, budget)
             else:
-                found, ran = run(linter, file, content, place, min(linter.timeout, remaining))
+                found, ran = run(linter, file, content, place, _timeout(linter, budget))
             outcome.findings += found
             outcome.runs.append(ran.as_dict())
 
@@ -213,21 +210,17 @@ def run(
 
 
 def baseline(
-    linter: LinterConfig, file: FileChange, content: bytes, place: Workspace, deadline: float
+    linter: LinterConfig, file: FileChange, content: bytes, place: Workspace, budget: Budget
 ) -> tuple[list[Finding], LinterRun]:
     """graylint's method: the linter on the whole new file and on the file before the change,
     and only what the change brought kept: breakage on lines it did not touch is found, a line
     merely moved is not reported."""
     whole = dataclasses.replace(linter, filter="file")
-    found, ran = run(
-        whole, file, content, place, max(0.1, min(linter.timeout, deadline - time.monotonic()))
-    )
+    found, ran = run(whole, file, content, place, _timeout(linter, budget))
     old = file.old_content()
     if not found or old is None or ran.status != "ok" or looks_binary(old):
         return found, ran
-    before, ran_before = run(
-        whole, file, old, place, max(0.1, min(linter.timeout, deadline - time.monotonic()))
-    )
+    before, ran_before = run(whole, file, old, place, _timeout(linter, budget))
     if ran_before.status != "ok":
         return found, ran  # nothing to compare with: all of it is reported
     known = Counter(_baseline_key(finding) for finding in before)
@@ -239,6 +232,11 @@ def baseline(
         else:
             new.append(finding)
     return new, ran
+
+
+def _timeout(linter: LinterConfig, budget: Budget) -> float:
+    """The linter's own timeout, or what is left of the review's budget if that is less."""
+    return max(0.1, min(linter.timeout, budget.remaining()))
 
 
 def _baseline_key(finding: Finding) -> tuple[str, str]:

@@ -1,0 +1,170 @@
+"""Every rule on its scope (the message, the change and its tree, each file a rule can read), each
+call kept apart and within the review's budget.
+
+A rule that raises (a parser's RecursionError or MemoryError on a hostile file, a plug-in's bug)
+costs only its own findings on that scope: a note says so and every other rule's stand. Past the
+budget, the files not reached are named in a note and the review ends with what it found.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from landwatch.review.binary import looks_binary
+from landwatch.review.budget import Budget
+from landwatch.review.change import Change, ChangeShape, FileChange, Line
+from landwatch.review.config import ReviewConfig
+from landwatch.review.findings import Finding
+from landwatch.review.globs import matches_any
+from landwatch.review.rules.base import (
+    ChangeRule,
+    FileRule,
+    LineRule,
+    MessageRule,
+    Rule,
+    RuleSet,
+    TreeRule,
+)
+from landwatch.review.rules.secrets import SecretRule
+
+log = logging.getLogger(__name__)
+
+_REVERT = re.compile(r'^(Revert|Reapply) "')
+# Files named in the note of a review that ran out of time; the rest are counted.
+_NAMED_UNREACHED = 5
+
+
+def checked(
+    change: Change, config: ReviewConfig, rules: RuleSet, notes: list[str], budget: Budget
+) -> tuple[dict[str, FileChange], list[Finding]]:
+    """Every rule on its scope, and the files read, which the linters are given too; what the
+    budget did not reach, or a rule could not finish, is said in `notes`."""
+    findings = _message_findings(change, config, rules, notes)
+    findings += _message_secrets(change, rules, notes)
+    included = [file for file in change.files if not matches_any(file.path, config.exclude)]
+    findings += _change_findings(change, included, rules, notes)
+    readable = {file.path: file for file in included if not file.deleted and not file.is_submodule}
+    unreached: list[str] = []
+    for file in readable.values():
+        if budget.spent:
+            unreached.append(file.path)
+            continue
+        findings += _file_findings(file, rules, notes, budget)
+    if unreached:
+        budget.stop(f"line and file checks did not reach {_files(unreached)}")
+    return readable, findings
+
+
+def guarded(
+    rule: Rule,
+    where: str | None,
+    notes: list[str],
+    work: Callable[..., Iterable[Finding]],
+    *args: Any,
+) -> list[Finding]:
+    """The findings of `work(*args)`, one rule on one scope; if it raises, none of them and a
+    note instead."""
+    try:
+        return list(work(*args))
+    except Exception as error:  # RecursionError and MemoryError too: hostile content
+        log.debug("rule %s failed on %s", rule.id, where or "the change", exc_info=True)
+        detail = str(error).splitlines()[0][:160] if str(error) else ""
+        on = f" on {where}" if where else ""
+        notes.append(
+            f"{rule.id} {rule.name} could not finish{on} ({type(error).__name__}"
+            f"{': ' + detail if detail else ''}); the other rules' findings stand"
+        )
+        return []
+
+
+def _files(paths: list[str]) -> str:
+    named = ", ".join(paths[:_NAMED_UNREACHED])
+    more = len(paths) - _NAMED_UNREACHED
+    return f"{len(paths)} file{'s' if len(paths) != 1 else ''} ({named}" + (
+        f" and {more} more)" if more > 0 else ")"
+    )
+
+
+def _change_findings(
+    change: Change, included: list[FileChange], rules: RuleSet, notes: list[str]
+) -> list[Finding]:
+    findings: list[Finding] = []
+    for tree_rule in rules.of(TreeRule):
+        findings += guarded(tree_rule, None, notes, tree_rule.check_tree, change, included)
+    for change_rule in rules.of(ChangeRule):
+        findings += guarded(change_rule, None, notes, change_rule.check_change, change)
+    return findings
+
+
+def _message_findings(
+    change: Change, config: ReviewConfig, rules: RuleSet, notes: list[str]
+) -> list[Finding]:
+    message = change.message
+    if change.shape is ChangeShape.MERGE or len(change.commit.parents) > 1:
+        notes.append("message rules skipped: a merge commit")
+        return []
+    if _REVERT.match(message.subject):
+        notes.append("message rules skipped: a revert")
+        return []
+    if message.author_name in config.skip_authors or message.author_email in config.skip_authors:
+        notes.append(f"message rules skipped: {message.author_name} is a bot author")
+        return []
+    fixup = message.autosquash is not None
+    findings: list[Finding] = []
+    for rule in rules.of(MessageRule):
+        if fixup and not rule.runs_on_fixups:
+            continue
+        findings += guarded(rule, "the message", notes, rule.check_message, message)
+    return findings
+
+
+def _message_secrets(change: Change, rules: RuleSet, notes: list[str]) -> list[Finding]:
+    """Credentials pasted into the commit message, whatever kind of commit it is."""
+    lines = [
+        Line(number, text.encode("utf-8", "surrogatepass"), b"\n")
+        for number, text in enumerate(change.message.lines, 1)
+    ]
+    findings: list[Finding] = []
+    for rule in rules.of(SecretRule):
+        findings += guarded(rule, "the message", notes, rule.scan, None, lines)
+    return findings
+
+
+def _file_findings(
+    file: FileChange, rules: RuleSet, notes: list[str], budget: Budget
+) -> list[Finding]:
+    """The line rules on the file's added lines, then the file rules on its new content, each
+    rule while the budget lasts."""
+    findings: list[Finding] = []
+    line_rules = [rule for rule in rules.of(LineRule) if rule.wants(file.path)]
+    file_rules = [rule for rule in rules.of(FileRule) if rule.wants(file.path)]
+    lines = _added_lines(file, notes) if line_rules else []
+    if lines or file.lacks_final_newline:
+        for line_rule in line_rules:
+            if budget.spent:
+                budget.stop(f"line checks stopped in {file.path}")
+                return findings
+            findings += guarded(line_rule, file.path, notes, line_rule.check_lines, file, lines)
+    if file_rules and file.new_id != file.old_id and not file.is_symlink:
+        content = file.new_content()
+        if content is not None and not looks_binary(content):
+            for file_rule in file_rules:
+                if budget.spent:
+                    budget.stop(f"file checks stopped in {file.path}")
+                    return findings
+                findings += guarded(
+                    file_rule, file.path, notes, file_rule.check_file, file, content
+                )
+    return findings
+
+
+def _added_lines(file: FileChange, notes: list[str]) -> list[Line]:
+    """The file's added lines; none, and a note, when its patch cannot be made."""
+    try:
+        return file.added_lines
+    except Exception as error:  # a patch pygit2 cannot make, or no memory for it
+        notes.append(f"no line checks for {file.path}: {type(error).__name__}")
+        return []
