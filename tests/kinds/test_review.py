@@ -142,3 +142,33 @@ def test_every_unread_review_is_listed_and_the_line_says_how_many_wait(repo: Rep
     assert repo.landwatch("show", "--unread").stdout == "landwatch: no unread reviews\n"
     repo.land("quiet", {"quiet.txt": "fine\n"})
     assert repo.said == ""
+
+
+def test_a_review_past_its_budget_is_stored_with_a_note_and_others_go_on(
+    repo: Repo, tmp_path: Path
+) -> None:
+    # The person's own linter, which runs everywhere, never answers; the budget is 1 s.
+    own = layout.OWN_CONFIG.path()
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text(
+        '[[linters]]\nname = "stuck"\ncommand = ["sleep", "600"]\nfiles = ["*.txt"]\n'
+        'format = "ruff-json"\ntimeout = 120\n'
+    )
+    repo.git("config", "landwatch.review.budget", "1")
+    slow = repo.land("slow", {"a.txt": "a  \n", "b.txt": "b\n", "c.txt": "c\n"})
+    other = installed(tmp_path / "other")
+    other.git("config", "landwatch.review.budget", "1")
+    quick = other.land("quick", {"q.py": "x = 1  \n"})
+    result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    stored = report_store.read(repo.git_dir, slow)
+    assert stored is not None and stored.truncated
+    assert ("P001", "a.txt") in [(f.rule, f.path) for f in stored.findings]
+    assert [run["status"] for run in stored.linters] == ["timeout"]
+    assert [n for n in stored.notes if n.startswith("linters stopped before stuck on ")]
+    assert work_item.entries(repo.git_dir, work_item.FAILED) == []
+    assert f"review-{slow}" in [
+        work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)
+    ]
+    reviewed = report_store.read(other.git_dir, quick)
+    assert reviewed is not None and reviewed.summary().startswith("1 warning")

@@ -7,6 +7,7 @@ LANDWATCH_TEST_JOURNAL, and Blocking waits on the FIFO LANDWATCH_TEST_GATE (no s
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 from landwatch.job_queue import Reporter
@@ -96,4 +97,22 @@ class BlockingInWorker(InWorker):
 
     def handle(self, item: WorkItem, reporter: Reporter) -> int:
         pid: int = self.worker.call(reporter, blocking_in_worker, item.oid)
+        return pid
+
+
+def never_ending(oid: str) -> int:
+    """Work that never returns (a plug-in rule caught in a loop): only ending its process ends
+    it."""
+    journal(f"start {oid} {os.getpid()}")
+    threading.Event().wait()
+    return os.getpid()
+
+
+class Overrunning(InWorker):
+    """The commit LANDWATCH_TEST_ENDLESS names never finishes in the worker; the others do. Each
+    item may take half a second before its worker is ended."""
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> int:
+        work = never_ending if item.oid == os.environ["LANDWATCH_TEST_ENDLESS"] else in_worker
+        pid: int = self.worker.call(reporter, work, item.oid, limit=0.5)
         return pid

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from landwatch import layout
 from landwatch.job_queue import Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES
 from landwatch.kinds.base import Clock, ItemHandler
@@ -20,8 +21,17 @@ def warm_up() -> None:
     import landwatch.review_landing  # noqa: F401 - pays pygit2's import once, in the worker
 
 
+# How long past its budget a review may run before its worker is ended: the budget is looked at
+# between one rule's work on one file and the next, and none of those takes this long.
+OVERRUN_GRACE = 15.0
+
+
 def review_in_worker(
-    git_dir: str, oid: str, base: str | None, rewritten: str | None = None
+    git_dir: str,
+    oid: str,
+    base: str | None,
+    rewritten: str | None = None,
+    budget: float | None = None,
 ) -> dict[str, Any]:
     from landwatch import layout, notify, report_store, trust
     from landwatch.review import notes, rewrite
@@ -39,7 +49,7 @@ def review_in_worker(
             result = rewrite.carry_over(repo, oid, replaced, policy)
     carried_over = result is not None
     if result is None:
-        result = review_landing(git_dir, oid, base, linters=policy)
+        result = review_landing(git_dir, oid, base, linters=policy, budget=budget)
     path = report_store.write(git_dir, result, replaces=replaced)
     if result.linters_held_back is not None:
         trust.held_back(git_dir, result.linters_held_back)
@@ -65,9 +75,19 @@ class ReviewHandler(ItemHandler[dict[str, Any]]):
         self.worker = WarmWorker(initializer=warm_up)
 
     def handle(self, item: WorkItem, reporter: Reporter) -> dict[str, Any]:
+        """The review in the warm worker, within the repository's budget; a review that
+        overran it by OVERRUN_GRACE is ended with its worker and given up, not tried again."""
         reporter.progress(0, 1, "reviewing")
+        budget = layout.read_git_settings(item.git_dir)[layout.REVIEW_BUDGET]
         outcome: dict[str, Any] = self.worker.call(
-            reporter, review_in_worker, str(item.git_dir), item.oid, item.base, item.rewritten
+            reporter,
+            review_in_worker,
+            str(item.git_dir),
+            item.oid,
+            item.base,
+            item.rewritten,
+            budget,
+            limit=budget + OVERRUN_GRACE,
         )
         reporter.progress(1, 1, outcome["summary"])
         return outcome

@@ -8,17 +8,23 @@ import contextlib
 import multiprocessing
 import multiprocessing.process
 import os
+import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
 from landwatch.job_queue import Reporter
-from landwatch.kinds.base import LeaseLost
+from landwatch.kinds.base import GiveUp, LeaseLost
 from landwatch.processes import die_with_parent
 
 
 class WorkerDied(Exception):
     """The worker process died under a job (crash, out of memory); the job is retried."""
+
+
+class WorkerOverran(GiveUp):
+    """The job ran past its limit and was ended with its worker; trying it again would only
+    hold up the jobs behind it as long again."""
 
 
 class WarmWorker:
@@ -57,8 +63,17 @@ class WarmWorker:
             self._process, self._connection = process, ours
         return self._process, self._connection
 
-    def call(self, reporter: Reporter, function: Callable[..., Any], *args: Any) -> Any:
+    def call(
+        self,
+        reporter: Reporter,
+        function: Callable[..., Any],
+        *args: Any,
+        limit: float | None = None,
+    ) -> Any:
+        """`function(*args)` in the worker; past `limit` seconds the worker is ended and
+        WorkerOverran raised."""
         process, connection = self._started()
+        started = time.monotonic()
         self._busy = True
         try:
             try:
@@ -68,6 +83,9 @@ class WarmWorker:
             while not connection.poll(self._poll):
                 if not process.is_alive():
                     raise self._died()
+                if limit is not None and time.monotonic() - started > limit:
+                    self.discard()
+                    raise WorkerOverran(f"did not end within {limit:g} s: stopped")
                 try:
                     reporter.alive()
                 except LeaseLost:
