@@ -3,6 +3,8 @@ the secret rules read the commit message too."""
 
 from __future__ import annotations
 
+import json
+
 from support.repos import Repo
 from support.review import found, review
 
@@ -24,3 +26,13 @@ def test_secret_rules_read_the_commit_message_too(repo: Repo) -> None:
     [finding] = [f for f in report_.findings if f.rule == "S002"]
     assert (finding.path, finding.line) == (None, 3)
     assert finding.snippet == "Use ghp_… until Monday." and token not in finding.message
+
+
+def test_a_token_in_a_file_name_is_redacted_in_every_finding(repo: Repo) -> None:
+    token = "ghp_" + "Q7w2" * 9  # built here: this file holds no token whole
+    huge = b"x\n" * 4_500_000  # past 8 MB: no line checks, and a note says so
+    repo.land("change", {f"keys/{token}.txt": "x  \n", f"{token}.sql": huge}, hooks=False)
+    report_ = review(repo)
+    assert found(report_) == [("P005", "ghp_….sql", None), ("P001", "keys/ghp_….txt", 1)]
+    assert "no line checks for ghp_….sql: larger than 8 MB" in report_.notes
+    assert token not in json.dumps(report_.as_dict())

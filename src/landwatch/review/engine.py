@@ -85,6 +85,7 @@ def review(
     findings = unsuppressed(findings + linted.findings, readable, change.message, rules)
     findings = unprecedented(findings, change, rules, notes)
     findings = one_per_line(bursts(findings, rules))
+    notes += _coverage_notes(change, config)
     _redact(findings, notes, linted.runs)
     unique_fingerprints(findings)
     findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
@@ -98,7 +99,7 @@ def review(
         truncated=change.truncated,
         lines_checked=change.lines_read,
         config=config.source,
-        notes=notes + _coverage_notes(change, config),
+        notes=notes,
         linters=linted.runs,
         linters_held_back=linted.held_back,
         started=started,
@@ -261,15 +262,21 @@ def _message_secrets(change: Change, rules: RuleSet) -> list[Finding]:
 
 
 def _redact(findings: list[Finding], notes: list[str], runs: list[dict[str, str]]) -> None:
-    """The one redaction step: whatever rule, plug-in or linter made a finding, no snippet or
-    message of it shows a secret a detector recognises; nor does a note or a linter's words."""
+    """The one redaction step: whatever rule, plug-in or linter made a finding, no path, snippet
+    or message of it shows a secret a detector recognises; nor does a note or a linter's words.
+    Every output (show, JSON, SARIF, the git note) shows the report, so it is redacted here."""
     for finding in findings:
         finding.message = redact_secrets(finding.message)
         if finding.snippet is not None:
             finding.snippet = redact_secrets(finding.snippet)
+        if finding.path is not None:
+            # A token in a file name; the fingerprint hashed the path redacted already.
+            finding.path = redact_secrets(finding.path)
     notes[:] = [redact_secrets(note) for note in notes]
     for run in runs:
         run["detail"] = redact_secrets(run.get("detail", ""))
+        if "path" in run:
+            run["path"] = redact_secrets(run["path"])
 
 
 def _file_findings(file: FileChange, rules: RuleSet) -> list[Finding]:
