@@ -41,6 +41,7 @@ from landwatch.review.rules.base import (
     TreeRule,
 )
 from landwatch.review.rules.secrets import SecretRule
+from landwatch.review.secrets.private_keys import KEY_MATERIAL, key_block_lines
 from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.review.standards import Standards
 from landwatch.review.suppressions import unsuppressed
@@ -86,7 +87,7 @@ def review(
     findings = unprecedented(findings, change, rules, notes)
     findings = one_per_line(bursts(findings, rules))
     notes += _coverage_notes(change, config)
-    _redact(findings, notes, linted.runs)
+    _redact(findings, notes, linted.runs, readable)
     unique_fingerprints(findings)
     findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
     return Report(
@@ -261,14 +262,25 @@ def _message_secrets(change: Change, rules: RuleSet) -> list[Finding]:
     return findings
 
 
-def _redact(findings: list[Finding], notes: list[str], runs: list[dict[str, str]]) -> None:
+def _redact(
+    findings: list[Finding],
+    notes: list[str],
+    runs: list[dict[str, str]],
+    files: dict[str, FileChange],
+) -> None:
     """The one redaction step: whatever rule, plug-in or linter made a finding, no path, snippet
     or message of it shows a secret a detector recognises; nor does a note or a linter's words.
-    Every output (show, JSON, SARIF, the git note) shows the report, so it is redacted here."""
+    A snippet of a line inside a private key's block shows no line at all: a body line holds
+    nothing a detector knows on its own. Every output (show, JSON, SARIF, the git note) shows
+    the report, so it is redacted here."""
+    key_lines = _key_lines(findings, files)
     for finding in findings:
         finding.message = redact_secrets(finding.message)
         if finding.snippet is not None:
-            finding.snippet = redact_secrets(finding.snippet)
+            if finding.line in key_lines.get(finding.path or "", ()):
+                finding.snippet = KEY_MATERIAL
+            else:
+                finding.snippet = redact_secrets(finding.snippet)
         if finding.path is not None:
             # A token in a file name; the fingerprint hashed the path redacted already.
             finding.path = redact_secrets(finding.path)
@@ -277,6 +289,20 @@ def _redact(findings: list[Finding], notes: list[str], runs: list[dict[str, str]
         run["detail"] = redact_secrets(run.get("detail", ""))
         if "path" in run:
             run["path"] = redact_secrets(run["path"])
+
+
+def _key_lines(findings: list[Finding], files: dict[str, FileChange]) -> dict[str, set[int]]:
+    """The lines inside private key blocks of each file a finding shows a line of: its
+    committed content read once, and looked through only when it holds a key's header."""
+    key_lines: dict[str, set[int]] = {}
+    for finding in findings:
+        path = finding.path
+        if finding.snippet is None or finding.line is None or path is None or path in key_lines:
+            continue
+        file = files.get(path)
+        content = file.new_content() if file is not None else None
+        key_lines[path] = key_block_lines(content) if content is not None else set()
+    return key_lines
 
 
 def _file_findings(file: FileChange, rules: RuleSet) -> list[Finding]:
