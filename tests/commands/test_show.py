@@ -1,5 +1,5 @@
 """`landwatch show`: one line for what it cannot show, a revision that names no commit or a report
-that cannot be read; no secret from a file name shown whole."""
+that cannot be read; no secret from a file name or a subject shown whole."""
 
 from __future__ import annotations
 
@@ -38,3 +38,14 @@ def test_a_token_in_a_file_name_is_shown_redacted_in_every_form(repo: Repo) -> N
     [result] = json.loads(shown["sarif"])["runs"][0]["results"]
     where = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
     assert urllib.parse.unquote(where) == "keys/ghp_….txt"
+
+
+def test_unread_subjects_show_no_token_or_password(repo: Repo) -> None:
+    token = "ghp_" + "Q7w2" * 9
+    secret = "Zq8Wv7Tu6" + "Rs5Qp4"
+    repo.land(f"Use {token} via https://deploy:{secret}@git.example.com", {"a.txt": "a\n"})
+    assert run_reviewer("--once").returncode == 0
+    listed = repo.landwatch("show", "--unread")
+    assert listed.returncode == 0, listed.stderr
+    assert "Use ghp_… via https://deploy:" in listed.stdout
+    assert token not in listed.stdout and secret not in listed.stdout
