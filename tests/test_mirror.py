@@ -60,6 +60,7 @@ WHOLES: dict[str, str] = {
     "tests/kinds/test_a_new_kind.py": "a kind declared in the tests alone, from enqueue to settle",
     "tests/review/test_rules_as_data.py": "what the engine knows of a rule, over the review",
     "tests/review/test_support_changes.py": "the tests' own change builder (support/changes.py)",
+    "tests/review/secrets/test_linear.py": "every secret detector's time, on adversarial lines",
 }
 
 

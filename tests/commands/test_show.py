@@ -1,8 +1,12 @@
 """`landwatch show`: one line for what it cannot show, a revision that names no commit or a report
-that cannot be read."""
+that cannot be read; no secret from a file name or a subject shown whole."""
 
 from __future__ import annotations
 
+import json
+import urllib.parse
+
+from support.daemon import run_reviewer
 from support.repos import Repo
 
 
@@ -19,3 +23,29 @@ def test_show_names_what_it_cannot_show(repo: Repo) -> None:
     corrupt = repo.landwatch("show")
     assert corrupt.returncode == 1 and "cannot be read (corrupt)" in corrupt.stderr
     assert "no findings" not in corrupt.stdout
+
+
+def test_a_token_in_a_file_name_is_shown_redacted_in_every_form(repo: Repo) -> None:
+    token = "ghp_" + "Q7w2" * 9  # built here: this file holds no token whole
+    oid = repo.land("change", {f"keys/{token}.txt": "x  \n"})
+    assert run_reviewer("--once").returncode == 0
+    shown = {form: repo.landwatch("show", oid, f"--{form}").stdout for form in ("json", "sarif")}
+    shown["text"] = repo.landwatch("show", oid).stdout
+    assert all(token not in out and "ghp_" in out for out in shown.values())
+    assert "keys/ghp_….txt" in shown["text"]
+    findings = json.loads(shown["json"])["findings"]
+    assert [f["path"] for f in findings if f["rule"] == "P001"] == ["keys/ghp_….txt"]
+    [result] = json.loads(shown["sarif"])["runs"][0]["results"]
+    where = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert urllib.parse.unquote(where) == "keys/ghp_….txt"
+
+
+def test_unread_subjects_show_no_token_or_password(repo: Repo) -> None:
+    token = "ghp_" + "Q7w2" * 9
+    secret = "Zq8Wv7Tu6" + "Rs5Qp4"
+    repo.land(f"Use {token} via https://deploy:{secret}@git.example.com", {"a.txt": "a\n"})
+    assert run_reviewer("--once").returncode == 0
+    listed = repo.landwatch("show", "--unread")
+    assert listed.returncode == 0, listed.stderr
+    assert "Use ghp_… via https://deploy:" in listed.stdout
+    assert token not in listed.stdout and secret not in listed.stdout

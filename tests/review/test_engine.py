@@ -3,6 +3,10 @@ the secret rules read the commit message too."""
 
 from __future__ import annotations
 
+import base64
+import json
+import random
+
 from support.repos import Repo
 from support.review import found, review
 
@@ -24,3 +28,50 @@ def test_secret_rules_read_the_commit_message_too(repo: Repo) -> None:
     [finding] = [f for f in report_.findings if f.rule == "S002"]
     assert (finding.path, finding.line) == (None, 3)
     assert finding.snippet == "Use ghp_… until Monday." and token not in finding.message
+
+
+def pem_lines(seed: int) -> list[str]:
+    """A PEM private key of random bytes: header, body lines, END line."""
+    body = base64.b64encode(random.Random(seed).randbytes(300)).decode()
+    marker = "PRIVATE " + "KEY-----"
+    return [
+        f"-----BEGIN {marker}",
+        *(body[at : at + 64] for at in range(0, len(body), 64)),
+        f"-----END {marker}",
+    ]
+
+
+def test_a_token_in_a_file_name_is_redacted_in_every_finding(repo: Repo) -> None:
+    token = "ghp_" + "Q7w2" * 9  # built here: this file holds no token whole
+    huge = b"x\n" * 4_500_000  # past 8 MB: no line checks, and a note says so
+    repo.land("change", {f"keys/{token}.txt": "x  \n", f"{token}.sql": huge}, hooks=False)
+    report_ = review(repo)
+    assert found(report_) == [("P005", "ghp_….sql", None), ("P001", "keys/ghp_….txt", 1)]
+    assert "no line checks for ghp_….sql: larger than 8 MB" in report_.notes
+    assert token not in json.dumps(report_.as_dict())
+
+
+def test_a_key_body_line_another_rule_flags_shows_no_key(repo: Repo) -> None:
+    lines = pem_lines(1)
+    body_line = lines[2]
+    lines[2] += "  "  # trailing whitespace: P001 flags a line of the key's body
+    repo.land("change", {"certs/server.key": "\n".join(lines) + "\n"}, hooks=False)
+    report_ = review(repo)
+    [whitespace] = [f for f in report_.findings if f.rule == "P001"]
+    assert (whitespace.path, whitespace.line) == ("certs/server.key", 3)
+    assert whitespace.snippet == "(private key material)"
+    assert [f.line for f in report_.findings if f.rule == "S001"] == [1]
+    assert body_line not in json.dumps(report_.as_dict())
+
+
+def test_a_key_regenerated_in_place_shows_no_body_line_in_any_snippet(repo: Repo) -> None:
+    old = pem_lines(2)
+    repo.land("change", {"certs/server.key": "\n".join(old) + "\n"}, hooks=False)
+    new = pem_lines(3)
+    new[4] += "\t"  # the header unchanged; a body line of the new key flagged by P001
+    repo.land("rotate", {"certs/server.key": "\n".join(new) + "\n"}, hooks=False)
+    report_ = review(repo)  # S001 stays quiet: the key before it makes the file a fixture
+    [whitespace] = [f for f in report_.findings if f.rule == "P001"]
+    assert (whitespace.line, whitespace.snippet) == (5, "(private key material)")
+    shown = json.dumps(report_.as_dict())
+    assert not any(line in shown for line in new[1:-1])

@@ -1,9 +1,11 @@
 """The review's shared vocabulary (review.findings): a finding's fingerprint survives a line move,
-and is the same at every run."""
+is the same at every run, and cannot confirm a secret guessed in a file name."""
 
 from __future__ import annotations
 
-from landwatch.review.findings import Finding
+import hashlib
+
+from landwatch.review.findings import Finding, fingerprint
 from landwatch.review.report import Report
 from support.repos import Repo
 from support.review import review
@@ -25,3 +27,13 @@ def test_fingerprints_survive_line_moves(repo: Repo) -> None:
     assert (first.line, moved.line) == (1, 4)
     assert moved.fingerprint == first.fingerprint
     assert whitespace(review(repo)).fingerprint == moved.fingerprint  # reproducible
+
+
+def test_a_fingerprint_hashes_a_path_with_its_secrets_redacted() -> None:
+    token, guess = "ghp_" + "Q7w2" * 9, "ghp_" + "Zx9k" * 9  # built here, never whole
+    assert fingerprint("P001", f"keys/{token}.txt", "x") == fingerprint(
+        "P001", f"keys/{guess}.txt", "x"
+    )
+    # A path without secrets hashes exactly as before.
+    expected = hashlib.sha256(b"P001\0src/app.py\0x = 1\0" + b"0").hexdigest()[:20]
+    assert fingerprint("P001", "src/app.py", "x = 1  ") == expected

@@ -3,7 +3,9 @@ linter can fail told, not raised."""
 
 from __future__ import annotations
 
+import base64
 import json
+import random
 import shutil
 import sys
 import textwrap
@@ -256,3 +258,29 @@ def test_linters_are_given_the_configuration_and_the_file_they_lint_only(repo: R
         "./pyproject.toml",
         "./sub/m.py",
     ]
+
+
+def test_a_linter_s_paths_and_key_lines_go_through_the_one_redaction(repo: Repo) -> None:
+    token = "ghp_" + "Q7w2" * 9  # built here: this file holds no token whole
+    body = base64.b64encode(random.Random(5).randbytes(200)).decode()
+    marker = "PRIVATE " + "KEY-----"
+    key = [f"-----BEGIN {marker}", body[:64], body[64:128], body[128:], f"-----END {marker}"]
+    every_line = "grep -n '' | cut -d: -f1 | sed 's/$/: flagged/'"
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "every"
+        command = ["sh", "-c", {json.dumps(every_line)}]
+        format = "regex"
+        pattern = '^(?P<line>\\d+): (?P<message>.*)$'
+        files = ["*.key"]
+        """)
+    repo.land("change", {".landwatch.toml": config}, hooks=False)
+    repo.land("change", {f"{token}.key": "\n".join(key) + "\n"}, hooks=False)
+    report_ = review(repo, linters=True)
+    linted = [(f.path, f.line, f.snippet) for f in report_.findings if f.rule == "every"]
+    assert linted == [
+        ("ghp_….key", 1, key[0]),
+        *(("ghp_….key", n, "(private key material)") for n in range(2, 6)),
+    ]
+    assert [run["path"] for run in report_.linters] == ["ghp_….key"]
+    assert token not in json.dumps(report_.as_dict())

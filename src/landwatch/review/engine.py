@@ -16,7 +16,7 @@ import pygit2
 from landwatch.review import linters as linter_runner
 from landwatch.review.budget import DEFAULT_REVIEW_BUDGET, Budget
 from landwatch.review.bursts import bursts, one_per_line, unique_fingerprints
-from landwatch.review.change import Change, open_repository, resolve
+from landwatch.review.change import Change, FileChange, open_repository, resolve
 from landwatch.review.checking import checked
 from landwatch.review.config import ConfigError, ReviewConfig, read_config
 from landwatch.review.findings import Finding, Severity, fingerprint
@@ -25,6 +25,7 @@ from landwatch.review.precedent import unprecedented
 from landwatch.review.report import Report
 from landwatch.review.rules import all_rules
 from landwatch.review.rules.base import RuleSet
+from landwatch.review.secrets.private_keys import KEY_MATERIAL, key_block_lines
 from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.review.standards import Standards
 from landwatch.review.suppressions import unsuppressed
@@ -71,7 +72,8 @@ def review(
     findings = unsuppressed(findings + linted.findings, readable, change.message, rules)
     findings = unprecedented(findings, change, rules, notes)
     findings = one_per_line(bursts(findings, rules))
-    _redact(findings, notes, linted.runs)
+    notes += budget.stopped + _coverage_notes(change, config)
+    _redact(findings, notes, linted.runs, readable)
     unique_fingerprints(findings)
     findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
     return Report(
@@ -84,7 +86,7 @@ def review(
         truncated=change.truncated or bool(budget.stopped),
         lines_checked=change.lines_read,
         config=config.source,
-        notes=notes + budget.stopped + _coverage_notes(change, config),
+        notes=notes,
         linters=linted.runs,
         linters_held_back=linted.held_back,
         started=started,
@@ -187,13 +189,44 @@ def _rules(config: ReviewConfig) -> tuple[RuleSet, list[str]]:
     return RuleSet(rules), problems
 
 
-def _redact(findings: list[Finding], notes: list[str], runs: list[dict[str, str]]) -> None:
-    """The one redaction step: whatever rule, plug-in or linter made a finding, no snippet or
-    message of it shows a secret a detector recognises; nor does a note or a linter's words."""
+def _redact(
+    findings: list[Finding],
+    notes: list[str],
+    runs: list[dict[str, str]],
+    files: dict[str, FileChange],
+) -> None:
+    """The one redaction step: whatever rule, plug-in or linter made a finding, no path, snippet
+    or message of it shows a secret a detector recognises; nor does a note or a linter's words.
+    A snippet of a line inside a private key's block shows no line at all: a body line holds
+    nothing a detector knows on its own. Every output (show, JSON, SARIF, the git note) shows
+    the report, so it is redacted here."""
+    key_lines = _key_lines(findings, files)
     for finding in findings:
         finding.message = redact_secrets(finding.message)
         if finding.snippet is not None:
-            finding.snippet = redact_secrets(finding.snippet)
+            if finding.line in key_lines.get(finding.path or "", ()):
+                finding.snippet = KEY_MATERIAL
+            else:
+                finding.snippet = redact_secrets(finding.snippet)
+        if finding.path is not None:
+            # A token in a file name; the fingerprint hashed the path redacted already.
+            finding.path = redact_secrets(finding.path)
     notes[:] = [redact_secrets(note) for note in notes]
     for run in runs:
         run["detail"] = redact_secrets(run.get("detail", ""))
+        if "path" in run:
+            run["path"] = redact_secrets(run["path"])
+
+
+def _key_lines(findings: list[Finding], files: dict[str, FileChange]) -> dict[str, set[int]]:
+    """The lines inside private key blocks of each file a finding shows a line of: its
+    committed content read once, and looked through only when it holds a key's header."""
+    key_lines: dict[str, set[int]] = {}
+    for finding in findings:
+        path = finding.path
+        if finding.snippet is None or finding.line is None or path is None or path in key_lines:
+            continue
+        file = files.get(path)
+        content = file.new_content() if file is not None else None
+        key_lines[path] = key_block_lines(content) if content is not None else set()
+    return key_lines

@@ -71,10 +71,11 @@ class Finding:
 def fingerprint(rule: str, path: str | None, content: bytes | str, occurrence: int = 0) -> str:
     """Identity of a finding that survives line moves: rule, path, the line's normalised text.
 
-    The text is hashed with its secrets redacted, so a fingerprint (in SARIF, say) can never be
-    used to confirm a guessed secret; paths of any bytes hash as they are.
+    The text and the path are hashed with their secrets redacted, so a fingerprint (in SARIF,
+    say) can never be used to confirm a guessed secret, in a line or in a file name; a path
+    without secrets hashes as it is, whatever its bytes.
     """
     text = content.decode("utf-8", "replace") if isinstance(content, bytes) else content
     normal = " ".join(redact_secrets(text).split())
-    identity = f"{rule}\0{path or ''}\0{normal}\0{occurrence}"
+    identity = f"{rule}\0{redact_secrets(path) if path else ''}\0{normal}\0{occurrence}"
     return hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()[:20]

@@ -17,7 +17,8 @@ NOTES_REF = "refs/notes/landwatch"
 
 def summary(report: Report) -> str:
     """The note's text: `git log --notes` prints it raw, so what came from the repository (paths,
-    messages, a linter's rule names) is made printable first."""
+    messages, a linter's rule names) is made printable first. Its secrets, a token in a file
+    name too, were redacted by the review that made the report."""
     lines = [f"landwatch: {report.summary()}"]
     for finding in report.findings[:20]:
         where = f"{finding.path}:{finding.line}" if finding.line else (finding.path or "change")

@@ -1,7 +1,8 @@
 """Showing reports: a rich view grouped by file, JSON, and SARIF 2.1.0 for editors and CI.
 
 Everything taken from a repository (paths, lines, messages) is shown as text, never as markup,
-with control characters escaped; secrets arrive already redacted by their rules.
+with control characters escaped. A report arrives redacted (the review's one redaction step);
+what is read from the repository here, a commit's subject, is redacted before it is shown.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from landwatch import __version__
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
+from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.text import plural, safe
 
 if TYPE_CHECKING:
@@ -80,7 +82,8 @@ def render(report: Report, console: Console | None = None) -> None:
 
 
 def render_line(report: Report, subject: str, console: Console | None = None) -> None:
-    """One line for a list of reviews: the commit, what was found, the subject."""
+    """One line for a list of reviews: the commit, what was found, the subject (its secrets
+    redacted before it is cut short, so no token is cut to where it is no longer found)."""
     from rich.console import Console
     from rich.text import Text
 
@@ -89,7 +92,7 @@ def render_line(report: Report, subject: str, console: Console | None = None) ->
     line.append(f"{safe(report.label)[:12]}  ", style="bold")
     line.append(report.summary(), style=STYLES.get(report.worst(), "green"))
     if subject:
-        line.append(f"  {safe(subject)[:100]}", style="dim")
+        line.append(f"  {safe(redact_secrets(subject))[:100]}", style="dim")
     console.print(line)
 
 

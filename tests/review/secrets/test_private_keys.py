@@ -1,12 +1,14 @@
 """Private key material (review.secrets.private_keys): every kind of key header named, public keys
 and certificates not; a key held in one string found on its header's line; a key regenerated in
-place under a header that did not change found at its first added line."""
+place under a header that did not change found at its first added line; the lines of every key's
+body known, whatever rule flags one."""
 
 from __future__ import annotations
 
 import pytest
 
 from landwatch.review.secrets.private_keys import (
+    key_block_lines,
     key_headers,
     key_on_line,
     key_spans,
@@ -57,3 +59,22 @@ def test_a_key_regenerated_in_place_is_found_at_its_first_added_line() -> None:
     assert rotated_key_lines(content, added={4, 5}) == [("OpenSSH private key", 4)]
     assert rotated_key_lines(content, added={2, 3, 4}) == []  # a new header: a new key
     assert rotated_key_lines(content, added={1}) == []  # the body untouched
+
+
+def test_the_lines_of_a_key_block_are_after_its_header_through_its_end() -> None:
+    lines = ["config", "  -----BEGIN OPENSSH PRIVATE KEY-----", "", BODY[:40], BODY[40:]]
+    lines += ["  -----END OPENSSH PRIVATE KEY-----", "after"]
+    assert key_block_lines("\n".join(lines).encode()) == {3, 4, 5, 6}
+    putty = ["PuTTY-User-Key-File-3: ssh-ed25519", "Encryption: none", BODY, "Private-MAC: ab"]
+    assert key_block_lines("\n".join([*putty, "x = 1"]).encode()) == {2, 3, 4}
+    one_string = f'k = "-----BEGIN RSA PRIVATE KEY-----\\n{BODY}\\n-----END RSA PRIVATE KEY-----"'
+    assert key_block_lines(f"{one_string}\n{BODY}\n".encode()) == set()  # key_spans' own
+    assert key_block_lines(f"{BODY}\n-----END RSA PRIVATE KEY-----\n".encode()) == set()
+
+
+def test_with_no_end_a_key_block_is_the_lines_that_can_be_its_body() -> None:
+    lines = ["-----BEGIN EC PRIVATE KEY-----", BODY[:40], f'"{BODY[40:]}\\n"', "x = parse(k)"]
+    lines += [BODY] * 3
+    assert key_block_lines("\n".join(lines).encode()) == {2, 3}
+    mention = ['HEADER = "-----BEGIN PRIVATE KEY-----"', "def parse(text):", "    ..."]
+    assert key_block_lines("\n".join(mention).encode()) == set()

@@ -17,6 +17,7 @@ from landwatch.review.rules.base import Fixtures, LineRule, Option
 from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, assignments
 from landwatch.review.secrets.credentials import CREDENTIAL_FILES, CREDENTIAL_NEEDLES, credentials
 from landwatch.review.secrets.private_keys import (
+    KEY_MATERIAL,
     KEY_NEEDLES,
     MIN_KEY_MATERIAL,
     key_body,
@@ -110,7 +111,7 @@ class PrivateKey(SecretRule):
                 path=file.path,
                 number=number,
                 content=f"rotated {label} {number}",
-                snippet="(private key material)",
+                snippet=KEY_MATERIAL,
             )
 
     def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:

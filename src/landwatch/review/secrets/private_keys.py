@@ -35,6 +35,9 @@ _MAX_KEY_LINES = 2000
 
 
 KEY_NEEDLES = (b"PRIVATE KEY", b"PuTTY-User-Key-File-", b"OpenVPN Static key")
+_TEXT_NEEDLES = tuple(needle.decode() for needle in KEY_NEEDLES)
+# What a snippet shows of a line of key material instead of the line.
+KEY_MATERIAL = "(private key material)"
 
 
 def key_headers(text: str) -> Iterator[tuple[str, int]]:
@@ -94,6 +97,46 @@ def rotated_key_lines(content: bytes, added: set[int]) -> list[tuple[str, int]]:
             found.append((label, touched[0]))
         at = end + 1
     return found
+
+
+def key_block_lines(content: bytes) -> set[int]:
+    """The numbers (from 1) of the lines of `content` after a private key's header through its
+    END line: where its body sits, whatever rule flags one of them. The header's own line is
+    not among them; a body on it (a key in one string) is what key_spans finds.
+
+    With no END line within reach of a header, the body is the run of lines after it that can
+    be one (base64 or hex, PEM fields, blank lines). Linear in the content: each line is looked
+    at once for a header, once for an END line, at most once as a body line.
+    """
+    if not any(needle in content for needle in KEY_NEEDLES):
+        return set()
+    lines = content.decode("utf-8", errors="replace").split("\n")
+    inside: set[int] = set()
+    at, next_end = 0, 0  # next_end: the first END line after `at` (or none), once looked for
+    while at < len(lines):
+        text = lines[at]
+        header = _KEY_HEADER.search(text) if any(n in text for n in _TEXT_NEEDLES) else None
+        if header is None or _KEY_END.search(text, header.end()):
+            at += 1  # no header, or the whole key on its one line
+            continue
+        next_end = max(next_end, at + 1)
+        while next_end < len(lines) and not _KEY_END.search(lines[next_end]):
+            next_end += 1
+        if next_end < len(lines) and next_end - at <= _MAX_KEY_LINES:
+            last = next_end  # header through END
+        else:
+            last = at  # no END within reach: the lines after it that can be a body
+            while last + 1 < min(len(lines), at + 1 + _MAX_KEY_LINES) and _may_be_body(
+                lines[last + 1]
+            ):
+                last += 1
+        inside.update(range(at + 2, last + 2))
+        at = last + 1
+    return inside
+
+
+def _may_be_body(text: str) -> bool:
+    return not text.strip() or bool(_KEY_FIELD.match(text) or _KEY_LINE.fullmatch(text))
 
 
 def key_body(lines: Sequence[Line], index: int) -> str:
