@@ -233,3 +233,19 @@ def test_a_failure_told_only_while_a_push_waits(repo: Repo, tmp_path: Path) -> N
     assert "pushing to origin has failed for" in repo.landwatch("status").stdout
     repo.clear()  # the push item gone (done or given up) by other hands: nothing is failing now
     assert "has failed for" not in repo.landwatch("status").stdout
+
+
+def test_a_failing_push_never_shows_a_password_its_error_holds(repo: Repo, tmp_path: Path) -> None:
+    repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    oid = repo.land("waiting to be pushed")
+    with pytest.raises(RetryLater):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    password = "Tr0ub4dor" + "99xq"
+    state = layout.PUSH_STATE.path(repo.git_dir)
+    failing = json.loads(state.read_text())
+    failing["last_error"] = f"unable to access 'https://bob:{password}@git.example/app.git/'"
+    state.write_text(json.dumps(failing))
+    said = PushHandler.failing(repo.git_dir, time.time())
+    assert said is not None and "https://bob:Tr0u…@git.example" in said.error
+    shown = repo.landwatch("status")
+    assert "has failed for" in shown.stdout and password not in shown.stdout

@@ -19,6 +19,7 @@ from typing import Protocol, TypeVar
 from landwatch import work_item
 from landwatch.job_queue import Job, JobKind, JobState, Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES
+from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.work_item import Claimed, WorkItem
 
 log = logging.getLogger("landwatch.reviewer")
@@ -175,6 +176,10 @@ class Failing:
     what: str
     seconds: float
     error: str
+
+    def __post_init__(self) -> None:
+        # A push's error can name the remote's URL, password and all: never shown whole.
+        object.__setattr__(self, "error", redact_secrets(self.error))
 
 
 class ItemHandler(JobKind[WorkOrder, R]):
