@@ -66,13 +66,8 @@ def test_the_built_in_rules_say_what_the_engine_knew_of_them_by_id() -> None:
         "S003": 3,
         "S004": 3,
     }
-    assert {rule.id: rule.fixtures for rule in rules if rule.fixtures} == {
-        "P002": Fixtures.BYTES,
-        "S001": Fixtures.SECRETS,
-        "S002": Fixtures.SECRETS,
-        "S003": Fixtures.SECRETS,
-        "S004": Fixtures.SECRETS,
-    }
+    # No secret rule is ever quieted by what the history held (issue 23).
+    assert {rule.id: rule.fixtures for rule in rules if rule.fixtures} == {"P002": Fixtures.BYTES}
     learned = {rule.id: rule.learned for rule in rules if rule.learned}
     assert {rule_id: (it.standard, it.option) for rule_id, it in learned.items()} == {
         "M001": ("subject_limit", "max_length"),

@@ -1,5 +1,5 @@
-"""Path globs as the review reads them, and the one list of lockfiles (generated files full of
-hashes that no person wrote line by line).
+"""Path globs as the review reads them, the one list of lockfiles (generated files full of
+hashes that no person wrote line by line), and the paths of test inputs by convention.
 """
 
 from __future__ import annotations
@@ -22,6 +22,26 @@ LOCKFILES_OF_MANIFEST: dict[str, tuple[str, ...]] = {
 LOCKFILES: tuple[str, ...] = (
     *(lockfile for lockfiles in LOCKFILES_OF_MANIFEST.values() for lockfile in lockfiles),
     "*.lock",
+)
+
+# Paths whose files are test inputs by convention.
+TEST_PATHS: tuple[str, ...] = (
+    "test/**",
+    "tests/**",
+    "testdata/**",
+    "test-data/**",
+    "test_data/**",
+    "fixtures/**",
+    "__fixtures__/**",
+    "__tests__/**",
+    "spec/**",
+    "*_test.go",
+    "*_test.py",
+    "test_*.py",
+    "*.test.js",
+    "*.test.ts",
+    "*.spec.js",
+    "*.spec.ts",
 )
 
 

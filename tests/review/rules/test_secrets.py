@@ -15,6 +15,7 @@ import pytest
 
 from landwatch.review.change import Change
 from landwatch.review.findings import Finding, Severity, fingerprint
+from landwatch.review.report import Report
 from landwatch.review.rules.base import LineRule
 from landwatch.review.rules.secrets import (
     RULES,
@@ -26,6 +27,8 @@ from landwatch.review.rules.secrets import (
 from landwatch.review.secrets.redaction import redact
 from landwatch.review.secrets.scanning import shannon_entropy
 from support.changes import Changes
+from support.repos import Repo
+from support.review import review
 
 
 def check(change: Change, path: str, rule: LineRule) -> list[Finding]:
@@ -571,3 +574,76 @@ def test_a_private_key_rotated_in_place_is_found(changes: Changes) -> None:
         ("S001", 2, "private key (PKCS#8) (its body replaced in place)")
     ]
     assert findings[0].snippet == "(private key material)"
+
+
+# What the history held before a change never quiets a new secret (issue 23): these land commits
+# in a real repository and review each as the reviewer does.
+
+
+def reported(report: Report, rule: str) -> list[tuple[str | None, int | None, str]]:
+    return [(f.path, f.line, f.severity.name.lower()) for f in report.findings if f.rule == rule]
+
+
+def test_a_second_secret_in_a_file_that_held_one_is_reported(repo: Repo) -> None:
+    settings = f'SECRET_KEY = "{VALUES[0]}"\n'
+    repo.land("settings", {"app/settings.py": settings}, hooks=False)
+    assert reported(review(repo), "S003") == [("app/settings.py", 1, "warning")]
+    repo.land("aws", {"app/settings.py": settings + f'AWS_KEY = "{AWS_KEY_ID}"\n'}, hooks=False)
+    assert reported(review(repo), "S002") == [("app/settings.py", 2, "error")]
+
+
+def test_a_third_secret_in_a_directory_that_held_two_is_reported(repo: Repo) -> None:
+    tokens = [value for _, value in TOKENS[:3]]
+    for n, token in enumerate(tokens):
+        repo.land(f"token {n}", {f"app/client{n}.py": f'TOKEN = "{token}"\n'}, hooks=False)
+        assert reported(review(repo), "S002") == [(f"app/client{n}.py", 1, "error")]
+
+
+def test_a_secret_moved_unchanged_is_no_new_leak_but_is_still_told(repo: Repo) -> None:
+    before = f"# config\nDB = 1\nTOKEN = '{AWS_KEY_ID}'\n"
+    repo.land("first", {"conf.py": before}, hooks=False)
+    moved = f"TOKEN = '{AWS_KEY_ID}'  # first now\n# config\nDB = 1\n"
+    repo.land("moved", {"conf.py": moved}, hooks=False)
+    [finding] = [f for f in review(repo).findings if f.rule == "S002"]
+    assert (finding.line, finding.severity) == (1, Severity.INFO)
+    assert finding.message.endswith("(already in this file before the change: moved, not new)")
+    # Renamed, and its line edited: the value came with the file, from its old path.
+    repo.git("mv", "conf.py", "settings.py")
+    edited = moved.replace("# first now", "# the deploy's")
+    repo.land("renamed", {"settings.py": edited}, hooks=False)
+    assert reported(review(repo), "S002") == [("settings.py", 1, "info")]
+
+
+def test_a_secret_removed_is_no_finding(repo: Repo) -> None:
+    repo.land("leak", {"conf.py": f"TOKEN = '{AWS_KEY_ID}'\nDB = 1\n"}, hooks=False)
+    repo.land("remove the leak", {"conf.py": "DB = 1\n"}, hooks=False)
+    assert reported(review(repo), "S002") == []
+
+
+def test_guesses_in_test_paths_are_told_at_info_and_known_formats_as_they_are(
+    repo: Repo,
+) -> None:
+    files = {
+        "tests/fixtures/settings.py": f'password = "{VALUES[1]}"\n',
+        "tests/fixtures/aws.py": f'KEY = "{AWS_KEY_ID}"\n',
+        "app/settings.py": f'password = "{VALUES[2]}"\n',
+    }
+    report_ = review(repo, repo.land("fixtures", files, hooks=False))
+    assert reported(report_, "S003") == [
+        ("app/settings.py", 1, "warning"),
+        ("tests/fixtures/settings.py", 1, "info"),
+    ]
+    assert reported(report_, "S002") == [("tests/fixtures/aws.py", 1, "error")]
+
+
+def test_a_key_body_regenerated_under_the_same_header_is_found(repo: Repo) -> None:
+    def pem(seed: int) -> str:
+        body = base64.b64encode(random.Random(seed).randbytes(180)).decode()
+        lines = [body[i : i + 64] for i in range(0, len(body), 64)]
+        return "\n".join(["-----BEGIN " + "PRIVATE KEY-----", *lines, "-----END PRIVATE KEY-----"])
+
+    repo.land("a test key", {"certs/server.key": pem(1) + "\n"}, hooks=False)
+    assert [f.rule for f in review(repo).findings] == ["S001"]
+    repo.land("regenerated", {"certs/server.key": pem(2) + "\n"}, hooks=False)
+    [finding] = [f for f in review(repo).findings if f.rule == "S001"]
+    assert finding.severity is Severity.ERROR and "replaced in place" in finding.message

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from typing import ClassVar
 
 from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
-from landwatch.review.globs import LOCKFILES, matches_any
-from landwatch.review.rules.base import Fixtures, LineRule, Option
+from landwatch.review.globs import LOCKFILES, TEST_PATHS, matches_any
+from landwatch.review.rules.base import LineRule, Option
 from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, assignments
 from landwatch.review.secrets.credentials import CREDENTIAL_FILES, CREDENTIAL_NEEDLES, credentials
 from landwatch.review.secrets.private_keys import (
@@ -32,16 +33,41 @@ from landwatch.review.secrets.token_formats import TOKEN_NEEDLES, TOKEN_NEEDLES_
 
 class SecretRule(LineRule):
     """A rule that finds credentials: on the added lines of a file, and on the commit message
-    (`scan` with no path). It honours `gitleaks:allow` and `pragma: allowlist secret`."""
+    (`scan` with no path). It honours `gitleaks:allow` and `pragma: allowlist secret`.
+
+    A new secret is reported wherever it lands, whatever the file or its directory held before.
+    Only two things lower one to info, and neither drops it: the same value was already in the
+    file before the change (a move or a copy, not a new leak), and, for a rule that judges by
+    name and entropy alone (`lowered_in_tests`), a conventional test path.
+    """
 
     secret = True
-    fixtures = Fixtures.SECRETS
+    # Whether a finding in a conventional test path (tests/, testdata/, *_test.go, ...) is told
+    # at info: for guesses by name and entropy, which test data is full of.
+    lowered_in_tests: ClassVar[bool] = False
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
-        return self.scan(file.path, lines)
+        before = file.old_content() if file.old_id is not None else None
+        return self.scan(file.path, lines, before=before)
 
-    def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
+    def scan(
+        self, path: str | None, lines: Sequence[Line], *, before: bytes | None = None
+    ) -> Iterator[Finding]:
+        """The secrets on `lines` of `path` (None: the commit message); `before` is the file's
+        content before the change, where a value already there is no new leak."""
         raise NotImplementedError
+
+    def lowered(
+        self, finding: Finding, path: str | None, value: str, before: bytes | None
+    ) -> Finding:
+        """The finding at info, saying why, when it is no new leak or a guess in test data."""
+        if before is not None and value and value.encode("utf-8", "surrogatepass") in before:
+            finding.severity = min(finding.severity, Severity.INFO)
+            finding.message += " (already in this file before the change: moved, not new)"
+        elif self.lowered_in_tests and path is not None and matches_any(path, TEST_PATHS):
+            finding.severity = min(finding.severity, Severity.INFO)
+            finding.message += " (in a test path)"
+        return finding
 
     def span_findings(
         self,
@@ -50,10 +76,12 @@ class SecretRule(LineRule):
         found: Sequence[tuple[str, int, int]],
         seen: Counter[str],
         describe: Callable[[str, str], str] = lambda label, _value: label,
+        before: bytes | None = None,
     ) -> Iterator[Finding]:
         """A finding for each (label, start, end) secret of `line`, all shown by one copy of the
         line with every one of them redacted; a value seen before in the scan is another
-        occurrence, not the same finding. `describe` makes the message of a label and value."""
+        occurrence, not the same finding. `describe` makes the message of a label and value;
+        `before`, the file before the change, lowers a value already there (`lowered`)."""
         if not found:
             return
         snippet = redacted_snippet(line.text, [(start, end) for _, start, end in found])
@@ -61,7 +89,7 @@ class SecretRule(LineRule):
             value = line.text[start:end]
             occurrence = seen[value]
             seen[value] += 1
-            yield self.finding(
+            finding = self.finding(
                 describe(label, value),
                 path=path,
                 number=line.number,
@@ -69,6 +97,7 @@ class SecretRule(LineRule):
                 occurrence=occurrence,
                 snippet=snippet,
             )
+            yield self.lowered(finding, path, value, before)
 
 
 _BASE64_LINE = re.compile(rb"\s*[A-Za-z0-9+/=]+\s*")
@@ -95,7 +124,7 @@ class PrivateKey(SecretRule):
     )
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
-        found = list(self.scan(file.path, lines))
+        found = list(self.scan(file.path, lines))  # a key's lines moved unchanged are not added
         yield from found
         if found or not any(
             len(line.raw) >= 40 and _BASE64_LINE.fullmatch(line.raw) for line in lines
@@ -114,7 +143,9 @@ class PrivateKey(SecretRule):
                 snippet=KEY_MATERIAL,
             )
 
-    def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
+    def scan(
+        self, path: str | None, lines: Sequence[Line], *, before: bytes | None = None
+    ) -> Iterator[Finding]:
         seen: Counter[str] = Counter()
         for index in sorted(lines_with(lines, KEY_NEEDLES)):
             line = lines[index]
@@ -154,13 +185,15 @@ class TokenFormat(SecretRule):
     merged_past = 3
     example = 'GITHUB_TOKEN = "ghp_' + "a1B2c3D4e5" * 3 + 'a1B2c3"'
 
-    def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
+    def scan(
+        self, path: str | None, lines: Sequence[Line], *, before: bytes | None = None
+    ) -> Iterator[Finding]:
         seen: Counter[str] = Counter()
         candidates = lines_with(lines, TOKEN_NEEDLES, TOKEN_NEEDLES_FOLDED)
         for index in sorted(candidates):
             line = lines[index]
             found = tokens(line.text, candidates[index])
-            yield from self.span_findings(path, line, found, seen)
+            yield from self.span_findings(path, line, found, seen, before=before)
 
 
 class GenericSecret(SecretRule):
@@ -176,13 +209,16 @@ class GenericSecret(SecretRule):
     URLs and paths, prose (a value with a space), dotted or dashed names (auth.token.expired),
     dummies (starting test, dummy, fake, sample, example or your; holding changeme, example,
     placeholder, redacted or password; six of one character in a row), lockfiles, and values
-    a S002 format recognises (S002 reports them by name).
+    a S002 format recognises (S002 reports them by name). In a conventional test path
+    (tests/, testdata/, fixtures/, *_test.go, ...) a finding is told at info, not dropped; a
+    value already in the file before the change (a move) is told at info by every secret rule.
     """
 
     id = "S003"
     name = "generic-secret"
     severity = Severity.WARNING
     merged_past = 3
+    lowered_in_tests = True
     options = (
         Option("min_entropy", 3.5, "Shannon entropy (bits per character) a value must reach"),
         Option(
@@ -194,7 +230,9 @@ class GenericSecret(SecretRule):
     )
     example = 'DB_PASSWORD = "' + "k8#Tq2!vZ9" + '$mW4pL"'
 
-    def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
+    def scan(
+        self, path: str | None, lines: Sequence[Line], *, before: bytes | None = None
+    ) -> Iterator[Finding]:
         if path is not None and matches_any(path, self.option("lockfiles")):
             return
         unquoted = path is not None and matches_any(path, self.option("unquoted"))
@@ -214,7 +252,7 @@ class GenericSecret(SecretRule):
                 for name, start, end in found
                 if not any(start < t_end and t_start < end for _, t_start, t_end in known)
             ]
-            yield from self.span_findings(path, line, found, seen, _describe_literal)
+            yield from self.span_findings(path, line, found, seen, _describe_literal, before)
 
 
 def _describe_literal(name: str, value: str) -> str:
@@ -239,7 +277,9 @@ class Credentials(SecretRule):
     options = (Option("credential_files", CREDENTIAL_FILES, "files of passwords"),)
     example = "DATABASE_URL=postgres://admin:" + "Tr0ub4dor&3" + "@db.internal/app"
 
-    def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
+    def scan(
+        self, path: str | None, lines: Sequence[Line], *, before: bytes | None = None
+    ) -> Iterator[Finding]:
         credential_file = path is not None and matches_any(path, self.option("credential_files"))
         seen: Counter[str] = Counter()
         candidates = (
@@ -250,7 +290,7 @@ class Credentials(SecretRule):
         for index in candidates:
             line = lines[index]
             found = credentials(line.text, credential_file=credential_file)
-            yield from self.span_findings(path, line, found, seen)
+            yield from self.span_findings(path, line, found, seen, before=before)
 
 
 RULES = [PrivateKey, TokenFormat, GenericSecret, Credentials]
