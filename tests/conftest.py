@@ -34,9 +34,23 @@ def git_dir(tmp_path: Path) -> Path:
     return new_repository(tmp_path / "queue")
 
 
+@pytest.fixture(scope="session")
+def _secret_rules_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where kingfisher's compiled rules are kept for every test of this worker: compiling them
+    takes seconds, loading them a fraction (a person's cache is one for all their reviews)."""
+    cache = tmp_path_factory.mktemp("kingfisher-rules")
+    os.environ["KF_RULE_CACHE_DIR"] = str(cache)
+    from landwatch.review.secrets import provider_rules
+
+    provider_rules.available()  # compiled here once, so no test's budget pays for it
+    return cache
+
+
 @pytest.fixture(autouse=True)
 def _isolated_home(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    _secret_rules_cache: Path,
 ) -> Path:
     """Every test gets its own HOME: git config, registry, entry point and state live there."""
     home = tmp_path_factory.mktemp("home")
@@ -49,6 +63,7 @@ def _isolated_home(
     ]:
         monkeypatch.setenv(name, str(home / sub))
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(home / "run"))
+    monkeypatch.setenv("KF_RULE_CACHE_DIR", str(_secret_rules_cache))
     for name in (
         "LANDWATCH",
         "NO_COLOR",

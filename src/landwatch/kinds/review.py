@@ -18,7 +18,12 @@ from landwatch.work_item import WorkItem, WorkKind
 
 
 def warm_up() -> None:
-    import landwatch.review_landing  # noqa: F401 - pays pygit2's import once, in the worker
+    """What every review needs, paid once in the worker: pygit2's import and the secret rule
+    set (loaded from the person's cache, compiled into it the first time)."""
+    import landwatch.review_landing  # noqa: F401
+    from landwatch.review.secrets import provider_rules
+
+    provider_rules.available()
 
 
 # How long past its budget a review may run before its worker is ended: the budget is looked at

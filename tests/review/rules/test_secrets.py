@@ -87,7 +87,7 @@ TOKENS = [
     ("GitHub refresh token", "ghr_" + "E5f6" * 9),
     ("GitHub fine-grained personal access token", "github_pat_" + "Ab3D9" * 16 + "Q7"),
     ("GitLab personal access token", "glpat-" + exactly("Xy9-Zq3_Wv7Tu5Rs1P0n", 20)),
-    ("Slack token", "xoxb-" + "123456789012-1234567890123-" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8"),
+    ("Slack token", "xoxb-" + "294058170632-3917264580134-" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8"),
     ("Stripe live secret key", "sk_" + "live_" + "Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1"),
     ("Stripe live restricted key", "rk_" + "live_" + "Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1"),
     ("Google API key", "AIza" + exactly("Sy9_Kq-Lm3Np5Rt7Vx2Zb4Dc6Fh8Jk0Mn1P", 35)),
@@ -647,3 +647,18 @@ def test_a_key_body_regenerated_under_the_same_header_is_found(repo: Repo) -> No
     repo.land("regenerated", {"certs/server.key": pem(2) + "\n"}, hooks=False)
     [finding] = [f for f in review(repo).findings if f.rule == "S001"]
     assert finding.severity is Severity.ERROR and "replaced in place" in finding.message
+
+
+def test_provider_formats_of_the_maintained_rule_set_are_reported(changes: Changes) -> None:
+    chosen = random.Random(11)
+    hugging_face = "hf_" + "".join(chosen.choices(string.ascii_letters, k=34))
+    digital_ocean = "dop_v1_" + "".join(chosen.choices("0123456789abcdef", k=64))
+    stand_in = "hf_" + "x" * 34
+    text = f'HF = "{hugging_face}"\nDO = "{digital_ocean}"\nDOCS = "{stand_in}"\n'
+    change = changes.change({"deploy.py": text})
+    findings = list(TokenFormat().check_lines(change.files[0], change.files[0].added_lines))
+    assert [(f.line, f.message, f.severity) for f in findings] == [
+        (1, "huggingface-access-token (kingfisher's rules)", Severity.ERROR),
+        (2, "digitaloceanapikey (kingfisher's rules)", Severity.WARNING),  # only likely
+    ]
+    assert all(hugging_face not in (f.snippet or "") for f in findings)

@@ -4,12 +4,15 @@ whether they are few or many."""
 
 from __future__ import annotations
 
+import pytest
+
 from landwatch.review.change import Line
 from landwatch.review.secrets.scanning import (
     PLACEHOLDER,
     REPEATED,
     ascii_lower,
     lines_with,
+    placeholder_token,
     shannon_entropy,
 )
 
@@ -50,3 +53,32 @@ def test_templates_and_runs_are_no_secrets() -> None:
         assert PLACEHOLDER.search(template), template
     assert not PLACEHOLDER.search("Zq8Wv7Tu6Rs5Qp")
     assert REPEATED.search("abc000000") and not REPEATED.search("abc00000")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "AKIAIOSFODNN7EXAMPLE",  # AWS's documentation key
+        "xoxp-572370529330-573807301142-####################",
+        "ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "sk_abcdefghijklmnopqrstuvwxyz123",
+        "dapi123456789abcdef123456789abcdef00",
+        "xoxe.xoxp-1-SlackAppConfigurationAccessTokenHere",
+        "ghp_" + "Z" * 36,
+    ],
+)
+def test_stand_ins_for_a_token_are_placeholders(value: str) -> None:
+    assert placeholder_token(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "ghp_" + "A1b2" * 9,
+        "sk_test_T1z4jtdp7dcC39HqLyjWareD",  # a sandbox's key is a credential
+        "AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0F1mWkTz9Qx3Ry7Lp2Vb8Nc4Hd6Js5Gf1Ka3",  # Twitter's shape
+        "xoxb-294058170632-3917264580134-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8",
+    ],
+)
+def test_generated_tokens_are_not_placeholders(value: str) -> None:
+    assert not placeholder_token(value)

@@ -7,6 +7,7 @@ detectors are review.secrets'.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from typing import ClassVar
@@ -26,9 +27,15 @@ from landwatch.review.secrets.private_keys import (
     key_on_line,
     rotated_key_lines,
 )
+from landwatch.review.secrets.provider_rules import by_line, provider_tokens, text_spans
 from landwatch.review.secrets.redaction import redacted_snippet
-from landwatch.review.secrets.scanning import lines_with, shannon_entropy
-from landwatch.review.secrets.token_formats import TOKEN_NEEDLES, TOKEN_NEEDLES_FOLDED, tokens
+from landwatch.review.secrets.scanning import lines_with, placeholder_token, shannon_entropy
+from landwatch.review.secrets.token_formats import (
+    TOKEN_NEEDLES,
+    TOKEN_NEEDLES_FOLDED,
+    tokens,
+    truncated,
+)
 
 
 class SecretRule(LineRule):
@@ -169,14 +176,17 @@ class PrivateKey(SecretRule):
 
 
 class TokenFormat(SecretRule):
-    """Tokens of a known format: AWS key IDs (and secret keys next to an aws/secret name),
-    GitHub, GitLab, Slack (tokens and webhooks), Stripe live keys, Google API keys, JWTs, npm,
-    PyPI and SendGrid.
+    """Credentials of a known format: the hundreds of provider formats of kingfisher's
+    maintained rule set (kingfisher-secret-scanner), with landwatch's own few beside them: AWS
+    key IDs (and secret keys next to an aws/secret name), GitHub, GitLab, Slack (tokens and
+    webhooks), Stripe live keys, Google API keys, JWTs, npm, PyPI and SendGrid.
 
-    Each format is matched exactly, on word boundaries: test-mode keys (sk_test_), a token one
-    character short or long, and documentation placeholders (holding EXAMPLE, or eight of the
-    same character in a row) are let through. Lockfiles are checked too: a registry token in a
-    resolved URL is still a token.
+    A format the rule set is sure of (a checksum, a strict prefix), and landwatch's own, is an
+    error; one it finds only likely is a warning. Each is matched exactly, on word
+    boundaries: test-mode keys (sk_test_), a token one character short or long, and
+    documentation placeholders (holding EXAMPLE, or eight of the same character in a row) are
+    let through. Lockfiles are checked too: a registry token in a resolved URL is still a
+    token.
     """
 
     id = "S002"
@@ -190,10 +200,33 @@ class TokenFormat(SecretRule):
     ) -> Iterator[Finding]:
         seen: Counter[str] = Counter()
         candidates = lines_with(lines, TOKEN_NEEDLES, TOKEN_NEEDLES_FOLDED)
-        for index in sorted(candidates):
-            line = lines[index]
-            found = tokens(line.text, candidates[index])
-            yield from self.span_findings(path, line, found, seen, before=before)
+        found: dict[int, list[tuple[str, int, int]]] = {
+            index: tokens(lines[index].text, anchors) for index, anchors in candidates.items()
+        }
+        likely: set[tuple[int, int]] = set()
+        provided = by_line(provider_tokens([line.raw for line in lines]))
+        for index, on_line in provided.items():
+            ours = found.get(index, [])
+            more = []
+            where = text_spans(lines[index].raw, on_line)
+            for token, (start, end) in zip(on_line, where, strict=True):
+                text = lines[index].text
+                if overlaps(ours, start, end) or not _credential(text, start, end):
+                    continue
+                more.append((f"{token.label} (kingfisher's rules)", start, end))
+                if not token.confident:
+                    likely.add((index, start))
+            found[index] = ours + more
+        for index in sorted(found):
+            in_order = sorted(found[index], key=lambda span: span[1])
+            for finding, (_, start, _end) in zip(
+                self.span_findings(path, lines[index], in_order, seen, before=before),
+                in_order,
+                strict=True,
+            ):
+                if (index, start) in likely:
+                    finding.severity = min(finding.severity, Severity.WARNING)
+                yield finding
 
 
 class GenericSecret(SecretRule):
@@ -253,6 +286,21 @@ class GenericSecret(SecretRule):
                 if not any(start < t_end and t_start < end for _, t_start, t_end in known)
             ]
             yield from self.span_findings(path, line, found, seen, _describe_literal, before)
+
+
+def _credential(text: str, start: int, end: int) -> bool:
+    """Whether a token the rule set found is no stand-in (landwatch's own formats are judged
+    the same way): not a placeholder, not shown cut short."""
+    return not placeholder_token(text[start:end]) and not truncated(text, end)
+
+
+def overlaps(spans: list[tuple[str, int, int]], start: int, end: int) -> bool:
+    """Whether [start, end) overlaps any of `spans`, sorted by start and not overlapping each
+    other (as tokens() gives them): a look at two neighbours, not at every one."""
+    at = bisect_left(spans, start, key=lambda span: span[1])
+    return any(
+        s_start < end and start < s_end for _, s_start, s_end in spans[max(0, at - 1) : at + 1]
+    )
 
 
 def _describe_literal(name: str, value: str) -> str:

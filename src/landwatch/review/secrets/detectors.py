@@ -4,12 +4,18 @@ substring tests before any pattern runs), and where on a line any detector finds
 
 from __future__ import annotations
 
+import re
+
 from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, assignments
 from landwatch.review.secrets.credentials import credentials
 from landwatch.review.secrets.private_keys import KEY_NEEDLES, key_spans
+from landwatch.review.secrets.provider_rules import provider_spans
 from landwatch.review.secrets.scanning import ascii_lower
 from landwatch.review.secrets.token_formats import TOKEN_NEEDLES, TOKEN_NEEDLES_FOLDED, tokens
 
+# What every credential of the maintained rule set holds: a run of token characters. Most lines
+# redacted (every snippet, message and note of a review) hold none, and skip its scan.
+_TOKEN_SHAPED = re.compile(r"[A-Za-z0-9_+/=.-]{16}")
 # The anchors of every detector as text: a line holding none of them holds no secret we find.
 _EXACT_TEXT_NEEDLES = tuple(needle.decode() for needle in (*TOKEN_NEEDLES, *KEY_NEEDLES))
 _FOLDED_TEXT_NEEDLES = tuple(
@@ -27,9 +33,9 @@ def may_hold_secret(text: str) -> bool:
 
 
 def spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every secret any detector finds on a line: known tokens, key bodies,
-    passwords, and any literal given to a secret-like name whatever its entropy (for redacting,
-    where too much hidden is harmless)."""
+    """(start, end) of every secret any detector finds on a line: known tokens (landwatch's
+    formats and the maintained rule set's), key bodies, passwords, and any literal given to a
+    secret-like name whatever its entropy (for redacting, where too much hidden is harmless)."""
     found: list[tuple[int, int]] = []
     if "://" in text or "assw" in text.lower() or "pwd" in text.lower():
         found.extend((start, end) for _, start, end in credentials(text))
@@ -39,4 +45,6 @@ def spans(text: str) -> list[tuple[int, int]]:
         found.extend(
             (start, end) for _, start, end in assignments(text, unquoted=False, min_entropy=0.0)
         )
-    return found
+    if _TOKEN_SHAPED.search(text):
+        found.extend(provider_spans(text))
+    return list(dict.fromkeys(found))

@@ -10,7 +10,7 @@ import string
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from itertools import accumulate
+from itertools import accumulate, pairwise
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -26,6 +26,37 @@ PLACEHOLDER = re.compile(
 )
 # Six of one character in a row: a dummy (xxxxxx, 000000), not a generated secret.
 REPEATED = re.compile(r"(.)\1{5}")
+# What a person types where a token will go: a word saying so, a run of a filler character
+# (xxxxxx, ######), or six letters or digits in order (abcdef, 123456); a generated token holds
+# any of these by chance about once in a hundred thousand. Test-mode keys (sk_test_) are real
+# credentials of a sandbox, and runs of other characters are real too (base64 of zero bytes:
+# AAAAAAAA in Twitter's and Dropbox's tokens), unless they are half the token.
+_PLACEHOLDER_WORDS = re.compile(
+    r"example|sample|dummy|placeholder|fake|here|your|changeme|redacted|notreal|([xX#*.])\1{5}",
+    re.IGNORECASE,
+)
+_ORDERED = ("abcdefghijklmnopqrstuvwxyz", "0123456789")
+_RUN = re.compile(r"(.)\1{7,}")
+
+
+def placeholder_token(value: str) -> bool:
+    """Whether a token-shaped value is a stand-in, not a credential: `AKIA...EXAMPLE`,
+    `xoxp-...####`, `sk_abcdefghijklmnop`, `dapi123456789...`."""
+    if _PLACEHOLDER_WORDS.search(value):
+        return True
+    if any(len(run[0]) * 2 >= len(value) for run in _RUN.finditer(value)):
+        return True
+    folded = value.lower()
+    run = 1
+    for previous, current in pairwise(folded):
+        ordered = any(
+            previous in alphabet and alphabet.find(previous) + 1 == alphabet.find(current)
+            for alphabet in _ORDERED
+        )
+        run = run + 1 if ordered else 1
+        if run >= 6:
+            return True
+    return False
 
 
 def ascii_lower(text: str) -> str:

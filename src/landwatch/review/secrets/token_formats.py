@@ -9,7 +9,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from landwatch.review.secrets.scanning import ELLIPSIS, ascii_lower
+from landwatch.review.secrets.scanning import ELLIPSIS, ascii_lower, placeholder_token
 
 
 @dataclass(frozen=True)
@@ -101,8 +101,6 @@ def _by_needle() -> dict[bytes, list[tuple[_Format, str]]]:
 _BY_NEEDLE = _by_needle()
 TOKEN_NEEDLES = tuple(anchor.encode() for f in _FORMATS if not f.folded for anchor in f.anchors)
 TOKEN_NEEDLES_FOLDED = tuple(anchor.encode() for f in _FORMATS if f.folded for anchor in f.anchors)
-# Documentation placeholders (AKIAIOSFODNN7EXAMPLE, ghp_xxxx…) are well formed but no secret.
-_TOKEN_DUMMY = re.compile(r"example|(.)\1{7}", re.IGNORECASE)
 
 
 def truncated(text: str, end: int) -> bool:
@@ -129,7 +127,9 @@ def tokens(text: str, anchors: Collection[bytes] | None = None) -> list[tuple[st
                 if match is None:
                     continue
                 value = match[1]
-                if _TOKEN_DUMMY.search(value) or truncated(text, match.end(1)):
+                # Documentation placeholders (AKIAIOSFODNN7EXAMPLE, ghp_xxxx…) are well formed
+                # but no secret.
+                if placeholder_token(value) or truncated(text, match.end(1)):
                     continue
                 if token_format.mixed_case and (value.lower() == value or value.upper() == value):
                     continue
