@@ -46,3 +46,46 @@ def test_a_credential_file_s_password_line_only_in_a_credential_file() -> None:
 )
 def test_placeholders_are_let_through(line: str) -> None:
     assert credentials(line, credential_file=True) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ssh deploy@10.0.0.7 pw:Dk3!x9Lq",
+        "--user=deploy --password=Dk3!x9Lq",
+        "Username: deploy  Password: Hq7Tz2Mw",  # upper, lower and digits: generated
+        "ID:deploy,pass:Dk3!x9Lq",
+    ],
+)
+def test_a_password_after_its_label_is_found_in_any_file(line: str) -> None:
+    [(what, start, end)] = credentials(line)
+    assert what == "password after its label" and line[start:end] in ("Dk3!x9Lq", "Hq7Tz2Mw")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "password = password",  # a name in code
+        "pw: string;",
+        "bypass: Dk3!x9Lq",  # not a password's label
+        "password: ${DB_PASSWORD}",
+        "passwords: true",
+        "password: changeme",
+        "password = ENC(2dfRFqV/cS6TzRd+JyO=)",  # encrypted for the repository (Jasypt)
+        "pw: /etc/app/secret.txt",  # a path
+    ],
+)
+def test_names_templates_and_encrypted_values_after_a_label_are_let_through(line: str) -> None:
+    assert credentials(line) == []
+
+
+def test_the_credentials_of_an_authorization_header_are_found() -> None:
+    token = "dGVzdGVyOnM0bHR5" + "UGVwcGVyOTk"
+    line = f"curl -H 'Authorization: Basic {token}' https://api.example.org/"
+    assert credentials(line) == [
+        (
+            "credentials in an Authorization header",
+            line.index(token),
+            line.index(token) + len(token),
+        )
+    ]

@@ -17,7 +17,7 @@ from collections.abc import Callable
 import pytest
 
 from landwatch.review.change import Line
-from landwatch.review.rules.secrets import RULES
+from landwatch.review.rules.secrets import RULES, Credentials, GenericSecret
 from landwatch.review.secrets.detectors import spans
 from landwatch.review.secrets.private_keys import rotated_key_lines
 
@@ -52,6 +52,8 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "connection strings": lambda size: "user=a;" + repeated(" password= x")(size),
     "connection parts": repeated("server="),
     "credential file": lambda size: "password" + " " * size + "x y",
+    "password labels": repeated("pw:a1B pw="),
+    "authorization headers": repeated("Authorization: Bearer "),
     # Private keys: headers without an end, a body line of `+`.
     "key headers": repeated("-----BEGIN "),
     "key body": lambda size: HEADER + repeated("A")(size),
@@ -68,7 +70,8 @@ def scan(text: str) -> None:
     """What a review does with a line: every secret rule on it, and redaction of it."""
     lines = [Line(1, text.encode(), b"\n")]
     for rule in RULES:
-        for path in (".env", ".pypirc"):
+        # Where a file's name changes what is read: unquoted values (.env), credential files.
+        for path in (".env", ".pypirc") if rule in (GenericSecret, Credentials) else ("a.py",):
             list(rule().scan(path, lines))
     spans(text)
     rotated_key_lines(f"{HEADER}\n{text}\n".encode(), {2})

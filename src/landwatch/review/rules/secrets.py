@@ -37,6 +37,8 @@ from landwatch.review.secrets.token_formats import (
     truncated,
 )
 
+_MOST_PER_LINE = 16
+
 
 class SecretRule(LineRule):
     """A rule that finds credentials: on the added lines of a file, and on the commit message
@@ -92,6 +94,9 @@ class SecretRule(LineRule):
         if not found:
             return
         snippet = redacted_snippet(line.text, [(start, end) for _, start, end in found])
+        # Past a few findings a file's are one finding listing their lines (merged_past), so
+        # a line of thousands (minified, or built to slow the review) need not make them all.
+        found = found[:_MOST_PER_LINE]
         for label, start, end in found:
             value = line.text[start:end]
             occurrence = seen[value]
@@ -218,7 +223,7 @@ class TokenFormat(SecretRule):
                     likely.add((index, start))
             found[index] = ours + more
         for index in sorted(found):
-            in_order = sorted(found[index], key=lambda span: span[1])
+            in_order = sorted(found[index], key=lambda span: span[1])[:_MOST_PER_LINE]
             for finding, (_, start, _end) in zip(
                 self.span_findings(path, lines[index], in_order, seen, before=before),
                 in_order,
@@ -311,11 +316,16 @@ def _describe_literal(name: str, value: str) -> str:
 
 class Credentials(SecretRule):
     """A password in a URL's user info (`postgres://admin:…@db/app`), in a connection string
-    (`Server=…;User ID=svc;Password=…;`) or in a credential file (`.pypirc`, `.netrc`,
-    `.git-credentials`), whatever its entropy: the place says it is a password.
+    (`Server=…;User ID=svc;Password=…;`), after its label in any file (`pw:…`, `--password=…`,
+    `Password: …`), the credentials of an HTTP Authorization header (`Bearer …`, `Basic …`), or
+    in a credential file (`.pypirc`, `.netrc`, `.git-credentials`), whatever its entropy: the
+    place says it is a password.
 
-    Lets through placeholders: `user:password@`, `${PASSWORD}`, `<password>`, `%s`, `****`, an
-    empty password, and values shown cut short (`…`, `...`).
+    After a label, an unquoted value counts only when no name in code could be it: it holds a
+    character a name does not, or mixes upper case, lower case and digits (`password =
+    password`, `pw: string` are code). Lets through placeholders: `user:password@`,
+    `${PASSWORD}`, `<password>`, `%s`, `****`, an empty password, values shown cut short (`…`,
+    `...`) and values encrypted for the repository (SOPS `ENC[…]`, Jasypt `ENC(…)`, Vault).
     """
 
     id = "S004"

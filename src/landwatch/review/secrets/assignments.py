@@ -8,6 +8,7 @@ import re
 
 from landwatch.review.secrets.scanning import (
     ELLIPSIS,
+    ENCRYPTED,
     PLACEHOLDER,
     REPEATED,
     ascii_lower,
@@ -75,6 +76,8 @@ def secret_looking(value: str, min_entropy: float) -> bool:
         return False  # too short to be guessed at, or prose (messages, labels)
     if PLACEHOLDER.search(value) or "\\" in value:
         return False  # a template, or a regular expression or escape sequence
+    if ENCRYPTED.match(value):
+        return False  # encrypted for the repository (SOPS, Jasypt, Vault): safe to commit
     if value.endswith(ELLIPSIS) or "..." in value:
         return False  # a token shown cut short in docs
     if (

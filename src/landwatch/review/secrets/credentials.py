@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from landwatch.review.secrets.scanning import ELLIPSIS, PLACEHOLDER, REPEATED
+from landwatch.review.secrets.scanning import ELLIPSIS, ENCRYPTED, PLACEHOLDER, REPEATED
 
 # Every pattern here runs in time linear in the line: each starts at a fixed anchor (`://`, a
 # separator before `password`), its quantifiers take disjoint characters or are possessive, and
@@ -39,12 +39,31 @@ _NOT_A_PASSWORD = re.compile(
     r"username|user)$",
     re.I,
 )
-CREDENTIAL_NEEDLES = (b"://", b"password", b"pwd")
+# A password given after its label, in any file: `pw:Dk3!x9`, `--password=…`, `Password: …`.
+# The label is a word of its own (not `bypass`), the value unquoted (a quoted one is the
+# generic-secret rule's) and at most 64 characters: a bounded look from each label.
+_LABELLED_PASSWORD = re.compile(
+    r"(?<![A-Za-z])(?:pass(?:word)?s?|passwd|pwd|pw)\s*+(?:=>|[:=])\s*+"
+    r"(?P<password>[^\s,;'\"`()<>\[\]{}|]{4,64})(?![^\s,;'\"`()<>\[\]{}|])",
+    re.I,
+)
+# An HTTP Authorization header's credentials: `Authorization: Bearer …`, `Basic …`, `NTLM …`.
+_AUTHORIZATION = re.compile(
+    r"authorization[\"']?\s*+[:=]\s*+[\"']?(?:bearer|basic|token|ntlm|digest)\s++"
+    r"(?P<credential>[A-Za-z0-9._~+/=-]{12,4096})",
+    re.I,
+)
+# A value that is a name in code (`password = password`, `pw: string`), not a password: letters,
+# digits and underscores only, unless it mixes upper case, lower case and digits as generated
+# passwords do.
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+CREDENTIAL_NEEDLES = (b"://", b"pass", b"pwd", b"pw", b"authorization")
 
 
 def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, int, int]]:
     """(what, start, end) of each password on a line: in a URL's user info, a connection
-    string, or (`credential_file`) a `.pypirc`/`.netrc` line; placeholders are let through."""
+    string, after its label (`pw:…`, `--password=…`), in an Authorization header, or
+    (`credential_file`) a `.pypirc`/`.netrc` line; placeholders are let through."""
     found: list[tuple[str, int, int]] = []
     found.extend(("password in a URL", *span) for span in _url_passwords(text))
     if ";" in text and _names_a_server(text):
@@ -53,8 +72,14 @@ def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, 
     line = _CREDENTIAL_FILE_PASSWORD.match(text) if credential_file else None
     if line is not None:
         found.append(("password in a credential file", *line.span("password")))
+    for match in _LABELLED_PASSWORD.finditer(text):
+        if _generated(match["password"]):
+            found.append(("password after its label", *match.span("password")))
+    for match in _AUTHORIZATION.finditer(text):
+        found.append(("credentials in an Authorization header", *match.span("credential")))
     kept: list[tuple[str, int, int]] = []
-    for what, start, end in sorted(set(found), key=lambda item: item[1]):
+    # At one place the first way found wins: a connection string's password is one first.
+    for what, start, end in sorted(dict.fromkeys(found), key=lambda item: item[1]):
         value = text[start:end]
         if kept and start < kept[-1][2]:
             continue
@@ -62,6 +87,21 @@ def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, 
             continue
         kept.append((what, start, end))
     return kept
+
+
+def _generated(value: str) -> bool:
+    """Whether an unquoted value after a password's label is a password rather than a name in
+    code: it holds a character no name does, or mixes upper case, lower case and digits."""
+    if not _NAME.fullmatch(value):
+        return not value.startswith(("$", "%", "{", "<", "@", "&", "*", "!")) and not (
+            "/" in value and "." in value  # a path or a host
+        )
+    return (
+        len(value) >= 8
+        and any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isdigit() for c in value)
+    )
 
 
 def _url_passwords(text: str) -> list[tuple[int, int]]:
@@ -90,5 +130,6 @@ def _placeholder_password(value: str) -> bool:
         or bool(PLACEHOLDER.search(value))
         or value.startswith(("$", "%", "<", "{", "${"))
         or value.endswith(ELLIPSIS)
+        or ENCRYPTED.match(value) is not None
         or REPEATED.search(value) is not None
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, assignments
-from landwatch.review.secrets.credentials import credentials
+from landwatch.review.secrets.credentials import CREDENTIAL_NEEDLES, credentials
 from landwatch.review.secrets.private_keys import KEY_NEEDLES, key_spans
 from landwatch.review.secrets.provider_rules import provider_spans
 from landwatch.review.secrets.scanning import ascii_lower
@@ -37,7 +37,7 @@ def spans(text: str) -> list[tuple[int, int]]:
     formats and the maintained rule set's), key bodies, passwords, and any literal given to a
     secret-like name whatever its entropy (for redacting, where too much hidden is harmless)."""
     found: list[tuple[int, int]] = []
-    if "://" in text or "assw" in text.lower() or "pwd" in text.lower():
+    if any(needle.decode() in ascii_lower(text) for needle in CREDENTIAL_NEEDLES):
         found.extend((start, end) for _, start, end in credentials(text))
     if may_hold_secret(text):
         found.extend((start, end) for _, start, end in tokens(text))

@@ -24,6 +24,9 @@ ELLIPSIS = ("...", "…")
 PLACEHOLDER = re.compile(
     r"\$\{|\{\{|\{%|<%|#\{|%\(\w+\)|^\$[A-Za-z_(]|\{(?:[A-Za-z_][^{}]*|\d*)\}|^<[^<>]+>$"
 )
+# A value encrypted for the repository, which is safe to commit: SOPS' `ENC[AES256_GCM,...]`,
+# Jasypt's `ENC(...)`, HashiCorp Vault's transit `vault:v1:...`, Ansible Vault's header.
+ENCRYPTED = re.compile(r"^(?:ENC\[|ENC\(|vault:v\d+:|\$ANSIBLE_VAULT;)")
 # Six of one character in a row: a dummy (xxxxxx, 000000), not a generated secret.
 REPEATED = re.compile(r"(.)\1{5}")
 # What a person types where a token will go: a word saying so, a run of a filler character
