@@ -160,3 +160,14 @@ def test_the_reviewer_runs_trusted_linters_sandboxed_unless_told_not_to(
     repo.land("another", {"m.py": "import sys\n"})
     assert run_reviewer("--once", PATH=WITH_BWRAP).returncode == 0
     assert escaped.exists()  # the same linter, not sandboxed
+
+
+def test_a_linter_installed_under_a_hidden_directory_stays_in_sight() -> None:
+    # A virtual environment under /tmp (a CI checkout, say) would vanish behind the empty /tmp.
+    assert sandbox._installation("/tmp/ci/.venv/bin/ruff") == [
+        "--ro-bind",
+        "/tmp/ci/.venv",
+        "/tmp/ci/.venv",
+    ]
+    assert sandbox._installation("/usr/bin/ruff") == []
+    assert sandbox._installation("/tmp/ruff") == []  # /tmp itself is never shown

@@ -29,10 +29,23 @@ class Sandbox:
 
     def wrap(self, command: list[str], *, writable: Path, cwd: Path) -> list[str]:
         """`command` run in the sandbox, in `cwd`, with `writable` its only writable place."""
-        return [*_arguments(self.program, writable, cwd), "--", *command]
+        seen = _installation(command[0]) if command else []
+        return [*_arguments(self.program, writable, cwd, seen), "--", *command]
 
 
-def _arguments(program: str, writable: Path, cwd: Path) -> list[str]:
+def _installation(program: str) -> list[str]:
+    """bwrap's arguments keeping a linter's own installation in sight, read-only, where it lies
+    in a hidden directory: a virtual environment under /tmp (`/tmp/x/.venv/bin/ruff`)."""
+    found = program if "/" in program else shutil.which(program)
+    if found is None:
+        return []
+    prefix = Path(found).absolute().parent.parent
+    if not any(prefix.is_relative_to(hidden) and prefix != Path(hidden) for hidden in _HIDDEN):
+        return []
+    return ["--ro-bind", str(prefix), str(prefix)]
+
+
+def _arguments(program: str, writable: Path, cwd: Path, seen: list[str] | None = None) -> list[str]:
     return [
         program,
         *("--ro-bind", "/", "/"),
@@ -40,6 +53,7 @@ def _arguments(program: str, writable: Path, cwd: Path) -> list[str]:
         # Other users' files and the session's sockets (the user's bus, agents, the systemd
         # manager, which could start anything outside) are out of sight: empty, its own.
         *(arg for hidden in _HIDDEN if Path(hidden).is_dir() for arg in ("--tmpfs", hidden)),
+        *(seen or []),
         *("--bind", str(writable), str(writable)),
         *("--chdir", str(cwd)),
         "--unshare-all",  # no network; its own users, processes, IPC and host name
