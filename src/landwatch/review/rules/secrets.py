@@ -61,7 +61,7 @@ class SecretRule(LineRule):
             value = line.text[start:end]
             occurrence = seen[value]
             seen[value] += 1
-            yield self.finding(
+            finding = self.finding(
                 describe(label, value),
                 path=path,
                 number=line.number,
@@ -69,6 +69,8 @@ class SecretRule(LineRule):
                 occurrence=occurrence,
                 snippet=snippet,
             )
+            finding.span = (start, end)  # the place, not the value: for the declarations
+            yield finding
 
 
 _BASE64_LINE = re.compile(rb"\s*[A-Za-z0-9+/=]+\s*")
