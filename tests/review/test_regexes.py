@@ -49,10 +49,15 @@ def test_what_re2_means_is_what_python_matches() -> None:
         (r"(a|ab)*c", "an alternation inside a repeat"),
         (r"(?:\w|\d\d)*c", "an alternation inside a repeat"),
         (r"(?:ab|a)*c", "an alternation inside a repeat"),
+        (r"(?:\.\w+\d*)+!", "a repeat inside a repeat"),  # two ways to split each pass
+        (r"(?:\.[^x]*)+y", "a repeat inside a repeat"),  # the repeat takes the `.` too
+        (r"(?i)(?:a[A-Z]*)+!", "a repeat inside a repeat"),  # in either case
+        (r"(?:a(?i:[A-Z])*)+!", "a repeat inside a repeat"),
+        (r"(?:\.(?:a|aa))+!", "an alternation inside a repeat"),
         (r"(a)\1", "a back-reference"),
         (r"(?=secret)", "a look-around"),
         (r"(?<!x)y", "a look-around"),
-        (r".*.*.*.*x", "too many repeats"),
+        (r".*.*.*x", "too many repeats"),
         (r"(.*a){20}", "too many repeats"),
         (r"(?U)a+", "U flag"),
         (r"[[:^alpha:]]", "POSIX class"),
@@ -69,22 +74,48 @@ def test_what_could_backtrack_badly_or_cannot_be_read_is_refused(pattern: str, w
 def test_what_cannot_backtrack_is_accepted() -> None:
     assert compile_safe(r"(?:foo|bar)+").search("foobar")  # branches start apart
     assert compile_safe(r"(?:\.[A-Za-z]\w++)+$").search("x.ab.cd")  # possessive: never given back
+    assert compile_safe(r"(?:\.[A-Za-z]\w+)+$").search("x.ab.cd")  # each pass starts at a `.`
+    assert compile_safe(r"python[23](?:\.\d{1,2})+/").search("python3.11/")
+    assert compile_safe(r"(?:/.*)?$").search("/x")  # an optional part does not loop
     assert compile_safe(r"(?:[0-9]{3}-)+").search("123-")  # a fixed count inside
     assert compile_safe(r"(?:a|aa){10}").max_target == MAX_TARGET
 
 
 def test_a_pattern_runs_only_on_targets_short_enough_for_its_repeats() -> None:
-    assert [compile_safe(r"x" + ".*x" * n).max_target for n in range(4)] == [4096, 4096, 256, 64]
-    pattern = compile_safe(r"^a.*.*$")
-    assert pattern.search("a" * 256)
-    assert not pattern.search("a" * 257)  # not matched: what it would let through is kept
+    assert [compile_safe("x" + ".*x" * n).max_target for n in range(3)] == [4096, 256, 64]
+    assert compile_safe(r"[a-z]+-[a-z]+-x").max_target == 4096  # each stops at its `-`
+    assert compile_safe(r"[a-z]+[A-Z]+[0-9]+$").max_target == 4096  # or at the end
+    assert compile_safe(r"(?:\.\d{1,2})+/").max_target == 2048  # two ways to read a pass
+    assert compile_safe("^x" + ".*x" * 3).max_target == 64  # anchored: one place to start
+    pattern = compile_safe(r"a.*b")
+    assert pattern.search("a" * 255 + "b")
+    assert not pattern.search("a" * 256 + "b")  # not matched: what it would let through is kept
+    assert not compile_safe(r"x$").search("x\n")  # a target of lines is none
 
 
-@pytest.mark.parametrize("body", ["[a-z]*", ".*", "(?:a|b)*", "a{0,60}", "[a-z]*?"])
-@pytest.mark.parametrize("repeats", [1, 2, 3])
-def test_every_accepted_pattern_is_fast_on_its_worst_target(body: str, repeats: int) -> None:
-    pattern = compile_safe(body * repeats + "[^a]")
-    target = "a" * pattern.max_target  # each repeat can take any part of it: then none fits
+# Each repeat able to take any part of the target, then nothing fits; and patterns a fuzzer
+# found slow before the length of a pass counted.
+WORST = [
+    *(
+        body * repeats + "[^a]"
+        for body in ("[a-z]*", ".*", "(?:a|b)*", "[a-z]*?")
+        for repeats in (1, 2)
+    ),
+    "a{0,60}" * 3 + "[^a]",
+    r"[a-z]+?(?:ab|ac)*?!",
+    r".+a*c",
+    r"(?:ab|ac)*\w*!",
+    r".+(?:\w{2}a{2})+$",
+    r"(?:a|b)*a??c",
+    r"a?(?:[ab]{2}(?:ab){0,3}.{0,3}[a-z]*)!",
+]
+
+
+@pytest.mark.parametrize("source", WORST)
+@pytest.mark.parametrize("unit", ["a", "ab", "a-", "a."])
+def test_every_accepted_pattern_is_fast_on_its_worst_targets(source: str, unit: str) -> None:
+    pattern = compile_safe(source)
+    target = unit * (pattern.max_target // len(unit))
     started = time.perf_counter()
-    assert not pattern.search(target)
+    pattern.search(target)
     assert time.perf_counter() - started < 1.0
