@@ -8,24 +8,31 @@ import pytest
 
 from landwatch.review.gitleaks import (
     DEFAULT,
-    RULES_OF,
     Allowlist,
     allowlist,
     read_config,
     read_ignore,
+    rules_of,
 )
+from landwatch.review.rules import builtin_rules
 from landwatch.review.rules.secrets import RULES
 from landwatch.review.secrets.token_formats import FORMAT_LABELS
 
 TOKEN = "ghp_" + "Zx8Q" * 9  # built here, never whole in this file
+RULES_OF = rules_of(rule() for rule in builtin_rules())
 
 
-def test_every_gitleaks_rule_maps_to_a_landwatch_rule_that_finds_those_secrets() -> None:
-    secret_rules = {rule.id for rule in RULES}
+def test_gitleaks_rules_map_to_the_landwatch_rules_that_find_those_secrets() -> None:
     for rule_id, targets in RULES_OF.items():
         for rule, label in targets:
-            assert rule in secret_rules, rule_id
+            assert rule in {rule.id for rule in RULES}, rule_id
             assert label is None or label in FORMAT_LABELS, (rule_id, label)
+    assert RULES_OF["github-app-token"] == {
+        ("S002", "GitHub user-to-server token"),
+        ("S002", "GitHub server-to-server token"),
+    }
+    assert RULES_OF["private-key"] == {("S001", None)}
+    assert "generic-api-key" in RULES_OF and "age-secret-key" not in RULES_OF
 
 
 def test_both_allowlist_forms_and_their_fields() -> None:
@@ -43,6 +50,7 @@ commits = ["ABC123"]
 targetRules = ["github-pat", "jwt"]
 """,
         lambda path: None,
+        RULES_OF,
     )
     assert found.problems == [] and found.default is None
     old, new = found.allowlists
@@ -98,6 +106,7 @@ targetRules = ["1password-secret-key"]
 paths = ['''.*''']
 """,
         lambda path: None,
+        RULES_OF,
     )
     assert [a.scope for a in found.allowlists] == [
         frozenset({("S001", None)}),
@@ -123,7 +132,7 @@ paths = ['''.*''']
     ],
 )
 def test_what_cannot_be_used_is_a_problem_never_an_error(text: str, problem: str) -> None:
-    found = read_config(text.encode(), lambda path: None)
+    found = read_config(text.encode(), lambda path: None, RULES_OF)
     assert found.allowlists == []
     [said] = found.problems
     assert problem in said
@@ -134,6 +143,7 @@ def test_a_broken_pattern_leaves_its_whole_allowlist_out() -> None:
     found = read_config(
         b"[allowlist]\ncondition = 'AND'\npaths = ['^docs/']\nregexes = ['(x+)+']\n",
         lambda path: None,
+        RULES_OF,
     )
     assert found.allowlists == [] and len(found.problems) == 1
 
@@ -147,6 +157,7 @@ def test_extend_reads_committed_files_to_gitleaks_depth() -> None:
     found = read_config(
         b"[extend]\npath = './base.toml'\n",
         lambda path: files[path].encode() if path in files else None,
+        RULES_OF,
     )
     assert [a.paths[0].source for a in found.allowlists] == ["^base/", "^deeper/"]
     assert found.problems == []

@@ -3,65 +3,40 @@
 `[[rules.allowlists]]`; `[extend] useDefault` or `path`) and `.gitleaksignore`'s fingerprints.
 
 gitleaks' rules are not landwatch's: an allowlist scoped to gitleaks rules (`targetRules`, or a
-`[[rules]]` entry's own) applies to the landwatch rule that finds the same secrets (RULES_OF),
-and not at all when none does. A fingerprint names a gitleaks rule too, so it is matched on its
-path and line (and commit), whatever rule it names.
+`[[rules]]` entry's own) applies to the landwatch rule that finds the same secrets (each rule
+says which: `gitleaks_rules`), and not at all when none does. A fingerprint names a gitleaks
+rule too, so it is matched on its path and line (and commit), whatever rule it names.
 """
 
 from __future__ import annotations
 
 import posixpath
 import tomllib
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from landwatch.review.regexes import RegexError, SafePattern, compile_safe
+from landwatch.review.rules.base import Rule
 
 CONFIG = ".gitleaks.toml"
 IGNORE = ".gitleaksignore"
 MAX_EXTEND_DEPTH = 2  # as gitleaks: a file, the one it extends, and the one that extends
 
-# gitleaks' rule ids and the landwatch rule that finds those secrets: (rule, S002 format) pairs,
-# the format None for every finding of the rule.
-_GITHUB = "GitHub {} token"
-RULES_OF: dict[str, tuple[tuple[str, str | None], ...]] = {
-    "private-key": (("S001", None),),
-    "generic-api-key": (("S003", None),),
-    "aws-access-token": (("S002", "AWS access key ID"),),
-    "github-pat": (("S002", _GITHUB.format("personal access")),),
-    "github-oauth": (("S002", _GITHUB.format("OAuth access")),),
-    "github-app-token": (
-        ("S002", _GITHUB.format("user-to-server")),
-        ("S002", _GITHUB.format("server-to-server")),
-    ),
-    "github-refresh-token": (("S002", _GITHUB.format("refresh")),),
-    "github-fine-grained-pat": (("S002", _GITHUB.format("fine-grained personal access")),),
-    "gitlab-pat": (("S002", "GitLab personal access token"),),
-    "gitlab-pat-routable": (("S002", "GitLab personal access token"),),
-    **{
-        f"slack-{kind}": (("S002", "Slack token"),)
-        for kind in (
-            "bot-token",
-            "user-token",
-            "legacy-bot-token",
-            "legacy-token",
-            "legacy-workspace-token",
-            "config-access-token",
-            "config-refresh-token",
-        )
-    },
-    "slack-webhook-url": (("S002", "Slack webhook URL"),),
-    "stripe-access-token": (
-        ("S002", "Stripe live secret key"),
-        ("S002", "Stripe live restricted key"),
-    ),
-    "gcp-api-key": (("S002", "Google API key"),),
-    "jwt": (("S002", "JSON Web Token"),),
-    "npm-access-token": (("S002", "npm access token"),),
-    "pypi-upload-token": (("S002", "PyPI upload token"),),
-    "sendgrid-api-token": (("S002", "SendGrid API key"),),
-}
+# The landwatch rules (and the starts of their findings' messages, a token format's name; None
+# for any) that an allowlist scoped to some gitleaks rules applies to.
+Scope = frozenset[tuple[str, str | None]]
+
+
+def rules_of(rules: Iterable[Rule]) -> dict[str, Scope]:
+    """gitleaks' rule ids and what of landwatch's rules each stands for, as the rules say
+    (`gitleaks_rules`)."""
+    found: dict[str, set[tuple[str, str | None]]] = {}
+    for rule in rules:
+        for gitleaks_id, formats in rule.gitleaks_rules.items():
+            pairs = {(rule.id, f) for f in formats} if formats else {(rule.id, None)}
+            found.setdefault(gitleaks_id, set()).update(pairs)
+    return {gitleaks_id: frozenset(pairs) for gitleaks_id, pairs in found.items()}
 
 
 @dataclass(frozen=True)
@@ -77,8 +52,8 @@ class Allowlist:
     stopwords: tuple[str, ...] = ()
     commits: frozenset[str] = frozenset()
     all_of: bool = False
-    # The landwatch rules (and S002 formats) it is scoped to; None: every secret rule.
-    scope: frozenset[tuple[str, str | None]] | None = None
+    # The landwatch rules (and token formats) it is scoped to; None: every secret rule.
+    scope: Scope | None = None
 
     def applies_to(self, rule: str, message: str) -> bool:
         if self.scope is None:
@@ -170,22 +145,28 @@ class Config:
     default: Allowlist | None  # gitleaks' own, when `[extend] useDefault = true`
     problems: list[str]
     unmapped: set[str]  # gitleaks rule ids with an allowlist and no landwatch counterpart
+    rules_of: Mapping[str, Scope]  # what each gitleaks rule id stands for (rules_of)
 
 
 def read_config(
-    data: bytes, read: Callable[[str], bytes | None], name: str = CONFIG, depth: int = 0
+    data: bytes,
+    read: Callable[[str], bytes | None],
+    rules: Mapping[str, Scope],
+    name: str = CONFIG,
+    depth: int = 0,
 ) -> Config:
     """`.gitleaks.toml` as gitleaks reads it; `read` gives another committed file (what
-    `[extend] path` names). Never raises: what cannot be used is in `problems`."""
-    config = Config([], None, [], set())
+    `[extend] path` names), `rules` what gitleaks' rule ids stand for (rules_of). Never raises:
+    what cannot be used is in `problems`."""
+    config = Config([], None, [], set(), rules)
     try:
         document = tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as error:
         config.problems.append(f"{name} is not valid TOML ({error}): none of it is honoured")
         return config
     _global_allowlists(document, name, config)
-    rules = document.get("rules", [])
-    for rule in rules if isinstance(rules, list) else []:
+    declared: Any = document.get("rules", [])
+    for rule in declared if isinstance(declared, list) else []:
         if not isinstance(rule, dict) or not isinstance(rule.get("id"), str):
             continue
         tables = _tables(rule.get("allowlist")) + _tables(rule.get("allowlists"))
@@ -219,10 +200,10 @@ def _tables(value: Any) -> list[dict[str, Any]]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
-def _scope(ids: list[str], config: Config) -> frozenset[tuple[str, str | None]] | None:
+def _scope(ids: list[str], config: Config) -> Scope | None:
     """The landwatch rules gitleaks' `ids` map to; None (and noted) when none does."""
-    scope = frozenset(pair for rule in ids for pair in RULES_OF.get(rule, ()))
-    config.unmapped |= {rule for rule in ids if rule not in RULES_OF}
+    scope = frozenset(pair for rule in ids for pair in config.rules_of.get(rule, frozenset()))
+    config.unmapped |= {rule for rule in ids if rule not in config.rules_of}
     return scope or None
 
 
@@ -230,7 +211,7 @@ def _add(
     config: Config,
     table: dict[str, Any],
     where: str,
-    scope: frozenset[tuple[str, str | None]] | None,
+    scope: Scope | None,
 ) -> None:
     try:
         config.allowlists.append(allowlist(table, where, scope))
@@ -238,9 +219,7 @@ def _add(
         config.problems.append(f"{error}: that allowlist is not honoured")
 
 
-def allowlist(
-    table: dict[str, Any], where: str, scope: frozenset[tuple[str, str | None]] | None = None
-) -> Allowlist:
+def allowlist(table: dict[str, Any], where: str, scope: Scope | None = None) -> Allowlist:
     """One allowlist table, as gitleaks validates it; ValueError (a RegexError too) naming
     what is wrong. A list with one bad pattern is not used at all: without it, an AND would
     allow more than the project asked."""
@@ -297,7 +276,7 @@ def _extend(
     if data is None:
         config.problems.append(f"{name}: extend.path {path!r} is no file of this commit's tree")
         return
-    extended = read_config(data, read, normal, depth + 1)
+    extended = read_config(data, read, config.rules_of, normal, depth + 1)
     config.allowlists += extended.allowlists
     config.default = config.default or extended.default
     config.problems += extended.problems

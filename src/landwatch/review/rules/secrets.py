@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from types import MappingProxyType
 
 from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
@@ -90,6 +91,7 @@ class PrivateKey(SecretRule):
     name = "private-key"
     severity = Severity.ERROR
     merged_past = 3
+    gitleaks_rules = MappingProxyType({"private-key": ()})
     example = (
         "-----BEGIN OPENSSH "
         + "PRIVATE KEY-----\n"
@@ -154,6 +156,32 @@ class TokenFormat(SecretRule):
     name = "token-format"
     severity = Severity.ERROR
     merged_past = 3
+    gitleaks_rules = MappingProxyType(
+        {
+            "aws-access-token": ("AWS access key ID",),
+            "github-pat": ("GitHub personal access token",),
+            "github-oauth": ("GitHub OAuth access token",),
+            "github-app-token": ("GitHub user-to-server token", "GitHub server-to-server token"),
+            "github-refresh-token": ("GitHub refresh token",),
+            "github-fine-grained-pat": ("GitHub fine-grained personal access token",),
+            "gitlab-pat": ("GitLab personal access token",),
+            "gitlab-pat-routable": ("GitLab personal access token",),
+            **{
+                f"slack-{kind}": ("Slack token",)
+                for kind in (
+                    *("bot-token", "user-token", "legacy-bot-token", "legacy-token"),
+                    *("legacy-workspace-token", "config-access-token", "config-refresh-token"),
+                )
+            },
+            "slack-webhook-url": ("Slack webhook URL",),
+            "stripe-access-token": ("Stripe live secret key", "Stripe live restricted key"),
+            "gcp-api-key": ("Google API key",),
+            "jwt": ("JSON Web Token",),
+            "npm-access-token": ("npm access token",),
+            "pypi-upload-token": ("PyPI upload token",),
+            "sendgrid-api-token": ("SendGrid API key",),
+        }
+    )
     example = 'GITHUB_TOKEN = "ghp_' + "a1B2c3D4e5" * 3 + 'a1B2c3"'
 
     def scan(self, path: str | None, lines: Sequence[Line]) -> Iterator[Finding]:
@@ -185,6 +213,7 @@ class GenericSecret(SecretRule):
     name = "generic-secret"
     severity = Severity.WARNING
     merged_past = 3
+    gitleaks_rules = MappingProxyType({"generic-api-key": ()})
     options = (
         Option("min_entropy", 3.5, "Shannon entropy (bits per character) a value must reach"),
         Option(
