@@ -52,6 +52,12 @@ def test_pyproject_table_and_severity_by_name(repo: Repo) -> None:
             "linters[1].config: '../up' must be a file's path from the root",
         ),
         ("this is not toml\n", "not valid TOML"),
+        ("secrets = 1\n", "secrets must be a table ([secrets])"),
+        ('[secrets]\nallow = "x"\n', "secrets.allow must be a list of strings"),
+        ('[secrets]\nallow = ["["]\n', "secrets.allow: '[' is not a regular expression"),
+        ('[secrets]\nallow = ["(a*)*b"]\n', "secrets.allow: '(a*)*b' could take too long"),
+        ("[secrets]\nallow_paths = [1]\n", "secrets.allow_paths must be a list of strings"),
+        ("[secrets]\nallowlist = []\n", "secrets: unknown key 'allowlist'"),
         ("x = " + "[" * 50_000 + "]" * 50_000 + "\n", "nested too deeply to read"),
     ],
 )
@@ -110,3 +116,12 @@ def test_your_own_linters_cannot_name_a_repositorys_files() -> None:
         parse_linters(own, "config.toml")
     committed = parse({"linters": own["linters"]}, ".landwatch.toml")
     assert committed.problems == [] and committed.linters[0].config == ("a.cfg",)
+
+
+def test_the_secrets_allow_list() -> None:
+    table = {"secrets": {"allow": ["^AKIA.*TEST$"], "allow_paths": ["docs/**"], "other": 1}}
+    config = parse(table, ".landwatch.toml")
+    assert (config.secrets_allow, config.secrets_allow_paths) == (("^AKIA.*TEST$",), ("docs/**",))
+    assert config.problems == [
+        ".landwatch.toml: secrets: unknown key 'other' (known: allow, allow_paths)"
+    ]

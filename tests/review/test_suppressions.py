@@ -39,3 +39,25 @@ def test_inline_trailer_and_path_suppressions(repo: Repo) -> None:
         LANDWATCH="0",
     )
     assert found(review(repo)) == []
+
+
+def test_secret_scanners_markers_let_secrets_through_and_are_counted(repo: Repo) -> None:
+    token = "ghp_" + "Zx8Q" * 9  # built here, never whole in this file
+    allow, nextline = "gitleaks" + ":allow", "pragma: allowlist " + "nextline secret"
+    repo.land(
+        "change",
+        {
+            "a.py": f'A = "{token}"  # {allow}\n'
+            f'B = "{token}"  # pragma: allowlist secret\n'
+            f"# {nextline}\n"
+            f'C = "{token}"\n'
+            f'D = "{token}"\n'
+            f"E = 1  # {allow}  \n",  # a secret marker says nothing of other rules
+        },
+        hooks=False,
+    )
+    report = review(repo)
+    assert found(report) == [("S002", "a.py", 5), ("P001", "a.py", 6)]
+    assert [n for n in report.notes if "secret finding" in n] == [
+        "3 secret findings left out as a `gitleaks:allow` or `pragma: allowlist secret` marker asks"
+    ]

@@ -17,6 +17,7 @@ import pygit2
 from landwatch.errors import UserError
 from landwatch.review.findings import Severity
 from landwatch.review.globs import LOCKFILES
+from landwatch.review.regexes import RegexError, compile_safe
 
 CONFIG_FILE = ".landwatch.toml"
 PYPROJECT = "pyproject.toml"
@@ -72,6 +73,10 @@ class ReviewConfig:
     max_added_lines: int = 20_000
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # id or name -> settings
     linters: list[LinterConfig] = field(default_factory=list)
+    # [secrets]: secret findings to let through, by their value (Python regexes, searched in the
+    # secret) or their path (globs, as `exclude`). review.declarations applies them.
+    secrets_allow: tuple[str, ...] = ()
+    secrets_allow_paths: tuple[str, ...] = ()
     source: str = "defaults"
     # What could not be used, every one of them (the rest of the configuration applies).
     problems: list[str] = field(default_factory=list)
@@ -140,11 +145,42 @@ def _apply(config: ReviewConfig, key: str, value: Any, where: str) -> None:
                 config.linters.append(_linter(entry, where, number))
             except ConfigError as error:
                 config.problems.append(str(error))
+    elif key == "secrets":
+        _secrets(config, value, where)
     else:
         raise ConfigError(
             f"{where}: unknown key {key!r} (known: exclude, skip_authors, "
-            "merges, max_added_lines, rules, linters)"
+            "merges, max_added_lines, rules, linters, secrets)"
         )
+
+
+def _secrets(config: ReviewConfig, value: Any, where: str) -> None:
+    """`[secrets]`: `allow`, regexes of secret values, and `allow_paths`, globs; a pattern that
+    cannot be used (or could backtrack badly: review.regexes) leaves `allow` unset."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: secrets must be a table ([secrets])")
+    for key, item in value.items():
+        try:
+            if key == "allow":
+                config.secrets_allow = _patterns(item, where, "secrets.allow")
+            elif key == "allow_paths":
+                config.secrets_allow_paths = _strings(item, where, "secrets.allow_paths")
+            else:
+                raise ConfigError(
+                    f"{where}: secrets: unknown key {key!r} (known: allow, allow_paths)"
+                )
+        except ConfigError as error:
+            config.problems.append(str(error))
+
+
+def _patterns(value: Any, where: str, key: str) -> tuple[str, ...]:
+    patterns = _strings(value, where, key)
+    for pattern in patterns:
+        try:
+            compile_safe(pattern, go=False)
+        except RegexError as error:
+            raise ConfigError(f"{where}: {key}: {error}") from None
+    return patterns
 
 
 def _strings(value: Any, where: str, key: str) -> tuple[str, ...]:

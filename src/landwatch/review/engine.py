@@ -69,7 +69,7 @@ def review(
     linted = linter_runner.run_all(change, readable, config.linters, linters, budget)
     findings += [_config_finding(problem) for problem in linters.problems]
     notes += linted.notes
-    findings = unsuppressed(findings + linted.findings, readable, change.message, rules)
+    findings = unsuppressed(findings + linted.findings, readable, change, rules, config, notes)
     findings = unprecedented(findings, change, rules, notes)
     findings = one_per_line(bursts(findings, rules))
     notes += budget.stopped + _coverage_notes(change, config)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from landwatch.review.secrets.redaction import redact_secrets
@@ -39,6 +39,9 @@ class Finding:
     end_line: int | None = None
     snippet: str | None = None  # the offending line (secrets redacted)
     fingerprint: str = ""
+    # Where a secret rule's value sits in the line's text (start, end), for the suppression
+    # step to test what a secret scanner's declarations say of it; never shown, never written.
+    span: tuple[int, int] | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -25,7 +25,10 @@ M005 = "warning"                               # turn on a rule that is off by d
 Suppress a finding on its line with `landwatch: ignore[P001]` (several ids or names separated by
 commas; `landwatch: ignore` alone for every rule), for a whole commit with a
 `Landwatch-Ignore: P001, M003` trailer; secret rules also honour `gitleaks:allow` and
-`pragma: allowlist secret` (and `pragma: allowlist nextline secret` on the line before).
+`pragma: allowlist secret` (and `pragma: allowlist nextline secret` on the line before), and
+what the project declared to its secret scanners: `.gitleaks.toml`, `.gitleaksignore`,
+`.secrets.baseline` and landwatch's own `[secrets]` allow-list
+([review.md](review.md#what-a-project-declared-to-its-secret-scanners)).
 """
 
 
@@ -59,6 +62,12 @@ def markdown() -> str:
                 f"Default severity: **{rule.severity.name.lower()}**. Options: {_options(rule)}.\n"
             )
             lines.extend(f"{' '.join(paragraph.split())}\n" for paragraph in doc if paragraph)
+            if rule.gitleaks_rules:
+                named = ", ".join(f"`{name}`" for name in sorted(rule.gitleaks_rules))
+                lines.append(
+                    f"`.gitleaks.toml` allowlists scoped to gitleaks' {named} apply to its "
+                    "findings of that kind.\n"
+                )
             if rule.example:
                 lines.append("Example of what it reports:\n")
                 lines.append("```\n" + rule.example.rstrip("\n") + "\n```\n")

@@ -1,16 +1,21 @@
 """What the person said not to report: `landwatch: ignore[...]` on a line, a `Landwatch-Ignore:`
-trailer for a whole commit, and for secret rules a secret scanner's own allow markers.
+trailer for a whole commit, and for secret rules what the project declared to its secret
+scanners: their allow markers on the line, and the files review.declarations reads.
 
 Suppressions name rules by id or name (a linter's findings by its name too), so they keep
-working however a rule is configured.
+working however a rule is configured. Secret findings left out by a scanner's declaration are
+counted in the report's notes, one note for each declaration that left some out.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 
-from landwatch.review.change import FileChange
+from landwatch.review.change import Change, FileChange
+from landwatch.review.config import ReviewConfig
+from landwatch.review.declarations import INLINE, Declarations, Spot
 from landwatch.review.findings import Finding
 from landwatch.review.message import Message
 from landwatch.review.rules.base import RuleSet
@@ -22,32 +27,78 @@ _NEXTLINE_ALLOW = b"pragma: allowlist nextline secret"
 
 
 def unsuppressed(
-    findings: Iterable[Finding], files: dict[str, FileChange], message: Message, rules: RuleSet
+    findings: Iterable[Finding],
+    files: dict[str, FileChange],
+    change: Change,
+    rules: RuleSet,
+    config: ReviewConfig | None = None,
+    notes: list[str] | None = None,
 ) -> list[Finding]:
     """The findings nobody asked to leave out: not named by the commit's trailer, nor on their
-    line (which is read from the committed file when the change did not add it)."""
-    trailer = _trailer_ignores(message)
+    line (which is read from the committed file when the change did not add it), nor, for a
+    secret, allowed by what the project declared (with `config`, its own allow-list among
+    them); how many of those each declaration left out goes into `notes`, with what in the
+    declarations could not be used."""
+    declarations = Declarations(change, config, rules) if config is not None else None
+    trailer = _trailer_ignores(change.message)
     secret_rules = {rule.id for rule in rules.rules if rule.secret}
     names = {rule.id: rule.name for rule in rules.rules}
     kept = []
+    left_out: Counter[str] = Counter()
     line_cache: dict[str, dict[int, bytes]] = {}
     for finding in findings:
         family = finding.rule.split(":", 1)[0]
         aliases = {finding.rule, finding.name, family, names.get(finding.rule, "")}
         if aliases & trailer:
             continue
+        lines: dict[int, bytes] = {}
         if finding.path is not None and finding.line is not None and finding.path in files:
             lines = line_cache.setdefault(finding.path, _lines_of(files[finding.path]))
-            text = lines.get(finding.line, b"")
-            if _inline_ignores(text, aliases):
+            if _inline_ignores(lines.get(finding.line, b""), aliases):
                 continue
-            if finding.rule in secret_rules and (
-                any(marker in text for marker in _SECRET_ALLOW)
-                or _NEXTLINE_ALLOW in lines.get(finding.line - 1, b"")
-            ):
+        if finding.rule in secret_rules:
+            why = _declared(finding, lines, declarations)
+            if why is not None:
+                left_out[why] += 1
                 continue
         kept.append(finding)
+    if notes is not None:
+        notes += _notes(left_out, declarations)
     return kept
+
+
+def _declared(
+    finding: Finding, lines: dict[int, bytes], declarations: Declarations | None
+) -> str | None:
+    """Which declaration lets a secret finding through (its words for the notes), if one does:
+    a scanner's marker on its line (or the line before, for the next line), then the files."""
+    raw = lines.get(finding.line) if finding.line is not None else None
+    if raw is not None and any(marker in raw for marker in _SECRET_ALLOW):
+        return INLINE
+    if finding.line is not None and _NEXTLINE_ALLOW in lines.get(finding.line - 1, b""):
+        return INLINE
+    if declarations is None or finding.path is None:
+        return None
+    text = raw.decode("utf-8", errors="replace") if raw is not None else None
+    span = finding.span
+    value = text[span[0] : span[1]] if text is not None and span is not None else None
+    spot = Spot(finding.rule, finding.message, finding.path, finding.line, text, value)
+    return declarations.dropping(spot)
+
+
+def _notes(left_out: Counter[str], declarations: Declarations | None) -> list[str]:
+    """What could not be used of the declarations (read whenever the change lands one of their
+    files), then how many secret findings each declaration left out."""
+    notes = []
+    if declarations is not None:
+        if declarations.touched():
+            declarations.load()
+        notes += declarations.problems
+    for why, count in left_out.items():
+        one = count == 1
+        words = why.format(them="it" if one else "them")
+        notes.append(f"{count} secret finding{'' if one else 's'} left out {words}")
+    return notes
 
 
 def _trailer_ignores(message: Message) -> set[str]:

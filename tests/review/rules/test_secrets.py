@@ -491,6 +491,21 @@ def test_a_fingerprint_survives_a_line_shift_and_confirms_no_guess(changes: Chan
     assert unsalted("S002", "ci.py", token) != before.fingerprint
 
 
+def test_a_finding_knows_where_its_secret_sits_and_no_output_says(changes: Changes) -> None:
+    # The suppression step tests a secret scanner's declarations on the value at that place.
+    lines = [f'x = 1; TOKEN = "{TOKENS[0][1]}"', f'password = "{VALUES[0]}"', f"u = {TOKENS[3][1]}"]
+    change = changes.change({"ci.py": "\n".join(lines) + "\n"})
+    findings = [*check(change, "ci.py", TokenFormat()), *check(change, "ci.py", GenericSecret())]
+    values = [TOKENS[0][1], TOKENS[3][1], VALUES[0]]
+    placed = []
+    for finding in findings:
+        assert finding.span is not None and finding.line is not None
+        start, end = finding.span
+        placed.append(lines[finding.line - 1][start:end])
+        assert "span" not in finding.as_dict() and "span" not in repr(finding)
+    assert placed == values
+
+
 def test_the_same_secret_twice_in_a_file_is_two_findings(changes: Changes) -> None:
     token = "ghp_" + "A1b2" * 9
     change = changes.change({"ci.py": f'A = "{token}"\nB = "{token}"\n'})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -107,7 +107,8 @@ class Rule:
     options: ClassVar[tuple[Option, ...]] = ()
     # Globs of paths this rule looks at (None: every path not excluded).
     applies_to: ClassVar[tuple[str, ...] | None] = None
-    # Secret rules honour `gitleaks:allow` and `pragma: allowlist secret` on the line too.
+    # Secret rules honour what the project declared to its secret scanners too: their markers
+    # on the line, and their files (review.declarations).
     secret: ClassVar[bool] = False
     # A short example of what the rule reports, for docs/rules.md.
     example: ClassVar[str] = ""
@@ -121,6 +122,10 @@ class Rule:
     learned: ClassVar[Learned | None] = None
     # The fixture practice that, where the history shows it, keeps the rule's findings quiet.
     fixtures: ClassVar[Fixtures | None] = None
+    # gitleaks' rules that find what this rule finds, each with the starts of the messages of
+    # the findings it stands for (none: all of them): an allowlist a project scoped to one of
+    # them in .gitleaks.toml applies to those findings (review.gitleaks).
+    gitleaks_rules: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     def __init__(self, severity: Severity | None = None, **options: Any) -> None:
         self.active_severity = self.severity if severity is None else severity

@@ -10,6 +10,7 @@ import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from types import MappingProxyType
 from typing import ClassVar
 
 from landwatch.review.change import FileChange, Line
@@ -109,6 +110,7 @@ class SecretRule(LineRule):
                 occurrence=occurrence,
                 snippet=snippet,
             )
+            finding.span = (start, end)  # the place, not the value: for the declarations
             yield self.lowered(finding, path, value, before)
 
 
@@ -129,6 +131,7 @@ class PrivateKey(SecretRule):
     name = "private-key"
     severity = Severity.ERROR
     merged_past = 3
+    gitleaks_rules = MappingProxyType({"private-key": ()})
     example = (
         "-----BEGIN OPENSSH "
         + "PRIVATE KEY-----\n"
@@ -198,6 +201,32 @@ class TokenFormat(SecretRule):
     name = "token-format"
     severity = Severity.ERROR
     merged_past = 3
+    gitleaks_rules = MappingProxyType(
+        {
+            "aws-access-token": ("AWS access key ID",),
+            "github-pat": ("GitHub personal access token",),
+            "github-oauth": ("GitHub OAuth access token",),
+            "github-app-token": ("GitHub user-to-server token", "GitHub server-to-server token"),
+            "github-refresh-token": ("GitHub refresh token",),
+            "github-fine-grained-pat": ("GitHub fine-grained personal access token",),
+            "gitlab-pat": ("GitLab personal access token",),
+            "gitlab-pat-routable": ("GitLab personal access token",),
+            **{
+                f"slack-{kind}": ("Slack token",)
+                for kind in (
+                    *("bot-token", "user-token", "legacy-bot-token", "legacy-token"),
+                    *("legacy-workspace-token", "config-access-token", "config-refresh-token"),
+                )
+            },
+            "slack-webhook-url": ("Slack webhook URL",),
+            "stripe-access-token": ("Stripe live secret key", "Stripe live restricted key"),
+            "gcp-api-key": ("Google API key",),
+            "jwt": ("JSON Web Token",),
+            "npm-access-token": ("npm access token",),
+            "pypi-upload-token": ("PyPI upload token",),
+            "sendgrid-api-token": ("SendGrid API key",),
+        }
+    )
     example = 'GITHUB_TOKEN = "ghp_' + "a1B2c3D4e5" * 3 + 'a1B2c3"'
 
     def scan(
@@ -257,6 +286,7 @@ class GenericSecret(SecretRule):
     severity = Severity.WARNING
     merged_past = 3
     lowered_in_tests = True
+    gitleaks_rules = MappingProxyType({"generic-api-key": ()})
     options = (
         Option("min_entropy", 3.5, "Shannon entropy (bits per character) a value must reach"),
         Option(
