@@ -45,8 +45,10 @@ class Dispatcher:
         self.reload_wanted = False  # a repository left the registry since the last reload
         # Called before each claim: a step of the wall clock is noticed (and every due time
         # moved with it) before a claim reads the new clock; between a tick's look and its
-        # claims, a far-future stamp of the old clock counted as due at once.
-        self.before_claim: Callable[[], None] = lambda: None
+        # claims, a far-future stamp of the old clock counted as due at once. It answers the
+        # wall time it looked at, which the claim then uses: a step after that look is the next
+        # claim's to notice, never read by this one first.
+        self.before_claim: Callable[[], float] = self.clock.time
 
     def poke(self, git_dir: Path, kinds: list[str] | None = None) -> None:
         """Something changed in `git_dir`'s queue: read it again and look at it (for `kinds`,
@@ -105,9 +107,9 @@ class Dispatcher:
             # The kind asked to be left alone there for a while (a backoff): the repository is
             # looked at again when that time comes.
             return None
-        self.before_claim()
+        now = self.before_claim()
         try:
-            claimed = work_item.claim_next(git_dir, [kind], now=self.clock.time())
+            claimed = work_item.claim_next(git_dir, [kind], now=now)
         except work_item.QueueError as error:
             log.warning("%s", error)
             return None

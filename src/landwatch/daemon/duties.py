@@ -155,15 +155,15 @@ class Duties:
 
     # --- the clock ---
 
-    def notice_clock_jump(self) -> None:
+    def notice_clock_jump(self) -> float:
         """The wall clock moved more (or less) than the monotonic one: renew our own claims
         before recovering anyone's, move every due time with the step, and drop the hooks'
-        clock caches it made wrong."""
+        clock caches it made wrong. The wall time looked at, for a claim to use."""
         wall, mono = self.clock.time(), self.clock.monotonic()
         drift = (wall - self._last[0]) - (mono - self._last[1])
         self._last = (wall, mono)
         if abs(drift) <= self.settings.jump:
-            return
+            return wall
         log.info(
             "the wall clock moved %+.0f s against the monotonic one (suspend or clock "
             "change): renewing our own claims before recovering anyone's",
@@ -177,6 +177,7 @@ class Duties:
         self.rebase_due_times(drift, wall)
         self.renew_clock_caches()
         self.recover_all()
+        return wall
 
     def rebase_due_times(self, step: float, now: float) -> None:
         """Every due time still ahead moves with the step (pending stamps, the kinds' holds and
