@@ -22,7 +22,13 @@ empty directory first, as any second run finds it) and CredSweeper, each with it
 that cannot be installed or run is skipped with one line saying why. Their times are the wall
 clock of the command, start-up (and CredSweeper's model loading) included.
 
-Run by hand: `python bench/bench_secrets.py [--half tuning|held-out|all] [--misses]`.
+`--unseen CLONE...` also measures every tool on examples nobody on this project tuned on: the
+secret tests of semgrep-rules and secretlint, read from local clones and labelled by their
+maintainers' annotations (bench/unseen_secrets.py). Only their totals are printed, never their
+texts or misses: they stay unseen.
+
+Run by hand: `python bench/bench_secrets.py [--half tuning|held-out|all] [--misses]
+[--unseen CLONE...]`.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ from landwatch.review.budget import Budget
 from landwatch.review.findings import Finding
 from landwatch.review.report import Report
 from landwatch.review.rules import all_rules
+from unseen_secrets import unseen_examples
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "benchmarks" / "secrets"
@@ -499,6 +506,52 @@ def list_misses(landwatch: Landwatch, examples: list[Example]) -> None:
                 print(f"           -> {finding.rule} {finding.message[:100]}")
 
 
+def unseen(git_dirs: list[Path], names: list[str], tools_dir: Path) -> None:
+    """Every tool on the examples of other scanners' tests (bench/unseen_secrets.py), laid out
+    one a file in their own root commit: totals by source only, so they stay unseen."""
+    found, problems = unseen_examples(git_dirs)
+    for problem in problems:
+        print(f"  not used: {problem}")
+    examples = [
+        Example(
+            id=e.id,
+            path=e.path,
+            text=e.text,
+            label="secret" if e.secret else "not-secret",
+            headline=True,
+            family="unseen",
+            source=e.source,
+            rule=e.rule,
+        )
+        for e in found
+    ]
+    with tempfile.TemporaryDirectory(prefix="bench-secrets-unseen-") as scratch:
+        tree = Path(scratch) / "repo"
+        lay_out(tree, examples)
+        landwatch = run_landwatch(tree, examples, 1)
+        others, skipped = run_tools(names, tools_dir, tree, examples)
+    results = [landwatch.result, *others]
+    sources = sorted({e.source for e in examples})
+    print(f"\nunseen: {len(examples)} examples of other scanners' tests, labelled by them")
+    print(f"{'tool':<24}" + "".join(f"  {source:<14}" for source in [*sources, "(all)"]))
+    print(f"{'':<24}" + "  recall    fp  " * (len(sources) + 1))
+    for result in results:
+        cells = "".join(
+            f"  {score([e for e in examples if e.source == s], result.flagged).cell():<14}"
+            for s in sources
+        )
+        total = score(examples, result.flagged).cell()
+        print(f"{result.tool:<24}{cells}  {total:<14}")
+    counts = "".join(
+        f"  {score([e for e in examples if e.source == s], set()).secrets:>5}/"
+        f"{score([e for e in examples if e.source == s], set()).negatives:<8}"
+        for s in sources
+    )
+    print(f"{'secret/not':<24}{counts}")
+    for line in skipped:
+        print(line)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DATA, help=f"the benchmark ({DATA})")
@@ -510,6 +563,14 @@ def main() -> int:
     parser.add_argument("--tools", default=",".join(TOOLS), help="which other tools (all)")
     parser.add_argument("--tools-dir", type=Path, default=TOOLS_DIR, help=f"({TOOLS_DIR})")
     parser.add_argument("--repeat", type=int, default=3, help="reviews timed (median; 3)")
+    parser.add_argument(
+        "--unseen",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="CLONE",
+        help="git dirs of semgrep-rules and secretlint clones: measure on their secret tests too",
+    )
     args = parser.parse_args()
     if args.misses and args.half == HELD_OUT:
         parser.error("--misses lists the tuning half only: the held-out half stays unseen")
@@ -560,6 +621,8 @@ def main() -> int:
         print(line)
     if args.misses:
         list_misses(landwatch, examples)
+    if args.unseen:
+        unseen([path.resolve() for path in args.unseen], names, args.tools_dir.resolve())
     print(f"\nthe bench took {time.perf_counter() - started:.0f} s")
     return 0
 
