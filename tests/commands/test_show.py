@@ -8,6 +8,7 @@ import urllib.parse
 
 from support.daemon import run_reviewer
 from support.repos import Repo
+from support.tokens import github_token
 
 
 def test_show_names_what_it_cannot_show(repo: Repo) -> None:
@@ -26,7 +27,7 @@ def test_show_names_what_it_cannot_show(repo: Repo) -> None:
 
 
 def test_a_token_in_a_file_name_is_shown_redacted_in_every_form(repo: Repo) -> None:
-    token = "ghp_" + "Q7w2" * 9  # built here: this file holds no token whole
+    token = github_token("Q7w2")  # built here: this file holds no token whole
     oid = repo.land("change", {f"keys/{token}.txt": "x  \n"})
     assert run_reviewer("--once").returncode == 0
     shown = {form: repo.landwatch("show", oid, f"--{form}").stdout for form in ("json", "sarif")}
@@ -41,7 +42,7 @@ def test_a_token_in_a_file_name_is_shown_redacted_in_every_form(repo: Repo) -> N
 
 
 def test_unread_subjects_show_no_token_or_password(repo: Repo) -> None:
-    token = "ghp_" + "Q7w2" * 9
+    token = github_token("Q7w2")
     secret = "Zq8Wv7Tu6" + "Rs5Qp4"
     repo.land(f"Use {token} via https://deploy:{secret}@git.example.com", {"a.txt": "a\n"})
     assert run_reviewer("--once").returncode == 0

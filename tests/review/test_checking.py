@@ -17,8 +17,9 @@ from landwatch.review.rules import all_rules
 from landwatch.review.rules.base import LineRule
 from support.repos import Repo
 from support.review import found, review
+from support.tokens import github_token
 
-TOKEN = "ghp_" + "Q7w2" * 9
+TOKEN = github_token("Q7w2")
 
 
 class Exploding(LineRule):

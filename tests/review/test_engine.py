@@ -9,6 +9,7 @@ import random
 
 from support.repos import Repo
 from support.review import found, review
+from support.tokens import github_token
 
 
 def test_a_huge_file_gets_no_line_work_but_is_reported_large(repo: Repo) -> None:
@@ -22,7 +23,7 @@ def test_a_huge_file_gets_no_line_work_but_is_reported_large(repo: Repo) -> None
 
 
 def test_secret_rules_read_the_commit_message_too(repo: Repo) -> None:
-    token = "ghp_" + "Q7w2" * 9
+    token = github_token("Q7w2")
     repo.land(f"Fix the deploy\n\nUse {token} until Monday.\n", {"a.txt": "a\n"}, hooks=False)
     report_ = review(repo)
     [finding] = [f for f in report_.findings if f.rule == "S002"]
@@ -42,7 +43,7 @@ def pem_lines(seed: int) -> list[str]:
 
 
 def test_a_token_in_a_file_name_is_redacted_in_every_finding(repo: Repo) -> None:
-    token = "ghp_" + "Q7w2" * 9  # built here: this file holds no token whole
+    token = github_token("Q7w2")  # built here: this file holds no token whole
     huge = b"x\n" * 4_500_000  # past 8 MB: no line checks, and a note says so
     repo.land("change", {f"keys/{token}.txt": "x  \n", f"{token}.sql": huge}, hooks=False)
     report_ = review(repo)

@@ -9,6 +9,7 @@ from landwatch.review.findings import Finding, fingerprint
 from landwatch.review.report import Report
 from support.repos import Repo
 from support.review import review
+from support.tokens import github_token
 
 
 def test_fingerprints_survive_line_moves(repo: Repo) -> None:
@@ -30,7 +31,7 @@ def test_fingerprints_survive_line_moves(repo: Repo) -> None:
 
 
 def test_a_fingerprint_hashes_a_path_with_its_secrets_redacted() -> None:
-    token, guess = "ghp_" + "Q7w2" * 9, "ghp_" + "Zx9k" * 9  # built here, never whole
+    token, guess = github_token("Q7w2"), github_token("Zx9k")  # built here, never whole
     assert fingerprint("P001", f"keys/{token}.txt", "x") == fingerprint(
         "P001", f"keys/{guess}.txt", "x"
     )

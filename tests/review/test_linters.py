@@ -17,6 +17,7 @@ from landwatch.review.linters import NOT_TRUSTED, LinterPolicy
 from support.daemon import process_gone, wait_for
 from support.repos import Repo
 from support.review import found, review
+from support.tokens import github_token
 
 RUFF = shutil.which("ruff", path=str(Path(sys.executable).parent)) or "ruff"
 
@@ -261,7 +262,7 @@ def test_linters_are_given_the_configuration_and_the_file_they_lint_only(repo: R
 
 
 def test_a_linter_s_paths_and_key_lines_go_through_the_one_redaction(repo: Repo) -> None:
-    token = "ghp_" + "Q7w2" * 9  # built here: this file holds no token whole
+    token = github_token("Q7w2")  # built here: this file holds no token whole
     body = base64.b64encode(random.Random(5).randbytes(200)).decode()
     marker = "PRIVATE " + "KEY-----"
     key = [f"-----BEGIN {marker}", body[:64], body[64:128], body[128:], f"-----END {marker}"]

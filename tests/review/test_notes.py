@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from support.daemon import run_reviewer
 from support.repos import Repo
+from support.tokens import github_token
 
 
 def test_notes_are_written_when_asked(repo: Repo) -> None:
@@ -15,7 +16,7 @@ def test_notes_are_written_when_asked(repo: Repo) -> None:
 
 
 def test_a_token_in_a_file_name_is_redacted_in_the_note(repo: Repo) -> None:
-    token = "ghp_" + "Q7w2" * 9  # built here: this file holds no token whole
+    token = github_token("Q7w2")  # built here: this file holds no token whole
     repo.git("config", "landwatch.notes", "true")
     repo.land("noted", {f"{token}.txt": "x  \n"})
     assert run_reviewer("--once").returncode == 0

@@ -10,6 +10,7 @@ import textwrap
 
 from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.report import Report
+from support.tokens import GITHUB_TOKEN
 
 DETECTORS = {
     f"landwatch.review.secrets.{name}"
@@ -22,7 +23,7 @@ DETECTORS = {
         "scanning",
     )
 }
-READER = textwrap.dedent("""\
+READER = textwrap.dedent(f"""\
     import json, sys
     from landwatch.review.report import Report
 
@@ -30,7 +31,7 @@ READER = textwrap.dedent("""\
     loaded = sorted(name for name in sys.modules if name.startswith(("landwatch.", "pygit2")))
     from landwatch.review.secrets.redaction import redact_secrets
 
-    redacted = redact_secrets('token = "ghp_' + 'A1b2' * 9 + '"')
+    redacted = redact_secrets('token = "{GITHUB_TOKEN}"')
     after = sorted(name for name in sys.modules if name.startswith("landwatch."))
     print(json.dumps([report.summary(), loaded, redacted, after]))
     """)

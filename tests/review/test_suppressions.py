@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from support.repos import Repo
 from support.review import found, review
+from support.tokens import github_token
 
 
 def test_inline_trailer_and_path_suppressions(repo: Repo) -> None:
@@ -42,7 +43,7 @@ def test_inline_trailer_and_path_suppressions(repo: Repo) -> None:
 
 
 def test_secret_scanners_markers_let_secrets_through_and_are_counted(repo: Repo) -> None:
-    token = "ghp_" + "Zx8Q" * 9  # built here, never whole in this file
+    token = github_token("Zx8Q")  # built here, never whole in this file
     allow, nextline = "gitleaks" + ":allow", "pragma: allowlist " + "nextline secret"
     repo.land(
         "change",

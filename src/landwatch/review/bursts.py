@@ -57,6 +57,30 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(shown[:8]) + (f" and {len(shown) - 8} more" if len(shown) > 8 else "")
 
 
+def one_per_secret(findings: list[Finding], rules: RuleSet) -> list[Finding]:
+    """One finding per secret: where two secret rules found the same value on a line (a
+    password in a curl command that a provider's rule knows too), the surer rule tells it, at
+    the higher severity of the two: a known format or a place before a guess by name."""
+    rank = {rule.id: (-rule.severity, at) for at, rule in enumerate(rules.rules) if rule.secret}
+    told: dict[tuple[str, int], list[Finding]] = {}
+    dropped: set[int] = set()
+    located = [f for f in findings if f.rule in rank and f.span is not None and f.line]
+    for finding in sorted(located, key=lambda f: rank[f.rule]):
+        start, end = finding.span or (0, 0)
+        same_line = told.setdefault((finding.path or "", finding.line or 0), [])
+        holder = next((f for f in same_line if _overlap(f.span, start, end)), None)
+        if holder is None:
+            same_line.append(finding)
+        else:
+            holder.severity = max(holder.severity, finding.severity)
+            dropped.add(id(finding))
+    return [finding for finding in findings if id(finding) not in dropped]
+
+
+def _overlap(span: tuple[int, int] | None, start: int, end: int) -> bool:
+    return span is not None and span[0] < end and start < span[1]
+
+
 def one_per_line(findings: list[Finding]) -> list[Finding]:
     """One finding per rule and line: two tokens of one line are one thing to fix."""
     first: dict[tuple[str, str, int], int] = {}

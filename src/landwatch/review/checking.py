@@ -28,7 +28,7 @@ from landwatch.review.rules.base import (
     RuleSet,
     TreeRule,
 )
-from landwatch.review.rules.secrets import SecretRule
+from landwatch.review.rules.secret_rule import SecretRule
 
 log = logging.getLogger(__name__)
 

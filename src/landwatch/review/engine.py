@@ -15,7 +15,7 @@ import pygit2
 
 from landwatch.review import linters as linter_runner
 from landwatch.review.budget import DEFAULT_REVIEW_BUDGET, Budget
-from landwatch.review.bursts import bursts, one_per_line, unique_fingerprints
+from landwatch.review.bursts import bursts, one_per_line, one_per_secret, unique_fingerprints
 from landwatch.review.change import Change, FileChange, open_repository, resolve
 from landwatch.review.checking import checked
 from landwatch.review.config import ConfigError, ReviewConfig, read_config
@@ -71,7 +71,7 @@ def review(
     notes += linted.notes
     findings = unsuppressed(findings + linted.findings, readable, change, rules, config, notes)
     findings = unprecedented(findings, change, rules, notes)
-    findings = one_per_line(bursts(findings, rules))
+    findings = one_per_line(bursts(one_per_secret(findings, rules), rules))
     notes += budget.stopped + _coverage_notes(change, config)
     _redact(findings, notes, linted.runs, readable)
     unique_fingerprints(findings)

@@ -5,8 +5,9 @@ to hold no secret, and where on a line any detector finds one, every kind togeth
 from __future__ import annotations
 
 from landwatch.review.secrets.detectors import may_hold_secret, spans
+from support.tokens import GITHUB_TOKEN
 
-GITHUB = "ghp_" + "A1b2" * 9
+GITHUB = GITHUB_TOKEN
 
 
 def test_a_line_without_any_detector_s_anchor_holds_no_secret() -> None:

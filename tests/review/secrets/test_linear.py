@@ -17,7 +17,8 @@ from collections.abc import Callable
 import pytest
 
 from landwatch.review.change import Line
-from landwatch.review.rules.secrets import RULES, Credentials, GenericSecret
+from landwatch.review.rules.assigned_secrets import Credentials, GenericSecret
+from landwatch.review.rules.secrets import RULES
 from landwatch.review.secrets.detectors import spans
 from landwatch.review.secrets.private_keys import rotated_key_lines
 

@@ -5,16 +5,17 @@ line shows a window around its first secret."""
 from __future__ import annotations
 
 from landwatch.review.secrets.redaction import redact, redact_secrets, redacted_snippet
+from support.tokens import GITHUB_TOKEN
 
 
 def test_redact_keeps_at_most_four_characters() -> None:
-    assert redact("ghp_" + "A1b2" * 9) == "ghp_…"
+    assert redact(GITHUB_TOKEN) == "ghp_…"
     assert redact("Zq8Wv7Tu6") == "Zq8W…"
     assert redact("Zq8Wv7Tu") == "****"
     assert redact("abc") == "****"
 
 
-GITHUB = "ghp_" + "A1b2" * 9
+GITHUB = GITHUB_TOKEN
 
 
 def test_every_secret_a_detector_finds_and_every_copy_of_one_given_is_redacted() -> None:

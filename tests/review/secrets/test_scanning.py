@@ -15,6 +15,7 @@ from landwatch.review.secrets.scanning import (
     placeholder_token,
     shannon_entropy,
 )
+from support.tokens import GITHUB_TOKEN
 
 
 def lines(*texts: str) -> list[Line]:
@@ -74,7 +75,7 @@ def test_stand_ins_for_a_token_are_placeholders(value: str) -> None:
 @pytest.mark.parametrize(
     "value",
     [
-        "ghp_" + "A1b2" * 9,
+        GITHUB_TOKEN,
         "sk_test_T1z4jtdp7dcC39HqLyjWareD",  # a sandbox's key is a credential
         "AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0F1mWkTz9Qx3Ry7Lp2Vb8Nc4Hd6Js5Gf1Ka3",  # Twitter's shape
         "xoxb-294058170632-3917264580134-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8",

@@ -4,9 +4,11 @@ short and one-case AWS secrets let through. Every token here is built by the tes
 
 from __future__ import annotations
 
-from landwatch.review.secrets.token_formats import FORMAT_LABELS, tokens, truncated
+from landwatch.review.secrets.scanning import masked
+from landwatch.review.secrets.token_formats import FORMAT_LABELS, tokens
+from support.tokens import GITHUB_TOKEN
 
-GITHUB = "ghp_" + "A1b2" * 9
+GITHUB = GITHUB_TOKEN
 AWS_ID = "AKIA" + "QX7ZR4M2" * 2
 AWS_SECRET = "Zq8/Wv7+Tu6Rs5Qp4On3Ml2" + "Kj1Ih0Gf9Ed8Cb7Aa"
 STRIPE = "sk_" + "live_" + "Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1"
@@ -31,7 +33,7 @@ def test_placeholders_and_tokens_cut_short_are_let_through() -> None:
     assert tokens("AKIA" + "IOSFODNN7EXAMPLE") == []  # AWS's own documentation key
     assert tokens("ghp_" + "x" * 36) == []
     cut = "sk_" + "live_" + "Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1…"
-    assert tokens(cut) == [] and truncated(cut, len(cut) - 1)
+    assert tokens(cut) == [] and masked(cut, len(cut) - 1)
     assert tokens(f"{STRIPE}...") == []
 
 

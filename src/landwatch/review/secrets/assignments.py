@@ -1,126 +1,175 @@
-"""Secret-looking literals given to secret-like names (`DB_PASSWORD = "…"`, `apiKey: '…'`,
-`define('SECRET', '…')`, `token=…` in .env files), placeholders, digests and dummies let through.
+"""Values given to secret-like names, in the syntaxes projects write them: assignments of every
+language (`=`, `:`, `:=`, `=>`, Makefile's `?=` `::=`, PHP's `.=`, Go's `var x string =`),
+comparisons, keys of JSON, YAML and TOML, statements (`#define`, `SET`), call arguments
+(`define('TOKEN', …)`, `setopt(curl, CURLOPT_PASSWORD, …)`), XML elements and key/value
+attributes, command-line flags, URL query parameters, and bare values; each judged as its name
+asks (review.secrets.values).
+
+Every pattern here runs in time linear in the line (docs/security.md, "Every scan is linear"):
+a name is one run of name characters, found once and looked up by its words, never matched
+from each of its letters; each syntax is tried only at the end of a secret-like name, its
+quantifiers possessive or stopped by a character they cannot take, and a quoted value ends at
+its own quote.
 """
 
 from __future__ import annotations
 
 import re
 
-from landwatch.review.secrets.scanning import (
-    ELLIPSIS,
-    ENCRYPTED,
-    PLACEHOLDER,
-    REPEATED,
-    ascii_lower,
-    shannon_entropy,
-)
+from landwatch.review.secrets.names import SECRET_NAME_NEEDLES, name_kind
+from landwatch.review.secrets.scanning import ascii_lower
+from landwatch.review.secrets.values import secret_value
 
-_NAME_WORDS = (
-    "passw(?:or)?d|pwd|secret|token|credentials?|api[_-]?key|access[_-]?key|private[_-]?key"
-)
-SECRET_NAME_NEEDLES = tuple(
-    word.encode()
-    for word in (
-        "passw",
-        "pwd",
-        "secret",
-        "token",
-        "credential",
-        "apikey",
-        "api_key",
-        "api-key",
-        "accesskey",
-        "access_key",
-        "access-key",
-        "privatekey",
-        "private_key",
-        "private-key",
-    )
-)
-# Every pattern here runs in time linear in the line (docs/security.md, "Every scan is linear"):
-# a name is one run of name characters, found once (`_NAME_RUN`) and tested for a secret word,
-# never matched from each of its letters; quantifiers that follow one another take disjoint
-# characters or are possessive, and a type annotation is bounded.
+__all__ = ["SECRET_NAME_NEEDLES", "assignments", "element_value", "value_spans"]
+
 _NAME_RUN = re.compile(r"[\w.-]++")
-_NAME_WORD = re.compile(_NAME_WORDS)
-# `=`, `:`, `:=`, `=>` and a typed `name: str =`; comparisons (`==`, `!=`) are not assignments.
-_ASSIGN = r"(?:=>|:=|=(?!=)|:(?!:)(?:\s*+[A-Za-z_][\w\[\]., |\t]{0,80}?=(?!=))?)"
-_VALUE = r"\s*+[rbuf]{0,2}(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|`(?P<bq>[^`]*+)`)"
-# What follows a secret-like name given a quoted literal. These match ASCII-lowered text (see
-# ascii_lower): case-insensitive matching is several times slower.
-# A key may close its own quote or subscript: "password": ..., settings['SECRET_KEY'] = ...
-_QUOTED_TAIL = re.compile(r"(?:[\"'`]\]?)?\s*+" + _ASSIGN + _VALUE)
-# A call setting a secret by name (PHP's define, setenv, a header): define('DB_PASSWORD', '...').
-# Only as a call's first argument: a tuple or list of names, ("token", "refresh"), is not one.
-_CALL = re.compile(r"(?<=[\w$])\(\s*+[\"'`](?P<name>[\w.-]++)[\"'`]\s*+," + _VALUE)
-# In .env, INI and YAML files the rest of a `key=value` line is a literal; elsewhere an unquoted
-# value is code (a variable, a call). Values opening with YAML syntax (!tag, &anchor, *alias,
-# |, >, {, [) are not scalars.
-_UNQUOTED = re.compile(
-    r"\s*+(?:export\s++|-\s++)?(?P<name>[\w.-]++)"
-    r"\s*+[=:]\s*+(?P<value>[^\s\"'`#;!&*|>{\[%@<]\S*+)(?:\s++[#;].*)?\s*+$"
+_QUOTED = r"(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|`(?P<bq>[^`]*+)`)"
+_QUOTE_GROUPS = ("dq", "sq", "bq")
+# Every way a value is given to a name: assignments of many languages, a typed one
+# (`token: str =`, Go's `var token string =`), a C array (`secret[] =`), and comparisons
+# (`password == "…"`: the literal is the password, hard-coded).
+_OPERATOR = (
+    r"(?:=>|:::=|::=|:=|\?=|\.=|\+=|\|\|=|\?\?=|<-|[!=]==?|=(?!=)"
+    r"|:(?!:)(?:\s*+[A-Za-z_][\w\[\]., |\t]{0,80}?=(?!=))?)"
 )
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
-_HEX_DIGEST = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}", re.I)
-_INTEGRITY = re.compile(r"sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2}")
-_URL_OR_PATH = re.compile(r"[a-z][a-z0-9+.-]*://[^@]*|(?:~|\.{1,2})?/[\w.-]+/[\w./-]*", re.I)
-# Names rather than values: `password_confirmation`, `auth.token.expired`, `X-Auth-Token`.
-_IDENTIFIER = re.compile(r"[A-Za-z]+(?:[._-][A-Za-z]+)+")
-_DUMMY_PREFIXES = ("test", "dummy", "fake", "sample", "example", "your")
-_DUMMY_WORDS = ("changeme", "example", "placeholder", "redacted", "password")
+_TYPE = r"(?:\s++[a-z_][\w.\[\]*]{0,40}+\s*+(?==))?"
+# After a name: its key's closing quote or subscript, an operator, maybe a call's parenthesis
+# or a string prefix, then the quoted value. These match ASCII-lowered text (see ascii_lower):
+# case-insensitive matching is several times slower.
+_QUOTED_TAIL = re.compile(
+    r"(?:[\"'`]\]?|\]|\[\])?" + _TYPE + r"\s*+" + _OPERATOR + r"\s*+\(?\s*+[rbuf]{0,2}" + _QUOTED
+)
+# A bare value after an operator, up to what ends it in code or in a file of settings. It
+# holds no `=` but base64's padding: `token=token=…` must not make every name read to the end;
+# one opening with YAML's syntax (`!tag`, `&anchor`, `*alias`, `|`) or a sigil is no scalar.
+_BARE_TAIL = re.compile(
+    r"(?:[\"'`]\]?)?" + _TYPE + r"\s*+(?:=>|:=|=(?!=)|:(?!:))\s*+"
+    r"(?P<value>[^\s\"'`,;()\[\]{}<>=!&*|%@][^\s\"'`,;()\[\]{}<>=]*+={0,2})(?=$|[\s,;)\]}#])"
+)
+# A statement naming the secret first: `#define PASSWORD "…"`, `SET password "…"`, `secret "…";`.
+_STATEMENT_HEAD = re.compile(r"\s*+(?:[#%]?[a-z]++\s++)?")
+_STATEMENT_TAIL = re.compile(r"\s++" + _QUOTED + r"\s*+[;,]?\s*+$")
+# A call's argument naming the secret, then its value: `("TOKEN", "…")`, `(curl, CURLOPT_X, "…")`.
+_ARGUMENT_TAIL = re.compile(r"[\"'`]?\s*+,\s*+" + _QUOTED)
+# XML: `<token attr="…">value</token>` on one line, and `key="password" value="…"` attributes.
+_ELEMENT_TAIL = re.compile(
+    r"(?:\s++[\w:.-]++\s*+=\s*+\"[^\"]*+\")*+\s*+>\s*+(?P<value>[^<>\s][^<>]*?)\s*+</"
+)
+_ATTRIBUTE_HEAD = re.compile(r"(?:key|name)\s*+=\s*+[\"']$")
+_ATTRIBUTE_TAIL = re.compile(r"[\"']\s++(?:value|password)\s*+=\s*+[\"'](?P<value>[^\"']*+)[\"']")
+# A command-line flag's value: `--token=…`, `-secret …`, `--api-key "…"`.
+_FLAG_TAIL = re.compile(r"(?:=|\s++)(?:" + _QUOTED + r"|(?P<value>[^\s\"'`-][^\s\"'`]*+))")
+# A URL's query parameter: `?key=…&`, `&token%3D…%26` (URL-encoded).
+_QUERY_HEAD = ("?", "&", ";", "%26")
+_QUERY_TAIL = re.compile(r"(?:=|%3d)(?P<value>[^&#\s\"'<>%]++)")
+_OPENING_ELEMENT = re.compile(
+    r"\s*+<(?P<name>[\w:.-]++)(?:\s++[\w:.-]++\s*+=\s*+\"[^\"]*+\")*+\s*+>\s*+$"
+)
 
 
-def secret_looking(value: str, min_entropy: float) -> bool:
-    """Whether a literal assigned to a secret-like name looks like a real secret."""
-    if len(value) < 8 or any(character.isspace() for character in value):
-        return False  # too short to be guessed at, or prose (messages, labels)
-    if PLACEHOLDER.search(value) or "\\" in value:
-        return False  # a template, or a regular expression or escape sequence
-    if ENCRYPTED.match(value):
-        return False  # encrypted for the repository (SOPS, Jasypt, Vault): safe to commit
-    if value.endswith(ELLIPSIS) or "..." in value:
-        return False  # a token shown cut short in docs
-    if (
-        _UUID.fullmatch(value)
-        or _HEX_DIGEST.fullmatch(value)
-        or _INTEGRITY.fullmatch(value)
-        or _URL_OR_PATH.fullmatch(value)
-        or _IDENTIFIER.fullmatch(value)
-    ):
-        return False
-    plain = value.lower().replace("-", "").replace("_", "")
-    if plain.startswith(_DUMMY_PREFIXES) or any(word in plain for word in _DUMMY_WORDS):
-        return False
-    if REPEATED.search(value):
-        return False
-    return shannon_entropy(value) >= min_entropy
+def _quoted_span(match: re.Match[str]) -> tuple[int, int]:
+    group = next(g for g in _QUOTE_GROUPS if match[g] is not None)
+    return match.span(group)
 
 
-def _secret_name(name: str) -> bool:
-    """Whether a name holds a secret word (DB_PASSWORD, githubToken); `name` is lower case."""
-    return _NAME_WORD.search(name) is not None
+def value_spans(text: str, *, literal_file: bool) -> list[tuple[str, int, int, bool]]:
+    """(name, start, end, bare in code) of every value given to a secret-like name on a line,
+    judged by none yet; `literal_file`: a file of settings, where a bare value is a literal."""
+    lowered = ascii_lower(text)
+    found: list[tuple[str, int, int, bool]] = []
+    head = _STATEMENT_HEAD.match(lowered)
+    statement_start = head.end() if head is not None else 0
+    for run in _NAME_RUN.finditer(lowered):
+        name = text[run.start() : run.end()].strip(".-")
+        if name_kind(name) is None:
+            continue
+        found.extend(_after_name(text, lowered, run, name, literal_file, statement_start))
+    found.extend(_compared_first(text, lowered))
+    return found
+
+
+def _after_name(
+    text: str,
+    lowered: str,
+    run: re.Match[str],
+    name: str,
+    literal_file: bool,
+    statement_start: int,
+) -> list[tuple[str, int, int, bool]]:
+    """The values a name found at `run` is given, in each syntax tried at its end."""
+    end = run.end()
+    found: list[tuple[str, int, int, bool]] = []
+    if (quoted := _QUOTED_TAIL.match(lowered, end)) is not None:
+        found.append((name, *_quoted_span(quoted), False))
+    elif (bare := _BARE_TAIL.match(lowered, end)) is not None:
+        found.append((name, *bare.span("value"), not literal_file))
+    before = lowered[max(0, run.start() - 16) : run.start()]
+    statement = _STATEMENT_TAIL.match(lowered, end) if statement_start == run.start() else None
+    if statement is not None:
+        found.append((name, *_quoted_span(statement), False))
+    # A call's argument: after `f(` (a tuple's parenthesis follows no name) or after a comma.
+    opened = before.rstrip(" \"'`")
+    called = opened.endswith(",") or (opened.endswith("(") and opened[-2:-1].isalnum())
+    if called and (argument := _ARGUMENT_TAIL.match(lowered, end)) is not None:
+        found.append((name, *_quoted_span(argument), False))
+    if before.endswith("<") and (element := _ELEMENT_TAIL.match(lowered, end)) is not None:
+        found.append((name, *element.span("value"), False))
+    if _ATTRIBUTE_HEAD.search(before) and (pair := _ATTRIBUTE_TAIL.match(lowered, end)):
+        found.append((name, *pair.span("value"), False))
+    if lowered.startswith("-", run.start()) and (flag := _FLAG_TAIL.match(lowered, end)):
+        span = flag.span("value") if flag["value"] is not None else _quoted_span(flag)
+        found.append((name, *span, flag["value"] is not None and not literal_file))
+    if before.endswith(_QUERY_HEAD) and (query := _QUERY_TAIL.match(lowered, end)) is not None:
+        found.append((name, *query.span("value"), False))
+    return found
+
+
+_LITERAL = re.compile(_QUOTED)
+_COMPARED_TAIL = re.compile(r"\s*+[!=]==?\s*+(?P<name>[\w.$-]++)")
+
+
+def _compared_first(text: str, lowered: str) -> list[tuple[str, int, int, bool]]:
+    """Literals compared with a secret-like name written after them: `"…" == password`. The
+    line's literals are found in one pass, each tried where it ends."""
+    if "==" not in lowered and "!=" not in lowered:
+        return []
+    found = []
+    for literal in _LITERAL.finditer(lowered):
+        compared = _COMPARED_TAIL.match(lowered, literal.end())
+        if compared is None:
+            continue
+        name = text[compared.start("name") : compared.end("name")].lstrip("$")
+        if name_kind(name) is not None:
+            found.append((name, *_quoted_span(literal), False))
+    return found
 
 
 def assignments(text: str, *, unquoted: bool, min_entropy: float) -> list[tuple[str, int, int]]:
-    """(name, start, end) of each secret-looking value a secret-like name is given on a line."""
-    lowered = ascii_lower(text)
-    found: list[tuple[str, int, int]] = []
-    for run in _NAME_RUN.finditer(lowered):
-        if not _secret_name(run[0]):
+    """(name, start, end) of each secret a secret-like name is given on a line, in order.
+    `unquoted`: the file is one of settings (.env, INI, YAML), where a bare value is a literal
+    and judged as a quoted one is; elsewhere a bare value counts only when no code could be it."""
+    kept: dict[tuple[int, int], str] = {}
+    for name, start, end, in_code in value_spans(text, literal_file=unquoted):
+        kind = name_kind(name)
+        if kind is None or (start, end) in kept:
             continue
-        match = _QUOTED_TAIL.match(lowered, run.end())
-        if match is not None:
-            group = next(g for g in ("dq", "sq", "bq") if match[g] is not None)
-            found.append((text[run.start() : run.end()], match.start(group), match.end(group)))
-    for match in _CALL.finditer(lowered):
-        if _secret_name(match["name"]):
-            group = next(g for g in ("dq", "sq", "bq") if match[g] is not None)
-            found.append((text[match.start("name") : match.end("name")], *match.span(group)))
-    if unquoted and not found and (bare := _UNQUOTED.match(lowered)) and _secret_name(bare["name"]):
-        name = text[bare.start("name") : bare.end("name")]
-        found.append((name, bare.start("value"), bare.end("value")))
-    return [
-        (name, start, end)
-        for name, start, end in sorted(set(found), key=lambda item: item[1])
-        if secret_looking(text[start:end], min_entropy)
-    ]
+        if secret_value(text[start:end], kind, min_entropy=min_entropy, in_code=in_code):
+            kept[(start, end)] = name
+    return [(name, start, end) for (start, end), name in sorted(kept.items())]
+
+
+def element_value(
+    opening: str, line: str, closing: str, *, min_entropy: float
+) -> tuple[str, int, int] | None:
+    """(name, start, end) of an XML element's value written on a line of its own between its
+    opening and closing tags (`<apiToken>` / `  value` / `</apiToken>`), when it is a secret."""
+    element = _OPENING_ELEMENT.match(opening)
+    if element is None or (kind := name_kind(element["name"])) is None:
+        return None
+    if closing.strip() != f"</{element['name']}>":
+        return None
+    value = line.strip()
+    if not value or not secret_value(value, kind, min_entropy=min_entropy, in_code=False):
+        return None
+    start = line.find(value)
+    return element["name"], start, start + len(value)

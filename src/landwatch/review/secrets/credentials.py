@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from landwatch.review.secrets.scanning import ELLIPSIS, ENCRYPTED, PLACEHOLDER, REPEATED
+from landwatch.review.secrets.values import stand_in
 
 # Every pattern here runs in time linear in the line: each starts at a fixed anchor (`://`, a
 # separator before `password`), its quantifiers take disjoint characters or are possessive, and
@@ -36,7 +36,7 @@ CREDENTIAL_FILES = (".pypirc", ".netrc", "_netrc", ".git-credentials")
 _NOT_A_PASSWORD = re.compile(
     r"^(?:\*+|x+|\.+|-+|_+|pass(?:word)?|passwd|pwd|secret|changeme|none|null|nil|true|false|"
     r"yourpassword|your[_-]?password|mypassword|my[_-]?password|example|sample|dummy|test|"
-    r"username|user)$",
+    r"username|user|token|key|pass\d?|passwd\d?)$",
     re.I,
 )
 # A password given after its label, in any file: `pw:Dk3!x9`, `--password=…`, `Password: …`.
@@ -57,7 +57,27 @@ _AUTHORIZATION = re.compile(
 # digits and underscores only, unless it mixes upper case, lower case and digits as generated
 # passwords do.
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
-CREDENTIAL_NEEDLES = (b"://", b"pass", b"pwd", b"pw", b"authorization")
+# SQL's `PASSWORD 'x'`, `WITH PASSWORD = 'x'`, `IDENTIFIED BY 'x'`, and a bare one before `;`.
+_SQL_PASSWORD = re.compile(
+    r"(?<![\w.])(?:password|identified\s++by)\s*+=?\s*+"
+    r"(?:'(?P<quoted>[^']{1,128})'(?!\s*+\))|(?P<bare>[^\s;'\"()]{6,64})(?=\s*+;))",
+    re.I,
+)
+# curl's `-u user:password` and `--user "user:password"`.
+_CURL_USER = re.compile(
+    r"(?:^|\s)(?:-u|--user)\s++[\"']?(?P<user>[^\s:\"']*+)[\"']?:[\"']?"
+    r"(?P<password>[^\s\"']++)",
+)
+CREDENTIAL_NEEDLES = (
+    b"://",
+    b"pass",
+    b"pwd",
+    b"pw",
+    b"authorization",
+    b"identified",
+    b"-u",
+    b"--user",
+)
 
 
 def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, int, int]]:
@@ -77,6 +97,12 @@ def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, 
             found.append(("password after its label", *match.span("password")))
     for match in _AUTHORIZATION.finditer(text):
         found.append(("credentials in an Authorization header", *match.span("credential")))
+    for match in _SQL_PASSWORD.finditer(text):
+        group = "quoted" if match["quoted"] is not None else "bare"
+        found.append(("password in SQL", *match.span(group)))
+    if "curl" in text:
+        for match in _CURL_USER.finditer(text):
+            found.append(("password given to curl", *match.span("password")))
     kept: list[tuple[str, int, int]] = []
     # At one place the first way found wins: a connection string's password is one first.
     for what, start, end in sorted(dict.fromkeys(found), key=lambda item: item[1]):
@@ -127,9 +153,6 @@ def _placeholder_password(value: str) -> bool:
     return (
         len(value) < 4
         or bool(_NOT_A_PASSWORD.match(unwrapped))
-        or bool(PLACEHOLDER.search(value))
         or value.startswith(("$", "%", "<", "{", "${"))
-        or value.endswith(ELLIPSIS)
-        or ENCRYPTED.match(value) is not None
-        or REPEATED.search(value) is not None
+        or stand_in(value)
     )

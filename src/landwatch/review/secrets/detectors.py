@@ -6,18 +6,21 @@ from __future__ import annotations
 
 import re
 
-from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, assignments
+from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, value_spans
 from landwatch.review.secrets.credentials import CREDENTIAL_NEEDLES, credentials
 from landwatch.review.secrets.private_keys import KEY_NEEDLES, key_spans
 from landwatch.review.secrets.provider_rules import provider_spans
-from landwatch.review.secrets.scanning import ascii_lower
+from landwatch.review.secrets.scanning import PLACEHOLDER, ascii_lower
 from landwatch.review.secrets.token_formats import TOKEN_NEEDLES, TOKEN_NEEDLES_FOLDED, tokens
+from landwatch.review.secrets.wrapped import wrapped_keys, wrapped_tokens
 
 # What every credential of the maintained rule set holds: a run of token characters. Most lines
 # redacted (every snippet, message and note of a review) hold none, and skip its scan.
 _TOKEN_SHAPED = re.compile(r"[A-Za-z0-9_+/=.-]{16}")
 # The anchors of every detector as text: a line holding none of them holds no secret we find.
 _EXACT_TEXT_NEEDLES = tuple(needle.decode() for needle in (*TOKEN_NEEDLES, *KEY_NEEDLES))
+_PROSE_OR_ESCAPED = re.compile(r"[\s\\]")
+_CREDENTIAL_TEXT_NEEDLES = tuple(needle.decode() for needle in CREDENTIAL_NEEDLES)
 _FOLDED_TEXT_NEEDLES = tuple(
     needle.decode() for needle in (*TOKEN_NEEDLES_FOLDED, *SECRET_NAME_NEEDLES)
 )
@@ -32,19 +35,31 @@ def may_hold_secret(text: str) -> bool:
     return any(needle in lowered for needle in _FOLDED_TEXT_NEEDLES)
 
 
+def _hidden_whatever_its_entropy(value: str) -> bool:
+    """Whether a literal given to a secret-like name is hidden from a snippet: any of eight
+    characters or more but prose, a template or an escaped block (a key in a JSON string, which
+    the key's own redaction shows the shape of)."""
+    return len(value) >= 8 and not _PROSE_OR_ESCAPED.search(value) and not PLACEHOLDER.search(value)
+
+
 def spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every secret any detector finds on a line: known tokens (landwatch's
     formats and the maintained rule set's), key bodies, passwords, and any literal given to a
     secret-like name whatever its entropy (for redacting, where too much hidden is harmless)."""
     found: list[tuple[int, int]] = []
-    if any(needle.decode() in ascii_lower(text) for needle in CREDENTIAL_NEEDLES):
+    lowered = ascii_lower(text)
+    if any(needle in lowered for needle in _CREDENTIAL_TEXT_NEEDLES):
         found.extend((start, end) for _, start, end in credentials(text))
     if may_hold_secret(text):
         found.extend((start, end) for _, start, end in tokens(text))
         found.extend(key_spans(text))
         found.extend(
-            (start, end) for _, start, end in assignments(text, unquoted=False, min_entropy=0.0)
+            (start, end)
+            for _, start, end, in_code in value_spans(text, literal_file=False)
+            if not in_code and _hidden_whatever_its_entropy(text[start:end])
         )
     if _TOKEN_SHAPED.search(text):
         found.extend(provider_spans(text))
+        found.extend(wrapped_keys(text))
+        found.extend(wrapped_tokens(text))
     return list(dict.fromkeys(found))

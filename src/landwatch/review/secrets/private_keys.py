@@ -22,7 +22,9 @@ _KEY_FIELD = re.compile(r"[\s\"'`]*[A-Za-z][\w-]*: ")
 # Possessive: the body and what may close its line share `+`, and a line of `+` must not make
 # the match try every split of it.
 _KEY_LINE = re.compile(r"[\s\"'`]*+([A-Za-z0-9+/=]++)(?:\\n)?[\s\"'`,+\\]*+")
-_KEY_CHUNK = re.compile(r"[A-Za-z0-9+/=]{16,}")
+_KEY_CHUNK = re.compile(r"[A-Za-z0-9+/=]{16,}+")
+# A body line wrapped in code or a log's prefix holds a run of base64 at least this long.
+_SHORTEST_CHUNK = 32
 _KEY_KINDS = {
     "": "private key (PKCS#8)",
     "ENCRYPTED": "encrypted private key (PKCS#8)",
@@ -153,7 +155,13 @@ def key_body(lines: Sequence[Line], index: int) -> str:
         if not text.strip() or _KEY_FIELD.match(text):
             continue  # PEM headers (Proc-Type:, Version:) and PuTTY fields
         body = _KEY_LINE.fullmatch(text)
-        if body is None:
+        if body is not None:
+            chunks.append(body[1])
+            continue
+        # A body line inside code (`+ "MIIB…\\n"`) or after a log's prefix (`#6 0.245 MIIB…`):
+        # its one long run of base64 is the key's.
+        longest = max((chunk[0] for chunk in _KEY_CHUNK.finditer(text)), key=len, default="")
+        if len(longest) < _SHORTEST_CHUNK:
             break
-        chunks.append(body[1])
+        chunks.append(longest)
     return "".join(chunks)

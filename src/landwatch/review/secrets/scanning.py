@@ -10,7 +10,7 @@ import string
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from itertools import accumulate, pairwise
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -21,8 +21,11 @@ _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 # How docs cut a token short (`eyJhbGciOi...`, `sk_live_…`): never a usable one.
 ELLIPSIS = ("...", "…")
 # Templates and placeholders stand where a value will be: ${VAR}, {{ var }}, <your-token>, %(x)s.
+# Each is whole (its closing brace too): a generated password may hold `${` or `{{` by chance.
+# Every repeat stops at a brace, so a search costs one pass over the value.
 PLACEHOLDER = re.compile(
-    r"\$\{|\{\{|\{%|<%|#\{|%\(\w+\)|^\$[A-Za-z_(]|\{(?:[A-Za-z_][^{}]*|\d*)\}|^<[^<>]+>$"
+    r"\$\{\s*+[A-Za-z_][\w.:-]*+(?:[:?+-][^{}]*+)?\}|\{\{[^{}]*+\}\}|\{%[^%]*+%\}|<%[^%]*+%>|#\{[^{}]*+\}|%\(\w++\)"
+    r"|^\$[A-Za-z_(]|\$\([^()]*+\)|\{(?:[A-Za-z_][\w.]++|\d*+)\}|^<[^<>]++>$"
 )
 # A value encrypted for the repository, which is safe to commit: SOPS' `ENC[AES256_GCM,...]`,
 # Jasypt's `ENC(...)`, HashiCorp Vault's transit `vault:v1:...`, Ansible Vault's header.
@@ -38,28 +41,58 @@ _PLACEHOLDER_WORDS = re.compile(
     r"example|sample|dummy|placeholder|fake|here|your|changeme|redacted|notreal|([xX#*.])\1{5}",
     re.IGNORECASE,
 )
-_ORDERED = ("abcdefghijklmnopqrstuvwxyz", "0123456789")
+# Six characters typed in order, either way: abcdef, 123456, 987654, zyxwvu. One search of
+# their few dozen spellings, in C.
+_ALPHABETS = ("abcdefghijklmnopqrstuvwxyz", "0123456789")
+_ORDERED = re.compile(
+    "|".join(
+        alphabet[at : at + 6]
+        for forward in _ALPHABETS
+        for alphabet in (forward, forward[::-1])
+        for at in range(len(alphabet) - 5)
+    )
+)
 _RUN = re.compile(r"(.)\1{7,}")
+# A stand-in written as a short unit again and again (`abcd1234abcd1234...`): no generator
+# repeats itself three times over.
+_LONGEST_UNIT = 8
+# What hides the rest of a token a document shows: `xoxp-…####`, `ghp_****`.
+_MASK = ("***", "###", "•••")
+
+
+def masked(text: str, end: int) -> bool:
+    """Whether a value ending at `end` is followed by a mask or an ellipsis: the start of a
+    token shown, its rest hidden, never a usable one."""
+    return text.startswith(ELLIPSIS, end) or text.startswith(_MASK, end)
+
+
+def periodic(value: str) -> bool:
+    """Whether most of `value` is one short unit repeated three times or more, in any case."""
+    folded = value.lower()
+    size = len(folded)
+    if len(set(folded)) > _LONGEST_UNIT + size // 3:
+        return False  # too many different characters for a unit repeated over most of it
+    for unit in range(1, _LONGEST_UNIT + 1):
+        if size < unit * 3:
+            break
+        # The longest stretch where each character equals the one a unit before it.
+        longest = stretch = 0
+        for at in range(unit, size):
+            stretch = stretch + 1 if folded[at] == folded[at - unit] else 0
+            longest = max(longest, stretch)
+        if longest + unit >= max(unit * 3, size * 2 // 3):
+            return True
+    return False
 
 
 def placeholder_token(value: str) -> bool:
     """Whether a token-shaped value is a stand-in, not a credential: `AKIA...EXAMPLE`,
-    `xoxp-...####`, `sk_abcdefghijklmnop`, `dapi123456789...`."""
-    if _PLACEHOLDER_WORDS.search(value):
+    `xoxp-...####`, `sk_abcdefghijklmnop`, `dapi123456789...`, `abcd1234abcd1234...`."""
+    if _PLACEHOLDER_WORDS.search(value) or periodic(value):
         return True
     if any(len(run[0]) * 2 >= len(value) for run in _RUN.finditer(value)):
         return True
-    folded = value.lower()
-    run = 1
-    for previous, current in pairwise(folded):
-        ordered = any(
-            previous in alphabet and alphabet.find(previous) + 1 == alphabet.find(current)
-            for alphabet in _ORDERED
-        )
-        run = run + 1 if ordered else 1
-        if run >= 6:
-            return True
-    return False
+    return _ORDERED.search(value.lower()) is not None
 
 
 def ascii_lower(text: str) -> str:

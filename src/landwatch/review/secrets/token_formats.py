@@ -5,11 +5,14 @@ through.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from landwatch.review.secrets.scanning import ELLIPSIS, ascii_lower, placeholder_token
+from landwatch.review.secrets.scanning import ascii_lower, masked, placeholder_token
 
 
 @dataclass(frozen=True)
@@ -20,9 +23,31 @@ class _Format:
     pattern: re.Pattern[str]  # group 1 is the secret
     folded: bool = False
     mixed_case: bool = False  # the secret holds upper and lower case letters
+    well_formed: Callable[[str], bool] | None = None  # what the pattern cannot check
 
 
 _WORD = r"A-Za-z0-9_\-"
+# A JSON object encoded as base64url, as a JWT's header and claims are; longer than any real one
+# is none (and would cost its decoding).
+_MOST_JWT_PART = 16_384
+
+
+def jwt_well_formed(value: str) -> bool:
+    """Whether a JWT-shaped value's header and claims decode to JSON objects, as every token a
+    JWT library made does (an unsigned one, `alg: none`, has no third part)."""
+    parts = value.split(".")
+    if len(parts) not in (2, 3):
+        return False
+    for part in parts[:2]:
+        if len(part) > _MOST_JWT_PART:
+            return False
+        try:
+            decoded = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+        except (ValueError, binascii.Error):
+            return False
+        if not isinstance(decoded, dict):
+            return False
+    return True
 
 
 def _token(label: str, prefix: str, body: str) -> _Format:
@@ -73,9 +98,12 @@ _FORMATS = (
     _Format(
         "JSON Web Token",
         ("eyJ",),
+        # Signed (three parts) or not (two, or a third left empty).
         re.compile(
-            rf"(?<![{_WORD}])(eyJ[{_WORD}]{{8,}}\.eyJ[{_WORD}]{{8,}}\.[{_WORD}]{{8,}})(?![{_WORD}])"
+            rf"(?<![{_WORD}])(eyJ[{_WORD}]{{8,}}\.eyJ[{_WORD}]{{8,}}(?:\.[{_WORD}]{{8,}}|\.)?)"
+            rf"(?![{_WORD}.])"
         ),
+        well_formed=jwt_well_formed,
     ),
     _token("npm access token", "npm_", "[A-Za-z0-9]{36}"),
     _token("PyPI upload token", "pypi-AgEIcHlwaS5vcmc", "[A-Za-z0-9_-]{50,}"),
@@ -103,10 +131,26 @@ TOKEN_NEEDLES = tuple(anchor.encode() for f in _FORMATS if not f.folded for anch
 TOKEN_NEEDLES_FOLDED = tuple(anchor.encode() for f in _FORMATS if f.folded for anchor in f.anchors)
 
 
-def truncated(text: str, end: int) -> bool:
-    """Whether a value ending at `end` is cut short on purpose (`eyJhbGciOi...`, `sk_live_…`):
-    docs show the start of a token that way, never a usable one."""
-    return text.startswith(ELLIPSIS, end)
+# GitHub's classic tokens and npm's end in six base62 characters: the CRC32 of the thirty
+# before them (github.blog, 2021-04-05 and 2021-09-23). A token whose checksum holds was made by
+# the service; one whose checksum fails was typed, generated from the pattern, or mistyped.
+_CHECKSUMMED = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "npm_")
+_BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def checksum_fails(value: str) -> bool:
+    """Whether `value` is of a format with a checksum (GitHub's classic tokens, npm's) and its
+    checksum does not hold; False for every format without one."""
+    if not value.startswith(_CHECKSUMMED) or len(value) != 40:
+        return False
+    body, checksum = value[4:-6], value[-6:]
+    number = 0
+    for character in checksum:
+        digit = _BASE62.find(character)
+        if digit < 0:
+            return True
+        number = number * 62 + digit
+    return number != binascii.crc32(body.encode("ascii", "replace"))
 
 
 def tokens(text: str, anchors: Collection[bytes] | None = None) -> list[tuple[str, int, int]]:
@@ -129,9 +173,11 @@ def tokens(text: str, anchors: Collection[bytes] | None = None) -> list[tuple[st
                 value = match[1]
                 # Documentation placeholders (AKIAIOSFODNN7EXAMPLE, ghp_xxxx…) are well formed
                 # but no secret.
-                if placeholder_token(value) or truncated(text, match.end(1)):
+                if placeholder_token(value) or masked(text, match.end(1)):
                     continue
                 if token_format.mixed_case and (value.lower() == value or value.upper() == value):
+                    continue
+                if token_format.well_formed is not None and not token_format.well_formed(value):
                     continue
                 found.append((match.start(1), match.end(1), token_format.label))
     tokens: list[tuple[str, int, int]] = []

@@ -1,0 +1,168 @@
+"""Secret rules that know a secret by where it sits rather than by its format: a value given to
+a secret-like name (S003), and a password where the place says it is one (S004).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from types import MappingProxyType
+
+from landwatch.review.change import FileChange, Line
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.globs import LOCKFILES, matches_any
+from landwatch.review.rules.base import Option
+from landwatch.review.rules.secret_rule import SecretRule
+from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, assignments, element_value
+from landwatch.review.secrets.credentials import CREDENTIAL_FILES, CREDENTIAL_NEEDLES, credentials
+from landwatch.review.secrets.manifests import sealed, secret_data
+from landwatch.review.secrets.scanning import lines_with, shannon_entropy
+from landwatch.review.secrets.token_formats import tokens
+
+
+class GenericSecret(SecretRule):
+    """A secret-like name (password, secret, token, api_key, access_key, private_key,
+    credentials; also inside DB_PASSWORD or githubToken) assigned a literal of 8 characters or
+    more whose Shannon entropy reaches `min_entropy`, in code, JSON, YAML, TOML or .env syntax.
+
+    An unquoted value counts only in files matching `unquoted` (.env, INI, properties, YAML),
+    where it is a literal; elsewhere it is code (`os.environ[...]`, `getenv(...)`,
+    `process.env.X`); comparisons (`==`) and lists of names are not assignments. Let through:
+    UUIDs, hex digests of 40 or 64 characters, integrity hashes (sha512-...), placeholders
+    (${VAR}, {{ var }}, <your-token>, %(x)s, $VAR, {var}), regular expressions (a backslash),
+    URLs and paths, prose (a value with a space), dotted or dashed names (auth.token.expired),
+    dummies (starting test, dummy, fake, sample, example or your; holding changeme, example,
+    placeholder, redacted or password; six of one character in a row), lockfiles, and values
+    a S002 format recognises (S002 reports them by name). In a conventional test path
+    (tests/, testdata/, fixtures/, *_test.go, ...) a finding is told at info, not dropped; a
+    value already in the file before the change (a move) is told at info by every secret rule.
+    """
+
+    id = "S003"
+    name = "generic-secret"
+    severity = Severity.WARNING
+    merged_past = 3
+    lowered_in_tests = True
+    gitleaks_rules = MappingProxyType({"generic-api-key": ()})
+    options = (
+        Option("min_entropy", 3.5, "Shannon entropy (bits per character) a value must reach"),
+        Option(
+            "unquoted",
+            (".env", ".env.*", "*.env", "*.ini", "*.cfg", "*.properties", "*.yaml", "*.yml"),
+            "files where an unquoted value after `key=` or `key:` is a literal",
+        ),
+        Option("lockfiles", LOCKFILES, "generated files full of hashes, not checked"),
+    )
+    example = 'DB_PASSWORD = "' + "k8#Tq2!vZ9" + '$mW4pL"'
+
+    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
+        manifest = _manifest(file)
+        if manifest is not None and sealed(manifest):
+            return iter(())  # a SealedSecret: every value in it is encrypted for the cluster
+        return super().check_lines(file, lines)
+
+    def scan(
+        self, path: str | None, lines: Sequence[Line], *, before: bytes | None = None
+    ) -> Iterator[Finding]:
+        if path is not None and matches_any(path, self.option("lockfiles")):
+            return
+        unquoted = path is not None and matches_any(path, self.option("unquoted"))
+        min_entropy = float(self.option("min_entropy"))
+        seen: Counter[str] = Counter()
+        for index in sorted(lines_with(lines, folded=SECRET_NAME_NEEDLES)):
+            line = lines[index]
+            text = line.text
+            found = assignments(text, unquoted=unquoted, min_entropy=min_entropy)
+            if (value := _element_below(lines, index, min_entropy)) is not None:
+                yield from self.span_findings(
+                    path, lines[index + 1], [value], seen, _describe_literal, before
+                )
+            if not found:
+                continue
+            known = tokens(text)
+            found = [
+                (name, start, end)
+                for name, start, end in found
+                if not any(start < t_end and t_start < end for _, t_start, t_end in known)
+            ]
+            yield from self.span_findings(path, line, found, seen, _describe_literal, before)
+
+
+_MANIFESTS = (".yaml", ".yml")
+
+
+def _manifest(file: FileChange) -> bytes | None:
+    """The content of a YAML file that may be a Kubernetes manifest, else None."""
+    if not file.path.lower().endswith(_MANIFESTS):
+        return None
+    content = file.new_content()
+    return content if content is not None and b"kind" in content else None
+
+
+def _element_below(
+    lines: Sequence[Line], index: int, min_entropy: float
+) -> tuple[str, int, int] | None:
+    """The secret of an XML element opened on line `index` whose value is the next line and
+    which closes on the one after (`<apiToken>` / `value` / `</apiToken>`)."""
+    if index + 2 >= len(lines) or "<" not in lines[index].text:
+        return None
+    if lines[index + 2].number != lines[index].number + 2:
+        return None  # not three lines in a row of what the change added
+    return element_value(
+        lines[index].text, lines[index + 1].text, lines[index + 2].text, min_entropy=min_entropy
+    )
+
+
+def _describe_literal(name: str, value: str) -> str:
+    return (
+        f"secret-looking literal assigned to {name[:60]!r} (entropy {shannon_entropy(value):.1f})"
+    )
+
+
+class Credentials(SecretRule):
+    """A password in a URL's user info (`postgres://admin:…@db/app`), in a connection string
+    (`Server=…;User ID=svc;Password=…;`), after its label in any file (`pw:…`, `--password=…`,
+    `Password: …`), the credentials of an HTTP Authorization header (`Bearer …`, `Basic …`), or
+    in a credential file (`.pypirc`, `.netrc`, `.git-credentials`), whatever its entropy: the
+    place says it is a password.
+
+    After a label, an unquoted value counts only when no name in code could be it: it holds a
+    character a name does not, or mixes upper case, lower case and digits (`password =
+    password`, `pw: string` are code). Lets through placeholders: `user:password@`,
+    `${PASSWORD}`, `<password>`, `%s`, `****`, an empty password, values shown cut short (`…`,
+    `...`) and values encrypted for the repository (SOPS `ENC[…]`, Jasypt `ENC(…)`, Vault).
+    """
+
+    id = "S004"
+    name = "credentials"
+    severity = Severity.ERROR
+    merged_past = 3
+    options = (Option("credential_files", CREDENTIAL_FILES, "files of passwords"),)
+    example = "DATABASE_URL=postgres://admin:" + "Tr0ub4dor&3" + "@db.internal/app"
+
+    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
+        manifest = _manifest(file)
+        if manifest is not None and sealed(manifest):
+            return  # a SealedSecret: every value in it is encrypted for the cluster
+        yield from super().check_lines(file, lines)
+        data = secret_data(manifest) if manifest is not None else {}
+        seen: Counter[str] = Counter()
+        for line in lines:
+            if (span := data.get(line.number)) is not None:
+                found = [("credential in a Kubernetes Secret's data", *span)]
+                yield from self.span_findings(file.path, line, found, seen)
+
+    def scan(
+        self, path: str | None, lines: Sequence[Line], *, before: bytes | None = None
+    ) -> Iterator[Finding]:
+        credential_file = path is not None and matches_any(path, self.option("credential_files"))
+        seen: Counter[str] = Counter()
+        candidates = (
+            range(len(lines))
+            if credential_file
+            else sorted(lines_with(lines, folded=CREDENTIAL_NEEDLES))
+        )
+        for index in candidates:
+            line = lines[index]
+            found = credentials(line.text, credential_file=credential_file)
+            yield from self.span_findings(path, line, found, seen, before=before)

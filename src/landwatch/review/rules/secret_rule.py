@@ -1,0 +1,90 @@
+"""What every secret rule shares: added lines and the commit message scanned, a value already in
+the file before the change told at info, each finding shown by one redacted copy of its line.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from typing import ClassVar
+
+from landwatch.review.change import FileChange, Line
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.globs import TEST_PATHS, matches_any
+from landwatch.review.rules.base import LineRule
+from landwatch.review.secrets.redaction import redacted_snippet
+
+MOST_PER_LINE = 16
+
+
+class SecretRule(LineRule):
+    """A rule that finds credentials: on the added lines of a file, and on the commit message
+    (`scan` with no path). It honours `gitleaks:allow` and `pragma: allowlist secret`.
+
+    A new secret is reported wherever it lands, whatever the file or its directory held before.
+    Only two things lower one to info, and neither drops it: the same value was already in the
+    file before the change (a move or a copy, not a new leak), and, for a rule that judges by
+    name and entropy alone (`lowered_in_tests`), a conventional test path.
+    """
+
+    secret = True
+    # Whether a finding in a conventional test path (tests/, testdata/, *_test.go, ...) is told
+    # at info: for guesses by name and entropy, which test data is full of.
+    lowered_in_tests: ClassVar[bool] = False
+
+    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
+        before = file.old_content() if file.old_id is not None else None
+        return self.scan(file.path, lines, before=before)
+
+    def scan(
+        self, path: str | None, lines: Sequence[Line], *, before: bytes | None = None
+    ) -> Iterator[Finding]:
+        """The secrets on `lines` of `path` (None: the commit message); `before` is the file's
+        content before the change, where a value already there is no new leak."""
+        raise NotImplementedError
+
+    def lowered(
+        self, finding: Finding, path: str | None, value: str, before: bytes | None
+    ) -> Finding:
+        """The finding at info, saying why, when it is no new leak or a guess in test data."""
+        if before is not None and value and value.encode("utf-8", "surrogatepass") in before:
+            finding.severity = min(finding.severity, Severity.INFO)
+            finding.message += " (already in this file before the change: moved, not new)"
+        elif self.lowered_in_tests and path is not None and matches_any(path, TEST_PATHS):
+            finding.severity = min(finding.severity, Severity.INFO)
+            finding.message += " (in a test path)"
+        return finding
+
+    def span_findings(
+        self,
+        path: str | None,
+        line: Line,
+        found: Sequence[tuple[str, int, int]],
+        seen: Counter[str],
+        describe: Callable[[str, str], str] = lambda label, _value: label,
+        before: bytes | None = None,
+    ) -> Iterator[Finding]:
+        """A finding for each (label, start, end) secret of `line`, all shown by one copy of the
+        line with every one of them redacted; a value seen before in the scan is another
+        occurrence, not the same finding. `describe` makes the message of a label and value;
+        `before`, the file before the change, lowers a value already there (`lowered`)."""
+        if not found:
+            return
+        snippet = redacted_snippet(line.text, [(start, end) for _, start, end in found])
+        # Past a few findings a file's are one finding listing their lines (merged_past), so
+        # a line of thousands (minified, or built to slow the review) need not make them all.
+        found = found[:MOST_PER_LINE]
+        for label, start, end in found:
+            value = line.text[start:end]
+            occurrence = seen[value]
+            seen[value] += 1
+            finding = self.finding(
+                describe(label, value),
+                path=path,
+                number=line.number,
+                content=snippet,  # the identity holds the redacted line, never the secret
+                occurrence=occurrence,
+                snippet=snippet,
+            )
+            finding.span = (start, end)  # the place, not the value: for the declarations
+            yield self.lowered(finding, path, value, before)
