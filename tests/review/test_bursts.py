@@ -21,3 +21,11 @@ def test_two_findings_of_one_rule_on_one_line_are_one(repo: Repo) -> None:
     repo.land("pair", {"ids.py": f'IDS = ("{KEY_ID}", "{OTHER_ID}")\n'}, hooks=False)
     (finding,) = [f for f in review(repo).findings if f.rule == "S002"]
     assert finding.message == "AWS access key ID (2 on this line)"
+
+
+def test_one_secret_found_by_two_rules_is_one_finding(repo: Repo) -> None:
+    # A password in a URL's user info is also a value given to a secret-like name.
+    line = "DATABASE_PASSWORD_URL=postgres://app:Zq8Wv7Tu6Rs5QpX3@db.internal/app\n"
+    repo.land("url", {"settings.env": line}, hooks=False)
+    secrets = [f for f in review(repo).findings if f.rule.startswith("S")]
+    assert [f.severity.name for f in secrets] == ["ERROR"]  # S003 alone would be a warning

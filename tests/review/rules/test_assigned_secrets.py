@@ -246,3 +246,41 @@ def test_credential_placeholders_are_let_through(changes: Changes) -> None:
     ]
     change = changes.change({"notes.py": "\n".join(lines) + "\n"})
     assert found(change, "notes.py", Credentials()) == [("S004", 4, "password in a URL")]
+
+
+# --- manifests and elements, where the file's shape says what a value is -------------------------
+
+MANIFEST = """apiVersion: v1
+kind: Secret
+metadata:
+  name: db
+type: Opaque
+data:
+  connection: {encoded}
+"""
+
+
+def test_a_kubernetes_secret_s_data_is_a_credential(changes: Changes) -> None:
+    encoded = base64.b64encode(VALUES[0].encode()).decode()
+    change = changes.change({"deploy/db-secret.yaml": MANIFEST.format(encoded=encoded)})
+    findings = check(change, "deploy/db-secret.yaml", Credentials())
+    assert [(f.line, f.message) for f in findings] == [
+        (7, "credential in a Kubernetes Secret's data")
+    ]
+    assert encoded not in (findings[0].snippet or "")
+
+
+def test_a_sealed_secret_is_encrypted_and_left_alone(changes: Changes) -> None:
+    sealed = MANIFEST.replace("kind: Secret", "kind: SealedSecret").replace(
+        "data:", "encryptedData:"
+    )
+    text = sealed.format(encoded="AgB" + random_value(3, 300).replace("!", "A"))
+    change = changes.change({"deploy/sealed.yaml": text})
+    for rule in (Credentials(), GenericSecret()):
+        assert check(change, "deploy/sealed.yaml", rule) == []
+
+
+def test_an_xml_element_s_value_on_a_line_of_its_own(changes: Changes) -> None:
+    xml = f"<settings>\n  <apiToken>\n    {VALUES[2]}\n  </apiToken>\n</settings>\n"
+    change = changes.change({"conf/app.xml": xml})
+    assert [f.line for f in check(change, "conf/app.xml", GenericSecret())] == [3]

@@ -5,6 +5,7 @@ Every token here is built by the test (fake but well formed), so this file holds
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import string
@@ -20,6 +21,7 @@ from support.secret_examples import (
     TOKENS,
     check,
     found,
+    jwt,
     key_body,
     pem,
 )
@@ -243,3 +245,27 @@ def test_provider_formats_of_the_maintained_rule_set_are_reported(changes: Chang
         (2, "digitaloceanapikey (kingfisher's rules)", Severity.WARNING),  # only likely
     ]
     assert all(hugging_face not in (f.snippet or "") for f in findings)
+
+
+def test_credentials_wrapped_in_base64_are_found(changes: Changes) -> None:
+    key = "\n".join(pem("RSA PRIVATE KEY", 61)) + "\n"
+    encoded_key = base64.b64encode(key.encode()).decode()
+    encoded_jwt = base64.b64encode(jwt().encode()).decode()
+    change = changes.change(
+        {"k8s/tls.yaml": f"  tls.key: {encoded_key}\n", "ci/env.sh": f"TOKEN={encoded_jwt}\n"}
+    )
+    assert found(change, "k8s/tls.yaml", PrivateKey()) == [
+        ("S001", 1, "private key (base64-encoded PEM)")
+    ]
+    assert found(change, "ci/env.sh", TokenFormat()) == [
+        ("S002", 1, "JSON Web Token (base64-encoded)")
+    ]
+
+
+def test_a_key_written_in_code_or_after_a_log_s_prefix_is_found(changes: Changes) -> None:
+    body = key_body(62)
+    code = ['KEY = ("-----BEGIN PRIVATE KEY-----\\n"', *(f'    + "{b}\\n"' for b in body), ")"]
+    log = ["#6 0.245 -----BEGIN PRIVATE KEY-----", *(f"#6 0.245 {b}" for b in body)]
+    change = changes.change({"keys.py": "\n".join(code) + "\n", "build.log": "\n".join(log) + "\n"})
+    assert [f.line for f in check(change, "keys.py", PrivateKey())] == [1]
+    assert [f.line for f in check(change, "build.log", PrivateKey())] == [1]

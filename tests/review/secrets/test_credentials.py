@@ -89,3 +89,32 @@ def test_the_credentials_of_an_authorization_header_are_found() -> None:
             line.index(token) + len(token),
         )
     ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ALTER USER app WITH PASSWORD 'Zq8Wv7Tu6';",
+        "CREATE LOGIN app WITH PASSWORD = 'Zq8Wv7Tu6';",
+        "CREATE USER 'app'@'localhost' IDENTIFIED BY 'Zq8Wv7Tu6';",
+        "CREATE ROLE app WITH LOGIN PASSWORD Zq8Wv7Tu6;",
+    ],
+)
+def test_a_password_in_sql(line: str) -> None:
+    assert credentials(line) == [("password in SQL", *span(line, "Zq8Wv7Tu6"))]
+
+
+def test_what_sql_names_no_password_for() -> None:
+    assert credentials("ALTER USER 'x'@'%' PASSWORD EXPIRE INTERVAL 90 DAY;") == []
+    assert credentials("CREATE USER $NAME WITH PASSWORD '$TEST_USER_PASS';") == []
+
+
+def test_a_password_given_to_curl_or_powershell() -> None:
+    line = "curl --cacert ca.crt -u elastic:Zq8Wv7Tu6 https://localhost:9200"
+    assert credentials(line) == [("password given to curl", *span(line, "Zq8Wv7Tu6"))]
+    for stand_in in ('curl -u "$USER:$PASSWORD" x', "curl -u user:pass x", "curl --user xxx:yyy"):
+        assert credentials(stand_in) == [], stand_in
+    shell = '$p = ConvertTo-SecureString "Zq8Wv7Tu6!" -AsPlainText -Force'
+    assert credentials(shell) == [
+        ("password given to ConvertTo-SecureString", *span(shell, "Zq8Wv7Tu6!"))
+    ]

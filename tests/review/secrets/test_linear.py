@@ -20,6 +20,7 @@ from landwatch.review.change import Line
 from landwatch.review.rules.assigned_secrets import Credentials, GenericSecret
 from landwatch.review.rules.secrets import RULES
 from landwatch.review.secrets.detectors import spans
+from landwatch.review.secrets.manifests import secret_data
 from landwatch.review.secrets.private_keys import rotated_key_lines
 
 SIZES = (10_000, 100_000, 1_000_000)
@@ -64,6 +65,25 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "jwt anchors": repeated("eyJaaaaaaaa."),
     "aws secret anchors": repeated("aws: "),
     "many tokens": distinct_tokens,
+    # Syntaxes tried at the end of every secret-like name, and literals compared to one.
+    "compared literals": repeated('"a" == '),
+    "elements": repeated('<token a="b">'),
+    "attributes": repeated('key="token" value="'),
+    "flags": repeated("--token "),
+    "queries": repeated("?token=a&token"),
+    "statements": lambda size: "#define token " + repeated('"a')(size),
+    "calls by constant": lambda size: "f(" + repeated("TOKEN, ")(size),
+    # Prefixed tokens: prefixes without a body, bodies joined by separators.
+    "prefixes": repeated("ab_cd-"),
+    "prefixed bodies": lambda size: "ab_" + repeated("Zq8Wv7Tu6_")(size),
+    # Places that say a password follows: SQL, curl, PowerShell.
+    "sql passwords": repeated("password '"),
+    "curl users": lambda size: "curl " + repeated("-u a:")(size),
+    "secure strings": repeated("ConvertTo-SecureString "),
+    # Base64 anchors of a PEM key and a JWT.
+    "base64 anchors": repeated("LS0tLS1CRUdJTiZXlK"),
+    # A Kubernetes Secret's data, one long entry.
+    "secret data": lambda size: "a: " + repeated("Zq8W")(size),
 }
 
 
@@ -76,6 +96,7 @@ def scan(text: str) -> None:
             list(rule().scan(path, lines))
     spans(text)
     rotated_key_lines(f"{HEADER}\n{text}\n".encode(), {2})
+    secret_data(f"kind: Secret\ndata:\n  {text}\n".encode())
 
 
 def seconds(text: str, tries: int) -> float:

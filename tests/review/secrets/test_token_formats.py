@@ -4,9 +4,17 @@ short and one-case AWS secrets let through. Every token here is built by the tes
 
 from __future__ import annotations
 
+import pytest
+
 from landwatch.review.secrets.scanning import masked
-from landwatch.review.secrets.token_formats import FORMAT_LABELS, tokens
-from support.tokens import GITHUB_TOKEN
+from landwatch.review.secrets.token_formats import (
+    FORMAT_LABELS,
+    checksum_fails,
+    jwt_well_formed,
+    prefixed_tokens,
+    tokens,
+)
+from support.tokens import GITHUB_TOKEN, random_text
 
 GITHUB = GITHUB_TOKEN
 AWS_ID = "AKIA" + "QX7ZR4M2" * 2
@@ -53,3 +61,49 @@ def test_every_format_has_a_label_of_its_own() -> None:
     assert {"GitHub personal access token", "AWS access key ID", "JSON Web Token"} <= set(
         FORMAT_LABELS
     )
+
+
+def test_a_checksum_tells_a_service_s_token_from_a_typed_one() -> None:
+    assert not checksum_fails(GITHUB)
+    assert checksum_fails(GITHUB[:-1] + ("A" if GITHUB[-1] != "A" else "B"))
+    assert not checksum_fails("glpat-" + "Zq8Wv7Tu6Rs5QpX3Lm2N")  # a format without one
+
+
+def test_a_jwt_decodes_to_json_objects() -> None:
+    header = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"  # {"alg":"HS256","typ":"JWT"}
+    claims = "eyJzdWIiOiIxMjM0In0"  # {"sub":"1234"}
+    assert jwt_well_formed(f"{header}.{claims}.c2lnbmF0dXJl")
+    assert jwt_well_formed(f"{header}.{claims}")  # unsigned
+    assert not jwt_well_formed(f"{header[:-2]}.{claims}.c2lnbmF0dXJl")  # the header cut
+    assert not jwt_well_formed("eyJub3QgSlNPTg.eyJzdWIiOiIxMjM0In0.c2ln")
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "whsec_" + random_text("stripe", 32),
+        "glrtr-" + random_text("runner", 40),
+        "sk-ant-api03-" + random_text("anthropic", 93),
+    ],
+)
+def test_a_token_with_a_service_s_prefix_is_found(token: str) -> None:
+    line = f"deploy --token {token}"
+    ((label, start, end),) = prefixed_tokens(line)
+    assert (start, end) == (15, 15 + len(token))
+    assert label.startswith("token with a service's prefix (")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pi_3MtwBwLkdIwHu7ix28a3tqPa",  # an object's id: too short
+        "build-3f2a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a",  # a hash after a name
+        "test_should_return_the_right_value_for_input_42_and_7",  # words
+        "glptt-Need5_T00-be-exactly-40-chars--ELse_failing",
+        "desktop-rhf_SponsoredProductsRemoteRHFSearchEXPSubsK2Cli",  # inside a longer word
+        "ghp_" + random_text("short", 35),  # a known format's near miss is its pattern's call
+        "sk_" + "abcdefghijklmnopqrstuvwxyz0123456789",  # typed in order
+    ],
+)
+def test_what_only_looks_prefixed_is_no_token(text: str) -> None:
+    assert prefixed_tokens(text) == []

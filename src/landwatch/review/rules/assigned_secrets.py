@@ -144,8 +144,11 @@ class Credentials(SecretRule):
         manifest = _manifest(file)
         if manifest is not None and sealed(manifest):
             return  # a SealedSecret: every value in it is encrypted for the cluster
-        yield from super().check_lines(file, lines)
+        told = list(super().check_lines(file, lines))
+        yield from told
         data = secret_data(manifest) if manifest is not None else {}
+        for finding in told:  # a value a label already named (`password: …`) is told once
+            data.pop(finding.line or 0, None)
         seen: Counter[str] = Counter()
         for line in lines:
             if (span := data.get(line.number)) is not None:

@@ -38,6 +38,7 @@ from landwatch.review.secrets.token_formats import (
     TOKEN_NEEDLES_FOLDED,
     checksum_fails,
     jwt_well_formed,
+    prefixed_tokens,
     tokens,
 )
 from landwatch.review.secrets.wrapped import JWT_ANCHOR, PEM_ANCHOR, wrapped_keys, wrapped_tokens
@@ -169,28 +170,8 @@ class TokenFormat(SecretRule):
         found: dict[int, list[tuple[str, int, int]]] = {
             index: tokens(lines[index].text, anchors) for index, anchors in candidates.items()
         }
-        for index in lines_with(lines, (JWT_ANCHOR.encode(),)):
-            wrapped = [
-                ("JSON Web Token (base64-encoded)", start, end)
-                for start, end in wrapped_tokens(lines[index].text)
-            ]
-            found[index] = sorted([*found.get(index, []), *wrapped], key=lambda span: span[1])
-        likely: set[tuple[int, int]] = set()
-        provided = by_line(provider_tokens([line.raw for line in lines]))
-        for index, on_line in provided.items():
-            ours = found.get(index, [])
-            more = []
-            where = text_spans(lines[index].raw, on_line)
-            for token, (start, end) in zip(on_line, where, strict=True):
-                text = lines[index].text
-                if overlaps(ours, start, end) or not _credential(text, start, end):
-                    continue
-                if "jwt" in token.label and not jwt_well_formed(text[start:end]):
-                    continue  # JWT-shaped, but its header or claims are no JSON
-                more.append((f"{token.label} (kingfisher's rules)", start, end))
-                if not token.confident:
-                    likely.add((index, start))
-            found[index] = ours + more
+        _add_wrapped(lines, found)
+        likely = _add_provided(lines, found) | _add_prefixed(lines, found)
         for index in sorted(found):
             in_order = sorted(found[index], key=lambda span: span[1])[:MOST_PER_LINE]
             for finding, (_, start, end) in zip(
@@ -203,6 +184,57 @@ class TokenFormat(SecretRule):
                 if (index, start) in likely or checksum_fails(lines[index].text[start:end]):
                     finding.severity = min(finding.severity, Severity.WARNING)
                 yield finding
+
+
+Located = dict[int, list[tuple[str, int, int]]]  # line index -> (label, start, end), in order
+
+
+def _add_wrapped(lines: Sequence[Line], found: Located) -> None:
+    """JWTs wrapped in base64, beside the tokens found on their lines."""
+    for index in lines_with(lines, (JWT_ANCHOR.encode(),)):
+        wrapped = [
+            ("JSON Web Token (base64-encoded)", start, end)
+            for start, end in wrapped_tokens(lines[index].text)
+        ]
+        found[index] = sorted([*found.get(index, []), *wrapped], key=lambda span: span[1])
+
+
+def _add_provided(lines: Sequence[Line], found: Located) -> set[tuple[int, int]]:
+    """The maintained rule set's finds that landwatch's own did not make; the (line, start) of
+    those it finds only likely."""
+    likely: set[tuple[int, int]] = set()
+    provided = by_line(provider_tokens([line.raw for line in lines]))
+    for index, on_line in provided.items():
+        ours = found.get(index, [])
+        more = []
+        text = lines[index].text
+        for token, (start, end) in zip(on_line, text_spans(lines[index].raw, on_line), strict=True):
+            if overlaps(ours, start, end) or not _credential(text, start, end):
+                continue
+            if "jwt" in token.label and not jwt_well_formed(text[start:end]):
+                continue  # JWT-shaped, but its header or claims are no JSON
+            more.append((f"{token.label} (kingfisher's rules)", start, end))
+            if not token.confident:
+                likely.add((index, start))
+        found[index] = sorted(ours + more, key=lambda span: span[1])
+    return likely
+
+
+_LONG_RUN = re.compile(r"[A-Za-z0-9_-]{34}")
+
+
+def _add_prefixed(lines: Sequence[Line], found: Located) -> set[tuple[int, int]]:
+    """Tokens of a service's prefix no format named, all of them only likely."""
+    likely: set[tuple[int, int]] = set()
+    for index, line in enumerate(lines):
+        if not _LONG_RUN.search(line.text):
+            continue  # no run long enough for a prefix and thirty random characters
+        known = found.get(index, [])
+        more = [t for t in prefixed_tokens(line.text) if not overlaps(known, t[1], t[2])]
+        if more:
+            found[index] = sorted(known + more, key=lambda span: span[1])
+            likely.update((index, start) for _, start, _ in more)
+    return likely
 
 
 def _credential(text: str, start: int, end: int) -> bool:

@@ -41,10 +41,12 @@ _QUOTED_TAIL = re.compile(
 )
 # A bare value after an operator, up to what ends it in code or in a file of settings. It
 # holds no `=` but base64's padding: `token=token=…` must not make every name read to the end;
-# one opening with YAML's syntax (`!tag`, `&anchor`, `*alias`, `|`) or a sigil is no scalar.
+# one opening with YAML's syntax (`!tag`, `&anchor`, `*alias`, `|`) or a sigil is no scalar; an
+# escape (`\n` in a JSON string that holds a file) ends it.
 _BARE_TAIL = re.compile(
     r"(?:[\"'`]\]?)?" + _TYPE + r"\s*+(?:=>|:=|=(?!=)|:(?!:))\s*+"
-    r"(?P<value>[^\s\"'`,;()\[\]{}<>=!&*|%@][^\s\"'`,;()\[\]{}<>=]*+={0,2})(?=$|[\s,;)\]}#])"
+    r"(?P<value>[^\s\"'`,;()\[\]{}<>=!&*|%@\\][^\s\"'`,;()\[\]{}<>=\\]*+={0,2})"
+    r"(?=$|[\s,;)\]}#\\])"
 )
 # A statement naming the secret first: `#define PASSWORD "…"`, `SET password "…"`, `secret "…";`.
 _STATEMENT_HEAD = re.compile(r"\s*+(?:[#%]?[a-z]++\s++)?")

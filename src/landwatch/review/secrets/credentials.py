@@ -63,6 +63,10 @@ _SQL_PASSWORD = re.compile(
     r"(?:'(?P<quoted>[^']{1,128})'(?!\s*+\))|(?P<bare>[^\s;'\"()]{6,64})(?=\s*+;))",
     re.I,
 )
+# PowerShell's `ConvertTo-SecureString "…" -AsPlainText`: a password written in the script.
+_SECURE_STRING = re.compile(
+    r"convertto-securestring\s++(?:-string\s++)?\\?[\"'](?P<password>[^\"'\\]{4,128})\\?[\"']", re.I
+)
 # curl's `-u user:password` and `--user "user:password"`.
 _CURL_USER = re.compile(
     r"(?:^|\s)(?:-u|--user)\s++[\"']?(?P<user>[^\s:\"']*+)[\"']?:[\"']?"
@@ -77,6 +81,7 @@ CREDENTIAL_NEEDLES = (
     b"identified",
     b"-u",
     b"--user",
+    b"securestring",
 )
 
 
@@ -100,6 +105,8 @@ def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, 
     for match in _SQL_PASSWORD.finditer(text):
         group = "quoted" if match["quoted"] is not None else "bare"
         found.append(("password in SQL", *match.span(group)))
+    for match in _SECURE_STRING.finditer(text):
+        found.append(("password given to ConvertTo-SecureString", *match.span("password")))
     if "curl" in text:
         for match in _CURL_USER.finditer(text):
             found.append(("password given to curl", *match.span("password")))

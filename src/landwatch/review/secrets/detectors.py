@@ -11,7 +11,12 @@ from landwatch.review.secrets.credentials import CREDENTIAL_NEEDLES, credentials
 from landwatch.review.secrets.private_keys import KEY_NEEDLES, key_spans
 from landwatch.review.secrets.provider_rules import provider_spans
 from landwatch.review.secrets.scanning import PLACEHOLDER, ascii_lower
-from landwatch.review.secrets.token_formats import TOKEN_NEEDLES, TOKEN_NEEDLES_FOLDED, tokens
+from landwatch.review.secrets.token_formats import (
+    TOKEN_NEEDLES,
+    TOKEN_NEEDLES_FOLDED,
+    prefixed_tokens,
+    tokens,
+)
 from landwatch.review.secrets.wrapped import wrapped_keys, wrapped_tokens
 
 # What every credential of the maintained rule set holds: a run of token characters. Most lines
@@ -60,6 +65,7 @@ def spans(text: str) -> list[tuple[int, int]]:
         )
     if _TOKEN_SHAPED.search(text):
         found.extend(provider_spans(text))
+        found.extend((start, end) for _, start, end in prefixed_tokens(text))
         found.extend(wrapped_keys(text))
         found.extend(wrapped_tokens(text))
     return list(dict.fromkeys(found))

@@ -19,7 +19,9 @@ class NameKind(enum.Enum):
 
 
 # Substrings of a folded name (lower case, no separators) that say what its value is.
-_PASSWORD_PARTS = ("passw", "pwd", "pswd", "pswrd", "psswrd", "paswd", "passphrase", "passcode")
+_PASSWORD_PARTS = ("passw", "pwd", "passphrase", "passcode")
+# Password's abbreviations and misspellings: pswd, pswrd, psword, psswrd, paswd, passwd.
+_PASSWORD_SPELLINGS = re.compile(r"pa?s{1,2}w(?:o?r)?d")
 _SECRET_PARTS = (
     "secret",
     "token",
@@ -36,7 +38,7 @@ _SECRET_PARTS = (
 _PASSWORD_WORDS = frozenset({"pass", "pw", "passwd", "pword"})
 # Words ending in `pass` that are no password (`MYSQLPASS` is one).
 _NOT_PASS = frozenset({"bypass", "compass", "encompass", "surpass", "overpass", "underpass"})
-_KEY_WORDS = frozenset({"key", "pkey", "auth", "apikey", "authkey", "sharedkey"})
+_KEY_WORDS = frozenset({"key", "pkey", "auth", "authorization", "apikey", "authkey", "sharedkey"})
 # A name ending in one of these words names something about the secret, not the secret:
 # `password_field`, `secret_name`, `tokenUrl`, `api_key_id`, `secret_length`, `PASSWORD_HASH`.
 _NOT_THE_VALUE = frozenset(
@@ -67,7 +69,7 @@ _NOT_SECRET_WORDS = frozenset(
 )
 # Words of a name: runs of lower case, of upper case (before a capitalised word), or of digits.
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
-_NEEDLES_TEXT = (*_PASSWORD_PARTS, *_SECRET_PARTS, "pass", "pw", "key", "auth")
+_NEEDLES_TEXT = (*_PASSWORD_PARTS, *_SECRET_PARTS, "pass", "pw", "psw", "key", "auth")
 # What a line must hold, folded, for any name on it to be secret-like: the detectors' anchors.
 SECRET_NAME_NEEDLES = tuple(needle.encode() for needle in _NEEDLES_TEXT)
 _LONGEST_NAME = 128
@@ -93,6 +95,7 @@ def name_kind(name: str) -> NameKind | None:
         return None
     if (
         any(part in folded for part in _PASSWORD_PARTS)
+        or _PASSWORD_SPELLINGS.search(folded)
         or not _PASSWORD_WORDS.isdisjoint(words)
         or any(word.endswith("pass") and word not in _NOT_PASS for word in words)
     ):

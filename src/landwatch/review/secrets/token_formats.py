@@ -12,7 +12,13 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from landwatch.review.secrets.scanning import ascii_lower, masked, placeholder_token
+from landwatch.review.secrets.scanning import (
+    ascii_lower,
+    masked,
+    placeholder_token,
+    shannon_entropy,
+)
+from landwatch.review.secrets.values import looks_generated
 
 
 @dataclass(frozen=True)
@@ -116,6 +122,41 @@ _FORMATS = (
 
 
 FORMAT_LABELS = tuple(token_format.label for token_format in _FORMATS)
+
+# A service's token as most now make them: a short lower-case prefix naming the service and the
+# kind (`whsec_`, `nfp_`, `glrtr-`, `sk-ant-api03-`), then thirty or more random characters.
+# Object ids with prefixes (Stripe's `cus_…`, `pi_…`) are shorter. Each match starts where a
+# word does, its prefix is tried a bounded number of ways, and its body runs to the word's end
+# once, so a line costs one pass.
+_PREFIXED = re.compile(
+    r"(?<![A-Za-z0-9_.\-])(?P<prefix>[a-z][a-z0-9]{1,7}(?:[_-][a-z0-9]{1,7}){0,2}[_-])"
+    r"(?P<body>[A-Za-z0-9_\-]{30,}+)(?![A-Za-z0-9_.\-])"
+)
+_HEX_BODY = re.compile(r"[0-9a-f-]++")
+PREFIXED_LABEL = "token with a service's prefix"
+_EXACT_PREFIXES = tuple(
+    anchor
+    for token_format in _FORMATS
+    if not token_format.folded
+    for anchor in token_format.anchors
+)
+
+
+def prefixed_tokens(text: str) -> list[tuple[str, int, int]]:
+    """(label, start, end) of each token that has a service's prefix and a random body (of no
+    format landwatch or the rule set knows by name: the caller drops those it knows)."""
+    found = []
+    for match in _PREFIXED.finditer(text):
+        body = match["body"]
+        if match[0].startswith(_EXACT_PREFIXES):
+            continue  # a format known exactly: what its pattern refused is no token of it
+        if _HEX_BODY.fullmatch(body) or placeholder_token(match[0]):
+            continue  # a hash or an id after a name, or a stand-in
+        if (body.count("-") + body.count("_")) * 10 > len(body):
+            continue  # words joined (`be-exactly-40-chars`): base64url has one in thirty-two
+        if looks_generated(body) and shannon_entropy(body) >= 4.0 and not masked(text, match.end()):
+            found.append((f"{PREFIXED_LABEL} ({match['prefix']})", match.start(), match.end()))
+    return found
 
 
 def _by_needle() -> dict[bytes, list[tuple[_Format, str]]]:
