@@ -55,7 +55,7 @@ def test_pyproject_table_and_severity_by_name(repo: Repo) -> None:
         ("secrets = 1\n", "secrets must be a table ([secrets])"),
         ('[secrets]\nallow = "x"\n', "secrets.allow must be a list of strings"),
         ('[secrets]\nallow = ["["]\n', "secrets.allow: '[' is not a regular expression"),
-        ('[secrets]\nallow = ["(a*)*b"]\n', "secrets.allow: '(a*)*b' could take too long"),
+        ('[secrets]\nallow = ["(?=a)b"]\n', "secrets.allow: '(?=a)b' is not a regular expression"),
         ("[secrets]\nallow_paths = [1]\n", "secrets.allow_paths must be a list of strings"),
         ("[secrets]\nallowlist = []\n", "secrets: unknown key 'allowlist'"),
         ("x = " + "[" * 50_000 + "]" * 50_000 + "\n", "nested too deeply to read"),

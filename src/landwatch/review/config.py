@@ -177,7 +177,7 @@ def _patterns(value: Any, where: str, key: str) -> tuple[str, ...]:
     patterns = _strings(value, where, key)
     for pattern in patterns:
         try:
-            compile_safe(pattern, go=False)
+            compile_safe(pattern)
         except RegexError as error:
             raise ConfigError(f"{where}: {key}: {error}") from None
     return patterns

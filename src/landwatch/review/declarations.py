@@ -136,7 +136,7 @@ class Declarations:
         # What landwatch's own configuration allows was checked as it was read (review.config).
         for pattern in self._config.secrets_allow:
             with contextlib.suppress(RegexError):
-                self._own_values.append(compile_safe(pattern, go=False))
+                self._own_values.append(compile_safe(pattern))
         if (data := self._read(gitleaks.IGNORE)) is not None:
             self._ignored, bad = gitleaks.read_ignore(data)
             if bad:
@@ -195,7 +195,7 @@ def read_baseline(data: bytes, problems: list[str]) -> Baseline | None:
                 known[digest.lower()] = known.get(digest.lower(), False) or real
     for kind, pattern in _exclusions(document):
         try:
-            baseline.exclude.setdefault(kind, []).append(compile_safe(pattern, go=False))
+            baseline.exclude.setdefault(kind, []).append(compile_safe(pattern))
         except RegexError as error:
             problems.append(f"{BASELINE}: exclude {kind}s {error}: not honoured")
     return baseline
