@@ -21,21 +21,28 @@ from landwatch.review.secrets.token_formats import tokens
 
 
 class GenericSecret(SecretRule):
-    """A secret-like name (password, secret, token, api_key, access_key, private_key,
-    credentials; also inside DB_PASSWORD or githubToken) assigned a literal of 8 characters or
-    more whose Shannon entropy reaches `min_entropy`, in code, JSON, YAML, TOML or .env syntax.
+    """A value given to a secret-like name, in any syntax: assignments of every language (`=`,
+    `:`, `:=`, `=>`, Makefile's `?=` `::=`, PHP's `.=`, Go's `var x string =`), comparisons
+    with a literal (a hard-coded password), keys of JSON, YAML and TOML, `#define`/`SET`
+    statements, call arguments (`define('TOKEN', …)`, `setopt(c, CURLOPT_PASSWORD, …)`), XML
+    elements and key/value attributes, command-line flags and URL query parameters.
 
-    An unquoted value counts only in files matching `unquoted` (.env, INI, properties, YAML),
-    where it is a literal; elsewhere it is code (`os.environ[...]`, `getenv(...)`,
-    `process.env.X`); comparisons (`==`) and lists of names are not assignments. Let through:
-    UUIDs, hex digests of 40 or 64 characters, integrity hashes (sha512-...), placeholders
-    (${VAR}, {{ var }}, <your-token>, %(x)s, $VAR, {var}), regular expressions (a backslash),
-    URLs and paths, prose (a value with a space), dotted or dashed names (auth.token.expired),
-    dummies (starting test, dummy, fake, sample, example or your; holding changeme, example,
-    placeholder, redacted or password; six of one character in a row), lockfiles, and values
-    a S002 format recognises (S002 reports them by name). In a conventional test path
-    (tests/, testdata/, fixtures/, *_test.go, ...) a finding is told at info, not dropped; a
-    value already in the file before the change (a move) is told at info by every secret rule.
+    A name's words say how its value is judged: a password's (password, passwd, pwd, pass, pw,
+    passphrase and their misspellings) is one at six characters of two kinds, as people make
+    them; a secret's (secret, token, credentials, api_key, access_key, private_key, ...) when
+    its Shannon entropy reaches `min_entropy`, or it is a UUID or a hex key; a bare `key` or
+    `auth` only when the value looks generated. Not secret names: those ending in a word that
+    names something about the secret (`_id`, `_name`, `_url`, `_length`, `_hash`, `_file`,
+    ...) or starting with public, csrf or authenticity. A bare value counts in files matching
+    `unquoted` (.env, INI, properties, YAML), where it is a literal, and elsewhere only when no
+    name or expression of code could be it. Let through: templates (${VAR}, {{ var }},
+    <your-token>, %(x)s, $VAR), values encrypted for the repository (SOPS, Jasypt, Vault), masks
+    and values shown cut short, dummies (test, dummy, fake, example, changeme, a unit repeated,
+    six characters in order), URLs and paths, prose, dotted names, lockfiles, SealedSecret
+    manifests, and values a S002 format recognises (S002 reports them by name). In a
+    conventional test path (tests/, testdata/, fixtures/, *_test.go, ...) a finding is told at
+    info, not dropped; a value already in the file before the change (a move) is told at info
+    by every secret rule.
     """
 
     id = "S003"
@@ -120,17 +127,20 @@ def _describe_literal(name: str, value: str) -> str:
 
 
 class Credentials(SecretRule):
-    """A password in a URL's user info (`postgres://admin:…@db/app`), in a connection string
-    (`Server=…;User ID=svc;Password=…;`), after its label in any file (`pw:…`, `--password=…`,
-    `Password: …`), the credentials of an HTTP Authorization header (`Bearer …`, `Basic …`), or
-    in a credential file (`.pypirc`, `.netrc`, `.git-credentials`), whatever its entropy: the
-    place says it is a password.
+    """A password where the place says it is one, whatever its entropy: a URL's user info
+    (`postgres://admin:…@db/app`), a connection string (`Server=…;User ID=svc;Password=…;`),
+    after its label in any file (`pw:…`, `--password=…`, `Password: …`), an HTTP Authorization
+    header's credentials (`Bearer …`, `Basic …`), SQL (`PASSWORD '…'`, `IDENTIFIED BY '…'`),
+    curl's `-u user:…`, PowerShell's `ConvertTo-SecureString "…"`, a credential file
+    (`.pypirc`, `.netrc`, `.git-credentials`), and the values of a Kubernetes Secret's `data`
+    and `stringData` (base64 is an encoding, not a protection).
 
     After a label, an unquoted value counts only when no name in code could be it: it holds a
     character a name does not, or mixes upper case, lower case and digits (`password =
     password`, `pw: string` are code). Lets through placeholders: `user:password@`,
     `${PASSWORD}`, `<password>`, `%s`, `****`, an empty password, values shown cut short (`…`,
-    `...`) and values encrypted for the repository (SOPS `ENC[…]`, Jasypt `ENC(…)`, Vault).
+    `...`), values encrypted for the repository (SOPS `ENC[…]`, Jasypt `ENC(…)`, Vault) and a
+    SealedSecret's, encrypted for its cluster.
     """
 
     id = "S004"

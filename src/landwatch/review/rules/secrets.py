@@ -48,7 +48,8 @@ _BASE64_LINE = re.compile(rb"\s*[A-Za-z0-9+/=]+\s*")
 
 class PrivateKey(SecretRule):
     """Private key material: PEM private keys (RSA, DSA, EC, OpenSSH, PKCS#8, encrypted, PGP),
-    PuTTY key files and OpenVPN static keys, whole or inside a quoted string.
+    PuTTY key files and OpenVPN static keys, whole, inside a quoted string, written as strings
+    of code or after a log's prefix, and PEM keys wrapped in base64 (`LS0tLS1CRUdJTi…`).
 
     Public keys and certificates are not reported, nor is a header with no key body after it
     (code or docs that mention the format); a PuTTY header counts only at the start of a line.
@@ -120,14 +121,17 @@ class TokenFormat(SecretRule):
     """Credentials of a known format: the hundreds of provider formats of kingfisher's
     maintained rule set (kingfisher-secret-scanner), with landwatch's own few beside them: AWS
     key IDs (and secret keys next to an aws/secret name), GitHub, GitLab, Slack (tokens and
-    webhooks), Stripe live keys, Google API keys, JWTs, npm, PyPI and SendGrid.
+    webhooks), Stripe live keys, Google API keys, JWTs, npm, PyPI and SendGrid; JWTs wrapped in
+    base64; and tokens of no format known by name but of the shape services now give theirs, a
+    short lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`) and thirty random characters.
 
-    A format the rule set is sure of (a checksum, a strict prefix), and landwatch's own, is an
-    error; one it finds only likely is a warning. Each is matched exactly, on word
-    boundaries: test-mode keys (sk_test_), a token one character short or long, and
-    documentation placeholders (holding EXAMPLE, or eight of the same character in a row) are
-    let through. Lockfiles are checked too: a registry token in a resolved URL is still a
-    token.
+    An error where the format is sure: a checksum that holds (GitHub's and npm's CRC32), a
+    strict prefix, landwatch's own formats; a warning where it is only likely (the rule set's
+    likely finds, a service's prefix), or where a checksum fails (made up or mistyped). Each is
+    matched exactly, on word boundaries: a token one character short or long, a JWT whose
+    header or claims are no JSON, and documentation placeholders (holding EXAMPLE, a unit
+    repeated, six characters in order, a mask) are let through. Lockfiles are checked too: a
+    registry token in a resolved URL is still a token.
     """
 
     id = "S002"
