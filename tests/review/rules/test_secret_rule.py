@@ -22,6 +22,7 @@ from support.secret_examples import (
     VALUES,
     check,
     key_body,
+    pem,
     unsalted,
 )
 from support.tokens import GITHUB_TOKEN, github_token
@@ -157,12 +158,13 @@ def test_a_secret_removed_is_no_finding(repo: Repo) -> None:
     assert reported(review(repo), "S002") == []
 
 
-def test_guesses_in_test_paths_are_told_at_info_and_known_formats_as_they_are(
-    repo: Repo,
-) -> None:
+def test_secrets_in_test_paths_are_told_at_info_but_a_proven_token_as_it_is(repo: Repo) -> None:
+    key = "\n".join(pem("PRIVATE KEY", 71)) + "\n"
     files = {
         "tests/fixtures/settings.py": f'password = "{VALUES[1]}"\n',
         "tests/fixtures/aws.py": f'KEY = "{AWS_KEY_ID}"\n',
+        "tests/certs/server.key": key,  # a test certificate's key, as psf/requests keeps them
+        "tests/fixtures/ci.py": f'TOKEN = "{GITHUB_TOKEN}"\n',  # its checksum holds: real
         "app/settings.py": f'password = "{VALUES[2]}"\n',
     }
     report_ = review(repo, repo.land("fixtures", files, hooks=False))
@@ -170,7 +172,11 @@ def test_guesses_in_test_paths_are_told_at_info_and_known_formats_as_they_are(
         ("app/settings.py", 1, "warning"),
         ("tests/fixtures/settings.py", 1, "info"),
     ]
-    assert reported(report_, "S002") == [("tests/fixtures/aws.py", 1, "error")]
+    assert reported(report_, "S001") == [("tests/certs/server.key", 1, "info")]
+    assert sorted(reported(report_, "S002")) == [
+        ("tests/fixtures/aws.py", 1, "info"),
+        ("tests/fixtures/ci.py", 1, "error"),
+    ]
 
 
 def test_a_key_body_regenerated_under_the_same_header_is_found(repo: Repo) -> None:

@@ -49,7 +49,6 @@ class GenericSecret(SecretRule):
     name = "generic-secret"
     severity = Severity.WARNING
     merged_past = 3
-    lowered_in_tests = True
     gitleaks_rules = MappingProxyType({"generic-api-key": ()})
     options = (
         Option("min_entropy", 3.5, "Shannon entropy (bits per character) a value must reach"),

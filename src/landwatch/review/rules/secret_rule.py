@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from typing import ClassVar
 
 from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
@@ -23,14 +22,12 @@ class SecretRule(LineRule):
 
     A new secret is reported wherever it lands, whatever the file or its directory held before.
     Only two things lower one to info, and neither drops it: the same value was already in the
-    file before the change (a move or a copy, not a new leak), and, for a rule that judges by
-    name and entropy alone (`lowered_in_tests`), a conventional test path.
+    file before the change (a move or a copy, not a new leak), and a conventional test path
+    (tests/, testdata/, *_test.go, ...), where test keys and fixtures live, unless the value is
+    one the service provably made (`sure_anywhere`: a checksum that holds).
     """
 
     secret = True
-    # Whether a finding in a conventional test path (tests/, testdata/, *_test.go, ...) is told
-    # at info: for guesses by name and entropy, which test data is full of.
-    lowered_in_tests: ClassVar[bool] = False
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         before = file.old_content() if file.old_id is not None else None
@@ -46,11 +43,23 @@ class SecretRule(LineRule):
     def lowered(
         self, finding: Finding, path: str | None, value: str, before: bytes | None
     ) -> Finding:
-        """The finding at info, saying why, when it is no new leak or a guess in test data."""
+        """The finding at info, saying why, when it is no new leak or sits in test data."""
         if before is not None and value and value.encode("utf-8", "surrogatepass") in before:
             finding.severity = min(finding.severity, Severity.INFO)
             finding.message += " (already in this file before the change: moved, not new)"
-        elif self.lowered_in_tests and path is not None and matches_any(path, TEST_PATHS):
+            return finding
+        if self.sure_anywhere(value):
+            return finding
+        return self.in_test_data(finding, path)
+
+    def sure_anywhere(self, value: str) -> bool:
+        """Whether `value` is a credential the service provably made, told at its severity even
+        in test data; none by default."""
+        return False
+
+    def in_test_data(self, finding: Finding, path: str | None) -> Finding:
+        """The finding at info, saying so, when `path` is a conventional test path."""
+        if path is not None and matches_any(path, TEST_PATHS):
             finding.severity = min(finding.severity, Severity.INFO)
             finding.message += " (in a test path)"
         return finding

@@ -37,6 +37,7 @@ from landwatch.review.secrets.token_formats import (
     TOKEN_NEEDLES,
     TOKEN_NEEDLES_FOLDED,
     checksum_fails,
+    checksum_holds,
     jwt_well_formed,
     prefixed_tokens,
     tokens,
@@ -80,13 +81,14 @@ class PrivateKey(SecretRule):
         if content is None or b"PRIVATE KEY" not in content:
             return
         for label, number in rotated_key_lines(content, {line.number for line in lines}):
-            yield self.finding(
+            finding = self.finding(
                 f"{label} (its body replaced in place)",
                 path=file.path,
                 number=number,
                 content=f"rotated {label} {number}",
                 snippet=KEY_MATERIAL,
             )
+            yield self.in_test_data(finding, file.path)
 
     def scan(
         self, path: str | None, lines: Sequence[Line], *, before: bytes | None = None
@@ -107,7 +109,7 @@ class PrivateKey(SecretRule):
                     continue
                 occurrence = seen[material]
                 seen[material] += 1
-                yield self.finding(
+                finding = self.finding(
                     label,
                     path=path,
                     number=line.number,
@@ -115,6 +117,7 @@ class PrivateKey(SecretRule):
                     occurrence=occurrence,
                     snippet=snippet,
                 )
+                yield self.in_test_data(finding, path)
 
 
 class TokenFormat(SecretRule):
@@ -165,6 +168,9 @@ class TokenFormat(SecretRule):
         }
     )
     example = 'GITHUB_TOKEN = "ghp_' + "a1B2c3D4e5" * 3 + 'a1B2c3"'
+
+    def sure_anywhere(self, value: str) -> bool:
+        return checksum_holds(value)
 
     def scan(
         self, path: str | None, lines: Sequence[Line], *, before: bytes | None = None

@@ -179,6 +179,12 @@ _CHECKSUMMED = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "npm_")
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
+def checksum_holds(value: str) -> bool:
+    """Whether `value` is of a format with a checksum and its checksum holds: a token the
+    service made, not one typed for a test."""
+    return value.startswith(_CHECKSUMMED) and len(value) == 40 and not checksum_fails(value)
+
+
 def checksum_fails(value: str) -> bool:
     """Whether `value` is of a format with a checksum (GitHub's classic tokens, npm's) and its
     checksum does not hold; False for every format without one."""
