@@ -117,6 +117,9 @@ MAKERS: dict[str, st.SearchStrategy[str]] = {
         chars(WORD, 10, 40),
     ),
     "npm access token": chars(ALNUM, 36).map(lambda v: "npm_" + v),
+    "X (Twitter) bearer token": chars(ALNUM + "%", 40, 90).map(
+        lambda v: "AAAAAAAAAAAAAAAAAAAAA" + v
+    ),
     "PyPI upload token": chars(WORD, 50, 70).map(lambda v: "pypi-AgEIcHlwaS5vcmc" + v),
     "SendGrid API key": st.builds(lambda a, b: f"SG.{a}.{b}", chars(WORD, 22), chars(WORD, 43)),
 }

@@ -80,6 +80,7 @@ TOKENS = [
     ("Google API key", "AIza" + exactly("Sy9_Kq-Lm3Np5Rt7Vx2Zb4Dc6Fh8Jk0Mn1P", 35)),
     ("JSON Web Token", jwt()),
     ("npm access token", github_token("npm", "npm_")),
+    ("X (Twitter) bearer token", "A" * 21 + random_text("x", 30) + "%3D" + random_text("y", 20)),
     ("PyPI upload token", "pypi-AgEIcHlwaS5vcmc" + "CJ" + "Ab1Cd2Ef3G" * 6),
     (
         "SendGrid API key",

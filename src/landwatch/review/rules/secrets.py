@@ -124,7 +124,8 @@ class TokenFormat(SecretRule):
     """Credentials of a known format: the hundreds of provider formats of kingfisher's
     maintained rule set (kingfisher-secret-scanner), with landwatch's own few beside them: AWS
     key IDs (and secret keys next to an aws/secret name), GitHub, GitLab, Slack (tokens and
-    webhooks), Stripe live keys, Google API keys, JWTs, npm, PyPI and SendGrid; JWTs wrapped in
+    webhooks), Stripe live keys, Google API keys, JWTs, npm, PyPI, SendGrid and X (Twitter) bearer
+    tokens; JWTs wrapped in
     base64; and tokens of no format known by name but of the shape services now give theirs, a
     short lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`) and thirty random characters.
 
@@ -163,6 +164,7 @@ class TokenFormat(SecretRule):
             "gcp-api-key": ("Google API key",),
             "jwt": ("JSON Web Token",),
             "npm-access-token": ("npm access token",),
+            "twitter-bearer-token": ("X (Twitter) bearer token",),
             "pypi-upload-token": ("PyPI upload token",),
             "sendgrid-api-token": ("SendGrid API key",),
         }

@@ -25,6 +25,7 @@ _PASSWORD_SPELLINGS = re.compile(r"pa?s{1,2}w(?:o?r)?d")
 _SECRET_PARTS = (
     "secret",
     "token",
+    "bearer",
     "credential",
     "apikey",
     "accesskey",

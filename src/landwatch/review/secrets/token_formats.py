@@ -112,6 +112,9 @@ _FORMATS = (
         well_formed=jwt_well_formed,
     ),
     _token("npm access token", "npm_", "[A-Za-z0-9]{36}"),
+    # X's (Twitter's) app-only bearer tokens open with the base64 of zero bytes, then the rest,
+    # URL-encoded where it holds `+`, `/` or `=`.
+    _token("X (Twitter) bearer token", "AAAAAAAAAAAAAAAAAAAAA", "[A-Za-z0-9%]{40,}+"),
     _token("PyPI upload token", "pypi-AgEIcHlwaS5vcmc", "[A-Za-z0-9_-]{50,}"),
     _Format(
         "SendGrid API key",
