@@ -134,9 +134,9 @@ class Credentials(SecretRule):
     (`.pypirc`, `.netrc`, `.git-credentials`), and the values of a Kubernetes Secret's `data`
     and `stringData` (base64 is an encoding, not a protection).
 
-    After a label, an unquoted value counts only when no name in code could be it: it holds a
-    character a name does not, or mixes upper case, lower case and digits (`password =
-    password`, `pw: string` are code). Lets through placeholders: `user:password@`,
+    After a label, an unquoted value counts as S003 judges a password in code: six characters
+    of two kinds that no name in code could be (it holds a character a name does not, or mixes
+    upper case, lower case and digits: `password = password`, `pw: string` are code). Lets through placeholders: `user:password@`,
     `${PASSWORD}`, `<password>`, `%s`, `****`, an empty password, values shown cut short (`…`,
     `...`), values encrypted for the repository (SOPS `ENC[…]`, Jasypt `ENC(…)`, Vault) and a
     SealedSecret's, encrypted for its cluster.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from landwatch.review.secrets.values import stand_in
+from landwatch.review.secrets.values import password_value, stand_in
 
 # Every pattern here runs in time linear in the line: each starts at a fixed anchor (`://`, a
 # separator before `password`), its quantifiers take disjoint characters or are possessive, and
@@ -53,10 +53,6 @@ _AUTHORIZATION = re.compile(
     r"(?P<credential>[A-Za-z0-9._~+/=-]{12,4096})",
     re.I,
 )
-# A value that is a name in code (`password = password`, `pw: string`), not a password: letters,
-# digits and underscores only, unless it mixes upper case, lower case and digits as generated
-# passwords do.
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 # SQL's `PASSWORD 'x'`, `WITH PASSWORD = 'x'`, `IDENTIFIED BY 'x'`, and a bare one before `;`.
 _SQL_PASSWORD = re.compile(
     r"(?<![\w.])(?:password|identified\s++by)\s*+=?\s*+"
@@ -98,7 +94,7 @@ def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, 
     if line is not None:
         found.append(("password in a credential file", *line.span("password")))
     for match in _LABELLED_PASSWORD.finditer(text):
-        if _generated(match["password"]):
+        if password_value(match["password"], in_code=True):
             found.append(("password after its label", *match.span("password")))
     for match in _AUTHORIZATION.finditer(text):
         found.append(("credentials in an Authorization header", *match.span("credential")))
@@ -120,21 +116,6 @@ def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, 
             continue
         kept.append((what, start, end))
     return kept
-
-
-def _generated(value: str) -> bool:
-    """Whether an unquoted value after a password's label is a password rather than a name in
-    code: it holds a character no name does, or mixes upper case, lower case and digits."""
-    if not _NAME.fullmatch(value):
-        return not value.startswith(("$", "%", "{", "<", "@", "&", "*", "!")) and not (
-            "/" in value and "." in value  # a path or a host
-        )
-    return (
-        len(value) >= 8
-        and any(c.isupper() for c in value)
-        and any(c.islower() for c in value)
-        and any(c.isdigit() for c in value)
-    )
 
 
 def _url_passwords(text: str) -> list[tuple[int, int]]:
