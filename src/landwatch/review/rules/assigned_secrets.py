@@ -136,10 +136,10 @@ class Credentials(SecretRule):
 
     After a label, an unquoted value counts as S003 judges a password in code: six characters
     of two kinds that no name in code could be (it holds a character a name does not, or mixes
-    upper case, lower case and digits: `password = password`, `pw: string` are code). Lets through placeholders: `user:password@`,
-    `${PASSWORD}`, `<password>`, `%s`, `****`, an empty password, values shown cut short (`…`,
-    `...`), values encrypted for the repository (SOPS `ENC[…]`, Jasypt `ENC(…)`, Vault) and a
-    SealedSecret's, encrypted for its cluster.
+    upper case, lower case and digits: `password = password`, `pw: string` are code). Lets
+    through placeholders: `user:password@`, `${PASSWORD}`, `<password>`, `%s`, `****`, an empty
+    password, values shown cut short (`…`, `...`), values encrypted for the repository (SOPS
+    `ENC[…]`, Jasypt `ENC(…)`, Vault) and a SealedSecret's, encrypted for its cluster.
     """
 
     id = "S004"
