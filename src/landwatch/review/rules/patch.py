@@ -21,7 +21,8 @@ from landwatch.review.change import (
     Line,
 )
 from landwatch.review.findings import Finding, Severity
-from landwatch.review.rules.base import FileRule, Fixtures, LineRule, Option, TreeRule
+from landwatch.review.rules.base import FileRule, LineRule, Option, TreeRule
+from landwatch.review.rules.endings import BlankLinesAtEnd, MissingFinalNewline
 
 
 class TrailingWhitespace(LineRule):
@@ -48,20 +49,6 @@ class TrailingWhitespace(LineRule):
             if markdown and raw.endswith(b"  ") and not raw.endswith(b"   ") and raw.strip():
                 continue
             yield self.finding("trailing whitespace", path=file.path, line=line)
-
-
-class MissingFinalNewline(LineRule):
-    """A text file whose last line has no line end (symlinks have none by nature)."""
-
-    id = "P002"
-    name = "missing-final-newline"
-    example = "the last line of config.ini ends without a newline"
-    severity = Severity.WARNING
-    fixtures = Fixtures.BYTES
-
-    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
-        if file.lacks_final_newline and lines and not file.is_symlink and lines[-1].end == b"":
-            yield self.finding("no newline at the end of the file", path=file.path, line=lines[-1])
 
 
 class MixedLineEndings(FileRule):
@@ -371,4 +358,5 @@ RULES = [
     NewSubmodule,
     SymlinkBecameFile,
     DuplicateKey,
+    BlankLinesAtEnd,
 ]

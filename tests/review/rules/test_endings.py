@@ -1,0 +1,46 @@
+"""How a file ends (review.rules.endings): a missing final newline or blank lines at the end,
+reported only when the change brought them."""
+
+from __future__ import annotations
+
+from support.changes import Changes
+from support.review import found, reviewed
+
+
+def test_a_final_newline_missing_before_the_change_is_not_reported_again(changes: Changes) -> None:
+    branch = changes.branch()
+    first = branch.land({"a.txt": "one\ntwo"})
+    assert found(reviewed(first), "P002") == [("P002", "a.txt", 2)]
+    again = branch.land({"a.txt": "one\nthree"})  # its last line changed, still no newline
+    assert found(reviewed(again), "P002") == []
+    mended = branch.land({"a.txt": "one\nthree\n"})
+    lost = branch.land({"a.txt": "one\nfour"})  # had one, lost it: the change did it
+    assert found(reviewed(mended), "P002") == []
+    assert found(reviewed(lost), "P002") == [("P002", "a.txt", 2)]
+
+
+def test_blank_lines_added_at_the_end_are_reported(changes: Changes) -> None:
+    branch = changes.branch()
+    change = branch.land(
+        {"setup.py": "x = 1\n\n\n", "one.txt": "x\n \n", "fine.txt": "x\n", "mid.txt": "a\n\nb\n"}
+    )
+    assert found(reviewed(change), "P013") == [("P013", "one.txt", 2), ("P013", "setup.py", 2)]
+    finding = next(f for f in reviewed(change).findings if f.rule == "P013" and f.line == 2)
+    assert finding.message in (
+        "a blank line at the end of the file",
+        "2 blank lines at the end of the file",
+    )
+
+
+def test_blank_lines_that_were_there_before_are_not_reported(changes: Changes) -> None:
+    branch = changes.branch()
+    branch.land({"notes.txt": "a\n\n"})
+    change = branch.land({"notes.txt": "b\n\n"})  # the same one blank line at the end
+    assert found(reviewed(change), "P013") == []
+    worse = branch.land({"notes.txt": "b\n\n\n"})  # one more: the change made it worse
+    assert found(reviewed(worse), "P013") == [("P013", "notes.txt", 2)]
+
+
+def test_binary_files_are_not_read_for_blank_lines(changes: Changes) -> None:
+    change = changes.change({"logo.png": b"\x89PNG\r\n\x1a\n\x00\x00\n\n"})
+    assert found(reviewed(change), "P013") == []
