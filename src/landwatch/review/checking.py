@@ -18,7 +18,8 @@ from landwatch.review.budget import Budget
 from landwatch.review.change import Change, ChangeShape, FileChange, Line
 from landwatch.review.config import ReviewConfig
 from landwatch.review.findings import Finding
-from landwatch.review.globs import matches_any
+from landwatch.review.generated import GeneratedFiles
+from landwatch.review.globs import LOCKFILES_OF_MANIFEST, matches_any
 from landwatch.review.rules.base import (
     ChangeRule,
     FileRule,
@@ -33,6 +34,16 @@ from landwatch.review.rules.secret_rule import SecretRule
 log = logging.getLogger(__name__)
 
 _REVERT = re.compile(r'^(Revert|Reapply) "')
+# What a bot's release or update commit rewrites: build outputs, changelogs, manifests.
+RELEASED = (
+    "dist/**",
+    "build/**",
+    "CHANGELOG*",
+    "CHANGES*",
+    "HISTORY*",
+    "RELEASE*",
+    *LOCKFILES_OF_MANIFEST,
+)
 # Files named in the note of a review that ran out of time; the rest are counted.
 _NAMED_UNREACHED = 5
 
@@ -47,12 +58,14 @@ def checked(
     included = [file for file in change.files if not matches_any(file.path, config.exclude)]
     findings += _change_findings(change, included, rules, notes)
     readable = {file.path: file for file in included if not file.deleted and not file.is_submodule}
+    tools_output = _tools_output(change, config, list(readable.values()), notes)
     unreached: list[str] = []
     for file in readable.values():
         if budget.spent:
             unreached.append(file.path)
             continue
-        findings += _file_findings(file, rules, notes, budget)
+        only_secrets = file.path in tools_output
+        findings += _file_findings(file, rules, notes, budget, only_secrets=only_secrets)
     if unreached:
         budget.stop(f"line and file checks did not reach {_files(unreached)}")
     return readable, findings
@@ -133,14 +146,54 @@ def _message_secrets(change: Change, rules: RuleSet, notes: list[str]) -> list[F
     return findings
 
 
+def _bot_author(change: Change, config: ReviewConfig) -> str | None:
+    """The name of the commit's author when it is a bot (`skip_authors`), else None."""
+    message = change.message
+    if message.author_name in config.skip_authors or message.author_email in config.skip_authors:
+        return message.author_name
+    return None
+
+
+def _tools_output(
+    change: Change, config: ReviewConfig, files: list[FileChange], notes: list[str]
+) -> dict[str, str]:
+    """The files a tool wrote, not the author, and why: generated, vendored or not text, and
+    in a bot's commit its build outputs, changelogs and manifests; said in `notes`."""
+    generated = GeneratedFiles(change, files)
+    notes.extend(generated.problems)
+    found = {f.path: why for f in files if (why := generated.why(f)) is not None}
+    bot = _bot_author(change, config)
+    if bot is not None:
+        released = f"written by {bot}, a bot"
+        for file in files:
+            if file.path not in found and matches_any(file.path, RELEASED):
+                found[file.path] = released
+    if found:
+        shown = ", ".join(f"{path} ({why})" for path, why in list(found.items())[:_NAMED_UNREACHED])
+        more = f" and {len(found) - _NAMED_UNREACHED} more" if len(found) > _NAMED_UNREACHED else ""
+        notes.append(
+            f"patch rules skipped on {len(found)} file{'s' if len(found) != 1 else ''} no "
+            f"person wrote line by line: {shown}{more} (secrets are still looked for)"
+        )
+    return found
+
+
 def _file_findings(
-    file: FileChange, rules: RuleSet, notes: list[str], budget: Budget
+    file: FileChange, rules: RuleSet, notes: list[str], budget: Budget, *, only_secrets: bool
 ) -> list[Finding]:
     """The line rules on the file's added lines, then the file rules on its new content, each
-    rule while the budget lasts."""
+    rule while the budget lasts; only the secret rules on a tool's output."""
     findings: list[Finding] = []
-    line_rules = [rule for rule in rules.of(LineRule) if rule.wants(file.path)]
-    file_rules = [rule for rule in rules.of(FileRule) if rule.wants(file.path)]
+    line_rules = [
+        rule
+        for rule in rules.of(LineRule)
+        if rule.wants(file.path) and (rule.secret or not only_secrets)
+    ]
+    file_rules = [
+        rule
+        for rule in rules.of(FileRule)
+        if rule.wants(file.path) and (rule.secret or not only_secrets)
+    ]
     lines = _added_lines(file, notes) if line_rules else []
     if lines or file.lacks_final_newline:
         for line_rule in line_rules:
