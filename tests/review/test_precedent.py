@@ -16,3 +16,10 @@ def test_fixtures_that_end_without_a_newline_keep_their_bytes(repo: Repo) -> Non
     assert any("test fixtures whose files end that way" in note for note in report.notes)
     repo.land("elsewhere", {"src/config.ini": "a = 1"}, hooks=False)
     assert found(review(repo), "P002") == [("P002", "src/config.ini", 1)]
+
+
+def test_what_the_editorconfig_asks_for_no_practice_quiets(repo: Repo) -> None:
+    repo.land("fixtures", {f"tests/golden/{n}.out": f"expected {n}" for n in range(3)}, hooks=False)
+    repo.land("declared", {".editorconfig": "[*]\ninsert_final_newline = true\n"}, hooks=False)
+    repo.land("another", {"tests/golden/3.out": "expected 3"}, hooks=False)
+    assert found(review(repo)) == [("P002", "tests/golden/3.out", 1)]

@@ -19,6 +19,7 @@ from landwatch.review.bursts import bursts, one_per_line, one_per_secret, unique
 from landwatch.review.change import Change, FileChange, open_repository, resolve
 from landwatch.review.checking import checked
 from landwatch.review.config import ConfigError, ReviewConfig, read_config
+from landwatch.review.editor_config import EditorConfig, declared_off
 from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.precedent import unprecedented
@@ -31,6 +32,17 @@ from landwatch.review.standards import Standards
 from landwatch.review.suppressions import unsuppressed
 
 CONFIG_RULE = "CFG"
+
+
+def _as_declared(
+    findings: list[Finding], change: Change, rules: RuleSet, notes: list[str]
+) -> list[Finding]:
+    """What the project declared (.editorconfig) outranks what its history taught (fixtures),
+    then one finding per secret, per burst and per line."""
+    editor = EditorConfig(change, rules)
+    findings = declared_off(findings, editor, notes)
+    findings = unprecedented(findings, change, rules, notes, insisted=editor.insists)
+    return one_per_line(bursts(one_per_secret(findings, rules), rules))
 
 
 def review(
@@ -70,8 +82,7 @@ def review(
     findings += [_config_finding(problem) for problem in linters.problems]
     notes += linted.notes
     findings = unsuppressed(findings + linted.findings, readable, change, rules, config, notes)
-    findings = unprecedented(findings, change, rules, notes)
-    findings = one_per_line(bursts(one_per_secret(findings, rules), rules))
+    findings = _as_declared(findings, change, rules, notes)
     notes += budget.stopped + _coverage_notes(change, config)
     _redact(findings, notes, linted.runs, readable)
     unique_fingerprints(findings)

@@ -10,6 +10,7 @@ to let a new one through (rules/secrets.py says what a secret finding does take 
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 
 import pygit2
 
@@ -24,11 +25,17 @@ MAX_BLOB_BYTES = 256 * 1024
 
 
 def unprecedented(
-    findings: list[Finding], change: Change, rules: RuleSet, notes: list[str]
+    findings: list[Finding],
+    change: Change,
+    rules: RuleSet,
+    notes: list[str],
+    *,
+    insisted: Callable[[Finding], bool] = lambda _finding: False,
 ) -> list[Finding]:
     """The findings the history before the change does not show as the project's practice, as
     each rule's `fixtures` says; the others are counted in a note: missing final newlines in
-    test fixture directories whose files end so."""
+    test fixture directories whose files end so. What the project `insisted` on (its
+    .editorconfig asks for the final newline) no practice quiets."""
     practice = {rule.id: rule.fixtures for rule in rules.rules if rule.fixtures is not None}
     if not any(f.path and f.rule in practice for f in findings):
         return findings
@@ -36,7 +43,12 @@ def unprecedented(
     kept, endings = [], 0
     for finding in findings:
         path, kind = finding.path, practice.get(finding.rule)
-        if path and kind is Fixtures.BYTES and precedent.keeps_bytes(path):
+        if (
+            path
+            and kind is Fixtures.BYTES
+            and not insisted(finding)
+            and precedent.keeps_bytes(path)
+        ):
             endings += 1
             continue
         kept.append(finding)

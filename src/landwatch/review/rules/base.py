@@ -122,6 +122,9 @@ class Rule:
     learned: ClassVar[Learned | None] = None
     # The fixture practice that, where the history shows it, keeps the rule's findings quiet.
     fixtures: ClassVar[Fixtures | None] = None
+    # The .editorconfig key that decides the rule for a file (review.editor_config): `false`
+    # turns it off there, `true` keeps its findings whatever the history taught.
+    editorconfig: ClassVar[str | None] = None
     # gitleaks' rules that find what this rule finds, each with the starts of the messages of
     # the findings it stands for (none: all of them): an allowlist a project scoped to one of
     # them in .gitleaks.toml applies to those findings (review.gitleaks).

@@ -38,6 +38,7 @@ class MissingFinalNewline(LineRule):
     example = "the last line of config.ini ends without a newline"
     severity = Severity.WARNING
     fixtures = Fixtures.BYTES
+    editorconfig = "insert_final_newline"
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         if not (file.lacks_final_newline and lines and not file.is_symlink):

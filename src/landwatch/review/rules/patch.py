@@ -36,6 +36,7 @@ class TrailingWhitespace(LineRule):
     example = "x = compute()␠␠   (P001: trailing whitespace; ␠ marks a space)"
     severity = Severity.WARNING
     merged_past = 3
+    editorconfig = "trim_trailing_whitespace"
     options = (Option("markdown", ("*.md", "*.markdown"), "files where two spaces break a line"),)
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:

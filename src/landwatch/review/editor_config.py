@@ -1,0 +1,148 @@
+"""What a project declared in its `.editorconfig` files, read from the landed commit's tree with
+EditorConfig's own library (`editorconfig`): a section that turns trailing-whitespace trimming
+or the final newline off turns the matching rule off for its files; one that turns it on makes
+the rule's finding certain, whatever the history taught.
+
+A section's glob is translated by the library and run with RE2: a repository's glob matches in
+time linear in the path (the library's own matcher backtracks).
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+from collections.abc import Iterable
+from typing import Any
+
+from editorconfig.exceptions import ParsingError
+from editorconfig.fnmatch import translate
+from editorconfig.ini import EditorConfigParser
+
+from landwatch.review.change import Change
+from landwatch.review.findings import Finding
+from landwatch.review.regexes import RegexError, SafePattern, compile_safe
+from landwatch.review.rules.base import RuleSet
+
+FILE_NAME = ".editorconfig"
+_MOST_DIRECTORIES = 64
+
+
+class _CommittedParser(EditorConfigParser):
+    """EditorConfig's parser, its globs matched by RE2 instead of Python's `re`."""
+
+    problems: list[str]
+
+    def matches_filename(self, config_filename: str, glob: str) -> bool:
+        directory = posixpath.dirname(config_filename)
+        glob = glob.replace("\\#", "#").replace("\\;", ";")
+        if "/" in glob:
+            glob = posixpath.join(directory, glob[1:] if glob.startswith("/") else glob)
+        else:
+            glob = posixpath.join("**/", glob)
+        return _matches(self.filename, glob, self.problems)
+
+
+def _matches(name: str, glob: str, problems: list[str]) -> bool:
+    """Whether `name` matches an EditorConfig glob, numeric ranges (`{1..3}`) included."""
+    compiled = _compiled(glob, problems)
+    if compiled is None:
+        return False
+    pattern, ranges = compiled
+    match = pattern.pattern.match(name)
+    if match is None:
+        return False
+    for number, (low, high) in zip(match.groups(), ranges, strict=False):
+        if number is None or number[0] == "0" or not low <= int(number) <= high:
+            return False
+    return True
+
+
+_COMPILED: dict[str, tuple[SafePattern, list[tuple[int, int]]] | None] = {}
+
+
+def _compiled(glob: str, problems: list[str]) -> tuple[SafePattern, list[tuple[int, int]]] | None:
+    if glob not in _COMPILED:
+        try:
+            regex, ranges = translate(glob)
+            if regex.endswith("\\Z") and not regex.endswith("\\\\Z"):
+                regex = regex[:-2] + "\\z"  # the end of the text, as RE2 spells it
+            _COMPILED[glob] = (compile_safe(regex), ranges)
+        except (RegexError, ValueError, IndexError) as error:
+            problems.append(f"{FILE_NAME}: the section [{glob}] cannot be used ({error})")
+            _COMPILED[glob] = None
+    return _COMPILED[glob]
+
+
+class EditorConfig:
+    """The `.editorconfig` settings of the landed tree, for each path asked about."""
+
+    def __init__(self, change: Change, rules: RuleSet) -> None:
+        self._change = change
+        # Which key decides each rule (each rule says so: its `editorconfig` attribute).
+        self._keys = {rule.id: rule.editorconfig for rule in rules.rules if rule.editorconfig}
+        self._files: dict[str, str | None] = {}
+        self.problems: list[str] = []
+
+    def _text(self, directory: str) -> str | None:
+        if directory not in self._files:
+            data = self._change.file_at(posixpath.join(directory, FILE_NAME))
+            self._files[directory] = None if data is None else data.decode("utf-8", "replace")
+        return self._files[directory]
+
+    def settings(self, path: str) -> dict[str, str]:
+        """The options every `.editorconfig` from `path`'s directory up to the root (or the
+        first `root = true`) gives `path`, a closer file's winning, keys and values lower-case."""
+        options: dict[str, str] = {}
+        name = "/" + path
+        directory = posixpath.dirname(name)
+        for _ in range(_MOST_DIRECTORIES):
+            text = self._text(directory.lstrip("/"))
+            if text is not None:
+                parser = _CommittedParser(name)
+                parser.problems = self.problems
+                try:
+                    # The parser reads a stream as it reads its files: the committed text.
+                    stream: Any = io.StringIO(text)
+                    parser._read(stream, posixpath.join(directory, FILE_NAME))
+                except ParsingError as error:
+                    self.problems.append(f"{FILE_NAME}: {str(error).splitlines()[0][:120]}")
+                for key, value in parser.options.items():
+                    options.setdefault(key, value.lower())
+                if parser.root_file:
+                    break
+            if directory == "/":
+                break
+            directory = posixpath.dirname(directory)
+        return options
+
+    def turns_off(self, finding: Finding) -> bool:
+        """Whether the project's `.editorconfig` turns the finding's rule off for its file."""
+        return self._value(finding) == "false"
+
+    def insists(self, finding: Finding) -> bool:
+        """Whether the project's `.editorconfig` asks for what the finding says is missing, so
+        that no practice learned from history may quiet it."""
+        return self._value(finding) == "true"
+
+    def _value(self, finding: Finding) -> str | None:
+        key = self._keys.get(finding.rule)
+        if key is None or finding.path is None:
+            return None
+        return self.settings(finding.path).get(key)
+
+
+def declared_off(
+    findings: Iterable[Finding], config: EditorConfig, notes: list[str]
+) -> list[Finding]:
+    """The findings the project's `.editorconfig` does not turn off; the others counted in a
+    note, with any section that could not be used."""
+    kept, off = [], 0
+    for finding in findings:
+        if config.turns_off(finding):
+            off += 1
+        else:
+            kept.append(finding)
+    if off:
+        notes.append(f"{off} finding(s) not reported: the project's .editorconfig turns them off")
+    notes.extend(dict.fromkeys(config.problems))
+    return kept

@@ -1,0 +1,75 @@
+"""What a project declared in its .editorconfig (review.editor_config), read from the landed
+commit with EditorConfig's library: a section turning a check off turns its rule off for those
+files, one turning it on keeps the finding whatever the history taught, and a glob runs in
+time linear in the path."""
+
+from __future__ import annotations
+
+import time
+
+from landwatch.review.editor_config import _matches
+from support.repos import Repo
+from support.review import found, review
+
+EDITORCONFIG = """root = true
+
+[*]
+trim_trailing_whitespace = true
+insert_final_newline = true
+
+[*.md]
+trim_trailing_whitespace = false
+
+[fixtures/**]
+insert_final_newline = false
+
+[*.snap]
+insert_final_newline = false
+"""
+
+
+def test_a_section_that_turns_a_check_off_turns_its_rule_off(repo: Repo) -> None:
+    repo.land("editorconfig", {".editorconfig": EDITORCONFIG}, hooks=False)
+    repo.land(
+        "change",
+        {
+            "README.md": "three spaces   \n",
+            "app.py": "x = 1  \n",
+            "fixtures/out.txt": "no newline",
+            "ui/view.snap": "no newline",
+            "src/main.py": "y = 2",
+        },
+        hooks=False,
+    )
+    report = review(repo)
+    assert found(report) == [("P001", "app.py", 1), ("P002", "src/main.py", 1)]
+    assert "3 finding(s) not reported: the project's .editorconfig turns them off" in report.notes
+
+
+def test_a_closer_file_wins_and_root_stops_the_walk(repo: Repo) -> None:
+    repo.land(
+        "editorconfig",
+        {
+            ".editorconfig": "[*]\ntrim_trailing_whitespace = false\n",
+            "strict/.editorconfig": "root = true\n[*]\ntrim_trailing_whitespace = true\n",
+            "loose/.editorconfig": "[*.py]\n",
+        },
+        hooks=False,
+    )
+    repo.land("change", {"strict/a.py": "x  \n", "loose/b.py": "y  \n"}, hooks=False)
+    assert found(review(repo)) == [("P001", "strict/a.py", 1)]
+
+
+def test_the_declaration_comes_from_the_landed_commit(repo: Repo) -> None:
+    repo.land("change", {"app.py": "x = 1  \n"}, hooks=False)
+    (repo.path / ".editorconfig").write_text("[*]\ntrim_trailing_whitespace = false\n")
+    assert found(review(repo)) == [("P001", "app.py", 1)]  # the worktree's file is not read
+
+
+def test_a_section_glob_matches_in_time_linear_in_the_path() -> None:
+    glob = "**/" + "*a" * 12 + "*b"  # exponential under a backtracking engine
+    started = time.perf_counter()
+    assert not _matches("/" + "a" * 200, glob, [])
+    assert time.perf_counter() - started < 1.0
+    assert _matches("/src/x.py", "**/*.{py,pyi}", [])
+    assert _matches("/2.txt", "**/{1..3}.txt", []) and not _matches("/7.txt", "**/{1..3}.txt", [])
