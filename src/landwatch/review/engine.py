@@ -18,6 +18,7 @@ from landwatch.review.budget import DEFAULT_REVIEW_BUDGET, Budget
 from landwatch.review.bursts import bursts, one_per_line, one_per_secret, unique_fingerprints
 from landwatch.review.change import Change, FileChange, open_repository, resolve
 from landwatch.review.checking import checked
+from landwatch.review.commit_conventions import Declared, declared_standards
 from landwatch.review.config import ConfigError, ReviewConfig, read_config
 from landwatch.review.editor_config import EditorConfig, declared_off
 from landwatch.review.findings import Finding, Severity, fingerprint
@@ -76,6 +77,7 @@ def review(
     )
     if standards is not None:
         notes += _apply_standards(rules, config, standards)
+    notes += _apply_declared(rules, config, declared_standards(change))
     readable, found = checked(change, config, rules, notes, budget)
     findings += found
     linted = linter_runner.run_all(change, readable, config.linters, linters, budget)
@@ -149,6 +151,29 @@ def _apply_standards(rules: RuleSet, config: ReviewConfig, standards: Standards)
     if not applied:
         return []
     return [f"learned from {standards.commits} commits of history: " + "; ".join(applied)]
+
+
+def _apply_declared(
+    rules: RuleSet, config: ReviewConfig, declared: dict[str, Declared]
+) -> list[str]:
+    """What the project declared to its commit linters, over what the history taught, where
+    landwatch's committed configuration says nothing."""
+    applied = []
+    overridden = standards_overridden(config)
+    for rule in rules.rules:
+        learned = rule.learned
+        if learned is None or learned.option is None or rule.id in overridden:
+            continue
+        said = declared.get(learned.standard)
+        if said is None:
+            continue
+        if said.value is None:
+            rule.active_severity = Severity.OFF
+            applied.append(f"{said.source} turns off what {rule.id} checks")
+        else:
+            rule.settings[learned.option] = said.value
+            applied.append(f"{said.source} declares {learned.option} {said.value} for {rule.id}")
+    return [f"declared by the project: {'; '.join(applied)}"] if applied else []
 
 
 def _coverage_notes(change: Change, config: ReviewConfig) -> list[str]:
