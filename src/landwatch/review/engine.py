@@ -24,6 +24,7 @@ from landwatch.review.editor_config import EditorConfig, declared_off
 from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.precedent import unprecedented
+from landwatch.review.precommit_scopes import PreCommitScopes, scoped_out
 from landwatch.review.report import Report
 from landwatch.review.rules import all_rules
 from landwatch.review.rules.base import RuleSet
@@ -38,10 +39,11 @@ CONFIG_RULE = "CFG"
 def _as_declared(
     findings: list[Finding], change: Change, rules: RuleSet, notes: list[str]
 ) -> list[Finding]:
-    """What the project declared (.editorconfig) outranks what its history taught (fixtures),
-    then one finding per secret, per burst and per line."""
+    """What the project declared (.editorconfig, its pre-commit hooks' scopes) outranks what its
+    history taught (fixtures); then one finding per secret, per burst and per line."""
     editor = EditorConfig(change, rules)
     findings = declared_off(findings, editor, notes)
+    findings = scoped_out(findings, PreCommitScopes(change, rules), notes)
     findings = unprecedented(findings, change, rules, notes, insisted=editor.insists)
     return one_per_line(bursts(one_per_secret(findings, rules), rules))
 

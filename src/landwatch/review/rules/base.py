@@ -125,6 +125,9 @@ class Rule:
     # The .editorconfig key that decides the rule for a file (review.editor_config): `false`
     # turns it off there, `true` keeps its findings whatever the history taught.
     editorconfig: ClassVar[str | None] = None
+    # The pre-commit hooks that check what this rule checks (review.precommit_scopes): a file
+    # the project's configuration keeps out of all of them is one the rule leaves alone.
+    precommit_hooks: ClassVar[tuple[str, ...]] = ()
     # gitleaks' rules that find what this rule finds, each with the starts of the messages of
     # the findings it stands for (none: all of them): an allowlist a project scoped to one of
     # them in .gitleaks.toml applies to those findings (review.gitleaks).

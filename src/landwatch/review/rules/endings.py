@@ -34,6 +34,7 @@ class MissingFinalNewline(LineRule):
     its last line changes."""
 
     id = "P002"
+    precommit_hooks = ("end-of-file-fixer",)
     name = "missing-final-newline"
     example = "the last line of config.ini ends without a newline"
     severity = Severity.WARNING
@@ -57,6 +58,7 @@ class BlankLinesAtEnd(FileRule):
     binary files and symlinks are not read."""
 
     id = "P013"
+    precommit_hooks = ("end-of-file-fixer",)
     name = "blank-lines-at-end"
     example = "three empty lines added after the last line of setup.py"
     severity = Severity.WARNING

@@ -32,6 +32,7 @@ class TrailingWhitespace(LineRule):
     """
 
     id = "P001"
+    precommit_hooks = ("trailing-whitespace",)
     name = "trailing-whitespace"
     example = "x = compute()␠␠   (P001: trailing whitespace; ␠ marks a space)"
     severity = Severity.WARNING
@@ -57,6 +58,7 @@ class MixedLineEndings(FileRule):
     mixed before the change is not reported again."""
 
     id = "P003"
+    precommit_hooks = ("mixed-line-ending",)
     name = "mixed-line-endings"
     example = "a file with both CRLF and LF line ends after the change"
     severity = Severity.WARNING
@@ -99,6 +101,7 @@ class ConflictMarkers(LineRule):
     """
 
     id = "P004"
+    precommit_hooks = ("check-merge-conflict",)
     name = "conflict-markers"
     example = "<<<<<<< HEAD\nvalue = 1\n=======\nvalue = 2\n>>>>>>> topic"
     severity = Severity.ERROR
@@ -120,6 +123,7 @@ class LargeFile(TreeRule):
     """A file added, or grown, past a size; files stored in Git LFS (filter=lfs) are exempt."""
 
     id = "P005"
+    precommit_hooks = ("check-added-large-files",)
     name = "large-file"
     example = "data/dump.sql added at 12.4 MB (limit 500 KB; consider Git LFS)"
     severity = Severity.WARNING
@@ -152,6 +156,7 @@ class SyntaxErrorRule(FileRule):
     TOML forbids a key twice: that is a syntax error too."""
 
     id = "P006"
+    precommit_hooks = ("check-json", "check-yaml", "check-toml", "check-ast")
     name = "syntax-error"
     example = "settings.json: JSON syntax error: Expecting property name enclosed in double quotes"
     severity = Severity.ERROR
@@ -220,6 +225,7 @@ class DebugStatement(LineRule):
     """A debugger left in Python: `breakpoint()`, or importing pdb, ipdb, pudb and their kin."""
 
     id = "P007"
+    precommit_hooks = ("debug-statements",)
     name = "debug-statement"
     example = "import pdb; pdb.set_trace()"
     severity = Severity.WARNING
@@ -245,6 +251,7 @@ class PortablePaths(TreeRule):
     Windows), or that Windows cannot hold (CON, NUL..., <>:"|?*\\, a trailing dot or space)."""
 
     id = "P008"
+    precommit_hooks = ("check-case-conflict", "check-illegal-windows-names")
     name = "portable-paths"
     example = "docs/Readme.md added beside docs/README.md; aux.c (reserved on Windows)"
     severity = Severity.WARNING
@@ -287,6 +294,7 @@ class ExecutableShebang(TreeRule):
     not executable (checked on files added or whose mode changed; binaries are left alone)."""
 
     id = "P009"
+    precommit_hooks = ("check-executables-have-shebangs", "check-shebang-scripts-are-executable")
     name = "executable-shebang"
     example = "scripts/deploy.sh starts with #! but is not executable"
     severity = Severity.INFO
@@ -313,6 +321,7 @@ class NewSubmodule(TreeRule):
     """A submodule added to the tree."""
 
     id = "P010"
+    precommit_hooks = ("forbid-new-submodules", "forbid-submodules")
     name = "new-submodule"
     example = "lib/vendored added as a submodule"
     severity = Severity.WARNING
@@ -330,6 +339,7 @@ class SymlinkBecameFile(TreeRule):
     (the file then holds the link's target path)."""
 
     id = "P011"
+    precommit_hooks = ("destroyed-symlinks",)
     name = "symlink-became-file"
     example = 'config/current, a symlink, became a file holding "config/prod.ini"'
     severity = Severity.WARNING

@@ -1,0 +1,117 @@
+"""Where a project's pre-commit (or prek) configuration scopes the checks landwatch's rules also
+make: a file the project's `trailing-whitespace` hook excludes, or its top-level `exclude`
+leaves out, is one the project accepts as it is, and the rule standing for that hook is off
+there. Read from the landed tree's `.pre-commit-config.yaml`; nothing in it is run.
+
+pre-commit's `files` and `exclude` are Python regular expressions searched in the path; they
+run here with RE2 (linear in the path), and one RE2 cannot run is a note. Secret rules are not
+scoped this way: only what a project declared to its secret scanners leaves a secret out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import yaml
+
+from landwatch.review.change import Change
+from landwatch.review.findings import Finding
+from landwatch.review.regexes import RegexError, SafePattern, compile_safe
+from landwatch.review.rules.base import RuleSet
+
+FILE_NAMES = (".pre-commit-config.yaml", ".pre-commit-config.yml")
+_MOST_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """Where one hook runs: the files it takes and the files it leaves."""
+
+    files: SafePattern | None
+    exclude: SafePattern | None
+
+    def covers(self, path: str) -> bool:
+        if self.files is not None and not self.files.search(path):
+            return False
+        return self.exclude is None or not self.exclude.search(path)
+
+
+class PreCommitScopes:
+    """The scopes the landed tree's pre-commit configuration gives the hooks landwatch's rules
+    stand for (each rule names its hooks: its `precommit_hooks` attribute)."""
+
+    def __init__(self, change: Change, rules: RuleSet) -> None:
+        self.problems: list[str] = []
+        self.source: str | None = None
+        self._top: _Scope | None = None
+        self._hooks: dict[str, list[_Scope]] = {}  # hook id -> each place it is configured
+        self._hooks_of = {
+            rule.id: rule.precommit_hooks
+            for rule in rules.rules
+            if rule.precommit_hooks and not rule.secret
+        }
+        for name in FILE_NAMES:
+            data = change.file_at(name)
+            if data is not None and len(data) <= _MOST_BYTES:
+                self.source = name
+                self._read(data.decode("utf-8", "replace"))
+                break
+
+    def _pattern(self, value: object, where: str) -> SafePattern | None:
+        if not isinstance(value, str) or value in ("", "^$"):
+            return None
+        try:
+            return compile_safe(value)
+        except RegexError as error:
+            self.problems.append(f"{self.source}: {where}: {error}")
+            return None
+
+    def _read(self, text: str) -> None:
+        try:
+            config = yaml.safe_load(text)
+        except (yaml.YAMLError, RecursionError, ValueError) as error:
+            self.problems.append(f"{self.source} cannot be read ({type(error).__name__})")
+            return
+        if not isinstance(config, dict):
+            return
+        self._top = _Scope(
+            self._pattern(config.get("files"), "files"),
+            self._pattern(config.get("exclude"), "exclude"),
+        )
+        repos = config.get("repos")
+        for repo in repos if isinstance(repos, list) else []:
+            hooks = repo.get("hooks") if isinstance(repo, dict) else None
+            for hook in hooks if isinstance(hooks, list) else []:
+                if isinstance(hook, dict) and isinstance(hook.get("id"), str):
+                    where = f"hook {hook['id']}"
+                    scope = _Scope(
+                        self._pattern(hook.get("files"), f"{where} files"),
+                        self._pattern(hook.get("exclude"), f"{where} exclude"),
+                    )
+                    self._hooks.setdefault(hook["id"], []).append(scope)
+
+    def turns_off(self, finding: Finding) -> bool:
+        """Whether the project runs the rule's hook, and runs it nowhere on the finding's file."""
+        hooks = self._hooks_of.get(finding.rule)
+        path = finding.path
+        if not hooks or path is None:
+            return False
+        scopes = [scope for hook in hooks for scope in self._hooks.get(hook, [])]
+        if not scopes:
+            return False  # the project does not run that hook: nothing declared
+        if self._top is not None and not self._top.covers(path):
+            return True
+        return not any(scope.covers(path) for scope in scopes)
+
+
+def scoped_out(findings: list[Finding], scopes: PreCommitScopes, notes: list[str]) -> list[Finding]:
+    """The findings the project's pre-commit configuration does not scope out; the others
+    counted in a note, with every pattern that could not be used."""
+    kept = [finding for finding in findings if not scopes.turns_off(finding)]
+    if len(kept) < len(findings):
+        notes.append(
+            f"{len(findings) - len(kept)} finding(s) not reported: {scopes.source} leaves "
+            "those files out of the hook that checks the same"
+        )
+    notes.extend(dict.fromkeys(scopes.problems))
+    return kept

@@ -1,0 +1,72 @@
+"""Where a project's pre-commit configuration scopes a hook a rule stands for
+(review.precommit_scopes), read from the landed tree: a file every such hook leaves out gets no
+finding of that rule; a hook the project does not run declares nothing; secrets are never
+scoped out this way."""
+
+from __future__ import annotations
+
+from support.repos import Repo
+from support.review import KEY_ID, found, review
+
+CONFIG = """exclude: ^external/
+repos:
+  - repo: https://github.com/pre-commit/pre-commit-hooks
+    rev: v5.0.0
+    hooks:
+      - id: debug-statements
+        exclude: ^src/click/(_termui_impl|testing)\\.py$
+      - id: trailing-whitespace
+        files: \\.py$
+      - id: detect-private-key
+        exclude: .*
+"""
+
+
+def test_a_hook_s_exclusions_are_the_rule_s(repo: Repo) -> None:
+    repo.land("pre-commit", {".pre-commit-config.yaml": CONFIG}, hooks=False)
+    debug = "import pdb; pdb.set_trace()\n"
+    repo.land(
+        "change",
+        {
+            "src/click/testing.py": debug,  # the project exempts exactly this file
+            "src/click/core.py": debug,
+            "external/x.py": "y = 1   \n",  # out of every hook (top-level exclude)
+            "docs/notes.txt": "z   \n",  # trailing-whitespace runs only on .py files
+            "src/click/util.py": "w = 1   \n",
+        },
+        hooks=False,
+    )
+    report = review(repo)
+    assert found(report) == [("P007", "src/click/core.py", 1), ("P001", "src/click/util.py", 1)]
+    assert (
+        "3 finding(s) not reported: .pre-commit-config.yaml leaves those files out of the hook "
+        "that checks the same" in report.notes
+    )
+
+
+def test_a_hook_the_project_does_not_run_declares_nothing(repo: Repo) -> None:
+    config = "repos:\n  - repo: local\n    hooks:\n      - id: ruff\n        exclude: .*\n"
+    repo.land("pre-commit", {".pre-commit-config.yaml": config}, hooks=False)
+    repo.land("change", {"a.py": "import pdb; pdb.set_trace()\n"}, hooks=False)
+    assert found(review(repo)) == [("P007", "a.py", 1)]
+
+
+def test_secrets_are_not_scoped_out_by_pre_commit(repo: Repo) -> None:
+    repo.land("pre-commit", {".pre-commit-config.yaml": CONFIG}, hooks=False)
+    repo.land("change", {"src/keys.py": f'KEY = "{KEY_ID}"\n'}, hooks=False)
+    assert found(review(repo)) == [("S002", "src/keys.py", 1)]
+
+
+def test_a_pattern_re2_cannot_run_or_a_broken_file_is_a_note(repo: Repo) -> None:
+    config = (
+        "repos:\n  - repo: x\n    hooks:\n      - id: trailing-whitespace\n        exclude: (?=a)\n"
+    )
+    repo.land("pre-commit", {".pre-commit-config.yaml": config}, hooks=False)
+    repo.land("change", {"a.py": "x   \n"}, hooks=False)
+    report = review(repo)
+    assert found(report) == [("P001", "a.py", 1)]
+    assert any("hook trailing-whitespace exclude" in note for note in report.notes)
+    repo.land("broken", {".pre-commit-config.yaml": "repos: [\n", "b.py": "y   \n"}, hooks=False)
+    report = review(repo)
+    assert found(report) == [("P006", ".pre-commit-config.yaml", 2), ("P001", "b.py", 1)]
+    assert ".pre-commit-config.yaml cannot be read (ParserError)" in report.notes
