@@ -235,7 +235,7 @@ def run_landwatch(repo: Path, examples: list[Example], repeat: int) -> Landwatch
         secret_times.append(spent[0])
     assert report is not None
     findings = flagged_by_findings(report.findings, by_path, secret_ids)
-    with mock.patch.object(engine, "unprecedented", lambda findings, *_: findings):
+    with mock.patch.object(engine, "unprecedented", lambda findings, *_, **__: findings):
         unfiltered = engine.review(git_dir, "HEAD", budget=Budget(3600))
     everything = flagged_by_findings(unfiltered.findings, by_path, secret_ids)
     return Landwatch(
