@@ -73,3 +73,16 @@ def test_a_section_glob_matches_in_time_linear_in_the_path() -> None:
     assert time.perf_counter() - started < 1.0
     assert _matches("/src/x.py", "**/*.{py,pyi}", [])
     assert _matches("/2.txt", "**/{1..3}.txt", []) and not _matches("/7.txt", "**/{1..3}.txt", [])
+
+
+def test_a_section_that_cannot_be_used_is_a_note_in_every_review(repo: Repo) -> None:
+    repo.land(
+        "editorconfig",
+        {".editorconfig": "[[z-a]]\ntrim_trailing_whitespace = false\n"},
+        hooks=False,
+    )
+    for landed in ("one", "two"):  # the second review meets the glob a worker already compiled
+        repo.land(landed, {f"{landed}.py": "x = 1  \n"}, hooks=False)
+        report = review(repo)
+        assert found(report) == [("P001", f"{landed}.py", 1)]
+        assert any(note.startswith(".editorconfig: the section [") for note in report.notes)

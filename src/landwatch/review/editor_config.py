@@ -9,6 +9,7 @@ time linear in the path (the library's own matcher backtracks).
 
 from __future__ import annotations
 
+import functools
 import io
 import posixpath
 from collections.abc import Iterable
@@ -57,20 +58,25 @@ def _matches(name: str, glob: str, problems: list[str]) -> bool:
     return True
 
 
-_COMPILED: dict[str, tuple[SafePattern, list[tuple[int, int]]] | None] = {}
-
-
 def _compiled(glob: str, problems: list[str]) -> tuple[SafePattern, list[tuple[int, int]]] | None:
-    if glob not in _COMPILED:
-        try:
-            regex, ranges = translate(glob)
-            if regex.endswith("\\Z") and not regex.endswith("\\\\Z"):
-                regex = regex[:-2] + "\\z"  # the end of the text, as RE2 spells it
-            _COMPILED[glob] = (compile_safe(regex), ranges)
-        except (RegexError, ValueError, IndexError) as error:
-            problems.append(f"{FILE_NAME}: the section [{glob}] cannot be used ({error})")
-            _COMPILED[glob] = None
-    return _COMPILED[glob]
+    """The glob compiled, or None and a problem saying why (in every review that meets it)."""
+    compiled, why = _compile(glob)
+    if why is not None:
+        problems.append(f"{FILE_NAME}: the section [{glob}] cannot be used ({why})")
+    return compiled
+
+
+@functools.lru_cache(maxsize=1024)
+def _compile(glob: str) -> tuple[tuple[SafePattern, list[tuple[int, int]]] | None, str | None]:
+    """Once per glob in a worker's life, however many reviews meet it: the library's
+    translation run by RE2, or why it cannot be."""
+    try:
+        regex, ranges = translate(glob)
+        if regex.endswith("\\Z") and not regex.endswith("\\\\Z"):
+            regex = regex[:-2] + "\\z"  # the end of the text, as RE2 spells it
+        return (compile_safe(regex), ranges), None
+    except (RegexError, ValueError, IndexError) as error:
+        return None, str(error)
 
 
 class EditorConfig:
@@ -81,6 +87,7 @@ class EditorConfig:
         # Which key decides each rule (each rule says so: its `editorconfig` attribute).
         self._keys = {rule.id: rule.editorconfig for rule in rules.rules if rule.editorconfig}
         self._files: dict[str, str | None] = {}
+        self._settings: dict[str, dict[str, str]] = {}  # each path's, read once
         self.problems: list[str] = []
 
     def _text(self, directory: str) -> str | None:
@@ -92,6 +99,11 @@ class EditorConfig:
     def settings(self, path: str) -> dict[str, str]:
         """The options every `.editorconfig` from `path`'s directory up to the root (or the
         first `root = true`) gives `path`, a closer file's winning, keys and values lower-case."""
+        if path not in self._settings:
+            self._settings[path] = self._read_settings(path)
+        return self._settings[path]
+
+    def _read_settings(self, path: str) -> dict[str, str]:
         options: dict[str, str] = {}
         name = "/" + path
         directory = posixpath.dirname(name)
