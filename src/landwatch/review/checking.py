@@ -122,8 +122,8 @@ def _message_findings(
     if _REVERT.match(message.subject):
         notes.append("message rules skipped: a revert")
         return []
-    if message.author_name in config.skip_authors or message.author_email in config.skip_authors:
-        notes.append(f"message rules skipped: {message.author_name} is a bot author")
+    if (bot := _bot_author(change, config)) is not None:
+        notes.append(f"message rules skipped: {bot} is a bot author")
         return []
     fixup = message.autosquash is not None
     findings: list[Finding] = []
