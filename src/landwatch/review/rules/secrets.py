@@ -125,9 +125,9 @@ class TokenFormat(SecretRule):
     maintained rule set (kingfisher-secret-scanner), with landwatch's own few beside them: AWS
     key IDs (and secret keys next to an aws/secret name), GitHub, GitLab, Slack (tokens and
     webhooks), Stripe live keys, Google API keys, JWTs, npm, PyPI, SendGrid and X (Twitter) bearer
-    tokens; JWTs wrapped in
-    base64; and tokens of no format known by name but of the shape services now give theirs, a
-    short lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`) and thirty random characters.
+    tokens; JWTs wrapped in base64; and tokens of no format known by name but of the shape
+    services now give theirs, a short lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`)
+    and thirty random characters.
 
     An error where the format is sure: a checksum that holds (GitHub's and npm's CRC32), a
     strict prefix, landwatch's own formats; a warning where it is only likely (the rule set's

@@ -57,13 +57,13 @@ _RUN = re.compile(r"(.)\1{7,}")
 # repeats itself three times over.
 _LONGEST_UNIT = 8
 # What hides the rest of a token a document shows: `xoxp-…####`, `ghp_****`.
-_MASK = ("***", "###", "•••")
+MASKS = ("***", "###", "•••")
 
 
 def masked(text: str, end: int) -> bool:
     """Whether a value ending at `end` is followed by a mask or an ellipsis: the start of a
     token shown, its rest hidden, never a usable one."""
-    return text.startswith(ELLIPSIS, end) or text.startswith(_MASK, end)
+    return text.startswith(ELLIPSIS, end) or text.startswith(MASKS, end)
 
 
 def periodic(value: str) -> bool:

@@ -182,25 +182,31 @@ _CHECKSUMMED = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "npm_")
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
-def checksum_holds(value: str) -> bool:
-    """Whether `value` is of a format with a checksum and its checksum holds: a token the
-    service made, not one typed for a test."""
-    return value.startswith(_CHECKSUMMED) and len(value) == 40 and not checksum_fails(value)
-
-
-def checksum_fails(value: str) -> bool:
-    """Whether `value` is of a format with a checksum (GitHub's classic tokens, npm's) and its
-    checksum does not hold; False for every format without one."""
+def _checksum_verdict(value: str) -> bool | None:
+    """Whether the checksum of a format that has one holds (True) or fails (False); None for
+    every format without one."""
     if not value.startswith(_CHECKSUMMED) or len(value) != 40:
-        return False
+        return None
     body, checksum = value[4:-6], value[-6:]
     number = 0
     for character in checksum:
         digit = _BASE62.find(character)
         if digit < 0:
-            return True
+            return False
         number = number * 62 + digit
-    return number != binascii.crc32(body.encode("ascii", "replace"))
+    return number == binascii.crc32(body.encode("ascii", "replace"))
+
+
+def checksum_holds(value: str) -> bool:
+    """Whether `value` is of a format with a checksum and its checksum holds: a token the
+    service made, not one typed for a test."""
+    return _checksum_verdict(value) is True
+
+
+def checksum_fails(value: str) -> bool:
+    """Whether `value` is of a format with a checksum (GitHub's classic tokens, npm's) and its
+    checksum does not hold; False for every format without one."""
+    return _checksum_verdict(value) is False
 
 
 def tokens(text: str, anchors: Collection[bytes] | None = None) -> list[tuple[str, int, int]]:

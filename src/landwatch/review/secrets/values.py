@@ -13,6 +13,7 @@ from landwatch.review.secrets.names import NameKind
 from landwatch.review.secrets.scanning import (
     ELLIPSIS,
     ENCRYPTED,
+    MASKS,
     PLACEHOLDER,
     REPEATED,
     placeholder_token,
@@ -32,7 +33,8 @@ _CODE_NAME = re.compile(r"[A-Za-z_$][\w$]*+(?:(?:\.|::|->)[A-Za-z_$][\w$]*+)*+")
 _CODE_STARTS = ("$", "%", "{", "<", "@", "&", "*", "!", "(", "[")
 _DUMMY_PREFIXES = ("test", "dummy", "fake", "sample", "example", "your")
 _DUMMY_WORDS = ("changeme", "example", "placeholder", "redacted", "password", "secret", "token")
-_MASKS = ("***", "•••", "###", "xxxx", "XXXX")
+# A value hidden in place: a token's masks, and the x's people type over a password.
+_MASKS = (*MASKS, "xxxx", "XXXX")
 # Digits next to a letter: how a generator mixes them in (`k8Tq2v`); a version (`-1.2`) or a
 # count (`_2`) sits apart.
 _DIGIT_RUN = re.compile(r"[0-9]++")
