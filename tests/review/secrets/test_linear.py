@@ -26,6 +26,9 @@ from landwatch.review.secrets.private_keys import rotated_key_lines
 SIZES = (10_000, 100_000, 1_000_000)
 # Linear work grows ten times from one size to the next, quadratic a hundred times.
 MOST_GROWTH = 30.0
+# Measurements taken again before a growth past MOST_GROWTH counts: a busy machine's, not the
+# pattern's, when a second look is within it.
+MORE_TRIES = 2
 HEADER = "-----BEGIN " + "PRIVATE KEY-----"
 
 
@@ -111,12 +114,19 @@ def seconds(text: str, tries: int) -> float:
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_each_pattern_family_takes_time_linear_in_the_line(family: str) -> None:
     make = FAMILIES[family]
-    times = []
-    for size in SIZES:
-        times.append(seconds(make(size), tries=2 if size < SIZES[-1] else 1))
-        if len(times) > 1:
-            growth = times[-1] / max(times[-2], 1e-4)
-            assert growth < MOST_GROWTH, (
-                f"{family}: {size:,} characters took {growth:.0f} times as long as a tenth of "
-                f"them ({times})"
-            )
+    times = [seconds(make(SIZES[0]), tries=2)]
+    for size in SIZES[1:]:
+        tries = 2 if size < SIZES[-1] else 1
+        times.append(seconds(make(size), tries))
+        # Another process taking the core for a moment makes one measurement long: the best of
+        # a few more, of both sizes, is the pattern's own time. A quadratic one stays slow.
+        for _ in range(MORE_TRIES):
+            if times[-1] / max(times[-2], 1e-4) < MOST_GROWTH:
+                break
+            times[-2] = min(times[-2], seconds(make(size // 10), tries=2))
+            times[-1] = min(times[-1], seconds(make(size), tries))
+        growth = times[-1] / max(times[-2], 1e-4)
+        assert growth < MOST_GROWTH, (
+            f"{family}: {size:,} characters took {growth:.0f} times as long as a tenth of "
+            f"them ({times})"
+        )
