@@ -21,6 +21,7 @@ from landwatch.review.checking import checked
 from landwatch.review.commit_conventions import Declared, declared_standards
 from landwatch.review.config import ConfigError, ReviewConfig, read_config
 from landwatch.review.editor_config import EditorConfig, declared_off
+from landwatch.review.expected_output import outside_expected_output
 from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.precedent import unprecedented
@@ -39,11 +40,13 @@ CONFIG_RULE = "CFG"
 def _as_declared(
     findings: list[Finding], change: Change, rules: RuleSet, notes: list[str]
 ) -> list[Finding]:
-    """What the project declared (.editorconfig, its pre-commit hooks' scopes) outranks what its
-    history taught (fixtures); then one finding per secret, per burst and per line."""
+    """What the project declared (.editorconfig, its pre-commit hooks' scopes) and the data its
+    tests compare byte for byte outrank what its history taught (fixtures); then one finding
+    per secret, per burst and per line."""
     editor = EditorConfig(change, rules)
     findings = declared_off(findings, editor, notes)
     findings = scoped_out(findings, PreCommitScopes(change, rules), notes)
+    findings = outside_expected_output(findings, change, rules, notes)
     findings = unprecedented(findings, change, rules, notes, insisted=editor.insists)
     return one_per_line(bursts(one_per_secret(findings, rules), rules))
 

@@ -122,6 +122,9 @@ class Rule:
     learned: ClassVar[Learned | None] = None
     # The fixture practice that, where the history shows it, keeps the rule's findings quiet.
     fixtures: ClassVar[Fixtures | None] = None
+    # Whether lines of a test's expected output (a snapshot file, a multi-line string literal a
+    # test compares byte for byte) are spared the rule's findings (review.expected_output).
+    spares_expected_output: ClassVar[bool] = False
     # The .editorconfig key that decides the rule for a file (review.editor_config): `false`
     # turns it off there, `true` keeps its findings whatever the history taught.
     editorconfig: ClassVar[str | None] = None

@@ -28,7 +28,9 @@ from landwatch.review.rules.endings import BlankLinesAtEnd, MissingFinalNewline
 class TrailingWhitespace(LineRule):
     """Spaces or tabs at the end of an added line.
 
-    A Markdown hard line break (exactly two spaces after text) is not whitespace to remove.
+    A Markdown hard line break (exactly two spaces after text) is not whitespace to remove, nor
+    is a test's expected output: a snapshot file, a Go raw string in a `_test.go` file, a
+    triple-quoted string a Python test compares.
     """
 
     id = "P001"
@@ -37,6 +39,7 @@ class TrailingWhitespace(LineRule):
     example = "x = compute()␠␠   (P001: trailing whitespace; ␠ marks a space)"
     severity = Severity.WARNING
     merged_past = 3
+    spares_expected_output = True
     editorconfig = "trim_trailing_whitespace"
     options = (Option("markdown", ("*.md", "*.markdown"), "files where two spaces break a line"),)
 

@@ -1,0 +1,117 @@
+"""Expected output is data: a line inside a string literal that a test compares byte for byte
+(a Go raw string in a `_test.go` file, a triple-quoted string a Python test assigns or passes),
+or in a snapshot file, keeps its trailing whitespace on purpose; the rules that say so (their
+`spares_expected_output` attribute) report nothing there, and a note counts what was spared.
+
+The literals are found by one pass of a tokenizer over the committed file (comments, strings),
+linear in its size, and only for files a finding asks about.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from landwatch.review.change import Change
+from landwatch.review.findings import Finding
+from landwatch.review.globs import TEST_PATHS, matches_any
+from landwatch.review.rules.base import RuleSet
+
+# Files that are a test's recorded output as a whole: Jest's and Vitest's snapshots, insta's,
+# syrupy's amber files, golden files, ApprovalTests' approved files.
+SNAPSHOT_PATHS: tuple[str, ...] = (
+    "__snapshots__/**",
+    "*.snap",
+    "*.ambr",
+    "*.golden",
+    "*.approved.*",
+)
+
+# Go: comments, interpreted strings and runes (one line each), raw strings (any number of
+# lines). Each alternative starts with its own character and runs to its end or the file's, so
+# no position is tried twice: the pass is linear.
+_GO_TOKENS = re.compile(
+    rb"//[^\n]*"
+    rb"|/\*(?:[^*]|\*(?!/))*(?:\*/|\Z)"
+    rb'|"(?:[^"\\\n]|\\.)*"?'
+    rb"|'(?:[^'\\\n]|\\.)*'?"
+    rb"|(?P<literal>`[^`]*`?)"
+)
+# Python: comments, then triple-quoted strings before one-line ones (a prefix such as r or b
+# may come first; it changes nothing of where a string ends).
+_PYTHON_TOKENS = re.compile(
+    rb"#[^\n]*"
+    rb'|(?P<literal>[rRbBuUfF]{0,2}(?:"""(?:[^"\\]|\\(?:.|\Z)|"(?!""))*(?:"""|\Z)'
+    rb"|'''(?:[^'\\]|\\(?:.|\Z)|'(?!''))*(?:'''|\Z)))"
+    rb'|"(?:[^"\\\n]|\\.)*"?'
+    rb"|'(?:[^'\\\n]|\\.)*'?",
+    re.DOTALL,
+)
+
+
+def _lines_ending_inside(
+    content: bytes, tokens: re.Pattern[bytes], is_data: Callable[[bytes, int], bool]
+) -> set[int]:
+    """The numbers of the lines whose end lies inside a multi-line literal that `is_data` (given
+    the content and where the literal starts) takes for data."""
+    inside: set[int] = set()
+    line, counted = 1, 0
+    for match in tokens.finditer(content):
+        start, end = match.span("literal")
+        if start < 0 or not is_data(content, start):
+            continue
+        line += content.count(b"\n", counted, start)
+        newlines = content.count(b"\n", start, end)
+        inside.update(range(line, line + newlines))
+        line, counted = line + newlines, end
+    return inside
+
+
+def _any_literal(_content: bytes, _start: int) -> bool:
+    return True
+
+
+def _not_a_docstring(content: bytes, start: int) -> bool:
+    """A string that is an expression's value (after `=`, `(`, `,`, `return`...), not one
+    standing alone on its line: a docstring is prose, whose trailing spaces are a slip."""
+    line_start = content.rfind(b"\n", 0, start) + 1
+    return bool(content[line_start:start].strip())
+
+
+def expected_output_lines(path: str, content: bytes) -> set[int] | None:
+    """The lines of a test file that end inside its expected output; None when the whole file
+    is a recorded output (a snapshot); an empty set for any other file."""
+    if matches_any(path, SNAPSHOT_PATHS):
+        return None
+    if path.endswith("_test.go"):
+        return _lines_ending_inside(content, _GO_TOKENS, _any_literal)
+    if path.endswith(".py") and matches_any(path, TEST_PATHS):
+        return _lines_ending_inside(content, _PYTHON_TOKENS, _not_a_docstring)
+    return set()
+
+
+def outside_expected_output(
+    findings: list[Finding], change: Change, rules: RuleSet, notes: list[str]
+) -> list[Finding]:
+    """The findings not on a test's expected output, for the rules that spare it; the others
+    counted in a note."""
+    sparing = {rule.id for rule in rules.rules if rule.spares_expected_output}
+    lines_of: dict[str, set[int] | None] = {}
+    kept, spared = [], 0
+    for finding in findings:
+        path = finding.path
+        if finding.rule in sparing and path is not None and finding.line is not None:
+            if path not in lines_of:
+                content = change.file_at(path)
+                lines_of[path] = set() if content is None else expected_output_lines(path, content)
+            lines = lines_of[path]
+            if lines is None or finding.line in lines:
+                spared += 1
+                continue
+        kept.append(finding)
+    if spared:
+        notes.append(
+            f"{spared} finding(s) not reported: lines of a test's expected output (a snapshot "
+            "file, a multi-line string literal in a test), kept byte for byte"
+        )
+    return kept
