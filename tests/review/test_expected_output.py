@@ -74,13 +74,17 @@ def test_the_review_spares_expected_output_and_says_so(repo: Repo) -> None:
 
 
 def test_an_unterminated_literal_runs_to_the_end_in_linear_time() -> None:
-    def timed(size: int) -> float:
-        content = b"`" + b"/* '\\\n" * size
-        started = time.perf_counter()
-        expected_output_lines("x_test.go", content)
-        expected_output_lines("tests/test_x.py", b'"""' + b"\\'''\n" * size)
-        return time.perf_counter() - started
+    def seconds(size: int) -> float:
+        """The CPU time of the best of three scans of both languages' worst cases: another
+        process's work on a busy machine is not the scan's."""
+        go, python = b"`" + b"/* '\\\n" * size, b'"""' + b"\\'''\n" * size
+        best = float("inf")
+        for _ in range(3):
+            started = time.process_time()
+            expected_output_lines("x_test.go", go)
+            expected_output_lines("tests/test_x.py", python)
+            best = min(best, time.process_time() - started)
+        return best
 
-    small, large = timed(20_000), timed(200_000)
     # Ten times the input, about ten times the time (a quadratic scan would take a hundred).
-    assert large < max(small, 0.005) * 30
+    assert seconds(200_000) < max(seconds(20_000), 0.001) * 30
