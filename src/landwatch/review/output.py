@@ -65,6 +65,10 @@ def render(report: Report, console: Console | None = None) -> None:
             line.append(f"{finding.severity.name.lower():<7} ", style=STYLES[finding.severity])
             line.append(f"{safe(finding.rule)} {safe(finding.name)}: ", style="bold")
             line.append(safe(finding.message))
+            if finding.basis is not None:
+                # Whose standard it is: what the project declared, what its history showed, or
+                # landwatch's default (docs/review.md, "Whose standards?").
+                line.append(f" [{safe(str(finding.basis))}]", style="dim")
             console.print(line)
             if finding.snippet:
                 console.print(Text(f"  {'':>{width}} │ {safe(finding.snippet)[:200]}", style="dim"))
@@ -122,6 +126,8 @@ def as_sarif(reports: list[Report], repository: Path) -> dict[str, Any]:
                 "message": {"text": finding.message},
                 "partialFingerprints": {"landwatch/v1": finding.fingerprint},
             }
+            if finding.basis is not None:
+                result["properties"] = {"decidedBy": finding.basis.as_dict()}
             if finding.path is not None:
                 location: dict[str, Any] = {
                     # The path's own bytes, as pygit2 surrogate-escapes what is not UTF-8.

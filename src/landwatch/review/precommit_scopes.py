@@ -90,6 +90,15 @@ class PreCommitScopes:
                     )
                     self._hooks.setdefault(hook["id"], []).append(scope)
 
+    def runs_on(self, finding: Finding) -> bool:
+        """Whether the project runs the rule's hook on the finding's file: a project that
+        checks for the problem there is one that does not accept it."""
+        hooks = self._hooks_of.get(finding.rule)
+        path = finding.path
+        if not hooks or path is None or (self._top is not None and not self._top.covers(path)):
+            return False
+        return any(scope.covers(path) for hook in hooks for scope in self._hooks.get(hook, []))
+
     def turns_off(self, finding: Finding) -> bool:
         """Whether the project runs the rule's hook, and runs it nowhere on the finding's file."""
         hooks = self._hooks_of.get(finding.rule)
