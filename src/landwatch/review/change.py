@@ -88,6 +88,11 @@ class FileChange:
         return self.status is FileStatus.DELETED
 
     @property
+    def change(self) -> Change:
+        """The change the file is part of: its tree's attributes and declarations."""
+        return self._change
+
+    @property
     def is_symlink(self) -> bool:
         return self.new_mode == MODE_SYMLINK
 
@@ -277,8 +282,9 @@ class Change:
                     assert isinstance(sub, pygit2.Tree)
                     stack.append((path + "/", sub))
 
-    def attribute(self, path: str, name: str) -> str | None:
-        """A gitattribute of `path` as the landed commit says (e.g. filter=lfs)."""
+    def attribute(self, path: str, name: str) -> str | bool | None:
+        """A gitattribute of `path` as the landed commit says: its value (`filter=lfs`), True
+        where it is set (`text`), False where unset (`-text`), None where unspecified."""
         try:
             value = self.repo.get_attr(
                 path,
@@ -288,7 +294,7 @@ class Change:
             )
         except (pygit2.GitError, ValueError):
             return None
-        return value if isinstance(value, str) else None
+        return value if isinstance(value, str | bool) else None
 
     def has_file(self, path: str) -> bool:
         """Whether the landed tree holds a file at `path` (nothing read)."""

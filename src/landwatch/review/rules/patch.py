@@ -22,6 +22,11 @@ from landwatch.review.change import (
 )
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import FileRule, LineRule, Option, TreeRule
+from landwatch.review.rules.declared_encoding import (
+    DeclaredCharset,
+    DeclaredLineEnding,
+    declared_line_end,
+)
 from landwatch.review.rules.endings import BlankLinesAtEnd, MissingFinalNewline
 
 
@@ -58,7 +63,8 @@ class TrailingWhitespace(LineRule):
 
 class MixedLineEndings(FileRule):
     """A file that now mixes LF, CRLF or CR line ends (read from the raw bytes); a file that was
-    mixed before the change is not reported again."""
+    mixed before the change is not reported again, nor one whose line end the project declared
+    (P014 says which lines are not as declared)."""
 
     id = "P003"
     precommit_hooks = ("mixed-line-ending",)
@@ -86,6 +92,8 @@ class MixedLineEndings(FileRule):
             return
         old = file.old_content()
         if old is not None and len(self.endings(old)) > 1:
+            return
+        if declared_line_end(file) is not None:
             return
         yield self.finding(
             f"mixed line endings ({', '.join(sorted(now))})",
@@ -373,4 +381,6 @@ RULES = [
     SymlinkBecameFile,
     DuplicateKey,
     BlankLinesAtEnd,
+    DeclaredLineEnding,
+    DeclaredCharset,
 ]
