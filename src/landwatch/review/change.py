@@ -107,21 +107,36 @@ class FileChange:
         return self._lines
 
     def new_content(self) -> bytes | None:
-        """The committed content of the file (None when deleted, a submodule, or too large)."""
+        """The committed content of the file (None when deleted, a submodule, too large, or
+        not in the repository)."""
         if self.new_id is None or self.is_submodule or self.new_size > MAX_LINE_CHECK_BYTES:
             return None
-        blob = self._change.repo[self.new_id]
-        assert isinstance(blob, pygit2.Blob)
-        return blob.data
+        data = blob_data(self._change.repo, self.new_id)
+        if data is None:
+            self.unchecked_lines = MISSING_CONTENT
+        return data
 
     def old_content(self) -> bytes | None:
         if self.old_id is None or self.old_mode == MODE_SUBMODULE:
             return None
         if self.old_size > MAX_LINE_CHECK_BYTES:
             return None
-        blob = self._change.repo[self.old_id]
-        assert isinstance(blob, pygit2.Blob)
-        return blob.data
+        return blob_data(self._change.repo, self.old_id)
+
+
+# Why a file's content could not be read: a partial clone (`--filter=blob:none`) fetches a blob
+# only when git needs it, and libgit2 never fetches one; a damaged repository lacks it too.
+MISSING_CONTENT = "its content is not in the repository (a partial clone?)"
+
+
+def blob_data(repo: pygit2.Repository, oid: str | pygit2.Oid) -> bytes | None:
+    """A blob's bytes, or None where the repository does not hold it as a blob: the review
+    goes on without it, and says so, rather than failing."""
+    try:
+        blob = repo[oid]
+    except (KeyError, ValueError, pygit2.GitError):
+        return None
+    return blob.data if isinstance(blob, pygit2.Blob) else None
 
 
 def tree_diff(
@@ -236,7 +251,11 @@ class Change:
         if self.truncated:
             file.unchecked_lines = "line cap reached"
             return []
-        patch = self.diff[file._index]
+        try:
+            patch = self.diff[file._index]
+        except (KeyError, pygit2.GitError):
+            file.unchecked_lines = MISSING_CONTENT
+            return []
         if patch is None:
             return []
         if patch.delta.is_binary:
@@ -307,8 +326,7 @@ class Change:
         """A file of the landed tree (configuration is read from here, never the worktree)."""
         if not self.has_file(path):
             return None  # absent, a directory or a submodule
-        blob = self.repo[self.commit.tree[path].id]
-        return blob.data if isinstance(blob, pygit2.Blob) else None
+        return blob_data(self.repo, self.commit.tree[path].id)
 
     @property
     def label(self) -> str:
