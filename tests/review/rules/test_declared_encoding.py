@@ -58,6 +58,17 @@ def test_line_ends_the_file_had_before_are_not_this_change_s(changes: Changes) -
     assert found(reviewed(branch.land({"a.txt": "one\r\ntwo\r\n"})), "P014") == []
 
 
+def test_a_new_test_input_with_other_line_ends_throughout_has_them_on_purpose(
+    changes: Changes,
+) -> None:
+    branch = changes.branch()
+    branch.land({".editorconfig": LF_DECLARED})
+    body = "--AaB03x\r\nContent-Disposition: form-data\r\n\r\nvalue\r\n--AaB03x--\r\n"
+    mixed = "--AaB03x\r\nvalue\n"
+    report = reviewed(branch.land({"test/multipart/body": body, "test/multipart/mixed": mixed}))
+    assert found(report, "P014") == [("P014", "test/multipart/mixed", 1)]
+
+
 def test_bytes_that_are_not_utf8_where_utf8_is_declared(changes: Changes) -> None:
     branch = changes.branch()
     branch.land({".editorconfig": "[*]\ncharset = utf-8\n[*.txt]\ncharset = latin1\n"})

@@ -15,6 +15,7 @@ from landwatch.review.change import FileChange, Line
 from landwatch.review.editor_config import FILE_NAME as EDITORCONFIG
 from landwatch.review.editor_config import EditorConfig
 from landwatch.review.findings import DECLARED, Basis, Finding, Severity
+from landwatch.review.globs import TEST_PATHS, matches_any
 from landwatch.review.rules.base import LineRule
 
 ATTRIBUTES = ".gitattributes"
@@ -53,7 +54,8 @@ class DeclaredLineEnding(LineRule):
     its `.gitattributes` has git normalise it (`text`, `text=auto`, `eol`), else the
     `.editorconfig`'s `end_of_line` (`lf` or `crlf`; `crlf` only of a file stored with CRLF
     before, since core.autocrlf stores LF for a CRLF checkout). A file whose old content already
-    had such line ends is not reported again; one declaring nothing is left to P003."""
+    had such line ends is not reported again, nor a new test input written with the other line
+    end throughout (a multipart body); a file declaring nothing is left to P003."""
 
     id = "P014"
     name = "declared-line-ending"
@@ -78,6 +80,10 @@ class DeclaredLineEnding(LineRule):
         old = file.old_content()
         if old is not None and _has_end(old, other):
             return  # the file had such line ends before: not this change's doing
+        if old is None and len(wrong) == len(ended) and matches_any(file.path, TEST_PATHS):
+            # A new test input written with those line ends throughout (a multipart body, an
+            # HTTP message, a Windows file a parser must read) has them on purpose.
+            return
         if declared.end == b"\r\n" and old is None:
             # With core.autocrlf, git stores LF whatever the checkout has: a new file's LF
             # lines tell nothing; LF brought into a file stored with CRLF does.
