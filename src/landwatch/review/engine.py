@@ -7,6 +7,7 @@ raises for a bad configuration (that becomes a finding) and never reads the work
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from typing import Any
@@ -179,7 +180,7 @@ def _apply_declared(
     overridden = standards_overridden(config)
     for rule in rules.rules:
         learned = rule.learned
-        if learned is None or learned.option is None or rule.id in overridden:
+        if learned is None or rule.id in overridden:
             continue
         said = declared.get(learned.standard)
         if said is None:
@@ -188,9 +189,17 @@ def _apply_declared(
         if said.value is None:
             rule.active_severity = Severity.OFF
             applied.append(f"{said.source} turns off what {rule.id} checks")
+            continue
+        if learned.option is None:  # a rule the standard turns on
+            rule.active_severity = max(rule.active_severity, Severity.WARNING)
+            applied.append(f"{said.source} asks for what {rule.id} checks")
         else:
             rule.settings[learned.option] = said.value
             applied.append(f"{said.source} declares {learned.option} {said.value} for {rule.id}")
+        known = {option.name: option for option in rule.options}
+        for name, value in said.options.items():
+            with contextlib.suppress(KeyError, ValueError):  # one it cannot take: as it was
+                rule.settings[name] = known[name].coerce(value)
     return [f"declared by the project: {'; '.join(applied)}"] if applied else []
 
 
