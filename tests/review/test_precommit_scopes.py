@@ -70,3 +70,26 @@ def test_a_pattern_re2_cannot_run_or_a_broken_file_is_a_note(repo: Repo) -> None
     report = review(repo)
     assert found(report) == [("P006", ".pre-commit-config.yaml", 2), ("P001", "b.py", 1)]
     assert ".pre-commit-config.yaml cannot be read (ParserError)" in report.notes
+
+
+def test_a_hook_s_types_scope_the_rule_as_they_scope_the_hook(repo: Repo) -> None:
+    config = """repos:
+  - repo: https://github.com/pre-commit/pre-commit-hooks
+    rev: v5.0.0
+    hooks:
+      - id: trailing-whitespace
+        types_or: [python, shell]
+        exclude_types: [executable]
+"""
+    repo.land("pre-commit", {".pre-commit-config.yaml": config}, hooks=False)
+    repo.land(
+        "change",
+        {"app.py": "x = 1  \n", "notes.md": "y  z  \n", "run.sh": "echo  \n"},
+        hooks=False,
+    )
+    repo.git("update-index", "--chmod=+x", "run.sh")
+    repo.git("commit", "-q", "--amend", "--no-edit")
+    report = review(repo)
+    # notes.md is neither Python nor shell; run.sh is executable: only app.py is the hook's.
+    assert found(report, "P001") == [("P001", "app.py", 1)]
+    assert any("leaves those files out of the hook" in note for note in report.notes)
