@@ -22,3 +22,17 @@ def test_review_command_exit_status_and_formats(repo: Repo) -> None:
     assert json.loads(repo.landwatch("review", "--sarif").stdout)["version"] == "2.1.0"
     missing = repo.landwatch("review", "nope")
     assert missing.returncode == 1 and missing.stderr.count("\n") == 1
+
+
+def test_review_finds_debuggers_beyond_python(repo: Repo) -> None:
+    repo.land(
+        "debuggers",
+        {"src/app.js": "function f() {\n  debugger;\n}\n", "lib/task.rb": "binding.pry\n"},
+        hooks=False,
+    )
+    shown = repo.landwatch("review")
+    assert shown.returncode == 0, shown.stderr
+    data = json.loads(repo.landwatch("review", "--json").stdout)
+    found = [(f["rule"], f["path"], f["line"]) for f in data["findings"] if f["rule"] == "P007"]
+    assert found == [("P007", "lib/task.rb", 1), ("P007", "src/app.js", 2)]
+    assert "P007 debug-statement" in shown.stdout

@@ -16,6 +16,7 @@ import yaml
 
 from landwatch.review.change import Change
 from landwatch.review.findings import Finding
+from landwatch.review.globs import matches_any
 from landwatch.review.regexes import RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import RuleSet
 
@@ -50,6 +51,7 @@ class PreCommitScopes:
             for rule in rules.rules
             if rule.precommit_hooks and not rule.secret
         }
+        self._files_of = {rule.id: rule.precommit_files for rule in rules.rules}
         for name in FILE_NAMES:
             data = change.file_at(name)
             if data is not None and len(data) <= _MOST_BYTES:
@@ -96,6 +98,9 @@ class PreCommitScopes:
         path = finding.path
         if not hooks or path is None:
             return False
+        files = self._files_of.get(finding.rule, {})
+        # A hook that never checks such files (debug-statements on JavaScript) declares nothing.
+        hooks = tuple(hook for hook in hooks if matches_any(path, files.get(hook, ("*",))))
         scopes = [scope for hook in hooks for scope in self._hooks.get(hook, [])]
         if not scopes:
             return False  # the project does not run that hook: nothing declared
