@@ -12,6 +12,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,15 +23,19 @@ _SESSIONS = itertools.count()
 
 
 class Terminal:
-    """One tmux server of the test's own, running `sh` in a window of `width` columns."""
+    """One tmux server of the test's own, running a shell (`sh` unless told) in a window of
+    `width` columns."""
 
-    def __init__(self, tmux: str, width: int = 80, height: int = 50) -> None:
+    def __init__(self, tmux: str, shell: str = "sh", width: int = 80, height: int = 50) -> None:
         self.tmux = tmux
         self.socket = f"landwatch-test-{os.getpid()}-{next(_SESSIONS)}"
         self.commands = itertools.count()
         # The shell and what it runs have the test's environment (its own HOME).
-        self._tmux("-f", "/dev/null", "new-session", "-d", "-x", str(width), "-y", str(height))
-        self._tmux("send-keys", "PS1='$ '", "Enter")
+        size = ("-x", str(width), "-y", str(height))
+        self._tmux("-f", "/dev/null", "new-session", "-d", *size, shell)
+        if shell == "sh":
+            self._tmux("send-keys", "PS1='$ '", "Enter")
+        self.socket_path = Path(self._tmux("display-message", "-p", "#{socket_path}").strip())
 
     def _tmux(self, *args: str) -> str:
         return subprocess.run(
@@ -59,6 +64,19 @@ class Terminal:
         shown = self.screen().split("\n")
         return "\n".join(shown[shown.index(begin) + 1 : shown.index(end)])
 
+    def write(self, text: str) -> None:
+        """`text` typed as it is."""
+        self._tmux("send-keys", "-l", text)
+
+    def press(self, *keys: str) -> None:
+        """Keys pressed, by tmux's names: `Tab`, `Enter`, `C-u`."""
+        self._tmux("send-keys", *keys)
+
+    def shows(self, condition: Callable[[str], bool], what: str) -> str:
+        """The screen, once `condition` holds of it."""
+        wait_for(lambda: condition(self.screen()), what, timeout=60)
+        return self.screen()
+
     def landwatch(self, cwd: Path, *args: str) -> str:
         """`landwatch ARGS` typed in `cwd`: what the screen shows of it."""
         command = shlex.join([sys.executable, "-m", "landwatch", *args])
@@ -66,15 +84,16 @@ class Terminal:
 
     def close(self) -> None:
         subprocess.run([self.tmux, "-L", self.socket, "kill-server"], capture_output=True)
+        self.socket_path.unlink(missing_ok=True)  # tmux leaves it behind
 
 
-def opened() -> Terminal:
-    """A terminal of 80 columns, as most people's is at its narrowest; the test is skipped,
-    saying why, where tmux is not installed."""
+def opened(shell: str = "sh") -> Terminal:
+    """A terminal of 80 columns, as most people's is at its narrowest, running `shell`; the
+    test is skipped, saying why, where tmux is not installed."""
     tmux = shutil.which("tmux")
     if tmux is None:
         pytest.skip("tmux is not installed (Debian's tmux: apt-get install tmux)")
-    return Terminal(tmux)
+    return Terminal(tmux, shell)
 
 
 def words(screen: str) -> set[str]:
