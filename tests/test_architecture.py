@@ -20,6 +20,7 @@ SRC = ROOT / "src" / "landwatch"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("__main__",),
     ("cli",),
+    ("usage",),
     ("commands",),
     ("daemon",),
     ("kinds",),

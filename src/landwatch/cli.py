@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from landwatch import __version__
+from landwatch import __version__, usage
 from landwatch.daemon.settings import Settings
 
 DEFAULTS = Settings()
@@ -71,22 +71,19 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     )
     service = commands.add_parser("service", help="the reviewer under your service manager")
     actions = service.add_subparsers(dest="action", metavar="ACTION", required=True)
-    for action, what in (
-        ("install", "set the reviewer up under your service manager and start it"),
-        ("uninstall", "stop the reviewer and remove its service"),
-        ("start", "start the reviewer (detached where there is no service manager)"),
-        ("stop", "stop the reviewer"),
-        ("status", "whether the reviewer runs, and how (exit 3 when it does not)"),
-    ):
+    for action, what in usage.SERVICE_ACTIONS.items():
         actions.add_parser(action, help=what, description=what)
     status = commands.add_parser("status", help="queues of every registered repository")
     status.add_argument("--json", action="store_true", help="for scripts")
     _reviews(commands)
     _upkeep(commands)
+    completion = commands.add_parser("completion", help="your shell's completion for landwatch")
+    completion.add_argument("shell", choices=usage.SHELLS, help="the shell it is for")
     notice = commands.add_parser("notice")  # the hooks' one line; not listed
     notice.add_argument("--git-dir", type=Path, required=True)
     # A hidden sub-command: argparse lists `help=SUPPRESS` ones as "==SUPPRESS==".
     commands._choices_actions = [a for a in commands._choices_actions if a.dest != "notice"]
+    usage.explain(parser)
     return parser
 
 
@@ -209,18 +206,14 @@ def _reviews(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def _upkeep(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    trust = commands.add_parser(
-        "trust", help="see the linters and configuration committed at HEAD, then allow them here"
-    )
+    trust = commands.add_parser("trust", help="see HEAD's linters and configuration; allow them")
     trust_mode = trust.add_mutually_exclusive_group()
     trust_mode.add_argument("--show", action="store_true", help="what is trusted, what is asked")
     trust_mode.add_argument("--yes", action="store_true", help="allow without asking (no tty)")
     trust_mode.add_argument(
         "--revoke", action="store_true", help="withdraw everything trusted in this repository"
     )
-    retry = commands.add_parser(
-        "retry", help="give items that were given up another start (tries from zero)"
-    )
+    retry = commands.add_parser("retry", help="start items that were given up again (tries from 0)")
     retry.add_argument("revs", nargs="*", metavar="REV", help="the commits whose items to retry")
     retry.add_argument("--all", action="store_true", help="every item given up in this repository")
     doctor = commands.add_parser(
@@ -350,6 +343,12 @@ def _forget(args: argparse.Namespace) -> int:
     return forget(args.path)
 
 
+def _completion(args: argparse.Namespace) -> int:
+    from landwatch.commands.completion import completion
+
+    return completion(build_parser(), shell=args.shell)
+
+
 def _notice(args: argparse.Namespace) -> int:
     from landwatch.commands.notice import notice
 
@@ -371,6 +370,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "doctor": _doctor,
     "retry": _retry,
     "forget": _forget,
+    "completion": _completion,
 }
 
 

@@ -8,6 +8,7 @@ import urllib.parse
 
 from support.daemon import run_reviewer
 from support.repos import Repo
+from support.terminal import Terminal, words
 from support.tokens import github_token
 
 
@@ -50,3 +51,15 @@ def test_unread_subjects_show_no_token_or_password(repo: Repo) -> None:
     assert listed.returncode == 0, listed.stderr
     assert "Use ghp_… via https://deploy:" in listed.stdout
     assert token not in listed.stdout and secret not in listed.stdout
+
+
+def test_show_at_80_columns_wraps_at_words(repo: Repo, terminal: Terminal) -> None:
+    subject = "Sum the prices of the cart, with a subject long enough to run past eighty columns"
+    code = "    return sum(item.price_with_the_tax_included_and_rounded for item in items)   "
+    oid = repo.land(subject, {"app/cart.py": f"def total(items):\n{code}\n"})
+    assert run_reviewer("--once").returncode == 0
+    screen = terminal.landwatch(repo.path, "show", oid)
+    shown = words(screen)
+    for said in ("2 warnings, 1 info", "2 added lines checked", subject, code):
+        assert set(said.split()) <= shown, screen
+    assert all(len(line) <= 80 for line in screen.splitlines())

@@ -4,11 +4,10 @@ the test's code, in a docstring or outside tests is, and the scan stays linear."
 
 from __future__ import annotations
 
-import time
-
 from landwatch.review.expected_output import expected_output_lines
 from support.repos import Repo
 from support.review import found, review
+from support.timing import cpu_seconds
 
 GO_TEST = (
     "package cli\n"
@@ -75,16 +74,13 @@ def test_the_review_spares_expected_output_and_says_so(repo: Repo) -> None:
 
 def test_an_unterminated_literal_runs_to_the_end_in_linear_time() -> None:
     def seconds(size: int) -> float:
-        """The CPU time of the best of three scans of both languages' worst cases: another
-        process's work on a busy machine is not the scan's."""
         go, python = b"`" + b"/* '\\\n" * size, b'"""' + b"\\'''\n" * size
-        best = float("inf")
-        for _ in range(3):
-            started = time.process_time()
-            expected_output_lines("x_test.go", go)
-            expected_output_lines("tests/test_x.py", python)
-            best = min(best, time.process_time() - started)
-        return best
+        return cpu_seconds(
+            lambda: (
+                expected_output_lines("x_test.go", go),
+                expected_output_lines("tests/test_x.py", python),
+            )
+        )
 
     # Ten times the input, about ten times the time (a quadratic scan would take a hundred).
     assert seconds(200_000) < max(seconds(20_000), 0.001) * 30

@@ -51,6 +51,32 @@ def test_a_hook_the_project_does_not_run_declares_nothing(repo: Repo) -> None:
     assert found(review(repo)) == [("P007", "a.py", 1)]
 
 
+def test_python_s_debug_statements_hook_scopes_no_other_language(repo: Repo) -> None:
+    # pre-commit's debug-statements checks Python only: leaving web/ out of it, or out of every
+    # hook, says nothing of the debuggers landwatch finds in JavaScript, Ruby or PHP there.
+    config = (
+        "exclude: ^web/legacy/\nrepos:\n  - repo: x\n    hooks:\n"
+        "      - id: debug-statements\n        exclude: ^web/\n"
+    )
+    repo.land("pre-commit", {".pre-commit-config.yaml": config}, hooks=False)
+    debuggers = {
+        "web/app.py": "breakpoint()\n",
+        "web/app.js": "debugger;\n",
+        "web/legacy/lib.js": "debugger;\n",
+        "web/app.rb": "binding.pry\n",
+        "web/index.php": "<?php\nxdebug_break();\n",
+    }
+    repo.land("change", debuggers, hooks=False)
+    report = review(repo)
+    assert sorted(found(report)) == [
+        ("P007", "web/app.js", 1),
+        ("P007", "web/app.rb", 1),
+        ("P007", "web/index.php", 2),
+        ("P007", "web/legacy/lib.js", 1),
+    ]
+    assert any(note.startswith("1 finding(s) not reported") for note in report.notes)
+
+
 def test_secrets_are_not_scoped_out_by_pre_commit(repo: Repo) -> None:
     repo.land("pre-commit", {".pre-commit-config.yaml": CONFIG}, hooks=False)
     repo.land("change", {"src/keys.py": f'KEY = "{KEY_ID}"\n'}, hooks=False)

@@ -21,6 +21,7 @@ from landwatch.text import plural, safe
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
 
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -28,11 +29,37 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 MESSAGE = "(the commit message, by its line numbers)"
 
 
-def render(report: Report, console: Console | None = None) -> None:
+def _console() -> Console:
+    """rich's console for stdout: on a terminal, lines wrapped at words to its width; into a
+    file or a pipe, each line whole (for grep, and for a reader that wraps it itself)."""
     from rich.console import Console
+
+    console = Console(highlight=False)
+    console.soft_wrap = not console.is_terminal
+    return console
+
+
+def print_wrapped(console: Console, lead: Text, body: Text, then: Text | str | None = None) -> None:
+    """`lead` then `body`, wrapped at words to the console's width (a terminal would break
+    words), every later line led by `then` (by default, spaces under the body's start)."""
     from rich.text import Text
 
-    console = console or Console(highlight=False, soft_wrap=True)
+    if console.soft_wrap:
+        console.print(Text.assemble(lead, body))
+        return
+    later = " " * lead.cell_len if then is None else then
+    width = max(lead.cell_len, len(later) if isinstance(later, str) else later.cell_len)
+    parts = body.wrap(console, max(console.width - width, 20))
+    for at, part in enumerate(parts):
+        if at < len(parts) - 1:
+            part.rstrip()  # the space a line was broken at; the last line's own end stays
+        console.print(Text.assemble(lead if at == 0 else later, part))
+
+
+def render(report: Report, console: Console | None = None) -> None:
+    from rich.text import Text
+
+    console = console or _console()
     head = Text()
     head.append(f"landwatch review of {report.label}", style="bold")
     head.append(f" ({report.shape}): ")
@@ -60,29 +87,29 @@ def render(report: Report, console: Console | None = None) -> None:
         )
         width = max(len(str(f.line or "")) for f in grouped[path])
         for finding in grouped[path]:
-            line = Text("  ")
-            line.append(f"{finding.line or '':>{width}} ", style="dim")
-            line.append(f"{finding.severity.name.lower():<7} ", style=STYLES[finding.severity])
-            line.append(f"{safe(finding.rule)} {safe(finding.name)}: ", style="bold")
-            line.append(safe(finding.message))
+            lead = Text("  ")
+            lead.append(f"{finding.line or '':>{width}} ", style="dim")
+            lead.append(f"{finding.severity.name.lower():<7} ", style=STYLES[finding.severity])
+            body = Text(f"{safe(finding.rule)} {safe(finding.name)}: ", style="bold")
+            body.append(safe(finding.message))
             if finding.basis is not None:
                 # Whose standard it is: what the project declared, what its history showed, or
                 # landwatch's default (docs/review.md, "Whose standards?").
-                line.append(f" [{safe(str(finding.basis))}]", style="dim")
-            console.print(line)
+                body.append(f" [{safe(str(finding.basis))}]", style="dim")
+            print_wrapped(console, lead, body)
             if finding.snippet:
-                console.print(Text(f"  {'':>{width}} │ {safe(finding.snippet)[:200]}", style="dim"))
+                snippet = Text(safe(finding.snippet)[:200], style="dim")
+                bar = Text(f"  {'':>{width}} │ ", style="dim")
+                print_wrapped(console, bar, snippet, bar)
     for note in report.notes:
-        console.print(Text(f"note: {safe(note)}", style="dim"))
+        print_wrapped(console, Text("note: ", style="dim"), Text(safe(note), style="dim"))
     problems = [run for run in report.linters if run.get("status") != "ok"]
     for run in problems:
-        console.print(
-            Text(
-                f"note: linter {safe(run['linter'])} on {safe(run['path'])}: "
-                f"{safe(run['status'])} {safe(run.get('detail', ''))}",
-                style="dim",
-            )
+        said = (
+            f"linter {safe(run['linter'])} on {safe(run['path'])}: "
+            f"{safe(run['status'])} {safe(run.get('detail', ''))}"
         )
+        print_wrapped(console, Text("note: ", style="dim"), Text(said, style="dim"))
 
 
 def render_line(report: Report, subject: str, console: Console | None = None) -> None:
@@ -105,6 +132,31 @@ def as_json(reports: list[Report]) -> str:
     return json.dumps(data, indent=2)
 
 
+def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
+    """One finding as a SARIF result: where it is, and whose standard decided it."""
+    result: dict[str, Any] = {
+        "ruleId": finding.rule,
+        "ruleIndex": rule_index,
+        "level": SARIF_LEVELS[finding.severity],
+        "message": {"text": finding.message},
+        "partialFingerprints": {"landwatch/v1": finding.fingerprint},
+    }
+    if finding.basis is not None:
+        result["properties"] = {"decidedBy": finding.basis.as_dict()}
+    if finding.path is not None:
+        location: dict[str, Any] = {
+            # The path's own bytes, as pygit2 surrogate-escapes what is not UTF-8.
+            "artifactLocation": {"uri": urllib.parse.quote(finding.path, errors="surrogateescape")}
+        }
+        if finding.line:
+            region: dict[str, Any] = {"startLine": finding.line}
+            if finding.end_line and finding.end_line >= finding.line:
+                region["endLine"] = finding.end_line
+            location["region"] = region
+        result["locations"] = [{"physicalLocation": location}]
+    return result
+
+
 def as_sarif(reports: list[Report], repository: Path) -> dict[str, Any]:
     """One SARIF run per report; results carry line-move-proof partial fingerprints."""
     runs = []
@@ -119,28 +171,7 @@ def as_sarif(reports: list[Report], repository: Path) -> dict[str, Any]:
                     "shortDescription": {"text": finding.name},
                     "defaultConfiguration": {"level": SARIF_LEVELS[finding.severity]},
                 }
-            result: dict[str, Any] = {
-                "ruleId": finding.rule,
-                "ruleIndex": list(rules).index(finding.rule),
-                "level": SARIF_LEVELS[finding.severity],
-                "message": {"text": finding.message},
-                "partialFingerprints": {"landwatch/v1": finding.fingerprint},
-            }
-            if finding.basis is not None:
-                result["properties"] = {"decidedBy": finding.basis.as_dict()}
-            if finding.path is not None:
-                location: dict[str, Any] = {
-                    # The path's own bytes, as pygit2 surrogate-escapes what is not UTF-8.
-                    "artifactLocation": {
-                        "uri": urllib.parse.quote(finding.path, errors="surrogateescape")
-                    }
-                }
-                if finding.line:
-                    region: dict[str, Any] = {"startLine": finding.line}
-                    if finding.end_line and finding.end_line >= finding.line:
-                        region["endLine"] = finding.end_line
-                    location["region"] = region
-                result["locations"] = [{"physicalLocation": location}]
+            result = _sarif_result(finding, list(rules).index(finding.rule))
             results.append(result)
         runs.append(
             {

@@ -22,6 +22,7 @@ from identify import identify
 
 from landwatch.review.change import Change
 from landwatch.review.findings import Finding
+from landwatch.review.globs import matches_any
 from landwatch.review.regexes import RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import RuleSet
 
@@ -72,6 +73,7 @@ class PreCommitScopes:
         }
         self._tree = change.commit.tree
         self._tags_of: dict[str, frozenset[str]] = {}
+        self._files_of = {rule.id: rule.precommit_files for rule in rules.rules}
         for name in FILE_NAMES:
             data = change.file_at(name)
             if data is not None and len(data) <= _MOST_BYTES:
@@ -138,26 +140,32 @@ class PreCommitScopes:
     def _covers(self, scope: _Scope, path: str) -> bool:
         return scope.covers(path, self.tags(path))
 
+    def _hooks_for(self, finding: Finding) -> tuple[str, ...]:
+        """The hooks the finding's rule stands for that check such a file: one that never
+        checks it (debug-statements on JavaScript) declares nothing of it."""
+        hooks = self._hooks_of.get(finding.rule, ())
+        files = self._files_of.get(finding.rule, {})
+        path = finding.path or ""
+        return tuple(hook for hook in hooks if matches_any(path, files.get(hook, ("*",))))
+
     def runs_on(self, finding: Finding) -> bool:
         """Whether the project runs the rule's hook on the finding's file: a project that
         checks for the problem there is one that does not accept it."""
-        hooks = self._hooks_of.get(finding.rule)
         path = finding.path
-        if not hooks or path is None:
-            return False
-        if self._top is not None and not self._covers(self._top, path):
+        if path is None or (self._top is not None and not self._covers(self._top, path)):
             return False
         return any(
-            self._covers(scope, path) for hook in hooks for scope in self._hooks.get(hook, [])
+            self._covers(scope, path)
+            for hook in self._hooks_for(finding)
+            for scope in self._hooks.get(hook, [])
         )
 
     def turns_off(self, finding: Finding) -> bool:
         """Whether the project runs the rule's hook, and runs it nowhere on the finding's file."""
-        hooks = self._hooks_of.get(finding.rule)
         path = finding.path
-        if not hooks or path is None:
+        if path is None:
             return False
-        scopes = [scope for hook in hooks for scope in self._hooks.get(hook, [])]
+        scopes = [scope for hook in self._hooks_for(finding) for scope in self._hooks.get(hook, [])]
         if not scopes:
             return False  # the project does not run that hook: nothing declared
         if self._top is not None and not self._covers(self._top, path):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import string
-import time
 from collections.abc import Callable
 
 import pytest
@@ -23,6 +22,7 @@ from landwatch.review.rules.secrets import RULES
 from landwatch.review.secrets.detectors import spans
 from landwatch.review.secrets.manifests import secret_data
 from landwatch.review.secrets.private_keys import rotated_key_lines
+from support.timing import cpu_seconds
 
 SIZES = (10_000, 100_000, 1_000_000)
 # Linear work grows ten times from one size to the next, quadratic a hundred times.
@@ -104,12 +104,7 @@ def scan(text: str) -> None:
 
 
 def seconds(text: str, tries: int) -> float:
-    best = float("inf")
-    for _ in range(tries):
-        started = time.process_time()
-        scan(text)
-        best = min(best, time.process_time() - started)
-    return best
+    return cpu_seconds(lambda: scan(text), tries)
 
 
 @pytest.mark.parametrize("family", list(FAMILIES))

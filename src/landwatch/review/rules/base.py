@@ -131,6 +131,9 @@ class Rule:
     # The pre-commit hooks that check what this rule checks (review.precommit_scopes): a file
     # the project's configuration keeps out of all of them is one the rule leaves alone.
     precommit_hooks: ClassVar[tuple[str, ...]] = ()
+    # The files a hook checks, for a hook that checks fewer than the rule does (pre-commit's
+    # `debug-statements` only Python): elsewhere, where the project runs it says nothing.
+    precommit_files: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     # gitleaks' rules that find what this rule finds, each with the starts of the messages of
     # the findings it stands for (none: all of them): an allowlist a project scoped to one of
     # them in .gitleaks.toml applies to those findings (review.gitleaks).

@@ -22,6 +22,7 @@ from landwatch.review.change import (
 )
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import FileRule, LineRule, Option, TreeRule
+from landwatch.review.rules.debuggers import DebugStatement
 from landwatch.review.rules.declared_encoding import (
     DeclaredCharset,
     DeclaredLineEnding,
@@ -223,34 +224,6 @@ class DuplicateKey(FileRule):
                 number=number,
                 content=key,
             )
-
-
-_DEBUG = re.compile(
-    rb"^\s*(?:breakpoint\(\s*\)"
-    rb"|(?:import|from)\s+(?:pdb|ipdb|pudb|pdbpp|q|rdb|wdb|pydevd|pydevd_pycharm|debugpy|celery\.contrib\.rdb)\b"
-    rb"|(?:pdb|ipdb|pudb)\.(?:set_trace|post_mortem)\()"
-)
-
-
-class DebugStatement(LineRule):
-    """A debugger left in Python: `breakpoint()`, or importing pdb, ipdb, pudb and their kin."""
-
-    id = "P007"
-    precommit_hooks = ("debug-statements",)
-    name = "debug-statement"
-    example = "import pdb; pdb.set_trace()"
-    severity = Severity.WARNING
-    applies_to = ("*.py", "*.pyi")
-
-    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
-        for line in lines:
-            if (
-                b"breakpoint" in line.raw
-                or b"db" in line.raw
-                or b"import q" in line.raw
-                or b"debugpy" in line.raw
-            ) and _DEBUG.match(line.raw):
-                yield self.finding("debug statement", path=file.path, line=line)
 
 
 _WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$", re.I)
