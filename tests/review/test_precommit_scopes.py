@@ -119,3 +119,18 @@ def test_a_hook_s_types_scope_the_rule_as_they_scope_the_hook(repo: Repo) -> Non
     # notes.md is neither Python nor shell; run.sh is executable: only app.py is the hook's.
     assert found(report, "P001") == [("P001", "app.py", 1)]
     assert any("leaves those files out of the hook" in note for note in report.notes)
+
+
+def test_a_hook_of_one_language_says_nothing_of_another_s_files(repo: Repo) -> None:
+    config = """repos:
+  - repo: https://github.com/pre-commit/pre-commit-hooks
+    rev: v5.0.0
+    hooks:
+      - id: check-ast
+        exclude: ^legacy/
+      - id: check-json
+"""
+    repo.land("pre-commit", {".pre-commit-config.yaml": config}, hooks=False)
+    repo.land("broken", {"legacy/old.py": "def f(:\n", "legacy/data.json": "{,}\n"}, hooks=False)
+    # check-ast leaves legacy/ out: its Python is the project's affair, not its JSON.
+    assert found(review(repo), "P006") == [("P006", "legacy/data.json", 1)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from types import MappingProxyType
 
 from landwatch.review import documents
 from landwatch.review.binary import looks_binary
@@ -169,6 +170,16 @@ class SyntaxErrorRule(FileRule):
 
     id = "P006"
     precommit_hooks = ("check-json", "check-yaml", "check-toml", "check-ast")
+    # Each hook checks one language: a project that keeps a file out of check-ast has said
+    # nothing of its JSON (pre-commit-hooks' manifest types each by identify's tags).
+    precommit_files = MappingProxyType(
+        {
+            "check-json": ("*.json",),
+            "check-yaml": ("*.yaml", "*.yml"),
+            "check-toml": ("*.toml",),
+            "check-ast": ("*.py", "*.pyi"),
+        }
+    )
     name = "syntax-error"
     example = "settings.json: JSON syntax error: Expecting property name enclosed in double quotes"
     severity = Severity.ERROR
