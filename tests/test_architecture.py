@@ -24,7 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("commands",),
     ("daemon",),
     ("kinds",),
-    ("review_landing",),
+    ("review_landing", "sharing"),
     ("trust", "report_store", "standards_store", "notify"),
     ("coverage",),
     ("hook_slots",),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import __version__, cli
+from landwatch import __version__, cli, usage
 
 
 def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
@@ -96,9 +96,9 @@ def test_bad_values_exit_2_naming_the_option(
 
 @pytest.mark.parametrize("written", ["0", "0.0", "00", "-0"])
 def test_a_grace_of_nothing_is_zero_however_it_is_written(written: str) -> None:
-    assert cli.grace_seconds(written) == 0.0
+    assert usage.grace_seconds(written) == 0.0
     with pytest.raises(argparse.ArgumentTypeError):
-        cli.grace_seconds("-1")
+        usage.grace_seconds("-1")
 
 
 def test_the_reviewer_takes_a_handler_by_its_first_option_name_too() -> None:

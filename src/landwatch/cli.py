@@ -8,8 +8,6 @@ only for what it uses; defaults are shown from the constants that hold them.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -26,36 +24,6 @@ def _program_name(argv0: str) -> str:
     return "git landwatch" if os.path.basename(argv0) == "git-landwatch" else "landwatch"
 
 
-def seconds(text: str) -> float:
-    """A positive, finite number of seconds (argparse type: a bad one exits 2, saying why)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: a number of seconds above 0 is needed")
-    return value
-
-
-def grace_seconds(text: str) -> float:
-    """Seconds, 0 allowed (stop at once)."""
-    with contextlib.suppress(ValueError):
-        if float(text) == 0:  # 0, 0.0, 00, -0: however it is written
-            return 0.0
-    return seconds(text)
-
-
-def count(text: str) -> int:
-    """A whole number of 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: 1 or more is needed")
-    return value
-
-
 def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=prog,
@@ -64,10 +32,11 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"landwatch {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _installing(commands)
-    _reviewer(
+    usage.reviewer_options(
         commands.add_parser(
             "reviewer", help="drain every registered repository (foreground; see --once, --detach)"
-        )
+        ),
+        DEFAULTS,
     )
     service = commands.add_parser("service", help="the reviewer under your service manager")
     actions = service.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -76,6 +45,7 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     status = commands.add_parser("status", help="queues of every registered repository")
     status.add_argument("--json", action="store_true", help="for scripts")
     _reviews(commands)
+    usage.team(commands)
     _upkeep(commands)
     completion = commands.add_parser("completion", help="your shell's completion for landwatch")
     completion.add_argument("shell", choices=usage.SHELLS, help="the shell it is for")
@@ -121,52 +91,6 @@ def _installing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     enqueue.add_argument(
         "rev", nargs="?", default="HEAD", metavar="REV", help="the commit (default: %(default)s)"
     )
-
-
-def _reviewer(reviewer: argparse.ArgumentParser) -> None:
-    mode = reviewer.add_mutually_exclusive_group()
-    mode.add_argument("--once", action="store_true", help="drain what is there, then exit")
-    mode.add_argument("--detach", action="store_true", help="run in the background")
-    reviewer.add_argument("--verbose", action="store_true", help="debug lines in the log too")
-    reviewer.add_argument(
-        "--lease",
-        type=seconds,
-        default=DEFAULTS.lease,
-        metavar="SECONDS",
-        help="how long a claim holds without renewal before anyone may take it over (%(default)s)",
-    )
-    reviewer.add_argument(
-        "--max-tries",
-        type=count,
-        default=DEFAULTS.max_tries,
-        metavar="N",
-        help="failed tries of an item before it is given up (%(default)s)",
-    )
-    reviewer.add_argument(
-        "--rescan",
-        type=seconds,
-        default=DEFAULTS.rescan,
-        metavar="SECONDS",
-        help="re-read every queue and reflog this often, file events or not (%(default)s)",
-    )
-    reviewer.add_argument(
-        "--grace",
-        type=grace_seconds,
-        default=DEFAULTS.grace,
-        metavar="SECONDS",
-        help="on SIGTERM, how long a running job may finish before it is handed back (%(default)s)",
-    )
-    reviewer.add_argument("--no-watch", action="store_true", help="no file events: rescan only")
-    reviewer.add_argument(
-        "--handler",
-        action="append",
-        dest="handlers",
-        default=[],
-        metavar="KIND=MODULE:CLASS",
-        help="work KIND's items with another handler (tests, experiments)",
-    )
-    # The name the option had first; kept so that scripts and service files keep working.
-    reviewer.add_argument("--kind", action="append", dest="handlers", help=argparse.SUPPRESS)
 
 
 def _reviews(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -312,6 +236,18 @@ def _show(args: argparse.Namespace) -> int:
     return show(Path.cwd(), revision=args.revision, unread=args.unread, form=args.form)
 
 
+def _share(args: argparse.Namespace) -> int:
+    from landwatch.commands.share import share
+
+    return share(Path.cwd(), remote=args.remote, off=args.off)
+
+
+def _ci(args: argparse.Namespace) -> int:
+    from landwatch.commands.ci import Options, ci
+
+    return ci(Path.cwd(), Options.of(args))
+
+
 def _rules(args: argparse.Namespace) -> int:
     from landwatch.commands.rules import rules
 
@@ -365,6 +301,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "status": _status,
     "review": _review,
     "show": _show,
+    "share": _share,
+    "ci": _ci,
     "rules": _rules,
     "trust": _trust,
     "doctor": _doctor,

@@ -155,11 +155,24 @@ def read_file(path: Path, *, trusted: Path | None, limit: int = MAX_READ) -> byt
 
 
 @contextlib.contextmanager
-def exclusive(lock: Path) -> Iterator[None]:
-    """Hold flock(2) on the person's lock file `lock` (made 0600, its directory 0700): read,
-    change and rewrite a file of theirs without losing a concurrent writer's change."""
-    private_directory(lock.parent, trusted=None)
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE)
+def exclusive(lock: Path, *, trusted: Path | None = None) -> Iterator[None]:
+    """Hold flock(2) on the lock file `lock` (made 0600, its directory 0700; below `trusted`,
+    never through a link): read, change and rewrite something without losing a concurrent
+    writer's change."""
+    directory_fd = _open_directory(lock.parent, trusted=trusted, create=True)
+    try:
+        fd = os.open(
+            lock.name,
+            os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+            PRIVATE_FILE,
+            dir_fd=directory_fd,
+        )
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise _refused(lock, "a link") from None
+        raise
+    finally:
+        os.close(directory_fd)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

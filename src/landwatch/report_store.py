@@ -18,16 +18,21 @@ from landwatch.review.report import Report
 
 
 def write(
-    git_dir: os.PathLike[str] | str, report: Report, *, replaces: Report | None = None
+    git_dir: os.PathLike[str] | str,
+    report: Report,
+    *,
+    replaces: Report | None = None,
+    least: Severity = Severity.WARNING,
 ) -> Path:
-    """Durably (synced before it returns); marked unread when it has something to say.
+    """Durably (synced before it returns); marked unread when it has something to say: a
+    finding at `least` or above (error for a review a teammate shared).
 
     `replaces` is the review of the commit a rebase or amend replaced by this one: what its
     reader already saw is not said again, and what was not seen yet is said once, for this one.
     """
     target = layout.report_file(git_dir, report.commit)
     write_atomic(target, json.dumps(report.as_dict(), indent=1), trusted=layout.common_dir(git_dir))
-    if _worth_telling(git_dir, report, replaces):
+    if _worth_telling(git_dir, report, replaces, least):
         mark_unread(git_dir, report.commit)
     if replaces is not None and replaces.commit != report.commit:
         mark_read(git_dir, replaces.commit)
@@ -35,9 +40,9 @@ def write(
 
 
 def _worth_telling(
-    git_dir: os.PathLike[str] | str, report: Report, replaces: Report | None
+    git_dir: os.PathLike[str] | str, report: Report, replaces: Report | None, least: Severity
 ) -> bool:
-    told = {f.fingerprint for f in report.findings if f.severity >= Severity.WARNING}
+    told = {f.fingerprint for f in report.findings if f.severity >= least}
     if not told:
         return False
     if replaces is None or is_unread(git_dir, replaces.commit):

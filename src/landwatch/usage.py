@@ -1,12 +1,20 @@
 """How each command is used, for its `--help`: what it is for, and examples shown as written
-after its options (argparse's epilog); the service's actions; the shells completion knows.
+after its options (argparse's epilog); the service's actions; the shells completion knows; the
+options of the commands with many (the reviewer, `share`, `ci`) and the types they take.
 
-Text only, read by `landwatch.cli` as it builds the parser: nothing here runs a command.
+Read by `landwatch.cli` as it builds the parser: nothing here runs a command.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from landwatch.daemon.settings import Settings
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -98,6 +106,19 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
             "landwatch forget ~/old/shop/.git",
         ),
     ),
+    "share": (
+        ("share with the branch's upstream remote (else origin)", "landwatch share"),
+        ("with another remote", "landwatch share upstream"),
+        ("stop sharing: the git config put back as it was", "landwatch share --off"),
+    ),
+    "ci": (
+        ("HEAD's commits not on the default branch, as a CI job does", "landwatch ci"),
+        (
+            "a range, with SARIF for code scanning",
+            "landwatch ci origin/main..HEAD --sarif landwatch.sarif",
+        ),
+        ("fail on warnings too", "landwatch ci --fail-level warning"),
+    ),
     "completion": (
         (
             "bash: into the directory bash-completion loads it from when first needed",
@@ -142,3 +163,119 @@ def explain(parser: argparse.ArgumentParser) -> None:
             if command.description is None and what:
                 command.description = f"{what[0].upper()}{what[1:]}."
             command.epilog = examples(name)
+
+
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds (argparse type: a bad one exits 2, saying why)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a number of seconds above 0 is needed")
+    return value
+
+
+def grace_seconds(text: str) -> float:
+    """Seconds, 0 allowed (stop at once)."""
+    with contextlib.suppress(ValueError):
+        if float(text) == 0:  # 0, 0.0, 00, -0: however it is written
+            return 0.0
+    return seconds(text)
+
+
+def count(text: str) -> int:
+    """A whole number of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: 1 or more is needed")
+    return value
+
+
+def reviewer_options(reviewer: argparse.ArgumentParser, defaults: Settings) -> None:
+    """`landwatch reviewer`'s options, their defaults shown from `defaults`."""
+    mode = reviewer.add_mutually_exclusive_group()
+    mode.add_argument("--once", action="store_true", help="drain what is there, then exit")
+    mode.add_argument("--detach", action="store_true", help="run in the background")
+    reviewer.add_argument("--verbose", action="store_true", help="debug lines in the log too")
+    reviewer.add_argument(
+        "--lease",
+        type=seconds,
+        default=defaults.lease,
+        metavar="SECONDS",
+        help="how long a claim holds without renewal before anyone may take it over (%(default)s)",
+    )
+    reviewer.add_argument(
+        "--max-tries",
+        type=count,
+        default=defaults.max_tries,
+        metavar="N",
+        help="failed tries of an item before it is given up (%(default)s)",
+    )
+    reviewer.add_argument(
+        "--rescan",
+        type=seconds,
+        default=defaults.rescan,
+        metavar="SECONDS",
+        help="re-read every queue and reflog this often, file events or not (%(default)s)",
+    )
+    reviewer.add_argument(
+        "--grace",
+        type=grace_seconds,
+        default=defaults.grace,
+        metavar="SECONDS",
+        help="on SIGTERM, how long a running job may finish before it is handed back (%(default)s)",
+    )
+    reviewer.add_argument("--no-watch", action="store_true", help="no file events: rescan only")
+    reviewer.add_argument(
+        "--handler",
+        action="append",
+        dest="handlers",
+        default=[],
+        metavar="KIND=MODULE:CLASS",
+        help="work KIND's items with another handler (tests, experiments)",
+    )
+    # The name the option had first; kept so that scripts and service files keep working.
+    reviewer.add_argument("--kind", action="append", dest="handlers", help=argparse.SUPPRESS)
+
+
+FAIL_LEVELS = ("error", "warning", "info", "none")
+
+
+def team(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`landwatch share` and `landwatch ci`: reviews shared with a team, and checked in CI."""
+    share = commands.add_parser(
+        "share", help="share this repository's reviews with your team through a remote"
+    )
+    share.add_argument(
+        "remote",
+        nargs="?",
+        metavar="REMOTE",
+        help="the remote (default: the branch's upstream remote, else origin)",
+    )
+    share.add_argument("--off", action="store_true", help="stop sharing: undo what share did")
+    ci = commands.add_parser("ci", help="review every commit of a range, for CI and pre-push")
+    ci.add_argument(
+        "range",
+        nargs="?",
+        metavar="RANGE",
+        help="A..B, or one commit (default: HEAD's commits not on the remote's default branch)",
+    )
+    ci.add_argument("--remote", metavar="NAME", help="whose notes (default: upstream, else origin)")
+    ci.add_argument(
+        "--fail-level",
+        choices=FAIL_LEVELS,
+        default="error",
+        help="exit 1 when a finding in RANGE is at or above this (default: %(default)s)",
+    )
+    ci.add_argument("--json", type=Path, metavar="FILE", help="write every review as JSON to FILE")
+    ci.add_argument("--sarif", type=Path, metavar="FILE", help="write one SARIF run to FILE")
+    ci.add_argument(
+        "--trust-notes",
+        action="store_true",
+        help="take your teammates' matching shared reviews instead of reviewing again",
+    )
+    ci.add_argument("--no-fetch", action="store_true", help="do not fetch the remote's notes")

@@ -14,6 +14,7 @@ from pathlib import Path
 from landwatch import layout
 from landwatch.daemon import sweep
 from landwatch.daemon.settings import SWEEP_GRACE
+from landwatch.kinds import FLOOD
 from support.daemon import (
     RECORDING,
     reviewed,
@@ -81,7 +82,7 @@ def test_a_young_entry_waits_for_its_hook(repo: Repo, journal: Path) -> None:
 def test_a_flood_is_one_range(repo: Repo, journal: Path) -> None:
     base = repo.head()
     repo.git("branch", "rewritten", base)
-    rewritten = [Commit(f"rewritten {n}", {"file": f"{n}\n"}) for n in range(sweep.FLOOD + 5)]
+    rewritten = [Commit(f"rewritten {n}", {"file": f"{n}\n"}) for n in range(FLOOD + 5)]
     tip = write_history(repo, rewritten, branch="rewritten")
     repo.git("branch", "-D", "rewritten")  # its reflog with it: only main's move is a landing
     repo.git("update-ref", "-m", "filter-branch: rewrite", "refs/heads/main", tip, **an_hour_ago())

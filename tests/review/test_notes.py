@@ -1,18 +1,61 @@
-"""Git notes of each review, when asked for."""
+"""Reviews as git notes: one JSON document per line, written when asked, read back within bounds;
+anything else a note holds (garbage, another format, another commit's, a document too large or
+too deep, hostile text) ignored with its reason or shown escaped."""
 
 from __future__ import annotations
 
+import io
+import json
+
+import pytest
+from rich.console import Console
+
+from landwatch.review import notes, output
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.report import Report
 from support.daemon import run_reviewer
 from support.repos import Repo
 from support.tokens import github_token
 
+COMMIT = "c" * 40
+RULES, CONFIG = "a" * 64, "b" * 64
+
+
+def a_report(*findings: Finding, commit: str = COMMIT) -> Report:
+    return Report(
+        commit, None, "commit", commit[:12], rules=["P001", "S002"], findings=list(findings)
+    )
+
+
+def a_document(report: Report, by: str = "a@team.example", at: float = 1000.0) -> str:
+    return notes.document(report, reviewed_by=by, rules_version=RULES, config_hash=CONFIG, at=at)
+
+
+TRAILING = Finding(
+    "P001",
+    "trailing-whitespace",
+    Severity.WARNING,
+    "trailing whitespace",
+    "a.py",
+    3,
+    snippet="x = 1  ",
+    fingerprint="0123456789abcdef0123",
+)
+
 
 def test_notes_are_written_when_asked(repo: Repo) -> None:
     repo.git("config", "landwatch.notes", "true")
-    repo.land("noted", {"a.txt": "x  \n"})
+    repo.git("config", "user.email", "me@team.example")
+    oid = repo.land("noted", {"a.txt": "x  \n"})
     assert run_reviewer("--once").returncode == 0
     note = repo.git("notes", "--ref", "landwatch", "show", "HEAD")
-    assert note.startswith("landwatch: 1 warning") and "P001 a.txt:1" in note
+    [line] = note.splitlines()
+    data = json.loads(line)
+    assert data["landwatch_note"] == 1 and data["commit"] == oid
+    assert data["reviewed_by"] == "me@team.example"
+    assert [(f["rule"], f["path"], f["line"]) for f in data["findings"]] == [("P001", "a.txt", 1)]
+    assert len(data["rules_version"]) == 64 and len(data["config_hash"]) == 64
+    assert line.isascii() and "\x1b" not in line
 
 
 def test_a_token_in_a_file_name_is_redacted_in_the_note(repo: Repo) -> None:
@@ -21,4 +64,97 @@ def test_a_token_in_a_file_name_is_redacted_in_the_note(repo: Repo) -> None:
     repo.land("noted", {f"{token}.txt": "x  \n"})
     assert run_reviewer("--once").returncode == 0
     note = repo.git("notes", "--ref", "landwatch", "show", "HEAD")
-    assert "P001 ghp_….txt:1" in note and token not in note
+    assert "ghp_\\u2026.txt" in note and token not in note and token[4:] not in note
+
+
+def test_a_document_reads_back_as_the_review_it_is() -> None:
+    report = a_report(TRAILING)
+    read = notes.parse(a_document(report).encode(), COMMIT)
+    assert read.ignored == []
+    [shared] = read.reviews
+    assert shared.reviewed_by == "a@team.example" and shared.complete
+    assert (shared.rules_version, shared.config_hash) == (RULES, CONFIG)
+    assert shared.report.findings == report.findings
+    assert shared.report.reviewed_by == "a@team.example"
+
+
+GARBAGE = {
+    "not JSON": b"landwatch: 1 warning (an older landwatch's summary)",
+    "not a landwatch review": b'{"a": 1}',
+    "format 7, not 1": json.dumps({notes.KEY: 7, "commit": COMMIT}).encode(),
+    "of another commit": a_document(a_report(commit="d" * 40)).encode(),
+    "malformed findings": a_document(a_report()).replace('"findings":[]', '"findings":{}').encode(),
+    "malformed finding severity": a_document(a_report(TRAILING))
+    .replace('"warning"', '"fatal"')
+    .encode(),
+    "malformed finding line": a_document(a_report(TRAILING))
+    .replace('"line":3', '"line":-3')
+    .encode(),
+    "malformed reviewed_by": a_document(a_report()).replace('"a@team.example"', "1").encode(),
+    "over 256 KiB": b'{"pad": "' + b"x" * (300 << 10) + b'"}',
+    "deep": b"[" * 100_000 + b"]" * 100_000,
+    "not UTF-8": b'{"landwatch_note": 1, "commit": "\xff"}',
+}
+
+
+@pytest.mark.parametrize("kind", sorted(GARBAGE))
+def test_garbage_of_every_kind_is_ignored_saying_why(kind: str) -> None:
+    read = notes.parse(GARBAGE[kind] + b"\n" + a_document(a_report()).encode(), COMMIT)
+    assert len(read.reviews) == 1  # the good line beside it still counts
+    [reason] = read.ignored
+    expected = {"deep": "not JSON", "not UTF-8": "not JSON"}.get(kind, kind)
+    assert reason == expected
+    assert read.said() == f"1 line ignored ({expected})"
+
+
+def test_a_note_of_too_many_lines_is_read_only_so_far() -> None:
+    line = a_document(a_report()).encode()
+    read = notes.parse(b"\n".join([line] * (notes.MAX_DOCUMENTS + 5)), COMMIT)
+    assert len(read.reviews) == notes.MAX_DOCUMENTS
+    assert read.ignored == ["too many lines"] * 5
+
+
+def test_hostile_text_is_shown_escaped_and_secrets_redacted() -> None:
+    token = github_token("H0st")
+    hostile = Finding(
+        "P001",
+        "[bold red]trailing[/]",
+        Severity.ERROR,
+        f"\x1b]0;pwned\x07 all clear \u202e {token}",
+        "evil\x1b[2J.py",
+        1,
+        snippet=f"key = '{token}'",
+        fingerprint="ab",
+    )
+    [shared] = notes.parse(
+        a_document(a_report(hostile), by="\x1b[31mmallory").encode(), COMMIT
+    ).reviews
+    finding = shared.report.findings[0]
+    assert token not in finding.message and token not in (finding.snippet or "")
+    console = Console(record=True, width=200, file=io.StringIO())
+    output.render(shared.report, console)
+    shown = console.export_text()
+    assert "\x1b" not in shown and "\u202e" not in shown and "\x07" not in shown
+    assert "[bold red]trailing[/]" in shown  # markup shown as text, never obeyed
+    assert "shared by \\x1b[31mmallory" in shown and "evil\\x1b[2J.py" in shown
+
+
+def test_a_note_too_large_is_not_read(repo: Repo) -> None:
+    oid = repo.head()
+    big = repo.path.parent / "big-note"
+    big.write_bytes(b"x" * (notes.MAX_NOTE_BYTES + 1))
+    repo.git("notes", "--ref", "landwatch", "add", "-F", str(big), oid)
+    from landwatch.review.change import open_repository
+
+    with pytest.raises(ValueError, match="over 1,048,576"):
+        notes.read_note(open_repository(repo.git_dir), oid)
+
+
+def test_a_review_written_joins_the_others_and_replaces_its_own() -> None:
+    mine_then = a_document(a_report(), by="me@x", at=1)
+    theirs = a_document(a_report(TRAILING), by="them@x", at=2)
+    held = "\n".join([mine_then, "garbage", theirs]).encode()
+    mine_now = a_document(a_report(TRAILING), by="me@x", at=3)
+    composed = notes.composed(held, mine_now, COMMIT)
+    assert composed.splitlines() == sorted([theirs, mine_now])
+    assert notes.composed(None, mine_now, COMMIT) == mine_now + "\n"

@@ -20,7 +20,7 @@ from landwatch import coverage, hook_slots, layout, registry, work_item
 from landwatch.commands import install
 from landwatch.daemon.lock import holder
 from landwatch.errors import UserError
-from landwatch.git import GitError, git
+from landwatch.git import GitError, git, run_git
 from landwatch.hooks import find_repository, whose
 from landwatch.text import duration, safe
 
@@ -72,6 +72,7 @@ def _repository(common: Path, now: float) -> list[Problem]:
         *_coverage(common),
         *_git_lfs(common),
         *_settings(common, settings),
+        *_sharing(common, settings[layout.SHARE_REMOTE]),
         *_waiting(common, now, settings[layout.STALE_AFTER]),
     ]
 
@@ -121,6 +122,57 @@ def _settings(common: Path, settings: layout.GitSettings) -> list[Problem]:
         Problem(f"{safe(str(common))}: {safe(said)}", f"git -C {where} config --unset {name}")
         for name, said in zip(settings.unusable, settings.problems, strict=True)
     ]
+
+
+def _sharing(common: Path, remote: str | None) -> list[Problem]:
+    """Sharing's refspecs: the remote named, its fetch bringing the notes into their
+    remote-tracking ref, and no refspec fetching into the local notes (which a forced fetch
+    would replace)."""
+    from landwatch.review.notes import NOTES_REF
+    from landwatch.sharing import fetch_refspec
+
+    where = coverage.worktree_of(common) or common
+    shown = safe(str(common))
+    problems = []
+    fetches = git("config", "--get-regexp", r"^remote\..*\.fetch$", cwd=where, check=False)
+    for line in fetches.splitlines():
+        key, _, value = line.partition(" ")
+        if value.rpartition(":")[2] in (NOTES_REF, f"{NOTES_REF}*"):
+            problems.append(
+                Problem(
+                    f"{shown}: {safe(key)} fetches into {NOTES_REF} ({safe(value)}): a fetch "
+                    "would replace the reviews written here",
+                    f"git -C {shlex.quote(str(where))} config --fixed-value --unset "
+                    f"{shlex.quote(key)} {shlex.quote(value)}",
+                )
+            )
+    if not remote:
+        return problems
+    if not run_git("remote", "get-url", "--", remote, cwd=where).ok:
+        return [
+            *problems,
+            Problem(
+                f"{shown}: reviews are shared with {safe(remote)!r}, which is no remote here",
+                "landwatch share --off (then landwatch share REMOTE)",
+            ),
+        ]
+    fetched = git("config", "--get-all", f"remote.{remote}.fetch", cwd=where, check=False)
+    if fetch_refspec(remote) not in fetched.splitlines():
+
+        def mend(out: TextIO) -> None:
+            from landwatch.commands.share import share
+
+            share(where, remote=remote, off=False, out=out)
+
+        problems.append(
+            Problem(
+                f"{shown}: a fetch of {safe(remote)} does not bring its review notes (the "
+                f"refspec {fetch_refspec(remote)} is missing from remote.{safe(remote)}.fetch)",
+                f"landwatch share {shlex.quote(remote)}",
+                mend,
+            )
+        )
+    return problems
 
 
 def _waiting(common: Path, now: float, bound: float) -> list[Problem]:

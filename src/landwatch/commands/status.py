@@ -48,6 +48,7 @@ def collect(now: float | None = None) -> dict[str, Any]:
                 "problem": problem,
                 "coverage": reach,
                 "worktrees": worktrees,
+                "sharing": _sharing(common, worktrees) if problem is None else None,
             }
         )
     return {
@@ -83,6 +84,33 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
     }
 
 
+def _sharing(common: Path, worktrees: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Whether reviews are shared from here, how many notes wait to be pushed, how the last
+    push went, and how many reviews were taken from teammates."""
+    from landwatch import sharing
+    from landwatch.kinds.push import read_state
+
+    remote = layout.read_git_settings(common)[layout.SHARE_REMOTE]
+    if not remote:
+        return None
+    waiting = sum(
+        1
+        for worktree in worktrees
+        for state in (work_item.READY, work_item.PENDING, work_item.CLAIMED)
+        for name in work_item.entries(Path(worktree["git_dir"]), state)
+        if name.startswith(f"{work_item.WorkKind.SHARE}-")
+    )
+    last = read_state(common, layout.SHARE_STATE) or {}
+    return {
+        "remote": remote,
+        "notes_waiting": waiting,
+        "last_pushed_at": last.get("pushed_at"),
+        "failing_since": last.get("failing_since"),
+        "last_error": last.get("last_error"),
+        "taken": sharing.count_taken(common, 0),
+    }
+
+
 def _not_drained(problem: str, where: str, room: int, home: str) -> tuple[str | Text, ...]:
     from rich.text import Text
 
@@ -101,6 +129,7 @@ def status(*, as_json: bool, console: Console | None = None) -> int:
     console = console or Console(highlight=False)
     _print_reviewer(console, data)
     _print_queues(console, data)
+    _print_sharing(console, data)
     _print_troubles(console, data)
     sys.stdout.flush()
     return 0
@@ -182,6 +211,35 @@ def _print_queues(console: Console, data: dict[str, Any]) -> None:
         console.print(table)
     else:
         console.print("no repository registered: run landwatch install in one")
+
+
+def _print_sharing(console: Console, data: dict[str, Any]) -> None:
+    """A line per repository whose reviews are shared: with whom, what waits, the last push."""
+    from rich.text import Text
+
+    room, home = max(20, console.width - 30), str(Path.home())
+    now = time.time()
+    for repository in data["repositories"]:
+        shared = repository.get("sharing")
+        if not shared:
+            continue
+        where = short_path(safe(repository["repository"]), room, home)
+        said = Text(f"{where}: sharing reviews with {safe(shared['remote'])}: ")
+        waiting = shared["notes_waiting"]
+        said.append(
+            f"{waiting} note{'' if waiting == 1 else 's'} to push", "yellow" if waiting else ""
+        )
+        if isinstance(shared["failing_since"], int | float):
+            said.append(
+                f"; pushing has failed for {duration(now - shared['failing_since'])}: "
+                f"{safe(str(shared['last_error']))[:120]}",
+                "yellow",
+            )
+        elif isinstance(shared["last_pushed_at"], int | float):
+            said.append(f"; last pushed {duration(now - shared['last_pushed_at'])} ago")
+        if shared["taken"]:
+            said.append(f"; {shared['taken']} teammates' reviews taken", "dim")
+        console.print(said)
 
 
 def _print_troubles(console: Console, data: dict[str, Any]) -> None:

@@ -20,13 +20,12 @@ from landwatch import layout, registry, report_store, work_item
 from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.files import list_entries, read_file, remove, write_atomic
 from landwatch.git import run_git
+from landwatch.kinds import FLOOD
 from landwatch.work_item import WorkItem, WorkKind
 
 log = logging.getLogger("landwatch.reviewer")
 
 FORMAT = 1
-# A movement bringing more commits than this that nobody reviewed is reviewed as one range.
-FLOOD = 20
 # At most this much of one reflog is read in a pass; the rest comes at the next.
 CHUNK = 4 << 20
 

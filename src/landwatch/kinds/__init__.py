@@ -23,12 +23,16 @@ BUILTIN = {
     "review": "landwatch.kinds.review:ReviewHandler",
     "push": "landwatch.kinds.push:PushHandler",
     "maintenance": "landwatch.kinds.maintenance:MaintenanceHandler",
+    "share": "landwatch.kinds.share:ShareHandler",
 }
 ENTRY_POINT_GROUP = "landwatch.kinds"
 # How long a claim holds without renewal before anyone may take it over, and how many failed
 # tries an item gets before it is given up: the reviewer's defaults for every kind.
 DEFAULT_LEASE = 120.0
 DEFAULT_MAX_TRIES = 5
+# A landing bringing more commits than this that nobody reviewed is reviewed as one range, not
+# commit by commit (the reflog sweep's rule, and the review kind's for commits nobody shared).
+FLOOD = 20
 
 
 class KindError(UserError):

@@ -56,21 +56,28 @@ class PushResult:
     note: str = ""
 
 
-def read_state(git_dir: Path) -> dict[str, object] | None:
-    """How pushing from this worktree is failing, if it is (for status and the one line)."""
+def read_state(git_dir: Path, place: layout.Place = layout.PUSH_STATE) -> dict[str, object] | None:
+    """How pushing from this worktree is failing, if it is (for status and the one line); of
+    another place, what the kind that keeps it wrote there."""
     try:
-        data = json.loads(read_file(layout.PUSH_STATE.path(git_dir), trusted=git_dir))
+        data = json.loads(read_file(place.path(git_dir), trusted=layout.common_dir(git_dir)))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
 
 
-def _forget_failure(git_dir: Path) -> None:
-    remove(layout.PUSH_STATE.path(git_dir), trusted=git_dir)
+class Rejected(GiveUp):
+    """The remote answered no to a push; `behind` when only because it holds what was not
+    fetched yet (a teammate pushed first)."""
+
+    def __init__(self, message: str, *, behind: bool) -> None:
+        super().__init__(message)
+        self.behind = behind
 
 
 class PushHandler(ItemHandler[PushResult]):
     name = WorkKind.PUSH
+    state: layout.Place = layout.PUSH_STATE  # how pushing has been failing
 
     def __init__(self, *, max_tries: int = DEFAULT_MAX_TRIES, clock: Clock | None = None) -> None:
         super().__init__(max_tries=max_tries, clock=clock)
@@ -80,24 +87,28 @@ class PushHandler(ItemHandler[PushResult]):
     def failing(cls, git_dir: Path, now: float) -> Failing | None:
         """Pushing from here has been failing (offline, credentials not at hand) while a push
         waits; one given up is told as given up."""
-        state = read_state(git_dir)
+        state = read_state(git_dir, cls.state)
         if not state:
             return None
         waiting = (
             name
             for state_name in (READY, PENDING, CLAIMED)
             for name in entries(git_dir, state_name)
-            if name.startswith(f"{WorkKind.PUSH}-")
+            if name.startswith(f"{cls.name}-")
         )
         since = state.get("failing_since")
         if next(waiting, None) is None or not isinstance(since, int | float):
             return None
         return Failing(
             cls.name,
-            f"pushing to {state.get('remote', '')}",
+            cls.failing_what(str(state.get("remote", ""))),
             now - float(since),
             str(state.get("last_error", "")),
         )
+
+    @classmethod
+    def failing_what(cls, remote: str) -> str:
+        return f"pushing to {remote}"
 
     def handle(self, item: WorkItem, reporter: Reporter) -> PushResult:
         git_dir = item.git_dir
@@ -122,8 +133,9 @@ class PushHandler(ItemHandler[PushResult]):
             if self._has(git_dir, reporter, remote, branch, item.oid):
                 report.up_to_date.append(branch)  # an earlier push took it along
                 continue
+            refspec = f"refs/heads/{branch}:refs/heads/{branch}"
             try:
-                self._push(git_dir, reporter, remote, branch, force)
+                self._push(git_dir, reporter, remote, refspec, branch, force=force)
             except GiveUp:
                 self._settled(git_dir)  # the remote answered: reachable, and said no
                 raise
@@ -134,7 +146,7 @@ class PushHandler(ItemHandler[PushResult]):
     def _settled(self, git_dir: Path) -> None:
         """Pushing from here is not failing now: forget how it was."""
         self.failures.pop(git_dir, None)
-        _forget_failure(git_dir)
+        remove(self.state.path(git_dir), trusted=layout.common_dir(git_dir))
 
     # --- git ---
 
@@ -179,9 +191,17 @@ class PushHandler(ItemHandler[PushResult]):
         return code == 0
 
     def _push(
-        self, git_dir: Path, reporter: Reporter, remote: str, branch: str, force: bool
+        self,
+        git_dir: Path,
+        reporter: Reporter,
+        remote: str,
+        refspec: str,
+        what: str,
+        *,
+        force: bool = False,
     ) -> None:
-        refspec = f"refs/heads/{branch}:refs/heads/{branch}"
+        """`git push` of `refspec` (`what` names it in messages), never forced but with a lease
+        when `force`: Rejected when the remote says no, RetryLater when it cannot be reached."""
         lease = ["--force-with-lease"] if force else []
         code, out, err, timed_out = self._git(
             git_dir, reporter, "push", "--porcelain", *lease, remote, refspec, timeout=PUSH_TIMEOUT
@@ -194,27 +214,39 @@ class PushHandler(ItemHandler[PushResult]):
             hints = " ".join(
                 line[6:].strip() for line in err.splitlines() if line.startswith("hint: ")
             )[:300]
-            raise GiveUp(f"{remote} rejected {branch}: {reason}" + (f" ({hints})" if hints else ""))
+            raise Rejected(
+                f"{remote} rejected {what}: {reason}" + (f" ({hints})" if hints else ""),
+                behind="fetch first" in reason or "non-fast-forward" in reason,
+            )
         said = [line.strip() for line in err.splitlines() if line.strip()]
         message = "no answer" if timed_out else (said[0] if said else f"git push exit {code}")
-        if timed_out or _UNREACHABLE.search(err):
-            failures = self.failures.get(git_dir, 0) + 1
-            self.failures[git_dir] = failures
-            after = push_backoff(failures)
-            self._remember_failure(git_dir, remote, message, after)
-            raise RetryLater(f"cannot push to {remote}: {message}", after=after)
+        self._unreachable(git_dir, remote, message, timed_out or _UNREACHABLE.search(err))
         raise RuntimeError(f"git push to {remote} failed: {message}")
+
+    def _unreachable(self, git_dir: Path, remote: str, message: str, unreachable: object) -> None:
+        """When git could not reach `remote`: RetryLater, backed off, the failure remembered."""
+        if not unreachable:
+            return
+        failures = self.failures.get(git_dir, 0) + 1
+        self.failures[git_dir] = failures
+        after = push_backoff(failures)
+        self._remember_failure(git_dir, remote, message, after)
+        raise RetryLater(f"cannot push to {remote}: {message}", after=after)
 
     def _remember_failure(self, git_dir: Path, remote: str, message: str, after: float) -> None:
         now = self.clock.time()
-        previous = read_state(git_dir) or {}
+        previous = read_state(git_dir, self.state) or {}
         since = previous.get("failing_since")
-        state = {
+        state: dict[str, object] = {
+            **{key: previous[key] for key in ("pushed_at", "pushed") if key in previous},
             "remote": remote,
             "failing_since": since if isinstance(since, float) else now,
             "last_error": message[:500],
             "retry_at": now + after,
         }
         write_atomic(
-            layout.PUSH_STATE.path(git_dir), json.dumps(state), trusted=git_dir, durable=False
+            self.state.path(git_dir),
+            json.dumps(state),
+            trusted=layout.common_dir(git_dir),
+            durable=False,
         )

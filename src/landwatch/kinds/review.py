@@ -6,15 +6,25 @@ The worker keeps pygit2 and the opened repositories loaded from one item to the 
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from landwatch import layout
+from landwatch import layout, work_item
 from landwatch.job_queue import Reporter
-from landwatch.kinds import DEFAULT_MAX_TRIES
+from landwatch.kinds import DEFAULT_MAX_TRIES, FLOOD
 from landwatch.kinds.base import Clock, ItemHandler
 from landwatch.kinds.running import WarmWorker
+from landwatch.review.findings import Severity
+from landwatch.text import plural, safe
 from landwatch.work_item import WorkItem, WorkKind
+
+if TYPE_CHECKING:
+    from landwatch import sharing
+    from landwatch.review.linters import LinterPolicy
+    from landwatch.review.report import Report
+
+log = logging.getLogger("landwatch.reviewer")
 
 
 def warm_up() -> None:
@@ -38,37 +48,140 @@ def review_in_worker(
     rewritten: str | None = None,
     budget: float | None = None,
 ) -> dict[str, Any]:
-    from landwatch import layout, notify, report_store, trust
-    from landwatch.review import notes, rewrite
+    """The review of what landed at `oid` (on `base` for a landed range), stored: carried over
+    from the commit a rebase or amend replaced, taken from a teammate's shared note, or made
+    here. With sharing on, a landed range's commits are each taken where a teammate shared
+    them; of the rest, a few are each queued for a review of its own, a flood is one range."""
+    from landwatch import layout, sharing, trust
+
+    policy = trust.policy(git_dir)
+    settings = layout.read_git_settings(git_dir)
+    remote = settings[layout.SHARE_REMOTE]
+    found = sharing.finder(git_dir, remote, policy) if remote else None
+    said: list[str] = []
+    taken = 0
+    if found is not None and base is not None:
+        range_outcome = _landed_range(git_dir, oid, base, found)
+        if isinstance(range_outcome, dict):
+            return range_outcome
+        taken, base = range_outcome
+    result, how, replaced = _made(git_dir, oid, base, rewritten, budget, policy, found)
+    if how == "shared":
+        taken += 1
+    path = _store(git_dir, result, replaced, settings, policy, how)
+    if found is not None:
+        sharing.count_taken(git_dir, taken)
+        said = found.ignored
+    return _outcome(result, path, how, taken, said)
+
+
+def _landed_range(
+    git_dir: str, oid: str, base: str, found: sharing.Finder
+) -> dict[str, Any] | tuple[int, str | None]:
+    """A landed range with sharing on: the teammates' reviews taken; a few commits nobody shared
+    queued each for a review of its own (the tip is reviewed now, alone), a flood reviewed as
+    one range. The outcome when nothing is left to review here, else (taken, the base left)."""
+    from landwatch import report_store, sharing
+
+    plan = sharing.plan_range(
+        found, oid, base, reviewed=lambda at: report_store.stored(git_dir, at)
+    )
+    for report in plan.taken:
+        report_store.write(git_dir, report, least=Severity.ERROR)
+    if plan.too_long or len(plan.unshared) > FLOOD:
+        shared = len(plan.taken)
+        if shared:
+            found.ignored.append(
+                f"{shared} commit{'s' if shared != 1 else ''} of {base[:12]}..{oid[:12]} "
+                "carried a teammate's review (taken); the rest reviewed as one range"
+            )
+        return len(plan.taken), base
+    for other in plan.unshared:
+        if other != oid:
+            work_item.enqueue(WorkItem(WorkKind.REVIEW, other, Path(git_dir)))
+    if oid in plan.unshared:
+        return len(plan.taken), None
+    sharing.count_taken(git_dir, len(plan.taken))
+    tip = next((r for r in plan.taken if r.commit == oid), None)
+    return {
+        "commit": oid,
+        "summary": f"{plural(len(plan.taken), 'shared review')} taken, "
+        f"{plural(len(plan.unshared), 'commit')} queued for review",
+        "report": str(layout.report_file(git_dir, oid)),
+        "truncated": False,
+        "carried_over": False,
+        "taken": len(plan.taken),
+        "shared_by": tip.reviewed_by if tip is not None else None,
+        "said": found.ignored,
+    }
+
+
+def _made(
+    git_dir: str,
+    oid: str,
+    base: str | None,
+    rewritten: str | None,
+    budget: float | None,
+    policy: LinterPolicy,
+    found: sharing.Finder | None,
+) -> tuple[Report, str, Report | None]:
+    """The review of `oid`, and how it was come by: "carried" over from the commit a rebase or
+    amend replaced, "shared" by a teammate, or "reviewed" here; and the replaced one's review."""
+    from landwatch import report_store
+    from landwatch.review import rewrite
     from landwatch.review.change import open_repository
     from landwatch.review_landing import review_landing
 
-    policy = trust.policy(git_dir)
     replaced = None
-    result = None
     if base is None:
         repo = open_repository(git_dir)
         replaced_oid = rewritten or rewrite.amended_from(repo, oid)
         replaced = report_store.read(git_dir, replaced_oid) if replaced_oid else None
         if replaced is not None:
-            result = rewrite.carry_over(repo, oid, replaced, policy)
-    carried_over = result is not None
-    if result is None:
-        result = review_landing(git_dir, oid, base, linters=policy, budget=budget)
-    path = report_store.write(git_dir, result, replaces=replaced)
+            carried = rewrite.carry_over(repo, oid, replaced, policy)
+            if carried is not None:
+                return carried, "carried", replaced
+        if found is not None:
+            shared = found.matching(oid)
+            if shared is not None:
+                return shared.report, "shared", replaced
+    return review_landing(git_dir, oid, base, linters=policy, budget=budget), "reviewed", replaced
+
+
+def _store(
+    git_dir: str,
+    result: Report,
+    replaced: Report | None,
+    settings: layout.GitSettings,
+    policy: LinterPolicy,
+    how: str,
+) -> Path:
+    """The review stored, told (a teammate's only at error), written as a note and shared."""
+    from landwatch import notify, report_store, sharing, trust
+
+    least = Severity.ERROR if how == "shared" else Severity.WARNING
+    path = report_store.write(git_dir, result, replaces=replaced, least=least)
     if result.linters_held_back is not None:
         trust.held_back(git_dir, result.linters_held_back)
-    settings = layout.read_git_settings(git_dir)
-    if settings[layout.NOTES]:
-        notes.write_note(git_dir, result)
+    if how != "shared" and sharing.writes_notes(settings):
+        sharing.record(git_dir, result, policy, remote=settings[layout.SHARE_REMOTE])
     if result.worst() > 0:
-        notify.tell(Path(git_dir), result, notify.level(settings[layout.NOTIFY]))
+        wanted = notify.level(settings[layout.NOTIFY])
+        notify.tell(Path(git_dir), result, None if wanted is None else max(wanted, least))
+    return path
+
+
+def _outcome(result: Report, path: Path, how: str, taken: int, said: list[str]) -> dict[str, Any]:
+    shared = f" (shared by {result.reviewed_by})" if how == "shared" else ""
     return {
         "commit": result.commit,
-        "summary": result.summary(),
+        "summary": result.summary() + shared,
         "report": str(path),
         "truncated": result.truncated,
-        "carried_over": carried_over,
+        "carried_over": how == "carried",
+        "taken": taken,
+        "shared_by": result.reviewed_by,
+        "said": said,
     }
 
 
@@ -94,6 +207,8 @@ class ReviewHandler(ItemHandler[dict[str, Any]]):
             budget,
             limit=budget + OVERRUN_GRACE,
         )
+        for line in outcome.get("said", ()):
+            log.warning("%s: %s", item.id, safe(line))
         reporter.progress(1, 1, outcome["summary"])
         return outcome
 

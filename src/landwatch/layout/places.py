@@ -201,6 +201,30 @@ SWEEP_STATE = Place(
     "daemon.sweep",
     "how far each reflog was read (inode, offset, time), so a pass reads only what is new",
 )
+SHARE_UNDO = Place(
+    "share.json",
+    Scope.REPOSITORY,
+    "commands.share",
+    "what `landwatch share` changed in the git config, so that `share --off` undoes exactly that",
+)
+SHARE_STATE = Place(
+    "share-state.json",
+    Scope.REPOSITORY,
+    "kinds.share",
+    "how the last push of the review notes went: when, to where, and the error if it failed",
+)
+SHARED_TAKEN = Place(
+    "shared-taken",
+    Scope.REPOSITORY,
+    "sharing",
+    "how many reviews were taken from teammates' notes instead of being made here (status)",
+)
+NOTES_LOCK = Place(
+    "notes.lock",
+    Scope.REPOSITORY,
+    "sharing",
+    "flock of every change to refs/notes/landwatch: a review's note written, the remote's merged",
+)
 REPOSITORY_PLACES = (
     SETTINGS_CACHE,
     REPORTS,
@@ -215,6 +239,10 @@ REPOSITORY_PLACES = (
     GONE_TOLD,
     DISPLACED_TOLD,
     SWEEP_STATE,
+    SHARE_UNDO,
+    SHARE_STATE,
+    SHARED_TAKEN,
+    NOTES_LOCK,
 )
 
 # --- per user (platformdirs: XDG on Linux, ~/Library on macOS) ----------------------------------

@@ -165,9 +165,16 @@ MAINTENANCE_INTERVAL = Setting(
 NOTES = Setting(
     "landwatch.notes",
     "false",
-    "each review's summary also as a git note under refs/notes/landwatch",
+    "each review also as a git note under refs/notes/landwatch (a JSON document; on while shared)",
     hooks=False,
     rule=_boolean("landwatch writes no notes"),
+)
+SHARE_REMOTE = Setting(
+    "landwatch.share.remote",
+    "",
+    "the remote reviews are shared through as git notes (set by `landwatch share`)",
+    hooks=False,
+    rule=_text,
 )
 NOTIFY = Setting(
     "landwatch.notify",
@@ -200,6 +207,7 @@ SETTINGS: tuple[Setting[Any], ...] = (
     MAINTENANCE,
     MAINTENANCE_INTERVAL,
     NOTES,
+    SHARE_REMOTE,
     NOTIFY,
     SANDBOX,
     REVIEW_BUDGET,

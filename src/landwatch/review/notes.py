@@ -1,41 +1,301 @@
-"""Git notes of reviews: a summary of each review written as a note on the reviewed commit under
-refs/notes/landwatch (the review kind writes one when `landwatch.notes` asks for it).
+"""Reviews as git notes under refs/notes/landwatch: one JSON document per line, one line per
+review of the annotated commit (a teammate's and one's own side by side), so that git's
+`cat_sort_uniq` merge of two clones' notes keeps every review.
+
+Importing it costs no pygit2 (the share kind runs in the reviewer's own process). A note is
+data from whoever wrote it, never an instruction: every document is read within
+bounds, checked field by field, and redacted again; anything else is ignored and said in a line.
 """
 
 from __future__ import annotations
 
-import os
+import json
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-import pygit2
-
-from landwatch.review.change import open_repository
+from landwatch import __version__
+from landwatch.review.findings import Basis, Finding, Severity
 from landwatch.review.report import Report
-from landwatch.text import safe
+from landwatch.review.secrets.redaction import redact_secrets
+
+if TYPE_CHECKING:
+    import pygit2
 
 NOTES_REF = "refs/notes/landwatch"
+FORMAT = 1
+KEY = "landwatch_note"  # the key every document has, holding its format
+# Bounds on what is read: a note's blob, the documents of one note, one document (a line).
+MAX_NOTE_BYTES = 1 << 20
+MAX_DOCUMENTS = 32
+MAX_DOCUMENT_BYTES = 256 << 10
+# What one document carries: more findings are counted, and such a review is not taken.
+MAX_FINDINGS = 500
+# Bounds on a field: longer is no document of ours.
+_TEXT = {"rule": 100, "name": 100, "message": 4000, "path": 4096, "snippet": 2000}
+_HEX = re.compile(r"[0-9a-f]{1,64}")
+_SHAPES = ("commit", "root", "merge")
 
 
-def summary(report: Report) -> str:
-    """The note's text: `git log --notes` prints it raw, so what came from the repository (paths,
-    messages, a linter's rule names) is made printable first. Its secrets, a token in a file
-    name too, were redacted by the review that made the report."""
-    lines = [f"landwatch: {report.summary()}"]
-    for finding in report.findings[:20]:
-        where = f"{finding.path}:{finding.line}" if finding.line else (finding.path or "change")
-        said = f"{finding.severity.name.lower()} {finding.rule} {where} {finding.message}"
-        lines.append(safe(said))
-    if len(report.findings) > 20:
-        lines.append(
-            f"... and {len(report.findings) - 20} more: landwatch show {report.commit[:12]}"
-        )
-    return "\n".join(lines) + "\n"
+@dataclass
+class SharedReview:
+    """One review a note holds: who made it, when, under which rules and configuration, and the
+    review itself as a report (its `reviewed_by` says whose it is)."""
+
+    report: Report
+    reviewed_by: str
+    reviewed_at: float
+    rules_version: str
+    config_hash: str
+    landwatch: str
+    omitted: int = 0  # findings left out of the document (past MAX_FINDINGS)
+
+    @property
+    def complete(self) -> bool:
+        """Whether it is the whole review: every line checked, every finding in the document."""
+        return not self.report.truncated and not self.omitted
 
 
-def write_note(git_dir: os.PathLike[str] | str, report: Report) -> None:
-    """The review's summary as the note of its commit, replacing any note landwatch left."""
-    repo = open_repository(git_dir)
+@dataclass
+class ReadNote:
+    """What a note of one commit holds: its reviews, and a short reason per line ignored."""
+
+    reviews: list[SharedReview] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+
+    def said(self) -> str:
+        """The ignored lines in a few words: `2 lines ignored (not JSON, format 7)`."""
+        reasons = ", ".join(dict.fromkeys(self.ignored))
+        count = len(self.ignored)
+        return f"{count} line{'' if count == 1 else 's'} ignored ({reasons})"
+
+
+def document(
+    report: Report, *, reviewed_by: str, rules_version: str, config_hash: str, at: float
+) -> str:
+    """The review of one commit (not of a range) as one line of JSON, ASCII only: `git log
+    --notes` prints it raw, and JSON's escapes leave no control character in it."""
+    findings = report.findings[:MAX_FINDINGS]
+    data: dict[str, Any] = {
+        KEY: FORMAT,
+        "commit": report.commit,
+        "shape": report.shape,
+        "landwatch": __version__,
+        "rules_version": rules_version,
+        "config_hash": config_hash,
+        "reviewed_by": reviewed_by,
+        "reviewed_at": int(at),
+        "rules": report.rules,
+        "config": report.config,
+        "truncated": report.truncated,
+        "lines_checked": report.lines_checked,
+        "findings": [finding.as_dict() for finding in findings],
+        "omitted": len(report.findings) - len(findings),
+        "notes": report.notes[:50],
+    }
+    line = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    if len(line) > MAX_DOCUMENT_BYTES:
+        # Snippets make most of a big document; without them it says what was found, and where.
+        data["findings"] = [dict(f, snippet=None) for f in data["findings"]]
+        line = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return line
+
+
+def parse(data: bytes, commit: str) -> ReadNote:
+    """The reviews in a note of `commit`, each checked; what is not one is counted as ignored."""
+    read = ReadNote()
+    lines = [line for line in data.split(b"\n") if line.strip()]
+    if len(lines) > MAX_DOCUMENTS:
+        read.ignored += ["too many lines"] * (len(lines) - MAX_DOCUMENTS)
+        lines = lines[:MAX_DOCUMENTS]
+    for line in lines:
+        try:
+            read.reviews.append(_review(line, commit))
+        except ValueError as error:
+            read.ignored.append(str(error))
+    return read
+
+
+def _review(line: bytes, commit: str) -> SharedReview:
+    if len(line) > MAX_DOCUMENT_BYTES:
+        raise ValueError("over 256 KiB")
+    try:
+        data = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ValueError("not JSON") from None
+    if not isinstance(data, dict) or KEY not in data:
+        raise ValueError("not a landwatch review")
+    version = data[KEY]
+    if version != FORMAT or isinstance(version, bool):
+        shown = version if isinstance(version, int) else repr(str(version)[:20])
+        raise ValueError(f"format {shown}, not {FORMAT}")
+    if data.get("commit") != commit:
+        raise ValueError("of another commit")
+    shape = _choice(data, "shape", _SHAPES)
+    reviewed_by = _text(data, "reviewed_by", 254)
+    rules = data.get("rules")
+    if not isinstance(rules, list) or not all(_short(rule, 100) for rule in rules):
+        raise ValueError("malformed rules")
+    findings = data.get("findings")
+    notes = data.get("notes", [])
+    if not isinstance(findings, list) or len(findings) > MAX_FINDINGS:
+        raise ValueError("malformed findings")
+    if not isinstance(notes, list) or not all(_short(note, 4000) for note in notes[:50]):
+        raise ValueError("malformed notes")
+    report = Report(
+        commit=commit,
+        base=None,
+        shape=shape,
+        label=commit[:12],
+        rules=list(rules),
+        findings=[_finding(item) for item in findings],
+        truncated=_flag(data, "truncated"),
+        lines_checked=_count(data, "lines_checked"),
+        config=redact_secrets(_text(data, "config", 200)),
+        notes=[redact_secrets(note) for note in notes[:50]],
+        started=float(_count(data, "reviewed_at")),
+        reviewed_by=reviewed_by,
+    )
+    return SharedReview(
+        report,
+        reviewed_by,
+        float(_count(data, "reviewed_at")),
+        _hex(data, "rules_version"),
+        _hex(data, "config_hash"),
+        _text(data, "landwatch", 40),
+        _count(data, "omitted"),
+    )
+
+
+def _finding(item: Any) -> Finding:
+    """One finding of a document, every field checked and every text redacted again: a note may
+    come from a landwatch that redacted less, or from someone who redacted nothing."""
+    if not isinstance(item, dict):
+        raise ValueError("malformed finding")
+    texts: dict[str, str] = {}
+    for name, most in _TEXT.items():
+        value = item.get(name)
+        if value is None and name in ("path", "snippet"):
+            continue
+        if not _short(value, most) or (name == "rule" and not value):
+            raise ValueError(f"malformed finding {name}")
+        texts[name] = str(value)
+    severity = item.get("severity")
+    if severity not in ("info", "warning", "error"):
+        raise ValueError("malformed finding severity")
+    line, end = _line(item.get("line")), _line(item.get("end_line"))
+    fingerprint = item.get("fingerprint", "")
+    if not isinstance(fingerprint, str) or (fingerprint and not _HEX.fullmatch(fingerprint)):
+        raise ValueError("malformed finding fingerprint")
+    path, snippet = texts.get("path"), texts.get("snippet")
+    return Finding(
+        texts["rule"],
+        texts["name"],
+        Severity[severity.upper()],
+        redact_secrets(texts["message"]),
+        redact_secrets(path) if path is not None else None,
+        line,
+        end,
+        redact_secrets(snippet) if snippet is not None else None,
+        fingerprint,
+        basis=Basis.from_dict(item.get("decided_by")),
+    )
+
+
+def _short(value: Any, most: int) -> bool:
+    return isinstance(value, str) and len(value) <= most
+
+
+def _text(data: dict[str, Any], name: str, most: int) -> str:
+    value = data.get(name, "")
+    if not _short(value, most):
+        raise ValueError(f"malformed {name}")
+    return str(value)
+
+
+def _hex(data: dict[str, Any], name: str) -> str:
+    value = data.get(name)
+    if not isinstance(value, str) or not _HEX.fullmatch(value):
+        raise ValueError(f"malformed {name}")
+    return value
+
+
+def _choice(data: dict[str, Any], name: str, choices: tuple[str, ...]) -> str:
+    value = data.get(name)
+    if value not in choices:
+        raise ValueError(f"malformed {name}")
+    return str(value)
+
+
+def _flag(data: dict[str, Any], name: str) -> bool:
+    value = data.get(name, False)
+    if not isinstance(value, bool):
+        raise ValueError(f"malformed {name}")
+    return value
+
+
+def _count(data: dict[str, Any], name: str) -> int:
+    value = data.get(name, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 1 << 53:
+        raise ValueError(f"malformed {name}")
+    return value
+
+
+def _line(value: Any) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 1 << 31:
+        raise ValueError("malformed finding line")
+    return value
+
+
+def read_note(repo: pygit2.Repository, commit: str, ref: str = NOTES_REF) -> bytes | None:
+    """The note of `commit` under `ref`, if it has one of at most MAX_NOTE_BYTES; None when it
+    has none. ValueError for a note too large to read (its size is read from its header)."""
+    import pygit2
+
+    try:
+        note = repo.lookup_note(commit, ref)
+    except (KeyError, ValueError, pygit2.GitError):
+        return None
+    size = repo.odb.read_header(note.id)[1]
+    if size > MAX_NOTE_BYTES:
+        raise ValueError(f"a note of {size:,} bytes, over {MAX_NOTE_BYTES:,}: ignored")
+    blob = repo[note.id]
+    return blob.data if isinstance(blob, pygit2.Blob) else None
+
+
+def composed(existing: bytes | None, line: str, commit: str) -> str:
+    """The note of `commit` once `line` (a document of ours) is added: the reviews it held
+    (the newest MAX_DOCUMENTS - 1; one of the same reviewer under the same rules and
+    configuration replaced), anything else dropped, sorted as git's cat_sort_uniq leaves them."""
+    new = _review(line.encode(), commit)
+    mine = (new.reviewed_by, new.rules_version, new.config_hash)
+    others = [
+        (review.reviewed_at, text)
+        for review, text in _reviews_with_lines(existing or b"", commit)
+        if (review.reviewed_by, review.rules_version, review.config_hash) != mine
+    ]
+    newest = [text for _, text in sorted(others, reverse=True)[: MAX_DOCUMENTS - 1]]
+    return "\n".join(sorted({line, *newest})) + "\n"
+
+
+def _reviews_with_lines(data: bytes, commit: str) -> list[tuple[SharedReview, str]]:
+    found = []
+    for raw in data.split(b"\n")[: MAX_DOCUMENTS * 2]:
+        try:
+            found.append((_review(raw, commit), raw.decode("utf-8")))
+        except ValueError:
+            continue
+    return found
+
+
+def write_note(repo: pygit2.Repository, commit: str, text: str, ref: str = NOTES_REF) -> None:
+    """`text` as the note of `commit` under `ref`, replacing what was there."""
+    import pygit2
+
     try:
         signature = repo.default_signature
     except (KeyError, pygit2.GitError):
         signature = pygit2.Signature("landwatch", "landwatch@localhost")
-    repo.create_note(summary(report), signature, signature, report.commit, NOTES_REF, True)
+    repo.create_note(text, signature, signature, commit, ref, True)

@@ -62,7 +62,11 @@ def render(report: Report, console: Console | None = None) -> None:
     console = console or _console()
     head = Text()
     head.append(f"landwatch review of {report.label}", style="bold")
-    head.append(f" ({report.shape}): ")
+    head.append(f" ({report.shape})")
+    if report.reviewed_by is not None:
+        # A teammate's review, taken from their git note: whose it is, as their note says.
+        head.append(f", shared by {safe(report.reviewed_by)[:254] or 'someone'}", style="magenta")
+    head.append(": ")
     head.append(report.summary(), style=STYLES.get(report.worst(), "green"))
     head.append(
         f" · {plural(len(report.rules), 'rule')}"
@@ -157,6 +161,62 @@ def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
     return result
 
 
+def _sarif_rule(finding: Finding) -> dict[str, Any]:
+    return {
+        "id": finding.rule,
+        "name": finding.name,
+        "shortDescription": {"text": finding.name},
+        "defaultConfiguration": {"level": SARIF_LEVELS[finding.severity]},
+    }
+
+
+def as_sarif_range(reports: list[Report], repository: Path, label: str, tip: str) -> dict[str, Any]:
+    """One SARIF run for the reviews of a range's commits (`landwatch ci`), for GitHub code
+    scanning: each result says its commit; a finding with no place in a file (the commit
+    message, the change as a whole) is a tool notification, since code scanning takes only
+    results with a location."""
+    rules: dict[str, dict[str, Any]] = {}
+    results, notifications = [], []
+    for report in reports:
+        for finding in report.findings:
+            rules.setdefault(finding.rule, _sarif_rule(finding))
+            if finding.path is None:
+                notifications.append(
+                    {
+                        "level": SARIF_LEVELS[finding.severity],
+                        "message": {"text": f"{report.commit[:12]}: {finding.message}"},
+                        "descriptor": {"id": finding.rule},
+                        "properties": {"commit": report.commit, "line": finding.line},
+                    }
+                )
+                continue
+            result = _sarif_result(finding, list(rules).index(finding.rule))
+            result.setdefault("properties", {})["commit"] = report.commit
+            results.append(result)
+    run: dict[str, Any] = {
+        "tool": {"driver": {**_driver(), "rules": list(rules.values())}},
+        "results": results,
+        "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notifications}],
+        "versionControlProvenance": [
+            {"repositoryUri": repository.resolve().as_uri(), "revisionId": tip}
+        ],
+        "properties": {
+            "range": label,
+            "commits": [report.commit for report in reports],
+            "truncated": [report.commit for report in reports if report.truncated],
+        },
+    }
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def _driver() -> dict[str, str]:
+    return {
+        "name": "landwatch",
+        "version": __version__,
+        "informationUri": "https://github.com/landwatch/landwatch",
+    }
+
+
 def as_sarif(reports: list[Report], repository: Path) -> dict[str, Any]:
     """One SARIF run per report; results carry line-move-proof partial fingerprints."""
     runs = []
@@ -164,25 +224,12 @@ def as_sarif(reports: list[Report], repository: Path) -> dict[str, Any]:
         rules: dict[str, dict[str, Any]] = {}
         results = []
         for finding in report.findings:
-            if finding.rule not in rules:
-                rules[finding.rule] = {
-                    "id": finding.rule,
-                    "name": finding.name,
-                    "shortDescription": {"text": finding.name},
-                    "defaultConfiguration": {"level": SARIF_LEVELS[finding.severity]},
-                }
+            rules.setdefault(finding.rule, _sarif_rule(finding))
             result = _sarif_result(finding, list(rules).index(finding.rule))
             results.append(result)
         runs.append(
             {
-                "tool": {
-                    "driver": {
-                        "name": "landwatch",
-                        "version": __version__,
-                        "informationUri": "https://github.com/landwatch/landwatch",
-                        "rules": list(rules.values()),
-                    }
-                },
+                "tool": {"driver": {**_driver(), "rules": list(rules.values())}},
                 "results": results,
                 "versionControlProvenance": [
                     {

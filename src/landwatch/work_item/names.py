@@ -66,11 +66,13 @@ INVALID_PREFIX = "invalid-"
 
 
 class WorkKind(enum.StrEnum):
-    """The kinds the built-in hooks record; any name of the kind grammar is a kind all the same."""
+    """The built-in kinds (the hooks record the first three); any name of the kind grammar is a
+    kind all the same."""
 
     REVIEW = "review"
     PUSH = "push"
     MAINTENANCE = "maintenance"
+    SHARE = "share"  # recorded by the review kind, not the hooks: a review's note to push
 
 
 class Enqueued(enum.Enum):

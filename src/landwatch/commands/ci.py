@@ -1,0 +1,287 @@
+"""`landwatch ci [RANGE]`: every commit of a range reviewed, for a CI job or a pre-push hook, in a
+fresh clone with nothing installed, no reviewer and nothing trusted.
+
+The remote's shared reviews are fetched and each is compared with the review made here: a note
+is a teammate's claim, never a reason to skip a check (`--trust-notes` takes the matching ones,
+trusting the teammates). Exit 1 when a finding at or above `--fail-level` is in RANGE, 2 on a
+usage error, 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from landwatch import __version__, sharing, trust
+from landwatch.commands.share import default_remote
+from landwatch.commands.show import print_reports
+from landwatch.git import GitError, commit_of, git, git_dir_of, run_git
+from landwatch.review import output
+from landwatch.review.change import open_repository
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.notes import NOTES_REF, SharedReview
+from landwatch.review.report import Report, severity_counts, summary_of
+from landwatch.review_landing import review_landing
+from landwatch.text import plural, safe
+
+USAGE = 2
+
+
+@dataclass(frozen=True)
+class Options:
+    range: str | None = None
+    remote: str | None = None
+    fail_level: str = "error"
+    json: Path | None = None
+    sarif: Path | None = None
+    trust_notes: bool = False
+    fetch: bool = True
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> Options:
+        return cls(
+            args.range,
+            args.remote,
+            args.fail_level,
+            args.json,
+            args.sarif,
+            args.trust_notes,
+            not args.no_fetch,
+        )
+
+
+@dataclass
+class Checked:
+    """One commit of the range: its review (made here, or taken), the shared reviews its notes
+    held, and where each differs from the one made here."""
+
+    report: Report
+    taken: bool = False
+    shared: list[SharedReview] = field(default_factory=list)
+    differences: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "commit": self.report.commit,
+            "reviewed": not self.taken,
+            "taken_from": self.report.reviewed_by if self.taken else None,
+            "shared_reviews": [
+                {
+                    "reviewed_by": s.reviewed_by,
+                    "reviewed_at": s.reviewed_at,
+                    "landwatch": s.landwatch,
+                }
+                for s in self.shared
+            ],
+            "differences": self.differences,
+            "review": self.report.as_dict(),
+        }
+
+
+class UsageError(Exception):
+    """What was asked cannot be done as asked: one line, exit 2."""
+
+
+def ci(cwd: Path, options: Options, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out
+    try:
+        git_dir = git_dir_of(cwd)
+        remote = options.remote or os.environ.get("PRE_COMMIT_REMOTE_NAME") or default_remote(cwd)
+        base, tip, label = _range(cwd, options.range, remote)
+    except (UsageError, GitError) as error:
+        print(f"landwatch ci: {error}", file=sys.stderr)
+        return USAGE
+    if options.fetch:
+        fetched = _fetch_notes(cwd, remote)
+        if fetched:
+            print(f"landwatch ci: {safe(fetched)}; comparing with the notes at hand", file=out)
+    commits, merges = _commits(cwd, base, tip)
+    checked = _check_all(git_dir, remote, commits, options, out)
+    _write(options, checked, label, tip, git_dir)
+    print(_summary(label, checked, merges), file=out)
+    if options.fail_level == "none":
+        return 0
+    worst = max((c.report.worst() for c in checked), default=Severity.OFF)
+    return 1 if worst >= Severity[options.fail_level.upper()] else 0
+
+
+def _range(cwd: Path, given: str | None, remote: str) -> tuple[str | None, str, str]:
+    """(base, tip, label): what RANGE asks for; pre-commit's pre-push refs when it gives them;
+    else HEAD's commits not on the remote's default branch."""
+    if (
+        given is None
+        and os.environ.get("PRE_COMMIT_FROM_REF")
+        and os.environ.get("PRE_COMMIT_TO_REF")
+    ):
+        given = f"{os.environ['PRE_COMMIT_FROM_REF']}..{os.environ['PRE_COMMIT_TO_REF']}"
+    if given is None:
+        default = _default_branch(cwd, remote)
+        return _commit(cwd, default), _commit(cwd, "HEAD"), f"{default}..HEAD"
+    if "..." in given:
+        raise UsageError(f"{safe(given)!r}: a range is A..B (what B adds on top of A)")
+    if ".." in given:
+        base, _, tip = given.partition("..")
+        if not base or not tip:
+            raise UsageError(f"{safe(given)!r}: a range is A..B, both named")
+        return _commit(cwd, base), _commit(cwd, tip), given
+    return None, _commit(cwd, given), given
+
+
+def _commit(cwd: Path, revision: str) -> str:
+    found = commit_of(revision, cwd=cwd)
+    if found is None:
+        raise UsageError(f"no commit {safe(revision)!r} in this repository")
+    return found
+
+
+def _default_branch(cwd: Path, remote: str) -> str:
+    """The remote's default branch as a remote-tracking ref at hand: its HEAD as the clone set
+    it, else as the remote says, else main or master."""
+    head = git("symbolic-ref", "-q", f"refs/remotes/{remote}/HEAD", cwd=cwd, check=False)
+    names = [head] if head else []
+    said = run_git("ls-remote", "--symref", "--", remote, "HEAD", cwd=cwd, timeout=30)
+    for line in said.stdout.splitlines() if said.ok else []:
+        if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
+            branch = line[len("ref: refs/heads/") : -len("\tHEAD")]
+            names.append(f"refs/remotes/{remote}/{branch}")
+    names += [f"refs/remotes/{remote}/main", f"refs/remotes/{remote}/master"]
+    for name in names:
+        if commit_of(name, cwd=cwd) is not None:
+            return name.removeprefix("refs/remotes/")
+    raise UsageError(
+        f"cannot tell {safe(remote)}'s default branch here (fetch it, or name the range: "
+        f"landwatch ci {safe(remote)}/main..HEAD)"
+    )
+
+
+def _fetch_notes(cwd: Path, remote: str) -> str | None:
+    """The remote's notes into their remote-tracking ref; None when fetched, else why not."""
+    if not run_git("remote", "get-url", "--", remote, cwd=cwd).ok:
+        return f"no remote {remote!r} to fetch shared reviews from"
+    result = run_git(
+        "fetch", "--quiet", "--no-tags", remote, sharing.fetch_refspec(remote), cwd=cwd, timeout=120
+    )
+    if result.ok:
+        return None
+    said = [line.strip() for line in result.stderr.splitlines() if line.strip()]
+    return f"could not fetch {remote}'s notes: {said[-1] if said else 'no answer'}"
+
+
+def _commits(cwd: Path, base: str | None, tip: str) -> tuple[list[str], int]:
+    """The commits of the range, oldest first, merges left out (their commits are reviewed, as
+    commits of the range); and how many merges there were."""
+    if base is None:
+        return [tip], 0
+    listed = git("rev-list", "--reverse", "--topo-order", "--no-merges", tip, f"^{base}", cwd=cwd)
+    merges = git("rev-list", "--count", "--merges", tip, f"^{base}", cwd=cwd)
+    return listed.split(), int(merges or 0)
+
+
+def _check_all(
+    git_dir: Path, remote: str, commits: list[str], options: Options, out: TextIO
+) -> list[Checked]:
+    policy = trust.policy(git_dir)
+    refs = (NOTES_REF, sharing.tracking_ref(remote))
+    finder = sharing.Finder(open_repository(git_dir), policy, refs)
+    checked = []
+    for commit in commits:
+        shared = finder.reviews(commit)
+        taken = finder.matching(commit, shared) if options.trust_notes else None
+        if taken is not None:
+            one = Checked(taken.report, taken=True, shared=shared)
+        else:
+            one = Checked(review_landing(git_dir, commit, linters=policy), shared=shared)
+            one.differences = [d for s in shared if (d := _difference(one.report, s))]
+        checked.append(one)
+        if one.report.findings or one.report.truncated:
+            print_reports([one.report], form="text", repository=git_dir.parent)
+        for difference in one.differences:
+            print(f"landwatch ci: {difference['said']}", file=out)
+    for line in finder.ignored:
+        print(f"landwatch ci: {safe(line)}", file=out)
+    return checked
+
+
+def _difference(report: Report, shared: SharedReview) -> dict[str, Any] | None:
+    """Where `shared` differs from the review made here, on the rules both ran: what it lacks
+    (a note claiming less than there is: forged, or made before a fix) and what only it has."""
+    both = set(report.rules) & set(shared.report.rules)
+    ours = {_key(f): f for f in report.findings if f.rule in both}
+    theirs = {_key(f): f for f in shared.report.findings if f.rule in both}
+    lacks = [ours[key] for key in ours.keys() - theirs.keys()]
+    only = [theirs[key] for key in theirs.keys() - ours.keys()]
+    if not lacks and not only:
+        return None
+    who = safe(shared.reviewed_by or "someone")
+    why = ""
+    if shared.landwatch != __version__:
+        why = f" (made with landwatch {safe(shared.landwatch)})"
+    elif not shared.complete:
+        why = " (its line checks had stopped)"
+    said = (
+        f"{report.commit[:12]}: the review shared by {who} differs{why}: "
+        f"{_listed(lacks)} it does not have, {_listed(only)} this review does not find"
+    )
+    return {
+        "commit": report.commit,
+        "reviewed_by": shared.reviewed_by,
+        "missing_from_note": [f.as_dict() for f in lacks],
+        "only_in_note": [f.as_dict() for f in only],
+        "said": said,
+    }
+
+
+def _key(finding: Finding) -> tuple[str, str]:
+    return (finding.rule, finding.fingerprint)
+
+
+def _listed(findings: list[Finding]) -> str:
+    if not findings:
+        return "no finding"
+    named = ", ".join(
+        safe(
+            f"{f.rule} {f.path}:{f.line}" if f.path and f.line else f"{f.rule} {f.path or ''}"
+        ).strip()
+        for f in findings[:3]
+    )
+    more = f" and {len(findings) - 3} more" if len(findings) > 3 else ""
+    return f"{plural(len(findings), 'finding')} ({named}{more})"
+
+
+def _summary(label: str, checked: list[Checked], merges: int) -> str:
+    findings = [f for c in checked for f in c.report.findings]
+    shared = sum(1 for c in checked if c.shared)
+    differing = sum(1 for c in checked if c.differences)
+    taken = sum(1 for c in checked if c.taken)
+    cut = sum(1 for c in checked if c.report.truncated)
+    parts = [
+        f"landwatch ci: {safe(label)}: {plural(len(checked), 'commit')}"
+        + (f" ({plural(merges, 'merge')} not reviewed: their commits are)" if merges else ""),
+        f"{len(checked) - taken} reviewed"
+        + (f", {taken} taken from shared reviews" if taken else ""),
+        f"{plural(shared, 'shared review')} found, {shared - differing} matching"
+        + (f", {differing} differing" if differing else ""),
+        f"findings: {summary_of(findings) or 'none'}",
+    ]
+    if cut:
+        parts.append(f"{plural(cut, 'review')} whose line checks stopped (see its notes)")
+    return "; ".join(parts)
+
+
+def _write(options: Options, checked: list[Checked], label: str, tip: str, git_dir: Path) -> None:
+    if options.json is not None:
+        data = {
+            "range": label,
+            "tip": tip,
+            "commits": [c.as_dict() for c in checked],
+            "counts": severity_counts([f for c in checked for f in c.report.findings]),
+        }
+        options.json.write_text(json.dumps(data, indent=1) + "\n")
+    if options.sarif is not None:
+        sarif = output.as_sarif_range([c.report for c in checked], git_dir.parent, label, tip)
+        options.sarif.write_text(json.dumps(sarif, indent=1) + "\n")

@@ -1,0 +1,201 @@
+"""`landwatch share [REMOTE]`, `landwatch share --off`: a repository's reviews shared with the team
+through a remote, as git notes (landwatch.sharing), and that undone exactly.
+
+Sharing is two lines of the repository's git config: `landwatch.share.remote`, and a fetch
+refspec that brings the remote's notes into a remote-tracking notes ref. What `share` changed is
+recorded (the config file's bytes before and after), so `--off` puts the file back byte for byte
+when nothing else changed it since, and otherwise removes exactly those two lines.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from landwatch import layout, registry, sharing, work_item
+from landwatch.errors import UserError
+from landwatch.files import read_file, remove, write_atomic
+from landwatch.git import common_dir_of, git, git_dir_of, run_git
+from landwatch.review.notes import NOTES_REF
+from landwatch.text import safe
+from landwatch.work_item import WorkItem, WorkKind
+
+FORMAT = 1
+SHARE_KEY = layout.SHARE_REMOTE.name
+
+
+def default_remote(cwd: Path) -> str:
+    """The remote of the branch's upstream, else origin."""
+    branch = git("symbolic-ref", "-q", "--short", "HEAD", cwd=cwd, check=False)
+    if branch:
+        remote = git("config", "--get", f"branch.{branch}.remote", cwd=cwd, check=False)
+        if remote and remote != ".":
+            return remote
+    return "origin"
+
+
+def share(cwd: Path, *, remote: str | None, off: bool, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out
+    common = common_dir_of(cwd)
+    if off:
+        if remote is not None:
+            print("landwatch: share --off takes no remote", file=sys.stderr)
+            return 2
+        return _off(cwd, common, out)
+    if not layout.repository_dir(common).is_dir() or common.resolve() not in registry.registered():
+        raise UserError("landwatch is not installed here: landwatch install, then landwatch share")
+    return _on(cwd, common, remote or default_remote(cwd), out)
+
+
+def _on(cwd: Path, common: Path, remote: str, out: TextIO) -> int:
+    if not run_git("remote", "get-url", "--", remote, cwd=cwd).ok:
+        raise UserError(f"no remote named {safe(remote)!r} here (git remote -v lists them)")
+    tracking = sharing.tracking_ref(remote)
+    if not run_git("check-ref-format", tracking, cwd=cwd).ok:
+        raise UserError(f"{safe(remote)!r} cannot name a notes ref ({safe(tracking)})")
+    record = _record(common)
+    if record is not None:
+        shared_with = str(record.get("remote"))
+        if shared_with != remote:
+            raise UserError(
+                f"sharing with {safe(shared_with)} already: landwatch share --off first"
+            )
+        added = _missing(cwd, remote)
+        print(f"landwatch: sharing with {safe(remote)} already{added}", file=out)
+        return 0
+    config = _config_file(common)
+    before = config.read_bytes()
+    previous = git("config", "--get-all", SHARE_KEY, cwd=cwd, check=False)
+    tracked = git("rev-parse", "-q", "--verify", tracking, cwd=cwd, check=False)
+    git("config", "--replace-all", SHARE_KEY, remote, cwd=cwd)
+    refspec = sharing.fetch_refspec(remote)
+    fetched = git("config", "--get-all", f"remote.{remote}.fetch", cwd=cwd, check=False)
+    if refspec not in fetched.splitlines():
+        git("config", "--add", f"remote.{remote}.fetch", refspec, cwd=cwd)
+    record = {
+        "format": FORMAT,
+        "remote": remote,
+        "before": base64.b64encode(before).decode(),
+        "after": hashlib.sha256(config.read_bytes()).hexdigest(),
+        "previous": previous.splitlines(),
+        "refspec_added": refspec not in fetched.splitlines(),
+        "tracking_before": tracked or None,
+    }
+    write_atomic(layout.SHARE_UNDO.path(common), json.dumps(record), trusted=common)
+    _push_what_is_there(cwd)
+    print(
+        f"landwatch: sharing reviews with {safe(remote)}: each review is a note under "
+        f"{NOTES_REF}, pushed there in the background, and every fetch of {safe(remote)} "
+        f"brings its notes ({safe(tracking)}); landwatch share --off undoes it",
+        file=out,
+    )
+    return 0
+
+
+def _missing(cwd: Path, remote: str) -> str:
+    """The fetch refspec put back if it went missing since (doctor's mend)."""
+    refspec = sharing.fetch_refspec(remote)
+    fetched = git("config", "--get-all", f"remote.{remote}.fetch", cwd=cwd, check=False)
+    if refspec in fetched.splitlines():
+        return ""
+    git("config", "--add", f"remote.{remote}.fetch", refspec, cwd=cwd)
+    return f"; its fetch refspec was missing, added again: {refspec}"
+
+
+def _push_what_is_there(cwd: Path) -> None:
+    """Notes written before sharing was on go with the first push: one share item now."""
+    head = git("rev-parse", "-q", "--verify", "HEAD^{commit}", cwd=cwd, check=False)
+    if head and run_git("rev-parse", "-q", "--verify", NOTES_REF, cwd=cwd).ok:
+        work_item.enqueue(WorkItem(WorkKind.SHARE, head, git_dir_of(cwd)))
+
+
+def _off(cwd: Path, common: Path, out: TextIO) -> int:
+    record = _record(common)
+    if record is None:
+        if git("config", "--get", SHARE_KEY, cwd=cwd, check=False):
+            raise UserError(
+                f"{SHARE_KEY} was not set by landwatch share: git config --unset {SHARE_KEY}"
+            )
+        print("landwatch: sharing is not on here", file=out)
+        return 0
+    remote = str(record["remote"])
+    config = _config_file(common)
+    if hashlib.sha256(config.read_bytes()).hexdigest() == record.get("after"):
+        _restore(config, base64.b64decode(str(record["before"])))
+        how = "the git config is back as it was, byte for byte"
+    else:
+        _unset(cwd, remote, record)
+        how = (
+            "the git config changed since share, so only what share added was taken out "
+            f"({SHARE_KEY}, the fetch refspec)"
+        )
+    if not record.get("tracking_before"):
+        run_git("update-ref", "-d", sharing.tracking_ref(remote), cwd=cwd)
+    for place in (layout.SHARE_UNDO, layout.SHARE_STATE):
+        with contextlib.suppress(OSError):
+            remove(place.path(common), trusted=common)
+    print(
+        f"landwatch: sharing with {safe(remote)} is off: {how}; the notes written here stay "
+        f"under {NOTES_REF} (git update-ref -d {NOTES_REF} removes them)",
+        file=out,
+    )
+    return 0
+
+
+def _unset(cwd: Path, remote: str, record: dict[str, Any]) -> None:
+    """What share added taken out line by line, what it replaced put back."""
+    run_git("config", "--unset-all", SHARE_KEY, cwd=cwd)
+    for value in record.get("previous") or []:
+        git("config", "--add", SHARE_KEY, str(value), cwd=cwd)
+    if record.get("refspec_added"):
+        refspec = sharing.fetch_refspec(remote)
+        run_git("config", "--fixed-value", "--unset", f"remote.{remote}.fetch", refspec, cwd=cwd)
+
+
+def _restore(config: Path, before: bytes) -> None:
+    """`before` written over the config file as git writes it: through config.lock, created
+    exclusively (a git writing the config now makes this fail, and nothing is lost), renamed."""
+    lock = config.with_name(config.name + ".lock")
+    mode = config.stat().st_mode & 0o7777
+    try:
+        fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+    except FileExistsError:
+        raise UserError(f"{lock} exists: git is writing the config; try again") from None
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(before)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(lock, mode)
+        os.replace(lock, config)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+        raise
+
+
+def _config_file(common: Path) -> Path:
+    return common / "config"
+
+
+def _record(common: Path) -> dict[str, Any] | None:
+    """What share changed, as it recorded it; None when sharing was not turned on by it."""
+    try:
+        data = json.loads(read_file(layout.SHARE_UNDO.path(common), trusted=common))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or "remote" not in data:
+        return None
+    return data
+
+
+def shared_remote(common: Path) -> str | None:
+    """The remote sharing was turned on with here (doctor, status), if it was."""
+    record = _record(common)
+    return str(record["remote"]) if record is not None else None

@@ -1,0 +1,266 @@
+"""A team's reviews shared through git notes: each review written as a note on its commit under
+refs/notes/landwatch (review.notes), pushed by the share kind, fetched into a remote-tracking
+notes ref by the refspec `landwatch share` adds, merged into the local notes without loss, and
+taken instead of a review of one's own when made under the same rules and configuration.
+
+A teammate's note is data: taking it is trusting them (docs/security.md); `landwatch ci` never
+takes one unless told to.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from landwatch import layout, work_item
+from landwatch.files import exclusive, read_file, write_atomic
+from landwatch.git import git, run_git
+from landwatch.review import notes
+from landwatch.review.notes import NOTES_REF, SharedReview
+from landwatch.review.report import Report
+from landwatch.work_item import WorkItem, WorkKind
+
+if TYPE_CHECKING:
+    import pygit2
+
+    from landwatch.review.linters import LinterPolicy
+    from landwatch.review.provenance import Memo
+
+# A landed range longer than this is not looked through commit by commit for shared reviews.
+SCANNED = 10_000
+
+
+def tracking_ref(remote: str) -> str:
+    """The remote-tracking notes ref a fetch of `remote` brings its notes into."""
+    return f"refs/notes/remotes/{remote}/landwatch"
+
+
+def fetch_refspec(remote: str) -> str:
+    """The refspec that makes every fetch of `remote` bring its notes: into the remote-tracking
+    ref, never straight into the local one (a forced fetch there would replace one's own notes);
+    a pattern, so that a remote where nobody shared a review yet fails no fetch."""
+    return f"+{NOTES_REF}*:{tracking_ref(remote)}*"
+
+
+def writes_notes(settings: layout.GitSettings) -> bool:
+    """Whether reviews are written as notes: asked for (landwatch.notes), or shared."""
+    return bool(settings[layout.NOTES] or settings[layout.SHARE_REMOTE])
+
+
+def reviewer_email(git_dir: os.PathLike[str] | str) -> str:
+    """Who reviews here, as git knows the person (user.email); "" when unset."""
+    return git("config", "--get", "user.email", cwd=git_dir, check=False).strip()
+
+
+@contextlib.contextmanager
+def notes_locked(git_dir: os.PathLike[str] | str) -> Iterator[None]:
+    """Hold the lock of every change landwatch makes to refs/notes/landwatch here: neither
+    libgit2's note writes nor git's notes merge check what the ref held before they move it."""
+    common = layout.common_dir(git_dir)
+    with exclusive(layout.NOTES_LOCK.path(git_dir), trusted=common):
+        yield
+
+
+def record(
+    git_dir: os.PathLike[str] | str,
+    report: Report,
+    linters: LinterPolicy,
+    *,
+    remote: str | None,
+    memo: Memo | None = None,
+) -> bool:
+    """`report` (a review made here of one commit) written as its note, beside the reviews the
+    note held; with a remote, a `share` item queued to push it. False for what is not shared:
+    a review of a landed range, or one taken from a teammate."""
+    import pygit2
+
+    from landwatch.review import provenance
+    from landwatch.review.change import open_repository
+
+    if report.base is not None or report.reviewed_by is not None:
+        return False
+    repo = open_repository(git_dir)
+    commit = repo[report.commit]
+    assert isinstance(commit, pygit2.Commit)
+    line = notes.document(
+        report,
+        reviewed_by=reviewer_email(git_dir),
+        rules_version=provenance.rules_version(),
+        config_hash=provenance.config_hash(repo, commit, linters, memo),
+        at=time.time(),
+    )
+    with notes_locked(git_dir):
+        try:
+            held = notes.read_note(repo, report.commit)
+        except ValueError:
+            held = None  # a note too large to be ours: replaced
+        notes.write_note(repo, report.commit, notes.composed(held, line, report.commit))
+    if remote:
+        work_item.enqueue(WorkItem(WorkKind.SHARE, report.commit, Path(git_dir)))
+    return True
+
+
+def merge_fetched(git_dir: os.PathLike[str] | str, remote: str) -> str | None:
+    """The remote's notes, as the last fetch brought them, merged into the local notes (git's
+    cat_sort_uniq: two reviews of one commit both kept); None when done or nothing was new, else
+    why it could not be. Run by git, not pygit2: the share kind calls it in the reviewer."""
+    common = layout.common_dir(git_dir)
+    tracking = tracking_ref(remote)
+    if not run_git("rev-parse", "-q", "--verify", tracking, git_dir=common).ok:
+        return None  # nothing fetched yet
+    if run_git("merge-base", "--is-ancestor", tracking, NOTES_REF, git_dir=common).ok:
+        return None  # merged already
+    with notes_locked(git_dir):
+        result = run_git(
+            *_identity(common),
+            "notes",
+            f"--ref={NOTES_REF}",
+            "merge",
+            "-q",
+            "--strategy=cat_sort_uniq",
+            tracking,
+            git_dir=common,
+        )
+    if result.ok:
+        return None
+    said = [line for line in result.stderr.splitlines() if line.strip()]
+    return said[-1] if said else f"git notes merge exit {result.returncode}"
+
+
+def _identity(common: Path) -> list[str]:
+    """A notes merge commits: who does it when git knows nobody here (a fresh machine)."""
+    known = run_git("var", "GIT_COMMITTER_IDENT", git_dir=common)
+    return [] if known.ok else ["-c", "user.name=landwatch", "-c", "user.email=landwatch@localhost"]
+
+
+@dataclass
+class Finder:
+    """Finds, for commits of one repository, the teammate's review that stands for one's own:
+    complete, made under these rules and this configuration, and not contradicted by another."""
+
+    repo: pygit2.Repository
+    linters: LinterPolicy
+    refs: tuple[str, ...] = (NOTES_REF,)
+    memo: Memo = field(default_factory=lambda: _memo())
+    ignored: list[str] = field(default_factory=list)  # one line per note not (all) read
+
+    def reviews(self, commit: str) -> list[SharedReview]:
+        """Every review the notes of `commit` hold (in each ref, once each)."""
+        found: dict[str, SharedReview] = {}
+        for ref in self.refs:
+            try:
+                data = notes.read_note(self.repo, commit, ref)
+            except ValueError as error:
+                self.ignored.append(f"the note of {commit[:12]} in {ref}: {error}")
+                continue
+            if data is None:
+                continue
+            read = notes.parse(data, commit)
+            if read.ignored:
+                self.ignored.append(f"the note of {commit[:12]} in {ref}: {read.said()}")
+            for review in read.reviews:
+                found.setdefault(f"{review.reviewed_by}\0{review.reviewed_at}", review)
+        return list(found.values())
+
+    def matching(
+        self, commit: str, reviews: list[SharedReview] | None = None
+    ) -> SharedReview | None:
+        """The review to take for `commit`, if one matches; two that match but disagree on what
+        they found are none (a forged one among them, or a bug): reviewed here instead."""
+        import pygit2
+
+        from landwatch.review import provenance
+
+        reviews = self.reviews(commit) if reviews is None else reviews
+        if not reviews:
+            return None
+        found = self.repo[commit]
+        assert isinstance(found, pygit2.Commit)
+        mine = provenance.config_hash(self.repo, found, self.linters, self.memo)
+        rules = provenance.rules_version()
+        candidates = [
+            review
+            for review in reviews
+            if review.complete and review.rules_version == rules and review.config_hash == mine
+        ]
+        said = {_found(review) for review in candidates}
+        if len(said) != 1:
+            if len(said) > 1:
+                self.ignored.append(f"the shared reviews of {commit[:12]} disagree: reviewed here")
+            return None
+        return max(candidates, key=lambda review: review.reviewed_at)
+
+
+def _memo() -> Memo:
+    from landwatch.review.provenance import Memo
+
+    return Memo()
+
+
+def _found(review: SharedReview) -> frozenset[tuple[str, str, str]]:
+    return frozenset((f.rule, f.severity.name, f.fingerprint) for f in review.report.findings)
+
+
+def finder(git_dir: os.PathLike[str] | str, remote: str, linters: LinterPolicy) -> Finder:
+    """A Finder of this repository's notes, the remote's merged into them first (read beside
+    them when the merge could not be made)."""
+    from landwatch.review.change import open_repository
+
+    problem = merge_fetched(git_dir, remote)
+    refs = (NOTES_REF,) if problem is None else (NOTES_REF, tracking_ref(remote))
+    found = Finder(open_repository(git_dir), linters, refs)
+    if problem is not None:
+        found.ignored.append(f"the notes of {remote} not merged: {problem}")
+    return found
+
+
+@dataclass
+class RangePlan:
+    """A landed range as sharing sees it: the reviews to take, the commits nobody shared
+    (oldest first), and whether the range was too long to look through."""
+
+    taken: list[Report] = field(default_factory=list)
+    unshared: list[str] = field(default_factory=list)
+    too_long: bool = False
+
+
+def plan_range(found: Finder, tip: str, base: str, *, reviewed: Callable[[str], bool]) -> RangePlan:
+    """What of `base..tip` carries a review to take; `reviewed` are commits reviewed here
+    already (stored), which need neither."""
+    import pygit2
+
+    plan = RangePlan()
+    walker = found.repo.walk(tip, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
+    walker.hide(base)
+    for count, commit in enumerate(walker):
+        if count >= SCANNED:
+            return RangePlan(too_long=True)
+        oid = str(commit.id)
+        if reviewed(oid):
+            continue
+        shared = found.matching(oid)
+        if shared is None:
+            plan.unshared.append(oid)
+        else:
+            plan.taken.append(shared.report)
+    return plan
+
+
+def count_taken(git_dir: os.PathLike[str] | str, taken: int) -> int:
+    """Add `taken` to the count of reviews taken from teammates here; the new count."""
+    common = layout.common_dir(git_dir)
+    place = layout.SHARED_TAKEN.path(git_dir)
+    try:
+        before = int(read_file(place, trusted=common, limit=64).decode().strip() or 0)
+    except (OSError, ValueError):
+        before = 0
+    total = before + taken
+    if taken:
+        with contextlib.suppress(OSError):
+            write_atomic(place, f"{total}\n", trusted=common, durable=False)
+    return total

@@ -1,0 +1,219 @@
+"""A team's reviews travel with its commits: three developers on one machine (three homes, three
+clones, one bare remote), each with their own real reviewer. A reviews and shares; B pulls and
+takes A's reviews instead of reviewing; notes pushed at once by two arrive both; a remote out of
+reach keeps them waiting; `share --off` puts the config back; a 1,000-commit pull reviews
+nothing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from landwatch import layout, report_store, work_item
+from landwatch.kinds.share import ShareHandler
+from landwatch.work_item import DONE, PENDING, WorkKind
+from support.kinds import FakeClock, in_process, settle_down
+from support.team import (
+    Developer,
+    bare_remote,
+    build_commits,
+    developer,
+    remote_notes,
+    share_reviews,
+)
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> Path:
+    remote = bare_remote(tmp_path / "remote.git")
+    seed = tmp_path / "seed"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(seed)], check=True)
+    for args in (
+        ["commit", "-q", "--allow-empty", "-m", "Start"],
+        ["push", "-q", str(remote), "main"],
+    ):
+        subprocess.run(
+            ["git", "-c", "user.name=s", "-c", "user.email=s@x", *args], cwd=seed, check=True
+        )
+    return remote
+
+
+@pytest.fixture
+def team(tmp_path: Path, remote: Path) -> dict[str, Developer]:
+    """A, B and C, each sharing through the remote."""
+    people = {name: developer(tmp_path, name, remote) for name in ("a", "b", "c")}
+    for person in people.values():
+        shared = person.landwatch("share")
+        assert shared.returncode == 0, shared.stderr
+    return people
+
+
+def reviews_run(person: Developer, commits: list[str]) -> list[str]:
+    """Of `commits`, those whose stored review was made by this developer's reviewer."""
+    made = []
+    for commit in commits:
+        report = report_store.read(person.git_dir, commit)
+        assert report is not None, f"{commit[:12]} not covered"
+        if report.reviewed_by is None:
+            made.append(commit)
+    return made
+
+
+def test_a_pull_of_shared_reviews_runs_no_review_and_show_names_the_reviewer(
+    team: dict[str, Developer], remote: Path
+) -> None:
+    a, b = team["a"], team["b"]
+    first = a.commit("Add the cart", {"cart.py": "total = 0  \n"})
+    second = a.commit("Add the docs", {"README.md": "the cart\n"})
+    a.reviewer()
+    a.git("push", "-q", "origin", "main")
+    assert len(remote_notes(remote, first)) == 1 and len(remote_notes(remote, second)) == 1
+    b.git("pull", "-q")
+    b.reviewer()
+    assert reviews_run(b, [first, second]) == []
+    taken = report_store.read(b.git_dir, first)
+    assert taken is not None and taken.reviewed_by == a.email
+    assert [f.rule for f in taken.findings if f.rule == "P001"] == ["P001"]
+    shown = b.landwatch("show", first)
+    assert f"shared by {a.email}" in shown.stdout and "P001" in shown.stdout
+    data = json.loads(b.landwatch("show", first, "--json").stdout)
+    assert data["shared"] is True and data["reviewed_by"] == a.email
+    status = b.landwatch("status", "--json")
+    sharing = json.loads(status.stdout)["repositories"][0]["sharing"]
+    assert sharing["remote"] == "origin" and sharing["taken"] == 2
+    assert "sharing reviews with origin" in b.landwatch("status").stdout
+    # B's own commit is B's to review, and to share.
+    own = b.commit("Fix the cart", {"cart.py": "total = 0\n"})
+    b.reviewer()
+    assert reviews_run(b, [own]) == [own]
+    b.git("push", "-q", "origin", "main")
+    assert [json.loads(line)["reviewed_by"] for line in remote_notes(remote, own)] == [b.email]
+
+
+def test_two_developers_pushing_notes_at_once_lose_nothing(
+    team: dict[str, Developer], remote: Path
+) -> None:
+    a, b, c = team["a"], team["b"], team["c"]
+    c.landwatch("share", "--off", check=True)  # C shares nothing: A and B both review C's commit
+    theirs = c.commit("Add the ledger", {"ledger.txt": "one\n"})
+    c.git("push", "-q", "origin", "main")
+    for person in (a, b):
+        person.git("pull", "-q")
+        person.commit(f"{person.name}'s own", {f"{person.name}.txt": "mine\n"})
+    threads = [threading.Thread(target=person.reviewer) for person in (a, b)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for person in (a, b):  # a push refused while the other's went first is fetched, merged, again
+        person.reviewer()
+    both = {json.loads(line)["reviewed_by"] for line in remote_notes(remote, theirs)}
+    assert both == {a.email, b.email}
+    for person in (a, b):
+        own = person.git("rev-parse", "HEAD")
+        assert [json.loads(line)["reviewed_by"] for line in remote_notes(remote, own)] == [
+            person.email
+        ]
+
+
+def test_notes_wait_while_the_remote_is_away_then_go(
+    team: dict[str, Developer], remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = team["a"]
+    for name, value in a.env().items():
+        monkeypatch.setenv(name, value)  # the in-process reviewer is A's
+    oid = a.commit("Add the ledger", {"ledger.txt": "one\n"})
+    away = tmp_path / "away.git"
+    remote.rename(away)
+    a.reviewer()  # the review is made and its note written; its push waits
+    assert [work_item.id_of_entry(n) for n in work_item.entries(a.git_dir, PENDING)] == [
+        f"share-{oid}"
+    ]
+    status = json.loads(a.landwatch("status", "--json").stdout)["repositories"][0]
+    assert status["sharing"]["notes_waiting"] == 1
+    assert status["sharing"]["failing_since"] is not None
+    assert "sharing reviews with origin has failed" in a.landwatch("status").stdout
+    clock = FakeClock()  # the reviewer again, on a clock the test moves
+    kind = ShareHandler(clock=clock)
+    reviewer = in_process({WorkKind.SHARE: kind}, clock, tmp_path / "state.json")
+    settle_down(reviewer)
+    assert remote_notes(away, oid) == []
+    away.rename(remote)
+    clock.advance(61)
+    settle_down(reviewer)
+    reviewer.shutdown()
+    assert [json.loads(line)["reviewed_by"] for line in remote_notes(remote, oid)] == [a.email]
+    assert f"share-{oid}" in {work_item.id_of_entry(n) for n in work_item.entries(a.git_dir, DONE)}
+    after = json.loads(a.landwatch("status", "--json").stdout)["repositories"][0]["sharing"]
+    assert after["notes_waiting"] == 0 and after["failing_since"] is None
+    assert after["last_pushed_at"] == clock.time()
+
+
+def test_share_off_puts_the_config_back_byte_for_byte(tmp_path: Path, remote: Path) -> None:
+    a = developer(tmp_path, "a", remote)
+    config = a.git_dir / "config"
+    before = config.read_bytes()
+    assert a.landwatch("share").returncode == 0
+    assert a.git("config", "landwatch.share.remote") == "origin"
+    fetches = a.git("config", "--get-all", "remote.origin.fetch").splitlines()
+    assert "+refs/notes/landwatch*:refs/notes/remotes/origin/landwatch*" in fetches
+    a.git("fetch", "-q")  # brings nothing yet, but would
+    off = a.landwatch("share", "--off")
+    assert off.returncode == 0 and "byte for byte" in off.stdout
+    assert config.read_bytes() == before
+    assert not layout.SHARE_UNDO.path(a.git_dir).exists()
+    # Changed since by hand: only what share added goes, the person's change stays.
+    a.landwatch("share", check=True)
+    a.git("config", "core.editor", "vi")
+    off = a.landwatch("share", "--off")
+    assert off.returncode == 0 and "only what share added" in off.stdout
+    assert a.git("config", "core.editor") == "vi"
+    assert a.run("git", "config", "landwatch.share.remote", check=False).returncode == 1
+    fetches = a.git("config", "--get-all", "remote.origin.fetch").splitlines()
+    assert fetches == ["+refs/heads/*:refs/remotes/origin/*"]
+    assert a.landwatch("share", "--off").stdout.startswith("landwatch: sharing is not on here")
+
+
+def test_share_refuses_a_remote_that_is_not_there(tmp_path: Path, remote: Path) -> None:
+    a = developer(tmp_path, "a", remote)
+    refused = a.landwatch("share", "elsewhere")
+    assert refused.returncode == 1
+    assert "no remote named 'elsewhere'" in refused.stderr
+    assert a.run("git", "config", "landwatch.share.remote", check=False).returncode == 1
+
+
+def test_a_thousand_commit_pull_with_shared_reviews_runs_no_review(
+    team: dict[str, Developer], remote: Path
+) -> None:
+    a, b = team["a"], team["b"]
+    commits = build_commits(a, 1000)
+    share_reviews(a, commits)
+    a.git("push", "-q", "origin", "main", "refs/notes/landwatch")
+    b.git("pull", "-q")
+    assert len(b.git("notes", "--ref=refs/notes/remotes/origin/landwatch", "list").split()) == 2000
+    b.reviewer()
+    assert reviews_run(b, commits) == []
+    assert report_store.read(b.git_dir, commits[500]).reviewed_by == a.email  # type: ignore[union-attr]
+    done = [work_item.id_of_entry(n) for n in work_item.entries(b.git_dir, DONE)]
+    assert done == [f"review-{commits[-1]}"]  # the pull's one item; nothing queued besides
+    assert (
+        json.loads(b.landwatch("status", "--json").stdout)["repositories"][0]["sharing"]["taken"]
+        == 1000
+    )
+
+
+def test_commits_nobody_shared_are_each_reviewed(team: dict[str, Developer]) -> None:
+    a, b = team["a"], team["b"]
+    commits = build_commits(a, 6)
+    share_reviews(a, commits[:3])
+    a.git("push", "-q", "origin", "main", "refs/notes/landwatch")
+    b.git("pull", "-q")
+    b.reviewer()
+    assert reviews_run(b, commits) == commits[3:]
+    for commit in commits[3:]:
+        report = report_store.read(b.git_dir, commit)
+        assert report is not None and report.base is None  # each on its own, not as a range
