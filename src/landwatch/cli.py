@@ -228,9 +228,9 @@ def _upkeep(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     doctor.add_argument("--fix", action="store_true", help="mend what needs no decision")
     forget = commands.add_parser(
-        "forget", help="drop a registered repository that is gone (or that you no longer want)"
+        "forget", help="drop a registered repository that is gone (one still there: uninstall)"
     )
-    forget.add_argument("path", type=Path, metavar="PATH", help="its git dir, as status lists it")
+    forget.add_argument("path", type=Path, metavar="PATH", help="its worktree or its git dir")
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
