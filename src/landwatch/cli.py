@@ -99,7 +99,8 @@ def _installing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="write the hooks into DIR on purpose (e.g. the directory core.hooksPath names)",
     )
     uninstall = commands.add_parser(
-        "uninstall", help="remove the hooks from this repository, restore what was there"
+        "uninstall",
+        help="remove the hooks from this repository, restore what was there, remove its data",
     )
     uninstall.add_argument(
         "--hooks-path",
@@ -109,7 +110,7 @@ def _installing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     for flag, what in (
         ("--all", "remove landwatch for you: every repository's hooks, the service, your data"),
-        ("--keep-data", "with --all: keep the reports and the queues"),
+        ("--keep-data", "keep the reports and the queues (.git/landwatch)"),
         ("--yes", "with --all: do it without asking (scripts)"),
     ):
         uninstall.add_argument(flag, action="store_true", help=what)
@@ -257,10 +258,10 @@ def _uninstall(args: argparse.Namespace) -> int:
 
     if args.all:
         return uninstall.uninstall_everything(keep_data=args.keep_data, yes=args.yes)
-    if args.keep_data or args.yes:
-        print("landwatch: --keep-data and --yes go with --all", file=sys.stderr)
+    if args.yes:
+        print("landwatch: --yes goes with --all", file=sys.stderr)
         return 2
-    return uninstall.uninstall(Path.cwd(), hooks_path=args.hooks_path)
+    return uninstall.uninstall(Path.cwd(), hooks_path=args.hooks_path, keep_data=args.keep_data)
 
 
 def _enqueue(args: argparse.Namespace) -> int:
