@@ -52,6 +52,8 @@ lw_say() {
 lw_readable() { [ -f "$1" ] && [ ! -L "$1" ]; }
 lw_writable() { lw_readable "$1" || { [ ! -e "$1" ] && [ ! -L "$1" ]; }; }
 lw_ours() { [ -d "$1" ] && [ ! -L "$1" ]; }
+# A directory of ours, or nothing yet (made on first use).
+lw_usable() { lw_ours "$1" || { [ ! -e "$1" ] && [ ! -L "$1" ]; }; }
 lw_has_entries() {
     # Whether the directory $1 (given with its slash) holds anything.
     for lw_entry in "$1"*; do
@@ -138,8 +140,9 @@ lw_remember_last() {
 }
 
 lw_directories() {
+    # pending/ too, which the reviewer makes: a file there would leave what is recorded unclaimed.
     [ ! -L "$lw_repo" ] && [ ! -L "$lw_work" ] && lw_ours "$lw_work/known" &&
-        lw_ours "$lw_work/ready"
+        lw_ours "$lw_work/ready" && lw_usable "$lw_work/pending"
 }
 
 lw_enqueue() {
@@ -398,6 +401,9 @@ lw_make_directories() {
         lw_say "cannot create the work directory $lw_work"
         return 1
     }
+    # Recorded all the same (ready/ keeps it until pending/ is mended), and said at each landing.
+    lw_usable "$lw_work/pending" || lw_say "$lw_work/pending is not a directory of landwatch's:" \
+        "what lands here is recorded but not reviewed; run: landwatch doctor"
 }
 
 lw_clock_anew() {

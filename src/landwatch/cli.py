@@ -99,8 +99,7 @@ def _installing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="write the hooks into DIR on purpose (e.g. the directory core.hooksPath names)",
     )
     uninstall = commands.add_parser(
-        "uninstall",
-        help="remove the hooks from this repository, restore what was there, remove its data",
+        "uninstall", help="remove the hooks and the data from this repository, restore the rest"
     )
     uninstall.add_argument(
         "--hooks-path",
