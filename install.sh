@@ -81,13 +81,15 @@ case ":$PATH:" in
         ;;
 esac
 
+# Each slow step is said before it runs, so that seconds of silence are never a hang.
 mkdir -p "$data" "$bin"
 if [ -x "$venv/bin/python" ]; then
     echo "landwatch: using the environment in $venv"
 else
+    echo "landwatch: creating an environment in $venv"
     "$python" -m venv "$venv"
-    echo "landwatch: created an environment in $venv"
 fi
+echo "landwatch: installing landwatch from $here into it with pip (a few seconds)"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here"
 if ! version=$("$venv/bin/landwatch" --version 2>&1) || [ -z "$version" ]; then
     echo "landwatch: the command pip installed, $venv/bin/landwatch, does not run" \
@@ -143,6 +145,7 @@ fi
 # when no repository was installed yet.
 "$venv/bin/python" -c 'from landwatch.commands.install import write_entry_point; write_entry_point()'
 # An upgrade restarts the reviewer on the new code.
+echo "landwatch: starting the reviewer (stopping the one running first, if any)"
 "$venv/bin/landwatch" service stop >/dev/null 2>&1 || true
 "$venv/bin/landwatch" service install
 # Says whether it runs; a reviewer that is not running yet is not an install that failed.

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import landwatch
 from landwatch import hooks, layout, registry
 from support import ROOT
 from support.repos import Repo
@@ -43,6 +44,18 @@ def test_install_then_uninstall_leaves_nothing(tmp_path: Path) -> None:
     bin_dir = tmp_path / "bin"
     done = install_sh(cwd=repo.path, bin_dir=bin_dir)
     assert done.returncode == 0, done.stdout + done.stderr
+    # Each slow step said before it runs: seconds of silence looked like a hang.
+    said = done.stdout.splitlines()
+    venv = layout.data_dir() / "venv"
+    assert said[:3] == [
+        f"landwatch: creating an environment in {venv}",
+        f"landwatch: installing landwatch from {ROOT} into it with pip (a few seconds)",
+        f"landwatch: installed landwatch {landwatch.__version__} from {ROOT}",
+    ]
+    starting = said.index(
+        "landwatch: starting the reviewer (stopping the one running first, if any)"
+    )
+    assert said[starting + 1].startswith("landwatch: reviewer installed as")
     assert hooks.is_ours(repo.git_dir / "hooks" / "post-commit")
     assert (bin_dir / "landwatch").is_symlink() and layout.ENTRY_POINT.path().exists()
     home = Path(os.environ["HOME"])
