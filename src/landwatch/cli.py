@@ -96,7 +96,7 @@ def _installing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="write the hooks into DIR on purpose (e.g. the directory core.hooksPath names)",
     )
     uninstall = commands.add_parser(
-        "uninstall", help="remove the hooks from this repository, restore what was there"
+        "uninstall", help="remove the hooks and the data from this repository, restore the rest"
     )
     uninstall.add_argument(
         "--hooks-path",
@@ -106,7 +106,7 @@ def _installing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     for flag, what in (
         ("--all", "remove landwatch for you: every repository's hooks, the service, your data"),
-        ("--keep-data", "with --all: keep the reports and the queues"),
+        ("--keep-data", "keep the reports and the queues (.git/landwatch)"),
         ("--yes", "with --all: do it without asking (scripts)"),
     ):
         uninstall.add_argument(flag, action="store_true", help=what)
@@ -221,9 +221,9 @@ def _upkeep(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     doctor.add_argument("--fix", action="store_true", help="mend what needs no decision")
     forget = commands.add_parser(
-        "forget", help="drop a registered repository that is gone (or that you no longer want)"
+        "forget", help="drop a registered repository that is gone (one still there: uninstall)"
     )
-    forget.add_argument("path", type=Path, metavar="PATH", help="its git dir, as status lists it")
+    forget.add_argument("path", type=Path, metavar="PATH", help="its worktree or its git dir")
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
@@ -250,10 +250,10 @@ def _uninstall(args: argparse.Namespace) -> int:
 
     if args.all:
         return uninstall.uninstall_everything(keep_data=args.keep_data, yes=args.yes)
-    if args.keep_data or args.yes:
-        print("landwatch: --keep-data and --yes go with --all", file=sys.stderr)
+    if args.yes:
+        print("landwatch: --yes goes with --all", file=sys.stderr)
         return 2
-    return uninstall.uninstall(Path.cwd(), hooks_path=args.hooks_path)
+    return uninstall.uninstall(Path.cwd(), hooks_path=args.hooks_path, keep_data=args.keep_data)
 
 
 def _enqueue(args: argparse.Namespace) -> int:

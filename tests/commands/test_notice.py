@@ -16,6 +16,7 @@ import pytest
 from landwatch import layout, work_item
 from landwatch.commands import notice
 from landwatch.work_item import FAILED, PENDING
+from support.daemon import run_reviewer
 from support.queue import git_env, tmpfs
 from support.repos import Repo, back_date, installed
 
@@ -117,6 +118,19 @@ def test_items_given_up_are_told_once(repo: Repo) -> None:
         f"landwatch: gave up the review of {claimed.item.oid[:7]} in repo; see landwatch status\n"
     )
     assert said(repo, "three") == ""
+
+
+def test_garbage_set_aside_is_told_as_what_it_is_not_as_a_commit(repo: Repo) -> None:
+    """Garbage in ready/ (a directory) ends in failed/ as `invalid-<digest>`: no commit has
+    that id."""
+    (repo.git_dir / "landwatch" / "ready" / "review-zzz.123").mkdir()
+    assert run_reviewer("--once").returncode == 0
+    [aside] = work_item.entries(repo.git_dir, FAILED)
+    assert aside.startswith("invalid-")
+    assert said(repo, "two") == (
+        "landwatch: gave up an unreadable item (not one landwatch wrote) in repo; see "
+        "landwatch status\n"
+    )
 
 
 def test_given_up_is_told_once_whatever_the_clock_did(repo: Repo) -> None:

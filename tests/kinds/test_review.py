@@ -172,3 +172,16 @@ def test_a_review_past_its_budget_is_stored_with_a_note_and_others_go_on(
     ]
     reviewed = report_store.read(other.git_dir, quick)
     assert reviewed is not None and reviewed.summary().startswith("1 warning")
+
+
+def test_a_commit_whose_reflog_entry_has_no_message_is_reviewed(repo: Repo) -> None:
+    """`git update-ref` after `git commit-tree`, as scripts do: reviewed, not given up."""
+    repo.stage({"a.txt": "trailing  \n"})
+    made = repo.git("commit-tree", repo.git("write-tree"), "-p", "HEAD", "-m", "by a script")
+    repo.git("update-ref", "refs/heads/main", made)
+    assert repo.landwatch("enqueue", made).returncode == 0
+    result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    stored = report_store.read(repo.git_dir, made)
+    assert stored is not None and stored.summary() == "1 warning"
+    assert not work_item.entries(repo.git_dir, work_item.FAILED)

@@ -116,3 +116,12 @@ def test_the_commit_an_amend_replaced_is_found_in_the_reflog(repo: Repo) -> None
     assert rewrite.amended_from(git_repo, first) is None
     repo.git("commit", "-q", "--amend", "--no-edit", "--date=2001-01-01T00:00:00")
     assert rewrite.amended_from(git_repo, repo.head()) == first
+
+
+def test_a_reflog_entry_without_a_message_is_no_amend(repo: Repo) -> None:
+    """What scripts and libgit2's tools write (`git update-ref` with no -m) has no message."""
+    tree = repo.git("rev-parse", "HEAD^{tree}")
+    made = repo.git("commit-tree", tree, "-p", "HEAD", "-m", "by a script")
+    repo.git("update-ref", "refs/heads/main", made)
+    assert "\t" not in (repo.git_dir / "logs" / "HEAD").read_text().splitlines()[-1]
+    assert rewrite.amended_from(open_repository(repo.git_dir), made) is None

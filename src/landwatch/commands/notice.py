@@ -107,13 +107,18 @@ def given_up(git_dir: Path) -> Announcement | None:
         return None
     first = work_item.id_of_entry(fresh[0])
     kind, _, oid = first.partition("-")
-    what = f"{safe(kind)} of {safe(oid[:7])}" if oid else "an unreadable item"
+    # Garbage set aside (`invalid-<digest>`) names no commit: no kind, no id to show.
+    what = (
+        f"the {safe(kind)} of {safe(oid[:7])}"
+        if work_item.is_object_id(oid)
+        else "an unreadable item (not one landwatch wrote)"
+    )
     more = f" and {len(fresh) - 1} more" if len(fresh) > 1 else ""
     return Announcement(
         Urgency.GIVEN_UP,
         (
             ("landwatch: ", "bold"),
-            (f"gave up the {what}{more}", "red"),
+            (f"gave up {what}{more}", "red"),
             (" in " + safe(repository_name(git_dir)) + "; see ", ""),
             ("landwatch status", "bold cyan"),
         ),

@@ -34,7 +34,9 @@ def amended_from(repo: pygit2.Repository, oid: str) -> str | None:
         for count, entry in enumerate(entries):
             if count >= AMEND_LOOKBACK:
                 break
-            if str(entry.oid_new) == oid and entry.message.startswith("commit (amend):"):
+            # An entry written without a message (`git update-ref`, libgit2's tools) has None.
+            message = entry.message or ""
+            if str(entry.oid_new) == oid and message.startswith("commit (amend):"):
                 old = str(entry.oid_old)
                 return None if set(old) == {"0"} else old
     except (KeyError, ValueError, pygit2.GitError):
