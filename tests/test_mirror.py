@@ -39,6 +39,11 @@ EXCEPTIONS: dict[str, tuple[str, str]] = {
         "a docstring that imports nothing, so that reading a report compiles no detector: "
         "test_reading_a_report_imports_the_redactor_but_no_detector checks exactly that",
     ),
+    "usage": (
+        "tests/test_cli.py",
+        "the help texts and examples cli.py shows: test_cli reads every command's --help as a "
+        "person does, in 80 columns, and parses each example's command line",
+    ),
     "daemon/watched": (
         "tests/daemon/test_watch.py",
         "watchdog's handlers, which only poke the loop: what each event means is seen as the "
