@@ -63,3 +63,30 @@ def test_show_at_80_columns_wraps_at_words(repo: Repo, terminal: Terminal) -> No
     for said in ("2 warnings, 1 info", "2 added lines checked", subject, code):
         assert set(said.split()) <= shown, screen
     assert all(len(line) <= 80 for line in screen.splitlines())
+
+
+def test_a_rebased_commit_is_shown_under_its_own_id_saying_whence(repo: Repo) -> None:
+    repo.git("checkout", "-q", "-b", "topic")
+    before = repo.land("topic", {"a.txt": "trailing  \n"})
+    assert run_reviewer("--once").returncode == 0
+    repo.git("checkout", "-q", "main")
+    repo.land("upstream", {"c.txt": "clean\n"}, hooks=False)
+    repo.git("checkout", "-q", "topic")
+    assert repo.run("rebase", "-q", "main").returncode == 0
+    after = repo.head()
+    assert run_reviewer("--once").returncode == 0
+    shown = repo.landwatch("show")
+    assert shown.returncode == 0, shown.stderr
+    head = shown.stdout.splitlines()[0]
+    assert head.startswith(
+        f"landwatch review of {after[:12]} (commit, carried over from {before[:12]}): 1 warning"
+    ), head
+    stored = json.loads(repo.landwatch("show", "--json").stdout)
+    assert (stored["commit"], stored["label"], stored["carried_from"]) == (
+        after,
+        after[:12],
+        before,
+    )
+    [run] = json.loads(repo.landwatch("show", "--sarif").stdout)["runs"]
+    assert run["properties"]["range"] == after[:12]
+    assert run["properties"]["carriedFrom"] == before

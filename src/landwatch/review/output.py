@@ -61,8 +61,9 @@ def render(report: Report, console: Console | None = None) -> None:
 
     console = console or _console()
     head = Text()
-    head.append(f"landwatch review of {report.label}", style="bold")
-    head.append(f" ({report.shape}): ")
+    head.append(f"landwatch review of {safe(report.label)}", style="bold")
+    carried = f", carried over from {safe(report.carried_from[:12])}" if report.carried_from else ""
+    head.append(f" ({report.shape}{carried}): ")
     head.append(report.summary(), style=STYLES.get(report.worst(), "green"))
     head.append(
         f" · {plural(len(report.rules), 'rule')}"
@@ -190,11 +191,20 @@ def as_sarif(reports: list[Report], repository: Path) -> dict[str, Any]:
                         "revisionId": report.commit,
                     }
                 ],
-                "properties": {
-                    "truncated": report.truncated,
-                    "notes": report.notes,
-                    "range": report.label,
-                },
+                "properties": _properties(report),
             }
         )
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": runs}
+
+
+def _properties(report: Report) -> dict[str, Any]:
+    """What SARIF has no field for: whether lines went unchecked, the notes, the range, and the
+    commit whose review was carried over to this one."""
+    properties: dict[str, Any] = {
+        "truncated": report.truncated,
+        "notes": report.notes,
+        "range": report.label,
+    }
+    if report.carried_from:
+        properties["carriedFrom"] = report.carried_from
+    return properties

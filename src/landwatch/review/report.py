@@ -28,6 +28,8 @@ class Report:
     linters: list[dict[str, str]] = field(default_factory=list)
     # The digest of the committed linters not run because nobody trusted them (None: none held).
     linters_held_back: str | None = None
+    # The commit a rebase or amend replaced by this one, whose review this is, carried over.
+    carried_from: str | None = None
     started: float = 0.0
     duration: float = 0.0
 
@@ -64,6 +66,7 @@ class Report:
             "notes": self.notes,
             "linters": self.linters,
             "linters_held_back": self.linters_held_back,
+            "carried_from": self.carried_from,
             "started": self.started,
             "duration": self.duration,
         }
@@ -71,6 +74,7 @@ class Report:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Report:
         held_back = data.get("linters_held_back")
+        carried_from = data.get("carried_from")
         return cls(
             commit=data["commit"],
             base=data.get("base"),
@@ -85,6 +89,7 @@ class Report:
             notes=list(data.get("notes", [])),
             linters=list(data.get("linters", [])),
             linters_held_back=held_back if isinstance(held_back, str) else None,
+            carried_from=carried_from if isinstance(carried_from, str) else None,
             started=float(data.get("started", 0.0)),
             duration=float(data.get("duration", 0.0)),
         )
