@@ -193,7 +193,7 @@ def _reviews(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     show.add_argument(
         "--unread",
         action="store_true",
-        help="every review with findings not seen yet, newest first, one line each",
+        help="the reviews with findings not seen yet, whole, the worst first",
     )
     _output_options(show)
     rules = commands.add_parser("rules", help="every rule of the review")

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import urllib.parse
 
+from landwatch.commands.show import IN_FULL
 from support.daemon import run_reviewer
 from support.repos import Repo
+from support.review import KEY_ID
 from support.terminal import Terminal, words
 from support.tokens import github_token
 
@@ -90,3 +92,31 @@ def test_a_rebased_commit_is_shown_under_its_own_id_saying_whence(repo: Repo) ->
     [run] = json.loads(repo.landwatch("show", "--sarif").stdout)["runs"]
     assert run["properties"]["range"] == after[:12]
     assert run["properties"]["carriedFrom"] == before
+
+
+def heads(shown: str) -> list[str]:
+    """The commits whose reviews `show` printed whole, in order."""
+    return [line.split()[3] for line in shown.splitlines() if line.startswith("landwatch review")]
+
+
+def test_unread_reviews_are_shown_whole_the_worst_first_and_only_they_marked_read(
+    repo: Repo,
+) -> None:
+    key = repo.land("Add the key", {"b.py": f"x = 1\ny = 2\nKEY = '{KEY_ID}'\n"})
+    warned = [repo.land(f"warning {n}", {f"w{n}.txt": "trailing  \n"}) for n in range(IN_FULL)]
+    assert run_reviewer("--once").returncode == 0
+    first = repo.landwatch("show", "--unread")
+    assert first.returncode == 0, first.stderr
+    # The key's review first, though the oldest; then the newest of the others.
+    newest = [oid[:12] for oid in reversed(warned)]
+    assert heads(first.stdout) == [key[:12], *newest[: IN_FULL - 1]]
+    assert "Add the key" in first.stdout and "warning 4" in first.stdout
+    assert "  3 error   S002 " in first.stdout and KEY_ID not in first.stdout
+    assert "w4.txt" in first.stdout and "trailing-whitespace" in first.stdout
+    # The one not shown whole is listed, and left unread for the next call.
+    *_, told, listed = first.stdout.splitlines()
+    assert told == "landwatch: 1 more review unread, not shown yet (landwatch show --unread again):"
+    assert listed.startswith(warned[0][:12]) and listed.endswith("warning 0")
+    second = repo.landwatch("show", "--unread")
+    assert heads(second.stdout) == [warned[0][:12]] and "w0.txt" in second.stdout
+    assert repo.landwatch("show", "--unread").stdout == "landwatch: no unread reviews\n"

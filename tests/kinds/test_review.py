@@ -136,9 +136,9 @@ def test_every_unread_review_is_listed_and_the_line_says_how_many_wait(repo: Rep
     )
     listed = repo.landwatch("show", "--unread")
     assert listed.returncode == 0, listed.stderr
-    lines = listed.stdout.splitlines()
-    assert [line.split()[0] for line in lines] == [oids[1][:12], oids[0][:12]]
-    assert lines[0].endswith("finding 1") and "1 warning" in lines[0]
+    heads = [line for line in listed.stdout.splitlines() if line.startswith("landwatch review")]
+    assert [line.split()[3] for line in heads] == [oids[1][:12], oids[0][:12]]
+    assert "finding 1" in listed.stdout and "f1.txt" in listed.stdout
     assert repo.landwatch("show", "--unread").stdout == "landwatch: no unread reviews\n"
     repo.land("quiet", {"quiet.txt": "fine\n"})
     assert repo.said == ""
