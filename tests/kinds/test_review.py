@@ -22,7 +22,10 @@ def test_the_reviewer_reviews_landings_and_the_hooks_tell_once(repo: Repo) -> No
     stored = report_store.read(repo.git_dir, oid)
     assert stored is not None and stored.summary() == "2 warnings, 1 info"
     told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
-    assert told == f"landwatch: {oid[:7]} — 2 warnings, 1 info · landwatch show {oid[:7]}\n"
+    assert told == (
+        "landwatch: P001 trailing whitespace in a.py:1, +1 warning, 1 info · "
+        f"landwatch show {oid[:7]}\n"
+    )
     assert repo.run("commit", "-q", "--allow-empty", "-m", "again").stderr == ""
     shown = repo.landwatch("show", oid)
     assert shown.returncode == 0 and "a.py" in shown.stdout and "debug-statement" in shown.stdout
@@ -96,7 +99,9 @@ def test_a_rebase_tells_once_what_was_not_seen_yet(repo: Repo) -> None:
     assert report_store.read(repo.git_dir, before) is not None
     assert report_store.unread(repo.git_dir) == [new]  # the replaced one's marker went with it
     repo.land("after", {"d.txt": "clean\n"})
-    assert repo.said == f"landwatch: {new[:7]} — 1 warning · landwatch show {new[:7]}\n"
+    assert repo.said == (
+        f"landwatch: P001 trailing whitespace in a.txt:1 · landwatch show {new[:7]}\n"
+    )
 
 
 def test_an_amend_says_only_what_is_new(repo: Repo) -> None:
@@ -131,7 +136,7 @@ def test_every_unread_review_is_listed_and_the_line_says_how_many_wait(repo: Rep
     assert run_reviewer("--once").returncode == 0
     repo.land("next", {"next.txt": "fine\n"})
     assert repo.said == (
-        f"landwatch: {oids[2][:7]} — 1 warning · landwatch show {oids[2][:7]}"
+        f"landwatch: P001 trailing whitespace in f2.txt:1 · landwatch show {oids[2][:7]}"
         " (2 more unread: landwatch show --unread)\n"
     )
     listed = repo.landwatch("show", "--unread")

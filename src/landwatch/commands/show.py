@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from landwatch import report_store
-from landwatch.commands.notice import UNREAD_COMMAND
 from landwatch.git import commit_of, git, git_dir_of
+from landwatch.one_line import SHOW_UNREAD
 from landwatch.review import output
 from landwatch.review.report import Report
 from landwatch.text import plural
@@ -88,7 +88,7 @@ def _show_unread(git_dir: Path, *, form: str) -> int:
     rest = ordered[IN_FULL:]
     if rest:
         more = plural(len(rest), "more review")
-        print(f"\nlandwatch: {more} unread, not shown yet ({UNREAD_COMMAND} again):")
+        print(f"\nlandwatch: {more} unread, not shown yet ({SHOW_UNREAD} again):")
         for report in rest:
             output.render_line(report, _subject(git_dir, report))
     return 0

@@ -13,6 +13,23 @@ from landwatch.review.findings import Finding, Severity
 FORMAT = 1
 
 
+def severity_counts(findings: list[Finding]) -> dict[str, int]:
+    """How many findings of each severity, the least first: {"info": 1, "warning": 2, ...}."""
+    counted = {severity.name.lower(): 0 for severity in Severity if severity}
+    for finding in findings:
+        counted[finding.severity.name.lower()] += 1
+    return counted
+
+
+def summary_of(findings: list[Finding]) -> str:
+    """`2 errors, 1 warning`, the worst first; "" for none."""
+    parts = []
+    for name, count in reversed(list(severity_counts(findings).items())):
+        if count:
+            parts.append(f"{count} {name}{'' if count == 1 else 's'}")
+    return ", ".join(parts)
+
+
 @dataclass
 class Report:
     commit: str
@@ -34,21 +51,14 @@ class Report:
     duration: float = 0.0
 
     def counts(self) -> dict[str, int]:
-        counts = {severity.name.lower(): 0 for severity in Severity if severity}
-        for finding in self.findings:
-            counts[finding.severity.name.lower()] += 1
-        return counts
+        return severity_counts(self.findings)
 
     def worst(self) -> Severity:
         return max((finding.severity for finding in self.findings), default=Severity.OFF)
 
     def summary(self) -> str:
         """`2 errors, 1 warning` (or `no findings`)."""
-        parts = []
-        for name, count in reversed(list(self.counts().items())):
-            if count:
-                parts.append(f"{count} {name}{'' if count == 1 else 's'}")
-        return ", ".join(parts) or "no findings"
+        return summary_of(self.findings) or "no findings"
 
     def as_dict(self) -> dict[str, Any]:
         return {
