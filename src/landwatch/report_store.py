@@ -19,16 +19,21 @@ from landwatch.review.report import Report, summary_of
 
 
 def write(
-    git_dir: os.PathLike[str] | str, report: Report, *, replaces: Report | None = None
+    git_dir: os.PathLike[str] | str,
+    report: Report,
+    *,
+    replaces: Report | None = None,
+    least: Severity = Severity.WARNING,
 ) -> Path:
-    """Durably (synced before it returns); marked unread when it has something to say.
+    """Durably (synced before it returns); marked unread when it has something to say: a
+    finding at `least` or above (error for a teammate's commits arriving by pull).
 
     `replaces` is the review of the commit a rebase or amend replaced by this one: what its
     reader already saw is not said again, and what was not seen yet is said once, for this one.
     """
     target = layout.report_file(git_dir, report.commit)
     write_atomic(target, json.dumps(report.as_dict(), indent=1), trusted=layout.common_dir(git_dir))
-    told = _to_tell(git_dir, report, replaces)
+    told = _to_tell(git_dir, report, replaces, least)
     if told is not None:
         mark_unread(git_dir, report.commit, told)
     if replaces is not None and replaces.commit != report.commit:
@@ -37,12 +42,15 @@ def write(
 
 
 def _to_tell(
-    git_dir: os.PathLike[str] | str, report: Report, replaces: Report | None = None
+    git_dir: os.PathLike[str] | str,
+    report: Report,
+    replaces: Report | None = None,
+    least: Severity = Severity.WARNING,
 ) -> one_line.Told | None:
     """What the one line is to say of `report`: its worst finding not told yet, and the rest
-    counted; None when it has nothing worth telling (nothing at warning or above, nothing the
+    counted; None when it has nothing worth telling (nothing at `least` or above, nothing the
     replaced review's reader has not seen)."""
-    worth = [f for f in report.findings if f.severity >= Severity.WARNING]
+    worth = [f for f in report.findings if f.severity >= least]
     if replaces is not None and not is_unread(git_dir, replaces.commit):
         seen = {finding.fingerprint for finding in replaces.findings}
         worth = [finding for finding in worth if finding.fingerprint not in seen]

@@ -8,7 +8,9 @@ from pathlib import Path
 from landwatch import layout, report_store, work_item
 from landwatch.work_item import DONE
 from support.daemon import run_reviewer
+from support.queue import git
 from support.repos import Repo, installed
+from support.review import KEY_ID
 
 
 def test_the_reviewer_reviews_landings_and_the_hooks_tell_once(repo: Repo) -> None:
@@ -190,3 +192,43 @@ def test_a_commit_whose_reflog_entry_has_no_message_is_reviewed(repo: Repo) -> N
     stored = report_store.read(repo.git_dir, made)
     assert stored is not None and stored.summary() == "1 warning"
     assert not work_item.entries(repo.git_dir, work_item.FAILED)
+
+
+TEAMMATE = {"GIT_AUTHOR_EMAIL": "mate@example.com", "GIT_COMMITTER_EMAIL": "Mate@Example.com"}
+
+
+def test_a_teammates_commits_arriving_by_pull_are_told_only_at_error(tmp_path: Path) -> None:
+    upstream = tmp_path / "upstream.git"
+    git("init", "-q", "--bare", "-b", "main", str(upstream), cwd=tmp_path)
+    mate = Repo(tmp_path / "mate")
+    mate.git("push", "-q", str(upstream), "main")
+    mine = Repo(tmp_path / "mine", clone_of=upstream)
+    mine.install()
+    mine.git("config", "user.email", "T@example.com")  # whose commits are mine
+
+    def pulled(message: str, files: dict[str, str | None]) -> str:
+        """A teammate's commit, pushed, and pulled here (a fast-forward: post-merge), whose
+        hook says nothing: nothing worth telling was unread."""
+        mate.land(message, files, hooks=False, env=TEAMMATE)
+        mate.git("push", "-q", str(upstream), "main")
+        result = mine.run("pull", "-q", "--ff-only")
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        assert run_reviewer("--once").returncode == 0
+        return mine.head()
+
+    tip = pulled("Their whitespace", {"a.txt": "trailing  \n"})
+    stored = report_store.read(mine.git_dir, tip)
+    assert stored is not None and stored.shape == "range" and stored.summary() == "1 warning"
+    assert report_store.unread(mine.git_dir) == []
+    assert "the one line tells only of their errors" in mine.landwatch("show", tip).stdout
+    key = pulled("Their key", {"b.txt": f"KEY = '{KEY_ID}'\n"})
+    mine.land("next", {"n.txt": "clean\n"})
+    assert mine.said == f"landwatch: S002 AWS access key ID in b.txt:1 · landwatch show {key[:7]}\n"
+    # Commits of mine landing by a merge are told as they were.
+    mine.git("checkout", "-q", "-b", "side")
+    mine.land("My whitespace", {"c.txt": "trailing  \n"}, hooks=False)
+    mine.git("checkout", "-q", "main")
+    assert mine.run("merge", "-q", "--ff-only", "side").returncode == 0
+    assert run_reviewer("--once").returncode == 0
+    mine.land("last", {"l.txt": "clean\n"})
+    assert mine.said.startswith("landwatch: P001 trailing whitespace in c.txt:1 · "), mine.said
