@@ -6,11 +6,15 @@ no report; this module imports nothing heavier than landwatch.files and landwatc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
+import os
 
 from landwatch.files import list_entries, read_file
 from landwatch.text import safe, short_path
+
+TYPE_CHECKING = False  # typing is not imported: a shell prompt pays for every import
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
 
 VERSION = b"landwatch-unread 1\n"
 SHOW_UNREAD = "landwatch show --unread"
@@ -80,7 +84,7 @@ class Told:
         return f"{where}:{self.line}" if self.line else where
 
 
-def markers(directory: Path, *, trusted: Path) -> list[str]:
+def markers(directory: Path | str, *, trusted: Path | str) -> list[str]:
     """The commits with an unread marker in `directory`, newest first (a marker's mtime is when
     its review was stored; among equals, the later name first)."""
     try:
@@ -91,12 +95,12 @@ def markers(directory: Path, *, trusted: Path) -> list[str]:
     return [name for name, _ in newest]
 
 
-def read(directory: Path, *, trusted: Path) -> list[tuple[str, Told | None]]:
+def read(directory: Path | str, *, trusted: Path | str) -> list[tuple[str, Told | None]]:
     """Each marker's commit and what it says, newest first (None: it says nothing readable)."""
     found = []
     for commit in markers(directory, trusted=trusted):
         try:
-            data = read_file(directory / commit, trusted=trusted, limit=_LIMIT)
+            data = read_file(os.path.join(directory, commit), trusted=trusted, limit=_LIMIT)
         except OSError:
             data = b""
         found.append((commit, Told.parse(commit, data)))
