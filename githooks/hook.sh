@@ -323,7 +323,7 @@ lw_record_quickly "$@" 3>&2 2>/dev/null && exit 0
 #   $lw_work/told  the names in failed/ the person was told of, its mtime failed/'s then.
 #       Written by `landwatch notice` when it tells, and by install (empty, so that failed/ is
 #       not listed until something is given up); stale as soon as failed/ changes (its mtime).
-#   $lw_repo/unread/  an empty <commit> per review with findings nobody was told of: made by
+#   $lw_repo/unread/  a <commit> per review with findings nobody was told of: made by
 #       report_store, removed by notice once told.
 #   $lw_repo/untrusted  committed linters a review held back: written by trust, removed once
 #       the line told of them (trust.mark_told) or they are trusted.

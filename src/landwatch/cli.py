@@ -1,8 +1,9 @@
 """The front door: `landwatch ...` and `git landwatch ...`. It builds the command line (argparse)
 and dispatches to landwatch.commands, where every command is a plain function.
 
-A command's module is imported only when that command runs, so a hook's `landwatch notice` pays
-only for what it uses; defaults are shown from the constants that hold them.
+A command's module is imported only when that command runs; defaults are shown from the
+constants that hold them. The hooks' `landwatch notice` and a shell's `landwatch prompt` are
+answered by landwatch.__main__ before this module is imported.
 """
 
 from __future__ import annotations
@@ -79,10 +80,8 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     _upkeep(commands)
     completion = commands.add_parser("completion", help="your shell's completion for landwatch")
     completion.add_argument("shell", choices=usage.SHELLS, help="the shell it is for")
-    notice = commands.add_parser("notice")  # the hooks' one line; not listed
-    notice.add_argument("--git-dir", type=Path, required=True)
-    # A hidden sub-command: argparse lists `help=SUPPRESS` ones as "==SUPPRESS==".
-    commands._choices_actions = [a for a in commands._choices_actions if a.dest != "notice"]
+    prompt = commands.add_parser("prompt", help="the one line for your shell prompt, or nothing")
+    prompt.add_argument("--color", action="store_true", help="in terminal colours")
     usage.explain(parser)
     return parser
 
@@ -193,7 +192,7 @@ def _reviews(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     show.add_argument(
         "--unread",
         action="store_true",
-        help="every review with findings not seen yet, newest first, one line each",
+        help="the reviews with findings not seen yet, whole, the worst first",
     )
     _output_options(show)
     rules = commands.add_parser("rules", help="every rule of the review")
@@ -349,17 +348,17 @@ def _completion(args: argparse.Namespace) -> int:
     return completion(build_parser(), shell=args.shell)
 
 
-def _notice(args: argparse.Namespace) -> int:
-    from landwatch.commands.notice import notice
+def _prompt(args: argparse.Namespace) -> int:
+    from landwatch.commands.prompt import prompt
 
-    return notice(args.git_dir)
+    return prompt(os.getcwd(), color=args.color)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "install": _install,
     "uninstall": _uninstall,
     "enqueue": _enqueue,
-    "notice": _notice,
+    "prompt": _prompt,
     "reviewer": _run_reviewer,
     "service": _service,
     "status": _status,

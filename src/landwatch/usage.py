@@ -73,7 +73,7 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
     "show": (
         ("the stored review of HEAD", "landwatch show"),
         ("of another commit", "landwatch show HEAD~2"),
-        ("every review with findings you have not seen yet", "landwatch show --unread"),
+        ("the reviews you have not seen yet, whole, the worst first", "landwatch show --unread"),
     ),
     "rules": (
         ("every rule: its scope, its default and what it checks", "landwatch rules"),
@@ -97,6 +97,10 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
             "a repository that is gone, by its git dir as status lists it",
             "landwatch forget ~/old/shop/.git",
         ),
+    ),
+    "prompt": (
+        ("the one line's text for your shell's prompt, or nothing", "landwatch prompt"),
+        ("in terminal colours (fish measures them itself)", "landwatch prompt --color"),
     ),
     "completion": (
         (

@@ -19,6 +19,8 @@ from landwatch.work_item import FAILED, PENDING
 from support.daemon import run_reviewer
 from support.queue import git_env, tmpfs
 from support.repos import Repo, back_date, installed
+from support.review import KEY_ID
+from support.tokens import github_token
 
 
 def said(repo: Repo, message: str, **env: str) -> str:
@@ -320,3 +322,46 @@ def test_a_reinstall_leaves_what_was_given_up_to_be_told(repo: Repo) -> None:
     repo.install()
     assert not (repo.git_dir / "landwatch" / "told").exists()
     assert "gave up the review of" in said(repo, "two")
+
+
+def test_the_worst_unread_finding_is_named_though_a_newer_review_waits(repo: Repo) -> None:
+    key = repo.land("Add the key", {"b.py": f"x = 1\ny = 2\nKEY = '{KEY_ID}'\n"})
+    later = repo.land("Trailing", {"a.txt": "one  \ntwo  \n"})
+    assert run_reviewer("--once").returncode == 0
+    assert said(repo, "next") == (
+        "landwatch: S002 AWS access key ID in b.py:3, +1 info · "
+        f"landwatch show {key[:7]} (1 more unread: landwatch show --unread)\n"
+    )
+    # The one named is read; the next landing names what is left.
+    assert said(repo, "again") == (
+        f"landwatch: P001 trailing whitespace in a.txt:1, +1 warning · landwatch show {later[:7]}\n"
+    )
+    assert said(repo, "quiet") == ""
+
+
+def test_a_finding_of_the_message_is_placed_there(repo: Repo) -> None:
+    oid = repo.land("WIP: half a parser", {"notes.txt": "clean\n"})
+    assert run_reviewer("--once").returncode == 0
+    told = said(repo, "next")
+    assert told.startswith("landwatch: M004 ") and told.endswith(
+        f" in the commit message · landwatch show {oid[:7]}\n"
+    ), told
+
+
+def test_the_named_finding_is_escaped_and_its_secrets_redacted(repo: Repo) -> None:
+    token = github_token("Q7w2")  # built here: this file holds no token whole
+    oid = repo.land("hostile", {f"keys/{token}\x1b]0;pwned\x07.txt": "x  \n"})
+    assert run_reviewer("--once").returncode == 0
+    told = said(repo, "next")
+    assert told.startswith("landwatch: ") and told.endswith(f"landwatch show {oid[:7]}\n"), told
+    assert token not in told and "\x1b" not in told and "\x07" not in told
+    assert " in keys/ghp_…\\x1b]0;pwned\\x07.txt, +1 warning" in told, told
+
+
+def test_a_marker_an_older_landwatch_left_empty_is_told_from_its_review(repo: Repo) -> None:
+    oid = repo.land("Trailing", {"a.txt": "one  \n"})
+    assert run_reviewer("--once").returncode == 0
+    (layout.UNREAD.path(repo.git_dir) / oid).write_bytes(b"")  # as they were written before
+    assert said(repo, "next") == (
+        f"landwatch: P001 trailing whitespace in a.txt:1 · landwatch show {oid[:7]}\n"
+    )

@@ -34,7 +34,7 @@ def test_a_rebased_commit_carries_its_review_with_lines_moved(repo: Repo) -> Non
     assert carried is not None and carried.commit == after
     assert [(f.rule, f.line) for f in carried.findings if f.rule == "P001"] == [("P001", 27)]
     assert [f.fingerprint for f in carried.findings] == [f.fingerprint for f in previous.findings]
-    assert f"carried over from {before[:12]}: the same patch" in carried.notes
+    assert carried.carried_from == before and carried.label == after[:12]
     # What a fresh review of the new commit finds, the carried review says.
     fresh = review(repo, after)
     assert [(f.rule, f.path, f.line) for f in carried.findings] == [

@@ -13,7 +13,7 @@ import time
 
 import pygit2
 
-from landwatch.review.change import ChangeError, resolve, tree_diff
+from landwatch.review.change import ChangeError, label_of, resolve, tree_diff
 from landwatch.review.config import CONFIG_FILE, PYPROJECT, ConfigError, read_config
 from landwatch.review.findings import Finding
 from landwatch.review.linters import LinterPolicy
@@ -76,11 +76,13 @@ def carry_over(
         if placed is None:
             return None
         findings.append(placed)
+    # Stored and shown as the new commit's review, saying whose it was.
     return dataclasses.replace(
         previous,
         commit=str(new.id),
+        label=label_of(str(new.id)),
         findings=findings,
-        notes=[*previous.notes, f"carried over from {previous.commit[:12]}: the same patch"],
+        carried_from=previous.commit,
         started=time.time(),
         duration=0.0,
     )
