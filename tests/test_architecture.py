@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("hook_slots",),
     ("hooks", "registry"),
     ("layout",),
-    ("git",),
+    ("git", "one_line"),
     ("review",),
     ("work_item", "job_queue", "files", "text", "errors", "processes"),
 )

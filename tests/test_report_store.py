@@ -113,3 +113,19 @@ def test_a_rewritten_commit_tells_only_what_was_not_seen(git_dir: Path) -> None:
     report_store.write(git_dir, report(5, finding("S002", Severity.ERROR)), replaces=not_told)
     assert not report_store.is_unread(git_dir, oid(4))  # said once, for the one that replaced it
     assert report_store.is_unread(git_dir, oid(5))
+
+
+def test_the_line_names_the_worst_finding_not_seen_yet(git_dir: Path) -> None:
+    seen = report(1, finding("S002", Severity.ERROR, 2))
+    report_store.write(git_dir, seen)
+    report_store.mark_read(git_dir, oid(1))  # the one line told of it
+    rewritten = report(2, finding("S002", Severity.ERROR, 2), finding(line=3))
+    report_store.write(git_dir, rewritten, replaces=seen)
+    [told] = report_store.unread_told(git_dir)
+    assert (told.commit, told.rule, told.path, told.line) == (oid(2), "P001", "a.py", 3)
+    assert told.rest == "1 error"  # the error was told before: it is counted, not named
+    report_store.write(git_dir, report(3, finding(line=1), finding("S002", Severity.ERROR, 4)))
+    assert [(each.commit, each.rule) for each in report_store.unread_told(git_dir)] == [
+        (oid(3), "S002"),
+        (oid(2), "P001"),
+    ]

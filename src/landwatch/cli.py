@@ -1,8 +1,9 @@
 """The front door: `landwatch ...` and `git landwatch ...`. It builds the command line (argparse)
 and dispatches to landwatch.commands, where every command is a plain function.
 
-A command's module is imported only when that command runs, so a hook's `landwatch notice` pays
-only for what it uses; defaults are shown from the constants that hold them.
+A command's module is imported only when that command runs; defaults are shown from the
+constants that hold them. The hooks' `landwatch notice` and a shell's `landwatch prompt` are
+answered by landwatch.__main__ before this module is imported.
 """
 
 from __future__ import annotations
@@ -49,10 +50,8 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     _upkeep(commands)
     completion = commands.add_parser("completion", help="your shell's completion for landwatch")
     completion.add_argument("shell", choices=usage.SHELLS, help="the shell it is for")
-    notice = commands.add_parser("notice")  # the hooks' one line; not listed
-    notice.add_argument("--git-dir", type=Path, required=True)
-    # A hidden sub-command: argparse lists `help=SUPPRESS` ones as "==SUPPRESS==".
-    commands._choices_actions = [a for a in commands._choices_actions if a.dest != "notice"]
+    prompt = commands.add_parser("prompt", help="the one line for your shell prompt, or nothing")
+    prompt.add_argument("--color", action="store_true", help="in terminal colours")
     usage.explain(parser)
     return parser
 
@@ -66,7 +65,7 @@ def _installing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="write the hooks into DIR on purpose (e.g. the directory core.hooksPath names)",
     )
     uninstall = commands.add_parser(
-        "uninstall", help="remove the hooks from this repository, restore what was there"
+        "uninstall", help="remove the hooks and the data from this repository, restore the rest"
     )
     uninstall.add_argument(
         "--hooks-path",
@@ -76,7 +75,7 @@ def _installing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     for flag, what in (
         ("--all", "remove landwatch for you: every repository's hooks, the service, your data"),
-        ("--keep-data", "with --all: keep the reports and the queues"),
+        ("--keep-data", "keep the reports and the queues (.git/landwatch)"),
         ("--yes", "with --all: do it without asking (scripts)"),
     ):
         uninstall.add_argument(flag, action="store_true", help=what)
@@ -117,7 +116,7 @@ def _reviews(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     show.add_argument(
         "--unread",
         action="store_true",
-        help="every review with findings not seen yet, newest first, one line each",
+        help="the reviews with findings not seen yet, whole, the worst first",
     )
     _output_options(show)
     rules = commands.add_parser("rules", help="every rule of the review")
@@ -145,9 +144,9 @@ def _upkeep(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     doctor.add_argument("--fix", action="store_true", help="mend what needs no decision")
     forget = commands.add_parser(
-        "forget", help="drop a registered repository that is gone (or that you no longer want)"
+        "forget", help="drop a registered repository that is gone (one still there: uninstall)"
     )
-    forget.add_argument("path", type=Path, metavar="PATH", help="its git dir, as status lists it")
+    forget.add_argument("path", type=Path, metavar="PATH", help="its worktree or its git dir")
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
@@ -174,10 +173,10 @@ def _uninstall(args: argparse.Namespace) -> int:
 
     if args.all:
         return uninstall.uninstall_everything(keep_data=args.keep_data, yes=args.yes)
-    if args.keep_data or args.yes:
-        print("landwatch: --keep-data and --yes go with --all", file=sys.stderr)
+    if args.yes:
+        print("landwatch: --yes goes with --all", file=sys.stderr)
         return 2
-    return uninstall.uninstall(Path.cwd(), hooks_path=args.hooks_path)
+    return uninstall.uninstall(Path.cwd(), hooks_path=args.hooks_path, keep_data=args.keep_data)
 
 
 def _enqueue(args: argparse.Namespace) -> int:
@@ -285,17 +284,17 @@ def _completion(args: argparse.Namespace) -> int:
     return completion(build_parser(), shell=args.shell)
 
 
-def _notice(args: argparse.Namespace) -> int:
-    from landwatch.commands.notice import notice
+def _prompt(args: argparse.Namespace) -> int:
+    from landwatch.commands.prompt import prompt
 
-    return notice(args.git_dir)
+    return prompt(os.getcwd(), color=args.color)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "install": _install,
     "uninstall": _uninstall,
     "enqueue": _enqueue,
-    "notice": _notice,
+    "prompt": _prompt,
     "reviewer": _run_reviewer,
     "service": _service,
     "status": _status,

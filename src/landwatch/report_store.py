@@ -1,6 +1,7 @@
 """Where reviews are kept: each report written durably into the repository's landwatch dir before
 its item is settled (a repeat run overwrites it), read back by `show`, and the unread markers
-through which the hooks' one line announces a review with findings once.
+through which the hooks' one line announces a review with findings once (each holding what the
+line will say of its review: landwatch.one_line).
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ import os
 import stat
 from pathlib import Path
 
-from landwatch import layout
-from landwatch.files import list_entries, read_file, remove, write_atomic
+from landwatch import layout, one_line
+from landwatch.files import read_file, remove, write_atomic
 from landwatch.review.findings import Severity
-from landwatch.review.report import Report
+from landwatch.review.report import Report, summary_of
 
 
 def write(
@@ -25,29 +26,48 @@ def write(
     least: Severity = Severity.WARNING,
 ) -> Path:
     """Durably (synced before it returns); marked unread when it has something to say: a
-    finding at `least` or above (error for a review a teammate shared).
+    finding at `least` or above (error for a teammate's commits arriving by pull, and for a
+    review a teammate shared).
 
     `replaces` is the review of the commit a rebase or amend replaced by this one: what its
     reader already saw is not said again, and what was not seen yet is said once, for this one.
     """
     target = layout.report_file(git_dir, report.commit)
     write_atomic(target, json.dumps(report.as_dict(), indent=1), trusted=layout.common_dir(git_dir))
-    if _worth_telling(git_dir, report, replaces, least):
-        mark_unread(git_dir, report.commit)
+    told = _to_tell(git_dir, report, replaces, least)
+    if told is not None:
+        mark_unread(git_dir, report.commit, told)
     if replaces is not None and replaces.commit != report.commit:
         mark_read(git_dir, replaces.commit)
     return target
 
 
-def _worth_telling(
-    git_dir: os.PathLike[str] | str, report: Report, replaces: Report | None, least: Severity
-) -> bool:
-    told = {f.fingerprint for f in report.findings if f.severity >= least}
-    if not told:
-        return False
-    if replaces is None or is_unread(git_dir, replaces.commit):
-        return True
-    return bool(told - {finding.fingerprint for finding in replaces.findings})
+def _to_tell(
+    git_dir: os.PathLike[str] | str,
+    report: Report,
+    replaces: Report | None = None,
+    least: Severity = Severity.WARNING,
+) -> one_line.Told | None:
+    """What the one line is to say of `report`: its worst finding not told yet, and the rest
+    counted; None when it has nothing worth telling (nothing at `least` or above, nothing the
+    replaced review's reader has not seen)."""
+    worth = [f for f in report.findings if f.severity >= least]
+    if replaces is not None and not is_unread(git_dir, replaces.commit):
+        seen = {finding.fingerprint for finding in replaces.findings}
+        worth = [finding for finding in worth if finding.fingerprint not in seen]
+    if not worth:
+        return None
+    named = max(worth, key=lambda finding: finding.severity)  # the first of the worst
+    rest = summary_of([finding for finding in report.findings if finding is not named])
+    return one_line.Told(
+        report.commit,
+        int(named.severity),
+        named.rule,
+        named.message,
+        named.path,
+        named.line,
+        rest,
+    )
 
 
 def read(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
@@ -68,10 +88,14 @@ def stored(git_dir: os.PathLike[str] | str, commit: str) -> bool:
     return os.path.lexists(layout.report_file(git_dir, commit))
 
 
-def mark_unread(git_dir: os.PathLike[str] | str, commit: str) -> None:
-    # A fresh file: its mtime orders the unread, newest first.
+def mark_unread(
+    git_dir: os.PathLike[str] | str, commit: str, told: one_line.Told | None = None
+) -> None:
+    """The marker holding what the one line is to say (one_line.Told); a fresh file, whose mtime
+    orders the unread, newest first."""
     marker = layout.UNREAD.path(git_dir) / commit
-    write_atomic(marker, b"", trusted=layout.common_dir(git_dir), durable=False)
+    content = told.text() if told is not None else b""
+    write_atomic(marker, content, trusted=layout.common_dir(git_dir), durable=False)
 
 
 def is_unread(git_dir: os.PathLike[str] | str, commit: str) -> bool:
@@ -84,13 +108,7 @@ def is_unread(git_dir: os.PathLike[str] | str, commit: str) -> bool:
 
 def unread(git_dir: os.PathLike[str] | str) -> list[str]:
     """Commits whose reviews have findings nobody was told about, newest first."""
-    try:
-        entries = list_entries(layout.UNREAD.path(git_dir), trusted=layout.common_dir(git_dir))
-    except OSError:
-        return []
-    return [
-        name for name, info in sorted(entries, key=lambda e: (e[1].st_mtime, e[0]), reverse=True)
-    ]
+    return one_line.markers(layout.UNREAD.path(git_dir), trusted=layout.common_dir(git_dir))
 
 
 def mark_read(git_dir: os.PathLike[str] | str, commit: str) -> None:
@@ -108,3 +126,20 @@ def unread_reports(git_dir: os.PathLike[str] | str) -> list[Report]:
         else:
             reports.append(found)
     return reports
+
+
+def unread_told(git_dir: os.PathLike[str] | str) -> list[one_line.Told]:
+    """What the one line is to say of each unread review, newest first. A marker that says
+    nothing readable (an older landwatch's) is told from its review; markers of reviews gone,
+    or with no findings, are dropped."""
+    told = []
+    markers = layout.UNREAD.path(git_dir)
+    for commit, said in one_line.read(markers, trusted=layout.common_dir(git_dir)):
+        if said is None or not stored(git_dir, commit):
+            found = read(git_dir, commit)
+            said = _to_tell(git_dir, found) if found is not None and found.findings else None
+        if said is None:
+            mark_read(git_dir, commit)
+        else:
+            told.append(said)
+    return told

@@ -6,7 +6,9 @@ it depends on nothing of ours.
 
 from __future__ import annotations
 
-from pathlib import Path
+TYPE_CHECKING = False  # neither typing nor pathlib at run time: `landwatch prompt` pays imports
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # Characters that reorder or hide what follows them on screen ("Trojan Source", CVE-2021-42574)
 # and that end a line in some terminals: shown as escapes, never obeyed.

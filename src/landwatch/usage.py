@@ -81,7 +81,7 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
     "show": (
         ("the stored review of HEAD", "landwatch show"),
         ("of another commit", "landwatch show HEAD~2"),
-        ("every review with findings you have not seen yet", "landwatch show --unread"),
+        ("the reviews you have not seen yet, whole, the worst first", "landwatch show --unread"),
     ),
     "rules": (
         ("every rule: its scope, its default and what it checks", "landwatch rules"),
@@ -118,6 +118,10 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
             "landwatch ci origin/main..HEAD --sarif landwatch.sarif",
         ),
         ("fail on warnings too", "landwatch ci --fail-level warning"),
+    ),
+    "prompt": (
+        ("the one line's text for your shell's prompt, or nothing", "landwatch prompt"),
+        ("in terminal colours (fish measures them itself)", "landwatch prompt --color"),
     ),
     "completion": (
         (

@@ -65,7 +65,7 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
         names = {state: work_item.entries(git_dir, state) for state in work_item.STATES}
         waiting, age = work_item.pending_summary(git_dir, now=now)
     except work_item.QueueError as error:
-        return {**found, "problem": str(error).removeprefix("landwatch: ")}
+        return {**found, "problem": str(error)}
     failing = kinds.failing(git_dir, now)
     return {
         **found,

@@ -159,7 +159,8 @@ def _store(
     """The review stored, told (a teammate's only at error), written as a note and shared."""
     from landwatch import notify, report_store, sharing, trust
 
-    least = Severity.ERROR if how == "shared" else Severity.WARNING
+    # A teammate's review, or a teammate's commits arriving by pull: told only at error.
+    least = Severity.ERROR if how == "shared" else least_told(git_dir, result)
     path = report_store.write(git_dir, result, replaces=replaced, least=least)
     if result.linters_held_back is not None:
         trust.held_back(git_dir, result.linters_held_back)
@@ -183,6 +184,28 @@ def _outcome(result: Report, path: Path, how: str, taken: int, said: list[str]) 
         "shared_by": result.reviewed_by,
         "said": said,
     }
+
+
+def least_told(git_dir: str, result: Report) -> Severity:
+    """The least severity the one line and a notification tell of: error for others' commits
+    (a teammate's, by pull, whether landed as a range or queued one by one from it), which the
+    report's notes then say; else warning."""
+    from landwatch.git import git
+    from landwatch.review import whose
+    from landwatch.review.change import open_repository, resolve
+
+    repo = open_repository(git_dir)
+    base = result.base
+    if base is None:
+        parents = resolve(repo, result.commit).parents if result.shape == "commit" else []
+        if not parents:
+            return Severity.WARNING
+        base = str(parents[0].id)
+    email = git("config", "--get", "user.email", cwd=git_dir, check=False)
+    if not whose.others_only(repo, result.commit, base, email):
+        return Severity.WARNING
+    result.notes.append(whose.NOTE)
+    return Severity.ERROR
 
 
 class ReviewHandler(ItemHandler[dict[str, Any]]):

@@ -330,9 +330,12 @@ class Change:
 
     @property
     def label(self) -> str:
-        if self.base is not None:
-            return f"{str(self.base.id)[:12]}..{str(self.commit.id)[:12]}"
-        return str(self.commit.id)[:12]
+        return label_of(str(self.commit.id), str(self.base.id) if self.base is not None else None)
+
+
+def label_of(commit: str, base: str | None = None) -> str:
+    """How a report names what it reviewed: the commit, or the landed range `base..commit`."""
+    return f"{base[:12]}..{commit[:12]}" if base is not None else commit[:12]
 
 
 _repositories: dict[str, pygit2.Repository] = {}

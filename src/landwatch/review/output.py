@@ -56,25 +56,14 @@ def print_wrapped(console: Console, lead: Text, body: Text, then: Text | str | N
         console.print(Text.assemble(lead if at == 0 else later, part))
 
 
-def render(report: Report, console: Console | None = None) -> None:
+def render(report: Report, console: Console | None = None, *, subject: str = "") -> None:
+    """The whole report grouped by file; `subject`, the commit's, under its heading."""
     from rich.text import Text
 
     console = console or _console()
-    head = Text()
-    head.append(f"landwatch review of {report.label}", style="bold")
-    head.append(f" ({report.shape})")
-    if report.reviewed_by is not None:
-        # A teammate's review, taken from their git note: whose it is, as their note says.
-        head.append(f", shared by {safe(report.reviewed_by)[:254] or 'someone'}", style="magenta")
-    head.append(": ")
-    head.append(report.summary(), style=STYLES.get(report.worst(), "green"))
-    head.append(
-        f" · {plural(len(report.rules), 'rule')}"
-        f" · {plural(report.lines_checked, 'added line')} checked"
-        f" · {report.duration * 1000:.0f} ms",
-        style="dim",
-    )
-    console.print(head)
+    console.print(_heading(report))
+    if subject:
+        console.print(Text(_subject(subject), style="dim"))
     grouped: dict[str | None, list[Finding]] = defaultdict(list)
     for finding in report.findings:
         # A finding with a line but no path is on a line of the commit message.
@@ -116,9 +105,30 @@ def render(report: Report, console: Console | None = None) -> None:
         print_wrapped(console, Text("note: ", style="dim"), Text(said, style="dim"))
 
 
+def _heading(report: Report) -> Text:
+    """What was reviewed, whence the review came (carried over, a teammate's), what it found."""
+    from rich.text import Text
+
+    head = Text()
+    head.append(f"landwatch review of {safe(report.label)}", style="bold")
+    carried = f", carried over from {safe(report.carried_from[:12])}" if report.carried_from else ""
+    head.append(f" ({report.shape}{carried})")
+    if report.reviewed_by is not None:
+        # A teammate's review, taken from their git note: whose it is, as their note says.
+        head.append(f", shared by {safe(report.reviewed_by)[:254] or 'someone'}", style="magenta")
+    head.append(": ")
+    head.append(report.summary(), style=STYLES.get(report.worst(), "green"))
+    head.append(
+        f" · {plural(len(report.rules), 'rule')}"
+        f" · {plural(report.lines_checked, 'added line')} checked"
+        f" · {report.duration * 1000:.0f} ms",
+        style="dim",
+    )
+    return head
+
+
 def render_line(report: Report, subject: str, console: Console | None = None) -> None:
-    """One line for a list of reviews: the commit, what was found, the subject (its secrets
-    redacted before it is cut short, so no token is cut to where it is no longer found)."""
+    """One line for a list of reviews: the commit, what was found, the subject."""
     from rich.console import Console
     from rich.text import Text
 
@@ -127,8 +137,14 @@ def render_line(report: Report, subject: str, console: Console | None = None) ->
     line.append(f"{safe(report.label)[:12]}  ", style="bold")
     line.append(report.summary(), style=STYLES.get(report.worst(), "green"))
     if subject:
-        line.append(f"  {safe(redact_secrets(subject))[:100]}", style="dim")
+        line.append(f"  {_subject(subject)}", style="dim")
     console.print(line)
+
+
+def _subject(subject: str) -> str:
+    # Its secrets redacted before it is cut short, so no token is cut to where it is no longer
+    # found.
+    return safe(redact_secrets(subject))[:100]
 
 
 def as_json(reports: list[Report]) -> str:
@@ -237,11 +253,20 @@ def as_sarif(reports: list[Report], repository: Path) -> dict[str, Any]:
                         "revisionId": report.commit,
                     }
                 ],
-                "properties": {
-                    "truncated": report.truncated,
-                    "notes": report.notes,
-                    "range": report.label,
-                },
+                "properties": _properties(report),
             }
         )
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": runs}
+
+
+def _properties(report: Report) -> dict[str, Any]:
+    """What SARIF has no field for: whether lines went unchecked, the notes, the range, and the
+    commit whose review was carried over to this one."""
+    properties: dict[str, Any] = {
+        "truncated": report.truncated,
+        "notes": report.notes,
+        "range": report.label,
+    }
+    if report.carried_from:
+        properties["carriedFrom"] = report.carried_from
+    return properties

@@ -45,6 +45,8 @@ class Report:
     linters: list[dict[str, str]] = field(default_factory=list)
     # The digest of the committed linters not run because nobody trusted them (None: none held).
     linters_held_back: str | None = None
+    # The commit a rebase or amend replaced by this one, whose review this is, carried over.
+    carried_from: str | None = None
     # Whose review this is when a teammate made it and it was taken from their git note (their
     # user.email); None: reviewed here.
     reviewed_by: str | None = None
@@ -77,6 +79,7 @@ class Report:
             "notes": self.notes,
             "linters": self.linters,
             "linters_held_back": self.linters_held_back,
+            "carried_from": self.carried_from,
             "shared": self.reviewed_by is not None,
             "reviewed_by": self.reviewed_by,
             "started": self.started,
@@ -86,6 +89,7 @@ class Report:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Report:
         held_back = data.get("linters_held_back")
+        carried_from = data.get("carried_from")
         reviewed_by = data.get("reviewed_by")
         return cls(
             commit=data["commit"],
@@ -101,6 +105,7 @@ class Report:
             notes=list(data.get("notes", [])),
             linters=list(data.get("linters", [])),
             linters_held_back=held_back if isinstance(held_back, str) else None,
+            carried_from=carried_from if isinstance(carried_from, str) else None,
             reviewed_by=reviewed_by if isinstance(reviewed_by, str) else None,
             started=float(data.get("started", 0.0)),
             duration=float(data.get("duration", 0.0)),
