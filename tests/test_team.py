@@ -217,3 +217,30 @@ def test_commits_nobody_shared_are_each_reviewed(team: dict[str, Developer]) -> 
     for commit in commits[3:]:
         report = report_store.read(b.git_dir, commit)
         assert report is not None and report.base is None  # each on its own, not as a range
+
+
+def test_a_flood_nobody_shared_is_one_range_never_cut_silently(team: dict[str, Developer]) -> None:
+    a, b = team["a"], team["b"]
+    a.commit("Check few lines", {".landwatch.toml": "max_added_lines = 10\n"})
+    a.reviewer()  # A's review shared: B takes it, and pushes no note of its own
+    a.git("push", "-q", "origin", "main")
+    b.git("pull", "-q")
+    b.reviewer()
+    commits = build_commits(a, 30)
+    share_reviews(a, commits[:4])
+    a.git("push", "-q", "origin", "main", "refs/notes/landwatch")
+    b.git("pull", "-q")
+    b.reviewer()
+    assert reviews_run(b, commits[:4]) == []  # taken
+    # The rest is covered by the range's review, not each by one of its own.
+    assert [c for c in commits[4:-1] if report_store.stored(b.git_dir, c)] == []
+    report = report_store.read(b.git_dir, commits[-1])
+    assert report is not None and report.base is not None and report.truncated
+    assert "4 commits of this range carried a teammate's review, taken" in " ".join(report.notes)
+    [cut] = [f for f in report.findings if f.rule == "CUT"]
+    assert f"landwatch ci {report.base[:12]}..{commits[-1][:12]}" in cut.message
+    # A teammate's range is told only at error, but a review cut short is told all the same.
+    said = b.run("git", "commit", "-q", "--allow-empty", "-m", "Next").stderr
+    assert "CUT line checks stopped after 10 added lines" in said
+    shown = b.landwatch("show", commits[-1]).stdout
+    assert "lines-unchecked" in shown and "landwatch ci" in shown

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from landwatch import layout, one_line
 from landwatch.files import read_file, remove, write_atomic
-from landwatch.review.findings import Severity
+from landwatch.review.findings import CUT, Severity
 from landwatch.review.report import Report, summary_of
 
 
@@ -51,7 +51,8 @@ def _to_tell(
     """What the one line is to say of `report`: its worst finding not told yet, and the rest
     counted; None when it has nothing worth telling (nothing at `least` or above, nothing the
     replaced review's reader has not seen)."""
-    worth = [f for f in report.findings if f.severity >= least]
+    # Line checks stopped at the cap are told whoever's the commits: a review is never cut silently.
+    worth = [f for f in report.findings if f.severity >= least or f.rule == CUT]
     if replaces is not None and not is_unread(git_dir, replaces.commit):
         seen = {finding.fingerprint for finding in replaces.findings}
         worth = [finding for finding in worth if finding.fingerprint not in seen]

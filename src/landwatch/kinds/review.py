@@ -60,12 +60,14 @@ def review_in_worker(
     found = sharing.finder(git_dir, remote, policy) if remote else None
     said: list[str] = []
     taken = 0
+    told: list[str] = []  # what the review of a flood says of the shared reviews taken
     if found is not None and base is not None:
         range_outcome = _landed_range(git_dir, oid, base, found)
         if isinstance(range_outcome, dict):
             return range_outcome
-        taken, base = range_outcome
+        taken, base, told = range_outcome
     result, how, replaced = _made(git_dir, oid, base, rewritten, budget, policy, found)
+    result.notes += told
     if how == "shared":
         taken += 1
     path = _store(git_dir, result, replaced, settings, policy, how)
@@ -77,10 +79,11 @@ def review_in_worker(
 
 def _landed_range(
     git_dir: str, oid: str, base: str, found: sharing.Finder
-) -> dict[str, Any] | tuple[int, str | None]:
+) -> dict[str, Any] | tuple[int, str | None, list[str]]:
     """A landed range with sharing on: the teammates' reviews taken; a few commits nobody shared
     queued each for a review of its own (the tip is reviewed now, alone), a flood reviewed as
-    one range. The outcome when nothing is left to review here, else (taken, the base left)."""
+    one range. The outcome when nothing is left to review here, else (taken, the base left, what
+    the range's review is to say of what was taken)."""
     from landwatch import report_store, sharing
 
     plan = sharing.plan_range(
@@ -90,17 +93,16 @@ def _landed_range(
         report_store.write(git_dir, report, least=Severity.ERROR)
     if plan.too_long or len(plan.unshared) > FLOOD:
         shared = len(plan.taken)
-        if shared:
-            found.ignored.append(
-                f"{shared} commit{'s' if shared != 1 else ''} of {base[:12]}..{oid[:12]} "
-                "carried a teammate's review (taken); the rest reviewed as one range"
-            )
-        return len(plan.taken), base
+        said = (
+            f"{plural(shared, 'commit')} of this range carried a teammate's review, taken "
+            "(landwatch show COMMIT); the range reviewed as one, those commits too"
+        )
+        return shared, base, [said] if shared else []
     for other in plan.unshared:
         if other != oid:
             work_item.enqueue(WorkItem(WorkKind.REVIEW, other, Path(git_dir)))
     if oid in plan.unshared:
-        return len(plan.taken), None
+        return len(plan.taken), None, []
     sharing.count_taken(git_dir, len(plan.taken))
     tip = next((r for r in plan.taken if r.commit == oid), None)
     return {

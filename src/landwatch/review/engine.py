@@ -24,7 +24,7 @@ from landwatch.review.config import ConfigError, ReviewConfig, read_config
 from landwatch.review.editor_config import FILE_NAME as EDITORCONFIG
 from landwatch.review.editor_config import EditorConfig, RuleSwitches, declared_off
 from landwatch.review.expected_output import outside_expected_output
-from landwatch.review.findings import DECLARED, LEARNED, Basis, Finding, Severity, fingerprint
+from landwatch.review.findings import CUT, DECLARED, LEARNED, Basis, Finding, Severity, fingerprint
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.precedent import unprecedented
 from landwatch.review.precommit_scopes import PreCommitScopes, scoped_out
@@ -101,6 +101,7 @@ def review(
     findings = unsuppressed(findings + linted.findings, readable, change, rules, config, notes)
     findings = _as_declared(findings, change, rules, notes)
     notes += budget.stopped + _coverage_notes(change, config)
+    findings += _cut(change, config)
     _redact(findings, notes, linted.runs, readable)
     unique_fingerprints(findings)
     findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
@@ -216,6 +217,29 @@ def _coverage_notes(change: Change, config: ReviewConfig) -> list[str]:
         if file.unchecked_lines and file.unchecked_lines != "line cap reached"
     ]
     return notes
+
+
+def _cut(change: Change, config: ReviewConfig) -> list[Finding]:
+    """The finding that says the line checks stopped at the cap, with what checks the rest: a
+    landed range commit by commit (`landwatch ci`), a commit with a higher cap."""
+    if not change.truncated:
+        return []
+    tip = str(change.commit.id)[:12]
+    stopped = f"line checks stopped after {config.max_added_lines:,} added lines (max_added_lines)"
+    if change.base is not None:
+        rest = f"landwatch ci {str(change.base.id)[:12]}..{tip} reviews this range commit by commit"
+    else:
+        rest = f"a higher max_added_lines in .landwatch.toml checks them (landwatch review {tip})"
+    message = f"{stopped}: what lies past them is not checked; {rest}"
+    return [
+        Finding(
+            CUT,
+            "lines-unchecked",
+            Severity.WARNING,
+            message,
+            fingerprint=fingerprint(CUT, None, message),
+        )
+    ]
 
 
 def _config_finding(message: str) -> Finding:

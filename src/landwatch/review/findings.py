@@ -59,6 +59,10 @@ class Basis:
 
 BY_DEFAULT = Basis(DEFAULT)
 
+# The rule id of the finding a review adds when its line checks stopped at the cap: a review is
+# never cut silently, and the one line tells of it whatever else it leaves unsaid.
+CUT = "CUT"
+
 
 @dataclass
 class Finding:

@@ -23,7 +23,7 @@ from landwatch.review.config import CONFIG_FILE, PYPROJECT, ConfigError, ReviewC
 from landwatch.review.linters import LinterPolicy
 from landwatch.review.pinned import CONFIGURATION, describe, pin
 
-RULE_SET_PACKAGE = "kingfisher-secret-scanner"  # the secret rule set S002 runs
+RULE_SET_PACKAGE = "kingfisher-secret-scanner"  # the provider rule set the secret rules run
 
 
 @functools.cache
