@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import layout, report_store, sharing
+from landwatch import layout, report_store, sharing, standards_store
 from landwatch.review import notes, provenance
 from landwatch.review.change import open_repository, resolve
 from landwatch.review.config import LinterConfig
@@ -42,6 +42,7 @@ def shared(
 ) -> str:
     """A teammate's document for `oid`, added to its note."""
     opened = open_repository(repo.git_dir)
+    learned = standards_store.current(repo.git_dir, opened, resolve(opened, oid))
     report = Report(
         oid, None, "commit", oid[:12], rules=["P001"], findings=list(findings), truncated=truncated
     )
@@ -51,6 +52,7 @@ def shared(
         rules_version=rules or provenance.rules_version(),
         config_hash=provenance.config_hash(opened, resolve(opened, oid), linters or LinterPolicy()),
         at=time.time(),
+        learned=learned.effective(),
     )
     held = repo.run("notes", "--ref=landwatch", "show", oid).stdout
     repo.git("notes", "--ref=landwatch", "add", "-f", "-m", (held + line).strip(), oid)
@@ -58,7 +60,7 @@ def shared(
 
 
 def finder(repo: Repo) -> sharing.Finder:
-    return sharing.Finder(open_repository(repo.git_dir), LinterPolicy())
+    return sharing.Finder(repo.git_dir, open_repository(repo.git_dir), LinterPolicy())
 
 
 def test_a_complete_review_under_the_same_rules_and_configuration_is_taken(repo: Repo) -> None:

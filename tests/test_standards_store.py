@@ -52,3 +52,8 @@ def test_a_repository_landwatch_keeps_nothing_in_is_left_without_a_trace(tmp_pat
     learned = standards_store.current(plain.git_dir, git_repo, resolve(git_repo, "HEAD"))
     assert learned.commits == 35
     assert not layout.repository_dir(plain.git_dir).exists()
+    # Kept in the process instead: the next commit (`landwatch ci` going through a range) is
+    # reviewed with what was learned one step back, as the reviewer would.
+    plain.land("one more", hooks=False)
+    again = standards_store.current(plain.git_dir, git_repo, resolve(git_repo, "HEAD"))
+    assert again == learned and not layout.repository_dir(plain.git_dir).exists()

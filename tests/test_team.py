@@ -176,6 +176,12 @@ def test_share_off_puts_the_config_back_byte_for_byte(tmp_path: Path, remote: Pa
     fetches = a.git("config", "--get-all", "remote.origin.fetch").splitlines()
     assert fetches == ["+refs/heads/*:refs/remotes/origin/*"]
     assert a.landwatch("share", "--off").stdout.startswith("landwatch: sharing is not on here")
+    # Uninstalling landwatch stops sharing too: nothing of it is left in the config.
+    before = config.read_bytes()
+    a.landwatch("share", check=True)
+    uninstalled = a.landwatch("uninstall")
+    assert uninstalled.returncode == 0 and "sharing with origin is off" in uninstalled.stdout
+    assert config.read_bytes() == before
 
 
 def test_share_refuses_a_remote_that_is_not_there(tmp_path: Path, remote: Path) -> None:

@@ -24,16 +24,18 @@ def write(
     *,
     replaces: Report | None = None,
     least: Severity = Severity.WARNING,
+    durable: bool = True,
 ) -> Path:
-    """Durably (synced before it returns); marked unread when it has something to say: a
-    finding at `least` or above (error for a teammate's commits arriving by pull, and for a
-    review a teammate shared).
+    """Durably (synced before it returns; not `durable`: by the caller's one sync of many);
+    marked unread when it has something to say: a finding at `least` or above (error for a
+    teammate's commits arriving by pull, and for a review a teammate shared).
 
     `replaces` is the review of the commit a rebase or amend replaced by this one: what its
     reader already saw is not said again, and what was not seen yet is said once, for this one.
     """
     target = layout.report_file(git_dir, report.commit)
-    write_atomic(target, json.dumps(report.as_dict(), indent=1), trusted=layout.common_dir(git_dir))
+    text = json.dumps(report.as_dict(), indent=1)
+    write_atomic(target, text, trusted=layout.common_dir(git_dir), durable=durable)
     told = _to_tell(git_dir, report, replaces, least)
     if told is not None:
         mark_unread(git_dir, report.commit, told)

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from landwatch import layout, work_item
 from landwatch.files import exclusive, read_file, write_atomic
@@ -87,12 +87,16 @@ def record(
     repo = open_repository(git_dir)
     commit = repo[report.commit]
     assert isinstance(commit, pygit2.Commit)
+    from landwatch import standards_store
+
+    learned = standards_store.current(git_dir, repo, commit)  # as the review learned it
     line = notes.document(
         report,
         reviewed_by=reviewer_email(git_dir),
         rules_version=provenance.rules_version(),
         config_hash=provenance.config_hash(repo, commit, linters, memo),
         at=time.time(),
+        learned=learned.effective(),
     )
     with notes_locked(git_dir):
         try:
@@ -143,6 +147,7 @@ class Finder:
     """Finds, for commits of one repository, the teammate's review that stands for one's own:
     complete, made under these rules and this configuration, and not contradicted by another."""
 
+    git_dir: Path
     repo: pygit2.Repository
     linters: LinterPolicy
     refs: tuple[str, ...] = (NOTES_REF,)
@@ -167,21 +172,36 @@ class Finder:
                 found.setdefault(f"{review.reviewed_by}\0{review.reviewed_at}", review)
         return list(found.values())
 
+    def config_hash(self, commit: str) -> str:
+        """The hash of the configuration this person's review of `commit` runs under."""
+        from landwatch.review import provenance
+
+        return provenance.config_hash(self.repo, self._commit(commit), self.linters, self.memo)
+
+    def learned(self, commit: str) -> dict[str, Any]:
+        """What the history before `commit` teaches the rules here (Standards.effective)."""
+        from landwatch import standards_store
+
+        return standards_store.current(self.git_dir, self.repo, self._commit(commit)).effective()
+
+    def _commit(self, commit: str) -> pygit2.Commit:
+        import pygit2
+
+        found = self.repo[commit]
+        assert isinstance(found, pygit2.Commit)
+        return found
+
     def matching(
         self, commit: str, reviews: list[SharedReview] | None = None
     ) -> SharedReview | None:
         """The review to take for `commit`, if one matches; two that match but disagree on what
         they found are none (a forged one among them, or a bug): reviewed here instead."""
-        import pygit2
-
         from landwatch.review import provenance
 
         reviews = self.reviews(commit) if reviews is None else reviews
         if not reviews:
             return None
-        found = self.repo[commit]
-        assert isinstance(found, pygit2.Commit)
-        mine = provenance.config_hash(self.repo, found, self.linters, self.memo)
+        mine = self.config_hash(commit)
         rules = provenance.rules_version()
         candidates = [
             review
@@ -213,7 +233,7 @@ def finder(git_dir: os.PathLike[str] | str, remote: str, linters: LinterPolicy) 
 
     problem = merge_fetched(git_dir, remote)
     refs = (NOTES_REF,) if problem is None else (NOTES_REF, tracking_ref(remote))
-    found = Finder(open_repository(git_dir), linters, refs)
+    found = Finder(Path(git_dir), open_repository(git_dir), linters, refs)
     if problem is not None:
         found.ignored.append(f"the notes of {remote} not merged: {problem}")
     return found

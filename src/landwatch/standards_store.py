@@ -27,17 +27,26 @@ def read(git_dir: os.PathLike[str] | str) -> Standards | None:
         return None
 
 
+# Where landwatch keeps no files (`landwatch ci` in a fresh clone), the standards learned last in
+# this process, by repository: a range of commits reviewed one after another learns as the
+# reviewer does, not at every commit.
+_in_memory: dict[str, Standards] = {}
+
+
 def current(
     git_dir: os.PathLike[str] | str, repo: pygit2.Repository, commit: pygit2.Commit
 ) -> Standards:
     """The standards of the history before `commit`: the cached ones while still fresh, else
     learned now (one bounded pass) and cached. A read-only disk only loses the cache."""
-    cached = read(git_dir)
+    kept = layout.repository_dir(git_dir).is_dir()
+    cached = read(git_dir) if kept else _in_memory.get(os.path.abspath(git_dir))
     if cached is not None and still_fresh(repo, commit, cached):
         return cached
     learned = learn(repo, commit)
+    if not kept:
+        _in_memory[os.path.abspath(git_dir)] = learned
     # Kept only where landwatch keeps its files: `landwatch review` elsewhere leaves no trace.
-    if learned.commits and layout.repository_dir(git_dir).is_dir():
+    if learned.commits and kept:
         with contextlib.suppress(OSError):
             write_atomic(
                 layout.STANDARDS.path(git_dir),

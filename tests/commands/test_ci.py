@@ -11,17 +11,19 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
 
-from landwatch import layout
+from landwatch import layout, standards_store
 from landwatch.review import notes, provenance
 from landwatch.review.change import open_repository, resolve
 from landwatch.review.findings import Finding
 from landwatch.review.linters import LinterPolicy
 from landwatch.review.report import Report
 
+RULES = ["M001", "P001", "P004", "S002"]  # what a forged note says ran
 CONFLICT = "<<<<<<< HEAD\nthe till\n"  # one conflict marker: one error
 
 
@@ -87,18 +89,24 @@ def ci(clone: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 def forge(
-    remote: Path, oid: str, findings: list[Finding], by: str = "mallory@team.example"
+    remote: Path,
+    oid: str,
+    findings: list[Finding],
+    by: str = "mallory@team.example",
+    learned: dict[str, Any] | None = None,
 ) -> None:
     """A note claiming `findings` for `oid`, made as a teammate's landwatch makes one (same
     rules, same configuration as CI's), pushed to the remote's notes."""
     where = author(remote)
     repo = open_repository(where / ".git")
+    standards = standards_store.current(where / ".git", repo, resolve(repo, oid))
     line = notes.document(
-        Report(oid, None, "commit", oid[:12], rules=["P001", "P004", "S002"], findings=findings),
+        Report(oid, None, "commit", oid[:12], rules=RULES, findings=findings),
         reviewed_by=by,
         rules_version=provenance.rules_version(),
         config_hash=provenance.config_hash(repo, resolve(repo, oid), LinterPolicy()),
         at=time.time(),
+        learned=learned or standards.effective(),
     )
     git(where, "notes", "--ref=landwatch", "add", "-f", "-m", line, oid)
     git(where, "push", "-q", "-f", "origin", "refs/notes/landwatch")
@@ -212,3 +220,16 @@ def test_pre_commit_s_pre_push_refs_are_the_range(remote: Path) -> None:
 def test_usage_errors_exit_2(remote: Path, args: list[str], said: str) -> None:
     ran = ci(fresh_clone(remote, "main"), *args)
     assert ran.returncode == 2 and said in ran.stderr
+
+
+def test_a_difference_the_history_s_standards_make_is_said_to_be_one(remote: Path) -> None:
+    subject = "Add the cart, with a subject longer than the usual limit of seventy-two characters"
+    oid = commit(author(remote), subject, {"cart.txt": "one\n"})
+    git(author(remote), "push", "-q", "origin", "topic")
+    taught = {"subject_limit": 100, "conventional": False, "signs_off": False}
+    forge(remote, oid, [], by="alice@team.example", learned=taught)
+    ran = ci(fresh_clone(remote))
+    assert (
+        "differs (its reviewer had learned other standards from the history: subject_limit 100)"
+        in ran.stdout
+    )

@@ -75,7 +75,12 @@ def test_a_document_reads_back_as_the_review_it_is() -> None:
     assert shared.reviewed_by == "a@team.example" and shared.complete
     assert (shared.rules_version, shared.config_hash) == (RULES, CONFIG)
     assert shared.report.findings == report.findings
-    assert shared.report.reviewed_by == "a@team.example"
+    assert shared.report.reviewed_by == "a@team.example" and shared.learned is None
+    taught = {"subject_limit": 90, "conventional": True, "signs_off": False}
+    line = notes.document(
+        report, reviewed_by="b@x", rules_version=RULES, config_hash=CONFIG, at=0, learned=taught
+    )
+    assert notes.parse(line.encode(), COMMIT).reviews[0].learned == taught
 
 
 GARBAGE = {
@@ -91,6 +96,9 @@ GARBAGE = {
     .replace('"line":3', '"line":-3')
     .encode(),
     "malformed reviewed_by": a_document(a_report()).replace('"a@team.example"', "1").encode(),
+    "malformed standards": a_document(a_report())
+    .replace('"standards":null', '"standards":[1]')
+    .encode(),
     "over 256 KiB": b'{"pad": "' + b"x" * (300 << 10) + b'"}',
     "deep": b"[" * 100_000 + b"]" * 100_000,
     "not UTF-8": b'{"landwatch_note": 1, "commit": "\xff"}',

@@ -44,14 +44,3 @@ def test_the_configuration_hash_follows_what_decides_a_review(repo: Repo) -> Non
     assert hash_of(repo, configured) != hash_of(repo, second)
     own = LinterPolicy(own=(LinterConfig("mine", ("true",), "ruff-json"),))
     assert hash_of(repo, configured, own) != hash_of(repo, configured)
-
-
-def test_committed_linters_count_by_whether_they_run(repo: Repo) -> None:
-    linted = repo.land("Lint", {".landwatch.toml": LINTER}, hooks=False)
-    held_back = hash_of(repo, linted)  # nothing trusted: they do not run
-    trusted = LinterPolicy(vet=lambda digest: None)
-    assert hash_of(repo, linted, trusted) != held_back
-    memo = provenance.Memo()
-    opened = open_repository(repo.git_dir)
-    again = [provenance.config_hash(opened, resolve(opened, linted), trusted, memo) for _ in "ab"]
-    assert again == [hash_of(repo, linted, trusted)] * 2 and len(memo.hashes) == 1

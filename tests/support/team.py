@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from landwatch import standards_store
 from landwatch.review import notes, provenance
 from landwatch.review.change import open_repository, resolve
 from landwatch.review.linters import LinterPolicy
@@ -164,12 +165,15 @@ def share_reviews(person: Developer, commits: list[str], reviewed_by: str | None
         stream.append("from refs/notes/landwatch^0")
     for commit in commits:
         report = Report(commit, None, "commit", commit[:12], rules=["P001", "S002"])
+        found = resolve(repo, commit)
+        learned = standards_store.current(person.git_dir, repo, found)
         line = notes.document(
             report,
             reviewed_by=reviewed_by or person.email,
             rules_version=provenance.rules_version(),
-            config_hash=provenance.config_hash(repo, resolve(repo, commit), LinterPolicy(), memo),
+            config_hash=provenance.config_hash(repo, found, LinterPolicy(), memo),
             at=time.time(),
+            learned=learned.effective(),
         )
         stream += [f"N inline {commit}", f"data {len(line) + 1}", line]
     imported = subprocess.run(

@@ -187,7 +187,7 @@ def _check_all(
 ) -> list[Checked]:
     policy = trust.policy(git_dir)
     refs = (NOTES_REF, sharing.tracking_ref(remote))
-    finder = sharing.Finder(open_repository(git_dir), policy, refs)
+    finder = sharing.Finder(git_dir, open_repository(git_dir), policy, refs)
     checked = []
     for commit in commits:
         shared = finder.reviews(commit)
@@ -196,7 +196,7 @@ def _check_all(
             one = Checked(taken.report, taken=True, shared=shared)
         else:
             one = Checked(review_landing(git_dir, commit, linters=policy), shared=shared)
-            one.differences = [d for s in shared if (d := _difference(one.report, s))]
+            one.differences = [d for s in shared if (d := _difference(one.report, s, finder))]
         checked.append(one)
         if one.report.findings or one.report.truncated:
             print_reports([one.report], form="text", repository=git_dir.parent)
@@ -207,9 +207,12 @@ def _check_all(
     return checked
 
 
-def _difference(report: Report, shared: SharedReview) -> dict[str, Any] | None:
+def _difference(
+    report: Report, shared: SharedReview, finder: sharing.Finder
+) -> dict[str, Any] | None:
     """Where `shared` differs from the review made here, on the rules both ran: what it lacks
-    (a note claiming less than there is: forged, or made before a fix) and what only it has."""
+    (a note claiming less than there is: forged, or made before a fix) and what only it has;
+    and why it may, when it was made otherwise (another landwatch, another configuration)."""
     both = set(report.rules) & set(shared.report.rules)
     ours = {_key(f): f for f in report.findings if f.rule in both}
     theirs = {_key(f): f for f in shared.report.findings if f.rule in both}
@@ -223,6 +226,11 @@ def _difference(report: Report, shared: SharedReview) -> dict[str, Any] | None:
         why = f" (made with landwatch {safe(shared.landwatch)})"
     elif not shared.complete:
         why = " (its line checks had stopped)"
+    elif shared.config_hash != finder.config_hash(report.commit):
+        why = " (made under another configuration: its linters, or the reviewer's own)"
+    elif shared.learned is not None and shared.learned != (here := finder.learned(report.commit)):
+        taught = ", ".join(f"{k} {v}" for k, v in shared.learned.items() if here.get(k) != v)
+        why = f" (its reviewer had learned other standards from the history: {safe(taught)})"
     said = (
         f"{report.commit[:12]}: the review shared by {who} differs{why}: "
         f"{_listed(lacks)} it does not have, {_listed(only)} this review does not find"

@@ -208,5 +208,14 @@ def uninstall(
     if trust.forget(repository.git_dir):
         print("landwatch: withdrew what you trusted here; no committed linter runs", file=out)
     print(f"landwatch: hooks removed from {hooks_dir}", file=out)
+    _stop_sharing(cwd, repository.common_dir, out)
     _data(repository.common_dir, keep_data, out)
     return 0
+
+
+def _stop_sharing(cwd: Path, common: Path, out: TextIO) -> None:
+    """Sharing undone as `landwatch share --off` does: no reviewer writes notes here now."""
+    from landwatch.commands import share
+
+    if share.shared_remote(common) is not None:
+        share.share(cwd, remote=None, off=True, out=out)

@@ -49,6 +49,7 @@ class SharedReview:
     config_hash: str
     landwatch: str
     omitted: int = 0  # findings left out of the document (past MAX_FINDINGS)
+    learned: dict[str, Any] | None = None  # what the history taught its reviewer (effective)
 
     @property
     def complete(self) -> bool:
@@ -71,10 +72,17 @@ class ReadNote:
 
 
 def document(
-    report: Report, *, reviewed_by: str, rules_version: str, config_hash: str, at: float
+    report: Report,
+    *,
+    reviewed_by: str,
+    rules_version: str,
+    config_hash: str,
+    at: float,
+    learned: dict[str, Any] | None = None,
 ) -> str:
     """The review of one commit (not of a range) as one line of JSON, ASCII only: `git log
-    --notes` prints it raw, and JSON's escapes leave no control character in it."""
+    --notes` prints it raw, and JSON's escapes leave no control character in it. `learned`: what
+    the history taught the rules (Standards.effective)."""
     findings = report.findings[:MAX_FINDINGS]
     data: dict[str, Any] = {
         KEY: FORMAT,
@@ -92,6 +100,7 @@ def document(
         "findings": [finding.as_dict() for finding in findings],
         "omitted": len(report.findings) - len(findings),
         "notes": report.notes[:50],
+        "standards": learned,
     }
     line = json.dumps(data, sort_keys=True, separators=(",", ":"))
     if len(line) > MAX_DOCUMENT_BYTES:
@@ -164,6 +173,7 @@ def _review(line: bytes, commit: str) -> SharedReview:
         _hex(data, "config_hash"),
         _text(data, "landwatch", 40),
         _count(data, "omitted"),
+        _learned(data.get("standards")),
     )
 
 
@@ -200,6 +210,21 @@ def _finding(item: Any) -> Finding:
         fingerprint,
         basis=Basis.from_dict(item.get("decided_by")),
     )
+
+
+def _learned(value: Any) -> dict[str, Any] | None:
+    """What a document says its reviewer learned, when it says it in the form of ours."""
+    if value is None:
+        return None
+    limit = value.get("subject_limit") if isinstance(value, dict) else None
+    if (
+        not isinstance(value, dict)
+        or set(value) != {"subject_limit", "conventional", "signs_off"}
+        or not (limit is None or (isinstance(limit, int) and not isinstance(limit, bool)))
+        or not all(isinstance(value[key], bool) for key in ("conventional", "signs_off"))
+    ):
+        raise ValueError("malformed standards")
+    return dict(value)
 
 
 def _short(value: Any, most: int) -> bool:

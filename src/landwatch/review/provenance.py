@@ -12,6 +12,7 @@ import fnmatch
 import functools
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,9 @@ from landwatch.review.config import CONFIG_FILE, PYPROJECT, ConfigError, ReviewC
 from landwatch.review.linters import LinterPolicy
 from landwatch.review.pinned import CONFIGURATION, describe, pin
 
+# The names of the root's files linters may be given (review.pinned), as one pattern: a range
+# of 1,000 commits asks it of every root entry of each.
+_CONFIGURATION = re.compile("|".join(fnmatch.translate(name) for name in CONFIGURATION))
 RULE_SET_PACKAGE = "kingfisher-secret-scanner"  # the provider rule set the secret rules run
 
 
@@ -71,8 +75,13 @@ def config_hash(
 ) -> str:
     """The hash of the configuration a review of `commit` runs under with `linters`: the
     commit's landwatch configuration, what its linters would be given and whether they run, and
-    the person's own linters. The standards learned from the history are the history's, the same
-    in every clone of it, and are not part of it."""
+    the person's own linters.
+
+    Not what the history taught (the subject limit, the conventions): each reviewer learns it
+    from the same history, but where its sample was last learned (up to 100 commits back) moves
+    the subject limit by a few characters, and a hash of it would leave a third of a real pull's
+    shared reviews untaken (bench/bench_team.py). A document says what its reviewer learned, so
+    `landwatch ci` can tell a difference it makes from another."""
     memo = memo or Memo()
     tree = commit.tree
     committed = tuple(_entry_id(tree, name) for name in (CONFIG_FILE, PYPROJECT))
@@ -85,7 +94,7 @@ def config_hash(
     read = sorted(
         (entry.name, str(entry.id))
         for entry in tree
-        if entry.name and any(fnmatch.fnmatchcase(entry.name, p) for p in CONFIGURATION)
+        if entry.name and _CONFIGURATION.fullmatch(entry.name) is not None
     )
     extra = sorted(
         {path for linter in (config.linters if config else []) for path in linter.config}

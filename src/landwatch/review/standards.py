@@ -60,6 +60,14 @@ class Standards:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def effective(self) -> dict[str, Any]:
+        """What it sets for the rules: the subject limit, the conventions turned on."""
+        return {
+            "subject_limit": self.subject_limit,
+            "conventional": self.writes_conventional_commits,
+            "signs_off": self.signs_off,
+        }
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Standards:
         return cls(
