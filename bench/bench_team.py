@@ -122,7 +122,7 @@ def measure(scratch: Path, source: Path, count: int) -> None:
     print(f"{source}: a pull of {len(brought)} commits ({base[:12]}..{tip[:12]})")
     cache = scratch / "rules"
     people = {}
-    for name in ("a", "b", "b2"):
+    for name in ("a", "b", "b2", "b3", "b4"):
         person = Person(scratch, name, cache)
         subprocess.run(
             ["git", "clone", "-q", "-b", "main", str(remote), str(person.clone)],
@@ -133,6 +133,7 @@ def measure(scratch: Path, source: Path, count: int) -> None:
         people[name] = person
     a, b, b2 = people["a"], people["b"], people["b2"]
     b.landwatch("share")
+    people["b3"].landwatch("share")
     idle = statistics.median(b.timed("reviewer", "--once") for _ in range(3))
     print(f"  a reviewer's start and end with nothing to do: {idle:.2f} s (in every figure below)")
 
@@ -175,6 +176,10 @@ def measure(scratch: Path, source: Path, count: int) -> None:
     b2.git("pull", "-q")
     ranged = b2.timed("reviewer", "--once")
     print(f"  another clone without sharing reviews the pull as one range: {ranged:.2f} s")
+    # The same two jobs alone, in a warm worker's place: no process started, no rules loaded.
+    for name, what in (("b3", "taking the shared reviews"), ("b4", "the range review")):
+        people[name].git("pull", "-q")
+        print(f"    the job alone, {what}: {job_time(people[name], tip, base):.2f} s")
 
     # landwatch ci in a fresh clone: no install, nothing trusted.
     ci = Person(scratch, "ci", cache)
@@ -225,6 +230,20 @@ def note_sizes(person: Person, commits: list[str]) -> list[int]:
         check=True,
     ).stdout
     return [int(size) for size in checked.split()]
+
+
+def job_time(person: Person, tip: str, base: str) -> float:
+    """The review kind's job for the landed range, timed in a warmed-up process of the person's
+    (what a reviewer's warm worker does, without starting it)."""
+    code = (
+        "import time\n"
+        "from landwatch.kinds.review import review_in_worker, warm_up\n"
+        "warm_up()\n"
+        "started = time.perf_counter()\n"
+        f"review_in_worker({str(person.clone / '.git')!r}, {tip!r}, {base!r})\n"
+        "print(time.perf_counter() - started)\n"
+    )
+    return float(person.python(code).split()[-1])
 
 
 def push_time(person: Person) -> float:
