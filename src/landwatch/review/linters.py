@@ -190,7 +190,7 @@ def run(
     for occurrence, item in enumerate(raw):
         if linter.filter == "added" and not _touches(item, added):
             continue
-        text = _line_text(content, item.line)
+        text = line_text(content, item.line)
         findings.append(
             Finding(
                 rule=f"{linter.name}:{item.code}" if item.code else linter.name,
@@ -256,7 +256,7 @@ def _touches(item: RawFinding, added: set[int]) -> bool:
     return any(number in added for number in range(item.line, end + 1))
 
 
-def _line_text(content: bytes, number: int | None) -> str | None:
+def line_text(content: bytes, number: int | None) -> str | None:
     if number is None or number <= 0:
         return None
     lines = content.split(b"\n")
