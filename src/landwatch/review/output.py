@@ -66,8 +66,9 @@ def render(report: Report, console: Console | None = None) -> None:
             line.append(f"{safe(finding.rule)} {safe(finding.name)}: ", style="bold")
             line.append(safe(finding.message))
             console.print(line)
-            if finding.snippet:
-                console.print(Text(f"  {'':>{width}} │ {safe(finding.snippet)[:200]}", style="dim"))
+            # A snippet is the line found; a project hook's, what the hook said, a line each.
+            for said in finding.snippet.split("\n") if finding.snippet else ():
+                console.print(Text(f"  {'':>{width}} │ {safe(said)[:200]}", style="dim"))
     for note in report.notes:
         console.print(Text(f"note: {safe(note)}", style="dim"))
     problems = [run for run in report.linters if run.get("status") != "ok"]
