@@ -108,6 +108,8 @@ def test_environments_that_cannot_be_built_yet_are_waited_for(tmp_path: Path, re
     assert item is not None and item.tries == 0
     review = report_store.read(repo.git_dir, oid)
     assert review is not None and "P001" in [f.rule for f in review.findings]
+    status = repo.landwatch("status").stdout
+    assert "building the project hooks' environments has failed for" in status, status
 
 
 @needs_bwrap

@@ -9,16 +9,18 @@ Its items are asked for by the review of a landing whose tree declares hooks (ki
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from landwatch import layout
+from landwatch.files import read_file, remove, write_atomic
 from landwatch.job_queue import Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES
-from landwatch.kinds.base import Clock, ItemHandler, RetryLater, backoff
+from landwatch.kinds.base import Clock, Failing, ItemHandler, RetryLater, backoff
 from landwatch.kinds.running import WarmWorker
-from landwatch.work_item import WorkItem, WorkKind
+from landwatch.work_item import CLAIMED, PENDING, READY, WorkItem, WorkKind, entries
 
 if TYPE_CHECKING:
     from landwatch.review.project_hooks.landing import How
@@ -151,8 +153,6 @@ def tools_here(git_dir: Path, work_tree: Path | None) -> list[str]:
 
 def _prepared(git_dir: str, digest: str) -> frozenset[str]:
     """The tools whose environments were built for the hooks of this digest here."""
-    from landwatch.files import read_file
-
     try:
         text = read_file(
             layout.HOOKS_PREPARED.path(git_dir), trusted=layout.common_dir(git_dir)
@@ -169,14 +169,20 @@ def _prepared(git_dir: str, digest: str) -> frozenset[str]:
 def _remember_prepared(
     git_dir: str, digest: str, before: frozenset[str], built: list[str], stale: list[str]
 ) -> None:
-    from landwatch.files import write_atomic
-
     now = (before | set(built)) - set(stale)
     if now == before:
         return
     text = "".join(f"{tool} {digest}\n" for tool in sorted(now))
     common = layout.common_dir(git_dir)
     write_atomic(layout.HOOKS_PREPARED.path(git_dir), text, trusted=common, durable=False)
+
+
+def _waiting_state(git_dir: Path) -> dict[str, object]:
+    try:
+        data = json.loads(read_file(layout.HOOKS_WAITING.path(git_dir), trusted=git_dir))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 class ProjectHooksHandler(ItemHandler[dict[str, Any]]):
@@ -207,11 +213,38 @@ class ProjectHooksHandler(ItemHandler[dict[str, Any]]):
         if outcome.get("retry"):
             waits = self.waits.get(item.git_dir, 0) + 1
             self.waits[item.git_dir] = waits
+            self._remember_waiting(item.git_dir, str(outcome["retry"]))
             after = backoff(waits, first=WAIT_FIRST, cap=WAIT_CAP)
             raise RetryLater(f"the project's hooks wait: {outcome['retry']}", after=after)
         self.waits.pop(item.git_dir, None)
+        remove(layout.HOOKS_WAITING.path(item.git_dir), trusted=item.git_dir)
         reporter.progress(1, 1, outcome["summary"])
         return outcome
+
+    @classmethod
+    def failing(cls, git_dir: Path, now: float) -> Failing | None:
+        """The hooks' environments have failed to build here while an item of theirs waits."""
+        state = _waiting_state(git_dir)
+        since = state.get("failing_since")
+        waiting = (
+            name
+            for where in (READY, PENDING, CLAIMED)
+            for name in entries(git_dir, where)
+            if name.startswith(f"{WorkKind.PROJECT_HOOKS}-")
+        )
+        if not isinstance(since, int | float) or next(waiting, None) is None:
+            return None
+        what = "building the project hooks' environments"
+        return Failing(cls.name, what, now - float(since), str(state.get("last_error", "")))
+
+    def _remember_waiting(self, git_dir: Path, error: str) -> None:
+        since = _waiting_state(git_dir).get("failing_since")
+        state = {
+            "failing_since": since if isinstance(since, int | float) else self.clock.time(),
+            "last_error": error[:500],
+        }
+        path = layout.HOOKS_WAITING.path(git_dir)
+        write_atomic(path, json.dumps(state), trusted=git_dir, durable=False)
 
     def close(self) -> None:
         self.worker.close()

@@ -104,6 +104,12 @@ PUSH_STATE = Place(
     "kinds.push",
     "how pushing from this worktree has been failing (status, the one line)",
 )
+HOOKS_WAITING = Place(
+    "project-hooks-state.json",
+    Scope.WORKTREE,
+    "kinds.project_hooks",
+    "how long the project hooks' environments have failed to build here (status, the one line)",
+)
 WORKTREE_PLACES = (
     Place(work_item.TMP, Scope.WORKTREE, _QUEUE, "producers' temp files, prune intents", True),
     Place(work_item.KNOWN, Scope.WORKTREE, _QUEUE, "one dedup marker per id", True, True),
@@ -120,6 +126,7 @@ WORKTREE_PLACES = (
     SKIPPED,
     MADE,
     PUSH_STATE,
+    HOOKS_WAITING,
 )
 
 # --- per repository: <common-dir>/landwatch, shared by its worktrees ----------------------------
