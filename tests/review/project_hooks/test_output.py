@@ -119,6 +119,10 @@ def test_a_place_is_read_only_for_a_file_given_to_the_hooks() -> None:
     assert located("b.py:0: no line", paths) is None
     assert located("b.py: no number", paths) is None
     assert located("Found 3 errors.", paths) is None
+    # ruff's full format (rustc's, clippy's): the place under the message it places.
+    arrow = located(" --> app/cart.py:2:8", paths, "F401 [*] `os` imported but unused")
+    assert arrow == Located("app/cart.py", 2, "F401 [*] `os` imported but unused")
+    assert located("--> b.py:2:1 and more words", paths, "message") is None
 
 
 def test_reading_is_linear_in_what_was_printed() -> None:

@@ -36,6 +36,19 @@ def test_a_hook_s_places_are_kept_to_the_lines_the_change_added() -> None:
     assert found[0].severity is Severity.ERROR and notes == []
 
 
+def test_a_place_under_its_message_takes_that_message() -> None:
+    full = [
+        "F401 [*] `os` imported but unused",
+        " --> app.py:1:8",
+        "",
+        "E225 bad",
+        " --> app.py:2:2",
+    ]
+    found, notes = findings_of([failed("ruff", *full)], LANDED, [])
+    assert [(f.line, f.message) for f in found] == [(2, "E225 bad")]
+    assert notes == []
+
+
 def test_a_hook_failing_only_on_lines_the_change_did_not_add_is_a_note() -> None:
     found, notes = findings_of([failed("mypy", "app.py:1: error: old")], LANDED, [])
     assert found == []
@@ -67,7 +80,7 @@ def test_each_file_a_fixing_hook_changed_is_a_finding_in_its_name() -> None:
     assert [(f.rule, f.name, f.severity) for f in fixes] == [
         ("hook:end-of-file-fixer", "End-Of-File-Fixer", Severity.WARNING)
     ]
-    assert "landwatch show COMMIT --patch" in fixes[0].message
+    assert "`landwatch show COMMIT --patch | git apply` applies" in fixes[0].message
     # The fixer's own failure is the change it made; another hook's failure is its own.
     assert [f.rule for f in found if f.path is None] == ["hook:other"]
 

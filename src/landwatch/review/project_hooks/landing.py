@@ -82,6 +82,7 @@ def run_on_landing(
     landed = results.Landed(
         {path: {line.number for line in files[path].added_lines} for path in given},
         lambda path: files[path].new_content(),
+        oid,
     )
     objects = Path(repo.path) / "objects"
     for declared in pinned.declared:

@@ -27,11 +27,12 @@ _LEFTHOOK_PASSED = "✓ "
 _LEFTHOOK_FAILED = "✗ "
 _LEFTHOOK_SKIPPED = "│  "
 _EXIT_STATUS = "exit status "
-# `path:line:` or `path:line:column:` at the start of a line (flake8, ruff, mypy, pyflakes,
-# eslint's unix format, shellcheck's gcc format, gcc and clang).
+# `path:line:` or `path:line:column:` at the start of a line (flake8, ruff's concise format,
+# mypy, pyflakes, eslint's unix format, shellcheck's gcc format, gcc and clang); or, after an
+# arrow, `--> path:line:column` under the message it places (ruff's full format, rustc, clippy).
 _LOCATED = re.compile(
-    r"(?:\./)?(?P<path>[^:\s][^:]*):(?P<line>[0-9]{1,9}):(?:(?P<column>[0-9]{1,9}):?)?\s*"
-    r"(?P<message>.*)"
+    r"(?P<arrow>--> )?(?:\./)?(?P<path>[^:\s][^:]*):(?P<line>[0-9]{1,9})"
+    r"(?::(?P<column>[0-9]{1,9}))?(?::|$)\s*(?P<message>.*)"
 )
 
 
@@ -177,10 +178,16 @@ def _dedented(lines: list[str]) -> list[str]:
     return lines
 
 
-def located(line: str, paths: set[str]) -> Located | None:
-    """The place a `path:line:` line names, when its path is one of `paths`."""
+def located(line: str, paths: set[str], before: str = "") -> Located | None:
+    """The place a `path:line:` line names, when its path is one of `paths`; an arrow's place
+    (`--> path:line:column`) takes its message from the line `before` it."""
     match = _LOCATED.match(line.strip())
     if match is None or match["path"] not in paths:
         return None
     number = int(match["line"])
-    return Located(match["path"], number, match["message"].strip()) if number > 0 else None
+    message = match["message"].strip()
+    if match["arrow"]:
+        if message:
+            return None  # not a place alone: output that only looks like one
+        message = before.strip()
+    return Located(match["path"], number, message) if number > 0 else None

@@ -92,6 +92,7 @@ class Landed:
 
     added: dict[str, set[int]]
     content: Callable[[str], bytes | None]
+    commit: str = "COMMIT"  # named in what a fix finding says to run
 
 
 def findings_of(
@@ -126,8 +127,8 @@ def findings_of(
                 name=fixed_by,
                 severity=Severity.WARNING,
                 message=(
-                    "the project's hooks change this file; `landwatch show COMMIT --patch` "
-                    "prints the change, which `git apply` takes"
+                    f"the project's hooks change this file: `landwatch show {landed.commit[:7]} "
+                    "--patch | git apply` applies the change"
                 ),
                 path=redact_secrets(path),
                 fingerprint=fingerprint(PREFIX + "fix", path, fixed_by),
@@ -142,8 +143,10 @@ def _placed(outcome: HookOutcome, landed: Landed) -> tuple[list[Finding], int]:
     paths = set(landed.added)
     found: list[Finding] = []
     left_out = 0
+    before = ""
     for text in outcome.output:
-        place = located(text, paths)
+        place = located(text, paths, before)
+        before = text if text.strip() else before
         if place is None:
             continue
         if place.line not in landed.added[place.path]:
