@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -97,6 +98,11 @@ def _how(
         scratch: Path | None = private_directory(layout.HOOK_RUNS.path(), trusted=None)
     except OSError:
         scratch = None  # the system's temporary directory, rather than no run
+    if scratch is not None:
+        # One job of this kind runs at a time for the person (one reviewer, one line): what is
+        # here was left by a worker ended mid-run (past its limit, or killed with the reviewer).
+        for left in scratch.glob("hooks-*"):
+            shutil.rmtree(left, ignore_errors=True)
     common = layout.common_dir(git_dir)
     jail = sandbox.find(os.environ.get("PATH"))[0] if settings[layout.SANDBOX] else None
     return How(

@@ -14,8 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from landwatch.review.findings import Finding, Severity, fingerprint
-from landwatch.review.linters import line_text
+from landwatch.review.findings import Finding, Severity, fingerprint, line_text
 from landwatch.review.project_hooks.output import HookOutcome, located
 from landwatch.review.report import Report
 from landwatch.review.secrets.redaction import redact_secrets
