@@ -2,7 +2,7 @@
 # Installs landwatch for the current user: an isolated environment under the user's data dir and
 # the `landwatch` / `git-landwatch` commands in ~/.local/bin, the reviewer under the user's service
 # manager (systemd, launchd, or a detached process); run inside a git repository, it also installs
-# the hooks there. Idempotent; says what it did. `./install.sh --uninstall [--keep-data]` removes
+# the hooks there (not in the checkout it lives in). Idempotent; says what it does. `./install.sh --uninstall [--keep-data]` removes
 # all of it again.
 set -eu
 
@@ -81,13 +81,15 @@ case ":$PATH:" in
         ;;
 esac
 
+# Each slow step is said before it runs, so that seconds of silence are never a hang.
 mkdir -p "$data" "$bin"
 if [ -x "$venv/bin/python" ]; then
     echo "landwatch: using the environment in $venv"
 else
+    echo "landwatch: creating an environment in $venv"
     "$python" -m venv "$venv"
-    echo "landwatch: created an environment in $venv"
 fi
+echo "landwatch: installing landwatch from $here into it with pip (a few seconds)"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here"
 if ! version=$("$venv/bin/landwatch" --version 2>&1) || [ -z "$version" ]; then
     echo "landwatch: the command pip installed, $venv/bin/landwatch, does not run" \
@@ -122,17 +124,28 @@ case ":$PATH:" in
         ;;
 esac
 
-if git -C "$caller" rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
-    [ "$(git -C "$caller" rev-parse --is-bare-repository)" = false ]; then
-    (cd "$caller" && "$venv/bin/landwatch" install)
-else
+# Whether $1 is in the repository this script lives in (a worktree of it too): landwatch's own
+# source, where the README runs it from, is not where the person's work lands.
+in_this_checkout() {
+    here_common=$(git -C "$here" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) &&
+        [ "$(git -C "$1" rev-parse --path-format=absolute --git-common-dir)" = "$here_common" ]
+}
+
+if ! git -C "$caller" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+    [ "$(git -C "$caller" rev-parse --is-bare-repository)" != false ]; then
     echo "landwatch: run 'landwatch install' inside a repository to record its landings"
+elif in_this_checkout "$caller"; then
+    echo "landwatch: no hooks installed in landwatch's own checkout ($here); run" \
+        "'landwatch install' inside a repository of yours to record its landings"
+else
+    (cd "$caller" && "$venv/bin/landwatch" install)
 fi
 
 # The entry point the service runs is written by `landwatch install`; make sure it exists even
 # when no repository was installed yet.
 "$venv/bin/python" -c 'from landwatch.commands.install import write_entry_point; write_entry_point()'
 # An upgrade restarts the reviewer on the new code.
+echo "landwatch: starting the reviewer (stopping the one running first, if any)"
 "$venv/bin/landwatch" service stop >/dev/null 2>&1 || true
 "$venv/bin/landwatch" service install
 # Says whether it runs; a reviewer that is not running yet is not an install that failed.

@@ -6,6 +6,8 @@ ones were worth telling by the labels kept in bench/real_history_labels.txt.
 Run by hand, no network: `python bench/bench_real_history.py PATH...` (each a clone or mirror's
 git dir). `--unlabelled` lists the warning-or-higher findings not labelled yet, one per line in
 the labels file's format with `?` for the label: replace it by `true` or `noise` and append.
+`--labels FILE` reads another labels file of that format instead, such as
+bench/unseen_history_labels.txt (projects not used while building the review).
 """
 
 from __future__ import annotations
@@ -50,10 +52,11 @@ def label_key(repo: str, commit: str, finding: Finding) -> str:
     return f"{repo} {commit[:12]} {finding.rule} {finding.fingerprint}"
 
 
-def read_labels() -> dict[str, str]:
+def read_labels(path: Path) -> dict[str, str]:
+    """Each labelled key's label (`true` or `noise`) from a labels file; none if it is absent."""
     labels = {}
-    if LABELS.exists():
-        for line in LABELS.read_text().splitlines():
+    if path.exists():
+        for line in path.read_text().splitlines():
             if not line.strip() or line.startswith("#"):
                 continue
             label, _, rest = line.partition(" ")
@@ -90,9 +93,12 @@ def main() -> int:
     parser.add_argument("paths", nargs="+", type=Path)
     parser.add_argument("--commits", type=int, default=200, help="per repository (200)")
     parser.add_argument("--unlabelled", action="store_true", help="list what is not labelled")
+    parser.add_argument(
+        "--labels", type=Path, default=LABELS, help=f"labels file (bench/{LABELS.name})"
+    )
     args = parser.parse_args()
     found, commits, times = review_all(args.paths, args.commits)
-    labels = read_labels()
+    labels = read_labels(args.labels)
     if args.unlabelled:
         for repo, commit, finding in found:
             key = label_key(repo, commit, finding)

@@ -52,6 +52,8 @@ lw_say() {
 lw_readable() { [ -f "$1" ] && [ ! -L "$1" ]; }
 lw_writable() { lw_readable "$1" || { [ ! -e "$1" ] && [ ! -L "$1" ]; }; }
 lw_ours() { [ -d "$1" ] && [ ! -L "$1" ]; }
+# A directory of ours, or nothing yet (made on first use).
+lw_usable() { lw_ours "$1" || { [ ! -e "$1" ] && [ ! -L "$1" ]; }; }
 lw_has_entries() {
     # Whether the directory $1 (given with its slash) holds anything.
     for lw_entry in "$1"*; do
@@ -138,8 +140,9 @@ lw_remember_last() {
 }
 
 lw_directories() {
+    # pending/ too, which the reviewer makes: a file there would leave what is recorded unclaimed.
     [ ! -L "$lw_repo" ] && [ ! -L "$lw_work" ] && lw_ours "$lw_work/known" &&
-        lw_ours "$lw_work/ready"
+        lw_ours "$lw_work/ready" && lw_usable "$lw_work/pending"
 }
 
 lw_enqueue() {
@@ -320,7 +323,7 @@ lw_record_quickly "$@" 3>&2 2>/dev/null && exit 0
 #   $lw_work/told  the names in failed/ the person was told of, its mtime failed/'s then.
 #       Written by `landwatch notice` when it tells, and by install (empty, so that failed/ is
 #       not listed until something is given up); stale as soon as failed/ changes (its mtime).
-#   $lw_repo/unread/  an empty <commit> per review with findings nobody was told of: made by
+#   $lw_repo/unread/  a <commit> per review with findings nobody was told of: made by
 #       report_store, removed by notice once told.
 #   $lw_repo/untrusted  committed linters a review held back: written by trust, removed once
 #       the line told of them (trust.mark_told) or they are trusted.
@@ -395,9 +398,27 @@ lw_make_directories() {
     # A worktree added after the install (or a work directory of an older landwatch): made on
     # its first landing.
     mkdir -p "$lw_work/known" "$lw_work/ready" || {
-        lw_say "cannot create the work directory $lw_work"
+        lw_cannot_make
         return 1
     }
+    # Recorded all the same (ready/ keeps it until pending/ is mended), and said at each landing.
+    lw_usable "$lw_work/pending" || lw_say "$lw_work/pending is not a directory of landwatch's:" \
+        "what lands here is recorded but not reviewed; run: landwatch doctor"
+}
+
+lw_cannot_make() {
+    # A shared repository's work directory is the one of whoever installed landwatch there:
+    # there, but not to be written by this person (two processes, on this failure only).
+    lw_owner=
+    [ -d "$lw_work" ] && read -r _ _ lw_owner _ <<EOF
+$(ls -nd "$lw_work")
+EOF
+    if [ -n "$lw_owner" ] && [ "$lw_owner" != "$(id -u)" ]; then
+        lw_say "the work directory $lw_work is another user's (uid $lw_owner): nothing of" \
+            "yours is recorded here"
+    else
+        lw_say "cannot create the work directory $lw_work"
+    fi
 }
 
 lw_clock_anew() {

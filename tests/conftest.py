@@ -14,6 +14,7 @@ import pytest
 from landwatch import work_item
 from support.queue import new_repository
 from support.repos import Repo, installed
+from support.terminal import Terminal, opened
 
 
 @pytest.fixture
@@ -105,3 +106,13 @@ def _clean_queue_state() -> Iterator[None]:
     yield
     work_item._fault_hook = None
     work_item._listings.clear()
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    """tmux at 80 columns, a shell in it (support/terminal.py); skipped where tmux is not."""
+    shown = opened()
+    try:
+        yield shown
+    finally:
+        shown.close()

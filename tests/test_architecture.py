@@ -20,6 +20,7 @@ SRC = ROOT / "src" / "landwatch"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("__main__",),
     ("cli",),
+    ("usage",),
     ("commands",),
     ("daemon",),
     ("kinds",),
@@ -29,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("hook_slots",),
     ("hooks", "registry"),
     ("layout",),
-    ("git",),
+    ("git", "one_line"),
     ("review",),
     ("work_item", "job_queue", "files", "text", "errors", "processes"),
 )

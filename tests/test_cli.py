@@ -5,6 +5,8 @@ reader that went away ends a command quietly."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import shutil
 import subprocess
@@ -113,3 +115,43 @@ def help_of(command: str) -> str:
     parser = cli.build_parser()
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return str(subparsers.choices[command].format_help())
+
+
+def test_every_command_s_help_says_what_it_is_for_with_examples_in_80_columns() -> None:
+    listed = next(
+        a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    env = {**os.environ, "COLUMNS": "80"}
+    for name in [None, *(choice.dest for choice in listed._choices_actions)]:
+        asked = [sys.executable, "-m", "landwatch", *([name] if name else []), "--help"]
+        shown = subprocess.run(asked, capture_output=True, text=True, env=env)
+        assert shown.returncode == 0 and shown.stderr == "", shown.stderr
+        lines = shown.stdout.splitlines()
+        assert all(len(line) <= 80 for line in lines), shown.stdout
+        if name is None:
+            assert "quick start, in a repository:" in lines, shown.stdout
+            continue
+        said = lines[lines.index("") + 1]  # after the usage, what the command is for
+        assert said[:1].isupper() and said.endswith("."), f"{name}: {said!r}"
+        examples = lines[lines.index("examples:") + 1 :]
+        # Each example a line saying what, then what to type: landwatch with real options.
+        typed = [line.strip() for line in examples if not line.lstrip().startswith("#")]
+        assert examples and examples[0].lstrip().startswith("# "), name
+        tried = [line for line in typed if line.startswith("landwatch")]
+        assert tried and all(line.split()[1] == name for line in tried), name
+        for line in tried:
+            words = line.split(">")[0].split()[1:]
+            with contextlib.redirect_stdout(io.StringIO()):
+                assert cli.build_parser().parse_args(words).command == name, line
+
+
+def test_neither_version_nor_help_imports_the_completion_library() -> None:
+    for asked in (["--version"], ["--help"], ["show", "--help"]):
+        ran = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "landwatch", *asked],
+            capture_output=True,
+            text=True,
+        )
+        assert ran.returncode == 0
+        imported = {line.rpartition("|")[2].strip() for line in ran.stderr.splitlines()}
+        assert "landwatch.cli" in imported and "shtab" not in imported, asked

@@ -128,3 +128,19 @@ def test_a_full_disk_keeps_the_old_content_whole(tmp_path: Path) -> None:
             write_atomic(target, b"x" * (1 << 20), trusted=disk)
         assert target.read_text() == "old\n"
         assert os.listdir(disk) == ["report.json"]
+
+
+def test_a_path_given_as_text_reads_as_a_path_and_never_climbs_out(tmp_path: Path) -> None:
+    inner = tmp_path / "repo" / "landwatch"
+    inner.parent.mkdir()
+    write_atomic(inner / "marker", b"said", trusted=tmp_path / "repo")
+    (tmp_path / "outside").write_bytes(b"not ours")
+    root = str(tmp_path / "repo")
+    assert read_file(f"{root}/landwatch/marker", trusted=root) == b"said"
+    assert [name for name, _ in list_entries(f"{root}/landwatch", trusted=root)] == ["marker"]
+    for escaping in (f"{root}/../outside", f"{root}/landwatch/../../outside", str(tmp_path)):
+        with pytest.raises(ValueError, match="is not below"):
+            read_file(escaping, trusted=root)
+    (inner / "up").symlink_to(tmp_path)
+    with pytest.raises(OSError, match="not following it"):
+        read_file(f"{root}/landwatch/up/outside", trusted=root)

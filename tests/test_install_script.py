@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import landwatch
 from landwatch import hooks, layout, registry
 from support import ROOT
 from support.repos import Repo
+
+
+def install_env(bin_dir: Path, **env: str) -> dict[str, str]:
+    return {
+        "PYTHON": sys.executable,
+        "LANDWATCH_BIN_DIR": str(bin_dir),
+        "LANDWATCH_TEST_SCHEDULER": "systemd:true",  # no real service manager here
+        "PATH": "/usr/bin:/bin",
+        "SHELL": "/bin/zsh",
+        **env,
+    }
 
 
 def install_sh(
@@ -22,15 +35,7 @@ def install_sh(
         text=True,
         stdin=subprocess.DEVNULL,
         timeout=600,
-        env={
-            **os.environ,
-            "PYTHON": sys.executable,
-            "LANDWATCH_BIN_DIR": str(bin_dir),
-            "LANDWATCH_TEST_SCHEDULER": "systemd:true",  # no real service manager here
-            "PATH": "/usr/bin:/bin",
-            "SHELL": "/bin/zsh",
-            **env,
-        },
+        env={**os.environ, **install_env(bin_dir, **env)},
     )
 
 
@@ -39,6 +44,18 @@ def test_install_then_uninstall_leaves_nothing(tmp_path: Path) -> None:
     bin_dir = tmp_path / "bin"
     done = install_sh(cwd=repo.path, bin_dir=bin_dir)
     assert done.returncode == 0, done.stdout + done.stderr
+    # Each slow step said before it runs: seconds of silence looked like a hang.
+    said = done.stdout.splitlines()
+    venv = layout.data_dir() / "venv"
+    assert said[:3] == [
+        f"landwatch: creating an environment in {venv}",
+        f"landwatch: installing landwatch from {ROOT} into it with pip (a few seconds)",
+        f"landwatch: installed landwatch {landwatch.__version__} from {ROOT}",
+    ]
+    starting = said.index(
+        "landwatch: starting the reviewer (stopping the one running first, if any)"
+    )
+    assert said[starting + 1].startswith("landwatch: reviewer installed as")
     assert hooks.is_ours(repo.git_dir / "hooks" / "post-commit")
     assert (bin_dir / "landwatch").is_symlink() and layout.ENTRY_POINT.path().exists()
     home = Path(os.environ["HOME"])
@@ -129,3 +146,41 @@ def test_a_home_with_a_double_quote_is_refused_with_the_way_on(tmp_path: Path) -
     assert "pip's command launcher does not run from a path holding" in refused.stderr
     assert "set XDG_DATA_HOME to a directory without them" in refused.stderr
     assert not (Path(home["XDG_DATA_HOME"]) / "landwatch").exists()
+
+
+def checkout_of_landwatch(path: Path) -> Repo:
+    """A checkout of landwatch at `path`: this one's files (as they are now) in a repository
+    of their own, so that no test ever runs install.sh inside the real checkout."""
+    ignored = shutil.ignore_patterns(
+        ".git", ".venv*", ".test-tools", ".hypothesis", "__pycache__", "*.egg-info", ".*_cache"
+    )
+    shutil.copytree(ROOT, path, ignore=ignored)
+    checkout = Repo(path, initial=False)
+    checkout.git("add", "-A")
+    checkout.git("commit", "-q", "-m", "landwatch")
+    return checkout
+
+
+def test_run_inside_landwatch_s_checkout_it_installs_no_hooks_there(tmp_path: Path) -> None:
+    """As the README says: `./install.sh` in the checkout. Its own repository is not where the
+    person's work lands: no hooks there (nor in a worktree of it), and one line says so."""
+    checkout = checkout_of_landwatch(tmp_path / "landwatch")
+    checkout.git("worktree", "add", "-q", "-b", "side", str(tmp_path / "side"))
+    bin_dir = tmp_path / "bin"
+    for where in (checkout.path, tmp_path / "side"):
+        done = subprocess.run(
+            ["sh", "./install.sh"],
+            cwd=where,
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=600,
+            env={**os.environ, **install_env(bin_dir)},
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert (
+            f"landwatch: no hooks installed in landwatch's own checkout ({where}); run "
+            "'landwatch install' inside a repository of yours to record its landings"
+        ) in done.stdout.splitlines()
+        assert not hooks.is_ours(checkout.git_dir / "hooks" / "post-commit")
+        assert registry.registered() == []

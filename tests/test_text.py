@@ -39,3 +39,16 @@ def test_a_short_path_shortens_only_a_real_home() -> None:
     assert short_path("/home/me/work/x/.git", 80, home="/home/me/") == "~/work/x/.git"
     assert short_path("/work/x/.git", 80, home="/") == "/work/x/.git"  # HOME=/ in a container
     assert short_path("/home/meg/x", 80, home="/home/me") == "/home/meg/x"
+
+
+def test_a_short_path_keeps_the_repository_s_name_and_leaves_out_its_middle() -> None:
+    long = "/srv/work/clients/acme-corporation/web-shop-frontend/.git"
+    assert short_path(long, 40) == "/srv/work/…/web-shop-frontend/.git"
+    assert short_path(long, 30) == "/srv/…/web-shop-frontend/.git"
+    assert short_path(long, 25) == "/…/web-shop-frontend/.git"
+    # A name too long alone is shortened in its own middle, never to `…/.git`.
+    assert short_path(long, 20) == "…/web-sh…ontend/.git"
+    worktree = "/srv/r/.git/worktrees/topic-branch"
+    assert short_path(worktree, 33) == "/…/r/.git/worktrees/topic-branch"
+    assert short_path("/srv/git/mirrors/upstream-project.git", 25) == "/…/upstream-project.git"
+    assert all(len(short_path(long, width)) <= width for width in range(10, len(long) + 1))

@@ -1,8 +1,9 @@
 """The front door: `landwatch ...` and `git landwatch ...`. It builds the command line (argparse)
 and dispatches to landwatch.commands, where every command is a plain function.
 
-A command's module is imported only when that command runs, so a hook's `landwatch notice` pays
-only for what it uses; defaults are shown from the constants that hold them.
+A command's module is imported only when that command runs; defaults are shown from the
+constants that hold them. The hooks' `landwatch notice` and a shell's `landwatch prompt` are
+answered by landwatch.__main__ before this module is imported.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from landwatch import __version__
+from landwatch import __version__, usage
 from landwatch.daemon.settings import Settings
 
 DEFAULTS = Settings()
@@ -71,22 +72,17 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     )
     service = commands.add_parser("service", help="the reviewer under your service manager")
     actions = service.add_subparsers(dest="action", metavar="ACTION", required=True)
-    for action, what in (
-        ("install", "set the reviewer up under your service manager and start it"),
-        ("uninstall", "stop the reviewer and remove its service"),
-        ("start", "start the reviewer (detached where there is no service manager)"),
-        ("stop", "stop the reviewer"),
-        ("status", "whether the reviewer runs, and how (exit 3 when it does not)"),
-    ):
+    for action, what in usage.SERVICE_ACTIONS.items():
         actions.add_parser(action, help=what, description=what)
     status = commands.add_parser("status", help="queues of every registered repository")
     status.add_argument("--json", action="store_true", help="for scripts")
     _reviews(commands)
     _upkeep(commands)
-    notice = commands.add_parser("notice")  # the hooks' one line; not listed
-    notice.add_argument("--git-dir", type=Path, required=True)
-    # A hidden sub-command: argparse lists `help=SUPPRESS` ones as "==SUPPRESS==".
-    commands._choices_actions = [a for a in commands._choices_actions if a.dest != "notice"]
+    completion = commands.add_parser("completion", help="your shell's completion for landwatch")
+    completion.add_argument("shell", choices=usage.SHELLS, help="the shell it is for")
+    prompt = commands.add_parser("prompt", help="the one line for your shell prompt, or nothing")
+    prompt.add_argument("--color", action="store_true", help="in terminal colours")
+    usage.explain(parser)
     return parser
 
 
@@ -99,7 +95,7 @@ def _installing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="write the hooks into DIR on purpose (e.g. the directory core.hooksPath names)",
     )
     uninstall = commands.add_parser(
-        "uninstall", help="remove the hooks from this repository, restore what was there"
+        "uninstall", help="remove the hooks and the data from this repository, restore the rest"
     )
     uninstall.add_argument(
         "--hooks-path",
@@ -109,7 +105,7 @@ def _installing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     for flag, what in (
         ("--all", "remove landwatch for you: every repository's hooks, the service, your data"),
-        ("--keep-data", "with --all: keep the reports and the queues"),
+        ("--keep-data", "keep the reports and the queues (.git/landwatch)"),
         ("--yes", "with --all: do it without asking (scripts)"),
     ):
         uninstall.add_argument(flag, action="store_true", help=what)
@@ -196,7 +192,7 @@ def _reviews(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     show.add_argument(
         "--unread",
         action="store_true",
-        help="every review with findings not seen yet, newest first, one line each",
+        help="the reviews with findings not seen yet, whole, the worst first",
     )
     _output_options(show, ("patch", "what the project's hooks would change, for git apply"))
     rules = commands.add_parser("rules", help="every rule of the review")
@@ -209,18 +205,14 @@ def _reviews(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def _upkeep(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    trust = commands.add_parser(
-        "trust", help="see the linters and configuration committed at HEAD, then allow them here"
-    )
+    trust = commands.add_parser("trust", help="see HEAD's linters and configuration; allow them")
     trust_mode = trust.add_mutually_exclusive_group()
     trust_mode.add_argument("--show", action="store_true", help="what is trusted, what is asked")
     trust_mode.add_argument("--yes", action="store_true", help="allow without asking (no tty)")
     trust_mode.add_argument(
         "--revoke", action="store_true", help="withdraw everything trusted in this repository"
     )
-    retry = commands.add_parser(
-        "retry", help="give items that were given up another start (tries from zero)"
-    )
+    retry = commands.add_parser("retry", help="start items that were given up again (tries from 0)")
     retry.add_argument("revs", nargs="*", metavar="REV", help="the commits whose items to retry")
     retry.add_argument("--all", action="store_true", help="every item given up in this repository")
     doctor = commands.add_parser(
@@ -228,9 +220,9 @@ def _upkeep(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     doctor.add_argument("--fix", action="store_true", help="mend what needs no decision")
     forget = commands.add_parser(
-        "forget", help="drop a registered repository that is gone (or that you no longer want)"
+        "forget", help="drop a registered repository that is gone (one still there: uninstall)"
     )
-    forget.add_argument("path", type=Path, metavar="PATH", help="its git dir, as status lists it")
+    forget.add_argument("path", type=Path, metavar="PATH", help="its worktree or its git dir")
 
 
 def _output_options(parser: argparse.ArgumentParser, *more: tuple[str, str]) -> None:
@@ -255,10 +247,10 @@ def _uninstall(args: argparse.Namespace) -> int:
 
     if args.all:
         return uninstall.uninstall_everything(keep_data=args.keep_data, yes=args.yes)
-    if args.keep_data or args.yes:
-        print("landwatch: --keep-data and --yes go with --all", file=sys.stderr)
+    if args.yes:
+        print("landwatch: --yes goes with --all", file=sys.stderr)
         return 2
-    return uninstall.uninstall(Path.cwd(), hooks_path=args.hooks_path)
+    return uninstall.uninstall(Path.cwd(), hooks_path=args.hooks_path, keep_data=args.keep_data)
 
 
 def _enqueue(args: argparse.Namespace) -> int:
@@ -348,17 +340,23 @@ def _forget(args: argparse.Namespace) -> int:
     return forget(args.path)
 
 
-def _notice(args: argparse.Namespace) -> int:
-    from landwatch.commands.notice import notice
+def _completion(args: argparse.Namespace) -> int:
+    from landwatch.commands.completion import completion
 
-    return notice(args.git_dir)
+    return completion(build_parser(), shell=args.shell)
+
+
+def _prompt(args: argparse.Namespace) -> int:
+    from landwatch.commands.prompt import prompt
+
+    return prompt(os.getcwd(), color=args.color)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "install": _install,
     "uninstall": _uninstall,
     "enqueue": _enqueue,
-    "notice": _notice,
+    "prompt": _prompt,
     "reviewer": _run_reviewer,
     "service": _service,
     "status": _status,
@@ -369,6 +367,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "doctor": _doctor,
     "retry": _retry,
     "forget": _forget,
+    "completion": _completion,
 }
 
 

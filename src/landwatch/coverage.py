@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch import hook_slots
+from landwatch import hook_slots, registry
 from landwatch import hooks as hookfiles
 from landwatch.errors import UserError
 from landwatch.hooks import HOOK_EVENTS, whose
@@ -121,3 +121,33 @@ def _events(
         else:
             missing.append(event)
     return missing, replaced, never_run, as_legacy
+
+
+def unhooked_worktrees(common: Path) -> list[tuple[Path, str]]:
+    """Linked worktrees where git runs none of landwatch's hooks though the main worktree runs
+    them: a relative core.hooksPath (husky's `.husky/_`) names a directory of each worktree's
+    own, missing in a new one, or husky's shims alone. (The worktree, what git runs there.)"""
+    top = worktree_of(common)
+    try:
+        main = hookfiles.find_repository(top).hooks_dir.resolve() if top is not None else None
+    except UserError:
+        return []
+    found = []
+    for git_dir in registry.worktree_git_dirs(common)[1:]:
+        try:
+            worktree = Path((git_dir / "gitdir").read_text().strip()).parent
+            hooks = hookfiles.find_repository(worktree).hooks_dir
+        except (OSError, UserError):
+            continue  # gone, or being made: `git worktree prune` is git's to run
+        if hooks.resolve() == main:
+            continue
+        if all(whose(hooks / e) == "landwatch" and _runnable(hooks / e) for e in HOOK_EVENTS):
+            continue
+        if not hooks.is_dir():
+            found.append(
+                (worktree, f"core.hooksPath names {hooks}, which is not there: git runs no hook")
+            )
+        else:
+            tool = whose(hooks / "post-commit") or whose(hooks / "pre-commit") or "another tool"
+            found.append((worktree, f"git runs {tool}'s hooks from {hooks}, not landwatch's"))
+    return found

@@ -14,10 +14,14 @@ import contextlib
 import errno
 import fcntl
 import os
-import secrets
 import stat
-from collections.abc import Iterator
-from pathlib import Path
+
+# Not typing's, and no pathlib at run time (a path is worked on with its own methods, or with
+# os.path): `landwatch prompt` reads through here at every shell prompt, and pays imports.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 PRIVATE_FILE = 0o600
 PRIVATE_DIRECTORY = 0o700
@@ -29,33 +33,44 @@ _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 _READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
-def _refused(path: Path, why: str) -> OSError:
+def _refused(path: Path | str, why: str) -> OSError:
     return OSError(errno.ELOOP, f"{why}; not following it", str(path))
 
 
-def _make(path: Path) -> None:
+def _make(path: Path | str) -> None:
     try:
         os.mkdir(path, PRIVATE_DIRECTORY)
     except FileNotFoundError:
-        _make(path.parent)
+        _make(os.path.dirname(os.fspath(path)) or os.curdir)
         with contextlib.suppress(FileExistsError):
             os.mkdir(path, PRIVATE_DIRECTORY)
     except FileExistsError:
         pass
 
 
-def _open_directory(path: Path, *, trusted: Path | None, create: bool) -> int:
+def _below(path: Path | str, trusted: Path | str) -> list[str]:
+    """The names from `trusted` down to `path`; ValueError when it is not below (a caller's
+    mistake). Read from the two paths alone, `..` included: nothing is looked up."""
+    relative = os.path.relpath(path, trusted)
+    if relative == os.curdir:
+        return []
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        raise ValueError(f"{path} is not below {trusted}")
+    return relative.split(os.sep)
+
+
+def _open_directory(path: Path | str, *, trusted: Path | str | None, create: bool) -> int:
     """An fd of directory `path`, made 0700 (with missing parents) when `create`."""
     if trusted is None:
         if create:
             _make(path)
         return os.open(path, _DIRECTORY)
-    parts = path.relative_to(trusted).parts  # ValueError: not below it, a caller's mistake
+    parts = _below(path, trusted)
     fd = os.open(trusted, _DIRECTORY)
-    reached = trusted
+    reached = os.fspath(trusted)
     try:
         for part in parts:
-            reached = reached / part
+            reached = os.path.join(reached, part)
             try:
                 inner = os.open(part, _DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
             except FileNotFoundError:
@@ -102,7 +117,8 @@ def write_atomic(
     """
     payload = data.encode() if isinstance(data, str) else data
     directory_fd = _open_directory(path.parent, trusted=trusted, create=make_directory)
-    temporary = f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    # os.urandom, not the secrets module: light to import (see TYPE_CHECKING).
+    temporary = f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     try:
         fd = os.open(temporary, _CREATE, mode, dir_fd=directory_fd)
         try:
@@ -126,13 +142,14 @@ def write_atomic(
     return path
 
 
-def read_file(path: Path, *, trusted: Path | None, limit: int = MAX_READ) -> bytes:
+def read_file(path: Path | str, *, trusted: Path | str | None, limit: int = MAX_READ) -> bytes:
     """The content of the regular file `path`, at most `limit` bytes; FileNotFoundError when it
     is not there, OSError when it is a link, a FIFO or anything but a regular file."""
-    directory_fd = _open_directory(path.parent, trusted=trusted, create=False)
+    parent, name = os.path.split(os.fspath(path))
+    directory_fd = _open_directory(parent or os.curdir, trusted=trusted, create=False)
     try:
         try:
-            fd = os.open(path.name, _READ, dir_fd=directory_fd)
+            fd = os.open(name, _READ, dir_fd=directory_fd)
         except OSError as error:
             if error.errno == errno.ELOOP:
                 raise _refused(path, "a link") from None
@@ -182,7 +199,9 @@ def remove(path: Path, *, trusted: Path | None) -> bool:
     return True
 
 
-def list_entries(path: Path, *, trusted: Path | None) -> list[tuple[str, os.stat_result]]:
+def list_entries(
+    path: Path | str, *, trusted: Path | str | None
+) -> list[tuple[str, os.stat_result]]:
     """(name, lstat) of every entry of directory `path` (none when it is missing)."""
     try:
         directory_fd = _open_directory(path, trusted=trusted, create=False)

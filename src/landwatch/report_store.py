@@ -1,6 +1,7 @@
 """Where reviews are kept: each report written durably into the repository's landwatch dir before
 its item is settled (a repeat run overwrites it), read back by `show`, and the unread markers
-through which the hooks' one line announces a review with findings once.
+through which the hooks' one line announces a review with findings once (each holding what the
+line will say of its review: landwatch.one_line).
 
 What the project's hooks said of a commit (the `project_hooks` kind) is kept beside its review,
 in a file of its own, and joined to it when it is read: the two kinds never write one file, so
@@ -14,49 +15,117 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Protocol
 
-from landwatch import layout
-from landwatch.files import list_entries, read_file, remove, write_atomic
+from landwatch import layout, one_line
+from landwatch.files import read_file, remove, write_atomic
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.project_hooks.results import HooksResult, joined
-from landwatch.review.report import Report
-
-
-class Told(Protocol):
-    """What is told of a commit: a review, or what the project's hooks said."""
-
-    @property
-    def commit(self) -> str: ...
-
-    @property
-    def findings(self) -> list[Finding]: ...
+from landwatch.review.report import Report, summary_of
 
 
 def write(
-    git_dir: os.PathLike[str] | str, report: Report, *, replaces: Report | None = None
+    git_dir: os.PathLike[str] | str,
+    report: Report,
+    *,
+    replaces: Report | None = None,
+    least: Severity = Severity.WARNING,
 ) -> Path:
-    """Durably (synced before it returns); marked unread when it has something to say.
+    """Durably (synced before it returns); marked unread when it has something to say: a
+    finding at `least` or above (error for a teammate's commits arriving by pull).
 
     `replaces` is the review of the commit a rebase or amend replaced by this one: what its
     reader already saw is not said again, and what was not seen yet is said once, for this one.
     """
     target = layout.report_file(git_dir, report.commit)
     write_atomic(target, json.dumps(report.as_dict(), indent=1), trusted=layout.common_dir(git_dir))
-    if _worth_telling(git_dir, report, replaces):
-        mark_unread(git_dir, report.commit)
+    told = _to_tell(git_dir, report, replaces, least)
+    if told is not None:
+        mark_unread(git_dir, report.commit, told)
     if replaces is not None and replaces.commit != report.commit:
         mark_read(git_dir, replaces.commit)
     return target
 
 
-def _worth_telling(git_dir: os.PathLike[str] | str, report: Told, replaces: Told | None) -> bool:
-    told = {f.fingerprint for f in report.findings if f.severity >= Severity.WARNING}
-    if not told:
-        return False
-    if replaces is None or is_unread(git_dir, replaces.commit):
-        return True
-    return bool(told - {finding.fingerprint for finding in replaces.findings})
+def _to_tell(
+    git_dir: os.PathLike[str] | str,
+    report: Report,
+    replaces: Report | None = None,
+    least: Severity = Severity.WARNING,
+) -> one_line.Told | None:
+    """What the one line is to say of `report`: its worst finding not told yet, and the rest
+    counted; None when it has nothing worth telling (nothing at `least` or above, nothing the
+    replaced review's reader has not seen)."""
+    worth = [f for f in report.findings if f.severity >= least]
+    if replaces is not None and not is_unread(git_dir, replaces.commit):
+        seen = {finding.fingerprint for finding in replaces.findings}
+        worth = [finding for finding in worth if finding.fingerprint not in seen]
+    return _told(report, worth)
+
+
+def _told(report: Report, worth: list[Finding]) -> one_line.Told | None:
+    """The line's words for `report`: the worst of `worth` named, the rest of it counted."""
+    if not worth:
+        return None
+    named = max(worth, key=lambda finding: finding.severity)  # the first of the worst
+    rest = summary_of([finding for finding in report.findings if finding is not named])
+    return one_line.Told(
+        report.commit,
+        int(named.severity),
+        named.rule,
+        named.message,
+        named.path,
+        named.line,
+        rest,
+    )
+
+
+def write_hooks(
+    git_dir: os.PathLike[str] | str,
+    result: HooksResult,
+    *,
+    replaces: str | None = None,
+    least: Severity = Severity.WARNING,
+) -> Path:
+    """What the project's hooks said of a commit, durably, beside its review; the commit marked
+    unread when they found something at `least` or above its reader was not told yet
+    (`replaces`: the commit a rebase or amend replaced by this one, whose hooks' findings may
+    have been seen), the line then naming the worst of that and of the review's untold."""
+    target = layout.hooks_report_file(git_dir, result.commit)
+    data = json.dumps(result.as_dict(), indent=1)
+    write_atomic(target, data, trusted=layout.common_dir(git_dir))
+    told = _hooks_to_tell(git_dir, result, replaces, least)
+    if told is not None:
+        mark_unread(git_dir, result.commit, told)
+    return target
+
+
+def _hooks_to_tell(
+    git_dir: os.PathLike[str] | str, result: HooksResult, replaces: str | None, least: Severity
+) -> one_line.Told | None:
+    review = read_review(git_dir, result.commit)
+    if review is None:
+        return None  # the hooks join a review: without one there is nothing to show yet
+    worth = [finding for finding in result.findings if finding.severity >= least]
+    earlier = read_hooks(git_dir, replaces) if replaces and replaces != result.commit else None
+    if earlier is not None and not is_unread(git_dir, earlier.commit):
+        seen = {finding.fingerprint for finding in earlier.findings}
+        worth = [finding for finding in worth if finding.fingerprint not in seen]
+    if worth and is_unread(git_dir, result.commit):
+        worth += [finding for finding in review.findings if finding.severity >= least]
+    return _told(joined(review, result), worth)
+
+
+def read_hooks(git_dir: os.PathLike[str] | str, commit: str) -> HooksResult | None:
+    """What the project's hooks said of `commit`; None when they have not run on it (or what
+    is kept is not a result of that commit)."""
+    try:
+        data = json.loads(
+            read_file(layout.hooks_report_file(git_dir, commit), trusted=layout.common_dir(git_dir))
+        )
+        result = HooksResult.from_dict(data)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return result if result.commit == commit else None
 
 
 def read(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
@@ -82,43 +151,19 @@ def read_review(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
     return report if report.commit == commit else None
 
 
-def write_hooks(
-    git_dir: os.PathLike[str] | str, result: HooksResult, *, replaces: str | None = None
-) -> Path:
-    """What the project's hooks said of a commit, durably, beside its review; the commit marked
-    unread when they found something its reader was not told yet (`replaces`: the commit a
-    rebase or amend replaced by this one, whose hooks' findings may have been seen)."""
-    target = layout.hooks_report_file(git_dir, result.commit)
-    data = json.dumps(result.as_dict(), indent=1)
-    write_atomic(target, data, trusted=layout.common_dir(git_dir))
-    earlier = read_hooks(git_dir, replaces) if replaces and replaces != result.commit else None
-    if _worth_telling(git_dir, result, earlier):
-        mark_unread(git_dir, result.commit)
-    return target
-
-
-def read_hooks(git_dir: os.PathLike[str] | str, commit: str) -> HooksResult | None:
-    """What the project's hooks said of `commit`; None when they have not run on it (or what
-    is kept is not a result of that commit)."""
-    try:
-        data = json.loads(
-            read_file(layout.hooks_report_file(git_dir, commit), trusted=layout.common_dir(git_dir))
-        )
-        result = HooksResult.from_dict(data)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
-    return result if result.commit == commit else None
-
-
 def stored(git_dir: os.PathLike[str] | str, commit: str) -> bool:
     """Whether a report of `commit` is kept (readable or not)."""
     return os.path.lexists(layout.report_file(git_dir, commit))
 
 
-def mark_unread(git_dir: os.PathLike[str] | str, commit: str) -> None:
-    # A fresh file: its mtime orders the unread, newest first.
+def mark_unread(
+    git_dir: os.PathLike[str] | str, commit: str, told: one_line.Told | None = None
+) -> None:
+    """The marker holding what the one line is to say (one_line.Told); a fresh file, whose mtime
+    orders the unread, newest first."""
     marker = layout.UNREAD.path(git_dir) / commit
-    write_atomic(marker, b"", trusted=layout.common_dir(git_dir), durable=False)
+    content = told.text() if told is not None else b""
+    write_atomic(marker, content, trusted=layout.common_dir(git_dir), durable=False)
 
 
 def is_unread(git_dir: os.PathLike[str] | str, commit: str) -> bool:
@@ -131,13 +176,7 @@ def is_unread(git_dir: os.PathLike[str] | str, commit: str) -> bool:
 
 def unread(git_dir: os.PathLike[str] | str) -> list[str]:
     """Commits whose reviews have findings nobody was told about, newest first."""
-    try:
-        entries = list_entries(layout.UNREAD.path(git_dir), trusted=layout.common_dir(git_dir))
-    except OSError:
-        return []
-    return [
-        name for name, info in sorted(entries, key=lambda e: (e[1].st_mtime, e[0]), reverse=True)
-    ]
+    return one_line.markers(layout.UNREAD.path(git_dir), trusted=layout.common_dir(git_dir))
 
 
 def mark_read(git_dir: os.PathLike[str] | str, commit: str) -> None:
@@ -155,3 +194,20 @@ def unread_reports(git_dir: os.PathLike[str] | str) -> list[Report]:
         else:
             reports.append(found)
     return reports
+
+
+def unread_told(git_dir: os.PathLike[str] | str) -> list[one_line.Told]:
+    """What the one line is to say of each unread review, newest first. A marker that says
+    nothing readable (an older landwatch's) is told from its review; markers of reviews gone,
+    or with no findings, are dropped."""
+    told = []
+    markers = layout.UNREAD.path(git_dir)
+    for commit, said in one_line.read(markers, trusted=layout.common_dir(git_dir)):
+        if said is None or not stored(git_dir, commit):
+            found = read(git_dir, commit)
+            said = _to_tell(git_dir, found) if found is not None and found.findings else None
+        if said is None:
+            mark_read(git_dir, commit)
+        else:
+            told.append(said)
+    return told

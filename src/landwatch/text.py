@@ -6,7 +6,9 @@ it depends on nothing of ours.
 
 from __future__ import annotations
 
-from pathlib import Path
+TYPE_CHECKING = False  # neither typing nor pathlib at run time: `landwatch prompt` pays imports
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # Characters that reorder or hide what follows them on screen ("Trojan Source", CVE-2021-42574)
 # and that end a line in some terminals: shown as escapes, never obeyed.
@@ -56,15 +58,28 @@ def repository_name(git_dir: Path) -> str:
 
 
 def short_path(path: str, width: int, home: str | None = None) -> str:
-    """A path that fits `width`: the home directory as ~, then, if still too long, its start
-    left out at a `/` (`…/project/.git`), never cut inside a name when that can be helped."""
+    """A path that fits `width`: the home directory as ~, then, if still too long, its middle
+    left out at `/`s (`~/work/…/project/.git`). The repository's own name (the directory
+    holding `.git`, or the last one) stays, shortened in its own middle only when it alone is
+    too long (`…/a-very-l…ng-name/.git`)."""
     home = (home or "").rstrip("/")  # a home of / shortens nothing
     if home and (path == home or path.startswith(home + "/")):
         path = "~" + path[len(home) :]
     if len(path) <= width:
         return path
-    tail = path[-(width - 1) :] if width > 1 else ""
-    cut = tail.find("/")
-    if 0 <= cut < len(tail) - 1:
-        tail = tail[cut:]
-    return "…" + tail
+    parts = path.split("/")
+    # `project/.git`, `project/.git/worktrees/topic`: the name is the directory holding `.git`.
+    at = next((i for i in range(len(parts) - 1, 0, -1) if parts[i] == ".git"), 0)
+    at = at if at >= len(parts) - 3 else len(parts)
+    name, after = parts[at - 1], "".join(f"/{part}" for part in parts[at:])
+    before = path[: len(path) - len(name) - len(after)]
+    # As much of the start as fits beside `…/name`, back to the end of a whole directory.
+    start = before[: max(0, width - len(name) - len(after) - 2)]
+    start = start[: start.rfind("/") + 1]
+    if start:
+        return start + "…/" + name + after
+    room = max(width - len(after) - 2, 3)
+    if len(name) > room:
+        half = (room - 1) // 2
+        name = name[: room - 1 - half] + "…" + name[len(name) - half :]
+    return "…/" + name + after

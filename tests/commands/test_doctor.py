@@ -12,9 +12,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from landwatch import registry
+import pytest
+
+from landwatch import registry, report_store
+from support import TOOLS
 from support.daemon import run_reviewer
-from support.repos import Repo, back_date
+from support.repos import Repo, back_date, installed
 
 
 def test_a_setting_landwatch_cannot_use_is_named_with_the_command_that_mends_it(
@@ -27,7 +30,7 @@ def test_a_setting_landwatch_cannot_use_is_named_with_the_command_that_mends_it(
     assert "landwatch.maintenance.interval = '90.5' is not a whole number of seconds" in line
     assert "landwatch uses 3600" in line
     fix = line.rpartition("; fix: ")[2]
-    assert fix.endswith("config --unset landwatch.maintenance.interval")
+    assert fix.endswith("config --unset-all landwatch.maintenance.interval")
     subprocess.run(shlex.split(fix), check=True)
     assert "interval" not in repo.landwatch("doctor").stdout
 
@@ -84,3 +87,107 @@ def test_doctor_on_a_healthy_setup_is_quiet(repo: Repo, tmp_path: Path) -> None:
         )
     finally:
         repo.landwatch("service", "stop")
+
+
+def test_an_unusable_work_directory_is_told_once_and_named_with_what_mends_it(
+    repo: Repo,
+) -> None:
+    pending = repo.git_dir / "landwatch" / "pending"
+    pending.rmdir()
+    pending.write_text("")  # a file where the reviewer claims from
+    oid = repo.land("recorded, never claimed")
+    assert repo.said == (
+        "landwatch: .git/landwatch/pending is not a directory of landwatch's: what lands here "
+        "is recorded but not reviewed; run: landwatch doctor\n"
+    )
+    ran = run_reviewer("--once")
+    assert ran.returncode == 0, ran.stderr
+    claims = [line for line in ran.stderr.splitlines() if "cannot claim" in line]
+    assert claims == [f"landwatch: cannot claim from {repo.git_dir}: Not a directory"]
+    assert "landwatch: landwatch:" not in ran.stderr
+    doctor = repo.landwatch("doctor")
+    assert doctor.returncode == 1
+    [line] = [line for line in doctor.stdout.splitlines() if str(pending) in line]
+    assert line.startswith(
+        f"landwatch: {pending} is not a directory: what lands in {repo.git_dir} is recorded "
+        "but never reviewed; fix: mv "
+    )
+    subprocess.run(shlex.split(line.rpartition("; fix: ")[2]), check=True)
+    assert str(pending) not in repo.landwatch("doctor").stdout
+    assert run_reviewer("--once").returncode == 0
+    assert report_store.read(repo.git_dir, oid) is not None
+
+
+def test_doctor_fix_sets_a_file_in_place_of_a_state_directory_aside(repo: Repo) -> None:
+    claimed = repo.git_dir / "landwatch" / "claimed"
+    claimed.rmdir()
+    claimed.write_text("kept")
+    fixed = repo.landwatch("doctor", "--fix")
+    try:
+        assert f"landwatch: moved {claimed} aside to {claimed}.not-a-directory." in fixed.stdout
+        assert claimed.is_dir() or not claimed.exists()
+        [aside] = claimed.parent.glob("claimed.not-a-directory.*")
+        assert aside.read_text() == "kept"
+    finally:
+        repo.landwatch("service", "stop")
+
+
+def test_a_setting_of_your_own_config_is_told_once_with_no_repository_registered(
+    tmp_path: Path,
+) -> None:
+    """~/.gitconfig is every repository's: told once, wherever doctor runs, with the command
+    that unsets it there (not in a repository, where it is not)."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    subprocess.run(["git", "config", "--global", "landwatch.notify", "loud"], check=True)
+    doctor = subprocess.run(
+        [sys.executable, "-m", "landwatch", "doctor"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+    )
+    assert doctor.returncode == 1
+    [line] = [line for line in doctor.stdout.splitlines() if "notify" in line]
+    assert line == (
+        f"landwatch: {Path.home() / '.gitconfig'}: git config landwatch.notify = 'loud' is not "
+        "off, errors or findings; landwatch sends no notification; fix: git config --global "
+        "--unset-all landwatch.notify"
+    )
+    for n in range(2):
+        installed(tmp_path / f"repo{n}")
+    told = Repo.existing(tmp_path / "repo0").landwatch("doctor").stdout
+    assert [line for line in told.splitlines() if "notify" in line] == [line]
+    subprocess.run(shlex.split(line.rpartition("; fix: ")[2]), check=True)
+    assert "notify" not in Repo.existing(tmp_path / "repo0").landwatch("doctor").stdout
+
+
+HUSKY = TOOLS / "npm" / "node_modules" / "husky" / "bin.js"
+
+
+@pytest.mark.skipif(
+    shutil.which("node") is None or not HUSKY.exists(), reason="husky is not installed"
+)
+def test_a_husky_worktree_whose_landings_no_hook_records_is_told(tmp_path: Path) -> None:
+    """husky's core.hooksPath, `.husky/_`, is each worktree's own: missing in a new linked
+    worktree (git runs no hook there), or husky's shims alone once husky ran there."""
+    repo = Repo(tmp_path / "repo")
+    (repo.path / ".gitignore").write_text("_\n")  # as husky's own .husky/_/.gitignore says
+    subprocess.run(["node", str(HUSKY)], cwd=repo.path, check=True, capture_output=True)
+    repo.install()
+    repo.git("worktree", "add", "-q", "-b", "side", str(tmp_path / "side"))
+    side = Repo.existing(tmp_path / "side")
+    hooks = tmp_path / "side" / ".husky" / "_"
+    doctor = repo.landwatch("doctor")
+    assert (
+        f"landwatch: {side.path}: core.hooksPath names {hooks}, which is not there: git runs "
+        "no hook; what lands there is not recorded by a hook (the reflog sweep reviews it, "
+        "later); fix: call landwatch's hooks from the tool's (docs/hooks.md, a lasting husky "
+        "setup)"
+    ) in doctor.stdout.splitlines()
+    subprocess.run(["node", str(HUSKY)], cwd=side.path, check=True, capture_output=True)
+    doctor = repo.landwatch("doctor")
+    assert (
+        f"landwatch: {side.path}: git runs husky's hooks from {hooks}, not landwatch's; what "
+        "lands there is not recorded by a hook"
+    ) in doctor.stdout
+    assert "all well" not in doctor.stdout

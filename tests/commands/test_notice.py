@@ -16,8 +16,11 @@ import pytest
 from landwatch import layout, work_item
 from landwatch.commands import notice
 from landwatch.work_item import FAILED, PENDING
+from support.daemon import run_reviewer
 from support.queue import git_env, tmpfs
 from support.repos import Repo, back_date, installed
+from support.review import KEY_ID
+from support.tokens import github_token
 
 
 def said(repo: Repo, message: str, **env: str) -> str:
@@ -117,6 +120,19 @@ def test_items_given_up_are_told_once(repo: Repo) -> None:
         f"landwatch: gave up the review of {claimed.item.oid[:7]} in repo; see landwatch status\n"
     )
     assert said(repo, "three") == ""
+
+
+def test_garbage_set_aside_is_told_as_what_it_is_not_as_a_commit(repo: Repo) -> None:
+    """Garbage in ready/ (a directory) ends in failed/ as `invalid-<digest>`: no commit has
+    that id."""
+    (repo.git_dir / "landwatch" / "ready" / "review-zzz.123").mkdir()
+    assert run_reviewer("--once").returncode == 0
+    [aside] = work_item.entries(repo.git_dir, FAILED)
+    assert aside.startswith("invalid-")
+    assert said(repo, "two") == (
+        "landwatch: gave up an unreadable item (not one landwatch wrote) in repo; see "
+        "landwatch status\n"
+    )
 
 
 def test_given_up_is_told_once_whatever_the_clock_did(repo: Repo) -> None:
@@ -306,3 +322,46 @@ def test_a_reinstall_leaves_what_was_given_up_to_be_told(repo: Repo) -> None:
     repo.install()
     assert not (repo.git_dir / "landwatch" / "told").exists()
     assert "gave up the review of" in said(repo, "two")
+
+
+def test_the_worst_unread_finding_is_named_though_a_newer_review_waits(repo: Repo) -> None:
+    key = repo.land("Add the key", {"b.py": f"x = 1\ny = 2\nKEY = '{KEY_ID}'\n"})
+    later = repo.land("Trailing", {"a.txt": "one  \ntwo  \n"})
+    assert run_reviewer("--once").returncode == 0
+    assert said(repo, "next") == (
+        "landwatch: S002 AWS access key ID in b.py:3, +1 info · "
+        f"landwatch show {key[:7]} (1 more unread: landwatch show --unread)\n"
+    )
+    # The one named is read; the next landing names what is left.
+    assert said(repo, "again") == (
+        f"landwatch: P001 trailing whitespace in a.txt:1, +1 warning · landwatch show {later[:7]}\n"
+    )
+    assert said(repo, "quiet") == ""
+
+
+def test_a_finding_of_the_message_is_placed_there(repo: Repo) -> None:
+    oid = repo.land("WIP: half a parser", {"notes.txt": "clean\n"})
+    assert run_reviewer("--once").returncode == 0
+    told = said(repo, "next")
+    assert told.startswith("landwatch: M004 ") and told.endswith(
+        f" in the commit message · landwatch show {oid[:7]}\n"
+    ), told
+
+
+def test_the_named_finding_is_escaped_and_its_secrets_redacted(repo: Repo) -> None:
+    token = github_token("Q7w2")  # built here: this file holds no token whole
+    oid = repo.land("hostile", {f"keys/{token}\x1b]0;pwned\x07.txt": "x  \n"})
+    assert run_reviewer("--once").returncode == 0
+    told = said(repo, "next")
+    assert told.startswith("landwatch: ") and told.endswith(f"landwatch show {oid[:7]}\n"), told
+    assert token not in told and "\x1b" not in told and "\x07" not in told
+    assert " in keys/ghp_…\\x1b]0;pwned\\x07.txt, +1 warning" in told, told
+
+
+def test_a_marker_an_older_landwatch_left_empty_is_told_from_its_review(repo: Repo) -> None:
+    oid = repo.land("Trailing", {"a.txt": "one  \n"})
+    assert run_reviewer("--once").returncode == 0
+    (layout.UNREAD.path(repo.git_dir) / oid).write_bytes(b"")  # as they were written before
+    assert said(repo, "next") == (
+        f"landwatch: P001 trailing whitespace in a.txt:1 · landwatch show {oid[:7]}\n"
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from support.repos import Repo
+from support.terminal import Terminal, words
 
 
 def test_review_command_exit_status_and_formats(repo: Repo) -> None:
@@ -22,3 +23,43 @@ def test_review_command_exit_status_and_formats(repo: Repo) -> None:
     assert json.loads(repo.landwatch("review", "--sarif").stdout)["version"] == "2.1.0"
     missing = repo.landwatch("review", "nope")
     assert missing.returncode == 1 and missing.stderr.count("\n") == 1
+
+
+def test_review_finds_debuggers_beyond_python(repo: Repo) -> None:
+    repo.land(
+        "debuggers",
+        {"src/app.js": "function f() {\n  debugger;\n}\n", "lib/task.rb": "binding.pry\n"},
+        hooks=False,
+    )
+    shown = repo.landwatch("review")
+    assert shown.returncode == 0, shown.stderr
+    data = json.loads(repo.landwatch("review", "--json").stdout)
+    found = [(f["rule"], f["path"], f["line"]) for f in data["findings"] if f["rule"] == "P007"]
+    assert found == [("P007", "lib/task.rb", 1), ("P007", "src/app.js", 2)]
+    assert "P007 debug-statement" in shown.stdout
+
+
+SUBJECT = "Add the cart total, with a subject long enough to run past the eighty columns"
+CART = (
+    "def total(items):\n"
+    "    import pdb; pdb.set_trace()\n"
+    "    return sum(item.price_with_the_tax_included_and_rounded for item in items)   \n"
+)
+
+
+def test_review_at_80_columns_wraps_at_words(repo: Repo, terminal: Terminal) -> None:
+    repo.land(SUBJECT, {"app/cart.py": CART}, hooks=False)
+    screen = terminal.landwatch(repo.path, "review", "--no-linters")
+    shown = words(screen)
+    for said in (
+        "(commit): 3 warnings, 1 info",
+        "3 added lines checked",
+        "C002 source-without-tests: source changed (app/cart.py) but no test file did",
+        SUBJECT,
+        CART.splitlines()[2],
+    ):
+        assert set(said.split()) <= shown, screen
+    # A finding's message goes on under its own start; a line of code under its bar.
+    lines = screen.splitlines()
+    assert any(line.startswith("           ") and "did" in line for line in lines), screen
+    assert any(line.startswith("    │ ") and "items)" in line for line in lines), screen

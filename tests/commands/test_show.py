@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 import urllib.parse
 
+from landwatch.commands.show import IN_FULL
 from support.daemon import run_reviewer
 from support.repos import Repo
+from support.review import KEY_ID
+from support.terminal import Terminal, words
 from support.tokens import github_token
 
 
@@ -50,3 +53,70 @@ def test_unread_subjects_show_no_token_or_password(repo: Repo) -> None:
     assert listed.returncode == 0, listed.stderr
     assert "Use ghp_… via https://deploy:" in listed.stdout
     assert token not in listed.stdout and secret not in listed.stdout
+
+
+def test_show_at_80_columns_wraps_at_words(repo: Repo, terminal: Terminal) -> None:
+    subject = "Sum the prices of the cart, with a subject long enough to run past eighty columns"
+    code = "    return sum(item.price_with_the_tax_included_and_rounded for item in items)   "
+    oid = repo.land(subject, {"app/cart.py": f"def total(items):\n{code}\n"})
+    assert run_reviewer("--once").returncode == 0
+    screen = terminal.landwatch(repo.path, "show", oid)
+    shown = words(screen)
+    for said in ("2 warnings, 1 info", "2 added lines checked", subject, code):
+        assert set(said.split()) <= shown, screen
+    assert all(len(line) <= 80 for line in screen.splitlines())
+
+
+def test_a_rebased_commit_is_shown_under_its_own_id_saying_whence(repo: Repo) -> None:
+    repo.git("checkout", "-q", "-b", "topic")
+    before = repo.land("topic", {"a.txt": "trailing  \n"})
+    assert run_reviewer("--once").returncode == 0
+    repo.git("checkout", "-q", "main")
+    repo.land("upstream", {"c.txt": "clean\n"}, hooks=False)
+    repo.git("checkout", "-q", "topic")
+    assert repo.run("rebase", "-q", "main").returncode == 0
+    after = repo.head()
+    assert run_reviewer("--once").returncode == 0
+    shown = repo.landwatch("show")
+    assert shown.returncode == 0, shown.stderr
+    head = shown.stdout.splitlines()[0]
+    assert head.startswith(
+        f"landwatch review of {after[:12]} (commit, carried over from {before[:12]}): 1 warning"
+    ), head
+    stored = json.loads(repo.landwatch("show", "--json").stdout)
+    assert (stored["commit"], stored["label"], stored["carried_from"]) == (
+        after,
+        after[:12],
+        before,
+    )
+    [run] = json.loads(repo.landwatch("show", "--sarif").stdout)["runs"]
+    assert run["properties"]["range"] == after[:12]
+    assert run["properties"]["carriedFrom"] == before
+
+
+def heads(shown: str) -> list[str]:
+    """The commits whose reviews `show` printed whole, in order."""
+    return [line.split()[3] for line in shown.splitlines() if line.startswith("landwatch review")]
+
+
+def test_unread_reviews_are_shown_whole_the_worst_first_and_only_they_marked_read(
+    repo: Repo,
+) -> None:
+    key = repo.land("Add the key", {"b.py": f"x = 1\ny = 2\nKEY = '{KEY_ID}'\n"})
+    warned = [repo.land(f"warning {n}", {f"w{n}.txt": "trailing  \n"}) for n in range(IN_FULL)]
+    assert run_reviewer("--once").returncode == 0
+    first = repo.landwatch("show", "--unread")
+    assert first.returncode == 0, first.stderr
+    # The key's review first, though the oldest; then the newest of the others.
+    newest = [oid[:12] for oid in reversed(warned)]
+    assert heads(first.stdout) == [key[:12], *newest[: IN_FULL - 1]]
+    assert "Add the key" in first.stdout and "warning 4" in first.stdout
+    assert "  3 error   S002 " in first.stdout and KEY_ID not in first.stdout
+    assert "w4.txt" in first.stdout and "trailing-whitespace" in first.stdout
+    # The one not shown whole is listed, and left unread for the next call.
+    *_, told, listed = first.stdout.splitlines()
+    assert told == "landwatch: 1 more review unread, not shown yet (landwatch show --unread again):"
+    assert listed.startswith(warned[0][:12]) and listed.endswith("warning 0")
+    second = repo.landwatch("show", "--unread")
+    assert heads(second.stdout) == [warned[0][:12]] and "w0.txt" in second.stdout
+    assert repo.landwatch("show", "--unread").stdout == "landwatch: no unread reviews\n"

@@ -13,6 +13,7 @@ import pytest
 from landwatch.commands import status
 from support.daemon import reviewer_env, running
 from support.repos import Repo, installed
+from support.terminal import Terminal, words
 
 
 def test_status_json_and_table(repo: Repo) -> None:
@@ -133,3 +134,22 @@ def test_every_registered_repository_shows_its_coverage(tmp_path: Path) -> None:
         str(fine.git_dir.resolve()): "hooks ok",
         str(gone.git_dir.resolve()): "sweep only",
     }
+
+
+def test_status_at_80_columns_keeps_headers_rows_and_names(
+    tmp_path: Path, terminal: Terminal
+) -> None:
+    deep = tmp_path / "a-rather-long-directory-name" / "and-another-one-below-it"
+    name = "the-repository-named-so"
+    kept = installed(deep / name)
+    kept.land("waiting")
+    gone = installed(deep / "gone-away-project")
+    shutil.rmtree(gone.path)
+    data = json.loads(kept.landwatch("status", "--json").stdout)
+    [problem] = [r["problem"] for r in data["repositories"] if r["problem"]]
+    screen = terminal.landwatch(kept.path, "status")
+    header = next(line for line in screen.splitlines() if line.startswith("worktree"))
+    assert header.split() == ["worktree", "waiting", "oldest", "working", "done", "given", "up"]
+    row = next((line for line in screen.splitlines() if name in line), screen)
+    assert f"…/{name}/.git" in row and row.split()[1] == "1", screen  # one waiting
+    assert set(f"skipped: {problem}".split()) <= words(screen), screen

@@ -1,11 +1,13 @@
 """`landwatch uninstall`: the hooks out of a repository, the ones they replaced put back exactly, a
 hook someone else wrote over ours left as it is, the hooks taken from where install wrote them, what
-was trusted there withdrawn. With --all, landwatch removed for a person: every repository's hooks
-(the ones they replaced back, byte for byte), the service, the per-user files and the command links,
+was trusted there withdrawn, the queue and reports removed (or kept, saying where). With --all,
+landwatch removed for a person: every repository's hooks (the ones they replaced back, byte for
+byte) and data, the service once the reviewer has ended, the per-user files and the command links,
 after saying what goes."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import stat
@@ -15,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import hooks, layout, registry, trust
+from landwatch import __version__, hooks, layout, registry, trust
 from landwatch.commands import uninstall
-from support.daemon import run_reviewer
+from landwatch.daemon.lock import holder
+from support.daemon import journal_lines, reviewer_env, run_reviewer, running, wait_for
 from support.repos import Repo, foreign_hook, installed, run_cli
 from support.review import canary_linter
 
@@ -93,11 +96,38 @@ def test_keep_data_keeps_the_queues_and_reports(setup: tuple[Repo, Repo, Path, P
     assert done.returncode == 0, done.stdout
     assert (plain.git_dir / "landwatch" / "pending").is_dir()
     assert not hooks.is_ours(plain.git_dir / "hooks" / "post-commit")
+    work = plain.git_dir / "landwatch"
+    assert f"landwatch: the queue and reports stay in {work}; rm -rf {work}\n" in done.stdout
 
 
-def test_keep_data_and_yes_go_with_all(repo: Repo) -> None:
+def test_yes_goes_with_all(repo: Repo) -> None:
     wrong = repo.landwatch("uninstall", "--yes")
-    assert wrong.returncode == 2 and "go with --all" in wrong.stderr
+    assert wrong.returncode == 2 and wrong.stderr == "landwatch: --yes goes with --all\n"
+
+
+def test_uninstall_removes_the_queue_and_reports_of_every_worktree(repo: Repo) -> None:
+    repo.git("worktree", "add", "-q", "-b", "side", str(repo.path.parent / "side"))
+    side = Repo.existing(repo.path.parent / "side")
+    side.land("in the linked worktree")
+    works = [repo.git_dir / "landwatch", side.git_dir / "landwatch"]
+    assert all(work.is_dir() for work in works)
+    said = repo.landwatch("uninstall")
+    assert said.returncode == 0, said.stderr
+    assert said.stdout.splitlines()[-1] == (
+        f"landwatch: removed the queue and reports ({works[0]}, {works[1]})"
+    )
+    assert not any(os.path.lexists(work) for work in works)
+
+
+def test_keep_data_keeps_them_and_says_where_and_how_to_remove_them(repo: Repo) -> None:
+    oid = repo.land("recorded")
+    said = repo.landwatch("uninstall", "--keep-data")
+    assert said.returncode == 0, said.stderr
+    work = repo.git_dir / "landwatch"
+    assert said.stdout.splitlines()[-1] == (
+        f"landwatch: the queue and reports stay in {work}; rm -rf {work}"
+    )
+    assert [pending for pending, _ in repo.pending()] == [oid]
 
 
 def test_uninstall_restores_foreign_hooks_exactly(tmp_path: Path) -> None:
@@ -150,7 +180,7 @@ def test_uninstall_withdraws_everything_at_once(tmp_path: Path, repo: Repo) -> N
     repo.land("a linter", {".landwatch.toml": canary_linter(canary)}, hooks=False)
     assert repo.landwatch("trust", "--yes").returncode == 0
     oids = [repo.land(f"waiting {n}", {"m.py": f"x = {n}\n"}) for n in range(3)]
-    said = repo.landwatch("uninstall").stdout
+    said = repo.landwatch("uninstall", "--keep-data").stdout
     assert "withdrew what you trusted here" in said
     assert run_reviewer("--once").returncode == 0
     assert not canary.exists()
@@ -159,3 +189,78 @@ def test_uninstall_withdraws_everything_at_once(tmp_path: Path, repo: Repo) -> N
     repo.install()
     assert run_reviewer("--once").returncode == 0
     assert repo.pending() == [] and not canary.exists()  # reviewed, trust not restored
+
+
+def open_gate(gate: Path) -> None:
+    """Let the Blocking handler's review end, if one waits on `gate` (else nothing waits)."""
+    with contextlib.suppress(OSError):  # ENXIO: no review waits on it
+        fd = os.open(gate, os.O_WRONLY | os.O_NONBLOCK)
+        os.write(fd, b"x")
+        os.close(fd)
+
+
+def uninstall_all_running(reviewer_pid: int) -> subprocess.Popen[str]:
+    """`landwatch uninstall --all --yes` started beside the reviewer `reviewer_pid`."""
+    assert holder() is not None and holder().pid == reviewer_pid  # type: ignore[union-attr]
+    return subprocess.Popen(
+        [sys.executable, "-m", "landwatch", "uninstall", "--all", "--yes"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "LANDWATCH_TEST_SCHEDULER": "detach"},
+    )
+
+
+def test_uninstall_all_waits_for_the_reviewer_to_end_before_removing_its_state(
+    repo: Repo, tmp_path: Path, journal: Path
+) -> None:
+    """Asked to stop, the reviewer finishes its review and writes its log and state as it ends:
+    removed before, the state directory came back, and "nothing runs" was said too soon."""
+    gate = tmp_path / "gate"
+    os.mkfifo(gate)
+    oid = repo.land("under review")
+    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
+    with running("--grace", "300", "--handler", "review=support.handlers:Blocking", env=env) as rv:
+        wait_for(lambda: ["start", oid] in journal_lines(journal), "the review to start")
+        removing = uninstall_all_running(rv.pid)
+        assert removing.stdout is not None
+        said = []
+        try:
+            for line in removing.stdout:
+                said.append(line)
+                if line.startswith("landwatch: waiting for the reviewer"):
+                    assert rv.poll() is None and layout.state_dir().is_dir()  # nothing gone yet
+                    open_gate(gate)  # the review ends; so does the reviewer
+            assert removing.wait(timeout=120) == 0, said
+            assert rv.poll() is not None, "uninstall ended while the reviewer still ran"
+        finally:
+            open_gate(gate)
+    assert said[-1] == "landwatch: removed; nothing of it runs any more\n"
+    assert not layout.state_dir().exists()
+    assert [words[0] for words in journal_lines(journal)] == ["start", "done"]
+
+
+def test_uninstall_all_waits_for_the_reviewer_only_so_long(
+    repo: Repo, tmp_path: Path, journal: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gate = tmp_path / "gate"
+    os.mkfifo(gate)
+    oid = repo.land("under review")
+    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
+    monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", "detach")
+    with running("--grace", "300", "--handler", "review=support.handlers:Blocking", env=env) as rv:
+        wait_for(lambda: ["start", oid] in journal_lines(journal), "the review to start")
+        out = io.StringIO()
+        # The review never ends while the gate is shut: however fast the machine, it outlives
+        # any wait.
+        code = uninstall.uninstall_everything(keep_data=False, yes=True, out=out, stop_wait=1)
+        assert rv.poll() is None
+        open_gate(gate)
+    state = layout.state_dir()
+    assert code == 1
+    assert out.getvalue().splitlines()[-1] == (
+        f"landwatch: removed, but the reviewer (pid {rv.pid}, foreground, landwatch "
+        f"{__version__}) has not ended after 1 s; {state} is kept for it: once it has "
+        f"ended, rm -rf {state}"
+    )
+    assert state.is_dir() and not layout.config_dir().exists() and registry.registered() == []

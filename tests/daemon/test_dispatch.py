@@ -122,3 +122,41 @@ def test_the_reviewer_takes_nothing_more_once_a_repository_is_uninstalled(
     assert repo.pending() == [(oid, None)]
     assert work_item.entries(repo.git_dir, work_item.CLAIMED) == []
     assert other.pending() == [] and report_store.read(other.git_dir, elsewhere) is not None
+
+
+def test_a_queue_that_cannot_be_used_is_logged_once_a_problem(
+    repo: Repo,
+    tmp_path: Path,
+    journal: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A file where pending/ should be fails every claim; the log says so once, not at every
+    pass, and again if it comes back once mended."""
+    monkeypatch.setenv("LANDWATCH_TEST_JOURNAL", str(journal))
+    clock = FakeClock()
+    reviewer = in_process({"review": Noop(clock=clock)}, clock, tmp_path / "state.json")
+    pending = repo.git_dir / "landwatch" / "pending"
+
+    def break_pending() -> None:
+        pending.rmdir()
+        pending.write_text("")
+
+    break_pending()
+    repo.land("waits")
+    for _ in range(3):
+        reviewer.poke(repo.git_dir)  # as the hook's file event would
+        settle_down(reviewer)
+    said = f"cannot claim from {repo.git_dir}: Not a directory"
+    assert caplog.text.count(said) == 1
+    pending.unlink()
+    reviewer.poke(repo.git_dir)
+    settle_down(reviewer)
+    assert len(done_ids(repo.git_dir)) == 1
+    break_pending()
+    repo.land("waits again", "g")
+    reviewer.poke(repo.git_dir)
+    settle_down(reviewer)
+    reviewer.shutdown()
+    assert caplog.text.count(said) == 2
+    assert "landwatch: " not in caplog.text

@@ -4,12 +4,17 @@ grace, the warm worker dying with it, detached in the background."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
+import stat
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from landwatch import layout, work_item
+from landwatch.daemon.process import PrivateLog
 from support.daemon import (
     done_ids,
     journal_lines,
@@ -120,3 +125,33 @@ def test_detach_runs_in_the_background(repo: Repo, journal: Path) -> None:
     finally:
         os.kill(pid, signal.SIGTERM)
         wait_for(lambda: process_gone(pid), "the daemon to stop")
+
+
+def test_the_log_is_0600_in_a_0700_directory_also_when_it_was_not(repo: Repo) -> None:
+    """As docs/security.md says of every file: a new log, and one an older release left 0644."""
+    log = layout.REVIEWER_LOG.path()
+    assert run_reviewer("--once").returncode == 0
+    assert stat.S_IMODE(log.stat().st_mode) == 0o600
+    assert stat.S_IMODE(log.parent.stat().st_mode) == 0o700
+    log.chmod(0o644)
+    kept = log.read_text()
+    assert run_reviewer("--once").returncode == 0
+    assert stat.S_IMODE(log.stat().st_mode) == 0o600
+    assert log.read_text().startswith(kept)  # appended to, not replaced
+
+
+def test_a_rotated_log_starts_0600_and_no_link_is_written_through(tmp_path: Path) -> None:
+    log = tmp_path / "reviewer.log"
+    handler = PrivateLog(log, maxBytes=10, backupCount=1)
+    try:
+        for n in range(2):
+            handler.emit(logging.makeLogRecord({"msg": f"line {n} is longer than ten bytes"}))
+    finally:
+        handler.close()
+    for path in (log, tmp_path / "reviewer.log.1"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    log.unlink()
+    log.symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(OSError):
+        PrivateLog(log)
+    assert not (tmp_path / "elsewhere").exists()

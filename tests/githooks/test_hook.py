@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,51 @@ def test_the_happy_path_spawns_no_process(repo: Repo, tmp_path: Path) -> None:
     spawned_by_hook = [p for p in programs[1:] if not p.endswith("/git")]
     assert [os.path.basename(p) for p in spawned_by_hook] == ["post-commit"]
     assert repo.pending() == [(repo.head(), None)]
+
+
+NOBODY = 65534
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None,
+    reason="landing as a second user needs root and setpriv",
+)
+def test_a_second_user_of_a_shared_repository_is_told_whose_the_work_directory_is() -> None:
+    """The repository's work directory is whoever installed landwatch there: it exists, so
+    "cannot create" said the wrong thing to the second user landing there."""
+    base = Path(tempfile.mkdtemp(prefix="landwatch-shared-"))  # /tmp: nobody may reach it
+    try:
+        base.chmod(0o755)
+        repo = Repo(base / "repo")
+        repo.install()
+        subprocess.run(["chmod", "-R", "a+rwX", str(repo.path)], check=True)
+        work = repo.git_dir / "landwatch"
+        work.chmod(0o700)  # as landwatch keeps it: its installer's alone
+        home = base / "home"
+        home.mkdir(mode=0o777)
+        home.chmod(0o777)
+        as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+        landed = subprocess.run(
+            [
+                *as_nobody,
+                "git",
+                "-c",
+                "safe.directory=*",
+                "commit",
+                "-q",
+                "--allow-empty",
+                "-m",
+                "x",
+            ],
+            cwd=repo.path,
+            env=git_env(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config")),
+            capture_output=True,
+            text=True,
+        )
+        assert landed.returncode == 0, landed.stderr
+        assert landed.stderr == (
+            f"landwatch: the work directory .git/landwatch is another user's (uid "
+            f"{os.getuid()}): nothing of yours is recorded here\n"
+        )
+    finally:
+        shutil.rmtree(base)

@@ -8,7 +8,9 @@ from pathlib import Path
 from landwatch import layout, report_store, work_item
 from landwatch.work_item import DONE
 from support.daemon import run_reviewer
+from support.queue import git
 from support.repos import Repo, installed
+from support.review import KEY_ID
 
 
 def test_the_reviewer_reviews_landings_and_the_hooks_tell_once(repo: Repo) -> None:
@@ -22,7 +24,10 @@ def test_the_reviewer_reviews_landings_and_the_hooks_tell_once(repo: Repo) -> No
     stored = report_store.read(repo.git_dir, oid)
     assert stored is not None and stored.summary() == "2 warnings, 1 info"
     told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
-    assert told == f"landwatch: {oid[:7]} — 2 warnings, 1 info · landwatch show {oid[:7]}\n"
+    assert told == (
+        "landwatch: P001 trailing whitespace in a.py:1, +1 warning, 1 info · "
+        f"landwatch show {oid[:7]}\n"
+    )
     assert repo.run("commit", "-q", "--allow-empty", "-m", "again").stderr == ""
     shown = repo.landwatch("show", oid)
     assert shown.returncode == 0 and "a.py" in shown.stdout and "debug-statement" in shown.stdout
@@ -78,7 +83,7 @@ def test_a_rebase_does_not_say_again_what_was_seen(repo: Repo) -> None:
     assert run_reviewer("--once").returncode == 0
     carried = report_store.read(repo.git_dir, new)
     assert carried is not None and carried.summary() == "1 warning"
-    assert f"carried over from {before[:12]}: the same patch" in carried.notes
+    assert carried.carried_from == before
     repo.land("after", {"d.txt": "clean\n"})
     assert repo.said == ""
     assert report_store.unread(repo.git_dir) == []
@@ -96,7 +101,9 @@ def test_a_rebase_tells_once_what_was_not_seen_yet(repo: Repo) -> None:
     assert report_store.read(repo.git_dir, before) is not None
     assert report_store.unread(repo.git_dir) == [new]  # the replaced one's marker went with it
     repo.land("after", {"d.txt": "clean\n"})
-    assert repo.said == f"landwatch: {new[:7]} — 1 warning · landwatch show {new[:7]}\n"
+    assert repo.said == (
+        f"landwatch: P001 trailing whitespace in a.txt:1 · landwatch show {new[:7]}\n"
+    )
 
 
 def test_an_amend_says_only_what_is_new(repo: Repo) -> None:
@@ -109,14 +116,14 @@ def test_an_amend_says_only_what_is_new(repo: Repo) -> None:
     assert amended.returncode == 0 and amended.stderr == ""
     assert run_reviewer("--once").returncode == 0
     carried = report_store.read(repo.git_dir, repo.head())
-    assert carried is not None and any("carried over" in note for note in carried.notes)
+    assert carried is not None and carried.carried_from == first
     assert report_store.unread(repo.git_dir) == []
     # More content, the same finding: reviewed again, and still nothing new to say.
     repo.stage({"a.txt": "trailing  \nmore\n"})
     assert repo.run("commit", "-q", "--amend", "--no-edit").returncode == 0
     assert run_reviewer("--once").returncode == 0
     again = report_store.read(repo.git_dir, repo.head())
-    assert again is not None and not any("carried over" in note for note in again.notes)
+    assert again is not None and again.carried_from is None
     assert again.summary() == "1 warning" and report_store.unread(repo.git_dir) == []
     # A new finding is said.
     repo.stage({"a.txt": "trailing  \nmore\nalso trailing  \n"})
@@ -131,14 +138,14 @@ def test_every_unread_review_is_listed_and_the_line_says_how_many_wait(repo: Rep
     assert run_reviewer("--once").returncode == 0
     repo.land("next", {"next.txt": "fine\n"})
     assert repo.said == (
-        f"landwatch: {oids[2][:7]} — 1 warning · landwatch show {oids[2][:7]}"
+        f"landwatch: P001 trailing whitespace in f2.txt:1 · landwatch show {oids[2][:7]}"
         " (2 more unread: landwatch show --unread)\n"
     )
     listed = repo.landwatch("show", "--unread")
     assert listed.returncode == 0, listed.stderr
-    lines = listed.stdout.splitlines()
-    assert [line.split()[0] for line in lines] == [oids[1][:12], oids[0][:12]]
-    assert lines[0].endswith("finding 1") and "1 warning" in lines[0]
+    heads = [line for line in listed.stdout.splitlines() if line.startswith("landwatch review")]
+    assert [line.split()[3] for line in heads] == [oids[1][:12], oids[0][:12]]
+    assert "finding 1" in listed.stdout and "f1.txt" in listed.stdout
     assert repo.landwatch("show", "--unread").stdout == "landwatch: no unread reviews\n"
     repo.land("quiet", {"quiet.txt": "fine\n"})
     assert repo.said == ""
@@ -172,3 +179,56 @@ def test_a_review_past_its_budget_is_stored_with_a_note_and_others_go_on(
     ]
     reviewed = report_store.read(other.git_dir, quick)
     assert reviewed is not None and reviewed.summary().startswith("1 warning")
+
+
+def test_a_commit_whose_reflog_entry_has_no_message_is_reviewed(repo: Repo) -> None:
+    """`git update-ref` after `git commit-tree`, as scripts do: reviewed, not given up."""
+    repo.stage({"a.txt": "trailing  \n"})
+    made = repo.git("commit-tree", repo.git("write-tree"), "-p", "HEAD", "-m", "by a script")
+    repo.git("update-ref", "refs/heads/main", made)
+    assert repo.landwatch("enqueue", made).returncode == 0
+    result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    stored = report_store.read(repo.git_dir, made)
+    assert stored is not None and stored.summary() == "1 warning"
+    assert not work_item.entries(repo.git_dir, work_item.FAILED)
+
+
+TEAMMATE = {"GIT_AUTHOR_EMAIL": "mate@example.com", "GIT_COMMITTER_EMAIL": "Mate@Example.com"}
+
+
+def test_a_teammates_commits_arriving_by_pull_are_told_only_at_error(tmp_path: Path) -> None:
+    upstream = tmp_path / "upstream.git"
+    git("init", "-q", "--bare", "-b", "main", str(upstream), cwd=tmp_path)
+    mate = Repo(tmp_path / "mate")
+    mate.git("push", "-q", str(upstream), "main")
+    mine = Repo(tmp_path / "mine", clone_of=upstream)
+    mine.install()
+    mine.git("config", "user.email", "T@example.com")  # whose commits are mine
+
+    def pulled(message: str, files: dict[str, str | None]) -> str:
+        """A teammate's commit, pushed, and pulled here (a fast-forward: post-merge), whose
+        hook says nothing: nothing worth telling was unread."""
+        mate.land(message, files, hooks=False, env=TEAMMATE)
+        mate.git("push", "-q", str(upstream), "main")
+        result = mine.run("pull", "-q", "--ff-only")
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        assert run_reviewer("--once").returncode == 0
+        return mine.head()
+
+    tip = pulled("Their whitespace", {"a.txt": "trailing  \n"})
+    stored = report_store.read(mine.git_dir, tip)
+    assert stored is not None and stored.shape == "range" and stored.summary() == "1 warning"
+    assert report_store.unread(mine.git_dir) == []
+    assert "the one line tells only of their errors" in mine.landwatch("show", tip).stdout
+    key = pulled("Their key", {"b.txt": f"KEY = '{KEY_ID}'\n"})
+    mine.land("next", {"n.txt": "clean\n"})
+    assert mine.said == f"landwatch: S002 AWS access key ID in b.txt:1 · landwatch show {key[:7]}\n"
+    # Commits of mine landing by a merge are told as they were.
+    mine.git("checkout", "-q", "-b", "side")
+    mine.land("My whitespace", {"c.txt": "trailing  \n"}, hooks=False)
+    mine.git("checkout", "-q", "main")
+    assert mine.run("merge", "-q", "--ff-only", "side").returncode == 0
+    assert run_reviewer("--once").returncode == 0
+    mine.land("last", {"l.txt": "clean\n"})
+    assert mine.said.startswith("landwatch: P001 trailing whitespace in c.txt:1 · "), mine.said

@@ -148,3 +148,23 @@ def test_the_diff_taken_deep_down_is_the_whole_diff(
     change = Change(git, commit, None)
     got = sorted((f.status.value, f.old_path or f.path, f.path, f.similarity) for f in change.files)
     assert got == expected
+
+
+def test_a_partial_clone_s_missing_content_is_said_not_a_failure(
+    repo: Repo, tmp_path: Path
+) -> None:
+    repo.land("first", {"app.py": "x = 1\n", "data.txt": "a\n"}, hooks=False)
+    repo.land("second", {"app.py": "x = 2  \n", "data.txt": "b\n"}, hooks=False)
+    repo.git("config", "uploadpack.allowFilter", "true")
+    clone = tmp_path / "partial"
+    # A blobless clone without a checkout holds the commits and trees, and no file's content.
+    subprocess.run(
+        ["git", "clone", "-q", "--no-checkout", "--filter=blob:none", repo.path.as_uri(), clone],
+        check=True,
+        env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1"},
+    )
+    report = engine.review(clone / ".git", "HEAD")
+    assert found(report) == []
+    assert "no line checks for app.py: its content is not in the repository (a partial clone?)" in (
+        report.notes
+    )

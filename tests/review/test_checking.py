@@ -93,8 +93,12 @@ def test_past_the_budget_the_files_not_reached_are_named(repo: Repo) -> None:
     named = match[2].split(", ")
     assert len(named) == 5 and int(match[3]) == int(match[1]) - 5
     assert not set(named) & reached and named == sorted(named)
-    cut_short = [n for n in report_.notes if n.startswith("line checks stopped in ")]
-    assert len(reached) + int(match[1]) + len(cut_short) == len(files)
+    # A file whose line rules the budget stopped part way may have findings of the first ones.
+    stopped = "line checks stopped in "
+    cut_short = {
+        n.removeprefix(stopped).partition(":")[0] for n in report_.notes if n.startswith(stopped)
+    }
+    assert len(reached | cut_short) + int(match[1]) == len(files)
 
 
 def test_a_review_within_its_budget_says_nothing_of_it(repo: Repo) -> None:

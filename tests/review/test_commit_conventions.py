@@ -80,3 +80,57 @@ def test_a_configuration_nested_past_the_stack_is_no_declaration(repo: Repo) -> 
     assert subject_findings(repo, {"package.json": deep, ".commitlintrc": deep}) == [
         ("M001", None, 1)
     ]
+
+
+def conventional_findings(repo: Repo, files: dict[str, str], subject: str) -> list[str]:
+    repo.land("configure", files, hooks=False)
+    repo.land(subject, {"b.txt": subject}, hooks=False)
+    return [f.message for f in review(repo).findings if f.rule == "M005"]
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {".commitlintrc.json": json.dumps({"extends": ["@commitlint/config-conventional"]})},
+        {"commitlint.config.js": "module.exports = {extends: ['@commitlint/config-conventional']}"},
+        {".gitlint": "[general]\ncontrib=contrib-title-conventional-commits\n"},
+    ],
+)
+def test_a_declared_convention_turns_conventional_commits_on(
+    repo: Repo, files: dict[str, str]
+) -> None:
+    assert conventional_findings(repo, files, "Fixed the login redirect") == [
+        "subject is not a conventional commit (type(scope): description)"
+    ]
+    report = review(repo)
+    (finding,) = (f for f in report.findings if f.rule == "M005")
+    assert finding.basis is not None and finding.basis.standard == "declared"
+
+
+TYPES_LITERAL = "[2, 'always', ['feat', 'fix', 'deps']]"
+GITLINT_TYPES = "types=feat,fix,deps\n"
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {".commitlintrc.yml": "rules:\n  type-enum: [2, always, [feat, fix, deps]]\n"},
+        {"commitlint.config.ts": "export default {rules: {'type-enum': " + TYPES_LITERAL + "}}"},
+        {
+            ".gitlint": "[general]\ncontrib=CT1\n[contrib-title-conventional-commits]\n"
+            + GITLINT_TYPES
+        },
+    ],
+)
+def test_the_declared_types_are_the_ones_allowed(repo: Repo, files: dict[str, str]) -> None:
+    assert conventional_findings(repo, files, "deps: bump click") == []
+    repo.land("chore: tidy", {"c.txt": "c"}, hooks=False)
+    assert [f.message for f in review(repo).findings if f.rule == "M005"] == [
+        "unknown conventional commit type 'chore' (feat, fix, deps)"
+    ]
+
+
+def test_a_type_check_turned_off_requires_no_convention(repo: Repo) -> None:
+    settings = {"extends": ["@commitlint/config-conventional"], "rules": {"type-enum": [0]}}
+    files = {".commitlintrc.json": json.dumps(settings)}
+    assert conventional_findings(repo, files, "Fixed the login redirect") == []

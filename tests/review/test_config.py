@@ -71,6 +71,19 @@ def test_a_broken_configuration_is_a_finding_not_a_crash(
     assert ("P001", "a.txt", 1) in found(report_)  # the defaults still reviewed the change
 
 
+def test_a_configuration_committed_as_a_symbolic_link_is_said_to_be_one(repo: Repo) -> None:
+    (repo.path / "shared.toml").write_text('[rules]\nP001 = "off"\n')
+    (repo.path / ".landwatch.toml").symlink_to("shared.toml")
+    repo.git("add", "shared.toml", ".landwatch.toml")
+    repo.land("change", {"a.txt": "x  \n"}, hooks=False)
+    report_ = review(repo)
+    [configuration] = [f for f in report_.findings if f.rule == CONFIG_RULE]
+    assert configuration.message.endswith(
+        ".landwatch.toml: a symbolic link, which landwatch does not read (commit the file itself)"
+    )
+    assert ("P001", "a.txt", 1) in found(report_)  # not read: the defaults apply
+
+
 def test_the_configuration_example_in_the_docs_is_accepted() -> None:
     import tomllib
 

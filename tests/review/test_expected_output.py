@@ -4,11 +4,10 @@ the test's code, in a docstring or outside tests is, and the scan stays linear."
 
 from __future__ import annotations
 
-import time
-
 from landwatch.review.expected_output import expected_output_lines
 from support.repos import Repo
 from support.review import found, review
+from support.timing import cpu_seconds
 
 GO_TEST = (
     "package cli\n"
@@ -74,13 +73,14 @@ def test_the_review_spares_expected_output_and_says_so(repo: Repo) -> None:
 
 
 def test_an_unterminated_literal_runs_to_the_end_in_linear_time() -> None:
-    def timed(size: int) -> float:
-        content = b"`" + b"/* '\\\n" * size
-        started = time.perf_counter()
-        expected_output_lines("x_test.go", content)
-        expected_output_lines("tests/test_x.py", b'"""' + b"\\'''\n" * size)
-        return time.perf_counter() - started
+    def seconds(size: int) -> float:
+        go, python = b"`" + b"/* '\\\n" * size, b'"""' + b"\\'''\n" * size
+        return cpu_seconds(
+            lambda: (
+                expected_output_lines("x_test.go", go),
+                expected_output_lines("tests/test_x.py", python),
+            )
+        )
 
-    small, large = timed(20_000), timed(200_000)
     # Ten times the input, about ten times the time (a quadratic scan would take a hundred).
-    assert large < max(small, 0.005) * 30
+    assert seconds(200_000) < max(seconds(20_000), 0.001) * 30

@@ -51,6 +51,32 @@ def test_a_hook_the_project_does_not_run_declares_nothing(repo: Repo) -> None:
     assert found(review(repo)) == [("P007", "a.py", 1)]
 
 
+def test_python_s_debug_statements_hook_scopes_no_other_language(repo: Repo) -> None:
+    # pre-commit's debug-statements checks Python only: leaving web/ out of it, or out of every
+    # hook, says nothing of the debuggers landwatch finds in JavaScript, Ruby or PHP there.
+    config = (
+        "exclude: ^web/legacy/\nrepos:\n  - repo: x\n    hooks:\n"
+        "      - id: debug-statements\n        exclude: ^web/\n"
+    )
+    repo.land("pre-commit", {".pre-commit-config.yaml": config}, hooks=False)
+    debuggers = {
+        "web/app.py": "breakpoint()\n",
+        "web/app.js": "debugger;\n",
+        "web/legacy/lib.js": "debugger;\n",
+        "web/app.rb": "binding.pry\n",
+        "web/index.php": "<?php\nxdebug_break();\n",
+    }
+    repo.land("change", debuggers, hooks=False)
+    report = review(repo)
+    assert sorted(found(report)) == [
+        ("P007", "web/app.js", 1),
+        ("P007", "web/app.rb", 1),
+        ("P007", "web/index.php", 2),
+        ("P007", "web/legacy/lib.js", 1),
+    ]
+    assert any(note.startswith("1 finding(s) not reported") for note in report.notes)
+
+
 def test_secrets_are_not_scoped_out_by_pre_commit(repo: Repo) -> None:
     repo.land("pre-commit", {".pre-commit-config.yaml": CONFIG}, hooks=False)
     repo.land("change", {"src/keys.py": f'KEY = "{KEY_ID}"\n'}, hooks=False)
@@ -70,3 +96,41 @@ def test_a_pattern_re2_cannot_run_or_a_broken_file_is_a_note(repo: Repo) -> None
     report = review(repo)
     assert found(report) == [("P006", ".pre-commit-config.yaml", 2), ("P001", "b.py", 1)]
     assert ".pre-commit-config.yaml cannot be read (ParserError)" in report.notes
+
+
+def test_a_hook_s_types_scope_the_rule_as_they_scope_the_hook(repo: Repo) -> None:
+    config = """repos:
+  - repo: https://github.com/pre-commit/pre-commit-hooks
+    rev: v5.0.0
+    hooks:
+      - id: trailing-whitespace
+        types_or: [python, shell]
+        exclude_types: [executable]
+"""
+    repo.land("pre-commit", {".pre-commit-config.yaml": config}, hooks=False)
+    repo.land(
+        "change",
+        {"app.py": "x = 1  \n", "notes.md": "y  z  \n", "run.sh": "echo  \n"},
+        hooks=False,
+    )
+    repo.git("update-index", "--chmod=+x", "run.sh")
+    repo.git("commit", "-q", "--amend", "--no-edit")
+    report = review(repo)
+    # notes.md is neither Python nor shell; run.sh is executable: only app.py is the hook's.
+    assert found(report, "P001") == [("P001", "app.py", 1)]
+    assert any("leaves those files out of the hook" in note for note in report.notes)
+
+
+def test_a_hook_of_one_language_says_nothing_of_another_s_files(repo: Repo) -> None:
+    config = """repos:
+  - repo: https://github.com/pre-commit/pre-commit-hooks
+    rev: v5.0.0
+    hooks:
+      - id: check-ast
+        exclude: ^legacy/
+      - id: check-json
+"""
+    repo.land("pre-commit", {".pre-commit-config.yaml": config}, hooks=False)
+    repo.land("broken", {"legacy/old.py": "def f(:\n", "legacy/data.json": "{,}\n"}, hooks=False)
+    # check-ast leaves legacy/ out: its Python is the project's affair, not its JSON.
+    assert found(review(repo), "P006") == [("P006", "legacy/data.json", 1)]

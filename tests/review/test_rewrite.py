@@ -34,7 +34,7 @@ def test_a_rebased_commit_carries_its_review_with_lines_moved(repo: Repo) -> Non
     assert carried is not None and carried.commit == after
     assert [(f.rule, f.line) for f in carried.findings if f.rule == "P001"] == [("P001", 27)]
     assert [f.fingerprint for f in carried.findings] == [f.fingerprint for f in previous.findings]
-    assert f"carried over from {before[:12]}: the same patch" in carried.notes
+    assert carried.carried_from == before and carried.label == after[:12]
     # What a fresh review of the new commit finds, the carried review says.
     fresh = review(repo, after)
     assert [(f.rule, f.path, f.line) for f in carried.findings] == [
@@ -116,3 +116,12 @@ def test_the_commit_an_amend_replaced_is_found_in_the_reflog(repo: Repo) -> None
     assert rewrite.amended_from(git_repo, first) is None
     repo.git("commit", "-q", "--amend", "--no-edit", "--date=2001-01-01T00:00:00")
     assert rewrite.amended_from(git_repo, repo.head()) == first
+
+
+def test_a_reflog_entry_without_a_message_is_no_amend(repo: Repo) -> None:
+    """What scripts and libgit2's tools write (`git update-ref` with no -m) has no message."""
+    tree = repo.git("rev-parse", "HEAD^{tree}")
+    made = repo.git("commit-tree", tree, "-p", "HEAD", "-m", "by a script")
+    repo.git("update-ref", "refs/heads/main", made)
+    assert "\t" not in (repo.git_dir / "logs" / "HEAD").read_text().splitlines()[-1]
+    assert rewrite.amended_from(open_repository(repo.git_dir), made) is None

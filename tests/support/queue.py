@@ -53,14 +53,14 @@ def tmpfs(target: Path, size: str) -> Iterator[None]:
 
 def git_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        GIT_AUTHOR_NAME="T",
-        GIT_AUTHOR_EMAIL="t@example.com",
-        GIT_COMMITTER_NAME="T",
-        GIT_COMMITTER_EMAIL="t@example.com",
-        GIT_CONFIG_NOSYSTEM="1",
-        **extra,
-    )
+    identity = {
+        "GIT_AUTHOR_NAME": "T",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "T",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
+    env.update(identity, GIT_CONFIG_NOSYSTEM="1")
+    env.update(extra)  # another identity (a teammate's commits), or anything else
     return env
 
 

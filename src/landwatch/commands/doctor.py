@@ -56,7 +56,7 @@ def _reviewer() -> list[Problem]:
     return [Problem("the reviewer is not running", "landwatch service start", mend)]
 
 
-def _repository(common: Path, now: float) -> list[Problem]:
+def _repository(common: Path, now: float, told: set[tuple[str, str]]) -> list[Problem]:
     problem = registry.problem_with(common)
     if problem is not None:
         shown = safe(str(common))
@@ -71,10 +71,43 @@ def _repository(common: Path, now: float) -> list[Problem]:
     settings = layout.read_git_settings(common)
     return [
         *_coverage(common),
+        *_unhooked_worktrees(common),
         *_git_lfs(common),
-        *_settings(common, settings),
+        *_settings(coverage.worktree_of(common) or common, settings, told),
+        *_work_directories(common),
         *_waiting(common, now, settings[layout.STALE_AFTER]),
     ]
+
+
+def _work_directories(common: Path) -> list[Problem]:
+    """A worktree's work directory that cannot be used: the hooks record into it, and the
+    reviewer claims nothing from it."""
+    problems = []
+    for git_dir in registry.worktree_git_dirs(common):
+        found = work_item.unusable(git_dir)
+        if found is None:
+            continue
+        path, why = found
+        what = (
+            f"{safe(str(path))} {why}: what lands in {safe(str(git_dir))} is recorded but "
+            "never reviewed"
+        )
+        work = shlex.quote(str(layout.work_dir(git_dir)))
+        if why.startswith("belongs to"):
+            problems.append(Problem(what, safe(f"sudo chown -R {os.getuid()} {work}")))
+            continue
+        if why != "is not a directory":
+            problems.append(Problem(what, safe(f"chmod -R u+rwX {work}")))
+            continue
+        aside = path.with_name(f"{path.name}.not-a-directory.{work_item.micros(time.time())}")
+
+        def set_aside(out: TextIO, path: Path = path, aside: Path = aside) -> None:
+            os.rename(path, aside)  # kept, not removed: whatever it holds may matter to you
+            print(f"landwatch: moved {safe(str(path))} aside to {safe(str(aside))}", file=out)
+
+        fix = f"mv {shlex.quote(str(path))} {shlex.quote(str(aside))}"
+        problems.append(Problem(what, safe(fix), set_aside))
+    return problems
 
 
 def _reinstall(top: Path) -> Callable[[TextIO], None]:
@@ -93,6 +126,18 @@ def _coverage(common: Path) -> list[Problem]:
     top = coverage.worktree_of(common)
     mend = _reinstall(top) if covered.fixable and top is not None else None
     return [Problem(f"{safe(str(common))}: {covered.summary}", covered.fix, mend)]
+
+
+def _unhooked_worktrees(common: Path) -> list[Problem]:
+    """A linked worktree whose landings no hook records (only the reflog sweep, later)."""
+    return [
+        Problem(
+            f"{safe(str(worktree))}: {safe(what)}; what lands there is not recorded by a hook "
+            "(the reflog sweep reviews it, later)",
+            "call landwatch's hooks from the tool's (docs/hooks.md, a lasting husky setup)",
+        )
+        for worktree, what in coverage.unhooked_worktrees(common)
+    ]
 
 
 def _git_lfs(common: Path) -> list[Problem]:
@@ -115,13 +160,39 @@ def _git_lfs(common: Path) -> list[Problem]:
     return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]
 
 
-def _settings(common: Path, settings: layout.GitSettings) -> list[Problem]:
-    """A landwatch.* setting landwatch cannot use: the default applies instead, say which."""
-    where = shlex.quote(str(coverage.worktree_of(common) or common))
-    return [
-        Problem(f"{safe(str(common))}: {safe(said)}", f"git -C {where} config --unset {name}")
-        for name, said in zip(settings.unusable, settings.problems, strict=True)
-    ]
+def _settings(
+    where: Path, settings: layout.GitSettings, told: set[tuple[str, str]]
+) -> list[Problem]:
+    """A landwatch.* setting landwatch cannot use (the default applies instead): said once for
+    the file that sets it (one in ~/.gitconfig is every repository's), with the command that
+    unsets it there."""
+    problems = []
+    for name, said in zip(settings.unusable, settings.problems, strict=True):
+        origin = _set_in(where, name)
+        if (origin, name) in told:
+            continue
+        told.add((origin, name))
+        if origin in _global_configs():
+            fix = f"git config --global --unset-all {name}"
+        else:
+            fix = f"git config --file {shlex.quote(origin)} --unset-all {name}"
+        problems.append(Problem(f"{safe(origin)}: {safe(said)}", safe(fix)))
+    return problems
+
+
+def _set_in(where: Path, name: str) -> str:
+    """The file git took the value of `name` from, read in `where` (the last one it read)."""
+    listing = git("config", "--show-origin", "--get-all", name, cwd=where, check=False)
+    origin = listing.splitlines()[-1].partition("\t")[0] if listing else ""
+    path = origin.removeprefix("file:")
+    # The repository's own config is shown as git opened it: relative to where it ran.
+    return str(where / path) if path and origin.startswith("file:") else origin
+
+
+def _global_configs() -> list[str]:
+    home = Path.home()
+    xdg = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
+    return [str(home / ".gitconfig"), str(xdg / "git" / "config")]
 
 
 def _waiting(common: Path, now: float, bound: float) -> list[Problem]:
@@ -131,7 +202,7 @@ def _waiting(common: Path, now: float, bound: float) -> list[Problem]:
         try:
             waiting, age = work_item.pending_summary(git_dir, now=now)
         except work_item.QueueError as error:
-            problems.append(Problem(str(error).removeprefix("landwatch: "), "landwatch status"))
+            problems.append(Problem(str(error), "landwatch status"))
             continue
         if waiting and age > bound:
             problems.append(
@@ -194,9 +265,12 @@ def _project_hooks(cwd: Path) -> list[str]:
 def problems(cwd: Path, now: float | None = None) -> list[Problem]:
     moment = time.time() if now is None else now
     found = _entry_point() + _reviewer()
+    told: set[tuple[str, str]] = set()
     for common in registry.registered():
-        found += _repository(common, moment)
-    return found + _here(cwd)
+        found += _repository(common, moment, told)
+    # Where doctor runs, too: a setting of ~/.gitconfig with no repository registered yet.
+    here = layout.read_git_settings(cwd)
+    return found + _here(cwd) + _settings(cwd, here, told)
 
 
 def doctor(cwd: Path, *, fix: bool, out: TextIO | None = None) -> int:

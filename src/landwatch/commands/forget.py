@@ -1,18 +1,44 @@
-"""`landwatch forget PATH`: drop a registered repository from the reviewer's list (one that is
-gone, or that you no longer want reviewed).
+"""`landwatch forget PATH`: drop from the reviewer's list a registered repository it cannot reach
+(vanished, unreadable, another's), named by its worktree or its git dir.
+
+A repository still there is refused: its hooks would go on recording into a queue nobody drains,
+and `landwatch uninstall` there takes them out with the registration.
 """
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
-from landwatch import registry
+from landwatch import coverage, registry
+from landwatch.text import safe
 
 
 def forget(path: Path) -> int:
-    if not registry.unregister(path):
-        print(f"landwatch: {path} is not registered", file=sys.stderr)
+    common = _registered_as(path)
+    if common is None:
+        print(f"landwatch: {safe(str(path))} is not registered", file=sys.stderr)
         return 1
-    print(f"landwatch: forgot {path}")
+    shown = safe(str(common))
+    if registry.problem_with(common) is None:
+        where = shlex.quote(str(coverage.worktree_of(common) or common))
+        print(
+            f"landwatch: {shown} is still there, and its hooks would go on recording; to stop "
+            f"reviewing it, take them out too: cd {safe(where)} && landwatch uninstall",
+            file=sys.stderr,
+        )
+        return 1
+    registry.unregister(common)
+    print(f"landwatch: forgot {shown}")
     return 0
+
+
+def _registered_as(path: Path) -> Path | None:
+    """The registered common git dir `path` names: itself, or the `.git` of the worktree it is
+    (whether or not either exists any more)."""
+    registered = registry.registered()
+    for candidate in (path, path / ".git"):
+        if candidate.resolve() in registered:
+            return candidate.resolve()
+    return None

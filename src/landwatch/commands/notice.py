@@ -14,12 +14,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch import layout, work_item
+from landwatch import layout, one_line, work_item
 from landwatch.files import read_file, write_atomic
 from landwatch.text import duration, repository_name, safe
 
 START_COMMAND = "landwatch service start"
-UNREAD_COMMAND = "landwatch show --unread"
 
 
 class Urgency(enum.IntEnum):
@@ -107,13 +106,18 @@ def given_up(git_dir: Path) -> Announcement | None:
         return None
     first = work_item.id_of_entry(fresh[0])
     kind, _, oid = first.partition("-")
-    what = f"{safe(kind)} of {safe(oid[:7])}" if oid else "an unreadable item"
+    # Garbage set aside (`invalid-<digest>`) names no commit: no kind, no id to show.
+    what = (
+        f"the {safe(kind)} of {safe(oid[:7])}"
+        if work_item.is_object_id(oid)
+        else "an unreadable item (not one landwatch wrote)"
+    )
     more = f" and {len(fresh) - 1} more" if len(fresh) > 1 else ""
     return Announcement(
         Urgency.GIVEN_UP,
         (
             ("landwatch: ", "bold"),
-            (f"gave up the {what}{more}", "red"),
+            (f"gave up {what}{more}", "red"),
             (" in " + safe(repository_name(git_dir)) + "; see ", ""),
             ("landwatch status", "bold cyan"),
         ),
@@ -197,28 +201,14 @@ def untrusted(git_dir: Path) -> Announcement | None:
 
 
 def findings(git_dir: Path) -> Announcement | None:
+    """The worst unread finding named, what else is unread, the command; the review it names
+    is the one marked read once told."""
     from landwatch import report_store  # light: no pygit2
 
-    unread = report_store.unread_reports(git_dir)
-    if not unread:
+    told = report_store.unread_told(git_dir)
+    if not told:
         return None
-    newest = unread[0]
-    commit = newest.commit
-    more = len(unread) - 1
-    return Announcement(
-        Urgency.FINDINGS,
-        (
-            ("landwatch: ", "bold"),
-            (f"{safe(commit[:7])} — ", ""),
-            (newest.summary(), "red" if newest.worst() >= 3 else "yellow"),
-            (" · ", ""),
-            (f"landwatch show {safe(commit[:7])}", "bold cyan"),
-            (f" ({more} more unread: " if more > 0 else "", "dim"),
-            (UNREAD_COMMAND if more > 0 else "", "bold cyan"),
-            (")" if more > 0 else "", "dim"),
-        ),
-        commit,
-    )
+    return Announcement(Urgency.FINDINGS, one_line.words(told), one_line.worst(told).commit)
 
 
 def most_urgent(git_dir: Path, now: float | None = None) -> Announcement | None:

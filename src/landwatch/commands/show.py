@@ -1,5 +1,5 @@
-"""`landwatch show [REV | --unread]`: the findings of a commit's stored review, or every review
-nobody has seen yet, in the terminal, as JSON or as SARIF; what is shown is marked read.
+"""`landwatch show [REV | --unread]`: the findings of a commit's stored review, or of the reviews
+nobody has seen yet, in the terminal, as JSON or as SARIF; what is shown whole is marked read.
 """
 
 from __future__ import annotations
@@ -10,11 +10,14 @@ from pathlib import Path
 
 from landwatch import report_store
 from landwatch.git import commit_of, git, git_dir_of
+from landwatch.one_line import SHOW_UNREAD
 from landwatch.review import output
 from landwatch.review.report import Report
-from landwatch.text import safe
+from landwatch.text import plural, safe
 
 OUTPUTS = ("text", "json", "sarif")
+# Reviews `show --unread` prints whole in the terminal at once; more would scroll the worst away.
+IN_FULL = 5
 
 
 def print_reports(reports: list[Report], *, form: str, repository: Path) -> None:
@@ -63,19 +66,38 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
 
 
 def _show_unread(git_dir: Path, *, form: str) -> int:
-    reports = report_store.unread_reports(git_dir)
-    if form == "json":
-        print(json.dumps([report.as_dict() for report in reports], indent=2))
-    elif form == "sarif":
-        print_reports(reports, form=form, repository=git_dir.parent)
-    elif not reports:
+    """The unread reviews whole, the worst first, each marked read once shown whole; in the
+    terminal at most IN_FULL of them, the rest listed a line each and left unread."""
+    reports = report_store.unread_reports(git_dir)  # newest first
+    if form != "text":
+        if form == "json":
+            print(json.dumps([report.as_dict() for report in reports], indent=2))
+        else:
+            print_reports(reports, form=form, repository=git_dir.parent)
+        for report in reports:
+            report_store.mark_read(git_dir, report.commit)
+        return 0
+    if not reports:
         print("landwatch: no unread reviews")
-    for report in reports:
-        if form == "text":
-            subject = git("log", "-1", "--format=%s", report.commit, "--", cwd=git_dir, check=False)
-            output.render_line(report, subject)
+        return 0
+    # The worst first; a stable sort keeps the newest first among reviews as bad as each other.
+    ordered = sorted(reports, key=lambda report: report.worst(), reverse=True)
+    for number, report in enumerate(ordered[:IN_FULL]):
+        if number:
+            print()
+        output.render(report, subject=_subject(git_dir, report))
         report_store.mark_read(git_dir, report.commit)
+    rest = ordered[IN_FULL:]
+    if rest:
+        more = plural(len(rest), "more review")
+        print(f"\nlandwatch: {more} unread, not shown yet ({SHOW_UNREAD} again):")
+        for report in rest:
+            output.render_line(report, _subject(git_dir, report))
     return 0
+
+
+def _subject(git_dir: Path, report: Report) -> str:
+    return git("log", "-1", "--format=%s", report.commit, "--", cwd=git_dir, check=False)
 
 
 def show_patch(cwd: Path, *, revision: str | None) -> int:

@@ -64,7 +64,7 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
         names = {state: work_item.entries(git_dir, state) for state in work_item.STATES}
         waiting, age = work_item.pending_summary(git_dir, now=now)
     except work_item.QueueError as error:
-        return {**found, "problem": str(error).removeprefix("landwatch: ")}
+        return {**found, "problem": str(error)}
     failing = kinds.failing(git_dir, now)
     return {
         **found,
@@ -87,7 +87,7 @@ def _not_drained(problem: str, where: str, room: int, home: str) -> tuple[str | 
     from rich.text import Text
 
     shown = Text(short_path(safe(where), room, home))
-    shown.append(f" skipped: {safe(problem)}", style="red")
+    shown.append(f"\n  skipped: {safe(problem)}", style="red")  # wrapped in its column, whole
     return (shown, "-", "-", "-", "-", "-")
 
 
@@ -150,11 +150,13 @@ def _print_queues(console: Console, data: dict[str, Any]) -> None:
     from rich.text import Text
 
     table = Table(box=None, pad_edge=False)
-    table.add_column("worktree", no_wrap=True)
+    table.add_column("worktree")
     for header in ("waiting", "oldest", "working", "done", "given up"):
-        table.add_column(header, justify="right", no_wrap=True)
-    # The numbers take about 45 columns: the path gets the rest, shortened from its start.
-    room = max(20, console.width - 47)
+        # A column never narrower than its header: rich would cut it to `wait…`.
+        table.add_column(header, justify="right", no_wrap=True, min_width=len(header))
+    # The numbers take 42 columns with the gaps between them: the path gets the rest, its
+    # middle left out; what else the column holds wraps at words within it.
+    room = max(20, console.width - 44)
     home = str(Path.home())
     for repository in data["repositories"]:
         if repository["problem"]:
@@ -186,34 +188,27 @@ def _print_troubles(console: Console, data: dict[str, Any]) -> None:
     """Under the table: coverage short of the hooks, work failing, items given up."""
     from rich.text import Text
 
+    from landwatch.review.output import print_wrapped
+
+    def say(text: str, style: str) -> None:
+        print_wrapped(console, Text("  "), Text(text, style=style), "    ")
+
+    room, home = max(20, console.width - 30), str(Path.home())
     for repository in data["repositories"]:
         reach = repository.get("coverage")
+        where = short_path(safe(repository["repository"]), room, home)
         if reach and reach["reach"] != coverage.Reach.HOOKS.value:
             fix = f" (fix: {reach['fix']})" if reach["fix"] else ""
-            console.print(
-                Text(
-                    f"  {safe(repository['repository'])}: {reach['reach']}: "
-                    f"{safe(reach['detail'])}{fix}",
-                    style="yellow",
-                )
-            )
+            say(f"{where}: {reach['reach']}: {safe(reach['detail'])}{fix}", "yellow")
         for worktree in repository["worktrees"]:
             for said in worktree.get("failing", ()):
-                console.print(
-                    Text(
-                        f"  {safe(said['what'])} has failed for {duration(said['seconds'])}: "
-                        f"{safe(said['error'])}",
-                        style="yellow",
-                    )
+                say(
+                    f"{safe(said['what'])} has failed for {duration(said['seconds'])}: "
+                    f"{safe(said['error'])}",
+                    "yellow",
                 )
             for item in worktree.get("given_up", ()):
-                console.print(
-                    Text(f"  given up: {safe(item)} in {safe(worktree['git_dir'])}", style="red")
-                )
+                shown = short_path(safe(worktree["git_dir"]), room, home)
+                say(f"given up: {safe(item)} in {shown}", "red")
             if worktree.get("given_up"):
-                console.print(
-                    Text(
-                        "  once the cause is mended: landwatch retry --all (in that repository)",
-                        style="dim",
-                    )
-                )
+                say("once the cause is mended: landwatch retry --all (in that repository)", "dim")

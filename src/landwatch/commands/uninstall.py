@@ -1,9 +1,10 @@
 """`landwatch uninstall`: the hooks taken out of this repository, the hooks they replaced put
-back exactly; with `--all`, landwatch removed for the person, after saying what goes: every
-registered repository's hooks, the reviewer's service, the per-user data, state and
-configuration, and the command links.
+back exactly, its queue and reports removed; with `--all`, landwatch removed for the person,
+after saying what goes: every registered repository's hooks, queue and reports, the reviewer's
+service (once the reviewer has ended), the per-user data, state and configuration, and the
+command links.
 
-`--keep-data` keeps each repository's queue and reports (.git/landwatch).
+`--keep-data` keeps each repository's queue and reports (.git/landwatch), and says where.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -18,10 +20,15 @@ from typing import TextIO
 
 from landwatch import coverage, hook_slots, layout, registry, trust
 from landwatch.commands import service
+from landwatch.daemon.lock import holder, wait_until_released
 from landwatch.files import read_file, remove, write_atomic
 from landwatch.hooks import HOOK_EVENTS, find_repository
-from landwatch.text import safe
+from landwatch.text import duration, safe
 from landwatch.work_item import WORK_DIRECTORY
+
+# How long `--all` waits for the reviewer to end: a running job's grace to finish (10 s unless
+# the reviewer was given another) and the unit's TimeoutStopSec (30 s), with room to spare.
+STOP_WAIT = 60.0
 
 
 def command_links() -> list[Path]:
@@ -72,7 +79,12 @@ def plan(keep_data: bool) -> list[str]:
 
 
 def uninstall_everything(
-    *, keep_data: bool, yes: bool, out: TextIO | None = None, ask: TextIO | None = None
+    *,
+    keep_data: bool,
+    yes: bool,
+    out: TextIO | None = None,
+    ask: TextIO | None = None,
+    stop_wait: float = STOP_WAIT,
 ) -> int:
     out = sys.stdout if out is None else out
     ask = sys.stdin if ask is None else ask
@@ -88,20 +100,38 @@ def uninstall_everything(
         if ask.readline().strip().lower() not in ("y", "yes"):
             print("landwatch: nothing removed", file=out)
             return 1
-    # The reviewer first, so that nothing writes while the rest goes.
+    # The reviewer first, so that nothing writes while the rest goes. Asked to stop, it may
+    # finish a review first, and writes its log and state as it ends: removed before, the
+    # state directory would come back.
+    running = holder()
     with contextlib.suppress(Exception):
         service.service("uninstall", out=io.StringIO())
+    stopped = running is None or holder() is None
+    if running is not None and not stopped:
+        print(f"landwatch: waiting for the reviewer ({running.describe()}) to end", file=out)
+        out.flush()
+        stopped = wait_until_released(stop_wait)
     for common in registry.registered():
         _remove_repository(common, keep_data, out)
     key = _kept_work_key(keep_data)
     for directory in (layout.state_dir(), layout.config_dir(), layout.data_dir()):
-        shutil.rmtree(directory, ignore_errors=True)
+        if stopped or directory != layout.state_dir():
+            shutil.rmtree(directory, ignore_errors=True)
     if key is not None:
         # The data kept stays landwatch's for the next install, not moved aside as planted.
         write_atomic(layout.WORK_KEY.path(), key, trusted=None)
     for link in command_links():
         with contextlib.suppress(OSError):
             link.unlink()
+    if running is not None and not stopped:
+        state = safe(str(layout.state_dir()))
+        print(
+            f"landwatch: removed, but the reviewer ({running.describe()}) has not ended after "
+            f"{duration(stop_wait)}; {state} is kept for it: once it has ended, rm -rf "
+            f"{shlex.quote(state)}",
+            file=out,
+        )
+        return 1
     print("landwatch: removed; nothing of it runs any more", file=out)
     return 0
 
@@ -124,7 +154,7 @@ def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:
     top = coverage.worktree_of(common)
     try:
         if top is not None and top.is_dir():
-            uninstall(top, out=io.StringIO())
+            uninstall(top, keep_data=True, out=io.StringIO())
         else:
             # No main worktree to run in: the hooks are taken from where install wrote them.
             hooks_dir = hook_slots.recorded_hooks_dir(common) or common / "hooks"
@@ -135,14 +165,35 @@ def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:
     except Exception as error:  # one repository's trouble does not stop the rest
         print(f"landwatch: {shown}: {type(error).__name__}: {error}", file=out)
         registry.unregister(common)
+    else:
+        print(f"landwatch: removed from {shown}", file=out)
+    _data(common, keep_data, out)
+
+
+def _data(common: Path, keep_data: bool, out: TextIO) -> None:
+    """Each worktree's queue and reports removed, or, kept, where they stay and how to remove
+    them."""
+    works = [layout.work_dir(git_dir) for git_dir in registry.worktree_git_dirs(common)]
+    works = [work for work in works if os.path.lexists(work)]
+    if not works:
         return
-    if not keep_data:
-        for git_dir in registry.worktree_git_dirs(common):
-            shutil.rmtree(layout.work_dir(git_dir), ignore_errors=True)
-    print(f"landwatch: removed from {shown}", file=out)
+    shown = ", ".join(safe(str(work)) for work in works)
+    if keep_data:
+        removal = " ".join(shlex.quote(safe(str(work))) for work in works)
+        print(f"landwatch: the queue and reports stay in {shown}; rm -rf {removal}", file=out)
+        return
+    for work in works:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"landwatch: removed the queue and reports ({shown})", file=out)
 
 
-def uninstall(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = None) -> int:
+def uninstall(
+    cwd: Path,
+    *,
+    hooks_path: Path | None = None,
+    keep_data: bool = False,
+    out: TextIO | None = None,
+) -> int:
     out = sys.stdout if out is None else out  # the stdout of the call, not of the import
     repository = find_repository(cwd)
     recorded = hook_slots.recorded_hooks_dir(repository.common_dir)
@@ -156,9 +207,6 @@ def uninstall(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None =
         print(f"landwatch: unregistered {repository.common_dir}", file=out)
     if trust.forget(repository.git_dir):
         print("landwatch: withdrew what you trusted here; no committed linter runs", file=out)
-    print(
-        f"landwatch: hooks removed from {hooks_dir}; the queue and reports stay in "
-        f"{repository.common_dir / WORK_DIRECTORY}",
-        file=out,
-    )
+    print(f"landwatch: hooks removed from {hooks_dir}", file=out)
+    _data(repository.common_dir, keep_data, out)
     return 0

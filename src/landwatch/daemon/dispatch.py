@@ -111,8 +111,9 @@ class Dispatcher:
         try:
             claimed = work_item.claim_next(git_dir, [kind], now=now)
         except work_item.QueueError as error:
-            log.warning("%s", error)
+            self.repositories.queue_problem(git_dir, error)
             return None
+        self.repositories.queue_usable(git_dir)
         if claimed is None:
             self._wake_when_due(git_dir, kind)
         return claimed

@@ -88,6 +88,8 @@ class Duties:
             except (OSError, work_item.QueueError) as error:
                 log.warning("sweep of %s: %s", common, error)
                 continue
+            for git_dir, problem in swept.problems.items():
+                self.repositories.queue_problem(git_dir, problem)
             if swept.enqueued:
                 for git_dir in registry.worktree_git_dirs(common):
                     self.poke(git_dir)
@@ -110,7 +112,7 @@ class Duties:
                 )
                 expiry = work_item.next_claim_expiry(git_dir, lease=self.settings.lease, now=now)
             except work_item.QueueError as error:
-                log.warning("%s", error)
+                self.repositories.queue_problem(git_dir, error)
                 continue
             if recovered:
                 log.info("%s: %d item(s) recovered", git_dir, recovered)
@@ -141,7 +143,7 @@ class Duties:
                     now=self.clock.time(),
                 )
             except work_item.QueueError as error:
-                log.warning("%s", error)
+                self.repositories.queue_problem(git_dir, error)
 
     def check_coverage(self) -> None:
         """Whether the hooks git runs in each repository are still landwatch's: a change is
@@ -189,7 +191,7 @@ class Duties:
             try:
                 moved += work_item.rebase_pending(git_dir, step=step, now=now)
             except work_item.QueueError as error:
-                log.warning("%s", error)
+                self.repositories.queue_problem(git_dir, error)
             self.poke(git_dir)
         for handler in self.dispatcher.handlers.values():
             try:

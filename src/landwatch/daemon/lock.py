@@ -8,6 +8,7 @@ import fcntl
 import json
 import os
 import stat
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -98,3 +99,14 @@ def holder(path: Path | None = None) -> LockHolder | None:
         return None  # we got the lock: nobody holds it
     finally:
         os.close(fd)
+
+
+def wait_until_released(timeout: float, path: Path | None = None) -> bool:
+    """Whether the running reviewer let go of the lock, as it does when it ends, within
+    `timeout` seconds (looked at every 50 ms: nothing tells one process that another ended)."""
+    deadline = time.monotonic() + timeout
+    while holder(path) is not None:
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+    return True

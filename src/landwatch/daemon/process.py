@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable
+from io import TextIOWrapper
 from pathlib import Path
 from types import FrameType
 
@@ -33,6 +34,17 @@ class PrintableFormatter(logging.Formatter):
         return super().formatMessage(record)
 
 
+class PrivateLog(logging.handlers.RotatingFileHandler):
+    """The log, rotated: 0600 however its file came to be (new, after a rotation, or left 0644
+    by an older release), and never written through a link."""
+
+    def _open(self) -> TextIOWrapper:
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(self.baseFilename, flags, 0o600)
+        os.fchmod(fd, 0o600)
+        return open(fd, "a", encoding=self.encoding, errors=self.errors)
+
+
 def setup_logging(*, verbose: bool, to_stderr: bool) -> Path:
     log_file = layout.REVIEWER_LOG.path()
     private_directory(log_file.parent, trusted=None)
@@ -40,7 +52,7 @@ def setup_logging(*, verbose: bool, to_stderr: bool) -> Path:
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     for handler in list(root.handlers):
         root.removeHandler(handler)
-    file_handler = logging.handlers.RotatingFileHandler(log_file, maxBytes=1 << 20, backupCount=3)
+    file_handler = PrivateLog(log_file, maxBytes=1 << 20, backupCount=3)
     file_handler.setFormatter(PrintableFormatter("%(asctime)s %(levelname)s %(message)s"))
     root.addHandler(file_handler)
     if to_stderr:

@@ -25,6 +25,7 @@ class Repositories:
         self._registered: set[Path] = set()
         self._registry_problem: str | None = None
         self._told: dict[Path, str] = {}
+        self._queue_told: dict[Path, set[str]] = {}
         self.registered_count = 0
 
     def read_registry(self) -> list[Path] | None:
@@ -70,11 +71,23 @@ class Repositories:
                 if not registry.made_here(git_dir):
                     registry.mark_made(git_dir)
             except (work_item.QueueError, OSError) as error:
-                log.warning("%s", error)
+                self.queue_problem(git_dir, error)
         changed = git_dirs != self.git_dirs
         self.git_dirs, self.repositories = git_dirs, usable
         self.registered_count = len(repositories)
         return changed
+
+    def queue_problem(self, git_dir: Path, error: Exception) -> None:
+        """A worktree's queue that cannot be used, logged once a problem: a file where pending/
+        should be fails every claim, every pass, and a log of that line alone hid the rest."""
+        told = self._queue_told.setdefault(git_dir, set())
+        if str(error) not in told:
+            told.add(str(error))
+            log.warning("%s", error)
+
+    def queue_usable(self, git_dir: Path) -> None:
+        """A worktree's queue worked again: a problem that comes back is said again."""
+        self._queue_told.pop(git_dir, None)
 
     def watched(self) -> tuple[object, ...]:
         """What the file events depend on: the worktrees, the repositories, and whether each

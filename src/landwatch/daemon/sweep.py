@@ -60,6 +60,8 @@ class Swept:
 
     enqueued: list[str] = field(default_factory=list)  # item ids
     entries: int = 0
+    # Each worktree whose queue refused what was found (the rest waits for the next pass).
+    problems: dict[Path, work_item.QueueError] = field(default_factory=dict)
 
 
 def reflogs(common: Path) -> dict[str, Path]:
@@ -277,7 +279,7 @@ def _read(
                 try:
                     added = work_item.enqueue(item) is work_item.Enqueued.ADDED
                 except work_item.QueueError as error:
-                    log.warning("%s", error)
+                    swept.problems[target] = error  # logged by the caller, once a problem
                     return taken  # nothing is consumed past what could not be queued
                 if added:
                     swept.enqueued.append(item.id)

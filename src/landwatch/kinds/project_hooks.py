@@ -21,6 +21,7 @@ from landwatch.job_queue import Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES
 from landwatch.kinds.base import Clock, Failing, ItemHandler, RetryLater, backoff
 from landwatch.kinds.running import WarmWorker
+from landwatch.review.findings import Severity
 from landwatch.work_item import CLAIMED, PENDING, READY, WorkItem, WorkKind, entries
 
 if TYPE_CHECKING:
@@ -73,7 +74,9 @@ def hooks_in_worker(
     how = _how(git_dir, work_tree, settings, prepared, pinned.digest)
     outcome = run_on_landing(git_dir, oid, base, pinned, how)
     _remember_prepared(git_dir, pinned.digest, prepared, outcome.prepared, outcome.stale)
-    report_store.write_hooks(git_dir, outcome.result, replaces=rewritten)
+    report_store.write_hooks(
+        git_dir, outcome.result, replaces=rewritten, least=_least(git_dir, oid)
+    )
     return {
         "summary": f"{outcome.result.status}: {len(outcome.result.findings)} finding(s)",
         "retry": outcome.retry,
@@ -114,6 +117,17 @@ def _how(
         prepared=prepared,
         still_trusted=lambda: trust.is_trusted(git_dir, digest),
     )
+
+
+def _least(git_dir: str, oid: str) -> Severity:
+    """The least severity the one line tells of the hooks' findings: what it tells of the
+    commit's review (error only for a landed range of others' commits, its notes say)."""
+    from landwatch import report_store
+    from landwatch.review import whose
+
+    review = report_store.read_review(git_dir, oid)
+    others = review is not None and whose.NOTE in review.notes
+    return Severity.ERROR if others else Severity.WARNING
 
 
 def _hooks_dir(git_dir: str | Path) -> Path | None:

@@ -7,14 +7,18 @@ The worker keeps pygit2 and the opened repositories loaded from one item to the 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from landwatch import layout, work_item
 from landwatch.job_queue import Job, Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES
 from landwatch.kinds.base import Clock, ItemHandler, WorkOrder
 from landwatch.kinds.running import WarmWorker
+from landwatch.review.findings import Severity
 from landwatch.work_item import WorkItem, WorkKind
+
+if TYPE_CHECKING:
+    from landwatch.review.report import Report
 
 
 def warm_up() -> None:
@@ -55,7 +59,8 @@ def review_in_worker(
     carried_over = result is not None
     if result is None:
         result = review_landing(git_dir, oid, base, linters=policy, budget=budget)
-    path = report_store.write(git_dir, result, replaces=replaced)
+    least = least_told(git_dir, oid, base, result)
+    path = report_store.write(git_dir, result, replaces=replaced, least=least)
     if result.linters_held_back is not None:
         trust.held_back(git_dir, result.linters_held_back)
     settings = layout.read_git_settings(git_dir)
@@ -63,7 +68,8 @@ def review_in_worker(
     if settings[layout.NOTES]:
         notes.write_note(git_dir, result)
     if result.worst() > 0:
-        notify.tell(Path(git_dir), result, notify.level(settings[layout.NOTIFY]))
+        wanted = notify.level(settings[layout.NOTIFY])
+        notify.tell(Path(git_dir), result, None if wanted is None else max(wanted, least))
     return {
         "commit": result.commit,
         "summary": result.summary(),
@@ -81,6 +87,22 @@ def _declares_hooks(git_dir: str, oid: str) -> bool:
 
     repo = open_repository(git_dir)
     return declares_hooks(resolve(repo, oid).tree)
+
+
+def least_told(git_dir: str, oid: str, base: str | None, result: Report) -> Severity:
+    """The least severity the one line and a notification tell of: error for a landed range of
+    others' commits (a teammate's, by pull), which the report's notes then say; else warning."""
+    from landwatch.git import git
+    from landwatch.review import whose
+    from landwatch.review.change import open_repository
+
+    if base is None:
+        return Severity.WARNING
+    email = git("config", "--get", "user.email", cwd=git_dir, check=False)
+    if not whose.others_only(open_repository(git_dir), oid, base, email):
+        return Severity.WARNING
+    result.notes.append(whose.NOTE)
+    return Severity.ERROR
 
 
 class ReviewHandler(ItemHandler[dict[str, Any]]):

@@ -149,7 +149,7 @@ UNREAD = Place(
     "unread",
     Scope.REPOSITORY,
     "report_store",
-    "<commit>: an empty marker per review with findings nobody was told of",
+    "<commit>: a marker per review with findings nobody was told of, what the line says of it",
     directory=True,
     hooks=True,
 )

@@ -88,6 +88,11 @@ class FileChange:
         return self.status is FileStatus.DELETED
 
     @property
+    def change(self) -> Change:
+        """The change the file is part of: its tree's attributes and declarations."""
+        return self._change
+
+    @property
     def is_symlink(self) -> bool:
         return self.new_mode == MODE_SYMLINK
 
@@ -102,21 +107,36 @@ class FileChange:
         return self._lines
 
     def new_content(self) -> bytes | None:
-        """The committed content of the file (None when deleted, a submodule, or too large)."""
+        """The committed content of the file (None when deleted, a submodule, too large, or
+        not in the repository)."""
         if self.new_id is None or self.is_submodule or self.new_size > MAX_LINE_CHECK_BYTES:
             return None
-        blob = self._change.repo[self.new_id]
-        assert isinstance(blob, pygit2.Blob)
-        return blob.data
+        data = blob_data(self._change.repo, self.new_id)
+        if data is None:
+            self.unchecked_lines = MISSING_CONTENT
+        return data
 
     def old_content(self) -> bytes | None:
         if self.old_id is None or self.old_mode == MODE_SUBMODULE:
             return None
         if self.old_size > MAX_LINE_CHECK_BYTES:
             return None
-        blob = self._change.repo[self.old_id]
-        assert isinstance(blob, pygit2.Blob)
-        return blob.data
+        return blob_data(self._change.repo, self.old_id)
+
+
+# Why a file's content could not be read: a partial clone (`--filter=blob:none`) fetches a blob
+# only when git needs it, and libgit2 never fetches one; a damaged repository lacks it too.
+MISSING_CONTENT = "its content is not in the repository (a partial clone?)"
+
+
+def blob_data(repo: pygit2.Repository, oid: str | pygit2.Oid) -> bytes | None:
+    """A blob's bytes, or None where the repository does not hold it as a blob: the review
+    goes on without it, and says so, rather than failing."""
+    try:
+        blob = repo[oid]
+    except (KeyError, ValueError, pygit2.GitError):
+        return None
+    return blob.data if isinstance(blob, pygit2.Blob) else None
 
 
 def tree_diff(
@@ -231,7 +251,11 @@ class Change:
         if self.truncated:
             file.unchecked_lines = "line cap reached"
             return []
-        patch = self.diff[file._index]
+        try:
+            patch = self.diff[file._index]
+        except (KeyError, pygit2.GitError):
+            file.unchecked_lines = MISSING_CONTENT
+            return []
         if patch is None:
             return []
         if patch.delta.is_binary:
@@ -277,8 +301,9 @@ class Change:
                     assert isinstance(sub, pygit2.Tree)
                     stack.append((path + "/", sub))
 
-    def attribute(self, path: str, name: str) -> str | None:
-        """A gitattribute of `path` as the landed commit says (e.g. filter=lfs)."""
+    def attribute(self, path: str, name: str) -> str | bool | None:
+        """A gitattribute of `path` as the landed commit says: its value (`filter=lfs`), True
+        where it is set (`text`), False where unset (`-text`), None where unspecified."""
         try:
             value = self.repo.get_attr(
                 path,
@@ -288,7 +313,7 @@ class Change:
             )
         except (pygit2.GitError, ValueError):
             return None
-        return value if isinstance(value, str) else None
+        return value if isinstance(value, str | bool) else None
 
     def has_file(self, path: str) -> bool:
         """Whether the landed tree holds a file at `path` (nothing read)."""
@@ -301,14 +326,16 @@ class Change:
         """A file of the landed tree (configuration is read from here, never the worktree)."""
         if not self.has_file(path):
             return None  # absent, a directory or a submodule
-        blob = self.repo[self.commit.tree[path].id]
-        return blob.data if isinstance(blob, pygit2.Blob) else None
+        return blob_data(self.repo, self.commit.tree[path].id)
 
     @property
     def label(self) -> str:
-        if self.base is not None:
-            return f"{str(self.base.id)[:12]}..{str(self.commit.id)[:12]}"
-        return str(self.commit.id)[:12]
+        return label_of(str(self.commit.id), str(self.base.id) if self.base is not None else None)
+
+
+def label_of(commit: str, base: str | None = None) -> str:
+    """How a report names what it reviewed: the commit, or the landed range `base..commit`."""
+    return f"{base[:12]}..{commit[:12]}" if base is not None else commit[:12]
 
 
 _repositories: dict[str, pygit2.Repository] = {}

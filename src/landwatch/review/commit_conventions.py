@@ -1,5 +1,6 @@
 """What a project declared about its commit messages, to the commit linters it runs: the longest
-subject commitlint or gitlint allows, read statically from the landed tree. It outranks what
+subject commitlint or gitlint allows, and whether they require Conventional Commits (and of which
+types), read statically from the landed tree. It outranks what
 landwatch learned from the history; landwatch's own committed configuration outranks both.
 
 A JavaScript configuration is never run (a repository's code runs only with the user's trust):
@@ -12,7 +13,8 @@ from __future__ import annotations
 import configparser
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -40,17 +42,31 @@ _MOST_BYTES = 1 << 20  # a configuration file larger than this is not read
 
 @dataclass(frozen=True)
 class Declared:
-    """A standard the project declared: its value (None: the project turned the check off), and
-    the file that says so."""
+    """A standard the project declared: its value (a subject limit, or True for a convention it
+    requires; None: the project turned the check off), the file that says so, and what else
+    it sets of the rule (the types Conventional Commits allow)."""
 
-    value: int | None
+    value: int | bool | None
     source: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+# The standards (by review.standards' names) a commit linter's configuration can declare.
+SUBJECT_LIMIT = "subject_limit"
+CONVENTIONAL = "writes_conventional_commits"
+# commitlint's type-enum, written as a literal in a configuration that is code.
+_LITERAL_TYPES = re.compile(
+    r"""['"]?type-enum['"]?\s*:\s*\[\s*([012])\s*,\s*['"]always['"]\s*,\s*\[([^\]]{0,2000})\]"""
+)
+_QUOTED = re.compile(r"""['"]([A-Za-z][A-Za-z0-9-]{0,40})['"]""")
+_GITLINT_CONVENTIONAL = "contrib-title-conventional-commits"
 
 
 def declared_standards(change: Change) -> dict[str, Declared]:
-    """The standards (by review.standards' names) the project's commit linters declare."""
-    declared = _commitlint(change) or _gitlint(change)
-    return {"subject_limit": declared} if declared is not None else {}
+    """The standards (by review.standards' names) the project's commit linters declare:
+    commitlint's configuration if it has one, else gitlint's."""
+    declared = _commitlint(change)
+    return declared if declared is not None else _gitlint(change)
 
 
 def _read(change: Change, path: str) -> str | None:
@@ -60,7 +76,8 @@ def _read(change: Change, path: str) -> str | None:
     return data.decode("utf-8", "replace")
 
 
-def _commitlint(change: Change) -> Declared | None:
+def _commitlint(change: Change) -> dict[str, Declared] | None:
+    """What commitlint's configuration declares; None where the project has none."""
     for path in _COMMITLINT_DATA:
         text = _read(change, path)
         if text is not None:
@@ -89,52 +106,99 @@ def _parsed(text: str) -> Any:
         return None
 
 
-def _from_settings(settings: Any, source: str) -> Declared | None:
-    """The header limit of a commitlint configuration read as data."""
-    if not isinstance(settings, dict):
-        return None
-    rules = settings.get("rules")
-    rule = rules.get("header-max-length") if isinstance(rules, dict) else None
-    if isinstance(rule, list) and len(rule) == 3 and rule[0] in (0, 1, 2):
-        if rule[0] == 0:
-            return Declared(None, source)
-        if rule[1] == "always" and isinstance(rule[2], int) and not isinstance(rule[2], bool):
-            return Declared(rule[2], source)
-    extends = settings.get("extends")
-    names = [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []
+def _shared(names: list[Any], source: str) -> dict[str, Declared]:
+    """What the well-known shared configurations a project extends declare: the conventional
+    one, a header limit of 100 and Conventional Commits with its types."""
     for name in names:
         if isinstance(name, str) and name in _SHARED_LIMITS:
-            return Declared(_SHARED_LIMITS[name], f"{source} (extends {name})")
-    return None
+            where = f"{source} (extends {name})"
+            return {
+                SUBJECT_LIMIT: Declared(_SHARED_LIMITS[name], where),
+                CONVENTIONAL: Declared(True, where),
+            }
+    return {}
 
 
-def _from_code(text: str, source: str) -> Declared | None:
-    """The header limit of a commitlint configuration written as code, where it is a literal."""
+def _from_settings(settings: Any, source: str) -> dict[str, Declared]:
+    """What a commitlint configuration read as data declares: its own rules over what the
+    configurations it extends say."""
+    if not isinstance(settings, dict):
+        return {}
+    extends = settings.get("extends")
+    names = [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []
+    declared = _shared(names, source)
+    rules = settings.get("rules")
+    rules = rules if isinstance(rules, dict) else {}
+    off, limit = _rule(rules, "header-max-length")
+    if off:
+        declared[SUBJECT_LIMIT] = Declared(None, source)
+    elif isinstance(limit, int) and not isinstance(limit, bool):
+        declared[SUBJECT_LIMIT] = Declared(limit, source)
+    off, types = _rule(rules, "type-enum")
+    if off:
+        declared.pop(CONVENTIONAL, None)  # the type check off: nothing required of types
+    elif isinstance(types, list):
+        named = [kind for kind in types if isinstance(kind, str) and kind]
+        if named:
+            declared[CONVENTIONAL] = Declared(True, source, {"types": named})
+    return declared
+
+
+def _rule(rules: dict[str, Any], name: str) -> tuple[bool, Any]:
+    """A commitlint rule, `[level, applicable, value]`: whether it is turned off (level 0;
+    `[0]` alone will do), and its value where it applies `always` (else None)."""
+    rule = rules.get(name)
+    if not isinstance(rule, list) or not rule:
+        return False, None
+    if rule[0] == 0:
+        return True, None
+    if len(rule) == 3 and rule[0] in (1, 2) and rule[1] == "always":
+        return False, rule[2]
+    return False, None
+
+
+def _from_code(text: str, source: str) -> dict[str, Declared]:
+    """What a commitlint configuration written as code declares, where it is a literal."""
+    declared = _shared(
+        [name for name in _SHARED_LIMITS if name.startswith("@") and name in text], source
+    )
     literal = _LITERAL_LIMIT.search(text)
     if literal is not None:
         level, applies, limit = literal.groups()
         if level == "0":
-            return Declared(None, source)
-        if applies == "always":
-            return Declared(int(limit), source)
-    for name, limit_of in _SHARED_LIMITS.items():
-        if name.startswith("@") and name in text:
-            return Declared(limit_of, f"{source} (extends {name})")
-    return None
+            declared[SUBJECT_LIMIT] = Declared(None, source)
+        elif applies == "always":
+            declared[SUBJECT_LIMIT] = Declared(int(limit), source)
+    types = _LITERAL_TYPES.search(text)
+    if types is not None:
+        if types[1] == "0":
+            declared.pop(CONVENTIONAL, None)
+        elif named := tuple(_QUOTED.findall(types[2])):
+            declared[CONVENTIONAL] = Declared(True, source, {"types": list(named)})
+    return declared
 
 
-def _gitlint(change: Change) -> Declared | None:
-    """gitlint's `[title-max-length] line-length`, or the rule ignored in `[general]`."""
+def _gitlint(change: Change) -> dict[str, Declared]:
+    """gitlint's `[title-max-length] line-length`, or that rule ignored in `[general]`; its
+    Conventional Commits rule turned on in `[general] contrib`, with its `types`."""
     text = _read(change, ".gitlint")
     if text is None:
-        return None
+        return {}
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(text)
     except configparser.Error:
-        return None
-    ignored = parser.get("general", "ignore", fallback="")
-    if any(part.strip() in ("T1", "title-max-length") for part in ignored.split(",")):
-        return Declared(None, ".gitlint")
+        return {}
+    declared: dict[str, Declared] = {}
+    ignored = {part.strip() for part in parser.get("general", "ignore", fallback="").split(",")}
     length = parser.get("title-max-length", "line-length", fallback="").strip()
-    return Declared(int(length), ".gitlint") if length.isdigit() and len(length) <= 4 else None
+    if ignored & {"T1", "title-max-length"}:
+        declared[SUBJECT_LIMIT] = Declared(None, ".gitlint")
+    elif length.isdigit() and len(length) <= 4:
+        declared[SUBJECT_LIMIT] = Declared(int(length), ".gitlint")
+    contrib = {part.strip() for part in parser.get("general", "contrib", fallback="").split(",")}
+    if contrib & {"CT1", _GITLINT_CONVENTIONAL}:
+        types = parser.get(_GITLINT_CONVENTIONAL, "types", fallback="")
+        named = tuple(kind.strip() for kind in types.split(",") if kind.strip())
+        declared[CONVENTIONAL] = Declared(True, ".gitlint", {"types": list(named)} if named else {})
+    return declared

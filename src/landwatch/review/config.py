@@ -92,6 +92,11 @@ def read_config(tree: pygit2.Tree, repo: pygit2.Repository) -> ReviewConfig:
         blob = repo[entry.id]
         if not isinstance(blob, pygit2.Blob):
             continue
+        if entry.filemode == pygit2.enums.FileMode.LINK:
+            # Its blob is the link's target, never the file's text.
+            raise ConfigError(
+                f"{name}: a symbolic link, which landwatch does not read (commit the file itself)"
+            )
         try:
             document = tomllib.loads(blob.data.decode("utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:

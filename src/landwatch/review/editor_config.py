@@ -12,8 +12,9 @@ from __future__ import annotations
 import functools
 import io
 import posixpath
+import weakref
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from editorconfig.exceptions import ParsingError
 from editorconfig.fnmatch import translate
@@ -80,15 +81,26 @@ def _compile(glob: str) -> tuple[tuple[SafePattern, list[tuple[int, int]]] | Non
 
 
 class EditorConfig:
-    """The `.editorconfig` settings of the landed tree, for each path asked about."""
+    """The `.editorconfig` settings of the landed tree, for each path asked about: one per
+    change (`of`), shared by the rules that read a key themselves and the engine."""
 
-    def __init__(self, change: Change, rules: RuleSet) -> None:
+    _of_change: ClassVar[weakref.WeakKeyDictionary[Change, EditorConfig]] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    def __init__(self, change: Change) -> None:
         self._change = change
-        # Which key decides each rule (each rule says so: its `editorconfig` attribute).
-        self._keys = {rule.id: rule.editorconfig for rule in rules.rules if rule.editorconfig}
         self._files: dict[str, str | None] = {}
         self._settings: dict[str, dict[str, str]] = {}  # each path's, read once
         self.problems: list[str] = []
+
+    @classmethod
+    def of(cls, change: Change) -> EditorConfig:
+        """The change's settings, read once however many rules and steps ask."""
+        config = cls._of_change.get(change)
+        if config is None:
+            config = cls._of_change[change] = cls(change)
+        return config
 
     def _text(self, directory: str) -> str | None:
         if directory not in self._files:
@@ -127,6 +139,15 @@ class EditorConfig:
             directory = posixpath.dirname(directory)
         return options
 
+
+class RuleSwitches:
+    """What the `.editorconfig` says of each rule that names a key (its `editorconfig`
+    attribute) for a finding's file: `false` turns the rule off, `true` insists on it."""
+
+    def __init__(self, config: EditorConfig, rules: RuleSet) -> None:
+        self.config = config
+        self._keys = {rule.id: rule.editorconfig for rule in rules.rules if rule.editorconfig}
+
     def turns_off(self, finding: Finding) -> bool:
         """Whether the project's `.editorconfig` turns the finding's rule off for its file."""
         return self._value(finding) == "false"
@@ -140,21 +161,21 @@ class EditorConfig:
         key = self._keys.get(finding.rule)
         if key is None or finding.path is None:
             return None
-        return self.settings(finding.path).get(key)
+        return self.config.settings(finding.path).get(key)
 
 
 def declared_off(
-    findings: Iterable[Finding], config: EditorConfig, notes: list[str]
+    findings: Iterable[Finding], switches: RuleSwitches, notes: list[str]
 ) -> list[Finding]:
     """The findings the project's `.editorconfig` does not turn off; the others counted in a
     note, with any section that could not be used."""
     kept, off = [], 0
     for finding in findings:
-        if config.turns_off(finding):
+        if switches.turns_off(finding):
             off += 1
         else:
             kept.append(finding)
     if off:
         notes.append(f"{off} finding(s) not reported: the project's .editorconfig turns them off")
-    notes.extend(dict.fromkeys(config.problems))
+    notes.extend(dict.fromkeys(switches.config.problems))
     return kept

@@ -7,6 +7,7 @@ raises for a bad configuration (that becomes a finding) and never reads the work
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from typing import Any
@@ -20,9 +21,10 @@ from landwatch.review.change import Change, FileChange, open_repository, resolve
 from landwatch.review.checking import checked
 from landwatch.review.commit_conventions import Declared, declared_standards
 from landwatch.review.config import ConfigError, ReviewConfig, read_config
-from landwatch.review.editor_config import EditorConfig, declared_off
+from landwatch.review.editor_config import FILE_NAME as EDITORCONFIG
+from landwatch.review.editor_config import EditorConfig, RuleSwitches, declared_off
 from landwatch.review.expected_output import outside_expected_output
-from landwatch.review.findings import Finding, Severity, fingerprint
+from landwatch.review.findings import DECLARED, LEARNED, Basis, Finding, Severity, fingerprint
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.precedent import unprecedented
 from landwatch.review.precommit_scopes import PreCommitScopes, scoped_out
@@ -43,11 +45,19 @@ def _as_declared(
     """What the project declared (.editorconfig, its pre-commit hooks' scopes) and the data its
     tests compare byte for byte outrank what its history taught (fixtures); then one finding
     per secret, per burst and per line."""
-    editor = EditorConfig(change, rules)
+    editor = RuleSwitches(EditorConfig.of(change), rules)
+    scopes = PreCommitScopes(change, rules)
     findings = declared_off(findings, editor, notes)
-    findings = scoped_out(findings, PreCommitScopes(change, rules), notes)
+    findings = scoped_out(findings, scopes, notes)
     findings = outside_expected_output(findings, change, rules, notes)
     findings = unprecedented(findings, change, rules, notes, insisted=editor.insists)
+    for finding in findings:
+        if finding.basis is not None and finding.basis.standard == DECLARED:
+            continue  # the project's landwatch configuration said so for the rule as a whole
+        if editor.insists(finding):
+            finding.basis = Basis(DECLARED, EDITORCONFIG)
+        elif scopes.runs_on(finding):
+            finding.basis = Basis(DECLARED, scopes.source)
     return one_per_line(bursts(one_per_secret(findings, rules), rules))
 
 
@@ -141,6 +151,7 @@ def _apply_standards(rules: RuleSet, config: ReviewConfig, standards: Standards)
     """What the history teaches, where the committed configuration says nothing."""
     applied = []
     overridden = standards_overridden(config)
+    history = Basis(LEARNED, f"{standards.commits} commits of history")
     for rule in rules.rules:
         learned = rule.learned
         if learned is None or rule.id in overridden:
@@ -149,13 +160,15 @@ def _apply_standards(rules: RuleSet, config: ReviewConfig, standards: Standards)
         if learned.option is None:
             if value:
                 rule.active_severity = Severity.WARNING
+                rule.basis = history
                 applied.append(learned.note.format(id=rule.id))
         elif value is not None and value != rule.option(learned.option):
             rule.settings[learned.option] = value
+            rule.basis = history
             applied.append(learned.note.format(value=value, id=rule.id))
     if not applied:
         return []
-    return [f"learned from {standards.commits} commits of history: " + "; ".join(applied)]
+    return [f"learned from {history.source}: " + "; ".join(applied)]
 
 
 def _apply_declared(
@@ -167,17 +180,26 @@ def _apply_declared(
     overridden = standards_overridden(config)
     for rule in rules.rules:
         learned = rule.learned
-        if learned is None or learned.option is None or rule.id in overridden:
+        if learned is None or rule.id in overridden:
             continue
         said = declared.get(learned.standard)
         if said is None:
             continue
+        rule.basis = Basis(DECLARED, said.source)
         if said.value is None:
             rule.active_severity = Severity.OFF
             applied.append(f"{said.source} turns off what {rule.id} checks")
+            continue
+        if learned.option is None:  # a rule the standard turns on
+            rule.active_severity = max(rule.active_severity, Severity.WARNING)
+            applied.append(f"{said.source} asks for what {rule.id} checks")
         else:
             rule.settings[learned.option] = said.value
             applied.append(f"{said.source} declares {learned.option} {said.value} for {rule.id}")
+        known = {option.name: option for option in rule.options}
+        for name, value in said.options.items():
+            with contextlib.suppress(KeyError, ValueError):  # one it cannot take: as it was
+                rule.settings[name] = known[name].coerce(value)
     return [f"declared by the project: {'; '.join(applied)}"] if applied else []
 
 
@@ -223,10 +245,13 @@ def _rules(config: ReviewConfig) -> tuple[RuleSet, list[str]]:
         )
         severity = settings.pop("severity", None)
         try:
-            rules.append(cls(severity, **settings))
+            rule = cls(severity, **settings)
         except (ValueError, TypeError) as error:
             problems.append(f"{config.source}: rules.{cls.id}: {error}")
-            rules.append(cls(severity))
+            rule = cls(severity)
+        if severity is not None or settings:
+            rule.basis = Basis(DECLARED, config.source)
+        rules.append(rule)
     return RuleSet(rules), problems
 
 

@@ -28,6 +28,38 @@ class Severity(enum.IntEnum):
             raise ValueError(f"not a severity: {value!r} (off, info, warning, error)") from None
 
 
+# Whose standard decided a finding, most authoritative first: what the project declared (its
+# landwatch configuration, .editorconfig, pre-commit, commitlint...), what landwatch learned from
+# its history, or landwatch's own default.
+DECLARED, LEARNED, DEFAULT = "declared", "learned", "default"
+
+
+@dataclass(frozen=True)
+class Basis:
+    """Which standard decided a finding and where it was read: `declared` with the file the
+    project declared it in, `learned` with what the history sample held, or `default`."""
+
+    standard: str
+    source: str | None = None
+
+    def __str__(self) -> str:
+        return self.standard if self.source is None else f"{self.standard}: {self.source}"
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"standard": self.standard, "source": self.source}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Basis | None:
+        """The basis a stored report recorded; None for a report from before they were."""
+        if not isinstance(data, dict) or data.get("standard") not in (DECLARED, LEARNED, DEFAULT):
+            return None
+        source = data.get("source")
+        return cls(data["standard"], source if isinstance(source, str) else None)
+
+
+BY_DEFAULT = Basis(DEFAULT)
+
+
 @dataclass
 class Finding:
     rule: str  # id
@@ -42,6 +74,8 @@ class Finding:
     # Where a secret rule's value sits in the line's text (start, end), for the suppression
     # step to test what a secret scanner's declarations say of it; never shown, never written.
     span: tuple[int, int] | None = field(default=None, repr=False, compare=False)
+    # Whose standard decided it (None: a report stored before reports said so).
+    basis: Basis | None = field(default=BY_DEFAULT, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -54,6 +88,7 @@ class Finding:
             "end_line": self.end_line,
             "snippet": self.snippet,
             "fingerprint": self.fingerprint,
+            "decided_by": self.basis.as_dict() if self.basis is not None else None,
         }
 
     @classmethod
@@ -68,6 +103,7 @@ class Finding:
             data.get("end_line"),
             data.get("snippet"),
             data.get("fingerprint", ""),
+            basis=Basis.from_dict(data.get("decided_by")),
         )
 
 

@@ -26,7 +26,7 @@ from landwatch.review.binary import looks_binary
 from landwatch.review.budget import Budget
 from landwatch.review.change import Change, FileChange
 from landwatch.review.config import LinterConfig
-from landwatch.review.findings import Finding, Severity, fingerprint, line_text
+from landwatch.review.findings import DECLARED, Basis, Finding, Severity, fingerprint, line_text
 from landwatch.review.globs import matches_any
 from landwatch.review.pinned import Pinned, pin
 from landwatch.review.workspace import Workspace, workspace
@@ -204,6 +204,8 @@ def run(
                 fingerprint=fingerprint(
                     f"{linter.name}:{item.code}", file.path, text or item.message, occurrence
                 ),
+                # The project (or the person) declared the linter, and the linter its rules.
+                basis=Basis(DECLARED, f"linter {linter.name}"),
             )
         )
     return findings, LinterRun(linter.name, file.path, "ok")

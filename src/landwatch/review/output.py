@@ -21,6 +21,7 @@ from landwatch.text import plural, safe
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
 
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -28,14 +29,42 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 MESSAGE = "(the commit message, by its line numbers)"
 
 
-def render(report: Report, console: Console | None = None) -> None:
+def _console() -> Console:
+    """rich's console for stdout: on a terminal, lines wrapped at words to its width; into a
+    file or a pipe, each line whole (for grep, and for a reader that wraps it itself)."""
     from rich.console import Console
+
+    console = Console(highlight=False)
+    console.soft_wrap = not console.is_terminal
+    return console
+
+
+def print_wrapped(console: Console, lead: Text, body: Text, then: Text | str | None = None) -> None:
+    """`lead` then `body`, wrapped at words to the console's width (a terminal would break
+    words), every later line led by `then` (by default, spaces under the body's start)."""
     from rich.text import Text
 
-    console = console or Console(highlight=False, soft_wrap=True)
+    if console.soft_wrap:
+        console.print(Text.assemble(lead, body))
+        return
+    later = " " * lead.cell_len if then is None else then
+    width = max(lead.cell_len, len(later) if isinstance(later, str) else later.cell_len)
+    parts = body.wrap(console, max(console.width - width, 20))
+    for at, part in enumerate(parts):
+        if at < len(parts) - 1:
+            part.rstrip()  # the space a line was broken at; the last line's own end stays
+        console.print(Text.assemble(lead if at == 0 else later, part))
+
+
+def render(report: Report, console: Console | None = None, *, subject: str = "") -> None:
+    """The whole report grouped by file; `subject`, the commit's, under its heading."""
+    from rich.text import Text
+
+    console = console or _console()
     head = Text()
-    head.append(f"landwatch review of {report.label}", style="bold")
-    head.append(f" ({report.shape}): ")
+    head.append(f"landwatch review of {safe(report.label)}", style="bold")
+    carried = f", carried over from {safe(report.carried_from[:12])}" if report.carried_from else ""
+    head.append(f" ({report.shape}{carried}): ")
     head.append(report.summary(), style=STYLES.get(report.worst(), "green"))
     head.append(
         f" · {plural(len(report.rules), 'rule')}"
@@ -44,6 +73,8 @@ def render(report: Report, console: Console | None = None) -> None:
         style="dim",
     )
     console.print(head)
+    if subject:
+        console.print(Text(_subject(subject), style="dim"))
     grouped: dict[str | None, list[Finding]] = defaultdict(list)
     for finding in report.findings:
         # A finding with a line but no path is on a line of the commit message.
@@ -60,31 +91,34 @@ def render(report: Report, console: Console | None = None) -> None:
         )
         width = max(len(str(f.line or "")) for f in grouped[path])
         for finding in grouped[path]:
-            line = Text("  ")
-            line.append(f"{finding.line or '':>{width}} ", style="dim")
-            line.append(f"{finding.severity.name.lower():<7} ", style=STYLES[finding.severity])
-            line.append(f"{safe(finding.rule)} {safe(finding.name)}: ", style="bold")
-            line.append(safe(finding.message))
-            console.print(line)
+            lead = Text("  ")
+            lead.append(f"{finding.line or '':>{width}} ", style="dim")
+            lead.append(f"{finding.severity.name.lower():<7} ", style=STYLES[finding.severity])
+            body = Text(f"{safe(finding.rule)} {safe(finding.name)}: ", style="bold")
+            body.append(safe(finding.message))
+            if finding.basis is not None:
+                # Whose standard it is: what the project declared, what its history showed, or
+                # landwatch's default (docs/review.md, "Whose standards?").
+                body.append(f" [{safe(str(finding.basis))}]", style="dim")
+            print_wrapped(console, lead, body)
             # A snippet is the line found; a project hook's, what the hook said, a line each.
             for said in finding.snippet.split("\n") if finding.snippet else ():
-                console.print(Text(f"  {'':>{width}} │ {safe(said)[:200]}", style="dim"))
+                snippet = Text(safe(said)[:200], style="dim")
+                bar = Text(f"  {'':>{width}} │ ", style="dim")
+                print_wrapped(console, bar, snippet, bar)
     for note in report.notes:
-        console.print(Text(f"note: {safe(note)}", style="dim"))
+        print_wrapped(console, Text("note: ", style="dim"), Text(safe(note), style="dim"))
     problems = [run for run in report.linters if run.get("status") != "ok"]
     for run in problems:
-        console.print(
-            Text(
-                f"note: linter {safe(run['linter'])} on {safe(run['path'])}: "
-                f"{safe(run['status'])} {safe(run.get('detail', ''))}",
-                style="dim",
-            )
+        said = (
+            f"linter {safe(run['linter'])} on {safe(run['path'])}: "
+            f"{safe(run['status'])} {safe(run.get('detail', ''))}"
         )
+        print_wrapped(console, Text("note: ", style="dim"), Text(said, style="dim"))
 
 
 def render_line(report: Report, subject: str, console: Console | None = None) -> None:
-    """One line for a list of reviews: the commit, what was found, the subject (its secrets
-    redacted before it is cut short, so no token is cut to where it is no longer found)."""
+    """One line for a list of reviews: the commit, what was found, the subject."""
     from rich.console import Console
     from rich.text import Text
 
@@ -93,13 +127,44 @@ def render_line(report: Report, subject: str, console: Console | None = None) ->
     line.append(f"{safe(report.label)[:12]}  ", style="bold")
     line.append(report.summary(), style=STYLES.get(report.worst(), "green"))
     if subject:
-        line.append(f"  {safe(redact_secrets(subject))[:100]}", style="dim")
+        line.append(f"  {_subject(subject)}", style="dim")
     console.print(line)
+
+
+def _subject(subject: str) -> str:
+    # Its secrets redacted before it is cut short, so no token is cut to where it is no longer
+    # found.
+    return safe(redact_secrets(subject))[:100]
 
 
 def as_json(reports: list[Report]) -> str:
     data: Any = reports[0].as_dict() if len(reports) == 1 else [r.as_dict() for r in reports]
     return json.dumps(data, indent=2)
+
+
+def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
+    """One finding as a SARIF result: where it is, and whose standard decided it."""
+    result: dict[str, Any] = {
+        "ruleId": finding.rule,
+        "ruleIndex": rule_index,
+        "level": SARIF_LEVELS[finding.severity],
+        "message": {"text": finding.message},
+        "partialFingerprints": {"landwatch/v1": finding.fingerprint},
+    }
+    if finding.basis is not None:
+        result["properties"] = {"decidedBy": finding.basis.as_dict()}
+    if finding.path is not None:
+        location: dict[str, Any] = {
+            # The path's own bytes, as pygit2 surrogate-escapes what is not UTF-8.
+            "artifactLocation": {"uri": urllib.parse.quote(finding.path, errors="surrogateescape")}
+        }
+        if finding.line:
+            region: dict[str, Any] = {"startLine": finding.line}
+            if finding.end_line and finding.end_line >= finding.line:
+                region["endLine"] = finding.end_line
+            location["region"] = region
+        result["locations"] = [{"physicalLocation": location}]
+    return result
 
 
 def as_sarif(reports: list[Report], repository: Path) -> dict[str, Any]:
@@ -116,26 +181,7 @@ def as_sarif(reports: list[Report], repository: Path) -> dict[str, Any]:
                     "shortDescription": {"text": finding.name},
                     "defaultConfiguration": {"level": SARIF_LEVELS[finding.severity]},
                 }
-            result: dict[str, Any] = {
-                "ruleId": finding.rule,
-                "ruleIndex": list(rules).index(finding.rule),
-                "level": SARIF_LEVELS[finding.severity],
-                "message": {"text": finding.message},
-                "partialFingerprints": {"landwatch/v1": finding.fingerprint},
-            }
-            if finding.path is not None:
-                location: dict[str, Any] = {
-                    # The path's own bytes, as pygit2 surrogate-escapes what is not UTF-8.
-                    "artifactLocation": {
-                        "uri": urllib.parse.quote(finding.path, errors="surrogateescape")
-                    }
-                }
-                if finding.line:
-                    region: dict[str, Any] = {"startLine": finding.line}
-                    if finding.end_line and finding.end_line >= finding.line:
-                        region["endLine"] = finding.end_line
-                    location["region"] = region
-                result["locations"] = [{"physicalLocation": location}]
+            result = _sarif_result(finding, list(rules).index(finding.rule))
             results.append(result)
         runs.append(
             {
@@ -154,11 +200,20 @@ def as_sarif(reports: list[Report], repository: Path) -> dict[str, Any]:
                         "revisionId": report.commit,
                     }
                 ],
-                "properties": {
-                    "truncated": report.truncated,
-                    "notes": report.notes,
-                    "range": report.label,
-                },
+                "properties": _properties(report),
             }
         )
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": runs}
+
+
+def _properties(report: Report) -> dict[str, Any]:
+    """What SARIF has no field for: whether lines went unchecked, the notes, the range, and the
+    commit whose review was carried over to this one."""
+    properties: dict[str, Any] = {
+        "truncated": report.truncated,
+        "notes": report.notes,
+        "range": report.label,
+    }
+    if report.carried_from:
+        properties["carriedFrom"] = report.carried_from
+    return properties

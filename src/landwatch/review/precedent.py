@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pygit2
 
-from landwatch.review.change import Change
+from landwatch.review.change import Change, blob_data
 from landwatch.review.findings import Finding
 from landwatch.review.globs import TEST_PATHS, matches_any
 from landwatch.review.rules.base import Fixtures, RuleSet
@@ -77,8 +77,7 @@ class Precedent:
             return None
         if entry.type_str != "blob" or self.repo.odb.read_header(entry.id)[1] > limit:
             return None
-        blob = self.repo[entry.id]
-        return blob.data if isinstance(blob, pygit2.Blob) else None
+        return blob_data(self.repo, entry.id)
 
     def _neighbours(self, path: str) -> list[str]:
         directory = posixpath.dirname(path)

@@ -4,18 +4,25 @@ leaves out, is one the project accepts as it is, and the rule standing for that 
 there. Read from the landed tree's `.pre-commit-config.yaml`; nothing in it is run.
 
 pre-commit's `files` and `exclude` are Python regular expressions searched in the path; they
-run here with RE2 (linear in the path), and one RE2 cannot run is a note. Secret rules are not
-scoped this way: only what a project declared to its secret scanners leaves a secret out.
+run here with RE2 (linear in the path), and one RE2 cannot run is a note. Its `types`,
+`types_or` and `exclude_types` are matched against the file's tags as pre-commit's own library,
+identify, gives them from the name and the mode (a name it does not know as binary is text).
+Secret rules are not scoped this way: only what a project declared to its secret scanners
+leaves a secret out.
 """
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
 
+import pygit2
 import yaml
+from identify import identify
 
 from landwatch.review.change import Change
 from landwatch.review.findings import Finding
+from landwatch.review.globs import matches_any
 from landwatch.review.regexes import RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import RuleSet
 
@@ -25,15 +32,29 @@ _MOST_BYTES = 1 << 20
 
 @dataclass(frozen=True)
 class _Scope:
-    """Where one hook runs: the files it takes and the files it leaves."""
+    """Where one hook runs: the files it takes and the files it leaves, by path and by tag."""
 
     files: SafePattern | None
     exclude: SafePattern | None
+    types: frozenset[str] = frozenset()
+    types_or: frozenset[str] = frozenset()
+    exclude_types: frozenset[str] = frozenset()
 
-    def covers(self, path: str) -> bool:
+    def covers(self, path: str, tags: frozenset[str]) -> bool:
         if self.files is not None and not self.files.search(path):
             return False
-        return self.exclude is None or not self.exclude.search(path)
+        if self.exclude is not None and self.exclude.search(path):
+            return False
+        if not self.types <= tags or (self.types_or and not self.types_or & tags):
+            return False
+        return not self.exclude_types & tags
+
+
+def _tags(value: object) -> frozenset[str]:
+    """A hook's list of identify tags, as written in the configuration."""
+    if not isinstance(value, list):
+        return frozenset()
+    return frozenset(tag for tag in value if isinstance(tag, str))
 
 
 class PreCommitScopes:
@@ -50,6 +71,9 @@ class PreCommitScopes:
             for rule in rules.rules
             if rule.precommit_hooks and not rule.secret
         }
+        self._tree = change.commit.tree
+        self._tags_of: dict[str, frozenset[str]] = {}
+        self._files_of = {rule.id: rule.precommit_files for rule in rules.rules}
         for name in FILE_NAMES:
             data = change.file_at(name)
             if data is not None and len(data) <= _MOST_BYTES:
@@ -87,21 +111,66 @@ class PreCommitScopes:
                     scope = _Scope(
                         self._pattern(hook.get("files"), f"{where} files"),
                         self._pattern(hook.get("exclude"), f"{where} exclude"),
+                        _tags(hook.get("types")),
+                        _tags(hook.get("types_or")),
+                        _tags(hook.get("exclude_types")),
                     )
                     self._hooks.setdefault(hook["id"], []).append(scope)
 
+    def tags(self, path: str) -> frozenset[str]:
+        """The file's identify tags as pre-commit would see them in the landed tree: a
+        symlink's, or a file's by its name and its executable bit."""
+        if path not in self._tags_of:
+            try:
+                mode = self._tree[path].filemode
+            except (KeyError, pygit2.GitError):
+                mode = pygit2.enums.FileMode.BLOB
+            if mode == pygit2.enums.FileMode.LINK:
+                tags = frozenset({"symlink"})
+            else:
+                executable = mode == pygit2.enums.FileMode.BLOB_EXECUTABLE
+                named = identify.tags_from_filename(posixpath.basename(path))
+                kind = "executable" if executable else "non-executable"
+                # A name identify knows as binary is; every other file a finding is on is text.
+                content = "binary" if "binary" in named else "text"
+                tags = frozenset({"file", kind, content, *named})
+            self._tags_of[path] = tags
+        return self._tags_of[path]
+
+    def _covers(self, scope: _Scope, path: str) -> bool:
+        return scope.covers(path, self.tags(path))
+
+    def _hooks_for(self, finding: Finding) -> tuple[str, ...]:
+        """The hooks the finding's rule stands for that check such a file: one that never
+        checks it (debug-statements on JavaScript) declares nothing of it."""
+        hooks = self._hooks_of.get(finding.rule, ())
+        files = self._files_of.get(finding.rule, {})
+        path = finding.path or ""
+        return tuple(hook for hook in hooks if matches_any(path, files.get(hook, ("*",))))
+
+    def runs_on(self, finding: Finding) -> bool:
+        """Whether the project runs the rule's hook on the finding's file: a project that
+        checks for the problem there is one that does not accept it."""
+        path = finding.path
+        if path is None or (self._top is not None and not self._covers(self._top, path)):
+            return False
+        return any(
+            self._covers(scope, path)
+            for hook in self._hooks_for(finding)
+            for scope in self._hooks.get(hook, [])
+        )
+
     def turns_off(self, finding: Finding) -> bool:
         """Whether the project runs the rule's hook, and runs it nowhere on the finding's file."""
-        hooks = self._hooks_of.get(finding.rule)
         path = finding.path
-        if not hooks or path is None:
+        if path is None:
             return False
-        scopes = [scope for hook in hooks for scope in self._hooks.get(hook, [])]
+        scopes = [scope for hook in self._hooks_for(finding) for scope in self._hooks.get(hook, [])]
         if not scopes:
             return False  # the project does not run that hook: nothing declared
-        if self._top is not None and not self._top.covers(path):
+        if self._top is not None and not self._covers(self._top, path):
             return True
-        return not any(scope.covers(path) for scope in scopes)
+        return not any(self._covers(scope, path) for scope in scopes)
 
 
 def scoped_out(findings: list[Finding], scopes: PreCommitScopes, notes: list[str]) -> list[Finding]:

@@ -13,6 +13,23 @@ from landwatch.review.findings import Finding, Severity
 FORMAT = 1
 
 
+def severity_counts(findings: list[Finding]) -> dict[str, int]:
+    """How many findings of each severity, the least first: {"info": 1, "warning": 2, ...}."""
+    counted = {severity.name.lower(): 0 for severity in Severity if severity}
+    for finding in findings:
+        counted[finding.severity.name.lower()] += 1
+    return counted
+
+
+def summary_of(findings: list[Finding]) -> str:
+    """`2 errors, 1 warning`, the worst first; "" for none."""
+    parts = []
+    for name, count in reversed(list(severity_counts(findings).items())):
+        if count:
+            parts.append(f"{count} {name}{'' if count == 1 else 's'}")
+    return ", ".join(parts)
+
+
 @dataclass
 class Report:
     commit: str
@@ -28,25 +45,20 @@ class Report:
     linters: list[dict[str, str]] = field(default_factory=list)
     # The digest of the committed linters not run because nobody trusted them (None: none held).
     linters_held_back: str | None = None
+    # The commit a rebase or amend replaced by this one, whose review this is, carried over.
+    carried_from: str | None = None
     started: float = 0.0
     duration: float = 0.0
 
     def counts(self) -> dict[str, int]:
-        counts = {severity.name.lower(): 0 for severity in Severity if severity}
-        for finding in self.findings:
-            counts[finding.severity.name.lower()] += 1
-        return counts
+        return severity_counts(self.findings)
 
     def worst(self) -> Severity:
         return max((finding.severity for finding in self.findings), default=Severity.OFF)
 
     def summary(self) -> str:
         """`2 errors, 1 warning` (or `no findings`)."""
-        parts = []
-        for name, count in reversed(list(self.counts().items())):
-            if count:
-                parts.append(f"{count} {name}{'' if count == 1 else 's'}")
-        return ", ".join(parts) or "no findings"
+        return summary_of(self.findings) or "no findings"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -64,6 +76,7 @@ class Report:
             "notes": self.notes,
             "linters": self.linters,
             "linters_held_back": self.linters_held_back,
+            "carried_from": self.carried_from,
             "started": self.started,
             "duration": self.duration,
         }
@@ -71,6 +84,7 @@ class Report:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Report:
         held_back = data.get("linters_held_back")
+        carried_from = data.get("carried_from")
         return cls(
             commit=data["commit"],
             base=data.get("base"),
@@ -85,6 +99,7 @@ class Report:
             notes=list(data.get("notes", [])),
             linters=list(data.get("linters", [])),
             linters_held_back=held_back if isinstance(held_back, str) else None,
+            carried_from=carried_from if isinstance(carried_from, str) else None,
             started=float(data.get("started", 0.0)),
             duration=float(data.get("duration", 0.0)),
         )

@@ -13,7 +13,7 @@ import time
 
 import pygit2
 
-from landwatch.review.change import ChangeError, resolve, tree_diff
+from landwatch.review.change import ChangeError, label_of, resolve, tree_diff
 from landwatch.review.config import CONFIG_FILE, PYPROJECT, ConfigError, read_config
 from landwatch.review.findings import Finding
 from landwatch.review.linters import LinterPolicy
@@ -34,7 +34,9 @@ def amended_from(repo: pygit2.Repository, oid: str) -> str | None:
         for count, entry in enumerate(entries):
             if count >= AMEND_LOOKBACK:
                 break
-            if str(entry.oid_new) == oid and entry.message.startswith("commit (amend):"):
+            # An entry written without a message (`git update-ref`, libgit2's tools) has None.
+            message = entry.message or ""
+            if str(entry.oid_new) == oid and message.startswith("commit (amend):"):
                 old = str(entry.oid_old)
                 return None if set(old) == {"0"} else old
     except (KeyError, ValueError, pygit2.GitError):
@@ -74,11 +76,13 @@ def carry_over(
         if placed is None:
             return None
         findings.append(placed)
+    # Stored and shown as the new commit's review, saying whose it was.
     return dataclasses.replace(
         previous,
         commit=str(new.id),
+        label=label_of(str(new.id)),
         findings=findings,
-        notes=[*previous.notes, f"carried over from {previous.commit[:12]}: the same patch"],
+        carried_from=previous.commit,
         started=time.time(),
         duration=0.0,
     )

@@ -23,10 +23,10 @@ VISITS = 1500
 REFRESH = 100
 # Fewer commits than this teach nothing: a young project keeps the defaults.
 MIN_COMMITS = 30
-# The subject limit learned is the project's 98th percentile, never below the usual 72 nor
-# above this (a subject past it fits no one-line view).
+# The subject limit learned is the project's 98th percentile, never below the usual 72. There
+# is no ceiling: a subject within what the project routinely writes is its standard, however
+# long (a fixed ceiling of 100 told projects of their usual subjects).
 SUBJECT_FLOOR = 72
-SUBJECT_CEILING = 100
 # A convention is the project's when this share of the sample follows it.
 ADOPTED = 0.9
 
@@ -47,7 +47,7 @@ class Standards:
         """The longest subject the project keeps, when there is enough history to tell."""
         if self.commits < MIN_COMMITS:
             return None
-        return max(SUBJECT_FLOOR, min(SUBJECT_CEILING, self.subject_p98))
+        return max(SUBJECT_FLOOR, self.subject_p98)
 
     @property
     def writes_conventional_commits(self) -> bool:
@@ -83,7 +83,7 @@ class Standards:
         return [
             f"learned from {self.commits} commits up to {self.learned_at[:12]}:",
             f"  subjects: 98% are at most {self.subject_p98} characters; {subjects} reports past "
-            f"{limit} (never below {SUBJECT_FLOOR}, never above {SUBJECT_CEILING})",
+            f"{limit} (never below {SUBJECT_FLOOR})",
             f"  Conventional Commits: {self.conventional:.0%} of subjects; {convention} "
             + (
                 "on (the project writes them)"

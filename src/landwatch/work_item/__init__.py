@@ -73,6 +73,7 @@ from landwatch.work_item.reading import (
     next_claim_expiry,
     pending_summary,
     read_entry,
+    unusable,
 )
 from landwatch.work_item.record import boot_time, encode_record, this_producer
 from landwatch.work_item.recovery import RetryAfter, prune, requeue, requeue_expired
@@ -167,4 +168,5 @@ __all__ = [
     "settle_named",
     "state_directory",
     "this_producer",
+    "unusable",
 ]

@@ -132,7 +132,7 @@ def _opened(
     except OSError as error:
         if not create and error.errno in (errno.ENOTDIR, errno.ELOOP):
             work = os.path.join(git_dir, WORK_DIRECTORY)
-            raise QueueError(f"landwatch: {work} is not a directory; not following it") from None
+            raise QueueError(f"{work} is not a directory; not following it") from None
         what = doing if create else "cannot open the work directory of"
         raise queue_error(what, git_dir, error) from None
     try:
@@ -144,7 +144,8 @@ def _opened(
 
 
 def queue_error(what: str, where: os.PathLike[str] | str, error: OSError) -> QueueError:
-    return QueueError(f"landwatch: {what} {where}: {error.strerror or error}")
+    # Without "landwatch: ": whoever shows the line (a command, the reviewer's log) says that.
+    return QueueError(f"{what} {where}: {error.strerror or error}")
 
 
 # --- the steps ----------------------------------------------------------------------------------

@@ -5,6 +5,8 @@ directory listing each, no record opened unless asked for.
 from __future__ import annotations
 
 import os
+import stat
+from pathlib import Path
 
 from landwatch.work_item.directory import decode_entry, listdir, opened
 from landwatch.work_item.names import (
@@ -14,6 +16,7 @@ from landwatch.work_item.names import (
     PENDING,
     READY,
     STATES,
+    TMP,
     WORK_DIRECTORY,
     RecordError,
     WorkItem,
@@ -109,3 +112,22 @@ def holds_record(git_dir: os.PathLike[str] | str, id: str) -> bool:
         except (RecordError, FileNotFoundError):
             return False
         return True
+
+
+def unusable(git_dir: os.PathLike[str] | str) -> tuple[Path, str] | None:
+    """The first of the work directory's directories that cannot be used, and why: not a
+    directory (a file, a link) or another person's; None when all can (a missing one is made on
+    first use). Read only: the listings take such a one for empty, and only claims fail."""
+    work = Path(git_dir) / WORK_DIRECTORY
+    for path in (work, *(work / name for name in (TMP, KNOWN, READY, *STATES))):
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            return path, f"cannot be read ({error.strerror})"
+        if not stat.S_ISDIR(info.st_mode):
+            return path, "is not a directory"
+        if info.st_uid != os.getuid():
+            return path, f"belongs to uid {info.st_uid}, not to you"
+    return None

@@ -34,6 +34,8 @@ def test_a_hook_s_places_are_kept_to_the_lines_the_change_added() -> None:
         ("hook:pyflakes", "app.py", 3, "bad y", "y = 2")
     ]
     assert found[0].severity is Severity.ERROR and notes == []
+    declared = findings_of([outcome], LANDED, [], ".pre-commit-config.yaml")[0][0]
+    assert str(declared.basis) == "declared: .pre-commit-config.yaml"  # the project's standard
 
 
 def test_a_place_under_its_message_takes_that_message() -> None:
@@ -80,7 +82,7 @@ def test_each_file_a_fixing_hook_changed_is_a_finding_in_its_name() -> None:
     assert [(f.rule, f.name, f.severity) for f in fixes] == [
         ("hook:end-of-file-fixer", "End-Of-File-Fixer", Severity.WARNING)
     ]
-    assert "`landwatch show COMMIT --patch | git apply` applies" in fixes[0].message
+    assert fixes[0].message == "the hook changes this file (`landwatch show COMMIT --patch`)"
     # The fixer's own failure is the change it made; another hook's failure is its own.
     assert [f.rule for f in found if f.path is None] == ["hook:other"]
 

@@ -94,7 +94,8 @@ def test_syntax_errors_in_json_toml_yaml_python(changes: Changes) -> None:
 def test_debug_statements_in_python_only(changes: Changes) -> None:
     change = changes.change(
         {
-            "app.py": "import pdb\npdb_helper = 1\nbreakpoint()\nfrom ipdb import set_trace\n",
+            "app.py": "import pdb\npdb_helper = 1\nbreakpoint()\nfrom ipdb import set_trace\n"
+            "import pydevd\n# import pdb\nx = 'import pdb'\n",
             "notes.txt": "import pdb\n",
         }
     )
@@ -102,6 +103,71 @@ def test_debug_statements_in_python_only(changes: Changes) -> None:
         ("P007", "app.py", 1),
         ("P007", "app.py", 3),
         ("P007", "app.py", 4),
+        ("P007", "app.py", 5),
+    ]
+
+
+JAVASCRIPT = """\
+debugger;
+if (broken) debugger
+  debugger // look here
+// debugger;
+/* debugger; */ run();
+ * debugger;
+log("debugger;");
+const options = { debugger: true };
+options.debugger = false;
+const text = `debugger`;
+function f() { debugger }
+"""
+RUBY = """\
+binding.pry
+  byebug
+debugger
+# binding.pry
+puts "binding.pry"
+debugger = Debugger.new
+binding.irb if ENV["DEBUG"]
+binding.break
+@byebug.run
+"""
+PHP = """\
+<?php
+xdebug_break();
+// xdebug_break();
+# xdebug_break();
+echo 'xdebug_break()';
+$this->xdebug_break();
+function xdebug_break() {}
+  \\xdebug_break();
+"""
+
+
+def test_debug_statements_per_language_not_in_comments_or_strings(changes: Changes) -> None:
+    change = changes.change(
+        {
+            "web/app.js": JAVASCRIPT,
+            "web/types.ts": "  debugger;\n",
+            "web/view.tsx": 'const label = "debugger";\n',
+            "lib/task.rb": RUBY,
+            "public/index.php": PHP,
+            "README.md": "debugger;\nbinding.pry\nxdebug_break();\n",
+            "tools/debug.go": "debugger;\n",
+        }
+    )
+    assert sorted(found(reviewed(change), "P007")) == [
+        ("P007", "lib/task.rb", 1),
+        ("P007", "lib/task.rb", 2),
+        ("P007", "lib/task.rb", 3),
+        ("P007", "lib/task.rb", 7),
+        ("P007", "lib/task.rb", 8),
+        ("P007", "public/index.php", 2),
+        ("P007", "public/index.php", 8),
+        ("P007", "web/app.js", 1),
+        ("P007", "web/app.js", 2),
+        ("P007", "web/app.js", 3),
+        ("P007", "web/app.js", 11),
+        ("P007", "web/types.ts", 1),
     ]
 
 

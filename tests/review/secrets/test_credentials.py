@@ -107,6 +107,9 @@ def test_a_password_in_sql(line: str) -> None:
 def test_what_sql_names_no_password_for() -> None:
     assert credentials("ALTER USER 'x'@'%' PASSWORD EXPIRE INTERVAL 90 DAY;") == []
     assert credentials("CREATE USER $NAME WITH PASSWORD '$TEST_USER_PASS';") == []
+    # Code reading a key named password: the word is a string of its own, no SQL keyword.
+    assert credentials("if (($m['password'] ?? '') !== '') {") == []
+    assert credentials('user["password"] = input("Zq8Wv7Tu6: ");') == []
 
 
 def test_a_password_given_to_curl_or_powershell() -> None:

@@ -175,7 +175,7 @@ def _read(
     result.hooks += [
         {"id": each.id, "status": each.status, "tool": tool.name} for each in said.outcomes
     ]
-    found, left_out = results.findings_of(said.outcomes, landed, changed)
+    found, left_out = results.findings_of(said.outcomes, landed, changed, declared.path)
     result.findings += found
     result.notes += left_out
     failed = sum(1 for each in said.outcomes if each.status == "failed")

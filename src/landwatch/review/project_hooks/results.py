@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from landwatch.review.findings import Finding, Severity, fingerprint, line_text
+from landwatch.review.findings import DECLARED, Basis, Finding, Severity, fingerprint, line_text
 from landwatch.review.project_hooks.output import HookOutcome, located
 from landwatch.review.report import Report
 from landwatch.review.secrets.redaction import redact_secrets
@@ -95,11 +95,12 @@ class Landed:
 
 
 def findings_of(
-    outcomes: list[HookOutcome], landed: Landed, changed: list[str]
+    outcomes: list[HookOutcome], landed: Landed, changed: list[str], declared_in: str = ""
 ) -> tuple[list[Finding], list[str]]:
     """The findings of what the hooks said, and notes of what was left out: a failed hook's
     `path:line:` lines kept to the lines the change added; its output otherwise; each file
-    the hooks changed (`changed`), in the name of the hooks that said they changed files."""
+    the hooks changed (`changed`), in the name of the hooks that said they changed files. Each
+    is the project's own standard, declared in `declared_in` (its configuration)."""
     findings: list[Finding] = []
     notes: list[str] = []
     for outcome in outcomes:
@@ -119,20 +120,21 @@ def findings_of(
     fixers = [outcome for outcome in outcomes if outcome.modified]
     rule = PREFIX + ("+".join(outcome.id for outcome in fixers) or "fix")
     fixed_by = ", ".join(outcome.name for outcome in fixers) or "the project's hooks"
+    short = landed.commit[:7]
     for path in changed:
         findings.append(
             Finding(
                 rule=rule,
                 name=fixed_by,
                 severity=Severity.WARNING,
-                message=(
-                    f"the project's hooks change this file: `landwatch show {landed.commit[:7]} "
-                    "--patch | git apply` applies the change"
-                ),
+                message=f"the hook changes this file (`landwatch show {short} --patch`)",
                 path=redact_secrets(path),
                 fingerprint=fingerprint(PREFIX + "fix", path, fixed_by),
             )
         )
+    basis = Basis(DECLARED, declared_in or None)
+    for finding in findings:
+        finding.basis = basis
     return findings, [redact_secrets(note) for note in notes]
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from landwatch.review.findings import Finding, Severity, fingerprint
+from landwatch.review.findings import BY_DEFAULT, Basis, Finding, Severity, fingerprint
 from landwatch.review.globs import matches_any
 
 if TYPE_CHECKING:  # only annotations: reading a report must not import pygit2
@@ -131,6 +131,9 @@ class Rule:
     # The pre-commit hooks that check what this rule checks (review.precommit_scopes): a file
     # the project's configuration keeps out of all of them is one the rule leaves alone.
     precommit_hooks: ClassVar[tuple[str, ...]] = ()
+    # The files a hook checks, for a hook that checks fewer than the rule does (pre-commit's
+    # `debug-statements` only Python): elsewhere, where the project runs it says nothing.
+    precommit_files: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     # gitleaks' rules that find what this rule finds, each with the starts of the messages of
     # the findings it stands for (none: all of them): an allowlist a project scoped to one of
     # them in .gitleaks.toml applies to those findings (review.gitleaks).
@@ -138,6 +141,9 @@ class Rule:
 
     def __init__(self, severity: Severity | None = None, **options: Any) -> None:
         self.active_severity = self.severity if severity is None else severity
+        # Whose standard sets the rule's severity and options: the engine says when the
+        # project's configuration or declarations, or the history, set them.
+        self.basis: Basis = BY_DEFAULT
         known = {option.name: option for option in self.options}
         self.settings: dict[str, Any] = {option.name: option.default for option in self.options}
         for key, value in options.items():
@@ -178,6 +184,7 @@ class Rule:
             end_line,
             shown,
             fingerprint(self.id, path, raw or message, occurrence),
+            basis=self.basis,
         )
 
     @classmethod

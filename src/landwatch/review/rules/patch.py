@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from types import MappingProxyType
 
 from landwatch.review import documents
 from landwatch.review.binary import looks_binary
@@ -22,6 +23,12 @@ from landwatch.review.change import (
 )
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import FileRule, LineRule, Option, TreeRule
+from landwatch.review.rules.debuggers import DebugStatement
+from landwatch.review.rules.declared_encoding import (
+    DeclaredCharset,
+    DeclaredLineEnding,
+    declared_line_end,
+)
 from landwatch.review.rules.endings import BlankLinesAtEnd, MissingFinalNewline
 
 
@@ -58,7 +65,8 @@ class TrailingWhitespace(LineRule):
 
 class MixedLineEndings(FileRule):
     """A file that now mixes LF, CRLF or CR line ends (read from the raw bytes); a file that was
-    mixed before the change is not reported again."""
+    mixed before the change is not reported again, nor one whose line end the project declared
+    (P014 says which lines are not as declared)."""
 
     id = "P003"
     precommit_hooks = ("mixed-line-ending",)
@@ -86,6 +94,8 @@ class MixedLineEndings(FileRule):
             return
         old = file.old_content()
         if old is not None and len(self.endings(old)) > 1:
+            return
+        if declared_line_end(file) is not None:
             return
         yield self.finding(
             f"mixed line endings ({', '.join(sorted(now))})",
@@ -160,6 +170,16 @@ class SyntaxErrorRule(FileRule):
 
     id = "P006"
     precommit_hooks = ("check-json", "check-yaml", "check-toml", "check-ast")
+    # Each hook checks one language: a project that keeps a file out of check-ast has said
+    # nothing of its JSON (pre-commit-hooks' manifest types each by identify's tags).
+    precommit_files = MappingProxyType(
+        {
+            "check-json": ("*.json",),
+            "check-yaml": ("*.yaml", "*.yml"),
+            "check-toml": ("*.toml",),
+            "check-ast": ("*.py", "*.pyi"),
+        }
+    )
     name = "syntax-error"
     example = "settings.json: JSON syntax error: Expecting property name enclosed in double quotes"
     severity = Severity.ERROR
@@ -215,34 +235,6 @@ class DuplicateKey(FileRule):
                 number=number,
                 content=key,
             )
-
-
-_DEBUG = re.compile(
-    rb"^\s*(?:breakpoint\(\s*\)"
-    rb"|(?:import|from)\s+(?:pdb|ipdb|pudb|pdbpp|q|rdb|wdb|pydevd|pydevd_pycharm|debugpy|celery\.contrib\.rdb)\b"
-    rb"|(?:pdb|ipdb|pudb)\.(?:set_trace|post_mortem)\()"
-)
-
-
-class DebugStatement(LineRule):
-    """A debugger left in Python: `breakpoint()`, or importing pdb, ipdb, pudb and their kin."""
-
-    id = "P007"
-    precommit_hooks = ("debug-statements",)
-    name = "debug-statement"
-    example = "import pdb; pdb.set_trace()"
-    severity = Severity.WARNING
-    applies_to = ("*.py", "*.pyi")
-
-    def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
-        for line in lines:
-            if (
-                b"breakpoint" in line.raw
-                or b"db" in line.raw
-                or b"import q" in line.raw
-                or b"debugpy" in line.raw
-            ) and _DEBUG.match(line.raw):
-                yield self.finding("debug statement", path=file.path, line=line)
 
 
 _WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$", re.I)
@@ -373,4 +365,6 @@ RULES = [
     SymlinkBecameFile,
     DuplicateKey,
     BlankLinesAtEnd,
+    DeclaredLineEnding,
+    DeclaredCharset,
 ]

@@ -54,8 +54,10 @@ _AUTHORIZATION = re.compile(
     re.I,
 )
 # SQL's `PASSWORD 'x'`, `WITH PASSWORD = 'x'`, `IDENTIFIED BY 'x'`, and a bare one before `;`.
+# The keyword stands apart: not in a string of its own (`$m['password'] ?? ''` is code reading
+# a key), and a space or `=` before the value.
 _SQL_PASSWORD = re.compile(
-    r"(?<![\w.])(?:password|identified\s++by)\s*+=?\s*+"
+    r"(?<![\w.'\"$])(?:password|identified\s++by)(?:\s++=?|\s*+=)\s*+"
     r"(?:'(?P<quoted>[^']{1,128})'(?!\s*+\))|(?P<bare>[^\s;'\"()]{6,64})(?=\s*+;))",
     re.I,
 )

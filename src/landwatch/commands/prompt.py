@@ -1,0 +1,172 @@
+"""`landwatch prompt`: the one line's text for a shell prompt, or nothing, where the hooks cannot
+print it (husky regenerating `.husky/_`, a hook another tool moved aside). It marks nothing read.
+
+A shell runs it at every prompt, so it starts no process (the git dir is found as git finds
+it, by reading files) and imports only landwatch.one_line: the unread markers say what to print.
+Only when the hook's own cheap questions find something more urgent than findings (a stale
+queue, items given up, linters held back) does it ask `landwatch notice` what to say.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import sys
+import time
+
+from landwatch import one_line
+from landwatch.files import read_file
+
+# The names and the default the hook spells too (githooks/hook.sh), each landwatch.layout's or
+# work_item's: tests/commands/test_prompt.py keeps them equal.
+WORK_DIRECTORY = "landwatch"
+UNREAD = "unread"
+REPORTS = "reports"  # <commit>.json
+FAILED = "failed"
+TOLD = "told"
+UNTRUSTED = "untrusted"
+WAITING = ("pending", "ready")
+SETTINGS_CACHE = "settings"
+STALE_AFTER = "landwatch.staleafter"
+DEFAULT_STALE_AFTER = 600
+# The styles the line's parts use, as terminal colours (--color).
+SGR = {"bold": "1", "dim": "2", "red": "31", "yellow": "33", "cyan": "36"}
+
+Parts = tuple[tuple[str, str], ...]
+_join = os.path.join  # paths are strings here: pathlib costs a prompt milliseconds to import
+
+
+def prompt(cwd: str, *, color: bool = False) -> int:
+    """Print the one line's text (plain, or coloured with `color`), or nothing; never fail."""
+    try:
+        parts = what_to_say(cwd)
+    except Exception:  # a prompt that printed a traceback would be worse than none
+        return 0
+    if parts:
+        with contextlib.suppress(OSError):
+            sys.stdout.write(render(parts, color=color) + "\n")
+    return 0
+
+
+def what_to_say(cwd: str) -> Parts | None:
+    git_dir = find_git_dir(cwd)
+    if git_dir is None:
+        return None
+    common = common_dir(git_dir)
+    repository = _join(common, WORK_DIRECTORY)
+    if not _directory(repository):
+        return None  # landwatch is not installed here
+    told = one_line.read(_join(repository, UNREAD), trusted=common)
+    work = _join(git_dir, WORK_DIRECTORY)
+    if more_urgent(work, repository, common, time.time()) or any(s is None for _, s in told):
+        # Rare, and dearer: what the hooks' line would say, with all it imports.
+        from pathlib import Path
+
+        from landwatch.commands import notice
+
+        announcement = notice.most_urgent(Path(git_dir))
+        return announcement.parts if announcement is not None else None
+    # A marker whose review is gone says nothing (the hooks' line drops it).
+    reports = _join(repository, REPORTS)
+    kept = [s for c, s in told if s is not None and os.path.lexists(_join(reports, f"{c}.json"))]
+    return one_line.words(kept) if kept else None
+
+
+def find_git_dir(cwd: str) -> str | None:
+    """The git dir of the worktree `cwd` is in, found as git finds it ($GIT_DIR, else the
+    nearest `.git` directory or `gitdir:` file above) without starting git."""
+    named = os.environ.get("GIT_DIR")
+    if named:
+        return _join(cwd, named)
+    directory = os.path.abspath(cwd)
+    while True:
+        dot_git = _join(directory, ".git")
+        if os.path.isdir(dot_git):
+            return dot_git
+        if os.path.isfile(dot_git):
+            with open(dot_git, encoding="utf-8", errors="replace") as pointer:
+                key, _, path = pointer.read(4096).partition(":")
+            return _join(directory, path.strip()) if key == "gitdir" and path.strip() else None
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def common_dir(git_dir: str) -> str:
+    """The repository's common git dir, from any worktree's (as landwatch.layout's)."""
+    try:
+        with open(_join(git_dir, "commondir"), encoding="utf-8") as pointer:
+            relative = pointer.read().strip()
+    except (OSError, ValueError):
+        return git_dir
+    return os.path.realpath(_join(git_dir, relative)) if relative else git_dir
+
+
+def more_urgent(work: str, repository: str, common: str, now: float) -> bool:
+    """What the hook asks before it starts `landwatch notice`, but unread findings: items given
+    up and not told (told's mtime is failed/'s once told), linters held back, an item waiting
+    longer than landwatch.staleAfter (as the hooks' settings cache holds it)."""
+    failed = _mtime(_join(work, FAILED))
+    if failed is not None and failed != _mtime(_join(work, TOLD)) and _listed(_join(work, FAILED)):
+        return True
+    with contextlib.suppress(OSError):
+        if stat.S_ISREG(os.lstat(_join(repository, UNTRUSTED)).st_mode):
+            return True
+    oldest = int((now - _stale_after(repository, common)) * 1_000_000)
+    for where in WAITING:
+        for name in _listed(_join(work, where)):
+            stamp = name.rpartition(".")[2]
+            # 19 digits is year 2286: none is old (as the hook reads them).
+            if stamp.isdigit() and len(stamp) < 19 and int(stamp) < oldest:
+                return True
+    return False
+
+
+def _stale_after(repository: str, common: str) -> int:
+    """landwatch.staleAfter as the hooks' settings cache holds it; the default without one, or
+    for a value the hook would not use either."""
+    try:
+        cached = read_file(_join(repository, SETTINGS_CACHE), trusted=common, limit=1 << 16)
+    except OSError:
+        return DEFAULT_STALE_AFTER
+    for line in cached.decode("utf-8", "replace").splitlines():
+        key, _, value = line.partition(" ")
+        if key == STALE_AFTER:
+            usable = value.isdigit() and len(value) < 10 and (value == "0" or value[0] != "0")
+            return int(value) if usable else DEFAULT_STALE_AFTER
+    return DEFAULT_STALE_AFTER
+
+
+def _directory(path: str) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _mtime(path: str) -> int | None:
+    try:
+        return os.lstat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
+def _listed(path: str) -> list[str]:
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []
+
+
+def render(parts: Parts, *, color: bool) -> str:
+    """The parts as text; with `color`, each in its style's terminal colours. The text of each
+    part is already escaped: nothing from a repository reaches the terminal raw."""
+    if not color:
+        return "".join(text for text, _ in parts)
+    out = []
+    for text, style in parts:
+        codes = ";".join(SGR[word] for word in style.split() if word in SGR)
+        out.append(f"\x1b[{codes}m{text}\x1b[0m" if codes and text else text)
+    return "".join(out)

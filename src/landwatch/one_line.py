@@ -1,0 +1,136 @@
+"""The one line of unread reviews, and the unread markers it is made of: each marker holds what
+the line says of its review (the worst finding not told yet, the rest counted), written when
+the review is stored (report_store). So the line, and a shell prompt, read a few small files and
+no report; this module imports nothing heavier than landwatch.files and landwatch.text.
+"""
+
+from __future__ import annotations
+
+import os
+
+from landwatch.files import list_entries, read_file
+from landwatch.text import safe, short_path
+
+TYPE_CHECKING = False  # typing is not imported: a shell prompt pays for every import
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
+VERSION = b"landwatch-unread 1\n"
+SHOW_UNREAD = "landwatch show --unread"
+# Severities by value (landwatch.review.findings.Severity: info 1, warning 2, error 3).
+STYLES = {3: "red", 2: "yellow", 1: "cyan"}
+MESSAGE_WIDTH = 80
+PATH_WIDTH = 60
+_FIELDS = 6
+_LIMIT = 16 << 10  # a marker's text is a line; anything longer is none of ours
+
+
+class Told:
+    """What the one line says of one unread review: its worst finding not told yet (rule,
+    message, place) and what else the review found (`2 warnings, 1 info`, or "")."""
+
+    __slots__ = ("commit", "line", "message", "path", "rest", "rule", "severity")
+
+    def __init__(
+        self,
+        commit: str,
+        severity: int,
+        rule: str,
+        message: str,
+        path: str | None = None,
+        line: int | None = None,
+        rest: str = "",
+    ) -> None:
+        self.commit = commit
+        self.severity = severity
+        self.rule = rule
+        self.message = message
+        self.path = path
+        self.line = line
+        self.rest = rest
+
+    def text(self) -> bytes:
+        """The marker's content: its fields escaped (no tab or line end is left in one), tab
+        separated, after the format's first line."""
+        fields = (
+            self.severity,
+            self.rule,
+            self.message,
+            self.path or "",
+            self.line or "",
+            self.rest,
+        )
+        return VERSION + "\t".join(safe(str(field)) for field in fields).encode() + b"\n"
+
+    @classmethod
+    def parse(cls, commit: str, data: bytes) -> Told | None:
+        """The marker's content read back; None for anything else (an older landwatch's empty
+        marker, garbage), whose review the caller reads instead."""
+        if not data.startswith(VERSION):
+            return None
+        fields = data[len(VERSION) :].decode("utf-8", "replace").rstrip("\n").split("\t")
+        if len(fields) != _FIELDS or fields[0] not in ("1", "2", "3") or not fields[1]:
+            return None
+        severity, rule, message, path, line, rest = fields
+        number = int(line) if line.isdigit() and len(line) < 10 else None
+        return cls(commit, int(severity), rule, message, path or None, number, rest)
+
+    def place(self) -> str:
+        """Where the finding is: `path:line`, the commit message, or "" (the change as a whole)."""
+        if self.path is None:
+            return "the commit message" if self.line else ""
+        where = short_path(safe(self.path), PATH_WIDTH)
+        return f"{where}:{self.line}" if self.line else where
+
+
+def markers(directory: Path | str, *, trusted: Path | str) -> list[str]:
+    """The commits with an unread marker in `directory`, newest first (a marker's mtime is when
+    its review was stored; among equals, the later name first)."""
+    try:
+        entries = list_entries(directory, trusted=trusted)
+    except OSError:
+        return []
+    newest = sorted(entries, key=lambda entry: (entry[1].st_mtime, entry[0]), reverse=True)
+    return [name for name, _ in newest]
+
+
+def read(directory: Path | str, *, trusted: Path | str) -> list[tuple[str, Told | None]]:
+    """Each marker's commit and what it says, newest first (None: it says nothing readable)."""
+    found = []
+    for commit in markers(directory, trusted=trusted):
+        try:
+            data = read_file(os.path.join(directory, commit), trusted=trusted, limit=_LIMIT)
+        except OSError:
+            data = b""
+        found.append((commit, Told.parse(commit, data)))
+    return found
+
+
+def worst(told: Sequence[Told]) -> Told:
+    """The review whose finding the line names: the worst, the newest among equals (`told` is
+    newest first, and max keeps the first of equals)."""
+    return max(told, key=lambda each: each.severity)
+
+
+def words(told: Sequence[Told]) -> tuple[tuple[str, str], ...]:
+    """The one line, as (text, rich style) parts: the worst unread finding named, then what
+    else is unread, then the command. What came from a repository is escaped here, whatever
+    the marker holds; its secrets were redacted by the review."""
+    named = worst(told)
+    more = len(told) - 1
+    place = named.place()
+    message = safe(named.message)
+    if len(message) > MESSAGE_WIDTH:
+        message = message[: MESSAGE_WIDTH - 1] + "…"
+    return (
+        ("landwatch: ", "bold"),
+        (f"{safe(named.rule)} {message}", STYLES.get(named.severity, "")),
+        (f" in {place}" if place else "", ""),
+        (f", +{safe(named.rest)}" if named.rest else "", ""),
+        (" · ", ""),
+        (f"landwatch show {safe(named.commit[:7])}", "bold cyan"),
+        (f" ({more} more unread: " if more > 0 else "", "dim"),
+        (SHOW_UNREAD if more > 0 else "", "bold cyan"),
+        (")" if more > 0 else "", "dim"),
+    )

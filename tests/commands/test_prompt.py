@@ -1,0 +1,148 @@
+"""`landwatch prompt`: the one line's text or nothing, from any directory of a worktree, without
+marking anything read, without importing the review, rich or the parser; and the line the hooks
+would say first when something is more urgent than findings."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from landwatch import layout, work_item
+from landwatch.commands import prompt
+from support.daemon import run_reviewer
+from support.repos import Repo, back_date
+from support.review import KEY_ID
+
+
+def shown(cwd: Path, *options: str, **env: str) -> str:
+    """What `landwatch prompt` prints in `cwd`, as a shell runs it; it never fails."""
+    result = subprocess.run(
+        [sys.executable, "-m", "landwatch", "prompt", *options],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+    )
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    return result.stdout
+
+
+def with_findings(repo: Repo) -> str:
+    oid = repo.land("Add the key", {"src/b.py": f"x = 1\nKEY = '{KEY_ID}'\n"})
+    assert run_reviewer("--once").returncode == 0
+    return oid
+
+
+def test_the_line_is_shown_at_every_prompt_until_the_hooks_tell_it(repo: Repo) -> None:
+    oid = with_findings(repo)
+    line = f"landwatch: S002 AWS access key ID in src/b.py:2, +1 info · landwatch show {oid[:7]}\n"
+    assert shown(repo.path) == line
+    assert shown(repo.path / "src") == line  # anywhere in the worktree
+    assert shown(repo.path) == line  # nothing was marked read
+    assert report_unread(repo) == [oid]
+    repo.land("next", {"n.txt": "clean\n"})
+    assert repo.said == line  # the hooks' line says the same, and marks it read
+    assert shown(repo.path) == ""
+
+
+def report_unread(repo: Repo) -> list[str]:
+    from landwatch import report_store
+
+    return report_store.unread(repo.git_dir)
+
+
+def test_colours_only_when_asked(repo: Repo) -> None:
+    with_findings(repo)
+    assert "\x1b" not in shown(repo.path, TERM="xterm-256color")
+    coloured = shown(repo.path, "--color")
+    assert coloured.startswith("\x1b[1mlandwatch: \x1b[0m\x1b[31mS002 AWS access key ID\x1b[0m")
+    assert "\x1b[1;36mlandwatch show " in coloured
+
+
+def test_nothing_where_there_is_nothing_to_say(repo: Repo, tmp_path: Path) -> None:
+    assert shown(repo.path) == ""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    assert shown(outside) == ""
+    bare = Repo(tmp_path / "without")  # landwatch never installed there
+    assert shown(bare.path) == ""
+
+
+def test_a_linked_worktree_and_git_dir_are_found_as_git_finds_them(
+    repo: Repo, tmp_path: Path
+) -> None:
+    oid = with_findings(repo)
+    repo.git("worktree", "add", "-q", str(tmp_path / "linked"), "-b", "linked")
+    assert f"landwatch show {oid[:7]}" in shown(tmp_path / "linked")
+    assert f"landwatch show {oid[:7]}" in shown(tmp_path, GIT_DIR=str(repo.git_dir))
+    linked = repo.git_dir / "worktrees" / "linked"
+    assert prompt.find_git_dir(str(tmp_path / "linked")) == str(linked)
+    assert prompt.common_dir(str(linked)) == str(layout.common_dir(linked))
+
+
+def test_it_imports_neither_the_review_nor_rich_nor_the_parser(repo: Repo) -> None:
+    with_findings(repo)
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "landwatch", "prompt"],
+        cwd=repo.path,
+        capture_output=True,
+        text=True,
+    )
+    assert "landwatch show" in result.stdout
+    imported = {line.rpartition("|")[2].strip() for line in result.stderr.splitlines()}
+    assert "landwatch.one_line" in imported
+    heavy = {"pygit2", "rich", "argparse", "landwatch.cli", "landwatch.layout", "landwatch.review"}
+    assert imported & heavy == set()
+
+
+def test_what_is_more_urgent_is_said_first_and_not_marked_told(repo: Repo) -> None:
+    with_findings(repo)
+    repo.land("one", {"one.txt": "clean\n"}, hooks=False)
+    work_item.enqueue(work_item.WorkItem(work_item.WorkKind.REVIEW, repo.head(), repo.git_dir))
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    assert work_item.requeue(repo.git_dir, claimed, max_tries=1) == work_item.FAILED
+    given_up = f"landwatch: gave up the review of {repo.head()[:7]} in repo; see landwatch status\n"
+    assert shown(repo.path) == given_up
+    assert shown(repo.path) == given_up
+    repo.land("two", {"two.txt": "clean\n"})
+    assert repo.said == given_up  # told by the hooks now, so the prompt goes on to the findings
+    assert shown(repo.path).startswith("landwatch: S002 ")
+    back_date(repo, layout.DEFAULT_STALE_AFTER + 60)
+    assert " landed commit waits for review in repo " in shown(repo.path)
+
+
+def test_a_marker_an_older_landwatch_left_empty_is_shown_and_kept(repo: Repo) -> None:
+    oid = with_findings(repo)
+    marker = layout.UNREAD.path(repo.git_dir) / oid
+    marker.write_bytes(b"")
+    assert shown(repo.path).startswith("landwatch: S002 AWS access key ID in src/b.py:2")
+    assert marker.read_bytes() == b""
+
+
+def test_a_marker_whose_review_is_gone_says_nothing(repo: Repo) -> None:
+    oid = with_findings(repo)
+    layout.report_file(repo.git_dir, oid).unlink()
+    assert shown(repo.path) == ""
+
+
+def test_the_names_it_reads_are_the_hooks_and_layouts() -> None:
+    mine = (prompt.WORK_DIRECTORY, prompt.UNREAD, prompt.TOLD, prompt.UNTRUSTED, prompt.FAILED)
+    assert layout.report_file("/g", "c") == Path(
+        "/g", prompt.WORK_DIRECTORY, prompt.REPORTS, "c.json"
+    )
+    assert mine == (
+        layout.WORK_DIRECTORY,
+        layout.UNREAD.name,
+        layout.TOLD.name,
+        layout.UNTRUSTED.name,
+        work_item.FAILED,
+    )
+    assert (
+        layout.SETTINGS_CACHE.name,
+        layout.STALE_AFTER.key,
+        layout.DEFAULT_STALE_AFTER,
+    ) == (prompt.SETTINGS_CACHE, prompt.STALE_AFTER, prompt.DEFAULT_STALE_AFTER)
+    assert (work_item.PENDING, work_item.READY) == prompt.WAITING

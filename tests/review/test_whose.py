@@ -1,0 +1,39 @@
+"""Whose commits a landed range brings: others' only when none of them, merges aside, was
+written or committed by the person's user.email."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from landwatch.review.change import open_repository
+from landwatch.review.whose import others_only
+from support.repos import Repo
+
+MATE = {"GIT_AUTHOR_EMAIL": "mate@example.com", "GIT_COMMITTER_EMAIL": "mate@example.com"}
+ME = "t@example.com"  # what support.queue.git_env commits as
+
+
+def test_a_range_is_others_only_when_no_commit_of_it_is_mine(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    base = repo.head()
+    repo.land("theirs", {"a.txt": "a\n"}, hooks=False, env=MATE)
+    theirs = repo.head()
+    git_repo = open_repository(repo.git_dir)
+    assert others_only(git_repo, theirs, base, ME)
+    assert others_only(git_repo, theirs, base, " T@Example.COM ")
+    assert not others_only(git_repo, theirs, base, "")  # whose, nobody can tell
+    assert not others_only(git_repo, theirs, theirs, ME)  # a range of nothing
+    # Written by the teammate, committed by me (a cherry-pick, git am): mine to act on.
+    repo.land("picked", {"b.txt": "b\n"}, hooks=False, env={"GIT_AUTHOR_EMAIL": "m@example.com"})
+    assert not others_only(git_repo, repo.head(), base, ME)
+
+
+def test_a_merge_of_mine_among_theirs_does_not_make_them_mine(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    base = repo.head()
+    repo.git("checkout", "-q", "-b", "theirs")
+    repo.land("theirs", {"a.txt": "a\n"}, hooks=False, env=MATE)
+    repo.git("checkout", "-q", "main")
+    repo.land("upstream", {"u.txt": "u\n"}, hooks=False, env=MATE)
+    repo.git("merge", "-q", "--no-edit", "theirs")  # the merge a pull makes: committed by me
+    assert others_only(open_repository(repo.git_dir), repo.head(), base, ME)
