@@ -112,10 +112,14 @@ def test_a_hook_runs_on_the_files_its_files_and_exclude_choose(tmp_path: Path, r
     lister = "id: lister\nname: lister\nlanguage: system\nentry: sh -c 'echo \"$@\"; exit 1' --\n"
     lister += "files: \\.py$\nexclude: ^vendor/"
     committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(lister)})
-    oid = repo.land("three", {"a.py": "1\n", "vendor/b.py": "2\n", "c.txt": "3\n"})
+    files = {"a.py": "1\n", "vendor/b.py": "2\n", "c.txt": "3\n", "--version.py": "4\n"}
+    oid = repo.land("four", files)
     drained(tools(tmp_path, "pre-commit"))
-    [finding] = hooks_of(repo, oid).findings
+    hooks = hooks_of(repo, oid)
+    [finding] = hooks.findings
     assert finding.rule == "hook:lister" and finding.snippet == "a.py"
+    # A name a command could read as an option is never given to one.
+    assert hooks.notes[0].startswith("1 file not given to the project's hooks: a name starting")
 
 
 def test_a_hook_past_its_budget_is_stopped_with_all_it_started(tmp_path: Path, repo: Repo) -> None:
