@@ -23,6 +23,7 @@ BUILTIN = {
     "review": "landwatch.kinds.review:ReviewHandler",
     "push": "landwatch.kinds.push:PushHandler",
     "maintenance": "landwatch.kinds.maintenance:MaintenanceHandler",
+    "project_hooks": "landwatch.kinds.project_hooks:ProjectHooksHandler",
 }
 ENTRY_POINT_GROUP = "landwatch.kinds"
 # How long a claim holds without renewal before anyone may take it over, and how many failed

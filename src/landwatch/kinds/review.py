@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from landwatch import layout
-from landwatch.job_queue import Reporter
+from landwatch import layout, work_item
+from landwatch.job_queue import Job, Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES
-from landwatch.kinds.base import Clock, ItemHandler
+from landwatch.kinds.base import Clock, ItemHandler, WorkOrder
 from landwatch.kinds.running import WarmWorker
 from landwatch.review.findings import Severity
 from landwatch.work_item import WorkItem, WorkKind
@@ -53,7 +53,7 @@ def review_in_worker(
     if base is None:
         repo = open_repository(git_dir)
         replaced_oid = rewritten or rewrite.amended_from(repo, oid)
-        replaced = report_store.read(git_dir, replaced_oid) if replaced_oid else None
+        replaced = report_store.read_review(git_dir, replaced_oid) if replaced_oid else None
         if replaced is not None:
             result = rewrite.carry_over(repo, oid, replaced, policy)
     carried_over = result is not None
@@ -64,6 +64,7 @@ def review_in_worker(
     if result.linters_held_back is not None:
         trust.held_back(git_dir, result.linters_held_back)
     settings = layout.read_git_settings(git_dir)
+    hooks = settings[layout.PROJECT_HOOKS] and _declares_hooks(git_dir, oid)
     if settings[layout.NOTES]:
         notes.write_note(git_dir, result)
     if result.worst() > 0:
@@ -75,7 +76,17 @@ def review_in_worker(
         "report": str(path),
         "truncated": result.truncated,
         "carried_over": carried_over,
+        "project_hooks": hooks,
     }
+
+
+def _declares_hooks(git_dir: str, oid: str) -> bool:
+    """Whether the landed tree has a hook manager's configuration (nothing of it read)."""
+    from landwatch.review.change import open_repository, resolve
+    from landwatch.review.project_hooks.config import declares_hooks
+
+    repo = open_repository(git_dir)
+    return declares_hooks(resolve(repo, oid).tree)
 
 
 def least_told(git_dir: str, oid: str, base: str | None, result: Report) -> Severity:
@@ -116,8 +127,23 @@ class ReviewHandler(ItemHandler[dict[str, Any]]):
             budget,
             limit=budget + OVERRUN_GRACE,
         )
+        if outcome.get("project_hooks"):
+            # The project's own hooks, in their own line: asked for once the review is kept.
+            asked = WorkItem(
+                WorkKind.PROJECT_HOOKS,
+                item.oid,
+                item.git_dir,
+                item.work_tree,
+                item.base,
+                rewritten=item.rewritten,
+            )
+            work_item.enqueue(asked, now=self.clock.time())
         reporter.progress(1, 1, outcome["summary"])
         return outcome
+
+    def follow_up(self, job: Job[WorkOrder, dict[str, Any]]) -> bool:
+        """A review of a landing whose tree declares hooks asked for them to run."""
+        return bool(job.report and job.report.get("project_hooks"))
 
     def close(self) -> None:
         self.worker.close()

@@ -27,10 +27,27 @@ class Sandbox:
     program: str  # bwrap's path
     version: str  # as `bwrap --version` says it
 
-    def wrap(self, command: list[str], *, writable: Path, cwd: Path) -> list[str]:
-        """`command` run in the sandbox, in `cwd`, with `writable` its only writable place."""
+    def wrap(
+        self,
+        command: list[str],
+        *,
+        writable: Path,
+        cwd: Path,
+        shared: tuple[Path, ...] = (),
+        visible: tuple[Path, ...] = (),
+        network: bool = False,
+    ) -> list[str]:
+        """`command` run in the sandbox, in `cwd`, with `writable` its only writable place; a
+        hook manager's too: `shared` writable as well (its cache of environments), `visible`
+        read-only even in a hidden directory (the repository's objects), the network if asked
+        (to build those environments)."""
         seen = _installation(command[0]) if command else []
-        return [*_arguments(self.program, writable, cwd, seen), "--", *command]
+        seen += [arg for path in visible for arg in ("--ro-bind", str(path), str(path))]
+        seen += [arg for path in shared for arg in ("--bind", str(path), str(path))]
+        arguments = _arguments(self.program, writable, cwd, seen)
+        if network:
+            arguments.append("--share-net")
+        return [*arguments, "--", *command]
 
 
 def _installation(program: str) -> list[str]:

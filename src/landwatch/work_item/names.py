@@ -71,6 +71,7 @@ class WorkKind(enum.StrEnum):
     REVIEW = "review"
     PUSH = "push"
     MAINTENANCE = "maintenance"
+    PROJECT_HOOKS = "project_hooks"
 
 
 class Enqueued(enum.Enum):
