@@ -18,6 +18,7 @@ import pygit2
 import yaml
 from pygit2.enums import FileMode
 
+from landwatch.review.documents import load_yaml
 from landwatch.review.pinned import MAX_PINNED_BYTES
 
 PRE_COMMIT_CONFIGS = (".pre-commit-config.yaml", ".pre-commit-config.yml")
@@ -94,7 +95,7 @@ def _read(repo: pygit2.Repository, tree: pygit2.Tree, family: Family, path: str)
     if data is None:
         return Declared(family, path, problem=f"{path} is not a regular file under 1 MB")
     try:
-        document = yaml.load(data, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 - a safe loader
+        document = load_yaml(data)
     except (yaml.YAMLError, RecursionError, ValueError) as error:
         said = str(error).strip().splitlines() or ["unreadable"]
         return Declared(family, path, problem=f"{path} is not YAML: {said[0][:200]}")
