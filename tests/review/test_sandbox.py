@@ -153,3 +153,17 @@ def test_a_linter_installed_under_a_hidden_directory_stays_in_sight() -> None:
     ]
     assert sandbox._installation("/usr/bin/ruff") == []
     assert sandbox._installation("/tmp/ruff") == []  # /tmp itself is never shown
+
+
+def test_the_installation_a_link_on_path_leads_to_stays_in_sight(tmp_path: Path) -> None:
+    # A directory of links (a person's ~/bin, a test's PATH) into an environment under /tmp.
+    real = tmp_path / "ci" / ".venv" / "bin"
+    real.mkdir(parents=True)
+    (real / "ruff").write_text("#!/bin/sh\necho ruff\n")
+    links = tmp_path / "tools" / "bin"
+    links.mkdir(parents=True)
+    (links / "ruff").symlink_to(real / "ruff")
+    assert sandbox._installation(str(links / "ruff")) == [
+        *("--ro-bind", str(tmp_path / "tools"), str(tmp_path / "tools")),
+        *("--ro-bind", str(tmp_path / "ci" / ".venv"), str(tmp_path / "ci" / ".venv")),
+    ]

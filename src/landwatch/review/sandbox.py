@@ -52,14 +52,19 @@ class Sandbox:
 
 def _installation(program: str) -> list[str]:
     """bwrap's arguments keeping a linter's own installation in sight, read-only, where it lies
-    in a hidden directory: a virtual environment under /tmp (`/tmp/x/.venv/bin/ruff`)."""
+    in a hidden directory: a virtual environment under /tmp (`/tmp/x/.venv/bin/ruff`), or the one
+    a link on PATH leads to (a tool's directory of links into a CI checkout's environment)."""
     found = program if "/" in program else shutil.which(program)
     if found is None:
         return []
-    prefix = Path(found).absolute().parent.parent
-    if not any(prefix.is_relative_to(hidden) and prefix != Path(hidden) for hidden in _HIDDEN):
-        return []
-    return ["--ro-bind", str(prefix), str(prefix)]
+    given = Path(found).absolute()
+    prefixes = dict.fromkeys((given.parent.parent, given.resolve().parent.parent))
+    return [
+        arg
+        for prefix in prefixes
+        if any(prefix.is_relative_to(hidden) and prefix != Path(hidden) for hidden in _HIDDEN)
+        for arg in ("--ro-bind", str(prefix), str(prefix))
+    ]
 
 
 def _arguments(program: str, writable: Path, cwd: Path, seen: list[str] | None = None) -> list[str]:
