@@ -11,6 +11,7 @@ from pathlib import Path
 
 from landwatch import layout, report_store
 from landwatch.review.findings import Finding, Severity, fingerprint
+from landwatch.review.project_hooks.results import HooksResult
 from landwatch.review.report import Report
 from support.queue import oid
 
@@ -129,3 +130,44 @@ def test_the_line_names_the_worst_finding_not_seen_yet(git_dir: Path) -> None:
         (oid(3), "S002"),
         (oid(2), "P001"),
     ]
+
+
+def hooks_of(number: int, *findings: Finding) -> HooksResult:
+    return HooksResult(oid(number), "ran", ["pre-commit 4.0.1"], list(findings), ["hooks ran"])
+
+
+def test_the_hooks_result_joins_its_review_and_tells_once_what_is_new(git_dir: Path) -> None:
+    report_store.write(git_dir, report(1, finding()))
+    report_store.mark_read(git_dir, oid(1))  # the review was told before the hooks were done
+    hook = finding("hook:ruff", Severity.ERROR, 2)
+    report_store.write_hooks(git_dir, hooks_of(1, hook))
+    joined = report_store.read(git_dir, oid(1))
+    assert joined is not None and joined.summary() == "1 error, 1 warning"
+    assert joined.notes == ["a note", "hooks ran"]
+    assert report_store.read_review(git_dir, oid(1)) == report(1, finding())
+    [told] = report_store.unread_told(git_dir)
+    assert (told.rule, told.line, told.rest) == ("hook:ruff", 2, "1 warning")
+    assert sorted(os.listdir(layout.REPORTS.path(git_dir))) == [
+        f"{oid(1)}.hooks.json",
+        f"{oid(1)}.json",
+    ]
+
+
+def test_hooks_that_found_nothing_new_say_nothing(git_dir: Path) -> None:
+    report_store.write(git_dir, report(1))
+    report_store.write_hooks(git_dir, hooks_of(1, finding("hook:x", Severity.INFO)))
+    assert report_store.unread(git_dir) == []
+    # A rebased commit whose hooks say what was seen of the commit it replaced: nothing.
+    seen = finding("hook:x", Severity.ERROR)
+    report_store.write_hooks(git_dir, hooks_of(1, seen))
+    report_store.mark_read(git_dir, oid(1))
+    report_store.write(git_dir, report(2))
+    report_store.write_hooks(git_dir, hooks_of(2, seen), replaces=oid(1))
+    assert report_store.unread(git_dir) == []
+    # A teammate's commits by pull: told at error only.
+    report_store.write(git_dir, report(3))
+    report_store.write_hooks(git_dir, hooks_of(3, finding()), least=Severity.ERROR)
+    assert report_store.unread(git_dir) == []
+    # No review (yet): the hooks join nothing, and say nothing.
+    report_store.write_hooks(git_dir, hooks_of(4, seen))
+    assert report_store.read(git_dir, oid(4)) is None and report_store.unread(git_dir) == []

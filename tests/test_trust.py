@@ -14,7 +14,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from landwatch import layout, report_store
+from landwatch import layout, report_store, trust
 from landwatch.review.report import Report
 from support.daemon import run_reviewer
 from support.repos import Repo
@@ -216,3 +216,24 @@ def test_your_own_linters_get_no_configuration_of_an_untrusted_repository(
     clone.land("another", {"m.py": "import sys\n"})
     assert run_reviewer("--once").returncode == 0
     assert marker.exists()  # the configuration they trusted, hook and all, is given now
+
+
+def test_held_back_linters_and_hooks_are_told_once_each(repo: Repo) -> None:
+    from landwatch.commands.notice import untrusted
+
+    trust.held_back(repo.git_dir, "a" * 64)
+    trust.held_back(repo.git_dir, "b" * 64, trust.HOOKS)
+    assert trust.held_back_subjects(repo.git_dir) == [trust.LINTERS, trust.HOOKS]
+    said = untrusted(repo.git_dir)
+    assert said is not None
+    assert "the linters and the project's hooks committed in repo did not run" in said.plain
+    trust.mark_told(repo.git_dir)
+    trust.held_back(repo.git_dir, "a" * 64)
+    trust.held_back(repo.git_dir, "b" * 64, trust.HOOKS)
+    assert untrusted(repo.git_dir) is None  # the same digests: told already
+    trust.held_back(repo.git_dir, "c" * 64, trust.HOOKS)  # the hooks changed again
+    said = untrusted(repo.git_dir)
+    assert said is not None and "the project's hooks in repo did not run" in said.plain
+    trust.mark_told(repo.git_dir)
+    trust.held_back(repo.git_dir, "a" * 64)  # the linters' told digest was kept
+    assert untrusted(repo.git_dir) is None

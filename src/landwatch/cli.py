@@ -118,7 +118,7 @@ def _reviews(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         action="store_true",
         help="the reviews with findings not seen yet, whole, the worst first",
     )
-    _output_options(show)
+    _output_options(show, ("patch", "what the project's hooks would change, for git apply"))
     rules = commands.add_parser("rules", help="every rule of the review")
     rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")
     rules.add_argument(
@@ -149,12 +149,10 @@ def _upkeep(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     forget.add_argument("path", type=Path, metavar="PATH", help="its worktree or its git dir")
 
 
-def _output_options(parser: argparse.ArgumentParser) -> None:
+def _output_options(parser: argparse.ArgumentParser, *more: tuple[str, str]) -> None:
     form = parser.add_mutually_exclusive_group()
-    for name, what in (
-        ("json", "the report as JSON"),
-        ("sarif", "SARIF 2.1.0, for editors and CI"),
-    ):
+    forms = (("json", "the report as JSON"), ("sarif", "SARIF 2.1.0, for editors and CI"), *more)
+    for name, what in forms:
         form.add_argument(f"--{name}", dest="form", action="store_const", const=name, help=what)
     parser.set_defaults(form="text")
 

@@ -2,6 +2,10 @@
 its item is settled (a repeat run overwrites it), read back by `show`, and the unread markers
 through which the hooks' one line announces a review with findings once (each holding what the
 line will say of its review: landwatch.one_line).
+
+What the project's hooks said of a commit (the `project_hooks` kind) is kept beside its review,
+in a file of its own, and joined to it when it is read: the two kinds never write one file, so
+neither waits for the other, and neither overwrites what the other found.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ from pathlib import Path
 
 from landwatch import layout, one_line
 from landwatch.files import read_file, remove, write_atomic
-from landwatch.review.findings import CUT, Severity
+from landwatch.review.findings import CUT, Finding, Severity
+from landwatch.review.project_hooks.results import HooksResult, joined
 from landwatch.review.report import Report, summary_of
 
 
@@ -58,6 +63,11 @@ def _to_tell(
     if replaces is not None and not is_unread(git_dir, replaces.commit):
         seen = {finding.fingerprint for finding in replaces.findings}
         worth = [finding for finding in worth if finding.fingerprint not in seen]
+    return _told(report, worth)
+
+
+def _told(report: Report, worth: list[Finding]) -> one_line.Told | None:
+    """The line's words for `report`: the worst of `worth` named, the rest of it counted."""
     if not worth:
         return None
     named = max(worth, key=lambda finding: finding.severity)  # the first of the worst
@@ -73,8 +83,67 @@ def _to_tell(
     )
 
 
+def write_hooks(
+    git_dir: os.PathLike[str] | str,
+    result: HooksResult,
+    *,
+    replaces: str | None = None,
+    least: Severity = Severity.WARNING,
+) -> Path:
+    """What the project's hooks said of a commit, durably, beside its review; the commit marked
+    unread when they found something at `least` or above its reader was not told yet
+    (`replaces`: the commit a rebase or amend replaced by this one, whose hooks' findings may
+    have been seen), the line then naming the worst of that and of the review's untold."""
+    target = layout.hooks_report_file(git_dir, result.commit)
+    data = json.dumps(result.as_dict(), indent=1)
+    write_atomic(target, data, trusted=layout.common_dir(git_dir))
+    told = _hooks_to_tell(git_dir, result, replaces, least)
+    if told is not None:
+        mark_unread(git_dir, result.commit, told)
+    return target
+
+
+def _hooks_to_tell(
+    git_dir: os.PathLike[str] | str, result: HooksResult, replaces: str | None, least: Severity
+) -> one_line.Told | None:
+    review = read_review(git_dir, result.commit)
+    if review is None:
+        return None  # the hooks join a review: without one there is nothing to show yet
+    worth = [finding for finding in result.findings if finding.severity >= least]
+    earlier = read_hooks(git_dir, replaces) if replaces and replaces != result.commit else None
+    if earlier is not None and not is_unread(git_dir, earlier.commit):
+        seen = {finding.fingerprint for finding in earlier.findings}
+        worth = [finding for finding in worth if finding.fingerprint not in seen]
+    if worth and is_unread(git_dir, result.commit):
+        worth += [f for f in review.findings if f.severity >= least or f.rule == CUT]
+    return _told(joined(review, result), worth)
+
+
+def read_hooks(git_dir: os.PathLike[str] | str, commit: str) -> HooksResult | None:
+    """What the project's hooks said of `commit`; None when they have not run on it (or what
+    is kept is not a result of that commit)."""
+    try:
+        data = json.loads(
+            read_file(layout.hooks_report_file(git_dir, commit), trusted=layout.common_dir(git_dir))
+        )
+        result = HooksResult.from_dict(data)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return result if result.commit == commit else None
+
+
 def read(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
-    """The stored report of `commit`; None when there is none, or it is not a report of ours."""
+    """The stored report of `commit` with what its project hooks said joined to it (one
+    report); None when there is no review, or it is not a report of ours."""
+    review = read_review(git_dir, commit)
+    if review is None:
+        return None
+    return joined(review, read_hooks(git_dir, commit))
+
+
+def read_review(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
+    """The stored review of `commit` alone (what a rebase carries over); None when there is
+    none, or it is not a report of ours."""
     try:
         data = json.loads(
             read_file(layout.report_file(git_dir, commit), trusted=layout.common_dir(git_dir))

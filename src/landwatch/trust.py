@@ -1,10 +1,12 @@
 """Which commands from repositories the person allowed: approvals of exact linter configurations
-and the configuration files they are given (review.pinned), kept per user (0600) and never in a
-repository, as direnv's `allow` and mise's `trust` are.
+and the configuration files they are given (review.pinned), and of exact project hooks and the
+files they execute (review.project_hooks.pin), kept per user (0600) and never in a repository, as
+direnv's `allow` and mise's `trust` are.
 
 A review runs under `policy(git_dir)`: the person's own linters always (given the repository's
 configuration files only once approved), a repository's committed ones only once approved; a
-changed configuration (a pull, a fetched branch) is a new one.
+changed configuration (a pull, a fetched branch) is a new one. The project's hooks run only when
+`is_trusted` says their digest was approved.
 """
 
 from __future__ import annotations
@@ -25,10 +27,18 @@ from landwatch.files import exclusive, private_directory, read_file, remove, wri
 if TYPE_CHECKING:  # the review (and pygit2) is imported only where it runs: the one line is light
     from landwatch.review.config import LinterConfig
     from landwatch.review.linters import LinterPolicy
-    from landwatch.review.pinned import Pinned
+    from landwatch.review.pinned import Pinned, PinnedFile
+    from landwatch.review.project_hooks.pin import HooksPinned
 
 FORMAT = 1
 COMMAND = "landwatch trust"
+# What an approval is of: a repository's committed linters, or its project hooks.
+LINTERS = "linters"
+HOOKS = "hooks"
+HOOKS_NOT_TRUSTED = (
+    "the project's hooks did not run: the hooks this configuration runs, or the files they "
+    f"execute, were not allowed here; `{COMMAND}` shows them and what changed, and allows them"
+)
 
 
 @dataclass(frozen=True)
@@ -40,6 +50,7 @@ class Approval:
     # The configuration files approved, (path, blob id or None when absent): to show what
     # changed since. Approvals written before files were pinned have none.
     files: tuple[tuple[str, str | None], ...] = ()
+    subject: str = LINTERS  # what was approved: LINTERS or HOOKS
 
 
 def repository_key(git_dir: os.PathLike[str] | str) -> str:
@@ -63,6 +74,7 @@ def approvals() -> list[Approval]:
                     tuple(str(command) for command in entry["commands"]),
                     float(entry["approved"]),
                     tuple(_pinned_file(item) for item in entry.get("files", [])),
+                    str(entry.get("subject", LINTERS)),
                 )
             )
         except (KeyError, TypeError, ValueError):
@@ -99,19 +111,36 @@ def describe(linters: list[LinterConfig]) -> tuple[str, ...]:
     )
 
 
-def last_approval(git_dir: os.PathLike[str] | str) -> Approval | None:
-    """The latest approval given in this repository: what a new one is shown against."""
+def last_approval(git_dir: os.PathLike[str] | str, subject: str = LINTERS) -> Approval | None:
+    """The latest approval of `subject` given in this repository: what a new one is shown
+    against."""
     key = repository_key(git_dir)
-    mine = [approval for approval in approvals() if approval.repository == key]
+    mine = [a for a in approvals() if a.repository == key and a.subject == subject]
     return max(mine, key=lambda approval: approval.approved, default=None)
 
 
 def approve(git_dir: os.PathLike[str] | str, pinned: Pinned) -> Approval:
     """Trust exactly these linters and configuration files in this repository (kept beside
     earlier approvals, so a configuration trusted before that comes back is trusted)."""
+    commands = describe(list(pinned.linters))
+    return _approve(git_dir, LINTERS, pinned.digest, commands, pinned.files)
+
+
+def approve_hooks(git_dir: os.PathLike[str] | str, pinned: HooksPinned) -> Approval:
+    """Trust exactly these project hooks and the files pinned with them in this repository."""
+    return _approve(git_dir, HOOKS, pinned.digest, pinned.commands(), pinned.files)
+
+
+def _approve(
+    git_dir: os.PathLike[str] | str,
+    subject: str,
+    digest: str,
+    commands: tuple[str, ...],
+    pinned_files: tuple[PinnedFile, ...],
+) -> Approval:
     key = repository_key(git_dir)
-    files = tuple((file.path, file.oid) for file in pinned.files)
-    approval = Approval(key, pinned.digest, describe(list(pinned.linters)), time.time(), files)
+    files = tuple((file.path, file.oid) for file in pinned_files)
+    approval = Approval(key, digest, commands, time.time(), files, subject)
     with exclusive(layout.TRUST_LOCK.path()):
         kept = [a for a in approvals() if (a.repository, a.digest) != (key, approval.digest)]
         _store([*kept, approval])
@@ -168,26 +197,58 @@ def policy(git_dir: os.PathLike[str] | str) -> LinterPolicy:
     return LinterPolicy(own=own, vet=vet, problems=problems, scratch=scratch, sandboxed=sandboxed)
 
 
-def held_back(git_dir: os.PathLike[str] | str, digest: str) -> None:
-    """A review held back these committed linters: have the one line say so, once per digest."""
+def held_back(git_dir: os.PathLike[str] | str, digest: str, subject: str = LINTERS) -> None:
+    """A review held back these committed linters (or the project's hooks, `subject`): have
+    the one line say so, once per digest."""
     common = layout.common_dir(git_dir)
-    try:
-        told = read_file(layout.UNTRUSTED_TOLD.path(git_dir), trusted=common).decode().strip()
-    except (OSError, UnicodeDecodeError):
-        told = ""
-    if told != digest:
-        write_atomic(layout.UNTRUSTED.path(git_dir), digest + "\n", trusted=common, durable=False)
+    token = _token(subject, digest)
+    with exclusive(layout.TRUST_LOCK.path()):
+        if token in _tokens(layout.UNTRUSTED_TOLD.path(git_dir), common):
+            return
+        waiting = _tokens(layout.UNTRUSTED.path(git_dir), common)
+        kept = [each for each in waiting if _subject(each) != subject]
+        text = "".join(f"{each}\n" for each in [*kept, token])
+        write_atomic(layout.UNTRUSTED.path(git_dir), text, trusted=common, durable=False)
+
+
+def held_back_subjects(git_dir: os.PathLike[str] | str) -> list[str]:
+    """What the one line has to tell was held back for want of trust: LINTERS, HOOKS."""
+    waiting = _tokens(layout.UNTRUSTED.path(git_dir), layout.common_dir(git_dir))
+    return [subject for subject in (LINTERS, HOOKS) if subject in map(_subject, waiting)]
 
 
 def mark_told(git_dir: os.PathLike[str] | str) -> None:
-    """The one line told of the held-back linters: not again until they change."""
+    """The one line told of what was held back: not again until it changes."""
     common = layout.common_dir(git_dir)
+    with exclusive(layout.TRUST_LOCK.path()):
+        waiting = _tokens(layout.UNTRUSTED.path(git_dir), common)
+        if not waiting:
+            return
+        told = _tokens(layout.UNTRUSTED_TOLD.path(git_dir), common)
+        subjects = {_subject(each) for each in waiting}
+        kept = [each for each in told if _subject(each) not in subjects]
+        text = "".join(f"{each}\n" for each in [*kept, *waiting])
+        write_atomic(layout.UNTRUSTED_TOLD.path(git_dir), text, trusted=common)
+        remove(layout.UNTRUSTED.path(git_dir), trusted=common)
+
+
+def _token(subject: str, digest: str) -> str:
+    """A held-back digest as its file keeps it: a linters' alone (as before hooks were), a
+    hooks' after its subject."""
+    return digest if subject == LINTERS else f"{subject} {digest}"
+
+
+def _subject(token: str) -> str:
+    return token.partition(" ")[0] if " " in token else LINTERS
+
+
+def _tokens(path: Path, common: Path) -> list[str]:
+    """The digests a held-back file names, a line each (a few: one per subject)."""
     try:
-        digest = read_file(layout.UNTRUSTED.path(git_dir), trusted=common).decode().strip()
+        text = read_file(path, trusted=common).decode()
     except (OSError, UnicodeDecodeError):
-        return
-    write_atomic(layout.UNTRUSTED_TOLD.path(git_dir), digest + "\n", trusted=common)
-    remove(layout.UNTRUSTED.path(git_dir), trusted=common)
+        return []
+    return [line.strip() for line in text.splitlines()[:8] if line.strip()]
 
 
 def forget(git_dir: os.PathLike[str] | str) -> int:
@@ -198,6 +259,15 @@ def forget(git_dir: os.PathLike[str] | str) -> int:
         with contextlib.suppress(OSError):
             remove(path, trusted=common)
     return withdrawn
+
+
+def committed_hooks(git_dir: Path) -> HooksPinned | None:
+    """What trusting the project hooks declared at HEAD would pin; None when it declares none."""
+    from landwatch.review.change import open_repository, resolve
+    from landwatch.review.project_hooks.pin import pin_hooks
+
+    repo = open_repository(git_dir)
+    return pin_hooks(repo, resolve(repo, "HEAD").tree)
 
 
 def committed(git_dir: Path) -> tuple[str, Pinned]:

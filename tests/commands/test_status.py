@@ -36,7 +36,13 @@ def test_status_shows_every_kind_of_line(repo: Repo) -> None:
     with running(env=reviewer_env()):
         status = repo.landwatch("status", "--json")
     assert status.returncode == 0, status.stderr
-    assert set(json.loads(status.stdout)["lines"]) == {"review", "push", "maintenance", "share"}
+    assert set(json.loads(status.stdout)["lines"]) == {
+        "review",
+        "project_hooks",
+        "push",
+        "maintenance",
+        "share",
+    }
 
 
 def test_a_queue_that_cannot_be_read_is_reported_and_the_others_shown(

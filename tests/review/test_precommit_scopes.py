@@ -134,3 +134,20 @@ def test_a_hook_of_one_language_says_nothing_of_another_s_files(repo: Repo) -> N
     repo.land("broken", {"legacy/old.py": "def f(:\n", "legacy/data.json": "{,}\n"}, hooks=False)
     # check-ast leaves legacy/ out: its Python is the project's affair, not its JSON.
     assert found(review(repo), "P006") == [("P006", "legacy/data.json", 1)]
+
+
+def test_a_configuration_read_as_pre_commit_reads_it_tabs_and_all(repo: Repo) -> None:
+    # libyaml (pre-commit's loader) takes a tab inside a flow sequence; PyYAML's own refuses it.
+    config = """repos:
+  - repo: https://github.com/pre-commit/pre-commit-hooks
+    rev: v5.0.0
+    hooks:
+      - id: trailing-whitespace
+        args: [\t"--markdown-linebreak-ext=md"]
+        exclude: ^docs/
+"""
+    repo.land("pre-commit", {".pre-commit-config.yaml": config}, hooks=False)
+    repo.land("change", {"docs/a.txt": "x  \n", "b.txt": "y  \n"}, hooks=False)
+    report = review(repo)
+    assert found(report, "P001") == [("P001", "b.txt", 1)]
+    assert not any("cannot be read" in note for note in report.notes)

@@ -6,37 +6,19 @@ doctor` says which. bwrap comes from Debian (./run-tests unpacks it) or the syst
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
 from landwatch import report_store
 from landwatch.review import sandbox
 from landwatch.review.workspace import workspace
-from support import TOOLS
 from support.daemon import process_gone, run_reviewer, wait_for
 from support.repos import Repo
 from support.review import pylint_linter
-
-UNPACKED = TOOLS / "bubblewrap" / "usr" / "bin"
-BWRAP = str(UNPACKED / "bwrap") if (UNPACKED / "bwrap").exists() else shutil.which("bwrap")
-WITH_BWRAP = f"{Path(BWRAP).parent}{os.pathsep}{os.environ['PATH']}" if BWRAP else ""
-
-
-def usable() -> sandbox.Sandbox | None:
-    return sandbox.find(WITH_BWRAP)[0] if BWRAP else None
-
-
-needs_bwrap = pytest.mark.skipif(
-    usable() is None,
-    reason="bubblewrap is not here, or cannot run here: ./run-tests unpacks Debian's "
-    "(apt-get download bubblewrap), and it needs user namespaces",
-)
+from support.sandbox import WITH_BWRAP, needs_bwrap, usable
 
 
 def test_without_bwrap_linters_run_as_they_are_and_say_so(tmp_path: Path) -> None:
@@ -171,3 +153,17 @@ def test_a_linter_installed_under_a_hidden_directory_stays_in_sight() -> None:
     ]
     assert sandbox._installation("/usr/bin/ruff") == []
     assert sandbox._installation("/tmp/ruff") == []  # /tmp itself is never shown
+
+
+def test_the_installation_a_link_on_path_leads_to_stays_in_sight(tmp_path: Path) -> None:
+    # A directory of links (a person's ~/bin, a test's PATH) into an environment under /tmp.
+    real = tmp_path / "ci" / ".venv" / "bin"
+    real.mkdir(parents=True)
+    (real / "ruff").write_text("#!/bin/sh\necho ruff\n")
+    links = tmp_path / "tools" / "bin"
+    links.mkdir(parents=True)
+    (links / "ruff").symlink_to(real / "ruff")
+    assert sandbox._installation(str(links / "ruff")) == [
+        *("--ro-bind", str(tmp_path / "tools"), str(tmp_path / "tools")),
+        *("--ro-bind", str(tmp_path / "ci" / ".venv"), str(tmp_path / "ci" / ".venv")),
+    ]

@@ -1,6 +1,7 @@
 """`landwatch doctor [--fix]`: everything coverage depends on, checked, one line per problem with
 the command that mends it; `--fix` does the mending that needs no decision. A last line says
-whether linters run sandboxed.
+whether linters run sandboxed; where HEAD declares project hooks, one more says which tool runs
+them and where it was found.
 
 Exit status 0 when all is well, 1 when a problem remains (a missing sandbox is not one).
 """
@@ -302,6 +303,17 @@ def _sandbox(cwd: Path) -> str:
     return sandbox.status(os.environ.get("PATH"), enabled)
 
 
+def _project_hooks(cwd: Path) -> list[str]:
+    """Which tool runs the project's hooks here and where it is: told, never a problem."""
+    from landwatch.kinds.project_hooks import tools_here
+
+    try:
+        found = find_repository(cwd)
+    except UserError:
+        return []
+    return tools_here(found.git_dir, found.top)
+
+
 def problems(cwd: Path, now: float | None = None) -> list[Problem]:
     moment = time.time() if now is None else now
     found = _entry_point() + _reviewer()
@@ -328,6 +340,8 @@ def doctor(cwd: Path, *, fix: bool, out: TextIO | None = None) -> int:
         print(f"landwatch: {problem.what}; fix: {problem.fix}", file=out)
     if found:
         print(f"landwatch doctor: {_sandbox(cwd)}", file=out)
+        for line in _project_hooks(cwd):
+            print(f"landwatch doctor: {safe(line)}", file=out)
         return 1
     running = holder()
     count = len(registry.registered())
@@ -337,4 +351,6 @@ def doctor(cwd: Path, *, fix: bool, out: TextIO | None = None) -> int:
         file=out,
     )
     print(f"landwatch doctor: {_sandbox(cwd)}", file=out)
+    for line in _project_hooks(cwd):
+        print(f"landwatch doctor: {safe(line)}", file=out)
     return 0

@@ -176,18 +176,24 @@ def _mark_given_up_told(git_dir: Path, *, unless_current: bool = False) -> None:
 
 
 def untrusted(git_dir: Path) -> Announcement | None:
-    """Committed linters were held back for want of trust (said once per configuration)."""
+    """Committed linters, or the project's hooks, were held back for want of trust (said once
+    per configuration)."""
     from landwatch import trust
 
     try:
         read_file(layout.UNTRUSTED.path(git_dir), trusted=layout.common_dir(git_dir))
     except OSError:
         return None
+    held = trust.held_back_subjects(git_dir)
+    what = {
+        (trust.HOOKS,): "the project's hooks",
+        (trust.LINTERS, trust.HOOKS): "the linters and the project's hooks committed",
+    }.get(tuple(held), "the linters committed")
     return Announcement(
         Urgency.UNTRUSTED,
         (
             ("landwatch: ", "bold"),
-            (f"the linters committed in {safe(repository_name(git_dir))} did not run", "yellow"),
+            (f"{what} in {safe(repository_name(git_dir))} did not run", "yellow"),
             (": nothing allowed their commands; review them with ", ""),
             (trust.COMMAND, "bold cyan"),
         ),

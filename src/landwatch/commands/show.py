@@ -13,7 +13,7 @@ from landwatch.git import commit_of, git, git_dir_of
 from landwatch.one_line import SHOW_UNREAD
 from landwatch.review import output
 from landwatch.review.report import Report
-from landwatch.text import plural
+from landwatch.text import plural, safe
 
 OUTPUTS = ("text", "json", "sarif")
 # Reviews `show --unread` prints whole in the terminal at once; more would scroll the worst away.
@@ -34,10 +34,12 @@ def print_reports(reports: list[Report], *, form: str, repository: Path) -> None
 def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
     git_dir = git_dir_of(cwd)
     if unread:
-        if revision is not None:
+        if revision is not None or form == "patch":
             print("landwatch: show either REV or --unread", file=sys.stderr)
             return 2
         return _show_unread(git_dir, form=form)
+    if form == "patch":
+        return show_patch(cwd, revision=revision)
     revision = revision or "HEAD"
     oid = commit_of(revision, cwd=cwd)
     if oid is None:
@@ -96,3 +98,27 @@ def _show_unread(git_dir: Path, *, form: str) -> int:
 
 def _subject(git_dir: Path, report: Report) -> str:
     return git("log", "-1", "--format=%s", report.commit, "--", cwd=git_dir, check=False)
+
+
+def show_patch(cwd: Path, *, revision: str | None) -> int:
+    """`landwatch show REV --patch`: what the project's hooks would change in the commit (a
+    fixing hook's work), as a patch `git apply` takes; on a terminal, its escapes shown as
+    text, never obeyed."""
+    git_dir = git_dir_of(cwd)
+    revision = revision or "HEAD"
+    oid = commit_of(revision, cwd=cwd)
+    if oid is None:
+        print(f"landwatch: no commit {revision!r} in this repository", file=sys.stderr)
+        return 1
+    hooks = report_store.read_hooks(git_dir, oid)
+    if hooks is None:
+        print(f"landwatch: the project's hooks have not run on {oid[:12]}", file=sys.stderr)
+        return 1
+    if not hooks.patch:
+        print(f"landwatch: the project's hooks change nothing of {oid[:12]}", file=sys.stderr)
+        return 1
+    if sys.stdout.isatty():
+        sys.stdout.write("".join(f"{safe(line)}\n" for line in hooks.patch.splitlines()))
+    else:
+        sys.stdout.write(hooks.patch)
+    return 0

@@ -1,6 +1,7 @@
 """`landwatch trust [--show | --yes | --revoke]`: show the linters committed at HEAD, the files of
-the repository they would be given and what changed since the last approval, then ask before
-allowing exactly that here; see what is trusted; or withdraw it (landwatch.trust keeps them).
+the repository they would be given, the project hooks HEAD declares (pre-commit, lefthook) and the
+files pinned with them, and what changed since the last approval, then ask before allowing
+exactly that here; see what is trusted; or withdraw it (landwatch.trust keeps them).
 
 Without a terminal to ask on, only `--yes` approves: what runs as the person is never allowed by
 a command that could not show it to them first.
@@ -11,16 +12,21 @@ from __future__ import annotations
 import difflib
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from landwatch.text import safe
 from landwatch.trust import (
     COMMAND,
+    HOOKS,
+    LINTERS,
     Approval,
     approvals,
     approve,
+    approve_hooks,
     committed,
+    committed_hooks,
     describe,
     is_trusted,
     last_approval,
@@ -30,7 +36,8 @@ from landwatch.trust import (
 )
 
 if TYPE_CHECKING:
-    from landwatch.review.pinned import Pinned
+    from landwatch.review.pinned import Pinned, PinnedFile
+    from landwatch.review.project_hooks.pin import HooksPinned
 
 # What a person types to approve at the question (anything else, or nothing, is no).
 YES = ("y", "yes")
@@ -51,7 +58,11 @@ def trust(
     answers = sys.stdin if answers is None else answers
     if revoke_all:
         count = revoke(git_dir)
-        print(f"landwatch: withdrew {count} approval(s); no committed linter runs here", file=out)
+        print(
+            f"landwatch: withdrew {count} approval(s); no committed linter or project hook "
+            "runs here",
+            file=out,
+        )
         return 0
     from landwatch.review.config import ConfigError
 
@@ -64,27 +75,46 @@ def trust(
             return 0
         print(f"landwatch: {error}; nothing trusted", file=sys.stderr)
         return 1
+    hooks = committed_hooks(git_dir)
     if show:
         _list_approvals(git_dir, out)
-    if not pinned.linters and not (own_linters()[0] and pinned.files):
-        print(f"landwatch: {safe(where)} asks to run no linter; nothing to trust", file=out)
+    pending = _pending(git_dir, where, pinned, hooks, out)
+    if not pending:
         return 0
-    if is_trusted(git_dir, pinned.digest):
-        print(f"landwatch: HEAD's configuration is trusted here ({pinned.digest[:12]})", file=out)
-        return 0
-    _present(git_dir, where, pinned, out)
     if show:
         print(f"landwatch: not trusted here; `{COMMAND}` would ask to allow it", file=out)
         return 0
     if not yes and not _asked(out, answers):
         return 1
-    approval = approve(git_dir, pinned)
+    digests = ", ".join(approval().digest[:12] for approval in pending)
     print(
-        f"landwatch: trusted exactly these ({approval.digest[:12]}); a change to them needs "
+        f"landwatch: trusted exactly these ({digests}); a change to them needs "
         f"`{COMMAND}` again; `{COMMAND} --revoke` withdraws it",
         file=out,
     )
     return 0
+
+
+def _pending(
+    git_dir: Path, where: str, pinned: Pinned, hooks: HooksPinned | None, out: TextIO
+) -> list[Callable[[], Approval]]:
+    """What HEAD asks to run that is not trusted here, shown, each with how to approve it;
+    what is trusted already said in a line."""
+    pending: list[Callable[[], Approval]] = []
+    linters = bool(pinned.linters or (own_linters()[0] and pinned.files))
+    if not linters and hooks is None:
+        print(f"landwatch: {safe(where)} asks to run no linter; nothing to trust", file=out)
+    elif linters and is_trusted(git_dir, pinned.digest):
+        print(f"landwatch: HEAD's configuration is trusted here ({pinned.digest[:12]})", file=out)
+    elif linters:
+        _present(git_dir, where, pinned, out)
+        pending.append(lambda: approve(git_dir, pinned))
+    if hooks is not None and is_trusted(git_dir, hooks.digest):
+        print(f"landwatch: HEAD's project hooks are trusted here ({hooks.digest[:12]})", file=out)
+    elif hooks is not None:
+        _present_hooks(git_dir, hooks, out)
+        pending.append(lambda: approve_hooks(git_dir, hooks))
+    return pending
 
 
 def _asked(out: TextIO, answers: TextIO) -> bool:
@@ -110,11 +140,12 @@ def _list_approvals(git_dir: Path, out: TextIO) -> None:
     if not mine:
         print("landwatch: nothing is trusted in this repository", file=out)
     for approval in mine:
-        print(f"trusted {_when(approval)} ({approval.digest[:12]}):", file=out)
+        what = "project hooks " if approval.subject == HOOKS else ""
+        print(f"trusted {what}{_when(approval)} ({approval.digest[:12]}):", file=out)
         for line in approval.commands:
             print(f"  {safe(line)}", file=out)
         for path, _ in approval.files:
-            print(f"  given {safe(path)}", file=out)
+            print(f"  {'pinned' if approval.subject == HOOKS else 'given'} {safe(path)}", file=out)
 
 
 def _present(git_dir: Path, where: str, pinned: Pinned, out: TextIO) -> None:
@@ -129,34 +160,69 @@ def _present(git_dir: Path, where: str, pinned: Pinned, out: TextIO) -> None:
             print(f"  {safe(line)}", file=out)
     given = "they are" if pinned.linters else "your own linters would be"
     print(f"landwatch: {given} given these files of it, pinned by content:", file=out)
-    for file in pinned.files:
+    _files(pinned.files, "none (the file being linted only)", out)
+    commands = describe(list(pinned.linters))
+    _changes(git_dir, last_approval(git_dir, LINTERS), commands, pinned.files, out)
+
+
+def _present_hooks(git_dir: Path, hooks: HooksPinned, out: TextIO) -> None:
+    """Every hook HEAD's hook managers run and every file pinned with them, and the difference
+    from the last approval of this repository's hooks."""
+    paths = ", ".join(each.path for each in hooks.declared)
+    print(
+        f"landwatch: HEAD's project hooks ({safe(paths)}) run these on the files a commit "
+        "changes, with your own pre-commit, prek or lefthook:",
+        file=out,
+    )
+    for line in hooks.commands() or ("(none at the pre-commit stage)",):
+        print(f"  {safe(line)}", file=out)
+    for each in hooks.declared:
+        if each.problem:
+            print(f"  ({safe(each.problem)}: nothing of it runs)", file=out)
+    print("landwatch: pinned with them by content (a change to any asks again):", file=out)
+    _files(hooks.files, "none", out)
+    _changes(git_dir, last_approval(git_dir, HOOKS), hooks.commands(), hooks.files, out)
+
+
+def _files(files: tuple[PinnedFile, ...], none: str, out: TextIO) -> None:
+    for file in files:
         print(f"  {safe(file.path)}" + (f" ({safe(file.why)})" if file.why else ""), file=out)
-    if not pinned.files:
-        print("  none (the file being linted only)", file=out)
-    last = last_approval(git_dir)
+    if not files:
+        print(f"  {none}", file=out)
+
+
+def _changes(
+    git_dir: Path,
+    last: Approval | None,
+    commands: tuple[str, ...],
+    files: tuple[PinnedFile, ...],
+    out: TextIO,
+) -> None:
     if last is None:
         print("landwatch: nothing was trusted here before; as committed:", file=out)
     else:
         print(
             f"landwatch: changed since you last trusted this repository ({_when(last)}):", file=out
         )
-    for line in _differences(git_dir, last, pinned):
+    for line in _differences(git_dir, last, commands, files):
         print(f"  {safe(line)}", file=out)
 
 
-def _differences(git_dir: Path, last: Approval | None, pinned: Pinned) -> list[str]:
-    """A unified diff of the commands and of each file given, from the last approval to HEAD."""
+def _differences(
+    git_dir: Path, last: Approval | None, commands: tuple[str, ...], files: tuple[PinnedFile, ...]
+) -> list[str]:
+    """A unified diff of the commands and of each file pinned, from the last approval to HEAD."""
     lines: list[str] = []
     if last is not None:  # the first time, the commands listed are all there is
         lines += difflib.unified_diff(
             list(last.commands),
-            list(describe(list(pinned.linters))),
+            list(commands),
             "commands (trusted)",
             "commands (HEAD)",
             lineterm="",
         )
     before = dict(last.files) if last else {}
-    now = {file.path: file for file in pinned.files}
+    now = {file.path: file for file in files}
     for path in sorted(set(before) | set(now)):
         old = _blob_lines(git_dir, before.get(path))
         new_file = now.get(path)

@@ -158,7 +158,11 @@ class Daemon:
             # Its own kind may claim the next item there, from the listing kept: re-reading
             # pending/ after every job, for every kind, made a drain of n items cost n listings
             # of n names.
-            self.dispatcher.look_again(job.order.git_dir, [job.kind])
+            handler = self.handlers.get(job.kind)
+            if handler is not None and handler.follow_up(job):
+                self.dispatcher.poke(job.order.git_dir)  # what it asked for, of other kinds
+            else:
+                self.dispatcher.look_again(job.order.git_dir, [job.kind])
         self.wake.set()
 
     def running_orders(self) -> list[WorkOrder]:

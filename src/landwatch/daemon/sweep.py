@@ -159,7 +159,7 @@ class _Repository:
             if os.path.lexists(layout.SKIPPED.path(git_dir) / oid):
                 return True
         return os.path.lexists(layout.report_file(self.common, oid)) and (
-            report_store.read(self.common, oid) is not None
+            report_store.read_review(self.common, oid) is not None
         )
 
     def git(self, *args: str) -> list[str]:

@@ -23,6 +23,7 @@ BUILTIN = {
     "review": "landwatch.kinds.review:ReviewHandler",
     "push": "landwatch.kinds.push:PushHandler",
     "maintenance": "landwatch.kinds.maintenance:MaintenanceHandler",
+    "project_hooks": "landwatch.kinds.project_hooks:ProjectHooksHandler",
     "share": "landwatch.kinds.share:ShareHandler",
 }
 ENTRY_POINT_GROUP = "landwatch.kinds"

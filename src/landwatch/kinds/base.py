@@ -243,6 +243,11 @@ class ItemHandler(JobKind[WorkOrder, R]):
     def handle(self, item: WorkItem, reporter: Reporter) -> R:
         """Do the work and make its result durable; raise to fail (the item is retried)."""
 
+    def follow_up(self, job: Job[WorkOrder, R]) -> bool:
+        """Whether the job, ended, recorded work items of other kinds in its worktree (the
+        review asking for the project's hooks): the reviewer then looks there for every kind."""
+        return False
+
     def settle(self, job: Job[WorkOrder, R]) -> None:
         """The claim settled as the job ended: done, failed for good, held back uncounted, or
         given back with a try counted to wait out a backoff."""

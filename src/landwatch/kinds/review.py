@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from landwatch import layout, work_item
-from landwatch.job_queue import Reporter
+from landwatch.job_queue import Job, Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES, FLOOD
-from landwatch.kinds.base import Clock, ItemHandler
+from landwatch.kinds.base import Clock, ItemHandler, WorkOrder
 from landwatch.kinds.running import WarmWorker
 from landwatch.review.findings import Severity
 from landwatch.text import plural, safe
@@ -59,11 +59,12 @@ def review_in_worker(
     settings = layout.read_git_settings(git_dir)
     remote = settings[layout.SHARE_REMOTE]
     found = sharing.finder(git_dir, remote, policy) if remote else None
+    hooks = bool(settings[layout.PROJECT_HOOKS] and _declares_hooks(git_dir, oid))
     said: list[str] = []
     taken = 0
     told: list[str] = []  # what the review of a flood says of the shared reviews taken
     if found is not None and base is not None:
-        range_outcome = _landed_range(git_dir, oid, base, found)
+        range_outcome = _landed_range(git_dir, oid, base, found, hooks)
         if isinstance(range_outcome, dict):
             return range_outcome
         taken, base, told = range_outcome
@@ -75,11 +76,11 @@ def review_in_worker(
     if found is not None:
         sharing.count_taken(git_dir, taken)
         said = found.ignored
-    return _outcome(result, path, how, taken, said)
+    return _outcome(result, path, how, taken, said, hooks)
 
 
 def _landed_range(
-    git_dir: str, oid: str, base: str, found: sharing.Finder
+    git_dir: str, oid: str, base: str, found: sharing.Finder, hooks: bool
 ) -> dict[str, Any] | tuple[int, str | None, list[str]]:
     """A landed range with sharing on: the teammates' reviews taken; a few commits nobody shared
     queued each for a review of its own (the tip is reviewed now, alone), a flood reviewed as
@@ -120,6 +121,7 @@ def _landed_range(
         "taken": len(plan.taken),
         "shared_by": tip.reviewed_by if tip is not None else None,
         "said": found.ignored,
+        "project_hooks": hooks,
     }
 
 
@@ -143,7 +145,7 @@ def _made(
     if base is None:
         repo = open_repository(git_dir)
         replaced_oid = rewritten or rewrite.amended_from(repo, oid)
-        replaced = report_store.read(git_dir, replaced_oid) if replaced_oid else None
+        replaced = report_store.read_review(git_dir, replaced_oid) if replaced_oid else None
         if replaced is not None:
             carried = rewrite.carry_over(repo, oid, replaced, policy)
             if carried is not None:
@@ -179,7 +181,9 @@ def _store(
     return path
 
 
-def _outcome(result: Report, path: Path, how: str, taken: int, said: list[str]) -> dict[str, Any]:
+def _outcome(
+    result: Report, path: Path, how: str, taken: int, said: list[str], hooks: bool
+) -> dict[str, Any]:
     shared = f" (shared by {result.reviewed_by})" if how == "shared" else ""
     return {
         "commit": result.commit,
@@ -190,7 +194,17 @@ def _outcome(result: Report, path: Path, how: str, taken: int, said: list[str]) 
         "taken": taken,
         "shared_by": result.reviewed_by,
         "said": said,
+        "project_hooks": hooks,
     }
+
+
+def _declares_hooks(git_dir: str, oid: str) -> bool:
+    """Whether the landed tree has a hook manager's configuration (nothing of it read)."""
+    from landwatch.review.change import open_repository, resolve
+    from landwatch.review.project_hooks.config import declares_hooks
+
+    repo = open_repository(git_dir)
+    return declares_hooks(resolve(repo, oid).tree)
 
 
 def least_told(git_dir: str, result: Report) -> Severity:
@@ -239,8 +253,23 @@ class ReviewHandler(ItemHandler[dict[str, Any]]):
         )
         for line in outcome.get("said", ()):
             log.warning("%s: %s", item.id, safe(line))
+        if outcome.get("project_hooks"):
+            # The project's own hooks, in their own line: asked for once the review is kept.
+            asked = WorkItem(
+                WorkKind.PROJECT_HOOKS,
+                item.oid,
+                item.git_dir,
+                item.work_tree,
+                item.base,
+                rewritten=item.rewritten,
+            )
+            work_item.enqueue(asked, now=self.clock.time())
         reporter.progress(1, 1, outcome["summary"])
         return outcome
+
+    def follow_up(self, job: Job[WorkOrder, dict[str, Any]]) -> bool:
+        """A review of a landing whose tree declares hooks asked for them to run."""
+        return bool(job.report and job.report.get("project_hooks"))
 
     def close(self) -> None:
         self.worker.close()

@@ -104,6 +104,12 @@ PUSH_STATE = Place(
     "kinds.push",
     "how pushing from this worktree has been failing (status, the one line)",
 )
+HOOKS_WAITING = Place(
+    "project-hooks-state.json",
+    Scope.WORKTREE,
+    "kinds.project_hooks",
+    "how long the project hooks' environments have failed to build here (status, the one line)",
+)
 WORKTREE_PLACES = (
     Place(work_item.TMP, Scope.WORKTREE, _QUEUE, "producers' temp files, prune intents", True),
     Place(work_item.KNOWN, Scope.WORKTREE, _QUEUE, "one dedup marker per id", True, True),
@@ -120,6 +126,7 @@ WORKTREE_PLACES = (
     SKIPPED,
     MADE,
     PUSH_STATE,
+    HOOKS_WAITING,
 )
 
 # --- per repository: <common-dir>/landwatch, shared by its worktrees ----------------------------
@@ -132,7 +139,11 @@ SETTINGS_CACHE = Place(
     hooks=True,
 )
 REPORTS = Place(
-    "reports", Scope.REPOSITORY, "report_store", "<commit>.json: each review", directory=True
+    "reports",
+    Scope.REPOSITORY,
+    "report_store",
+    "<commit>.json: each review; <commit>.hooks.json: what the project's hooks said of it",
+    directory=True,
 )
 UNREAD = Place(
     "unread",
@@ -195,6 +206,12 @@ DISPLACED_TOLD = Place(
     "the line said once that another hook manager moved landwatch's hooks aside",
     hooks=True,
 )
+HOOKS_PREPARED = Place(
+    "hooks-prepared",
+    Scope.REPOSITORY,
+    "kinds.project_hooks",
+    "the project hooks (tool and digest) whose environments were last built for this repository",
+)
 SWEEP_STATE = Place(
     "sweep.json",
     Scope.REPOSITORY,
@@ -238,6 +255,7 @@ REPOSITORY_PLACES = (
     MOVED_TOLD,
     GONE_TOLD,
     DISPLACED_TOLD,
+    HOOKS_PREPARED,
     SWEEP_STATE,
     SHARE_UNDO,
     SHARE_STATE,
@@ -276,6 +294,14 @@ WORK_KEY = Place(
 LINTING = Place(
     "<state>/run/linting", Scope.USER, "review.workspace", "the linters' workspaces", True
 )
+# The landed commits' content the project's hooks run on, one private repository per run.
+HOOK_RUNS = Place(
+    "<state>/run/hooks",
+    Scope.USER,
+    "kinds.project_hooks",
+    "where the project's hooks run: a sparse checkout of each landed commit, removed after",
+    True,
+)
 USER_PLACES = (
     ENTRY_POINT,
     REGISTRY,
@@ -289,6 +315,7 @@ USER_PLACES = (
     TRUST_LOCK,
     WORK_KEY,
     LINTING,
+    HOOK_RUNS,
 )
 
 
@@ -318,6 +345,11 @@ def repository_dir(git_dir: os.PathLike[str] | str) -> Path:
 def report_file(git_dir: os.PathLike[str] | str, commit: str) -> Path:
     """The stored review of `commit`."""
     return REPORTS.path(git_dir) / f"{commit}.json"
+
+
+def hooks_report_file(git_dir: os.PathLike[str] | str, commit: str) -> Path:
+    """What the project's hooks said of `commit`, kept beside its review (report_store)."""
+    return REPORTS.path(git_dir) / f"{commit}.hooks.json"
 
 
 def data_dir() -> Path:

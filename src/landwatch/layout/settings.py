@@ -197,6 +197,20 @@ REVIEW_BUDGET = Setting(
     hooks=False,
     rule=_seconds(least=1),
 )
+PROJECT_HOOKS = Setting(
+    "landwatch.projectHooks",
+    "true",
+    "the project's own pre-commit (or prek) and lefthook hooks run on each landing, once trusted",
+    hooks=False,
+    rule=_boolean("landwatch runs the project's hooks once they are trusted"),
+)
+PROJECT_HOOKS_BUDGET = Setting(
+    "landwatch.projectHooks.budget",
+    "120",
+    "seconds the project's hooks may run on one landing; past them they are stopped, and noted",
+    hooks=False,
+    rule=_seconds(least=1),
+)
 
 # Every landwatch.* git setting, in the order their problems are told.
 SETTINGS: tuple[Setting[Any], ...] = (
@@ -211,6 +225,8 @@ SETTINGS: tuple[Setting[Any], ...] = (
     NOTIFY,
     SANDBOX,
     REVIEW_BUDGET,
+    PROJECT_HOOKS,
+    PROJECT_HOOKS_BUDGET,
 )
 # The ones the hooks read from `settings`, with the defaults both sides use.
 HOOK_SETTINGS = tuple(setting for setting in SETTINGS if setting.hooks)

@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from landwatch.review.change import Change
+from landwatch.review.documents import load_yaml
 
 # commitlint's files, in the order it looks for them (its docs: configuration).
 _COMMITLINT_DATA = (
@@ -101,7 +102,7 @@ def _parsed(text: str) -> Any:
     except (ValueError, RecursionError):  # not JSON, or nested past Python's stack
         pass
     try:
-        return yaml.safe_load(text)
+        return load_yaml(text)
     except (yaml.YAMLError, RecursionError, ValueError):
         return None
 

@@ -115,14 +115,30 @@ def toml_syntax_error(text: bytes) -> Problem | None:
     return None
 
 
+def yaml_loader() -> Any:
+    """The loader every YAML reading uses: libyaml's safe loader where PyYAML was built with it,
+    as pre-commit reads its configuration (PyYAML's own refuses tabs that libyaml takes), else
+    PyYAML's safe loader. Either constructs no object a document names."""
+    import yaml  # only for YAML files: most reviews have none
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_yaml(text: str | bytes) -> Any:
+    """A YAML document read with `yaml_loader`, as pre-commit reads its own: plain data, no
+    object a tag names. Raises what PyYAML raises (YAMLError, RecursionError, ValueError)."""
+    import yaml  # only for YAML files: most reviews have none
+
+    return yaml.load(text, Loader=yaml_loader())
+
+
 def yaml_syntax_error(text: bytes) -> Problem | None:
     """The syntax error of a YAML stream (every document of it), or None. Composing checks the
     syntax without constructing objects, so application tags (!Ref, !vault) are no errors."""
     import yaml  # only for YAML files: most reviews have none
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        for _ in yaml.compose_all(text, Loader=loader):
+        for _ in yaml.compose_all(text, Loader=yaml_loader()):
             pass
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark
@@ -195,9 +211,8 @@ def yaml_duplicate_keys(text: bytes) -> list[Duplicate]:
     keys (`<<`) and aliases of one node are no duplicates, and text that is not YAML has none."""
     import yaml  # only for YAML files: most reviews have none
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        documents = list(yaml.compose_all(text, Loader=loader))
+        documents = list(yaml.compose_all(text, Loader=yaml_loader()))
     except (yaml.YAMLError, *TOO_DEEP):
         return []  # not YAML, or nested past what the composer can recurse: cannot tell
     found: list[Duplicate] = []

@@ -122,3 +122,13 @@ def fingerprint(rule: str, path: str | None, content: bytes | str, occurrence: i
     normal = " ".join(redact_secrets(text).split())
     identity = f"{rule}\0{redact_secrets(path) if path else ''}\0{normal}\0{occurrence}"
     return hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+def line_text(content: bytes, number: int | None) -> str | None:
+    """Line `number` of `content` as a finding shows it (None past its end)."""
+    if number is None or number <= 0:
+        return None
+    lines = content.split(b"\n")
+    if number > len(lines):
+        return None
+    return lines[number - 1].rstrip(b"\r").decode("utf-8", errors="replace")

@@ -26,7 +26,7 @@ from landwatch.review.binary import looks_binary
 from landwatch.review.budget import Budget
 from landwatch.review.change import Change, FileChange
 from landwatch.review.config import LinterConfig
-from landwatch.review.findings import DECLARED, Basis, Finding, Severity, fingerprint
+from landwatch.review.findings import DECLARED, Basis, Finding, Severity, fingerprint, line_text
 from landwatch.review.globs import matches_any
 from landwatch.review.pinned import Pinned, pin
 from landwatch.review.workspace import Workspace, workspace
@@ -190,7 +190,7 @@ def run(
     for occurrence, item in enumerate(raw):
         if linter.filter == "added" and not _touches(item, added):
             continue
-        text = _line_text(content, item.line)
+        text = line_text(content, item.line)
         findings.append(
             Finding(
                 rule=f"{linter.name}:{item.code}" if item.code else linter.name,
@@ -256,15 +256,6 @@ def _touches(item: RawFinding, added: set[int]) -> bool:
         return False
     end = item.end_line if item.end_line and item.end_line >= item.line else item.line
     return any(number in added for number in range(item.line, end + 1))
-
-
-def _line_text(content: bytes, number: int | None) -> str | None:
-    if number is None or number <= 0:
-        return None
-    lines = content.split(b"\n")
-    if number > len(lines):
-        return None
-    return lines[number - 1].rstrip(b"\r").decode("utf-8", errors="replace")
 
 
 def _severity(level: str | None, default: Severity) -> Severity:

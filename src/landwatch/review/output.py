@@ -90,8 +90,9 @@ def render(report: Report, console: Console | None = None, *, subject: str = "")
                 # landwatch's default (docs/review.md, "Whose standards?").
                 body.append(f" [{safe(str(finding.basis))}]", style="dim")
             print_wrapped(console, lead, body)
-            if finding.snippet:
-                snippet = Text(safe(finding.snippet)[:200], style="dim")
+            # A snippet is the line found; a project hook's, what the hook said, a line each.
+            for said in finding.snippet.split("\n") if finding.snippet else ():
+                snippet = Text(safe(said)[:200], style="dim")
                 bar = Text(f"  {'':>{width}} │ ", style="dim")
                 print_wrapped(console, bar, snippet, bar)
     for note in report.notes:

@@ -84,7 +84,7 @@ def pin(repo: pygit2.Repository, tree: pygit2.Tree, linters: Iterable[LinterConf
     committed = tuple(linters)
     paths = {entry.name for entry in tree if entry.name and _configuration(entry.name)}
     paths.update(path for linter in committed for path in linter.config)
-    files = tuple(_file(repo, tree, path) for path in sorted(paths))
+    files = tuple(pinned_file(repo, tree, path) for path in sorted(paths))
     return Pinned(committed, files, _digest(committed, files))
 
 
@@ -92,7 +92,7 @@ def _configuration(name: str) -> bool:
     return any(fnmatch.fnmatchcase(name, pattern) for pattern in CONFIGURATION)
 
 
-def _file(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> PinnedFile:
+def pinned_file(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> PinnedFile:
     try:
         entry = tree[path]
     except KeyError:
@@ -125,12 +125,12 @@ def describe(linter: LinterConfig) -> list[Any]:
 
 def _digest(linters: tuple[LinterConfig, ...], files: tuple[PinnedFile, ...]) -> str:
     described = sorted(json.dumps(describe(linter)) for linter in linters)
-    contents = [[file.path, file.why, _pinned_content(file)] for file in files]
+    contents = [[file.path, file.why, content_digest(file)] for file in files]
     document = json.dumps({"linters": described, "files": contents})
     return hashlib.sha256(document.encode()).hexdigest()
 
 
-def _pinned_content(file: PinnedFile) -> str | None:
+def content_digest(file: PinnedFile) -> str | None:
     """The digest of what is pinned of a file: its bytes; of pyproject.toml, its `[tool]` tables
     but landwatch's own (its linters are pinned as linters), when it can be read."""
     if file.data is None:

@@ -21,12 +21,13 @@ import yaml
 from identify import identify
 
 from landwatch.review.change import Change
+from landwatch.review.documents import load_yaml
 from landwatch.review.findings import Finding
 from landwatch.review.globs import matches_any
+from landwatch.review.project_hooks.config import PRE_COMMIT_CONFIGS
 from landwatch.review.regexes import RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import RuleSet
 
-FILE_NAMES = (".pre-commit-config.yaml", ".pre-commit-config.yml")
 _MOST_BYTES = 1 << 20
 
 
@@ -74,7 +75,7 @@ class PreCommitScopes:
         self._tree = change.commit.tree
         self._tags_of: dict[str, frozenset[str]] = {}
         self._files_of = {rule.id: rule.precommit_files for rule in rules.rules}
-        for name in FILE_NAMES:
+        for name in PRE_COMMIT_CONFIGS:
             data = change.file_at(name)
             if data is not None and len(data) <= _MOST_BYTES:
                 self.source = name
@@ -92,7 +93,8 @@ class PreCommitScopes:
 
     def _read(self, text: str) -> None:
         try:
-            config = yaml.safe_load(text)
+            # As pre-commit reads it: libyaml takes tabs PyYAML's own loader refuses.
+            config = load_yaml(text)
         except (yaml.YAMLError, RecursionError, ValueError) as error:
             self.problems.append(f"{self.source} cannot be read ({type(error).__name__})")
             return

@@ -27,22 +27,44 @@ class Sandbox:
     program: str  # bwrap's path
     version: str  # as `bwrap --version` says it
 
-    def wrap(self, command: list[str], *, writable: Path, cwd: Path) -> list[str]:
-        """`command` run in the sandbox, in `cwd`, with `writable` its only writable place."""
+    def wrap(
+        self,
+        command: list[str],
+        *,
+        writable: Path,
+        cwd: Path,
+        shared: tuple[Path, ...] = (),
+        visible: tuple[Path, ...] = (),
+        network: bool = False,
+    ) -> list[str]:
+        """`command` run in the sandbox, in `cwd`, with `writable` its only writable place; a
+        hook manager's too: `shared` writable as well (its cache of environments), `visible`
+        read-only even in a hidden directory (the repository's objects), the network if asked
+        (to build those environments)."""
         seen = _installation(command[0]) if command else []
-        return [*_arguments(self.program, writable, cwd, seen), "--", *command]
+        seen += [arg for path in visible for arg in ("--ro-bind", str(path), str(path))]
+        seen += [arg for path in shared for arg in ("--bind", str(path), str(path))]
+        arguments = _arguments(self.program, writable, cwd, seen)
+        if network:
+            arguments.append("--share-net")
+        return [*arguments, "--", *command]
 
 
 def _installation(program: str) -> list[str]:
     """bwrap's arguments keeping a linter's own installation in sight, read-only, where it lies
-    in a hidden directory: a virtual environment under /tmp (`/tmp/x/.venv/bin/ruff`)."""
+    in a hidden directory: a virtual environment under /tmp (`/tmp/x/.venv/bin/ruff`), or the one
+    a link on PATH leads to (a tool's directory of links into a CI checkout's environment)."""
     found = program if "/" in program else shutil.which(program)
     if found is None:
         return []
-    prefix = Path(found).absolute().parent.parent
-    if not any(prefix.is_relative_to(hidden) and prefix != Path(hidden) for hidden in _HIDDEN):
-        return []
-    return ["--ro-bind", str(prefix), str(prefix)]
+    given = Path(found).absolute()
+    prefixes = dict.fromkeys((given.parent.parent, given.resolve().parent.parent))
+    return [
+        arg
+        for prefix in prefixes
+        if any(prefix.is_relative_to(hidden) and prefix != Path(hidden) for hidden in _HIDDEN)
+        for arg in ("--ro-bind", str(prefix), str(prefix))
+    ]
 
 
 def _arguments(program: str, writable: Path, cwd: Path, seen: list[str] | None = None) -> list[str]:

@@ -39,11 +39,16 @@ _KEPT_ENV = (
 _PYTHON = re.compile(r"(python|pypy)[0-9.]*")
 
 
+def kept_environment() -> dict[str, str]:
+    """What every command landwatch runs for a repository gets of the user's environment:
+    enough to find itself and run (no GIT_*, no PYTHONPATH)."""
+    return {key: os.environ[key] for key in _KEPT_ENV if key in os.environ}
+
+
 def scrubbed_environment() -> dict[str, str]:
     """The user's environment as a linter gets it; Python >= 3.11 is told to keep the working
     directory and a script's own off sys.path (PYTHONSAFEPATH), in any process it starts."""
-    kept = {key: os.environ[key] for key in _KEPT_ENV if key in os.environ}
-    return {**kept, "PYTHONSAFEPATH": "1"}
+    return {**kept_environment(), "PYTHONSAFEPATH": "1"}
 
 
 def command_line(command: tuple[str, ...], path: str) -> list[str]:

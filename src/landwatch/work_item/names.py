@@ -72,6 +72,7 @@ class WorkKind(enum.StrEnum):
     REVIEW = "review"
     PUSH = "push"
     MAINTENANCE = "maintenance"
+    PROJECT_HOOKS = "project_hooks"
     SHARE = "share"  # recorded by the review kind, not the hooks: a review's note to push
 
 

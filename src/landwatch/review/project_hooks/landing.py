@@ -1,0 +1,213 @@
+"""The project's hooks on one landed commit, put together: the files the change brought, each hook
+manager's configuration run by the person's own tool on a checkout of the commit, what it said
+made findings (review.project_hooks.results), within the budget.
+
+Whether they may run at all (trust) and where the result is kept are the caller's: this runs
+what `pinned` holds, as `how` says, and asks `how.still_trusted` again before each manager.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from landwatch.review.change import Change, open_repository, resolve
+from landwatch.review.project_hooks import checkout, results
+from landwatch.review.project_hooks.config import Declared
+from landwatch.review.project_hooks.pin import HooksPinned
+from landwatch.review.project_hooks.run import Ran, Room, prepare, run_hooks
+from landwatch.review.project_hooks.tools import TOOLS, Tool, find
+from landwatch.review.sandbox import Sandbox
+from landwatch.review.secrets.redaction import redact_secrets
+from landwatch.text import plural
+
+# More files than this in one landing are not all given to the hooks (a command line's length).
+MAX_FILES = 5000
+# What pre-commit prints when it builds an environment as it runs.
+_BUILDING = "Installing environment for"
+
+
+@dataclass(frozen=True)
+class How:
+    """How the hooks run here: their budget, the sandbox, where checkouts are made, where the
+    tools are looked for, the tools whose environments are built already for this configuration,
+    and the trust asked again before each manager runs."""
+
+    budget: float
+    sandbox: Sandbox | None
+    scratch: Path | None
+    hooks_dir: Path | None
+    outside: tuple[Path, ...]
+    prepared: frozenset[str]
+    still_trusted: Callable[[], bool]
+
+
+@dataclass
+class Outcome:
+    """The result to keep, the tools whose environments were built now or turned out missing,
+    and why to run the hooks of this commit again later (None: not)."""
+
+    result: results.HooksResult
+    prepared: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+    retry: str | None = None
+
+
+def run_on_landing(
+    git_dir: str, oid: str, base: str | None, pinned: HooksPinned, how: How
+) -> Outcome:
+    """The hooks `pinned` declares, on what landed at `oid` (on top of `base` for a range)."""
+    started, clock = time.time(), time.monotonic()
+    repo = open_repository(git_dir)
+    change = Change(repo, resolve(repo, oid), resolve(repo, base) if base else None)
+    files = {f.path: f for f in change.files if not f.deleted and not f.is_submodule}
+    given = [path for path in files if not path.startswith("-") and "\n" not in path]
+    outcome = Outcome(results.HooksResult(oid, "ran", started=started))
+    notes = outcome.result.notes
+    if len(given) < len(files):
+        notes.append(
+            f"{plural(len(files) - len(given), 'file')} not given to the project's hooks: "
+            "a name starting with '-' (which a command could read as an option) or holding a "
+            "newline"
+        )
+    if len(given) > MAX_FILES:
+        notes.append(f"the project's hooks were given the first {MAX_FILES:,} files only")
+        given = given[:MAX_FILES]
+    if not given:
+        outcome.result.status = "none"
+        notes.append("the project's hooks did not run: no file of this change to run them on")
+        return outcome
+    landed = results.Landed(
+        {path: {line.number for line in files[path].added_lines} for path in given},
+        lambda path: files[path].new_content(),
+        oid,
+    )
+    objects = Path(repo.path) / "objects"
+    for declared in pinned.declared:
+        if not how.still_trusted():
+            outcome.result.status = "untrusted"
+            notes.append("the project's hooks stopped: their trust was withdrawn")
+            break
+        spent = time.monotonic() - clock
+        _one_manager(declared, given, landed, objects, how, outcome, how.budget - spent)
+    outcome.result.duration = time.monotonic() - clock
+    outcome.result.notes = [redact_secrets(note) for note in notes]
+    return outcome
+
+
+def _one_manager(
+    declared: Declared,
+    given: list[str],
+    landed: results.Landed,
+    objects: Path,
+    how: How,
+    outcome: Outcome,
+    budget: float,
+) -> None:
+    """One manager's hooks on a checkout of their own, what they said joined to `outcome`."""
+    result = outcome.result
+    if declared.problem is not None:
+        result.notes.append(f"the project's hooks did not run: {declared.problem}")
+        result.status = "failed"
+        return
+    tool = find(declared.family, hooks_dir=how.hooks_dir, outside=how.outside)
+    if tool is None:
+        names = " or ".join(TOOLS[declared.family])
+        result.notes.append(
+            f"the hooks of {declared.path} did not run: {names} is not installed where the "
+            "reviewer looks (its PATH, ~/.local/bin); `landwatch doctor` says which one it finds"
+        )
+        result.status = "missing"
+        return
+    if budget <= 0:
+        result.notes.append(f"the hooks of {declared.path} did not run: no budget left")
+        result.status = "stopped"
+        return
+    paths = [*given, *declared.executed, *declared.read]
+    try:
+        with checkout.landed(objects, result.commit, paths, how.scratch) as place:
+            room = Room(place, how.sandbox, objects)
+            if tool.name not in how.prepared:
+                problem = prepare(tool, room)
+                if problem is not None:
+                    _waiting(tool, declared, problem, outcome)
+                    return
+                outcome.prepared.append(tool.name)
+            ran = run_hooks(tool, given, room, budget)
+            changed, patch = place.fixes() if not ran.timed_out else ([], "")
+    except (checkout.CheckoutError, OSError) as error:
+        result.notes.append(f"the hooks of {declared.path} did not run: {error}")
+        result.status = "failed"
+        return
+    _read(tool, declared, ran, landed, changed, patch, outcome, budget)
+
+
+def _waiting(tool: Tool, declared: Declared, problem: str, outcome: Outcome) -> None:
+    outcome.result.status = "waiting"
+    outcome.result.notes.append(
+        f"the hooks of {declared.path} did not run yet: {tool.name} could not build their "
+        f"environments ({problem}); the first time, that needs the network: tried again later"
+    )
+    outcome.retry = problem
+
+
+def _read(
+    tool: Tool,
+    declared: Declared,
+    ran: Ran,
+    landed: results.Landed,
+    changed: list[str],
+    patch: str,
+    outcome: Outcome,
+    budget: float,
+) -> None:
+    """What the run said, as findings and notes of `outcome`."""
+    result = outcome.result
+    said = ran.said
+    # A hook that passed is reported by its name alone: its id, where the configuration says.
+    ids = {hook.name: hook.id for hook in declared.hooks}
+    for each in said.outcomes:
+        if each.id == each.name:
+            each.id = ids.get(each.name, each.id)
+    result.tools.append(tool.version)
+    result.hooks += [
+        {"id": each.id, "status": each.status, "tool": tool.name} for each in said.outcomes
+    ]
+    found, left_out = results.findings_of(said.outcomes, landed, changed, declared.path)
+    result.findings += found
+    result.notes += left_out
+    failed = sum(1 for each in said.outcomes if each.status == "failed")
+    result.notes.append(
+        f"project hooks: {tool.version} ran {plural(len(said.outcomes), 'hook')} of "
+        f"{declared.path} on {plural(len(landed.added), 'file')} in {ran.seconds:.1f} s"
+        + (f", {failed} failed" if failed else "")
+    )
+    if patch:
+        kept = redact_secrets(patch)
+        if kept != patch:
+            result.notes.append(
+                "a secret was redacted from the hooks' fix: it will not apply there"
+            )
+        result.patch += kept
+    elif changed:
+        result.notes.append("the hooks' fix is too large to keep: run the hooks yourself")
+    if ran.timed_out:
+        result.status = "stopped"
+        stuck = f": {said.unfinished} did not finish" if said.unfinished else ""
+        result.notes.append(
+            f"the hooks of {declared.path} ran past their budget ({budget:.0f} s, "
+            f"landwatch.projectHooks.budget) and were stopped with every process they "
+            f"started{stuck}"
+        )
+    elif not said.outcomes and ran.returncode != 0:
+        result.status = "failed"
+        lines = [line.strip() for line in said.preamble if line.strip()]
+        result.notes.append(
+            f"{tool.name} could not run the hooks of {declared.path}: "
+            + (lines[-1][:300] if lines else f"exit {ran.returncode}")
+        )
+        if _BUILDING in ran.text:
+            outcome.stale.append(tool.name)  # its environments went missing since they were built
+            outcome.retry = "the hooks' environments are missing"

@@ -1,0 +1,195 @@
+"""What the project's hooks said of one landed commit, as findings: a failing hook (its id, its
+output redacted and cut), a hook's `path:line:` placed on that line when the change added it, the
+files a fixing hook changed (the change kept as a patch); and how that joins the commit's review
+(one report: `joined`).
+
+Stored beside the review's report by the `project_hooks` kind, never inside it: each kind writes
+its own file, so neither waits for the other nor overwrites what the other found.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from landwatch.review.findings import DECLARED, Basis, Finding, Severity, fingerprint, line_text
+from landwatch.review.project_hooks.output import HookOutcome, located
+from landwatch.review.report import Report
+from landwatch.review.secrets.redaction import redact_secrets
+
+FORMAT = 1
+# How much of a hook's output a finding keeps.
+MAX_OUTPUT_LINES = 20
+MAX_OUTPUT_CHARS = 2000
+MAX_MESSAGE = 300
+# The rule of a finding the project's hooks made: `hook:<id>`.
+PREFIX = "hook:"
+
+
+@dataclass
+class HooksResult:
+    """The project hooks' run on one commit; `status` says whether they ran: ran, stopped (past
+    their budget), untrusted, waiting (their environments not built yet), missing (no tool),
+    failed (the tool could not run them), none (nothing to run them on)."""
+
+    commit: str
+    status: str
+    tools: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    hooks: list[dict[str, str]] = field(default_factory=list)  # id, status, each hook's
+    patch: str = ""  # what fixing hooks changed, as `git apply` takes it (redacted)
+    started: float = 0.0
+    duration: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "commit": self.commit,
+            "status": self.status,
+            "tools": self.tools,
+            "findings": [finding.as_dict() for finding in self.findings],
+            "notes": self.notes,
+            "hooks": self.hooks,
+            "patch": self.patch,
+            "started": self.started,
+            "duration": self.duration,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HooksResult:
+        return cls(
+            commit=str(data["commit"]),
+            status=str(data.get("status", "")),
+            tools=[str(tool) for tool in data.get("tools", [])],
+            findings=[Finding.from_dict(item) for item in data.get("findings", [])],
+            notes=[str(note) for note in data.get("notes", [])],
+            hooks=[{str(k): str(v) for k, v in item.items()} for item in data.get("hooks", [])],
+            patch=str(data.get("patch", "")),
+            started=float(data.get("started", 0.0)),
+            duration=float(data.get("duration", 0.0)),
+        )
+
+
+def joined(report: Report, hooks: HooksResult | None) -> Report:
+    """The commit's review with what its project hooks said: one report, one summary."""
+    if hooks is None or hooks.commit != report.commit:
+        return report
+    return dataclasses.replace(
+        report,
+        findings=[*report.findings, *hooks.findings],
+        notes=[*report.notes, *hooks.notes],
+    )
+
+
+@dataclass(frozen=True)
+class Landed:
+    """What the findings are placed against: the files given to the hooks, the lines the change
+    added to each, and each file's landed content (for a finding's line)."""
+
+    added: dict[str, set[int]]
+    content: Callable[[str], bytes | None]
+    commit: str = "COMMIT"  # named in what a fix finding says to run
+
+
+def findings_of(
+    outcomes: list[HookOutcome], landed: Landed, changed: list[str], declared_in: str = ""
+) -> tuple[list[Finding], list[str]]:
+    """The findings of what the hooks said, and notes of what was left out: a failed hook's
+    `path:line:` lines kept to the lines the change added; its output otherwise; each file
+    the hooks changed (`changed`), in the name of the hooks that said they changed files. Each
+    is the project's own standard, declared in `declared_in` (its configuration)."""
+    findings: list[Finding] = []
+    notes: list[str] = []
+    for outcome in outcomes:
+        if outcome.status != "failed":
+            continue
+        placed, left_out = _placed(outcome, landed)
+        findings += placed
+        if placed:
+            continue
+        if left_out:
+            notes.append(
+                f"hook {outcome.id} failed on lines this change did not add only "
+                f"({left_out} left out)"
+            )
+        elif not (outcome.modified and changed):
+            findings.append(_failure(outcome))  # a fixing hook's failure is the change it made
+    fixers = [outcome for outcome in outcomes if outcome.modified]
+    rule = PREFIX + ("+".join(outcome.id for outcome in fixers) or "fix")
+    fixed_by = ", ".join(outcome.name for outcome in fixers) or "the project's hooks"
+    short = landed.commit[:7]
+    for path in changed:
+        findings.append(
+            Finding(
+                rule=rule,
+                name=fixed_by,
+                severity=Severity.WARNING,
+                message=f"the hook changes this file (`landwatch show {short} --patch`)",
+                path=redact_secrets(path),
+                fingerprint=fingerprint(PREFIX + "fix", path, fixed_by),
+            )
+        )
+    basis = Basis(DECLARED, declared_in or None)
+    for finding in findings:
+        finding.basis = basis
+    return findings, [redact_secrets(note) for note in notes]
+
+
+def _placed(outcome: HookOutcome, landed: Landed) -> tuple[list[Finding], int]:
+    """Findings of the `path:line:` lines of a hook's output on added lines, and how many
+    such lines named a line the change did not add."""
+    paths = set(landed.added)
+    found: list[Finding] = []
+    left_out = 0
+    before = ""
+    for text in outcome.output:
+        place = located(text, paths, before)
+        before = text if text.strip() else before
+        if place is None:
+            continue
+        if place.line not in landed.added[place.path]:
+            left_out += 1
+            continue
+        content = landed.content(place.path)
+        snippet = line_text(content, place.line) if content is not None else None
+        message = redact_secrets(place.message or "(no message)")[:MAX_MESSAGE]
+        found.append(
+            Finding(
+                rule=PREFIX + outcome.id,
+                name=outcome.name,
+                severity=Severity.ERROR,
+                message=message,
+                path=redact_secrets(place.path),
+                line=place.line,
+                snippet=redact_secrets(snippet) if snippet is not None else None,
+                fingerprint=fingerprint(
+                    PREFIX + outcome.id, place.path, snippet or message, len(found)
+                ),
+            )
+        )
+    return found, left_out
+
+
+def _failure(outcome: HookOutcome) -> Finding:
+    code = f" (exit code {outcome.exit_code})" if outcome.exit_code is not None else ""
+    output = shortened(outcome.output)
+    return Finding(
+        rule=PREFIX + outcome.id,
+        name=outcome.name,
+        severity=Severity.ERROR,
+        message=f"the hook failed{code}" + ("" if output else ", saying nothing"),
+        snippet=redact_secrets(output) if output else None,
+        fingerprint=fingerprint(PREFIX + outcome.id, None, output or outcome.id),
+    )
+
+
+def shortened(lines: list[str]) -> str:
+    """A hook's output cut to MAX_OUTPUT_LINES lines and MAX_OUTPUT_CHARS characters, saying
+    how much more there was."""
+    kept = [line[:MAX_MESSAGE] for line in lines[:MAX_OUTPUT_LINES]]
+    text = "\n".join(kept)[:MAX_OUTPUT_CHARS]
+    more = len(lines) - text.count("\n") - 1 if lines else 0
+    return text + (f"\n({more} more lines)" if more > 0 else "")

@@ -1,0 +1,204 @@
+"""The `project_hooks` kind drained by the real reviewer with the real pre-commit: the project's own
+hooks run after each landing on what landed, once trusted; what they say joins the commit's
+review (one report, one line); `repo: local` hooks only (no network but pip's index)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from landwatch import layout, report_store, work_item
+from support.daemon import process_gone
+from support.project_hooks import (
+    committed,
+    committed_and_trusted,
+    drained,
+    hooks_of,
+    local_hooks,
+    settled,
+    tools,
+)
+from support.repos import Repo
+from support.tokens import GITHUB_TOKEN
+
+TODO_CHECK = """\
+id: no-todo
+name: no TODO left
+language: system
+entry: sh -c 'grep -Hn TODO "$@" && exit 1; exit 0' --
+"""
+EOF_FIXER = """\
+id: end-of-file
+name: fix end of files
+language: script
+entry: scripts/eof.sh
+"""
+EOF_SCRIPT = """#!/bin/sh
+status=0
+for f; do
+  if [ -s "$f" ] && [ -n "$(tail -c1 "$f")" ]; then echo >> "$f"; echo "Fixing $f"; status=1; fi
+done
+exit $status
+"""
+
+
+def test_a_shell_check_runs_after_the_commit_and_joins_its_review(
+    tmp_path: Path, repo: Repo
+) -> None:
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})
+    repo.land("old", {"app.py": "# TODO: old\n"}, hooks=False)
+    oid = repo.land("new", {"app.py": "# TODO: old\nx = 1  # TODO: new\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    assert settled(repo) == [f"project_hooks-{oid}"]
+    hooks = hooks_of(repo, oid)
+    assert hooks.status == "ran" and hooks.tools[0].startswith("pre-commit 4.")
+    assert [(f.rule, f.path, f.line, f.snippet) for f in hooks.findings] == [
+        ("hook:no-todo", "app.py", 2, "x = 1  # TODO: new")  # the line the change added only
+    ]
+    joined = report_store.read(repo.git_dir, oid)
+    assert joined is not None and "hook:no-todo" in [f.rule for f in joined.findings]
+    told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
+    # One line for the commit: the hook's finding named, the review's counted with it.
+    assert told == (
+        f"landwatch: hook:no-todo x = 1  # TODO: new in app.py:2, +1 info · "
+        f"landwatch show {oid[:7]}\n"
+    )
+    shown = repo.landwatch("show", oid).stdout
+    assert "2 error   hook:no-todo no TODO left: x = 1  # TODO: new" in shown
+    assert (
+        "project hooks: pre-commit 4." in shown and "ran 1 hook of .pre-commit-config.yaml" in shown
+    )
+
+
+def test_a_python_hook_s_environment_is_built_from_pip_s_index(tmp_path: Path, repo: Repo) -> None:
+    pyflakes = "id: pyflakes\nname: pyflakes\nlanguage: python\nentry: pyflakes\n"
+    pyflakes += "additional_dependencies: [pyflakes]\ntypes: [python]"
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(pyflakes)})
+    repo.land("old", {"m.py": "import os\n"}, hooks=False)
+    oid = repo.land("new", {"m.py": "import os\nimport sys\n", "notes.txt": "not python\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    hooks = hooks_of(repo, oid)
+    assert [(f.rule, f.line, f.message) for f in hooks.findings] == [
+        ("hook:pyflakes", 2, "'sys' imported but unused")
+    ]
+    # Built once, for this configuration: the next landing runs the hooks at once.
+    prepared = layout.HOOKS_PREPARED.path(repo.git_dir).read_text()
+    assert prepared.startswith("pre-commit ")
+    again = repo.land("again", {"m.py": "import os\nimport sys\nimport re\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    assert [f.line for f in hooks_of(repo, again).findings] == [3]
+
+
+def test_a_fixing_hook_s_change_is_kept_for_git_apply(tmp_path: Path, repo: Repo) -> None:
+    config = local_hooks(EOF_FIXER)
+    committed_and_trusted(repo, {".pre-commit-config.yaml": config, "scripts/eof.sh": EOF_SCRIPT})
+    oid = repo.land("no final newline", {"a.txt": "one\ntwo", "b.txt": "fine\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    hooks = hooks_of(repo, oid)
+    assert [(f.rule, f.path, f.severity.name) for f in hooks.findings] == [
+        ("hook:end-of-file", "a.txt", "WARNING")
+    ]
+    patch = repo.landwatch("show", oid, "--patch")
+    assert patch.returncode == 0 and patch.stdout.startswith("diff --git a/a.txt b/a.txt")
+    applied = subprocess.run(
+        ["git", "apply"], input=patch.stdout, text=True, cwd=repo.path, capture_output=True
+    )
+    assert applied.returncode == 0, applied.stderr
+    assert (repo.path / "a.txt").read_text() == "one\ntwo\n"
+    assert repo.landwatch("show", "HEAD~1", "--patch").returncode == 1  # not run there
+
+
+def test_a_hook_runs_on_the_files_its_files_and_exclude_choose(tmp_path: Path, repo: Repo) -> None:
+    lister = "id: lister\nname: lister\nlanguage: system\nentry: sh -c 'echo \"$@\"; exit 1' --\n"
+    lister += "files: \\.py$\nexclude: ^vendor/"
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(lister)})
+    files = {"a.py": "1\n", "vendor/b.py": "2\n", "c.txt": "3\n", "--version.py": "4\n"}
+    oid = repo.land("four", files)
+    drained(tools(tmp_path, "pre-commit"))
+    hooks = hooks_of(repo, oid)
+    [finding] = hooks.findings
+    assert finding.rule == "hook:lister" and finding.snippet == "a.py"
+    # A name a command could read as an option is never given to one.
+    assert hooks.notes[0].startswith("1 file not given to the project's hooks: a name starting")
+
+
+def test_a_hook_past_its_budget_is_stopped_with_all_it_started(tmp_path: Path, repo: Repo) -> None:
+    pid_file = tmp_path / "sleeper.pid"
+    quick = "id: quick\nname: quick\nlanguage: system\nentry: sh -c 'echo quick failed; exit 1' --"
+    hangs = "id: hangs\nname: hangs forever\nlanguage: system\n"
+    hangs += f"entry: sh -c 'sleep 600 & echo $! > {pid_file}; wait' --"
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(quick, hangs)})
+    repo.git("config", "landwatch.projectHooks.budget", "3")
+    oid = repo.land("a change", {"a.txt": "1\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    hooks = hooks_of(repo, oid)
+    assert hooks.status == "stopped"
+    assert [f.rule for f in hooks.findings] == ["hook:quick"]  # what finished is kept
+    assert (
+        "the hooks of .pre-commit-config.yaml ran past their budget (3 s, "
+        "landwatch.projectHooks.budget) and were stopped with every process they started: "
+        "hangs forever did not finish"
+    ) in hooks.notes
+    assert process_gone(int(pid_file.read_text()))  # the hook's own child too
+    assert settled(repo) == [f"project_hooks-{oid}"]  # stored, not tried again
+    assert report_store.read_review(repo.git_dir, oid) is not None
+
+
+def test_a_script_changed_after_trust_does_not_run_and_is_asked_about(
+    tmp_path: Path, repo: Repo
+) -> None:
+    canary = tmp_path / "ran"
+    check = "id: check\nname: check\nlanguage: script\nentry: scripts/check.sh"
+    files = {".pre-commit-config.yaml": local_hooks(check), "scripts/check.sh": "#!/bin/sh\n"}
+    committed_and_trusted(repo, files)
+    changed = committed(repo, {"scripts/check.sh": f"#!/bin/sh\ntouch {canary}\n"}, "changed")
+    oid = repo.land("a change", {"a.txt": "1\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    assert not canary.exists()
+    hooks = hooks_of(repo, oid)
+    assert hooks.status == "untrusted" and "`landwatch trust` shows them" in hooks.notes[0]
+    told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
+    assert "the project's hooks in repo did not run" in told and "landwatch trust" in told
+    shown = repo.landwatch("trust", "--show").stdout
+    assert "--- scripts/check.sh (trusted)" in shown and f"+touch {canary}" in shown
+    assert changed != oid
+
+
+def test_the_hooks_see_the_landed_content_not_the_worktree(tmp_path: Path, repo: Repo) -> None:
+    show = "id: show\nname: show\nlanguage: system\nentry: sh -c 'cat \"$@\"; exit 1' --"
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(show)})
+    oid = repo.land("landed", {"a.txt": "as it landed\n"})
+    repo.land("moved on", {"a.txt": "as it is later\n"}, hooks=False)
+    (repo.path / "a.txt").write_text("dirty, not committed\n")
+    drained(tools(tmp_path, "pre-commit"))
+    assert [f.snippet for f in hooks_of(repo, oid).findings] == ["as it landed"]
+    assert (repo.path / "a.txt").read_text() == "dirty, not committed\n"
+    assert repo.git("status", "--porcelain") == "M a.txt"
+
+
+def test_what_a_hook_prints_is_escaped_and_its_secrets_redacted(tmp_path: Path, repo: Repo) -> None:
+    leak = "id: leak\nname: leak\nlanguage: script\nentry: scripts/leak.sh"
+    script = (
+        "#!/bin/sh\nprintf '\\033]0;pwned\\007\\033[2J token %s\\n' \"$(cat token.txt)\"\nexit 1\n"
+    )
+    files = {".pre-commit-config.yaml": local_hooks(leak), "scripts/leak.sh": script}
+    committed_and_trusted(repo, files)
+    oid = repo.land("a token", {"token.txt": GITHUB_TOKEN + "\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    stored = layout.hooks_report_file(repo.git_dir, oid).read_text()
+    shown = repo.landwatch("show", oid).stdout
+    as_json = repo.landwatch("show", oid, "--json").stdout
+    for text in (stored, shown, as_json):
+        assert GITHUB_TOKEN not in text
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "\\x1b]0;pwned\\x07\\x1b[2J token " in shown
+
+
+def test_turned_off_no_hooks_are_asked_for(tmp_path: Path, repo: Repo) -> None:
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})
+    repo.git("config", "landwatch.projectHooks", "false")
+    oid = repo.land("a change", {"a.py": "# TODO\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    assert report_store.read_review(repo.git_dir, oid) is not None
+    assert report_store.read_hooks(repo.git_dir, oid) is None
+    assert not work_item.is_known(repo.git_dir, f"project_hooks-{oid}")

@@ -1,0 +1,142 @@
+"""Reading what hook managers print (review.project_hooks.output), as they print it: pre-commit's
+report, prek's (its output indented), lefthook's frame and summary; the `path:line:` lines in a
+hook's output; and each read a pass over lines, whatever the lines hold."""
+
+from __future__ import annotations
+
+import time
+
+from landwatch.review.project_hooks.output import (
+    MAX_LINE,
+    Located,
+    located,
+    parse_lefthook,
+    parse_pre_commit,
+)
+
+# What pre-commit 4 printed for four local hooks on two files (tests/kinds/test_project_hooks.py
+# runs the real one).
+PRE_COMMIT = """\
+[WARNING] top-level `default_stages` uses deprecated stage names (commit)
+no tabs..................................................................Failed
+- hook id: no-tabs
+- exit code: 1
+
+a.txt:1:a\tb
+
+fix end of files.........................................................Failed
+- hook id: eof
+- exit code: 1
+- files were modified by this hook
+
+Fixing a.txt
+
+python only..........................................(no files to check)Skipped
+fine.....................................................................Passed
+"""
+
+PREK = """\
+no tabs..................................................................Failed
+- hook id: no-tabs
+- exit code: 1
+
+  a.txt:1:a\tb
+fine.....................................................................Passed
+"""
+
+LEFTHOOK = """\
+\x1b[38;2;56;56;56m\u256d\u2500\u2500\u256e\x1b[m
+\u2503  eof \u276f\x20
+Fixing a.txt
+
+exit status 1
+\u2503  ok \u276f\x20
+
+\u2502  lineish (skip) no files for inspection
+  \u2500\u2500\u2500\u2500
+summary: (done in 0.03 seconds)
+\u2713 ok (0.01 seconds)
+\u2717 eof (0.02 seconds)
+"""
+
+
+def test_pre_commit_s_report_is_read_hook_by_hook() -> None:
+    said = parse_pre_commit(PRE_COMMIT)
+    assert [(o.id, o.name, o.status) for o in said.outcomes] == [
+        ("no-tabs", "no tabs", "failed"),
+        ("eof", "fix end of files", "failed"),
+        ("python only", "python only", "skipped"),
+        ("fine", "fine", "passed"),
+    ]
+    tabs, eof = said.outcomes[:2]
+    assert tabs.exit_code == 1 and not tabs.modified and tabs.output == ["a.txt:1:a\tb"]
+    assert eof.modified and eof.output == ["Fixing a.txt"]
+    assert said.preamble == [PRE_COMMIT.splitlines()[0]]
+    assert said.unfinished is None
+
+
+def test_prek_s_indented_output_is_read_as_the_hook_printed_it() -> None:
+    said = parse_pre_commit(PREK)
+    assert said.outcomes[0].output == ["a.txt:1:a\tb"]
+    assert [o.status for o in said.outcomes] == ["failed", "passed"]
+
+
+def test_a_run_stopped_mid_hook_names_the_hook_it_was_running() -> None:
+    said = parse_pre_commit("fine..........Passed\nhangs forever............")
+    assert said.unfinished == "hangs forever"
+    assert [o.name for o in said.outcomes] == ["fine"]
+
+
+def test_output_that_only_looks_like_a_status_line_is_output() -> None:
+    said = parse_pre_commit("check...Failed\n- hook id: check\n\nFailed\n1..Passed\n")
+    assert said.outcomes[0].output == ["Failed", "1..Passed"]  # two dots: not a status line
+
+
+def test_lefthook_s_frame_and_summary_are_read() -> None:
+    said = parse_lefthook(LEFTHOOK)
+    assert [(o.name, o.status) for o in said.outcomes] == [
+        ("lineish", "skipped"),
+        ("ok", "passed"),
+        ("eof", "failed"),
+    ]
+    eof = said.outcomes[2]
+    assert eof.output == ["Fixing a.txt"] and eof.exit_code == 1
+
+
+def test_colours_are_dropped_and_other_escapes_kept_for_showing_escaped() -> None:
+    said = parse_pre_commit("x...Failed\n- hook id: x\n\n\x1b[31mred\x1b[0m \x1b]0;title\x07\n")
+    assert said.outcomes[0].output == ["red \x1b]0;title\x07"]
+
+
+def test_a_place_is_read_only_for_a_file_given_to_the_hooks() -> None:
+    paths = {"app/cart.py", "b.py"}
+    assert located("app/cart.py:3:5: F401 'os' imported but unused", paths) == Located(
+        "app/cart.py", 3, "F401 'os' imported but unused"
+    )
+    assert located("./b.py:12: error: bad", paths) == Located("b.py", 12, "error: bad")
+    assert located("  b.py:7:  indented", paths) == Located("b.py", 7, "indented")
+    assert located("other.py:3: not ours", paths) is None
+    assert located("b.py:0: no line", paths) is None
+    assert located("b.py: no number", paths) is None
+    assert located("Found 3 errors.", paths) is None
+    # ruff's full format (rustc's, clippy's): the place under the message it places.
+    arrow = located(" --> app/cart.py:2:8", paths, "F401 [*] `os` imported but unused")
+    assert arrow == Located("app/cart.py", 2, "F401 [*] `os` imported but unused")
+    assert located("--> b.py:2:1 and more words", paths, "message") is None
+
+
+def test_reading_is_linear_in_what_was_printed() -> None:
+    def seconds(text: str) -> float:
+        started = time.perf_counter()
+        parse_pre_commit(text)
+        parse_lefthook(text)
+        for line in text.splitlines()[:2000]:
+            located(line, {"a"})
+        return time.perf_counter() - started
+
+    hostile = ("." * 5000 + "Faile\n" + "a" * 5000 + ":" * 5000 + "\n") * 200
+    small, large = seconds(hostile[: len(hostile) // 10]), seconds(hostile)
+    assert large < 30 * max(small, 0.001)  # ten times the text: not a hundred times the time
+    assert all(
+        len(line) <= MAX_LINE for o in parse_pre_commit(hostile).outcomes for line in o.output
+    )

@@ -1,0 +1,118 @@
+"""What the project's hooks said, as findings (review.project_hooks.results): a failing hook's
+`path:line:` lines placed on the lines the change added and the rest left out with a note, its
+output cut and redacted otherwise, the files a fixing hook changed; and the result joining the
+commit's review."""
+
+from __future__ import annotations
+
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.project_hooks.output import HookOutcome
+from landwatch.review.project_hooks.results import (
+    MAX_OUTPUT_CHARS,
+    MAX_OUTPUT_LINES,
+    HooksResult,
+    Landed,
+    findings_of,
+    joined,
+    shortened,
+)
+from landwatch.review.report import Report
+from support.tokens import GITHUB_TOKEN
+
+CONTENT = {"app.py": b"import os\nx = 1\ny = 2\n", "notes.txt": b"one\n"}
+LANDED = Landed({"app.py": {2, 3}, "notes.txt": {1}}, CONTENT.get)
+
+
+def failed(hook_id: str, *output: str, modified: bool = False) -> HookOutcome:
+    return HookOutcome(hook_id, hook_id.title(), "failed", 1, modified, list(output))
+
+
+def test_a_hook_s_places_are_kept_to_the_lines_the_change_added() -> None:
+    outcome = failed("pyflakes", "app.py:1:1: 'os' imported but unused", "app.py:3:1: bad y")
+    found, notes = findings_of([outcome], LANDED, [])
+    assert [(f.rule, f.path, f.line, f.message, f.snippet) for f in found] == [
+        ("hook:pyflakes", "app.py", 3, "bad y", "y = 2")
+    ]
+    assert found[0].severity is Severity.ERROR and notes == []
+    declared = findings_of([outcome], LANDED, [], ".pre-commit-config.yaml")[0][0]
+    assert str(declared.basis) == "declared: .pre-commit-config.yaml"  # the project's standard
+
+
+def test_a_place_under_its_message_takes_that_message() -> None:
+    full = [
+        "F401 [*] `os` imported but unused",
+        " --> app.py:1:8",
+        "",
+        "E225 bad",
+        " --> app.py:2:2",
+    ]
+    found, notes = findings_of([failed("ruff", *full)], LANDED, [])
+    assert [(f.line, f.message) for f in found] == [(2, "E225 bad")]
+    assert notes == []
+
+
+def test_a_hook_failing_only_on_lines_the_change_did_not_add_is_a_note() -> None:
+    found, notes = findings_of([failed("mypy", "app.py:1: error: old")], LANDED, [])
+    assert found == []
+    assert notes == ["hook mypy failed on lines this change did not add only (1 left out)"]
+
+
+def test_a_hook_that_names_no_place_is_a_finding_with_its_output() -> None:
+    found, _ = findings_of([failed("shellcheck", "something is wrong", "  twice")], LANDED, [])
+    [finding] = found
+    assert finding.path is None and finding.line is None
+    assert finding.message == "the hook failed (exit code 1)"
+    assert finding.snippet == "something is wrong\n  twice"
+    quiet = HookOutcome("quiet", "Quiet", "failed", 3)
+    assert (
+        findings_of([quiet], LANDED, [])[0][0].message
+        == "the hook failed (exit code 3), saying nothing"
+    )
+
+
+def test_passed_and_skipped_hooks_say_nothing() -> None:
+    outcomes = [HookOutcome("a", "A", "passed", output=["x"]), HookOutcome("b", "B", "skipped")]
+    assert findings_of(outcomes, LANDED, []) == ([], [])
+
+
+def test_each_file_a_fixing_hook_changed_is_a_finding_in_its_name() -> None:
+    fixer = failed("end-of-file-fixer", "Fixing notes.txt", modified=True)
+    found, _ = findings_of([fixer, failed("other", "also failed")], LANDED, ["notes.txt"])
+    fixes = [f for f in found if f.path == "notes.txt"]
+    assert [(f.rule, f.name, f.severity) for f in fixes] == [
+        ("hook:end-of-file-fixer", "End-Of-File-Fixer", Severity.WARNING)
+    ]
+    assert fixes[0].message == "the hook changes this file (`landwatch show COMMIT --patch`)"
+    # The fixer's own failure is the change it made; another hook's failure is its own.
+    assert [f.rule for f in found if f.path is None] == ["hook:other"]
+
+
+def test_output_is_cut_and_a_secret_in_it_is_redacted() -> None:
+    text = shortened([f"line {n}" for n in range(100)])
+    assert text.splitlines()[-2:] == [f"line {MAX_OUTPUT_LINES - 1}", "(80 more lines)"]
+    wide = shortened([f"line {n} " + "x" * 500 for n in range(100)])
+    assert all(len(line) <= 300 for line in wide.splitlines())
+    assert len(wide) < MAX_OUTPUT_CHARS + 30 and wide.endswith("more lines)")
+    found, _ = findings_of([failed("leaky", f"token={GITHUB_TOKEN}")], LANDED, [])
+    assert GITHUB_TOKEN not in (found[0].snippet or "")
+    placed, _ = findings_of([failed("leaky", f"app.py:2: {GITHUB_TOKEN}")], LANDED, [])
+    assert GITHUB_TOKEN not in placed[0].message and placed[0].line == 2
+
+
+def test_the_result_joins_the_review_of_its_commit_only() -> None:
+    review = Report("c" * 40, None, "commit", "cccccccccccc", notes=["reviewed"])
+    review.findings.append(Finding("P001", "trailing-whitespace", Severity.WARNING, "x"))
+    hooks = HooksResult("c" * 40, "ran", notes=["hooks ran"])
+    hooks.findings.append(Finding("hook:x", "x", Severity.ERROR, "failed"))
+    both = joined(review, hooks)
+    assert both.summary() == "1 error, 1 warning" and both.notes == ["reviewed", "hooks ran"]
+    assert review.summary() == "1 warning"  # the review itself as it was
+    assert joined(review, HooksResult("d" * 40, "ran", findings=hooks.findings)) is review
+    assert joined(review, None) is review
+
+
+def test_a_result_reads_back_as_it_was_written() -> None:
+    hooks = HooksResult("c" * 40, "stopped", ["pre-commit 4.0.1"], notes=["n"], patch="diff")
+    hooks.findings.append(Finding("hook:x", "x", Severity.ERROR, "failed", "a.py", 3))
+    hooks.hooks.append({"id": "x", "status": "failed", "tool": "pre-commit"})
+    assert HooksResult.from_dict(hooks.as_dict()) == hooks

@@ -1,0 +1,132 @@
+"""The project's hooks with each tool a person may have (prek for the same configuration, lefthook
+for its own), `landwatch doctor` saying which runs them and where, environments that cannot be
+built yet waited for rather than failed, and the run under bubblewrap where the machine has it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from landwatch import report_store, work_item
+from support.project_hooks import (
+    committed_and_trusted,
+    drained,
+    hooks_of,
+    local_hooks,
+    settled,
+    tools,
+)
+from support.repos import Repo, run_cli
+from support.sandbox import WITH_BWRAP, needs_bwrap
+
+FAILING = """\
+id: place
+name: place
+language: system
+entry: sh -c 'for f; do echo "$f:1:placed here"; done; exit 1' --
+"""
+LEFTHOOK = """\
+pre-commit:
+  commands:
+    place:
+      glob: "*.py"
+      run: 'for f in {staged_files}; do echo "$f:1: placed by lefthook"; done; exit 1'
+    fine:
+      run: "true"
+  scripts:
+    "guard.sh":
+      runner: sh
+"""
+
+
+def test_prek_runs_the_same_configuration(tmp_path: Path, repo: Repo) -> None:
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(FAILING)})
+    oid = repo.land("a change", {"a.py": "x = 1\n"})
+    drained(tools(tmp_path, "prek"))
+    hooks = hooks_of(repo, oid)
+    assert hooks.tools and hooks.tools[0].startswith("prek "), hooks.notes
+    assert [(f.rule, f.path, f.line, f.message) for f in hooks.findings] == [
+        ("hook:place", "a.py", 1, "placed here")
+    ]
+
+
+def test_lefthook_runs_its_pre_commit_commands_and_scripts(tmp_path: Path, repo: Repo) -> None:
+    guard = "#!/bin/sh\necho 'guard says no'\nexit 1\n"
+    files = {"lefthook.yml": LEFTHOOK, ".lefthook/pre-commit/guard.sh": guard}
+    committed_and_trusted(repo, files)
+    oid = repo.land("a change", {"a.py": "x = 1\n", "b.txt": "2\n"})
+    drained(tools(tmp_path, "lefthook"))
+    hooks = hooks_of(repo, oid)
+    assert hooks.tools[0].startswith("lefthook 2.")
+    found = sorted((f.rule, f.path, f.line, f.snippet) for f in hooks.findings)
+    assert found == [
+        ("hook:guard.sh", None, None, "guard says no"),
+        ("hook:place", "a.py", 1, "x = 1"),
+    ]
+    assert {hook["id"]: hook["status"] for hook in hooks.hooks}["fine"] == "passed"
+    assert not (repo.path / ".git" / "hooks" / "pre-commit").exists()  # nothing installed
+
+
+def test_doctor_says_which_tool_runs_the_hooks_and_where(
+    tmp_path: Path, repo: Repo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(FAILING)})
+    monkeypatch.setenv("PATH", tools(tmp_path, "pre-commit"))
+    _, said = run_cli(repo, "doctor", capsys=capsys)
+    line = said.splitlines()[-1]
+    assert line.startswith("landwatch doctor: the project's hooks (.pre-commit-config.yaml) run ")
+    assert line.endswith(f"({tmp_path}/bin-pre-commit/pre-commit) (trusted)")
+    monkeypatch.setenv("PATH", tools(tmp_path, "lefthook"))
+    _, said = run_cli(repo, "doctor", capsys=capsys)
+    assert said.splitlines()[-1] == (
+        "landwatch doctor: the project's hooks (.pre-commit-config.yaml) cannot run: pre-commit "
+        "or prek is not installed on this PATH, nor in ~/.local/bin or ~/.cargo/bin"
+    )
+
+
+def test_environments_that_cannot_be_built_yet_are_waited_for(tmp_path: Path, repo: Repo) -> None:
+    missing = "id: missing\nname: missing\nlanguage: python\nentry: missing\n"
+    missing += "additional_dependencies: [landwatch-no-such-package]"
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(missing)})
+    oid = repo.land("a change", {"a.py": "x = 1  \n"})
+    drained(tools(tmp_path, "pre-commit"))
+    hooks = hooks_of(repo, oid)
+    assert hooks.status == "waiting"
+    assert "could not build their environments" in hooks.notes[0]
+    assert "the first time, that needs the network: tried again later" in hooks.notes[0]
+    # Not a failure: the item waits, no try counted, and the review stands.
+    assert settled(repo) == [] and settled(repo, work_item.FAILED) == []
+    work_item.publish_ready(repo.git_dir)
+    [waiting] = [
+        name
+        for name in work_item.entries(repo.git_dir, work_item.PENDING)
+        if "project_hooks" in name
+    ]
+    item = work_item.read_entry(repo.git_dir, work_item.PENDING, waiting)
+    assert item is not None and item.tries == 0
+    review = report_store.read(repo.git_dir, oid)
+    assert review is not None and "P001" in [f.rule for f in review.findings]
+    status = repo.landwatch("status").stdout
+    assert "building the project hooks' environments has failed for" in status, status
+
+
+@needs_bwrap
+def test_in_the_sandbox_hooks_run_and_build_their_environments(tmp_path: Path, repo: Repo) -> None:
+    canary = tmp_path / "escaped"
+    escape = "id: escape\nname: escape\nlanguage: system\n"
+    escape += f"entry: sh -c 'touch {canary}; echo \"$1:1:tried\"; exit 1' --"
+    pyflakes = "id: pyflakes\nname: pyflakes\nlanguage: python\nentry: pyflakes\n"
+    pyflakes += "additional_dependencies: [pyflakes]\ntypes: [python]"
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(escape, pyflakes)})
+    repo.git("config", "landwatch.sandbox", "true")
+    oid = repo.land("a change", {"m.py": "import os\n"})
+    drained(f"{tools(tmp_path, 'pre-commit')}{os.pathsep}{WITH_BWRAP}")
+    hooks = hooks_of(repo, oid)
+    found = sorted((f.rule, f.line, f.message) for f in hooks.findings)
+    assert found == [
+        ("hook:escape", 1, "tried"),
+        ("hook:pyflakes", 1, "'os' imported but unused"),
+    ], hooks.notes
+    assert not canary.exists()  # /tmp is the sandbox's own

@@ -1,0 +1,76 @@
+"""What the project hooks' tests share: a PATH holding only the hook managers a test wants (the test
+environment's real pre-commit, prek and lefthook), a repository whose hooks are committed and
+trusted, and the real reviewer run to its end on that PATH."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from landwatch import report_store, work_item
+from landwatch.review.project_hooks.results import HooksResult
+from support.daemon import run_reviewer
+from support.repos import Files, Repo
+
+BIN = Path(sys.executable).parent  # the test environment's: pre-commit, prek, lefthook
+SYSTEM = f"/usr/local/bin{os.pathsep}/usr/bin{os.pathsep}/bin"
+
+
+def tools(tmp_path: Path, *names: str) -> str:
+    """A PATH with only these hook managers of the test environment, and the system's commands."""
+    place = tmp_path / ("bin-" + "-".join(names))
+    place.mkdir(exist_ok=True)
+    for name in names:
+        if not (place / name).exists():
+            (place / name).symlink_to(BIN / name)
+    return f"{place}{os.pathsep}{SYSTEM}"
+
+
+def local_hooks(*hooks: str) -> str:
+    """A `.pre-commit-config.yaml` of `repo: local` hooks, each given as its YAML mapping."""
+    indented = "".join("  - " + hook.strip().replace("\n", "\n    ") + "\n" for hook in hooks)
+    return f"repos:\n- repo: local\n  hooks:\n{indented}"
+
+
+def committed(repo: Repo, files: Files, message: str = "hooks") -> str:
+    """`files` committed as a landing nobody reviews, those that start with `#!` executable
+    (a `language: script` hook runs its file); the commit."""
+    repo.stage(files)
+    scripts = [name for name, content in files.items() if str(content).startswith("#!")]
+    for name in scripts:
+        (repo.path / name).chmod(0o755)
+    if scripts:
+        repo.git("update-index", "--chmod=+x", "--", *scripts)
+    return repo.land(message, {}, hooks=False)
+
+
+def committed_and_trusted(repo: Repo, files: Files) -> str:
+    """The hooks' configuration (and what it runs) committed, and trusted as `landwatch trust
+    --yes` trusts; the commit."""
+    oid = committed(repo, files)
+    trusted = repo.landwatch("trust", "--yes")
+    assert trusted.returncode == 0, trusted.stdout + trusted.stderr
+    return oid
+
+
+def drained(path: str) -> subprocess.CompletedProcess[str]:
+    """The real reviewer, run until nothing is left, with the hook managers on `path`."""
+    result = run_reviewer("--once", PATH=path)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def hooks_of(repo: Repo, oid: str) -> HooksResult:
+    found = report_store.read_hooks(repo.git_dir, oid)
+    assert found is not None, f"the project's hooks did not run on {oid[:12]}"
+    return found
+
+
+def settled(repo: Repo, state: str = work_item.DONE) -> list[str]:
+    return sorted(
+        work_item.id_of_entry(name)
+        for name in work_item.entries(repo.git_dir, state)
+        if name.startswith("project_hooks-")
+    )
