@@ -79,6 +79,7 @@ def record(
     a review of a landed range, or one taken from a teammate."""
     import pygit2
 
+    from landwatch import standards_store
     from landwatch.review import provenance
     from landwatch.review.change import open_repository
 
@@ -87,8 +88,6 @@ def record(
     repo = open_repository(git_dir)
     commit = repo[report.commit]
     assert isinstance(commit, pygit2.Commit)
-    from landwatch import standards_store
-
     learned = standards_store.current(git_dir, repo, commit)  # as the review learned it
     line = notes.document(
         report,
