@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch.processes import run_command, run_program
+from landwatch.processes import has_ended, run_command, run_program
 from support.daemon import process_gone, wait_for
 
 # The middle process starts a long sleeper that should die with it, prints its pid, waits.
@@ -130,3 +130,17 @@ def test_a_program_past_its_timeout_is_stopped_with_all_it_started(tmp_path: Pat
     assert stopped.timed_out and stopped.returncode < 0
     assert time.monotonic() - started < 30
     wait_for(lambda: process_gone(int(pids.read_text())), "the linter's worker to be killed")
+
+
+def test_a_process_has_ended_when_gone_or_a_zombie_nobody_reaped() -> None:
+    # The reviewer that uninstall waits for may be someone's unreaped child: it runs nothing.
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        assert not has_ended(sleeper.pid)
+    finally:
+        sleeper.kill()
+    # Killed and not reaped yet: a zombie; /proc says so once the kill has landed.
+    wait_for(lambda: has_ended(sleeper.pid), "the killed process to end")
+    assert sleeper.poll() is not None  # reaped only now
+    assert has_ended(sleeper.pid)
+    assert not has_ended(os.getpid())

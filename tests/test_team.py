@@ -7,7 +7,6 @@ range, never cut silently. (`landwatch share` itself: tests/commands/test_share.
 from __future__ import annotations
 
 import json
-import subprocess
 import threading
 from pathlib import Path
 
@@ -19,27 +18,17 @@ from landwatch.work_item import DONE, PENDING, WorkKind
 from support.kinds import FakeClock, in_process, settle_down
 from support.team import (
     Developer,
-    bare_remote,
     build_commits,
     developer,
     remote_notes,
+    seeded_remote,
     share_reviews,
 )
 
 
 @pytest.fixture
 def remote(tmp_path: Path) -> Path:
-    remote = bare_remote(tmp_path / "remote.git")
-    seed = tmp_path / "seed"
-    subprocess.run(["git", "init", "-q", "-b", "main", str(seed)], check=True)
-    for args in (
-        ["commit", "-q", "--allow-empty", "-m", "Start"],
-        ["push", "-q", str(remote), "main"],
-    ):
-        subprocess.run(
-            ["git", "-c", "user.name=s", "-c", "user.email=s@x", *args], cwd=seed, check=True
-        )
-    return remote
+    return seeded_remote(tmp_path)
 
 
 @pytest.fixture

@@ -77,6 +77,22 @@ class CommandResult:
         return self.returncode == 0 and not self.timed_out
 
 
+def has_ended(pid: int) -> bool:
+    """Whether process `pid` runs nothing any more: there is no such process, or it is a zombie
+    its parent has not reaped yet (Linux's /proc says so; elsewhere a zombie counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False  # another user's: it is there
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rpartition(b")")[2].split()[:1] == [b"Z"]
+    except OSError:
+        return False
+
+
 def run_command(
     command: list[str],
     *,

@@ -4,28 +4,17 @@ not there refused; uninstall stops sharing too."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from landwatch import layout
-from support.team import bare_remote, developer
+from support.team import developer, seeded_remote
 
 
 @pytest.fixture
 def remote(tmp_path: Path) -> Path:
-    remote = bare_remote(tmp_path / "remote.git")
-    seed = tmp_path / "seed"
-    subprocess.run(["git", "init", "-q", "-b", "main", str(seed)], check=True)
-    for args in (
-        ["commit", "-q", "--allow-empty", "-m", "Start"],
-        ["push", "-q", str(remote), "main"],
-    ):
-        subprocess.run(
-            ["git", "-c", "user.name=s", "-c", "user.email=s@x", *args], cwd=seed, check=True
-        )
-    return remote
+    return seeded_remote(tmp_path)
 
 
 def test_share_off_puts_the_config_back_byte_for_byte(tmp_path: Path, remote: Path) -> None:

@@ -91,6 +91,21 @@ def bare_remote(path: Path) -> Path:
     return path
 
 
+def seeded_remote(tmp_path: Path) -> Path:
+    """A bare remote whose main holds one empty commit, for the team's clones to start from."""
+    remote = bare_remote(tmp_path / "remote.git")
+    seed = tmp_path / "seed"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(seed)], check=True)
+    for args in (
+        ["commit", "-q", "--allow-empty", "-m", "Start"],
+        ["push", "-q", str(remote), "main"],
+    ):
+        subprocess.run(
+            ["git", "-c", "user.name=s", "-c", "user.email=s@x", *args], cwd=seed, check=True
+        )
+    return remote
+
+
 def developer(root: Path, name: str, remote: Path, *, install: bool = True) -> Developer:
     """A developer with a home of their own and a clone of `remote`, landwatch installed."""
     home = root / f"home-{name}"
@@ -121,6 +136,19 @@ def remote_notes(remote: Path, commit: str) -> list[str]:
     return shown.stdout.splitlines() if shown.returncode == 0 else []
 
 
+def fast_import(person: Developer, stream: list[str]) -> None:
+    """`stream`'s commands run by git fast-import in the developer's clone."""
+    imported = subprocess.run(
+        ["git", "fast-import", "--quiet", "--force"],
+        cwd=person.clone,
+        env=person.env(),
+        input="\n".join(stream) + "\n",
+        text=True,
+        capture_output=True,
+    )
+    assert imported.returncode == 0, imported.stderr
+
+
 def build_commits(person: Developer, count: int, *, start: int = 0) -> list[str]:
     """`count` commits on the developer's branch, one new text file each, written with git
     fast-import (no hooks: plumbing); their ids, oldest first."""
@@ -141,15 +169,7 @@ def build_commits(person: Developer, count: int, *, start: int = 0) -> list[str]
             f"data {len(content)}",
             content.decode(),
         ]
-    imported = subprocess.run(
-        ["git", "fast-import", "--quiet", "--force"],
-        cwd=person.clone,
-        env=person.env(),
-        input="\n".join(stream) + "\n",
-        text=True,
-        capture_output=True,
-    )
-    assert imported.returncode == 0, imported.stderr
+    fast_import(person, stream)
     person.git("reset", "-q", "--hard")
     return person.git("rev-list", "--reverse", f"{head}..HEAD").split()
 
@@ -176,12 +196,4 @@ def share_reviews(person: Developer, commits: list[str], reviewed_by: str | None
             learned=learned.effective(),
         )
         stream += [f"N inline {commit}", f"data {len(line) + 1}", line]
-    imported = subprocess.run(
-        ["git", "fast-import", "--quiet", "--force"],
-        cwd=person.clone,
-        env=person.env(),
-        input="\n".join(stream) + "\n",
-        text=True,
-        capture_output=True,
-    )
-    assert imported.returncode == 0, imported.stderr
+    fast_import(person, stream)

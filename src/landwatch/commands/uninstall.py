@@ -110,7 +110,7 @@ def uninstall_everything(
     if running is not None and not stopped:
         print(f"landwatch: waiting for the reviewer ({running.describe()}) to end", file=out)
         out.flush()
-        stopped = wait_until_released(stop_wait)
+        stopped = wait_until_released(stop_wait, pid=running.pid)
     for common in registry.registered():
         _remove_repository(common, keep_data, out)
     key = _kept_work_key(keep_data)

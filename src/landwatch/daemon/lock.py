@@ -15,6 +15,7 @@ from typing import Any
 
 from landwatch import layout
 from landwatch.files import private_directory
+from landwatch.processes import has_ended
 
 
 @dataclass(frozen=True)
@@ -101,11 +102,14 @@ def holder(path: Path | None = None) -> LockHolder | None:
         os.close(fd)
 
 
-def wait_until_released(timeout: float, path: Path | None = None) -> bool:
-    """Whether the running reviewer let go of the lock, as it does when it ends, within
-    `timeout` seconds (looked at every 50 ms: nothing tells one process that another ended)."""
+def wait_until_released(
+    timeout: float, path: Path | None = None, *, pid: int | None = None
+) -> bool:
+    """Whether the running reviewer let go of the lock, as it does when it ends, and (given its
+    `pid`) its process ended too, within `timeout` seconds (looked at every 50 ms: nothing tells
+    one process that another ended). Between the two it still runs its interpreter's exit."""
     deadline = time.monotonic() + timeout
-    while holder(path) is not None:
+    while holder(path) is not None or (pid is not None and not has_ended(pid)):
         if time.monotonic() >= deadline:
             return False
         time.sleep(0.05)
