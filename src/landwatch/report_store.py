@@ -15,6 +15,7 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 from landwatch import layout, one_line
 from landwatch.files import read_file, remove, write_atomic
@@ -122,14 +123,7 @@ def _hooks_to_tell(
 def read_hooks(git_dir: os.PathLike[str] | str, commit: str) -> HooksResult | None:
     """What the project's hooks said of `commit`; None when they have not run on it (or what
     is kept is not a result of that commit)."""
-    try:
-        data = json.loads(
-            read_file(layout.hooks_report_file(git_dir, commit), trusted=layout.common_dir(git_dir))
-        )
-        result = HooksResult.from_dict(data)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
-    return result if result.commit == commit else None
+    return _read_kept(layout.hooks_report_file(git_dir, commit), git_dir, commit, HooksResult)
 
 
 def read(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
@@ -144,15 +138,30 @@ def read(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
 def read_review(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
     """The stored review of `commit` alone (what a rebase carries over); None when there is
     none, or it is not a report of ours."""
+    return _read_kept(layout.report_file(git_dir, commit), git_dir, commit, Report)
+
+
+class _Kept(Protocol):
+    commit: str
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Any: ...
+
+
+_K = TypeVar("_K", bound=_Kept)
+
+
+def _read_kept(
+    path: Path, git_dir: os.PathLike[str] | str, commit: str, kind: type[_K]
+) -> _K | None:
+    """A kept file of `commit` read as `kind`; None when it is not there or not one of ours.
+    One of another commit, or of none (a truncated or hand-edited file), is not its."""
     try:
-        data = json.loads(
-            read_file(layout.report_file(git_dir, commit), trusted=layout.common_dir(git_dir))
-        )
-        report = Report.from_dict(data)
+        data = json.loads(read_file(path, trusted=layout.common_dir(git_dir)))
+        kept = kind.from_dict(data)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    # A report of another commit, or of none (a truncated or hand-edited file), is not its.
-    return report if report.commit == commit else None
+    return kept if isinstance(kept, kind) and kept.commit == commit else None
 
 
 def stored(git_dir: os.PathLike[str] | str, commit: str) -> bool:

@@ -40,10 +40,8 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
         return _show_unread(git_dir, form=form)
     if form == "patch":
         return show_patch(cwd, revision=revision)
-    revision = revision or "HEAD"
-    oid = commit_of(revision, cwd=cwd)
+    oid = _commit_named(revision, cwd)
     if oid is None:
-        print(f"landwatch: no commit {revision!r} in this repository", file=sys.stderr)
         return 1
     found = report_store.read(git_dir, oid)
     if found is None and report_store.stored(git_dir, oid):
@@ -105,10 +103,8 @@ def show_patch(cwd: Path, *, revision: str | None) -> int:
     fixing hook's work), as a patch `git apply` takes; on a terminal, its escapes shown as
     text, never obeyed."""
     git_dir = git_dir_of(cwd)
-    revision = revision or "HEAD"
-    oid = commit_of(revision, cwd=cwd)
+    oid = _commit_named(revision, cwd)
     if oid is None:
-        print(f"landwatch: no commit {revision!r} in this repository", file=sys.stderr)
         return 1
     hooks = report_store.read_hooks(git_dir, oid)
     if hooks is None:
@@ -122,3 +118,13 @@ def show_patch(cwd: Path, *, revision: str | None) -> int:
     else:
         sys.stdout.write(hooks.patch)
     return 0
+
+
+def _commit_named(revision: str | None, cwd: Path) -> str | None:
+    """The commit `revision` (HEAD by default) names; None, and one line saying so, when the
+    repository has no such commit."""
+    revision = revision or "HEAD"
+    oid = commit_of(revision, cwd=cwd)
+    if oid is None:
+        print(f"landwatch: no commit {revision!r} in this repository", file=sys.stderr)
+    return oid
