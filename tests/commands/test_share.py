@@ -26,6 +26,8 @@ def test_share_off_puts_the_config_back_byte_for_byte(tmp_path: Path, remote: Pa
     fetches = a.git("config", "--get-all", "remote.origin.fetch").splitlines()
     assert "+refs/notes/landwatch*:refs/notes/remotes/origin/landwatch*" in fetches
     a.git("fetch", "-q")  # brings nothing yet, but would
+    shown = a.landwatch("status").stdout
+    assert "sharing reviews with origin" in shown and "reviews not shared" not in shown
     off = a.landwatch("share", "--off")
     assert off.returncode == 0 and "byte for byte" in off.stdout
     assert config.read_bytes() == before

@@ -30,6 +30,7 @@ def test_status_json_and_table(repo: Repo) -> None:
     assert worktree["waiting"] == 2 and worktree["oldest_pending_seconds"] >= 0
     table = repo.landwatch("status").stdout
     assert "reviewer: not running" in table and str(repo.git_dir) in table
+    assert "reviews not shared from 1 repository (landwatch share there turns it on)" in table
 
 
 def test_status_shows_every_kind_of_line(repo: Repo) -> None:

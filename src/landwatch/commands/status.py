@@ -214,14 +214,17 @@ def _print_queues(console: Console, data: dict[str, Any]) -> None:
 
 
 def _print_sharing(console: Console, data: dict[str, Any]) -> None:
-    """A line per repository whose reviews are shared: with whom, what waits, the last push."""
+    """A line per repository whose reviews are shared: with whom, what waits, the last push;
+    then how many do not share theirs."""
     from rich.text import Text
 
     room, home = max(20, console.width - 30), str(Path.home())
     now = time.time()
+    unshared = 0
     for repository in data["repositories"]:
         shared = repository.get("sharing")
         if not shared:
+            unshared += not repository.get("problem")
             continue
         where = short_path(safe(repository["repository"]), room, home)
         said = Text(f"{where}: sharing reviews with {safe(shared['remote'])}: ")
@@ -240,6 +243,12 @@ def _print_sharing(console: Console, data: dict[str, Any]) -> None:
         if shared["taken"]:
             said.append(f"; {shared['taken']} teammates' reviews taken", "dim")
         console.print(said)
+    if unshared:
+        which = "1 repository" if unshared == 1 else f"{unshared} repositories"
+        console.print(
+            Text(f"reviews not shared from {which} (landwatch share there turns it on)"),
+            style="dim",
+        )
 
 
 def _print_troubles(console: Console, data: dict[str, Any]) -> None:
