@@ -21,6 +21,7 @@ from typing import Any
 import pygit2
 from pygit2.enums import FileMode
 
+from landwatch.review.change import MISSING_CONTENT, blob_data
 from landwatch.review.config import PYPROJECT, LinterConfig
 
 # Where linters find their own configuration, at the root of a project; many are code, or can
@@ -93,20 +94,26 @@ def _configuration(name: str) -> bool:
 
 
 def pinned_file(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> PinnedFile:
+    """A file of `tree` as an approval pins it: its content when it is a regular file no larger
+    than MAX_PINNED_BYTES, else none and why."""
     try:
         entry = tree[path]
-    except KeyError:
+    except (KeyError, ValueError):
         return PinnedFile(path, None, None, "not in the tree")
     oid = str(entry.id)
     if entry.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
         # A link's target is outside what was approved; a directory is not a file.
         return PinnedFile(path, oid, None, "not a regular file: not given")
-    size = repo.odb.read_header(entry.id)[1]
+    try:
+        size = repo.odb.read_header(entry.id)[1]
+    except (KeyError, pygit2.GitError):
+        return PinnedFile(path, oid, None, MISSING_CONTENT)
     if size > MAX_PINNED_BYTES:
         return PinnedFile(path, oid, None, f"{size:,} bytes, too large: not given")
-    blob = repo[entry.id]
-    assert isinstance(blob, pygit2.Blob)
-    return PinnedFile(path, oid, blob.data, "its [tool] tables" if path == PYPROJECT else "")
+    data = blob_data(repo, entry.id)
+    if data is None:
+        return PinnedFile(path, oid, None, MISSING_CONTENT)
+    return PinnedFile(path, oid, data, "its [tool] tables" if path == PYPROJECT else "")
 
 
 def describe(linter: LinterConfig) -> list[Any]:

@@ -19,7 +19,7 @@ import yaml
 from pygit2.enums import FileMode
 
 from landwatch.review.documents import load_yaml
-from landwatch.review.pinned import MAX_PINNED_BYTES
+from landwatch.review.pinned import pinned_file
 
 PRE_COMMIT_CONFIGS = (".pre-commit-config.yaml", ".pre-commit-config.yml")
 LEFTHOOK_CONFIGS = ("lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml")
@@ -91,7 +91,7 @@ def declares_hooks(tree: pygit2.Tree) -> bool:
 
 
 def _read(repo: pygit2.Repository, tree: pygit2.Tree, family: Family, path: str) -> Declared:
-    data = blob_data(repo, tree, path)
+    data = pinned_file(repo, tree, path).data
     if data is None:
         return Declared(family, path, problem=f"{path} is not a regular file under 1 MB")
     try:
@@ -117,20 +117,6 @@ def _read(repo: pygit2.Repository, tree: pygit2.Tree, family: Family, path: str)
             if _is_file(tree, name)
         ]
     return Declared(family, path, tuple(spec for spec, _, _ in hooks), tuple(executed), tuple(read))
-
-
-def blob_data(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> bytes | None:
-    """A regular file of `tree` no larger than what is pinned; None otherwise."""
-    try:
-        entry = tree[path]
-    except (KeyError, ValueError):
-        return None
-    if entry.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
-        return None
-    if repo.odb.read_header(entry.id)[1] > MAX_PINNED_BYTES:
-        return None
-    blob = repo[entry.id]
-    return blob.data if isinstance(blob, pygit2.Blob) else None
 
 
 def _is_file(tree: pygit2.Tree, path: str) -> bool:
