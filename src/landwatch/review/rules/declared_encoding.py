@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from landwatch.review.change import FileChange, Line
+from landwatch.review.documents import read_text
 from landwatch.review.editor_config import FILE_NAME as EDITORCONFIG
 from landwatch.review.editor_config import EditorConfig
 from landwatch.review.findings import DECLARED, Basis, Finding, Severity
@@ -78,7 +79,7 @@ class DeclaredLineEnding(LineRule):
         if not wrong:
             return
         old = file.old_content()
-        if old is not None and _has_end(old, other):
+        if old is not None and _NAMES[other] in line_ends(old):
             return  # the file had such line ends before: not this change's doing
         if old is None and len(wrong) == len(ended) and matches_any(file.path, TEST_PATHS):
             # A new test input written with those line ends throughout (a multipart body, an
@@ -99,9 +100,17 @@ class DeclaredLineEnding(LineRule):
         yield finding
 
 
-def _has_end(content: bytes, end: bytes) -> bool:
-    crlf = content.count(b"\r\n")
-    return bool(crlf) if end == b"\r\n" else content.count(b"\n") > crlf
+def line_ends(data: bytes) -> set[str]:
+    """The kinds of line end `data` holds, read from its raw bytes: LF, CRLF, CR."""
+    crlf = data.count(b"\r\n")
+    found = set()
+    if crlf:
+        found.add("CRLF")
+    if data.count(b"\n") > crlf:
+        found.add("LF")
+    if data.count(b"\r") > crlf:
+        found.add("CR")
+    return found
 
 
 class DeclaredCharset(LineRule):
@@ -145,18 +154,10 @@ def _charset_broken(charset: str, lines: list[Line], old: bytes | None) -> tuple
             return first, "a byte order mark at the start"
         if charset == "utf-8-bom" and not has_bom and (old is None or had_bom):
             return first, "no byte order mark at the start"
-    broken = next((line for line in lines if not _is_utf8(line.raw)), None)
-    if broken is not None and (old is None or _is_utf8(old)):
+    broken = next((line for line in lines if read_text(line.raw) is None), None)
+    if broken is not None and (old is None or read_text(old) is not None):
         return broken, "bytes that are not UTF-8"
     return None
-
-
-def _is_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 RULES = [DeclaredLineEnding, DeclaredCharset]

@@ -28,6 +28,7 @@ from landwatch.review.rules.declared_encoding import (
     DeclaredCharset,
     DeclaredLineEnding,
     declared_line_end,
+    line_ends,
 )
 from landwatch.review.rules.endings import BlankLinesAtEnd, MissingFinalNewline
 
@@ -74,26 +75,14 @@ class MixedLineEndings(FileRule):
     example = "a file with both CRLF and LF line ends after the change"
     severity = Severity.WARNING
 
-    @staticmethod
-    def endings(data: bytes) -> set[str]:
-        crlf = data.count(b"\r\n")
-        found = set()
-        if crlf:
-            found.add("CRLF")
-        if data.count(b"\n") > crlf:
-            found.add("LF")
-        if data.count(b"\r") > crlf:
-            found.add("CR")
-        return found
-
     def check_file(self, file: FileChange, content: bytes) -> Iterator[Finding]:
         if looks_binary(content):
             return
-        now = self.endings(content)
+        now = line_ends(content)
         if len(now) < 2:
             return
         old = file.old_content()
-        if old is not None and len(self.endings(old)) > 1:
+        if old is not None and len(line_ends(old)) > 1:
             return
         if declared_line_end(file) is not None:
             return
