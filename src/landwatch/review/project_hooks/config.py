@@ -56,7 +56,7 @@ class HookSpec:
 
 
 @dataclass(frozen=True)
-class Declared:
+class ManagerConfig:
     """One hook manager's configuration in a tree and the hooks it runs at the pre-commit stage."""
 
     family: Family
@@ -71,7 +71,7 @@ class Declared:
         return tuple(f"{self.path}: {hook.id}: {hook.entry}  [{hook.where}]" for hook in self.hooks)
 
 
-def declared(repo: pygit2.Repository, tree: pygit2.Tree) -> list[Declared]:
+def declared(repo: pygit2.Repository, tree: pygit2.Tree) -> list[ManagerConfig]:
     """The hook managers' configurations at the root of `tree` (the first of each family's
     names, as the tools look for them), in the order pre-commit, lefthook."""
     found = []
@@ -90,17 +90,17 @@ def declares_hooks(tree: pygit2.Tree) -> bool:
     return any(name in tree for name in (*PRE_COMMIT_CONFIGS, *LEFTHOOK_CONFIGS))
 
 
-def _read(repo: pygit2.Repository, tree: pygit2.Tree, family: Family, path: str) -> Declared:
+def _read(repo: pygit2.Repository, tree: pygit2.Tree, family: Family, path: str) -> ManagerConfig:
     data = pinned_file(repo, tree, path).data
     if data is None:
-        return Declared(family, path, problem=f"{path} is not a regular file under 1 MB")
+        return ManagerConfig(family, path, problem=f"{path} is not a regular file under 1 MB")
     try:
         document = load_yaml(data)
     except (yaml.YAMLError, RecursionError, ValueError) as error:
         said = str(error).strip().splitlines() or ["unreadable"]
-        return Declared(family, path, problem=f"{path} is not YAML: {said[0][:200]}")
+        return ManagerConfig(family, path, problem=f"{path} is not YAML: {said[0][:200]}")
     if not isinstance(document, dict):
-        return Declared(family, path, problem=f"{path} is not a mapping")
+        return ManagerConfig(family, path, problem=f"{path} is not a mapping")
     if family is Family.PRE_COMMIT:
         hooks = list(_pre_commit_hooks(document))
     else:
@@ -116,7 +116,9 @@ def _read(repo: pygit2.Repository, tree: pygit2.Tree, family: Family, path: str)
             for name in (*LEFTHOOK_LOCAL, *_words(document.get("extends")))
             if _is_file(tree, name)
         ]
-    return Declared(family, path, tuple(spec for spec, _, _ in hooks), tuple(executed), tuple(read))
+    return ManagerConfig(
+        family, path, tuple(spec for spec, _, _ in hooks), tuple(executed), tuple(read)
+    )
 
 
 def _is_file(tree: pygit2.Tree, path: str) -> bool:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from landwatch.review.change import Change, open_repository, resolve
 from landwatch.review.project_hooks import checkout, results
-from landwatch.review.project_hooks.config import Declared
+from landwatch.review.project_hooks.config import ManagerConfig
 from landwatch.review.project_hooks.pin import HooksPinned
 from landwatch.review.project_hooks.run import Ran, Room, prepare, run_hooks
 from landwatch.review.project_hooks.tools import TOOLS, Tool, find
@@ -98,7 +98,7 @@ def run_on_landing(
 
 
 def _one_manager(
-    declared: Declared,
+    declared: ManagerConfig,
     given: list[str],
     landed: results.Landed,
     objects: Path,
@@ -144,7 +144,7 @@ def _one_manager(
     _read(tool, declared, ran, landed, changed, patch, outcome, budget)
 
 
-def _waiting(tool: Tool, declared: Declared, problem: str, outcome: Outcome) -> None:
+def _waiting(tool: Tool, declared: ManagerConfig, problem: str, outcome: Outcome) -> None:
     outcome.result.status = "waiting"
     outcome.result.notes.append(
         f"the hooks of {declared.path} did not run yet: {tool.name} could not build their "
@@ -155,7 +155,7 @@ def _waiting(tool: Tool, declared: Declared, problem: str, outcome: Outcome) -> 
 
 def _read(
     tool: Tool,
-    declared: Declared,
+    declared: ManagerConfig,
     ran: Ran,
     landed: results.Landed,
     changed: list[str],

@@ -14,14 +14,14 @@ from dataclasses import dataclass
 import pygit2
 
 from landwatch.review.pinned import PinnedFile, content_digest, pin, pinned_file
-from landwatch.review.project_hooks.config import Declared, declared
+from landwatch.review.project_hooks.config import ManagerConfig, declared
 
 
 @dataclass(frozen=True)
 class HooksPinned:
     """What trust is given to: the configurations, the files pinned with them, one digest."""
 
-    declared: tuple[Declared, ...]
+    declared: tuple[ManagerConfig, ...]
     files: tuple[PinnedFile, ...]
     digest: str
 
@@ -53,7 +53,7 @@ def _said(file: PinnedFile, why: str) -> PinnedFile:
     return PinnedFile(file.path, file.oid, file.data, why)
 
 
-def _digest(found: tuple[Declared, ...], files: tuple[PinnedFile, ...]) -> str:
+def _digest(found: tuple[ManagerConfig, ...], files: tuple[PinnedFile, ...]) -> str:
     document = json.dumps(
         {
             "hooks": [[str(each.family), each.path] for each in found],
