@@ -211,7 +211,7 @@ def least_told(git_dir: str, result: Report) -> Severity:
     """The least severity the one line and a notification tell of: error for others' commits
     (a teammate's, by pull, whether landed as a range or queued one by one from it), which the
     report's notes then say; else warning."""
-    from landwatch.git import git
+    from landwatch import sharing
     from landwatch.review import whose
     from landwatch.review.change import open_repository, resolve
 
@@ -222,8 +222,7 @@ def least_told(git_dir: str, result: Report) -> Severity:
         if not parents:
             return Severity.WARNING
         base = str(parents[0].id)
-    email = git("config", "--get", "user.email", cwd=git_dir, check=False)
-    if not whose.others_only(repo, result.commit, base, email):
+    if not whose.others_only(repo, result.commit, base, sharing.reviewer_email(git_dir)):
         return Severity.WARNING
     result.notes.append(whose.NOTE)
     return Severity.ERROR
