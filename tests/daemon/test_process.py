@@ -155,3 +155,17 @@ def test_a_rotated_log_starts_0600_and_no_link_is_written_through(tmp_path: Path
     with pytest.raises(OSError):
         PrivateLog(log)
     assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_burst_of_sighups_then_sigterm_ends_the_reviewer(repo: Repo, journal: Path) -> None:
+    """Each signal's handler ran while the loop waited: when it set a threading.Event, one that
+    arrived while the loop held that Event's lock hung the reviewer for good (daemon.wakeup)."""
+    env = reviewer_env(journal)
+    with running("--handler", "review=support.handlers:Recording", env=env) as reviewer:
+        for _ in range(300):
+            reviewer.send_signal(signal.SIGHUP)
+        oid = repo.land("after the burst")
+        wait_for(lambda: ["reviewed", oid, "-"] in journal_lines(journal), "the landing")
+        reviewer.send_signal(signal.SIGTERM)
+        reviewer.communicate(timeout=60)
+    assert "stopping (SIGTERM)" in layout.REVIEWER_LOG.path().read_text()

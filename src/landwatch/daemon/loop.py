@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from landwatch.daemon.dispatch import Dispatcher
 from landwatch.daemon.duties import Duties
 from landwatch.daemon.repositories import Repositories
 from landwatch.daemon.settings import Settings
+from landwatch.daemon.wakeup import Wakeup
 from landwatch.daemon.watch import Watcher
 from landwatch.files import write_atomic
 from landwatch.job_queue import DEFAULT_FINISHED_KEPT, Job, JobQueue, JobState
@@ -44,8 +44,9 @@ class Daemon:
         self.handlers = handlers
         self.state_file = state_file or layout.REVIEWER_STATE.path()
         self.info = info or {}
-        self.wake = threading.Event()
+        self.wake = Wakeup()
         self.stopping = False
+        self.stopped_by = ""
         self.reload_requested = True
         self.registered = Repositories()
         self.dispatcher = Dispatcher(
@@ -116,7 +117,10 @@ class Daemon:
             deadlines.append(self.duties.next.state)
         return max(0.0, min(deadlines) - self.clock.monotonic())
 
-    def stop(self) -> None:
+    def stop(self, why: str = "") -> None:
+        """Safe in a signal handler: it sets a flag and wakes the loop, taking no lock (what
+        stops it is logged by the loop, not here)."""
+        self.stopped_by = why
         self.stopping = True
         self.wake.set()
 
@@ -195,6 +199,8 @@ class Daemon:
         write_atomic(self.state_file, json.dumps(state, indent=1), durable=False, trusted=None)
 
     def shutdown(self) -> None:
+        if self.stopped_by:
+            log.info("stopping (%s)", self.stopped_by)
         self.stopping = True
         self._watcher.stop()
         deadline = self.clock.monotonic() + self.settings.grace

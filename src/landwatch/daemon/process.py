@@ -86,11 +86,12 @@ def serve(
         daemon.info = holder.as_dict()
 
         def on_signal(number: int, frame: FrameType | None) -> None:
+            # Flags and a wake-up only: a lock taken here may be held by the very code the
+            # signal interrupted (daemon.wakeup says how the reviewer once hung on SIGTERM).
             if number == signal.SIGHUP:
                 daemon.request_reload()
             else:
-                log.info("stopping (%s)", signal.Signals(number).name)
-                daemon.stop()
+                daemon.stop(signal.Signals(number).name)
 
         for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(number, on_signal)
