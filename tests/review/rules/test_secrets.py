@@ -269,3 +269,13 @@ def test_a_key_written_in_code_or_after_a_log_s_prefix_is_found(changes: Changes
     change = changes.change({"keys.py": "\n".join(code) + "\n", "build.log": "\n".join(log) + "\n"})
     assert [f.line for f in check(change, "keys.py", PrivateKey())] == [1]
     assert [f.line for f in check(change, "build.log", PrivateKey())] == [1]
+
+
+def test_a_url_whose_password_is_a_stand_in_is_no_finding_of_any_rule(changes: Changes) -> None:
+    """httpx's proxy docs: `username:password@` is an example, whichever rule finds the URL
+    (the maintained rule set's credential-URI rule did); a real password there is still told."""
+    example = 'with httpx.Client(proxy="http://username:password@localhost:8030") as client:\n'
+    real = 'PROXY = "http://deploy:Xk9vQ2mZ7pLw4@proxy.internal:8030"\n'
+    change = changes.change({"docs/proxies.md": example, "deploy.py": real})
+    assert [found(change, "docs/proxies.md", rule()) for rule in RULES] == [[]] * len(RULES)
+    assert [finding for rule in RULES for finding in found(change, "deploy.py", rule())]

@@ -73,6 +73,8 @@ def test_a_password_after_its_label_is_found_in_any_file(line: str) -> None:
         "password: changeme",
         "password = ENC(2dfRFqV/cS6TzRd+JyO=)",  # encrypted for the repository (Jasypt)
         "pw: /etc/app/secret.txt",  # a path
+        "  - All existing tests pass: multi-header merge,",  # prose: `pass` is a verb there
+        "CI checks pass: type-check",
     ],
 )
 def test_names_templates_and_encrypted_values_after_a_label_are_let_through(line: str) -> None:

@@ -103,6 +103,10 @@ def test_a_token_with_a_service_s_prefix_is_found(token: str) -> None:
         "desktop-rhf_SponsoredProductsRemoteRHFSearchEXPSubsK2Cli",  # inside a longer word
         "ghp_" + random_text("short", 35),  # a known format's near miss is its pattern's call
         "sk_" + "abcdefghijklmnopqrstuvwxyz0123456789",  # typed in order
+        # Digests named by their algorithm: Subresource Integrity, a lockfile's integrity.
+        f'<link href="x.css" integrity="sha256-{random_text("sri", 32)}++1DtQ5S8uM=">',
+        f'"integrity": "sha512-{random_text("lock", 86)}=="',
+        f"sha3-256-{random_text('sha3', 43)}",
     ],
 )
 def test_what_only_looks_prefixed_is_no_token(text: str) -> None:

@@ -17,6 +17,7 @@ from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.assigned_secrets import Credentials, GenericSecret
 from landwatch.review.rules.secret_rule import MOST_PER_LINE, SecretRule
+from landwatch.review.secrets.credentials import stand_in_url_credentials
 from landwatch.review.secrets.private_keys import (
     KEY_MATERIAL,
     KEY_NEEDLES,
@@ -251,8 +252,12 @@ def _add_prefixed(lines: Sequence[Line], found: Located) -> set[tuple[int, int]]
 
 def _credential(text: str, start: int, end: int) -> bool:
     """Whether a token the rule set found is no stand-in (landwatch's own formats are judged
-    the same way): not a placeholder, not shown cut short."""
-    return not placeholder_token(text[start:end]) and not masked(text, end)
+    the same way): not a placeholder, not shown cut short, no URL whose password is one."""
+    return not (
+        placeholder_token(text[start:end])
+        or masked(text, end)
+        or stand_in_url_credentials(text, start, end)
+    )
 
 
 def overlaps(spans: list[tuple[str, int, int]], start: int, end: int) -> bool:

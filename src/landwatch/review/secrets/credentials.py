@@ -43,10 +43,13 @@ _NOT_A_PASSWORD = re.compile(
 # The label is a word of its own (not `bypass`), the value unquoted (a quoted one is the
 # generic-secret rule's) and at most 64 characters: a bounded look from each label.
 _LABELLED_PASSWORD = re.compile(
-    r"(?<![A-Za-z])(?:pass(?:word)?s?|passwd|pwd|pw)\s*+(?:=>|[:=])\s*+"
+    r"(?<![A-Za-z])(?P<label>pass(?:word)?s?|passwd|pwd|pw)\s*+(?:=>|[:=])\s*+"
     r"(?P<password>[^\s,;'\"`()<>\[\]{}|]{4,64})(?![^\s,;'\"`()<>\[\]{}|])",
     re.I,
 )
+# Lower-case words joined by hyphens or underscores: after `pass`, a verb in prose ("tests
+# pass: multi-header merge") far more often than a password's label, they are the sentence.
+_JOINED_WORDS = re.compile(r"[a-z]++(?:[-_][a-z]++)++")
 # An HTTP Authorization header's credentials: `Authorization: Bearer …`, `Basic …`, `NTLM …`.
 _AUTHORIZATION = re.compile(
     r"authorization[\"']?\s*+[:=]\s*+[\"']?(?:bearer|basic|token|ntlm|digest)\s++"
@@ -96,6 +99,10 @@ def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, 
     if line is not None:
         found.append(("password in a credential file", *line.span("password")))
     for match in _LABELLED_PASSWORD.finditer(text):
+        if match["label"].lower() in ("pass", "passes") and _JOINED_WORDS.fullmatch(
+            match["password"]
+        ):
+            continue
         if password_value(match["password"], in_code=True):
             found.append(("password after its label", *match.span("password")))
     for match in _AUTHORIZATION.finditer(text):
@@ -130,6 +137,14 @@ def _url_passwords(text: str) -> list[tuple[int, int]]:
             found.append(match.span("password"))
         at = text.find("://", match.end() if match else at + 3)
     return found
+
+
+def stand_in_url_credentials(text: str, start: int, end: int) -> bool:
+    """Whether what a rule found at [start, end) of a line is, or holds, URL credentials whose
+    every password is a stand-in (`user:password@`, `:<password>@`): a documentation example,
+    whichever rule found it (the whole URL or its password alone)."""
+    spans = [(a, b) for a, b in _url_passwords(text) if a < end and start < b]
+    return bool(spans) and all(_placeholder_password(text[a:b]) for a, b in spans)
 
 
 def _names_a_server(text: str) -> bool:

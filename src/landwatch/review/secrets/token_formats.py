@@ -136,6 +136,9 @@ _PREFIXED = re.compile(
     r"(?P<body>[A-Za-z0-9_\-]{30,}+)(?![A-Za-z0-9_.\-])"
 )
 _HEX_BODY = re.compile(r"[0-9a-f-]++")
+# A digest named by its algorithm (`sha256-…`, `sha512-…`): Subresource Integrity's `integrity`
+# attribute and the lockfiles' integrity fields, public by design.
+_DIGEST_ALGORITHM = re.compile(r"sha(?:1|224|256|384|512)|sha3-(?:224|256|384|512)|md5|blake[23]b?")
 PREFIXED_LABEL = "token with a service's prefix"
 _EXACT_PREFIXES = tuple(
     anchor
@@ -155,6 +158,8 @@ def prefixed_tokens(text: str) -> list[tuple[str, int, int]]:
             continue  # a format known exactly: what its pattern refused is no token of it
         if _HEX_BODY.fullmatch(body) or placeholder_token(match[0]):
             continue  # a hash or an id after a name, or a stand-in
+        if _DIGEST_ALGORITHM.fullmatch(match["prefix"][:-1]):
+            continue  # a digest, not a token
         if (body.count("-") + body.count("_")) * 10 > len(body):
             continue  # words joined (`be-exactly-40-chars`): base64url has one in thirty-two
         if looks_generated(body) and shannon_entropy(body) >= 4.0 and not masked(text, match.end()):
