@@ -32,6 +32,17 @@ def test_blank_lines_added_at_the_end_are_reported(changes: Changes) -> None:
     )
 
 
+def test_a_last_line_of_spaces_without_a_newline_is_told_once_per_rule_not_three_times(
+    changes: Changes,
+) -> None:
+    """httpx's nav.html ended `</nav>\n ` (a space, no newline): trailing whitespace and no final
+    newline say it; a blank line at the end would be a third finding on the same byte."""
+    change = changes.change({"nav.html": "<nav>\n</nav>\n ", "two.txt": "x\n\n "})
+    assert found(reviewed(change), "P013") == [("P013", "two.txt", 2)]
+    assert ("P001", "nav.html", 3) in found(reviewed(change), "P001")
+    assert ("P002", "nav.html", 3) in found(reviewed(change), "P002")
+
+
 def test_blank_lines_that_were_there_before_are_not_reported(changes: Changes) -> None:
     branch = changes.branch()
     branch.land({"notes.txt": "a\n\n"})

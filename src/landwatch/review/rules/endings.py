@@ -54,8 +54,9 @@ class MissingFinalNewline(LineRule):
 
 class BlankLinesAtEnd(FileRule):
     """Blank lines the change added after a text file's last line (`git diff --check`'s "new
-    blank line at EOF"). A file that already ended with as many blank lines is not reported;
-    binary files and symlinks are not read."""
+    blank line at EOF"). A file that already ended with as many blank lines is not reported,
+    nor a lone last line of spaces without a newline (P001 and P002 tell it); binary files and
+    symlinks are not read."""
 
     id = "P013"
     precommit_hooks = ("end-of-file-fixer",)
@@ -67,7 +68,9 @@ class BlankLinesAtEnd(FileRule):
         if file.is_symlink or not content.endswith((b"\n", b" ", b"\t")) or looks_binary(content):
             return
         blank = _trailing_blank_lines(content)
-        if not blank:
+        if not blank or (blank == 1 and not content.endswith(b"\n")):
+            # A lone last line of spaces with no newline is P001's and P002's to tell: a third
+            # finding on the same byte says nothing more.
             return
         old = file.old_content()
         if old is not None and _trailing_blank_lines(old) >= blank:
