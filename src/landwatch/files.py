@@ -142,20 +142,25 @@ def write_atomic(
     return path
 
 
+def _open_by_name(path: Path | str, flags: int, *, trusted: Path | str | None, create: bool) -> int:
+    """`path` opened (`flags`, which hold O_NOFOLLOW) by its name in its directory, that opened
+    below `trusted`: a link at `path` is an OSError saying so, never followed."""
+    parent, name = os.path.split(os.fspath(path))
+    directory_fd = _open_directory(parent or os.curdir, trusted=trusted, create=create)
+    try:
+        return os.open(name, flags, PRIVATE_FILE, dir_fd=directory_fd)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise _refused(path, "a link") from None
+        raise
+    finally:
+        os.close(directory_fd)
+
+
 def read_file(path: Path | str, *, trusted: Path | str | None, limit: int = MAX_READ) -> bytes:
     """The content of the regular file `path`, at most `limit` bytes; FileNotFoundError when it
     is not there, OSError when it is a link, a FIFO or anything but a regular file."""
-    parent, name = os.path.split(os.fspath(path))
-    directory_fd = _open_directory(parent or os.curdir, trusted=trusted, create=False)
-    try:
-        try:
-            fd = os.open(name, _READ, dir_fd=directory_fd)
-        except OSError as error:
-            if error.errno == errno.ELOOP:
-                raise _refused(path, "a link") from None
-            raise
-    finally:
-        os.close(directory_fd)
+    fd = _open_by_name(path, _READ, trusted=trusted, create=False)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise _refused(path, "not a regular file")
@@ -176,20 +181,8 @@ def exclusive(lock: Path, *, trusted: Path | None = None) -> Iterator[None]:
     """Hold flock(2) on the lock file `lock` (made 0600, its directory 0700; below `trusted`,
     never through a link): read, change and rewrite something without losing a concurrent
     writer's change."""
-    directory_fd = _open_directory(lock.parent, trusted=trusted, create=True)
-    try:
-        fd = os.open(
-            lock.name,
-            os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
-            PRIVATE_FILE,
-            dir_fd=directory_fd,
-        )
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            raise _refused(lock, "a link") from None
-        raise
-    finally:
-        os.close(directory_fd)
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    fd = _open_by_name(lock, flags, trusted=trusted, create=True)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
