@@ -55,6 +55,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # URLs: schemes without a `://`, and `://` without an `@`.
     "schemes": repeated("a."),
     "user infos": repeated("a://b:c"),
+    # URLs with credentials, each found by the maintained rule set too: their passwords are
+    # looked up once a line, not once a token.
+    "credential urls": repeated("http://deploy:Xk9vQ2mZ7pLw4@proxy.internal:8030 "),
     "connection strings": lambda size: "user=a;" + repeated(" password= x")(size),
     "connection parts": repeated("server="),
     "credential file": lambda size: "password" + " " * size + "x y",

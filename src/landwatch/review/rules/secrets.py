@@ -17,7 +17,7 @@ from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.assigned_secrets import Credentials, GenericSecret
 from landwatch.review.rules.secret_rule import MOST_PER_LINE, SecretRule
-from landwatch.review.secrets.credentials import stand_in_url_credentials
+from landwatch.review.secrets.credentials import UrlPasswords
 from landwatch.review.secrets.private_keys import (
     KEY_MATERIAL,
     KEY_NEEDLES,
@@ -221,8 +221,9 @@ def _add_provided(lines: Sequence[Line], found: Located) -> set[tuple[int, int]]
         ours = found.get(index, [])
         more = []
         text = lines[index].text
+        urls = UrlPasswords(text)  # once a line, however many tokens it holds
         for token, (start, end) in zip(on_line, text_spans(lines[index].raw, on_line), strict=True):
-            if overlaps(ours, start, end) or not _credential(text, start, end):
+            if overlaps(ours, start, end) or not _credential(text, start, end, urls):
                 continue
             if "jwt" in token.label and not jwt_well_formed(text[start:end]):
                 continue  # JWT-shaped, but its header or claims are no JSON
@@ -250,13 +251,11 @@ def _add_prefixed(lines: Sequence[Line], found: Located) -> set[tuple[int, int]]
     return likely
 
 
-def _credential(text: str, start: int, end: int) -> bool:
+def _credential(text: str, start: int, end: int, urls: UrlPasswords) -> bool:
     """Whether a token the rule set found is no stand-in (landwatch's own formats are judged
     the same way): not a placeholder, not shown cut short, no URL whose password is one."""
     return not (
-        placeholder_token(text[start:end])
-        or masked(text, end)
-        or stand_in_url_credentials(text, start, end)
+        placeholder_token(text[start:end]) or masked(text, end) or urls.all_stand_ins(start, end)
     )
 
 

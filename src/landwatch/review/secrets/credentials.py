@@ -4,6 +4,7 @@ a credential file (.pypirc, .netrc, .git-credentials), whatever their entropy.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from landwatch.review.secrets.values import password_value, stand_in
@@ -139,12 +140,27 @@ def _url_passwords(text: str) -> list[tuple[int, int]]:
     return found
 
 
-def stand_in_url_credentials(text: str, start: int, end: int) -> bool:
-    """Whether what a rule found at [start, end) of a line is, or holds, URL credentials whose
-    every password is a stand-in (`user:password@`, `:<password>@`): a documentation example,
-    whichever rule found it (the whole URL or its password alone)."""
-    spans = [(a, b) for a, b in _url_passwords(text) if a < end and start < b]
-    return bool(spans) and all(_placeholder_password(text[a:b]) for a, b in spans)
+class UrlPasswords:
+    """The passwords of a line's `scheme://user:password@host` URLs, found once for the line:
+    whether what a rule found at [start, end) is, or holds, URL credentials whose every password
+    is a stand-in (`user:password@`, `:<password>@`), a documentation example whichever rule
+    found it (the whole URL or its password alone)."""
+
+    def __init__(self, text: str) -> None:
+        # In order and apart, as _url_passwords finds them: a bisection finds those a span meets.
+        self._spans = _url_passwords(text)
+        self._ends = [end for _, end in self._spans]
+        self._stand_in = [_placeholder_password(text[start:end]) for start, end in self._spans]
+
+    def all_stand_ins(self, start: int, end: int) -> bool:
+        at = bisect.bisect_right(self._ends, start)
+        met = False
+        while at < len(self._spans) and self._spans[at][0] < end:
+            if not self._stand_in[at]:
+                return False
+            met = True
+            at += 1
+        return met
 
 
 def _names_a_server(text: str) -> bool:
