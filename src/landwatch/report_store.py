@@ -59,12 +59,17 @@ def _to_tell(
     """What the one line is to say of `report`: its worst finding not told yet, and the rest
     counted; None when it has nothing worth telling (nothing at `least` or above, nothing the
     replaced review's reader has not seen)."""
-    # Line checks stopped at the cap are told whoever's the commits: a review is never cut silently.
-    worth = [f for f in report.findings if f.severity >= least or f.rule == CUT]
+    worth = _worth_telling(report, least)
     if replaces is not None and not is_unread(git_dir, replaces.commit):
         seen = {finding.fingerprint for finding in replaces.findings}
         worth = [finding for finding in worth if finding.fingerprint not in seen]
     return _told(report, worth)
+
+
+def _worth_telling(review: Report, least: Severity) -> list[Finding]:
+    """A review's findings at `least` or above, and its line checks stopped at the cap, which
+    are told whoever's the commits: a review is never cut silently."""
+    return [f for f in review.findings if f.severity >= least or f.rule == CUT]
 
 
 def _told(report: Report, worth: list[Finding]) -> one_line.Told | None:
@@ -116,7 +121,7 @@ def _hooks_to_tell(
         seen = {finding.fingerprint for finding in earlier.findings}
         worth = [finding for finding in worth if finding.fingerprint not in seen]
     if worth and is_unread(git_dir, result.commit):
-        worth += [f for f in review.findings if f.severity >= least or f.rule == CUT]
+        worth += _worth_telling(review, least)
     return _told(joined(review, result), worth)
 
 
