@@ -1,11 +1,18 @@
-"""What the history before a change shows is the project's practice (review.precedent): fixtures
-that end without a newline keep their bytes. Secrets are never quieted by history: their cases
-are in tests/review/rules/test_secrets.py."""
+"""What the tree before a change shows is the project's practice (review.precedent): fixtures
+that end without a newline keep their bytes; trailing whitespace a file or its neighbours kept
+is told at info. Secrets are never quieted by history: their cases are in
+tests/review/rules/test_secrets.py."""
 
 from __future__ import annotations
 
+from landwatch.review.findings import LEARNED, Basis, Finding, Severity
+from landwatch.review.report import Report
 from support.repos import Repo
 from support.review import found, review
+
+
+def _trailing(report: Report) -> list[tuple[str | None, Severity, object]]:
+    return [(f.path, f.severity, f.basis) for f in report.findings if f.rule == "P001"]
 
 
 def test_fixtures_that_end_without_a_newline_keep_their_bytes(repo: Repo) -> None:
@@ -23,3 +30,71 @@ def test_what_the_editorconfig_asks_for_no_practice_quiets(repo: Repo) -> None:
     repo.land("declared", {".editorconfig": "[*]\ninsert_final_newline = true\n"}, hooks=False)
     repo.land("another", {"tests/golden/3.out": "expected 3"}, hooks=False)
     assert found(review(repo)) == [("P002", "tests/golden/3.out", 1)]
+
+
+def test_trailing_whitespace_a_file_kept_before_is_told_at_info(repo: Repo) -> None:
+    repo.land("docs", {"docs/guide.md": "Title\n\nsome text \nmore\n"}, hooks=False)
+    repo.land("more docs", {"docs/guide.md": "Title\n\nsome text \nmore\nadded \n"}, hooks=False)
+    report = review(repo)
+    assert _trailing(report) == [
+        ("docs/guide.md", Severity.INFO, Basis(LEARNED, "docs/guide.md had trailing whitespace before"))
+    ]
+    assert any("1 P001 finding(s) told at info" in note for note in report.notes)
+
+
+def test_a_file_that_was_clean_keeps_its_warning(repo: Repo) -> None:
+    repo.land("docs", {"docs/guide.md": "Title\n\nsome text\n"}, hooks=False)
+    repo.land("more docs", {"docs/guide.md": "Title\n\nsome text\nadded \n"}, hooks=False)
+    assert [severity for _, severity, _ in _trailing(review(repo))] == [Severity.WARNING]
+
+
+def test_a_markdown_hard_break_before_is_not_whitespace_kept(repo: Repo) -> None:
+    # Two spaces after text break a Markdown line: the file kept no trailing whitespace.
+    repo.land("docs", {"README.md": "Line one  \nline two\n"}, hooks=False)
+    repo.land("more", {"README.md": "Line one  \nline two\nthree \n"}, hooks=False)
+    assert [severity for _, severity, _ in _trailing(review(repo))] == [Severity.WARNING]
+
+
+def test_two_files_of_its_kind_beside_it_show_the_practice_one_does_not(repo: Repo) -> None:
+    repo.land("one", {"lib/a.rb": "x = 1 \n", "lib/b.py": "y = 2 \n"}, hooks=False)
+    repo.land("new", {"lib/c.rb": "z = 3 \n"}, hooks=False)
+    assert [severity for _, severity, _ in _trailing(review(repo))] == [Severity.WARNING]
+    repo.land("two", {"lib/d.rb": "w = 4 \n"}, hooks=False)
+    repo.land("newer", {"lib/e.rb": "v = 5 \n"}, hooks=False)
+    assert _trailing(review(repo)) == [
+        (
+            "lib/e.rb",
+            Severity.INFO,
+            Basis(LEARNED, "*.rb files beside lib/e.rb had trailing whitespace before"),
+        )
+    ]
+
+
+def test_what_the_project_declared_trims_outranks_what_it_kept(repo: Repo) -> None:
+    repo.land("kept", {"notes.txt": "a \n", "other.txt": "b\n"}, hooks=False)
+    repo.land(
+        "declared",
+        {".editorconfig": "[*.txt]\ntrim_trailing_whitespace = true\n"},
+        hooks=False,
+    )
+    repo.land("more", {"notes.txt": "a \nc \n"}, hooks=False)
+    assert [(severity, basis) for _, severity, basis in _trailing(review(repo))] == [
+        (Severity.WARNING, Basis("declared", ".editorconfig"))
+    ]
+    hook = (
+        "repos:\n- repo: https://github.com/pre-commit/pre-commit-hooks\n  rev: v4.6.0\n"
+        "  hooks:\n  - id: trailing-whitespace\n"
+    )
+    repo.land("hooks", {".editorconfig": None, ".pre-commit-config.yaml": hook}, hooks=False)
+    repo.land("again", {"notes.txt": "a \nc \nd \n"}, hooks=False)
+    assert [(severity, basis) for _, severity, basis in _trailing(review(repo))] == [
+        (Severity.WARNING, Basis("declared", ".pre-commit-config.yaml"))
+    ]
+
+
+def test_kept_whitespace_is_judged_from_the_parent_not_from_the_change(repo: Repo) -> None:
+    # The change that puts the first trailing whitespace into a file is told, whatever it adds.
+    repo.land("clean", {"a.txt": "one\n"}, hooks=False)
+    repo.land("dirty", {"a.txt": "one \ntwo \nthree \n"}, hooks=False)
+    findings: list[Finding] = [f for f in review(repo).findings if f.rule == "P001"]
+    assert findings and all(f.severity is Severity.WARNING for f in findings)

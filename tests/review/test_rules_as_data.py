@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from landwatch.review.rules import builtin_rules
-from landwatch.review.rules.base import Fixtures
+from landwatch.review.rules.base import Practice
 from landwatch.review.standards import Standards
 from support import ROOT
 
@@ -67,7 +67,10 @@ def test_the_built_in_rules_say_what_the_engine_knew_of_them_by_id() -> None:
         "S004": 3,
     }
     # No secret rule is ever quieted by what the history held (issue 23).
-    assert {rule.id: rule.fixtures for rule in rules if rule.fixtures} == {"P002": Fixtures.BYTES}
+    assert {rule.id: rule.practice for rule in rules if rule.practice} == {
+        "P001": Practice.KEPT_BEFORE,
+        "P002": Practice.FIXTURE_BYTES,
+    }
     learned = {rule.id: rule.learned for rule in rules if rule.learned}
     assert {rule_id: (it.standard, it.option) for rule_id, it in learned.items()} == {
         "M001": ("subject_limit", "max_length"),

@@ -43,14 +43,20 @@ def _as_declared(
     findings: list[Finding], change: Change, rules: RuleSet, notes: list[str]
 ) -> list[Finding]:
     """What the project declared (.editorconfig, its pre-commit hooks' scopes) and the data its
-    tests compare byte for byte outrank what its history taught (fixtures); then one finding
-    per secret, per burst and per line."""
+    tests compare byte for byte outrank what the tree before the change shows it lives with
+    (fixtures' bytes, whitespace kept); then one finding per secret, per burst and per line."""
     editor = RuleSwitches(EditorConfig.of(change), rules)
     scopes = PreCommitScopes(change, rules)
     findings = declared_off(findings, editor, notes)
     findings = scoped_out(findings, scopes, notes)
     findings = outside_expected_output(findings, change, rules, notes)
-    findings = unprecedented(findings, change, rules, notes, insisted=editor.insists)
+    findings = unprecedented(
+        findings,
+        change,
+        rules,
+        notes,
+        insisted=lambda finding: editor.insists(finding) or scopes.runs_on(finding),
+    )
     for finding in findings:
         if finding.basis is not None and finding.basis.standard == DECLARED:
             continue  # the project's landwatch configuration said so for the rule as a whole

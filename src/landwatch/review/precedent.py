@@ -1,7 +1,8 @@
-"""What the history before a change already holds near a path: the evidence that a test
-fixture directory keeps its files' bytes on purpose (most of them end without a newline), so a
-missing final newline there follows the project's practice. Read from the parent's tree,
-bounded, and only when a finding asks.
+"""What the tree before a change already holds near a path: the evidence that a test fixture
+directory keeps its files' bytes on purpose (most of them end without a newline), so a missing
+final newline there follows the project's practice; and that a file, or its neighbours of its
+kind, already kept what a rule finds (trailing whitespace nothing trims), so the project lives
+with it. Read from the parent's tree, bounded, and only when a finding asks.
 
 Secrets are never judged this way: a file or directory that held a secret before is no reason
 to let a new one through (rules/secrets.py says what a secret finding does take into account).
@@ -10,14 +11,15 @@ to let a new one through (rules/secrets.py says what a secret finding does take 
 from __future__ import annotations
 
 import posixpath
+from collections import Counter
 from collections.abc import Callable
 
 import pygit2
 
 from landwatch.review.change import Change, blob_data
-from landwatch.review.findings import Finding
+from landwatch.review.findings import LEARNED, Basis, Finding, Severity
 from landwatch.review.globs import TEST_PATHS, matches_any
-from landwatch.review.rules.base import Fixtures, RuleSet
+from landwatch.review.rules.base import Practice, Rule, RuleSet
 
 # How much of the parent tree one question may read.
 MAX_NEIGHBOURS = 40
@@ -32,30 +34,39 @@ def unprecedented(
     *,
     insisted: Callable[[Finding], bool] = lambda _finding: False,
 ) -> list[Finding]:
-    """The findings the history before the change does not show as the project's practice, as
-    each rule's `fixtures` says; the others are counted in a note: missing final newlines in
-    test fixture directories whose files end so. What the project `insisted` on (its
-    .editorconfig asks for the final newline) no practice quiets."""
-    practice = {rule.id: rule.fixtures for rule in rules.rules if rule.fixtures is not None}
-    if not any(f.path and f.rule in practice for f in findings):
+    """The findings as the project's practice before the change leaves them, as each rule's
+    `practice` says: missing final newlines in test fixture directories whose files end so are
+    dropped, what the file or its neighbours already kept is told at info; each counted in a
+    note. What the project `insisted` on (its .editorconfig or its pre-commit hooks ask for it)
+    no practice quiets."""
+    by_id = {rule.id: rule for rule in rules.rules if rule.practice is not None}
+    if not any(f.path and f.rule in by_id for f in findings):
         return findings
     precedent = Precedent(change.repo, change.tree_before)
-    kept, endings = [], 0
+    kept, endings, lowered = [], 0, Counter[str]()
     for finding in findings:
-        path, kind = finding.path, practice.get(finding.rule)
-        if (
-            path
-            and kind is Fixtures.BYTES
-            and not insisted(finding)
-            and precedent.keeps_bytes(path)
-        ):
+        path, rule = finding.path, by_id.get(finding.rule)
+        if not path or rule is None or insisted(finding):
+            kept.append(finding)
+        elif rule.practice is Practice.FIXTURE_BYTES and precedent.keeps_bytes(path):
             endings += 1
-            continue
-        kept.append(finding)
+        elif rule.practice is Practice.KEPT_BEFORE and (source := precedent.kept(rule, path)):
+            if finding.severity > Severity.INFO:
+                finding.severity = Severity.INFO
+                finding.basis = Basis(LEARNED, source)
+                lowered[rule.id] += 1
+            kept.append(finding)
+        else:
+            kept.append(finding)
     if endings:
         notes.append(
             f"{endings} missing final newline(s) not reported: test fixtures whose files end "
             "that way"
+        )
+    for rule_id, count in sorted(lowered.items()):
+        notes.append(
+            f"{count} {rule_id} finding(s) told at info: their files, or files of their kind "
+            "beside them, kept the same before, and nothing the project declared removes it"
         )
     return kept
 
@@ -67,6 +78,7 @@ class Precedent:
         self.repo = repo
         self.before = before
         self._endings: dict[str, bool] = {}
+        self._kept_beside: dict[tuple[str, str, str], bool] = {}
 
     def _blob(self, path: str, limit: int = MAX_BLOB_BYTES) -> bytes | None:
         if self.before is None:
@@ -107,3 +119,30 @@ class Precedent:
             bare = sum(1 for data in texts if not data.endswith(b"\n"))
             self._endings[directory] = bare >= 2 and bare * 2 >= len(texts)
         return self._endings[directory]
+
+    def kept(self, rule: Rule, path: str) -> str | None:
+        """Where the tree before the change shows the project keeping what `rule` finds at
+        `path`: the file itself, or two files of its kind (its extension) in its directory;
+        None where it does not."""
+        what = rule.name.replace("-", " ")
+        held = self._blob(path)
+        if held is not None and rule.held_in(path, held):
+            return f"{path} had {what} before"
+        kind = posixpath.splitext(path)[1]
+        if not kind:
+            return None
+        directory = posixpath.dirname(path)
+        key = (rule.id, directory, kind)
+        if key not in self._kept_beside:
+            holding = 0
+            for other in self._neighbours(path):
+                if other == path or posixpath.splitext(other)[1] != kind:
+                    continue
+                data = self._blob(other)
+                holding += data is not None and rule.held_in(other, data)
+                if holding == 2:
+                    break
+            self._kept_beside[key] = holding >= 2
+        if not self._kept_beside[key]:
+            return None
+        return f"*{kind} files beside {path} had {what} before"

@@ -50,7 +50,7 @@ class Optioned(MessageRule):
 def test_a_rule_that_says_little_gets_every_default() -> None:
     rule = Sparse()
     assert rule.scope is Scope.LINES and rule.active_severity is Severity.WARNING
-    assert (rule.merged_past, rule.learned, rule.fixtures, rule.applies_to) == (None,) * 4
+    assert (rule.merged_past, rule.learned, rule.practice, rule.applies_to) == (None,) * 4
     assert not rule.secret and not rule.runs_on_fixups and rule.example == ""
     assert rule.settings == {} and rule.wants("any/path/at/all.bin")
     assert rule.doc().startswith("Reports what") and rule.doc().endswith("docs too.")

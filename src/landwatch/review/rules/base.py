@@ -1,5 +1,5 @@
 """What a rule is: an id, a name, a scope, a default severity, typed options and its docs, and
-every fact the engine needs of it (bursts, learned standards, fixtures) as a class attribute.
+every fact the engine needs of it (bursts, learned standards, practices) as a class attribute.
 
 A rule checks one scope (added lines of a file, a whole new file, the tree, the change, the
 message) and yields findings; third-party rules subclass these and register through the
@@ -30,13 +30,17 @@ class Scope(enum.Enum):
     MESSAGE = "the commit message"
 
 
-class Fixtures(enum.Enum):
-    """A practice of a project's test fixtures that the history before a change can show
-    (review.precedent); where it does, the findings of a rule it concerns are not reported.
-    No secret is ever let through this way."""
+class Practice(enum.Enum):
+    """A practice of the project's that the tree before a change can show (review.precedent),
+    and which makes a rule's findings follow it. No secret is ever let through this way."""
 
-    # Test directories whose files mostly end without a newline: compared byte for byte.
-    BYTES = "files kept byte for byte"
+    # Test directories whose files mostly end without a newline: compared byte for byte. The
+    # rule's findings there are not reported.
+    FIXTURE_BYTES = "test fixtures kept byte for byte"
+    # The file, or two files of its kind beside it, already held what the rule finds, and
+    # nothing the project declared removes it: the project lives with it. The findings are told
+    # at info, never dropped (`Rule.held_in` says what the rule looks for).
+    KEPT_BEFORE = "kept in the file or beside it before"
 
 
 @dataclass(frozen=True)
@@ -120,8 +124,9 @@ class Rule:
     merged_past: ClassVar[int | None] = None
     # What the project's history teaches the rule, unless the configuration sets it.
     learned: ClassVar[Learned | None] = None
-    # The fixture practice that, where the history shows it, keeps the rule's findings quiet.
-    fixtures: ClassVar[Fixtures | None] = None
+    # The project's practice that, where the tree before the change shows it, the rule's
+    # findings follow (not reported, or told at info).
+    practice: ClassVar[Practice | None] = None
     # Whether lines of a test's expected output (a snapshot file, a multi-line string literal a
     # test compares byte for byte) are spared the rule's findings (review.expected_output).
     spares_expected_output: ClassVar[bool] = False
@@ -156,6 +161,11 @@ class Rule:
 
     def option(self, name: str) -> Any:
         return self.settings[name]
+
+    def held_in(self, path: str, content: bytes) -> bool:
+        """Whether `content`, a file at `path` before the change, already held what this rule
+        finds: the evidence Practice.KEPT_BEFORE reads. A rule with that practice answers."""
+        return False
 
     def wants(self, path: str) -> bool:
         return self.applies_to is None or matches_any(path, self.applies_to)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from landwatch.review.binary import looks_binary
 from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
-from landwatch.review.rules.base import FileRule, Fixtures, LineRule
+from landwatch.review.rules.base import FileRule, LineRule, Practice
 
 
 def _trailing_blank_lines(content: bytes) -> int:
@@ -38,7 +38,7 @@ class MissingFinalNewline(LineRule):
     name = "missing-final-newline"
     example = "the last line of config.ini ends without a newline"
     severity = Severity.WARNING
-    fixtures = Fixtures.BYTES
+    practice = Practice.FIXTURE_BYTES
     editorconfig = "insert_final_newline"
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:

@@ -22,7 +22,7 @@ from landwatch.review.change import (
     Line,
 )
 from landwatch.review.findings import Finding, Severity
-from landwatch.review.rules.base import FileRule, LineRule, Option, TreeRule
+from landwatch.review.rules.base import FileRule, LineRule, Option, Practice, TreeRule
 from landwatch.review.rules.debuggers import DebugStatement
 from landwatch.review.rules.declared_encoding import (
     DeclaredCharset,
@@ -38,7 +38,9 @@ class TrailingWhitespace(LineRule):
 
     A Markdown hard line break (exactly two spaces after text) is not whitespace to remove, nor
     is a test's expected output: a snapshot file, a Go raw string in a `_test.go` file, a
-    triple-quoted string a Python test compares.
+    triple-quoted string a Python test compares. Where the file, or two files of its kind
+    beside it, already kept trailing whitespace and nothing the project declared trims it, the
+    project lives with it: told at info.
     """
 
     id = "P001"
@@ -48,20 +50,30 @@ class TrailingWhitespace(LineRule):
     severity = Severity.WARNING
     merged_past = 3
     spares_expected_output = True
+    practice = Practice.KEPT_BEFORE
     editorconfig = "trim_trailing_whitespace"
     options = (Option("markdown", ("*.md", "*.markdown"), "files where two spaces break a line"),)
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
-        markdown = any(
-            file.path.endswith(pattern.lstrip("*")) for pattern in self.option("markdown")
-        )
+        markdown = self._is_markdown(file.path)
         for line in lines:
-            raw = line.raw
-            if not raw.endswith((b" ", b"\t")):
-                continue
-            if markdown and raw.endswith(b"  ") and not raw.endswith(b"   ") and raw.strip():
-                continue
-            yield self.finding("trailing whitespace", path=file.path, line=line)
+            if _trails_whitespace(line.raw, markdown):
+                yield self.finding("trailing whitespace", path=file.path, line=line)
+
+    def held_in(self, path: str, content: bytes) -> bool:
+        markdown = self._is_markdown(path)
+        return any(_trails_whitespace(raw, markdown) for raw in content.splitlines())
+
+    def _is_markdown(self, path: str) -> bool:
+        return any(path.endswith(pattern.lstrip("*")) for pattern in self.option("markdown"))
+
+
+def _trails_whitespace(raw: bytes, markdown: bool) -> bool:
+    """Whether a line (without its line end) ends in whitespace to remove: in Markdown, exactly
+    two spaces after text are a hard line break, not whitespace."""
+    if not raw.endswith((b" ", b"\t")):
+        return False
+    return not (markdown and raw.endswith(b"  ") and not raw.endswith(b"   ") and raw.strip())
 
 
 class MixedLineEndings(FileRule):
