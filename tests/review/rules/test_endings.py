@@ -55,3 +55,14 @@ def test_blank_lines_that_were_there_before_are_not_reported(changes: Changes) -
 def test_binary_files_are_not_read_for_blank_lines(changes: Changes) -> None:
     change = changes.change({"logo.png": b"\x89PNG\r\n\x1a\n\x00\x00\n\n"})
     assert found(reviewed(change), "P013") == []
+
+
+def test_deleting_the_lines_after_a_blank_one_leaves_it_at_the_end(changes: Changes) -> None:
+    """rust-lang/log's 90edfc3 deleted a module's last three lines and left the blank line
+    before them ending the file: no blank line was added, yet the change made it so."""
+    branch = changes.branch()
+    branch.land({"lib.rs": "mod a;\n\nmod b;\nmod c;\n"})
+    change = branch.land({"lib.rs": "mod a;\n\n"})
+    assert found(reviewed(change), "P013") == [("P013", "lib.rs", 2)]
+    kept = branch.land({"lib.rs": "mod z;\n\n"})  # still one blank line: nothing new
+    assert found(reviewed(kept), "P013") == []

@@ -53,8 +53,9 @@ class MissingFinalNewline(LineRule):
 
 
 class BlankLinesAtEnd(FileRule):
-    """Blank lines the change added after a text file's last line (`git diff --check`'s "new
-    blank line at EOF"). A file that already ended with as many blank lines is not reported,
+    """Blank lines the change left after a text file's last line, by adding them or by deleting
+    what followed them (`git diff --check`'s "new blank line at EOF"). A file that already ended
+    with as many blank lines is not reported,
     nor a lone last line of spaces without a newline (P001 and P002 tell it); binary files and
     symlinks are not read."""
 
@@ -78,7 +79,10 @@ class BlankLinesAtEnd(FileRule):
         total = content.count(b"\n") + (not content.endswith(b"\n"))
         first = total - blank + 1
         added = {line.number for line in file.added_lines}
-        if not added.intersection(range(first, total + 1)):
+        if old is None and not added.intersection(range(first, total + 1)):
+            # Without the file before the change, only blank lines it added are known to be its;
+            # with it, fewer blank lines ended it then, so the change did it, even by deleting
+            # the lines after a blank one (`git diff --check` says the same).
             return
         count = "a blank line" if blank == 1 else f"{blank} blank lines"
         yield self.finding(
