@@ -150,6 +150,45 @@ def yaml_syntax_error(text: bytes) -> Problem | None:
     return None
 
 
+# The YAML GitHub Actions reads: workflows, and the metadata of actions (composite ones too).
+GITHUB_ACTIONS_FILES = (
+    ".github/workflows/*.yml",
+    ".github/workflows/*.yaml",
+    "action.yml",
+    "action.yaml",
+)
+_STANDARD_TAG = "tag:yaml.org,2002:"
+
+
+def github_actions_syntax_error(text: bytes) -> Problem | None:
+    """The syntax error of a GitHub Actions file, or None: YAML's, and any application tag,
+    which GitHub's reader refuses. An expression written bare after a key (`if: !cancelled()`)
+    is one: GitHub's documentation asks for `${{ !cancelled() }}` or quotes there."""
+    import yaml  # only for YAML files: most reviews have none
+
+    problem = yaml_syntax_error(text)
+    if problem is not None:
+        return problem
+    try:
+        for document in yaml.compose_all(text, Loader=yaml_loader()):
+            pending = [document] if document is not None else []
+            while pending:  # a list, not recursion: a deep document costs no stack
+                node = pending.pop()
+                if not node.tag.startswith(_STANDARD_TAG):
+                    return (
+                        node.start_mark.line + 1,
+                        f"tag {node.tag[:80]!r}, which GitHub refuses (an expression starting "
+                        "with ! goes inside ${{ }} or quotes)",
+                    )
+                if isinstance(node, yaml.MappingNode):
+                    pending.extend(item for pair in node.value for item in pair)
+                elif isinstance(node, yaml.SequenceNode):
+                    pending.extend(node.value)
+    except (yaml.YAMLError, *TOO_DEEP):
+        return None  # yaml_syntax_error read it whole: nothing more to tell
+    return None
+
+
 _SYNTAX_CHECKS: dict[str, tuple[str, SyntaxCheck]] = {
     ".py": ("Python", python_syntax_error),
     ".pyi": ("Python", python_syntax_error),
@@ -168,9 +207,12 @@ def _suffix(path: str) -> str:
 
 def syntax_check(path: str) -> tuple[str, SyntaxCheck] | None:
     """The language a file is written in, by its path, and the check of its syntax; None for a
-    file of no language read here. JSON files read with comments (JSONC_FILES) are JSONC."""
+    file of no language read here. JSON files read with comments (JSONC_FILES) are JSONC, and
+    the YAML GitHub Actions reads (GITHUB_ACTIONS_FILES) takes no tags."""
     if matches_any(path, JSONC_FILES):
         return "JSON with comments", jsonc_syntax_error
+    if matches_any(path, GITHUB_ACTIONS_FILES):
+        return "GitHub Actions YAML", github_actions_syntax_error
     return _SYNTAX_CHECKS.get(_suffix(path))
 
 

@@ -91,6 +91,30 @@ def test_syntax_errors_in_json_toml_yaml_python(changes: Changes) -> None:
     assert found(reviewed(change), "P006") == []
 
 
+def test_a_github_actions_file_takes_no_yaml_tags(changes: Changes) -> None:
+    """psf/black's a180c83 wrote `if: !cancelled()`, valid YAML (a tag) that GitHub refuses,
+    and fixed it the same day as `${{ !cancelled() }}`. Tags stay fine in other YAML."""
+    workflow = "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    if: {}\n"
+    branch = changes.branch()
+    branch.land({".github/workflows/ci.yml": workflow.format("always()")})
+    change = branch.land(
+        {
+            ".github/workflows/ci.yml": workflow.format("!cancelled()"),
+            "tools/action.yml": "runs:\n  using: composite\n  steps: !Ref x\n",
+            "deploy/.github/workflows/not-read.yml": workflow.format("!cancelled()"),
+            "template.yaml": "Name: !Ref BucketName\n",
+        }
+    )
+    assert sorted(found(reviewed(change), "P006")) == [
+        ("P006", ".github/workflows/ci.yml", 5),
+        ("P006", "tools/action.yml", 3),
+    ]
+    message = next(f.message for f in reviewed(change).findings if f.rule == "P006")
+    assert "'!cancelled()', which GitHub refuses" in message
+    mended = branch.land({".github/workflows/ci.yml": workflow.format("${{ !cancelled() }}")})
+    assert found(reviewed(mended), "P006") == []
+
+
 def test_debug_statements_in_python_only(changes: Changes) -> None:
     change = changes.change(
         {

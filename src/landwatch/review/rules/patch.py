@@ -167,7 +167,8 @@ class SyntaxErrorRule(FileRule):
     before the change either is not reported again). Python is parsed as the reviewer's Python
     understands it; the JSON files VS Code, TypeScript and dev containers read with comments
     (tsconfig.json, .vscode/*.json, devcontainer.json, *.jsonc, ...) as JSON with comments.
-    TOML forbids a key twice: that is a syntax error too."""
+    TOML forbids a key twice: that is a syntax error too, as a YAML tag is in the files GitHub
+    Actions reads (`if: !cancelled()` where `${{ !cancelled() }}` was meant)."""
 
     id = "P006"
     precommit_hooks = ("check-json", "check-yaml", "check-toml", "check-ast")
