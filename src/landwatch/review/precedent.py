@@ -1,8 +1,8 @@
 """What the tree before a change already holds near a path: the evidence that a test fixture
 directory keeps its files' bytes on purpose (most of them end without a newline), so a missing
-final newline there follows the project's practice; and that a file, or its neighbours of its
-kind, already kept what a rule finds (trailing whitespace nothing trims), so the project lives
-with it. Read from the parent's tree, bounded, and only when a finding asks.
+final newline there follows the project's practice; and that a file already kept what a rule
+finds (trailing whitespace nothing trims), so the project lives with it. Read from the
+parent's tree, bounded, and only when a finding asks.
 
 Secrets are never judged this way: a file or directory that held a secret before is no reason
 to let a new one through (rules/secrets.py says what a secret finding does take into account).
@@ -36,7 +36,7 @@ def unprecedented(
 ) -> list[Finding]:
     """The findings as the project's practice before the change leaves them, as each rule's
     `practice` says: missing final newlines in test fixture directories whose files end so are
-    dropped, what the file or its neighbours already kept is told at info; each counted in a
+    dropped, what the file already held is told at info; each counted in a
     note. What the project `insisted` on (its .editorconfig or its pre-commit hooks ask for it)
     no practice quiets."""
     by_id = {rule.id: rule for rule in rules.rules if rule.practice is not None}
@@ -65,8 +65,8 @@ def unprecedented(
         )
     for rule_id, count in sorted(lowered.items()):
         notes.append(
-            f"{count} {rule_id} finding(s) told at info: their files, or files of their kind "
-            "beside them, kept the same before, and nothing the project declared removes it"
+            f"{count} {rule_id} finding(s) told at info: their files held the same before, and "
+            "nothing the project declared removes it"
         )
     return kept
 
@@ -78,7 +78,6 @@ class Precedent:
         self.repo = repo
         self.before = before
         self._endings: dict[str, bool] = {}
-        self._kept_beside: dict[tuple[str, str, str], bool] = {}
 
     def _blob(self, path: str, limit: int = MAX_BLOB_BYTES) -> bytes | None:
         if self.before is None:
@@ -122,27 +121,9 @@ class Precedent:
 
     def kept(self, rule: Rule, path: str) -> str | None:
         """Where the tree before the change shows the project keeping what `rule` finds at
-        `path`: the file itself, or two files of its kind (its extension) in its directory;
-        None where it does not."""
-        what = rule.name.replace("-", " ")
+        `path`: the file itself held it (its neighbours are no evidence: a series of commits
+        each adding some to one more file would make the third one's quiet); None where not."""
         held = self._blob(path)
-        if held is not None and rule.held_in(path, held):
-            return f"{path} had {what} before"
-        kind = posixpath.splitext(path)[1]
-        if not kind:
+        if held is None or not rule.held_in(path, held):
             return None
-        directory = posixpath.dirname(path)
-        key = (rule.id, directory, kind)
-        if key not in self._kept_beside:
-            holding = 0
-            for other in self._neighbours(path):
-                if other == path or posixpath.splitext(other)[1] != kind:
-                    continue
-                data = self._blob(other)
-                holding += data is not None and rule.held_in(other, data)
-                if holding == 2:
-                    break
-            self._kept_beside[key] = holding >= 2
-        if not self._kept_beside[key]:
-            return None
-        return f"*{kind} files beside {path} had {what} before"
+        return f"{path} had {rule.name.replace('-', ' ')} before"

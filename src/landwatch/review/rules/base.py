@@ -37,10 +37,10 @@ class Practice(enum.Enum):
     # Test directories whose files mostly end without a newline: compared byte for byte. The
     # rule's findings there are not reported.
     FIXTURE_BYTES = "test fixtures kept byte for byte"
-    # The file, or two files of its kind beside it, already held what the rule finds, and
-    # nothing the project declared removes it: the project lives with it. The findings are told
-    # at info, never dropped (`Rule.held_in` says what the rule looks for).
-    KEPT_BEFORE = "kept in the file or beside it before"
+    # The file already held what the rule finds, and nothing the project declared removes it:
+    # the project lives with it. The findings are told at info, never dropped (`Rule.held_in`
+    # says what the rule looks for).
+    KEPT_BEFORE = "kept in the file before"
 
 
 @dataclass(frozen=True)

@@ -38,9 +38,9 @@ class TrailingWhitespace(LineRule):
 
     A Markdown hard line break (exactly two spaces after text) is not whitespace to remove, nor
     is a test's expected output: a snapshot file, a Go raw string in a `_test.go` file, a
-    triple-quoted string a Python test compares. Where the file, or two files of its kind
-    beside it, already kept trailing whitespace and nothing the project declared trims it, the
-    project lives with it: told at info.
+    triple-quoted string a Python test compares. Where the file already kept trailing
+    whitespace and nothing the project declared trims it, the project lives with it: told at
+    info.
     """
 
     id = "P001"
