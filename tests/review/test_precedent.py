@@ -1,12 +1,14 @@
 """What the tree before a change shows is the project's practice (review.precedent): fixtures
-that end without a newline keep their bytes; trailing whitespace a file or its neighbours kept
-is told at info. Secrets are never quieted by history: their cases are in
-tests/review/rules/test_secrets.py."""
+that end without a newline keep their bytes; trailing whitespace a file kept is told at info.
+Secrets are never quieted by history: their cases are in tests/review/rules/test_secrets.py."""
 
 from __future__ import annotations
 
+import pytest
+
 from landwatch.review.findings import LEARNED, Basis, Finding, Severity
 from landwatch.review.report import Report
+from landwatch.review.rules.patch import TrailingWhitespace
 from support.repos import Repo
 from support.review import found, review
 
@@ -90,3 +92,22 @@ def test_kept_whitespace_is_judged_from_the_parent_not_from_the_change(repo: Rep
     repo.land("dirty", {"a.txt": "one \ntwo \nthree \n"}, hooks=False)
     findings: list[Finding] = [f for f in review(repo).findings if f.rule == "P001"]
     assert findings and all(f.severity is Severity.WARNING for f in findings)
+
+
+def test_a_file_of_many_findings_is_read_for_what_it_kept_once(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Asked once per finding, the file before would be scanned as many times: quadratic.
+    scanned: list[str] = []
+    held_in = TrailingWhitespace.held_in
+
+    def counted(self: TrailingWhitespace, path: str, content: bytes) -> bool:
+        scanned.append(path)
+        return held_in(self, path, content)
+
+    monkeypatch.setattr(TrailingWhitespace, "held_in", counted)
+    repo.land("kept", {"big.txt": "a \n" * 1000}, hooks=False)
+    repo.land("more", {"big.txt": "a \n" * 1000 + "b \n" * 200}, hooks=False)
+    report = review(repo)
+    assert scanned == ["big.txt"]
+    assert {f.severity for f in report.findings if f.rule == "P001"} == {Severity.INFO}

@@ -78,6 +78,7 @@ class Precedent:
         self.repo = repo
         self.before = before
         self._endings: dict[str, bool] = {}
+        self._kept: dict[tuple[str, str], str | None] = {}
 
     def _blob(self, path: str, limit: int = MAX_BLOB_BYTES) -> bytes | None:
         if self.before is None:
@@ -123,7 +124,12 @@ class Precedent:
         """Where the tree before the change shows the project keeping what `rule` finds at
         `path`: the file itself held it (its neighbours are no evidence: a series of commits
         each adding some to one more file would make the third one's quiet); None where not."""
-        held = self._blob(path)
-        if held is None or not rule.held_in(path, held):
-            return None
-        return f"{path} had {rule.name.replace('-', ' ')} before"
+        if (rule.id, path) not in self._kept:
+            # Once per file, not per finding: a file of many findings is read and scanned once.
+            held = self._blob(path)
+            self._kept[rule.id, path] = (
+                f"{path} had {rule.name.replace('-', ' ')} before"
+                if held is not None and rule.held_in(path, held)
+                else None
+            )
+        return self._kept[rule.id, path]
