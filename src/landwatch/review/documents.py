@@ -135,11 +135,41 @@ def load_yaml(text: str | bytes) -> Any:
 def yaml_syntax_error(text: bytes) -> Problem | None:
     """The syntax error of a YAML stream (every document of it), or None. Composing checks the
     syntax without constructing objects, so application tags (!Ref, !vault) are no errors."""
+    return _yaml_problem(text, tags=True)
+
+
+# The YAML GitHub Actions reads: workflows, and the metadata of actions (composite ones too).
+GITHUB_ACTIONS_FILES = (
+    ".github/workflows/*.yml",
+    ".github/workflows/*.yaml",
+    "action.yml",
+    "action.yaml",
+)
+
+
+def github_actions_syntax_error(text: bytes) -> Problem | None:
+    """The syntax error of a GitHub Actions file, or None: YAML's, and any application tag,
+    which GitHub's reader refuses. An expression written bare after a key (`if: !cancelled()`)
+    is one: GitHub's documentation asks for `${{ !cancelled() }}` or quotes there."""
+    return _yaml_problem(text, tags=False)
+
+
+_STANDARD_TAG = "tag:yaml.org,2002:"
+
+
+def _yaml_problem(text: bytes, *, tags: bool) -> Problem | None:
+    """The first problem of a YAML stream, composed once: its syntax, and unless `tags` are
+    allowed, a node with an application tag."""
     import yaml  # only for YAML files: most reviews have none
 
     try:
-        for _ in yaml.compose_all(text, Loader=yaml_loader()):
-            pass
+        for document in yaml.compose_all(text, Loader=yaml_loader()):
+            if not tags and document is not None and (tagged := _application_tag(document)):
+                return (
+                    tagged.start_mark.line + 1,
+                    f"tag {tagged.tag[:80]!r}, which GitHub refuses (an expression starting "
+                    "with ! goes inside ${{ }} or quotes)",
+                )
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark
         return (mark.line + 1 if mark is not None else None), str(error.problem or error)
@@ -150,42 +180,19 @@ def yaml_syntax_error(text: bytes) -> Problem | None:
     return None
 
 
-# The YAML GitHub Actions reads: workflows, and the metadata of actions (composite ones too).
-GITHUB_ACTIONS_FILES = (
-    ".github/workflows/*.yml",
-    ".github/workflows/*.yaml",
-    "action.yml",
-    "action.yaml",
-)
-_STANDARD_TAG = "tag:yaml.org,2002:"
-
-
-def github_actions_syntax_error(text: bytes) -> Problem | None:
-    """The syntax error of a GitHub Actions file, or None: YAML's, and any application tag,
-    which GitHub's reader refuses. An expression written bare after a key (`if: !cancelled()`)
-    is one: GitHub's documentation asks for `${{ !cancelled() }}` or quotes there."""
+def _application_tag(document: Any) -> Any:
+    """The first node of a composed document whose tag is not one of YAML's own, or None."""
     import yaml  # only for YAML files: most reviews have none
 
-    problem = yaml_syntax_error(text)
-    if problem is not None:
-        return problem
-    try:
-        for document in yaml.compose_all(text, Loader=yaml_loader()):
-            pending = [document] if document is not None else []
-            while pending:  # a list, not recursion: a deep document costs no stack
-                node = pending.pop()
-                if not node.tag.startswith(_STANDARD_TAG):
-                    return (
-                        node.start_mark.line + 1,
-                        f"tag {node.tag[:80]!r}, which GitHub refuses (an expression starting "
-                        "with ! goes inside ${{ }} or quotes)",
-                    )
-                if isinstance(node, yaml.MappingNode):
-                    pending.extend(item for pair in node.value for item in pair)
-                elif isinstance(node, yaml.SequenceNode):
-                    pending.extend(node.value)
-    except (yaml.YAMLError, *TOO_DEEP):
-        return None  # yaml_syntax_error read it whole: nothing more to tell
+    pending = [document]
+    while pending:  # a list, not recursion: a deep document costs no stack
+        node = pending.pop()
+        if not node.tag.startswith(_STANDARD_TAG):
+            return node
+        if isinstance(node, yaml.MappingNode):
+            pending.extend(item for pair in node.value for item in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            pending.extend(node.value)
     return None
 
 
