@@ -55,9 +55,8 @@ class MissingFinalNewline(LineRule):
 class BlankLinesAtEnd(FileRule):
     """Blank lines the change left after a text file's last line, by adding them or by deleting
     what followed them (`git diff --check`'s "new blank line at EOF"). A file that already ended
-    with as many blank lines is not reported,
-    nor a lone last line of spaces without a newline (P001 and P002 tell it); binary files and
-    symlinks are not read."""
+    with as many blank lines is not reported, nor a lone last line of spaces without a newline
+    (P001 and P002 tell it); binary files and symlinks are not read."""
 
     id = "P013"
     precommit_hooks = ("end-of-file-fixer",)
