@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from landwatch import report_store, work_item
+from landwatch.kinds.base import ItemHandler
+from landwatch.kinds.review import ReviewHandler
 from landwatch.kinds.share import ShareHandler
 from landwatch.work_item import DONE, PENDING, WorkKind
 from support.kinds import FakeClock, in_process, settle_down
@@ -140,6 +143,30 @@ def test_notes_wait_while_the_remote_is_away_then_go(
     after = json.loads(a.landwatch("status", "--json").stdout)["repositories"][0]["sharing"]
     assert after["notes_waiting"] == 0 and after["failing_since"] is None
     assert after["last_pushed_at"] == clock.time()
+
+
+def test_the_review_that_queues_a_share_has_it_pushed_before_a_once_reviewer_ends(
+    team: dict[str, Developer], remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under load, `reviewer --once` ended before its watcher saw the `share` item the review
+    had queued, and the note waited for the next run. The review says it queued one: with no
+    watcher at all, the reviewer still looks again and pushes it before it is drained."""
+    a = team["a"]
+    for name, value in a.env().items():
+        monkeypatch.setenv(name, value)  # the in-process reviewer is A's
+    oid = a.commit("Add the ledger", {"ledger.txt": "one\n"})
+    clock = FakeClock()
+    handlers: dict[str, ItemHandler[Any]] = {
+        WorkKind.REVIEW: ReviewHandler(clock=clock),
+        WorkKind.SHARE: ShareHandler(clock=clock),
+    }
+    reviewer = in_process(handlers, clock, tmp_path / "state.json")  # no file events
+    try:
+        settle_down(reviewer)
+    finally:
+        reviewer.shutdown()
+    assert [json.loads(line)["reviewed_by"] for line in remote_notes(remote, oid)] == [a.email]
+    assert f"share-{oid}" in {work_item.id_of_entry(n) for n in work_item.entries(a.git_dir, DONE)}
 
 
 def test_a_thousand_commit_pull_with_shared_reviews_runs_no_review(

@@ -75,8 +75,8 @@ def record(
     memo: Memo | None = None,
 ) -> bool:
     """`report` (a review made here of one commit) written as its note, beside the reviews the
-    note held; with a remote, a `share` item queued to push it. False for what is not shared:
-    a review of a landed range, or one taken from a teammate."""
+    note held; with a remote, a `share` item queued to push it. Whether that item was queued:
+    not for a review of a landed range, one taken from a teammate, or with no remote."""
     import pygit2
 
     from landwatch import standards_store
@@ -103,8 +103,9 @@ def record(
         except ValueError:
             held = None  # a note too large to be ours: replaced
         notes.write_note(repo, report.commit, notes.composed(held, line, report.commit))
-    if remote:
-        work_item.enqueue(WorkItem(WorkKind.SHARE, report.commit, Path(git_dir)))
+    if not remote:
+        return False
+    work_item.enqueue(WorkItem(WorkKind.SHARE, report.commit, Path(git_dir)))
     return True
 
 

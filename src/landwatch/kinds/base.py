@@ -245,7 +245,8 @@ class ItemHandler(JobKind[WorkOrder, R]):
 
     def follow_up(self, job: Job[WorkOrder, R]) -> bool:
         """Whether the job, ended, recorded work items of other kinds in its worktree (the
-        review asking for the project's hooks): the reviewer then looks there for every kind."""
+        review asking for the project's hooks, or to share its note): the reviewer then looks
+        there for every kind, without waiting for the watcher to see them."""
         return False
 
     def settle(self, job: Job[WorkOrder, R]) -> None:

@@ -72,11 +72,13 @@ def review_in_worker(
     result.notes += told
     if how == "shared":
         taken += 1
-    path = _store(git_dir, result, replaced, settings, policy, how)
+    path, sharing_asked = _store(git_dir, result, replaced, settings, policy, how)
     if found is not None:
         sharing.count_taken(git_dir, taken)
         said = found.ignored
-    return _outcome(result, path, how, taken, said, hooks)
+    outcome = _outcome(result, path, how, taken, said, hooks)
+    outcome["share_queued"] = sharing_asked
+    return outcome
 
 
 def _landed_range(
@@ -164,8 +166,9 @@ def _store(
     settings: layout.GitSettings,
     policy: LinterPolicy,
     how: str,
-) -> Path:
-    """The review stored, told (a teammate's only at error), written as a note and shared."""
+) -> tuple[Path, bool]:
+    """The review stored, told (a teammate's only at error), written as a note and shared; its
+    path, and whether a `share` item was queued to push the note."""
     from landwatch import notify, report_store, sharing, trust
 
     # A teammate's review, or a teammate's commits arriving by pull: told only at error.
@@ -173,12 +176,13 @@ def _store(
     path = report_store.write(git_dir, result, replaces=replaced, least=least)
     if result.linters_held_back is not None:
         trust.held_back(git_dir, result.linters_held_back)
+    queued = False
     if how != "shared" and sharing.writes_notes(settings):
-        sharing.record(git_dir, result, policy, remote=settings[layout.SHARE_REMOTE])
+        queued = sharing.record(git_dir, result, policy, remote=settings[layout.SHARE_REMOTE])
     if result.worst() > 0:
         wanted = notify.level(settings[layout.NOTIFY])
         notify.tell(Path(git_dir), result, None if wanted is None else max(wanted, least))
-    return path
+    return path, queued
 
 
 def _outcome(
@@ -267,8 +271,11 @@ class ReviewHandler(ItemHandler[dict[str, Any]]):
         return outcome
 
     def follow_up(self, job: Job[WorkOrder, dict[str, Any]]) -> bool:
-        """A review of a landing whose tree declares hooks asked for them to run."""
-        return bool(job.report and job.report.get("project_hooks"))
+        """A review of a landing whose tree declares hooks asked for them to run, or one whose
+        note was queued to be shared: left to the watcher, a `--once` reviewer could end
+        before it saw the `share` item, and the note would wait for the next run."""
+        report = job.report or {}
+        return bool(report.get("project_hooks") or report.get("share_queued"))
 
     def close(self) -> None:
         self.worker.close()
