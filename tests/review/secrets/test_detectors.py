@@ -19,13 +19,13 @@ def test_a_line_without_any_detector_s_anchor_holds_no_secret() -> None:
 
 def test_every_kind_of_secret_on_a_line_is_found() -> None:
     line = f"url = 'postgres://app:S3cr3tPw9@db/x'; t = '{GITHUB}'"
-    assert spans(line) == [
+    assert spans(line) == (
         (line.index("S3cr3tPw9"), line.index("S3cr3tPw9") + len("S3cr3tPw9")),
         (line.index(GITHUB), line.index(GITHUB) + len(GITHUB)),
-    ]
-    assert spans("x = 1") == []
+    )
+    assert spans("x = 1") == ()
 
 
 def test_for_redacting_a_secret_name_s_literal_counts_whatever_its_entropy() -> None:
     line = 'password = "aabbaabbab"'  # far too plain for the generic-secret rule
-    assert spans(line) == [(12, 22)]
+    assert spans(line) == ((12, 22),)

@@ -19,7 +19,7 @@ import pytest
 from landwatch.review.change import Line
 from landwatch.review.rules.assigned_secrets import Credentials, GenericSecret
 from landwatch.review.rules.secrets import RULES
-from landwatch.review.secrets.detectors import spans
+from landwatch.review.secrets.detectors import detected_spans
 from landwatch.review.secrets.manifests import secret_data
 from landwatch.review.secrets.private_keys import rotated_key_lines
 from support.timing import cpu_seconds
@@ -101,7 +101,7 @@ def scan(text: str) -> None:
         # Where a file's name changes what is read: unquoted values (.env), credential files.
         for path in (".env", ".pypirc") if rule in (GenericSecret, Credentials) else ("a.py",):
             list(rule().scan(path, lines))
-    spans(text)
+    detected_spans(text)  # the detectors themselves, not the lines remembered
     rotated_key_lines(f"{HEADER}\n{text}\n".encode(), {2})
     secret_data(f"kind: Secret\ndata:\n  {text}\n".encode())
 

@@ -4,6 +4,7 @@ substring tests before any pattern runs), and where on a line any detector finds
 
 from __future__ import annotations
 
+import functools
 import re
 
 from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, value_spans
@@ -47,10 +48,24 @@ def _hidden_whatever_its_entropy(value: str) -> bool:
     return len(value) >= 8 and not _PROSE_OR_ESCAPED.search(value) and not PLACEHOLDER.search(value)
 
 
-def spans(text: str) -> list[tuple[int, int]]:
+# A finding's line is redacted for its snippet, its message and its fingerprint, and a line
+# with several secrets once per finding: the last lines seen are remembered (short ones only, so
+# the memory stays small whatever a line's length).
+_LINES_REMEMBERED = 256
+_LONGEST_REMEMBERED = 2000
+
+
+def spans(text: str) -> tuple[tuple[int, int], ...]:
     """(start, end) of every secret any detector finds on a line: known tokens (landwatch's
     formats and the maintained rule set's), key bodies, passwords, and any literal given to a
     secret-like name whatever its entropy (for redacting, where too much hidden is harmless)."""
+    if len(text) > _LONGEST_REMEMBERED:
+        return detected_spans(text)
+    return _remembered_spans(text)
+
+
+def detected_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """spans(), found afresh."""
     found: list[tuple[int, int]] = []
     lowered = ascii_lower(text)
     if any(needle in lowered for needle in _CREDENTIAL_TEXT_NEEDLES):
@@ -68,4 +83,7 @@ def spans(text: str) -> list[tuple[int, int]]:
         found.extend((start, end) for _, start, end in prefixed_tokens(text))
         found.extend(wrapped_keys(text))
         found.extend(wrapped_tokens(text))
-    return list(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))
+
+
+_remembered_spans = functools.lru_cache(maxsize=_LINES_REMEMBERED)(detected_spans)

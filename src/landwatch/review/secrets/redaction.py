@@ -48,7 +48,7 @@ def _secret_spans(text: str, secrets: Iterable[tuple[int, int]]) -> list[list[in
 
 
 @functools.cache
-def _detected() -> Callable[[str], list[tuple[int, int]]]:
+def _detected() -> Callable[[str], tuple[tuple[int, int], ...]]:
     """What finds every secret on a line, imported on the first redaction: a report reader that
     never redacts never compiles a detector (and a review pays the import once, not per line)."""
     from landwatch.review.secrets.detectors import spans
