@@ -71,6 +71,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "slack anchors": lambda size: repeated("xoxb-1-")(size) + "_",
     "jwt anchors": repeated("eyJaaaaaaaa."),
     "aws secret anchors": repeated("aws: "),
+    # Anchors inside a token, each a search of the characters before it.
+    "marks inside tokens": repeated("0123Q~1234567:AAf0NRAL"),
+    "mark runs": lambda size: "a" * size + "Q~" + "1" * size + ":AA",
     "many tokens": distinct_tokens,
     # Syntaxes tried at the end of every secret-like name, and literals compared to one.
     "compared literals": repeated('"a" == '),

@@ -56,6 +56,25 @@ def test_only_the_anchors_given_are_looked_for() -> None:
     assert tokens(GITHUB, anchors=[b"ghp_"]) == [("GitHub personal access token", 0, len(GITHUB))]
 
 
+def test_a_mark_inside_a_token_finds_it_from_its_start() -> None:
+    """Azure's `Q~`, Telegram's `:AA` and New Relic's `NRAL` stand inside or at the end."""
+    azure = "qpF8Q~" + "PCM5MhMoyTFc5TYEomnzRUKim9UJhe8a2P"
+    telegram = "508627689:AA" + "EuLPKs-EhrjrYGnz60bnYNZqakf6HJxc0"
+    license_key = "eu01xx" + "5e9e4e8621f0259c297c2dd9e8d098" + "NRAL"
+    for label, token in (
+        ("Azure AD client secret", azure),
+        ("Telegram bot token", telegram),
+        ("New Relic license key", license_key),
+    ):
+        line = f'value = "{token}";'
+        assert tokens(line) == [(label, 9, 9 + len(token))], token
+        assert tokens(f"value = x{token}") == []  # inside a longer word
+    # Too plain for a generator, one character short, not hex before NRAL.
+    assert tokens("abc1Q~" + "ab" * 16) == []
+    assert tokens(telegram[:-1]) == []
+    assert tokens("eu01xx" + "5e9e4e8621f0259c297c2dd9e8dz8" + "NRAL") == []
+
+
 def test_every_format_has_a_label_of_its_own() -> None:
     assert len(set(FORMAT_LABELS)) == len(FORMAT_LABELS)
     assert {"GitHub personal access token", "AWS access key ID", "JSON Web Token"} <= set(

@@ -125,10 +125,11 @@ class TokenFormat(SecretRule):
     """Credentials of a known format: the hundreds of provider formats of kingfisher's
     maintained rule set (kingfisher-secret-scanner), with landwatch's own few beside them: AWS
     key IDs (and secret keys next to an aws/secret name), GitHub, GitLab, Slack (tokens and
-    webhooks), Stripe live keys, Google API keys, JWTs, npm, PyPI, SendGrid and X (Twitter) bearer
-    tokens; JWTs wrapped in base64; and tokens of no format known by name but of the shape
-    services now give theirs, a short lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`)
-    and thirty random characters.
+    webhooks), Stripe live keys, Google API keys, JWTs, npm, PyPI, SendGrid, X (Twitter) bearer
+    tokens, Azure AD client secrets, Telegram bot tokens and New Relic keys, wherever they
+    stand (the rule set asks for a name beside some of these); JWTs wrapped in base64; and
+    tokens of no format known by name but of the shape services now give theirs, a short
+    lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`) and thirty random characters.
 
     An error where the format is sure: a checksum that holds (GitHub's and npm's CRC32), a
     strict prefix, landwatch's own formats; a warning where it is only likely (the rule set's
@@ -168,6 +169,11 @@ class TokenFormat(SecretRule):
             "twitter-bearer-token": ("X (Twitter) bearer token",),
             "pypi-upload-token": ("PyPI upload token",),
             "sendgrid-api-token": ("SendGrid API key",),
+            "azure-ad-client-secret": ("Azure AD client secret",),
+            "telegram-bot-api-token": ("Telegram bot token",),
+            "new-relic-user-api-key": ("New Relic user API key",),
+            "new-relic-insert-key": ("New Relic insert key",),
+            "new-relic-browser-api-token": ("New Relic browser API key",),
         }
     )
     example = 'GITHUB_TOKEN = "ghp_' + "a1B2c3D4e5" * 3 + 'a1B2c3"'

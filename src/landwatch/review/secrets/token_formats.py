@@ -1,6 +1,6 @@
 """Tokens of known formats (AWS, GitHub, GitLab, Slack, Stripe, Google, JWT, npm, PyPI,
-SendGrid), each matched exactly where its literal anchor is, placeholders and cut-short ones let
-through.
+SendGrid, X, Azure AD, Telegram, New Relic), each matched exactly where its literal anchor is,
+placeholders and cut-short ones let through.
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ class _Format:
     folded: bool = False
     mixed_case: bool = False  # the secret holds upper and lower case letters
     well_formed: Callable[[str], bool] | None = None  # what the pattern cannot check
+    # How far before its anchor a match may start: 0 where every match starts with its anchor,
+    # more where the anchor is a mark inside the token (Azure's `Q~`, Telegram's `:AA`).
+    reach: int = 0
 
 
 _WORD = r"A-Za-z0-9_\-"
@@ -60,6 +63,20 @@ def _token(label: str, prefix: str, body: str) -> _Format:
     """A token that starts with a literal prefix and stands alone (not inside a longer word)."""
     pattern = re.compile(rf"(?<![{_WORD}])({re.escape(prefix)}{body})(?![{_WORD}])")
     return _Format(label, (prefix,), pattern)
+
+
+def _new_relic_license_key(value: str) -> bool:
+    """Whether a value ending in NRAL is one of New Relic's 40-character license keys: hex,
+    after a region's prefix where it has one (`eu01xx`)."""
+    body = _NEW_RELIC_REGION.sub("", value[:-4], count=1)
+    return len(value) == 40 and _HEX.fullmatch(body) is not None
+
+
+_NEW_RELIC_REGION = re.compile(r"^[a-z]{2}[0-9]{2}x+")
+_HEX = re.compile(r"[0-9a-f]+")
+# What a value a generator made has at least, in bits per character: Azure's client secrets are
+# let through below it by the maintained rule set's own filter.
+_AZURE_SECRET_ENTROPY = 3.0
 
 
 _FORMATS = (
@@ -116,6 +133,33 @@ _FORMATS = (
     # URL-encoded where it holds `+`, `/` or `=`.
     _token("X (Twitter) bearer token", "AAAAAAAAAAAAAAAAAAAAA", "[A-Za-z0-9%]{40,}+"),
     _token("PyPI upload token", "pypi-AgEIcHlwaS5vcmc", "[A-Za-z0-9_-]{50,}"),
+    # Microsoft Entra (Azure AD) client secrets carry `Q~` after three characters and a digit.
+    _Format(
+        "Azure AD client secret",
+        ("Q~",),
+        re.compile(
+            r"(?<![A-Za-z0-9_~.\-])([A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34})(?![\w~.\-])"
+        ),
+        well_formed=lambda value: shannon_entropy(value) > _AZURE_SECRET_ENTROPY,
+        reach=4,
+    ),
+    # Telegram bot tokens: the bot's number, a colon, then 35 characters beginning `AA`.
+    _Format(
+        "Telegram bot token",
+        (":AA",),
+        re.compile(rf"(?<![{_WORD}:])([0-9]{{5,16}}:AA[{_WORD}]{{33}})(?![{_WORD}])"),
+        reach=16,
+    ),
+    _token("New Relic user API key", "NRAK-", "[A-Z0-9]{27}"),
+    _token("New Relic insert key", "NRII-", "[A-Za-z0-9_-]{32}"),
+    _token("New Relic browser API key", "NRJS-", "[a-f0-9]{19}"),
+    _Format(
+        "New Relic license key",
+        ("NRAL",),
+        re.compile(r"(?<![\w-])([a-z0-9]{36}NRAL)(?![\w-])"),
+        well_formed=_new_relic_license_key,
+        reach=36,
+    ),
     _Format(
         "SendGrid API key",
         ("SG.",),
@@ -214,6 +258,17 @@ def checksum_fails(value: str) -> bool:
     return _checksum_verdict(value) is False
 
 
+def _match_at(token_format: _Format, text: str, at: int) -> re.Match[str] | None:
+    """The match of `token_format` that holds its anchor found at `at`, if any: one try where
+    matches start with the anchor, one at each of the `reach` characters before it otherwise
+    (each pattern starts where a word does, so all but one try fail at their first step)."""
+    for start in range(max(0, at - token_format.reach), at + 1):
+        match = token_format.pattern.match(text, start)
+        if match is not None and match.end() > at:
+            return match
+    return None
+
+
 def tokens(text: str, anchors: Collection[bytes] | None = None) -> list[tuple[str, int, int]]:
     """(label, start, end) of every known token on a line, in order, overlaps dropped.
 
@@ -227,7 +282,7 @@ def tokens(text: str, anchors: Collection[bytes] | None = None) -> list[tuple[st
             # Every match starts with its anchor: try the pattern only where an anchor is.
             at = haystack.find(anchor)
             while at >= 0:
-                match = token_format.pattern.match(text, at)
+                match = _match_at(token_format, text, at)
                 at = haystack.find(anchor, match.end() if match else at + 1)
                 if match is None:
                     continue
