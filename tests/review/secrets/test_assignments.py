@@ -4,11 +4,19 @@ parameters and bare values; each judged as its name asks, stand-ins let through.
 
 from __future__ import annotations
 
+import base64
+import random
+
 import pytest
 
 from landwatch.review.secrets.assignments import assignments, element_value
 
 TOKEN = "Zq8Wv7" + "Tu6Rs5QpX3"  # random-looking, 16 characters
+
+
+# A value as kubeseal encrypts one: the size of the RSA-4096-wrapped session key, that key, then
+# AES-GCM ciphertext and tag.
+SEALED = base64.b64encode((512).to_bytes(2, "big") + random.Random(7).randbytes(560)).decode()
 
 
 def found(line: str, *, settings_file: bool = False) -> list[str]:
@@ -96,11 +104,18 @@ def test_a_password_is_judged_as_people_make_them(line: str) -> None:
         "api_key = config.API_KEY",
         "tokenizer = BertTokenizer2.from_pretrained(x)",
         'secret: "ENC[AES256_GCM,data:Zq8Wv7Tu6Rs5Qp,type:str]"',  # encrypted
+        f"PASSWORD: {SEALED}",  # a SealedSecret's value, outside its manifest
         "masked_password = *****1*****2;",
     ],
 )
 def test_what_is_no_secret_is_let_through(line: str) -> None:
     assert found(line) == []
+
+
+def test_base64_of_a_sealed_secret_s_length_but_not_its_shape_is_found() -> None:
+    unsealed = "Zq" + SEALED[2:]  # the same length, its first bytes no RSA key's size
+    assert found(f"PASSWORD: {unsealed}", settings_file=True) == [unsealed]
+    assert found(f"PASSWORD: {SEALED}", settings_file=True) == []
 
 
 def test_a_bare_value_in_a_file_of_settings_is_a_literal() -> None:

@@ -4,6 +4,7 @@ case that keeps offsets, entropy, and what no real secret looks like (templates,
 
 from __future__ import annotations
 
+import base64
 import math
 import operator
 import re
@@ -31,6 +32,12 @@ PLACEHOLDER = re.compile(
 # A value encrypted for the repository, which is safe to commit: SOPS' `ENC[AES256_GCM,...]`,
 # Jasypt's `ENC(...)`, HashiCorp Vault's transit `vault:v1:...`, Ansible Vault's header.
 ENCRYPTED = re.compile(r"^(?:ENC\[|ENC\(|vault:v\d+:|\$ANSIBLE_VAULT;)")
+# A Bitnami SealedSecret's value, wherever it is copied: base64 of the length of an RSA-wrapped
+# session key (two bytes, big-endian: 256, 384 or 512 for RSA-2048/3072/4096), that key, then
+# AES-GCM ciphertext and its 16-byte tag. Only the cluster's private key opens it.
+_SEALED_KEY_SIZES = (256, 384, 512)
+_GCM_TAG = 16
+_BASE64 = re.compile(r"[A-Za-z0-9+/]++={0,2}")
 # Six of one character in a row: a dummy (xxxxxx, 000000), not a generated secret.
 REPEATED = re.compile(r"(.)\1{5}")
 # What a person types where a token will go: a word saying so, a run of a filler character
@@ -59,6 +66,16 @@ _RUN = re.compile(r"(.)\1{7,}")
 _LONGEST_UNIT = 8
 # What hides the rest of a token a document shows: `xoxp-…####`, `ghp_****`.
 MASKS = ("***", "###", "•••")
+
+
+def sealed_ciphertext(value: str) -> bool:
+    """Whether `value` is a SealedSecret's ciphertext: its first two bytes the size of an RSA
+    key's output, and long enough to hold that and an AES-GCM tag (a generated secret starts so
+    by chance three times in 65,536, and is never that long)."""
+    if len(value) < 4 or not _BASE64.fullmatch(value):
+        return False
+    size = int.from_bytes(base64.b64decode(value[:4])[:2], "big")
+    return size in _SEALED_KEY_SIZES and len(value) * 3 // 4 >= 2 + size + _GCM_TAG
 
 
 def masked(text: str, end: int) -> bool:

@@ -17,6 +17,7 @@ from landwatch.review.secrets.scanning import (
     PLACEHOLDER,
     REPEATED,
     placeholder_token,
+    sealed_ciphertext,
     shannon_entropy,
 )
 
@@ -45,8 +46,9 @@ _TOKEN_CHARACTERS = re.compile(r"[A-Za-z0-9+/=_.~-]++")
 
 def stand_in(value: str) -> bool:
     """Whether a value only stands where a secret will be: a template, an environment
-    reference, a dummy word, a mask, a run or a repeated unit, a cut-short or encrypted one."""
-    if PLACEHOLDER.search(value) or ENCRYPTED.match(value):
+    reference, a dummy word, a mask, a run or a repeated unit, a cut-short or encrypted one
+    (SOPS, Jasypt, Vault, a SealedSecret's ciphertext)."""
+    if PLACEHOLDER.search(value) or ENCRYPTED.match(value) or sealed_ciphertext(value):
         return True
     if value.endswith(ELLIPSIS) or "..." in value or any(mask in value for mask in _MASKS):
         return True
