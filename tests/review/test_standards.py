@@ -34,6 +34,29 @@ def test_the_subject_length_the_project_keeps_is_the_limit(repo: Repo) -> None:
     ]
 
 
+def test_a_burst_of_long_subjects_does_not_move_the_limit_a_long_history_keeps(
+    repo: Repo,
+) -> None:
+    # 8 long subjects are 2.7% of the newest 300 but 1.6% of the 500 the limit is read from.
+    usual = [f"Fix case {n}" for n in range(standards.SAMPLE - 8)]
+    burst = [
+        f"Handle the {n:02}th edge case of the parser when a token spans lines" for n in range(8)
+    ]
+    history(repo, [*usual, *burst, "Fix the last case"])
+    taught = learned(repo)
+    assert taught.commits == standards.SAMPLE and taught.subject_limit == 72
+
+
+def test_conventions_are_read_from_the_newest_commits_the_limit_from_all(repo: Repo) -> None:
+    older = [f"Handle case {n} of the parser in a subject of fifty" for n in range(200)]
+    newer = [f"fix(parser): case {n}" for n in range(standards.CONVENTION_SAMPLE)]
+    history(repo, [*older, *newer, "fix: the last case"])
+    taught = learned(repo)
+    # The project writes Conventional Commits now, whatever it did before.
+    assert taught.writes_conventional_commits and taught.conventional > 0.99
+    assert taught.commits == standards.SAMPLE and taught.subject_p98 == len(older[-1])
+
+
 def test_never_below_72_never_above_100_and_not_from_a_young_history(repo: Repo) -> None:
     history(repo, ["Fix it"] * 40)
     assert learned(repo).subject_limit == 72
