@@ -53,6 +53,24 @@ def test_a_python_test_string_is_expected_output_and_a_docstring_is_not() -> Non
 def test_a_snapshot_file_is_expected_output_as_a_whole() -> None:
     for path in ("src/__snapshots__/view.test.js.snap", "tests/out.golden", "a.approved.txt"):
         assert expected_output_lines(path, b"x  \n") is None
+    # snapbox's and insta's `snapshots/` directories, among the tests only.
+    assert expected_output_lines("clap_mangen/tests/snapshots/help.roff", b"x  \n") is None
+    assert expected_output_lines("src/snapshots/store.rs", b"x  \n") == set()
+
+
+def test_a_snapshot_s_ending_is_the_output_it_recorded(repo: Repo) -> None:
+    repo.land(
+        "snapshots",
+        {
+            "tests/snapshots/usage.roff": ".TH my-app 1  \n\n\n",  # whitespace, blank lines
+            "tests/snapshots/short.txt": "usage: app",  # no final newline
+            "src/usage.txt": "usage: app",
+        },
+        hooks=False,
+    )
+    report = review(repo)
+    assert found(report, "P001") == found(report, "P013") == []
+    assert found(report, "P002") == [("P002", "src/usage.txt", 1)]
 
 
 def test_the_review_spares_expected_output_and_says_so(repo: Repo) -> None:

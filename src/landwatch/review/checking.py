@@ -18,7 +18,7 @@ from landwatch.review.budget import Budget
 from landwatch.review.change import Change, ChangeShape, FileChange, Line
 from landwatch.review.config import ReviewConfig
 from landwatch.review.findings import Finding
-from landwatch.review.generated import GeneratedFiles
+from landwatch.review.generated import GeneratedFiles, ToolOutput
 from landwatch.review.globs import LOCKFILES_OF_MANIFEST, matches_any
 from landwatch.review.rules.base import (
     ChangeRule,
@@ -56,9 +56,10 @@ def checked(
     findings = _message_findings(change, config, rules, notes)
     findings += _message_secrets(change, rules, notes)
     included = [file for file in change.files if not matches_any(file.path, config.exclude)]
-    findings += _change_findings(change, included, rules, notes)
     readable = {file.path: file for file in included if not file.deleted and not file.is_submodule}
     tools_output = _tools_output(change, config, list(readable.values()), notes)
+    kept_whole = {path for path, output in tools_output.items() if output.kept_whole}
+    findings += _change_findings(change, included, rules, notes, kept_whole)
     unreached: list[str] = []
     for file in readable.values():
         if budget.spent:
@@ -102,11 +103,17 @@ def _files(paths: list[str]) -> str:
 
 
 def _change_findings(
-    change: Change, included: list[FileChange], rules: RuleSet, notes: list[str]
+    change: Change,
+    included: list[FileChange],
+    rules: RuleSet,
+    notes: list[str],
+    kept_whole: set[str],
 ) -> list[Finding]:
     findings: list[Finding] = []
+    authored = [file for file in included if file.path not in kept_whole]
     for tree_rule in rules.of(TreeRule):
-        findings += guarded(tree_rule, None, notes, tree_rule.check_tree, change, included)
+        files = authored if tree_rule.skips_tool_output else included
+        findings += guarded(tree_rule, None, notes, tree_rule.check_tree, change, files)
     for change_rule in rules.of(ChangeRule):
         findings += guarded(change_rule, None, notes, change_rule.check_change, change)
     return findings
@@ -156,7 +163,7 @@ def _bot_author(change: Change, config: ReviewConfig) -> str | None:
 
 def _tools_output(
     change: Change, config: ReviewConfig, files: list[FileChange], notes: list[str]
-) -> dict[str, str]:
+) -> dict[str, ToolOutput]:
     """The files a tool wrote, not the author, and why: generated, vendored or not text, and
     in a bot's commit its build outputs, changelogs and manifests; said in `notes`."""
     generated = GeneratedFiles(change, files)
@@ -164,12 +171,14 @@ def _tools_output(
     found = {f.path: why for f in files if (why := generated.why(f)) is not None}
     bot = _bot_author(change, config)
     if bot is not None:
-        released = f"written by {bot}, a bot"
+        released = ToolOutput(f"written by {bot}, a bot", kept_whole=True)
         for file in files:
             if file.path not in found and matches_any(file.path, RELEASED):
                 found[file.path] = released
     if found:
-        shown = ", ".join(f"{path} ({why})" for path, why in list(found.items())[:_NAMED_UNREACHED])
+        shown = ", ".join(
+            f"{path} ({why.reason})" for path, why in list(found.items())[:_NAMED_UNREACHED]
+        )
         more = f" and {len(found) - _NAMED_UNREACHED} more" if len(found) > _NAMED_UNREACHED else ""
         notes.append(
             f"patch rules skipped on {len(found)} file{'s' if len(found) != 1 else ''} no "

@@ -26,6 +26,17 @@ SNAPSHOT_PATHS: tuple[str, ...] = (
     "*.golden",
     "*.approved.*",
 )
+# A `snapshots` directory among a test path's (snapbox's `tests/snapshots/`, insta's beside its
+# tests): each file in it a recorded output. Outside tests the name says nothing of the kind.
+_TEST_SNAPSHOT_DIRECTORY = "snapshots"
+
+
+def is_snapshot(path: str) -> bool:
+    """Whether the file at `path` is a test's recorded output as a whole."""
+    if matches_any(path, SNAPSHOT_PATHS):
+        return True
+    return _TEST_SNAPSHOT_DIRECTORY in path.split("/")[:-1] and matches_any(path, TEST_PATHS)
+
 
 # Go: comments, interpreted strings and runes (one line each), raw strings (any number of
 # lines). Each alternative starts with its own character and runs to its end or the file's, so
@@ -81,7 +92,7 @@ def _not_a_docstring(content: bytes, start: int) -> bool:
 def expected_output_lines(path: str, content: bytes) -> set[int] | None:
     """The lines of a test file that end inside its expected output; None when the whole file
     is a recorded output (a snapshot); an empty set for any other file."""
-    if matches_any(path, SNAPSHOT_PATHS):
+    if is_snapshot(path):
         return None
     if path.endswith("_test.go"):
         return _lines_ending_inside(content, _GO_TOKENS, _any_literal)

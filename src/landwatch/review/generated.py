@@ -34,6 +34,7 @@ _SAYS_GENERATED = re.compile(
     rb"generated",
     re.IGNORECASE,
 )
+_KEPT_WHOLE = frozenset({"linguist-generated", "linguist-vendored"})
 _HEAD_BYTES = 2048  # where a generator writes its marker: the file's first lines
 _MOST_ATTRIBUTE_FILES = 64
 
@@ -112,6 +113,16 @@ def _parse(text: str, directory: str) -> tuple[list[_Line], list[str]]:
     return lines, problems
 
 
+@dataclass(frozen=True)
+class ToolOutput:
+    """Why a file is no author's work, and whether the project keeps it whole as the tool wrote
+    it by design (generated or vendored; a file marked only binary or not text is still the
+    author's to add or not)."""
+
+    reason: str
+    kept_whole: bool
+
+
 class GeneratedFiles:
     """Which files of a change are generated, vendored or not text, and why."""
 
@@ -133,7 +144,7 @@ class GeneratedFiles:
             self._lines += lines
             self.problems += problems
 
-    def why(self, file: FileChange) -> str | None:
+    def why(self, file: FileChange) -> ToolOutput | None:
         """Why `file` is no author's work (`.gitattributes marks it generated`, `it says it is
         generated`), or None."""
         marks: set[str] = set()
@@ -142,10 +153,12 @@ class GeneratedFiles:
                 marks = (marks - line.unset) | line.set_on
         if marks:
             named = sorted(_MARKS[mark] for mark in marks)
-            return f".gitattributes marks it {' and '.join(named)}"
+            return ToolOutput(
+                f".gitattributes marks it {' and '.join(named)}", bool(marks & _KEPT_WHOLE)
+            )
         head = file.new_content()
         if head is not None and _says_generated(head[:_HEAD_BYTES]):
-            return "it says it is generated"
+            return ToolOutput("it says it is generated", kept_whole=True)
         return None
 
 

@@ -168,6 +168,31 @@ def test_conventional_commits_reports(subject: str, problem: str) -> None:
     assert finding.severity is Severity.WARNING
 
 
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "Merge pull request #12 from owner/branch",
+        "Merge branch 'main' into feature",
+        "Merge commit from fork",  # GitHub's, for a security advisory's merge
+        "Merged in feature/login (pull request #3)",
+        'Revert "feat: add retries"',
+        "v5.7.2",
+        "Bumped v6.0.0-alpha.1",
+        "chore(release): 1.2.3",
+        "Release 2.1.0",
+    ],
+)
+def test_conventional_commits_leave_what_tools_write_alone(subject: str) -> None:
+    assert check(ConventionalCommits(Severity.WARNING), subject) == []
+
+
+@pytest.mark.parametrize(
+    "subject", ["Merge the parser work", "Version bump to 1.2.3", "Fix port parsing (#6603)"]
+)
+def test_conventional_commits_still_judge_what_people_write(subject: str) -> None:
+    assert len(check(ConventionalCommits(Severity.WARNING), subject)) == 1
+
+
 def test_conventional_commits_types_option() -> None:
     rule = ConventionalCommits(types=["feature", "bugfix"])
     assert check(rule, "feature: add retries") == []

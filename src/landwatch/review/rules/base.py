@@ -218,6 +218,9 @@ class FileRule(Rule):
 
 class TreeRule(Rule):
     scope = Scope.TREE
+    # Whether the files a project keeps whole as a tool wrote them (generated, vendored, a bot's
+    # release outputs: review.generated) are left out of the files the rule is given.
+    skips_tool_output: ClassVar[bool] = False
 
     def check_tree(self, change: Change, files: list[FileChange]) -> Iterable[Finding]:
         raise NotImplementedError

@@ -40,6 +40,7 @@ class MissingFinalNewline(LineRule):
     severity = Severity.WARNING
     practice = Practice.FIXTURE_BYTES
     editorconfig = "insert_final_newline"
+    spares_expected_output = True  # a snapshot file ends as the output it recorded
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         if not (file.lacks_final_newline and lines and not file.is_symlink):
@@ -63,6 +64,7 @@ class BlankLinesAtEnd(FileRule):
     name = "blank-lines-at-end"
     example = "three empty lines added after the last line of setup.py"
     severity = Severity.WARNING
+    spares_expected_output = True  # a snapshot file ends as the output it recorded
 
     def check_file(self, file: FileChange, content: bytes) -> Iterator[Finding]:
         if file.is_symlink or not content.endswith((b"\n", b" ", b"\t")) or looks_binary(content):

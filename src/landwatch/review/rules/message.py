@@ -150,11 +150,25 @@ _CONVENTIONAL = re.compile(
     r"^(?P<type>[A-Za-z][A-Za-z0-9-]*)(?:\((?P<scope>[^()]*)\))?(?P<breaking>!)?:(?P<rest>.*)$"
 )
 
+# Subjects git, GitHub or a release writes, which no one types to a convention; commitlint
+# leaves them alone by default (@commitlint/is-ignored: merges, reverts, autosquash markers, a
+# version alone), and so does M005, with GitHub's "Merge commit from fork" (a security
+# advisory's merge) and a version after a release word (`Bumped v5.8.0`, `Release 2.1.0`).
+_WRITTEN_BY_TOOLS = re.compile(
+    r"^(?:Merge (?:pull request|branch|tag|commit|remote-tracking branch)\b|Merge .*? into "
+    r"|Merged (?:.*?(?:in|into) |PR )|Automatic merge|Auto-merged .*? into |[Rr]evert "
+    r"|(?:amend|fixup|squash)!"
+    r"|(?:chore(?:\([^)]*\))?: ?|(?:Bump(?:ed)?|Release[ds]?|Version|Prepare(?: release)?) )?"
+    r"[=v]?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?\s*$)"
+)
+
 
 class ConventionalCommits(MessageRule):
     """A subject that is not `type(scope)!: description` with a known type (case-insensitive, as
     the specification asks), a non-empty scope when parentheses are given, a space after the
-    colon and a non-empty description. Only the subject is read: footers are free-form here."""
+    colon and a non-empty description. Only the subject is read: footers are free-form here.
+    Subjects git, GitHub or a release tool writes (merges, reverts, a version alone or after
+    `Bumped`/`Release`) are left alone, as commitlint leaves them by default."""
 
     id = "M005"
     name = "conventional-commits"
@@ -185,6 +199,8 @@ class ConventionalCommits(MessageRule):
 
     def check_message(self, message: Message) -> Iterator[Finding]:
         subject = message.subject.rstrip()
+        if _WRITTEN_BY_TOOLS.match(subject):
+            return
         problem = self.problem(subject)
         if problem is not None:
             yield self.finding(problem, number=1, content=subject, snippet=subject)
