@@ -20,7 +20,7 @@ from rich.console import Console
 from landwatch import layout, report_store
 from landwatch.review import engine, notes, output
 from landwatch.review.report import Report
-from landwatch.review.secrets.scanning import placeholder_token
+from landwatch.review.secrets.scanning import placeholder_token, shannon_entropy
 from landwatch.review.secrets.token_formats import FORMAT_LABELS
 from support.daemon import run_reviewer
 from support.repos import Repo
@@ -122,6 +122,22 @@ MAKERS: dict[str, st.SearchStrategy[str]] = {
     ),
     "PyPI upload token": chars(WORD, 50, 70).map(lambda v: "pypi-AgEIcHlwaS5vcmc" + v),
     "SendGrid API key": st.builds(lambda a, b: f"SG.{a}.{b}", chars(WORD, 22), chars(WORD, 43)),
+    # Random enough to be a generator's (the format lets plainer values through).
+    "Azure AD client secret": st.builds(
+        lambda head, digit, body: f"{head}{digit}Q~{body}",
+        chars(ALNUM, 3),
+        chars(string.digits, 1),
+        chars(ALNUM + "_~.-", 31, 34),
+    ).filter(lambda v: shannon_entropy(v) > 3.0),
+    "Telegram bot token": st.builds(
+        lambda bot, body: f"{bot}:AA{body}", st.integers(10**4, 10**15), chars(WORD, 33)
+    ),
+    "New Relic user API key": chars(string.ascii_uppercase + string.digits, 27).map(
+        lambda v: "NRAK-" + v
+    ),
+    "New Relic insert key": chars(WORD, 32).map(lambda v: "NRII-" + v),
+    "New Relic browser API key": chars("0123456789abcdef", 19).map(lambda v: "NRJS-" + v),
+    "New Relic license key": chars("0123456789abcdef", 36).map(lambda v: v + "NRAL"),
 }
 ECHO_LINTER = textwrap.dedent("""\
     [[linters]]
