@@ -4,8 +4,10 @@ the right shape (a GitHub token's CRC32 checksum holds), and random rather than 
 
 from __future__ import annotations
 
+import base64
 import binascii
 import hashlib
+import random
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -37,3 +39,10 @@ def github_token(seed: str = "landwatch", prefix: str = "ghp_", start: str = "")
 
 
 GITHUB_TOKEN = github_token()
+
+
+def sealed_value(key_size: int, body: int) -> str:
+    """A value shaped as kubeseal writes one: the wrapped session key's size (two bytes), then
+    `body` random bytes standing for that key, the ciphertext and its tag."""
+    data = key_size.to_bytes(2, "big") + random.Random(body).randbytes(body)
+    return base64.b64encode(data).decode()

@@ -4,19 +4,17 @@ parameters and bare values; each judged as its name asks, stand-ins let through.
 
 from __future__ import annotations
 
-import base64
-import random
-
 import pytest
 
 from landwatch.review.secrets.assignments import assignments, element_value
+from support.tokens import sealed_value
 
 TOKEN = "Zq8Wv7" + "Tu6Rs5QpX3"  # random-looking, 16 characters
 
 
 # A value as kubeseal encrypts one: the size of the RSA-4096-wrapped session key, that key, then
 # AES-GCM ciphertext and tag.
-SEALED = base64.b64encode((512).to_bytes(2, "big") + random.Random(7).randbytes(560)).decode()
+SEALED = sealed_value(512, 560)
 
 
 def found(line: str, *, settings_file: bool = False) -> list[str]:

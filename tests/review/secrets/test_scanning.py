@@ -4,9 +4,6 @@ whether they are few or many."""
 
 from __future__ import annotations
 
-import base64
-import random
-
 import pytest
 
 from landwatch.review.change import Line
@@ -19,7 +16,7 @@ from landwatch.review.secrets.scanning import (
     sealed_ciphertext,
     shannon_entropy,
 )
-from support.tokens import GITHUB_TOKEN
+from support.tokens import GITHUB_TOKEN, sealed_value
 
 
 def lines(*texts: str) -> list[Line]:
@@ -89,17 +86,10 @@ def test_generated_tokens_are_not_placeholders(value: str) -> None:
     assert not placeholder_token(value)
 
 
-def sealed(key_size: int, body: int) -> str:
-    """A value shaped as kubeseal writes one: the wrapped key's size, then `body` random bytes."""
-    return base64.b64encode(
-        key_size.to_bytes(2, "big") + random.Random(body).randbytes(body)
-    ).decode()
-
-
 def test_a_sealed_secret_s_ciphertext_is_known_by_its_key_size_and_length() -> None:
     for key_size in (256, 384, 512):
-        assert sealed_ciphertext(sealed(key_size, key_size + 16 + 24))
-    assert not sealed_ciphertext(sealed(512, 200))  # too short to hold the wrapped key
-    assert not sealed_ciphertext(sealed(300, 600))  # no RSA key's size
-    assert not sealed_ciphertext(sealed(512, 600) + "!")  # not base64
+        assert sealed_ciphertext(sealed_value(key_size, key_size + 16 + 24))
+    assert not sealed_ciphertext(sealed_value(512, 200))  # too short to hold the wrapped key
+    assert not sealed_ciphertext(sealed_value(300, 600))  # no RSA key's size
+    assert not sealed_ciphertext(sealed_value(512, 600) + "!")  # not base64
     assert not sealed_ciphertext("AgA")

@@ -68,8 +68,8 @@ def _token(label: str, prefix: str, body: str) -> _Format:
 def _new_relic_license_key(value: str) -> bool:
     """Whether a value ending in NRAL is one of New Relic's 40-character license keys: hex,
     after a region's prefix where it has one (`eu01xx`)."""
-    body = _NEW_RELIC_REGION.sub("", value[:-4], count=1)
-    return len(value) == 40 and _HEX.fullmatch(body) is not None
+    body = _NEW_RELIC_REGION.sub("", value[:-4], count=1)  # the pattern holds 40 characters
+    return _HEX.fullmatch(body) is not None
 
 
 _NEW_RELIC_REGION = re.compile(r"^[a-z]{2}[0-9]{2}x+")
