@@ -73,6 +73,31 @@ def test_a_snapshot_s_ending_is_the_output_it_recorded(repo: Repo) -> None:
     assert found(report, "P002") == [("P002", "src/usage.txt", 1)]
 
 
+def test_a_file_kept_byte_for_byte_keeps_its_whitespace_but_not_a_line_end_against_a_declaration(
+    repo: Repo,
+) -> None:
+    # jekyll's test/source/.gitattributes says `* -text`; its .editorconfig `end_of_line = lf`.
+    repo.land(
+        "declarations",
+        {
+            ".gitattributes": "site/** -text\n",
+            ".editorconfig": "root = true\n\n[*]\nend_of_line = lf\n",
+            "site/plugin.rb": "module Site\nend\n",
+        },
+        hooks=False,
+    )
+    repo.land(
+        "rewrite",
+        {"site/plugin.rb": "module Site  \r\nend\r\n", "site/page.md": "title  \n"},
+        hooks=False,
+    )
+    report = review(repo)
+    # A person's file still, with the patch rules; its whitespace is its bytes to keep.
+    assert found(report) == [("P014", "site/plugin.rb", 1)]
+    assert not any(note.startswith("patch rules skipped") for note in report.notes)
+    assert any("a file .gitattributes marks -text" in note for note in report.notes)
+
+
 def test_the_review_spares_expected_output_and_says_so(repo: Repo) -> None:
     repo.land(
         "help output",

@@ -164,8 +164,8 @@ def _bot_author(change: Change, config: ReviewConfig) -> str | None:
 def _tools_output(
     change: Change, config: ReviewConfig, files: list[FileChange], notes: list[str]
 ) -> dict[str, ToolOutput]:
-    """The files a tool wrote, not the author, and why: generated, vendored or not text, and
-    in a bot's commit its build outputs, changelogs and manifests; said in `notes`."""
+    """The files a tool wrote, not the author, and why: generated, vendored, binary or not
+    diffed, and in a bot's commit its build outputs, changelogs and manifests; said in `notes`."""
     generated = GeneratedFiles(change, files)
     notes.extend(generated.problems)
     found = {f.path: why for f in files if (why := generated.why(f)) is not None}

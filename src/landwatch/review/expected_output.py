@@ -1,6 +1,7 @@
 """Expected output is data: a line inside a string literal that a test compares byte for byte
 (a Go raw string in a `_test.go` file, a triple-quoted string a Python test assigns or passes),
-or in a snapshot file, keeps its trailing whitespace on purpose; the rules that say so (their
+in a snapshot file, or in a file `.gitattributes` has git keep byte for byte (`-text`), keeps
+its trailing whitespace on purpose; the rules that say so (their
 `spares_expected_output` attribute) report nothing there, and a note counts what was spared.
 
 The literals are found by one pass of a tokenizer over the committed file (comments, strings),
@@ -101,6 +102,16 @@ def expected_output_lines(path: str, content: bytes) -> set[int] | None:
     return set()
 
 
+def _expected_output_in(change: Change, path: str) -> set[int] | None:
+    """The lines of the landed file at `path` that are expected output, None for all of them:
+    a file git keeps byte for byte (`-text`) is one whose exact bytes the project wants, as a
+    test input's are (jekyll keeps its test sites so)."""
+    if change.attribute(path, "text") is False:
+        return None
+    content = change.file_at(path)
+    return set() if content is None else expected_output_lines(path, content)
+
+
 def outside_expected_output(
     findings: list[Finding], change: Change, rules: RuleSet, notes: list[str]
 ) -> list[Finding]:
@@ -113,8 +124,7 @@ def outside_expected_output(
         path = finding.path
         if finding.rule in sparing and path is not None and finding.line is not None:
             if path not in lines_of:
-                content = change.file_at(path)
-                lines_of[path] = set() if content is None else expected_output_lines(path, content)
+                lines_of[path] = _expected_output_in(change, path)
             lines = lines_of[path]
             if lines is None or finding.line in lines:
                 spared += 1
@@ -123,6 +133,7 @@ def outside_expected_output(
     if spared:
         notes.append(
             f"{spared} finding(s) not reported: lines of a test's expected output (a snapshot "
-            "file, a multi-line string literal in a test), kept byte for byte"
+            "file, a multi-line string literal in a test, a file .gitattributes marks -text), "
+            "kept byte for byte"
         )
     return kept

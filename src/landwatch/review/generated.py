@@ -1,6 +1,8 @@
 """Files no person wrote line by line, which get no patch rules (a finding there is the tool's,
-not the author's): what the project's `.gitattributes` marks generated, vendored or not text,
-and what says in its first lines that it is generated. Secrets are still looked for in them.
+not the author's): what the project's `.gitattributes` marks generated, vendored, binary or not
+diffed as text, and what says in its first lines that it is generated. Secrets are still looked
+for in them. (`-text` alone says only that git keeps the bytes as they are: the file is still a
+person's, and review.expected_output spares its whitespace.)
 
 Each is read from the landed commit's tree. `.gitattributes` patterns are matched as git does
 (a pattern without a `/` matches a name at any depth below its file's directory, `**` any
@@ -23,7 +25,6 @@ _MARKS = {
     "linguist-vendored": "vendored",
     "binary": "binary",
     "-diff": "not diffed as text",
-    "-text": "not text",
 }
 # How generated files say so near their top: Go's convention (golang.org/s/generatedcode),
 # `@generated` (Facebook's, kept by many generators), and the plain sentences tools write.
@@ -83,10 +84,10 @@ def _marks_of(fields: list[str]) -> tuple[frozenset[str], frozenset[str]]:
     set_on, unset = set(), set()
     for field in fields:
         name, _, value = field.partition("=")
-        if field in ("-diff", "-text"):
+        if field == "-diff":
             set_on.add(field)
-        elif field in ("diff", "text"):
-            unset.add(f"-{field}")
+        elif field == "diff":
+            unset.add("-diff")
         elif name.lstrip("-!") in _MARKS:
             taken_back = name.startswith(("-", "!")) or value.lower() in ("false", "0", "no")
             (unset if taken_back else set_on).add(name.lstrip("-!"))
@@ -116,7 +117,7 @@ def _parse(text: str, directory: str) -> tuple[list[_Line], list[str]]:
 @dataclass(frozen=True)
 class ToolOutput:
     """Why a file is no author's work, and whether the project keeps it whole as the tool wrote
-    it by design (generated or vendored; a file marked only binary or not text is still the
+    it by design (generated or vendored; a file marked only binary or not diffed is still the
     author's to add or not)."""
 
     reason: str
@@ -124,7 +125,7 @@ class ToolOutput:
 
 
 class GeneratedFiles:
-    """Which files of a change are generated, vendored or not text, and why."""
+    """Which files of a change are generated, vendored, binary or not diffed, and why."""
 
     def __init__(self, change: Change, files: list[FileChange]) -> None:
         self._lines: list[_Line] = []
