@@ -57,6 +57,25 @@ def test_conventions_are_read_from_the_newest_commits_the_limit_from_all(repo: R
     assert taught.commits == standards.SAMPLE and taught.subject_p98 == len(older[-1])
 
 
+def test_a_release_tool_s_subjects_neither_follow_the_convention_nor_break_it(
+    repo: Repo,
+) -> None:
+    # Conventional subjects and a release tool's after each three (fastify's `Bumped v5.8.0`).
+    subjects = []
+    for n in range(36):
+        subjects.append(f"fix(router): case {n}")
+        if n % 3 == 2:
+            subjects.append(f"Bumped v5.{n}.0")
+    history(repo, subjects)
+    taught = learned(repo)
+    # Learned from the fixture's first commit and 47 of these (HEAD is not history yet): 36 of
+    # the 37 subjects the rule judges follow it; counting the tool's 11 would make it 36 of 48.
+    assert taught.commits == 48 and taught.conventional == 36 / 37
+    assert taught.writes_conventional_commits
+    # Their lengths are still the project's subjects' lengths.
+    assert taught.subject_p98 == len("fix(router): case 35")
+
+
 def test_never_below_72_never_above_100_and_not_from_a_young_history(repo: Repo) -> None:
     history(repo, ["Fix it"] * 40)
     assert learned(repo).subject_limit == 72

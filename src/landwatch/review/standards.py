@@ -13,7 +13,12 @@ from typing import Any
 
 import pygit2
 
-from landwatch.review.rules.message import ConventionalCommits, SignedOffBy, SubjectLength
+from landwatch.review.rules.message import (
+    ConventionalCommits,
+    SignedOffBy,
+    SubjectLength,
+    written_by_tools,
+)
 
 # Commits read: the newest of the history before the reviewed commit, merges and bots' left
 # out; at most VISITS looked at to find them. The subject limit is a spread, read from all of
@@ -35,7 +40,9 @@ SUBJECT_FLOOR = 72
 ADOPTED = 0.9
 
 _SIGNED_OFF = re.compile(r"^signed-off-by\s*:", re.IGNORECASE | re.MULTILINE)
-_GENERATED = re.compile(r"^(?:Merge |Revert \"|Reapply \"|fixup! |squash! |amend! )")
+# Subjects git made from another subject (a merge, a revert, an autosquash marker): their length
+# is not the author's. A release subject's is, so it counts towards the subject limit.
+_DERIVED_BY_GIT = re.compile(r"^(?:Merge |Revert \"|Reapply \"|fixup! |squash! |amend! )")
 
 
 @dataclass(frozen=True)
@@ -97,7 +104,7 @@ class Standards:
             f"  subjects: 98% are at most {self.subject_p98} characters; {subjects} reports past "
             f"{limit} (never below {SUBJECT_FLOOR})",
             f"  Conventional Commits: {self.conventional:.0%} of the newest "
-            f"{min(self.commits, CONVENTION_SAMPLE)} subjects; {convention} "
+            f"{min(self.commits, CONVENTION_SAMPLE)} subjects (a tool's left out); {convention} "
             + (
                 "on (the project writes them)"
                 if self.writes_conventional_commits
@@ -116,7 +123,7 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
         return Standards()
     walker = repo.walk(commit.parents[0].id, pygit2.enums.SortMode.TIME)
     lengths: list[int] = []
-    conventional = signed = 0
+    conventional = judged = signed = 0
     # Counted as ConventionalCommits with its default types would judge them: a project writing
     # `deps:` is not one that rule should be turned on for, to warn of every `deps:` after.
     convention = ConventionalCommits()
@@ -127,12 +134,16 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
             continue
         message = ancestor.raw_message.decode("utf-8", errors="replace")
         subject = message.split("\n", 1)[0].rstrip()
-        if not subject or _GENERATED.match(subject) or "[bot]" in ancestor.author.name:
+        if not subject or _DERIVED_BY_GIT.match(subject) or "[bot]" in ancestor.author.name:
             continue
         lengths.append(len(subject))
         if len(lengths) <= CONVENTION_SAMPLE:
-            conventional += convention.problem(subject) is None
             signed += bool(_SIGNED_OFF.search(message))
+            # The share is of the subjects the rule would judge: a release tool's `v5.8.0`
+            # neither follows the convention nor breaks it.
+            if not written_by_tools(subject):
+                judged += 1
+                conventional += convention.problem(subject) is None
     if not lengths:
         return Standards()
     ordered = sorted(lengths)
@@ -140,7 +151,7 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
     return Standards(
         commits=len(lengths),
         subject_p98=ordered[min(len(ordered) - 1, int(len(ordered) * 0.98))],
-        conventional=conventional / newest,
+        conventional=conventional / judged if judged else 0.0,
         signed_off=signed / newest,
         learned_at=str(commit.parents[0].id),
     )

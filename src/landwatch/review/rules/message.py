@@ -153,14 +153,21 @@ _CONVENTIONAL = re.compile(
 # Subjects git, GitHub or a release writes, which no one types to a convention; commitlint
 # leaves them alone by default (@commitlint/is-ignored: merges, reverts, autosquash markers, a
 # version alone), and so does M005, with GitHub's "Merge commit from fork" (a security
-# advisory's merge) and a version after a release word (`Bumped v5.8.0`, `Release 2.1.0`).
+# advisory's merge), git's `Reapply "..."` and a version after a release word (`Bumped v5.8.0`,
+# `Release 2.1.0`). The project's standards are not learned from them either.
 _WRITTEN_BY_TOOLS = re.compile(
     r"^(?:Merge (?:pull request|branch|tag|commit|remote-tracking branch)\b|Merge .*? into "
-    r"|Merged (?:.*?(?:in|into) |PR )|Automatic merge|Auto-merged .*? into |[Rr]evert "
+    r"|Merged (?:.*?(?:in|into) |PR )|Automatic merge|Auto-merged .*? into |[Rr]evert |Reapply \""
     r"|(?:amend|fixup|squash)!"
     r"|(?:chore(?:\([^)]*\))?: ?|(?:Bump(?:ed)?|Release[ds]?|Version|Prepare(?: release)?) )?"
     r"[=v]?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?\s*$)"
 )
+
+
+def written_by_tools(subject: str) -> bool:
+    """Whether git, GitHub or a release tool wrote `subject` (a merge, a revert, an autosquash
+    marker, a version), so that no convention of the project's applies to it."""
+    return _WRITTEN_BY_TOOLS.match(subject.rstrip()) is not None
 
 
 class ConventionalCommits(MessageRule):
@@ -199,7 +206,7 @@ class ConventionalCommits(MessageRule):
 
     def check_message(self, message: Message) -> Iterator[Finding]:
         subject = message.subject.rstrip()
-        if _WRITTEN_BY_TOOLS.match(subject):
+        if written_by_tools(subject):
             return
         problem = self.problem(subject)
         if problem is not None:
