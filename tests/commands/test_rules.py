@@ -12,7 +12,10 @@ def test_rules_explain_says_what_was_learned(repo: Repo) -> None:
     shown = repo.landwatch("rules", "--explain")
     assert shown.returncode == 0, shown.stderr
     assert "learned from 35 commits" in shown.stdout  # HEAD itself is not learned from
-    assert "Conventional Commits: 97% of the newest 35 subjects (a tool's left out); M005 on" in shown.stdout
+    assert (
+        "Conventional Commits: 97% of the newest 35 subjects (a tool's left out); M005 on"
+        in shown.stdout
+    )
 
 
 def test_rules_explain_names_what_the_configuration_overrides_as_the_review_applies_it(

@@ -76,11 +76,13 @@ def test_a_document_reads_back_as_the_review_it_is() -> None:
     assert (shared.rules_version, shared.config_hash) == (RULES, CONFIG)
     assert shared.report.findings == report.findings
     assert shared.report.reviewed_by == "a@team.example" and shared.learned is None
-    taught = {"subject_limit": 90, "conventional": True, "signs_off": False}
-    line = notes.document(
-        report, reviewed_by="b@x", rules_version=RULES, config_hash=CONFIG, at=0, learned=taught
-    )
-    assert notes.parse(line.encode(), COMMIT).reviews[0].learned == taught
+    # As an older landwatch said it, and with the project's own types as it says it now.
+    older = {"subject_limit": 90, "conventional": True, "signs_off": False}
+    for taught in (older, {**older, "conventional_types": ["types"]}):
+        line = notes.document(
+            report, reviewed_by="b@x", rules_version=RULES, config_hash=CONFIG, at=0, learned=taught
+        )
+        assert notes.parse(line.encode(), COMMIT).reviews[0].learned == taught
 
 
 GARBAGE = {
@@ -99,6 +101,13 @@ GARBAGE = {
     "malformed standards": a_document(a_report())
     .replace('"standards":null', '"standards":[1]')
     .encode(),
+    "malformed standards types": a_document(a_report())
+    .replace(
+        '"standards":null',
+        '"standards":{"subject_limit":72,"conventional":true,"signs_off":false,'
+        '"conventional_types":"feat"}',
+    )
+    .encode(),
     "over 256 KiB": b'{"pad": "' + b"x" * (300 << 10) + b'"}',
     "deep": b"[" * 100_000 + b"]" * 100_000,
     "not UTF-8": b'{"landwatch_note": 1, "commit": "\xff"}',
@@ -110,7 +119,11 @@ def test_garbage_of_every_kind_is_ignored_saying_why(kind: str) -> None:
     read = notes.parse(GARBAGE[kind] + b"\n" + a_document(a_report()).encode(), COMMIT)
     assert len(read.reviews) == 1  # the good line beside it still counts
     [reason] = read.ignored
-    expected = {"deep": "not JSON", "not UTF-8": "not JSON"}.get(kind, kind)
+    expected = {
+        "deep": "not JSON",
+        "not UTF-8": "not JSON",
+        "malformed standards types": "malformed standards",
+    }.get(kind, kind)
     assert reason == expected
     assert read.said() == f"1 line ignored ({expected})"
 

@@ -111,6 +111,42 @@ def test_a_type_m005_does_not_know_is_no_conventional_commit_learned(repo: Repo)
     assert not learned(repo).writes_conventional_commits
 
 
+def test_a_type_the_project_writes_routinely_is_one_of_its_own(repo: Repo) -> None:
+    # fastify's `types:` a few times among its conventional subjects.
+    subjects = [f"types: case {n}" if n % 20 == 0 else f"fix(router): case {n}" for n in range(60)]
+    history(repo, [*subjects, "feat: the last case"])
+    taught = learned(repo)
+    assert taught.writes_conventional_commits and taught.conventional_types == ("types",)
+    repo.land("types: one more definition", hooks=False)
+    report = engine.review(repo.git_dir, "HEAD", standards=learned(repo))
+    assert found(report, "M005") == []
+    assert any("with its own types types" in note for note in report.notes)
+    repo.land("Tweak the router", hooks=False)
+    report = engine.review(repo.git_dir, "HEAD", standards=learned(repo))
+    assert [f.rule for f in report.findings if f.rule == "M005"] == ["M005"]
+
+
+def test_area_prefixes_are_no_convention_and_no_types_are_learned_from_them(repo: Repo) -> None:
+    # curl's subjects: `lib: ...`, `cmake: ...`, each area a prefix the specification lacks.
+    areas = ("lib", "cmake", "tests", "docs", "tool")
+    history(repo, [f"{areas[n % 5]}: case {n}" for n in range(60)])
+    taught = learned(repo)
+    assert set(taught.own_types) == {"lib", "cmake", "tests", "tool"}
+    assert not taught.writes_conventional_commits and taught.conventional_types == ()
+    assert taught.effective()["conventional_types"] == []
+
+
+def test_standards_cached_by_an_older_way_of_learning_are_learned_again(repo: Repo) -> None:
+    history(repo, [f"fix: case {n}" for n in range(40)])
+    git_repo = open_repository(repo.git_dir)
+    head = resolve(git_repo, "HEAD")
+    taught = standards.learn(git_repo, head)
+    assert standards.still_fresh(git_repo, head, standards.Standards.from_dict(taught.as_dict()))
+    older = {**taught.as_dict()}
+    del older["learning"]  # as written before own types were learned
+    assert not standards.still_fresh(git_repo, head, standards.Standards.from_dict(older))
+
+
 def test_standards_learned_below_a_merge_stay_fresh(repo: Repo) -> None:
     history(repo, [f"Change {n}" for n in range(30)])
     repo.git("switch", "-q", "-c", "side")

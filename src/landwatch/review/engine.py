@@ -30,7 +30,7 @@ from landwatch.review.precedent import unprecedented
 from landwatch.review.precommit_scopes import PreCommitScopes, scoped_out
 from landwatch.review.report import Report
 from landwatch.review.rules import all_rules
-from landwatch.review.rules.base import RuleSet
+from landwatch.review.rules.base import Rule, RuleSet
 from landwatch.review.secrets.private_keys import KEY_MATERIAL, key_block_lines
 from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.review.standards import Standards
@@ -168,7 +168,7 @@ def _apply_standards(rules: RuleSet, config: ReviewConfig, standards: Standards)
             if value:
                 rule.active_severity = Severity.WARNING
                 rule.basis = history
-                applied.append(learned.note.format(id=rule.id))
+                applied.append(learned.note.format(id=rule.id) + _widened(rule, standards))
         elif value is not None and value != rule.option(learned.option):
             rule.settings[learned.option] = value
             rule.basis = history
@@ -176,6 +176,20 @@ def _apply_standards(rules: RuleSet, config: ReviewConfig, standards: Standards)
     if not applied:
         return []
     return [f"learned from {history.source}: " + "; ".join(applied)]
+
+
+def _widened(rule: Rule, standards: Standards) -> str:
+    """Take into the rule's list option the values its learned standard widens it with (the
+    types the project routinely writes); what the note adds, said."""
+    if rule.learned is None or rule.learned.widens is None:
+        return ""
+    standard, option = rule.learned.widens
+    known = tuple(rule.option(option))
+    more = tuple(value for value in getattr(standards, standard) if value not in known)
+    if not more:
+        return ""
+    rule.settings[option] = (*known, *more)
+    return f", with its own {option} {', '.join(more)}"
 
 
 def _apply_declared(

@@ -212,16 +212,26 @@ def _finding(item: Any) -> Finding:
     )
 
 
+_LEARNED_KEYS = {"subject_limit", "conventional", "signs_off"}
+# Said since the project's own Conventional Commits types were learned; older notes lack it.
+_LEARNED_TYPES = "conventional_types"
+_MOST_TYPES, _LONGEST_TYPE = 64, 64
+
+
 def _learned(value: Any) -> dict[str, Any] | None:
     """What a document says its reviewer learned, when it says it in the form of ours."""
     if value is None:
         return None
     limit = value.get("subject_limit") if isinstance(value, dict) else None
+    types = value.get(_LEARNED_TYPES, []) if isinstance(value, dict) else None
     if (
         not isinstance(value, dict)
-        or set(value) != {"subject_limit", "conventional", "signs_off"}
+        or set(value) - {_LEARNED_TYPES} != _LEARNED_KEYS
         or not (limit is None or (isinstance(limit, int) and not isinstance(limit, bool)))
         or not all(isinstance(value[key], bool) for key in ("conventional", "signs_off"))
+        or not isinstance(types, list)
+        or len(types) > _MOST_TYPES
+        or not all(_short(kind, _LONGEST_TYPE) for kind in types)
     ):
         raise ValueError("malformed standards")
     return dict(value)

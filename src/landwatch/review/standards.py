@@ -8,6 +8,7 @@ Pure: pygit2 in, a `Standards` out (as a dict for whoever caches it).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from landwatch.review.rules.message import (
     ConventionalCommits,
     SignedOffBy,
     SubjectLength,
+    conventional_type,
     written_by_tools,
 )
 
@@ -28,8 +30,10 @@ from landwatch.review.rules.message import (
 SAMPLE = 500
 CONVENTION_SAMPLE = 300
 VISITS = 1500
-# A cached sample serves while it was learned at one of this many first-parent ancestors.
+# A cached sample serves while it was learned at one of this many first-parent ancestors, and
+# in the way standards are learned now: LEARNING grows whenever what is learned changes.
 REFRESH = 100
+LEARNING = 2
 # Fewer commits than this teach nothing: a young project keeps the defaults.
 MIN_COMMITS = 30
 # The subject limit learned is the project's 98th percentile, never below the usual 72. There
@@ -38,6 +42,10 @@ MIN_COMMITS = 30
 SUBJECT_FLOOR = 72
 # A convention is the project's when this share of the sample follows it.
 ADOPTED = 0.9
+# A type outside the specification's that a project writing Conventional Commits uses this
+# many times in the whole sample is one of its own (fastify's `types:`, a few times a year): a
+# vocabulary, unlike the adoption of the convention, is read from all of it.
+ROUTINE = 2
 
 _SIGNED_OFF = re.compile(r"^signed-off-by\s*:", re.IGNORECASE | re.MULTILINE)
 # Subjects git made from another subject (a merge, a revert, an autosquash marker): their length
@@ -51,7 +59,10 @@ class Standards:
     subject_p98: int = 0
     conventional: float = 0.0  # the share of subjects that are Conventional Commits
     signed_off: float = 0.0  # the share of messages with a Signed-off-by trailer
+    # Types beyond the specification's the project uses routinely, most used first.
+    own_types: tuple[str, ...] = ()
     learned_at: str = ""  # the commit whose history was learned: the landed one's first parent
+    learning: int = LEARNING  # the way it was learned in (a cache of an older one is stale)
 
     @property
     def subject_limit(self) -> int | None:
@@ -65,6 +76,11 @@ class Standards:
         return self.commits >= MIN_COMMITS and self.conventional >= ADOPTED
 
     @property
+    def conventional_types(self) -> tuple[str, ...]:
+        """The types the Conventional Commits rule also allows, where learning turned it on."""
+        return self.own_types if self.writes_conventional_commits else ()
+
+    @property
     def signs_off(self) -> bool:
         return self.commits >= MIN_COMMITS and self.signed_off >= ADOPTED
 
@@ -76,6 +92,7 @@ class Standards:
         return {
             "subject_limit": self.subject_limit,
             "conventional": self.writes_conventional_commits,
+            "conventional_types": list(self.conventional_types),
             "signs_off": self.signs_off,
         }
 
@@ -86,7 +103,9 @@ class Standards:
             subject_p98=int(data.get("subject_p98", 0)),
             conventional=float(data.get("conventional", 0.0)),
             signed_off=float(data.get("signed_off", 0.0)),
+            own_types=tuple(str(kind) for kind in data.get("own_types", ())),
             learned_at=str(data.get("learned_at", "")),
+            learning=int(data.get("learning", 1)),
         )
 
     def explain(self) -> list[str]:
@@ -106,7 +125,12 @@ class Standards:
             f"  Conventional Commits: {self.conventional:.0%} of the newest "
             f"{min(self.commits, CONVENTION_SAMPLE)} subjects (a tool's left out); {convention} "
             + (
-                "on (the project writes them)"
+                "on (the project writes them"
+                + (
+                    f"; its own types too: {', '.join(own)})"
+                    if (own := self.conventional_types)
+                    else ")"
+                )
                 if self.writes_conventional_commits
                 else "as configured"
             ),
@@ -124,8 +148,10 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
     walker = repo.walk(commit.parents[0].id, pygit2.enums.SortMode.TIME)
     lengths: list[int] = []
     conventional = judged = signed = 0
-    # Counted as ConventionalCommits with its default types would judge them: a project writing
-    # `deps:` is not one that rule should be turned on for, to warn of every `deps:` after.
+    types: Counter[str] = Counter()
+    # Counted as ConventionalCommits with its default types would judge them: a project that
+    # prefixes subjects with areas (`lib:`, `cmake:`, `deps:`) is not one to turn it on for.
+    # Where it is turned on, a type the project uses routinely is one of its own (own_types).
     convention = ConventionalCommits()
     for seen, ancestor in enumerate(walker):
         if seen >= VISITS or len(lengths) >= sample:
@@ -137,11 +163,14 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
         if not subject or _DERIVED_BY_GIT.match(subject) or "[bot]" in ancestor.author.name:
             continue
         lengths.append(len(subject))
+        # The share is of the subjects the rule would judge: a release tool's `v5.8.0`
+        # neither follows the convention nor breaks it.
+        judges = not written_by_tools(subject)
+        if judges:
+            types[conventional_type(subject) or ""] += 1
         if len(lengths) <= CONVENTION_SAMPLE:
             signed += bool(_SIGNED_OFF.search(message))
-            # The share is of the subjects the rule would judge: a release tool's `v5.8.0`
-            # neither follows the convention nor breaks it.
-            if not written_by_tools(subject):
+            if judges:
                 judged += 1
                 conventional += convention.problem(subject) is None
     if not lengths:
@@ -153,14 +182,23 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
         subject_p98=ordered[min(len(ordered) - 1, int(len(ordered) * 0.98))],
         conventional=conventional / judged if judged else 0.0,
         signed_off=signed / newest,
+        own_types=_own_types(types, convention),
         learned_at=str(commit.parents[0].id),
+    )
+
+
+def _own_types(types: Counter[str], convention: ConventionalCommits) -> tuple[str, ...]:
+    """The types, beyond those the rule knows, that the sample used routinely."""
+    known = {kind.lower() for kind in convention.option("types")}
+    return tuple(
+        kind for kind, uses in types.most_common() if kind and kind not in known and uses >= ROUTINE
     )
 
 
 def still_fresh(repo: pygit2.Repository, commit: pygit2.Commit, standards: Standards) -> bool:
     """Whether standards learned earlier still describe the history before `commit`: learned
-    at one of its last REFRESH first-parent ancestors."""
-    if not standards.learned_at:
+    at one of its last REFRESH first-parent ancestors, in the way standards are learned now."""
+    if not standards.learned_at or standards.learning != LEARNING:
         return False
     at = commit
     for _ in range(REFRESH):

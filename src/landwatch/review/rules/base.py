@@ -55,6 +55,9 @@ class Learned:
     note: str
     # The option the value sets; None: a true value turns the rule on, at warning.
     option: str | None = None
+    # A rule turned on so may also take in more values for one of its list options: the
+    # `Standards` attribute holding them and the option they join (the types a project uses).
+    widens: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)

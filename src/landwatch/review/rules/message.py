@@ -170,6 +170,13 @@ def written_by_tools(subject: str) -> bool:
     return _WRITTEN_BY_TOOLS.match(subject.rstrip()) is not None
 
 
+def conventional_type(subject: str) -> str | None:
+    """The type a subject written as `type(scope): description` gives, in lower case (as the
+    specification reads it case-insensitively), known or not; None for any other subject."""
+    match = _CONVENTIONAL.match(subject)
+    return match["type"].lower() if match is not None else None
+
+
 class ConventionalCommits(MessageRule):
     """A subject that is not `type(scope)!: description` with a known type (case-insensitive, as
     the specification asks), a non-empty scope when parentheses are given, a space after the
@@ -181,7 +188,9 @@ class ConventionalCommits(MessageRule):
     name = "conventional-commits"
     severity = Severity.OFF
     learned = Learned(
-        "writes_conventional_commits", "Conventional Commits ({id}), as the project writes them"
+        "writes_conventional_commits",
+        "Conventional Commits ({id}), as the project writes them",
+        widens=("conventional_types", "types"),
     )
     options = (
         Option(
