@@ -21,6 +21,7 @@ from landwatch.review.change import Change, FileChange, open_repository, resolve
 from landwatch.review.checking import checked
 from landwatch.review.commit_conventions import Declared, declared_standards
 from landwatch.review.config import ConfigError, ReviewConfig, read_config
+from landwatch.review.copied_secrets import copied_told_at_info
 from landwatch.review.editor_config import FILE_NAME as EDITORCONFIG
 from landwatch.review.editor_config import EditorConfig, RuleSwitches, declared_off
 from landwatch.review.expected_output import outside_expected_output
@@ -105,6 +106,7 @@ def review(
     findings += [_config_finding(problem) for problem in linters.problems]
     notes += linted.notes
     findings = unsuppressed(findings + linted.findings, readable, change, rules, config, notes)
+    findings = copied_told_at_info(findings, readable, change, rules, notes)
     findings = _as_declared(findings, change, rules, notes)
     notes += budget.stopped + _coverage_notes(change, config)
     findings += _cut(change, config)

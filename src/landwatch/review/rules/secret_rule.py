@@ -22,7 +22,8 @@ class SecretRule(LineRule):
 
     A new secret is reported wherever it lands, whatever the file or its directory held before.
     Only two things lower one to info, and neither drops it: the same value was already in the
-    file before the change (a move or a copy, not a new leak), and a conventional test path
+    file before the change (a move or a copy, not a new leak; review.copied_secrets looks in
+    the rest of the tree before), and a conventional test path
     (tests/, testdata/, *_test.go, ...), where test keys and fixtures live, unless the value is
     one the service provably made (`sure_anywhere`: a checksum that holds).
     """

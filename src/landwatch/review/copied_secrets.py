@@ -1,0 +1,137 @@
+"""A secret the tree before the change already held is no new leak: a file copied, or a value
+copied into a new place (a README's badge token into a new page of docs). Such a finding is told
+at info, naming where the value was, as one already in its own file is (rules.secret_rule).
+
+One walk over the parent's tree answers all of a change's questions, bounded in what it reads;
+it is taken only when a secret finding above info is left to judge, which few commits have.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygit2
+
+from landwatch.review.change import Change, FileChange, blob_data
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.rules.base import RuleSet
+
+# A shorter value could be in some file by chance.
+SHORTEST = 8
+# What one walk may read. A file past MOST_BLOB_BYTES is data, not where a credential is copied
+# from; past MOST_TREE_BYTES or MOST_ENTRIES the walk stops, and what it did not read lowers
+# nothing. Past MOST_VALUES a commit's secrets are not asked about at all: they stay as found.
+MOST_BLOB_BYTES = 1 << 20
+MOST_TREE_BYTES = 64 << 20
+MOST_ENTRIES = 100_000
+MOST_VALUES = 64
+
+
+@dataclass
+class Holders:
+    """Where in the tree before the change each value asked about was first found, and
+    whether the walk read every file it meant to."""
+
+    paths: dict[bytes, str]
+    complete: bool
+
+
+def copied_told_at_info(
+    findings: list[Finding],
+    files: dict[str, FileChange],
+    change: Change,
+    rules: RuleSet,
+    notes: list[str],
+) -> list[Finding]:
+    """The findings, each secret one whose value the tree before the change already held
+    lowered to info and saying where it was; counted in `notes`."""
+    secret_rules = {rule.id for rule in rules.rules if rule.secret}
+    asked: list[tuple[Finding, bytes]] = []
+    texts: dict[str, dict[int, str]] = {}
+    for finding in findings:
+        if finding.rule not in secret_rules or finding.severity <= Severity.INFO:
+            continue
+        value = _value(finding, files, texts)
+        if value is not None and len(value) >= SHORTEST:
+            asked.append((finding, value))
+    if not asked or len(asked) > MOST_VALUES or change.tree_before is None:
+        return findings
+    holders = holders_of(change.repo, change.tree_before, {value for _, value in asked})
+    told = 0
+    for finding, value in asked:
+        where = holders.paths.get(value)
+        if where is not None:
+            finding.severity = Severity.INFO
+            finding.message += f" (already in {where} before the change: copied, not new)"
+            told += 1
+    if told:
+        notes.append(
+            f"{told} secret finding{'s' if told != 1 else ''} told at info: the tree before the "
+            "change already held the value (copied or moved, not new)"
+        )
+    if not holders.complete and told < len(asked):
+        notes.append(
+            "the tree before the change was too large to read whole for copied secrets; "
+            "the secrets it did not find there are told as new"
+        )
+    return findings
+
+
+def holders_of(
+    repo: pygit2.Repository,
+    tree: pygit2.Tree,
+    values: set[bytes],
+    *,
+    most_bytes: int = MOST_TREE_BYTES,
+    most_entries: int = MOST_ENTRIES,
+) -> Holders:
+    """Where in `tree` each of `values` is first found, reading each distinct blob once, none
+    past MOST_BLOB_BYTES, and no more than `most_bytes` and `most_entries` in all."""
+    paths: dict[bytes, str] = {}
+    left, seen = set(values), set[pygit2.Oid]()
+    read = entries = 0
+    pending: list[tuple[str, pygit2.Tree]] = [("", tree)]
+    while pending and left:
+        prefix, current = pending.pop()
+        for entry in current:
+            entries += 1
+            if entries > most_entries:
+                return Holders(paths, complete=False)
+            path = f"{prefix}{entry.name}"
+            if entry.type_str == "tree":
+                subtree = repo.get(entry.id)
+                if isinstance(subtree, pygit2.Tree):
+                    pending.append((f"{path}/", subtree))
+                continue
+            if entry.type_str != "blob" or entry.id in seen:
+                continue  # a submodule's commit, or content already read
+            seen.add(entry.id)
+            _, size = repo.odb.read_header(entry.id)
+            if size > MOST_BLOB_BYTES:
+                continue
+            if read + size > most_bytes:
+                return Holders(paths, complete=False)
+            read += size
+            data = blob_data(repo, entry.id) or b""
+            for value in [value for value in left if value in data]:
+                paths[value] = path
+                left.discard(value)
+    return Holders(paths, complete=True)
+
+
+def _value(
+    finding: Finding, files: dict[str, FileChange], texts: dict[str, dict[int, str]]
+) -> bytes | None:
+    """The value a secret finding is about, read again from its added line by its span."""
+    if finding.path is None or finding.line is None or finding.span is None:
+        return None
+    file = files.get(finding.path)
+    if file is None:
+        return None
+    if finding.path not in texts:
+        texts[finding.path] = {line.number: line.text for line in file.added_lines}
+    text = texts[finding.path].get(finding.line)
+    if text is None:
+        return None
+    start, end = finding.span
+    return text[start:end].encode("utf-8", "surrogatepass")

@@ -1,0 +1,46 @@
+"""A secret the tree before the change already held is no new leak (review.copied_secrets): a
+value copied into a new file is told at info, naming where it was; a new one beside it is not;
+the walk over the tree before stops at its bounds and then lowers nothing it did not see."""
+
+from __future__ import annotations
+
+from landwatch.review.change import open_repository, resolve
+from landwatch.review.copied_secrets import holders_of
+from support.repos import Repo
+from support.review import KEY_ID, OTHER_ID, review
+
+
+def test_a_value_copied_from_another_file_is_told_at_info_and_a_new_one_is_not(
+    repo: Repo,
+) -> None:
+    # undici copied its README, badge token and all, into a new page of its docs.
+    repo.land("readme", {"README.md": f"# app\n\naws_access_key_id = {KEY_ID}\n"}, hooks=False)
+    repo.land(
+        "docs",
+        {"docs/index.md": f"# app\n\naws_access_key_id = {KEY_ID}\nbackup_key = {OTHER_ID}\n"},
+        hooks=False,
+    )
+    report = review(repo)
+    told = {f.line: f for f in report.findings if f.rule.startswith("S")}
+    assert told[3].severity.name == "INFO"
+    assert "(already in README.md before the change: copied, not new)" in told[3].message
+    assert told[4].severity.name in ("WARNING", "ERROR") and "already" not in told[4].message
+    assert any(note.startswith("1 secret finding told at info") for note in report.notes)
+    assert all(KEY_ID not in note and OTHER_ID not in note for note in report.notes)
+
+
+def test_the_walk_finds_a_value_in_any_file_and_stops_at_its_bounds(repo: Repo) -> None:
+    files = {f"d{n}/f{n}.txt": f"{n}\n" * 100 for n in range(6)}
+    files["d5/f5.txt"] += f"{KEY_ID}\n"
+    files["copy/of/f5.txt"] = files["d5/f5.txt"]  # the same blob, read once: either path
+    repo.land("files", files, hooks=False)
+    git_repo = open_repository(repo.git_dir)
+    tree = resolve(git_repo, "HEAD").tree
+    value = KEY_ID.encode()
+    whole = holders_of(git_repo, tree, {value, OTHER_ID.encode()})
+    assert whole.complete and whole.paths[value] in ("d5/f5.txt", "copy/of/f5.txt")
+    assert OTHER_ID.encode() not in whole.paths
+    # Too little to read it all: what was not read finds nothing, and the walk says so.
+    cut = holders_of(git_repo, tree, {value}, most_bytes=100)  # each file is 200 bytes or more
+    assert not cut.complete and value not in cut.paths
+    assert not holders_of(git_repo, tree, {value}, most_entries=3).complete
