@@ -106,6 +106,14 @@ class FileChange:
             self._lines = self._change._read_lines(self)
         return self._lines
 
+    @property
+    def read_as_text(self) -> bool:
+        """Whether the change to the file was read as lines of text: not binary, and not left
+        unread (too large, past the line cap). Git keeps a text file's versions as deltas."""
+        if self._lines is None:  # reading the patch is what tells binary from text
+            self._lines = self._change._read_lines(self)
+        return not self.binary and self.unchecked_lines is None
+
     def new_content(self) -> bytes | None:
         """The committed content of the file (None when deleted, a submodule, too large, or
         not in the repository)."""
