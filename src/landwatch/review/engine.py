@@ -94,9 +94,7 @@ def review(
     )
     rules, problems = _rules(config)
     findings += [_config_finding(problem) for problem in (*config.problems, *problems)]
-    notes: list[str] = (
-        ['merge commit skipped (merges = "skip")'] if change.merge_not_reviewed else []
-    )
+    notes = ['merge commit skipped (merges = "skip")'] if change.merge_not_reviewed else []
     if standards is not None:
         notes += _apply_standards(rules, config, standards)
     notes += _apply_declared(rules, config, declared_standards(change))

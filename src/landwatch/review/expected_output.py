@@ -1,8 +1,8 @@
 """Expected output is data: a line inside a string literal that a test compares byte for byte
 (a Go raw string in a `_test.go` file, a triple-quoted string a Python test assigns or passes),
 in a snapshot file, or in a file `.gitattributes` has git keep byte for byte (`-text`), keeps
-its trailing whitespace on purpose; the rules that say so (their
-`spares_expected_output` attribute) report nothing there, and a note counts what was spared.
+its trailing whitespace on purpose; the rules that say so (their `spares_expected_output`
+attribute) report nothing there, and a note counts what was spared.
 
 The literals are found by one pass of a tokenizer over the committed file (comments, strings),
 linear in its size, and only for files a finding asks about.

@@ -154,7 +154,7 @@ _CONVENTIONAL = re.compile(
 # leaves them alone by default (@commitlint/is-ignored: merges, reverts, autosquash markers, a
 # version alone), and so does M005, with GitHub's "Merge commit from fork" (a security
 # advisory's merge), git's `Reapply "..."` and a version after a release word (`Bumped v5.8.0`,
-# `Release 2.1.0`). The project's standards are not learned from them either.
+# `Release 2.1.0`). Whether a project writes Conventional Commits is not read from them either.
 _WRITTEN_BY_TOOLS = re.compile(
     r"^(?:Merge (?:pull request|branch|tag|commit|remote-tracking branch)\b|Merge .*? into "
     r"|Merged (?:.*?(?:in|into) |PR )|Automatic merge|Auto-merged .*? into |[Rr]evert |Reapply \""
