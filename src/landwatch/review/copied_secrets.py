@@ -45,6 +45,8 @@ def copied_told_at_info(
 ) -> list[Finding]:
     """The findings, each secret one whose value the tree before the change already held
     lowered to info and saying where it was; counted in `notes`."""
+    if change.tree_before is None:
+        return findings  # a root commit: nothing was there before
     secret_rules = {rule.id for rule in rules.rules if rule.secret}
     asked: list[tuple[Finding, bytes]] = []
     texts: dict[str, dict[int, str]] = {}
@@ -54,7 +56,7 @@ def copied_told_at_info(
         value = _value(finding, files, texts)
         if value is not None and len(value) >= SHORTEST:
             asked.append((finding, value))
-    if not asked or len(asked) > MOST_VALUES or change.tree_before is None:
+    if not asked or len(asked) > MOST_VALUES:
         return findings
     holders = holders_of(change.repo, change.tree_before, {value for _, value in asked})
     told = 0
