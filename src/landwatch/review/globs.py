@@ -5,7 +5,10 @@ hashes that no person wrote line by line), and the paths of test inputs by conve
 from __future__ import annotations
 
 import fnmatch
+import functools
+import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 # Each manifest's lockfiles: what a package manager rewrites when the manifest's dependencies
 # change (the rule keeping lockfiles in step pairs them).
@@ -48,18 +51,46 @@ TEST_PATHS: tuple[str, ...] = (
 def matches_any(path: str, patterns: Iterable[str]) -> bool:
     """Path globs: `*.min.js` matches a file name at any depth; `vendor/**` everything under a
     directory of that name at any depth; a pattern with an inner `/` is anchored at the root."""
+    globs = _compiled(tuple(patterns))
     parts = path.split("/")
+    if globs.names is not None and globs.names.match(parts[-1]):
+        return True
+    if globs.anchored is not None and globs.anchored.match(path):
+        return True
+    if globs.directories is not None:
+        return any(globs.directories.match(part) for part in parts[:-1])
+    return False
+
+
+@dataclass(frozen=True)
+class _Globs:
+    """A list of globs as three regular expressions, by what each is matched against: a file's
+    name, the name of each directory above it, the whole path from the root."""
+
+    names: re.Pattern[str] | None
+    directories: re.Pattern[str] | None
+    anchored: re.Pattern[str] | None
+
+
+@functools.lru_cache(maxsize=512)
+def _compiled(patterns: tuple[str, ...]) -> _Globs:
+    """The globs compiled once per list (the review asks of the same few lists for every file),
+    each translated as fnmatch translates it, so a glob means what fnmatchcase says."""
+    names, directories, anchored = [], [], []
     for pattern in patterns:
         if pattern.endswith("/**"):
             directory = pattern[:-3].strip("/")
             if "/" in directory:
-                if fnmatch.fnmatchcase(path, directory + "/*"):
-                    return True
-            elif any(fnmatch.fnmatchcase(part, directory) for part in parts[:-1]):
-                return True
+                anchored.append(directory + "/*")
+            else:
+                directories.append(directory)
         elif "/" in pattern.strip("/"):
-            if fnmatch.fnmatchcase(path, pattern.lstrip("/")):
-                return True
-        elif fnmatch.fnmatchcase(parts[-1], pattern):
-            return True
-    return False
+            anchored.append(pattern.lstrip("/"))
+        else:
+            names.append(pattern)
+    return _Globs(_alternatives(names), _alternatives(directories), _alternatives(anchored))
+
+
+def _alternatives(globs: list[str]) -> re.Pattern[str] | None:
+    # fnmatch.translate ends each with \Z: every alternative must match to the end.
+    return re.compile("|".join(fnmatch.translate(glob) for glob in globs)) if globs else None
