@@ -118,22 +118,19 @@ class Standards:
         limit = self.subject_limit
         # The rules what was learned tunes, named as the listing names them.
         subjects, convention, sign_off = SubjectLength.id, ConventionalCommits.id, SignedOffBy.id
+        conventions = "as configured"
+        if self.writes_conventional_commits:
+            own = self.conventional_types
+            conventions = "on (the project writes them" + (
+                f"; its own types too: {', '.join(own)})" if own else ")"
+            )
         return [
             f"learned from {self.commits} commits up to {self.learned_at[:12]}:",
             f"  subjects: 98% are at most {self.subject_p98} characters; {subjects} reports past "
             f"{limit} (never below {SUBJECT_FLOOR})",
             f"  Conventional Commits: {self.conventional:.0%} of the newest "
             f"{min(self.commits, CONVENTION_SAMPLE)} subjects (a tool's left out); {convention} "
-            + (
-                "on (the project writes them"
-                + (
-                    f"; its own types too: {', '.join(own)})"
-                    if (own := self.conventional_types)
-                    else ")"
-                )
-                if self.writes_conventional_commits
-                else "as configured"
-            ),
+            f"{conventions}",
             f"  Signed-off-by: {self.signed_off:.0%} of those messages; {sign_off} "
             + ("on (the project signs off)" if self.signs_off else "as configured"),
         ]
@@ -166,8 +163,8 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
         # The share is of the subjects the rule would judge: a release tool's `v5.8.0`
         # neither follows the convention nor breaks it.
         judges = not written_by_tools(subject)
-        if judges:
-            types[conventional_type(subject) or ""] += 1
+        if judges and (kind := conventional_type(subject)) is not None:
+            types[kind] += 1
         if len(lengths) <= CONVENTION_SAMPLE:
             signed += bool(_SIGNED_OFF.search(message))
             if judges:
@@ -191,7 +188,7 @@ def _own_types(types: Counter[str], convention: ConventionalCommits) -> tuple[st
     """The types, beyond those the rule knows, that the sample used routinely."""
     known = {kind.lower() for kind in convention.option("types")}
     return tuple(
-        kind for kind, uses in types.most_common() if kind and kind not in known and uses >= ROUTINE
+        kind for kind, uses in types.most_common() if kind not in known and uses >= ROUTINE
     )
 
 

@@ -279,7 +279,8 @@ def tokens(text: str, anchors: Collection[bytes] | None = None) -> list[tuple[st
     for needle in _BY_NEEDLE if anchors is None else anchors:
         for token_format, anchor in _BY_NEEDLE.get(needle, ()):
             haystack = lowered if token_format.folded else text
-            # Every match starts with its anchor: try the pattern only where an anchor is.
+            # Every match holds its anchor: try the pattern only where an anchor is (from up
+            # to `reach` characters before it, where the anchor is a mark inside the token).
             at = haystack.find(anchor)
             while at >= 0:
                 match = _match_at(token_format, text, at)
