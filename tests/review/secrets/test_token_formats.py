@@ -5,10 +5,14 @@ short and one-case AWS secrets let through. Every token here is built by the tes
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from landwatch.review.secrets.scanning import masked
 from landwatch.review.secrets.token_formats import (
     FORMAT_LABELS,
+    TOKEN_NEEDLES,
+    TOKEN_NEEDLES_FOLDED,
     checksum_fails,
     jwt_well_formed,
     prefixed_tokens,
@@ -54,6 +58,28 @@ def test_an_aws_secret_key_is_one_of_mixed_case_beside_its_name() -> None:
 def test_only_the_anchors_given_are_looked_for() -> None:
     assert tokens(GITHUB, anchors=[b"AKIA"]) == []
     assert tokens(GITHUB, anchors=[b"ghp_"]) == [("GitHub personal access token", 0, len(GITHUB))]
+
+
+ANCHORS = sorted({needle.decode() for needle in (*TOKEN_NEEDLES, *TOKEN_NEEDLES_FOLDED)})
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(ANCHORS),
+            st.sampled_from(ANCHORS).map(str.upper),
+            st.sampled_from([GITHUB, AWS_ID, AWS_SECRET, STRIPE, "eyJhbGciOiJIUzI1NiJ9"]),
+            st.text("abcXYZ0189_-.:~= ", min_size=1, max_size=40),
+        ),
+        max_size=6,
+    )
+)
+def test_without_anchors_given_each_anchor_the_line_holds_is_looked_for(parts: list[str]) -> None:
+    """Looking for every format at once finds what looking for the line's anchors finds."""
+    text = "".join(parts)
+    every = [*TOKEN_NEEDLES, *TOKEN_NEEDLES_FOLDED]
+    assert tokens(text) == tokens(text, anchors=every)
 
 
 def test_a_mark_inside_a_token_finds_it_from_its_start() -> None:

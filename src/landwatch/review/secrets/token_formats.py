@@ -222,6 +222,10 @@ def _by_needle() -> dict[bytes, list[tuple[_Format, str]]]:
 _BY_NEEDLE = _by_needle()
 TOKEN_NEEDLES = tuple(anchor.encode() for f in _FORMATS if not f.folded for anchor in f.anchors)
 TOKEN_NEEDLES_FOLDED = tuple(anchor.encode() for f in _FORMATS if f.folded for anchor in f.anchors)
+# Each needle, as text, and whether it is looked for in the line's lower case (no needle is both).
+_ANCHOR_TESTS = tuple(
+    (needle, needle.decode(), needle in TOKEN_NEEDLES_FOLDED) for needle in _BY_NEEDLE
+)
 
 
 # GitHub's classic tokens and npm's end in six base62 characters: the CRC32 of the thirty
@@ -269,14 +273,26 @@ def _match_at(token_format: _Format, text: str, at: int) -> re.Match[str] | None
     return None
 
 
+def _anchors_in(text: str, lowered: str) -> list[bytes]:
+    """The anchors `text` holds, in the formats' order: a substring test each, so a line holding
+    none (most) tries no format at all."""
+    return [
+        needle
+        for needle, anchor, folded in _ANCHOR_TESTS
+        if anchor in (lowered if folded else text)
+    ]
+
+
 def tokens(text: str, anchors: Collection[bytes] | None = None) -> list[tuple[str, int, int]]:
     """(label, start, end) of every known token on a line, in order, overlaps dropped.
 
     `anchors`, when known, are the anchors the line holds: other formats need no look.
     """
     lowered = ascii_lower(text)
+    if anchors is None:
+        anchors = _anchors_in(text, lowered)
     found: list[tuple[int, int, str]] = []
-    for needle in _BY_NEEDLE if anchors is None else anchors:
+    for needle in anchors:
         for token_format, anchor in _BY_NEEDLE.get(needle, ()):
             haystack = lowered if token_format.folded else text
             # Every match holds its anchor: try the pattern only where an anchor is (from up
