@@ -101,6 +101,26 @@ def test_a_mark_inside_a_token_finds_it_from_its_start() -> None:
     assert tokens("eu01xx" + "5e9e4e8621f0259c297c2dd9e8dz8" + "NRAL") == []
 
 
+def test_google_oauth_discord_and_braintree_tokens_are_found_by_their_shape() -> None:
+    access = "ya29." + random_text("google-access", 60)
+    refresh = "1//0" + random_text("google-refresh", 60)
+    webhook = "8" + "40573916284" + "035271/" + random_text("discord-webhook", 68)
+    braintree = "access_token$production$" + "q7r2m9x4k8w3p6z1$" + "9f3a" * 8
+    for label, line, secret in (
+        ("Google OAuth access token", f'token = "{access}"', access),
+        ("Google OAuth refresh token", f"refresh_token: {refresh}", refresh),
+        ("Discord webhook URL", f"url = 'https://discord.com/api/webhooks/{webhook}'", webhook),
+        ("Braintree access token", f"BT={braintree}", braintree),
+    ):
+        at = line.index(secret)
+        assert tokens(line) == [(label, at, at + len(secret))], label
+    # Python's floor division, a token cut short, a webhook of a made-up id.
+    assert tokens("print(1//0)") == tokens("ya29.short") == []
+    assert (
+        tokens("https://discord.com/api/webhooks/123/" + random_text("discord-made-up", 68)) == []
+    )
+
+
 def test_every_format_has_a_label_of_its_own() -> None:
     assert len(set(FORMAT_LABELS)) == len(FORMAT_LABELS)
     assert {"GitHub personal access token", "AWS access key ID", "JSON Web Token"} <= set(

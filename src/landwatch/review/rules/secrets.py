@@ -125,11 +125,12 @@ class TokenFormat(SecretRule):
     """Credentials of a known format: the hundreds of provider formats of kingfisher's
     maintained rule set (kingfisher-secret-scanner), with landwatch's own few beside them: AWS
     key IDs (and secret keys next to an aws/secret name), GitHub, GitLab, Slack (tokens and
-    webhooks), Stripe live keys, Google API keys, JWTs, npm, PyPI, SendGrid, X (Twitter) bearer
-    tokens, Azure AD client secrets, Telegram bot tokens and New Relic keys, wherever they
-    stand (the rule set asks for a name beside some of these); JWTs wrapped in base64; and
-    tokens of no format known by name but of the shape services now give theirs, a short
-    lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`) and thirty random characters.
+    webhooks), Stripe live keys, Google API keys and OAuth tokens, JWTs, npm, PyPI, SendGrid, X
+    (Twitter) bearer tokens, Azure AD client secrets, Telegram bot tokens, New Relic keys,
+    Discord webhooks and Braintree access tokens, wherever they stand (the rule set asks for a
+    name beside some of these); JWTs wrapped in base64; and tokens of no format known by name
+    but of the shape services now give theirs, a short lower-case prefix (`whsec_`, `glrtr-`,
+    `sk-ant-api03-`) and thirty random characters.
 
     An error where the format is sure: a checksum that holds (GitHub's and npm's CRC32), a
     strict prefix, landwatch's own formats; a warning where it is only likely (the rule set's

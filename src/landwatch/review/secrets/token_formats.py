@@ -1,6 +1,6 @@
 """Tokens of known formats (AWS, GitHub, GitLab, Slack, Stripe, Google, JWT, npm, PyPI,
-SendGrid, X, Azure AD, Telegram, New Relic), each matched exactly where its literal anchor is,
-placeholders and cut-short ones let through.
+SendGrid, X, Azure AD, Telegram, New Relic, Discord webhooks, Braintree), each matched exactly
+where its literal anchor is, placeholders and cut-short ones let through.
 """
 
 from __future__ import annotations
@@ -118,6 +118,30 @@ _FORMATS = (
     _token("Stripe live secret key", "sk_live_", "[A-Za-z0-9]{24,}"),
     _token("Stripe live restricted key", "rk_live_", "[A-Za-z0-9]{24,}"),
     _token("Google API key", "AIza", "[0-9A-Za-z_-]{35}"),
+    # Google's OAuth 2.0 access tokens begin `ya29.`, its refresh tokens `1//` and a digit.
+    _token("Google OAuth access token", "ya29.", "[0-9A-Za-z_-]{20,}"),
+    _token("Google OAuth refresh token", "1//0", "[0-9A-Za-z_-]{40,}"),
+    # A Discord webhook's URL holds its token: whoever has it posts as the webhook.
+    _Format(
+        "Discord webhook URL",
+        tuple(
+            f"https://{host}/api/webhooks/"
+            for host in ("discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com")
+        ),
+        re.compile(
+            r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
+            rf"([0-9]{{17,20}}/[{_WORD}]{{60,68}})(?![{_WORD}])"
+        ),
+    ),
+    # Braintree's access tokens name their environment, the merchant and then the secret.
+    _Format(
+        "Braintree access token",
+        ("access_token$",),
+        re.compile(
+            r"(?<![A-Za-z0-9_$])"
+            r"(access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32})(?![A-Za-z0-9_$])"
+        ),
+    ),
     _Format(
         "JSON Web Token",
         ("eyJ",),
