@@ -18,12 +18,15 @@ import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchlib import timed_secret_rules
 from landwatch.review import engine
 from landwatch.review.change import open_repository, resolve
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.linters import NO_LINTERS
+from landwatch.review.secrets import provider_rules
 from landwatch.review.standards import learn, still_fresh
 
 LABELS = Path(__file__).with_name("real_history_labels.txt")
@@ -65,12 +68,20 @@ def read_labels(path: Path) -> dict[str, str]:
     return labels
 
 
-def review_all(
-    paths: list[Path], count: int
-) -> tuple[list[tuple[str, str, Finding]], int, list[float]]:
-    found: list[tuple[str, str, Finding]] = []
-    commits = 0
-    times: list[float] = []
+@dataclass
+class Reviewed:
+    """What reviewing the commits gave: findings, each review's time, the secret rules' time."""
+
+    found: list[tuple[str, str, Finding]] = field(default_factory=list)
+    commits: int = 0
+    times: list[float] = field(default_factory=list)
+    lines_checked: int = 0
+    secret_seconds: float = 0.0
+
+
+def review_all(paths: list[Path], count: int) -> Reviewed:
+    reviewed = Reviewed()
+    provider_rules.available()  # the rule set loaded once, before any review is timed
     for git_dir in paths:
         repo = name_of(git_dir)
         opened = open_repository(git_dir)  # opened once, as in the warm worker
@@ -80,12 +91,15 @@ def review_all(
             landed = resolve(opened, commit)
             if learned is None or not still_fresh(opened, landed, learned):
                 learned = learn(opened, landed)
-            started = time.perf_counter()
-            report = engine.review(git_dir, commit, linters=NO_LINTERS, standards=learned)
-            times.append(time.perf_counter() - started)
-            commits += 1
-            found += [(repo, commit, finding) for finding in report.findings]
-    return found, commits, times
+            with timed_secret_rules() as spent:
+                started = time.perf_counter()
+                report = engine.review(git_dir, commit, linters=NO_LINTERS, standards=learned)
+                reviewed.times.append(time.perf_counter() - started)
+            reviewed.secret_seconds += spent[0]
+            reviewed.lines_checked += report.lines_checked
+            reviewed.commits += 1
+            reviewed.found += [(repo, commit, finding) for finding in report.findings]
+    return reviewed
 
 
 def main() -> int:
@@ -97,7 +111,8 @@ def main() -> int:
         "--labels", type=Path, default=LABELS, help=f"labels file (bench/{LABELS.name})"
     )
     args = parser.parse_args()
-    found, commits, times = review_all(args.paths, args.commits)
+    reviewed = review_all(args.paths, args.commits)
+    found, commits, times = reviewed.found, reviewed.commits, reviewed.times
     labels = read_labels(args.labels)
     if args.unlabelled:
         for repo, commit, finding in found:
@@ -113,6 +128,11 @@ def main() -> int:
     print(
         f"{commits} commits of {len(args.paths)} repositories; review median "
         f"{statistics.median(times) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms"
+    )
+    per_thousand = reviewed.secret_seconds * 1000 / max(reviewed.lines_checked, 1)
+    print(
+        f"secret rules: {reviewed.secret_seconds:.2f} s for {reviewed.lines_checked} lines "
+        f"checked, {per_thousand:.3f} s per 1,000 lines"
     )
     print(f"{'rule':<8} {'severity':<8} {'count':>6} {'per 100':>8}")
     for (rule, severity), number in sorted(per_rule.items()):

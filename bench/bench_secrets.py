@@ -44,14 +44,12 @@ import tempfile
 import time
 import venv
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
 from unittest import mock
 
-from benchlib import git, new_repo
+from benchlib import git, new_repo, timed_secret_rules
 from landwatch.review import engine
 from landwatch.review.budget import Budget
 from landwatch.review.findings import Finding
@@ -182,30 +180,6 @@ def lay_out(repo: Path, examples: list[Example]) -> int:
 def secret_rule_ids() -> set[str]:
     classes, _ = all_rules()
     return {cls.id for cls in classes if cls.secret}
-
-
-@contextmanager
-def timed_secret_rules() -> Iterator[list[float]]:
-    """While inside, the seconds the secret rules spend on files' lines add up in the list (a
-    rule calling another's check_lines counted once)."""
-    spent, depth = [0.0], [0]
-    classes, _ = all_rules()
-    originals = {cls: cls.check_lines for cls in classes if cls.secret}  # type: ignore[attr-defined]
-    with ExitStack() as patches:
-        for cls, original in originals.items():
-
-            def timed(self: Any, file: Any, lines: Any, _original: Any = original) -> list[Any]:
-                started = time.perf_counter()
-                depth[0] += 1
-                try:
-                    return list(_original(self, file, lines))
-                finally:
-                    depth[0] -= 1
-                    if not depth[0]:
-                        spent[0] += time.perf_counter() - started
-
-            patches.enter_context(mock.patch.object(cls, "check_lines", timed))
-        yield spent
 
 
 def flagged_by_findings(

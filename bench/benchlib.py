@@ -13,7 +13,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
+from unittest import mock
+
+from landwatch.review.rules import all_rules
 
 IDENTITY = {
     "GIT_AUTHOR_NAME": "Bench",
@@ -114,3 +119,27 @@ def resident_kib(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1])
     return total
+
+
+@contextmanager
+def timed_secret_rules() -> Iterator[list[float]]:
+    """While inside, the seconds the secret rules spend on files' lines add up in the list (a
+    rule calling another's check_lines counted once)."""
+    spent, depth = [0.0], [0]
+    classes, _ = all_rules()
+    originals = {cls: cls.check_lines for cls in classes if cls.secret}  # type: ignore[attr-defined]
+    with ExitStack() as patches:
+        for cls, original in originals.items():
+
+            def timed(self: Any, file: Any, lines: Any, _original: Any = original) -> list[Any]:
+                started = time.perf_counter()
+                depth[0] += 1
+                try:
+                    return list(_original(self, file, lines))
+                finally:
+                    depth[0] -= 1
+                    if not depth[0]:
+                        spent[0] += time.perf_counter() - started
+
+            patches.enter_context(mock.patch.object(cls, "check_lines", timed))
+        yield spent
