@@ -109,6 +109,28 @@ MAKERS: dict[str, st.SearchStrategy[str]] = {
     "Stripe live secret key": chars(ALNUM, 24, 40).map(lambda v: "sk_live_" + v),
     "Stripe live restricted key": chars(ALNUM, 24, 40).map(lambda v: "rk_live_" + v),
     "Google API key": chars(WORD, 35).map(lambda v: "AIza" + v),
+    "Google OAuth access token": chars(WORD, 20, 120).map(lambda v: "ya29." + v),
+    "Google OAuth refresh token": chars(WORD, 40, 100).map(lambda v: "1//0" + v),
+    "Discord webhook URL": st.builds(
+        lambda host, webhook, token: f"https://{host}/api/webhooks/{webhook}/{token}",
+        st.sampled_from(["discord.com", "discordapp.com", "canary.discord.com"]),
+        st.integers(10**16, 10**20 - 1),
+        chars(WORD, 60, 68),
+    ),
+    "Discord bot token": st.builds(
+        lambda bot, stamp, hmac: (
+            base64.urlsafe_b64encode(str(bot).encode()).decode().rstrip("=") + f".{stamp}.{hmac}"
+        ),
+        st.integers(10**16, 10**20 - 1),
+        chars(WORD, 6),
+        chars(WORD, 27, 38),
+    ),
+    "Braintree access token": st.builds(
+        lambda kind, merchant, secret: f"access_token${kind}${merchant}${secret}",
+        st.sampled_from(["production", "sandbox"]),
+        chars(string.ascii_lowercase + string.digits, 16),
+        chars("0123456789abcdef", 32),
+    ),
     # A JWT's header and claims are JSON objects, encoded: what every library makes.
     "JSON Web Token": st.builds(
         lambda header, claims, signature: f"{json_part(header)}.{json_part(claims)}.{signature}",

@@ -66,6 +66,7 @@ def exactly(text: str, size: int) -> str:
 
 AWS_KEY_ID = "AKIA" + "QX7ZR4M2" * 2
 AWS_SECRET_KEY = exactly("Zq8/Wv7+Tu6Rs5Qp4On3Ml2Kj1Ih0Gf9Ed8Cb7Aa", 40)
+DISCORD_BOT_ID = base64.urlsafe_b64encode(b"640978231507194368").decode()
 TOKENS = [
     ("GitHub personal access token", GITHUB_TOKEN),
     ("GitHub OAuth access token", github_token("oauth", "gho_")),
@@ -87,6 +88,19 @@ TOKENS = [
         "SG." + exactly("Ab1Cd2Ef3Gh4Ij5Kl6Mn7O", 22) + "." + random_text("sendgrid", 43),
     ),
     ("AWS access key ID", AWS_KEY_ID),
+    ("Google OAuth access token", "ya29." + random_text("google-access", 60)),
+    ("Google OAuth refresh token", "1//0" + random_text("google-refresh", 60)),
+    (
+        "Braintree access token",
+        "access_token$production$"
+        + "q7r2m9x4k8w3p6z1$"
+        + random_text("bt", 32, "0123456789abcdef"),
+    ),
+    # A bot's id (18 digits) in base64, a timestamp and an HMAC.
+    (
+        "Discord bot token",
+        DISCORD_BOT_ID + "." + random_text("discord", 6) + "." + random_text("hmac", 38),
+    ),
 ]
 SLACK_WEBHOOK_PATH = "T0ABC1DEF/B0GHI2JKL/" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8"
 

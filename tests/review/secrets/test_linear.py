@@ -75,6 +75,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "marks inside tokens": repeated("0123Q~1234567:AAf0NRAL"),
     "mark runs": lambda size: "a" * size + "Q~" + "1" * size + ":AA",
     "many tokens": distinct_tokens,
+    # Discord's bot tokens, told by shape: a run of digits in base64, and parts without an end.
+    "digits in base64": repeated("MTIz"),
+    "bot token parts": repeated("MTIzNDU2Nzg5MDEyMzQ1Njc4.GxR4tq."),
     # Syntaxes tried at the end of every secret-like name, and literals compared to one.
     "compared literals": repeated('"a" == '),
     "elements": repeated('<token a="b">'),

@@ -4,6 +4,8 @@ short and one-case AWS secrets let through. Every token here is built by the tes
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +19,7 @@ from landwatch.review.secrets.token_formats import (
     jwt_well_formed,
     prefixed_tokens,
     tokens,
+    unanchored_tokens,
 )
 from support.tokens import GITHUB_TOKEN, random_text
 
@@ -119,6 +122,23 @@ def test_google_oauth_discord_and_braintree_tokens_are_found_by_their_shape() ->
     assert (
         tokens("https://discord.com/api/webhooks/123/" + random_text("discord-made-up", 68)) == []
     )
+
+
+def test_a_discord_bot_token_is_told_by_its_shape_and_the_bot_s_id_inside() -> None:
+    """No anchor: the first part must be base64 of 17 to 20 digits, the bot's id."""
+    hmac = random_text("discord-hmac", 38)
+    for bot_id in ("80351110224678912", "640978231507194368", "10294813959151003004"):
+        encoded = base64.urlsafe_b64encode(bot_id.encode()).decode().rstrip("=")
+        token = f"{encoded}.GxR4tq.{hmac}"
+        line = f'client.run("{token}")'
+        at = line.index(token)
+        assert unanchored_tokens(line) == [("Discord bot token", at, at + len(token))], bot_id
+        assert unanchored_tokens(f"x{token}") == []  # inside a longer word
+    not_an_id = base64.urlsafe_b64encode(b"6409782315071943x8").decode()
+    assert unanchored_tokens(f"{not_an_id}.GxR4tq.{hmac}") == []
+    # Three parts of base64url as code writes none: a chain of names, a version, a hash.
+    assert unanchored_tokens("self.assertEqual.called_once_with_these_arguments") == []
+    assert unanchored_tokens("MTIzNDU2Nzg5MDEyMzQ1Njc4.GxR4tq." + "x" * 38) == []
 
 
 def test_every_format_has_a_label_of_its_own() -> None:

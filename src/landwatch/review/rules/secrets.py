@@ -8,9 +8,10 @@ detectors are review.secrets'.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from itertools import accumulate
 from types import MappingProxyType
 
 from landwatch.review.change import FileChange, Line
@@ -42,6 +43,7 @@ from landwatch.review.secrets.token_formats import (
     jwt_well_formed,
     prefixed_tokens,
     tokens,
+    unanchored_tokens,
 )
 from landwatch.review.secrets.wrapped import JWT_ANCHOR, PEM_ANCHOR, wrapped_keys, wrapped_tokens
 
@@ -127,10 +129,11 @@ class TokenFormat(SecretRule):
     key IDs (and secret keys next to an aws/secret name), GitHub, GitLab, Slack (tokens and
     webhooks), Stripe live keys, Google API keys and OAuth tokens, JWTs, npm, PyPI, SendGrid, X
     (Twitter) bearer tokens, Azure AD client secrets, Telegram bot tokens, New Relic keys,
-    Discord webhooks and Braintree access tokens, wherever they stand (the rule set asks for a
-    name beside some of these); JWTs wrapped in base64; and tokens of no format known by name
-    but of the shape services now give theirs, a short lower-case prefix (`whsec_`, `glrtr-`,
-    `sk-ant-api03-`) and thirty random characters.
+    Discord bot tokens (their first part the bot's id in base64) and webhooks, and Braintree
+    access tokens, wherever they stand (the rule set asks for a name beside some of these); JWTs
+    wrapped in base64; and tokens of no format known by name but of the shape services now give
+    theirs, a short lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`) and thirty random
+    characters.
 
     An error where the format is sure: a checksum that holds (GitHub's and npm's CRC32), a
     strict prefix, landwatch's own formats; a warning where it is only likely (the rule set's
@@ -191,6 +194,7 @@ class TokenFormat(SecretRule):
             index: tokens(lines[index].text, anchors) for index, anchors in candidates.items()
         }
         _add_wrapped(lines, found)
+        _add_unanchored(lines, found)
         likely = _add_provided(lines, found) | _add_prefixed(lines, found)
         for index in sorted(found):
             in_order = sorted(found[index], key=lambda span: span[1])[:MOST_PER_LINE]
@@ -217,6 +221,20 @@ def _add_wrapped(lines: Sequence[Line], found: Located) -> None:
             for start, end in wrapped_tokens(lines[index].text)
         ]
         found[index] = sorted([*found.get(index, []), *wrapped], key=lambda span: span[1])
+
+
+def _add_unanchored(lines: Sequence[Line], found: Located) -> None:
+    """Tokens of formats with no literal anchor (Discord's bot tokens), looked for in one pass
+    over the file's lines joined: their pattern is rare, the lines holding one rarer still."""
+    texts = [line.text for line in lines]
+    joined = "\n".join(texts)
+    starts = [0, *accumulate(len(text) + 1 for text in texts)]
+    for label, start, end in unanchored_tokens(joined):
+        index = bisect_right(starts, start) - 1
+        at = starts[index]
+        known = found.get(index, [])
+        if not overlaps(known, start - at, end - at):
+            found[index] = sorted([*known, (label, start - at, end - at)], key=lambda span: span[1])
 
 
 def _add_provided(lines: Sequence[Line], found: Located) -> set[tuple[int, int]]:

@@ -17,6 +17,7 @@ from landwatch.review.secrets.token_formats import (
     TOKEN_NEEDLES_FOLDED,
     prefixed_tokens,
     tokens,
+    unanchored_tokens,
 )
 from landwatch.review.secrets.wrapped import wrapped_keys, wrapped_tokens
 
@@ -81,6 +82,7 @@ def detected_spans(text: str) -> tuple[tuple[int, int], ...]:
     if _TOKEN_SHAPED.search(text):
         found.extend(provider_spans(text))
         found.extend((start, end) for _, start, end in prefixed_tokens(text))
+        found.extend((start, end) for _, start, end in unanchored_tokens(text))
         found.extend(wrapped_keys(text))
         found.extend(wrapped_tokens(text))
     return tuple(dict.fromkeys(found))

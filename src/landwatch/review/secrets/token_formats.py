@@ -1,6 +1,7 @@
 """Tokens of known formats (AWS, GitHub, GitLab, Slack, Stripe, Google, JWT, npm, PyPI,
-SendGrid, X, Azure AD, Telegram, New Relic, Discord webhooks, Braintree), each matched exactly
-where its literal anchor is, placeholders and cut-short ones let through.
+SendGrid, X, Azure AD, Telegram, New Relic, Discord, Braintree), each matched exactly where its
+literal anchor is (Discord's bot tokens, which have none, by their shape), placeholders and
+cut-short ones let through.
 """
 
 from __future__ import annotations
@@ -192,8 +193,6 @@ _FORMATS = (
 )
 
 
-FORMAT_LABELS = tuple(token_format.label for token_format in _FORMATS)
-
 # A service's token as most now make them: a short lower-case prefix naming the service and the
 # kind (`whsec_`, `nfp_`, `glrtr-`, `sk-ant-api03-`), then thirty or more random characters.
 # Object ids with prefixes (Stripe's `cus_…`, `pi_…`) are shorter. Each match starts where a
@@ -233,6 +232,44 @@ def prefixed_tokens(text: str) -> list[tuple[str, int, int]]:
         if looks_generated(body) and shannon_entropy(body) >= 4.0 and not masked(text, match.end()):
             found.append((f"{PREFIXED_LABEL} ({match['prefix']})", match.start(), match.end()))
     return found
+
+
+# Discord bot tokens have no literal anchor: the bot's id (17 to 20 digits) in base64, a
+# timestamp of six characters and an HMAC of 27 to 38. Base64 of ASCII digits comes in groups
+# of four characters of these classes, so the id's encoding is checked as it is matched, and
+# decoded after; each match starts where a word does and is bounded, so a line costs one pass.
+DISCORD_BOT_LABEL = "Discord bot token"
+_DIGITS_IN_BASE64 = "[MNO][DTjz][AEIMQUYcgk][w-z0-5]"
+_DISCORD_BOT_TOKEN = re.compile(
+    rf"(?<![{_WORD}.])((?:{_DIGITS_IN_BASE64}){{5,6}}+[{_WORD}]{{0,3}}\.[{_WORD}]{{6}}"
+    rf"\.[{_WORD}]{{27,38}})(?![{_WORD}.])"
+)
+
+
+def _discord_bot_id(encoded: str) -> bool:
+    """Whether the first part of a Discord bot token decodes to a bot's id: 17 to 20 digits."""
+    try:
+        decoded = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
+    except (ValueError, binascii.Error):
+        return False
+    return decoded.isdigit() and 17 <= len(decoded) <= 20
+
+
+def unanchored_tokens(text: str) -> list[tuple[str, int, int]]:
+    """(label, start, end) of each token of a format with no literal anchor, told by its whole
+    shape: Discord bot tokens, whose first part must decode to the bot's id."""
+    found = []
+    for match in _DISCORD_BOT_TOKEN.finditer(text):
+        value = match[1]
+        if not _discord_bot_id(value.partition(".")[0]):
+            continue
+        if placeholder_token(value) or masked(text, match.end(1)):
+            continue
+        found.append((DISCORD_BOT_LABEL, match.start(1), match.end(1)))
+    return found
+
+
+FORMAT_LABELS = (*(token_format.label for token_format in _FORMATS), DISCORD_BOT_LABEL)
 
 
 def _by_needle() -> dict[bytes, list[tuple[_Format, str]]]:
