@@ -119,7 +119,7 @@ _FORMATS = (
     _token("Stripe live secret key", "sk_live_", "[A-Za-z0-9]{24,}"),
     _token("Stripe live restricted key", "rk_live_", "[A-Za-z0-9]{24,}"),
     _token("Google API key", "AIza", "[0-9A-Za-z_-]{35}"),
-    # Google's OAuth 2.0 access tokens begin `ya29.`, its refresh tokens `1//` and a digit.
+    # Google's OAuth 2.0 access tokens begin `ya29.`, its refresh tokens `1//0`.
     _token("Google OAuth access token", "ya29.", "[0-9A-Za-z_-]{20,}"),
     _token("Google OAuth refresh token", "1//0", "[0-9A-Za-z_-]{40,}"),
     # A Discord webhook's URL holds its token: whoever has it posts as the webhook.
@@ -238,7 +238,7 @@ def prefixed_tokens(text: str) -> list[tuple[str, int, int]]:
 # timestamp of six characters and an HMAC of 27 to 38. Base64 of ASCII digits comes in groups
 # of four characters of these classes, so the id's encoding is checked as it is matched, and
 # decoded after; each match starts where a word does and is bounded, so a line costs one pass.
-DISCORD_BOT_LABEL = "Discord bot token"
+_DISCORD_BOT_LABEL = "Discord bot token"
 _DIGITS_IN_BASE64 = "[MNO][DTjz][AEIMQUYcgk][w-z0-5]"
 _DISCORD_BOT_TOKEN = re.compile(
     rf"(?<![{_WORD}.])((?:{_DIGITS_IN_BASE64}){{5,6}}+[{_WORD}]{{0,3}}\.[{_WORD}]{{6}}"
@@ -265,11 +265,11 @@ def unanchored_tokens(text: str) -> list[tuple[str, int, int]]:
             continue
         if placeholder_token(value) or masked(text, match.end(1)):
             continue
-        found.append((DISCORD_BOT_LABEL, match.start(1), match.end(1)))
+        found.append((_DISCORD_BOT_LABEL, match.start(1), match.end(1)))
     return found
 
 
-FORMAT_LABELS = (*(token_format.label for token_format in _FORMATS), DISCORD_BOT_LABEL)
+FORMAT_LABELS = (*(token_format.label for token_format in _FORMATS), _DISCORD_BOT_LABEL)
 
 
 def _by_needle() -> dict[bytes, list[tuple[_Format, str]]]:
