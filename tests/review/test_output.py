@@ -20,6 +20,7 @@ from rich.console import Console
 from landwatch import layout, report_store
 from landwatch.review import engine, notes, output
 from landwatch.review.report import Report
+from landwatch.review.rules.message import BodyLineLength
 from landwatch.review.secrets.scanning import placeholder_token, shannon_entropy
 from landwatch.review.secrets.token_formats import FORMAT_LABELS
 from support.daemon import run_reviewer
@@ -73,6 +74,14 @@ def json_part(value: dict[str, str]) -> str:
     return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
 
 
+def url_holding(
+    start: str | st.SearchStrategy[str], secret: st.SearchStrategy[str]
+) -> st.SearchStrategy[str]:
+    """A URL whose path is the secret: the stand-in test is the secret's, not the whole URL's."""
+    starts = st.just(start) if isinstance(start, str) else start
+    return st.builds(str.__add__, starts, secret.filter(lambda path: not placeholder_token(path)))
+
+
 # One maker per token format the detectors know (a new format without one fails below).
 MAKERS: dict[str, st.SearchStrategy[str]] = {
     "AWS access key ID": st.builds(
@@ -100,22 +109,26 @@ MAKERS: dict[str, st.SearchStrategy[str]] = {
         st.integers(1, 10**12),
         chars(ALNUM + "-", 10, 40),
     ),
-    "Slack webhook URL": st.builds(
-        lambda a, b, c: f"https://hooks.slack.com/services/{a}/{b}/{c}",
-        chars(ALNUM, 9),
-        chars(ALNUM, 11),
-        chars(ALNUM, 24),
+    "Slack webhook URL": url_holding(
+        "https://hooks.slack.com/services/",
+        st.builds(
+            lambda a, b, c: f"{a}/{b}/{c}", chars(ALNUM, 9), chars(ALNUM, 11), chars(ALNUM, 24)
+        ),
     ),
     "Stripe live secret key": chars(ALNUM, 24, 40).map(lambda v: "sk_live_" + v),
     "Stripe live restricted key": chars(ALNUM, 24, 40).map(lambda v: "rk_live_" + v),
     "Google API key": chars(WORD, 35).map(lambda v: "AIza" + v),
     "Google OAuth access token": chars(WORD, 20, 120).map(lambda v: "ya29." + v),
     "Google OAuth refresh token": chars(WORD, 40, 100).map(lambda v: "1//0" + v),
-    "Discord webhook URL": st.builds(
-        lambda host, webhook, token: f"https://{host}/api/webhooks/{webhook}/{token}",
-        st.sampled_from(["discord.com", "discordapp.com", "canary.discord.com"]),
-        st.integers(10**16, 10**20 - 1),
-        chars(WORD, 60, 68),
+    "Discord webhook URL": url_holding(
+        st.sampled_from(["discord.com", "discordapp.com", "canary.discord.com"]).map(
+            lambda host: f"https://{host}/api/webhooks/"
+        ),
+        st.builds(
+            lambda webhook, token: f"{webhook}/{token}",
+            st.integers(10**16, 10**20 - 1),
+            chars(WORD, 60, 68),
+        ),
     ),
     "Discord bot token": st.builds(
         lambda bot, stamp, hmac: (
@@ -199,6 +212,7 @@ def leaky(tmp_path_factory: pytest.TempPathFactory) -> Repo:
 # A secret the detectors can only know by its name beside it is tested with that name.
 CONTEXT = {"AWS secret access key": "aws_secret_access_key = {}"}
 LANDED = itertools.count()
+BODY_LIMIT = BodyLineLength().option("max_length")
 
 
 @settings(
@@ -226,7 +240,9 @@ def test_no_output_shows_a_token_of_any_format(
     oid = leaky.land(message, files, hooks=False)
     report = engine.review(leaky.git_dir, oid, linters=TRUST_ANY)
     shown = {f.rule for f in report.findings}
-    assert {"S002", "P001", "M003", "echo"} <= shown, shown
+    # M003 lets through a line holding a URL too long to wrap: a webhook's, say.
+    unwrappable = "://" in token and len(token) > BODY_LIMIT
+    assert {"S002", "P001", "echo"} | ({"M003"} if not unwrappable else set()) <= shown, shown
     for text in every_output(leaky, report):
         assert token not in text
 
