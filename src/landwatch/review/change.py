@@ -102,17 +102,20 @@ class FileChange:
 
     @property
     def added_lines(self) -> list[Line]:
-        if self._lines is None:
-            self._lines = self._change._read_lines(self)
-        return self._lines
+        return self._read_patch()
 
     @property
     def read_as_text(self) -> bool:
         """Whether the change to the file was read as lines of text: not binary, and not left
         unread (too large, past the line cap). Git keeps a text file's versions as deltas."""
-        if self._lines is None:  # reading the patch is what tells binary from text
-            self._lines = self._change._read_lines(self)
+        self._read_patch()  # reading the patch is what tells binary from text
         return not self.binary and self.unchecked_lines is None
+
+    def _read_patch(self) -> list[Line]:
+        """The added lines, read from the patch the first time anything asks."""
+        if self._lines is None:
+            self._lines = self._change._read_lines(self)
+        return self._lines
 
     def new_content(self) -> bytes | None:
         """The committed content of the file (None when deleted, a submodule, too large, or
