@@ -227,9 +227,11 @@ def _add_unanchored(lines: Sequence[Line], found: Located) -> None:
     """Tokens of formats with no literal anchor (Discord's bot tokens), looked for in one pass
     over the file's lines joined: their pattern is rare, the lines holding one rarer still."""
     texts = [line.text for line in lines]
-    joined = "\n".join(texts)
+    tokens_found = unanchored_tokens("\n".join(texts))
+    if not tokens_found:
+        return  # most files: no line's place needs working out
     starts = [0, *accumulate(len(text) + 1 for text in texts)]
-    for label, start, end in unanchored_tokens(joined):
+    for label, start, end in tokens_found:
         index = bisect_right(starts, start) - 1
         at = starts[index]
         known = found.get(index, [])
