@@ -45,7 +45,7 @@ def test_the_root_configuration_and_what_config_names_are_pinned(repo: Repo) -> 
         ("eslint.config.mjs", ""),
         ("gone.cfg", "not in the tree"),
         ("pyproject.toml", "its [tool] tables"),
-        ("setup.cfg", "not a regular file: not given"),
+        ("setup.cfg", "a link to /etc/passwd, outside the tree"),
         ("tools/plugin.py", ""),
     ]
     assert found.given() == {

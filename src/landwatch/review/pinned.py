@@ -4,7 +4,7 @@ they are given, so that a change to any of it asks for trust again (landwatch.tr
 
 The files pinned: each file at the root of the tree with a name of CONFIGURATION (pyproject.toml
 by its `[tool]` tables, so a new version number asks nothing), and each path a committed linter
-names in `config`. Linters are given exactly these and the file they lint (review.workspace).
+names in `config`. Linters are given exactly these and the file they lint (wall.workspace).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import posixpath
 import re
 import tomllib
 from collections.abc import Iterable
@@ -42,7 +43,7 @@ CONFIGURATION = (
 )
 # Names that tools take as code or configuration wherever they are, besides CONFIGURATION and
 # every hidden file (.npmrc, .yarnrc.yml, .babelrc): a file being linted with such a name is
-# written for its linter only where it is pinned (review.workspace gives it on stdin only).
+# written for its linter only where it is pinned (wall.workspace gives it on stdin only).
 CODE = (
     *("conftest.py", "package.json", "Gemfile", "*.gemspec", "mise.toml", "*.config.js"),
     *("*.config.cjs", "*.config.mjs", "*.config.ts", "*.config.mts", "*.config.cts"),
@@ -58,6 +59,9 @@ class PinnedFile:
     oid: str | None  # its blob, to show what changed since; None: not in the tree
     data: bytes | None  # what linters are given; None: not given (`why` says why)
     why: str = ""
+    # A link: the path its target is in the tree, and that file's blob (None: outside it, or
+    # no file there).
+    target: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -94,26 +98,64 @@ def _configuration(name: str) -> bool:
 
 
 def pinned_file(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> PinnedFile:
-    """A file of `tree` as an approval pins it: its content when it is a regular file no larger
-    than MAX_PINNED_BYTES, else none and why."""
+    """A file of `tree` as an approval pins it: by its blob whatever its size (its content
+    given when a regular file no larger than MAX_PINNED_BYTES), a link by its target and the
+    target's blob."""
     try:
         entry = tree[path]
     except (KeyError, ValueError):
         return PinnedFile(path, None, None, "not in the tree")
     oid = str(entry.id)
+    if entry.filemode == FileMode.LINK:
+        return _link(tree, path, oid)
     if entry.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
-        # A link's target is outside what was approved; a directory is not a file.
         return PinnedFile(path, oid, None, "not a regular file: not given")
     try:
         size = repo.odb.read_header(entry.id)[1]
     except (KeyError, pygit2.GitError):
         return PinnedFile(path, oid, None, MISSING_CONTENT)
     if size > MAX_PINNED_BYTES:
-        return PinnedFile(path, oid, None, f"{size:,} bytes, too large: not given")
+        return PinnedFile(path, oid, None, f"{size:,} bytes, too large to give: pinned by its blob")
     data = blob_data(repo, entry.id)
     if data is None:
         return PinnedFile(path, oid, None, MISSING_CONTENT)
     return PinnedFile(path, oid, data, "its [tool] tables" if path == PYPROJECT else "")
+
+
+def _link(tree: pygit2.Tree, path: str, oid: str) -> PinnedFile:
+    """A link, pinned by where it points and by what is there (its target re-pointed, or the
+    file it points to changed, is a new approval); never given (its target may be outside)."""
+    resolved = _resolve_link(tree, path)
+    if resolved is None:
+        return PinnedFile(path, oid, None, f"a link to {_link_text(tree, path)}, outside the tree")
+    return PinnedFile(path, oid, None, f"a link to {resolved[0]}: not given", resolved)
+
+
+def _link_text(tree: pygit2.Tree, path: str) -> str:
+    entry = tree[path]
+    return entry.data.decode("utf-8", "replace") if isinstance(entry, pygit2.Blob) else ""
+
+
+def _resolve_link(tree: pygit2.Tree, path: str, hops: int = 8) -> tuple[str, str] | None:
+    """Where the link at `path` leads within the tree, following links (at most `hops`):
+    (the path, its blob), or None when it leaves the tree or leads nowhere."""
+    repo_path = path
+    for _ in range(hops):
+        entry = tree[repo_path]
+        if entry.filemode != FileMode.LINK:
+            if entry.filemode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
+                return repo_path, str(entry.id)
+            return None
+        target = _link_text(tree, repo_path)
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(repo_path), target))
+        if target.startswith("/") or joined == ".." or joined.startswith("../"):
+            return None
+        try:
+            tree[joined]
+        except (KeyError, ValueError):
+            return None
+        repo_path = joined
+    return None
 
 
 def describe(linter: LinterConfig) -> list[Any]:
@@ -139,9 +181,14 @@ def _digest(linters: tuple[LinterConfig, ...], files: tuple[PinnedFile, ...]) ->
 
 def content_digest(file: PinnedFile) -> str | None:
     """The digest of what is pinned of a file: its bytes; of pyproject.toml, its `[tool]` tables
-    but landwatch's own (its linters are pinned as linters), when it can be read."""
+    but landwatch's own (its linters are pinned as linters), when it can be read; of a file not
+    given (too large, a link), its blob, and a link's target's blob."""
     if file.data is None:
-        return None
+        if file.oid is None:
+            return None
+        if file.target is None:
+            return file.oid
+        return f"{file.oid} -> {file.target[0]} {file.target[1]}"
     if file.path == PYPROJECT:
         try:
             tools = tomllib.loads(file.data.decode("utf-8")).get("tool", {})

@@ -1,6 +1,8 @@
-"""What a landed tree declares to its hook managers, read statically: `.pre-commit-config.yaml`
-(pre-commit and prek) and `lefthook.yml`, the hooks they run at the pre-commit stage, and the
-repository files a local hook executes (what an approval pins of them: review.project_hooks.pin).
+"""What a landed tree declares to its hook managers, read statically: pre-commit's format
+(`.pre-commit-config.yaml`, prek's `prek.toml` and nested configurations) and lefthook's (its main
+file, local files and what it extends, review.project_hooks.sources says where), the hooks they
+run at the pre-commit stage, the remote hooks' repositories and revs, and the repository files a
+local hook executes (what an approval pins of them: review.project_hooks.pin).
 
 Nothing here runs anything; a configuration that cannot be read says why in one line.
 """
@@ -8,34 +10,36 @@ Nothing here runs anything; a configuration that cannot be read says why in one 
 from __future__ import annotations
 
 import enum
+import json
 import posixpath
+import re
 import shlex
+import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pygit2
 import yaml
 from pygit2.enums import FileMode
 
-from landwatch.review.documents import load_yaml
+from landwatch.review.documents import load_yaml, without_comments
 from landwatch.review.pinned import pinned_file
+from landwatch.review.project_hooks import sources
+from landwatch.review.project_hooks.sources import PRE_COMMIT_CONFIGS, Tree
 
-PRE_COMMIT_CONFIGS = (".pre-commit-config.yaml", ".pre-commit-config.yml")
-LEFTHOOK_CONFIGS = ("lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml")
-# lefthook merges these over the main configuration when they are there (usually not committed).
-LEFTHOOK_LOCAL = (
-    "lefthook-local.yml",
-    ".lefthook-local.yml",
-    "lefthook-local.yaml",
-    ".lefthook-local.yaml",
-)
+__all__ = ["PRE_COMMIT_CONFIGS", "Family", "HookSpec", "ManagerConfig", "declared"]
+
 # What a configuration may hold before the rest is not read: a hostile one (a YAML alias bomb
 # repeats one mapping endlessly) costs a bounded walk.
 MAX_HOOKS = 500
 MAX_WORDS = 64
+MAX_FILES = 64  # configuration files of one family read for their hooks
 # The stage landwatch runs (pre-commit's old name for it is `commit`).
 STAGES = ("pre-commit", "commit")
+# Where pre-commit looks for a repository of hooks on this machine rather than a remote's: a
+# path (`repo: .`, `../hooks`), not a URL. Its code is the repository's, as it is at each build.
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*://|^[^/:]+@[^/:]+:")
 
 
 class Family(enum.StrEnum):
@@ -53,6 +57,15 @@ class HookSpec:
     name: str
     entry: str  # what it runs (with its arguments)
     where: str  # `local`, or the repository and the revision its code comes from
+    source: str = ""  # the configuration file that declares it, when not the family's root
+
+
+@dataclass(frozen=True)
+class Remote:
+    """A repository of hooks a configuration names, and the rev written for it."""
+
+    url: str
+    rev: str
 
 
 @dataclass(frozen=True)
@@ -63,83 +76,160 @@ class ManagerConfig:
     path: str
     hooks: tuple[HookSpec, ...] = ()
     executed: tuple[str, ...] = ()  # repository files a local hook executes
-    read: tuple[str, ...] = ()  # other configuration files the manager merges in
+    read: tuple[str, ...] = ()  # other configuration files the manager reads or merges in
     problem: str | None = None  # why it cannot be read (then nothing of it runs)
+    remotes: tuple[Remote, ...] = ()  # pre-commit's remote repositories of hooks
+    local_code: tuple[str, ...] = ()  # repositories of hooks on this machine (`repo: .`)
 
     def describe(self) -> tuple[str, ...]:
         """A line per hook, as `landwatch trust` shows it and an approval keeps it."""
-        return tuple(f"{self.path}: {hook.id}: {hook.entry}  [{hook.where}]" for hook in self.hooks)
+        return tuple(
+            f"{hook.source or self.path}: {hook.id}: {hook.entry}  [{hook.where}]"
+            for hook in self.hooks
+        )
+
+
+def is_local_path(url: str) -> bool:
+    """Whether a hook repository is a path on this machine (`.`, `../hooks`, `/srv/hooks`),
+    which pre-commit clones as it is when it builds, rather than a remote at a rev."""
+    return url not in ("local", "meta") and _URL.match(url) is None
 
 
 def declared(repo: pygit2.Repository, tree: pygit2.Tree) -> list[ManagerConfig]:
-    """The hook managers' configurations at the root of `tree` (the first of each family's
-    names, as the tools look for them), in the order pre-commit, lefthook."""
+    """The hook managers' configurations of `tree` (where the tools look for them), in the order
+    pre-commit, lefthook: each its root file, every other file it reads, their hooks."""
+    seen = Tree(tree)
     found = []
-    for family, names in (
-        (Family.PRE_COMMIT, PRE_COMMIT_CONFIGS),
-        (Family.LEFTHOOK, LEFTHOOK_CONFIGS),
-    ):
-        name = next((name for name in names if name in tree), None)
-        if name is not None:
-            found.append(_read(repo, tree, family, name))
+    root = sources.pre_commit_root(seen)
+    if root is not None:
+        others = sources.pre_commit_others(seen, root)
+        found.append(_family(repo, seen, Family.PRE_COMMIT, root, others))
+    root = sources.lefthook_root(seen)
+    if root is not None:
+        found.append(
+            _family(repo, seen, Family.LEFTHOOK, root, sources.lefthook_others(seen, root))
+        )
     return found
 
 
 def declares_hooks(tree: pygit2.Tree) -> bool:
     """Whether `tree` has a configuration of a hook manager at its root (nothing is read)."""
-    return any(name in tree for name in (*PRE_COMMIT_CONFIGS, *LEFTHOOK_CONFIGS))
+    seen = Tree(tree)
+    return sources.pre_commit_root(seen) is not None or sources.lefthook_root(seen) is not None
 
 
-def _read(repo: pygit2.Repository, tree: pygit2.Tree, family: Family, path: str) -> ManagerConfig:
+def _family(
+    repo: pygit2.Repository, tree: Tree, family: Family, root: str, others: list[str]
+) -> ManagerConfig:
+    """The root file of a family and every other it reads, each read for its hooks."""
+    read = [root, *others]
+    hooks: list[tuple[HookSpec, list[str], str]] = []
+    remotes: list[Remote] = []
+    local_code: list[str] = []
+    problems = []
+    extra_scripts: list[str] = []
+    index = 0
+    while index < len(read) and index < MAX_FILES:
+        path = read[index]
+        index += 1
+        document, problem = _document(repo, tree.tree, path)
+        if document is None:
+            problems.append(problem or f"{path} cannot be read")
+            continue
+        source = "" if path == root else path
+        if family is Family.PRE_COMMIT:
+            for spec, words, where in _pre_commit_hooks(document, posixpath.dirname(path)):
+                hooks.append((replace(spec, source=source), words, where))
+            remotes += _remotes(document)
+            local_code += [url for url in _urls(document) if is_local_path(url)]
+        else:
+            for spec, words, where in _lefthook_hooks(document):
+                hooks.append((replace(spec, source=source), words, where))
+            extra_scripts += _lefthook_scripts(tree.tree, document)
+            extends = sources.extended(tree, _words(document.get("extends")))
+            read += [more for more in extends if more not in read]
+    if tree.cut:
+        problems.append(
+            f"the tree has more than {sources.MAX_ENTRIES:,} entries: configurations below the "
+            "root could not all be found"
+        )
+    executed = sorted(
+        {path for _, words, where in hooks for path in _repository_paths(tree.tree, words, where)}
+        | set(extra_scripts)
+    )
+    return ManagerConfig(
+        family,
+        root,
+        tuple(spec for spec, _, _ in hooks),
+        tuple(executed),
+        tuple(read[1:]),
+        "; ".join(problems) if problems else None,
+        tuple(dict.fromkeys(remotes)),
+        tuple(dict.fromkeys(local_code)),
+    )
+
+
+def _document(
+    repo: pygit2.Repository, tree: pygit2.Tree, path: str
+) -> tuple[dict[Any, Any] | None, str | None]:
+    """A configuration file read as its extension says (YAML, TOML, JSON, JSON with comments)."""
     data = pinned_file(repo, tree, path).data
     if data is None:
-        return ManagerConfig(family, path, problem=f"{path} is not a regular file under 1 MB")
+        return None, f"{path} is not a regular file under 1 MB"
+    kind = path.rpartition(".")[2]
+    form = {"toml": "TOML", "json": "JSON", "jsonc": "JSON"}.get(kind, "YAML")
     try:
-        document = load_yaml(data)
-    except (yaml.YAMLError, RecursionError, ValueError) as error:
+        if kind == "toml":
+            document: Any = tomllib.loads(data.decode("utf-8"))
+        elif kind in ("json", "jsonc"):
+            document = json.loads(without_comments(data))
+        else:
+            document = load_yaml(data)
+    except (yaml.YAMLError, tomllib.TOMLDecodeError, ValueError, RecursionError) as error:
         said = str(error).strip().splitlines() or ["unreadable"]
-        return ManagerConfig(family, path, problem=f"{path} is not YAML: {said[0][:200]}")
+        return None, f"{path} is not {form}: {said[0][:200]}"
     if not isinstance(document, dict):
-        return ManagerConfig(family, path, problem=f"{path} is not a mapping")
-    if family is Family.PRE_COMMIT:
-        hooks = list(_pre_commit_hooks(document))
-    else:
-        hooks = list(_lefthook_hooks(document))
-    executed = sorted(
-        {path for _, words, root in hooks for path in _repository_paths(tree, words, root)}
-    )
-    read: list[str] = []
-    if family is Family.LEFTHOOK:
-        executed = sorted({*executed, *_lefthook_scripts(tree, document)})
-        read = [
-            name
-            for name in (*LEFTHOOK_LOCAL, *_words(document.get("extends")))
-            if _is_file(tree, name)
-        ]
-    return ManagerConfig(
-        family, path, tuple(spec for spec, _, _ in hooks), tuple(executed), tuple(read)
-    )
+        return None, f"{path} is not a mapping"
+    return document, None
 
 
 def _is_file(tree: pygit2.Tree, path: str) -> bool:
+    """A file or a link of the tree (a link is pinned by its target: review.pinned)."""
     try:
-        return tree[path].filemode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE)
+        return tree[path].filemode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE, FileMode.LINK)
     except (KeyError, ValueError):
         return False
+
+
+def _remotes(document: dict[Any, Any]) -> Iterator[Remote]:
+    for repository in _mappings(document.get("repos")):
+        url = _text(repository.get("repo"))
+        if url not in ("local", "meta") and not is_local_path(url):
+            yield Remote(url, _text(repository.get("rev")))
+
+
+def _urls(document: dict[Any, Any]) -> Iterator[str]:
+    for repository in _mappings(document.get("repos")):
+        yield _text(repository.get("repo"))
 
 
 # --- pre-commit's format ---
 
 
-def _pre_commit_hooks(document: dict[Any, Any]) -> Iterator[tuple[HookSpec, list[str], str]]:
-    """(the hook, the words it runs, the directory they are relative to) of each hook the
-    pre-commit stage runs; a remote hook's words are its repository's, not this one's."""
+def _pre_commit_hooks(
+    document: dict[Any, Any], base: str = ""
+) -> Iterator[tuple[HookSpec, list[str], str]]:
+    """(the hook, the words it runs, the directory they are relative to: the configuration's
+    own, prek's project) of each hook the pre-commit stage runs; a remote hook's words are its
+    repository's, not this one's; a repository of hooks on this machine is local code."""
     default = _stages(document.get("default_stages"))
     count = 0
     for repository in _mappings(document.get("repos")):
         url = _text(repository.get("repo"))
         local = url in ("local", "meta")
         where = url if local else f"{url} at {_text(repository.get('rev')) or '(no rev)'}"
+        if is_local_path(url):
+            where = f"{url}: local code, as each landing has it"
         for hook in _mappings(repository.get("hooks")):
             count += 1
             if count > MAX_HOOKS:
@@ -156,7 +246,7 @@ def _pre_commit_hooks(document: dict[Any, Any]) -> Iterator[tuple[HookSpec, list
             words = _split(entry) if url == "local" else []
             shown_entry = entry or "(as its repository defines it)"
             spec = HookSpec(identifier, _text(hook.get("name")) or identifier, shown_entry, shown)
-            yield spec, words, ""
+            yield spec, words, base
 
 
 def _stages(value: Any) -> list[str]:

@@ -1,0 +1,119 @@
+"""Where each hook manager reads configuration in a landed tree, every spelling and place it
+looks (seen with pre-commit 4.7, prek 0.5.11 and lefthook 2.2.2), so that trust pins all of it:
+
+- pre-commit: `.pre-commit-config.yaml` (or `.yml`) at the root;
+- prek: `prek.toml` before those, and in workspace mode every one of the three names below the
+  root too, each running on the files below it;
+- lefthook: the first of its main files (`lefthook.yml`, `.lefthook.yml`, `.config/lefthook.yml`,
+  and the `.yaml`, `.toml`, `.json`, `.jsonc` spellings), merged with every `-local` file of those
+  spellings and places, and with what `extends:` names (globs expanded, in any of them).
+
+Nothing here runs anything; the tree is walked once, boundedly.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+from collections.abc import Iterator
+
+import pygit2
+from pygit2.enums import FileMode
+
+PRE_COMMIT_CONFIGS = (".pre-commit-config.yaml", ".pre-commit-config.yml")
+PREK_CONFIG = "prek.toml"
+# What prek reads as a project's configuration, wherever it is in the tree.
+PRE_COMMIT_FAMILY = (PREK_CONFIG, *PRE_COMMIT_CONFIGS)
+_LEFTHOOK_FORMATS = ("yml", "yaml", "toml", "json", "jsonc")
+_LEFTHOOK_PLACES = ("{}", ".{}", ".config/{}")
+LEFTHOOK_CONFIGS = tuple(
+    place.format(f"lefthook.{ext}") for ext in _LEFTHOOK_FORMATS for place in _LEFTHOOK_PLACES
+)
+LEFTHOOK_LOCAL = tuple(
+    place.format(f"lefthook-local.{ext}") for ext in _LEFTHOOK_FORMATS for place in _LEFTHOOK_PLACES
+)
+# A tree with more entries than this is searched no further for nested configurations: the
+# search says so, and what it could not see is not trusted to run (review.project_hooks.pin).
+MAX_ENTRIES = 200_000
+_FILE_MODES = (FileMode.BLOB, FileMode.BLOB_EXECUTABLE, FileMode.LINK)
+
+
+class Tree:
+    """A landed tree's paths, listed once and only when first asked (most trees need only
+    their root's names)."""
+
+    def __init__(self, tree: pygit2.Tree) -> None:
+        self.tree = tree
+        self._paths: list[str] | None = None
+        self.cut = False  # more than MAX_ENTRIES: the listing is not whole
+
+    def has(self, path: str) -> bool:
+        try:
+            return self.tree[path].filemode in _FILE_MODES
+        except (KeyError, ValueError):
+            return False
+
+    def paths(self) -> list[str]:
+        """Every file and link of the tree (at most MAX_ENTRIES entries looked at)."""
+        if self._paths is None:
+            self._paths = list(self._walk())
+        return self._paths
+
+    def _walk(self) -> Iterator[str]:
+        pending: list[tuple[str, pygit2.Tree]] = [("", self.tree)]
+        seen = 0
+        while pending:
+            prefix, tree = pending.pop()
+            for entry in tree:
+                seen += 1
+                if seen > MAX_ENTRIES:
+                    self.cut = True
+                    return
+                path = f"{prefix}{entry.name}"
+                if entry.filemode == FileMode.TREE:
+                    inner = self.tree[path]
+                    if isinstance(inner, pygit2.Tree):
+                        pending.append((f"{path}/", inner))
+                elif entry.filemode in _FILE_MODES:
+                    yield path
+
+
+def pre_commit_root(tree: Tree) -> str | None:
+    """The root configuration of pre-commit's format, as prek picks it (prek.toml first)."""
+    return next((name for name in PRE_COMMIT_FAMILY if tree.has(name)), None)
+
+
+def pre_commit_others(tree: Tree, root: str) -> list[str]:
+    """Every other configuration of pre-commit's format in the tree: the root's other
+    spellings (pre-commit reads the YAML where prek reads prek.toml) and prek's nested ones."""
+    return sorted(
+        path
+        for path in tree.paths()
+        if posixpath.basename(path) in PRE_COMMIT_FAMILY and path != root
+    )
+
+
+def lefthook_root(tree: Tree) -> str | None:
+    return next((name for name in LEFTHOOK_CONFIGS if tree.has(name)), None)
+
+
+def lefthook_others(tree: Tree, root: str) -> list[str]:
+    """The other main spellings there (lefthook picks one of them unpredictably when several
+    are) and every `-local` file it merges."""
+    return [
+        name for name in (*LEFTHOOK_CONFIGS, *LEFTHOOK_LOCAL) if name != root and tree.has(name)
+    ]
+
+
+def extended(tree: Tree, patterns: list[str]) -> list[str]:
+    """The files of the tree an `extends:` list names, its globs expanded (`shared/*.yml`)."""
+    found: list[str] = []
+    for pattern in patterns:
+        path = posixpath.normpath(pattern.removeprefix("./"))
+        if path.startswith(("../", "/")) or path in ("..", "."):
+            continue  # outside the repository: not there when the hooks run on a checkout
+        if any(char in path for char in "*?["):
+            found += [each for each in tree.paths() if fnmatch.fnmatchcase(each, path)]
+        elif tree.has(path):
+            found.append(path)
+    return sorted(set(found))

@@ -1,0 +1,138 @@
+"""Where each hook manager reads configuration (review.project_hooks.sources), and that trust pins
+all of it (issue 37, attack 3): prek's `prek.toml` and nested configurations, lefthook's local files
+in every spelling and place and what its `extends:` globs match. Adding any one of them after an
+approval is a new configuration; each was read by the tools and ran under an unchanged digest."""
+
+from __future__ import annotations
+
+import pytest
+
+from landwatch.review.change import open_repository, resolve
+from landwatch.review.project_hooks import sources
+from landwatch.review.project_hooks.config import Family, declared
+from landwatch.review.project_hooks.pin import HooksPinned, pin_hooks
+from support.repos import Repo
+
+PRE_COMMIT = (
+    "repos:\n- repo: local\n  hooks:\n  - {id: a, name: a, entry: 'true', language: system}\n"
+)
+PREK = (
+    '[[repos]]\nrepo = "local"\n'
+    'hooks = [{id = "b", name = "b", entry = "curl x", language = "system"}]\n'
+)
+LEFTHOOK = "pre-commit:\n  commands:\n    a:\n      run: 'true'\n"
+LEFTHOOK_JSON = '{"pre-commit": {"commands": {"b": {"run": "curl x"}}}}\n'
+LEFTHOOK_TOML = '[pre-commit.commands.b]\nrun = "curl x"\n'
+
+
+def pinned(repo: Repo) -> HooksPinned:
+    git = open_repository(repo.git_dir)
+    found = pin_hooks(git, resolve(git, "HEAD").tree)
+    assert found is not None
+    return found
+
+
+@pytest.mark.parametrize(
+    ("path", "content"),
+    [
+        ("prek.toml", PREK),  # prek prefers it to the YAML
+        (".pre-commit-config.yml", PRE_COMMIT),
+        ("sub/.pre-commit-config.yaml", PRE_COMMIT),  # prek's workspace runs it on sub/
+        ("sub/deep/prek.toml", PREK),
+        ("web/.pre-commit-config.yml", PRE_COMMIT),
+    ],
+)
+def test_every_configuration_prek_reads_is_pinned(repo: Repo, path: str, content: str) -> None:
+    repo.land("hooks", {".pre-commit-config.yaml": PRE_COMMIT}, hooks=False)
+    before = pinned(repo)
+    repo.land("one more place", {path: content}, hooks=False)
+    after = pinned(repo)
+    assert after.digest != before.digest
+    assert path in {file.path for file in after.files}
+
+
+@pytest.mark.parametrize(
+    ("path", "content"),
+    [
+        ("lefthook-local.yml", LEFTHOOK),
+        ("lefthook-local.json", LEFTHOOK_JSON),
+        ("lefthook-local.toml", LEFTHOOK_TOML),
+        (".lefthook-local.jsonc", "// local\n" + LEFTHOOK_JSON),
+        (".config/lefthook-local.yml", LEFTHOOK),
+        (".config/lefthook.yaml", LEFTHOOK),  # a second main file: lefthook picks one
+        ("lefthook.toml", LEFTHOOK_TOML),
+    ],
+)
+def test_every_file_lefthook_merges_is_pinned(repo: Repo, path: str, content: str) -> None:
+    repo.land("hooks", {"lefthook.yml": LEFTHOOK}, hooks=False)
+    before = pinned(repo)
+    repo.land("one more place", {path: content}, hooks=False)
+    after = pinned(repo)
+    assert after.digest != before.digest
+    assert path in {file.path for file in after.files}
+
+
+def test_what_an_extends_glob_matches_is_pinned_and_its_hooks_shown(repo: Repo) -> None:
+    main = LEFTHOOK + "extends:\n  - shared/*.yml\n  - ./base.yml\n  - ../outside.yml\n"
+    repo.land("hooks", {"lefthook.yml": main, "base.yml": LEFTHOOK}, hooks=False)
+    before = pinned(repo)
+    repo.land("a new shared file", {"shared/more.yml": LEFTHOOK_JSON}, hooks=False)
+    after = pinned(repo)
+    assert after.digest != before.digest
+    assert {"base.yml", "shared/more.yml"} <= {file.path for file in after.files}
+
+
+def test_the_hooks_of_every_file_read_are_shown_with_where_they_are(repo: Repo) -> None:
+    repo.land(
+        "hooks",
+        {
+            ".pre-commit-config.yaml": PRE_COMMIT,
+            "prek.toml": PREK,
+            "sub/.pre-commit-config.yaml": PRE_COMMIT,
+            "lefthook.yml": LEFTHOOK,
+            ".config/lefthook-local.json": LEFTHOOK_JSON,
+        },
+        hooks=False,
+    )
+    git = open_repository(repo.git_dir)
+    pre_commit, lefthook = declared(git, resolve(git, "HEAD").tree)
+    assert (pre_commit.family, pre_commit.path) == (Family.PRE_COMMIT, "prek.toml")
+    assert pre_commit.read == (".pre-commit-config.yaml", "sub/.pre-commit-config.yaml")
+    assert pre_commit.describe() == (
+        "prek.toml: b: curl x  [local; system]",
+        ".pre-commit-config.yaml: a: true  [local; system]",
+        "sub/.pre-commit-config.yaml: a: true  [local; system]",
+    )
+    assert (lefthook.family, lefthook.path) == (Family.LEFTHOOK, "lefthook.yml")
+    assert lefthook.describe() == (
+        "lefthook.yml: a: true  [lefthook]",
+        ".config/lefthook-local.json: b: curl x  [lefthook]",
+    )
+
+
+def test_a_nested_configuration_s_hooks_run_from_its_own_directory(repo: Repo) -> None:
+    nested = PRE_COMMIT.replace(
+        "entry: 'true', language: system", "entry: lint.sh, language: script"
+    )
+    repo.land(
+        "hooks",
+        {
+            ".pre-commit-config.yaml": PRE_COMMIT,
+            "sub/.pre-commit-config.yaml": nested,
+            "sub/lint.sh": "#!/bin/sh\n",
+        },
+        hooks=False,
+    )
+    found = pinned(repo)
+    assert {file.path: file.why for file in found.files}["sub/lint.sh"] == "executed by a hook"
+
+
+def test_the_spellings_are_the_tools_own() -> None:
+    assert sources.PRE_COMMIT_FAMILY == (
+        "prek.toml",
+        ".pre-commit-config.yaml",
+        ".pre-commit-config.yml",
+    )
+    assert sources.LEFTHOOK_CONFIGS[:3] == ("lefthook.yml", ".lefthook.yml", ".config/lefthook.yml")
+    assert ".config/lefthook-local.jsonc" in sources.LEFTHOOK_LOCAL
+    assert len(sources.LEFTHOOK_CONFIGS) == len(sources.LEFTHOOK_LOCAL) == 15
