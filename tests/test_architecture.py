@@ -1,7 +1,8 @@
 """Imports flow one way (docs/architecture.md): cli -> commands -> daemon -> kinds -> the
-libraries -> review -> the foundations. work_item, job_queue and the other foundations import
-nothing of ours; review knows nothing of queues, kinds or where its reports are kept. Imports
-inside functions count too."""
+libraries -> wall -> review -> the foundations. work_item, job_queue and the other foundations
+import nothing of ours; review knows nothing of queues, kinds or where its reports are kept.
+Imports inside functions count too. Only the wall's door starts a program with a repository in
+reach; the few others that start programs say what they start."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("hooks", "registry"),
     ("layout",),
     ("git", "one_line"),
+    ("wall",),
     ("review",),
     ("work_item", "job_queue", "files", "text", "errors", "processes"),
 )
@@ -127,3 +129,64 @@ def test_the_page_check_reads_both_spellings() -> None:
     page = "`commands.install` and `review.secrets` (`redaction`, `detectors`)"
     assert named_on(page, "commands.install") and named_on(page, "review.secrets.redaction")
     assert not named_on(page, "review.secrets.tokens") and not named_on(page, "commands.show")
+
+
+# What starts a program, wherever it is called from: the standard library's ways, and ours.
+_STARTS = {
+    "subprocess": {"run", "Popen", "call", "check_call", "check_output", "getoutput"},
+    "os": {"system", "popen", "posix_spawn", "posix_spawnp", "fork", "forkpty"}
+    | {f"exec{suffix}" for suffix in ("l", "le", "lp", "lpe", "v", "ve", "vp", "vpe")}
+    | {f"spawn{suffix}" for suffix in ("l", "le", "lp", "lpe", "v", "ve", "vp", "vpe")},
+    "processes": {"run_command", "run_program"},
+}
+# The modules that start programs, and what: nothing of a repository's runs in any of them but
+# the door (wall.door), which is the wall's.
+STARTERS = {
+    "processes": "defines run_command and run_program: the one way a process is started",
+    "wall.door": "the one door: a repository's code behind the wall; the person's tools asked a "
+    "question in an empty directory; git making the checkout, with no configuration but ours",
+    "git": "landwatch's own git, on objects and refs: it reads no repository file as code, "
+    "runs no hook of a repository and no fsmonitor",
+    "notify": "notify-send or osascript, with the review's counts",
+    "commands.service": "systemctl and launchctl, for the reviewer's service",
+    "daemon.process": "the reviewer detaching itself: a fork of landwatch",
+}
+
+
+def starts(path: Path) -> set[str]:
+    """The ways `path` starts a program: `subprocess.run`, `os.execv`, `run_command`, ..."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.Call):
+            continue
+        function = node.func
+        if isinstance(function, ast.Attribute) and isinstance(function.value, ast.Name):
+            owner, name = function.value.id, function.attr
+        elif isinstance(function, ast.Name):
+            owner, name = "processes", function.id
+        else:
+            continue
+        if name in _STARTS.get(owner, set()):
+            found.add(f"{owner}.{name}")
+    return found
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[module_name(p) or "landwatch" for p in MODULES])
+def test_only_the_door_starts_a_program_with_a_repository_in_reach(path: Path) -> None:
+    module = module_name(path)
+    if starts(path):
+        assert module in STARTERS, f"{module} starts {sorted(starts(path))}"
+
+
+def test_every_starter_starts_something() -> None:
+    by_module = {module_name(path): starts(path) for path in MODULES}
+    assert [module for module in STARTERS if not by_module.get(module)] == []
+
+
+def test_the_check_catches_a_program_started_outside_the_door(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text(
+        "import os, subprocess\nfrom landwatch.processes import run_program\n"
+        "subprocess.run(['x'])\nos.execvp('x', ['x'])\nrun_program(['x'], input=b'', timeout=1)\n"
+    )
+    assert starts(planted) == {"subprocess.run", "os.execvp", "processes.run_program"}

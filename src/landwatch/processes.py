@@ -101,14 +101,17 @@ def run_command(
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
     poll: float = 1.0,
+    pass_fds: tuple[int, ...] = (),
 ) -> CommandResult:
     """Run a command to its end (stdin /dev/null, a session of its own), killed after
     `timeout`; `alive` is called about every `poll` seconds while it runs (a job renewing its
-    lease), and whatever it raises kills the command and is raised here."""
+    lease), and whatever it raises kills the command and is raised here. `pass_fds` stay open
+    for it (bubblewrap's seccomp filter)."""
     process = subprocess.Popen(
         command,
         cwd=cwd,
         env=env,
+        pass_fds=pass_fds,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -150,15 +153,18 @@ def run_program(
     timeout: float,
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
+    pass_fds: tuple[int, ...] = (),
 ) -> ProgramResult:
     """Run a program on `input` (its stdin) to its end, its output as bytes: a session of its
-    own, dying with this process, and killed with all it started after `timeout` (a linter).
+    own, dying with this process, and killed with all it started after `timeout` (a linter);
+    `pass_fds` stay open for it.
 
     OSError (FileNotFoundError: no such program) is raised as Popen raises it."""
     process = subprocess.Popen(
         command,
         cwd=cwd,
         env=env,
+        pass_fds=pass_fds,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

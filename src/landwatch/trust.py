@@ -51,6 +51,9 @@ class Approval:
     # changed since. Approvals written before files were pinned have none.
     files: tuple[tuple[str, str | None], ...] = ()
     subject: str = LINTERS  # what was approved: LINTERS or HOOKS
+    # Each remote hook repository's rev as written, and the commit it named when approved
+    # (landwatch.wall.project_hooks.revs): what runs, whatever the name points at later.
+    revs: tuple[tuple[str, str, str], ...] = ()
 
 
 def repository_key(git_dir: os.PathLike[str] | str) -> str:
@@ -75,6 +78,7 @@ def approvals() -> list[Approval]:
                     float(entry["approved"]),
                     tuple(_pinned_file(item) for item in entry.get("files", [])),
                     str(entry.get("subject", LINTERS)),
+                    tuple(_rev(item) for item in entry.get("revs", [])),
                 )
             )
         except (KeyError, TypeError, ValueError):
@@ -89,14 +93,26 @@ def _pinned_file(item: Any) -> tuple[str, str | None]:
     return path, oid
 
 
+def _rev(item: Any) -> tuple[str, str, str]:
+    url, rev, commit = item
+    if not all(isinstance(part, str) for part in (url, rev, commit)):
+        raise ValueError(f"not a resolved rev: {item!r}")
+    return url, rev, commit
+
+
 def _store(entries: list[Approval]) -> None:
     data = {"format": FORMAT, "approvals": [asdict(entry) for entry in entries]}
     write_atomic(layout.TRUST.path(), json.dumps(data, indent=1), trusted=None)
 
 
 def is_trusted(git_dir: os.PathLike[str] | str, digest: str) -> bool:
+    return approval_of(git_dir, digest) is not None
+
+
+def approval_of(git_dir: os.PathLike[str] | str, digest: str) -> Approval | None:
+    """The approval of `digest` in this repository, if the person gave one."""
     key = repository_key(git_dir)
-    return any(a.repository == key and a.digest == digest for a in approvals())
+    return next((a for a in approvals() if a.repository == key and a.digest == digest), None)
 
 
 def describe(linters: list[LinterConfig]) -> tuple[str, ...]:
@@ -126,9 +142,14 @@ def approve(git_dir: os.PathLike[str] | str, pinned: Pinned) -> Approval:
     return _approve(git_dir, LINTERS, pinned.digest, commands, pinned.files)
 
 
-def approve_hooks(git_dir: os.PathLike[str] | str, pinned: HooksPinned) -> Approval:
-    """Trust exactly these project hooks and the files pinned with them in this repository."""
-    return _approve(git_dir, HOOKS, pinned.digest, pinned.commands(), pinned.files)
+def approve_hooks(
+    git_dir: os.PathLike[str] | str,
+    pinned: HooksPinned,
+    revs: tuple[tuple[str, str, str], ...] = (),
+) -> Approval:
+    """Trust exactly these project hooks and the files pinned with them in this repository,
+    each remote's rev held to the commit `revs` resolved it to."""
+    return _approve(git_dir, HOOKS, pinned.digest, pinned.commands(), pinned.files, revs)
 
 
 def _approve(
@@ -137,10 +158,11 @@ def _approve(
     digest: str,
     commands: tuple[str, ...],
     pinned_files: tuple[PinnedFile, ...],
+    revs: tuple[tuple[str, str, str], ...] = (),
 ) -> Approval:
     key = repository_key(git_dir)
     files = tuple((file.path, file.oid) for file in pinned_files)
-    approval = Approval(key, digest, commands, time.time(), files, subject)
+    approval = Approval(key, digest, commands, time.time(), files, subject, revs)
     with exclusive(layout.TRUST_LOCK.path()):
         kept = [a for a in approvals() if (a.repository, a.digest) != (key, approval.digest)]
         _store([*kept, approval])
@@ -177,6 +199,8 @@ def own_linters() -> tuple[tuple[LinterConfig, ...], tuple[str, ...]]:
 def policy(git_dir: os.PathLike[str] | str) -> LinterPolicy:
     """What a review of this repository may run."""
     from landwatch.review.linters import LinterPolicy
+    from landwatch.wall.door import Wall, choose
+    from landwatch.wall.linters import runner
 
     own, problems = own_linters()
 
@@ -193,8 +217,19 @@ def policy(git_dir: os.PathLike[str] | str) -> LinterPolicy:
         scratch: Path | None = private_directory(layout.LINTING.path(), trusted=None)
     except OSError:
         scratch = None  # the system's temporary directory, rather than no review
-    sandboxed = layout.read_git_settings(git_dir)[layout.SANDBOX]
-    return LinterPolicy(own=own, vet=vet, problems=problems, scratch=scratch, sandboxed=sandboxed)
+    wall, said = choose(layout.read_git_settings(git_dir)[layout.SANDBOX], os.environ.get("PATH"))
+    # With no wall, the person's own linters still run, given nothing of the repository but
+    # the file they lint: what the repository wrote (its linters, their configuration) does not.
+    walled_off = None if wall is not None else f"linters of this repository not run: {said}"
+    return LinterPolicy(
+        own=own,
+        vet=vet,
+        problems=problems,
+        scratch=scratch,
+        sandboxed=wall is not None and wall.sandbox is not None,
+        runner=runner(wall or Wall(None, said)),
+        walled_off=walled_off,
+    )
 
 
 def held_back(git_dir: os.PathLike[str] | str, digest: str, subject: str = LINTERS) -> None:

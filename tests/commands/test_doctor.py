@@ -69,9 +69,12 @@ def test_doctor_on_a_healthy_setup_is_quiet(repo: Repo, tmp_path: Path) -> None:
         doctor = repo.landwatch("doctor")
         assert doctor.returncode == 0, doctor.stdout
         assert doctor.stdout.startswith("landwatch doctor: all well: 1 repository covered")
-        # And whether linters run sandboxed, which is told, never a problem.
+        # And whether a repository's code runs behind the wall, which is told, never a problem.
         assert doctor.stdout.count("\n") == 2
-        assert doctor.stdout.splitlines()[1].startswith("landwatch doctor: linters run without")
+        assert doctor.stdout.splitlines()[1] == (
+            "landwatch doctor: a repository's code runs without the wall: git config "
+            "landwatch.sandbox is false"
+        )
         repo.git("config", "landwatch.sandbox", "true")
         without = subprocess.run(
             [sys.executable, "-m", "landwatch", "doctor"],
@@ -82,8 +85,10 @@ def test_doctor_on_a_healthy_setup_is_quiet(repo: Repo, tmp_path: Path) -> None:
         )
         assert without.returncode == 0, without.stdout
         assert without.stdout.splitlines()[1] == (
-            "landwatch doctor: linters run without a sandbox: bubblewrap (bwrap) is not "
-            "installed; with it they run with no network and the system read-only"
+            "landwatch doctor: there is no wall here: bubblewrap (bwrap) is not installed; "
+            "nothing a repository wrote runs: install bubblewrap (apt install bubblewrap), or say "
+            "`git config --global landwatch.sandbox false` to run what you trusted as you: with "
+            "your files, your network and your sockets"
         )
     finally:
         repo.landwatch("service", "stop")

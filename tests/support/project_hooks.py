@@ -11,7 +11,7 @@ from pathlib import Path
 
 from landwatch import report_store, work_item
 from landwatch.review.project_hooks.results import HooksResult
-from support.daemon import run_reviewer
+from support.daemon import reviewer_command, reviewer_env
 from support.repos import Files, Repo
 
 BIN = Path(sys.executable).parent  # the test environment's: pre-commit, prek, lefthook
@@ -55,9 +55,16 @@ def committed_and_trusted(repo: Repo, files: Files) -> str:
     return oid
 
 
-def drained(path: str) -> subprocess.CompletedProcess[str]:
-    """The real reviewer, run until nothing is left, with the hook managers on `path`."""
-    result = run_reviewer("--once", PATH=path)
+def drained(path: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """The real reviewer, run until nothing is left, with the hook managers on `path` (and
+    `env` besides)."""
+    result = subprocess.run(
+        reviewer_command("--once"),
+        env={**reviewer_env(), **env, "PATH": path},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     return result
 

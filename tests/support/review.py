@@ -13,15 +13,17 @@ from landwatch.review import engine
 from landwatch.review.change import Change
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.report import Report
+from landwatch.wall.linters import runner
 from support.repos import Repo
+from support.sandbox import AS_YOU
 
 # Two AWS access key ids (well formed, fake, never written whole): findings of S002.
 KEY_ID = "AKIA" + "QX7ZR4M2" * 2
 OTHER_ID = "AKIA" + "LM3NP5QR" * 2
 
-# Tests of the linters themselves trust whatever a commit configures, and run them outside a
-# sandbox, which would hide the files under /tmp they look at (review/test_sandbox.py's own).
-TRUST_ANY = LinterPolicy(vet=lambda digest: None, sandboxed=False)
+# Tests of the linters themselves trust whatever a commit configures, and run them without the
+# wall, which would hide the files under /tmp they look at (wall/test_sandbox.py's own).
+TRUST_ANY = LinterPolicy(vet=lambda digest: None, sandboxed=False, runner=runner(AS_YOU))
 
 
 def review(

@@ -1,10 +1,13 @@
-"""Linters under bubblewrap where the machine has it (review.sandbox): no network, the system
-read-only, /tmp and the session's sockets out of sight, their own directory writable, stopped
-whole at their timeout; where it has none, or one that cannot run, without, and `landwatch
-doctor` says which. bwrap comes from Debian (./run-tests unpacks it) or the system."""
+"""The wall (wall.sandbox, through wall.door): a view of the machine built from nothing, the
+system read-only, a program's own installation and the places a run names; no home, no other
+repository, no socket, no network; stopped whole at its timeout. Where bubblewrap is missing or
+cannot run, nothing a repository wrote runs unless the person said `landwatch.sandbox false`, and
+`landwatch doctor` says which. bwrap comes from Debian (./run-tests unpacks it) or the system."""
 
 from __future__ import annotations
 
+import ast
+import itertools
 import os
 import socket
 import subprocess
@@ -13,21 +16,56 @@ import textwrap
 from pathlib import Path
 
 from landwatch import report_store
-from landwatch.review import sandbox
-from landwatch.review.workspace import workspace
+from landwatch.wall.door import choose, find
+from landwatch.wall.sandbox import Reach, arguments
+from landwatch.wall.workspace import workspace
 from support.daemon import process_gone, run_reviewer, wait_for
 from support.repos import Repo
 from support.review import pylint_linter
-from support.sandbox import WITH_BWRAP, needs_bwrap, usable
+from support.sandbox import WITH_BWRAP, far_away, needs_bwrap, walled
+
+# What a program behind the wall tries, each line `what yes|no`.
+PROBE = """\
+import os, socket, sys
+def tried(what, action):
+    try:
+        action()
+        print(what, "yes")
+    except OSError:
+        print(what, "no")
+def connect(family, address):
+    with socket.socket(family) as each:
+        each.settimeout(5)
+        each.connect(address)
+far, port = sys.argv[1], int(sys.argv[2])
+tried("far file", lambda: open(os.path.join(far, "id_rsa")).read())
+tried("far listing", lambda: os.listdir(far))
+tried("far socket", lambda: connect(socket.AF_UNIX, os.path.join(far, "agent.sock")))
+tried("abstract socket", lambda: connect(socket.AF_UNIX, "\\0landwatch-test-" + sys.argv[3]))
+tried("socketpair", lambda: socket.socketpair())
+tried("network", lambda: connect(socket.AF_INET, ("127.0.0.1", port)))
+tried("own", lambda: open("written", "w"))
+tried("tmpdir", lambda: open(os.path.join(os.environ["TMPDIR"], "t"), "w"))
+tried("run", lambda: os.listdir("/run"))
+tried("root", lambda: print(sorted(os.listdir("/")), file=sys.stderr))
+"""
 
 
-def test_without_bwrap_linters_run_as_they_are_and_say_so(tmp_path: Path) -> None:
-    jail, said = sandbox.find(str(tmp_path))  # a PATH without bwrap
-    assert jail is None and "bubblewrap (bwrap) is not installed" in said
-    assert "landwatch.sandbox is false" in sandbox.status(None, enabled=False)
+def test_without_bwrap_nothing_of_a_repository_runs_unless_the_person_said_so(
+    tmp_path: Path,
+) -> None:
+    wall, said = choose(True, str(tmp_path))  # a PATH without bwrap
+    assert wall is None
+    assert said.startswith("there is no wall here: bubblewrap (bwrap) is not installed; ")
+    assert "nothing a repository wrote runs" in said
+    assert "`git config --global landwatch.sandbox false`" in said  # what that means, too:
+    assert "with your files, your network and your sockets" in said
+    wall, said = choose(False, str(tmp_path))
+    assert wall is not None and wall.sandbox is None
+    assert "git config landwatch.sandbox is false" in said
 
 
-def test_a_bwrap_that_cannot_run_here_is_not_used(tmp_path: Path) -> None:
+def test_a_bwrap_that_cannot_run_here_is_no_wall(tmp_path: Path) -> None:
     refusing = tmp_path / "bwrap"
     refusing.write_text(
         textwrap.dedent("""\
@@ -37,59 +75,63 @@ def test_a_bwrap_that_cannot_run_here_is_not_used(tmp_path: Path) -> None:
             """)
     )
     refusing.chmod(0o755)
-    jail, said = sandbox.find(str(tmp_path))
+    jail, said = find(str(tmp_path))
     assert jail is None
     assert said == (
-        f"linters run without a sandbox: {refusing} cannot run here "
+        f"there is no wall here: {refusing} cannot run here "
         "(bwrap: setting up uid map: Permission denied)"
     )
 
 
+def test_the_wall_is_built_from_nothing() -> None:
+    built = arguments("bwrap", Reach(Path("/work/x"), writable=(Path("/work/x"),)), 3)
+    pairs = list(itertools.pairwise(built))
+    assert ("--ro-bind", "/") not in pairs and ("--bind", "/") not in pairs
+    assert ("--bind", "/work/x") in pairs and ("--seccomp", "3") in pairs
+    assert "--unshare-all" in built and "--share-net" not in built
+    with_network = arguments("bwrap", Reach(Path("/"), network=True))
+    assert with_network.index("--share-net") > with_network.index("--unshare-all")
+
+
 @needs_bwrap
-def test_a_sandboxed_linter_writes_only_its_own_directory_and_reaches_no_network(
-    tmp_path: Path,
-) -> None:
+def test_behind_the_wall_a_program_reaches_nothing_of_the_person(tmp_path: Path) -> None:
+    # Issue 37, attack 6 (and the wall's other sides): the old sandbox's `--ro-bind / /` showed
+    # every file outside /tmp, and left pathname sockets there open to connect().
     listening = socket.create_server(("127.0.0.1", 0))
     port = listening.getsockname()[1]
-    outside = Path(sys.prefix) / f"escaped-{os.getpid()}"  # ours to write, outside /tmp
-    planted = tmp_path / "planted"  # another's file in /tmp
-    planted.write_text("")
-    probe = textwrap.dedent(f"""\
-        import os, socket
-        def tried(what, action):
-            try:
-                action()
-                print(what, "yes")
-            except OSError:
-                print(what, "no")
-        tried("outside", lambda: open({str(outside)!r}, "w"))
-        tried("own", lambda: open("written", "w"))
-        tried("tmpdir", lambda: open(os.path.join(os.environ["TMPDIR"], "t"), "w"))
-        tried("network", lambda: socket.create_connection(("127.0.0.1", {port}), timeout=5))
-        tried("/tmp", lambda: open({str(planted)!r}))
-        print("/run", os.listdir("/run"))
-    """)
-    try:
-        with listening, workspace({}, usable(), tmp_path) as place:
-            ran = place.run((sys.executable, "-c", probe), "m.py", b"", timeout=60)
-        assert not outside.exists()
-    finally:
-        outside.unlink(missing_ok=True)
-    said = dict(line.split(" ", 1) for line in ran.stdout.decode().splitlines())
+    name = f"{os.getpid()}-{tmp_path.name}"
+    with far_away("home") as far, listening:
+        (far / "id_rsa").write_text("the person's key\n")
+        agent = socket.socket(socket.AF_UNIX)
+        agent.bind(str(far / "agent.sock"))
+        agent.listen()
+        abstract = socket.socket(socket.AF_UNIX)
+        abstract.bind(f"\0landwatch-test-{name}")
+        abstract.listen()
+        with agent, abstract, workspace({}, walled(), tmp_path) as place:
+            argv = (sys.executable, "-c", PROBE, str(far), str(port), name)
+            ran = place.run(argv, "m.py", b"", timeout=60)
+        said = dict(line.rsplit(" ", 1) for line in ran.stdout.decode().splitlines())
     assert said == {
-        "outside": "no",
+        "far file": "no",
+        "far listing": "no",
+        "far socket": "no",
+        "abstract socket": "no",
+        "socketpair": "yes",
+        "network": "no",
         "own": "yes",
         "tmpdir": "yes",
-        "network": "no",
-        "/tmp": "no",
-        "/run": "[]",
+        "run": "no",
+        "root": "yes",
     }, ran.stderr
+    seen = ast.literal_eval(ran.stderr.decode().strip().splitlines()[-1])
+    assert not {"home", "run", "var", "srv", "mnt", "media"} & set(seen), seen
 
 
 @needs_bwrap
-def test_a_sandboxed_linter_past_its_timeout_is_stopped_with_all_it_started() -> None:
+def test_a_walled_program_past_its_timeout_is_stopped_with_all_it_started() -> None:
     sleeper = "sleep 1201.5"  # a command line no other process has
-    with workspace({}, usable(), None) as place:
+    with workspace({}, walled(), None) as place:
         ran = place.run(("sh", "-c", f"{sleeper} & {sleeper} & wait"), "m.py", b"", timeout=0.5)
     assert ran.timed_out
 
@@ -106,64 +148,65 @@ def test_a_sandboxed_linter_past_its_timeout_is_stopped_with_all_it_started() ->
                 continue
         return [pid for pid in found if not process_gone(pid)]
 
-    wait_for(lambda: not left(), "the sandboxed linter's sleepers to be killed")
+    wait_for(lambda: not left(), "the walled linter's sleepers to be killed")
 
 
-@needs_bwrap
-def test_the_reviewer_runs_trusted_linters_sandboxed_unless_told_not_to(
-    tmp_path: Path, repo: Repo
-) -> None:
-    escaped = Path.home() / "escaped"
-    writer = textwrap.dedent("""\
+def writer_linter() -> str:
+    return textwrap.dedent("""\
         [[linters]]
         name = "writer"
-        command = ["sh", "-c", "cat > /dev/null; touch \\"$HOME/escaped\\"; echo '[]'"]
+        command = ["sh", "-c", "cat > /dev/null; touch \\"$ESCAPE\\"; echo '[]'"]
         format = "ruff-json"
         files = ["*.py"]
         """)
-    repo.land("linters", {".landwatch.toml": writer + pylint_linter()}, hooks=False)
+
+
+@needs_bwrap
+def test_the_reviewer_runs_trusted_linters_behind_the_wall_unless_told_not_to(
+    tmp_path: Path, repo: Repo
+) -> None:
+    with far_away("escape") as far:
+        escaped = far / "escaped"
+        linters = writer_linter().replace("$ESCAPE", str(escaped)) + pylint_linter()
+        repo.land("linters", {".landwatch.toml": linters}, hooks=False)
+        assert repo.landwatch("trust", "--yes").returncode == 0
+        repo.git("config", "landwatch.sandbox", "true")
+        oid = repo.land("a change", {"m.py": "import os\n"})
+        assert run_reviewer("--once", PATH=WITH_BWRAP).returncode == 0
+        stored = report_store.read(repo.git_dir, oid)
+        assert stored is not None and not escaped.exists()
+        assert "pylint:W0611" in {finding.rule for finding in stored.findings}  # real ones work
+        assert {run["status"] for run in stored.linters} == {"ok"}
+        doctor = subprocess.run(
+            [sys.executable, "-m", "landwatch", "doctor"],
+            cwd=repo.path,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PATH": WITH_BWRAP},
+        )
+        assert "landwatch doctor: a repository's code runs behind the wall, bubblewrap" in (
+            doctor.stdout
+        )
+        repo.git("config", "landwatch.sandbox", "false")
+        again = repo.land("another", {"m.py": "import sys\n"})
+        assert run_reviewer("--once", PATH=WITH_BWRAP).returncode == 0
+        stored = report_store.read(repo.git_dir, again)
+        assert escaped.exists(), (stored.linters, stored.notes) if stored else None
+
+
+def test_without_a_wall_a_repository_s_linters_do_not_run_and_the_review_says_why(
+    tmp_path: Path, repo: Repo
+) -> None:
+    ran = tmp_path / "ran"
+    linter = writer_linter().replace("$ESCAPE", str(ran))
+    repo.land("linters", {".landwatch.toml": linter}, hooks=False)
     assert repo.landwatch("trust", "--yes").returncode == 0
-    repo.git("config", "landwatch.sandbox", "true")
+    repo.git("config", "landwatch.sandbox", "true")  # the default, on a machine without bwrap
     oid = repo.land("a change", {"m.py": "import os\n"})
-    assert run_reviewer("--once", PATH=WITH_BWRAP).returncode == 0
+    no_bwrap = f"{tmp_path / 'nowhere'}{os.pathsep}/usr/bin{os.pathsep}/bin"
+    assert run_reviewer("--once", PATH=no_bwrap).returncode == 0
     stored = report_store.read(repo.git_dir, oid)
-    assert stored is not None and not escaped.exists()
-    assert "pylint:W0611" in {finding.rule for finding in stored.findings}  # real ones work
-    assert {run["status"] for run in stored.linters} == {"ok"}
-    doctor = subprocess.run(
-        [sys.executable, "-m", "landwatch", "doctor"],
-        cwd=repo.path,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PATH": WITH_BWRAP},
-    )
-    assert "landwatch doctor: linters run sandboxed by bubblewrap" in doctor.stdout
-    repo.git("config", "landwatch.sandbox", "false")
-    repo.land("another", {"m.py": "import sys\n"})
-    assert run_reviewer("--once", PATH=WITH_BWRAP).returncode == 0
-    assert escaped.exists()  # the same linter, not sandboxed
-
-
-def test_a_linter_installed_under_a_hidden_directory_stays_in_sight() -> None:
-    # A virtual environment under /tmp (a CI checkout, say) would vanish behind the empty /tmp.
-    assert sandbox._installation("/tmp/ci/.venv/bin/ruff") == [
-        "--ro-bind",
-        "/tmp/ci/.venv",
-        "/tmp/ci/.venv",
-    ]
-    assert sandbox._installation("/usr/bin/ruff") == []
-    assert sandbox._installation("/tmp/ruff") == []  # /tmp itself is never shown
-
-
-def test_the_installation_a_link_on_path_leads_to_stays_in_sight(tmp_path: Path) -> None:
-    # A directory of links (a person's ~/bin, a test's PATH) into an environment under /tmp.
-    real = tmp_path / "ci" / ".venv" / "bin"
-    real.mkdir(parents=True)
-    (real / "ruff").write_text("#!/bin/sh\necho ruff\n")
-    links = tmp_path / "tools" / "bin"
-    links.mkdir(parents=True)
-    (links / "ruff").symlink_to(real / "ruff")
-    assert sandbox._installation(str(links / "ruff")) == [
-        *("--ro-bind", str(tmp_path / "tools"), str(tmp_path / "tools")),
-        *("--ro-bind", str(tmp_path / "ci" / ".venv"), str(tmp_path / "ci" / ".venv")),
-    ]
+    assert stored is not None and not ran.exists()
+    said = [note for note in stored.notes if note.startswith("linters of this repository")]
+    assert said and "bubblewrap (bwrap) is not installed" in said[0]
+    assert stored.linters_held_back is None  # not a matter of trust: nothing to trust

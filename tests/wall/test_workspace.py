@@ -1,4 +1,4 @@
-"""Where and how a linter runs (review.workspace): a directory of its own per run holding what it
+"""Where and how a linter runs (wall.workspace): a directory of its own per run holding what it
 is given and the file it lints, nothing else; `./path`; Python kept from importing what is in
 that directory; the environment scrubbed."""
 
@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from landwatch.review.workspace import command_line, scrubbed_environment, workspace
+from landwatch.wall.workspace import command_line, scrubbed_environment, workspace
+from support.sandbox import AS_YOU
 
 # Lists every file in its working directory (and where that is), one a line.
 LISTING = ["sh", "-c", "pwd >&2; find . -type f | sort"]
@@ -20,7 +21,7 @@ LISTING = ["sh", "-c", "pwd >&2; find . -type f | sort"]
 def test_a_run_holds_what_it_is_given_and_the_file_it_lints(tmp_path: Path) -> None:
     given = {"pyproject.toml": b"[tool.ruff]\n", "tools/plugin.py": b"pass\n"}
     (tmp_path / "linting").mkdir(mode=0o700)
-    with workspace(given, None, tmp_path / "linting") as place:
+    with workspace(given, AS_YOU, tmp_path / "linting") as place:
         ran = place.run(tuple(LISTING), "sub/m.py", b"x = 1\n", timeout=60)
         assert ran.stdout.decode().split() == [
             "./pyproject.toml",
@@ -41,7 +42,7 @@ def test_a_run_holds_what_it_is_given_and_the_file_it_lints(tmp_path: Path) -> N
 
 
 def test_what_one_run_writes_the_next_never_reads(tmp_path: Path) -> None:
-    with workspace({}, None, None) as place:
+    with workspace({}, AS_YOU, None) as place:
         place.run(("sh", "-c", "echo planted > .pylintrc"), "a.py", b"", timeout=60)
         after = place.run(tuple(LISTING), "b.py", b"", timeout=60)
     assert after.stdout.decode().split() == ["./b.py"]
@@ -63,7 +64,7 @@ def test_a_python_m_linter_imports_the_real_module_not_the_linted_file(tmp_path:
     """The linted file is named `json.py`, beside the linter, which imports json."""
     script = "import json, sys; print(json.__file__)"
     planted = b"raise SystemExit('the linted file was imported')\n"
-    with workspace({}, None, None) as place:
+    with workspace({}, AS_YOU, None) as place:
         direct = place.run((sys.executable, "-c", script), "json.py", planted, timeout=60)
         wrapped = f"exec {sys.executable} -c {json.dumps(script)}"
         indirect = place.run(("sh", "-c", wrapped), "json.py", planted, timeout=60)

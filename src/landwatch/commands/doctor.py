@@ -1,7 +1,7 @@
 """`landwatch doctor [--fix]`: everything coverage depends on, checked, one line per problem with
 the command that mends it; `--fix` does the mending that needs no decision. A last line says
-whether linters run sandboxed; where HEAD declares project hooks, one more says which tool runs
-them and where it was found.
+whether a repository's code runs behind the wall; where HEAD declares project hooks, one more
+says which tool runs them and where it was found.
 
 Exit status 0 when all is well, 1 when a problem remains (a missing sandbox is not one).
 """
@@ -295,12 +295,12 @@ def _here(cwd: Path) -> list[Problem]:
 
 
 def _sandbox(cwd: Path) -> str:
-    """Whether linters run sandboxed: a hardening the machine may not have, told, not a problem
-    (what runs at all is what you trusted)."""
-    from landwatch.review import sandbox
+    """Whether a repository's code runs behind the wall here, and if not, why and what then
+    runs: told, not a problem (without it, nothing a repository wrote runs)."""
+    from landwatch.wall.door import choose
 
     enabled = layout.read_git_settings(cwd)[layout.SANDBOX]
-    return sandbox.status(os.environ.get("PATH"), enabled)
+    return choose(enabled, os.environ.get("PATH"))[1]
 
 
 def _project_hooks(cwd: Path) -> list[str]:
@@ -311,7 +311,7 @@ def _project_hooks(cwd: Path) -> list[str]:
         found = find_repository(cwd)
     except UserError:
         return []
-    return tools_here(found.git_dir, found.top)
+    return tools_here(found.git_dir)
 
 
 def problems(cwd: Path, now: float | None = None) -> list[Problem]:

@@ -84,7 +84,8 @@ def trust(
     if show:
         print(f"landwatch: not trusted here; `{COMMAND}` would ask to allow it", file=out)
         return 0
-    if not yes and not _asked(out, answers):
+    walled = _wall(git_dir, out)
+    if not yes and not _asked(out, answers, walled):
         return 1
     digests = ", ".join(approval().digest[:12] for approval in pending)
     print(
@@ -112,12 +113,25 @@ def _pending(
     if hooks is not None and is_trusted(git_dir, hooks.digest):
         print(f"landwatch: HEAD's project hooks are trusted here ({hooks.digest[:12]})", file=out)
     elif hooks is not None:
-        _present_hooks(git_dir, hooks, out)
-        pending.append(lambda: approve_hooks(git_dir, hooks))
+        revs = _present_hooks(git_dir, hooks, out)
+        pending.append(lambda: approve_hooks(git_dir, hooks, revs))
     return pending
 
 
-def _asked(out: TextIO, answers: TextIO) -> bool:
+def _wall(git_dir: Path, out: TextIO) -> bool:
+    """Say where what is trusted would run (behind the wall, or as the person, or not at all
+    on this machine yet); whether it is behind the wall."""
+    import os
+
+    from landwatch import layout
+    from landwatch.wall.door import choose
+
+    wall, said = choose(layout.read_git_settings(git_dir)[layout.SANDBOX], os.environ.get("PATH"))
+    print(f"landwatch: {safe(said)}", file=out)
+    return wall is None or wall.sandbox is not None
+
+
+def _asked(out: TextIO, answers: TextIO, walled: bool) -> bool:
     """The person's yes, on a terminal; without one, no, and how to say yes."""
     if not (answers.isatty() and out.isatty()):
         print(
@@ -126,7 +140,8 @@ def _asked(out: TextIO, answers: TextIO) -> bool:
             file=sys.stderr,
         )
         return False
-    print("Allow exactly these to run here, as you? [y/N] ", end="", file=out, flush=True)
+    where = "behind the wall" if walled else "as you, without the wall"
+    print(f"Allow exactly these to run here, {where}? [y/N] ", end="", file=out, flush=True)
     answer = answers.readline().strip().lower()
     if answer in YES:
         return True
@@ -165,9 +180,20 @@ def _present(git_dir: Path, where: str, pinned: Pinned, out: TextIO) -> None:
     _changes(git_dir, last_approval(git_dir, LINTERS), commands, pinned.files, out)
 
 
-def _present_hooks(git_dir: Path, hooks: HooksPinned, out: TextIO) -> None:
-    """Every hook HEAD's hook managers run and every file pinned with them, and the difference
-    from the last approval of this repository's hooks."""
+# Said once with every project hooks' approval: what trust does not pin, in one plain sentence.
+LOCAL_CODE = (
+    "landwatch: what these run of the repository beyond the files pinned (the modules a script "
+    "imports, a Makefile, `python -m`, a sourced file, a `repo: .`) runs as each landing has it, "
+    "behind the wall: no home, no network, no socket, only the checkout writable."
+)
+
+
+def _present_hooks(
+    git_dir: Path, hooks: HooksPinned, out: TextIO
+) -> tuple[tuple[str, str, str], ...]:
+    """Every hook HEAD's hook managers run and every file pinned with them, each remote's rev
+    and the commit it names now, and the difference from the last approval of this
+    repository's hooks; the revs resolved, for the approval to hold them to."""
     paths = ", ".join(each.path for each in hooks.declared)
     print(
         f"landwatch: HEAD's project hooks ({safe(paths)}) run these on the files a commit "
@@ -179,9 +205,38 @@ def _present_hooks(git_dir: Path, hooks: HooksPinned, out: TextIO) -> None:
     for each in hooks.declared:
         if each.problem:
             print(f"  ({safe(each.problem)}: nothing of it runs)", file=out)
+    revs = _revs(hooks, out)
     print("landwatch: pinned with them by content (a change to any asks again):", file=out)
     _files(hooks.files, "none", out)
+    print(LOCAL_CODE, file=out)
     _changes(git_dir, last_approval(git_dir, HOOKS), hooks.commands(), hooks.files, out)
+    return revs
+
+
+def _revs(hooks: HooksPinned, out: TextIO) -> tuple[tuple[str, str, str], ...]:
+    """Each remote hook repository's rev resolved to the commit it names now (the network,
+    `git ls-remote`), said in a line each; what could not be, said too."""
+    from landwatch.wall.project_hooks.revs import resolve
+
+    remotes = dict.fromkeys(remote for each in hooks.declared for remote in each.remotes)
+    if not remotes:
+        return ()
+    print("landwatch: the remote hooks run these commits:", file=out)
+    resolved = []
+    for remote in remotes:
+        commit, how = resolve(remote)
+        where = f"{remote.url} at {remote.rev or '(no rev)'}"
+        if commit is None:
+            print(
+                f"  {safe(where)}: not resolved ({safe(how)}): it runs what that names when its "
+                "environment is built; pin it by a commit id (`pre-commit autoupdate --freeze`)",
+                file=out,
+            )
+            continue
+        resolved.append((remote.url, remote.rev, commit))
+        shown = "" if commit == remote.rev else f": {commit[:12]}, {how}"
+        print(f"  {safe(where)}{shown or ' (a commit id)'}", file=out)
+    return tuple(resolved)
 
 
 def _files(files: tuple[PinnedFile, ...], none: str, out: TextIO) -> None:

@@ -9,6 +9,7 @@ Its items are asked for by the review of a landing whose tree declares hooks (ki
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -25,7 +26,8 @@ from landwatch.review.findings import Severity
 from landwatch.work_item import CLAIMED, PENDING, READY, WorkItem, WorkKind, entries
 
 if TYPE_CHECKING:
-    from landwatch.review.project_hooks.landing import How
+    from landwatch.wall.door import Wall
+    from landwatch.wall.project_hooks.landing import How
 
 # How long past the hooks' budget (and the building of their environments) a job may run before
 # its worker is ended: reading the commit and the checkout take far less.
@@ -38,7 +40,7 @@ WAIT_CAP = 3600.0
 def warm_up() -> None:
     """What every run needs, paid once in the worker: pygit2, the checkouts' code, and the
     secret rules the redaction of what hooks say uses."""
-    import landwatch.review.project_hooks.landing  # noqa: F401
+    import landwatch.wall.project_hooks.landing  # noqa: F401
     from landwatch.review.secrets import provider_rules
 
     provider_rules.available()
@@ -49,14 +51,14 @@ def hooks_in_worker(
     oid: str,
     base: str | None,
     rewritten: str | None = None,
-    work_tree: str | None = None,
 ) -> dict[str, Any]:
     """The project hooks of the commit `oid`, run if trusted, their result stored."""
     from landwatch import report_store, trust
     from landwatch.review.change import open_repository, resolve
-    from landwatch.review.project_hooks.landing import run_on_landing
     from landwatch.review.project_hooks.pin import pin_hooks
     from landwatch.review.project_hooks.results import HooksResult
+    from landwatch.wall.door import choose
+    from landwatch.wall.project_hooks.landing import run_on_landing
 
     settings = layout.read_git_settings(git_dir)
     if not settings[layout.PROJECT_HOOKS]:
@@ -70,8 +72,13 @@ def hooks_in_worker(
         report_store.write_hooks(git_dir, result)
         trust.held_back(git_dir, pinned.digest, trust.HOOKS)
         return {"summary": "not trusted here: not run", "retry": None}
+    wall, said = choose(settings[layout.SANDBOX], os.environ.get("PATH"))
+    if wall is None:
+        result = HooksResult(oid, "walled off", notes=[f"the project's hooks did not run: {said}"])
+        report_store.write_hooks(git_dir, result)
+        return {"summary": "no wall here: not run", "retry": None}
     prepared = _prepared(git_dir, pinned.digest)
-    how = _how(git_dir, work_tree, settings, prepared, pinned.digest)
+    how = _how(git_dir, wall, settings, prepared, pinned.digest)
     outcome = run_on_landing(git_dir, oid, base, pinned, how)
     _remember_prepared(git_dir, pinned.digest, prepared, outcome.prepared, outcome.stale)
     report_store.write_hooks(
@@ -85,17 +92,17 @@ def hooks_in_worker(
 
 def _how(
     git_dir: str,
-    work_tree: str | None,
+    wall: Wall,
     settings: layout.GitSettings,
     prepared: frozenset[str],
     digest: str,
 ) -> How:
-    """How the hooks run here: the repository's budget and sandbox, a private place for the
-    checkouts, where its installed hook is, and its trust asked again."""
+    """How the hooks run here: the repository's budget, the wall, a private place for the
+    checkouts, landwatch's store of this repository's environments, where its installed hook
+    is, the revs its approval resolved, and its trust asked again."""
     from landwatch import trust
     from landwatch.files import private_directory
-    from landwatch.review import sandbox
-    from landwatch.review.project_hooks.landing import How
+    from landwatch.wall.project_hooks.landing import How
 
     try:
         scratch: Path | None = private_directory(layout.HOOK_RUNS.path(), trusted=None)
@@ -106,17 +113,26 @@ def _how(
         # here was left by a worker ended mid-run (past its limit, or killed with the reviewer).
         for left in scratch.glob("hooks-*"):
             shutil.rmtree(left, ignore_errors=True)
-    common = layout.common_dir(git_dir)
-    jail = sandbox.find(os.environ.get("PATH"))[0] if settings[layout.SANDBOX] else None
+    approval = trust.approval_of(git_dir, digest)
     return How(
         budget=float(settings[layout.PROJECT_HOOKS_BUDGET]),
-        sandbox=jail,
+        wall=wall,
         scratch=scratch,
+        store=hook_store(git_dir),
         hooks_dir=_hooks_dir(git_dir),
-        outside=(common, *([Path(work_tree)] if work_tree else [])),
         prepared=prepared,
         still_trusted=lambda: trust.is_trusted(git_dir, digest),
+        resolved={(url, rev): commit for url, rev, commit in approval.revs} if approval else {},
     )
+
+
+def hook_store(git_dir: str | Path) -> Path:
+    """landwatch's store of this repository's hook environments (0700), by its real path."""
+    from landwatch import trust
+    from landwatch.files import private_directory
+
+    key = hashlib.sha256(trust.repository_key(git_dir).encode()).hexdigest()[:16]
+    return private_directory(layout.HOOK_ENVS.path() / key, trusted=None)
 
 
 def _least(git_dir: str, oid: str) -> Severity:
@@ -140,12 +156,14 @@ def _hooks_dir(git_dir: str | Path) -> Path | None:
     return Path(found) if found else None
 
 
-def tools_here(git_dir: Path, work_tree: Path | None) -> list[str]:
+def tools_here(git_dir: Path) -> list[str]:
     """Which tool runs each hook manager's configuration HEAD declares, and where it was found
-    on this PATH (`landwatch doctor`); nothing when HEAD declares none."""
+    on this PATH (`landwatch doctor`); nothing when HEAD declares none. Only the person's and
+    the system's tools are looked at, each asked its version outside every repository."""
     from landwatch import trust
     from landwatch.errors import UserError
-    from landwatch.review.project_hooks.tools import TOOLS, find
+    from landwatch.review.project_hooks.sources import PREK_CONFIG
+    from landwatch.wall.project_hooks.tools import TOOLS, find
 
     try:
         pinned = trust.committed_hooks(git_dir)
@@ -153,13 +171,13 @@ def tools_here(git_dir: Path, work_tree: Path | None) -> list[str]:
         return []  # no commit yet, or a repository that cannot be read
     if pinned is None:
         return []
-    outside = (layout.common_dir(git_dir), *([work_tree] if work_tree else []))
     trusted = "trusted" if trust.is_trusted(git_dir, pinned.digest) else "not trusted yet"
     lines = []
     for declared in pinned.declared:
-        tool = find(declared.family, hooks_dir=_hooks_dir(git_dir), outside=outside)
+        only = ("prek",) if declared.path == PREK_CONFIG else None
+        tool = find(declared.family, hooks_dir=_hooks_dir(git_dir), only=only)
         if tool is None:
-            names = " or ".join(TOOLS[declared.family])
+            names = " or ".join(only or TOOLS[declared.family])
             lines.append(
                 f"the project's hooks ({declared.path}) cannot run: {names} is not installed on "
                 "this PATH, nor in ~/.local/bin or ~/.cargo/bin"
@@ -216,7 +234,7 @@ class ProjectHooksHandler(ItemHandler[dict[str, Any]]):
     def handle(self, item: WorkItem, reporter: Reporter) -> dict[str, Any]:
         """The hooks in the warm worker, within their budget (and the time their environments
         take to build); a result that asks to wait is stored first, then waited for."""
-        from landwatch.review.project_hooks.run import PREPARE_TIMEOUT
+        from landwatch.wall.project_hooks.run import PREPARE_TIMEOUT
 
         reporter.progress(0, 1, "running the project's hooks")
         budget = layout.read_git_settings(item.git_dir)[layout.PROJECT_HOOKS_BUDGET]
@@ -227,7 +245,6 @@ class ProjectHooksHandler(ItemHandler[dict[str, Any]]):
             item.oid,
             item.base,
             item.rewritten,
-            str(item.work_tree) if item.work_tree else None,
             limit=budget + 2 * PREPARE_TIMEOUT + OVERRUN_GRACE,
         )
         if outcome.get("retry"):

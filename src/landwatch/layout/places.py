@@ -33,12 +33,14 @@ _USER_ROOTS = {
     "<data>": lambda: Path(platformdirs.user_data_dir(APP)),
     "<config>": lambda: Path(platformdirs.user_config_dir(APP)),
     "<state>": lambda: Path(platformdirs.user_state_dir(APP)),
+    "<cache>": lambda: Path(platformdirs.user_cache_dir(APP)),
 }
 
 
 @dataclass(frozen=True)
 class Place:
-    name: str  # relative to its scope's directory; a per-user one starts <data>, <config>, <state>
+    name: str  # relative to its scope's directory; a per-user one starts <data>, <config>,
+    # <state> or <cache>
     scope: Scope
     owner: str  # who writes it
     purpose: str
@@ -292,7 +294,7 @@ WORK_KEY = Place(
 # A linter looks for its configuration in the directories above its own too: above these, only
 # the person's directories, never a /tmp other users write to.
 LINTING = Place(
-    "<state>/run/linting", Scope.USER, "review.workspace", "the linters' workspaces", True
+    "<state>/run/linting", Scope.USER, "wall.workspace", "the linters' workspaces", True
 )
 # The landed commits' content the project's hooks run on, one private repository per run.
 HOOK_RUNS = Place(
@@ -300,6 +302,16 @@ HOOK_RUNS = Place(
     Scope.USER,
     "kinds.project_hooks",
     "where the project's hooks run: a sparse checkout of each landed commit, removed after",
+    True,
+)
+# The environments the project's hooks are built into, behind the wall: one store per repository
+# (what one repository's build writes, no other's hooks run), never the person's own store,
+# which their own pre-commit and prek run from outside it.
+HOOK_ENVS = Place(
+    "<cache>/hook-envs",
+    Scope.USER,
+    "kinds.project_hooks",
+    "the project hooks' environments, a store per repository, apart from your own",
     True,
 )
 USER_PLACES = (
@@ -316,6 +328,7 @@ USER_PLACES = (
     WORK_KEY,
     LINTING,
     HOOK_RUNS,
+    HOOK_ENVS,
 )
 
 

@@ -1,37 +1,30 @@
-"""The project's own linters, run on the committed content of each changed file and kept to
-the lines the change added (reviewdog's `added` filter), to what is new against the file
+"""The project's own linters as the review sees them: which may run (the caller's LinterPolicy:
+the person's own, and a repository's committed ones once the person trusted exactly them and the
+configuration files they are given, review.pinned), and what they said read into findings, kept
+to the lines the change added (reviewdog's `added` filter), to what is new against the file
 before the change (`baseline`, graylint's method), or to the whole file on request.
 
-Commands run only as the caller's LinterPolicy allows: the person's own linters, and a
-repository's committed ones once the person trusted exactly them and the configuration files
-they are given (review.pinned). Each run gets the content on stdin, a directory of its own with
-those files and the linted one (review.workspace), a sandbox where the machine has one, a
-timeout, what is left of the review's budget (review.budget) and a cap on its output.
+Running them is not the review's: the policy's `runner` does it (landwatch.wall.linters, behind
+the wall); without one, nothing runs.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from landwatch.review import sandbox
-from landwatch.review.binary import looks_binary
 from landwatch.review.budget import Budget
 from landwatch.review.change import Change, FileChange
 from landwatch.review.config import LinterConfig
 from landwatch.review.findings import DECLARED, Basis, Finding, Severity, fingerprint, line_text
 from landwatch.review.globs import matches_any
 from landwatch.review.pinned import Pinned, pin
-from landwatch.review.workspace import Workspace, workspace
 
-MAX_OUTPUT = 4 * 1024 * 1024
 NOT_TRUSTED = (
     "linters not run: nothing allowed this configuration's commands "
     "(`landwatch trust` shows them and allows them)"
@@ -64,30 +57,52 @@ def _never(digest: str) -> str:
     return NOT_TRUSTED
 
 
-@dataclass(frozen=True)
-class LinterPolicy:
-    """Which linters a review may run, and how. `own` are the person's (trusted by definition);
-    the repository's committed linters run, and its configuration files are given to linters,
-    when `vet`, given the digest of what review.pinned pins, answers None; otherwise its answer
-    says why not. It is asked again before every run, so a trust withdrawn mid-review stops the
-    next command."""
-
-    own: tuple[LinterConfig, ...] = ()
-    vet: Callable[[str], str | None] = _never
-    problems: tuple[str, ...] = ()  # the person's own configuration could not be read
-    scratch: Path | None = None  # where workspaces are made (None: the temporary directory)
-    sandboxed: bool = True  # under bubblewrap where the machine has it
-
-
-NO_LINTERS = LinterPolicy()
-
-
 @dataclass
 class Linted:
     findings: list[Finding] = field(default_factory=list)
     runs: list[dict[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     held_back: str | None = None  # the digest of committed linters not run for want of trust
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """What a review lets run: the linters, the files they may want, the repository's
+    configuration files given to them, and the digest they were trusted by (asked again before
+    each run; None: nothing of the repository's is given)."""
+
+    linters: list[LinterConfig]
+    files: dict[str, FileChange]
+    given: dict[str, bytes]
+    trusted: str | None
+
+
+class LinterRunner(Protocol):
+    """What runs the allowed linters, their findings and runs added to `outcome`."""
+
+    def __call__(
+        self, allowed: Allowed, policy: LinterPolicy, outcome: Linted, budget: Budget
+    ) -> None: ...
+
+
+@dataclass(frozen=True)
+class LinterPolicy:
+    """Which linters a review may run, and how. `own` are the person's (trusted by definition);
+    the repository's committed linters run, and its configuration files are given to linters,
+    when `vet`, given the digest of what review.pinned pins, answers None; otherwise its answer
+    says why not. It is asked again before every run, so a trust withdrawn mid-review stops the
+    next command. `walled_off` says why nothing of a repository may run at all (no wall)."""
+
+    own: tuple[LinterConfig, ...] = ()
+    vet: Callable[[str], str | None] = _never
+    problems: tuple[str, ...] = ()  # the person's own configuration could not be read
+    scratch: Path | None = None  # where workspaces are made (None: the temporary directory)
+    sandboxed: bool = True  # behind the wall (False: the person said landwatch.sandbox false)
+    runner: LinterRunner | None = None  # None: nothing runs (the review's own tests)
+    walled_off: str | None = None
+
+
+NO_LINTERS = LinterPolicy()
 
 
 def run_all(
@@ -103,21 +118,24 @@ def run_all(
     if not (committed or policy.own):
         return outcome
     pinned = pin(change.repo, change.commit.tree, committed)
-    verdict = policy.vet(pinned.digest)
-    trusted = verdict is None
-    if committed and verdict is not None:
-        outcome.notes.append(verdict)
-        outcome.held_back = pinned.digest
+    if policy.walled_off is not None:
+        trusted = False
+        if committed or pinned.given():
+            outcome.notes.append(policy.walled_off)
+    else:
+        verdict = policy.vet(pinned.digest)
+        trusted = verdict is None
+        if committed and verdict is not None:
+            outcome.notes.append(verdict)
+            outcome.held_back = pinned.digest
+        if not trusted and pinned.given():
+            outcome.notes.append(_without_configuration(pinned))
     allowed = [*policy.own, *(committed if trusted else [])]
-    if not allowed:
+    if not allowed or policy.runner is None:
         return outcome
-    if not trusted and pinned.given():
-        outcome.notes.append(_without_configuration(pinned))
-    jail = sandbox.find(os.environ.get("PATH"))[0] if policy.sandboxed else None
-    with workspace(pinned.given() if trusted else {}, jail, policy.scratch) as place:
-        _run_each(
-            allowed, files, place, policy, pinned.digest if trusted else None, outcome, budget
-        )
+    given = pinned.given() if trusted else {}
+    order = Allowed(allowed, files, given, pinned.digest if trusted else None)
+    policy.runner(order, policy, outcome, budget)
     return outcome
 
 
@@ -129,62 +147,10 @@ def _without_configuration(pinned: Pinned) -> str:
     )
 
 
-def _run_each(
-    allowed: list[LinterConfig],
-    files: dict[str, FileChange],
-    place: Workspace,
-    policy: LinterPolicy,
-    trusted: str | None,
-    outcome: Linted,
-    budget: Budget,
-) -> None:
-    """Each linter on each file it wants, within the review's budget; `trusted`, the digest
-    the repository's configuration was trusted by, is asked again before each run."""
-    for linter in allowed:
-        for file in files.values():
-            if not wants(linter, file.path) or file.binary:
-                continue
-            content = file.new_content()
-            if content is None or looks_binary(content):
-                continue
-            if trusted is not None and (verdict := policy.vet(trusted)) is not None:
-                outcome.notes.append(verdict)  # withdrawn while the review ran
-                return
-            if budget.spent:
-                budget.stop(f"linters stopped before {linter.name} on {file.path}")
-                return
-            if linter.filter == "baseline":
-                found, ran = baseline(linter, file, content, place, budget)
-            else:
-                found, ran = run(linter, file, content, place, _timeout(linter, budget))
-            outcome.findings += found
-            outcome.runs.append(ran.as_dict())
-
-
-def run(
-    linter: LinterConfig, file: FileChange, content: bytes, place: Workspace, timeout: float
-) -> tuple[list[Finding], LinterRun]:
-    try:
-        process = place.run(linter.command, file.path, content, timeout)
-    except FileNotFoundError:
-        return [], LinterRun(linter.name, file.path, "missing", f"{linter.command[0]} not found")
-    except OSError as error:
-        return [], LinterRun(linter.name, file.path, "failed", str(error))
-    if process.timed_out:
-        return [], LinterRun(linter.name, file.path, "timeout", f"no answer within {timeout:.0f} s")
-    output = process.stdout[:MAX_OUTPUT].decode("utf-8", errors="replace")
-    try:
-        raw = parse(linter, output)
-    except (ValueError, KeyError, TypeError) as error:
-        stderr = process.stderr[:500].decode("utf-8", errors="replace").strip()
-        detail = f"output not {linter.format} ({error})" + (f": {stderr}" if stderr else "")
-        if linter.format == "ruff-json" and stderr.startswith("["):
-            # ruff with `fix = true` writes the fixed source on stdout, its JSON on stderr.
-            detail = (
-                "output not ruff-json: the JSON came on stderr, so ruff fixed the file instead "
-                "(fix = true in its configuration?): add --no-fix to the command"
-            )
-        return [], LinterRun(linter.name, file.path, "unparsable", detail)
+def findings_of(
+    linter: LinterConfig, file: FileChange, content: bytes, raw: list[RawFinding]
+) -> list[Finding]:
+    """What a linter said of `file` as findings, kept as its filter says."""
     added = {line.number for line in file.added_lines}
     findings = []
     for occurrence, item in enumerate(raw):
@@ -208,40 +174,22 @@ def run(
                 basis=Basis(DECLARED, f"linter {linter.name}"),
             )
         )
-    return findings, LinterRun(linter.name, file.path, "ok")
+    return findings
 
 
-def baseline(
-    linter: LinterConfig, file: FileChange, content: bytes, place: Workspace, budget: Budget
-) -> tuple[list[Finding], LinterRun]:
-    """graylint's method: the linter on the whole new file and on the file before the change,
-    and only what the change brought kept: breakage on lines it did not touch is found, a line
-    merely moved is not reported."""
-    whole = dataclasses.replace(linter, filter="file")
-    found, ran = run(whole, file, content, place, _timeout(linter, budget))
-    old = file.old_content()
-    if not found or old is None or ran.status != "ok" or looks_binary(old):
-        return found, ran
-    before, ran_before = run(whole, file, old, place, _timeout(linter, budget))
-    if ran_before.status != "ok":
-        return found, ran  # nothing to compare with: all of it is reported
-    known = Counter(_baseline_key(finding) for finding in before)
-    new = []
-    for finding in found:
-        key = _baseline_key(finding)
-        if known[key]:
-            known[key] -= 1
-        else:
-            new.append(finding)
-    return new, ran
+def unparsable(linter: LinterConfig, error: Exception, stderr: bytes) -> str:
+    """Why a linter's output could not be read, in a line, with the cure where it is known."""
+    said = stderr[:500].decode("utf-8", errors="replace").strip()
+    if linter.format == "ruff-json" and said.startswith("["):
+        # ruff with `fix = true` writes the fixed source on stdout, its JSON on stderr.
+        return (
+            "output not ruff-json: the JSON came on stderr, so ruff fixed the file instead "
+            "(fix = true in its configuration?): add --no-fix to the command"
+        )
+    return f"output not {linter.format} ({error})" + (f": {said}" if said else "")
 
 
-def _timeout(linter: LinterConfig, budget: Budget) -> float:
-    """The linter's own timeout, or what is left of the review's budget if that is less."""
-    return max(0.1, min(linter.timeout, budget.remaining()))
-
-
-def _baseline_key(finding: Finding) -> tuple[str, str]:
+def baseline_key(finding: Finding) -> tuple[str, str]:
     # Line numbers move; the rule and the line's own text do not (whitespace aside).
     return finding.rule, " ".join((finding.snippet or finding.message).split())
 

@@ -1,25 +1,37 @@
-"""Linters under bubblewrap where the machine allows it: Linux, `bwrap` on the linters' PATH, and
-able to run there (user namespaces allowed). No network, the system read-only, /tmp and /run
-(the session's sockets) hidden, one directory writable, in a session of their own, dying with us.
+"""bubblewrap as the wall: a view of the machine built from nothing, where a repository's code
+runs. In sight: the system read-only (wall.installations.SYSTEM), the installations of the tools
+started, read-only, and the places a run names: the files it checks and its scratch directory.
+Not in sight: $HOME and every other user file, /tmp, /run and its sockets, other repositories,
+landwatch's own state. No network (but for an environment build), no new Unix socket
+(wall.seccomp), its own processes, IPC and host name, no capabilities, a session of its own (no
+terminal to type into), dying with the reviewer.
 
-Elsewhere linters run without it, and `landwatch doctor` says so (`status`).
+Finding bubblewrap, and whether it runs here, is wall.door's (it starts programs; this does not).
 """
 
 from __future__ import annotations
 
-import shutil
-import sys
-import tempfile
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch.processes import run_command
+from landwatch.wall.installations import SYSTEM
 
-# A machine whose bwrap cannot start (user namespaces refused) answers at once; this is for one
-# that hangs, so that the review goes on without the sandbox rather than waits.
-_PROBE_TIMEOUT = 10.0
-# Directories every user writes to, and the session's runtime directory.
-_HIDDEN = ("/tmp", "/var/tmp", "/run")
+# What a resolver reads: where /etc/resolv.conf is a link into /run (systemd-resolved), its
+# target is shown to a run that has the network.
+_RESOLV = Path("/etc/resolv.conf")
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What one walled run may reach: its working directory, the places it writes, those it
+    reads, those kept read-only within a writable one (a checkout's `.git`), and the network."""
+
+    cwd: Path
+    writable: tuple[Path, ...] = ()
+    readable: tuple[Path, ...] = ()
+    protected: tuple[Path, ...] = ()
+    network: bool = False
 
 
 @dataclass(frozen=True)
@@ -27,105 +39,37 @@ class Sandbox:
     program: str  # bwrap's path
     version: str  # as `bwrap --version` says it
 
-    def wrap(
-        self,
-        command: list[str],
-        *,
-        writable: Path,
-        cwd: Path,
-        shared: tuple[Path, ...] = (),
-        visible: tuple[Path, ...] = (),
-        network: bool = False,
-    ) -> list[str]:
-        """`command` run in the sandbox, in `cwd`, with `writable` its only writable place; a
-        hook manager's too: `shared` writable as well (its cache of environments), `visible`
-        read-only even in a hidden directory (the repository's objects), the network if asked
-        (to build those environments)."""
-        seen = _installation(command[0]) if command else []
-        seen += [arg for path in visible for arg in ("--ro-bind", str(path), str(path))]
-        seen += [arg for path in shared for arg in ("--bind", str(path), str(path))]
-        arguments = _arguments(self.program, writable, cwd, seen)
-        if network:
-            arguments.append("--share-net")
-        return [*arguments, "--", *command]
+    def wrap(self, command: list[str], reach: Reach, *, seccomp_fd: int | None) -> list[str]:
+        """`command` behind the wall, with `reach`; `seccomp_fd` an open file of the filter."""
+        return [*arguments(self.program, reach, seccomp_fd), "--", *command]
 
 
-def _installation(program: str) -> list[str]:
-    """bwrap's arguments keeping a linter's own installation in sight, read-only, where it lies
-    in a hidden directory: a virtual environment under /tmp (`/tmp/x/.venv/bin/ruff`), or the one
-    a link on PATH leads to (a tool's directory of links into a CI checkout's environment)."""
-    found = program if "/" in program else shutil.which(program)
-    if found is None:
-        return []
-    given = Path(found).absolute()
-    prefixes = dict.fromkeys((given.parent.parent, given.resolve().parent.parent))
-    return [
-        arg
-        for prefix in prefixes
-        if any(prefix.is_relative_to(hidden) and prefix != Path(hidden) for hidden in _HIDDEN)
-        for arg in ("--ro-bind", str(prefix), str(prefix))
-    ]
-
-
-def _arguments(program: str, writable: Path, cwd: Path, seen: list[str] | None = None) -> list[str]:
+def arguments(program: str, reach: Reach, seccomp_fd: int | None = None) -> list[str]:
+    """bwrap's arguments for `reach`: each place given once, the later over the earlier (a
+    protected place over the writable one it is in)."""
+    system: list[str] = []
+    for root in SYSTEM:
+        path = Path(root)
+        if path.is_symlink():
+            system += ["--symlink", os.readlink(path), root]  # /bin -> usr/bin, merged /usr
+        elif path.is_dir():
+            system += ["--ro-bind", root, root]
+    if reach.network and _RESOLV.is_symlink():
+        system += ["--ro-bind-try", str(_RESOLV.resolve()), str(_RESOLV.resolve())]
+    places = [arg for path in reach.readable for arg in ("--ro-bind", str(path), str(path))]
+    places += [arg for path in reach.writable for arg in ("--bind", str(path), str(path))]
+    places += [arg for path in reach.protected for arg in ("--ro-bind", str(path), str(path))]
     return [
         program,
-        *("--ro-bind", "/", "/"),
-        *("--dev", "/dev", "--proc", "/proc"),
-        # Other users' files and the session's sockets (the user's bus, agents, the systemd
-        # manager, which could start anything outside) are out of sight: empty, its own.
-        *(arg for hidden in _HIDDEN if Path(hidden).is_dir() for arg in ("--tmpfs", hidden)),
-        *(seen or []),
-        *("--bind", str(writable), str(writable)),
-        *("--chdir", str(cwd)),
+        *system,
+        # An empty /tmp of its own (the machine's is every user's), fresh /dev and /proc.
+        *("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"),  # noqa: S108
+        *places,
+        *("--chdir", str(reach.cwd)),
         "--unshare-all",  # no network; its own users, processes, IPC and host name
+        *(["--share-net"] if reach.network else []),
         "--die-with-parent",
         "--new-session",  # no terminal to type into (TIOCSTI)
         *("--cap-drop", "ALL"),
+        *(["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []),
     ]
-
-
-_found: dict[str, tuple[Sandbox | None, str]] = {}
-
-
-def find(path: str | None) -> tuple[Sandbox | None, str]:
-    """The sandbox linters run in with this PATH (None: none), and a line saying which or why
-    none. Whether bwrap can run is asked once per program, the first time."""
-    if not sys.platform.startswith("linux"):
-        return None, "linters run without a sandbox: bubblewrap is Linux's"
-    program = shutil.which("bwrap", path=path)
-    if program is None:
-        return None, (
-            "linters run without a sandbox: bubblewrap (bwrap) is not installed; "
-            "with it they run with no network and the system read-only"
-        )
-    if program not in _found:
-        _found[program] = _probe(program)
-    return _found[program]
-
-
-def _probe(program: str) -> tuple[Sandbox | None, str]:
-    try:
-        version = run_command([program, "--version"], timeout=_PROBE_TIMEOUT)
-        with tempfile.TemporaryDirectory(prefix="landwatch-probe-") as scratch:
-            here = Path(scratch)
-            tried = run_command(
-                [*_arguments(program, here, here), "--", "true"], timeout=_PROBE_TIMEOUT
-            )
-    except OSError as error:
-        return None, f"linters run without a sandbox: {program} cannot be run ({error})"
-    if not tried.ok:
-        said = (tried.stderr.strip().splitlines() or ["it timed out"])[-1]
-        return None, f"linters run without a sandbox: {program} cannot run here ({said})"
-    name = version.stdout.strip() or "bubblewrap"
-    return Sandbox(program, name), (
-        f"linters run sandboxed by {name} ({program}): no network, the system read-only, "
-        "only their own directory writable"
-    )
-
-
-def status(path: str | None, enabled: bool) -> str:
-    """What `landwatch doctor` says of the sandbox."""
-    if not enabled:
-        return "linters run without a sandbox: git config landwatch.sandbox is false"
-    return find(path)[1]

@@ -1,7 +1,7 @@
 """Where a linter runs, and how: a directory of its own for each run, holding the configuration
 files the person trusted (review.pinned) and the file it lints, and nothing else the repository
 holds; the file named to it as `./path`; Python kept from importing what is in its directory;
-a scrubbed environment; under bubblewrap where the machine has it (review.sandbox).
+a scrubbed environment; behind the wall (wall.door) with that directory its only writable place.
 
 The directory (`<tree>`, its working directory) is made again for every run, so what one run
 wrote is never read by the next.
@@ -18,31 +18,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch.processes import ProgramResult, run_program
+from landwatch.processes import ProgramResult
 from landwatch.review.pinned import taken_as_configuration
-from landwatch.review.sandbox import Sandbox
+from landwatch.wall.door import Wall, kept_environment, walled
+from landwatch.wall.sandbox import Reach
 
-# What a linter may see of the user's environment: enough to find itself and run.
-_KEPT_ENV = (
-    "PATH",
-    "HOME",
-    "LANG",
-    "LC_ALL",
-    "LC_CTYPE",
-    "USER",
-    "LOGNAME",
-    "SYSTEMROOT",
-    "XDG_CACHE_HOME",
-    "XDG_CONFIG_HOME",
-)
 # A Python interpreter named as the command: `python3 -m ruff` and the like.
 _PYTHON = re.compile(r"(python|pypy)[0-9.]*")
-
-
-def kept_environment() -> dict[str, str]:
-    """What every command landwatch runs for a repository gets of the user's environment:
-    enough to find itself and run (no GIT_*, no PYTHONPATH)."""
-    return {key: os.environ[key] for key in _KEPT_ENV if key in os.environ}
 
 
 def scrubbed_environment() -> dict[str, str]:
@@ -64,11 +46,11 @@ def command_line(command: tuple[str, ...], path: str) -> list[str]:
 
 @dataclass
 class Workspace:
-    """The linters of one review: their directory, what they are given, their sandbox."""
+    """The linters of one review: their directory, what they are given, their wall."""
 
     root: Path
     given: Mapping[str, bytes]  # the pinned configuration files, by path
-    sandbox: Sandbox | None
+    wall: Wall
 
     def run(
         self, command: tuple[str, ...], path: str, content: bytes, timeout: float
@@ -88,22 +70,21 @@ class Workspace:
                 _write(tree, path, content)
             argv = command_line(command, path)
             env = {**scrubbed_environment(), "TMPDIR": str(tmp)}
-            if self.sandbox is not None:
-                argv = self.sandbox.wrap(argv, writable=scratch, cwd=tree)
-                env["XDG_CACHE_HOME"] = str(tmp)  # the user's is read-only there
-            return run_program(argv, input=content, timeout=timeout, cwd=tree, env=env)
+            if self.wall.sandbox is not None:
+                # Behind the wall the person's home is not there: the linter's own instead.
+                env.update(HOME=str(tmp), XDG_CACHE_HOME=str(tmp), XDG_CONFIG_HOME=str(tmp))
+            reach = Reach(tree, writable=(scratch,))
+            return walled(self.wall, argv, reach, env=env, input=content, timeout=timeout)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
 
 @contextmanager
-def workspace(
-    given: Mapping[str, bytes], sandbox: Sandbox | None, parent: Path | None
-) -> Iterator[Workspace]:
+def workspace(given: Mapping[str, bytes], wall: Wall, parent: Path | None) -> Iterator[Workspace]:
     """A private directory under `parent` (a directory of the person's; the system's temporary
     directory if None), outside every worktree, removed with all the linters left in it."""
     with tempfile.TemporaryDirectory(prefix="landwatch-lint-", dir=parent) as root:
-        yield Workspace(Path(root), given, sandbox)
+        yield Workspace(Path(root), given, wall)
 
 
 def _write(tree: Path, path: str, data: bytes) -> None:

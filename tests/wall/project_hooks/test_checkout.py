@@ -1,16 +1,19 @@
-"""The landed commit's content for the hooks (review.project_hooks.checkout): a private repository
+"""The landed commit's content for the hooks (wall.project_hooks.checkout): a private repository
 borrowing the repository's objects, checked out sparsely (the changed files, their directories'
 files and those above, nothing else), never the person's worktree, removed whatever happens; what
-the hooks changed there, as a patch `git apply` takes."""
+the hooks changed there, as a patch `git apply` takes, read without git (the checkout's git dir is
+the hooks' to have touched)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from landwatch.review.project_hooks.checkout import (
+from landwatch.review.change import open_repository
+from landwatch.wall.project_hooks.checkout import (
     MAX_SPARSE_DIRECTORIES,
     CheckoutError,
     escape,
@@ -62,7 +65,11 @@ def test_the_changed_files_their_neighbours_and_the_files_above_are_checked_out(
             "src/pkg/mod.py",
         }
         assert (place.root / "src/pkg/mod.py").read_text() == "x = 2\n"
-        assert place.git("status", "--porcelain")[1] == ""  # what is left out is not "deleted"
+        status = subprocess.run(
+            ["git", "status", "--porcelain"], cwd=place.root, capture_output=True, text=True
+        )
+        assert status.stdout == ""  # what is left out is not "deleted"
+        assert set(place.held) == files_in(place.root)
         scratch = place.root.parent
     assert not scratch.exists()
 
@@ -97,17 +104,46 @@ def test_removed_whatever_happens(tmp_path: Path) -> None:
 
 def test_what_the_hooks_changed_is_a_patch_git_apply_takes(tmp_path: Path) -> None:
     repo, oid = project(tmp_path)
+    opened = open_repository(repo.git_dir)
     with landed(repo.git_dir / "objects", oid, ["src/pkg/mod.py", ODD], tmp_path) as place:
-        assert place.fixes() == ([], "")
+        assert place.fixes(opened) == ([], "")
         (place.root / "src/pkg/mod.py").write_text("x = 2\n# fixed\n")
         (place.root / ODD).write_text("odd\n\n")
-        changed, patch = place.fixes()
+        changed, patch = place.fixes(opened)
     assert sorted(changed) == sorted(["src/pkg/mod.py", ODD])
     applied = subprocess.run(
         ["git", "apply", "--index"], input=patch, text=True, cwd=repo.path, capture_output=True
     )
     assert applied.returncode == 0, applied.stderr
     assert (repo.path / "src/pkg/mod.py").read_text() == "x = 2\n# fixed\n"
+
+
+def test_reading_the_fixes_runs_nothing_the_checkout_s_git_dir_names(tmp_path: Path) -> None:
+    # What a hook could plant in the checkout's .git (a hook run without the wall, by the
+    # person's word) and a git there would run: an fsmonitor, a filter, a diff driver.
+    repo, oid = project(tmp_path)
+    ran = tmp_path / "ran"
+    planted = tmp_path / "planted.sh"
+    planted.write_text(f"#!/bin/sh\ntouch {ran}\ncat\n")
+    planted.chmod(0o755)
+    opened = open_repository(repo.git_dir)
+    with landed(repo.git_dir / "objects", oid, ["src/pkg/mod.py"], tmp_path) as place:
+        with open(place.git_dir / "config", "a") as config:
+            config.write(
+                f'[core]\n\tfsmonitor = {planted}\n[filter "x"]\n\tclean = {planted}\n'
+                f'[diff "x"]\n\tcommand = {planted}\n\ttextconv = {planted}\n'
+            )
+        (place.root / ".gitattributes").write_text("* filter=x diff=x\n")
+        (place.root / "src/pkg/mod.py").write_text("x = 3\n")
+        (place.root / "src/setup.cfg").unlink()
+        os.symlink("/etc/passwd", place.root / "pyproject.toml.new")
+        (place.root / "pyproject.toml").unlink()
+        os.symlink("/etc/passwd", place.root / "pyproject.toml")
+        changed, patch = place.fixes(opened)
+    assert not ran.exists()
+    assert changed == ["pyproject.toml", "src/pkg/mod.py", "src/setup.cfg"]
+    assert patch == ""  # a link where a file was: told, and no patch that would lose it
+    assert "root:" not in "".join(changed)
 
 
 def test_a_change_over_too_many_directories_is_checked_out_whole() -> None:

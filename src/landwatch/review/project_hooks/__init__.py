@@ -1,5 +1,5 @@
-"""The project's own hooks (pre-commit, prek, lefthook) run on what landed: what the tree declares
-(`config`), what trust pins of it (`pin`), the landed content to run them on (`checkout`), the
-tools and how they are started (`tools`), reading what they said (`output`), and the result that
-joins the commit's review (`results`); `run` puts them together.
+"""The project's own hooks (pre-commit, prek, lefthook) as the review reads them, statically:
+where each manager reads configuration (`sources`), what the tree declares (`config`), what trust
+pins of it (`pin`), reading what the hooks said (`output`), and the result that joins the
+commit's review (`results`). Running them is the wall's (landwatch.wall.project_hooks).
 """

@@ -14,13 +14,17 @@ from __future__ import annotations
 import os
 import posixpath
 import shutil
+import stat
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from landwatch.processes import run_command
+import pygit2
+
+from landwatch.files import read_file
+from landwatch.wall.door import preparing
 
 # Past this many directories a sparse pattern list costs more than writing the files.
 MAX_SPARSE_DIRECTORIES = 400
@@ -37,51 +41,54 @@ class CheckoutError(Exception):
 
 @dataclass(frozen=True)
 class Checkout:
-    """A checkout of one landed commit: its worktree, and how git is run there."""
+    """A checkout of one landed commit: its worktree, its git dir (read-only behind the wall),
+    and the blob of every file checked out, noted before anything of the repository ran."""
 
-    root: Path  # the worktree
-    env: Mapping[str, str]
+    root: Path
+    held: dict[str, str] = field(default_factory=dict)
 
-    def git(self, *args: str) -> tuple[int, str]:
-        """git in this checkout: its exit status and its output (stderr after stdout)."""
-        result = run_command(
-            ["git", "-c", "core.quotePath=false", *args],
-            timeout=GIT_TIMEOUT,
-            cwd=self.root,
-            env=self.env,
-        )
-        return result.returncode, result.stdout + result.stderr
+    @property
+    def git_dir(self) -> Path:
+        return self.root / ".git"
 
-    def fixes(self) -> tuple[list[str], str]:
-        """The files the hooks changed, and the change as a patch `git apply` takes (empty when
-        it is larger than MAX_PATCH_BYTES)."""
-        code, listed = self.git("diff", "--name-only", "-z", "--no-renames", "HEAD", "--")
-        if code != 0 or not listed:
-            return [], ""
-        names = [name for name in listed.split("\0") if name]
-        code, patch = self.git(
-            "diff",
-            "--binary",
-            "--no-color",
-            "--no-ext-diff",
-            "--no-textconv",
-            "--no-renames",
-            "--src-prefix=a/",
-            "--dst-prefix=b/",
-            "HEAD",
-            "--",
-        )
-        if code != 0 or len(patch.encode("utf-8", "surrogateescape")) > MAX_PATCH_BYTES:
-            return names, ""
-        return names, patch
+    def fixes(
+        self, repo: pygit2.Repository, unchanged: frozenset[str] = frozenset()
+    ) -> tuple[list[str], str]:
+        """The files the hooks changed (but `unchanged`, which landwatch wrote), and the change
+        as a patch `git apply` takes (empty when it is larger than MAX_PATCH_BYTES). Read
+        without git: the checkout's git dir is the hooks' to have touched, and nothing they
+        could write there runs."""
+        changed: list[str] = []
+        patches: list[str] = []
+        size = 0
+        for path, oid in sorted(self.held.items()):
+            if path in unchanged:
+                continue
+            try:
+                now: bytes | None = read_file(
+                    self.root / path, trusted=self.root, limit=MAX_PATCH_BYTES
+                )
+            except FileNotFoundError:
+                now = None  # removed
+            except OSError:
+                changed.append(path)  # a link now, a directory, or too large: told, not kept
+                size = MAX_PATCH_BYTES + 1
+                continue
+            if now is not None and str(pygit2.hash(now)) == oid:
+                continue
+            changed.append(path)
+            old = repo[oid]
+            if not isinstance(old, pygit2.Blob):
+                continue
+            text = pygit2.Patch.create_from(
+                old, now, old_as_path=path, new_as_path=path, flag=_BINARY
+            ).text
+            size += len((text or "").encode("utf-8", "surrogateescape"))
+            patches.append(text or "")
+        return changed, "" if size > MAX_PATCH_BYTES else "".join(patches)
 
 
-def git_environment() -> dict[str, str]:
-    """The environment git runs in for a checkout: none of the caller's GIT_* (a hook's
-    GIT_DIR would point it at the person's repository), and LFS files left as pointers (there is
-    no remote to fetch them from)."""
-    kept = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
-    return {**kept, "GIT_LFS_SKIP_SMUDGE": "1", "GIT_TERMINAL_PROMPT": "0"}
+_BINARY = pygit2.enums.DiffOption.SHOW_BINARY
 
 
 @contextmanager
@@ -93,27 +100,33 @@ def landed(
     scratch = Path(tempfile.mkdtemp(prefix="hooks-", dir=parent))
     try:
         root = scratch / "work"
-        checkout = Checkout(root, git_environment())
-        _init(checkout, objects, sparse_patterns(paths))
-        code, said = checkout.git("-c", "core.hooksPath=/dev/null", "read-tree", "-m", "-u", oid)
-        if code != 0:
-            raise CheckoutError(f"git read-tree {oid[:12]}: {_said(said)}")
+        _init(root, objects, sparse_patterns(paths))
+        said = preparing(["read-tree", "-m", "-u", oid], root, timeout=GIT_TIMEOUT)
+        if not said.ok:
+            raise CheckoutError(f"git read-tree {oid[:12]}: {_said(said.stdout + said.stderr)}")
         (root / ".git" / "HEAD").write_text(f"{oid}\n")
-        yield checkout
+        yield Checkout(root, _held(root, pygit2.Repository(str(root))))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _init(checkout: Checkout, objects: Path, patterns: list[str] | None) -> None:
-    root = checkout.root
-    result = run_command(
-        ["git", "init", "-q", "--template=", str(root)],
-        timeout=GIT_TIMEOUT,
-        cwd=root.parent,
-        env=checkout.env,
-    )
-    if not result.ok:
-        raise CheckoutError(f"git init: {_said(result.stderr)}")
+def _held(root: Path, repo: pygit2.Repository) -> dict[str, str]:
+    """The blob of each file read-tree wrote (the sparse ones only), before any hook ran."""
+    held = {}
+    for entry in repo.index:
+        where = root / entry.path
+        try:
+            if stat.S_ISREG(os.lstat(where).st_mode):
+                held[entry.path] = str(entry.id)
+        except OSError:
+            continue  # left out by the sparse patterns
+    return held
+
+
+def _init(root: Path, objects: Path, patterns: list[str] | None) -> None:
+    said = preparing(["init", "-q", "--template=", str(root)], root.parent, timeout=GIT_TIMEOUT)
+    if not said.ok:
+        raise CheckoutError(f"git init: {_said(said.stderr)}")
     git_dir = root / ".git"
     (git_dir / "objects" / "info").mkdir(parents=True, exist_ok=True)
     (git_dir / "objects" / "info" / "alternates").write_text(f"{objects.resolve()}\n")

@@ -8,21 +8,28 @@ what `pinned` holds, as `how` says, and asks `how.still_trusted` again before ea
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pygit2
+
 from landwatch.review.change import Change, open_repository, resolve
-from landwatch.review.project_hooks import checkout, results
+from landwatch.review.project_hooks import results
 from landwatch.review.project_hooks.config import ManagerConfig
 from landwatch.review.project_hooks.pin import HooksPinned
-from landwatch.review.project_hooks.run import Ran, Room, prepare, run_hooks
-from landwatch.review.project_hooks.tools import TOOLS, Tool, find
-from landwatch.review.sandbox import Sandbox
+from landwatch.review.project_hooks.sources import PREK_CONFIG
 from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.text import plural
+from landwatch.wall.door import Wall
+from landwatch.wall.project_hooks import checkout, revs
+from landwatch.wall.project_hooks.run import Ran, Room, prepare, run_hooks
+from landwatch.wall.project_hooks.tools import TOOLS, Tool, find
 
+# What separates the words of a shell command line, quotes and operators included.
+_SEPARATORS = re.compile(r"[\s;&|()<>`'\"]+")
 # More files than this in one landing are not all given to the hooks (a command line's length).
 MAX_FILES = 5000
 # What pre-commit prints when it builds an environment as it runs.
@@ -31,17 +38,19 @@ _BUILDING = "Installing environment for"
 
 @dataclass(frozen=True)
 class How:
-    """How the hooks run here: their budget, the sandbox, where checkouts are made, where the
-    tools are looked for, the tools whose environments are built already for this configuration,
-    and the trust asked again before each manager runs."""
+    """How the hooks run here: their budget, the wall, where checkouts are made, landwatch's
+    store of environments for this repository, where the tools are looked for, the tools whose
+    environments are built already for this configuration, the commit each remote rev was
+    resolved to when trusted, and the trust asked again before each manager runs."""
 
     budget: float
-    sandbox: Sandbox | None
+    wall: Wall
     scratch: Path | None
+    store: Path
     hooks_dir: Path | None
-    outside: tuple[Path, ...]
     prepared: frozenset[str]
     still_trusted: Callable[[], bool]
+    resolved: revs.Resolved = field(default_factory=dict)
 
 
 @dataclass
@@ -84,14 +93,15 @@ def run_on_landing(
         lambda path: files[path].new_content(),
         oid,
     )
-    objects = Path(repo.path) / "objects"
+    # A link a hook executes is checked out with the file it leads to.
+    targets = [file.target[0] for file in pinned.files if file.target is not None]
     for declared in pinned.declared:
         if not how.still_trusted():
             outcome.result.status = "untrusted"
             notes.append("the project's hooks stopped: their trust was withdrawn")
             break
         spent = time.monotonic() - clock
-        _one_manager(declared, given, landed, objects, how, outcome, how.budget - spent)
+        _one_manager(declared, given, targets, landed, repo, how, outcome, how.budget - spent)
     outcome.result.duration = time.monotonic() - clock
     outcome.result.notes = [redact_secrets(note) for note in notes]
     return outcome
@@ -100,8 +110,9 @@ def run_on_landing(
 def _one_manager(
     declared: ManagerConfig,
     given: list[str],
+    targets: list[str],
     landed: results.Landed,
-    objects: Path,
+    repo: pygit2.Repository,
     how: How,
     outcome: Outcome,
     budget: float,
@@ -112,7 +123,8 @@ def _one_manager(
         result.notes.append(f"the project's hooks did not run: {declared.problem}")
         result.status = "failed"
         return
-    tool = find(declared.family, hooks_dir=how.hooks_dir, outside=how.outside)
+    only = ("prek",) if declared.path == PREK_CONFIG else None
+    tool = find(declared.family, hooks_dir=how.hooks_dir, only=only)
     if tool is None:
         names = " or ".join(TOOLS[declared.family])
         result.notes.append(
@@ -125,10 +137,12 @@ def _one_manager(
         result.notes.append(f"the hooks of {declared.path} did not run: no budget left")
         result.status = "stopped"
         return
-    paths = [*given, *declared.executed, *declared.read]
+    paths = [declared.path, *given, *declared.executed, *targets, *declared.read]
+    objects = Path(repo.path) / "objects"
     try:
         with checkout.landed(objects, result.commit, paths, how.scratch) as place:
-            room = Room(place, how.sandbox, objects)
+            pinned_revs = revs.pin_in_checkout(place, declared, how.resolved)
+            room = _room(place, declared, tool, objects, how)
             if tool.name not in how.prepared:
                 problem = prepare(tool, room)
                 if problem is not None:
@@ -136,12 +150,31 @@ def _one_manager(
                     return
                 outcome.prepared.append(tool.name)
             ran = run_hooks(tool, given, room, budget)
-            changed, patch = place.fixes() if not ran.timed_out else ([], "")
-    except (checkout.CheckoutError, OSError) as error:
+            written = frozenset(pinned_revs)
+            changed, patch = place.fixes(repo, written) if not ran.timed_out else ([], "")
+    except (checkout.CheckoutError, revs.RevError, OSError) as error:
         result.notes.append(f"the hooks of {declared.path} did not run: {error}")
         result.status = "failed"
         return
     _read(tool, declared, ran, landed, changed, patch, outcome, budget)
+
+
+def _room(
+    place: checkout.Checkout, declared: ManagerConfig, tool: Tool, objects: Path, how: How
+) -> Room:
+    """Where the manager runs: what its hooks start kept in sight, and the hook repositories
+    on this machine its build clones."""
+    programs = [tool.command[0], *(word for hook in declared.hooks for word in _words(hook.entry))]
+    urls = [*declared.local_code, *(remote.url for remote in declared.remotes)]
+    found = (revs.local_path(url, place.root) for url in urls)
+    sources = tuple(path for path in found if path is not None)
+    return Room(place, how.wall, objects, how.store, tuple(programs), sources)
+
+
+def _words(entry: str) -> list[str]:
+    """The words of a hook's entry that could be programs (`sh -c "ruff x"` names sh and ruff)."""
+    words = _SEPARATORS.split(entry)
+    return [word for word in words if word and not word.startswith("-") and "{" not in word][:16]
 
 
 def _waiting(tool: Tool, declared: ManagerConfig, problem: str, outcome: Outcome) -> None:

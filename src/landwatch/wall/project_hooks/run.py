@@ -1,7 +1,12 @@
-"""One hook manager run on a checkout of the landed commit: its environments built first when they
-may be missing (the network allowed: pre-commit's `install-hooks`, prek's `prepare-hooks`), then
-its pre-commit stage on the changed files, without the network; under bubblewrap where the
-machine has it, within the budget, and stopped past it with every process it started.
+"""One hook manager run on a checkout of the landed commit, behind the wall, in two steps: its
+environments built when they may be missing (pre-commit's `install-hooks`, prek's
+`prepare-hooks`), with the network and landwatch's own store of environments for this repository
+writable and nothing else; then its pre-commit stage on the changed files, without the network,
+the store read-only, only the checkout's files and its scratch writable, the checkout's git dir
+read-only. Stopped past the budget with every process it started.
+
+The store is never the person's own (`~/.cache/pre-commit`, `~/.cache/prek`): what a repository's
+build could write there would run at their next own commit.
 
 File names never reach a command line where they could be read as options: prek and lefthook
 read them from a NUL-separated list, and pre-commit is not given a name that starts with `-`
@@ -15,21 +20,19 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch.processes import ProgramResult, run_program
-from landwatch.review.project_hooks.checkout import Checkout
+from landwatch.processes import ProgramResult
 from landwatch.review.project_hooks.output import Said, lines_of, parse_lefthook, parse_pre_commit
-from landwatch.review.project_hooks.tools import Tool
-from landwatch.review.sandbox import Sandbox
-from landwatch.review.workspace import kept_environment
+from landwatch.wall.door import Wall, kept_environment, walled
+from landwatch.wall.project_hooks.checkout import Checkout
+from landwatch.wall.project_hooks.tools import Tool
+from landwatch.wall.sandbox import Reach
 
 # Building environments (a virtualenv and its packages, a node or rust toolchain) can take
 # minutes the first time; it is done once per configuration, not per landing.
 PREPARE_TIMEOUT = 900.0
-# Of the person's environment, besides what every command gets (review.workspace): where the
-# tools keep their environments, how package managers reach their index, proxies, certificates.
+# Of the person's environment, besides what every program gets (wall.door): how package
+# managers reach their index, proxies, certificates.
 _PASSED = (
-    "PRE_COMMIT_HOME",
-    "PREK_HOME",
     "http_proxy",
     "https_proxy",
     "no_proxy",
@@ -44,18 +47,25 @@ _PASSED = (
     "CURL_CA_BUNDLE",
 )
 _PASSED_PREFIXES = ("PIP_", "UV_", "VIRTUALENV_", "NPM_CONFIG_", "npm_config_")
+# Where each tool keeps its environments, given as the store of this repository's.
+_HOMES = {"pre-commit": "PRE_COMMIT_HOME", "prek": "PREK_HOME"}
 # lefthook prints each job's output and the summary, whatever the configuration's `output` says.
 _LEFTHOOK_OUTPUT = "execution,execution_out,summary,skips"
 
 
 @dataclass(frozen=True)
 class Room:
-    """Where a manager runs: the checkout, the sandbox (None: none), the repository's objects
-    (which the checkout reads)."""
+    """Where a manager runs: the checkout, the wall, the repository's objects (which the
+    checkout reads), landwatch's store of environments for this repository, the programs the
+    hooks start (their installations kept in sight) and the hook repositories on this machine
+    the build clones (read-only)."""
 
     checkout: Checkout
-    sandbox: Sandbox | None
+    wall: Wall
     objects: Path
+    store: Path
+    programs: tuple[str, ...] = ()
+    sources: tuple[Path, ...] = ()
 
     @property
     def scratch(self) -> Path:
@@ -73,29 +83,31 @@ class Ran:
     text: str  # all it printed (stdout, then stderr), for what went wrong
 
 
-def tool_home(tool: Tool) -> Path | None:
-    """Where the tool keeps the hooks' environments (shared with the person's own runs)."""
-    variable = {"pre-commit": "PRE_COMMIT_HOME", "prek": "PREK_HOME"}.get(tool.name)
-    if variable is None:
-        return None
-    if os.environ.get(variable):
-        return Path(os.environ[variable])
-    return cache_root() / tool.name
+def tool_home(tool: Tool, store: Path) -> Path | None:
+    """Where the tool keeps the hooks' environments for this repository (lefthook keeps none)."""
+    return store / tool.name if tool.name in _HOMES else None
 
 
-def cache_root() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-
-
-def environment(tool: Tool, tmp: Path) -> dict[str, str]:
-    """The environment a manager and its hooks run in: what every command gets, where the tools
-    keep their environments and how they reach their index; a TMPDIR of the run's own."""
+def environment(tool: Tool, room: Room) -> dict[str, str]:
+    """The environment a manager and its hooks run in: what every program gets, how package
+    managers reach their index, the store; behind the wall, a home, TMPDIR and caches of the
+    run's own (the person's are not there)."""
     passed = {
         key: value
         for key, value in os.environ.items()
         if key in _PASSED or key.startswith(_PASSED_PREFIXES)
     }
-    env = {**kept_environment(), **passed, "TMPDIR": str(tmp), "NO_COLOR": "1"}
+    env = {**kept_environment(), **passed, "NO_COLOR": "1"}
+    for name in ("tmp", "home", "cache", "config"):
+        (room.scratch / name).mkdir(mode=0o700, exist_ok=True)
+    env["TMPDIR"] = str(room.scratch / "tmp")
+    if room.wall.sandbox is not None:
+        env["HOME"] = str(room.scratch / "home")
+        env["XDG_CACHE_HOME"] = str(room.scratch / "cache")
+        env["XDG_CONFIG_HOME"] = str(room.scratch / "config")
+    home = tool_home(tool, room.store)
+    if home is not None:
+        env[_HOMES[tool.name]] = str(home)
     if tool.name == "lefthook":
         env["LEFTHOOK_OUTPUT"] = _LEFTHOOK_OUTPUT
     return env
@@ -107,9 +119,7 @@ def prepare(tool: Tool, room: Room) -> str | None:
     asked = {"pre-commit": "install-hooks", "prek": "prepare-hooks"}.get(tool.name)
     if asked is None:
         return None  # lefthook runs the commands as they are
-    cache = cache_root()
-    cache.mkdir(parents=True, exist_ok=True, mode=0o700)
-    result = _run(tool, [*tool.command, asked], b"", room, PREPARE_TIMEOUT, (cache,))
+    result = _run(tool, [*tool.command, asked], b"", room, PREPARE_TIMEOUT, building=True)
     if result.timed_out:
         return f"{tool.name} {asked} took longer than {PREPARE_TIMEOUT:.0f} s"
     if result.returncode != 0:
@@ -136,7 +146,7 @@ def run_hooks(tool: Tool, files: list[str], room: Room, budget: float) -> Ran:
         argv = [*tool.command, "run", "pre-commit", "--no-auto-install", "--colors", "off"]
         argv += ["--no-tty", "--no-stage-fixed", "--files-from-stdin"]
         stdin = listed
-    result = _run(tool, argv, stdin, room, budget, ())
+    result = _run(tool, argv, stdin, room, budget, building=False)
     stdout = result.stdout.decode("utf-8", "replace")
     stderr = result.stderr.decode("utf-8", "replace")
     said = parse_lefthook(stdout) if tool.name == "lefthook" else parse_pre_commit(stdout)
@@ -147,33 +157,31 @@ def run_hooks(tool: Tool, files: list[str], room: Room, budget: float) -> Ran:
 
 
 def _run(
-    tool: Tool,
-    argv: list[str],
-    stdin: bytes,
-    room: Room,
-    timeout: float,
-    writable: tuple[Path, ...],
+    tool: Tool, argv: list[str], stdin: bytes, room: Room, timeout: float, *, building: bool
 ) -> ProgramResult:
-    """`argv` in the checkout, sandboxed where it can be (the network only with `writable`
-    places besides the tool's home: building environments), stopped with all it started past
-    `timeout`."""
-    tmp = room.scratch / "tmp"
-    tmp.mkdir(mode=0o700, exist_ok=True)
-    env = environment(tool, tmp)
-    if room.sandbox is not None:
-        home = tool_home(tool)
-        shared = tuple(path for path in (*writable, home) if path is not None)
-        for path in shared:
-            path.mkdir(parents=True, exist_ok=True, mode=0o700)
-        argv = room.sandbox.wrap(
-            argv,
-            writable=room.scratch,
-            cwd=room.checkout.root,
-            shared=shared,
-            visible=(room.objects,),
-            network=bool(writable),
-        )
+    """`argv` in the checkout behind the wall: building, with the network and the store
+    writable; else without, the store read-only; stopped with all it started past `timeout`."""
+    env = environment(tool, room)
+    home = tool_home(tool, room.store)
+    if home is not None:
+        home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    stores = (home,) if home is not None else ()
+    reach = Reach(
+        room.checkout.root,
+        writable=(room.scratch, *(stores if building else ())),
+        readable=(room.objects, *(room.sources if building else ()), *(() if building else stores)),
+        protected=(room.checkout.git_dir,),
+        network=building,
+    )
     try:
-        return run_program(argv, input=stdin, timeout=timeout, cwd=room.checkout.root, env=env)
+        return walled(
+            room.wall,
+            argv,
+            reach,
+            env=env,
+            input=stdin,
+            timeout=timeout,
+            programs=room.programs,
+        )
     except OSError as error:
         return ProgramResult(127, b"", f"{argv[0]}: {error}".encode())

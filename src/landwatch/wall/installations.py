@@ -1,0 +1,125 @@
+"""What of the machine a walled program needs in sight besides the system: the installation of
+each tool it is started as (a virtual environment, a Python or Node.js installation, the one a
+link on PATH leads to, the interpreter a script names), read-only, and nothing around it.
+
+An installation is taken whole only where it is recognisably one (a virtual environment's
+`pyvenv.cfg`, a Python's `lib/pythonX.Y/os.py`, a Node.js with `lib/node_modules`, a package of
+a `node_modules` directory); otherwise only the program's own file is shown: `~/.cargo` holds
+registry tokens beside `bin/`, `~/.local` landwatch's own state, a directory above a tool may be
+a repository.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+
+# The system, always in sight (read-only) behind the wall; a program under it needs nothing more.
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/nix/store")
+# How far a chain of links and interpreters is followed (a script's `#!/usr/bin/env node`).
+_DEPTH = 4
+_SHEBANG_BYTES = 256
+# More places than this are not added (a configuration naming hundreds of programs).
+MAX_PLACES = 64
+
+
+def under_system(path: Path) -> bool:
+    return any(path == Path(root) or path.is_relative_to(root) for root in SYSTEM)
+
+
+def installations(programs: Iterable[str], search: str | None) -> list[Path]:
+    """The places (directories, or single files) to show read-only for `programs` (names looked
+    up on `search`, a PATH, or absolute paths) to run; those under the system left out."""
+    found: dict[Path, None] = {}
+    for program in programs:
+        if len(found) >= MAX_PLACES:
+            break
+        located = _locate(program, search)
+        if located is not None:
+            _follow(located, search, found, 0)
+    return list(found)[:MAX_PLACES]
+
+
+def _locate(program: str, search: str | None) -> Path | None:
+    if "/" in program:
+        path = Path(program)
+        return path if path.is_absolute() and path.is_file() else None
+    found = shutil.which(program, path=search)
+    return Path(found).absolute() if found else None
+
+
+def _follow(program: Path, search: str | None, found: dict[Path, None], depth: int) -> None:
+    """`program`'s installation, as given and as its links resolve, then its interpreter's."""
+    if depth > _DEPTH:
+        return
+    try:
+        real = program.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return
+    for path in dict.fromkeys((program, real)):
+        if not under_system(path):
+            found.setdefault(_installation_of(path), None)
+        venv_home = _venv_home(path.parent.parent)
+        if venv_home is not None:
+            _follow(venv_home / "python3", search, found, depth + 1)
+    interpreter = _interpreter(real, search)
+    if interpreter is not None:
+        _follow(interpreter, search, found, depth + 1)
+
+
+def _installation_of(path: Path) -> Path:
+    """The directory to show for the program at `path`: its installation when it is one, the
+    `node_modules` it is a package of, else the file alone."""
+    for parent in path.parents:
+        if parent.name == "node_modules":
+            return parent
+    prefix = path.parent.parent
+    if _is_installation(prefix):
+        return prefix
+    return path
+
+
+def _is_installation(prefix: Path) -> bool:
+    if prefix == Path(prefix.anchor) or len(prefix.parts) < 3:
+        return False  # `/`, `/opt`, `/home`: never a whole tree
+    if (prefix / "pyvenv.cfg").is_file():
+        return True
+    if (prefix / "lib" / "node_modules").is_dir() and (prefix / "bin" / "node").exists():
+        return True
+    lib = prefix / "lib"
+    try:
+        return any((each / "os.py").is_file() for each in lib.glob("python3*"))
+    except OSError:
+        return False
+
+
+def _venv_home(prefix: Path) -> Path | None:
+    """The `home` a virtual environment's pyvenv.cfg names: the Python it was made from."""
+    try:
+        with open(prefix / "pyvenv.cfg", encoding="utf-8", errors="replace") as config:
+            for line in config.read(4096).splitlines():
+                key, _, value = line.partition("=")
+                if key.strip() == "home" and value.strip():
+                    return Path(value.strip())
+    except OSError:
+        pass
+    return None
+
+
+def _interpreter(script: Path, search: str | None) -> Path | None:
+    """The program a script's `#!` line runs (`/usr/bin/env node`: node on `search`)."""
+    try:
+        with open(script, "rb") as file:
+            if not os.path.isfile(script) or file.read(2) != b"#!":
+                return None
+            line = file.readline(_SHEBANG_BYTES).decode("utf-8", "replace").split()
+    except OSError:
+        return None
+    if not line:
+        return None
+    if Path(line[0]).name == "env":
+        words = [word for word in line[1:] if not word.startswith("-")]
+        return _locate(words[0], search) if words else None
+    return _locate(line[0], search)

@@ -1,0 +1,163 @@
+"""A remote hook's `rev` held to the commit it named when the person trusted it: resolved then
+(`git ls-remote`, in an empty directory: wall.door.outside), kept with the approval, and written
+over the name in the checkout's configurations before the manager runs, so that a tag moved
+upstream afterwards, or a branch, runs nothing new. A `rev` that is a commit id is its own.
+
+What could not be resolved (offline, a name the remote does not have) runs what the name points
+at when its environment is built, as pre-commit itself would; `landwatch trust` said so.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from landwatch.review.documents import load_yaml, yaml_loader
+from landwatch.review.project_hooks.config import Family, ManagerConfig, Remote
+from landwatch.review.project_hooks.sources import PRE_COMMIT_FAMILY
+from landwatch.wall.door import outside
+from landwatch.wall.project_hooks.checkout import Checkout
+
+# (repository, rev as written) -> the commit id it named when trusted.
+Resolved = dict[tuple[str, str], str]
+COMMIT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+LS_REMOTE_TIMEOUT = 30.0
+_TOML_REV = re.compile(r"""(?m)\brev\s*=\s*("[^"\\\n]*"|'[^'\n]*')""")
+
+
+class RevError(Exception):
+    """A configuration's revs could not be written as the commits trusted; nothing runs."""
+
+
+def resolve(remote: Remote) -> tuple[str | None, str]:
+    """The commit `remote.rev` names now, and a line saying how it was found, or why not."""
+    if COMMIT_ID.fullmatch(remote.rev):
+        return remote.rev, "a commit id"
+    if not remote.rev or remote.rev.startswith("-") or remote.url.startswith("-"):
+        return None, "no rev to resolve"
+    try:
+        said = outside(
+            # The peeled line of an annotated tag matches only a pattern of its own.
+            ["git", "ls-remote", "--", remote.url, remote.rev, f"{remote.rev}^{{}}"],
+            timeout=LS_REMOTE_TIMEOUT,
+        )
+    except OSError as error:
+        return None, f"git ls-remote could not run ({error})"
+    if not said.ok:
+        lines = [line for line in said.stderr.strip().splitlines() if line.strip()]
+        fatal = [line for line in lines if line.startswith("fatal:")]
+        return None, (fatal or lines or ["git ls-remote failed"])[0][:200]
+    refs = dict(
+        (name, oid) for oid, _, name in (line.partition("\t") for line in said.stdout.splitlines())
+    )
+    for name in (f"refs/tags/{remote.rev}^{{}}", f"refs/tags/{remote.rev}"):
+        if name in refs:
+            return refs[name], "a tag: held to the commit it names now"
+    if f"refs/heads/{remote.rev}" in refs:
+        return refs[f"refs/heads/{remote.rev}"], "a branch: held to its commit now"
+    return None, f"{remote.rev} is not a tag or branch of {remote.url}"
+
+
+def local_path(url: str, root: Path) -> Path | None:
+    """Where a hook repository on this machine is (`.`: the checkout; an absolute path or a
+    file:// URL), for the environment build to read it; None for anything else."""
+    if url == ".":
+        return root
+    path = url.removeprefix("file://")
+    return Path(path) if path.startswith("/") else None
+
+
+def pin_in_checkout(place: Checkout, declared: ManagerConfig, resolved: Resolved) -> set[str]:
+    """Every configuration of pre-commit's format in the checkout, its remote revs written as
+    the commits trusted; the paths rewritten (not the hooks' fixes)."""
+    if declared.family is not Family.PRE_COMMIT or not resolved:
+        return set()
+    rewritten = set()
+    for path in (declared.path, *declared.read):
+        if path.rpartition("/")[2] not in PRE_COMMIT_FAMILY:
+            continue
+        file = place.root / path
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue  # not checked out here (a directory the change does not touch)
+        pinned = _toml(text, resolved) if path.endswith(".toml") else _yaml(text, resolved)
+        if pinned != text:
+            file.write_text(pinned, encoding="utf-8")
+            rewritten.add(path)
+    return rewritten
+
+
+def _yaml(text: str, resolved: Resolved) -> str:
+    """`rev:` scalars replaced where they stand (comments, anchors and the rest kept)."""
+    try:
+        root = yaml.compose(text, Loader=yaml_loader())
+    except (yaml.YAMLError, RecursionError) as error:
+        raise RevError(f"cannot read the configuration to pin its revs: {error}") from None
+    edits = []
+    for repository in _repository_nodes(root):
+        fields = {
+            key.value: value
+            for key, value in repository.value
+            if isinstance(key, yaml.ScalarNode) and isinstance(value, yaml.ScalarNode)
+        }
+        url, rev = fields.get("repo"), fields.get("rev")
+        if url is not None and rev is not None:
+            commit = resolved.get((url.value, rev.value))
+            if commit is not None and commit != rev.value:
+                edits.append((rev.start_mark.index, rev.end_mark.index, f'"{commit}"'))
+    for start, end, replacement in sorted(edits, reverse=True):
+        text = text[:start] + replacement + text[end:]
+    _check(load_yaml(text) if edits else None, resolved)
+    return text
+
+
+def _repository_nodes(root: Any) -> Iterable[yaml.MappingNode]:
+    if not isinstance(root, yaml.MappingNode):
+        return []
+    for key, value in root.value:
+        if key.value == "repos" and isinstance(value, yaml.SequenceNode):
+            return [item for item in value.value if isinstance(item, yaml.MappingNode)]
+    return []
+
+
+def _toml(text: str, resolved: Resolved) -> str:
+    """prek.toml's `rev = "..."` values replaced, matched in order to its repositories."""
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise RevError(f"cannot read the configuration to pin its revs: {error}") from None
+    wanted = [
+        (str(each.get("repo", "")), str(each["rev"]))
+        for each in _repositories(document)
+        if "rev" in each
+    ]
+    found = list(_TOML_REV.finditer(text))
+    if len(found) != len(wanted):
+        raise RevError("cannot tell which repository each rev of the configuration is")
+    for match, key in reversed(list(zip(found, wanted, strict=True))):
+        commit = resolved.get(key)
+        if commit is not None and match[1][1:-1] == key[1]:
+            text = text[: match.start(1)] + f'"{commit}"' + text[match.end(1) :]
+    _check(tomllib.loads(text), resolved)
+    return text
+
+
+def _repositories(document: Any) -> list[dict[str, Any]]:
+    repos = document.get("repos") if isinstance(document, dict) else None
+    return [each for each in repos if isinstance(each, dict)] if isinstance(repos, list) else []
+
+
+def _check(document: Any, resolved: Resolved) -> None:
+    """Every remote trusted at a commit now reads as that commit (RevError otherwise)."""
+    if document is None:
+        return
+    for each in _repositories(document):
+        key = (str(each.get("repo", "")), str(each.get("rev", "")))
+        if key in resolved and resolved[key] != key[1]:
+            raise RevError(f"the rev of {key[0]} could not be written as the commit trusted")

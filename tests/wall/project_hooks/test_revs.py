@@ -1,0 +1,76 @@
+"""A remote hook's rev held to the commit trusted (wall.project_hooks.revs): resolved with `git
+ls-remote` (a tag's commit, an annotated one's too, a branch's; a commit id as it is; what cannot be
+resolved said why), and written over the name in a configuration, YAML or prek's TOML, the rest of
+the file kept; a file whose revs cannot be told apart is refused, not guessed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from landwatch.review.project_hooks.config import Remote
+from landwatch.wall.project_hooks.revs import RevError, _toml, _yaml, local_path, resolve
+from support.repos import Repo
+
+COMMIT = "a" * 40
+OTHER = "b" * 40
+
+
+def hooks_repository(tmp_path: Path) -> tuple[Repo, str]:
+    repo = Repo(tmp_path / "hooks")
+    repo.land("v1", {"say.sh": "echo one\n"}, hooks=False)
+    repo.git("tag", "v1")
+    repo.git("tag", "-a", "-m", "annotated", "v1-annotated")
+    return repo, repo.head()
+
+
+def test_a_tag_a_branch_and_a_commit_id_resolve_to_their_commit(tmp_path: Path) -> None:
+    repo, first = hooks_repository(tmp_path)
+    url = f"file://{repo.path}"
+    assert resolve(Remote(url, "v1")) == (first, "a tag: held to the commit it names now")
+    assert resolve(Remote(url, "v1-annotated"))[0] == first  # the commit, not the tag object
+    branch = repo.git("symbolic-ref", "--short", "HEAD")
+    assert resolve(Remote(url, branch)) == (first, "a branch: held to its commit now")
+    assert resolve(Remote("https://nowhere.invalid/x", COMMIT)) == (COMMIT, "a commit id")
+
+
+def test_what_cannot_be_resolved_says_why(tmp_path: Path) -> None:
+    repo, _ = hooks_repository(tmp_path)
+    commit, why = resolve(Remote(f"file://{repo.path}", "v9"))
+    assert commit is None and why == f"v9 is not a tag or branch of file://{repo.path}"
+    commit, why = resolve(Remote(f"file://{tmp_path}/gone", "v1"))
+    assert commit is None and "does not appear to be a git repository" in why
+    assert resolve(Remote("--upload-pack=touch x", "v1")) == (None, "no rev to resolve")
+
+
+def test_revs_are_written_where_they_stand() -> None:
+    text = (
+        "# kept\nrepos:\n- repo: https://x/y  # a comment\n  rev: v1.0   # the tag\n"
+        "  hooks: [{id: a}]\n- repo: local\n  hooks: []\n- repo: https://z/\u00e9\n  rev: 'v2'\n"
+        "- repo: https://untrusted/\n  rev: v3\n"
+    )
+    pinned = _yaml(text, {("https://x/y", "v1.0"): COMMIT, ("https://z/\u00e9", "v2"): OTHER})
+    assert pinned == text.replace("v1.0", f'"{COMMIT}"').replace("'v2'", f'"{OTHER}"')
+
+
+def test_prek_s_toml_revs_are_written_in_order_and_checked() -> None:
+    text = (
+        '[[repos]]\nrepo = "https://x/y"\nrev = "v1.0"\nhooks = [{id = "a"}]\n'
+        '[[repos]]\nrepo = "local"\nhooks = []\n'
+        "[[repos]]\nrepo = 'https://z/'\nrev = 'v1.0'\nhooks = []\n"
+    )
+    pinned = _toml(text, {("https://x/y", "v1.0"): COMMIT, ("https://z/", "v1.0"): OTHER})
+    assert f'rev = "{COMMIT}"' in pinned and f'rev = "{OTHER}"' in pinned
+    # A rev written where the repositories' order cannot tell whose it is: refused.
+    tricky = text.replace("hooks = []\n", 'hooks = []\nnote = """rev = "v0" """\n', 1)
+    with pytest.raises(RevError):
+        _toml(tricky, {("https://x/y", "v1.0"): COMMIT})
+
+
+def test_where_the_build_reads_a_hook_repository_on_this_machine(tmp_path: Path) -> None:
+    assert local_path(".", tmp_path) == tmp_path
+    assert local_path("file:///srv/hooks", tmp_path) == Path("/srv/hooks")
+    assert local_path("/srv/hooks", tmp_path) == Path("/srv/hooks")
+    assert local_path("https://x/y", tmp_path) is None
+    assert local_path("../hooks", tmp_path) is None

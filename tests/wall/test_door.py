@@ -1,0 +1,78 @@
+"""The one door (wall.door): where bubblewrap is, which wall a setting and a PATH give and what
+runs without one; a person's tool asked a question outside every repository; git making a
+checkout with no configuration but landwatch's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from landwatch.wall.door import choose, kept_environment, outside, preparing, walled
+from landwatch.wall.sandbox import Reach
+from support.sandbox import AS_YOU, WITH_BWRAP, needs_bwrap
+
+
+def test_a_question_to_a_tool_is_asked_in_an_empty_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `python -m x` imports x.py from its working directory: a repository's, were it there.
+    (tmp_path / "planted.py").write_text("print('the repository ran')\n")
+    monkeypatch.chdir(tmp_path)
+    asked = outside([sys.executable, "-m", "planted"], timeout=30)
+    assert not asked.ok and "the repository ran" not in asked.stdout
+    where = outside(["pwd"], timeout=30).stdout.strip()
+    assert where != str(tmp_path) and not Path(where).exists()  # gone with the question
+
+
+def test_git_preparing_a_checkout_reads_none_of_the_person_s_configuration(
+    tmp_path: Path,
+) -> None:
+    ran = tmp_path / "ran"
+    hook = tmp_path / "hooks" / "post-checkout"
+    hook.parent.mkdir()
+    hook.write_text(f"#!/bin/sh\ntouch {ran}\n")
+    hook.chmod(0o755)
+    subprocess.run(["git", "config", "--global", "core.hooksPath", str(hook.parent)], check=True)
+    subprocess.run(["git", "config", "--global", "init.templateDir", str(tmp_path)], check=True)
+    made = preparing(["init", "-q", str(tmp_path / "checkout")], tmp_path, timeout=30)
+    assert made.ok, made.stderr
+    said = preparing(["config", "--get", "core.hooksPath"], tmp_path / "checkout", timeout=30)
+    assert said.stdout.strip() == "/dev/null" and not ran.exists()
+
+
+def test_which_wall_and_what_runs_without_one(tmp_path: Path) -> None:
+    assert choose(True, str(tmp_path))[0] is None  # nothing of a repository runs
+    off, said = choose(False, str(tmp_path))
+    assert off is not None and off.sandbox is None and "landwatch.sandbox is false" in said
+    ran = walled(
+        AS_YOU,
+        ["sh", "-c", "pwd"],
+        Reach(tmp_path),
+        env={"PATH": "/usr/bin:/bin"},
+        input=b"",
+        timeout=30,
+    )
+    assert ran.stdout.decode().strip() == str(tmp_path)
+
+
+@needs_bwrap
+def test_behind_the_wall_a_program_has_its_installation_and_not_the_person_s_home(
+    tmp_path: Path,
+) -> None:
+    wall = choose(True, WITH_BWRAP)[0]
+    assert wall is not None and wall.sandbox is not None
+    home = os.environ["HOME"]
+    probe = f"import os, sys; print(os.path.isdir(sys.prefix), os.path.exists({home!r}))"
+    ran = walled(
+        wall,
+        [sys.executable, "-c", probe],
+        Reach(tmp_path, writable=(tmp_path,)),
+        env=kept_environment(),
+        input=b"",
+        timeout=60,
+    )
+    assert ran.stdout.decode().split() == ["True", "False"], ran.stderr

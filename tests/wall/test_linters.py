@@ -1,0 +1,70 @@
+"""The linters a review allowed, run (wall.linters): each in a workspace of its own outside every
+worktree, with no GIT_* of the caller, stopped with all it started past its timeout; the review's
+policy carries the runner, and without one nothing runs."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+from landwatch.review import engine
+from landwatch.review.linters import LinterPolicy
+from support.daemon import process_gone, wait_for
+from support.repos import Repo
+from support.review import found, review
+
+
+def test_linters_run_outside_the_worktree_without_git_variables(repo: Repo) -> None:
+    script = (
+        "import os,json,sys; sys.stdin.read(); print(json.dumps([{'code':'E1','message':"
+        "os.getcwd()+' '+','.join(k for k in os.environ if k.startswith('GIT_')),"
+        "'location':{'row':1}}]))"
+    )
+    repo.land(
+        "change",
+        {
+            ".landwatch.toml": '[[linters]]\nname = "env"\n'
+            f'command = [{json.dumps(sys.executable)}, "-c", {json.dumps(script)}]\n'
+            'format = "ruff-json"\nfiles = ["*.py"]\n',
+            "x.py": "x = 1\n",
+        },
+        hooks=False,
+    )
+    [finding] = [f for f in review(repo, linters=True).findings if f.rule == "env:E1"]
+    cwd, _, git_vars = finding.message.partition(" ")
+    assert not Path(cwd).resolve().is_relative_to(repo.path.resolve()) and git_vars == ""
+
+
+def test_a_linter_past_its_timeout_is_stopped_with_all_it_started(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """Its workers keep its pipes open: the review neither waits for them nor leaves them."""
+    pids = tmp_path / "pids"
+    script = f"sleep 300 & echo $! > {pids}; cat > /dev/null; wait"
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "forks"
+        command = ["sh", "-c", {json.dumps(script)}]
+        format = "ruff-json"
+        timeout = 0.5
+        """)
+    repo.land("change", {".landwatch.toml": config, "m.py": "x = 1\n"}, hooks=False)
+    report_ = review(repo, linters=True)
+    assert {run["status"] for run in report_.linters} == {"timeout"}
+    wait_for(lambda: process_gone(int(pids.read_text())), "the linter's worker to be stopped")
+
+
+def test_a_policy_without_a_runner_runs_nothing(repo: Repo, tmp_path: Path) -> None:
+    ran = tmp_path / "ran"
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "canary"
+        command = ["sh", "-c", "touch {ran}; cat > /dev/null; echo '[]'"]
+        format = "ruff-json"
+        """)
+    repo.land("change", {".landwatch.toml": config, "m.py": "x = 1\n"}, hooks=False)
+    report_ = engine.review(repo.git_dir, "HEAD", linters=LinterPolicy(vet=lambda digest: None))
+    assert report_.linters == [] and not ran.exists()
+    assert found(report_) == []

@@ -1,0 +1,260 @@
+"""The wall as a whole, tried as an attacker would (issue 37): a repository's hooks, trusted or
+not, run behind bubblewrap with real pre-commit, prek and lefthook, and reach nothing of the
+person; nothing outside the wall runs on what they could write; trust pins every file the
+managers read as configuration, and what it cannot pin runs behind the wall.
+
+What each attack must not reach is kept outside /tmp (support.sandbox.far_away): the sandbox
+before the wall hid /tmp whole, and showed the rest."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from landwatch.review.project_hooks.results import HooksResult
+from support.project_hooks import (
+    committed,
+    committed_and_trusted,
+    drained,
+    hooks_of,
+    local_hooks,
+    tools,
+)
+from support.repos import Repo
+from support.sandbox import UNPACKED, far_away, needs_bwrap
+
+PRIVATE = "the person's own words"
+
+
+def walled_path(tmp_path: Path, *names: str) -> str:
+    """A PATH with these hook managers, bubblewrap, and the system's commands."""
+    return f"{tools(tmp_path, *names)}{os.pathsep}{UNPACKED}"
+
+
+def told(hooks: HooksResult) -> str:
+    """All the hooks' result says, as one text: what could have carried a secret out."""
+    return "\n".join(
+        [*hooks.notes, *(f"{f.message} {f.snippet}" for f in hooks.findings), hooks.patch]
+    )
+
+
+def script(body: str) -> str:
+    return "#!/bin/sh\n" + textwrap.dedent(body)
+
+
+@needs_bwrap
+def test_a_hook_cannot_leave_through_the_checkout_s_git_dir(tmp_path: Path, repo: Repo) -> None:
+    # Attack 2: the checkout's .git was writable behind the wall, and `git diff` ran there after
+    # the hooks, outside it, honouring the core.fsmonitor a hook planted.
+    with far_away("fsmonitor") as far:
+        escape = far / "escape.sh"
+        escape.write_text(script(f"touch {far}/escaped\n"))
+        escape.chmod(0o755)
+        plant = script(f"""\
+            if printf '[core]\\n\\tfsmonitor = {escape}\\n' >> .git/config; then
+                echo planted
+            else
+                echo refused
+            fi
+            exit 1
+            """)
+        fix = script("""\
+            echo "changed by the hook" >> "$1"
+            """)
+        hooks = local_hooks(
+            "id: plant\nname: plant\nlanguage: script\nentry: plant.sh\npass_filenames: false",
+            "id: fix\nname: fix\nlanguage: script\nentry: fix.sh",
+        )
+        committed_and_trusted(
+            repo, {".pre-commit-config.yaml": hooks, "plant.sh": plant, "fix.sh": fix}
+        )
+        repo.git("config", "landwatch.sandbox", "true")
+        oid = repo.land("a change", {"a.txt": "one\n"})
+        drained(walled_path(tmp_path, "pre-commit"))
+        result = hooks_of(repo, oid)
+        assert "refused" in told(result) and "planted" not in told(result), result.findings
+        assert result.patch.startswith("diff --git a/a.txt b/a.txt")  # its fix, read without git
+        assert not (far / "escaped").exists()
+
+
+@needs_bwrap
+def test_what_a_trusted_hook_runs_beyond_the_pins_runs_behind_the_wall(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # Attack 4: a trusted `python -m tools.lint` whose module (never a closed list: imports,
+    # Makefiles, sourced files) changed after trust ran, with the person's files in reach.
+    hook = "id: lint\nname: lint\nlanguage: system\nentry: python3 -m tools.lint\n"
+    hook += "pass_filenames: false"
+    files = {
+        ".pre-commit-config.yaml": local_hooks(hook),
+        "tools/__init__.py": "",
+        "tools/lint.py": "print('fine')\n",
+    }
+    with far_away("home") as far:
+        (far / "id_rsa").write_text(PRIVATE + "\n")
+        committed_and_trusted(repo, files)
+        repo.git("config", "landwatch.sandbox", "true")
+        changed = textwrap.dedent(f"""\
+            import os, socket, sys
+            for what in ({str(far / "id_rsa")!r}, os.path.expanduser("~/.gitconfig")):
+                try:
+                    print(open(what).read())
+                except OSError as error:
+                    print("refused:", error.strerror)
+            sys.exit(1)
+            """)
+        oid = repo.land("the module changes", {"tools/lint.py": changed})
+        drained(walled_path(tmp_path, "pre-commit"))
+        hooks = hooks_of(repo, oid)
+        assert hooks.status == "ran" and [f.rule for f in hooks.findings] == ["hook:lint"]
+        assert "refused: No such file or directory" in told(hooks)
+        assert PRIVATE not in told(hooks) and "sandbox = false" not in told(hooks)
+
+
+@needs_bwrap
+def test_the_person_s_own_store_of_environments_is_never_the_hooks(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # Attack 5: the store the hooks ran from was the person's ~/.cache/pre-commit, writable from
+    # inside: a poisoned cached hook ran at their next own commit in another project.
+    theirs = Path(os.environ["XDG_CACHE_HOME"]) / "pre-commit"
+    theirs.mkdir(parents=True)
+    poison = script("""\
+        for store in "$PRE_COMMIT_HOME" "$XDG_CACHE_HOME/pre-commit" "$0.store"; do
+            echo poisoned > "$store/poisoned" 2>/dev/null && echo "wrote $store"
+        done
+        exit 1
+        """).replace('"$0.store"', str(theirs))
+    hook = "id: poison\nname: poison\nlanguage: script\nentry: poison.sh\npass_filenames: false"
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(hook), "poison.sh": poison})
+    repo.git("config", "landwatch.sandbox", "true")
+    oid = repo.land("a change", {"a.txt": "one\n"})
+    drained(walled_path(tmp_path, "pre-commit"))
+    hooks = hooks_of(repo, oid)
+    assert [f.rule for f in hooks.findings] == ["hook:poison"], hooks.notes
+    assert "wrote" not in told(hooks)
+    assert not (theirs / "poisoned").exists() and list(theirs.iterdir()) == []
+
+
+@needs_bwrap
+def test_the_environment_build_reaches_nothing_of_the_person(tmp_path: Path, repo: Repo) -> None:
+    # Attack 7: `repo: .` made pre-commit install the project itself, running its setup.py with
+    # the network and all of ~/.cache writable (where a swapped secret rule set then waited).
+    cache = Path(os.environ["XDG_CACHE_HOME"])
+    setup = textwrap.dedent(f"""\
+        import os
+        from setuptools import setup
+        for place in ({str(cache / "planted")!r}, os.path.expanduser("~/.cache/planted-too")):
+            try:
+                open(place, "w").write("planted")
+            except OSError:
+                pass
+        setup(name="selfhook", version="1", py_modules=["selfhook"],
+              entry_points={{"console_scripts": ["selfhook=selfhook:main"]}})
+        """)
+    manifest = "- id: self\n  name: self\n  entry: selfhook\n  language: python\n"
+    config = "repos:\n- repo: .\n  rev: HEAD\n  hooks:\n  - id: self\n"
+    module = "import sys\ndef main():\n    print('self ran')\n    sys.exit(1)\n"
+    files = {
+        ".pre-commit-config.yaml": config,
+        ".pre-commit-hooks.yaml": manifest,
+        "setup.py": setup,
+        "selfhook.py": module,
+    }
+    committed(repo, files)
+    shown = repo.landwatch("trust", "--yes").stdout
+    assert ".: local code, as each landing has it" in shown  # never `[. at HEAD]`
+    assert "runs as each landing has it, behind the wall" in shown
+    repo.git("config", "landwatch.sandbox", "true")
+    oid = repo.land("a change", {"a.py": "x = 1\n"})
+    env = {"PIP_NO_BUILD_ISOLATION": "1"}  # setup.py runs with the environment's setuptools
+    drained(walled_path(tmp_path, "pre-commit"), **env)
+    hooks = hooks_of(repo, oid)
+    assert [f.rule for f in hooks.findings] == ["hook:self"], hooks.notes
+    assert not (cache / "planted").exists() and not (cache / "planted-too").exists()
+
+
+@needs_bwrap
+def test_a_tag_moved_after_trust_runs_nothing_new(tmp_path: Path, repo: Repo) -> None:
+    # Attack 11: a remote hook's `rev: v1` was trusted by its name; the tag moved upstream
+    # before the environment was built, and its new code ran.
+    hooks_repo = Repo(tmp_path / "hooks-repo")
+    manifest = "- id: say\n  name: say\n  entry: say.sh\n  language: script\n"
+    hooks_repo.land(
+        "v1",
+        {
+            ".pre-commit-hooks.yaml": manifest,
+            "say.sh": script("""\
+        echo "version one"
+        exit 1
+        """),
+        },
+        hooks=False,
+    )
+    (hooks_repo.path / "say.sh").chmod(0o755)
+    hooks_repo.git("update-index", "--chmod=+x", "say.sh")
+    hooks_repo.git("commit", "-q", "--amend", "--no-edit")
+    hooks_repo.git("tag", "v1")
+    first = hooks_repo.head()
+    url = f"file://{hooks_repo.path}"
+    config = f"repos:\n- repo: {url}\n  rev: v1\n  hooks:\n  - id: say\n"
+    committed(repo, {".pre-commit-config.yaml": config})
+    shown = repo.landwatch("trust", "--yes").stdout
+    assert f"{url} at v1: {first[:12]}, a tag: held to the commit it names now" in shown
+    with far_away("tag") as far:
+        hooks_repo.land(
+            "v1, again",
+            {
+                "say.sh": script(f"""\
+            touch {far}/moved
+            echo "version two"
+            exit 1
+            """)
+            },
+            hooks=False,
+        )
+        hooks_repo.git("tag", "-f", "v1")
+        repo.git("config", "landwatch.sandbox", "true")
+        oid = repo.land("a change", {"a.txt": "one\n"})
+        drained(walled_path(tmp_path, "pre-commit"))
+        hooks = hooks_of(repo, oid)
+        log = next(Path(os.environ["XDG_CACHE_HOME"]).rglob("pre-commit.log"), None)
+        assert "version one" in told(hooks) and "version two" not in told(hooks), (
+            hooks.notes,
+            log.read_text() if log else None,
+        )
+        assert not (far / "moved").exists()
+    assert hooks.patch == ""  # the configuration written with the commit id is not a fix
+
+
+def test_a_program_a_copied_repository_s_hook_names_is_not_run_by_doctor(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # Attack 1: pre-commit off PATH, `landwatch doctor` in an untrusted repository ran the
+    # program its installed hook names as `python -mpre_commit --version` in the worktree,
+    # importing the committed pre_commit.py, with no sandbox at all.
+    ran = tmp_path / "ran"
+    committed(
+        repo,
+        {
+            ".pre-commit-config.yaml": local_hooks("id: x\nname: x\nlanguage: system\nentry: true"),
+            "pre_commit.py": f"open({str(ran)!r}, 'w')\n",
+        },
+    )
+    hook = repo.git_dir / "hooks" / "pre-commit"
+    hook.write_text(
+        "#!/usr/bin/env bash\n# File generated by pre-commit: https://pre-commit.com\n"
+        f"INSTALL_PYTHON={sys.executable}\n"
+    )
+    doctor = subprocess.run(
+        [sys.executable, "-m", "landwatch", "doctor"],
+        cwd=repo.path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": f"/usr/bin{os.pathsep}/bin"},
+    )
+    assert "cannot run: pre-commit or prek is not installed" in doctor.stdout, doctor.stdout
+    assert not ran.exists()
