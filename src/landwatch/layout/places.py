@@ -302,6 +302,15 @@ HOOK_RUNS = Place(
     "where the project's hooks run: a sparse checkout of each landed commit, removed after",
     True,
 )
+# Not kingfisher's own cache (~/.cache/kingfisher): a repository's environment build could write
+# there. The front door hands the review this path (review.secrets.rule_cache).
+SECRET_RULES = Place(
+    "<state>/secret-rules",
+    Scope.USER,
+    "review.secrets.rule_cache",
+    "kingfisher's compiled secret rules and the SHA-256 of each file, recorded when compiled",
+    True,
+)
 USER_PLACES = (
     ENTRY_POINT,
     REGISTRY,
@@ -316,6 +325,7 @@ USER_PLACES = (
     WORK_KEY,
     LINTING,
     HOOK_RUNS,
+    SECRET_RULES,
 )
 
 
