@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchlib import timed_secret_rules
+from landwatch.cli import keep_secret_rules
 from landwatch.review import engine
 from landwatch.review.change import open_repository, resolve
 from landwatch.review.findings import Finding, Severity
@@ -111,6 +112,7 @@ def main() -> int:
         "--labels", type=Path, default=LABELS, help=f"labels file (bench/{LABELS.name})"
     )
     args = parser.parse_args()
+    keep_secret_rules()  # loaded from landwatch's state, as a command would
     reviewed = review_all(args.paths, args.commits)
     found, commits, times = reviewed.found, reviewed.commits, reviewed.times
     labels = read_labels(args.labels)

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from benchlib import git, new_repo
+from landwatch.cli import keep_secret_rules
 
 LINE_SHAPES = [
     "    value_{n} = compute(alpha={n}, beta='text {n}')  # a comment\n",
@@ -64,6 +65,7 @@ def main() -> int:
     parser.add_argument("--files", type=int, default=3000)
     parser.add_argument("--lines", type=int, default=50)
     args = parser.parse_args()
+    keep_secret_rules()  # the review in a child loads them from landwatch's state, as a command
     with tempfile.TemporaryDirectory(prefix="landwatch-bench-") as scratch:
         repo = Path(scratch) / "repo"
         new_repo(repo)

@@ -50,6 +50,7 @@ from pathlib import Path, PurePosixPath
 from unittest import mock
 
 from benchlib import git, new_repo, timed_secret_rules
+from landwatch.cli import keep_secret_rules
 from landwatch.review import engine
 from landwatch.review.budget import Budget
 from landwatch.review.findings import Finding
@@ -546,6 +547,7 @@ def main() -> int:
         help="git dirs of semgrep-rules and secretlint clones: measure on their secret tests too",
     )
     args = parser.parse_args()
+    keep_secret_rules()  # loaded from landwatch's state, as a command would
     if args.misses and args.half == HELD_OUT:
         parser.error("--misses lists the tuning half only: the held-out half stays unseen")
     names = [] if args.no_tools else [n.strip() for n in args.tools.split(",") if n.strip()]

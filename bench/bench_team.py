@@ -45,7 +45,7 @@ class Person:
             XDG_STATE_HOME=str(self.home / ".local/state"),
             XDG_CACHE_HOME=str(self.home / ".cache"),
             XDG_RUNTIME_DIR=str(self.home / "run"),
-            KF_RULE_CACHE_DIR=str(rule_cache),  # the secret rules compiled once for everyone
+            LANDWATCH_SECRET_RULES=str(rule_cache),  # the secret rules compiled once for everyone
             GIT_CONFIG_NOSYSTEM="1",
         )
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from landwatch import work_item
+from landwatch.review.secrets.rule_cache import DIRECTORY_VARIABLE
 from support.queue import new_repository
 from support.repos import Repo, installed
 from support.terminal import Terminal, opened
@@ -37,10 +38,10 @@ def git_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def _secret_rules_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where kingfisher's compiled rules are kept for every test of this worker: compiling them
-    takes seconds, loading them a fraction (a person's cache is one for all their reviews)."""
-    cache = tmp_path_factory.mktemp("kingfisher-rules")
-    os.environ["KF_RULE_CACHE_DIR"] = str(cache)
+    """Where landwatch keeps the compiled secret rules for every test of this worker, as it keeps
+    them in its state for a person: compiling them takes seconds, loading them a fraction."""
+    cache = tmp_path_factory.mktemp("secret-rules")
+    os.environ[DIRECTORY_VARIABLE] = str(cache)
     from landwatch.review.secrets import provider_rules
 
     provider_rules.available()  # compiled here once, so no test's budget pays for it
@@ -64,7 +65,8 @@ def _isolated_home(
     ]:
         monkeypatch.setenv(name, str(home / sub))
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(home / "run"))
-    monkeypatch.setenv("KF_RULE_CACHE_DIR", str(_secret_rules_cache))
+    monkeypatch.setenv(DIRECTORY_VARIABLE, str(_secret_rules_cache))
+    monkeypatch.delenv("KF_RULE_CACHE_DIR", raising=False)  # kingfisher's own: never landwatch's
     for name in (
         "LANDWATCH",
         "NO_COLOR",

@@ -309,6 +309,16 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
+def keep_secret_rules() -> None:
+    """Every review of this process and of the workers it starts keeps the compiled secret rules
+    in landwatch's own state, not in kingfisher's cache, which a repository's build could write.
+    The review knows nothing of the layout: it is told through the environment its workers get."""
+    from landwatch import layout
+    from landwatch.review.secrets.rule_cache import DIRECTORY_VARIABLE
+
+    os.environ.setdefault(DIRECTORY_VARIABLE, str(layout.SECRET_RULES.path()))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(_program_name(sys.argv[0]))
     args = parser.parse_args(argv)
@@ -318,6 +328,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from landwatch.errors import UserError
     from landwatch.work_item import QueueError
 
+    keep_secret_rules()
     try:
         return COMMANDS[args.command](args)
     except BrokenPipeError:

@@ -41,6 +41,12 @@ def github_token(seed: str = "landwatch", prefix: str = "ghp_", start: str = "")
 GITHUB_TOKEN = github_token()
 
 
+def hugging_face_token(seed: str = "landwatch") -> str:
+    """A Hugging Face access token's shape (`hf_`, 34 letters): a provider format only the
+    maintained rule set knows, so only a rule set that is whole finds it."""
+    return "hf_" + random_text(seed, 34, _BASE62[10:])
+
+
 def sealed_value(key_size: int, body: int) -> str:
     """A value shaped as kubeseal writes one: the wrapped session key's size (two bytes), then
     `body` random bytes standing for that key, the ciphertext and its tag."""

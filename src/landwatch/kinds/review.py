@@ -30,7 +30,7 @@ log = logging.getLogger("landwatch.reviewer")
 
 def warm_up() -> None:
     """What every review needs, paid once in the worker: pygit2's import and the secret rule
-    set (loaded from the person's cache, compiled into it the first time)."""
+    set (loaded from landwatch's own directory, compiled into it the first time)."""
     import landwatch.review_landing  # noqa: F401
     from landwatch.review.secrets import provider_rules
 

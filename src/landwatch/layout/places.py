@@ -314,6 +314,15 @@ HOOK_ENVS = Place(
     "the project hooks' environments, a store per repository, apart from your own",
     True,
 )
+# Not kingfisher's own cache (~/.cache/kingfisher): a repository's environment build could write
+# there. The front door hands the review this path (review.secrets.rule_cache).
+SECRET_RULES = Place(
+    "<state>/secret-rules",
+    Scope.USER,
+    "review.secrets.rule_cache",
+    "kingfisher's compiled secret rules and the SHA-256 of each file, recorded when compiled",
+    True,
+)
 USER_PLACES = (
     ENTRY_POINT,
     REGISTRY,
@@ -329,6 +338,7 @@ USER_PLACES = (
     LINTING,
     HOOK_RUNS,
     HOOK_ENVS,
+    SECRET_RULES,
 )
 
 

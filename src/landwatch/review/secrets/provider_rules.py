@@ -2,9 +2,10 @@
 (the `kingfisher-secret-scanner` package, Apache-2.0), matched in-process and never validated.
 
 Its engine (Vectorscan, then Rust's regex) runs in time linear in what it scans, and the
-package's scanner never touches the network; its compiled rules are cached per user (0.4 s to
-load, about 5 s to compile the first time). Where the package cannot be imported, the
-hand-written formats of token_formats stand alone.
+package's scanner never touches the network; its compiled rules are kept in landwatch's own
+directory and checked there (rule_cache: 0.4 s to load, about 5 s to compile the first time),
+never in kingfisher's per-user cache. Where the package cannot be imported, the hand-written
+formats of token_formats stand alone.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import logging
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
+
+from landwatch.review.secrets import rule_cache
 
 log = logging.getLogger(__name__)
 
@@ -49,13 +52,19 @@ class ProviderToken:
 
 @functools.cache
 def _scanner() -> Any:
-    """The rule set compiled once per process; None when the package is missing or broken."""
+    """The rule set, loaded (or compiled) once per process from landwatch's own directory; None
+    when the package is missing or broken."""
     try:
         from kingfisher_sdk import Rules, Scanner
     except ImportError:
         return None
+
+    def build(cache_dir: str | None) -> Any:
+        return Rules(confidence="medium", cache=cache_dir is not None, cache_dir=cache_dir)
+
     try:
-        return Scanner(Rules(confidence="medium"), base64=True, dedup=False, redact=False)
+        rules = rule_cache.load(build, rule_cache.directory())
+        return Scanner(rules, base64=True, dedup=False, redact=False)
     except Exception as error:  # a broken install: the hand-written formats stand alone
         log.warning("kingfisher's rules could not be loaded: %s", error)
         return None
