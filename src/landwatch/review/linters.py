@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pygit2
+
 from landwatch.review import sandbox
 from landwatch.review.binary import looks_binary
 from landwatch.review.budget import Budget
@@ -96,13 +98,15 @@ def run_all(
     committed: list[LinterConfig],
     policy: LinterPolicy,
     budget: Budget,
+    tree: pygit2.Tree | None = None,
 ) -> Linted:
     """Every allowed linter on each file it wants, each run in a workspace of its own, while
-    the review's `budget` lasts."""
+    the review's `budget` lasts; given the configuration files of `tree`, where the review read
+    its own (by default the landed commit's: `landwatch ci` reads the range's base)."""
     outcome = Linted()
     if not (committed or policy.own):
         return outcome
-    pinned = pin(change.repo, change.commit.tree, committed)
+    pinned = pin(change.repo, change.commit.tree if tree is None else tree, committed)
     verdict = policy.vet(pinned.digest)
     trusted = verdict is None
     if committed and verdict is not None:
