@@ -13,7 +13,7 @@ from landwatch import layout, standards_store, trust
 from landwatch.review import engine
 from landwatch.review.budget import Budget
 from landwatch.review.change import open_repository, resolve
-from landwatch.review.config import ConfigError, read_config
+from landwatch.review.config import ConfigError, RulesAt, read_config
 from landwatch.review.linters import LinterPolicy
 from landwatch.review.report import Report
 from landwatch.review.standards import Standards
@@ -26,16 +26,20 @@ def review_landing(
     *,
     linters: LinterPolicy | None = None,
     budget: float | None = None,
+    rules_at: RulesAt | None = None,
 ) -> Report:
     """The review of what landed at `revision` (on top of `base` for a landed range), under
     `linters` (by default what the person trusted in this repository), within `budget` seconds
-    (by default the repository's `landwatch.review.budget`), counted from now."""
+    (by default the repository's `landwatch.review.budget`), counted from now; by the
+    configuration the commit brings, or `rules_at`'s (`landwatch ci`: the rules it came to)."""
     if budget is None:
         budget = layout.read_git_settings(git_dir)[layout.REVIEW_BUDGET]
     limit = Budget(budget)
     policy = trust.policy(git_dir) if linters is None else linters
     learned = learned_standards(git_dir, revision)
-    return engine.review(git_dir, revision, base, linters=policy, standards=learned, budget=limit)
+    return engine.review(
+        git_dir, revision, base, linters=policy, standards=learned, budget=limit, rules_at=rules_at
+    )
 
 
 def learned_standards(git_dir: os.PathLike[str] | str, revision: str) -> Standards:

@@ -22,6 +22,7 @@ from landwatch.review.change import open_repository, resolve
 from landwatch.review.findings import Finding
 from landwatch.review.linters import LinterPolicy
 from landwatch.review.report import Report
+from support.secret_examples import pem
 
 RULES = ["M001", "P001", "P004", "S002"]  # what a forged note says ran
 CONFLICT = "<<<<<<< HEAD\nthe till\n"  # one conflict marker: one error
@@ -94,6 +95,7 @@ def forge(
     findings: list[Finding],
     by: str = "mallory@team.example",
     learned: dict[str, Any] | None = None,
+    rules: list[str] = RULES,
 ) -> None:
     """A note claiming `findings` for `oid`, made as a teammate's landwatch makes one (same
     rules, same configuration as CI's), pushed to the remote's notes."""
@@ -101,7 +103,7 @@ def forge(
     repo = open_repository(where / ".git")
     standards = standards_store.current(where / ".git", repo, resolve(repo, oid))
     line = notes.document(
-        Report(oid, None, "commit", oid[:12], rules=RULES, findings=findings),
+        Report(oid, None, "commit", oid[:12], rules=rules, findings=findings),
         reviewed_by=by,
         rules_version=provenance.rules_version(),
         config_hash=provenance.config_hash(repo, resolve(repo, oid), LinterPolicy()),
@@ -233,3 +235,116 @@ def test_a_difference_the_history_s_standards_make_is_said_to_be_one(remote: Pat
         "differs (its reviewer had learned other standards from the history: subject_limit 100)"
         in ran.stdout
     )
+
+
+# CI reviews a change by the rules it came to: the configuration and the scanners' declarations
+# of the range's base, never the ones the change brings; changing them is itself a finding.
+
+
+def private_key(seed: int = 3) -> str:
+    return "\n".join(pem("OPENSSH PRIVATE KEY", seed)) + "\n"
+
+
+def pushed(remote: Path, message: str, files: dict[str, str]) -> tuple[Path, str, str]:
+    """A topic commit of `files` pushed, and a fresh clone: (clone, base, tip)."""
+    where = author(remote)
+    base = git(where, "rev-parse", "main")
+    for name in files:
+        (where / name).parent.mkdir(parents=True, exist_ok=True)
+    tip = commit(where, message, files)
+    git(where, "push", "-q", "origin", "topic")
+    return fresh_clone(remote), base, tip
+
+
+def on_main(remote: Path, message: str, files: dict[str, str]) -> None:
+    """The base: `files` committed on main and pushed, the topic branch started from it."""
+    where = author(remote)
+    git(where, "switch", "-q", "main")
+    commit(where, message, files)
+    git(where, "push", "-q", "origin", "main")
+    git(where, "switch", "-q", "-C", "topic")
+
+
+def test_a_pull_request_cannot_turn_off_the_rule_that_finds_its_key(remote: Path) -> None:
+    clone, base, tip = pushed(
+        remote,
+        "Add the deploy key",
+        {".landwatch.toml": '[rules]\nS001 = "off"\n', "deploy.key": private_key()},
+    )
+    ran = ci(clone, f"{base}..{tip}")
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "S001" in ran.stdout and "deploy.key" in ran.stdout
+    assert ".landwatch.toml turns S001 private-key off" in ran.stdout
+    assert "findings: 2 errors" in ran.stdout
+    assert private_key().splitlines()[1] not in ran.stdout  # the key's body is never shown
+    # One commit named: the rules it came to are its parent's.
+    assert ci(clone, tip).returncode == 1
+
+
+def test_a_root_commit_is_reviewed_by_the_defaults_not_its_own(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True)
+    tip = commit(root, "Start", {".landwatch.toml": '[rules]\nS001 = "off"\n', "id": private_key()})
+    ran = ci(root, tip, "--no-fetch")
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "S001" in ran.stdout and ".landwatch.toml turns S001 private-key off" in ran.stdout
+
+
+def test_a_trailer_of_the_commit_does_not_wave_its_key_through(remote: Path) -> None:
+    message = "Add the deploy key\n\nLandwatch-Ignore: S001, P001"
+    clone, base, tip = pushed(remote, message, {"deploy.key": private_key(), "a.txt": "x  \n"})
+    ran = ci(clone, f"{base}..{tip}")
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "S001" in ran.stdout and "P001" not in ran.stdout  # other rules' findings: waived
+
+
+def test_a_widened_gitleaks_allowlist_is_an_error_and_not_honoured(remote: Path) -> None:
+    declared = "[allowlist]\npaths = ['''^docs/''']\n"
+    on_main(remote, "Declare the docs' fake keys", {".gitleaks.toml": declared})
+    widened = "[allowlist]\npaths = ['''^docs/''', '''^keys/''']\n"
+    files = {".gitleaks.toml": widened, "keys/id": private_key(5), "docs/id": private_key(6)}
+    clone, base, tip = pushed(remote, "Add the keys", files)
+    ran = ci(clone, f"{base}..{tip}")
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "keys/id" in ran.stdout and "docs/id" not in ran.stdout  # the base's list holds
+    assert ".gitleaks.toml lets more through: a path '^keys/'" in ran.stdout
+    assert "findings: 2 errors" in ran.stdout
+
+
+def test_a_configuration_change_that_lets_nothing_through_is_a_warning(remote: Path) -> None:
+    clone, base, tip = pushed(
+        remote, "Keep subjects short", {".landwatch.toml": '[rules]\nM001 = "error"\n'}
+    )
+    ran = ci(clone, f"{base}..{tip}")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert ".landwatch.toml raises M001 subject-length from warning to error" in ran.stdout
+    assert "findings: 1 warning" in ran.stdout
+
+
+def test_the_base_configuration_still_applies(remote: Path) -> None:
+    on_main(remote, "Keep whitespace", {".landwatch.toml": '[rules]\nP001 = "off"\n'})
+    clone, base, tip = pushed(
+        remote, "Trim whitespace", {".landwatch.toml": "", "notes.txt": "kept  \n"}
+    )
+    ran = ci(clone, f"{base}..{tip}")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "notes.txt" not in ran.stdout  # P001, off at the base: off for this change
+    assert ".landwatch.toml turns P001 trailing-whitespace on at warning" in ran.stdout
+
+
+def test_a_note_made_by_the_rules_a_commit_brings_is_not_taken(remote: Path) -> None:
+    _, base, tip = pushed(
+        remote,
+        "Add the deploy key",
+        {".landwatch.toml": '[rules]\nS001 = "off"\n', "deploy.key": private_key()},
+    )
+    # A note saying S001 found nothing there, made by the rules the commit brings (it turns
+    # S001 off): a review by other rules than CI's, never taken for CI's.
+    forge(remote, tip, [], by="alice@team.example", rules=[*RULES, "S001"])
+    ran = ci(fresh_clone(remote), f"{base}..{tip}", "--trust-notes")
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "1 reviewed;" in ran.stdout and "taken" not in ran.stdout
+    assert (
+        "differs (made by the rules this commit brings; this review is by the rules it came to)"
+        ": 1 finding (S001 deploy.key:1) it does not have"
+    ) in ran.stdout

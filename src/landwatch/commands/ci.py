@@ -1,5 +1,7 @@
 """`landwatch ci [RANGE]`: every commit of a range reviewed, for a CI job or a pre-push hook, in a
-fresh clone with nothing installed, no reviewer and nothing trusted.
+fresh clone with nothing installed, no reviewer and nothing trusted. Each is reviewed by the
+rules it came to (the configuration and secret scanners' declarations of the range's base), never
+by those it brings; a change to them is a finding of its own (C004).
 
 The remote's shared reviews are fetched and each is compared with the review made here: a note
 is a teammate's claim, never a reason to skip a check (`--trust-notes` takes the matching ones,
@@ -17,15 +19,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+import pygit2
+
 from landwatch import __version__, sharing, trust
 from landwatch.commands.share import default_remote
 from landwatch.commands.show import print_reports
 from landwatch.git import GitError, commit_of, git, git_dir_of, run_git
 from landwatch.review import output
 from landwatch.review.change import open_repository
+from landwatch.review.config import RulesAt
+from landwatch.review.declared_changes import differences
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.notes import NOTES_REF, SharedReview
 from landwatch.review.report import Report, severity_counts, summary_of
+from landwatch.review.rules import all_rules
 from landwatch.review_landing import review_landing
 from landwatch.text import plural, safe
 
@@ -101,7 +108,7 @@ def ci(cwd: Path, options: Options, out: TextIO | None = None) -> int:
         if fetched:
             print(f"landwatch ci: {safe(fetched)}; comparing with the notes at hand", file=out)
     commits, merges = _commits(cwd, base, tip)
-    checked = _check_all(git_dir, remote, commits, options, out)
+    checked = _check_all(git_dir, remote, base, commits, options, out)
     _write(options, checked, label, tip, git_dir)
     print(_summary(label, checked, merges), file=out)
     if options.fail_level == "none":
@@ -183,20 +190,32 @@ def _commits(cwd: Path, base: str | None, tip: str) -> tuple[list[str], int]:
 
 
 def _check_all(
-    git_dir: Path, remote: str, commits: list[str], options: Options, out: TextIO
+    git_dir: Path,
+    remote: str,
+    base: str | None,
+    commits: list[str],
+    options: Options,
+    out: TextIO,
 ) -> list[Checked]:
+    """Each commit reviewed by the rules it came to: the range's base's, or with no base (one
+    commit named) its parent's, and a root's landwatch's defaults."""
     policy = trust.policy(git_dir)
     refs = (NOTES_REF, sharing.tracking_ref(remote))
     finder = sharing.Finder(git_dir, open_repository(git_dir), policy, refs)
     checked = []
     for commit in commits:
+        came_to = base if base is not None else _parent(finder, commit)
         shared = finder.reviews(commit)
-        taken = finder.matching(commit, shared) if options.trust_notes else None
+        own = bool(shared) and _own_rules_are_those(finder, commit, came_to)
+        taken = finder.matching(commit, shared) if options.trust_notes and own else None
         if taken is not None:
             one = Checked(taken.report, taken=True, shared=shared)
         else:
-            one = Checked(review_landing(git_dir, commit, linters=policy), shared=shared)
-            one.differences = [d for s in shared if (d := _difference(one.report, s, finder))]
+            report = review_landing(git_dir, commit, linters=policy, rules_at=RulesAt(came_to))
+            one = Checked(report, shared=shared)
+            one.differences = [
+                d for s in shared if (d := _difference(one.report, s, finder, own=own))
+            ]
         checked.append(one)
         if one.report.findings or one.report.truncated:
             print_reports([one.report], form="text", repository=git_dir.parent)
@@ -207,12 +226,30 @@ def _check_all(
     return checked
 
 
+def _parent(finder: sharing.Finder, commit: str) -> str | None:
+    parents = finder.repo[commit].peel(pygit2.Commit).parent_ids
+    return str(parents[0]) if parents else None
+
+
+def _own_rules_are_those(finder: sharing.Finder, commit: str, came_to: str | None) -> bool:
+    """Whether the configuration and declarations `commit` brings are those it came to: only
+    then may a review made by its own (a teammate's reviewer's) stand for the one made here."""
+    if came_to is None:
+        return False  # a root, reviewed here by the defaults
+    repo = finder.repo
+    rules, _ = all_rules()
+    if differences(repo, repo[came_to].peel(pygit2.Tree), repo[commit].peel(pygit2.Tree), rules):
+        return False
+    return finder.config_hash(came_to) == finder.config_hash(commit)
+
+
 def _difference(
-    report: Report, shared: SharedReview, finder: sharing.Finder
+    report: Report, shared: SharedReview, finder: sharing.Finder, *, own: bool = True
 ) -> dict[str, Any] | None:
     """Where `shared` differs from the review made here, on the rules both ran: what it lacks
     (a note claiming less than there is: forged, or made before a fix) and what only it has;
-    and why it may, when it was made otherwise (another landwatch, another configuration)."""
+    and why it may, when it was made otherwise (another landwatch, another configuration, or
+    the rules the commit brings where this review is by those it came to: not `own`)."""
     both = set(report.rules) & set(shared.report.rules)
     ours = {_key(f): f for f in report.findings if f.rule in both}
     theirs = {_key(f): f for f in shared.report.findings if f.rule in both}
@@ -226,6 +263,8 @@ def _difference(
         why = f" (made with landwatch {safe(shared.landwatch)})"
     elif not shared.complete:
         why = " (its line checks had stopped)"
+    elif not own:
+        why = " (made by the rules this commit brings; this review is by the rules it came to)"
     elif shared.config_hash != finder.config_hash(report.commit):
         why = " (made under another configuration: its linters, or the reviewer's own)"
     elif shared.learned is not None and shared.learned != (here := finder.learned(report.commit)):

@@ -1,5 +1,6 @@
 """The review's configuration: `.landwatch.toml` or `[tool.landwatch]` in pyproject.toml, read
-from the committed tree of the reviewed commit, so reviewing a commit twice gives one result.
+from the committed tree of the reviewed commit, so reviewing a commit twice gives one result; or,
+where the caller says so (`RulesAt`), from another commit's tree: the rules a change came to.
 
 Every unknown key and bad value is an error naming the key; the review then records it as a
 finding and goes on with the defaults.
@@ -15,6 +16,7 @@ from typing import Any
 import pygit2
 
 from landwatch.errors import UserError
+from landwatch.review.change import resolve
 from landwatch.review.findings import Severity
 from landwatch.review.globs import LOCKFILES
 from landwatch.review.regexes import RegexError, compile_safe
@@ -80,6 +82,28 @@ class ReviewConfig:
     source: str = "defaults"
     # What could not be used, every one of them (the rest of the configuration applies).
     problems: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RulesAt:
+    """Where a review reads the configuration and what the project declared to its secret
+    scanners when not from the reviewed commit: `revision`'s tree (`landwatch ci`: the range's
+    base, so that a change is reviewed by the rules it came to), or with None no tree at all
+    (landwatch's defaults: a root commit came to none)."""
+
+    revision: str | None
+
+    def tree(self, repo: pygit2.Repository) -> pygit2.Tree | None:
+        return resolve(repo, self.revision).tree if self.revision is not None else None
+
+    def note(self) -> str:
+        """What the report's notes say of it."""
+        if self.revision is None:
+            return "reviewed by landwatch's defaults, not by the configuration it brings"
+        return (
+            f"reviewed by the configuration and secret scanners' declarations of "
+            f"{self.revision[:12]}, the rules it came to, not by the ones it brings"
+        )
 
 
 def read_config(tree: pygit2.Tree, repo: pygit2.Repository) -> ReviewConfig:

@@ -1,7 +1,8 @@
 """What a project already declared to its secret scanners, read from the landed commit's tree
-(never the working tree): gitleaks' `.gitleaks.toml` and `.gitleaksignore` (review.gitleaks),
-detect-secrets' `.secrets.baseline`, and landwatch's own `[secrets]` allow-list. Each says, of a
-secret finding, whether it lets it through; review.suppressions asks and counts.
+(never the working tree), or the tree the review takes its rules from (`RulesAt`): gitleaks'
+`.gitleaks.toml` and `.gitleaksignore` (review.gitleaks), detect-secrets' `.secrets.baseline`,
+and landwatch's own `[secrets]` allow-list. Each says, of a secret finding, whether it lets it
+through; review.suppressions asks and counts.
 
 Read only when a secret finding asks, or when the change touches one of the files (so that a
 broken one is told when it lands); a file that cannot be read is one note, never a crash. The
@@ -83,8 +84,11 @@ class Baseline:
 class Declarations:
     """The declarations of one landed change, read once, when first asked."""
 
-    def __init__(self, change: Change, config: ReviewConfig, rules: RuleSet) -> None:
+    def __init__(
+        self, change: Change, config: ReviewConfig, rules: RuleSet, tree: pygit2.Tree | None
+    ) -> None:
         self._change = change
+        self._tree = tree  # where they are read: the landed commit's, or the rules' (None: none)
         self._config = config
         self._rules = rules
         self._loaded = False
@@ -158,19 +162,27 @@ class Declarations:
         self._commits = _commits(self._change)
 
     def _read(self, path: str) -> bytes | None:
-        """A file of the landed tree; None (and a note when it is too large) otherwise."""
-        tree, repo = self._change.commit.tree, self._change.repo
-        try:
-            entry = tree[path]
-        except KeyError:
-            return None
-        if entry.type_str != "blob" or entry.filemode == pygit2.enums.FileMode.LINK:
-            return None  # a directory, a submodule, or a link whose target is no declaration
-        if repo.odb.read_header(entry.id)[1] > MAX_BYTES:
-            self.problems.append(f"{path} is larger than {MAX_BYTES >> 20} MB: not read")
-            return None
-        blob = repo[entry.id]
-        return blob.data if isinstance(blob, pygit2.Blob) else None
+        return read_file(self._change.repo, self._tree, path, self.problems)
+
+
+def read_file(
+    repo: pygit2.Repository, tree: pygit2.Tree | None, path: str, problems: list[str]
+) -> bytes | None:
+    """A declaration file of `tree`; None (and a note in `problems` when it is too large)
+    otherwise."""
+    if tree is None:
+        return None
+    try:
+        entry = tree[path]
+    except KeyError:
+        return None
+    if entry.type_str != "blob" or entry.filemode == pygit2.enums.FileMode.LINK:
+        return None  # a directory, a submodule, or a link whose target is no declaration
+    if repo.odb.read_header(entry.id)[1] > MAX_BYTES:
+        problems.append(f"{path} is larger than {MAX_BYTES >> 20} MB: not read")
+        return None
+    blob = repo[entry.id]
+    return blob.data if isinstance(blob, pygit2.Blob) else None
 
 
 def read_baseline(data: bytes, problems: list[str]) -> Baseline | None:

@@ -20,8 +20,9 @@ from landwatch.review.bursts import bursts, one_per_line, one_per_secret, unique
 from landwatch.review.change import Change, FileChange, open_repository, resolve
 from landwatch.review.checking import checked
 from landwatch.review.commit_conventions import Declared, declared_standards
-from landwatch.review.config import ConfigError, ReviewConfig, read_config
+from landwatch.review.config import ConfigError, ReviewConfig, RulesAt, read_config
 from landwatch.review.copied_secrets import copied_told_at_info
+from landwatch.review.declarations import Declarations
 from landwatch.review.editor_config import FILE_NAME as EDITORCONFIG
 from landwatch.review.editor_config import EditorConfig, RuleSwitches, declared_off
 from landwatch.review.expected_output import outside_expected_output
@@ -76,34 +77,34 @@ def review(
     linters: LinterPolicy = NO_LINTERS,
     standards: Standards | None = None,
     budget: Budget | None = None,
+    rules_at: RulesAt | None = None,
 ) -> Report:
     """Review what landed at `revision` (against `base` for a landed range): read the committed
-    configuration, run every rule on its scope and, as `linters` allows, the linters on the
-    added lines; drop what is suppressed, and what the history shows is the project's practice
-    (fixtures). `standards`, learned from the history, tune what the configuration leaves
-    unsaid. By default no linter runs. Past `budget` (by default DEFAULT_REVIEW_BUDGET seconds
-    from now) what was not reached is left undone, and the report's notes say what."""
+    configuration (or `rules_at`'s), run every rule on its scope and, as `linters` allows (by
+    default none), the linters on the added lines; drop what is suppressed, and what the
+    history shows is the project's practice (fixtures). `standards`, learned from the history,
+    tune what the configuration leaves unsaid. Past `budget` (by default DEFAULT_REVIEW_BUDGET
+    seconds from now) what was not reached is left undone, and the notes say what."""
     started, clock = time.time(), time.perf_counter()
     budget = budget or Budget(DEFAULT_REVIEW_BUDGET)
-    repo = open_repository(git_dir)
-    commit = resolve(repo, revision)
-    base_commit = resolve(repo, base) if base else None
-    config, findings = _configuration(repo, commit)
-    change = Change(
-        repo, commit, base_commit, merges=config.merges, max_added_lines=config.max_added_lines
-    )
-    rules, problems = _rules(config)
+    own = rules_at is None  # the rules the commit brings, or those it came to (CI)
+    change, config, declared, findings = _read(git_dir, revision, base, rules_at)
+    rules, problems = _rules(config, own_rules=own)
     findings += [_config_finding(problem) for problem in (*config.problems, *problems)]
     notes = ['merge commit skipped (merges = "skip")'] if change.merge_not_reviewed else []
+    notes += [rules_at.note()] if rules_at is not None else []
     if standards is not None:
         notes += _apply_standards(rules, config, standards)
     notes += _apply_declared(rules, config, declared_standards(change))
     readable, found = checked(change, config, rules, notes, budget)
     findings += found
-    linted = linter_runner.run_all(change, readable, config.linters, linters, budget)
+    linted = linter_runner.run_all(change, readable, config.linters, linters, budget, declared)
     findings += [_config_finding(problem) for problem in linters.problems]
     notes += linted.notes
-    findings = unsuppressed(findings + linted.findings, readable, change, rules, config, notes)
+    scanners = Declarations(change, config, rules, declared)
+    findings = unsuppressed(
+        findings + linted.findings, readable, change, rules, scanners, notes, own_rules=own
+    )
     findings = copied_told_at_info(findings, readable, change, rules, notes)
     findings = _as_declared(findings, change, rules, notes)
     notes += budget.stopped + _coverage_notes(change, config)
@@ -112,8 +113,8 @@ def review(
     unique_fingerprints(findings)
     findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
     return Report(
-        commit=str(commit.id),
-        base=str(base_commit.id) if base_commit else None,
+        commit=str(change.commit.id),
+        base=str(change.base.id) if change.base else None,
         shape=change.shape,
         label=change.label,
         rules=[rule.id for rule in rules.rules if rule.active_severity > Severity.OFF],
@@ -129,12 +130,31 @@ def review(
     )
 
 
+def _read(
+    git_dir: os.PathLike[str] | str, revision: str, base: str | None, rules_at: RulesAt | None
+) -> tuple[Change, ReviewConfig, pygit2.Tree | None, list[Finding]]:
+    """The change, the configuration it is reviewed by and the tree that was read from (the
+    commit's own, or `rules_at`'s), and a finding when that configuration cannot be used."""
+    repo = open_repository(git_dir)
+    commit = resolve(repo, revision)
+    base_commit = resolve(repo, base) if base else None
+    declared = commit.tree if rules_at is None else rules_at.tree(repo)
+    config, findings = _configuration(repo, declared)
+    change = Change(
+        repo, commit, base_commit, merges=config.merges, max_added_lines=config.max_added_lines
+    )
+    return change, config, declared, findings
+
+
 def _configuration(
-    repo: pygit2.Repository, commit: pygit2.Commit
+    repo: pygit2.Repository, tree: pygit2.Tree | None
 ) -> tuple[ReviewConfig, list[Finding]]:
-    """The committed configuration; when it cannot be used, the defaults and a finding why."""
+    """The configuration committed in `tree` (None: the defaults); when it cannot be used, the
+    defaults and a finding why."""
+    if tree is None:
+        return ReviewConfig(), []
     try:
-        return read_config(commit.tree, repo), []
+        return read_config(tree, repo), []
     except ConfigError as error:
         return ReviewConfig(), [_config_finding(str(error))]
 
@@ -276,7 +296,9 @@ def _config_finding(message: str) -> Finding:
     )
 
 
-def _rules(config: ReviewConfig) -> tuple[RuleSet, list[str]]:
+def _rules(config: ReviewConfig, *, own_rules: bool = True) -> tuple[RuleSet, list[str]]:
+    """Every rule as `config` sets it; those about the rules themselves only where the review
+    reads its rules from elsewhere than the commit it reviews (not `own_rules`)."""
     classes, problems = all_rules()
     known = {name for cls in classes for name in (cls.id, cls.name)}
     for key in config.rules:
@@ -295,6 +317,8 @@ def _rules(config: ReviewConfig) -> tuple[RuleSet, list[str]]:
             rule = cls(severity)
         if severity is not None or settings:
             rule.basis = Basis(DECLARED, config.source)
+        if cls.watches_the_rules and own_rules:
+            rule.active_severity = Severity.OFF
         rules.append(rule)
     return RuleSet(rules), problems
 

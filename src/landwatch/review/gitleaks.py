@@ -28,7 +28,7 @@ MAX_EXTEND_DEPTH = 2  # as gitleaks: a file, the one it extends, and the one tha
 Scope = frozenset[tuple[str, str | None]]
 
 
-def rules_of(rules: Iterable[Rule]) -> dict[str, Scope]:
+def rules_of(rules: Iterable[Rule | type[Rule]]) -> dict[str, Scope]:
     """gitleaks' rule ids and what of landwatch's rules each stands for, as the rules say
     (`gitleaks_rules`)."""
     found: dict[str, set[tuple[str, str | None]]] = {}

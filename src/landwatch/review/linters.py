@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import pygit2
+
 from landwatch.review.budget import Budget
 from landwatch.review.change import Change, FileChange
 from landwatch.review.config import LinterConfig
@@ -111,13 +113,15 @@ def run_all(
     committed: list[LinterConfig],
     policy: LinterPolicy,
     budget: Budget,
+    tree: pygit2.Tree | None = None,
 ) -> Linted:
-    """Every allowed linter on each file it wants, each run in a workspace of its own, while
-    the review's `budget` lasts."""
+    """What the policy allows of the linters, handed to its runner with the configuration files
+    of `tree`, where the review read its own (by default the landed commit's: `landwatch ci`
+    reads the range's base), within the review's `budget`."""
     outcome = Linted()
     if not (committed or policy.own):
         return outcome
-    pinned = pin(change.repo, change.commit.tree, committed)
+    pinned = pin(change.repo, change.commit.tree if tree is None else tree, committed)
     if policy.walled_off is not None:
         trusted = False
         if committed or pinned.given():

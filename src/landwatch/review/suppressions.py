@@ -4,7 +4,9 @@ scanners: their allow markers on the line, and the files review.declarations rea
 
 Suppressions name rules by id or name (a linter's findings by its name too), so they keep
 working however a rule is configured. Secret findings left out by a scanner's declaration are
-counted in the report's notes, one note for each declaration that left some out.
+counted in the report's notes, one note for each declaration that left some out. Where a review
+takes its rules from elsewhere (`landwatch ci`), a commit's trailer waves no secret through: the
+markers on a secret's own line still do, in sight of whoever reviews the change.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from collections import Counter
 from collections.abc import Iterable
 
 from landwatch.review.change import Change, FileChange
-from landwatch.review.config import ReviewConfig
 from landwatch.review.declarations import INLINE, Declarations, Spot
 from landwatch.review.findings import Finding
 from landwatch.review.message import Message
@@ -31,17 +32,20 @@ def unsuppressed(
     files: dict[str, FileChange],
     change: Change,
     rules: RuleSet,
-    config: ReviewConfig | None = None,
+    declarations: Declarations | None = None,
     notes: list[str] | None = None,
+    *,
+    own_rules: bool = True,
 ) -> list[Finding]:
     """The findings nobody asked to leave out: not named by the commit's trailer, nor on their
     line (which is read from the committed file when the change did not add it), nor, for a
-    secret, allowed by what the project declared (with `config`, its own allow-list among
-    them); how many of those each declaration left out goes into `notes`, with what in the
-    declarations could not be used."""
-    declarations = Declarations(change, config, rules) if config is not None else None
+    secret, allowed by the project's `declarations`; how many of those each declaration left
+    out goes into `notes`, with what in the declarations could not be used. In a review by
+    rules from elsewhere than the commit's own (not `own_rules`: `landwatch ci`), its trailer
+    leaves out no secret, nor what a rule about the rules found."""
     trailer = _trailer_ignores(change.message)
     secret_rules = {rule.id for rule in rules.rules if rule.secret}
+    binding = set() if own_rules else _binding(rules)
     names = {rule.id: rule.name for rule in rules.rules}
     kept = []
     left_out: Counter[str] = Counter()
@@ -49,7 +53,7 @@ def unsuppressed(
     for finding in findings:
         family = finding.rule.split(":", 1)[0]
         aliases = {finding.rule, finding.name, family, names.get(finding.rule, "")}
-        if aliases & trailer:
+        if aliases & trailer and finding.rule not in binding:
             continue
         lines: dict[int, bytes] = {}
         if finding.path is not None and finding.line is not None and finding.path in files:
@@ -65,6 +69,12 @@ def unsuppressed(
     if notes is not None:
         notes += _notes(left_out, declarations)
     return kept
+
+
+def _binding(rules: RuleSet) -> set[str]:
+    """The rules whose findings a commit's own trailer cannot leave out in a review by rules from
+    elsewhere: the secret rules, and those about the rules themselves."""
+    return {rule.id for rule in rules.rules if rule.secret or rule.watches_the_rules}
 
 
 def _declared(

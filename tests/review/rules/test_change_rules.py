@@ -37,7 +37,7 @@ def lines(count: int) -> str:
 
 
 def test_every_rule_is_registered_with_docs_and_an_example() -> None:
-    assert [rule.id for rule in RULES] == ["C001", "C002", "C003"]
+    assert [rule.id for rule in RULES] == ["C001", "C002", "C003", "C004"]
     for rule in RULES:
         assert rule.doc() and rule.example
 

@@ -117,6 +117,10 @@ class Rule:
     # Secret rules honour what the project declared to its secret scanners too: their markers
     # on the line, and their files (review.declarations).
     secret: ClassVar[bool] = False
+    # A rule about the rules themselves (what a change does to the configuration and the
+    # scanners' declarations) runs only where a review reads them from elsewhere than the commit
+    # it reviews (`landwatch ci`: the range's base); as the secret rules, no trailer waives it.
+    watches_the_rules: ClassVar[bool] = False
     # A short example of what the rule reports, for docs/rules.md.
     example: ClassVar[str] = ""
     # Message rules are skipped for `fixup!`/`squash!` commits, meant to vanish in a rebase,

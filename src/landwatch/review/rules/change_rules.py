@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 
 from landwatch.review.change import Change, FileChange, FileStatus
+from landwatch.review.declared_changes import differences
 from landwatch.review.dependencies import Wanted, lockfiles, manifests, versions
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import LOCKFILES_OF_MANIFEST, matches_any
@@ -277,4 +278,37 @@ class ManifestLockfile(ChangeRule):
         )
 
 
-RULES = [ChangeTooLarge, SourceWithoutTests, ManifestLockfile]
+class ReviewRulesChanged(ChangeRule):
+    """A change to the rules the review runs by: landwatch's configuration (`.landwatch.toml`,
+    `[tool.landwatch]`) and what the project declared to its secret scanners (`.gitleaks.toml`
+    and what it extends, `.gitleaksignore`, `.secrets.baseline`). An error where it lets through
+    what they reported: a secret rule (or this one) turned off, lowered, or told to look for
+    other things; anything new an allowlist lets through (a path, regex, stopword, commit,
+    fingerprint, baseline entry or exclusion, `[secrets] allow` or `allow_paths`); a new
+    `exclude`, or a lower `max_added_lines` (no line past it is looked at, for secrets either).
+    A warning for any other change to them.
+
+    Only where a review takes its rules from elsewhere than the commit it reviews: `landwatch
+    ci` reviews a change by the rules it came to (the range's base), never by those it brings,
+    and tells here, on the commit that made it, what it would change once it lands. Your own
+    reviewer reviews each commit by its own configuration, and says nothing of this."""
+
+    id = "C004"
+    name = "review-rules-changed"
+    severity = Severity.ERROR
+    watches_the_rules = True
+    example = ".landwatch.toml turns S001 private-key off"
+
+    def check_change(self, change: Change) -> Iterator[Finding]:
+        from landwatch.review.rules import all_rules  # the rules it judges, plug-ins too
+
+        rules, _ = all_rules()
+        before, after = change.tree_before, change.commit.tree
+        for difference in differences(change.repo, before, after, rules):
+            finding = self.finding(difference.said, path=difference.path)
+            if not difference.relaxes:
+                finding.severity = min(finding.severity, Severity.WARNING)
+            yield finding
+
+
+RULES = [ChangeTooLarge, SourceWithoutTests, ManifestLockfile, ReviewRulesChanged]
