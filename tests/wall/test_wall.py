@@ -258,3 +258,33 @@ def test_a_program_a_copied_repository_s_hook_names_is_not_run_by_doctor(
     )
     assert "cannot run: pre-commit or prek is not installed" in doctor.stdout, doctor.stdout
     assert not ran.exists()
+
+
+@needs_bwrap
+def test_a_configuration_file_added_after_trust_runs_nothing(tmp_path: Path, repo: Repo) -> None:
+    # Attack 3: prek's nested configuration and lefthook's local files, added under an unchanged
+    # trusted digest, ran their commands. prek and lefthook themselves, behind the wall.
+    fine = "id: fine\nname: fine\nlanguage: system\nentry: 'true'"
+    lefthook = "pre-commit:\n  commands:\n    fine:\n      run: 'true'\n"
+    committed_and_trusted(
+        repo, {".pre-commit-config.yaml": local_hooks(fine), "lefthook.yml": lefthook}
+    )
+    repo.git("config", "landwatch.sandbox", "true")
+    path = walled_path(tmp_path, "prek", "lefthook")
+    oid = repo.land("trusted as it is", {"sub/a.txt": "one\n"})
+    drained(path)
+    ran = hooks_of(repo, oid)
+    assert ran.status == "ran", [note[-300:] for note in ran.notes]
+    assert [tool.split()[0] for tool in sorted(ran.tools)] == ["lefthook", "prek"]
+    with far_away("added") as far:
+        touch = f"id: added\nname: added\nlanguage: system\nentry: touch {far}/ran\n"
+        touch += "pass_filenames: false"
+        added = {
+            "sub/.pre-commit-config.yaml": local_hooks(touch),
+            "lefthook-local.json": '{"pre-commit": {"commands": {"added": '
+            f'{{"run": "touch {far}/ran"}}}}}}}}\n',
+        }
+        oid = repo.land("one more configuration", {**added, "sub/a.txt": "two\n"})
+        drained(path)
+        held = hooks_of(repo, oid)
+        assert held.status == "untrusted" and not (far / "ran").exists()

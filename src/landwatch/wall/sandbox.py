@@ -24,14 +24,17 @@ _RESOLV = Path("/etc/resolv.conf")
 
 @dataclass(frozen=True)
 class Reach:
-    """What one walled run may reach: its working directory, the places it writes, those it
-    reads, those kept read-only within a writable one (a checkout's `.git`), and the network."""
+    """What one walled run may reach: its working directory, places shown empty and writable
+    (the run's own, gone with it), the places it writes, those it reads (also within an empty
+    one: a store's directories), those kept read-only within a writable one (a checkout's
+    `.git`), and the network."""
 
     cwd: Path
     writable: tuple[Path, ...] = ()
     readable: tuple[Path, ...] = ()
     protected: tuple[Path, ...] = ()
     network: bool = False
+    emptied: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,10 @@ def arguments(program: str, reach: Reach, seccomp_fd: int | None = None) -> list
             system += ["--ro-bind", root, root]
     if reach.network and _RESOLV.is_symlink():
         system += ["--ro-bind-try", str(_RESOLV.resolve()), str(_RESOLV.resolve())]
-    places = [arg for path in reach.readable for arg in ("--ro-bind", str(path), str(path))]
+    # bwrap takes each place's source from the machine, its destination in the new view: a
+    # directory shown empty can then show the machine's own entries of it, read-only.
+    places = [arg for path in reach.emptied for arg in ("--tmpfs", str(path))]
+    places += [arg for path in reach.readable for arg in ("--ro-bind", str(path), str(path))]
     places += [arg for path in reach.writable for arg in ("--bind", str(path), str(path))]
     places += [arg for path in reach.protected for arg in ("--ro-bind", str(path), str(path))]
     return [

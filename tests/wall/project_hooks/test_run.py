@@ -113,7 +113,10 @@ def test_environments_that_cannot_be_built_yet_are_waited_for(tmp_path: Path, re
 
 
 @needs_bwrap
-def test_in_the_sandbox_hooks_run_and_build_their_environments(tmp_path: Path, repo: Repo) -> None:
+@pytest.mark.parametrize("tool", ["pre-commit", "prek"])
+def test_behind_the_wall_hooks_run_and_build_their_environments(
+    tmp_path: Path, repo: Repo, tool: str
+) -> None:
     canary = tmp_path / "escaped"
     escape = "id: escape\nname: escape\nlanguage: system\n"
     escape += f"entry: sh -c 'touch {canary}; echo \"$1:1:tried\"; exit 1' --"
@@ -122,8 +125,9 @@ def test_in_the_sandbox_hooks_run_and_build_their_environments(tmp_path: Path, r
     committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(escape, pyflakes)})
     repo.git("config", "landwatch.sandbox", "true")
     oid = repo.land("a change", {"m.py": "import os\n"})
-    drained(f"{tools(tmp_path, 'pre-commit')}{os.pathsep}{WITH_BWRAP}")
+    drained(f"{tools(tmp_path, tool)}{os.pathsep}{WITH_BWRAP}")
     hooks = hooks_of(repo, oid)
+    assert hooks.tools and hooks.tools[0].startswith(f"{tool} "), hooks.notes
     found = sorted((f.rule, f.line, f.message) for f in hooks.findings)
     assert found == [
         ("hook:escape", 1, "tried"),

@@ -25,7 +25,7 @@ from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.text import plural
 from landwatch.wall.door import Wall
 from landwatch.wall.project_hooks import checkout, revs
-from landwatch.wall.project_hooks.run import Ran, Room, prepare, run_hooks
+from landwatch.wall.project_hooks.run import Ran, Room, prepare, run_hooks, tool_home
 from landwatch.wall.project_hooks.tools import TOOLS, Tool, find
 
 # What separates the words of a shell command line, quotes and operators included.
@@ -34,6 +34,9 @@ _SEPARATORS = re.compile(r"[\s;&|()<>`'\"]+")
 MAX_FILES = 5000
 # What pre-commit prints when it builds an environment as it runs.
 _BUILDING = "Installing environment for"
+# What a tool says when it finds an environment missing behind the wall: its store is read-only
+# there, so it could not build it as it ran.
+_READ_ONLY = "Read-only file system"
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,7 @@ def _one_manager(
         with checkout.landed(objects, result.commit, paths, how.scratch) as place:
             pinned_revs = revs.pin_in_checkout(place, declared, how.resolved)
             room = _room(place, declared, tool, objects, how)
-            if tool.name not in how.prepared:
+            if tool.name not in how.prepared or not _built(room, tool):
                 problem = prepare(tool, room)
                 if problem is not None:
                     _waiting(tool, declared, problem, outcome)
@@ -169,6 +172,12 @@ def _room(
     found = (revs.local_path(url, place.root) for url in urls)
     sources = tuple(path for path in found if path is not None)
     return Room(place, how.wall, objects, how.store, tuple(programs), sources)
+
+
+def _built(room: Room, tool: Tool) -> bool:
+    """Whether the tool's store holds anything built (deleted since, it is built again)."""
+    home = tool_home(tool, room.store)
+    return home is None or (home.is_dir() and any(home.iterdir()))
 
 
 def _words(entry: str) -> list[str]:
@@ -241,6 +250,6 @@ def _read(
             f"{tool.name} could not run the hooks of {declared.path}: "
             + (lines[-1][:300] if lines else f"exit {ran.returncode}")
         )
-        if _BUILDING in ran.text:
+        if _BUILDING in ran.text or _READ_ONLY in ran.text:
             outcome.stale.append(tool.name)  # its environments went missing since they were built
             outcome.retry = "the hooks' environments are missing"

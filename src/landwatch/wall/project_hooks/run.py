@@ -49,6 +49,11 @@ _PASSED = (
 _PASSED_PREFIXES = ("PIP_", "UV_", "VIRTUALENV_", "NPM_CONFIG_", "npm_config_")
 # Where each tool keeps its environments, given as the store of this repository's.
 _HOMES = {"pre-commit": "PRE_COMMIT_HOME", "prek": "PREK_HOME"}
+# The tools that write in their store at every run, not only when they build (prek its log, its
+# lock, what configurations it ran): behind the wall they see an empty store of the run's own
+# that shows the real store's directories (the environments) read-only. pre-commit takes a
+# store it cannot write as read-only, and writes nothing there.
+_WRITING_STORES = ("prek",)
 # lefthook prints each job's output and the summary, whatever the configuration's `output` says.
 _LEFTHOOK_OUTPUT = "execution,execution_out,summary,skips"
 
@@ -165,13 +170,17 @@ def _run(
     home = tool_home(tool, room.store)
     if home is not None:
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
-    stores = (home,) if home is not None else ()
+    stores: tuple[Path, ...] = (home,) if home is not None else ()
+    emptied: tuple[Path, ...] = ()
+    if home is not None and not building and tool.name in _WRITING_STORES:
+        emptied, stores = stores, _directories(home)
     reach = Reach(
         room.checkout.root,
         writable=(room.scratch, *(stores if building else ())),
         readable=(room.objects, *(room.sources if building else ()), *(() if building else stores)),
         protected=(room.checkout.git_dir,),
         network=building,
+        emptied=emptied,
     )
     try:
         return walled(
@@ -185,3 +194,12 @@ def _run(
         )
     except OSError as error:
         return ProgramResult(127, b"", f"{argv[0]}: {error}".encode())
+
+
+def _directories(store: Path) -> tuple[Path, ...]:
+    """The store's directories (the environments, the clones, the toolchains), links left out."""
+    try:
+        entries = sorted(store.iterdir())
+    except OSError:
+        return ()
+    return tuple(entry for entry in entries if entry.is_dir() and not entry.is_symlink())
