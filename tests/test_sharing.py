@@ -85,6 +85,32 @@ def test_a_review_made_otherwise_is_not_taken(repo: Repo, kind: str) -> None:
     assert finder(repo).matching(oid) is None
 
 
+def test_a_review_that_found_more_is_never_overruled_by_a_cleaner_matching_one(
+    repo: Repo,
+) -> None:
+    """Issue 37, attack 10: a forged clean review made to match stood for the commit although
+    another review of it (one not taken: another rules version) found what it lacks."""
+    oid = repo.land("Add a", {"a.txt": "x  \n"}, hooks=False)
+    shared(repo, oid, FOUND, by="a@team.example", rules="0" * 64)
+    shared(repo, oid, by="mallory@team.example")  # matches, and says there is nothing
+    found = finder(repo)
+    assert found.matching(oid) is None
+    assert found.ignored == [f"the shared reviews of {oid[:12]} disagree: reviewed here"]
+
+
+def test_a_note_of_more_lines_than_are_read_stands_for_no_review(repo: Repo) -> None:
+    oid = repo.land("Add a", {"a.txt": "x  \n"}, hooks=False)
+    line = shared(repo, oid, by="mallory@team.example")
+    junk = "\n".join(f"{{{n}" for n in range(notes.MAX_LINES))
+    repo.git("notes", "--ref=landwatch", "add", "-f", "-m", f"{line}\n{junk}", oid)
+    assert finder(repo).reviews(oid) == []
+    found = finder(repo)
+    assert found.matching(oid) is None
+    assert found.ignored == [
+        f"the note of {oid[:12]} in refs/notes/landwatch: a note of 257 lines, over 256: not read"
+    ]
+
+
 def test_two_matching_reviews_that_disagree_are_reviewed_here(repo: Repo) -> None:
     oid = repo.land("Add a", {"a.txt": "x  \n"}, hooks=False)
     shared(repo, oid, FOUND, by="a@team.example")

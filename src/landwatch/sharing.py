@@ -3,8 +3,9 @@ refs/notes/landwatch (review.notes), pushed by the share kind, fetched into a re
 notes ref by the refspec `landwatch share` adds, merged into the local notes without loss, and
 taken instead of a review of one's own when made under the same rules and configuration.
 
-A teammate's note is data: taking it is trusting them (docs/security.md); `landwatch ci` never
-takes one unless told to.
+A teammate's note is data: taking it is trusting them (docs/security.md), and it can only add to
+what is told: every document of a note is read, and one that finds more than the one taken
+means a review here. `landwatch ci` never takes one unless told to.
 """
 
 from __future__ import annotations
@@ -155,21 +156,24 @@ class Finder:
     ignored: list[str] = field(default_factory=list)  # one line per note not (all) read
 
     def reviews(self, commit: str) -> list[SharedReview]:
-        """Every review the notes of `commit` hold (in each ref, once each)."""
-        found: dict[str, SharedReview] = {}
+        """Every review the notes of `commit` hold (in each ref), once per document: two that
+        differ in any byte (a forged copy of a real one's reviewer and time) are both read.
+        None at all when a note of it is too large to read whole: what it left unread could
+        say more than what would be taken."""
+        found: dict[bytes, SharedReview] = {}
         for ref in self.refs:
             try:
                 data = notes.read_note(self.repo, commit, ref)
+                read = notes.parse(data, commit) if data is not None else None
             except ValueError as error:
                 self.ignored.append(f"the note of {commit[:12]} in {ref}: {error}")
+                return []
+            if read is None:
                 continue
-            if data is None:
-                continue
-            read = notes.parse(data, commit)
             if read.ignored:
                 self.ignored.append(f"the note of {commit[:12]} in {ref}: {read.said()}")
             for review in read.reviews:
-                found.setdefault(f"{review.reviewed_by}\0{review.reviewed_at}", review)
+                found.setdefault(review.document, review)
         return list(found.values())
 
     def config_hash(self, commit: str) -> str:
@@ -194,8 +198,10 @@ class Finder:
     def matching(
         self, commit: str, reviews: list[SharedReview] | None = None
     ) -> SharedReview | None:
-        """The review to take for `commit`, if one matches; two that match but disagree on what
-        they found are none (a forged one among them, or a bug): reviewed here instead."""
+        """The review to take for `commit`, if one matches and no other document of the commit
+        contradicts it: two that match but found otherwise, or any that found, on the rules the
+        matching one ran, what it lacks (a forged clean one beside the real, or a bug), are none:
+        reviewed here, never settled for the cleaner."""
         from landwatch.review import provenance
 
         reviews = self.reviews(commit) if reviews is None else reviews
@@ -213,7 +219,16 @@ class Finder:
             if len(said) > 1:
                 self.ignored.append(f"the shared reviews of {commit[:12]} disagree: reviewed here")
             return None
-        return max(candidates, key=lambda review: review.reviewed_at)
+        taken = max(candidates, key=lambda review: review.reviewed_at)
+        ran, has = set(taken.report.rules), {(f.rule, f.fingerprint) for f in taken.report.findings}
+        if any(
+            f.rule in ran and (f.rule, f.fingerprint) not in has
+            for review in reviews
+            for f in review.report.findings
+        ):
+            self.ignored.append(f"the shared reviews of {commit[:12]} disagree: reviewed here")
+            return None
+        return taken
 
 
 def _memo() -> Memo:

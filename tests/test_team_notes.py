@@ -1,0 +1,104 @@
+"""Issue 37, attack 10: a shared note can add, never hide. Three developers (three homes, one bare
+remote, real git and real reviewers); mallory can push notes. Lines forged to sort first, or a
+copy of a real review's reviewer and time, no longer displace it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from landwatch import report_store
+from support.secret_examples import pem
+from support.team import (
+    Developer,
+    developer,
+    remote_notes,
+    seeded_remote,
+)
+
+KEY = "\n".join(pem("OPENSSH PRIVATE KEY", 4)) + "\n"
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> Path:
+    return seeded_remote(tmp_path)
+
+
+@pytest.fixture
+def team(tmp_path: Path, remote: Path) -> dict[str, Developer]:
+    """A, B and mallory, each sharing through the remote."""
+    people = {name: developer(tmp_path, name, remote) for name in ("a", "b", "mallory")}
+    for person in people.values():
+        assert person.landwatch("share").returncode == 0
+    return people
+
+
+def forged(real: str, **changes: Any) -> str:
+    """`real` (a document) with `changes`, written as landwatch writes a document."""
+    data = {**json.loads(real), **changes}
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def push_note(person: Developer, oid: str, lines: list[str]) -> None:
+    """`lines` as the note of `oid`, sorted (as git's cat_sort_uniq leaves them), pushed to the
+    remote's notes on top of what it holds."""
+    person.git("fetch", "-q", "origin")
+    tracking = "refs/notes/remotes/origin/landwatch"
+    person.git("notes", "--ref=landwatch", "merge", "-q", "--strategy=cat_sort_uniq", tracking)
+    note = person.home / "note"
+    note.write_text("\n".join(sorted(lines)) + "\n")
+    person.git("notes", "--ref=landwatch", "add", "-f", "-F", str(note), oid)
+    person.git("push", "-q", "origin", "refs/notes/landwatch")
+
+
+def logged(person: Developer) -> str:
+    return (person.home / ".local/state/landwatch/reviewer.log").read_text()
+
+
+def told(person: Developer) -> str:
+    """What the one line tells at the developer's next landing."""
+    return person.run("git", "commit", "-q", "--allow-empty", "-m", "Next").stderr
+
+
+def test_thirty_two_forged_lines_that_sort_first_hide_no_review(
+    team: dict[str, Developer], remote: Path
+) -> None:
+    a, b, mallory = team["a"], team["b"], team["mallory"]
+    oid = a.commit("Add the cart", {"cart.py": "total = 0  \n"})
+    a.git("push", "-q", "origin", "main")
+    a.reviewer()
+    [real] = remote_notes(remote, oid)
+    assert '"rule":"P001"' in real
+    clean = [forged(real, findings=[], reviewed_by=f"x{n}@team.example") for n in range(32)]
+    assert max(clean) < real  # all 32 sort before the real review
+    mallory.git("pull", "-q")
+    push_note(mallory, oid, [real, *clean])
+    b.git("pull", "-q")
+    b.reviewer()
+    report = report_store.read(b.git_dir, oid)
+    assert report is not None and report.reviewed_by is None  # reviewed here, not taken
+    assert "P001" in {f.rule for f in report.findings}
+    assert f"the shared reviews of {oid[:12]} disagree: reviewed here" in logged(b)
+
+
+def test_a_forged_line_with_the_real_reviewer_and_time_still_has_the_key_told(
+    team: dict[str, Developer], remote: Path
+) -> None:
+    a, b, mallory = team["a"], team["b"], team["mallory"]
+    oid = a.commit("Add the deploy key", {"deploy/id_ed25519": KEY})
+    a.git("push", "-q", "origin", "main")
+    a.reviewer()
+    [real] = remote_notes(remote, oid)
+    assert '"rule":"S001"' in real
+    twin = forged(real, findings=[])  # the same reviewed_by and reviewed_at: read as one before
+    assert twin < real
+    mallory.git("pull", "-q")
+    push_note(mallory, oid, [real, twin])
+    b.git("pull", "-q")
+    b.reviewer()
+    report = report_store.read(b.git_dir, oid)
+    assert report is not None and "S001" in {f.rule for f in report.findings}
+    assert "S001" in told(b)
