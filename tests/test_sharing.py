@@ -1,6 +1,7 @@
 """Which teammate's review stands for one's own: a complete one, made under the same rules and
 configuration, not contradicted by another; garbage in a note is ignored with one line, and the
-reviewer then reviews the commit itself."""
+reviewer then reviews the commit itself. A review taken still has the secret rules run here: what
+they find that it lacks is added, as this reviewer's own."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from landwatch import layout, report_store, sharing, standards_store
-from landwatch.review import notes, provenance
+from landwatch.review import engine, notes, provenance
+from landwatch.review.budget import Budget
 from landwatch.review.change import open_repository, resolve
 from landwatch.review.config import LinterConfig
 from landwatch.review.findings import Finding, Severity
@@ -19,6 +21,7 @@ from landwatch.review.linters import LinterPolicy
 from landwatch.review.report import Report
 from support.daemon import run_reviewer
 from support.repos import Repo
+from support.secret_examples import pem
 
 FOUND = Finding(
     "P001",
@@ -85,6 +88,9 @@ def test_a_review_made_otherwise_is_not_taken(repo: Repo, kind: str) -> None:
     assert finder(repo).matching(oid) is None
 
 
+KEY = "\n".join(pem("OPENSSH PRIVATE KEY", 4)) + "\n"
+
+
 def test_a_review_that_found_more_is_never_overruled_by_a_cleaner_matching_one(
     repo: Repo,
 ) -> None:
@@ -109,6 +115,44 @@ def test_a_note_of_more_lines_than_are_read_stands_for_no_review(repo: Repo) -> 
     assert found.ignored == [
         f"the note of {oid[:12]} in refs/notes/landwatch: a note of 257 lines, over 256: not read"
     ]
+
+
+def test_a_review_taken_has_the_secrets_it_lacks_added_as_the_reviewer_s_own(repo: Repo) -> None:
+    oid = repo.land("Add the key", {"deploy/id_ed25519": KEY}, hooks=False)
+    here = engine.review(repo.git_dir, oid, secrets_only=True)
+    [key] = here.findings
+    assert here.rules == ["S001", "S002", "S003", "S004"] and key.rule == "S001"
+    lowered = Finding(key.rule, key.name, Severity.INFO, "a test key", key.path, key.line)
+    lowered.fingerprint = key.fingerprint
+    shared(repo, oid, lowered, by="mallory@team.example")  # the key claimed, at info
+    taken = finder(repo).take(oid)
+    assert taken is not None and taken.reviewed_by == "mallory@team.example"
+    assert [(f.rule, f.severity) for f in taken.findings] == [("S001", Severity.ERROR)]
+    assert taken.found_here == [key.fingerprint]
+    assert "1 finding the shared review lacks, this reviewer's own" in taken.notes[-1]
+
+
+def test_a_review_taken_whose_secrets_agree_is_the_teammate_s_alone(repo: Repo) -> None:
+    oid = repo.land("Add the key", {"deploy/id_ed25519": KEY}, hooks=False)
+    [key] = engine.review(repo.git_dir, oid, secrets_only=True).findings
+    shared(repo, oid, key, by="a@team.example")
+    taken = finder(repo).take(oid)
+    assert taken is not None and taken.findings == [key] and taken.found_here == []
+    assert taken.notes[-1].endswith("ran here too: nothing the shared review lacks")
+
+
+def test_no_review_is_taken_once_the_secret_rules_ran_out_of_time(repo: Repo) -> None:
+    first = repo.land("Add a", {"a.txt": "x\n"}, hooks=False)
+    second = repo.land("Add b", {"b.txt": "y\n"}, hooks=False)
+    for oid in (first, second):
+        shared(repo, oid)
+    found = finder(repo)
+    found.budget = Budget(0)
+    assert found.take(first) is None and found.take(second) is None
+    assert found.ignored == [
+        "the secret rules ran out of time on the commits taken: the rest reviewed here"
+    ]
+    assert finder(repo).take(first) is not None  # with time, taken
 
 
 def test_two_matching_reviews_that_disagree_are_reviewed_here(repo: Repo) -> None:

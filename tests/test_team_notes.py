@@ -1,6 +1,7 @@
 """Issue 37, attack 10: a shared note can add, never hide. Three developers (three homes, one bare
 remote, real git and real reviewers); mallory can push notes. Lines forged to sort first, or a
-copy of a real review's reviewer and time, no longer displace it."""
+copy of a real review's reviewer and time, no longer displace it; a forged "no findings" taken
+still has the private key told, by the reviewer that took it."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from support.secret_examples import pem
 from support.team import (
     Developer,
     developer,
+    push_notes,
     remote_notes,
     seeded_remote,
+    share_reviews,
 )
 
 KEY = "\n".join(pem("OPENSSH PRIVATE KEY", 4)) + "\n"
@@ -102,3 +105,24 @@ def test_a_forged_line_with_the_real_reviewer_and_time_still_has_the_key_told(
     report = report_store.read(b.git_dir, oid)
     assert report is not None and "S001" in {f.rule for f in report.findings}
     assert "S001" in told(b)
+
+
+def test_a_forged_clean_review_taken_has_the_key_told_as_the_reviewer_s_own(
+    team: dict[str, Developer],
+) -> None:
+    b, mallory = team["b"], team["mallory"]
+    oid = mallory.commit("Add the deploy key", {"deploy/id_ed25519": KEY})
+    share_reviews(mallory, [oid])  # "no findings", made as a landwatch makes a review
+    push_notes(mallory)
+    b.git("pull", "-q")
+    b.reviewer()
+    report = report_store.read(b.git_dir, oid)
+    assert report is not None and report.reviewed_by == mallory.email  # taken
+    [key] = [f for f in report.findings if f.rule == "S001"]
+    assert report.found_here == [key.fingerprint]
+    assert any(
+        "the secret rules" in note and "this reviewer's own" in note for note in report.notes
+    )
+    assert "S001" in told(b)
+    shown = b.landwatch("show", oid).stdout
+    assert f"shared by {mallory.email}" in shown and "found here, not in the shared review" in shown

@@ -22,6 +22,7 @@ from landwatch.review.change import open_repository, resolve
 from landwatch.review.findings import Finding
 from landwatch.review.linters import LinterPolicy
 from landwatch.review.report import Report
+from support.secret_examples import pem
 
 RULES = ["M001", "P001", "P004", "S002"]  # what a forged note says ran
 CONFLICT = "<<<<<<< HEAD\nthe till\n"  # one conflict marker: one error
@@ -170,6 +171,19 @@ def test_a_forged_note_is_caught_by_the_comparison(remote: Path) -> None:
     # Told to trust the teammates, CI takes their word: documented as exactly that.
     trusting = ci(clone, "--trust-notes")
     assert trusting.returncode == 0 and "1 taken from shared reviews" in trusting.stdout
+
+
+def test_trusting_notes_still_runs_the_secret_rules_on_each_commit_taken(remote: Path) -> None:
+    """Issue 37, attack 10: `--trust-notes` took a forged "no findings" for a commit adding a
+    private key and exited 0. The secret rules run on every commit taken: the key is told."""
+    key = "\n".join(pem("OPENSSH PRIVATE KEY", 4)) + "\n"
+    leaked = commit(author(remote), "Add the deploy key", {"id_ed25519": key})
+    git(author(remote), "push", "-q", "origin", "topic")
+    forge(remote, leaked, [])  # "no findings"
+    trusting = ci(fresh_clone(remote), "--trust-notes")
+    assert trusting.returncode == 1, trusting.stdout + trusting.stderr
+    assert "1 taken from shared reviews" in trusting.stdout and "S001" in trusting.stdout
+    assert "found here, not in the shared review" in trusting.stdout
 
 
 def test_a_matching_note_is_counted_and_garbage_is_one_line(remote: Path) -> None:

@@ -3,8 +3,8 @@ fresh clone with nothing installed, no reviewer and nothing trusted.
 
 The remote's shared reviews are fetched and each is compared with the review made here: a note
 is a teammate's claim, never a reason to skip a check (`--trust-notes` takes the matching ones,
-trusting the teammates). Exit 1 when a finding at or above `--fail-level` is in RANGE, 2 on a
-usage error, 0 otherwise.
+trusting the teammates, and still runs the secret rules on each commit). Exit 1 when a finding
+at or above `--fail-level` is in RANGE, 2 on a usage error, 0 otherwise.
 """
 
 from __future__ import annotations
@@ -191,9 +191,9 @@ def _check_all(
     checked = []
     for commit in commits:
         shared = finder.reviews(commit)
-        taken = finder.matching(commit, shared) if options.trust_notes else None
+        taken = finder.take(commit, shared) if options.trust_notes else None
         if taken is not None:
-            one = Checked(taken.report, taken=True, shared=shared)
+            one = Checked(taken, taken=True, shared=shared)
         else:
             one = Checked(review_landing(git_dir, commit, linters=policy), shared=shared)
             one.differences = [d for s in shared if (d := _difference(one.report, s, finder))]

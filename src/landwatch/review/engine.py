@@ -25,7 +25,16 @@ from landwatch.review.copied_secrets import copied_told_at_info
 from landwatch.review.editor_config import FILE_NAME as EDITORCONFIG
 from landwatch.review.editor_config import EditorConfig, RuleSwitches, declared_off
 from landwatch.review.expected_output import outside_expected_output
-from landwatch.review.findings import CUT, DECLARED, LEARNED, Basis, Finding, Severity, fingerprint
+from landwatch.review.findings import (
+    CUT,
+    DECLARED,
+    LEARNED,
+    Basis,
+    Finding,
+    Severity,
+    fingerprint,
+    in_order,
+)
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.precedent import unprecedented
 from landwatch.review.precommit_scopes import PreCommitScopes, scoped_out
@@ -76,13 +85,14 @@ def review(
     linters: LinterPolicy = NO_LINTERS,
     standards: Standards | None = None,
     budget: Budget | None = None,
+    secrets_only: bool = False,
 ) -> Report:
     """Review what landed at `revision` (against `base` for a landed range): read the committed
-    configuration, run every rule on its scope and, as `linters` allows, the linters on the
-    added lines; drop what is suppressed, and what the history shows is the project's practice
-    (fixtures). `standards`, learned from the history, tune what the configuration leaves
-    unsaid. By default no linter runs. Past `budget` (by default DEFAULT_REVIEW_BUDGET seconds
-    from now) what was not reached is left undone, and the report's notes say what."""
+    configuration, run every rule (`secrets_only`: the secret rules) on its scope and, as
+    `linters` allows, the linters on the added lines; drop what is suppressed, and what the
+    history shows is the project's practice (fixtures). `standards` tune what the configuration
+    leaves unsaid. Past `budget` (by default DEFAULT_REVIEW_BUDGET seconds from now) what was not
+    reached is left undone, and the report's notes say what."""
     started, clock = time.time(), time.perf_counter()
     budget = budget or Budget(DEFAULT_REVIEW_BUDGET)
     repo = open_repository(git_dir)
@@ -92,11 +102,10 @@ def review(
     change = Change(
         repo, commit, base_commit, merges=config.merges, max_added_lines=config.max_added_lines
     )
-    rules, problems = _rules(config)
+    rules, problems = _rules(config, secrets_only=secrets_only)
     findings += [_config_finding(problem) for problem in (*config.problems, *problems)]
     notes = ['merge commit skipped (merges = "skip")'] if change.merge_not_reviewed else []
-    if standards is not None:
-        notes += _apply_standards(rules, config, standards)
+    notes += _apply_standards(rules, config, standards)
     notes += _apply_declared(rules, config, declared_standards(change))
     readable, found = checked(change, config, rules, notes, budget)
     findings += found
@@ -110,7 +119,7 @@ def review(
     findings += _cut(change, config)
     _redact(findings, notes, linted.runs, readable)
     unique_fingerprints(findings)
-    findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
+    findings.sort(key=in_order)
     return Report(
         commit=str(commit.id),
         base=str(base_commit.id) if base_commit else None,
@@ -154,8 +163,12 @@ def standards_overridden(config: ReviewConfig) -> list[str]:
     return overridden
 
 
-def _apply_standards(rules: RuleSet, config: ReviewConfig, standards: Standards) -> list[str]:
+def _apply_standards(
+    rules: RuleSet, config: ReviewConfig, standards: Standards | None
+) -> list[str]:
     """What the history teaches, where the committed configuration says nothing."""
+    if standards is None:
+        return []
     applied = []
     overridden = standards_overridden(config)
     history = Basis(LEARNED, f"{standards.commits} commits of history")
@@ -276,14 +289,16 @@ def _config_finding(message: str) -> Finding:
     )
 
 
-def _rules(config: ReviewConfig) -> tuple[RuleSet, list[str]]:
+def _rules(config: ReviewConfig, *, secrets_only: bool = False) -> tuple[RuleSet, list[str]]:
+    """The rules as the configuration sets them (`secrets_only`: only the secret rules, as a
+    shared review taken is checked with), and what in the configuration could not be used."""
     classes, problems = all_rules()
     known = {name for cls in classes for name in (cls.id, cls.name)}
     for key in config.rules:
         if key not in known:
             problems.append(f"{config.source}: rules.{key}: no rule has this id or name")
     rules = []
-    for cls in classes:
+    for cls in classes if not secrets_only else [cls for cls in classes if cls.secret]:
         settings: dict[str, Any] = dict(
             config.rules.get(cls.id) or config.rules.get(cls.name) or {}
         )
