@@ -1,11 +1,13 @@
 """Issue 37, attack 10: a shared note can add, never hide. Three developers (three homes, one bare
 remote, real git and real reviewers); mallory can push notes. Lines forged to sort first, or a
 copy of a real review's reviewer and time, no longer displace it; a forged "no findings" taken
-still has the private key told, by the reviewer that took it."""
+still has the private key told, by the reviewer that took it; and the note of a commit on a
+local-only branch stays home until the branch is pushed."""
 
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +128,26 @@ def test_a_forged_clean_review_taken_has_the_key_told_as_the_reviewer_s_own(
     assert "S001" in told(b)
     shown = b.landwatch("show", oid).stdout
     assert f"shared by {mallory.email}" in shown and "found here, not in the shared review" in shown
+
+
+def test_the_note_of_a_local_only_commit_stays_home_until_its_branch_is_pushed(
+    team: dict[str, Developer], remote: Path
+) -> None:
+    a = team["a"]
+    a.git("switch", "-q", "-c", "private")
+    hidden = a.commit("Add the staging notes", {"staging.txt": "db = staging-7  \n"})
+    a.reviewer()
+    note = a.git("notes", "--ref=landwatch", "list", hidden)
+    assert remote_notes(remote, hidden) == []
+    a.git("switch", "-q", "main")
+    shared = a.commit("Add the ledger", {"ledger.txt": "one\n"})
+    a.git("push", "-q", "origin", "main")
+    a.reviewer()  # the ledger's note goes; the private branch's stays, in no form
+    assert [json.loads(line)["reviewed_by"] for line in remote_notes(remote, shared)] == [a.email]
+    assert remote_notes(remote, hidden) == []
+    missing = subprocess.run(["git", f"--git-dir={remote}", "cat-file", "-e", note])
+    assert missing.returncode != 0  # not in the remote's objects either: no history carried it
+    a.git("push", "-q", "origin", "private")
+    a.reviewer()  # origin/private moved: the note held back for it goes now
+    [line] = remote_notes(remote, hidden)
+    assert json.loads(line)["reviewed_by"] == a.email and "staging.txt" in line
