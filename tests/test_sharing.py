@@ -190,8 +190,9 @@ def test_garbage_notes_are_one_line_in_the_log_and_the_commit_is_reviewed(
 
 
 def test_a_forged_note_is_taken_by_a_reviewer_that_trusts_its_team(sharing_repo: Repo) -> None:
-    """What sharing trusts, shown: a teammate's "no findings" stands for the review here
-    (docs/security.md); `landwatch ci` is where a forged note is caught."""
+    """What sharing trusts, shown: a teammate's "no findings" for a trailing space stands for the
+    review here (docs/security.md; a secret would be told all the same); `landwatch ci` is where
+    a forged note is caught."""
     repo = sharing_repo
     oid = repo.land("Add a", {"a.txt": "x  \n"}, hooks=False)
     shared(repo, oid, by="mallory@team.example")
