@@ -102,6 +102,13 @@ def test_git_reads_no_stdin_it_was_not_given(repo: Repo) -> None:
     assert read.ok and not read.timed_out and read.stdout == ""
 
 
+def test_git_reads_what_it_is_given_and_only_that(repo: Repo) -> None:
+    # fast-import's stream and `rev-list --stdin`'s revisions are given so (the share kind).
+    given = "".join(f"line {n}\n" for n in range(20_000))  # more than a pipe holds at once
+    read = run_git("-c", "alias.read=!cat", "read", cwd=repo.path, timeout=20, input=given)
+    assert read.ok and read.stdout == given
+
+
 def test_a_timeout_stops_git(tmp_path: Path) -> None:
     with never_answering() as server:
         started = time.monotonic()

@@ -23,6 +23,7 @@ from support.team import (
     Developer,
     build_commits,
     developer,
+    push_notes,
     remote_notes,
     seeded_remote,
     share_reviews,
@@ -62,7 +63,9 @@ def test_a_pull_of_shared_reviews_runs_no_review_and_show_names_the_reviewer(
     first = a.commit("Add the cart", {"cart.py": "total = 0  \n"})
     second = a.commit("Add the docs", {"README.md": "the cart\n"})
     a.reviewer()
+    assert remote_notes(remote, first) == []  # held back: the remote does not hold the commits
     a.git("push", "-q", "origin", "main")
+    a.reviewer()  # the push moved origin/main: the notes held back for it go
     assert len(remote_notes(remote, first)) == 1 and len(remote_notes(remote, second)) == 1
     b.git("pull", "-q")
     b.reviewer()
@@ -83,6 +86,7 @@ def test_a_pull_of_shared_reviews_runs_no_review_and_show_names_the_reviewer(
     b.reviewer()
     assert reviews_run(b, [own]) == [own]
     b.git("push", "-q", "origin", "main")
+    b.reviewer()
     assert [json.loads(line)["reviewed_by"] for line in remote_notes(remote, own)] == [b.email]
 
 
@@ -105,11 +109,8 @@ def test_two_developers_pushing_notes_at_once_lose_nothing(
         person.reviewer()
     both = {json.loads(line)["reviewed_by"] for line in remote_notes(remote, theirs)}
     assert both == {a.email, b.email}
-    for person in (a, b):
-        own = person.git("rev-parse", "HEAD")
-        assert [json.loads(line)["reviewed_by"] for line in remote_notes(remote, own)] == [
-            person.email
-        ]
+    for person in (a, b):  # their own commits are on no remote branch: their notes stay home
+        assert remote_notes(remote, person.git("rev-parse", "HEAD")) == []
 
 
 def test_notes_wait_while_the_remote_is_away_then_go(
@@ -119,6 +120,7 @@ def test_notes_wait_while_the_remote_is_away_then_go(
     for name, value in a.env().items():
         monkeypatch.setenv(name, value)  # the in-process reviewer is A's
     oid = a.commit("Add the ledger", {"ledger.txt": "one\n"})
+    a.git("push", "-q", "origin", "main")
     away = tmp_path / "away.git"
     remote.rename(away)
     a.reviewer()  # the review is made and its note written; its push waits
@@ -155,6 +157,7 @@ def test_the_review_that_queues_a_share_has_it_pushed_before_a_once_reviewer_end
     for name, value in a.env().items():
         monkeypatch.setenv(name, value)  # the in-process reviewer is A's
     oid = a.commit("Add the ledger", {"ledger.txt": "one\n"})
+    a.git("push", "-q", "origin", "main")
     clock = FakeClock()
     handlers: dict[str, ItemHandler[Any]] = {
         WorkKind.REVIEW: ReviewHandler(clock=clock),
@@ -205,13 +208,13 @@ def test_commits_nobody_shared_are_each_reviewed(team: dict[str, Developer]) -> 
 def test_a_flood_nobody_shared_is_one_range_never_cut_silently(team: dict[str, Developer]) -> None:
     a, b = team["a"], team["b"]
     a.commit("Check few lines", {".landwatch.toml": "max_added_lines = 10\n"})
-    a.reviewer()  # A's review shared: B takes it, and pushes no note of its own
     a.git("push", "-q", "origin", "main")
+    a.reviewer()  # A's review shared: B takes it, and pushes no note of its own
     b.git("pull", "-q")
     b.reviewer()
     commits = build_commits(a, 30)
     share_reviews(a, commits[:4])
-    a.git("push", "-q", "origin", "main", "refs/notes/landwatch")
+    push_notes(a)
     b.git("pull", "-q")
     b.reviewer()
     assert reviews_run(b, commits[:4]) == []  # taken

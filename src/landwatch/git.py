@@ -59,9 +59,11 @@ def run_git(
     git_dir: os.PathLike[str] | str | None = None,
     timeout: float = TIMEOUT,
     alive: Callable[[], None] | None = None,
+    input: str | None = None,
 ) -> CommandResult:
-    """`git args`, in `cwd` or on the repository `git_dir`, to its end or `timeout`; `alive` is
-    called while it runs (a job's lease). GitError only when git cannot be started."""
+    """`git args`, in `cwd` or on the repository `git_dir`, to its end or `timeout`, reading
+    `input` (fast-import's stream, revisions for `--stdin`); `alive` is called while it runs (a
+    job's lease). GitError only when git cannot be started."""
     command = ["git", *([f"--git-dir={git_dir}"] if git_dir is not None else []), *args]
     try:
         return run_command(
@@ -70,6 +72,7 @@ def run_git(
             alive=alive,
             cwd=Path(cwd) if cwd is not None else None,
             env=_environment(),
+            input=input,
         )
     except OSError as error:
         raise GitError(f"cannot run git: {error.strerror or error}") from None

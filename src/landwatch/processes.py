@@ -102,17 +102,18 @@ def run_command(
     env: Mapping[str, str] | None = None,
     poll: float = 1.0,
     pass_fds: tuple[int, ...] = (),
+    input: str | None = None,
 ) -> CommandResult:
-    """Run a command to its end (stdin /dev/null, a session of its own), killed after
-    `timeout`; `alive` is called about every `poll` seconds while it runs (a job renewing its
-    lease), and whatever it raises kills the command and is raised here. `pass_fds` stay open
-    for it (bubblewrap's seccomp filter)."""
+    """Run a command to its end (stdin `input`, else /dev/null; a session of its own), killed
+    after `timeout`; `alive` is called about every `poll` seconds while it runs (a job renewing
+    its lease), and whatever it raises kills the command and is raised here. `pass_fds` stay
+    open for it (bubblewrap's seccomp filter)."""
     process = subprocess.Popen(
         command,
         cwd=cwd,
         env=env,
         pass_fds=pass_fds,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -123,10 +124,11 @@ def run_command(
     while True:
         try:
             stdout, stderr = process.communicate(
-                timeout=min(poll, max(0.0, deadline - time.monotonic()))
+                input, timeout=min(poll, max(0.0, deadline - time.monotonic()))
             )
             return CommandResult(process.returncode, stdout, stderr)
         except subprocess.TimeoutExpired:
+            input = None  # given once: communicate goes on writing what is left of it
             if time.monotonic() >= deadline:
                 stdout, stderr = _stop(process)
                 return CommandResult(process.returncode, stdout, stderr, timed_out=True)

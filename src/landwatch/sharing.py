@@ -3,13 +3,16 @@ refs/notes/landwatch (review.notes), pushed by the share kind, fetched into a re
 notes ref by the refspec `landwatch share` adds, merged into the local notes without loss, and
 taken instead of a review of one's own when made under the same rules and configuration.
 
-A teammate's note is data: taking it is trusting them (docs/security.md); `landwatch ci` never
-takes one unless told to.
+A teammate's note is data: taking it is trusting them (docs/security.md), and it can only add to
+what is told: every document of a note is read, one that finds more than the one taken means a
+review here, and the secret rules still run on each commit taken. `landwatch ci` never takes one
+unless told to.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -21,6 +24,8 @@ from landwatch import layout, work_item
 from landwatch.files import exclusive, read_file, write_atomic
 from landwatch.git import git, run_git
 from landwatch.review import notes
+from landwatch.review.budget import Budget
+from landwatch.review.findings import in_order
 from landwatch.review.notes import NOTES_REF, SharedReview
 from landwatch.review.report import Report
 from landwatch.work_item import WorkItem, WorkKind
@@ -145,7 +150,8 @@ def _identity(common: Path) -> list[str]:
 @dataclass
 class Finder:
     """Finds, for commits of one repository, the teammate's review that stands for one's own:
-    complete, made under these rules and this configuration, and not contradicted by another."""
+    complete, made under these rules and this configuration, and not contradicted by another;
+    and takes it with the secret rules run here on the commit (`take`)."""
 
     git_dir: Path
     repo: pygit2.Repository
@@ -153,23 +159,30 @@ class Finder:
     refs: tuple[str, ...] = (NOTES_REF,)
     memo: Memo = field(default_factory=lambda: _memo())
     ignored: list[str] = field(default_factory=list)  # one line per note not (all) read
+    # The time the secret rules may take on all the commits taken (None: each commit the
+    # default review budget): past it, a commit is reviewed here, not taken.
+    budget: Budget | None = None
+    out_of_time: int = 0  # the commits not taken because the budget ran out
 
     def reviews(self, commit: str) -> list[SharedReview]:
-        """Every review the notes of `commit` hold (in each ref, once each)."""
-        found: dict[str, SharedReview] = {}
+        """Every review the notes of `commit` hold (in each ref), once per document: two that
+        differ in any byte (a forged copy of a real one's reviewer and time) are both read.
+        None at all when a note of it is too large to read whole: what it left unread could
+        say more than what would be taken."""
+        found: dict[bytes, SharedReview] = {}
         for ref in self.refs:
             try:
                 data = notes.read_note(self.repo, commit, ref)
+                read = notes.parse(data, commit) if data is not None else None
             except ValueError as error:
                 self.ignored.append(f"the note of {commit[:12]} in {ref}: {error}")
+                return []
+            if read is None:
                 continue
-            if data is None:
-                continue
-            read = notes.parse(data, commit)
             if read.ignored:
                 self.ignored.append(f"the note of {commit[:12]} in {ref}: {read.said()}")
             for review in read.reviews:
-                found.setdefault(f"{review.reviewed_by}\0{review.reviewed_at}", review)
+                found.setdefault(review.document, review)
         return list(found.values())
 
     def config_hash(self, commit: str) -> str:
@@ -194,8 +207,10 @@ class Finder:
     def matching(
         self, commit: str, reviews: list[SharedReview] | None = None
     ) -> SharedReview | None:
-        """The review to take for `commit`, if one matches; two that match but disagree on what
-        they found are none (a forged one among them, or a bug): reviewed here instead."""
+        """The review to take for `commit`, if one matches and no other document of the commit
+        contradicts it: two that match but found otherwise, or any that found, on the rules the
+        matching one ran, what it lacks (a forged clean one beside the real, or a bug), are none:
+        reviewed here, never settled for the cleaner."""
         from landwatch.review import provenance
 
         reviews = self.reviews(commit) if reviews is None else reviews
@@ -213,7 +228,47 @@ class Finder:
             if len(said) > 1:
                 self.ignored.append(f"the shared reviews of {commit[:12]} disagree: reviewed here")
             return None
-        return max(candidates, key=lambda review: review.reviewed_at)
+        taken = max(candidates, key=lambda review: review.reviewed_at)
+        ran, has = set(taken.report.rules), {(f.rule, f.fingerprint) for f in taken.report.findings}
+        if any(
+            f.rule in ran and (f.rule, f.fingerprint) not in has
+            for review in reviews
+            for f in review.report.findings
+        ):
+            self.ignored.append(f"the shared reviews of {commit[:12]} disagree: reviewed here")
+            return None
+        return taken
+
+    def take(self, commit: str, reviews: list[SharedReview] | None = None) -> Report | None:
+        """The teammate's review to take for `commit` (`matching`), with the secret rules run
+        here on the commit: what they find that it lacks is added as this reviewer's own. None
+        when none matches, or the secret rules could not check the whole commit (reviewed here)."""
+        from landwatch.review import engine
+
+        shared = self.matching(commit, reviews)
+        if shared is None:
+            return None
+        if self.budget is not None and self.budget.spent:
+            self._ran_out()
+            return None
+        limit = None if self.budget is None else Budget(self.budget.remaining())
+        here = engine.review(self.git_dir, commit, budget=limit, secrets_only=True)
+        if here.truncated:
+            if limit is not None and limit.spent:
+                self._ran_out()
+            else:
+                self.ignored.append(
+                    f"the secret rules could not check all of {commit[:12]}: reviewed here"
+                )
+            return None
+        return with_secrets_found_here(shared.report, here)
+
+    def _ran_out(self) -> None:
+        self.out_of_time += 1
+        if self.out_of_time == 1:
+            self.ignored.append(
+                "the secret rules ran out of time on the commits taken: the rest reviewed here"
+            )
 
 
 def _memo() -> Memo:
@@ -226,14 +281,52 @@ def _found(review: SharedReview) -> frozenset[tuple[str, str, str]]:
     return frozenset((f.rule, f.severity.name, f.fingerprint) for f in review.report.findings)
 
 
-def finder(git_dir: os.PathLike[str] | str, remote: str, linters: LinterPolicy) -> Finder:
+def with_secrets_found_here(shared: Report, here: Report) -> Report:
+    """The teammate's review `shared`, with what the secret rules found here (`here`, a review of
+    the same commit by them alone) that it lacks added, as this reviewer's own (`found_here`);
+    where both found one secret at another severity, this reviewer's finding stands."""
+    ran = set(here.rules)
+    theirs = {(f.rule, f.fingerprint, f.severity) for f in shared.findings}
+    added = [
+        f
+        for f in here.findings
+        if f.rule in ran and (f.rule, f.fingerprint, f.severity) not in theirs
+    ]
+    replaced = {(f.rule, f.fingerprint) for f in added}
+    kept = [f for f in shared.findings if (f.rule, f.fingerprint) not in replaced]
+    rules = ", ".join(here.rules) or "none"
+    if added:
+        named = ", ".join(
+            f"{f.rule} {f.path}:{f.line}" if f.path and f.line else f.rule for f in added[:3]
+        )
+        said = (
+            f"the secret rules ({rules}) ran here too: {len(added)} finding"
+            f"{'' if len(added) == 1 else 's'} the shared review lacks, this reviewer's own "
+            f"({named}{' and more' if len(added) > 3 else ''})"
+        )
+    else:
+        said = f"the secret rules ({rules}) ran here too: nothing the shared review lacks"
+    return dataclasses.replace(
+        shared,
+        findings=sorted([*kept, *added], key=in_order),
+        notes=[*shared.notes, said],
+        found_here=[f.fingerprint for f in added],
+    )
+
+
+def finder(
+    git_dir: os.PathLike[str] | str,
+    remote: str,
+    linters: LinterPolicy,
+    budget: Budget | None = None,
+) -> Finder:
     """A Finder of this repository's notes, the remote's merged into them first (read beside
-    them when the merge could not be made)."""
+    them when the merge could not be made); `budget`: the secret rules' time on what it takes."""
     from landwatch.review.change import open_repository
 
     problem = merge_fetched(git_dir, remote)
     refs = (NOTES_REF,) if problem is None else (NOTES_REF, tracking_ref(remote))
-    found = Finder(Path(git_dir), open_repository(git_dir), linters, refs)
+    found = Finder(Path(git_dir), open_repository(git_dir), linters, refs, budget=budget)
     if problem is not None:
         found.ignored.append(f"the notes of {remote} not merged: {problem}")
     return found
@@ -263,11 +356,11 @@ def plan_range(found: Finder, tip: str, base: str, *, reviewed: Callable[[str], 
         oid = str(commit.id)
         if reviewed(oid):
             continue
-        shared = found.matching(oid)
-        if shared is None:
+        taken = found.take(oid)
+        if taken is None:
             plan.unshared.append(oid)
         else:
-            plan.taken.append(shared.report)
+            plan.taken.append(taken)
     return plan
 
 

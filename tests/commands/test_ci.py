@@ -174,6 +174,19 @@ def test_a_forged_note_is_caught_by_the_comparison(remote: Path) -> None:
     assert trusting.returncode == 0 and "1 taken from shared reviews" in trusting.stdout
 
 
+def test_trusting_notes_still_runs_the_secret_rules_on_each_commit_taken(remote: Path) -> None:
+    """Issue 37, attack 10: `--trust-notes` took a forged "no findings" for a commit adding a
+    private key and exited 0. The secret rules run on every commit taken: the key is told."""
+    key = "\n".join(pem("OPENSSH PRIVATE KEY", 4)) + "\n"
+    leaked = commit(author(remote), "Add the deploy key", {"id_ed25519": key})
+    git(author(remote), "push", "-q", "origin", "topic")
+    forge(remote, leaked, [])  # "no findings"
+    trusting = ci(fresh_clone(remote), "--trust-notes")
+    assert trusting.returncode == 1, trusting.stdout + trusting.stderr
+    assert "1 taken from shared reviews" in trusting.stdout and "S001" in trusting.stdout
+    assert "found here, not in the shared review" in trusting.stdout
+
+
 def test_a_matching_note_is_counted_and_garbage_is_one_line(remote: Path) -> None:
     first = commit(author(remote), "Add the cart", {"cart.txt": "one\n"})
     second = commit(author(remote), "Add the till", {"till.txt": "two\n"})

@@ -1,6 +1,7 @@
 """The share kind with real remotes: the notes pushed; a push refused because a teammate's went
 first fetched, merged and pushed again in one job; a remote that says no for another reason is
-a failure told with its words; nothing to do without sharing or without notes."""
+a failure told with its words; nothing to do without sharing or without notes; the note of a
+commit the remote lacks held back, and queued once a push takes the commit there."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from landwatch import layout, work_item
 from landwatch.kinds.base import GiveUp
-from landwatch.kinds.share import ShareHandler
-from landwatch.work_item import WorkItem, WorkKind
+from landwatch.kinds.push import read_state
+from landwatch.kinds.share import ShareHandler, queue_held
+from landwatch.work_item import PENDING, WorkItem, WorkKind
 from support.kinds import bare_remote, pushes, reporter
 from support.repos import Repo
 
@@ -91,3 +94,35 @@ def test_a_remote_that_is_gone_from_the_config_is_given_up(repo: Repo, remote: P
     repo.git("config", "landwatch.share.remote", "nowhere")
     with pytest.raises(GiveUp, match="no remote named 'nowhere'"):
         ShareHandler().handle(WorkItem(WorkKind.SHARE, repo.head(), repo.git_dir), reporter())
+
+
+def test_the_note_of_a_commit_the_remote_lacks_is_held_back_until_a_push_takes_it_there(
+    repo: Repo, remote: Path
+) -> None:
+    """Issue 37, attack 10: the notes ref was pushed whole, the notes of a private branch's
+    commits (their snippets) with it. Only notes of commits the remote holds go now, in a notes
+    commit of their own; the rest wait in the share state until the remote's branches move."""
+    shared = repo.head()
+    repo.git("switch", "-q", "-c", "private")
+    private = repo.land("Add the staging notes", {"staging.txt": "staging\n"}, hooks=False)
+    note(repo, shared, '{"mine": 1}')
+    note(repo, private, '{"private": 1}')
+    blob = repo.git("notes", "--ref=landwatch", "list", private)
+    item = WorkItem(WorkKind.SHARE, shared, repo.git_dir)
+    assert ShareHandler().handle(item, reporter()).pushed == ["refs/notes/landwatch"]
+    assert remote_note(remote, shared) == '{"mine": 1}\n' and remote_note(remote, private) == ""
+    gone = subprocess.run(["git", f"--git-dir={remote}", "cat-file", "-e", blob])
+    assert gone.returncode != 0  # in no history the push carried
+    state = read_state(repo.git_dir, layout.SHARE_STATE)
+    assert state is not None and state["held_back"] == {private: blob}
+    seen: dict[Path, str] = {}
+    assert not queue_held(repo.git_dir, seen)  # the remote's branches hold it not
+    repo.git("push", "-q", "origin", "private")
+    assert queue_held(repo.git_dir, seen) and not queue_held(repo.git_dir, seen)  # asked once
+    [queued] = work_item.entries(repo.git_dir, PENDING)
+    assert work_item.id_of_entry(queued) == f"share-{blob}"  # named by the note
+    later = WorkItem(WorkKind.SHARE, blob, repo.git_dir)
+    assert ShareHandler().handle(later, reporter()).pushed == ["refs/notes/landwatch"]
+    assert remote_note(remote, private) == '{"private": 1}\n'
+    after = read_state(repo.git_dir, layout.SHARE_STATE)
+    assert after is not None and after["held_back"] == {}

@@ -70,7 +70,7 @@ def test_a_token_in_a_file_name_is_redacted_in_the_note(repo: Repo) -> None:
 def test_a_document_reads_back_as_the_review_it_is() -> None:
     report = a_report(TRAILING)
     read = notes.parse(a_document(report).encode(), COMMIT)
-    assert read.ignored == []
+    assert not read.ignored
     [shared] = read.reviews
     assert shared.reviewed_by == "a@team.example" and shared.complete
     assert (shared.rules_version, shared.config_hash) == (RULES, CONFIG)
@@ -128,11 +128,31 @@ def test_garbage_of_every_kind_is_ignored_saying_why(kind: str) -> None:
     assert read.said() == f"1 line ignored ({expected})"
 
 
-def test_a_note_of_too_many_lines_is_read_only_so_far() -> None:
-    line = a_document(a_report()).encode()
-    read = notes.parse(b"\n".join([line] * (notes.MAX_DOCUMENTS + 5)), COMMIT)
-    assert len(read.reviews) == notes.MAX_DOCUMENTS
-    assert read.ignored == ["too many lines"] * 5
+def test_a_note_is_read_whole_and_a_document_once() -> None:
+    """Issue 37, attack 10: the note was read only 32 lines far, so 32 lines that sort first
+    (cat_sort_uniq sorts them) hid the real review after them. Every line is read now; a line
+    repeated is one document, a line that differs in any byte another."""
+    forged = [a_document(a_report(), by="mallory@x", at=at).encode() for at in range(40)]
+    real = a_document(a_report(TRAILING), by="a@team.example", at=5000).encode()
+    lines = sorted([*forged, real, real, b"garbage"])
+    assert lines.index(real) > 32
+    read = notes.parse(b"\n".join(lines), COMMIT)
+    assert [r.document for r in read.reviews].count(real) == 1 and len(read.reviews) == 41
+    assert read.said() == "1 line ignored (not JSON)"
+
+
+def test_a_note_too_large_to_read_whole_is_not_read_at_all() -> None:
+    """Past its bytes or its lines, none of a note is read (its commit is then reviewed): the
+    lines read would otherwise hide the rest."""
+    line = a_document(a_report(), by="mallory@x").encode()
+    lines = [line] + [b"{%d" % n for n in range(notes.MAX_LINES)]
+    with pytest.raises(ValueError, match=f"257 lines, over {notes.MAX_LINES}: not read"):
+        notes.parse(b"\n".join(lines), COMMIT)
+    assert len(notes.parse(b"\n".join(lines[:-1]), COMMIT).reviews) == 1
+    with pytest.raises(ValueError, match="over 1,048,576: not read"):
+        notes.parse(b"x" * (notes.MAX_NOTE_BYTES + 1), COMMIT)
+    mine = a_document(a_report(TRAILING), by="me@x")
+    assert notes.composed(b"\n".join(lines), mine, COMMIT) == mine + "\n"  # written anew
 
 
 def test_hostile_text_is_shown_escaped_and_secrets_redacted() -> None:
@@ -179,3 +199,21 @@ def test_a_review_written_joins_the_others_and_replaces_its_own() -> None:
     composed = notes.composed(held, mine_now, COMMIT)
     assert composed.splitlines() == sorted([theirs, mine_now])
     assert notes.composed(None, mine_now, COMMIT) == mine_now + "\n"
+
+
+def test_a_note_written_stays_within_its_bytes_keeping_the_writer_s_and_the_newest() -> None:
+    """No line cap bounds what is written now: the bytes do. The writer's document always, then
+    the others newest first while the note stays readable (within MAX_NOTE_BYTES)."""
+    wordy = [
+        Finding("P001", "trailing-whitespace", Severity.WARNING, "w" * 4000, "a.py", n)
+        for n in range(1, 48)
+    ]
+    theirs = [a_document(a_report(*wordy), by=f"t{at}@x", at=at) for at in range(5)]
+    held = "\n".join(theirs).encode()
+    assert len(held) <= notes.MAX_NOTE_BYTES and len(notes.parse(held, COMMIT).reviews) == 5
+    mine = a_document(a_report(*wordy), by="me@x", at=0)
+    note = notes.composed(held, mine, COMMIT)
+    assert len(note.encode()) <= notes.MAX_NOTE_BYTES
+    kept = note.splitlines()
+    assert mine in kept and kept == sorted(kept)
+    assert [text for text in theirs if text in kept] == theirs[1:]  # the oldest left out

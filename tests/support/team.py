@@ -136,6 +136,21 @@ def remote_notes(remote: Path, commit: str) -> list[str]:
     return shown.stdout.splitlines() if shown.returncode == 0 else []
 
 
+def push_notes(person: Developer) -> None:
+    """The developer's branch and notes pushed by hand, the remote's notes merged in first (as
+    a teammate with their own tools might): every note goes, of local-only commits too."""
+    person.git("fetch", "-q", "origin")
+    person.git(
+        "notes",
+        "--ref=landwatch",
+        "merge",
+        "-q",
+        "--strategy=cat_sort_uniq",
+        "refs/notes/remotes/origin/landwatch",
+    )
+    person.git("push", "-q", "origin", "HEAD", "refs/notes/landwatch")
+
+
 def fast_import(person: Developer, stream: list[str]) -> None:
     """`stream`'s commands run by git fast-import in the developer's clone."""
     imported = subprocess.run(

@@ -5,8 +5,8 @@ by those it brings; a change to them is a finding of its own (C004).
 
 The remote's shared reviews are fetched and each is compared with the review made here: a note
 is a teammate's claim, never a reason to skip a check (`--trust-notes` takes the matching ones,
-trusting the teammates). Exit 1 when a finding at or above `--fail-level` is in RANGE, 2 on a
-usage error, 0 otherwise.
+trusting the teammates, and still runs the secret rules on each commit). Exit 1 when a finding
+at or above `--fail-level` is in RANGE, 2 on a usage error, 0 otherwise.
 """
 
 from __future__ import annotations
@@ -207,9 +207,11 @@ def _check_all(
         came_to = base if base is not None else _parent(finder, commit)
         shared = finder.reviews(commit)
         own = bool(shared) and _own_rules_are_those(finder, commit, came_to)
-        taken = finder.matching(commit, shared) if options.trust_notes and own else None
+        # A review is taken only where the commit's own rules are those it came to: the secret
+        # rules `take` runs on it are then the base's too.
+        taken = finder.take(commit, shared) if options.trust_notes and own else None
         if taken is not None:
-            one = Checked(taken.report, taken=True, shared=shared)
+            one = Checked(taken, taken=True, shared=shared)
         else:
             report = review_landing(git_dir, commit, linters=policy, rules_at=RulesAt(came_to))
             one = Checked(report, shared=shared)

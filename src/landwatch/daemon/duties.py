@@ -1,6 +1,7 @@
 """What the reviewer does now and then, whatever lands: recover claims whose holder died, prune
 done records, check that the hooks git runs are still landwatch's, sweep the reflogs for
-landings nobody recorded, and notice the wall clock stepping (a suspend, a clock change).
+landings nobody recorded (and, the remote's branches moved, share the notes held back for
+them), and notice the wall clock stepping (a suspend, a clock change).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from landwatch.daemon import sweep
 from landwatch.daemon.dispatch import Dispatcher
 from landwatch.daemon.repositories import Repositories
 from landwatch.daemon.settings import Settings
+from landwatch.kinds import share
 from landwatch.kinds.base import Clock, LeaseLost, recovery_delay
 
 log = logging.getLogger("landwatch.reviewer")
@@ -52,6 +54,7 @@ class Duties:
         self.next = Deadlines(rescan=now, recovery=now, prune=now, state=now, sweep=now)
         self._sweep_wanted: set[Path] = set()
         self._coverage: dict[Path, str] = {}
+        self._held_seen: dict[Path, str] = {}  # share.queue_held's memory
         self._last = (clock.time(), now)
 
     def run_due(self, now: float) -> None:
@@ -90,9 +93,19 @@ class Duties:
                 continue
             for git_dir, problem in swept.problems.items():
                 self.repositories.queue_problem(git_dir, problem)
-            if swept.enqueued:
+            shared = self._share_held(common)
+            if swept.enqueued or shared:
                 for git_dir in registry.worktree_git_dirs(common):
                     self.poke(git_dir)
+
+    def _share_held(self, common: Path) -> bool:
+        """Notes held back for commits the sharing remote lacked, queued to be pushed once its
+        branches hold them (a reflog of them grew: a push, a fetch); whether one was queued."""
+        try:
+            return share.queue_held(common, self._held_seen)
+        except (OSError, work_item.QueueError) as error:
+            log.warning("notes held back in %s: %s", common, error)
+            return False
 
     # --- recovery, pruning, coverage ---
 

@@ -52,13 +52,18 @@ def review_in_worker(
     """The review of what landed at `oid` (on `base` for a landed range), stored: carried over
     from the commit a rebase or amend replaced, taken from a teammate's shared note, or made
     here. With sharing on, a landed range's commits are each taken where a teammate shared
-    them; of the rest, a few are each queued for a review of its own, a flood is one range."""
+    them; of the rest, a few are each queued for a review of its own, a flood is one range.
+    The secret rules run on each commit taken within half the budget; the review made here has
+    what is left of it."""
     from landwatch import layout, sharing, trust
+    from landwatch.review.budget import Budget
 
     policy = trust.policy(git_dir)
     settings = layout.read_git_settings(git_dir)
     remote = settings[layout.SHARE_REMOTE]
-    found = sharing.finder(git_dir, remote, policy) if remote else None
+    seconds = settings[layout.REVIEW_BUDGET] if budget is None else budget
+    job = Budget(seconds)
+    found = sharing.finder(git_dir, remote, policy, Budget(seconds / 2)) if remote else None
     hooks = bool(settings[layout.PROJECT_HOOKS] and _declares_hooks(git_dir, oid))
     said: list[str] = []
     taken = 0
@@ -68,7 +73,8 @@ def review_in_worker(
         if isinstance(range_outcome, dict):
             return range_outcome
         taken, base, told = range_outcome
-    result, how, replaced = _made(git_dir, oid, base, rewritten, budget, policy, found)
+    left = max(job.remaining(), seconds / 2) if found is not None else seconds
+    result, how, replaced = _made(git_dir, oid, base, rewritten, left, policy, found)
     result.notes += told
     if how == "shared":
         taken += 1
@@ -153,9 +159,9 @@ def _made(
             if carried is not None:
                 return carried, "carried", replaced
         if found is not None:
-            shared = found.matching(oid)
+            shared = found.take(oid)
             if shared is not None:
-                return shared.report, "shared", replaced
+                return shared, "shared", replaced
     return review_landing(git_dir, oid, base, linters=policy, budget=budget), "reviewed", replaced
 
 

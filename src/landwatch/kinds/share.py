@@ -2,24 +2,38 @@
 with the push kind's machinery: offline is a backoff, a push is never forced, and ten notes
 written while offline go in one push. A push the remote refuses because a teammate pushed notes
 first is fetched, merged (both reviews of a commit kept) and pushed again.
+
+Only the notes of commits the remote holds (reachable from its remote-tracking branches) go. What
+is pushed is a notes commit made for the push: the remote's notes as last fetched, with ours of
+those commits in place of theirs (ours hold theirs: merged first). The local notes' own history
+is never pushed, so a note of a local-only commit travels in no form. Such notes are held back,
+listed in the share state; when a push or a fetch moves the remote's branches, the reviewer's
+sweep asks (`queue_held`) whether they hold those commits now, and queues a share if so.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 
-from landwatch import layout, sharing
+from landwatch import layout, registry, sharing, work_item
 from landwatch.files import write_atomic
+from landwatch.git import run_git
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import GiveUp, RetryLater
 from landwatch.kinds.push import PUSH_TIMEOUT, PushHandler, PushResult, Rejected, read_state
 from landwatch.review.notes import NOTES_REF
-from landwatch.work_item import WorkItem, WorkKind
+from landwatch.work_item import Enqueued, WorkItem, WorkKind
 
 # Pushes tried in one job while teammates' pushes keep moving the remote's notes.
 ROUNDS = 3
 NOTES = "the review notes"
+# The ref the notes commit made for a push is written to (by git fast-import), then deleted.
+OUTGOING = "refs/landwatch/outgoing-notes"
+# At most this many notes held back are listed in the share state (a repository never pushed).
+MOST_HELD_BACK = 1000
 
 
 class ShareHandler(PushHandler):
@@ -44,36 +58,80 @@ class ShareHandler(PushHandler):
             )
         report = PushResult(remote)
         for _ in range(ROUNDS):
-            if self._pushed_already(git_dir, reporter, remote):
-                report.up_to_date.append(NOTES_REF)  # an earlier push took this note along
-                self._succeeded(git_dir, remote)
+            self._merge(git_dir, remote)  # ours hold theirs: what is pushed drops none of theirs
+            outgoing, held_back = self._outgoing(git_dir, reporter, remote)
+            if outgoing is None:
+                report.up_to_date.append(NOTES_REF)  # an earlier push took these notes along
+                self._succeeded(git_dir, remote, held_back)
                 return report
             try:
-                self._push(git_dir, reporter, remote, f"{NOTES_REF}:{NOTES_REF}", NOTES)
+                self._push(git_dir, reporter, remote, f"{outgoing}:{NOTES_REF}", NOTES)
             except Rejected as rejected:
                 if not rejected.behind:
                     self._settled(git_dir)
                     raise
-                self._fetch_and_merge(git_dir, reporter, remote)
+                self._fetch(git_dir, reporter, remote)
                 continue
             report.pushed.append(NOTES_REF)
-            self._succeeded(git_dir, remote)
+            self._succeeded(git_dir, remote, held_back)
             return report
         raise RetryLater(f"{remote}'s notes kept moving under {ROUNDS} pushes", after=60)
 
-    def _pushed_already(self, git_dir: Path, reporter: Reporter, remote: str) -> bool:
-        """Whether the remote (as last seen) holds the local notes: no note waits."""
-        code, out, _, _ = self._git(git_dir, reporter, "rev-parse", "-q", "--verify", NOTES_REF)
-        if code != 0:
-            return True  # no notes at all: nothing to push
+    def _outgoing(
+        self, git_dir: Path, reporter: Reporter, remote: str
+    ) -> tuple[str | None, dict[str, str]]:
+        """The notes commit to push: the remote's notes (as last fetched) with ours of the
+        commits it holds where they differ; None when there are none. And the notes held back,
+        of commits it does not hold: {commit: note}."""
+        ours = self._notes(git_dir, reporter, NOTES_REF)
         tracking = sharing.tracking_ref(remote)
-        code, _, _, _ = self._git(
-            git_dir, reporter, "merge-base", "--is-ancestor", out.strip(), tracking
+        theirs = self._notes(git_dir, reporter, tracking)
+        differing = {commit: note for commit, note in ours.items() if theirs.get(commit) != note}
+        held = held_by(git_dir, remote, list(differing), alive=reporter.alive)
+        held_back = {c: note for c, note in sorted(differing.items()) if c not in held}
+        if not held:
+            return None, held_back
+        code, base, _, _ = self._git(git_dir, reporter, "rev-parse", "-q", "--verify", tracking)
+        message = "landwatch: the notes of commits the remote holds"
+        stream = [
+            f"reset {OUTGOING}",
+            f"commit {OUTGOING}",
+            f"committer landwatch <landwatch@localhost> {int(self.clock.time())} +0000",
+            f"data {len(message)}",
+            message,
+            *([f"from {base.strip()}"] if code == 0 else []),
+            *(f"N {differing[commit]} {commit}" for commit in sorted(held)),
+            "",
+        ]
+        imported = run_git(
+            "fast-import",
+            "--quiet",
+            "--force",
+            git_dir=git_dir,
+            input="\n".join(stream),
+            alive=reporter.alive,
         )
-        return code == 0
+        made = self._git(git_dir, reporter, "rev-parse", "-q", "--verify", OUTGOING)
+        self._git(git_dir, reporter, "update-ref", "-d", OUTGOING)
+        if not imported.ok or made[0] != 0:
+            said = [line for line in imported.stderr.splitlines() if line.strip()]
+            why = said[-1] if said else "no commit made"
+            raise RuntimeError(f"the notes to push could not be made: {why}")
+        return made[1].strip(), held_back
 
-    def _fetch_and_merge(self, git_dir: Path, reporter: Reporter, remote: str) -> None:
-        """The remote's notes fetched into their remote-tracking ref and merged into ours."""
+    def _notes(self, git_dir: Path, reporter: Reporter, ref: str) -> dict[str, str]:
+        """The notes under `ref`: {annotated commit: note blob}; none when it is no ref."""
+        code, out, _, _ = self._git(git_dir, reporter, "notes", f"--ref={ref}", "list")
+        pairs = (line.split() for line in out.splitlines()) if code == 0 else iter(())
+        return {pair[1]: pair[0] for pair in pairs if len(pair) == 2}
+
+    def _merge(self, git_dir: Path, remote: str) -> None:
+        problem = sharing.merge_fetched(git_dir, remote)
+        if problem is not None:
+            raise RuntimeError(f"the notes of {remote} could not be merged: {problem}")
+
+    def _fetch(self, git_dir: Path, reporter: Reporter, remote: str) -> None:
+        """The remote's notes fetched into their remote-tracking ref (merged at the next round)."""
         code, _, err, timed_out = self._git(
             git_dir,
             reporter,
@@ -88,16 +146,18 @@ class ShareHandler(PushHandler):
             said = [line.strip() for line in err.splitlines() if line.strip()]
             message = "no answer" if timed_out else (said[-1] if said else f"git fetch exit {code}")
             self._unreachable(git_dir, remote, message, True)
-        problem = sharing.merge_fetched(git_dir, remote)
-        if problem is not None:
-            raise RuntimeError(f"the notes of {remote} could not be merged: {problem}")
 
-    def _succeeded(self, git_dir: Path, remote: str) -> None:
-        """Pushing works: what status says of the last push, the failure forgotten."""
+    def _succeeded(self, git_dir: Path, remote: str, held_back: dict[str, str]) -> None:
+        """Pushing works: what status says of the last push, the failure forgotten, and the
+        notes held back for commits the remote does not hold yet."""
         self.failures.pop(git_dir, None)
         previous = read_state(git_dir, self.state) or {}
-        state = {"remote": remote, "pushed_at": self.clock.time()}
-        if previous.get("pushed_at") == state["pushed_at"]:
+        state = {
+            "remote": remote,
+            "pushed_at": self.clock.time(),
+            "held_back": dict(list(held_back.items())[:MOST_HELD_BACK]),
+        }
+        if previous == state:
             return
         write_atomic(
             self.state.path(git_dir),
@@ -105,3 +165,59 @@ class ShareHandler(PushHandler):
             trusted=layout.common_dir(git_dir),
             durable=False,
         )
+
+
+def held_by(
+    git_dir: Path, remote: str, commits: list[str], alive: Callable[[], None] | None = None
+) -> set[str]:
+    """Of `commits`, those reachable from `remote`'s remote-tracking branches here (one we do
+    not have is none of them); `alive` is called while git works (a job's lease)."""
+    tips = _tips(git_dir, remote)
+    if not commits or not tips:
+        return set()
+    asked = "".join(f"{commit}\n" for commit in commits)
+    checked = run_git(
+        "cat-file",
+        "--batch-check=%(objectname) %(objecttype)",
+        git_dir=git_dir,
+        input=asked,
+        alive=alive,
+    )
+    present = [line[:-7] for line in checked.stdout.splitlines() if line.endswith(" commit")]
+    revisions = "\n".join([*present, *(f"^{tip}" for tip in tips)])
+    unheld = run_git("rev-list", "--stdin", git_dir=git_dir, input=revisions + "\n", alive=alive)
+    if not unheld.ok:
+        return set()
+    return set(present) - set(unheld.stdout.split())
+
+
+def _tips(git_dir: Path, remote: str) -> list[str]:
+    listed = run_git(
+        "for-each-ref", "--format=%(objectname)", f"refs/remotes/{remote}/", git_dir=git_dir
+    )
+    return sorted(set(listed.stdout.split())) if listed.ok else []
+
+
+def queue_held(common: Path, seen: dict[Path, str]) -> bool:
+    """A share queued when the remote's branches now hold a commit whose note was held back
+    (a push took it there); `seen` keeps what was looked at already (the notes held back and
+    the branches), so nothing is asked twice of the same. Whether one was queued."""
+    state = read_state(common, layout.SHARE_STATE) or {}
+    held_back, remote = state.get("held_back"), state.get("remote")
+    if not isinstance(held_back, dict) or not held_back or not isinstance(remote, str):
+        return False
+    notes = {
+        commit: note
+        for commit, note in held_back.items()
+        if isinstance(note, str) and work_item.is_object_id(commit) and work_item.is_object_id(note)
+    }
+    looked = hashlib.sha256(json.dumps([notes, _tips(common, remote)]).encode()).hexdigest()
+    if seen.get(common) == looked:
+        return False
+    seen[common] = looked
+    main = registry.worktree_git_dirs(common)[0]
+    for commit in sorted(held_by(common, remote, list(notes))):
+        # Named by the note, not the commit: the review's own share item had the commit's name.
+        if work_item.enqueue(WorkItem(WorkKind.SHARE, notes[commit], main)) is Enqueued.ADDED:
+            return True
+    return False

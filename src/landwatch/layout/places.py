@@ -230,7 +230,8 @@ SHARE_STATE = Place(
     "share-state.json",
     Scope.REPOSITORY,
     "kinds.share",
-    "how the last push of the review notes went: when, to where, and the error if it failed",
+    "how the last push of the review notes went (when, to where, the error if it failed), and "
+    "the notes held back for commits the remote does not hold yet",
 )
 SHARED_TAKEN = Place(
     "shared-taken",

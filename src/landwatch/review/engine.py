@@ -26,7 +26,16 @@ from landwatch.review.declarations import Declarations
 from landwatch.review.editor_config import FILE_NAME as EDITORCONFIG
 from landwatch.review.editor_config import EditorConfig, RuleSwitches, declared_off
 from landwatch.review.expected_output import outside_expected_output
-from landwatch.review.findings import CUT, DECLARED, LEARNED, Basis, Finding, Severity, fingerprint
+from landwatch.review.findings import (
+    CUT,
+    DECLARED,
+    LEARNED,
+    Basis,
+    Finding,
+    Severity,
+    fingerprint,
+    in_order,
+)
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.precedent import unprecedented
 from landwatch.review.precommit_scopes import PreCommitScopes, scoped_out
@@ -78,10 +87,11 @@ def review(
     standards: Standards | None = None,
     budget: Budget | None = None,
     rules_at: RulesAt | None = None,
+    secrets_only: bool = False,
 ) -> Report:
     """Review what landed at `revision` (against `base` for a landed range): read the committed
-    configuration (or `rules_at`'s), run every rule on its scope and, as `linters` allows (by
-    default none), the linters on the added lines; drop what is suppressed, and what the
+    configuration (or `rules_at`'s), run every rule (`secrets_only`: the secret rules) on its
+    scope and, as `linters` allows (by default none), the linters on the added lines; drop what is suppressed, and what the
     history shows is the project's practice (fixtures). `standards`, learned from the history,
     tune what the configuration leaves unsaid. Past `budget` (by default DEFAULT_REVIEW_BUDGET
     seconds from now) what was not reached is left undone, and the notes say what."""
@@ -89,7 +99,7 @@ def review(
     budget = budget or Budget(DEFAULT_REVIEW_BUDGET)
     own = rules_at is None  # the rules the commit brings, or those it came to (CI)
     change, config, declared, findings = _read(git_dir, revision, base, rules_at)
-    rules, problems = _rules(config, own_rules=own)
+    rules, problems = _rules(config, own_rules=own, secrets_only=secrets_only)
     findings += [_config_finding(problem) for problem in (*config.problems, *problems)]
     notes = ['merge commit skipped (merges = "skip")'] if change.merge_not_reviewed else []
     notes += [rules_at.note()] if rules_at is not None else []
@@ -111,7 +121,7 @@ def review(
     findings += _cut(change, config)
     _redact(findings, notes, linted.runs, readable)
     unique_fingerprints(findings)
-    findings.sort(key=lambda f: (f.path or "", f.line or 0, -f.severity, f.rule))
+    findings.sort(key=in_order)
     return Report(
         commit=str(change.commit.id),
         base=str(change.base.id) if change.base else None,
@@ -296,16 +306,19 @@ def _config_finding(message: str) -> Finding:
     )
 
 
-def _rules(config: ReviewConfig, *, own_rules: bool = True) -> tuple[RuleSet, list[str]]:
-    """Every rule as `config` sets it; those about the rules themselves only where the review
-    reads its rules from elsewhere than the commit it reviews (not `own_rules`)."""
+def _rules(
+    config: ReviewConfig, *, own_rules: bool = True, secrets_only: bool = False
+) -> tuple[RuleSet, list[str]]:
+    """Every rule as `config` sets it (`secrets_only`: only the secret rules, as a shared review
+    taken is checked with); those about the rules themselves only where the review reads its
+    rules from elsewhere than the commit it reviews (not `own_rules`)."""
     classes, problems = all_rules()
     known = {name for cls in classes for name in (cls.id, cls.name)}
     for key in config.rules:
         if key not in known:
             problems.append(f"{config.source}: rules.{key}: no rule has this id or name")
     rules = []
-    for cls in classes:
+    for cls in classes if not secrets_only else [cls for cls in classes if cls.secret]:
         settings: dict[str, Any] = dict(
             config.rules.get(cls.id) or config.rules.get(cls.name) or {}
         )

@@ -111,6 +111,11 @@ class Finding:
         )
 
 
+def in_order(finding: Finding) -> tuple[str, int, int, str]:
+    """Where a finding goes in a report: by path and line, the most severe first, by rule."""
+    return (finding.path or "", finding.line or 0, -finding.severity, finding.rule)
+
+
 def fingerprint(rule: str, path: str | None, content: bytes | str, occurrence: int = 0) -> str:
     """Identity of a finding that survives line moves: rule, path, the line's normalised text.
 

@@ -5,12 +5,15 @@ review of the annotated commit (a teammate's and one's own side by side), so tha
 Importing it costs no pygit2 (the share kind runs in the reviewer's own process). A note is
 data from whoever wrote it, never an instruction: every document is read within
 bounds, checked field by field, and redacted again; anything else is ignored and said in a line.
+A note is read whole or not at all (past MAX_NOTE_BYTES or MAX_LINES), so that no line can hide
+another by sorting first: a note not read stands for no review, and its commit is reviewed.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,9 +28,13 @@ if TYPE_CHECKING:
 NOTES_REF = "refs/notes/landwatch"
 FORMAT = 1
 KEY = "landwatch_note"  # the key every document has, holding its format
-# Bounds on what is read: a note's blob, the documents of one note, one document (a line).
+# Bounds on what is read: a note's blob, its lines, one document (a line). A note past the first
+# two is not read at all: reading only its first lines let lines that sort first (cat_sort_uniq
+# sorts them) hide the ones after. A line is one review, and a team's reviews of one commit are
+# far fewer than MAX_LINES. 1 MiB of distinct junk lines took 0.9 s to read; 256 lines take 1 ms
+# (junk) to 5 ms (documents of a finding each), and a note refused for its lines 10 ms.
 MAX_NOTE_BYTES = 1 << 20
-MAX_DOCUMENTS = 32
+MAX_LINES = 256
 MAX_DOCUMENT_BYTES = 256 << 10
 # What one document carries: more findings are counted, and such a review is not taken.
 MAX_FINDINGS = 500
@@ -50,6 +57,7 @@ class SharedReview:
     landwatch: str
     omitted: int = 0  # findings left out of the document (past MAX_FINDINGS)
     learned: dict[str, Any] | None = None  # what the history taught its reviewer (effective)
+    document: bytes = field(default=b"", repr=False)  # the line read: its identity, whole
 
     @property
     def complete(self) -> bool:
@@ -62,13 +70,13 @@ class ReadNote:
     """What a note of one commit holds: its reviews, and a short reason per line ignored."""
 
     reviews: list[SharedReview] = field(default_factory=list)
-    ignored: list[str] = field(default_factory=list)
+    ignored: Counter[str] = field(default_factory=Counter)  # lines ignored, by reason
 
     def said(self) -> str:
         """The ignored lines in a few words: `2 lines ignored (not JSON, format 7)`."""
-        reasons = ", ".join(dict.fromkeys(self.ignored))
-        count = len(self.ignored)
-        return f"{count} line{'' if count == 1 else 's'} ignored ({reasons})"
+        reasons = ", ".join(self.ignored)
+        count = self.ignored.total()
+        return f"{count:,} line{'' if count == 1 else 's'} ignored ({reasons})"
 
 
 def document(
@@ -111,23 +119,31 @@ def document(
 
 
 def parse(data: bytes, commit: str) -> ReadNote:
-    """The reviews in a note of `commit`, each checked; what is not one is counted as ignored."""
-    read = ReadNote()
+    """The reviews in a note of `commit`, every line read, each checked, one review per distinct
+    line; what is not one is counted as ignored. ValueError for a note too large to read whole
+    (over MAX_NOTE_BYTES or MAX_LINES): none of it is read."""
+    if len(data) > MAX_NOTE_BYTES:
+        raise ValueError(f"a note of {len(data):,} bytes, over {MAX_NOTE_BYTES:,}: not read")
     lines = [line for line in data.split(b"\n") if line.strip()]
-    if len(lines) > MAX_DOCUMENTS:
-        read.ignored += ["too many lines"] * (len(lines) - MAX_DOCUMENTS)
-        lines = lines[:MAX_DOCUMENTS]
-    for line in lines:
+    if len(lines) > MAX_LINES:
+        raise ValueError(f"a note of {len(lines):,} lines, over {MAX_LINES}: not read")
+    read = ReadNote()
+    for line in dict.fromkeys(lines):
         try:
-            read.reviews.append(_review(line, commit))
+            review = _review(line, commit)
         except ValueError as error:
-            read.ignored.append(str(error))
+            read.ignored[str(error)] += 1
+            continue
+        review.document = line
+        read.reviews.append(review)
     return read
 
 
 def _review(line: bytes, commit: str) -> SharedReview:
     if len(line) > MAX_DOCUMENT_BYTES:
         raise ValueError("over 256 KiB")
+    if not line.lstrip().startswith(b"{"):
+        raise ValueError("not JSON")  # said without a parse: a note may hold many such lines
     try:
         data = json.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -295,42 +311,46 @@ def read_note(repo: pygit2.Repository, commit: str, ref: str = NOTES_REF) -> byt
         return None
     size = repo.odb.read_header(note.id)[1]
     if size > MAX_NOTE_BYTES:
-        raise ValueError(f"a note of {size:,} bytes, over {MAX_NOTE_BYTES:,}: ignored")
+        raise ValueError(f"a note of {size:,} bytes, over {MAX_NOTE_BYTES:,}: not read")
     blob = repo[note.id]
     return blob.data if isinstance(blob, pygit2.Blob) else None
 
 
 def composed(existing: bytes | None, line: str, commit: str) -> str:
-    """The note of `commit` once `line` (a document of ours) is added: the reviews it held
-    (the newest MAX_DOCUMENTS - 1; one of the same reviewer under the same rules and
-    configuration replaced), anything else dropped, sorted as git's cat_sort_uniq leaves them."""
+    """The note of `commit` once `line` (a document of ours) is added, sorted as git's
+    cat_sort_uniq leaves them and readable whole (within MAX_NOTE_BYTES and MAX_LINES): always
+    `line`, then the reviews it held (one of the same reviewer under the same rules and
+    configuration replaced), the newest first while they fit; anything else dropped, and all of
+    a note too large to read."""
     new = _review(line.encode(), commit)
     mine = (new.reviewed_by, new.rules_version, new.config_hash)
-    others = [
-        (review.reviewed_at, text)
-        for review, text in _reviews_with_lines(existing or b"", commit)
-        if (review.reviewed_by, review.rules_version, review.config_hash) != mine
-    ]
-    newest = [text for _, text in sorted(others, reverse=True)[: MAX_DOCUMENTS - 1]]
-    return "\n".join(sorted({line, *newest})) + "\n"
+    try:
+        held = parse(existing or b"", commit).reviews
+    except ValueError:
+        held = []
+    others = sorted(
+        (
+            (review.reviewed_at, review.document)
+            for review in held
+            if (review.reviewed_by, review.rules_version, review.config_hash) != mine
+        ),
+        reverse=True,
+    )
+    ours = line.encode()
+    kept, room = {ours}, MAX_NOTE_BYTES - len(ours) - 1
+    for _, document in others:
+        if len(kept) < MAX_LINES and len(document) < room and document not in kept:
+            kept.add(document)
+            room -= len(document) + 1
+    return b"\n".join(sorted(kept)).decode() + "\n"
 
 
-def _reviews_with_lines(data: bytes, commit: str) -> list[tuple[SharedReview, str]]:
-    found = []
-    for raw in data.split(b"\n")[: MAX_DOCUMENTS * 2]:
-        try:
-            found.append((_review(raw, commit), raw.decode("utf-8")))
-        except ValueError:
-            continue
-    return found
-
-
-def write_note(repo: pygit2.Repository, commit: str, text: str, ref: str = NOTES_REF) -> None:
-    """`text` as the note of `commit` under `ref`, replacing what was there."""
+def write_note(repo: pygit2.Repository, commit: str, text: str, ref: str = NOTES_REF) -> str:
+    """`text` as the note of `commit` under `ref`, replacing what was there; the note's id."""
     import pygit2
 
     try:
         signature = repo.default_signature
     except (KeyError, pygit2.GitError):
         signature = pygit2.Signature("landwatch", "landwatch@localhost")
-    repo.create_note(text, signature, signature, commit, ref, True)
+    return str(repo.create_note(text, signature, signature, commit, ref, True))

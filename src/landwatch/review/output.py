@@ -89,6 +89,8 @@ def render(report: Report, console: Console | None = None, *, subject: str = "")
                 # Whose standard it is: what the project declared, what its history showed, or
                 # landwatch's default (docs/review.md, "Whose standards?").
                 body.append(f" [{safe(str(finding.basis))}]", style="dim")
+            if report.reviewed_by is not None and finding.fingerprint in report.found_here:
+                body.append(" (found here, not in the shared review)", style="magenta")
             print_wrapped(console, lead, body)
             # A snippet is the line found; a project hook's, what the hook said, a line each.
             for said in finding.snippet.split("\n") if finding.snippet else ():

@@ -50,6 +50,9 @@ class Report:
     # Whose review this is when a teammate made it and it was taken from their git note (their
     # user.email); None: reviewed here.
     reviewed_by: str | None = None
+    # Of a teammate's review taken, the fingerprints of the findings this reviewer made itself:
+    # the secret rules run here on every commit taken (landwatch.sharing).
+    found_here: list[str] = field(default_factory=list)
     started: float = 0.0
     duration: float = 0.0
 
@@ -82,6 +85,7 @@ class Report:
             "carried_from": self.carried_from,
             "shared": self.reviewed_by is not None,
             "reviewed_by": self.reviewed_by,
+            "found_here": self.found_here,
             "started": self.started,
             "duration": self.duration,
         }
@@ -91,6 +95,7 @@ class Report:
         held_back = data.get("linters_held_back")
         carried_from = data.get("carried_from")
         reviewed_by = data.get("reviewed_by")
+        found_here = data.get("found_here")
         return cls(
             commit=data["commit"],
             base=data.get("base"),
@@ -107,6 +112,9 @@ class Report:
             linters_held_back=held_back if isinstance(held_back, str) else None,
             carried_from=carried_from if isinstance(carried_from, str) else None,
             reviewed_by=reviewed_by if isinstance(reviewed_by, str) else None,
+            found_here=[f for f in found_here if isinstance(f, str)]
+            if isinstance(found_here, list)
+            else [],
             started=float(data.get("started", 0.0)),
             duration=float(data.get("duration", 0.0)),
         )
