@@ -83,6 +83,7 @@ WHOLES: dict[str, str] = {
     "tests/review/test_support_changes.py": "the tests' own change builder (support/changes.py)",
     "tests/review/secrets/test_linear.py": "every secret detector's time, on adversarial lines",
     "tests/test_team.py": "a team of three developers sharing their reviews, each with a reviewer",
+    "tests/test_team_notes.py": "a team's shared notes, forged and private, tried as an attacker",
     "tests/test_pre_commit_hooks.py": ".pre-commit-hooks.yaml, as pre-commit reads it",
 }
 

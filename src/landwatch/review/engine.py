@@ -91,10 +91,11 @@ def review(
 ) -> Report:
     """Review what landed at `revision` (against `base` for a landed range): read the committed
     configuration (or `rules_at`'s), run every rule (`secrets_only`: the secret rules) on its
-    scope and, as `linters` allows (by default none), the linters on the added lines; drop what is suppressed, and what the
-    history shows is the project's practice (fixtures). `standards`, learned from the history,
-    tune what the configuration leaves unsaid. Past `budget` (by default DEFAULT_REVIEW_BUDGET
-    seconds from now) what was not reached is left undone, and the notes say what."""
+    scope and, as `linters` allows (by default none), the linters on the added lines; drop what
+    is suppressed, and what the history shows is the project's practice (fixtures).
+    `standards`, learned from the history, tune what the configuration leaves unsaid. Past
+    `budget` (by default DEFAULT_REVIEW_BUDGET seconds from now) what was not reached is left
+    undone, and the notes say what."""
     started, clock = time.time(), time.perf_counter()
     budget = budget or Budget(DEFAULT_REVIEW_BUDGET)
     own = rules_at is None  # the rules the commit brings, or those it came to (CI)
@@ -103,8 +104,7 @@ def review(
     findings += [_config_finding(problem) for problem in (*config.problems, *problems)]
     notes = ['merge commit skipped (merges = "skip")'] if change.merge_not_reviewed else []
     notes += [rules_at.note()] if rules_at is not None else []
-    if standards is not None:
-        notes += _apply_standards(rules, config, standards)
+    notes += _apply_standards(rules, config, standards)
     notes += _apply_declared(rules, config, declared_standards(change))
     readable, found = checked(change, config, rules, notes, budget)
     findings += found
@@ -184,8 +184,12 @@ def standards_overridden(config: ReviewConfig) -> list[str]:
     return overridden
 
 
-def _apply_standards(rules: RuleSet, config: ReviewConfig, standards: Standards) -> list[str]:
+def _apply_standards(
+    rules: RuleSet, config: ReviewConfig, standards: Standards | None
+) -> list[str]:
     """What the history teaches, where the committed configuration says nothing."""
+    if standards is None:
+        return []
     applied = []
     overridden = standards_overridden(config)
     history = Basis(LEARNED, f"{standards.commits} commits of history")
