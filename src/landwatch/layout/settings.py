@@ -186,9 +186,9 @@ NOTIFY = Setting(
 SANDBOX = Setting(
     "landwatch.sandbox",
     "true",
-    "linters run under bubblewrap where it is installed (Linux): no network, the system read-only",
+    "a repository's code runs only behind the wall (bubblewrap); false: as you, without it",
     hooks=False,
-    rule=_boolean("landwatch runs linters sandboxed where it can"),
+    rule=_boolean("a repository's code runs only behind the wall"),
 )
 REVIEW_BUDGET = Setting(
     "landwatch.review.budget",
