@@ -6,8 +6,10 @@ the same `pre-commit run --files ...` on the same files in the person's own work
 what the hooks cost a person who waits for them at commit time.
 
 Run by hand (`python bench/bench_project_hooks.py`); pre-commit must be in the environment that
-runs it. Target (issue 25): the overhead (job minus floor) <= 300 ms per landing. Also prints what
-a full checkout of the 10,000 files would take instead of the sparse one.
+runs it, and bubblewrap on PATH (or unpacked by ./run-tests in .test-tools): the job runs the
+hooks behind the wall, as the reviewer does. Target (issues 25 and 37): the overhead (job minus
+floor) <= 300 ms per landing. Also prints what a full checkout of the 10,000 files would take
+instead of the sparse one.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from bench_scale import fast_import
 from benchlib import git, isolated_home
 
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or "pre-commit"
+# bubblewrap as ./run-tests unpacks it, where the machine has none of its own.
+UNPACKED_BWRAP = Path(__file__).resolve().parents[1] / ".test-tools" / "bubblewrap" / "usr" / "bin"
 CONFIG = """\
 repos:
 - repo: local
@@ -109,14 +113,29 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--commits", type=int, default=20)
     parser.add_argument("--files", type=int, default=10_000)
+    parser.add_argument(
+        "--without-wall",
+        action="store_true",
+        help="as landwatch.sandbox false: what the wall itself costs is the difference",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="landwatch-bench-") as scratch:
         isolated_home(Path(scratch))
-        os.environ["PATH"] = f"{Path(PRE_COMMIT).parent}{os.pathsep}{os.environ['PATH']}"
+        os.environ["PATH"] = os.pathsep.join(
+            [str(Path(PRE_COMMIT).parent), os.environ["PATH"], str(UNPACKED_BWRAP)]
+        )
+        from landwatch.wall.door import choose
+
+        wall, said = choose(not args.without_wall, os.environ["PATH"])
+        print(f"the wall: {said}")
+        if wall is None:
+            return 2
         repo = fast_import(Path(scratch) / "repo", args.files, 100)
         (repo / ".pre-commit-config.yaml").write_text(CONFIG)
         git(repo, "add", ".pre-commit-config.yaml")
         git(repo, "commit", "-q", "-m", "the project's hooks")
+        if args.without_wall:
+            git(repo, "config", "landwatch.sandbox", "false")
         from landwatch import trust
 
         pinned = trust.committed_hooks(repo / ".git")

@@ -150,8 +150,9 @@ def _family(
             read += [more for more in extends if more not in read]
     if tree.cut:
         problems.append(
-            f"the tree has more than {sources.MAX_ENTRIES:,} entries: configurations below the "
-            "root could not all be found"
+            "the tree is too large to search whole for configurations (a directory of over "
+            f"{sources.MAX_ENTRIES:,} entries, more than {sources.MAX_NAMED} of them, or deeper "
+            "than 64)"
         )
     executed = sorted(
         {path for _, words, where in hooks for path in _repository_paths(tree.tree, words, where)}

@@ -40,12 +40,19 @@ _FILE_MODES = (FileMode.BLOB, FileMode.BLOB_EXECUTABLE, FileMode.LINK)
 
 class Tree:
     """A landed tree's paths, listed once and only when first asked (most trees need only
-    their root's names)."""
+    their root's names); the nested configurations found through _NESTED's memory of subtrees."""
 
     def __init__(self, tree: pygit2.Tree) -> None:
         self.tree = tree
         self._paths: list[str] | None = None
         self.cut = False  # more than MAX_ENTRIES: the listing is not whole
+
+    def named(self, names: tuple[str, ...]) -> list[str]:
+        """Every file of the tree with one of `names`, at any depth: a subtree seen before (by
+        its id; one landing changes a few) is not walked again."""
+        found, cut = _named(self.tree, names, 0)
+        self.cut = self.cut or cut
+        return found
 
     def has(self, path: str) -> bool:
         try:
@@ -78,6 +85,40 @@ class Tree:
                     yield path
 
 
+# (subtree id, names) -> the paths below it with one of the names, and whether the search there
+# was cut (more than MAX_ENTRIES entries, or than MAX_NAMED found). Kept for the warm worker's
+# next landing, which changes a few subtrees; a tree that holds one subtree many times (a "tree
+# bomb" of few objects) is walked once per subtree.
+_NESTED: dict[tuple[str, tuple[str, ...]], tuple[list[str], bool]] = {}
+_NESTED_MOST = 100_000
+MAX_NAMED = 256
+
+
+def _named(tree: pygit2.Tree, names: tuple[str, ...], depth: int) -> tuple[list[str], bool]:
+    key = (str(tree.id), names)
+    if key in _NESTED:
+        return _NESTED[key]
+    found: list[str] = []
+    cut = len(tree) > MAX_ENTRIES or depth > 64
+    for entry in list(tree)[:MAX_ENTRIES] if not cut else []:
+        name = entry.name or ""
+        if entry.filemode == FileMode.TREE:
+            inner = tree[name]
+            if isinstance(inner, pygit2.Tree):
+                below, inner_cut = _named(inner, names, depth + 1)
+                found += [f"{name}/{path}" for path in below]
+                cut = cut or inner_cut
+        elif name in names and entry.filemode in _FILE_MODES:
+            found.append(name)
+        if len(found) > MAX_NAMED:
+            found, cut = found[:MAX_NAMED], True
+            break
+    if len(_NESTED) >= _NESTED_MOST:
+        _NESTED.clear()
+    _NESTED[key] = (found, cut)
+    return found, cut
+
+
 def pre_commit_root(tree: Tree) -> str | None:
     """The root configuration of pre-commit's format, as prek picks it (prek.toml first)."""
     return next((name for name in PRE_COMMIT_FAMILY if tree.has(name)), None)
@@ -86,11 +127,7 @@ def pre_commit_root(tree: Tree) -> str | None:
 def pre_commit_others(tree: Tree, root: str) -> list[str]:
     """Every other configuration of pre-commit's format in the tree: the root's other
     spellings (pre-commit reads the YAML where prek reads prek.toml) and prek's nested ones."""
-    return sorted(
-        path
-        for path in tree.paths()
-        if posixpath.basename(path) in PRE_COMMIT_FAMILY and path != root
-    )
+    return sorted(path for path in tree.named(PRE_COMMIT_FAMILY) if path != root)
 
 
 def lefthook_root(tree: Tree) -> str | None:
