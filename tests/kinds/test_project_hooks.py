@@ -4,8 +4,11 @@ review (one report, one line); `repo: local` hooks only (no network but pip's in
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from landwatch import layout, report_store, work_item
 from support.daemon import process_gone
@@ -202,3 +205,22 @@ def test_turned_off_no_hooks_are_asked_for(tmp_path: Path, repo: Repo) -> None:
     assert report_store.read_review(repo.git_dir, oid) is not None
     assert report_store.read_hooks(repo.git_dir, oid) is None
     assert not work_item.is_known(repo.git_dir, f"project_hooks-{oid}")
+
+
+def test_without_a_wall_the_hooks_do_not_run_and_the_result_says_what_to_do(
+    tmp_path: Path, repo: Repo
+) -> None:
+    ran = tmp_path / "ran"
+    hook = f"id: touch\nname: touch\nlanguage: system\nentry: touch {ran}\npass_filenames: false"
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(hook)})
+    repo.git("config", "landwatch.sandbox", "true")  # the default
+    path = tools(tmp_path, "pre-commit")
+    if shutil.which("bwrap", path=path):
+        pytest.skip("this machine's own bubblewrap is on the system's PATH")
+    oid = repo.land("a change", {"a.py": "x = 1\n"})
+    drained(path)
+    result = hooks_of(repo, oid)
+    assert result.status == "no-wall" and not ran.exists()
+    [note] = result.notes
+    assert note.startswith("the project's hooks did not run: there is no wall here: bubblewrap")
+    assert "`git config --global landwatch.sandbox false`" in note

@@ -74,7 +74,7 @@ def hooks_in_worker(
         return {"summary": "not trusted here: not run", "retry": None}
     wall, said = choose(settings[layout.SANDBOX], os.environ.get("PATH"))
     if wall is None:
-        result = HooksResult(oid, "walled off", notes=[f"the project's hooks did not run: {said}"])
+        result = HooksResult(oid, "no-wall", notes=[f"the project's hooks did not run: {said}"])
         report_store.write_hooks(git_dir, result)
         return {"summary": "no wall here: not run", "retry": None}
     prepared = _prepared(git_dir, pinned.digest)

@@ -33,38 +33,29 @@ def pinned(repo: Repo) -> HooksPinned:
 
 
 @pytest.mark.parametrize(
-    ("path", "content"),
+    ("main", "path", "content"),
     [
-        ("prek.toml", PREK),  # prek prefers it to the YAML
-        (".pre-commit-config.yml", PRE_COMMIT),
-        ("sub/.pre-commit-config.yaml", PRE_COMMIT),  # prek's workspace runs it on sub/
-        ("sub/deep/prek.toml", PREK),
-        ("web/.pre-commit-config.yml", PRE_COMMIT),
+        # prek prefers prek.toml to the YAML, and runs every nested one on the files below it.
+        (".pre-commit-config.yaml", "prek.toml", PREK),
+        (".pre-commit-config.yaml", ".pre-commit-config.yml", PRE_COMMIT),
+        (".pre-commit-config.yaml", "sub/.pre-commit-config.yaml", PRE_COMMIT),
+        (".pre-commit-config.yaml", "sub/deep/prek.toml", PREK),
+        (".pre-commit-config.yaml", "web/.pre-commit-config.yml", PRE_COMMIT),
+        # lefthook merges every -local file, and picks one of several main files.
+        ("lefthook.yml", "lefthook-local.yml", LEFTHOOK),
+        ("lefthook.yml", "lefthook-local.json", LEFTHOOK_JSON),
+        ("lefthook.yml", "lefthook-local.toml", LEFTHOOK_TOML),
+        ("lefthook.yml", ".lefthook-local.jsonc", "// local\n" + LEFTHOOK_JSON),
+        ("lefthook.yml", ".config/lefthook-local.yml", LEFTHOOK),
+        ("lefthook.yml", ".config/lefthook.yaml", LEFTHOOK),
+        ("lefthook.yml", "lefthook.toml", LEFTHOOK_TOML),
     ],
 )
-def test_every_configuration_prek_reads_is_pinned(repo: Repo, path: str, content: str) -> None:
-    repo.land("hooks", {".pre-commit-config.yaml": PRE_COMMIT}, hooks=False)
-    before = pinned(repo)
-    repo.land("one more place", {path: content}, hooks=False)
-    after = pinned(repo)
-    assert after.digest != before.digest
-    assert path in {file.path for file in after.files}
-
-
-@pytest.mark.parametrize(
-    ("path", "content"),
-    [
-        ("lefthook-local.yml", LEFTHOOK),
-        ("lefthook-local.json", LEFTHOOK_JSON),
-        ("lefthook-local.toml", LEFTHOOK_TOML),
-        (".lefthook-local.jsonc", "// local\n" + LEFTHOOK_JSON),
-        (".config/lefthook-local.yml", LEFTHOOK),
-        (".config/lefthook.yaml", LEFTHOOK),  # a second main file: lefthook picks one
-        ("lefthook.toml", LEFTHOOK_TOML),
-    ],
-)
-def test_every_file_lefthook_merges_is_pinned(repo: Repo, path: str, content: str) -> None:
-    repo.land("hooks", {"lefthook.yml": LEFTHOOK}, hooks=False)
+def test_every_configuration_a_manager_reads_is_pinned(
+    repo: Repo, main: str, path: str, content: str
+) -> None:
+    first = PRE_COMMIT if main == ".pre-commit-config.yaml" else LEFTHOOK
+    repo.land("hooks", {main: first}, hooks=False)
     before = pinned(repo)
     repo.land("one more place", {path: content}, hooks=False)
     after = pinned(repo)

@@ -31,8 +31,9 @@ PREFIX = "hook:"
 @dataclass
 class HooksResult:
     """The project hooks' run on one commit; `status` says whether they ran: ran, stopped (past
-    their budget), untrusted, waiting (their environments not built yet), missing (no tool),
-    failed (the tool could not run them), none (nothing to run them on)."""
+    their budget), untrusted, no-wall (no bubblewrap here, and landwatch.sandbox not false),
+    waiting (their environments not built yet), missing (no tool), failed (the tool could not
+    run them), none (nothing to run them on)."""
 
     commit: str
     status: str
