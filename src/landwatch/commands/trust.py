@@ -10,6 +10,7 @@ a command that could not show it to them first.
 from __future__ import annotations
 
 import difflib
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -121,8 +122,6 @@ def _pending(
 def _wall(git_dir: Path, out: TextIO) -> bool:
     """Say where what is trusted would run (behind the wall, or as the person, or not at all
     on this machine yet); whether it is behind the wall."""
-    import os
-
     from landwatch import layout
     from landwatch.wall.door import choose
 

@@ -26,6 +26,7 @@ from landwatch.review.findings import Severity
 from landwatch.work_item import CLAIMED, PENDING, READY, WorkItem, WorkKind, entries
 
 if TYPE_CHECKING:
+    from landwatch.trust import Approval
     from landwatch.wall.door import Wall
     from landwatch.wall.project_hooks.landing import How
 
@@ -67,7 +68,8 @@ def hooks_in_worker(
     pinned = pin_hooks(repo, resolve(repo, oid).tree)
     if pinned is None:
         return {"summary": "no hook manager's configuration in this commit", "retry": None}
-    if not trust.is_trusted(git_dir, pinned.digest):
+    approval = trust.approval_of(git_dir, pinned.digest)
+    if approval is None:
         result = HooksResult(oid, "untrusted", notes=[trust.HOOKS_NOT_TRUSTED])
         report_store.write_hooks(git_dir, result)
         trust.held_back(git_dir, pinned.digest, trust.HOOKS)
@@ -78,7 +80,7 @@ def hooks_in_worker(
         report_store.write_hooks(git_dir, result)
         return {"summary": "no wall here: not run", "retry": None}
     prepared = _prepared(git_dir, pinned.digest)
-    how = _how(git_dir, wall, settings, prepared, pinned.digest)
+    how = _how(git_dir, wall, settings, prepared, approval)
     outcome = run_on_landing(git_dir, oid, base, pinned, how)
     _remember_prepared(git_dir, pinned.digest, prepared, outcome.prepared, outcome.stale)
     report_store.write_hooks(
@@ -95,7 +97,7 @@ def _how(
     wall: Wall,
     settings: layout.GitSettings,
     prepared: frozenset[str],
-    digest: str,
+    approval: Approval,
 ) -> How:
     """How the hooks run here: the repository's budget, the wall, a private place for the
     checkouts, landwatch's store of this repository's environments, where its installed hook
@@ -113,7 +115,6 @@ def _how(
         # here was left by a worker ended mid-run (past its limit, or killed with the reviewer).
         for left in scratch.glob("hooks-*"):
             shutil.rmtree(left, ignore_errors=True)
-    approval = trust.approval_of(git_dir, digest)
     return How(
         budget=float(settings[layout.PROJECT_HOOKS_BUDGET]),
         wall=wall,
@@ -121,8 +122,8 @@ def _how(
         store=hook_store(git_dir),
         hooks_dir=_hooks_dir(git_dir),
         prepared=prepared,
-        still_trusted=lambda: trust.is_trusted(git_dir, digest),
-        resolved={(url, rev): commit for url, rev, commit in approval.revs} if approval else {},
+        still_trusted=lambda: trust.is_trusted(git_dir, approval.digest),
+        resolved={(url, rev): commit for url, rev, commit in approval.revs},
     )
 
 
@@ -162,8 +163,7 @@ def tools_here(git_dir: Path) -> list[str]:
     the system's tools are looked at, each asked its version outside every repository."""
     from landwatch import trust
     from landwatch.errors import UserError
-    from landwatch.review.project_hooks.sources import PREK_CONFIG
-    from landwatch.wall.project_hooks.tools import TOOLS, find
+    from landwatch.wall.project_hooks.tools import find, readers
 
     try:
         pinned = trust.committed_hooks(git_dir)
@@ -174,10 +174,10 @@ def tools_here(git_dir: Path) -> list[str]:
     trusted = "trusted" if trust.is_trusted(git_dir, pinned.digest) else "not trusted yet"
     lines = []
     for declared in pinned.declared:
-        only = ("prek",) if declared.path == PREK_CONFIG else None
+        only = readers(declared.family, declared.path)
         tool = find(declared.family, hooks_dir=_hooks_dir(git_dir), only=only)
         if tool is None:
-            names = " or ".join(only or TOOLS[declared.family])
+            names = " or ".join(only)
             lines.append(
                 f"the project's hooks ({declared.path}) cannot run: {names} is not installed on "
                 "this PATH, nor in ~/.local/bin or ~/.cargo/bin"

@@ -139,22 +139,20 @@ def _link_text(tree: pygit2.Tree, path: str) -> str:
 def _resolve_link(tree: pygit2.Tree, path: str, hops: int = 8) -> tuple[str, str] | None:
     """Where the link at `path` leads within the tree, following links (at most `hops`):
     (the path, its blob), or None when it leaves the tree or leads nowhere."""
-    repo_path = path
+    at = path
     for _ in range(hops):
-        entry = tree[repo_path]
-        if entry.filemode != FileMode.LINK:
-            if entry.filemode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
-                return repo_path, str(entry.id)
-            return None
-        target = _link_text(tree, repo_path)
-        joined = posixpath.normpath(posixpath.join(posixpath.dirname(repo_path), target))
-        if target.startswith("/") or joined == ".." or joined.startswith("../"):
-            return None
         try:
-            tree[joined]
+            entry = tree[at]
         except (KeyError, ValueError):
+            return None  # leads nowhere
+        if entry.filemode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
+            return at, str(entry.id)
+        if entry.filemode != FileMode.LINK or not isinstance(entry, pygit2.Blob):
+            return None  # a directory, a submodule
+        target = entry.data.decode("utf-8", "replace")
+        at = posixpath.normpath(posixpath.join(posixpath.dirname(at), target))
+        if target.startswith("/") or at == ".." or at.startswith("../"):
             return None
-        repo_path = joined
     return None
 
 

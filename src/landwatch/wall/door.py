@@ -53,6 +53,22 @@ def kept_environment() -> dict[str, str]:
     return {key: os.environ[key] for key in _KEPT_ENV if key in os.environ}
 
 
+def own_home(wall: Wall, place: Path) -> dict[str, str]:
+    """Behind the wall the person's home is not there: a home and caches of the run's own in
+    `place` (made here), for a program's environment; without the wall, nothing changed."""
+    if wall.sandbox is None:
+        return {}
+    made = {}
+    for variable, name in (
+        ("HOME", "home"),
+        ("XDG_CACHE_HOME", "cache"),
+        ("XDG_CONFIG_HOME", "config"),
+    ):
+        (place / name).mkdir(mode=0o700, exist_ok=True)
+        made[variable] = str(place / name)
+    return made
+
+
 @dataclass(frozen=True)
 class Wall:
     """Where a repository's code runs: behind `sandbox`, or (None) as the person is, because
@@ -138,7 +154,7 @@ def preparing(args: list[str], cwd: Path, *, timeout: float) -> CommandResult:
     """git making what the wall runs on (a checkout of a landed commit), before anything of the
     repository ran: no configuration but the checkout's own (none of the system's or the
     person's, no hooks, no fsmonitor), no prompt, LFS files left as pointers."""
-    env = {key: value for key, value in kept_environment().items()}
+    env = kept_environment()
     env.update(
         GIT_CONFIG_NOSYSTEM="1",
         GIT_CONFIG_GLOBAL=os.devnull,

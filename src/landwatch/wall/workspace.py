@@ -20,7 +20,7 @@ from pathlib import Path
 
 from landwatch.processes import ProgramResult
 from landwatch.review.pinned import taken_as_configuration
-from landwatch.wall.door import Wall, kept_environment, walled
+from landwatch.wall.door import Wall, kept_environment, own_home, walled
 from landwatch.wall.sandbox import Reach
 
 # A Python interpreter named as the command: `python3 -m ruff` and the like.
@@ -69,10 +69,7 @@ class Workspace:
                 # only where it is pinned: otherwise its linter has it on stdin alone.
                 _write(tree, path, content)
             argv = command_line(command, path)
-            env = {**scrubbed_environment(), "TMPDIR": str(tmp)}
-            if self.wall.sandbox is not None:
-                # Behind the wall the person's home is not there: the linter's own instead.
-                env.update(HOME=str(tmp), XDG_CACHE_HOME=str(tmp), XDG_CONFIG_HOME=str(tmp))
+            env = {**scrubbed_environment(), "TMPDIR": str(tmp), **own_home(self.wall, scratch)}
             reach = Reach(tree, writable=(scratch,))
             return walled(self.wall, argv, reach, env=env, input=content, timeout=timeout)
         finally:

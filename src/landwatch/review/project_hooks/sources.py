@@ -52,7 +52,7 @@ class Tree:
         its id; one landing changes a few) is not walked again."""
         found, cut = _named(self.tree, names, 0)
         self.cut = self.cut or cut
-        return found
+        return list(found)
 
     def has(self, path: str) -> bool:
         try:
@@ -89,12 +89,12 @@ class Tree:
 # was cut (more than MAX_ENTRIES entries, or than MAX_NAMED found). Kept for the warm worker's
 # next landing, which changes a few subtrees; a tree that holds one subtree many times (a "tree
 # bomb" of few objects) is walked once per subtree.
-_NESTED: dict[tuple[str, tuple[str, ...]], tuple[list[str], bool]] = {}
+_NESTED: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, ...], bool]] = {}
 _NESTED_MOST = 100_000
 MAX_NAMED = 256
 
 
-def _named(tree: pygit2.Tree, names: tuple[str, ...], depth: int) -> tuple[list[str], bool]:
+def _named(tree: pygit2.Tree, names: tuple[str, ...], depth: int) -> tuple[tuple[str, ...], bool]:
     key = (str(tree.id), names)
     if key in _NESTED:
         return _NESTED[key]
@@ -115,8 +115,8 @@ def _named(tree: pygit2.Tree, names: tuple[str, ...], depth: int) -> tuple[list[
             break
     if len(_NESTED) >= _NESTED_MOST:
         _NESTED.clear()
-    _NESTED[key] = (found, cut)
-    return found, cut
+    _NESTED[key] = (tuple(found), cut)
+    return _NESTED[key]
 
 
 def pre_commit_root(tree: Tree) -> str | None:

@@ -20,13 +20,12 @@ from landwatch.review.change import Change, open_repository, resolve
 from landwatch.review.project_hooks import results
 from landwatch.review.project_hooks.config import ManagerConfig
 from landwatch.review.project_hooks.pin import HooksPinned
-from landwatch.review.project_hooks.sources import PREK_CONFIG
 from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.text import plural
 from landwatch.wall.door import Wall
 from landwatch.wall.project_hooks import checkout, revs
 from landwatch.wall.project_hooks.run import Ran, Room, prepare, run_hooks, tool_home
-from landwatch.wall.project_hooks.tools import TOOLS, Tool, find
+from landwatch.wall.project_hooks.tools import Tool, find, readers
 
 # What separates the words of a shell command line, quotes and operators included.
 _SEPARATORS = re.compile(r"[\s;&|()<>`'\"]+")
@@ -126,10 +125,10 @@ def _one_manager(
         result.notes.append(f"the project's hooks did not run: {declared.problem}")
         result.status = "failed"
         return
-    only = ("prek",) if declared.path == PREK_CONFIG else None
+    only = readers(declared.family, declared.path)
     tool = find(declared.family, hooks_dir=how.hooks_dir, only=only)
     if tool is None:
-        names = " or ".join(TOOLS[declared.family])
+        names = " or ".join(only)
         result.notes.append(
             f"the hooks of {declared.path} did not run: {names} is not installed where the "
             "reviewer looks (its PATH, ~/.local/bin); `landwatch doctor` says which one it finds"
@@ -144,7 +143,7 @@ def _one_manager(
     objects = Path(repo.path) / "objects"
     try:
         with checkout.landed(objects, result.commit, paths, how.scratch) as place:
-            pinned_revs = revs.pin_in_checkout(place, declared, how.resolved)
+            written = revs.pin_in_checkout(place, declared, how.resolved)
             room = _room(place, declared, tool, objects, how)
             if tool.name not in how.prepared or not _built(room, tool):
                 problem = prepare(tool, room)
@@ -153,7 +152,6 @@ def _one_manager(
                     return
                 outcome.prepared.append(tool.name)
             ran = run_hooks(tool, given, room, budget)
-            written = frozenset(pinned_revs)
             changed, patch = place.fixes(repo, written) if not ran.timed_out else ([], "")
     except (checkout.CheckoutError, revs.RevError, OSError) as error:
         result.notes.append(f"the hooks of {declared.path} did not run: {error}")

@@ -72,11 +72,11 @@ def local_path(url: str, root: Path) -> Path | None:
     return Path(path) if path.startswith("/") else None
 
 
-def pin_in_checkout(place: Checkout, declared: ManagerConfig, resolved: Resolved) -> set[str]:
+def pin_in_checkout(place: Checkout, declared: ManagerConfig, resolved: Resolved) -> frozenset[str]:
     """Every configuration of pre-commit's format in the checkout, its remote revs written as
     the commits trusted; the paths rewritten (not the hooks' fixes)."""
     if declared.family is not Family.PRE_COMMIT or not resolved:
-        return set()
+        return frozenset()
     rewritten = set()
     for path in (declared.path, *declared.read):
         if path.rpartition("/")[2] not in PRE_COMMIT_FAMILY:
@@ -90,7 +90,7 @@ def pin_in_checkout(place: Checkout, declared: ManagerConfig, resolved: Resolved
         if pinned != text:
             file.write_text(pinned, encoding="utf-8")
             rewritten.add(path)
-    return rewritten
+    return frozenset(rewritten)
 
 
 def _yaml(text: str, resolved: Resolved) -> str:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from landwatch.processes import ProgramResult
 from landwatch.review.project_hooks.output import Said, lines_of, parse_lefthook, parse_pre_commit
-from landwatch.wall.door import Wall, kept_environment, walled
+from landwatch.wall.door import Wall, kept_environment, own_home, walled
 from landwatch.wall.project_hooks.checkout import Checkout
 from landwatch.wall.project_hooks.tools import Tool
 from landwatch.wall.sandbox import Reach
@@ -102,14 +102,9 @@ def environment(tool: Tool, room: Room) -> dict[str, str]:
         for key, value in os.environ.items()
         if key in _PASSED or key.startswith(_PASSED_PREFIXES)
     }
-    env = {**kept_environment(), **passed, "NO_COLOR": "1"}
-    for name in ("tmp", "home", "cache", "config"):
-        (room.scratch / name).mkdir(mode=0o700, exist_ok=True)
-    env["TMPDIR"] = str(room.scratch / "tmp")
-    if room.wall.sandbox is not None:
-        env["HOME"] = str(room.scratch / "home")
-        env["XDG_CACHE_HOME"] = str(room.scratch / "cache")
-        env["XDG_CONFIG_HOME"] = str(room.scratch / "config")
+    (room.scratch / "tmp").mkdir(mode=0o700, exist_ok=True)
+    env = {**kept_environment(), **passed, "NO_COLOR": "1", "TMPDIR": str(room.scratch / "tmp")}
+    env.update(own_home(room.wall, room.scratch))
     home = tool_home(tool, room.store)
     if home is not None:
         env[_HOMES[tool.name]] = str(home)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from landwatch.review.project_hooks.config import Family
+from landwatch.review.project_hooks.sources import PREK_CONFIG
 from landwatch.wall.door import outside
 
 VERSION_TIMEOUT = 30.0
@@ -46,6 +47,11 @@ class Tool:
 
     def describe(self) -> str:
         return f"{self.version} ({self.where})"
+
+
+def readers(family: Family, config: str) -> tuple[str, ...]:
+    """The tools that read the configuration `config` of `family` (a `prek.toml` is prek's)."""
+    return ("prek",) if config == PREK_CONFIG else TOOLS[family]
 
 
 def find(
