@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("commands",),
     ("daemon",),
     ("kinds",),
-    ("review_landing", "sharing"),
+    ("review_landing", "sharing", "push_gate"),
     ("trust", "report_store", "standards_store", "notify"),
     ("coverage",),
     ("hook_slots",),

@@ -136,12 +136,12 @@ def test_a_hook_written_over_ours_is_left_as_it_is(hooks: Path) -> None:
 
 
 def test_git_lfs_hooks_refused_or_left_behind_are_named(hooks: Path) -> None:
-    hook_slots.place(hooks / "post-commit", write)
-    hook_slots.place(hooks / "post-merge", write)
+    for event in ("post-commit", "post-merge", "pre-push"):
+        hook_slots.place(hooks / event, write)
     assert hook_slots.lfs_refused(hooks) == [] and not hook_slots.lfs_installed(hooks)
-    hook(hooks, "pre-push", "git-lfs")  # `git lfs install` after landwatch: it wrote only these
-    assert hook_slots.lfs_refused(hooks) == ["post-commit", "post-merge"]
-    (hooks / "pre-push").unlink()
+    hook(hooks, "post-checkout", "git-lfs")  # `git lfs install` after landwatch: it wrote only this
+    assert hook_slots.lfs_refused(hooks) == ["post-commit", "post-merge", "pre-push"]
+    (hooks / "post-checkout").unlink()
     hook(hooks, "post-merge.before-landwatch", "git-lfs")  # git-lfs's, which ours ran
     assert hook_slots.lfs_left_behind(hooks) == ["post-merge"]
 

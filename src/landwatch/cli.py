@@ -52,6 +52,11 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     completion.add_argument("shell", choices=usage.SHELLS, help="the shell it is for")
     prompt = commands.add_parser("prompt", help="the one line for your shell prompt, or nothing")
     prompt.add_argument("--color", action="store_true", help="in terminal colours")
+    gate = commands.add_parser(
+        "pre-push", help="the push gate, as the pre-push hook asks it (git's stdin in)"
+    )
+    gate.add_argument("remote", help="the remote's name, or its URL")
+    gate.add_argument("url", help="the remote's URL")
     usage.explain(parser)
     return parser
 
@@ -288,11 +293,18 @@ def _prompt(args: argparse.Namespace) -> int:
     return prompt(os.getcwd(), color=args.color)
 
 
+def _pre_push(args: argparse.Namespace) -> int:
+    from landwatch.commands.pre_push import pre_push
+
+    return pre_push(Path.cwd(), args.remote, args.url, sys.stdin.read())
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "install": _install,
     "uninstall": _uninstall,
     "enqueue": _enqueue,
     "prompt": _prompt,
+    "pre-push": _pre_push,
     "reviewer": _run_reviewer,
     "service": _service,
     "status": _status,

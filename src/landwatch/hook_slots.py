@@ -23,9 +23,9 @@ from landwatch.errors import UserError
 from landwatch.files import read_file, write_atomic
 from landwatch.hooks import chained_path, whose
 
-# git-lfs's hooks among ours, and the ones of its that tell it is installed in a repository.
-LFS_EVENTS = ("post-commit", "post-merge")
-LFS_OTHERS = ("pre-push", "post-checkout")
+# git-lfs's hooks among ours, and the one of its that tells it is installed in a repository.
+LFS_EVENTS = ("post-commit", "post-merge", "pre-push")
+LFS_OTHERS = ("post-checkout",)
 # The tools that run their `<event>.legacy` hook first (and restore it at their uninstall).
 LEGACY_RUNNERS = ("pre-commit", "prek")
 # Of those, the ones that give it no stdin (post-rewrite's list is lost; the sweep records it).

@@ -17,7 +17,11 @@ from landwatch.files import read_file, remove
 from landwatch.git import GitError, git
 from landwatch.text import safe
 
+# The events at which something lands (githooks/hook.sh records it)...
 HOOK_EVENTS = ("post-commit", "post-merge", "post-rewrite", "post-applypatch")
+# ...and the one at which it leaves (githooks/pre-push.sh, the push gate); install writes both.
+GATE_EVENTS = ("pre-push",)
+INSTALLED_EVENTS = HOOK_EVENTS + GATE_EVENTS
 MARKER = "# landwatch-hook"
 HOOK_FORMAT = 1
 
@@ -74,12 +78,14 @@ def find_repository(cwd: Path) -> Repository:
     )
 
 
-def hook_body() -> str:
-    """githooks/hook.sh: inside the installed package, or in the source checkout."""
+def hook_body(event: str = HOOK_EVENTS[0]) -> str:
+    """The body of the hook of `event` (githooks/hook.sh for a landing, githooks/pre-push.sh for
+    the gate): inside the installed package, or in the source checkout."""
     package = Path(landwatch.__file__).parent
+    name = "pre-push.sh" if event in GATE_EVENTS else "hook.sh"
     for candidate in (
-        package / "githooks" / "hook.sh",
-        package.parents[1] / "githooks" / "hook.sh",
+        package / "githooks" / name,
+        package.parents[1] / "githooks" / name,
     ):
         if candidate.is_file():
             return candidate.read_text(encoding="utf-8")
@@ -112,7 +118,7 @@ def render_hook(
         f"LANDWATCH_HOST={shlex.quote(host)}\n"
         f"LANDWATCH_REPOSITORY={shlex.quote(str(repository))}\n"
         f"LANDWATCH_CHAIN={chain}\n"
-        "\n" + hook_body()
+        "\n" + hook_body(event)
     )
 
 

@@ -19,6 +19,7 @@ from typing import Any, Protocol, TypeVar
 
 from landwatch import layout, one_line
 from landwatch.files import read_file, remove, write_atomic
+from landwatch.review import blocking
 from landwatch.review.findings import CUT, Finding, Severity
 from landwatch.review.project_hooks.results import HooksResult, joined
 from landwatch.review.report import Report, summary_of
@@ -41,13 +42,51 @@ def write(
     """
     target = layout.report_file(git_dir, report.commit)
     text = json.dumps(report.as_dict(), indent=1)
+    level = blocking.level(joined(report, read_hooks(git_dir, report.commit)).findings)
+    _mark_blocking(git_dir, report.commit, level, before=True)
     write_atomic(target, text, trusted=layout.common_dir(git_dir), durable=durable)
+    _mark_blocking(git_dir, report.commit, level, before=False)
     told = _to_tell(git_dir, report, replaces, least)
     if told is not None:
         mark_unread(git_dir, report.commit, told)
     if replaces is not None and replaces.commit != report.commit:
         mark_read(git_dir, replaces.commit)
     return target
+
+
+def _mark_blocking(
+    git_dir: os.PathLike[str] | str, commit: str, level: str | None, *, before: bool
+) -> None:
+    """The blocking marker of `commit` (layout.BLOCKING), kept so that the pre-push hook, which
+    reads no report, never takes a review that refuses a push for a clean one: made before the
+    report is written, removed only after (a crash between leaves a marker too many, which only
+    costs the hook a look at the review)."""
+    marker = layout.BLOCKING.path(git_dir) / commit
+    if level is not None and before:
+        write_atomic(marker, f"{level}\n", trusted=layout.common_dir(git_dir))
+    elif level is None and not before:
+        with contextlib.suppress(OSError):
+            remove(marker, trusted=layout.common_dir(git_dir))
+
+
+def mark_every_blocking(git_dir: os.PathLike[str] | str) -> int:
+    """The blocking markers of every review kept (install makes them for reviews stored before
+    markers were); how many reviews refuse a push under some policy."""
+    marked = 0
+    try:
+        names = os.listdir(layout.REPORTS.path(git_dir))
+    except OSError:
+        return 0
+    for name in names:
+        commit, _, rest = name.partition(".")
+        if rest != "json":
+            continue
+        found = read(git_dir, commit)
+        level = blocking.level(found.findings) if found is not None else None
+        if level is not None:
+            _mark_blocking(git_dir, commit, level, before=True)
+            marked += 1
+    return marked
 
 
 def _to_tell(
@@ -102,7 +141,11 @@ def write_hooks(
     have been seen), the line then naming the worst of that and of the review's untold."""
     target = layout.hooks_report_file(git_dir, result.commit)
     data = json.dumps(result.as_dict(), indent=1)
+    review = read_review(git_dir, result.commit)
+    level = blocking.level(joined(review, result).findings) if review is not None else None
+    _mark_blocking(git_dir, result.commit, level, before=True)
     write_atomic(target, data, trusted=layout.common_dir(git_dir))
+    _mark_blocking(git_dir, result.commit, level, before=False)
     told = _hooks_to_tell(git_dir, result, replaces, least)
     if told is not None:
         mark_unread(git_dir, result.commit, told)

@@ -18,7 +18,7 @@ import pytest
 from landwatch.commands import install, uninstall
 from landwatch.daemon import sweep
 from landwatch.daemon.settings import SWEEP_GRACE
-from landwatch.hooks import HOOK_EVENTS, MARKER
+from landwatch.hooks import HOOK_EVENTS, INSTALLED_EVENTS, MARKER
 from support import TOOLS
 from support.queue import git_env
 from support.repos import Repo
@@ -408,7 +408,7 @@ def test_every_order_leaves_both_tools_running(tool: Tool, order: str, tmp_path:
         fixed = run([sys.executable, "-m", "landwatch", "doctor", "--fix"], scene.repo, **quiet)
         assert "could not mend" not in fixed.stdout, fixed.stdout
         scene.lands(landwatch=True, tool=tool_runs)
-    assert len(ours_in(tool.hooks_dir(scene.repo))) <= len(HOOK_EVENTS)
+    assert len(ours_in(tool.hooks_dir(scene.repo))) <= len(INSTALLED_EVENTS)
     # landwatch's uninstall leaves exactly what the tool alone would have.
     landwatch_uninstall(scene.repo)
     assert hooks_of(tool.hooks_dir(scene.repo)) == twin(tool, tmp_path, steps)

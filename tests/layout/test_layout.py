@@ -21,19 +21,29 @@ from support.queue import git_env
 from support.repos import Repo
 
 HOOK = ROOT / "githooks" / "hook.sh"
+GATE = ROOT / "githooks" / "pre-push.sh"
 
 
-def disagreements(hook: str) -> list[str]:
-    """Every way the hook's code disagrees with layout; empty when they agree. Its comments
-    (the map of its caches names them all) do not count."""
-    hook = "\n".join(line for line in hook.splitlines() if not line.lstrip().startswith("#"))
+def code(script: str) -> str:
+    """A hook script without its comments (the map of its caches names them all)."""
+    return "\n".join(line for line in script.splitlines() if not line.lstrip().startswith("#"))
+
+
+def disagreements(hook: str, gate: str = "") -> list[str]:
+    """Every way the landing hook's code, and the push gate's (`gate`: the places it uses),
+    disagree with layout; empty when they agree."""
+    hook, gate = code(hook), code(gate)
     problems = []
+    if gate and re.findall(r"^\s*lw_repo=\$lw_common/(\S+)$", gate, re.MULTILINE) != [
+        layout.WORK_DIRECTORY
+    ]:
+        problems.append(f"the gate's lw_repo is not $lw_common/{layout.WORK_DIRECTORY}")
     for variable, directory in (("lw_work", "lw_git_dir"), ("lw_repo", "lw_common")):
         assigned = re.findall(rf"^\s*{variable}=\${directory}/(\S+)$", hook, re.MULTILINE)
         if assigned != [layout.WORK_DIRECTORY]:
             problems.append(f"{variable} is ${directory}/{assigned}, not {layout.WORK_DIRECTORY}")
     for variable, scope in (("lw_work", Scope.WORKTREE), ("lw_repo", Scope.REPOSITORY)):
-        used = set(re.findall(rf"\${variable}/([a-z][a-z.-]*)", hook))
+        used = set(re.findall(rf"\${variable}/([a-z][a-z.-]*)", hook + gate))
         places = layout.WORKTREE_PLACES if scope is Scope.WORKTREE else layout.REPOSITORY_PLACES
         expected = {place.name for place in places if place.hooks}
         for name in sorted(used - expected):
@@ -63,7 +73,7 @@ def disagreements(hook: str) -> list[str]:
 
 
 def test_the_hook_and_layout_agree() -> None:
-    assert disagreements(HOOK.read_text()) == []
+    assert disagreements(HOOK.read_text(), GATE.read_text()) == []
 
 
 @pytest.mark.parametrize(
@@ -78,7 +88,20 @@ def test_the_hook_and_layout_agree() -> None:
 def test_a_disagreement_is_caught(old: str, new: str) -> None:
     hook = HOOK.read_text()
     assert old in hook
-    assert disagreements(hook.replace(old, new)) != []
+    assert disagreements(hook.replace(old, new), GATE.read_text()) != []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ('"$lw_repo/blocking/$lw_oid"', '"$lw_repo/blocked/$lw_oid"'),  # a renamed directory
+        ("lw_repo=$lw_common/landwatch", "lw_repo=$lw_common/lw"),  # another work directory
+    ],
+)
+def test_a_disagreement_of_the_gate_is_caught(old: str, new: str) -> None:
+    gate = GATE.read_text()
+    assert old in gate
+    assert disagreements(HOOK.read_text(), gate.replace(old, new)) != []
 
 
 # Raw texts of every kind, each tried on every setting the hook reads.

@@ -21,7 +21,7 @@ from landwatch.errors import UserError
 from landwatch.files import private_directory, remove, write_atomic
 from landwatch.git import git, is_inside
 from landwatch.hook_slots import Integration
-from landwatch.hooks import HOOK_EVENTS, Repository, chained_path, find_repository, render_hook
+from landwatch.hooks import INSTALLED_EVENTS, Repository, chained_path, find_repository, render_hook
 from landwatch.text import safe
 
 
@@ -111,22 +111,22 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
         # The hooks directory is git's, not ours: hooks are executable as git's own are.
         write_atomic(path, text, trusted=None, mode=0o755, make_directory=False)
 
-    problems = [p for event in HOOK_EVENTS if (p := hook_slots.conflict(hooks_dir / event))]
+    problems = [p for event in INSTALLED_EVENTS if (p := hook_slots.conflict(hooks_dir / event))]
     if problems:
         raise InstallError("; ".join(problems))  # nothing written: no half installs
     _set_aside_what_landwatch_did_not_make(repository, out)
     recorded = hook_slots.recorded_hooks_dir(repository.common_dir)
     if recorded is not None and recorded.resolve() != hooks_dir.resolve():
         # Installed elsewhere before (git ran hooks from there then): taken away from there.
-        for event in HOOK_EVENTS:
+        for event in INSTALLED_EVENTS:
             hook_slots.withdraw(recorded / event)
         print(f"landwatch: took landwatch's hooks away from {recorded}", file=out)
     _beside_git_lfs(repository, hooks_dir, out)
-    placed = [hook_slots.place(hooks_dir / event, write) for event in HOOK_EVENTS]
+    placed = [hook_slots.place(hooks_dir / event, write) for event in INSTALLED_EVENTS]
     for said in dict.fromkeys(line for where in placed for line in where.said):
         print(f"landwatch: {said}", file=out)
     hook_slots.record_hooks_dir(repository.common_dir, hooks_dir)
-    print(f"landwatch: hooks {', '.join(HOOK_EVENTS)} written to {hooks_dir}", file=out)
+    print(f"landwatch: hooks {', '.join(INSTALLED_EVENTS)} written to {hooks_dir}", file=out)
     if hook_slots.is_husky_dir(hooks_dir):
         print(
             f"landwatch: husky regenerates {hooks_dir} at every `npm install`, which removes "

@@ -22,7 +22,7 @@ from landwatch import coverage, hook_slots, layout, registry, trust
 from landwatch.commands import service
 from landwatch.daemon.lock import holder, wait_until_released
 from landwatch.files import read_file, remove, write_atomic
-from landwatch.hooks import HOOK_EVENTS, find_repository
+from landwatch.hooks import INSTALLED_EVENTS, find_repository
 from landwatch.text import duration, safe
 from landwatch.work_item import WORK_DIRECTORY
 
@@ -158,7 +158,7 @@ def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:
         else:
             # No main worktree to run in: the hooks are taken from where install wrote them.
             hooks_dir = hook_slots.recorded_hooks_dir(common) or common / "hooks"
-            for event in HOOK_EVENTS:
+            for event in INSTALLED_EVENTS:
                 hook_slots.withdraw(hooks_dir / event)
             registry.unregister(common)
             trust.forget(common)
@@ -198,7 +198,7 @@ def uninstall(
     repository = find_repository(cwd)
     recorded = hook_slots.recorded_hooks_dir(repository.common_dir)
     hooks_dir = (hooks_path or recorded or repository.hooks_dir).resolve()
-    for event in HOOK_EVENTS:
+    for event in INSTALLED_EVENTS:
         for said in hook_slots.withdraw(hooks_dir / event):
             print(f"landwatch: {said}", file=out)
     with contextlib.suppress(OSError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from landwatch.layout.places import (
     APP,
+    BLOCKING,
     BOOT_TIME,
     CHAINED_SUFFIX,
     DISPLACED_TOLD,
@@ -75,9 +76,11 @@ from landwatch.layout.settings import (
     NOTIFY,
     PROJECT_HOOKS,
     PROJECT_HOOKS_BUDGET,
+    PUSH_BLOCK,
     PUSH_BRANCHES,
     PUSH_FORCE,
     PUSH_REMOTE,
+    PUSH_WAIT,
     REVIEW_BUDGET,
     SANDBOX,
     SETTINGS,
@@ -92,6 +95,7 @@ from landwatch.layout.settings import (
 
 __all__ = [
     "APP",
+    "BLOCKING",
     "BOOT_TIME",
     "CHAINED_SUFFIX",
     "DEFAULT_MAINTENANCE_INTERVAL",
@@ -120,10 +124,12 @@ __all__ = [
     "OWN_CONFIG",
     "PROJECT_HOOKS",
     "PROJECT_HOOKS_BUDGET",
+    "PUSH_BLOCK",
     "PUSH_BRANCHES",
     "PUSH_FORCE",
     "PUSH_REMOTE",
     "PUSH_STATE",
+    "PUSH_WAIT",
     "REGISTRY",
     "REGISTRY_LOCK",
     "REPORTS",

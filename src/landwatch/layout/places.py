@@ -146,6 +146,16 @@ REPORTS = Place(
     "report_store",
     "<commit>.json: each review; <commit>.hooks.json: what the project's hooks said of it",
     directory=True,
+    hooks=True,
+)
+BLOCKING = Place(
+    "blocking",
+    Scope.REPOSITORY,
+    "report_store",
+    "<commit>: a stored review holding what a push may be refused for, `secrets` (a secret or a "
+    "conflict marker at error) or `errors` (other errors only); written before its report",
+    directory=True,
+    hooks=True,
 )
 UNREAD = Place(
     "unread",
@@ -248,6 +258,7 @@ NOTES_LOCK = Place(
 REPOSITORY_PLACES = (
     SETTINGS_CACHE,
     REPORTS,
+    BLOCKING,
     UNREAD,
     MAINTENANCE_AFTER,
     MAINTENANCE_RAN,

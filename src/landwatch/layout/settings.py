@@ -148,6 +148,22 @@ PUSH_FORCE = Setting(
     hooks=False,
     rule=_boolean("landwatch pushes without --force-with-lease"),
 )
+PUSH_BLOCK = Setting(
+    "landwatch.push.block",
+    "secrets",
+    "what a push is refused for: secrets (a secret or a conflict marker at error), errors (any "
+    "error), off",
+    hooks=False,
+    rule=_word(("secrets", "errors", "off"), "landwatch refuses pushes of secrets"),
+)
+PUSH_WAIT = Setting(
+    "landwatch.push.wait",
+    "10",
+    "seconds a push waits for the reviewer to finish the reviews of what it sends; past them the "
+    "secret rules run in the hook",
+    hooks=False,
+    rule=_seconds(),
+)
 MAINTENANCE = Setting(
     "landwatch.maintenance",
     "true",
@@ -218,6 +234,8 @@ SETTINGS: tuple[Setting[Any], ...] = (
     PUSH_REMOTE,
     PUSH_BRANCHES,
     PUSH_FORCE,
+    PUSH_BLOCK,
+    PUSH_WAIT,
     MAINTENANCE,
     MAINTENANCE_INTERVAL,
     NOTES,

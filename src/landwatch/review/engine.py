@@ -88,19 +88,18 @@ def review(
     budget: Budget | None = None,
     rules_at: RulesAt | None = None,
     secrets_only: bool = False,
+    at_push: bool = False,
 ) -> Report:
-    """Review what landed at `revision` (against `base` for a landed range): read the committed
-    configuration (or `rules_at`'s), run every rule (`secrets_only`: the secret rules) on its
-    scope and, as `linters` allows (by default none), the linters on the added lines; drop what
-    is suppressed, and what the history shows is the project's practice (fixtures).
-    `standards`, learned from the history, tune what the configuration leaves unsaid. Past
-    `budget` (by default DEFAULT_REVIEW_BUDGET seconds from now) what was not reached is left
-    undone, and the notes say what."""
+    """Review what landed at `revision` (against `base` for a landed range) by the committed
+    configuration (or `rules_at`'s): every rule (`secrets_only`: the secret ones; `at_push`: those
+    a push is refused for) and, as `linters` allows, the linters; drop what is suppressed and what
+    the history shows is practice. `standards` tune what the configuration leaves unsaid. Past
+    `budget` (DEFAULT_REVIEW_BUDGET s) what was not reached is left undone, and noted."""
     started, clock = time.time(), time.perf_counter()
     budget = budget or Budget(DEFAULT_REVIEW_BUDGET)
     own = rules_at is None  # the rules the commit brings, or those it came to (CI)
     change, config, declared, findings = _read(git_dir, revision, base, rules_at)
-    rules, problems = _rules(config, own_rules=own, secrets_only=secrets_only)
+    rules, problems = _rules(config, own_rules=own, secrets_only=secrets_only, at_push=at_push)
     findings += [_config_finding(problem) for problem in (*config.problems, *problems)]
     notes = ['merge commit skipped (merges = "skip")'] if change.merge_not_reviewed else []
     notes += [rules_at.note()] if rules_at is not None else []
@@ -311,7 +310,11 @@ def _config_finding(message: str) -> Finding:
 
 
 def _rules(
-    config: ReviewConfig, *, own_rules: bool = True, secrets_only: bool = False
+    config: ReviewConfig,
+    *,
+    own_rules: bool = True,
+    secrets_only: bool = False,
+    at_push: bool = False,
 ) -> tuple[RuleSet, list[str]]:
     """Every rule as `config` sets it (`secrets_only`: only the secret rules, as a shared review
     taken is checked with); those about the rules themselves only where the review reads its
@@ -322,7 +325,9 @@ def _rules(
         if key not in known:
             problems.append(f"{config.source}: rules.{key}: no rule has this id or name")
     rules = []
-    for cls in classes if not secrets_only else [cls for cls in classes if cls.secret]:
+    if secrets_only or at_push:
+        classes = [cls for cls in classes if cls.secret or (at_push and cls.refuses_push)]
+    for cls in classes:
         settings: dict[str, Any] = dict(
             config.rules.get(cls.id) or config.rules.get(cls.name) or {}
         )

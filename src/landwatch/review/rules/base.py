@@ -117,6 +117,9 @@ class Rule:
     # Secret rules honour what the project declared to its secret scanners too: their markers
     # on the line, and their files (review.declarations).
     secret: ClassVar[bool] = False
+    # What `landwatch.push.block = secrets` refuses a push for, at error: what cannot be taken
+    # back once on a remote (a secret) or never belongs on one (a conflict marker).
+    refuses_push: ClassVar[bool] = False
     # A rule about the rules themselves (what a change does to the configuration and the
     # scanners' declarations) runs only where a review reads them from elsewhere than the commit
     # it reviews (`landwatch ci`: the range's base); as the secret rules, no trailer waives it.

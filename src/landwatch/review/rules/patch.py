@@ -119,6 +119,7 @@ class ConflictMarkers(LineRule):
     name = "conflict-markers"
     example = "<<<<<<< HEAD\nvalue = 1\n=======\nvalue = 2\n>>>>>>> topic"
     severity = Severity.ERROR
+    refuses_push = True
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         outer = [

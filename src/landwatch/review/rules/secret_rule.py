@@ -29,6 +29,7 @@ class SecretRule(LineRule):
     """
 
     secret = True
+    refuses_push = True
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         before = file.old_content() if file.old_id is not None else None

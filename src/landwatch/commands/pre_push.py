@@ -1,0 +1,209 @@
+"""`landwatch pre-push REMOTE URL`: the push gate, asked by the pre-push hook (githooks/pre-push.sh)
+when it cannot see at a glance that a push is clean; git's pre-push stdin in, REFUSED out to refuse.
+
+It waits for the reviewer up to `landwatch.push.wait` seconds, then runs the rules a push is
+refused for on what is still unreviewed, within as many again. It never refuses because landwatch
+itself failed: one line says the gate could not decide, and the push goes on.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, TextIO
+
+from landwatch import layout, push_gate
+from landwatch.daemon import lock
+from landwatch.git import git, git_dir_of
+from landwatch.review import blocking
+from landwatch.review.findings import Finding
+from landwatch.review.report import Report
+from landwatch.text import plural, safe
+
+# The exit that refuses the push; the hook reads any other failure as "could not decide".
+REFUSED = 3
+# Findings a refusal names, as GitHub's push protection shows five secrets at a time.
+SHOWN = 5
+# How often a waiting push looks whether the reviewer has finished (nothing tells it).
+POLL = 0.1
+
+
+class GateClock(Protocol):
+    def monotonic(self) -> float: ...
+    def sleep(self, seconds: float) -> None: ...
+
+
+class SystemClock:
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+
+def pre_push(
+    cwd: Path,
+    remote: str,
+    url: str,
+    lines: str,
+    *,
+    clock: GateClock | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """0 to let the push go on, REFUSED to refuse it; said on `err` (the person's terminal)."""
+    err = sys.stderr if err is None else err
+    try:
+        return _gate(cwd, remote, url, lines, clock or SystemClock(), err)
+    except Exception as error:  # landwatch broken never refuses a push
+        said = safe(f"{type(error).__name__}: {error}")[:200]
+        print(f"landwatch: the push gate could not decide ({said}); the push goes on", file=err)
+        return 0
+
+
+@dataclass(frozen=True)
+class _Asked:
+    git_dir: Path
+    policy: str
+    wait: float
+    clock: GateClock
+    err: TextIO
+
+
+def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: TextIO) -> int:
+    git_dir = git_dir_of(cwd)
+    if not layout.repository_dir(git_dir).is_dir():
+        return 0  # not installed in this repository (a shared hooks directory)
+    settings = layout.read_git_settings(git_dir)
+    asked = _Asked(git_dir, settings[layout.PUSH_BLOCK], settings[layout.PUSH_WAIT], clock, err)
+    if asked.policy == blocking.OFF:
+        return 0
+    found = push_gate.outgoing(git_dir, remote, url, push_gate.parse(lines))
+    commits = found.commits[::-1]  # oldest first, as a rebase meets them
+    reports = push_gate.kept(git_dir, commits)
+    reports |= _waited_for(asked, [commit for commit in commits if commit not in reports])
+    missing = [commit for commit in commits if commit not in reports]
+    unread: list[str] = []
+    if missing:
+        scanned, unread = push_gate.scan(git_dir, missing, asked.wait, clock.monotonic)
+        reports |= scanned
+    verdict = push_gate.judge(reports, asked.policy, order=commits)
+    if found.more:
+        print(
+            f"landwatch: this push sends more than {push_gate.MOST:,} commits the remote lacks; "
+            f"the push gate read the newest {push_gate.MOST:,}",
+            file=err,
+        )
+    if unread:
+        print(
+            f"landwatch: {plural(len(unread), 'commit')} of this push could not be read whole in "
+            f"time (landwatch.push.wait = {asked.wait:g} s) and go unchecked, the first "
+            f"{unread[0][:12]}: landwatch review {unread[0][:12]}",
+            file=err,
+        )
+    if verdict.refused:
+        print(refusal(git_dir, verdict.refused, asked.policy, reports, lines), file=err)
+        return REFUSED
+    return 0
+
+
+def _waited_for(asked: _Asked, missing: list[str]) -> dict[str, Report]:
+    """The reviews of `missing` the running reviewer finished within the wait; none when no
+    reviewer runs or none of them waits in a queue."""
+    waiting = push_gate.waiting(asked.git_dir, missing)
+    if not waiting or lock.holder() is None:
+        return {}
+    print(
+        f"landwatch: waiting up to {asked.wait:g} s for the reviewer to finish "
+        f"{plural(len(waiting), 'review')} of this push (landwatch.push.wait)",
+        file=asked.err,
+    )
+    deadline = asked.clock.monotonic() + asked.wait
+    got: dict[str, Report] = {}
+    while waiting and asked.clock.monotonic() < deadline:
+        asked.clock.sleep(POLL)
+        got |= push_gate.kept(asked.git_dir, waiting)
+        # One given up (no review will come) is not waited for either.
+        waiting = push_gate.waiting(asked.git_dir, waiting - got.keys())
+    return got
+
+
+def refusal(
+    git_dir: Path,
+    refused: list[tuple[str, Finding]],
+    policy: str,
+    reports: dict[str, Report],
+    lines: str,
+) -> str:
+    """What a refused push is told: each finding (redacted, at most SHOWN, then a count), how
+    to take it out of every commit holding it, to rotate a secret, and how to go on anyway."""
+    holding = list(dict.fromkeys(commit for commit, _ in refused))
+    said = [
+        f"landwatch: push refused: {plural(len(refused), 'finding')} in "
+        f"{plural(len(holding), 'commit')} the remote lacks (landwatch.push.block = {policy})"
+    ]
+    for commit, finding in refused[:SHOWN]:
+        said.append(f"  {_named(commit, finding)}")
+        said.append(f"      landwatch allow {finding.fingerprint}")
+    if len(refused) > SHOWN:
+        said.append(f"  and {plural(len(refused) - SHOWN, 'more finding')}: landwatch show REV")
+    said += _how_to_fix(git_dir, holding, lines)
+    if any(finding.rule in blocking.refusing_rules() - {"P004"} for _, finding in refused):
+        said.append(
+            "  A secret that reached a remote or anyone else must be rotated at its provider: "
+            "taking it out of history does not take it back."
+        )
+    said += [
+        "To push anyway: landwatch allow FINGERPRINT|COMMIT --reason "
+        "false-positive|used-in-tests|fix-later, then push again (recorded: who, when, why);",
+        "  or git push --no-verify, which skips every pre-push hook and records nothing.",
+    ]
+    return "\n".join(said)
+
+
+def _named(commit: str, finding: Finding) -> str:
+    where = safe(finding.path or "(commit message)")
+    if finding.line:
+        where += f":{finding.line}"
+    snippet = f"  {safe(finding.snippet.strip())[:80]}" if finding.snippet else ""
+    return f"{commit[:10]} {where}  {finding.rule} {safe(finding.message)}{snippet}"
+
+
+def _how_to_fix(git_dir: Path, holding: list[str], lines: str) -> list[str]:
+    """The exact commands that take what refuses the push out of every commit holding it: an
+    amend when that is the commit checked out alone, else an interactive rebase from before the
+    oldest (on the branch pushed, switched to when it is not the one checked out)."""
+    head = git("rev-parse", "--verify", "--quiet", "HEAD", cwd=git_dir, check=False)
+    if holding == [head]:
+        return ["To take it out: fix the file, then  git commit --amend -a  and push again."]
+    base = push_gate.parent_of(git_dir, holding[0])
+    rebase = f"git rebase -i {base[:12]}" if base else "git rebase -i --root"
+    said = []
+    branch = _branch_holding(git_dir, holding[-1], lines)
+    current = git("symbolic-ref", "-q", "--short", "HEAD", cwd=git_dir, check=False)
+    if branch and branch != current:
+        said.append(f"To take it out of every commit that holds it, on {safe(branch)}:")
+        said.append(f"  git switch {safe(branch)}")
+    else:
+        said.append("To take it out of every commit that holds it:")
+    said.append(
+        f"  {rebase}   (mark `edit` on {_listed(holding)}; at each stop fix the file, "
+        "git commit --amend -a, git rebase --continue)"
+    )
+    return said
+
+
+def _listed(commits: Iterable[str]) -> str:
+    return ", ".join(commit[:10] for commit in commits)
+
+
+def _branch_holding(git_dir: Path, commit: str, lines: str) -> str | None:
+    """The local branch pushed whose tip holds `commit`, by its short name."""
+    for pushed in push_gate.parse(lines):
+        if not pushed.local_ref.startswith("refs/heads/") or pushed.deletion:
+            continue
+        if push_gate.holds(git_dir, pushed.local, commit):
+            return pushed.local_ref.removeprefix("refs/heads/")
+    return None

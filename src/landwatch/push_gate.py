@@ -1,0 +1,203 @@
+"""The push gate's judgement, for the pre-push hook and for auto-push alike: the commits a push
+sends that its remote lacks, where the review of each stands, and what refuses the push.
+
+A review kept here is the commit's review; a commit whose review waits in a queue is the
+reviewer's to finish; any other (landed elsewhere, or not reached in time) is scanned on the
+spot by the rules a push is refused for (`scan`). What refuses is review.blocking's policy.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from landwatch import layout, registry, report_store
+from landwatch.git import GitError, git, run_git
+from landwatch.review import blocking
+from landwatch.review.budget import Budget
+from landwatch.review.findings import Finding
+from landwatch.review.report import Report
+from landwatch.work_item import CLAIMED, PENDING, READY, RECOVERING, WorkKind, entries
+
+# At most this many commits a push sends are judged: a first push to a new remote or mirror
+# can send a whole history (24,548 commits, one hook said: 30 minutes); past it, the gate says
+# how many it did not read.
+MOST = 1000
+
+
+@dataclass(frozen=True)
+class Pushed:
+    """One line of pre-push's stdin: a local ref and oid, the remote ref and what it holds."""
+
+    local_ref: str
+    local: str
+    remote_ref: str
+    remote: str
+
+    @property
+    def deletion(self) -> bool:
+        return not self.local.strip("0")
+
+    @property
+    def new(self) -> bool:
+        return not self.remote.strip("0")
+
+
+def _oid(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
+
+
+def parse(lines: str) -> list[Pushed]:
+    """pre-push's stdin, a `Pushed` a line; a line that is not four fields with oids (git never
+    sends one) is passed by."""
+    pushed = []
+    for line in lines.splitlines():
+        fields = line.split(" ")
+        if len(fields) == 4 and _oid(fields[1]) and _oid(fields[3]):
+            pushed.append(Pushed(*fields))
+    return pushed
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """The commits a push sends that the remote lacks, newest first, at most MOST of them;
+    `more`: there are others past those."""
+
+    commits: list[str]
+    more: bool = False
+
+
+def remotes_at(git_dir: os.PathLike[str] | str, url: str) -> list[str]:
+    """The remotes named in the configuration whose URL is `url` (a push given a URL)."""
+    listing = git("config", "--get-regexp", r"^remote\..*\.url$", cwd=git_dir, check=False)
+    names = []
+    for line in listing.splitlines():
+        key, _, value = line.partition(" ")
+        if value == url:
+            names.append(key.removeprefix("remote.").removesuffix(".url"))
+    return names
+
+
+def outgoing(
+    git_dir: os.PathLike[str] | str, remote: str, url: str, pushed: Iterable[Pushed]
+) -> Outgoing:
+    """What `pushed` sends that the remote lacks: not reachable from what it holds at the refs
+    pushed to (when here), nor from its remote-tracking refs (those of every remote at `url`
+    when the push names a URL)."""
+    pushed = list(pushed)
+    sent = [each.local for each in pushed if not each.deletion]
+    if not sent:
+        return Outgoing([])
+    held = [each.remote for each in pushed if not each.new]
+    names = [remote] if remote != url else remotes_at(git_dir, url)
+    listed = git(
+        "rev-list",
+        f"--max-count={MOST + 1}",
+        "--ignore-missing",  # a remote oid not fetched here (a teammate's push) is passed by
+        *sent,
+        "--not",
+        *held,
+        *(f"--remotes={name}" for name in names),
+        cwd=git_dir,
+    ).split()
+    return Outgoing(listed[:MOST], more=len(listed) > MOST)
+
+
+def waiting(git_dir: os.PathLike[str] | str, commits: Iterable[str]) -> set[str]:
+    """Of `commits`, those whose review waits in a queue of some worktree of the repository."""
+    wanted = set(commits)
+    found: set[str] = set()
+    common = layout.common_dir(git_dir)
+    for worktree in registry.worktree_git_dirs(Path(common)):
+        for state in (READY, PENDING, CLAIMED, RECOVERING):
+            for name in entries(worktree, state):
+                kind, _, rest = name.partition(".")[0].partition("-")
+                if kind == WorkKind.REVIEW and rest in wanted:
+                    found.add(rest)
+    return found
+
+
+def kept(git_dir: os.PathLike[str] | str, commits: Iterable[str]) -> dict[str, Report]:
+    """The reviews kept of `commits` (with what the project's hooks said), by commit."""
+    reports = {}
+    for commit in commits:
+        report = report_store.read(git_dir, commit)
+        if report is not None:
+            reports[commit] = report
+    return reports
+
+
+def scan(
+    git_dir: os.PathLike[str] | str,
+    commits: Iterable[str],
+    seconds: float,
+    clock: Callable[[], float] = time.monotonic,
+) -> tuple[dict[str, Report], list[str]]:
+    """The rules a push is refused for, run here on each of `commits` (oldest first), within
+    `seconds`; the reports by commit, and the commits not read whole in time."""
+    from landwatch.review import engine
+
+    deadline = clock() + seconds
+    scanned: dict[str, Report] = {}
+    left = list(commits)
+    unread = []
+    while left and (remaining := deadline - clock()) > 0:
+        commit = left.pop(0)
+        budget = Budget(remaining, clock)
+        scanned[commit] = engine.review(git_dir, commit, budget=budget, at_push=True)
+        if budget.stopped:
+            unread.append(commit)
+    return scanned, unread + left
+
+
+# (commit, finding) -> what allows it (an allowance, or None when nothing does).
+Allowing = Callable[[str, Finding], object | None]
+
+
+@dataclass
+class Verdict:
+    """What the commits sent hold: the findings that refuse the push (commit, finding, oldest
+    commit first), those allowed, and the commits nobody could judge in time."""
+
+    refused: list[tuple[str, Finding]] = field(default_factory=list)
+    allowed: list[tuple[str, Finding, object]] = field(default_factory=list)
+    unjudged: list[str] = field(default_factory=list)
+
+
+def judge(
+    reports: Mapping[str, Report],
+    policy: str,
+    allowing: Allowing = lambda commit, finding: None,
+    order: Iterable[str] = (),
+) -> Verdict:
+    """The verdict of `reports` under `policy` (review.blocking), in `order` (oldest commit
+    first; by default the reports' own) with what `allowing` allows set apart."""
+    verdict = Verdict()
+    for commit in list(order) or list(reports):
+        report = reports.get(commit)
+        if report is None:
+            verdict.unjudged.append(commit)
+            continue
+        for finding in blocking.refused_for(report.findings, policy):
+            allowance = allowing(commit, finding)
+            if allowance is None:
+                verdict.refused.append((commit, finding))
+            else:
+                verdict.allowed.append((commit, finding, allowance))
+    return verdict
+
+
+def parent_of(git_dir: os.PathLike[str] | str, commit: str) -> str | None:
+    """The first parent of `commit` (where a rebase taking it out starts), None for a root."""
+    try:
+        return git("rev-parse", "--verify", "--quiet", f"{commit}^", cwd=git_dir) or None
+    except GitError:
+        return None
+
+
+def holds(git_dir: os.PathLike[str] | str, tip: str, commit: str) -> bool:
+    """Whether `commit` is `tip` or one of its ancestors."""
+    return run_git("merge-base", "--is-ancestor", commit, tip, cwd=git_dir).returncode == 0
