@@ -171,3 +171,39 @@ def test_hooks_that_found_nothing_new_say_nothing(git_dir: Path) -> None:
     # No review (yet): the hooks join nothing, and say nothing.
     report_store.write_hooks(git_dir, hooks_of(4, seen))
     assert report_store.read(git_dir, oid(4)) is None and report_store.unread(git_dir) == []
+
+
+def blocking_marker(git_dir: Path, number: int) -> str | None:
+    marker = layout.BLOCKING.path(git_dir) / oid(number)
+    return marker.read_text() if marker.exists() else None
+
+
+def test_a_review_that_refuses_a_push_is_marked_for_the_gate_until_it_no_longer_does(
+    git_dir: Path,
+) -> None:
+    report_store.write(git_dir, report(1, finding()))
+    assert blocking_marker(git_dir, 1) is None  # a warning refuses nothing
+    report_store.write(git_dir, report(1, finding("P010", Severity.ERROR)))
+    assert blocking_marker(git_dir, 1) == "errors\n"  # only `landwatch.push.block errors`
+    report_store.write(git_dir, report(1, finding("S002", Severity.ERROR)))
+    assert blocking_marker(git_dir, 1) == "secrets\n"
+    assert stat.S_IMODE((layout.BLOCKING.path(git_dir) / oid(1)).stat().st_mode) == 0o600
+    report_store.write(git_dir, report(1, finding("S002", Severity.INFO)))  # moved, not new
+    assert blocking_marker(git_dir, 1) is None
+    # What the project's hooks said joins the review's marker, whichever is written last.
+    report_store.write_hooks(git_dir, hooks_of(1, finding("hook:x", Severity.ERROR)))
+    assert blocking_marker(git_dir, 1) == "errors\n"
+    report_store.write(git_dir, report(1))
+    assert blocking_marker(git_dir, 1) == "errors\n"
+    report_store.write_hooks(git_dir, hooks_of(1))
+    assert blocking_marker(git_dir, 1) is None
+
+
+def test_reviews_kept_before_the_gate_are_marked_at_install(git_dir: Path) -> None:
+    for number, found in ((1, finding("P004", Severity.ERROR)), (2, finding()), (3, None)):
+        report_store.write(git_dir, report(number, *([found] if found else [])))
+    for marker in layout.BLOCKING.path(git_dir).iterdir():
+        marker.unlink()  # as an older landwatch kept them: no markers
+    layout.report_file(git_dir, oid(4)).write_text("{")  # a corrupt one is passed by
+    assert report_store.mark_every_blocking(git_dir) == 1
+    assert [blocking_marker(git_dir, n) for n in (1, 2, 3, 4)] == ["secrets\n", None, None, None]

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import hook_slots, layout, registry, trust, work_item
+from landwatch import hook_slots, layout, registry, report_store, trust, work_item
 from landwatch.commands import notice
 from landwatch.daemon import sweep
 from landwatch.errors import UserError
@@ -146,6 +146,8 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
         notice.start_told(git_dir)
     # Nothing that landed before the install is reviewed; a reinstall goes on where it was.
     sweep.start_at_end(repository.common_dir, keep=True)
+    # Reviews kept by a landwatch without the push gate: marked as the gate's hook reads them.
+    report_store.mark_every_blocking(repository.common_dir)
     for told in (layout.MOVED_TOLD, layout.DISPLACED_TOLD, layout.GONE_TOLD):
         with contextlib.suppress(OSError):  # mended now: the hooks say so again if it recurs
             remove(told.path(repository.common_dir), trusted=repository.common_dir)

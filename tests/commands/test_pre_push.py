@@ -1,0 +1,268 @@
+"""The push gate with real git and a bare remote: a refused push leaves the remote as it was and
+says what, how to take it out and how to go on; a clean one passes (with no Python started when
+every review is kept); unreviewed commits are waited for within the bound, else scanned in the
+hook; `--no-verify` and a broken landwatch let a push go on, with one line."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from landwatch import layout
+from landwatch.commands.pre_push import REFUSED, pre_push
+from landwatch.daemon.lock import InstanceLock, LockHolder
+from support.daemon import run_reviewer
+from support.kinds import bare_remote, remote_head
+from support.repos import Repo
+from support.secret_examples import AWS_KEY_ID, AWS_SECRET_KEY
+
+CREDENTIALS = f'aws_access_key_id = "{AWS_KEY_ID}"\naws_secret_access_key = "{AWS_SECRET_KEY}"\n'
+
+
+@pytest.fixture
+def remote(repo: Repo, tmp_path: Path) -> Path:
+    """A bare remote `origin` holding the repository's first commit."""
+    remote = bare_remote(tmp_path / "remote.git")
+    repo.git("remote", "add", "origin", str(remote))
+    repo.git("push", "-q", "origin", "main")
+    return remote
+
+
+class GateClock:
+    """An injected clock: sleeping advances it, nothing waits."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.slept = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+        self.slept += seconds
+
+
+def push(repo: Repo, *args: str) -> subprocess.CompletedProcess[str]:
+    return repo.run("push", "origin", *(args or ("main",)))
+
+
+def reviewed(repo: Repo) -> None:
+    done = run_reviewer("--once")
+    assert done.returncode == 0, done.stderr
+
+
+def entry_point_logging(log: Path, status: int = 0) -> None:
+    """The entry point the hooks call, replaced by one that logs each call and exits `status`."""
+    entry = layout.ENTRY_POINT.path()
+    entry.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\ncat > /dev/null\nexit {status}\n')
+
+
+def test_a_clean_push_passes_with_no_python_started(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    repo.land("clean", {"a.py": "x = 1\n"})
+    repo.land("cleaner", {"b.py": "y = 2\n"})
+    reviewed(repo)
+    log = tmp_path / "calls"
+    entry_point_logging(log)
+    result = push(repo)
+    assert result.returncode == 0, result.stderr
+    assert remote_head(remote) == repo.head()
+    assert not log.exists()  # both reviews kept and clean: the hook alone let it go
+    assert "landwatch" not in result.stderr
+
+
+def test_a_reviewed_secret_refuses_the_push_and_leaves_the_remote_as_it_was(
+    repo: Repo, remote: Path
+) -> None:
+    before = remote_head(remote)
+    leaked = repo.land("add credentials", {"creds.py": CREDENTIALS})
+    repo.land("more", {"a.py": "x = 1\n"})
+    reviewed(repo)
+    result = push(repo)
+    assert result.returncode != 0
+    assert remote_head(remote) == before
+    said = result.stderr
+    assert "push refused: 2 findings in 1 commit" in said
+    assert f"{leaked[:10]} creds.py:1  S002" in said and "creds.py:2" in said
+    assert AWS_KEY_ID not in said and AWS_SECRET_KEY not in said  # redacted everywhere
+    assert AWS_KEY_ID[:4] in said
+    # The exact rebase: from the parent of the commit holding it.
+    assert f"git rebase -i {before[:12]}" in said and f"mark `edit` on {leaked[:10]}" in said
+    assert "must be rotated" in said
+    fingerprints = re.findall(r"landwatch allow ([0-9a-f]{20})", said)
+    assert len(fingerprints) == 2
+    assert "--reason false-positive|used-in-tests|fix-later" in said and "--no-verify" in said
+
+
+def test_a_secret_in_the_last_commit_is_taken_out_by_an_amend(repo: Repo, remote: Path) -> None:
+    repo.land("add credentials", {"creds.py": CREDENTIALS})
+    reviewed(repo)
+    said = push(repo).stderr
+    assert "git commit --amend -a" in said and "git rebase" not in said
+    repo.land("drop them", {"creds.py": None})
+    # Still in the commit before: the push sends it, so it is still refused, by a rebase now.
+    reviewed(repo)
+    assert "git rebase -i" in push(repo).stderr
+
+
+def test_without_a_reviewer_the_hook_scans_what_was_never_reviewed(
+    repo: Repo, remote: Path
+) -> None:
+    before = remote_head(remote)
+    repo.land("add credentials", {"config/settings.py": CREDENTIALS})
+    result = push(repo)
+    assert result.returncode != 0 and remote_head(remote) == before
+    assert "config/settings.py:1" in result.stderr and "waiting" not in result.stderr
+    repo.git("reset", "-q", "--hard", before)
+    repo.land("clean", {"a.py": "x = 1\n"})
+    result = push(repo)
+    assert result.returncode == 0, result.stderr
+    assert remote_head(remote) == repo.head()
+
+
+def test_a_review_the_reviewer_is_working_on_is_waited_for_within_the_bound(
+    repo: Repo, remote: Path
+) -> None:
+    repo.land("add credentials", {"creds.py": CREDENTIALS})
+    repo.git("config", "landwatch.push.wait", "7")
+    lock = InstanceLock()
+    lock.acquire(LockHolder(os.getpid(), "test", "0", "-"))  # a reviewer runs, but never gets to it
+    try:
+        clock, err = GateClock(), io.StringIO()
+        lines = f"refs/heads/main {repo.head()} refs/heads/main {remote_head(remote)}\n"
+        code = pre_push(repo.path, "origin", str(remote), lines, clock=clock, err=err)
+    finally:
+        lock.release()
+    assert code == REFUSED
+    assert "waiting up to 7 s for the reviewer to finish 1 review" in err.getvalue()
+    assert clock.slept == pytest.approx(7.0, abs=0.15)  # the bound, then the hook's scan decided
+    assert "creds.py:1" in err.getvalue()
+
+
+def test_a_review_finished_while_waiting_decides(repo: Repo, remote: Path) -> None:
+    head = repo.land("clean", {"a.py": "x = 1\n"})
+    lock = InstanceLock()
+    lock.acquire(LockHolder(os.getpid(), "test", "0", "-"))
+
+    class Finishing(GateClock):
+        def sleep(self, seconds: float) -> None:
+            super().sleep(seconds)
+            if not self.now > 1000.1:
+                lock.release()  # the reviewer finishes the review at the first look
+                reviewed(repo)
+                lock.acquire(LockHolder(os.getpid(), "test", "0", "-"))
+
+    try:
+        clock, err = Finishing(), io.StringIO()
+        lines = f"refs/heads/main {head} refs/heads/main {remote_head(remote)}\n"
+        assert pre_push(repo.path, "origin", str(remote), lines, clock=clock, err=err) == 0
+    finally:
+        lock.release()
+    assert clock.slept == pytest.approx(0.1)
+    assert layout.report_file(repo.git_dir, head).exists()
+
+
+def test_no_verify_is_git_s_own_escape(repo: Repo, remote: Path) -> None:
+    repo.land("add credentials", {"creds.py": CREDENTIALS})
+    result = push(repo, "--no-verify", "main")
+    assert result.returncode == 0 and remote_head(remote) == repo.head()
+
+
+@pytest.mark.parametrize(
+    ("policy", "refused"), [("secrets", False), ("errors", True), ("off", False), ("bogus", False)]
+)
+def test_the_policy_says_what_refuses(repo: Repo, remote: Path, policy: str, refused: bool) -> None:
+    repo.land("a config that does not parse", {".landwatch.toml": "[rules\n"})
+    reviewed(repo)
+    repo.git("config", "landwatch.push.block", policy)
+    result = push(repo)
+    assert (result.returncode != 0) is refused, result.stderr
+
+
+def test_conflict_markers_refuse_by_default_and_off_lets_a_secret_go(
+    repo: Repo, remote: Path
+) -> None:
+    repo.land("merge leftovers", {"a.txt": "<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> topic\n"})
+    reviewed(repo)
+    result = push(repo)
+    assert result.returncode != 0 and "P004" in result.stderr
+    repo.git("config", "landwatch.push.block", "off")
+    assert push(repo).returncode == 0
+
+
+def test_only_what_the_remote_lacks_is_judged(repo: Repo, remote: Path) -> None:
+    repo.git("config", "landwatch.push.block", "off")
+    repo.land("add credentials", {"creds.py": CREDENTIALS})
+    assert push(repo).returncode == 0  # pushed while the gate was off
+    repo.git("config", "--unset", "landwatch.push.block")
+    repo.git("switch", "-q", "-c", "topic")
+    repo.land("clean", {"a.py": "x = 1\n"})
+    # A new branch: its commits on origin/main are the remote's already.
+    result = push(repo, "topic")
+    assert result.returncode == 0, result.stderr
+    # A deletion sends nothing.
+    assert push(repo, ":topic").returncode == 0
+
+
+def test_a_push_to_a_url_judges_what_that_remote_lacks(repo: Repo, remote: Path) -> None:
+    repo.land("add credentials", {"creds.py": CREDENTIALS})
+    result = repo.run("push", str(remote), "main")
+    assert result.returncode != 0 and "creds.py:1" in result.stderr
+    repo.git("reset", "-q", "--hard", "HEAD~")
+    repo.land("clean", {"a.py": "x = 1\n"})
+    assert repo.run("push", str(remote), "main").returncode == 0
+
+
+@pytest.mark.parametrize("broken", ["gone", "crashes", "not-a-repository"])
+def test_a_broken_landwatch_never_refuses_a_push(
+    repo: Repo, remote: Path, tmp_path: Path, broken: str
+) -> None:
+    repo.land("add credentials", {"creds.py": CREDENTIALS})
+    if broken == "gone":
+        layout.ENTRY_POINT.path().unlink()
+    elif broken == "crashes":
+        entry_point_logging(tmp_path / "calls", status=1)
+    else:
+        err = io.StringIO()
+        assert pre_push(tmp_path, "origin", "x", "", err=err) == 0
+        assert err.getvalue().startswith("landwatch: the push gate could not decide (")
+        return
+    result = push(repo)
+    assert result.returncode == 0 and remote_head(remote) == repo.head()
+    [line] = [line for line in result.stderr.splitlines() if line.startswith("landwatch:")]
+    assert "the push gate could not decide" in line and "the push goes on" in line
+
+
+def test_a_corrupt_review_is_judged_again_in_the_hook(repo: Repo, remote: Path) -> None:
+    leaked = repo.land("add credentials", {"creds.py": CREDENTIALS})
+    reviewed(repo)
+    layout.report_file(repo.git_dir, leaked).write_text("{")  # its marker says to look
+    result = push(repo)
+    assert result.returncode != 0 and "creds.py:1" in result.stderr
+
+
+def test_a_hook_it_replaced_runs_first_with_git_s_stdin(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "theirs"
+    hooks = repo.git_dir / "hooks"
+    (hooks / "pre-push").unlink()
+    (hooks / "pre-push").write_text(f'#!/bin/sh\necho "$@" >> "{log}"\ncat >> "{log}"\n')
+    (hooks / "pre-push").chmod(0o755)
+    repo.install()
+    head = repo.land("clean", {"a.py": "x = 1\n"})
+    before = remote_head(remote)
+    assert push(repo).returncode == 0
+    assert log.read_text() == f"origin {remote}\nrefs/heads/main {head} refs/heads/main {before}\n"
+    # Refused by it: the push stops there, and the gate adds nothing.
+    (hooks / "pre-push.before-landwatch").write_text("#!/bin/sh\nexit 1\n")
+    repo.land("more", {"a.py": "x = 2\n"})
+    result = push(repo)
+    assert result.returncode != 0 and "landwatch" not in result.stderr

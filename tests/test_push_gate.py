@@ -1,0 +1,134 @@
+"""The push gate's judgement (push_gate) with real git: git's pre-push lines read, the commits a
+remote lacks (a remote oid never fetched, a URL, a new branch, a bound on whole histories), where
+each review stands in the queues, and the verdict in commit order with what is allowed set apart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from landwatch import push_gate
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.report import Report
+from support.kinds import bare_remote
+from support.queue import oid
+from support.repos import Repo
+
+ZERO = "0" * 40
+
+
+@pytest.fixture
+def remote(repo: Repo, tmp_path: Path) -> Path:
+    remote = bare_remote(tmp_path / "remote.git")
+    repo.git("remote", "add", "origin", str(remote))
+    repo.git("push", "-q", "origin", "main")
+    return remote
+
+
+def line(local: str, remote: str = ZERO, ref: str = "refs/heads/main") -> str:
+    return f"{ref} {local} {ref} {remote}\n"
+
+
+def test_git_s_lines_are_read_and_what_git_never_sends_is_passed_by() -> None:
+    sha256 = "a" * 64
+    pushed = push_gate.parse(
+        line(oid(1), oid(2)) + line(ZERO, oid(3)) + line(sha256) + "garbage\n" + "a b c d\n"
+    )
+    assert [(p.local, p.remote) for p in pushed] == [
+        (oid(1), oid(2)),
+        (ZERO, oid(3)),
+        (sha256, ZERO),
+    ]
+    assert [(p.deletion, p.new) for p in pushed] == [(False, False), (True, False), (False, True)]
+
+
+def test_what_the_remote_lacks_and_nothing_it_holds(repo: Repo, remote: Path) -> None:
+    held = repo.head()
+    first, second = repo.land("one"), repo.land("two")
+    found = push_gate.outgoing(
+        repo.path, "origin", str(remote), push_gate.parse(line(second, held))
+    )
+    assert found == push_gate.Outgoing([second, first])
+    # A remote oid this clone never fetched (a teammate's push) is passed by, not an error.
+    lines = line(second, oid(9))
+    assert push_gate.outgoing(repo.path, "origin", str(remote), push_gate.parse(lines)).commits == [
+        second,
+        first,
+    ]
+    # A new branch: what origin's tracking refs hold is not sent.
+    topic = line(second, ref="refs/heads/topic")
+    assert push_gate.outgoing(repo.path, "origin", str(remote), push_gate.parse(topic)).commits == [
+        second,
+        first,
+    ]
+    repo.git("push", "-q", "origin", "main")
+    assert (
+        push_gate.outgoing(repo.path, "origin", str(remote), push_gate.parse(topic)).commits == []
+    )
+    # Given a URL, the remotes at that URL say what it holds.
+    assert (
+        push_gate.outgoing(repo.path, str(remote), str(remote), push_gate.parse(topic)).commits
+        == []
+    )
+    assert push_gate.remotes_at(repo.path, str(remote)) == ["origin"]
+    # A deletion sends nothing.
+    assert push_gate.outgoing(
+        repo.path, "origin", str(remote), push_gate.parse(line(ZERO, held))
+    ) == (push_gate.Outgoing([]))
+
+
+def test_a_whole_history_is_read_up_to_the_bound(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(push_gate, "MOST", 3)
+    landed = [repo.land(f"c{n}", hooks=False) for n in range(5)]
+    found = push_gate.outgoing(
+        repo.path, "elsewhere", "elsewhere", push_gate.parse(line(landed[-1]))
+    )
+    assert found.commits == landed[:-4:-1] and found.more
+
+
+def test_a_review_waits_while_its_item_is_in_a_queue(repo: Repo) -> None:
+    landed = repo.land("reviewed soon")
+    assert push_gate.waiting(repo.git_dir, [landed, oid(5)]) == {landed}
+    repo.clear()
+    assert push_gate.waiting(repo.git_dir, [landed]) == set()
+    # A linked worktree's queue counts too.
+    repo.git("worktree", "add", "-q", "-b", "side", str(repo.path.parent / "side"))
+    side = Repo.existing(repo.path.parent / "side")
+    there = side.land("in the other worktree")
+    assert push_gate.waiting(repo.git_dir, [there]) == {there}
+
+
+def finding(rule: str, severity: Severity = Severity.ERROR) -> Finding:
+    return Finding(rule, "a-rule", severity, "m", "a.py", 1, fingerprint=f"{rule}-print")
+
+
+def test_the_verdict_follows_the_commits_and_sets_apart_what_is_allowed() -> None:
+    reports = {
+        oid(1): Report(oid(1), None, "commit", "", findings=[finding("S002"), finding("P010")]),
+        oid(2): Report(oid(2), None, "commit", "", findings=[finding("P004")]),
+    }
+
+    def allowing(commit: str, found: Finding) -> object | None:
+        return "tests" if found.rule == "P004" else None
+
+    verdict = push_gate.judge(reports, "secrets", allowing, order=[oid(1), oid(3), oid(2)])
+    assert [(c, f.rule) for c, f in verdict.refused] == [(oid(1), "S002")]
+    assert [(c, f.rule, a) for c, f, a in verdict.allowed] == [(oid(2), "P004", "tests")]
+    assert verdict.unjudged == [oid(3)]
+    errors = push_gate.judge(reports, "errors", order=[oid(2), oid(1)])
+    assert [f.rule for _, f in errors.refused] == ["P004", "S002", "P010"]
+    assert push_gate.judge(reports, "off").refused == []
+
+
+def test_the_hook_s_scan_runs_only_the_rules_a_push_is_refused_for(repo: Repo) -> None:
+    landed = repo.land("trailing  ", {"a.py": 'x = 1   \nkey = "AKIAQX7ZR4M2QX7ZR4M2"\n'})
+    scanned, unread = push_gate.scan(repo.git_dir, [landed], 60)
+    assert unread == []
+    assert {f.rule for f in scanned[landed].findings} == {"S002"}  # no P001, no M001
+
+    ticks = iter(range(0, 1000, 100))
+    scanned, unread = push_gate.scan(repo.git_dir, [landed, landed], 50, lambda: next(ticks))
+    assert scanned == {} and unread == [landed, landed]  # the time ran out before the first
