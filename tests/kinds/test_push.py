@@ -15,7 +15,7 @@ import pytest
 from landwatch import layout, work_item
 from landwatch.daemon.lock import InstanceLock, LockHolder
 from landwatch.kinds.base import GiveUp, RetryLater
-from landwatch.kinds.push import PushHandler, push_backoff
+from landwatch.kinds.push import HeldBack, PushHandler, held_back, push_backoff
 from landwatch.work_item import DONE, FAILED, PENDING, WorkItem, WorkKind
 from support.daemon import run_reviewer
 from support.kinds import (
@@ -29,6 +29,7 @@ from support.kinds import (
 )
 from support.remotes import asking_for_credentials
 from support.repos import Repo
+from support.secret_examples import AWS_KEY_ID
 
 
 @pytest.fixture
@@ -249,3 +250,43 @@ def test_a_failing_push_never_shows_a_password_its_error_holds(repo: Repo, tmp_p
     assert said is not None and "https://bob:Tr0u…@git.example" in said.error
     shown = repo.landwatch("status")
     assert "has failed for" in shown.stdout and password not in shown.stdout
+
+
+def test_auto_push_holds_back_a_secret_and_pushes_once_it_is_amended_away(
+    repo: Repo, remote: Path
+) -> None:
+    before = remote_head(remote)
+    leaked = repo.land("add credentials", {"creds.py": f'key = "{AWS_KEY_ID}"\n'})
+    with pytest.raises(HeldBack, match=rf"{leaked[:10]} holds S00\d .* at creds.py:1"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, leaked, repo.git_dir), reporter())
+    assert remote_head(remote) == before and pushes(remote) == []
+    held = held_back(repo.git_dir)
+    assert held is not None and held["commit"] == leaked and AWS_KEY_ID not in held["why"]
+    # The reviewer gives it up; the one line and status say it was held back, and why.
+    result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    assert push_items(repo, FAILED) and remote_head(remote) == before
+    said = repo.landwatch("notice", "--git-dir", str(repo.git_dir)).stderr
+    assert f"held back the push of {leaked[:7]}: {leaked[:10]} holds S00" in said, said
+    status = repo.landwatch("status").stdout
+    assert "push held back:" in status and AWS_KEY_ID not in status + said
+    # Amended away: the next landing's push goes, and the hold is forgotten.
+    repo.stage({"creds.py": 'key = os.environ["AWS_ACCESS_KEY_ID"]\n'})
+    repo.git("commit", "-q", "--amend", "-m", "credentials from the environment")
+    amended = repo.head()
+    result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    assert remote_head(remote) == amended
+    assert held_back(repo.git_dir) is None
+
+
+def test_under_errors_auto_push_waits_for_the_review(repo: Repo, remote: Path) -> None:
+    repo.git("config", "landwatch.push.block", "errors")
+    landed = repo.land("a config that does not parse", {".landwatch.toml": "[rules\n"})
+    kind = PushHandler()
+    with pytest.raises(RetryLater, match="waiting for the review of 1 commit"):
+        kind.handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+    assert run_reviewer("--once").returncode == 0  # reviewed: CFG at error
+    assert remote_head(remote) != landed
+    with pytest.raises(HeldBack, match="CFG"):
+        kind.handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())

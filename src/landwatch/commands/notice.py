@@ -113,15 +113,28 @@ def given_up(git_dir: Path) -> Announcement | None:
         else "an unreadable item (not one landwatch wrote)"
     )
     more = f" and {len(fresh) - 1} more" if len(fresh) > 1 else ""
+    done = "gave up"
+    if kind == "push" and (held := _held_back(git_dir, oid)) is not None:
+        done, what = "held back", f"{what}: {held}"  # a finding, not a failure
     return Announcement(
         Urgency.GIVEN_UP,
         (
             ("landwatch: ", "bold"),
-            (f"gave up {what}{more}", "red"),
+            (f"{done} {what}{more}", "red"),
             (" in " + safe(repository_name(git_dir)) + "; see ", ""),
             ("landwatch status", "bold cyan"),
         ),
     )
+
+
+def _held_back(git_dir: Path, oid: str) -> str | None:
+    """Why the push of `oid` was held back by the push gate, in a few words; None: it was not."""
+    from landwatch.kinds.push import held_back
+
+    held = held_back(git_dir)
+    if held is None or held["commit"] != oid:
+        return None
+    return safe(held["why"].partition(" (landwatch.push.block")[0])
 
 
 def _told(git_dir: Path) -> set[str]:

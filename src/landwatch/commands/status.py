@@ -60,6 +60,8 @@ def collect(now: float | None = None) -> dict[str, Any]:
 
 def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
     """One worktree's queue; a queue that cannot be read is reported, not fatal to the rest."""
+    from landwatch.kinds.push import held_back
+
     found: dict[str, Any] = {"git_dir": str(git_dir), "problem": None}
     try:
         names = {state: work_item.entries(git_dir, state) for state in work_item.STATES}
@@ -81,6 +83,7 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
             {"kind": said.kind, "what": said.what, "seconds": said.seconds, "error": said.error}
             for said in failing
         ],
+        "held_back": held_back(git_dir),
     }
 
 
@@ -277,5 +280,7 @@ def _print_troubles(console: Console, data: dict[str, Any]) -> None:
             for item in worktree.get("given_up", ()):
                 shown = short_path(safe(worktree["git_dir"]), room, home)
                 say(f"given up: {safe(item)} in {shown}", "red")
+            if held := worktree.get("held_back"):
+                say(f"push held back: {safe(held['why'])}", "red")
             if worktree.get("given_up"):
                 say("once the cause is mended: landwatch retry --all (in that repository)", "dim")

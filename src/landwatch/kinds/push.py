@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from landwatch import layout
+from landwatch import layout, push_gate
 from landwatch.files import read_file, remove, write_atomic
 from landwatch.git import run_git
 from landwatch.job_queue import Reporter
@@ -31,6 +31,11 @@ from landwatch.work_item import CLAIMED, PENDING, READY, WorkItem, WorkKind, ent
 PUSH_TIMEOUT = 120.0
 BACKOFF_FIRST = 60.0
 BACKOFF_CAP = 3600.0
+# How soon a push waiting for the reviews of what it sends looks again (the reviewer is at them).
+REVIEW_WAIT = 5.0
+# How long the rules a push is refused for may run here on commits nobody recorded.
+SCAN_SECONDS = 60.0
+_ZERO = "0" * 40
 
 # A remote out of reach, or credentials not at hand yet (an ssh agent that starts after login):
 # both mend themselves, so they are retried, and told only when they have lasted too long.
@@ -73,6 +78,19 @@ class Rejected(GiveUp):
     def __init__(self, message: str, *, behind: bool) -> None:
         super().__init__(message)
         self.behind = behind
+
+
+class HeldBack(GiveUp):
+    """A commit the push would send holds what the push gate refuses (layout's push state keeps
+    what and why, for status and the one line, until a push goes through)."""
+
+
+def held_back(git_dir: Path) -> dict[str, str] | None:
+    """The push held back from this worktree ("commit", "branch", "why"), if one is."""
+    held = (read_state(git_dir) or {}).get("held_back")
+    if isinstance(held, dict) and all(isinstance(held.get(key), str) for key in ("commit", "why")):
+        return held
+    return None
 
 
 class PushHandler(ItemHandler[PushResult]):
@@ -134,6 +152,7 @@ class PushHandler(ItemHandler[PushResult]):
                 report.up_to_date.append(branch)  # an earlier push took it along
                 continue
             refspec = f"refs/heads/{branch}:refs/heads/{branch}"
+            self._gate(git_dir, reporter, remote, branch, item.oid)
             try:
                 self._push(git_dir, reporter, remote, refspec, branch, force=force)
             except GiveUp:
@@ -142,6 +161,58 @@ class PushHandler(ItemHandler[PushResult]):
             report.pushed.append(branch)
         self._settled(git_dir)
         return report
+
+    def _gate(
+        self, git_dir: Path, reporter: Reporter, remote: str, branch: str, landed: str
+    ) -> None:
+        """What the push gate says of what pushing `branch` sends: RetryLater while reviews of
+        it wait for the reviewer, HeldBack (kept in the push state) when it refuses the push."""
+        settings = layout.read_git_settings(git_dir)
+        policy = settings[layout.PUSH_BLOCK]
+        if policy == "off":
+            return
+        tip = f"refs/heads/{branch}"
+        tracking = f"refs/remotes/{remote}/{branch}"
+        _, held, _, _ = self._git(git_dir, reporter, "rev-parse", "-q", "--verify", tracking)
+        _, sent, _, _ = self._git(git_dir, reporter, "rev-parse", "-q", "--verify", tip)
+        url = remote if any(mark in remote for mark in (":", "/", "\\")) else ""
+        pushed = push_gate.Pushed(tip, sent.strip(), tip, held.strip() or _ZERO)
+        commits = push_gate.outgoing(git_dir, remote, url, [pushed]).commits[::-1]
+        reports = push_gate.kept(git_dir, commits)
+        missing = [commit for commit in commits if commit not in reports]
+        # A refusal for secrets and conflict markers is the scan's to make on what is not
+        # reviewed yet (the very rules it refuses for); one for any error waits for the review.
+        if policy == "errors" and (waiting := push_gate.waiting(git_dir, missing)):
+            raise RetryLater(
+                f"waiting for the review of {len(waiting)} commit(s) before pushing {branch}",
+                after=REVIEW_WAIT,
+            )
+        scanned, unread = push_gate.scan(git_dir, missing, SCAN_SECONDS, self.clock.monotonic)
+        if unread:
+            raise RetryLater(f"{unread[0][:12]} could not be read in time", after=REVIEW_WAIT)
+        verdict = push_gate.judge({**reports, **scanned}, policy, order=commits)
+        if not verdict.refused:
+            return
+        commit, finding = verdict.refused[0]
+        where = f"{finding.path}:{finding.line}" if finding.line else finding.path or "message"
+        more = len(verdict.refused) - 1
+        why = (
+            f"{commit[:10]} holds {finding.rule} {finding.message} at {where}"
+            + (f" and {more} more" if more else "")
+            + f" (landwatch.push.block = {policy}): amend it away, or landwatch allow "
+            f"{finding.fingerprint} --reason ..., then landwatch retry {landed[:10]}"
+        )
+        state = {
+            **(read_state(git_dir) or {}),
+            "held_back": {"commit": landed, "branch": branch, "why": why},
+        }
+        write_atomic(
+            self.state.path(git_dir),
+            json.dumps(state),
+            trusted=layout.common_dir(git_dir),
+            durable=False,
+        )
+        raise HeldBack(f"held back the push of {branch}: {why}")
 
     def _settled(self, git_dir: Path) -> None:
         """Pushing from here is not failing now: forget how it was."""
