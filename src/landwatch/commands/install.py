@@ -140,22 +140,27 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
             f"{hooks_dir} from there",
             file=out,
         )
-    for git_dir in registry.worktree_git_dirs(repository.common_dir):
-        registry.mark_made(git_dir)
-        private_directory(layout.SKIPPED.path(git_dir), trusted=git_dir)
-        notice.start_told(git_dir)
-    # Nothing that landed before the install is reviewed; a reinstall goes on where it was.
-    sweep.start_at_end(repository.common_dir, keep=True)
-    # Reviews kept by a landwatch without the push gate: marked as the gate's hook reads them.
-    report_store.mark_every_blocking(repository.common_dir)
-    for told in (layout.MOVED_TOLD, layout.DISPLACED_TOLD, layout.GONE_TOLD):
-        with contextlib.suppress(OSError):  # mended now: the hooks say so again if it recurs
-            remove(told.path(repository.common_dir), trusted=repository.common_dir)
+    _prepare_data(repository)
     if registry.register(repository.common_dir):
         print(f"landwatch: registered {repository.common_dir} with your reviewer", file=out)
     print(f"landwatch: hooks call {entry}", file=out)
     _tell_of_committed_linters(repository, out)
     return 0
+
+
+def _prepare_data(repository: Repository) -> None:
+    """The work directories marked as landwatch's, the sweep started at the reflogs' ends (what
+    landed before is not reviewed; a reinstall goes on where it was), the reviews kept by a
+    landwatch without the push gate marked as its hook reads them, the lines said once forgotten."""
+    for git_dir in registry.worktree_git_dirs(repository.common_dir):
+        registry.mark_made(git_dir)
+        private_directory(layout.SKIPPED.path(git_dir), trusted=git_dir)
+        notice.start_told(git_dir)
+    sweep.start_at_end(repository.common_dir, keep=True)
+    report_store.mark_every_blocking(repository.common_dir)
+    for told in (layout.MOVED_TOLD, layout.DISPLACED_TOLD, layout.GONE_TOLD):
+        with contextlib.suppress(OSError):  # mended now: the hooks say so again if it recurs
+            remove(told.path(repository.common_dir), trusted=repository.common_dir)
 
 
 def _set_aside_what_landwatch_did_not_make(repository: Repository, out: TextIO) -> None:
