@@ -123,6 +123,14 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("the one line's text for your shell's prompt, or nothing", "landwatch prompt"),
         ("in terminal colours (fish measures them itself)", "landwatch prompt --color"),
     ),
+    "pre-push": (
+        (
+            "the gate as the hook asks it, for what HEAD has that origin's main lacks",
+            "git rev-parse HEAD @{u} |\n"
+            "  xargs printf 'refs/heads/main %s refs/heads/main %s\\n' |\n"
+            "  landwatch pre-push origin git@example.com:shop.git",
+        ),
+    ),
     "completion": (
         (
             "bash: into the directory bash-completion loads it from when first needed",
