@@ -164,3 +164,17 @@ def test_where_the_hooks_were_written_is_kept_for_uninstall(git_dir: Path, tmp_p
     assert hook_slots.recorded_hooks_dir(git_dir) is None
     hook_slots.record_hooks_dir(git_dir, tmp_path / "shared hooks")
     assert hook_slots.recorded_hooks_dir(git_dir) == tmp_path / "shared hooks"
+
+
+def test_whether_ours_runs_at_an_event_wherever_it_sits(hooks: Path) -> None:
+    slot = hooks / "pre-push"
+    assert not hook_slots.runs_ours(slot)
+    hook_slots.place(slot, write)
+    assert hook_slots.runs_ours(slot)
+    slot.unlink()
+    hook(hooks, "pre-push", "pre-commit")
+    assert not hook_slots.runs_ours(slot)
+    hook_slots.place(slot, write)  # as pre-commit's legacy hook, which it runs first
+    assert hook_slots.runs_ours(slot) and hook_slots.legacy_path(slot).exists()
+    hook(hooks, "pre-push", "lefthook")  # lefthook replaced pre-commit: the legacy never runs
+    assert not hook_slots.runs_ours(slot)

@@ -150,6 +150,15 @@ def place(slot: Path, write: Callable[[Path, Integration], None]) -> Placed:
     return Placed(slot, how, tuple(said))
 
 
+def runs_ours(slot: Path) -> bool:
+    """Whether landwatch's hook of `slot`'s event runs when git runs that event: in the slot, or
+    as the `.legacy` hook of the pre-commit or prek script there."""
+    owner = _owner(slot)
+    return owner == "landwatch" or (
+        owner in LEGACY_RUNNERS and whose(legacy_path(slot)) == "landwatch"
+    )
+
+
 def withdraw(slot: Path) -> tuple[str, ...]:
     """Take landwatch's hook of `slot`'s event away, wherever it sits, and put back what the
     other tool alone would have there; what was done, to say."""

@@ -222,3 +222,18 @@ def test_sharing_s_refspecs_are_checked_and_the_missing_one_mended(
     assert "replace" not in repo.landwatch("doctor").stdout
     repo.git("remote", "remove", "origin")
     assert "which is no remote here" in repo.landwatch("doctor").stdout
+
+
+def test_a_push_gate_missing_from_hooks_otherwise_in_place_is_told_and_mended(repo: Repo) -> None:
+    gate = repo.git_dir / "hooks" / "pre-push"
+    gate.unlink()  # installed by a landwatch without the gate, or removed since
+    doctor = repo.landwatch("doctor")
+    assert doctor.returncode == 1
+    assert (
+        "the push gate's pre-push hook is not landwatch's: a secret it found can be pushed; "
+        in (doctor.stdout)
+    )
+    assert "fix: landwatch install" in doctor.stdout
+    repo.landwatch("doctor", "--fix")
+    assert "push gate" not in repo.landwatch("doctor").stdout
+    assert "# landwatch-hook" in gate.read_text()
