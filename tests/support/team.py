@@ -148,7 +148,8 @@ def push_notes(person: Developer) -> None:
         "--strategy=cat_sort_uniq",
         "refs/notes/remotes/origin/landwatch",
     )
-    person.git("push", "-q", "origin", "HEAD", "refs/notes/landwatch")
+    # Their own tools: landwatch's push gate (which would refuse a forger's key) not among them.
+    person.git("push", "-q", "--no-verify", "origin", "HEAD", "refs/notes/landwatch")
 
 
 def fast_import(person: Developer, stream: list[str]) -> None:
