@@ -8,6 +8,7 @@ both equal.
 from __future__ import annotations
 
 from landwatch.layout.places import (
+    ALLOWED,
     APP,
     BLOCKING,
     BOOT_TIME,
@@ -94,6 +95,7 @@ from landwatch.layout.settings import (
 )
 
 __all__ = [
+    "ALLOWED",
     "APP",
     "BLOCKING",
     "BOOT_TIME",

@@ -255,6 +255,13 @@ NOTES_LOCK = Place(
     "sharing",
     "flock of every change to refs/notes/landwatch: a review's note written, the remote's merged",
 )
+ALLOWED = Place(
+    "allowed",
+    Scope.REPOSITORY,
+    "allowances",
+    "a file per finding or commit allowed (`landwatch allow`): who, when, why",
+    directory=True,
+)
 REPOSITORY_PLACES = (
     SETTINGS_CACHE,
     REPORTS,
@@ -275,6 +282,7 @@ REPOSITORY_PLACES = (
     SHARE_STATE,
     SHARED_TAKEN,
     NOTES_LOCK,
+    ALLOWED,
 )
 
 # --- per user (platformdirs: XDG on Linux, ~/Library on macOS) ----------------------------------
