@@ -122,24 +122,26 @@ def carry(git_dir: Path, commits: list[str]) -> list[str]:
     remote = layout.read_git_settings(git_dir)[layout.SHARE_REMOTE]
     repo = open_repository(git_dir)
     me, here = sharing.reviewer_email(git_dir), allowances.recorded(git_dir)
-    changed = [commit for commit in commits if carried(git_dir, repo, commit, me, here)]
-    for commit in changed if remote else []:
-        work_item.enqueue(WorkItem(WorkKind.SHARE, commit, git_dir))
-    return changed
+    changed = {c: note for c in commits if (note := carried(git_dir, repo, c, me, here))}
+    for note in changed.values() if remote else []:
+        # Named by the note, not the commit: the review's own share item had the commit's name
+        # (and is known, done), as kinds.share names the items of notes held back.
+        work_item.enqueue(WorkItem(WorkKind.SHARE, note, git_dir))
+    return list(changed)
 
 
 def carried(
     git_dir: Path, repo: pygit2.Repository, commit: str, me: str, here: list[Allowance]
-) -> bool:
+) -> str | None:
     """The note of `commit`, if it has one, with each review of `me`'s in it rewritten to carry
     the allowances that cover it (of `here`, and what it carried); every other line kept as it
-    was. Whether the note changed."""
+    was. The new note's id; None when it has no note, or it did not change."""
     with sharing.notes_locked(git_dir):
         try:
             data = notes.read_note(repo, commit)
             held = notes.parse(data, commit).reviews if data is not None else []
         except ValueError:
-            return False  # a note too large to read is no note of ours to rewrite
+            return None  # a note too large to read is no note of ours to rewrite
         lines = {line: line for line in (data or b"").split(b"\n") if line.strip()}
         for review in held:
             if review.reviewed_by == me:
@@ -147,9 +149,8 @@ def carried(
                 lines[review.document] = notes.with_allowed(review.document, covering).encode()
         text = b"\n".join(sorted(set(lines.values()))) + b"\n"
         if data is None or text == data or len(text) > notes.MAX_NOTE_BYTES:
-            return False
-        notes.write_note(repo, commit, text.decode())
-    return True
+            return None
+        return notes.write_note(repo, commit, text.decode())
 
 
 def said(allowance: Allowance, holding: dict[str, Report], carried: list[str]) -> str:
