@@ -190,3 +190,14 @@ def test_the_store_is_the_repositorys_for_every_worktree(named: Repo, tmp_path: 
     other = Repo.existing(tmp_path / "other")
     assert allowed(other, oid, "fix-later")[0] == 0
     assert [one.commit for one in allowances.recorded(named.git_dir)] == [oid]
+
+
+def test_a_review_made_after_the_allowance_writes_it_into_its_note(named: Repo) -> None:
+    named.git("config", "landwatch.notes", "true")
+    oid = named.land("Merge badly", {"till.txt": CONFLICT})
+    assert allowed(named, oid, "false-positive")[0] == 0  # before the reviewer reached it
+    assert run_reviewer("--once").returncode == 0
+    [line] = named.git("notes", "--ref=landwatch", "show", oid).splitlines()
+    assert json.loads(line)["allowed"] == [
+        Allowance("false-positive", WHO, AT, None, oid).as_dict()
+    ]
