@@ -239,7 +239,8 @@ def test_an_allowance_travels_in_the_note_to_a_teammate_and_to_ci(
     start = a.git("rev-parse", "HEAD")
     broken = a.commit("Merge badly", {"till.txt": "<<<<<<< HEAD\nthe till\n"})
     a.reviewer()
-    a.git("push", "-q", "origin", "main")
+    # Past the push gate (its own tests: allowing lets a push through): here, the note's way.
+    a.git("push", "-q", "--no-verify", "origin", "main")
     a.reviewer()  # the note goes, without the allowance yet
     [before] = remote_notes(remote, broken)
     [conflict] = [f for f in json.loads(before)["findings"] if f["severity"] == "error"]
