@@ -55,6 +55,11 @@ EXCEPTIONS: dict[str, tuple[str, str]] = {
         "a docstring that imports nothing, so that reading a report compiles no detector: "
         "test_reading_a_report_imports_the_redactor_but_no_detector checks exactly that",
     ),
+    "layout/user_places": (
+        "tests/layout/test_places.py",
+        "the per-user places, apart from layout.places for its size: test_places checks every "
+        "place, these among them (their paths, the docs listing each)",
+    ),
     "usage": (
         "tests/test_cli.py",
         "the help texts and examples cli.py shows: test_cli reads every command's --help as a "

@@ -230,3 +230,47 @@ def test_a_flood_nobody_shared_is_one_range_never_cut_silently(team: dict[str, D
     assert "CUT line checks stopped after 10 added lines" in said
     shown = b.landwatch("show", commits[-1]).stdout
     assert "lines-unchecked" in shown and "landwatch ci" in shown
+
+
+def test_an_allowance_travels_in_the_note_to_a_teammate_and_to_ci(
+    team: dict[str, Developer], remote: Path
+) -> None:
+    a, b = team["a"], team["b"]
+    start = a.git("rev-parse", "HEAD")
+    broken = a.commit("Merge badly", {"till.txt": "<<<<<<< HEAD\nthe till\n"})
+    a.reviewer()
+    # Past the push gate (its own tests: allowing lets a push through): here, the note's way.
+    a.git("push", "-q", "--no-verify", "origin", "main")
+    a.reviewer()  # the note goes, without the allowance yet
+    [before] = remote_notes(remote, broken)
+    [conflict] = [f for f in json.loads(before)["findings"] if f["severity"] == "error"]
+    allowed = a.landwatch("allow", conflict["fingerprint"], "--reason", "used-in-tests")
+    assert allowed.returncode == 0 and "the 1 note of its commits carry it" in allowed.stdout
+    assert [json.loads(line).get("allowed") for line in remote_notes(remote, broken)] == [None]
+    a.reviewer()  # the share item `allow` queued pushes the rewritten note
+    # The line written before is merged back from the remote's notes (cat_sort_uniq keeps
+    # every line): readers take what any line of the note allowed.
+    lines = [json.loads(line) for line in remote_notes(remote, broken)]
+    assert [line.get("allowed") is None for line in lines] == [False, True]
+    [allowance] = lines[0]["allowed"]
+    assert allowance["who"] == f"a <{a.email}>" and allowance["reason"] == "used-in-tests"
+    assert allowance["fingerprint"] == conflict["fingerprint"]
+    b.git("pull", "-q")
+    b.reviewer()
+    taken = report_store.read(b.git_dir, broken)
+    assert taken is not None and taken.reviewed_by == a.email
+    assert [one.as_dict() for one in taken.allowed] == [allowance]
+    shown = b.landwatch("show", broken, "--json")
+    assert json.loads(shown.stdout)["allowed"] == [allowance]
+    assert f"(allowed: used-in-tests, by a <{a.email}>" in b.landwatch("show", broken).stdout
+    # CI: a note is a teammate's claim, shown as allowed, trusted only when asked.
+    untrusted = b.landwatch("ci", f"{start}..HEAD")
+    assert untrusted.returncode == 1, untrusted.stdout + untrusted.stderr
+    assert "(allowed: used-in-tests, by a <" in untrusted.stdout
+    assert "1 finding allowed by teammates' notes, not trusted" in untrusted.stdout
+    trusted = b.landwatch("ci", f"{start}..HEAD", "--trust-notes")
+    assert trusted.returncode == 0, trusted.stdout + trusted.stderr
+    assert "not trusted" not in trusted.stdout and "(1 allowed: landwatch allow)" in trusted.stdout
+    # Where it was allowed, it is the person's own decision: CI there lets it through.
+    mine = a.landwatch("ci", f"{start}..HEAD")
+    assert mine.returncode == 0 and "not trusted" not in mine.stdout

@@ -46,6 +46,7 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     status = commands.add_parser("status", help="queues of every registered repository")
     status.add_argument("--json", action="store_true", help="for scripts")
     _reviews(commands)
+    usage.allowing(commands)
     usage.team(commands)
     _upkeep(commands)
     completion = commands.add_parser("completion", help="your shell's completion for landwatch")
@@ -238,6 +239,12 @@ def _show(args: argparse.Namespace) -> int:
     return show(Path.cwd(), revision=args.revision, unread=args.unread, form=args.form)
 
 
+def _allow(args: argparse.Namespace) -> int:
+    from landwatch.commands.allow import allow
+
+    return allow(Path.cwd(), args.target, reason=args.reason)
+
+
 def _share(args: argparse.Namespace) -> int:
     from landwatch.commands.share import share
 
@@ -310,6 +317,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "status": _status,
     "review": _review,
     "show": _show,
+    "allow": _allow,
     "share": _share,
     "ci": _ci,
     "rules": _rules,

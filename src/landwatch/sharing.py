@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from landwatch import layout, work_item
+from landwatch import allowances, layout, work_item
 from landwatch.files import exclusive, read_file, write_atomic
 from landwatch.git import git, run_git
-from landwatch.review import notes
+from landwatch.review import allowed, notes
 from landwatch.review.budget import Budget
 from landwatch.review.findings import in_order
 from landwatch.review.notes import NOTES_REF, SharedReview
@@ -95,7 +95,7 @@ def record(
     assert isinstance(commit, pygit2.Commit)
     learned = standards_store.current(git_dir, repo, commit)  # as the review learned it
     line = notes.document(
-        report,
+        dataclasses.replace(report, allowed=allowances.covering(git_dir, report)),
         reviewed_by=reviewer_email(git_dir),
         rules_version=provenance.rules_version(),
         config_hash=provenance.config_hash(repo, commit, linters, memo),
@@ -245,6 +245,7 @@ class Finder:
         when none matches, or the secret rules could not check the whole commit (reviewed here)."""
         from landwatch.review import engine
 
+        reviews = self.reviews(commit) if reviews is None else reviews
         shared = self.matching(commit, reviews)
         if shared is None:
             return None
@@ -261,7 +262,10 @@ class Finder:
                     f"the secret rules could not check all of {commit[:12]}: reviewed here"
                 )
             return None
-        return with_secrets_found_here(shared.report, here)
+        taken = with_secrets_found_here(shared.report, here)
+        # What any review of the note allowed of what is taken (`landwatch allow`) stays allowed.
+        carried = [one for review in reviews for one in review.report.allowed]
+        return dataclasses.replace(taken, allowed=allowed.covering(carried, commit, taken.findings))
 
     def _ran_out(self) -> None:
         self.out_of_time += 1

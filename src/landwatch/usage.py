@@ -83,6 +83,13 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("of another commit", "landwatch show HEAD~2"),
         ("the reviews you have not seen yet, whole, the worst first", "landwatch show --unread"),
     ),
+    "allow": (
+        (
+            "a finding, by its fingerprint (landwatch show --json lists them)",
+            "landwatch allow 3f2a9c0e1d7b5a4c8e6f --reason false-positive",
+        ),
+        ("every finding of a commit", "landwatch allow HEAD --reason used-in-tests"),
+    ),
     "rules": (
         ("every rule: its scope, its default and what it checks", "landwatch rules"),
         ("what this repository's history taught them", "landwatch rules --explain"),
@@ -291,3 +298,24 @@ def team(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="take your teammates' matching shared reviews instead of reviewing again",
     )
     ci.add_argument("--no-fetch", action="store_true", help="do not fetch the remote's notes")
+
+
+def allowing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`landwatch allow`: a finding, or a commit's, let through with a reason."""
+    from landwatch.review.allowed import REASONS
+
+    allow = commands.add_parser(
+        "allow", help="allow a finding, or every finding of a commit, with a reason"
+    )
+    allow.add_argument(
+        "target",
+        metavar="FINGERPRINT|COMMIT",
+        help="a finding's fingerprint (landwatch show --json), or a commit",
+    )
+    allow.add_argument(
+        "--reason",
+        required=True,
+        choices=REASONS,
+        metavar="REASON",
+        help=f"why it may go through: {', '.join(REASONS[:-1])} or {REASONS[-1]}",
+    )

@@ -217,3 +217,41 @@ def test_a_note_written_stays_within_its_bytes_keeping_the_writer_s_and_the_newe
     kept = note.splitlines()
     assert mine in kept and kept == sorted(kept)
     assert [text for text in theirs if text in kept] == theirs[1:]  # the oldest left out
+
+
+def test_a_note_carries_the_allowances_of_its_findings_and_reads_them_warily() -> None:
+    from landwatch.review.allowed import Allowance
+
+    token = github_token("Q7w2")
+    mine = Allowance("fix-later", "Ann <ann@team.example>", 1_000.0, TRAILING.fingerprint, None)
+    sly = Allowance("used-in-tests", f"Eve {token}", 2_000.0, None, COMMIT)
+    elsewhere = Allowance("false-positive", "Ann", 3_000.0, None, "d" * 40)  # another commit's
+    report = a_report(TRAILING)
+    report.allowed = [mine, sly, elsewhere]
+    line = a_document(report)
+    assert line.isascii() and '"allowed":' in line
+    [read] = notes.parse(line.encode(), COMMIT).reviews
+    assert read.report.allowed[0] == mine and read.report.allowed[1].reason == "used-in-tests"
+    assert token not in read.report.allowed[1].who and len(read.report.allowed) == 2
+    # Garbage among them is dropped; a list too long, or not a list, is no document of ours.
+    data = json.loads(line)
+    data["allowed"].append({"reason": "because", "who": 1})
+    [read] = notes.parse(json.dumps(data).encode(), COMMIT).reviews
+    assert len(read.report.allowed) == 2
+    for wrong in ("fix-later", [mine.as_dict()] * (notes.MAX_ALLOWED + 1)):
+        data["allowed"] = wrong
+        assert notes.parse(json.dumps(data).encode(), COMMIT).ignored == {"malformed allowed": 1}
+    # None allowed: the document is the one written before allowances were.
+    assert '"allowed"' not in a_document(a_report(TRAILING))
+
+
+def test_a_document_rewritten_to_carry_allowances_keeps_every_other_byte() -> None:
+    from landwatch.review.allowed import Allowance
+
+    plain = a_document(a_report(TRAILING))
+    mine = Allowance("fix-later", "Ann", 1_000.0, TRAILING.fingerprint, None)
+    carrying = notes.with_allowed(plain.encode(), [mine])
+    report = a_report(TRAILING)
+    report.allowed = [mine]
+    assert carrying == a_document(report)
+    assert notes.with_allowed(carrying.encode(), []) == plain

@@ -6,7 +6,8 @@ by those it brings; a change to them is a finding of its own (C004).
 The remote's shared reviews are fetched and each is compared with the review made here: a note
 is a teammate's claim, never a reason to skip a check (`--trust-notes` takes the matching ones,
 trusting the teammates, and still runs the secret rules on each commit). Exit 1 when a finding
-at or above `--fail-level` is in RANGE, 2 on a usage error, 0 otherwise.
+at or above `--fail-level` is in RANGE, 2 on a usage error, 0 otherwise; a finding allowed here
+(`landwatch allow`), or by a note with `--trust-notes`, does not count.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from typing import Any, TextIO
 
 import pygit2
 
-from landwatch import __version__, sharing, trust
+from landwatch import __version__, allowances, sharing, trust
 from landwatch.commands.share import default_remote
 from landwatch.commands.show import print_reports
 from landwatch.git import GitError, commit_of, git, git_dir_of, run_git
-from landwatch.review import output
+from landwatch.review import allowed, output
+from landwatch.review.allowed import Allowance
 from landwatch.review.change import open_repository
 from landwatch.review.config import RulesAt
 from landwatch.review.declared_changes import differences
@@ -71,6 +73,9 @@ class Checked:
     taken: bool = False
     shared: list[SharedReview] = field(default_factory=list)
     differences: list[dict[str, Any]] = field(default_factory=list)
+    # What the notes of the commit allowed (`landwatch allow`): a teammate's claim, trusted only
+    # with --trust-notes.
+    from_notes: list[Allowance] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -107,13 +112,24 @@ def ci(cwd: Path, options: Options, out: TextIO | None = None) -> int:
         fetched = _fetch_notes(cwd, remote)
         if fetched:
             print(f"landwatch ci: {safe(fetched)}; comparing with the notes at hand", file=out)
+    here, problem = allowances.read(git_dir)
+    if problem is not None:
+        print(f"landwatch ci: {safe(problem)}", file=out)
     commits, merges = _commits(cwd, base, tip)
-    checked = _check_all(git_dir, remote, base, commits, options, out)
+    checked = _check_all(git_dir, remote, base, commits, options, out, here)
     _write(options, checked, label, tip, git_dir)
+    counted = [f for c in checked for f in _counted(c, here, trust_notes=options.trust_notes)]
+    untrusted = 0 if options.trust_notes else sum(_untrusted(c, here) for c in checked)
+    if untrusted:
+        print(
+            f"landwatch ci: {plural(untrusted, 'finding')} allowed by teammates' notes, not "
+            "trusted: counted as found (--trust-notes trusts them)",
+            file=out,
+        )
     print(_summary(label, checked, merges), file=out)
     if options.fail_level == "none":
         return 0
-    worst = max((c.report.worst() for c in checked), default=Severity.OFF)
+    worst = max((f.severity for f in counted), default=Severity.OFF)
     return 1 if worst >= Severity[options.fail_level.upper()] else 0
 
 
@@ -196,6 +212,7 @@ def _check_all(
     commits: list[str],
     options: Options,
     out: TextIO,
+    here: list[Allowance],
 ) -> list[Checked]:
     """Each commit reviewed by the rules it came to: the range's base's, or with no base (one
     commit named) its parent's, and a root's landwatch's defaults."""
@@ -218,6 +235,7 @@ def _check_all(
             one.differences = [
                 d for s in shared if (d := _difference(one.report, s, finder, own=own))
             ]
+        _with_allowed(one, here)
         checked.append(one)
         if one.report.findings or one.report.truncated:
             print_reports([one.report], form="text", repository=git_dir.parent)
@@ -226,6 +244,29 @@ def _check_all(
     for line in finder.ignored:
         print(f"landwatch ci: {safe(line)}", file=out)
     return checked
+
+
+def _with_allowed(one: Checked, here: list[Allowance]) -> None:
+    """What was allowed of `one`'s findings, here (`landwatch allow`) or by its notes, put in
+    its report (shown as allowed: who, why), and what its notes allowed kept apart."""
+    report = one.report
+    one.from_notes = [a for s in one.shared for a in s.report.allowed] + report.allowed
+    report.allowed = allowed.covering([*here, *one.from_notes], report.commit, report.findings)
+
+
+def _counted(one: Checked, here: list[Allowance], *, trust_notes: bool) -> list[Finding]:
+    """The findings of one commit that count toward the exit status: all but those allowed here
+    and, with --trust-notes only, those its notes allow (a note is a teammate's claim)."""
+    trusted = [*here, *one.from_notes] if trust_notes else here
+    commit = one.report.commit
+    return [f for f in one.report.findings if allowed.allowing(trusted, commit, f) is None]
+
+
+def _untrusted(one: Checked, here: list[Allowance]) -> int:
+    """How many of one commit's findings only its notes allow: counted, unless --trust-notes."""
+    commit = one.report.commit
+    counted = _counted(one, here, trust_notes=False)
+    return sum(1 for f in counted if allowed.allowing(one.from_notes, commit, f) is not None)
 
 
 def _parent(finder: sharing.Finder, commit: str) -> str | None:
@@ -317,6 +358,14 @@ def _summary(label: str, checked: list[Checked], merges: int) -> str:
         + (f", {differing} differing" if differing else ""),
         f"findings: {summary_of(findings) or 'none'}",
     ]
+    let_through = sum(
+        1
+        for c in checked
+        for f in c.report.findings
+        if allowed.allowing(c.report.allowed, c.report.commit, f) is not None
+    )
+    if let_through:
+        parts[-1] += f" ({let_through} allowed: landwatch allow)"
     if cut:
         parts.append(f"{plural(cut, 'review')} whose line checks stopped (see its notes)")
     return "; ".join(parts)

@@ -4,11 +4,12 @@ nobody has seen yet, in the terminal, as JSON or as SARIF; what is shown whole i
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
 
-from landwatch import report_store
+from landwatch import allowances, report_store
 from landwatch.git import commit_of, git, git_dir_of
 from landwatch.one_line import SHOW_UNREAD
 from landwatch.review import output
@@ -58,7 +59,7 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
             file=sys.stderr,
         )
         return 1
-    print_reports([found], form=form, repository=git_dir.parent)
+    print_reports(_with_allowed(git_dir, [found]), form=form, repository=git_dir.parent)
     report_store.mark_read(git_dir, oid)
     return 0
 
@@ -66,7 +67,7 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
 def _show_unread(git_dir: Path, *, form: str) -> int:
     """The unread reviews whole, the worst first, each marked read once shown whole; in the
     terminal at most IN_FULL of them, the rest listed a line each and left unread."""
-    reports = report_store.unread_reports(git_dir)  # newest first
+    reports = _with_allowed(git_dir, report_store.unread_reports(git_dir))  # newest first
     if form != "text":
         if form == "json":
             print(json.dumps([report.as_dict() for report in reports], indent=2))
@@ -92,6 +93,18 @@ def _show_unread(git_dir: Path, *, form: str) -> int:
         for report in rest:
             output.render_line(report, _subject(git_dir, report))
     return 0
+
+
+def _with_allowed(git_dir: Path, reports: list[Report]) -> list[Report]:
+    """`reports`, each with the allowances that cover its findings (`landwatch allow`, here or
+    carried by a teammate's note); a store that cannot be read wholly said in one line."""
+    here, problem = allowances.read(git_dir)
+    if problem is not None:
+        print(f"landwatch: {safe(problem)}", file=sys.stderr)
+    return [
+        dataclasses.replace(report, allowed=allowances.covering(git_dir, report, here))
+        for report in reports
+    ]
 
 
 def _subject(git_dir: Path, report: Report) -> str:

@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from landwatch import coverage, kinds, layout, registry, work_item
 from landwatch.daemon.lock import holder
-from landwatch.text import duration, safe, short_path
+from landwatch.text import duration, plural, safe, short_path
+
+# The allowances status names per repository, the newest first; the rest counted.
+NEWEST_ALLOWED = 3
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -49,6 +52,7 @@ def collect(now: float | None = None) -> dict[str, Any]:
                 "coverage": reach,
                 "worktrees": worktrees,
                 "sharing": _sharing(common, worktrees) if problem is None else None,
+                "allowed": _allowed(common) if problem is None else None,
             }
         )
     return {
@@ -114,6 +118,20 @@ def _sharing(common: Path, worktrees: list[dict[str, Any]]) -> dict[str, Any] | 
     }
 
 
+def _allowed(common: Path) -> dict[str, Any]:
+    """What was allowed in this repository (`landwatch allow`): how many, the newest few, and
+    what could not be read."""
+    from landwatch import allowances
+
+    found, problem = allowances.read(common)
+    newest = sorted(found, key=lambda one: one.when, reverse=True)[:NEWEST_ALLOWED]
+    return {
+        "count": len(found),
+        "newest": [one.as_dict() for one in newest],
+        "problem": problem,
+    }
+
+
 def _not_drained(problem: str, where: str, room: int, home: str) -> tuple[str | Text, ...]:
     from rich.text import Text
 
@@ -133,6 +151,7 @@ def status(*, as_json: bool, console: Console | None = None) -> int:
     _print_reviewer(console, data)
     _print_queues(console, data)
     _print_sharing(console, data)
+    _print_allowed(console, data)
     _print_troubles(console, data)
     sys.stdout.flush()
     return 0
@@ -252,6 +271,28 @@ def _print_sharing(console: Console, data: dict[str, Any]) -> None:
             Text(f"reviews not shared from {which} (landwatch share there turns it on)"),
             style="dim",
         )
+
+
+def _print_allowed(console: Console, data: dict[str, Any]) -> None:
+    """Per repository where findings were allowed: how many, then the newest few a line each."""
+    from rich.text import Text
+
+    from landwatch.review.allowed import Allowance
+    from landwatch.review.output import print_wrapped
+
+    room, home = max(20, console.width - 30), str(Path.home())
+    for repository in data["repositories"]:
+        held = repository.get("allowed") or {}
+        where = short_path(safe(repository["repository"]), room, home)
+        if held.get("problem"):
+            print_wrapped(console, Text(""), Text(f"{where}: {safe(held['problem'])}", "yellow"))
+        if not held.get("count"):
+            continue
+        newest = [one for item in held["newest"] if (one := Allowance.from_dict(item))]
+        which = "the newest" if held["count"] > len(newest) else "each"
+        console.print(f"{where}: {plural(held['count'], 'allowance')} (landwatch allow), {which}:")
+        for one in newest:
+            print_wrapped(console, Text("  "), Text(f"{one.what()} ({one.described()})", "dim"))
 
 
 def _print_troubles(console: Console, data: dict[str, Any]) -> None:

@@ -11,6 +11,7 @@ another by sorting first: a note not read stands for no review, and its commit i
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections import Counter
@@ -18,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from landwatch import __version__
+from landwatch.review import allowed
+from landwatch.review.allowed import Allowance
 from landwatch.review.findings import Basis, Finding, Severity
 from landwatch.review.report import Report
 from landwatch.review.secrets.redaction import redact_secrets
@@ -38,6 +41,9 @@ MAX_LINES = 256
 MAX_DOCUMENT_BYTES = 256 << 10
 # What one document carries: more findings are counted, and such a review is not taken.
 MAX_FINDINGS = 500
+# Allowances one document carries (`landwatch allow`, those covering its findings): more are no
+# document of ours.
+MAX_ALLOWED = 200
 # Bounds on a field: longer is no document of ours.
 _TEXT = {"rule": 100, "name": 100, "message": 4000, "path": 4096, "snippet": 2000}
 _HEX = re.compile(r"[0-9a-f]{1,64}")
@@ -110,6 +116,8 @@ def document(
         "notes": report.notes[:50],
         "standards": learned,
     }
+    if report.allowed:  # only then: a note with none is what landwatch wrote before allowances
+        data["allowed"] = [one.as_dict() for one in report.allowed[:MAX_ALLOWED]]
     line = json.dumps(data, sort_keys=True, separators=(",", ":"))
     if len(line) > MAX_DOCUMENT_BYTES:
         # Snippets make most of a big document; without them it says what was found, and where.
@@ -167,13 +175,15 @@ def _review(line: bytes, commit: str) -> SharedReview:
         raise ValueError("malformed findings")
     if not isinstance(notes, list) or not all(_short(note, 4000) for note in notes[:50]):
         raise ValueError("malformed notes")
+    checked = [_finding(item) for item in findings]
     report = Report(
         commit=commit,
         base=None,
         shape=shape,
         label=commit[:12],
         rules=list(rules),
-        findings=[_finding(item) for item in findings],
+        findings=checked,
+        allowed=_allowed(data.get("allowed", []), commit, checked),
         truncated=_flag(data, "truncated"),
         lines_checked=_count(data, "lines_checked"),
         config=redact_secrets(_text(data, "config", 200)),
@@ -226,6 +236,26 @@ def _finding(item: Any) -> Finding:
         fingerprint,
         basis=Basis.from_dict(item.get("decided_by")),
     )
+
+
+def _allowed(value: Any, commit: str, findings: list[Finding]) -> list[Allowance]:
+    """The allowances a document carries that cover its findings, who allowed redacted again;
+    entries that are no allowance, or cover nothing here, dropped."""
+    if not isinstance(value, list) or len(value) > MAX_ALLOWED:
+        raise ValueError("malformed allowed")
+    found = [one for item in value if (one := Allowance.from_dict(item)) is not None]
+    kept = allowed.covering(found, commit, findings)
+    return [dataclasses.replace(one, who=redact_secrets(one.who)) for one in kept]
+
+
+def with_allowed(line: bytes, allowances: list[Allowance]) -> str:
+    """The document `line` (one of ours, read by `parse`) carrying `allowances` instead of
+    what it carried, every other byte of it as written."""
+    data = json.loads(line.decode("utf-8"))
+    data.pop("allowed", None)
+    if allowances:
+        data["allowed"] = [one.as_dict() for one in allowances[:MAX_ALLOWED]]
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 _LEARNED_KEYS = {"subject_limit", "conventional", "signs_off"}

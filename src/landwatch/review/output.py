@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from landwatch import __version__
+from landwatch.review.allowed import allowing
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
 from landwatch.review.secrets.redaction import redact_secrets
@@ -91,6 +92,9 @@ def render(report: Report, console: Console | None = None, *, subject: str = "")
                 body.append(f" [{safe(str(finding.basis))}]", style="dim")
             if report.reviewed_by is not None and finding.fingerprint in report.found_here:
                 body.append(" (found here, not in the shared review)", style="magenta")
+            allowance = allowing(report.allowed, report.commit, finding)
+            if allowance is not None:  # `landwatch allow`: why, by whom, when
+                body.append(f" (allowed: {allowance.described()})", style="green")
             print_wrapped(console, lead, body)
             # A snippet is the line found; a project hook's, what the hook said, a line each.
             for said in finding.snippet.split("\n") if finding.snippet else ():

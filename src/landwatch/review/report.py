@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from landwatch.review.allowed import Allowance
 from landwatch.review.findings import Finding, Severity
 
 FORMAT = 1
@@ -53,6 +54,9 @@ class Report:
     # Of a teammate's review taken, the fingerprints of the findings this reviewer made itself:
     # the secret rules run here on every commit taken (landwatch.sharing).
     found_here: list[str] = field(default_factory=list)
+    # The allowances (`landwatch allow`) that cover findings of this review, carried wherever
+    # the report goes (`show --json`, a note, a teammate's taken review).
+    allowed: list[Allowance] = field(default_factory=list)
     started: float = 0.0
     duration: float = 0.0
 
@@ -86,6 +90,7 @@ class Report:
             "shared": self.reviewed_by is not None,
             "reviewed_by": self.reviewed_by,
             "found_here": self.found_here,
+            "allowed": [allowance.as_dict() for allowance in self.allowed],
             "started": self.started,
             "duration": self.duration,
         }
@@ -96,6 +101,7 @@ class Report:
         carried_from = data.get("carried_from")
         reviewed_by = data.get("reviewed_by")
         found_here = data.get("found_here")
+        allowed = data.get("allowed")
         return cls(
             commit=data["commit"],
             base=data.get("base"),
@@ -114,6 +120,9 @@ class Report:
             reviewed_by=reviewed_by if isinstance(reviewed_by, str) else None,
             found_here=[f for f in found_here if isinstance(f, str)]
             if isinstance(found_here, list)
+            else [],
+            allowed=[one for item in allowed if (one := Allowance.from_dict(item)) is not None]
+            if isinstance(allowed, list)
             else [],
             started=float(data.get("started", 0.0)),
             duration=float(data.get("duration", 0.0)),
