@@ -8,15 +8,17 @@ spot by the rules a push is refused for (`scan`). What refuses is review.blockin
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from landwatch import layout, registry, report_store
+from landwatch import allowances, layout, registry, report_store
+from landwatch.files import read_file, write_atomic
 from landwatch.git import GitError, git, run_git
-from landwatch.review import blocking
+from landwatch.review import allowed, blocking
 from landwatch.review.budget import Budget
 from landwatch.review.findings import Finding
 from landwatch.review.report import Report
@@ -157,6 +159,18 @@ def scan(
 Allowing = Callable[[str, Finding], object | None]
 
 
+def allowing_in(git_dir: os.PathLike[str] | str, reports: Mapping[str, Report]) -> Allowing:
+    """What allows a finding of one of `reports`: an allowance recorded here (`landwatch
+    allow`), or one the commit's review carries (a teammate's, from their note)."""
+    here = allowances.recorded(git_dir)
+
+    def allowing(commit: str, finding: Finding) -> allowed.Allowance | None:
+        report = reports.get(commit)
+        return allowed.allowing([*here, *(report.allowed if report else [])], commit, finding)
+
+    return allowing
+
+
 @dataclass
 class Verdict:
     """What the commits sent hold: the findings that refuse the push (commit, finding, oldest
@@ -201,3 +215,28 @@ def parent_of(git_dir: os.PathLike[str] | str, commit: str) -> str | None:
 def holds(git_dir: os.PathLike[str] | str, tip: str, commit: str) -> bool:
     """Whether `commit` is `tip` or one of its ancestors."""
     return run_git("merge-base", "--is-ancestor", commit, tip, cwd=git_dir).returncode == 0
+
+
+def remember_refused(git_dir: os.PathLike[str] | str, refused: list[tuple[str, Finding]]) -> None:
+    """The findings a refused push named, kept (redacted, as they were shown) so that `landwatch
+    allow` takes the fingerprint of one the hook's own scan found, of which no review is kept."""
+    data = {"refused": [{"commit": commit, "finding": f.as_dict()} for commit, f in refused]}
+    write_atomic(layout.REFUSED.path(git_dir), json.dumps(data), trusted=layout.common_dir(git_dir))
+
+
+def refused_with(git_dir: os.PathLike[str] | str, fingerprint: str) -> dict[str, list[Finding]]:
+    """The findings of fingerprint `fingerprint` the last refused push named, by commit."""
+    try:
+        data = json.loads(
+            read_file(layout.REFUSED.path(git_dir), trusted=layout.common_dir(git_dir))
+        )
+        listed = [
+            (entry["commit"], Finding.from_dict(entry["finding"])) for entry in data["refused"]
+        ]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+    found: dict[str, list[Finding]] = {}
+    for commit, finding in listed:
+        if isinstance(commit, str) and _oid(commit) and finding.fingerprint == fingerprint:
+            found.setdefault(commit, []).append(finding)
+    return found

@@ -20,6 +20,7 @@ from support.daemon import run_reviewer
 from support.kinds import bare_remote, remote_head
 from support.repos import Repo
 from support.secret_examples import AWS_KEY_ID, AWS_SECRET_KEY
+from support.tokens import GITHUB_TOKEN
 
 CREDENTIALS = f'aws_access_key_id = "{AWS_KEY_ID}"\naws_secret_access_key = "{AWS_SECRET_KEY}"\n'
 
@@ -266,3 +267,40 @@ def test_a_hook_it_replaced_runs_first_with_git_s_stdin(
     repo.land("more", {"a.py": "x = 2\n"})
     result = push(repo)
     assert result.returncode != 0 and "landwatch" not in result.stderr
+
+
+@pytest.mark.parametrize("reason", ["false-positive", "used-in-tests", "fix-later"])
+def test_an_allowed_finding_lets_the_next_push_pass_and_says_so(
+    repo: Repo, remote: Path, reason: str
+) -> None:
+    repo.land("add credentials", {"creds.py": CREDENTIALS})
+    reviewed(repo)
+    said = push(repo).stderr
+    for fingerprint in re.findall(r"landwatch allow ([0-9a-f]{20})", said):
+        allowed = repo.landwatch("allow", fingerprint, "--reason", reason)
+        assert allowed.returncode == 0, allowed.stderr
+    result = push(repo)
+    assert result.returncode == 0, result.stderr
+    assert remote_head(remote) == repo.head()
+    assert f"landwatch: pushing what was allowed: S002 in {repo.head()[:10]} ({reason}" in (
+        result.stderr
+    )
+    assert "and 1 more" in result.stderr and AWS_KEY_ID not in result.stderr
+
+
+def test_a_commit_allowed_whole_passes_and_a_finding_the_hook_s_scan_found_can_be_allowed(
+    repo: Repo, remote: Path
+) -> None:
+    first = repo.land("add credentials", {"creds.py": CREDENTIALS})
+    assert repo.landwatch("allow", "HEAD", "--reason", "used-in-tests").returncode == 0
+    second = repo.land("a token for the fixtures", {"keys.py": f'token = "{GITHUB_TOKEN}"\n'})
+    # No reviewer: the hook's own scan found it; its fingerprint, as the refusal named it, is
+    # known to `landwatch allow` though no review of it is kept.
+    said = push(repo).stderr
+    assert f"{second[:10]} keys.py:1" in said and f"{first[:10]} " not in said
+    [fingerprint] = re.findall(r"landwatch allow ([0-9a-f]{20})", said)
+    allowed = repo.landwatch("allow", fingerprint, "--reason", "false-positive")
+    assert allowed.returncode == 0, allowed.stderr
+    result = push(repo)
+    assert result.returncode == 0, result.stderr
+    assert remote_head(remote) == second

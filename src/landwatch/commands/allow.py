@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from landwatch import allowances, layout, report_store, sharing, work_item
+from landwatch import allowances, layout, push_gate, registry, report_store, sharing, work_item
 from landwatch.files import list_entries, read_file
 from landwatch.git import commit_of, git, git_dir_of
 from landwatch.review import allowed, notes
@@ -72,7 +72,26 @@ def allow(
     commits = list(holding) if allowance.commit is None else [allowance.commit]
     carried = carry(git_dir, commits)
     print(said(allowance, holding, carried), file=out)
+    if retried := retry_held_back(git_dir):
+        print(f"landwatch: the push held back of {retried} is tried again", file=out)
     return 0
+
+
+def retry_held_back(git_dir: Path) -> str | None:
+    """Auto-push's items the push gate held back, in any worktree, started again now that
+    something was allowed (held back again if it still refuses); the branch, if one was."""
+    from landwatch.kinds.push import held_back
+
+    branch = None
+    for worktree in registry.worktree_git_dirs(layout.common_dir(git_dir)):
+        held = held_back(worktree)
+        if held is None:
+            continue
+        for name in work_item.entries(worktree, work_item.FAILED):
+            if name.startswith(f"{WorkKind.PUSH}-{held['commit']}."):
+                work_item.retry(worktree, name)
+                branch = safe(held.get("branch", "") or held["commit"][:12])
+    return branch
 
 
 def _holding(git_dir: Path, fingerprint: str) -> dict[str, Report]:
@@ -95,6 +114,10 @@ def _holding(git_dir: Path, fingerprint: str) -> dict[str, Report]:
         report = report_store.read(git_dir, commit)
         if report is not None and any(f.fingerprint == fingerprint for f in report.findings):
             found[commit] = report
+    if not found:
+        # One the push gate's own scan found in a commit not reviewed yet, as the refusal named it.
+        for commit, findings in push_gate.refused_with(git_dir, fingerprint).items():
+            found[commit] = Report(commit, None, "commit", commit[:12], findings=findings)
     return found
 
 

@@ -19,6 +19,7 @@ from landwatch import layout, push_gate
 from landwatch.daemon import lock
 from landwatch.git import git, git_dir_of
 from landwatch.review import blocking
+from landwatch.review.allowed import Allowance
 from landwatch.review.findings import Finding
 from landwatch.review.report import Report
 from landwatch.text import plural, safe
@@ -89,7 +90,8 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
     if missing:
         scanned, unread = push_gate.scan(git_dir, missing, asked.wait, clock.monotonic)
         reports |= scanned
-    verdict = push_gate.judge(reports, asked.policy, order=commits)
+    allowing = push_gate.allowing_in(git_dir, reports)
+    verdict = push_gate.judge(reports, asked.policy, allowing, order=commits)
     if found.more:
         print(
             f"landwatch: this push sends more than {push_gate.MOST:,} commits the remote lacks; "
@@ -104,8 +106,17 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
             file=err,
         )
     if verdict.refused:
+        push_gate.remember_refused(git_dir, verdict.refused)
         print(refusal(git_dir, verdict.refused, asked.policy, reports, lines), file=err)
         return REFUSED
+    if verdict.allowed:
+        commit, finding, allowance = verdict.allowed[0]
+        more = f" and {len(verdict.allowed) - 1} more" if len(verdict.allowed) > 1 else ""
+        why = allowance.described() if isinstance(allowance, Allowance) else ""
+        print(
+            f"landwatch: pushing what was allowed: {finding.rule} in {commit[:10]} ({why}){more}",
+            file=err,
+        )
     return 0
 
 

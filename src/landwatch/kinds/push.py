@@ -190,7 +190,10 @@ class PushHandler(ItemHandler[PushResult]):
         scanned, unread = push_gate.scan(git_dir, missing, SCAN_SECONDS, self.clock.monotonic)
         if unread:
             raise RetryLater(f"{unread[0][:12]} could not be read in time", after=REVIEW_WAIT)
-        verdict = push_gate.judge({**reports, **scanned}, policy, order=commits)
+        judged = {**reports, **scanned}
+        verdict = push_gate.judge(
+            judged, policy, push_gate.allowing_in(git_dir, judged), order=commits
+        )
         if not verdict.refused:
             return
         commit, finding = verdict.refused[0]

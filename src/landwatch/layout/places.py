@@ -257,6 +257,13 @@ NOTES_LOCK = Place(
     "flock of every change to refs/notes/landwatch: a review's note written, the remote's merged",
 )
 ALLOWED = Place("allowed", Scope.REPOSITORY, "allowances", "a file per finding allowed", True)
+REFUSED = Place(
+    "refused.json",
+    Scope.REPOSITORY,
+    "push_gate",
+    "the findings the last refused push named, so that `landwatch allow` takes a fingerprint "
+    "the hook's own scan found in a commit not reviewed yet",
+)
 REPOSITORY_PLACES = (
     SETTINGS_CACHE,
     REPORTS,
@@ -278,6 +285,7 @@ REPOSITORY_PLACES = (
     SHARED_TAKEN,
     NOTES_LOCK,
     ALLOWED,
+    REFUSED,
 )
 
 # --- the directories they are in ------------------------------------------------------------------
