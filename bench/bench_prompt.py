@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import git, isolated_home, new_repo
+from benchlib import as_installed, git, isolated_home, new_repo
 
 COMMAND = str(Path(sys.executable).with_name("landwatch"))  # the console script pip made
 
@@ -28,14 +28,6 @@ def timed(argv: list[str], cwd: Path) -> float:
     started = time.perf_counter()
     subprocess.run(argv, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - started
-
-
-def as_installed() -> None:
-    """Bytecode written, as pip compiles it at install: an environment that says not to write
-    it would have every run compile what it imports."""
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    source = Path(__file__).resolve().parents[1] / "src" / "landwatch"
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(source)], check=True)
 
 
 def with_findings(repo: Path) -> None:

@@ -62,6 +62,14 @@ def isolated_home(scratch: Path) -> Path:
     return home
 
 
+def as_installed() -> None:
+    """Bytecode written, as pip compiles it at install: an environment that says not to write
+    it would have every run compile what it imports."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    source = Path(__file__).resolve().parents[1] / "src" / "landwatch"
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(source)], check=True)
+
+
 @contextlib.contextmanager
 def running_reviewer(
     *args: str, env: dict[str, str] | None = None

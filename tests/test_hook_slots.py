@@ -14,6 +14,7 @@ import pytest
 from landwatch import hook_slots
 from landwatch.hook_slots import Integration, SlotError
 from landwatch.hooks import MARKER, whose
+from support.repos import Repo
 
 OURS = f"#!/bin/sh\n{MARKER} 1\n"
 TOOLS = {
@@ -135,15 +136,39 @@ def test_a_hook_written_over_ours_is_left_as_it_is(hooks: Path) -> None:
     assert slot.read_text() == TOOLS["yours"]
 
 
-def test_git_lfs_hooks_refused_or_left_behind_are_named(hooks: Path) -> None:
-    for event in ("post-commit", "post-merge", "pre-push"):
+def test_git_lfs_hooks_refused_or_left_behind_are_named(tmp_path: Path) -> None:
+    """git-lfs stops at the first of its hooks it may not write or remove, pre-push (the
+    push gate's), touching none of the others: its configuration says it is installed here."""
+    repo = Repo(tmp_path / "repo", initial=False)
+    common, hooks = repo.git_dir, repo.git_dir / "hooks"
+    for event in hook_slots.LFS_EVENTS:
         hook_slots.place(hooks / event, write)
-    assert hook_slots.lfs_refused(hooks) == [] and not hook_slots.lfs_installed(hooks)
-    hook(hooks, "post-checkout", "git-lfs")  # `git lfs install` after landwatch: it wrote only this
-    assert hook_slots.lfs_refused(hooks) == ["post-commit", "post-merge", "pre-push"]
-    (hooks / "post-checkout").unlink()
-    hook(hooks, "post-merge.before-landwatch", "git-lfs")  # git-lfs's, which ours ran
-    assert hook_slots.lfs_left_behind(hooks) == ["post-merge"]
+    assert hook_slots.lfs_refused(hooks, common) == []
+    assert not hook_slots.lfs_installed(hooks, common)
+    # A filter of git-lfs's for every repository of the user: not installed where it never ran.
+    repo.git("config", "--global", "filter.lfs.process", "git-lfs filter-process")
+    assert not hook_slots.lfs_installed(hooks, common)
+    # `git lfs install --local` (or a `git lfs track`) after landwatch: no hook written.
+    repo.git("config", "--local", "lfs.repositoryformatversion", "0")
+    assert hook_slots.lfs_installed(hooks, common)
+    everything = ["post-commit", "post-merge", "pre-push", "post-checkout"]
+    assert hook_slots.lfs_refused(hooks, common) == everything
+    for event in everything:  # as install writes them: ours runs those of its events first
+        path = hook_slots.lfs_hook_path(hooks, event)
+        path.write_text(TOOLS["git-lfs"])
+    assert [p.name for p in map(hook_slots.lfs_hook_path, [hooks] * 4, everything)] == [
+        "post-commit.before-landwatch",
+        "post-merge.before-landwatch",
+        "pre-push.before-landwatch",
+        "post-checkout",
+    ]
+    assert hook_slots.lfs_refused(hooks, common) == []
+    assert hook_slots.lfs_left_behind(hooks, common) == []
+    # `git lfs uninstall`: its filter gone, every hook of its left (it stopped at ours).
+    repo.git("config", "--global", "--unset", "filter.lfs.process")
+    assert hook_slots.lfs_left_behind(hooks, common) == everything
+    (hooks / "post-checkout").write_text(TOOLS["yours"])  # not git-lfs's: never named
+    assert hook_slots.lfs_left_behind(hooks, common) == everything[:3]
 
 
 def test_git_lfs_s_own_hooks_are_read_from_its_manual_instructions() -> None:

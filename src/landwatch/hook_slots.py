@@ -21,9 +21,12 @@ from pathlib import Path
 from landwatch import layout
 from landwatch.errors import UserError
 from landwatch.files import read_file, write_atomic
+from landwatch.git import git
 from landwatch.hooks import chained_path, whose
 
-# git-lfs's hooks among ours, and the one of its that tells it is installed in a repository.
+# git-lfs's hooks among ours, and the one of its that is not. git-lfs writes (and removes) its
+# hooks in the order pre-push, post-checkout, post-commit, post-merge, and stops at the first one
+# it may not touch: beside the push gate's pre-push it touches none.
 LFS_EVENTS = ("post-commit", "post-merge", "pre-push")
 LFS_OTHERS = ("post-checkout",)
 # The tools that run their `<event>.legacy` hook first (and restore it at their uninstall).
@@ -144,8 +147,8 @@ def place(slot: Path, write: Callable[[Path, Integration], None]) -> Placed:
         )
     if owner == "git-lfs":
         said.append(
-            f'`git lfs install` will now say "Hook already exists: {slot.name}": landwatch '
-            "runs git-lfs's hook, nothing is missing"
+            '`git lfs install` will now say "Hook already exists: pre-push" and stop there: '
+            "landwatch runs git-lfs's hooks, nothing is missing"
         )
     return Placed(slot, how, tuple(said))
 
@@ -234,33 +237,53 @@ def _remove(path: Path) -> None:
     os.unlink(path)
 
 
-def lfs_installed(hooks_dir: Path) -> bool:
-    return any(whose(hooks_dir / event) == "git-lfs" for event in LFS_OTHERS)
+def lfs_hook_path(hooks_dir: Path, event: str) -> Path:
+    """Where git-lfs's hook of `event` is beside ours: kept aside where ours has the event."""
+    slot = hooks_dir / event
+    return chained_path(slot) if event in LFS_EVENTS else slot
 
 
-def lfs_refused(hooks_dir: Path) -> list[str]:
-    """The events whose git-lfs hook is missing because ours was there: git-lfs writes a hook
-    only where none is, so installed after landwatch it refused them ("Hook already exists")."""
-    if not lfs_installed(hooks_dir):
+def lfs_installed(hooks_dir: Path, common: Path) -> bool:
+    """Whether git-lfs is installed in this repository: its filter is configured (its uninstall
+    removes it) and it ran here (lfs.repositoryformatversion) or left a hook. Its hooks alone do
+    not tell: beside the push gate's pre-push it writes none."""
+    if not git("config", "filter.lfs.process", cwd=common, check=False):
+        return False
+    if git("config", "--local", "lfs.repositoryformatversion", cwd=common, check=False):
+        return True
+    return any(whose(lfs_hook_path(hooks_dir, e)) == "git-lfs" for e in LFS_EVENTS + LFS_OTHERS)
+
+
+def lfs_refused(hooks_dir: Path, common: Path) -> list[str]:
+    """The events whose git-lfs hook is missing because ours was there: installed after
+    landwatch, git-lfs stopped at ours ("Hook already exists") and wrote none of its others."""
+    if not lfs_installed(hooks_dir, common):
         return []
-    return [
+    refused = [
         event
         for event in LFS_EVENTS
         if whose(hooks_dir / event) == "landwatch"
         and not os.path.lexists(chained_path(hooks_dir / event))
     ]
-
-
-def lfs_left_behind(hooks_dir: Path) -> list[str]:
-    """The events where ours still runs git-lfs's hook though git-lfs was uninstalled since."""
-    if lfs_installed(hooks_dir):
+    if not refused:
         return []
-    return [
+    return refused + [event for event in LFS_OTHERS if not os.path.lexists(hooks_dir / event)]
+
+
+def lfs_left_behind(hooks_dir: Path, common: Path) -> list[str]:
+    """The events whose git-lfs hook is still there though git-lfs was uninstalled since: it
+    stopped at ours, leaving those ours runs and its others."""
+    if lfs_installed(hooks_dir, common):
+        return []
+    behind = [
         event
         for event in LFS_EVENTS
         if whose(hooks_dir / event) == "landwatch"
         and whose(chained_path(hooks_dir / event)) == "git-lfs"
     ]
+    if not behind:
+        return []
+    return behind + [event for event in LFS_OTHERS if whose(hooks_dir / event) == "git-lfs"]
 
 
 def lfs_hooks(manual: str) -> dict[str, str]:

@@ -1,6 +1,7 @@
 """landwatch beside the real hook managers, in every order: pre-commit, prek, lefthook, husky 9,
-git-lfs and a hand-written hook. Each tool's hooks append what they ran (and post-rewrite's
-stdin, where the tool passes it) to a marker file; the queue says what landwatch recorded."""
+git-lfs and a hand-written hook. Each tool's hooks append what they ran (and post-rewrite's and
+pre-push's stdin, where the tool passes it) to a marker file; the queue says what landwatch
+recorded, and a push to a bare remote whether the push gate ran."""
 
 from __future__ import annotations
 
@@ -20,12 +21,16 @@ from landwatch.daemon import sweep
 from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.hooks import HOOK_EVENTS, INSTALLED_EVENTS, MARKER
 from support import TOOLS
-from support.queue import git_env
+from support.queue import git, git_env
 from support.repos import Repo
+from support.secret_examples import AWS_KEY_ID
 
 BIN = Path(sys.executable).parent  # the test command installs pre-commit, prek, lefthook here
 HUSKY = TOOLS / "npm" / "node_modules" / "husky" / "bin.js"
 LFS = TOOLS / "git-lfs" / "usr" / "bin"
+LANDING = HOOK_EVENTS[:3]  # post-commit, post-merge, post-rewrite: what the tools configure
+PUSH = "pre-push"
+WITH_STDIN = ("post-rewrite", PUSH)  # the events git gives a list on stdin
 
 
 def run(command: list[str], repo: Repo, **env: str) -> subprocess.CompletedProcess[str]:
@@ -49,7 +54,7 @@ class Tool:
     """One hook manager: how it is set up to leave marks, installed and uninstalled."""
 
     name: str
-    events: tuple[str, ...] = HOOK_EVENTS[:3]  # post-commit, post-merge, post-rewrite
+    events: tuple[str, ...] = (*LANDING, PUSH)
     passes_stdin: bool = True  # its post-rewrite hooks see git's old -> new list
     gives_ours_stdin: bool = True  # so does landwatch's hook, where this tool runs it
     keeps_ours_on_reinstall: bool = True
@@ -85,7 +90,7 @@ class Hand(Tool):
     def configure(self, repo: Repo, marker: Path) -> None:
         for event in self.events:
             hook = repo.git_dir / "hooks" / event
-            body = mark("hand", event, marker, event == "post-rewrite")
+            body = mark("hand", event, marker, event in WITH_STDIN)
             hook.write_text(f"#!/bin/sh\n{body}\n")
             hook.chmod(0o755)
 
@@ -99,13 +104,25 @@ class Hand(Tool):
 
 
 class PreCommit(Tool):
+    """Its pre-push hooks get no stdin: it exports what it read there, which its mark spells
+    as git's line (an update of a branch the remote has: the remote's oid is FROM_REF)."""
+
     def missing(self) -> str | None:
         return None if (BIN / self.name).exists() else f"{self.name} is not installed"
+
+    def entry(self, event: str, marker: Path) -> str:
+        if event != PUSH:
+            return mark(self.name, event, marker, False)
+        line = " ".join(
+            f"$PRE_COMMIT_{name}"
+            for name in ("LOCAL_BRANCH", "TO_REF", "REMOTE_BRANCH", "FROM_REF")
+        )
+        return f'printf "%s\\n" "{self.name} {PUSH} {line} " >> {MARKS}'
 
     def configure(self, repo: Repo, marker: Path) -> None:
         hooks = "".join(
             f"  - id: mark-{event}\n    name: mark {event}\n"
-            f"    entry: sh -c '{mark(self.name, event, marker, False)}'\n"
+            f"    entry: sh -c '{self.entry(event, marker)}'\n"
             "    language: system\n    always_run: true\n    pass_filenames: false\n"
             f"    stages: [{event}]\n"
             for event in self.events
@@ -130,7 +147,7 @@ class Lefthook(Tool):
     def configure(self, repo: Repo, marker: Path) -> None:
         config = "output: false\n"
         for event in self.events:
-            stdin = event == "post-rewrite"
+            stdin = event in WITH_STDIN
             config += f"{event}:\n  commands:\n    mark:\n"
             config += f"      run: '{mark('lefthook', event, marker, stdin)}'\n"
             if stdin:
@@ -154,7 +171,7 @@ class Husky(Tool):
         scripts = repo.path / ".husky"
         scripts.mkdir(exist_ok=True)
         for event in self.events:
-            (scripts / event).write_text(mark("husky", event, marker, event == "post-rewrite"))
+            (scripts / event).write_text(mark("husky", event, marker, event in WITH_STDIN))
 
     def install(self, repo: Repo) -> str:
         return ok(run(["node", str(HUSKY)], repo))
@@ -170,8 +187,8 @@ class Husky(Tool):
 
 
 class GitLfs(Tool):
-    """git-lfs writes post-commit and post-merge (and pre-push, post-checkout); its runs show
-    in git's trace as `git-lfs post-commit`."""
+    """git-lfs writes pre-push, post-commit and post-merge (and post-checkout); its runs show in
+    git's trace as `git-lfs post-commit`, and its pre-push traces each line of its stdin."""
 
     def missing(self) -> str | None:
         return None if (LFS / "git-lfs").exists() else f"git-lfs was not unpacked into {LFS}"
@@ -195,7 +212,7 @@ TOOLS_UNDER_TEST = [
     PREK,
     Lefthook("lefthook", keeps_ours_on_reinstall=False),
     Husky("husky", keeps_ours_on_reinstall=False),
-    GitLfs("git-lfs", events=("post-commit", "post-merge"), passes_stdin=False),
+    GitLfs("git-lfs", events=("post-commit", "post-merge", PUSH), passes_stdin=False),
 ]
 
 
@@ -255,12 +272,13 @@ class Scene:
         if isinstance(self.tool, GitLfs):
             lines = self.trace.read_text().splitlines() if self.trace.exists() else []
             self.trace.unlink(missing_ok=True)
-            runs = [
-                line.split("exec: git-lfs ", 1)[1].split()[0]
-                for line in lines
-                if "exec: git-lfs " in line
-            ]
-            return [f"git-lfs {event}" for event in runs if event in HOOK_EVENTS]
+            runs: list[str] = []
+            for line in lines:
+                if "exec: git-lfs " in line:
+                    runs.append(f"git-lfs {line.split('exec: git-lfs ', 1)[1].split()[0]}")
+                elif "trace git-lfs: pre-push: " in line:  # a line of its stdin
+                    runs[-1] += f" {line.split('trace git-lfs: pre-push: ', 1)[1]} "
+            return [run for run in runs if run.split()[1] in INSTALLED_EVENTS]
         found = self.marker.read_text().splitlines() if self.marker.exists() else []
         self.marker.unlink(missing_ok=True)
         return found
@@ -275,6 +293,43 @@ class Scene:
         """git with no hook of anybody's leaving a mark (setting the scene up)."""
         ok(run(["git", *args], self.repo, LANDWATCH="0", LEFTHOOK="0", HUSKY="0"))
         self.marks()
+
+    def remote(self) -> Path:
+        """A bare remote holding main as it is now (pushed with no hook run), made once."""
+        bare = self.repo.path.parent / f"{self.repo.path.name}.remote.git"
+        if not bare.exists():
+            git("init", "-q", "--bare", str(bare), cwd=self.repo.path.parent)
+            self.quietly("remote", "add", "origin", str(bare))
+            self.quietly("push", "-q", "--no-verify", "origin", "main")
+        return bare
+
+    def pushes(self, *, landwatch: bool, tool: bool) -> None:
+        """A push of a commit holding an AWS key, then of a clean one: the tool's pre-push ran
+        once at each with git's stdin line; landwatch's gate refused the first (once, the
+        remote unchanged) and let the second go, or, where it does not run, let both go."""
+        remote, name = self.remote(), self.tool.name
+        for secret in (True, False):
+            held = git("rev-parse", "main", cwd=remote)
+            text = f'KEY = "{AWS_KEY_ID}"\n' if secret else f"# {time.monotonic_ns()}\n"
+            (self.repo.path / "keys.py").write_text(text)
+            self.quietly("add", "keys.py")
+            self.quietly("commit", "-q", "-m", "a key" if secret else "no key")
+            sent = self.repo.head()
+            pushed = run(
+                ["git", "push", "-q", "origin", "main"], self.repo, GIT_TRACE=str(self.trace)
+            )
+            said = "\n".join(line for line in pushed.stderr.splitlines() if "trace:" not in line)
+            line = f"refs/heads/main {sent} refs/heads/main {held} "
+            assert self.marks() == ([f"{name} {PUSH} {line}"] if tool else []), said
+            if secret and landwatch:
+                assert pushed.returncode != 0, said
+                assert said.count("landwatch: push refused: 1 finding in 1 commit") == 1, said
+                assert git("rev-parse", "main", cwd=remote) == held
+                self.quietly("reset", "-q", "--hard", held)
+            else:
+                assert pushed.returncode == 0, said
+                assert git("rev-parse", "main", cwd=remote) == sent
+                assert complaints(said + pushed.stdout) == [], said + pushed.stdout
 
     def lands(self, *, landwatch: bool, tool: bool, only_a_commit: bool = False) -> None:
         """A commit, a rebase and a merge: each tool's hooks ran once per event with git's
@@ -389,17 +444,19 @@ def test_every_order_leaves_both_tools_running(tool: Tool, order: str, tmp_path:
     scene = Scene(tool, tmp_path / "repo")
     said = [scene.step(what) for what in steps]
     if steps[-1] == "tool" and tool.name == "git-lfs" and order != "landwatch-first":
-        # git-lfs writes a hook only where none is, or its own exact text: it says so, and
-        # landwatch goes on running its hook.
-        assert "Hook already exists: post-commit" in said[-1]
+        # git-lfs writes a hook only where none is, or its own exact text, and stops at the first
+        # it may not (pre-push, its first): it says so, and landwatch goes on running its hooks.
+        assert "Hook already exists: pre-push" in said[-1]
     tool_runs = steps[-1] != "tool-uninstall"
     broken = NEEDS_DOCTOR.get((tool.name, order))
     # Until the doctor: landwatch's hooks replaced, the tool's not written, or the tool's hooks
     # still run by landwatch's though it was uninstalled.
-    scene.lands(
-        landwatch=broken != "landwatch",
-        tool={"tool": False, "tool-left": True}.get(broken or "", tool_runs),
-    )
+    before_doctor = {
+        "landwatch": broken != "landwatch",
+        "tool": {"tool": False, "tool-left": True}.get(broken or "", tool_runs),
+    }
+    scene.lands(**before_doctor)
+    scene.pushes(**before_doctor)
     if broken is not None:
         # The queue stays for the checks: the reviewer doctor would start is a stand-in.
         quiet = {"LANDWATCH_TEST_SCHEDULER": "systemd:true"}
@@ -408,12 +465,14 @@ def test_every_order_leaves_both_tools_running(tool: Tool, order: str, tmp_path:
         fixed = run([sys.executable, "-m", "landwatch", "doctor", "--fix"], scene.repo, **quiet)
         assert "could not mend" not in fixed.stdout, fixed.stdout
         scene.lands(landwatch=True, tool=tool_runs)
+        scene.pushes(landwatch=True, tool=tool_runs)
     assert len(ours_in(tool.hooks_dir(scene.repo))) <= len(INSTALLED_EVENTS)
     # landwatch's uninstall leaves exactly what the tool alone would have.
     landwatch_uninstall(scene.repo)
     assert hooks_of(tool.hooks_dir(scene.repo)) == twin(tool, tmp_path, steps)
     assert ours_in(scene.repo.git_dir / "hooks") == []
     scene.lands(landwatch=False, tool=tool_runs, only_a_commit=True)
+    scene.pushes(landwatch=False, tool=tool_runs)
 
 
 def test_an_older_landwatch_over_pre_commit_mends_itself(tmp_path: Path) -> None:
@@ -426,16 +485,16 @@ def test_an_older_landwatch_over_pre_commit_mends_itself(tmp_path: Path) -> None
     scene.step("tool")
     landwatch_install(scene.repo)
     hooks = scene.repo.git_dir / "hooks"
-    for event in PRE_COMMIT.events:  # as the older landwatch arranged them
+    for event in LANDING:  # as the older landwatch arranged them (it had no pre-push)
         ours = (hooks / f"{event}.legacy").read_bytes()
         (hooks / event).replace(hooks / f"{event}.before-landwatch")
         (hooks / f"{event}.legacy").replace(hooks / event)
         assert (hooks / event).read_bytes() == ours
     scene.step("tool")  # pre-commit's reinstall moves ours to .legacy, its copy stays aside
-    assert all((hooks / f"{event}.before-landwatch").exists() for event in PRE_COMMIT.events)
+    assert all((hooks / f"{event}.before-landwatch").exists() for event in LANDING)
     scene.lands(landwatch=True, tool=True, only_a_commit=True)  # no "bug:", each ran once
     said = landwatch_install(scene.repo)
-    assert not any((hooks / f"{event}.before-landwatch").exists() for event in PRE_COMMIT.events)
+    assert not any((hooks / f"{event}.before-landwatch").exists() for event in LANDING)
     assert "pre-commit runs landwatch's hook as post-commit.legacy" in said
     scene.lands(landwatch=True, tool=True)
     landwatch_uninstall(scene.repo)

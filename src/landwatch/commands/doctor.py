@@ -148,13 +148,13 @@ def _git_lfs(common: Path) -> list[Problem]:
     hooks_dir = hook_slots.recorded_hooks_dir(common)
     if top is None or hooks_dir is None:
         return []
-    refused = hook_slots.lfs_refused(hooks_dir)
-    behind = hook_slots.lfs_left_behind(hooks_dir)
+    refused = hook_slots.lfs_refused(hooks_dir, common)
+    behind = hook_slots.lfs_left_behind(hooks_dir, common)
     if not (refused or behind):
         return []
     what = (
         f"git-lfs's {', '.join(refused)} hook(s) do not run: git-lfs, installed after "
-        "landwatch, would not write over landwatch's"
+        "landwatch, stopped at landwatch's"
         if refused
         else f"landwatch still runs git-lfs's {', '.join(behind)} hook(s), though "
         "git-lfs was uninstalled here"

@@ -21,7 +21,7 @@ from landwatch.errors import UserError
 from landwatch.files import private_directory, remove, write_atomic
 from landwatch.git import git, is_inside
 from landwatch.hook_slots import Integration
-from landwatch.hooks import INSTALLED_EVENTS, Repository, chained_path, find_repository, render_hook
+from landwatch.hooks import INSTALLED_EVENTS, Repository, find_repository, render_hook
 from landwatch.text import safe
 
 
@@ -180,12 +180,14 @@ def _set_aside_what_landwatch_did_not_make(repository: Repository, out: TextIO) 
 
 
 def _beside_git_lfs(repository: Repository, hooks_dir: Path, out: TextIO) -> None:
-    """git-lfs installed after landwatch refused to write its hooks over ours: ours runs them
-    (their text from git-lfs itself); git-lfs uninstalled since: ours stops running them."""
-    for event in hook_slots.lfs_left_behind(hooks_dir):
-        remove(chained_path(hooks_dir / event), trusted=None)
+    """git-lfs installed after landwatch stopped at ours, writing none of its hooks: they are
+    written (their text from git-lfs itself), ours running those of its events; git-lfs
+    uninstalled since: its hooks it left are removed, as its uninstall would have."""
+    common = repository.common_dir
+    for event in hook_slots.lfs_left_behind(hooks_dir, common):
+        remove(hook_slots.lfs_hook_path(hooks_dir, event), trusted=None)
         print(f"landwatch: git-lfs is gone from here: its {event} hook no longer runs", file=out)
-    refused = hook_slots.lfs_refused(hooks_dir)
+    refused = hook_slots.lfs_refused(hooks_dir, common)
     if not refused:
         return
     manual = git("lfs", "update", "--manual", cwd=repository.top, check=False)
@@ -197,15 +199,15 @@ def _beside_git_lfs(repository: Repository, hooks_dir: Path, out: TextIO) -> Non
             )
             continue
         write_atomic(
-            chained_path(hooks_dir / event),
+            hook_slots.lfs_hook_path(hooks_dir, event),
             texts[event],
             trusted=None,
             mode=0o755,
             make_directory=False,
         )
         print(
-            f"landwatch: git-lfs could not write its {event} hook over landwatch's; landwatch "
-            f"runs it now (as `git lfs update --manual` gives it)",
+            f"landwatch: git-lfs could not write its {event} hook beside landwatch's; it is "
+            f"written now (as `git lfs update --manual` gives it)",
             file=out,
         )
 

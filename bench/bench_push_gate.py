@@ -1,0 +1,138 @@
+"""What the push gate costs `git push` when there is nothing to say: a one-commit push to a local
+bare remote with landwatch's pre-push (the commit's review kept and clean), beside the same push
+with an `exit 0` pre-push hook (the floor) and with no hook at all; and its Python path, the same
+push of a commit with no review yet and no reviewer running (`landwatch pre-push` scans it).
+
+Run by hand (`python bench/bench_push_gate.py`). The four setups are interleaved, so that they see
+the same machine load, and each round's commit is made (and, for the reviewed one, reviewed by
+`landwatch reviewer --once`) before its push is timed. The gate's hooks call a recorder in front of
+the hooks' entry point, so the bench shows how often Python started on each path. Target (issue
+38): within 20 ms of the `exit 0` hook, and no Python start on that path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchlib import as_installed, git, isolated_home, new_repo
+
+EXIT_0 = "#!/bin/sh\nexit 0\n"
+SETUPS = ("no hook", "exit 0", "landwatch, reviewed", "landwatch, unreviewed")
+TARGET_MS = 20
+
+
+def pushing_repo(root: Path, name: str, *, hooks: bool) -> Path:
+    """A repository (landwatch installed if `hooks`) and a bare remote, `origin`, holding main."""
+    repo = new_repo(root / name, hooks=hooks)
+    git(root, "init", "-q", "--bare", str(root / f"{name}.git"))
+    git(repo, "remote", "add", "origin", str(root / f"{name}.git"))
+    git(repo, "push", "-q", "--no-verify", "origin", "main")
+    return repo
+
+
+def with_pre_push(repo: Path, text: str) -> Path:
+    hook = repo / ".git" / "hooks" / "pre-push"
+    hook.write_text(text)
+    hook.chmod(0o755)
+    return repo
+
+
+def recorded(repo: Path, calls: Path) -> Path:
+    """`repo`, whose pre-push hook calls a script that appends its arguments to `calls` and then
+    runs the hooks' entry point: every Python start of the gate leaves a line."""
+    hook = repo / ".git" / "hooks" / "pre-push"
+    text = hook.read_text()
+    entry = re.search(r"^LANDWATCH_ENTRY=(.*)$", text, re.MULTILINE)
+    assert entry is not None, f"{hook} is not the push gate this checkout installs"
+    recorder = calls.with_suffix(".sh")
+    recorder.write_text(
+        f'#!/bin/sh\nprintf "%s\\n" "$*" >> {shlex.quote(str(calls))}\nexec {entry[1]} "$@"\n'
+    )
+    recorder.chmod(0o755)
+    calls.touch()
+    return with_pre_push(repo, text.replace(entry[0], f"LANDWATCH_ENTRY={recorder}"))
+
+
+def starts(calls: Path) -> int:
+    """How many times the gate's Python was asked, by the recorder's lines."""
+    return len(calls.read_text().splitlines())
+
+
+def commit(repo: Path, number: int) -> None:
+    (repo / "file.py").write_text(f"CHANGE = {number}\n")
+    git(repo, "add", "file.py")
+    git(repo, "commit", "-q", "-m", f"change {number}")
+
+
+def review_kept() -> None:
+    """What the reviewer does between a commit and its push: every recorded commit reviewed."""
+    subprocess.run(
+        [sys.executable, "-m", "landwatch", "reviewer", "--once"],
+        check=True,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def timed_push(repo: Path) -> float:
+    started = time.perf_counter()
+    git(repo, "push", "-q", "origin", "main")
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=30, help="pushes of each, interleaved (30)")
+    runs = parser.parse_args().runs
+    with tempfile.TemporaryDirectory(prefix="bench-push-gate-") as scratch:
+        root = Path(scratch)
+        isolated_home(root)
+        as_installed()
+        (Path(os.environ["HOME"]) / ".gitconfig").write_text("[landwatch]\n\tmaintenance = false\n")
+        reviewed_calls, unreviewed_calls = root / "reviewed-calls", root / "unreviewed-calls"
+        repos = {
+            "no hook": pushing_repo(root, "none", hooks=False),
+            "exit 0": with_pre_push(pushing_repo(root, "exit0", hooks=False), EXIT_0),
+            "landwatch, reviewed": recorded(
+                pushing_repo(root, "reviewed", hooks=True), reviewed_calls
+            ),
+            "landwatch, unreviewed": recorded(
+                pushing_repo(root, "unreviewed", hooks=True), unreviewed_calls
+            ),
+        }
+        times: dict[str, list[float]] = {name: [] for name in SETUPS}
+        for number in range(runs + 1):
+            for name in SETUPS:
+                commit(repos[name], number)
+                if name == "landwatch, reviewed":
+                    review_kept()
+                took = timed_push(repos[name])
+                if number:  # the first round warms the caches
+                    times[name].append(took)
+        python = {"reviewed": starts(reviewed_calls), "unreviewed": starts(unreviewed_calls)}
+    median = {name: statistics.median(taken) * 1e3 for name, taken in times.items()}
+    over = {name: median[name] - median["exit 0"] for name in SETUPS}
+    print(f"git push of one commit to a local bare remote, {runs} of each, interleaved")
+    print("  median (min) ms, and the median over the exit 0 hook's")
+    for name, taken in times.items():
+        print(f"  {name:<22} {median[name]:6.1f} ({min(taken) * 1e3:5.1f})  {over[name]:+6.1f}")
+    print(
+        f"the gate, the review kept and clean: {over['landwatch, reviewed']:+.1f} ms over exit 0"
+        f"  [target <= {TARGET_MS}]; Python started {python['reviewed']} times (expected 0)"
+    )
+    print(
+        f"the gate's Python path, no review yet: {over['landwatch, unreviewed']:+.1f} ms over "
+        f"exit 0; Python started {python['unreviewed']} times (expected {runs + 1})"
+    )
+
+
+if __name__ == "__main__":
+    main()
