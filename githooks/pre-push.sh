@@ -30,6 +30,10 @@ lw_generated_by() {
     return 1
 }
 
+# The repository's common dir (a linked worktree's too): where landwatch's data and git-lfs's
+# objects are. Empty when git cannot say; the push then goes on as if landwatch were absent.
+lw_common=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) || lw_common=
+
 if [ "${LANDWATCH_CHAIN-}" = husky ]; then
     # husky's `h` finds the user's .husky/pre-push by this hook's name, so it runs here, as this
     # hook ($0), in a subshell.
@@ -48,6 +52,13 @@ elif [ -x "$lw_chained" ]; then
         printf '%s' "$lw_input" | "$lw_chained" "$@"
         lw_status=$?
     fi
+elif [ -n "$lw_common" ] && [ -d "$lw_common/lfs" ] && command -v git-lfs > /dev/null 2>&1 &&
+    git config --get filter.lfs.process > /dev/null 2>&1; then
+    # git-lfs is set up here, but no hook of its runs at pre-push: it writes its hooks only where
+    # none is, and stops at the first it may not (pre-push), so once landwatch's was there it
+    # wrote none. Its objects are sent as its own hook sends them, or the remote gets pointers.
+    printf '%s' "$lw_input" | git lfs pre-push "$@"
+    lw_status=$?
 fi
 # Refused by the hook we chain, or landwatch switched off: nothing of ours to add.
 [ "$lw_status" -eq 0 ] && [ "${LANDWATCH-}" != 0 ] || exit "$lw_status"
@@ -65,7 +76,7 @@ lw_quick() {
     # 0 when the push may go on unasked: every commit it sends that the remote lacks has a
     # review kept here and no blocking marker. 1: ask `landwatch pre-push`. 2: not installed in
     # this repository (a shared hooks directory, or removed): nothing to do.
-    lw_common=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) || return 1
+    [ -n "$lw_common" ] || return 1
     lw_repo=$lw_common/landwatch
     [ -d "$lw_repo" ] && [ ! -L "$lw_repo" ] || return 2
     # Moved or copied since install: `landwatch pre-push` says so.

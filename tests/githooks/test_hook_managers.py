@@ -22,7 +22,7 @@ from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.hooks import HOOK_EVENTS, INSTALLED_EVENTS, MARKER
 from support import TOOLS
 from support.queue import git, git_env
-from support.repos import Repo
+from support.repos import Repo, installed
 from support.secret_examples import AWS_KEY_ID
 
 BIN = Path(sys.executable).parent  # the test command installs pre-commit, prek, lefthook here
@@ -499,3 +499,26 @@ def test_an_older_landwatch_over_pre_commit_mends_itself(tmp_path: Path) -> None
     scene.lands(landwatch=True, tool=True)
     landwatch_uninstall(scene.repo)
     assert hooks_of(hooks) == twin(PRE_COMMIT, tmp_path, ["tool"])
+
+
+def test_git_lfs_set_up_after_the_gate_still_sends_its_objects(tmp_path: Path) -> None:
+    """git-lfs writes no hook once landwatch's pre-push is there (it stops at the first it may
+    not write): the gate sends its objects as git-lfs's own hook would, so the remote never
+    gets pointers without the files, doctor or not."""
+    reason = GitLfs("git-lfs").missing()
+    if reason is not None:
+        pytest.skip(reason)
+    repo = installed(tmp_path / "repo")
+    said = run(["git", "lfs", "install", "--local"], repo)
+    assert "Hook already exists: pre-push" in said.stdout + said.stderr
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", "-b", "main", str(remote), cwd=tmp_path)
+    repo.git("remote", "add", "origin", str(remote))
+    ok(run(["git", "lfs", "track", "*.bin"], repo))
+    (repo.path / "big.bin").write_bytes(b"\x00large file\x01" * 100)
+    ok(run(["git", "add", ".gitattributes", "big.bin"], repo))
+    ok(run(["git", "commit", "-q", "-m", "a large file"], repo))
+    pushed = ok(run(["git", "push", "-q", "origin", "main"], repo))
+    assert "landwatch" not in pushed
+    stored = [path for path in (remote / "lfs" / "objects").rglob("*") if path.is_file()]
+    assert len(stored) == 1 and stored[0].read_bytes() == b"\x00large file\x01" * 100
