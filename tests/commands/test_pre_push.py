@@ -304,3 +304,20 @@ def test_a_commit_allowed_whole_passes_and_a_finding_the_hook_s_scan_found_can_b
     result = push(repo)
     assert result.returncode == 0, result.stderr
     assert remote_head(remote) == second
+
+
+def test_a_push_from_a_linked_worktree_is_judged_by_the_repository_s_reviews(
+    repo: Repo, remote: Path
+) -> None:
+    repo.git("worktree", "add", "-q", "-b", "side", str(repo.path.parent / "side"))
+    side = Repo.existing(repo.path.parent / "side")
+    side.land("add credentials", {"creds.py": CREDENTIALS})
+    reviewed(repo)
+    result = side.run("push", "origin", "side")
+    assert result.returncode != 0 and "creds.py:1" in result.stderr
+    side.land("drop them", {"creds.py": None})
+    side.git("reset", "-q", "--hard", "HEAD~2")
+    side.land("clean", {"a.py": "x = 1\n"})
+    reviewed(repo)
+    result = side.run("push", "origin", "side")
+    assert result.returncode == 0, result.stderr

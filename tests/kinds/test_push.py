@@ -290,3 +290,14 @@ def test_under_errors_auto_push_waits_for_the_review(repo: Repo, remote: Path) -
     assert remote_head(remote) != landed
     with pytest.raises(HeldBack, match="CFG"):
         kind.handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+
+
+def test_a_held_back_push_goes_once_what_held_it_is_allowed(repo: Repo, remote: Path) -> None:
+    leaked = repo.land("add a key for the tests", {"creds.py": f'key = "{AWS_KEY_ID}"\n'})
+    assert run_reviewer("--once").returncode == 0
+    assert held_back(repo.git_dir) is not None and remote_head(remote) != leaked
+    allowed = repo.landwatch("allow", leaked, "--reason", "used-in-tests")
+    assert allowed.returncode == 0, allowed.stderr
+    assert "the push held back of main is tried again" in allowed.stdout
+    assert run_reviewer("--once").returncode == 0
+    assert remote_head(remote) == leaked and held_back(repo.git_dir) is None
