@@ -86,8 +86,10 @@ lw_quick() {
     case $1 in '' | -* | *[!A-Za-z0-9._/-]*) return 1 ;; esac
     lw_sent=
     lw_held=
-    while read -r _ lw_local _ lw_remote || [ -n "$lw_local" ]; do
+    while read -r _ lw_local lw_ref lw_remote || [ -n "$lw_local" ]; do
         case $lw_local in *[!0]*) ;; *) continue ;; esac # a deletion sends nothing
+        # Notes (landwatch's shared reviews among them) are git's data about commits, not work.
+        case $lw_ref in refs/notes/*) continue ;; esac
         lw_valid_oid "$lw_local" || return 1
         lw_sent="$lw_sent $lw_local"
         case $lw_remote in *[!0]*) lw_valid_oid "$lw_remote" || return 1 ;; *) continue ;; esac

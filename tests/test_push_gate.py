@@ -132,3 +132,17 @@ def test_the_hook_s_scan_runs_only_the_rules_a_push_is_refused_for(repo: Repo) -
     ticks = iter(range(0, 1000, 100))
     scanned, unread = push_gate.scan(repo.git_dir, [landed, landed], 50, lambda: next(ticks))
     assert scanned == {} and unread == [landed, landed]  # the time ran out before the first
+
+
+def test_notes_pushed_are_no_work_to_judge(repo: Repo, remote: Path) -> None:
+    repo.git(
+        "notes",
+        "--ref=landwatch",
+        "add",
+        "-m",
+        '{"snippet": "-----BEGIN OPENSSH PRIVATE KEY-----"}',
+    )
+    notes = repo.git("rev-parse", "refs/notes/landwatch")
+    sent = push_gate.parse(line(notes, ref="refs/notes/landwatch"))
+    assert sent[0].notes
+    assert push_gate.outgoing(repo.path, "origin", str(remote), sent).commits == []

@@ -94,7 +94,7 @@ def test_a_forged_line_with_the_real_reviewer_and_time_still_has_the_key_told(
 ) -> None:
     a, b, mallory = team["a"], team["b"], team["mallory"]
     oid = a.commit("Add the deploy key", {"deploy/id_ed25519": KEY})
-    a.git("push", "-q", "origin", "main")
+    a.git("push", "-q", "--no-verify", "origin", "main")  # past the gate, on purpose
     a.reviewer()
     [real] = remote_notes(remote, oid)
     assert '"rule":"S001"' in real

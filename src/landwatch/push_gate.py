@@ -44,6 +44,12 @@ class Pushed:
         return not self.local.strip("0")
 
     @property
+    def notes(self) -> bool:
+        """Notes (landwatch's shared reviews among them): git's data about commits, whose own
+        commits are nobody's work and hold what reviews quote (redacted), so never judged."""
+        return self.remote_ref.startswith("refs/notes/")
+
+    @property
     def new(self) -> bool:
         return not self.remote.strip("0")
 
@@ -90,7 +96,7 @@ def outgoing(
     pushed to (when here), nor from its remote-tracking refs (those of every remote at `url`
     when the push names a URL)."""
     pushed = list(pushed)
-    sent = [each.local for each in pushed if not each.deletion]
+    sent = [each.local for each in pushed if not each.deletion and not each.notes]
     if not sent:
         return Outgoing([])
     held = [each.remote for each in pushed if not each.new]
