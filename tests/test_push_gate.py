@@ -11,7 +11,7 @@ import pytest
 from landwatch import push_gate
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
-from support.kinds import bare_remote
+from support.kinds import origin
 from support.queue import oid
 from support.repos import Repo
 
@@ -20,10 +20,7 @@ ZERO = "0" * 40
 
 @pytest.fixture
 def remote(repo: Repo, tmp_path: Path) -> Path:
-    remote = bare_remote(tmp_path / "remote.git")
-    repo.git("remote", "add", "origin", str(remote))
-    repo.git("push", "-q", "origin", "main")
-    return remote
+    return origin(repo, tmp_path / "remote.git")
 
 
 def line(local: str, remote: str = ZERO, ref: str = "refs/heads/main") -> str:

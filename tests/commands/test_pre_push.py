@@ -17,7 +17,7 @@ from landwatch import layout
 from landwatch.commands.pre_push import REFUSED, pre_push
 from landwatch.daemon.lock import InstanceLock, LockHolder
 from support.daemon import run_reviewer
-from support.kinds import bare_remote, remote_head
+from support.kinds import FakeClock, origin, remote_head
 from support.repos import Repo
 from support.secret_examples import AWS_KEY_ID, AWS_SECRET_KEY
 from support.tokens import GITHUB_TOKEN
@@ -27,26 +27,7 @@ CREDENTIALS = f'aws_access_key_id = "{AWS_KEY_ID}"\naws_secret_access_key = "{AW
 
 @pytest.fixture
 def remote(repo: Repo, tmp_path: Path) -> Path:
-    """A bare remote `origin` holding the repository's first commit."""
-    remote = bare_remote(tmp_path / "remote.git")
-    repo.git("remote", "add", "origin", str(remote))
-    repo.git("push", "-q", "origin", "main")
-    return remote
-
-
-class GateClock:
-    """An injected clock: sleeping advances it, nothing waits."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.slept = 0.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
-        self.slept += seconds
+    return origin(repo, tmp_path / "remote.git")
 
 
 def push(repo: Repo, *args: str) -> subprocess.CompletedProcess[str]:
@@ -136,14 +117,17 @@ def test_a_review_the_reviewer_is_working_on_is_waited_for_within_the_bound(
     lock = InstanceLock()
     lock.acquire(LockHolder(os.getpid(), "test", "0", "-"))  # a reviewer runs, but never gets to it
     try:
-        clock, err = GateClock(), io.StringIO()
+        clock, err = FakeClock(), io.StringIO()
+        started = clock.monotonic()
         lines = f"refs/heads/main {repo.head()} refs/heads/main {remote_head(remote)}\n"
         code = pre_push(repo.path, "origin", str(remote), lines, clock=clock, err=err)
     finally:
         lock.release()
     assert code == REFUSED
     assert "waiting up to 7 s for the reviewer to finish 1 review" in err.getvalue()
-    assert clock.slept == pytest.approx(7.0, abs=0.15)  # the bound, then the hook's scan decided
+    assert clock.monotonic() - started == pytest.approx(
+        7.0, abs=0.15
+    )  # the bound, then the hook's scan decided
     assert "creds.py:1" in err.getvalue()
 
 
@@ -152,10 +136,10 @@ def test_a_review_finished_while_waiting_decides(repo: Repo, remote: Path) -> No
     lock = InstanceLock()
     lock.acquire(LockHolder(os.getpid(), "test", "0", "-"))
 
-    class Finishing(GateClock):
+    class Finishing(FakeClock):
         def sleep(self, seconds: float) -> None:
             super().sleep(seconds)
-            if not self.now > 1000.1:
+            if not self.mono > 1000.1:
                 lock.release()  # the reviewer finishes the review at the first look
                 reviewed(repo)
                 lock.acquire(LockHolder(os.getpid(), "test", "0", "-"))
@@ -166,7 +150,7 @@ def test_a_review_finished_while_waiting_decides(repo: Repo, remote: Path) -> No
         assert pre_push(repo.path, "origin", str(remote), lines, clock=clock, err=err) == 0
     finally:
         lock.release()
-    assert clock.slept == pytest.approx(0.1)
+    assert clock.monotonic() == pytest.approx(1000.1)
     assert layout.report_file(repo.git_dir, head).exists()
 
 

@@ -12,6 +12,7 @@ from landwatch.daemon.settings import Settings
 from landwatch.job_queue import Job, Reporter
 from landwatch.kinds.base import ItemHandler
 from support.queue import git
+from support.repos import Repo
 
 
 class FakeClock:
@@ -28,6 +29,10 @@ class FakeClock:
     def advance(self, seconds: float) -> None:
         self.wall += seconds
         self.mono += seconds
+
+    def sleep(self, seconds: float) -> None:
+        """Sleeping advances it: nothing waits."""
+        self.advance(seconds)
 
 
 def reporter() -> Reporter:
@@ -60,6 +65,14 @@ def bare_remote(path: Path) -> Path:
     hook.write_text(f'#!/bin/sh\ncat >> "{path}/pushes.log"\n')
     hook.chmod(0o755)
     return path
+
+
+def origin(repo: Repo, path: Path) -> Path:
+    """A bare remote at `path`, the repository's `origin`, holding its main already."""
+    remote = bare_remote(path)
+    repo.git("remote", "add", "origin", str(remote))
+    repo.git("push", "-q", "--no-verify", "origin", "main")
+    return remote
 
 
 def pushes(remote: Path) -> list[str]:
