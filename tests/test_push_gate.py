@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import push_gate
+from landwatch import allowances, push_gate
+from landwatch.review.allowed import Allowance
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
 from support.kinds import origin
@@ -143,3 +144,14 @@ def test_notes_pushed_are_no_work_to_judge(repo: Repo, remote: Path) -> None:
     sent = push_gate.parse(line(notes, ref="refs/notes/landwatch"))
     assert sent[0].notes
     assert push_gate.outgoing(repo.path, "origin", str(remote), sent).commits == []
+
+
+def test_the_gate_obeys_what_was_allowed_here_and_not_what_a_note_claims(repo: Repo) -> None:
+    key = finding("S002")
+    key.fingerprint = "0123456789abcdef0123"  # as findings' fingerprints are
+    allowances.record(repo.git_dir, Allowance("fix-later", "me", 1.0, key.fingerprint, None))
+    assert push_gate.allowing_in(repo.git_dir)(oid(1), key) is not None
+    theirs = Allowance("false-positive", "mallory", 1.0, None, oid(2))
+    carried = Report(oid(2), None, "commit", "", findings=[finding("P004")], allowed=[theirs])
+    verdict = push_gate.judge({oid(2): carried}, "secrets", push_gate.allowing_in(repo.git_dir))
+    assert [f.rule for _, f in verdict.refused] == ["P004"]

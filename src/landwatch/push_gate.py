@@ -165,14 +165,13 @@ def scan(
 Allowing = Callable[[str, Finding], object | None]
 
 
-def allowing_in(git_dir: os.PathLike[str] | str, reports: Mapping[str, Report]) -> Allowing:
-    """What allows a finding of one of `reports`: an allowance recorded here (`landwatch
-    allow`), or one the commit's review carries (a teammate's, from their note)."""
+def allowing_in(git_dir: os.PathLike[str] | str) -> Allowing:
+    """What allows a finding at this repository's gate: an allowance recorded here (`landwatch
+    allow`). One a teammate's note carries is shown, not obeyed: a note is their claim."""
     here = allowances.recorded(git_dir)
 
     def allowing(commit: str, finding: Finding) -> allowed.Allowance | None:
-        report = reports.get(commit)
-        return allowed.allowing([*here, *(report.allowed if report else [])], commit, finding)
+        return allowed.allowing(here, commit, finding)
 
     return allowing
 

@@ -90,7 +90,7 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
     if missing:
         scanned, unread = push_gate.scan(git_dir, missing, asked.wait, clock.monotonic)
         reports |= scanned
-    allowing = push_gate.allowing_in(git_dir, reports)
+    allowing = push_gate.allowing_in(git_dir)
     verdict = push_gate.judge(reports, asked.policy, allowing, order=commits)
     if found.more:
         print(

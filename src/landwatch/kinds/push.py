@@ -191,9 +191,7 @@ class PushHandler(ItemHandler[PushResult]):
         if unread:
             raise RetryLater(f"{unread[0][:12]} could not be read in time", after=REVIEW_WAIT)
         judged = {**reports, **scanned}
-        verdict = push_gate.judge(
-            judged, policy, push_gate.allowing_in(git_dir, judged), order=commits
-        )
+        verdict = push_gate.judge(judged, policy, push_gate.allowing_in(git_dir), order=commits)
         if not verdict.refused:
             return
         commit, finding = verdict.refused[0]
