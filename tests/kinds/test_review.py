@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -130,6 +131,25 @@ def test_an_amend_says_only_what_is_new(repo: Repo) -> None:
     assert repo.run("commit", "-q", "--amend", "--no-edit").returncode == 0
     assert run_reviewer("--once").returncode == 0
     assert report_store.unread(repo.git_dir) == [repo.head()]
+
+
+def test_an_amend_that_fixed_the_white_space_is_told_as_what_it_is(repo: Repo) -> None:
+    """The loop people run most: the line names trailing spaces, they fix them with an amend;
+    the fixed commit's review is its own, shown and told as such, never the old one."""
+    first = repo.land("one", {"a.py": "x = 1   \ny = 2\n"})
+    assert run_reviewer("--once").returncode == 0
+    repo.stage({"a.py": "x = 1\ny = 2\n"})
+    assert repo.run("commit", "-q", "--amend", "--no-edit").returncode == 0
+    fixed = repo.head()
+    assert run_reviewer("--once").returncode == 0
+    shown = repo.landwatch("show", "--json", fixed)
+    assert shown.returncode == 0, shown.stderr
+    report = json.loads(shown.stdout)
+    assert report["carried_from"] is None and report["commit"] == fixed
+    assert [f["rule"] for f in report["findings"] if f["rule"] == "P001"] == []
+    assert "x = 1   " not in repo.landwatch("show", fixed).stdout
+    repo.land("next", {"b.txt": "clean\n"})
+    assert "P001" not in repo.said and first[:7] not in repo.said
 
 
 def test_every_unread_review_is_listed_and_the_line_says_how_many_wait(repo: Repo) -> None:

@@ -125,3 +125,29 @@ def test_a_reflog_entry_without_a_message_is_no_amend(repo: Repo) -> None:
     repo.git("update-ref", "refs/heads/main", made)
     assert "\t" not in (repo.git_dir / "logs" / "HEAD").read_text().splitlines()[-1]
     assert rewrite.amended_from(open_repository(repo.git_dir), made) is None
+
+
+def test_an_amend_or_autosquash_that_changed_only_white_space_is_reviewed_anew(repo: Repo) -> None:
+    """git's patch id ignores white space, which is what P001, P003 and P006 read: an amend that
+    fixed only that must not keep the review of the commit it replaced."""
+    git_repo = open_repository(repo.git_dir)
+    cases = {
+        "trailing spaces": ("x = 1   \n", "x = 1\n"),
+        "tabs to spaces": ("if x:\n\ty = 1\n", "if x:\n    y = 1\n"),
+        "indentation": ("if x:\n  y = 1\n", "if x:\n    y = 1\n"),
+        "line ends": ("x = 1\r\ny = 2\n", "x = 1\ny = 2\n"),
+    }
+    for name, (before, after) in cases.items():
+        landed = repo.land(name, {f"{name}.py": before}, hooks=False)
+        previous = review(repo, landed)
+        repo.stage({f"{name}.py": after})
+        repo.git("commit", "-q", "--amend", "--no-edit")
+        assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is None, name
+    # A fixup! squashed in by `rebase -i --autosquash`, the same.
+    landed = repo.land("spaces", {"s.py": "x = 1  \n"}, hooks=False)
+    previous = review(repo, landed)
+    repo.stage({"s.py": "x = 1\n"})
+    repo.git("commit", "-q", "--fixup", landed)
+    repo.git("rebase", "-q", "-i", "--autosquash", f"{landed}~", GIT_SEQUENCE_EDITOR="true")
+    assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is None
+    # The same bytes amid the same lines, moved by a rebase: still carried (the test above).

@@ -1,7 +1,8 @@
 """A rewritten commit (rebased, amended) whose patch is the one already reviewed: the old review
 carried over to it, lines moved with their hunks, instead of reviewing it and saying it again.
 
-Carried over only when nothing the review reads differs: the patch id, the message, the
+Carried over only when nothing the review reads differs: the patch byte for byte (paths, modes,
+every line with its whitespace; only where its hunks sit may move), the message, the
 configuration, the files linters are given, and what the linters were allowed; anything else is
 a review of its own.
 """
@@ -9,6 +10,7 @@ a review of its own.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import time
 
 import pygit2
@@ -66,8 +68,9 @@ def carry_over(
     if previous.linters_held_back is not None and linters.vet(previous.linters_held_back) is None:
         return None  # the linters held back then are allowed now: they have something to run
     (new_diff, new_prefix), (old_diff, old_prefix) = _diff(new), _diff(old)
-    # A patch id covers the paths as the diff gives them: relative to the same directory.
-    if new_prefix != old_prefix or new_diff.patchid != old_diff.patchid:
+    # Not git's patch id, which ignores white space: whitespace is what P001, P003 and P006 read,
+    # and an amend that fixed only that is the most common rewrite of all.
+    if _patch_text(new_diff, new_prefix) != _patch_text(old_diff, old_prefix):
         return None
     moved = _moves(_hunks(old_diff, old_prefix), _hunks(new_diff, new_prefix))
     findings = []
@@ -100,6 +103,28 @@ def _diff(commit: pygit2.Commit) -> tuple[pygit2.Diff, str]:
     # surroundings are another patch, reviewed anew.
     parent = commit.parents[0].tree if commit.parents else None
     return tree_diff(parent, commit.tree, context_lines=3)
+
+
+def _patch_text(diff: pygit2.Diff, prefix: str) -> str:
+    """A digest of everything a patch says but where its hunks sit: each file's paths, modes and
+    status (a binary one's new content), each hunk's line counts and every line, bytes as they
+    are; two patches are the same review's only when these are equal."""
+    digest = hashlib.sha256()
+    for patch in diff:
+        if patch is None:
+            continue
+        delta = patch.delta
+        head = (
+            f"{prefix}{delta.old_file.path}\0{prefix}{delta.new_file.path}\0"
+            f"{delta.old_file.mode:o}\0{delta.new_file.mode:o}\0{delta.status}\0"
+            f"{delta.new_file.id if delta.is_binary else ''}\n"
+        )
+        digest.update(head.encode("utf-8", "surrogateescape"))
+        for hunk in patch.hunks:
+            digest.update(f"@@{hunk.old_lines},{hunk.new_lines}\n".encode())
+            for line in hunk.lines:
+                digest.update(line.origin.encode() + line.raw_content + b"\0")
+    return digest.hexdigest()
 
 
 def _hunks(diff: pygit2.Diff, prefix: str) -> Hunks:
