@@ -274,3 +274,28 @@ def test_an_allowance_travels_in_the_note_to_a_teammate_and_to_ci(
     # Where it was allowed, it is the person's own decision: CI there lets it through.
     mine = a.landwatch("ci", f"{start}..HEAD")
     assert mine.returncode == 0 and "not trusted" not in mine.stdout
+
+
+def test_show_of_a_teammate_s_commit_that_never_landed_here_shows_what_they_shared(
+    team: dict[str, Developer], remote: Path
+) -> None:
+    a, b = team["a"], team["b"]
+    a.git("switch", "-q", "-c", "topic")
+    theirs = a.commit("Add the cart", {"cart.py": "total = 0  \n"})
+    a.git("push", "-q", "origin", "topic")
+    a.reviewer()  # the review and its note pushed: the remote holds the commit
+    assert len(remote_notes(remote, theirs)) == 1
+    b.git("fetch", "-q", "origin")  # fetched, never landed here: no review of b's own
+    b.reviewer()  # merges the remote's notes
+    assert report_store.read(b.git_dir, theirs) is None
+    shown = b.landwatch("show", theirs)
+    assert shown.returncode == 0, shown.stderr
+    assert f"this is the one {a.email} shared" in shown.stderr
+    assert f"shared by {a.email}" in shown.stdout and "P001" in shown.stdout
+    data = json.loads(b.landwatch("show", theirs, "--json").stdout)
+    assert data["reviewed_by"] == a.email and data["commit"] == theirs
+    # Nothing shared of it: said, as before.
+    unshared = a.commit("More", {"more.py": "x = 1\n"})
+    a.git("push", "-q", "origin", "topic")
+    b.git("fetch", "-q", "origin")
+    assert b.landwatch("show", unshared).returncode == 1

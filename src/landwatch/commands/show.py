@@ -52,6 +52,15 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
             file=sys.stderr,
         )
         return 1
+    if found is None and (shared := shared_review(git_dir, oid)) is not None:
+        # A teammate's commit that arrived by fetch and never landed here: what they shared.
+        print(
+            f"landwatch: {oid[:12]} has no review made here; this is the one "
+            f"{safe(shared.reviewed_by or '?')} shared (landwatch review {oid[:12]} makes one)",
+            file=sys.stderr,
+        )
+        print_reports([shared], form=form, repository=git_dir.parent)
+        return 0
     if found is None:
         print(
             f"landwatch: no review of {oid[:12]} yet (the reviewer has not reached it, or it "
@@ -62,6 +71,26 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
     print_reports(_with_allowed(git_dir, [found]), form=form, repository=git_dir.parent)
     report_store.mark_read(git_dir, oid)
     return 0
+
+
+def shared_review(git_dir: Path, commit: str) -> Report | None:
+    """The newest review of `commit` a teammate shared in the notes here (the local ref, and the
+    sharing remote's fetched one), as its report saying whose it is; None when there is none."""
+    import dataclasses
+
+    from landwatch import layout, sharing
+    from landwatch.review.change import open_repository
+    from landwatch.review.linters import NO_LINTERS
+    from landwatch.review.notes import NOTES_REF
+
+    remote = layout.read_git_settings(git_dir)[layout.SHARE_REMOTE]
+    refs = (NOTES_REF, *((sharing.tracking_ref(remote),) if remote else ()))
+    finder = sharing.Finder(git_dir, open_repository(git_dir), NO_LINTERS, refs)
+    reviews = finder.reviews(commit)
+    if not reviews:
+        return None
+    newest = max(reviews, key=lambda review: review.reviewed_at)
+    return dataclasses.replace(newest.report, reviewed_by=newest.reviewed_by)
 
 
 def _show_unread(git_dir: Path, *, form: str) -> int:
