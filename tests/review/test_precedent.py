@@ -4,6 +4,8 @@ Secrets are never quieted by history: their cases are in tests/review/rules/test
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from landwatch.review.findings import LEARNED, Basis, Finding, Severity
@@ -111,3 +113,30 @@ def test_a_file_of_many_findings_is_read_for_what_it_kept_once(
     report = review(repo)
     assert scanned == ["big.txt"]
     assert {f.severity for f in report.findings if f.rule == "P001"} == {Severity.INFO}
+
+
+def test_a_repeat_offence_is_not_lowered_by_the_author_s_own_unpushed_commit(
+    repo: Repo, tmp_path: Path
+) -> None:
+    remote = tmp_path / "remote.git"
+    repo.git("init", "-q", "--bare", str(remote))
+    repo.git("remote", "add", "origin", str(remote))
+    repo.land("docs", {"docs/guide.md": "Title\n\nsome text\n"}, hooks=False)
+    repo.git("push", "-q", "--no-verify", "origin", "main")
+    repo.land("first", {"docs/guide.md": "Title\n\nsome text \n"}, hooks=False)
+    repo.land("again", {"docs/guide.md": "Title\n\nsome text \nmore \n"}, hooks=False)
+    # The first offence is the author's own, not pushed: no practice of the project's.
+    assert [severity for _, severity, _ in _trailing(review(repo))] == [Severity.WARNING]
+    # Pushed, it is the project's history: the next one is told at info, as kept before.
+    repo.git("push", "-q", "--no-verify", "origin", "main")
+    repo.land("third", {"docs/guide.md": "Title\n\nsome text \nmore \nand \n"}, hooks=False)
+    assert [severity for _, severity, _ in _trailing(review(repo))] == [Severity.INFO]
+    # A teammate's commit not pushed yet (merged from their branch) is theirs, not a repeat.
+    repo.land(
+        "theirs",
+        {"docs/other.md": "x \n"},
+        hooks=False,
+        author="Teammate <mate@example.com>",
+    )
+    repo.land("mine", {"docs/other.md": "x \ny \n"}, hooks=False)
+    assert [severity for _, severity, _ in _trailing(review(repo))] == [Severity.INFO]

@@ -24,6 +24,8 @@ from landwatch.review.rules.base import Practice, Rule, RuleSet
 # How much of the parent tree one question may read.
 MAX_NEIGHBOURS = 40
 MAX_BLOB_BYTES = 256 * 1024
+# How many of the author's own unpushed commits are stepped over to find the project's practice.
+MAX_OWN_UNPUSHED = 100
 
 
 def unprecedented(
@@ -42,7 +44,7 @@ def unprecedented(
     by_id = {rule.id: rule for rule in rules.rules if rule.practice is not None}
     if not any(f.path and f.rule in by_id for f in findings):
         return findings
-    precedent = Precedent(change.repo, change.tree_before)
+    precedent = Precedent(change.repo, practice_tree(change))
     kept, endings, lowered = [], 0, Counter[str]()
     for finding in findings:
         path, rule = finding.path, by_id.get(finding.rule)
@@ -69,6 +71,40 @@ def unprecedented(
             "nothing the project declared removes it"
         )
     return kept
+
+
+def practice_tree(change: Change) -> pygit2.Tree | None:
+    """The tree whose contents are the project's practice for `change`: the tree before it, but
+    not what the author's own commits since the remote last saw the branch made of it. A repeat
+    offence is no practice: the first of two unpushed commits does not make the second's trailing
+    whitespace "kept before". With no remote-tracking branch at all, the history is the project's.
+    """
+    before = change.tree_before
+    if change.base is not None or not change.commit.parents:
+        return before
+    repo, author = change.repo, change.commit.author.email
+    tips = [ref.target for ref in repo.references.objects if ref.name.startswith("refs/remotes/")]
+    tips = [tip for tip in tips if isinstance(tip, pygit2.Oid)]
+    if not tips:
+        return before
+    commit = change.commit.parents[0]
+    for _ in range(MAX_OWN_UNPUSHED):
+        pushed = any(tip == commit.id or _descends(repo, tip, commit.id) for tip in tips)
+        if pushed or commit.author.email != author or not commit.parents:
+            break
+        commit = commit.parents[0]
+    else:
+        return before
+    if not pushed and commit.author.email == author:
+        return None  # a root of the author's own: nothing before it
+    return commit.tree
+
+
+def _descends(repo: pygit2.Repository, tip: pygit2.Oid, commit: pygit2.Oid) -> bool:
+    try:
+        return bool(repo.descendant_of(tip, commit))
+    except (pygit2.GitError, ValueError):
+        return False  # a remote-tracking ref that is no commit says nothing
 
 
 class Precedent:
