@@ -224,3 +224,24 @@ def test_without_a_wall_the_hooks_do_not_run_and_the_result_says_what_to_do(
     [note] = result.notes
     assert note.startswith("the project's hooks did not run: there is no wall here: bubblewrap")
     assert "`git config --global landwatch.sandbox false`" in note
+
+
+def test_a_linked_worktree_s_landing_runs_the_hooks_it_trusted_there(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # Issue 39: a linked worktree's git dir (.git/worktrees/NAME) has no objects of its own, and
+    # the checkout borrowed them from there: `git read-tree` could not find the landed tree.
+    repo.git("worktree", "add", "-q", str(tmp_path / "linked"), "-b", "linked")
+    linked = Repo.existing(tmp_path / "linked")
+    committed_and_trusted(linked, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})
+    oid = linked.land("in the linked worktree", {"app.py": "x = 1  # TODO: here\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    assert settled(repo) == [] and settled(linked) == [f"project_hooks-{oid}"]
+    hooks = hooks_of(linked, oid)
+    assert hooks.status == "ran", hooks.notes
+    assert [(f.rule, f.path, f.line) for f in hooks.findings] == [("hook:no-todo", "app.py", 1)]
+    shown = linked.landwatch("show", oid).stdout
+    assert "1 error   hook:no-todo no TODO left: x = 1  # TODO: here" in shown
+    # Nothing of the checkout was left in the person's repository.
+    assert len(repo.git("worktree", "list").splitlines()) == 2
+    assert linked.git("status", "--porcelain") == ""

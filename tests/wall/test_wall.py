@@ -288,3 +288,31 @@ def test_a_configuration_file_added_after_trust_runs_nothing(tmp_path: Path, rep
         drained(path)
         held = hooks_of(repo, oid)
         assert held.status == "untrusted" and not (far / "ran").exists()
+
+
+@needs_bwrap
+def test_a_linked_worktree_s_hooks_run_behind_the_wall_on_its_repository_s_objects(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # Issue 39: in a linked worktree the checkout borrowed the worktree's own git dir, which has
+    # no objects. Borrowed from the common git dir now, they are in sight and read-only.
+    probe = script("""\
+        git cat-file -t HEAD
+        objects=$(cat .git/objects/info/alternates)
+        touch "$objects/planted" 2>/dev/null && echo "wrote the objects" || echo "objects refused"
+        printf '[core]\\n\\tbare = true\\n' >> .git/config 2>/dev/null && echo "wrote .git"
+        exit 1
+        """)
+    hook = "id: probe\nname: probe\nlanguage: script\nentry: probe.sh\npass_filenames: false"
+    repo.git("worktree", "add", "-q", str(tmp_path / "linked"), "-b", "linked")
+    linked = Repo.existing(tmp_path / "linked")
+    committed_and_trusted(linked, {".pre-commit-config.yaml": local_hooks(hook), "probe.sh": probe})
+    linked.git("config", "landwatch.sandbox", "true")
+    oid = linked.land("a change", {"a.txt": "one\n"})
+    drained(walled_path(tmp_path, "pre-commit"))
+    hooks = hooks_of(linked, oid)
+    assert hooks.status == "ran" and [f.rule for f in hooks.findings] == ["hook:probe"], hooks
+    assert "commit" in told(hooks) and "objects refused" in told(hooks)
+    assert "wrote" not in told(hooks)
+    assert not list((repo.git_dir / "objects").glob("planted"))
+    assert len(repo.git("worktree", "list").splitlines()) == 2

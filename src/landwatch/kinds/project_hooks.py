@@ -99,9 +99,10 @@ def _how(
     prepared: frozenset[str],
     approval: Approval,
 ) -> How:
-    """How the hooks run here: the repository's budget, the wall, a private place for the
-    checkouts, landwatch's store of this repository's environments, where its installed hook
-    is, the revs its approval resolved, and its trust asked again."""
+    """How the hooks run here: the repository's budget, the wall, its objects (the common git
+    dir's, whichever worktree landed), a private place for the checkouts, landwatch's store of
+    this repository's environments, where its installed hook is, the revs its approval
+    resolved, and its trust asked again."""
     from landwatch import trust
     from landwatch.files import private_directory
     from landwatch.wall.project_hooks.landing import How
@@ -118,6 +119,7 @@ def _how(
     return How(
         budget=float(settings[layout.PROJECT_HOOKS_BUDGET]),
         wall=wall,
+        objects=layout.common_dir(git_dir) / "objects",
         scratch=scratch,
         store=hook_store(git_dir),
         hooks_dir=_hooks_dir(git_dir),

@@ -40,13 +40,15 @@ _READ_ONLY = "Read-only file system"
 
 @dataclass(frozen=True)
 class How:
-    """How the hooks run here: their budget, the wall, where checkouts are made, landwatch's
-    store of environments for this repository, where the tools are looked for, the tools whose
-    environments are built already for this configuration, the commit each remote rev was
-    resolved to when trusted, and the trust asked again before each manager runs."""
+    """How the hooks run here: their budget, the wall, the repository's objects the checkouts
+    borrow (its common git dir's: a linked worktree's own git dir holds none), where checkouts
+    are made, landwatch's store of environments for this repository, where the tools are looked
+    for, the tools whose environments are built already for this configuration, the commit each
+    remote rev was resolved to when trusted, and the trust asked again before each manager runs."""
 
     budget: float
     wall: Wall
+    objects: Path
     scratch: Path | None
     store: Path
     hooks_dir: Path | None
@@ -140,11 +142,10 @@ def _one_manager(
         result.status = "stopped"
         return
     paths = [declared.path, *given, *declared.executed, *targets, *declared.read]
-    objects = Path(repo.path) / "objects"
     try:
-        with checkout.landed(objects, result.commit, paths, how.scratch) as place:
+        with checkout.landed(how.objects, result.commit, paths, how.scratch) as place:
             written = revs.pin_in_checkout(place, declared, how.resolved)
-            room = _room(place, declared, tool, objects, how)
+            room = _room(place, declared, tool, how)
             if tool.name not in how.prepared or not _built(room, tool):
                 problem = prepare(tool, room)
                 if problem is not None:
@@ -160,16 +161,14 @@ def _one_manager(
     _read(tool, declared, ran, landed, changed, patch, outcome, budget)
 
 
-def _room(
-    place: checkout.Checkout, declared: ManagerConfig, tool: Tool, objects: Path, how: How
-) -> Room:
+def _room(place: checkout.Checkout, declared: ManagerConfig, tool: Tool, how: How) -> Room:
     """Where the manager runs: what its hooks start kept in sight, and the hook repositories
     on this machine its build clones."""
     programs = [tool.command[0], *(word for hook in declared.hooks for word in _words(hook.entry))]
     urls = [*declared.local_code, *(remote.url for remote in declared.remotes)]
     found = (revs.local_path(url, place.root) for url in urls)
     sources = tuple(path for path in found if path is not None)
-    return Room(place, how.wall, objects, how.store, tuple(programs), sources)
+    return Room(place, how.wall, how.objects, how.store, tuple(programs), sources)
 
 
 def _built(room: Room, tool: Tool) -> bool:
