@@ -83,28 +83,42 @@ def practice_tree(change: Change) -> pygit2.Tree | None:
     if change.base is not None or not change.commit.parents:
         return before
     repo, author = change.repo, change.commit.author.email
-    tips = [ref.target for ref in repo.references.objects if ref.name.startswith("refs/remotes/")]
-    tips = [tip for tip in tips if isinstance(tip, pygit2.Oid)]
-    if not tips:
+    parent = change.commit.parents[0]
+    unpushed = _unpushed(repo, parent.id)
+    if unpushed is None:
         return before
-    commit = change.commit.parents[0]
+    commit = parent
     for _ in range(MAX_OWN_UNPUSHED):
-        pushed = any(tip == commit.id or _descends(repo, tip, commit.id) for tip in tips)
-        if pushed or commit.author.email != author or not commit.parents:
-            break
+        if commit.id not in unpushed or commit.author.email != author:
+            return commit.tree
+        if not commit.parents:
+            return None  # a root of the author's own: nothing before it
         commit = commit.parents[0]
-    else:
-        return before
-    if not pushed and commit.author.email == author:
-        return None  # a root of the author's own: nothing before it
-    return commit.tree
+    return before
 
 
-def _descends(repo: pygit2.Repository, tip: pygit2.Oid, commit: pygit2.Oid) -> bool:
-    try:
-        return bool(repo.descendant_of(tip, commit))
-    except (pygit2.GitError, ValueError):
-        return False  # a remote-tracking ref that is no commit says nothing
+def _unpushed(repo: pygit2.Repository, start: pygit2.Oid) -> set[pygit2.Oid] | None:
+    """The commits from `start` back that no remote-tracking branch holds (one walk, hiding
+    every remote tip; at most a few times MAX_OWN_UNPUSHED); None when there is no remote."""
+    tips = [
+        ref.target
+        for ref in repo.references.objects
+        if ref.name.startswith("refs/remotes/") and isinstance(ref.target, pygit2.Oid)
+    ]
+    if not tips:
+        return None
+    walker = repo.walk(start, pygit2.enums.SortMode.TOPOLOGICAL)
+    for tip in tips:
+        try:
+            walker.hide(tip)
+        except (pygit2.GitError, ValueError, KeyError):
+            continue  # a remote-tracking ref that is no commit says nothing
+    found: set[pygit2.Oid] = set()
+    for commit in walker:
+        found.add(commit.id)
+        if len(found) >= 4 * MAX_OWN_UNPUSHED:
+            break
+    return found
 
 
 class Precedent:
