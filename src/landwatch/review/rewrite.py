@@ -68,8 +68,8 @@ def carry_over(
     if previous.linters_held_back is not None and linters.vet(previous.linters_held_back) is None:
         return None  # the linters held back then are allowed now: they have something to run
     (new_diff, new_prefix), (old_diff, old_prefix) = _diff(new), _diff(old)
-    # Not git's patch id, which ignores white space: whitespace is what P001, P003 and P006 read,
-    # and an amend that fixed only that is the most common rewrite of all.
+    # Not git's patch id, which ignores white space: the whitespace, line-end and syntax rules
+    # read it, and an amend that fixed only that is the most common rewrite of all.
     if _patch_text(new_diff, new_prefix) != _patch_text(old_diff, old_prefix):
         return None
     moved = _moves(_hunks(old_diff, old_prefix), _hunks(new_diff, new_prefix))
