@@ -25,6 +25,28 @@ def test_safe(raw: str, shown: str) -> None:
     assert safe(raw) == shown
 
 
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("\tx = 1", "        x = 1"),  # a tab at the start: to column 8
+        ("a\tb", "a       b"),  # to the next stop, not eight spaces
+        ("1234567\tb", "1234567 b"),  # one column before a stop: one space
+        ("12345678\tb", "12345678        b"),  # on a stop: the whole next one
+        ("\t\tend\t", " " * 16 + "end     "),  # a trailing tab keeps its width
+        ("esc\x1b\tb", "esc\\x1b b"),  # stops count what is shown: the escape's 4 columns
+        ("bell\x07\r\x0b\x0c", "bell\\x07\\x0d\\x0b\\x0c"),  # other controls: escapes
+        ("rlo\u202e\tx", "rlo\\u202e       x"),
+    ],
+)
+def test_a_line_shows_tabs_as_spaces_to_the_next_stop(raw: str, shown: str) -> None:
+    assert safe(raw, tabs=True) == shown
+
+
+def test_a_tab_is_still_an_escape_where_text_is_no_line() -> None:
+    # A path, a subject, a message: a tab there is a surprise worth showing.
+    assert safe("a\tb") == "a\\x09b"
+
+
 def test_duration() -> None:
     assert [duration(s) for s in (5, 150, 7200, 7260, 3 * 86400)] == [
         "5 s",

@@ -17,18 +17,29 @@ _INVISIBLE = frozenset(
 )
 
 
-def safe(text: str) -> str:
+# Where a tab shown as spaces stops: every 8 columns, as terminals and git show a line.
+TAB_STOP = 8
+
+
+def safe(text: str, *, tabs: bool = False) -> str:
     """Printable text: control characters (C0, DEL, C1), bidirectional and line-separator
-    controls shown as escapes; a byte that was not UTF-8 (a surrogate escape) shown as \\xNN."""
+    controls shown as escapes; a byte that was not UTF-8 (a surrogate escape) shown as \\xNN.
+    With `tabs` (a line of a file, shown as a line), a tab is spaces to the next tab stop,
+    counted from the text's start in what is shown, every other control still an escape."""
     out = []
+    column = 0  # what is shown so far, in characters: where the next tab stop is
     for char in text:
         code = ord(char)
-        if 0xDC80 <= code <= 0xDCFF:
-            out.append(f"\\x{code - 0xDC00:02x}")
+        if code == 0x09 and tabs:
+            shown = " " * (TAB_STOP - column % TAB_STOP)
+        elif 0xDC80 <= code <= 0xDCFF:
+            shown = f"\\x{code - 0xDC00:02x}"
         elif code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000 or code in _INVISIBLE:
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+            shown = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
         else:
-            out.append(char)
+            shown = char
+        out.append(shown)
+        column += len(shown)
     return "".join(out)
 
 

@@ -361,3 +361,21 @@ def test_a_note_made_by_the_rules_a_commit_brings_is_not_taken(remote: Path) -> 
         "differs (made by the rules this commit brings; this review is by the rules it came to)"
         ": 1 finding (S001 deploy.key:1) it does not have"
     ) in ran.stdout
+
+
+def test_tool_configurations_with_comments_pass_and_broken_json_fails(remote: Path) -> None:
+    # json-server's .oxfmtrc.json, as its history has it: oxfmt takes the trailing comma.
+    oxfmt = '{\n  "semi": false,\n  "singleQuote": true,\n}\n'
+    tsconfig = '{\n  // "https://aka.ms/tsconfig"\n  "compilerOptions": {"strict": true,},\n}\n'
+    clone, base, tip = pushed(
+        remote, "Format with oxfmt", {".oxfmtrc.json": oxfmt, "tsconfig.json": tsconfig}
+    )
+    ran = ci(clone, f"{base}..{tip}")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "P006" not in ran.stdout and "findings: none" in ran.stdout
+    broken = commit(author(remote), "Name the package", {"package.json": '{"name": "a",\n}\n'})
+    git(author(remote), "push", "-q", "origin", "topic")
+    ran = ci(fresh_clone(remote), f"{base}..{broken}")
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "P006 syntax-error: JSON syntax error" in ran.stdout
+    assert "findings: 1 error" in ran.stdout

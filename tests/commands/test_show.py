@@ -120,3 +120,24 @@ def test_unread_reviews_are_shown_whole_the_worst_first_and_only_they_marked_rea
     second = repo.landwatch("show", "--unread")
     assert heads(second.stdout) == [warned[0][:12]] and "w0.txt" in second.stdout
     assert repo.landwatch("show", "--unread").stdout == "landwatch: no unread reviews\n"
+
+
+def test_a_tab_in_a_snippet_is_shown_as_spaces_to_its_stop(repo: Repo) -> None:
+    # Go indents with tabs; both lines end in spaces (P001), one holds an escape as well.
+    code = 'package cart\n\nfunc total() {\n\treturn\t// none yet  \n\tcolour := "\x1b[31m"  \n}\n'
+    oid = repo.land("Start the cart", {"cart.go": code})
+    assert run_reviewer("--once").returncode == 0
+    for shown in (
+        repo.landwatch("show", oid).stdout,
+        repo.landwatch("ci", oid, "--no-fetch").stdout,
+    ):
+        assert "│         return  // none yet  \n" in shown, shown  # stops at 8 and 16
+        assert '│         colour := "\\x1b[31m"  \n' in shown, shown  # other controls: escapes
+        assert "\\x09" not in shown and "\t" not in shown
+    # Data is not display: the stored review and JSON keep the line's own bytes.
+    [found] = [
+        f
+        for f in json.loads(repo.landwatch("show", oid, "--json").stdout)["findings"]
+        if f["line"] == 4
+    ]
+    assert found["snippet"] == "\treturn\t// none yet  "

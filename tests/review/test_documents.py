@@ -12,7 +12,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from landwatch.review import documents
+from landwatch.review import documents, jsonc
+from landwatch.review.globs import matches_any
 
 DEEP_JSON = b"[" * 100_000 + b"]" * 100_000
 DEEP_OBJECTS = b'{"a": ' * 50_000 + b"1" + b"}" * 50_000
@@ -100,6 +101,58 @@ def test_each_path_gets_its_language_or_none() -> None:
     assert documents.duplicate_key_finder(".vscode/settings.json") is documents.jsonc_duplicate_keys
     assert documents.duplicate_key_finder("ci.yaml") is documents.yaml_duplicate_keys
     assert documents.duplicate_key_finder("Cargo.toml") is None  # TOML refuses a key twice
+    assert documents.duplicate_key_finder("package.json") is documents.json_duplicate_keys
+
+
+# (path, text, the syntax error told: its line and the start of its words, or None)
+TOOLS_JSON = [
+    # Tools that take comments and trailing commas: their configuration is no syntax error.
+    (".oxfmtrc.json", b'{\n  "semi": false,\n  "singleQuote": true,\n}\n', None),
+    (".oxlintrc.json", b'{\n  // the rules\n  "rules": {"eqeqeq": "warn",},\n}\n', None),
+    ("biome.json", b'{\n  /* schema */ "formatter": {"enabled": true,},\n}\n', None),
+    ("web/biome.jsonc", b'{"linter": {"enabled": true}, // on\n}\n', None),
+    ("deno.json", b'{\n  "tasks": {"dev": "deno run main.ts",}, // run\n}\n', None),
+    ("deno.jsonc", b'{"imports": {"std/": "https://deno.land/std/"}, // pinned\n}\n', None),
+    ("turbo.json", b'{\n  // pipeline\n  "tasks": {"build": {},},\n}\n', None),
+    ("packages/a/.swcrc", b'{\n  "jsc": {"target": "es2022",}, // modern\n}\n', None),
+    ("tsconfig.build.json", b'{"extends": "./tsconfig.json", /* build */}\n', None),
+    ("jsconfig-web.json", b'{"compilerOptions": {}, // web\n}\n', None),
+    (".vscode/launch.json", b'{\n  // launch\n  "configurations": [],\n}\n', None),
+    (".devcontainer/devcontainer.json", b'{"name": "dev", // box\n}\n', None),
+    # A `.json` no tool is known to read: comments taken, a trailing comma still refused.
+    ("config/app.json", b'{\n  // the port\n  "port": 8080\n}\n', None),
+    ("config/app.json", b'{\n  // the port\n  "port": 8080,\n}\n', (4, "Expecting property")),
+    ("config/app.json", b'{"url": "https://a.example//b",\n}\n', (2, "Expecting property")),
+    ("config/app.json", b'{"glob": "src/*.ts" /* x */ "b": 1}', (1, "Expecting ','")),
+    ("config/app.json", b'{\n  "a": 1\n  /* never closed\n}\n', (3, "a comment opened")),
+    # ESLint and TSLint strip comments, then JSON.parse: a trailing comma is an error.
+    (".eslintrc.json", b'{\n  // rules\n  "root": true\n}\n', None),
+    (".eslintrc.json", b'{\n  "root": true,\n}\n', (3, "Expecting property")),
+    # JSON read by a plain JSON parser: a comment or a trailing comma is an error.
+    ("package.json", b'{\n  "name": "a",\n}\n', (3, "Expecting property")),
+    ("package.json", b'{\n  // the name\n  "name": "a"\n}\n', (2, "Expecting property")),
+    ("tsconfig.json", b'{\n  "a": 1\n  "b": 2\n}\n', (3, "Expecting ','")),
+]
+
+
+@pytest.mark.parametrize(("path", "text", "told"), TOOLS_JSON)
+def test_json_is_read_as_its_tool_reads_it(
+    path: str, text: bytes, told: tuple[int, str] | None
+) -> None:
+    check = documents.syntax_check(path)
+    assert check is not None and matches_any(path, documents.SYNTAX_CHECKED), path
+    error = check[1](text)
+    if told is None:
+        assert error is None, (path, error)
+    else:
+        assert error is not None and error[0] == told[0] and error[1].startswith(told[1]), error
+
+
+def test_a_json_file_with_comments_still_has_its_duplicates_found() -> None:
+    text = b'{\n  // first\n  "a": 1,\n  "a": 2\n}\n'
+    assert documents.duplicate_key_finder("config/app.json") is documents.any_json_duplicate_keys
+    assert documents.any_json_duplicate_keys(text) == [("a", 4)]
+    assert documents.json_duplicate_keys(text) == []  # not JSON as a plain parser reads it
 
 
 # Bytes that open and close what each language nests, among quotes, comments, numbers, line
@@ -143,11 +196,14 @@ FUNCTIONS: list[Callable[[bytes], Any]] = [
     documents.python_syntax_error,
     documents.json_syntax_error,
     documents.jsonc_syntax_error,
+    documents.commented_json_syntax_error,
+    documents.any_json_syntax_error,
     documents.toml_syntax_error,
     documents.yaml_syntax_error,
-    documents.without_comments,
+    jsonc.without_comments,
     documents.json_duplicate_keys,
     documents.jsonc_duplicate_keys,
+    documents.any_json_duplicate_keys,
     documents.yaml_duplicate_keys,
     documents.read_json,
     documents.read_toml,

@@ -15,6 +15,7 @@ import tomllib
 from collections.abc import Callable
 from typing import Any
 
+from landwatch.review import jsonc
 from landwatch.review.globs import matches_any
 
 # A syntax error: the line it is on (None when the parser does not say) and the parser's words.
@@ -27,39 +28,33 @@ DuplicateFinder = Callable[[bytes], list[Duplicate]]
 # or not, nobody can tell, and the review must go on.
 TOO_DEEP = (RecursionError, MemoryError)
 
-# JSON with comments: VS Code, TypeScript and dev containers read these with `//` and `/* */`
-# comments and trailing commas; a JSON parser calls every one of them broken.
+# JSON its tools read with comments and trailing commas: VS Code and what it hosts (settings,
+# workspaces, dev containers), TypeScript, and the tools that parse their own configuration
+# (Biome, Deno, Turborepo, oxlint, oxfmt, swc, API Extractor, TypeDoc).
 JSONC_FILES = (
     "*.jsonc",
-    "tsconfig.json",
-    "tsconfig.*.json",
-    "jsconfig.json",
-    "jsconfig.*.json",
+    "tsconfig*.json",
+    "jsconfig*.json",
     ".vscode/*.json",
     "*.code-workspace",
     "devcontainer.json",
     ".devcontainer.json",
     ".devcontainer/*.json",
-    ".eslintrc.json",
-    "tslint.json",
+    "biome.json",
+    "deno.json",
+    "turbo.json",
+    ".oxlintrc.json",
+    ".oxfmtrc.json",
+    ".swcrc",
     "api-extractor.json",
     "typedoc.json",
 )
-_JSONC_COMMENTS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
-_JSONC_COMMAS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|,(?=\s*[}\]])')
-
-
-def without_comments(text: bytes) -> bytes:
-    """JSONC as JSON: comments, then trailing commas, blanked (line ends kept, so line numbers
-    still point into the file); strings are left as they are."""
-
-    def blank(match: re.Match[bytes]) -> bytes:
-        token = match[0]
-        if token.startswith(b'"'):
-            return token
-        return re.sub(rb"[^\n]", b" ", token)
-
-    return _JSONC_COMMAS.sub(blank, _JSONC_COMMENTS.sub(blank, text))
+# JSON its tools read with comments but no trailing comma: ESLint and TSLint strip comments,
+# then hand the rest to JSON.parse.
+COMMENTED_JSON_FILES = (".eslintrc.json", "tslint.json")
+# JSON read by a plain JSON parser (npm's, Composer's): a comment there is an error like any
+# other. Any other `.json` holding a comment outside its strings is read as JSON with comments.
+STRICT_JSON_FILES = ("package.json", "package-lock.json", "npm-shrinkwrap.json", "composer.json")
 
 
 def python_syntax_error(text: bytes) -> Problem | None:
@@ -93,9 +88,36 @@ def json_syntax_error(text: bytes) -> Problem | None:
 
 
 def jsonc_syntax_error(text: bytes) -> Problem | None:
-    """The syntax error of JSON with comments, or None: the document read with its comments and
-    trailing commas blanked, so the line of an error is still the file's."""
-    return json_syntax_error(without_comments(text))
+    """The syntax error of JSON with comments and trailing commas (JSONC_FILES), or None: the
+    document read with both blanked, so the line of an error is still the file's."""
+    return _commented_syntax_error(text, trailing_commas=True)
+
+
+def commented_json_syntax_error(text: bytes) -> Problem | None:
+    """The syntax error of JSON with comments but no trailing commas (COMMENTED_JSON_FILES), or
+    None: a trailing comma is JSON's error, as JSON.parse says it after comments are stripped."""
+    return _commented_syntax_error(text, trailing_commas=False)
+
+
+def any_json_syntax_error(text: bytes) -> Problem | None:
+    """The syntax error of a `.json` file no tool is known to read, or None: JSON's, unless the
+    file holds comments outside its strings; then it is read as commented JSON (no trailing
+    commas), since whoever wrote them reads it with a parser that takes them."""
+    error = json_syntax_error(text)
+    if error is None:
+        return None
+    stripped = jsonc.strip(text, trailing_commas=False)
+    return _stripped_syntax_error(stripped) if stripped.comments else error
+
+
+def _commented_syntax_error(text: bytes, *, trailing_commas: bool) -> Problem | None:
+    return _stripped_syntax_error(jsonc.strip(text, trailing_commas=trailing_commas))
+
+
+def _stripped_syntax_error(stripped: jsonc.Stripped) -> Problem | None:
+    if stripped.unclosed is not None:
+        return stripped.unclosed, "a comment opened with /* is never closed"
+    return json_syntax_error(stripped.text)
 
 
 def toml_syntax_error(text: bytes) -> Problem | None:
@@ -199,13 +221,13 @@ def _application_tag(document: Any) -> Any:
 _SYNTAX_CHECKS: dict[str, tuple[str, SyntaxCheck]] = {
     ".py": ("Python", python_syntax_error),
     ".pyi": ("Python", python_syntax_error),
-    ".json": ("JSON", json_syntax_error),
+    ".json": ("JSON", any_json_syntax_error),
     ".toml": ("TOML", toml_syntax_error),
     ".yaml": ("YAML", yaml_syntax_error),
     ".yml": ("YAML", yaml_syntax_error),
 }
 # Every file syntax_check has a check for.
-SYNTAX_CHECKED = (*(f"*{suffix}" for suffix in _SYNTAX_CHECKS), "*.jsonc", "*.code-workspace")
+SYNTAX_CHECKED = (*(f"*{suffix}" for suffix in _SYNTAX_CHECKS), *JSONC_FILES)
 
 
 def _suffix(path: str) -> str:
@@ -214,10 +236,14 @@ def _suffix(path: str) -> str:
 
 def syntax_check(path: str) -> tuple[str, SyntaxCheck] | None:
     """The language a file is written in, by its path, and the check of its syntax; None for a
-    file of no language read here. JSON files read with comments (JSONC_FILES) are JSONC, and
-    the YAML GitHub Actions reads (GITHUB_ACTIONS_FILES) takes no tags."""
+    file of no language read here. JSON is read as its tool reads it (JSONC_FILES,
+    COMMENTED_JSON_FILES, STRICT_JSON_FILES); the YAML GitHub Actions reads takes no tags."""
     if matches_any(path, JSONC_FILES):
         return "JSON with comments", jsonc_syntax_error
+    if matches_any(path, COMMENTED_JSON_FILES):
+        return "JSON with comments", commented_json_syntax_error
+    if matches_any(path, STRICT_JSON_FILES):
+        return "JSON", json_syntax_error
     if matches_any(path, GITHUB_ACTIONS_FILES):
         return "GitHub Actions YAML", github_actions_syntax_error
     return _SYNTAX_CHECKS.get(_suffix(path))
@@ -226,6 +252,24 @@ def syntax_check(path: str) -> tuple[str, SyntaxCheck] | None:
 def json_duplicate_keys(text: bytes) -> list[Duplicate]:
     """Each key given twice in one JSON object, with the line of its second giving when a line
     holds it; nothing for text that is not JSON (a syntax error is another question)."""
+    return _json_duplicates(text) or []
+
+
+def jsonc_duplicate_keys(text: bytes) -> list[Duplicate]:
+    """Each key given twice in one object of JSON with comments: json_duplicate_keys of the
+    document with its comments and trailing commas blanked (line numbers kept)."""
+    return _json_duplicates(jsonc.without_comments(text)) or []
+
+
+def any_json_duplicate_keys(text: bytes) -> list[Duplicate]:
+    """Each key given twice in one object of a `.json` file no tool is known to read: read as
+    JSON, or, when that fails, as JSON with comments (as any_json_syntax_error reads it)."""
+    found = _json_duplicates(text)
+    return found if found is not None else jsonc_duplicate_keys(text)
+
+
+def _json_duplicates(text: bytes) -> list[Duplicate] | None:
+    """The keys json_duplicate_keys answers, or None for text that is not JSON."""
     duplicates: list[str] = []
 
     def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
@@ -239,7 +283,7 @@ def json_duplicate_keys(text: bytes) -> list[Duplicate]:
     try:
         json.loads(text, object_pairs_hook=pairs)
     except (ValueError, *TOO_DEEP):
-        return []  # not JSON, or nested past what Python's parser can read: cannot tell
+        return None  # not JSON, or nested past what Python's parser can read: cannot tell
     lines = text.split(b"\n")
     found = []
     for key in dict.fromkeys(duplicates):
@@ -247,12 +291,6 @@ def json_duplicate_keys(text: bytes) -> list[Duplicate]:
         at = [n for n, line in enumerate(lines, 1) if re.search(re.escape(needle) + rb"\s*:", line)]
         found.append((key, at[1] if len(at) > 1 else None))
     return found
-
-
-def jsonc_duplicate_keys(text: bytes) -> list[Duplicate]:
-    """Each key given twice in one object of JSON with comments: json_duplicate_keys of the
-    document with its comments and trailing commas blanked (line numbers kept)."""
-    return json_duplicate_keys(without_comments(text))
 
 
 def yaml_duplicate_keys(text: bytes) -> list[Duplicate]:
@@ -286,7 +324,7 @@ def yaml_duplicate_keys(text: bytes) -> list[Duplicate]:
 
 
 _DUPLICATE_FINDERS: dict[str, DuplicateFinder] = {
-    ".json": json_duplicate_keys,
+    ".json": any_json_duplicate_keys,
     ".yaml": yaml_duplicate_keys,
     ".yml": yaml_duplicate_keys,
 }
@@ -295,8 +333,10 @@ _DUPLICATE_FINDERS: dict[str, DuplicateFinder] = {
 def duplicate_key_finder(path: str) -> DuplicateFinder | None:
     """What finds keys given twice in a file, by its path (JSON, JSON with comments, YAML); None
     for a file of no such language. TOML needs none: its parser refuses a key twice."""
-    if matches_any(path, JSONC_FILES):
+    if matches_any(path, (*JSONC_FILES, *COMMENTED_JSON_FILES)):
         return jsonc_duplicate_keys
+    if matches_any(path, STRICT_JSON_FILES):
+        return json_duplicate_keys
     return _DUPLICATE_FINDERS.get(_suffix(path))
 
 

@@ -96,9 +96,10 @@ def render(report: Report, console: Console | None = None, *, subject: str = "")
             if allowance is not None:  # `landwatch allow`: why, by whom, when
                 body.append(f" (allowed: {allowance.described()})", style="green")
             print_wrapped(console, lead, body)
-            # A snippet is the line found; a project hook's, what the hook said, a line each.
+            # A snippet is the line found; a project hook's, what the hook said, a line each:
+            # lines, so a tab is shown as the spaces it stands for, not as an escape.
             for said in finding.snippet.split("\n") if finding.snippet else ():
-                snippet = Text(safe(said)[:200], style="dim")
+                snippet = Text(safe(said, tabs=True)[:200], style="dim")
                 bar = Text(f"  {'':>{width}} │ ", style="dim")
                 print_wrapped(console, bar, snippet, bar)
     for note in report.notes:

@@ -271,18 +271,26 @@ def test_new_submodule_and_symlink_turned_into_a_file(changes: Changes) -> None:
 
 def test_json_with_comments_is_read_as_such(changes: Changes) -> None:
     jsonc = '{\n  // the compiler\n  "compilerOptions": { "strict": true, },\n  /* done */\n}\n'
+    commented = '{\n  // the port: "http://localhost//"\n  "port": 8080\n}\n'
     change = changes.change(
         {
             "tsconfig.json": jsonc,
             ".vscode/settings.json": jsonc,
             ".devcontainer/devcontainer.json": jsonc,
-            "data.json": jsonc,  # plain JSON stays plain
+            ".oxfmtrc.json": '{\n  "semi": false,\n  "singleQuote": true,\n}\n',
+            "biome.json": jsonc,
+            "turbo.json": jsonc,
+            ".swcrc": jsonc,
+            "config.json": commented,  # comments outside strings: read as JSON with comments
+            "data.json": jsonc,  # ...but a trailing comma is still an error there
+            "package.json": commented,  # npm reads plain JSON: a comment is an error
             "broken.jsonc": '{\n  "a": 1\n  "b": 2\n}\n',
         }
     )
     assert found(reviewed(change), "P006") == [
         ("P006", "broken.jsonc", 3),
-        ("P006", "data.json", 2),
+        ("P006", "data.json", 3),
+        ("P006", "package.json", 2),
     ]
 
 

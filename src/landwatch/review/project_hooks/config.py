@@ -23,7 +23,8 @@ import pygit2
 import yaml
 from pygit2.enums import FileMode
 
-from landwatch.review.documents import load_yaml, without_comments
+from landwatch.review.documents import load_yaml
+from landwatch.review.jsonc import without_comments
 from landwatch.review.pinned import pinned_file
 from landwatch.review.project_hooks import sources
 from landwatch.review.project_hooks.sources import PRE_COMMIT_CONFIGS, Tree

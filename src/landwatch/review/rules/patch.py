@@ -178,8 +178,13 @@ class LargeFile(TreeRule):
 class SyntaxErrorRule(FileRule):
     """A changed JSON, TOML, YAML or Python file that no longer parses (one that did not parse
     before the change either is not reported again). Python is parsed as the reviewer's Python
-    understands it; the JSON files VS Code, TypeScript and dev containers read with comments
-    (tsconfig.json, .vscode/*.json, devcontainer.json, *.jsonc, ...) as JSON with comments.
+    understands it. JSON is read as the tool that reads the file does: comments and trailing
+    commas where VS Code, dev containers, TypeScript, Biome, Deno, Turborepo, oxlint, oxfmt and
+    swc take them (tsconfig*.json, .vscode/*.json, biome.json, deno.json, turbo.json,
+    .oxlintrc.json, .oxfmtrc.json, .swcrc, *.jsonc, ...); comments but no trailing comma in
+    .eslintrc.json and tslint.json; neither in package.json, package-lock.json and
+    composer.json. Any other .json holding a comment outside its strings is read as JSON with
+    comments, where a trailing comma is still an error, and a comment never closed is one.
     TOML forbids a key twice: that is a syntax error too, as a YAML tag is in the files GitHub
     Actions reads (`if: !cancelled()` where `${{ !cancelled() }}` was meant)."""
 
