@@ -178,7 +178,7 @@ def _named(commit: str, finding: Finding) -> str:
     where = safe(finding.path or "(commit message)")
     if finding.line:
         where += f":{finding.line}"
-    snippet = f"  {safe(finding.snippet.strip())[:80]}" if finding.snippet else ""
+    snippet = f"  {safe(finding.snippet.strip(), tabs=True)[:80]}" if finding.snippet else ""
     return f"{commit[:10]} {where}  {finding.rule} {safe(finding.message)}{snippet}"
 
 
