@@ -285,7 +285,7 @@ lw_record_quickly() {
     # moved, a first landing, settings or clock changed, something to say, or items waiting
     # (a running reviewer keeps pending/ and ready/ empty; the whole hook judges their age).
     [ "$LANDWATCH_EVENT" = post-commit ] && [ "${0##*/}" = post-commit ] &&
-        [ -z "$lw_skip$lw_chain" ] || return 1
+        [ -z "$lw_skip$lw_chain" ] && [ -x "$LANDWATCH_ENTRY" ] || return 1
     umask 077
     lw_git_dir=${GIT_DIR:-.git}
     [ -d "$lw_git_dir" ] && lw_places && [ -d "$lw_repo" ] || return 1
@@ -546,15 +546,19 @@ lw_mark_skipped() {
 lw_notice() {
     # Python (and rich) start only when there is something to say.
     [ -n "$lw_said$lw_skip" ] && return 0 # one line at most: it has been said
-    lw_something_to_tell || return 0
-    if [ -x "$LANDWATCH_ENTRY" ]; then
-        "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" < /dev/null 2>&3
-    elif lw_writable "$lw_repo/gone-told" && [ ! -e "$lw_repo/gone-told" ]; then
-        # Said once: landwatch was removed for this user, its hooks left here. Silent after.
+    if [ ! -x "$LANDWATCH_ENTRY" ]; then
+        # Said once, at the first landing after: landwatch was removed for this user, its hooks
+        # left here; silent after. Its `landwatch uninstall` went with it.
+        lw_writable "$lw_repo/gone-told" && [ ! -e "$lw_repo/gone-told" ] || return 0
         true > "$lw_repo/gone-told"
-        lw_say "items wait in $lw_work but $LANDWATCH_ENTRY is gone: reinstall landwatch" \
-            "(./install.sh), or remove its hooks with its landwatch uninstall"
+        lw_hooks=${0%/*}
+        case $lw_hooks in /*) ;; *) lw_hooks=$PWD/$lw_hooks ;; esac # git runs it from the top
+        lw_say "$LANDWATCH_ENTRY is gone, so nothing reviews what lands here: reinstall" \
+            "landwatch (./install.sh), or delete the hooks marked '# landwatch-hook' in $lw_hooks"
+        return 0
     fi
+    lw_something_to_tell || return 0
+    "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" < /dev/null 2>&3
 }
 
 lw_nothing_landed() {

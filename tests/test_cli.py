@@ -155,3 +155,32 @@ def test_neither_version_nor_help_imports_the_completion_library() -> None:
         assert ran.returncode == 0
         imported = {line.rpartition("|")[2].strip() for line in ran.stderr.splitlines()}
         assert "landwatch.cli" in imported and "shtab" not in imported, asked
+
+
+def test_what_a_command_is_told_where_it_cannot_work_names_the_real_reason(tmp_path: Path) -> None:
+    """Messages that misled (issue 39): each says what is wrong where it is, with its exit."""
+
+    def landwatch(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        asked = [sys.executable, "-m", "landwatch", *args]
+        return subprocess.run(asked, cwd=cwd, capture_output=True, text=True)
+
+    outside = tmp_path / "nowhere"
+    outside.mkdir()
+    enqueued = landwatch(outside, "enqueue", "HEAD")
+    assert enqueued.returncode == 1
+    assert "is not in a git repository: enqueue records a commit of the repository" in (
+        enqueued.stderr
+    )
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    removed = landwatch(bare, "uninstall")
+    assert removed.returncode == 1 and "install landwatch in a clone" not in removed.stderr
+    assert "is a bare repository" in removed.stderr and "nothing to uninstall" in removed.stderr
+    trusted = landwatch(bare, "trust")
+    assert trusted.returncode == 1 and "no commit" not in trusted.stderr
+    assert "is a bare repository: nothing lands there" in trusted.stderr
+    # An option a command does not know: that command's usage, exit 2.
+    shown = landwatch(outside, "show", "--jsn")
+    assert shown.returncode == 2
+    assert shown.stderr.startswith("usage: landwatch show ")
+    assert "landwatch show: error: unrecognized arguments: --jsn" in shown.stderr

@@ -265,9 +265,17 @@ def _rules(args: argparse.Namespace) -> int:
 
 def _trust(args: argparse.Namespace) -> int:
     from landwatch.commands.trust import trust
-    from landwatch.git import git_dir_of
+    from landwatch.git import git, git_dir_of
 
-    return trust(git_dir_of(Path.cwd()), show=args.show, revoke_all=args.revoke, yes=args.yes)
+    cwd = Path.cwd()
+    if git("rev-parse", "--is-bare-repository", cwd=cwd, check=False) == "true":
+        print(
+            f"landwatch: {cwd} is a bare repository: nothing lands there, so nothing of it "
+            "runs; trust in a clone",
+            file=sys.stderr,
+        )
+        return 1
+    return trust(git_dir_of(cwd), show=args.show, revoke_all=args.revoke, yes=args.yes)
 
 
 def _retry(args: argparse.Namespace) -> int:
@@ -329,6 +337,17 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
+def _command_parser(
+    parser: argparse.ArgumentParser, command: str | None
+) -> argparse.ArgumentParser:
+    """The parser of `command` (and of its action, `service start`), else the top one."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            chosen: argparse.ArgumentParser = action.choices[command]
+            return chosen
+    return parser
+
+
 def keep_secret_rules() -> None:
     """Every review of this process and of the workers it starts keeps the compiled secret rules
     in landwatch's own state, not in kingfisher's cache, which a repository's build could write.
@@ -341,7 +360,10 @@ def keep_secret_rules() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(_program_name(sys.argv[0]))
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # Said with the usage of the command they were given to (`show --jsn`), not the top's.
+        _command_parser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         parser.print_help()
         return 0

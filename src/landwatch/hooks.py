@@ -48,7 +48,9 @@ class Repository:
     top: Path
 
 
-def find_repository(cwd: Path) -> Repository:
+def find_repository(cwd: Path, *, doing: str = "install") -> Repository:
+    """The repository `cwd` is in, for `doing` (install or uninstall); RepositoryError saying
+    what to do when it is none, or one landwatch is never installed in."""
     if "\n" in str(cwd.resolve()):
         raise RepositoryError(
             f"{safe(str(cwd.resolve()))} has a newline in its path, which the hooks cannot "
@@ -59,10 +61,12 @@ def find_repository(cwd: Path) -> Repository:
     except GitError as error:
         raise RepositoryError(f"{cwd} is not in a git repository ({error})") from None
     if bare == "true":
-        raise RepositoryError(
-            f"{cwd} is a bare repository: nothing lands there by commit; "
+        then = (
             "install landwatch in a clone"
+            if doing == "install"
+            else "landwatch is never installed in one, so there is nothing to uninstall"
         )
+        raise RepositoryError(f"{cwd} is a bare repository: nothing lands there by commit; {then}")
     git_dir, common_dir, hooks_dir, top = git(
         "rev-parse",
         "--path-format=absolute",

@@ -180,16 +180,18 @@ def test_garbage_in_the_queue_never_breaks_a_commit(repo: Repo) -> None:
     assert repo.said.count("\n") <= 1 and "Traceback" not in repo.said
 
 
-def test_a_missing_entry_point_is_one_line(repo: Repo) -> None:
+def test_a_missing_entry_point_is_one_line_at_the_next_landing(repo: Repo) -> None:
     from landwatch import layout
 
-    layout.ENTRY_POINT.path().unlink()
-    repo.land("one")
+    entry = layout.ENTRY_POINT.path()
+    entry.unlink()
+    stderr = said(repo, "one")  # the next landing, not once items waited staleAfter
+    assert stderr.count("\n") == 1 and "reinstall landwatch (./install.sh)" in stderr
+    assert f"{entry} is gone" in stderr and "landwatch uninstall" not in stderr
+    assert "# landwatch-hook" in stderr and str(repo.git_dir / "hooks") in stderr
+    assert (repo.head(), None) in repo.pending()  # recorded all the same
     back_date(repo, 3600)
-    stderr = said(repo, "two")
-    assert stderr.count("\n") == 1 and "reinstall landwatch" in stderr
-    back_date(repo, 3600)
-    assert said(repo, "three") == ""  # said once: the hooks left behind stay silent
+    assert said(repo, "two") == ""  # said once: the hooks left behind stay silent
 
 
 def test_a_python_gone_from_under_the_entry_point_is_one_line(repo: Repo) -> None:

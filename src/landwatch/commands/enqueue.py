@@ -12,9 +12,17 @@ from landwatch.git import GitError, commit_of, git, git_dir_of
 
 
 def enqueue(cwd: Path, *, kind: str, revision: str, base: str | None) -> int:
+    try:
+        git_dir = git_dir_of(cwd)
+    except GitError:
+        print(
+            f"landwatch: {cwd} is not in a git repository: enqueue records a commit of the "
+            "repository you are in",
+            file=sys.stderr,
+        )
+        return 1
     oid = _commit(revision, cwd)
     base_oid = _commit(base, cwd) if base else None
-    git_dir = git_dir_of(cwd)
     top = git("rev-parse", "--show-toplevel", cwd=cwd, check=False)
     try:
         item = work_item.WorkItem(kind, oid, git_dir, Path(top) if top else None, base_oid)

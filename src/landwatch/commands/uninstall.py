@@ -195,7 +195,7 @@ def uninstall(
     out: TextIO | None = None,
 ) -> int:
     out = sys.stdout if out is None else out  # the stdout of the call, not of the import
-    repository = find_repository(cwd)
+    repository = find_repository(cwd, doing="uninstall")
     recorded = hook_slots.recorded_hooks_dir(repository.common_dir)
     hooks_dir = (hooks_path or recorded or repository.hooks_dir).resolve()
     for event in INSTALLED_EVENTS:
