@@ -8,6 +8,8 @@ import os
 import secrets
 import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -130,3 +132,18 @@ def test_a_work_directory_is_marked_as_made_here_and_a_copy_is_not(tmp_path: Pat
     assert registry.set_aside_unless_made(moved / ".git", now=T) is None
     key.write_text(secrets.token_hex(32) + "\n")
     assert not registry.made_here(moved / ".git")  # under another person's key
+
+
+def test_a_registry_that_is_no_file_is_one_line_with_what_mends_it(tmp_path: Path) -> None:
+    path = layout.REGISTRY.path()
+    path.mkdir(parents=True)
+    with pytest.raises(registry.RegistryError) as raised:
+        registry.registered()
+    said = str(raised.value)
+    assert said.count(str(path)) == 3  # named once, and in the command that moves it aside
+    assert f"mv {path} {path}.bad" in said and "landwatch install" in said
+    shown = subprocess.run(
+        [sys.executable, "-m", "landwatch", "status"], capture_output=True, text=True
+    )
+    assert shown.returncode == 1 and shown.stderr.count("\n") == 1
+    assert shown.stderr.startswith("landwatch: the registry of your repositories, ")

@@ -379,7 +379,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1  # what rich's console answers to the same, for the output it writes
     except (UserError, QueueError, OSError) as error:
-        message = str(error) if not isinstance(error, OSError) else f"{error.strerror}: {error}"
+        message = str(error)
+        if isinstance(error, OSError) and error.strerror and error.filename is not None:
+            message = f"{error.filename}: {error.strerror}"  # str() would say the reason twice
         print(f"landwatch: {message}", file=sys.stderr)
         return 1
 

@@ -12,21 +12,38 @@ import hashlib
 import hmac
 import os
 import secrets
+import shlex
 import stat
 from pathlib import Path
 
 from landwatch import layout, work_item
+from landwatch.errors import UserError
 from landwatch.files import exclusive, read_file, write_atomic
+from landwatch.text import safe
 
 # The mark's first words: what it is, and its version.
 MADE_HEADER = b"landwatch-work-directory 1 "
 
 
+class RegistryError(UserError):
+    """The registry cannot be read; the message says what mends it."""
+
+
 def registered() -> list[Path]:
+    """The repositories the reviewer drains; RegistryError (with the command that mends it) when
+    the registry is there but no file landwatch can read (a directory, a link, a FIFO)."""
+    path = layout.REGISTRY.path()
     try:
-        text = read_file(layout.REGISTRY.path(), trusted=None).decode("utf-8", "surrogateescape")
+        text = read_file(path, trusted=None).decode("utf-8", "surrogateescape")
     except FileNotFoundError:
         return []
+    except OSError as error:
+        shown = shlex.quote(safe(str(path)))
+        raise RegistryError(
+            f"the registry of your repositories, {safe(str(path))}, cannot be read "
+            f"({safe(error.strerror or str(error))}): move it aside (mv {shown} {shown}.bad), "
+            "then run landwatch install in each of your repositories"
+        ) from None
     return [Path(line) for line in text.splitlines() if line.startswith("/")]
 
 

@@ -33,7 +33,7 @@ class Repositories:
         problem), and what was registered goes on being drained until it can be again."""
         try:
             repositories = registry.registered()
-        except OSError as error:
+        except (OSError, registry.RegistryError) as error:
             problem = f"cannot read the registry: {error}; draining what was registered before"
             if problem != self._registry_problem:
                 log.warning("%s", problem)
