@@ -23,15 +23,25 @@ LONG_NUMBER = b"1" * 5_000  # past Python's 4300 digits for an integer read from
 
 CANNOT_TELL: list[tuple[str, Callable[[bytes], Any], bytes, Any]] = [
     # An attribute chain the parser builds by recursion: RecursionError.
-    ("Python attributes", documents.python_syntax_error, b"x = a" + b".b" * 200_000, None),
+    (
+        "Python attributes",
+        documents.python_syntax_error,
+        b"x = a" + b".b" * 200_000,
+        documents.NESTED,
+    ),
     # Unary minus two hundred thousand times: MemoryError from the parser.
-    ("Python unary", documents.python_syntax_error, b"x = " + b"-" * 200_000 + b"1", None),
-    ("JSON arrays", documents.json_syntax_error, DEEP_JSON, None),
-    ("JSON objects", documents.json_syntax_error, DEEP_OBJECTS, None),
-    ("JSONC arrays", documents.jsonc_syntax_error, DEEP_JSON, None),
+    (
+        "Python unary",
+        documents.python_syntax_error,
+        b"x = " + b"-" * 200_000 + b"1",
+        documents.NESTED,
+    ),
+    ("JSON arrays", documents.json_syntax_error, DEEP_JSON, documents.NESTED),
+    ("JSON objects", documents.json_syntax_error, DEEP_OBJECTS, documents.NESTED),
+    ("JSONC arrays", documents.jsonc_syntax_error, DEEP_JSON, documents.NESTED),
     ("JSON number", documents.json_syntax_error, LONG_NUMBER, None),
-    ("TOML arrays", documents.toml_syntax_error, DEEP_TOML, None),
-    ("TOML inline tables", documents.toml_syntax_error, DEEP_INLINE_TABLES, None),
+    ("TOML arrays", documents.toml_syntax_error, DEEP_TOML, documents.NESTED),
+    ("TOML inline tables", documents.toml_syntax_error, DEEP_INLINE_TABLES, documents.NESTED),
     ("TOML number", documents.toml_syntax_error, b"x = " + LONG_NUMBER, None),
     ("JSON duplicates", documents.json_duplicate_keys, DEEP_OBJECTS, []),
     ("JSONC duplicates", documents.jsonc_duplicate_keys, DEEP_JSON, []),
@@ -62,7 +72,7 @@ def test_yaml_past_the_pure_python_composers_stack_cannot_be_told(
     deep = b"[" * 5_000 + b"]" * 5_000  # five times what either allows
     assert documents.yaml_syntax_error(deep) == (1, "exceeded maximum nesting depth")
     monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
-    assert documents.yaml_syntax_error(deep) is None
+    assert documents.yaml_syntax_error(deep) is documents.NESTED
     assert documents.yaml_duplicate_keys(deep) == []
 
 

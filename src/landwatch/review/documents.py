@@ -3,7 +3,8 @@ JSON, JSON with comments, TOML, YAML), the keys one mapping gives twice, and who
 
 Every function answers for any bytes. A document nested past what Python's parsers can hold
 (RecursionError, MemoryError), or holding a number past what Python converts, gets the answer
-"cannot tell": no syntax error, no duplicate, nothing read; never an exception out of a review.
+"cannot tell": no duplicate, nothing read, and for its syntax NESTED, which the syntax rule says
+in a note; never an exception out of a review.
 """
 
 from __future__ import annotations
@@ -27,6 +28,15 @@ DuplicateFinder = Callable[[bytes], list[Duplicate]]
 # What a parser raises for a document nested deeper than Python's stack or memory allow: valid
 # or not, nobody can tell, and the review must go on.
 TOO_DEEP = (RecursionError, MemoryError)
+
+
+# The syntax functions' answer for a document nested past the parser: neither an error nor none.
+NESTED: Problem = (None, "nested deeper than Python's parser reads: its syntax was not checked")
+
+
+class NestedTooDeep(Exception):
+    """Raised by the syntax rule for a document NESTED: its review notes the syntax unchecked."""
+
 
 # JSON its tools read with comments and trailing commas: VS Code and what it hosts (settings,
 # workspaces, dev containers), TypeScript, and the tools that parse their own configuration
@@ -67,7 +77,7 @@ def python_syntax_error(text: bytes) -> Problem | None:
     except ValueError as error:  # null bytes
         return None, str(error)
     except TOO_DEEP:
-        return None  # an expression nested past the parser's stack: cannot tell
+        return NESTED  # an expression nested past the parser's stack: cannot tell
     return None
 
 
@@ -83,7 +93,7 @@ def json_syntax_error(text: bytes) -> Problem | None:
     except ValueError:
         return None  # a number too long for Python to convert: well-formed JSON
     except TOO_DEEP:
-        return None  # valid however deep, only past what Python's parser can nest
+        return NESTED  # valid however deep, only past what Python's parser can nest
     return None
 
 
@@ -133,7 +143,7 @@ def toml_syntax_error(text: bytes) -> Problem | None:
     except ValueError:
         return None  # a number too long for Python to convert: well-formed TOML
     except TOO_DEEP:
-        return None  # valid however deep, only past what Python's parser can nest
+        return NESTED  # valid however deep, only past what Python's parser can nest
     return None
 
 
@@ -198,7 +208,7 @@ def _yaml_problem(text: bytes, *, tags: bool) -> Problem | None:
     except yaml.YAMLError as error:
         return None, str(error)
     except TOO_DEEP:
-        return None  # nested past what the pure-Python composer can recurse: cannot tell
+        return NESTED  # nested past what the pure-Python composer can recurse: cannot tell
     return None
 
 

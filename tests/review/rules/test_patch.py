@@ -327,6 +327,11 @@ def test_documents_nested_past_pythons_stack_are_reviewed_not_a_crash(changes: C
     change = changes.change({**files, "a.txt": "x  \n"}, before=lockfile, message="deep\n")
     report = reviewed(change)
     assert [(rule, path) for rule, path, _ in found(report)] == [("P001", "a.txt")]
+    # Not silence: each file whose syntax could not be checked is named in a note.
+    unchecked = [note for note in report.notes if "syntax was not checked" in note]
+    assert len(unchecked) == 3, report.notes
+    assert any("P006 syntax-error could not finish on Cargo.toml" in n for n in unchecked)
+    assert any("JSON nested deeper than Python's parser reads" in n for n in unchecked)
 
 
 def test_documents_python_cannot_nest_or_convert_are_reviewed_not_a_crash(
