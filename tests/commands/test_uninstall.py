@@ -57,11 +57,18 @@ def setup(tmp_path: Path) -> tuple[Repo, Repo, Path, Path]:
 
 def test_uninstall_all_says_what_it_removes_and_asks(setup: tuple[Repo, Repo, Path, Path]) -> None:
     plain, _, gone, bin_dir = setup
+    layout.HOOK_ENVS.path().mkdir(parents=True)  # the project hooks' environments were built
     shown = landwatch("uninstall", "--all", cwd=plain.path, LANDWATCH_BIN_DIR=str(bin_dir))
     assert shown.returncode == 1
     assert f"remove the hooks and landwatch/ (queue and reports) of {plain.git_dir}" in shown.stdout
     assert f"forget {gone} (it vanished)" in shown.stdout
     assert f"remove the link {bin_dir / 'landwatch'}" in shown.stdout
+    assert f"remove {layout.state_dir()} (its state: the reviewer's log, trust, the compiled " in (
+        shown.stdout
+    )
+    assert f"remove {layout.cache_dir()} (its cache: the environments the project hooks" in (
+        shown.stdout
+    )
     assert "nothing removed; run again with --yes" in shown.stdout
     assert len(registry.registered()) == 3 and layout.ENTRY_POINT.path().exists()
 
@@ -70,6 +77,11 @@ def test_uninstall_all_removes_everything_and_puts_hooks_back(
     setup: tuple[Repo, Repo, Path, Path],
 ) -> None:
     plain, chained, _, bin_dir = setup
+    layout.HOOK_ENVS.path().mkdir(parents=True)  # the project hooks' environments were built
+    layout.SECRET_RULES.path().mkdir(parents=True, exist_ok=True)
+    completion = Path.home() / ".zfunc" / "_landwatch"  # as `landwatch completion --help` shows
+    completion.parent.mkdir()
+    completion.write_text("#compdef landwatch\n")
     done = landwatch("uninstall", "--all", "--yes", cwd=plain.path, LANDWATCH_BIN_DIR=str(bin_dir))
     assert done.returncode == 0, done.stdout + done.stderr
     assert registry.registered() == []
@@ -81,6 +93,9 @@ def test_uninstall_all_removes_everything_and_puts_hooks_back(
     assert mine.read_text() == "#!/bin/sh\necho mine\n" and mine.stat().st_mode & 0o777 == 0o750
     for directory in (layout.data_dir(), layout.state_dir(), layout.config_dir()):
         assert not directory.exists()
+    assert not layout.cache_dir().exists() and not layout.SECRET_RULES.path().exists()
+    assert f"your shell's completion for it is left: rm {completion}" in done.stdout
+    assert "take that out of your shell's startup file" in done.stdout
     assert sorted(p.name for p in bin_dir.iterdir()) == ["other-tool"]
     # A commit afterwards says nothing at all.
     plain.land("after")
@@ -235,7 +250,7 @@ def test_uninstall_all_waits_for_the_reviewer_to_end_before_removing_its_state(
             assert rv.poll() is not None, "uninstall ended while the reviewer still ran"
         finally:
             open_gate(gate)
-    assert said[-1] == "landwatch: removed; nothing of it runs any more\n"
+    assert "landwatch: removed; nothing of it runs any more\n" in said
     assert not layout.state_dir().exists()
     assert [words[0] for words in journal_lines(journal)] == ["start", "done"]
 

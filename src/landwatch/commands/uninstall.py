@@ -64,7 +64,7 @@ def plan(keep_data: bool) -> list[str]:
         what = "hooks" if keep_data else f"hooks and {WORK_DIRECTORY}/ (queue and reports)"
         lines.append(f"remove the {what} of {safe(str(common))}")
     lines.append(f"remove the reviewer's service ({service.scheduler().describe()})")
-    for directory in (layout.state_dir(), layout.config_dir(), layout.data_dir()):
+    for directory in _directories():
         if directory.exists():
             kept = keep_data and directory == layout.state_dir() and layout.WORK_KEY.path().exists()
             but = (
@@ -73,7 +73,12 @@ def plan(keep_data: bool) -> list[str]:
                 if kept
                 else ""
             )
-            lines.append(f"remove {safe(str(directory))}{but}")
+            holds = {
+                layout.state_dir(): " (its state: the reviewer's log, trust, the compiled "
+                "secret rules)",
+                layout.cache_dir(): " (its cache: the environments the project hooks ran in)",
+            }.get(directory, "")
+            lines.append(f"remove {safe(str(directory))}{holds}{but}")
     lines += [f"remove the link {safe(str(link))}" for link in command_links()]
     return lines
 
@@ -114,7 +119,7 @@ def uninstall_everything(
     for common in registry.registered():
         _remove_repository(common, keep_data, out)
     key = _kept_work_key(keep_data)
-    for directory in (layout.state_dir(), layout.config_dir(), layout.data_dir()):
+    for directory in _directories():
         if stopped or directory != layout.state_dir():
             shutil.rmtree(directory, ignore_errors=True)
     if key is not None:
@@ -133,7 +138,36 @@ def uninstall_everything(
         )
         return 1
     print("landwatch: removed; nothing of it runs any more", file=out)
+    _what_you_set_up(out)
     return 0
+
+
+def _directories() -> tuple[Path, ...]:
+    """landwatch's own directories for the person: its state (the compiled secret rules among
+    it), configuration, data, and cache (the environments the project hooks were built in)."""
+    return (layout.state_dir(), layout.config_dir(), layout.data_dir(), layout.cache_dir())
+
+
+# Where docs/hooks.md and `landwatch completion --help` put each shell's completion file.
+COMPLETIONS = (
+    ".local/share/bash-completion/completions/landwatch",
+    ".zfunc/_landwatch",
+    ".config/fish/completions/landwatch.fish",
+)
+
+
+def _what_you_set_up(out: TextIO) -> None:
+    """What only the person can take out: the completion files found where the docs put them,
+    and `landwatch prompt` in a shell's prompt (guarded by `command -v`, it says nothing now)."""
+    home = Path.home()
+    for name in COMPLETIONS:
+        if (home / name).is_file():
+            print(f"landwatch: your shell's completion for it is left: rm {home / name}", file=out)
+    print(
+        "landwatch: if your shell's prompt calls `landwatch prompt`, take that out of your "
+        "shell's startup file (~/.bashrc, ~/.zshrc, fish's or starship's configuration)",
+        file=out,
+    )
 
 
 def _kept_work_key(keep_data: bool) -> bytes | None:

@@ -331,3 +331,7 @@ def config_dir() -> Path:
 
 def state_dir() -> Path:
     return _USER_ROOTS["<state>"]()
+
+
+def cache_dir() -> Path:
+    return _USER_ROOTS["<cache>"]()
