@@ -3,9 +3,12 @@ UTF-8 are shown as escapes; ordinary text, accents and emoji are left alone."""
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from landwatch.text import duration, safe, short_path
+import pytest
+from rich.cells import cell_len
+
+from landwatch.text import DROP, KEEP, MESSAGE, PATH, cells, duration, fit, safe, short_path
 
 
 @pytest.mark.parametrize(
@@ -74,3 +77,94 @@ def test_a_short_path_keeps_the_repository_s_name_and_leaves_out_its_middle() ->
     assert short_path(worktree, 33) == "/…/r/.git/worktrees/topic-branch"
     assert short_path("/srv/git/mirrors/upstream-project.git", 25) == "/…/upstream-project.git"
     assert all(len(short_path(long, width)) <= width for width in range(10, len(long) + 1))
+
+
+def fitted(pieces: tuple[tuple[str, str, str], ...], width: int) -> str:
+    return "".join(text for text, _ in fit(pieces, width))
+
+
+def line_of(message: str, path: str) -> tuple[tuple[str, str, str], ...]:
+    return (
+        ("landwatch: ", "bold", KEEP),
+        ("S002 ", "red", KEEP),
+        (message, "red", MESSAGE),
+        (" in ", "", KEEP),
+        (path, "", PATH),
+        (":3", "", KEEP),
+        (", +2 warnings", "", f"{DROP}rest"),
+        (" · ", "", KEEP),
+        ("landwatch show 3f78685", "bold cyan", KEEP),
+    )
+
+
+PARTIAL_ESCAPE = r"\\(x[0-9a-f]?|u[0-9a-f]{0,3})?$"  # `\`, `\x1`, `\u20`: an escape cut
+
+
+def test_display_columns_are_counted_as_rich_counts_them() -> None:
+    for text in (
+        "plain",
+        "鍵が見つかりました",
+        "\uff46\uff55\uff4c\uff4c",  # full-width
+        "e\u0301te",
+        "a\u200bb",
+        "😀 x",
+        "\\x1b[2J",
+    ):
+        assert cells(text) == cell_len(text), text
+
+
+@pytest.mark.parametrize(
+    ("message", "path"),
+    [
+        ("AWS access key ID found in a very long message about it", "src/pkg/mod.py"),
+        ("x" * 300, "deep/" * 60 + "name.py"),
+        (
+            "鍵が見つかりました 秘密の値がコミットに含まれています",
+            "src/日本語/パッケージ/モジュール.py",
+        ),
+        ("an escape \\x1b[2J\\x1b[2J\\u202e in a message", "p\\x07q/r\\x1bs.py"),
+        ("combining e\u0301e\u0301e\u0301e\u0301 marks", "a/" + "e\u0301" * 30),
+    ],
+)
+def test_a_line_fits_every_width_keeping_the_rule_and_the_command_whole(
+    message: str, path: str
+) -> None:
+    pieces = line_of(message, path)
+    floor = cells("landwatch: S002 … in …:3 · landwatch show 3f78685")
+    for width in range(1, 260):
+        shown = fitted(pieces, width)
+        assert cells(shown) <= max(width, floor), (width, shown)
+        assert shown.startswith("landwatch: S002 ") and shown.endswith(" · landwatch show 3f78685")
+        said, _, rest = shown.removeprefix("landwatch: S002 ").rpartition(" in ")
+        where = rest.removesuffix(" · landwatch show 3f78685").removesuffix(", +2 warnings")
+        where = where.removesuffix(":3")
+        kept_start = said.removesuffix("…")
+        kept_end = where.removeprefix("…").removeprefix("/") if where != path else path
+        assert message.startswith(kept_start) and path.endswith(kept_end), (width, shown)
+        # Never cut inside an escape, nor between a character and its combining marks.
+        assert not re.search(PARTIAL_ESCAPE, kept_start)
+        assert not re.search(PARTIAL_ESCAPE, path[: len(path) - len(kept_end)])
+        assert not message[len(kept_start) :].startswith("\u0301")
+        assert not kept_end.startswith("\u0301")
+
+
+def test_the_path_loses_leading_directories_before_the_message_loses_a_word() -> None:
+    pieces = line_of("a message of words", "src/landwatch/commands/notice.py")
+    whole = fitted(pieces, 500)
+    assert whole == (
+        "landwatch: S002 a message of words in src/landwatch/commands/notice.py:3, +2 warnings"
+        " · landwatch show 3f78685"
+    )
+    width = cells(whole) - 4
+    assert fitted(pieces, width) == whole.replace("src/landwatch/", "…/")
+    assert fitted(pieces, cells(whole) - 30) == (
+        "landwatch: S002 a message of words in …/notice.py:3 · landwatch show 3f78685"
+    )
+    assert fitted(pieces, 70) == (
+        "landwatch: S002 a message… in …/notice.py:3 · landwatch show 3f78685"
+    )
+
+
+def test_parts_of_one_style_are_joined_and_empty_ones_left_out() -> None:
+    assert fit(line_of("m", "p.py"), 200)[:2] == (("landwatch: ", "bold"), ("S002 m", "red"))
+    assert fit((("a", "", KEEP), ("", "x", MESSAGE), ("b", "", KEEP)), 1) == (("ab", ""),)

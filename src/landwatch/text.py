@@ -94,3 +94,169 @@ def short_path(path: str, width: int, home: str | None = None) -> str:
         half = (room - 1) // 2
         name = name[: room - 1 - half] + "…" + name[len(name) - half :]
     return "…/" + name + after
+
+
+# One line fitted to a width. A piece of a line is (text, rich style, role): KEEP is never cut
+# (a rule id, a command to run), PATH loses leading directories, MESSAGE is cut at a word, and
+# pieces of one DROP group ("drop:..." roles, dropped in the order they first appear) go together.
+KEEP, PATH, MESSAGE, DROP = "", "path", "message", "drop:"
+ELLIPSIS = "…"
+MESSAGE_FLOOR = 24  # the columns a message keeps while there is something else to drop
+NAME_FLOOR = 16  # the columns a path keeps of its name while the message is whole
+DEFAULT_WIDTH = 80
+
+
+def cells(text: str) -> int:
+    """The columns `text` takes on a terminal: East Asian wide and full-width characters two,
+    combining marks and format characters none (as rich's cell_len, without importing rich)."""
+    import unicodedata  # here, not at the top: only a line that is fitted pays for it
+
+    total = 0
+    for char in text:
+        if char.isascii():
+            total += 1
+        elif unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        else:
+            total += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return total
+
+
+def terminal_width(fd: int = 2) -> int:
+    """The terminal's columns: $COLUMNS when it is a number, else the terminal `fd` is (stderr,
+    where the hooks' line goes), else DEFAULT_WIDTH (a pipe, an editor's git)."""
+    import os
+
+    named = os.environ.get("COLUMNS", "")
+    if usable_width(named):
+        return int(named)
+    try:
+        return os.get_terminal_size(fd).columns or DEFAULT_WIDTH
+    except (OSError, ValueError):
+        return DEFAULT_WIDTH
+
+
+def usable_width(text: str) -> bool:
+    """A width a line can be fitted to: a positive number of columns (COLUMNS, `--width`)."""
+    return text.isdigit() and 0 < int(text) < 100_000
+
+
+def fit(pieces: tuple[tuple[str, str, str], ...], width: int) -> tuple[tuple[str, str], ...]:
+    """The line's (text, style) parts in at most `width` columns, cut in this order until it
+    fits: paths lose leading directories, messages words down to MESSAGE_FLOOR columns, the DROP
+    groups go one by one (each time the cutting starts again from the whole texts), then the
+    paths' names lose their start down to NAME_FLOOR columns, the messages words down to the
+    first, then within a word, then the paths' names the rest.
+    KEEP pieces stay whole: a line of them alone is as wide as they are. Adjacent parts of one
+    style are joined."""
+    groups = list(dict.fromkeys(role for *_, role in pieces if role.startswith(DROP)))
+    for dropped in range(len(groups) + 1):
+        kept = [piece for piece in pieces if piece[2] not in groups[:dropped]]
+        texts = _shortened(kept, width, last=False)
+        if _over(texts, width) <= 0:
+            break
+    else:
+        texts = _shortened(kept, width, last=True)
+    parts: list[tuple[str, str]] = []
+    for text, (_, style, _) in zip(texts, kept, strict=True):
+        if parts and parts[-1][1] == style:
+            parts[-1] = (parts[-1][0] + text, style)
+        elif text:
+            parts.append((text, style))
+    return tuple(parts)
+
+
+def _shortened(pieces: list[tuple[str, str, str]], width: int, *, last: bool) -> list[str]:
+    """The pieces' texts, each cut only as far as the line needs, in the order `fit` says
+    (`last`: nothing is left to drop, so messages and paths may be cut to a `…`)."""
+    texts = [text for text, _, _ in pieces]
+    paths = [i for i, (_, _, role) in enumerate(pieces) if role == PATH]
+    messages = [i for i, (_, _, role) in enumerate(pieces) if role == MESSAGE]
+    for i in paths:
+        texts[i] = _cut_path(texts[i], cells(texts[i]) - _over(texts, width), inside=False)
+    for i in paths if last else ():  # a long name's start, while the name keeps NAME_FLOOR
+        room = max(cells(texts[i]) - _over(texts, width), NAME_FLOOR)
+        texts[i] = _cut_path(texts[i], room, inside=True)
+    for i in reversed(messages):
+        room = cells(texts[i]) - _over(texts, width)
+        if last:
+            texts[i] = _cut_message(texts[i], room, inside=True)
+        else:
+            texts[i] = _cut_message(texts[i], max(room, MESSAGE_FLOOR), inside=False)
+    for i in paths if last else ():
+        if (over := _over(texts, width)) > 0:
+            texts[i] = _cut_path(pieces[i][0], cells(texts[i]) - over, inside=True)
+    return texts
+
+
+def _over(texts: list[str], width: int) -> int:
+    """How many columns the texts take beyond `width` (none or less: they fit)."""
+    return sum(map(cells, texts)) - width
+
+
+def _cut_path(path: str, room: int, *, inside: bool) -> str:
+    """`path` in `room` columns: leading directories left out (`…/pkg/mod.py`), down to its
+    name; `inside`, the name's start too (`…e_name.py`, at least `…`)."""
+    if not path or cells(path) <= room:
+        return path
+    names = path.split("/")
+    for start in range(1, len(names)):
+        shorter = ELLIPSIS + "/" + "/".join(names[start:])
+        if cells(shorter) <= room:
+            return shorter
+    if not inside:
+        return ELLIPSIS + "/" + names[-1] if len(names) > 1 else path
+    kept: list[str] = []
+    used = 1
+    for unit in reversed(_units(names[-1])):
+        used += cells(unit)
+        if used > room:
+            break
+        kept.append(unit)
+    return ELLIPSIS + "".join(reversed(kept))
+
+
+def _cut_message(message: str, room: int, *, inside: bool) -> str:
+    """`message` in `room` columns, cut after a whole word with `…`, at least its first word;
+    `inside`, within a word when even that is too wide (at least `…`)."""
+    if not message or cells(message) <= room:
+        return message
+    used, first, last = 0, 0, 0  # columns so far; where the first and the last fitting word end
+    for at, char in enumerate(message):
+        if char == " " and at and message[at - 1] != " ":
+            first = first or at
+            if used + 1 > room:
+                break
+            last = at
+        used += cells(char)
+    if last or not inside:
+        return message[: last or first] + ELLIPSIS if first else message
+    kept: list[str] = []
+    used = 1
+    for unit in _units(message):
+        used += cells(unit)
+        if used > room:
+            break
+        kept.append(unit)
+    return "".join(kept) + ELLIPSIS
+
+
+def _units(text: str) -> list[str]:
+    """`text` in pieces no cut may go inside: an escape `safe` wrote (`\\x1b`, `\\u202e`), a
+    character with the combining marks that follow it."""
+    units: list[str] = []
+    at = 0
+    while at < len(text):
+        size = 1
+        if text[at] == "\\" and text[at + 1 : at + 2] in ("x", "u"):
+            digits = 2 if text[at + 1] == "x" else 4
+            escape = text[at + 2 : at + 2 + digits]
+            hexadecimal = len(escape) == digits and all(c in "0123456789abcdef" for c in escape)
+            size = 2 + digits if hexadecimal else 1
+        unit = text[at : at + size]
+        if units and size == 1 and cells(unit) == 0:
+            units[-1] += unit  # a combining mark stays with what it marks
+        else:
+            units.append(unit)
+        at += size
+    return units
