@@ -78,6 +78,9 @@ def _isolated_home(
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    # The one line is fitted to the terminal's width: tests that compare it whole see it whole,
+    # whatever terminal ran pytest; the tests of fitting set their own (COLUMNS=80, --width).
+    monkeypatch.setenv("COLUMNS", "200")
     # Maintenance is on by default for users; tests of other things keep their queues to review
     # items, and the maintenance tests turn it on per repository. So is the linters' sandbox,
     # where bubblewrap is installed; it hides /tmp, where tests' linters leave what they did:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from landwatch.one_line import SHOW_UNREAD, VERSION, Told, words
 from landwatch.review.findings import Severity
+from landwatch.text import cells, fit
 
 OID = "3f786850e387550fdab836ed7e6dc881de23001b"
 OTHER = "9fceb02d0ae598e95dc970b74767f19372d61af8"
 
 
 def line(*told: Told) -> str:
-    return "".join(text for text, _ in words(told))
+    return "".join(text for text, _, _ in words(told))
 
 
 def test_a_marker_reads_back_as_written_whatever_its_fields_hold() -> None:
@@ -57,16 +58,44 @@ def test_the_line_names_the_worst_then_the_rest_then_the_command() -> None:
     )
 
 
-def test_each_place_and_a_long_message_cut() -> None:
+def test_each_place_whole_until_the_line_is_fitted() -> None:
     message = Told(OID, Severity.WARNING, "M001", "x" * 200, None, 1)
-    assert line(message) == (
-        f"landwatch: M001 {'x' * 79}… in the commit message · landwatch show 3f78685"
+    assert (
+        line(message)
+        == f"landwatch: M001 {'x' * 200} in the commit message · landwatch show 3f78685"
     )
     change = Told(OID, Severity.WARNING, "C003", "a lockfile deleted")
     assert line(change) == "landwatch: C003 a lockfile deleted · landwatch show 3f78685"
-    far = Told(OID, Severity.WARNING, "P001", "m", "deep/" * 20 + "a.txt")
-    place = line(far).partition(" in ")[2].partition(" · ")[0]
-    assert len(place) <= 60 and "…" in place and place.endswith("/a.txt"), place
+    far = Told(OID, Severity.WARNING, "P001", "m", "deep/" * 20 + "a.txt", 2)
+    assert line(far) == f"landwatch: P001 m in {'deep/' * 20}a.txt:2 · landwatch show 3f78685"
+
+
+def test_fitted_the_path_goes_first_then_the_message_then_the_rest() -> None:
+    key = Told(
+        OID,
+        Severity.ERROR,
+        "S002",
+        "AWS access key ID in a long message",
+        "a/b/c/d.py",
+        3,
+        "2 warnings",
+    )
+    told = [key, Told(OTHER, Severity.WARNING, "P001", "m", "x")]
+    more = " (1 more unread: landwatch show --unread)"
+    show = " · landwatch show 3f78685"
+    expected = {
+        200: line(*told),
+        130: f"landwatch: S002 AWS access key ID in a… in …/d.py:3, +2 warnings{show}{more}",
+        120: f"landwatch: S002 AWS access key ID in a… in …/d.py:3{show}{more}",
+        # Once what else is unread goes, the message and the path are whole again.
+        110: f"landwatch: S002 AWS access key ID in a long message in a/b/c/d.py:3{show}",
+        80: "landwatch: S002 AWS access key ID in a… in …/d.py:3 · landwatch show 3f78685",
+        60: "landwatch: S002 AWS… in …/d.py:3 · landwatch show 3f78685",
+        50: "landwatch: S002 … in …y:3 · landwatch show 3f78685",
+    }
+    for width, shown in expected.items():
+        assert "".join(text for text, _ in fit(words(told), width)) == shown, width
+        assert cells(shown) <= width
 
 
 def test_a_marker_planted_raw_is_escaped_on_the_line() -> None:

@@ -6,19 +6,21 @@ from __future__ import annotations
 
 import sys
 
-# What the quick way answers: `landwatch prompt` with these options; anything else (`--help`, a
-# mistake) goes to the parser, which knows the same command and says what it does.
+# What the quick way answers: `landwatch prompt` with these options (`--width N` beside them);
+# anything else (`--help`, a mistake) goes to the parser, which knows the same command and says
+# what it does.
 PROMPT_OPTIONS = frozenset({"--color"})
 
 
 def main() -> int:
     arguments = sys.argv[1:]
-    if arguments[:1] == ["prompt"] and set(arguments[1:]) <= PROMPT_OPTIONS:
+    quick = prompt_options(arguments[1:]) if arguments[:1] == ["prompt"] else None
+    if quick is not None:
         import os
 
         from landwatch.commands.prompt import prompt
 
-        return prompt(os.getcwd(), color="--color" in arguments)
+        return prompt(os.getcwd(), color=quick[0], width=quick[1])
     if len(arguments) == 3 and arguments[:2] == ["notice", "--git-dir"]:
         from pathlib import Path
 
@@ -28,6 +30,21 @@ def main() -> int:
     from landwatch.cli import main as parse_and_run
 
     return parse_and_run()
+
+
+def prompt_options(options: list[str]) -> tuple[bool, int | None] | None:
+    """`landwatch prompt`'s options as (colour, width), read without the parser; None for any
+    the parser must answer (a width that is no positive number, `--help`)."""
+    from landwatch.text import usable_width
+
+    width = None
+    if options[-2:-1] == ["--width"]:
+        width, options = options[-1], options[:-2]
+    elif options[-1:] and options[-1].startswith("--width="):
+        width, options = options[-1].partition("=")[2], options[:-1]
+    if (width is not None and not usable_width(width)) or not set(options) <= PROMPT_OPTIONS:
+        return None
+    return "--color" in options, int(width) if width is not None else None
 
 
 if __name__ == "__main__":

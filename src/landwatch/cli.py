@@ -53,6 +53,12 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     completion.add_argument("shell", choices=usage.SHELLS, help="the shell it is for")
     prompt = commands.add_parser("prompt", help="the one line for your shell prompt, or nothing")
     prompt.add_argument("--color", action="store_true", help="in terminal colours")
+    prompt.add_argument(
+        "--width",
+        type=_columns,
+        metavar="N",
+        help="fit the line to N columns (default: one less than the terminal's)",
+    )
     gate = commands.add_parser(
         "pre-push", help="the push gate, as the pre-push hook asks it (git's stdin in)"
     )
@@ -164,6 +170,15 @@ def _output_options(parser: argparse.ArgumentParser, *more: tuple[str, str]) -> 
 
 
 # --- dispatch: each command's function, called with what its options say ---------------------
+
+
+def _columns(text: str) -> int:
+    """`--width`'s value: a positive number of columns."""
+    from landwatch.text import usable_width
+
+    if not usable_width(text):
+        raise argparse.ArgumentTypeError(f"not a number of columns: {text!r}")
+    return int(text)
 
 
 def _install(args: argparse.Namespace) -> int:
@@ -305,7 +320,7 @@ def _completion(args: argparse.Namespace) -> int:
 def _prompt(args: argparse.Namespace) -> int:
     from landwatch.commands.prompt import prompt
 
-    return prompt(os.getcwd(), color=args.color)
+    return prompt(os.getcwd(), color=args.color, width=args.width)
 
 
 def _pre_push(args: argparse.Namespace) -> int:

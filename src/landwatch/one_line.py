@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from landwatch.files import list_entries, read_file
-from landwatch.text import safe, short_path
+from landwatch.text import DROP, KEEP, MESSAGE, PATH, safe
 
 TYPE_CHECKING = False  # typing is not imported: a shell prompt pays for every import
 if TYPE_CHECKING:
@@ -20,8 +20,6 @@ VERSION = b"landwatch-unread 1\n"
 SHOW_UNREAD = "landwatch show --unread"
 # Severities by value (landwatch.review.findings.Severity: info 1, warning 2, error 3).
 STYLES = {3: "red", 2: "yellow", 1: "cyan"}
-MESSAGE_WIDTH = 80
-PATH_WIDTH = 60
 _FIELDS = 6
 _LIMIT = 16 << 10  # a marker's text is a line; anything longer is none of ours
 
@@ -76,13 +74,6 @@ class Told:
         number = int(line) if line.isdigit() and len(line) < 10 else None
         return cls(commit, int(severity), rule, message, path or None, number, rest)
 
-    def place(self) -> str:
-        """Where the finding is: `path:line`, the commit message, or "" (the change as a whole)."""
-        if self.path is None:
-            return "the commit message" if self.line else ""
-        where = short_path(safe(self.path), PATH_WIDTH)
-        return f"{where}:{self.line}" if self.line else where
-
 
 def markers(directory: Path | str, *, trusted: Path | str) -> list[str]:
     """The commits with an unread marker in `directory`, newest first (a marker's mtime is when
@@ -113,24 +104,32 @@ def worst(told: Sequence[Told]) -> Told:
     return max(told, key=lambda each: each.severity)
 
 
-def words(told: Sequence[Told]) -> tuple[tuple[str, str], ...]:
-    """The one line, as (text, rich style) parts: the worst unread finding named, then what
-    else is unread, then the command. What came from a repository is escaped here, whatever
-    the marker holds; its secrets were redacted by the review."""
+def words(told: Sequence[Told]) -> tuple[tuple[str, str, str], ...]:
+    """The one line, as (text, rich style, role) pieces for landwatch.text.fit: the worst unread
+    finding named (rule, message, place), then what else is unread, then the command. What came
+    from a repository is escaped here, whatever the marker holds; its secrets were redacted by
+    the review. Fitted to a width, the path is shortened first, then the message, then what
+    else that review found and the other reviews unread go; the rule and commands stay whole."""
     named = worst(told)
     more = len(told) - 1
-    place = named.place()
-    message = safe(named.message)
-    if len(message) > MESSAGE_WIDTH:
-        message = message[: MESSAGE_WIDTH - 1] + "…"
+    style = STYLES.get(named.severity, "")
+    where: tuple[tuple[str, str, str], ...]
+    if named.path is not None:
+        where = (" in ", "", KEEP), (safe(named.path), "", PATH)
+        at = (f":{named.line}" if named.line else "", "", KEEP)
+    else:  # the commit message, or nothing: the change as a whole
+        where = ((" in the commit message" if named.line else "", "", KEEP),)
+        at = ("", "", KEEP)
     return (
-        ("landwatch: ", "bold"),
-        (f"{safe(named.rule)} {message}", STYLES.get(named.severity, "")),
-        (f" in {place}" if place else "", ""),
-        (f", +{safe(named.rest)}" if named.rest else "", ""),
-        (" · ", ""),
-        (f"landwatch show {safe(named.commit[:7])}", "bold cyan"),
-        (f" ({more} more unread: " if more > 0 else "", "dim"),
-        (SHOW_UNREAD if more > 0 else "", "bold cyan"),
-        (")" if more > 0 else "", "dim"),
+        ("landwatch: ", "bold", KEEP),
+        (f"{safe(named.rule)} ", style, KEEP),
+        (safe(named.message), style, MESSAGE),
+        *where,
+        at,
+        (f", +{safe(named.rest)}" if named.rest else "", "", f"{DROP}rest"),
+        (" · ", "", KEEP),
+        (f"landwatch show {safe(named.commit[:7])}", "bold cyan", KEEP),
+        (f" ({more} more unread: " if more > 0 else "", "dim", f"{DROP}more"),
+        (SHOW_UNREAD if more > 0 else "", "bold cyan", f"{DROP}more"),
+        (")" if more > 0 else "", "dim", f"{DROP}more"),
     )

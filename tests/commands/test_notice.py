@@ -20,6 +20,7 @@ from support.daemon import run_reviewer
 from support.queue import git_env, tmpfs
 from support.repos import Repo, back_date, installed
 from support.review import KEY_ID
+from support.terminal import Terminal, words
 from support.tokens import github_token
 
 
@@ -367,3 +368,36 @@ def test_a_marker_an_older_landwatch_left_empty_is_told_from_its_review(repo: Re
     assert said(repo, "next") == (
         f"landwatch: P001 trailing whitespace in a.txt:1 · landwatch show {oid[:7]}\n"
     )
+
+
+DEEP = "src/" + "a_rather_long_package_name/" * 4 + "settings_for_production.py"
+
+
+def with_deep_finding(repo: Repo) -> str:
+    """A reviewed commit whose worst finding has a long path and a long message."""
+    message = "Add the production settings, " + "with words that make a long subject line " * 2
+    oid = repo.land(message.strip(), {DEEP: f"x = 1\nKEY = '{KEY_ID}'\n"})
+    assert run_reviewer("--once").returncode == 0
+    return oid
+
+
+def test_at_80_columns_the_line_fits_and_ends_with_the_whole_command(repo: Repo) -> None:
+    from landwatch.text import cells
+
+    oid = with_deep_finding(repo)
+    told = said(repo, "next", COLUMNS="80")
+    assert told.count("\n") == 1 and cells(told.rstrip("\n")) <= 80, told
+    # Its directories, then the start of its name, went; the message and the command are whole.
+    assert told.startswith("landwatch: S002 AWS access key ID in …"), told
+    assert told.endswith(f"_production.py:2 · landwatch show {oid[:7]}\n"), told
+
+
+def test_the_line_fits_the_terminal_stderr_is(repo: Repo, terminal: Terminal) -> None:
+    oid = with_deep_finding(repo)
+    repo.stage({"n.txt": "next\n"})
+    # No COLUMNS there: what the hook measures is the terminal (tmux's window of 80 columns).
+    commit = "git -c user.name=T -c user.email=t@example.com commit -q -m next"
+    screen = terminal.type(commit, repo.path)
+    [line] = [line for line in screen.splitlines() if line.startswith("landwatch: ")] or [screen]
+    assert line.endswith(f"_production.py:2 · landwatch show {oid[:7]}"), screen
+    assert {"show", oid[:7]} <= words(screen)  # not broken by a wrap

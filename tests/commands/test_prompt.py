@@ -146,3 +146,32 @@ def test_the_names_it_reads_are_the_hooks_and_layouts() -> None:
         layout.DEFAULT_STALE_AFTER,
     ) == (prompt.SETTINGS_CACHE, prompt.STALE_AFTER, prompt.DEFAULT_STALE_AFTER)
     assert (work_item.PENDING, work_item.READY) == prompt.WAITING
+
+
+def test_the_line_fits_the_width_it_is_given(repo: Repo) -> None:
+    from landwatch.text import cells
+
+    deep = "src/" + "a_long_package/" * 5 + "module.py"
+    oid = repo.land("Add the key", {deep: f"x = 1\nKEY = '{KEY_ID}'\n"})
+    assert run_reviewer("--once").returncode == 0
+    command = f" · landwatch show {oid[:7]}\n"
+    whole = shown(repo.path, "--width", "200")
+    assert whole == f"landwatch: S002 AWS access key ID in {deep}:2, +1 info{command}"
+    for options, env in (
+        (("--width", "75"), {}),
+        (("--width=75", "--color"), {}),
+        ((), {"COLUMNS": "76"}),  # a column left: the line is a line of its own above the prompt
+    ):
+        line = shown(repo.path, *options, **env)
+        plain = line.replace("\x1b[0m", "").replace("\x1b[1m", "").replace("\x1b[31m", "")
+        plain = plain.replace("\x1b[1;36m", "")
+        assert plain == f"landwatch: S002 AWS access key ID in …/module.py:2{command}", options
+        assert cells(plain.rstrip("\n")) <= 75
+    assert shown(repo.path, "--width", "60") == f"landwatch: S002 A… in …/module.py:2{command}"
+    assert shown(repo.path, "--width", "30") == f"landwatch: S002 … in …:2{command}"
+
+
+def test_a_width_that_is_no_number_of_columns_is_refused(repo: Repo) -> None:
+    for width in ("0", "-3", "wide", ""):
+        result = repo.landwatch("prompt", "--width", width)
+        assert result.returncode == 2 and "not a number of columns" in result.stderr, result

@@ -38,8 +38,15 @@ class Terminal:
         self.socket_path = Path(self._tmux("display-message", "-p", "#{socket_path}").strip())
 
     def _tmux(self, *args: str) -> str:
+        # Without COLUMNS (conftest sets one for lines compared whole): what runs in the
+        # terminal measures the window, as it does for a person.
+        env = {name: value for name, value in os.environ.items() if name != "COLUMNS"}
         return subprocess.run(
-            [self.tmux, "-L", self.socket, *args], check=True, capture_output=True, text=True
+            [self.tmux, "-L", self.socket, *args],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
         ).stdout
 
     def screen(self) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from landwatch import layout, one_line, work_item
 from landwatch.files import read_file, write_atomic
-from landwatch.text import duration, repository_name, safe
+from landwatch.text import DROP, KEEP, MESSAGE, duration, fit, repository_name, safe, terminal_width
 
 START_COMMAND = "landwatch service start"
 
@@ -33,12 +33,14 @@ class Urgency(enum.IntEnum):
 @dataclass(frozen=True)
 class Announcement:
     urgency: Urgency
-    parts: tuple[tuple[str, str], ...]  # (text, rich style); text is already safe
+    # (text, rich style, role), text already safe; fitted to the terminal's width when printed
+    # (landwatch.text.fit: the role says what may be shortened, and what never is).
+    parts: tuple[tuple[str, str, str], ...]
     commit: str | None = None  # the review it tells of, marked read once told
 
     @property
     def plain(self) -> str:
-        return "".join(text for text, _ in self.parts)
+        return "".join(text for text, _, _ in self.parts)
 
 
 def stale(git_dir: Path, now: float) -> Announcement | None:
@@ -66,16 +68,17 @@ def stale(git_dir: Path, now: float) -> Announcement | None:
     commits = len(oids)
     items = "1 landed commit waits" if commits == 1 else f"{commits or count} landed commits wait"
     if drained:
-        why, command = "nobody is reviewing them. Start the reviewer: ", START_COMMAND
+        why, command = "nobody is reviewing them. Start the reviewer", START_COMMAND
     else:
-        why, command = "your reviewer does not drain this repository: ", "landwatch install"
+        why, command = "your reviewer does not drain this repository", "landwatch install"
     return Announcement(
         Urgency.STALE,
         (
-            ("landwatch: ", "bold"),
-            (f"{items} for review in {safe(repository_name(git_dir))}", "yellow"),
-            (f" (the oldest for {duration(age)}); {why}", ""),
-            (command, "bold cyan"),
+            ("landwatch: ", "bold", KEEP),
+            (f"{items} for review in {safe(repository_name(git_dir))}", "yellow", MESSAGE),
+            (f" (the oldest for {duration(age)}); {why}", "", MESSAGE),
+            (": ", "", KEEP),
+            (command, "bold cyan", KEEP),
         ),
     )
 
@@ -92,10 +95,11 @@ def failing(git_dir: Path, now: float, bound: float) -> Announcement | None:
     return Announcement(
         Urgency.STALE,
         (
-            ("landwatch: ", "bold"),
-            (f"{safe(first.what)} has failed for {duration(first.seconds)}", "yellow"),
-            (f" ({safe(first.error)[:120]}); see ", ""),
-            ("landwatch status", "bold cyan"),
+            ("landwatch: ", "bold", KEEP),
+            (f"{safe(first.what)} has failed for {duration(first.seconds)}", "yellow", MESSAGE),
+            (f" ({safe(first.error)[:120]})", "", MESSAGE),
+            ("; see ", "", KEEP),
+            ("landwatch status", "bold cyan", KEEP),
         ),
     )
 
@@ -119,10 +123,11 @@ def given_up(git_dir: Path) -> Announcement | None:
     return Announcement(
         Urgency.GIVEN_UP,
         (
-            ("landwatch: ", "bold"),
-            (f"{done} {what}{more}", "red"),
-            (" in " + safe(repository_name(git_dir)) + "; see ", ""),
-            ("landwatch status", "bold cyan"),
+            ("landwatch: ", "bold", KEEP),
+            (f"{done} {what}{more}", "red", MESSAGE),
+            (" in " + safe(repository_name(git_dir)), "", f"{DROP}repository"),
+            ("; see ", "", KEEP),
+            ("landwatch status", "bold cyan", KEEP),
         ),
     )
 
@@ -205,10 +210,13 @@ def untrusted(git_dir: Path) -> Announcement | None:
     return Announcement(
         Urgency.UNTRUSTED,
         (
-            ("landwatch: ", "bold"),
-            (f"{what} in {safe(repository_name(git_dir))} did not run", "yellow"),
-            (": nothing allowed their commands; review them with ", ""),
-            (trust.COMMAND, "bold cyan"),
+            ("landwatch: ", "bold", KEEP),
+            (what, "yellow", MESSAGE),
+            (f" in {safe(repository_name(git_dir))}", "yellow", f"{DROP}repository"),
+            (" did not run", "yellow", KEEP),
+            (": nothing allowed their commands", "", f"{DROP}why"),
+            ("; review them with ", "", KEEP),
+            (trust.COMMAND, "bold cyan", KEEP),
         ),
     )
 
@@ -273,7 +281,9 @@ def _print(announcement: Announcement) -> None:
     from rich.text import Text
 
     line = Text()
-    for text, style in announcement.parts:
+    # Fitted to the terminal stderr is (80 columns where that cannot be known): one line is one
+    # line, never wrapped, and the command at its end is whole.
+    for text, style in fit(announcement.parts, terminal_width(2)):
         line.append(text, style=style or None)
     console = Console(stderr=True, soft_wrap=True, highlight=False, emoji=False, markup=False)
     if os.environ.get("NO_COLOR"):

@@ -17,6 +17,7 @@ import time
 
 from landwatch import one_line
 from landwatch.files import read_file
+from landwatch.text import fit, terminal_width
 
 # The names and the default the hook spells too (githooks/hook.sh), each landwatch.layout's or
 # work_item's: tests/commands/test_prompt.py keeps them equal.
@@ -34,22 +35,29 @@ DEFAULT_STALE_AFTER = 600
 SGR = {"bold": "1", "dim": "2", "red": "31", "yellow": "33", "cyan": "36"}
 
 Parts = tuple[tuple[str, str], ...]
+Pieces = tuple[tuple[str, str, str], ...]
 _join = os.path.join  # paths are strings here: pathlib costs a prompt milliseconds to import
 
 
-def prompt(cwd: str, *, color: bool = False) -> int:
-    """Print the one line's text (plain, or coloured with `color`), or nothing; never fail."""
+def prompt(cwd: str, *, color: bool = False, width: int | None = None) -> int:
+    """Print the one line's text (plain, or coloured with `color`) in `width` columns, or
+    nothing; never fail. Without `width`: one column less than the terminal's (COLUMNS, else
+    the terminal on stderr, which a prompt's `$(...)` leaves alone; else 80), as the line has a
+    line of its own above the prompt, and a line that reaches the last column makes some
+    shells' line editors wrap the prompt or redraw it one line off."""
     try:
-        parts = what_to_say(cwd)
+        pieces = what_to_say(cwd)
+        if pieces:
+            parts = fit(pieces, width if width is not None else terminal_width(2) - 1)
     except Exception:  # a prompt that printed a traceback would be worse than none
         return 0
-    if parts:
+    if pieces:
         with contextlib.suppress(OSError):
             sys.stdout.write(render(parts, color=color) + "\n")
     return 0
 
 
-def what_to_say(cwd: str) -> Parts | None:
+def what_to_say(cwd: str) -> Pieces | None:
     git_dir = find_git_dir(cwd)
     if git_dir is None:
         return None
