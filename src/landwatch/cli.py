@@ -55,7 +55,7 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     prompt.add_argument("--color", action="store_true", help="in terminal colours")
     prompt.add_argument(
         "--width",
-        type=_columns,
+        type=usage.columns,
         metavar="N",
         help="fit the line to N columns (default: one less than the terminal's)",
     )
@@ -170,15 +170,6 @@ def _output_options(parser: argparse.ArgumentParser, *more: tuple[str, str]) -> 
 
 
 # --- dispatch: each command's function, called with what its options say ---------------------
-
-
-def _columns(text: str) -> int:
-    """`--width`'s value: a positive number of columns."""
-    from landwatch.text import usable_width
-
-    if not usable_width(text):
-        raise argparse.ArgumentTypeError(f"not a number of columns: {text!r}")
-    return int(text)
 
 
 def _install(args: argparse.Namespace) -> int:

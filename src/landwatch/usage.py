@@ -129,6 +129,7 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
     "prompt": (
         ("the one line's text for your shell's prompt, or nothing", "landwatch prompt"),
         ("in terminal colours (fish measures them itself)", "landwatch prompt --color"),
+        ("fitted to 40 columns, beside the rest of a prompt's line", "landwatch prompt --width 40"),
     ),
     "pre-push": (
         (
@@ -201,6 +202,15 @@ def grace_seconds(text: str) -> float:
         if float(text) == 0:  # 0, 0.0, 00, -0: however it is written
             return 0.0
     return seconds(text)
+
+
+def columns(text: str) -> int:
+    """`landwatch prompt --width`'s value: a positive number of columns."""
+    from landwatch.text import usable_width
+
+    if not usable_width(text):
+        raise argparse.ArgumentTypeError(f"not a number of columns: {text!r}")
+    return int(text)
 
 
 def count(text: str) -> int:
