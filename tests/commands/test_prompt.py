@@ -175,3 +175,33 @@ def test_a_width_that_is_no_number_of_columns_is_refused(repo: Repo) -> None:
     for width in ("0", "-3", "wide", ""):
         result = repo.landwatch("prompt", "--width", width)
         assert result.returncode == 2 and "not a number of columns" in result.stderr, result
+
+
+def test_the_documented_bash_snippet_says_nothing_once_landwatch_is_gone(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """docs/hooks.md's bash prompt, run as bash runs it: the line with landwatch on the PATH,
+    nothing at all (no "command not found" at every prompt) once it is uninstalled."""
+    docs = (Path(__file__).parents[2] / "docs" / "hooks.md").read_text()
+    snippet = docs.split("```bash\n__landwatch_line", 1)[1].split("\n", 1)[0]
+    script = f"__landwatch_line{snippet}\n__landwatch_line\nprintf '%s' \"$LANDWATCH_LINE\"\n"
+    repo.land("with findings", {"a.py": "x = 1  \n"})
+    run_reviewer("--once")
+    on_path = tmp_path / "bin"
+    on_path.mkdir()
+    (on_path / "landwatch").symlink_to(layout.ENTRY_POINT.path())
+    git_dir = Path(
+        subprocess.run(
+            ["sh", "-c", "command -v git"], capture_output=True, text=True
+        ).stdout.strip()
+    ).parent
+    for path, shows in ((f"{on_path}:{git_dir}:/bin", True), (f"{git_dir}:/bin", False)):
+        ran = subprocess.run(
+            ["bash", "-c", script],
+            cwd=repo.path,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PATH": path},
+        )
+        assert ran.stderr == "" and ran.returncode == 0
+        assert ("P001" in ran.stdout) is shows, ran.stdout
