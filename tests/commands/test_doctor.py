@@ -237,3 +237,20 @@ def test_a_push_gate_missing_from_hooks_otherwise_in_place_is_told_and_mended(re
     repo.landwatch("doctor", "--fix")
     assert "push gate" not in repo.landwatch("doctor").stdout
     assert "# landwatch-hook" in gate.read_text()
+
+
+def test_items_given_up_are_named_with_what_starts_them_again(repo: Repo) -> None:
+    from landwatch import work_item
+
+    landed = repo.land("one")
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    work_item.settle(repo.git_dir, claimed, work_item.FAILED)
+    doctor = repo.landwatch("doctor")
+    assert doctor.returncode == 1
+    assert f"1 item(s) given up in {repo.git_dir}: the review of {landed[:12]}" in doctor.stdout
+    assert "fix: once the cause is mended, landwatch retry --all in that repository" in (
+        doctor.stdout
+    )
+    assert repo.landwatch("retry", "--all").returncode == 0
+    assert "given up" not in repo.landwatch("doctor").stdout

@@ -278,7 +278,29 @@ def _waiting(common: Path, now: float, bound: float) -> list[Problem]:
                     "landwatch status (and the reviewer's log)",
                 )
             )
+        problems += _given_up(git_dir)
     return problems
+
+
+def _given_up(git_dir: Path) -> list[Problem]:
+    """Items given up in a worktree: named (kind and commit), with what starts them again."""
+    names = work_item.entries(git_dir, work_item.FAILED)
+    ids = sorted({work_item.id_of_entry(name) for name in names})
+    if not ids:
+        return []
+    shown = []
+    for each in ids[:3]:
+        kind, _, oid = each.partition("-")
+        known = work_item.is_object_id(oid)
+        shown.append(f"the {safe(kind)} of {oid[:12]}" if known else "an unreadable item")
+    more = f" and {len(ids) - 3} more" if len(ids) > 3 else ""
+    return [
+        Problem(
+            f"{len(ids)} item(s) given up in {safe(str(git_dir))}: {', '.join(shown)}{more} "
+            "(why: landwatch status, and the reviewer's log)",
+            "once the cause is mended, landwatch retry --all in that repository",
+        )
+    ]
 
 
 def _here(cwd: Path) -> list[Problem]:
