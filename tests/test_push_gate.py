@@ -109,12 +109,14 @@ def test_the_verdict_follows_the_commits_and_sets_apart_what_is_allowed() -> Non
         oid(2): Report(oid(2), None, "commit", "", findings=[finding("P004")]),
     }
 
-    def allowing(commit: str, found: Finding) -> object | None:
-        return "tests" if found.rule == "P004" else None
+    tests = Allowance("used-in-tests", "me", 1.0, None, oid(2))
+
+    def allowing(commit: str, found: Finding) -> Allowance | None:
+        return tests if found.rule == "P004" else None
 
     verdict = push_gate.judge(reports, "secrets", allowing, order=[oid(1), oid(3), oid(2)])
     assert [(c, f.rule) for c, f in verdict.refused] == [(oid(1), "S002")]
-    assert [(c, f.rule, a) for c, f, a in verdict.allowed] == [(oid(2), "P004", "tests")]
+    assert [(c, f.rule, a) for c, f, a in verdict.allowed] == [(oid(2), "P004", tests)]
     assert verdict.unjudged == [oid(3)]
     errors = push_gate.judge(reports, "errors", order=[oid(2), oid(1)])
     assert [f.rule for _, f in errors.refused] == ["P004", "S002", "P010"]

@@ -22,7 +22,15 @@ from landwatch.review import allowed, blocking
 from landwatch.review.budget import Budget
 from landwatch.review.findings import Finding
 from landwatch.review.report import Report
-from landwatch.work_item import CLAIMED, PENDING, READY, RECOVERING, WorkKind, entries
+from landwatch.work_item import (
+    CLAIMED,
+    PENDING,
+    READY,
+    RECOVERING,
+    WorkKind,
+    entries,
+    is_object_id,
+)
 
 # At most this many commits a push sends are judged: a first push to a new remote or mirror
 # can send a whole history (24,548 commits, one hook said: 30 minutes); past it, the gate says
@@ -54,17 +62,13 @@ class Pushed:
         return not self.remote.strip("0")
 
 
-def _oid(text: str) -> bool:
-    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
-
-
 def parse(lines: str) -> list[Pushed]:
     """pre-push's stdin, a `Pushed` a line; a line that is not four fields with oids (git never
     sends one) is passed by."""
     pushed = []
     for line in lines.splitlines():
         fields = line.split(" ")
-        if len(fields) == 4 and _oid(fields[1]) and _oid(fields[3]):
+        if len(fields) == 4 and is_object_id(fields[1]) and is_object_id(fields[3]):
             pushed.append(Pushed(*fields))
     return pushed
 
@@ -161,8 +165,8 @@ def scan(
     return scanned, unread + left
 
 
-# (commit, finding) -> what allows it (an allowance, or None when nothing does).
-Allowing = Callable[[str, Finding], object | None]
+# (commit, finding) -> the allowance that lets it through, or None when nothing does.
+Allowing = Callable[[str, Finding], allowed.Allowance | None]
 
 
 def allowing_in(git_dir: os.PathLike[str] | str) -> Allowing:
@@ -182,7 +186,7 @@ class Verdict:
     commit first), those allowed, and the commits nobody could judge in time."""
 
     refused: list[tuple[str, Finding]] = field(default_factory=list)
-    allowed: list[tuple[str, Finding, object]] = field(default_factory=list)
+    allowed: list[tuple[str, Finding, allowed.Allowance]] = field(default_factory=list)
     unjudged: list[str] = field(default_factory=list)
 
 
@@ -206,6 +210,25 @@ def judge(
                 verdict.refused.append((commit, finding))
             else:
                 verdict.allowed.append((commit, finding, allowance))
+    return verdict
+
+
+def verdict_of(
+    git_dir: os.PathLike[str] | str,
+    commits: list[str],
+    reports: Mapping[str, Report],
+    policy: str,
+    seconds: float,
+    clock: Callable[[], float] = time.monotonic,
+) -> Verdict:
+    """The verdict on `commits` (oldest first) under `policy`, as the pre-push hook and auto-push
+    both judge: by their reviews kept (`reports`), the rest scanned here within `seconds`, with
+    what is allowed here set apart; unjudged, those not read whole in time."""
+    missing = [commit for commit in commits if commit not in reports]
+    scanned, unread = scan(git_dir, missing, seconds, clock) if missing else ({}, [])
+    verdict = judge({**reports, **scanned}, policy, allowing_in(git_dir), order=commits)
+    partly = set(unread)
+    verdict.unjudged = [commit for commit in commits if commit in partly]
     return verdict
 
 
@@ -242,6 +265,6 @@ def refused_with(git_dir: os.PathLike[str] | str, fingerprint: str) -> dict[str,
         return {}
     found: dict[str, list[Finding]] = {}
     for commit, finding in listed:
-        if isinstance(commit, str) and _oid(commit) and finding.fingerprint == fingerprint:
+        if isinstance(commit, str) and is_object_id(commit) and finding.fingerprint == fingerprint:
             found.setdefault(commit, []).append(finding)
     return found

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from landwatch import coverage, hook_slots, layout, registry, work_item
-from landwatch.commands import install
+from landwatch.commands import install, notice
 from landwatch.daemon.lock import holder
 from landwatch.errors import UserError
 from landwatch.git import GitError, git, run_git
@@ -288,11 +288,7 @@ def _given_up(git_dir: Path) -> list[Problem]:
     ids = sorted({work_item.id_of_entry(name) for name in names})
     if not ids:
         return []
-    shown = []
-    for each in ids[:3]:
-        kind, _, oid = each.partition("-")
-        known = work_item.is_object_id(oid)
-        shown.append(f"the {safe(kind)} of {oid[:12]}" if known else "an unreadable item")
+    shown = [notice.item_named(each, digits=12) for each in ids[:3]]
     more = f" and {len(ids) - 3} more" if len(ids) > 3 else ""
     return [
         Problem(

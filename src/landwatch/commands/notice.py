@@ -110,15 +110,10 @@ def given_up(git_dir: Path) -> Announcement | None:
         return None
     first = work_item.id_of_entry(fresh[0])
     kind, _, oid = first.partition("-")
-    # Garbage set aside (`invalid-<digest>`) names no commit: no kind, no id to show.
-    what = (
-        f"the {safe(kind)} of {safe(oid[:7])}"
-        if work_item.is_object_id(oid)
-        else "an unreadable item (not one landwatch wrote)"
-    )
+    what = item_named(first)
     more = f" and {len(fresh) - 1} more" if len(fresh) > 1 else ""
     done = "gave up"
-    if kind == "push" and (held := _held_back(git_dir, oid)) is not None:
+    if kind == work_item.WorkKind.PUSH and (held := _held_back(git_dir, oid)) is not None:
         done, what = "held back", f"{what}: {held}"  # a finding, not a failure
     return Announcement(
         Urgency.GIVEN_UP,
@@ -132,6 +127,15 @@ def given_up(git_dir: Path) -> Announcement | None:
     )
 
 
+def item_named(item_id: str, digits: int = 7) -> str:
+    """How an item given up is named: `the review of 3f78685`. Garbage set aside
+    (`invalid-<digest>`) names no commit: no kind, no id to show."""
+    kind, _, oid = item_id.partition("-")
+    if not work_item.is_object_id(oid):
+        return "an unreadable item (not one landwatch wrote)"
+    return f"the {safe(kind)} of {oid[:digits]}"
+
+
 def _held_back(git_dir: Path, oid: str) -> str | None:
     """Why the push of `oid` was held back by the push gate, in a few words; None: it was not."""
     from landwatch.kinds.push import held_back
@@ -139,7 +143,7 @@ def _held_back(git_dir: Path, oid: str) -> str | None:
     held = held_back(git_dir)
     if held is None or held["commit"] != oid:
         return None
-    return safe(held["why"].partition(" (landwatch.push.block")[0])
+    return safe(held["what"])
 
 
 def _told(git_dir: Path) -> set[str]:

@@ -19,7 +19,6 @@ from landwatch import layout, push_gate
 from landwatch.daemon import lock
 from landwatch.git import git, git_dir_of
 from landwatch.review import blocking
-from landwatch.review.allowed import Allowance
 from landwatch.review.findings import Finding
 from landwatch.review.report import Report
 from landwatch.text import plural, safe
@@ -85,20 +84,16 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
     commits = found.commits[::-1]  # oldest first, as a rebase meets them
     reports = push_gate.kept(git_dir, commits)
     reports |= _waited_for(asked, [commit for commit in commits if commit not in reports])
-    missing = [commit for commit in commits if commit not in reports]
-    unread: list[str] = []
-    if missing:
-        scanned, unread = push_gate.scan(git_dir, missing, asked.wait, clock.monotonic)
-        reports |= scanned
-    allowing = push_gate.allowing_in(git_dir)
-    verdict = push_gate.judge(reports, asked.policy, allowing, order=commits)
+    verdict = push_gate.verdict_of(
+        git_dir, commits, reports, asked.policy, asked.wait, clock.monotonic
+    )
     if found.more:
         print(
             f"landwatch: this push sends more than {push_gate.MOST:,} commits the remote lacks; "
             f"the push gate read the newest {push_gate.MOST:,}",
             file=err,
         )
-    if unread:
+    if unread := verdict.unjudged:
         print(
             f"landwatch: {plural(len(unread), 'commit')} of this push could not be read whole in "
             f"time (landwatch.push.wait = {asked.wait:g} s) and go unchecked, the first "
@@ -107,12 +102,12 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
         )
     if verdict.refused:
         push_gate.remember_refused(git_dir, verdict.refused)
-        print(refusal(git_dir, verdict.refused, asked.policy, reports, lines), file=err)
+        print(refusal(git_dir, verdict.refused, asked.policy, lines), file=err)
         return REFUSED
     if verdict.allowed:
         commit, finding, allowance = verdict.allowed[0]
         more = f" and {len(verdict.allowed) - 1} more" if len(verdict.allowed) > 1 else ""
-        why = allowance.described() if isinstance(allowance, Allowance) else ""
+        why = allowance.described()
         print(
             f"landwatch: pushing what was allowed: {finding.rule} in {commit[:10]} ({why}){more}",
             file=err,
@@ -141,13 +136,7 @@ def _waited_for(asked: _Asked, missing: list[str]) -> dict[str, Report]:
     return got
 
 
-def refusal(
-    git_dir: Path,
-    refused: list[tuple[str, Finding]],
-    policy: str,
-    reports: dict[str, Report],
-    lines: str,
-) -> str:
+def refusal(git_dir: Path, refused: list[tuple[str, Finding]], policy: str, lines: str) -> str:
     """What a refused push is told: each finding (redacted, at most SHOWN, then a count), how
     to take it out of every commit holding it, to rotate a secret, and how to go on anyway."""
     holding = list(dict.fromkeys(commit for commit, _ in refused))

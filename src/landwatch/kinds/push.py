@@ -26,6 +26,7 @@ from landwatch.kinds.base import (
     RetryLater,
     backoff,
 )
+from landwatch.review import blocking
 from landwatch.work_item import CLAIMED, PENDING, READY, WorkItem, WorkKind, entries
 
 PUSH_TIMEOUT = 120.0
@@ -86,11 +87,19 @@ class HeldBack(GiveUp):
 
 
 def held_back(git_dir: Path) -> dict[str, str] | None:
-    """The push held back from this worktree ("commit", "branch", "why"), if one is."""
+    """The push held back from this worktree ("commit", "branch", "what" it holds, "why" with
+    what to do), if one is."""
     held = (read_state(git_dir) or {}).get("held_back")
-    if isinstance(held, dict) and all(isinstance(held.get(key), str) for key in ("commit", "why")):
+    if isinstance(held, dict) and all(
+        isinstance(held.get(key), str) for key in ("commit", "what", "why")
+    ):
         return held
     return None
+
+
+def _is_url(remote: str) -> bool:
+    """Whether `remote` is a URL or a path git pushes to, not a remote's name."""
+    return any(mark in remote for mark in (":", "/", "\\")) or remote in (".", "..")
 
 
 class PushHandler(ItemHandler[PushResult]):
@@ -152,7 +161,7 @@ class PushHandler(ItemHandler[PushResult]):
                 report.up_to_date.append(branch)  # an earlier push took it along
                 continue
             refspec = f"refs/heads/{branch}:refs/heads/{branch}"
-            self._gate(git_dir, reporter, remote, branch, item.oid)
+            self._gate(git_dir, reporter, remote, branch, item.oid, settings[layout.PUSH_BLOCK])
             try:
                 self._push(git_dir, reporter, remote, refspec, branch, force=force)
             except GiveUp:
@@ -163,56 +172,50 @@ class PushHandler(ItemHandler[PushResult]):
         return report
 
     def _gate(
-        self, git_dir: Path, reporter: Reporter, remote: str, branch: str, landed: str
+        self, git_dir: Path, reporter: Reporter, remote: str, branch: str, landed: str, policy: str
     ) -> None:
-        """What the push gate says of what pushing `branch` sends: RetryLater while reviews of
-        it wait for the reviewer, HeldBack (kept in the push state) when it refuses the push."""
-        settings = layout.read_git_settings(git_dir)
-        policy = settings[layout.PUSH_BLOCK]
-        if policy == "off":
+        """What the push gate says of what pushing `branch` sends under `policy`: RetryLater
+        while reviews of it wait for the reviewer, HeldBack (kept in the push state) when it
+        refuses the push."""
+        if policy == blocking.OFF:
             return
         tip = f"refs/heads/{branch}"
         tracking = f"refs/remotes/{remote}/{branch}"
         _, held, _, _ = self._git(git_dir, reporter, "rev-parse", "-q", "--verify", tracking)
         _, sent, _, _ = self._git(git_dir, reporter, "rev-parse", "-q", "--verify", tip)
-        url = remote if any(mark in remote for mark in (":", "/", "\\")) else ""
         pushed = push_gate.Pushed(tip, sent.strip(), tip, held.strip() or _ZERO)
+        url = remote if _is_url(remote) else ""
         commits = push_gate.outgoing(git_dir, remote, url, [pushed]).commits[::-1]
         reports = push_gate.kept(git_dir, commits)
-        missing = [commit for commit in commits if commit not in reports]
         # A refusal for secrets and conflict markers is the scan's to make on what is not
         # reviewed yet (the very rules it refuses for); one for any error waits for the review.
-        if policy == "errors" and (waiting := push_gate.waiting(git_dir, missing)):
+        missing = [commit for commit in commits if commit not in reports]
+        if policy == blocking.ERRORS and (waiting := push_gate.waiting(git_dir, missing)):
             raise RetryLater(
                 f"waiting for the review of {len(waiting)} commit(s) before pushing {branch}",
                 after=REVIEW_WAIT,
             )
-        scanned, unread = push_gate.scan(git_dir, missing, SCAN_SECONDS, self.clock.monotonic)
-        if unread:
-            raise RetryLater(f"{unread[0][:12]} could not be read in time", after=REVIEW_WAIT)
-        judged = {**reports, **scanned}
-        verdict = push_gate.judge(judged, policy, push_gate.allowing_in(git_dir), order=commits)
+        verdict = push_gate.verdict_of(
+            git_dir, commits, reports, policy, SCAN_SECONDS, self.clock.monotonic
+        )
+        if verdict.unjudged:
+            raise RetryLater(
+                f"{verdict.unjudged[0][:12]} could not be read in time", after=REVIEW_WAIT
+            )
         if not verdict.refused:
             return
         commit, finding = verdict.refused[0]
         where = f"{finding.path}:{finding.line}" if finding.line else finding.path or "message"
         more = len(verdict.refused) - 1
+        what = f"{commit[:10]} holds {finding.rule} {finding.message} at {where}" + (
+            f" and {more} more" if more else ""
+        )
         why = (
-            f"{commit[:10]} holds {finding.rule} {finding.message} at {where}"
-            + (f" and {more} more" if more else "")
-            + f" (landwatch.push.block = {policy}): amend it away, or landwatch allow "
+            f"{what} (landwatch.push.block = {policy}): amend it away, or landwatch allow "
             f"{finding.fingerprint} --reason ..., then landwatch retry {landed[:10]}"
         )
-        state = {
-            **(read_state(git_dir) or {}),
-            "held_back": {"commit": landed, "branch": branch, "why": why},
-        }
-        write_atomic(
-            self.state.path(git_dir),
-            json.dumps(state),
-            trusted=layout.common_dir(git_dir),
-            durable=False,
-        )
+        held_state = {"commit": landed, "branch": branch, "what": what, "why": why}
+        self._write_state(git_dir, {**(read_state(git_dir) or {}), "held_back": held_state})
         raise HeldBack(f"held back the push of {branch}: {why}")
 
     def _settled(self, git_dir: Path) -> None:
@@ -230,7 +233,7 @@ class PushHandler(ItemHandler[PushResult]):
 
     def _is_remote(self, git_dir: Path, reporter: Reporter, remote: str) -> bool:
         """A remote's name, or a URL or path git can push to (which may be out of reach now)."""
-        if any(mark in remote for mark in (":", "/", "\\")) or remote in (".", ".."):
+        if _is_url(remote):
             return True
         code, _, _, _ = self._git(git_dir, reporter, "remote", "get-url", "--", remote)
         return code == 0
@@ -316,6 +319,10 @@ class PushHandler(ItemHandler[PushResult]):
             "last_error": message[:500],
             "retry_at": now + after,
         }
+        self._write_state(git_dir, state)
+
+    def _write_state(self, git_dir: Path, state: dict[str, object]) -> None:
+        """How pushing from here stands (failing, or held back), for status and the one line."""
         write_atomic(
             self.state.path(git_dir),
             json.dumps(state),
