@@ -11,7 +11,6 @@ the ratio to the bare start says what the machine's own speed does not.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -19,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import as_installed, git, isolated_home, new_repo
+from benchlib import git, installed_home, new_repo
 
 COMMAND = str(Path(sys.executable).with_name("landwatch"))  # the console script pip made
 
@@ -58,9 +57,7 @@ def main() -> None:
     runs = parser.parse_args().runs
     with tempfile.TemporaryDirectory(prefix="bench-prompt-") as scratch:
         root = Path(scratch)
-        isolated_home(root)
-        as_installed()
-        (Path(os.environ["HOME"]) / ".gitconfig").write_text("[landwatch]\n\tmaintenance = false\n")
+        installed_home(root)
         quiet = new_repo(root / "quiet", hooks=True)
         unread = new_repo(root / "unread", hooks=True)
         rare = new_repo(root / "given-up", hooks=True)

@@ -13,7 +13,6 @@ the hooks' entry point, so the bench shows how often Python started on each path
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shlex
 import statistics
@@ -23,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import as_installed, git, isolated_home, new_repo
+from benchlib import git, installed_home, new_repo
 
 EXIT_0 = "#!/bin/sh\nexit 0\n"
 SETUPS = ("no hook", "exit 0", "landwatch, reviewed", "landwatch, unreviewed")
@@ -94,9 +93,7 @@ def main() -> None:
     runs = parser.parse_args().runs
     with tempfile.TemporaryDirectory(prefix="bench-push-gate-") as scratch:
         root = Path(scratch)
-        isolated_home(root)
-        as_installed()
-        (Path(os.environ["HOME"]) / ".gitconfig").write_text("[landwatch]\n\tmaintenance = false\n")
+        installed_home(root)
         reviewed_calls, unreviewed_calls = root / "reviewed-calls", root / "unreviewed-calls"
         repos = {
             "no hook": pushing_repo(root, "none", hooks=False),

@@ -70,6 +70,15 @@ def as_installed() -> None:
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(source)], check=True)
 
 
+def installed_home(scratch: Path) -> Path:
+    """A home of its own in `scratch` (isolated_home), landwatch's bytecode written as pip
+    would (as_installed), and git's maintenance off: what a timed hook then runs is the hook."""
+    home = isolated_home(scratch)
+    as_installed()
+    (home / ".gitconfig").write_text("[landwatch]\n\tmaintenance = false\n")
+    return home
+
+
 @contextlib.contextmanager
 def running_reviewer(
     *args: str, env: dict[str, str] | None = None
