@@ -37,6 +37,7 @@ lw_skip=
 # The functions both ways share: the quick way runs them before part 2 is read, stderr on
 # /dev/null (a missing /proc or a race prints nothing) and the person's terminal on fd 3.
 lw_said=
+lw_replaced= # `old:new` of each commit a rewrite replaced whose line waits: lw_rewritten
 lw_say() {
     # One line at most, whatever happens.
     [ -n "$lw_said" ] && return 0
@@ -557,8 +558,12 @@ lw_notice() {
             "landwatch (./install.sh), or delete the hooks marked '# landwatch-hook' in $lw_hooks"
         return 0
     fi
-    lw_something_to_tell || return 0
-    "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" < /dev/null 2>&3
+    lw_something_to_tell || [ -n "$lw_replaced" ] || return 0
+    if [ -n "$lw_replaced" ]; then
+        "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" --replaced "$lw_replaced" < /dev/null 2>&3
+    else
+        "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" < /dev/null 2>&3
+    fi
 }
 
 lw_nothing_landed() {
@@ -581,6 +586,10 @@ lw_rewritten() {
     while read -r lw_old lw_new _ || [ -n "$lw_old" ]; do
         lw_valid_oid "$lw_old" || lw_old=
         lw_valid_oid "$lw_new" && lw_enqueue review "$lw_new" "" "$lw_old" && lw_tip=$lw_new
+        # A line waiting to tell of a commit this rewrite replaced: set aside by the notice.
+        [ -n "$lw_old" ] && lw_valid_oid "$lw_new" && {
+            [ -f "$lw_repo/unread/$lw_old" ] || [ -f "$lw_repo/held/$lw_old" ]
+        } && lw_replaced="$lw_replaced $lw_old:$lw_new"
     done
     # One push and one maintenance for the whole rewrite: its tip carries the rest.
     [ -z "$lw_tip" ] || lw_also "$lw_tip" ""

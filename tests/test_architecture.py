@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("kinds",),
     ("review_landing", "sharing", "push_gate"),
     ("trust", "report_store", "standards_store", "notify"),
-    ("allowances",),
+    ("allowances", "line_markers"),
     ("coverage",),
     ("hook_slots",),
     ("hooks", "registry"),

@@ -16,19 +16,24 @@ def line(*told: Told) -> str:
 
 
 def test_a_marker_reads_back_as_written_whatever_its_fields_hold() -> None:
-    told = Told(OID, Severity.ERROR, "S002", "AWS access key ID\t\n", "b\tc.py", 3, "2 warnings")
+    told = Told(
+        OID, Severity.ERROR, "S002", "AWS access key ID\t\n", "b\tc.py", 3, "2 warnings", OTHER
+    )
     text = told.text()
-    assert text.startswith(VERSION) and text.count(b"\n") == 2 and text.count(b"\t") == 5
+    assert text.startswith(VERSION) and text.count(b"\n") == 2 and text.count(b"\t") == 6
     back = Told.parse(OID, text)
     assert back is not None
-    assert (back.severity, back.rule, back.message, back.path, back.line, back.rest) == (
-        3,
-        "S002",
-        "AWS access key ID\\x09\\x0a",
-        "b\\x09c.py",
-        3,
-        "2 warnings",
-    )
+    fields = (back.severity, back.rule, back.message, back.path, back.line, back.rest)
+    assert fields == (3, "S002", "AWS access key ID\\x09\\x0a", "b\\x09c.py", 3, "2 warnings")
+    assert back.replaces == OTHER
+
+
+def test_a_marker_written_before_markers_named_what_they_replaced_still_reads() -> None:
+    back = Told.parse(OID, VERSION + b"2\tP001\tm\tp\t3\t\n")
+    assert back is not None and (back.rule, back.line, back.replaces) == ("P001", 3, "")
+    # What stands where the replaced commit goes is one, or nothing.
+    odd = Told.parse(OID, VERSION + b"2\tP001\tm\tp\t3\t\t\x1b[31mred\n")
+    assert odd is not None and odd.replaces == ""
 
 
 def test_what_is_not_a_marker_of_this_format_reads_as_nothing() -> None:
@@ -38,7 +43,7 @@ def test_what_is_not_a_marker_of_this_format_reads_as_nothing() -> None:
         VERSION + b"9\tS002\tm\tp\t3\t\n",
         VERSION + b"3\t\tm\tp\t3\t\n",
         VERSION + b"3\tS002\tm\tp\t3\n",
-        VERSION + b"3\tS002\tm\tp\t3\t\textra\n",
+        VERSION + b"3\tS002\tm\tp\t3\t\t\textra\n",
     ):
         assert Told.parse(OID, garbage) is None, garbage
     odd_line = Told.parse(OID, VERSION + b"2\tP001\tm\tp\t99999999999\t\n")
@@ -56,6 +61,15 @@ def test_the_line_names_the_worst_then_the_rest_then_the_command() -> None:
     assert line(warned, Told(OID, Severity.WARNING, "P002", "m", "b")).startswith(
         "landwatch: P001 trailing whitespace in a.txt:1 · landwatch show 9fceb02 ("
     )
+
+
+def test_a_finding_carried_over_a_rewrite_names_the_commit_it_replaced() -> None:
+    carried = Told(OID, Severity.WARNING, "P001", "trailing whitespace", "a.txt", 1, "", OTHER)
+    assert line(carried) == (
+        "landwatch: P001 trailing whitespace in a.txt:1 · landwatch show 3f78685 (replaces 9fceb02)"
+    )
+    narrow = "".join(text for text, _ in fit(words([carried]), 60))
+    assert "replaces" not in narrow and narrow.endswith("landwatch show 3f78685")
 
 
 def test_each_place_whole_until_the_line_is_fitted() -> None:

@@ -9,7 +9,7 @@ import os
 import stat
 from pathlib import Path
 
-from landwatch import layout, report_store
+from landwatch import layout, line_markers, report_store
 from landwatch.review.findings import Finding, Severity, fingerprint
 from landwatch.review.project_hooks.results import HooksResult
 from landwatch.review.report import Report
@@ -68,12 +68,12 @@ def test_a_report_filed_under_another_commits_name_is_not_its(git_dir: Path) -> 
 def test_only_a_review_with_something_to_say_is_unread(git_dir: Path) -> None:
     report_store.write(git_dir, report(1))
     report_store.write(git_dir, report(2, finding("C002", Severity.INFO)))
-    assert report_store.unread(git_dir) == []
+    assert line_markers.unread(git_dir) == []
     report_store.write(git_dir, report(3, finding()))
-    assert report_store.unread(git_dir) == [oid(3)] and report_store.is_unread(git_dir, oid(3))
-    report_store.mark_read(git_dir, oid(3))
-    report_store.mark_read(git_dir, oid(3))  # twice: nothing to do
-    assert report_store.unread(git_dir) == [] and not report_store.is_unread(git_dir, oid(3))
+    assert line_markers.unread(git_dir) == [oid(3)] and line_markers.is_unread(git_dir, oid(3))
+    line_markers.mark_read(git_dir, oid(3))
+    line_markers.mark_read(git_dir, oid(3))  # twice: nothing to do
+    assert line_markers.unread(git_dir) == [] and not line_markers.is_unread(git_dir, oid(3))
 
 
 def test_the_unread_are_newest_first(git_dir: Path) -> None:
@@ -83,7 +83,7 @@ def test_the_unread_are_newest_first(git_dir: Path) -> None:
     for number, written in ((1, T + 20), (2, T), (3, T + 30), (4, T + 20)):
         os.utime(unread / oid(number), (written, written))
     # The same moment: the later name first, as the one line lists them.
-    assert report_store.unread(git_dir) == [oid(3), oid(4), oid(1), oid(2)]
+    assert line_markers.unread(git_dir) == [oid(3), oid(4), oid(1), oid(2)]
     assert [found.commit for found in report_store.unread_reports(git_dir)] == [
         oid(3),
         oid(4),
@@ -95,31 +95,31 @@ def test_the_unread_are_newest_first(git_dir: Path) -> None:
 def test_markers_of_reviews_that_say_nothing_are_dropped(git_dir: Path) -> None:
     report_store.write(git_dir, report(1, finding()))
     report_store.write(git_dir, report(2, finding()))
-    report_store.mark_unread(git_dir, oid(3))  # its report never written
+    line_markers.mark_unread(git_dir, oid(3))  # its report never written
     layout.report_file(git_dir, oid(2)).write_text(json.dumps(report(2).as_dict()))
     assert [found.commit for found in report_store.unread_reports(git_dir)] == [oid(1)]
-    assert report_store.unread(git_dir) == [oid(1)]
+    assert line_markers.unread(git_dir) == [oid(1)]
 
 
 def test_a_rewritten_commit_tells_only_what_was_not_seen(git_dir: Path) -> None:
     seen = report(1, finding())
     report_store.write(git_dir, seen)
-    report_store.mark_read(git_dir, oid(1))  # the one line told of it
+    line_markers.mark_read(git_dir, oid(1))  # the one line told of it
     report_store.write(git_dir, report(2, finding()), replaces=seen)
-    assert report_store.unread(git_dir) == []  # nothing new
+    assert line_markers.unread(git_dir) == []  # nothing new
     report_store.write(git_dir, report(3, finding(), finding(line=2)), replaces=seen)
-    assert report_store.unread(git_dir) == [oid(3)]  # one finding is new
+    assert line_markers.unread(git_dir) == [oid(3)]  # one finding is new
     not_told = report(4, finding("S002", Severity.ERROR))
     report_store.write(git_dir, not_told)
     report_store.write(git_dir, report(5, finding("S002", Severity.ERROR)), replaces=not_told)
-    assert not report_store.is_unread(git_dir, oid(4))  # said once, for the one that replaced it
-    assert report_store.is_unread(git_dir, oid(5))
+    assert not line_markers.is_unread(git_dir, oid(4))  # said once, for the one that replaced it
+    assert line_markers.is_unread(git_dir, oid(5))
 
 
 def test_the_line_names_the_worst_finding_not_seen_yet(git_dir: Path) -> None:
     seen = report(1, finding("S002", Severity.ERROR, 2))
     report_store.write(git_dir, seen)
-    report_store.mark_read(git_dir, oid(1))  # the one line told of it
+    line_markers.mark_read(git_dir, oid(1))  # the one line told of it
     rewritten = report(2, finding("S002", Severity.ERROR, 2), finding(line=3))
     report_store.write(git_dir, rewritten, replaces=seen)
     [told] = report_store.unread_told(git_dir)
@@ -138,7 +138,7 @@ def hooks_of(number: int, *findings: Finding) -> HooksResult:
 
 def test_the_hooks_result_joins_its_review_and_tells_once_what_is_new(git_dir: Path) -> None:
     report_store.write(git_dir, report(1, finding()))
-    report_store.mark_read(git_dir, oid(1))  # the review was told before the hooks were done
+    line_markers.mark_read(git_dir, oid(1))  # the review was told before the hooks were done
     hook = finding("hook:ruff", Severity.ERROR, 2)
     report_store.write_hooks(git_dir, hooks_of(1, hook))
     joined = report_store.read(git_dir, oid(1))
@@ -156,21 +156,21 @@ def test_the_hooks_result_joins_its_review_and_tells_once_what_is_new(git_dir: P
 def test_hooks_that_found_nothing_new_say_nothing(git_dir: Path) -> None:
     report_store.write(git_dir, report(1))
     report_store.write_hooks(git_dir, hooks_of(1, finding("hook:x", Severity.INFO)))
-    assert report_store.unread(git_dir) == []
+    assert line_markers.unread(git_dir) == []
     # A rebased commit whose hooks say what was seen of the commit it replaced: nothing.
     seen = finding("hook:x", Severity.ERROR)
     report_store.write_hooks(git_dir, hooks_of(1, seen))
-    report_store.mark_read(git_dir, oid(1))
+    line_markers.mark_read(git_dir, oid(1))
     report_store.write(git_dir, report(2))
     report_store.write_hooks(git_dir, hooks_of(2, seen), replaces=oid(1))
-    assert report_store.unread(git_dir) == []
+    assert line_markers.unread(git_dir) == []
     # A teammate's commits by pull: told at error only.
     report_store.write(git_dir, report(3))
     report_store.write_hooks(git_dir, hooks_of(3, finding()), least=Severity.ERROR)
-    assert report_store.unread(git_dir) == []
+    assert line_markers.unread(git_dir) == []
     # No review (yet): the hooks join nothing, and say nothing.
     report_store.write_hooks(git_dir, hooks_of(4, seen))
-    assert report_store.read(git_dir, oid(4)) is None and report_store.unread(git_dir) == []
+    assert report_store.read(git_dir, oid(4)) is None and line_markers.unread(git_dir) == []
 
 
 def blocking_marker(git_dir: Path, number: int) -> str | None:

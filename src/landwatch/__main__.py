@@ -1,6 +1,6 @@
 """`python -m landwatch` and the `landwatch` command: the front door. What runs at every landing
 or shell prompt is answered before the command line's parser is imported: the hooks' `landwatch
-notice --git-dir DIR` (not listed: it is theirs) and `landwatch prompt`."""
+notice --git-dir DIR [--replaced PAIRS]` (not listed: it is theirs) and `landwatch prompt`."""
 
 from __future__ import annotations
 
@@ -21,12 +21,15 @@ def main() -> int:
         from landwatch.commands.prompt import prompt
 
         return prompt(os.getcwd(), color=quick[0], width=quick[1])
-    if len(arguments) == 3 and arguments[:2] == ["notice", "--git-dir"]:
+    if arguments[:2] == ["notice", "--git-dir"] and len(arguments) in (3, 5):
         from pathlib import Path
 
         from landwatch.commands.notice import notice
 
-        return notice(Path(arguments[2]))
+        # `--replaced 'OLD:NEW ...'`: what the rebase whose hook calls this replaced.
+        pairs = arguments[4].split() if arguments[3:4] == ["--replaced"] else []
+        replaced = [(old, new) for old, _, new in (pair.partition(":") for pair in pairs)]
+        return notice(Path(arguments[2]), replaced=replaced)
     from landwatch.cli import main as parse_and_run
 
     return parse_and_run()

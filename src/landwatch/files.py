@@ -176,6 +176,19 @@ def read_file(path: Path | str, *, trusted: Path | str | None, limit: int = MAX_
         os.close(fd)
 
 
+def read_tail(path: Path | str, *, trusted: Path | str | None, size: int) -> bytes:
+    """The last `size` bytes of the regular file `path` (a reflog's newest lines), refused as
+    read_file refuses: a link, a FIFO, anything but a regular file is an OSError."""
+    fd = _open_by_name(path, _READ, trusted=trusted, create=False)
+    try:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode):
+            raise _refused(path, "not a regular file")
+        return os.pread(fd, size, max(0, found.st_size - size))
+    finally:
+        os.close(fd)
+
+
 @contextlib.contextmanager
 def exclusive(lock: Path, *, trusted: Path | None = None) -> Iterator[None]:
     """Hold flock(2) on the lock file `lock` (made 0600, its directory 0700; below `trusted`,

@@ -20,15 +20,16 @@ VERSION = b"landwatch-unread 1\n"
 SHOW_UNREAD = "landwatch show --unread"
 # Severities by value (landwatch.review.findings.Severity: info 1, warning 2, error 3).
 STYLES = {3: "red", 2: "yellow", 1: "cyan"}
-_FIELDS = 6
+_FIELDS = 7
 _LIMIT = 16 << 10  # a marker's text is a line; anything longer is none of ours
 
 
 class Told:
     """What the one line says of one unread review: its worst finding not told yet (rule,
-    message, place) and what else the review found (`2 warnings, 1 info`, or "")."""
+    message, place), what else the review found (`2 warnings, 1 info`, or ""), and the commit
+    a rebase or amend replaced that held the same finding ("" when none did)."""
 
-    __slots__ = ("commit", "line", "message", "path", "rest", "rule", "severity")
+    __slots__ = ("commit", "line", "message", "path", "replaces", "rest", "rule", "severity")
 
     def __init__(
         self,
@@ -39,6 +40,7 @@ class Told:
         path: str | None = None,
         line: int | None = None,
         rest: str = "",
+        replaces: str = "",
     ) -> None:
         self.commit = commit
         self.severity = severity
@@ -47,6 +49,7 @@ class Told:
         self.path = path
         self.line = line
         self.rest = rest
+        self.replaces = replaces
 
     def text(self) -> bytes:
         """The marker's content: its fields escaped (no tab or line end is left in one), tab
@@ -58,6 +61,7 @@ class Told:
             self.path or "",
             self.line or "",
             self.rest,
+            self.replaces,
         )
         return VERSION + "\t".join(safe(str(field)) for field in fields).encode() + b"\n"
 
@@ -68,11 +72,18 @@ class Told:
         if not data.startswith(VERSION):
             return None
         fields = data[len(VERSION) :].decode("utf-8", "replace").rstrip("\n").split("\t")
+        if len(fields) == _FIELDS - 1:
+            fields.append("")  # written before a marker named the commit it replaced
         if len(fields) != _FIELDS or fields[0] not in ("1", "2", "3") or not fields[1]:
             return None
-        severity, rule, message, path, line, rest = fields
+        severity, rule, message, path, line, rest, replaces = fields
         number = int(line) if line.isdigit() and len(line) < 10 else None
-        return cls(commit, int(severity), rule, message, path or None, number, rest)
+        replaced = replaces if _is_commit(replaces) else ""
+        return cls(commit, int(severity), rule, message, path or None, number, rest, replaced)
+
+
+def _is_commit(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
 def markers(directory: Path | str, *, trusted: Path | str) -> list[str]:
@@ -109,7 +120,8 @@ def words(told: Sequence[Told]) -> tuple[tuple[str, str, str], ...]:
     finding named (rule, message, place), then what else is unread, then the command. What came
     from a repository is escaped here, whatever the marker holds; its secrets were redacted by
     the review. Fitted to a width, the path is shortened first, then the message, then what
-    else that review found and the other reviews unread go; the rule and commands stay whole."""
+    else that review found, the commit it replaced and the other reviews unread go; the rule
+    and commands stay whole."""
     named = worst(told)
     more = len(told) - 1
     style = STYLES.get(named.severity, "")
@@ -129,6 +141,7 @@ def words(told: Sequence[Told]) -> tuple[tuple[str, str, str], ...]:
         (f", +{safe(named.rest)}" if named.rest else "", "", f"{DROP}rest"),
         (" · ", "", KEEP),
         (f"landwatch show {safe(named.commit[:7])}", "bold cyan", KEEP),
+        (f" (replaces {named.replaces[:7]})" if named.replaces else "", "dim", f"{DROP}replaces"),
         (f" ({more} more unread: " if more > 0 else "", "dim", f"{DROP}more"),
         (SHOW_UNREAD if more > 0 else "", "bold cyan", f"{DROP}more"),
         (")" if more > 0 else "", "dim", f"{DROP}more"),

@@ -13,11 +13,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import stat
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from landwatch import layout, one_line
+from landwatch import layout, line_markers, one_line
 from landwatch.files import read_file, remove, write_atomic
 from landwatch.review import blocking
 from landwatch.review.findings import CUT, Finding, Severity
@@ -32,13 +32,18 @@ def write(
     replaces: Report | None = None,
     least: Severity = Severity.WARNING,
     durable: bool = True,
+    hold: bool = False,
+    tell: bool = True,
 ) -> Path:
     """Durably (synced before it returns; not `durable`: by the caller's one sync of many);
     marked unread when it has something to say: a finding at `least` or above (error for a
     teammate's commits arriving by pull, and for a review a teammate shared).
 
     `replaces` is the review of the commit a rebase or amend replaced by this one: what its
-    reader already saw is not said again, and what was not seen yet is said once, for this one.
+    reader already saw is not said again, and what was not seen yet is said once, for this one
+    (so are the commits whose markers were set aside for it: set_aside). `hold`: the project's
+    hooks run next on this commit, and the line waits to tell both as one (write_hooks,
+    release_held). Not `tell`: its commit was replaced before its review was kept.
     """
     target = layout.report_file(git_dir, report.commit)
     text = json.dumps(report.as_dict(), indent=1)
@@ -46,11 +51,22 @@ def write(
     _mark_blocking(git_dir, report.commit, level, before=True)
     write_atomic(target, text, trusted=layout.common_dir(git_dir), durable=durable)
     _mark_blocking(git_dir, report.commit, level, before=False)
-    told = _to_tell(git_dir, report, replaces, least)
-    if told is not None:
-        mark_unread(git_dir, report.commit, told)
+    aside = line_markers.set_aside_for(git_dir, report.commit)
+    if replaces is not None and line_markers.is_set_aside(git_dir, replaces.commit):
+        aside.append(replaces.commit)  # kept after it was replaced: nothing of it was told
+    worth, before = _untold(git_dir, report, replaces, least, aside)
+    if not tell or line_markers.is_set_aside(git_dir, report.commit):
+        # Its commit was replaced already: the line tells of the commit that replaced it.
+        if worth:
+            line_markers.set_aside(git_dir, report.commit, None)
+    elif hold and worth:
+        fingerprints = (finding.fingerprint for finding in worth)
+        line_markers.hold(git_dir, report.commit, fingerprints, [old.commit for old in before])
+    elif (told := _told(report, worth, before)) is not None:
+        line_markers.mark_unread(git_dir, report.commit, told)
     if replaces is not None and replaces.commit != report.commit:
-        mark_read(git_dir, replaces.commit)
+        line_markers.mark_read(git_dir, replaces.commit)
+    line_markers.forget_set_aside(git_dir, report.commit, aside)
     return target
 
 
@@ -89,20 +105,39 @@ def mark_every_blocking(git_dir: os.PathLike[str] | str) -> int:
     return marked
 
 
-def _to_tell(
+class _Found(Protocol):
+    commit: str
+    findings: list[Finding]
+
+
+def _untold(
     git_dir: os.PathLike[str] | str,
     report: Report,
-    replaces: Report | None = None,
-    least: Severity = Severity.WARNING,
-) -> one_line.Told | None:
-    """What the one line is to say of `report`: its worst finding not told yet, and the rest
-    counted; None when it has nothing worth telling (nothing at `least` or above, nothing the
-    replaced review's reader has not seen)."""
+    replaces: Report | None,
+    least: Severity,
+    aside: Sequence[str] = (),
+) -> tuple[list[Finding], list[_Found]]:
+    """What the line is to tell of `report`: its findings at `least` or above that its reader
+    has not seen (what the replaced review told is seen), and the reviews of the commits it
+    replaced, which say whether a finding was carried over from one of them."""
     worth = _worth_telling(report, least)
-    if replaces is not None and not is_unread(git_dir, replaces.commit):
-        seen = {finding.fingerprint for finding in replaces.findings}
-        worth = [finding for finding in worth if finding.fingerprint not in seen]
-    return _told(report, worth)
+    before: list[_Found] = []
+    if replaces is not None and replaces.commit != report.commit:
+        before.append(replaces)
+        if not line_markers.is_unread(git_dir, replaces.commit) and replaces.commit not in aside:
+            seen = {finding.fingerprint for finding in replaces.findings}
+            worth = [finding for finding in worth if finding.fingerprint not in seen]
+    for old in aside:
+        if replaces is None or old != replaces.commit:
+            found = read_review(git_dir, old)
+            before += [found] if found is not None else []
+    return worth, before
+
+
+def _to_tell(report: Report, least: Severity = Severity.WARNING) -> one_line.Told | None:
+    """What the one line is to say of `report` (a marker unreadable, or of an older landwatch):
+    its worst finding at `least` or above, the rest counted; None when it has nothing."""
+    return _told(report, _worth_telling(report, least))
 
 
 def _worth_telling(review: Report, least: Severity) -> list[Finding]:
@@ -111,12 +146,20 @@ def _worth_telling(review: Report, least: Severity) -> list[Finding]:
     return [f for f in review.findings if f.severity >= least or f.rule == CUT]
 
 
-def _told(report: Report, worth: list[Finding]) -> one_line.Told | None:
-    """The line's words for `report`: the worst of `worth` named, the rest of it counted."""
+def _told(
+    report: _Found, worth: list[Finding], before: Sequence[_Found] = ()
+) -> one_line.Told | None:
+    """The line's words for `report`: the worst of `worth` named, the rest of it counted, and
+    the replaced commit whose review held the finding named too (it was carried over)."""
     if not worth:
         return None
     named = max(worth, key=lambda finding: finding.severity)  # the first of the worst
     rest = summary_of([finding for finding in report.findings if finding is not named])
+    carried = (
+        old.commit
+        for old in before
+        if any(finding.fingerprint == named.fingerprint for finding in old.findings)
+    )
     return one_line.Told(
         report.commit,
         int(named.severity),
@@ -125,6 +168,7 @@ def _told(report: Report, worth: list[Finding]) -> one_line.Told | None:
         named.path,
         named.line,
         rest,
+        next(carried, ""),
     )
 
 
@@ -134,11 +178,13 @@ def write_hooks(
     *,
     replaces: str | None = None,
     least: Severity = Severity.WARNING,
+    tell: bool = True,
 ) -> Path:
     """What the project's hooks said of a commit, durably, beside its review; the commit marked
     unread when they found something at `least` or above its reader was not told yet
     (`replaces`: the commit a rebase or amend replaced by this one, whose hooks' findings may
-    have been seen), the line then naming the worst of that and of the review's untold."""
+    have been seen), the line then naming the worst of that and of the review's untold, or of
+    its held line (one line for both). Not `tell`: the commit was replaced since it landed."""
     target = layout.hooks_report_file(git_dir, result.commit)
     data = json.dumps(result.as_dict(), indent=1)
     review = read_review(git_dir, result.commit)
@@ -147,8 +193,9 @@ def write_hooks(
     write_atomic(target, data, trusted=layout.common_dir(git_dir))
     _mark_blocking(git_dir, result.commit, level, before=False)
     told = _hooks_to_tell(git_dir, result, replaces, least)
-    if told is not None:
-        mark_unread(git_dir, result.commit, told)
+    if tell and told is not None and not line_markers.is_set_aside(git_dir, result.commit):
+        line_markers.mark_unread(git_dir, result.commit, told)
+    line_markers.forget_held(git_dir, result.commit)
     return target
 
 
@@ -159,13 +206,20 @@ def _hooks_to_tell(
     if review is None:
         return None  # the hooks join a review: without one there is nothing to show yet
     worth = [finding for finding in result.findings if finding.severity >= least]
+    before: list[_Found] = []
     earlier = read_hooks(git_dir, replaces) if replaces and replaces != result.commit else None
-    if earlier is not None and not is_unread(git_dir, earlier.commit):
-        seen = {finding.fingerprint for finding in earlier.findings}
-        worth = [finding for finding in worth if finding.fingerprint not in seen]
-    if worth and is_unread(git_dir, result.commit):
+    if earlier is not None:
+        before.append(earlier)
+        if not line_markers.is_unread(git_dir, earlier.commit):
+            seen = {finding.fingerprint for finding in earlier.findings}
+            worth = [finding for finding in worth if finding.fingerprint not in seen]
+    held = _held(git_dir, review)
+    if held is not None:
+        worth += held[0]
+        before += held[1]
+    elif worth and line_markers.is_unread(git_dir, result.commit):
         worth += _worth_telling(review, least)
-    return _told(joined(review, result), worth)
+    return _told(joined(review, result), worth, before)
 
 
 def read_hooks(git_dir: os.PathLike[str] | str, commit: str) -> HooksResult | None:
@@ -217,41 +271,39 @@ def stored(git_dir: os.PathLike[str] | str, commit: str) -> bool:
     return os.path.lexists(layout.report_file(git_dir, commit))
 
 
-def mark_unread(
-    git_dir: os.PathLike[str] | str, commit: str, told: one_line.Told | None = None
-) -> None:
-    """The marker holding what the one line is to say (one_line.Told); a fresh file, whose mtime
-    orders the unread, newest first."""
-    marker = layout.UNREAD.path(git_dir) / commit
-    content = told.text() if told is not None else b""
-    write_atomic(marker, content, trusted=layout.common_dir(git_dir), durable=False)
+def _held(
+    git_dir: os.PathLike[str] | str, review: Report
+) -> tuple[list[Finding], list[_Found]] | None:
+    """What the held line of `review` was to tell (its findings, the reviews of the commits it
+    replaced); None when no line is held for it."""
+    kept = line_markers.held(git_dir, review.commit)
+    if kept is None:
+        return None
+    fingerprints, olds = kept
+    before: list[_Found] = [
+        found for old in olds if (found := read_review(git_dir, old)) is not None
+    ]
+    return [finding for finding in review.findings if finding.fingerprint in fingerprints], before
 
 
-def is_unread(git_dir: os.PathLike[str] | str, commit: str) -> bool:
-    marker = layout.UNREAD.path(git_dir) / commit
-    try:
-        return stat.S_ISREG(marker.lstat().st_mode)
-    except OSError:
-        return False
-
-
-def unread(git_dir: os.PathLike[str] | str) -> list[str]:
-    """Commits whose reviews have findings nobody was told about, newest first."""
-    return one_line.markers(layout.UNREAD.path(git_dir), trusted=layout.common_dir(git_dir))
-
-
-def mark_read(git_dir: os.PathLike[str] | str, commit: str) -> None:
-    with contextlib.suppress(OSError):
-        remove(layout.UNREAD.path(git_dir) / commit, trusted=layout.common_dir(git_dir))
+def release_held(git_dir: os.PathLike[str] | str, commit: str) -> None:
+    """The line held for `commit`'s project hooks told now without them: they will not run on
+    it (turned off, given up), or not soon (their environments wait for the network)."""
+    review = read_review(git_dir, commit)
+    held = _held(git_dir, review) if review is not None else None
+    told = _told(review, *held) if review is not None and held is not None else None
+    if told is not None and not line_markers.is_set_aside(git_dir, commit):
+        line_markers.mark_unread(git_dir, commit, told)
+    line_markers.forget_held(git_dir, commit)
 
 
 def unread_reports(git_dir: os.PathLike[str] | str) -> list[Report]:
     """The reviews with findings nobody saw yet, newest first; markers of anything else dropped."""
     reports = []
-    for commit in unread(git_dir):
+    for commit in line_markers.unread(git_dir):
         found = read(git_dir, commit)
         if found is None or not found.findings:
-            mark_read(git_dir, commit)
+            line_markers.mark_read(git_dir, commit)
         else:
             reports.append(found)
     return reports
@@ -266,9 +318,9 @@ def unread_told(git_dir: os.PathLike[str] | str) -> list[one_line.Told]:
     for commit, said in one_line.read(markers, trusted=layout.common_dir(git_dir)):
         if said is None or not stored(git_dir, commit):
             found = read(git_dir, commit)
-            said = _to_tell(git_dir, found) if found is not None and found.findings else None
+            said = _to_tell(found) if found is not None and found.findings else None
         if said is None:
-            mark_read(git_dir, commit)
+            line_markers.mark_read(git_dir, commit)
         else:
             told.append(said)
     return told

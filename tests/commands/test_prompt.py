@@ -48,9 +48,9 @@ def test_the_line_is_shown_at_every_prompt_until_the_hooks_tell_it(repo: Repo) -
 
 
 def report_unread(repo: Repo) -> list[str]:
-    from landwatch import report_store
+    from landwatch import line_markers
 
-    return report_store.unread(repo.git_dir)
+    return line_markers.unread(repo.git_dir)
 
 
 def test_colours_only_when_asked(repo: Repo) -> None:

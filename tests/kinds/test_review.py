@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from landwatch import layout, report_store, work_item
+from landwatch import layout, line_markers, report_store, work_item
 from landwatch.work_item import DONE
 from support.daemon import run_reviewer
 from support.queue import git
@@ -87,7 +87,7 @@ def test_a_rebase_does_not_say_again_what_was_seen(repo: Repo) -> None:
     assert carried.carried_from == before
     repo.land("after", {"d.txt": "clean\n"})
     assert repo.said == ""
-    assert report_store.unread(repo.git_dir) == []
+    assert line_markers.unread(repo.git_dir) == []
 
 
 def test_a_rebase_tells_once_what_was_not_seen_yet(repo: Repo) -> None:
@@ -100,10 +100,11 @@ def test_a_rebase_tells_once_what_was_not_seen_yet(repo: Repo) -> None:
     new = repo.head()
     assert run_reviewer("--once").returncode == 0
     assert report_store.read(repo.git_dir, before) is not None
-    assert report_store.unread(repo.git_dir) == [new]  # the replaced one's marker went with it
+    assert line_markers.unread(repo.git_dir) == [new]  # the replaced one's marker went with it
     repo.land("after", {"d.txt": "clean\n"})
     assert repo.said == (
-        f"landwatch: P001 trailing whitespace in a.txt:1 · landwatch show {new[:7]}\n"
+        f"landwatch: P001 trailing whitespace in a.txt:1 · landwatch show {new[:7]}"
+        f" (replaces {before[:7]})\n"
     )
 
 
@@ -118,19 +119,19 @@ def test_an_amend_says_only_what_is_new(repo: Repo) -> None:
     assert run_reviewer("--once").returncode == 0
     carried = report_store.read(repo.git_dir, repo.head())
     assert carried is not None and carried.carried_from == first
-    assert report_store.unread(repo.git_dir) == []
+    assert line_markers.unread(repo.git_dir) == []
     # More content, the same finding: reviewed again, and still nothing new to say.
     repo.stage({"a.txt": "trailing  \nmore\n"})
     assert repo.run("commit", "-q", "--amend", "--no-edit").returncode == 0
     assert run_reviewer("--once").returncode == 0
     again = report_store.read(repo.git_dir, repo.head())
     assert again is not None and again.carried_from is None
-    assert again.summary() == "1 warning" and report_store.unread(repo.git_dir) == []
+    assert again.summary() == "1 warning" and line_markers.unread(repo.git_dir) == []
     # A new finding is said.
     repo.stage({"a.txt": "trailing  \nmore\nalso trailing  \n"})
     assert repo.run("commit", "-q", "--amend", "--no-edit").returncode == 0
     assert run_reviewer("--once").returncode == 0
-    assert report_store.unread(repo.git_dir) == [repo.head()]
+    assert line_markers.unread(repo.git_dir) == [repo.head()]
 
 
 def test_an_amend_that_fixed_the_white_space_is_told_as_what_it_is(repo: Repo) -> None:
@@ -239,7 +240,7 @@ def test_a_teammates_commits_arriving_by_pull_are_told_only_at_error(tmp_path: P
     tip = pulled("Their whitespace", {"a.txt": "trailing  \n"})
     stored = report_store.read(mine.git_dir, tip)
     assert stored is not None and stored.shape == "range" and stored.summary() == "1 warning"
-    assert report_store.unread(mine.git_dir) == []
+    assert line_markers.unread(mine.git_dir) == []
     assert "the one line tells only of their errors" in mine.landwatch("show", tip).stdout
     key = pulled("Their key", {"b.txt": f"KEY = '{KEY_ID}'\n"})
     mine.land("next", {"n.txt": "clean\n"})

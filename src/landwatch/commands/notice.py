@@ -15,10 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from landwatch import layout, one_line, work_item
-from landwatch.files import read_file, write_atomic
+from landwatch.files import read_file, read_tail, write_atomic
 from landwatch.text import DROP, KEEP, MESSAGE, duration, fit, repository_name, safe, terminal_width
 
+TYPE_CHECKING = False  # typing is not imported: a hook pays for every import
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 START_COMMAND = "landwatch service start"
+# Enough of HEAD's reflog for its newest line (two ids, a name, a date and a subject).
+REFLOG_TAIL = 4096
 
 
 class Urgency(enum.IntEnum):
@@ -243,9 +249,13 @@ def most_urgent(git_dir: Path, now: float | None = None) -> Announcement | None:
     return announcement or findings(git_dir)
 
 
-def notice(git_dir: Path, *, now: float | None = None) -> int:
-    """Print the most urgent line on stderr, once; never raise (a hook calls this)."""
+def notice(
+    git_dir: Path, *, now: float | None = None, replaced: Sequence[tuple[str, str]] = ()
+) -> int:
+    """Print the most urgent line on stderr, once; never raise (a hook calls this). `replaced`:
+    the (old, new) commits of the rewrite the hook records, whose old lines are set aside."""
     try:
+        _set_aside(git_dir, [*replaced, *_amended(git_dir)])
         announcement = most_urgent(git_dir, now)
     except Exception as error:  # a hook must never fail because of us
         print(f"landwatch: {safe(type(error).__name__)}: {safe(str(error))[:200]}", file=sys.stderr)
@@ -262,6 +272,32 @@ def notice(git_dir: Path, *, now: float | None = None) -> int:
     return 0
 
 
+def _set_aside(git_dir: Path, replaced: Sequence[tuple[str, str]]) -> None:
+    """The lines of commits a rebase or amend just replaced set aside, never told: the review
+    of the commit that replaced each tells what of it nobody saw."""
+    if not replaced:
+        return
+    from landwatch import line_markers
+
+    for old, new in replaced:
+        if work_item.is_object_id(old) and work_item.is_object_id(new):
+            line_markers.set_aside(git_dir, old, new)
+
+
+def _amended(git_dir: Path) -> list[tuple[str, str]]:
+    """(old, new) when HEAD last moved by `git commit --amend`: git runs post-commit before
+    post-rewrite, so the amend's own line must not tell of the commit it replaced."""
+    try:
+        newest = read_tail(git_dir / "logs" / "HEAD", trusted=git_dir, size=REFLOG_TAIL)
+    except OSError:
+        return []
+    head, _, message = newest.rstrip(b"\n").rpartition(b"\n")[2].partition(b"\t")
+    old, _, rest = head.decode("ascii", "replace").partition(" ")
+    if not message.startswith(b"commit (amend):"):
+        return []
+    return [(old, rest.partition(" ")[0])]
+
+
 def _mark_said(git_dir: Path, announcement: Announcement | None) -> None:
     if announcement is None or announcement.urgency > Urgency.GIVEN_UP:
         # Nothing given up is untold (an item retried, say): the hook need not ask again.
@@ -275,9 +311,9 @@ def _mark_said(git_dir: Path, announcement: Announcement | None) -> None:
     elif announcement.urgency is Urgency.GIVEN_UP:
         _mark_given_up_told(git_dir)
     elif announcement.commit is not None:
-        from landwatch import report_store
+        from landwatch import line_markers
 
-        report_store.mark_read(git_dir, announcement.commit)
+        line_markers.mark_read(git_dir, announcement.commit)
 
 
 def _print(announcement: Announcement) -> None:

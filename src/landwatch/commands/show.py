@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from landwatch import allowances, report_store
+from landwatch import allowances, line_markers, report_store
 from landwatch.git import commit_of, git, git_dir_of
 from landwatch.one_line import SHOW_UNREAD
 from landwatch.review import output
@@ -69,7 +69,7 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
         )
         return 1
     print_reports(_with_allowed(git_dir, [found]), form=form, repository=git_dir.parent)
-    report_store.mark_read(git_dir, oid)
+    line_markers.mark_read(git_dir, oid)
     return 0
 
 
@@ -103,7 +103,7 @@ def _show_unread(git_dir: Path, *, form: str) -> int:
         else:
             print_reports(reports, form=form, repository=git_dir.parent)
         for report in reports:
-            report_store.mark_read(git_dir, report.commit)
+            line_markers.mark_read(git_dir, report.commit)
         return 0
     if not reports:
         print("landwatch: no unread reviews")
@@ -114,7 +114,7 @@ def _show_unread(git_dir: Path, *, form: str) -> int:
         if number:
             print()
         output.render(report, subject=_subject(git_dir, report))
-        report_store.mark_read(git_dir, report.commit)
+        line_markers.mark_read(git_dir, report.commit)
     rest = ordered[IN_FULL:]
     if rest:
         more = plural(len(rest), "more review")

@@ -55,6 +55,7 @@ def hooks_in_worker(
 ) -> dict[str, Any]:
     """The project hooks of the commit `oid`, run if trusted, their result stored."""
     from landwatch import report_store, trust
+    from landwatch.review import rewrite
     from landwatch.review.change import open_repository, resolve
     from landwatch.review.project_hooks.pin import pin_hooks
     from landwatch.review.project_hooks.results import HooksResult
@@ -63,10 +64,12 @@ def hooks_in_worker(
 
     settings = layout.read_git_settings(git_dir)
     if not settings[layout.PROJECT_HOOKS]:
+        report_store.release_held(git_dir, oid)
         return {"summary": "turned off (landwatch.projectHooks = false)", "retry": None}
     repo = open_repository(git_dir)
     pinned = pin_hooks(repo, resolve(repo, oid).tree)
     if pinned is None:
+        report_store.release_held(git_dir, oid)
         return {"summary": "no hook manager's configuration in this commit", "retry": None}
     approval = trust.approval_of(git_dir, pinned.digest)
     if approval is None:
@@ -84,7 +87,11 @@ def hooks_in_worker(
     outcome = run_on_landing(git_dir, oid, base, pinned, how)
     _remember_prepared(git_dir, pinned.digest, prepared, outcome.prepared, outcome.stale)
     report_store.write_hooks(
-        git_dir, outcome.result, replaces=rewritten, least=_least(git_dir, oid)
+        git_dir,
+        outcome.result,
+        replaces=rewritten,
+        least=_least(git_dir, oid),
+        tell=not rewrite.replaced(repo, oid),  # replaced while they ran: told of the new
     )
     return {
         "summary": f"{outcome.result.status}: {len(outcome.result.findings)} finding(s)",
@@ -240,15 +247,22 @@ class ProjectHooksHandler(ItemHandler[dict[str, Any]]):
 
         reporter.progress(0, 1, "running the project's hooks")
         budget = layout.read_git_settings(item.git_dir)[layout.PROJECT_HOOKS_BUDGET]
-        outcome: dict[str, Any] = self.worker.call(
-            reporter,
-            hooks_in_worker,
-            str(item.git_dir),
-            item.oid,
-            item.base,
-            item.rewritten,
-            limit=budget + 2 * PREPARE_TIMEOUT + OVERRUN_GRACE,
-        )
+        try:
+            outcome: dict[str, Any] = self.worker.call(
+                reporter,
+                hooks_in_worker,
+                str(item.git_dir),
+                item.oid,
+                item.base,
+                item.rewritten,
+                limit=budget + 2 * PREPARE_TIMEOUT + OVERRUN_GRACE,
+            )
+        except BaseException:
+            # No result of theirs to tell with it: the review's line is told now, alone.
+            from landwatch import report_store
+
+            report_store.release_held(item.git_dir, item.oid)
+            raise
         if outcome.get("retry"):
             waits = self.waits.get(item.git_dir, 0) + 1
             self.waits[item.git_dir] = waits

@@ -18,7 +18,7 @@ from landwatch.kinds.base import Clock, ItemHandler, WorkOrder
 from landwatch.kinds.running import WarmWorker
 from landwatch.review.findings import Severity
 from landwatch.text import plural, safe
-from landwatch.work_item import WorkItem, WorkKind
+from landwatch.work_item import Enqueued, WorkItem, WorkKind
 
 if TYPE_CHECKING:
     from landwatch import sharing
@@ -78,7 +78,7 @@ def review_in_worker(
     result.notes += told
     if how == "shared":
         taken += 1
-    path, sharing_asked = _store(git_dir, result, replaced, settings, policy, how)
+    path, sharing_asked = _store(git_dir, result, replaced, settings, policy, how, hooks)
     if found is not None:
         sharing.count_taken(git_dir, taken)
         said = found.ignored
@@ -172,20 +172,25 @@ def _store(
     settings: layout.GitSettings,
     policy: LinterPolicy,
     how: str,
+    hooks: bool,
 ) -> tuple[Path, bool]:
-    """The review stored, told (a teammate's only at error), written as a note and shared; its
-    path, and whether a `share` item was queued to push the note."""
+    """The review stored, told (a teammate's only at error; with the project's hooks' result
+    when they run next; not at all when its commit was replaced already), written as a note and
+    shared; its path, and whether a `share` item was queued to push the note."""
     from landwatch import notify, report_store, sharing, trust
 
     # A teammate's review, or a teammate's commits arriving by pull: told only at error.
     least = Severity.ERROR if how == "shared" else least_told(git_dir, result)
-    path = report_store.write(git_dir, result, replaces=replaced, least=least)
+    tell = result.base is not None or not _replaced(git_dir, result.commit)
+    path = report_store.write(
+        git_dir, result, replaces=replaced, least=least, hold=hooks, tell=tell
+    )
     if result.linters_held_back is not None:
         trust.held_back(git_dir, result.linters_held_back)
     queued = False
     if how != "shared" and sharing.writes_notes(settings):
         queued = sharing.record(git_dir, result, policy, remote=settings[layout.SHARE_REMOTE])
-    if result.worst() > 0:
+    if tell and result.worst() > 0:
         wanted = notify.level(settings[layout.NOTIFY])
         notify.tell(Path(git_dir), result, None if wanted is None else max(wanted, least))
     return path, queued
@@ -206,6 +211,13 @@ def _outcome(
         "said": said,
         "project_hooks": hooks,
     }
+
+
+def _replaced(git_dir: str, oid: str) -> bool:
+    from landwatch.review import rewrite
+    from landwatch.review.change import open_repository
+
+    return rewrite.replaced(open_repository(git_dir), oid)
 
 
 def _declares_hooks(git_dir: str, oid: str) -> bool:
@@ -272,7 +284,15 @@ class ReviewHandler(ItemHandler[dict[str, Any]]):
                 item.base,
                 rewritten=item.rewritten,
             )
-            work_item.enqueue(asked, now=self.clock.time())
+            added = False
+            try:
+                added = work_item.enqueue(asked, now=self.clock.time()) is Enqueued.ADDED
+            finally:
+                if not added:
+                    # They ran on it before (a review made again): its line waits for nothing.
+                    from landwatch import report_store
+
+                    report_store.release_held(item.git_dir, item.oid)
         reporter.progress(1, 1, outcome["summary"])
         return outcome
 

@@ -166,6 +166,23 @@ UNREAD = Place(
     directory=True,
     hooks=True,
 )
+HELD = Place(
+    "held",
+    Scope.REPOSITORY,
+    "report_store",
+    "<commit>: what the line is to say of a review whose project hooks are still running (the "
+    "fingerprints worth telling), told with the hooks' result as one line",
+    directory=True,
+    hooks=True,
+)
+REPLACED = Place(
+    "replaced",
+    Scope.REPOSITORY,
+    "report_store",
+    "<new>.<old>: an unread review's marker set aside when a rebase or amend replaced its commit "
+    "by <new>; never told, and the review of <new> tells what of it nobody saw",
+    directory=True,
+)
 MAINTENANCE_AFTER = Place(
     "maintenance-after",
     Scope.REPOSITORY,
@@ -269,6 +286,8 @@ REPOSITORY_PLACES = (
     REPORTS,
     BLOCKING,
     UNREAD,
+    HELD,
+    REPLACED,
     MAINTENANCE_AFTER,
     MAINTENANCE_RAN,
     STANDARDS,

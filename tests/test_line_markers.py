@@ -1,0 +1,130 @@
+"""The one line's markers with real git and the real reviewer: no line tells of a commit an amend
+or a rebase replaced (its line is set aside, and the commit that replaced it tells what of it
+was not seen, saying what it replaces), and one landing whose project hooks run is one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from landwatch import layout, line_markers
+from landwatch.kinds.review import review_in_worker
+from support.daemon import run_reviewer
+from support.project_hooks import committed_and_trusted, drained, local_hooks, tools
+from support.repos import Repo
+
+OLD = "3f786850e387550fdab836ed7e6dc881de23001b"
+NEW = "9fceb02d0ae598e95dc970b74767f19372d61af8"
+TODO_CHECK = """\
+id: no-todo
+name: no TODO left
+language: system
+entry: sh -c 'grep -Hn TODO "$@" && exit 1; exit 0' --
+"""
+
+
+def test_a_line_set_aside_is_never_told_and_goes_to_the_commit_that_replaced_it(
+    repo: Repo,
+) -> None:
+    git_dir = repo.git_dir
+    assert not line_markers.set_aside(git_dir, OLD, NEW)  # nothing of it waited
+    line_markers.mark_unread(git_dir, OLD)
+    assert line_markers.set_aside(git_dir, OLD, NEW)
+    assert line_markers.unread(git_dir) == [] and line_markers.is_set_aside(git_dir, OLD)
+    assert line_markers.set_aside_for(git_dir, NEW) == [OLD]
+    line_markers.forget_set_aside(git_dir, NEW, [OLD])
+    assert not line_markers.is_set_aside(git_dir, OLD)
+    # Kept after it was replaced (by a commit not known yet): set aside all the same.
+    assert line_markers.set_aside(git_dir, OLD, None)
+    assert line_markers.set_aside_for(git_dir, NEW) == []
+    assert line_markers.is_set_aside(git_dir, OLD)
+
+
+def test_a_held_line_reads_back_and_garbage_is_none(repo: Repo) -> None:
+    git_dir = repo.git_dir
+    line_markers.hold(git_dir, NEW, ["b" * 16, "a" * 16, "a" * 16], [OLD])
+    assert line_markers.held(git_dir, NEW) == ({"a" * 16, "b" * 16}, [OLD])
+    assert line_markers.is_held(git_dir, NEW) and line_markers.unread(git_dir) == []
+    (layout.HELD.path(git_dir) / OLD).write_bytes(b"\xff not a held line\n")
+    assert line_markers.held(git_dir, OLD) is None
+    line_markers.forget_held(git_dir, NEW)
+    assert line_markers.held(git_dir, NEW) is None
+
+
+def test_the_amend_itself_tells_nothing_of_the_commit_it_replaced(repo: Repo) -> None:
+    first = repo.land("one", {"a.py": "x = 1   \n"})
+    assert run_reviewer("--once").returncode == 0
+    assert line_markers.unread(repo.git_dir) == [first]
+    # The person amends before any other landing told them: post-commit runs before
+    # post-rewrite, and its line would have named `first`, which is gone.
+    repo.stage({"a.py": "x = 1   \ny = 2\n"})
+    amended = repo.run("commit", "-q", "--amend", "--no-edit")
+    assert amended.returncode == 0 and amended.stderr == ""
+    assert line_markers.unread(repo.git_dir) == []
+    assert run_reviewer("--once").returncode == 0
+    new = repo.head()
+    repo.land("next", {"b.txt": "clean\n"})
+    assert repo.said == (
+        f"landwatch: P001 trailing whitespace in a.py:1, +1 info · landwatch show {new[:7]}"
+        f" (replaces {first[:7]})\n"
+    )
+    assert first[:7] not in repo.landwatch("show", "--unread").stdout
+
+
+def test_an_autosquashed_fixup_is_told_as_the_commit_it_went_into(repo: Repo) -> None:
+    base = repo.head()
+    target = repo.land("feature", {"a.py": "x = 1   \n"})
+    assert run_reviewer("--once").returncode == 0
+    repo.land("other", {"c.txt": "clean\n"})  # tells `target`: seen
+    assert target[:7] in repo.said
+    fixup = repo.land("fixup! feature", {"a.py": "x = 1   \ny = 2\t\n"})
+    assert run_reviewer("--once").returncode == 0
+    assert line_markers.unread(repo.git_dir) == [fixup]
+    squashed = repo.run(
+        "rebase", "-q", "-i", "--autosquash", base, GIT_SEQUENCE_EDITOR="true", GIT_EDITOR="true"
+    )
+    assert squashed.returncode == 0, squashed.stderr
+    assert squashed.stderr == ""  # no line about the fixup, which no longer exists
+    assert line_markers.unread(repo.git_dir) == []
+    assert run_reviewer("--once").returncode == 0
+    into = repo.git("rev-parse", "HEAD~1")
+    repo.land("next", {"d.txt": "clean\n"})
+    # What the person saw (x = 1, in `target`) is not said again; the fixup's line is.
+    assert repo.said == (
+        f"landwatch: P001 trailing whitespace in a.py:2, +1 warning, 1 info · landwatch show "
+        f"{into[:7]}"
+        f" (replaces {fixup[:7]})\n"
+    )
+    repo.land("quiet", {"e.txt": "clean\n"})
+    assert repo.said == ""
+
+
+def test_a_landing_whose_project_hooks_run_is_one_line(tmp_path: Path, repo: Repo) -> None:
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})
+    oid = repo.land("new", {"app.py": "# TODO: new\ny = 2   \n"}, hooks=False)
+    # The review is kept, the hooks have not run yet: its line waits for theirs.
+    outcome = review_in_worker(str(repo.git_dir), oid, None)
+    assert outcome["project_hooks"] and line_markers.is_held(repo.git_dir, oid)
+    assert repo.run("commit", "-q", "--allow-empty", "-m", "meanwhile").stderr == ""
+    repo.landwatch("enqueue", "--kind", "project_hooks", oid)
+    drained(tools(tmp_path, "pre-commit"))
+    assert not line_markers.is_held(repo.git_dir, oid)
+    told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
+    assert told == (
+        f"landwatch: hook:no-todo # TODO: new in app.py:1, +1 warning, 1 info · "
+        f"landwatch show {oid[:7]}\n"
+    )
+    assert repo.run("commit", "-q", "--allow-empty", "-m", "again").stderr == ""
+
+
+def test_a_held_line_is_told_alone_when_the_hooks_will_not_run(tmp_path: Path, repo: Repo) -> None:
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})
+    oid = repo.land("new", {"app.py": "x = 1   \n"}, hooks=False)
+    review_in_worker(str(repo.git_dir), oid, None)
+    assert line_markers.is_held(repo.git_dir, oid)
+    repo.git("config", "landwatch.projectHooks", "false")
+    repo.landwatch("enqueue", "--kind", "project_hooks", oid)
+    drained(tools(tmp_path, "pre-commit"))
+    told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
+    assert told == (
+        f"landwatch: P001 trailing whitespace in app.py:1, +1 info · landwatch show {oid[:7]}\n"
+    )
