@@ -37,6 +37,14 @@ def _refused(path: Path | str, why: str) -> OSError:
     return OSError(errno.ELOOP, f"{why}; not following it", str(path))
 
 
+def _named(error: OSError, path: Path | str) -> OSError:
+    """`error` naming `path` whole: one raised for a name opened by its directory's fd names
+    only the last part (`allowed: Read-only file system`), or nothing at all (a write)."""
+    if error.errno is None or not error.strerror:
+        return error
+    return OSError(error.errno, error.strerror, str(path))  # the same subclass, by errno
+
+
 def _make(path: Path | str) -> None:
     try:
         os.mkdir(path, PRIVATE_DIRECTORY)
@@ -73,22 +81,30 @@ def _open_directory(path: Path | str, *, trusted: Path | str | None, create: boo
             reached = os.path.join(reached, part)
             try:
                 inner = os.open(part, _DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
-            except FileNotFoundError:
+            except FileNotFoundError as error:
                 if not create:
-                    raise
-                with contextlib.suppress(FileExistsError):
-                    os.mkdir(part, PRIVATE_DIRECTORY, dir_fd=fd)
-                inner = os.open(part, _DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                    raise _named(error, reached) from None
+                inner = _made_below(fd, part, reached)
             except OSError as error:
                 if error.errno in (errno.ELOOP, errno.ENOTDIR):
                     raise _refused(reached, "not a directory (a link or a file)") from None
-                raise
+                raise _named(error, reached) from None
             os.close(fd)
             fd = inner
     except BaseException:
         os.close(fd)
         raise
     return fd
+
+
+def _made_below(fd: int, part: str, reached: str) -> int:
+    """Directory `part` of the directory open at `fd` made 0700 and opened; `reached` its path."""
+    try:
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(part, PRIVATE_DIRECTORY, dir_fd=fd)
+        return os.open(part, _DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+    except OSError as error:
+        raise _named(error, reached) from None
 
 
 def private_directory(path: Path, *, trusted: Path | None) -> Path:
@@ -133,9 +149,11 @@ def write_atomic(
         os.replace(temporary, path.name, src_dir_fd=directory_fd, dst_dir_fd=directory_fd)
         if durable:
             os.fsync(directory_fd)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):  # gone already once renamed
             os.unlink(temporary, dir_fd=directory_fd)
+        if isinstance(error, OSError):
+            raise _named(error, path) from None  # a full disk says which file it refused
         raise
     finally:
         os.close(directory_fd)
