@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 PRIVATE_FILE = 0o600
 PRIVATE_DIRECTORY = 0o700
 MAX_READ = 64 << 20
+# Free space below this is a full disk to landwatch: a review's report and the queue's moves
+# need a few pages, a large report a few hundred KiB.
+LEAST_FREE = 1 << 20
 
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -241,3 +244,26 @@ def list_entries(
     finally:
         os.close(directory_fd)
     return found
+
+
+def no_room(path: Path | str) -> tuple[str, str] | None:
+    """Why nothing more can be written in directory `path` (its filesystem read-only or full:
+    free space under LEAST_FREE or no inode left; or not writable by you) and what mends it;
+    None when it can be. Read from statvfs and the mode bits: nothing is written to find out."""
+    try:
+        disk = os.statvfs(path)
+    except OSError:
+        return None  # missing or unreadable: the caller's own checks say so
+    import shlex  # here: `landwatch prompt` reads through this module and pays every import
+
+    quoted = shlex.quote(os.fspath(path))
+    if disk.f_flag & os.ST_RDONLY:
+        return "its filesystem is read-only", f"remount the filesystem holding {quoted} rw"
+    free = disk.f_bavail * disk.f_frsize
+    if disk.f_files and not disk.f_favail:
+        return "its filesystem is full (no inode left)", f"make room where {quoted} is"
+    if free < LEAST_FREE:
+        return f"its filesystem is full ({free >> 10} KiB free)", f"make room where {quoted} is"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "it is not writable by you", f"chmod u+rwx {quoted}"
+    return None
