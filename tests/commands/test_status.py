@@ -155,3 +155,24 @@ def test_status_at_80_columns_keeps_headers_rows_and_names(
     row = next((line for line in screen.splitlines() if name in line), screen)
     assert f"…/{name}/.git" in row and row.split()[1] == "1", screen  # one waiting
     assert set(f"skipped: {problem}".split()) <= words(screen), screen
+
+
+def test_an_item_retried_shows_its_age_since_the_landing_not_since_the_retry(repo: Repo) -> None:
+    import time
+
+    from landwatch import work_item
+    from landwatch.work_item import WorkItem, WorkKind
+
+    repo.clear()
+    landed = time.time() - 7300  # the clock injected: the landing two hours ago
+    item = WorkItem(WorkKind.REVIEW, repo.head(), repo.git_dir, repo.path)
+    work_item.enqueue(item, now=landed)
+    claimed = work_item.claim_next(repo.git_dir, now=landed + 60)
+    assert claimed is not None
+    work_item.settle(repo.git_dir, claimed, work_item.FAILED, now=landed + 60)
+    assert repo.landwatch("retry", "--all").returncode == 0
+    data = json.loads(repo.landwatch("status", "--json").stdout)
+    [worktree] = data["repositories"][0]["worktrees"]
+    assert worktree["waiting"] == 1 and worktree["oldest_pending_seconds"] >= 7300
+    row = next(line for line in repo.landwatch("status").stdout.splitlines() if ".git " in line)
+    assert row.split()[1:5] == ["1", "2", "h", "1"], row  # waiting 1, for 2 h 1 min

@@ -69,7 +69,9 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
     found: dict[str, Any] = {"git_dir": str(git_dir), "problem": None}
     try:
         names = {state: work_item.entries(git_dir, state) for state in work_item.STATES}
-        waiting, age = work_item.pending_summary(git_dir, now=now)
+        waiting = work_item.pending_summary(git_dir, now=now)[0]
+        # Since the landing: a retry or a backoff stamps the item anew, its record keeps when.
+        landed = work_item.oldest_landing(git_dir) if waiting else None
     except work_item.QueueError as error:
         return {**found, "problem": str(error)}
     failing = kinds.failing(git_dir, now)
@@ -77,7 +79,7 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
         **found,
         "counts": {state: len(entries) for state, entries in names.items()},
         "waiting": waiting,  # pending, and what the hooks recorded for the reviewer to publish
-        "oldest_pending_seconds": age if waiting else None,
+        "oldest_pending_seconds": max(0.0, now - landed) if landed is not None else None,
         "given_up": sorted(work_item.id_of_entry(name) for name in names[work_item.FAILED]),
         "in_hand": sorted(
             work_item.id_of_entry(name)
