@@ -176,3 +176,44 @@ def test_an_item_retried_shows_its_age_since_the_landing_not_since_the_retry(rep
     assert worktree["waiting"] == 1 and worktree["oldest_pending_seconds"] >= 7300
     row = next(line for line in repo.landwatch("status").stdout.splitlines() if ".git " in line)
     assert row.split()[1:5] == ["1", "2", "h", "1"], row  # waiting 1, for 2 h 1 min
+
+
+def test_each_queue_keeps_its_label_with_its_value_at_80_columns(
+    repo: Repo, terminal: Terminal
+) -> None:
+    """The reviewer's queues on as many lines as they need, never a `share:` at one line's end
+    and its value at the next's start."""
+    from landwatch import layout
+    from landwatch.daemon.lock import InstanceLock, LockHolder
+
+    repo.land("one", hooks=False)
+    repo.landwatch("enqueue", "HEAD")
+    from landwatch import work_item
+
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    lock = InstanceLock()
+    lock.acquire(LockHolder(os.getpid(), "foreground", "test", "-"))
+    try:
+        working = {"state": "running", "key": claimed.id, "progress": {"done": 0, "total": 1}}
+        failed = {"state": "failed", "key": "push-x", "progress": {"done": 0, "total": None}}
+        lines = {
+            "review": [working],
+            "push": [failed],
+            "maintenance": [],
+            "project_hooks": [failed],
+            "share": [failed],
+        }
+        layout.REVIEWER_STATE.path().write_text(json.dumps({"pid": os.getpid(), "lines": lines}))
+        screen = terminal.landwatch(repo.path, "status").splitlines()
+    finally:
+        lock.release()
+    shown = screen[1 : screen.index(next(line for line in screen if line.startswith("worktree")))]
+    assert all(len(line) <= 80 for line in shown), shown
+    each = {kind: f"{kind}: idle (1 failed lately)" for kind in ("push", "project_hooks", "share")}
+    each |= {
+        "review": f"review: working on {claimed.id[:28]} (0/1)",
+        "maintenance": "maintenance: idle",
+    }
+    for kind, whole in each.items():
+        assert any(whole in line for line in shown), (kind, shown)  # on one line, label and all
