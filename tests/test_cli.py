@@ -184,3 +184,100 @@ def test_what_a_command_is_told_where_it_cannot_work_names_the_real_reason(tmp_p
     assert shown.returncode == 2
     assert shown.stderr.startswith("usage: landwatch show ")
     assert "landwatch show: error: unrecognized arguments: --jsn" in shown.stderr
+
+
+# --- exit statuses (README, "Exit codes"): 1 when a command could not, 2 for a command line ---
+
+# Where a case runs: a directory in no repository, a bare repository, a repository landwatch is
+# installed in, one whose first commit's tree is gone, and `state` (the installed repository with
+# the state directory a file, where nothing of landwatch's state can be made).
+COULD_NOT = [
+    ("outside", ["install"], "is not in a git repository"),
+    ("bare", ["install"], "is a bare repository"),
+    ("bare", ["uninstall"], "nothing to uninstall"),
+    ("outside", ["enqueue"], "is not in a git repository"),
+    ("repo", ["enqueue", "nosuch"], "no commit 'nosuch'"),
+    ("repo", ["review", "nosuch"], "no commit 'nosuch'"),
+    ("corrupt", ["review", "HEAD"], "git fsck names what is missing"),
+    ("outside", ["show"], "not a git repository"),
+    ("repo", ["show", "nosuch"], "no commit 'nosuch'"),
+    ("repo", ["allow", "nosuch", "--reason", "false-positive"], "is neither the fingerprint"),
+    ("outside", ["share"], "not a git repository"),
+    ("corrupt", ["share"], "landwatch is not installed here"),
+    ("outside", ["ci"], "not a git repository"),
+    ("repo", ["ci"], "cannot tell origin's default branch"),
+    ("repo", ["ci", "nosuch..HEAD"], "no commit 'nosuch'"),
+    ("corrupt", ["ci", "HEAD"], "git fsck names what is missing"),
+    ("outside", ["rules", "--explain"], "not a git repository"),
+    ("bare", ["trust"], "is a bare repository"),
+    ("repo", ["retry", "--all"], "nothing given up to retry here"),
+    ("repo", ["retry", "nosuch"], "no commit 'nosuch'"),
+    ("outside", ["forget", "."], "is not registered"),
+    ("state", ["reviewer", "--once"], "Not a directory"),
+]
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> dict[str, tuple[Path, dict[str, str]]]:
+    """Each place a case runs in: its directory and what its environment changes."""
+    from support.repos import Repo, installed
+
+    outside = tmp_path / "nowhere"
+    outside.mkdir()
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    corrupt = Repo(tmp_path / "corrupt")
+    first = corrupt.git("rev-parse", "HEAD^{tree}")
+    corrupt.land("second", "other", hooks=False)
+    (corrupt.git_dir / "objects" / first[:2] / first[2:]).unlink()  # loose, never packed
+    state = tmp_path / "state-is-a-file"
+    state.write_text("")
+    repo = installed(tmp_path / "repo").path
+    return {
+        "outside": (outside, {}),
+        "bare": (bare, {}),
+        "repo": (repo, {}),
+        "corrupt": (corrupt.path, {}),
+        "state": (repo, {"XDG_STATE_HOME": str(state)}),
+    }
+
+
+def _landwatch(place: tuple[Path, dict[str, str]], *args: str) -> subprocess.CompletedProcess[str]:
+    cwd, env = place
+    asked = [sys.executable, "-m", "landwatch", *args]
+    return subprocess.run(
+        asked, cwd=cwd, capture_output=True, text=True, env={**os.environ, **env}, check=False
+    )
+
+
+@pytest.mark.parametrize(
+    ("where", "args", "said"), COULD_NOT, ids=[f"{w}: {' '.join(a)}" for w, a, _ in COULD_NOT]
+)
+def test_a_command_that_could_not_exits_1_saying_why_in_one_line(
+    places: dict[str, tuple[Path, dict[str, str]]], where: str, args: list[str], said: str
+) -> None:
+    ran = _landwatch(places[where], *args)
+    assert ran.returncode == 1, ran.stderr
+    assert ran.stderr.startswith("landwatch") and ran.stderr.count("\n") == 1, ran.stderr
+    assert said in ran.stderr and "Traceback" not in ran.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["show", "--jsn"],  # argparse's own
+        ["retry"],  # what argparse cannot tell: options that do not go together, or none
+        ["show", "HEAD", "--unread"],
+        ["uninstall", "--yes"],
+        ["share", "--off", "origin"],
+        ["enqueue", "--kind", "Not A Kind"],
+        ["ci", "a...b"],
+    ],
+)
+def test_a_command_line_not_understood_exits_2_with_the_command_s_usage(
+    places: dict[str, tuple[Path, dict[str, str]]], args: list[str]
+) -> None:
+    ran = _landwatch(places["repo"], *args)
+    assert ran.returncode == 2
+    assert ran.stderr.startswith(f"usage: landwatch {args[0]} ")
+    assert f"\nlandwatch {args[0]}: error: " in ran.stderr and "Traceback" not in ran.stderr

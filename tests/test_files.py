@@ -5,8 +5,10 @@ stays whole with nothing left behind."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -128,6 +130,19 @@ def test_a_full_disk_keeps_the_old_content_whole(tmp_path: Path) -> None:
             write_atomic(target, b"x" * (1 << 20), trusted=disk)
         assert target.read_text() == "old\n"
         assert os.listdir(disk) == ["report.json"]
+
+
+def test_a_write_refused_names_the_whole_path_not_its_last_part(tmp_path: Path) -> None:
+    disk = tmp_path / "disk"
+    with tmpfs(disk, "64k"):
+        with pytest.raises(OSError) as full:
+            write_atomic(disk / "report.json", b"x" * (1 << 20), trusted=disk)
+        assert full.value.errno == errno.ENOSPC and full.value.filename == str(disk / "report.json")
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        with pytest.raises(OSError) as read_only:
+            write_atomic(disk / "allowed" / "commit.json", "{}", trusted=disk)
+        assert read_only.value.errno == errno.EROFS
+        assert read_only.value.filename == str(disk / "allowed")  # was "allowed"
 
 
 def test_a_path_given_as_text_reads_as_a_path_and_never_climbs_out(tmp_path: Path) -> None:

@@ -184,8 +184,9 @@ def _uninstall(args: argparse.Namespace) -> int:
     if args.all:
         return uninstall.uninstall_everything(keep_data=args.keep_data, yes=args.yes)
     if args.yes:
-        print("landwatch: --yes goes with --all", file=sys.stderr)
-        return 2
+        from landwatch.errors import UsageError
+
+        raise UsageError("--yes goes with --all")
     return uninstall.uninstall(Path.cwd(), hooks_path=args.hooks_path, keep_data=args.keep_data)
 
 
@@ -373,12 +374,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    from landwatch.errors import UserError
+    from landwatch.errors import UsageError, UserError
     from landwatch.work_item import QueueError
 
     keep_secret_rules()
     try:
         return COMMANDS[args.command](args)
+    except UsageError as error:
+        _command_parser(parser, args.command).error(str(error))  # exit 2, as argparse's own
     except BrokenPipeError:
         # `landwatch rules | head`: the reader has all it wanted; no message, and none at exit
         # either, when Python flushes stdout into the closed pipe.

@@ -1,4 +1,5 @@
-"""The one exception family a command turns into a one-line message and exit status 1.
+"""The exception families a command raises for the front door to say: UserError, one line and
+exit status 1; UsageError, the command's usage and exit status 2.
 
 Kept in a module of its own so the front door can catch it without importing every command.
 """
@@ -8,3 +9,8 @@ from __future__ import annotations
 
 class UserError(Exception):
     """Something a person can act on; str(error) is one line saying what and what to do."""
+
+
+class UsageError(Exception):
+    """A command line the command does not understand, found after parsing (options that do not
+    go together): said as argparse says its own, with the command's usage, and exit status 2."""

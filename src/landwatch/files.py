@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 PRIVATE_FILE = 0o600
 PRIVATE_DIRECTORY = 0o700
 MAX_READ = 64 << 20
+# Free space below this is a full disk to landwatch: a review's report and the queue's moves
+# need a few pages, a large report a few hundred KiB.
+LEAST_FREE = 1 << 20
 
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -35,6 +38,14 @@ _READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 def _refused(path: Path | str, why: str) -> OSError:
     return OSError(errno.ELOOP, f"{why}; not following it", str(path))
+
+
+def _named(error: OSError, path: Path | str) -> OSError:
+    """`error` naming `path` whole: one raised for a name opened by its directory's fd names
+    only the last part (`allowed: Read-only file system`), or nothing at all (a write)."""
+    if error.errno is None or not error.strerror:
+        return error
+    return OSError(error.errno, error.strerror, str(path))  # the same subclass, by errno
 
 
 def _make(path: Path | str) -> None:
@@ -73,22 +84,30 @@ def _open_directory(path: Path | str, *, trusted: Path | str | None, create: boo
             reached = os.path.join(reached, part)
             try:
                 inner = os.open(part, _DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
-            except FileNotFoundError:
+            except FileNotFoundError as error:
                 if not create:
-                    raise
-                with contextlib.suppress(FileExistsError):
-                    os.mkdir(part, PRIVATE_DIRECTORY, dir_fd=fd)
-                inner = os.open(part, _DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                    raise _named(error, reached) from None
+                inner = _made_below(fd, part, reached)
             except OSError as error:
                 if error.errno in (errno.ELOOP, errno.ENOTDIR):
                     raise _refused(reached, "not a directory (a link or a file)") from None
-                raise
+                raise _named(error, reached) from None
             os.close(fd)
             fd = inner
     except BaseException:
         os.close(fd)
         raise
     return fd
+
+
+def _made_below(fd: int, part: str, reached: str) -> int:
+    """Directory `part` of the directory open at `fd` made 0700 and opened; `reached` its path."""
+    try:
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(part, PRIVATE_DIRECTORY, dir_fd=fd)
+        return os.open(part, _DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+    except OSError as error:
+        raise _named(error, reached) from None
 
 
 def private_directory(path: Path, *, trusted: Path | None) -> Path:
@@ -133,9 +152,11 @@ def write_atomic(
         os.replace(temporary, path.name, src_dir_fd=directory_fd, dst_dir_fd=directory_fd)
         if durable:
             os.fsync(directory_fd)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):  # gone already once renamed
             os.unlink(temporary, dir_fd=directory_fd)
+        if isinstance(error, OSError):
+            raise _named(error, path) from None  # a full disk says which file it refused
         raise
     finally:
         os.close(directory_fd)
@@ -236,3 +257,26 @@ def list_entries(
     finally:
         os.close(directory_fd)
     return found
+
+
+def no_room(path: Path | str) -> tuple[str, str] | None:
+    """Why nothing more can be written in directory `path` (its filesystem read-only or full:
+    free space under LEAST_FREE or no inode left; or not writable by you) and what mends it;
+    None when it can be. Read from statvfs and the mode bits: nothing is written to find out."""
+    try:
+        disk = os.statvfs(path)
+    except OSError:
+        return None  # missing or unreadable: the caller's own checks say so
+    import shlex  # here: `landwatch prompt` reads through this module and pays every import
+
+    quoted = shlex.quote(os.fspath(path))
+    if disk.f_flag & os.ST_RDONLY:
+        return "its filesystem is read-only", f"remount the filesystem holding {quoted} rw"
+    free = disk.f_bavail * disk.f_frsize
+    if disk.f_files and not disk.f_favail:
+        return "its filesystem is full (no inode left)", f"make room where {quoted} is"
+    if free < LEAST_FREE:
+        return f"its filesystem is full ({free >> 10} KiB free)", f"make room where {quoted} is"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "it is not writable by you", f"chmod u+rwx {quoted}"
+    return None

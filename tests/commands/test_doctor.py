@@ -254,3 +254,44 @@ def test_items_given_up_are_named_with_what_starts_them_again(repo: Repo) -> Non
     )
     assert repo.landwatch("retry", "--all").returncode == 0
     assert "given up" not in repo.landwatch("doctor").stdout
+
+
+def test_reviews_waiting_for_disk_space_are_counted_with_what_mends_them(tmp_path: Path) -> None:
+    from landwatch import work_item
+    from landwatch.kinds.review import ReviewHandler
+    from support.kinds import FakeClock, in_process, settle_down
+    from support.queue import fill, tmpfs
+
+    disk = tmp_path / "disk"
+    with tmpfs(disk, "4m"):
+        repo = installed(disk / "repo")
+        for n in range(2):
+            repo.land(f"landed {n}", f"f{n}")
+        filler = fill(disk)
+        clock = FakeClock()
+        reviewer = in_process({"review": ReviewHandler(clock=clock)}, clock, tmp_path / "s.json")
+        try:
+            settle_down(reviewer)  # tried: the report cannot be written; no try counted
+        finally:
+            reviewer.shutdown()
+        assert work_item.entries(repo.git_dir, work_item.FAILED) == []
+        doctor = repo.landwatch("doctor")
+        assert doctor.returncode == 1
+        [line] = [line for line in doctor.stdout.splitlines() if "disk space" in line]
+        work = repo.git_dir / "landwatch"
+        assert line.startswith(f"landwatch: 2 item(s) in {repo.git_dir} wait for disk space: ")
+        assert (
+            f"{work}: its filesystem is full (0 KiB free); fix: make room where {work} is" in line
+        )
+        assert line.endswith("; they go on alone within 30 min")
+        filler.unlink()
+        assert "disk space" not in repo.landwatch("doctor").stdout
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        try:
+            read_only = repo.landwatch("doctor").stdout
+        finally:
+            subprocess.run(["mount", "-o", "remount,rw", str(disk)], check=True)
+        assert f"{work}: its filesystem is read-only; fix: remount the filesystem holding" in (
+            read_only
+        )
+        shutil.rmtree(repo.path)

@@ -155,3 +155,65 @@ def test_status_at_80_columns_keeps_headers_rows_and_names(
     row = next((line for line in screen.splitlines() if name in line), screen)
     assert f"…/{name}/.git" in row and row.split()[1] == "1", screen  # one waiting
     assert set(f"skipped: {problem}".split()) <= words(screen), screen
+
+
+def test_an_item_retried_shows_its_age_since_the_landing_not_since_the_retry(repo: Repo) -> None:
+    import time
+
+    from landwatch import work_item
+    from landwatch.work_item import WorkItem, WorkKind
+
+    repo.clear()
+    landed = time.time() - 7300  # the clock injected: the landing two hours ago
+    item = WorkItem(WorkKind.REVIEW, repo.head(), repo.git_dir, repo.path)
+    work_item.enqueue(item, now=landed)
+    claimed = work_item.claim_next(repo.git_dir, now=landed + 60)
+    assert claimed is not None
+    work_item.settle(repo.git_dir, claimed, work_item.FAILED, now=landed + 60)
+    assert repo.landwatch("retry", "--all").returncode == 0
+    data = json.loads(repo.landwatch("status", "--json").stdout)
+    [worktree] = data["repositories"][0]["worktrees"]
+    assert worktree["waiting"] == 1 and worktree["oldest_pending_seconds"] >= 7300
+    row = next(line for line in repo.landwatch("status").stdout.splitlines() if ".git " in line)
+    assert row.split()[1:5] == ["1", "2", "h", "1"], row  # waiting 1, for 2 h 1 min
+
+
+def test_each_queue_keeps_its_label_with_its_value_at_80_columns(
+    repo: Repo, terminal: Terminal
+) -> None:
+    """The reviewer's queues on as many lines as they need, never a `share:` at one line's end
+    and its value at the next's start."""
+    from landwatch import layout
+    from landwatch.daemon.lock import InstanceLock, LockHolder
+
+    repo.land("one", hooks=False)
+    repo.landwatch("enqueue", "HEAD")
+    from landwatch import work_item
+
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    lock = InstanceLock()
+    lock.acquire(LockHolder(os.getpid(), "foreground", "test", "-"))
+    try:
+        working = {"state": "running", "key": claimed.id, "progress": {"done": 0, "total": 1}}
+        failed = {"state": "failed", "key": "push-x", "progress": {"done": 0, "total": None}}
+        lines = {
+            "review": [working],
+            "push": [failed],
+            "maintenance": [],
+            "project_hooks": [failed],
+            "share": [failed],
+        }
+        layout.REVIEWER_STATE.path().write_text(json.dumps({"pid": os.getpid(), "lines": lines}))
+        screen = terminal.landwatch(repo.path, "status").splitlines()
+    finally:
+        lock.release()
+    shown = screen[1 : screen.index(next(line for line in screen if line.startswith("worktree")))]
+    assert all(len(line) <= 80 for line in shown), shown
+    each = {kind: f"{kind}: idle (1 failed lately)" for kind in ("push", "project_hooks", "share")}
+    each |= {
+        "review": f"review: working on {claimed.id[:28]} (0/1)",
+        "maintenance": "maintenance: idle",
+    }
+    for kind, whole in each.items():
+        assert any(whole in line for line in shown), (kind, shown)  # on one line, label and all

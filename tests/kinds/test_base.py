@@ -3,7 +3,6 @@ the repository left alone a while), a failed try waits a backoff, and nothing is
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import shutil
 import subprocess
@@ -24,17 +23,8 @@ from landwatch.kinds.review import ReviewHandler
 from landwatch.work_item import FAILED, PENDING, WorkItem, WorkKind
 from support.daemon import done_ids
 from support.kinds import FakeClock, in_process, settle_down
-from support.queue import tmpfs, tries_of
+from support.queue import fill, tmpfs, tries_of
 from support.repos import Repo, installed
-
-
-def fill(directory: Path) -> Path:
-    filler = directory / "filler"
-    with contextlib.suppress(OSError), filler.open("wb") as file:
-        while True:
-            file.write(b"\0" * 65536)
-            file.flush()
-    return filler
 
 
 def assert_every_review_done(repo: Repo, oids: list[str]) -> None:

@@ -51,6 +51,17 @@ def tmpfs(target: Path, size: str) -> Iterator[None]:
         subprocess.run(["umount", "-l", str(target)], check=True)
 
 
+def fill(directory: Path) -> Path:
+    """Write a file in `directory` until its filesystem is full (a tmpfs of tmpfs()): the file,
+    whose removal makes room again."""
+    filler = directory / "filler"
+    with contextlib.suppress(OSError), filler.open("wb") as file:
+        while True:
+            file.write(b"\0" * 65536)
+            file.flush()
+    return filler
+
+
 def git_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     identity = {

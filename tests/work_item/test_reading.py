@@ -36,3 +36,23 @@ def test_an_item_caught_being_published_waits_once(git_dir: Path) -> None:
     ready.mkdir(exist_ok=True)
     (ready / name).touch()  # linked into pending/, its ready/ name not removed yet
     assert w.pending_summary(git_dir, now=T + 5) == (1, 5.0)
+
+
+def test_the_oldest_landing_is_the_record_s_time_through_a_backoff_and_a_retry(
+    git_dir: Path,
+) -> None:
+    assert w.oldest_landing(git_dir) is None
+    w.enqueue(item(git_dir, 1), now=T)
+    w.enqueue(item(git_dir, 2), now=T + 10)
+    first = w.claim_next(git_dir, now=T + 20)
+    assert first is not None
+    w.requeue(git_dir, first, max_tries=5, delay=600, now=T + 30)  # stamped T + 630
+    assert w.oldest_landing(git_dir) == pytest.approx(T)
+    second = w.claim_next(git_dir, now=T + 40)
+    assert second is not None and second.item.oid == item(git_dir, 2).oid
+    w.settle(git_dir, second, w.FAILED, now=T + 50)
+    [failed] = w.entries(git_dir, w.FAILED)
+    w.retry(git_dir, failed, now=T + 900)  # stamped anew, landed as before
+    assert w.oldest_landing(git_dir) == pytest.approx(T)
+    count, age = w.pending_summary(git_dir, now=T + 1000)
+    assert count == 2 and age == pytest.approx(370)  # the stamps' age: T + 630 the oldest

@@ -6,7 +6,8 @@ by those it brings; a change to them is a finding of its own (C004).
 The remote's shared reviews are fetched and each is compared with the review made here: a note
 is a teammate's claim, never a reason to skip a check (`--trust-notes` takes the matching ones,
 trusting the teammates, and still runs the secret rules on each commit). Exit 1 when a finding
-at or above `--fail-level` is in RANGE, 2 on a usage error, 0 otherwise; a finding allowed here
+at or above `--fail-level` is in RANGE or the range cannot be read (a commit not here, no default
+branch to start from), 2 for a RANGE that is no range, 0 otherwise; a finding allowed here
 (`landwatch allow`), or by a note with `--trust-notes`, does not count.
 """
 
@@ -25,6 +26,7 @@ import pygit2
 from landwatch import __version__, allowances, sharing, trust
 from landwatch.commands.share import default_remote
 from landwatch.commands.show import print_reports
+from landwatch.errors import UsageError, UserError
 from landwatch.git import GitError, commit_of, git, git_dir_of, run_git
 from landwatch.review import allowed, output
 from landwatch.review.allowed import Allowance
@@ -37,8 +39,6 @@ from landwatch.review.report import Report, severity_counts, summary_of
 from landwatch.review.rules import all_rules
 from landwatch.review_landing import review_landing
 from landwatch.text import plural, safe
-
-USAGE = 2
 
 
 @dataclass(frozen=True)
@@ -95,19 +95,11 @@ class Checked:
         }
 
 
-class UsageError(Exception):
-    """What was asked cannot be done as asked: one line, exit 2."""
-
-
 def ci(cwd: Path, options: Options, out: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out
-    try:
-        git_dir = git_dir_of(cwd)
-        remote = options.remote or os.environ.get("PRE_COMMIT_REMOTE_NAME") or default_remote(cwd)
-        base, tip, label = _range(cwd, options.range, remote)
-    except (UsageError, GitError) as error:
-        print(f"landwatch ci: {error}", file=sys.stderr)
-        return USAGE
+    git_dir = git_dir_of(cwd)
+    remote = options.remote or os.environ.get("PRE_COMMIT_REMOTE_NAME") or default_remote(cwd)
+    base, tip, label = _range(cwd, options.range, remote)
     if options.fetch:
         fetched = _fetch_notes(cwd, remote)
         if fetched:
@@ -135,7 +127,8 @@ def ci(cwd: Path, options: Options, out: TextIO | None = None) -> int:
 
 def _range(cwd: Path, given: str | None, remote: str) -> tuple[str | None, str, str]:
     """(base, tip, label): what RANGE asks for; pre-commit's pre-push refs when it gives them;
-    else HEAD's commits not on the remote's default branch."""
+    else HEAD's commits not on the remote's default branch. UsageError for a RANGE that is no
+    range (exit 2), UserError for one that cannot be read here (exit 1)."""
     if (
         given is None
         and os.environ.get("PRE_COMMIT_FROM_REF")
@@ -158,7 +151,7 @@ def _range(cwd: Path, given: str | None, remote: str) -> tuple[str | None, str, 
 def _commit(cwd: Path, revision: str) -> str:
     found = commit_of(revision, cwd=cwd)
     if found is None:
-        raise UsageError(f"no commit {safe(revision)!r} in this repository")
+        raise GitError(f"no commit {safe(revision)!r} in this repository")
     return found
 
 
@@ -176,7 +169,7 @@ def _default_branch(cwd: Path, remote: str) -> str:
     for name in names:
         if commit_of(name, cwd=cwd) is not None:
             return name.removeprefix("refs/remotes/")
-    raise UsageError(
+    raise UserError(
         f"cannot tell {safe(remote)}'s default branch here (fetch it, or name the range: "
         f"landwatch ci {safe(remote)}/main..HEAD)"
     )

@@ -21,8 +21,10 @@ from landwatch import coverage, hook_slots, layout, registry, work_item
 from landwatch.commands import install, notice
 from landwatch.daemon.lock import holder
 from landwatch.errors import UserError
+from landwatch.files import no_room
 from landwatch.git import GitError, git, run_git
 from landwatch.hooks import find_repository, whose
+from landwatch.kinds.base import FAULT_RETRY_CAP
 from landwatch.text import duration, safe
 
 
@@ -278,8 +280,19 @@ def _waiting(common: Path, now: float, bound: float) -> list[Problem]:
                     "landwatch status (and the reviewer's log)",
                 )
             )
-        problems += _given_up(git_dir)
+        problems += _no_room(git_dir, waiting) + _given_up(git_dir)
     return problems
+
+
+def _no_room(git_dir: Path, waiting: int) -> list[Problem]:
+    """Items that wait because what a review writes (the queue's moves, the report) cannot be
+    written: a full or read-only disk is a passing fault, no try counted, tried again alone."""
+    places = (layout.work_dir(git_dir), layout.repository_dir(git_dir))
+    for path, (why, fix) in ((p, found) for p in places if waiting and (found := no_room(p))):
+        what = f"{waiting} item(s) in {safe(str(git_dir))} wait for disk space: {path}: {why}"
+        alone = f"they go on alone within {duration(FAULT_RETRY_CAP)}"
+        return [Problem(safe(what), f"{safe(fix)}; {alone}")]
+    return []
 
 
 def _given_up(git_dir: Path) -> list[Problem]:
@@ -370,19 +383,14 @@ def doctor(cwd: Path, *, fix: bool, out: TextIO | None = None) -> int:
         found = problems(cwd)
     for problem in found:
         print(f"landwatch: {problem.what}; fix: {problem.fix}", file=out)
-    if found:
-        print(f"landwatch doctor: {_sandbox(cwd)}", file=out)
-        for line in _project_hooks(cwd):
-            print(f"landwatch doctor: {safe(line)}", file=out)
-        return 1
-    running = holder()
-    count = len(registry.registered())
-    print(
-        f"landwatch doctor: all well: {count} repositor{'y' if count == 1 else 'ies'} covered, "
-        f"the reviewer running ({running.describe() if running else '?'})",
-        file=out,
-    )
+    if not found:
+        running, count = holder(), len(registry.registered())
+        print(
+            f"landwatch doctor: all well: {count} repositor{'y' if count == 1 else 'ies'} "
+            f"covered, the reviewer running ({running.describe() if running else '?'})",
+            file=out,
+        )
     print(f"landwatch doctor: {_sandbox(cwd)}", file=out)
     for line in _project_hooks(cwd):
         print(f"landwatch doctor: {safe(line)}", file=out)
-    return 0
+    return 1 if found else 0

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from landwatch import work_item
+from landwatch.errors import UsageError
 from landwatch.git import GitError, commit_of, git, git_dir_of
 
 
@@ -27,8 +28,7 @@ def enqueue(cwd: Path, *, kind: str, revision: str, base: str | None) -> int:
     try:
         item = work_item.WorkItem(kind, oid, git_dir, Path(top) if top else None, base_oid)
     except ValueError as error:
-        print(f"landwatch: {error}", file=sys.stderr)
-        return 2
+        raise UsageError(f"--kind: {error}") from None
     result = work_item.enqueue(item)
     if result is work_item.Enqueued.KNOWN and work_item.given_up(git_dir, item.id):
         print(

@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 
 from landwatch import registry, work_item
+from landwatch.errors import UsageError
 from landwatch.git import GitError, commit_of, common_dir_of
 
 
 def retry(cwd: Path, *, revisions: list[str], every: bool) -> int:
     if not revisions and not every:
-        print("landwatch: name the commits to retry, or --all", file=sys.stderr)
-        return 2
+        raise UsageError("name the commits to retry, or --all")
     oids = set()
     for revision in revisions:
         oid = commit_of(revision, cwd=cwd)

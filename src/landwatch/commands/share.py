@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from landwatch import layout, registry, sharing, work_item
-from landwatch.errors import UserError
+from landwatch.errors import UsageError, UserError
 from landwatch.files import read_file, remove, write_atomic
 from landwatch.git import common_dir_of, git, git_dir_of, run_git
 from landwatch.review.notes import NOTES_REF
@@ -45,8 +45,7 @@ def share(cwd: Path, *, remote: str | None, off: bool, out: TextIO | None = None
     common = common_dir_of(cwd)
     if off:
         if remote is not None:
-            print("landwatch: share --off takes no remote", file=sys.stderr)
-            return 2
+            raise UsageError("--off takes no REMOTE")
         return _off(cwd, common, out)
     if not layout.repository_dir(common).is_dir() or common.resolve() not in registry.registered():
         raise UserError("landwatch is not installed here: landwatch install, then landwatch share")

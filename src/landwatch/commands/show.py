@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from landwatch import allowances, line_markers, report_store
+from landwatch.errors import UsageError
 from landwatch.git import commit_of, git, git_dir_of
 from landwatch.one_line import SHOW_UNREAD
 from landwatch.review import output
@@ -36,8 +37,7 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
     git_dir = git_dir_of(cwd)
     if unread:
         if revision is not None or form == "patch":
-            print("landwatch: show either REV or --unread", file=sys.stderr)
-            return 2
+            raise UsageError("REV or --unread, not both")
         return _show_unread(git_dir, form=form)
     if form == "patch":
         return show_patch(cwd, revision=revision)

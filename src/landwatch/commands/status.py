@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from landwatch import coverage, kinds, layout, registry, work_item
 from landwatch.daemon.lock import holder
-from landwatch.text import duration, plural, safe, short_path
+from landwatch.text import DROP, KEEP, MESSAGE, cells, duration, fit, plural, safe, short_path
 
 # The allowances status names per repository, the newest first; the rest counted.
 NEWEST_ALLOWED = 3
@@ -69,7 +69,9 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
     found: dict[str, Any] = {"git_dir": str(git_dir), "problem": None}
     try:
         names = {state: work_item.entries(git_dir, state) for state in work_item.STATES}
-        waiting, age = work_item.pending_summary(git_dir, now=now)
+        waiting = work_item.pending_summary(git_dir, now=now)[0]
+        # Since the landing: a retry or a backoff stamps the item anew, its record keeps when.
+        landed = work_item.oldest_landing(git_dir) if waiting else None
     except work_item.QueueError as error:
         return {**found, "problem": str(error)}
     failing = kinds.failing(git_dir, now)
@@ -77,7 +79,7 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
         **found,
         "counts": {state: len(entries) for state, entries in names.items()},
         "waiting": waiting,  # pending, and what the hooks recorded for the reviewer to publish
-        "oldest_pending_seconds": age if waiting else None,
+        "oldest_pending_seconds": max(0.0, now - landed) if landed is not None else None,
         "given_up": sorted(work_item.id_of_entry(name) for name in names[work_item.FAILED]),
         "in_hand": sorted(
             work_item.id_of_entry(name)
@@ -177,22 +179,39 @@ def _print_reviewer(console: Console, data: dict[str, Any]) -> None:
         for worktree in repository["worktrees"]
         for item in worktree.get("in_hand", ())
     }
-    queues = Text("  ")
+    units: list[tuple[tuple[str, str, str], ...]] = []
     for kind, jobs in data["lines"].items():
         current = [job for job in jobs if job["state"] == "running" and job["key"] in in_hand]
-        queues.append(f"{kind}: ")
         if current:
             progress = current[0]["progress"]
             step = f" ({progress['done']}/{progress['total']})" if progress["total"] else ""
-            queues.append(f"working on {safe(current[0]['key'])[:28]}{step}", style="yellow")
-        else:
-            failed = [job for job in jobs if job["state"] == "failed"]
-            queues.append("idle", style="dim")
-            if failed:
-                queues.append(f" ({len(failed)} failed lately)", style="red")
-        queues.append("   ")
-    if data["lines"]:
-        console.print(queues)
+            doing = (f"working on {safe(current[0]['key'])[:28]}{step}", "yellow", MESSAGE)
+            units.append(((f"{safe(kind)}: ", "", KEEP), doing))
+            continue
+        failed = len([job for job in jobs if job["state"] == "failed"])
+        lately = (f" ({failed} failed lately)" if failed else "", "red", f"{DROP}{kind}")
+        units.append(((f"{safe(kind)}: ", "", KEEP), ("idle", "dim", KEEP), lately))
+    for line in _packed(units, console.width):
+        console.print(line, no_wrap=True, overflow="crop")
+
+
+def _packed(units: list[tuple[tuple[str, str, str], ...]], width: int) -> list[Text]:
+    """Each unit (a queue's label and what it does) fitted whole to a line of `width` columns
+    (text.fit), then as many to a line as fit, three spaces apart: never a label at one line's
+    end and its value at the next one's start, as wrapping at spaces would leave it."""
+    from rich.text import Text
+
+    lines: list[Text] = []
+    for unit in units:
+        parts = fit(unit, width - 2)
+        size = sum(cells(text) for text, _ in parts)
+        if not lines or cells(lines[-1].plain) + 3 + size > width:
+            lines.append(Text("  "))
+        elif lines[-1].plain.strip():
+            lines[-1].append("   ")
+        for text, style in parts:
+            lines[-1].append(text, style=style or None)
+    return lines
 
 
 def _print_queues(console: Console, data: dict[str, Any]) -> None:

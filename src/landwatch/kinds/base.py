@@ -28,6 +28,9 @@ log = logging.getLogger("landwatch.reviewer")
 # jitter), so a failure is not retried at once: five tries take about 7 minutes, not 15 ms.
 RETRY_FIRST = 30.0
 RETRY_CAP = 3600.0
+# A fault of the machine (below) is tried again sooner: at most this long after the disk has
+# room again, the items waiting for it go on by themselves.
+FAULT_RETRY_CAP = RETRY_CAP / 2
 # Faults of the machine, not of the item: the disk full or read-only, I/O errors, out of memory
 # or descriptors, a lock held, the network down. They pass; no try is counted, and the kind
 # leaves the repository alone a while.
@@ -290,7 +293,7 @@ class ItemHandler(JobKind[WorkOrder, R]):
             return None
         faults = self._faults.get(git_dir, 0) + 1
         self._faults[git_dir] = faults
-        return backoff(faults, first=RETRY_FIRST, cap=RETRY_CAP / 2)
+        return backoff(faults, first=RETRY_FIRST, cap=FAULT_RETRY_CAP)
 
     def _give_back(self, job: Job[WorkOrder, R], now: float) -> None:
         """A failed try counted: back to pending after a backoff, or given up at max_tries."""

@@ -17,7 +17,7 @@ import pygit2
 from landwatch.review import linters as linter_runner
 from landwatch.review.budget import DEFAULT_REVIEW_BUDGET, Budget
 from landwatch.review.bursts import bursts, one_per_line, one_per_secret, unique_fingerprints
-from landwatch.review.change import Change, FileChange, open_repository, resolve
+from landwatch.review.change import Change, ChangeError, FileChange, open_repository, resolve
 from landwatch.review.checking import checked
 from landwatch.review.commit_conventions import Declared, declared_standards
 from landwatch.review.config import ConfigError, ReviewConfig, RulesAt, read_config
@@ -147,11 +147,18 @@ def _read(
     repo = open_repository(git_dir)
     commit = resolve(repo, revision)
     base_commit = resolve(repo, base) if base else None
-    declared = commit.tree if rules_at is None else rules_at.tree(repo)
-    config, findings = _configuration(repo, declared)
-    change = Change(
-        repo, commit, base_commit, merges=config.merges, max_added_lines=config.max_added_lines
-    )
+    try:
+        declared = commit.tree if rules_at is None else rules_at.tree(repo)
+        config, findings = _configuration(repo, declared)
+        change = Change(
+            repo, commit, base_commit, merges=config.merges, max_added_lines=config.max_added_lines
+        )
+    except pygit2.GitError as error:
+        # A tree the commit names is missing or corrupt: nothing can be reviewed, and a
+        # traceback would not say what git fsck will.
+        said = str(error).strip().splitlines()[0] if str(error).strip() else "unreadable"
+        shown = str(commit.id)[:12]
+        raise ChangeError(f"cannot read {shown} ({said}); git fsck names what is missing") from None
     return change, config, declared, findings
 
 

@@ -68,6 +68,22 @@ def pending_summary(
     return len(found), moment - seconds_of(min(int(stamp) for _, _, stamp in found))
 
 
+def oldest_landing(git_dir: os.PathLike[str] | str) -> float | None:
+    """When the oldest item that waits was enqueued: its record's time, which a retry or a
+    backoff keeps though each stamps its name anew; None when nothing waits. Every pending
+    record is read (status asks, not a hook); a marker in ready/ is named by its enqueue time."""
+    with opened(git_dir, "cannot list what waits in") as directory:
+        if directory is None:
+            return None
+        found = [int(stamp) for _, _, stamp in stamped(listdir(directory, READY))]
+        for name, _, _ in stamped(listdir(directory, PENDING)):
+            try:
+                found.append(decode_entry(directory, PENDING, name).enqueued)
+            except (RecordError, FileNotFoundError):
+                continue  # not a record (status names it elsewhere), or claimed since
+    return seconds_of(min(found)) if found else None
+
+
 def entries(git_dir: os.PathLike[str] | str, state: str) -> list[str]:
     """The names in one state directory, or in ready/ (for status and tests); garbage included."""
     if state not in (*STATES, READY):
