@@ -214,6 +214,9 @@ COULD_NOT = [
     ("repo", ["retry", "nosuch"], "no commit 'nosuch'"),
     ("outside", ["forget", "."], "is not registered"),
     ("state", ["reviewer", "--once"], "Not a directory"),
+    ("broken", ["install"], "git cannot read the repository at "),
+    ("broken", ["enqueue"], "bad config line"),
+    ("broken", ["uninstall"], "git cannot read the repository at "),
 ]
 
 
@@ -232,6 +235,9 @@ def places(tmp_path: Path) -> dict[str, tuple[Path, dict[str, str]]]:
     (corrupt.git_dir / "objects" / first[:2] / first[2:]).unlink()  # loose, never packed
     state = tmp_path / "state-is-a-file"
     state.write_text("")
+    broken = Repo(tmp_path / "broken")
+    with (broken.git_dir / "config").open("a") as config:
+        config.write("[core\nbad")
     repo = installed(tmp_path / "repo").path
     return {
         "outside": (outside, {}),
@@ -239,6 +245,7 @@ def places(tmp_path: Path) -> dict[str, tuple[Path, dict[str, str]]]:
         "repo": (repo, {}),
         "corrupt": (corrupt.path, {}),
         "state": (repo, {"XDG_STATE_HOME": str(state)}),
+        "broken": (broken.path, {}),
     }
 
 
@@ -258,6 +265,7 @@ def test_a_command_that_could_not_exits_1_saying_why_in_one_line(
 ) -> None:
     ran = _landwatch(places[where], *args)
     assert ran.returncode == 1, ran.stderr
+    assert "is not in a git repository" not in ran.stderr or where == "outside"
     assert ran.stderr.startswith("landwatch") and ran.stderr.count("\n") == 1, ran.stderr
     assert said in ran.stderr and "Traceback" not in ran.stderr
 

@@ -40,6 +40,15 @@ class GitError(UserError):
     """git failed; the message is one line for a person."""
 
 
+def not_a_repository(cwd: os.PathLike[str] | str, error: GitError, hint: str = "") -> str:
+    """What to say when git found no repository at `cwd` (then `hint`), or one it cannot read
+    (a broken config): the second in git's own words, which name the file and line to mend."""
+    said = str(error)
+    if "not a git repository" in said.lower():
+        return f"{cwd} is not in a git repository{hint}"
+    return f"git cannot read the repository at {cwd}: {said}"
+
+
 def no_git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment without what points git at a repository (GIT_DIR, GIT_INDEX_FILE...)."""
     source = os.environ if env is None else env

@@ -14,7 +14,7 @@ import landwatch
 from landwatch import layout
 from landwatch.errors import UserError
 from landwatch.files import read_file, remove
-from landwatch.git import GitError, git
+from landwatch.git import GitError, git, not_a_repository
 from landwatch.text import safe
 
 # The events at which something lands (githooks/hook.sh records it)...
@@ -59,7 +59,7 @@ def find_repository(cwd: Path, *, doing: str = "install") -> Repository:
     try:
         bare = git("rev-parse", "--is-bare-repository", cwd=cwd)
     except GitError as error:
-        raise RepositoryError(f"{cwd} is not in a git repository ({error})") from None
+        raise RepositoryError(not_a_repository(cwd, error)) from None
     if bare == "true":
         then = (
             "install landwatch in a clone"

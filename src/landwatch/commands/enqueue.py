@@ -9,18 +9,15 @@ from pathlib import Path
 
 from landwatch import work_item
 from landwatch.errors import UsageError
-from landwatch.git import GitError, commit_of, git, git_dir_of
+from landwatch.git import GitError, commit_of, git, git_dir_of, not_a_repository
 
 
 def enqueue(cwd: Path, *, kind: str, revision: str, base: str | None) -> int:
     try:
         git_dir = git_dir_of(cwd)
-    except GitError:
-        print(
-            f"landwatch: {cwd} is not in a git repository: enqueue records a commit of the "
-            "repository you are in",
-            file=sys.stderr,
-        )
+    except GitError as error:
+        hint = ": enqueue records a commit of the repository you are in"
+        print(f"landwatch: {not_a_repository(cwd, error, hint)}", file=sys.stderr)
         return 1
     oid = _commit(revision, cwd)
     base_oid = _commit(base, cwd) if base else None
