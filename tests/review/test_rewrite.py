@@ -151,3 +151,24 @@ def test_an_amend_or_autosquash_that_changed_only_white_space_is_reviewed_anew(r
     repo.git("rebase", "-q", "-i", "--autosquash", f"{landed}~", GIT_SEQUENCE_EDITOR="true")
     assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is None
     # The same bytes amid the same lines, moved by a rebase: still carried (the test above).
+
+
+def test_a_merge_rebased_onto_another_base_is_reviewed_anew(repo: Repo) -> None:
+    """A rebase that changes only a merge's base (`--rebase-merges`): what the merge brings is
+    another tree, though each side's patch may be the same; a merge's review is never carried."""
+    repo.land("base", {"base.txt": BODY}, hooks=False)
+    fork = repo.head()
+    repo.git("checkout", "-q", "-b", "side")
+    repo.land("side", {"side.txt": "x  \n"}, hooks=False)
+    repo.git("checkout", "-q", "-b", "topic", fork)
+    repo.land("topic", {"topic.txt": "y\n"}, hooks=False)
+    repo.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
+    merged = repo.head()
+    previous = review(repo, merged)
+    repo.git("checkout", "-q", "main")
+    repo.land("upstream moves on", {"up.txt": "z\n"}, hooks=False)
+    repo.git("checkout", "-q", "topic")
+    repo.git("rebase", "-q", "--rebase-merges", "main")
+    assert repo.head() != merged and len(repo.git("rev-parse", "HEAD^@").split()) == 2
+    git_repo = open_repository(repo.git_dir)
+    assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is None
