@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from landwatch.text import safe
+from landwatch.text import plural, safe
 from landwatch.trust import (
     COMMAND,
     HOOKS,
@@ -88,13 +88,49 @@ def trust(
     walled = _wall(git_dir, out)
     if not yes and not _asked(out, answers, walled):
         return 1
-    digests = ", ".join(approval().digest[:12] for approval in pending)
+    approved = [approval() for approval in pending]
+    digests = ", ".join(approval.digest[:12] for approval in approved)
     print(
         f"landwatch: trusted exactly these ({digests}); a change to them needs "
         f"`{COMMAND}` again; `{COMMAND} --revoke` withdraws it",
         file=out,
     )
+    for approval in approved:
+        if approval.subject == HOOKS:
+            _run_held_back(git_dir, approval.digest, out)
     return 0
+
+
+# How many landings whose project hooks were held back for want of trust run them once it is
+# given: the newest, which is what a person is working on, and a few before it.
+HELD_BACK_RUNS = 10
+
+
+def _run_held_back(git_dir: Path, digest: str, out: TextIO) -> None:
+    """The project hooks of the landings held back for want of trust in `digest` asked for
+    again (the newest HELD_BACK_RUNS), oldest first, so the newest is told last; said in a
+    line."""
+    from landwatch import report_store, work_item
+
+    held = report_store.held_back_hooks(git_dir, digest, most=HELD_BACK_RUNS + 1)
+    if not held:
+        return
+    asked = held[:HELD_BACK_RUNS]
+    for commit in reversed(asked):
+        item = work_item.WorkItem(work_item.WorkKind.PROJECT_HOOKS, commit, git_dir)
+        work_item.enqueue(item, again=True)
+    named = ", ".join(commit[:7] for commit in asked)
+    more = (
+        f" (the newest {len(asked)}; `landwatch enqueue --kind project_hooks REV` runs an "
+        "older one's)"
+        if len(held) > len(asked)
+        else ""
+    )
+    print(
+        f"landwatch: the project's hooks held back on {plural(len(asked), 'landing')} run "
+        f"now{more}: {named}",
+        file=out,
+    )
 
 
 def _pending(
