@@ -35,7 +35,7 @@ from landwatch.trust import (
 )
 
 if TYPE_CHECKING:
-    from landwatch.commands.trust_screen import Shown
+    from landwatch.commands.trust_screen import Revs, Shown
     from landwatch.review.pinned import Pinned
     from landwatch.review.project_hooks.pin import HooksPinned
 
@@ -223,26 +223,29 @@ def _run_held_back(git_dir: Path, digest: str, out: TextIO) -> None:
     )
 
 
-def _revs(hooks: HooksPinned) -> tuple[tuple[tuple[str, str, str], ...], list[str]]:
+def _revs(hooks: HooksPinned) -> tuple[tuple[tuple[str, str, str], ...], Revs]:
     """Each remote hook repository's rev resolved to the commit it names now (the network,
-    `git ls-remote`), for the approval to hold it to; a line each saying so, or why not."""
+    `git ls-remote`), for the approval to hold it to; a line each saying so, or why not, and
+    what the first screen adds to a rev that is a name."""
+    from landwatch.commands.trust_screen import Revs
     from landwatch.wall.project_hooks.revs import resolve
 
     remotes = dict.fromkeys(remote for each in hooks.declared for remote in each.remotes)
-    if not remotes:
-        return (), []
-    lines = ["landwatch: the remote hooks run these commits:"]
+    revs = Revs(["landwatch: the remote hooks run these commits:"] if remotes else [])
     resolved = []
     for remote in remotes:
         commit, how = resolve(remote)
         where = f"{remote.url} at {remote.rev or '(no rev)'}"
         if commit is None:
-            lines.append(
+            revs.named[where] = " (not resolved: --show)"
+            revs.lines.append(
                 f"  {safe(where)}: not resolved ({safe(how)}): it runs what that names when its "
                 "environment is built; pin it by a commit id (`pre-commit autoupdate --freeze`)"
             )
             continue
         resolved.append((remote.url, remote.rev, commit))
         shown = "" if commit == remote.rev else f": {commit[:12]}, {how}"
-        lines.append(f"  {safe(where)}{shown or ' (a commit id)'}")
-    return tuple(resolved), lines
+        if shown:
+            revs.named[where] = f" = {commit[:12]}"
+        revs.lines.append(f"  {safe(where)}{shown or ' (a commit id)'}")
+    return tuple(resolved), revs

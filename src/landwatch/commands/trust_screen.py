@@ -48,6 +48,16 @@ class Shown:
     whole: list[str] = field(default_factory=list)
 
 
+@dataclass
+class Revs:
+    """What `landwatch trust` says of the remote hook repositories' revs: a line each (the
+    whole), and what the first screen adds to a rev that names a commit (`URL at REV`: ` = id`,
+    or that it could not be resolved)."""
+
+    lines: list[str]
+    named: dict[str, str] = field(default_factory=dict)
+
+
 def fitted(text: str, width: int = WIDTH) -> str:
     """`text` cut to `width` columns, an ellipsis where it was cut."""
     if cells(text) <= width:
@@ -109,7 +119,7 @@ def linters_shown(git_dir: Path, where: str, pinned: Pinned, last: Approval | No
     )
 
 
-def hooks_shown(git_dir: Path, hooks: HooksPinned, revs: list[str], last: Approval | None) -> Shown:
+def hooks_shown(git_dir: Path, hooks: HooksPinned, revs: Revs, last: Approval | None) -> Shown:
     """The project's hooks: every hook, each remote's commit (`revs`, said already), every file
     pinned with them, what changed."""
     paths = safe(", ".join(each.path for each in hooks.declared))
@@ -124,24 +134,26 @@ def hooks_shown(git_dir: Path, hooks: HooksPinned, revs: list[str], last: Approv
         if each.problem
     ]
     whole += problems
-    whole += revs
+    whole += revs.lines
     whole.append("landwatch: pinned with them by content (a change to any asks again):")
     whole += [*_files(hooks.files, "none"), LOCAL_CODE]
     diff = differences(git_dir, last, hooks.commands(), hooks.files)
     whole += [_changed_title(last), *(f"{INDENT}{safe(line)}" for line in diff)]
     title = wrapped(f"landwatch: HEAD's project hooks ({paths}) run these, in order:")
-    commands = _hook_rows([hook for each in hooks.declared for hook in each.hooks])
+    commands = _hook_rows([hook for each in hooks.declared for hook in each.hooks], revs.named)
     commands += [fitted(line) for line in problems]
     pinned = _pinned("landwatch: then pinned by content (a change to any asks again)", hooks.files)
-    pinned.append(
-        f"{INDENT}not pinned: what they run beyond these (imports, a Makefile, `repo: .`)"
+    pinned += wrapped(
+        f"{INDENT}not pinned: what they run beyond these (imports, a Makefile, `repo: .`) "
+        "runs as each landing has it, behind the wall",
+        INDENT * 2,
     )
     return Shown(title, commands, pinned, _changed(last, diff), whole)
 
 
-def _hook_rows(hooks: list[HookSpec]) -> list[str]:
+def _hook_rows(hooks: list[HookSpec], named: dict[str, str]) -> list[str]:
     """A row per hook, in order; a remote repository's hooks that run as it defines them in
-    the rows of one (its URL, its rev, their ids)."""
+    the rows of one (its URL, its rev and the commit a name resolved to, their ids)."""
     from landwatch.review.project_hooks.config import AS_DEFINED
 
     groups: list[tuple[str, list[str]]] = []
@@ -157,7 +169,8 @@ def _hook_rows(hooks: list[HookSpec]) -> list[str]:
         if not where:
             rows.append(fitted(f"{INDENT}{safe(ids[0])}"))
             continue
-        shown = safe(_short_where(where))
+        remote = where.partition(";")[0]
+        shown = safe(_short_where(where)) + named.get(remote, "")
         rows += wrapped(f"{INDENT}{shown}: {safe(', '.join(ids))}", INDENT * 2)
     return rows
 
