@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("git", "one_line"),
     ("wall",),
     ("review",),
-    ("work_item", "job_queue", "files", "text", "errors", "processes"),
+    ("work_item", "job_queue", "files", "text", "errors", "processes", "pager"),
 )
 # Rooms that import nothing of ours outside themselves.
 ALONE = LAYERS[-1]
@@ -151,6 +151,8 @@ STARTERS = {
     "notify": "notify-send or osascript, with the review's counts",
     "commands.service": "systemctl and launchctl, for the reviewer's service",
     "daemon.process": "the reviewer detaching itself: a fork of landwatch",
+    "pager": "the person's pager, on what `landwatch trust` shows, and `git var GIT_PAGER` "
+    "asked in an empty directory outside every repository (a repository names no pager)",
 }
 
 

@@ -228,6 +228,32 @@ def read_hooks(git_dir: os.PathLike[str] | str, commit: str) -> HooksResult | No
     return _read_kept(layout.hooks_report_file(git_dir, commit), git_dir, commit, HooksResult)
 
 
+# How many of the newest hooks' results `held_back_hooks` reads at most: a repository's every
+# landing has one, and what trust brings back is what was held back lately.
+HELD_BACK_SCANNED = 1000
+
+
+def held_back_hooks(git_dir: os.PathLike[str] | str, digest: str, *, most: int) -> list[str]:
+    """The commits whose project hooks were held back for want of trust in `digest` (their
+    result kept says so), newest kept first, at most `most`."""
+    kept = []
+    with contextlib.suppress(OSError), os.scandir(layout.REPORTS.path(git_dir)) as found:
+        for entry in found:
+            if not entry.name.endswith(layout.HOOKS_REPORT_SUFFIX):
+                continue
+            with contextlib.suppress(OSError):  # gone since listed
+                if entry.is_file(follow_symlinks=False):
+                    kept.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
+    commits = []
+    for _, name in sorted(kept, reverse=True)[:HELD_BACK_SCANNED]:
+        result = read_hooks(git_dir, name.removesuffix(layout.HOOKS_REPORT_SUFFIX))
+        if result is not None and result.status == "untrusted" and result.digest == digest:
+            commits.append(result.commit)
+            if len(commits) == most:
+                break
+    return commits
+
+
 def read(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
     """The stored report of `commit` with what its project hooks said joined to it (one
     report); None when there is no review, or it is not a report of ours."""

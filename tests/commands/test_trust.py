@@ -25,13 +25,13 @@ def test_trust_shows_the_commands_and_then_they_run(tmp_path: Path, repo: Repo) 
     repo.land("add a linter", {".landwatch.toml": canary_linter(canary)}, hooks=False)
     shown = repo.landwatch("trust", "--yes")
     assert shown.returncode == 0, shown.stderr
-    assert f"canary: sh -c 'touch {canary}; cat > /dev/null; echo '\"'\"'[]'\"'\"''" in shown.stdout
-    assert "trusted exactly these" in shown.stdout
+    whole = f"canary: sh -c 'touch {canary}; cat > /dev/null; echo '\"'\"'[]'\"'\"''"
+    assert "canary: sh -c 'touch" in shown.stdout and "trusted exactly these" in shown.stdout
     repo.land("a change", {"m.py": "x = 1\n"})
     assert run_reviewer("--once").returncode == 0
     assert canary.exists()
     listed = repo.landwatch("trust", "--show").stdout
-    assert "trusted" in listed and "canary: sh -c" in listed
+    assert "trusted" in listed and whole in listed  # each command whole
     store = layout.TRUST.path()
     assert stat.S_IMODE(store.stat().st_mode) == 0o600
     assert stat.S_IMODE(store.parent.stat().st_mode) == 0o700
@@ -54,7 +54,8 @@ def on_a_terminal(repo: Repo, *args: str, answer: bytes) -> tuple[int, str]:
         stdin=follower,
         stdout=follower,
         stderr=follower,
-        env={**os.environ, "COLUMNS": "200"},
+        # A pager that pages nothing but shows all it is given: what a person reads in less.
+        env={**os.environ, "COLUMNS": "200", "GIT_PAGER": "cat -v"},
     )
     os.close(follower)
     shown = b""
@@ -109,7 +110,9 @@ def test_a_change_to_a_given_file_asks_again_shown_as_a_diff(tmp_path: Path, rep
     # Without a terminal to ask on, only --yes approves.
     refused = repo.landwatch("trust")
     assert refused.returncode == 1 and "--yes" in refused.stderr
-    assert "+disable=C0114,W0611" in refused.stdout  # shown all the same
+    # The first screen all the same: the diff counted, and where it is shown whole.
+    assert "; changed since: 1 file, 2 lines of diff\n" in refused.stdout
+    assert "`landwatch trust --show`" in refused.stdout
     repo.land("next", {"m.py": "x = 2\n"})
     assert run_reviewer("--once").returncode == 0
     assert not canary.exists()

@@ -245,3 +245,39 @@ def test_a_linked_worktree_s_landing_runs_the_hooks_it_trusted_there(
     # Nothing of the checkout was left in the person's repository.
     assert len(repo.git("worktree", "list").splitlines()) == 2
     assert linked.git("status", "--porcelain") == ""
+
+
+def test_trusting_runs_the_hooks_held_back_and_asking_by_name_runs_them_again(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # Issue 39: the landings held back for want of trust kept their "untrusted" result after
+    # `landwatch trust`, and `landwatch enqueue --kind project_hooks REV` answered "known".
+    committed(repo, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})
+    older = repo.land("older", {"app.py": "x = 1  # TODO: older\n"})
+    newest = repo.land("newest", {"app.py": "x = 1  # TODO: older\ny = 2  # TODO: newest\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    held = [hooks_of(repo, oid) for oid in (older, newest)]
+    assert [result.status for result in held] == ["untrusted", "untrusted"]
+    trusted = repo.landwatch("trust", "--yes")
+    assert trusted.returncode == 0, trusted.stderr
+    assert (
+        f"landwatch: the project's hooks held back on 2 landings run now: {newest[:7]}, "
+        f"{older[:7]}\n"
+    ) in trusted.stdout
+    drained(tools(tmp_path, "pre-commit"))
+    ran = hooks_of(repo, newest)
+    assert ran.status == "ran" and [(f.rule, f.line) for f in ran.findings] == [("hook:no-todo", 2)]
+    assert hooks_of(repo, older).status == "ran"
+    told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
+    assert told.startswith("landwatch: hook:no-todo y = 2  # TODO: newest in app.py:2")
+    assert f"landwatch show {newest[:7]}" in told and "to trust" not in told
+    # Each landing's findings told once, the newest first.
+    told = repo.run("commit", "-q", "--allow-empty", "-m", "then").stderr
+    assert "# TODO: older in app.py:1" in told and f"landwatch show {older[:7]}" in told
+    assert "hook:no-todo" not in repo.run("commit", "-q", "--allow-empty", "-m", "last").stderr
+    # Asked for by name, the hooks of a landing run again; run by nobody else twice.
+    again = repo.landwatch("enqueue", "--kind", "project_hooks", newest)
+    assert again.stdout == f"again project_hooks-{newest}\n"
+    drained(tools(tmp_path, "pre-commit"))
+    assert hooks_of(repo, newest).started > ran.started
+    assert settled(repo).count(f"project_hooks-{newest}") == 1

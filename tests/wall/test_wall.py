@@ -165,9 +165,10 @@ def test_the_environment_build_reaches_nothing_of_the_person(tmp_path: Path, rep
         "selfhook.py": module,
     }
     committed(repo, files)
-    shown = repo.landwatch("trust", "--yes").stdout
+    shown = repo.landwatch("trust", "--show").stdout
     assert ".: local code, as each landing has it" in shown  # never `[. at HEAD]`
     assert "runs as each landing has it, behind the wall" in shown
+    assert repo.landwatch("trust", "--yes").returncode == 0
     repo.git("config", "landwatch.sandbox", "true")
     oid = repo.land("a change", {"a.py": "x = 1\n"})
     env = {"PIP_NO_BUILD_ISOLATION": "1"}  # setup.py runs with the environment's setuptools
@@ -202,8 +203,10 @@ def test_a_tag_moved_after_trust_runs_nothing_new(tmp_path: Path, repo: Repo) ->
     url = f"file://{hooks_repo.path}"
     config = f"repos:\n- repo: {url}\n  rev: v1\n  hooks:\n  - id: say\n"
     committed(repo, {".pre-commit-config.yaml": config})
+    whole = repo.landwatch("trust", "--show").stdout
+    assert f"{url} at v1: {first[:12]}, a tag: held to the commit it names now" in whole
     shown = repo.landwatch("trust", "--yes").stdout
-    assert f"{url} at v1: {first[:12]}, a tag: held to the commit it names now" in shown
+    assert f" at v1 = {first[:12]}: say\n" in shown  # the first screen's row of that remote
     with far_away("tag") as far:
         hooks_repo.land(
             "v1, again",

@@ -156,3 +156,21 @@ def test_a_step_of_the_clock_moves_the_due_times_still_ahead(git_dir: Path) -> N
     assert sorted(w.entries(git_dir, PENDING)) == sorted(
         [f"{claimed.id}.{w.micros(T + 30)}", f"{item(git_dir, 3).id}.{w.micros(T + 3)}"]
     )
+
+
+def test_a_done_item_run_again_is_pending_from_no_tries_and_only_a_done_one(
+    git_dir: Path,
+) -> None:
+    first = item(git_dir, 1)
+    w.enqueue(first, now=T)
+    assert w.run_again(git_dir, first.id, now=T + 1) is None  # pending: it runs once
+    claimed = w.claim_next(git_dir, now=T)
+    assert claimed is not None
+    assert w.run_again(git_dir, first.id, now=T + 1) is None  # running
+    w.settle(git_dir, claimed, now=T + 2)
+    again = w.run_again(git_dir, first.id, now=T + 3)
+    assert again is not None and w.entries(git_dir, PENDING) == [again]
+    assert w.entries(git_dir, DONE) == [] and check_invariants(git_dir) == {first.id: PENDING}
+    claimed = w.claim_next(git_dir, now=T + 3)
+    assert claimed is not None and claimed.item.tries == 0
+    assert w.run_again(git_dir, item(git_dir, 2).id, now=T + 4) is None  # never enqueued

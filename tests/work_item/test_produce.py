@@ -52,6 +52,18 @@ def test_enqueue_adds_once_and_knows_it_in_every_state(git_dir: Path) -> None:
     assert tries_of(git_dir, first.id) == 1
 
 
+def test_enqueue_again_runs_a_done_item_again_and_leaves_a_waiting_one(git_dir: Path) -> None:
+    first = item(git_dir, 1)
+    assert w.enqueue(first, now=T, again=True) is Enqueued.ADDED
+    assert w.enqueue(first, now=T + 1, again=True) is Enqueued.KNOWN  # pending: it runs once
+    claimed = w.claim_next(git_dir, now=T + 1)
+    assert claimed is not None and w.settle(git_dir, claimed, now=T + 2)
+    assert w.enqueue(first, now=T + 3) is Enqueued.KNOWN  # a landing's producer: done is done
+    assert w.enqueue(first, now=T + 4, again=True) is Enqueued.AGAIN
+    assert w.enqueue(first, now=T + 5, again=True) is Enqueued.KNOWN  # waiting again, once
+    assert check_invariants(git_dir) == {first.id: PENDING}
+
+
 def test_the_same_commit_is_one_item_per_kind(git_dir: Path) -> None:
     assert w.enqueue(item(git_dir, 1, WorkKind.REVIEW), now=T) is Enqueued.ADDED
     assert w.enqueue(item(git_dir, 1, WorkKind.PUSH), now=T) is Enqueued.ADDED

@@ -1,5 +1,7 @@
 """`landwatch enqueue [--kind KIND] [--base OID] [REV]`: record a landed commit as a work item by
-hand, as the hooks would (a script that lands commits without hooks, a test).
+hand, as the hooks would (a script that lands commits without hooks, a test). A commit recorded
+already is `known`, but for the kinds whose work depends on more than the commit: those run
+again once done (`again`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,10 @@ from pathlib import Path
 from landwatch import work_item
 from landwatch.errors import UsageError
 from landwatch.git import GitError, commit_of, git, git_dir_of, not_a_repository
+
+# The kinds a person may ask to run again once done: what the project's hooks find depends on
+# more than the commit (trust given since, the tools installed, the network to build them).
+AGAIN = frozenset({work_item.WorkKind.PROJECT_HOOKS})
 
 
 def enqueue(cwd: Path, *, kind: str, revision: str, base: str | None) -> int:
@@ -26,7 +32,7 @@ def enqueue(cwd: Path, *, kind: str, revision: str, base: str | None) -> int:
         item = work_item.WorkItem(kind, oid, git_dir, Path(top) if top else None, base_oid)
     except ValueError as error:
         raise UsageError(f"--kind: {error}") from None
-    result = work_item.enqueue(item)
+    result = work_item.enqueue(item, again=item.kind in AGAIN)
     if result is work_item.Enqueued.KNOWN and work_item.given_up(git_dir, item.id):
         print(
             f"landwatch: {item.id} was given up; to try it again: landwatch retry {revision}",

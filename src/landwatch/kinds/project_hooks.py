@@ -73,7 +73,8 @@ def hooks_in_worker(
         return {"summary": "no hook manager's configuration in this commit", "retry": None}
     approval = trust.approval_of(git_dir, pinned.digest)
     if approval is None:
-        result = HooksResult(oid, "untrusted", notes=[trust.HOOKS_NOT_TRUSTED])
+        notes = [trust.HOOKS_NOT_TRUSTED]
+        result = HooksResult(oid, "untrusted", notes=notes, digest=pinned.digest)
         report_store.write_hooks(git_dir, result)
         trust.held_back(git_dir, pinned.digest, trust.HOOKS)
         return {"summary": "not trusted here: not run", "retry": None}

@@ -335,9 +335,13 @@ def report_file(git_dir: os.PathLike[str] | str, commit: str) -> Path:
     return REPORTS.path(git_dir) / f"{commit}.json"
 
 
+# How the name of what the project's hooks said of a commit ends, after the commit.
+HOOKS_REPORT_SUFFIX = ".hooks.json"
+
+
 def hooks_report_file(git_dir: os.PathLike[str] | str, commit: str) -> Path:
     """What the project's hooks said of `commit`, kept beside its review (report_store)."""
-    return REPORTS.path(git_dir) / f"{commit}.hooks.json"
+    return REPORTS.path(git_dir) / f"{commit}{HOOKS_REPORT_SUFFIX}"
 
 
 def data_dir() -> Path:

@@ -187,13 +187,23 @@ def content_digest(file: PinnedFile) -> str | None:
         if file.target is None:
             return file.oid
         return f"{file.oid} -> {file.target[0]} {file.target[1]}"
-    if file.path == PYPROJECT:
-        try:
-            tools = tomllib.loads(file.data.decode("utf-8")).get("tool", {})
-            if isinstance(tools, dict):
-                tools.pop("landwatch", None)
-                canonical = json.dumps(tools, sort_keys=True, default=str)
-                return hashlib.sha256(canonical.encode()).hexdigest()
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-            pass  # unreadable: pinned whole, as any other file
+    tools = tool_tables(file)
+    if tools is not None:
+        canonical = json.dumps(tools, sort_keys=True, default=str)
+        return hashlib.sha256(canonical.encode()).hexdigest()
     return hashlib.sha256(file.data).hexdigest()
+
+
+def tool_tables(file: PinnedFile) -> dict[str, Any] | None:
+    """What is pinned of a pyproject.toml read as TOML: its `[tool]` tables but landwatch's
+    own; None when the file is pinned whole (any other file, or one that does not read)."""
+    if file.path != PYPROJECT or file.data is None:
+        return None
+    try:
+        tools = tomllib.loads(file.data.decode("utf-8")).get("tool", {})
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return None  # unreadable: pinned whole, as any other file
+    if not isinstance(tools, dict):
+        return None
+    tools.pop("landwatch", None)
+    return tools

@@ -23,6 +23,7 @@ from landwatch.work_item.claims import (
     rebase_pending,
     renew_claim,
     retry,
+    run_again,
     settle,
 )
 from landwatch.work_item.listing import _listings, forget_listing, next_due, publish_ready
@@ -165,6 +166,7 @@ __all__ = [
     "requeue_expired",
     "requeue_expired_reporting",
     "retry",
+    "run_again",
     "seconds_of",
     "settle",
     "settle_named",

@@ -1,6 +1,7 @@
 """Claiming, renewing and settling (docs/queue.md, "States and transitions"): each a rename of an
 exact name, so a lost race is ENOENT and nobody settles a claim that is no longer theirs; giving
-a failed item another start, and moving the due times of pending items with a step of the clock.
+a failed item another start, or a done one asked for again, and moving the due times of pending
+items with a step of the clock.
 """
 
 from __future__ import annotations
@@ -149,10 +150,30 @@ def settle_in(directory: WorkDirectory, name: str, state: str, moment: float) ->
 
 def retry(git_dir: os.PathLike[str] | str, name: str, *, now: float | None = None) -> str | None:
     """Give a failed item another start: its tries counted from zero again, back in pending
-    (claimable now); its name there, or None when `name` is not a failed record of ours.
+    (claimable now); its name there, or None when `name` is not a failed record of ours."""
+    return _restart(git_dir, FAILED, name, now=now)
+
+
+def run_again(git_dir: os.PathLike[str] | str, id: str, *, now: float | None = None) -> str | None:
+    """Run a done item again (asked for by name: its work depends on more than its commit),
+    back in pending with its tries from zero; its name there, or None when `id` is not done
+    here (waiting or running already, pruned, or never enqueued)."""
+    with opened(git_dir, "cannot look for a done item in") as directory:
+        names = [] if directory is None else listdir(directory, DONE)
+    done = [name for name in names if id_of_entry(name) == id]
+    return _restart(git_dir, DONE, done[0], now=now) if done else None
+
+
+def _restart(
+    git_dir: os.PathLike[str] | str, state: str, name: str, *, now: float | None = None
+) -> str | None:
+    """A settled item (failed or done) in pending again, its tries counted from zero; its name
+    there, or None when `name` is not a settled record of ours in `state`.
 
     Two steps, each safe to repeat: append `reset` to the record (synced), move it to pending.
     """
+    if state not in (DONE, FAILED):
+        raise ValueError(f"only a settled item starts again, not one in {state!r}")
     if stamp_of(name) is None or name.startswith(INVALID_PREFIX):
         return None
     moment = now_or(now)
@@ -161,7 +182,7 @@ def retry(git_dir: os.PathLike[str] | str, name: str, *, now: float | None = Non
         if directory is None:
             return None
         try:
-            fd, size = open_entry(directory, FAILED, name, append=True)
+            fd, size = open_entry(directory, state, name, append=True)
         except (FileNotFoundError, RecordError):
             return None
         try:
@@ -174,7 +195,7 @@ def retry(git_dir: os.PathLike[str] | str, name: str, *, now: float | None = Non
         finally:
             os.close(fd)
         new = stamped_name(id, micros(moment))
-        if not rename(directory, source=FAILED, name=name, target=PENDING, new=new):
+        if not rename(directory, source=state, name=name, target=PENDING, new=new):
             return None
         fsync_directory(directory, PENDING)
     forget_listing(git_dir)

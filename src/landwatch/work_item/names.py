@@ -79,6 +79,7 @@ class WorkKind(enum.StrEnum):
 class Enqueued(enum.Enum):
     ADDED = "added"
     KNOWN = "known"
+    AGAIN = "again"  # done before, and pending again (enqueue's `again`)
 
 
 class QueueError(Exception):

@@ -9,6 +9,7 @@ import os
 import secrets
 from pathlib import Path
 
+from landwatch.work_item.claims import run_again
 from landwatch.work_item.directory import WorkDirectory, checkpoint, fsync_directory, opened
 from landwatch.work_item.listing import forget_listing
 from landwatch.work_item.names import (
@@ -35,8 +36,10 @@ def ensure_work_directory(git_dir: os.PathLike[str] | str) -> Path:
     return Path(git_dir) / WORK_DIRECTORY
 
 
-def enqueue(item: WorkItem, *, now: float | None = None) -> Enqueued:
-    """Record `item` as pending unless its id is known in any state; whole or absent."""
+def enqueue(item: WorkItem, *, now: float | None = None, again: bool = False) -> Enqueued:
+    """Record `item` as pending unless its id is known in any state; whole or absent. `again`
+    (a person asking by name): an item of that id already done runs again (AGAIN), while one
+    waiting or running is left to run once (KNOWN): the dedup a landing's producers meet."""
     moment = now_or(now)
     data = encode_record(item, enqueued=moment, producer=this_producer())
     tmp_name = f"{item.id}.{micros(moment)}.{os.getpid()}.{secrets.token_hex(4)}"
@@ -44,6 +47,8 @@ def enqueue(item: WorkItem, *, now: float | None = None) -> Enqueued:
         result = _publish(directory, item.id, tmp_name, data, micros(moment))
     if result is Enqueued.ADDED:
         forget_listing(item.git_dir)
+    elif again and run_again(item.git_dir, item.id, now=moment) is not None:
+        return Enqueued.AGAIN
     return result
 
 

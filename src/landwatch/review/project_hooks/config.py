@@ -38,6 +38,8 @@ MAX_WORDS = 64
 MAX_FILES = 64  # configuration files of one family read for their hooks
 # The stage landwatch runs (pre-commit's old name for it is `commit`).
 STAGES = ("pre-commit", "commit")
+# What a remote hook runs when the configuration does not say: its own repository's manifest.
+AS_DEFINED = "(as its repository defines it)"
 # Where pre-commit looks for a repository of hooks on this machine rather than a remote's: a
 # path (`repo: .`, `../hooks`), not a URL. Its code is the repository's, as it is at each build.
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://|^[^/:]+@[^/:]+:")
@@ -246,7 +248,7 @@ def _pre_commit_hooks(
             language = _text(hook.get("language"))
             shown = f"{where}; {language}" if language else where
             words = _split(entry) if url == "local" else []
-            shown_entry = entry or "(as its repository defines it)"
+            shown_entry = entry or AS_DEFINED
             spec = HookSpec(identifier, _text(hook.get("name")) or identifier, shown_entry, shown)
             yield spec, words, base
 

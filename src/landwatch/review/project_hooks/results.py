@@ -44,6 +44,9 @@ class HooksResult:
     patch: str = ""  # what fixing hooks changed, as `git apply` takes it (redacted)
     started: float = 0.0
     duration: float = 0.0
+    # The digest of the hooks' configuration held back (status untrusted), so that trusting
+    # that digest runs them: "" when not held back, or kept by a release that did not say.
+    digest: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -57,6 +60,7 @@ class HooksResult:
             "patch": self.patch,
             "started": self.started,
             "duration": self.duration,
+            "digest": self.digest,
         }
 
     @classmethod
@@ -71,6 +75,7 @@ class HooksResult:
             patch=str(data.get("patch", "")),
             started=float(data.get("started", 0.0)),
             duration=float(data.get("duration", 0.0)),
+            digest=str(data.get("digest", "")),
         )
 
 
