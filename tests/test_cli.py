@@ -145,16 +145,28 @@ def test_every_command_s_help_says_what_it_is_for_with_examples_in_80_columns() 
                 assert cli.build_parser().parse_args(words).command == name, line
 
 
-def test_neither_version_nor_help_imports_the_completion_library() -> None:
-    for asked in (["--version"], ["--help"], ["show", "--help"]):
-        ran = subprocess.run(
-            [sys.executable, "-X", "importtime", "-m", "landwatch", *asked],
-            capture_output=True,
-            text=True,
-        )
-        assert ran.returncode == 0
-        imported = {line.rpartition("|")[2].strip() for line in ran.stderr.splitlines()}
+def _imported(*asked: str) -> tuple[str, set[str]]:
+    """What `landwatch ASKED` printed, and every module it imported."""
+    ran = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "landwatch", *asked],
+        capture_output=True,
+        text=True,
+    )
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout, {line.rpartition("|")[2].strip() for line in ran.stderr.splitlines()}
+
+
+def test_help_does_not_import_the_completion_library() -> None:
+    for asked in (["--help"], ["show", "--help"]):
+        _, imported = _imported(*asked)
         assert "landwatch.cli" in imported and "shtab" not in imported, asked
+
+
+def test_the_version_is_said_before_the_parser_or_anything_heavy_is_imported() -> None:
+    said, imported = _imported("--version")
+    assert said == f"landwatch {__version__}\n"
+    heavy = {"argparse", "landwatch.cli", "landwatch.layout", "pygit2", "rich", "dataclasses"}
+    assert imported & heavy == set()
 
 
 def test_what_a_command_is_told_where_it_cannot_work_names_the_real_reason(tmp_path: Path) -> None:

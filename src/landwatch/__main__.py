@@ -1,6 +1,7 @@
 """`python -m landwatch` and the `landwatch` command: the front door. What runs at every landing
 or shell prompt is answered before the command line's parser is imported: the hooks' `landwatch
-notice --git-dir DIR [--replaced PAIRS]` (not listed: it is theirs) and `landwatch prompt`."""
+notice --git-dir DIR [--replaced PAIRS]` (not listed: it is theirs), `landwatch prompt`, and
+`landwatch --version`."""
 
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ def main() -> int:
         from landwatch.commands.prompt import prompt
 
         return prompt(os.getcwd(), color=quick[0], width=quick[1])
+    if arguments == ["--version"]:  # what the parser would print, without importing it
+        from landwatch import __version__
+
+        print(f"landwatch {__version__}")
+        return 0
     if arguments[:2] == ["notice", "--git-dir"] and len(arguments) in (3, 5):
         from pathlib import Path
 
