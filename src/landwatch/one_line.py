@@ -146,3 +146,58 @@ def words(told: Sequence[Told]) -> tuple[tuple[str, str, str], ...]:
         (SHOW_UNREAD if more > 0 else "", "bold cyan", f"{DROP}more"),
         (")" if more > 0 else "", "dim", f"{DROP}more"),
     )
+
+
+# --- the lines more urgent than findings, spelled here so a shell prompt needs nothing more ---
+
+TRUST_COMMAND = "landwatch trust"
+STATUS_COMMAND = "landwatch status"
+LINTERS, HOOKS = "linters", "hooks"  # what an approval is of (landwatch.trust)
+
+
+def held_back_subject(token: str) -> str:
+    """What a line of the held-back file is of: a linters' digest alone (as before hooks were),
+    a hooks' after its subject (landwatch.trust writes them)."""
+    return token.partition(" ")[0] if " " in token else LINTERS
+
+
+def untrusted_words(subjects: Sequence[str], repository: str) -> tuple[tuple[str, str, str], ...]:
+    """The line telling that committed linters, or the project's hooks, did not run for want
+    of trust (`subjects`: LINTERS, HOOKS) in `repository` (a name, escaped here)."""
+    what = {
+        (HOOKS,): "the project's hooks",
+        (LINTERS, HOOKS): "the linters and the project's hooks committed",
+    }.get(tuple(subjects), "the linters committed")
+    return (
+        ("landwatch: ", "bold", KEEP),
+        (what, "yellow", MESSAGE),
+        (f" in {safe(repository)}", "yellow", f"{DROP}repository"),
+        (" did not run", "yellow", KEEP),
+        (": nothing allowed their commands", "", f"{DROP}why"),
+        ("; review them with ", "", KEEP),
+        (TRUST_COMMAND, "bold cyan", KEEP),
+    )
+
+
+def item_named(item_id: str, digits: int = 7) -> str:
+    """How an item given up is named: `the review of 3f78685`. Garbage set aside
+    (`invalid-<digest>`) names no commit: no kind, no id to show."""
+    kind, _, oid = item_id.partition("-")
+    if not _is_commit(oid):
+        return "an unreadable item (not one landwatch wrote)"
+    return f"the {safe(kind)} of {oid[:digits]}"
+
+
+def given_up_words(
+    what: str, more: int, repository: str, *, held_back: bool = False
+) -> tuple[tuple[str, str, str], ...]:
+    """The line telling of items given up: the first named (`what`, already safe), how many
+    more, in `repository`; `held_back`: a push the push gate held back, a finding."""
+    return (
+        ("landwatch: ", "bold", KEEP),
+        (f"{'held back' if held_back else 'gave up'} {what}", "red", MESSAGE),
+        (f" and {more} more" if more else "", "red", MESSAGE),
+        (" in " + safe(repository), "", f"{DROP}repository"),
+        ("; see ", "", KEEP),
+        (STATUS_COMMAND, "bold cyan", KEEP),
+    )

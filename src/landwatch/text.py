@@ -61,11 +61,16 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
-def repository_name(git_dir: Path) -> str:
+def repository_name(git_dir: Path | str) -> str:
     """The worktree's directory name (or the linked worktree's name) for a line about it."""
-    if git_dir.parent.name == "worktrees":
-        return git_dir.name
-    return git_dir.resolve().parent.name if git_dir.name == ".git" else git_dir.name
+    import os.path
+
+    parent, name = os.path.split(os.fspath(git_dir).rstrip("/"))
+    if os.path.basename(parent) == "worktrees":
+        return name
+    if name == ".git":
+        return os.path.basename(os.path.dirname(os.path.realpath(git_dir)))
+    return name
 
 
 def short_path(path: str, width: int, home: str | None = None) -> str:

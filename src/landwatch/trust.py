@@ -23,6 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from landwatch import layout
 from landwatch.files import exclusive, private_directory, read_file, remove, write_atomic
+from landwatch.one_line import HOOKS as HOOKS
+from landwatch.one_line import LINTERS as LINTERS
+from landwatch.one_line import TRUST_COMMAND, held_back_subject
 
 if TYPE_CHECKING:  # the review (and pygit2) is imported only where it runs: the one line is light
     from landwatch.review.config import LinterConfig
@@ -31,10 +34,9 @@ if TYPE_CHECKING:  # the review (and pygit2) is imported only where it runs: the
     from landwatch.review.project_hooks.pin import HooksPinned
 
 FORMAT = 1
-COMMAND = "landwatch trust"
-# What an approval is of: a repository's committed linters, or its project hooks.
-LINTERS = "linters"
-HOOKS = "hooks"
+# What an approval is of, a repository's committed linters or its project hooks, and the
+# command that approves: spelled in one_line, whose lines a shell prompt prints without this.
+COMMAND = TRUST_COMMAND
 HOOKS_NOT_TRUSTED = (
     "the project's hooks did not run: the hooks this configuration runs, or the files they "
     f"execute, were not allowed here; `{COMMAND}` shows them and what changed, and allows them"
@@ -241,7 +243,7 @@ def held_back(git_dir: os.PathLike[str] | str, digest: str, subject: str = LINTE
         if token in _tokens(layout.UNTRUSTED_TOLD.path(git_dir), common):
             return
         waiting = _tokens(layout.UNTRUSTED.path(git_dir), common)
-        kept = [each for each in waiting if _subject(each) != subject]
+        kept = [each for each in waiting if held_back_subject(each) != subject]
         text = "".join(f"{each}\n" for each in [*kept, token])
         write_atomic(layout.UNTRUSTED.path(git_dir), text, trusted=common, durable=False)
 
@@ -249,7 +251,7 @@ def held_back(git_dir: os.PathLike[str] | str, digest: str, subject: str = LINTE
 def held_back_subjects(git_dir: os.PathLike[str] | str) -> list[str]:
     """What the one line has to tell was held back for want of trust: LINTERS, HOOKS."""
     waiting = _tokens(layout.UNTRUSTED.path(git_dir), layout.common_dir(git_dir))
-    return [subject for subject in (LINTERS, HOOKS) if subject in map(_subject, waiting)]
+    return [subject for subject in (LINTERS, HOOKS) if subject in map(held_back_subject, waiting)]
 
 
 def mark_told(git_dir: os.PathLike[str] | str) -> None:
@@ -260,8 +262,8 @@ def mark_told(git_dir: os.PathLike[str] | str) -> None:
         if not waiting:
             return
         told = _tokens(layout.UNTRUSTED_TOLD.path(git_dir), common)
-        subjects = {_subject(each) for each in waiting}
-        kept = [each for each in told if _subject(each) not in subjects]
+        subjects = {held_back_subject(each) for each in waiting}
+        kept = [each for each in told if held_back_subject(each) not in subjects]
         text = "".join(f"{each}\n" for each in [*kept, *waiting])
         write_atomic(layout.UNTRUSTED_TOLD.path(git_dir), text, trusted=common)
         remove(layout.UNTRUSTED.path(git_dir), trusted=common)
@@ -271,10 +273,6 @@ def _token(subject: str, digest: str) -> str:
     """A held-back digest as its file keeps it: a linters' alone (as before hooks were), a
     hooks' after its subject."""
     return digest if subject == LINTERS else f"{subject} {digest}"
-
-
-def _subject(token: str) -> str:
-    return token.partition(" ")[0] if " " in token else LINTERS
 
 
 def _tokens(path: Path, common: Path) -> list[str]:

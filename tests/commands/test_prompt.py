@@ -114,6 +114,47 @@ def test_what_is_more_urgent_is_said_first_and_not_marked_told(repo: Repo) -> No
     assert " landed commit waits for review in repo " in shown(repo.path)
 
 
+def _imports(cwd: Path) -> tuple[str, set[str]]:
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "landwatch", "prompt"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+    )
+    return result.stdout, {line.rpartition("|")[2].strip() for line in result.stderr.splitlines()}
+
+
+def test_items_given_up_and_hooks_held_back_are_said_as_the_notice_says_without_its_imports(
+    repo: Repo,
+) -> None:
+    """Issue 40: the prompt is as light when the line is not a finding's; what it says is the
+    notice's own words (one spelling, in one_line)."""
+    from landwatch import trust
+    from landwatch.commands import notice
+
+    heavy = {"landwatch.layout", "landwatch.commands.notice", "landwatch.trust", "pathlib"}
+    trust.held_back(repo.git_dir, "0" * 64, trust.HOOKS)
+    said, imported = _imports(repo.path)
+    assert said == (
+        "landwatch: the project's hooks in repo did not run: nothing allowed their commands; "
+        "review them with landwatch trust\n"
+    )
+    assert imported & heavy == set()
+    held = notice.untrusted(repo.git_dir)
+    assert held is not None and said == "".join(text for text, _, _ in held.parts) + "\n"
+    repo.land("one", {"one.txt": "clean\n"})  # told: the hooks' line says it
+    work_item.enqueue(work_item.WorkItem(work_item.WorkKind.REVIEW, repo.head(), repo.git_dir))
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    assert work_item.requeue(repo.git_dir, claimed, max_tries=1) == work_item.FAILED
+    said, imported = _imports(repo.path)
+    assert (
+        said
+        == f"landwatch: gave up the review of {repo.head()[:7]} in repo; see landwatch status\n"
+    )
+    assert imported & heavy == set()
+
+
 def test_a_marker_an_older_landwatch_left_empty_is_shown_and_kept(repo: Repo) -> None:
     oid = with_findings(repo)
     marker = layout.UNREAD.path(repo.git_dir) / oid

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import coverage, hook_slots, layout, registry, work_item
-from landwatch.commands import install, notice
+from landwatch import coverage, hook_slots, layout, one_line, registry, work_item
+from landwatch.commands import install
 from landwatch.daemon.lock import holder
 from landwatch.errors import UserError
 from landwatch.files import no_room
@@ -301,7 +301,7 @@ def _given_up(git_dir: Path) -> list[Problem]:
     ids = sorted({work_item.id_of_entry(name) for name in names})
     if not ids:
         return []
-    shown = [notice.item_named(each, digits=12) for each in ids[:3]]
+    shown = [one_line.item_named(each, digits=12) for each in ids[:3]]
     more = f" and {len(ids) - 3} more" if len(ids) > 3 else ""
     return [
         Problem(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from landwatch import layout, one_line, work_item
 from landwatch.files import read_file, read_tail, write_atomic
-from landwatch.text import DROP, KEEP, MESSAGE, duration, fit, repository_name, safe, terminal_width
+from landwatch.text import KEEP, MESSAGE, duration, fit, repository_name, safe, terminal_width
 
 TYPE_CHECKING = False  # typing is not imported: a hook pays for every import
 if TYPE_CHECKING:
@@ -116,30 +116,14 @@ def given_up(git_dir: Path) -> Announcement | None:
         return None
     first = work_item.id_of_entry(fresh[0])
     kind, _, oid = first.partition("-")
-    what = item_named(first)
-    more = f" and {len(fresh) - 1} more" if len(fresh) > 1 else ""
-    done = "gave up"
-    if kind == work_item.WorkKind.PUSH and (held := _held_back(git_dir, oid)) is not None:
-        done, what = "held back", f"{what}: {held}"  # a finding, not a failure
+    what = one_line.item_named(first)
+    held = kind == work_item.WorkKind.PUSH and (reason := _held_back(git_dir, oid)) is not None
+    if held:
+        what = f"{what}: {reason}"  # a finding, not a failure
+    name = repository_name(git_dir)
     return Announcement(
-        Urgency.GIVEN_UP,
-        (
-            ("landwatch: ", "bold", KEEP),
-            (f"{done} {what}{more}", "red", MESSAGE),
-            (" in " + safe(repository_name(git_dir)), "", f"{DROP}repository"),
-            ("; see ", "", KEEP),
-            ("landwatch status", "bold cyan", KEEP),
-        ),
+        Urgency.GIVEN_UP, one_line.given_up_words(what, len(fresh) - 1, name, held_back=held)
     )
-
-
-def item_named(item_id: str, digits: int = 7) -> str:
-    """How an item given up is named: `the review of 3f78685`. Garbage set aside
-    (`invalid-<digest>`) names no commit: no kind, no id to show."""
-    kind, _, oid = item_id.partition("-")
-    if not work_item.is_object_id(oid):
-        return "an unreadable item (not one landwatch wrote)"
-    return f"the {safe(kind)} of {oid[:digits]}"
 
 
 def _held_back(git_dir: Path, oid: str) -> str | None:
@@ -155,21 +139,11 @@ def _held_back(git_dir: Path, oid: str) -> str | None:
 def _told(git_dir: Path) -> set[str]:
     """The names in failed/ the person was told of: listed by name, so no clock step (an item
     stamped while the clock ran ahead) makes one look new again."""
-    told = layout.TOLD.path(git_dir)
-    try:
-        data = read_file(told, trusted=git_dir)
-    except OSError:
-        return set()
-    if data.strip():
-        return set(data.decode("ascii", "replace").split())
-    # Written before names were kept: its mtime was the datum.
-    at = told.lstat().st_mtime
-    return {
-        name
-        for name in work_item.entries(git_dir, work_item.FAILED)
-        if not (stamp := name.rpartition(".")[2]).isdigit()
-        or work_item.seconds_of(int(stamp)) <= at
-    }
+    from landwatch.commands.prompt import told_names
+
+    failed = work_item.entries(git_dir, work_item.FAILED)
+    told = told_names(str(layout.TOLD.path(git_dir).parent), str(git_dir), failed)
+    return set() if told is None else told
 
 
 def start_told(git_dir: Path) -> None:
@@ -213,22 +187,7 @@ def untrusted(git_dir: Path) -> Announcement | None:
     except OSError:
         return None
     held = trust.held_back_subjects(git_dir)
-    what = {
-        (trust.HOOKS,): "the project's hooks",
-        (trust.LINTERS, trust.HOOKS): "the linters and the project's hooks committed",
-    }.get(tuple(held), "the linters committed")
-    return Announcement(
-        Urgency.UNTRUSTED,
-        (
-            ("landwatch: ", "bold", KEEP),
-            (what, "yellow", MESSAGE),
-            (f" in {safe(repository_name(git_dir))}", "yellow", f"{DROP}repository"),
-            (" did not run", "yellow", KEEP),
-            (": nothing allowed their commands", "", f"{DROP}why"),
-            ("; review them with ", "", KEEP),
-            (trust.COMMAND, "bold cyan", KEEP),
-        ),
-    )
+    return Announcement(Urgency.UNTRUSTED, one_line.untrusted_words(held, repository_name(git_dir)))
 
 
 def findings(git_dir: Path) -> Announcement | None:

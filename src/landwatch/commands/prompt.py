@@ -2,9 +2,10 @@
 print it (husky regenerating `.husky/_`, a hook another tool moved aside). It marks nothing read.
 
 A shell runs it at every prompt, so it starts no process (the git dir is found as git finds
-it, by reading files) and imports only landwatch.one_line: the unread markers say what to print.
-Only when the hook's own cheap questions find something more urgent than findings (a stale
-queue, items given up, linters held back) does it ask `landwatch notice` what to say.
+it, by reading files) and imports only landwatch.one_line: the unread markers say what to print,
+and the lines of items given up and of linters or hooks held back are one_line's words too.
+Only for a stale queue (or a push held back, or a marker an older landwatch left empty) does
+it ask `landwatch notice` what to say.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import time
 
 from landwatch import one_line
 from landwatch.files import read_file
-from landwatch.text import fit, terminal_width
+from landwatch.text import fit, repository_name, terminal_width
 
 # The names and the default the hook spells too (githooks/hook.sh), each landwatch.layout's or
 # work_item's: tests/commands/test_prompt.py keeps them equal.
@@ -27,6 +28,8 @@ REPORTS = "reports"  # <commit>.json
 FAILED = "failed"
 TOLD = "told"
 UNTRUSTED = "untrusted"
+# What more_urgent finds, the most urgent first (commands.notice.Urgency's order).
+STALE, GIVEN_UP = "stale", "given up"
 WAITING = ("pending", "ready")
 SETTINGS_CACHE = "settings"
 STALE_AFTER = "landwatch.staleafter"
@@ -67,7 +70,15 @@ def what_to_say(cwd: str) -> Pieces | None:
         return None  # landwatch is not installed here
     told = one_line.read(_join(repository, UNREAD), trusted=common)
     work = _join(git_dir, WORK_DIRECTORY)
-    if more_urgent(work, repository, common, time.time()) or any(s is None for _, s in told):
+    cause = more_urgent(work, repository, common, time.time())
+    said = None
+    if cause == GIVEN_UP:
+        said = given_up(work, git_dir)
+    elif cause == UNTRUSTED:
+        said = untrusted(repository, common, git_dir)
+    if said is not None:
+        return said
+    if cause is not None or any(s is None for _, s in told):
         # Rare, and dearer: what the hooks' line would say, with all it imports.
         from pathlib import Path
 
@@ -112,24 +123,72 @@ def common_dir(git_dir: str) -> str:
     return os.path.realpath(_join(git_dir, relative)) if relative else git_dir
 
 
-def more_urgent(work: str, repository: str, common: str, now: float) -> bool:
-    """What the hook asks before it starts `landwatch notice`, but unread findings: items given
-    up and not told (told's mtime is failed/'s once told), linters held back, an item waiting
-    longer than landwatch.staleAfter (as the hooks' settings cache holds it)."""
-    failed = _mtime(_join(work, FAILED))
-    if failed is not None and failed != _mtime(_join(work, TOLD)) and _listed(_join(work, FAILED)):
-        return True
-    with contextlib.suppress(OSError):
-        if stat.S_ISREG(os.lstat(_join(repository, UNTRUSTED)).st_mode):
-            return True
+def more_urgent(work: str, repository: str, common: str, now: float) -> str | None:
+    """What the hook asks before it starts `landwatch notice`, but unread findings, as the line
+    tells them, the most urgent first: an item waiting longer than landwatch.staleAfter (as the
+    hooks' settings cache holds it), items given up and not told (told's mtime is failed/'s
+    once told), linters or hooks held back; None when none is the case."""
     oldest = int((now - _stale_after(repository, common)) * 1_000_000)
     for where in WAITING:
         for name in _listed(_join(work, where)):
             stamp = name.rpartition(".")[2]
             # 19 digits is year 2286: none is old (as the hook reads them).
             if stamp.isdigit() and len(stamp) < 19 and int(stamp) < oldest:
-                return True
-    return False
+                return STALE
+    failed = _mtime(_join(work, FAILED))
+    if failed is not None and failed != _mtime(_join(work, TOLD)) and _listed(_join(work, FAILED)):
+        return GIVEN_UP
+    with contextlib.suppress(OSError):
+        if stat.S_ISREG(os.lstat(_join(repository, UNTRUSTED)).st_mode):
+            return UNTRUSTED
+    return None
+
+
+def given_up(work: str, git_dir: str) -> Pieces | None:
+    """The line of items given up and not told (told_names), as `landwatch notice` says it;
+    None where only the notice can say it (a push held back, whose reason it reads)."""
+    failed = _listed(_join(work, FAILED))
+    told = told_names(work, git_dir, failed)
+    if told is None:
+        return None
+    fresh = sorted(set(failed) - told)
+    if not fresh:
+        return None
+    first = fresh[0].partition(".")[0]
+    if first.startswith("push-"):
+        return None
+    return one_line.given_up_words(
+        one_line.item_named(first), len(fresh) - 1, repository_name(git_dir)
+    )
+
+
+def told_names(work: str, git_dir: str, failed: list[str]) -> set[str] | None:
+    """The names in failed/ (`failed`) the person was told of: those the told file keeps; with
+    an empty one (written before names were kept), those stamped before its mtime. None when
+    there is no told file to read."""
+    path = _join(work, TOLD)
+    try:
+        told = set(read_file(path, trusted=git_dir, limit=1 << 20).decode().split())
+        at = os.lstat(path).st_mtime
+    except (OSError, UnicodeDecodeError):
+        return None
+    if told:
+        return told
+    stamps = ((name, name.rpartition(".")[2]) for name in failed)
+    return {name for name, stamp in stamps if not stamp.isdigit() or int(stamp) / 1e6 <= at}
+
+
+def untrusted(repository: str, common: str, git_dir: str) -> Pieces | None:
+    """The line of linters or hooks held back for want of trust, as `landwatch notice` says it."""
+    try:
+        text = read_file(_join(repository, UNTRUSTED), trusted=common).decode()
+    except (OSError, UnicodeDecodeError):
+        return None
+    tokens = {
+        one_line.held_back_subject(line.strip()) for line in text.splitlines() if line.strip()
+    }
+    subjects = [subject for subject in (one_line.LINTERS, one_line.HOOKS) if subject in tokens]
+    return one_line.untrusted_words(subjects, repository_name(git_dir)) if subjects else None
 
 
 def _stale_after(repository: str, common: str) -> int:

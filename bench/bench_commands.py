@@ -1,0 +1,112 @@
+"""What a person waits for from landwatch's commands (issue 40's table): each installed command,
+as a shell runs it, beside a bare `python -c pass` of the same interpreter, interleaved, in the
+same run, with the target each ratio is held to.
+
+Run by hand (`python bench/bench_commands.py`). `landwatch prompt` in every state it can be in
+(nothing to say, unread findings, the project's hooks held back for want of trust, an item given
+up, outside every repository), `landwatch show HEAD`, `landwatch status` and `landwatch
+--version`. The reviews' rows (a review by hand, the first review) are bench_review.py's, the
+rebase's bench_hooks.py's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchlib import git, installed_home, new_repo
+
+COMMAND = str(Path(sys.executable).with_name("landwatch"))  # the console script pip made
+
+
+def timed(argv: list[str], cwd: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def with_findings(repo: Path) -> None:
+    for number in range(3):
+        (repo / f"f{number}.txt").write_text("trailing  \n")
+        git(repo, "add", f"f{number}.txt")
+        git(repo, "commit", "-q", "-m", f"finding {number}")
+    subprocess.run(
+        [sys.executable, "-m", "landwatch", "reviewer", "--once"],
+        check=True,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def given_up(repo: Path) -> None:
+    from landwatch import work_item
+
+    git(repo, "commit", "-q", "--allow-empty", "-m", "to give up")
+    work_item.publish_ready(repo / ".git")
+    claimed = work_item.claim_next(repo / ".git")
+    assert claimed is not None
+    work_item.requeue(repo / ".git", claimed, max_tries=1)
+
+
+def hooks_held_back(repo: Path) -> None:
+    """The project's hooks held back for want of trust, not told yet (what trust records)."""
+    from landwatch import trust
+
+    trust.held_back(repo / ".git", "0" * 64, trust.HOOKS)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=30, help="of each, interleaved (30)")
+    runs = parser.parse_args().runs
+    with tempfile.TemporaryDirectory(prefix="bench-prompt-") as scratch:
+        root = Path(scratch)
+        installed_home(root)
+        quiet = new_repo(root / "quiet", hooks=True)
+        unread = new_repo(root / "unread", hooks=True)
+        rare = new_repo(root / "given-up", hooks=True)
+        held = new_repo(root / "held-back", hooks=True)
+        with_findings(unread)
+        given_up(rare)
+        hooks_held_back(held)
+        said = subprocess.run([COMMAND, "prompt"], cwd=unread, capture_output=True, text=True)
+        print(f"the line: {said.stdout.strip()}")
+        from landwatch import layout
+
+        entry = str(layout.ENTRY_POINT.path())  # the hooks': sh, then python -I -m landwatch
+        outside = root / "nowhere"
+        outside.mkdir()
+        cases = {
+            "python -c pass": ([sys.executable, "-c", "pass"], quiet, 0.0),
+            "landwatch prompt, nothing to say": ([COMMAND, "prompt"], quiet, 2.0),
+            "landwatch prompt, 3 unread reviews": ([COMMAND, "prompt"], unread, 2.0),
+            "landwatch prompt --color, 3 unread": ([COMMAND, "prompt", "--color"], unread, 2.0),
+            "the hooks' entry point, 3 unread": ([entry, "prompt"], unread, 2.0),
+            "landwatch prompt, hooks held back": ([COMMAND, "prompt"], held, 2.0),
+            "landwatch prompt, an item given up": ([COMMAND, "prompt"], rare, 2.0),
+            "landwatch prompt, outside a repository": ([COMMAND, "prompt"], outside, 2.0),
+            "landwatch show HEAD": ([COMMAND, "show", "HEAD"], unread, 4.0),
+            "landwatch status": ([COMMAND, "status"], unread, 5.0),
+            "landwatch --version": ([COMMAND, "--version"], quiet, 1.5),
+        }
+        times: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(runs):
+            for name, (argv, cwd, _) in cases.items():
+                times[name].append(timed(argv, cwd))
+    bare = statistics.median(times["python -c pass"])
+    print(f"{runs} runs of each, interleaved; median (min) ms, the median's ratio to bare, target")
+    for name, taken in times.items():
+        median, target = statistics.median(taken), cases[name][2]
+        verdict = "" if not target else ("  within" if median / bare <= target else "  OVER")
+        print(
+            f"  {name:<40} {median * 1e3:6.1f} ({min(taken) * 1e3:5.1f})  {median / bare:5.2f}x"
+            + (f"  <= {target}x{verdict}" if target else "")
+        )
+
+
+if __name__ == "__main__":
+    main()
