@@ -301,3 +301,21 @@ def test_a_command_line_not_understood_exits_2_with_the_command_s_usage(
     assert ran.returncode == 2
     assert ran.stderr.startswith(f"usage: landwatch {args[0]} ")
     assert f"\nlandwatch {args[0]}: error: " in ran.stderr and "Traceback" not in ran.stderr
+
+
+def test_a_command_s_run_builds_its_own_parser_alone_and_the_same_one() -> None:
+    """Issue 40: a run makes one command's parser, not all of them; it is the very parser the
+    whole command line has (its help, option for option), and what no command names (an option
+    first, a mistake) gets the whole line."""
+
+    def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        return dict(action.choices)
+
+    whole = subparsers(cli.build_parser())
+    for name, full in whole.items():
+        alone = subparsers(cli.build_parser("landwatch", name))
+        assert list(alone) == [name]
+        assert alone[name].format_help() == full.format_help(), name
+    assert cli._command_asked(["--help"]) is None and cli._command_asked(["nosuch"]) is None
+    assert cli._command_asked(["status", "--json"]) == "status"

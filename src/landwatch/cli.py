@@ -13,9 +13,11 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, cast
 
 from landwatch import __version__, usage
 from landwatch.daemon.settings import Settings
+from landwatch.usage import Commands
 
 DEFAULTS = Settings()
 
@@ -25,13 +27,44 @@ def _program_name(argv0: str) -> str:
     return "git landwatch" if os.path.basename(argv0) == "git-landwatch" else "landwatch"
 
 
-def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
+class _Nowhere:
+    """What a command's parser is when another command runs: every option given to it goes
+    nowhere (a run builds its own command's parser, not all 25 of them)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._take
+
+    def _take(self, *args: object, **kwargs: object) -> _Nowhere:
+        return self
+
+
+class _Chosen:
+    """The subparsers as the sections below see them: `command`'s parser made, every other one
+    nowhere; all of them when `command` is None (help, completion, a command not known)."""
+
+    def __init__(
+        self, commands: argparse._SubParsersAction[argparse.ArgumentParser], command: str | None
+    ) -> None:
+        self.commands, self.command = commands, command
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        if self.wants(name):
+            return self.commands.add_parser(name, **kwargs)
+        return cast(argparse.ArgumentParser, _Nowhere())
+
+    def wants(self, name: str) -> bool:
+        """Whether `name`'s parser is made (a section may skip what only it would need)."""
+        return self.command is None or name == self.command
+
+
+def build_parser(prog: str = "landwatch", command: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with `command`, that command's parser alone beneath the top one."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Records every commit that lands and reviews it in the background.",
     )
     parser.add_argument("--version", action="version", version=f"landwatch {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = _Chosen(parser.add_subparsers(dest="command", metavar="COMMAND"), command)
     _installing(commands)
     usage.reviewer_options(
         commands.add_parser(
@@ -68,7 +101,7 @@ def build_parser(prog: str = "landwatch") -> argparse.ArgumentParser:
     return parser
 
 
-def _installing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _installing(commands: Commands) -> None:
     install = commands.add_parser("install", help="install the hooks into this repository")
     install.add_argument(
         "--hooks-path",
@@ -104,7 +137,7 @@ def _installing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
 
 
-def _reviews(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _reviews(commands: Commands) -> None:
     review = commands.add_parser("review", help="review a commit or a range now (no queue)")
     review.add_argument(
         "revision",
@@ -140,7 +173,7 @@ def _reviews(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
 
 
-def _upkeep(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _upkeep(commands: Commands) -> None:
     trust = commands.add_parser("trust", help="see HEAD's linters and configuration; allow them")
     trust_mode = trust.add_mutually_exclusive_group()
     trust_mode.add_argument("--show", action="store_true", help="what is trusted, what is asked")
@@ -365,8 +398,16 @@ def keep_secret_rules() -> None:
     os.environ.setdefault(DIRECTORY_VARIABLE, str(layout.SECRET_RULES.path()))
 
 
+def _command_asked(argv: Sequence[str]) -> str | None:
+    """The command `argv` runs, when its first word names one; None for anything else (an
+    option first, a mistake), which the whole parser answers."""
+    first = argv[0] if argv else ""
+    return first if first in COMMANDS else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser(_program_name(sys.argv[0]))
+    asked = _command_asked(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_program_name(sys.argv[0]), asked)
     args, extra = parser.parse_known_args(argv)
     if extra:
         # Said with the usage of the command they were given to (`show --jsn`), not the top's.

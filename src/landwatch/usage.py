@@ -11,7 +11,7 @@ import argparse
 import contextlib
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from landwatch.daemon.settings import Settings
@@ -274,7 +274,16 @@ def reviewer_options(reviewer: argparse.ArgumentParser, defaults: Settings) -> N
 FAIL_LEVELS = ("error", "warning", "info", "none")
 
 
-def team(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+class Commands(Protocol):
+    """Where a section adds its commands' parsers: argparse's subparsers, or cli's, which make
+    only the parser of the command that runs."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
+
+    def wants(self, name: str) -> bool: ...
+
+
+def team(commands: Commands) -> None:
     """`landwatch share` and `landwatch ci`: reviews shared with a team, and checked in CI."""
     share = commands.add_parser(
         "share", help="share this repository's reviews with your team through a remote"
@@ -310,8 +319,10 @@ def team(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ci.add_argument("--no-fetch", action="store_true", help="do not fetch the remote's notes")
 
 
-def allowing(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def allowing(commands: Commands) -> None:
     """`landwatch allow`: a finding, or a commit's, let through with a reason."""
+    if not commands.wants("allow"):
+        return  # another command runs: the reasons' module is not imported for nothing
     from landwatch.review.allowed import REASONS
 
     allow = commands.add_parser(
