@@ -58,6 +58,12 @@ def test_install_then_uninstall_leaves_nothing(tmp_path: Path) -> None:
     assert said[starting + 1].startswith("landwatch: reviewer installed as")
     assert hooks.is_ours(repo.git_dir / "hooks" / "post-commit")
     assert (bin_dir / "landwatch").is_symlink() and layout.ENTRY_POINT.path().exists()
+    # The launchers start without pip's `import re` (6 ms at every shell prompt), and run.
+    for command in ("landwatch", "git-landwatch"):
+        launcher = (venv / "bin" / command).read_text()
+        assert "import re\n" not in launcher and "from landwatch.__main__ import main" in launcher
+    version = subprocess.run([bin_dir / "landwatch", "--version"], capture_output=True, text=True)
+    assert version.stdout == f"landwatch {landwatch.__version__}\n"
     home = Path(os.environ["HOME"])
     zshrc = (Path(os.environ.get("ZDOTDIR", home)) / ".zshrc").as_posix()
     assert f"add this line to {zshrc}" in done.stdout
