@@ -13,11 +13,9 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, cast
 
 from landwatch import __version__, usage
 from landwatch.daemon.settings import Settings
-from landwatch.usage import Commands
 
 DEFAULTS = Settings()
 
@@ -27,36 +25,6 @@ def _program_name(argv0: str) -> str:
     return "git landwatch" if os.path.basename(argv0) == "git-landwatch" else "landwatch"
 
 
-class _Nowhere:
-    """What a command's parser is when another command runs: every option given to it goes
-    nowhere (a run builds its own command's parser, not all 25 of them)."""
-
-    def __getattr__(self, name: str) -> Any:
-        return self._take
-
-    def _take(self, *args: object, **kwargs: object) -> _Nowhere:
-        return self
-
-
-class _Chosen:
-    """The subparsers as the sections below see them: `command`'s parser made, every other one
-    nowhere; all of them when `command` is None (help, completion, a command not known)."""
-
-    def __init__(
-        self, commands: argparse._SubParsersAction[argparse.ArgumentParser], command: str | None
-    ) -> None:
-        self.commands, self.command = commands, command
-
-    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
-        if self.wants(name):
-            return self.commands.add_parser(name, **kwargs)
-        return cast(argparse.ArgumentParser, _Nowhere())
-
-    def wants(self, name: str) -> bool:
-        """Whether `name`'s parser is made (a section may skip what only it would need)."""
-        return self.command is None or name == self.command
-
-
 def build_parser(prog: str = "landwatch", command: str | None = None) -> argparse.ArgumentParser:
     """The command line; with `command`, that command's parser alone beneath the top one."""
     parser = argparse.ArgumentParser(
@@ -64,7 +32,7 @@ def build_parser(prog: str = "landwatch", command: str | None = None) -> argpars
         description="Records every commit that lands and reviews it in the background.",
     )
     parser.add_argument("--version", action="version", version=f"landwatch {__version__}")
-    commands = _Chosen(parser.add_subparsers(dest="command", metavar="COMMAND"), command)
+    commands = usage.Chosen(parser.add_subparsers(dest="command", metavar="COMMAND"), command)
     _installing(commands)
     usage.reviewer_options(
         commands.add_parser(
@@ -101,7 +69,7 @@ def build_parser(prog: str = "landwatch", command: str | None = None) -> argpars
     return parser
 
 
-def _installing(commands: Commands) -> None:
+def _installing(commands: usage.Commands) -> None:
     install = commands.add_parser("install", help="install the hooks into this repository")
     install.add_argument(
         "--hooks-path",
@@ -137,7 +105,7 @@ def _installing(commands: Commands) -> None:
     )
 
 
-def _reviews(commands: Commands) -> None:
+def _reviews(commands: usage.Commands) -> None:
     review = commands.add_parser("review", help="review a commit or a range now (no queue)")
     review.add_argument(
         "revision",
@@ -153,7 +121,7 @@ def _reviews(commands: Commands) -> None:
         help="exit 1 when a finding is at or above this severity (default: %(default)s)",
     )
     review.add_argument("--no-linters", action="store_true", help="skip the project's linters")
-    _output_options(review)
+    usage.output_options(review)
     show = commands.add_parser("show", help="the findings of a commit's review")
     show.add_argument(
         "revision", nargs="?", default=None, metavar="REV", help="the commit (default: HEAD)"
@@ -163,7 +131,7 @@ def _reviews(commands: Commands) -> None:
         action="store_true",
         help="the reviews with findings not seen yet, whole, the worst first",
     )
-    _output_options(show, ("patch", "what the project's hooks would change, for git apply"))
+    usage.output_options(show, ("patch", "what the project's hooks would change, for git apply"))
     rules = commands.add_parser("rules", help="every rule of the review")
     rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")
     rules.add_argument(
@@ -173,7 +141,7 @@ def _reviews(commands: Commands) -> None:
     )
 
 
-def _upkeep(commands: Commands) -> None:
+def _upkeep(commands: usage.Commands) -> None:
     trust = commands.add_parser("trust", help="see HEAD's linters and configuration; allow them")
     trust_mode = trust.add_mutually_exclusive_group()
     trust_mode.add_argument("--show", action="store_true", help="what is trusted, what is asked")
@@ -192,14 +160,6 @@ def _upkeep(commands: Commands) -> None:
         "forget", help="drop a registered repository that is gone (one still there: uninstall)"
     )
     forget.add_argument("path", type=Path, metavar="PATH", help="its worktree or its git dir")
-
-
-def _output_options(parser: argparse.ArgumentParser, *more: tuple[str, str]) -> None:
-    form = parser.add_mutually_exclusive_group()
-    forms = (("json", "the report as JSON"), ("sarif", "SARIF 2.1.0, for editors and CI"), *more)
-    for name, what in forms:
-        form.add_argument(f"--{name}", dest="form", action="store_const", const=name, help=what)
-    parser.set_defaults(form="text")
 
 
 # --- dispatch: each command's function, called with what its options say ---------------------

@@ -11,7 +11,7 @@ import argparse
 import contextlib
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
     from landwatch.daemon.settings import Settings
@@ -283,6 +283,36 @@ class Commands(Protocol):
     def wants(self, name: str) -> bool: ...
 
 
+class Nowhere:
+    """What a command's parser is when another command runs: every option given to it goes
+    nowhere (a run builds its own command's parser, not all 25 of them)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._take
+
+    def _take(self, *args: object, **kwargs: object) -> Nowhere:
+        return self
+
+
+class Chosen:
+    """The subparsers as the sections below see them: `command`'s parser made, every other one
+    nowhere; all of them when `command` is None (help, completion, a command not known)."""
+
+    def __init__(
+        self, commands: argparse._SubParsersAction[argparse.ArgumentParser], command: str | None
+    ) -> None:
+        self.commands, self.command = commands, command
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        if self.wants(name):
+            return self.commands.add_parser(name, **kwargs)
+        return cast(argparse.ArgumentParser, Nowhere())
+
+    def wants(self, name: str) -> bool:
+        """Whether `name`'s parser is made (a section may skip what only it would need)."""
+        return self.command is None or name == self.command
+
+
 def team(commands: Commands) -> None:
     """`landwatch share` and `landwatch ci`: reviews shared with a team, and checked in CI."""
     share = commands.add_parser(
@@ -340,3 +370,12 @@ def allowing(commands: Commands) -> None:
         metavar="REASON",
         help=f"why it may go through: {', '.join(REASONS[:-1])} or {REASONS[-1]}",
     )
+
+
+def output_options(parser: argparse.ArgumentParser, *more: tuple[str, str]) -> None:
+    """--json and --sarif (and `more` forms) as one choice, `form` being text without one."""
+    form = parser.add_mutually_exclusive_group()
+    forms = (("json", "the report as JSON"), ("sarif", "SARIF 2.1.0, for editors and CI"), *more)
+    for name, what in forms:
+        form.add_argument(f"--{name}", dest="form", action="store_const", const=name, help=what)
+    parser.set_defaults(form="text")
