@@ -320,3 +320,38 @@ def test_what_a_fixing_hook_fixed_is_named_on_the_line_it_changed(
     )
     shown = repo.landwatch("show", oid).stdout
     assert "1 warning hook:ruff ruff: fixed F401 (unused-import): line 1 changed" in shown
+
+
+def test_a_problem_landwatch_and_a_hook_both_find_is_told_once(tmp_path: Path, repo: Repo) -> None:
+    # Issue 39's trial: ruff --fix takes line 1 away before debug-statements reads the file;
+    # P001 and P007 find what trailing-whitespace and debug-statements find.
+    fixer = "id: trailing-whitespace\nname: trim trailing whitespace\nlanguage: python\n"
+    fixer += "entry: trailing-whitespace-fixer\nadditional_dependencies: [pre-commit-hooks]"
+    debug = "id: debug-statements\nname: debug statements (python)\nlanguage: python\n"
+    debug += "entry: debug-statement-hook\nadditional_dependencies: [pre-commit-hooks]\n"
+    debug += "types: [python]"
+    config = local_hooks(RUFF_FIX, debug, fixer)
+    committed_and_trusted(repo, {".pre-commit-config.yaml": config})
+    oid = repo.land("debugging", {"m.py": "import os\nx = 1   \nbreakpoint()\n"})
+    drained(tools(tmp_path, "pre-commit", "ruff"))
+    # The one line names the problem once too: the rule's finding, at the hook's severity.
+    told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
+    assert told.startswith("landwatch: P007 debug statement") and "hook:debug" not in told
+    report = report_store.read(repo.git_dir, oid)
+    assert report is not None
+    found = [(f.rule, f.line, f.severity.name) for f in report.findings if f.path == "m.py"]
+    # ruff's own T100 is its own: no rule of landwatch stands for that hook. Said of line 2 of
+    # the file ruff fixed, it is the committed line 3.
+    assert found == [
+        ("P001", 2, "WARNING"),
+        ("P007", 3, "ERROR"),
+        ("hook:ruff", 3, "ERROR"),
+        ("hook:ruff", 1, "WARNING"),
+    ]
+    shown = repo.landwatch("show", oid).stdout
+    assert (
+        "trailing whitespace (the project's hook trailing-whitespace reports it too: the hook "
+        f"changes line 2 (`landwatch show {oid[:7]} --patch`))"
+    ) in " ".join(shown.split())
+    assert "(the project's hook debug-statements reports it too: breakpoint called)" in shown
+    assert "fixed 1 error: line 1 changed" in shown

@@ -16,6 +16,7 @@ from landwatch.review.project_hooks.results import (
     findings_of,
     joined,
     shortened,
+    told_once,
 )
 from landwatch.review.report import Report
 from support.tokens import GITHUB_TOKEN
@@ -123,6 +124,32 @@ def test_a_line_a_fixer_changed_or_that_no_one_file_holds_is_said_so() -> None:
     [unknown, *_] = findings_of([fixer, checker, fixer], landed, ["app.py"])[0]
     assert (unknown.path, unknown.line, unknown.snippet) == ("app.py", None, None)
     assert unknown.message.startswith("odd (said of line 2 as the hooks before it left the file;")
+
+
+def test_a_problem_a_rule_and_its_hook_both_found_is_told_once() -> None:
+    p001 = Finding(
+        "P001", "trailing-whitespace", Severity.WARNING, "trailing whitespace", "a.py", 3
+    )
+    p007 = Finding("P007", "debug-statement", Severity.WARNING, "debug statement", "a.py", 5)
+    fix = Finding("hook:trailing-whitespace", "trim", Severity.WARNING, "fixed", "a.py", 3, 4)
+    check = Finding("hook:debug-statements", "debug", Severity.ERROR, "pdb imported", "a.py", 5)
+    elsewhere = Finding("hook:debug-statements", "debug", Severity.ERROR, "x", "b.py", 5)
+    other = Finding("hook:ruff", "ruff", Severity.ERROR, "F401", "a.py", 3)
+    review, left = told_once([p001, p007], [fix, check, elsewhere, other])
+    assert left == [elsewhere, other]  # another file, a hook no rule stands for
+    assert [(f.rule, f.severity, f.message) for f in review] == [
+        (
+            "P001",
+            Severity.WARNING,
+            "trailing whitespace (the project's hook trailing-whitespace reports it too: fixed)",
+        ),
+        (
+            "P007",
+            Severity.ERROR,
+            "debug statement (the project's hook debug-statements reports it too: pdb imported)",
+        ),
+    ]
+    assert review[1].fingerprint == p007.fingerprint and p007.severity is Severity.WARNING
 
 
 def test_output_is_cut_and_a_secret_in_it_is_redacted() -> None:

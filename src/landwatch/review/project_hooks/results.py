@@ -82,14 +82,57 @@ class HooksResult:
 
 
 def joined(report: Report, hooks: HooksResult | None) -> Report:
-    """The commit's review with what its project hooks said: one report, one summary."""
+    """The commit's review with what its project hooks said: one report, one summary, each
+    problem told once."""
     if hooks is None or hooks.commit != report.commit:
         return report
+    reviewed, kept = told_once(report.findings, hooks.findings)
     return dataclasses.replace(
-        report,
-        findings=[*report.findings, *hooks.findings],
-        notes=[*report.notes, *hooks.notes],
+        report, findings=[*reviewed, *kept], notes=[*report.notes, *hooks.notes]
     )
+
+
+def told_once(review: list[Finding], hooks: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+    """A problem a rule of landwatch and a hook it stands for (a rule's `precommit_hooks`) both
+    found on the same lines, told once: by the rule, whose words are landwatch's own, saying
+    that the hook said so too, at the more severe of the two; the hooks' findings left."""
+    if not review or not hooks:
+        return review, hooks
+    from landwatch.review.rules import all_rules  # only when there is something to compare
+
+    stands_for = {rule.id: set(rule.precommit_hooks) for rule in all_rules()[0]}
+    merged: dict[int, Finding] = {}
+    left: list[Finding] = []
+    for finding in hooks:
+        ids = set(finding.rule.removeprefix(PREFIX).split("+"))
+        same = [
+            at
+            for at, ours in enumerate(review)
+            if ours.path is not None
+            and ours.path == finding.path
+            and ids <= stands_for.get(ours.rule, set())
+            and _overlap(ours, finding)
+        ]
+        if not same:
+            left.append(finding)
+        for at in same:
+            ours = merged.get(at, review[at])
+            hook = ", ".join(sorted(ids))
+            merged[at] = dataclasses.replace(
+                ours,
+                message=f"{ours.message} (the project's hook {hook} reports it too: "
+                f"{finding.message})",
+                severity=max(ours.severity, finding.severity),
+                basis=finding.basis if finding.severity > ours.severity else ours.basis,
+            )
+    return [merged.get(at, finding) for at, finding in enumerate(review)], left
+
+
+def _overlap(one: Finding, other: Finding) -> bool:
+    """Whether two findings of a file are on a common line (one of no line: the whole file)."""
+    if one.line is None or other.line is None:
+        return True
+    return one.line <= (other.end_line or other.line) and other.line <= (one.end_line or one.line)
 
 
 @dataclass(frozen=True)
