@@ -205,7 +205,11 @@ def _hooks_to_tell(
     review = read_review(git_dir, result.commit)
     if review is None:
         return None  # the hooks join a review: without one there is nothing to show yet
-    worth = [finding for finding in result.findings if finding.severity >= least]
+    both = joined(review, result)
+    # What the hooks add: their findings, and the review's that a hook reported too (told once,
+    # at the more severe of the two).
+    added = [finding for finding in both.findings if finding not in review.findings]
+    worth = [finding for finding in added if finding.severity >= least]
     before: list[_Found] = []
     earlier = read_hooks(git_dir, replaces) if replaces and replaces != result.commit else None
     if earlier is not None:
@@ -213,13 +217,13 @@ def _hooks_to_tell(
         if not line_markers.is_unread(git_dir, earlier.commit):
             seen = {finding.fingerprint for finding in earlier.findings}
             worth = [finding for finding in worth if finding.fingerprint not in seen]
-    held = _held(git_dir, review)
+    held = _held(git_dir, both)
     if held is not None:
         worth += held[0]
         before += held[1]
     elif worth and line_markers.is_unread(git_dir, result.commit):
-        worth += _worth_telling(review, least)
-    return _told(joined(review, result), worth, before)
+        worth += [f for f in _worth_telling(both, least) if f not in worth]
+    return _told(both, worth, before)
 
 
 def read_hooks(git_dir: os.PathLike[str] | str, commit: str) -> HooksResult | None:

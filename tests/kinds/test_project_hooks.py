@@ -281,3 +281,77 @@ def test_trusting_runs_the_hooks_held_back_and_asking_by_name_runs_them_again(
     drained(tools(tmp_path, "pre-commit"))
     assert hooks_of(repo, newest).started > ran.started
     assert settled(repo).count(f"project_hooks-{newest}") == 1
+
+
+RUFF_FIX = """\
+id: ruff
+name: ruff
+language: system
+entry: ruff check --fix
+types_or: [python, pyi]
+"""
+
+
+def test_a_check_after_a_fixing_hook_is_placed_on_the_committed_line(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # Issue 39: ruff --fix took line 1 away, and the check after it named line 3 of the fixed
+    # file: the finding landed on the committed line 3 (blank) with its snippet.
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(RUFF_FIX, TODO_CHECK)})
+    oid = repo.land("a todo", {"m.py": "import os\nimport sys\n\nx = sys.argv  # TODO: later\n"})
+    drained(tools(tmp_path, "pre-commit", "ruff"))
+    hooks = hooks_of(repo, oid)
+    placed = [(f.rule, f.line, f.snippet) for f in hooks.findings if f.rule == "hook:no-todo"]
+    assert placed == [("hook:no-todo", 4, "x = sys.argv  # TODO: later")]
+
+
+def test_what_a_fixing_hook_fixed_is_named_on_the_line_it_changed(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # Issue 39: not only "the hook changes this file": ruff's own report of what it fixed.
+    ruff = RUFF_FIX.replace("--fix", "--fix --show-fixes")
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(ruff)})
+    oid = repo.land("unused", {"m.py": "import os\nimport sys\n\nprint(sys.argv)\n"})
+    drained(tools(tmp_path, "pre-commit", "ruff"))
+    [fix] = hooks_of(repo, oid).findings
+    assert (fix.rule, fix.path, fix.line, fix.snippet) == ("hook:ruff", "m.py", 1, "import os")
+    assert fix.message == (
+        f"fixed F401 (unused-import): line 1 changed (`landwatch show {oid[:7]} --patch`)"
+    )
+    shown = repo.landwatch("show", oid).stdout
+    assert "1 warning hook:ruff ruff: fixed F401 (unused-import): line 1 changed" in shown
+
+
+def test_a_problem_landwatch_and_a_hook_both_find_is_told_once(tmp_path: Path, repo: Repo) -> None:
+    # Issue 39's trial: ruff --fix takes line 1 away before debug-statements reads the file;
+    # P001 and P007 find what trailing-whitespace and debug-statements find.
+    fixer = "id: trailing-whitespace\nname: trim trailing whitespace\nlanguage: python\n"
+    fixer += "entry: trailing-whitespace-fixer\nadditional_dependencies: [pre-commit-hooks]"
+    debug = "id: debug-statements\nname: debug statements (python)\nlanguage: python\n"
+    debug += "entry: debug-statement-hook\nadditional_dependencies: [pre-commit-hooks]\n"
+    debug += "types: [python]"
+    config = local_hooks(RUFF_FIX, debug, fixer)
+    committed_and_trusted(repo, {".pre-commit-config.yaml": config})
+    oid = repo.land("debugging", {"m.py": "import os\nx = 1   \nbreakpoint()\n"})
+    drained(tools(tmp_path, "pre-commit", "ruff"))
+    # The one line names the problem once too: the rule's finding, at the hook's severity.
+    told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
+    assert told.startswith("landwatch: P007 debug statement") and "hook:debug" not in told
+    report = report_store.read(repo.git_dir, oid)
+    assert report is not None
+    found = [(f.rule, f.line, f.severity.name) for f in report.findings if f.path == "m.py"]
+    # ruff's own T100 is its own: no rule of landwatch stands for that hook. Said of line 2 of
+    # the file ruff fixed, it is the committed line 3.
+    assert found == [
+        ("P001", 2, "WARNING"),
+        ("P007", 3, "ERROR"),
+        ("hook:ruff", 3, "ERROR"),
+        ("hook:ruff", 1, "WARNING"),
+    ]
+    shown = repo.landwatch("show", oid).stdout
+    assert (
+        "trailing whitespace (the project's hook trailing-whitespace reports it too: the hook "
+        f"changes line 2 (`landwatch show {oid[:7]} --patch`))"
+    ) in " ".join(shown.split())
+    assert "(the project's hook debug-statements reports it too: breakpoint called)" in shown
+    assert "fixed 1 error: line 1 changed" in shown

@@ -31,7 +31,7 @@ def bursts(findings: list[Finding], rules: RuleSet) -> list[Finding]:
         identity = fingerprint(rule, path, " ".join(sorted(f.fingerprint for f in group)))
         merged[id(first)] = dataclasses.replace(
             first,
-            message=f"{first.message} on {len(group)} lines: {_ranges(numbers)}",
+            message=f"{first.message} on {len(group)} lines: {line_ranges(numbers)}",
             end_line=numbers[-1],
             fingerprint=identity,
         )
@@ -45,7 +45,7 @@ def bursts(findings: list[Finding], rules: RuleSet) -> list[Finding]:
     return kept
 
 
-def _ranges(numbers: list[int]) -> str:
+def line_ranges(numbers: list[int]) -> str:
     """12-18, 40, 55-56: line numbers as runs."""
     runs: list[list[int]] = []
     for number in numbers:

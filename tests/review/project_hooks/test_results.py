@@ -6,6 +6,7 @@ commit's review."""
 from __future__ import annotations
 
 from landwatch.review.findings import Finding, Severity
+from landwatch.review.project_hooks.fixed import FileFix, Hunk
 from landwatch.review.project_hooks.output import HookOutcome
 from landwatch.review.project_hooks.results import (
     MAX_OUTPUT_CHARS,
@@ -15,6 +16,7 @@ from landwatch.review.project_hooks.results import (
     findings_of,
     joined,
     shortened,
+    told_once,
 )
 from landwatch.review.report import Report
 from support.tokens import GITHUB_TOKEN
@@ -85,6 +87,69 @@ def test_each_file_a_fixing_hook_changed_is_a_finding_in_its_name() -> None:
     assert fixes[0].message == "the hook changes this file (`landwatch show COMMIT --patch`)"
     # The fixer's own failure is the change it made; another hook's failure is its own.
     assert [f.rule for f in found if f.path is None] == ["hook:other"]
+
+
+def test_a_hook_after_a_fixer_is_read_on_the_committed_file() -> None:
+    # The fixer took line 1 (`import os`) away: the checker's line 1 is the committed line 2.
+    fix = FileFix((Hunk(1, 1, 0, 0),), (Hunk(1, 1, 0, 0),))
+    landed = Landed({"app.py": {1, 2, 3}}, CONTENT.get, "c" * 40, {"app.py": fix})
+    fixer = failed("ruff", "Found 1 error (1 fixed, 0 remaining).", modified=True)
+    checker = failed("check", "app.py:1: x is set", "app.py:2: y is set")
+    found, _ = findings_of([fixer, checker], landed, ["app.py"])
+    assert [(f.rule, f.line, f.snippet, f.message) for f in found] == [
+        ("hook:check", 2, "x = 1", "x is set"),
+        ("hook:check", 3, "y = 2", "y is set"),
+        (
+            "hook:ruff",
+            1,
+            "import os",
+            "fixed 1 error: line 1 changed (`landwatch show ccccccc --patch`)",
+        ),
+    ]
+    # A checker before the fixer read the committed file.
+    found, _ = findings_of([checker, fixer], landed, ["app.py"])
+    assert [(f.line, f.snippet) for f in found[:2]] == [(1, "import os"), (2, "x = 1")]
+
+
+def test_a_line_a_fixer_changed_or_that_no_one_file_holds_is_said_so() -> None:
+    # Line 2 replaced: a check of it after the fix is on the line the fixer changed.
+    replaced = FileFix((Hunk(2, 1, 2, 1),), (Hunk(2, 1, 2, 1),))
+    landed = Landed({"app.py": {1, 2, 3}}, CONTENT.get, "c" * 40, {"app.py": replaced})
+    fixer = failed("fmt", modified=True)
+    checker = failed("check", "app.py:2: odd")
+    [placed, _] = findings_of([fixer, checker], landed, ["app.py"])[0]
+    assert (placed.line, placed.snippet) == (2, "x = 1")
+    assert placed.message == "odd (said of line 2 as the hooks before it left it: they changed it)"
+    # Fixers before and after the check moved lines: which file it read cannot be told.
+    [unknown, *_] = findings_of([fixer, checker, fixer], landed, ["app.py"])[0]
+    assert (unknown.path, unknown.line, unknown.snippet) == ("app.py", None, None)
+    assert unknown.message.startswith("odd (said of line 2 as the hooks before it left the file;")
+
+
+def test_a_problem_a_rule_and_its_hook_both_found_is_told_once() -> None:
+    p001 = Finding(
+        "P001", "trailing-whitespace", Severity.WARNING, "trailing whitespace", "a.py", 3
+    )
+    p007 = Finding("P007", "debug-statement", Severity.WARNING, "debug statement", "a.py", 5)
+    fix = Finding("hook:trailing-whitespace", "trim", Severity.WARNING, "fixed", "a.py", 3, 4)
+    check = Finding("hook:debug-statements", "debug", Severity.ERROR, "pdb imported", "a.py", 5)
+    elsewhere = Finding("hook:debug-statements", "debug", Severity.ERROR, "x", "b.py", 5)
+    other = Finding("hook:ruff", "ruff", Severity.ERROR, "F401", "a.py", 3)
+    review, left = told_once([p001, p007], [fix, check, elsewhere, other])
+    assert left == [elsewhere, other]  # another file, a hook no rule stands for
+    assert [(f.rule, f.severity, f.message) for f in review] == [
+        (
+            "P001",
+            Severity.WARNING,
+            "trailing whitespace (the project's hook trailing-whitespace reports it too: fixed)",
+        ),
+        (
+            "P007",
+            Severity.ERROR,
+            "debug statement (the project's hook debug-statements reports it too: pdb imported)",
+        ),
+    ]
+    assert review[1].fingerprint == p007.fingerprint and p007.severity is Severity.WARNING
 
 
 def test_output_is_cut_and_a_secret_in_it_is_redacted() -> None:

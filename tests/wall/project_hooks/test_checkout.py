@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from landwatch.review.change import open_repository
+from landwatch.review.project_hooks.fixed import FileFix, Hunk
 from landwatch.wall.project_hooks.checkout import (
     MAX_SPARSE_DIRECTORIES,
     CheckoutError,
+    Fixes,
     escape,
     landed,
     sparse_patterns,
@@ -106,16 +108,19 @@ def test_what_the_hooks_changed_is_a_patch_git_apply_takes(tmp_path: Path) -> No
     repo, oid = project(tmp_path)
     opened = open_repository(repo.git_dir)
     with landed(repo.git_dir / "objects", oid, ["src/pkg/mod.py", ODD], tmp_path) as place:
-        assert place.fixes(opened) == ([], "")
-        (place.root / "src/pkg/mod.py").write_text("x = 2\n# fixed\n")
+        assert place.fixes(opened) == Fixes()
+        (place.root / "src/pkg/mod.py").write_text("x = 2  \n# fixed\n")
         (place.root / ODD).write_text("odd\n\n")
-        changed, patch = place.fixes(opened)
+        fixes = place.fixes(opened)
+    changed, patch = fixes.changed, fixes.patch
     assert sorted(changed) == sorted(["src/pkg/mod.py", ODD])
+    # Line by line: a line added after line 1; line 1 changed only at its end, which moves none.
+    assert fixes.lines["src/pkg/mod.py"] == FileFix((Hunk(1, 0, 2, 1),), (Hunk(1, 1, 1, 2),))
     applied = subprocess.run(
         ["git", "apply", "--index"], input=patch, text=True, cwd=repo.path, capture_output=True
     )
     assert applied.returncode == 0, applied.stderr
-    assert (repo.path / "src/pkg/mod.py").read_text() == "x = 2\n# fixed\n"
+    assert (repo.path / "src/pkg/mod.py").read_text() == "x = 2  \n# fixed\n"
 
 
 def test_reading_the_fixes_runs_nothing_the_checkout_s_git_dir_names(tmp_path: Path) -> None:
@@ -139,7 +144,8 @@ def test_reading_the_fixes_runs_nothing_the_checkout_s_git_dir_names(tmp_path: P
         os.symlink("/etc/passwd", place.root / "pyproject.toml.new")
         (place.root / "pyproject.toml").unlink()
         os.symlink("/etc/passwd", place.root / "pyproject.toml")
-        changed, patch = place.fixes(opened)
+        fixes = place.fixes(opened)
+    changed, patch = fixes.changed, fixes.patch
     assert not ran.exists()
     assert changed == ["pyproject.toml", "src/pkg/mod.py", "src/setup.cfg"]
     assert patch == ""  # a link where a file was: told, and no patch that would lose it

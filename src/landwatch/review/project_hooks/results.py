@@ -10,12 +10,14 @@ its own file, so neither waits for the other nor overwrites what the other found
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from landwatch.review.bursts import line_ranges
 from landwatch.review.findings import DECLARED, Basis, Finding, Severity, fingerprint, line_text
-from landwatch.review.project_hooks.output import HookOutcome, located
+from landwatch.review.project_hooks import fixed
+from landwatch.review.project_hooks.output import HookOutcome, Located, located
 from landwatch.review.report import Report
 from landwatch.review.secrets.redaction import redact_secrets
 
@@ -80,39 +82,87 @@ class HooksResult:
 
 
 def joined(report: Report, hooks: HooksResult | None) -> Report:
-    """The commit's review with what its project hooks said: one report, one summary."""
+    """The commit's review with what its project hooks said: one report, one summary, each
+    problem told once."""
     if hooks is None or hooks.commit != report.commit:
         return report
+    reviewed, kept = told_once(report.findings, hooks.findings)
     return dataclasses.replace(
-        report,
-        findings=[*report.findings, *hooks.findings],
-        notes=[*report.notes, *hooks.notes],
+        report, findings=[*reviewed, *kept], notes=[*report.notes, *hooks.notes]
     )
+
+
+def told_once(review: list[Finding], hooks: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+    """A problem a rule of landwatch and a hook it stands for (a rule's `precommit_hooks`) both
+    found on the same lines, told once: by the rule, whose words are landwatch's own, saying
+    that the hook said so too, at the more severe of the two; the hooks' findings left."""
+    if not review or not hooks:
+        return review, hooks
+    from landwatch.review.rules import all_rules  # only when there is something to compare
+
+    stands_for = {rule.id: set(rule.precommit_hooks) for rule in all_rules()[0]}
+    merged: dict[int, Finding] = {}
+    left: list[Finding] = []
+    for finding in hooks:
+        ids = set(finding.rule.removeprefix(PREFIX).split("+"))
+        same = [
+            at
+            for at, ours in enumerate(review)
+            if ours.path is not None
+            and ours.path == finding.path
+            and ids <= stands_for.get(ours.rule, set())
+            and _overlap(ours, finding)
+        ]
+        if not same:
+            left.append(finding)
+        for at in same:
+            ours = merged.get(at, review[at])
+            hook = ", ".join(sorted(ids))
+            merged[at] = dataclasses.replace(
+                ours,
+                message=f"{ours.message} (the project's hook {hook} reports it too: "
+                f"{finding.message})",
+                severity=max(ours.severity, finding.severity),
+                basis=finding.basis if finding.severity > ours.severity else ours.basis,
+            )
+    return [merged.get(at, finding) for at, finding in enumerate(review)], left
+
+
+def _overlap(one: Finding, other: Finding) -> bool:
+    """Whether two findings of a file are on a common line (one of no line: the whole file)."""
+    if one.line is None or other.line is None:
+        return True
+    return one.line <= (other.end_line or other.line) and other.line <= (one.end_line or one.line)
 
 
 @dataclass(frozen=True)
 class Landed:
     """What the findings are placed against: the files given to the hooks, the lines the change
-    added to each, and each file's landed content (for a finding's line)."""
+    added to each, each file's landed content (for a finding's line), and what the fixing hooks
+    changed in each, line by line (a later hook's line is read against their fix)."""
 
     added: dict[str, set[int]]
     content: Callable[[str], bytes | None]
     commit: str = "COMMIT"  # named in what a fix finding says to run
+    fixes: Mapping[str, fixed.FileFix] = field(default_factory=dict)
 
 
 def findings_of(
     outcomes: list[HookOutcome], landed: Landed, changed: list[str], declared_in: str = ""
 ) -> tuple[list[Finding], list[str]]:
     """The findings of what the hooks said, and notes of what was left out: a failed hook's
-    `path:line:` lines kept to the lines the change added; its output otherwise; each file
-    the hooks changed (`changed`), in the name of the hooks that said they changed files. Each
-    is the project's own standard, declared in `declared_in` (its configuration)."""
+    `path:line:` lines, read on the committed file, kept to the lines the change added; its
+    output otherwise; each file the hooks changed (`changed`), in the name of the hooks that
+    changed it, with what they said they fixed. Each is the project's own standard, declared
+    in `declared_in` (its configuration)."""
     findings: list[Finding] = []
     notes: list[str] = []
-    for outcome in outcomes:
+    fixers = fixed.fixers_of(outcomes, changed)
+    for index, outcome in enumerate(outcomes):
         if outcome.status != "failed":
             continue
-        placed, left_out = _placed(outcome, landed)
+        sights = {path: fixed.sight(outcomes, index, each) for path, each in fixers.items()}
+        placed, left_out = _placed(outcome, landed, sights)
         findings += placed
         if placed:
             continue
@@ -123,30 +173,63 @@ def findings_of(
             )
         elif not (outcome.modified and changed):
             findings.append(_failure(outcome))  # a fixing hook's failure is the change it made
-    fixers = [outcome for outcome in outcomes if outcome.modified]
-    rule = PREFIX + ("+".join(outcome.id for outcome in fixers) or "fix")
-    fixed_by = ", ".join(outcome.name for outcome in fixers) or "the project's hooks"
-    short = landed.commit[:7]
     for path in changed:
-        findings.append(
-            Finding(
-                rule=rule,
-                name=fixed_by,
-                severity=Severity.WARNING,
-                message=f"the hook changes this file (`landwatch show {short} --patch`)",
-                path=redact_secrets(path),
-                fingerprint=fingerprint(PREFIX + "fix", path, fixed_by),
-            )
-        )
+        findings += _fixes(path, outcomes, fixers, landed)
     basis = Basis(DECLARED, declared_in or None)
     for finding in findings:
         finding.basis = basis
     return findings, [redact_secrets(note) for note in notes]
 
 
-def _placed(outcome: HookOutcome, landed: Landed) -> tuple[list[Finding], int]:
-    """Findings of the `path:line:` lines of a hook's output on added lines, and how many
-    such lines named a line the change did not add."""
+def _fixes(
+    path: str, outcomes: list[HookOutcome], fixers: dict[str, list[int]], landed: Landed
+) -> list[Finding]:
+    """A file the hooks changed, a finding for each hook that changed it (one in the name of
+    the project's hooks when none said it did): on the first committed line it changed, with
+    what it said it fixed."""
+    fix = landed.fixes.get(path)
+    if not fixers[path]:
+        lines = fixed.changed_lines(fix.changed) if fix is not None else []
+        return [_fix(path, "fix", "the project's hooks", "", lines, landed)]
+    found = []
+    for index in fixers[path]:
+        outcome = outcomes[index]
+        # A count of errors fixed is this file's when the hook changed no other.
+        alone = sum(index in each for each in fixers.values()) == 1
+        lines = fixed.lines_fixed(fix, outcome.id, len(fixers[path]) > 1)
+        what = fixed.what_fixed(outcome, path, alone)
+        found.append(_fix(path, outcome.id, outcome.name, what, lines, landed))
+    return found
+
+
+def _fix(path: str, hook: str, name: str, what: str, lines: list[int], landed: Landed) -> Finding:
+    """One hook's fix of a file: what it said it fixed, the lines it changed."""
+    content = landed.content(path) if lines else None
+    snippet = line_text(content, lines[0]) if content is not None else None
+    where = f"line{'s' if len(lines) > 1 else ''} {line_ranges(lines)}" if lines else ""
+    run = f"`landwatch show {landed.commit[:7]} --patch`"
+    if what:
+        message = f"{what}: {where} changed ({run})" if where else f"{what} ({run})"
+    else:
+        message = f"the hook changes {where or 'this file'} ({run})"
+    return Finding(
+        rule=PREFIX + hook,
+        name=name,
+        severity=Severity.WARNING,
+        message=redact_secrets(message)[:MAX_MESSAGE],
+        path=redact_secrets(path),
+        line=lines[0] if lines else None,
+        end_line=lines[-1] if len(lines) > 1 else None,
+        snippet=redact_secrets(snippet) if snippet is not None else None,
+        fingerprint=fingerprint(PREFIX + "fix", path, name),
+    )
+
+
+def _placed(
+    outcome: HookOutcome, landed: Landed, sights: dict[str, str]
+) -> tuple[list[Finding], int]:
+    """Findings of the `path:line:` lines of a hook's output, read on the committed file, on
+    added lines; and how many such lines named a line the change did not add."""
     paths = set(landed.added)
     found: list[Finding] = []
     left_out = 0
@@ -156,12 +239,13 @@ def _placed(outcome: HookOutcome, landed: Landed) -> tuple[list[Finding], int]:
         before = text if text.strip() else before
         if place is None:
             continue
-        if place.line not in landed.added[place.path]:
+        number, remark = _committed(place, landed, sights.get(place.path, fixed.COMMITTED))
+        if number is not None and number not in landed.added[place.path]:
             left_out += 1
             continue
-        content = landed.content(place.path)
-        snippet = line_text(content, place.line) if content is not None else None
-        message = redact_secrets(place.message or "(no message)")[:MAX_MESSAGE]
+        content = landed.content(place.path) if number is not None else None
+        snippet = line_text(content, number) if content is not None else None
+        message = redact_secrets((place.message or "(no message)") + remark)[:MAX_MESSAGE]
         found.append(
             Finding(
                 rule=PREFIX + outcome.id,
@@ -169,7 +253,7 @@ def _placed(outcome: HookOutcome, landed: Landed) -> tuple[list[Finding], int]:
                 severity=Severity.ERROR,
                 message=message,
                 path=redact_secrets(place.path),
-                line=place.line,
+                line=number,
                 snippet=redact_secrets(snippet) if snippet is not None else None,
                 fingerprint=fingerprint(
                     PREFIX + outcome.id, place.path, snippet or message, len(found)
@@ -177,6 +261,26 @@ def _placed(outcome: HookOutcome, landed: Landed) -> tuple[list[Finding], int]:
             )
         )
     return found, left_out
+
+
+def _committed(place: Located, landed: Landed, sight: str) -> tuple[int | None, str]:
+    """The committed line a hook's place names, and what to say of it: a line the hooks before
+    it changed, or (None) a line of a file that fixers before and after it changed."""
+    fix = landed.fixes.get(place.path)
+    if sight == fixed.COMMITTED:
+        return place.line, ""
+    if sight == fixed.AT_END and fix is not None:
+        number, changed = fixed.committed_line(fix.moved, place.line)
+        if not changed:
+            return number, ""
+        return (
+            number,
+            f" (said of line {place.line} as the hooks before it left it: they changed it)",
+        )
+    return None, (
+        f" (said of line {place.line} as the hooks before it left the file; hooks after it "
+        "changed the file too: which committed line that is cannot be told)"
+    )
 
 
 def _failure(outcome: HookOutcome) -> Finding:

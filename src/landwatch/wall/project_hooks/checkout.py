@@ -25,6 +25,7 @@ from pathlib import Path
 import pygit2
 
 from landwatch.files import read_file
+from landwatch.review.project_hooks.fixed import FileFix, Hunk
 from landwatch.wall.door import preparing
 
 # Past this many directories a sparse pattern list costs more than writing the files.
@@ -41,6 +42,16 @@ class CheckoutError(Exception):
 
 
 @dataclass(frozen=True)
+class Fixes:
+    """What the hooks changed in a checkout: the files, the change as a patch `git apply` takes
+    (empty when it is larger than MAX_PATCH_BYTES), and each text file's fix line by line."""
+
+    changed: list[str] = field(default_factory=list)
+    patch: str = ""
+    lines: dict[str, FileFix] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Checkout:
     """A checkout of one landed commit: its worktree, its git dir (read-only behind the wall),
     and the blob of every file checked out, noted before anything of the repository ran."""
@@ -52,15 +63,13 @@ class Checkout:
     def git_dir(self) -> Path:
         return self.root / ".git"
 
-    def fixes(
-        self, repo: pygit2.Repository, unchanged: frozenset[str] = frozenset()
-    ) -> tuple[list[str], str]:
-        """The files the hooks changed (but `unchanged`, which landwatch wrote), and the change
-        as a patch `git apply` takes (empty when it is larger than MAX_PATCH_BYTES). Read
-        without git: the checkout's git dir is the hooks' to have touched, and nothing they
-        could write there runs."""
+    def fixes(self, repo: pygit2.Repository, unchanged: frozenset[str] = frozenset()) -> Fixes:
+        """What the hooks changed (but `unchanged`, which landwatch wrote). Read without git:
+        the checkout's git dir is the hooks' to have touched, and nothing they could write
+        there runs."""
         changed: list[str] = []
         patches: list[str] = []
+        lines: dict[str, FileFix] = {}
         size = 0
         for path, oid in sorted(self.held.items()):
             if path in unchanged:
@@ -86,10 +95,26 @@ class Checkout:
             ).text
             size += len((text or "").encode("utf-8", "surrogateescape"))
             patches.append(text or "")
-        return changed, "" if size > MAX_PATCH_BYTES else "".join(patches)
+            if now is not None and not old.is_binary:
+                lines[path] = _line_by_line(old, now)
+        return Fixes(changed, "" if size > MAX_PATCH_BYTES else "".join(patches), lines)
 
 
 _BINARY = pygit2.enums.DiffOption.SHOW_BINARY
+_LINE_ENDS = pygit2.enums.DiffOption.IGNORE_WHITESPACE_EOL
+
+
+def _line_by_line(old: pygit2.Blob, now: bytes) -> FileFix:
+    """A file's fix as hunks without context: with whitespace at line ends ignored (which moves
+    no line), and exactly."""
+    moved, exact = (
+        pygit2.Patch.create_from(old, now, context_lines=0, flag=flag).hunks
+        for flag in (_LINE_ENDS, pygit2.enums.DiffOption.NORMAL)
+    )
+    return FileFix(
+        tuple(Hunk(h.old_start, h.old_lines, h.new_start, h.new_lines) for h in moved),
+        tuple(Hunk(h.old_start, h.old_lines, h.new_start, h.new_lines) for h in exact),
+    )
 
 
 @contextmanager

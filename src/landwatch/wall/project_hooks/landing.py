@@ -8,6 +8,7 @@ what `pinned` holds, as `how` says, and asks `how.still_trusted` again before ea
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from collections.abc import Callable
@@ -153,12 +154,12 @@ def _one_manager(
                     return
                 outcome.prepared.append(tool.name)
             ran = run_hooks(tool, given, room, budget)
-            changed, patch = place.fixes(repo, written) if not ran.timed_out else ([], "")
+            fixes = place.fixes(repo, written) if not ran.timed_out else checkout.Fixes()
     except (checkout.CheckoutError, revs.RevError, OSError) as error:
         result.notes.append(f"the hooks of {declared.path} did not run: {error}")
         result.status = "failed"
         return
-    _read(tool, declared, ran, landed, changed, patch, outcome, budget)
+    _read(tool, declared, ran, landed, fixes, outcome, budget)
 
 
 def _room(place: checkout.Checkout, declared: ManagerConfig, tool: Tool, how: How) -> Room:
@@ -197,8 +198,7 @@ def _read(
     declared: ManagerConfig,
     ran: Ran,
     landed: results.Landed,
-    changed: list[str],
-    patch: str,
+    fixes: checkout.Fixes,
     outcome: Outcome,
     budget: float,
 ) -> None:
@@ -214,7 +214,8 @@ def _read(
     result.hooks += [
         {"id": each.id, "status": each.status, "tool": tool.name} for each in said.outcomes
     ]
-    found, left_out = results.findings_of(said.outcomes, landed, changed, declared.path)
+    fixed = dataclasses.replace(landed, fixes=fixes.lines)
+    found, left_out = results.findings_of(said.outcomes, fixed, fixes.changed, declared.path)
     result.findings += found
     result.notes += left_out
     failed = sum(1 for each in said.outcomes if each.status == "failed")
@@ -223,14 +224,14 @@ def _read(
         f"{declared.path} on {plural(len(landed.added), 'file')} in {ran.seconds:.1f} s"
         + (f", {failed} failed" if failed else "")
     )
-    if patch:
-        kept = redact_secrets(patch)
-        if kept != patch:
+    if fixes.patch:
+        kept = redact_secrets(fixes.patch)
+        if kept != fixes.patch:
             result.notes.append(
                 "a secret was redacted from the hooks' fix: it will not apply there"
             )
         result.patch += kept
-    elif changed:
+    elif fixes.changed:
         result.notes.append("the hooks' fix is too large to keep: run the hooks yourself")
     if ran.timed_out:
         result.status = "stopped"
