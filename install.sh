@@ -130,6 +130,14 @@ case ":$PATH:" in
         ;;
 esac
 
+# The secret rules compiled now (seconds, once) into landwatch's state, so that the first review
+# reads them back; one that cannot be compiled here is no failed install (a review compiles them).
+"$venv/bin/python" -c 'from landwatch.cli import keep_secret_rules
+from landwatch.commands.install import compile_secret_rules
+keep_secret_rules()
+compile_secret_rules()' ||
+    echo "landwatch: the secret rules were not compiled now; a review compiles them when it needs them"
+
 # Whether $1 is in the repository this script lives in (a worktree of it too): landwatch's own
 # source, where the README runs it from, is not where the person's work lands.
 in_this_checkout() {

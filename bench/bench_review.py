@@ -1,13 +1,17 @@
 """The review's speed: a commit of 3,000 files / 150,000 added lines with the default rules, its
-peak memory, and a typical commit (10 files, 300 lines) in a warm process.
+peak memory, and a typical commit (10 files, 300 lines) in a warm process; `--one-line`: the
+whole `landwatch review HEAD` of a one-line commit, warm and the first after `landwatch install`,
+as ratios to `python -c pass` measured in the same run.
 
-Run by hand (`python bench/bench_review.py`); targets: huge <= 3 s and <= 300 MB, typical <= 50 ms.
+Run by hand (`python bench/bench_review.py`); targets: huge <= 3 s and <= 300 MB, typical <= 50 ms;
+one-line review warm <= 15x a bare start, the first after install <= 2x a warm one.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -16,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import git, new_repo
+from benchlib import git, installed_home, new_repo
 from landwatch.cli import keep_secret_rules
 
 LINE_SHAPES = [
@@ -60,11 +64,57 @@ def review_in_child(git_dir: Path, config: str) -> tuple[float, int, int, bool]:
     return seconds, lines, findings, truncated
 
 
+def median_seconds(command: list[str], cwd: Path, runs: int) -> float:
+    """The median wall time of `command` run whole, `runs` times."""
+    timings = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(command, cwd=cwd, check=True, capture_output=True)
+        timings.append(time.perf_counter() - started)
+    return statistics.median(timings)
+
+
+def one_line_review(runs: int) -> None:
+    """`landwatch review HEAD` of a one-line commit, a whole process each: warm (the secret
+    rules compiled and kept), and the first after `landwatch install` in a home that never had
+    landwatch (install compiles the rules), each as a ratio to `python -c pass`."""
+    landwatch = [sys.executable, "-m", "landwatch"]
+    with tempfile.TemporaryDirectory(prefix="landwatch-bench-") as scratch:
+        installed_home(Path(scratch))
+        os.environ.pop("LANDWATCH_SECRET_RULES", None)  # the home's own, as a person's
+        repo = new_repo(Path(scratch) / "repo")
+        (repo / "notes.txt").write_text("a line\n")
+        git(repo, "add", "notes.txt")
+        git(repo, "commit", "-q", "-m", "one line")
+        bare = median_seconds([sys.executable, "-c", "pass"], repo, runs)
+        started = time.perf_counter()
+        subprocess.run([*landwatch, "install"], cwd=repo, check=True, capture_output=True)
+        install = time.perf_counter() - started
+        started = time.perf_counter()
+        subprocess.run([*landwatch, "review", "HEAD"], cwd=repo, check=True, capture_output=True)
+        first = time.perf_counter() - started
+        warm = median_seconds([*landwatch, "review", "HEAD"], repo, runs)
+        print(f"python -c pass: {bare * 1000:.0f} ms (median of {runs})")
+        print(
+            f"landwatch review HEAD, one-line commit, warm: {warm * 1000:.0f} ms = "
+            f"{warm / bare:.1f}x  [target <= 15x]"
+        )
+        print(
+            f"the first review after landwatch install ({install:.1f} s, the rules compiled): "
+            f"{first * 1000:.0f} ms = {first / warm:.1f}x a warm one  [target <= 2x]"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--files", type=int, default=3000)
     parser.add_argument("--lines", type=int, default=50)
+    parser.add_argument("--one-line", action="store_true", help="only the one-line review")
+    parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
+    if args.one_line:
+        one_line_review(args.runs)
+        return 0
     keep_secret_rules()  # the review in a child loads them from landwatch's state, as a command
     with tempfile.TemporaryDirectory(prefix="landwatch-bench-") as scratch:
         repo = Path(scratch) / "repo"

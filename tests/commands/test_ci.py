@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.resources
 import json
+import os
 import subprocess
 import sys
 import time
@@ -22,6 +23,7 @@ from landwatch.review.change import open_repository, resolve
 from landwatch.review.findings import Finding
 from landwatch.review.linters import LinterPolicy
 from landwatch.review.report import Report
+from landwatch.review.secrets.rule_cache import DIRECTORY_VARIABLE
 from support.secret_examples import pem
 
 RULES = ["M001", "P001", "P004", "S002"]  # what a forged note says ran
@@ -78,8 +80,6 @@ def fresh_clone(remote: Path, branch: str = "topic") -> Path:
 
 
 def ci(clone: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    import os
-
     return subprocess.run(
         [sys.executable, "-m", "landwatch", "ci", *args],
         cwd=clone,
@@ -112,6 +112,17 @@ def forge(
     )
     git(where, "notes", "--ref=landwatch", "add", "-f", "-m", line, oid)
     git(where, "push", "-q", "-f", "origin", "refs/notes/landwatch")
+
+
+def test_ci_says_where_it_keeps_the_secret_rules_for_a_cache_step(remote: Path) -> None:
+    """Issue 40: every fresh CI job compiled them (seconds); kept between jobs, it reads them."""
+    commit(author(remote), "Add the cart", {"cart.txt": "one\n"})
+    git(author(remote), "push", "-q", "origin", "topic")
+    ran = ci(fresh_clone(remote))
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    where = os.environ[DIRECTORY_VARIABLE]
+    said = f"landwatch ci: secret rules cached in {where} (keep it between jobs)"
+    assert said in ran.stdout.splitlines()
 
 
 def test_a_clean_range_exits_0_and_leaves_no_state(remote: Path, tmp_path: Path) -> None:

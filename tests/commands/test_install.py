@@ -1,6 +1,7 @@
 """`landwatch install`: marked executable hooks beside what was there, registered, idempotent, never
 losing a hook; core.hooksPath as git reads it (the default, a generated one, a global one, one
-that does not exist); a bare repository and a path with a newline refused in one line."""
+that does not exist); a bare repository and a path with a newline refused in one line; the secret
+rules compiled once, never a failed install."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ import pytest
 
 from landwatch import hooks, layout, registry
 from landwatch.commands import install
+from landwatch.review.secrets import provider_rules
+from landwatch.review.secrets.rule_cache import DIRECTORY_VARIABLE
 from support.daemon import run_reviewer
 from support.repos import Repo, installed, run_cli
 
@@ -203,3 +206,32 @@ def test_a_work_directory_without_a_mark_is_adopted_when_registered(repo: Repo) 
     (repo.git_dir / "landwatch" / "made").unlink()
     assert "not made by landwatch" not in repo.install()
     assert repo.pending() == [(waiting, None)] and registry.made_here(repo.git_dir)
+
+
+def test_install_compiles_the_secret_rules_once_and_says_so(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40: the first review on a new machine compiled them (6.7 s); install does, once,
+    and the review reads them back (or, its lines holding no anchor, loads nothing)."""
+    where = tmp_path / "state" / "secret-rules"
+    monkeypatch.setenv(DIRECTORY_VARIABLE, str(where))
+    first = repo.landwatch("install")
+    assert first.returncode == 0, first.stderr
+    assert f"landwatch: compiling the secret rules into {where} (once, a few seconds)" in (
+        first.stdout
+    )
+    assert provider_rules.compiled()
+    again = repo.landwatch("install")
+    assert again.returncode == 0 and "secret rules" not in again.stdout
+
+
+def test_install_that_cannot_keep_the_secret_rules_still_installs_and_says_so(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = tmp_path / "a-file"
+    where.write_text("not a directory\n")
+    monkeypatch.setenv(DIRECTORY_VARIABLE, str(where))
+    ran = repo.landwatch("install")
+    assert ran.returncode == 0, ran.stderr
+    assert f"landwatch: the secret rules could not be kept in {where}" in ran.stdout
+    assert "hooks post-commit" in ran.stdout

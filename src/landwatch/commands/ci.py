@@ -119,10 +119,21 @@ def ci(cwd: Path, options: Options, out: TextIO | None = None) -> int:
             file=out,
         )
     print(_summary(label, checked, merges), file=out)
+    _tell_where_the_secret_rules_are(out)
     if options.fail_level == "none":
         return 0
     worst = max((f.severity for f in counted), default=Severity.OFF)
     return 1 if worst >= Severity[options.fail_level.upper()] else 0
+
+
+def _tell_where_the_secret_rules_are(out: TextIO) -> None:
+    """Where the compiled secret rules are kept, for a CI cache step to keep between jobs:
+    compiling them costs every fresh job seconds, reading them back a fraction."""
+    from landwatch.review.secrets import rule_cache
+
+    where = rule_cache.directory()
+    if where is not None:
+        print(f"landwatch ci: secret rules cached in {where} (keep it between jobs)", file=out)
 
 
 def _range(cwd: Path, given: str | None, remote: str) -> tuple[str | None, str, str]:

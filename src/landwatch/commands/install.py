@@ -145,7 +145,27 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
         print(f"landwatch: registered {repository.common_dir} with your reviewer", file=out)
     print(f"landwatch: hooks call {entry}", file=out)
     _tell_of_committed_linters(repository, out)
+    compile_secret_rules(out)
     return 0
+
+
+def compile_secret_rules(out: TextIO | None = None) -> None:
+    """The secret rules compiled into landwatch's state now (once: seconds), so that the first
+    review reads them back; said in a line. Never a failed install: a review compiles them."""
+    from landwatch.review.secrets import provider_rules, rule_cache
+
+    out = sys.stdout if out is None else out
+    where = rule_cache.directory()
+    if where is None or not provider_rules.installed() or provider_rules.compiled():
+        return
+    print(f"landwatch: compiling the secret rules into {where} (once, a few seconds)", file=out)
+    provider_rules.available()
+    if not provider_rules.compiled():
+        print(
+            f"landwatch: the secret rules could not be kept in {where} (the log says why);"
+            " a review compiles them when it needs them",
+            file=out,
+        )
 
 
 def _prepare_data(repository: Repository) -> None:

@@ -42,7 +42,7 @@ def finds(rules: Rules) -> bool:
 
 
 def database(where: Path) -> Path:
-    [compiled] = [path for path in where.iterdir() if path.name not in (RECORD, "lock")]
+    [compiled] = [path for path in where.iterdir() if path.suffix == ".vscdb"]
     return compiled
 
 
@@ -52,13 +52,16 @@ def recorded(where: Path) -> dict[str, str]:
 
 
 def assert_kept(where: Path) -> None:
-    """Every file private, and the record the digest of the database there."""
+    """Every file private, and the record the digest of the database there (and of the annex
+    made beside it, when there is one)."""
     assert stat.S_IMODE(where.stat().st_mode) == 0o700
     for path in where.iterdir():
         assert not path.is_symlink() and path.is_file()
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    compiled = database(where)
-    assert recorded(where) == {compiled.name: hashlib.sha256(compiled.read_bytes()).hexdigest()}
+    kept = [database(where), *where.glob("anchors-*.json")]
+    assert recorded(where) == {
+        path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in kept
+    }
 
 
 def test_rules_compiled_into_landwatch_s_directory_are_recorded_then_loaded(
@@ -212,3 +215,36 @@ def test_a_rule_database_planted_in_any_cache_blinds_no_review(
     assert (own / real.name).read_bytes() != fake
     for place in (kingfisher_default, named):
         assert (place / real.name).read_bytes() == fake  # never read, never written
+
+
+def annex(name: str = "anchors-1.json") -> rule_cache.Annex[Rules]:
+    """An annex naming the database it was made beside, as provider_rules' anchors do."""
+    return name, lambda rules, digests: json.dumps(sorted(digests)).encode()
+
+
+def test_an_annex_is_made_and_recorded_when_the_rules_are_compiled_and_read_back(
+    build: Build, tmp_path: Path
+) -> None:
+    where = tmp_path / "secret-rules"
+    assert rule_cache.kept(str(where), "anchors-1.json") is None  # nothing compiled yet
+    load(build, str(where), annex())
+    assert_kept(where)
+    found = rule_cache.kept(str(where), "anchors-1.json")
+    assert found is not None and json.loads(found[0]) == [database(where).name]
+    (where / "anchors-1.json").write_text("[]")  # altered, the record not
+    assert rule_cache.kept(str(where), "anchors-1.json") is None
+
+
+def test_rules_kept_without_their_annex_get_it_and_a_stale_one_is_removed(
+    build: Build, tmp_path: Path
+) -> None:
+    """Rules compiled before anchors were kept get them at their next load; anchors of another
+    rule set (another name) are removed when the new ones are written."""
+    where = tmp_path / "secret-rules"
+    load(build, str(where))
+    assert not list(where.glob("anchors-*"))
+    assert load(build, str(where), annex()).cache_status == "loaded"
+    assert rule_cache.kept(str(where), "anchors-1.json") is not None
+    load(build, str(where), annex("anchors-2.json"))
+    assert [path.name for path in where.glob("anchors-*")] == ["anchors-2.json"]
+    assert_kept(where)

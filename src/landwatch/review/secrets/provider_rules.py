@@ -4,19 +4,24 @@
 Its engine (Vectorscan, then Rust's regex) runs in time linear in what it scans, and the
 package's scanner never touches the network; its compiled rules are kept in landwatch's own
 directory and checked there (rule_cache: 0.4 s to load, about 5 s to compile the first time),
-never in kingfisher's per-user cache. Where the package cannot be imported, the hand-written
-formats of token_formats stand alone.
+never in kingfisher's per-user cache. Beside them is what any match must hold (rule_anchors),
+derived when they are compiled: a text holding none of it is scanned without loading them.
+Where the package cannot be imported, the hand-written formats of token_formats stand alone.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib.util
+import json
 import logging
+import os
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from landwatch.review.secrets import rule_cache
+from landwatch.review.secrets import rule_anchors, rule_cache
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +32,11 @@ _SOURCES = ("kingfisher.", "betterleaks.", "custom.", "veles.secrets/")
 # Private keys are the private-key rule's: it knows their blocks line by line, to find and to
 # redact them.
 _LEFT_TO_LANDWATCH = frozenset({"betterleaks.private-key"})
+CONFIDENCE: Final = "medium"
+# Testing texts against the anchors costs about 1 ms per kilobyte; past this many bytes in a
+# process, loading the rules (0.4 s) is cheaper than testing more.
+GATED_BYTES = 256 << 10
+_gated = [0]
 
 
 @dataclass(frozen=True)
@@ -60,14 +70,103 @@ def _scanner() -> Any:
         return None
 
     def build(cache_dir: str | None) -> Any:
-        return Rules(confidence="medium", cache=cache_dir is not None, cache_dir=cache_dir)
+        return Rules(confidence=CONFIDENCE, cache=cache_dir is not None, cache_dir=cache_dir)
 
     try:
-        rules = rule_cache.load(build, rule_cache.directory())
+        rules = rule_cache.load(build, rule_cache.directory(), (_annex_name(), _annex))
         return Scanner(rules, base64=True, dedup=False, redact=False)
     except Exception as error:  # a broken install: the hand-written formats stand alone
         log.warning("kingfisher's rules could not be loaded: %s", error)
         return None
+
+
+def _annex(rules: Any, digests: dict[str, str]) -> bytes:
+    """The anchors of `rules` and the digests of the database they were derived beside."""
+    # A finding not visible is a part of another, whose own pattern matches too.
+    visible = [rule["id"] for rule in rules.metadata() if rule["visible"]]
+    patterns = (rules.detail(rule)["detection_regex"] for rule in visible)
+    anchors = rule_anchors.derive(patterns)
+    described = None if anchors is None else json.loads(anchors.dumps())
+    return json.dumps({"database": digests, "anchors": described}, sort_keys=True).encode()
+
+
+@functools.cache
+def _annex_name() -> str:
+    """The anchors' file name, which changes with whatever they are derived from: kingfisher's
+    library (its files' sizes and times: hashing 36 MB at every review would cost more than the
+    anchors save), the confidence asked for, and the code deriving them (this module's too)."""
+    identity = hashlib.sha256(CONFIDENCE.encode())
+    spec = importlib.util.find_spec("kingfisher_sdk")  # found, not imported
+    for place in (spec.submodule_search_locations or []) if spec is not None else []:
+        for entry in sorted(os.scandir(place), key=lambda entry: entry.name):
+            if entry.is_file():
+                found = entry.stat()
+                identity.update(f"{entry.name} {found.st_size} {found.st_mtime_ns}\0".encode())
+    for deriving in (rule_anchors.__file__, __file__):
+        with open(deriving, "rb") as source:
+            identity.update(source.read())
+    return f"anchors-{identity.hexdigest()[:32]}.json"
+
+
+def _kept() -> dict[str, Any] | None:
+    """The annex kept beside the rules for the rule set installed now, when it was derived
+    beside the database recorded there; None otherwise (nothing compiled, or not for these)."""
+    where = rule_cache.directory()
+    if where is None or not installed():
+        return None
+    found = rule_cache.kept(where, _annex_name())
+    if found is None:
+        return None
+    data, recorded = found
+    try:
+        annex = json.loads(data)
+        database = annex["database"]
+        if database and all(recorded.get(name) == digest for name, digest in database.items()):
+            return dict(annex)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        pass
+    return None
+
+
+def compiled() -> bool:
+    """Whether the rules are compiled where this process keeps them, with their anchors: the
+    next review reads them back, or loads nothing."""
+    return _kept() is not None
+
+
+@functools.cache
+def _anchors() -> rule_anchors.Anchors | None:
+    """What any match must hold, as kept beside the rules; None when it is not kept, or when
+    the rules' patterns gave none."""
+    annex = _kept()
+    if annex is None or annex.get("anchors") is None:
+        return None
+    try:
+        return rule_anchors.Anchors.loads(json.dumps(annex["anchors"]).encode())
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _may_find(data: bytes) -> bool:
+    """Whether the rules could find anything in `data`: always once they are loaded; before,
+    not when it holds none of their anchors (then nothing is loaded)."""
+    if loaded() or _gated[0] + len(data) > GATED_BYTES:
+        return True
+    anchors = _anchors()
+    if anchors is None:
+        return True
+    _gated[0] += len(data)
+    return anchors.may_match(data)
+
+
+def installed() -> bool:
+    """Whether the rule set's package is here (found, not imported)."""
+    return importlib.util.find_spec("kingfisher_sdk") is not None
+
+
+def loaded() -> bool:
+    """Whether this process has loaded the rule set (or tried to)."""
+    return bool(_scanner.cache_info().currsize)
 
 
 def available() -> bool:
@@ -116,10 +215,14 @@ def by_line(tokens: list[ProviderToken]) -> dict[int, list[ProviderToken]]:
 def provider_tokens(lines: list[bytes]) -> list[ProviderToken]:
     """Every credential the rule set finds on `lines` (scanned as one text, joined by newlines),
     in order; none when the rule set is not here."""
-    scanner = _scanner()
-    if scanner is None or not lines:
+    if not lines:
         return []
     data = b"\n".join(lines)
+    if not _may_find(data):
+        return []
+    scanner = _scanner()
+    if scanner is None:
+        return []
     starts = [0]
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)

@@ -28,7 +28,7 @@ LOCK = "lock"  # held while the directory is checked, compiled into and recorded
 _OURS = frozenset({RECORD, LOCK})
 # A compiled database is a few megabytes; what is larger is no file kingfisher wrote.
 _LARGEST = 256 << 20
-_LARGEST_RECORD = 64 << 10
+_LARGEST_RECORD = 64 << 10  # and of the annex
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: a FIFO where a file should be opens at once instead of waiting.
 _READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -50,10 +50,16 @@ def directory() -> str | None:
     return where if os.path.isabs(where) else None
 
 
-def load(build: Callable[[str | None], C], where: str | None) -> C:
+# A file derived from the compiled rules, kept and recorded beside them: its name, and how it is
+# made from the rules and the digests of kingfisher's files it was made beside.
+Annex = tuple[str, Callable[[C, dict[str, str]], bytes]]
+
+
+def load(build: Callable[[str | None], C], where: str | None, annex: Annex[C] | None = None) -> C:
     """`build(cache_dir)`, kingfisher's rules, read from `where` only when every file there is
-    what landwatch recorded; otherwise compiled into it afresh and recorded. `build(None)`
-    compiles in memory: where there is no `where`, or it cannot be made a private directory."""
+    what landwatch recorded; otherwise compiled into it afresh and recorded, with the `annex`
+    (kept until the rules are compiled again). `build(None)` compiles in memory: where there is
+    no `where`, or it cannot be made a private directory."""
     if where is None:
         return build(None)
     try:
@@ -63,7 +69,7 @@ def load(build: Callable[[str | None], C], where: str | None) -> C:
         return build(None)
     try:
         with _locked(fd):
-            return _checked(build, where, fd)
+            return _checked(build, where, fd, annex)
     except OSError as error:  # the lock, or clearing what was there
         log.warning("the secret rules are not kept in %s: %s", where, error.strerror or error)
         return build(None)
@@ -71,20 +77,19 @@ def load(build: Callable[[str | None], C], where: str | None) -> C:
         os.close(fd)
 
 
-def _checked(build: Callable[[str | None], C], where: str, fd: int) -> C:
+def _checked(build: Callable[[str | None], C], where: str, fd: int, annex: Annex[C] | None) -> C:
     """The rules from `where` (open as `fd`, locked): loaded when its files are as recorded,
-    else compiled into it, and what kingfisher stored recorded."""
+    else compiled into it, and what kingfisher stored recorded with the annex."""
     recorded = _recorded(fd)
     kept = recorded is not None and _digests(fd) == recorded
     if not kept:
         _clear(fd)
     rules = build(where)
     status = rules.cache_status
-    if status == "stored":
-        digests = _digests(fd)
+    annexed = annex is not None and recorded is not None and annex[0] in recorded
+    if status == "stored" or (status == "loaded" and kept and annex is not None and not annexed):
         try:
-            if digests is not None:
-                _record(fd, digests)
+            _keep(fd, rules, annex)
         except OSError as error:  # a full disk: compiled again next time, nothing worse
             log.warning("the secret rules' digests were not recorded in %s: %s", where, error)
     elif status == "loaded" and not kept:
@@ -98,6 +103,52 @@ def _checked(build: Callable[[str | None], C], where: str, fd: int) -> C:
             where,
         )
     return rules
+
+
+def _keep(fd: int, rules: C, annex: Annex[C] | None) -> None:
+    """The annex made (any older one removed) and written, then every file's digest recorded."""
+    if annex is not None:
+        name, make = annex
+        stale = [other for other in os.listdir(fd) if other.startswith(_stem(name))]
+        for other in stale:
+            os.unlink(other, dir_fd=fd)
+        digests = _digests(fd)
+        if digests is None:
+            return
+        _write(fd, name, make(rules, digests))
+    digests = _digests(fd)
+    if digests is not None:
+        _record(fd, digests)
+
+
+def _stem(name: str) -> str:
+    """What every version of an annex's name starts with: `anchors-` of `anchors-<id>.json`."""
+    return name.split("-", 1)[0] + "-"
+
+
+def kept(where: str, name: str) -> tuple[bytes, dict[str, str]] | None:
+    """The annex `name` in `where` and the record, when the record holds the annex as it is;
+    None otherwise (the rules never compiled there, compiled by another version, or altered).
+    Read without the lock: a compile under way at worst makes this None."""
+    try:
+        fd = os.open(where, _DIRECTORY)
+    except OSError:
+        return None
+    try:
+        found = os.fstat(fd)
+        if found.st_uid != os.geteuid() or stat.S_IMODE(found.st_mode) & 0o077:
+            return None
+        recorded = _recorded(fd)
+        if recorded is None or name not in recorded:
+            return None
+        data = _read(fd, name)
+        if data is None or hashlib.sha256(data).hexdigest() != recorded[name]:
+            return None
+        return data, recorded
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _private_directory(path: str) -> int:
@@ -181,18 +232,8 @@ def _digest(fd: int, name: str) -> str:
 def _recorded(fd: int) -> dict[str, str] | None:
     """What landwatch recorded when it compiled: name to SHA-256; None when the record is
     missing, not a private regular file, or not one landwatch writes."""
-    try:
-        file = os.open(RECORD, _READ, dir_fd=fd)
-    except OSError:
-        return None
-    try:
-        found = os.fstat(file)
-        if not stat.S_ISREG(found.st_mode) or found.st_mode & 0o077:
-            return None
-        data = os.read(file, _LARGEST_RECORD + 1)
-    finally:
-        os.close(file)
-    if len(data) > _LARGEST_RECORD:
+    data = _read(fd, RECORD)
+    if data is None:
         return None
     recorded = {}
     try:
@@ -204,6 +245,24 @@ def _recorded(fd: int) -> dict[str, str] | None:
     except ValueError:  # not ASCII, a line without its two spaces
         return None
     return recorded
+
+
+def _read(fd: int, name: str) -> bytes | None:
+    """The small file `name` whole, when it is a private regular file of ours; else None."""
+    try:
+        file = os.open(name, _READ, dir_fd=fd)
+    except OSError:
+        return None
+    try:
+        found = os.fstat(file)
+        if not stat.S_ISREG(found.st_mode) or found.st_mode & 0o077:
+            return None
+        if found.st_uid != os.geteuid():
+            return None
+        data = os.read(file, _LARGEST_RECORD + 1)
+    finally:
+        os.close(file)
+    return data if len(data) <= _LARGEST_RECORD else None
 
 
 def _plain(name: str) -> bool:
@@ -227,16 +286,21 @@ def _clear(fd: int) -> None:
 
 
 def _record(fd: int, digests: dict[str, str]) -> None:
-    """The record written whole (a temp file renamed over it), 0600."""
+    """The record written whole, 0600."""
     text = "".join(f"{digest}  {name}\n" for name, digest in sorted(digests.items()))
-    temporary = f".{RECORD}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    _write(fd, RECORD, text.encode("ascii"))
+
+
+def _write(fd: int, name: str, data: bytes) -> None:
+    """`name` written whole (a temp file renamed over it), 0600."""
+    temporary = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     file = os.open(temporary, flags, 0o600, dir_fd=fd)
     try:
         os.fchmod(file, 0o600)
-        view = memoryview(text.encode("ascii"))
+        view = memoryview(data)
         while view:
             view = view[os.write(file, view) :]
     finally:
         os.close(file)
-    os.replace(temporary, RECORD, src_dir_fd=fd, dst_dir_fd=fd)
+    os.replace(temporary, name, src_dir_fd=fd, dst_dir_fd=fd)
