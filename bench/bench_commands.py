@@ -3,10 +3,10 @@ as a shell runs it, beside a bare `python -c pass` of the same interpreter, inte
 same run, with the target each ratio is held to.
 
 Run by hand (`python bench/bench_commands.py`). `landwatch prompt` in every state it can be in
-(nothing to say, unread findings, the project's hooks held back for want of trust, an item given
-up, outside every repository), `landwatch show HEAD`, `landwatch status` and `landwatch
---version`. The reviews' rows (a review by hand, the first review) are bench_review.py's, the
-rebase's bench_hooks.py's.
+(nothing to say, unread findings, the project's hooks held back for want of trust, an item
+given up, a stale queue, outside every repository), `landwatch show HEAD`, `landwatch status`
+and `landwatch --version`, each through the launcher install.sh leaves. The reviews' rows (a
+review by hand, the first review) are bench_review.py's, the rebase's bench_hooks.py's.
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import git, installed_home, new_repo
-
-COMMAND = str(Path(sys.executable).with_name("landwatch"))  # the console script pip made
+from benchlib import git, installed_home, installed_launcher, new_repo
 
 
 def timed(argv: list[str], cwd: Path) -> float:
@@ -52,6 +50,18 @@ def given_up(repo: Path) -> None:
     work_item.requeue(repo / ".git", claimed, max_tries=1)
 
 
+def stale(repo: Path) -> None:
+    """A landing waiting longer than landwatch.staleAfter (600 s) with no reviewer running."""
+    from landwatch import work_item
+
+    git(repo, "commit", "-q", "--allow-empty", "-m", "waits")
+    oid = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    item = work_item.WorkItem(work_item.WorkKind.REVIEW, oid, repo / ".git")
+    work_item.enqueue(item, now=time.time() - 3600)
+
+
 def hooks_held_back(repo: Path) -> None:
     """The project's hooks held back for want of trust, not told yet (what trust records)."""
     from landwatch import trust
@@ -66,14 +76,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-prompt-") as scratch:
         root = Path(scratch)
         installed_home(root)
+        command = str(installed_launcher(root))
         quiet = new_repo(root / "quiet", hooks=True)
         unread = new_repo(root / "unread", hooks=True)
         rare = new_repo(root / "given-up", hooks=True)
         held = new_repo(root / "held-back", hooks=True)
+        waiting = new_repo(root / "stale", hooks=False)
         with_findings(unread)
         given_up(rare)
         hooks_held_back(held)
-        said = subprocess.run([COMMAND, "prompt"], cwd=unread, capture_output=True, text=True)
+        stale(waiting)
+        said = subprocess.run([command, "prompt"], cwd=unread, capture_output=True, text=True)
         print(f"the line: {said.stdout.strip()}")
         from landwatch import layout
 
@@ -82,16 +95,17 @@ def main() -> None:
         outside.mkdir()
         cases = {
             "python -c pass": ([sys.executable, "-c", "pass"], quiet, 0.0),
-            "landwatch prompt, nothing to say": ([COMMAND, "prompt"], quiet, 2.0),
-            "landwatch prompt, 3 unread reviews": ([COMMAND, "prompt"], unread, 2.0),
-            "landwatch prompt --color, 3 unread": ([COMMAND, "prompt", "--color"], unread, 2.0),
+            "landwatch prompt, nothing to say": ([command, "prompt"], quiet, 2.0),
+            "landwatch prompt, 3 unread reviews": ([command, "prompt"], unread, 2.0),
+            "landwatch prompt --color, 3 unread": ([command, "prompt", "--color"], unread, 2.0),
             "the hooks' entry point, 3 unread": ([entry, "prompt"], unread, 2.0),
-            "landwatch prompt, hooks held back": ([COMMAND, "prompt"], held, 2.0),
-            "landwatch prompt, an item given up": ([COMMAND, "prompt"], rare, 2.0),
-            "landwatch prompt, outside a repository": ([COMMAND, "prompt"], outside, 2.0),
-            "landwatch show HEAD": ([COMMAND, "show", "HEAD"], unread, 4.0),
-            "landwatch status": ([COMMAND, "status"], unread, 5.0),
-            "landwatch --version": ([COMMAND, "--version"], quiet, 1.5),
+            "landwatch prompt, hooks held back": ([command, "prompt"], held, 2.0),
+            "landwatch prompt, an item given up": ([command, "prompt"], rare, 2.0),
+            "landwatch prompt, a stale queue": ([command, "prompt"], waiting, 2.0),
+            "landwatch prompt, outside a repository": ([command, "prompt"], outside, 2.0),
+            "landwatch show HEAD": ([command, "show", "HEAD"], unread, 4.0),
+            "landwatch status": ([command, "status"], unread, 5.0),
+            "landwatch --version": ([command, "--version"], quiet, 1.5),
         }
         times: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(runs):

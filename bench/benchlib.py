@@ -29,6 +29,22 @@ IDENTITY = {
 }
 
 
+# install.sh's edit of pip's launchers (`import re` out): a bench times the command as install.sh
+# leaves it. tests/bench/test_benchlib.py keeps the two the same.
+LAUNCHER_EDIT = ("-e", "/^import re$/d", "-e", "/= re[.]sub(/d")
+
+
+def installed_launcher(scratch: Path, command: str = "landwatch") -> Path:
+    """`command` as install.sh leaves it: pip's launcher of this environment, edited as it is
+    edited there, written into `scratch`."""
+    made = scratch / command
+    with made.open("wb") as out:
+        pip_made = Path(sys.executable).with_name(command)
+        subprocess.run(["sed", *LAUNCHER_EDIT, str(pip_made)], stdout=out, check=True)
+    made.chmod(0o755)
+    return made
+
+
 def git(repo: Path, *args: str) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | IDENTITY
     subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
