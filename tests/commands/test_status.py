@@ -7,10 +7,13 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from landwatch.commands import status
+from landwatch.daemon.lock import InstanceLock
+from landwatch.work_item import Claimed
 from support.daemon import reviewer_env, running
 from support.repos import Repo, installed
 from support.terminal import Terminal, words
@@ -96,12 +99,10 @@ def test_status_reads_at_80_and_120_columns(tmp_path: Path, width: int) -> None:
         assert "…" in row  # its start left out, not wrapped mid-word
 
 
-def test_a_job_whose_item_was_settled_is_not_shown_as_working(repo: Repo) -> None:
-    """The reviewer's state file lags by up to half a second; the queue is the truth."""
-    from rich.console import Console
-
-    from landwatch import layout, work_item
-    from landwatch.daemon.lock import InstanceLock, LockHolder
+def _a_reviewer_working_on_a_landing(repo: Repo) -> tuple[Claimed, InstanceLock]:
+    """A landing's item claimed, and the reviewer's lock held by this process (release it)."""
+    from landwatch import work_item
+    from landwatch.daemon.lock import LockHolder
 
     repo.land("one", hooks=False)
     repo.landwatch("enqueue", "HEAD")
@@ -109,11 +110,29 @@ def test_a_job_whose_item_was_settled_is_not_shown_as_working(repo: Repo) -> Non
     assert claimed is not None
     lock = InstanceLock()
     lock.acquire(LockHolder(os.getpid(), "foreground", "test", "-"))
+    return claimed, lock
+
+
+def _working_on(item_id: str) -> dict[str, Any]:
+    return {"state": "running", "key": item_id, "progress": {"done": 0, "total": 1}}
+
+
+def _reviewer_state(lines: dict[str, Any]) -> None:
+    """The reviewer's state file as the reviewer this process stands for writes it."""
+    from landwatch import layout
+
+    layout.REVIEWER_STATE.path().write_text(json.dumps({"pid": os.getpid(), "lines": lines}))
+
+
+def test_a_job_whose_item_was_settled_is_not_shown_as_working(repo: Repo) -> None:
+    """The reviewer's state file lags by up to half a second; the queue is the truth."""
+    from rich.console import Console
+
+    from landwatch import work_item
+
+    claimed, lock = _a_reviewer_working_on_a_landing(repo)
     try:
-        job = {"state": "running", "key": claimed.id, "progress": {"done": 0, "total": 1}}
-        layout.REVIEWER_STATE.path().write_text(
-            json.dumps({"pid": os.getpid(), "lines": {"review": [job]}})
-        )
+        _reviewer_state({"review": [_working_on(claimed.id)]})
 
         def shown() -> str:
             console = Console(width=120, record=True, force_terminal=False, color_system=None)
@@ -183,28 +202,17 @@ def test_each_queue_keeps_its_label_with_its_value_at_80_columns(
 ) -> None:
     """The reviewer's queues on as many lines as they need, never a `share:` at one line's end
     and its value at the next's start."""
-    from landwatch import layout
-    from landwatch.daemon.lock import InstanceLock, LockHolder
-
-    repo.land("one", hooks=False)
-    repo.landwatch("enqueue", "HEAD")
-    from landwatch import work_item
-
-    claimed = work_item.claim_next(repo.git_dir)
-    assert claimed is not None
-    lock = InstanceLock()
-    lock.acquire(LockHolder(os.getpid(), "foreground", "test", "-"))
+    claimed, lock = _a_reviewer_working_on_a_landing(repo)
     try:
-        working = {"state": "running", "key": claimed.id, "progress": {"done": 0, "total": 1}}
         failed = {"state": "failed", "key": "push-x", "progress": {"done": 0, "total": None}}
         lines = {
-            "review": [working],
+            "review": [_working_on(claimed.id)],
             "push": [failed],
             "maintenance": [],
             "project_hooks": [failed],
             "share": [failed],
         }
-        layout.REVIEWER_STATE.path().write_text(json.dumps({"pid": os.getpid(), "lines": lines}))
+        _reviewer_state(lines)
         screen = terminal.landwatch(repo.path, "status").splitlines()
     finally:
         lock.release()
