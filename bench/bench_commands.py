@@ -11,15 +11,13 @@ review by hand, the first review) are bench_review.py's, the rebase's bench_hook
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from benchlib import git, installed_home, installed_launcher, new_repo
+from benchlib import git, installed_launcher, new_repo, runs_asked, scratch_home
 
 
 def timed(argv: list[str], cwd: Path) -> float:
@@ -70,12 +68,8 @@ def hooks_held_back(repo: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=30, help="of each, interleaved (30)")
-    runs = parser.parse_args().runs
-    with tempfile.TemporaryDirectory(prefix="bench-prompt-") as scratch:
-        root = Path(scratch)
-        installed_home(root)
+    runs = runs_asked(__doc__, 30)
+    with scratch_home("bench-commands-") as root:
         command = str(installed_launcher(root))
         quiet = new_repo(root / "quiet", hooks=True)
         unread = new_repo(root / "unread", hooks=True)

@@ -12,17 +12,15 @@ the hooks' entry point, so the bench shows how often Python started on each path
 
 from __future__ import annotations
 
-import argparse
 import re
 import shlex
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from benchlib import git, installed_home, new_repo
+from benchlib import git, new_repo, runs_asked, scratch_home
 
 EXIT_0 = "#!/bin/sh\nexit 0\n"
 SETUPS = ("no hook", "exit 0", "landwatch, reviewed", "landwatch, unreviewed")
@@ -88,12 +86,8 @@ def timed_push(repo: Path) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=30, help="pushes of each, interleaved (30)")
-    runs = parser.parse_args().runs
-    with tempfile.TemporaryDirectory(prefix="bench-push-gate-") as scratch:
-        root = Path(scratch)
-        installed_home(root)
+    runs = runs_asked(__doc__, 30, "pushes of each")
+    with scratch_home("bench-push-gate-") as root:
         reviewed_calls, unreviewed_calls = root / "reviewed-calls", root / "unreviewed-calls"
         repos = {
             "no hook": pushing_repo(root, "none", hooks=False),

@@ -5,12 +5,14 @@ Benchmarks never touch the user's own registry, entry point or reviewer.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -93,6 +95,23 @@ def installed_home(scratch: Path) -> Path:
     as_installed()
     (home / ".gitconfig").write_text("[landwatch]\n\tmaintenance = false\n")
     return home
+
+
+def runs_asked(doc: str, default: int, of: str = "of each") -> int:
+    """`--runs N` from the command line, the bench's docstring's first line its description."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=default, help=f"{of}, interleaved ({default})")
+    runs: int = parser.parse_args().runs
+    return runs
+
+
+@contextlib.contextmanager
+def scratch_home(prefix: str) -> Iterator[Path]:
+    """A temporary directory with a home of its own in it (installed_home), removed after."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
+        root = Path(scratch)
+        installed_home(root)
+        yield root
 
 
 @contextlib.contextmanager
