@@ -24,6 +24,7 @@ from landwatch.review.findings import Finding
 from landwatch.review.linters import LinterPolicy
 from landwatch.review.report import Report
 from landwatch.review.secrets.rule_cache import DIRECTORY_VARIABLE
+from support.review import KEY_ID
 from support.secret_examples import pem
 
 RULES = ["M001", "P001", "P004", "S002"]  # what a forged note says ran
@@ -395,3 +396,23 @@ def test_tool_configurations_with_comments_pass_and_broken_json_fails(remote: Pa
     assert ran.returncode == 1, ran.stdout + ran.stderr
     assert "P006 syntax-error: JSON syntax error" in ran.stdout
     assert "findings: 1 error" in ran.stdout
+
+
+def test_a_secret_rules_cache_the_repository_commits_is_not_used(remote: Path) -> None:
+    """GitLab caches only in the checkout: a repository that commits files where the cache is
+    (a database that matches nothing, its digests recorded) would blind the scan, and does not."""
+    planted = {
+        ".cache/landwatch-secret-rules/rules.sha256": "0" * 64 + "  db\n",
+        ".cache/landwatch-secret-rules/db": "matches nothing\n",
+    }
+    (author(remote) / ".cache" / "landwatch-secret-rules").mkdir(parents=True)
+    commit(author(remote), "Add the cache", planted)
+    commit(author(remote), "Add the key", {"creds.py": f"KEY = '{KEY_ID}'\n"})
+    git(author(remote), "push", "-q", "origin", "topic")
+    clone = fresh_clone(remote)
+    where = clone / ".cache" / "landwatch-secret-rules"
+    ran = ci(clone, **{DIRECTORY_VARIABLE: str(where)})
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert f"landwatch ci: {where} holds files this repository commits: not used" in ran.stdout
+    assert "S002" in ran.stdout  # the key is still found
+    assert (where / "db").read_text() == "matches nothing\n"  # and nothing was written there

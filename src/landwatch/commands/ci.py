@@ -98,6 +98,7 @@ class Checked:
 def ci(cwd: Path, options: Options, out: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out
     git_dir = git_dir_of(cwd)
+    kept = _secret_rules_kept(cwd)  # before any review loads them
     remote = options.remote or os.environ.get("PRE_COMMIT_REMOTE_NAME") or default_remote(cwd)
     base, tip, label = _range(cwd, options.range, remote)
     if options.fetch:
@@ -119,21 +120,26 @@ def ci(cwd: Path, options: Options, out: TextIO | None = None) -> int:
             file=out,
         )
     print(_summary(label, checked, merges), file=out)
-    _tell_where_the_secret_rules_are(out)
+    if kept:
+        print(kept, file=out)
     if options.fail_level == "none":
         return 0
     worst = max((f.severity for f in counted), default=Severity.OFF)
     return 1 if worst >= Severity[options.fail_level.upper()] else 0
 
 
-def _tell_where_the_secret_rules_are(out: TextIO) -> None:
-    """Where the compiled secret rules are kept, for a CI cache step to keep between jobs:
-    compiling them costs every fresh job seconds, reading them back a fraction."""
+def _secret_rules_kept(cwd: Path) -> str:
+    """Where the compiled secret rules are kept, said for a CI cache step. A place in the checkout
+    holding files the repository commits is its to forge, digests and all: not used, said why."""
     from landwatch.review.secrets import rule_cache
 
     where = rule_cache.directory()
-    if where is not None:
-        print(f"landwatch ci: secret rules cached in {where} (keep it between jobs)", file=out)
+    if where is None:
+        return ""
+    if git("ls-files", "--", where, cwd=cwd, check=False):
+        os.environ[rule_cache.DIRECTORY_VARIABLE] = ""  # compiled in memory
+        return f"landwatch ci: {safe(where)} holds files this repository commits: not used"
+    return f"landwatch ci: secret rules cached in {where} (keep it between jobs)"
 
 
 def _range(cwd: Path, given: str | None, remote: str) -> tuple[str | None, str, str]:
