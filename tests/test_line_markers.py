@@ -4,6 +4,7 @@ was not seen, saying what it replaces), and one landing whose project hooks run 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from landwatch import layout, line_markers
@@ -128,3 +129,16 @@ def test_a_held_line_is_told_alone_when_the_hooks_will_not_run(tmp_path: Path, r
     assert told == (
         f"landwatch: P001 trailing whitespace in app.py:1, +1 info · landwatch show {oid[:7]}\n"
     )
+
+
+def test_set_aside_markers_are_pruned_as_done_items_are(repo: Repo) -> None:
+    """One whose replacing commit is never reviewed (a fixup folded in before its own review
+    was kept) would stay forever: past the keeping of done items it goes, the young stay."""
+    git_dir = repo.git_dir
+    assert line_markers.set_aside(git_dir, OLD, None) and line_markers.set_aside(git_dir, NEW, None)
+    old_marker = layout.REPLACED.path(git_dir) / OLD
+    now = old_marker.stat().st_mtime
+    os.utime(old_marker, (now - 31 * 86400, now - 31 * 86400))
+    pruned = line_markers.prune_set_aside(git_dir, keep_seconds=30 * 86400, now=now)
+    assert pruned == 1
+    assert not line_markers.is_set_aside(git_dir, OLD) and line_markers.is_set_aside(git_dir, NEW)

@@ -111,6 +111,23 @@ def forget_set_aside(git_dir: os.PathLike[str] | str, commit: str, olds: Iterabl
                 remove(layout.REPLACED.path(git_dir) / name, trusted=layout.common_dir(git_dir))
 
 
+def prune_set_aside(git_dir: os.PathLike[str] | str, *, keep_seconds: float, now: float) -> int:
+    """The set-aside markers older than `keep_seconds` removed, as done items are: those whose
+    replacing commit was never reviewed (a fixup folded in before its own review was kept);
+    how many went."""
+    directory = layout.REPLACED.path(git_dir)
+    try:
+        listed = list_entries(directory, trusted=layout.common_dir(git_dir))
+    except OSError:
+        return 0
+    removed = 0
+    for name, found in listed:
+        if found.st_mtime < now - keep_seconds:
+            with contextlib.suppress(OSError):
+                removed += remove(directory / name, trusted=layout.common_dir(git_dir))
+    return removed
+
+
 def _set_aside(git_dir: os.PathLike[str] | str) -> list[tuple[str, str]]:
     """(new, old) of every line set aside; new is "" where it was not known."""
     try:

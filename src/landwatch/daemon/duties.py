@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch import coverage, hooks, registry, work_item
+from landwatch import coverage, hooks, line_markers, registry, work_item
 from landwatch.daemon import sweep
 from landwatch.daemon.dispatch import Dispatcher
 from landwatch.daemon.repositories import Repositories
@@ -147,6 +147,7 @@ class Duties:
         self.next.recovery = self.clock.monotonic() + after
 
     def prune_all(self) -> None:
+        """Done items past their keeping, and the one line's set-aside markers as old."""
         for git_dir in self.repositories.git_dirs:
             try:
                 work_item.prune(
@@ -157,6 +158,9 @@ class Duties:
                 )
             except work_item.QueueError as error:
                 self.repositories.queue_problem(git_dir, error)
+            line_markers.prune_set_aside(
+                git_dir, keep_seconds=self.settings.keep_done, now=self.clock.time()
+            )
 
     def check_coverage(self) -> None:
         """Whether the hooks git runs in each repository are still landwatch's: a change is
