@@ -78,3 +78,12 @@ def test_on_a_terminal_the_pager_gets_the_text_and_less_s_options(
 def test_a_pager_that_cannot_start_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GIT_PAGER", "no-such-pager-here")
     assert on_a_terminal(TEXT) == TEXT  # sh's complaint on stderr, the text on the terminal
+
+
+def test_the_pager_runs_away_from_the_repository(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A pager reads what is where it runs (a key file, paths it is given): not the repository."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_PAGER", "pwd; cat > /dev/null")
+    assert on_a_terminal(TEXT) == "/\n"

@@ -77,8 +77,10 @@ def _paged(pager: str, text: str, out: TextIO) -> bool:
     env = {**PAGER_ENV, **os.environ}
     out.flush()
     try:
+        # Started away from the repository: nothing of it is in the pager's reach (a `less`
+        # reading a key file of the directory it runs in, a pager given relative paths).
         process = subprocess.Popen(
-            ["/bin/sh", "-c", pager], stdin=subprocess.PIPE, stdout=out, env=env
+            ["/bin/sh", "-c", pager], stdin=subprocess.PIPE, stdout=out, env=env, cwd="/"
         )
     except OSError:
         return False
