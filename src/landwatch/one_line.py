@@ -161,6 +161,22 @@ def held_back_subject(token: str) -> str:
     return token.partition(" ")[0] if " " in token else LINTERS
 
 
+def held_back_tokens(path: Path | str, *, trusted: Path | str) -> list[str]:
+    """The digests a held-back file names (landwatch.trust's), a line each: a few, one per
+    subject; none when it is not there or not readable."""
+    try:
+        text = read_file(path, trusted=trusted).decode()
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [line.strip() for line in text.splitlines()[:8] if line.strip()]
+
+
+def held_back_subjects(tokens: Sequence[str]) -> list[str]:
+    """What those digests were held back of, in the order the line names them: LINTERS, HOOKS."""
+    present = {held_back_subject(token) for token in tokens}
+    return [subject for subject in (LINTERS, HOOKS) if subject in present]
+
+
 def untrusted_words(subjects: Sequence[str], repository: str) -> tuple[tuple[str, str, str], ...]:
     """The line telling that committed linters, or the project's hooks, did not run for want
     of trust (`subjects`: LINTERS, HOOKS) in `repository` (a name, escaped here)."""

@@ -21,11 +21,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from landwatch import layout
+from landwatch import layout, one_line
 from landwatch.files import exclusive, private_directory, read_file, remove, write_atomic
 from landwatch.one_line import HOOKS as HOOKS
 from landwatch.one_line import LINTERS as LINTERS
-from landwatch.one_line import TRUST_COMMAND, held_back_subject
+from landwatch.one_line import TRUST_COMMAND, held_back_subject, held_back_tokens
 
 if TYPE_CHECKING:  # the review (and pygit2) is imported only where it runs: the one line is light
     from landwatch.review.config import LinterConfig
@@ -240,9 +240,9 @@ def held_back(git_dir: os.PathLike[str] | str, digest: str, subject: str = LINTE
     common = layout.common_dir(git_dir)
     token = _token(subject, digest)
     with exclusive(layout.TRUST_LOCK.path()):
-        if token in _tokens(layout.UNTRUSTED_TOLD.path(git_dir), common):
+        if token in held_back_tokens(layout.UNTRUSTED_TOLD.path(git_dir), trusted=common):
             return
-        waiting = _tokens(layout.UNTRUSTED.path(git_dir), common)
+        waiting = held_back_tokens(layout.UNTRUSTED.path(git_dir), trusted=common)
         kept = [each for each in waiting if held_back_subject(each) != subject]
         text = "".join(f"{each}\n" for each in [*kept, token])
         write_atomic(layout.UNTRUSTED.path(git_dir), text, trusted=common, durable=False)
@@ -250,18 +250,18 @@ def held_back(git_dir: os.PathLike[str] | str, digest: str, subject: str = LINTE
 
 def held_back_subjects(git_dir: os.PathLike[str] | str) -> list[str]:
     """What the one line has to tell was held back for want of trust: LINTERS, HOOKS."""
-    waiting = _tokens(layout.UNTRUSTED.path(git_dir), layout.common_dir(git_dir))
-    return [subject for subject in (LINTERS, HOOKS) if subject in map(held_back_subject, waiting)]
+    waiting = held_back_tokens(layout.UNTRUSTED.path(git_dir), trusted=layout.common_dir(git_dir))
+    return one_line.held_back_subjects(waiting)
 
 
 def mark_told(git_dir: os.PathLike[str] | str) -> None:
     """The one line told of what was held back: not again until it changes."""
     common = layout.common_dir(git_dir)
     with exclusive(layout.TRUST_LOCK.path()):
-        waiting = _tokens(layout.UNTRUSTED.path(git_dir), common)
+        waiting = held_back_tokens(layout.UNTRUSTED.path(git_dir), trusted=common)
         if not waiting:
             return
-        told = _tokens(layout.UNTRUSTED_TOLD.path(git_dir), common)
+        told = held_back_tokens(layout.UNTRUSTED_TOLD.path(git_dir), trusted=common)
         subjects = {held_back_subject(each) for each in waiting}
         kept = [each for each in told if held_back_subject(each) not in subjects]
         text = "".join(f"{each}\n" for each in [*kept, *waiting])
@@ -273,15 +273,6 @@ def _token(subject: str, digest: str) -> str:
     """A held-back digest as its file keeps it: a linters' alone (as before hooks were), a
     hooks' after its subject."""
     return digest if subject == LINTERS else f"{subject} {digest}"
-
-
-def _tokens(path: Path, common: Path) -> list[str]:
-    """The digests a held-back file names, a line each (a few: one per subject)."""
-    try:
-        text = read_file(path, trusted=common).decode()
-    except (OSError, UnicodeDecodeError):
-        return []
-    return [line.strip() for line in text.splitlines()[:8] if line.strip()]
 
 
 def forget(git_dir: os.PathLike[str] | str) -> int:

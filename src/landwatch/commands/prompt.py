@@ -180,14 +180,8 @@ def told_names(work: str, git_dir: str, failed: list[str]) -> set[str] | None:
 
 def untrusted(repository: str, common: str, git_dir: str) -> Pieces | None:
     """The line of linters or hooks held back for want of trust, as `landwatch notice` says it."""
-    try:
-        text = read_file(_join(repository, UNTRUSTED), trusted=common).decode()
-    except (OSError, UnicodeDecodeError):
-        return None
-    tokens = {
-        one_line.held_back_subject(line.strip()) for line in text.splitlines() if line.strip()
-    }
-    subjects = [subject for subject in (one_line.LINTERS, one_line.HOOKS) if subject in tokens]
+    tokens = one_line.held_back_tokens(_join(repository, UNTRUSTED), trusted=common)
+    subjects = one_line.held_back_subjects(tokens)
     return one_line.untrusted_words(subjects, repository_name(git_dir)) if subjects else None
 
 
