@@ -31,12 +31,12 @@ def test_a_line_set_aside_is_never_told_and_goes_to_the_commit_that_replaced_it(
     line_markers.mark_unread(git_dir, OLD)
     assert line_markers.set_aside(git_dir, OLD, NEW)
     assert line_markers.unread(git_dir) == [] and line_markers.is_set_aside(git_dir, OLD)
-    assert line_markers.set_aside_for(git_dir, NEW) == [OLD]
+    assert line_markers.set_aside_pairs(git_dir) == [(NEW, OLD)]
     line_markers.forget_set_aside(git_dir, NEW, [OLD])
     assert not line_markers.is_set_aside(git_dir, OLD)
     # Kept after it was replaced (by a commit not known yet): set aside all the same.
     assert line_markers.set_aside(git_dir, OLD, None)
-    assert line_markers.set_aside_for(git_dir, NEW) == []
+    assert line_markers.set_aside_pairs(git_dir) == [("", OLD)]  # no new one named
     assert line_markers.is_set_aside(git_dir, OLD)
 
 

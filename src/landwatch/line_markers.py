@@ -94,13 +94,8 @@ def set_aside(git_dir: os.PathLike[str] | str, old: str, new: str | None) -> boo
     return True
 
 
-def set_aside_for(git_dir: os.PathLike[str] | str, commit: str) -> list[str]:
-    """The commits `commit` replaced whose lines were set aside for it."""
-    return [old for new, old in _set_aside(git_dir) if new == commit]
-
-
 def is_set_aside(git_dir: os.PathLike[str] | str, commit: str) -> bool:
-    return any(old == commit for _, old in _set_aside(git_dir))
+    return any(old == commit for _, old in set_aside_pairs(git_dir))
 
 
 def forget_set_aside(git_dir: os.PathLike[str] | str, commit: str, olds: Iterable[str]) -> None:
@@ -128,7 +123,7 @@ def prune_set_aside(git_dir: os.PathLike[str] | str, *, keep_seconds: float, now
     return removed
 
 
-def _set_aside(git_dir: os.PathLike[str] | str) -> list[tuple[str, str]]:
+def set_aside_pairs(git_dir: os.PathLike[str] | str) -> list[tuple[str, str]]:
     """(new, old) of every line set aside; new is "" where it was not known."""
     try:
         listed = list_entries(layout.REPLACED.path(git_dir), trusted=layout.common_dir(git_dir))

@@ -51,11 +51,13 @@ def write(
     _mark_blocking(git_dir, report.commit, level, before=True)
     write_atomic(target, text, trusted=layout.common_dir(git_dir), durable=durable)
     _mark_blocking(git_dir, report.commit, level, before=False)
-    aside = line_markers.set_aside_for(git_dir, report.commit)
-    if replaces is not None and line_markers.is_set_aside(git_dir, replaces.commit):
+    pairs = line_markers.set_aside_pairs(git_dir)  # listed once: (new, old) of each
+    aside = [old for new, old in pairs if new == report.commit]
+    olds = {old for _, old in pairs}
+    if replaces is not None and replaces.commit in olds:
         aside.append(replaces.commit)  # kept after it was replaced: nothing of it was told
     worth, before = _untold(git_dir, report, replaces, least, aside)
-    if not tell or line_markers.is_set_aside(git_dir, report.commit):
+    if not tell or report.commit in olds:
         # Its commit was replaced already: the line tells of the commit that replaced it.
         if worth:
             line_markers.set_aside(git_dir, report.commit, None)
