@@ -8,7 +8,7 @@ import re
 import pytest
 from rich.cells import cell_len
 
-from landwatch.text import DROP, KEEP, MESSAGE, PATH, cells, duration, fit, safe, short_path
+from landwatch.text import DROP, KEEP, MESSAGE, PATH, cells, cut, duration, fit, safe, short_path
 
 
 @pytest.mark.parametrize(
@@ -168,3 +168,13 @@ def test_the_path_loses_leading_directories_before_the_message_loses_a_word() ->
 def test_parts_of_one_style_are_joined_and_empty_ones_left_out() -> None:
     assert fit(line_of("m", "p.py"), 200)[:2] == (("landwatch: ", "bold"), ("S002 m", "red"))
     assert fit((("a", "", KEEP), ("", "x", MESSAGE), ("b", "", KEEP)), 1) == (("ab", ""),)
+
+
+def test_a_text_cut_to_a_width_keeps_its_escapes_whole() -> None:
+    """The trust screen's rows: as much of the start as fits before `…`, never half an escape
+    (its own loop cut one, and measured the text again at every character it took off)."""
+    assert cut("short", 80) == "short"
+    assert cut("ab\\x1bcd", 4) == "ab…" and cut("ab\\x1bcd", 7) == "ab\\x1b…"
+    assert cut("漢字の列", 5) == "漢字…"
+    long = "a" * 200_000
+    assert cut(long, 80) == "a" * 79 + "…"

@@ -236,11 +236,19 @@ def _cut_message(message: str, room: int, *, inside: bool) -> str:
         used += cells(char)
     if last or not inside:
         return message[: last or first] + ELLIPSIS if first else message
+    return cut(message, room)
+
+
+def cut(text: str, width: int) -> str:
+    """`text` in `width` columns: whole when it fits, else as much of its start as fits before
+    `…`, never cut inside an escape `safe` wrote or a character's marks; linear in the text."""
+    if cells(text) <= width:
+        return text
     kept: list[str] = []
     used = 1
-    for unit in _units(message):
+    for unit in _units(text):
         used += cells(unit)
-        if used > room:
+        if used > width:
             break
         kept.append(unit)
     return "".join(kept) + ELLIPSIS

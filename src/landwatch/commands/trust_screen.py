@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from landwatch.text import ELLIPSIS, cells, plural, safe
+from landwatch.text import cut, plural, safe
 
 if TYPE_CHECKING:
     from landwatch.review.pinned import Pinned, PinnedFile
@@ -58,13 +58,9 @@ class Revs:
     named: dict[str, str] = field(default_factory=dict)
 
 
-def fitted(text: str, width: int = WIDTH) -> str:
-    """`text` cut to `width` columns, an ellipsis where it was cut."""
-    if cells(text) <= width:
-        return text
-    while text and cells(text) > width - 1:
-        text = text[:-1]
-    return text + ELLIPSIS
+def fitted(text: str) -> str:
+    """`text` cut to the screen's WIDTH columns, an ellipsis where it was cut."""
+    return cut(text, WIDTH)
 
 
 def wrapped(text: str, indent: str = INDENT) -> list[str]:
