@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("git", "one_line"),
     ("wall",),
     ("review",),
+    ("styled",),
     ("work_item", "job_queue", "files", "text", "errors", "processes", "pager"),
 )
 # Rooms that import nothing of ours outside themselves.

@@ -387,7 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `landwatch rules | head`: the reader has all it wanted; no message, and none at exit
         # either, when Python flushes stdout into the closed pipe.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1  # what rich's console answers to the same, for the output it writes
+        return 1  # the output was cut short: not all was written
     except (UserError, QueueError, OSError) as error:
         message = str(error)
         if isinstance(error, OSError) and error.strerror and error.filename is not None:

@@ -116,7 +116,7 @@ def worst(told: Sequence[Told]) -> Told:
 
 
 def words(told: Sequence[Told]) -> tuple[tuple[str, str, str], ...]:
-    """The one line, as (text, rich style, role) pieces for landwatch.text.fit: the worst unread
+    """The one line, as (text, style, role) pieces for landwatch.text.fit: the worst unread
     finding named (rule, message, place), then what else is unread, then the command. What came
     from a repository is escaped here, whatever the marker holds; its secrets were redacted by
     the review. Fitted to a width, the path is shortened first, then the message, then what

@@ -101,7 +101,7 @@ def short_path(path: str, width: int, home: str | None = None) -> str:
     return "…/" + name + after
 
 
-# One line fitted to a width. A piece of a line is (text, rich style, role): KEEP is never cut
+# One line fitted to a width. A piece of a line is (text, style, role): KEEP is never cut
 # (a rule id, a command to run), PATH loses leading directories, MESSAGE is cut at a word, and
 # pieces of one DROP group ("drop:..." roles, dropped in the order they first appear) go together.
 KEEP, PATH, MESSAGE, DROP = "", "path", "message", "drop:"

@@ -3,6 +3,7 @@ as a table and as JSON; one repository that cannot be read does not hide the oth
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -13,6 +14,7 @@ import pytest
 
 from landwatch.commands import status
 from landwatch.daemon.lock import InstanceLock
+from landwatch.styled import Out
 from landwatch.work_item import Claimed
 from support.daemon import reviewer_env, running
 from support.repos import Repo, installed
@@ -82,14 +84,14 @@ def test_a_linked_work_directory_is_reported_not_followed(repo: Repo, tmp_path: 
 
 @pytest.mark.parametrize("width", [80, 120])
 def test_status_reads_at_80_and_120_columns(tmp_path: Path, width: int) -> None:
-    from rich.console import Console
-
     deep = tmp_path / "a-rather-long-directory-name" / "and-another-one-below-it" / "project"
     repo = installed(deep)
     repo.land("waiting")
-    console = Console(width=width, record=True, force_terminal=False, color_system=None)
-    assert status.status(as_json=False, console=console) == 0
-    shown = console.export_text()
+    screen = io.StringIO()
+    assert (
+        status.status(as_json=False, out=Out(screen, width=width, terminal=True, color=False)) == 0
+    )
+    shown = screen.getvalue()
     assert all(len(line) <= width for line in shown.splitlines()), shown
     row = next(
         line for line in shown.splitlines() if line.rstrip().endswith(("0", "1")) and ".git" in line
@@ -126,8 +128,6 @@ def _reviewer_state(lines: dict[str, Any]) -> None:
 
 def test_a_job_whose_item_was_settled_is_not_shown_as_working(repo: Repo) -> None:
     """The reviewer's state file lags by up to half a second; the queue is the truth."""
-    from rich.console import Console
-
     from landwatch import work_item
 
     claimed, lock = _a_reviewer_working_on_a_landing(repo)
@@ -135,9 +135,9 @@ def test_a_job_whose_item_was_settled_is_not_shown_as_working(repo: Repo) -> Non
         _reviewer_state({"review": [_working_on(claimed.id)]})
 
         def shown() -> str:
-            console = Console(width=120, record=True, force_terminal=False, color_system=None)
-            status.status(as_json=False, console=console)
-            return console.export_text()
+            screen = io.StringIO()
+            status.status(as_json=False, out=Out(screen, width=120, terminal=True, color=False))
+            return screen.getvalue()
 
         assert f"working on {claimed.id[:28]} (0/1)" in shown()
         assert work_item.settle(repo.git_dir, claimed)

@@ -10,12 +10,11 @@ import hashlib
 import io
 import json
 
-from rich.console import Console
-
 from landwatch.review import engine, output
 from landwatch.review.findings import DECLARED, DEFAULT, LEARNED, Basis, Finding, fingerprint
 from landwatch.review.report import Report
 from landwatch.review.standards import Standards
+from landwatch.styled import Out
 from support.repos import Repo
 from support.review import review
 from support.tokens import github_token
@@ -113,7 +112,7 @@ def test_the_basis_is_stored_shown_and_absent_from_old_reports(repo: Repo) -> No
     del finding["decided_by"]
     assert Finding.from_dict(finding).basis is None
     screen = io.StringIO()
-    output.render(report, Console(file=screen, width=200, color_system=None))
+    output.render(report, Out(screen, width=200, color=False))
     assert "trailing whitespace [declared: .editorconfig]" in screen.getvalue()
     sarif = output.as_sarif([report], repo.path)
     (result,) = (r for r in sarif["runs"][0]["results"] if r["ruleId"] == "P001")

@@ -8,11 +8,11 @@ import io
 import json
 
 import pytest
-from rich.console import Console
 
 from landwatch.review import notes, output
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
+from landwatch.styled import Out
 from support.daemon import run_reviewer
 from support.repos import Repo
 from support.tokens import github_token
@@ -172,9 +172,9 @@ def test_hostile_text_is_shown_escaped_and_secrets_redacted() -> None:
     ).reviews
     finding = shared.report.findings[0]
     assert token not in finding.message and token not in (finding.snippet or "")
-    console = Console(record=True, width=200, file=io.StringIO())
-    output.render(shared.report, console)
-    shown = console.export_text()
+    screen = io.StringIO()
+    output.render(shared.report, Out(screen, width=200, terminal=True, color=False))
+    shown = screen.getvalue()
     assert "\x1b" not in shown and "\u202e" not in shown and "\x07" not in shown
     assert "[bold red]trailing[/]" in shown  # markup shown as text, never obeyed
     assert "shared by \\x1b[31mmallory" in shown and "evil\\x1b[2J.py" in shown

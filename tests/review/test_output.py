@@ -15,7 +15,6 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rich.console import Console
 
 from landwatch import layout, report_store
 from landwatch.review import engine, notes, output
@@ -23,6 +22,7 @@ from landwatch.review.report import Report
 from landwatch.review.rules.message import BodyLineLength
 from landwatch.review.secrets.scanning import placeholder_token, shannon_entropy
 from landwatch.review.secrets.token_formats import FORMAT_LABELS
+from landwatch.styled import Out
 from support.daemon import run_reviewer
 from support.repos import Repo
 from support.review import TRUST_ANY, review
@@ -190,11 +190,11 @@ def test_every_token_format_has_a_maker() -> None:
 
 def every_output(repo: Repo, report: Report) -> list[str]:
     """The report as each output shows it: terminal, JSON, SARIF, stored, a git note."""
-    console = Console(record=True, width=200, file=io.StringIO())
-    output.render(report, console)
+    screen = io.StringIO()
+    output.render(report, Out(screen, width=200, terminal=True, color=False))
     stored = report_store.write(repo.git_dir, report)
     return [
-        console.export_text(),
+        screen.getvalue(),
         output.as_json([report]),
         json.dumps(output.as_sarif([report], repo.path)),
         stored.read_text(),
@@ -248,16 +248,14 @@ def test_no_output_shows_a_token_of_any_format(
 
 
 def test_message_findings_are_shown_under_the_message(repo: Repo) -> None:
-    from rich.console import Console
-
     from landwatch.review import output
 
     repo.land(
         "A subject line that goes on and on, well past what anyone reads in a one-line log",
         hooks=False,
     )
-    console = Console(record=True, width=200)
-    output.render(review(repo), console)
-    shown = console.export_text()
+    screen = io.StringIO()
+    output.render(review(repo), Out(screen, width=200, terminal=True, color=False))
+    shown = screen.getvalue()
     assert "(the commit message, by its line numbers)" in shown
     assert "(the change as a whole)" not in shown.split("(the commit message")[0].split("\n", 1)[1]

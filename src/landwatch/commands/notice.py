@@ -1,7 +1,7 @@
 """The one line a hook prints when there is something to say, most urgent first.
 
 A queue nobody drains comes before items given up; anything taken from a repository (names,
-paths) is escaped, so no terminal escape or rich markup reaches the terminal from there.
+paths) is escaped, so no terminal escape reaches the terminal from there.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class Urgency(enum.IntEnum):
 @dataclass(frozen=True)
 class Announcement:
     urgency: Urgency
-    # (text, rich style, role), text already safe; fitted to the terminal's width when printed
+    # (text, style, role), text already safe; fitted to the terminal's width when printed
     # (landwatch.text.fit: the role says what may be shortened, and what never is).
     parts: tuple[tuple[str, str, str], ...]
     commit: str | None = None  # the review it tells of, marked read once told
@@ -276,19 +276,13 @@ def _mark_said(git_dir: Path, announcement: Announcement | None) -> None:
 
 
 def _print(announcement: Announcement) -> None:
-    from rich.console import Console  # only when there is something to say
-    from rich.text import Text
+    from landwatch.styled import Out
 
-    line = Text()
     # Fitted to the terminal stderr is (80 columns where that cannot be known): one line is one
     # line, never wrapped, and the command at its end is whole.
-    for text, style in fit(announcement.parts, terminal_width(2)):
-        line.append(text, style=style or None)
-    console = Console(stderr=True, soft_wrap=True, highlight=False, emoji=False, markup=False)
-    if os.environ.get("NO_COLOR"):
-        console.no_color = True
-    if console.is_terminal:
+    out = Out(sys.stderr)
+    if out.terminal:
         # git may have left its cursor mid-line (`Rebasing (7/7)` ends in a carriage return):
         # the line starts at the left edge of a cleared line, not glued to that.
         sys.stderr.write("\r\x1b[K")
-    console.print(line)
+    out.print(*fit(announcement.parts, terminal_width(2)))

@@ -18,6 +18,7 @@ import time
 
 from landwatch import one_line
 from landwatch.files import read_file
+from landwatch.styled import paint
 from landwatch.text import fit, repository_name, terminal_width
 
 # The names and the default the hook spells too (githooks/hook.sh), each landwatch.layout's or
@@ -34,8 +35,6 @@ WAITING = ("pending", "ready")
 SETTINGS_CACHE = "settings"
 STALE_AFTER = "landwatch.staleafter"
 DEFAULT_STALE_AFTER = 600
-# The styles the line's parts use, as terminal colours (--color).
-SGR = {"bold": "1", "dim": "2", "red": "31", "yellow": "33", "cyan": "36"}
 
 Parts = tuple[tuple[str, str], ...]
 Pieces = tuple[tuple[str, str, str], ...]
@@ -56,7 +55,7 @@ def prompt(cwd: str, *, color: bool = False, width: int | None = None) -> int:
         return 0
     if pieces:
         with contextlib.suppress(OSError):
-            sys.stdout.write(render(parts, color=color) + "\n")
+            sys.stdout.write(paint(parts, color=color) + "\n")
     return 0
 
 
@@ -219,15 +218,3 @@ def _listed(path: str) -> list[str]:
         return os.listdir(path)
     except OSError:
         return []
-
-
-def render(parts: Parts, *, color: bool) -> str:
-    """The parts as text; with `color`, each in its style's terminal colours. The text of each
-    part is already escaped: nothing from a repository reaches the terminal raw."""
-    if not color:
-        return "".join(text for text, _ in parts)
-    out = []
-    for text, style in parts:
-        codes = ";".join(SGR[word] for word in style.split() if word in SGR)
-        out.append(f"\x1b[{codes}m{text}\x1b[0m" if codes and text else text)
-    return "".join(out)

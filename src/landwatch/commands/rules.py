@@ -20,15 +20,9 @@ def rules(cwd: Path, *, markdown: bool, explain: bool) -> int:
         for line in explain_standards(git_dir_of(cwd)):
             print(line)
         return 0
-    from rich.console import Console
-    from rich.table import Table
+    from landwatch.styled import Out, table
 
-    table = Table(box=None, pad_edge=False)
-    for header in ("id", "name", "on", "default"):
-        table.add_column(header, no_wrap=True)
-    table.add_column("checks", ratio=1)
-    for rule_id, name, scope, default, checks in rulesdoc.listing():
-        table.add_row(rule_id, name, scope, default, checks)
-    Console(highlight=False).print(table)
+    rows = [[[(text, "")] for text in row] for row in rulesdoc.listing()]
+    table(Out(), ("id", "name", "on", "default", "checks"), rows, wrapped=4)
     print("landwatch rules --markdown: each rule whole; docs/rules.md")
     return 0

@@ -23,7 +23,7 @@ IN_FULL = 5
 
 
 def print_reports(reports: list[Report], *, form: str, repository: Path) -> None:
-    """The reports on stdout as `form` says: rich text, JSON, or one SARIF log."""
+    """The reports on stdout as `form` says: styled text, JSON, or one SARIF log."""
     if form == "json":
         print(output.as_json(reports))
     elif form == "sarif":

@@ -20,8 +20,7 @@ from landwatch.text import DROP, KEEP, MESSAGE, cells, duration, fit, plural, sa
 NEWEST_ALLOWED = 3
 
 if TYPE_CHECKING:
-    from rich.console import Console
-    from rich.text import Text
+    from landwatch.styled import Out, Span
 
 
 def collect(now: float | None = None) -> dict[str, Any]:
@@ -134,43 +133,38 @@ def _allowed(common: Path) -> dict[str, Any]:
     }
 
 
-def _not_drained(problem: str, where: str, room: int, home: str) -> tuple[str | Text, ...]:
-    from rich.text import Text
-
-    shown = Text(short_path(safe(where), room, home))
-    shown.append(f"\n  skipped: {safe(problem)}", style="red")  # wrapped in its column, whole
-    return (shown, "-", "-", "-", "-", "-")
+def _not_drained(problem: str, where: str, room: int, home: str) -> list[list[Span]]:
+    shown = short_path(safe(where), room, home)
+    # What is wrong is wrapped in the path's column, whole, under it.
+    return [[(shown, ""), (f"\n  skipped: {safe(problem)}", "red")], *([("-", "")],) * 5]
 
 
-def status(*, as_json: bool, console: Console | None = None) -> int:
+def status(*, as_json: bool, out: Out | None = None) -> int:
     data = collect()
     if as_json:
         print(json.dumps(data, indent=2))
         return 0
-    from rich.console import Console
+    from landwatch.styled import Out
 
-    console = console or Console(highlight=False)
-    _print_reviewer(console, data)
-    _print_queues(console, data)
-    _print_sharing(console, data)
-    _print_allowed(console, data)
-    _print_troubles(console, data)
+    out = out or Out()
+    _print_reviewer(out, data)
+    _print_queues(out, data)
+    _print_sharing(out, data)
+    _print_allowed(out, data)
+    _print_troubles(out, data)
     sys.stdout.flush()
     return 0
 
 
-def _print_reviewer(console: Console, data: dict[str, Any]) -> None:
+def _print_reviewer(out: Out, data: dict[str, Any]) -> None:
     """Whether the reviewer runs, and what each of its queues is doing."""
-    from rich.text import Text
-
     running = holder()
     if running is None:
-        console.print(
-            Text("reviewer: not running", style="bold red"),
-            Text("  (start it: landwatch service start)"),
+        out.print(
+            ("reviewer: not running", "bold red"), ("  (start it: landwatch service start)", "")
         )
     else:
-        console.print(Text(f"reviewer: running ({running.describe()})", style="bold green"))
+        out.print((f"reviewer: running ({running.describe()})", "bold green"))
     # The reviewer's state file lags its jobs by up to half a second: a job whose item is no
     # longer claimed anywhere has ended, whatever the file still says.
     in_hand = {
@@ -191,75 +185,69 @@ def _print_reviewer(console: Console, data: dict[str, Any]) -> None:
         failed = len([job for job in jobs if job["state"] == "failed"])
         lately = (f" ({failed} failed lately)" if failed else "", "red", f"{DROP}{kind}")
         units.append(((f"{safe(kind)}: ", "", KEEP), ("idle", "dim", KEEP), lately))
-    for line in _packed(units, console.width):
-        console.print(line, no_wrap=True, overflow="crop")
+    for line in _packed(units, out.width):
+        out.print(*line)
 
 
-def _packed(units: list[tuple[tuple[str, str, str], ...]], width: int) -> list[Text]:
+def _packed(units: list[tuple[tuple[str, str, str], ...]], width: int) -> list[list[Span]]:
     """Each unit (a queue's label and what it does) fitted whole to a line of `width` columns
     (text.fit), then as many to a line as fit, three spaces apart: never a label at one line's
     end and its value at the next one's start, as wrapping at spaces would leave it."""
-    from rich.text import Text
-
-    lines: list[Text] = []
+    lines: list[list[Span]] = []
+    used = 0
     for unit in units:
         parts = fit(unit, width - 2)
         size = sum(cells(text) for text, _ in parts)
-        if not lines or cells(lines[-1].plain) + 3 + size > width:
-            lines.append(Text("  "))
-        elif lines[-1].plain.strip():
-            lines[-1].append("   ")
-        for text, style in parts:
-            lines[-1].append(text, style=style or None)
+        if not lines or used + 3 + size > width:
+            lines.append([("  ", "")])
+            used = 2
+        else:
+            lines[-1].append(("   ", ""))
+            used += 3
+        lines[-1] += parts
+        used += size
     return lines
 
 
-def _print_queues(console: Console, data: dict[str, Any]) -> None:
+def _print_queues(out: Out, data: dict[str, Any]) -> None:
     """A row per worktree: what waits, for how long, what is in hand, done, given up."""
-    from rich.table import Table
-    from rich.text import Text
+    from landwatch.styled import table
 
-    table = Table(box=None, pad_edge=False)
-    table.add_column("worktree")
-    for header in ("waiting", "oldest", "working", "done", "given up"):
-        # A column never narrower than its header: rich would cut it to `wait…`.
-        table.add_column(header, justify="right", no_wrap=True, min_width=len(header))
     # The numbers take 42 columns with the gaps between them: the path gets the rest, its
     # middle left out; what else the column holds wraps at words within it.
-    room = max(20, console.width - 44)
+    room = max(20, out.width - 44)
     home = str(Path.home())
+    rows: list[list[list[Span]]] = []
     for repository in data["repositories"]:
         if repository["problem"]:
-            table.add_row(
-                *_not_drained(repository["problem"], repository["repository"], room, home)
-            )
+            rows.append(_not_drained(repository["problem"], repository["repository"], room, home))
             continue
         for worktree in repository["worktrees"]:
             if worktree["problem"]:
-                table.add_row(*_not_drained(worktree["problem"], worktree["git_dir"], room, home))
+                rows.append(_not_drained(worktree["problem"], worktree["git_dir"], room, home))
                 continue
             counts = worktree["counts"]
             oldest = worktree["oldest_pending_seconds"]
-            table.add_row(
-                Text(short_path(safe(worktree["git_dir"]), room, home)),
+            values = [
+                short_path(safe(worktree["git_dir"]), room, home),
                 str(worktree["waiting"]),
                 duration(oldest) if oldest is not None else "-",
                 str(counts["claimed"] + counts["recovering"]),
                 str(counts["done"]),
-                Text(str(counts["failed"]), style="red" if counts["failed"] else ""),
-            )
-    if data["repositories"]:
-        console.print(table)
+            ]
+            failed = (str(counts["failed"]), "red" if counts["failed"] else "")
+            rows.append([*([(value, "")] for value in values), [failed]])
+    if rows:
+        headers = ("worktree", "waiting", "oldest", "working", "done", "given up")
+        table(out, headers, rows, right=range(1, len(headers)), room=room)
     else:
-        console.print("no repository registered: run landwatch install in one")
+        out.print(("no repository registered: run landwatch install in one", ""))
 
 
-def _print_sharing(console: Console, data: dict[str, Any]) -> None:
+def _print_sharing(out: Out, data: dict[str, Any]) -> None:
     """A line per repository whose reviews are shared: with whom, what waits, the last push;
     then how many do not share theirs."""
-    from rich.text import Text
-
-    room, home = max(20, console.width - 30), str(Path.home())
+    room, home = max(20, out.width - 30), str(Path.home())
     now = time.time()
     unshared = 0
     for repository in data["repositories"]:
@@ -268,62 +256,58 @@ def _print_sharing(console: Console, data: dict[str, Any]) -> None:
             unshared += not repository.get("problem")
             continue
         where = short_path(safe(repository["repository"]), room, home)
-        said = Text(f"{where}: sharing reviews with {safe(shared['remote'])}: ")
+        said: list[Span] = [(f"{where}: sharing reviews with {safe(shared['remote'])}: ", "")]
         waiting = shared["notes_waiting"]
         said.append(
-            f"{waiting} note{'' if waiting == 1 else 's'} to push", "yellow" if waiting else ""
+            (f"{waiting} note{'' if waiting == 1 else 's'} to push", "yellow" if waiting else "")
         )
         if isinstance(shared["failing_since"], int | float):
             said.append(
-                f"; pushing has failed for {duration(now - shared['failing_since'])}: "
-                f"{safe(str(shared['last_error']))[:120]}",
-                "yellow",
+                (
+                    f"; pushing has failed for {duration(now - shared['failing_since'])}: "
+                    f"{safe(str(shared['last_error']))[:120]}",
+                    "yellow",
+                )
             )
         elif isinstance(shared["last_pushed_at"], int | float):
-            said.append(f"; last pushed {duration(now - shared['last_pushed_at'])} ago")
+            said.append((f"; last pushed {duration(now - shared['last_pushed_at'])} ago", ""))
         if shared["taken"]:
-            said.append(f"; {shared['taken']} teammates' reviews taken", "dim")
-        console.print(said)
+            said.append((f"; {shared['taken']} teammates' reviews taken", "dim"))
+        out.wrapped([], said)
     if unshared:
         which = "1 repository" if unshared == 1 else f"{unshared} repositories"
-        console.print(
-            Text(f"reviews not shared from {which} (landwatch share there turns it on)"),
-            style="dim",
+        out.wrapped(
+            [], [(f"reviews not shared from {which} (landwatch share there turns it on)", "dim")]
         )
 
 
-def _print_allowed(console: Console, data: dict[str, Any]) -> None:
+def _print_allowed(out: Out, data: dict[str, Any]) -> None:
     """Per repository where findings were allowed: how many, then the newest few a line each."""
-    from rich.text import Text
-
     from landwatch.review.allowed import Allowance
-    from landwatch.review.output import print_wrapped
 
-    room, home = max(20, console.width - 30), str(Path.home())
+    room, home = max(20, out.width - 30), str(Path.home())
     for repository in data["repositories"]:
         held = repository.get("allowed") or {}
         where = short_path(safe(repository["repository"]), room, home)
         if held.get("problem"):
-            print_wrapped(console, Text(""), Text(f"{where}: {safe(held['problem'])}", "yellow"))
+            out.wrapped([], [(f"{where}: {safe(held['problem'])}", "yellow")])
         if not held.get("count"):
             continue
         newest = [one for item in held["newest"] if (one := Allowance.from_dict(item))]
         which = "the newest" if held["count"] > len(newest) else "each"
-        console.print(f"{where}: {plural(held['count'], 'allowance')} (landwatch allow), {which}:")
+        count = plural(held["count"], "allowance")
+        out.wrapped([], [(f"{where}: {count} (landwatch allow), {which}:", "")])
         for one in newest:
-            print_wrapped(console, Text("  "), Text(f"{one.what()} ({one.described()})", "dim"))
+            out.wrapped([("  ", "")], [(f"{one.what()} ({one.described()})", "dim")])
 
 
-def _print_troubles(console: Console, data: dict[str, Any]) -> None:
+def _print_troubles(out: Out, data: dict[str, Any]) -> None:
     """Under the table: coverage short of the hooks, work failing, items given up."""
-    from rich.text import Text
-
-    from landwatch.review.output import print_wrapped
 
     def say(text: str, style: str) -> None:
-        print_wrapped(console, Text("  "), Text(text, style=style), "    ")
+        out.wrapped([("  ", "")], [(text, style)], [("    ", "")])
 
-    room, home = max(20, console.width - 30), str(Path.home())
+    room, home = max(20, out.width - 30), str(Path.home())
     for repository in data["repositories"]:
         reach = repository.get("coverage")
         where = short_path(safe(repository["repository"]), room, home)

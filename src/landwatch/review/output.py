@@ -1,4 +1,4 @@
-"""Showing reports: a rich view grouped by file, JSON, and SARIF 2.1.0 for editors and CI.
+"""Showing reports: a styled view grouped by file, JSON, and SARIF 2.1.0 for editors and CI.
 
 Everything taken from a repository (paths, lines, messages) is shown as text, never as markup,
 with control characters escaped. A report arrives redacted (the review's one redaction step);
@@ -21,8 +21,7 @@ from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.text import plural, safe
 
 if TYPE_CHECKING:
-    from rich.console import Console
-    from rich.text import Text
+    from landwatch.styled import Out, Span
 
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -30,123 +29,96 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 MESSAGE = "(the commit message, by its line numbers)"
 
 
-def _console() -> Console:
-    """rich's console for stdout: on a terminal, lines wrapped at words to its width; into a
-    file or a pipe, each line whole (for grep, and for a reader that wraps it itself)."""
-    from rich.console import Console
-
-    console = Console(highlight=False)
-    console.soft_wrap = not console.is_terminal
-    return console
-
-
-def print_wrapped(console: Console, lead: Text, body: Text, then: Text | str | None = None) -> None:
-    """`lead` then `body`, wrapped at words to the console's width (a terminal would break
-    words), every later line led by `then` (by default, spaces under the body's start)."""
-    from rich.text import Text
-
-    if console.soft_wrap:
-        console.print(Text.assemble(lead, body))
-        return
-    later = " " * lead.cell_len if then is None else then
-    width = max(lead.cell_len, len(later) if isinstance(later, str) else later.cell_len)
-    parts = body.wrap(console, max(console.width - width, 20))
-    for at, part in enumerate(parts):
-        if at < len(parts) - 1:
-            part.rstrip()  # the space a line was broken at; the last line's own end stays
-        console.print(Text.assemble(lead if at == 0 else later, part))
-
-
-def render(report: Report, console: Console | None = None, *, subject: str = "") -> None:
+def render(report: Report, out: Out | None = None, *, subject: str = "") -> None:
     """The whole report grouped by file; `subject`, the commit's, under its heading."""
-    from rich.text import Text
+    from landwatch.styled import Out
 
-    console = console or _console()
-    console.print(_heading(report))
+    out = out or Out()
+    out.wrapped([], _heading(report))
     if subject:
-        console.print(Text(_subject(subject), style="dim"))
+        out.wrapped([], [(_subject(subject), "dim")])
     grouped: dict[str | None, list[Finding]] = defaultdict(list)
     for finding in report.findings:
         # A finding with a line but no path is on a line of the commit message.
         key = finding.path if finding.path is not None else (MESSAGE if finding.line else None)
         grouped[key].append(finding)
     for path in sorted(grouped, key=lambda p: (p is not None, p != MESSAGE, p or "")):
-        console.print(
-            Text(
-                "(the change as a whole)"
-                if path is None
-                else (path if path == MESSAGE else safe(path)),
-                style="bold underline",
-            )
-        )
+        shown = "(the change as a whole)" if path is None else path
+        out.wrapped([], [(shown if path in (None, MESSAGE) else safe(shown), "bold underline")])
         width = max(len(str(f.line or "")) for f in grouped[path])
         for finding in grouped[path]:
-            lead = Text("  ")
-            lead.append(f"{finding.line or '':>{width}} ", style="dim")
-            lead.append(f"{finding.severity.name.lower():<7} ", style=STYLES[finding.severity])
-            body = Text(f"{safe(finding.rule)} {safe(finding.name)}: ", style="bold")
-            body.append(safe(finding.message))
-            if finding.basis is not None:
-                # Whose standard it is: what the project declared, what its history showed, or
-                # landwatch's default (docs/review.md, "Whose standards?").
-                body.append(f" [{safe(str(finding.basis))}]", style="dim")
-            if report.reviewed_by is not None and finding.fingerprint in report.found_here:
-                body.append(" (found here, not in the shared review)", style="magenta")
-            allowance = allowing(report.allowed, report.commit, finding)
-            if allowance is not None:  # `landwatch allow`: why, by whom, when
-                body.append(f" (allowed: {allowance.described()})", style="green")
-            print_wrapped(console, lead, body)
+            lead = [
+                ("  ", ""),
+                (f"{finding.line or '':>{width}} ", "dim"),
+                (f"{finding.severity.name.lower():<7} ", STYLES[finding.severity]),
+            ]
+            out.wrapped(lead, _body(report, finding))
             # A snippet is the line found; a project hook's, what the hook said, a line each:
             # lines, so a tab is shown as the spaces it stands for, not as an escape.
+            bar = [(f"  {'':>{width}} │ ", "dim")]
             for said in finding.snippet.split("\n") if finding.snippet else ():
-                snippet = Text(safe(said, tabs=True)[:200], style="dim")
-                bar = Text(f"  {'':>{width}} │ ", style="dim")
-                print_wrapped(console, bar, snippet, bar)
+                out.wrapped(bar, [(safe(said, tabs=True)[:200], "dim")], bar)
     for note in report.notes:
-        print_wrapped(console, Text("note: ", style="dim"), Text(safe(note), style="dim"))
+        out.wrapped([("note: ", "dim")], [(safe(note), "dim")])
     problems = [run for run in report.linters if run.get("status") != "ok"]
     for run in problems:
         said = (
             f"linter {safe(run['linter'])} on {safe(run['path'])}: "
             f"{safe(run['status'])} {safe(run.get('detail', ''))}"
         )
-        print_wrapped(console, Text("note: ", style="dim"), Text(said, style="dim"))
+        out.wrapped([("note: ", "dim")], [(said, "dim")])
 
 
-def _heading(report: Report) -> Text:
+def _body(report: Report, finding: Finding) -> list[Span]:
+    """What a finding says after its line and severity: its rule, its message, whose standard
+    it is, and whether it was found here alone or allowed."""
+    body = [(f"{safe(finding.rule)} {safe(finding.name)}: ", "bold"), (safe(finding.message), "")]
+    if finding.basis is not None:
+        # Whose standard it is: what the project declared, what its history showed, or
+        # landwatch's default (docs/review.md, "Whose standards?").
+        body.append((f" [{safe(str(finding.basis))}]", "dim"))
+    if report.reviewed_by is not None and finding.fingerprint in report.found_here:
+        body.append((" (found here, not in the shared review)", "magenta"))
+    allowance = allowing(report.allowed, report.commit, finding)
+    if allowance is not None:  # `landwatch allow`: why, by whom, when
+        body.append((f" (allowed: {allowance.described()})", "green"))
+    return body
+
+
+def _heading(report: Report) -> list[Span]:
     """What was reviewed, whence the review came (carried over, a teammate's), what it found."""
-    from rich.text import Text
-
-    head = Text()
-    head.append(f"landwatch review of {safe(report.label)}", style="bold")
     carried = f", carried over from {safe(report.carried_from[:12])}" if report.carried_from else ""
-    head.append(f" ({report.shape}{carried})")
+    head = [
+        (f"landwatch review of {safe(report.label)}", "bold"),
+        (f" ({report.shape}{carried})", ""),
+    ]
     if report.reviewed_by is not None:
         # A teammate's review, taken from their git note: whose it is, as their note says.
-        head.append(f", shared by {safe(report.reviewed_by)[:254] or 'someone'}", style="magenta")
-    head.append(": ")
-    head.append(report.summary(), style=STYLES.get(report.worst(), "green"))
-    head.append(
-        f" · {plural(len(report.rules), 'rule')}"
-        f" · {plural(report.lines_checked, 'added line')} checked"
-        f" · {report.duration * 1000:.0f} ms",
-        style="dim",
-    )
+        head.append((f", shared by {safe(report.reviewed_by)[:254] or 'someone'}", "magenta"))
+    head += [
+        (": ", ""),
+        (report.summary(), STYLES.get(report.worst(), "green")),
+        (
+            f" · {plural(len(report.rules), 'rule')}"
+            f" · {plural(report.lines_checked, 'added line')} checked"
+            f" · {report.duration * 1000:.0f} ms",
+            "dim",
+        ),
+    ]
     return head
 
 
-def render_line(report: Report, subject: str, console: Console | None = None) -> None:
+def render_line(report: Report, subject: str, out: Out | None = None) -> None:
     """One line for a list of reviews: the commit, what was found, the subject."""
-    from rich.console import Console
-    from rich.text import Text
+    from landwatch.styled import Out
 
-    console = console or Console(highlight=False, soft_wrap=True)
-    line = Text()
-    line.append(f"{safe(report.label)[:12]}  ", style="bold")
-    line.append(report.summary(), style=STYLES.get(report.worst(), "green"))
+    line = [
+        (f"{safe(report.label)[:12]}  ", "bold"),
+        (report.summary(), STYLES.get(report.worst(), "green")),
+    ]
     if subject:
-        line.append(f"  {_subject(subject)}", style="dim")
-    console.print(line)
+        line.append((f"  {_subject(subject)}", "dim"))
+    (out or Out()).print(*line)
 
 
 def _subject(subject: str) -> str:
