@@ -15,9 +15,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from landwatch import __version__, usage
-from landwatch.daemon.settings import Settings
-
-DEFAULTS = Settings()
 
 
 def _program_name(argv0: str) -> str:
@@ -37,8 +34,7 @@ def build_parser(prog: str = "landwatch", command: str | None = None) -> argpars
     usage.reviewer_options(
         commands.add_parser(
             "reviewer", help="drain every registered repository (foreground; see --once, --detach)"
-        ),
-        DEFAULTS,
+        )
     )
     service = commands.add_parser("service", help="the reviewer under your service manager")
     actions = service.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -191,6 +187,7 @@ def _enqueue(args: argparse.Namespace) -> int:
 
 def _run_reviewer(args: argparse.Namespace) -> int:
     from landwatch.commands.reviewer import handler_overrides, reviewer
+    from landwatch.daemon.settings import Settings
 
     settings = Settings(
         lease=args.lease,
@@ -337,15 +334,9 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
-def _command_parser(
-    parser: argparse.ArgumentParser, command: str | None
-) -> argparse.ArgumentParser:
-    """The parser of `command` (and of its action, `service start`), else the top one."""
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
-            chosen: argparse.ArgumentParser = action.choices[command]
-            return chosen
-    return parser
+# Commands that never review: they do not pay for finding where the secret rules are kept (the
+# person's state directory, platformdirs). Were one to review, it would compile them in memory.
+NEVER_REVIEW = frozenset({"show", "status", "rules", "completion", "prompt"})
 
 
 def keep_secret_rules() -> None:
@@ -371,18 +362,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if extra:
         # Said with the usage of the command they were given to (`show --jsn`), not the top's.
-        _command_parser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
+        usage.command_parser(parser, args.command).error(
+            f"unrecognized arguments: {' '.join(extra)}"
+        )
     if args.command is None:
         parser.print_help()
         return 0
     from landwatch.errors import UsageError, UserError
     from landwatch.work_item import QueueError
 
-    keep_secret_rules()
+    if args.command not in NEVER_REVIEW:
+        keep_secret_rules()
     try:
         return COMMANDS[args.command](args)
     except UsageError as error:
-        _command_parser(parser, args.command).error(str(error))  # exit 2, as argparse's own
+        usage.command_parser(parser, args.command).error(str(error))  # exit 2, as argparse's own
     except BrokenPipeError:
         # `landwatch rules | head`: the reader has all it wanted; no message, and none at exit
         # either, when Python flushes stdout into the closed pipe.

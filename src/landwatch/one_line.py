@@ -152,6 +152,7 @@ def words(told: Sequence[Told]) -> tuple[tuple[str, str, str], ...]:
 
 TRUST_COMMAND = "landwatch trust"
 STATUS_COMMAND = "landwatch status"
+START_COMMAND = "landwatch service start"
 LINTERS, HOOKS = "linters", "hooks"  # what an approval is of (landwatch.trust)
 
 
@@ -202,6 +203,26 @@ def item_named(item_id: str, digits: int = 7) -> str:
     if not _is_commit(oid):
         return "an unreadable item (not one landwatch wrote)"
     return f"the {safe(kind)} of {oid[:digits]}"
+
+
+def stale_words(
+    commits: int, repository: str, age: str, *, drained: bool
+) -> tuple[tuple[str, str, str], ...]:
+    """The line telling that `commits` landed commits have waited `age` (the oldest) in
+    `repository`: nobody reviews them (the reviewer is not running), or, not `drained`, the
+    reviewer does not know the repository."""
+    items = "1 landed commit waits" if commits == 1 else f"{commits} landed commits wait"
+    if drained:
+        why, command = "nobody is reviewing them. Start the reviewer", START_COMMAND
+    else:
+        why, command = "your reviewer does not drain this repository", "landwatch install"
+    return (
+        ("landwatch: ", "bold", KEEP),
+        (f"{items} for review in {safe(repository)}", "yellow", MESSAGE),
+        (f" (the oldest for {age}); {why}", "", MESSAGE),
+        (": ", "", KEEP),
+        (command, "bold cyan", KEEP),
+    )
 
 
 def given_up_words(

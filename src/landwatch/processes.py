@@ -9,7 +9,6 @@ Dying with the parent is Linux's prctl PR_SET_PDEATHSIG, which holds however the
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import signal
 import subprocess
@@ -26,6 +25,8 @@ _PR_SET_PDEATHSIG = 1
 def _prctl() -> Callable[..., int] | None:
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # here: a command that starts no process does not pay for it
+
     try:
         prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):

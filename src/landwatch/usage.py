@@ -11,10 +11,7 @@ import argparse
 import contextlib
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
-
-if TYPE_CHECKING:
-    from landwatch.daemon.settings import Settings
+from typing import Any, Protocol, cast
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -224,8 +221,14 @@ def count(text: str) -> int:
     return value
 
 
-def reviewer_options(reviewer: argparse.ArgumentParser, defaults: Settings) -> None:
-    """`landwatch reviewer`'s options, their defaults shown from `defaults`."""
+def reviewer_options(reviewer: argparse.ArgumentParser) -> None:
+    """`landwatch reviewer`'s options, their defaults shown from the reviewer's Settings (only
+    when its parser is made: the dataclass costs every other command its import)."""
+    if isinstance(reviewer, Nowhere):
+        return
+    from landwatch.daemon.settings import Settings
+
+    defaults = Settings()
     mode = reviewer.add_mutually_exclusive_group()
     mode.add_argument("--once", action="store_true", help="drain what is there, then exit")
     mode.add_argument("--detach", action="store_true", help="run in the background")
@@ -379,3 +382,12 @@ def output_options(parser: argparse.ArgumentParser, *more: tuple[str, str]) -> N
     for name, what in forms:
         form.add_argument(f"--{name}", dest="form", action="store_const", const=name, help=what)
     parser.set_defaults(form="text")
+
+
+def command_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    """The parser of `command` (and of its action, `service start`), else the top one."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            chosen: argparse.ArgumentParser = action.choices[command]
+            return chosen
+    return parser

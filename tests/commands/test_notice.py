@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import layout, work_item
-from landwatch.commands import notice
+from landwatch import layout, one_line, work_item
 from landwatch.work_item import FAILED, PENDING
 from support.daemon import run_reviewer
 from support.queue import git_env, tmpfs
@@ -43,7 +42,7 @@ def test_a_stale_queue_is_one_plain_line_per_landing(repo: Repo) -> None:
     assert stderr.count("\n") == 1
     assert stderr == (
         "landwatch: 2 landed commits wait for review in repo (the oldest for 2 h 5 min); "
-        f"nobody is reviewing them. Start the reviewer: {notice.START_COMMAND}\n"
+        f"nobody is reviewing them. Start the reviewer: {one_line.START_COMMAND}\n"
     )
     assert "\x1b" not in stderr
 

@@ -22,7 +22,6 @@ TYPE_CHECKING = False  # typing is not imported: a hook pays for every import
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-START_COMMAND = "landwatch service start"
 # Enough of HEAD's reflog for its newest line (two ids, a name, a date and a subject).
 REFLOG_TAIL = 4096
 
@@ -71,20 +70,10 @@ def stale(git_dir: Path, now: float) -> Announcement | None:
         for name in work_item.entries(git_dir, where)
     }
     oids.discard("")  # garbage: no kind-oid name
-    commits = len(oids)
-    items = "1 landed commit waits" if commits == 1 else f"{commits or count} landed commits wait"
-    if drained:
-        why, command = "nobody is reviewing them. Start the reviewer", START_COMMAND
-    else:
-        why, command = "your reviewer does not drain this repository", "landwatch install"
     return Announcement(
         Urgency.STALE,
-        (
-            ("landwatch: ", "bold", KEEP),
-            (f"{items} for review in {safe(repository_name(git_dir))}", "yellow", MESSAGE),
-            (f" (the oldest for {duration(age)}); {why}", "", MESSAGE),
-            (": ", "", KEEP),
-            (command, "bold cyan", KEEP),
+        one_line.stale_words(
+            len(oids) or count, repository_name(git_dir), duration(age), drained=drained
         ),
     )
 

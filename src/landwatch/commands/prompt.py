@@ -19,7 +19,7 @@ import time
 from landwatch import one_line
 from landwatch.files import read_file
 from landwatch.styled import paint
-from landwatch.text import fit, repository_name, terminal_width
+from landwatch.text import duration, fit, repository_name, terminal_width
 
 # The names and the default the hook spells too (githooks/hook.sh), each landwatch.layout's or
 # work_item's: tests/commands/test_prompt.py keeps them equal.
@@ -33,6 +33,10 @@ UNTRUSTED = "untrusted"
 STALE, GIVEN_UP = "stale", "given up"
 WAITING = ("pending", "ready")
 SETTINGS_CACHE = "settings"
+# The person's own, as landwatch.layout names them (APP's directories, platformdirs').
+APP = "landwatch"
+REGISTRY = "repositories"  # in the configuration directory: the repositories drained
+REVIEWER_LOCK = "run/reviewer.lock"  # in the state directory: held while the reviewer runs
 STALE_AFTER = "landwatch.staleafter"
 DEFAULT_STALE_AFTER = 600
 
@@ -71,7 +75,9 @@ def what_to_say(cwd: str) -> Pieces | None:
     work = _join(git_dir, WORK_DIRECTORY)
     cause = more_urgent(work, repository, common, time.time())
     said = None
-    if cause == GIVEN_UP:
+    if cause == STALE:
+        said = stale(work, common, git_dir, time.time())
+    elif cause == GIVEN_UP:
         said = given_up(work, git_dir)
     elif cause == UNTRUSTED:
         said = untrusted(repository, common, git_dir)
@@ -141,6 +147,60 @@ def more_urgent(work: str, repository: str, common: str, now: float) -> str | No
         if stat.S_ISREG(os.lstat(_join(repository, UNTRUSTED)).st_mode):
             return UNTRUSTED
     return None
+
+
+def stale(work: str, common: str, git_dir: str, now: float) -> Pieces | None:
+    """The line of landed commits nobody reviews, as `landwatch notice` says it; None where
+    only the notice can say it: a reviewer drains the repository, so what waits is work
+    failing (a push while offline), which the kinds themselves tell."""
+    import platformdirs  # here: only a queue left waiting pays for it
+
+    registry = _join(platformdirs.user_config_dir(APP), REGISTRY)
+    try:
+        listed = read_file(registry, trusted=None).decode("utf-8", "surrogateescape")
+    except FileNotFoundError:
+        listed = ""
+    drained = os.path.realpath(common) in listed.splitlines()
+    if drained and _held(_join(platformdirs.user_state_dir(APP), REVIEWER_LOCK)):
+        return None
+    names = {name for where in WAITING for name in _listed(_join(work, where))}
+    stamps = [int(stamp) for _, _, stamp in map(_stamped, names) if stamp]
+    if not stamps:
+        return None
+    # Each landing waits as one item per kind it asked for: count the commits, not the items.
+    commits = {oid for oid, _, stamp in map(_stamped, names) if stamp and oid}
+    age = now - min(stamps) / 1_000_000
+    return one_line.stale_words(
+        len(commits) or len(stamps), repository_name(git_dir), duration(age), drained=drained
+    )
+
+
+def _stamped(name: str) -> tuple[str, str, str]:
+    """(the commit, ".", the stamp) of a waiting item's name `kind-oid.stamp`; no stamp when
+    it is no such name (as the hook reads them: 19 digits is year 2286)."""
+    item, dot, stamp = name.rpartition(".")
+    usable = stamp.isdigit() and len(stamp) < 19 and "-" in item
+    return item.partition("-")[2], dot, stamp if usable else ""
+
+
+def _held(lock: str) -> bool:
+    """Whether a reviewer holds its lock (daemon.lock.holder's question, without its reading of
+    who): a lock file nobody holds, or none, or no regular file, is no reviewer."""
+    try:
+        fd = os.open(lock, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
 
 
 def given_up(work: str, git_dir: str) -> Pieces | None:

@@ -13,8 +13,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
 from landwatch import work_item
 
 APP = "landwatch"
@@ -29,13 +27,21 @@ class Scope(enum.Enum):
     WORKTREE = "per worktree: <git-dir>/landwatch"
 
 
-# A per-user place's name starts with the directory it lives in.
+# A per-user place's name starts with the directory it lives in: platformdirs' function for it.
 _USER_ROOTS = {
-    "<data>": lambda: Path(platformdirs.user_data_dir(APP)),
-    "<config>": lambda: Path(platformdirs.user_config_dir(APP)),
-    "<state>": lambda: Path(platformdirs.user_state_dir(APP)),
-    "<cache>": lambda: Path(platformdirs.user_cache_dir(APP)),
+    "<data>": "user_data_dir",
+    "<config>": "user_config_dir",
+    "<state>": "user_state_dir",
+    "<cache>": "user_cache_dir",
 }
+
+
+def _user_root(root: str) -> Path:
+    """The per-user directory `root` names; platformdirs is imported only where one is asked
+    for, not by every command that names a place in a repository."""
+    import platformdirs
+
+    return Path(getattr(platformdirs, _USER_ROOTS[root])(APP))
 
 
 @dataclass(frozen=True)
@@ -55,7 +61,7 @@ class Place:
             if git_dir is not None:
                 raise ValueError(f"{self.name} is the person's own, not a repository's")
             root, _, rest = self.name.partition("/")
-            return _USER_ROOTS[root]() / rest
+            return _user_root(root) / rest
         if git_dir is None:
             raise ValueError(f"{self.name} is {self.scope.value}: which repository?")
         if self.scope is Scope.WORKTREE:
@@ -345,16 +351,16 @@ def hooks_report_file(git_dir: os.PathLike[str] | str, commit: str) -> Path:
 
 
 def data_dir() -> Path:
-    return _USER_ROOTS["<data>"]()
+    return _user_root("<data>")
 
 
 def config_dir() -> Path:
-    return _USER_ROOTS["<config>"]()
+    return _user_root("<config>")
 
 
 def state_dir() -> Path:
-    return _USER_ROOTS["<state>"]()
+    return _user_root("<state>")
 
 
 def cache_dir() -> Path:
-    return _USER_ROOTS["<cache>"]()
+    return _user_root("<cache>")

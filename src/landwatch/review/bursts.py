@@ -10,7 +10,10 @@ import dataclasses
 from collections import Counter
 
 from landwatch.review.findings import Finding, fingerprint
-from landwatch.review.rules.base import RuleSet
+
+TYPE_CHECKING = False  # the rules are not imported to read a stored report (landwatch show)
+if TYPE_CHECKING:
+    from landwatch.review.rules.base import RuleSet
 
 
 def bursts(findings: list[Finding], rules: RuleSet) -> list[Finding]:

@@ -7,10 +7,8 @@ The grammar is docs/queue.md's ("Names"); the hooks write the same names in shel
 from __future__ import annotations
 
 import enum
-import hashlib
 import os
 import re
-import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -179,7 +177,7 @@ def id_of_entry(name: str) -> str:
 
 
 def new_generation() -> str:
-    return secrets.token_hex(8)
+    return os.urandom(8).hex()  # secrets.token_hex, without importing it for every command
 
 
 def stamped_name(id: str, stamp: int) -> str:
@@ -188,6 +186,8 @@ def stamped_name(id: str, stamp: int) -> str:
 
 def invalid_name(name: str, stamp: int) -> str:
     """The safe name garbage gets in failed/ (any bytes may have been in its own)."""
+    import hashlib  # only for garbage: a command that reads the queue does not load OpenSSL
+
     digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:16]
     return f"{INVALID_PREFIX}{digest}.{stamp}"
 

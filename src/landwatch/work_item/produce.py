@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from pathlib import Path
 
 from landwatch.work_item.claims import run_again
@@ -42,7 +41,7 @@ def enqueue(item: WorkItem, *, now: float | None = None, again: bool = False) ->
     waiting or running is left to run once (KNOWN): the dedup a landing's producers meet."""
     moment = now_or(now)
     data = encode_record(item, enqueued=moment, producer=this_producer())
-    tmp_name = f"{item.id}.{micros(moment)}.{os.getpid()}.{secrets.token_hex(4)}"
+    tmp_name = f"{item.id}.{micros(moment)}.{os.getpid()}.{os.urandom(4).hex()}"
     with opened(item.git_dir, f"cannot record {item.id[:19]} in", create=True) as directory:
         result = _publish(directory, item.id, tmp_name, data, micros(moment))
     if result is Enqueued.ADDED:

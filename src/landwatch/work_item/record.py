@@ -6,7 +6,6 @@ is gone.
 from __future__ import annotations
 
 import os
-import socket
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -158,7 +157,8 @@ def _read_first_line(path: str) -> str:
         return ""
 
 
-_HOST = socket.gethostname().replace(" ", "_") or "-"
+# The host name gethostname(2) gives, read without importing socket (5 ms of every command).
+_HOST = os.uname().nodename.replace(" ", "_") or "-"
 _BOOT_ID = _read_first_line("/proc/sys/kernel/random/boot_id") or "-"
 
 

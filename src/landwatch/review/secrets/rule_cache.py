@@ -13,13 +13,10 @@ import contextlib
 import errno
 import fcntl
 import hashlib
-import logging
 import os
 import stat
 from collections.abc import Callable, Iterator
 from typing import Protocol, TypeVar
-
-log = logging.getLogger(__name__)
 
 DIRECTORY_VARIABLE = "LANDWATCH_SECRET_RULES"
 # Beside kingfisher's files: `<sha256>  <name>` a line (as sha256sum writes, and checks with -c).
@@ -44,6 +41,14 @@ class Compiled(Protocol):
 C = TypeVar("C", bound=Compiled)
 
 
+def _warn(message: str, *args: object) -> None:
+    """One line in the log; logging is imported only then (every command of the front door
+    imports this module for DIRECTORY_VARIABLE)."""
+    import logging
+
+    logging.getLogger(__name__).warning(message, *args)
+
+
 def directory() -> str | None:
     """Where landwatch keeps the compiled rules (an absolute path), or None: nowhere."""
     where = os.environ.get(DIRECTORY_VARIABLE, "")
@@ -65,13 +70,13 @@ def load(build: Callable[[str | None], C], where: str | None, annex: Annex[C] | 
     try:
         fd = _private_directory(where)
     except OSError as error:
-        log.warning("the secret rules are not kept in %s: %s", where, error.strerror or error)
+        _warn("the secret rules are not kept in %s: %s", where, error.strerror or error)
         return build(None)
     try:
         with _locked(fd):
             return _checked(build, where, fd, annex)
     except OSError as error:  # the lock, or clearing what was there
-        log.warning("the secret rules are not kept in %s: %s", where, error.strerror or error)
+        _warn("the secret rules are not kept in %s: %s", where, error.strerror or error)
         return build(None)
     finally:
         os.close(fd)
@@ -91,13 +96,13 @@ def _checked(build: Callable[[str | None], C], where: str, fd: int, annex: Annex
         try:
             _keep(fd, rules, annex)
         except OSError as error:  # a full disk: compiled again next time, nothing worse
-            log.warning("the secret rules' digests were not recorded in %s: %s", where, error)
+            _warn("the secret rules' digests were not recorded in %s: %s", where, error)
     elif status == "loaded" and not kept:
         # Nothing was left to load but what could not be removed: that is not to be trusted.
-        log.warning("the secret rules in %s could not be cleared; compiled in memory", where)
+        _warn("the secret rules in %s could not be cleared; compiled in memory", where)
         return build(None)
     elif status != "loaded":
-        log.warning(
+        _warn(
             "kingfisher will not keep compiled rules in %s: a directory on the way is"
             " another user's or open to others; they are compiled in every process",
             where,
