@@ -17,8 +17,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from landwatch.review.change import Change
 from landwatch.review.documents import load_yaml
 
@@ -97,6 +95,8 @@ def _commitlint(change: Change) -> dict[str, Declared] | None:
 
 def _parsed(text: str) -> Any:
     """JSON, or else YAML (commitlint reads `.commitlintrc` as either); None when neither."""
+    import yaml  # here, not at the top: most repositories have no commitlint file
+
     try:
         return json.loads(text)
     except (ValueError, RecursionError):  # not JSON, or nested past Python's stack

@@ -17,7 +17,6 @@ import posixpath
 from dataclasses import dataclass
 
 import pygit2
-import yaml
 from identify import identify
 
 from landwatch.review.change import Change
@@ -92,6 +91,8 @@ class PreCommitScopes:
             return None
 
     def _read(self, text: str) -> None:
+        import yaml  # here, not at the top: most repositories have no .pre-commit-config.yaml
+
         try:
             # As pre-commit reads it: libyaml takes tabs PyYAML's own loader refuses.
             config = load_yaml(text)

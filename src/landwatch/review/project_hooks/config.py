@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pygit2
-import yaml
 from pygit2.enums import FileMode
 
 from landwatch.review.documents import load_yaml
@@ -177,6 +176,8 @@ def _document(
     repo: pygit2.Repository, tree: pygit2.Tree, path: str
 ) -> tuple[dict[Any, Any] | None, str | None]:
     """A configuration file read as its extension says (YAML, TOML, JSON, JSON with comments)."""
+    import yaml  # here, not at the top: a review of a repository declaring no hooks never reads one
+
     data = pinned_file(repo, tree, path).data
     if data is None:
         return None, f"{path} is not a regular file under 1 MB"
