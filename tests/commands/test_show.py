@@ -141,3 +141,26 @@ def test_a_tab_in_a_snippet_is_shown_as_spaces_to_its_stop(repo: Repo) -> None:
         if f["line"] == 4
     ]
     assert found["snippet"] == "\treturn\t// none yet  "
+
+
+def test_show_and_status_import_neither_pygit2_nor_rich_nor_the_rules(repo: Repo) -> None:
+    """Issue 40: reading a kept review and the queues costs no git library, no rich and no
+    rule, which a review alone needs."""
+    import subprocess
+    import sys
+
+    repo.land("Add a file", {"a.txt": "x  \n"})
+    assert run_reviewer("--once").returncode == 0
+    heavy = {"pygit2", "rich", "yaml", "landwatch.review.rules", "landwatch.review.engine"}
+    # Nothing waits: no kind is asked what is failing, and none is looked for.
+    heavy |= {"importlib.metadata", "landwatch.kinds.project_hooks", "landwatch.push_gate"}
+    for asked in (["show", "HEAD"], ["status"]):
+        ran = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "landwatch", *asked],
+            cwd=repo.path,
+            capture_output=True,
+            text=True,
+        )
+        assert ran.returncode == 0, ran.stderr
+        imported = {line.rpartition("|")[2].strip() for line in ran.stderr.splitlines()}
+        assert "landwatch.styled" in imported and imported & heavy == set(), asked

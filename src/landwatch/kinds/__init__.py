@@ -7,7 +7,6 @@ Nothing here is imported until the reviewer loads handlers: the hooks' path neve
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import importlib
 from typing import TYPE_CHECKING, Any
@@ -78,20 +77,34 @@ def load(kind: str, spec: str, *, max_tries: int, clock: Clock) -> ItemHandler[A
 
 
 def failing(git_dir: Path, now: float) -> list[Failing]:
-    """What every installed kind says is failing in `git_dir` (status, the one line)."""
-    found = (handler.failing(git_dir, now) for handler in _installed_classes())
+    """What the kinds say is failing in `git_dir` (status, the one line), the built-in ones
+    first. Only a kind with work waiting there (ready, pending or claimed) can be failing, so
+    only such a kind is asked, and loaded: status and the one line load none when nothing waits,
+    and look for installed kinds only when an item of one that is not built in waits."""
+    from landwatch.work_item import CLAIMED, PENDING, READY, entries, id_of_entry
+
+    waiting = {
+        id_of_entry(name).partition("-")[0]
+        for state in (READY, PENDING, CLAIMED)
+        for name in entries(git_dir, state)
+    }
+    asked = [kind for kind in BUILTIN if kind in waiting] + sorted(waiting - BUILTIN.keys())
+    found = (handler.failing(git_dir, now) for kind in asked if (handler := _class_of(kind)))
     return [said for said in found if said is not None]
 
 
 @functools.cache
-def _installed_classes() -> tuple[type[ItemHandler[Any]], ...]:
-    """The installed handlers' classes, looked up once a process (status asks of every
-    worktree); one that cannot be loaded says nothing here (the reviewer says why at start)."""
-    classes = []
-    for kind, spec in installed().items():
-        with contextlib.suppress(KindError):
-            classes.append(handler_class(kind, spec))
-    return tuple(classes)
+def _class_of(kind: str) -> type[ItemHandler[Any]] | None:
+    """The handler class of `kind`, looked up once a process (status asks of every worktree);
+    None for a kind nobody installed or one that cannot be loaded (the reviewer says why at
+    start). A built-in kind is never looked for among the installed ones: it is theirs first."""
+    spec = BUILTIN.get(kind) or installed().get(kind)
+    if spec is None:
+        return None
+    try:
+        return handler_class(kind, spec)
+    except KindError:
+        return None
 
 
 def handlers(

@@ -203,7 +203,8 @@ class ItemHandler(JobKind[WorkOrder, R]):
     @classmethod
     def failing(cls, git_dir: Path, now: float) -> Failing | None:
         """How this kind's work in `git_dir` has been failing, if it is (`landwatch status` and
-        the one line ask every kind); None: it is not, or the kind cannot tell."""
+        the one line ask each kind with an item waiting there, ready, pending or claimed: one
+        with nothing waiting is not failing); None: it is not, or the kind cannot tell."""
         return None
 
     # --- holds: a repository left alone a while (RetryLater, a fault of the machine) ---

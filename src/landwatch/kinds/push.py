@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from landwatch import layout, push_gate
+from landwatch import layout
 from landwatch.files import read_file, remove, write_atomic
 from landwatch.git import run_git
 from landwatch.job_queue import Reporter
@@ -26,7 +26,6 @@ from landwatch.kinds.base import (
     RetryLater,
     backoff,
 )
-from landwatch.review import blocking
 from landwatch.work_item import CLAIMED, PENDING, READY, WorkItem, WorkKind, entries
 
 PUSH_TIMEOUT = 120.0
@@ -177,6 +176,10 @@ class PushHandler(ItemHandler[PushResult]):
         """What the push gate says of what pushing `branch` sends under `policy`: RetryLater
         while reviews of it wait for the reviewer, HeldBack (kept in the push state) when it
         refuses the push."""
+        # Here, not at the top: status and the one line ask this kind whether it is failing.
+        from landwatch import push_gate
+        from landwatch.review import blocking
+
         if policy == blocking.OFF:
             return
         tip = f"refs/heads/{branch}"

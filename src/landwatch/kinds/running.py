@@ -5,17 +5,18 @@ reporter the job is alive, so the item's lease is renewed (commands: landwatch.p
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import multiprocessing.process
 import os
 import time
 from collections.abc import Callable
-from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import GiveUp, LeaseLost
 from landwatch.processes import die_with_parent
+
+if TYPE_CHECKING:  # multiprocessing is imported when a worker starts, not by status or notice
+    import multiprocessing.process
+    from multiprocessing.connection import Connection
 
 
 class WorkerDied(Exception):
@@ -50,6 +51,8 @@ class WarmWorker:
     def _started(self) -> tuple[multiprocessing.process.BaseProcess, Connection]:
         if self._process is None or self._connection is None or not self._process.is_alive():
             self.discard()
+            import multiprocessing
+
             context = multiprocessing.get_context("spawn")
             ours, theirs = context.Pipe()
             process = context.Process(
