@@ -15,14 +15,16 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from landwatch import layout, line_markers, one_line
 from landwatch.files import read_file, remove, write_atomic
 from landwatch.review import blocking
 from landwatch.review.findings import CUT, Finding, Severity
-from landwatch.review.project_hooks.results import HooksResult, joined
 from landwatch.review.report import Report, summary_of
+
+if TYPE_CHECKING:  # read only where a result is kept: most commits have none (show, the gate)
+    from landwatch.review.project_hooks.results import HooksResult
 
 
 def write(
@@ -47,7 +49,7 @@ def write(
     """
     target = layout.report_file(git_dir, report.commit)
     text = json.dumps(report.as_dict(), indent=1)
-    level = blocking.level(joined(report, read_hooks(git_dir, report.commit)).findings)
+    level = blocking.level(_joined(report, read_hooks(git_dir, report.commit)).findings)
     _mark_blocking(git_dir, report.commit, level, before=True)
     write_atomic(target, text, trusted=layout.common_dir(git_dir), durable=durable)
     _mark_blocking(git_dir, report.commit, level, before=False)
@@ -190,7 +192,7 @@ def write_hooks(
     target = layout.hooks_report_file(git_dir, result.commit)
     data = json.dumps(result.as_dict(), indent=1)
     review = read_review(git_dir, result.commit)
-    level = blocking.level(joined(review, result).findings) if review is not None else None
+    level = blocking.level(_joined(review, result).findings) if review is not None else None
     _mark_blocking(git_dir, result.commit, level, before=True)
     write_atomic(target, data, trusted=layout.common_dir(git_dir))
     _mark_blocking(git_dir, result.commit, level, before=False)
@@ -207,7 +209,7 @@ def _hooks_to_tell(
     review = read_review(git_dir, result.commit)
     if review is None:
         return None  # the hooks join a review: without one there is nothing to show yet
-    both = joined(review, result)
+    both = _joined(review, result)
     # What the hooks add: their findings, and the review's that a hook reported too (told once,
     # at the more severe of the two).
     added = [finding for finding in both.findings if finding not in review.findings]
@@ -231,7 +233,21 @@ def _hooks_to_tell(
 def read_hooks(git_dir: os.PathLike[str] | str, commit: str) -> HooksResult | None:
     """What the project's hooks said of `commit`; None when they have not run on it (or what
     is kept is not a result of that commit)."""
-    return _read_kept(layout.hooks_report_file(git_dir, commit), git_dir, commit, HooksResult)
+    path = layout.hooks_report_file(git_dir, commit)
+    if not os.path.lexists(path):
+        return None  # as most commits: the results' module is not even imported
+    from landwatch.review.project_hooks.results import HooksResult
+
+    return _read_kept(path, git_dir, commit, HooksResult)
+
+
+def _joined(review: Report, hooks: HooksResult | None) -> Report:
+    """`review` with what its project hooks said joined to it (results.joined), if they said."""
+    if hooks is None:
+        return review
+    from landwatch.review.project_hooks.results import joined
+
+    return joined(review, hooks)
 
 
 # How many of the newest hooks' results `held_back_hooks` reads at most: a repository's every
@@ -266,7 +282,7 @@ def read(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
     review = read_review(git_dir, commit)
     if review is None:
         return None
-    return joined(review, read_hooks(git_dir, commit))
+    return _joined(review, read_hooks(git_dir, commit))
 
 
 def read_review(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:
