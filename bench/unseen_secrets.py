@@ -10,6 +10,14 @@ maintainers' annotations (never by what landwatch says of them).
   case is an `ok.` one; rules that flag a kind of file rather than a secret (dotenv, home
   directories, Kubernetes Secret manifests) and the presets (copies of the rules' cases) are
   left out.
+- whispers (Skyscanner's scanner, the adeptex/whispers fork: `tests/fixtures/`): each fixture's
+  `compliant` and `noncompliant` sections cut into one example a line or a multi-line value, by
+  bench/whispers_sections.py. Fixtures with no section to label are left out: .npmrc,
+  privatekey.pem, privatekeys.json, putty.ppk, runtime.exs, settings.conf, severity.yml,
+  page.html, cloudformation.json.template, ast/build.gradle.kts, custom.*, invalid.*, files/*,
+  falsepositive/deps.txt and semver.json, and the lines above a code fixture's `compliant`
+  function. Its examples fall in two halves by their id's hash, `first` and `untouched` (the
+  second measured once, at the end of the issue that added it).
 
 Nothing here is copied into the project: the bench lays the examples out in a scratch
 repository, as it does the open benchmark's.
@@ -25,8 +33,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from whispers_sections import labelled_units
+
 SEMGREP_DIR = "generic/secrets/security"
 SECRETLINT_DIR = "packages/@secretlint"
+WHISPERS_DIR = "tests/fixtures"
+WHISPERS_RULES = "whispers/rules"
+FIRST, UNTOUCHED, ALL = "first", "untouched", "all"
 # secretlint rules that judge a file's kind or a user's own patterns, not a secret's presence.
 SECRETLINT_NOT_DETECTORS = frozenset(
     {
@@ -54,6 +67,12 @@ class UnseenExample:
     path: str  # where the bench lays it out
     text: str
     secret: bool
+
+    @property
+    def half(self) -> str:
+        """`first` or `untouched`, by the last byte of the sha256 of the id (as the open
+        benchmark's halves are drawn)."""
+        return FIRST if hashlib.sha256(self.id.encode()).digest()[-1] % 2 == 0 else UNTOUCHED
 
 
 def git_show(git_dir: Path, path: str) -> bytes:
@@ -161,28 +180,55 @@ def secretlint_examples(git_dir: Path) -> Iterator[UnseenExample]:
         )
 
 
+def whispers_examples(git_dir: Path) -> Iterator[UnseenExample]:
+    """Each labelled unit of whispers' fixtures, laid out under its fixture's own name."""
+    for path in git_files(git_dir, WHISPERS_DIR):
+        if path.endswith(_BINARY_SUFFIXES):
+            continue
+        try:
+            text = git_show(git_dir, path).decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        fixture = path.removeprefix(f"{WHISPERS_DIR}/")
+        slug = re.sub(r"[^\w-]", "_", fixture)
+        for unit in labelled_units(text):
+            yield UnseenExample(
+                id=_id("whispers", f"{path}:{unit.line}"),
+                source="whispers",
+                rule=fixture,
+                path=f"unseen/whispers/{slug}/{unit.line}/{fixture}",
+                text=unit.text,
+                secret=unit.secret,
+            )
+
+
 SOURCES: dict[str, Callable[[Path], Iterator[UnseenExample]]] = {
     "semgrep-rules": semgrep_examples,
     "secretlint": secretlint_examples,
+    "whispers": whispers_examples,
 }
 
 
 def source_of(git_dir: Path) -> str | None:
-    """Which source a clone is, by the folder its examples are in."""
+    """Which source a clone is, by the folder its examples are in (whispers' by its rules,
+    since many projects keep a tests/fixtures folder)."""
     for source, folder in (("semgrep-rules", SEMGREP_DIR), ("secretlint", SECRETLINT_DIR)):
         if git_files(git_dir, folder):
             return source
+    if git_files(git_dir, WHISPERS_RULES) and git_files(git_dir, WHISPERS_DIR):
+        return "whispers"
     return None
 
 
-def unseen_examples(git_dirs: list[Path]) -> tuple[list[UnseenExample], list[str]]:
-    """The examples of every clone given, and a line for each clone that is neither source."""
+def unseen_examples(git_dirs: list[Path], half: str = ALL) -> tuple[list[UnseenExample], list[str]]:
+    """The examples of every clone given (those of one half, or all), and a line for each clone
+    that is no known source."""
     examples: list[UnseenExample] = []
     problems: list[str] = []
     for git_dir in git_dirs:
         source = source_of(git_dir)
         if source is None:
-            problems.append(f"{git_dir}: neither semgrep-rules nor secretlint")
+            problems.append(f"{git_dir}: not semgrep-rules, secretlint or whispers")
             continue
-        examples.extend(SOURCES[source](git_dir))
+        examples.extend(e for e in SOURCES[source](git_dir) if half in (ALL, e.half))
     return examples, problems
