@@ -23,12 +23,14 @@ that cannot be installed or run is skipped with one line saying why. Their times
 clock of the command, start-up (and CredSweeper's model loading) included.
 
 `--unseen CLONE...` also measures every tool on examples nobody on this project tuned on: the
-secret tests of semgrep-rules and secretlint, read from local clones and labelled by their
-maintainers' annotations (bench/unseen_secrets.py). Only their totals are printed, never their
-texts or misses: they stay unseen.
+secret tests of semgrep-rules and secretlint and whispers' fixtures, read from local clones and
+labelled by their maintainers' annotations (bench/unseen_secrets.py). Only their totals are
+printed, never their texts or misses: they stay unseen. `--unseen-half first|untouched|all`
+measures one half of them (drawn by id, as above): whispers' `untouched` half is kept for the
+end of issue 41.
 
 Run by hand: `python bench/bench_secrets.py [--half tuning|held-out|all] [--misses]
-[--unseen CLONE...]`.
+[--unseen CLONE... [--unseen-half first|untouched|all]]`.
 """
 
 from __future__ import annotations
@@ -56,7 +58,8 @@ from landwatch.review.budget import Budget
 from landwatch.review.findings import Finding
 from landwatch.review.report import Report
 from landwatch.review.rules import all_rules
-from unseen_secrets import unseen_examples
+from unseen_secrets import ALL as ALL_UNSEEN
+from unseen_secrets import FIRST, UNTOUCHED, unseen_examples
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "benchmarks" / "secrets"
@@ -481,10 +484,10 @@ def list_misses(landwatch: Landwatch, examples: list[Example]) -> None:
                 print(f"           -> {finding.rule} {finding.message[:100]}")
 
 
-def unseen(git_dirs: list[Path], names: list[str], tools_dir: Path) -> None:
+def unseen(git_dirs: list[Path], names: list[str], tools_dir: Path, half: str) -> None:
     """Every tool on the examples of other scanners' tests (bench/unseen_secrets.py), laid out
     one a file in their own root commit: totals by source only, so they stay unseen."""
-    found, problems = unseen_examples(git_dirs)
+    found, problems = unseen_examples(git_dirs, half)
     for problem in problems:
         print(f"  not used: {problem}")
     examples = [
@@ -507,7 +510,10 @@ def unseen(git_dirs: list[Path], names: list[str], tools_dir: Path) -> None:
         others, skipped = run_tools(names, tools_dir, tree, examples)
     results = [landwatch.result, *others]
     sources = sorted({e.source for e in examples})
-    print(f"\nunseen: {len(examples)} examples of other scanners' tests, labelled by them")
+    print(
+        f"\nunseen: {len(examples)} examples of other scanners' tests, labelled by them "
+        f"(half: {half})"
+    )
     print(f"{'tool':<24}" + "".join(f"  {source:<14}" for source in [*sources, "(all)"]))
     print(f"{'':<24}" + "  recall    fp  " * (len(sources) + 1))
     for result in results:
@@ -544,7 +550,13 @@ def main() -> int:
         nargs="+",
         default=[],
         metavar="CLONE",
-        help="git dirs of semgrep-rules and secretlint clones: measure on their secret tests too",
+        help="git dirs of semgrep-rules, secretlint, whispers clones: measure on their tests too",
+    )
+    parser.add_argument(
+        "--unseen-half",
+        choices=(FIRST, UNTOUCHED, ALL_UNSEEN),
+        default=ALL_UNSEEN,
+        help="which half of the unseen examples (all)",
     )
     args = parser.parse_args()
     keep_secret_rules()  # loaded from landwatch's state, as a command would
@@ -598,7 +610,12 @@ def main() -> int:
     if args.misses:
         list_misses(landwatch, examples)
     if args.unseen:
-        unseen([path.resolve() for path in args.unseen], names, args.tools_dir.resolve())
+        unseen(
+            [path.resolve() for path in args.unseen],
+            names,
+            args.tools_dir.resolve(),
+            args.unseen_half,
+        )
     print(f"\nthe bench took {time.perf_counter() - started:.0f} s")
     return 0
 
