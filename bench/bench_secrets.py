@@ -521,8 +521,9 @@ def unseen(git_dirs: list[Path], names: list[str], tools_dir: Path, half: str) -
             f"  {score([e for e in examples if e.source == s], result.flagged).cell():<14}"
             for s in sources
         )
-        total = score(examples, result.flagged).cell()
-        print(f"{result.tool:<24}{cells}  {total:<14}")
+        total = score(examples, result.flagged)
+        hits = f"found {total.found}/{total.secrets}"
+        print(f"{result.tool:<24}{cells}  {total.cell():<14}  {hits}, flagged {total.false_flags}")
     counts = "".join(
         f"  {score([e for e in examples if e.source == s], set()).secrets:>5}/"
         f"{score([e for e in examples if e.source == s], set()).negatives:<8}"
