@@ -55,7 +55,7 @@ from benchlib import git, new_repo, timed_secret_rules
 from landwatch.cli import keep_secret_rules
 from landwatch.review import engine
 from landwatch.review.budget import Budget
-from landwatch.review.findings import Finding
+from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
 from landwatch.review.rules import all_rules
 from unseen_secrets import ALL as ALL_UNSEEN
@@ -461,6 +461,39 @@ def family_by_tool(results: list[Result], examples: list[Example], half: str) ->
         print(f"{family:<22}{cells}")
 
 
+def certainty(landwatch: Landwatch, examples: list[Example], halves: list[str]) -> None:
+    """The found secrets and the false flags of each half by how surely they are told: the
+    highest severity among an example's secret findings (error refuses a push)."""
+    print(
+        f"\n{'told at':<22}" + "".join(f"  {h + ' found':<18}  {'false flags':<13}" for h in halves)
+    )
+    for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
+        cells = ""
+        for half in halves:
+            members = [e for e in in_half(examples, half) if e.headline]
+            for secret, width in ((True, 18), (False, 13)):
+                told = [
+                    max(f.severity for f in landwatch.findings[e.id])
+                    for e in members
+                    if e.secret is secret and e.id in landwatch.findings
+                ]
+                share = told.count(severity) / len(told) if told else 0.0
+                cells += f"  {f'{told.count(severity)} ({share:.1%})':<{width}}"
+        print(f"{severity.name.lower():<22}{cells}")
+
+
+def headline_figures(flagged: set[str], examples: list[Example], halves: list[str]) -> None:
+    """Recall and false-positive rate of each half to three places, as the issues quote them."""
+    for half in halves:
+        result = score(in_half(examples, half), flagged)
+        print(
+            f"{half}: recall {result.found / max(1, result.secrets):.3f} "
+            f"({result.found}/{result.secrets}), false-positive rate "
+            f"{result.false_flags / max(1, result.negatives):.3f} "
+            f"({result.false_flags}/{result.negatives})"
+        )
+
+
 def one_line(text: str, width: int = 110) -> str:
     shown = text.strip().replace("\n", " \\n ")
     return repr(shown[:width] + ("…" if len(shown) > width else ""))
@@ -604,6 +637,9 @@ def main() -> int:
     breakdown("landwatch by source", lambda e: e.source, examples, flagged, halves)
     results = [landwatch.result, *others]
     tool_table(results, landwatch.secret_seconds, examples, halves, lines)
+    print()
+    headline_figures(flagged, examples, halves)
+    certainty(landwatch, examples, halves)
     if others:
         family_by_tool(results, examples, HELD_OUT if args.half == ALL else args.half)
     for line in skipped:
