@@ -15,7 +15,7 @@ import string
 from landwatch.review.change import Change
 from landwatch.review.findings import Finding
 from landwatch.review.rules.base import LineRule
-from support.tokens import GITHUB_TOKEN, github_token, random_text
+from support.tokens import GITHUB_TOKEN, github_token, pypi_token, random_text
 
 
 def check(change: Change, path: str, rule: LineRule) -> list[Finding]:
@@ -82,7 +82,7 @@ TOKENS = [
     ("JSON Web Token", jwt()),
     ("npm access token", github_token("npm", "npm_")),
     ("X (Twitter) bearer token", "A" * 21 + random_text("x", 30) + "%3D" + random_text("y", 20)),
-    ("PyPI upload token", "pypi-AgEIcHlwaS5vcmc" + "CJ" + "Ab1Cd2Ef3G" * 6),
+    ("PyPI upload token", pypi_token()),
     (
         "SendGrid API key",
         "SG." + exactly("Ab1Cd2Ef3Gh4Ij5Kl6Mn7O", 22) + "." + random_text("sendgrid", 43),

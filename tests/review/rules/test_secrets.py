@@ -25,7 +25,7 @@ from support.secret_examples import (
     key_body,
     pem,
 )
-from support.tokens import GITHUB_TOKEN, github_token
+from support.tokens import GITHUB_TOKEN, age_secret_key, github_token
 
 # --- the rule set -------------------------------------------------------------------
 
@@ -191,12 +191,22 @@ def test_near_misses_and_documentation_placeholders_are_not_tokens(changes: Chan
     assert found(change, "near.py", TokenFormat()) == []
 
 
-def test_a_token_whose_checksum_fails_is_only_a_warning(changes: Changes) -> None:
+def test_a_token_whose_checksum_fails_is_a_stand_in_no_rule_tells(changes: Changes) -> None:
     made_up = GITHUB_TOKEN[:-1] + ("A" if GITHUB_TOKEN[-1] != "A" else "B")
-    change = changes.change({"ci.py": f'TOKEN = "{made_up}"\nREAL = "{GITHUB_TOKEN}"\n'})
-    findings = check(change, "ci.py", TokenFormat())
-    assert [(f.line, f.severity) for f in findings] == [(1, Severity.WARNING), (2, Severity.ERROR)]
-    assert "checksum does not hold" in findings[0].message
+    lines = [
+        f'TOKEN = "{made_up}"',
+        f'github_token: "{made_up}"',
+        f"curl -H 'Authorization: Bearer {made_up}' https://api.github.com",
+        f'AGE_KEY = "{age_secret_key()[:-1]}Q"',
+        f'REAL = "{GITHUB_TOKEN}"',
+        f'AGE = "{age_secret_key()}"',
+    ]
+    change = changes.change({"ci.py": "\n".join(lines) + "\n"})
+    findings = [f for rule in RULES for f in check(change, "ci.py", rule())]
+    assert sorted((f.line, f.rule, f.severity) for f in findings) == [
+        (5, "S002", Severity.ERROR),
+        (6, "S002", Severity.ERROR),
+    ]
 
 
 def test_tokens_in_lockfiles_are_still_reported(changes: Changes) -> None:

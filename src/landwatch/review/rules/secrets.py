@@ -18,6 +18,11 @@ from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.assigned_secrets import Credentials, GenericSecret
 from landwatch.review.rules.secret_rule import MOST_PER_LINE, SecretRule
+from landwatch.review.secrets.checks import (
+    checksum_holds,
+    jwt_names_algorithm,
+    jwt_well_formed,
+)
 from landwatch.review.secrets.credentials import UrlPasswords
 from landwatch.review.secrets.private_keys import (
     KEY_MATERIAL,
@@ -38,9 +43,6 @@ from landwatch.review.secrets.scanning import (
 from landwatch.review.secrets.token_formats import (
     TOKEN_NEEDLES,
     TOKEN_NEEDLES_FOLDED,
-    checksum_fails,
-    checksum_holds,
-    jwt_well_formed,
     prefixed_tokens,
     tokens,
     unanchored_tokens,
@@ -180,7 +182,7 @@ class TokenFormat(SecretRule):
             "new-relic-browser-api-token": ("New Relic browser API key",),
         }
     )
-    example = 'GITHUB_TOKEN = "ghp_' + "a1B2c3D4e5" * 3 + 'a1B2c3"'
+    example = 'AWS_ACCESS_KEY_ID = "AKIA' + '4R7KQ2MVXPLT6SWC"'
 
     def sure_anywhere(self, value: str) -> bool:
         return checksum_holds(value)
@@ -199,14 +201,19 @@ class TokenFormat(SecretRule):
         for index in sorted(found):
             in_order = sorted(found[index], key=lambda span: span[1])[:MOST_PER_LINE]
             for finding, (_, start, end) in zip(
-                self.span_findings(path, lines[index], in_order, seen, _describe_token, before),
+                self.span_findings(path, lines[index], in_order, seen, before=before),
                 in_order,
                 strict=True,
             ):
                 # Only a format the service can be told by (a checksum, a strict prefix) is
-                # sure enough for an error; a checksum that fails means typed or mistyped.
-                if (index, start) in likely or checksum_fails(lines[index].text[start:end]):
+                # sure enough for an error (a checksum that fails was let through as a
+                # stand-in where the token was found).
+                value = lines[index].text[start:end]
+                if (index, start) in likely and not checksum_holds(value):
                     finding.severity = min(finding.severity, Severity.WARNING)
+                elif value.startswith("eyJ") and not jwt_names_algorithm(value):
+                    finding.severity = min(finding.severity, Severity.WARNING)
+                    finding.message += " (its header names no algorithm, as a library's would)"
                 yield finding
 
 
@@ -293,12 +300,6 @@ def overlaps(spans: list[tuple[str, int, int]], start: int, end: int) -> bool:
     return any(
         s_start < end and start < s_end for _, s_start, s_end in spans[max(0, at - 1) : at + 1]
     )
-
-
-def _describe_token(label: str, value: str) -> str:
-    if checksum_fails(value):
-        return f"{label} (its checksum does not hold: made up or mistyped, or a real one altered)"
-    return label
 
 
 RULES = [PrivateKey, TokenFormat, GenericSecret, Credentials]

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
+from landwatch.review.secrets.checks import checksum_fails
+
 if TYPE_CHECKING:
     from landwatch.review.change import Line
 
@@ -104,8 +106,9 @@ def periodic(value: str) -> bool:
 
 def placeholder_token(value: str) -> bool:
     """Whether a token-shaped value is a stand-in, not a credential: `AKIA...EXAMPLE`,
-    `xoxp-...####`, `sk_abcdefghijklmnop`, `dapi123456789...`, `abcd1234abcd1234...`."""
-    if _PLACEHOLDER_WORDS.search(value) or periodic(value):
+    `xoxp-...####`, `sk_abcdefghijklmnop`, `dapi123456789...`, `abcd1234abcd1234...`, or one
+    of a format with a checksum or a structure that fails it (review.secrets.checks)."""
+    if _PLACEHOLDER_WORDS.search(value) or periodic(value) or checksum_fails(value):
         return True
     if any(len(run[0]) * 2 >= len(value) for run in _RUN.finditer(value)):
         return True

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
+from landwatch.review.secrets.checks import jwt_well_formed
 from landwatch.review.secrets.scanning import (
     ascii_lower,
     masked,
@@ -37,27 +37,6 @@ class _Format:
 
 
 _WORD = r"A-Za-z0-9_\-"
-# A JSON object encoded as base64url, as a JWT's header and claims are; longer than any real one
-# is none (and would cost its decoding).
-_MOST_JWT_PART = 16_384
-
-
-def jwt_well_formed(value: str) -> bool:
-    """Whether a JWT-shaped value's header and claims decode to JSON objects, as every token a
-    JWT library made does (an unsigned one, `alg: none`, has no third part)."""
-    parts = value.split(".")
-    if len(parts) not in (2, 3):
-        return False
-    for part in parts[:2]:
-        if len(part) > _MOST_JWT_PART:
-            return False
-        try:
-            decoded = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
-        except (ValueError, binascii.Error):
-            return False
-        if not isinstance(decoded, dict):
-            return False
-    return True
 
 
 def _token(label: str, prefix: str, body: str) -> _Format:
@@ -287,40 +266,6 @@ TOKEN_NEEDLES_FOLDED = tuple(anchor.encode() for f in _FORMATS if f.folded for a
 _ANCHOR_TESTS = tuple(
     (needle, needle.decode(), needle in TOKEN_NEEDLES_FOLDED) for needle in _BY_NEEDLE
 )
-
-
-# GitHub's classic tokens and npm's end in six base62 characters: the CRC32 of the thirty
-# before them (github.blog, 2021-04-05 and 2021-09-23). A token whose checksum holds was made by
-# the service; one whose checksum fails was typed, generated from the pattern, or mistyped.
-_CHECKSUMMED = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "npm_")
-_BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
-
-def _checksum_verdict(value: str) -> bool | None:
-    """Whether the checksum of a format that has one holds (True) or fails (False); None for
-    every format without one."""
-    if not value.startswith(_CHECKSUMMED) or len(value) != 40:
-        return None
-    body, checksum = value[4:-6], value[-6:]
-    number = 0
-    for character in checksum:
-        digit = _BASE62.find(character)
-        if digit < 0:
-            return False
-        number = number * 62 + digit
-    return number == binascii.crc32(body.encode("ascii", "replace"))
-
-
-def checksum_holds(value: str) -> bool:
-    """Whether `value` is of a format with a checksum and its checksum holds: a token the
-    service made, not one typed for a test."""
-    return _checksum_verdict(value) is True
-
-
-def checksum_fails(value: str) -> bool:
-    """Whether `value` is of a format with a checksum (GitHub's classic tokens, npm's) and its
-    checksum does not hold; False for every format without one."""
-    return _checksum_verdict(value) is False
 
 
 def _match_at(token_format: _Format, text: str, at: int) -> re.Match[str] | None:

@@ -11,7 +11,7 @@ import base64
 import binascii
 import re
 
-from landwatch.review.secrets.token_formats import jwt_well_formed
+from landwatch.review.secrets.checks import jwt_well_formed
 
 PEM_ANCHOR = "LS0tLS1CRUdJTi"  # base64 of "-----BEGIN"
 JWT_ANCHOR = "ZXlK"  # base64 of "eyJ"
