@@ -25,7 +25,7 @@ from support.secret_examples import (
     key_body,
     pem,
 )
-from support.tokens import GITHUB_TOKEN, age_secret_key, github_token
+from support.tokens import GITHUB_TOKEN, age_secret_key, github_token, random_text
 
 # --- the rule set -------------------------------------------------------------------
 
@@ -206,6 +206,33 @@ def test_a_token_whose_checksum_fails_is_a_stand_in_no_rule_tells(changes: Chang
     assert sorted((f.line, f.rule, f.severity) for f in findings) == [
         (5, "S002", Severity.ERROR),
         (6, "S002", Severity.ERROR),
+    ]
+
+
+def test_what_its_holder_documents_as_public_is_told_at_info_saying_so(
+    changes: Changes,
+) -> None:
+    publishable = "pk_" + "live_" + random_text("publishable", 40)
+    google = "AIza" + random_text("browser", 35)
+    change = changes.change(
+        {
+            "web/pay.js": f'PUBLISHABLE = "{publishable}"\nstripe_key = "{publishable}"\n',
+            "web/index.html": f'<script src="https://maps.googleapis.com/maps/api/js?key={google}">\n',
+            "web/firebase.js": f'const firebaseConfig = {{ apiKey: "{google}" }};\n',
+            "server/gemini.js": f'const key = "{google}";\n',
+        }
+    )
+    told = {
+        path: [(f.rule, f.severity, f.message) for r in RULES for f in check(change, path, r())]
+        for path in ("web/pay.js", "web/index.html", "web/firebase.js", "server/gemini.js")
+    }
+    for path in ("web/pay.js", "web/index.html", "web/firebase.js"):
+        assert told[path] and all(
+            rule == "S002" and severity == Severity.INFO and "documentation says" in message
+            for rule, severity, message in told[path]
+        ), path
+    assert [(rule, severity) for rule, severity, _ in told["server/gemini.js"]] == [
+        ("S002", Severity.ERROR)
     ]
 
 

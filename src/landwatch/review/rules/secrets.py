@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate
 from types import MappingProxyType
 
@@ -34,6 +34,7 @@ from landwatch.review.secrets.private_keys import (
     rotated_key_lines,
 )
 from landwatch.review.secrets.provider_rules import by_line, provider_tokens, text_spans
+from landwatch.review.secrets.public import browser_file, public_reason
 from landwatch.review.secrets.redaction import redacted_snippet
 from landwatch.review.secrets.scanning import (
     lines_with,
@@ -198,6 +199,7 @@ class TokenFormat(SecretRule):
         _add_wrapped(lines, found)
         _add_unanchored(lines, found)
         likely = _add_provided(lines, found) | _add_prefixed(lines, found)
+        browser = _Lazily(lambda: browser_file(path, (line.text for line in lines)))
         for index in sorted(found):
             in_order = sorted(found[index], key=lambda span: span[1])[:MOST_PER_LINE]
             for finding, (_, start, end) in zip(
@@ -205,19 +207,42 @@ class TokenFormat(SecretRule):
                 in_order,
                 strict=True,
             ):
-                # Only a format the service can be told by (a checksum, a strict prefix) is
-                # sure enough for an error (a checksum that fails was let through as a
-                # stand-in where the token was found).
-                value = lines[index].text[start:end]
-                if (index, start) in likely and not checksum_holds(value):
-                    finding.severity = min(finding.severity, Severity.WARNING)
-                elif value.startswith("eyJ") and not jwt_names_algorithm(value):
-                    finding.severity = min(finding.severity, Severity.WARNING)
-                    finding.message += " (its header names no algorithm, as a library's would)"
-                yield finding
+                yield _told_by_certainty(
+                    finding, lines[index].text[start:end], (index, start) in likely, browser
+                )
 
 
 Located = dict[int, list[tuple[str, int, int]]]  # line index -> (label, start, end), in order
+
+
+class _Lazily:
+    """A yes-or-no worked out the first time it is asked, and only then."""
+
+    def __init__(self, work: Callable[[], bool]) -> None:
+        self._work: Callable[[], bool] | None = work
+        self._answer = False
+
+    def __bool__(self) -> bool:
+        if self._work is not None:
+            self._answer, self._work = self._work(), None
+        return self._answer
+
+
+def _told_by_certainty(finding: Finding, value: str, likely: bool, browser: _Lazily) -> Finding:
+    """`finding` at the severity its certainty earns: an error where the format is sure (a
+    checksum that holds, a strict prefix; one that fails was let through as a stand-in where
+    the token was found), a warning where it is only likely or a JWT's header names no
+    algorithm, and at most info where its holder documents it as public."""
+    if likely and not checksum_holds(value):
+        finding.severity = min(finding.severity, Severity.WARNING)
+    elif value.startswith("eyJ") and not jwt_names_algorithm(value):
+        finding.severity = min(finding.severity, Severity.WARNING)
+        finding.message += " (its header names no algorithm, as a library's would)"
+    reason = public_reason(value, bool(browser)) if value.startswith(("pk_", "AIza")) else None
+    if reason is not None:
+        finding.severity = min(finding.severity, Severity.INFO)
+        finding.message += f" ({reason})"
+    return finding
 
 
 def _add_wrapped(lines: Sequence[Line], found: Located) -> None:

@@ -10,6 +10,7 @@ import re
 from itertools import pairwise
 
 from landwatch.review.secrets.names import NameKind
+from landwatch.review.secrets.public import publishable
 from landwatch.review.secrets.scanning import (
     ELLIPSIS,
     ENCRYPTED,
@@ -126,6 +127,8 @@ def secret_value(value: str, kind: NameKind, *, min_entropy: float, in_code: boo
     code, where a name or an expression is what stands there most often."""
     if len(value) > LONGEST_VALUE or _not_a_value(value) or stand_in(value):
         return False
+    if publishable(value):
+        return False  # public by design: S002 tells it at info, saying so
     if kind is NameKind.PASSWORD:
         return password_value(value, in_code=in_code)
     if kind is NameKind.KEY:
