@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from landwatch.review.findings import Severity
 from landwatch.review.rules.assigned_secrets import Credentials, GenericSecret
 from landwatch.review.rules.secrets import TokenFormat
 from landwatch.review.secrets.scanning import shannon_entropy
@@ -23,6 +24,15 @@ from support.secret_examples import (
 from support.tokens import GITHUB_TOKEN
 
 # --- S003 generic-secret -----------------------------------------------------------------------
+
+
+def test_a_guess_by_name_is_info_and_a_machine_made_value_a_warning(changes: Changes) -> None:
+    lines = ['db_password = "Tr0ub4dor&3"', f'api_secret = "{VALUES[0]}"']
+    change = changes.change({"settings.py": "\n".join(lines) + "\n"})
+    findings = check(change, "settings.py", GenericSecret())
+    assert [(f.line, f.severity) for f in findings] == [(1, Severity.INFO), (2, Severity.WARNING)]
+    assert "a guess by its name" in findings[0].message
+    assert "guess" not in findings[1].message
 
 
 def test_secret_names_assigned_high_entropy_literals_are_found(changes: Changes) -> None:

@@ -10,6 +10,7 @@ from landwatch.review.secrets.names import NameKind
 from landwatch.review.secrets.values import (
     LONGEST_VALUE,
     looks_generated,
+    machine_made,
     password_value,
     secret_value,
     stand_in,
@@ -71,3 +72,21 @@ def test_a_value_is_judged_as_its_name_asks() -> None:
     assert not secret_value(
         "A1" + "x9Q" * LONGEST_VALUE, NameKind.SECRET, min_entropy=0, in_code=False
     )
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "k8Tq2vZ9mW4pLr7Xc3Nb",  # generated: digits among mixed-case letters
+        "3f1c9a7e-52b4-4d0e-9a61-0c2d7b8e4f15",  # a UUID
+        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",  # a hex key
+        "k8#Tq2!vZ9$mW4pL",  # sixteen characters of four kinds
+    ],
+)
+def test_a_value_a_machine_made_is_told_apart(value: str) -> None:
+    assert machine_made(value)
+
+
+@pytest.mark.parametrize("value", ["Tr0ub4dor&3", "hunter22", "Summer2024!", "letmein2024"])
+def test_a_value_a_person_could_type_is_not(value: str) -> None:
+    assert not machine_made(value)

@@ -18,6 +18,7 @@ from landwatch.review.secrets.credentials import CREDENTIAL_FILES, CREDENTIAL_NE
 from landwatch.review.secrets.manifests import sealed, secret_data
 from landwatch.review.secrets.scanning import lines_with, shannon_entropy
 from landwatch.review.secrets.token_formats import tokens
+from landwatch.review.secrets.values import machine_made
 
 
 class GenericSecret(SecretRule):
@@ -80,8 +81,12 @@ class GenericSecret(SecretRule):
             text = line.text
             found = assignments(text, unquoted=unquoted, min_entropy=min_entropy)
             if (value := _element_below(lines, index, min_entropy)) is not None:
-                yield from self.span_findings(
-                    path, lines[index + 1], [value], seen, _describe_literal, before
+                yield from _by_certainty(
+                    self.span_findings(
+                        path, lines[index + 1], [value], seen, _describe_literal, before
+                    ),
+                    lines[index + 1].text,
+                    [value],
                 )
             if not found:
                 continue
@@ -91,7 +96,11 @@ class GenericSecret(SecretRule):
                 for name, start, end in found
                 if not any(start < t_end and t_start < end for _, t_start, t_end in known)
             ]
-            yield from self.span_findings(path, line, found, seen, _describe_literal, before)
+            yield from _by_certainty(
+                self.span_findings(path, line, found, seen, _describe_literal, before),
+                text,
+                found,
+            )
 
 
 _MANIFESTS = (".yaml", ".yml")
@@ -117,6 +126,19 @@ def _element_below(
     return element_value(
         lines[index].text, lines[index + 1].text, lines[index + 2].text, min_entropy=min_entropy
     )
+
+
+def _by_certainty(
+    findings: Iterator[Finding], text: str, found: Sequence[tuple[str, int, int]]
+) -> Iterator[Finding]:
+    """Each of `findings` (one per span of `found`, in order) at the severity its value earns:
+    a warning for one that looks made by a machine, info for what a person could have typed
+    (a guess by its name alone)."""
+    for finding, (_, start, end) in zip(findings, found, strict=False):
+        if not machine_made(text[start:end]):
+            finding.severity = min(finding.severity, Severity.INFO)
+            finding.message += " (a guess by its name: a value a person could have typed)"
+        yield finding
 
 
 def _describe_literal(name: str, value: str) -> str:

@@ -91,6 +91,17 @@ def looks_generated(value: str) -> bool:
     return shannon_entropy(value) >= 3.0
 
 
+def machine_made(value: str) -> bool:
+    """Whether a secret a name was given looks made by a machine rather than typed: generated
+    (looks_generated), a UUID or a long hex key, or sixteen characters or more of three kinds
+    and high entropy. What a person could have typed is told only as a guess."""
+    if looks_generated(value) or _UUID.fullmatch(value):
+        return True
+    if _HEX.fullmatch(value):
+        return len(value) >= 32
+    return len(value) >= 16 and _classes(value) >= 3 and shannon_entropy(value) >= 3.5
+
+
 def _digits_among_letters(value: str) -> int:
     """How many runs of digits sit next to a letter."""
     count = 0
