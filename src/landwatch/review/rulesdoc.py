@@ -62,6 +62,12 @@ def markdown() -> str:
                 f"Default severity: **{rule.severity.name.lower()}**. Options: {_options(rule)}.\n"
             )
             lines.extend(f"{' '.join(paragraph.split())}\n" for paragraph in doc if paragraph)
+            if rule.certainty:
+                lines.append("Told by certainty:\n")
+                lines.extend(
+                    f"- **{severity.name.lower()}**: {what}" for severity, what in rule.certainty
+                )
+                lines.append("")
             if rule.gitleaks_rules:
                 named = ", ".join(f"`{name}`" for name in sorted(rule.gitleaks_rules))
                 lines.append(

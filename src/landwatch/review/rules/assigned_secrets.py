@@ -61,6 +61,18 @@ class GenericSecret(SecretRule):
         Option("lockfiles", LOCKFILES, "generated files full of hashes, not checked"),
     )
     example = 'DB_PASSWORD = "' + "k8#Tq2!vZ9" + '$mW4pL"'
+    certainty = (
+        (
+            Severity.WARNING,
+            "a value that looks made by a machine: generated (digits among mixed-case letters), "
+            "a UUID or a long hex key, or sixteen characters of three kinds",
+        ),
+        (
+            Severity.INFO,
+            "a guess by the name alone, a value a person could have typed; any value in a "
+            "test path or already in the file before the change",
+        ),
+    )
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         manifest = _manifest(file)
@@ -170,6 +182,10 @@ class Credentials(SecretRule):
     merged_past = 3
     options = (Option("credential_files", CREDENTIAL_FILES, "files of passwords"),)
     example = "DATABASE_URL=postgres://admin:" + "Tr0ub4dor&3" + "@db.internal/app"
+    certainty = (
+        (Severity.ERROR, "a password where its place says it is one"),
+        (Severity.INFO, "one in a test path or already in the file before the change"),
+    )
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         manifest = _manifest(file)

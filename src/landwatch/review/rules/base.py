@@ -126,6 +126,9 @@ class Rule:
     watches_the_rules: ClassVar[bool] = False
     # A short example of what the rule reports, for docs/rules.md.
     example: ClassVar[str] = ""
+    # What the rule tells at each severity, for a rule whose findings are not all told alike
+    # (the secret rules: by how sure each is), for docs/rules.md.
+    certainty: ClassVar[tuple[tuple[Severity, str], ...]] = ()
     # Message rules are skipped for `fixup!`/`squash!` commits, meant to vanish in a rebase,
     # unless the rule is about them.
     runs_on_fixups: ClassVar[bool] = False

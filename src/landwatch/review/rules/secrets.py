@@ -69,6 +69,10 @@ class PrivateKey(SecretRule):
     severity = Severity.ERROR
     merged_past = 3
     gitleaks_rules = MappingProxyType({"private-key": ()})
+    certainty = (
+        (Severity.ERROR, "private key material: its header and its body say what it is"),
+        (Severity.INFO, "a key in a test path or already in the file before the change"),
+    )
     example = (
         "-----BEGIN OPENSSH "
         + "PRIVATE KEY-----\n"
@@ -138,13 +142,12 @@ class TokenFormat(SecretRule):
     theirs, a short lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`) and thirty random
     characters.
 
-    An error where the format is sure: a checksum that holds (GitHub's and npm's CRC32), a
-    strict prefix, landwatch's own formats; a warning where it is only likely (the rule set's
-    likely finds, a service's prefix), or where a checksum fails (made up or mistyped). Each is
-    matched exactly, on word boundaries: a token one character short or long, a JWT whose
-    header or claims are no JSON, and documentation placeholders (holding EXAMPLE, a unit
-    repeated, six characters in order, a mask) are let through. Lockfiles are checked too: a
-    registry token in a resolved URL is still a token.
+    A value of a format with a checksum or a structure that fails it (GitHub's and npm's
+    CRC32, age's bech32, PyPI's macaroon, a JWT that does not decode to JSON) is a stand-in,
+    made up or mistyped, and is told by no secret rule. Each is matched exactly, on word
+    boundaries: a token one character short or long and documentation placeholders (holding
+    EXAMPLE, a unit repeated, six characters in order, a mask) are let through. Lockfiles are
+    checked too: a registry token in a resolved URL is still a token.
     """
 
     id = "S002"
@@ -184,6 +187,25 @@ class TokenFormat(SecretRule):
         }
     )
     example = 'AWS_ACCESS_KEY_ID = "AKIA' + '4R7KQ2MVXPLT6SWC"'
+    certainty = (
+        (
+            Severity.ERROR,
+            "a format whose checksum or structure holds (GitHub's and npm's CRC32, age's bech32, "
+            "PyPI's macaroon: told so even in a test path), a JWT whose header names its "
+            "algorithm, landwatch's own formats and those the rule set is sure of",
+        ),
+        (
+            Severity.WARNING,
+            "a format the rule set finds only likely, a token of a service's prefix and thirty "
+            "random characters, a JWT whose header names no algorithm",
+        ),
+        (
+            Severity.INFO,
+            "what its holder documents as public (Stripe's publishable keys; a Google API key "
+            "in a web page, or in script or docs naming Maps or Firebase); a token in a test "
+            "path or already in the file before the change",
+        ),
+    )
 
     def sure_anywhere(self, value: str) -> bool:
         return checksum_holds(value)
