@@ -236,6 +236,26 @@ def test_what_its_holder_documents_as_public_is_told_at_info_saying_so(
     ]
 
 
+def test_a_jwt_whose_header_names_no_algorithm_is_a_warning(changes: Changes) -> None:
+    signed = jwt()
+    claims, signature = signed.split(".")[1:]
+    header = base64.urlsafe_b64encode(json.dumps({"kid": "k1"}).encode()).rstrip(b"=").decode()
+    unnamed = f"{header}.{claims}.{signature}"
+    lines = [f'SIGNED = "{signed}"', f'UNNAMED = "{unnamed}"'] + [
+        f"WRAPPED_{n} = {base64.b64encode(t.encode()).decode()}"
+        for n, t in enumerate((signed, unnamed))
+    ]
+    change = changes.change({"tokens.sh": "\n".join(lines) + "\n"})
+    findings = check(change, "tokens.sh", TokenFormat())
+    assert [(f.line, f.severity) for f in findings] == [
+        (1, Severity.ERROR),
+        (2, Severity.WARNING),
+        (3, Severity.ERROR),
+        (4, Severity.WARNING),
+    ]
+    assert all("names no algorithm" in f.message for f in findings if f.line in (2, 4))
+
+
 def test_tokens_in_lockfiles_are_still_reported(changes: Changes) -> None:
     token = github_token("lockfile", "npm_")
     line = f'"resolved": "https://npm.example.com/pkg.tgz?token={token}",'

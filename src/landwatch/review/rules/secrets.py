@@ -48,7 +48,13 @@ from landwatch.review.secrets.token_formats import (
     tokens,
     unanchored_tokens,
 )
-from landwatch.review.secrets.wrapped import JWT_ANCHOR, PEM_ANCHOR, wrapped_keys, wrapped_tokens
+from landwatch.review.secrets.wrapped import (
+    JWT_ANCHOR,
+    PEM_ANCHOR,
+    unwrapped,
+    wrapped_keys,
+    wrapped_tokens,
+)
 
 _BASE64_LINE = re.compile(rb"\s*[A-Za-z0-9+/=]+\s*")
 
@@ -257,7 +263,9 @@ def _told_by_certainty(finding: Finding, value: str, likely: bool, browser: _Laz
     algorithm, and at most info where its holder documents it as public."""
     if likely and not checksum_holds(value):
         finding.severity = min(finding.severity, Severity.WARNING)
-    elif value.startswith("eyJ") and not jwt_names_algorithm(value):
+    elif value.startswith(("eyJ", JWT_ANCHOR)) and not jwt_names_algorithm(
+        value if value.startswith("eyJ") else unwrapped(value)
+    ):
         finding.severity = min(finding.severity, Severity.WARNING)
         finding.message += " (its header names no algorithm, as a library's would)"
     reason = public_reason(value, bool(browser)) if value.startswith(("pk_", "AIza")) else None

@@ -60,13 +60,18 @@ def wrapped_keys(text: str) -> list[tuple[int, int]]:
     return found
 
 
+def unwrapped(value: str) -> str:
+    """The JSON Web Token a base64 value found by wrapped_tokens holds, as text."""
+    return _decoded(value).decode("ascii", "replace").strip()
+
+
 def wrapped_tokens(text: str) -> list[tuple[int, int]]:
     """(start, end) of each base64-encoded JSON Web Token on a line."""
     found = []
     for start, end in _runs(text, JWT_ANCHOR):
         if end - start > _LONGEST_TOKEN:
             continue
-        token = _decoded(text[start:end]).decode("ascii", "replace").strip()
+        token = unwrapped(text[start:end])
         if _JWT.fullmatch(token) and jwt_well_formed(token):
             found.append((start, end))
     return found
