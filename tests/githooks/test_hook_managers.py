@@ -243,19 +243,22 @@ def ours_in(directory: Path) -> list[str]:
     return [name for name, (data, _) in hooks_of(directory).items() if MARKER.encode() in data]
 
 
+def configured(tool: Tool, path: Path) -> None:
+    """A new repository at `path` with the tool's configuration committed (nothing installed)."""
+    repo = Repo(path)
+    tool.configure(repo, path / MARKS)
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "--allow-empty", "-m", "the tool's configuration", LANDWATCH="0")
+
+
 class Scene:
     """A repository with the tool configured, and what its hooks and landwatch did."""
 
     def __init__(self, tool: Tool, path: Path) -> None:
         self.tool = tool
-        self.repo = Repo(path)
+        self.repo = Repo.existing(path)
         self.marker = path / MARKS
         self.trace = path.parent / f"{path.name}.trace"
-        tool.configure(self.repo, self.marker)
-        self.repo.git("add", "-A")
-        self.repo.git(
-            "commit", "-q", "--allow-empty", "-m", "the tool's configuration", LANDWATCH="0"
-        )
 
     def step(self, what: str) -> str:
         tool = self.tool
@@ -395,13 +398,37 @@ def complaints(text: str) -> list[str]:
     return [line for line in text.splitlines() if any(w in line.lower() for w in words)]
 
 
-def twin(tool: Tool, tmp_path: Path, steps: list[str]) -> dict[str, tuple[bytes, int]]:
-    """The hooks `steps` leave with landwatch left out: what that tool alone would have."""
-    alone = Scene(tool, tmp_path / "alone")
-    for what in steps:
-        if not what.startswith("landwatch"):
-            alone.step(what)
-    return hooks_of(tool.hooks_dir(alone.repo))
+class Scenes:
+    """Scenes of this module's tests, each a copy (its .git whole, as a clone would have it) of
+    one configured repository per tool made once; and what each tool's own steps leave with
+    landwatch left out, worked out once, as the orders that differ only in where landwatch came
+    share it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.alone: dict[tuple[str, tuple[str, ...]], dict[str, tuple[bytes, int]]] = {}
+
+    def new(self, tool: Tool, path: Path) -> Scene:
+        made = self.root / tool.name
+        if not made.exists():
+            configured(tool, made)
+        shutil.copytree(made, path, symlinks=True)
+        return Scene(tool, path)
+
+    def twin(self, tool: Tool, tmp_path: Path, steps: list[str]) -> dict[str, tuple[bytes, int]]:
+        """The hooks `steps` leave with landwatch left out: what that tool alone would have."""
+        own = tuple(what for what in steps if not what.startswith("landwatch"))
+        if (tool.name, own) not in self.alone:
+            alone = self.new(tool, tmp_path / "alone")
+            for what in own:
+                alone.step(what)
+            self.alone[tool.name, own] = hooks_of(tool.hooks_dir(alone.repo))
+        return self.alone[tool.name, own]
+
+
+@pytest.fixture(scope="module")
+def scenes(tmp_path_factory: pytest.TempPathFactory) -> Scenes:
+    return Scenes(tmp_path_factory.mktemp("configured"))
 
 
 ORDERS = {
@@ -436,12 +463,14 @@ CASES = [
 @pytest.mark.parametrize(
     ("tool", "order"), CASES, ids=[f"{tool.name}-{order}" for tool, order in CASES]
 )
-def test_every_order_leaves_both_tools_running(tool: Tool, order: str, tmp_path: Path) -> None:
+def test_every_order_leaves_both_tools_running(
+    tool: Tool, order: str, tmp_path: Path, scenes: Scenes
+) -> None:
     reason = tool.missing()
     if reason is not None:
         pytest.skip(reason)
     steps = ORDERS[order]
-    scene = Scene(tool, tmp_path / "repo")
+    scene = scenes.new(tool, tmp_path / "repo")
     said = [scene.step(what) for what in steps]
     if steps[-1] == "tool" and tool.name == "git-lfs" and order != "landwatch-first":
         # git-lfs writes a hook only where none is, or its own exact text, and stops at the first
@@ -469,19 +498,19 @@ def test_every_order_leaves_both_tools_running(tool: Tool, order: str, tmp_path:
     assert len(ours_in(tool.hooks_dir(scene.repo))) <= len(INSTALLED_EVENTS)
     # landwatch's uninstall leaves exactly what the tool alone would have.
     landwatch_uninstall(scene.repo)
-    assert hooks_of(tool.hooks_dir(scene.repo)) == twin(tool, tmp_path, steps)
+    assert hooks_of(tool.hooks_dir(scene.repo)) == scenes.twin(tool, tmp_path, steps)
     assert ours_in(scene.repo.git_dir / "hooks") == []
     scene.lands(landwatch=False, tool=tool_runs, only_a_commit=True)
     scene.pushes(landwatch=False, tool=tool_runs)
 
 
-def test_an_older_landwatch_over_pre_commit_mends_itself(tmp_path: Path) -> None:
+def test_an_older_landwatch_over_pre_commit_mends_itself(tmp_path: Path, scenes: Scenes) -> None:
     """Before this integration landwatch took pre-commit's slot and kept its script aside;
     pre-commit's reinstall then ran that copy from landwatch's .legacy (its "bug:" line)."""
     reason = PRE_COMMIT.missing()
     if reason is not None:
         pytest.skip(reason)
-    scene = Scene(PRE_COMMIT, tmp_path / "repo")
+    scene = scenes.new(PRE_COMMIT, tmp_path / "repo")
     scene.step("tool")
     landwatch_install(scene.repo)
     hooks = scene.repo.git_dir / "hooks"
@@ -498,7 +527,7 @@ def test_an_older_landwatch_over_pre_commit_mends_itself(tmp_path: Path) -> None
     assert "pre-commit runs landwatch's hook as post-commit.legacy" in said
     scene.lands(landwatch=True, tool=True)
     landwatch_uninstall(scene.repo)
-    assert hooks_of(hooks) == twin(PRE_COMMIT, tmp_path, ["tool"])
+    assert hooks_of(hooks) == scenes.twin(PRE_COMMIT, tmp_path, ["tool"])
 
 
 def test_git_lfs_set_up_after_the_gate_still_sends_its_objects(tmp_path: Path) -> None:
