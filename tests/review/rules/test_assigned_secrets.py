@@ -156,6 +156,13 @@ def test_a_password_is_judged_as_people_make_them(changes: Changes) -> None:
     assert [f.line for f in check(change, "config.py", GenericSecret())] == [1, 2]
 
 
+def test_a_password_under_a_misspelled_name_is_read(changes: Changes) -> None:
+    # The lines a review reads are those holding a name's letters: every spelling of password.
+    lines = ["PSSWRD:=FlUgeGeHeImEn07", "PASWD:=FlUgeGeHeImEn09", "PSWD:=FlUgeGeHeImEn11"]
+    change = changes.change({"notes.txt": "\n".join(lines) + "\n"})
+    assert [f.line for f in check(change, "notes.txt", GenericSecret())] == [1, 2, 3]
+
+
 def test_integrity_attributes_are_not_secrets(changes: Changes) -> None:
     digest = base64.b64encode(random.Random(2).randbytes(48)).decode()
     html = f'<script src="/auth-token.js" integrity="sha384-{digest}"></script>\n'

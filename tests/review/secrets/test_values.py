@@ -61,6 +61,8 @@ def test_passwords() -> None:
     assert not password_value("user.password", in_code=True)  # code
     assert not password_value("password2", in_code=True)
     assert password_value("d37Yt1Jnv0-z", in_code=True)  # no name of code holds a dash
+    assert not password_value("0x0dead1beef7cafe2", in_code=True)  # a number: a constant, a mask
+    assert password_value("0x0dead1beef7cafe2", in_code=False)
 
 
 def test_a_value_is_judged_as_its_name_asks() -> None:

@@ -70,7 +70,7 @@ _NOT_SECRET_WORDS = frozenset(
 )
 # Words of a name: runs of lower case, of upper case (before a capitalised word), or of digits.
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
-_NEEDLES_TEXT = (*_PASSWORD_PARTS, *_SECRET_PARTS, "pass", "pw", "psw", "key", "auth")
+_NEEDLES_TEXT = (*_PASSWORD_PARTS, *_SECRET_PARTS, "pass", "pw", "psw", "ssw", "asw", "key", "auth")
 # What a line must hold, folded, for any name on it to be secret-like: the detectors' anchors.
 SECRET_NAME_NEEDLES = tuple(needle.encode() for needle in _NEEDLES_TEXT)
 _LONGEST_NAME = 128

@@ -33,6 +33,8 @@ _IDENTIFIER = re.compile(r"[A-Za-z]++(?:[._-][A-Za-z]++)++")
 # A name or an expression of code: `password`, `user.password`, `env["X"]`, `getToken()`.
 _CODE_NAME = re.compile(r"[A-Za-z_$][\w$]*+(?:(?:\.|::|->)[A-Za-z_$][\w$]*+)*+")
 _CODE_STARTS = ("$", "%", "{", "<", "@", "&", "*", "!", "(", "[")
+# A number written in code: `#define PASSWORD 0x0dead1beef7cafe2` is a constant, a bit mask.
+_HEX_NUMBER = re.compile(r"0x[0-9a-f_]++[ul]{0,3}", re.I)
 _DUMMY_PREFIXES = ("test", "dummy", "fake", "sample", "example", "your")
 _DUMMY_WORDS = ("changeme", "example", "placeholder", "redacted", "password", "secret", "token")
 # A value hidden in place: a token's masks, and the x's people type over a password.
@@ -163,6 +165,8 @@ def password_value(value: str, *, in_code: bool) -> bool:
         return True
     if value.startswith(_CODE_STARTS) or ("/" in value and "." in value):
         return False  # a variable, a call, a path or a host
+    if _HEX_NUMBER.fullmatch(value):
+        return False
     if not _CODE_NAME.fullmatch(value):
         return "(" not in value and "[" not in value
     # A name of code mixes cases and digits less than a password does (`Tr0ub4dor5`).

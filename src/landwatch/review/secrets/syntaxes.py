@@ -1,0 +1,142 @@
+"""Every syntax a value is written in after a secret-like name, as one table: where each is tried
+(what stands before the name), the pattern read at the name's end, and whether its value stands
+bare, as code could write a name or an expression there, or is a literal (quoted, an element's).
+
+Every pattern here runs in time linear in the line (docs/security.md, "Every scan is linear"):
+each is tried once, at the end of a name, with quantifiers possessive or stopped by a character
+they cannot take, and a quoted value ends at its own quote. They match ASCII-lowered text
+(review.secrets.scanning.ascii_lower): case-insensitive matching is several times slower.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+
+class Place(enum.Enum):
+    """Where a name must stand for a syntax to be tried at its end."""
+
+    ANYWHERE = enum.auto()
+    STATEMENT = enum.auto()  # it begins the line, maybe after one keyword (#define, SET, ENV)
+    ARGUMENT = enum.auto()  # a call's argument: after `f(` or a comma
+    ELEMENT = enum.auto()  # an XML element's name: after `<`
+    ATTRIBUTE = enum.auto()  # the value of a `key="…"` or `name="…"` attribute
+    FLAG = enum.auto()  # a command-line option: the name starts with `-`
+    QUERY = enum.auto()  # a URL's query parameter: after `?`, `&`, `;` or `%26`
+    TEMPLATE = enum.auto()  # a shell or compose variable: after `${`
+
+
+@dataclass(frozen=True)
+class Syntax:
+    """One way a value is given to a name: `tail` is matched at the name's end; its value is the
+    `value` group (bare when `bare`) or, when that did not take part, the quoted one."""
+
+    what: str
+    place: Place
+    tail: re.Pattern[str]
+    bare: bool = False
+
+
+QUOTED = r"(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|`(?P<bq>[^`]*+)`)"
+QUOTE_GROUPS = ("dq", "sq", "bq")
+# Every way a value is given to a name: assignments of many languages, a typed one
+# (`token: str =`, Go's `var token string =`), a C array (`secret[] =`), and comparisons
+# (`password == "…"`: the literal is the password, hard-coded).
+_OPERATOR = (
+    r"(?:=>|:::=|::=|:=|\?=|\.=|\+=|\|\|=|\?\?=|<-|[!=]==?|=(?!=)"
+    r"|:(?!:)(?:\s*+[A-Za-z_][\w\[\]., |\t]{0,80}?=(?!=))?)"
+)
+_TYPE = r"(?:\s++[a-z_][\w.\[\]*]{0,40}+\s*+(?==))?"
+# A bare value after an operator, up to what ends it in code or in a file of settings. It holds
+# no `=` but base64's padding: `token=token=…` must not make every name read to the end; one
+# opening with YAML's syntax (`!tag`, `&anchor`, `*alias`, `|`) or a sigil is no scalar; an escape
+# (`\n` in a JSON string that holds a file) ends it.
+_BARE = (
+    r"(?P<value>[^\s\"'`,;()\[\]{}<>=!&*|%@\\][^\s\"'`,;()\[\]{}<>=\\]*+={0,2})"
+    r"(?=$|[\s,;)\]}#\\])"
+)
+# After a name: its key's closing quote or subscript, an operator, maybe a call's parenthesis or
+# a string prefix, then the quoted value; else (an alternative tried second) a bare one.
+_ASSIGNMENT = (
+    r"(?:(?:[\"'`]\]?|\]|\[\])?" + _TYPE + r"\s*+" + _OPERATOR + r"\s*+\(?\s*+[rbuf]{0,2}"
+    r"" + QUOTED + r"|(?:[\"'`]\]?)?" + _TYPE + r"\s*+(?:=>|:=|=(?!=)|:(?!:))\s*+" + _BARE + ")"
+)
+# A word of prose or a log after its label: up to a space or a sentence's punctuation, its last
+# full stop the sentence's (`the password is Tr0ub4dor&3.`).
+_WORD = r"[^\s\"'`,;()\[\]{}<>|.]"
+_PROSE_VALUE = r"(?P<value>" + _WORD + r"++(?:\." + _WORD + r"++)*+)\.?(?=$|[\s,;)])"
+# A label in prose or a log: `the password is: …`, `token - '…'`, `password for admin: …`.
+_PROSE = (
+    r"(?:\s++for\s++[\w.@-]{1,40}+\s*+[:=]\s*+|\s++(?:is|was)(?:\s*+:)?\s++"
+    r"|\s++(?:-|\u2013|\u2014)\s++)(?:" + QUOTED + "|" + _PROSE_VALUE + ")"
+)
+# A statement naming the secret first, its value last: `#define PASSWORD "…"`, `SET password
+# "…"`, a Dockerfile's `ENV API_TOKEN …`, a .properties file's `api.token …`.
+_STATEMENT = r"\s++(?:" + QUOTED + r"\s*+[;,]?|(?P<value>[^\s\"'`,;()\[\]{}<>=\\]++))\s*+$"
+# A default given where a secret-like name is read: `getenv("TOKEN") or "…"`, `env.TOKEN || "…"`.
+_DEFAULT = r"[\"'`]?\s*+[)\]]?(?:\s++or\s++|\s*+(?:\|\||\?\?)\s*+)" + QUOTED
+# XML: `<token attr="…">value</token>` on one line, and `key="password" value="…"` attributes.
+_ELEMENT = r"(?:\s++[\w:.-]++\s*+=\s*+\"[^\"]*+\")*+\s*+>\s*+(?P<value>[^<>\s][^<>]*?)\s*+</"
+_ATTRIBUTE = r"[\"']\s++(?:value|password)\s*+=\s*+[\"'](?P<value>[^\"']*+)[\"']"
+_FLAG = r"(?:=|\s++)(?:" + QUOTED + r"|(?P<value>[^\s\"'`-][^\s\"'`]*+))"
+_QUERY = r"(?:=|%3d)(?P<value>[^&#\s\"'<>%]++)"
+# A shell or compose default: `${DB_PASSWORD:-…}`, `${TOKEN=…}`.
+_TEMPLATE_DEFAULT = r":?[-=](?P<value>[^{}\s\"'`$]++)\}"
+
+SYNTAXES: tuple[Syntax, ...] = (
+    Syntax("assignment or key", Place.ANYWHERE, re.compile(_ASSIGNMENT), bare=True),
+    Syntax("label in prose or a log", Place.ANYWHERE, re.compile(_PROSE), bare=True),
+    Syntax("default where it is read", Place.ANYWHERE, re.compile(_DEFAULT)),
+    Syntax("statement", Place.STATEMENT, re.compile(_STATEMENT), bare=True),
+    Syntax("call argument", Place.ARGUMENT, re.compile(r"[\"'`]?\s*+,\s*+" + QUOTED)),
+    Syntax("XML element", Place.ELEMENT, re.compile(_ELEMENT)),
+    Syntax("XML key and value attributes", Place.ATTRIBUTE, re.compile(_ATTRIBUTE)),
+    Syntax("command-line flag", Place.FLAG, re.compile(_FLAG), bare=True),
+    Syntax("URL query parameter", Place.QUERY, re.compile(_QUERY)),
+    Syntax("default of a variable", Place.TEMPLATE, re.compile(_TEMPLATE_DEFAULT)),
+)
+
+_STATEMENT_HEAD = re.compile(r"\s*+(?:[#%]?[a-z]++\s++)?")
+_ATTRIBUTE_HEAD = re.compile(r"(?:key|name)\s*+=\s*+[\"']$")
+_QUERY_HEAD = ("?", "&", ";", "%26")
+
+
+def statement_start(lowered: str) -> int:
+    """Where a name that begins a line's statement starts: after its indentation and at most
+    one keyword (`#define`, `set`, `env`, `arg`)."""
+    head = _STATEMENT_HEAD.match(lowered)
+    return head.end() if head is not None else 0
+
+
+def places(lowered: str, start: int, statement: int) -> frozenset[Place]:
+    """Where a name starting at `start` of an ASCII-lowered line stands; `statement`: where the
+    line's statement starts (statement_start)."""
+    before = lowered[max(0, start - 16) : start]
+    if before.endswith("${"):
+        return frozenset({Place.TEMPLATE})  # `${NAME:-…}` gives a default, no assignment
+    held = {Place.ANYWHERE}
+    if start == statement:
+        held.add(Place.STATEMENT)
+    # A call's argument: after `f(` (a tuple's parenthesis follows no name) or after a comma.
+    opened = before.rstrip(" \"'`")
+    if opened.endswith(",") or (opened.endswith("(") and opened[-2:-1].isalnum()):
+        held.add(Place.ARGUMENT)
+    if before.endswith("<"):
+        held.add(Place.ELEMENT)
+    if _ATTRIBUTE_HEAD.search(before):
+        held.add(Place.ATTRIBUTE)
+    if lowered.startswith("-", start):
+        held.add(Place.FLAG)
+    if before.endswith(_QUERY_HEAD):
+        held.add(Place.QUERY)
+    return frozenset(held)
+
+
+def value_span(syntax: Syntax, match: re.Match[str]) -> tuple[int, int, bool]:
+    """(start, end, bare) of the value a syntax's match gives."""
+    if "value" in match.re.groupindex and match["value"] is not None:
+        return (*match.span("value"), syntax.bare)
+    group = next(g for g in QUOTE_GROUPS if match[g] is not None)
+    return (*match.span(group), False)

@@ -1,0 +1,118 @@
+"""The table of syntaxes a value is written in after a secret-like name
+(review.secrets.syntaxes): each syntax finds its positives and none of its hard negatives, read
+through the generic detector (review.secrets.assignments) as a review reads a line."""
+
+from __future__ import annotations
+
+import pytest
+
+from landwatch.review.secrets.assignments import assignments
+from landwatch.review.secrets.syntaxes import SYNTAXES, Place, places, statement_start
+
+TOKEN = "Zq8Wv7" + "Tu6Rs5QpX3"  # random-looking, 16 characters
+PASSWORD = "Tr0ub4" + "dor&3x"  # as people make them
+
+# Each syntax of the table: lines where it gives the value (TOKEN or PASSWORD), and hard
+# negatives, lines of its shape that hold no secret.
+EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
+    "assignment or key": (
+        [f'DB_PASSWORD = "{PASSWORD}"', f"apiKey: '{TOKEN}'", f"TOKEN={TOKEN}"],
+        ["password = user.password", 'DB_PASSWORD = "${DB_PASSWORD}"', "token = get_token()"],
+    ),
+    "label in prose or a log": (
+        [
+            f"github token - '{TOKEN}'",  # a log line naming the service
+            f"the password is: {PASSWORD}",
+            f"Your API token is {TOKEN}.",  # the sentence's full stop is not the token's
+            f"password for master:{PASSWORD}",
+            f"stripe secret \u2013 {TOKEN}",
+        ],
+        [
+            "the password is incorrect.",
+            "if token is not None:",
+            "the password is <password>",
+            "token - the token to send",
+            "password is required.",
+            "the password is case-sensitive",
+            "token is %s",
+            "password for admin: changeme",
+            "offset = token - 1",
+        ],
+    ),
+    "default where it is read": (
+        [
+            f'PASSWORD = os.environ.get("PASSWORD") or "{PASSWORD}"',
+            f'const token = process.env.API_TOKEN || "{TOKEN}";',
+            f"secret = env['SECRET'] ?? '{TOKEN}'",
+        ],
+        ['token = os.environ.get("TOKEN") or ""', 'password = args.password or "changeme"'],
+    ),
+    "statement": (
+        [
+            f'#define SECRET "{TOKEN}"',
+            f"ENV API_TOKEN {TOKEN}",  # a Dockerfile's
+            f"api.token {TOKEN}",  # a .properties file's
+            f'SET password "{PASSWORD}"',
+        ],
+        [
+            "type Token string",
+            "var apiToken string",
+            "password VARCHAR(255)",
+            "import secrets",
+            "ENV API_TOKEN ${API_TOKEN}",
+            "from secrets import token_hex",
+        ],
+    ),
+    "call argument": (
+        [f"define('DB_PASSWORD', '{PASSWORD}');", f'setopt(c, CURLOPT_PASSWORD, "{TOKEN}")'],
+        ['os.getenv("TOKEN", "")', 'f("token", "auth.token.expired")'],
+    ),
+    "XML element": (
+        [f"<apiToken>{TOKEN}</apiToken>", f'<password type="x">{PASSWORD}</password>'],
+        ["<password>changeme</password>", "<secret>${SECRET}</secret>", "<token></token>"],
+    ),
+    "XML key and value attributes": (
+        [f'<add key="ClearTextPassword" value="{PASSWORD}" />'],
+        ['<add key="ClearTextPassword" value="%PASSWORD%" />', '<add key="token" value="" />'],
+    ),
+    "command-line flag": (
+        [f"--secret={TOKEN}", f'--api-key "{TOKEN}"', f"app --password {PASSWORD}"],
+        ["app --password $PASSWORD", "--token=<token>", "--password-file /run/pw"],
+    ),
+    "URL query parameter": (
+        [f"https://example.com/api?key={TOKEN}&page=2", f"/x?a=1%26token%3D{TOKEN}%26b"],
+        ["https://example.com/api?token=YOUR_TOKEN", "?token={token}"],
+    ),
+    "default of a variable": (
+        [f"  POSTGRES_PASSWORD: ${{DB_PASSWORD:-{PASSWORD}}}", f"${{API_TOKEN={TOKEN}}}"],
+        ["${POSTGRES_PASSWORD:-postgres}", "${JWT_SECRET:-dev-secret-change-me}"],
+    ),
+}
+
+
+def found(line: str) -> list[str]:
+    return [line[start:end] for _, start, end in assignments(line, unquoted=False, min_entropy=3.5)]
+
+
+def test_every_syntax_of_the_table_has_positives_and_hard_negatives() -> None:
+    assert sorted(EXAMPLES) == sorted(syntax.what for syntax in SYNTAXES)
+    assert all(positives and negatives for positives, negatives in EXAMPLES.values())
+
+
+@pytest.mark.parametrize("line", [line for positives, _ in EXAMPLES.values() for line in positives])
+def test_each_syntax_finds_its_values(line: str) -> None:
+    assert found(line) and set(found(line)) <= {TOKEN, PASSWORD}
+
+
+@pytest.mark.parametrize("line", [line for _, negatives in EXAMPLES.values() for line in negatives])
+def test_each_syntax_lets_its_hard_negatives_through(line: str) -> None:
+    assert found(line) == []
+
+
+def test_where_a_name_stands_decides_which_syntaxes_are_tried() -> None:
+    line = "env x ${token"
+    assert places(line, 6, statement_start(line)) == {Place.ANYWHERE}
+    assert Place.TEMPLATE in places(line, 8, statement_start(line))
+    assert Place.STATEMENT in places(line, 4, statement_start(line))
+    assert Place.FLAG in places("--token x", 0, 0)
+    assert Place.QUERY in places("/a?token=x", 3, 0)
