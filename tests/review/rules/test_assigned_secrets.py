@@ -287,6 +287,15 @@ def test_a_kubernetes_secret_s_data_is_a_credential(changes: Changes) -> None:
     assert encoded not in (findings[0].snippet or "")
 
 
+@pytest.mark.parametrize("stand_in", ["changeme", "${DB_PASSWORD}", "<password>", "**********"])
+def test_a_kubernetes_secret_s_value_is_judged_as_it_decodes(
+    changes: Changes, stand_in: str
+) -> None:
+    encoded = base64.b64encode(stand_in.encode()).decode()
+    change = changes.change({"deploy/db-secret.yaml": MANIFEST.format(encoded=encoded)})
+    assert check(change, "deploy/db-secret.yaml", Credentials()) == []
+
+
 def test_a_sealed_secret_is_encrypted_and_left_alone(changes: Changes) -> None:
     sealed = MANIFEST.replace("kind: Secret", "kind: SealedSecret").replace(
         "data:", "encryptedData:"

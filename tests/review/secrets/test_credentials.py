@@ -4,9 +4,11 @@ through."""
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
-from landwatch.review.secrets.credentials import credentials
+from landwatch.review.secrets.credentials import credentials, data_stand_in
 
 
 def span(line: str, value: str) -> tuple[int, int]:
@@ -93,6 +95,20 @@ def test_the_credentials_of_an_authorization_header_are_found() -> None:
     ]
 
 
+def test_basic_credentials_whose_password_stands_in_are_an_example() -> None:
+    for pair in ("user:password", "admin:<password>", "admin:", "me:${PASSWORD}"):
+        encoded = base64.b64encode(pair.encode()).decode()
+        assert credentials(f"Authorization: Basic {encoded}") == [], pair
+
+
+def test_a_secret_s_data_is_judged_as_written_and_as_it_decodes() -> None:
+    assert data_stand_in(base64.b64encode(b"changeme").decode())
+    assert data_stand_in("${DB_PASSWORD}")
+    assert not data_stand_in(base64.b64encode(b"Zq8Wv7Tu6!").decode())
+    assert not data_stand_in(base64.b64encode(b"admin:password").decode())  # deployed as it is
+    assert not data_stand_in(base64.b64encode(bytes(range(0, 256, 7))).decode())  # binary
+
+
 @pytest.mark.parametrize(
     "line",
     [
@@ -100,6 +116,7 @@ def test_the_credentials_of_an_authorization_header_are_found() -> None:
         "CREATE LOGIN app WITH PASSWORD = 'Zq8Wv7Tu6';",
         "CREATE USER 'app'@'localhost' IDENTIFIED BY 'Zq8Wv7Tu6';",
         "CREATE ROLE app WITH LOGIN PASSWORD Zq8Wv7Tu6;",
+        "INSERT INTO mysql.user VALUES (PASSWORD('Zq8Wv7Tu6'));",  # MySQL's PASSWORD()
     ],
 )
 def test_a_password_in_sql(line: str) -> None:
@@ -112,6 +129,14 @@ def test_what_sql_names_no_password_for() -> None:
     # Code reading a key named password: the word is a string of its own, no SQL keyword.
     assert credentials("if (($m['password'] ?? '') !== '') {") == []
     assert credentials('user["password"] = input("Zq8Wv7Tu6: ");') == []
+    assert credentials("user.set(password('Zq8Wv7Tu6'))") == []  # a call of code
+
+
+def test_a_password_given_to_a_command_s_option() -> None:
+    line = "docker exec db mysql -uroot -pZq8Wv7Tu6 app"
+    assert credentials(line) == [("password on a command line", *span(line, "Zq8Wv7Tu6"))]
+    for stand_in in ("mysql -uroot -proot app", "mysql -p$MYSQL_PASSWORD", "mysql -p app"):
+        assert credentials(stand_in) == [], stand_in
 
 
 def test_a_password_given_to_curl_or_powershell() -> None:

@@ -86,6 +86,14 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "queries": repeated("?token=a&token"),
     "statements": lambda size: "#define token " + repeated('"a')(size),
     "calls by constant": lambda size: "f(" + repeated("TOKEN, ")(size),
+    # Labels in prose and logs, defaults, statements' bare values, encoded query names.
+    "prose labels": repeated("token is token - token for a: "),
+    "defaults": repeated('env["token"] or ${token:-'),
+    "bare statements": lambda size: "env token " + repeated("a")(size),
+    "encoded queries": repeated("%26token%3d"),
+    # Commands whose option takes a password, and the option again and again.
+    "command options": lambda size: "mysql " + repeated("-p -p")(size),
+    "commands": repeated("docker login mysql "),
     # Prefixed tokens: prefixes without a body, bodies joined by separators.
     "prefixes": repeated("ab_cd-"),
     "prefixed bodies": lambda size: "ab_" + repeated("Zq8Wv7Tu6_")(size),

@@ -50,8 +50,6 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
     "statement": (
         [
             f'#define SECRET "{TOKEN}"',
-            f"ENV API_TOKEN {TOKEN}",  # a Dockerfile's
-            f"api.token {TOKEN}",  # a .properties file's
             f'SET password "{PASSWORD}"',
         ],
         [
@@ -59,9 +57,13 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
             "var apiToken string",
             "password VARCHAR(255)",
             "import secrets",
-            "ENV API_TOKEN ${API_TOKEN}",
             "from secrets import token_hex",
+            f"password {PASSWORD}",  # no keyword, no quotes: in code, not a statement
         ],
+    ),
+    "declaration": (
+        [f"ENV API_TOKEN {TOKEN}", f"export DB_PASSWORD {PASSWORD}"],  # a Dockerfile's, a shell's
+        ["ENV API_TOKEN ${API_TOKEN}", "did pass through:", "the password Tr0ub4dor!"],
     ),
     "call argument": (
         [f"define('DB_PASSWORD', '{PASSWORD}');", f'setopt(c, CURLOPT_PASSWORD, "{TOKEN}")'],
@@ -109,10 +111,20 @@ def test_each_syntax_lets_its_hard_negatives_through(line: str) -> None:
     assert found(line) == []
 
 
+def test_a_declaration_without_a_keyword_only_in_a_file_of_settings() -> None:
+    line = f"api.token {TOKEN}"  # a .properties file's
+    assert [line[a:b] for _, a, b in assignments(line, unquoted=True, min_entropy=3.5)] == [TOKEN]
+    assert found(line) == []
+
+
 def test_where_a_name_stands_decides_which_syntaxes_are_tried() -> None:
     line = "env x ${token"
-    assert places(line, 6, statement_start(line)) == {Place.ANYWHERE}
-    assert Place.TEMPLATE in places(line, 8, statement_start(line))
-    assert Place.STATEMENT in places(line, 4, statement_start(line))
-    assert Place.FLAG in places("--token x", 0, 0)
-    assert Place.QUERY in places("/a?token=x", 3, 0)
+    statement = statement_start(line, literal_file=False)
+    assert places(line, 6, statement) == {Place.ANYWHERE}
+    assert places(line, 8, statement) == {Place.TEMPLATE}
+    assert {Place.STATEMENT, Place.DECLARATION} <= places(line, 4, statement)
+    assert Place.DECLARATION not in places(
+        "did pass", 4, statement_start("did pass", literal_file=True)
+    )
+    assert Place.FLAG in places("--token x", 0, (0, False))
+    assert Place.QUERY in places("/a?token=x", 3, (0, False))

@@ -14,7 +14,12 @@ from landwatch.review.globs import LOCKFILES, matches_any
 from landwatch.review.rules.base import Option
 from landwatch.review.rules.secret_rule import SecretRule
 from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, assignments, element_value
-from landwatch.review.secrets.credentials import CREDENTIAL_FILES, CREDENTIAL_NEEDLES, credentials
+from landwatch.review.secrets.credentials import (
+    CREDENTIAL_FILES,
+    CREDENTIAL_NEEDLES,
+    credentials,
+    data_stand_in,
+)
 from landwatch.review.secrets.manifests import sealed, secret_data
 from landwatch.review.secrets.scanning import lines_with, shannon_entropy
 from landwatch.review.secrets.token_formats import tokens
@@ -198,7 +203,8 @@ class Credentials(SecretRule):
             data.pop(finding.line or 0, None)
         seen: Counter[str] = Counter()
         for line in lines:
-            if (span := data.get(line.number)) is not None:
+            span = data.get(line.number)
+            if span is not None and not data_stand_in(line.text[span[0] : span[1]]):
                 found = [("credential in a Kubernetes Secret's data", *span)]
                 yield from self.span_findings(file.path, line, found, seen)
 

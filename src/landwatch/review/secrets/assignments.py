@@ -38,7 +38,7 @@ def value_spans(text: str, *, literal_file: bool) -> list[tuple[str, int, int, b
     judged by none yet; `literal_file`: a file of settings, where a bare value is a literal."""
     lowered = ascii_lower(text)
     found: list[tuple[str, int, int, bool]] = []
-    statement = statement_start(lowered)
+    statement = statement_start(lowered, literal_file=literal_file)
     for run in _NAME_RUN.finditer(lowered):
         start = run.start()
         if start and lowered.startswith("%26", start - 1):

@@ -4,9 +4,13 @@ a credential file (.pypirc, .netrc, .git-credentials), whatever their entropy.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import bisect
 import re
 
+from landwatch.review.secrets.commands import COMMAND_NEEDLES, command_passwords
+from landwatch.review.secrets.scanning import MASKS, PLACEHOLDER, ascii_lower
 from landwatch.review.secrets.values import password_value, stand_in
 
 # Every pattern here runs in time linear in the line: each starts at a fixed anchor (`://`, a
@@ -53,7 +57,7 @@ _LABELLED_PASSWORD = re.compile(
 _JOINED_WORDS = re.compile(r"[a-z]++(?:[-_][a-z]++)++")
 # An HTTP Authorization header's credentials: `Authorization: Bearer …`, `Basic …`, `NTLM …`.
 _AUTHORIZATION = re.compile(
-    r"authorization[\"']?\s*+[:=]\s*+[\"']?(?:bearer|basic|token|ntlm|digest)\s++"
+    r"authorization[\"']?\s*+[:=]\s*+[\"']?(?P<scheme>bearer|basic|token|ntlm|digest)\s++"
     r"(?P<credential>[A-Za-z0-9._~+/=-]{12,4096})",
     re.I,
 )
@@ -65,6 +69,9 @@ _SQL_PASSWORD = re.compile(
     r"(?:'(?P<quoted>[^']{1,128})'(?!\s*+\))|(?P<bare>[^\s;'\"()]{6,64})(?=\s*+;))",
     re.I,
 )
+# MySQL's `PASSWORD('…')` function, written in capitals as SQL is (`password('…')` is a call of
+# code, whose argument need not be a password).
+_SQL_FUNCTION = re.compile(r"(?<![\w.$])PASSWORD\(\s*+'(?P<password>[^']{1,128})'\s*+\)")
 # PowerShell's `ConvertTo-SecureString "…" -AsPlainText`: a password written in the script.
 _SECURE_STRING = re.compile(
     r"convertto-securestring\s++(?:-string\s++)?\\?[\"'](?P<password>[^\"'\\]{4,128})\\?[\"']", re.I
@@ -84,7 +91,9 @@ CREDENTIAL_NEEDLES = (
     b"-u",
     b"--user",
     b"securestring",
+    *COMMAND_NEEDLES,
 )
+_COMMAND_TEXT_NEEDLES = tuple(needle.decode() for needle in COMMAND_NEEDLES)
 
 
 def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, int, int]]:
@@ -107,15 +116,24 @@ def credentials(text: str, *, credential_file: bool = False) -> list[tuple[str, 
         if password_value(match["password"], in_code=True):
             found.append(("password after its label", *match.span("password")))
     for match in _AUTHORIZATION.finditer(text):
+        if match["scheme"].lower() == "basic" and basic_stand_in(match["credential"]):
+            continue
         found.append(("credentials in an Authorization header", *match.span("credential")))
     for match in _SQL_PASSWORD.finditer(text):
         group = "quoted" if match["quoted"] is not None else "bare"
         found.append(("password in SQL", *match.span(group)))
+    for match in _SQL_FUNCTION.finditer(text):
+        found.append(("password in SQL", *match.span("password")))
     for match in _SECURE_STRING.finditer(text):
         found.append(("password given to ConvertTo-SecureString", *match.span("password")))
     if "curl" in text:
         for match in _CURL_USER.finditer(text):
             found.append(("password given to curl", *match.span("password")))
+    lowered = ascii_lower(text)
+    if any(needle in lowered for needle in _COMMAND_TEXT_NEEDLES):
+        for start, end in command_passwords(text):
+            if password_value(text[start:end], in_code=False):
+                found.append(("password on a command line", start, end))
     kept: list[tuple[str, int, int]] = []
     # At one place the first way found wins: a connection string's password is one first.
     for what, start, end in sorted(dict.fromkeys(found), key=lambda item: item[1]):
@@ -167,6 +185,41 @@ def _names_a_server(text: str) -> bool:
     """Whether a line names where to connect (`Server=...;`): a part followed by a `;`."""
     part = _CONNECTION_PART.search(text)
     return part is not None and text.rfind(";") >= part.end()
+
+
+def decoded(value: str) -> str | None:
+    """What base64 `value` encodes, when it is printable text; else None."""
+    try:
+        text = base64.b64decode(value, validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    return text if text.isprintable() else None
+
+
+def basic_stand_in(credential: str) -> bool:
+    """Whether an Authorization header's Basic credentials, base64 of `user:password`, hold a
+    password that stands in (`user:password`, `admin:<password>`) or none."""
+    text = decoded(credential)
+    if text is None or ":" not in text:
+        return False
+    password = text.partition(":")[2]
+    return not password or _placeholder_password(password)
+
+
+def data_stand_in(value: str) -> bool:
+    """Whether a Kubernetes Secret's value stands in, as written (`stringData`) or as what its
+    base64 encodes (`data`: `PHBhc3N3b3JkPg==` is `<password>`). A manifest is deployed as it
+    is: a weak password in it (`admin:password`) is the one deployed; only a template, a mask
+    or a word alone saying it is none (`changeme`, `password`) stands in."""
+    return any(
+        text is not None
+        and (
+            text.startswith(("$", "%", "<", "{"))
+            or bool(PLACEHOLDER.search(text) or _NOT_A_PASSWORD.match(text.strip("<>[]{}()%$")))
+            or any(mask in text for mask in MASKS)
+        )
+        for text in (value, decoded(value))
+    )
 
 
 def _placeholder_password(value: str) -> bool:

@@ -20,6 +20,9 @@ class Place(enum.Enum):
 
     ANYWHERE = enum.auto()
     STATEMENT = enum.auto()  # it begins the line, maybe after one keyword (#define, SET, ENV)
+    # It begins a declaration: after a keyword that declares (ENV, ARG, export, #define), or
+    # first on a line of a file of settings (a .properties file's `api.token …`).
+    DECLARATION = enum.auto()
     ARGUMENT = enum.auto()  # a call's argument: after `f(` or a comma
     ELEMENT = enum.auto()  # an XML element's name: after `<`
     ATTRIBUTE = enum.auto()  # the value of a `key="…"` or `name="…"` attribute
@@ -73,8 +76,10 @@ _PROSE = (
     r"|\s++(?:-|\u2013|\u2014)\s++)(?:" + QUOTED + "|" + _PROSE_VALUE + ")"
 )
 # A statement naming the secret first, its value last: `#define PASSWORD "…"`, `SET password
-# "…"`, a Dockerfile's `ENV API_TOKEN …`, a .properties file's `api.token …`.
-_STATEMENT = r"\s++(?:" + QUOTED + r"\s*+[;,]?|(?P<value>[^\s\"'`,;()\[\]{}<>=\\]++))\s*+$"
+# "…"`; bare only in a declaration: a Dockerfile's `ENV API_TOKEN …`, a .properties file's
+# `api.token …` (in prose, `did pass through:` is a sentence).
+_STATEMENT = r"\s++" + QUOTED + r"\s*+[;,]?\s*+$"
+_DECLARATION = r"\s++(?P<value>[^\s\"'`,;()\[\]{}<>=\\]++)\s*+$"
 # A default given where a secret-like name is read: `getenv("TOKEN") or "…"`, `env.TOKEN || "…"`.
 _DEFAULT = r"[\"'`]?\s*+[)\]]?(?:\s++or\s++|\s*+(?:\|\||\?\?)\s*+)" + QUOTED
 # XML: `<token attr="…">value</token>` on one line, and `key="password" value="…"` attributes.
@@ -89,7 +94,8 @@ SYNTAXES: tuple[Syntax, ...] = (
     Syntax("assignment or key", Place.ANYWHERE, re.compile(_ASSIGNMENT), bare=True),
     Syntax("label in prose or a log", Place.ANYWHERE, re.compile(_PROSE), bare=True),
     Syntax("default where it is read", Place.ANYWHERE, re.compile(_DEFAULT)),
-    Syntax("statement", Place.STATEMENT, re.compile(_STATEMENT), bare=True),
+    Syntax("statement", Place.STATEMENT, re.compile(_STATEMENT)),
+    Syntax("declaration", Place.DECLARATION, re.compile(_DECLARATION), bare=True),
     Syntax("call argument", Place.ARGUMENT, re.compile(r"[\"'`]?\s*+,\s*+" + QUOTED)),
     Syntax("XML element", Place.ELEMENT, re.compile(_ELEMENT)),
     Syntax("XML key and value attributes", Place.ATTRIBUTE, re.compile(_ATTRIBUTE)),
@@ -98,27 +104,36 @@ SYNTAXES: tuple[Syntax, ...] = (
     Syntax("default of a variable", Place.TEMPLATE, re.compile(_TEMPLATE_DEFAULT)),
 )
 
-_STATEMENT_HEAD = re.compile(r"\s*+(?:[#%]?[a-z]++\s++)?")
+_STATEMENT_HEAD = re.compile(r"\s*+(?:(?P<keyword>[#%]?[a-z]++)\s++)?")
+_DECLARING = frozenset(
+    {"env", "arg", "export", "set", "setenv", "declare", "#define", "%define", "%global"}
+)
 _ATTRIBUTE_HEAD = re.compile(r"(?:key|name)\s*+=\s*+[\"']$")
 _QUERY_HEAD = ("?", "&", ";", "%26")
 
 
-def statement_start(lowered: str) -> int:
-    """Where a name that begins a line's statement starts: after its indentation and at most
-    one keyword (`#define`, `set`, `env`, `arg`)."""
+def statement_start(lowered: str, *, literal_file: bool) -> tuple[int, bool]:
+    """Where a name that begins a line's statement starts (after its indentation and at most one
+    keyword: `#define`, `set`, `env`), and whether the statement declares it (its keyword is
+    one that declares, or it has none on a line of a file of settings)."""
     head = _STATEMENT_HEAD.match(lowered)
-    return head.end() if head is not None else 0
+    if head is None:
+        return 0, False
+    keyword = head["keyword"]
+    return head.end(), keyword in _DECLARING if keyword is not None else literal_file
 
 
-def places(lowered: str, start: int, statement: int) -> frozenset[Place]:
+def places(lowered: str, start: int, statement: tuple[int, bool]) -> frozenset[Place]:
     """Where a name starting at `start` of an ASCII-lowered line stands; `statement`: where the
-    line's statement starts (statement_start)."""
+    line's statement starts and whether it declares (statement_start)."""
     before = lowered[max(0, start - 16) : start]
     if before.endswith("${"):
         return frozenset({Place.TEMPLATE})  # `${NAME:-…}` gives a default, no assignment
     held = {Place.ANYWHERE}
-    if start == statement:
+    if start == statement[0]:
         held.add(Place.STATEMENT)
+        if statement[1]:
+            held.add(Place.DECLARATION)
     # A call's argument: after `f(` (a tuple's parenthesis follows no name) or after a comma.
     opened = before.rstrip(" \"'`")
     if opened.endswith(",") or (opened.endswith("(") and opened[-2:-1].isalnum()):
