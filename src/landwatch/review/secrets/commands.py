@@ -44,8 +44,10 @@ PASSWORD_OPTIONS: dict[str, PasswordOption] = {
     **{f"{command} login": _NEXT_WORD_P for command in _LOGINS},
 }
 # What a line must hold, folded, for any command of the table to be on it.
-COMMAND_NEEDLES = (b"mysql", b"mariadb", b"sshpass", b"mongo", b"redis-cli", b"sqlcmd", b"bcp")
-COMMAND_NEEDLES += (b"ldap", b"login")
+COMMAND_NEEDLES = (
+    *(b"mysql", b"mariadb", b"sshpass", b"mongo", b"redis-cli", b"sqlcmd", b"bcp", b"ldap"),
+    b"login",
+)
 _WORD = re.compile(r"\S++")
 _BEFORE_COMMAND = re.compile(r"[/(=$]")
 _COMMAND_ENDS = (";", "&&", "||", "|", "&")
