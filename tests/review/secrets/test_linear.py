@@ -91,6 +91,8 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "defaults": repeated('env["token"] or ${token:-'),
     "bare statements": lambda size: "env token " + repeated("a")(size),
     "encoded queries": repeated("%26token%3d"),
+    "user and password pairs": repeated("id/pw: a:b/c,"),
+    "continued strings": lambda size: 'token = """' + repeated("a")(size) + '"',
     # Commands whose option takes a password, and the option again and again.
     "command options": lambda size: "mysql " + repeated("-p -p")(size),
     "commands": repeated("docker login mysql "),

@@ -89,6 +89,20 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
         [f"  POSTGRES_PASSWORD: ${{DB_PASSWORD:-{PASSWORD}}}", f"${{API_TOKEN={TOKEN}}}"],
         ["${POSTGRES_PASSWORD:-postgres}", "${JWT_SECRET:-dev-secret-change-me}"],
     ),
+    "string continued on the next line": (
+        [f'API_TOKEN = """{TOKEN}', f"secret: '{TOKEN}\\"],
+        ['password = """', "token = '''\\", 'x = "abc" + \\', 'secret = """${SECRET}'],
+    ),
+    "user and password after a label naming both": (
+        [
+            f"ID/PW: admin/{PASSWORD}",
+            f"(ID&PWD):master/{PASSWORD}",
+            f"id/pass:master,{PASSWORD}",
+            f"ANYID(PW):master({PASSWORD})",
+            f"ID/Pass: db01:master/{PASSWORD}, db02:master/{PASSWORD}",
+        ],
+        ["user/password: see below", "id/pw: user/<password>", "ID/PW: admin/changeme"],
+    ),
 }
 
 

@@ -51,6 +51,8 @@ def value_spans(text: str, *, literal_file: bool) -> list[tuple[str, int, int, b
             if syntax.place in held and (match := syntax.tail.match(lowered, run.end())):
                 start, end, bare = value_span(syntax, match)
                 found.append((name, start, end, bare and not literal_file))
+                if syntax.alone:
+                    break
     found.extend(_compared_first(text, lowered))
     return found
 

@@ -29,17 +29,20 @@ class Place(enum.Enum):
     FLAG = enum.auto()  # a command-line option: the name starts with `-`
     QUERY = enum.auto()  # a URL's query parameter: after `?`, `&`, `;` or `%26`
     TEMPLATE = enum.auto()  # a shell or compose variable: after `${`
+    PAIR = enum.auto()  # a label naming a user and a password: after `ID/`, `user&`, `ID(`
 
 
 @dataclass(frozen=True)
 class Syntax:
     """One way a value is given to a name: `tail` is matched at the name's end; its value is the
-    `value` group (bare when `bare`) or, when that did not take part, the quoted one."""
+    `value` group (bare when `bare`) or, when that did not take part, the quoted one. When one
+    `alone` matches, the syntaxes after it are not tried (they would read the same value)."""
 
     what: str
     place: Place
     tail: re.Pattern[str]
     bare: bool = False
+    alone: bool = False
 
 
 QUOTED = r"(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|`(?P<bq>[^`]*+)`)"
@@ -75,6 +78,13 @@ _PROSE = (
     r"(?:\s++for\s++[\w.@-]{1,40}+\s*+[:=]\s*+|\s++(?:is|was)(?:\s*+:)?\s++"
     r"|\s++(?:-|\u2013|\u2014)\s++)(?:" + QUOTED + "|" + _PROSE_VALUE + ")"
 )
+# A string continued on the next line (`key = """…`, `token = "…\`): what this line holds of it.
+_CONTINUED = (
+    r"(?:[\"'`]\]?)?\s*+(?:=|:=|:(?!:))\s*+(?:\"{3}|'{3}|[\"'`])(?P<value>[^\s\"'`\\]++)\\?$"
+)
+# A user and a password after a label naming both: `ID/PW: admin/…`, `(ID&PWD):admin/…`,
+# `id/pass: admin,…`, maybe after a host (`ID/Pass: db01:admin/…`).
+_PAIR = r"\)?\s*+:\s*+(?:[^\s/,():]++:)?[^\s/,():]++[/,(](?P<value>[^\s/,()]++)\)?(?=$|[\s,.;])"
 # A statement naming the secret first, its value last: `#define PASSWORD "…"`, `SET password
 # "…"`; bare only in a declaration: a Dockerfile's `ENV API_TOKEN …`, a .properties file's
 # `api.token …` (in prose, `did pass through:` is a sentence).
@@ -91,6 +101,10 @@ _QUERY = r"(?:=|%3d)(?P<value>[^&#\s\"'<>%]++)"
 _TEMPLATE_DEFAULT = r":?[-=](?P<value>[^{}\s\"'`$]++)\}"
 
 SYNTAXES: tuple[Syntax, ...] = (
+    # `ID/PW: admin/…`: the password alone, not `admin/…` as an assignment would read it.
+    Syntax(
+        "user and password after a label naming both", Place.PAIR, re.compile(_PAIR), alone=True
+    ),
     Syntax("assignment or key", Place.ANYWHERE, re.compile(_ASSIGNMENT), bare=True),
     Syntax("label in prose or a log", Place.ANYWHERE, re.compile(_PROSE), bare=True),
     Syntax("default where it is read", Place.ANYWHERE, re.compile(_DEFAULT)),
@@ -102,6 +116,7 @@ SYNTAXES: tuple[Syntax, ...] = (
     Syntax("command-line flag", Place.FLAG, re.compile(_FLAG), bare=True),
     Syntax("URL query parameter", Place.QUERY, re.compile(_QUERY)),
     Syntax("default of a variable", Place.TEMPLATE, re.compile(_TEMPLATE_DEFAULT)),
+    Syntax("string continued on the next line", Place.ANYWHERE, re.compile(_CONTINUED)),
 )
 
 _STATEMENT_HEAD = re.compile(r"\s*+(?:(?P<keyword>[#%]?[a-z]++)\s++)?")
@@ -110,6 +125,7 @@ _DECLARING = frozenset(
 )
 _ATTRIBUTE_HEAD = re.compile(r"(?:key|name)\s*+=\s*+[\"']$")
 _QUERY_HEAD = ("?", "&", ";", "%26")
+_PAIR_HEAD = re.compile(r"(?:id|user|name|login|account)\s*+[/&(]\s*+$")
 
 
 def statement_start(lowered: str, *, literal_file: bool) -> tuple[int, bool]:
@@ -146,6 +162,8 @@ def places(lowered: str, start: int, statement: tuple[int, bool]) -> frozenset[P
         held.add(Place.FLAG)
     if before.endswith(_QUERY_HEAD):
         held.add(Place.QUERY)
+    if _PAIR_HEAD.search(before):
+        held.add(Place.PAIR)
     return frozenset(held)
 
 
