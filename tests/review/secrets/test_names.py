@@ -31,6 +31,8 @@ def test_a_name_s_words() -> None:
         ("ANY_key", NameKind.KEY),
         ("pkey", NameKind.KEY),
         ("user_auth", NameKind.KEY),
+        ("GITHUB_TOKEN_FOR_CI", NameKind.SECRET),  # what it is for follows the token
+        ("password_of_admin", NameKind.PASSWORD),
     ],
 )
 def test_names_of_secrets(name: str, kind: NameKind) -> None:
@@ -56,6 +58,9 @@ def test_names_of_secrets(name: str, kind: NameKind) -> None:
         "compass",
         "message",
         "x" * 200 + "token",  # no name is this long
+        "keyVaultToStoreSecrets",  # a vault, for secrets
+        "number_of_tokens",
+        "pathToToken",
     ],
 )
 def test_names_that_are_no_secret(name: str) -> None:

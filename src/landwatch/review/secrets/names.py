@@ -68,6 +68,9 @@ _TRANSFORMED = frozenset({"hash", "hashed", "digest", "checksum", "sha", "encryp
 _NOT_SECRET_WORDS = frozenset(
     {"public", "pub", "publishable", "csrf", "xsrf", "authenticity", "nonce", "no"}
 )
+# A word after which a name says what its thing is for or of: `keyVaultToStoreSecrets` is a
+# vault, `number_of_tokens` a count, `GITHUB_TOKEN_FOR_CI` a token.
+_PURPOSE = frozenset({"to", "for", "of"})
 # Words of a name: runs of lower case, of upper case (before a capitalised word), or of digits.
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _NEEDLES_TEXT = (*_PASSWORD_PARTS, *_SECRET_PARTS, "pass", "pw", "psw", "ssw", "asw", "key", "auth")
@@ -89,6 +92,10 @@ def name_kind(name: str) -> NameKind | None:
     if len(name) > _LONGEST_NAME:
         return None  # no name is this long: a run of a minified line or of data
     words = name_words(name)
+    for at, word in enumerate(words[1:], start=1):
+        if word in _PURPOSE:
+            words = words[:at]  # `keyVaultToStoreSecrets` names a vault: what it is for follows
+            break
     if not words or words[0] in _NOT_SECRET_WORDS or "public" in words:
         return None
     folded, last = "".join(words), words[-1]
