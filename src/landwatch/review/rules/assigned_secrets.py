@@ -27,11 +27,16 @@ from landwatch.review.secrets.values import machine_made
 
 
 class GenericSecret(SecretRule):
-    """A value given to a secret-like name, in any syntax: assignments of every language (`=`,
-    `:`, `:=`, `=>`, Makefile's `?=` `::=`, PHP's `.=`, Go's `var x string =`), comparisons
-    with a literal (a hard-coded password), keys of JSON, YAML and TOML, `#define`/`SET`
-    statements, call arguments (`define('TOKEN', …)`, `setopt(c, CURLOPT_PASSWORD, …)`), XML
-    elements and key/value attributes, command-line flags and URL query parameters.
+    """A value given to a secret-like name, in any syntax of one table: assignments and keys of
+    every language and file of settings (`=`, `:`, `:=`, `=>`, Makefile's `?=` `::=`, PHP's
+    `.=`, Go's `var x string =`; JSON, YAML, TOML, INI, .properties, .env, HCL), comparisons with
+    a literal (a hard-coded password), `#define`/`SET` statements and declarations (a
+    Dockerfile's `ENV API_TOKEN …`), call arguments (`define('TOKEN', …)`, `setopt(c,
+    CURLOPT_PASSWORD, …)`), defaults where a secret is read (`getenv("TOKEN") or "…"`,
+    `${PASSWORD:-…}`), XML elements and key/value attributes, command-line flags, URL query
+    parameters, labels in prose and logs (`github token - '…'`, `the password is: …`, `password
+    for admin: …`), a user and a password after a label naming both (`ID/PW: admin/…`), and a
+    string continued on the next line.
 
     A name's words say how its value is judged: a password's (password, passwd, pwd, pass, pw,
     passphrase and their misspellings) is one at six characters of two kinds, as people make
@@ -39,7 +44,8 @@ class GenericSecret(SecretRule):
     its Shannon entropy reaches `min_entropy`, or it is a UUID or a hex key; a bare `key` or
     `auth` only when the value looks generated. Not secret names: those ending in a word that
     names something about the secret (`_id`, `_name`, `_url`, `_length`, `_hash`, `_file`,
-    ...) or starting with public, csrf or authenticity. A bare value counts in files matching
+    ...), starting with public, csrf or authenticity, or whose secret word follows a word of
+    purpose (`keyVaultToStoreSecrets` is a vault). A bare value counts in files matching
     `unquoted` (.env, INI, properties, YAML), where it is a literal, and elsewhere only when no
     name or expression of code could be it. Let through: templates (${VAR}, {{ var }},
     <your-token>, %(x)s, $VAR), values encrypted for the repository (SOPS, Jasypt, Vault), masks
@@ -168,17 +174,22 @@ class Credentials(SecretRule):
     """A password where the place says it is one, whatever its entropy: a URL's user info
     (`postgres://admin:…@db/app`), a connection string (`Server=…;User ID=svc;Password=…;`),
     after its label in any file (`pw:…`, `--password=…`, `Password: …`), an HTTP Authorization
-    header's credentials (`Bearer …`, `Basic …`), SQL (`PASSWORD '…'`, `IDENTIFIED BY '…'`),
-    curl's `-u user:…`, PowerShell's `ConvertTo-SecureString "…"`, a credential file
-    (`.pypirc`, `.netrc`, `.git-credentials`), and the values of a Kubernetes Secret's `data`
-    and `stringData` (base64 is an encoding, not a protection).
+    header's credentials (`Bearer …`, `Basic …`), SQL (`PASSWORD '…'`, `IDENTIFIED BY '…'`,
+    MySQL's `PASSWORD('…')`), curl's `-u user:…`, a command's password option (`mysql -p…`,
+    `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `ldapsearch -w`, `docker login -p`),
+    PowerShell's `ConvertTo-SecureString "…"`, a credential file (`.pypirc`, `.netrc`,
+    `.git-credentials`), and the values of a Kubernetes Secret's `data` and `stringData`
+    (base64 is an encoding, not a protection).
 
     After a label, an unquoted value counts as S003 judges a password in code: six characters
     of two kinds that no name in code could be (it holds a character a name does not, or mixes
     upper case, lower case and digits: `password = password`, `pw: string` are code). Lets
     through placeholders: `user:password@`, `${PASSWORD}`, `<password>`, `%s`, `****`, an empty
     password, values shown cut short (`…`, `...`), values encrypted for the repository (SOPS
-    `ENC[…]`, Jasypt `ENC(…)`, Vault) and a SealedSecret's, encrypted for its cluster.
+    `ENC[…]`, Jasypt `ENC(…)`, Vault) and a SealedSecret's, encrypted for its cluster. Basic
+    credentials are judged as they decode (`user:password` is an example); a Secret's value
+    that is a template, a mask or a word alone saying it is none (`changeme`), as written or as
+    its base64 decodes, is let through; a weak password in it is the one deployed.
     """
 
     id = "S004"
