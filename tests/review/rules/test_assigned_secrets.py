@@ -156,6 +156,18 @@ def test_a_password_is_judged_as_people_make_them(changes: Changes) -> None:
     assert [f.line for f in check(change, "config.py", GenericSecret())] == [1, 2]
 
 
+def test_a_value_on_the_line_below_its_name(changes: Changes) -> None:
+    env = "env:\n  - name: DB_PASSWORD\n    value: {}\n  - name: API_TOKEN\n    value: {}\n"
+    change = changes.change(
+        {
+            "deploy.yaml": env.format(f'"{VALUES[0]}"', VALUES[1]),
+            "stand-ins.yaml": env.format('"{{ .Values.password }}"', "changeme"),
+        }
+    )
+    assert [f.line for f in check(change, "deploy.yaml", GenericSecret())] == [3, 5]
+    assert check(change, "stand-ins.yaml", GenericSecret()) == []
+
+
 def test_a_password_under_a_misspelled_name_is_read(changes: Changes) -> None:
     # The lines a review reads are those holding a name's letters: every spelling of password.
     lines = ["PSSWRD:=FlUgeGeHeImEn07", "PASWD:=FlUgeGeHeImEn09", "PSWD:=FlUgeGeHeImEn11"]

@@ -81,6 +81,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # Syntaxes tried at the end of every secret-like name, and literals compared to one.
     "compared literals": repeated('"a" == '),
     "elements": repeated('<token a="b">'),
+    "spaces in an element": lambda size: "<token>a" + " " * size + "b",
+    "named elements": repeated('<a name="token" b="c">d '),
+    "json names": repeated('"name": "token", "value'),
     "attributes": repeated('key="token" value="'),
     "flags": repeated("--token "),
     "queries": repeated("?token=a&token"),

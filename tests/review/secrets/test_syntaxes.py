@@ -51,6 +51,7 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
         [
             f'#define SECRET "{TOKEN}"',
             f'SET password "{PASSWORD}"',
+            f'    password "{PASSWORD}"',  # Gradle's
         ],
         [
             "type Token string",
@@ -73,9 +74,28 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
         [f"<apiToken>{TOKEN}</apiToken>", f'<password type="x">{PASSWORD}</password>'],
         ["<password>changeme</password>", "<secret>${SECRET}</secret>", "<token></token>"],
     ),
-    "XML key and value attributes": (
-        [f'<add key="ClearTextPassword" value="{PASSWORD}" />'],
-        ['<add key="ClearTextPassword" value="%PASSWORD%" />', '<add key="token" value="" />'],
+    "key and value attributes": (
+        [
+            f'<add key="ClearTextPassword" value="{PASSWORD}" />',
+            f'{{"name": "API_TOKEN", "value": "{TOKEN}"}}',  # JSON's
+        ],
+        [
+            '<add key="ClearTextPassword" value="%PASSWORD%" />',
+            '<add key="token" value="" />',
+            '{"name": "API_TOKEN", "value": "${API_TOKEN}"}',
+        ],
+    ),
+    "XML element its attribute names": (
+        [
+            f'<entry key="password">{PASSWORD}</entry>',
+            f'<string name="api_key">{TOKEN}</string>',  # Android's strings.xml
+            f'<property name="db.password" type="x">{PASSWORD}</property>',
+        ],
+        [
+            '<string name="api_key">YOUR_API_KEY</string>',
+            '<entry key="password"></entry>',
+            '<string name="password_hint">Enter your password</string>',
+        ],
     ),
     "command-line flag": (
         [f"--secret={TOKEN}", f'--api-key "{TOKEN}"', f"app --password {PASSWORD}"],
@@ -126,9 +146,10 @@ def test_each_syntax_lets_its_hard_negatives_through(line: str) -> None:
 
 
 def test_a_declaration_without_a_keyword_only_in_a_file_of_settings() -> None:
-    line = f"api.token {TOKEN}"  # a .properties file's
-    assert [line[a:b] for _, a, b in assignments(line, unquoted=True, min_entropy=3.5)] == [TOKEN]
-    assert found(line) == []
+    for line in (f"api.token {TOKEN}", f"apitoken {TOKEN}"):  # a .properties file's
+        in_settings = assignments(line, unquoted=True, min_entropy=3.5)
+        assert [line[a:b] for _, a, b in in_settings] == [TOKEN]
+        assert found(line) == []
 
 
 def test_where_a_name_stands_decides_which_syntaxes_are_tried() -> None:
@@ -140,5 +161,5 @@ def test_where_a_name_stands_decides_which_syntaxes_are_tried() -> None:
     assert Place.DECLARATION not in places(
         "did pass", 4, statement_start("did pass", literal_file=True)
     )
-    assert Place.FLAG in places("--token x", 0, (0, False))
-    assert Place.QUERY in places("/a?token=x", 3, (0, False))
+    assert Place.FLAG in places("--token x", 0, (0, 0, False, False))
+    assert Place.QUERY in places("/a?token=x", 3, (0, 0, False, False))

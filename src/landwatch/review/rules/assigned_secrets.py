@@ -13,7 +13,12 @@ from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import LOCKFILES, matches_any
 from landwatch.review.rules.base import Option
 from landwatch.review.rules.secret_rule import SecretRule
-from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, assignments, element_value
+from landwatch.review.secrets.assignments import (
+    SECRET_NAME_NEEDLES,
+    assignments,
+    element_value,
+    named_value,
+)
 from landwatch.review.secrets.credentials import (
     CREDENTIAL_FILES,
     CREDENTIAL_NEEDLES,
@@ -103,7 +108,7 @@ class GenericSecret(SecretRule):
             line = lines[index]
             text = line.text
             found = assignments(text, unquoted=unquoted, min_entropy=min_entropy)
-            if (value := _element_below(lines, index, min_entropy)) is not None:
+            for value in _below(lines, index, min_entropy):
                 yield from _by_certainty(
                     self.span_findings(
                         path, lines[index + 1], [value], seen, _describe_literal, before
@@ -137,18 +142,20 @@ def _manifest(file: FileChange) -> bytes | None:
     return content if content is not None and b"kind" in content else None
 
 
-def _element_below(
-    lines: Sequence[Line], index: int, min_entropy: float
-) -> tuple[str, int, int] | None:
-    """The secret of an XML element opened on line `index` whose value is the next line and
-    which closes on the one after (`<apiToken>` / `value` / `</apiToken>`)."""
-    if index + 2 >= len(lines) or "<" not in lines[index].text:
-        return None
-    if lines[index + 2].number != lines[index].number + 2:
-        return None  # not three lines in a row of what the change added
-    return element_value(
-        lines[index].text, lines[index + 1].text, lines[index + 2].text, min_entropy=min_entropy
-    )
+def _below(lines: Sequence[Line], index: int, min_entropy: float) -> list[tuple[str, int, int]]:
+    """The secret on the line after line `index` that line `index` names: an XML element's value
+    on a line of its own (`<apiToken>` / `value` / `</apiToken>`), or a YAML `value:` after a
+    `name:` (`- name: DB_PASSWORD` / `value: …`). Only lines in a row of what the change added."""
+    line, text = lines[index], lines[index].text
+    if index + 1 >= len(lines) or lines[index + 1].number != line.number + 1:
+        return []
+    found = []
+    if "name" in text:
+        found.append(named_value(text, lines[index + 1].text, min_entropy=min_entropy))
+    if "<" in text and index + 2 < len(lines) and lines[index + 2].number == line.number + 2:
+        closing = lines[index + 2].text
+        found.append(element_value(text, lines[index + 1].text, closing, min_entropy=min_entropy))
+    return [value for value in found if value is not None]
 
 
 def _by_certainty(

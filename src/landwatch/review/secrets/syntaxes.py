@@ -93,8 +93,17 @@ _DECLARATION = r"\s++(?P<value>[^\s\"'`,;()\[\]{}<>=\\]++)\s*+$"
 # A default given where a secret-like name is read: `getenv("TOKEN") or "…"`, `env.TOKEN || "…"`.
 _DEFAULT = r"[\"'`]?\s*+[)\]]?(?:\s++or\s++|\s*+(?:\|\||\?\?)\s*+)" + QUOTED
 # XML: `<token attr="…">value</token>` on one line, and `key="password" value="…"` attributes.
-_ELEMENT = r"(?:\s++[\w:.-]++\s*+=\s*+\"[^\"]*+\")*+\s*+>\s*+(?P<value>[^<>\s][^<>]*?)\s*+</"
-_ATTRIBUTE = r"[\"']\s++(?:value|password)\s*+=\s*+[\"'](?P<value>[^\"']*+)[\"']"
+# Its value is words apart by spaces, each taken whole: a lazy run before `\s*+</` would try the
+# spaces again from each of them.
+_ELEMENT_VALUE = r">\s*+(?P<value>[^<>\s]++(?:\s++[^<>\s]++)*+)\s*+</"
+_ELEMENT = r"(?:\s++[\w:.-]++\s*+=\s*+\"[^\"]*+\")*+\s*+" + _ELEMENT_VALUE
+# An element its `key`, `name` or `id` attribute names: `<entry key="password">…</entry>`,
+# Android's `<string name="api_key">…</string>`.
+_NAMED_ELEMENT = r"[\"'](?:\s++[\w:.-]++\s*+=\s*+\"[^\"]*+\")*+\s*+" + _ELEMENT_VALUE
+# XML's `key="password" value="…"`, JSON's `"name": "password", "value": "…"`.
+_ATTRIBUTE = (
+    r"[\"'](?:\s++(?:value|password)\s*+=|\s*+,\s*+\"value\"\s*+:)\s*+[\"'](?P<value>[^\"']*+)[\"']"
+)
 _FLAG = r"(?:=|\s++)(?:" + QUOTED + r"|(?P<value>[^\s\"'`-][^\s\"'`]*+))"
 _QUERY = r"(?:=|%3d)(?P<value>[^&#\s\"'<>%]++)"
 # A shell or compose default: `${DB_PASSWORD:-…}`, `${TOKEN=…}`.
@@ -112,7 +121,8 @@ SYNTAXES: tuple[Syntax, ...] = (
     Syntax("declaration", Place.DECLARATION, re.compile(_DECLARATION), bare=True),
     Syntax("call argument", Place.ARGUMENT, re.compile(r"[\"'`]?\s*+,\s*+" + QUOTED)),
     Syntax("XML element", Place.ELEMENT, re.compile(_ELEMENT)),
-    Syntax("XML key and value attributes", Place.ATTRIBUTE, re.compile(_ATTRIBUTE)),
+    Syntax("key and value attributes", Place.ATTRIBUTE, re.compile(_ATTRIBUTE)),
+    Syntax("XML element its attribute names", Place.ATTRIBUTE, re.compile(_NAMED_ELEMENT)),
     Syntax("command-line flag", Place.FLAG, re.compile(_FLAG), bare=True),
     Syntax("URL query parameter", Place.QUERY, re.compile(_QUERY)),
     Syntax("default of a variable", Place.TEMPLATE, re.compile(_TEMPLATE_DEFAULT)),
@@ -123,32 +133,33 @@ _STATEMENT_HEAD = re.compile(r"\s*+(?:(?P<keyword>[#%]?[a-z]++)\s++)?")
 _DECLARING = frozenset(
     {"env", "arg", "export", "set", "setenv", "declare", "#define", "%define", "%global"}
 )
-_ATTRIBUTE_HEAD = re.compile(r"(?:key|name)\s*+=\s*+[\"']$")
+_ATTRIBUTE_HEAD = re.compile(r"(?:(?:key|name|id)\s*+=|\"name\"\s*+:)\s*+[\"']$")
 _QUERY_HEAD = ("?", "&", ";", "%26")
 _PAIR_HEAD = re.compile(r"(?:id|user|name|login|account)\s*+[/&(]\s*+$")
 
 
-def statement_start(lowered: str, *, literal_file: bool) -> tuple[int, bool]:
-    """Where a name that begins a line's statement starts (after its indentation and at most one
-    keyword: `#define`, `set`, `env`), and whether the statement declares it (its keyword is
-    one that declares, or it has none on a line of a file of settings)."""
+def statement_start(lowered: str, *, literal_file: bool) -> tuple[int, int, bool, bool]:
+    """Where a line's statement starts (after its indentation), where a name after its first
+    word starts (`#define`, `set`, `env`: a keyword), whether that keyword declares, and whether
+    a name first on the line declares (on a line of a file of settings)."""
     head = _STATEMENT_HEAD.match(lowered)
-    if head is None:
-        return 0, False
-    keyword = head["keyword"]
-    return head.end(), keyword in _DECLARING if keyword is not None else literal_file
+    if head is None or head["keyword"] is None:
+        end = head.end() if head is not None else 0
+        return end, end, False, literal_file
+    return head.start("keyword"), head.end(), head["keyword"] in _DECLARING, literal_file
 
 
-def places(lowered: str, start: int, statement: tuple[int, bool]) -> frozenset[Place]:
+def places(lowered: str, start: int, statement: tuple[int, int, bool, bool]) -> frozenset[Place]:
     """Where a name starting at `start` of an ASCII-lowered line stands; `statement`: where the
-    line's statement starts and whether it declares (statement_start)."""
+    line's statement starts and what declares there (statement_start)."""
     before = lowered[max(0, start - 16) : start]
     if before.endswith("${"):
         return frozenset({Place.TEMPLATE})  # `${NAME:-…}` gives a default, no assignment
     held = {Place.ANYWHERE}
-    if start == statement[0]:
+    first, after_keyword, keyword_declares, first_declares = statement
+    if start in (first, after_keyword):  # `password "…"` (Gradle's), `#define PASSWORD "…"`
         held.add(Place.STATEMENT)
-        if statement[1]:
+        if (start == first and first_declares) or (start == after_keyword and keyword_declares):
             held.add(Place.DECLARATION)
     # A call's argument: after `f(` (a tuple's parenthesis follows no name) or after a comma.
     opened = before.rstrip(" \"'`")
