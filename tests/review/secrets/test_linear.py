@@ -83,6 +83,7 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "elements": repeated('<token a="b">'),
     "spaces in an element": lambda size: "<token>a" + " " * size + "b",
     "named elements": repeated('<a name="token" b="c">d '),
+    "headers": repeated('-H "token: a'),
     "json names": repeated('"name": "token", "value'),
     "attributes": repeated('key="token" value="'),
     "flags": repeated("--token "),

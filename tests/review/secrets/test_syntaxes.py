@@ -105,6 +105,17 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
         [f"https://example.com/api?key={TOKEN}&page=2", f"/x?a=1%26token%3D{TOKEN}%26b"],
         ["https://example.com/api?token=YOUR_TOKEN", "?token={token}"],
     ),
+    "HTTP header on a command line": (
+        [
+            f'curl -H "Private-Token: {TOKEN}" https://gitlab.example.com/api/v4/projects',
+            f"http --header 'X-Api-Key:{TOKEN}' example.org",
+        ],
+        [
+            'curl -H "Private-Token: $GITLAB_TOKEN" https://gitlab.example.com',
+            "curl -H 'X-Api-Key: <your-key>' example.org",
+            'curl -H "X-Auth-Token: YOUR_TOKEN" example.org',
+        ],
+    ),
     "default of a variable": (
         [f"  POSTGRES_PASSWORD: ${{DB_PASSWORD:-{PASSWORD}}}", f"${{API_TOKEN={TOKEN}}}"],
         ["${POSTGRES_PASSWORD:-postgres}", "${JWT_SECRET:-dev-secret-change-me}"],

@@ -29,6 +29,7 @@ class Place(enum.Enum):
     FLAG = enum.auto()  # a command-line option: the name starts with `-`
     QUERY = enum.auto()  # a URL's query parameter: after `?`, `&`, `;` or `%26`
     TEMPLATE = enum.auto()  # a shell or compose variable: after `${`
+    HEADER = enum.auto()  # an HTTP header given to curl, httpie or wget: `-H "X-Api-Key: …"`
     PAIR = enum.auto()  # a label naming a user and a password: after `ID/`, `user&`, `ID(`
 
 
@@ -106,6 +107,8 @@ _ATTRIBUTE = (
 )
 _FLAG = r"(?:=|\s++)(?:" + QUOTED + r"|(?P<value>[^\s\"'`-][^\s\"'`]*+))"
 _QUERY = r"(?:=|%3d)(?P<value>[^&#\s\"'<>%]++)"
+# An HTTP header's value, to the header's closing quote: `-H "Private-Token: …"`.
+_HEADER = r"\s*+:\s*+(?P<value>[^\s\"']++)\s*+[\"']"
 # A shell or compose default: `${DB_PASSWORD:-…}`, `${TOKEN=…}`.
 _TEMPLATE_DEFAULT = r":?[-=](?P<value>[^{}\s\"'`$]++)\}"
 
@@ -125,6 +128,7 @@ SYNTAXES: tuple[Syntax, ...] = (
     Syntax("XML element its attribute names", Place.ATTRIBUTE, re.compile(_NAMED_ELEMENT)),
     Syntax("command-line flag", Place.FLAG, re.compile(_FLAG), bare=True),
     Syntax("URL query parameter", Place.QUERY, re.compile(_QUERY)),
+    Syntax("HTTP header on a command line", Place.HEADER, re.compile(_HEADER)),
     Syntax("default of a variable", Place.TEMPLATE, re.compile(_TEMPLATE_DEFAULT)),
     Syntax("string continued on the next line", Place.ANYWHERE, re.compile(_CONTINUED)),
 )
@@ -135,6 +139,7 @@ _DECLARING = frozenset(
 )
 _ATTRIBUTE_HEAD = re.compile(r"(?:(?:key|name|id)\s*+=|\"name\"\s*+:)\s*+[\"']$")
 _QUERY_HEAD = ("?", "&", ";", "%26")
+_HEADER_HEAD = re.compile(r"(?:-h|--header)\s*+[\"']$")
 _PAIR_HEAD = re.compile(r"(?:id|user|name|login|account)\s*+[/&(]\s*+$")
 
 
@@ -173,6 +178,8 @@ def places(lowered: str, start: int, statement: tuple[int, int, bool, bool]) -> 
         held.add(Place.FLAG)
     if before.endswith(_QUERY_HEAD):
         held.add(Place.QUERY)
+    if _HEADER_HEAD.search(before):
+        held.add(Place.HEADER)
     if _PAIR_HEAD.search(before):
         held.add(Place.PAIR)
     return frozenset(held)
