@@ -38,10 +38,11 @@ class GenericSecret(SecretRule):
     a literal (a hard-coded password), `#define`/`SET` statements and declarations (a
     Dockerfile's `ENV API_TOKEN …`), call arguments (`define('TOKEN', …)`, `setopt(c,
     CURLOPT_PASSWORD, …)`), defaults where a secret is read (`getenv("TOKEN") or "…"`,
-    `${PASSWORD:-…}`), XML elements and key/value attributes, command-line flags, URL query
-    parameters, labels in prose and logs (`github token - '…'`, `the password is: …`, `password
-    for admin: …`), a user and a password after a label naming both (`ID/PW: admin/…`), and a
-    string continued on the next line.
+    `${PASSWORD:-…}`), XML elements (named by their tag or their `key`/`name` attribute) and
+    key/value attributes, JSON's and YAML's `name:` then `value:`, command-line flags and HTTP
+    headers (`-H "Private-Token: …"`), URL query parameters, labels in prose and logs (`github
+    token - '…'`, `the password is: …`, `password for admin: …`), a user and a password after a
+    label naming both (`ID/PW: admin/…`), and a string continued on the next line.
 
     A name's words say how its value is judged: a password's (password, passwd, pwd, pass, pw,
     passphrase and their misspellings) is one at six characters of two kinds, as people make
