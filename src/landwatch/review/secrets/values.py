@@ -141,7 +141,7 @@ def secret_value(value: str, kind: NameKind, *, min_entropy: float, in_code: boo
     if len(value) > LONGEST_VALUE or _not_a_value(value) or stand_in(value):
         return False
     if publishable(value):
-        return False  # public by design: S002 tells it at info, saying so
+        return False  # public by design: the format rule tells it at info, saying so
     if kind is NameKind.PASSWORD:
         return password_value(value, in_code=in_code)
     if kind is NameKind.KEY:
