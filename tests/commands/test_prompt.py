@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from landwatch import layout, work_item
@@ -187,6 +188,28 @@ def test_the_names_it_reads_are_the_hooks_and_layouts() -> None:
         layout.DEFAULT_STALE_AFTER,
     ) == (prompt.SETTINGS_CACHE, prompt.STALE_AFTER, prompt.DEFAULT_STALE_AFTER)
     assert (work_item.PENDING, work_item.READY) == prompt.WAITING
+    import platformdirs
+
+    assert layout.REGISTRY.path() == Path(platformdirs.user_config_dir(prompt.APP), prompt.REGISTRY)
+    lock = Path(platformdirs.user_state_dir(prompt.APP), prompt.REVIEWER_LOCK)
+    assert layout.REVIEWER_LOCK.path() == lock
+
+
+def test_a_queue_left_waiting_is_said_as_the_notice_says_without_its_imports(repo: Repo) -> None:
+    """Issue 40: a stale queue's line is read from the registry and the reviewer's lock, as the
+    notice reads them, without importing it."""
+    from landwatch.commands import notice
+
+    repo.land("waits", {"w.txt": "x\n"}, hooks=False)
+    work_item.enqueue(work_item.WorkItem(work_item.WorkKind.REVIEW, repo.head(), repo.git_dir))
+    back_date(repo, layout.DEFAULT_STALE_AFTER + 60)
+    said, imported = _imports(repo.path)
+    assert "landed commit waits for review in repo" in said
+    assert (
+        imported & {"landwatch.commands.notice", "landwatch.layout", "landwatch.registry"} == set()
+    )
+    told = notice.stale(repo.git_dir, time.time())
+    assert told is not None and said == "".join(text for text, _, _ in told.parts) + "\n"
 
 
 def test_the_line_fits_the_width_it_is_given(repo: Repo) -> None:
