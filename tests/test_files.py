@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from landwatch.files import list_entries, private_directory, read_file, remove, write_atomic
+from landwatch.files import (
+    held_lock,
+    list_entries,
+    private_directory,
+    read_file,
+    remove,
+    write_atomic,
+)
 from support.queue import tmpfs
 
 
@@ -159,3 +166,17 @@ def test_a_path_given_as_text_reads_as_a_path_and_never_climbs_out(tmp_path: Pat
     (inner / "up").symlink_to(tmp_path)
     with pytest.raises(OSError, match="not following it"):
         read_file(f"{root}/landwatch/up/outside", trusted=root)
+
+
+def test_a_held_lock_is_read_and_a_free_one_or_a_fifo_is_none(tmp_path: Path) -> None:
+    import fcntl
+
+    lock = tmp_path / "reviewer.lock"
+    lock.write_bytes(b'{"pid": 1}')
+    assert held_lock(lock) is None  # nobody holds it
+    with open(lock, "rb") as holding:
+        fcntl.flock(holding, fcntl.LOCK_EX)
+        assert held_lock(lock) == b'{"pid": 1}'
+    os.mkfifo(tmp_path / "fifo")
+    assert held_lock(tmp_path / "fifo") is None  # not opened to wait for a writer
+    assert held_lock(tmp_path / "absent") is None

@@ -224,6 +224,25 @@ def exclusive(lock: Path, *, trusted: Path | None = None) -> Iterator[None]:
         os.close(fd)
 
 
+def held_lock(path: Path | str) -> bytes | None:
+    """What the lock file `path` holds while another process holds flock(2) on it (its first
+    4 KB); None when nobody does, or it is no regular file (no link followed, no FIFO waited on)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return os.read(fd, 4096)
+        return None  # we got the lock: nobody holds it
+    finally:
+        os.close(fd)
+
+
 def remove(path: Path, *, trusted: Path | None) -> bool:
     """Remove the file `path` (a link there is removed, not followed); False when not there."""
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from landwatch.text import DEFAULT_WIDTH, cells, usable_width
+from landwatch.text import cells, terminal_width
 
 TYPE_CHECKING = False  # typing is not imported: the prompt pays for every import
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class Out:
         self.terminal = (forced or _is_terminal(self.stream)) if terminal is None else terminal
         plain = bool(os.environ.get("NO_COLOR")) or os.environ.get("TERM") in ("dumb", "unknown")
         self.color = (self.terminal and not plain) if color is None else color
-        self.width = width if width is not None else _width_of(self.stream)
+        self.width = width if width is not None else terminal_width(_fileno(self.stream))
 
     def print(self, *spans: Span) -> None:
         """One line as given, never wrapped (a line fitted to the width already, a table's)."""
@@ -92,15 +92,12 @@ class Out:
             self.print(*(lead if at == 0 else later), *line)
 
 
-def _width_of(stream: TextIO) -> int:
-    """$COLUMNS when it is a number, else the terminal's columns, else DEFAULT_WIDTH."""
-    named = os.environ.get("COLUMNS", "")
-    if usable_width(named):
-        return int(named)
+def _fileno(stream: TextIO) -> int:
+    """The descriptor `stream` writes to; -1, which no terminal is, for a stream without one."""
     try:
-        return os.get_terminal_size(stream.fileno()).columns or DEFAULT_WIDTH
-    except (AttributeError, OSError, ValueError):
-        return DEFAULT_WIDTH
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):  # a StringIO, a closed stream
+        return -1
 
 
 def _cells_of(spans: Sequence[Span]) -> int:

@@ -17,7 +17,7 @@ import sys
 import time
 
 from landwatch import one_line
-from landwatch.files import read_file
+from landwatch.files import held_lock, read_file
 from landwatch.styled import paint
 from landwatch.text import duration, fit, repository_name, terminal_width
 
@@ -161,46 +161,27 @@ def stale(work: str, common: str, git_dir: str, now: float) -> Pieces | None:
     except FileNotFoundError:
         listed = ""
     drained = os.path.realpath(common) in listed.splitlines()
-    if drained and _held(_join(platformdirs.user_state_dir(APP), REVIEWER_LOCK)):
-        return None
+    if drained and held_lock(_join(platformdirs.user_state_dir(APP), REVIEWER_LOCK)) is not None:
+        return None  # a reviewer runs: what waits is work failing, which the kinds tell
     names = {name for where in WAITING for name in _listed(_join(work, where))}
-    stamps = [int(stamp) for _, _, stamp in map(_stamped, names) if stamp]
-    if not stamps:
+    waiting = [(oid, int(stamp)) for oid, stamp in map(_stamped, names) if stamp]
+    if not waiting:
         return None
     # Each landing waits as one item per kind it asked for: count the commits, not the items.
-    commits = {oid for oid, _, stamp in map(_stamped, names) if stamp and oid}
+    commits = {oid for oid, _ in waiting if oid}
+    stamps = [stamp for _, stamp in waiting]
     age = now - min(stamps) / 1_000_000
     return one_line.stale_words(
         len(commits) or len(stamps), repository_name(git_dir), duration(age), drained=drained
     )
 
 
-def _stamped(name: str) -> tuple[str, str, str]:
-    """(the commit, ".", the stamp) of a waiting item's name `kind-oid.stamp`; no stamp when
-    it is no such name (as the hook reads them: 19 digits is year 2286)."""
-    item, dot, stamp = name.rpartition(".")
+def _stamped(name: str) -> tuple[str, str]:
+    """(the commit, the stamp) of a waiting item's name `kind-oid.stamp`; no stamp when it is
+    no such name (as the hook reads them: 19 digits is year 2286)."""
+    item, _, stamp = name.rpartition(".")
     usable = stamp.isdigit() and len(stamp) < 19 and "-" in item
-    return item.partition("-")[2], dot, stamp if usable else ""
-
-
-def _held(lock: str) -> bool:
-    """Whether a reviewer holds its lock (daemon.lock.holder's question, without its reading of
-    who): a lock file nobody holds, or none, or no regular file, is no reviewer."""
-    try:
-        fd = os.open(lock, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return False
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return False
-        import fcntl
-
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
+    return item.partition("-")[2], stamp if usable else ""
 
 
 def given_up(work: str, git_dir: str) -> Pieces | None:

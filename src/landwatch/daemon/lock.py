@@ -7,14 +7,13 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import stat
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from landwatch import layout
-from landwatch.files import private_directory
+from landwatch.files import held_lock, private_directory
 from landwatch.processes import has_ended
 
 
@@ -83,23 +82,8 @@ class InstanceLock:
 
 def holder(path: Path | None = None) -> LockHolder | None:
     """The running reviewer, or None when nobody holds the lock."""
-    try:
-        fd = os.open(
-            path or layout.REVIEWER_LOCK.path(),
-            os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK,  # no FIFO waits us out
-        )
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return LockHolder.parse(os.read(fd, 4096))
-        return None  # we got the lock: nobody holds it
-    finally:
-        os.close(fd)
+    held = held_lock(path or layout.REVIEWER_LOCK.path())
+    return LockHolder.parse(held) if held is not None else None
 
 
 def wait_until_released(
