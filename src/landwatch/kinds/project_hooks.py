@@ -23,7 +23,7 @@ from landwatch.kinds import DEFAULT_MAX_TRIES
 from landwatch.kinds.base import Clock, Failing, ItemHandler, RetryLater, backoff
 from landwatch.kinds.running import WarmWorker
 from landwatch.review.findings import Severity
-from landwatch.work_item import CLAIMED, PENDING, READY, WorkItem, WorkKind, entries
+from landwatch.work_item import WorkItem, WorkKind
 
 if TYPE_CHECKING:
     from landwatch.trust import Approval
@@ -277,16 +277,11 @@ class ProjectHooksHandler(ItemHandler[dict[str, Any]]):
 
     @classmethod
     def failing(cls, git_dir: Path, now: float) -> Failing | None:
-        """The hooks' environments have failed to build here while an item of theirs waits."""
+        """The hooks' environments have failed to build here; asked while an item of theirs
+        waits (kinds.failing)."""
         state = _waiting_state(git_dir)
         since = state.get("failing_since")
-        waiting = (
-            name
-            for where in (READY, PENDING, CLAIMED)
-            for name in entries(git_dir, where)
-            if name.startswith(f"{WorkKind.PROJECT_HOOKS}-")
-        )
-        if not isinstance(since, int | float) or next(waiting, None) is None:
+        if not isinstance(since, int | float):
             return None
         what = "building the project hooks' environments"
         return Failing(cls.name, what, now - float(since), str(state.get("last_error", "")))

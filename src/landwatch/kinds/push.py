@@ -26,7 +26,7 @@ from landwatch.kinds.base import (
     RetryLater,
     backoff,
 )
-from landwatch.work_item import CLAIMED, PENDING, READY, WorkItem, WorkKind, entries
+from landwatch.work_item import WorkItem, WorkKind
 
 PUSH_TIMEOUT = 120.0
 BACKOFF_FIRST = 60.0
@@ -111,19 +111,11 @@ class PushHandler(ItemHandler[PushResult]):
 
     @classmethod
     def failing(cls, git_dir: Path, now: float) -> Failing | None:
-        """Pushing from here has been failing (offline, credentials not at hand) while a push
-        waits; one given up is told as given up."""
-        state = read_state(git_dir, cls.state)
-        if not state:
-            return None
-        waiting = (
-            name
-            for state_name in (READY, PENDING, CLAIMED)
-            for name in entries(git_dir, state_name)
-            if name.startswith(f"{cls.name}-")
-        )
+        """Pushing from here has been failing (offline, credentials not at hand); asked while a
+        push waits (kinds.failing), as one given up is told as given up."""
+        state = read_state(git_dir, cls.state) or {}
         since = state.get("failing_since")
-        if next(waiting, None) is None or not isinstance(since, int | float):
+        if not isinstance(since, int | float):
             return None
         return Failing(
             cls.name,
