@@ -98,15 +98,21 @@ def bech32_holds(value: str) -> bool:
     return check == 1
 
 
+def base64url(encoded: str) -> bytes | None:
+    """`encoded` decoded as unpadded base64url, as JWTs, macaroons and Discord ids are written;
+    None when it is not."""
+    try:
+        return base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
+    except (ValueError, binascii.Error):
+        return None
+
+
 def _macaroon(encoded: str) -> bool:
     """Whether `encoded` is a version-2 macaroon: sections of fields, then a signature."""
     if len(encoded) > _MOST_MACAROON:
         return False
-    try:
-        data = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
-    except (ValueError, binascii.Error):
-        return False
-    if data[:1] != b"\x02":
+    data = base64url(encoded)
+    if data is None or data[:1] != b"\x02":
         return False
     at = _section(data, 1)  # the header: location and identifier
     while 0 <= at < len(data) and data[at] != 0:
@@ -173,9 +179,12 @@ def _jwt_header(value: str) -> dict[str, object] | None:
     for part in parts[:2]:
         if len(part) > _MOST_JWT_PART:
             return None
+        data = base64url(part)
+        if data is None:
+            return None
         try:
-            decoded.append(json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))))
-        except (ValueError, binascii.Error, RecursionError):
+            decoded.append(json.loads(data))
+        except (ValueError, RecursionError):
             return None
     header, claims = decoded
     return header if isinstance(header, dict) and isinstance(claims, dict) else None

@@ -6,13 +6,11 @@ cut-short ones let through.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from landwatch.review.secrets.checks import jwt_well_formed
+from landwatch.review.secrets.checks import base64url, jwt_well_formed
 from landwatch.review.secrets.scanning import (
     ascii_lower,
     masked,
@@ -227,11 +225,8 @@ _DISCORD_BOT_TOKEN = re.compile(
 
 def _discord_bot_id(encoded: str) -> bool:
     """Whether the first part of a Discord bot token decodes to a bot's id: 17 to 20 digits."""
-    try:
-        decoded = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
-    except (ValueError, binascii.Error):
-        return False
-    return decoded.isdigit() and 17 <= len(decoded) <= 20
+    decoded = base64url(encoded)
+    return decoded is not None and decoded.isdigit() and 17 <= len(decoded) <= 20
 
 
 def unanchored_tokens(text: str) -> list[tuple[str, int, int]]:
