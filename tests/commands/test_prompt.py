@@ -115,12 +115,13 @@ def test_what_is_more_urgent_is_said_first_and_not_marked_told(repo: Repo) -> No
     assert " landed commit waits for review in repo " in shown(repo.path)
 
 
-def _imports(cwd: Path) -> tuple[str, set[str]]:
+def _imports(cwd: Path, **env: str) -> tuple[str, set[str]]:
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "landwatch", "prompt"],
         cwd=cwd,
         capture_output=True,
         text=True,
+        env={**os.environ, **env},
     )
     return result.stdout, {line.rpartition("|")[2].strip() for line in result.stderr.splitlines()}
 
@@ -188,6 +189,7 @@ def test_the_names_it_reads_are_the_hooks_and_layouts() -> None:
         layout.DEFAULT_STALE_AFTER,
     ) == (prompt.SETTINGS_CACHE, prompt.STALE_AFTER, prompt.DEFAULT_STALE_AFTER)
     assert (work_item.PENDING, work_item.READY) == prompt.WAITING
+    assert layout.USER_DIRECTORIES.name == prompt.USER_DIRECTORIES
     import platformdirs
 
     assert layout.REGISTRY.path() == Path(platformdirs.user_config_dir(prompt.APP), prompt.REGISTRY)
@@ -210,6 +212,32 @@ def test_a_queue_left_waiting_is_said_as_the_notice_says_without_its_imports(rep
     )
     told = notice.stale(repo.git_dir, time.time())
     assert told is not None and said == "".join(text for text, _, _ in told.parts) + "\n"
+
+
+def test_a_stale_queue_asks_platformdirs_once_while_what_it_read_holds(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """Issue 40: the person's directories, kept in the repository at a stale queue's first
+    prompt, are read back without platformdirs; asked again when what they came from changes."""
+    repo.land("waits", {"w.txt": "x\n"}, hooks=False)
+    work_item.enqueue(work_item.WorkItem(work_item.WorkKind.REVIEW, repo.head(), repo.git_dir))
+    back_date(repo, layout.DEFAULT_STALE_AFTER + 60)
+    first, imported = _imports(repo.path)
+    assert "nobody is reviewing them" in first and "platformdirs" in imported
+    kept = layout.USER_DIRECTORIES.path(repo.git_dir)
+    assert kept.stat().st_mode & 0o777 == 0o600
+    again, imported = _imports(repo.path)
+    assert again == first and imported & {"platformdirs", "pathlib"} == set()
+    # Another configuration directory holds no registry naming this repository.
+    elsewhere, imported = _imports(repo.path, XDG_CONFIG_HOME=str(tmp_path / "elsewhere"))
+    assert "your reviewer does not drain this repository" in elsewhere
+    assert "platformdirs" in imported
+    for garbage in (b"", b"\xff\n\n\n", kept.read_bytes() + b"more\n"):
+        kept.write_bytes(garbage)
+        assert shown(repo.path) == first
+    kept.unlink()
+    kept.symlink_to(tmp_path / "elsewhere")  # a link is neither read nor written through
+    assert shown(repo.path) == first and not (tmp_path / "elsewhere").exists()
 
 
 def test_the_line_fits_the_width_it_is_given(repo: Repo) -> None:

@@ -17,7 +17,7 @@ import sys
 import time
 
 from landwatch import one_line
-from landwatch.files import held_lock, read_file
+from landwatch.files import held_lock, read_file, write_atomic
 from landwatch.styled import paint
 from landwatch.text import duration, fit, repository_name, terminal_width
 
@@ -37,6 +37,11 @@ SETTINGS_CACHE = "settings"
 APP = "landwatch"
 REGISTRY = "repositories"  # in the configuration directory: the repositories drained
 REVIEWER_LOCK = "run/reviewer.lock"  # in the state directory: held while the reviewer runs
+# In the repository's directory: the person's two directories above, as platformdirs resolved
+# them, and what they were resolved from; a stale queue's prompt reads them instead of
+# importing platformdirs (13 ms, with pathlib), but the first time and after one changes.
+USER_DIRECTORIES = "user-directories"
+RESOLVED_FROM = ("HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME")
 STALE_AFTER = "landwatch.staleafter"
 DEFAULT_STALE_AFTER = 600
 
@@ -153,15 +158,14 @@ def stale(work: str, common: str, git_dir: str, now: float) -> Pieces | None:
     """The line of landed commits nobody reviews, as `landwatch notice` says it; None where
     only the notice can say it: a reviewer drains the repository, so what waits is work
     failing (a push while offline), which the kinds themselves tell."""
-    import platformdirs  # here: only a queue left waiting pays for it
-
-    registry = _join(platformdirs.user_config_dir(APP), REGISTRY)
+    config, state = user_directories(_join(common, WORK_DIRECTORY), common)
+    registry = _join(config, REGISTRY)
     try:
         listed = read_file(registry, trusted=None).decode("utf-8", "surrogateescape")
     except FileNotFoundError:
         listed = ""
     drained = os.path.realpath(common) in listed.splitlines()
-    if drained and held_lock(_join(platformdirs.user_state_dir(APP), REVIEWER_LOCK)) is not None:
+    if drained and held_lock(_join(state, REVIEWER_LOCK)) is not None:
         return None  # a reviewer runs: what waits is work failing, which the kinds tell
     names = {name for where in WAITING for name in _listed(_join(work, where))}
     waiting = [(oid, int(stamp)) for oid, stamp in map(_stamped, names) if stamp]
@@ -174,6 +178,31 @@ def stale(work: str, common: str, git_dir: str, now: float) -> Pieces | None:
     return one_line.stale_words(
         len(commits) or len(stamps), repository_name(git_dir), duration(age), drained=drained
     )
+
+
+def user_directories(repository: str, common: str) -> tuple[str, str]:
+    """landwatch's per-user (configuration, state) directories: as kept in the repository's
+    USER_DIRECTORIES while the user, platform and RESOLVED_FROM are those they were kept under;
+    else asked of platformdirs and kept (a kept file never written is only a slower prompt)."""
+    key = repr((os.getuid(), sys.platform, [os.environ.get(name) for name in RESOLVED_FROM]))
+    kept = _join(repository, USER_DIRECTORIES)
+    with contextlib.suppress(OSError, ValueError):
+        lines = read_file(kept, trusted=common, limit=1 << 16).decode("utf-8", "surrogateescape")
+        said, config, state, end = lines.split("\n")
+        if said == key and config and state and not end:
+            return config, state
+    from pathlib import Path
+
+    import platformdirs  # here: only a queue left waiting pays for it, and only once
+
+    config, state = platformdirs.user_config_dir(APP), platformdirs.user_state_dir(APP)
+    if "\n" not in config + state:  # the key is a repr: never a line break of its own
+        written = f"{key}\n{config}\n{state}\n".encode("utf-8", "surrogateescape")
+        with contextlib.suppress(OSError):
+            write_atomic(
+                Path(kept), written, trusted=Path(common), durable=False, make_directory=False
+            )
+    return config, state
 
 
 def _stamped(name: str) -> tuple[str, str]:

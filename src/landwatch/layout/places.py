@@ -147,6 +147,13 @@ SETTINGS_CACHE = Place(
     "`git config --get-regexp ^landwatch[.]` cached; asked again when a config is newer",
     hooks=True,
 )
+USER_DIRECTORIES = Place(
+    "user-directories",
+    Scope.REPOSITORY,
+    "commands.prompt",
+    "the person's landwatch configuration and state directories as platformdirs resolved them,"
+    " after what they were resolved from (uid, platform, HOME, XDG_CONFIG_HOME, XDG_STATE_HOME)",
+)
 REPORTS = Place(
     "reports",
     Scope.REPOSITORY,
@@ -289,6 +296,7 @@ REFUSED = Place(
 )
 REPOSITORY_PLACES = (
     SETTINGS_CACHE,
+    USER_DIRECTORIES,
     REPORTS,
     BLOCKING,
     UNREAD,
