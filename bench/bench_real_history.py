@@ -1,7 +1,9 @@
 """The review on real history: the last N ordinary commits of local clones of public repositories,
 each reviewed as the reviewer would (the standards learned from the history before them, no
 linters), findings per 100 commits per rule and severity, and how many of the warning-or-higher
-ones were worth telling by the labels kept in bench/real_history_labels.txt.
+ones were worth telling by the labels kept in bench/real_history_labels.txt. M001 (subject
+length) is also counted as the limit read at the 98th percentile would have told it (issue 42:
+both readings, so the choice is visible).
 
 Run by hand, no network: `python bench/bench_real_history.py PATH...` (each a clone or mirror's
 git dir). `--unlabelled` lists the warning-or-higher findings not labelled yet, one per line in
@@ -18,8 +20,10 @@ import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from pygit2 import Commit
 
 from benchlib import timed_secret_rules
 from landwatch.cli import keep_secret_rules
@@ -28,7 +32,7 @@ from landwatch.review.change import open_repository, resolve
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.linters import NO_LINTERS
 from landwatch.review.secrets import provider_rules
-from landwatch.review.standards import learn, still_fresh
+from landwatch.review.standards import Standards, learn, still_fresh
 
 LABELS = Path(__file__).with_name("real_history_labels.txt")
 
@@ -78,6 +82,8 @@ class Reviewed:
     times: list[float] = field(default_factory=list)
     lines_checked: int = 0
     secret_seconds: float = 0.0
+    # M001's findings at the 98th percentile's limit, where the review read it at the 99th.
+    at_98: list[tuple[str, str, Finding]] = field(default_factory=list)
 
 
 def review_all(paths: list[Path], count: int) -> Reviewed:
@@ -100,7 +106,23 @@ def review_all(paths: list[Path], count: int) -> Reviewed:
             reviewed.lines_checked += report.lines_checked
             reviewed.commits += 1
             reviewed.found += [(repo, commit, finding) for finding in report.findings]
+            told = [f for f in report.findings if f.rule == SUBJECT_LENGTH]
+            reviewed.at_98 += [(repo, commit, f) for f in _at_98(git_dir, landed, learned, told)]
     return reviewed
+
+
+SUBJECT_LENGTH = "M001"
+
+
+def _at_98(git_dir: Path, landed: Commit, learned: Standards, told: list[Finding]) -> list[Finding]:
+    """M001's findings on `landed` had the limit been read at the 98th percentile: the review's
+    own where both limits are one, else the review run again at the 98th (its M001 alone)."""
+    at_98 = replace(learned, reading=98)
+    subject = landed.message.split("\n", 1)[0].rstrip()
+    if at_98.subject_limit == learned.subject_limit or len(subject) <= (at_98.subject_limit or 0):
+        return told
+    report = engine.review(git_dir, str(landed.id), linters=NO_LINTERS, standards=at_98)
+    return [finding for finding in report.findings if finding.rule == SUBJECT_LENGTH]
 
 
 def main() -> int:
@@ -155,6 +177,14 @@ def main() -> int:
         print(
             f"worth telling: {true} of {true + noise} labelled ({share:.0f}%); "
             f"noise {noise * 100 / commits:.1f} per 100 commits; {unlabelled} unlabelled"
+        )
+    subject_lengths = [found_ for found_ in told if found_[2].rule == SUBJECT_LENGTH]
+    for reading, subjects in (("99th (the review's)", subject_lengths), ("98th", reviewed.at_98)):
+        said = Counter(labels.get(label_key(*found_), "unlabelled") for found_ in subjects)
+        print(
+            f"M001 read at the {reading}: {len(subjects)} "
+            f"({len(subjects) * 100 / commits:.1f} per 100 commits): true {said['true']}, "
+            f"noise {said['noise']}, unlabelled {said['unlabelled']}"
         )
     return 0
 

@@ -24,7 +24,7 @@ def test_the_cache_serves_until_the_history_grows(repo: Repo) -> None:
         repo, [f"Later change {n} with a much longer subject line than before" for n in range(101)]
     )
     later = standards_store.current(repo.git_dir, git_repo, resolve(git_repo, "HEAD"))
-    assert later.learned_at != first.learned_at and later.subject_p98 > first.subject_p98
+    assert later.learned_at != first.learned_at and later.subject_p99 > first.subject_p99
 
 
 def test_what_was_learned_is_read_back_as_it_was_kept(repo: Repo) -> None:

@@ -89,7 +89,7 @@ def test_landwatch_s_own_configuration_decides_the_rules_it_sets(repo: Repo) -> 
 
 
 def test_declared_outranks_learned_which_outranks_the_default(repo: Repo) -> None:
-    history = Standards(commits=300, subject_p98=80)
+    history = Standards(commits=300, subject_p99=80)
     repo.land(SUBJECT, {"a.txt": "a\n"}, hooks=False)
     learned = engine.review(repo.git_dir, "HEAD", standards=history)
     assert bases(learned, "M001") == [Basis(LEARNED, "300 commits of history")]

@@ -3,9 +3,12 @@ keeps, the conventions it follows, what a merge brings in staying fresh."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from landwatch.review import engine, standards
 from landwatch.review.change import open_repository, resolve
-from support.history import history
+from support.history import Commit as history_commit
+from support.history import history, write_history
 from support.repos import Repo
 from support.review import found
 
@@ -22,7 +25,7 @@ def test_the_subject_length_the_project_keeps_is_the_limit(repo: Repo) -> None:
     ]
     history(repo, long_ones)  # ~80 characters, every one
     taught = learned(repo)
-    assert taught.commits == 40 and taught.subject_p98 == 78  # HEAD's own is not history yet
+    assert taught.commits == 40 and taught.subject_p99 == 78  # HEAD's own is not history yet
     repo.land("x" * 78, hooks=False)
     report = engine.review(repo.git_dir, "HEAD", standards=learned(repo))
     assert found(report, "M001") == []  # within what the project keeps
@@ -54,7 +57,7 @@ def test_conventions_are_read_from_the_newest_commits_the_limit_from_all(repo: R
     taught = learned(repo)
     # The project writes Conventional Commits now, whatever it did before.
     assert taught.writes_conventional_commits and taught.conventional > 0.99
-    assert taught.commits == standards.SAMPLE and taught.subject_p98 == len(older[-1])
+    assert taught.commits == standards.SAMPLE and taught.subject_p99 == len(older[-1])
 
 
 def test_a_release_tool_s_subjects_neither_follow_the_convention_nor_break_it(
@@ -73,15 +76,46 @@ def test_a_release_tool_s_subjects_neither_follow_the_convention_nor_break_it(
     assert taught.commits == 48 and taught.conventional == 36 / 37
     assert taught.writes_conventional_commits
     # Their lengths are still the project's subjects' lengths.
-    assert taught.subject_p98 == len("fix(router): case 35")
+    assert taught.subject_p99 == len("fix(router): case 35")
 
 
 def test_never_below_72_never_above_100_and_not_from_a_young_history(repo: Repo) -> None:
     history(repo, ["Fix it"] * 40)
     assert learned(repo).subject_limit == 72
-    assert standards.Standards(commits=10, subject_p98=90).subject_limit is None
+    assert standards.Standards(commits=10, subject_p99=90).subject_limit is None
     # A project that routinely writes long subjects keeps them: no ceiling over what it does.
-    assert standards.Standards(commits=300, subject_p98=140).subject_limit == 140
+    assert standards.Standards(commits=300, subject_p99=140).subject_limit == 140
+
+
+def test_the_limit_is_one_about_1_percent_of_the_project_s_own_subjects_pass(repo: Repo) -> None:
+    """Issue 42: read at the 99th percentile, not the 98th, which tells 2% of a project's
+    ordinary subjects; the share past it is measured and said; apps' subjects are not its own."""
+    short = [f"Fix case {n:03} of the parser in a subject of about fifty" for n in range(489)]
+    longer = [f"Fix case {n} " + "z" * 69 for n in range(5)]  # 80 characters
+    longest = [f"Fix case {n} " + "x" * 80 for n in range(5)]
+    apps = [
+        history_commit(
+            f"Bump the {n}th dependency " + "y" * 100, author="Mergify <1+mergify[bot]@a.b>"
+        )
+        for n in range(30)
+    ]
+    write_history(repo, [*map(history_commit, [*short, *longer, *longest]), *apps])
+    taught = learned(repo)
+    assert taught.commits == standards.SAMPLE  # the initial commit, these 499; no app's
+    assert (taught.subject_p98, taught.subject_p99) == (len(longer[0]), len(longest[0]))
+    assert taught.subject_limit == len(longest[0]) and taught.subject_past == 0.0
+    at_98 = replace(taught, reading=98)
+    assert at_98.subject_limit == len(longer[0])
+    repo.land("Fix the parser " + "w" * 70, hooks=False)  # 85 characters
+    head = learned(repo)
+    assert found(engine.review(repo.git_dir, "HEAD", standards=head), "M001") == []
+    assert (
+        len(found(engine.review(repo.git_dir, "HEAD", standards=replace(head, reading=98)), "M001"))
+        == 1
+    )
+    said = "\n".join(head.explain())
+    assert f"99% are at most {len(longest[0])} characters (98%: {len(longer[0])})" in said
+    assert "as 0.0% of these commits' subjects were" in said
 
 
 def test_conventions_the_project_follows_turn_their_rules_on(repo: Repo) -> None:

@@ -86,7 +86,7 @@ def test_a_plugin_rules_attributes_are_what_the_engine_reads(
     plain = reviewed(change)
     assert [f.message for f in plain.findings if f.rule == "X901"] == ["shouting on 2 lines: 1-2"]
     assert found(plain, "X902") == []  # off, as it ships
-    signing = Standards(commits=40, subject_p98=50, signed_off=1.0)
+    signing = Standards(commits=40, subject_p99=50, signed_off=1.0)
     learned = engine.review(changes.git_dir, str(change.commit.id), standards=signing)
     assert found(learned, "X902") == [("X902", None, None)]
     assert any("sign-offs (X902), as the project writes them" in note for note in learned.notes)
