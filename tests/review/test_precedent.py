@@ -29,6 +29,21 @@ def test_fixtures_that_end_without_a_newline_keep_their_bytes(repo: Repo) -> Non
     assert found(review(repo), "P002") == [("P002", "src/config.ini", 1)]
 
 
+def test_a_new_fixture_directory_is_judged_by_the_fixtures_around_it(repo: Repo) -> None:
+    """Issue 42: express's `test/fixtures/` keeps every file's bytes; a new directory in it
+    (one file, no neighbour yet) follows that practice, a new one elsewhere does not."""
+    fixtures = {f"test/fixtures/{name}": f"{name} as sent" for name in ("a.txt", "b.tmpl", "c")}
+    repo.land(
+        "fixtures", {**fixtures, "test/fixtures/d.txt": "d\n", "src/a.js": "x\n"}, hooks=False
+    )
+    repo.land("a new directory of them", {"test/fixtures/blog/post.txt": "a post"}, hooks=False)
+    assert found(review(repo), "P002") == []
+    repo.land("in the sources", {"src/new/post.txt": "a post"}, hooks=False)
+    assert found(review(repo), "P002") == [("P002", "src/new/post.txt", 1)]
+    repo.land("tests of their own", {"tests/unit/new/case.txt": "a case"}, hooks=False)
+    assert found(review(repo), "P002") == [("P002", "tests/unit/new/case.txt", 1)]
+
+
 def test_what_the_editorconfig_asks_for_no_practice_quiets(repo: Repo) -> None:
     repo.land("fixtures", {f"tests/golden/{n}.out": f"expected {n}" for n in range(3)}, hooks=False)
     repo.land("declared", {".editorconfig": "[*]\ninsert_final_newline = true\n"}, hooks=False)

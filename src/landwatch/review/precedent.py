@@ -23,6 +23,8 @@ from landwatch.review.rules.base import Practice, Rule, RuleSet
 
 # How much of the parent tree one question may read.
 MAX_NEIGHBOURS = 40
+# How many directories, from a fixture's own upwards, are asked whether they keep their bytes.
+FIXTURE_LEVELS = 3
 MAX_BLOB_BYTES = 256 * 1024
 # How many of the author's own unpushed commits are stepped over to find the project's practice.
 MAX_OWN_UNPUSHED = 100
@@ -127,7 +129,7 @@ class Precedent:
     def __init__(self, repo: pygit2.Repository, before: pygit2.Tree | None) -> None:
         self.repo = repo
         self.before = before
-        self._endings: dict[str, bool] = {}
+        self._endings: dict[str, bool | None] = {}
         self._kept: dict[tuple[str, str], str | None] = {}
 
     def _blob(self, path: str, limit: int = MAX_BLOB_BYTES) -> bytes | None:
@@ -141,8 +143,7 @@ class Precedent:
             return None
         return blob_data(self.repo, entry.id)
 
-    def _neighbours(self, path: str) -> list[str]:
-        directory = posixpath.dirname(path)
+    def _neighbours(self, directory: str) -> list[str]:
         if self.before is None:
             return []
         try:
@@ -156,18 +157,36 @@ class Precedent:
 
     def keeps_bytes(self, path: str) -> bool:
         """Whether a test path's directory is one whose files end without a newline as a rule
-        (fixtures compared byte for byte): most of its text files, at least two, did before."""
+        (fixtures compared byte for byte): most of its text files, at least two, did before. A
+        directory of too few to tell (a new one, `test/fixtures/blog/`) is judged by the
+        nearest directory above it, up to FIXTURE_LEVELS, that is a test path and holds enough."""
         if not matches_any(path, TEST_PATHS):
             return False
         directory = posixpath.dirname(path)
+        for _ in range(FIXTURE_LEVELS):
+            said = self._directory_keeps_bytes(directory, path)
+            if said is not None:
+                return said
+            directory = posixpath.dirname(directory)
+            if not directory or not matches_any(
+                f"{directory}/{posixpath.basename(path)}", TEST_PATHS
+            ):
+                return False
+        return False
+
+    def _directory_keeps_bytes(self, directory: str, path: str) -> bool | None:
+        """Whether most of `directory`'s text files, at least two, end without a newline; None
+        where it holds fewer than two besides `path`."""
         if directory not in self._endings:
             texts = [
                 data
-                for other in self._neighbours(path)
+                for other in self._neighbours(directory)
                 if other != path and (data := self._blob(other))
             ]
             bare = sum(1 for data in texts if not data.endswith(b"\n"))
-            self._endings[directory] = bare >= 2 and bare * 2 >= len(texts)
+            self._endings[directory] = (
+                None if len(texts) < 2 else bare >= 2 and bare * 2 >= len(texts)
+            )
         return self._endings[directory]
 
     def kept(self, rule: Rule, path: str) -> str | None:
