@@ -48,7 +48,9 @@ CART = (
 
 
 def test_review_at_80_columns_wraps_at_words(repo: Repo, terminal: Terminal) -> None:
-    repo.land(SUBJECT, {"app/cart.py": CART}, hooks=False)
+    # C002, off unless a project turns it on, is the finding whose message wraps.
+    turned_on = '[rules]\nsource-without-tests = "info"\n'
+    repo.land(SUBJECT, {"app/cart.py": CART, ".landwatch.toml": turned_on}, hooks=False)
     screen = terminal.landwatch(repo.path, "review", "--no-linters")
     shown = words(screen)
     for said in (

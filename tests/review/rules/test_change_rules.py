@@ -64,6 +64,11 @@ def test_change_too_large_defaults(branch: Branch) -> None:
     assert len(check(ChangeTooLarge(), branch, {"b.txt": lines(1001)})) == 1
 
 
+def test_source_without_tests_is_off_unless_the_project_turns_it_on() -> None:
+    """Issue 42: few of its findings were worth telling on projects nobody tuned on."""
+    assert SourceWithoutTests.severity is Severity.OFF
+
+
 def test_source_without_tests(branch: Branch) -> None:
     rule = SourceWithoutTests()
     (finding,) = check(rule, branch, {"src/pkg/parse.py": "x = 1\n"})
