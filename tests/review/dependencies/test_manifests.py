@@ -152,3 +152,19 @@ def test_a_manifest_that_cannot_be_read_is_none() -> None:
         assert read(b"\xff\xfe\x00 not a manifest {[") is None, read
     assert manifests.package_json(b"[1, 2]") is None  # JSON, but no manifest
     assert set(manifests.ECOSYSTEM) <= set(manifests.READERS)
+
+
+def test_what_a_whole_lockfile_must_lock_leaves_out_what_a_lock_may() -> None:
+    pyproject = b"""
+[project]
+name = "Shop_App"
+dependencies = ["requests>=2", "tomli; python_version < '3.11'"]
+[project.optional-dependencies]
+all = ["shop-app[test]"]
+test = ["pytest"]
+"""
+    assert manifests.declared("pyproject.toml", pyproject) == {"requests", "pytest"}
+    assert manifests.declared("pyproject.toml", b"[project\n") is None
+    go = b"module m\nrequire a.b/c v1.0.0\nrequire (\n\td.e/f v1.0.0\n)\n"
+    go += b"replace (\n\ta.b/c v1.0.0 => ./c\n)\n"
+    assert manifests.declared("go.mod", go) == {"d.e/f"}

@@ -369,3 +369,84 @@ def test_composer_and_pipfile(branch: Branch) -> None:
     assert finding.path == "composer.json"
     dev = '[packages]\nrequests = "*"\n\n[dev-packages]\npytest = "*"\n'
     assert len(check(rule, branch, {"Pipfile": dev})) == 1
+
+
+POETRY = """\
+[tool.poetry]
+name = "shop"
+
+[tool.poetry.dependencies]
+python = "^3.11"
+requests = "^2"
+tomli = {version = "^2", python = "<3.11"}
+
+[tool.poetry.group.dev.dependencies]
+pytest = "^8"
+mypy = "^1"
+"""
+
+
+def poetry_lock(*names: str) -> str:
+    return "".join(f'[[package]]\nname = "{name}"\nversion = "1.0"\n\n' for name in names)
+
+
+def test_a_lockfile_regenerated_without_a_group_the_manifest_declares(branch: Branch) -> None:
+    """Issue 42: `poetry lock` run without the dev group broke CI; C003 said nothing, as the
+    lockfile changed with its manifest. A marker's requirement (tomli) may rightly be left out."""
+    rule = ManifestLockfile()
+    branch.land(
+        {"pyproject.toml": POETRY, "poetry.lock": poetry_lock("requests", "pytest", "mypy")}
+    )
+    (finding,) = check(rule, branch, {"poetry.lock": poetry_lock("requests", "certifi")})
+    assert (finding.rule, finding.path, finding.message) == (
+        "C003",
+        "poetry.lock",
+        "poetry.lock does not lock mypy, pytest, which pyproject.toml declares",
+    )
+    grown = POETRY + 'ruff = "^0.6"\n'
+    (finding,) = check(
+        rule,
+        branch,
+        {"pyproject.toml": grown, "poetry.lock": poetry_lock("requests", "pytest", "mypy")},
+    )
+    assert finding.message == "poetry.lock does not lock ruff, which pyproject.toml declares"
+    # Locked whole again: nothing; and what it lacked before is not the next change's doing.
+    assert (
+        check(rule, branch, {"poetry.lock": poetry_lock("requests", "pytest", "mypy", "ruff")})
+        == []
+    )
+    branch.land({"poetry.lock": poetry_lock("requests", "pytest", "mypy")})
+    assert (
+        check(rule, branch, {"poetry.lock": poetry_lock("requests", "pytest", "mypy", "idna")})
+        == []
+    )
+
+
+def test_every_whole_lockfile_is_checked_for_what_its_manifest_declares(branch: Branch) -> None:
+    rule = ManifestLockfile()
+    cargo = (
+        '[package]\nname = "c"\n\n[dependencies]\nserde_json = "1"\n\n'
+        '[dev-dependencies]\nproptest = "1"\n'
+    )
+    serde_json = '\n[[package]]\nname = "serde-json"\nversion = "1.0.1"\n'  # serde_json, as one
+    proptest = '\n[[package]]\nname = "proptest"\nversion = "1.4.0"\n'
+    branch.land({"Cargo.toml": cargo, "Cargo.lock": CARGO_LOCK + serde_json + proptest})
+    (finding,) = check(rule, branch, {"Cargo.lock": CARGO_LOCK + serde_json})
+    assert finding.message == "Cargo.lock does not lock proptest, which Cargo.toml declares"
+    go_mod = (
+        "module m\n\nrequire (\n\tgithub.com/a/b v1.0.0\n\texample.com/local v0.0.0\n)\n\n"
+        "replace example.com/local => ../local\n"
+    )
+    branch.land({"go.mod": go_mod, "go.sum": "github.com/a/b v1.0.0 h1:x=\n"})
+    assert check(rule, branch, {"go.sum": "github.com/a/b v1.0.0 h1:y=\n"}) == []
+    (finding,) = check(rule, branch, {"go.sum": "github.com/c/d v1.0.0 h1:y=\n"})
+    assert finding.message == "go.sum does not lock github.com/a/b, which go.mod declares"
+
+
+def test_lockfiles_that_may_lock_a_part_are_not_held_to_the_whole(branch: Branch) -> None:
+    rule = ManifestLockfile()
+    gemfile = 'source "https://rubygems.org"\ngem "rails"\ngem "wdm", platforms: [:mingw]\n'
+    branch.land(
+        {"Gemfile": gemfile, "Gemfile.lock": "GEM\n  specs:\n    rails (7.0)\n    wdm (0.1)\n"}
+    )
+    assert check(rule, branch, {"Gemfile.lock": "GEM\n  specs:\n    rails (7.1)\n"}) == []

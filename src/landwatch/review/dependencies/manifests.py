@@ -68,14 +68,7 @@ def pyproject(content: bytes) -> Wanted | None:
             names += _requirements(table.get("dev-dependencies"))
     poetry = tool.get("poetry")
     if isinstance(poetry, dict):
-        tables = [poetry.get("dependencies"), poetry.get("dev-dependencies")]
-        group = poetry.get("group")
-        tables += (
-            [g.get("dependencies") for g in group.values() if isinstance(g, dict)]
-            if isinstance(group, dict)
-            else []
-        )
-        for table in tables:
+        for table in _poetry_tables(poetry):
             for name, spec in table.items() if isinstance(table, dict) else ():
                 local = isinstance(spec, dict) and (
                     "path" in spec or "git" in spec or "url" in spec
@@ -83,6 +76,22 @@ def pyproject(content: bytes) -> Wanted | None:
                 if name.lower() != "python" and not local:
                     names.append(python_name(name))
     return dict.fromkeys(names)
+
+
+def _table(data: Any, key: str) -> dict[str, Any]:
+    """`data[key]` where both are tables; an empty one otherwise."""
+    table = data.get(key) if isinstance(data, dict) else None
+    return table if isinstance(table, dict) else {}
+
+
+def _poetry_tables(poetry: dict[str, Any]) -> list[Any]:
+    """Poetry's dependency tables: the main one, the old dev one and every group's."""
+    groups = _table(poetry, "group").values()
+    return [
+        poetry.get("dependencies"),
+        poetry.get("dev-dependencies"),
+        *(group.get("dependencies") for group in groups if isinstance(group, dict)),
+    ]
 
 
 def pipfile(content: bytes) -> Wanted | None:
@@ -180,3 +189,64 @@ READERS: dict[str, Callable[[bytes], Wanted | None]] = {
 }
 # How versions are read for each manifest: npm and Cargo ranges, Go exact versions.
 ECOSYSTEM = {"package.json": "npm", "Cargo.toml": "cargo", "go.mod": "go"}
+
+
+# The lockfiles whose completeness is checked (`declared`): each locks every dependency of every
+# group its manifest declares, whatever platform it was made on. Gemfile.lock (its specs hold
+# the locked platforms' gems only), pdm.lock (it may lock some groups), Pipfile.lock and
+# composer.lock are left out.
+WHOLE_LOCKS = (
+    "poetry.lock",
+    "uv.lock",
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "pnpm-lock.yaml",
+    "yarn.lock",
+    "Cargo.lock",
+    "go.sum",
+)
+
+
+def declared(manifest: str, content: bytes) -> set[str] | None:
+    """What a manifest declares that its whole lockfile must lock, in every group: all it asks
+    for but what a lock may rightly leave out (a requirement under an environment marker, an
+    extra naming the project itself, a Go module replaced); None when it does not parse."""
+    wanted = READERS[manifest](content)
+    if wanted is None:
+        return None
+    names = set(wanted)
+    if manifest == "pyproject.toml":
+        names -= _python_exempt(read_toml(content))
+    elif manifest == "go.mod":
+        text = read_text(content) or ""
+        names -= {match[1] for match in _GO_REPLACED.finditer(text)}
+    return names
+
+
+# `replace a => ../a`, `replace a v1.2.3 => b v1.0.0`, or such a line in a `replace (...)` block.
+_GO_REPLACED = re.compile(r"^(?:replace[ \t]+|[ \t]+)(\S+)(?:[ \t]+v\S+)?[ \t]+=>", re.M)
+
+
+def _python_exempt(data: Any) -> set[str]:
+    """The project's own name, and requirements a lock may leave out: under a PEP 508 marker
+    (`; python_version < '3.8'`) or poetry's `markers`, `python` or `platform` keys."""
+    if not isinstance(data, dict):
+        return set()
+    project, poetry = _table(data, "project"), _table(_table(data, "tool"), "poetry")
+    exempt = {python_name(str(own)) for own in (project.get("name"), poetry.get("name")) if own}
+    lists = [project.get("dependencies")]
+    for table in (project.get("optional-dependencies"), data.get("dependency-groups")):
+        lists += list(table.values()) if isinstance(table, dict) else []
+    for items in lists:
+        for item in items if isinstance(items, list) else ():
+            if isinstance(item, str) and ";" in item:
+                exempt.update(_requirements([item]))
+    for table in _poetry_tables(poetry):
+        for name, spec in table.items() if isinstance(table, dict) else ():
+            specs = spec if isinstance(spec, list) else [spec]
+            if any(
+                isinstance(one, dict) and {"markers", "python", "platform"} & one.keys()
+                for one in specs
+            ):
+                exempt.add(python_name(name))
+    return exempt

@@ -147,13 +147,16 @@ _MANIFEST_OF_LOCKFILE = {
 class ManifestLockfile(ChangeRule):
     """A manifest asking for what its lockfile, unchanged, does not hold: a dependency added
     that the lockfile does not lock, or a version range (npm, Cargo; Go's exact versions) that
-    no locked version satisfies; or a lockfile deleted while its manifest still has
-    dependencies and no other lockfile of it is left.
+    no locked version satisfies; a lockfile changed, with its manifest or alone, that no longer
+    locks a dependency its manifest declares in any group (poetry, uv, npm, pnpm, yarn, Cargo,
+    Go: `poetry lock` run without the dev group); or a lockfile deleted while its manifest
+    still has dependencies and no other lockfile of it is left.
 
-    Lets through: a lockfile refreshed alone (`uv lock --upgrade`, `cargo update`, `npm
-    update`: normal upkeep), a manifest change the lockfile already satisfies (1.4.0 asked, 1.4.1
-    locked), path, git and workspace dependencies, ranges it cannot read, manifests or lockfiles
-    that do not parse (syntax is another rule's), and a lockfile changed with its manifest.
+    Lets through: a lockfile refreshed alone that still locks all (`uv lock --upgrade`, `cargo
+    update`, `npm update`: normal upkeep), a manifest change the lockfile already satisfies
+    (1.4.0 asked, 1.4.1 locked), path, git and workspace dependencies, a requirement under an
+    environment marker, ranges it cannot read, manifests or lockfiles that do not parse (syntax
+    is another rule's), and what the lockfile lacked before the change already.
     """
 
     id = "C003"
@@ -177,8 +180,10 @@ class ManifestLockfile(ChangeRule):
                     yield from self._lockfile_deleted(change, file)
             elif name in manifests.READERS:
                 yield from self._manifest(change, file, changed)
-            elif name in _MANIFEST_OF_LOCKFILE and self.option("lockfile_alone"):
-                yield from self._lockfile_alone(change, file, changed)
+            elif name in _MANIFEST_OF_LOCKFILE:
+                yield from self._lockfile_changed(change, file)
+                if self.option("lockfile_alone"):
+                    yield from self._lockfile_alone(change, file, changed)
 
     def _manifest(self, change: Change, file: FileChange, changed: set[str]) -> Iterator[Finding]:
         directory, name = posixpath.split(file.path)
@@ -241,6 +246,28 @@ class ManifestLockfile(ChangeRule):
                 content="unmet " + " ".join(unmet),
             )
 
+    def _lockfile_changed(self, change: Change, file: FileChange) -> Iterator[Finding]:
+        directory, name = posixpath.split(file.path)
+        manifest = _MANIFEST_OF_LOCKFILE[name]
+        path = posixpath.join(directory, manifest)
+        if name not in manifests.WHOLE_LOCKS or (after := change.file_at(path)) is None:
+            return
+        unlocked = _unlocked(manifest, after, name, file.new_content())
+        if unlocked and file.status is FileStatus.MODIFIED:
+            # What it lacked before the change, of what was declared then, is not its doing.
+            before = next((f.old_content() for f in change.files if f.path == path), after)
+            unlocked -= _unlocked(manifest, before, name, file.old_content())
+        if unlocked:
+            missing = sorted(unlocked)
+            shown = ", ".join(missing[:5]) + (
+                f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+            )
+            yield self.finding(
+                f"{name} does not lock {shown}, which {manifest} declares",
+                path=file.path,
+                content="unlocked " + " ".join(missing),
+            )
+
     def _lockfile_deleted(self, change: Change, file: FileChange) -> Iterator[Finding]:
         directory, name = posixpath.split(file.path)
         manifest = _MANIFEST_OF_LOCKFILE[name]
@@ -279,6 +306,21 @@ class ManifestLockfile(ChangeRule):
         yield self.finding(
             f"{name} changed but {manifest} did not", path=file.path, content="lockfile alone"
         )
+
+
+def _unlocked(
+    manifest: str, declares: bytes | None, lockfile: str, locks: bytes | None
+) -> set[str]:
+    """What `declares` (a manifest) declares that `locks` (its lockfile) does not lock; nothing
+    when either does not parse or the lockfile locks nothing (a format not read)."""
+    declared = None if declares is None else manifests.declared(manifest, declares)
+    locked = None if locks is None else lockfiles.READERS[lockfile](locks)
+    if not declared or not locked:
+        return set()
+    if lockfile == "Cargo.lock":  # crates.io takes `-` and `_` as one
+        known = {name.replace("-", "_") for name in locked}
+        return {name for name in declared if name.replace("-", "_") not in known}
+    return declared - locked.keys()
 
 
 class ReviewRulesChanged(ChangeRule):
