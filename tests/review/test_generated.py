@@ -80,6 +80,28 @@ def test_a_bot_s_release_files_get_no_patch_rules_but_secrets(repo: Repo) -> Non
     assert "dist/index.js (written by github-actions[bot], a bot)" in note
 
 
+def test_every_app_is_a_bot_author_but_a_coding_agent(repo: Repo) -> None:
+    """Issue 42: mergify, signing as `Mergify`, was told as a person; a coding agent's commit
+    is a person's work and reviewed as one."""
+    files = {"CHANGELOG.md": "## 1.2.4   \n", "src/a.py": SLOPPY}
+    subject = (
+        "Update the changelog for the 1.2.4 release, with every entry merged since 1.2.3 was out"
+    )
+    mergify = "Mergify <37929162+mergify[bot]@users.noreply.github.com>"
+    repo.land(subject, files, hooks=False, author=mergify)
+    report = review(repo)
+    assert found(report) == [("P001", "src/a.py", 1)]  # no message rule, the changelog whole
+    assert "message rules skipped: Mergify is a bot author" in report.notes
+    agent = "Copilot-SWE <198982749+copilot-swe-agent[bot]@users.noreply.github.com>"
+    repo.land(
+        subject,
+        {"CHANGELOG.md": "## 1.2.5   \n", "src/a.py": "x = 2   \n"},
+        hooks=False,
+        author=agent,
+    )
+    assert {rule for rule, _, _ in found(review(repo))} == {"M001", "P001"}
+
+
 def test_a_pattern_is_a_glob_whatever_it_holds(repo: Repo) -> None:
     # Regular-expression syntax in a pattern is literal text, as git reads it: `?` is one
     # character, `(` is itself; nothing a repository writes there runs as a regex of its own.

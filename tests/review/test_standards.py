@@ -95,7 +95,8 @@ def test_the_limit_is_one_about_1_percent_of_the_project_s_own_subjects_pass(rep
     longest = [f"Fix case {n} " + "x" * 80 for n in range(5)]
     apps = [
         history_commit(
-            f"Bump the {n}th dependency " + "y" * 100, author="Mergify <1+mergify[bot]@a.b>"
+            f"Bump the {n}th dependency " + "y" * 100,
+            author="Mergify <37929162+mergify[bot]@users.noreply.github.com>",
         )
         for n in range(30)
     ]

@@ -16,10 +16,11 @@ from typing import Any
 from landwatch.review.binary import looks_binary
 from landwatch.review.budget import Budget
 from landwatch.review.change import Change, ChangeShape, FileChange, Line
-from landwatch.review.config import ReviewConfig
+from landwatch.review.config import CODING_AGENTS, ReviewConfig, app_login
 from landwatch.review.findings import Finding
 from landwatch.review.generated import GeneratedFiles, ToolOutput
 from landwatch.review.globs import LOCKFILES_OF_MANIFEST, matches_any
+from landwatch.review.release_task import release_task_files
 from landwatch.review.rules.base import (
     ChangeRule,
     FileRule,
@@ -154,11 +155,13 @@ def _message_secrets(change: Change, rules: RuleSet, notes: list[str]) -> list[F
 
 
 def _bot_author(change: Change, config: ReviewConfig) -> str | None:
-    """The name of the commit's author when it is a bot (`skip_authors`), else None."""
+    """The name of the commit's author when it is a bot (`skip_authors`, or any app but a
+    coding agent, whose commits are a person's work), else None."""
     message = change.message
     if message.author_name in config.skip_authors or message.author_email in config.skip_authors:
         return message.author_name
-    return None
+    app = app_login(message.author_name, message.author_email)
+    return message.author_name if app is not None and app not in CODING_AGENTS else None
 
 
 def _tools_output(
@@ -169,6 +172,8 @@ def _tools_output(
     generated = GeneratedFiles(change, files)
     notes.extend(generated.problems)
     found = {f.path: why for f in files if (why := generated.why(f)) is not None}
+    for path, why in release_task_files(change, files).items():
+        found.setdefault(path, why)
     bot = _bot_author(change, config)
     if bot is not None:
         released = ToolOutput(f"written by {bot}, a bot", kept_whole=True)

@@ -41,6 +41,46 @@ DEFAULT_SKIP_AUTHORS = (
     "github-actions[bot]",
     "pre-commit-ci[bot]",
 )
+# GitHub apps that write code for a person, whose commits are reviewed as a person's; every
+# other app (`name[bot]`: mergify, release bots) is a bot author as skip_authors' are. The app
+# logins CHAOSS' disclosure project lists for coding agents (detection/constants.go).
+CODING_AGENTS = frozenset(
+    {
+        "Copilot",
+        "copilot-swe-agent",
+        "copilot",
+        "claude",
+        "anthropic-claude",
+        "claude-code-action",
+        "cursor",
+        "cursoragent",
+        "openai-codex",
+        "chatgpt-codex-connector",
+        "gemini-code-assist",
+        "google-labs-jules",
+        "devin-ai-integration",
+        "cline",
+        "continue",
+        "sourcegraph-cody",
+        "jetbrains-ai",
+        "amazon-q-developer",
+        "coderabbitai",
+        "windsurf-bot",
+    }
+)
+_APP = re.compile(r"^(?:\d+\+)?([A-Za-z0-9-]+)\[bot\](?:@users\.noreply\.github\.com)?$")
+
+
+def app_login(name: str, email: str) -> str | None:
+    """The login of the GitHub app that authored a commit (`mergify[bot]`, or the address
+    `37929162+mergify[bot]@users.noreply.github.com` under another name), else None."""
+    for said in (email, name):
+        match = _APP.match(said.strip())
+        if match is not None:
+            return match[1]
+    return None
+
+
 # No single linter run may hold the review queue longer than this (every other repository's
 # reviews wait behind it).
 MAX_LINTER_TIMEOUT = 120.0

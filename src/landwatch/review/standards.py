@@ -14,6 +14,7 @@ from typing import Any
 
 import pygit2
 
+from landwatch.review.config import app_login
 from landwatch.review.rules.message import (
     ConventionalCommits,
     SignedOffBy,
@@ -168,7 +169,11 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
             continue
         message = ancestor.raw_message.decode("utf-8", errors="replace")
         subject = message.split("\n", 1)[0].rstrip()
-        if not subject or _DERIVED_BY_GIT.match(subject) or _bot(ancestor.author):
+        if (
+            not subject
+            or _DERIVED_BY_GIT.match(subject)
+            or app_login(ancestor.author.name, ancestor.author.email) is not None
+        ):
             continue
         lengths.append(len(subject))
         # The share is of the subjects the rule would judge: a release tool's `v5.8.0`
@@ -196,12 +201,6 @@ def learn(repo: pygit2.Repository, commit: pygit2.Commit, sample: int = SAMPLE) 
         own_types=_own_types(types, convention),
         learned_at=str(commit.parents[0].id),
     )
-
-
-def _bot(author: pygit2.Signature) -> bool:
-    """An app's commit, by its name or its address (GitHub's `mergify[bot]` may sign as
-    `Mergify`, its address `…+mergify[bot]@users.noreply.github.com` still says it)."""
-    return "[bot]" in author.name or "[bot]@" in author.email
 
 
 def _percentile(ordered: list[int], percent: int) -> int:

@@ -155,19 +155,28 @@ _CONVENTIONAL = re.compile(
 # version alone), and so does M005, with GitHub's "Merge commit from fork" (a security
 # advisory's merge), git's `Reapply "..."` and a version after a release word (`Bumped v5.8.0`,
 # `Release 2.1.0`). Whether a project writes Conventional Commits is not read from them either.
+_RELEASE = (
+    r"(?:chore(?:\([^)]*\))?: ?|(?:Bump(?:ed)?|Release[ds]?|Version|Prepare(?: release)?) )?"
+    r"[=v]?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?\s*$"
+)
 _WRITTEN_BY_TOOLS = re.compile(
     r"^(?:Merge (?:pull request|branch|tag|commit|remote-tracking branch)\b|Merge .*? into "
     r"|Merged (?:.*?(?:in|into) |PR )|Automatic merge|Auto-merged .*? into |[Rr]evert |Reapply \""
-    r"|(?:amend|fixup|squash)!"
-    r"|(?:chore(?:\([^)]*\))?: ?|(?:Bump(?:ed)?|Release[ds]?|Version|Prepare(?: release)?) )?"
-    r"[=v]?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?\s*$)"
+    rf"|(?:amend|fixup|squash)!|{_RELEASE})"
 )
+_RELEASE_SUBJECT = re.compile(_RELEASE)
 
 
 def written_by_tools(subject: str) -> bool:
     """Whether git, GitHub or a release tool wrote `subject` (a merge, a revert, an autosquash
     marker, a version), so that no convention of the project's applies to it."""
     return _WRITTEN_BY_TOOLS.match(subject.rstrip()) is not None
+
+
+def release_subject(subject: str) -> bool:
+    """Whether `subject` is one a release writes: a version, alone or after a release word
+    (`v5.8.0`, `Release 2.1.0`, `chore: 1.4.0`)."""
+    return _RELEASE_SUBJECT.match(subject.rstrip()) is not None
 
 
 def conventional_type(subject: str) -> str | None:
