@@ -31,6 +31,7 @@ from landwatch.review.rules.declared_encoding import (
     line_ends,
 )
 from landwatch.review.rules.endings import BlankLinesAtEnd, MissingFinalNewline
+from landwatch.review.rules.leftovers import LeftoverMarker
 
 
 class TrailingWhitespace(LineRule):
@@ -390,4 +391,5 @@ RULES = [
     BlankLinesAtEnd,
     DeclaredLineEnding,
     DeclaredCharset,
+    LeftoverMarker,
 ]
