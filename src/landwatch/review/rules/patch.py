@@ -32,6 +32,7 @@ from landwatch.review.rules.declared_encoding import (
 )
 from landwatch.review.rules.endings import BlankLinesAtEnd, MissingFinalNewline
 from landwatch.review.rules.leftovers import LeftoverMarker
+from landwatch.review.rules.scratch import ScratchFile
 
 
 class TrailingWhitespace(LineRule):
@@ -392,4 +393,5 @@ RULES = [
     DeclaredLineEnding,
     DeclaredCharset,
     LeftoverMarker,
+    ScratchFile,
 ]
