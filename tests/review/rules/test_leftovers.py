@@ -31,6 +31,9 @@ MARKED = [
     "% DO NOT COMMIT",
     "color = '#fff'  # NOCOMMIT",
     "timeout: 1  # Do-Not-Merge",
+    "    # Dependency bug, fixed on main - DO NOT MERGE",
+    "x = 1  # temporary hack, DO NOT COMMIT!",
+    "x = 1  # don't: DO NOT COMMIT",
 ]
 NOT_MARKED = [
     "# Do not commit the transaction here",
@@ -44,8 +47,9 @@ NOT_MARKED = [
     "nocommit = True",
     "def test_nocommit():",
     'echo "# DO NOT COMMIT"',
-    "x = 1  # don't: DO NOT COMMIT",
     "self.no_commit_hooks = []",
+    "x = 1  # temporary hack, nocommit",
+    'print("DO NOT COMMIT")',
 ]
 
 
@@ -59,9 +63,10 @@ def test_the_words_elsewhere_mark_nothing(text: str) -> None:
     assert not marked(text.encode())
 
 
-def test_a_marker_inside_a_string_names_it() -> None:
+def test_a_marker_outside_a_comment_names_it() -> None:
     assert names_a_marker(b'"terms": ["nocommit", "fixme"]')
     assert names_a_marker(b'assert finds("x = 1  # nocommit")')
+    assert names_a_marker(b"  entry: NOCOMMIT")
     assert not names_a_marker(b"x = 1  # don't: DO NOT COMMIT")
     assert not names_a_marker(b"print(x)  # DO NOT COMMIT")
 
@@ -97,6 +102,7 @@ def test_prose_a_linters_list_and_a_test_of_the_rule_are_not_told(changes: Chang
             ".eslintrc.json": '{"rules": {"no-warning-comments": '
             '["error", {"terms": ["nocommit"]}]}}\n',
             ".golangci.yml": "linters-settings:\n  godox:\n    keywords:\n      - NOCOMMIT\n",
+            ".pre-commit-config.yaml": "- id: markers\n  # fail on NOCOMMIT\n  entry: NOCOMMIT\n",
             "tests/test_markers.py": 'CASES = ["nocommit"]\n'
             'sample = """\nx = 1  # DO NOT COMMIT\n"""\n',
             "db.py": "# Do not commit the transaction here: the caller does\n",

@@ -4,8 +4,10 @@ COMMIT`, `NOCOMMIT`, `DO NOT MERGE` or `REMOVE THIS LINE`, in any comment syntax
 A marker counts where it opens a comment on an added line of code or configuration: after the
 comment's opener (`#`, `//`, `/*`, `<!--`, `--`, `;`, `%`, `{#`, `(*`, `REM`), perhaps after a
 `TODO:` tag. The joined spellings (`nocommit`, `do-not-merge`, `DO_NOT_COMMIT`) and the capitals
-are markers in any case; the spaced phrase in lower case only as the whole comment (`# do not
-commit`): "# Do not commit the transaction here" is a sentence about the code.
+are markers in any case, and the capitals also where they end a comment (`# temporary - DO NOT
+MERGE`); the
+spaced phrase in lower case only as the whole comment (`# do not commit`): "# Do not commit the
+transaction here" is a sentence about the code.
 
 Each line is searched once for a marker, then the few bytes before it (linear in the line).
 """
@@ -30,6 +32,8 @@ _MARKER = re.compile(
 _EMPHATIC = re.compile(
     rb"[\w-]*[_-][\w-]*|[A-Z\s_-]+|(?i:nocommit|donot(?:commit|merge)|removethisline)"
 )
+# A marker in capitals ends a comment as it opens one; "# fail on nocommit" names it.
+_CAPITALS = re.compile(rb"[A-Z\s_-]+")
 # A spaced phrase in lower case is a marker when nothing but punctuation follows it.
 _ALONE = re.compile(rb"[\s.!:;,*/#}>)-]*")
 # What follows a marker that a comment is about, not marked with: a linter's configuration.
@@ -64,10 +68,15 @@ PROSE = (
 )
 
 
-def in_string(raw: bytes) -> bool:
-    """Whether the end of `raw`, the start of a line, lies inside a string a quote opened on it
-    (backslash escapes honoured; one pass). A `#` or `//` outside a string ends the code: an
-    apostrophe in the comment after it opens nothing."""
+# Where a comment opens, for `scan`: an opener outside a string.
+_OPENERS = (b"#", b"//", b"/*", b"<!--", b"-- ", b"{#")
+IN_CODE, IN_STRING = -1, -2
+
+
+def scan(raw: bytes) -> int:
+    """Where the end of `raw`, the start of a line, stands: in a comment (where it opens), in a
+    string a quote opened (IN_STRING) or in code (IN_CODE). One pass, backslash escapes
+    honoured: an apostrophe in a comment opens nothing."""
     quote = 0
     escaped = False
     for at, byte in enumerate(raw):
@@ -79,44 +88,46 @@ def in_string(raw: bytes) -> bool:
             quote = 0 if byte == quote else quote
         elif byte in b"\"'`":
             quote = byte
-        elif byte == 0x23 or raw.startswith(b"//", at):
-            return False
-    return quote != 0
+        elif byte in b"#/<-{" and raw.startswith(_OPENERS, at):
+            return at
+    return IN_STRING if quote else IN_CODE
 
 
 def marked(raw: bytes) -> bool:
-    """Whether the line is marked to go before the commit: a marker opens a comment on it."""
+    """Whether the line is marked to go before the commit: a marker opens a comment on it, or
+    one in capitals ends it (`# temporary, DO NOT MERGE`)."""
     found = _MARKER.search(raw)
     if found is None:
         return False
-    before = raw[: found.start()]
+    before, after = raw[: found.start()], raw[found.end() :]
+    emphatic = _EMPHATIC.fullmatch(found.group()) is not None
     near = before[-_REACH:]
     opener = _OPENED.search(near)
-    if opener is None or in_string(before[: len(before) - len(near) + opener.start()]):
-        return False
-    after = raw[found.end() :]
-    if _ABOUT.match(after):
-        return False
-    return _EMPHATIC.fullmatch(found.group()) is not None or _ALONE.fullmatch(after) is not None
+    if opener is not None and scan(before[: len(before) - len(near) + opener.start()]) != IN_STRING:
+        return not _ABOUT.match(after) and (emphatic or _ALONE.fullmatch(after) is not None)
+    capitals = _CAPITALS.fullmatch(found.group()) is not None
+    return capitals and _ALONE.fullmatch(after) is not None and scan(before) >= 0
 
 
 def names_a_marker(raw: bytes) -> bool:
-    """Whether the line holds a marker inside a string: code or configuration about the markers
-    (a linter's list of them, a test of this rule), not marked with one."""
+    """Whether the line holds a marker outside any comment, in a string or as a value: code or
+    configuration about the markers (a linter's list of them, a test of this rule)."""
     found = _MARKER.search(raw)
-    return found is not None and in_string(raw[: found.start()])
+    return found is not None and scan(raw[: found.start()]) < 0
 
 
 class LeftoverMarker(LineRule):
     """An added line its author marked to go before the commit: a comment that opens with `DO
     NOT COMMIT`, `NOCOMMIT`, `DO NOT MERGE` or `REMOVE THIS LINE` (any comment syntax, any
-    case; spaces, `_` or `-` between the words). A print so marked is a debug statement too.
+    case; spaces, `_` or `-` between the words), or that ends with one in capitals (`#
+    temporary - DO NOT MERGE`). A print so marked is a debug statement too.
 
     Lets through: prose files (Markdown, reStructuredText, text, changelogs: a workflow that
     documents the markers), a comment about the markers (`# nocommit markers fail the hook`), a
     lower-case sentence that starts with the words (`# Do not commit the transaction here`), and
     a file whose added lines name a marker inside a string (a linter's list of markers, a test of
-    this rule). Where the file held a marked line before, the project keeps it: told at info.
+    this rule) or as a value (`entry: NOCOMMIT`). Where the file held a marked line before, the
+    project keeps it: told at info.
     """
 
     id = "P016"
