@@ -75,7 +75,10 @@ def test_an_agents_plans_are_told_once_and_nothing_else_in_them(changes: Changes
     assert [(f.path, f.severity) for f in told] == [
         (".sisyphus/notepads/notes.md", Severity.WARNING)
     ]
-    assert ".sisyphus/ (2 files, an agent's working files)" in told[0].message
+    assert told[0].message == (
+        "tools' working state added, which the project never held: an agent's working files "
+        "(.sisyphus/ (2 files))"
+    )
     assert found(report, ignore=("C002", "P017")) == [("P001", "src/app.py", 1)]
     assert "2 finding(s) not reported in 2 file(s) that do not belong in the commit" in report.notes
 
@@ -92,8 +95,10 @@ def test_several_kinds_in_one_commit_are_one_finding(changes: Changes) -> None:
     )
     told = [f for f in reviewed(change).findings if f.rule == "P017"]
     assert len(told) == 1
-    assert "a merge's leftovers" in told[0].message
-    assert "an operating system's folder metadata" in told[0].message
+    assert told[0].message.endswith(
+        ": a merge's leftovers (a.rej, src/app.py.orig); "
+        "an operating system's folder metadata (src/.DS_Store)"
+    )
 
 
 def test_a_place_the_history_held_is_the_projects(changes: Changes) -> None:

@@ -176,7 +176,10 @@ class ScratchFile(TreeRule):
 
     id = "P017"
     name = "scratch-file"
-    example = ".sisyphus/plans/refactor.md added: an agent's working files, never in the history"
+    example = (
+        "tools' working state added, which the project never held: an agent's working files "
+        "(.sisyphus/ (3 files))"
+    )
     severity = Severity.WARNING
 
     def check_tree(self, change: Change, files: list[FileChange]) -> Iterator[Finding]:
@@ -194,16 +197,18 @@ class ScratchFile(TreeRule):
         told = {place: found for place, found in places.items() if place not in held}
         if not told:
             return
-        shown = [
-            f"{place}/ ({len(paths)} files, {kind.what})"
-            if kind.directory
-            else f"{place} ({kind.what})"
-            for place, (kind, paths) in list(told.items())[:_SHOWN]
-        ]
-        more = f" and {len(told) - _SHOWN} more" if len(told) > _SHOWN else ""
+        by_what: dict[str, list[str]] = {}
+        for place, (kind, paths) in told.items():
+            named = f"{place}/ ({len(paths)} files)" if kind.directory else place
+            by_what.setdefault(kind.what, []).append(named)
+        shown = "; ".join(
+            f"{what} ({', '.join(named[:_SHOWN])}"
+            + (f" and {len(named) - _SHOWN} more)" if len(named) > _SHOWN else ")")
+            for what, named in by_what.items()
+        )
         covered = sorted(path for _, paths in told.values() for path in paths)
         finding = self.finding(
-            f"tools' working state added, which the project never held: {'; '.join(shown)}{more}",
+            f"tools' working state added, which the project never held: {shown}",
             path=covered[0],
             content=" ".join(sorted(told)),
         )
