@@ -29,3 +29,17 @@ def test_one_secret_found_by_two_rules_is_one_finding(repo: Repo) -> None:
     repo.land("url", {"settings.env": line}, hooks=False)
     secrets = [f for f in review(repo).findings if f.rule.startswith("S")]
     assert [f.severity.name for f in secrets] == ["ERROR"]  # S003 alone would be a warning
+
+
+def test_nothing_but_a_secret_is_told_inside_a_file_that_does_not_belong(repo: Repo) -> None:
+    scratch = f"AWS_KEY={KEY_ID}   \nnotes   \n"
+    repo.land("oops", {".sisyphus/notes.txt": scratch, "kept.txt": "x   \n"}, hooks=False)
+    report = review(repo)
+    assert sorted((f.rule, f.path) for f in report.findings) == [
+        ("P001", "kept.txt"),
+        ("P017", ".sisyphus/notes.txt"),
+        ("S002", ".sisyphus/notes.txt"),
+    ]
+    assert "2 finding(s) not reported in 1 file(s) that do not belong in the commit" in (
+        report.notes
+    )

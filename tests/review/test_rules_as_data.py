@@ -70,6 +70,7 @@ def test_the_built_in_rules_say_what_the_engine_knew_of_them_by_id() -> None:
     assert {rule.id: rule.practice for rule in rules if rule.practice} == {
         "P001": Practice.KEPT_BEFORE,
         "P002": Practice.FIXTURE_BYTES,
+        "P016": Practice.KEPT_BEFORE,
     }
     learned = {rule.id: rule.learned for rule in rules if rule.learned}
     assert {rule_id: (it.standard, it.option) for rule_id, it in learned.items()} == {

@@ -1,5 +1,6 @@
 """Findings in bulk: a burst of one rule in one file made one finding with its lines, two of one
-rule on one line made one, and look-alike findings that stay apart given identities of their own.
+rule on one line made one, none inside a file that does not belong in the commit, and look-alike
+findings that stay apart given identities of their own.
 
 An ASCII-art block, a pasted table or a list of example keys is one thing to fix, not forty.
 """
@@ -104,6 +105,27 @@ def one_per_line(findings: list[Finding]) -> list[Finding]:
             kept[at] = dataclasses.replace(
                 kept[at], message=f"{kept[at].message} ({counts[key]} on this line)"
             )
+    return kept
+
+
+def unclaimed(findings: list[Finding], rules: RuleSet, notes: list[str]) -> list[Finding]:
+    """Without the findings inside files another finding says do not belong in the commit (a
+    tool's working state): one thing to fix, the file's being there. A secret found in one is
+    still told: removing the file in the next commit does not take it back."""
+    covered = {path for finding in findings for path in finding.covers}
+    if not covered:
+        return findings
+    secret = {rule.id for rule in rules.rules if rule.secret}
+    kept = [
+        finding
+        for finding in findings
+        if finding.covers or finding.path not in covered or finding.rule in secret
+    ]
+    if dropped := len(findings) - len(kept):
+        notes.append(
+            f"{dropped} finding(s) not reported in {len(covered)} file(s) that do not belong "
+            "in the commit"
+        )
     return kept
 
 

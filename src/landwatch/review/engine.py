@@ -16,7 +16,13 @@ import pygit2
 
 from landwatch.review import linters as linter_runner
 from landwatch.review.budget import DEFAULT_REVIEW_BUDGET, Budget
-from landwatch.review.bursts import bursts, one_per_line, one_per_secret, unique_fingerprints
+from landwatch.review.bursts import (
+    bursts,
+    one_per_line,
+    one_per_secret,
+    unclaimed,
+    unique_fingerprints,
+)
 from landwatch.review.change import Change, ChangeError, FileChange, open_repository, resolve
 from landwatch.review.checking import checked
 from landwatch.review.commit_conventions import Declared, declared_standards
@@ -115,7 +121,7 @@ def review(
         findings + linted.findings, readable, change, rules, scanners, notes, own_rules=own
     )
     findings = copied_told_at_info(findings, readable, change, rules, notes)
-    findings = _as_declared(findings, change, rules, notes)
+    findings = _as_declared(unclaimed(findings, rules, notes), change, rules, notes)
     notes += budget.stopped + _coverage_notes(change, config)
     findings += _cut(change, config)
     _redact(findings, notes, linted.runs, readable)
@@ -303,17 +309,8 @@ def _cut(change: Change, config: ReviewConfig) -> list[Finding]:
 
 
 def _config_finding(message: str) -> Finding:
-    return Finding(
-        CONFIG_RULE,
-        "configuration",
-        Severity.ERROR,
-        message,
-        None,
-        None,
-        None,
-        None,
-        fingerprint(CONFIG_RULE, None, message),
-    )
+    identity = fingerprint(CONFIG_RULE, None, message)
+    return Finding(CONFIG_RULE, "configuration", Severity.ERROR, message, fingerprint=identity)
 
 
 def _rules(

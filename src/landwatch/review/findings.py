@@ -80,6 +80,9 @@ class Finding:
     span: tuple[int, int] | None = field(default=None, repr=False, compare=False)
     # Whose standard decided it (None: a report stored before reports said so).
     basis: Basis | None = field(default=BY_DEFAULT, compare=False)
+    # The files a finding says do not belong in the commit at all: no other finding in them is
+    # reported but a secret's (bursts.unclaimed); never written.
+    covers: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {

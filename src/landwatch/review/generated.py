@@ -49,8 +49,9 @@ class _Line:
     unset: frozenset[str]  # marks it takes back (`linguist-generated=false`, `-linguist-...`)
 
 
-def _glob_regex(pattern: str, directory: str) -> str:
-    """A `.gitattributes` pattern as a regular expression over paths from the root."""
+def glob_regex(pattern: str, directory: str) -> str:
+    """A `.gitattributes` or `.gitignore` pattern of the file in `directory` (`` or ending in
+    `/`) as a regular expression over paths from the root."""
     anchored = "/" in pattern.rstrip("/")
     body = pattern.strip("/")
     out = []
@@ -106,7 +107,7 @@ def _parse(text: str, directory: str) -> tuple[list[_Line], list[str]]:
         if not set_on and not unset:
             continue
         try:
-            pattern = compile_safe(_glob_regex(fields[0], directory))
+            pattern = compile_safe(glob_regex(fields[0], directory))
         except RegexError as error:
             problems.append(f"{directory}{ATTRIBUTES}: {error}")
             continue

@@ -17,6 +17,7 @@ from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import matches_any
 from landwatch.review.rules.base import LineRule
+from landwatch.review.rules.leftovers import marked
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class _Language:
     opens: re.Pattern[bytes]
     # The debugger, searched in the line with its strings blanked and its comment cut off.
     debugger: re.Pattern[bytes]
+    # A print to the console, a debug statement where its line is marked a leftover (P016).
+    prints: re.Pattern[bytes]
     # A line of a block comment's middle starts with `*` (JSDoc, PHPDoc).
     star_comments: bool = False
 
@@ -44,6 +47,7 @@ _PYTHON = _Language(
         rb"|celery\.contrib\.rdb)\b"
         rb"|(?:pdb|ipdb|pudb)\.(?:set_trace|post_mortem)\()"
     ),
+    prints=re.compile(rb"(?<![\w.])(?:print|pprint|pp|ic)\s*\("),
 )
 _JAVASCRIPT = _Language(
     globs=("*.js", "*.jsx", "*.mjs", "*.cjs", "*.ts", "*.tsx", "*.mts", "*.cts"),
@@ -51,6 +55,7 @@ _JAVASCRIPT = _Language(
     opens=re.compile(rb"//|/\*|['\"`]"),
     # The statement, not a property (`options.debugger`) or a key (`{debugger: true}`).
     debugger=re.compile(rb"(?<![\w$.])debugger(?![\w$])\s*(?:;|\}|$)"),
+    prints=re.compile(rb"(?<![\w$.])console\.(?:log|debug|info|warn|error|dir|trace|table)\s*\("),
     star_comments=True,
 )
 _RUBY = _Language(
@@ -62,6 +67,7 @@ _RUBY = _Language(
         rb"(?<![\w.])binding\.(?:pry|remote_pry|pry_remote|irb|break|b)(?![\w?!])"
         rb"|(?<![\w.:@$])(?:byebug|remote_byebug|debugger)(?![\w?!:])(?!\s*=(?![=~>]))"
     ),
+    prints=re.compile(rb"(?<![\w.:@$])(?:puts|p|pp|print|ap)(?:\s*\(|\s+(?=\S))(?!\s*=)"),
 )
 _PHP = _Language(
     globs=("*.php", "*.phtml"),
@@ -69,6 +75,7 @@ _PHP = _Language(
     opens=re.compile(rb"//|/\*|[#'\"]"),
     # Xdebug's function called, not a method of that name or its definition.
     debugger=re.compile(rb"(?<![\w$>:])(?<!function )xdebug_break\s*\("),
+    prints=re.compile(rb"(?<![\w$>:])(?<!function )(?:var_dump|print_r|dump|dd|error_log)\s*\("),
     star_comments=True,
 )
 LANGUAGES = (_PYTHON, _JAVASCRIPT, _RUBY, _PHP)
@@ -122,8 +129,11 @@ class DebugStatement(LineRule):
 
     Each language is known by its files' names (`*.py`, `*.js`, `*.ts`, `*.rb`, `*.php` and
     their kin). A debugger named in a comment or a string is not reported, nor a property or a
-    key called `debugger`. pre-commit's `debug-statements` hook checks only Python: where a
-    project's pre-commit configuration leaves a file out of it, only Python files go unchecked.
+    key called `debugger`. A print to the console (`print()`, `console.log()`, `puts`,
+    `var_dump()` and their kin) is one where its line is marked not to be committed (a `# DO NOT
+    COMMIT` comment, P016): told by both. pre-commit's `debug-statements` hook checks only
+    Python: where a project's pre-commit configuration leaves a file out of it, only Python files
+    go unchecked.
     """
 
     id = "P007"
@@ -137,6 +147,8 @@ class DebugStatement(LineRule):
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         for line in debugger_lines(file.path, lines):
             yield self.finding("debug statement", path=file.path, line=line)
+        for line in marked_prints(file.path, lines):
+            yield self.finding("debug print marked not to be committed", path=file.path, line=line)
 
 
 def debugger_lines(path: str, lines: list[Line]) -> Iterator[Line]:
@@ -151,4 +163,15 @@ def debugger_lines(path: str, lines: list[Line]) -> Iterator[Line]:
         if language.star_comments and raw.lstrip().startswith(b"*"):
             continue
         if language.debugger.search(code_of(raw, language.opens)):
+            yield line
+
+
+def marked_prints(path: str, lines: list[Line]) -> Iterator[Line]:
+    """The lines of the file at `path` that print to the console and that their author marked
+    not to be committed (a leftover marker opens their comment): a debug print, said so."""
+    language = next((each for each in LANGUAGES if matches_any(path, each.globs)), None)
+    if language is None:
+        return
+    for line in lines:
+        if marked(line.raw) and language.prints.search(code_of(line.raw, language.opens)):
             yield line

@@ -31,6 +31,8 @@ from landwatch.review.rules.declared_encoding import (
     line_ends,
 )
 from landwatch.review.rules.endings import BlankLinesAtEnd, MissingFinalNewline
+from landwatch.review.rules.leftovers import LeftoverMarker
+from landwatch.review.rules.scratch import ScratchFile
 
 
 class TrailingWhitespace(LineRule):
@@ -390,4 +392,6 @@ RULES = [
     BlankLinesAtEnd,
     DeclaredLineEnding,
     DeclaredCharset,
+    LeftoverMarker,
+    ScratchFile,
 ]
