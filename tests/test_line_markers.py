@@ -65,7 +65,7 @@ def test_the_amend_itself_tells_nothing_of_the_commit_it_replaced(repo: Repo) ->
     new = repo.head()
     repo.land("next", {"b.txt": "clean\n"})
     assert repo.said == (
-        f"landwatch: P001 trailing whitespace in a.py:1, +1 info · landwatch show {new[:7]}"
+        f"landwatch: P001 trailing whitespace in a.py:1 · landwatch show {new[:7]}"
         f" (replaces {first[:7]})\n"
     )
     assert first[:7] not in repo.landwatch("show", "--unread").stdout
@@ -91,7 +91,7 @@ def test_an_autosquashed_fixup_is_told_as_the_commit_it_went_into(repo: Repo) ->
     repo.land("next", {"d.txt": "clean\n"})
     # What the person saw (x = 1, in `target`) is not said again; the fixup's line is.
     assert repo.said == (
-        f"landwatch: P001 trailing whitespace in a.py:2, +1 warning, 1 info · landwatch show "
+        f"landwatch: P001 trailing whitespace in a.py:2, +1 warning · landwatch show "
         f"{into[:7]}"
         f" (replaces {fixup[:7]})\n"
     )
@@ -111,8 +111,7 @@ def test_a_landing_whose_project_hooks_run_is_one_line(tmp_path: Path, repo: Rep
     assert not line_markers.is_held(repo.git_dir, oid)
     told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
     assert told == (
-        f"landwatch: hook:no-todo # TODO: new in app.py:1, +1 warning, 1 info · "
-        f"landwatch show {oid[:7]}\n"
+        f"landwatch: hook:no-todo # TODO: new in app.py:1, +1 warning · landwatch show {oid[:7]}\n"
     )
     assert repo.run("commit", "-q", "--allow-empty", "-m", "again").stderr == ""
 
@@ -126,9 +125,7 @@ def test_a_held_line_is_told_alone_when_the_hooks_will_not_run(tmp_path: Path, r
     repo.landwatch("enqueue", "--kind", "project_hooks", oid)
     drained(tools(tmp_path, "pre-commit"))
     told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
-    assert told == (
-        f"landwatch: P001 trailing whitespace in app.py:1, +1 info · landwatch show {oid[:7]}\n"
-    )
+    assert told == (f"landwatch: P001 trailing whitespace in app.py:1 · landwatch show {oid[:7]}\n")
 
 
 def test_set_aside_markers_are_pruned_as_done_items_are(repo: Repo) -> None:

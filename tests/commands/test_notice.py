@@ -331,7 +331,7 @@ def test_the_worst_unread_finding_is_named_though_a_newer_review_waits(repo: Rep
     later = repo.land("Trailing", {"a.txt": "one  \ntwo  \n"})
     assert run_reviewer("--once").returncode == 0
     assert said(repo, "next") == (
-        "landwatch: S002 AWS access key ID in b.py:3, +1 info · "
+        "landwatch: S002 AWS access key ID in b.py:3 · "
         f"landwatch show {key[:7]} (1 more unread: landwatch show --unread)\n"
     )
     # The one named is read; the next landing names what is left.

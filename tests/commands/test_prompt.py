@@ -38,7 +38,7 @@ def with_findings(repo: Repo) -> str:
 
 def test_the_line_is_shown_at_every_prompt_until_the_hooks_tell_it(repo: Repo) -> None:
     oid = with_findings(repo)
-    line = f"landwatch: S002 AWS access key ID in src/b.py:2, +1 info · landwatch show {oid[:7]}\n"
+    line = f"landwatch: S002 AWS access key ID in src/b.py:2 · landwatch show {oid[:7]}\n"
     assert shown(repo.path) == line
     assert shown(repo.path / "src") == line  # anywhere in the worktree
     assert shown(repo.path) == line  # nothing was marked read
@@ -248,7 +248,7 @@ def test_the_line_fits_the_width_it_is_given(repo: Repo) -> None:
     assert run_reviewer("--once").returncode == 0
     command = f" · landwatch show {oid[:7]}\n"
     whole = shown(repo.path, "--width", "200")
-    assert whole == f"landwatch: S002 AWS access key ID in {deep}:2, +1 info{command}"
+    assert whole == f"landwatch: S002 AWS access key ID in {deep}:2{command}"
     for options, env in (
         (("--width", "75"), {}),
         (("--width=75", "--color"), {}),

@@ -63,8 +63,7 @@ def test_a_shell_check_runs_after_the_commit_and_joins_its_review(
     told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
     # One line for the commit: the hook's finding named, the review's counted with it.
     assert told == (
-        f"landwatch: hook:no-todo x = 1  # TODO: new in app.py:2, +1 info · "
-        f"landwatch show {oid[:7]}\n"
+        f"landwatch: hook:no-todo x = 1  # TODO: new in app.py:2 · landwatch show {oid[:7]}\n"
     )
     shown = repo.landwatch("show", oid).stdout
     assert "2 error   hook:no-todo no TODO left: x = 1  # TODO: new" in shown

@@ -23,11 +23,10 @@ def test_the_reviewer_reviews_landings_and_the_hooks_tell_once(repo: Repo) -> No
         work_item.id_of_entry(n) for n in work_item.entries(repo.git_dir, DONE)
     ) == sorted([f"review-{oid}", f"review-{clean}"])
     stored = report_store.read(repo.git_dir, oid)
-    assert stored is not None and stored.summary() == "2 warnings, 1 info"
+    assert stored is not None and stored.summary() == "2 warnings"
     told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
     assert told == (
-        "landwatch: P001 trailing whitespace in a.py:1, +1 warning, 1 info · "
-        f"landwatch show {oid[:7]}\n"
+        f"landwatch: P001 trailing whitespace in a.py:1, +1 warning · landwatch show {oid[:7]}\n"
     )
     assert repo.run("commit", "-q", "--allow-empty", "-m", "again").stderr == ""
     shown = repo.landwatch("show", oid)
