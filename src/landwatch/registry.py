@@ -8,10 +8,7 @@ never sees half a file and two installs at once lose neither repository.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import os
-import secrets
 import shlex
 import stat
 from pathlib import Path
@@ -123,7 +120,7 @@ def _work_key() -> bytes:
         try:
             return bytes.fromhex(read_file(path, trusted=None).decode("ascii").strip())
         except FileNotFoundError:
-            key = secrets.token_bytes(32)
+            key = os.urandom(32)  # what secrets.token_bytes reads, without importing it
             write_atomic(path, key.hex() + "\n", trusted=None)
             return key
         except (UnicodeDecodeError, ValueError) as error:
@@ -133,10 +130,12 @@ def _work_key() -> bytes:
 def _mark_of(work: Path) -> bytes:
     """The mark of the work directory at `work`: its inode signed with the person's key, so a
     copy (a tarball, `cp -r`) of even their own has another, and the mark moves with a `mv`."""
+    import hmac  # here: listing the repositories (`status`) needs no mark, nor hashlib (3 ms)
+
     info = os.lstat(work)
     if not stat.S_ISDIR(info.st_mode):
         raise OSError(f"{work} is not a directory")
-    digest = hmac.new(_work_key(), str(info.st_ino).encode(), hashlib.sha256).hexdigest()
+    digest = hmac.new(_work_key(), str(info.st_ino).encode(), "sha256").hexdigest()
     return MADE_HEADER + digest.encode() + b"\n"
 
 
@@ -146,9 +145,12 @@ def made_here(git_dir: Path) -> bool:
     work = layout.work_dir(git_dir)
     try:
         found = read_file(layout.MADE.path(git_dir), trusted=git_dir)
-        return hmac.compare_digest(found, _mark_of(work))
+        mark = _mark_of(work)
     except OSError:
         return False
+    import hmac  # with _mark_of's: only where a mark is read
+
+    return hmac.compare_digest(found, mark)
 
 
 def mark_made(git_dir: Path) -> None:
