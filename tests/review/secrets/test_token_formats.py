@@ -171,6 +171,9 @@ def test_a_token_with_a_service_s_prefix_is_found(token: str) -> None:
         "desktop-rhf_SponsoredProductsRemoteRHFSearchEXPSubsK2Cli",  # inside a longer word
         "ghp_" + random_text("short", 35),  # a known format's near miss is its pattern's call
         "sk_" + "abcdefghijklmnopqrstuvwxyz0123456789",  # typed in order
+        # A metasyntactic prefix: a test's example of the shape, no service's token.
+        "foo_" + random_text("metasyntactic", 36),
+        "bar-" + random_text("metasyntactic", 40),
         # Digests named by their algorithm: Subresource Integrity, a lockfile's integrity.
         f'<link href="x.css" integrity="sha256-{random_text("sri", 32)}++1DtQ5S8uM=">',
         f'"integrity": "sha512-{random_text("lock", 86)}=="',

@@ -145,8 +145,8 @@ class TokenFormat(SecretRule):
     Discord bot tokens (their first part the bot's id in base64) and webhooks, and Braintree
     access tokens, wherever they stand (the rule set asks for a name beside some of these); JWTs
     wrapped in base64; and tokens of no format known by name but of the shape services now give
-    theirs, a short lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`) and thirty random
-    characters.
+    theirs, a short lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`, not a
+    metasyntactic word such as `foo_`) and thirty random characters.
 
     A value of a format with a checksum or a structure that fails it (GitHub's and npm's
     CRC32, age's bech32, PyPI's macaroon, a JWT that does not decode to JSON) is a stand-in,

@@ -183,6 +183,8 @@ _HEX_BODY = re.compile(r"[0-9a-f-]++")
 # A digest named by its algorithm (`sha256-…`, `sha512-…`): Subresource Integrity's `integrity`
 # attribute and the lockfiles' integrity fields, public by design.
 _DIGEST_ALGORITHM = re.compile(r"sha(?:1|224|256|384|512)|sha3-(?:224|256|384|512)|md5|blake[23]b?")
+# The words examples use for a name that is none (`foo_…` in a test of a scanner's rule).
+_METASYNTACTIC = frozenset({"foo", "bar", "baz", "qux", "quux", "test", "my", "your", "some"})
 PREFIXED_LABEL = "token with a service's prefix"
 _EXACT_PREFIXES = tuple(
     anchor
@@ -206,6 +208,8 @@ def prefixed_tokens(text: str) -> list[tuple[str, int, int]]:
             continue  # a digest, not a token
         if (body.count("-") + body.count("_")) * 10 > len(body):
             continue  # words joined (`be-exactly-40-chars`): base64url has one in thirty-two
+        if match["prefix"][:-1] in _METASYNTACTIC:
+            continue  # a prefix no service has (`foo_`): an example of the shape
         if looks_generated(body) and shannon_entropy(body) >= 4.0 and not masked(text, match.end()):
             found.append((f"{PREFIXED_LABEL} ({match['prefix']})", match.start(), match.end()))
     return found
