@@ -5,6 +5,8 @@ short and one-case AWS secrets let through. Every token here is built by the tes
 from __future__ import annotations
 
 import base64
+import hashlib
+import string
 
 import pytest
 from hypothesis import given, settings
@@ -137,6 +139,42 @@ def test_a_discord_bot_token_is_told_by_its_shape_and_the_bot_s_id_inside() -> N
     # Three parts of base64url as code writes none: a chain of names, a version, a hash.
     assert unanchored_tokens("self.assertEqual.called_once_with_these_arguments") == []
     assert unanchored_tokens("MTIzNDU2Nzg5MDEyMzQ1Njc4.GxR4tq." + "x" * 38) == []
+
+
+def test_an_atlassian_data_center_token_is_told_by_the_id_inside() -> None:
+    """No anchor: the first 16 characters must be base64 of a 12-digit id, then a colon."""
+    # Its bytes in standard base64: `/` and `+` among them too.
+    for seed in (b"atlassian", b"slash", b"plus"):
+        secret = hashlib.sha256(seed).digest()[:20]
+        token = base64.b64encode(b"418273950164:" + secret).decode()
+        line = f"Authorization: Bearer {token}"
+        at = line.index(token)
+        assert unanchored_tokens(line) == [
+            ("Atlassian Data Center personal access token", at, at + len(token))
+        ]
+        assert unanchored_tokens(f"x{token}") == []  # inside a longer word
+    # No id of 12 digits and a colon: a different count of digits, a letter among them.
+    for made_up in (b"41827395016:", b"4182739501a4:", b"418273950164;"):
+        token = base64.b64encode(made_up + hashlib.sha256(b"x").digest()[:20]).decode()[:44]
+        assert unanchored_tokens(token) == [], made_up
+
+
+def test_nuget_jfrog_and_wundergraph_tokens_are_found_by_their_prefix() -> None:
+    reference = base64.urlsafe_b64encode(
+        b"reftkn:01:1739284512:" + random_text("jfrog", 27).encode()
+    ).decode()
+    for label, token in (
+        ("NuGet API key", "oy2" + random_text("nuget", 43, string.ascii_lowercase + "0123456789")),
+        ("JFrog reference token", reference),
+        ("WunderGraph Cosmo API key", "cosmo_" + random_text("cosmo", 32, "0123456789abcdef")),
+    ):
+        line = f"token: {token}"
+        assert tokens(line) == [(label, 7, 7 + len(token))], label
+    # A reference token whose expiry or secret is typed, not made: a stand-in.
+    typed = base64.urlsafe_b64encode(b"reftkn:01:0123456789:" + b"Ab" * 13 + b"c").decode()
+    assert tokens(typed) == []
+    assert tokens("oy2" + "abc" * 14) == []  # a unit repeated
+    assert tokens("cosmo_" + random_text("cosmo", 31, "0123456789abcdef")) == []
 
 
 def test_every_format_has_a_label_of_its_own() -> None:

@@ -1,7 +1,7 @@
 """Tokens of known formats (AWS, GitHub, GitLab, Slack, Stripe, Google, JWT, npm, PyPI,
-SendGrid, X, Azure AD, Telegram, New Relic, Discord, Braintree), each matched exactly where its
-literal anchor is (Discord's bot tokens, which have none, by their shape), placeholders and
-cut-short ones let through.
+SendGrid, X, Azure AD, Telegram, New Relic, Discord, Braintree, NuGet, JFrog, WunderGraph,
+Atlassian), each matched exactly where its literal anchor is (Discord's bot tokens and
+Atlassian's, which have none, by their shape), placeholders and cut-short ones let through.
 """
 
 from __future__ import annotations
@@ -48,6 +48,17 @@ def _new_relic_license_key(value: str) -> bool:
     after a region's prefix where it has one (`eu01xx`)."""
     body = _NEW_RELIC_REGION.sub("", value[:-4], count=1)  # the pattern holds 40 characters
     return _HEX.fullmatch(body) is not None
+
+
+# A JFrog reference token decoded: its version, its expiry (digits) and its secret.
+_JFROG_REFERENCE = re.compile(r"reftkn:01:[0-9]{10}:[A-Za-z0-9]{20,}+")
+
+
+def _jfrog_reference(value: str) -> bool:
+    """Whether a JFrog reference token decodes as one: its version, its expiry and a secret
+    that is no stand-in (`reftkn:01:0123456789:Abcdef…` is typed)."""
+    decoded = (base64url(value) or b"").decode("ascii", "replace")
+    return _JFROG_REFERENCE.fullmatch(decoded) is not None and not placeholder_token(decoded)
 
 
 _NEW_RELIC_REGION = re.compile(r"^[a-z]{2}[0-9]{2}x+")
@@ -162,6 +173,17 @@ _FORMATS = (
         well_formed=_new_relic_license_key,
         reach=36,
     ),
+    # Formats of CredSweeper's rule table (Samsung/CredSweeper, MIT) that neither the maintained
+    # set nor these held: NuGet's API keys, JFrog's API keys and reference tokens (base64 of
+    # `reftkn:01:`, its expiry and its secret), WunderGraph Cosmo's API keys.
+    _token("NuGet API key", "oy2", "[a-z0-9]{43}"),
+    _Format(
+        "JFrog reference token",
+        ("cmVmdGtuOjAxO",),
+        re.compile(rf"(?<![{_WORD}])(cmVmdGtuOjAxO[{_WORD}]{{51}})(?![{_WORD}])"),
+        well_formed=lambda value: _jfrog_reference(value),
+    ),
+    _token("WunderGraph Cosmo API key", "cosmo_", "[0-9a-f]{32}"),
     _Format(
         "SendGrid API key",
         ("SG.",),
@@ -216,38 +238,53 @@ def prefixed_tokens(text: str) -> list[tuple[str, int, int]]:
 
 
 # Discord bot tokens have no literal anchor: the bot's id (17 to 20 digits) in base64, a
-# timestamp of six characters and an HMAC of 27 to 38. Base64 of ASCII digits comes in groups
-# of four characters of these classes, so the id's encoding is checked as it is matched, and
-# decoded after; each match starts where a word does and is bounded, so a line costs one pass.
+# timestamp of six characters and an HMAC of 27 to 38. Nor have Atlassian Data Center's personal
+# access tokens (Jira, Confluence, Bitbucket): the base64 of a 12-digit id, a colon and 20 random
+# bytes (44 characters). Base64 of ASCII digits comes in groups of four characters of these
+# classes, so each is checked as it is matched, and its digits decoded after; each match starts
+# where a word does and is bounded, so a file costs one pass of one pattern.
 _DISCORD_BOT_LABEL = "Discord bot token"
+_ATLASSIAN_LABEL = "Atlassian Data Center personal access token"
 _DIGITS_IN_BASE64 = "[MNO][DTjz][AEIMQUYcgk][w-z0-5]"
-_DISCORD_BOT_TOKEN = re.compile(
-    rf"(?<![{_WORD}.])((?:{_DIGITS_IN_BASE64}){{5,6}}+[{_WORD}]{{0,3}}\.[{_WORD}]{{6}}"
-    rf"\.[{_WORD}]{{27,38}})(?![{_WORD}.])"
+_UNANCHORED = re.compile(
+    rf"(?<![{_WORD}.])((?:{_DIGITS_IN_BASE64}){{4}}"
+    rf"(?:(?P<atlassian>O[g-v][{_WORD}+/]{{26}})"  # `:` and the 20 bytes, in base64
+    rf"|(?:{_DIGITS_IN_BASE64}){{1,2}}+[{_WORD}]{{0,3}}\.[{_WORD}]{{6}}\.[{_WORD}]{{27,38}}))"
+    rf"(?![{_WORD}.])"
 )
+_ATLASSIAN_ID_CHARACTERS = 16  # the 12 digits of the id, in base64
 
 
-def _discord_bot_id(encoded: str) -> bool:
-    """Whether the first part of a Discord bot token decodes to a bot's id: 17 to 20 digits."""
+def _digits_decoded(encoded: str, least: int, most: int) -> bool:
+    """Whether `encoded` decodes to `least` to `most` ASCII digits (a bot's id, a token's id)."""
     decoded = base64url(encoded)
-    return decoded is not None and decoded.isdigit() and 17 <= len(decoded) <= 20
+    return decoded is not None and decoded.isdigit() and least <= len(decoded) <= most
 
 
 def unanchored_tokens(text: str) -> list[tuple[str, int, int]]:
     """(label, start, end) of each token of a format with no literal anchor, told by its whole
-    shape: Discord bot tokens, whose first part must decode to the bot's id."""
+    shape: Discord bot tokens, whose first part must decode to the bot's id, and Atlassian Data
+    Center tokens, whose first 16 characters must decode to an id of 12 digits."""
     found = []
-    for match in _DISCORD_BOT_TOKEN.finditer(text):
+    for match in _UNANCHORED.finditer(text):
         value = match[1]
-        if not _discord_bot_id(value.partition(".")[0]):
+        if match["atlassian"] is not None:
+            label = _ATLASSIAN_LABEL
+            checked = _digits_decoded(value[:_ATLASSIAN_ID_CHARACTERS], 12, 12)
+        else:
+            label = _DISCORD_BOT_LABEL
+            checked = _digits_decoded(value.partition(".")[0], 17, 20)
+        if not checked or placeholder_token(value) or masked(text, match.end(1)):
             continue
-        if placeholder_token(value) or masked(text, match.end(1)):
-            continue
-        found.append((_DISCORD_BOT_LABEL, match.start(1), match.end(1)))
+        found.append((label, match.start(1), match.end(1)))
     return found
 
 
-FORMAT_LABELS = (*(token_format.label for token_format in _FORMATS), _DISCORD_BOT_LABEL)
+FORMAT_LABELS = (
+    *(token_format.label for token_format in _FORMATS),
+    _DISCORD_BOT_LABEL,
+    _ATLASSIAN_LABEL,
+)
 
 
 def _by_needle() -> dict[bytes, list[tuple[_Format, str]]]:
