@@ -204,6 +204,7 @@ def test_a_token_with_a_service_s_prefix_is_found(token: str) -> None:
     [
         "pi_3MtwBwLkdIwHu7ix28a3tqPa",  # an object's id: too short
         "build-3f2a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a",  # a hash after a name
+        "acme_" + random_text("mixed-hex", 58, "0123456789abcdefABCDEF"),  # hex, either case
         "test_should_return_the_right_value_for_input_42_and_7",  # words
         "glptt-Need5_T00-be-exactly-40-chars--ELse_failing",
         "desktop-rhf_SponsoredProductsRemoteRHFSearchEXPSubsK2Cli",  # inside a longer word

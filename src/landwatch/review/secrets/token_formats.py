@@ -201,7 +201,7 @@ _PREFIXED = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?P<prefix>[a-z][a-z0-9]{1,7}(?:[_-][a-z0-9]{1,7}){0,2}[_-])"
     r"(?P<body>[A-Za-z0-9_\-]{30,}+)(?![A-Za-z0-9_.\-])"
 )
-_HEX_BODY = re.compile(r"[0-9a-f-]++")
+_HEX_BODY = re.compile(r"[0-9a-fA-F_-]++")
 # A digest named by its algorithm (`sha256-…`, `sha512-…`): Subresource Integrity's `integrity`
 # attribute and the lockfiles' integrity fields, public by design.
 _DIGEST_ALGORITHM = re.compile(r"sha(?:1|224|256|384|512)|sha3-(?:224|256|384|512)|md5|blake[23]b?")
@@ -225,7 +225,7 @@ def prefixed_tokens(text: str) -> list[tuple[str, int, int]]:
         if match[0].startswith(_EXACT_PREFIXES):
             continue  # a format known exactly: what its pattern refused is no token of it
         if _HEX_BODY.fullmatch(body) or placeholder_token(match[0]):
-            continue  # a hash or an id after a name, or a stand-in
+            continue  # a hash or an id after a name (hex in either case), or a stand-in
         if _DIGEST_ALGORITHM.fullmatch(match["prefix"][:-1]):
             continue  # a digest, not a token
         if (body.count("-") + body.count("_")) * 10 > len(body):
