@@ -143,6 +143,9 @@ MAKERS: dict[str, st.SearchStrategy[str]] = {
         st.integers(10**11, 10**12 - 1),
         st.binary(min_size=20, max_size=20),
     ).filter(lambda v: not placeholder_token(v)),
+    "Azure identifiable key": st.builds(
+        lambda head, rest: f"{head}JQQJ99{rest}==", chars(ALNUM, 52), chars(ALNUM, 28)
+    ),
     "NuGet API key": chars(string.ascii_lowercase + string.digits, 43).map(lambda v: "oy2" + v),
     "JFrog reference token": st.builds(
         lambda expiry, secret: base64.urlsafe_b64encode(

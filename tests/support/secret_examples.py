@@ -109,6 +109,10 @@ TOKENS = [
     ),
     # A token's id (12 digits), a colon and 20 random bytes, in base64.
     ("Atlassian Data Center personal access token", ATLASSIAN_TOKEN),
+    (
+        "Azure identifiable key",
+        random_text("azure", 52) + "JQQJ99" + random_text("azure-rest", 24) + "AZSt==",
+    ),
     ("NuGet API key", "oy2" + random_text("nuget", 43, string.ascii_lowercase + string.digits)),
     ("JFrog reference token", JFROG_REFERENCE),
     ("WunderGraph Cosmo API key", "cosmo_" + random_text("cosmo", 32, "0123456789abcdef")),

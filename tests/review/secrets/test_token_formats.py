@@ -177,6 +177,15 @@ def test_nuget_jfrog_and_wundergraph_tokens_are_found_by_their_prefix() -> None:
     assert tokens("cosmo_" + random_text("cosmo", 31, "0123456789abcdef")) == []
 
 
+def test_an_azure_identifiable_key_is_told_by_microsoft_s_signature_at_its_place() -> None:
+    head, rest = random_text("azure", 52), random_text("azure-rest", 22)
+    key = f"{head}JQQJ99{rest}AZSt{random_text('azure-end', 2)}=="
+    line = f'AccountKey="{key}"'
+    assert tokens(line) == [("Azure identifiable key", 12, 12 + len(key))]
+    assert tokens(key[1:]) == []  # the signature one character early
+    assert tokens("x" + key) == tokens(key[:-8]) == []  # inside a longer run, cut short
+
+
 def test_every_format_has_a_label_of_its_own() -> None:
     assert len(set(FORMAT_LABELS)) == len(FORMAT_LABELS)
     assert {"GitHub personal access token", "AWS access key ID", "JSON Web Token"} <= set(

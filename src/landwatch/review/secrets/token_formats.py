@@ -173,6 +173,17 @@ _FORMATS = (
         well_formed=_new_relic_license_key,
         reach=36,
     ),
+    # Microsoft's identifiable keys (Azure Storage, Cosmos DB, DevOps, ...): 52 random characters,
+    # Microsoft's signature `JQQJ9` and a version, then the rest with the service's own signature.
+    _Format(
+        "Azure identifiable key",
+        ("JQQJ9",),
+        re.compile(
+            r"(?<![A-Za-z0-9+/])([A-Za-z0-9+/]{52}JQQJ9[9DH][A-Za-z0-9+/]{26}(?:[A-Za-z0-9+/=]{4})?)"
+            r"(?![A-Za-z0-9+/=])"
+        ),
+        reach=52,
+    ),
     # Formats of CredSweeper's rule table (Samsung/CredSweeper, MIT) that neither the maintained
     # set nor these held: NuGet's API keys, JFrog's API keys and reference tokens (base64 of
     # `reftkn:01:`, its expiry and its secret), WunderGraph Cosmo's API keys.
