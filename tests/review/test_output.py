@@ -117,6 +117,8 @@ MAKERS: dict[str, st.SearchStrategy[str]] = {
     ),
     "Stripe live secret key": chars(ALNUM, 24, 40).map(lambda v: "sk_live_" + v),
     "Stripe live restricted key": chars(ALNUM, 24, 40).map(lambda v: "rk_live_" + v),
+    "Stripe test secret key": chars(ALNUM, 24, 40).map(lambda v: "sk_test_" + v),
+    "Stripe test restricted key": chars(ALNUM, 24, 40).map(lambda v: "rk_test_" + v),
     "Google API key": chars(WORD, 35).map(lambda v: "AIza" + v),
     "Google OAuth access token": chars(WORD, 20, 120).map(lambda v: "ya29." + v),
     "Google OAuth refresh token": chars(WORD, 40, 100).map(lambda v: "1//0" + v),

@@ -84,6 +84,8 @@ TOKENS = [
     ("Slack token", "xoxb-" + "294058170632-3917264580134-" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8"),
     ("Stripe live secret key", "sk_" + "live_" + "Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1"),
     ("Stripe live restricted key", "rk_" + "live_" + "Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1"),
+    ("Stripe test secret key", "sk_" + "test_" + random_text("stripe-test", 24)),
+    ("Stripe test restricted key", "rk_" + "test_" + random_text("stripe-rk-test", 24)),
     ("Google API key", "AIza" + exactly("Sy9_Kq-Lm3Np5Rt7Vx2Zb4Dc6Fh8Jk0Mn1P", 35)),
     ("JSON Web Token", jwt()),
     ("npm access token", github_token("npm", "npm_")),

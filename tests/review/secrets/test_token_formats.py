@@ -186,6 +186,17 @@ def test_an_azure_identifiable_key_is_told_by_microsoft_s_signature_at_its_place
     assert tokens("x" + key) == tokens(key[:-8]) == []  # inside a longer run, cut short
 
 
+def test_stripe_s_test_mode_keys_are_credentials_of_a_sandbox() -> None:
+    secret, restricted = (
+        "sk_" + "test_" + random_text("sk", 24),
+        "rk_" + "test_" + random_text("rk", 99),
+    )
+    assert tokens(f"STRIPE_KEY={secret}") == [("Stripe test secret key", 11, 11 + len(secret))]
+    assert tokens(f"'{restricted}'") == [("Stripe test restricted key", 1, 1 + len(restricted))]
+    assert tokens(secret[:-1]) == []  # one character short
+    assert tokens("pk_" + "test_" + random_text("pk", 24)) == []  # publishable: public
+
+
 def test_every_format_has_a_label_of_its_own() -> None:
     assert len(set(FORMAT_LABELS)) == len(FORMAT_LABELS)
     assert {"GitHub personal access token", "AWS access key ID", "JSON Web Token"} <= set(

@@ -137,10 +137,10 @@ class PrivateKey(SecretRule):
 
 
 class TokenFormat(SecretRule):
-    """Credentials of a known format: the hundreds of provider formats of kingfisher's
-    maintained rule set (kingfisher-secret-scanner), with landwatch's own few beside them: AWS
-    key IDs (and secret keys next to an aws/secret name), GitHub, GitLab, Slack (tokens and
-    webhooks), Stripe live keys, Google API keys and OAuth tokens, JWTs, npm, PyPI, SendGrid, X
+    """Credentials of a known format: the hundreds of provider formats of kingfisher's maintained
+    rule set (kingfisher-secret-scanner), with landwatch's own few beside them: AWS key IDs (and
+    secret keys next to an aws/secret name), GitHub, GitLab, Slack (tokens and webhooks), Stripe
+    live and test-mode keys, Google API keys and OAuth tokens, JWTs, npm, PyPI, SendGrid, X
     (Twitter) bearer tokens, Azure AD client secrets, Telegram bot tokens, New Relic keys,
     Discord bot tokens (their first part the bot's id in base64) and webhooks, Braintree access
     tokens, Microsoft's identifiable Azure keys (`JQQJ9` after 52 characters), and from

@@ -106,6 +106,9 @@ _FORMATS = (
     ),
     _token("Stripe live secret key", "sk_live_", "[A-Za-z0-9]{24,}"),
     _token("Stripe live restricted key", "rk_live_", "[A-Za-z0-9]{24,}"),
+    # Test mode's keys are credentials of the account's sandbox, as real as a live key there.
+    _token("Stripe test secret key", "sk_test_", "[A-Za-z0-9]{24,}"),
+    _token("Stripe test restricted key", "rk_test_", "[A-Za-z0-9]{24,}"),
     _token("Google API key", "AIza", "[0-9A-Za-z_-]{35}"),
     # Google's OAuth 2.0 access tokens begin `ya29.`, its refresh tokens `1//0`.
     _token("Google OAuth access token", "ya29.", "[0-9A-Za-z_-]{20,}"),
