@@ -117,6 +117,8 @@ MAKERS: dict[str, st.SearchStrategy[str]] = {
     ),
     "Stripe live secret key": chars(ALNUM, 24, 40).map(lambda v: "sk_live_" + v),
     "Stripe live restricted key": chars(ALNUM, 24, 40).map(lambda v: "rk_live_" + v),
+    "Stripe test secret key": chars(ALNUM, 24, 40).map(lambda v: "sk_test_" + v),
+    "Stripe test restricted key": chars(ALNUM, 24, 40).map(lambda v: "rk_test_" + v),
     "Google API key": chars(WORD, 35).map(lambda v: "AIza" + v),
     "Google OAuth access token": chars(WORD, 20, 120).map(lambda v: "ya29." + v),
     "Google OAuth refresh token": chars(WORD, 40, 100).map(lambda v: "1//0" + v),
@@ -138,6 +140,23 @@ MAKERS: dict[str, st.SearchStrategy[str]] = {
         chars(WORD, 6),
         chars(WORD, 27, 38),
     ),
+    "Atlassian Data Center personal access token": st.builds(
+        lambda token_id, secret: base64.b64encode(f"{token_id}:".encode() + secret).decode(),
+        st.integers(10**11, 10**12 - 1),
+        st.binary(min_size=20, max_size=20),
+    ).filter(lambda v: not placeholder_token(v)),
+    "Azure identifiable key": st.builds(
+        lambda head, rest: f"{head}JQQJ99{rest}==", chars(ALNUM, 52), chars(ALNUM, 28)
+    ),
+    "NuGet API key": chars(string.ascii_lowercase + string.digits, 43).map(lambda v: "oy2" + v),
+    "JFrog reference token": st.builds(
+        lambda expiry, secret: base64.urlsafe_b64encode(
+            f"reftkn:01:{expiry}:{secret}".encode()
+        ).decode(),
+        st.integers(10**9, 10**10 - 1),
+        chars(ALNUM, 27),
+    ).filter(lambda v: not placeholder_token(base64.urlsafe_b64decode(v).decode())),
+    "WunderGraph Cosmo API key": chars("0123456789abcdef", 32).map(lambda v: "cosmo_" + v),
     "Braintree access token": st.builds(
         lambda kind, merchant, secret: f"access_token${kind}${merchant}${secret}",
         st.sampled_from(["production", "sandbox"]),

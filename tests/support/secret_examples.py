@@ -67,6 +67,12 @@ def exactly(text: str, size: int) -> str:
 AWS_KEY_ID = "AKIA" + "QX7ZR4M2" * 2
 AWS_SECRET_KEY = exactly("Zq8/Wv7+Tu6Rs5Qp4On3Ml2Kj1Ih0Gf9Ed8Cb7Aa", 40)
 DISCORD_BOT_ID = base64.urlsafe_b64encode(b"640978231507194368").decode()
+ATLASSIAN_TOKEN = base64.b64encode(
+    b"418273950164:" + hashlib.sha256(b"atlassian").digest()[:20]
+).decode()
+JFROG_REFERENCE = base64.urlsafe_b64encode(
+    b"reftkn:01:1739284512:" + random_text("jfrog", 27).encode()
+).decode()
 TOKENS = [
     ("GitHub personal access token", GITHUB_TOKEN),
     ("GitHub OAuth access token", github_token("oauth", "gho_")),
@@ -78,6 +84,8 @@ TOKENS = [
     ("Slack token", "xoxb-" + "294058170632-3917264580134-" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8"),
     ("Stripe live secret key", "sk_" + "live_" + "Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1"),
     ("Stripe live restricted key", "rk_" + "live_" + "Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1"),
+    ("Stripe test secret key", "sk_" + "test_" + random_text("stripe-test", 24)),
+    ("Stripe test restricted key", "rk_" + "test_" + random_text("stripe-rk-test", 24)),
     ("Google API key", "AIza" + exactly("Sy9_Kq-Lm3Np5Rt7Vx2Zb4Dc6Fh8Jk0Mn1P", 35)),
     ("JSON Web Token", jwt()),
     ("npm access token", github_token("npm", "npm_")),
@@ -101,6 +109,15 @@ TOKENS = [
         "Discord bot token",
         DISCORD_BOT_ID + "." + random_text("discord", 6) + "." + random_text("hmac", 38),
     ),
+    # A token's id (12 digits), a colon and 20 random bytes, in base64.
+    ("Atlassian Data Center personal access token", ATLASSIAN_TOKEN),
+    (
+        "Azure identifiable key",
+        random_text("azure", 52) + "JQQJ99" + random_text("azure-rest", 24) + "AZSt==",
+    ),
+    ("NuGet API key", "oy2" + random_text("nuget", 43, string.ascii_lowercase + string.digits)),
+    ("JFrog reference token", JFROG_REFERENCE),
+    ("WunderGraph Cosmo API key", "cosmo_" + random_text("cosmo", 32, "0123456789abcdef")),
 ]
 SLACK_WEBHOOK_PATH = "T0ABC1DEF/B0GHI2JKL/" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8"
 

@@ -177,7 +177,6 @@ def test_an_aws_key_pair_is_two_findings(changes: Changes) -> None:
 def test_near_misses_and_documentation_placeholders_are_not_tokens(changes: Changes) -> None:
     lines = [
         'short = "' + GITHUB_TOKEN[:-1] + '"',  # 35 characters
-        'test_mode = "sk_' + "test_" + 'Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1"',
         'docs = "AKIA' + 'IOSFODNN7EXAMPLE"',
         'docs = "ghp_' + "x" * 36 + '"',
         'lower = "akia' + "qx7zr4m2" * 2 + '"',

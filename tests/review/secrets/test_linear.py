@@ -78,6 +78,8 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # Discord's bot tokens, told by shape: a run of digits in base64, and parts without an end.
     "digits in base64": repeated("MTIz"),
     "bot token parts": repeated("MTIzNDU2Nzg5MDEyMzQ1Njc4.GxR4tq."),
+    # Atlassian's tokens, told by shape too: an id of digits and a colon, again and again.
+    "atlassian token parts": repeated("MTIzNDU2Nzg5MDEyOh"),
     # Syntaxes tried at the end of every secret-like name, and literals compared to one.
     "compared literals": repeated('"a" == '),
     "elements": repeated('<token a="b">'),
@@ -109,6 +111,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "secure strings": repeated("ConvertTo-SecureString "),
     # Base64 anchors of a PEM key and a JWT.
     "base64 anchors": repeated("LS0tLS1CRUdJTiZXlK"),
+    # A settings file's bare value holding brackets, and names each given one.
+    "bracketed settings values": lambda size: "token=" + repeated("a(b]{c$")(size),
+    "names given bracketed values": repeated("token=a(b "),
     # A Kubernetes Secret's data, one long entry.
     "secret data": lambda size: "a: " + repeated("Zq8W")(size),
 }

@@ -11,6 +11,9 @@ from landwatch.review.secrets.syntaxes import SYNTAXES, Place, places, statement
 
 TOKEN = "Zq8Wv7" + "Tu6Rs5QpX3"  # random-looking, 16 characters
 PASSWORD = "Tr0ub4" + "dor&3x"  # as people make them
+BRACKETED = "k8(Tq]2v" + "{9xZ)w$"  # brackets and a sigil inside, as a generator may give them
+# Syntaxes tried only on a line of a file of settings (.env, INI, YAML, .conf).
+IN_SETTINGS = {"bare literal in a file of settings"}
 
 # Each syntax of the table: lines where it gives the value (TOKEN or PASSWORD), and hard
 # negatives, lines of its shape that hold no secret.
@@ -120,6 +123,16 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
         [f"  POSTGRES_PASSWORD: ${{DB_PASSWORD:-{PASSWORD}}}", f"${{API_TOKEN={TOKEN}}}"],
         ["${POSTGRES_PASSWORD:-postgres}", "${JWT_SECRET:-dev-secret-change-me}"],
     ),
+    "bare literal in a file of settings": (
+        [f"db_pass: {BRACKETED}", f"private_key={BRACKETED}", f'SECRET: {BRACKETED}"'],
+        [
+            "password: !vault |",  # YAML's tag
+            "SECRET_KEY=${SECRET_KEY:=changeme}",  # a shell's expansion
+            "token: [a, b]",  # YAML's flow sequence
+            "api_key: {{ vault_api_key }}",  # a template
+            "token=token=k8Tq2vZx9w",  # a name read up to the next `=`, no value
+        ],
+    ),
     "string continued on the next line": (
         [f'API_TOKEN = """{TOKEN}', f"secret: '{TOKEN}\\"],
         ['password = """', "token = '''\\", 'x = "abc" + \\', 'secret = """${SECRET}'],
@@ -137,8 +150,10 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
 }
 
 
-def found(line: str) -> list[str]:
-    return [line[start:end] for _, start, end in assignments(line, unquoted=False, min_entropy=3.5)]
+def found(line: str, *, unquoted: bool = False) -> list[str]:
+    return [
+        line[start:end] for _, start, end in assignments(line, unquoted=unquoted, min_entropy=3.5)
+    ]
 
 
 def test_every_syntax_of_the_table_has_positives_and_hard_negatives() -> None:
@@ -146,14 +161,24 @@ def test_every_syntax_of_the_table_has_positives_and_hard_negatives() -> None:
     assert all(positives and negatives for positives, negatives in EXAMPLES.values())
 
 
-@pytest.mark.parametrize("line", [line for positives, _ in EXAMPLES.values() for line in positives])
-def test_each_syntax_finds_its_values(line: str) -> None:
-    assert found(line) and set(found(line)) <= {TOKEN, PASSWORD}
+@pytest.mark.parametrize(
+    ("what", "line"), [(what, line) for what, (lines, _) in EXAMPLES.items() for line in lines]
+)
+def test_each_syntax_finds_its_values(what: str, line: str) -> None:
+    values = found(line, unquoted=what in IN_SETTINGS)
+    assert values and set(values) <= {TOKEN, PASSWORD, BRACKETED}
 
 
-@pytest.mark.parametrize("line", [line for _, negatives in EXAMPLES.values() for line in negatives])
-def test_each_syntax_lets_its_hard_negatives_through(line: str) -> None:
-    assert found(line) == []
+@pytest.mark.parametrize(
+    ("what", "line"), [(what, line) for what, (_, lines) in EXAMPLES.items() for line in lines]
+)
+def test_each_syntax_lets_its_hard_negatives_through(what: str, line: str) -> None:
+    assert found(line, unquoted=what in IN_SETTINGS) == []
+
+
+def test_a_bare_value_holding_brackets_is_a_literal_only_in_a_file_of_settings() -> None:
+    for line in (f"db_pass: {BRACKETED}", f"secret = {BRACKETED}"):
+        assert found(line) == []  # in code, a call or a subscript could be written so
 
 
 def test_a_declaration_without_a_keyword_only_in_a_file_of_settings() -> None:

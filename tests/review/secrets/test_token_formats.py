@@ -5,6 +5,8 @@ short and one-case AWS secrets let through. Every token here is built by the tes
 from __future__ import annotations
 
 import base64
+import hashlib
+import string
 
 import pytest
 from hypothesis import given, settings
@@ -139,6 +141,62 @@ def test_a_discord_bot_token_is_told_by_its_shape_and_the_bot_s_id_inside() -> N
     assert unanchored_tokens("MTIzNDU2Nzg5MDEyMzQ1Njc4.GxR4tq." + "x" * 38) == []
 
 
+def test_an_atlassian_data_center_token_is_told_by_the_id_inside() -> None:
+    """No anchor: the first 16 characters must be base64 of a 12-digit id, then a colon."""
+    # Its bytes in standard base64: `/` and `+` among them too.
+    for seed in (b"atlassian", b"slash", b"plus"):
+        secret = hashlib.sha256(seed).digest()[:20]
+        token = base64.b64encode(b"418273950164:" + secret).decode()
+        line = f"Authorization: Bearer {token}"
+        at = line.index(token)
+        assert unanchored_tokens(line) == [
+            ("Atlassian Data Center personal access token", at, at + len(token))
+        ]
+        assert unanchored_tokens(f"x{token}") == []  # inside a longer word
+    # No id of 12 digits and a colon: a different count of digits, a letter among them.
+    for made_up in (b"41827395016:", b"4182739501a4:", b"418273950164;"):
+        token = base64.b64encode(made_up + hashlib.sha256(b"x").digest()[:20]).decode()[:44]
+        assert unanchored_tokens(token) == [], made_up
+
+
+def test_nuget_jfrog_and_wundergraph_tokens_are_found_by_their_prefix() -> None:
+    reference = base64.urlsafe_b64encode(
+        b"reftkn:01:1739284512:" + random_text("jfrog", 27).encode()
+    ).decode()
+    for label, token in (
+        ("NuGet API key", "oy2" + random_text("nuget", 43, string.ascii_lowercase + "0123456789")),
+        ("JFrog reference token", reference),
+        ("WunderGraph Cosmo API key", "cosmo_" + random_text("cosmo", 32, "0123456789abcdef")),
+    ):
+        line = f"token: {token}"
+        assert tokens(line) == [(label, 7, 7 + len(token))], label
+    # A reference token whose expiry or secret is typed, not made: a stand-in.
+    typed = base64.urlsafe_b64encode(b"reftkn:01:0123456789:" + b"Ab" * 13 + b"c").decode()
+    assert tokens(typed) == []
+    assert tokens("oy2" + "abc" * 14) == []  # a unit repeated
+    assert tokens("cosmo_" + random_text("cosmo", 31, "0123456789abcdef")) == []
+
+
+def test_an_azure_identifiable_key_is_told_by_microsoft_s_signature_at_its_place() -> None:
+    head, rest = random_text("azure", 52), random_text("azure-rest", 22)
+    key = f"{head}JQQJ99{rest}AZSt{random_text('azure-end', 2)}=="
+    line = f'AccountKey="{key}"'
+    assert tokens(line) == [("Azure identifiable key", 12, 12 + len(key))]
+    assert tokens(key[1:]) == []  # the signature one character early
+    assert tokens("x" + key) == tokens(key[:-8]) == []  # inside a longer run, cut short
+
+
+def test_stripe_s_test_mode_keys_are_credentials_of_a_sandbox() -> None:
+    secret, restricted = (
+        "sk_" + "test_" + random_text("sk", 24),
+        "rk_" + "test_" + random_text("rk", 99),
+    )
+    assert tokens(f"STRIPE_KEY={secret}") == [("Stripe test secret key", 11, 11 + len(secret))]
+    assert tokens(f"'{restricted}'") == [("Stripe test restricted key", 1, 1 + len(restricted))]
+    assert tokens(secret[:-1]) == []  # one character short
+    assert tokens("pk_" + "test_" + random_text("pk", 24)) == []  # publishable: public
+
+
 def test_every_format_has_a_label_of_its_own() -> None:
     assert len(set(FORMAT_LABELS)) == len(FORMAT_LABELS)
     assert {"GitHub personal access token", "AWS access key ID", "JSON Web Token"} <= set(
@@ -166,11 +224,15 @@ def test_a_token_with_a_service_s_prefix_is_found(token: str) -> None:
     [
         "pi_3MtwBwLkdIwHu7ix28a3tqPa",  # an object's id: too short
         "build-3f2a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a",  # a hash after a name
+        "acme_" + random_text("mixed-hex", 58, "0123456789abcdefABCDEF"),  # hex, either case
         "test_should_return_the_right_value_for_input_42_and_7",  # words
         "glptt-Need5_T00-be-exactly-40-chars--ELse_failing",
         "desktop-rhf_SponsoredProductsRemoteRHFSearchEXPSubsK2Cli",  # inside a longer word
         "ghp_" + random_text("short", 35),  # a known format's near miss is its pattern's call
         "sk_" + "abcdefghijklmnopqrstuvwxyz0123456789",  # typed in order
+        # A metasyntactic prefix: a test's example of the shape, no service's token.
+        "foo_" + random_text("metasyntactic", 36),
+        "bar-" + random_text("metasyntactic", 40),
         # Digests named by their algorithm: Subresource Integrity, a lockfile's integrity.
         f'<link href="x.css" integrity="sha256-{random_text("sri", 32)}++1DtQ5S8uM=">',
         f'"integrity": "sha512-{random_text("lock", 86)}=="',

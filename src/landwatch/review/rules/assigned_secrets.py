@@ -52,8 +52,9 @@ class GenericSecret(SecretRule):
     names something about the secret (`_id`, `_name`, `_url`, `_length`, `_hash`, `_file`,
     ...), starting with public, csrf or authenticity, or whose secret word follows a word of
     purpose (`keyVaultToStoreSecrets` is a vault). A bare value counts in files matching
-    `unquoted` (.env, INI, properties, YAML), where it is a literal, and elsewhere only when no
-    name or expression of code could be it. Let through: templates (${VAR}, {{ var }},
+    `unquoted` (.env, INI, .conf, properties, YAML), where it is a literal to the end of its word
+    (brackets and `$` inside it too), and elsewhere only when no name or expression of code
+    could be it. Let through: templates (${VAR}, {{ var }},
     <your-token>, %(x)s, $VAR), values encrypted for the repository (SOPS, Jasypt, Vault), masks
     and values shown cut short, dummies (test, dummy, fake, example, changeme, a unit repeated,
     six characters in order), URLs and paths, prose, dotted names, lockfiles, SealedSecret
@@ -72,7 +73,17 @@ class GenericSecret(SecretRule):
         Option("min_entropy", 3.5, "Shannon entropy (bits per character) a value must reach"),
         Option(
             "unquoted",
-            (".env", ".env.*", "*.env", "*.ini", "*.cfg", "*.properties", "*.yaml", "*.yml"),
+            (
+                ".env",
+                ".env.*",
+                "*.env",
+                "*.ini",
+                "*.cfg",
+                "*.conf",
+                "*.properties",
+                "*.yaml",
+                "*.yml",
+            ),
             "files where an unquoted value after `key=` or `key:` is a literal",
         ),
         Option("lockfiles", LOCKFILES, "generated files full of hashes, not checked"),

@@ -137,16 +137,19 @@ class PrivateKey(SecretRule):
 
 
 class TokenFormat(SecretRule):
-    """Credentials of a known format: the hundreds of provider formats of kingfisher's
-    maintained rule set (kingfisher-secret-scanner), with landwatch's own few beside them: AWS
-    key IDs (and secret keys next to an aws/secret name), GitHub, GitLab, Slack (tokens and
-    webhooks), Stripe live keys, Google API keys and OAuth tokens, JWTs, npm, PyPI, SendGrid, X
+    """Credentials of a known format: the hundreds of provider formats of kingfisher's maintained
+    rule set (kingfisher-secret-scanner), with landwatch's own few beside them: AWS key IDs (and
+    secret keys next to an aws/secret name), GitHub, GitLab, Slack (tokens and webhooks), Stripe
+    live and test-mode keys, Google API keys and OAuth tokens, JWTs, npm, PyPI, SendGrid, X
     (Twitter) bearer tokens, Azure AD client secrets, Telegram bot tokens, New Relic keys,
-    Discord bot tokens (their first part the bot's id in base64) and webhooks, and Braintree
-    access tokens, wherever they stand (the rule set asks for a name beside some of these); JWTs
+    Discord bot tokens (their first part the bot's id in base64) and webhooks, Braintree access
+    tokens, Microsoft's identifiable Azure keys (`JQQJ9` after 52 characters), and from
+    CredSweeper's rule table NuGet API keys, JFrog reference tokens (checked as they decode),
+    WunderGraph Cosmo API keys and Atlassian Data Center tokens (their first part a 12-digit id
+    in base64), wherever they stand (the rule set asks for a name beside some of these); JWTs
     wrapped in base64; and tokens of no format known by name but of the shape services now give
-    theirs, a short lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`) and thirty random
-    characters.
+    theirs, a short lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`, not a metasyntactic
+    word such as `foo_`) and thirty random characters.
 
     A value of a format with a checksum or a structure that fails it (GitHub's and npm's
     CRC32, age's bech32, PyPI's macaroon, a JWT that does not decode to JSON) is a stand-in,

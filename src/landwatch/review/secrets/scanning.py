@@ -29,7 +29,7 @@ ELLIPSIS = ("...", "…")
 # Every repeat stops at a brace, so a search costs one pass over the value.
 PLACEHOLDER = re.compile(
     r"\$\{\s*+[A-Za-z_][\w.:-]*+(?:[:?+-][^{}]*+)?\}|\{\{[^{}]*+\}\}|\{%[^%]*+%\}|<%[^%]*+%>|#\{[^{}]*+\}|%\(\w++\)"
-    r"|^\$[A-Za-z_(]|\$\([^()]*+\)|\{(?:[A-Za-z_][\w.]++|\d*+)\}|^<[^<>]++>$"
+    r"|^\$[A-Za-z_({]|\$\([^()]*+\)|\{(?:[A-Za-z_][\w.]++|\d*+)\}|^<[^<>]++>$"
 )
 # A value encrypted for the repository, which is safe to commit: SOPS' `ENC[AES256_GCM,...]`,
 # Jasypt's `ENC(...)`, HashiCorp Vault's transit `vault:v1:...`, Ansible Vault's header.

@@ -31,6 +31,7 @@ class Place(enum.Enum):
     TEMPLATE = enum.auto()  # a shell or compose variable: after `${`
     HEADER = enum.auto()  # an HTTP header given to curl, httpie or wget: `-H "X-Api-Key: …"`
     PAIR = enum.auto()  # a label naming a user and a password: after `ID/`, `user&`, `ID(`
+    SETTINGS = enum.auto()  # anywhere on a line of a file of settings (.env, INI, YAML, .conf)
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,14 @@ _TYPE = r"(?:\s++[a-z_][\w.\[\]*]{0,40}+\s*+(?==))?"
 _BARE = (
     r"(?P<value>[^\s\"'`,;()\[\]{}<>=!&*|%@\\][^\s\"'`,;()\[\]{}<>=\\]*+={0,2})"
     r"(?=$|[\s,;)\]}#\\])"
+)
+# A bare value in a file of settings is a literal to the end of its word: brackets, `$` and
+# `!` inside it are its characters, not a call or a subscript (`db_pass: k8(Tq]2v{9xZ)`); its
+# start still may not be YAML's syntax or a sigil, and it holds no `=` but base64's padding. A
+# stray quote or a comma may end it.
+_SETTINGS_VALUE = (
+    r"(?:[\"'`]\]?)?\s*+(?:=|:(?!:))\s*+"
+    r"(?P<value>[^\s\"'`,;()\[\]{}<>=!&*|%@\\][^\s\"'`,;=\\]*+={0,2})(?=$|[\s,;#\\\"'`])"
 )
 # After a name: its key's closing quote or subscript, an operator, maybe a call's parenthesis or
 # a string prefix, then the quoted value; else (an alternative tried second) a bare one.
@@ -118,6 +127,12 @@ SYNTAXES: tuple[Syntax, ...] = (
         "user and password after a label naming both", Place.PAIR, re.compile(_PAIR), alone=True
     ),
     Syntax("assignment or key", Place.ANYWHERE, re.compile(_ASSIGNMENT), bare=True),
+    Syntax(
+        "bare literal in a file of settings",
+        Place.SETTINGS,
+        re.compile(_SETTINGS_VALUE),
+        bare=True,
+    ),
     Syntax("label in prose or a log", Place.ANYWHERE, re.compile(_PROSE), bare=True),
     Syntax("default where it is read", Place.ANYWHERE, re.compile(_DEFAULT)),
     Syntax("statement", Place.STATEMENT, re.compile(_STATEMENT)),
@@ -162,6 +177,8 @@ def places(lowered: str, start: int, statement: tuple[int, int, bool, bool]) -> 
         return frozenset({Place.TEMPLATE})  # `${NAME:-…}` gives a default, no assignment
     held = {Place.ANYWHERE}
     first, after_keyword, keyword_declares, first_declares = statement
+    if first_declares:
+        held.add(Place.SETTINGS)
     if start in (first, after_keyword):  # `password "…"` (Gradle's), `#define PASSWORD "…"`
         held.add(Place.STATEMENT)
         if (start == first and first_declares) or (start == after_keyword and keyword_declares):

@@ -1,7 +1,7 @@
 """Tokens of known formats (AWS, GitHub, GitLab, Slack, Stripe, Google, JWT, npm, PyPI,
-SendGrid, X, Azure AD, Telegram, New Relic, Discord, Braintree), each matched exactly where its
-literal anchor is (Discord's bot tokens, which have none, by their shape), placeholders and
-cut-short ones let through.
+SendGrid, X, Azure AD, Telegram, New Relic, Discord, Braintree, NuGet, JFrog, WunderGraph,
+Atlassian), each matched exactly where its literal anchor is (Discord's bot tokens and
+Atlassian's, which have none, by their shape), placeholders and cut-short ones let through.
 """
 
 from __future__ import annotations
@@ -50,6 +50,17 @@ def _new_relic_license_key(value: str) -> bool:
     return _HEX.fullmatch(body) is not None
 
 
+# A JFrog reference token decoded: its version, its expiry (digits) and its secret.
+_JFROG_REFERENCE = re.compile(r"reftkn:01:[0-9]{10}:[A-Za-z0-9]{20,}+")
+
+
+def _jfrog_reference(value: str) -> bool:
+    """Whether a JFrog reference token decodes as one: its version, its expiry and a secret
+    that is no stand-in (`reftkn:01:0123456789:Abcdef…` is typed)."""
+    decoded = (base64url(value) or b"").decode("ascii", "replace")
+    return _JFROG_REFERENCE.fullmatch(decoded) is not None and not placeholder_token(decoded)
+
+
 _NEW_RELIC_REGION = re.compile(r"^[a-z]{2}[0-9]{2}x+")
 _HEX = re.compile(r"[0-9a-f]+")
 # What a value a generator made has at least, in bits per character: Azure's client secrets are
@@ -95,6 +106,9 @@ _FORMATS = (
     ),
     _token("Stripe live secret key", "sk_live_", "[A-Za-z0-9]{24,}"),
     _token("Stripe live restricted key", "rk_live_", "[A-Za-z0-9]{24,}"),
+    # Test mode's keys are credentials of the account's sandbox, as real as a live key there.
+    _token("Stripe test secret key", "sk_test_", "[A-Za-z0-9]{24,}"),
+    _token("Stripe test restricted key", "rk_test_", "[A-Za-z0-9]{24,}"),
     _token("Google API key", "AIza", "[0-9A-Za-z_-]{35}"),
     # Google's OAuth 2.0 access tokens begin `ya29.`, its refresh tokens `1//0`.
     _token("Google OAuth access token", "ya29.", "[0-9A-Za-z_-]{20,}"),
@@ -162,6 +176,28 @@ _FORMATS = (
         well_formed=_new_relic_license_key,
         reach=36,
     ),
+    # Microsoft's identifiable keys (Azure Storage, Cosmos DB, DevOps, ...): 52 random characters,
+    # Microsoft's signature `JQQJ9` and a version, then the rest with the service's own signature.
+    _Format(
+        "Azure identifiable key",
+        ("JQQJ9",),
+        re.compile(
+            r"(?<![A-Za-z0-9+/])([A-Za-z0-9+/]{52}JQQJ9[9DH][A-Za-z0-9+/]{26}(?:[A-Za-z0-9+/=]{4})?)"
+            r"(?![A-Za-z0-9+/=])"
+        ),
+        reach=52,
+    ),
+    # Formats of CredSweeper's rule table (Samsung/CredSweeper, MIT) that neither the maintained
+    # set nor these held: NuGet's API keys, JFrog's API keys and reference tokens (base64 of
+    # `reftkn:01:`, its expiry and its secret), WunderGraph Cosmo's API keys.
+    _token("NuGet API key", "oy2", "[a-z0-9]{43}"),
+    _Format(
+        "JFrog reference token",
+        ("cmVmdGtuOjAxO",),
+        re.compile(rf"(?<![{_WORD}])(cmVmdGtuOjAxO[{_WORD}]{{51}})(?![{_WORD}])"),
+        well_formed=lambda value: _jfrog_reference(value),
+    ),
+    _token("WunderGraph Cosmo API key", "cosmo_", "[0-9a-f]{32}"),
     _Format(
         "SendGrid API key",
         ("SG.",),
@@ -179,10 +215,12 @@ _PREFIXED = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?P<prefix>[a-z][a-z0-9]{1,7}(?:[_-][a-z0-9]{1,7}){0,2}[_-])"
     r"(?P<body>[A-Za-z0-9_\-]{30,}+)(?![A-Za-z0-9_.\-])"
 )
-_HEX_BODY = re.compile(r"[0-9a-f-]++")
+_HEX_BODY = re.compile(r"[0-9a-fA-F_-]++")
 # A digest named by its algorithm (`sha256-…`, `sha512-…`): Subresource Integrity's `integrity`
 # attribute and the lockfiles' integrity fields, public by design.
 _DIGEST_ALGORITHM = re.compile(r"sha(?:1|224|256|384|512)|sha3-(?:224|256|384|512)|md5|blake[23]b?")
+# The words examples use for a name that is none (`foo_…` in a test of a scanner's rule).
+_METASYNTACTIC = frozenset({"foo", "bar", "baz", "qux", "quux", "test", "my", "your", "some"})
 PREFIXED_LABEL = "token with a service's prefix"
 _EXACT_PREFIXES = tuple(
     anchor
@@ -201,49 +239,66 @@ def prefixed_tokens(text: str) -> list[tuple[str, int, int]]:
         if match[0].startswith(_EXACT_PREFIXES):
             continue  # a format known exactly: what its pattern refused is no token of it
         if _HEX_BODY.fullmatch(body) or placeholder_token(match[0]):
-            continue  # a hash or an id after a name, or a stand-in
+            continue  # a hash or an id after a name (hex in either case), or a stand-in
         if _DIGEST_ALGORITHM.fullmatch(match["prefix"][:-1]):
             continue  # a digest, not a token
         if (body.count("-") + body.count("_")) * 10 > len(body):
             continue  # words joined (`be-exactly-40-chars`): base64url has one in thirty-two
+        if match["prefix"][:-1] in _METASYNTACTIC:
+            continue  # a prefix no service has (`foo_`): an example of the shape
         if looks_generated(body) and shannon_entropy(body) >= 4.0 and not masked(text, match.end()):
             found.append((f"{PREFIXED_LABEL} ({match['prefix']})", match.start(), match.end()))
     return found
 
 
 # Discord bot tokens have no literal anchor: the bot's id (17 to 20 digits) in base64, a
-# timestamp of six characters and an HMAC of 27 to 38. Base64 of ASCII digits comes in groups
-# of four characters of these classes, so the id's encoding is checked as it is matched, and
-# decoded after; each match starts where a word does and is bounded, so a line costs one pass.
+# timestamp of six characters and an HMAC of 27 to 38. Nor have Atlassian Data Center's personal
+# access tokens (Jira, Confluence, Bitbucket): the base64 of a 12-digit id, a colon and 20 random
+# bytes (44 characters). Base64 of ASCII digits comes in groups of four characters of these
+# classes, so each is checked as it is matched, and its digits decoded after; each match starts
+# where a word does and is bounded, so a file costs one pass of one pattern.
 _DISCORD_BOT_LABEL = "Discord bot token"
+_ATLASSIAN_LABEL = "Atlassian Data Center personal access token"
 _DIGITS_IN_BASE64 = "[MNO][DTjz][AEIMQUYcgk][w-z0-5]"
-_DISCORD_BOT_TOKEN = re.compile(
-    rf"(?<![{_WORD}.])((?:{_DIGITS_IN_BASE64}){{5,6}}+[{_WORD}]{{0,3}}\.[{_WORD}]{{6}}"
-    rf"\.[{_WORD}]{{27,38}})(?![{_WORD}.])"
+_UNANCHORED = re.compile(
+    rf"(?<![{_WORD}.])((?:{_DIGITS_IN_BASE64}){{4}}"
+    rf"(?:(?P<atlassian>O[g-v][{_WORD}+/]{{26}})"  # `:` and the 20 bytes, in base64
+    rf"|(?:{_DIGITS_IN_BASE64}){{1,2}}+[{_WORD}]{{0,3}}\.[{_WORD}]{{6}}\.[{_WORD}]{{27,38}}))"
+    rf"(?![{_WORD}.])"
 )
+_ATLASSIAN_ID_CHARACTERS = 16  # the 12 digits of the id, in base64
 
 
-def _discord_bot_id(encoded: str) -> bool:
-    """Whether the first part of a Discord bot token decodes to a bot's id: 17 to 20 digits."""
+def _digits_decoded(encoded: str, least: int, most: int) -> bool:
+    """Whether `encoded` decodes to `least` to `most` ASCII digits (a bot's id, a token's id)."""
     decoded = base64url(encoded)
-    return decoded is not None and decoded.isdigit() and 17 <= len(decoded) <= 20
+    return decoded is not None and decoded.isdigit() and least <= len(decoded) <= most
 
 
 def unanchored_tokens(text: str) -> list[tuple[str, int, int]]:
     """(label, start, end) of each token of a format with no literal anchor, told by its whole
-    shape: Discord bot tokens, whose first part must decode to the bot's id."""
+    shape: Discord bot tokens, whose first part must decode to the bot's id, and Atlassian Data
+    Center tokens, whose first 16 characters must decode to an id of 12 digits."""
     found = []
-    for match in _DISCORD_BOT_TOKEN.finditer(text):
+    for match in _UNANCHORED.finditer(text):
         value = match[1]
-        if not _discord_bot_id(value.partition(".")[0]):
+        if match["atlassian"] is not None:
+            label = _ATLASSIAN_LABEL
+            checked = _digits_decoded(value[:_ATLASSIAN_ID_CHARACTERS], 12, 12)
+        else:
+            label = _DISCORD_BOT_LABEL
+            checked = _digits_decoded(value.partition(".")[0], 17, 20)
+        if not checked or placeholder_token(value) or masked(text, match.end(1)):
             continue
-        if placeholder_token(value) or masked(text, match.end(1)):
-            continue
-        found.append((_DISCORD_BOT_LABEL, match.start(1), match.end(1)))
+        found.append((label, match.start(1), match.end(1)))
     return found
 
 
-FORMAT_LABELS = (*(token_format.label for token_format in _FORMATS), _DISCORD_BOT_LABEL)
+FORMAT_LABELS = (
+    *(token_format.label for token_format in _FORMATS),
+    _DISCORD_BOT_LABEL,
+    _ATLASSIAN_LABEL,
+)
 
 
 def _by_needle() -> dict[bytes, list[tuple[_Format, str]]]:
