@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 import pygit2
 
@@ -62,8 +62,12 @@ class Kind:
     @cached_property
     def under(self) -> re.Pattern[str]:
         """A path of the kind: the file, or any file under the directory."""
+        return re.compile(self.under_regex)
+
+    @property
+    def under_regex(self) -> str:
         body = self.glob.rstrip("/") + ("/**" if self.directory else "")
-        return re.compile(glob_regex("**/" + body, ""))
+        return glob_regex("**/" + body, "")
 
     def place(self, path: str) -> str | None:
         """What of `path` is of this kind (its directory of this kind, outermost; the file
@@ -141,8 +145,13 @@ KINDS: tuple[Kind, ...] = (
     Kind(".Trash-*/", _SYSTEM),
     Kind(".nfs*", _SYSTEM),
 )
-# Every kind at once: a path of none of them costs one match.
-_ANY = re.compile("|".join(f"(?:{kind.under.pattern})" for kind in KINDS))
+
+
+@cache
+def _any() -> re.Pattern[str]:
+    """Every kind at once: a path of none of them costs one match. Compiled at the first
+    review that asks, not at import (each kind's own pattern only where a path is of it)."""
+    return re.compile("|".join(f"(?:{kind.under_regex})" for kind in KINDS))
 
 
 def scratch_places(paths: list[str]) -> dict[str, tuple[Kind, list[str]]]:
@@ -150,7 +159,7 @@ def scratch_places(paths: list[str]) -> dict[str, tuple[Kind, list[str]]]:
     each with its kind and the paths under it."""
     places: dict[str, tuple[Kind, list[str]]] = {}
     for path in paths:
-        if not _ANY.match(path):
+        if not _any().match(path):
             continue
         for kind in KINDS:
             place = kind.place(path)
@@ -226,7 +235,7 @@ def held_before(
     kinds = {kind for kind, _ in places.values() if not kind.directory}
     if kinds:
         for path in change.tree_paths():
-            if path in added or not _ANY.match(path):
+            if path in added or not _any().match(path):
                 continue
             for place, (kind, _) in places.items():
                 if kind in kinds and kind.place(path) == path:
