@@ -8,7 +8,19 @@ import re
 import pytest
 from rich.cells import cell_len
 
-from landwatch.text import DROP, KEEP, MESSAGE, PATH, cells, cut, duration, fit, safe, short_path
+from landwatch.text import (
+    DROP,
+    KEEP,
+    MESSAGE,
+    PATH,
+    cells,
+    cut,
+    duration,
+    fit,
+    listed,
+    safe,
+    short_path,
+)
 
 
 @pytest.mark.parametrize(
@@ -178,3 +190,10 @@ def test_a_text_cut_to_a_width_keeps_its_escapes_whole() -> None:
     assert cut("漢字の列", 5) == "漢字…"
     long = "a" * 200_000
     assert cut(long, 80) == "a" * 79 + "…"
+
+
+def test_a_list_is_told_in_one_line_the_rest_counted() -> None:
+    assert listed(["a", "b"], 3) == "a, b"
+    assert listed(["a", "b", "c", "d", "e"], 3) == "a, b, c and 2 more"
+    assert listed(["x 1", "y 2"], 1, "; ") == "x 1 and 1 more"
+    assert listed([], 3) == ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # neither typing nor pathlib at run time: `landwatch prompt` pays imports
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
 # Characters that reorder or hide what follows them on screen ("Trojan Source", CVE-2021-42574)
@@ -59,6 +60,13 @@ def duration(seconds: float) -> str:
 def plural(count: int, word: str, many: str | None = None) -> str:
     """`1 line`, `2 lines`, `1 commit waits`... (`many`: the plural when it is not word + s)."""
     return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def listed(items: Sequence[str], most: int, separator: str = ", ") -> str:
+    """The first `most` of `items` joined, and how many more: `a, b, c and 4 more` (a list
+    told in one line of a finding or a note stays one line)."""
+    more = len(items) - most
+    return separator.join(items[:most]) + (f" and {more} more" if more > 0 else "")
 
 
 def repository_name(git_dir: Path | str) -> str:

@@ -11,6 +11,7 @@ import dataclasses
 from collections import Counter
 
 from landwatch.review.findings import Finding, fingerprint
+from landwatch.text import listed
 
 TYPE_CHECKING = False  # the rules are not imported to read a stored report (landwatch show)
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def line_ranges(numbers: list[int]) -> str:
         else:
             runs.append([number, number])
     shown = [str(a) if a == b else f"{a}-{b}" for a, b in runs]
-    return ", ".join(shown[:8]) + (f" and {len(shown) - 8} more" if len(shown) > 8 else "")
+    return listed(shown, 8)
 
 
 def one_per_secret(findings: list[Finding], rules: RuleSet) -> list[Finding]:

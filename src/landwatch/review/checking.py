@@ -31,6 +31,7 @@ from landwatch.review.rules.base import (
     TreeRule,
 )
 from landwatch.review.rules.secret_rule import SecretRule
+from landwatch.text import listed
 
 log = logging.getLogger(__name__)
 
@@ -181,13 +182,10 @@ def _tools_output(
             if file.path not in found and matches_any(file.path, RELEASED):
                 found[file.path] = released
     if found:
-        shown = ", ".join(
-            f"{path} ({why.reason})" for path, why in list(found.items())[:_NAMED_UNREACHED]
-        )
-        more = f" and {len(found) - _NAMED_UNREACHED} more" if len(found) > _NAMED_UNREACHED else ""
+        shown = listed([f"{path} ({why.reason})" for path, why in found.items()], _NAMED_UNREACHED)
         notes.append(
             f"patch rules skipped on {len(found)} file{'s' if len(found) != 1 else ''} no "
-            f"person wrote line by line: {shown}{more} (secrets are still looked for)"
+            f"person wrote line by line: {shown} (secrets are still looked for)"
         )
     return found
 

@@ -22,6 +22,7 @@ from landwatch.review.config import CONFIG_FILE, PYPROJECT, ConfigError, ReviewC
 from landwatch.review.declarations import BASELINE, read_baseline, read_file
 from landwatch.review.findings import Severity
 from landwatch.review.rules.base import Rule
+from landwatch.text import listed
 
 # Of a list or a pattern a repository wrote, what a message shows (each is redacted besides).
 _SHOWN, _LONGEST = 3, 60
@@ -65,9 +66,7 @@ def _changed(before: pygit2.Tree | None, after: pygit2.Tree | None, *paths: str)
 
 
 def _listed(values: Iterable[str]) -> str:
-    shown = [f"'{_cut(value)}'" for value in sorted(values)]
-    more = len(shown) - _SHOWN
-    return ", ".join(shown[:_SHOWN]) + (f" and {more} more" if more > 0 else "")
+    return listed([f"'{_cut(value)}'" for value in sorted(values)], _SHOWN)
 
 
 def _cut(value: str) -> str:
@@ -223,8 +222,7 @@ def _compared(
 
 
 def _joined(words: list[str]) -> str:
-    more = len(words) - _SHOWN
-    return ", ".join(sorted(words)[:_SHOWN]) + (f" and {more} more" if more > 0 else "")
+    return listed(sorted(words), _SHOWN)
 
 
 def _allowed(read: _Reader, scopes: dict[str, gitleaks.Scope]) -> dict[Any, str]:

@@ -15,6 +15,7 @@ from landwatch.review.dependencies import Wanted, lockfiles, manifests, versions
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import LOCKFILES_OF_MANIFEST, matches_any
 from landwatch.review.rules.base import ChangeRule, Option
+from landwatch.text import listed
 
 
 class ChangeTooLarge(ChangeRule):
@@ -124,9 +125,8 @@ class SourceWithoutTests(ChangeRule):
         )
         if not source or any(self._inline_tests(file) for file in change.files):
             return
-        shown = ", ".join(source[:3]) + (f" and {len(source) - 3} more" if len(source) > 3 else "")
         yield self.finding(
-            f"source changed ({shown}) but no test file did", content="\n".join(source)
+            f"source changed ({listed(source, 3)}) but no test file did", content="\n".join(source)
         )
 
     @staticmethod
@@ -230,18 +230,14 @@ class ManifestLockfile(ChangeRule):
             if verdicts and all(verdict is False for verdict in verdicts):
                 unmet.append(f"{dep} {spec} (locked: {', '.join(sorted(locked_versions))})")
         if missing:
-            shown = ", ".join(missing[:5]) + (
-                f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-            )
             yield self.finding(
-                f"{name} adds {shown}, which {lockfile} does not lock",
+                f"{name} adds {listed(missing, 5)}, which {lockfile} does not lock",
                 path=file.path,
                 content="missing " + " ".join(missing),
             )
         if unmet:
-            shown = "; ".join(unmet[:3]) + (f" and {len(unmet) - 3} more" if len(unmet) > 3 else "")
             yield self.finding(
-                f"{name} asks for {shown}, which {lockfile} does not satisfy",
+                f"{name} asks for {listed(unmet, 3, '; ')}, which {lockfile} does not satisfy",
                 path=file.path,
                 content="unmet " + " ".join(unmet),
             )
@@ -259,11 +255,8 @@ class ManifestLockfile(ChangeRule):
             unlocked -= _unlocked(manifest, before, name, file.old_content())
         if unlocked:
             missing = sorted(unlocked)
-            shown = ", ".join(missing[:5]) + (
-                f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-            )
             yield self.finding(
-                f"{name} does not lock {shown}, which {manifest} declares",
+                f"{name} does not lock {listed(missing, 5)}, which {manifest} declares",
                 path=file.path,
                 content="unlocked " + " ".join(missing),
             )
