@@ -142,3 +142,9 @@ def test_through_git_a_ds_store_and_a_plan_are_told(repo: Repo) -> None:
     ] == ["P017"]
     repo.land("keep them", {".gitignore": "!.DS_Store\n", "lib/.DS_Store": "Bud1"}, hooks=False)
     assert found(review(repo), "P017") == []
+
+
+def test_one_file_of_a_directory_is_counted_as_one(changes: Changes) -> None:
+    report = reviewed(changes.change({".sisyphus/plans/p.md": PLAN, "a.py": "x = 1\n"}))
+    (told,) = [f for f in report.findings if f.rule == "P017"]
+    assert told.message.endswith("an agent's working files (.sisyphus/ (1 file))")

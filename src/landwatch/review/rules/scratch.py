@@ -28,6 +28,7 @@ from landwatch.review.findings import Finding, Severity
 from landwatch.review.generated import glob_regex
 from landwatch.review.regexes import RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import TreeRule
+from landwatch.text import plural
 
 # How many commits before the change are looked through for a place the project held.
 MAX_ANCESTORS = 1000
@@ -208,7 +209,7 @@ class ScratchFile(TreeRule):
             return
         by_what: dict[str, list[str]] = {}
         for place, (kind, paths) in told.items():
-            named = f"{place}/ ({len(paths)} files)" if kind.directory else place
+            named = f"{place}/ ({plural(len(paths), 'file')})" if kind.directory else place
             by_what.setdefault(kind.what, []).append(named)
         shown = "; ".join(
             f"{what} ({', '.join(named[:_SHOWN])}"
