@@ -151,9 +151,14 @@ class DebugStatement(LineRule):
             yield self.finding("debug print marked not to be committed", path=file.path, line=line)
 
 
+def language_of(path: str) -> _Language | None:
+    """The language of the file at `path`, by its name; None for one P007 does not read."""
+    return next((each for each in LANGUAGES if matches_any(path, each.globs)), None)
+
+
 def debugger_lines(path: str, lines: list[Line]) -> Iterator[Line]:
     """The lines of the file at `path` that leave a debugger in its language's code."""
-    language = next((each for each in LANGUAGES if matches_any(path, each.globs)), None)
+    language = language_of(path)
     if language is None:
         return
     for line in lines:
@@ -169,7 +174,7 @@ def debugger_lines(path: str, lines: list[Line]) -> Iterator[Line]:
 def marked_prints(path: str, lines: list[Line]) -> Iterator[Line]:
     """The lines of the file at `path` that print to the console and that their author marked
     not to be committed (a leftover marker opens their comment): a debug print, said so."""
-    language = next((each for each in LANGUAGES if matches_any(path, each.globs)), None)
+    language = language_of(path)
     if language is None:
         return
     for line in lines:

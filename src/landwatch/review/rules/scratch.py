@@ -28,7 +28,7 @@ from landwatch.review.findings import Finding, Severity
 from landwatch.review.generated import glob_regex
 from landwatch.review.regexes import RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import TreeRule
-from landwatch.text import plural
+from landwatch.text import listed, plural
 
 # How many commits before the change are looked through for a place the project held.
 MAX_ANCESTORS = 1000
@@ -211,11 +211,7 @@ class ScratchFile(TreeRule):
         for place, (kind, paths) in told.items():
             named = f"{place}/ ({plural(len(paths), 'file')})" if kind.directory else place
             by_what.setdefault(kind.what, []).append(named)
-        shown = "; ".join(
-            f"{what} ({', '.join(named[:_SHOWN])}"
-            + (f" and {len(named) - _SHOWN} more)" if len(named) > _SHOWN else ")")
-            for what, named in by_what.items()
-        )
+        shown = "; ".join(f"{what} ({listed(named, _SHOWN)})" for what, named in by_what.items())
         covered = sorted(path for _, paths in told.values() for path in paths)
         finding = self.finding(
             f"tools' working state added, which the project never held: {shown}",
