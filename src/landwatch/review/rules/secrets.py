@@ -11,6 +11,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from functools import cache
 from itertools import accumulate
 from types import MappingProxyType
 
@@ -230,7 +231,8 @@ class TokenFormat(SecretRule):
         _add_wrapped(lines, found)
         _add_unanchored(lines, found)
         likely = _add_provided(lines, found) | _add_prefixed(lines, found)
-        browser = _Lazily(lambda: browser_file(path, (line.text for line in lines)))
+        # Asked once, and only of a file where a key its holder may call public was found.
+        browser = cache(lambda: browser_file(path, (line.text for line in lines)))
         for index in sorted(found):
             in_order = sorted(found[index], key=lambda span: span[1])[:MOST_PER_LINE]
             for finding, (_, start, end) in zip(
@@ -246,20 +248,9 @@ class TokenFormat(SecretRule):
 Located = dict[int, list[tuple[str, int, int]]]  # line index -> (label, start, end), in order
 
 
-class _Lazily:
-    """A yes-or-no worked out the first time it is asked, and only then."""
-
-    def __init__(self, work: Callable[[], bool]) -> None:
-        self._work: Callable[[], bool] | None = work
-        self._answer = False
-
-    def __bool__(self) -> bool:
-        if self._work is not None:
-            self._answer, self._work = self._work(), None
-        return self._answer
-
-
-def _told_by_certainty(finding: Finding, value: str, likely: bool, browser: _Lazily) -> Finding:
+def _told_by_certainty(
+    finding: Finding, value: str, likely: bool, browser: Callable[[], bool]
+) -> Finding:
     """`finding` at the severity its certainty earns: an error where the format is sure (a
     checksum that holds, a strict prefix; one that fails was let through as a stand-in where
     the token was found), a warning where it is only likely or a JWT's header names no
@@ -271,7 +262,7 @@ def _told_by_certainty(finding: Finding, value: str, likely: bool, browser: _Laz
     ):
         finding.severity = min(finding.severity, Severity.WARNING)
         finding.message += " (its header names no algorithm, as a library's would)"
-    reason = public_reason(value, bool(browser)) if value.startswith(("pk_", "AIza")) else None
+    reason = public_reason(value, browser()) if value.startswith(("pk_", "AIza")) else None
     if reason is not None:
         finding.severity = min(finding.severity, Severity.INFO)
         finding.message += f" ({reason})"
