@@ -52,30 +52,25 @@ def pyproject(content: bytes) -> Wanted | None:
     data = read_toml(content)
     if not isinstance(data, dict):
         return None
-    names: list[str] = []
-    project: dict[str, Any] = data["project"] if isinstance(data.get("project"), dict) else {}
-    names += _requirements(project.get("dependencies"))
-    optional = project.get("optional-dependencies")
-    for group in optional.values() if isinstance(optional, dict) else ():
-        names += _requirements(group)
-    groups = data.get("dependency-groups")
-    for group in groups.values() if isinstance(groups, dict) else ():
-        names += _requirements(group)
-    tool: dict[str, Any] = data["tool"] if isinstance(data.get("tool"), dict) else {}
-    for manager in ("uv", "pdm"):
-        table = tool.get(manager)
-        if isinstance(table, dict):
-            names += _requirements(table.get("dev-dependencies"))
-    poetry = tool.get("poetry")
-    if isinstance(poetry, dict):
-        for table in _poetry_tables(poetry):
-            for name, spec in table.items() if isinstance(table, dict) else ():
-                local = isinstance(spec, dict) and (
-                    "path" in spec or "git" in spec or "url" in spec
-                )
-                if name.lower() != "python" and not local:
-                    names.append(python_name(name))
+    names = [name for items in _requirement_lists(data) for name in _requirements(items)]
+    for table in _poetry_tables(_table(_table(data, "tool"), "poetry")):
+        for name, spec in table.items() if isinstance(table, dict) else ():
+            local = isinstance(spec, dict) and ("path" in spec or "git" in spec or "url" in spec)
+            if name.lower() != "python" and not local:
+                names.append(python_name(name))
     return dict.fromkeys(names)
+
+
+def _requirement_lists(data: dict[str, Any]) -> list[Any]:
+    """pyproject.toml's lists of PEP 508 requirements: the project's dependencies and its
+    extras', the dependency groups, uv's and pdm's dev-dependencies."""
+    project, tool = _table(data, "project"), _table(data, "tool")
+    return [
+        project.get("dependencies"),
+        *_table(project, "optional-dependencies").values(),
+        *_table(data, "dependency-groups").values(),
+        *(_table(tool, manager).get("dev-dependencies") for manager in ("uv", "pdm")),
+    ]
 
 
 def _table(data: Any, key: str) -> dict[str, Any]:
@@ -234,10 +229,7 @@ def _python_exempt(data: Any) -> set[str]:
         return set()
     project, poetry = _table(data, "project"), _table(_table(data, "tool"), "poetry")
     exempt = {python_name(str(own)) for own in (project.get("name"), poetry.get("name")) if own}
-    lists = [project.get("dependencies")]
-    for table in (project.get("optional-dependencies"), data.get("dependency-groups")):
-        lists += list(table.values()) if isinstance(table, dict) else []
-    for items in lists:
+    for items in _requirement_lists(data):
         for item in items if isinstance(items, list) else ():
             if isinstance(item, str) and ";" in item:
                 exempt.update(_requirements([item]))
