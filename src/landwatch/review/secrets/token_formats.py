@@ -195,7 +195,7 @@ _FORMATS = (
         "JFrog reference token",
         ("cmVmdGtuOjAxO",),
         re.compile(rf"(?<![{_WORD}])(cmVmdGtuOjAxO[{_WORD}]{{51}})(?![{_WORD}])"),
-        well_formed=lambda value: _jfrog_reference(value),
+        well_formed=_jfrog_reference,
     ),
     _token("WunderGraph Cosmo API key", "cosmo_", "[0-9a-f]{32}"),
     _Format(
