@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("wall",),
     ("review",),
     ("styled",),
-    ("work_item", "job_queue", "files", "text", "errors", "processes", "pager"),
+    ("work_item", "job_queue", "files", "text", "errors", "processes", "pager", "plugins"),
 )
 # Rooms that import nothing of ours outside themselves.
 ALONE = LAYERS[-1]

@@ -41,10 +41,10 @@ class KindError(UserError):
 
 def installed() -> dict[str, str]:
     """kind -> `module:Class` of every handler known without a command-line override."""
-    import importlib.metadata  # only when handlers are gathered
+    from landwatch import plugins  # only when handlers are gathered
 
     specs = dict(BUILTIN)
-    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+    for entry_point in plugins.entry_points(ENTRY_POINT_GROUP):
         specs.setdefault(entry_point.name, entry_point.value)
     return specs
 

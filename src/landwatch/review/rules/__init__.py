@@ -38,11 +38,11 @@ def plugin_rules() -> tuple[list[type[Rule]], list[str]]:
 
 
 def _look_up_plugins() -> tuple[list[type[Rule]], list[str]]:
-    import importlib.metadata  # only when rules are gathered: a report reader need not pay it
+    from landwatch import plugins  # only when rules are gathered: a report reader need not pay it
 
     found: list[type[Rule]] = []
     problems: list[str] = []
-    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+    for entry_point in plugins.entry_points(ENTRY_POINT_GROUP):
         try:
             loaded = entry_point.load()
         except Exception as error:  # a broken plug-in must not break the review
