@@ -12,12 +12,13 @@ changed configuration (a pull, a fetched branch) is a new one. The project's hoo
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import shlex
 import time
 import tomllib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -199,10 +200,9 @@ def own_linters() -> tuple[tuple[LinterConfig, ...], tuple[str, ...]]:
 
 
 def policy(git_dir: os.PathLike[str] | str) -> LinterPolicy:
-    """What a review of this repository may run."""
+    """What a review of this repository may run; its wall is chosen (`walled`) only when a
+    linter is to run, once however many commits the policy serves."""
     from landwatch.review.linters import LinterPolicy
-    from landwatch.wall.door import Wall, choose
-    from landwatch.wall.linters import runner
 
     own, problems = own_linters()
 
@@ -215,6 +215,16 @@ def policy(git_dir: os.PathLike[str] | str) -> LinterPolicy:
             "them and what changed, and allows them"
         )
 
+    undecided = LinterPolicy(own=own, vet=vet, problems=problems)
+    return replace(undecided, decide=functools.cache(lambda: walled(git_dir, undecided)))
+
+
+def walled(git_dir: os.PathLike[str] | str, undecided: LinterPolicy) -> LinterPolicy:
+    """`undecided` with the wall `landwatch.sandbox` and PATH give, its runner, and the private
+    place linters' workspaces are made in."""
+    from landwatch.wall.door import Wall, choose
+    from landwatch.wall.linters import runner
+
     try:
         scratch: Path | None = private_directory(layout.LINTING.path(), trusted=None)
     except OSError:
@@ -223,10 +233,8 @@ def policy(git_dir: os.PathLike[str] | str) -> LinterPolicy:
     # With no wall, the person's own linters still run, given nothing of the repository but
     # the file they lint: what the repository wrote (its linters, their configuration) does not.
     walled_off = None if wall is not None else f"linters of this repository not run: {said}"
-    return LinterPolicy(
-        own=own,
-        vet=vet,
-        problems=problems,
+    return replace(
+        undecided,
         scratch=scratch,
         sandboxed=wall is not None and wall.sandbox is not None,
         runner=runner(wall or Wall(None, said)),

@@ -65,3 +65,27 @@ def test_review_at_80_columns_wraps_at_words(repo: Repo, terminal: Terminal) -> 
     lines = screen.splitlines()
     assert any(line.startswith("           ") and "did" in line for line in lines), screen
     assert any(line.startswith("    │ ") and "items)" in line for line in lines), screen
+
+
+def test_a_review_without_linters_or_plugins_imports_neither_the_wall_nor_their_lookup(
+    repo: Repo,
+) -> None:
+    """Issue 40: the wall is chosen only when a linter is to run, and importlib.metadata is
+    asked for plug-in rules only when a package names their group: a review by hand of a
+    repository with neither pays for neither."""
+    import subprocess
+    import sys
+
+    repo.land("change", {"a.py": "x = 1\n"}, hooks=False)
+    ran = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "landwatch", "review", "HEAD"],
+        cwd=repo.path,
+        capture_output=True,
+        text=True,
+    )
+    assert ran.returncode == 0, ran.stderr
+    imported = {line.rpartition("|")[2].strip() for line in ran.stderr.splitlines()}
+    assert "landwatch.review.engine" in imported
+    assert (
+        imported & {"importlib.metadata", "landwatch.wall.door", "landwatch.wall.linters"} == set()
+    )

@@ -102,6 +102,13 @@ class LinterPolicy:
     sandboxed: bool = True  # behind the wall (False: the person said landwatch.sandbox false)
     runner: LinterRunner | None = None  # None: nothing runs (the review's own tests)
     walled_off: str | None = None
+    # The wall, its runner and the scratch place, when the caller leaves them to be chosen
+    # only once a linter is to run: choosing costs imports a review without linters skips.
+    decide: Callable[[], LinterPolicy] | None = None
+
+    def decided(self) -> LinterPolicy:
+        """The whole policy, its wall chosen now where that was left until it was needed."""
+        return self if self.decide is None else self.decide()
 
 
 NO_LINTERS = LinterPolicy()
@@ -121,6 +128,7 @@ def run_all(
     outcome = Linted()
     if not (committed or policy.own):
         return outcome
+    policy = policy.decided()
     pinned = pin(change.repo, change.commit.tree if tree is None else tree, committed)
     if policy.walled_off is not None:
         trusted = False

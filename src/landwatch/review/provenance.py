@@ -126,7 +126,7 @@ def _hash(
         "committed": list(committed),
         "linters": theirs,
         "own": own,
-        "sandboxed": linters.sandboxed if runs else None,
+        "sandboxed": linters.decided().sandboxed if runs else None,
     }
     return hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest()
 
