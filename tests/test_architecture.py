@@ -36,7 +36,17 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("wall",),
     ("review",),
     ("styled",),
-    ("work_item", "job_queue", "files", "text", "errors", "processes", "pager", "plugins"),
+    (
+        "work_item",
+        "job_queue",
+        "files",
+        "text",
+        "errors",
+        "processes",
+        "pager",
+        "plugins",
+        "lazy_re",
+    ),
 )
 # Rooms that import nothing of ours outside themselves.
 ALONE = LAYERS[-1]

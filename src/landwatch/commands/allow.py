@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import getpass
 import os
-import re
 import sys
 import time
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 from landwatch import allowances, layout, push_gate, registry, report_store, sharing, work_item
 from landwatch.files import list_entries, read_file
 from landwatch.git import commit_of, git, git_dir_of
+from landwatch.lazy_re import lazy_compile
 from landwatch.review import allowed, notes
 from landwatch.review.allowed import REASONS, Allowance
 from landwatch.review.report import Report
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import pygit2
 
 # What a finding's fingerprint looks like (review.findings.fingerprint: 20 hex digits).
-FINGERPRINT = re.compile(r"[0-9a-f]{20}")
+FINGERPRINT = lazy_compile(r"[0-9a-f]{20}")
 # Commits named in the one line; the rest counted.
 NAMED = 3
 

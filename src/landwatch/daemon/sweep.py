@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +20,7 @@ from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.files import list_entries, read_file, remove, write_atomic
 from landwatch.git import run_git
 from landwatch.kinds import FLOOD
+from landwatch.lazy_re import lazy_compile
 from landwatch.work_item import WorkItem, WorkKind
 
 log = logging.getLogger("landwatch.reviewer")
@@ -29,8 +29,8 @@ FORMAT = 1
 # At most this much of one reflog is read in a pass; the rest comes at the next.
 CHUNK = 4 << 20
 
-_ZERO = re.compile(r"0{40}|0{64}")
-_ONTO = re.compile(rf" onto ({work_item.OID})$")
+_ZERO = lazy_compile(r"0{40}|0{64}")
+_ONTO = lazy_compile(rf" onto ({work_item.OID})$")
 # HEAD moving without landing anything, and the steps of a rebase before its finish.
 _NOT_LANDINGS = ("reset:", "checkout:", "branch:", "clone:", "Branch: renamed", "fetch")
 

@@ -26,6 +26,7 @@ from landwatch.kinds.base import (
     RetryLater,
     backoff,
 )
+from landwatch.lazy_re import lazy_compile
 from landwatch.work_item import WorkItem, WorkKind
 
 PUSH_TIMEOUT = 120.0
@@ -39,7 +40,7 @@ _ZERO = "0" * 40
 
 # A remote out of reach, or credentials not at hand yet (an ssh agent that starts after login):
 # both mend themselves, so they are retried, and told only when they have lasted too long.
-_UNREACHABLE = re.compile(
+_UNREACHABLE = lazy_compile(
     r"Could not resolve host|Could not resolve hostname|unable to access|Connection refused|"
     r"Connection timed out|Network is unreachable|No route to host|Could not read from remote|"
     r"does not appear to be a git repository|Operation timed out|early EOF|"

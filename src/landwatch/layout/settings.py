@@ -6,12 +6,12 @@ for what it reads (tests/layout/test_layout.py runs both on the same values).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
 from landwatch.git import git
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.budget import DEFAULT_REVIEW_BUDGET
 
 T = TypeVar("T")
@@ -53,7 +53,7 @@ class Setting(Generic[T]):
         return self.rule(self.name, self.default if text is None else text, self.default)
 
 
-_SECONDS = re.compile(r"0|[1-9][0-9]{0,8}")
+_SECONDS = lazy_compile(r"0|[1-9][0-9]{0,8}")
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0", "")  # git reads an empty value as false
 

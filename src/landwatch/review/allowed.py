@@ -7,20 +7,20 @@ review's business (landwatch.allowances).
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from landwatch.lazy_re import LazyPattern, lazy_compile
 from landwatch.review.findings import Finding
 from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.text import safe
 
 REASONS = ("false-positive", "used-in-tests", "fix-later")
 # What a fingerprint and a commit id look like (findings.fingerprint; SHA-1 or SHA-256).
-_FINGERPRINT = re.compile(r"[0-9a-f]{1,64}")
-_COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_FINGERPRINT = lazy_compile(r"[0-9a-f]{1,64}")
+_COMMIT = lazy_compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 # The longest `who` kept: `user.name <user.email>`, each of git's bounded by people, not git.
 MOST_WHO = 320
 
@@ -79,7 +79,7 @@ class Allowance:
         return f"{self.reason}, by {safe(redact_secrets(self.who))} on {day}"
 
 
-def _matches(pattern: re.Pattern[str], value: Any) -> bool:
+def _matches(pattern: LazyPattern[str], value: Any) -> bool:
     return isinstance(value, str) and pattern.fullmatch(value) is not None
 
 

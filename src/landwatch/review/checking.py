@@ -9,10 +9,10 @@ budget, the files not reached are named in a note and the review ends with what 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.binary import looks_binary
 from landwatch.review.budget import Budget
 from landwatch.review.change import Change, ChangeShape, FileChange, Line
@@ -35,7 +35,7 @@ from landwatch.text import listed
 
 log = logging.getLogger(__name__)
 
-_REVERT = re.compile(r'^(Revert|Reapply) "')
+_REVERT = lazy_compile(r'^(Revert|Reapply) "')
 # What a bot's release or update commit rewrites: build outputs, changelogs, manifests.
 RELEASED = (
     "dist/**",

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import configparser
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import Change
 from landwatch.review.documents import load_yaml
 
@@ -33,7 +33,7 @@ _COMMITLINT_CODE = (
 )
 # The shared configurations whose header limit is known: @commitlint/config-conventional's 100.
 _SHARED_LIMITS = {"@commitlint/config-conventional": 100, "conventional": 100}
-_LITERAL_LIMIT = re.compile(
+_LITERAL_LIMIT = lazy_compile(
     r"""['"]?header-max-length['"]?\s*:\s*\[\s*([012])\s*,\s*['"](always|never)['"]\s*,\s*(\d{1,4})\s*\]"""
 )
 _MOST_BYTES = 1 << 20  # a configuration file larger than this is not read
@@ -54,10 +54,10 @@ class Declared:
 SUBJECT_LIMIT = "subject_limit"
 CONVENTIONAL = "writes_conventional_commits"
 # commitlint's type-enum, written as a literal in a configuration that is code.
-_LITERAL_TYPES = re.compile(
+_LITERAL_TYPES = lazy_compile(
     r"""['"]?type-enum['"]?\s*:\s*\[\s*([012])\s*,\s*['"]always['"]\s*,\s*\[([^\]]{0,2000})\]"""
 )
-_QUOTED = re.compile(r"""['"]([A-Za-z][A-Za-z0-9-]{0,40})['"]""")
+_QUOTED = lazy_compile(r"""['"]([A-Za-z][A-Za-z0-9-]{0,40})['"]""")
 _GITLINT_CONVENTIONAL = "contrib-title-conventional-commits"
 
 

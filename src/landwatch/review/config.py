@@ -16,6 +16,7 @@ from typing import Any
 import pygit2
 
 from landwatch.errors import UserError
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import resolve
 from landwatch.review.findings import Severity
 from landwatch.review.globs import LOCKFILES
@@ -68,7 +69,7 @@ CODING_AGENTS = frozenset(
         "windsurf-bot",
     }
 )
-_APP = re.compile(r"^(?:\d+\+)?([A-Za-z0-9-]+)\[bot\](?:@users\.noreply\.github\.com)?$")
+_APP = lazy_compile(r"^(?:\d+\+)?([A-Za-z0-9-]+)\[bot\](?:@users\.noreply\.github\.com)?$")
 
 
 def app_login(name: str, email: str) -> str | None:

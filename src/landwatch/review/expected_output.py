@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from landwatch.lazy_re import LazyPattern, lazy_compile
 from landwatch.review.change import Change
 from landwatch.review.findings import Finding
 from landwatch.review.globs import TEST_PATHS, matches_any
@@ -42,7 +43,7 @@ def is_snapshot(path: str) -> bool:
 # Go: comments, interpreted strings and runes (one line each), raw strings (any number of
 # lines). Each alternative starts with its own character and runs to its end or the file's, so
 # no position is tried twice: the pass is linear.
-_GO_TOKENS = re.compile(
+_GO_TOKENS = lazy_compile(
     rb"//[^\n]*"
     rb"|/\*(?:[^*]|\*(?!/))*(?:\*/|\Z)"
     rb'|"(?:[^"\\\n]|\\.)*"?'
@@ -51,7 +52,7 @@ _GO_TOKENS = re.compile(
 )
 # Python: comments, then triple-quoted strings before one-line ones (a prefix such as r or b
 # may come first; it changes nothing of where a string ends).
-_PYTHON_TOKENS = re.compile(
+_PYTHON_TOKENS = lazy_compile(
     rb"#[^\n]*"
     rb'|(?P<literal>[rRbBuUfF]{0,2}(?:"""(?:[^"\\]|\\(?:.|\Z)|"(?!""))*(?:"""|\Z)'
     rb"|'''(?:[^'\\]|\\(?:.|\Z)|'(?!''))*(?:'''|\Z)))"
@@ -62,7 +63,7 @@ _PYTHON_TOKENS = re.compile(
 
 
 def _lines_ending_inside(
-    content: bytes, tokens: re.Pattern[bytes], is_data: Callable[[bytes, int], bool]
+    content: bytes, tokens: LazyPattern[bytes], is_data: Callable[[bytes, int], bool]
 ) -> set[int]:
     """The numbers of the lines whose end lies inside a multi-line literal that `is_data` (given
     the content and where the literal starts) takes for data."""

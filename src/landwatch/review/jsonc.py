@@ -9,14 +9,15 @@ ASCII, which UTF-8 never uses inside a longer character.
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
+from landwatch.lazy_re import lazy_compile
+
 # The bytes that matter between values: a string's start, a comment's, a comma, a closing.
-_BETWEEN = re.compile(rb'["/,\]}]')
+_BETWEEN = lazy_compile(rb'["/,\]}]')
 # The bytes that matter in a string: its end, an escape, and a line end (JSON strings hold none,
 # so a quote left open ends at its line and a comment on the next line is still one).
-_IN_STRING = re.compile(rb'["\\\n]')
+_IN_STRING = lazy_compile(rb'["\\\n]')
 # Everything but a line end, as a space: a blanked comment keeps the lines of the file.
 _BLANK = bytes(10 if byte == 10 else 32 for byte in range(256))
 _SPACE = b" \t\r\n"

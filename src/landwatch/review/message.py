@@ -6,13 +6,14 @@ Text only, no repository: a rule is tested on a message written as a string.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from landwatch.lazy_re import lazy_compile
+
 # Subjects `git rebase --autosquash` folds into an earlier commit.
 AUTOSQUASH_PREFIXES = ("fixup! ", "squash! ", "amend! ")
-_TRAILER = re.compile(r"^([A-Za-z0-9][A-Za-z0-9-]*)\s*:\s*(.*)$")
+_TRAILER = lazy_compile(r"^([A-Za-z0-9][A-Za-z0-9-]*)\s*:\s*(.*)$")
 
 
 @dataclass

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from landwatch import __version__
+from landwatch.lazy_re import lazy_compile
 from landwatch.review import allowed
 from landwatch.review.allowed import Allowance
 from landwatch.review.findings import Basis, Finding, Severity
@@ -46,7 +46,7 @@ MAX_FINDINGS = 500
 MAX_ALLOWED = 200
 # Bounds on a field: longer is no document of ours.
 _TEXT = {"rule": 100, "name": 100, "message": 4000, "path": 4096, "snippet": 2000}
-_HEX = re.compile(r"[0-9a-f]{1,64}")
+_HEX = lazy_compile(r"[0-9a-f]{1,64}")
 _SHAPES = ("commit", "root", "merge")
 
 

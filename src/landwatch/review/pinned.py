@@ -13,7 +13,6 @@ import fnmatch
 import hashlib
 import json
 import posixpath
-import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import Any
 import pygit2
 from pygit2.enums import FileMode
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import MISSING_CONTENT, blob_data
 from landwatch.review.config import PYPROJECT, LinterConfig
 
@@ -48,7 +48,7 @@ CODE = (
     *("conftest.py", "package.json", "Gemfile", "*.gemspec", "mise.toml", "*.config.js"),
     *("*.config.cjs", "*.config.mjs", "*.config.ts", "*.config.mts", "*.config.cts"),
 )
-_TAKEN = re.compile("|".join(fnmatch.translate(name) for name in (*CONFIGURATION, *CODE, ".*")))
+_TAKEN = lazy_compile("|".join(fnmatch.translate(name) for name in (*CONFIGURATION, *CODE, ".*")))
 # A configuration file larger than this is not given to linters (the review reads it whole).
 MAX_PINNED_BYTES = 1024 * 1024
 

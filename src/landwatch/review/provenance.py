@@ -12,7 +12,6 @@ import fnmatch
 import functools
 import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,13 +19,14 @@ from typing import Any
 import pygit2
 
 from landwatch import __version__
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.config import CONFIG_FILE, PYPROJECT, ConfigError, ReviewConfig, read_config
 from landwatch.review.linters import LinterPolicy
 from landwatch.review.pinned import CONFIGURATION, describe, pin
 
 # The names of the root's files linters may be given (review.pinned), as one pattern: a range
 # of 1,000 commits asks it of every root entry of each.
-_CONFIGURATION = re.compile("|".join(fnmatch.translate(name) for name in CONFIGURATION))
+_CONFIGURATION = lazy_compile("|".join(fnmatch.translate(name) for name in CONFIGURATION))
 RULE_SET_PACKAGE = "kingfisher-secret-scanner"  # the provider rule set the secret rules run
 
 

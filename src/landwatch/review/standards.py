@@ -14,6 +14,7 @@ from typing import Any
 
 import pygit2
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.config import app_login
 from landwatch.review.rules.message import (
     ConventionalCommits,
@@ -52,10 +53,10 @@ ADOPTED = 0.9
 # vocabulary, unlike the adoption of the convention, is read from all of it.
 ROUTINE = 2
 
-_SIGNED_OFF = re.compile(r"^signed-off-by\s*:", re.IGNORECASE | re.MULTILINE)
+_SIGNED_OFF = lazy_compile(r"^signed-off-by\s*:", re.IGNORECASE | re.MULTILINE)
 # Subjects git made from another subject (a merge, a revert, an autosquash marker): their length
 # is not the author's. A release subject's is, so it counts towards the subject limit.
-_DERIVED_BY_GIT = re.compile(r"^(?:Merge |Revert \"|Reapply \"|fixup! |squash! |amend! )")
+_DERIVED_BY_GIT = lazy_compile(r"^(?:Merge |Revert \"|Reapply \"|fixup! |squash! |amend! )")
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import Change, FileChange
 from landwatch.review.declarations import INLINE, Declarations, Spot
 from landwatch.review.findings import Finding
@@ -22,7 +23,7 @@ from landwatch.review.message import Message
 from landwatch.review.rules.base import RuleSet
 
 IGNORE_TRAILER = "landwatch-ignore"
-_INLINE = re.compile(rb"landwatch:\s*ignore(?:\[([^\]]*)\])?", re.IGNORECASE)
+_INLINE = lazy_compile(rb"landwatch:\s*ignore(?:\[([^\]]*)\])?", re.IGNORECASE)
 _SECRET_ALLOW = (b"gitleaks:allow", b"pragma: allowlist secret")
 _NEXTLINE_ALLOW = b"pragma: allowlist nextline secret"
 

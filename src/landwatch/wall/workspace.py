@@ -10,7 +10,6 @@ wrote is never read by the next.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -18,13 +17,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.processes import ProgramResult
 from landwatch.review.pinned import taken_as_configuration
 from landwatch.wall.door import Wall, kept_environment, own_home, walled
 from landwatch.wall.sandbox import Reach
 
 # A Python interpreter named as the command: `python3 -m ruff` and the like.
-_PYTHON = re.compile(r"(python|pypy)[0-9.]*")
+_PYTHON = lazy_compile(r"(python|pypy)[0-9.]*")
 
 
 def scrubbed_environment() -> dict[str, str]:

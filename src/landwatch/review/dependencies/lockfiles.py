@@ -4,10 +4,10 @@ Composer): every package it locks by name, with the versions it locks it at.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
+from landwatch.lazy_re import LazyPattern, lazy_compile
 from landwatch.review.dependencies import Locked, entries, python_name
 from landwatch.review.documents import read_json, read_text, read_toml
 
@@ -35,8 +35,8 @@ def package_lock(content: bytes) -> Locked | None:
     return locked
 
 
-_YARN_KEY = re.compile(r'^"?(@?[^@"\s,][^@"\s,]*)@')
-_YARN_VERSION = re.compile(r'^\s+version:?\s+"?([^"\s]+)"?')
+_YARN_KEY = lazy_compile(r'^"?(@?[^@"\s,][^@"\s,]*)@')
+_YARN_VERSION = lazy_compile(r'^\s+version:?\s+"?([^"\s]+)"?')
 
 
 def yarn_lock(content: bytes) -> Locked | None:
@@ -57,10 +57,10 @@ def yarn_lock(content: bytes) -> Locked | None:
     return locked
 
 
-_PNPM_PACKAGE = re.compile(r"^\s{2}'?/?(@?[^@/\s']+(?:/[^@/\s']+)?)[@/](\d[^(:\s']*)")
+_PNPM_PACKAGE = lazy_compile(r"^\s{2}'?/?(@?[^@/\s']+(?:/[^@/\s']+)?)[@/](\d[^(:\s']*)")
 
 
-def _line_by_line(pattern: re.Pattern[str], content: bytes) -> Locked | None:
+def _line_by_line(pattern: LazyPattern[str], content: bytes) -> Locked | None:
     """A lockfile whose packages are lines `pattern` matches: (name, version) its groups 1, 2."""
     text = read_text(content)
     if text is None:
@@ -113,7 +113,7 @@ def go_sum(content: bytes) -> Locked | None:
     return locked
 
 
-_GEM_SPEC = re.compile(r"^ {4}([^\s(]+) \(([^)]+)\)")
+_GEM_SPEC = lazy_compile(r"^ {4}([^\s(]+) \(([^)]+)\)")
 
 
 def gemfile_lock(content: bytes) -> Locked | None:

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.dependencies import Wanted, entries, python_name
 from landwatch.review.documents import read_json, read_text, read_toml
 
@@ -36,7 +37,7 @@ def package_json(content: bytes) -> Wanted | None:
     return wanted
 
 
-_PEP508_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+_PEP508_NAME = lazy_compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
 def _requirements(items: Any) -> list[str]:
@@ -131,7 +132,9 @@ def cargo_toml(content: bytes) -> Wanted | None:
     return wanted
 
 
-_GO_REQUIRE = re.compile(r"^require\s+(?:\((?P<block>.*?)^\s*\)|(?P<line>[^(\n].*?)$)", re.M | re.S)
+_GO_REQUIRE = lazy_compile(
+    r"^require\s+(?:\((?P<block>.*?)^\s*\)|(?P<line>[^(\n].*?)$)", re.M | re.S
+)
 
 
 def go_mod(content: bytes) -> Wanted | None:
@@ -147,7 +150,7 @@ def go_mod(content: bytes) -> Wanted | None:
     return wanted
 
 
-_GEM = re.compile(r"""^\s*gem\s+["']([^"']+)["'](?P<rest>.*)$""", re.M)
+_GEM = lazy_compile(r"""^\s*gem\s+["']([^"']+)["'](?P<rest>.*)$""", re.M)
 
 
 def gemfile(content: bytes) -> Wanted | None:
@@ -219,7 +222,7 @@ def declared(manifest: str, content: bytes) -> set[str] | None:
 
 
 # `replace a => ../a`, `replace a v1.2.3 => b v1.0.0`, or such a line in a `replace (...)` block.
-_GO_REPLACED = re.compile(r"^(?:replace[ \t]+|[ \t]+)(\S+)(?:[ \t]+v\S+)?[ \t]+=>", re.M)
+_GO_REPLACED = lazy_compile(r"^(?:replace[ \t]+|[ \t]+)(\S+)(?:[ \t]+v\S+)?[ \t]+=>", re.M)
 
 
 def _python_exempt(data: Any) -> set[str]:

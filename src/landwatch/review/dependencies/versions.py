@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 
-_VERSION = re.compile(
+from landwatch.lazy_re import lazy_compile
+
+_VERSION = lazy_compile(
     r"^v?(\d+)(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(?:-([0-9A-Za-z.-]+))?(?:\+\S*)?$"
 )
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import enum
 import json
 import posixpath
-import re
 import shlex
 import tomllib
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ from typing import Any
 import pygit2
 from pygit2.enums import FileMode
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.documents import load_yaml
 from landwatch.review.jsonc import without_comments
 from landwatch.review.pinned import pinned_file
@@ -41,7 +41,7 @@ STAGES = ("pre-commit", "commit")
 AS_DEFINED = "(as its repository defines it)"
 # Where pre-commit looks for a repository of hooks on this machine rather than a remote's: a
 # path (`repo: .`, `../hooks`), not a URL. Its code is the repository's, as it is at each build.
-_URL = re.compile(r"^[a-z][a-z0-9+.-]*://|^[^/:]+@[^/:]+:")
+_URL = lazy_compile(r"^[a-z][a-z0-9+.-]*://|^[^/:]+@[^/:]+:")
 
 
 class Family(enum.StrEnum):

@@ -10,11 +10,11 @@ when no fixer after it moved the file's lines, and is not placed on a line other
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.project_hooks.output import HookOutcome
 
 # The fixers that change lines where they stand and never move one (pre-commit-hooks' own ids):
@@ -27,11 +27,11 @@ LINE_KEEPING = frozenset(
 _NAMING = ("Fixing ", "reformatted ", "- ")
 # ruff's `--show-fixes`: `    1 x F401 (unused-import)` under `- PATH:`, its x a multiplication
 # sign.
-_RULE_FIXED = re.compile(
+_RULE_FIXED = lazy_compile(
     "\\s+[0-9]{1,9} \u00d7 " r"(?P<rule>[A-Z]{1,8}[0-9]{1,8} \([a-z0-9-]{1,80}\))$"
 )
 # ruff's summary: `Found 2 errors (1 fixed, 1 remaining).`
-_RUFF_SUMMARY = re.compile(r"Found [0-9]{1,9} errors? \((?P<fixed>[0-9]{1,9}) fixed, ")
+_RUFF_SUMMARY = lazy_compile(r"Found [0-9]{1,9} errors? \((?P<fixed>[0-9]{1,9}) fixed, ")
 
 # Where a hook's line is read: on the committed file, on the file as the hooks left it, or not
 # known (fixers before and after it changed the file).

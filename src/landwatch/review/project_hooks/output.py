@@ -7,8 +7,9 @@ Every step is a pass over the lines with string operations or a pattern that can
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+
+from landwatch.lazy_re import lazy_compile
 
 # A line longer than this is cut before anything reads it.
 MAX_LINE = 2000
@@ -19,7 +20,7 @@ _EXIT_CODE = "- exit code: "
 _MODIFIED = "- files were modified by this hook"
 # Colours and other SGR sequences: formatting, dropped; every other escape is kept, and shown
 # escaped (landwatch.text.safe), never obeyed.
-_SGR = re.compile(r"\x1b\[[0-9;]{0,32}m")
+_SGR = lazy_compile(r"\x1b\[[0-9;]{0,32}m")
 # lefthook's frame: a job's header, the separator before the summary, the summary's marks.
 _LEFTHOOK_JOB = "┃  "
 _LEFTHOOK_ARROW = "\u276f"  # the arrow after a job's name
@@ -30,7 +31,7 @@ _EXIT_STATUS = "exit status "
 # `path:line:` or `path:line:column:` at the start of a line (flake8, ruff's concise format,
 # mypy, pyflakes, eslint's unix format, shellcheck's gcc format, gcc and clang); or, after an
 # arrow, `--> path:line:column` under the message it places (ruff's full format, rustc, clippy).
-_LOCATED = re.compile(
+_LOCATED = lazy_compile(
     r"(?P<arrow>--> )?(?:\./)?(?P<path>[^:\s][^:]*):(?P<line>[0-9]{1,9})"
     r"(?::(?P<column>[0-9]{1,9}))?(?::|$)\s*(?P<message>.*)"
 )

@@ -6,9 +6,9 @@ Each says what it catches and what it deliberately lets through (the false posit
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterator
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import Change, FileChange, FileStatus
 from landwatch.review.declared_changes import differences
 from landwatch.review.dependencies import Wanted, lockfiles, manifests, versions
@@ -46,7 +46,7 @@ class ChangeTooLarge(ChangeRule):
         )
 
 
-_NOT_BEHAVIOUR = re.compile(
+_NOT_BEHAVIOUR = lazy_compile(
     rb"""^\s*(?:$|#|//|/\*|\*|--|[rRbBuU]?(?:\"\"\"|\'\'\')|__version__\s*=|version\s*=\s*["'])"""
 )
 

@@ -17,32 +17,33 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import matches_any
 from landwatch.review.rules.base import LineRule, Option, Practice
 
 # A marker in any of its spellings; the spaced ones are qualified below.
-_MARKER = re.compile(
+_MARKER = lazy_compile(
     rb"(?<![\w-])(?:no[_-]?commit|do[\s_-]*not[\s_-]*(?:commit|merge)|remove[\s_-]*this[\s_-]*line)"
     rb"(?![\w-])",
     re.IGNORECASE,
 )
 # Spellings that are markers whatever follows them: joined, or in capitals.
-_EMPHATIC = re.compile(
+_EMPHATIC = lazy_compile(
     rb"[\w-]*[_-][\w-]*|[A-Z\s_-]+|(?i:nocommit|donot(?:commit|merge)|removethisline)"
 )
 # A marker in capitals ends a comment as it opens one; "# fail on nocommit" names it.
-_CAPITALS = re.compile(rb"[A-Z\s_-]+")
+_CAPITALS = lazy_compile(rb"[A-Z\s_-]+")
 # A spaced phrase in lower case is a marker when nothing but punctuation follows it.
-_ALONE = re.compile(rb"[\s.!:;,*/#}>)-]*")
+_ALONE = lazy_compile(rb"[\s.!:;,*/#}>)-]*")
 # What follows a marker that a comment is about, not marked with: a linter's configuration.
-_ABOUT = re.compile(
+_ABOUT = lazy_compile(
     rb"\s*(?:markers?|tags?|checks?|hooks?|rules?|comments?|keywords?|words?|strings?|lint)\b",
     re.IGNORECASE,
 )
 # The end of what stands before a marker that opens a comment: an opener, then perhaps a tag.
-_OPENED = re.compile(
+_OPENED = lazy_compile(
     rb"(?:#+|//+|/\*+|<!--|--(?=\s)|;+|%+|\{#|\{\{!-*|\(\*|(?<![\w])REM|^\s*\*+)"
     rb"\s*(?:[-:!>]+\s*)?"
     rb"(?:(?:TODO|FIXME|XXX|HACK|NOTE)(?:\([^)\n]{0,40}\))?\s*[-:!]*\s*)?\Z",

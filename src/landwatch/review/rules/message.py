@@ -8,14 +8,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.message import Message
 from landwatch.review.rules.base import Learned, MessageRule, Option
 
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")
+_URL = lazy_compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")
 # Wrapping cannot shorten a line that is only a URL, however it is dressed (a Markdown
 # reference, a list item, angle brackets).
-_URL_LINE = re.compile(r"^\s*(?:[-*]\s+|\[[^\]]*\]:?\s*)?<?[A-Za-z][A-Za-z0-9+.-]*://\S+>?\s*$")
+_URL_LINE = lazy_compile(r"^\s*(?:[-*]\s+|\[[^\]]*\]:?\s*)?<?[A-Za-z][A-Za-z0-9+.-]*://\S+>?\s*$")
 
 
 def _blank(line: str) -> bool:
@@ -111,7 +112,7 @@ class BodyLineLength(MessageRule):
 
 # Words, names and paths that merely contain wip (`wipe`, `wip-branch`, `docs/wip/`) say nothing
 # about the commit being unfinished; `WIP:`, `[wip]` and `still WIP.` do.
-_WIP = re.compile(r"(?<![\w/.-])wip(?![\w/-]|\.\w)", re.IGNORECASE)
+_WIP = lazy_compile(r"(?<![\w/.-])wip(?![\w/-]|\.\w)", re.IGNORECASE)
 
 
 class WorkInProgress(MessageRule):
@@ -146,7 +147,7 @@ class WorkInProgress(MessageRule):
             )
 
 
-_CONVENTIONAL = re.compile(
+_CONVENTIONAL = lazy_compile(
     r"^(?P<type>[A-Za-z][A-Za-z0-9-]*)(?:\((?P<scope>[^()]*)\))?(?P<breaking>!)?:(?P<rest>.*)$"
 )
 
@@ -159,12 +160,12 @@ _RELEASE = (
     r"(?:chore(?:\([^)]*\))?: ?|(?:Bump(?:ed)?|Release[ds]?|Version|Prepare(?: release)?) )?"
     r"[=v]?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?\s*$"
 )
-_WRITTEN_BY_TOOLS = re.compile(
+_WRITTEN_BY_TOOLS = lazy_compile(
     r"^(?:Merge (?:pull request|branch|tag|commit|remote-tracking branch)\b|Merge .*? into "
     r"|Merged (?:.*?(?:in|into) |PR )|Automatic merge|Auto-merged .*? into |[Rr]evert |Reapply \""
     rf"|(?:amend|fixup|squash)!|{_RELEASE})"
 )
-_RELEASE_SUBJECT = re.compile(_RELEASE)
+_RELEASE_SUBJECT = lazy_compile(_RELEASE)
 
 
 def written_by_tools(subject: str) -> bool:
@@ -247,8 +248,8 @@ class ConventionalCommits(MessageRule):
         return None
 
 
-_SIGNED_OFF = re.compile(r"^signed-off-by\s*:\s*(.*?)\s*$", re.IGNORECASE)
-_EMAIL = re.compile(r"<([^<>]*)>")
+_SIGNED_OFF = lazy_compile(r"^signed-off-by\s*:\s*(.*?)\s*$", re.IGNORECASE)
+_EMAIL = lazy_compile(r"<([^<>]*)>")
 
 
 class SignedOffBy(MessageRule):

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Iterator
 from types import MappingProxyType
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review import documents
 from landwatch.review.binary import looks_binary
 from landwatch.review.change import (
@@ -107,8 +108,8 @@ class MixedLineEndings(FileRule):
         )
 
 
-_CONFLICT = re.compile(rb"^(<{7}|>{7})(?: |$)")
-_SEPARATOR = re.compile(rb"^(={7}|\|{7})(?: |$)")
+_CONFLICT = lazy_compile(rb"^(<{7}|>{7})(?: |$)")
+_SEPARATOR = lazy_compile(rb"^(={7}|\|{7})(?: |$)")
 
 
 class ConflictMarkers(LineRule):
@@ -262,8 +263,8 @@ class DuplicateKey(FileRule):
             )
 
 
-_WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$", re.I)
-_WINDOWS_CHARACTERS = re.compile(r'[<>:"\\|?*\x00-\x1f]')
+_WINDOWS_RESERVED = lazy_compile(r"^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$", re.I)
+_WINDOWS_CHARACTERS = lazy_compile(r'[<>:"\\|?*\x00-\x1f]')
 
 
 class PortablePaths(TreeRule):

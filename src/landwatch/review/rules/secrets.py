@@ -7,7 +7,6 @@ detectors are review.secrets'.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -15,6 +14,7 @@ from functools import cache
 from itertools import accumulate
 from types import MappingProxyType
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.assigned_secrets import Credentials, GenericSecret
@@ -57,7 +57,7 @@ from landwatch.review.secrets.wrapped import (
     wrapped_tokens,
 )
 
-_BASE64_LINE = re.compile(rb"\s*[A-Za-z0-9+/=]+\s*")
+_BASE64_LINE = lazy_compile(rb"\s*[A-Za-z0-9+/=]+\s*")
 
 
 class PrivateKey(SecretRule):
@@ -317,7 +317,7 @@ def _add_provided(lines: Sequence[Line], found: Located) -> set[tuple[int, int]]
     return likely
 
 
-_LONG_RUN = re.compile(r"[A-Za-z0-9_-]{34}")
+_LONG_RUN = lazy_compile(r"[A-Za-z0-9_-]{34}")
 
 
 def _add_prefixed(lines: Sequence[Line], found: Located) -> set[tuple[int, int]]:

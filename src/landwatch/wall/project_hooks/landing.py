@@ -9,7 +9,6 @@ what `pinned` holds, as `how` says, and asks `how.still_trusted` again before ea
 from __future__ import annotations
 
 import dataclasses
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pygit2
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import Change, open_repository, resolve
 from landwatch.review.project_hooks import results
 from landwatch.review.project_hooks.config import ManagerConfig
@@ -29,7 +29,7 @@ from landwatch.wall.project_hooks.run import Ran, Room, prepare, run_hooks, tool
 from landwatch.wall.project_hooks.tools import Tool, find, readers
 
 # What separates the words of a shell command line, quotes and operators included.
-_SEPARATORS = re.compile(r"[\s;&|()<>`'\"]+")
+_SEPARATORS = lazy_compile(r"[\s;&|()<>`'\"]+")
 # More files than this in one landing are not all given to the hooks (a command line's length).
 MAX_FILES = 5000
 # What pre-commit prints when it builds an environment as it runs.

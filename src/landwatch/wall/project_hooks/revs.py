@@ -9,7 +9,6 @@ at when its environment is built, as pre-commit itself would; `landwatch trust` 
 
 from __future__ import annotations
 
-import re
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.documents import load_yaml, yaml_loader
 from landwatch.review.project_hooks.config import Family, ManagerConfig, Remote
 from landwatch.review.project_hooks.sources import PRE_COMMIT_FAMILY
@@ -25,9 +25,9 @@ from landwatch.wall.project_hooks.checkout import Checkout
 
 # (repository, rev as written) -> the commit id it named when trusted.
 Resolved = dict[tuple[str, str], str]
-COMMIT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+COMMIT_ID = lazy_compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 LS_REMOTE_TIMEOUT = 30.0
-_TOML_REV = re.compile(r"""(?m)\brev\s*=\s*("[^"\\\n]*"|'[^'\n]*')""")
+_TOML_REV = lazy_compile(r"""(?m)\brev\s*=\s*("[^"\\\n]*"|'[^'\n]*')""")
 
 
 class RevError(Exception):
