@@ -10,7 +10,6 @@ configuration it extends only by its well-known name.
 
 from __future__ import annotations
 
-import configparser
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -185,6 +184,8 @@ def _gitlint(change: Change) -> dict[str, Declared]:
     text = _read(change, ".gitlint")
     if text is None:
         return {}
+    import configparser  # only where a .gitlint is
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(text)

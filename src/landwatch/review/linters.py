@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygit2
 
@@ -25,7 +25,9 @@ from landwatch.review.change import Change, FileChange
 from landwatch.review.config import LinterConfig
 from landwatch.review.findings import DECLARED, Basis, Finding, Severity, fingerprint, line_text
 from landwatch.review.globs import matches_any
-from landwatch.review.pinned import Pinned, pin
+
+if TYPE_CHECKING:
+    from landwatch.review.pinned import Pinned
 
 NOT_TRUSTED = (
     "linters not run: nothing allowed this configuration's commands "
@@ -129,6 +131,8 @@ def run_all(
     if not (committed or policy.own):
         return outcome
     policy = policy.decided()
+    from landwatch.review.pinned import pin  # only where a linter is to run
+
     pinned = pin(change.repo, change.commit.tree if tree is None else tree, committed)
     if policy.walled_off is not None:
         trusted = False

@@ -23,7 +23,7 @@ from landwatch.review.change import Change
 from landwatch.review.documents import load_yaml
 from landwatch.review.findings import Finding
 from landwatch.review.globs import matches_any
-from landwatch.review.project_hooks.config import PRE_COMMIT_CONFIGS
+from landwatch.review.project_hooks.sources import PRE_COMMIT_CONFIGS
 from landwatch.review.regexes import RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import RuleSet
 

@@ -15,15 +15,12 @@ import functools
 import hashlib
 import importlib.util
 import json
-import logging
 import os
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any, Final
 
 from landwatch.review.secrets import rule_anchors, rule_cache
-
-log = logging.getLogger(__name__)
 
 # A scan of one file's added lines that takes longer than this stops (the engine's own bound).
 SCAN_TIMEOUT = 10.0
@@ -76,7 +73,9 @@ def _scanner() -> Any:
         rules = rule_cache.load(build, rule_cache.directory(), (_annex_name(), _annex))
         return Scanner(rules, base64=True, dedup=False, redact=False)
     except Exception as error:  # a broken install: the hand-written formats stand alone
-        log.warning("kingfisher's rules could not be loaded: %s", error)
+        import logging  # only when the rules cannot load: 3 ms of every review otherwise
+
+        logging.getLogger(__name__).warning("kingfisher's rules could not be loaded: %s", error)
         return None
 
 
