@@ -13,7 +13,8 @@ examples again under tests/fixtures/, is not laid out.)
 
 Halves: an example is in the tuning half when the last byte of the sha256 of its id is even, else
 in the held-out half. Quality claims use the held-out half; `--misses` lists the tuning half's
-misses and false flags (never the held-out half's texts) for whoever tunes the detectors.
+misses and false flags (never the held-out half's texts) for whoever tunes the detectors, and
+with `--unseen` those of whispers' `first` half too (it refuses any other unseen half).
 
 Other tools (`--no-tools` to skip them) are installed from PyPI, pinned, into their own
 environment under `.bench-tools/secrets/` and each run once on the whole laid-out tree, offline:
@@ -25,9 +26,10 @@ clock of the command, start-up (and CredSweeper's model loading) included.
 `--unseen CLONE...` also measures every tool on examples nobody on this project tuned on: the
 secret tests of semgrep-rules and secretlint and whispers' fixtures, read from local clones and
 labelled by their maintainers' annotations (bench/unseen_secrets.py). Only their totals are
-printed, never their texts or misses: they stay unseen. `--unseen-half first|untouched|all`
-measures one half of them (drawn by id, as above): whispers' `untouched` half is kept for the
-end of issue 41.
+printed, never their texts or misses: they stay unseen, but for whispers' `first` half, the
+tuning part of issue 41's own held-out, whose misses `--misses` lists. `--unseen-half
+first|untouched|all` measures one half of them (drawn by id, as above): whispers' `untouched`
+half is kept for the end of issue 41.
 
 Run by hand: `python bench/bench_secrets.py [--half tuning|held-out|all] [--misses]
 [--unseen CLONE... [--unseen-half first|untouched|all]]`.
@@ -499,13 +501,14 @@ def one_line(text: str, width: int = 110) -> str:
     return repr(shown[:width] + ("…" if len(shown) > width else ""))
 
 
-def list_misses(landwatch: Landwatch, examples: list[Example]) -> None:
-    """The tuning half's misses and false flags, by family: for tuning the detectors only."""
-    tuning = [e for e in in_half(examples, TUNING) if e.headline]
+def list_misses(landwatch: Landwatch, examples: list[Example], half: str = "tuning half") -> None:
+    """The misses and false flags of the examples given (a tuning half's only), by family: for
+    tuning the detectors only."""
+    tuning = [e for e in examples if e.headline]
     flagged = landwatch.result.flagged
     misses = [e for e in tuning if e.secret and e.id not in flagged]
     false_flags = [e for e in tuning if not e.secret and e.id in flagged]
-    print(f"\ntuning half: {len(misses)} missed secrets, {len(false_flags)} false flags")
+    print(f"\n{half}: {len(misses)} missed secrets, {len(false_flags)} false flags")
     for title, chosen in (("missed", misses), ("false flag", false_flags)):
         for example in sorted(chosen, key=lambda e: (e.family, e.source, e.rule, e.id)):
             print(
@@ -517,9 +520,13 @@ def list_misses(landwatch: Landwatch, examples: list[Example]) -> None:
                 print(f"           -> {finding.rule} {finding.message[:100]}")
 
 
-def unseen(git_dirs: list[Path], names: list[str], tools_dir: Path, half: str) -> None:
+def unseen(
+    git_dirs: list[Path], names: list[str], tools_dir: Path, half: str, misses: bool = False
+) -> None:
     """Every tool on the examples of other scanners' tests (bench/unseen_secrets.py), laid out
-    one a file in their own root commit: totals by source only, so they stay unseen."""
+    one a file in their own root commit: totals by source only, so they stay unseen (with
+    `misses`, whispers' `first` half's misses listed too: its tuning part)."""
+    assert not misses or half == FIRST, "only whispers' first half is listed"
     found, problems = unseen_examples(git_dirs, half)
     for problem in problems:
         print(f"  not used: {problem}")
@@ -565,6 +572,9 @@ def unseen(git_dirs: list[Path], names: list[str], tools_dir: Path, half: str) -
     print(f"{'secret/not':<24}{counts}")
     for line in skipped:
         print(line)
+    if misses:
+        whispers = [e for e in examples if e.source == "whispers"]
+        list_misses(landwatch, whispers, "whispers' first half")
 
 
 def main() -> int:
@@ -572,7 +582,9 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DATA, help=f"the benchmark ({DATA})")
     parser.add_argument("--half", choices=(TUNING, HELD_OUT, ALL), default=ALL)
     parser.add_argument(
-        "--misses", action="store_true", help="list the tuning half's misses and false flags"
+        "--misses",
+        action="store_true",
+        help="list the tuning half's misses and false flags (and whispers' first half's)",
     )
     parser.add_argument("--no-tools", action="store_true", help="landwatch only")
     parser.add_argument("--tools", default=",".join(TOOLS), help="which other tools (all)")
@@ -596,6 +608,8 @@ def main() -> int:
     keep_secret_rules()  # loaded from landwatch's state, as a command would
     if args.misses and args.half == HELD_OUT:
         parser.error("--misses lists the tuning half only: the held-out half stays unseen")
+    if args.misses and args.unseen and args.unseen_half != FIRST:
+        parser.error("--misses lists whispers' first half only: give --unseen-half first")
     names = [] if args.no_tools else [n.strip() for n in args.tools.split(",") if n.strip()]
     if unknown := [n for n in names if n not in TOOLS]:
         parser.error(f"unknown tool(s) {', '.join(unknown)} (known: {', '.join(TOOLS)})")
@@ -645,13 +659,14 @@ def main() -> int:
     for line in skipped:
         print(line)
     if args.misses:
-        list_misses(landwatch, examples)
+        list_misses(landwatch, in_half(examples, TUNING))
     if args.unseen:
         unseen(
             [path.resolve() for path in args.unseen],
             names,
             args.tools_dir.resolve(),
             args.unseen_half,
+            args.misses,
         )
     print(f"\nthe bench took {time.perf_counter() - started:.0f} s")
     return 0

@@ -168,6 +168,28 @@ def test_a_value_on_the_line_below_its_name(changes: Changes) -> None:
     assert check(change, "stand-ins.yaml", GenericSecret()) == []
 
 
+def test_a_value_on_the_line_below_its_key(changes: Changes) -> None:
+    # A `key`/`value` pair written over two lines: YAML's, XML's, a plist's.
+    yaml = "secrets:\n  - key: pro_password\n    value: {}\n  - key: username\n    value: {}\n"
+    xml = "<entry>\n  <key>password</key>\n  <value>{}</value>\n</entry>\n"
+    plist = "<dict>\n  <key>ApiToken</key>\n  <string>{}</string>\n</dict>\n"
+    change = changes.change(
+        {
+            "integration.yml": yaml.format(VALUES[0], VALUES[1]),
+            "integration.xml": xml.format(VALUES[2]),
+            "Info.plist": plist.format(VALUES[3]),
+            "stand-ins.yml": yaml.format("${PASSWORD}", "changeme"),
+            "stand-ins.xml": xml.format("{{ password }}"),
+            "other.xml": xml.replace("password", "password_hint").format(VALUES[2]),
+        }
+    )
+    assert [f.line for f in check(change, "integration.yml", GenericSecret())] == [3]
+    assert [f.line for f in check(change, "integration.xml", GenericSecret())] == [3]
+    assert [f.line for f in check(change, "Info.plist", GenericSecret())] == [3]
+    for path in ("stand-ins.yml", "stand-ins.xml", "other.xml"):
+        assert check(change, path, GenericSecret()) == []
+
+
 def test_a_password_under_a_misspelled_name_is_read(changes: Changes) -> None:
     # The lines a review reads are those holding a name's letters: every spelling of password.
     lines = ["PSSWRD:=FlUgeGeHeImEn07", "PASWD:=FlUgeGeHeImEn09", "PSWD:=FlUgeGeHeImEn11"]

@@ -88,6 +88,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "headers": repeated('-H "token: a'),
     "json names": repeated('"name": "token", "value'),
     "attributes": repeated('key="token" value="'),
+    "json keys": repeated('"key": "token", "value'),
+    "key elements": repeated("<key>token</key> <value>a "),
+    "pair arrows": repeated('"token" -> "a'),
     "flags": repeated("--token "),
     "queries": repeated("?token=a&token"),
     "statements": lambda size: "#define token " + repeated('"a')(size),
@@ -109,6 +112,8 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "sql passwords": repeated("password '"),
     "curl users": lambda size: "curl " + repeated("-u a:")(size),
     "secure strings": repeated("ConvertTo-SecureString "),
+    # A terminal's colour codes left open, read as spaces before the rule set's scan.
+    "colour codes": repeated("\x1b[1;2"),
     # Base64 anchors of a PEM key and a JWT.
     "base64 anchors": repeated("LS0tLS1CRUdJTiZXlK"),
     # A settings file's bare value holding brackets, and names each given one.

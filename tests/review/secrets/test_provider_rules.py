@@ -55,6 +55,14 @@ def test_a_format_the_rule_set_is_not_sure_of_says_so() -> None:
     assert not token.confident
 
 
+def test_a_token_coloured_for_a_terminal_is_found_between_its_escape_codes() -> None:
+    # A log's colour codes (`ESC[93m` … `ESC[0m`) are no part of a token, nor a letter before it.
+    line = f">>>\x1b[93m{HUGGING_FACE}\x1b[0m<<<".encode()
+    [token] = provider_tokens([b"log:", line])
+    assert (token.line, token.start, token.end) == (1, 8, 8 + len(HUGGING_FACE))
+    assert provider_tokens([b"\x1b[93m\x1b[0m", b"\x1b[" + b"1;" * 5000]) == []
+
+
 def test_private_keys_are_left_to_the_private_key_rule() -> None:
     body = base64.b64encode(CHOSEN.randbytes(180)).decode()
     pem = ["-----BEGIN " + "PRIVATE KEY-----", body[:64], body[64:128], body[128:]]

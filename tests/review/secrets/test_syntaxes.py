@@ -19,8 +19,21 @@ IN_SETTINGS = {"bare literal in a file of settings"}
 # negatives, lines of its shape that hold no secret.
 EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
     "assignment or key": (
-        [f'DB_PASSWORD = "{PASSWORD}"', f"apiKey: '{TOKEN}'", f"TOKEN={TOKEN}"],
-        ["password = user.password", 'DB_PASSWORD = "${DB_PASSWORD}"', "token = get_token()"],
+        [
+            f'DB_PASSWORD = "{PASSWORD}"',
+            f"apiKey: '{TOKEN}'",
+            f"TOKEN={TOKEN}",
+            f'val m = Map("token" -> "{TOKEN}")',  # Scala's pair
+            f"  - DB_PASSWORD={PASSWORD}</environment>",  # ended by a closing tag
+        ],
+        [
+            "password = user.password",
+            'DB_PASSWORD = "${DB_PASSWORD}"',
+            "token = get_token()",
+            'Map("token" -> "${TOKEN}")',
+            "$this->token = $token;",  # PHP's arrow reads a member, it gives nothing
+            "<environment>DB_PASSWORD=${DB_PASSWORD}</environment>",
+        ],
     ),
     "label in prose or a log": (
         [
@@ -81,11 +94,14 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
         [
             f'<add key="ClearTextPassword" value="{PASSWORD}" />',
             f'{{"name": "API_TOKEN", "value": "{TOKEN}"}}',  # JSON's
+            f'{{"key": "PASS", "value": "{PASSWORD}"}}',
         ],
         [
             '<add key="ClearTextPassword" value="%PASSWORD%" />',
             '<add key="token" value="" />',
             '{"name": "API_TOKEN", "value": "${API_TOKEN}"}',
+            '{"key": "password", "value": ""}',
+            f'{{"key": "username", "value": "{TOKEN}"}}',
         ],
     ),
     "XML element its attribute names": (
@@ -98,6 +114,20 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
             '<string name="api_key">YOUR_API_KEY</string>',
             '<entry key="password"></entry>',
             '<string name="password_hint">Enter your password</string>',
+        ],
+    ),
+    "XML key and value elements": (
+        [
+            f"<key>password</key><value>{PASSWORD}</value>",
+            f"<name>fs.s3a.secret.key</name> <value>{TOKEN}</value>",  # Hadoop's
+            f"<key>ApiToken</key><string>{TOKEN}</string>",  # a plist's
+        ],
+        [
+            "<key>password</key><value></value>",
+            "<name>fs.s3a.secret.key</name><value>${S3_SECRET}</value>",
+            f"<key>username</key><value>{TOKEN}</value>",
+            "<key>token_url</key><value>https://example.com/oauth/token</value>",
+            f"<key>password</key><info>{PASSWORD}</info>",
         ],
     ),
     "command-line flag": (

@@ -156,13 +156,14 @@ def _manifest(file: FileChange) -> bytes | None:
 
 def _below(lines: Sequence[Line], index: int, min_entropy: float) -> list[tuple[str, int, int]]:
     """The secret on the line after line `index` that line `index` names: an XML element's value
-    on a line of its own (`<apiToken>` / `value` / `</apiToken>`), or a YAML `value:` after a
-    `name:` (`- name: DB_PASSWORD` / `value: …`). Only lines in a row of what the change added."""
+    on a line of its own (`<apiToken>` / `value` / `</apiToken>`), a YAML `value:` after a
+    `name:` or `key:` (`- name: DB_PASSWORD` / `value: …`), or XML's `<value>` after a `<key>`.
+    Only lines in a row of what the change added."""
     line, text = lines[index], lines[index].text
     if index + 1 >= len(lines) or lines[index + 1].number != line.number + 1:
         return []
     found = []
-    if "name" in text:
+    if "name" in text or "key" in text:
         found.append(named_value(text, lines[index + 1].text, min_entropy=min_entropy))
     if "<" in text and index + 2 < len(lines) and lines[index + 2].number == line.number + 2:
         closing = lines[index + 2].text

@@ -109,25 +109,36 @@ def element_value(
     return element["name"], start, start + len(value)
 
 
-# A name and its value on the line below: Kubernetes' and CI's `- name: DB_PASSWORD` then
-# `value: …`, a YAML literal whichever file holds it.
-_NAME_LINE = re.compile(r"\s*+(?:-\s++)?name\s*+:\s*+[\"']?(?P<name>[\w.-]++)[\"']?\s*+$")
+# A name and its value on the line below: Kubernetes' and CI's `- name: DB_PASSWORD` (or
+# `- key: …`) then `value: …`, a YAML literal whichever file holds it; XML's `<key>password</key>`
+# (or `<name>…</name>`) then `<value>…</value>` (or a plist's `<string>…</string>`).
+_NAME_LINE = re.compile(
+    r"\s*+(?:(?:-\s++)?(?:name|key)\s*+:\s*+[\"']?(?P<name>[\w.-]++)[\"']?"
+    r"|<(?P<tag>name|key)>(?P<element>[\w.-]++)</(?P=tag)>)\s*+$"
+)
 _VALUE_LINE = re.compile(
     r"\s*+value\s*+:\s*+(?:" + QUOTED + r"|(?P<value>[^\s\"'#|>][^\s#]*+))\s*+(?:#.*+)?$"
+)
+_VALUE_ELEMENT = re.compile(
+    r"\s*+<(?P<tag>value|string)>\s*+(?P<value>[^<>\s]++(?:\s++[^<>\s]++)*+)\s*+</(?P=tag)>\s*+$"
 )
 _BELOW = Syntax("value on the line below its name", Place.ANYWHERE, _VALUE_LINE)
 
 
 def named_value(name_line: str, line: str, *, min_entropy: float) -> tuple[str, int, int] | None:
-    """(name, start, end) of the value a `name:` line's next line gives it (`- name: TOKEN` /
-    `value: …`), when it is a secret."""
+    """(name, start, end) of the value a `name:` or `<key>` line's next line gives it
+    (`- name: TOKEN` / `value: …`, `<key>password</key>` / `<value>…</value>`), when it is a
+    secret."""
     named = _NAME_LINE.match(name_line)
-    if named is None or (kind := name_kind(named["name"])) is None:
+    if named is None:
         return None
-    match = _VALUE_LINE.match(line)
+    name = named["name"] or named["element"]
+    if (kind := name_kind(name)) is None:
+        return None
+    match = (_VALUE_LINE if named["name"] else _VALUE_ELEMENT).match(line)
     if match is None:
         return None
     start, end, _ = value_span(_BELOW, match)
     if not secret_value(line[start:end], kind, min_entropy=min_entropy, in_code=False):
         return None
-    return named["name"], start, end
+    return name, start, end

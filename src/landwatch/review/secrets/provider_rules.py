@@ -16,6 +16,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any, Final
@@ -29,6 +30,9 @@ _SOURCES = ("kingfisher.", "betterleaks.", "custom.", "veles.secrets/")
 # Private keys are the private-key rule's: it knows their blocks line by line, to find and to
 # redact them.
 _LEFT_TO_LANDWATCH = frozenset({"betterleaks.private-key"})
+# A terminal's colour code (`ESC[93m`) in a log: read as spaces of its length, so a token it
+# colours starts at a boundary and every offset stays where it was.
+_COLOUR = re.compile(rb"\x1b\[[0-9;]*+m")
 CONFIDENCE: Final = "medium"
 # Testing texts against the anchors costs about 1 ms per kilobyte; past this many bytes in a
 # process, loading the rules (0.4 s) is cheaper than testing more.
@@ -217,6 +221,8 @@ def provider_tokens(lines: list[bytes]) -> list[ProviderToken]:
     if not lines:
         return []
     data = b"\n".join(lines)
+    if b"\x1b" in data:
+        data = _COLOUR.sub(lambda code: b" " * len(code[0]), data)
     if not _may_find(data):
         return []
     scanner = _scanner()

@@ -26,6 +26,7 @@ class Place(enum.Enum):
     ARGUMENT = enum.auto()  # a call's argument: after `f(` or a comma
     ELEMENT = enum.auto()  # an XML element's name: after `<`
     ATTRIBUTE = enum.auto()  # the value of a `key="…"` or `name="…"` attribute
+    KEY_ELEMENT = enum.auto()  # the text of a `<key>` or `<name>` element
     FLAG = enum.auto()  # a command-line option: the name starts with `-`
     QUERY = enum.auto()  # a URL's query parameter: after `?`, `&`, `;` or `%26`
     TEMPLATE = enum.auto()  # a shell or compose variable: after `${`
@@ -51,19 +52,21 @@ QUOTED = r"(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|`(?P<bq>[^`]*+)`)"
 QUOTE_GROUPS = ("dq", "sq", "bq")
 # Every way a value is given to a name: assignments of many languages, a typed one
 # (`token: str =`, Go's `var token string =`), a C array (`secret[] =`), and comparisons
-# (`password == "…"`: the literal is the password, hard-coded).
+# (`password == "…"`: the literal is the password, hard-coded), and Scala's pair
+# (`"token" -> "…"`).
 _OPERATOR = (
-    r"(?:=>|:::=|::=|:=|\?=|\.=|\+=|\|\|=|\?\?=|<-|[!=]==?|=(?!=)"
+    r"(?:=>|->|:::=|::=|:=|\?=|\.=|\+=|\|\|=|\?\?=|<-|[!=]==?|=(?!=)"
     r"|:(?!:)(?:\s*+[A-Za-z_][\w\[\]., |\t]{0,80}?=(?!=))?)"
 )
 _TYPE = r"(?:\s++[a-z_][\w.\[\]*]{0,40}+\s*+(?==))?"
 # A bare value after an operator, up to what ends it in code or in a file of settings. It holds
 # no `=` but base64's padding: `token=token=…` must not make every name read to the end; one
 # opening with YAML's syntax (`!tag`, `&anchor`, `*alias`, `|`) or a sigil is no scalar; an escape
-# (`\n` in a JSON string that holds a file) ends it.
+# (`\n` in a JSON string that holds a file) ends it, as does a closing tag
+# (`<environment>TOKEN=…</environment>`).
 _BARE = (
     r"(?P<value>[^\s\"'`,;()\[\]{}<>=!&*|%@\\][^\s\"'`,;()\[\]{}<>=\\]*+={0,2})"
-    r"(?=$|[\s,;)\]}#\\])"
+    r"(?=$|[\s,;)\]}#\\<])"
 )
 # A bare value in a file of settings is a literal to the end of its word: brackets, `$` and
 # `!` inside it are its characters, not a call or a subscript (`db_pass: k8(Tq]2v{9xZ)`); its
@@ -114,6 +117,12 @@ _NAMED_ELEMENT = r"[\"'](?:\s++[\w:.-]++\s*+=\s*+\"[^\"]*+\")*+\s*+" + _ELEMENT_
 _ATTRIBUTE = (
     r"[\"'](?:\s++(?:value|password)\s*+=|\s*+,\s*+\"value\"\s*+:)\s*+[\"'](?P<value>[^\"']*+)[\"']"
 )
+# A `<key>` or `<name>` element naming the `<value>` (or a plist's `<string>`) after it:
+# `<key>password</key><value>…</value>`, Hadoop's `<name>fs.s3a.secret.key</name><value>…`.
+_KEY_ELEMENT = (
+    r"\s*+</(?:key|name)>\s*+<(?:value|string)(?:\s++[\w:.-]++\s*+=\s*+\"[^\"]*+\")*+\s*+"
+    + _ELEMENT_VALUE
+)
 _FLAG = r"(?:=|\s++)(?:" + QUOTED + r"|(?P<value>[^\s\"'`-][^\s\"'`]*+))"
 _QUERY = r"(?:=|%3d)(?P<value>[^&#\s\"'<>%]++)"
 # An HTTP header's value, to the header's closing quote: `-H "Private-Token: …"`.
@@ -141,6 +150,7 @@ SYNTAXES: tuple[Syntax, ...] = (
     Syntax("XML element", Place.ELEMENT, re.compile(_ELEMENT)),
     Syntax("key and value attributes", Place.ATTRIBUTE, re.compile(_ATTRIBUTE)),
     Syntax("XML element its attribute names", Place.ATTRIBUTE, re.compile(_NAMED_ELEMENT)),
+    Syntax("XML key and value elements", Place.KEY_ELEMENT, re.compile(_KEY_ELEMENT)),
     Syntax("command-line flag", Place.FLAG, re.compile(_FLAG), bare=True),
     Syntax("URL query parameter", Place.QUERY, re.compile(_QUERY)),
     Syntax("HTTP header on a command line", Place.HEADER, re.compile(_HEADER)),
@@ -152,7 +162,7 @@ _STATEMENT_HEAD = re.compile(r"\s*+(?:(?P<keyword>[#%]?[a-z]++)\s++)?")
 _DECLARING = frozenset(
     {"env", "arg", "export", "set", "setenv", "declare", "#define", "%define", "%global"}
 )
-_ATTRIBUTE_HEAD = re.compile(r"(?:(?:key|name|id)\s*+=|\"name\"\s*+:)\s*+[\"']$")
+_ATTRIBUTE_HEAD = re.compile(r"(?:(?:key|name|id)\s*+=|\"(?:name|key)\"\s*+:)\s*+[\"']$")
 _QUERY_HEAD = ("?", "&", ";", "%26")
 _HEADER_HEAD = re.compile(r"(?:-h|--header)\s*+[\"']$")
 _PAIR_HEAD = re.compile(r"(?:id|user|name|login|account)\s*+[/&(]\s*+$")
@@ -191,6 +201,8 @@ def places(lowered: str, start: int, statement: tuple[int, int, bool, bool]) -> 
         held.add(Place.ELEMENT)
     if _ATTRIBUTE_HEAD.search(before):
         held.add(Place.ATTRIBUTE)
+    if before.endswith(("<key>", "<name>")):
+        held.add(Place.KEY_ELEMENT)
     if lowered.startswith("-", start):
         held.add(Place.FLAG)
     if before.endswith(_QUERY_HEAD):
