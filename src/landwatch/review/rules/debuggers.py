@@ -8,11 +8,11 @@ the line), so a debugger named in a comment or a string is not one left in the c
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from landwatch.lazy_re import LazyPattern, lazy_compile
 from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import matches_any
@@ -28,11 +28,11 @@ class _Language:
     # Some byte string of every debugger statement: a line without one is not scanned.
     hints: tuple[bytes, ...]
     # What opens a string (a quote) or a comment on the rest of the line.
-    opens: re.Pattern[bytes]
+    opens: LazyPattern[bytes]
     # The debugger, searched in the line with its strings blanked and its comment cut off.
-    debugger: re.Pattern[bytes]
+    debugger: LazyPattern[bytes]
     # A print to the console, a debug statement where its line is marked a leftover (P016).
-    prints: re.Pattern[bytes]
+    prints: LazyPattern[bytes]
     # A line of a block comment's middle starts with `*` (JSDoc, PHPDoc).
     star_comments: bool = False
 
@@ -40,48 +40,48 @@ class _Language:
 _PYTHON = _Language(
     globs=("*.py", "*.pyi"),
     hints=(b"breakpoint", b"import", b"from", b"db."),
-    opens=re.compile(rb"[#'\"]"),
-    debugger=re.compile(
+    opens=lazy_compile(rb"[#'\"]"),
+    debugger=lazy_compile(
         rb"(?:^|;)\s*(?:breakpoint\(\s*\)"
         rb"|(?:import|from)\s+(?:pdb|ipdb|pudb|pdbpp|q|rdb|wdb|pydevd|pydevd_pycharm|debugpy"
         rb"|celery\.contrib\.rdb)\b"
         rb"|(?:pdb|ipdb|pudb)\.(?:set_trace|post_mortem)\()"
     ),
-    prints=re.compile(rb"(?<![\w.])(?:print|pprint|pp|ic)\s*\("),
+    prints=lazy_compile(rb"(?<![\w.])(?:print|pprint|pp|ic)\s*\("),
 )
 _JAVASCRIPT = _Language(
     globs=("*.js", "*.jsx", "*.mjs", "*.cjs", "*.ts", "*.tsx", "*.mts", "*.cts"),
     hints=(b"debugger",),
-    opens=re.compile(rb"//|/\*|['\"`]"),
+    opens=lazy_compile(rb"//|/\*|['\"`]"),
     # The statement, not a property (`options.debugger`) or a key (`{debugger: true}`).
-    debugger=re.compile(rb"(?<![\w$.])debugger(?![\w$])\s*(?:;|\}|$)"),
-    prints=re.compile(rb"(?<![\w$.])console\.(?:log|debug|info|warn|error|dir|trace|table)\s*\("),
+    debugger=lazy_compile(rb"(?<![\w$.])debugger(?![\w$])\s*(?:;|\}|$)"),
+    prints=lazy_compile(rb"(?<![\w$.])console\.(?:log|debug|info|warn|error|dir|trace|table)\s*\("),
     star_comments=True,
 )
 _RUBY = _Language(
     globs=("*.rb", "*.rake", "*.ru", "Rakefile"),
     hints=(b"binding.", b"byebug", b"debugger"),
-    opens=re.compile(rb"[#'\"]"),
+    opens=lazy_compile(rb"[#'\"]"),
     # pry, irb and the debug gem's `binding.break`; byebug and `debugger` called, not assigned.
-    debugger=re.compile(
+    debugger=lazy_compile(
         rb"(?<![\w.])binding\.(?:pry|remote_pry|pry_remote|irb|break|b)(?![\w?!])"
         rb"|(?<![\w.:@$])(?:byebug|remote_byebug|debugger)(?![\w?!:])(?!\s*=(?![=~>]))"
     ),
-    prints=re.compile(rb"(?<![\w.:@$])(?:puts|p|pp|print|ap)(?:\s*\(|\s+(?=\S))(?!\s*=)"),
+    prints=lazy_compile(rb"(?<![\w.:@$])(?:puts|p|pp|print|ap)(?:\s*\(|\s+(?=\S))(?!\s*=)"),
 )
 _PHP = _Language(
     globs=("*.php", "*.phtml"),
     hints=(b"xdebug_break",),
-    opens=re.compile(rb"//|/\*|[#'\"]"),
+    opens=lazy_compile(rb"//|/\*|[#'\"]"),
     # Xdebug's function called, not a method of that name or its definition.
-    debugger=re.compile(rb"(?<![\w$>:])(?<!function )xdebug_break\s*\("),
-    prints=re.compile(rb"(?<![\w$>:])(?<!function )(?:var_dump|print_r|dump|dd|error_log)\s*\("),
+    debugger=lazy_compile(rb"(?<![\w$>:])(?<!function )xdebug_break\s*\("),
+    prints=lazy_compile(rb"(?<![\w$>:])(?<!function )(?:var_dump|print_r|dump|dd|error_log)\s*\("),
     star_comments=True,
 )
 LANGUAGES = (_PYTHON, _JAVASCRIPT, _RUBY, _PHP)
 
 
-def code_of(raw: bytes, opens: re.Pattern[bytes]) -> bytes:
+def code_of(raw: bytes, opens: LazyPattern[bytes]) -> bytes:
     """The line with each string blanked to its quotes and its comment cut off; a string or a
     block comment still open at the end of the line takes the rest of it."""
     code = bytearray()

@@ -10,8 +10,7 @@ linear").
 
 from __future__ import annotations
 
-import re
-
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.secrets.names import SECRET_NAME_NEEDLES, name_kind
 from landwatch.review.secrets.scanning import ascii_lower
 from landwatch.review.secrets.syntaxes import (
@@ -27,8 +26,8 @@ from landwatch.review.secrets.values import secret_value
 
 __all__ = ["SECRET_NAME_NEEDLES", "assignments", "element_value", "value_spans"]
 
-_NAME_RUN = re.compile(r"[\w.-]++")
-_OPENING_ELEMENT = re.compile(
+_NAME_RUN = lazy_compile(r"[\w.-]++")
+_OPENING_ELEMENT = lazy_compile(
     r"\s*+<(?P<name>[\w:.-]++)(?:\s++[\w:.-]++\s*+=\s*+\"[^\"]*+\")*+\s*+>\s*+$"
 )
 
@@ -57,9 +56,9 @@ def value_spans(text: str, *, literal_file: bool) -> list[tuple[str, int, int, b
     return found
 
 
-_LITERAL = re.compile(QUOTED)
+_LITERAL = lazy_compile(QUOTED)
 _COMPARED = Syntax("literal compared with a name", Place.ANYWHERE, _LITERAL)
-_COMPARED_TAIL = re.compile(r"\s*+[!=]==?\s*+(?P<name>[\w.$-]++)")
+_COMPARED_TAIL = lazy_compile(r"\s*+[!=]==?\s*+(?P<name>[\w.$-]++)")
 
 
 def _compared_first(text: str, lowered: str) -> list[tuple[str, int, int, bool]]:
@@ -112,14 +111,14 @@ def element_value(
 # A name and its value on the line below: Kubernetes' and CI's `- name: DB_PASSWORD` (or
 # `- key: …`) then `value: …`, a YAML literal whichever file holds it; XML's `<key>password</key>`
 # (or `<name>…</name>`) then `<value>…</value>` (or a plist's `<string>…</string>`).
-_NAME_LINE = re.compile(
+_NAME_LINE = lazy_compile(
     r"\s*+(?:(?:-\s++)?(?:name|key)\s*+:\s*+[\"']?(?P<name>[\w.-]++)[\"']?"
     r"|<(?P<tag>name|key)>(?P<element>[\w.-]++)</(?P=tag)>)\s*+$"
 )
-_VALUE_LINE = re.compile(
+_VALUE_LINE = lazy_compile(
     r"\s*+value\s*+:\s*+(?:" + QUOTED + r"|(?P<value>[^\s\"'#|>][^\s#]*+))\s*+(?:#.*+)?$"
 )
-_VALUE_ELEMENT = re.compile(
+_VALUE_ELEMENT = lazy_compile(
     r"\s*+<(?P<tag>value|string)>\s*+(?P<value>[^<>\s]++(?:\s++[^<>\s]++)*+)\s*+</(?P=tag)>\s*+$"
 )
 _BELOW = Syntax("value on the line below its name", Place.ANYWHERE, _VALUE_LINE)

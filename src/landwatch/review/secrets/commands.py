@@ -7,8 +7,9 @@ A line is read once, word by word, and a command's options count up to the end o
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from landwatch.lazy_re import lazy_compile
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,8 @@ COMMAND_NEEDLES = (
     *(b"mysql", b"mariadb", b"sshpass", b"mongo", b"redis-cli", b"sqlcmd", b"bcp", b"ldap"),
     b"login",
 )
-_WORD = re.compile(r"\S++")
-_BEFORE_COMMAND = re.compile(r"[/(=$]")
+_WORD = lazy_compile(r"\S++")
+_BEFORE_COMMAND = lazy_compile(r"[/(=$]")
 _COMMAND_ENDS = (";", "&&", "||", "|", "&")
 # Around a word: a shell's quotes and a JSON or YAML array's (`["CMD", "mysqladmin", "-proot"]`).
 _AROUND = "\"'`,[]();"

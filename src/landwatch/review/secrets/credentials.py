@@ -9,6 +9,7 @@ import binascii
 import bisect
 import re
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.secrets.commands import COMMAND_NEEDLES, command_passwords
 from landwatch.review.secrets.scanning import MASKS, PLACEHOLDER, ascii_lower
 from landwatch.review.secrets.values import password_value, stand_in
@@ -18,27 +19,27 @@ from landwatch.review.secrets.values import password_value, stand_in
 # none scans on to a character that may be far away (docs/security.md, "Every scan is linear").
 # scheme://user:password@host, matched from the `://`: the password is the part between the
 # colon and the @. The scheme before it is checked apart (`_SCHEME`), never scanned for.
-_URL_CREDENTIALS = re.compile(
+_URL_CREDENTIALS = lazy_compile(
     r"://(?P<user>[^\s:/@\"'`<>{}]*+):(?P<password>[^\s/@\"'`<>]++)@[\w.-]",
 )
-_SCHEME = re.compile(r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}$", re.I)
+_SCHEME = lazy_compile(r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}$", re.I)
 # ADO.NET, ODBC and JDBC-style `Server=...;Password=...;`: the value runs to the next `;` or
 # quote, and the line names where to connect too (`password = f()` in code is no such string).
-_CONNECTION_PASSWORD = re.compile(
+_CONNECTION_PASSWORD = lazy_compile(
     r"(?:^|[;\"'\s])(?:password|pwd)\s*+=\s*+(?P<password>[^;\"'\s]++)\s*+(?=;|[\"']|$)", re.I
 )
 # A part naming where to connect; it counts when a `;` comes after it.
-_CONNECTION_PART = re.compile(
+_CONNECTION_PART = lazy_compile(
     r"(?:server|data source|host|hostname|uid|user id|user|username|database|initial catalog|"
     r"provider|driver|dsn)\s*+=",
     re.I,
 )
 # .pypirc and .netrc: `password = x` / `password x` on a line of its own.
-_CREDENTIAL_FILE_PASSWORD = re.compile(
+_CREDENTIAL_FILE_PASSWORD = lazy_compile(
     r"\s*+(?:password|passwd)(?:\s*+[=:]\s*+|\s++)(?P<password>\S++)\s*+$", re.I
 )
 CREDENTIAL_FILES = (".pypirc", ".netrc", "_netrc", ".git-credentials")
-_NOT_A_PASSWORD = re.compile(
+_NOT_A_PASSWORD = lazy_compile(
     r"^(?:\*+|x+|\.+|-+|_+|pass(?:word)?|passwd|pwd|secret|changeme|none|null|nil|true|false|"
     r"yourpassword|your[_-]?password|mypassword|my[_-]?password|example|sample|dummy|test|"
     r"username|user|token|key|pass\d?|passwd\d?)$",
@@ -47,16 +48,16 @@ _NOT_A_PASSWORD = re.compile(
 # A password given after its label, in any file: `pw:Dk3!x9`, `--password=…`, `Password: …`.
 # The label is a word of its own (not `bypass`), the value unquoted (a quoted one is the
 # generic-secret rule's) and at most 64 characters: a bounded look from each label.
-_LABELLED_PASSWORD = re.compile(
+_LABELLED_PASSWORD = lazy_compile(
     r"(?<![A-Za-z])(?P<label>pass(?:word)?s?|passwd|pwd|pw)\s*+(?:=>|[:=])\s*+"
     r"(?P<password>[^\s,;'\"`()<>\[\]{}|]{4,64})(?![^\s,;'\"`()<>\[\]{}|])",
     re.I,
 )
 # Lower-case words joined by hyphens or underscores: after `pass`, a verb in prose ("tests
 # pass: multi-header merge") far more often than a password's label, they are the sentence.
-_JOINED_WORDS = re.compile(r"[a-z]++(?:[-_][a-z]++)++")
+_JOINED_WORDS = lazy_compile(r"[a-z]++(?:[-_][a-z]++)++")
 # An HTTP Authorization header's credentials: `Authorization: Bearer …`, `Basic …`, `NTLM …`.
-_AUTHORIZATION = re.compile(
+_AUTHORIZATION = lazy_compile(
     r"authorization[\"']?\s*+[:=]\s*+[\"']?(?P<scheme>bearer|basic|token|ntlm|digest)\s++"
     r"(?P<credential>[A-Za-z0-9._~+/=-]{12,4096})",
     re.I,
@@ -64,20 +65,20 @@ _AUTHORIZATION = re.compile(
 # SQL's `PASSWORD 'x'`, `WITH PASSWORD = 'x'`, `IDENTIFIED BY 'x'`, and a bare one before `;`.
 # The keyword stands apart: not in a string of its own (`$m['password'] ?? ''` is code reading
 # a key), and a space or `=` before the value.
-_SQL_PASSWORD = re.compile(
+_SQL_PASSWORD = lazy_compile(
     r"(?<![\w.'\"$])(?:password|identified\s++by)(?:\s++=?|\s*+=)\s*+"
     r"(?:'(?P<quoted>[^']{1,128})'(?!\s*+\))|(?P<bare>[^\s;'\"()]{6,64})(?=\s*+;))",
     re.I,
 )
 # MySQL's `PASSWORD('…')` function, written in capitals as SQL is (`password('…')` is a call of
 # code, whose argument need not be a password).
-_SQL_FUNCTION = re.compile(r"(?<![\w.$])PASSWORD\(\s*+'(?P<password>[^']{1,128})'\s*+\)")
+_SQL_FUNCTION = lazy_compile(r"(?<![\w.$])PASSWORD\(\s*+'(?P<password>[^']{1,128})'\s*+\)")
 # PowerShell's `ConvertTo-SecureString "…" -AsPlainText`: a password written in the script.
-_SECURE_STRING = re.compile(
+_SECURE_STRING = lazy_compile(
     r"convertto-securestring\s++(?:-string\s++)?\\?[\"'](?P<password>[^\"'\\]{4,128})\\?[\"']", re.I
 )
 # curl's `-u user:password` and `--user "user:password"`.
-_CURL_USER = re.compile(
+_CURL_USER = lazy_compile(
     r"(?:^|\s)(?:-u|--user)\s++[\"']?(?P<user>[^\s:\"']*+)[\"']?:[\"']?"
     r"(?P<password>[^\s\"']++)",
 )

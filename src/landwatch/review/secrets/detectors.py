@@ -5,8 +5,8 @@ substring tests before any pattern runs), and where on a line any detector finds
 from __future__ import annotations
 
 import functools
-import re
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, value_spans
 from landwatch.review.secrets.credentials import CREDENTIAL_NEEDLES, credentials
 from landwatch.review.secrets.private_keys import KEY_NEEDLES, key_spans
@@ -23,10 +23,10 @@ from landwatch.review.secrets.wrapped import wrapped_keys, wrapped_tokens
 
 # What every credential of the maintained rule set holds: a run of token characters. Most lines
 # redacted (every snippet, message and note of a review) hold none, and skip its scan.
-_TOKEN_SHAPED = re.compile(r"[A-Za-z0-9_+/=.-]{16}")
+_TOKEN_SHAPED = lazy_compile(r"[A-Za-z0-9_+/=.-]{16}")
 # The anchors of every detector as text: a line holding none of them holds no secret we find.
 _EXACT_TEXT_NEEDLES = tuple(needle.decode() for needle in (*TOKEN_NEEDLES, *KEY_NEEDLES))
-_PROSE_OR_ESCAPED = re.compile(r"[\s\\]")
+_PROSE_OR_ESCAPED = lazy_compile(r"[\s\\]")
 _CREDENTIAL_TEXT_NEEDLES = tuple(needle.decode() for needle in CREDENTIAL_NEEDLES)
 _FOLDED_TEXT_NEEDLES = tuple(
     needle.decode() for needle in (*TOKEN_NEEDLES_FOLDED, *SECRET_NAME_NEEDLES)

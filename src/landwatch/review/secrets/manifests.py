@@ -5,12 +5,12 @@
 
 from __future__ import annotations
 
-import re
+from landwatch.lazy_re import lazy_compile
 
 # `kind: Secret` (any case, quoted or not) on a line of its own, at any indentation.
-_KIND = re.compile(r"\s*+kind\s*+:\s*+[\"']?(?P<kind>[A-Za-z]++)[\"']?\s*+(?:#.*)?$")
-_MAP = re.compile(r"(?P<indent>\s*+)(?:data|stringData)\s*+:\s*+$")
-_ENTRY = re.compile(
+_KIND = lazy_compile(r"\s*+kind\s*+:\s*+[\"']?(?P<kind>[A-Za-z]++)[\"']?\s*+(?:#.*)?$")
+_MAP = lazy_compile(r"(?P<indent>\s*+)(?:data|stringData)\s*+:\s*+$")
+_ENTRY = lazy_compile(
     r"(?P<indent>\s*+)[\"']?[\w.-]++[\"']?\s*+:\s*+[\"']?(?P<value>[^\s\"'#|>][^\s\"']*+)?[\"']?"
     r"(?P<block>\s*+[|>][-+]?)?\s*+$"
 )

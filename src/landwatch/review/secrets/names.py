@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import enum
 import functools
-import re
+
+from landwatch.lazy_re import lazy_compile
 
 
 class NameKind(enum.Enum):
@@ -21,7 +22,7 @@ class NameKind(enum.Enum):
 # Substrings of a folded name (lower case, no separators) that say what its value is.
 _PASSWORD_PARTS = ("passw", "pwd", "passphrase", "passcode")
 # Password's abbreviations and misspellings: pswd, pswrd, psword, psswrd, paswd, passwd.
-_PASSWORD_SPELLINGS = re.compile(r"pa?s{1,2}w(?:o?r)?d")
+_PASSWORD_SPELLINGS = lazy_compile(r"pa?s{1,2}w(?:o?r)?d")
 _SECRET_PARTS = (
     "secret",
     "token",
@@ -72,7 +73,7 @@ _NOT_SECRET_WORDS = frozenset(
 # vault, `number_of_tokens` a count, `GITHUB_TOKEN_FOR_CI` a token.
 _PURPOSE = frozenset({"to", "for", "of"})
 # Words of a name: runs of lower case, of upper case (before a capitalised word), or of digits.
-_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_WORDS = lazy_compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _NEEDLES_TEXT = (*_PASSWORD_PARTS, *_SECRET_PARTS, "pass", "pw", "psw", "ssw", "asw", "key", "auth")
 # What a line must hold, folded, for any name on it to be secret-like: the detectors' anchors.
 SECRET_NAME_NEEDLES = tuple(needle.encode() for needle in _NEEDLES_TEXT)

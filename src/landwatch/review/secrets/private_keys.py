@@ -8,21 +8,23 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from landwatch.lazy_re import lazy_compile
+
 if TYPE_CHECKING:
     from landwatch.review.change import Line
 
-_KEY_HEADER = re.compile(
+_KEY_HEADER = lazy_compile(
     r"-----BEGIN (?P<kind>(?:[A-Z0-9]+ ){0,3})PRIVATE KEY(?P<block> BLOCK)?-----"
     r"|-----BEGIN (?P<openvpn>OpenVPN Static key V1)-----"
     r"|^\s*(?P<putty>PuTTY-User-Key-File-[23]): "
 )
-_KEY_END = re.compile(r"-----END |^\s*Private-MAC: ")
-_KEY_FIELD = re.compile(r"[\s\"'`]*[A-Za-z][\w-]*: ")
+_KEY_END = lazy_compile(r"-----END |^\s*Private-MAC: ")
+_KEY_FIELD = lazy_compile(r"[\s\"'`]*[A-Za-z][\w-]*: ")
 # A body line as it sits in a PEM file, a YAML block, or a quoted string of code.
 # Possessive: the body and what may close its line share `+`, and a line of `+` must not make
 # the match try every split of it.
-_KEY_LINE = re.compile(r"[\s\"'`]*+([A-Za-z0-9+/=]++)(?:\\n)?[\s\"'`,+\\]*+")
-_KEY_CHUNK = re.compile(r"[A-Za-z0-9+/=]{16,}+")
+_KEY_LINE = lazy_compile(r"[\s\"'`]*+([A-Za-z0-9+/=]++)(?:\\n)?[\s\"'`,+\\]*+")
+_KEY_CHUNK = lazy_compile(r"[A-Za-z0-9+/=]{16,}+")
 # A body line wrapped in code or a log's prefix holds a run of base64 at least this long.
 _SHORTEST_CHUNK = 32
 _KEY_KINDS = {

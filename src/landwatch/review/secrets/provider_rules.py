@@ -16,11 +16,11 @@ import hashlib
 import importlib.util
 import json
 import os
-import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any, Final
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.secrets import rule_anchors, rule_cache
 
 # A scan of one file's added lines that takes longer than this stops (the engine's own bound).
@@ -32,7 +32,7 @@ _SOURCES = ("kingfisher.", "betterleaks.", "custom.", "veles.secrets/")
 _LEFT_TO_LANDWATCH = frozenset({"betterleaks.private-key"})
 # A terminal's colour code (`ESC[93m`) in a log: read as spaces of its length, so a token it
 # colours starts at a boundary and every offset stays where it was.
-_COLOUR = re.compile(rb"\x1b\[[0-9;]*+m")
+_COLOUR = lazy_compile(rb"\x1b\[[0-9;]*+m")
 CONFIDENCE: Final = "medium"
 # Testing texts against the anchors costs about 1 ms per kilobyte; past this many bytes in a
 # process, loading the rules (0.4 s) is cheaper than testing more.

@@ -4,8 +4,9 @@ browser or app, so one in a commit is told at most at info, with that reason, ne
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
+
+from landwatch.lazy_re import lazy_compile
 
 # Stripe's publishable keys identify an account to Stripe.js and its mobile SDKs, and "can be
 # publicly accessible in your web or mobile app's client-side code" (docs.stripe.com/keys).
@@ -19,7 +20,7 @@ STRIPE_REASON = "a publishable key: Stripe's documentation says it is public, fo
 # the page's script URL (developers.google.com/maps/api-security-best-practices). The same
 # shape is a server's key elsewhere (Gemini's, a Cloud API's), so only a key in a web page, or
 # in script or docs of a file that names Maps or Firebase, counts as a browser key.
-_GOOGLE_KEY = re.compile(r"AIza[0-9A-Za-z_-]{35}")
+_GOOGLE_KEY = lazy_compile(r"AIza[0-9A-Za-z_-]{35}")
 _PAGES = (".html", ".htm", ".xhtml")
 _BROWSER_FILES = (
     *(".js", ".mjs", ".jsx", ".ts", ".tsx", ".vue", ".svelte", ".astro"),

@@ -20,6 +20,8 @@ from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as parser  # type: ignore[attr-defined]
 from typing import Any
 
+from landwatch.lazy_re import lazy_compile
+
 # Literals shorter than this (`.`, `SK`) are in most lines: the rule's run decides with them.
 STRONG = 3
 # A run shorter than this is in most lines too: a rule with neither leaves every text scanned.
@@ -28,7 +30,7 @@ SHORTEST_RUN = 12
 _MOST_EXACT = 64
 # Flags Python's parser takes only at a pattern's start; case is folded anyway, and the others
 # change no literal.
-_INLINE_FLAGS = re.compile(r"\(\?[imsuU]+\)")
+_INLINE_FLAGS = lazy_compile(r"\(\?[imsuU]+\)")
 # POSIX classes inside a class (Rust's `[[:alnum:]]`), as Python spells them.
 _POSIX = {
     "alnum": "0-9A-Za-z",
@@ -46,7 +48,7 @@ _CATEGORIES = {
     sre.CATEGORY_WORD: {ord(c) for c in "0123456789_" + "abcdefghijklmnopqrstuvwxyz"},
     sre.CATEGORY_SPACE: {ord(c) for c in " \t\n\r\f\v"},
 }
-_POSIX_CLASS = re.compile(r"\[:(\w+):\]")
+_POSIX_CLASS = lazy_compile(r"\[:(\w+):\]")
 # What base64 (standard and URL-safe) is written in: kingfisher decodes such runs and scans them.
 _BASE64 = b"A-Za-z0-9+/=_-"
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.secrets.checks import checksum_fails
 
 if TYPE_CHECKING:
@@ -27,34 +28,34 @@ ELLIPSIS = ("...", "…")
 # Templates and placeholders stand where a value will be: ${VAR}, {{ var }}, <your-token>, %(x)s.
 # Each is whole (its closing brace too): a generated password may hold `${` or `{{` by chance.
 # Every repeat stops at a brace, so a search costs one pass over the value.
-PLACEHOLDER = re.compile(
+PLACEHOLDER = lazy_compile(
     r"\$\{\s*+[A-Za-z_][\w.:-]*+(?:[:?+-][^{}]*+)?\}|\{\{[^{}]*+\}\}|\{%[^%]*+%\}|<%[^%]*+%>|#\{[^{}]*+\}|%\(\w++\)"
     r"|^\$[A-Za-z_({]|\$\([^()]*+\)|\{(?:[A-Za-z_][\w.]++|\d*+)\}|^<[^<>]++>$"
 )
 # A value encrypted for the repository, which is safe to commit: SOPS' `ENC[AES256_GCM,...]`,
 # Jasypt's `ENC(...)`, HashiCorp Vault's transit `vault:v1:...`, Ansible Vault's header.
-ENCRYPTED = re.compile(r"^(?:ENC\[|ENC\(|vault:v\d+:|\$ANSIBLE_VAULT;)")
+ENCRYPTED = lazy_compile(r"^(?:ENC\[|ENC\(|vault:v\d+:|\$ANSIBLE_VAULT;)")
 # A Bitnami SealedSecret's value, wherever it is copied: base64 of the length of an RSA-wrapped
 # session key (two bytes, big-endian: 256, 384 or 512 for RSA-2048/3072/4096), that key, then
 # AES-GCM ciphertext and its 16-byte tag. Only the cluster's private key opens it.
 _SEALED_KEY_SIZES = (256, 384, 512)
 _GCM_TAG = 16
-_BASE64 = re.compile(r"[A-Za-z0-9+/]++={0,2}")
+_BASE64 = lazy_compile(r"[A-Za-z0-9+/]++={0,2}")
 # Six of one character in a row: a dummy (xxxxxx, 000000), not a generated secret.
-REPEATED = re.compile(r"(.)\1{5}")
+REPEATED = lazy_compile(r"(.)\1{5}")
 # What a person types where a token will go: a word saying so, a run of a filler character
 # (xxxxxx, ######), or six letters or digits in order (abcdef, 123456); a generated token holds
 # any of these by chance about once in a hundred thousand. Test-mode keys (sk_test_) are real
 # credentials of a sandbox, and runs of other characters are real too (base64 of zero bytes:
 # AAAAAAAA in Twitter's and Dropbox's tokens), unless they are half the token.
-_PLACEHOLDER_WORDS = re.compile(
+_PLACEHOLDER_WORDS = lazy_compile(
     r"example|sample|dummy|placeholder|fake|here|your|changeme|redacted|notreal|([xX#*.])\1{5}",
     re.IGNORECASE,
 )
 # Six characters typed in order, either way: abcdef, 123456, 987654, zyxwvu. One search of
 # their few dozen spellings, in C.
 _ALPHABETS = ("abcdefghijklmnopqrstuvwxyz", "0123456789")
-_ORDERED = re.compile(
+_ORDERED = lazy_compile(
     "|".join(
         alphabet[at : at + 6]
         for forward in _ALPHABETS
@@ -62,7 +63,7 @@ _ORDERED = re.compile(
         for at in range(len(alphabet) - 5)
     )
 )
-_RUN = re.compile(r"(.)\1{7,}")
+_RUN = lazy_compile(r"(.)\1{7,}")
 # A stand-in written as a short unit again and again (`abcd1234abcd1234...`): no generator
 # repeats itself three times over.
 _LONGEST_UNIT = 8

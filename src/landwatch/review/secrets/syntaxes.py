@@ -14,6 +14,8 @@ import enum
 import re
 from dataclasses import dataclass
 
+from landwatch.lazy_re import LazyPattern, lazy_compile
+
 
 class Place(enum.Enum):
     """Where a name must stand for a syntax to be tried at its end."""
@@ -43,7 +45,7 @@ class Syntax:
 
     what: str
     place: Place
-    tail: re.Pattern[str]
+    tail: LazyPattern[str]
     bare: bool = False
     alone: bool = False
 
@@ -133,39 +135,39 @@ _TEMPLATE_DEFAULT = r":?[-=](?P<value>[^{}\s\"'`$]++)\}"
 SYNTAXES: tuple[Syntax, ...] = (
     # `ID/PW: admin/…`: the password alone, not `admin/…` as an assignment would read it.
     Syntax(
-        "user and password after a label naming both", Place.PAIR, re.compile(_PAIR), alone=True
+        "user and password after a label naming both", Place.PAIR, lazy_compile(_PAIR), alone=True
     ),
-    Syntax("assignment or key", Place.ANYWHERE, re.compile(_ASSIGNMENT), bare=True),
+    Syntax("assignment or key", Place.ANYWHERE, lazy_compile(_ASSIGNMENT), bare=True),
     Syntax(
         "bare literal in a file of settings",
         Place.SETTINGS,
-        re.compile(_SETTINGS_VALUE),
+        lazy_compile(_SETTINGS_VALUE),
         bare=True,
     ),
-    Syntax("label in prose or a log", Place.ANYWHERE, re.compile(_PROSE), bare=True),
-    Syntax("default where it is read", Place.ANYWHERE, re.compile(_DEFAULT)),
-    Syntax("statement", Place.STATEMENT, re.compile(_STATEMENT)),
-    Syntax("declaration", Place.DECLARATION, re.compile(_DECLARATION), bare=True),
-    Syntax("call argument", Place.ARGUMENT, re.compile(r"[\"'`]?\s*+,\s*+" + QUOTED)),
-    Syntax("XML element", Place.ELEMENT, re.compile(_ELEMENT)),
-    Syntax("key and value attributes", Place.ATTRIBUTE, re.compile(_ATTRIBUTE)),
-    Syntax("XML element its attribute names", Place.ATTRIBUTE, re.compile(_NAMED_ELEMENT)),
-    Syntax("XML key and value elements", Place.KEY_ELEMENT, re.compile(_KEY_ELEMENT)),
-    Syntax("command-line flag", Place.FLAG, re.compile(_FLAG), bare=True),
-    Syntax("URL query parameter", Place.QUERY, re.compile(_QUERY)),
-    Syntax("HTTP header on a command line", Place.HEADER, re.compile(_HEADER)),
-    Syntax("default of a variable", Place.TEMPLATE, re.compile(_TEMPLATE_DEFAULT)),
-    Syntax("string continued on the next line", Place.ANYWHERE, re.compile(_CONTINUED)),
+    Syntax("label in prose or a log", Place.ANYWHERE, lazy_compile(_PROSE), bare=True),
+    Syntax("default where it is read", Place.ANYWHERE, lazy_compile(_DEFAULT)),
+    Syntax("statement", Place.STATEMENT, lazy_compile(_STATEMENT)),
+    Syntax("declaration", Place.DECLARATION, lazy_compile(_DECLARATION), bare=True),
+    Syntax("call argument", Place.ARGUMENT, lazy_compile(r"[\"'`]?\s*+,\s*+" + QUOTED)),
+    Syntax("XML element", Place.ELEMENT, lazy_compile(_ELEMENT)),
+    Syntax("key and value attributes", Place.ATTRIBUTE, lazy_compile(_ATTRIBUTE)),
+    Syntax("XML element its attribute names", Place.ATTRIBUTE, lazy_compile(_NAMED_ELEMENT)),
+    Syntax("XML key and value elements", Place.KEY_ELEMENT, lazy_compile(_KEY_ELEMENT)),
+    Syntax("command-line flag", Place.FLAG, lazy_compile(_FLAG), bare=True),
+    Syntax("URL query parameter", Place.QUERY, lazy_compile(_QUERY)),
+    Syntax("HTTP header on a command line", Place.HEADER, lazy_compile(_HEADER)),
+    Syntax("default of a variable", Place.TEMPLATE, lazy_compile(_TEMPLATE_DEFAULT)),
+    Syntax("string continued on the next line", Place.ANYWHERE, lazy_compile(_CONTINUED)),
 )
 
-_STATEMENT_HEAD = re.compile(r"\s*+(?:(?P<keyword>[#%]?[a-z]++)\s++)?")
+_STATEMENT_HEAD = lazy_compile(r"\s*+(?:(?P<keyword>[#%]?[a-z]++)\s++)?")
 _DECLARING = frozenset(
     {"env", "arg", "export", "set", "setenv", "declare", "#define", "%define", "%global"}
 )
-_ATTRIBUTE_HEAD = re.compile(r"(?:(?:key|name|id)\s*+=|\"(?:name|key)\"\s*+:)\s*+[\"']$")
+_ATTRIBUTE_HEAD = lazy_compile(r"(?:(?:key|name|id)\s*+=|\"(?:name|key)\"\s*+:)\s*+[\"']$")
 _QUERY_HEAD = ("?", "&", ";", "%26")
-_HEADER_HEAD = re.compile(r"(?:-h|--header)\s*+[\"']$")
-_PAIR_HEAD = re.compile(r"(?:id|user|name|login|account)\s*+[/&(]\s*+$")
+_HEADER_HEAD = lazy_compile(r"(?:-h|--header)\s*+[\"']$")
+_PAIR_HEAD = lazy_compile(r"(?:id|user|name|login|account)\s*+[/&(]\s*+$")
 
 
 def statement_start(lowered: str, *, literal_file: bool) -> tuple[int, int, bool, bool]:

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
+from landwatch.lazy_re import LazyPattern, lazy_compile
 from landwatch.review.secrets.checks import base64url, jwt_well_formed
 from landwatch.review.secrets.scanning import (
     ascii_lower,
@@ -25,7 +26,7 @@ class _Format:
     label: str
     # Literal starts of every match (lower case when `folded`): lines without one are skipped.
     anchors: tuple[str, ...]
-    pattern: re.Pattern[str]  # group 1 is the secret
+    pattern: LazyPattern[str]  # group 1 is the secret
     folded: bool = False
     mixed_case: bool = False  # the secret holds upper and lower case letters
     well_formed: Callable[[str], bool] | None = None  # what the pattern cannot check
@@ -39,7 +40,7 @@ _WORD = r"A-Za-z0-9_\-"
 
 def _token(label: str, prefix: str, body: str) -> _Format:
     """A token that starts with a literal prefix and stands alone (not inside a longer word)."""
-    pattern = re.compile(rf"(?<![{_WORD}])({re.escape(prefix)}{body})(?![{_WORD}])")
+    pattern = lazy_compile(rf"(?<![{_WORD}])({re.escape(prefix)}{body})(?![{_WORD}])")
     return _Format(label, (prefix,), pattern)
 
 
@@ -51,7 +52,7 @@ def _new_relic_license_key(value: str) -> bool:
 
 
 # A JFrog reference token decoded: its version, its expiry (digits) and its secret.
-_JFROG_REFERENCE = re.compile(r"reftkn:01:[0-9]{10}:[A-Za-z0-9]{20,}+")
+_JFROG_REFERENCE = lazy_compile(r"reftkn:01:[0-9]{10}:[A-Za-z0-9]{20,}+")
 
 
 def _jfrog_reference(value: str) -> bool:
@@ -61,8 +62,8 @@ def _jfrog_reference(value: str) -> bool:
     return _JFROG_REFERENCE.fullmatch(decoded) is not None and not placeholder_token(decoded)
 
 
-_NEW_RELIC_REGION = re.compile(r"^[a-z]{2}[0-9]{2}x+")
-_HEX = re.compile(r"[0-9a-f]+")
+_NEW_RELIC_REGION = lazy_compile(r"^[a-z]{2}[0-9]{2}x+")
+_HEX = lazy_compile(r"[0-9a-f]+")
 # What a value a generator made has at least, in bits per character: Azure's client secrets are
 # let through below it by the maintained rule set's own filter.
 _AZURE_SECRET_ENTROPY = 3.0
@@ -72,12 +73,12 @@ _FORMATS = (
     _Format(
         "AWS access key ID",
         ("A3T", "AKIA", "ASIA", "ABIA", "ACCA"),
-        re.compile(r"\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b"),
+        lazy_compile(r"\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b"),
     ),
     _Format(
         "AWS secret access key",
         ("aws", "secret"),
-        re.compile(
+        lazy_compile(
             r"(?i:aws|secret)[\w.'\"\[\] -]{0,40}?(?:=>|:=|=|:)\s*+[\"'`]?"
             r"(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
         ),
@@ -94,13 +95,13 @@ _FORMATS = (
     _Format(
         "Slack token",
         ("xox",),
-        re.compile(rf"(?<![{_WORD}])(xox[baprs]-[0-9]+-[A-Za-z0-9-]{{10,}})(?![{_WORD}])"),
+        lazy_compile(rf"(?<![{_WORD}])(xox[baprs]-[0-9]+-[A-Za-z0-9-]{{10,}})(?![{_WORD}])"),
     ),
     _Format(
         "Slack webhook URL",
         ("https://hooks.slack.com/services/",),
         # The secret is the path: the host alone says what it is and is no secret.
-        re.compile(
+        lazy_compile(
             r"https://hooks\.slack\.com/services/([A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9]{20,})"
         ),
     ),
@@ -120,7 +121,7 @@ _FORMATS = (
             f"https://{host}/api/webhooks/"
             for host in ("discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com")
         ),
-        re.compile(
+        lazy_compile(
             r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
             rf"([0-9]{{17,20}}/[{_WORD}]{{60,68}})(?![{_WORD}])"
         ),
@@ -129,7 +130,7 @@ _FORMATS = (
     _Format(
         "Braintree access token",
         ("access_token$",),
-        re.compile(
+        lazy_compile(
             r"(?<![A-Za-z0-9_$])"
             r"(access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32})(?![A-Za-z0-9_$])"
         ),
@@ -138,7 +139,7 @@ _FORMATS = (
         "JSON Web Token",
         ("eyJ",),
         # Signed (three parts) or not (two, or a third left empty).
-        re.compile(
+        lazy_compile(
             rf"(?<![{_WORD}])(eyJ[{_WORD}]{{8,}}\.eyJ[{_WORD}]{{8,}}(?:\.[{_WORD}]{{8,}}|\.)?)"
             rf"(?![{_WORD}.])"
         ),
@@ -153,7 +154,7 @@ _FORMATS = (
     _Format(
         "Azure AD client secret",
         ("Q~",),
-        re.compile(
+        lazy_compile(
             r"(?<![A-Za-z0-9_~.\-])([A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34})(?![\w~.\-])"
         ),
         well_formed=lambda value: shannon_entropy(value) > _AZURE_SECRET_ENTROPY,
@@ -163,7 +164,7 @@ _FORMATS = (
     _Format(
         "Telegram bot token",
         (":AA",),
-        re.compile(rf"(?<![{_WORD}:])([0-9]{{5,16}}:AA[{_WORD}]{{33}})(?![{_WORD}])"),
+        lazy_compile(rf"(?<![{_WORD}:])([0-9]{{5,16}}:AA[{_WORD}]{{33}})(?![{_WORD}])"),
         reach=16,
     ),
     _token("New Relic user API key", "NRAK-", "[A-Z0-9]{27}"),
@@ -172,7 +173,7 @@ _FORMATS = (
     _Format(
         "New Relic license key",
         ("NRAL",),
-        re.compile(r"(?<![\w-])([a-z0-9]{36}NRAL)(?![\w-])"),
+        lazy_compile(r"(?<![\w-])([a-z0-9]{36}NRAL)(?![\w-])"),
         well_formed=_new_relic_license_key,
         reach=36,
     ),
@@ -181,7 +182,7 @@ _FORMATS = (
     _Format(
         "Azure identifiable key",
         ("JQQJ9",),
-        re.compile(
+        lazy_compile(
             r"(?<![A-Za-z0-9+/])([A-Za-z0-9+/]{52}JQQJ9[9DH][A-Za-z0-9+/]{26}(?:[A-Za-z0-9+/=]{4})?)"
             r"(?![A-Za-z0-9+/=])"
         ),
@@ -194,14 +195,14 @@ _FORMATS = (
     _Format(
         "JFrog reference token",
         ("cmVmdGtuOjAxO",),
-        re.compile(rf"(?<![{_WORD}])(cmVmdGtuOjAxO[{_WORD}]{{51}})(?![{_WORD}])"),
+        lazy_compile(rf"(?<![{_WORD}])(cmVmdGtuOjAxO[{_WORD}]{{51}})(?![{_WORD}])"),
         well_formed=_jfrog_reference,
     ),
     _token("WunderGraph Cosmo API key", "cosmo_", "[0-9a-f]{32}"),
     _Format(
         "SendGrid API key",
         ("SG.",),
-        re.compile(rf"(?<![{_WORD}.])(SG\.[{_WORD}]{{22}}\.[{_WORD}]{{43}})(?![{_WORD}])"),
+        lazy_compile(rf"(?<![{_WORD}.])(SG\.[{_WORD}]{{22}}\.[{_WORD}]{{43}})(?![{_WORD}])"),
     ),
 )
 
@@ -211,14 +212,16 @@ _FORMATS = (
 # Object ids with prefixes (Stripe's `cus_…`, `pi_…`) are shorter. Each match starts where a
 # word does, its prefix is tried a bounded number of ways, and its body runs to the word's end
 # once, so a line costs one pass.
-_PREFIXED = re.compile(
+_PREFIXED = lazy_compile(
     r"(?<![A-Za-z0-9_.\-])(?P<prefix>[a-z][a-z0-9]{1,7}(?:[_-][a-z0-9]{1,7}){0,2}[_-])"
     r"(?P<body>[A-Za-z0-9_\-]{30,}+)(?![A-Za-z0-9_.\-])"
 )
-_HEX_BODY = re.compile(r"[0-9a-fA-F_-]++")
+_HEX_BODY = lazy_compile(r"[0-9a-fA-F_-]++")
 # A digest named by its algorithm (`sha256-…`, `sha512-…`): Subresource Integrity's `integrity`
 # attribute and the lockfiles' integrity fields, public by design.
-_DIGEST_ALGORITHM = re.compile(r"sha(?:1|224|256|384|512)|sha3-(?:224|256|384|512)|md5|blake[23]b?")
+_DIGEST_ALGORITHM = lazy_compile(
+    r"sha(?:1|224|256|384|512)|sha3-(?:224|256|384|512)|md5|blake[23]b?"
+)
 # The words examples use for a name that is none (`foo_…` in a test of a scanner's rule).
 _METASYNTACTIC = frozenset({"foo", "bar", "baz", "qux", "quux", "test", "my", "your", "some"})
 PREFIXED_LABEL = "token with a service's prefix"
@@ -260,7 +263,7 @@ def prefixed_tokens(text: str) -> list[tuple[str, int, int]]:
 _DISCORD_BOT_LABEL = "Discord bot token"
 _ATLASSIAN_LABEL = "Atlassian Data Center personal access token"
 _DIGITS_IN_BASE64 = "[MNO][DTjz][AEIMQUYcgk][w-z0-5]"
-_UNANCHORED = re.compile(
+_UNANCHORED = lazy_compile(
     rf"(?<![{_WORD}.])((?:{_DIGITS_IN_BASE64}){{4}}"
     rf"(?:(?P<atlassian>O[g-v][{_WORD}+/]{{26}})"  # `:` and the 20 bytes, in base64
     rf"|(?:{_DIGITS_IN_BASE64}){{1,2}}+[{_WORD}]{{0,3}}\.[{_WORD}]{{6}}\.[{_WORD}]{{27,38}}))"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.secrets.names import NameKind
 from landwatch.review.secrets.public import publishable
 from landwatch.review.secrets.scanning import (
@@ -24,27 +25,27 @@ from landwatch.review.secrets.scanning import (
 
 # Longer than this is data (a certificate, a blob), never a value a person assigns by name.
 LONGEST_VALUE = 1024
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
-_HEX = re.compile(r"[0-9a-f]++", re.I)
-_INTEGRITY = re.compile(r"sha(?:1|256|384|512)-[A-Za-z0-9+/]++={0,2}")
-_URL_OR_PATH = re.compile(r"[a-z][a-z0-9+.-]*+://[^@]*+|(?:~|\.{1,2})?/[\w.-]++/[\w./-]*+", re.I)
+_UUID = lazy_compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+_HEX = lazy_compile(r"[0-9a-f]++", re.I)
+_INTEGRITY = lazy_compile(r"sha(?:1|256|384|512)-[A-Za-z0-9+/]++={0,2}")
+_URL_OR_PATH = lazy_compile(r"[a-z][a-z0-9+.-]*+://[^@]*+|(?:~|\.{1,2})?/[\w.-]++/[\w./-]*+", re.I)
 # Names rather than values: `password_confirmation`, `auth.token.expired`, `X-Auth-Token`.
-_IDENTIFIER = re.compile(r"[A-Za-z]++(?:[._-][A-Za-z]++)++")
+_IDENTIFIER = lazy_compile(r"[A-Za-z]++(?:[._-][A-Za-z]++)++")
 # A name or an expression of code: `password`, `user.password`, `env["X"]`, `getToken()`.
-_CODE_NAME = re.compile(r"[A-Za-z_$][\w$]*+(?:(?:\.|::|->)[A-Za-z_$][\w$]*+)*+")
+_CODE_NAME = lazy_compile(r"[A-Za-z_$][\w$]*+(?:(?:\.|::|->)[A-Za-z_$][\w$]*+)*+")
 _CODE_STARTS = ("$", "%", "{", "<", "@", "&", "*", "!", "(", "[")
 # A number written in code: `#define PASSWORD 0x0dead1beef7cafe2` is a constant, a bit mask.
-_HEX_NUMBER = re.compile(r"0x[0-9a-f_]++[ul]{0,3}", re.I)
+_HEX_NUMBER = lazy_compile(r"0x[0-9a-f_]++[ul]{0,3}", re.I)
 _DUMMY_PREFIXES = ("test", "dummy", "fake", "sample", "example", "your")
 _DUMMY_WORDS = ("changeme", "example", "placeholder", "redacted", "password", "secret", "token")
 # A value hidden in place: a token's masks, and the x's people type over a password.
 _MASKS = (*MASKS, "xxxx", "XXXX")
 # Digits next to a letter: how a generator mixes them in (`k8Tq2v`); a version (`-1.2`) or a
 # count (`_2`) sits apart.
-_DIGIT_RUN = re.compile(r"[0-9]++")
+_DIGIT_RUN = lazy_compile(r"[0-9]++")
 # Characters a generated token holds: base64, base64url, base62 and their separators.
 # (Digits counted among letters are found run by run, once each.)
-_TOKEN_CHARACTERS = re.compile(r"[A-Za-z0-9+/=_.~-]++")
+_TOKEN_CHARACTERS = lazy_compile(r"[A-Za-z0-9+/=_.~-]++")
 
 
 def stand_in(value: str) -> bool:

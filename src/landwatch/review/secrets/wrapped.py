@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.secrets.checks import jwt_well_formed
 
 PEM_ANCHOR = "LS0tLS1CRUdJTi"  # base64 of "-----BEGIN"
 JWT_ANCHOR = "ZXlK"  # base64 of "eyJ"
 NEEDLES = (PEM_ANCHOR.encode(), JWT_ANCHOR.encode())
-_RUN = re.compile(r"[A-Za-z0-9+/_-]++={0,2}")
-_PEM_HEADER = re.compile(rb"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----")
-_JWT = re.compile(r"eyJ[\w-]{8,}+\.eyJ[\w-]{8,}+(?:\.[\w-]*+)?")
+_RUN = lazy_compile(r"[A-Za-z0-9+/_-]++={0,2}")
+_PEM_HEADER = lazy_compile(rb"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----")
+_JWT = lazy_compile(r"eyJ[\w-]{8,}+\.eyJ[\w-]{8,}+(?:\.[\w-]*+)?")
 # How much of a run is decoded to tell what it holds: a header, or a whole token.
 _HEADER_CHARACTERS = 120
 _LONGEST_TOKEN = 16_384
