@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from landwatch.review.gitleaks import (
-    DEFAULT,
     Allowlist,
     allowlist,
+    default_allowlist,
     read_config,
     read_ignore,
     rules_of,
@@ -164,11 +164,11 @@ def test_extend_reads_committed_files_to_gitleaks_depth() -> None:
 
 
 def test_gitleaks_default_allowlist() -> None:
-    assert DEFAULT.allows("assets/logo.PNG", TOKEN, None, ())
-    assert DEFAULT.allows("src/a.py", "${GITHUB_TOKEN}", None, ())
-    assert DEFAULT.allows("src/a.py", "${{ secrets.DEPLOY_KEY }}", None, ())
-    assert DEFAULT.allows("/Users/Ada/x", "/Users/Ada/.config/token", None, ())
-    assert not DEFAULT.allows("src/a.py", TOKEN, None, ())
+    assert default_allowlist().allows("assets/logo.PNG", TOKEN, None, ())
+    assert default_allowlist().allows("src/a.py", "${GITHUB_TOKEN}", None, ())
+    assert default_allowlist().allows("src/a.py", "${{ secrets.DEPLOY_KEY }}", None, ())
+    assert default_allowlist().allows("/Users/Ada/x", "/Users/Ada/.config/token", None, ())
+    assert not default_allowlist().allows("src/a.py", TOKEN, None, ())
 
 
 def test_gitleaksignore_fingerprints() -> None:

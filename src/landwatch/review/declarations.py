@@ -12,7 +12,6 @@ patterns in them are a repository's: review.regexes bounds what they may cost.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import itertools
 import json
 from collections.abc import Iterable
@@ -70,6 +69,8 @@ class Baseline:
     def lists(self, spot: Spot) -> bool:
         if spot.value is None:
             return False
+        import hashlib  # 3 ms, only where a digest is made
+
         digest = hashlib.sha1(spot.value.encode("utf-8"), usedforsecurity=False).hexdigest()
         known = self.hashes.get(spot.path, {})
         return digest in known and not known[digest]  # a real one, as audited, stays reported

@@ -10,6 +10,7 @@ rule too, so it is matched on its path and line (and commit), whatever rule it n
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import tomllib
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -80,7 +81,8 @@ class Allowlist:
         return all(results) if self.all_of else any(results)
 
 
-def _default() -> Allowlist:
+@functools.cache
+def default_allowlist() -> Allowlist:
     """gitleaks' own global allowlist (config/gitleaks.toml at b58d3f1), which `[extend]
     useDefault = true` adds to a project's."""
     paths = (
@@ -267,7 +269,7 @@ def _extend(
         config.problems.append(f"{name}: extend sets both path and useDefault (gitleaks refuses)")
         return
     if use_default:
-        config.default = DEFAULT
+        config.default = default_allowlist()
         return
     if not isinstance(path, str) or not path or depth >= MAX_EXTEND_DEPTH:
         return
@@ -299,6 +301,3 @@ def read_ignore(data: bytes) -> tuple[frozenset[tuple[str | None, str, int]], in
         commit = parts[0].lower() if len(parts) == 4 else None
         fingerprints.add((commit, parts[-3].replace("\\", "/"), int(parts[-1])))
     return frozenset(fingerprints), bad
-
-
-DEFAULT = _default()

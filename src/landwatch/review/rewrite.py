@@ -10,7 +10,6 @@ a review of its own.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import time
 
 import pygit2
@@ -128,6 +127,8 @@ def _patch_text(diff: pygit2.Diff, prefix: str) -> str:
     """A digest of everything a patch says but where its hunks sit: each file's paths, modes and
     status (a binary one's new content), each hunk's line counts and every line, bytes as they
     are; two patches are the same review's only when these are equal."""
+    import hashlib  # 3 ms, only where a digest is made
+
     digest = hashlib.sha256()
     for patch in diff:
         if patch is None:

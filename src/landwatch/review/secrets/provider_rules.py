@@ -12,7 +12,6 @@ Where the package cannot be imported, the hand-written formats of token_formats 
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.util
 import json
 import os
@@ -98,6 +97,8 @@ def _annex_name() -> str:
     """The anchors' file name, which changes with whatever they are derived from: kingfisher's
     library (its files' sizes and times: hashing 36 MB at every review would cost more than the
     anchors save), the confidence asked for, and the code deriving them (this module's too)."""
+    import hashlib  # 3 ms, only where a digest is made
+
     identity = hashlib.sha256(CONFIDENCE.encode())
     spec = importlib.util.find_spec("kingfisher_sdk")  # found, not imported
     for place in (spec.submodule_search_locations or []) if spec is not None else []:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import os
 import stat
 from collections.abc import Callable, Iterator
@@ -147,6 +146,8 @@ def kept(where: str, name: str) -> tuple[bytes, dict[str, str]] | None:
         if recorded is None or name not in recorded:
             return None
         data = _read(fd, name)
+        import hashlib  # 3 ms, only where a digest is made
+
         if data is None or hashlib.sha256(data).hexdigest() != recorded[name]:
             return None
         return data, recorded
@@ -226,6 +227,8 @@ def _digest(fd: int, name: str) -> str:
             raise OSError(errno.EPERM, "not a regular file of ours", name)
         if found.st_mode & 0o077 or found.st_size > _LARGEST:
             raise OSError(errno.EPERM, "open to others, or too large", name)
+        import hashlib  # 3 ms, only where a digest is made
+
         digest = hashlib.sha256()
         while chunk := os.read(file, 1 << 20):
             digest.update(chunk)
