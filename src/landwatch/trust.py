@@ -17,7 +17,6 @@ import json
 import os
 import shlex
 import time
-import tomllib
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -191,11 +190,17 @@ def own_linters() -> tuple[tuple[LinterConfig, ...], tuple[str, ...]]:
 
     path = layout.OWN_CONFIG.path()
     try:
-        document = tomllib.loads(read_file(path, trusted=None).decode("utf-8"))
-        return tuple(parse_linters(document, str(path))), ()
+        data = read_file(path, trusted=None)
     except FileNotFoundError:
         return (), ()
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ConfigError) as error:
+    except OSError as error:
+        return (), (f"{path}: {error}",)
+    import tomllib  # 3 ms: only where the person has a configuration
+
+    try:
+        document = tomllib.loads(data.decode("utf-8"))
+        return tuple(parse_linters(document, str(path))), ()
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, ConfigError) as error:
         return (), (f"{path}: {error}",)
 
 

@@ -9,7 +9,6 @@ finding and goes on with the defaults.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -162,6 +161,8 @@ def read_config(tree: pygit2.Tree, repo: pygit2.Repository) -> ReviewConfig:
             raise ConfigError(
                 f"{name}: a symbolic link, which landwatch does not read (commit the file itself)"
             )
+        import tomllib  # 3 ms: only where a configuration is committed
+
         try:
             document = tomllib.loads(blob.data.decode("utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:

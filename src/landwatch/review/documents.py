@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import json
 import re
-import tomllib
 from collections.abc import Callable
 from typing import Any
 
@@ -133,6 +132,8 @@ def _stripped_syntax_error(stripped: jsonc.Stripped) -> Problem | None:
 def toml_syntax_error(text: bytes) -> Problem | None:
     """The syntax error of a TOML document, or None, with the line tomllib names; a key given
     twice is one, since TOML forbids it."""
+    import tomllib  # 3 ms: only where a TOML file is read
+
     try:
         tomllib.loads(text.decode("utf-8"))
     except tomllib.TOMLDecodeError as error:
@@ -362,6 +363,8 @@ def read_json(content: bytes) -> Any:
 def read_toml(content: bytes) -> dict[str, Any] | None:
     """The table a TOML document holds, or None when it cannot be read (not TOML, not UTF-8,
     nested too deep, a number past what Python converts)."""
+    import tomllib
+
     try:
         return tomllib.loads(content.decode("utf-8"))
     except (ValueError, *TOO_DEEP):  # TOMLDecodeError and UnicodeDecodeError among them

@@ -16,10 +16,6 @@ import weakref
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from editorconfig.exceptions import ParsingError
-from editorconfig.fnmatch import translate
-from editorconfig.ini import EditorConfigParser
-
 from landwatch.review.change import Change
 from landwatch.review.findings import Finding
 from landwatch.review.regexes import RegexError, SafePattern, compile_safe
@@ -29,19 +25,25 @@ FILE_NAME = ".editorconfig"
 _MOST_DIRECTORIES = 64
 
 
-class _CommittedParser(EditorConfigParser):
-    """EditorConfig's parser, its globs matched by RE2 instead of Python's `re`."""
+@functools.cache
+def _committed_parser() -> Any:
+    """EditorConfig's parser, its globs matched by RE2 instead of Python's `re`; made at the
+    first `.editorconfig` met, since the library and configparser cost every review 3 ms."""
+    from editorconfig.ini import EditorConfigParser
 
-    problems: list[str]
+    class CommittedParser(EditorConfigParser):
+        problems: list[str]
 
-    def matches_filename(self, config_filename: str, glob: str) -> bool:
-        directory = posixpath.dirname(config_filename)
-        glob = glob.replace("\\#", "#").replace("\\;", ";")
-        if "/" in glob:
-            glob = posixpath.join(directory, glob[1:] if glob.startswith("/") else glob)
-        else:
-            glob = posixpath.join("**/", glob)
-        return _matches(self.filename, glob, self.problems)
+        def matches_filename(self, config_filename: str, glob: str) -> bool:
+            directory = posixpath.dirname(config_filename)
+            glob = glob.replace("\\#", "#").replace("\\;", ";")
+            if "/" in glob:
+                glob = posixpath.join(directory, glob[1:] if glob.startswith("/") else glob)
+            else:
+                glob = posixpath.join("**/", glob)
+            return _matches(self.filename, glob, self.problems)
+
+    return CommittedParser
 
 
 def _matches(name: str, glob: str, problems: list[str]) -> bool:
@@ -71,6 +73,8 @@ def _compiled(glob: str, problems: list[str]) -> tuple[SafePattern, list[tuple[i
 def _compile(glob: str) -> tuple[tuple[SafePattern, list[tuple[int, int]]] | None, str | None]:
     """Once per glob in a worker's life, however many reviews meet it: the library's
     translation run by RE2, or why it cannot be."""
+    from editorconfig.fnmatch import translate
+
     try:
         regex, ranges = translate(glob)
         if regex.endswith("\\Z") and not regex.endswith("\\\\Z"):
@@ -122,7 +126,9 @@ class EditorConfig:
         for _ in range(_MOST_DIRECTORIES):
             text = self._text(directory.lstrip("/"))
             if text is not None:
-                parser = _CommittedParser(name)
+                from editorconfig.exceptions import ParsingError
+
+                parser = _committed_parser()(name)
                 parser.problems = self.problems
                 try:
                     # The parser reads a stream as it reads its files: the committed text.

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import posixpath
-import tomllib
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -161,6 +160,8 @@ def read_config(
     `[extend] path` names), `rules` what gitleaks' rule ids stand for (rules_of). Never raises:
     what cannot be used is in `problems`."""
     config = Config([], None, [], set(), rules)
+    import tomllib  # 3 ms: only where a .gitleaks.toml is committed
+
     try:
         document = tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as error:
