@@ -148,3 +148,13 @@ def test_one_file_of_a_directory_is_counted_as_one(changes: Changes) -> None:
     report = reviewed(changes.change({".sisyphus/plans/p.md": PLAN, "a.py": "x = 1\n"}))
     (told,) = [f for f in report.findings if f.rule == "P017"]
     assert told.message.endswith("an agent's working files (.sisyphus/ (1 file))")
+
+
+def test_every_kind_is_matched_at_any_depth_by_the_one_pattern_for_all() -> None:
+    """`_any` factors out the prefix every kind's pattern starts with; a kind without it
+    would be matched only at the root."""
+    from landwatch.review.rules.scratch import _ANY_DEPTH, _any
+
+    assert all(kind.under_regex.startswith(_ANY_DEPTH) for kind in KINDS)
+    assert _any().match("deep/in/a/tree/.DS_Store") and _any().match(".sisyphus/plans/a.md")
+    assert not _any().match("src/main.py")
