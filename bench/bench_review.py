@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import git, installed_home, new_repo
+from benchlib import git, installed_home, installed_launcher, new_repo
 from landwatch.cli import keep_secret_rules
 
 LINE_SHAPES = [
@@ -75,12 +75,13 @@ def median_seconds(command: list[str], cwd: Path, runs: int) -> float:
 
 
 def one_line_review(runs: int) -> None:
-    """`landwatch review HEAD` of a one-line commit, a whole process each: warm (the secret
-    rules compiled and kept), and the first after `landwatch install` in a home that never had
-    landwatch (install compiles the rules), each as a ratio to `python -c pass`."""
-    landwatch = [sys.executable, "-m", "landwatch"]
+    """`landwatch review HEAD` of a one-line commit, a whole process each, through the launcher
+    install.sh leaves (as a person runs it): warm (the secret rules compiled and kept), and the
+    first after `landwatch install` in a home that never had landwatch (install compiles the
+    rules), each as a ratio to `python -c pass`."""
     with tempfile.TemporaryDirectory(prefix="landwatch-bench-") as scratch:
         installed_home(Path(scratch))
+        landwatch = [str(installed_launcher(Path(scratch)))]
         os.environ.pop("LANDWATCH_SECRET_RULES", None)  # the home's own, as a person's
         repo = new_repo(Path(scratch) / "repo")
         (repo / "notes.txt").write_text("a line\n")
