@@ -163,9 +163,23 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
             "token=token=k8Tq2vZx9w",  # a name read up to the next `=`, no value
         ],
     ),
-    "string continued on the next line": (
-        [f'API_TOKEN = """{TOKEN}', f"secret: '{TOKEN}\\"],
-        ['password = """', "token = '''\\", 'x = "abc" + \\', 'secret = """${SECRET}'],
+    "string continued on the next line, or triple-quoted": (
+        [
+            f'API_TOKEN = """{TOKEN}',
+            f"secret: '{TOKEN}\\",
+            f"API_TOKEN = '''{TOKEN}   ",  # spaces after the opened string's first line
+            f"API_TOKEN = '''{TOKEN}'''",  # Python's triple quotes closed on their line
+            f'API_TOKEN = """{TOKEN}""" + suffix',
+        ],
+        [
+            'password = """',
+            "token = '''\\",
+            'x = "abc" + \\',
+            'secret = """${SECRET}',
+            'token = """the token the service gave"""',  # a docstring's words
+            "token = '''${TOKEN}'''",
+            f"token = '{TOKEN[:6]}' '",  # closed by one quote, another string opened
+        ],
     ),
     "user and password after a label naming both": (
         [

@@ -93,9 +93,12 @@ _PROSE = (
     r"(?:\s++for\s++[\w.@-]{1,40}+\s*+[:=]\s*+|\s++(?:is|was)(?:\s*+:)?\s++"
     r"|\s++(?:-|\u2013|\u2014)\s++)(?:" + QUOTED + "|" + _PROSE_VALUE + ")"
 )
-# A string continued on the next line (`key = """…`, `token = "…\`): what this line holds of it.
+# A string continued on the next line (`key = """…`, `token = "…\`): what this line holds of it;
+# and Python's triple-quoted string closed on its line (`key = '''…'''`), which QUOTED reads as
+# an empty string and the rest.
 _CONTINUED = (
-    r"(?:[\"'`]\]?)?\s*+(?:=|:=|:(?!:))\s*+(?:\"{3}|'{3}|[\"'`])(?P<value>[^\s\"'`\\]++)\\?$"
+    r"(?:[\"'`]\]?)?\s*+(?:=|:=|:(?!:))\s*+(?:\"{3}|'{3}|[\"'`])(?P<value>[^\s\"'`\\]++)"
+    r"(?:\\?\s*+$|\"{3}|'{3})"
 )
 # A user and a password after a label naming both: `ID/PW: admin/…`, `(ID&PWD):admin/…`,
 # `id/pass: admin,…`, maybe after a host (`ID/Pass: db01:admin/…`).
@@ -157,7 +160,11 @@ SYNTAXES: tuple[Syntax, ...] = (
     Syntax("URL query parameter", Place.QUERY, lazy_compile(_QUERY)),
     Syntax("HTTP header on a command line", Place.HEADER, lazy_compile(_HEADER)),
     Syntax("default of a variable", Place.TEMPLATE, lazy_compile(_TEMPLATE_DEFAULT)),
-    Syntax("string continued on the next line", Place.ANYWHERE, lazy_compile(_CONTINUED)),
+    Syntax(
+        "string continued on the next line, or triple-quoted",
+        Place.ANYWHERE,
+        lazy_compile(_CONTINUED),
+    ),
 )
 
 _STATEMENT_HEAD = lazy_compile(r"\s*+(?:(?P<keyword>[#%]?[a-z]++)\s++)?")
