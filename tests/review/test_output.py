@@ -190,6 +190,12 @@ MAKERS: dict[str, st.SearchStrategy[str]] = {
         lambda v: "NRAK-" + v
     ),
     "New Relic insert key": chars(WORD, 32).map(lambda v: "NRII-" + v),
+    "Mailgun private API key": st.builds(
+        lambda *parts: "-".join(parts), *(chars("0123456789abcdef", n) for n in (32, 8, 8))
+    ),
+    "Dropbox long-lived access token": st.builds(
+        lambda head, tail: f"{head}AAAAAAAAAA{tail}", chars(ALNUM, 11), chars(WORD, 43)
+    ),
     "New Relic browser API key": chars("0123456789abcdef", 19).map(lambda v: "NRJS-" + v),
     "New Relic license key": chars("0123456789abcdef", 36).map(lambda v: v + "NRAL"),
 }
@@ -229,7 +235,12 @@ def leaky(tmp_path_factory: pytest.TempPathFactory) -> Repo:
 
 
 # A secret the detectors can only know by its name beside it is tested with that name.
-CONTEXT = {"AWS secret access key": "aws_secret_access_key = {}"}
+# Formats told only beside a name: the name, before the token.
+CONTEXT = {
+    "AWS secret access key": "aws_secret_access_key = {}",
+    "Mailgun private API key": "MAILGUN_API_KEY = {}",
+    "Dropbox long-lived access token": "dropbox_token = {}",
+}
 LANDED = itertools.count()
 BODY_LIMIT = BodyLineLength().option("max_length")
 

@@ -102,6 +102,16 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "encoded queries": repeated("%26token%3d"),
     "user and password pairs": repeated("id/pw: a:b/c,"),
     "continued strings": lambda size: 'token = """' + repeated("a")(size) + '"',
+    "triple-quoted strings": repeated("token = '''a'' "),
+    # Formats told where their provider is named: near-shapes after the name, again and again.
+    "mailgun shapes": lambda size: (
+        "mailgun " + repeated("0123456789abcdef" * 2 + "-0123abcd-")(size)
+    ),
+    "dropbox shapes": lambda size: "dropbox " + repeated("A")(size),
+    "dropbox anchors": lambda size: "dropbox " + repeated("abcdefghijkAAAAAAAAAA-")(size),
+    # Percent escapes, each unescaped, and runs of token characters between them.
+    "percent escapes": repeated("%3D"),
+    "escaped runs": lambda size: "ATATT3" + repeated("ab%2Fcd%2B")(size),
     # Commands whose option takes a password, and the option again and again.
     "command options": lambda size: "mysql " + repeated("-p -p")(size),
     "commands": repeated("docker login mysql "),

@@ -25,6 +25,8 @@ from landwatch.review.secrets.checks import (
     jwt_well_formed,
 )
 from landwatch.review.secrets.credentials import UrlPasswords
+from landwatch.review.secrets.escaped import escaped_tokens, unescaped_value
+from landwatch.review.secrets.named_formats import named_tokens
 from landwatch.review.secrets.private_keys import (
     KEY_MATERIAL,
     KEY_NEEDLES,
@@ -34,7 +36,12 @@ from landwatch.review.secrets.private_keys import (
     key_on_line,
     rotated_key_lines,
 )
-from landwatch.review.secrets.provider_rules import by_line, provider_tokens, text_spans
+from landwatch.review.secrets.provider_rules import (
+    by_line,
+    described,
+    provider_tokens,
+    text_spans,
+)
 from landwatch.review.secrets.public import browser_file, public_reason
 from landwatch.review.secrets.redaction import redacted_snippet
 from landwatch.review.secrets.scanning import (
@@ -147,10 +154,13 @@ class TokenFormat(SecretRule):
     tokens, Microsoft's identifiable Azure keys (`JQQJ9` after 52 characters), and from
     CredSweeper's rule table NuGet API keys, JFrog reference tokens (checked as they decode),
     WunderGraph Cosmo API keys and Atlassian Data Center tokens (their first part a 12-digit id
-    in base64), wherever they stand (the rule set asks for a name beside some of these); JWTs
-    wrapped in base64; and tokens of no format known by name but of the shape services now give
-    theirs, a short lower-case prefix (`whsec_`, `glrtr-`, `sk-ant-api03-`, not a metasyntactic
-    word such as `foo_`) and thirty random characters.
+    in base64), wherever they stand (the rule set asks for a name beside some of these);
+    Mailgun's private API keys and Dropbox's long-lived tokens where their provider is named
+    (on the line, or in the file's path); tokens percent-escaped in a URL (`%3D`, `%2B`, `%2F`
+    inside their run), read unescaped; JWTs wrapped in base64; and tokens of no format known by
+    name but of the shape services now give theirs, a short lower-case prefix (`whsec_`,
+    `glrtr-`, `sk-ant-api03-`, not a metasyntactic word such as `foo_`) and thirty random
+    characters.
 
     A value of a format with a checksum or a structure that fails it (GitHub's and npm's
     CRC32, age's bech32, PyPI's macaroon, a JWT that does not decode to JSON) is a stand-in,
@@ -194,6 +204,8 @@ class TokenFormat(SecretRule):
             "new-relic-user-api-key": ("New Relic user API key",),
             "new-relic-insert-key": ("New Relic insert key",),
             "new-relic-browser-api-token": ("New Relic browser API key",),
+            "mailgun-signing-key": ("Mailgun private API key",),
+            "dropbox-long-lived-api-token": ("Dropbox long-lived access token",),
         }
     )
     example = 'AWS_ACCESS_KEY_ID = "AKIA' + '4R7KQ2MVXPLT6SWC"'
@@ -218,7 +230,7 @@ class TokenFormat(SecretRule):
     )
 
     def sure_anywhere(self, value: str) -> bool:
-        return checksum_holds(value)
+        return checksum_holds(unescaped_value(value))
 
     def scan(
         self, path: str | None, lines: Sequence[Line], *, before: bytes | None = None
@@ -228,9 +240,13 @@ class TokenFormat(SecretRule):
         found: dict[int, list[tuple[str, int, int]]] = {
             index: tokens(lines[index].text, anchors) for index, anchors in candidates.items()
         }
+        _add(found, named_tokens(path, lines))
         _add_wrapped(lines, found)
         _add_unanchored(lines, found)
         likely = _add_provided(lines, found) | _add_prefixed(lines, found)
+        escaped, likely_escaped = escaped_tokens(lines, found)
+        _add(found, escaped)
+        likely |= likely_escaped
         # Asked once, and only of a file where a key its holder may call public was found.
         browser = cache(lambda: browser_file(path, (line.text for line in lines)))
         for index in sorted(found):
@@ -240,9 +256,8 @@ class TokenFormat(SecretRule):
                 in_order,
                 strict=True,
             ):
-                yield _told_by_certainty(
-                    finding, lines[index].text[start:end], (index, start) in likely, browser
-                )
+                value = unescaped_value(lines[index].text[start:end])
+                yield _told_by_certainty(finding, value, (index, start) in likely, browser)
 
 
 Located = dict[int, list[tuple[str, int, int]]]  # line index -> (label, start, end), in order
@@ -267,6 +282,14 @@ def _told_by_certainty(
         finding.severity = min(finding.severity, Severity.INFO)
         finding.message += f" ({reason})"
     return finding
+
+
+def _add(found: Located, more: Located) -> None:
+    """`more` tokens beside those found on their lines, those overlapping one left out."""
+    for index, spans in more.items():
+        known = found.get(index, [])
+        kept = [span for span in spans if not overlaps(known, span[1], span[2])]
+        found[index] = sorted([*known, *kept], key=lambda span: span[1])
 
 
 def _add_wrapped(lines: Sequence[Line], found: Located) -> None:
@@ -310,7 +333,7 @@ def _add_provided(lines: Sequence[Line], found: Located) -> set[tuple[int, int]]
                 continue
             if "jwt" in token.label and not jwt_well_formed(text[start:end]):
                 continue  # JWT-shaped, but its header or claims are no JSON
-            more.append((f"{token.label} (kingfisher's rules)", start, end))
+            more.append((described(token), start, end))
             if not token.confident:
                 likely.add((index, start))
         found[index] = sorted(ours + more, key=lambda span: span[1])

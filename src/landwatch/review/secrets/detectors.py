@@ -9,6 +9,8 @@ import functools
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, value_spans
 from landwatch.review.secrets.credentials import CREDENTIAL_NEEDLES, credentials
+from landwatch.review.secrets.escaped import escaped_spans
+from landwatch.review.secrets.named_formats import shaped_spans
 from landwatch.review.secrets.private_keys import KEY_NEEDLES, key_spans
 from landwatch.review.secrets.provider_rules import provider_spans
 from landwatch.review.secrets.scanning import PLACEHOLDER, ascii_lower
@@ -58,8 +60,9 @@ _LONGEST_REMEMBERED = 2000
 
 def spans(text: str) -> tuple[tuple[int, int], ...]:
     """(start, end) of every secret any detector finds on a line: known tokens (landwatch's
-    formats and the maintained rule set's), key bodies, passwords, and any literal given to a
-    secret-like name whatever its entropy (for redacting, where too much hidden is harmless)."""
+    formats and the maintained rule set's, percent-escaped too), key bodies, passwords, and any
+    literal given to a secret-like name whatever its entropy (for redacting, where too much
+    hidden is harmless)."""
     if len(text) > _LONGEST_REMEMBERED:
         return detected_spans(text)
     return _remembered_spans(text)
@@ -85,6 +88,8 @@ def detected_spans(text: str) -> tuple[tuple[int, int], ...]:
         found.extend((start, end) for _, start, end in unanchored_tokens(text))
         found.extend(wrapped_keys(text))
         found.extend(wrapped_tokens(text))
+        found.extend(shaped_spans(text))  # Mailgun's and Dropbox's, named or not
+        found.extend(escaped_spans(text))
     return tuple(dict.fromkeys(found))
 
 

@@ -60,6 +60,11 @@ class ProviderToken:
         return self.rule
 
 
+def described(token: ProviderToken) -> str:
+    """What a finding of the rule set says it is: its format, and whose rules found it."""
+    return f"{token.label} (kingfisher's rules)"
+
+
 @functools.cache
 def _scanner() -> Any:
     """The rule set, loaded (or compiled) once per process from landwatch's own directory; None

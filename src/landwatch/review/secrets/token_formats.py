@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from landwatch.lazy_re import LazyPattern, lazy_compile
 from landwatch.review.secrets.checks import base64url, jwt_well_formed
+from landwatch.review.secrets.named_formats import LABELS as NAMED_LABELS
 from landwatch.review.secrets.scanning import (
     ascii_lower,
     masked,
@@ -301,6 +302,7 @@ FORMAT_LABELS = (
     *(token_format.label for token_format in _FORMATS),
     _DISCORD_BOT_LABEL,
     _ATLASSIAN_LABEL,
+    *NAMED_LABELS,  # told where their provider is named (named_formats)
 )
 
 
