@@ -10,10 +10,12 @@ from landwatch.lazy_re import lazy_compile
 def test_nothing_is_compiled_before_the_first_match_and_once_after() -> None:
     word = lazy_compile(r"(?P<word>[a-z]+)", re.I)
     assert word.pattern == "(?P<word>[a-z]+)" and word.flags == re.I
-    assert word._compiled is None
+    assert "_compiled" not in vars(word)
     assert word.search("12 Ab") is not None
-    first = word._compiled
-    assert first is not None and word.compiled is first and word.groupindex == {"word": 1}
+    first = vars(word)["_compiled"]
+    assert word.compiled is first and word.groupindex == {"word": 1}
+    # The compiled pattern's own method answers from then on, not one of the class's.
+    assert word.search == first.search and word.match("Ab") is not None
 
 
 def test_every_method_answers_as_the_compiled_pattern() -> None:

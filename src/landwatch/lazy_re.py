@@ -12,24 +12,28 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, AnyStr, Generic
 
+# The methods the compiled pattern answers itself once it exists.
+_MATCHING = ("search", "match", "fullmatch", "finditer", "findall", "split", "sub", "subn")
+
 
 class LazyPattern(Generic[AnyStr]):
     """`re.compile(pattern, flags)`, done the first time it is matched (a race compiles it
     twice, harmlessly: the result is the same pattern)."""
 
-    __slots__ = ("_compiled", "flags", "pattern")
-
     def __init__(self, pattern: AnyStr, flags: int = 0) -> None:
         self.pattern: AnyStr = pattern
         self.flags = flags
-        self._compiled: re.Pattern[AnyStr] | None = None
 
     @property
     def compiled(self) -> re.Pattern[AnyStr]:
         """The compiled pattern, for an API that wants `re.Pattern` itself."""
-        compiled = self._compiled
+        compiled: re.Pattern[AnyStr] | None = self.__dict__.get("_compiled")
         if compiled is None:
-            compiled = self._compiled = re.compile(self.pattern, self.flags)
+            compiled = re.compile(self.pattern, self.flags)
+            # From now on the pattern's own methods answer, found on the instance before the
+            # class's: a scan's millions of matches make no call through this class.
+            methods = {name: getattr(compiled, name) for name in _MATCHING}
+            self.__dict__.update(methods, _compiled=compiled)
         return compiled
 
     @property
@@ -39,28 +43,28 @@ class LazyPattern(Generic[AnyStr]):
     def search(
         self, string: AnyStr, pos: int = 0, endpos: int = sys.maxsize
     ) -> re.Match[AnyStr] | None:
-        return (self._compiled or self.compiled).search(string, pos, endpos)
+        return self.compiled.search(string, pos, endpos)
 
     def match(
         self, string: AnyStr, pos: int = 0, endpos: int = sys.maxsize
     ) -> re.Match[AnyStr] | None:
-        return (self._compiled or self.compiled).match(string, pos, endpos)
+        return self.compiled.match(string, pos, endpos)
 
     def fullmatch(
         self, string: AnyStr, pos: int = 0, endpos: int = sys.maxsize
     ) -> re.Match[AnyStr] | None:
-        return (self._compiled or self.compiled).fullmatch(string, pos, endpos)
+        return self.compiled.fullmatch(string, pos, endpos)
 
     def finditer(
         self, string: AnyStr, pos: int = 0, endpos: int = sys.maxsize
     ) -> Iterator[re.Match[AnyStr]]:
-        return (self._compiled or self.compiled).finditer(string, pos, endpos)
+        return self.compiled.finditer(string, pos, endpos)
 
     def findall(self, string: AnyStr, pos: int = 0, endpos: int = sys.maxsize) -> list[Any]:
-        return (self._compiled or self.compiled).findall(string, pos, endpos)
+        return self.compiled.findall(string, pos, endpos)
 
     def split(self, string: AnyStr, maxsplit: int = 0) -> list[AnyStr | Any]:
-        return (self._compiled or self.compiled).split(string, maxsplit)
+        return self.compiled.split(string, maxsplit)
 
     def sub(
         self,
@@ -68,7 +72,7 @@ class LazyPattern(Generic[AnyStr]):
         string: AnyStr,
         count: int = 0,
     ) -> AnyStr:
-        return (self._compiled or self.compiled).sub(repl, string, count)
+        return self.compiled.sub(repl, string, count)
 
     def subn(
         self,
@@ -76,7 +80,7 @@ class LazyPattern(Generic[AnyStr]):
         string: AnyStr,
         count: int = 0,
     ) -> tuple[AnyStr, int]:
-        return (self._compiled or self.compiled).subn(repl, string, count)
+        return self.compiled.subn(repl, string, count)
 
 
 def lazy_compile(pattern: AnyStr, flags: int = 0) -> LazyPattern[AnyStr]:
