@@ -8,6 +8,7 @@ whole beside an escaped separator (`secret%3D…`) is what the other detectors r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -31,11 +32,16 @@ NEEDLES = (b"%3", b"%2")
 ESCAPE_WIDTH = 3
 
 
+def _plain(escape: re.Match[str]) -> str:
+    """The character one escape stands for."""
+    return _UNESCAPED[escape[0][1:].lower()]
+
+
 def unescaped_value(value: str) -> str:
     """`value` with its escapes of `=`, `+` and `/` unescaped."""
     if "%" not in value:
         return value
-    return _ESCAPE.sub(lambda escape: _UNESCAPED[escape[0][1:].lower()], value)
+    return _ESCAPE.sub(_plain, value)
 
 
 def unescaped(text: str) -> tuple[str, list[int]] | None:
@@ -49,7 +55,7 @@ def unescaped(text: str) -> tuple[str, list[int]] | None:
     for escape in _ESCAPE.finditer(text):
         parts.append(text[at : escape.start()])
         places.extend(range(at, escape.start()))
-        parts.append(_UNESCAPED[escape[0][1:].lower()])
+        parts.append(_plain(escape))
         places.append(escape.start())
         at = escape.end()
     if not at:
