@@ -15,11 +15,11 @@ from landwatch.review.secrets.names import SECRET_NAME_NEEDLES, name_kind
 from landwatch.review.secrets.scanning import ascii_lower
 from landwatch.review.secrets.syntaxes import (
     QUOTED,
-    SYNTAXES,
     Place,
     Syntax,
     places,
     statement_start,
+    tried,
     value_span,
 )
 from landwatch.review.secrets.values import secret_value
@@ -45,9 +45,8 @@ def value_spans(text: str, *, literal_file: bool) -> list[tuple[str, int, int, b
         name = text[start : run.end()].strip(".-")
         if name_kind(name) is None:
             continue
-        held = places(lowered, start, statement)
-        for syntax in SYNTAXES:
-            if syntax.place in held and (match := syntax.tail.match(lowered, run.end())):
+        for syntax in tried(places(lowered, start, statement)):
+            if match := syntax.tail.match(lowered, run.end()):
                 start, end, bare = value_span(syntax, match)
                 found.append((name, start, end, bare and not literal_file))
                 if syntax.alone:

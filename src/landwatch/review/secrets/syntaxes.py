@@ -11,6 +11,7 @@ they cannot take, and a quoted value ends at its own quote. They match ASCII-low
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 
@@ -35,6 +36,10 @@ class Place(enum.Enum):
     HEADER = enum.auto()  # an HTTP header given to curl, httpie or wget: `-H "X-Api-Key: …"`
     PAIR = enum.auto()  # a label naming a user and a password: after `ID/`, `user&`, `ID(`
     SETTINGS = enum.auto()  # anywhere on a line of a file of settings (.env, INI, YAML, .conf)
+
+    # Members are singletons compared by identity: hashed by it too, in C. Enum's own hash is
+    # Python code, and every name on a line asks for several.
+    __hash__ = object.__hash__
 
 
 @dataclass(frozen=True)
@@ -167,6 +172,14 @@ SYNTAXES: tuple[Syntax, ...] = (
     ),
 )
 
+
+@functools.cache
+def tried(held: frozenset[Place]) -> tuple[Syntax, ...]:
+    """The syntaxes tried at the end of a name standing where `held` says (places), in the
+    table's order."""
+    return tuple(syntax for syntax in SYNTAXES if syntax.place in held)
+
+
 _STATEMENT_HEAD = lazy_compile(r"\s*+(?:(?P<keyword>[#%]?[a-z]++)\s++)?")
 _DECLARING = frozenset(
     {"env", "arg", "export", "set", "setenv", "declare", "#define", "%define", "%global"}
@@ -175,6 +188,7 @@ _ATTRIBUTE_HEAD = lazy_compile(r"(?:(?:key|name|id)\s*+=|\"(?:name|key)\"\s*+:)\
 _QUERY_HEAD = ("?", "&", ";", "%26")
 _HEADER_HEAD = lazy_compile(r"(?:-h|--header)\s*+[\"']$")
 _PAIR_HEAD = lazy_compile(r"(?:id|user|name|login|account)\s*+[/&(]\s*+$")
+_PAIR_MARKS = ("/", "&", "(")
 
 
 def statement_start(lowered: str, *, literal_file: bool) -> tuple[int, int, bool, bool]:
@@ -208,17 +222,20 @@ def places(lowered: str, start: int, statement: tuple[int, int, bool, bool]) -> 
         held.add(Place.ARGUMENT)
     if before.endswith("<"):
         held.add(Place.ELEMENT)
-    if _ATTRIBUTE_HEAD.search(before):
-        held.add(Place.ATTRIBUTE)
+    # The heads below end with a quote, or a pair's mark and spaces: a line's names mostly
+    # follow neither, and are spared the searches.
+    if before.endswith(('"', "'")):
+        if _ATTRIBUTE_HEAD.search(before):
+            held.add(Place.ATTRIBUTE)
+        if _HEADER_HEAD.search(before):
+            held.add(Place.HEADER)
     if before.endswith(("<key>", "<name>")):
         held.add(Place.KEY_ELEMENT)
     if lowered.startswith("-", start):
         held.add(Place.FLAG)
     if before.endswith(_QUERY_HEAD):
         held.add(Place.QUERY)
-    if _HEADER_HEAD.search(before):
-        held.add(Place.HEADER)
-    if _PAIR_HEAD.search(before):
+    if before.rstrip().endswith(_PAIR_MARKS) and _PAIR_HEAD.search(before):
         held.add(Place.PAIR)
     return frozenset(held)
 
