@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from landwatch import hooks, layout
+from landwatch.git import GitError
 from support.repos import Repo
 
 
@@ -46,6 +47,13 @@ def test_where_no_hook_can_go_is_one_line(tmp_path: Path) -> None:
         with pytest.raises(hooks.RepositoryError, match=said) as refused:
             hooks.find_repository(where)
         assert "\n" not in str(refused.value)
+
+
+def test_inside_a_git_dir_is_no_worktree_to_install_in(repo: Repo) -> None:
+    # Not bare, yet no worktree either: git answers the first questions, then refuses.
+    with pytest.raises(GitError, match="work tree") as refused:
+        hooks.find_repository(repo.git_dir)
+    assert "\n" not in str(refused.value)
 
 
 def test_the_hook_s_header_is_read_back_by_sh_exactly(tmp_path: Path) -> None:

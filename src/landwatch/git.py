@@ -92,10 +92,15 @@ def git(*args: str, cwd: os.PathLike[str] | str, check: bool = True) -> str:
     is a GitError holding git's last line."""
     result = run_git(*args, cwd=cwd)
     if check and not result.ok:
-        lines = result.stderr.strip().splitlines()
-        said = lines[-1] if lines else f"git {args[0]} failed ({result.returncode})"
-        raise GitError("git took too long" if result.timed_out else said)
+        raise failure(result, args[0])
     return result.stdout.rstrip("\n")
+
+
+def failure(result: CommandResult, command: str) -> GitError:
+    """The GitError of a `git command` that failed: git's last line, or that it took too long."""
+    lines = result.stderr.strip().splitlines()
+    said = lines[-1] if lines else f"git {command} failed ({result.returncode})"
+    return GitError("git took too long" if result.timed_out else said)
 
 
 def git_dir_of(cwd: os.PathLike[str] | str) -> Path:

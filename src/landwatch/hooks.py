@@ -14,7 +14,7 @@ import landwatch
 from landwatch import layout
 from landwatch.errors import UserError
 from landwatch.files import read_file, remove
-from landwatch.git import GitError, git, not_a_repository
+from landwatch.git import failure, not_a_repository, run_git
 from landwatch.text import safe
 
 # The events at which something lands (githooks/hook.sh records it)...
@@ -56,19 +56,11 @@ def find_repository(cwd: Path, *, doing: str = "install") -> Repository:
             f"{safe(str(cwd.resolve()))} has a newline in its path, which the hooks cannot "
             "record; move the repository to a path without one"
         )
-    try:
-        bare = git("rev-parse", "--is-bare-repository", cwd=cwd)
-    except GitError as error:
-        raise RepositoryError(not_a_repository(cwd, error)) from None
-    if bare == "true":
-        then = (
-            "install landwatch in a clone"
-            if doing == "install"
-            else "landwatch is never installed in one, so there is nothing to uninstall"
-        )
-        raise RepositoryError(f"{cwd} is a bare repository: nothing lands there by commit; {then}")
-    git_dir, common_dir, hooks_dir, top = git(
+    # One git process: whether it is bare first, since a bare repository prints that and its
+    # dirs, then fails at --show-toplevel; so does a git dir, which is not bare.
+    said = run_git(
         "rev-parse",
+        "--is-bare-repository",
         "--path-format=absolute",
         "--git-dir",
         "--git-common-dir",
@@ -76,7 +68,21 @@ def find_repository(cwd: Path, *, doing: str = "install") -> Repository:
         "hooks",
         "--show-toplevel",
         cwd=cwd,
-    ).split("\n")
+    )
+    answers = said.stdout.split("\n")
+    if answers[0] == "true":
+        then = (
+            "install landwatch in a clone"
+            if doing == "install"
+            else "landwatch is never installed in one, so there is nothing to uninstall"
+        )
+        raise RepositoryError(f"{cwd} is a bare repository: nothing lands there by commit; {then}")
+    if not said.ok or len(answers) < 5:
+        error = failure(said, "rev-parse")
+        if not said.stdout:
+            raise RepositoryError(not_a_repository(cwd, error)) from None
+        raise error
+    git_dir, common_dir, hooks_dir, top = answers[1:5]
     return Repository(
         Path(git_dir), Path(common_dir), Path(hooks_dir), Path(common_dir) / "hooks", Path(top)
     )
