@@ -155,6 +155,8 @@ def test_show_and_status_import_neither_pygit2_nor_rich_nor_the_rules(repo: Repo
     heavy |= {"hashlib"}  # a fingerprint is made by a review, a mark by install: 3 ms
     # Nothing waits: no kind is asked what is failing, and none is looked for.
     heavy |= {"importlib.metadata", "landwatch.kinds.project_hooks", "landwatch.push_gate"}
+    # Nothing pushed nor shared from here: neither kind's state is read.
+    heavy |= {"landwatch.kinds.push", "landwatch.sharing", "landwatch.job_queue"}
     for asked in (["show", "HEAD"], ["status"]):
         ran = subprocess.run(
             [sys.executable, "-X", "importtime", "-m", "landwatch", *asked],

@@ -7,6 +7,7 @@ keeps in the runtime dir, trusted only while it holds its lock.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -63,8 +64,6 @@ def collect(now: float | None = None) -> dict[str, Any]:
 
 def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
     """One worktree's queue; a queue that cannot be read is reported, not fatal to the rest."""
-    from landwatch.kinds.push import held_back
-
     found: dict[str, Any] = {"git_dir": str(git_dir), "problem": None}
     try:
         names = {state: work_item.entries(git_dir, state) for state in work_item.STATES}
@@ -88,19 +87,29 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
             {"kind": said.kind, "what": said.what, "seconds": said.seconds, "error": said.error}
             for said in failing
         ],
-        "held_back": held_back(git_dir),
+        "held_back": _push_held_back(git_dir),
     }
+
+
+def _push_held_back(git_dir: Path) -> dict[str, str] | None:
+    """The push held back from this worktree, if one is: the push kind (and the queue's
+    machinery it brings) imported only where it kept a state."""
+    if not os.path.lexists(layout.PUSH_STATE.path(git_dir)):
+        return None
+    from landwatch.kinds.push import held_back
+
+    return held_back(git_dir)
 
 
 def _sharing(common: Path, worktrees: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Whether reviews are shared from here, how many notes wait to be pushed, how the last
     push went, and how many reviews were taken from teammates."""
-    from landwatch import sharing
-    from landwatch.kinds.push import read_state
-
     remote = layout.read_git_settings(common)[layout.SHARE_REMOTE]
     if not remote:
         return None
+    from landwatch import sharing
+    from landwatch.kinds.push import read_state
+
     waiting = sum(
         1
         for worktree in worktrees
