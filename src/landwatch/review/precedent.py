@@ -86,7 +86,7 @@ def practice_tree(change: Change) -> pygit2.Tree | None:
         return before
     repo, author = change.repo, change.commit.author.email
     parent = change.commit.parents[0]
-    unpushed = _unpushed(repo, parent.id)
+    unpushed = unpushed_commits(repo, parent.id, most=4 * MAX_OWN_UNPUSHED)
     if unpushed is None:
         return before
     commit = parent
@@ -99,9 +99,11 @@ def practice_tree(change: Change) -> pygit2.Tree | None:
     return before
 
 
-def _unpushed(repo: pygit2.Repository, start: pygit2.Oid) -> set[pygit2.Oid] | None:
-    """The commits from `start` back that no remote-tracking branch holds (one walk, hiding
-    every remote tip; at most a few times MAX_OWN_UNPUSHED); None when there is no remote."""
+def unpushed_commits(
+    repo: pygit2.Repository, start: pygit2.Oid, *, most: int
+) -> set[pygit2.Oid] | None:
+    """The commits from `start` back that no remote-tracking branch holds, the author's own not
+    pushed yet (one walk hiding every remote tip, at most `most`); None when there is no remote."""
     tips = [
         ref.target
         for ref in repo.references.objects
@@ -118,7 +120,7 @@ def _unpushed(repo: pygit2.Repository, start: pygit2.Oid) -> set[pygit2.Oid] | N
     found: set[pygit2.Oid] = set()
     for commit in walker:
         found.add(commit.id)
-        if len(found) >= 4 * MAX_OWN_UNPUSHED:
+        if len(found) >= most:
             break
     return found
 

@@ -4,6 +4,9 @@ what the tools' templates say is shared, are not."""
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 from landwatch.review.findings import Severity
 from landwatch.review.rules.scratch import KINDS, MAX_ANCESTORS, scratch_places
 from support.changes import Changes
@@ -108,6 +111,23 @@ def test_a_place_the_history_held_is_the_projects(changes: Changes) -> None:
     branch.land({".sisyphus/plans/a.md": None})
     again = branch.land({".sisyphus/plans/b.md": "plan\n"})
     assert found(reviewed(again), "P017") == []
+
+
+def test_a_second_accidental_commit_before_a_push_is_told_again(tmp_path: Path) -> None:
+    upstream = tmp_path / "upstream.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(upstream)], check=True)
+    repo = Repo(tmp_path / "clone", clone_of=upstream)
+    repo.land("start", {"src/app.py": "x = 1\n"}, hooks=False)
+    repo.git("push", "-q", "origin", "HEAD")
+    repo.land("oops", {".sisyphus/plans/a.md": PLAN}, hooks=False)
+    assert found(review(repo), "P017") == [("P017", ".sisyphus/plans/a.md", None)]
+    # Still not pushed: the first is the author's own slip, not the project's history.
+    repo.land("oops again", {".sisyphus/plans/b.md": PLAN}, hooks=False)
+    assert found(review(repo), "P017") == [("P017", ".sisyphus/plans/b.md", None)]
+    # Once pushed, the place is the project's: what is added there later is not told.
+    repo.git("push", "-q", "origin", "HEAD")
+    repo.land("more", {".sisyphus/plans/c.md": PLAN}, hooks=False)
+    assert found(review(repo), "P017") == []
 
 
 def test_a_kind_of_file_the_tree_holds_elsewhere_is_the_projects(changes: Changes) -> None:

@@ -11,7 +11,8 @@ Sisyphus agent of oh-my-opencode keeps its plans, and git mergetool's `_BACKUP_`
 
 Whether the project held one is asked of the tree before the change and of at most
 `MAX_ANCESTORS` commits before it, a path looked up in each tree: bounded, and only when a
-change adds such a file.
+change adds such a file. The author's own commits not pushed yet are not the project's history
+(review.precedent reads them the same way): a second accidental commit before a push is told.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import pygit2
 from landwatch.review.change import Change, FileChange, FileStatus
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.generated import glob_regex
+from landwatch.review.precedent import unpushed_commits
 from landwatch.review.regexes import RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import TreeRule
 from landwatch.text import listed, plural
@@ -184,9 +186,10 @@ class ScratchFile(TreeRule):
     is): what matters is that they do not belong.
 
     Lets through: a place the project held before (in the tree before the change or in the
-    1,000 commits before it; for a kind of file, one anywhere in the tree the change did not
-    add), one its `.gitignore` names as kept (`!.sisyphus/`), and what the tools' own templates
-    say is shared (`.claude/settings.json`, `.claude/commands/`, `.cursor/rules`).
+    1,000 commits before it, not counting the author's own not pushed yet; for a kind of file,
+    one anywhere in the tree the change did not add), one its `.gitignore` names as kept
+    (`!.sisyphus/`), and what the tools' own templates say is shared (`.claude/settings.json`,
+    `.claude/commands/`, `.cursor/rules`).
     """
 
     id = "P017"
@@ -232,7 +235,7 @@ def held_before(
 ) -> set[str]:
     """The places the project held before `change`: a file of the same kind the change did not
     add anywhere in its tree, or the place itself in the tree of one of the MAX_ANCESTORS
-    commits before it."""
+    commits before it, the author's own not pushed yet left out where a remote is tracked."""
     held: set[str] = set()
     kinds = {kind for kind, _ in places.values() if not kind.directory}
     if kinds:
@@ -247,6 +250,9 @@ def held_before(
     if not remaining or start is None:
         return held
     last: pygit2.Oid | None = None
+    # The author's own commits not pushed yet are not the project's: the commit before that
+    # added the place was told, and this one adds to it.
+    own = unpushed_commits(change.repo, start.id, most=MAX_ANCESTORS) or set()
     # Children before parents, newest first: the bound keeps the nearest history.
     walker = change.repo.walk(
         start.id, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.TIME
@@ -254,7 +260,7 @@ def held_before(
     for seen, commit in enumerate(walker):
         if seen >= MAX_ANCESTORS or not remaining:
             break
-        if commit.tree_id == last:
+        if commit.id in own or commit.tree_id == last:
             continue
         last = commit.tree_id
         tree = commit.tree
