@@ -13,7 +13,8 @@ subject limits learned, a commit capped). Kinds, each about what the commit adde
   KB); `no-final-newline` (lost, or a new file without one); `cr-line-ending` (added lines ending
   in CR where the parent's file had none, or a new file's);
 - `subject-p99` (a subject past the 99th percentile of the 500 non-merge subjects before the
-  sample, authors named `[bot]` left out, never below 72), `subject-p98` (past the 98th but not
+  sample, or with `--each` before each commit, as the review learns it; authors named `[bot]`
+  left out, never below 72), `subject-p98` (past the 98th but not
   the 99th: both readings add up), `subject-commitlint` (past a literal commitlint
   header-max-length at the commit); bot authors' subjects are not told;
 - `scratch-file`: files added under tools' or agents' working state the parent's history never
@@ -312,15 +313,29 @@ def order(finding: Finding) -> tuple[int, str, int]:
     return rank, finding.path, finding.line
 
 
-def run(gitdir: Path, count: int) -> None:
+def run(gitdir: Path, count: int, *, each: bool = False) -> None:
+    """Every finding of the newest `count` commits; `each`: the subject limits of each commit
+    from the BEFORE commits before it (as the review learns them), else from those before the
+    sample's oldest."""
     with Repo(gitdir) as repo:
-        sample = commits(repo, 0, count)
-        limits = subject_limits(commits(repo, len(sample), BEFORE))
-        print(
-            f"# {repo.name} {len(sample)} commits; subject limits from {limits.counted} commits "
-            f"before them ({limits.bots} by bots left out): p99 {limits.p99}, p98 {limits.p98}"
-        )
-        for commit in sample:
+        if each:
+            history = commits(repo, 0, count + BEFORE)
+            sample = history[:count]
+            print(
+                f"# {repo.name} {len(sample)} commits; subject limits of each from the "
+                f"{BEFORE} commits before it, bots left out"
+            )
+        else:
+            sample = commits(repo, 0, count)
+            limits = subject_limits(commits(repo, len(sample), BEFORE))
+            print(
+                f"# {repo.name} {len(sample)} commits; subject limits from {limits.counted} "
+                f"commits before them ({limits.bots} by bots left out): p99 {limits.p99}, "
+                f"p98 {limits.p98}"
+            )
+        for at, commit in enumerate(sample):
+            if each:
+                limits = subject_limits(history[at + 1 : at + 1 + BEFORE])
             for f in review(repo, commit, limits):
                 print(
                     f"{repo.name} {commit.sha[:12]} {f.kind} {clean(f.path)}:{f.line} "
@@ -331,10 +346,13 @@ def run(gitdir: Path, count: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--commits", type=int, default=250, help="newest non-merge commits")
+    parser.add_argument(
+        "--each", action="store_true", help="subject limits from the 500 before each commit"
+    )
     parser.add_argument("gitdirs", nargs="+", type=Path, metavar="GITDIR")
     args = parser.parse_args(argv)
     for gitdir in args.gitdirs:
-        run(gitdir, args.commits)
+        run(gitdir, args.commits, each=args.each)
     sys.stdout.flush()
     return 0
 

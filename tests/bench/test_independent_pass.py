@@ -140,3 +140,30 @@ def test_the_pieces_read_manifests_configs_and_paths_as_their_tools_do() -> None
     ]
     assert scratch_label(".claude/settings.local.json") == ".claude/*.local.*"
     assert scratch_label(".claude/settings.json") is None
+
+
+def test_with_each_a_subject_is_held_to_the_limit_of_the_commits_before_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import independent_pass
+
+    monkeypatch.setattr(independent_pass, "BEFORE", 4)
+    work = tmp_path / "work"
+    work.mkdir()
+    git(work, "init", "-q", "-b", "main")
+    # Four ordinary subjects, then four of 90 characters, then one of 85, the sample those five:
+    # the last is past the limit of the four before the sample's oldest (72), within that of the
+    # four before it (90).
+    for number in range(4):
+        commit(work, {"a.txt": f"{number}\n".encode()}, f"Change {number}")
+    for number in range(4):
+        commit(work, {"a.txt": f"long {number}\n".encode()}, f"Long {number} " + "x" * 83)
+    last = commit(work, {"a.txt": b"last\n"}, "Last " + "y" * 80)
+    mirror = tmp_path / "owner+demo" / "repo"
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(mirror)], check=True)
+    assert main(["--commits", "5", str(mirror)]) == 0
+    assert f"{last} subject-p99 COMMIT_MSG:1 85 chars (p99 72, p98 72)" in capsys.readouterr().out
+    assert main(["--each", "--commits", "5", str(mirror)]) == 0
+    each = capsys.readouterr().out
+    assert each.startswith("# owner/demo 5 commits; subject limits of each from the 4 commits")
+    assert last not in each
