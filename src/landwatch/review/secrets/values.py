@@ -25,6 +25,9 @@ from landwatch.review.secrets.scanning import (
 
 # Longer than this is data (a certificate, a blob), never a value a person assigns by name.
 LONGEST_VALUE = 1024
+# Shorter than this is no secret of any kind (a password has six characters or more, the rest
+# eight or more): asked first, since a line can give a name thousands of short values.
+SHORTEST_VALUE = 6
 _UUID = lazy_compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 _HEX = lazy_compile(r"[0-9a-f]++", re.I)
 _INTEGRITY = lazy_compile(r"sha(?:1|256|384|512)-[A-Za-z0-9+/]++={0,2}")
@@ -139,7 +142,9 @@ def _not_a_value(value: str) -> bool:
 def secret_value(value: str, kind: NameKind, *, min_entropy: float, in_code: bool) -> bool:
     """Whether `value`, given to a name of `kind`, is a secret. `in_code`: it stands bare in
     code, where a name or an expression is what stands there most often."""
-    if len(value) > LONGEST_VALUE or _not_a_value(value) or stand_in(value):
+    if len(value) < SHORTEST_VALUE or len(value) > LONGEST_VALUE:
+        return False
+    if _not_a_value(value) or stand_in(value):
         return False
     if publishable(value):
         return False  # public by design: the format rule tells it at info, saying so
@@ -160,7 +165,7 @@ def secret_value(value: str, kind: NameKind, *, min_entropy: float, in_code: boo
 def password_value(value: str, *, in_code: bool) -> bool:
     """Whether a value given to a password's name is a password: six characters or more of two
     kinds (letters and digits, or a symbol); bare in code, one no name of code could be."""
-    if len(value) < 6 or _classes(value) < 2:
+    if len(value) < SHORTEST_VALUE or _classes(value) < 2:
         return False
     if not in_code:
         return True
