@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from landwatch.git import GitError, commit_of, common_dir_of, git, git_dir_of, no_git_env, run_git
+from landwatch.git import (
+    GitError,
+    commit_of,
+    common_dir_of,
+    git,
+    git_dir_and_commit,
+    git_dir_of,
+    no_git_env,
+    run_git,
+)
 from support.remotes import asking_for_credentials, never_answering
 from support.repos import Repo
 
@@ -193,3 +202,13 @@ def test_a_revision_is_never_taken_for_an_option(repo: Repo) -> None:
         assert commit_of(name, cwd=repo.path) is None, name
     repo.git("update-ref", "refs/heads/-x", "HEAD")  # a branch named like an option
     assert commit_of("-x", cwd=repo.path) == repo.head()
+
+
+def test_the_git_dir_and_a_commit_are_one_question_to_git(repo: Repo, tmp_path: Path) -> None:
+    head = repo.head()
+    assert git_dir_and_commit("HEAD", cwd=repo.path) == (repo.git_dir, head)
+    for name in ("nosuchrev", "--git-dir=/", repo.git("rev-parse", "HEAD^{tree}")):
+        assert git_dir_and_commit(name, cwd=repo.path) == (repo.git_dir, None), name
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(GitError, match="not a git repository"):
+        git_dir_and_commit("HEAD", cwd=tmp_path / "plain")

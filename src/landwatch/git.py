@@ -116,16 +116,23 @@ def common_dir_of(cwd: os.PathLike[str] | str) -> Path:
 def commit_of(revision: str, *, cwd: os.PathLike[str] | str) -> str | None:
     """The full id of the commit `revision` names, or None when it names none (a revision is
     never taken for an option: --end-of-options)."""
-    found = git(
-        "rev-parse",
-        "--verify",
-        "-q",
-        "--end-of-options",
-        f"{revision}^{{commit}}",
-        cwd=cwd,
-        check=False,
-    )
+    found = git("rev-parse", *_verified(revision), cwd=cwd, check=False)
     return found or None
+
+
+def git_dir_and_commit(revision: str, *, cwd: os.PathLike[str] | str) -> tuple[Path, str | None]:
+    """git_dir_of and commit_of in one git process (GitError outside a repository): a command
+    that reads a commit's kept review waits for git once, not twice."""
+    result = run_git("rev-parse", "--absolute-git-dir", *_verified(revision), cwd=cwd)
+    git_dir, _, found = result.stdout.partition("\n")
+    if not git_dir or result.timed_out or result.returncode not in (0, 1):
+        raise failure(result, "rev-parse")
+    return Path(git_dir), (found.strip() or None) if result.ok else None
+
+
+def _verified(revision: str) -> tuple[str, ...]:
+    """rev-parse's arguments for the commit `revision` names, never read as an option."""
+    return ("--verify", "-q", "--end-of-options", f"{revision}^{{commit}}")
 
 
 def is_inside(path: Path, directory: Path) -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from landwatch import allowances, line_markers, report_store
 from landwatch.errors import UsageError
-from landwatch.git import commit_of, git, git_dir_of
+from landwatch.git import git, git_dir_and_commit, git_dir_of
 from landwatch.one_line import SHOW_UNREAD
 from landwatch.review import output
 from landwatch.review.report import Report
@@ -34,14 +34,13 @@ def print_reports(reports: list[Report], *, form: str, repository: Path) -> None
 
 
 def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
-    git_dir = git_dir_of(cwd)
     if unread:
         if revision is not None or form == "patch":
             raise UsageError("REV or --unread, not both")
-        return _show_unread(git_dir, form=form)
+        return _show_unread(git_dir_of(cwd), form=form)
     if form == "patch":
         return show_patch(cwd, revision=revision)
-    oid = _commit_named(revision, cwd)
+    git_dir, oid = _commit_named(revision, cwd)
     if oid is None:
         return 1
     found = report_store.read(git_dir, oid)
@@ -144,8 +143,7 @@ def show_patch(cwd: Path, *, revision: str | None) -> int:
     """`landwatch show REV --patch`: what the project's hooks would change in the commit (a
     fixing hook's work), as a patch `git apply` takes; on a terminal, its escapes shown as
     text, never obeyed."""
-    git_dir = git_dir_of(cwd)
-    oid = _commit_named(revision, cwd)
+    git_dir, oid = _commit_named(revision, cwd)
     if oid is None:
         return 1
     hooks = report_store.read_hooks(git_dir, oid)
@@ -162,11 +160,11 @@ def show_patch(cwd: Path, *, revision: str | None) -> int:
     return 0
 
 
-def _commit_named(revision: str | None, cwd: Path) -> str | None:
-    """The commit `revision` (HEAD by default) names; None, and one line saying so, when the
-    repository has no such commit."""
+def _commit_named(revision: str | None, cwd: Path) -> tuple[Path, str | None]:
+    """The git dir, and the commit `revision` (HEAD by default) names; None, and one line
+    saying so, when the repository has no such commit."""
     revision = revision or "HEAD"
-    oid = commit_of(revision, cwd=cwd)
+    git_dir, oid = git_dir_and_commit(revision, cwd=cwd)
     if oid is None:
         print(f"landwatch: no commit {revision!r} in this repository", file=sys.stderr)
-    return oid
+    return git_dir, oid
