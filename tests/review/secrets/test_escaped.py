@@ -4,6 +4,7 @@ around a token, other escapes, and stand-ins are let through."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import quote
 
 from landwatch.review.change import Line
@@ -12,6 +13,7 @@ from landwatch.review.rules.secrets import TokenFormat
 from landwatch.review.secrets.detectors import detected_spans
 from landwatch.review.secrets.escaped import escaped_tokens, unescaped, unescaped_value
 from support.secret_examples import AWS_SECRET_KEY
+from support.timing import cpu_seconds
 from support.tokens import random_text
 
 # An Atlassian Cloud API token (gitleaks' `ATATT3` and 186 characters), its `=` before the last
@@ -89,3 +91,23 @@ def test_the_token_format_rule_tells_them_and_redacts_them() -> None:
     assert escaped[10:] not in (findings[0].snippet or "")
     text = f"see {escaped} there"
     assert detected_spans(text) == ((4, 4 + len(escaped)),)
+
+
+def test_telling_what_the_line_holds_already_takes_time_linear_in_the_line() -> None:
+    """Each escaped token is checked against what the line as written holds already and what
+    was taken before it: a line of thousands of both is read once, not once a token."""
+
+    def work(tokens: int) -> Callable[[], object]:
+        text = f"{quote(ATLASSIAN, safe='')}          " * tokens
+        step = len(text) // tokens
+        # Ten spans the other detectors found between each two tokens, none overlapping one.
+        held = [
+            ("held", at * step - 10 + k, at * step - 9 + k)
+            for at in range(1, tokens + 1)
+            for k in range(10)
+        ]
+        return lambda: escaped_tokens(lines(text), {0: held})
+
+    work(1)()  # the rule set loaded before anything is timed
+    small, large = cpu_seconds(work(300), tries=2), cpu_seconds(work(3000), tries=1)
+    assert large / max(small, 1e-4) < 30, (small, large)

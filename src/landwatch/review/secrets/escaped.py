@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 _ESCAPE = lazy_compile(r"%(?:3[dD]|2[bBfF])")
 _UNESCAPED = {"3d": "=", "2b": "+", "2f": "/"}
 NEEDLES = (b"%3", b"%2")
-ESCAPE_WIDTH = 3
+_TAKEN = b"\x01"
 
 
 def _plain(escape: re.Match[str]) -> str:
@@ -90,6 +90,11 @@ def escaped_tokens(
     for at, (index, text, places) in enumerate(escaped):
         on_line = provided.get(at, [])
         theirs = zip(on_line, text_spans(raws[at], on_line), strict=True)
+        # Each character of the line as written that a token found already holds, so that a
+        # token is checked against them in its own length, not against every one of them.
+        taken = bytearray(len(lines[index].text) + 1)
+        for _, start, end in found.get(index, []):
+            taken[start:end] = _TAKEN * (end - start)
         for label, start, end, sure in [
             *((label, start, end, True) for label, start, end in tokens(text)),
             *((described(token), start, end, token.confident) for token, (start, end) in theirs),
@@ -97,13 +102,13 @@ def escaped_tokens(
             value = text[start:end]
             if not _inside(places, start, end) or placeholder_token(value) or masked(text, end):
                 continue
-            span = (label, places[start], places[end])
-            known = [*found.get(index, []), *more.get(index, [])]
-            if any(s < span[2] and span[1] < e for _, s, e in known):
+            written_start, written_end = places[start], places[end]
+            if taken.find(_TAKEN, written_start, written_end) >= 0:
                 continue
-            more.setdefault(index, []).append(span)
+            taken[written_start:written_end] = _TAKEN * (written_end - written_start)
+            more.setdefault(index, []).append((label, written_start, written_end))
             if not sure:
-                likely.add((index, span[1]))
+                likely.add((index, written_start))
     return more, likely
 
 
