@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import subprocess
 
-from landwatch.review.change import MODE_EXECUTABLE, MODE_SUBMODULE, MODE_SYMLINK, ChangeShape
+from landwatch.review.change import (
+    MAX_LINE_CHECK_BYTES,
+    MODE_EXECUTABLE,
+    MODE_SUBMODULE,
+    MODE_SYMLINK,
+    ChangeShape,
+)
 from support.changes import Changes, executable, submodule, symlink
 from support.queue import git_env
 
@@ -35,6 +41,15 @@ def test_a_change_of_every_kind_of_entry_as_change_reads_it(changes: Changes) ->
         ("R", "new.txt", "old.txt", 0o100644),
     ]
     assert change.file_at("link") == b"new.txt"
+
+
+def test_a_file_of_the_tree_past_the_cap_is_not_read(changes: Changes) -> None:
+    """A hostile tree's 1 GB `.editorconfig` or lockfile is not read into the reviewer's
+    memory: past the cap a changed file's content has, the tree's file is as if unreadable."""
+    at_cap = "x" * (MAX_LINE_CHECK_BYTES - 1) + "\n"
+    change = changes.root({".editorconfig": at_cap + "y\n", "kept.lock": at_cap})
+    assert change.file_at(".editorconfig") is None
+    assert change.file_at("kept.lock") == at_cap.encode()
 
 
 def test_roots_merges_and_ranges(changes: Changes) -> None:

@@ -334,10 +334,16 @@ class Change:
             return False
 
     def file_at(self, path: str) -> bytes | None:
-        """A file of the landed tree (configuration is read from here, never the worktree)."""
+        """A file of the landed tree (configuration is read from here, never the worktree); None
+        past MAX_LINE_CHECK_BYTES, as for a changed file: a tree's 1 GB lockfile is not read."""
         if not self.has_file(path):
             return None  # absent, a directory or a submodule
-        return blob_data(self.repo, self.commit.tree[path].id)
+        oid = self.commit.tree[path].id
+        try:
+            size = self.repo.odb.read_header(oid)[1]  # the size alone: nothing inflated
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
+        return blob_data(self.repo, oid) if size <= MAX_LINE_CHECK_BYTES else None
 
     @property
     def label(self) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from landwatch.review.change import MAX_LINE_CHECK_BYTES
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import ChangeRule
 from landwatch.review.rules.change_rules import (
@@ -148,6 +149,16 @@ def test_a_dependency_the_lockfile_does_not_lock(npm: Branch) -> None:
         Severity.WARNING,
     )
     assert finding.message == "package.json adds lodash, which package-lock.json does not lock"
+
+
+def test_a_lockfile_past_the_cap_is_let_through_unread(branch: Branch) -> None:
+    """A lockfile larger than a changed file's content may be (8 MB) is not read: a tree's
+    1 GB lockfile took the reviewer's memory and seconds for one manifest line."""
+    deps = {"left-pad": "^1.3.0"}
+    padded = package_lock(deps).replace("{", "{" + " " * MAX_LINE_CHECK_BYTES, 1)
+    branch.land({"package.json": package_json(deps), "package-lock.json": padded})
+    added = {**deps, "lodash": "^4.17.21"}
+    assert check(ManifestLockfile(), branch, {"package.json": package_json(added)}) == []
 
 
 def test_npm_shrinkwrap_is_the_lockfile_npm_installs_from(branch: Branch) -> None:

@@ -156,7 +156,8 @@ class ManifestLockfile(ChangeRule):
     update`, `npm update`: normal upkeep), a manifest change the lockfile already satisfies
     (1.4.0 asked, 1.4.1 locked), path, git and workspace dependencies, a requirement under an
     environment marker, ranges it cannot read, manifests or lockfiles that do not parse (syntax
-    is another rule's), and what the lockfile lacked before the change already.
+    is another rule's) or are past 8 MB (not read), and what the lockfile lacked before the
+    change already.
     """
 
     id = "C003"
