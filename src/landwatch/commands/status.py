@@ -130,7 +130,10 @@ def _sharing(common: Path, worktrees: list[dict[str, Any]]) -> dict[str, Any] | 
 
 def _allowed(common: Path) -> dict[str, Any]:
     """What was allowed in this repository (`landwatch allow`): how many, the newest few, and
-    what could not be read."""
+    what could not be read; the allowances (and the review's records they bring) imported only
+    where something was allowed."""
+    if not os.path.lexists(layout.ALLOWED.path(common)):
+        return {"count": 0, "newest": [], "problem": None}
     from landwatch import allowances
 
     found, problem = allowances.read(common)
@@ -292,8 +295,6 @@ def _print_sharing(out: Out, data: dict[str, Any]) -> None:
 
 def _print_allowed(out: Out, data: dict[str, Any]) -> None:
     """Per repository where findings were allowed: how many, then the newest few a line each."""
-    from landwatch.review.allowed import Allowance
-
     room, home = max(20, out.width - 30), str(Path.home())
     for repository in data["repositories"]:
         held = repository.get("allowed") or {}
@@ -302,6 +303,8 @@ def _print_allowed(out: Out, data: dict[str, Any]) -> None:
             out.wrapped([], [(f"{where}: {safe(held['problem'])}", "yellow")])
         if not held.get("count"):
             continue
+        from landwatch.review.allowed import Allowance  # imported where something was allowed
+
         newest = [one for item in held["newest"] if (one := Allowance.from_dict(item))]
         which = "the newest" if held["count"] > len(newest) else "each"
         count = plural(held["count"], "allowance")
