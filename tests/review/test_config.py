@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from landwatch.review.config import ConfigError, parse, parse_linters
+from landwatch.review.config import MAX_CONFIG_BYTES, ConfigError, parse, parse_linters
 from landwatch.review.engine import CONFIG_RULE
 from support import ROOT
 from support.repos import Repo
@@ -80,6 +80,23 @@ def test_a_configuration_committed_as_a_symbolic_link_is_said_to_be_one(repo: Re
     [configuration] = [f for f in report_.findings if f.rule == CONFIG_RULE]
     assert configuration.message.endswith(
         ".landwatch.toml: a symbolic link, which landwatch does not read (commit the file itself)"
+    )
+    assert ("P001", "a.txt", 1) in found(report_)  # not read: the defaults apply
+
+
+def test_a_configuration_too_large_to_read_is_said_and_not_read(repo: Repo) -> None:
+    """A hostile tree's 1 GB pyproject.toml was read and parsed at every review: minutes of
+    TOML (tomllib reads about 4 MB a second) holding up every repository's reviews."""
+    padding = "# " + "x" * 100 + "\n"
+    big = '[tool.landwatch.rules]\nP001 = "off"\n' + padding * (
+        MAX_CONFIG_BYTES // len(padding) + 1
+    )
+    repo.land("change", {"pyproject.toml": big}, hooks=False)
+    repo.land("change", {"a.txt": "x  \n"}, hooks=False)
+    report_ = review(repo)
+    [configuration] = [f for f in report_.findings if f.rule == CONFIG_RULE]
+    assert configuration.message.endswith(
+        f"pyproject.toml: {len(big):,} bytes, larger than the 1 MB landwatch reads"
     )
     assert ("P001", "a.txt", 1) in found(report_)  # not read: the defaults apply
 

@@ -23,6 +23,9 @@ from landwatch.review.regexes import RegexError, compile_safe
 
 CONFIG_FILE = ".landwatch.toml"
 PYPROJECT = "pyproject.toml"
+# The largest configuration file read: a pyproject.toml is kilobytes, and tomllib reads about
+# 4 MB a second, so a tree's 1 GB one would hold up every repository's reviews for minutes.
+MAX_CONFIG_BYTES = 1 << 20
 
 DEFAULT_EXCLUDE = (
     "vendor/**",
@@ -153,14 +156,22 @@ def read_config(tree: pygit2.Tree, repo: pygit2.Repository) -> ReviewConfig:
             entry = tree[name]
         except KeyError:
             continue
-        blob = repo[entry.id]
-        if not isinstance(blob, pygit2.Blob):
+        if entry.type_str != "blob":
             continue
         if entry.filemode == pygit2.enums.FileMode.LINK:
             # Its blob is the link's target, never the file's text.
             raise ConfigError(
                 f"{name}: a symbolic link, which landwatch does not read (commit the file itself)"
             )
+        size = repo.odb.read_header(entry.id)[1]
+        if size > MAX_CONFIG_BYTES:
+            raise ConfigError(
+                f"{name}: {size:,} bytes, larger than the {MAX_CONFIG_BYTES >> 20} MB landwatch "
+                "reads"
+            )
+        blob = repo[entry.id]
+        if not isinstance(blob, pygit2.Blob):
+            continue
         import tomllib  # 3 ms: only where a configuration is committed
 
         try:
