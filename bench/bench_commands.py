@@ -77,6 +77,24 @@ FLOOR = (
 )
 
 
+def status_floor(repositories: list[Path]) -> str:
+    """The floor under `status`: the same standard library, and the two git processes it asks
+    of each registered repository (its hooks' directory, its landwatch.* settings)."""
+    asked = [
+        [
+            *("git", "rev-parse", "--is-bare-repository", "--path-format=absolute", "--git-dir"),
+            *("--git-common-dir", "--git-path", "hooks", "--show-toplevel"),
+        ],
+        ["git", "config", "--get-regexp", "^landwatch[.]"],
+    ]
+    return (
+        "import argparse, dataclasses, enum, json, pathlib, re, subprocess, typing\n"
+        f"for cwd in {[str(repository) for repository in repositories]!r}:\n"
+        f"    for argv in {asked!r}:\n"
+        "        subprocess.run(argv, cwd=cwd, capture_output=True)\n"
+    )
+
+
 def main() -> None:
     runs = runs_asked(__doc__, 30)
     with scratch_home("bench-commands-") as root:
@@ -109,6 +127,11 @@ def main() -> None:
             "landwatch prompt, outside a repository": ([command, "prompt"], outside, 2.0),
             "the floor: stdlib and one git rev-parse": ([sys.executable, "-c", FLOOR], unread, 0.0),
             "landwatch show HEAD": ([command, "show", "HEAD"], unread, 4.0),
+            "the floor: stdlib and status's git": (
+                [sys.executable, "-c", status_floor([quiet, unread, rare, held])],
+                unread,
+                0.0,
+            ),
             "landwatch status": ([command, "status"], unread, 5.0),
             "landwatch --version": ([command, "--version"], quiet, 1.5),
         }
