@@ -18,6 +18,7 @@ from landwatch.review.rules.message import (
     SubjectLength,
     WorkInProgress,
 )
+from support.timing import cpu_seconds
 
 LONG_URL = "https://example.com/" + "a" * 120
 AUTHOR = "T <t@example.com>"
@@ -223,3 +224,32 @@ def test_signed_off_by_is_read_from_the_last_paragraph_only() -> None:
     assert len(check(SignedOffBy(), "Signed-off-by: T <t@example.com>\n")) == 1
     text = "Fix\n\nSigned-off-by: T <t@example.com>\n\nA closing thought.\n"
     assert len(check(SignedOffBy(), text)) == 1
+
+
+# Messages of a last paragraph of many lines: long ones, trailers, neither. A hostile commit
+# pulled from a teammate's remote is reviewed too (told at error only, but read whole).
+LONG_MESSAGES = {
+    "long body lines": "x" * 101,
+    "trailers": "Signed-off-by: A <a@example.com>",
+    "short lines": "a line",
+}
+
+
+@pytest.mark.parametrize("line", list(LONG_MESSAGES.values()), ids=list(LONG_MESSAGES))
+def test_every_message_rule_reads_a_message_in_time_linear_in_it(line: str) -> None:
+    """Ten times the lines may take about ten times as long, never a hundred: each line of the
+    last paragraph asked for as a trailer split the whole message again (10,000 lines: 3 s)."""
+
+    def read(lines: int) -> float:
+        text = "Subject\n\n" + f"{line}\n" * lines
+
+        def review() -> None:
+            written = message(text)  # afresh each time: a message keeps what it has read
+            _ = written.trailers  # what suppressions read of every message
+            for rule in RULES:
+                list(rule().check_message(written))
+
+        return cpu_seconds(review)
+
+    small, large = read(1_000), read(10_000)
+    assert large / max(small, 1e-4) < 30, (small, large)
