@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 from landwatch.review.findings import Severity
+from landwatch.review.generated import LONGEST_LINE, MOST_PATTERNS
 from landwatch.review.rules.scratch import KINDS, MAX_ANCESTORS, scratch_places
 from support.changes import Changes
 from support.repos import Repo
@@ -142,6 +143,16 @@ def test_a_place_the_gitignore_keeps_is_the_projects(changes: Changes) -> None:
         {".sisyphus/plans/a.md": "plan\n", "fixtures/input.orig": "x\n"}, before=before
     )
     assert found(reviewed(change), "P017") == [("P017", "fixtures/input.orig", None)]
+
+
+def test_the_gitignore_is_read_no_further_than_its_bound(changes: Changes) -> None:
+    """A hostile tree's .gitignore of 8 MB of `!` lines: each was a search of every path the
+    rule asked of. Past MOST_PATTERNS, or on a line longer than git reads, nothing is kept."""
+    many = "".join(f"!kept{number}/\n" for number in range(MOST_PATTERNS))
+    long = "!.sisyphus/plans/" + " " * LONGEST_LINE + "\n"
+    for ignored in (many + "!.sisyphus/plans/\n", long):
+        change = changes.change({".sisyphus/plans/a.md": "plan\n"}, before={".gitignore": ignored})
+        assert found(reviewed(change), "P017") == [("P017", ".sisyphus/plans/a.md", None)]
 
 
 def test_history_is_read_no_further_than_its_bound(changes: Changes) -> None:

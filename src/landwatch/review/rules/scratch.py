@@ -26,7 +26,7 @@ import pygit2
 
 from landwatch.review.change import Change, FileChange, FileStatus
 from landwatch.review.findings import Finding, Severity
-from landwatch.review.generated import glob_regex
+from landwatch.review.generated import LONGEST_LINE, MOST_PATTERNS, glob_regex
 from landwatch.review.precedent import unpushed_commits
 from landwatch.review.regexes import RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import TreeRule
@@ -277,6 +277,7 @@ class KeptPaths:
     def __init__(self, change: Change) -> None:
         self._change = change
         self._read: dict[str, list[SafePattern]] = {}
+        self._patterns = 0  # read of every file together, at most MOST_PATTERNS
 
     def _negations(self, directory: str) -> list[SafePattern]:
         if directory not in self._read:
@@ -284,13 +285,16 @@ class KeptPaths:
             if len(self._read) < _MOST_IGNORE_FILES:
                 data = self._change.file_at(f"{directory}.gitignore")
                 for raw in (data or b"").decode("utf-8", "replace").splitlines():
-                    line = raw.strip()
+                    if self._patterns + len(patterns) == MOST_PATTERNS:
+                        break  # a hostile tree's: each is a search of every path asked of
+                    line = raw.strip() if len(raw) <= LONGEST_LINE else ""
                     if line.startswith("!") and len(line) > 1:
                         try:
                             patterns.append(compile_safe(glob_regex(line[1:], directory)))
                         except RegexError:
                             continue  # a pattern git would not read either keeps nothing
             self._read[directory] = patterns
+            self._patterns += len(patterns)
         return self._read[directory]
 
     def names(self, path: str) -> bool:
