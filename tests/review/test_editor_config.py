@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import time
 
-from landwatch.review.editor_config import _matches
+from landwatch.review.editor_config import LONGEST_LINE, MOST_BYTES, EditorConfig, _matches
+from support.changes import Changes
 from support.repos import Repo
 from support.review import found, review
+from support.timing import cpu_seconds
 
 EDITORCONFIG = """root = true
 
@@ -64,6 +66,41 @@ def test_the_declaration_comes_from_the_landed_commit(repo: Repo) -> None:
     repo.land("change", {"app.py": "x = 1  \n"}, hooks=False)
     (repo.path / ".editorconfig").write_text("[*]\ntrim_trailing_whitespace = false\n")
     assert found(review(repo)) == [("P001", "app.py", 1)]  # the worktree's file is not read
+
+
+def test_each_file_is_read_once_for_every_path_asked_about(changes: Changes) -> None:
+    """A file was read again for each path with a finding: 7 s a path for a hostile tree's
+    7 MB one. Fifty paths now take about what one takes."""
+    filler = "".join(f"key{number} = value\n" for number in range(12_000))
+    text = f"root = true\n[nothing/*]\n{filler}[*.py]\ntrim_trailing_whitespace = false\n"
+    assert len(text) < MOST_BYTES
+    change = changes.root({".editorconfig": text})
+
+    def asked(paths: int) -> float:
+        def ask() -> None:
+            config = EditorConfig(change)  # afresh: nothing read yet
+            for number in range(paths):
+                assert config.settings(f"src/f{number}.py")["trim_trailing_whitespace"] == "false"
+
+        return cpu_seconds(ask, tries=2)
+
+    one, fifty = asked(1), asked(50)
+    assert fifty / max(one, 1e-4) < 5, (one, fifty)
+
+
+def test_what_is_past_the_bounds_is_not_read(repo: Repo) -> None:
+    """A tree's .editorconfig files are read up to MOST_BYTES together, a note saying where the
+    reading stopped, and no line longer than LONGEST_LINE (the library's own search of a long
+    value is quadratic)."""
+    comments = ("# " + "x" * 98 + "\n") * (MOST_BYTES // 100)
+    off = "root = true\n[*]\ntrim_trailing_whitespace = false"
+    for text in (f"{off}\n{comments}", off + " " * LONGEST_LINE + "\n"):
+        repo.land("editorconfig", {".editorconfig": text}, hooks=False)
+        repo.land("change", {"app.py": f"x = {len(text)}  \n"}, hooks=False)
+        report = review(repo)
+        assert found(report) == [("P001", "app.py", 1)]
+        past = ".editorconfig: past 256 KB of the tree's .editorconfig files: not read"
+        assert (past in report.notes) == (len(text) > MOST_BYTES)
 
 
 def test_a_section_glob_matches_in_time_linear_in_the_path() -> None:

@@ -4,7 +4,8 @@ or the final newline off turns the matching rule off for its files; one that tur
 the rule's finding certain, whatever the history taught.
 
 A section's glob is translated by the library and run with RE2: a repository's glob matches in
-time linear in the path (the library's own matcher backtracks).
+time linear in the path (the library's own matcher backtracks). Each file is read once, its
+sections then matched against each path asked about, and no more than MOST_BYTES of them.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import io
 import posixpath
 import weakref
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from landwatch.review.change import Change
@@ -25,25 +27,62 @@ FILE_NAME = ".editorconfig"
 _MOST_DIRECTORIES = 64
 
 
+# What is read of a tree's `.editorconfig` files, all together: the largest in the wild are tens
+# of kilobytes (a .NET project's analyzer severities); a hostile tree's 7 MB one was read again
+# for each file with a finding, 7 s each. A longer line is not read either: the library's own
+# search for a value's comment takes time quadratic in the line (75 ms for 4,096 characters).
+MOST_BYTES = 256 * 1024
+LONGEST_LINE = 4096
+
+
+@dataclass
+class _Read:
+    """One `.editorconfig` as read once for every path: its sections in order, each with the
+    options it sets in order, and whether it is the root."""
+
+    sections: list[tuple[str, list[tuple[str, str]]]]
+    root: bool
+
+
 @functools.cache
-def _committed_parser() -> Any:
-    """EditorConfig's parser, its globs matched by RE2 instead of Python's `re`; made at the
-    first `.editorconfig` met, since the library and configparser cost every review 3 ms."""
+def _recording_parser() -> Any:
+    """EditorConfig's parser, made to read a file once for every path: each section it meets
+    kept with its options, to be matched against each path after (by RE2: _matches); made at
+    the first `.editorconfig` met, since the library and configparser cost every review 3 ms."""
+    from collections import OrderedDict
+
     from editorconfig.ini import EditorConfigParser
 
-    class CommittedParser(EditorConfigParser):
-        problems: list[str]
+    class SectionOptions(OrderedDict[str, str]):
+        """Where the parser sets an option of the section it is in: kept under that section."""
+
+        def __init__(self, sections: list[tuple[str, list[tuple[str, str]]]]) -> None:
+            super().__init__()
+            self.sections = sections
+
+        def __setitem__(self, key: str, value: str) -> None:
+            self.sections[-1][1].append((key, value))
+
+    class RecordingParser(EditorConfigParser):
+        def __init__(self) -> None:
+            super().__init__("")
+            self.sections: list[tuple[str, list[tuple[str, str]]]] = []
+            self.options = SectionOptions(self.sections)
 
         def matches_filename(self, config_filename: str, glob: str) -> bool:
-            directory = posixpath.dirname(config_filename)
-            glob = glob.replace("\\#", "#").replace("\\;", ";")
-            if "/" in glob:
-                glob = posixpath.join(directory, glob[1:] if glob.startswith("/") else glob)
-            else:
-                glob = posixpath.join("**/", glob)
-            return _matches(self.filename, glob, self.problems)
+            self.sections.append((glob, []))
+            return True  # each option is kept under its section (SectionOptions)
 
-    return CommittedParser
+    return RecordingParser
+
+
+def _section_glob(directory: str, glob: str) -> str:
+    """A section's glob of the `.editorconfig` in `directory` (`/`, `/a/b`) over paths from the
+    root (`/a/b/c.py`), as the library places it."""
+    glob = glob.replace("\\#", "#").replace("\\;", ";")
+    if "/" in glob:
+        return posixpath.join(directory, glob[1:] if glob.startswith("/") else glob)
+    return posixpath.join("**/", glob)
 
 
 def _matches(name: str, glob: str, problems: list[str]) -> bool:
@@ -94,7 +133,8 @@ class EditorConfig:
 
     def __init__(self, change: Change) -> None:
         self._change = change
-        self._files: dict[str, str | None] = {}
+        self._files: dict[str, _Read | None] = {}  # each directory's, read once
+        self._bytes = 0  # read of every file together, at most MOST_BYTES
         self._settings: dict[str, dict[str, str]] = {}  # each path's, read once
         self.problems: list[str] = []
 
@@ -106,10 +146,34 @@ class EditorConfig:
             config = cls._of_change[change] = cls(change)
         return config
 
-    def _text(self, directory: str) -> str | None:
-        if directory not in self._files:
-            data = self._change.file_at(posixpath.join(directory, FILE_NAME))
-            self._files[directory] = None if data is None else data.decode("utf-8", "replace")
+    def _read(self, directory: str) -> _Read | None:
+        """The `.editorconfig` of `directory` (`/`, `/a/b`) read once, or None where there is
+        none or nothing more may be read (MOST_BYTES, with a problem saying so)."""
+        if directory in self._files:
+            return self._files[directory]
+        self._files[directory] = None
+        data = self._change.file_at(posixpath.join(directory.lstrip("/"), FILE_NAME))
+        if data is None:
+            return None
+        path = posixpath.join(directory, FILE_NAME).lstrip("/")
+        if self._bytes + len(data) > MOST_BYTES:
+            self.problems.append(
+                f"{path}: past {MOST_BYTES >> 10} KB of the tree's {FILE_NAME} files: not read"
+            )
+            return None
+        self._bytes += len(data)
+        from editorconfig.exceptions import ParsingError
+
+        text = data.decode("utf-8", "replace")
+        lines = [line for line in text.splitlines(keepends=True) if len(line) <= LONGEST_LINE]
+        parser = _recording_parser()()
+        try:
+            # The parser reads a stream as it reads its files: the committed text.
+            stream: Any = io.StringIO("".join(lines))
+            parser._read(stream, posixpath.join(directory, FILE_NAME))
+        except ParsingError as error:
+            self.problems.append(f"{FILE_NAME}: {str(error).splitlines()[0][:120]}")
+        self._files[directory] = _Read(parser.sections, parser.root_file)
         return self._files[directory]
 
     def settings(self, path: str) -> dict[str, str]:
@@ -124,21 +188,15 @@ class EditorConfig:
         name = "/" + path
         directory = posixpath.dirname(name)
         for _ in range(_MOST_DIRECTORIES):
-            text = self._text(directory.lstrip("/"))
-            if text is not None:
-                from editorconfig.exceptions import ParsingError
-
-                parser = _committed_parser()(name)
-                parser.problems = self.problems
-                try:
-                    # The parser reads a stream as it reads its files: the committed text.
-                    stream: Any = io.StringIO(text)
-                    parser._read(stream, posixpath.join(directory, FILE_NAME))
-                except ParsingError as error:
-                    self.problems.append(f"{FILE_NAME}: {str(error).splitlines()[0][:120]}")
-                for key, value in parser.options.items():
+            read = self._read(directory)
+            if read is not None:
+                given: dict[str, str] = {}
+                for glob, pairs in read.sections:
+                    if _matches(name, _section_glob(directory, glob), self.problems):
+                        given.update(pairs)  # a later section's wins, as in the library
+                for key, value in given.items():
                     options.setdefault(key, value.lower())
-                if parser.root_file:
+                if read.root:
                     break
             if directory == "/":
                 break
