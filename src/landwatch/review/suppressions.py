@@ -58,7 +58,9 @@ def unsuppressed(
             continue
         lines: dict[int, bytes] = {}
         if finding.path is not None and finding.line is not None and finding.path in files:
-            lines = line_cache.setdefault(finding.path, _lines_of(files[finding.path]))
+            if finding.path not in line_cache:  # read once: a file's findings are many
+                line_cache[finding.path] = _lines_of(files[finding.path])
+            lines = line_cache[finding.path]
             if _inline_ignores(lines.get(finding.line, b""), aliases):
                 continue
         if finding.rule in secret_rules:
