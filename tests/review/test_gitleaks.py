@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from landwatch.review.gitleaks import (
+    MOST_PATTERNS,
     Allowlist,
     allowlist,
     default_allowlist,
@@ -146,6 +147,18 @@ def test_a_broken_pattern_leaves_its_whole_allowlist_out() -> None:
         RULES_OF,
     )
     assert found.allowlists == [] and len(found.problems) == 1
+
+
+def test_allowlists_past_the_bound_are_left_out_whole() -> None:
+    """A hostile tree's 100,000 allowlist regexes took 7 s to compile and search for 20
+    secrets: past MOST_PATTERNS, an allowlist is left out (told more, never less) and said."""
+    regexes = ", ".join(f"'zz{number}q'" for number in range(MOST_PATTERNS))
+    text = f"[[allowlists]]\nregexes = [{regexes}]\n[[allowlists]]\nregexes = ['ghp_']\n"
+    found = read_config(text.encode(), lambda path: None, RULES_OF)
+    assert len(found.allowlists) == 1 and len(found.allowlists[0].regexes) == MOST_PATTERNS
+    [said] = found.problems
+    assert said.startswith(".gitleaks.toml: allowlist 2: past 2,000 paths and regexes")
+    assert not found.allowlists[0].allows("a.py", TOKEN, None, ())
 
 
 def test_extend_reads_committed_files_to_gitleaks_depth() -> None:
