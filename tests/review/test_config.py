@@ -96,7 +96,7 @@ def test_a_configuration_too_large_to_read_is_said_and_not_read(repo: Repo) -> N
     report_ = review(repo)
     [configuration] = [f for f in report_.findings if f.rule == CONFIG_RULE]
     assert configuration.message.endswith(
-        f"pyproject.toml: {len(big):,} bytes, larger than the 1 MB landwatch reads"
+        f"pyproject.toml: {len(big):,} bytes, larger than the 8 MB landwatch reads"
     )
     assert ("P001", "a.txt", 1) in found(report_)  # not read: the defaults apply
 

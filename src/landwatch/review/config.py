@@ -25,7 +25,9 @@ CONFIG_FILE = ".landwatch.toml"
 PYPROJECT = "pyproject.toml"
 # The largest configuration file read: a pyproject.toml is kilobytes, and tomllib reads about
 # 4 MB a second, so a tree's 1 GB one would hold up every repository's reviews for minutes.
-MAX_CONFIG_BYTES = 1 << 20
+# As large as a changed file the review reads (8 MB): one past trust's pin of its content (1 MB,
+# pinned by its blob instead) is still read.
+MAX_CONFIG_BYTES = 8 << 20
 
 DEFAULT_EXCLUDE = (
     "vendor/**",
