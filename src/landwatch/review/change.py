@@ -150,6 +150,15 @@ def blob_data(repo: pygit2.Repository, oid: str | pygit2.Oid) -> bytes | None:
     return blob.data if isinstance(blob, pygit2.Blob) else None
 
 
+def blob_size(repo: pygit2.Repository, oid: str | pygit2.Oid) -> int | None:
+    """A blob's size, read from its object's header (nothing inflated, so a 1 GB one costs
+    nothing to ask about); None where the repository does not hold it."""
+    try:
+        return int(repo.odb.read_header(oid)[1])
+    except (KeyError, ValueError, pygit2.GitError):
+        return None
+
+
 def tree_diff(
     old_tree: pygit2.Tree | None, new_tree: pygit2.Tree, *, context_lines: int = 0
 ) -> tuple[pygit2.Diff, str]:
@@ -248,10 +257,7 @@ class Change:
     def _size(self, oid: str | None, mode: int) -> int:
         if oid is None or mode == MODE_SUBMODULE:
             return 0
-        try:
-            return int(self.repo.odb.read_header(oid)[1])
-        except (KeyError, ValueError, pygit2.GitError):
-            return 0
+        return blob_size(self.repo, oid) or 0
 
     def _read_lines(self, file: FileChange) -> list[Line]:
         if file.deleted or file.is_submodule:
@@ -339,11 +345,10 @@ class Change:
         if not self.has_file(path):
             return None  # absent, a directory or a submodule
         oid = self.commit.tree[path].id
-        try:
-            size = self.repo.odb.read_header(oid)[1]  # the size alone: nothing inflated
-        except (KeyError, ValueError, pygit2.GitError):
+        size = blob_size(self.repo, oid)
+        if size is None or size > MAX_LINE_CHECK_BYTES:
             return None
-        return blob_data(self.repo, oid) if size <= MAX_LINE_CHECK_BYTES else None
+        return blob_data(self.repo, oid)
 
     @property
     def label(self) -> str:

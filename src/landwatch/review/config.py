@@ -16,7 +16,7 @@ import pygit2
 
 from landwatch.errors import UserError
 from landwatch.lazy_re import lazy_compile
-from landwatch.review.change import resolve
+from landwatch.review.change import blob_size, resolve
 from landwatch.review.findings import Severity
 from landwatch.review.globs import LOCKFILES
 from landwatch.review.regexes import RegexError, compile_safe
@@ -165,8 +165,8 @@ def read_config(tree: pygit2.Tree, repo: pygit2.Repository) -> ReviewConfig:
             raise ConfigError(
                 f"{name}: a symbolic link, which landwatch does not read (commit the file itself)"
             )
-        size = repo.odb.read_header(entry.id)[1]
-        if size > MAX_CONFIG_BYTES:
+        size = blob_size(repo, entry.id)
+        if size is not None and size > MAX_CONFIG_BYTES:
             raise ConfigError(
                 f"{name}: {size:,} bytes, larger than the {MAX_CONFIG_BYTES >> 20} MB landwatch "
                 "reads"

@@ -22,7 +22,7 @@ import pygit2
 from pygit2.enums import FileMode
 
 from landwatch.lazy_re import lazy_compile
-from landwatch.review.change import MISSING_CONTENT, blob_data
+from landwatch.review.change import MISSING_CONTENT, blob_data, blob_size
 from landwatch.review.config import PYPROJECT, LinterConfig
 
 # Where linters find their own configuration, at the root of a project; many are code, or can
@@ -110,9 +110,8 @@ def pinned_file(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> Pinned
         return _link(tree, path, oid)
     if entry.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
         return PinnedFile(path, oid, None, "not a regular file: not given")
-    try:
-        size = repo.odb.read_header(entry.id)[1]
-    except (KeyError, pygit2.GitError):
+    size = blob_size(repo, entry.id)
+    if size is None:
         return PinnedFile(path, oid, None, MISSING_CONTENT)
     if size > MAX_PINNED_BYTES:
         return PinnedFile(path, oid, None, f"{size:,} bytes, too large to give: pinned by its blob")
