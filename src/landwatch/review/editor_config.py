@@ -37,8 +37,9 @@ LONGEST_LINE = 4096
 
 @dataclass
 class _Read:
-    """One `.editorconfig` as read once for every path: its sections in order, each with the
-    options it sets in order, and whether it is the root."""
+    """One `.editorconfig` as read once for every path: its sections in order, each glob placed
+    over paths from the root (_section_glob) with the options it sets in order, and whether it
+    is the root."""
 
     sections: list[tuple[str, list[tuple[str, str]]]]
     root: bool
@@ -173,7 +174,8 @@ class EditorConfig:
             parser._read(stream, posixpath.join(directory, FILE_NAME))
         except ParsingError as error:
             self.problems.append(f"{FILE_NAME}: {str(error).splitlines()[0][:120]}")
-        self._files[directory] = _Read(parser.sections, parser.root_file)
+        placed = [(_section_glob(directory, glob), pairs) for glob, pairs in parser.sections]
+        self._files[directory] = _Read(placed, parser.root_file)
         return self._files[directory]
 
     def settings(self, path: str) -> dict[str, str]:
@@ -192,7 +194,7 @@ class EditorConfig:
             if read is not None:
                 given: dict[str, str] = {}
                 for glob, pairs in read.sections:
-                    if _matches(name, _section_glob(directory, glob), self.problems):
+                    if _matches(name, glob, self.problems):
                         given.update(pairs)  # a later section's wins, as in the library
                 for key, value in given.items():
                     options.setdefault(key, value.lower())
