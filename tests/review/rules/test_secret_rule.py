@@ -7,6 +7,8 @@ from __future__ import annotations
 import base64
 import random
 
+import pytest
+
 from landwatch.review.findings import Severity, fingerprint
 from landwatch.review.report import Report
 from landwatch.review.rules.assigned_secrets import GenericSecret
@@ -14,7 +16,7 @@ from landwatch.review.rules.secrets import PrivateKey, TokenFormat
 from landwatch.review.secrets.redaction import redact
 from support.changes import Changes
 from support.repos import Repo
-from support.review import review
+from support.review import review, reviewed
 from support.secret_examples import (
     AWS_KEY_ID,
     AWS_SECRET_KEY,
@@ -112,6 +114,34 @@ def test_a_long_line_shows_a_window_around_the_secret(changes: Changes) -> None:
     assert finding.snippet is not None
     assert len(finding.snippet) < 260 and "ghp_…" in finding.snippet
     assert finding.snippet.startswith("…") and finding.snippet.endswith("…")
+
+
+def test_a_long_line_s_secrets_are_looked_for_once_however_many_rules_tell_one(
+    changes: Changes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each rule's finding shows the line with every secret on it redacted; a line too long to
+    # be among the detectors' remembered ones was searched whole again for each rule.
+    from landwatch.review.secrets import detectors
+
+    searched: list[int] = []
+    search = detectors.detected_spans
+
+    def counted(text: str) -> tuple[tuple[int, int], ...]:
+        searched.append(len(text))
+        return search(text)
+
+    monkeypatch.setattr(detectors, "detected_spans", counted)
+    line = (
+        "x = 1; " * 400
+        + f'token = "{GITHUB_TOKEN}"; password = "{VALUES[0]}"; '
+        + 'url = "https://deploy:Xk9vQ2mZ7pLw4@proxy.internal:8030/"; '
+        + f'aws_secret_access_key = "{AWS_SECRET_KEY}"'
+    )
+    change = changes.change({"settings.js": line + "\n"})
+    report = reviewed(change)
+    told = {f.rule for f in report.findings if f.line == 1}
+    assert len(told) >= 2, told  # several rules tell a secret of the line
+    assert searched.count(len(line)) == 1
 
 
 # What the history held before a change never quiets a new secret (issue 23): these land commits

@@ -8,7 +8,7 @@ stored report imports it (findings hash with it) and must not compile the detect
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 # Past this, a snippet is a window around the first secret: a minified line would bury it.
 _SNIPPET_WIDTH = 240
@@ -24,10 +24,14 @@ def redact(secret: str) -> str:
     return secret[:4] + "…"
 
 
-def _secret_spans(text: str, secrets: Iterable[tuple[int, int]]) -> list[list[int]]:
+def _secret_spans(
+    text: str,
+    secrets: Iterable[tuple[int, int]],
+    detected: Sequence[tuple[int, int]] | None = None,
+) -> list[list[int]]:
     """Where the secrets of `text` are, merged: the ones given, every copy of each, and every
     one a detector finds (known tokens, key bodies, any literal given to a secret-like name,
-    whatever its entropy: over-redacting is harmless)."""
+    whatever its entropy: over-redacting is harmless), `detected` when already found."""
     spans = list(secrets)
     values = {text[start:end] for start, end in spans} - {""}
     if len(values) > _MOST_SECRETS_SEARCHED:
@@ -37,7 +41,7 @@ def _secret_spans(text: str, secrets: Iterable[tuple[int, int]]) -> list[list[in
         while at >= 0:
             spans.append((at, at + len(value)))
             at = text.find(value, at + len(value))
-    spans.extend(_detected()(text))
+    spans.extend(detected_secrets(text) if detected is None else detected)
     merged: list[list[int]] = []
     for start, end in sorted(spans):
         if merged and start < merged[-1][1]:
@@ -45,6 +49,11 @@ def _secret_spans(text: str, secrets: Iterable[tuple[int, int]]) -> list[list[in
         else:
             merged.append([start, end])
     return merged
+
+
+def detected_secrets(text: str) -> tuple[tuple[int, int], ...]:
+    """(start, end) of every secret a detector finds on a line (review.secrets.detectors)."""
+    return _detected()(text)
 
 
 @functools.cache
@@ -73,13 +82,18 @@ def redact_secrets(text: str, secrets: Iterable[tuple[int, int]] = ()) -> str:
     return _replaced(text, merged) if merged else text
 
 
-def redacted_snippet(text: str, secrets: Iterable[tuple[int, int]]) -> str:
+def redacted_snippet(
+    text: str,
+    secrets: Iterable[tuple[int, int]],
+    detected: Sequence[tuple[int, int]] | None = None,
+) -> str:
     """The line with every secret on it redacted, a window around the first on a long line.
 
     Known tokens and other copies of each secret on the line are redacted too, so no finding's
-    snippet shows a secret another finding (or another rule) reports.
+    snippet shows a secret another finding (or another rule) reports; `detected`, what
+    detected_secrets found on it, when the caller already has it.
     """
-    merged = _secret_spans(text, secrets)
+    merged = _secret_spans(text, secrets, detected)
     shown = _replaced(text, merged)
     if len(shown) <= _SNIPPET_WIDTH:
         return shown
