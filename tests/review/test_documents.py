@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from landwatch.review import documents, jsonc
 from landwatch.review.globs import matches_any
+from support.timing import cpu_seconds
 
 DEEP_JSON = b"[" * 100_000 + b"]" * 100_000
 DEEP_OBJECTS = b'{"a": ' * 50_000 + b"1" + b"}" * 50_000
@@ -74,6 +75,36 @@ def test_yaml_past_the_pure_python_composers_stack_cannot_be_told(
     monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
     assert documents.yaml_syntax_error(deep) is documents.NESTED
     assert documents.yaml_duplicate_keys(deep) == []
+
+
+def alias_bomb(depth: int) -> bytes:
+    """YAML's billion laughs: each level a list naming the level before nine times, by alias."""
+    lines = [b"a0: &a0 [" + b", ".join([b'"lol"'] * 9) + b"]"]
+    for level in range(1, depth):
+        named = ", ".join([f"*a{level - 1}"] * 9)
+        lines.append(f"a{level}: &a{level} [{named}]".encode())
+    return b"\n".join(lines) + b"\n"
+
+
+@pytest.mark.parametrize(
+    "function",
+    [
+        documents.yaml_syntax_error,
+        documents.github_actions_syntax_error,
+        documents.yaml_duplicate_keys,
+    ],
+)
+def test_a_node_named_by_many_aliases_is_read_once(function: Callable[[bytes], Any]) -> None:
+    # Two levels more name 81 times the nodes in about 1.3 times the text: a walk that followed
+    # each alias again took 81 times as long (a 432-byte workflow of nine levels, hours).
+    small, large = alias_bomb(4), alias_bomb(6)
+    growth = cpu_seconds(lambda: function(large)) / max(cpu_seconds(lambda: function(small)), 1e-4)
+    assert growth < 9, growth
+    assert function(large) in (None, [])
+    # What an alias names is still read: a tag GitHub refuses, under aliases of it.
+    tagged = b"a: &a [!Ref x]\nb: [*a, *a]\n"
+    if function is documents.github_actions_syntax_error:
+        assert function(tagged) is not None
 
 
 def test_what_can_be_told_still_is() -> None:

@@ -218,8 +218,12 @@ def _application_tag(document: Any) -> Any:
     import yaml  # only for YAML files: most reviews have none
 
     pending = [document]
+    seen: set[int] = set()
     while pending:  # a list, not recursion: a deep document costs no stack
         node = pending.pop()
+        if id(node) in seen:
+            continue  # an alias: the same node again (nine of nine of nine... would be 9**n)
+        seen.add(id(node))
         if not node.tag.startswith(_STANDARD_TAG):
             return node
         if isinstance(node, yaml.MappingNode):
