@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from landwatch.review.gitleaks import (
-    MOST_PATTERNS,
     Allowlist,
     allowlist,
     default_allowlist,
@@ -15,6 +14,7 @@ from landwatch.review.gitleaks import (
     read_ignore,
     rules_of,
 )
+from landwatch.review.regexes import MOST_PATTERNS
 from landwatch.review.rules import builtin_rules
 from landwatch.review.rules.secrets import RULES
 from landwatch.review.secrets.token_formats import FORMAT_LABELS

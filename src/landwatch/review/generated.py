@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import Change, FileChange
-from landwatch.review.regexes import RegexError, SafePattern, compile_safe
+from landwatch.review.regexes import MOST_PATTERNS, RegexError, SafePattern, compile_safe
 
 ATTRIBUTES = ".gitattributes"
 # The attributes that say a file is not the author's work, and how the note names each.
@@ -39,10 +39,9 @@ _SAYS_GENERATED = lazy_compile(
 _KEPT_WHOLE = frozenset({"linguist-generated", "linguist-vendored"})
 _HEAD_BYTES = 2048  # where a generator writes its marker: the file's first lines
 _MOST_ATTRIBUTE_FILES = 64
-# The most patterns read of a tree's `.gitattributes` files together (and of its `.gitignore`
-# files' `!` lines): each is a search of every changed path, and a hostile tree's 8 MB of them
-# took 9 s to read and 0.6 s a file. A longer line is ignored, as git (2.39.1 on) ignores it.
-MOST_PATTERNS = 2_000
+# MOST_PATTERNS are read of a tree's `.gitattributes` files together (and of its `.gitignore`
+# files' `!` lines): a hostile tree's 8 MB of them took 9 s to read and 0.6 s a file. A longer
+# line is ignored, as git (2.39.1 on) ignores it.
 LONGEST_LINE = 2048
 
 

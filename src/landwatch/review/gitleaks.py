@@ -16,16 +16,14 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from landwatch.review.regexes import RegexError, SafePattern, compile_safe
+from landwatch.review.regexes import MOST_PATTERNS, RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import Rule
 
 CONFIG = ".gitleaks.toml"
 IGNORE = ".gitleaksignore"
 MAX_EXTEND_DEPTH = 2  # as gitleaks: a file, the one it extends, and the one that extends
-# The most paths and regexes honoured of a configuration's allowlists: each is a search of every
-# secret finding, and a hostile tree's 100,000 took 7 s to compile and search; projects' own are
-# tens to hundreds. gitleaks has no such bound.
-MOST_PATTERNS = 2_000
+# MOST_PATTERNS paths and regexes are honoured of a configuration's allowlists: a hostile tree's
+# 100,000 took 7 s to compile and search. gitleaks has no such bound.
 
 # The landwatch rules (and the starts of their findings' messages, a token format's name; None
 # for any) that an allowlist scoped to some gitleaks rules applies to.

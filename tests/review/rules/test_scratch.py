@@ -8,7 +8,8 @@ import subprocess
 from pathlib import Path
 
 from landwatch.review.findings import Severity
-from landwatch.review.generated import LONGEST_LINE, MOST_PATTERNS
+from landwatch.review.generated import LONGEST_LINE
+from landwatch.review.regexes import MOST_PATTERNS
 from landwatch.review.rules.scratch import KINDS, MAX_ANCESTORS, scratch_places
 from support.changes import Changes
 from support.repos import Repo

@@ -26,9 +26,9 @@ import pygit2
 
 from landwatch.review.change import Change, FileChange, FileStatus
 from landwatch.review.findings import Finding, Severity
-from landwatch.review.generated import LONGEST_LINE, MOST_PATTERNS, glob_regex
+from landwatch.review.generated import LONGEST_LINE, glob_regex
 from landwatch.review.precedent import unpushed_commits
-from landwatch.review.regexes import RegexError, SafePattern, compile_safe
+from landwatch.review.regexes import MOST_PATTERNS, RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import TreeRule
 from landwatch.text import listed, plural
 
