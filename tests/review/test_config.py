@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from landwatch.review.config import MAX_CONFIG_BYTES, ConfigError, parse, parse_linters
+from landwatch.review.config import (
+    DEFAULT_EXCLUDE,
+    MAX_CONFIG_BYTES,
+    ConfigError,
+    parse,
+    parse_linters,
+)
 from landwatch.review.engine import CONFIG_RULE
+from landwatch.review.regexes import MOST_PATTERNS
 from support import ROOT
 from support.repos import Repo
 from support.review import found, review
@@ -154,4 +161,30 @@ def test_the_secrets_allow_list() -> None:
     assert (config.secrets_allow, config.secrets_allow_paths) == (("^AKIA.*TEST$",), ("docs/**",))
     assert config.problems == [
         ".landwatch.toml: secrets: unknown key 'other' (known: allow, allow_paths)"
+    ]
+
+
+def test_past_the_patterns_landwatch_reads_a_list_is_said_and_not_used() -> None:
+    """Each glob and regex is a search of every changed path or secret: a hostile tree's 200,000
+    `exclude` globs took 17 s and 886 MB at every review. Past MOST_PATTERNS in all the lists
+    together, a list that would pass it is left out whole (so more is told, never less)."""
+    globs = [f"dir{number}/**" for number in range(MOST_PATTERNS - 4)]
+    table = {
+        "exclude": globs,
+        "secrets": {"allow": ["^AKIA.*TEST$"], "allow_paths": ["docs/**", "examples/**"]},
+        "rules": {"P001": {"markdown": ["*.md"]}, "S003": {"lockfiles": ["*.lock", "a", "b"]}},
+    }
+    config = parse(table, ".landwatch.toml")
+    assert config.exclude == DEFAULT_EXCLUDE + tuple(globs)
+    assert config.secrets_allow == ("^AKIA.*TEST$",)
+    assert config.secrets_allow_paths == ("docs/**", "examples/**")
+    assert config.rules == {"P001": {"markdown": ["*.md"]}, "S003": {}}  # the 2,000th, then past
+    past = f"past the {MOST_PATTERNS:,} globs and regexes landwatch reads of a configuration"
+    assert config.problems == [
+        f".landwatch.toml: rules.S003.lockfiles: 3 patterns {past}; not used"
+    ]
+    one_list = parse({"exclude": [*globs, *"abcde"]}, "pyproject.toml [tool.landwatch]")
+    assert one_list.exclude == DEFAULT_EXCLUDE
+    assert one_list.problems == [
+        f"pyproject.toml [tool.landwatch]: exclude: {MOST_PATTERNS + 1:,} patterns {past}; not used"
     ]

@@ -15,7 +15,7 @@ from landwatch.lazy_re import lazy_compile
 from landwatch.review.binary import looks_binary
 from landwatch.review.budget import Budget
 from landwatch.review.change import Change, ChangeShape, FileChange, Line
-from landwatch.review.config import CODING_AGENTS, ReviewConfig, app_login
+from landwatch.review.config import ReviewConfig
 from landwatch.review.findings import Finding
 from landwatch.review.generated import GeneratedFiles, ToolOutput
 from landwatch.review.globs import LOCKFILES_OF_MANIFEST, matches_any
@@ -30,6 +30,7 @@ from landwatch.review.rules.base import (
     TreeRule,
 )
 from landwatch.review.rules.secret_rule import SecretRule
+from landwatch.review.whose import CODING_AGENTS, app_login
 from landwatch.text import listed
 
 _REVERT = lazy_compile(r'^(Revert|Reapply) "')

@@ -15,11 +15,10 @@ from typing import Any
 import pygit2
 
 from landwatch.errors import UserError
-from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import blob_size, resolve
 from landwatch.review.findings import Severity
 from landwatch.review.globs import LOCKFILES
-from landwatch.review.regexes import RegexError, compile_safe
+from landwatch.review.regexes import MOST_PATTERNS, RegexError, compile_safe
 
 CONFIG_FILE = ".landwatch.toml"
 PYPROJECT = "pyproject.toml"
@@ -46,46 +45,6 @@ DEFAULT_SKIP_AUTHORS = (
     "github-actions[bot]",
     "pre-commit-ci[bot]",
 )
-# GitHub apps that write code for a person, whose commits are reviewed as a person's; every
-# other app (`name[bot]`: mergify, release bots) is a bot author as skip_authors' are. The app
-# logins CHAOSS' disclosure project lists for coding agents (detection/constants.go).
-CODING_AGENTS = frozenset(
-    {
-        "Copilot",
-        "copilot-swe-agent",
-        "copilot",
-        "claude",
-        "anthropic-claude",
-        "claude-code-action",
-        "cursor",
-        "cursoragent",
-        "openai-codex",
-        "chatgpt-codex-connector",
-        "gemini-code-assist",
-        "google-labs-jules",
-        "devin-ai-integration",
-        "cline",
-        "continue",
-        "sourcegraph-cody",
-        "jetbrains-ai",
-        "amazon-q-developer",
-        "coderabbitai",
-        "windsurf-bot",
-    }
-)
-_APP = lazy_compile(r"^(?:\d+\+)?([A-Za-z0-9-]+)\[bot\](?:@users\.noreply\.github\.com)?$")
-
-
-def app_login(name: str, email: str) -> str | None:
-    """The login of the GitHub app that authored a commit (`mergify[bot]`, or the address
-    `37929162+mergify[bot]@users.noreply.github.com` under another name), else None."""
-    for said in (email, name):
-        match = _APP.match(said.strip())
-        if match is not None:
-            return match[1]
-    return None
-
-
 # No single linter run may hold the review queue longer than this (every other repository's
 # reviews wait behind it).
 MAX_LINTER_TIMEOUT = 120.0
@@ -127,6 +86,7 @@ class ReviewConfig:
     source: str = "defaults"
     # What could not be used, every one of them (the rest of the configuration applies).
     problems: list[str] = field(default_factory=list)
+    patterns: int = 0  # the globs and regexes of its lists used, at most MOST_PATTERNS
 
 
 @dataclass(frozen=True)
@@ -208,7 +168,7 @@ def parse(table: dict[str, Any], where: str) -> ReviewConfig:
 
 def _apply(config: ReviewConfig, key: str, value: Any, where: str) -> None:
     if key == "exclude":
-        config.exclude = DEFAULT_EXCLUDE + _strings(value, where, key)
+        config.exclude = DEFAULT_EXCLUDE + _counted(config, _strings(value, where, key), where, key)
     elif key == "skip_authors":
         config.skip_authors = DEFAULT_SKIP_AUTHORS + _strings(value, where, key)
     elif key == "merges":
@@ -220,7 +180,7 @@ def _apply(config: ReviewConfig, key: str, value: Any, where: str) -> None:
             )
         config.max_added_lines = value
     elif key == "rules":
-        config.rules = _rules(value, where, config.problems)
+        config.rules = _rules(config, value, where)
     elif key == "linters":
         if not isinstance(value, list):
             raise ConfigError(f"{where}: linters must be an array of tables ([[linters]])")
@@ -246,9 +206,12 @@ def _secrets(config: ReviewConfig, value: Any, where: str) -> None:
     for key, item in value.items():
         try:
             if key == "allow":
-                config.secrets_allow = _patterns(item, where, "secrets.allow")
+                config.secrets_allow = _patterns(config, item, where, "secrets.allow")
             elif key == "allow_paths":
-                config.secrets_allow_paths = _strings(item, where, "secrets.allow_paths")
+                allow_paths = _strings(item, where, "secrets.allow_paths")
+                config.secrets_allow_paths = _counted(
+                    config, allow_paths, where, "secrets.allow_paths"
+                )
             else:
                 raise ConfigError(
                     f"{where}: secrets: unknown key {key!r} (known: allow, allow_paths)"
@@ -257,13 +220,27 @@ def _secrets(config: ReviewConfig, value: Any, where: str) -> None:
             config.problems.append(str(error))
 
 
-def _patterns(value: Any, where: str, key: str) -> tuple[str, ...]:
-    patterns = _strings(value, where, key)
+def _patterns(config: ReviewConfig, value: Any, where: str, key: str) -> tuple[str, ...]:
+    patterns = _counted(config, _strings(value, where, key), where, key)
     for pattern in patterns:
         try:
             compile_safe(pattern)
         except RegexError as error:
             raise ConfigError(f"{where}: {key}: {error}") from None
+    return patterns
+
+
+def _counted(
+    config: ReviewConfig, patterns: tuple[str, ...], where: str, key: str
+) -> tuple[str, ...]:
+    """`patterns`, counted toward the MOST_PATTERNS of the configuration: each is a search of
+    every changed path or secret, and a list that would pass it is not used, as a broken one."""
+    if config.patterns + len(patterns) > MOST_PATTERNS:
+        raise ConfigError(
+            f"{where}: {key}: {len(patterns):,} patterns past the {MOST_PATTERNS:,} globs and "
+            "regexes landwatch reads of a configuration; not used"
+        )
+    config.patterns += len(patterns)
     return patterns
 
 
@@ -279,9 +256,10 @@ def _choice(value: Any, choices: tuple[str, ...], where: str, key: str) -> str:
     return str(value)
 
 
-def _rules(value: Any, where: str, problems: list[str]) -> dict[str, dict[str, Any]]:
+def _rules(config: ReviewConfig, value: Any, where: str) -> dict[str, dict[str, Any]]:
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: rules must be a table")
+    problems = config.problems
     rules: dict[str, dict[str, Any]] = {}
     for rule, setting in value.items():
         if isinstance(setting, str):
@@ -290,6 +268,14 @@ def _rules(value: Any, where: str, problems: list[str]) -> dict[str, dict[str, A
             problems.append(f"{where}: rules.{rule} must be a severity or a table")
             continue
         settings = dict(setting)
+        for option, given in setting.items():
+            # A rule's list options are globs of paths (its lockfiles, its markdown files).
+            if isinstance(given, list):
+                try:
+                    _counted(config, tuple(given), where, f"rules.{rule}.{option}")
+                except ConfigError as error:
+                    problems.append(str(error))
+                    del settings[option]
         if "severity" in settings:
             try:
                 settings["severity"] = Severity.parse(str(settings["severity"]))

@@ -15,7 +15,6 @@ from typing import Any
 import pygit2
 
 from landwatch.lazy_re import lazy_compile
-from landwatch.review.config import app_login
 from landwatch.review.rules.message import (
     ConventionalCommits,
     SignedOffBy,
@@ -23,6 +22,7 @@ from landwatch.review.rules.message import (
     conventional_type,
     written_by_tools,
 )
+from landwatch.review.whose import app_login
 
 # Commits read: the newest of the history before the reviewed commit, merges and bots' left
 # out; at most VISITS looked at to find them. The subject limit is a spread, read from all of

@@ -1,11 +1,14 @@
-"""Whose commits a landed range brings. When none is the person's (a teammate's commits arriving
-by pull or merge) its review is told only at error: the person who pulled cannot act on the
-warnings of others' commits, but must know of a secret or a broken file that arrived with them.
+"""Whose commits a landed range brings, and whose a commit is. When none is the person's (a
+teammate's commits arriving by pull or merge) its review is told only at error: the person who
+pulled cannot act on the warnings of others' commits, but must know of a secret or a broken file
+that arrived with them. A GitHub app's commit is a bot's, unless the app is a coding agent.
 """
 
 from __future__ import annotations
 
 import pygit2
+
+from landwatch.lazy_re import lazy_compile
 
 # A range this long with none of the person's commits among those looked at is taken for others'.
 LOOKED_AT = 10_000
@@ -13,6 +16,45 @@ NOTE = (
     "the commits of others, landed by a pull or a merge (none is yours by user.email): "
     "the one line tells only of their errors"
 )
+
+# GitHub apps that write code for a person, whose commits are reviewed as a person's; every
+# other app (`name[bot]`: mergify, release bots) is a bot author as skip_authors' are. The app
+# logins CHAOSS' disclosure project lists for coding agents (detection/constants.go).
+CODING_AGENTS = frozenset(
+    {
+        "Copilot",
+        "copilot-swe-agent",
+        "copilot",
+        "claude",
+        "anthropic-claude",
+        "claude-code-action",
+        "cursor",
+        "cursoragent",
+        "openai-codex",
+        "chatgpt-codex-connector",
+        "gemini-code-assist",
+        "google-labs-jules",
+        "devin-ai-integration",
+        "cline",
+        "continue",
+        "sourcegraph-cody",
+        "jetbrains-ai",
+        "amazon-q-developer",
+        "coderabbitai",
+        "windsurf-bot",
+    }
+)
+_APP = lazy_compile(r"^(?:\d+\+)?([A-Za-z0-9-]+)\[bot\](?:@users\.noreply\.github\.com)?$")
+
+
+def app_login(name: str, email: str) -> str | None:
+    """The login of the GitHub app that authored a commit (`mergify[bot]`, or the address
+    `37929162+mergify[bot]@users.noreply.github.com` under another name), else None."""
+    for said in (email, name):
+        match = _APP.match(said.strip())
+        if match is not None:
+            return match[1]
+    return None
 
 
 def others_only(repo: pygit2.Repository, tip: str, base: str, email: str) -> bool:
