@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import textwrap
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,6 +35,10 @@ LOCAL_CODE = (
     "imports, a Makefile, `python -m`, a sourced file, a `repo: .`) runs as each landing has it, "
     "behind the wall: no home, no network, no socket, only the checkout writable."
 )
+# The most lines of a file pinned that its diff aligns: difflib's matching is quadratic in the
+# lines a file repeats (64,000 lines of 101 repeated ones took it 17.5 s; a 1 MB pin, minutes),
+# and no configuration a person reads line by line is that long.
+MOST_ALIGNED_LINES = 10_000
 
 
 @dataclass
@@ -260,9 +265,32 @@ def differences(
         new = _text_lines(new_file.data) if new_file is not None and new_file.data else []
         if new_file is not None and before.get(path) == new_file.oid and last is not None:
             continue  # the very same blob
+        if max(len(old), len(new)) > MOST_ALIGNED_LINES:
+            lines += _unaligned(old, new, path)
+            continue
         lines += difflib.unified_diff(old, new, f"{path} (trusted)", f"{path} (HEAD)", lineterm="")
     # What differs then is how their output is read (format, pattern, filter).
     return lines or ["(the commands and files are the same; how their output is read differs)"]
+
+
+def _unaligned(old: list[str], new: list[str], path: str) -> list[str]:
+    """The lines `new` lost, then the lines it gained, each in its file's order, not aligned:
+    what a diff of files too long to align (MOST_ALIGNED_LINES) shows, in one pass over each."""
+    removed, added = Counter(old), Counter(new)
+    removed.subtract(new)
+    added.subtract(old)
+    lines = [
+        f"--- {path} (trusted)",
+        f"+++ {path} (HEAD)",
+        f"@@ {len(old):,} lines, then {len(new):,}: too many to align; the lines removed, then "
+        "the lines added (a line only moved is neither) @@",
+    ]
+    for sign, side, extra in (("-", old, removed), ("+", new, added)):
+        for line in side:
+            if extra[line] > 0:
+                extra[line] -= 1
+                lines.append(sign + line)
+    return lines
 
 
 def _blob_lines(git_dir: Path, oid: str | None) -> list[str]:
