@@ -22,6 +22,12 @@ from landwatch.review.message import Message
 
 # Files larger than this get no line-level work (tree rules still see their size).
 MAX_LINE_CHECK_BYTES = 8 * 1024 * 1024
+# The largest tree libgit2 keeps parsed, as it keeps commits (its default is 4 KB, about a hundred
+# entries): a path looked up in a larger directory parsed it again, so finding each file of a
+# 3,000-file directory took 1.3 s, quadratic in its size. The cache's total stays libgit2's own
+# (256 MB), from which it drops what is least used.
+LARGEST_TREE_KEPT = 4 << 20
+pygit2.settings.cache_object_limit(ObjectType.TREE, LARGEST_TREE_KEPT)
 MODE_SYMLINK = 0o120000
 MODE_SUBMODULE = 0o160000
 MODE_EXECUTABLE = 0o100755
