@@ -13,6 +13,7 @@ import json
 import random
 import textwrap
 
+from landwatch.review.regexes import MOST_PATTERNS
 from landwatch.review.report import Report
 from support.repos import Repo
 from support.review import KEY_ID, found, review
@@ -250,6 +251,30 @@ def test_detect_secrets_exclude_patterns_old_and_new(repo: Repo) -> None:
         hooks=False,
     )
     assert found(review(repo)) == [("S002", "f.py", 1)]
+
+
+def test_past_the_patterns_read_a_baselines_exclusions_are_said_and_not_used(repo: Repo) -> None:
+    """Each exclusion is a search of every secret finding's path, line or value; a hostile
+    baseline's 100,000 were each compiled and searched. Past MOST_PATTERNS none is used (so more
+    is told, never less), and a note says so."""
+    many = [f"^generated{number}/" for number in range(MOST_PATTERNS)]
+    filters = [
+        {"path": "detect_secrets.filters.regex.should_exclude_file", "pattern": many},
+        {"path": "detect_secrets.filters.regex.should_exclude_line", "pattern": ["DUMMY"]},
+    ]
+    repo.land(
+        "change",
+        {
+            ".secrets.baseline": baseline({}, filters_used=filters),
+            "src/b.py": line(TWO, "  # DUMMY"),
+        },
+        hooks=False,
+    )
+    report = review(repo)
+    assert found(report, "S002") == [("S002", "src/b.py", 1)]
+    assert secret_notes(report) == [
+        f".secrets.baseline: past {MOST_PATTERNS:,} exclude patterns: none of them honoured"
+    ]
 
 
 def test_landwatch_own_allow_list_by_value_and_path(repo: Repo) -> None:

@@ -24,7 +24,7 @@ from landwatch.review import gitleaks
 from landwatch.review.change import Change
 from landwatch.review.config import ReviewConfig
 from landwatch.review.globs import matches_any
-from landwatch.review.regexes import RegexError, SafePattern, compile_safe
+from landwatch.review.regexes import MOST_PATTERNS, RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import RuleSet
 
 BASELINE = ".secrets.baseline"
@@ -206,7 +206,14 @@ def read_baseline(data: bytes, problems: list[str]) -> Baseline | None:
                 known = baseline.hashes.setdefault(str(filename).replace("\\", "/"), {})
                 real = entry.get("is_secret") is True
                 known[digest.lower()] = known.get(digest.lower(), False) or real
-    for kind, pattern in _exclusions(document):
+    exclusions = list(itertools.islice(_exclusions(document), MOST_PATTERNS + 1))
+    if len(exclusions) > MOST_PATTERNS:
+        # Each is a search of every secret finding: past the bound, none (more told, not less).
+        problems.append(
+            f"{BASELINE}: past {MOST_PATTERNS:,} exclude patterns: none of them honoured"
+        )
+        exclusions = []
+    for kind, pattern in exclusions:
         try:
             baseline.exclude.setdefault(kind, []).append(compile_safe(pattern))
         except RegexError as error:
