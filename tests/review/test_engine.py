@@ -76,3 +76,17 @@ def test_a_key_regenerated_in_place_shows_no_body_line_in_any_snippet(repo: Repo
     assert (whitespace.line, whitespace.snippet) == (5, "(private key material)")
     shown = json.dumps(report_.as_dict())
     assert not any(line in shown for line in new[1:-1])
+
+
+def test_a_long_line_s_finding_shows_a_window_of_it_not_the_whole_line(repo: Repo) -> None:
+    """A minified or generated file's one line was each of its findings' snippet whole: a
+    2.8 MB line in the report, its JSON and SARIF, and the screen's escaping, once per finding."""
+    token = github_token("Q7w2")
+    line = "var a=1;" * 50_000 + f'var t="{token}";' + "var b=2;" * 50_000 + "  "
+    repo.land("change", {"dist/app.js": line}, hooks=False)  # no final newline
+    report_ = review(repo)
+    told = {f.rule: f for f in report_.findings if f.path == "dist/app.js" and f.line}
+    assert {"P001", "P002", "S002"} <= set(told), told
+    for finding in told.values():
+        assert finding.snippet is not None and 0 < len(finding.snippet) <= 242, finding.rule
+    assert token not in json.dumps(report_.as_dict())

@@ -49,7 +49,7 @@ from landwatch.review.report import Report
 from landwatch.review.rules import all_rules
 from landwatch.review.rules.base import Rule, RuleSet
 from landwatch.review.secrets.private_keys import KEY_MATERIAL, key_block_lines
-from landwatch.review.secrets.redaction import redact_secrets
+from landwatch.review.secrets.redaction import forget_lines, redact_secrets, window
 from landwatch.review.standards import Standards
 from landwatch.review.suppressions import unsuppressed
 
@@ -125,6 +125,7 @@ def review(
     notes += budget.stopped + _coverage_notes(change, config)
     findings += _cut(change, config)
     _redact(findings, notes, linted.runs, readable)
+    forget_lines()  # the review's last redaction of its lines
     unique_fingerprints(findings)
     findings.sort(key=in_order)
     return Report(
@@ -367,7 +368,10 @@ def _redact(
             if finding.line in key_lines.get(finding.path or "", ()):
                 finding.snippet = KEY_MATERIAL
             else:
-                finding.snippet = redact_secrets(finding.snippet)
+                # Redacted whole (a key's body is told by its header), then a window of each
+                # line (a hook's words are lines): no report holds a minified file's line.
+                said = redact_secrets(finding.snippet).split("\n")
+                finding.snippet = "\n".join(window(line) for line in said)
         if finding.path is not None:
             # A token in a file name; the fingerprint hashed the path redacted already.
             finding.path = redact_secrets(finding.path)

@@ -19,7 +19,7 @@ import pytest
 from landwatch.review.change import Line
 from landwatch.review.rules.assigned_secrets import Credentials, GenericSecret
 from landwatch.review.rules.secrets import RULES
-from landwatch.review.secrets.detectors import detected_spans
+from landwatch.review.secrets.detectors import detected_spans, forget
 from landwatch.review.secrets.manifests import secret_data
 from landwatch.review.secrets.private_keys import rotated_key_lines
 from support.timing import cpu_seconds
@@ -135,7 +135,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
 
 
 def scan(text: str) -> None:
-    """What a review does with a line: every secret rule on it, and redaction of it."""
+    """What a review does with a line, remembering nothing from the last time: every secret
+    rule on it, and redaction of it."""
+    forget()
     lines = [Line(1, text.encode(), b"\n")]
     for rule in RULES:
         # Where a file's name changes what is read: unquoted values (.env), credential files.

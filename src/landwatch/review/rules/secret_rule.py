@@ -6,26 +6,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from weakref import WeakKeyDictionary
 
 from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import TEST_PATHS, matches_any
 from landwatch.review.rules.base import LineRule
-from landwatch.review.secrets.redaction import detected_secrets, redacted_snippet
+from landwatch.review.secrets.redaction import redacted_snippet
 
 MOST_PER_LINE = 16
-
-# Every secret the detectors find on a line, found once for the line however many rules tell one
-# of its secrets (the detectors remember only short lines), and forgotten with the line.
-_DETECTED: WeakKeyDictionary[Line, tuple[tuple[int, int], ...]] = WeakKeyDictionary()
-
-
-def _detected_on(line: Line) -> tuple[tuple[int, int], ...]:
-    found = _DETECTED.get(line)
-    if found is None:
-        found = _DETECTED[line] = detected_secrets(line.text)
-    return found
 
 
 class SecretRule(LineRule):
@@ -93,8 +81,7 @@ class SecretRule(LineRule):
         `before`, the file before the change, lowers a value already there (`lowered`)."""
         if not found:
             return
-        spans = [(start, end) for _, start, end in found]
-        snippet = redacted_snippet(line.text, spans, _detected_on(line))
+        snippet = redacted_snippet(line.text, [(start, end) for _, start, end in found])
         # Past a few findings a file's are one finding listing their lines (merged_past), so
         # a line of thousands (minified, or built to slow the review) need not make them all.
         found = found[:MOST_PER_LINE]

@@ -5,6 +5,7 @@ substring tests before any pattern runs), and where on a line any detector finds
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, value_spans
@@ -52,10 +53,15 @@ def _hidden_whatever_its_entropy(value: str) -> bool:
 
 
 # A finding's line is redacted for its snippet, its message and its fingerprint, and a line
-# with several secrets once per finding: the last lines seen are remembered (short ones only, so
-# the memory stays small whatever a line's length).
+# with several secrets once per finding and per rule: the last lines seen are remembered, short
+# ones for as long as the process lives (so the memory stays small whatever a line's length),
+# the last few long ones until forget() (a review's end), at most _MOST_LONG_CHARS of them
+# (each search of a minified line's megabyte takes a second).
 _LINES_REMEMBERED = 256
 _LONGEST_REMEMBERED = 2000
+_LONG_LINES_REMEMBERED = 4
+_MOST_LONG_CHARS = 8 << 20
+_long_lines: OrderedDict[str, tuple[tuple[int, int], ...]] = OrderedDict()
 
 
 def spans(text: str) -> tuple[tuple[int, int], ...]:
@@ -63,9 +69,23 @@ def spans(text: str) -> tuple[tuple[int, int], ...]:
     formats and the maintained rule set's, percent-escaped too), key bodies, passwords, and any
     literal given to a secret-like name whatever its entropy (for redacting, where too much
     hidden is harmless)."""
-    if len(text) > _LONGEST_REMEMBERED:
-        return detected_spans(text)
-    return _remembered_spans(text)
+    if len(text) <= _LONGEST_REMEMBERED:
+        return _remembered_spans(text)
+    found = _long_lines.get(text)
+    if found is not None:
+        _long_lines.move_to_end(text)
+        return found
+    found = _long_lines[text] = detected_spans(text)
+    while len(_long_lines) > _LONG_LINES_REMEMBERED or (
+        sum(map(len, _long_lines)) > _MOST_LONG_CHARS
+    ):
+        _long_lines.popitem(last=False)
+    return found
+
+
+def forget() -> None:
+    """Let the long lines remembered go: a resident process keeps none between reviews."""
+    _long_lines.clear()
 
 
 def detected_spans(text: str) -> tuple[tuple[int, int], ...]:

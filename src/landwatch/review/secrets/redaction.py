@@ -8,7 +8,7 @@ stored report imports it (findings hash with it) and must not compile the detect
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 # Past this, a snippet is a window around the first secret: a minified line would bury it.
 _SNIPPET_WIDTH = 240
@@ -24,14 +24,10 @@ def redact(secret: str) -> str:
     return secret[:4] + "…"
 
 
-def _secret_spans(
-    text: str,
-    secrets: Iterable[tuple[int, int]],
-    detected: Sequence[tuple[int, int]] | None = None,
-) -> list[list[int]]:
+def _secret_spans(text: str, secrets: Iterable[tuple[int, int]]) -> list[list[int]]:
     """Where the secrets of `text` are, merged: the ones given, every copy of each, and every
     one a detector finds (known tokens, key bodies, any literal given to a secret-like name,
-    whatever its entropy: over-redacting is harmless), `detected` when already found."""
+    whatever its entropy: over-redacting is harmless)."""
     spans = list(secrets)
     values = {text[start:end] for start, end in spans} - {""}
     if len(values) > _MOST_SECRETS_SEARCHED:
@@ -41,7 +37,7 @@ def _secret_spans(
         while at >= 0:
             spans.append((at, at + len(value)))
             at = text.find(value, at + len(value))
-    spans.extend(detected_secrets(text) if detected is None else detected)
+    spans.extend(_detected()(text))
     merged: list[list[int]] = []
     for start, end in sorted(spans):
         if merged and start < merged[-1][1]:
@@ -51,11 +47,6 @@ def _secret_spans(
     return merged
 
 
-def detected_secrets(text: str) -> tuple[tuple[int, int], ...]:
-    """(start, end) of every secret a detector finds on a line (review.secrets.detectors)."""
-    return _detected()(text)
-
-
 @functools.cache
 def _detected() -> Callable[[str], tuple[tuple[int, int], ...]]:
     """What finds every secret on a line, imported on the first redaction: a report reader that
@@ -63,6 +54,15 @@ def _detected() -> Callable[[str], tuple[tuple[int, int], ...]]:
     from landwatch.review.secrets.detectors import spans
 
     return spans
+
+
+def forget_lines() -> None:
+    """Let go of the long lines the detectors remember for their next redaction: a review's
+    last step, so a resident process keeps none of them."""
+    if _detected.cache_info().currsize:  # the detectors imported: something was redacted
+        from landwatch.review.secrets.detectors import forget
+
+        forget()
 
 
 def _replaced(text: str, merged: list[list[int]]) -> str:
@@ -82,21 +82,21 @@ def redact_secrets(text: str, secrets: Iterable[tuple[int, int]] = ()) -> str:
     return _replaced(text, merged) if merged else text
 
 
-def redacted_snippet(
-    text: str,
-    secrets: Iterable[tuple[int, int]],
-    detected: Sequence[tuple[int, int]] | None = None,
-) -> str:
+def redacted_snippet(text: str, secrets: Iterable[tuple[int, int]]) -> str:
     """The line with every secret on it redacted, a window around the first on a long line.
 
     Known tokens and other copies of each secret on the line are redacted too, so no finding's
-    snippet shows a secret another finding (or another rule) reports; `detected`, what
-    detected_secrets found on it, when the caller already has it.
+    snippet shows a secret another finding (or another rule) reports.
     """
-    merged = _secret_spans(text, secrets, detected)
-    shown = _replaced(text, merged)
+    merged = _secret_spans(text, secrets)
+    return window(_replaced(text, merged), merged[0][0] if merged else 0)
+
+
+def window(shown: str, at: int = 0) -> str:
+    """A line as a snippet shows it: whole when short, else _SNIPPET_WIDTH characters around
+    `at`, an ellipsis where it is cut (a minified line would bury what was found)."""
     if len(shown) <= _SNIPPET_WIDTH:
         return shown
-    left = max(0, (merged[0][0] if merged else 0) - _SNIPPET_WIDTH // 2)
+    left = max(0, at - _SNIPPET_WIDTH // 2)
     right = left + _SNIPPET_WIDTH
     return ("…" if left else "") + shown[left:right] + ("…" if right < len(shown) else "")
