@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch.processes import has_ended, run_command, run_program
+from landwatch.processes import MOST_OUTPUT, has_ended, run_command, run_program
 from support.daemon import process_gone, wait_for
 
 # The middle process starts a long sleeper that should die with it, prints its pid, waits.
@@ -130,6 +130,28 @@ def test_a_program_past_its_timeout_is_stopped_with_all_it_started(tmp_path: Pat
     assert stopped.timed_out and stopped.returncode < 0
     assert time.monotonic() - started < 30
     wait_for(lambda: process_gone(int(pids.read_text())), "the linter's worker to be killed")
+
+
+def test_a_program_that_says_too_much_is_stopped_there_with_all_it_started(
+    tmp_path: Path,
+) -> None:
+    """A hook behind the wall printing at a gigabyte a second: read whole, two seconds of it
+    had the reviewer hold 3 GB. Past MOST_OUTPUT on a stream it is stopped, that much kept."""
+    pids = tmp_path / "pids"
+    script = f"sleep 120 & echo $! > {pids}; head -c 40000000 /dev/zero; wait"
+    stopped = run_program(["sh", "-c", script], input=b"", timeout=60)
+    assert stopped.said_too_much and not stopped.timed_out and stopped.returncode < 0
+    assert stopped.stdout == bytes(MOST_OUTPUT)
+    wait_for(lambda: process_gone(int(pids.read_text())), "what it started to be killed")
+    flood = run_program(["sh", "-c", "head -c 40000000 /dev/zero >&2"], input=b"", timeout=60)
+    assert flood.said_too_much and len(flood.stderr) == MOST_OUTPUT
+    # Input it does not read, and output it stops giving at its time, are no trouble.
+    given = run_program(
+        ["sh", "-c", "head -c 10 > /dev/null; echo read"], input=bytes(1 << 24), timeout=60
+    )
+    assert (given.stdout, given.returncode, given.said_too_much) == (b"read\n", 0, False)
+    late = run_program(["sh", "-c", "echo partial; exec sleep 60"], input=b"", timeout=0.5)
+    assert late.timed_out and late.stdout == b"partial\n"
 
 
 def test_a_process_has_ended_when_gone_or_a_zombie_nobody_reaped() -> None:

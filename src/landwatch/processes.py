@@ -141,12 +141,21 @@ def run_command(
                 raise
 
 
+# The most a program behind the wall keeps of each of its streams: one that says more (a hostile
+# hook printing at a gigabyte a second) is stopped there with all it started, as past its time;
+# read whole, two seconds of it had this process hold 3 GB. A linter's findings are read from
+# its first 4 MB.
+MOST_OUTPUT = 16 << 20
+_CHUNK = 1 << 16
+
+
 @dataclass(frozen=True)
 class ProgramResult:
     returncode: int
     stdout: bytes
     stderr: bytes
     timed_out: bool = False
+    said_too_much: bool = False  # past MOST_OUTPUT on a stream: stopped, the rest unread
 
 
 def run_program(
@@ -159,8 +168,8 @@ def run_program(
     pass_fds: tuple[int, ...] = (),
 ) -> ProgramResult:
     """Run a program on `input` (its stdin) to its end, its output as bytes: a session of its
-    own, dying with this process, and killed with all it started after `timeout` (a linter);
-    `pass_fds` stay open for it.
+    own, dying with this process, and killed with all it started after `timeout` (a linter) or
+    past MOST_OUTPUT on either stream; `pass_fds` stay open for it.
 
     OSError (FileNotFoundError: no such program) is raised as Popen raises it."""
     process = subprocess.Popen(
@@ -174,18 +183,136 @@ def run_program(
         start_new_session=True,
         preexec_fn=child_dies_with_us(),
     )
+    assert process.stdout is not None and process.stderr is not None
+    out, err = process.stdout.fileno(), process.stderr.fileno()
+    kept: dict[int, list[bytes]] = {}
+    stopped = _exchange(process, input, time.monotonic() + timeout, kept)
+    if stopped is not None:
+        _kill_session(process)
+    process.wait()
+    if stopped == "time":
+        _drain(process, kept)  # what it said before it was stopped: which hook was running
+    for stream in (process.stdin, process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
+    return ProgramResult(
+        process.returncode,
+        b"".join(kept.get(out, [])),
+        b"".join(kept.get(err, [])),
+        timed_out=stopped == "time",
+        said_too_much=stopped == "said",
+    )
+
+
+def _drain(process: subprocess.Popen[bytes], kept: dict[int, list[bytes]]) -> None:
+    """What the pipes still hold of a stopped program's streams, up to MOST_OUTPUT of each, not
+    waiting for more (a process it started outside its session may hold them open)."""
+    for stream in (process.stdout, process.stderr):
+        if stream is None or stream.closed:
+            continue
+        os.set_blocking(stream.fileno(), False)
+        room = MOST_OUTPUT - sum(map(len, kept.get(stream.fileno(), [])))
+        while room > 0:
+            try:
+                data = os.read(stream.fileno(), min(room, _CHUNK))
+            except BlockingIOError:
+                break
+            if not data:
+                break
+            kept.setdefault(stream.fileno(), []).append(data)
+            room -= len(data)
+
+
+def _exchange(
+    process: subprocess.Popen[bytes], input: bytes, deadline: float, kept: dict[int, list[bytes]]
+) -> str | None:
+    """Give `input` to the process and read both its streams until they close, keeping at most
+    MOST_OUTPUT bytes of each in `kept` (by descriptor); "time" past the deadline, "said" past
+    MOST_OUTPUT, where it must be stopped, else None."""
+    import selectors  # here: only a program behind the wall is talked to so
+
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    sizes: dict[int, int] = {}
+    with selectors.DefaultSelector() as selector:
+        for stream in (process.stdout, process.stderr):
+            selector.register(stream.fileno(), selectors.EVENT_READ)
+            kept[stream.fileno()], sizes[stream.fileno()] = [], 0
+        given = memoryview(input)
+        writing = process.stdin.fileno()
+        if given:
+            os.set_blocking(writing, False)  # what fits in the pipe is written, never more
+            selector.register(writing, selectors.EVENT_WRITE)
+        else:
+            process.stdin.close()
+        while selector.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return "time"
+            for key, _ in selector.select(left):
+                if key.fd == writing:
+                    try:
+                        given = given[os.write(writing, given[:_CHUNK]) :]
+                    except BlockingIOError:
+                        continue
+                    except BrokenPipeError:
+                        given = given[:0]  # it stopped reading: what it said still counts
+                    if not given:
+                        selector.unregister(writing)
+                        process.stdin.close()
+                    continue
+                data = os.read(key.fd, _CHUNK)
+                if not data:
+                    selector.unregister(key.fd)
+                    continue
+                room = MOST_OUTPUT - sizes[key.fd]
+                kept[key.fd].append(data[:room])
+                sizes[key.fd] += len(data)
+                if sizes[key.fd] > MOST_OUTPUT:
+                    return "said"
     try:
-        stdout, stderr = process.communicate(input, timeout=timeout)
+        process.wait(max(0.0, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
-        stdout, stderr = _stop(process)
-        return ProgramResult(process.returncode, stdout, stderr, timed_out=True)
-    return ProgramResult(process.returncode, stdout, stderr)
+        return "time"  # its streams closed, the process not ended
+    return None
 
 
 def _stop(process: subprocess.Popen[AnyStr]) -> tuple[AnyStr, AnyStr]:
     """Kill a command and all it started (its session: ssh under git push, a linter's workers
     keep the pipes open, so killing the command alone waited for them), and read what it said."""
+    _kill_session(process)
+    return process.communicate()
+
+
+def _kill_session(process: subprocess.Popen[AnyStr]) -> None:
+    """SIGKILL a process started in a session of its own and every process of that session: its
+    group, and the groups of their own that a hook manager gives its commands (lefthook's were
+    left running when only the group was killed). A process that left the session is beyond
+    this; behind the wall, its PID namespace ends with it."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
+    for _ in range(3):  # one forked while the others were killed is found the next time
+        members = _in_session(process.pid)
+        for pid in members:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        if not members:
+            break
     process.kill()
-    return process.communicate()
+
+
+def _in_session(session: int) -> list[int]:
+    """The processes of `session` still running (Linux's /proc; elsewhere none are found)."""
+    found = []
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            if not name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{name}/stat", "rb") as stat:
+                    fields = stat.read().rpartition(b")")[2].split()
+            except OSError:
+                continue  # ended while looked at
+            # After the command's name: state, parent, group, session.
+            if len(fields) > 3 and fields[3] == b"%d" % session and fields[0] != b"Z":
+                found.append(int(name))
+    return found

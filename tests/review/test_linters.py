@@ -105,6 +105,27 @@ def test_a_review_has_a_budget_for_its_linters(repo: Repo) -> None:
     assert len(stopped) == 1 and stopped[0].endswith(": this review's 0.5 s ran out")
 
 
+def test_a_linter_that_says_too_much_is_stopped_and_said(repo: Repo) -> None:
+    flood = textwrap.dedent("""\
+        [[linters]]
+        name = "flood"
+        command = ["sh", "-c", "cat > /dev/null; exec yes '[]'"]
+        format = "ruff-json"
+        files = ["*.txt"]
+        """)
+    repo.land("a linter that floods", {".landwatch.toml": flood, "a.txt": "x\n"}, hooks=False)
+    policy = LinterPolicy(vet=lambda digest: None, runner=runner(AS_YOU))
+    report_ = engine.review(repo.git_dir, "HEAD", linters=policy)
+    assert report_.linters == [
+        {
+            "linter": "flood",
+            "path": "a.txt",
+            "status": "failed",
+            "detail": "said more than 16 MB and was stopped",
+        }
+    ]
+
+
 def test_a_linter_timeout_has_an_upper_bound(repo: Repo) -> None:
     long = ruff_config().replace('format = "ruff-json"', 'format = "ruff-json"\ntimeout = 900')
     repo.land("change", {".landwatch.toml": long, "m.py": "import os\n"}, hooks=False)

@@ -5,11 +5,13 @@ built yet waited for rather than failed, and the run under bubblewrap where the 
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from landwatch import report_store, work_item
+from support.daemon import wait_for
 from support.project_hooks import (
     committed_and_trusted,
     drained,
@@ -134,3 +136,26 @@ def test_behind_the_wall_hooks_run_and_build_their_environments(
         ("hook:pyflakes", 1, "'os' imported but unused"),
     ], hooks.notes
     assert not canary.exists()  # /tmp is the sandbox's own
+
+
+def test_a_hook_that_says_too_much_is_stopped_with_all_it_started(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """A hook writing straight to its manager's output (the managers keep what a hook says
+    until it ends) at a gigabyte a second: the reviewer's memory grew until the budget. Past
+    16 MB the hooks are stopped, with the commands lefthook puts in groups of their own."""
+    run = "sleep 600.25 & exec yes flood > /proc/$PPID/fd/1"
+    floods = f"pre-commit:\n  commands:\n    floods:\n      run: '{run}'\n"
+    committed_and_trusted(repo, {"lefthook.yml": floods})
+    oid = repo.land("a change", {"a.py": "x = 1\n"})
+    drained(tools(tmp_path, "lefthook"))
+    hooks = hooks_of(repo, oid)
+    assert hooks.status == "stopped", hooks.notes
+    assert (
+        "the hooks of lefthook.yml said more than 16 MB and were stopped with every process "
+        "they started"
+    ) in hooks.notes
+    # What it started is gone too (behind the wall its pid is another namespace's).
+    sleeping = ["pgrep", "-f", "sleep 600.25"]
+    wait_for(lambda: subprocess.run(sleeping).returncode == 1, "what it started to be killed")
+    assert settled(repo) == [f"project_hooks-{oid}"]

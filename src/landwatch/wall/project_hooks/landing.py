@@ -17,6 +17,7 @@ from pathlib import Path
 import pygit2
 
 from landwatch.lazy_re import lazy_compile
+from landwatch.processes import MOST_OUTPUT
 from landwatch.review.change import Change, open_repository, resolve
 from landwatch.review.project_hooks import results
 from landwatch.review.project_hooks.config import ManagerConfig
@@ -154,7 +155,8 @@ def _one_manager(
                     return
                 outcome.prepared.append(tool.name)
             ran = run_hooks(tool, given, room, budget)
-            fixes = place.fixes(repo, written) if not ran.timed_out else checkout.Fixes()
+            stopped = ran.timed_out or ran.said_too_much
+            fixes = place.fixes(repo, written) if not stopped else checkout.Fixes()
     except (checkout.CheckoutError, revs.RevError, OSError) as error:
         result.notes.append(f"the hooks of {declared.path} did not run: {error}")
         result.status = "failed"
@@ -240,6 +242,12 @@ def _read(
             f"the hooks of {declared.path} ran past their budget ({budget:.0f} s, "
             f"landwatch.projectHooks.budget) and were stopped with every process they "
             f"started{stuck}"
+        )
+    elif ran.said_too_much:
+        result.status = "stopped"
+        result.notes.append(
+            f"the hooks of {declared.path} said more than {MOST_OUTPUT >> 20} MB and were "
+            "stopped with every process they started"
         )
     elif not said.outcomes and ran.returncode != 0:
         result.status = "failed"

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch.processes import ProgramResult
+from landwatch.processes import MOST_OUTPUT, ProgramResult
 from landwatch.review.project_hooks.output import Said, lines_of, parse_lefthook, parse_pre_commit
 from landwatch.wall.door import Wall, kept_environment, own_home, walled
 from landwatch.wall.project_hooks.checkout import Checkout
@@ -86,6 +86,7 @@ class Ran:
     timed_out: bool
     seconds: float
     text: str  # all it printed (stdout, then stderr), for what went wrong
+    said_too_much: bool = False  # stopped past MOST_OUTPUT on a stream
 
 
 def tool_home(tool: Tool, store: Path) -> Path | None:
@@ -122,6 +123,8 @@ def prepare(tool: Tool, room: Room) -> str | None:
     result = _run(tool, [*tool.command, asked], b"", room, PREPARE_TIMEOUT, building=True)
     if result.timed_out:
         return f"{tool.name} {asked} took longer than {PREPARE_TIMEOUT:.0f} s"
+    if result.said_too_much:
+        return f"{tool.name} {asked} said more than {MOST_OUTPUT >> 20} MB and was stopped"
     if result.returncode != 0:
         text = (result.stdout + result.stderr).decode("utf-8", "replace")
         said = [line.strip() for line in lines_of(text) if line.strip()]
@@ -151,8 +154,9 @@ def run_hooks(tool: Tool, files: list[str], room: Room, budget: float) -> Ran:
     stderr = result.stderr.decode("utf-8", "replace")
     said = parse_lefthook(stdout) if tool.name == "lefthook" else parse_pre_commit(stdout)
     said.preamble += [line for line in lines_of(stderr) if line.strip()]
+    seconds = time.monotonic() - started
     return Ran(
-        said, result.returncode, result.timed_out, time.monotonic() - started, stdout + stderr
+        said, result.returncode, result.timed_out, seconds, stdout + stderr, result.said_too_much
     )
 
 
