@@ -235,6 +235,13 @@ def _read(
         result.patch += kept
     elif fixes.changed:
         result.notes.append("the hooks' fix is too large to keep: run the hooks yourself")
+    _ended(tool, declared, ran, outcome, budget)
+
+
+def _ended(tool: Tool, declared: ManagerConfig, ran: Ran, outcome: Outcome, budget: float) -> None:
+    """How the run ended, when not as it should: stopped past its budget or its words, or the
+    manager unable to run the hooks (their environments gone missing: built again)."""
+    result, said = outcome.result, ran.said
     if ran.timed_out:
         result.status = "stopped"
         stuck = f": {said.unfinished} did not finish" if said.unfinished else ""
