@@ -4,7 +4,7 @@ line shows a window around its first secret."""
 
 from __future__ import annotations
 
-from landwatch.review.secrets.redaction import redact, redact_secrets, redacted_snippet
+from landwatch.review.secrets.redaction import redact, redact_secrets, redacted_snippet, window
 from support.tokens import GITHUB_TOKEN
 
 
@@ -36,3 +36,5 @@ def test_a_long_line_shows_a_window_around_its_first_secret() -> None:
     assert len(shown) == 242 and "ghp_…" in shown and GITHUB not in shown
     assert shown.startswith("…") and shown.endswith("…")
     assert redacted_snippet("short and clean", []) == "short and clean"
+    assert window(shown) == shown  # the engine's window of every snippet keeps this one
+    assert window("x" * 1000) == "x" * 240 + "…"

@@ -94,8 +94,9 @@ def redacted_snippet(text: str, secrets: Iterable[tuple[int, int]]) -> str:
 
 def window(shown: str, at: int = 0) -> str:
     """A line as a snippet shows it: whole when short, else _SNIPPET_WIDTH characters around
-    `at`, an ellipsis where it is cut (a minified line would bury what was found)."""
-    if len(shown) <= _SNIPPET_WIDTH:
+    `at`, an ellipsis where it is cut (a minified line would bury what was found); a window
+    already, with its two ellipses, is kept as it is."""
+    if len(shown) <= _SNIPPET_WIDTH + 2:
         return shown
     left = max(0, at - _SNIPPET_WIDTH // 2)
     right = left + _SNIPPET_WIDTH
