@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from landwatch.review.editor_config import LONGEST_LINE, MOST_BYTES, EditorConfig, _matches
+from landwatch.review.regexes import MOST_PATTERNS
 from support.changes import Changes
 from support.repos import Repo
 from support.review import found, review
@@ -101,6 +102,41 @@ def test_what_is_past_the_bounds_is_not_read(repo: Repo) -> None:
         assert found(report) == [("P001", "app.py", 1)]
         past = ".editorconfig: past 256 KB of the tree's .editorconfig files: not read"
         assert (past in report.notes) == (len(text) > MOST_BYTES)
+
+
+def sections(count: int) -> str:
+    return "root = true\n" + "".join(
+        f"[dir{n}/**.py]\nindent_style = space\n" for n in range(count)
+    )
+
+
+def test_past_the_patterns_read_the_sections_are_not_read(repo: Repo) -> None:
+    """Each section's glob is a search of every path asked about: 5,000 of them in 200 KB, and
+    each one compiled again for each path (a cache of a thousand), took a 50-file review 12.6 s.
+    Past MOST_PATTERNS sections of the tree's files together, no more is read, and a note says
+    so."""
+    off = "[*.py]\ntrim_trailing_whitespace = false\n"
+    repo.land("editorconfig", {".editorconfig": sections(MOST_PATTERNS) + off}, hooks=False)
+    repo.land("change", {"app.py": "x = 1  \n"}, hooks=False)
+    report = review(repo)
+    assert found(report) == [("P001", "app.py", 1)]
+    past = f".editorconfig: past {MOST_PATTERNS:,} sections of the tree's .editorconfig files: "
+    assert past + "the rest not read" in report.notes
+
+
+def test_each_section_is_compiled_once_for_every_path(changes: Changes) -> None:
+    def asked(count: int) -> float:
+        change = changes.root({".editorconfig": sections(count)})
+
+        def ask() -> None:
+            config = EditorConfig(change)
+            for number in range(20):
+                config.settings(f"src/f{number}.py")
+
+        return cpu_seconds(ask, tries=2)
+
+    half, whole = asked(MOST_PATTERNS // 2), asked(MOST_PATTERNS)
+    assert whole / max(half, 1e-4) < 6, (half, whole)  # twice the sections, not forty times
 
 
 def test_a_section_glob_matches_in_time_linear_in_the_path() -> None:

@@ -5,7 +5,8 @@ the rule's finding certain, whatever the history taught.
 
 A section's glob is translated by the library and run with RE2: a repository's glob matches in
 time linear in the path (the library's own matcher backtracks). Each file is read once, its
-sections then matched against each path asked about, and no more than MOST_BYTES of them.
+sections then matched against each path asked about, and no more than MOST_BYTES of them nor
+MOST_PATTERNS sections.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any, ClassVar
 
 from landwatch.review.change import Change
 from landwatch.review.findings import Finding
-from landwatch.review.regexes import RegexError, SafePattern, compile_safe
+from landwatch.review.regexes import MOST_PATTERNS, RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import RuleSet
 
 FILE_NAME = ".editorconfig"
@@ -109,7 +110,7 @@ def _compiled(glob: str, problems: list[str]) -> tuple[SafePattern, list[tuple[i
     return compiled
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=MOST_PATTERNS)  # a review's sections, all of them
 def _compile(glob: str) -> tuple[tuple[SafePattern, list[tuple[int, int]]] | None, str | None]:
     """Once per glob in a worker's life, however many reviews meet it: the library's
     translation run by RE2, or why it cannot be."""
@@ -136,6 +137,7 @@ class EditorConfig:
         self._change = change
         self._files: dict[str, _Read | None] = {}  # each directory's, read once
         self._bytes = 0  # read of every file together, at most MOST_BYTES
+        self._sections = 0  # of every file together, at most MOST_PATTERNS
         self._settings: dict[str, dict[str, str]] = {}  # each path's, read once
         self.problems: list[str] = []
 
@@ -174,7 +176,14 @@ class EditorConfig:
             parser._read(stream, posixpath.join(directory, FILE_NAME))
         except ParsingError as error:
             self.problems.append(f"{FILE_NAME}: {str(error).splitlines()[0][:120]}")
-        placed = [(_section_glob(directory, glob), pairs) for glob, pairs in parser.sections]
+        read = parser.sections[: MOST_PATTERNS - self._sections]
+        if len(read) < len(parser.sections):
+            self.problems.append(
+                f"{path}: past {MOST_PATTERNS:,} sections of the tree's {FILE_NAME} files: the "
+                "rest not read"
+            )
+        self._sections += len(read)
+        placed = [(_section_glob(directory, glob), pairs) for glob, pairs in read]
         self._files[directory] = _Read(placed, parser.root_file)
         return self._files[directory]
 
