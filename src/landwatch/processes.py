@@ -87,11 +87,18 @@ def has_ended(pid: int) -> bool:
         return True
     except PermissionError:
         return False  # another user's: it is there
+    fields = _status(pid)
+    return fields is not None and fields[:1] == [b"Z"]
+
+
+def _status(pid: int | str) -> list[bytes] | None:
+    """What Linux's /proc says of a process after its command's name (state, parent, group,
+    session, ...); None where it cannot be read (gone, or not Linux)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rpartition(b")")[2].split()[:1] == [b"Z"]
+            return stat.read().rpartition(b")")[2].split()
     except OSError:
-        return False
+        return None
 
 
 def run_command(
@@ -146,6 +153,7 @@ def run_command(
 # read whole, two seconds of it had this process hold 3 GB. A linter's findings are read from
 # its first 4 MB.
 MOST_OUTPUT = 16 << 20
+SAID_TOO_MUCH = f"said more than {MOST_OUTPUT >> 20} MB and was stopped"
 _CHUNK = 1 << 16
 
 
@@ -305,14 +313,7 @@ def _in_session(session: int) -> list[int]:
     found = []
     with contextlib.suppress(OSError):
         for name in os.listdir("/proc"):
-            if not name.isdigit():
-                continue
-            try:
-                with open(f"/proc/{name}/stat", "rb") as stat:
-                    fields = stat.read().rpartition(b")")[2].split()
-            except OSError:
-                continue  # ended while looked at
-            # After the command's name: state, parent, group, session.
-            if len(fields) > 3 and fields[3] == b"%d" % session and fields[0] != b"Z":
+            fields = _status(name) if name.isdigit() else None  # None: ended while looked at
+            if fields is not None and fields[3:4] == [b"%d" % session] and fields[0] != b"Z":
                 found.append(int(name))
     return found

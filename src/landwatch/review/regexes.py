@@ -16,9 +16,10 @@ from typing import Any
 
 MAX_PATTERN = 4096  # characters of one pattern
 # The most patterns read of what one kind of a repository's files declares (its `.gitattributes`
-# files, its gitleaks configuration, landwatch's own configuration): each is a search of every
-# changed path or secret, and a hostile tree's 8 MB of them took seconds to read and compile for
-# each review; projects' own are tens to hundreds.
+# files, its `.editorconfig` sections, its gitleaks allowlists, its detect-secrets exclusions,
+# landwatch's own configuration): each is a search of every changed path or secret, and a
+# hostile tree's 8 MB of them took seconds to read and compile for each review; projects' own
+# are tens to hundreds.
 MOST_PATTERNS = 2_000
 # Memory RE2 may give one compiled pattern (its default is 8 MB): enough for any allowlist.
 _MAX_MEMORY = 8 << 20

@@ -11,7 +11,7 @@ import dataclasses
 from collections import Counter
 from functools import partial
 
-from landwatch.processes import MOST_OUTPUT
+from landwatch.processes import SAID_TOO_MUCH
 from landwatch.review.binary import looks_binary
 from landwatch.review.budget import Budget
 from landwatch.review.change import FileChange
@@ -81,8 +81,7 @@ def run(
     if process.timed_out:
         return [], LinterRun(linter.name, file.path, "timeout", f"no answer within {timeout:.0f} s")
     if process.said_too_much:
-        said = f"said more than {MOST_OUTPUT >> 20} MB and was stopped"
-        return [], LinterRun(linter.name, file.path, "failed", said)
+        return [], LinterRun(linter.name, file.path, "failed", SAID_TOO_MUCH)
     output = process.stdout[:MAX_OUTPUT].decode("utf-8", errors="replace")
     try:
         raw = parse(linter, output)

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch.processes import MOST_OUTPUT, ProgramResult
+from landwatch.processes import SAID_TOO_MUCH, ProgramResult
 from landwatch.review.project_hooks.output import Said, lines_of, parse_lefthook, parse_pre_commit
 from landwatch.wall.door import Wall, kept_environment, own_home, walled
 from landwatch.wall.project_hooks.checkout import Checkout
@@ -124,7 +124,7 @@ def prepare(tool: Tool, room: Room) -> str | None:
     if result.timed_out:
         return f"{tool.name} {asked} took longer than {PREPARE_TIMEOUT:.0f} s"
     if result.said_too_much:
-        return f"{tool.name} {asked} said more than {MOST_OUTPUT >> 20} MB and was stopped"
+        return f"{tool.name} {asked} {SAID_TOO_MUCH}"
     if result.returncode != 0:
         text = (result.stdout + result.stderr).decode("utf-8", "replace")
         said = [line.strip() for line in lines_of(text) if line.strip()]
