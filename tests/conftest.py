@@ -107,8 +107,13 @@ def _isolated_home(
     # Maintenance is on by default for users; tests of other things keep their queues to review
     # items, and the maintenance tests turn it on per repository. So is the linters' sandbox,
     # where bubblewrap is installed; it hides /tmp, where tests' linters leave what they did:
-    # the sandbox's own tests turn it on.
-    (home / ".gitconfig").write_text("[landwatch]\n\tmaintenance = false\n\tsandbox = false\n")
+    # the sandbox's own tests turn it on. The reviewers the tests start run at the tests' own
+    # priority: the suite runs beside busy processes too (two `yes`), and a test waits for its
+    # reviewer; tests/daemon/test_process.py unsets it to see the person's default.
+    (home / ".gitconfig").write_text(
+        "[landwatch]\n\tmaintenance = false\n\tsandbox = false\n"
+        '[landwatch "reviewer"]\n\tniceness = 0\n'
+    )
     return home
 
 

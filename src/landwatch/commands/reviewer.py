@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from landwatch import kinds
+from landwatch import kinds, layout
 from landwatch.daemon import process
 from landwatch.daemon.loop import Daemon
 from landwatch.daemon.settings import Settings
@@ -26,6 +26,9 @@ def reviewer(
     clock = SystemClock()
     # Errors before detaching: a handler that cannot be loaded is said on the terminal.
     loaded = kinds.handlers(handlers, max_tries=settings.max_tries, clock=clock)
+    niceness = layout.read_own_setting(layout.REVIEWER_NICENESS)
+    if niceness.problem is not None:
+        print(f"landwatch: {niceness.problem}", file=sys.stderr)
 
     def make() -> Daemon:
         return Daemon(loaded, settings, clock)
@@ -38,6 +41,7 @@ def reviewer(
                 once=False,
                 verbose=verbose,
                 to_stderr=False,
+                niceness=niceness.value,
                 say_started=say_started,
             )
         )
@@ -47,6 +51,7 @@ def reviewer(
         once=once,
         verbose=verbose,
         to_stderr=True,
+        niceness=niceness.value,
         say_started=lambda message: (
             None if message.startswith("ok") else print(message, file=sys.stderr)
         ),

@@ -69,10 +69,12 @@ def serve(
     once: bool,
     verbose: bool,
     to_stderr: bool,
+    niceness: int,
     say_started: Callable[[str], None] = lambda message: None,
 ) -> int:
-    """Run the reviewer `make` builds under the per-user lock until it ends; `say_started` is
-    told "ok <pid>" once it runs, or the line saying why it could not start."""
+    """Run the reviewer `make` builds under the per-user lock until it ends, at `niceness` at
+    least (background_priority); `say_started` is told "ok <pid>" once it runs, or the line
+    saying why it could not start."""
     log_file = setup_logging(verbose=verbose, to_stderr=to_stderr)
     holder = LockHolder(os.getpid(), mode, __version__, str(log_file))
     lock = InstanceLock()
@@ -82,6 +84,7 @@ def serve(
         say_started(f"landwatch: {error}")
         return 1
     try:
+        priority = background_priority(niceness)
         daemon = make()
         daemon.info = holder.as_dict()
 
@@ -95,11 +98,32 @@ def serve(
 
         for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(number, on_signal)
-        log.info("reviewer started (%s)", holder.describe())
+        log.info("reviewer started (%s), %s", holder.describe(), priority)
         say_started(f"ok {os.getpid()}")
         return daemon.run(once=once)
     finally:
         lock.release()
+
+
+def background_priority(niceness: int) -> str:
+    """This process, and so all it starts from now on, at background work's priority: `niceness`
+    at least, and Linux's batch policy (it never preempts on a wakeup); the words saying which,
+    for the log. The reviewer's work is never what the person waits for (0: as it was started).
+    Linux derives an I/O priority from the niceness where none was set."""
+    if niceness == 0:
+        return "at the priority it was started with (landwatch.reviewer.niceness is 0)"
+    try:
+        niceness = max(os.getpriority(os.PRIO_PROCESS, 0), niceness)
+        os.setpriority(os.PRIO_PROCESS, 0, niceness)
+    except OSError as error:  # a system that refuses (a container's seccomp): as it was started
+        return f"at the priority it was started with (a lower one was refused: {error.strerror})"
+    said = f"at niceness {niceness}"
+    # Only from the ordinary policy: one the person chose (idle, say) is kept.
+    if hasattr(os, "SCHED_BATCH") and os.sched_getscheduler(0) == os.SCHED_OTHER:
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+            said += ", batch scheduling"
+    return said
 
 
 def detach(start: Callable[[Callable[[str], None]], int]) -> int:

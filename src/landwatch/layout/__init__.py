@@ -73,6 +73,7 @@ from landwatch.layout.settings import (
     PUSH_REMOTE,
     PUSH_WAIT,
     REVIEW_BUDGET,
+    REVIEWER_NICENESS,
     SANDBOX,
     SETTINGS,
     SHARE_REMOTE,
@@ -82,6 +83,7 @@ from landwatch.layout.settings import (
     Setting,
     raw_settings,
     read_git_settings,
+    read_own_setting,
 )
 from landwatch.layout.user_places import (
     ENTRY_POINT,
@@ -150,6 +152,7 @@ __all__ = [
     "REPOSITORY_PLACES",
     "REVIEWER_LOCK",
     "REVIEWER_LOG",
+    "REVIEWER_NICENESS",
     "REVIEWER_STATE",
     "REVIEW_BUDGET",
     "SANDBOX",
@@ -187,6 +190,7 @@ __all__ = [
     "hooks_report_file",
     "raw_settings",
     "read_git_settings",
+    "read_own_setting",
     "report_file",
     "repository_dir",
     "state_dir",

@@ -109,6 +109,20 @@ def _word(words: tuple[str, ...], otherwise: str) -> Rule[str]:
     return rule
 
 
+_NICENESS = lazy_compile(r"[0-9]|1[0-9]")
+
+
+def _niceness(name: str, text: str, default: str) -> Parsed[int]:
+    """A niceness a process may lower itself to: 0 to 19, as `nice` counts."""
+    if _NICENESS.fullmatch(text) is None:
+        return Parsed(
+            int(default),
+            f"git config {name} = '{text}' is not a whole number from 0 to 19; landwatch uses "
+            f"{default}",
+        )
+    return Parsed(int(text))
+
+
 def _text(name: str, text: str, default: str) -> Parsed[str | None]:
     """The text as it is; empty is none."""
     return Parsed(text or None)
@@ -227,6 +241,14 @@ PROJECT_HOOKS_BUDGET = Setting(
     hooks=False,
     rule=_seconds(least=1),
 )
+REVIEWER_NICENESS = Setting(
+    "landwatch.reviewer.niceness",
+    "10",
+    "how far the reviewer, and all it starts, yields the processor to your other work: 0 (not at "
+    "all) to 19; read from your own configuration (--global) when the reviewer starts",
+    hooks=False,
+    rule=_niceness,
+)
 
 # Every landwatch.* git setting, in the order their problems are told.
 SETTINGS: tuple[Setting[Any], ...] = (
@@ -245,6 +267,7 @@ SETTINGS: tuple[Setting[Any], ...] = (
     REVIEW_BUDGET,
     PROJECT_HOOKS,
     PROJECT_HOOKS_BUDGET,
+    REVIEWER_NICENESS,
 )
 # The ones the hooks read from `settings`, with the defaults both sides use.
 HOOK_SETTINGS = tuple(setting for setting in SETTINGS if setting.hooks)
@@ -289,3 +312,10 @@ def read_git_settings(repository: os.PathLike[str] | str) -> GitSettings:
         tuple(problem for _, problem in unusable),
         tuple(setting.name for setting, _ in unusable),
     )
+
+
+def read_own_setting(setting: Setting[T]) -> Parsed[T]:
+    """`setting` as the person's own configuration (git config --global, with what it includes)
+    says it: one no repository's configuration changes, read where no repository is."""
+    text = git("config", "--global", "--includes", "--get", setting.name, cwd="/", check=False)
+    return setting.parse(text or None)
