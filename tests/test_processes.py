@@ -14,8 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from landwatch.processes import MOST_OUTPUT, has_ended, run_command, run_program
+from landwatch.processes import (
+    MOST_OUTPUT,
+    has_ended,
+    most_memory,
+    run_command,
+    run_program,
+)
 from support.daemon import process_gone, wait_for
+from support.sandbox import MAPPING
 
 # The middle process starts a long sleeper that should die with it, prints its pid, waits.
 MIDDLE = textwrap.dedent("""\
@@ -152,6 +159,27 @@ def test_a_program_that_says_too_much_is_stopped_there_with_all_it_started(
     assert (given.stdout, given.returncode, given.said_too_much) == (b"read\n", 0, False)
     late = run_program(["sh", "-c", "echo partial; exec sleep 60"], input=b"", timeout=0.5)
     assert late.timed_out and late.stdout == b"partial\n"
+
+
+def mapped(size: int) -> bytes:
+    ran = run_program([sys.executable, "-c", MAPPING, str(size)], input=b"", timeout=60)
+    return ran.stdout
+
+
+def test_a_program_that_runs_away_is_refused_memory_past_half_the_machine_s() -> None:
+    """A linter on a pathological file, a hook manager keeping all its hooks print: each
+    process of a repository's holds at most half the machine's memory; before, all of it."""
+    most = most_memory()
+    assert most is not None
+    assert mapped(most + (64 << 20)) == b"refused\n"
+    assert mapped(256 << 20) == b"held\n"
+    # What it starts is bounded too.
+    past = most + (64 << 20)
+    nested = (
+        f"import subprocess, sys; subprocess.run([sys.executable, '-c', {MAPPING!r}, '{past}'])"
+    )
+    ran = run_program([sys.executable, "-c", nested], input=b"", timeout=60)
+    assert ran.stdout == b"refused\n"
 
 
 def test_a_process_has_ended_when_gone_or_a_zombie_nobody_reaped() -> None:

@@ -157,6 +157,15 @@ SAID_TOO_MUCH = f"said more than {MOST_OUTPUT >> 20} MB and was stopped"
 _CHUNK = 1 << 16
 
 
+def most_memory() -> int | None:
+    """The most memory a program behind the wall, and each process it starts, may hold in its
+    own writable mappings (RLIMIT_DATA): half the machine's (None where it cannot be known)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    except (ValueError, OSError):
+        return None
+
+
 @dataclass(frozen=True)
 class ProgramResult:
     returncode: int
@@ -176,8 +185,9 @@ def run_program(
     pass_fds: tuple[int, ...] = (),
 ) -> ProgramResult:
     """Run a program on `input` (its stdin) to its end, its output as bytes: a session of its
-    own, dying with this process, and killed with all it started after `timeout` (a linter) or
-    past MOST_OUTPUT on either stream; `pass_fds` stay open for it.
+    own, dying with this process, each of its processes holding at most most_memory(), killed
+    with all it started after `timeout` (a linter) or past MOST_OUTPUT on either stream;
+    `pass_fds` stay open for it.
 
     OSError (FileNotFoundError: no such program) is raised as Popen raises it."""
     process = subprocess.Popen(
@@ -189,7 +199,7 @@ def run_program(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
-        preexec_fn=child_dies_with_us(),
+        preexec_fn=_bounded_child(),
     )
     assert process.stdout is not None and process.stderr is not None
     out, err = process.stdout.fileno(), process.stderr.fileno()
@@ -210,6 +220,29 @@ def run_program(
         timed_out=stopped == "time",
         said_too_much=stopped == "said",
     )
+
+
+def _bounded_child() -> Callable[[], None]:
+    """A `preexec_fn`: the child dies with this process, and it and all it starts hold at most
+    most_memory() each. One that runs away (a manager keeping all its hooks print, a linter on
+    a pathological file) is refused more there, not given what the person's own programs need;
+    a lower limit the person set is kept. Whatever is not known here is left as it is."""
+    import resource  # here, before the fork: only a program behind the wall is bounded so
+
+    dies = child_dies_with_us()
+    most = most_memory()
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    if most is not None and hard != resource.RLIM_INFINITY:
+        most = min(most, hard)
+
+    def start() -> None:
+        if dies is not None:
+            dies()
+        if most is not None:
+            with contextlib.suppress(OSError, ValueError):  # a system that refuses: unbounded
+                resource.setrlimit(resource.RLIMIT_DATA, (most, most))
+
+    return start
 
 
 def _drain(process: subprocess.Popen[bytes], kept: dict[int, list[bytes]]) -> None:

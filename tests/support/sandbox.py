@@ -21,6 +21,17 @@ BWRAP = str(UNPACKED / "bwrap") if (UNPACKED / "bwrap").exists() else shutil.whi
 WITH_BWRAP = f"{Path(BWRAP).parent}{os.pathsep}{os.environ['PATH']}" if BWRAP else ""
 AS_YOU = Wall(None, "the tests' own: landwatch.sandbox false")
 
+# A program mapping argv[1] bytes of its own (private, writable: what RLIMIT_DATA counts), without
+# touching them: no memory is used either way, so the test costs nothing where it is not bounded.
+MAPPING = """\
+import mmap, sys
+try:
+    mmap.mmap(-1, int(sys.argv[1]), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    print("held")
+except OSError:
+    print("refused")
+"""
+
 
 def usable() -> Wall | None:
     """The wall on this machine, None where bubblewrap is not here or cannot run."""

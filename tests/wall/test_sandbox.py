@@ -19,13 +19,14 @@ from pathlib import Path
 import pytest
 
 from landwatch import report_store
+from landwatch.processes import most_memory
 from landwatch.wall.door import choose, find
 from landwatch.wall.sandbox import Reach, arguments
 from landwatch.wall.workspace import workspace
 from support.daemon import process_gone, run_reviewer, wait_for
 from support.repos import Repo
 from support.review import pylint_linter
-from support.sandbox import WITH_BWRAP, far_away, needs_bwrap, walled
+from support.sandbox import MAPPING, WITH_BWRAP, far_away, needs_bwrap, walled
 
 # What a program behind the wall tries, each line `what yes|no`.
 PROBE = """\
@@ -152,6 +153,16 @@ def test_a_walled_program_past_its_timeout_is_stopped_with_all_it_started() -> N
         return [pid for pid in found if not process_gone(pid)]
 
     wait_for(lambda: not left(), "the walled linter's sleepers to be killed")
+
+
+@needs_bwrap
+def test_behind_the_wall_a_program_holds_at_most_half_the_machine_s_memory() -> None:
+    most = most_memory()
+    assert most is not None
+    with workspace({}, walled(), None) as place:
+        argv = (sys.executable, "-c", MAPPING, str(most + (64 << 20)))
+        ran = place.run(argv, "m.py", b"", timeout=60)
+    assert ran.stdout == b"refused\n", ran.stderr
 
 
 def writer_linter() -> str:
