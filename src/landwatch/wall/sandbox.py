@@ -4,7 +4,7 @@ started, read-only, and the places a run names: the files it checks and its scra
 Not in sight: $HOME and every other user file, /tmp, /run and its sockets, other repositories,
 landwatch's own state. No network (but for an environment build), no new Unix socket
 (wall.seccomp), its own processes, IPC and host name, no capabilities, a session of its own (no
-terminal to type into), dying with the reviewer.
+terminal to type into), dying with the reviewer; what it is shown empty is memory, and bounded.
 
 Finding bubblewrap, and whether it runs here, is wall.door's (it starts programs; this does not).
 """
@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from landwatch.processes import most_memory
 from landwatch.wall.installations import SYSTEM
 
 # What a resolver reads: where /etc/resolv.conf is a link into /run (systemd-resolved), its
@@ -44,12 +45,32 @@ class Sandbox:
 
     def wrap(self, command: list[str], reach: Reach, *, seccomp_fd: int | None) -> list[str]:
         """`command` behind the wall, with `reach`; `seccomp_fd` an open file of the filter."""
-        return [*arguments(self.program, reach, seccomp_fd), "--", *command]
+        size = most_shown_empty() if sizes_memory_places(self.version) else None
+        return [*arguments(self.program, reach, seccomp_fd, size), "--", *command]
 
 
-def arguments(program: str, reach: Reach, seccomp_fd: int | None = None) -> list[str]:
+def most_shown_empty() -> int | None:
+    """The most each place shown empty (/tmp, a store) may hold: they are memory, and the
+    kernel's own bound is half the machine each. An eighth of it; TMPDIR is on disk."""
+    most = most_memory()
+    return None if most is None else most // 4 >> 16 << 16  # whole pages, as the kernel counts
+
+
+def sizes_memory_places(version: str) -> bool:
+    """Whether the bwrap that says `version` (`bubblewrap 0.8.0`) knows `--size`: from 0.8.0."""
+    numbers = version.rpartition(" ")[2].split(".")
+    try:
+        return tuple(int(number) for number in numbers[:2]) >= (0, 8)
+    except ValueError:
+        return False
+
+
+def arguments(
+    program: str, reach: Reach, seccomp_fd: int | None = None, size: int | None = None
+) -> list[str]:
     """bwrap's arguments for `reach`: each place given once, the later over the earlier (a
-    protected place over the writable one it is in)."""
+    protected place over the writable one it is in); each place shown empty holding at most
+    `size` bytes where given."""
     system: list[str] = []
     for root in SYSTEM:
         path = Path(root)
@@ -61,7 +82,8 @@ def arguments(program: str, reach: Reach, seccomp_fd: int | None = None) -> list
         system += ["--ro-bind-try", str(_RESOLV.resolve()), str(_RESOLV.resolve())]
     # bwrap takes each place's source from the machine, its destination in the new view: a
     # directory shown empty can then show the machine's own entries of it, read-only.
-    places = [arg for path in reach.emptied for arg in ("--tmpfs", str(path))]
+    sized = ["--size", str(size)] if size is not None else []
+    places = [arg for path in reach.emptied for arg in (*sized, "--tmpfs", str(path))]
     places += [arg for path in reach.readable for arg in ("--ro-bind", str(path), str(path))]
     places += [arg for path in reach.writable for arg in ("--bind", str(path), str(path))]
     places += [arg for path in reach.protected for arg in ("--ro-bind", str(path), str(path))]
@@ -69,7 +91,7 @@ def arguments(program: str, reach: Reach, seccomp_fd: int | None = None) -> list
         program,
         *system,
         # An empty /tmp of its own (the machine's is every user's), fresh /dev and /proc.
-        *("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"),  # noqa: S108
+        *("--dev", "/dev", "--proc", "/proc", *sized, "--tmpfs", "/tmp"),  # noqa: S108
         *places,
         *("--chdir", str(reach.cwd)),
         "--unshare-all",  # no network; its own users, processes, IPC and host name
