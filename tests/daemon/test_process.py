@@ -3,6 +3,7 @@ grace, the warm worker dying with it, detached in the background."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -10,6 +11,7 @@ import signal
 import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,15 +79,26 @@ def worker_of(journal: Path, oid: str) -> int:
     return next(int(w[2]) for w in journal_lines(journal) if w[:2] == ["start", oid])
 
 
+@contextlib.contextmanager
+def held_in_worker(
+    repo: Repo, tmp_path: Path, journal: Path, subject: str, *options: str
+) -> Iterator[tuple[subprocess.Popen[str], int, str]]:
+    """A landing whose job waits in the reviewer's warm worker until its gate is written: the
+    reviewer (run with `options`), the worker's pid and the landing's oid, once it waits."""
+    gate = tmp_path / "gate"
+    os.mkfifo(gate)
+    oid = repo.land(subject)
+    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
+    handler = "review=support.handlers:BlockingInWorker"
+    with running(*options, "--handler", handler, env=env) as reviewer:
+        yield reviewer, worker_of(journal, oid), oid
+
+
 def test_the_warm_worker_dies_with_a_reviewer_killed_by_sigkill(
     repo: Repo, tmp_path: Path, journal: Path
 ) -> None:
-    gate = tmp_path / "gate"
-    os.mkfifo(gate)
-    oid = repo.land("interrupted in the worker")
-    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
-    with running("--handler", "review=support.handlers:BlockingInWorker", env=env) as reviewer:
-        worker = worker_of(journal, oid)
+    with held_in_worker(repo, tmp_path, journal, "interrupted in the worker") as held:
+        reviewer, worker, oid = held
         assert worker != reviewer.pid
         reviewer.kill()  # no handler runs, no service manager cleans up
         reviewer.wait()
@@ -96,14 +109,8 @@ def test_the_warm_worker_dies_with_a_reviewer_killed_by_sigkill(
 def test_sigterm_ends_a_job_in_the_worker_when_the_grace_runs_out(
     repo: Repo, tmp_path: Path, journal: Path
 ) -> None:
-    gate = tmp_path / "gate"
-    os.mkfifo(gate)
-    oid = repo.land("long, in the worker")
-    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
-    with running(
-        "--grace", "0.5", "--handler", "review=support.handlers:BlockingInWorker", env=env
-    ) as reviewer:
-        worker = worker_of(journal, oid)
+    with held_in_worker(repo, tmp_path, journal, "long, in the worker", "--grace", "0.5") as held:
+        reviewer, worker, oid = held
         reviewer.send_signal(signal.SIGTERM)
         # Before, closing the worker waited for its job: for ever, as nobody opens the gate.
         assert reviewer.wait(timeout=60) == 0
@@ -181,16 +188,12 @@ def test_the_reviewer_and_its_workers_yield_the_processor_to_the_person(
     """Background work at background priority, by default: beside a busy reviewer at niceness
     0, a task using both cores took 1.47x its time alone, at 10 1.05x (bench_busy_reviewer)."""
     subprocess.run(["git", "config", "--global", "--unset", NICENESS], check=True)
-    gate = tmp_path / "gate"
-    os.mkfifo(gate)
-    oid = repo.land("reviewed while the person works")
-    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
-    with running("--handler", "review=support.handlers:BlockingInWorker", env=env) as reviewer:
-        worker = worker_of(journal, oid)
+    with held_in_worker(repo, tmp_path, journal, "reviewed while the person works") as held:
+        reviewer, worker, oid = held
         for pid in (reviewer.pid, worker):
             assert os.getpriority(os.PRIO_PROCESS, pid) == 10
             assert os.sched_getscheduler(pid) == os.SCHED_BATCH
-        with gate.open("wb") as opened:
+        with (tmp_path / "gate").open("wb") as opened:
             opened.write(b"x")
         wait_for(lambda: done_ids(repo.git_dir) == [f"review-{oid}"], "the review")
     assert "at niceness 10, batch scheduling" in layout.REVIEWER_LOG.path().read_text()
