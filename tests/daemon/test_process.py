@@ -186,7 +186,7 @@ def test_the_reviewer_and_its_workers_yield_the_processor_to_the_person(
     repo: Repo, tmp_path: Path, journal: Path
 ) -> None:
     """Background work at background priority, by default: beside a busy reviewer at niceness
-    0, a task using both cores took 1.47x its time alone, at 10 1.05x (bench_busy_reviewer)."""
+    0, a task using both cores took 1.49x its time alone, at 10 1.04x (bench_busy_reviewer)."""
     subprocess.run(["git", "config", "--global", "--unset", NICENESS], check=True)
     with held_in_worker(repo, tmp_path, journal, "reviewed while the person works") as held:
         reviewer, worker, oid = held
