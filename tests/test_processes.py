@@ -182,6 +182,19 @@ def test_a_program_that_runs_away_is_refused_memory_past_half_the_machine_s() ->
     assert ran.stdout == b"refused\n"
 
 
+def test_a_lower_memory_limit_the_person_set_is_kept() -> None:
+    asked = "import resource; print(*resource.getrlimit(resource.RLIMIT_DATA))"
+    code = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_DATA, (1 << 30, resource.RLIM_INFINITY))\n"
+        "from landwatch.processes import run_program\n"
+        f"ran = run_program([sys.executable, '-c', {asked!r}], input=b'', timeout=60)\n"
+        "sys.stdout.buffer.write(ran.stdout)\n"
+    )
+    said = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True).stdout
+    assert said.split() == [str(1 << 30).encode()] * 2
+
+
 def test_a_process_has_ended_when_gone_or_a_zombie_nobody_reaped() -> None:
     # The reviewer that uninstall waits for may be someone's unreaped child: it runs nothing.
     sleeper = subprocess.Popen(["sleep", "60"])

@@ -231,9 +231,9 @@ def _bounded_child() -> Callable[[], None]:
 
     dies = child_dies_with_us()
     most = most_memory()
-    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
-    if most is not None and hard != resource.RLIM_INFINITY:
-        most = min(most, hard)
+    given = [limit for limit in resource.getrlimit(resource.RLIMIT_DATA) if limit >= 0]
+    if most is not None:  # Linux says RLIM_INFINITY, no limit, as -1
+        most = min([most, *given])
 
     def start() -> None:
         if dies is not None:
