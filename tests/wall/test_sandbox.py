@@ -88,6 +88,28 @@ def test_a_bwrap_that_cannot_run_here_is_no_wall(tmp_path: Path) -> None:
     )
 
 
+def test_a_bwrap_that_says_0_8_but_refuses_a_size_is_no_wall(tmp_path: Path) -> None:
+    """The probe runs bwrap as every walled run does, sizes included: one that would refuse
+    them is found out once, not by every linter failing."""
+    sizeless = tmp_path / "bwrap"
+    sizeless.write_text(
+        textwrap.dedent("""\
+            #!/bin/sh
+            [ "$1" = --version ] && { echo "bubblewrap 0.8.0"; exit 0; }
+            for argument; do
+                [ "$argument" = --size ] && { echo "bwrap: Unknown option --size" >&2; exit 1; }
+            done
+            exit 0
+            """)
+    )
+    sizeless.chmod(0o755)
+    jail, said = find(str(tmp_path))
+    assert jail is None
+    assert (
+        said == f"there is no wall here: {sizeless} cannot run here (bwrap: Unknown option --size)"
+    )
+
+
 def test_the_wall_is_built_from_nothing() -> None:
     built = arguments("bwrap", Reach(Path("/work/x"), writable=(Path("/work/x"),)), 3)
     pairs = list(itertools.pairwise(built))

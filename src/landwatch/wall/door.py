@@ -21,7 +21,7 @@ from pathlib import Path
 
 from landwatch.processes import CommandResult, ProgramResult, run_command, run_program
 from landwatch.wall.installations import installations
-from landwatch.wall.sandbox import Reach, Sandbox, arguments
+from landwatch.wall.sandbox import Reach, Sandbox
 from landwatch.wall.seccomp import no_unix_sockets
 
 # What a program started for a repository may see of the person's environment: enough to find
@@ -182,11 +182,14 @@ def find(path: str | None) -> tuple[Sandbox | None, str]:
 
 
 def _probe(program: str) -> tuple[Sandbox | None, str]:
+    """Whether `program` runs here as every walled run runs it: with the arguments, the filter
+    and the sizes those runs get, on `true`."""
     try:
         version = outside([program, "--version"], timeout=_PROBE_TIMEOUT)
+        sandbox = Sandbox(program, version.stdout.strip() or "bubblewrap")
         with _filter() as descriptor:
             tried = run_command(
-                [*arguments(program, Reach(Path("/")), descriptor), "--", "true"],
+                sandbox.wrap(["true"], Reach(Path("/")), seccomp_fd=descriptor),
                 timeout=_PROBE_TIMEOUT,
                 cwd=Path("/"),
                 env=kept_environment(),
@@ -197,8 +200,7 @@ def _probe(program: str) -> tuple[Sandbox | None, str]:
     if not tried.ok:
         said = (tried.stderr.strip().splitlines() or ["it timed out"])[-1]
         return None, f"there is no wall here: {program} cannot run here ({said})"
-    name = version.stdout.strip() or "bubblewrap"
-    return Sandbox(program, name), (
-        f"a repository's code runs behind the wall, {name} ({program}): the system read-only, "
-        "no home, no network, no socket, only its own files writable"
+    return sandbox, (
+        f"a repository's code runs behind the wall, {sandbox.version} ({program}): the system "
+        "read-only, no home, no network, no socket, only its own files writable"
     )
