@@ -26,7 +26,13 @@ from benchlib import git, installed_home, new_repo, running_reviewer
 LINE = "    value_{n} = compute(alpha={n}, beta='text {n}')  # a comment\n"
 # Fixed work for one process of the task: about 0.15 s of one core here.
 WORK = "sum(i * i for i in range(2_500_000))"
-SETUPS = ("no reviewer", "busy reviewer, niceness 10 (default)", "busy reviewer, niceness 0")
+# Each setup, and the reviewer's landwatch.reviewer.niceness in it (None: no reviewer).
+SETUPS = {
+    "no reviewer": None,
+    "busy reviewer, niceness 10 (default)": "10",
+    "busy reviewer, niceness 0": "0",
+}
+NAMES = list(SETUPS)
 
 
 def land_large(repo: Path, tag: str, commits: int, files: int) -> None:
@@ -78,9 +84,9 @@ def timed_round(
     def measure() -> tuple[float, float]:
         return commit_ms(person, args.commits, tag), task_ms(args.tasks)
 
-    if setup == SETUPS[0]:
+    niceness = SETUPS[setup]
+    if niceness is None:
         return measure()
-    niceness = "10" if "10" in setup else "0"
     git(person, "config", "--global", "landwatch.reviewer.niceness", niceness)
     land_large(landed, tag, args.landings, args.files)
     with running_reviewer():
@@ -107,9 +113,9 @@ def main() -> int:
         landed = new_repo(root / "landed", hooks=True)
         results: dict[str, list[tuple[float, float]]] = {setup: [] for setup in SETUPS}
         for number in range(args.rounds):
-            order = SETUPS[number % 3 :] + SETUPS[: number % 3]
+            order = NAMES[number % 3 :] + NAMES[: number % 3]
             for setup in order:
-                got = timed_round(setup, landed, person, args, f"r{number}s{SETUPS.index(setup)}")
+                got = timed_round(setup, landed, person, args, f"r{number}s{NAMES.index(setup)}")
                 if got is None:
                     print(f"round {number}, {setup}: the reviewer ran out of work; not counted")
                 else:
@@ -119,7 +125,7 @@ def main() -> int:
 
 
 def report(results: dict[str, list[tuple[float, float]]]) -> None:
-    alone = results[SETUPS[0]]
+    alone = results[NAMES[0]]
     floor_commit = statistics.median(commit for commit, _ in alone)
     floor_task = statistics.median(task for _, task in alone)
     print(f"{len(alone)} rounds; medians of the rounds' medians, and ratios to no reviewer")
@@ -134,7 +140,7 @@ def report(results: dict[str, list[tuple[float, float]]]) -> None:
                 print(f"  {what:28} {setup:38} no round counted")
                 continue
             value = statistics.median(pick(pair) for pair in rounds)
-            target = "  [target <= 1.10x]" if setup == SETUPS[1] else ""
+            target = "  [target <= 1.10x]" if setup == NAMES[1] else ""
             print(f"  {what:28} {setup:38} {value:7.1f} ms {value / floor:5.2f}x{target}")
 
 

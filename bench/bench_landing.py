@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -28,6 +27,7 @@ from benchlib import (
     resident_kib,
     running_reviewer,
     seconds_to_report,
+    with_the_wall,
 )
 
 RUFF = shutil.which("ruff", path=str(Path(sys.executable).parent)) or "ruff"
@@ -52,14 +52,6 @@ def landings(repo: Path, count: int, label: str) -> list[float]:
         git(repo, "add", "-A")
         took.append(seconds_to_report(repo, f"{label} {number}"))
     return took
-
-
-def with_the_wall() -> None:
-    """bubblewrap on PATH for the reviewer, the one ./run-tests unpacks if there is no other:
-    without a wall nothing a repository configured runs, and the ruff row would time none."""
-    unpacked = Path(__file__).resolve().parents[1] / ".test-tools" / "bubblewrap" / "usr" / "bin"
-    if shutil.which("bwrap") is None and (unpacked / "bwrap").exists():
-        os.environ["PATH"] = f"{unpacked}{os.pathsep}{os.environ['PATH']}"
 
 
 def ruff_ran(repo: Path) -> str | None:

@@ -25,11 +25,9 @@ import time
 from pathlib import Path
 
 from bench_scale import fast_import
-from benchlib import git, isolated_home
+from benchlib import git, isolated_home, with_the_wall
 
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or "pre-commit"
-# bubblewrap as ./run-tests unpacks it, where the machine has none of its own.
-UNPACKED_BWRAP = Path(__file__).resolve().parents[1] / ".test-tools" / "bubblewrap" / "usr" / "bin"
 CONFIG = """\
 repos:
 - repo: local
@@ -121,9 +119,8 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="landwatch-bench-") as scratch:
         isolated_home(Path(scratch))
-        os.environ["PATH"] = os.pathsep.join(
-            [str(Path(PRE_COMMIT).parent), os.environ["PATH"], str(UNPACKED_BWRAP)]
-        )
+        os.environ["PATH"] = os.pathsep.join([str(Path(PRE_COMMIT).parent), os.environ["PATH"]])
+        with_the_wall()
         from landwatch.wall.door import choose
 
         wall, said = choose(not args.without_wall, os.environ["PATH"])

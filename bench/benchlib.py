@@ -47,6 +47,17 @@ def installed_launcher(scratch: Path, command: str = "landwatch") -> Path:
     return made
 
 
+# bubblewrap as ./run-tests unpacks it, for a machine that has none of its own.
+UNPACKED_BWRAP = Path(__file__).resolve().parents[1] / ".test-tools" / "bubblewrap" / "usr" / "bin"
+
+
+def with_the_wall() -> None:
+    """UNPACKED_BWRAP last on PATH, for this process and its children (a reviewer): the
+    machine's own bubblewrap is found first. Without a wall, nothing a repository configured
+    runs, and a bench of its linters or hooks would time none."""
+    os.environ["PATH"] = os.pathsep.join([os.environ["PATH"], str(UNPACKED_BWRAP)])
+
+
 def git(repo: Path, *args: str) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | IDENTITY
     subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)

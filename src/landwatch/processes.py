@@ -231,8 +231,9 @@ def _bounded_child() -> Callable[[], None]:
 
     dies = child_dies_with_us()
     most = most_memory()
+    # The limits already set, soft and hard; Linux says RLIM_INFINITY, no limit, as -1.
     given = [limit for limit in resource.getrlimit(resource.RLIMIT_DATA) if limit >= 0]
-    if most is not None:  # Linux says RLIM_INFINITY, no limit, as -1
+    if most is not None:
         most = min([most, *given])
 
     def start() -> None:
