@@ -208,6 +208,18 @@ def test_a_token_whose_checksum_fails_is_a_stand_in_no_rule_tells(changes: Chang
     ]
 
 
+def test_a_slack_token_of_made_up_ids_is_a_stand_in_no_rule_tells(changes: Changes) -> None:
+    body = "4ddbc191d40ee098cbaae6f3523ada2d"
+    lines = [
+        f'"token3": "xoxp-1234-1234-1234-{body}"',
+        f"SLACK_TOKEN=xoxb-1-2-{random_text('slack-made-up', 24)}",
+        f'"token": "xoxp-2575847938-7684568596-9838746238-{body}"',
+    ]
+    change = changes.change({"settings.json": "\n".join(lines) + "\n"})
+    findings = [f for rule in RULES for f in check(change, "settings.json", rule())]
+    assert [(f.line, f.rule) for f in findings] == [(3, "S002")]
+
+
 def test_what_its_holder_documents_as_public_is_told_at_info_saying_so(
     changes: Changes,
 ) -> None:

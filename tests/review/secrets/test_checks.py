@@ -1,6 +1,6 @@
 """Formats checked beyond their pattern (review.secrets.checks): GitHub's and npm's CRC32, age's
-bech32, PyPI's macaroon, a JWT's header and claims. Every credential here is built by the test
-with its checksum computed; none was issued."""
+bech32, PyPI's macaroon, a JWT's header and claims, a Slack token's ids. Every credential here is
+built by the test with its checksum computed; none was issued."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from landwatch.review.secrets.checks import (
     checksum_holds,
     jwt_names_algorithm,
     jwt_well_formed,
+    slack_ids_hold,
     verdict,
 )
 from support.tokens import GITHUB_TOKEN, age_secret_key, github_token, pypi_token
@@ -96,3 +97,24 @@ def test_a_jwt_decodes_to_json_objects_whose_header_names_its_algorithm() -> Non
     assert checksum_fails("eyJub3QgSlNPTg.eyJzdWIiOiIxMjM0In0.c2ln")
     assert not checksum_fails(f"{header}.{claims}.c2lnbmF0dXJl")
     assert not checksum_holds(f"{header}.{claims}.c2lnbmF0dXJl")
+
+
+def test_a_slack_token_s_ids_are_as_slack_issues_them_or_a_version() -> None:
+    for issued in (
+        "xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy",
+        "xoxb-84748912-Ab1Cd2Ef3Gh4Ij5Kl6Mn7O",  # a legacy bot's: one id of 8 digits
+        "xoxp-2575847938-7684568596-9838746238-4ddbc191d40ee098cbaae6f3523ada2d",
+        "xoxp-1-Mi0yLTM5MTgwOTU0ODI3NC0xMDUzMjc0NTg2MzIx",  # the ids encoded after a version
+    ):
+        assert slack_ids_hold(issued) and not checksum_fails(issued), issued
+        assert verdict(issued) is None and not checksum_holds(issued)  # structure, no proof
+    for made_up in (
+        "xoxp-1234-1234-1234-4ddbc191d40ee098cbaae6f3523ada2d",
+        "xoxb-2575847938-123-pdFZKVeTuE8sk7oOcBrzbqgy",
+        "xoxb-257584793812345-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy",
+        "xoxp-pdFZKVeTuE8sk7oOcBrzbqgy",
+        "xoxb-\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668-pdFZKVeTuE8sk7oOcBrzbqgy",
+    ):
+        assert checksum_fails(made_up), made_up
+    # Slack's other tokens carry no ids to check.
+    assert not checksum_fails("xoxa-2-" + "Ab1Cd2Ef3Gh4" * 3)

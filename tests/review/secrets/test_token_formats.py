@@ -141,6 +141,26 @@ def test_a_discord_bot_token_is_told_by_its_shape_and_the_bot_s_id_inside() -> N
     assert unanchored_tokens("MTIzNDU2Nzg5MDEyMzQ1Njc4.GxR4tq." + "x" * 38) == []
 
 
+def test_a_slack_token_is_told_by_the_ids_slack_gives() -> None:
+    """A bot's or a user's token carries the workspace's and the user's ids, 8 to 14 digits in
+    the tokens Slack issues; made-up ids (`1234`) are a stand-in's, whatever follows them."""
+    bot = "xoxb-" + "17653672481-19874698323-" + random_text("slack-bot", 24)
+    user = "xoxp-" + "2575847938-7684568596-9838746238-" + random_text("slack-user", 32).lower()
+    legacy_bot = "xoxb-" + "84748912-" + random_text("slack-legacy", 22)
+    # A newer token's version, its ids encoded in what follows.
+    versioned = "xoxp-" + "1-" + random_text("slack-versioned", 120)
+    for token in (bot, user, legacy_bot, versioned):
+        assert tokens(f'token = "{token}"') == [("Slack token", 9, 9 + len(token))], token
+    made_up = "xoxp-" + "1234-1234-1234-" + "4ddbc191d40ee098cbaae6f3523ada2d"
+    one_made_up = "xoxp-" + "2575847938-1234-9838746238-" + "4ddbc191d40ee098cbaae6f3523ada2d"
+    too_long = "xoxb-" + "176536724819874" + "-19874698323-" + random_text("slack-bot", 24)
+    for stand_in in (made_up, one_made_up, too_long):
+        assert tokens(f'"token3": "{stand_in}"') == [], stand_in
+    # Tokens of other kinds carry no such ids: a workspace token's version, a legacy token's.
+    workspace = "xoxa-" + "2-" + random_text("slack-workspace", 40)
+    assert tokens(workspace) == [("Slack token", 0, len(workspace))]
+
+
 def test_an_atlassian_data_center_token_is_told_by_the_id_inside() -> None:
     """No anchor: the first 16 characters must be base64 of a 12-digit id, then a colon."""
     # Its bytes in standard base64: `/` and `+` among them too.

@@ -1,5 +1,6 @@
 """Formats a value can be checked by, beyond its pattern: a checksum (GitHub's and npm's CRC32,
-age's bech32) or a fixed structure (a PyPI token's macaroon, a JWT's JSON header and claims).
+age's bech32) or a fixed structure (a PyPI token's macaroon, a JWT's JSON header and claims,
+the ids in a Slack token).
 
 A value that passes was made by the service's own code; one that fails was typed, generated from
 the pattern for a test or a document, or mistyped, and is a stand-in.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import json
 
 # GitHub's classic tokens (ghp_, gho_, ghu_, ghs_, ghr_) and npm's (npm_) are thirty base62
@@ -43,6 +45,13 @@ _MOST_MACAROON = 8192  # characters: PyPI's tokens are a few hundred
 # none (and would cost their decoding).
 _MOST_JWT_PART = 16_384
 
+# Slack's bot and user tokens carry the workspace's and the user's ids: 8 to 14 digits each in
+# the tokens Slack issues, as gitleaks' default rules (MIT) bound them (bot tokens 10-13, legacy
+# bot tokens 8-14, user tokens 10-13), or a version digit where the ids are encoded in what
+# follows (`xoxp-1-Mi0y…`).
+_SLACK_PREFIXES = ("xoxb-", "xoxp-")
+_SLACK_ID_DIGITS = range(8, 15)
+
 
 def verdict(value: str) -> bool | None:
     """Whether the check of a value's format holds (True) or fails (False); None for a value of
@@ -68,7 +77,22 @@ def checksum_fails(value: str) -> bool:
     was made up), but one that decodes is no proof a service made it (tests make them)."""
     if value.startswith("eyJ") and ".eyJ" in value:
         return not jwt_well_formed(value)
+    if value.startswith(_SLACK_PREFIXES):
+        return not slack_ids_hold(value)
     return verdict(value) is False
+
+
+def slack_ids_hold(value: str) -> bool:
+    """Whether a Slack bot's or user's token carries ids as Slack issues them (made-up ones,
+    `xoxp-1234-1234-1234-…`, do not); its structure, not proof a service made it."""
+    ids = list(itertools.takewhile(_digits, value.split("-")[1:]))
+    if len(ids) == 1 and len(ids[0]) == 1:
+        return True  # the version of a token whose ids follow encoded
+    return bool(ids) and all(len(part) in _SLACK_ID_DIGITS for part in ids)
+
+
+def _digits(part: str) -> bool:
+    return part.isascii() and part.isdigit()
 
 
 def _crc32_holds(body: str, checksum: str) -> bool:
