@@ -18,7 +18,8 @@ from landwatch.commands.pre_push import REFUSED, pre_push
 from landwatch.daemon.lock import InstanceLock, LockHolder
 from support.daemon import run_reviewer
 from support.kinds import FakeClock, origin, remote_head
-from support.repos import Repo
+from support.queue import fill, tmpfs
+from support.repos import Repo, installed
 from support.secret_examples import AWS_KEY_ID, AWS_SECRET_KEY
 from support.tokens import GITHUB_TOKEN
 
@@ -223,6 +224,26 @@ def test_a_broken_landwatch_never_refuses_a_push(
     assert result.returncode == 0 and remote_head(remote) == repo.head()
     [line] = [line for line in result.stderr.splitlines() if line.startswith("landwatch:")]
     assert "the push gate could not decide" in line and "the push goes on" in line
+
+
+def test_a_refusal_stands_when_its_findings_cannot_be_kept(tmp_path: Path) -> None:
+    """A full disk fails only the note `landwatch allow` reads, never the verdict it follows."""
+    disk = tmp_path / "disk"
+    with tmpfs(disk, "4m"):
+        repo = installed(disk / "repo")
+        remote = origin(repo, tmp_path / "remote.git")
+        before = remote_head(remote)
+        repo.land("add credentials", {"creds.py": CREDENTIALS})
+        reviewed(repo)
+        filler = fill(disk)
+        try:
+            result = push(repo)
+        finally:
+            filler.unlink()
+    assert result.returncode != 0 and remote_head(remote) == before
+    said = result.stderr
+    assert "push refused: 2 findings in 1 commit" in said
+    assert "the refused findings could not be kept" in said and "could not decide" not in said
 
 
 def test_a_corrupt_review_is_judged_again_in_the_hook(repo: Repo, remote: Path) -> None:

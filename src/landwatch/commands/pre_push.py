@@ -8,6 +8,7 @@ itself failed: one line says the gate could not decide, and the push goes on.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from collections.abc import Iterable
@@ -101,9 +102,7 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
             file=err,
         )
     if verdict.refused:
-        push_gate.remember_refused(git_dir, verdict.refused)
-        print(refusal(git_dir, verdict.refused, asked.policy, lines), file=err)
-        return REFUSED
+        return _refuse(asked, verdict.refused, lines)
     if verdict.allowed:
         commit, finding, allowance = verdict.allowed[0]
         more = f" and {len(verdict.allowed) - 1} more" if len(verdict.allowed) > 1 else ""
@@ -113,6 +112,31 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
             file=err,
         )
     return 0
+
+
+def _refuse(asked: _Asked, refused: list[tuple[str, Finding]], lines: str) -> int:
+    """REFUSED, said, then its findings kept for `landwatch allow`: a refusal decided stands,
+    whatever fails after (a full disk, a terminal gone); only an undecided gate lets a push go."""
+    first = refused[0][0][:12]
+    try:
+        said = refusal(asked.git_dir, refused, asked.policy, lines)
+    except Exception as error:  # the wording failed, not the verdict
+        said = (
+            f"landwatch: push refused: {plural(len(refused), 'finding')}, the first in {first} "
+            f"(its details could not be written: {safe(str(error))[:200]}); landwatch show {first}"
+        )
+    with contextlib.suppress(OSError):
+        print(said, file=asked.err)
+    try:
+        push_gate.remember_refused(asked.git_dir, refused)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            print(
+                f"landwatch: the refused findings could not be kept ({safe(str(error))[:200]}): "
+                "`landwatch allow` knows only those of kept reviews until the next refusal",
+                file=asked.err,
+            )
+    return REFUSED
 
 
 def _waited_for(asked: _Asked, missing: list[str]) -> dict[str, Report]:
