@@ -1,14 +1,16 @@
-"""Carrying a review over to a rewritten commit: only for the same patch, message, configuration
-and files the linters are given, with every finding moved along with its hunk, and the amend
-found in the reflog."""
+"""Carrying a review over to a rewritten commit: only for the same tree on the same parent's tree,
+with the same message (what else a review reads lives there), and the amend found in the
+reflog."""
 
 from __future__ import annotations
 
 from landwatch.review import rewrite
 from landwatch.review.change import open_repository
+from landwatch.review.findings import Severity
 from landwatch.review.linters import NO_LINTERS
 from support.repos import Repo
 from support.review import TRUST_ANY, review
+from support.tokens import GITHUB_TOKEN
 
 BODY = "".join(f"line {n}\n" for n in range(1, 21))
 
@@ -25,20 +27,52 @@ def rebased(repo: Repo, files: dict[str, str | None], message: str = "topic") ->
     return before, repo.head()
 
 
-def test_a_rebased_commit_carries_its_review_with_lines_moved(repo: Repo) -> None:
+def test_the_commits_after_a_reworded_one_carry_their_reviews(repo: Repo) -> None:
+    repo.land("base", {"base.txt": BODY}, hooks=False)
+    repo.land("one", {"a.txt": "one\n"}, hooks=False)
+    before = repo.land("two", {"base.txt": BODY.replace("line 15\n", "line 15  \n")}, hooks=False)
+    previous = review(repo, before)
+    reword = "sed -i '1s/^pick/reword/'"
+    repo.git(
+        "rebase", "-q", "-i", "HEAD~2", GIT_SEQUENCE_EDITOR=reword, GIT_EDITOR="sed -i s/one/1/"
+    )
+    after = repo.head()
+    assert after != before and repo.git("log", "-1", "--format=%s", "HEAD~1") == "1"
+    carried = rewrite.carry_over(open_repository(repo.git_dir), after, previous, NO_LINTERS)
+    assert carried is not None and carried.commit == after and carried.carried_from == before
+    assert [(f.rule, f.line, f.fingerprint) for f in carried.findings] == [
+        (f.rule, f.line, f.fingerprint) for f in previous.findings
+    ]
+    assert carried.label == after[:12]
+
+
+def test_a_patch_rebased_onto_another_base_is_reviewed_anew(repo: Repo) -> None:
+    """The same patch on a moved base: what the review reads beyond the patch may differ."""
     repo.land("base", {"base.txt": BODY}, hooks=False)
     before, after = rebased(repo, {"base.txt": BODY.replace("line 15\n", "line 15  \n")})
     previous = review(repo, before)
-    assert [(f.rule, f.line) for f in previous.findings if f.rule == "P001"] == [("P001", 15)]
-    carried = rewrite.carry_over(open_repository(repo.git_dir), after, previous, NO_LINTERS)
-    assert carried is not None and carried.commit == after
-    assert [(f.rule, f.line) for f in carried.findings if f.rule == "P001"] == [("P001", 27)]
-    assert [f.fingerprint for f in carried.findings] == [f.fingerprint for f in previous.findings]
-    assert carried.carried_from == before and carried.label == after[:12]
-    # What a fresh review of the new commit finds, the carried review says.
+    assert rewrite.carry_over(open_repository(repo.git_dir), after, previous, NO_LINTERS) is None
+
+
+def test_a_copied_secret_whose_first_holder_was_edited_is_an_error_again(repo: Repo) -> None:
+    """The push gate's advice followed: the commit that first held a token is edited, and the
+    commit after it, which copied the token and was told at info for it, is judged anew."""
+    first = repo.land("configure", {"config.py": f'GITHUB_TOKEN = "{GITHUB_TOKEN}"\n'}, hooks=False)
+    script = f'#!/bin/sh\nGITHUB_TOKEN="{GITHUB_TOKEN}" ./release\n'
+    before = repo.land("deploy", {"deploy.sh": script}, hooks=False)
+    previous = review(repo, before)
+    assert [(f.rule, f.severity) for f in previous.findings if f.rule == "S002"] == [
+        ("S002", Severity.INFO)
+    ]
+    repo.git("checkout", "-q", first)
+    repo.stage({"config.py": 'import os\nGITHUB_TOKEN = os.environ["GITHUB_TOKEN"]\n'})
+    repo.git("commit", "-q", "--amend", "--no-edit")
+    repo.git("cherry-pick", before)
+    after = repo.head()
+    assert rewrite.carry_over(open_repository(repo.git_dir), after, previous, NO_LINTERS) is None
     fresh = review(repo, after)
-    assert [(f.rule, f.path, f.line) for f in carried.findings] == [
-        (f.rule, f.path, f.line) for f in fresh.findings
+    assert [(f.rule, f.severity) for f in fresh.findings if f.rule == "S002"] == [
+        ("S002", Severity.ERROR)
     ]
 
 
@@ -99,15 +133,6 @@ def test_linters_held_back_then_and_allowed_now_mean_a_new_review(repo: Repo) ->
     git_repo = open_repository(repo.git_dir)
     assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is not None
     assert rewrite.carry_over(git_repo, repo.head(), previous, TRUST_ANY) is None
-
-
-def test_a_finding_outside_every_hunk_cannot_be_placed(repo: Repo) -> None:
-    repo.land("base", {"base.txt": BODY}, hooks=False)
-    before, after = rebased(repo, {"base.txt": BODY.replace("line 15\n", "line 15  \n")})
-    previous = review(repo, before)
-    previous.findings[0].line = 2  # as a whole-file linter might report, far from the change
-    git_repo = open_repository(repo.git_dir)
-    assert rewrite.carry_over(git_repo, after, previous, NO_LINTERS) is None
 
 
 def test_the_commit_an_amend_replaced_is_found_in_the_reflog(repo: Repo) -> None:

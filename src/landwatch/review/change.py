@@ -165,9 +165,7 @@ def blob_size(repo: pygit2.Repository, oid: str | pygit2.Oid) -> int | None:
         return None
 
 
-def tree_diff(
-    old_tree: pygit2.Tree | None, new_tree: pygit2.Tree, *, context_lines: int = 0
-) -> tuple[pygit2.Diff, str]:
+def tree_diff(old_tree: pygit2.Tree | None, new_tree: pygit2.Tree) -> tuple[pygit2.Diff, str]:
     """The diff of two trees (renames found), and the directory it was taken in (`` or `a/b/`):
     its deltas' paths are relative to that directory.
 
@@ -179,7 +177,7 @@ def tree_diff(
     flags = DiffOption.INCLUDE_TYPECHANGE | DiffOption.INDENT_HEURISTIC
     prefix = ""
     if old_tree is None:
-        diff = new_tree.diff_to_tree(swap=True, flags=flags, context_lines=context_lines)
+        diff = new_tree.diff_to_tree(swap=True, flags=flags, context_lines=0)
     else:
         while old_tree.id != new_tree.id:
             old_entries = {str(entry.name): (entry.id, entry.filemode) for entry in old_tree}
@@ -196,7 +194,7 @@ def tree_diff(
                 break
             old_tree, new_tree = old_entry, new_entry
             prefix += differing[0] + "/"
-        diff = old_tree.diff_to_tree(new_tree, flags=flags, context_lines=context_lines)
+        diff = old_tree.diff_to_tree(new_tree, flags=flags, context_lines=0)
     diff.find_similar(DiffFind.FIND_RENAMES, rename_threshold=50, rename_limit=1000)
     return diff, prefix
 

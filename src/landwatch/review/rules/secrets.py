@@ -163,8 +163,9 @@ class TokenFormat(SecretRule):
     characters.
 
     A value of a format with a checksum or a structure that fails it (GitHub's and npm's
-    CRC32, age's bech32, PyPI's macaroon, a JWT that does not decode to JSON) is a stand-in,
-    made up or mistyped, and is told by no secret rule. Each is matched exactly, on word
+    CRC32, age's bech32, PyPI's macaroon, a JWT that does not decode to JSON, a Slack bot's or
+    user's token whose ids are not Slack's 8 to 14 digits) is a stand-in, made up or mistyped,
+    and is told by no secret rule. Each is matched exactly, on word
     boundaries: a token one character short or long and documentation placeholders (holding
     EXAMPLE, a unit repeated, six characters in order, a mask) are let through. Lockfiles are
     checked too: a registry token in a resolved URL is still a token.
