@@ -1,7 +1,8 @@
 """What a walled program needs in sight besides the system (wall.installations): its own
 installation when it is recognisably one (a virtual environment, a Python, Node.js's
 node_modules), the interpreter its script names, the one a link leads to; never a directory that
-merely holds it (a home, `~/.cargo`, a repository)."""
+merely holds it (a home, `~/.cargo`, a repository), nor all of a prefix that is also the
+person's own (`~/.local`); a path a repository wrote only where it is a program."""
 
 from __future__ import annotations
 
@@ -67,3 +68,28 @@ def test_nothing_of_the_system_nor_what_is_not_there(tmp_path: Path) -> None:
     assert installations(["sh", "git", "no-such-program-here"], "/usr/bin:/bin") == []
     assert installations(["relative/ruff"], str(tmp_path)) == []
     assert under_system(Path("/usr/local/bin/x")) and not under_system(Path("/usrx"))
+
+
+def test_a_path_a_repository_wrote_is_in_sight_only_where_it_is_a_program() -> None:
+    """A hook's `cat /home/you/.ssh/id_rsa` names no program: the key stays out of sight."""
+    key = Path.home() / ".ssh" / "id_rsa"
+    key.parent.mkdir(parents=True)
+    key.write_text("the person's key\n")
+    key.chmod(0o600)
+    tool = executable(Path.home() / "tools" / "lint")
+    assert installations([str(key), str(key.parent)], "/usr/bin") == []
+    assert installations([str(tool)], "/usr/bin") == [tool]
+
+
+def test_a_prefix_that_is_also_the_person_s_own_shows_only_what_it_runs() -> None:
+    """npm's prefix set to ~/.local: its node and packages, never the state beside them."""
+    local = Path.home() / ".local"
+    node = executable(local / "bin" / "node", "\x7fELF")
+    (local / "lib" / "node_modules").mkdir(parents=True)
+    tool = executable(local / "bin" / "pre-commit", "#!/usr/bin/env node\n")
+    state = Path(os.environ["XDG_STATE_HOME"]) / "landwatch" / "work-key"
+    state.parent.mkdir(parents=True, exist_ok=True)
+    state.write_text("a key\n")
+    found = installations(["pre-commit"], str(local / "bin"))
+    assert found == [tool, local / "lib" / "node_modules", node], found
+    assert not any(state.is_relative_to(place) for place in found)

@@ -115,6 +115,25 @@ def test_what_a_trusted_hook_runs_beyond_the_pins_runs_behind_the_wall(
 
 
 @needs_bwrap
+def test_a_file_of_the_person_s_a_hook_names_by_its_path_is_not_in_sight(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # Attack 12: every word of a hook's entry was taken for a program to keep in sight, a path
+    # to any file included: `cat /home/you/.ssh/id_rsa` showed the key behind the wall.
+    with far_away("home") as far:
+        (far / "id_rsa").write_text(PRIVATE + "\n")
+        (far / "id_rsa").chmod(0o600)
+        hook = f"id: peek\nname: peek\nlanguage: system\nentry: cat {far / 'id_rsa'}\n"
+        committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(hook)})
+        repo.git("config", "landwatch.sandbox", "true")
+        oid = repo.land("a change", {"a.py": "x = 1\n"})
+        drained(walled_path(tmp_path, "pre-commit"))
+        hooks = hooks_of(repo, oid)
+        assert hooks.status == "ran" and [f.rule for f in hooks.findings] == ["hook:peek"]
+        assert "No such file or directory" in told(hooks) and PRIVATE not in told(hooks)
+
+
+@needs_bwrap
 def test_the_person_s_own_store_of_environments_is_never_the_hooks(
     tmp_path: Path, repo: Repo
 ) -> None:

@@ -5,8 +5,11 @@ link on PATH leads to, the interpreter a script names), read-only, and nothing a
 An installation is taken whole only where it is recognisably one (a virtual environment's
 `pyvenv.cfg`, a Python's `lib/pythonX.Y/os.py`, a Node.js with `lib/node_modules`, a package of
 a `node_modules` directory); otherwise only the program's own file is shown: `~/.cargo` holds
-registry tokens beside `bin/`, `~/.local` landwatch's own state, a directory above a tool may be
-a repository.
+registry tokens beside `bin/`, a directory above a tool may be a repository. A prefix that is
+also the person's own (`~/.local`, where npm's prefix or a Python may be set, holds their
+state, landwatch's among it) shows only what the installation runs: its `lib/node_modules`, its
+`lib/pythonX.Y`, the program. A path a repository writes is a program only where it is a file one
+may run: a hook's `cat /home/you/.ssh/id_rsa` shows no key.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ def under_system(path: Path) -> bool:
 
 def installations(programs: Iterable[str], search: str | None) -> list[Path]:
     """The places (directories, or single files) to show read-only for `programs` (names looked
-    up on `search`, a PATH, or absolute paths) to run; those under the system left out."""
+    up on `search`, a PATH, or paths of files one may run) to run; those under the system left
+    out."""
     found: dict[Path, None] = {}
     for program in programs:
         if len(found) >= MAX_PLACES:
@@ -43,9 +47,12 @@ def installations(programs: Iterable[str], search: str | None) -> list[Path]:
 
 
 def _locate(program: str, search: str | None) -> Path | None:
+    """The program a word stands for: a name as `search` gives it, a path only where it is a
+    file one may run (`/home/you/.ssh/id_rsa`, which a hook's `cat` names, is no program)."""
     if "/" in program:
         path = Path(program)
-        return path if path.is_absolute() and path.is_file() else None
+        runs = path.is_absolute() and path.is_file() and os.access(path, os.X_OK)
+        return path if runs else None
     found = shutil.which(program, path=search)
     return Path(found).absolute() if found else None
 
@@ -60,7 +67,7 @@ def _follow(program: Path, search: str | None, found: dict[Path, None], depth: i
         return
     for path in dict.fromkeys((program, real)):
         if not under_system(path):
-            found.setdefault(_installation_of(path), None)
+            found.update(dict.fromkeys(_installation_of(path)))
         venv_home = _venv_home(path.parent.parent)
         if venv_home is not None:
             _follow(venv_home / "python3", search, found, depth + 1)
@@ -69,16 +76,44 @@ def _follow(program: Path, search: str | None, found: dict[Path, None], depth: i
         _follow(interpreter, search, found, depth + 1)
 
 
-def _installation_of(path: Path) -> Path:
-    """The directory to show for the program at `path`: its installation when it is one, the
-    `node_modules` it is a package of, else the file alone."""
+def _installation_of(path: Path) -> list[Path]:
+    """What to show for the program at `path`: its installation when it is one (what it runs
+    of it, where the prefix is also the person's own), the `node_modules` it is a package of,
+    else the file alone."""
     for parent in path.parents:
         if parent.name == "node_modules":
-            return parent
+            return [parent]
     prefix = path.parent.parent
-    if _is_installation(prefix):
-        return prefix
-    return path
+    if not _is_installation(prefix):
+        return [path]
+    if not _holds_the_person_s_own(prefix):
+        return [prefix]
+    lib = prefix / "lib"
+    runs = [lib / "node_modules", prefix / "bin" / "node", *_pythons(lib)]
+    return [path, *(place for place in runs if place.exists())]
+
+
+def _holds_the_person_s_own(prefix: Path) -> bool:
+    """Whether `prefix` is the home directory or holds one of the person's own directories of
+    data, configuration, state or caches (landwatch's among them)."""
+    import platformdirs  # only where a walled program runs from outside the system
+
+    own = (
+        Path.home(),
+        platformdirs.user_data_path(),
+        platformdirs.user_config_path(),
+        platformdirs.user_state_path(),
+        platformdirs.user_cache_path(),
+    )
+    return any(place == prefix or place.is_relative_to(prefix) for place in own)
+
+
+def _pythons(lib: Path) -> list[Path]:
+    """A Python installation's own libraries (`lib/python3.11`), as its `os.py` marks them."""
+    try:
+        return [each for each in lib.glob("python3*") if (each / "os.py").is_file()]
+    except OSError:
+        return []
 
 
 def _is_installation(prefix: Path) -> bool:
@@ -88,11 +123,7 @@ def _is_installation(prefix: Path) -> bool:
         return True
     if (prefix / "lib" / "node_modules").is_dir() and (prefix / "bin" / "node").exists():
         return True
-    lib = prefix / "lib"
-    try:
-        return any((each / "os.py").is_file() for each in lib.glob("python3*"))
-    except OSError:
-        return False
+    return bool(_pythons(prefix / "lib"))
 
 
 def _venv_home(prefix: Path) -> Path | None:

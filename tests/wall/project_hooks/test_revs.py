@@ -74,3 +74,17 @@ def test_where_the_build_reads_a_hook_repository_on_this_machine(tmp_path: Path)
     assert local_path("/srv/hooks", tmp_path) == Path("/srv/hooks")
     assert local_path("https://x/y", tmp_path) is None
     assert local_path("../hooks", tmp_path) is None
+
+
+def test_a_hook_repository_in_the_person_s_home_is_never_in_sight(tmp_path: Path) -> None:
+    """Their other repositories stay out of the wall's sight, however the path is written."""
+    home = Path.home()
+    (home / "work" / "other").mkdir(parents=True)
+    assert local_path(str(home / "work" / "other"), tmp_path) is None
+    assert local_path(f"file://{home}/work/other", tmp_path) is None
+    assert local_path("/srv/../" + str(home).lstrip("/") + "/work/other", tmp_path) is None
+    assert local_path("/", tmp_path) is None  # it holds the home
+    link = tmp_path / "hooks-link"
+    link.symlink_to(home / "work" / "other")
+    assert local_path(str(link), tmp_path) is None
+    assert local_path(".", tmp_path) == tmp_path  # the checkout itself

@@ -9,6 +9,7 @@ at when its environment is built, as pre-commit itself would; `landwatch trust` 
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -65,11 +66,16 @@ def resolve(remote: Remote) -> tuple[str | None, str]:
 
 def local_path(url: str, root: Path) -> Path | None:
     """Where a hook repository on this machine is (`.`: the checkout; an absolute path or a
-    file:// URL), for the environment build to read it; None for anything else."""
+    file:// URL), for the environment build to read it; None for anything else, and for a
+    place in the person's home: their other repositories stay out of the wall's sight."""
     if url == ".":
         return root
     path = url.removeprefix("file://")
-    return Path(path) if path.startswith("/") else None
+    if not path.startswith("/"):
+        return None
+    # Where it is, links and `..` followed as the wall's bind follows them.
+    found, home = Path(os.path.realpath(path)), Path(os.path.realpath(Path.home()))
+    return None if found.is_relative_to(home) or home.is_relative_to(found) else found
 
 
 def pin_in_checkout(place: Checkout, declared: ManagerConfig, resolved: Resolved) -> frozenset[str]:
