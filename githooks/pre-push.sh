@@ -6,7 +6,7 @@
 # a line per ref, all-zero local oid for a deletion, all-zero remote oid for a new ref.
 # The hook it replaced runs first, with the same stdin. Then, when every commit the remote lacks
 # has a review kept and none of them holds what a push may be refused for (a blocking marker),
-# the push goes on with no Python started: the common push costs a `cat` and two gits. Anything
+# the push goes on with no Python started: the common push costs a `cat` and four gits. Anything
 # else (unreviewed commits, a marker, a URL, a long range) is `landwatch pre-push`'s to decide,
 # and it alone refuses (exit 3): any other failure of ours says one line and lets the push go.
 # shellcheck shell=sh
@@ -67,6 +67,9 @@ lw_say() {
     printf 'landwatch: %s\n' "$*" >&2
 }
 
+lw_nl='
+'
+
 lw_valid_oid() {
     case $1 in '' | *[!0-9a-f]*) return 1 ;; esac
     [ ${#1} -eq 40 ] || [ ${#1} -eq 64 ]
@@ -84,12 +87,26 @@ lw_quick() {
     # A push to a URL: which remote-tracking refs say what it holds is the Python side's.
     [ "$1" != "$2" ] || return 1
     case $1 in '' | -* | *[!A-Za-z0-9._/-]*) return 1 ;; esac
+    # Its tracking refs stand for what the push's destination holds only where they are fetched
+    # from there and agree with what it says it holds at each branch pushed (a push URL
+    # elsewhere, a set-url since the last fetch): push_gate.tracking_stands, which the Python
+    # side asks where these exact tests fail.
+    [ "$(git remote get-url "$1" 2>/dev/null)" = "$2" ] || return 1
+    lw_tracking=$(git for-each-ref --format='%(refname)=%(objectname)' "refs/remotes/$1/") ||
+        return 1
+    lw_tracking="$lw_nl$lw_tracking$lw_nl"
     lw_sent=
     lw_held=
     while read -r _ lw_local lw_ref lw_remote || [ -n "$lw_local" ]; do
         case $lw_local in *[!0]*) ;; *) continue ;; esac # a deletion sends nothing
         # Notes (landwatch's shared reviews among them) are git's data about commits, not work.
         case $lw_ref in refs/notes/*) continue ;; esac
+        case $lw_ref in refs/heads/*)
+            lw_tracked="${lw_nl}refs/remotes/$1/${lw_ref#refs/heads/}="
+            case $lw_tracking in *"$lw_tracked"*)
+                case $lw_tracking in *"$lw_tracked$lw_remote$lw_nl"*) ;; *) return 1 ;; esac ;;
+            esac ;;
+        esac
         lw_valid_oid "$lw_local" || return 1
         lw_sent="$lw_sent $lw_local"
         case $lw_remote in *[!0]*) lw_valid_oid "$lw_remote" || return 1 ;; *) continue ;; esac

@@ -48,11 +48,13 @@ def test_what_the_remote_lacks_and_nothing_it_holds(repo: Repo, remote: Path) ->
         repo.path, "origin", str(remote), push_gate.parse(line(second, held))
     )
     assert found == push_gate.Outgoing([second, first])
-    # A remote oid this clone never fetched (a teammate's push) is passed by, not an error.
+    # A remote oid this clone never fetched (a push forced over a teammate's) is passed by, not
+    # an error; origin's tracking ref, which says otherwise, no longer stands for the remote.
     lines = line(second, oid(9))
     assert push_gate.outgoing(repo.path, "origin", str(remote), push_gate.parse(lines)).commits == [
         second,
         first,
+        held,
     ]
     # A new branch: what origin's tracking refs hold is not sent.
     topic = line(second, ref="refs/heads/topic")
@@ -157,3 +159,18 @@ def test_the_gate_obeys_what_was_allowed_here_and_not_what_a_note_claims(repo: R
     carried = Report(oid(2), None, "commit", "", findings=[finding("P004")], allowed=[theirs])
     verdict = push_gate.judge({oid(2): carried}, "secrets", push_gate.allowing_in(repo.git_dir))
     assert [f.rule for _, f in verdict.refused] == ["P004"]
+
+
+def test_one_repository_is_one_place_however_its_url_is_written(tmp_path: Path) -> None:
+    for written in (
+        "git@github.com:acme/app.git",
+        "ssh://git@github.com/acme/app",
+        "https://GitHub.com/acme/app/",
+    ):
+        assert push_gate.same_place("https://github.com/acme/app.git", written), written
+    assert not push_gate.same_place("https://github.com/acme/app", "https://gitlab.com/acme/app")
+    assert not push_gate.same_place("git@github.com:acme/app", "git@github.com:acme/app-public")
+    (tmp_path / "remote.git").mkdir()
+    (tmp_path / "link.git").symlink_to(tmp_path / "remote.git")
+    assert push_gate.same_place(str(tmp_path / "remote.git"), f"file://{tmp_path}/link.git")
+    assert not push_gate.same_place(str(tmp_path / "remote.git"), str(tmp_path / "other.git"))

@@ -98,13 +98,15 @@ def outgoing(
 ) -> Outgoing:
     """What `pushed` sends that the remote lacks: not reachable from what it holds at the refs
     pushed to (when here), nor from its remote-tracking refs (those of every remote at `url`
-    when the push names a URL)."""
+    when the push names a URL) where they stand for it (`tracking_stands`)."""
     pushed = list(pushed)
     sent = [each.local for each in pushed if not each.deletion and not each.notes]
     if not sent:
         return Outgoing([])
     held = [each.remote for each in pushed if not each.new]
-    names = [remote] if remote != url else remotes_at(git_dir, url)
+    named = [remote] if remote != url else remotes_at(git_dir, url)
+    destination = url or git("remote", "get-url", "--push", remote, cwd=git_dir, check=False)
+    names = [name for name in named if tracking_stands(git_dir, name, destination, pushed)]
     listed = git(
         "rev-list",
         f"--max-count={MOST + 1}",
@@ -116,6 +118,52 @@ def outgoing(
         cwd=git_dir,
     ).split()
     return Outgoing(listed[:MOST], more=len(listed) > MOST)
+
+
+def tracking_stands(
+    git_dir: os.PathLike[str] | str, name: str, destination: str, pushed: Iterable[Pushed]
+) -> bool:
+    """Whether remote `name`'s tracking refs can stand for what the push's `destination` holds:
+    they are fetched from there, and agree with what it says it holds at each branch pushed. A
+    push URL elsewhere, a `git remote set-url` since the last fetch (a private history pushed to
+    a new public repository), a branch deleted there: they are another place's, and unread."""
+    fetched = git("remote", "get-url", name, cwd=git_dir, check=False)
+    if not fetched or not same_place(fetched, destination):
+        return False
+    prefix = f"refs/remotes/{name}/"
+    listing = git("for-each-ref", "--format=%(refname) %(objectname)", prefix, cwd=git_dir)
+    tracking = dict(line.partition(" ")[::2] for line in listing.splitlines())
+    for each in pushed:
+        if each.remote_ref.startswith("refs/heads/"):
+            said = tracking.get(prefix + each.remote_ref.removeprefix("refs/heads/"))
+            if said is not None and said != each.remote:
+                return False
+    return True
+
+
+def same_place(one: str, other: str) -> bool:
+    """Whether two URLs name one repository, as git writes them either way (`git@host:a/b.git`,
+    `ssh://git@host/a/b`, `https://host/a/b/`; a path and its `file://` URL)."""
+    return _place(one) == _place(other)
+
+
+def _place(url: str) -> tuple[str, str]:
+    """(host, path) of a URL, the path without a trailing `/` or `.git`; a local one's host
+    empty and its path resolved."""
+    from urllib.parse import urlsplit
+
+    host, path = "", url
+    if "://" in url:
+        split = urlsplit(url)
+        host, path = (split.hostname or "").lower(), split.path
+        if split.scheme == "file":
+            host = ""
+    elif ":" in url.partition("/")[0]:  # scp's `[user@]host:path`
+        login, _, path = url.partition(":")
+        host = login.rpartition("@")[2].lower()
+    if not host:
+        path = os.path.realpath(path)
+    return host, path.rstrip("/").removesuffix(".git").lstrip("/")
 
 
 def waiting(git_dir: os.PathLike[str] | str, commits: Iterable[str]) -> set[str]:

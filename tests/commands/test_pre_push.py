@@ -17,7 +17,7 @@ from landwatch import layout
 from landwatch.commands.pre_push import REFUSED, pre_push
 from landwatch.daemon.lock import InstanceLock, LockHolder
 from support.daemon import run_reviewer
-from support.kinds import FakeClock, origin, remote_head
+from support.kinds import FakeClock, bare_remote, origin, remote_head
 from support.queue import fill, tmpfs
 from support.repos import Repo, installed
 from support.secret_examples import AWS_KEY_ID, AWS_SECRET_KEY
@@ -195,6 +195,30 @@ def test_only_what_the_remote_lacks_is_judged(repo: Repo, remote: Path) -> None:
     assert result.returncode == 0, result.stderr
     # A deletion sends nothing.
     assert push(repo, ":topic").returncode == 0
+
+
+@pytest.mark.parametrize("moved", ["set-url", "push-url"])
+def test_tracking_refs_of_another_place_are_not_taken_for_the_destination(
+    repo: Repo, remote: Path, tmp_path: Path, moved: str
+) -> None:
+    """A private history pushed to a new public repository: origin's tracking refs say what the
+    old remote holds, not the new one, and the secret already on the old one is refused."""
+    repo.git("config", "landwatch.push.block", "off")
+    repo.land("add credentials", {"creds.py": CREDENTIALS})
+    assert push(repo).returncode == 0  # the private remote holds it
+    repo.git("config", "--unset", "landwatch.push.block")
+    repo.land("clean", {"a.py": "x = 1\n"})
+    reviewed(repo)
+    public = bare_remote(tmp_path / "public.git")
+    repo.git(
+        "remote", "set-url", *(["--push"] if moved == "push-url" else []), "origin", str(public)
+    )
+    result = push(repo)
+    assert result.returncode != 0 and "creds.py:1" in result.stderr
+    listed = subprocess.run(
+        ["git", "--git-dir", str(public), "rev-parse", "-q", "--verify", "main"]
+    )
+    assert listed.returncode != 0  # nothing reached it
 
 
 def test_a_push_to_a_url_judges_what_that_remote_lacks(repo: Repo, remote: Path) -> None:
