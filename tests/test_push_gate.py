@@ -15,6 +15,7 @@ from landwatch.review.report import Report
 from support.kinds import origin
 from support.queue import oid
 from support.repos import Repo
+from support.tokens import GITHUB_TOKEN
 
 ZERO = "0" * 40
 
@@ -174,3 +175,31 @@ def test_one_repository_is_one_place_however_its_url_is_written(tmp_path: Path) 
     (tmp_path / "link.git").symlink_to(tmp_path / "remote.git")
     assert push_gate.same_place(str(tmp_path / "remote.git"), f"file://{tmp_path}/link.git")
     assert not push_gate.same_place(str(tmp_path / "remote.git"), str(tmp_path / "other.git"))
+
+
+def test_a_review_cut_at_its_line_cap_is_read_on_by_the_gate(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = "".join(f"{n}\n" for n in range(30))
+    landed = repo.land(
+        "data, then a token",
+        {
+            ".landwatch.toml": "max_added_lines = 10\n",
+            "data.csv": data,
+            "z.py": f'k = "{GITHUB_TOKEN}"\n',
+        },
+    )
+    kept = Report(landed, None, "commit", "", findings=[finding("P010")], truncated=True)
+    verdict = push_gate.verdict_of(repo.git_dir, [landed], {landed: kept}, "errors", 60)
+    # The scan read past the review's cap; what the review found stands beside it.
+    assert [f.rule for _, f in verdict.refused] == ["P010", "S002"]
+    assert verdict.unjudged == [] and verdict.cut == []
+    # Past the gate's own bound, the commit is named as read only in part.
+    monkeypatch.setattr(push_gate, "LINES", 20)
+    verdict = push_gate.verdict_of(repo.git_dir, [landed], {landed: kept}, "secrets", 60)
+    assert verdict.refused == [] and verdict.cut == [landed]
+    # A review that read its whole change is its commit's verdict, nothing scanned.
+    whole = Report(landed, None, "commit", "", findings=[])
+    assert push_gate.verdict_of(repo.git_dir, [landed], {landed: whole}, "secrets", 60) == (
+        push_gate.Verdict()
+    )

@@ -197,16 +197,34 @@ def test_a_review_that_refuses_a_push_is_marked_for_the_gate_until_it_no_longer_
     assert blocking_marker(git_dir, 1) == "errors\n"
     report_store.write_hooks(git_dir, hooks_of(1))
     assert blocking_marker(git_dir, 1) is None
+    # A review that did not read its whole change: the gate reads on before it lets it go.
+    cut = report(1, finding())
+    cut.truncated = True
+    report_store.write(git_dir, cut)
+    assert blocking_marker(git_dir, 1) == "unchecked\n"
+    report_store.write_hooks(git_dir, hooks_of(1, finding("hook:x", Severity.ERROR)))
+    assert blocking_marker(git_dir, 1) == "errors\n"
+    report_store.write_hooks(git_dir, hooks_of(1))
+    assert blocking_marker(git_dir, 1) == "unchecked\n"
 
 
 def test_reviews_kept_before_the_gate_are_marked_at_install(git_dir: Path) -> None:
     for number, found in ((1, finding("P004", Severity.ERROR)), (2, finding()), (3, None)):
         report_store.write(git_dir, report(number, *([found] if found else [])))
+    cut = report(5)
+    cut.truncated = True
+    report_store.write(git_dir, cut)
     for marker in layout.BLOCKING.path(git_dir).iterdir():
-        marker.unlink()  # as an older landwatch kept them: no markers
+        marker.unlink()  # as an older landwatch kept them: no markers, none for a cut review
     layout.report_file(git_dir, oid(4)).write_text("{")  # a corrupt one is passed by
-    assert report_store.mark_every_blocking(git_dir) == 1
-    assert [blocking_marker(git_dir, n) for n in (1, 2, 3, 4)] == ["secrets\n", None, None, None]
+    assert report_store.mark_every_blocking(git_dir) == 2
+    assert [blocking_marker(git_dir, n) for n in (1, 2, 3, 4, 5)] == [
+        "secrets\n",
+        None,
+        None,
+        None,
+        "unchecked\n",
+    ]
 
 
 def test_the_hooks_held_back_for_a_digest_are_found_newest_first_and_bounded(

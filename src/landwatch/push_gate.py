@@ -2,12 +2,14 @@
 sends that its remote lacks, where the review of each stands, and what refuses the push.
 
 A review kept here is the commit's review; a commit whose review waits in a queue is the
-reviewer's to finish; any other (landed elsewhere, or not reached in time) is scanned on the
-spot by the rules a push is refused for (`scan`). What refuses is review.blocking's policy.
+reviewer's to finish; any other (landed elsewhere, or not reached in time), and one whose review
+did not read its whole change (cut at max_added_lines), is scanned on the spot by the rules a push
+is refused for (`scan`). What refuses is review.blocking's policy.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
@@ -20,7 +22,7 @@ from landwatch.files import read_file, write_atomic
 from landwatch.git import GitError, git, run_git
 from landwatch.review import allowed, blocking
 from landwatch.review.budget import Budget
-from landwatch.review.findings import Finding
+from landwatch.review.findings import CUT, Finding
 from landwatch.review.report import Report
 from landwatch.work_item import (
     CLAIMED,
@@ -36,6 +38,10 @@ from landwatch.work_item import (
 # can send a whole history (24,548 commits, one hook said: 30 minutes); past it, the gate says
 # how many it did not read.
 MOST = 1000
+# The added lines of a commit the gate's own scan reads at most: far past a review's cap
+# (max_added_lines, 20,000 by default), where a secret may lie unread, yet bounded, since the
+# lines read are held in memory (a million took 450 MB and 8 s; these about 2 s).
+LINES = 250_000
 
 
 @dataclass(frozen=True)
@@ -197,7 +203,8 @@ def scan(
     clock: Callable[[], float] = time.monotonic,
 ) -> tuple[dict[str, Report], list[str]]:
     """The rules a push is refused for, run here on each of `commits` (oldest first), within
-    `seconds`; the reports by commit, and the commits not read whole in time."""
+    `seconds` and LINES added lines a commit; the reports by commit, and the commits the time
+    did not let it read whole (those cut at LINES hold a CUT finding)."""
     from landwatch.review import engine
 
     deadline = clock() + seconds
@@ -207,7 +214,9 @@ def scan(
     while left and (remaining := deadline - clock()) > 0:
         commit = left.pop(0)
         budget = Budget(remaining, clock)
-        scanned[commit] = engine.review(git_dir, commit, budget=budget, at_push=True)
+        scanned[commit] = engine.review(
+            git_dir, commit, budget=budget, at_push=True, max_added_lines=LINES
+        )
         if budget.stopped:
             unread.append(commit)
     return scanned, unread + left
@@ -231,11 +240,13 @@ def allowing_in(git_dir: os.PathLike[str] | str) -> Allowing:
 @dataclass
 class Verdict:
     """What the commits sent hold: the findings that refuse the push (commit, finding, oldest
-    commit first), those allowed, and the commits nobody could judge in time."""
+    commit first), those allowed, the commits nobody could judge in time, and those judged only
+    up to LINES added lines (`cut`)."""
 
     refused: list[tuple[str, Finding]] = field(default_factory=list)
     allowed: list[tuple[str, Finding, allowed.Allowance]] = field(default_factory=list)
     unjudged: list[str] = field(default_factory=list)
+    cut: list[str] = field(default_factory=list)
 
 
 def judge(
@@ -270,14 +281,31 @@ def verdict_of(
     clock: Callable[[], float] = time.monotonic,
 ) -> Verdict:
     """The verdict on `commits` (oldest first) under `policy`, as the pre-push hook and auto-push
-    both judge: by their reviews kept (`reports`), the rest scanned here within `seconds`, with
-    what is allowed here set apart; unjudged, those not read whole in time."""
-    missing = [commit for commit in commits if commit not in reports]
-    scanned, unread = scan(git_dir, missing, seconds, clock) if missing else ({}, [])
-    verdict = judge({**reports, **scanned}, policy, allowing_in(git_dir), order=commits)
-    partly = set(unread)
+    both judge: by their reviews kept (`reports`), the rest, and those reviews that did not read
+    their whole change, scanned here within `seconds`, with what is allowed here set apart."""
+    unread = [c for c in commits if c not in reports or reports[c].truncated]
+    scanned, late = scan(git_dir, unread, seconds, clock) if unread else ({}, [])
+    judged = {**reports, **{c: read_on(reports.get(c), found) for c, found in scanned.items()}}
+    verdict = judge(judged, policy, allowing_in(git_dir), order=commits)
+    partly = set(late)
     verdict.unjudged = [commit for commit in commits if commit in partly]
+    verdict.cut = [c for c in commits if c in scanned and c not in partly and _cut(scanned[c])]
     return verdict
+
+
+def read_on(kept: Report | None, scanned: Report) -> Report:
+    """The review `kept` of a commit, which did not read its whole change, with what the gate's
+    scan read past it (the findings it holds that the review does not); the scan, when none."""
+    if kept is None:
+        return scanned
+    known = {finding.fingerprint for finding in kept.findings}
+    more = [finding for finding in scanned.findings if finding.fingerprint not in known]
+    return dataclasses.replace(kept, findings=kept.findings + more)
+
+
+def _cut(report: Report) -> bool:
+    """Whether the line checks of `report` stopped at their cap (its CUT finding says so)."""
+    return any(finding.rule == CUT for finding in report.findings)
 
 
 def parent_of(git_dir: os.PathLike[str] | str, commit: str) -> str | None:

@@ -49,7 +49,8 @@ def write(
     """
     target = layout.report_file(git_dir, report.commit)
     text = json.dumps(report.as_dict(), indent=1)
-    level = blocking.level(_joined(report, read_hooks(git_dir, report.commit)).findings)
+    joined = _joined(report, read_hooks(git_dir, report.commit))
+    level = blocking.marker(joined.findings, whole=not report.truncated)
     _mark_blocking(git_dir, report.commit, level, before=True)
     write_atomic(target, text, trusted=layout.common_dir(git_dir), durable=durable)
     _mark_blocking(git_dir, report.commit, level, before=False)
@@ -78,9 +79,9 @@ def _mark_blocking(
     git_dir: os.PathLike[str] | str, commit: str, level: str | None, *, before: bool
 ) -> None:
     """The blocking marker of `commit` (layout.BLOCKING), kept so that the pre-push hook, which
-    reads no report, never takes a review that refuses a push for a clean one: made before the
-    report is written, removed only after (a crash between leaves a marker too many, which only
-    costs the hook a look at the review)."""
+    reads no report, never takes a review that refuses a push, or did not read its whole change,
+    for a clean one: made before the report is written, removed only after (a crash between
+    leaves a marker too many, which only costs the hook a look at the review)."""
     marker = layout.BLOCKING.path(git_dir) / commit
     if level is not None and before:
         write_atomic(marker, f"{level}\n", trusted=layout.common_dir(git_dir))
@@ -91,7 +92,7 @@ def _mark_blocking(
 
 def mark_every_blocking(git_dir: os.PathLike[str] | str) -> int:
     """The blocking markers of every review kept (install makes them for reviews stored before
-    markers were); how many reviews refuse a push under some policy."""
+    markers were, or before a cut review had one); how many reviews have one."""
     marked = 0
     try:
         names = os.listdir(layout.REPORTS.path(git_dir))
@@ -102,7 +103,9 @@ def mark_every_blocking(git_dir: os.PathLike[str] | str) -> int:
         if rest != "json":
             continue
         found = read(git_dir, commit)
-        level = blocking.level(found.findings) if found is not None else None
+        if found is None:
+            continue
+        level = blocking.marker(found.findings, whole=not found.truncated)
         if level is not None:
             _mark_blocking(git_dir, commit, level, before=True)
             marked += 1
@@ -192,7 +195,9 @@ def write_hooks(
     target = layout.hooks_report_file(git_dir, result.commit)
     data = json.dumps(result.as_dict(), indent=1)
     review = read_review(git_dir, result.commit)
-    level = blocking.level(_joined(review, result).findings) if review is not None else None
+    level = None
+    if review is not None:
+        level = blocking.marker(_joined(review, result).findings, whole=not review.truncated)
     _mark_blocking(git_dir, result.commit, level, before=True)
     write_atomic(target, data, trusted=layout.common_dir(git_dir))
     _mark_blocking(git_dir, result.commit, level, before=False)

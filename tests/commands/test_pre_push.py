@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import layout
+from landwatch import layout, push_gate
 from landwatch.commands.pre_push import REFUSED, pre_push
 from landwatch.daemon.lock import InstanceLock, LockHolder
 from support.daemon import run_reviewer
@@ -24,6 +24,13 @@ from support.secret_examples import AWS_KEY_ID, AWS_SECRET_KEY
 from support.tokens import GITHUB_TOKEN
 
 CREDENTIALS = f'aws_access_key_id = "{AWS_KEY_ID}"\naws_secret_access_key = "{AWS_SECRET_KEY}"\n'
+# A commit whose line checks stop at a cap of 10 added lines, its secret in the file past them
+# (files are read in path order), as 20,000 lines of data before a settings file would.
+PAST_THE_CAP = {
+    ".landwatch.toml": "max_added_lines = 10\n",
+    "data.csv": "".join(f"{n},{n * n}\n" for n in range(30)),
+    "settings.py": f'token = "{GITHUB_TOKEN}"\n',
+}
 
 
 @pytest.fixture
@@ -350,3 +357,45 @@ def test_a_push_from_a_linked_worktree_is_judged_by_the_repository_s_reviews(
     reviewed(repo)
     result = side.run("push", "origin", "side")
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("review", ["reviewed", "unreviewed"])
+def test_a_secret_past_the_line_cap_refuses_the_push(
+    repo: Repo, remote: Path, tmp_path: Path, review: str
+) -> None:
+    before = remote_head(remote)
+    cut = repo.land("import data and settings", PAST_THE_CAP)
+    if review == "reviewed":
+        reviewed(repo)
+        assert "CUT" in repo.landwatch("show", cut).stdout  # the review stopped at the cap
+        # Its marker sends the push to the gate's Python side, which reads on past the cap.
+        assert (layout.BLOCKING.path(repo.git_dir) / cut).read_text() == "unchecked\n"
+    result = push(repo)
+    assert result.returncode != 0 and remote_head(remote) == before
+    assert f"{cut[:10]} settings.py:1  S002" in result.stderr
+    assert GITHUB_TOKEN not in result.stderr
+
+
+def test_a_commit_cut_at_the_cap_that_holds_no_secret_passes_and_its_marker_costs_a_look(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    clean = repo.land("import data", {**PAST_THE_CAP, "settings.py": 'token = os.environ["T"]\n'})
+    reviewed(repo)
+    log = tmp_path / "calls"
+    entry_point_logging(log)  # the hook asks the gate, here one that lets everything go
+    assert push(repo).returncode == 0 and remote_head(remote) == clean
+    assert log.read_text().startswith("pre-push -- origin ")
+
+
+def test_a_commit_past_what_the_gate_reads_is_named_and_the_push_goes_on(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(push_gate, "LINES", 20)
+    cut = repo.land("import data and settings", PAST_THE_CAP)
+    reviewed(repo)
+    err = io.StringIO()
+    lines = f"refs/heads/main {cut} refs/heads/main {remote_head(remote)}\n"
+    assert pre_push(repo.path, "origin", str(remote), lines, clock=FakeClock(), err=err) == 0
+    [said] = err.getvalue().splitlines()
+    assert said.startswith("landwatch: the push gate read only the first 20 added lines of 1 ")
+    assert f"(the first {cut[:12]}); past them nothing is checked" in said

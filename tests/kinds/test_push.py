@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import layout, work_item
+from landwatch import layout, push_gate, work_item
 from landwatch.daemon.lock import InstanceLock, LockHolder
 from landwatch.kinds.base import GiveUp, RetryLater
 from landwatch.kinds.push import HeldBack, PushHandler, held_back, push_backoff
@@ -301,3 +301,19 @@ def test_a_held_back_push_goes_once_what_held_it_is_allowed(repo: Repo, remote: 
     assert "the push held back of main is tried again" in allowed.stdout
     assert run_reviewer("--once").returncode == 0
     assert remote_head(remote) == leaked and held_back(repo.git_dir) is None
+
+
+def test_auto_push_holds_back_a_commit_past_what_the_gate_reads(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(push_gate, "LINES", 20)
+    data = "".join(f"{n}\n" for n in range(30))
+    landed = repo.land(
+        "a lot of data", {".landwatch.toml": "max_added_lines = 10\n", "d.csv": data}
+    )
+    # Nobody is there to be told that what lies past them went unchecked: it waits for a person.
+    with pytest.raises(HeldBack, match=f"{landed[:10]} was read only to 20 added lines"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+    assert remote_head(remote) != landed
+    held = held_back(repo.git_dir)
+    assert held is not None and "git push origin main" in held["why"]

@@ -42,3 +42,10 @@ def test_the_marker_names_the_strictest_policy_that_refuses() -> None:
     assert blocking.level([found("P010")]) == blocking.ERRORS
     assert blocking.level([found("P010"), found("S002")]) == blocking.SECRETS
     assert blocking.refused_for([found("P010"), found("S002")], blocking.SECRETS) == [found("S002")]
+
+
+def test_a_review_that_did_not_read_its_whole_change_is_marked_unchecked() -> None:
+    assert blocking.marker([], whole=True) is None
+    assert blocking.marker([found("M001", Severity.WARNING)], whole=False) == blocking.UNCHECKED
+    assert blocking.marker([found("S002")], whole=False) == blocking.SECRETS  # refused anyway
+    assert blocking.marker([found("P010")], whole=True) == blocking.ERRORS

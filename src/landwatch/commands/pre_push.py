@@ -94,13 +94,7 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
             f"the push gate read the newest {push_gate.MOST:,}",
             file=err,
         )
-    if unread := verdict.unjudged:
-        print(
-            f"landwatch: {plural(len(unread), 'commit')} of this push could not be read whole in "
-            f"time (landwatch.push.wait = {asked.wait:g} s) and go unchecked, the first "
-            f"{unread[0][:12]}: landwatch review {unread[0][:12]}",
-            file=err,
-        )
+    _say_unchecked(asked, verdict)
     if verdict.refused:
         return _refuse(asked, verdict.refused, lines)
     if verdict.allowed:
@@ -112,6 +106,26 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
             file=err,
         )
     return 0
+
+
+def _say_unchecked(asked: _Asked, verdict: push_gate.Verdict) -> None:
+    """Name the commits the gate could not read whole: out of time, or past the lines it reads
+    (a commit whose review was cut at max_added_lines is read on, up to push_gate.LINES)."""
+    if unread := verdict.unjudged:
+        print(
+            f"landwatch: {plural(len(unread), 'commit')} of this push could not be read whole in "
+            f"time (landwatch.push.wait = {asked.wait:g} s) and go unchecked, the first "
+            f"{unread[0][:12]}: landwatch review {unread[0][:12]}",
+            file=asked.err,
+        )
+    if cut := verdict.cut:
+        print(
+            f"landwatch: the push gate read only the first {push_gate.LINES:,} added lines of "
+            f"{plural(len(cut), 'commit')} of this push (the first {cut[0][:12]}); past them "
+            "nothing is checked: a higher max_added_lines in .landwatch.toml checks more "
+            f"(landwatch review {cut[0][:12]})",
+            file=asked.err,
+        )
 
 
 def _refuse(asked: _Asked, refused: list[tuple[str, Finding]], lines: str) -> int:

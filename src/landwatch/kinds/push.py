@@ -198,18 +198,23 @@ class PushHandler(ItemHandler[PushResult]):
             raise RetryLater(
                 f"{verdict.unjudged[0][:12]} could not be read in time", after=REVIEW_WAIT
             )
-        if not verdict.refused:
+        if verdict.refused:
+            commit, finding = verdict.refused[0]
+            where = f"{finding.path}:{finding.line}" if finding.line else finding.path or "message"
+            more = len(verdict.refused) - 1
+            what = f"{commit[:10]} holds {finding.rule} {finding.message} at {where}" + (
+                f" and {more} more" if more else ""
+            )
+            why = (
+                f"{what} (landwatch.push.block = {policy}): amend it away, or landwatch allow "
+                f"{finding.fingerprint} --reason ..., then landwatch retry {landed[:10]}"
+            )
+        elif verdict.cut:
+            # Nobody is there to be told what went unread: pushed by hand, the gate says so.
+            what = f"{verdict.cut[0][:10]} was read only to {push_gate.LINES:,} added lines"
+            why = f"{what}, the rest unchecked: look through it, then git push {remote} {branch}"
+        else:
             return
-        commit, finding = verdict.refused[0]
-        where = f"{finding.path}:{finding.line}" if finding.line else finding.path or "message"
-        more = len(verdict.refused) - 1
-        what = f"{commit[:10]} holds {finding.rule} {finding.message} at {where}" + (
-            f" and {more} more" if more else ""
-        )
-        why = (
-            f"{what} (landwatch.push.block = {policy}): amend it away, or landwatch allow "
-            f"{finding.fingerprint} --reason ..., then landwatch retry {landed[:10]}"
-        )
         held_state = {"commit": landed, "branch": branch, "what": what, "why": why}
         self._write_state(git_dir, {**(read_state(git_dir) or {}), "held_back": held_state})
         raise HeldBack(f"held back the push of {branch}: {why}")

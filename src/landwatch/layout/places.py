@@ -167,7 +167,8 @@ BLOCKING = Place(
     Scope.REPOSITORY,
     "report_store",
     "<commit>: a stored review holding what a push may be refused for, `secrets` (a secret or a "
-    "conflict marker at error) or `errors` (other errors only); written before its report",
+    "conflict marker at error) or `errors` (other errors only), or `unchecked` (it did not read "
+    "its whole change: the gate reads on); written before its report",
     directory=True,
     hooks=True,
 )

@@ -1,5 +1,6 @@
 """What a push is refused for (`landwatch.push.block`): which findings of a review block it under
-each policy, and the one word a review's blocking marker holds so the hook need not read it.
+each policy, and the one word a review's blocking marker holds so the hook need not read it (a
+review that did not read its whole change has a marker too: the gate reads what it left).
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ from landwatch.review.findings import Finding, Severity
 
 # The policies, from the strictest: any error; a secret or a conflict marker at error; nothing.
 ERRORS, SECRETS, OFF = "errors", "secrets", "off"
+# The marker of a review that did not read its whole change (its line checks cut at
+# max_added_lines, or its budget spent): what lies past may refuse a push, so the gate reads on.
+UNCHECKED = "unchecked"
 
 
 @cache
@@ -42,3 +46,9 @@ def level(findings: Iterable[Finding]) -> str | None:
         if refuses(finding, ERRORS):
             found = ERRORS
     return found
+
+
+def marker(findings: Iterable[Finding], *, whole: bool) -> str | None:
+    """The word a review's blocking marker holds: the `level` of its `findings`, else UNCHECKED
+    when it did not read the `whole` change; None when it needs no marker."""
+    return level(findings) or (None if whole else UNCHECKED)

@@ -95,16 +95,16 @@ def review(
     rules_at: RulesAt | None = None,
     secrets_only: bool = False,
     at_push: bool = False,
+    max_added_lines: int | None = None,
 ) -> Report:
     """Review what landed at `revision` (against `base` for a landed range) by the committed
     configuration (or `rules_at`'s): every rule (`secrets_only`: the secret ones; `at_push`: those
-    a push is refused for) and, as `linters` allows, the linters; drop what is suppressed and what
-    the history shows is practice. `standards` tune what the configuration leaves unsaid. Past
-    `budget` (DEFAULT_REVIEW_BUDGET s) what was not reached is left undone, and noted."""
+    a push is refused for), the linters `linters` allows; drop what is suppressed or is practice
+    (`standards`: the history's). What `budget` or `max_added_lines` left unread is noted."""
     started, clock = time.time(), time.perf_counter()
     budget = budget or Budget(DEFAULT_REVIEW_BUDGET)
     own = rules_at is None  # the rules the commit brings, or those it came to (CI)
-    change, config, declared, findings = _read(git_dir, revision, base, rules_at)
+    change, config, declared, findings = _read(git_dir, revision, base, rules_at, max_added_lines)
     rules, problems = _rules(config, own_rules=own, secrets_only=secrets_only, at_push=at_push)
     findings += [_config_finding(problem) for problem in (*config.problems, *problems)]
     notes = ['merge commit skipped (merges = "skip")'] if change.merge_not_reviewed else []
@@ -122,8 +122,8 @@ def review(
     )
     findings = copied_told_at_info(findings, readable, change, rules, notes)
     findings = _as_declared(unclaimed(findings, rules, notes), change, rules, notes)
-    notes += budget.stopped + _coverage_notes(change, config)
-    findings += _cut(change, config)
+    notes += budget.stopped + _coverage_notes(change)
+    findings += _cut(change)
     _redact(findings, notes, linted.runs, readable)
     forget_lines()  # the review's last redaction of its lines
     unique_fingerprints(findings)
@@ -147,19 +147,22 @@ def review(
 
 
 def _read(
-    git_dir: os.PathLike[str] | str, revision: str, base: str | None, rules_at: RulesAt | None
+    git_dir: os.PathLike[str] | str,
+    revision: str,
+    base: str | None,
+    rules_at: RulesAt | None,
+    cap: int | None,
 ) -> tuple[Change, ReviewConfig, pygit2.Tree | None, list[Finding]]:
-    """The change, the configuration it is reviewed by and the tree that was read from (the
-    commit's own, or `rules_at`'s), and a finding when that configuration cannot be used."""
+    """The change (cut at `cap` added lines, else the configuration's cap), its configuration and
+    the tree that was read from (the commit's own, or `rules_at`'s), with any finding about it."""
     repo = open_repository(git_dir)
     commit = resolve(repo, revision)
     base_commit = resolve(repo, base) if base else None
     try:
         declared = commit.tree if rules_at is None else rules_at.tree(repo)
         config, findings = _configuration(repo, declared)
-        change = Change(
-            repo, commit, base_commit, merges=config.merges, max_added_lines=config.max_added_lines
-        )
+        cap = config.max_added_lines if cap is None else cap
+        change = Change(repo, commit, base_commit, merges=config.merges, max_added_lines=cap)
     except pygit2.GitError as error:
         # A tree the commit names is missing or corrupt: nothing can be reviewed, and a
         # traceback would not say what git fsck will.
@@ -271,12 +274,12 @@ def _apply_declared(
     return [f"declared by the project: {'; '.join(applied)}"] if applied else []
 
 
-def _coverage_notes(change: Change, config: ReviewConfig) -> list[str]:
+def _coverage_notes(change: Change) -> list[str]:
     """What the line checks did not reach: past the line cap, or files skipped and why."""
     notes = []
     if change.truncated:
         notes.append(
-            f"line checks stopped after {config.max_added_lines} added lines (max_added_lines)"
+            f"line checks stopped after {change.max_added_lines} added lines (max_added_lines)"
         )
     notes += [
         f"no line checks for {file.path}: {file.unchecked_lines}"
@@ -286,13 +289,13 @@ def _coverage_notes(change: Change, config: ReviewConfig) -> list[str]:
     return notes
 
 
-def _cut(change: Change, config: ReviewConfig) -> list[Finding]:
+def _cut(change: Change) -> list[Finding]:
     """The finding that says the line checks stopped at the cap, with what checks the rest: a
     landed range commit by commit (`landwatch ci`), a commit with a higher cap."""
     if not change.truncated:
         return []
     tip = str(change.commit.id)[:12]
-    stopped = f"line checks stopped after {config.max_added_lines:,} added lines (max_added_lines)"
+    stopped = f"line checks stopped after {change.max_added_lines:,} added lines (max_added_lines)"
     if change.base is not None:
         rest = f"landwatch ci {str(change.base.id)[:12]}..{tip} reviews this range commit by commit"
     else:
