@@ -7,8 +7,9 @@
 # The hook it replaced runs first, with the same stdin. Then, when every commit the remote lacks
 # has a review kept and none of them holds what a push may be refused for (a blocking marker),
 # the push goes on with no Python started: the common push costs a `cat` and four gits. Anything
-# else (unreviewed commits, a marker, a URL, a long range) is `landwatch pre-push`'s to decide,
-# and it alone refuses (exit 3): any other failure of ours says one line and lets the push go.
+# else (unreviewed commits, a marker, an annotated tag, a URL, a long range) is `landwatch
+# pre-push`'s to decide, and it alone refuses (exit 3): any other failure of ours says one line
+# and lets the push go.
 # shellcheck shell=sh
 
 lw_chained="${0%/*}/$LANDWATCH_EVENT.before-landwatch"
@@ -77,8 +78,9 @@ lw_valid_oid() {
 
 lw_quick() {
     # 0 when the push may go on unasked: every commit it sends that the remote lacks has a
-    # review kept here and no blocking marker. 1: ask `landwatch pre-push`. 2: not installed in
-    # this repository (a shared hooks directory, or removed): nothing to do.
+    # review kept here and no blocking marker, and it sends no annotated tag (a message no review
+    # read). 1: ask `landwatch pre-push`. 2: not installed in this repository (a shared hooks
+    # directory, or removed): nothing to do.
     [ -n "$lw_common" ] || return 1
     lw_repo=$lw_common/landwatch
     [ -d "$lw_repo" ] && [ ! -L "$lw_repo" ] || return 2
@@ -97,10 +99,12 @@ lw_quick() {
     lw_tracking="$lw_nl$lw_tracking$lw_nl"
     lw_sent=
     lw_held=
-    while read -r _ lw_local lw_ref lw_remote || [ -n "$lw_local" ]; do
+    lw_other=
+    while read -r lw_source lw_local lw_ref lw_remote || [ -n "$lw_local" ]; do
         case $lw_local in *[!0]*) ;; *) continue ;; esac # a deletion sends nothing
-        # Notes (landwatch's shared reviews among them) are git's data about commits, not work.
-        case $lw_ref in refs/notes/*) continue ;; esac
+        # Notes (landwatch's shared reviews among them) are git's data about commits, not work;
+        # but only a notes ref pushed to one is notes (HEAD:refs/notes/x sends a commit).
+        case "$lw_source $lw_ref" in "refs/notes/"*" refs/notes/"*) continue ;; esac
         case $lw_ref in refs/heads/*)
             lw_tracked="${lw_nl}refs/remotes/$1/${lw_ref#refs/heads/}="
             case $lw_tracking in *"$lw_tracked"*)
@@ -109,12 +113,21 @@ lw_quick() {
         esac
         lw_valid_oid "$lw_local" || return 1
         lw_sent="$lw_sent $lw_local"
+        # A branch holds a commit (git writes nothing else there); anything else may be an
+        # annotated tag, whose message the Python side judges.
+        case $lw_source in refs/heads/*) ;; *) lw_other="$lw_other $lw_local" ;; esac
         case $lw_remote in *[!0]*) lw_valid_oid "$lw_remote" || return 1 ;; *) continue ;; esac
         lw_held="$lw_held $lw_remote"
     done <<EOF
 $lw_input
 EOF
     [ -n "$lw_sent" ] || return 0
+    if [ -n "$lw_other" ]; then
+        # shellcheck disable=SC2086 # the oids are words
+        lw_types=$(printf '%s\n' $lw_other |
+            git cat-file --batch-check='%(objecttype)' 2>/dev/null) || return 1
+        case $lw_types in *tag*) return 1 ;; esac
+    fi
     # A remote oid this repository lacks (a teammate's push) is passed by, not an error.
     # shellcheck disable=SC2086 # the oids are words
     lw_outgoing=$(git rev-list --max-count=$((lw_most + 1)) --ignore-missing $lw_sent --not \

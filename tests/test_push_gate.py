@@ -203,3 +203,45 @@ def test_a_review_cut_at_its_line_cap_is_read_on_by_the_gate(
     assert push_gate.verdict_of(repo.git_dir, [landed], {landed: whole}, "secrets", 60) == (
         push_gate.Verdict()
     )
+
+
+def test_only_a_notes_ref_pushed_to_a_notes_ref_is_notes(repo: Repo, remote: Path) -> None:
+    landed = repo.land("a commit, not notes", {"a.py": "x = 1\n"})
+    for source in ("HEAD", "refs/heads/main", landed):
+        [sent] = push_gate.parse(f"{source} {landed} refs/notes/wip {ZERO}\n")
+        assert not sent.notes
+        assert push_gate.outgoing(repo.path, "origin", str(remote), [sent]).commits == [landed]
+
+
+def test_the_annotated_tags_a_push_sends_are_found_with_the_tags_they_name(repo: Repo) -> None:
+    head = repo.head()
+    repo.git("tag", "light")
+    repo.git("tag", "-a", "inner", "-m", "inner")
+    repo.git("tag", "-a", "outer", "-m", "outer", "inner")
+    inner, outer = repo.git("rev-parse", "inner"), repo.git("rev-parse", "outer")
+    lines = (
+        line(outer, ref="refs/tags/outer")
+        + line(head, ref="refs/tags/light")
+        + line(inner, inner, ref="refs/tags/inner")  # the remote holds it already
+        + line(ZERO, oid(3), ref="refs/tags/gone")
+    )
+    assert push_gate.tags_sent(repo.git_dir, push_gate.parse(lines)) == {
+        outer: "refs/tags/outer",
+        inner: "refs/tags/outer",
+    }
+    assert push_gate.tags_sent(repo.git_dir, push_gate.parse(line(head))) == {}
+
+
+def test_a_tag_s_message_is_judged_by_the_message_secret_rules(repo: Repo) -> None:
+    repo.git("tag", "-a", "v1", "-m", f"release\n\nCI token {GITHUB_TOKEN}")
+    repo.git("tag", "-a", "v2", "-m", "release two")
+    sent = push_gate.tags_sent(
+        repo.git_dir, push_gate.parse(line(repo.git("rev-parse", "v1"), ref="refs/tags/v1"))
+    )
+    [(tag, report)] = push_gate.tag_reports(repo.git_dir, sent).items()
+    verdict = push_gate.verdict_of(repo.git_dir, [tag], {tag: report}, "secrets", 60)
+    [(refused_in, found)] = verdict.refused
+    assert refused_in == tag and (found.rule, found.path, found.line) == ("S002", None, 3)
+    assert GITHUB_TOKEN not in (found.snippet or "") + found.message
+    v2 = repo.git("rev-parse", "v2")
+    assert push_gate.tag_reports(repo.git_dir, {v2: "refs/tags/v2"})[v2].findings == []

@@ -60,8 +60,11 @@ class Pushed:
     @property
     def notes(self) -> bool:
         """Notes (landwatch's shared reviews among them): git's data about commits, whose own
-        commits are nobody's work and hold what reviews quote (redacted), so never judged."""
-        return self.remote_ref.startswith("refs/notes/")
+        commits are nobody's work and hold what reviews quote (redacted), so never judged. Only
+        a notes ref pushed to one is notes: `git push origin HEAD:refs/notes/x` sends a commit."""
+        return self.local_ref.startswith("refs/notes/") and self.remote_ref.startswith(
+            "refs/notes/"
+        )
 
     @property
     def new(self) -> bool:
@@ -170,6 +173,44 @@ def _place(url: str) -> tuple[str, str]:
     if not host:
         path = os.path.realpath(path)
     return host, path.rstrip("/").removesuffix(".git").lstrip("/")
+
+
+def tags_sent(git_dir: os.PathLike[str] | str, pushed: Iterable[Pushed]) -> dict[str, str]:
+    """The annotated tags a push sends, and the tags they name in turn, each with the ref it is
+    pushed from: a tag's message is no commit's, so no review reads it."""
+    sending = {
+        each.local: each.local_ref
+        for each in pushed
+        if not each.deletion and not each.notes and each.local != each.remote
+    }
+    if not sending:
+        return {}
+    listed = run_git(
+        "cat-file",
+        "--batch-check=%(objectname) %(objecttype)",
+        cwd=git_dir,
+        input="".join(f"{oid}\n" for oid in sending),
+    )
+    found: dict[str, str] = {}
+    for line in listed.stdout.splitlines():
+        oid, _, kind = line.partition(" ")
+        if kind == "tag" and oid in sending:
+            from landwatch.review import tags  # the rules, only when a tag is pushed
+
+            for tag in tags.annotated(git_dir, oid):
+                found.setdefault(tag, sending[oid])
+    return found
+
+
+def tag_reports(git_dir: os.PathLike[str] | str, sent: Mapping[str, str]) -> dict[str, Report]:
+    """What the message secret rules find in each annotated tag `sent` (tags_sent), as reports
+    by tag, to be judged beside the commits' reviews."""
+    from landwatch.review import tags
+
+    return {
+        tag: Report(tag, None, "tag", f"tag {ref}", findings=tags.message_findings(git_dir, tag))
+        for tag, ref in sent.items()
+    }
 
 
 def waiting(git_dir: os.PathLike[str] | str, commits: Iterable[str]) -> set[str]:

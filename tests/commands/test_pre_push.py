@@ -399,3 +399,38 @@ def test_a_commit_past_what_the_gate_reads_is_named_and_the_push_goes_on(
     [said] = err.getvalue().splitlines()
     assert said.startswith("landwatch: the push gate read only the first 20 added lines of 1 ")
     assert f"(the first {cut[:12]}); past them nothing is checked" in said
+
+
+def test_a_commit_pushed_to_a_notes_ref_is_judged_as_a_commit(repo: Repo, remote: Path) -> None:
+    leaked = repo.land("add credentials", {"creds.py": CREDENTIALS})
+    reviewed(repo)
+    result = push(repo, "HEAD:refs/notes/wip")
+    assert result.returncode != 0 and f"{leaked[:10]} creds.py:1" in result.stderr
+    assert repo.run("--git-dir", str(remote), "rev-parse", "refs/notes/wip").returncode != 0
+    # Notes pushed as notes are git's data about commits: nothing to judge.
+    repo.git("notes", "add", "-m", "a note", "HEAD~")
+    assert push(repo, "refs/notes/commits").returncode == 0
+
+
+def test_an_annotated_tag_whose_message_holds_a_token_is_refused(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    clean = repo.land("clean", {"a.py": "x = 1\n"})
+    reviewed(repo)
+    assert push(repo).returncode == 0
+    repo.git("tag", "-a", "v1", "-m", f"release; CI token {GITHUB_TOKEN}", clean)
+    result = push(repo, "v1")
+    assert result.returncode != 0, result.stderr
+    assert repo.run("--git-dir", str(remote), "rev-parse", "v1").returncode != 0
+    said = result.stderr
+    assert "push refused: 1 finding in 1 tag the remote lacks" in said
+    assert "(tag message):1  S002" in said and GITHUB_TOKEN not in said
+    assert "git tag -f -a v1 v1^{}" in said and "git rebase" not in said
+    # Written again without it, it goes.
+    repo.git("tag", "-f", "-a", "v1", "-m", "release", "v1^{}")
+    assert push(repo, "v1").returncode == 0
+    # A lightweight tag of reviewed commits is a commit pushed: no Python asked.
+    log = tmp_path / "calls"
+    entry_point_logging(log)
+    repo.git("tag", "light", clean)
+    assert push(repo, "light").returncode == 0 and not log.exists()

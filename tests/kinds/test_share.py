@@ -126,3 +126,18 @@ def test_the_note_of_a_commit_the_remote_lacks_is_held_back_until_a_push_takes_i
     assert remote_note(remote, private) == '{"private": 1}\n'
     after = read_state(repo.git_dir, layout.SHARE_STATE)
     assert after is not None and after["held_back"] == {}
+
+
+def test_the_notes_pushed_are_no_work_for_the_push_gate_and_leave_no_ref(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "calls"
+    entry = layout.ENTRY_POINT.path()
+    entry.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\ncat > /dev/null\nexit 0\n')
+    oid = repo.head()
+    note(repo, oid, '{"snippet": "-----BEGIN OPENSSH PRIVATE KEY-----"}')
+    result = ShareHandler().handle(WorkItem(WorkKind.SHARE, oid, repo.git_dir), reporter())
+    assert result.pushed == ["refs/notes/landwatch"] and "PRIVATE KEY" in remote_note(remote, oid)
+    # Pushed from a notes ref to one: the hook let it go without asking the gate.
+    assert not log.exists()
+    assert repo.git("for-each-ref", "refs/notes/landwatch-outgoing") == ""

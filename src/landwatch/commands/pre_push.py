@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TextIO
@@ -81,12 +81,15 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
     asked = _Asked(git_dir, settings[layout.PUSH_BLOCK], settings[layout.PUSH_WAIT], clock, err)
     if asked.policy == blocking.OFF:
         return 0
-    found = push_gate.outgoing(git_dir, remote, url, push_gate.parse(lines))
+    pushed = push_gate.parse(lines)
+    found = push_gate.outgoing(git_dir, remote, url, pushed)
     commits = found.commits[::-1]  # oldest first, as a rebase meets them
     reports = push_gate.kept(git_dir, commits)
     reports |= _waited_for(asked, [commit for commit in commits if commit not in reports])
+    tags = push_gate.tags_sent(git_dir, pushed)  # their messages judged after the commits
+    reports |= push_gate.tag_reports(git_dir, tags)
     verdict = push_gate.verdict_of(
-        git_dir, commits, reports, asked.policy, asked.wait, clock.monotonic
+        git_dir, commits + list(tags), reports, asked.policy, asked.wait, clock.monotonic
     )
     if found.more:
         print(
@@ -96,7 +99,7 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
         )
     _say_unchecked(asked, verdict)
     if verdict.refused:
-        return _refuse(asked, verdict.refused, lines)
+        return _refuse(asked, verdict.refused, lines, tags)
     if verdict.allowed:
         commit, finding, allowance = verdict.allowed[0]
         more = f" and {len(verdict.allowed) - 1} more" if len(verdict.allowed) > 1 else ""
@@ -128,12 +131,14 @@ def _say_unchecked(asked: _Asked, verdict: push_gate.Verdict) -> None:
         )
 
 
-def _refuse(asked: _Asked, refused: list[tuple[str, Finding]], lines: str) -> int:
+def _refuse(
+    asked: _Asked, refused: list[tuple[str, Finding]], lines: str, tags: Mapping[str, str]
+) -> int:
     """REFUSED, said, then its findings kept for `landwatch allow`: a refusal decided stands,
     whatever fails after (a full disk, a terminal gone); only an undecided gate lets a push go."""
     first = refused[0][0][:12]
     try:
-        said = refusal(asked.git_dir, refused, asked.policy, lines)
+        said = refusal(asked.git_dir, refused, asked.policy, lines, tags)
     except Exception as error:  # the wording failed, not the verdict
         said = (
             f"landwatch: push refused: {plural(len(refused), 'finding')}, the first in {first} "
@@ -174,20 +179,32 @@ def _waited_for(asked: _Asked, missing: list[str]) -> dict[str, Report]:
     return got
 
 
-def refusal(git_dir: Path, refused: list[tuple[str, Finding]], policy: str, lines: str) -> str:
+def refusal(
+    git_dir: Path,
+    refused: list[tuple[str, Finding]],
+    policy: str,
+    lines: str,
+    tags: Mapping[str, str] | None = None,
+) -> str:
     """What a refused push is told: each finding (redacted, at most SHOWN, then a count), how
-    to take it out of every commit holding it, to rotate a secret, and how to go on anyway."""
+    to take it out of every commit or annotated tag (`tags`: by the ref pushed) holding it, to
+    rotate a secret, and how to go on anyway."""
+    tags = tags or {}
     holding = list(dict.fromkeys(commit for commit, _ in refused))
+    commits = [commit for commit in holding if commit not in tags]
+    what = [plural(len(commits), "commit")] if commits else []
+    what += [plural(len(holding) - len(commits), "tag")] if len(commits) < len(holding) else []
     said = [
         f"landwatch: push refused: {plural(len(refused), 'finding')} in "
-        f"{plural(len(holding), 'commit')} the remote lacks (landwatch.push.block = {policy})"
+        f"{' and '.join(what)} the remote lacks (landwatch.push.block = {policy})"
     ]
     for commit, finding in refused[:SHOWN]:
-        said.append(f"  {_named(commit, finding)}")
+        said.append(f"  {_named(commit, finding, commit in tags)}")
         said.append(f"      landwatch allow {finding.fingerprint}")
     if len(refused) > SHOWN:
         said.append(f"  and {plural(len(refused) - SHOWN, 'more finding')}: landwatch show REV")
-    said += _how_to_fix(git_dir, holding, lines)
+    said += _how_to_fix(git_dir, commits, lines) if commits else []
+    said += [_how_to_retag(tag, tags[tag]) for tag in holding if tag in tags]
     if any(finding.rule in blocking.refusing_rules() - {"P004"} for _, finding in refused):
         said.append(
             "  A secret that reached a remote or anyone else must be rotated at its provider: "
@@ -201,8 +218,8 @@ def refusal(git_dir: Path, refused: list[tuple[str, Finding]], policy: str, line
     return "\n".join(said)
 
 
-def _named(commit: str, finding: Finding) -> str:
-    where = safe(finding.path or "(commit message)")
+def _named(commit: str, finding: Finding, tag: bool = False) -> str:
+    where = safe(finding.path or ("(tag message)" if tag else "(commit message)"))
     if finding.line:
         where += f":{finding.line}"
     snippet = f"  {safe(finding.snippet.strip(), tabs=True)[:80]}" if finding.snippet else ""
@@ -231,6 +248,15 @@ def _how_to_fix(git_dir: Path, holding: list[str], lines: str) -> list[str]:
         "git commit --amend -a, git rebase --continue)"
     )
     return said
+
+
+def _how_to_retag(tag: str, ref: str) -> str:
+    """The exact command that writes annotated tag `tag`, pushed from `ref`, again with another
+    message (on the same object, so a tag of a tag becomes one tag)."""
+    if not ref.startswith("refs/tags/"):
+        return f"To take it out of tag {tag[:10]}: tag what it names again, with another message."
+    name = safe(ref.removeprefix("refs/tags/"))
+    return f"To take it out of tag {name}:  git tag -f -a {name} {name}^{{}}  (another message)"
 
 
 def _listed(commits: Iterable[str]) -> str:

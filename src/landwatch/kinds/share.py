@@ -30,8 +30,9 @@ from landwatch.work_item import Enqueued, WorkItem, WorkKind
 # Pushes tried in one job while teammates' pushes keep moving the remote's notes.
 ROUNDS = 3
 NOTES = "the review notes"
-# The ref the notes commit made for a push is written to (by git fast-import), then deleted.
-OUTGOING = "refs/landwatch/outgoing-notes"
+# The ref the notes commit made for a push is written to (by git fast-import), pushed from, then
+# deleted: a notes ref, since the push gate takes only a notes ref pushed to one for notes.
+OUTGOING = "refs/notes/landwatch-outgoing"
 # At most this many notes held back are listed in the share state (a repository never pushed).
 MOST_HELD_BACK = 1000
 
@@ -65,13 +66,15 @@ class ShareHandler(PushHandler):
                 self._succeeded(git_dir, remote, held_back)
                 return report
             try:
-                self._push(git_dir, reporter, remote, f"{outgoing}:{NOTES_REF}", NOTES)
+                self._push(git_dir, reporter, remote, f"{OUTGOING}:{NOTES_REF}", NOTES)
             except Rejected as rejected:
                 if not rejected.behind:
                     self._settled(git_dir)
                     raise
                 self._fetch(git_dir, reporter, remote)
                 continue
+            finally:
+                self._git(git_dir, reporter, "update-ref", "-d", OUTGOING)
             report.pushed.append(NOTES_REF)
             self._succeeded(git_dir, remote, held_back)
             return report
@@ -80,9 +83,9 @@ class ShareHandler(PushHandler):
     def _outgoing(
         self, git_dir: Path, reporter: Reporter, remote: str
     ) -> tuple[str | None, dict[str, str]]:
-        """The notes commit to push: the remote's notes (as last fetched) with ours of the
-        commits it holds where they differ; None when there are none. And the notes held back,
-        of commits it does not hold: {commit: note}."""
+        """The notes commit to push (at OUTGOING, which the caller deletes): the remote's notes
+        (as last fetched) with ours of the commits it holds where they differ; None when there
+        are none. And the notes held back, of commits it does not hold: {commit: note}."""
         ours = self._notes(git_dir, reporter, NOTES_REF)
         tracking = sharing.tracking_ref(remote)
         theirs = self._notes(git_dir, reporter, tracking)
@@ -112,8 +115,8 @@ class ShareHandler(PushHandler):
             alive=reporter.alive,
         )
         made = self._git(git_dir, reporter, "rev-parse", "-q", "--verify", OUTGOING)
-        self._git(git_dir, reporter, "update-ref", "-d", OUTGOING)
         if not imported.ok or made[0] != 0:
+            self._git(git_dir, reporter, "update-ref", "-d", OUTGOING)
             said = [line for line in imported.stderr.splitlines() if line.strip()]
             why = said[-1] if said else "no commit made"
             raise RuntimeError(f"the notes to push could not be made: {why}")

@@ -19,6 +19,7 @@ from landwatch.review.config import ReviewConfig
 from landwatch.review.findings import Finding
 from landwatch.review.generated import GeneratedFiles, ToolOutput
 from landwatch.review.globs import LOCKFILES_OF_MANIFEST, matches_any
+from landwatch.review.message import Message
 from landwatch.review.release_task import release_task_files
 from landwatch.review.rules.base import (
     ChangeRule,
@@ -54,7 +55,7 @@ def checked(
     """Every rule on its scope, and the files read, which the linters are given too; what the
     budget did not reach, or a rule could not finish, is said in `notes`."""
     findings = _message_findings(change, config, rules, notes)
-    findings += _message_secrets(change, rules, notes)
+    findings += message_secrets(change.message, rules, notes)
     included = [file for file in change.files if not matches_any(file.path, config.exclude)]
     readable = {file.path: file for file in included if not file.deleted and not file.is_submodule}
     tools_output = _tools_output(change, config, list(readable.values()), notes)
@@ -145,11 +146,12 @@ def _message_findings(
     return findings
 
 
-def _message_secrets(change: Change, rules: RuleSet, notes: list[str]) -> list[Finding]:
-    """Credentials pasted into the commit message, whatever kind of commit it is."""
+def message_secrets(message: Message, rules: RuleSet, notes: list[str]) -> list[Finding]:
+    """Credentials pasted into a message (a commit's, whatever kind of commit it is, or an
+    annotated tag's)."""
     lines = [
         Line(number, text.encode("utf-8", "surrogatepass"), b"\n")
-        for number, text in enumerate(change.message.lines, 1)
+        for number, text in enumerate(message.lines, 1)
     ]
     findings: list[Finding] = []
     for rule in rules.of(SecretRule):

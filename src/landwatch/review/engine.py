@@ -105,7 +105,7 @@ def review(
     budget = budget or Budget(DEFAULT_REVIEW_BUDGET)
     own = rules_at is None  # the rules the commit brings, or those it came to (CI)
     change, config, declared, findings = _read(git_dir, revision, base, rules_at, max_added_lines)
-    rules, problems = _rules(config, own_rules=own, secrets_only=secrets_only, at_push=at_push)
+    rules, problems = rules_of(config, own_rules=own, secrets_only=secrets_only, at_push=at_push)
     findings += [_config_finding(problem) for problem in (*config.problems, *problems)]
     notes = ['merge commit skipped (merges = "skip")'] if change.merge_not_reviewed else []
     notes += [rules_at.note()] if rules_at is not None else []
@@ -124,7 +124,7 @@ def review(
     findings = _as_declared(unclaimed(findings, rules, notes), change, rules, notes)
     notes += budget.stopped + _coverage_notes(change)
     findings += _cut(change)
-    _redact(findings, notes, linted.runs, readable)
+    redact(findings, notes, linted.runs, readable)
     forget_lines()  # the review's last redaction of its lines
     unique_fingerprints(findings)
     findings.sort(key=in_order)
@@ -160,7 +160,7 @@ def _read(
     base_commit = resolve(repo, base) if base else None
     try:
         declared = commit.tree if rules_at is None else rules_at.tree(repo)
-        config, findings = _configuration(repo, declared)
+        config, findings = configuration(repo, declared)
         cap = config.max_added_lines if cap is None else cap
         change = Change(repo, commit, base_commit, merges=config.merges, max_added_lines=cap)
     except pygit2.GitError as error:
@@ -172,7 +172,7 @@ def _read(
     return change, config, declared, findings
 
 
-def _configuration(
+def configuration(
     repo: pygit2.Repository, tree: pygit2.Tree | None
 ) -> tuple[ReviewConfig, list[Finding]]:
     """The configuration committed in `tree` (None: the defaults); when it cannot be used, the
@@ -317,7 +317,7 @@ def _config_finding(message: str) -> Finding:
     return Finding(CONFIG_RULE, "configuration", Severity.ERROR, message, fingerprint=identity)
 
 
-def _rules(
+def rules_of(
     config: ReviewConfig,
     *,
     own_rules: bool = True,
@@ -353,7 +353,7 @@ def _rules(
     return RuleSet(rules), problems
 
 
-def _redact(
+def redact(
     findings: list[Finding],
     notes: list[str],
     runs: list[dict[str, str]],

@@ -35,7 +35,7 @@ def summary_of(findings: list[Finding]) -> str:
 class Report:
     commit: str
     base: str | None
-    shape: str  # what landed: commit, root, merge or range (change.ChangeShape)
+    shape: str  # what landed: commit, root, merge or range (change.ChangeShape); tag at a push
     label: str
     rules: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
