@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import stat
 import subprocess
@@ -19,10 +20,12 @@ from landwatch.files import (
     list_entries,
     private_directory,
     read_file,
+    read_head,
     remove,
     write_atomic,
 )
 from support.queue import tmpfs
+from support.timing import ends_by_itself
 
 
 def mode_of(path: Path) -> int:
@@ -99,6 +102,17 @@ def test_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
     (tmp_path / "dir").mkdir()
     with pytest.raises(OSError):
         read_file(tmp_path / "dir", trusted=tmp_path)
+
+
+def test_a_head_is_read_through_a_link_and_never_of_a_fifo(tmp_path: Path) -> None:
+    (tmp_path / "file").write_bytes(b"#!/bin/sh\n" + b"x" * 10_000)
+    (tmp_path / "link").symlink_to(tmp_path / "file")
+    assert read_head(tmp_path / "link", 10) == b"#!/bin/sh\n"
+    os.mkfifo(tmp_path / "fifo")  # nobody ever writes to it
+    (tmp_path / "to-fifo").symlink_to(tmp_path / "fifo")
+    for planted in (tmp_path / "fifo", tmp_path / "to-fifo"):
+        with pytest.raises(OSError, match="not a regular file"):
+            ends_by_itself(functools.partial(read_head, planted, 10))
 
 
 def test_entries_are_listed_without_following_them(tmp_path: Path) -> None:

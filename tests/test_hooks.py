@@ -5,6 +5,7 @@ cached boot time dropped once the clock stepped."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from landwatch import hooks, layout
 from landwatch.git import GitError
 from support.repos import Repo
+from support.timing import ends_by_itself
 
 
 def test_only_a_hook_beside_lefthook_says_lefthook_may_replace_it(tmp_path: Path) -> None:
@@ -97,6 +99,20 @@ def test_whose_a_hook_is_by_what_each_tool_writes(tmp_path: Path) -> None:
         assert hooks.whose(path) == owner
         assert hooks.is_ours(path) == (owner == "landwatch")
     assert hooks.whose(tmp_path / "none") is None and not hooks.is_ours(tmp_path / "none")
+
+
+def test_a_fifo_at_a_hook_is_no_one_s_and_is_not_waited_on(tmp_path: Path) -> None:
+    # An audit: `landwatch install` and `doctor` waited forever on a FIFO a copied repository
+    # brought at .git/hooks/post-commit, opened to read before its type was looked at.
+    os.mkfifo(tmp_path / "post-commit")
+    assert ends_by_itself(lambda: hooks.whose(tmp_path / "post-commit")) is None
+    assert ends_by_itself(lambda: hooks.is_ours(tmp_path / "post-commit")) is False
+    # A hook git runs through a link is that hook (shared hooks are linked into .git/hooks).
+    ours = tmp_path / "shared" / "post-commit"
+    ours.parent.mkdir()
+    ours.write_text(hooks.render_hook("post-commit", Path("/e"), "h", tmp_path))
+    (tmp_path / "linked").symlink_to(ours)
+    assert hooks.whose(tmp_path / "linked") == "landwatch"
 
 
 def test_a_cached_boot_time_the_clock_stepped_away_from_is_dropped(git_dir: Path) -> None:

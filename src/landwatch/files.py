@@ -197,6 +197,18 @@ def read_file(path: Path | str, *, trusted: Path | str | None, limit: int = MAX_
         os.close(fd)
 
 
+def read_head(path: Path | str, size: int) -> bytes:
+    """The first `size` bytes of the regular file `path`, through a link at its name (a hook git
+    runs through a link is that hook), never waiting on a FIFO; OSError for anything else."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        return os.read(fd, size)
+    finally:
+        os.close(fd)
+
+
 def read_tail(path: Path | str, *, trusted: Path | str | None, size: int) -> bytes:
     """The last `size` bytes of the regular file `path` (a reflog's newest lines), refused as
     read_file refuses: a link, a FIFO, anything but a regular file is an OSError."""

@@ -13,7 +13,7 @@ from pathlib import Path
 import landwatch
 from landwatch import layout
 from landwatch.errors import UserError
-from landwatch.files import read_file, remove
+from landwatch.files import read_file, read_head, remove
 from landwatch.git import failure, not_a_repository, run_git
 from landwatch.text import safe
 
@@ -134,8 +134,7 @@ def render_hook(
 
 def is_ours(path: Path) -> bool:
     try:
-        with path.open("rb") as file:
-            head = file.read(512)
+        head = read_head(path, 512)
     except OSError:
         return False
     return MARKER.encode() in head
@@ -148,8 +147,7 @@ def chained_path(hook: Path) -> Path:
 def whose(hook: Path) -> str | None:
     """The tool a hook file is from ("landwatch", "pre-commit", ...), or None if unknown."""
     try:
-        with hook.open("rb") as file:
-            head = file.read(4096)
+        head = read_head(hook, 4096)  # a FIFO a copied repository planted there is no one's
     except OSError:
         return None
     if MARKER.encode() in head:

@@ -1,11 +1,18 @@
 """How long work takes, for tests that compare the times of one run (a scan linear in its input
 takes about ten times as long on ten times the input): the process's CPU time, which other work
-on a busy machine does not lengthen, the best of a few tries."""
+on a busy machine does not lengthen, the best of a few tries. And work that must end by itself
+(a FIFO opened to read waits for a writer forever), run where it cannot hang the suite."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+# Far past what any of that work takes on a loaded machine: only a wait that never ends reaches it.
+ENDS_WITHIN = 60.0
 
 
 def cpu_seconds(work: Callable[[], object], tries: int = 3) -> float:
@@ -17,3 +24,24 @@ def cpu_seconds(work: Callable[[], object], tries: int = 3) -> float:
         work()
         best = min(best, time.process_time() - started)
     return best
+
+
+def ends_by_itself(work: Callable[[], T]) -> T:
+    """What `work` returns, run in a thread of its own; the test fails when it has not ended
+    within ENDS_WITHIN seconds (the thread, left waiting, ends with the process)."""
+    done: list[T] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(work())
+        except BaseException as error:  # re-raised in the test's thread
+            failed.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(timeout=ENDS_WITHIN)
+    assert not thread.is_alive(), f"{work} was still waiting after {ENDS_WITHIN:.0f} s"
+    if failed:
+        raise failed[0]
+    return done[0]
