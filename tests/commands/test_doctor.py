@@ -5,6 +5,7 @@ tells whether linters run sandboxed (review/test_sandbox.py: when they do)."""
 
 from __future__ import annotations
 
+import io
 import os
 import shlex
 import shutil
@@ -15,9 +16,12 @@ from pathlib import Path
 import pytest
 
 from landwatch import registry, report_store
+from landwatch.commands.doctor import doctor
 from support import TOOLS
 from support.daemon import run_reviewer
+from support.project_hooks import committed, local_hooks, tools
 from support.repos import Repo, back_date, installed
+from support.timing import ends_by_itself
 
 
 def test_a_setting_landwatch_cannot_use_is_named_with_the_command_that_mends_it(
@@ -295,3 +299,31 @@ def test_reviews_waiting_for_disk_space_are_counted_with_what_mends_them(tmp_pat
             read_only
         )
         shutil.rmtree(repo.path)
+
+
+@pytest.mark.parametrize("planted", ["a FIFO", "a link to a FIFO"])
+def test_a_fifo_at_the_repository_s_hooks_holds_doctor_up_nowhere(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, planted: str
+) -> None:
+    # An audit: a FIFO at a copied repository's .git/hooks/pre-commit held `landwatch doctor`
+    # forever (which tool runs the project's hooks is read from the hook there), and one at
+    # post-commit held it (and install) where whose hook it is was asked.
+    hook = "id: x\nname: x\nlanguage: system\nentry: 'true'"
+    committed(repo, {".pre-commit-config.yaml": local_hooks(hook)})
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # nobody ever writes to it
+    for event in ("pre-commit", "post-commit"):
+        (repo.git_dir / "hooks" / event).unlink(missing_ok=True)
+        if planted == "a FIFO":
+            os.mkfifo(repo.git_dir / "hooks" / event)
+        else:
+            (repo.git_dir / "hooks" / event).symlink_to(fifo)
+    monkeypatch.setenv("PATH", tools(tmp_path, "pre-commit"))
+    out = io.StringIO()
+    assert ends_by_itself(lambda: doctor(repo.path, fix=False, out=out)) == 1
+    said = out.getvalue().splitlines()
+    assert [line for line in said if "post-commit" in line and "fix: landwatch install" in line]
+    assert said[-1].startswith(
+        "landwatch doctor: the project's hooks (.pre-commit-config.yaml) run with pre-commit 4."
+    )
+    assert said[-1].endswith(f"({tmp_path}/bin-pre-commit/pre-commit) (not trusted yet)")

@@ -1,17 +1,28 @@
 """A remote hook's rev held to the commit trusted (wall.project_hooks.revs): resolved with `git
 ls-remote` (a tag's commit, an annotated one's too, a branch's; a commit id as it is; what cannot be
 resolved said why), and written over the name in a configuration, YAML or prek's TOML, the rest of
-the file kept; a file whose revs cannot be told apart is refused, not guessed."""
+the file kept; a file whose revs cannot be told apart is refused, not guessed; a configuration
+linked out of the checkout is not opened."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from landwatch.review.project_hooks.config import Remote
-from landwatch.wall.project_hooks.revs import RevError, _toml, _yaml, local_path, resolve
+from landwatch.review.project_hooks.config import Family, ManagerConfig, Remote
+from landwatch.wall.project_hooks.checkout import Checkout
+from landwatch.wall.project_hooks.revs import (
+    RevError,
+    _toml,
+    _yaml,
+    local_path,
+    pin_in_checkout,
+    resolve,
+)
 from support.repos import Repo
+from support.timing import ends_by_itself
 
 COMMIT = "a" * 40
 OTHER = "b" * 40
@@ -88,3 +99,29 @@ def test_a_hook_repository_in_the_person_s_home_is_never_in_sight(tmp_path: Path
     link.symlink_to(home / "work" / "other")
     assert local_path(str(link), tmp_path) is None
     assert local_path(".", tmp_path) == tmp_path  # the checkout itself
+
+
+def test_a_configuration_linked_out_of_the_checkout_is_not_opened(tmp_path: Path) -> None:
+    # A committed link is checked out as a link, and the revs are written outside the wall: one
+    # to a FIFO (or /dev/zero, or a file of the person's) held the worker, or wrote there.
+    root = tmp_path / "checkout"
+    (root / "config").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.mkfifo(outside / "fifo")  # nobody ever writes to it
+    text = "repos:\n- repo: https://x/y\n  rev: v1\n  hooks: [{id: a}]\n"
+    (outside / "theirs.yaml").write_text(text)
+    (root / "config" / "hooks.yaml").write_text(text)
+    declared = ManagerConfig(Family.PRE_COMMIT, ".pre-commit-config.yaml")
+    resolved = {("https://x/y", "v1"): COMMIT}
+    for target in (outside / "fifo", outside / "theirs.yaml"):
+        (root / ".pre-commit-config.yaml").unlink(missing_ok=True)
+        (root / ".pre-commit-config.yaml").symlink_to(target)
+        written = ends_by_itself(lambda: pin_in_checkout(Checkout(root), declared, resolved))
+        assert written == frozenset(), target
+    assert (outside / "theirs.yaml").read_text() == text
+    # One to a file of the checkout is written there, as the manager reads it.
+    (root / ".pre-commit-config.yaml").unlink()
+    (root / ".pre-commit-config.yaml").symlink_to("config/hooks.yaml")
+    assert pin_in_checkout(Checkout(root), declared, resolved) == {".pre-commit-config.yaml"}
+    assert f'rev: "{COMMIT}"' in (root / "config" / "hooks.yaml").read_text()

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from landwatch.files import read_file
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.documents import load_yaml, yaml_loader
 from landwatch.review.project_hooks.config import Family, ManagerConfig, Remote
@@ -87,11 +88,14 @@ def pin_in_checkout(place: Checkout, declared: ManagerConfig, resolved: Resolved
     for path in (declared.path, *declared.read):
         if path.rpartition("/")[2] not in PRE_COMMIT_FAMILY:
             continue
-        file = place.root / path
+        # A committed link is read where it points within the checkout, as the manager reads
+        # it; one that leaves it (a FIFO, /dev/zero, a file of the person's) is not opened.
+        root = place.root.resolve()
+        file = (place.root / path).resolve()
         try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue  # not checked out here (a directory the change does not touch)
+            text = read_file(file, trusted=root).decode("utf-8")
+        except (OSError, ValueError):
+            continue  # not checked out here (a directory the change does not touch), or not in it
         pinned = _toml(text, resolved) if path.endswith(".toml") else _yaml(text, resolved)
         if pinned != text:
             file.write_text(pinned, encoding="utf-8")
