@@ -17,6 +17,30 @@ from support.repos import Files, Repo
 BIN = Path(sys.executable).parent  # the test environment's: pre-commit, prek, lefthook
 SYSTEM = f"/usr/local/bin{os.pathsep}/usr/bin{os.pathsep}/bin"
 
+# What a person's environment may hold: an index, a proxy, certificates, and credentials of the
+# same package managers (to publish, or a private index's).
+CREDENTIALS = {
+    "UV_PUBLISH_TOKEN": "pypi-publish-token-0123456789",
+    "UV_PUBLISH_PASSWORD": "publish-password-0123456789",
+    "UV_INDEX_PRIVATE_PASSWORD": "index-password-0123456789",
+    "UV_INDEX": "private=https://__token__:uv-index-token-0123456789@private.example/simple",
+    "PIP_EXTRA_INDEX_URL": "https://me:pip-index-password-0123456789@private.example/simple",
+    "PIP_CLIENT_CERT": "/home/me/.certs/client-0123456789.pem",
+    "NPM_CONFIG__AUTH": "bnBtLWF1dGgtMDEyMzQ1Njc4OQ==",
+    "npm_config_//registry.example/:_authToken": "npm-auth-token-0123456789",
+    "NPM_CONFIG_//registry.example/:_password": "npm-password-0123456789",
+    "HTTPS_PROXY": "http://me:proxy-password-0123456789@proxy.example:3128",
+}
+REACHING = {
+    "PIP_INDEX_URL": "https://pypi.example/simple",
+    "UV_DEFAULT_INDEX": "https://pypi.example/simple",
+    "NPM_CONFIG_REGISTRY": "https://registry.example/",
+    "npm_config_@corp:registry": "https://npm.corp.example/",
+    "npm_config_https_proxy": "http://proxy.example:3128",
+    "https_proxy": "http://proxy.example:3128",
+    "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt",
+}
+
 
 def tools(tmp_path: Path, *names: str) -> str:
     """A PATH with only these hook managers of the test environment, and the system's commands."""

@@ -8,6 +8,7 @@ before the wall hid /tmp whole, and showed the rest."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -16,6 +17,8 @@ from pathlib import Path
 
 from landwatch.review.project_hooks.results import HooksResult
 from support.project_hooks import (
+    CREDENTIALS,
+    REACHING,
     committed,
     committed_and_trusted,
     drained,
@@ -338,3 +341,54 @@ def test_a_linked_worktree_s_hooks_run_behind_the_wall_on_its_repository_s_objec
     assert "wrote" not in told(hooks)
     assert not list((repo.git_dir / "objects").glob("planted"))
     assert len(repo.git("worktree", "list").splitlines()) == 2
+
+
+@needs_bwrap
+def test_no_credential_of_a_package_manager_reaches_a_build_or_a_hook(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # Attack 13 (an audit): every PIP_*, UV_* and npm_config_* of the person's environment went
+    # to the environment build, which runs what the repository names with the network, and to
+    # every hook: a publish token, npm's _auth, an index URL with its password.
+    setup = textwrap.dedent("""\
+        import json, os
+        from setuptools import setup
+        seen = os.path.join(os.environ["PRE_COMMIT_HOME"], "seen-by-the-build.json")
+        with open(seen, "w") as file:
+            json.dump(dict(os.environ), file)
+        setup(name="selfhook", version="1", py_modules=["selfhook"],
+              entry_points={"console_scripts": ["selfhook=selfhook:main"]})
+        """)
+    module = textwrap.dedent("""\
+        import os, sys
+        def main():
+            for name, value in sorted(os.environ.items()):  # a finding each
+                print(f"a.py:1:{name}={value}")
+            sys.exit(1)
+        """)
+    manifest = "- id: self\n  name: self\n  entry: selfhook\n  language: python\n"
+    config = "repos:\n- repo: .\n  rev: HEAD\n  hooks:\n  - id: self\n"
+    files = {
+        ".pre-commit-config.yaml": config,
+        ".pre-commit-hooks.yaml": manifest,
+        "setup.py": setup,
+        "selfhook.py": module,
+    }
+    committed_and_trusted(repo, files)
+    repo.git("config", "landwatch.sandbox", "true")
+    oid = repo.land("a change", {"a.py": "x = 1\n"})
+    # setup.py runs with the environment's setuptools, from no index (pip reads "false" as
+    # --no-build-isolation; "1" keeps the isolation, which fetches setuptools).
+    env = {"PIP_NO_BUILD_ISOLATION": "false", **CREDENTIALS, **REACHING}
+    drained(walled_path(tmp_path, "pre-commit"), **env)
+    hooks = hooks_of(repo, oid)
+    assert {f.rule for f in hooks.findings} == {"hook:self"}, hooks.notes
+    [seen] = Path(os.environ["XDG_CACHE_HOME"]).rglob("seen-by-the-build.json")
+    built = json.loads(seen.read_text())
+    assert {key: built.get(key) for key in REACHING} == REACHING  # how to reach an index
+    ran = told(hooks)
+    assert "PRE_COMMIT_HOME" in ran  # what the hook was given is there to see
+    for name, value in CREDENTIALS.items():
+        assert name not in built and name not in ran
+        assert value not in seen.read_text() and value not in ran
+    assert not [name for name in REACHING if name in ran]  # the hooks run without the network

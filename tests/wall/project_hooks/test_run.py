@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 
 from landwatch import report_store, work_item
+from landwatch.wall.project_hooks.run import passed_to_build
 from support.daemon import wait_for
 from support.project_hooks import (
+    CREDENTIALS,
+    REACHING,
     committed_and_trusted,
     drained,
     hooks_of,
@@ -159,3 +162,11 @@ def test_a_hook_that_says_too_much_is_stopped_with_all_it_started(
     sleeping = ["pgrep", "-f", "sleep 600.25"]
     wait_for(lambda: subprocess.run(sleeping).returncode == 1, "what it started to be killed")
     assert settled(repo) == [f"project_hooks-{oid}"]
+
+
+def test_a_build_is_told_how_to_reach_an_index_and_given_no_credential() -> None:
+    # An audit: every PIP_*, UV_* and npm_config_* went to the build (which runs what the
+    # repository names, with the network) and to every hook: publish tokens, npm's _auth.
+    assert passed_to_build(
+        {**CREDENTIALS, **REACHING, "GITHUB_TOKEN": "x", "VIRTUALENV_X": "y"}
+    ) == (REACHING)

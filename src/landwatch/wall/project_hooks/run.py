@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.processes import SAID_TOO_MUCH, ProgramResult
 from landwatch.review.project_hooks.output import Said, lines_of, parse_lefthook, parse_pre_commit
 from landwatch.wall.door import Wall, kept_environment, own_home, walled
@@ -30,23 +32,33 @@ from landwatch.wall.sandbox import Reach
 # Building environments (a virtualenv and its packages, a node or rust toolchain) can take
 # minutes the first time; it is done once per configuration, not per landing.
 PREPARE_TIMEOUT = 900.0
-# Of the person's environment, besides what every program gets (wall.door): how package
-# managers reach their index, proxies, certificates.
-_PASSED = (
-    "http_proxy",
-    "https_proxy",
-    "no_proxy",
-    "all_proxy",
-    "HTTP_PROXY",
-    "HTTPS_PROXY",
-    "NO_PROXY",
-    "ALL_PROXY",
-    "SSL_CERT_FILE",
-    "SSL_CERT_DIR",
-    "REQUESTS_CA_BUNDLE",
-    "CURL_CA_BUNDLE",
+# Of the person's environment, besides what every program gets (wall.door), only to the build
+# (the hooks run without the network): how pip, uv and npm reach their index and a proxy, and
+# the certificates to trust. Named one by one: no credential (UV_PUBLISH_TOKEN,
+# NPM_CONFIG__AUTH, PIP_CLIENT_CERT, UV_INDEX_<NAME>_PASSWORD), as the build runs code the
+# repository names with the network.
+_BUILD_PASSED = frozenset(
+    {
+        *("http_proxy", "https_proxy", "no_proxy", "all_proxy"),
+        *("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY"),
+        *("SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"),
+        *("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_NO_INDEX", "PIP_FIND_LINKS"),
+        *("PIP_TRUSTED_HOST", "PIP_CERT", "PIP_PROXY", "PIP_NO_BUILD_ISOLATION"),
+        *("PIP_DEFAULT_TIMEOUT", "PIP_TIMEOUT", "PIP_RETRIES", "PIP_DISABLE_PIP_VERSION_CHECK"),
+        *("UV_INDEX_URL", "UV_DEFAULT_INDEX", "UV_EXTRA_INDEX_URL", "UV_INDEX", "UV_FIND_LINKS"),
+        *("UV_NO_INDEX", "UV_INSECURE_HOST", "UV_NATIVE_TLS", "UV_OFFLINE", "UV_HTTP_TIMEOUT"),
+        *("UV_PYTHON_INSTALL_MIRROR", "UV_NO_BUILD_ISOLATION"),
+    }
 )
-_PASSED_PREFIXES = ("PIP_", "UV_", "VIRTUALENV_", "NPM_CONFIG_", "npm_config_")
+# npm's settings by environment: `npm_config_` in any case, the name's `_` read as `-`.
+_NPM_PREFIX = "npm_config_"
+_NPM_PASSED = frozenset(
+    {"registry", "proxy", "https-proxy", "noproxy", "cafile", "strict-ssl", "offline"}
+)
+_NPM_SCOPED_REGISTRY = lazy_compile(r"@[a-z0-9._~-]+:registry")
+# A URL with a user or a password in it (`https://user:secret@index/`, `https://TOKEN@host`) is
+# a credential: such a value is not passed, whatever its name.
+_USER_IN_URL = lazy_compile(r"://[^/@\s]*@")
 # Where each tool keeps its environments, given as the store of this repository's.
 _HOMES = {"pre-commit": "PRE_COMMIT_HOME", "prek": "PREK_HOME"}
 # The tools that write in their store at every run, not only when they build (prek its log, its
@@ -94,15 +106,30 @@ def tool_home(tool: Tool, store: Path) -> Path | None:
     return store / tool.name if tool.name in _HOMES else None
 
 
-def environment(tool: Tool, room: Room) -> dict[str, str]:
-    """The environment a manager and its hooks run in: what every program gets, how package
-    managers reach their index, the store; behind the wall, a home, TMPDIR and caches of the
-    run's own (the person's are not there)."""
-    passed = {
+def passed_to_build(environ: Mapping[str, str]) -> dict[str, str]:
+    """Of `environ`, what an environment build is given: how package managers reach their
+    index, proxy and certificates, never a credential (a URL with a user in it included)."""
+    return {
         key: value
-        for key, value in os.environ.items()
-        if key in _PASSED or key.startswith(_PASSED_PREFIXES)
+        for key, value in environ.items()
+        if _reaches_an_index(key) and not _USER_IN_URL.search(value)
     }
+
+
+def _reaches_an_index(key: str) -> bool:
+    if key in _BUILD_PASSED:
+        return True
+    if key[: len(_NPM_PREFIX)].lower() != _NPM_PREFIX:
+        return False
+    setting = key[len(_NPM_PREFIX) :].lower().replace("_", "-")
+    return setting in _NPM_PASSED or _NPM_SCOPED_REGISTRY.fullmatch(setting) is not None
+
+
+def environment(tool: Tool, room: Room, *, building: bool) -> dict[str, str]:
+    """The environment a manager and its hooks run in: what every program gets, the store;
+    building, how package managers reach their index (passed_to_build); behind the wall, a
+    home, TMPDIR and caches of the run's own (the person's are not there)."""
+    passed = passed_to_build(os.environ) if building else {}
     (room.scratch / "tmp").mkdir(mode=0o700, exist_ok=True)
     env = {**kept_environment(), **passed, "NO_COLOR": "1", "TMPDIR": str(room.scratch / "tmp")}
     env.update(own_home(room.wall, room.scratch))
@@ -165,7 +192,7 @@ def _run(
 ) -> ProgramResult:
     """`argv` in the checkout behind the wall: building, with the network and the store
     writable; else without, the store read-only; stopped with all it started past `timeout`."""
-    env = environment(tool, room)
+    env = environment(tool, room, building=building)
     home = tool_home(tool, room.store)
     if home is not None:
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
