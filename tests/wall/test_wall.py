@@ -193,7 +193,9 @@ def test_the_environment_build_reaches_nothing_of_the_person(tmp_path: Path, rep
     assert repo.landwatch("trust", "--yes").returncode == 0
     repo.git("config", "landwatch.sandbox", "true")
     oid = repo.land("a change", {"a.py": "x = 1\n"})
-    env = {"PIP_NO_BUILD_ISOLATION": "1"}  # setup.py runs with the environment's setuptools
+    # setup.py runs with the environment's setuptools, from no index: pip reads "false" as
+    # --no-build-isolation ("1" keeps the isolation, which fetched setuptools from PyPI).
+    env = {"PIP_NO_BUILD_ISOLATION": "false"}
     drained(walled_path(tmp_path, "pre-commit"), **env)
     hooks = hooks_of(repo, oid)
     assert [f.rule for f in hooks.findings] == ["hook:self"], hooks.notes
