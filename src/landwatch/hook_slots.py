@@ -20,9 +20,9 @@ from pathlib import Path
 
 from landwatch import layout
 from landwatch.errors import UserError
-from landwatch.files import read_file, write_atomic
+from landwatch.files import read_file, read_head, write_atomic
 from landwatch.git import git
-from landwatch.hooks import chained_path, whose
+from landwatch.hooks import INSTALLED_EVENTS, chained_path, hook_body, whose
 
 # git-lfs's hooks among ours, and the one of its that is not. git-lfs writes (and removes) its
 # hooks in the order pre-push, post-checkout, post-commit, post-merge, and stops at the first one
@@ -35,6 +35,8 @@ LEGACY_RUNNERS = ("pre-commit", "prek")
 LEGACY_WITHOUT_STDIN = ("pre-commit",)
 # Hooks of tools that are copies of one template: a stale copy beside a fresh one is the same.
 GENERATED = ("pre-commit", "prek", "lefthook", "husky", "git-lfs")
+# More than any hook landwatch writes: its header, then githooks/hook.sh or githooks/pre-push.sh.
+_MOST_HOOK = 1 << 16
 
 
 class SlotError(UserError):
@@ -160,6 +162,23 @@ def runs_ours(slot: Path) -> bool:
     return owner == "landwatch" or (
         owner in LEGACY_RUNNERS and whose(legacy_path(slot)) == "landwatch"
     )
+
+
+def older_events(hooks_dir: Path) -> list[str]:
+    """The events whose landwatch hook in `hooks_dir` (in the slot, or the `.legacy` hook of the
+    pre-commit or prek script there) an older landwatch wrote: its text is not the body this one
+    writes, so what was mended in the hooks since does not run there until install."""
+    older = []
+    for event in INSTALLED_EVENTS:
+        slot = hooks_dir / event
+        ours = next((p for p in (slot, legacy_path(slot)) if whose(p) == "landwatch"), None)
+        try:
+            text = read_head(ours, _MOST_HOOK) if ours is not None else None
+        except OSError:
+            continue  # no hook to read: coverage says what is wrong with it
+        if text is not None and hook_body(event).encode() not in text:
+            older.append(event)
+    return older
 
 
 def withdraw(slot: Path) -> tuple[str, ...]:

@@ -243,6 +243,22 @@ def test_a_push_gate_missing_from_hooks_otherwise_in_place_is_told_and_mended(re
     assert "# landwatch-hook" in gate.read_text()
 
 
+def test_hooks_an_older_landwatch_wrote_are_told_and_written_again(repo: Repo) -> None:
+    """An upgrade leaves other repositories' hooks as they were written: the push gate's fixes
+    would not run there until install writes them again."""
+    gate = repo.git_dir / "hooks" / "pre-push"
+    written = gate.read_text()
+    gate.write_text(written.replace("lw_most=1000", "lw_most=5000"))  # as a release before
+    doctor = repo.landwatch("doctor")
+    assert doctor.returncode == 1
+    [line] = [said for said in doctor.stdout.splitlines() if "older landwatch" in said]
+    assert "its pre-push hook(s) are an older landwatch's" in line
+    assert line.endswith("fix: landwatch install")
+    repo.landwatch("doctor", "--fix")
+    assert "older landwatch" not in repo.landwatch("doctor").stdout
+    assert gate.read_text() == written
+
+
 def test_items_given_up_are_named_with_what_starts_them_again(repo: Repo) -> None:
     from landwatch import work_item
 

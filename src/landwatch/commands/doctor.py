@@ -75,7 +75,7 @@ def _repository(common: Path, now: float, told: set[tuple[str, str]]) -> list[Pr
         *_coverage(common),
         *_unhooked_worktrees(common),
         *_git_lfs(common),
-        *_push_gate(common),
+        *_own_hooks(common),
         *_settings(coverage.worktree_of(common) or common, settings, told),
         *_sharing(common, settings[layout.SHARE_REMOTE]),
         *_work_directories(common),
@@ -164,16 +164,19 @@ def _git_lfs(common: Path) -> list[Problem]:
     return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]
 
 
-def _push_gate(common: Path) -> list[Problem]:
+def _own_hooks(common: Path) -> list[Problem]:
     """The landing hooks in place but not the push gate's (installed by an older landwatch, or
-    its pre-push replaced since): a secret found can be pushed."""
+    its pre-push replaced since), or hooks an older landwatch wrote: each mended by install."""
     top = coverage.worktree_of(common)
     hooks_dir = hook_slots.recorded_hooks_dir(common)
     if top is None or hooks_dir is None or not hook_slots.runs_ours(hooks_dir / "post-commit"):
         return []  # coverage says what is wrong with the hooks as a whole
-    if hook_slots.runs_ours(hooks_dir / "pre-push"):
+    if not hook_slots.runs_ours(hooks_dir / "pre-push"):
+        what = "the push gate's pre-push hook is not landwatch's: a secret it found can be pushed"
+    elif older := hook_slots.older_events(hooks_dir):
+        what = f"its {', '.join(older)} hook(s) are an older landwatch's, without the fixes since"
+    else:
         return []
-    what = "the push gate's pre-push hook is not landwatch's: a secret it found can be pushed"
     return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]
 
 
