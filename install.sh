@@ -158,6 +158,11 @@ fi
 # The entry point the service runs is written by `landwatch install`; make sure it exists even
 # when no repository was installed yet.
 "$venv/bin/python" -c 'from landwatch.commands.install import write_entry_point; write_entry_point()'
+# The hooks are copies: those an older landwatch wrote in your other repositories are written
+# again, or the fixes in them since would not run there. A failure here is said, not fatal.
+"$venv/bin/python" -c 'from landwatch.commands.install import rewrite_older_hooks as r; r()' ||
+    echo "landwatch: the hooks of your other repositories were not rewritten; run" \
+        "'landwatch doctor --fix'"
 # An upgrade restarts the reviewer on the new code.
 echo "landwatch: starting the reviewer (stopping the one running first, if any)"
 "$venv/bin/landwatch" service stop >/dev/null 2>&1 || true

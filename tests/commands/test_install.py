@@ -50,6 +50,28 @@ def test_install_is_idempotent_and_upgrades_its_own_hooks(repo: Repo) -> None:
     assert registry.registered() == [repo.git_dir.resolve()]
 
 
+def test_an_upgrade_writes_again_the_hooks_an_older_landwatch_wrote_elsewhere(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """install.sh's last step: the hooks are copies, so another repository's would keep an older
+    push gate; written again where they were (a --hooks-path kept), the up-to-date left alone."""
+    apart = tmp_path / "apart"
+    apart.mkdir()
+    other = Repo(tmp_path / "other")
+    assert install.install(other.path, hooks_path=apart, out=io.StringIO()) == 0
+    gate = apart / "pre-push"
+    written = gate.read_text()
+    gate.write_text(written.replace("lw_most=1000", "lw_most=5000"))  # as a release before
+    untouched = repo.git_dir / "hooks" / "post-commit"
+    before = untouched.stat().st_mtime_ns
+    out = io.StringIO()
+    assert install.rewrite_older_hooks(out) == 1
+    assert gate.read_text() == written
+    assert untouched.stat().st_mtime_ns == before
+    assert f"{other.path}: hooks an older landwatch wrote" in out.getvalue()
+    assert install.rewrite_older_hooks(io.StringIO()) == 0
+
+
 def test_install_refuses_to_lose_a_hook(repo: Repo) -> None:
     hooks = repo.git_dir / "hooks"
     (hooks / "post-commit.before-landwatch").write_text("#!/bin/sh\necho older\n")

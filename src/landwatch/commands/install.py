@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import hook_slots, layout, registry, report_store, trust, work_item
+from landwatch import coverage, hook_slots, layout, registry, report_store, trust, work_item
 from landwatch.commands import notice
 from landwatch.daemon import sweep
 from landwatch.errors import UserError
@@ -147,6 +147,27 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
     _tell_of_committed_linters(repository, out)
     compile_secret_rules(out)
     return 0
+
+
+def rewrite_older_hooks(out: TextIO | None = None) -> int:
+    """An upgrade's last step: every other registered repository whose hooks an older landwatch
+    wrote gets them written again where they were (they are copies, and the fixes in them since
+    would not run there); how many. One that cannot be is said, and left as it was."""
+    out = sys.stdout if out is None else out
+    rewritten = 0
+    for common in registry.registered():
+        top = coverage.worktree_of(common)
+        hooks_dir = hook_slots.recorded_hooks_dir(common)
+        if top is None or hooks_dir is None or not hook_slots.older_events(hooks_dir):
+            continue
+        print(f"landwatch: {safe(str(top))}: hooks an older landwatch wrote", file=out)
+        try:
+            install(top, hooks_path=hooks_dir, out=out)
+        except UserError as error:
+            print(f"landwatch: {safe(str(top))}: left as it was: {error}", file=out)
+            continue
+        rewritten += 1
+    return rewritten
 
 
 def compile_secret_rules(out: TextIO | None = None) -> None:
