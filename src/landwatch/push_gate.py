@@ -22,7 +22,7 @@ from landwatch.files import read_file, write_atomic
 from landwatch.git import GitError, git, run_git
 from landwatch.review import allowed, blocking
 from landwatch.review.budget import Budget
-from landwatch.review.findings import CUT, Finding
+from landwatch.review.findings import Finding
 from landwatch.review.report import Report
 from landwatch.work_item import (
     CLAIMED,
@@ -330,7 +330,8 @@ def verdict_of(
     verdict = judge(judged, policy, allowing_in(git_dir), order=commits)
     partly = set(late)
     verdict.unjudged = [commit for commit in commits if commit in partly]
-    verdict.cut = [c for c in commits if c in scanned and c not in partly and _cut(scanned[c])]
+    # Read in time yet truncated: its line checks stopped at LINES.
+    verdict.cut = [c for c in commits if c in scanned and c not in partly and scanned[c].truncated]
     return verdict
 
 
@@ -342,11 +343,6 @@ def read_on(kept: Report | None, scanned: Report) -> Report:
     known = {finding.fingerprint for finding in kept.findings}
     more = [finding for finding in scanned.findings if finding.fingerprint not in known]
     return dataclasses.replace(kept, findings=kept.findings + more)
-
-
-def _cut(report: Report) -> bool:
-    """Whether the line checks of `report` stopped at their cap (its CUT finding says so)."""
-    return any(finding.rule == CUT for finding in report.findings)
 
 
 def parent_of(git_dir: os.PathLike[str] | str, commit: str) -> str | None:

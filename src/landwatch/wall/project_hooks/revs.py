@@ -85,12 +85,12 @@ def pin_in_checkout(place: Checkout, declared: ManagerConfig, resolved: Resolved
     if declared.family is not Family.PRE_COMMIT or not resolved:
         return frozenset()
     rewritten = set()
+    # A committed link is read where it points within the checkout, as the manager reads it;
+    # one that leaves it (a FIFO, /dev/zero, a file of the person's) is not opened.
+    root = place.root.resolve()
     for path in (declared.path, *declared.read):
         if path.rpartition("/")[2] not in PRE_COMMIT_FAMILY:
             continue
-        # A committed link is read where it points within the checkout, as the manager reads
-        # it; one that leaves it (a FIFO, /dev/zero, a file of the person's) is not opened.
-        root = place.root.resolve()
         file = (place.root / path).resolve()
         try:
             text = read_file(file, trusted=root).decode("utf-8")
