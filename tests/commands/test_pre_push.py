@@ -20,8 +20,8 @@ from support.daemon import run_reviewer
 from support.kinds import FakeClock, bare_remote, origin, remote_head
 from support.queue import fill, tmpfs
 from support.repos import Repo, installed
-from support.secret_examples import AWS_KEY_ID, AWS_SECRET_KEY
-from support.tokens import GITHUB_TOKEN
+from support.secret_examples import AWS_KEY_ID, AWS_SECRET_KEY, pem
+from support.tokens import GITHUB_TOKEN, github_token
 
 CREDENTIALS = f'aws_access_key_id = "{AWS_KEY_ID}"\naws_secret_access_key = "{AWS_SECRET_KEY}"\n'
 # A commit whose line checks stop at a cap of 10 added lines, its secret in the file past them
@@ -322,6 +322,41 @@ def test_an_allowed_finding_lets_the_next_push_pass_and_says_so(
         result.stderr
     )
     assert "and 1 more" in result.stderr and AWS_KEY_ID not in result.stderr
+
+
+@pytest.mark.parametrize("reviewed_first", [True, False], ids=["reviewed", "scanned"])
+@pytest.mark.parametrize("where", ["tests/fixture.py", "deploy/id_rsa"])
+def test_an_allowed_secret_lets_no_other_through_where_it_was(
+    repo: Repo, remote: Path, where: str, reviewed_first: bool
+) -> None:
+    """A fingerprint is the redacted line's: every token written on it, every key's BEGIN line,
+    has the allowed one's. The allowance holds to the secret it was given for; a real one
+    written where a test one was allowed refuses the push, reviewed or scanned by the hook."""
+
+    def secret(seed: int) -> str:
+        if where.endswith("id_rsa"):
+            return "\n".join(pem("RSA PRIVATE KEY", seed)) + "\n"
+        return f'TOKEN = "{github_token(f"seed{seed}")}"\n'
+
+    repo.land("a test secret", {where: secret(1)})
+    if reviewed_first:
+        reviewed(repo)
+    said = push(repo).stderr
+    [fingerprint] = set(re.findall(r"landwatch allow ([0-9a-f]{20})", said))
+    assert repo.landwatch("allow", fingerprint, "--reason", "used-in-tests").returncode == 0
+    assert push(repo).returncode == 0
+    before = remote_head(remote)
+    repo.land("taken out", {where: None})  # a key's header added again, not a key rotated
+    repo.land("the real one", {where: secret(2)})
+    if reviewed_first:
+        reviewed(repo)
+    result = push(repo)
+    assert result.returncode != 0, result.stderr
+    assert remote_head(remote) == before
+    assert f"landwatch allow {fingerprint}" in result.stderr  # the same place, another secret
+    # Allowed again, the new one is allowed too, and the first still is.
+    assert repo.landwatch("allow", fingerprint, "--reason", "used-in-tests").returncode == 0
+    assert push(repo).returncode == 0
 
 
 def test_a_commit_allowed_whole_passes_and_a_finding_the_hook_s_scan_found_can_be_allowed(

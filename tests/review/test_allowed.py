@@ -4,12 +4,15 @@ by a report wherever the report goes."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 
-from landwatch.review.allowed import REASONS, Allowance, allowing, covering
-from landwatch.review.findings import Finding, Severity
+from landwatch.review import output
+from landwatch.review.allowed import REASONS, Allowance, allowing, covering, secrets_of
+from landwatch.review.findings import Finding, Severity, secret_digest, stored_digest
 from landwatch.review.report import Report
 from support.tokens import github_token
 
@@ -73,6 +76,11 @@ def test_an_allowance_is_read_back_as_it_was_written(reason: str) -> None:
         {**by_commit(ONE).as_dict(), "when": "yesterday"},
         {**by_commit(ONE).as_dict(), "who": ["Ann"]},
         {**by_commit(ONE).as_dict(), "who": "A" * 400},
+        {**by_fingerprint("a" * 20).as_dict(), "secrets": "0123456789abcdef"},
+        {**by_fingerprint("a" * 20).as_dict(), "secrets": ["0123456789ABCDEF"]},
+        {**by_fingerprint("a" * 20).as_dict(), "secrets": ["0" * 17]},
+        {**by_fingerprint("a" * 20).as_dict(), "secrets": ["0" * 16] * 65},
+        {**by_commit(ONE).as_dict(), "secrets": ["0" * 16]},  # a commit's: every finding
     ],
 )
 def test_anything_else_is_no_allowance(garbage: object) -> None:
@@ -96,3 +104,36 @@ def test_a_report_carries_its_allowances_and_drops_garbage_among_them() -> None:
     assert Report.from_dict(data).allowed == [by_commit(ONE)]
     del data["allowed"]  # a report stored before allowances
     assert Report.from_dict(data).allowed == []
+
+
+def test_a_finding_s_allowance_holds_to_the_secrets_it_was_given_for() -> None:
+    """Every token written on one line has that line's fingerprint (it is hashed redacted): a
+    test token allowed must not let a real one, written where it was, through."""
+    tested, real = github_token("Q7w2"), github_token("Zr5K")
+    fixture = dataclasses.replace(KEY, secret_digest=secret_digest(tested))
+    replaced = dataclasses.replace(KEY, secret_digest=secret_digest(real))
+    assert fixture.secret_digest != replaced.secret_digest
+    allowance = dataclasses.replace(
+        by_fingerprint(KEY.fingerprint), secrets=secrets_of(KEY.fingerprint, [fixture, SPACE])
+    )
+    assert allowance.secrets == (secret_digest(tested),)
+    assert allowing([allowance], OTHER, fixture) is allowance
+    assert allowing([allowance], ONE, replaced) is None
+    # Read back from a store or a note as written, the digests with it.
+    assert Allowance.from_dict(json.loads(json.dumps(allowance.as_dict()))) == allowance
+    # A finding reviewed before digests were kept: its allowance covers its fingerprint, as then.
+    assert secrets_of(KEY.fingerprint, [KEY, fixture]) == ()
+    assert allowing([by_fingerprint(KEY.fingerprint)], ONE, replaced) is not None
+    assert secrets_of(SPACE.fingerprint, [SPACE]) == ()
+
+
+def test_a_secret_digest_is_kept_with_its_finding_and_is_no_part_of_sarif() -> None:
+    finding = dataclasses.replace(KEY, secret_digest=secret_digest("a value"))
+    assert Finding.from_dict(json.loads(json.dumps(finding.as_dict()))) == finding
+    report = Report(ONE, None, "commit", ONE[:12], findings=[finding])
+    assert finding.secret_digest not in json.dumps(output.as_sarif([report], Path("/r")))
+    assert "secret_digest" not in SPACE.as_dict()  # a finding of no secret, as it was written
+    assert secret_digest("a", "b") == secret_digest("b", "a") != secret_digest("a")
+    assert "a value" not in json.dumps(finding.as_dict())
+    for garbage in (None, 7, "0" * 15, "g" * 16, "A" * 16, ["0" * 16]):
+        assert stored_digest(garbage) == ""

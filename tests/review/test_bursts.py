@@ -3,6 +3,10 @@ one finding with its lines, a few stay apart, and two of one rule on one line ar
 
 from __future__ import annotations
 
+import random
+from string import ascii_uppercase
+
+from landwatch.review.findings import secret_digest
 from support.repos import Repo
 from support.review import KEY_ID, OTHER_ID, review
 
@@ -21,6 +25,23 @@ def test_two_findings_of_one_rule_on_one_line_are_one(repo: Repo) -> None:
     repo.land("pair", {"ids.py": f'IDS = ("{KEY_ID}", "{OTHER_ID}")\n'}, hooks=False)
     (finding,) = [f for f in review(repo).findings if f.rule == "S002"]
     assert finding.message == "AWS access key ID (2 on this line)"
+    # The one finding holds both secrets: allowing it for the first lets no second through.
+    both = secret_digest(secret_digest(KEY_ID), secret_digest(OTHER_ID))
+    assert finding.secret_digest == both
+    repo.land("one", {"ids.py": f'IDS = ("{KEY_ID}", "x")\n'}, hooks=False)
+    (alone,) = [f for f in review(repo).findings if f.rule == "S002"]
+    assert alone.secret_digest == secret_digest(KEY_ID) != both
+
+
+def test_a_burst_of_secrets_holds_every_one_of_them(repo: Repo) -> None:
+    keys = [
+        f"AKIA{''.join(random.Random(n).choices(ascii_uppercase + '234567', k=16))}"
+        for n in range(5)
+    ]
+    repo.land("keys", {"keys.txt": "".join(f"{key}\n" for key in keys)}, hooks=False)
+    (burst,) = [f for f in review(repo).findings if f.rule == "S002"]
+    assert burst.message.endswith("on 5 lines: 1-5")
+    assert burst.secret_digest == secret_digest(*(secret_digest(key) for key in keys))
 
 
 def test_one_secret_found_by_two_rules_is_one_finding(repo: Repo) -> None:

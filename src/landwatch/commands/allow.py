@@ -53,7 +53,9 @@ def allow(
     fingerprint = target.lower()
     holding = _holding(git_dir, fingerprint) if FINGERPRINT.fullmatch(fingerprint) else {}
     if holding:
-        allowance = Allowance(reason, _who(cwd), clock(), fingerprint, None)
+        held = [finding for report in holding.values() for finding in report.findings]
+        secrets = allowed.secrets_of(fingerprint, held)
+        allowance = Allowance(reason, _who(cwd), clock(), fingerprint, None, secrets)
     else:
         commit = commit_of(target, cwd=cwd)
         if commit is None:
@@ -187,8 +189,10 @@ def said(allowance: Allowance, holding: dict[str, Report], carried: list[str]) -
         commits = sorted(holding)
         named = ", ".join(commit[:12] for commit in commits[:NAMED])
         more = f" and {len(commits) - NAMED} more" if len(commits) > NAMED else ""
+        count = len(allowance.secrets)
+        which = {0: "it is", 1: "that secret is"}.get(count, f"those {count} secrets are")
         what = (
-            f"{finding.rule} {finding.name}{where} ({why}) wherever it is: found in "
+            f"{finding.rule} {finding.name}{where} ({why}) wherever {which}: found in "
             f"{plural(len(commits), 'commit')} ({named}{more})"
         )
     else:

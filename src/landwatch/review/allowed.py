@@ -23,18 +23,23 @@ _FINGERPRINT = lazy_compile(r"[0-9a-f]{1,64}")
 _COMMIT = lazy_compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 # The longest `who` kept: `user.name <user.email>`, each of git's bounded by people, not git.
 MOST_WHO = 320
+# The most secrets one allowance of a finding names (those its fingerprint held when allowed).
+MOST_SECRETS = 64
+_DIGEST = lazy_compile(r"[0-9a-f]{16}")
 
 
 @dataclass(frozen=True)
 class Allowance:
     """One decision: `reason` (one of REASONS), by `who`, at `when` (epoch seconds), covering
-    the finding `fingerprint` wherever it is, or every finding of `commit` (one of the two)."""
+    the finding `fingerprint` wherever it is (where it holds secrets, only for those whose
+    digests are `secrets`), or every finding of `commit` (one of the two)."""
 
     reason: str
     who: str
     when: float
     fingerprint: str | None
     commit: str | None
+    secrets: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -43,6 +48,7 @@ class Allowance:
             "when": self.when,
             "fingerprint": self.fingerprint,
             "commit": self.commit,
+            **({"secrets": list(self.secrets)} if self.secrets else {}),
         }
 
     @classmethod
@@ -52,6 +58,7 @@ class Allowance:
             return None
         reason, who, when = data.get("reason"), data.get("who"), data.get("when")
         fingerprint, commit = data.get("fingerprint"), data.get("commit")
+        secrets = data.get("secrets", [])
         if (
             reason not in REASONS
             or not isinstance(who, str)
@@ -62,9 +69,13 @@ class Allowance:
             or (fingerprint is None) == (commit is None)
             or not (fingerprint is None or _matches(_FINGERPRINT, fingerprint))
             or not (commit is None or _matches(_COMMIT, commit))
+            or not isinstance(secrets, list)
+            or len(secrets) > MOST_SECRETS
+            or (secrets and fingerprint is None)
+            or not all(_matches(_DIGEST, digest) for digest in secrets)
         ):
             return None
-        return cls(str(reason), who, float(when), fingerprint, commit)
+        return cls(str(reason), who, float(when), fingerprint, commit, tuple(secrets))
 
     def what(self) -> str:
         """What it covers: `finding 3f2a9c…` or `every finding of 9c1e2b3a4d5f`."""
@@ -84,10 +95,21 @@ def _matches(pattern: LazyPattern[str], value: Any) -> bool:
 
 
 def covers(allowance: Allowance, commit: str, finding: Finding) -> bool:
-    """Whether `allowance` covers `finding` of `commit`: its fingerprint, or the commit."""
+    """Whether `allowance` covers `finding` of `commit`: the commit, or its fingerprint and,
+    where the allowance names secrets, one of them: another token written on an allowed
+    token's line has its fingerprint, never its digest."""
     if allowance.commit is not None:
         return allowance.commit == commit
-    return bool(finding.fingerprint) and allowance.fingerprint == finding.fingerprint
+    if not finding.fingerprint or allowance.fingerprint != finding.fingerprint:
+        return False
+    return not allowance.secrets or finding.secret_digest in allowance.secrets
+
+
+def secrets_of(fingerprint: str, findings: Iterable[Finding]) -> tuple[str, ...]:
+    """The digests of the secrets the findings `fingerprint` names hold, for an allowance of
+    it; none (any covered, as before digests were kept) where one of those findings has none."""
+    digests = {f.secret_digest for f in findings if f.fingerprint == fingerprint}
+    return () if "" in digests else tuple(sorted(digests)[:MOST_SECRETS])
 
 
 def allowing(allowances: Iterable[Allowance], commit: str, finding: Finding) -> Allowance | None:

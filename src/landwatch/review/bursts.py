@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from landwatch.review.findings import Finding, fingerprint
+from landwatch.review.findings import Finding, fingerprint, secret_digest
 from landwatch.text import listed
 
 TYPE_CHECKING = False  # the rules are not imported to read a stored report (landwatch show)
@@ -39,6 +39,7 @@ def bursts(findings: list[Finding], rules: RuleSet) -> list[Finding]:
             message=f"{first.message} on {len(group)} lines: {line_ranges(numbers)}",
             end_line=numbers[-1],
             fingerprint=identity,
+            secret_digest=merged_digest(group),
         )
         for other in group[1:]:
             merged[id(other)] = None
@@ -89,24 +90,33 @@ def _overlap(span: tuple[int, int] | None, start: int, end: int) -> bool:
 def one_per_line(findings: list[Finding]) -> list[Finding]:
     """One finding per rule and line: two tokens of one line are one thing to fix."""
     first: dict[tuple[str, str, int], int] = {}
-    counts: Counter[tuple[str, str, int]] = Counter()
+    alike: dict[tuple[str, str, int], list[Finding]] = {}
     kept: list[Finding] = []
     for finding in findings:
         if finding.path is None or finding.line is None:
             kept.append(finding)
             continue
         key = (finding.rule, finding.path, finding.line)
-        counts[key] += 1
+        alike.setdefault(key, []).append(finding)
         if key in first:
             continue
         first[key] = len(kept)
         kept.append(finding)
     for key, at in first.items():
-        if counts[key] > 1:
+        if len(alike[key]) > 1:
             kept[at] = dataclasses.replace(
-                kept[at], message=f"{kept[at].message} ({counts[key]} on this line)"
+                kept[at],
+                message=f"{kept[at].message} ({len(alike[key])} on this line)",
+                secret_digest=merged_digest(alike[key]),
             )
     return kept
+
+
+def merged_digest(findings: list[Finding]) -> str:
+    """The secret digest of one finding made of `findings`: every secret of theirs, so that an
+    allowance of some of them does not let another through; "" where none is a secret's."""
+    parts = [finding.secret_digest for finding in findings]
+    return secret_digest(*parts) if any(parts) else ""
 
 
 def unclaimed(findings: list[Finding], rules: RuleSet, notes: list[str]) -> list[Finding]:

@@ -82,8 +82,12 @@ class Finding:
     # The files a finding says do not belong in the commit at all: no other finding in them is
     # reported but a secret's (bursts.unclaimed); never written.
     covers: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    # Which secret a secret rule found (secret_digest): the fingerprint is the redacted line's,
+    # alike for every token written on it; an allowance holds to the secrets it was given for.
+    secret_digest: str = ""
 
     def as_dict(self) -> dict[str, Any]:
+        digest = {"secret_digest": self.secret_digest} if self.secret_digest else {}
         return {
             "rule": self.rule,
             "name": self.name,
@@ -95,6 +99,7 @@ class Finding:
             "snippet": self.snippet,
             "fingerprint": self.fingerprint,
             "decided_by": self.basis.as_dict() if self.basis is not None else None,
+            **digest,
         }
 
     @classmethod
@@ -110,6 +115,7 @@ class Finding:
             data.get("snippet"),
             data.get("fingerprint", ""),
             basis=Basis.from_dict(data.get("decided_by")),
+            secret_digest=stored_digest(data.get("secret_digest")),
         )
 
 
@@ -131,6 +137,33 @@ def fingerprint(rule: str, path: str | None, content: bytes | str, occurrence: i
     import hashlib  # here: `show` and `status` read findings, they never make one (3 ms)
 
     return hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+# A secret digest: 16 hex digits (64 bits of SHA-256), enough to tell two secrets apart.
+DIGEST_SIZE = 16
+
+
+def secret_digest(*parts: str) -> str:
+    """What tells one secret from another where the fingerprint cannot (a token replaced on its
+    line): a hash of its value, or of the digests a merged finding holds, in any order. Kept
+    only beside the commit holding the secret (its review, its note), never in SARIF."""
+    import hashlib
+
+    joined = "\0".join(sorted(parts))
+    return hashlib.sha256(
+        b"landwatch secret\0" + joined.encode("utf-8", "surrogatepass")
+    ).hexdigest()[:DIGEST_SIZE]
+
+
+def stored_digest(value: Any) -> str:
+    """A stored finding's secret digest; "" for none, or for anything else (a report is data)."""
+    if isinstance(value, str) and len(value) == DIGEST_SIZE and _is_hex(value):
+        return value
+    return ""
+
+
+def _is_hex(text: str) -> bool:
+    return all(c in "0123456789abcdef" for c in text)
 
 
 def line_text(content: bytes, number: int | None) -> str | None:

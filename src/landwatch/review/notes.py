@@ -21,7 +21,7 @@ from landwatch import __version__
 from landwatch.lazy_re import lazy_compile
 from landwatch.review import allowed
 from landwatch.review.allowed import Allowance
-from landwatch.review.findings import Basis, Finding, Severity
+from landwatch.review.findings import Basis, Finding, Severity, stored_digest
 from landwatch.review.report import Report
 from landwatch.review.secrets.redaction import redact_secrets
 
@@ -235,6 +235,7 @@ def _finding(item: Any) -> Finding:
         redact_secrets(snippet) if snippet is not None else None,
         fingerprint,
         basis=Basis.from_dict(item.get("decided_by")),
+        secret_digest=stored_digest(item.get("secret_digest")),
     )
 
 

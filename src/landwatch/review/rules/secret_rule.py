@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
 from landwatch.review.change import FileChange, Line
-from landwatch.review.findings import Finding, Severity
+from landwatch.review.findings import Finding, Severity, secret_digest
 from landwatch.review.globs import TEST_PATHS, matches_any
 from landwatch.review.rules.base import LineRule
 from landwatch.review.secrets.redaction import redacted_snippet
@@ -98,4 +98,5 @@ class SecretRule(LineRule):
                 snippet=snippet,
             )
             finding.span = (start, end)  # the place, not the value: for the declarations
+            finding.secret_digest = secret_digest(value)
             yield self.lowered(finding, path, value, before)

@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import FileChange, Line
-from landwatch.review.findings import Finding, Severity
+from landwatch.review.findings import Finding, Severity, secret_digest
 from landwatch.review.rules.assigned_secrets import Credentials, GenericSecret
 from landwatch.review.rules.secret_rule import MOST_PER_LINE, SecretRule
 from landwatch.review.secrets.checks import (
@@ -112,6 +112,8 @@ class PrivateKey(SecretRule):
                 content=f"rotated {label} {number}",
                 snippet=KEY_MATERIAL,
             )
+            # The key is the body around that line, and the file holds it: which key, told apart.
+            finding.secret_digest = secret_digest(content.decode("utf-8", "surrogateescape"))
             yield self.in_test_data(finding, file.path)
 
     def scan(
@@ -141,6 +143,7 @@ class PrivateKey(SecretRule):
                     occurrence=occurrence,
                     snippet=snippet,
                 )
+                finding.secret_digest = secret_digest(material)
                 yield self.in_test_data(finding, path)
 
 
