@@ -234,7 +234,9 @@ def walled(git_dir: os.PathLike[str] | str, undecided: LinterPolicy) -> LinterPo
         scratch: Path | None = private_directory(layout.LINTING.path(), trusted=None)
     except OSError:
         scratch = None  # the system's temporary directory, rather than no review
-    wall, said = choose(layout.read_git_settings(git_dir)[layout.SANDBOX], os.environ.get("PATH"))
+    wall, said = choose(
+        layout.sandbox_asked(layout.read_git_settings(git_dir)), os.environ.get("PATH")
+    )
     # With no wall, the person's own linters still run, given nothing of the repository but
     # the file they lint: what the repository wrote (its linters, their configuration) does not.
     walled_off = None if wall is not None else f"linters of this repository not run: {said}"

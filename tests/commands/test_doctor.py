@@ -98,6 +98,27 @@ def test_doctor_on_a_healthy_setup_is_quiet(repo: Repo, tmp_path: Path) -> None:
         repo.landwatch("service", "stop")
 
 
+def test_a_copied_repository_s_own_configuration_does_not_take_the_wall_away(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """`[landwatch] sandbox = false` in the repository's .git/config (come with a copy of it)
+    is the repository's word: the wall stays, and without bubblewrap nothing of it runs."""
+    (Path(os.environ["HOME"]) / ".gitconfig").write_text("[landwatch]\n\tmaintenance = false\n")
+    repo.git("config", "landwatch.sandbox", "false")
+    bare = tmp_path / "bin"  # a PATH with git and no bwrap, whatever the machine has
+    bare.mkdir()
+    (bare / "git").symlink_to(shutil.which("git") or "/usr/bin/git")
+    doctor = subprocess.run(
+        [sys.executable, "-m", "landwatch", "doctor"],
+        cwd=repo.path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": str(bare)},
+    )
+    assert "runs without the wall" not in doctor.stdout
+    assert "there is no wall here: bubblewrap (bwrap) is not installed" in doctor.stdout
+
+
 def test_an_unusable_work_directory_is_told_once_and_named_with_what_mends_it(
     repo: Repo,
 ) -> None:

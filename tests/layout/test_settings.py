@@ -87,6 +87,26 @@ def test_the_settings_of_a_repository_are_read_from_git(repo: Repo) -> None:
     assert layout.read_git_settings(repo.path) == settings  # from the worktree, the same
 
 
+@pytest.mark.parametrize(
+    ("own", "repository", "walled"),
+    [
+        (None, "false", True),  # a copied repository's .git/config: its word, not the person's
+        ("true", "false", True),
+        ("false", None, False),  # the person's own: the wall taken away
+        ("false", "true", True),  # a repository may ask for the wall
+        (None, None, True),
+    ],
+)
+def test_only_the_person_s_own_configuration_takes_the_wall_away(
+    repo: Repo, own: str | None, repository: str | None, walled: bool
+) -> None:
+    home_config = Path(os.environ["HOME"]) / ".gitconfig"
+    home_config.write_text(f"[landwatch]\n\tsandbox = {own}\n" if own else "")
+    if repository is not None:
+        repo.git("config", "landwatch.sandbox", repository)
+    assert layout.sandbox_asked(layout.read_git_settings(repo.git_dir)) is walled
+
+
 def test_the_configuration_page_lists_every_setting_with_its_default() -> None:
     page = (ROOT / "docs" / "configuration.md").read_text()
     section = page[page.index("\n## git config\n") :]

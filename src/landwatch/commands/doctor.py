@@ -347,7 +347,7 @@ def _sandbox(cwd: Path) -> str:
     runs: told, not a problem (without it, nothing a repository wrote runs)."""
     from landwatch.wall.door import choose
 
-    enabled = layout.read_git_settings(cwd)[layout.SANDBOX]
+    enabled = layout.sandbox_asked(layout.read_git_settings(cwd))
     return choose(enabled, os.environ.get("PATH"))[1]
 
 

@@ -154,7 +154,9 @@ def _wall(git_dir: Path) -> tuple[bool, str]:
     from landwatch import layout
     from landwatch.wall.door import choose
 
-    wall, said = choose(layout.read_git_settings(git_dir)[layout.SANDBOX], os.environ.get("PATH"))
+    wall, said = choose(
+        layout.sandbox_asked(layout.read_git_settings(git_dir)), os.environ.get("PATH")
+    )
     return wall is None or wall.sandbox is not None, said
 
 

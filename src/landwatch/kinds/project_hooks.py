@@ -78,7 +78,7 @@ def hooks_in_worker(
         report_store.write_hooks(git_dir, result)
         trust.held_back(git_dir, pinned.digest, trust.HOOKS)
         return {"summary": "not trusted here: not run", "retry": None}
-    wall, said = choose(settings[layout.SANDBOX], os.environ.get("PATH"))
+    wall, said = choose(layout.sandbox_asked(settings), os.environ.get("PATH"))
     if wall is None:
         result = HooksResult(oid, "no-wall", notes=[f"the project's hooks did not run: {said}"])
         report_store.write_hooks(git_dir, result)

@@ -84,6 +84,7 @@ from landwatch.layout.settings import (
     raw_settings,
     read_git_settings,
     read_own_setting,
+    sandbox_asked,
 )
 from landwatch.layout.user_places import (
     ENTRY_POINT,
@@ -193,6 +194,7 @@ __all__ = [
     "read_own_setting",
     "report_file",
     "repository_dir",
+    "sandbox_asked",
     "state_dir",
     "work_dir",
 ]

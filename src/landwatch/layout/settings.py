@@ -216,7 +216,9 @@ NOTIFY = Setting(
 SANDBOX = Setting(
     "landwatch.sandbox",
     "true",
-    "a repository's code runs only behind the wall (bubblewrap); false: as you, without it",
+    "a repository's code runs only behind the wall (bubblewrap); false: as you, without it. "
+    "Only your own configuration (--global) takes the wall away; a repository's may only ask "
+    "for it",
     hooks=False,
     rule=_boolean("a repository's code runs only behind the wall"),
 )
@@ -319,3 +321,10 @@ def read_own_setting(setting: Setting[T]) -> Parsed[T]:
     says it: one no repository's configuration changes, read where no repository is."""
     text = git("config", "--global", "--includes", "--get", setting.name, cwd="/", check=False)
     return setting.parse(text or None)
+
+
+def sandbox_asked(settings: GitSettings) -> bool:
+    """Whether a repository's code runs only behind the wall: yes unless the person's own
+    configuration (--global) says not. A repository's may ask for the wall, never take it away:
+    a copied repository's .git/config is the repository's word, not the person's."""
+    return settings[SANDBOX] or read_own_setting(SANDBOX).value
