@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from landwatch.text import cells
+from support.secret_examples import AWS_KEY_ID
+from support.tokens import github_token
 from support.project_hooks import local_hooks
 from support.repos import Repo
 from support.terminal import Terminal
@@ -166,3 +168,25 @@ def test_on_a_terminal_the_whole_is_paged_after_the_first_screen(
     finally:
         terminal.close()
     assert not planted.exists()
+
+
+def test_no_secret_a_repository_holds_is_shown_whole(repo: Repo) -> None:
+    """What `trust` shows of a repository is redacted as every other output is: a key in a
+    pinned configuration's text or diff, a token in a hook's command or its repository's URL."""
+    token = github_token("Tr5t")
+    hooks = [f'id: deploy\nname: deploy\nlanguage: system\nentry: "curl -H {token}"']
+    files = {
+        ".pre-commit-config.yaml": local_hooks(*hooks),
+        "setup.cfg": f"[flake8]\nmax-line-length = 88\naws_access_key_id = {AWS_KEY_ID}\n",
+        ".landwatch.toml": '[[linters]]\nname = "x"\ncommand = ["true"]\nformat = "regex"\n'
+        'pattern = "^(?P<line>[0-9]+):(?P<message>.*)$"\n',
+    }
+    repo.land("with secrets", files, hooks=False)
+    for args in (("trust",), ("trust", "--show"), ("trust", "--hooks", "--show")):
+        shown = repo.landwatch(*args).stdout
+        assert token not in shown and AWS_KEY_ID not in shown, args
+    shown = (
+        repo.landwatch("trust", "--show").stdout
+        + repo.landwatch("trust", "--hooks", "--show").stdout
+    )
+    assert "AKIA…" in shown and "ghp_…" in shown

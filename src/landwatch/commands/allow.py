@@ -21,7 +21,7 @@ from landwatch.lazy_re import lazy_compile
 from landwatch.review import allowed, notes
 from landwatch.review.allowed import REASONS, Allowance
 from landwatch.review.report import Report
-from landwatch.review.secrets.redaction import redact_secrets
+from landwatch.review.secrets.redaction import printable
 from landwatch.text import plural, safe
 from landwatch.work_item import WorkItem, WorkKind
 
@@ -59,7 +59,7 @@ def allow(
     else:
         commit = commit_of(target, cwd=cwd)
         if commit is None:
-            shown = safe(redact_secrets(target))[:80]
+            shown = printable(target)[:80]
             print(
                 f"landwatch: {shown!r} is neither the fingerprint of a finding a review here "
                 "holds nor a commit: `landwatch show REV --json` lists each finding's "

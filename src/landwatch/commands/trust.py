@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from landwatch.review.secrets.redaction import printable
 from landwatch.text import plural, safe
 from landwatch.trust import (
     COMMAND,
@@ -187,9 +188,9 @@ def _list_approvals(git_dir: Path) -> list[str]:
     for approval in mine:
         what = "project hooks " if approval.subject == HOOKS else ""
         lines.append(f"trusted {what}{when(approval)} ({approval.digest[:12]}):")
-        lines += [f"  {safe(line)}" for line in approval.commands]
+        lines += [f"  {printable(line)}" for line in approval.commands]
         given = "pinned" if approval.subject == HOOKS else "given"
-        lines += [f"  {given} {safe(path)}" for path, _ in approval.files]
+        lines += [f"  {given} {printable(path)}" for path, _ in approval.files]
     return lines
 
 
@@ -241,13 +242,14 @@ def _revs(hooks: HooksPinned) -> tuple[tuple[tuple[str, str, str], ...], Revs]:
         if commit is None:
             revs.named[where] = " (not resolved: --show)"
             revs.lines.append(
-                f"  {safe(where)}: not resolved ({safe(how)}): it runs what that names when its "
-                "environment is built; pin it by a commit id (`pre-commit autoupdate --freeze`)"
+                f"  {printable(where)}: not resolved ({printable(how)}): it runs what that names "
+                "when its environment is built; pin it by a commit id (`pre-commit autoupdate "
+                "--freeze`)"
             )
             continue
         resolved.append((remote.url, remote.rev, commit))
         shown = "" if commit == remote.rev else f": {commit[:12]}, {how}"
         if shown:
             revs.named[where] = f" = {commit[:12]}"
-        revs.lines.append(f"  {safe(where)}{shown or ' (a commit id)'}")
+        revs.lines.append(f"  {printable(where)}{shown or ' (a commit id)'}")
     return tuple(resolved), revs

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from landwatch.text import cut, plural, safe
+from landwatch.review.secrets.redaction import printable
+from landwatch.text import cut, plural
 
 if TYPE_CHECKING:
     from landwatch.review.pinned import Pinned, PinnedFile
@@ -101,19 +102,20 @@ def linters_shown(git_dir: Path, where: str, pinned: Pinned, last: Approval | No
     whole: list[str] = []
     if pinned.linters:
         whole.append(
-            f"landwatch: {safe(where)} at HEAD runs these commands on the files a commit changes:"
+            f"landwatch: {printable(where)} at HEAD runs these commands on the files a commit "
+            "changes:"
         )
-        whole += [f"{INDENT}{safe(line)}" for line in commands]
+        whole += [f"{INDENT}{printable(line)}" for line in commands]
     whole.append(f"landwatch: {given} given these files of it, pinned by content:")
     whole += _files(pinned.files, "none (the file being linted only)")
     diff = differences(git_dir, last, commands, pinned.files)
-    whole += [_changed_title(last), *(f"{INDENT}{safe(line)}" for line in diff)]
-    title = wrapped(f"landwatch: {safe(where)} at HEAD runs these commands, in this order:")
+    whole += [_changed_title(last), *(f"{INDENT}{printable(line)}" for line in diff)]
+    title = wrapped(f"landwatch: {printable(where)} at HEAD runs these commands, in this order:")
     if not pinned.linters:
         title = ["landwatch: it runs no linter of its own; your own are given its files"]
     return Shown(
         title,
-        [fitted(f"{INDENT}{safe(line)}") for line in commands],
+        [fitted(f"{INDENT}{printable(line)}") for line in commands],
         _pinned(f"landwatch: then {given} given, pinned by content", pinned.files),
         _changed(last, diff),
         whole,
@@ -123,14 +125,16 @@ def linters_shown(git_dir: Path, where: str, pinned: Pinned, last: Approval | No
 def hooks_shown(git_dir: Path, hooks: HooksPinned, revs: Revs, last: Approval | None) -> Shown:
     """The project's hooks: every hook, each remote's commit (`revs`, said already), every file
     pinned with them, what changed."""
-    paths = safe(", ".join(each.path for each in hooks.declared))
+    paths = printable(", ".join(each.path for each in hooks.declared))
     whole = [
         f"landwatch: HEAD's project hooks ({paths}) run these on the files a commit changes, "
         "with your own pre-commit, prek or lefthook:"
     ]
-    whole += [f"{INDENT}{safe(line)}" for line in hooks.commands() or ("(none at this stage)",)]
+    whole += [
+        f"{INDENT}{printable(line)}" for line in hooks.commands() or ("(none at this stage)",)
+    ]
     problems = [
-        f"{INDENT}({safe(each.problem)}: nothing of it runs)"
+        f"{INDENT}({printable(each.problem)}: nothing of it runs)"
         for each in hooks.declared
         if each.problem
     ]
@@ -139,7 +143,7 @@ def hooks_shown(git_dir: Path, hooks: HooksPinned, revs: Revs, last: Approval | 
     whole.append("landwatch: pinned with them by content (a change to any asks again):")
     whole += [*_files(hooks.files, "none"), LOCAL_CODE]
     diff = differences(git_dir, last, hooks.commands(), hooks.files)
-    whole += [_changed_title(last), *(f"{INDENT}{safe(line)}" for line in diff)]
+    whole += [_changed_title(last), *(f"{INDENT}{printable(line)}" for line in diff)]
     title = wrapped(f"landwatch: HEAD's project hooks ({paths}) run these, in order:")
     commands = _hook_rows([hook for each in hooks.declared for hook in each.hooks], revs.named)
     commands += [fitted(line) for line in problems]
@@ -168,11 +172,11 @@ def _hook_rows(hooks: list[HookSpec], named: dict[str, str]) -> list[str]:
     rows = []
     for where, ids in groups:
         if not where:
-            rows.append(fitted(f"{INDENT}{safe(ids[0])}"))
+            rows.append(fitted(f"{INDENT}{printable(ids[0])}"))
             continue
         remote = where.partition(";")[0]
-        shown = safe(_short_where(where)) + named.get(remote, "")
-        rows += wrapped(f"{INDENT}{shown}: {safe(', '.join(ids))}", INDENT * 2)
+        shown = printable(_short_where(where)) + named.get(remote, "")
+        rows += wrapped(f"{INDENT}{shown}: {printable(', '.join(ids))}", INDENT * 2)
     return rows
 
 
@@ -194,7 +198,7 @@ def _pinned(title: str, files: tuple[PinnedFile, ...]) -> list[str]:
 
     if not files:
         return [f"{title}: no file"]
-    names = [safe(file.path) for file in files if file.path != PYPROJECT]
+    names = [printable(file.path) for file in files if file.path != PYPROJECT]
     rows = textwrap.wrap(", ".join(names), WIDTH - len(INDENT), break_on_hyphens=False)
     if len(rows) > FILE_ROWS:
         shown_names = len(", ".join(rows[: FILE_ROWS - 1]).split(", "))
@@ -207,7 +211,11 @@ def _pinned(title: str, files: tuple[PinnedFile, ...]) -> list[str]:
             continue
         tools = tool_tables(file)
         if tools is None:
-            why = safe(file.why) if file.why and file.data is None else "it does not read as TOML"
+            why = (
+                printable(file.why)
+                if file.why and file.data is None
+                else "it does not read as TOML"
+            )
             said = f"pinned whole ({why}): any change to it asks again"
         else:
             said = (
@@ -220,7 +228,7 @@ def _pinned(title: str, files: tuple[PinnedFile, ...]) -> list[str]:
 
 def _files(files: tuple[PinnedFile, ...], none: str) -> list[str]:
     lines = [
-        f"{INDENT}{safe(file.path)}" + (f" ({safe(file.why)})" if file.why else "")
+        f"{INDENT}{printable(file.path)}" + (f" ({printable(file.why)})" if file.why else "")
         for file in files
     ]
     return lines or [f"{INDENT}{none}"]

@@ -14,8 +14,7 @@ from typing import Any
 
 from landwatch.lazy_re import LazyPattern, lazy_compile
 from landwatch.review.findings import Finding
-from landwatch.review.secrets.redaction import redact_secrets
-from landwatch.text import safe
+from landwatch.review.secrets.redaction import printable
 
 REASONS = ("false-positive", "used-in-tests", "fix-later")
 # What a fingerprint and a commit id look like (findings.fingerprint; SHA-1 or SHA-256).
@@ -87,7 +86,7 @@ class Allowance:
         """Why, by whom and when, for a person: `fix-later, by Ann <ann@example.com> on
         2024-05-01` (who as git knew them, redacted and escaped: repository data; the day UTC)."""
         day = time.strftime("%Y-%m-%d", time.gmtime(self.when))
-        return f"{self.reason}, by {safe(redact_secrets(self.who))} on {day}"
+        return f"{self.reason}, by {printable(self.who)} on {day}"
 
 
 def _matches(pattern: LazyPattern[str], value: Any) -> bool:

@@ -17,7 +17,7 @@ from landwatch import __version__
 from landwatch.review.allowed import allowing
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
-from landwatch.review.secrets.redaction import redact_secrets
+from landwatch.review.secrets.redaction import printable
 from landwatch.text import plural, safe
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def render_line(report: Report, subject: str, out: Out | None = None) -> None:
 def _subject(subject: str) -> str:
     # Its secrets redacted before it is cut short, so no token is cut to where it is no longer
     # found.
-    return safe(redact_secrets(subject))[:100]
+    return printable(subject)[:100]
 
 
 def as_json(reports: list[Report]) -> str:

@@ -82,6 +82,14 @@ def redact_secrets(text: str, secrets: Iterable[tuple[int, int]] = ()) -> str:
     return _replaced(text, merged) if merged else text
 
 
+def printable(text: str) -> str:
+    """Repository data as a terminal may show it: every secret redacted, every control escaped
+    (text.safe). What a person reads of a repository never holds a credential whole."""
+    from landwatch.text import safe
+
+    return safe(redact_secrets(text))
+
+
 def redacted_snippet(text: str, secrets: Iterable[tuple[int, int]]) -> str:
     """The line with every secret on it redacted, a window around the first on a long line.
 
