@@ -341,6 +341,29 @@ def test_the_worst_unread_finding_is_named_though_a_newer_review_waits(repo: Rep
     assert said(repo, "quiet") == ""
 
 
+@pytest.mark.parametrize("how", ["rebase drop", "reset"])
+def test_a_review_of_a_commit_the_person_no_longer_has_is_not_told(repo: Repo, how: str) -> None:
+    """A commit with a finding, reviewed and not told yet, then dropped by `rebase -i` (or left
+    by a `reset`): the next line tells of it nowhere; one still on a remote's branch is told."""
+    base = repo.head()
+    repo.land("Trailing", {"a.txt": "one  \n"})
+    assert run_reviewer("--once").returncode == 0
+    if how == "reset":
+        repo.git("reset", "-q", "--hard", base)
+    else:
+        drop = {"GIT_SEQUENCE_EDITOR": "sed -i 1s/^pick/drop/"}
+        rebased = repo.run("rebase", "-q", "-i", base, **drop)
+        assert rebased.returncode == 0, rebased.stderr
+    assert said(repo, "next") == ""
+    assert said(repo, "again") == ""
+    # Pushed before it was dropped here, the remote still holds it: told.
+    pushed = repo.land("Trailing again", {"b.txt": "two  \n"})
+    assert run_reviewer("--once").returncode == 0
+    repo.git("update-ref", "refs/remotes/origin/main", pushed)
+    repo.git("reset", "-q", "--hard", base)
+    assert f"landwatch show {pushed[:7]}" in said(repo, "third")
+
+
 def test_a_finding_of_the_message_is_placed_there(repo: Repo) -> None:
     oid = repo.land("WIP: half a parser", {"notes.txt": "clean\n"})
     assert run_reviewer("--once").returncode == 0

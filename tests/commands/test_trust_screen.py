@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from landwatch.text import cells
-from support.secret_examples import AWS_KEY_ID
-from support.tokens import github_token
 from support.project_hooks import local_hooks
 from support.repos import Repo
+from support.secret_examples import AWS_KEY_ID
 from support.terminal import Terminal
+from support.tokens import github_token
 
 CLICK_HOOKS = """\
 repos:

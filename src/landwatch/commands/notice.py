@@ -185,9 +185,44 @@ def findings(git_dir: Path) -> Announcement | None:
     from landwatch import report_store  # light: no pygit2
 
     told = report_store.unread_told(git_dir)
+    gone = on_no_ref(git_dir, [said.commit for said in told]) if told else set()
+    if gone:
+        from landwatch import line_markers
+
+        for commit in gone:
+            line_markers.set_aside(git_dir, commit, None)  # never told
+        told = [said for said in told if said.commit not in gone]
     if not told:
         return None
     return Announcement(Urgency.FINDINGS, one_line.words(told), one_line.worst(told).commit)
+
+
+# The commits a walk from the unread ones looks at, at most: what a rebase dropped lies a few
+# commits from a branch; past that, a commit is told rather than walked to.
+MOST_WALKED = 1000
+
+
+def on_no_ref(git_dir: Path, commits: Sequence[str]) -> set[str]:
+    """Of `commits`, those the person no longer has: on neither HEAD, a local branch, a tag nor
+    a remote's branch (a rebase's `drop`, a `reset` back), found by git in one walk. A commit on
+    a remote's branch is still told: dropping it here does not take it back there."""
+    from landwatch.git import run_git
+
+    wanted = [commit for commit in commits if work_item.is_object_id(commit)]
+    if not wanted:
+        return set()
+    result = run_git(
+        "rev-list",
+        f"--max-count={MOST_WALKED}",
+        *wanted,
+        "--not",
+        "HEAD",
+        "--branches",
+        "--tags",
+        "--remotes",
+        git_dir=git_dir,
+    )
+    return set(result.stdout.split()) & set(wanted) if result.ok else set()
 
 
 def most_urgent(git_dir: Path, now: float | None = None) -> Announcement | None:
