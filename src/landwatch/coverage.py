@@ -123,6 +123,22 @@ def _events(
     return missing, replaced, never_run, as_legacy
 
 
+def gate_off(common: Path) -> str | None:
+    """What stops the push gate where landwatch's landing hooks run: the pre-push hook git runs
+    there is not landwatch's (its own written over it since install, or an older landwatch's
+    install that had none); None while it runs. A gate nobody runs lets a found secret out."""
+    hooks_dir = hook_slots.recorded_hooks_dir(common)
+    if hooks_dir is None or not hook_slots.runs_ours(hooks_dir / "post-commit"):
+        return None  # inspect says what is wrong with the hooks as a whole
+    if hook_slots.runs_ours(hooks_dir / "pre-push"):
+        return None
+    slot = hooks_dir / "pre-push"
+    owner = whose(slot) or ("another" if os.path.lexists(slot) else None)
+    instead = f"git runs {owner}'s pre-push hook" if owner else "there is no pre-push hook"
+    instead = instead.replace("another's", "another")
+    return f"the push gate does not run ({instead}): a secret a review found can be pushed"
+
+
 def unhooked_worktrees(common: Path) -> list[tuple[Path, str]]:
     """Linked worktrees where git runs none of landwatch's hooks though the main worktree runs
     them: a relative core.hooksPath (husky's `.husky/_`) names a directory of each worktree's

@@ -255,8 +255,8 @@ def test_a_push_gate_missing_from_hooks_otherwise_in_place_is_told_and_mended(re
     doctor = repo.landwatch("doctor")
     assert doctor.returncode == 1
     assert (
-        "the push gate's pre-push hook is not landwatch's: a secret it found can be pushed; "
-        in (doctor.stdout)
+        "the push gate does not run (there is no pre-push hook): a secret a review found can be "
+        "pushed; " in doctor.stdout
     )
     assert "fix: landwatch install" in doctor.stdout
     repo.landwatch("doctor", "--fix")

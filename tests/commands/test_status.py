@@ -225,3 +225,17 @@ def test_each_queue_keeps_its_label_with_its_value_at_80_columns(
     }
     for kind, whole in each.items():
         assert any(whole in line for line in shown), (kind, shown)  # on one line, label and all
+
+
+def test_a_pre_push_hook_written_over_landwatch_s_is_told_the_gate_is_off(repo: Repo) -> None:
+    """The person's own pre-push written over landwatch's after install: the landings are still
+    reviewed, the push gate no longer runs, and status says so (as doctor does)."""
+    gate = repo.git_dir / "hooks" / "pre-push"
+    gate.write_text("#!/bin/sh\nexit 0\n")
+    shown = repo.landwatch("status").stdout
+    assert "the push gate does not run (git runs another pre-push hook)" in " ".join(shown.split())
+    assert "(fix: landwatch install)" in shown
+    data = json.loads(repo.landwatch("status", "--json").stdout)
+    assert "push gate" in data["repositories"][0]["coverage"]["gate_off"]
+    repo.install()
+    assert "push gate" not in repo.landwatch("status").stdout

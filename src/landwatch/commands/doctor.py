@@ -171,8 +171,8 @@ def _own_hooks(common: Path) -> list[Problem]:
     hooks_dir = hook_slots.recorded_hooks_dir(common)
     if top is None or hooks_dir is None or not hook_slots.runs_ours(hooks_dir / "post-commit"):
         return []  # coverage says what is wrong with the hooks as a whole
-    if not hook_slots.runs_ours(hooks_dir / "pre-push"):
-        what = "the push gate's pre-push hook is not landwatch's: a secret it found can be pushed"
+    if gate := coverage.gate_off(common):
+        what = gate
     elif older := hook_slots.older_events(hooks_dir):
         what = f"its {', '.join(older)} hook(s) are an older landwatch's, without the fixes since"
     else:

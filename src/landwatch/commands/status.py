@@ -44,7 +44,12 @@ def collect(now: float | None = None) -> dict[str, Any]:
                 _worktree(git_dir, moment) for git_dir in registry.worktree_git_dirs(common)
             ]
             covered = coverage.inspect(common)
-            reach = {"reach": covered.reach.value, "detail": covered.detail, "fix": covered.fix}
+            reach = {
+                "reach": covered.reach.value,
+                "detail": covered.detail,
+                "fix": covered.fix,
+                "gate_off": coverage.gate_off(common),
+            }
         repositories.append(
             {
                 "repository": str(common),
@@ -326,6 +331,8 @@ def _print_troubles(out: Out, data: dict[str, Any]) -> None:
         if reach and reach["reach"] != coverage.Reach.HOOKS.value:
             fix = f" (fix: {reach['fix']})" if reach["fix"] else ""
             say(f"{where}: {reach['reach']}: {safe(reach['detail'])}{fix}", "yellow")
+        if reach and reach.get("gate_off"):
+            say(f"{where}: {safe(reach['gate_off'])} (fix: landwatch install)", "yellow")
         for worktree in repository["worktrees"]:
             for said in worktree.get("failing", ()):
                 say(

@@ -167,6 +167,8 @@ class Duties:
         logged once (the sweep covers the repository whatever the answer)."""
         for common in self.repositories.repositories:
             summary = coverage.inspect(common).summary
+            if gate := coverage.gate_off(common):
+                summary += f"; {gate}"
             if self._coverage.get(common) != summary:
                 self._coverage[common] = summary
                 level = logging.INFO if summary == coverage.Reach.HOOKS.value else logging.WARNING
