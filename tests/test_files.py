@@ -21,6 +21,7 @@ from landwatch.files import (
     private_directory,
     read_file,
     read_head,
+    read_pointer,
     remove,
     write_atomic,
 )
@@ -113,6 +114,27 @@ def test_a_head_is_read_through_a_link_and_never_of_a_fifo(tmp_path: Path) -> No
     for planted in (tmp_path / "fifo", tmp_path / "to-fifo"):
         with pytest.raises(OSError, match="not a regular file"):
             ends_by_itself(functools.partial(read_head, planted, 10))
+
+
+def test_a_pointer_is_read_only_from_a_small_regular_file_at_its_very_name(
+    tmp_path: Path,
+) -> None:
+    # git's pointers (commondir, gitdir, a `.git` file) are what an archive can plant: a FIFO
+    # held the reviewer, doctor and every shell prompt; a link to /dev/zero was read to
+    # MemoryError.
+    (tmp_path / "commondir").write_text("../..\n")
+    assert read_pointer(tmp_path / "commondir") == "../.."
+    (tmp_path / ".git").write_bytes(b"gitdir: /w/\xff/.git\r\n")  # not UTF-8: bytes kept
+    assert read_pointer(tmp_path / ".git") == "gitdir: /w/\udcff/.git"
+    os.mkfifo(tmp_path / "fifo")  # nobody ever writes to it
+    (tmp_path / "to-zero").symlink_to("/dev/zero")
+    (tmp_path / "to-file").symlink_to(tmp_path / "commondir")
+    (tmp_path / "long").write_text("x" * 5000)
+    (tmp_path / "nul").write_bytes(b"../..\0\n")
+    (tmp_path / "blank").write_text(" \n")
+    (tmp_path / "dir").mkdir()
+    for name in ("fifo", "to-zero", "to-file", "long", "nul", "blank", "dir", "missing"):
+        assert ends_by_itself(functools.partial(read_pointer, tmp_path / name)) is None, name
 
 
 def test_entries_are_listed_without_following_them(tmp_path: Path) -> None:

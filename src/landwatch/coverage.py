@@ -14,6 +14,7 @@ from pathlib import Path
 from landwatch import hook_slots, registry
 from landwatch import hooks as hookfiles
 from landwatch.errors import UserError
+from landwatch.files import read_pointer
 from landwatch.hooks import HOOK_EVENTS, whose
 
 
@@ -150,8 +151,11 @@ def unhooked_worktrees(common: Path) -> list[tuple[Path, str]]:
         return []
     found = []
     for git_dir in registry.worktree_git_dirs(common)[1:]:
+        pointer = read_pointer(git_dir / "gitdir")
+        if pointer is None:
+            continue  # none (a FIFO or a link planted there is none): no worktree to ask
+        worktree = Path(pointer).parent
         try:
-            worktree = Path((git_dir / "gitdir").read_text().strip()).parent
             hooks = hookfiles.find_repository(worktree).hooks_dir
         except (OSError, UserError):
             continue  # gone, or being made: `git worktree prune` is git's to run

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 PRIVATE_FILE = 0o600
 PRIVATE_DIRECTORY = 0o700
 MAX_READ = 64 << 20
+# git's pointer files hold one path and a newline (a `.git` file `gitdir: ` before it): what is
+# larger is no pointer git wrote, and is not read on (a planted one could be gigabytes).
+POINTER_LIMIT = 4 << 10
 # Free space below this is a full disk to landwatch: a review's report and the queue's moves
 # need a few pages, a large report a few hundred KiB.
 LEAST_FREE = 1 << 20
@@ -195,6 +198,17 @@ def read_file(path: Path | str, *, trusted: Path | str | None, limit: int = MAX_
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def read_pointer(path: Path | str) -> str | None:
+    """The path git's pointer file `path` holds (`commondir`, `gitdir`, a `.git` file), stripped;
+    None for no pointer: missing, empty, larger than POINTER_LIMIT, a link, a FIFO, a device."""
+    try:
+        said = os.fsdecode(read_file(path, trusted=None, limit=POINTER_LIMIT)).strip()
+    except OSError:
+        return None
+    # No path holds a NUL (os refuses one with ValueError), nor is one empty.
+    return said if said and "\0" not in said else None
 
 
 def read_head(path: Path | str, size: int) -> bytes:

@@ -20,8 +20,8 @@ from landwatch.commands.doctor import doctor
 from support import TOOLS
 from support.daemon import run_reviewer
 from support.project_hooks import committed, local_hooks, tools
-from support.repos import Repo, back_date, installed
-from support.timing import ends_by_itself
+from support.repos import ENDLESS, FIFO, Repo, back_date, installed, planted_worktree
+from support.timing import ends_by_itself, run_bounded
 
 
 def test_a_setting_landwatch_cannot_use_is_named_with_the_command_that_mends_it(
@@ -364,3 +364,24 @@ def test_a_fifo_at_the_repository_s_hooks_holds_doctor_up_nowhere(
         "landwatch doctor: the project's hooks (.pre-commit-config.yaml) run with pre-commit 4."
     )
     assert said[-1].endswith(f"({tmp_path}/bin-pre-commit/pre-commit) (not trusted yet)")
+
+
+@pytest.mark.parametrize("planted", [FIFO, ENDLESS])
+@pytest.mark.parametrize("pointer", ["commondir", "gitdir"])
+def test_a_worktree_entry_s_pointer_that_is_no_file_holds_doctor_up_nowhere(
+    repo: Repo, pointer: str, planted: str
+) -> None:
+    # An audit: an archive's repository holding .git/worktrees/evil with a FIFO as its
+    # commondir held `landwatch doctor` forever where it asked whether the disk had room; one as
+    # its gitdir held it where it asked which hooks the worktree runs. A link to /dev/zero at
+    # either was read until memory ran out.
+    doctor = [sys.executable, "-m", "landwatch", "doctor"]
+    before = run_bounded(doctor, repo.path)
+    planted_worktree(repo.git_dir, pointer, planted)
+    said = run_bounded(doctor, repo.path)
+    assert (said.returncode, said.stdout, said.stderr) == (
+        before.returncode,
+        before.stdout,
+        before.stderr,
+    )
+    assert said.returncode == 1 and "the reviewer is not running" in said.stdout

@@ -10,11 +10,14 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from landwatch import layout, work_item
 from landwatch.commands import prompt
 from support.daemon import run_reviewer
-from support.repos import Repo, back_date
+from support.repos import ENDLESS, FIFO, Repo, back_date
 from support.review import KEY_ID
+from support.timing import run_bounded
 
 
 def shown(cwd: Path, *options: str, **env: str) -> str:
@@ -81,6 +84,25 @@ def test_a_linked_worktree_and_git_dir_are_found_as_git_finds_them(
     linked = repo.git_dir / "worktrees" / "linked"
     assert prompt.find_git_dir(str(tmp_path / "linked")) == str(linked)
     assert prompt.common_dir(str(linked)) == str(layout.common_dir(linked))
+
+
+@pytest.mark.parametrize("planted", [FIFO, ENDLESS])
+def test_a_commondir_that_is_no_file_says_nothing_at_once(tmp_path: Path, planted: str) -> None:
+    # An audit: an unpacked archive holding .git/commondir as a FIFO held every prompt in it
+    # (git says at once it is no repository); one holding a link to /dev/zero was read until
+    # memory ran out, before the prompt asked whether landwatch was installed there at all.
+    git_dir = tmp_path / "download" / "project" / ".git"
+    git_dir.mkdir(parents=True)
+    if planted == FIFO:
+        os.mkfifo(git_dir / "commondir")
+    else:
+        (git_dir / "commondir").symlink_to("/dev/zero")
+    said = run_bounded([sys.executable, "-m", "landwatch", "prompt"], git_dir.parent)
+    assert (said.returncode, said.stdout, said.stderr) == (0, "", "")
+    # What it found to say, not hidden by the prompt's catching every error: nothing.
+    asked = "from landwatch.commands import prompt; print(prompt.what_to_say('.'))"
+    found = run_bounded([sys.executable, "-c", asked], git_dir.parent)
+    assert (found.stdout, found.stderr) == ("None\n", "")
 
 
 def test_it_imports_neither_the_review_nor_rich_nor_the_parser(repo: Repo) -> None:

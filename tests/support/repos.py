@@ -151,6 +151,27 @@ def back_date(repo: Repo, seconds: float) -> None:
         os.rename(pending / name, pending / f"{work_item.id_of_entry(name)}.{stamp}")
 
 
+# What an archive can leave where git keeps a pointer (`commondir`, `gitdir`): a FIFO nobody ever
+# writes to, or a link to a file that never ends.
+FIFO, ENDLESS = "a FIFO", "a link to /dev/zero"
+
+
+def planted_worktree(git_dir: Path, pointer: str, planted: str) -> Path:
+    """A linked worktree's entry an archive's repository can hold, `worktrees/evil` (its HEAD, its
+    worktree nowhere, its commondir naming the repository), with `pointer` made `planted`."""
+    entry = git_dir / "worktrees" / "evil"
+    entry.mkdir(parents=True)
+    (entry / "HEAD").write_bytes((git_dir / "HEAD").read_bytes())
+    (entry / "gitdir").write_text("/nowhere/.git\n")
+    (entry / "commondir").write_text("../..\n")
+    (entry / pointer).unlink()
+    if planted == FIFO:
+        os.mkfifo(entry / pointer)
+    else:
+        (entry / pointer).symlink_to("/dev/zero")
+    return entry
+
+
 # A hook of another tool's, which logs how it was run (and post-rewrite's stdin) to `log`.
 FOREIGN = """#!/bin/sh
 echo "foreign $(basename "$0") $*" >> "{log}"

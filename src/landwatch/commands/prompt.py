@@ -17,7 +17,7 @@ import sys
 import time
 
 from landwatch import one_line
-from landwatch.files import held_lock, read_file, write_atomic
+from landwatch.files import held_lock, read_file, read_pointer, write_atomic
 from landwatch.styled import paint
 from landwatch.text import duration, fit, repository_name, terminal_width
 
@@ -114,8 +114,7 @@ def find_git_dir(cwd: str) -> str | None:
         if os.path.isdir(dot_git):
             return dot_git
         if os.path.isfile(dot_git):
-            with open(dot_git, encoding="utf-8", errors="replace") as pointer:
-                key, _, path = pointer.read(4096).partition(":")
+            key, _, path = (read_pointer(dot_git) or "").partition(":")
             return _join(directory, path.strip()) if key == "gitdir" and path.strip() else None
         parent = os.path.dirname(directory)
         if parent == directory:
@@ -124,12 +123,9 @@ def find_git_dir(cwd: str) -> str | None:
 
 
 def common_dir(git_dir: str) -> str:
-    """The repository's common git dir, from any worktree's (as landwatch.layout's)."""
-    try:
-        with open(_join(git_dir, "commondir"), encoding="utf-8") as pointer:
-            relative = pointer.read().strip()
-    except (OSError, ValueError):
-        return git_dir
+    """The repository's common git dir, from any worktree's, as landwatch.layout's (in strings:
+    no pathlib here); a FIFO or a link at `commondir` is no pointer, never waited on."""
+    relative = read_pointer(_join(git_dir, "commondir"))
     return os.path.realpath(_join(git_dir, relative)) if relative else git_dir
 
 
