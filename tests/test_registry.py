@@ -16,7 +16,8 @@ import pytest
 
 from landwatch import layout, registry
 from support.queue import T, new_repository
-from support.repos import Repo
+from support.repos import ENDLESS, FIFO, Repo, planted_worktree
+from support.timing import ends_by_itself
 
 
 def test_a_repository_is_registered_once_by_its_real_path(tmp_path: Path) -> None:
@@ -91,6 +92,30 @@ def test_every_worktree_of_a_repository_is_drained(tmp_path: Path) -> None:
     ]
     assert registry.worktree_git_dirs(Repo(tmp_path / "alone").git_dir) == [
         tmp_path / "alone" / ".git"
+    ]
+
+
+@pytest.mark.parametrize("planted", [FIFO, ENDLESS])
+def test_a_worktree_entry_whose_commondir_is_no_pointer_to_the_repository_is_no_worktree(
+    tmp_path: Path, planted: str
+) -> None:
+    # An archive can plant .git/worktrees/NAME: an entry is a worktree of the repository when
+    # its commondir, read as git's pointers are, names it; one still being made is none, unsaid.
+    repo = Repo(tmp_path / "repo")
+    repo.git("worktree", "add", "-q", str(tmp_path / "linked"))
+    evil = planted_worktree(repo.git_dir, "commondir", planted)
+    elsewhere = repo.git_dir / "worktrees" / "elsewhere"
+    shutil.copytree(repo.git_dir / "worktrees" / "linked", elsewhere)
+    (elsewhere / "commondir").write_text(f"{tmp_path / 'other' / '.git'}\n")
+    making = repo.git_dir / "worktrees" / "making"
+    making.mkdir()
+    (making / "HEAD").write_text("0" * 40 + "\n")  # `git worktree add` writes commondir next
+    skipped: list[tuple[Path, str]] = []
+    found = ends_by_itself(lambda: registry.worktree_git_dirs(repo.git_dir, skipped))
+    assert found == [repo.git_dir, repo.git_dir / "worktrees" / "linked"]
+    assert skipped == [
+        (elsewhere, f"its commondir names {tmp_path / 'other' / '.git'}, not this repository"),
+        (evil, "its commondir is no file git wrote (a link, a FIFO, or no path)"),
     ]
 
 

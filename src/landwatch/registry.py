@@ -7,7 +7,6 @@ never sees half a file and two installs at once lose neither repository.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shlex
 import stat
@@ -15,7 +14,7 @@ from pathlib import Path
 
 from landwatch import layout, work_item
 from landwatch.errors import UserError
-from landwatch.files import exclusive, read_file, write_atomic
+from landwatch.files import exclusive, read_file, read_pointer, write_atomic
 from landwatch.text import safe
 
 # The mark's first words: what it is, and its version.
@@ -44,12 +43,35 @@ def registered() -> list[Path]:
     return [Path(line) for line in text.splitlines() if line.startswith("/")]
 
 
-def worktree_git_dirs(common_git_dir: Path) -> list[Path]:
-    """The git dir of every worktree of a repository: the main one and each linked one."""
-    linked = common_git_dir / "worktrees"
+def worktree_git_dirs(
+    common_git_dir: Path, skipped: list[tuple[Path, str]] | None = None
+) -> list[Path]:
+    """The git dir of every worktree of a repository: the main one and each linked one whose
+    `commondir` names the repository; each entry passed over for it added to `skipped`, with why.
+
+    An archive can bring an entry whose worktree is nowhere, which git never reads: its pointer
+    is read as git's pointers are (files.read_pointer), and a FIFO or a link there is no pointer.
+    One without HEAD or `commondir` yet is one `git worktree add` is still making, unsaid."""
     found = [common_git_dir]
-    with contextlib.suppress(OSError):  # unreadable: the main worktree is still drained
-        found += sorted(path for path in linked.iterdir() if (path / "HEAD").is_file())
+    try:
+        entries = sorted((common_git_dir / "worktrees").iterdir())
+    except OSError:  # unreadable: the main worktree is still drained
+        return found
+    repository = os.path.realpath(common_git_dir)
+    for entry in entries:
+        pointer = entry / "commondir"
+        if not os.path.isfile(entry / "HEAD") or not os.path.lexists(pointer):
+            continue
+        named = read_pointer(pointer)
+        if named is None:
+            why = "its commondir is no file git wrote (a link, a FIFO, or no path)"
+        elif os.path.realpath(entry / named) != repository:
+            why = f"its commondir names {named}, not this repository"
+        else:
+            found.append(entry)
+            continue
+        if skipped is not None:
+            skipped.append((entry, why))
     return found
 
 

@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from landwatch import layout
 from landwatch.commands.reviewer import handler_overrides
 from landwatch.daemon.lock import holder
-from support.daemon import done_ids, run_reviewer
-from support.repos import Repo
+from support.daemon import done_ids, reviewer_command, reviewer_env, run_reviewer
+from support.repos import ENDLESS, FIFO, Repo, planted_worktree
+from support.timing import run_bounded
 
 
 def test_handlers_given_by_hand_are_kinds_to_handlers() -> None:
@@ -37,3 +40,23 @@ def test_once_drains_and_says_how_it_ran(repo: Repo, journal: Path) -> None:
     state = json.loads(layout.REVIEWER_STATE.path().read_text())
     assert state["mode"] == "once" and state["stopped"] is True
     assert holder() is None  # it let go of the lock as it ended
+
+
+@pytest.mark.parametrize("planted", [FIFO, ENDLESS])
+def test_a_worktree_entry_whose_commondir_is_no_file_is_skipped_in_one_line(
+    repo: Repo, journal: Path, planted: str
+) -> None:
+    # An audit: an archive's repository holding .git/worktrees/evil (a HEAD, its commondir a
+    # FIFO) held `reviewer --once` forever, and every repository's reviews with it: the
+    # markers' pruning asked the entry's common dir. A link to /dev/zero was read to MemoryError.
+    entry = planted_worktree(repo.git_dir.resolve(), "commondir", planted)
+    oid = repo.land("one")
+    handler = ("--handler", "review=support.handlers:Noop")
+    ran = run_bounded(reviewer_command("--once", *handler), repo.path, reviewer_env(journal))
+    assert ran.returncode == 0, ran.stderr
+    assert done_ids(repo.git_dir) == [f"review-{oid}"]
+    said = [line for line in ran.stderr.splitlines() if "evil" in line]
+    assert said == [
+        f"landwatch: skipping the worktree {entry}: its commondir is no file git wrote "
+        "(a link, a FIFO, or no path)"
+    ]

@@ -1,6 +1,7 @@
 """The registry as the reviewer sees it (daemon.repositories): a repository registered while it runs
 is drained without a restart, one that cannot be drained is skipped with one line, and what was
-registered goes on being drained while the registry cannot be read."""
+registered goes on being drained while the registry cannot be read; a worktree entry whose
+commondir is no pointer to the repository is passed over, said once."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from landwatch import layout, registry
+from landwatch.daemon.repositories import Repositories
 from support.daemon import (
     done_ids,
     reviewer_env,
@@ -18,7 +20,7 @@ from support.daemon import (
 )
 from support.handlers import Noop
 from support.kinds import FakeClock, in_process, settle_down
-from support.repos import Repo, installed
+from support.repos import FIFO, Repo, installed, planted_worktree
 
 
 def test_registry_changes_are_picked_up_without_restart(tmp_path: Path, journal: Path) -> None:
@@ -76,3 +78,23 @@ def test_a_registry_that_cannot_be_read_keeps_what_was_registered_with_one_line(
     settle_down(reviewer)
     assert reviewer.repositories == [repo.git_dir.resolve()]
     reviewer.shutdown()
+
+
+def test_a_planted_worktree_entry_is_said_once_and_again_when_it_comes_back(
+    repo: Repo, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Read at every rescan: a line each time would drown the log, none would hide the entry.
+    entry = planted_worktree(repo.git_dir.resolve(), "commondir", FIFO)
+    drained = Repositories()
+    for _ in range(2):
+        drained.reload()
+    assert drained.git_dirs == [repo.git_dir.resolve()]
+    said = f"skipping the worktree {entry}: its commondir is no file git wrote"
+    assert caplog.text.count(said) == 1
+    (entry / "commondir").unlink()
+    (entry / "commondir").write_text("../..\n")  # mended: a worktree (a stale one) again
+    assert drained.reload() and drained.git_dirs == [repo.git_dir.resolve(), entry]
+    (entry / "commondir").unlink()
+    (entry / "commondir").symlink_to("/dev/zero")
+    drained.reload()
+    assert caplog.text.count(said) == 2

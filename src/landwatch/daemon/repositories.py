@@ -25,6 +25,7 @@ class Repositories:
         self._registered: set[Path] = set()
         self._registry_problem: str | None = None
         self._told: dict[Path, str] = {}
+        self._entries_told: dict[Path, str] = {}  # a worktree entry passed over -> why
         self._queue_told: dict[Path, set[str]] = {}
         self.registered_count = 0
 
@@ -50,6 +51,7 @@ class Repositories:
             return False
         git_dirs: list[Path] = []
         usable: list[Path] = []
+        skipped: list[tuple[Path, str]] = []
         for common in repositories:
             problem = registry.problem_with(common)
             if problem is not None:
@@ -59,9 +61,10 @@ class Repositories:
                 continue
             self._told.pop(common, None)
             usable.append(common)
-            for git_dir in registry.worktree_git_dirs(common):
+            for git_dir in registry.worktree_git_dirs(common, skipped):
                 git_dirs.append(git_dir)
                 self._repository_of[git_dir] = common
+        self._tell_skipped(skipped)
         for git_dir in set(git_dirs) - set(self.git_dirs):
             # A worktree added since: its work directory made now, so that it can be watched
             # before its first landing (the hook would make it, unwatched), and marked as
@@ -76,6 +79,14 @@ class Repositories:
         self.git_dirs, self.repositories = git_dirs, usable
         self.registered_count = len(repositories)
         return changed
+
+    def _tell_skipped(self, skipped: list[tuple[Path, str]]) -> None:
+        """Each worktree entry passed over (registry.worktree_git_dirs) logged once a reason:
+        a planted one is read at every rescan, and one that mends and breaks is said again."""
+        for entry, why in skipped:
+            if self._entries_told.get(entry) != why:
+                log.warning("skipping the worktree %s: %s", entry, why)
+        self._entries_told = dict(skipped)
 
     def queue_problem(self, git_dir: Path, error: Exception) -> None:
         """A worktree's queue that cannot be used, logged once a problem: a file where pending/
