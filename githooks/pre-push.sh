@@ -70,6 +70,7 @@ lw_say() {
 
 lw_nl='
 '
+lw_tab=$(printf '\t')
 
 lw_valid_oid() {
     case $1 in '' | *[!0-9a-f]*) return 1 ;; esac
@@ -93,7 +94,25 @@ lw_quick() {
     # from there and agree with what it says it holds at each branch pushed (a push URL
     # elsewhere, a set-url since the last fetch): push_gate.tracking_stands, which the Python
     # side asks where these exact tests fail.
-    [ "$(git remote get-url "$1" 2>/dev/null)" = "$2" ] || return 1
+    # `git remote -v` says its URL on its `(fetch)` line (as `git remote get-url` does, any
+    # url.*.insteadOf applied), and every remote's name.
+    lw_remotes=$(git remote -v 2>/dev/null) || return 1
+    case $lw_nl$lw_remotes$lw_nl in *"$lw_nl$1$lw_tab$2 (fetch)$lw_nl"*) ;; *) return 1 ;; esac
+    # Only its own tracking refs: `--remotes=pub` takes refs/remotes/pub/internal/* too, those of
+    # a remote pub/internal (a private one), so theirs are excluded (relative to refs/remotes/,
+    # as git matches them there). Beside a remote corp, corp's branch public/x is at the very
+    # ref corp/public's own x would be: none of them can be told its own (push_gate.own_tracking).
+    lw_excluded=
+    while IFS=$lw_tab read -r lw_name lw_url; do
+        case $lw_url in *" (push)") continue ;; esac # the same remote's (fetch) line said it
+        case $1 in "$lw_name"/*) return 1 ;; esac
+        case $lw_name in "$1"/*)
+            case $lw_name in *[!A-Za-z0-9._/-]*) return 1 ;; esac
+            lw_excluded="$lw_excluded --exclude=$lw_name/*" ;;
+        esac
+    done <<EOF
+$lw_remotes
+EOF
     lw_tracking=$(git for-each-ref --format='%(refname)=%(objectname)' "refs/remotes/$1/") ||
         return 1
     lw_tracking="$lw_nl$lw_tracking$lw_nl"
@@ -128,10 +147,11 @@ EOF
             git cat-file --batch-check='%(objecttype)' 2>/dev/null) || return 1
         case $lw_types in *tag*) return 1 ;; esac
     fi
-    # A remote oid this repository lacks (a teammate's push) is passed by, not an error.
-    # shellcheck disable=SC2086 # the oids are words
-    lw_outgoing=$(git rev-list --max-count=$((lw_most + 1)) --ignore-missing $lw_sent --not \
-        $lw_held "--remotes=$1" 2>/dev/null) || return 1
+    # A remote oid this repository lacks (a teammate's push) is passed by, not an error; set -f:
+    # the exclusions' `*` is git's to match, not the shell's against the worktree's files.
+    # shellcheck disable=SC2086 # the oids and the exclusions are words
+    lw_outgoing=$(set -f && git rev-list --max-count=$((lw_most + 1)) --ignore-missing $lw_sent \
+        --not $lw_held $lw_excluded "--remotes=$1" 2>/dev/null) || return 1
     lw_count=0
     for lw_oid in $lw_outgoing; do
         lw_count=$((lw_count + 1))

@@ -79,6 +79,28 @@ def test_what_the_remote_lacks_and_nothing_it_holds(repo: Repo, remote: Path) ->
     ) == (push_gate.Outgoing([]))
 
 
+def test_only_a_remote_s_own_tracking_refs_say_what_it_holds(repo: Repo, tmp_path: Path) -> None:
+    held, private = repo.head(), repo.land("private")
+    for name in ("pub", "pub/internal", "pubs"):
+        repo.git("remote", "add", name, str(tmp_path / f"{name}.git"))
+    repo.git("update-ref", "refs/remotes/pub/main", held)
+    # pub/internal's main, or pub's branch internal/main: git writes both there.
+    repo.git("update-ref", "refs/remotes/pub/internal/main", private)
+
+    def outgoing(remote: str) -> list[str]:
+        lines = line(private, ref="refs/heads/topic")
+        url = str(tmp_path / f"{remote}.git")
+        return push_gate.outgoing(repo.path, remote, url, push_gate.parse(lines)).commits
+
+    assert outgoing("pub") == [private]  # pub holds the first commit alone
+    assert outgoing("pub/internal") == [private, held]  # none of them can be told its own
+    assert push_gate.own_tracking("pub", ["pub", "pub/internal", "pubs"]) == [
+        "--exclude=pub/internal/*",
+        "--remotes=pub",
+    ]
+    assert push_gate.own_tracking("pubs", ["pub", "pub/internal", "pubs"]) == ["--remotes=pubs"]
+
+
 def test_a_whole_history_is_read_up_to_the_bound(
     repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

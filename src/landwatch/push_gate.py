@@ -115,7 +115,11 @@ def outgoing(
     held = [each.remote for each in pushed if not each.new]
     named = [remote] if remote != url else remotes_at(git_dir, url)
     destination = url or git("remote", "get-url", "--push", remote, cwd=git_dir, check=False)
-    names = [name for name in named if tracking_stands(git_dir, name, destination, pushed)]
+    remotes = git("remote", cwd=git_dir).splitlines()
+    tracking = [
+        own_tracking(name, remotes) if tracking_stands(git_dir, name, destination, pushed) else []
+        for name in named
+    ]
     listed = git(
         "rev-list",
         f"--max-count={MOST + 1}",
@@ -123,10 +127,20 @@ def outgoing(
         *sent,
         "--not",
         *held,
-        *(f"--remotes={name}" for name in names),
+        *(argument for arguments in tracking for argument in arguments),
         cwd=git_dir,
     ).split()
     return Outgoing(listed[:MOST], more=len(listed) > MOST)
+
+
+def own_tracking(name: str, remotes: list[str]) -> list[str]:
+    """rev-list's arguments naming remote `name`'s own tracking refs, of the configured `remotes`:
+    `--remotes=pub` takes a remote pub/internal's too, excluded here (relative to refs/remotes/,
+    as git matches them there); none for corp/public beside corp, whose public/* are there too."""
+    if any(name.startswith(f"{other}/") for other in remotes):
+        return []
+    nested = [f"--exclude={other}/*" for other in remotes if other.startswith(f"{name}/")]
+    return [*nested, f"--remotes={name}"]
 
 
 def tracking_stands(

@@ -228,6 +228,25 @@ def test_tracking_refs_of_another_place_are_not_taken_for_the_destination(
     assert listed.returncode != 0  # nothing reached it
 
 
+@pytest.mark.parametrize(
+    ("private", "branch", "public"),
+    [("pub/internal", "main", "pub"), ("corp", "public/leak", "corp/public")],
+)
+def test_what_a_remote_named_within_another_s_holds_is_not_taken_for_that_one_s(
+    repo: Repo, tmp_path: Path, private: str, branch: str, public: str
+) -> None:
+    """`--remotes=pub` took refs/remotes/pub/internal/* too: a token on the private remote
+    pub/internal went to the new public remote pub unjudged. Under corp/public beside corp,
+    corp's branch public/leak is the very ref corp/public's own leak would be."""
+    for name in (private, public):
+        repo.git("remote", "add", name, str(bare_remote(tmp_path / f"{name}.git")))
+    repo.land("add credentials", {"creds.py": CREDENTIALS}, hooks=False)
+    assert repo.run("push", "--no-verify", private, f"main:{branch}").returncode == 0
+    result = repo.run("push", public, "main")
+    assert result.returncode != 0 and "creds.py:1" in result.stderr
+    assert repo.run("--git-dir", str(tmp_path / f"{public}.git"), "rev-parse", "main").returncode
+
+
 def test_a_push_to_a_url_judges_what_that_remote_lacks(repo: Repo, remote: Path) -> None:
     repo.land("add credentials", {"creds.py": CREDENTIALS})
     result = repo.run("push", str(remote), "main")
