@@ -7,7 +7,7 @@
 # The hook it replaced runs first, with the same stdin. Then, when every commit the remote lacks
 # has a review kept and none of them holds what a push may be refused for (a blocking marker),
 # the push goes on with no Python started: the common push costs a `cat` and four gits. Anything
-# else (unreviewed commits, a marker, an annotated tag, a URL, a long range) is `landwatch
+# else (unreviewed commits, a marker, a tag, blob or tree, a URL, a long range) is `landwatch
 # pre-push`'s to decide, and it alone refuses (exit 3): any other failure of ours says one line
 # and lets the push go.
 # shellcheck shell=sh
@@ -79,9 +79,9 @@ lw_valid_oid() {
 
 lw_quick() {
     # 0 when the push may go on unasked: every commit it sends that the remote lacks has a
-    # review kept here and no blocking marker, and it sends no annotated tag (a message no review
-    # read). 1: ask `landwatch pre-push`. 2: not installed in this repository (a shared hooks
-    # directory, or removed): nothing to do.
+    # review kept here and no blocking marker, and it sends nothing but commits (no review read
+    # a tag's message, nor a blob or tree a tag names). 1: ask `landwatch pre-push`. 2: not
+    # installed in this repository (a shared hooks directory, or removed): nothing to do.
     [ -n "$lw_common" ] || return 1
     lw_repo=$lw_common/landwatch
     [ -d "$lw_repo" ] && [ ! -L "$lw_repo" ] || return 2
@@ -133,7 +133,7 @@ EOF
         lw_valid_oid "$lw_local" || return 1
         lw_sent="$lw_sent $lw_local"
         # A branch holds a commit (git writes nothing else there); anything else may be an
-        # annotated tag, whose message the Python side judges.
+        # annotated tag, whose message the Python side judges, or a blob or tree, whose content.
         case $lw_source in refs/heads/*) ;; *) lw_other="$lw_other $lw_local" ;; esac
         case $lw_remote in *[!0]*) lw_valid_oid "$lw_remote" || return 1 ;; *) continue ;; esac
         lw_held="$lw_held $lw_remote"
@@ -145,7 +145,7 @@ EOF
         # shellcheck disable=SC2086 # the oids are words
         lw_types=$(printf '%s\n' $lw_other |
             git cat-file --batch-check='%(objecttype)' 2>/dev/null) || return 1
-        case $lw_types in *tag*) return 1 ;; esac
+        for lw_type in $lw_types; do [ "$lw_type" = commit ] || return 1; done
     fi
     # A remote oid this repository lacks (a teammate's push) is passed by, not an error; set -f:
     # the exclusions' `*` is git's to match, not the shell's against the worktree's files.

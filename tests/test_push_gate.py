@@ -247,17 +247,17 @@ def test_the_annotated_tags_a_push_sends_are_found_with_the_tags_they_name(repo:
         + line(inner, inner, ref="refs/tags/inner")  # the remote holds it already
         + line(ZERO, oid(3), ref="refs/tags/gone")
     )
-    assert push_gate.tags_sent(repo.git_dir, push_gate.parse(lines)) == {
-        outer: "refs/tags/outer",
-        inner: "refs/tags/outer",
-    }
-    assert push_gate.tags_sent(repo.git_dir, push_gate.parse(line(head))) == {}
+    assert push_gate.beside_commits(repo.git_dir, push_gate.parse(lines)) == (
+        {outer: "refs/tags/outer", inner: "refs/tags/outer"},
+        {},
+    )
+    assert push_gate.beside_commits(repo.git_dir, push_gate.parse(line(head))) == ({}, {})
 
 
 def test_a_tag_s_message_is_judged_by_the_message_secret_rules(repo: Repo) -> None:
     repo.git("tag", "-a", "v1", "-m", f"release\n\nCI token {GITHUB_TOKEN}")
     repo.git("tag", "-a", "v2", "-m", "release two")
-    sent = push_gate.tags_sent(
+    sent, _ = push_gate.beside_commits(
         repo.git_dir, push_gate.parse(line(repo.git("rev-parse", "v1"), ref="refs/tags/v1"))
     )
     [(tag, report)] = push_gate.tag_reports(repo.git_dir, sent).items()
@@ -267,3 +267,49 @@ def test_a_tag_s_message_is_judged_by_the_message_secret_rules(repo: Repo) -> No
     assert GITHUB_TOKEN not in (found.snippet or "") + found.message
     v2 = repo.git("rev-parse", "v2")
     assert push_gate.tag_reports(repo.git_dir, {v2: "refs/tags/v2"})[v2].findings == []
+
+
+def blob_and_tree(repo: Repo, files: dict[str, str]) -> tuple[str, str]:
+    """A blob of the first of `files`, and a tree of them all, that no commit holds."""
+    blobs = {
+        name: repo.run("hash-object", "-w", "--stdin", stdin=text).stdout.strip()
+        for name, text in files.items()
+    }
+    listing = "".join(f"100644 blob {blob}\t{name}\n" for name, blob in blobs.items())
+    return next(iter(blobs.values())), repo.run("mktree", stdin=listing).stdout.strip()
+
+
+def test_the_blobs_and_trees_a_push_sends_are_found_however_a_tag_names_them(repo: Repo) -> None:
+    blob, tree = blob_and_tree(repo, {"a.txt": "a\n"})
+    repo.git("tag", "-a", "inner", "-m", "a tree", tree)
+    repo.git("tag", "-a", "outer", "-m", "the tag of a tag of a tree", "inner")
+    outer, inner = repo.git("rev-parse", "outer"), repo.git("rev-parse", "inner")
+    lines = (
+        line(blob, ref="refs/tags/light")
+        + line(outer, ref="refs/tags/outer")
+        + line(repo.head(), ref="refs/tags/commit")
+    )
+    tags, contents = push_gate.beside_commits(repo.git_dir, push_gate.parse(lines))
+    assert contents == {blob: ("blob", "refs/tags/light"), tree: ("tree", "refs/tags/outer")}
+    assert tags == {outer: "refs/tags/outer", inner: "refs/tags/outer"}
+
+
+def test_a_blob_or_tree_sent_is_scanned_as_a_commit_of_it_within_the_bounds(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = "".join(f"{n},{n * n}\n" for n in range(30))
+    token = f'k = "{GITHUB_TOKEN}"\n'
+    blob, _ = blob_and_tree(repo, {"k.py": token})
+    _, tree = blob_and_tree(repo, {"data.csv": data, "z.py": token})
+    verdict = push_gate.verdict_of(repo.git_dir, [blob, tree], {}, "secrets", 60)
+    found = [(oid, f.rule, f.path, f.line) for oid, f in verdict.refused]
+    assert found == [(blob, "S002", "(blob)", 1), (tree, "S002", "z.py", 1)]
+    assert verdict.unjudged == [] and verdict.cut == []
+    assert GITHUB_TOKEN not in str([(f.snippet, f.message) for _, f in verdict.refused])
+    # Past the lines the gate reads, or out of time: named, not judged.
+    monkeypatch.setattr(push_gate, "LINES", 20)
+    verdict = push_gate.verdict_of(repo.git_dir, [tree], {}, "secrets", 60)
+    assert verdict.refused == [] and verdict.cut == [tree]
+    ticks = iter(range(0, 1000, 100))
+    verdict = push_gate.verdict_of(repo.git_dir, [blob], {}, "secrets", 50, lambda: next(ticks))
+    assert verdict.refused == [] and verdict.unjudged == [blob]

@@ -189,35 +189,37 @@ def _place(url: str) -> tuple[str, str]:
     return host, path.rstrip("/").removesuffix(".git").lstrip("/")
 
 
-def tags_sent(git_dir: os.PathLike[str] | str, pushed: Iterable[Pushed]) -> dict[str, str]:
-    """The annotated tags a push sends, and the tags they name in turn, each with the ref it is
-    pushed from: a tag's message is no commit's, so no review reads it."""
+def beside_commits(
+    git_dir: os.PathLike[str] | str, pushed: Iterable[Pushed]
+) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
+    """What a push sends beside commits, which no review reads (review.tags.beside_commits): the
+    annotated tags, with the tags they name, by the ref pushed from; the blobs and trees it sends
+    as they are or as a tag names them, by kind and ref."""
     sending = {
         each.local: each.local_ref
         for each in pushed
         if not each.deletion and not each.notes and each.local != each.remote
     }
-    if not sending:
-        return {}
     listed = run_git(
         "cat-file",
         "--batch-check=%(objectname) %(objecttype)",
         cwd=git_dir,
         input="".join(f"{oid}\n" for oid in sending),
     )
-    found: dict[str, str] = {}
-    for line in listed.stdout.splitlines():
-        oid, _, kind = line.partition(" ")
-        if kind == "tag" and oid in sending:
-            from landwatch.review import tags  # the rules, only when a tag is pushed
+    others = {
+        oid: sending[oid]
+        for oid, _, kind in (line.partition(" ") for line in listed.stdout.splitlines())
+        if kind in ("tag", "tree", "blob") and oid in sending
+    }
+    if not others:
+        return {}, {}
+    from landwatch.review import tags  # the rules, only when something else than commits goes
 
-            for tag in tags.annotated(git_dir, oid):
-                found.setdefault(tag, sending[oid])
-    return found
+    return tags.beside_commits(git_dir, others)
 
 
 def tag_reports(git_dir: os.PathLike[str] | str, sent: Mapping[str, str]) -> dict[str, Report]:
-    """What the message secret rules find in each annotated tag `sent` (tags_sent), as reports
+    """What the message secret rules find in each annotated tag `sent` (beside_commits), as reports
     by tag, to be judged beside the commits' reviews."""
     from landwatch.review import tags
 
@@ -257,10 +259,10 @@ def scan(
     seconds: float,
     clock: Callable[[], float] = time.monotonic,
 ) -> tuple[dict[str, Report], list[str]]:
-    """The rules a push is refused for, run here on each of `commits` (oldest first), within
-    `seconds` and LINES added lines a commit; the reports by commit, and the commits the time
-    did not let it read whole (those cut at LINES hold a CUT finding)."""
-    from landwatch.review import engine
+    """The rules a push is refused for, run here on each of `commits` (oldest first; a blob or
+    tree sent, as a root commit of it: review.tags.as_commit), within `seconds` and LINES added
+    lines each; the reports by commit, and the commits the time did not let it read whole."""
+    from landwatch.review import engine, tags
 
     deadline = clock() + seconds
     scanned: dict[str, Report] = {}
@@ -269,8 +271,9 @@ def scan(
     while left and (remaining := deadline - clock()) > 0:
         commit = left.pop(0)
         budget = Budget(remaining, clock)
+        revision = tags.as_commit(git_dir, commit)  # a blob or tree: a root commit of it
         scanned[commit] = engine.review(
-            git_dir, commit, budget=budget, at_push=True, max_added_lines=LINES
+            git_dir, revision, budget=budget, at_push=True, max_added_lines=LINES
         )
         if budget.stopped:
             unread.append(commit)

@@ -488,3 +488,55 @@ def test_an_annotated_tag_whose_message_holds_a_token_is_refused(
     entry_point_logging(log)
     repo.git("tag", "light", clean)
     assert push(repo, "light").returncode == 0 and not log.exists()
+
+
+def token_blob(repo: Repo) -> str:
+    return repo.run(
+        "hash-object", "-w", "--stdin", stdin=f'key = "{GITHUB_TOKEN}"\n'
+    ).stdout.strip()
+
+
+@pytest.mark.parametrize("kind", ["blob", "tree"])
+def test_a_secret_in_a_blob_or_tree_a_tag_pushes_is_refused(
+    repo: Repo, remote: Path, kind: str
+) -> None:
+    """No commit holds a blob or tree a tag names: the hook asked the gate only of annotated
+    tags, which judged their messages alone, so a token in them went with no word."""
+    named = blob = token_blob(repo)
+    if kind == "blob":
+        repo.git("tag", "leak", blob)
+    else:
+        named = repo.run("mktree", stdin=f"100644 blob {blob}\tsettings.py\n").stdout.strip()
+        repo.git("tag", "-a", "-m", "a tree", "leak", named)
+    result = push(repo, "refs/tags/leak")
+    assert result.returncode != 0
+    assert repo.run("--git-dir", str(remote), "rev-parse", "leak").returncode != 0
+    said = result.stderr
+    assert f"push refused: 1 finding in 1 {kind} the remote lacks" in said
+    where = "(blob)" if kind == "blob" else "settings.py"
+    assert f"  {named[:10]} {where}:1  S002" in said and GITHUB_TOKEN not in said
+    assert f"git tag -d leak  (it names {kind} {named[:10]})" in said and "rebase" not in said
+    [fingerprint] = re.findall(r"landwatch allow ([0-9a-f]{20})", said)
+    allowed = repo.landwatch("allow", fingerprint, "--reason", "used-in-tests")
+    assert allowed.returncode == 0, allowed.stderr
+    assert push(repo, "refs/tags/leak").returncode == 0
+
+
+def test_a_blob_a_tag_pushes_that_could_not_be_read_in_time_is_named_and_goes(
+    repo: Repo, remote: Path
+) -> None:
+    blob = token_blob(repo)
+
+    class Late(FakeClock):
+        def monotonic(self) -> float:
+            self.mono += 100  # every look at the time finds it gone
+            return self.mono
+
+    err = io.StringIO()
+    lines = f"refs/tags/leak {blob} refs/tags/leak {'0' * 40}\n"
+    assert pre_push(repo.path, "origin", str(remote), lines, clock=Late(), err=err) == 0
+    [said] = err.getvalue().splitlines()
+    assert said == (
+        f"landwatch: blob {blob[:12]}, which refs/tags/leak pushes, could not be read whole in "
+        "time (landwatch.push.wait = 10 s) and goes unchecked"
+    )

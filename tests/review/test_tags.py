@@ -49,3 +49,17 @@ def test_the_commit_it_names_configures_the_rules(repo: Repo) -> None:
     defaults = tags.message_findings(repo.git_dir, repo.git("rev-parse", "of-a-tree"))
     assert [f.rule for f in defaults] == ["S002"]
     assert configured == []
+
+
+def test_a_blob_or_tree_is_read_as_a_root_commit_of_it_that_nothing_refers_to(repo: Repo) -> None:
+    blob = repo.run("hash-object", "-w", "--stdin", stdin="x = 1\n").stdout.strip()
+    commit = tags.as_commit(repo.git_dir, blob)
+    assert tags.as_commit(repo.git_dir, blob) == commit  # the same content, the same commit
+    assert repo.git("ls-tree", commit) == f"100644 blob {blob}\t{tags.BLOB_NAME}"
+    assert repo.git("rev-list", "--parents", commit) == commit  # a root
+    assert repo.git("for-each-ref", "--contains", commit) == ""
+    tree = repo.git("rev-parse", "HEAD^{tree}")
+    repo.git("tag", "-a", "of-a-tree", "-m", "a tree", tree)
+    of_tag = tags.as_commit(repo.git_dir, repo.git("rev-parse", "of-a-tree"))
+    assert repo.git("rev-parse", f"{of_tag}^{{tree}}") == tree
+    assert tags.as_commit(repo.git_dir, repo.head()) == repo.head()  # a commit is itself

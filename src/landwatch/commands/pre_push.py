@@ -30,6 +30,8 @@ REFUSED = 3
 SHOWN = 5
 # How often a waiting push looks whether the reviewer has finished (nothing tells it).
 POLL = 0.1
+# The blobs and trees a push sends that no commit holds: (kind, the ref pushed from) by object.
+_Contents = Mapping[str, tuple[str, str]]
 
 
 class GateClock(Protocol):
@@ -86,10 +88,12 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
     commits = found.commits[::-1]  # oldest first, as a rebase meets them
     reports = push_gate.kept(git_dir, commits)
     reports |= _waited_for(asked, [commit for commit in commits if commit not in reports])
-    tags = push_gate.tags_sent(git_dir, pushed)  # their messages judged after the commits
+    # Judged after the commits: the tags' messages, and the blobs and trees no commit holds.
+    tags, contents = push_gate.beside_commits(git_dir, pushed)
     reports |= push_gate.tag_reports(git_dir, tags)
+    sent = commits + list(tags) + list(contents)
     verdict = push_gate.verdict_of(
-        git_dir, commits + list(tags), reports, asked.policy, asked.wait, clock.monotonic
+        git_dir, sent, reports, asked.policy, asked.wait, clock.monotonic
     )
     if found.more:
         print(
@@ -97,9 +101,9 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
             f"the push gate read the newest {push_gate.MOST:,}",
             file=err,
         )
-    _say_unchecked(asked, verdict)
+    _say_unchecked(asked, verdict, contents)
     if verdict.refused:
-        return _refuse(asked, verdict.refused, lines, tags)
+        return _refuse(asked, verdict.refused, lines, tags, contents)
     if verdict.allowed:
         commit, finding, allowance = verdict.allowed[0]
         more = f" and {len(verdict.allowed) - 1} more" if len(verdict.allowed) > 1 else ""
@@ -111,17 +115,18 @@ def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: T
     return 0
 
 
-def _say_unchecked(asked: _Asked, verdict: push_gate.Verdict) -> None:
-    """Name the commits the gate could not read whole: out of time, or past the lines it reads
-    (a commit whose review was cut at max_added_lines is read on, up to push_gate.LINES)."""
-    if unread := verdict.unjudged:
+def _say_unchecked(asked: _Asked, verdict: push_gate.Verdict, contents: _Contents) -> None:
+    """Name the commits (and the blobs and trees of `contents`) the gate could not read whole:
+    out of time, or past the lines it reads (a commit whose review was cut at max_added_lines
+    is read on, up to push_gate.LINES)."""
+    if unread := [commit for commit in verdict.unjudged if commit not in contents]:
         print(
             f"landwatch: {plural(len(unread), 'commit')} of this push could not be read whole in "
             f"time (landwatch.push.wait = {asked.wait:g} s) and go unchecked, the first "
             f"{unread[0][:12]}: landwatch review {unread[0][:12]}",
             file=asked.err,
         )
-    if cut := verdict.cut:
+    if cut := [commit for commit in verdict.cut if commit not in contents]:
         print(
             f"landwatch: the push gate read only the first {push_gate.LINES:,} added lines of "
             f"{plural(len(cut), 'commit')} of this push (the first {cut[0][:12]}); past them "
@@ -129,16 +134,33 @@ def _say_unchecked(asked: _Asked, verdict: push_gate.Verdict) -> None:
             f"(landwatch review {cut[0][:12]})",
             file=asked.err,
         )
+    if unread := [oid for oid in (*verdict.unjudged, *verdict.cut) if oid in contents]:
+        kind, ref = contents[unread[0]]
+        why = (
+            f"in time (landwatch.push.wait = {asked.wait:g} s)"
+            if unread[0] in verdict.unjudged
+            else f"past its first {push_gate.LINES:,} added lines"
+        )
+        more = f" (and {plural(len(unread) - 1, 'blob or tree', 'blobs or trees')})"
+        print(
+            f"landwatch: {kind} {unread[0][:12]}, which {safe(ref)} pushes, could not be read "
+            f"whole {why} and goes unchecked{more if len(unread) > 1 else ''}",
+            file=asked.err,
+        )
 
 
 def _refuse(
-    asked: _Asked, refused: list[tuple[str, Finding]], lines: str, tags: Mapping[str, str]
+    asked: _Asked,
+    refused: list[tuple[str, Finding]],
+    lines: str,
+    tags: Mapping[str, str],
+    contents: _Contents,
 ) -> int:
     """REFUSED, said, then its findings kept for `landwatch allow`: a refusal decided stands,
     whatever fails after (a full disk, a terminal gone); only an undecided gate lets a push go."""
     first = refused[0][0][:12]
     try:
-        said = refusal(asked.git_dir, refused, asked.policy, lines, tags)
+        said = refusal(asked.git_dir, refused, asked.policy, lines, tags, contents)
     except Exception as error:  # the wording failed, not the verdict
         said = (
             f"landwatch: push refused: {plural(len(refused), 'finding')}, the first in {first} "
@@ -185,15 +207,17 @@ def refusal(
     policy: str,
     lines: str,
     tags: Mapping[str, str] | None = None,
+    contents: _Contents | None = None,
 ) -> str:
     """What a refused push is told: each finding (redacted, at most SHOWN, then a count), how
-    to take it out of every commit or annotated tag (`tags`: by the ref pushed) holding it, to
-    rotate a secret, and how to go on anyway."""
-    tags = tags or {}
+    to take it out of every commit, annotated tag (`tags`: by the ref pushed) or blob or tree
+    (`contents`: by kind and ref) holding it, to rotate a secret, and how to go on anyway."""
+    tags, contents = tags or {}, contents or {}
     holding = list(dict.fromkeys(commit for commit, _ in refused))
-    commits = [commit for commit in holding if commit not in tags]
-    what = [plural(len(commits), "commit")] if commits else []
-    what += [plural(len(holding) - len(commits), "tag")] if len(commits) < len(holding) else []
+    commits = [commit for commit in holding if commit not in tags and commit not in contents]
+    kinds = ["tag" if c in tags else contents[c][0] if c in contents else "commit" for c in holding]
+    what = [plural(kinds.count(kind), kind) for kind in ("commit", "tag", "tree", "blob")]
+    what = [counted for counted in what if not counted.startswith("0 ")]
     said = [
         f"landwatch: push refused: {plural(len(refused), 'finding')} in "
         f"{' and '.join(what)} the remote lacks (landwatch.push.block = {policy})"
@@ -205,6 +229,7 @@ def refusal(
         said.append(f"  and {plural(len(refused) - SHOWN, 'more finding')}: landwatch show REV")
     said += _how_to_fix(git_dir, commits, lines) if commits else []
     said += [_how_to_retag(tag, tags[tag]) for tag in holding if tag in tags]
+    said += [_how_to_drop(oid, *contents[oid]) for oid in holding if oid in contents]
     if any(finding.rule in blocking.refusing_rules() - {"P004"} for _, finding in refused):
         said.append(
             "  A secret that reached a remote or anyone else must be rotated at its provider: "
@@ -257,6 +282,15 @@ def _how_to_retag(tag: str, ref: str) -> str:
         return f"To take it out of tag {tag[:10]}: tag what it names again, with another message."
     name = safe(ref.removeprefix("refs/tags/"))
     return f"To take it out of tag {name}:  git tag -f -a {name} {name}^{{}}  (another message)"
+
+
+def _how_to_drop(oid: str, kind: str, ref: str) -> str:
+    """What takes the blob or tree `oid`, pushed by `ref`, out of the push: no commit holds it,
+    so the tag (or the ref) that sends it goes instead."""
+    if not ref.startswith("refs/tags/"):
+        return f"To take it out: leave {safe(ref)} out of the push ({kind} {oid[:10]} holds it)."
+    name = safe(ref.removeprefix("refs/tags/"))
+    return f"To take it out of tag {name}:  git tag -d {name}  (it names {kind} {oid[:10]})"
 
 
 def _listed(commits: Iterable[str]) -> str:

@@ -1,10 +1,12 @@
-"""An annotated tag's message judged by the secret rules, as a commit's message is: a tag is no
-commit, so no review reads its words, yet a push sends them (the push gate asks).
+"""An annotated tag's message judged by the secret rules, as a commit's message is, and a tree or
+blob a tag names read as a commit's tree: no review reads either, yet a push sends them (the
+push gate asks).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 import pygit2
 
@@ -17,6 +19,9 @@ from landwatch.review.message import Message
 
 # How deep a tag naming a tag is followed: git allows any depth, and nobody makes more than one.
 DEPTH = 10
+# The name a blob pushed without a tree is read under: it has none, and a name in a test path,
+# or of a file no person writes, would lower or skip what the rules say of it.
+BLOB_NAME = "(blob)"
 
 
 def annotated(git_dir: os.PathLike[str] | str, oid: str) -> list[str]:
@@ -29,6 +34,42 @@ def annotated(git_dir: os.PathLike[str] | str, oid: str) -> list[str]:
         found.append(str(tag.id))
         tag = _object(repo, tag.target)
     return found
+
+
+def beside_commits(
+    git_dir: os.PathLike[str] | str, sending: Mapping[str, str]
+) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
+    """Of the objects `sending` (by the ref each is pushed from): the annotated tags, with those
+    they name in turn, by ref; and the trees and blobs among them or that a tag names at any
+    depth, by kind and ref. No review reads a tag's message, nor what no commit holds."""
+    repo = open_repository(git_dir)
+    found: dict[str, str] = {}
+    contents: dict[str, tuple[str, str]] = {}
+    for oid, ref in sending.items():
+        for tag in annotated(git_dir, oid):
+            found.setdefault(tag, ref)
+        named = _peeled(repo, oid)
+        if isinstance(named, pygit2.Blob | pygit2.Tree):
+            contents.setdefault(str(named.id), (named.type_str, ref))
+    return found, contents
+
+
+def as_commit(git_dir: os.PathLike[str] | str, oid: str) -> str:
+    """`oid` where it names a commit; for a tree, or a blob (as BLOB_NAME in a tree of its own), a
+    root commit of it, which the review engine reads as any commit's tree. Written where git keeps
+    objects, the same for the same content, referred to by nothing (git gc drops it)."""
+    repo = open_repository(git_dir)
+    found = _peeled(repo, oid)
+    if isinstance(found, pygit2.Blob):
+        builder = repo.TreeBuilder()
+        builder.insert(BLOB_NAME, found.id, pygit2.enums.FileMode.BLOB)
+        tree = builder.write()
+    elif isinstance(found, pygit2.Tree):
+        tree = found.id
+    else:
+        return oid
+    nobody = pygit2.Signature("landwatch", "landwatch@localhost", 0, 0)
+    return str(repo.create_commit(None, nobody, nobody, f"{found.type_str} {oid}\n", tree, []))
 
 
 def message_findings(git_dir: os.PathLike[str] | str, oid: str) -> list[Finding]:
@@ -53,6 +94,17 @@ def message_findings(git_dir: os.PathLike[str] | str, oid: str) -> list[Finding]
     engine.redact(findings, notes, [], {})
     unique_fingerprints(findings)
     return findings
+
+
+def _peeled(repo: pygit2.Repository, oid: str) -> pygit2.Object | None:
+    """The object `oid` names past any tags, as git peels them; None where it cannot be read."""
+    found = _object(repo, oid)
+    if isinstance(found, pygit2.Tag):
+        try:
+            return _object(repo, found.peel(None).id)
+        except (pygit2.GitError, ValueError, KeyError):
+            return None
+    return found
 
 
 def _object(repo: pygit2.Repository, oid: str | pygit2.Oid) -> pygit2.Object | None:
