@@ -77,6 +77,24 @@ lw_valid_oid() {
     [ ${#1} -eq 40 ] || [ ${#1} -eq 64 ]
 }
 
+lw_same_place() {
+    # 0 when remote $1's fetch URL, spelled apart from the URL $2 it pushes to (a pushurl, a
+    # pushInsteadOf), was found to name the same repository by the Python side, which wrote
+    # the three to $lw_repo/same-place (push_remote.remember_same_place).
+    lw_fetched=
+    while IFS=$lw_tab read -r lw_name lw_url; do
+        case $lw_url in *" (fetch)") [ "$lw_name" = "$1" ] && lw_fetched=${lw_url% (fetch)} ;; esac
+    done <<EOF
+$lw_remotes
+EOF
+    [ -n "$lw_fetched" ] && [ -f "$lw_repo/same-place" ] && [ ! -L "$lw_repo/same-place" ] ||
+        return 1
+    while IFS= read -r lw_line; do
+        [ "$lw_line" = "$1$lw_tab$lw_fetched$lw_tab$2" ] && return 0
+    done < "$lw_repo/same-place"
+    return 1
+}
+
 lw_quick() {
     # 0 when the push may go on unasked: every commit it sends that the remote lacks has a
     # review kept here and no blocking marker, and it sends nothing but commits (no review read
@@ -92,16 +110,19 @@ lw_quick() {
     case $1 in '' | -* | *[!A-Za-z0-9._/-]*) return 1 ;; esac
     # Its tracking refs stand for what the push's destination holds only where they are fetched
     # from there and agree with what it says it holds at each branch pushed (a push URL
-    # elsewhere, a set-url since the last fetch): push_gate.tracking_stands, which the Python
+    # elsewhere, a set-url since the last fetch): push_remote.tracking_stands, which the Python
     # side asks where these exact tests fail.
     # `git remote -v` says its URL on its `(fetch)` line (as `git remote get-url` does, any
     # url.*.insteadOf applied), and every remote's name.
     lw_remotes=$(git remote -v 2>/dev/null) || return 1
-    case $lw_nl$lw_remotes$lw_nl in *"$lw_nl$1$lw_tab$2 (fetch)$lw_nl"*) ;; *) return 1 ;; esac
+    case $lw_nl$lw_remotes$lw_nl in
+        *"$lw_nl$1$lw_tab$2 (fetch)$lw_nl"*) ;;
+        *) lw_same_place "$1" "$2" || return 1 ;;
+    esac
     # Only its own tracking refs: `--remotes=pub` takes refs/remotes/pub/internal/* too, those of
     # a remote pub/internal (a private one), so theirs are excluded (relative to refs/remotes/,
     # as git matches them there). Beside a remote corp, corp's branch public/x is at the very
-    # ref corp/public's own x would be: none of them can be told its own (push_gate.own_tracking).
+    # ref corp/public's own x would be: none of them can be told its own (push_remote.own_tracking).
     lw_excluded=
     while IFS=$lw_tab read -r lw_name lw_url; do
         case $lw_url in *" (push)") continue ;; esac # the same remote's (fetch) line said it

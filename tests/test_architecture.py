@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("daemon",),
     ("kinds",),
     ("review_landing", "sharing", "push_gate"),
-    ("trust", "report_store", "standards_store", "notify"),
+    ("trust", "report_store", "standards_store", "notify", "push_remote"),
     ("allowances", "line_markers"),
     ("coverage",),
     ("hook_slots",),

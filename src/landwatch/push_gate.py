@@ -20,6 +20,7 @@ from pathlib import Path
 from landwatch import allowances, layout, registry, report_store
 from landwatch.files import read_file, write_atomic
 from landwatch.git import GitError, git, run_git
+from landwatch.push_remote import own_tracking, remotes_at, tracking_stands
 from landwatch.review import allowed, blocking
 from landwatch.review.budget import Budget
 from landwatch.review.findings import Finding
@@ -91,17 +92,6 @@ class Outgoing:
     more: bool = False
 
 
-def remotes_at(git_dir: os.PathLike[str] | str, url: str) -> list[str]:
-    """The remotes named in the configuration whose URL is `url` (a push given a URL)."""
-    listing = git("config", "--get-regexp", r"^remote\..*\.url$", cwd=git_dir, check=False)
-    names = []
-    for line in listing.splitlines():
-        key, _, value = line.partition(" ")
-        if value == url:
-            names.append(key.removeprefix("remote.").removesuffix(".url"))
-    return names
-
-
 def outgoing(
     git_dir: os.PathLike[str] | str, remote: str, url: str, pushed: Iterable[Pushed]
 ) -> Outgoing:
@@ -116,8 +106,9 @@ def outgoing(
     named = [remote] if remote != url else remotes_at(git_dir, url)
     destination = url or git("remote", "get-url", "--push", remote, cwd=git_dir, check=False)
     remotes = git("remote", cwd=git_dir).splitlines()
+    held_at = {each.remote_ref: each.remote for each in pushed}
     tracking = [
-        own_tracking(name, remotes) if tracking_stands(git_dir, name, destination, pushed) else []
+        own_tracking(name, remotes) if tracking_stands(git_dir, name, destination, held_at) else []
         for name in named
     ]
     listed = git(
@@ -131,62 +122,6 @@ def outgoing(
         cwd=git_dir,
     ).split()
     return Outgoing(listed[:MOST], more=len(listed) > MOST)
-
-
-def own_tracking(name: str, remotes: list[str]) -> list[str]:
-    """rev-list's arguments naming remote `name`'s own tracking refs, of the configured `remotes`:
-    `--remotes=pub` takes a remote pub/internal's too, excluded here (relative to refs/remotes/,
-    as git matches them there); none for corp/public beside corp, whose public/* are there too."""
-    if any(name.startswith(f"{other}/") for other in remotes):
-        return []
-    nested = [f"--exclude={other}/*" for other in remotes if other.startswith(f"{name}/")]
-    return [*nested, f"--remotes={name}"]
-
-
-def tracking_stands(
-    git_dir: os.PathLike[str] | str, name: str, destination: str, pushed: Iterable[Pushed]
-) -> bool:
-    """Whether remote `name`'s tracking refs can stand for what the push's `destination` holds:
-    they are fetched from there, and agree with what it says it holds at each branch pushed. A
-    push URL elsewhere, a `git remote set-url` since the last fetch (a private history pushed to
-    a new public repository), a branch deleted there: they are another place's, and unread."""
-    fetched = git("remote", "get-url", name, cwd=git_dir, check=False)
-    if not fetched or not same_place(fetched, destination):
-        return False
-    prefix = f"refs/remotes/{name}/"
-    listing = git("for-each-ref", "--format=%(refname) %(objectname)", prefix, cwd=git_dir)
-    tracking = dict(line.partition(" ")[::2] for line in listing.splitlines())
-    for each in pushed:
-        if each.remote_ref.startswith("refs/heads/"):
-            said = tracking.get(prefix + each.remote_ref.removeprefix("refs/heads/"))
-            if said is not None and said != each.remote:
-                return False
-    return True
-
-
-def same_place(one: str, other: str) -> bool:
-    """Whether two URLs name one repository, as git writes them either way (`git@host:a/b.git`,
-    `ssh://git@host/a/b`, `https://host/a/b/`; a path and its `file://` URL)."""
-    return _place(one) == _place(other)
-
-
-def _place(url: str) -> tuple[str, str]:
-    """(host, path) of a URL, the path without a trailing `/` or `.git`; a local one's host
-    empty and its path resolved."""
-    from urllib.parse import urlsplit
-
-    host, path = "", url
-    if "://" in url:
-        split = urlsplit(url)
-        host, path = (split.hostname or "").lower(), split.path
-        if split.scheme == "file":
-            host = ""
-    elif ":" in url.partition("/")[0]:  # scp's `[user@]host:path`
-        login, _, path = url.partition(":")
-        host = login.rpartition("@")[2].lower()
-    if not host:
-        path = os.path.realpath(path)
-    return host, path.rstrip("/").removesuffix(".git").lstrip("/")
 
 
 def beside_commits(

@@ -68,6 +68,36 @@ def test_a_clean_push_passes_with_no_python_started(
     assert "landwatch" not in result.stderr
 
 
+@pytest.mark.parametrize("how", ["pushurl", "pushInsteadOf"])
+def test_a_push_url_spelled_apart_from_the_fetch_url_starts_no_python_once_known(
+    repo: Repo, remote: Path, tmp_path: Path, how: str
+) -> None:
+    """Fetching over one spelling and pushing over another (https and ssh, a path and its
+    file:// URL) is one place: once the Python side has said so, a clean push starts none."""
+    if how == "pushurl":
+        repo.git("config", "remote.origin.pushurl", f"file://{remote}")
+    else:
+        repo.git("config", f"url.file://{remote}.pushInsteadOf", str(remote))
+    repo.land("clean", {"a.py": "x = 1\n"})
+    reviewed(repo)
+    assert push(repo).returncode == 0  # the Python side asked, and remembered the place
+    repo.land("cleaner", {"b.py": "y = 2\n"})
+    reviewed(repo)
+    log = tmp_path / "calls"
+    entry_point_logging(log)
+    result = push(repo)
+    assert result.returncode == 0, result.stderr
+    assert remote_head(remote) == repo.head()
+    assert not log.exists()
+    # Pushed elsewhere since: the place remembered is not that one's, and Python is asked.
+    other = bare_remote(tmp_path / "other.git")
+    repo.git("config", "remote.origin.pushurl", str(other))
+    repo.land("more", {"c.py": "z = 3\n"})
+    reviewed(repo)
+    push(repo)
+    assert log.exists()
+
+
 def test_a_reviewed_secret_refuses_the_push_and_leaves_the_remote_as_it_was(
     repo: Repo, remote: Path
 ) -> None:

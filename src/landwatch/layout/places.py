@@ -296,6 +296,15 @@ REFUSED = Place(
     "the findings the last refused push named, so that `landwatch allow` takes a fingerprint "
     "the hook's own scan found in a commit not reviewed yet",
 )
+SAME_PLACE = Place(
+    "same-place",
+    Scope.REPOSITORY,
+    "push_gate",
+    "a line per remote whose fetch URL and push URL are spelled apart yet name one repository "
+    "(push_remote.same_place said so), `NAME<tab>FETCH<tab>PUSH`: the pre-push hook's quick path "
+    "reads its tracking refs without asking Python again",
+    hooks=True,
+)
 REPOSITORY_PLACES = (
     SETTINGS_CACHE,
     USER_DIRECTORIES,
@@ -321,6 +330,7 @@ REPOSITORY_PLACES = (
     NOTES_LOCK,
     ALLOWED,
     REFUSED,
+    SAME_PLACE,
 )
 
 # --- the directories they are in ------------------------------------------------------------------

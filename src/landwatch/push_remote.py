@@ -1,0 +1,109 @@
+"""What a push's remote holds, as this repository can tell without asking it: the remotes at a
+URL, their own tracking refs, and whether those stand for the push's destination (fetched from
+the same place, agreeing with what it says it holds); the same place remembered for the hook.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Mapping
+
+from landwatch import layout
+from landwatch.files import read_file, write_atomic
+from landwatch.git import git
+
+# The remotes remembered as one place under two spellings (fetch and push URL), at most.
+MOST_REMEMBERED = 64
+
+
+def remotes_at(git_dir: os.PathLike[str] | str, url: str) -> list[str]:
+    """The remotes named in the configuration whose URL is `url` (a push given a URL)."""
+    listing = git("config", "--get-regexp", r"^remote\..*\.url$", cwd=git_dir, check=False)
+    names = []
+    for line in listing.splitlines():
+        key, _, value = line.partition(" ")
+        if value == url:
+            names.append(key.removeprefix("remote.").removesuffix(".url"))
+    return names
+
+
+def own_tracking(name: str, remotes: list[str]) -> list[str]:
+    """rev-list's arguments naming remote `name`'s own tracking refs, of the configured `remotes`:
+    `--remotes=pub` takes a remote pub/internal's too, excluded here (relative to refs/remotes/,
+    as git matches them there); none for corp/public beside corp, whose public/* are there too."""
+    if any(name.startswith(f"{other}/") for other in remotes):
+        return []
+    nested = [f"--exclude={other}/*" for other in remotes if other.startswith(f"{name}/")]
+    return [*nested, f"--remotes={name}"]
+
+
+def tracking_stands(
+    git_dir: os.PathLike[str] | str, name: str, destination: str, held_at: Mapping[str, str]
+) -> bool:
+    """Whether remote `name`'s tracking refs can stand for what the push's `destination` holds:
+    they are fetched from there, and agree with what it says it holds at each branch pushed
+    (`held_at`: the commit at each remote ref, as pre-push's stdin says it). A
+    push URL elsewhere, a `git remote set-url` since the last fetch (a private history pushed to
+    a new public repository), a branch deleted there: they are another place's, and unread."""
+    fetched = git("remote", "get-url", name, cwd=git_dir, check=False)
+    if not fetched or not same_place(fetched, destination):
+        return False
+    prefix = f"refs/remotes/{name}/"
+    listing = git("for-each-ref", "--format=%(refname) %(objectname)", prefix, cwd=git_dir)
+    tracking = dict(line.partition(" ")[::2] for line in listing.splitlines())
+    for ref, held in held_at.items():
+        if ref.startswith("refs/heads/"):
+            said = tracking.get(prefix + ref.removeprefix("refs/heads/"))
+            if said is not None and said != held:
+                return False
+    if fetched != destination:
+        with contextlib.suppress(OSError):  # remembered for speed alone: Python is asked again
+            remember_same_place(git_dir, name, fetched, destination)
+    return True
+
+
+def remember_same_place(
+    git_dir: os.PathLike[str] | str, name: str, fetched: str, pushed_to: str
+) -> None:
+    """Remote `name` fetched from `fetched` and pushed to `pushed_to`, one place (same_place),
+    written where the pre-push hook's quick path reads it: a push URL spelled apart from the
+    fetch URL (pushurl, pushInsteadOf) then starts no Python when there is nothing to say."""
+    line = f"{name}\t{fetched}\t{pushed_to}"
+    if any(char in line for char in "\n\0") or not same_place(fetched, pushed_to):
+        return
+    common = layout.common_dir(git_dir)
+    place = layout.SAME_PLACE.path(git_dir)
+    try:
+        known = read_file(place, trusted=common).decode("utf-8", "replace").splitlines()
+    except FileNotFoundError:
+        known = []
+    if line in known:
+        return
+    kept = [*known, line][-MOST_REMEMBERED:]
+    write_atomic(place, "".join(f"{each}\n" for each in kept), trusted=common)
+
+
+def same_place(one: str, other: str) -> bool:
+    """Whether two URLs name one repository, as git writes them either way (`git@host:a/b.git`,
+    `ssh://git@host/a/b`, `https://host/a/b/`; a path and its `file://` URL)."""
+    return _place(one) == _place(other)
+
+
+def _place(url: str) -> tuple[str, str]:
+    """(host, path) of a URL, the path without a trailing `/` or `.git`; a local one's host
+    empty and its path resolved."""
+    from urllib.parse import urlsplit
+
+    host, path = "", url
+    if "://" in url:
+        split = urlsplit(url)
+        host, path = (split.hostname or "").lower(), split.path
+        if split.scheme == "file":
+            host = ""
+    elif ":" in url.partition("/")[0]:  # scp's `[user@]host:path`
+        login, _, path = url.partition(":")
+        host = login.rpartition("@")[2].lower()
+    if not host:
+        path = os.path.realpath(path)
+    return host, path.rstrip("/").removesuffix(".git").lstrip("/")
