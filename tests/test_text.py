@@ -32,6 +32,12 @@ from landwatch.text import (
         ("abc\u202edcba\u2066\u2069", "abc\\u202edcba\\u2066\\u2069"),
         ("lrm\u200e rlm\u200f alm\u061c", "lrm\\u200e rlm\\u200f alm\\u061c"),
         ("line\u2028para\u2029", "line\\u2028para\\u2029"),
+        ("config\u200b.py \u2060\ufeff", "config\\u200b.py \\u2060\\ufeff"),
+        ("tag\U000e0041\U000e007f", "tag\\U000e0041\\U000e007f"),
+        (
+            "a family \U0001f468\u200d\U0001f469 سلام\u200c",
+            "a family \U0001f468\u200d\U0001f469 سلام\u200c",
+        ),
         ("caf\udce9.txt", "caf\\xe9.txt"),  # a byte that was not UTF-8, as os.fsdecode keeps it
         ("lone\ud800", "lone\\ud800"),
     ],

@@ -11,10 +11,18 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
-# Characters that reorder or hide what follows them on screen ("Trojan Source", CVE-2021-42574)
-# and that end a line in some terminals: shown as escapes, never obeyed.
+# Characters that reorder or hide what follows them on screen ("Trojan Source", CVE-2021-42574),
+# that end a line in some terminals, or that take no room at all (a zero-width space in a path
+# makes `config\u200b.py` look like `config.py`; the joiners that make a script or an emoji
+# are kept): shown as escapes, never obeyed.
 _INVISIBLE = frozenset(
-    [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029]
+    [
+        *(0x061C, 0x180E, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0xFEFF),
+        *range(0x202A, 0x202F),
+        *range(0x2060, 0x2065),
+        *range(0x2066, 0x206A),
+        *range(0xE0000, 0xE0080),  # tag characters: invisible text
+    ]
 )
 
 
@@ -24,7 +32,8 @@ TAB_STOP = 8
 
 def safe(text: str, *, tabs: bool = False) -> str:
     """Printable text: control characters (C0, DEL, C1), bidirectional and line-separator
-    controls shown as escapes; a byte that was not UTF-8 (a surrogate escape) shown as \\xNN.
+    controls, and characters that take no room, shown as escapes; a byte that was not UTF-8 (a
+    surrogate escape) shown as \\xNN.
     With `tabs` (a line of a file, shown as a line), a tab is spaces to the next tab stop,
     counted from the text's start in what is shown, every other control still an escape."""
     out = []
@@ -37,6 +46,8 @@ def safe(text: str, *, tabs: bool = False) -> str:
             shown = f"\\x{code - 0xDC00:02x}"
         elif code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000 or code in _INVISIBLE:
             shown = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+            if code > 0xFFFF:
+                shown = f"\\U{code:08x}"
         else:
             shown = char
         out.append(shown)
