@@ -64,10 +64,22 @@ def test_doctor_fix_registers_a_moved_repository_and_starts_the_reviewer(
         moved.landwatch("service", "stop")
 
 
+def doctor_with_no_bwrap(repo: Repo, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """`landwatch doctor` with a PATH holding git and no bwrap, whatever the machine has."""
+    bare = tmp_path / "bin"
+    bare.mkdir(exist_ok=True)
+    if not (bare / "git").exists():
+        (bare / "git").symlink_to(shutil.which("git") or "/usr/bin/git")
+    return subprocess.run(
+        [sys.executable, "-m", "landwatch", "doctor"],
+        cwd=repo.path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": str(bare)},
+    )
+
+
 def test_doctor_on_a_healthy_setup_is_quiet(repo: Repo, tmp_path: Path) -> None:
-    bare = tmp_path / "bin"  # a PATH with git and no bwrap, whatever the machine has
-    bare.mkdir()
-    (bare / "git").symlink_to(shutil.which("git") or "/usr/bin/git")
     run_reviewer("--detach")
     try:
         doctor = repo.landwatch("doctor")
@@ -80,13 +92,7 @@ def test_doctor_on_a_healthy_setup_is_quiet(repo: Repo, tmp_path: Path) -> None:
             "landwatch.sandbox is false"
         )
         repo.git("config", "landwatch.sandbox", "true")
-        without = subprocess.run(
-            [sys.executable, "-m", "landwatch", "doctor"],
-            cwd=repo.path,
-            capture_output=True,
-            text=True,
-            env={**os.environ, "PATH": str(bare)},
-        )
+        without = doctor_with_no_bwrap(repo, tmp_path)
         assert without.returncode == 0, without.stdout
         assert without.stdout.splitlines()[1] == (
             "landwatch doctor: there is no wall here: bubblewrap (bwrap) is not installed; "
@@ -105,16 +111,7 @@ def test_a_copied_repository_s_own_configuration_does_not_take_the_wall_away(
     is the repository's word: the wall stays, and without bubblewrap nothing of it runs."""
     (Path(os.environ["HOME"]) / ".gitconfig").write_text("[landwatch]\n\tmaintenance = false\n")
     repo.git("config", "landwatch.sandbox", "false")
-    bare = tmp_path / "bin"  # a PATH with git and no bwrap, whatever the machine has
-    bare.mkdir()
-    (bare / "git").symlink_to(shutil.which("git") or "/usr/bin/git")
-    doctor = subprocess.run(
-        [sys.executable, "-m", "landwatch", "doctor"],
-        cwd=repo.path,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PATH": str(bare)},
-    )
+    doctor = doctor_with_no_bwrap(repo, tmp_path)
     assert "runs without the wall" not in doctor.stdout
     assert "there is no wall here: bubblewrap (bwrap) is not installed" in doctor.stdout
 

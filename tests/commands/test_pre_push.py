@@ -53,19 +53,25 @@ def entry_point_logging(log: Path, status: int = 0) -> None:
     entry.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\ncat > /dev/null\nexit {status}\n')
 
 
+def pushed_by_the_hook_alone(repo: Repo, remote: Path, log: Path) -> str:
+    """A push the hook let go with no Python started (the entry point logs any call to `log`);
+    what it said."""
+    entry_point_logging(log)
+    result = push(repo)
+    assert result.returncode == 0, result.stderr
+    assert remote_head(remote) == repo.head()
+    assert not log.exists()
+    return result.stderr
+
+
 def test_a_clean_push_passes_with_no_python_started(
     repo: Repo, remote: Path, tmp_path: Path
 ) -> None:
     repo.land("clean", {"a.py": "x = 1\n"})
     repo.land("cleaner", {"b.py": "y = 2\n"})
     reviewed(repo)
-    log = tmp_path / "calls"
-    entry_point_logging(log)
-    result = push(repo)
-    assert result.returncode == 0, result.stderr
-    assert remote_head(remote) == repo.head()
-    assert not log.exists()  # both reviews kept and clean: the hook alone let it go
-    assert "landwatch" not in result.stderr
+    # Both reviews kept and clean: the hook alone lets it go, and says nothing.
+    assert "landwatch" not in pushed_by_the_hook_alone(repo, remote, tmp_path / "calls")
 
 
 @pytest.mark.parametrize("how", ["pushurl", "pushInsteadOf"])
@@ -84,11 +90,7 @@ def test_a_push_url_spelled_apart_from_the_fetch_url_starts_no_python_once_known
     repo.land("cleaner", {"b.py": "y = 2\n"})
     reviewed(repo)
     log = tmp_path / "calls"
-    entry_point_logging(log)
-    result = push(repo)
-    assert result.returncode == 0, result.stderr
-    assert remote_head(remote) == repo.head()
-    assert not log.exists()
+    pushed_by_the_hook_alone(repo, remote, log)
     # Pushed elsewhere since: the place remembered is not that one's, and Python is asked.
     other = bare_remote(tmp_path / "other.git")
     repo.git("config", "remote.origin.pushurl", str(other))
