@@ -105,6 +105,19 @@ def test_pull_rebase_reviews_upstream_once_as_a_range(tmp_path: Path, journal: P
     assert len(done) == 3  # and the local commit as first landed
 
 
+def test_a_landing_whose_subject_says_rebase_is_swept_like_any_other(
+    repo: Repo, journal: Path
+) -> None:
+    """Only a rebase's own entries are read as a rebase's, by the action git wrote before the
+    colon: a commit the hooks did not see whose subject holds the word is still a landing."""
+    said = scripted_commit(repo, "Fix the rebase script")
+    repo.git("update-ref", "-m", "commit: Fix the rebase script", "refs/heads/main", said)
+    merged = scripted_commit(repo, "Merge fix-rebase")
+    repo.git("update-ref", "-m", "merge fix-rebase: Fast-forward", "refs/heads/main", merged)
+    swept = sweep.sweep(repo.git_dir, now=time.time() + 2 * SWEEP_GRACE)
+    assert swept.enqueued == [f"review-{said}", f"review-{merged}"]
+
+
 def test_a_removed_worktree_s_commit_is_still_reviewed(
     repo: Repo, tmp_path: Path, journal: Path
 ) -> None:

@@ -33,6 +33,10 @@ _ZERO = lazy_compile(r"0{40}|0{64}")
 _ONTO = lazy_compile(rf" onto ({work_item.OID})$")
 # HEAD moving without landing anything, and the steps of a rebase before its finish.
 _NOT_LANDINGS = ("reset:", "checkout:", "branch:", "clone:", "Branch: renamed", "fetch")
+# A rebase's entries, by the action that wrote them (before the first colon): `rebase (pick)`,
+# `rebase -i (finish)`, `pull --rebase origin main (start)`, `pull -r (finish)`. Never the word
+# anywhere: `commit: Fix the rebase script` is a landing like any other.
+_REBASE_ACTION = lazy_compile(r"rebase\b|pull\b.*\s(?:--rebase\b|-r\b)")
 
 
 @dataclass
@@ -184,7 +188,7 @@ def _landings(repo: _Repository, entry: Entry, is_head: bool) -> list[tuple[str,
     message = entry.message
     if _ZERO.fullmatch(entry.new) or message.startswith(_NOT_LANDINGS):
         return []
-    if "rebase" in message:
+    if _REBASE_ACTION.match(message.partition(":")[0]):
         if "(finish)" not in message or is_head:
             return []  # the steps of a rebase; its finish is read from the branch's reflog
         return _rebase(repo, entry)
