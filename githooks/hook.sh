@@ -66,7 +66,10 @@ lw_has_entries() {
 
 lw_create() {
     # $1 made exclusively (set -C: O_EXCL, no link followed); `true`, as a failed redirection
-    # of the special builtin `:` would exit the shell.
+    # of the special builtin `:` would exit the shell. Whatever is there already is never
+    # opened: with set -C a shell still opens an existing FIFO or device (no O_EXCL), and
+    # would wait on a FIFO, and git with it.
+    [ -e "$1" ] || [ -L "$1" ] && return 1
     set -C
     true > "$1"
     lw_created=$?
@@ -153,8 +156,12 @@ lw_enqueue() {
     lw_id=$1-$2
     lw_marker=$lw_work/known/$lw_id
     if ! lw_create "$lw_marker"; then
-        [ -e "$lw_marker" ] && return 0
-        lw_say "could not record ${2%"${2#???????}"} in $lw_work (read-only or full?)"
+        [ -f "$lw_marker" ] && [ ! -L "$lw_marker" ] && return 0
+        if [ -e "$lw_marker" ] || [ -L "$lw_marker" ]; then
+            lw_say "$lw_marker is no file of landwatch's; ${2%"${2#???????}"} not recorded"
+        else
+            lw_say "could not record ${2%"${2#???????}"} in $lw_work (read-only or full?)"
+        fi
         return 1
     fi
     # The optional lines first, so that the record is one write.

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from support.daemon import run_reviewer
+from support.queue import git_env
 from support.repos import Repo
 
 
@@ -77,6 +78,32 @@ def test_a_fifo_never_holds_a_commit(repo: Repo, name: str) -> None:
     result = commit(repo, "not held")
     assert result.returncode == 0 and result.stderr.count("\n") <= 1
     assert repo.pending() == [(repo.head(), None)]
+
+
+@pytest.mark.parametrize("planted", ["fifo", "link to a fifo"])
+def test_a_fifo_at_the_record_a_landing_makes_never_holds_git(
+    repo: Repo, tmp_path: Path, planted: str
+) -> None:
+    """The id a landing's record takes is foreseeable (a pulled tip's review): a FIFO planted
+    there is never opened (a shell's `set -C` still opens one), said in one line, git goes on."""
+    repo.git("switch", "-q", "-c", "topic")
+    tip = repo.land("topic", {"t.txt": "t\n"}, hooks=False)
+    repo.git("switch", "-q", "main")
+    marker = repo.git_dir / "landwatch" / "known" / f"review-{tip}"
+    fifo = tmp_path / "fifo" if planted != "fifo" else marker
+    os.mkfifo(fifo)
+    if fifo != marker:
+        marker.symlink_to(fifo)
+    merged = subprocess.run(
+        ["git", "merge", "-q", "--ff-only", "topic"],
+        cwd=repo.path,
+        env=git_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,  # a hook waiting on the FIFO would hold git for ever
+    )
+    assert merged.returncode == 0, merged.stderr
+    assert "is no file of landwatch's" in merged.stderr and merged.stderr.count("\n") == 1
 
 
 @pytest.mark.parametrize("name", ["reports", "unread"])
