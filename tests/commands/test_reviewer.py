@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import layout
+from landwatch import layout, work_item
 from landwatch.commands.reviewer import handler_overrides
 from landwatch.daemon.lock import holder
 from support.daemon import done_ids, reviewer_command, reviewer_env, run_reviewer
@@ -40,6 +40,20 @@ def test_once_drains_and_says_how_it_ran(repo: Repo, journal: Path) -> None:
     state = json.loads(layout.REVIEWER_STATE.path().read_text())
     assert state["mode"] == "once" and state["stopped"] is True
     assert holder() is None  # it let go of the lock as it ended
+
+
+def test_once_after_a_reviewer_was_killed_reviews_what_it_had_claimed(repo: Repo) -> None:
+    """A reviewer killed mid-review leaves its claim; `--once` does not call the queues drained
+    while one is left: it says so, takes it back when its lease ends, and reviews it."""
+    landed = repo.land("claimed, then killed", {"a.txt": "a  \n"})
+    work_item.publish_ready(repo.git_dir)
+    left = work_item.claim_next(repo.git_dir)  # as the killed reviewer claimed it
+    assert left is not None
+    result = run_reviewer("--once", "--lease", "2", timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "claimed by a reviewer that stopped" in result.stderr
+    assert f"review-{landed}" in done_ids(repo.git_dir)
+    assert work_item.entries(repo.git_dir, work_item.CLAIMED) == []
 
 
 @pytest.mark.parametrize("planted", [FIFO, ENDLESS])

@@ -6,6 +6,7 @@ them), and notice the wall clock stepping (a suspend, a clock change).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -145,6 +146,18 @@ class Duties:
             else min(self.settings.recovery, max(soonest, 0.0) + 1.0)
         )
         self.next.recovery = self.clock.monotonic() + after
+
+    def claims_left(self) -> int:
+        """Claims in any worktree while no job of this reviewer runs: a reviewer that stopped
+        (killed) left them, and they are taken back when their lease ends (recover_all)."""
+        left = 0
+        for git_dir in self.repositories.git_dirs:
+            with contextlib.suppress(work_item.QueueError):
+                left += sum(
+                    len(work_item.entries(git_dir, state))
+                    for state in (work_item.CLAIMED, work_item.RECOVERING)
+                )
+        return left
 
     def prune_all(self) -> None:
         """Done items past their keeping, and the one line's set-aside markers as old."""

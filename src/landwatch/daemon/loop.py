@@ -46,6 +46,7 @@ class Daemon:
         self.info = info or {}
         self.wake = Wakeup()
         self.stopping = False
+        self._waited_for_claims = False  # said once, in the log
         self.stopped_by = ""
         self.reload_requested = True
         self.registered = Repositories()
@@ -109,7 +110,20 @@ class Daemon:
         self.dispatcher.dispatch(lambda: self.stopping)
 
     def drained(self) -> bool:
-        return self.dispatcher.drained()
+        """Nothing left to do: no job runs, nothing waits, and no claim a reviewer that stopped
+        left is still to be taken back (`--once` after a kill reviews it, once its lease ends)."""
+        if not self.dispatcher.drained():
+            return False
+        left = self.duties.claims_left()
+        if left and not self._waited_for_claims:
+            self._waited_for_claims = True
+            log.info(
+                "%d item(s) claimed by a reviewer that stopped: taken back when the claim's "
+                "lease ends (within %.0f s)",
+                left,
+                self.settings.lease,
+            )
+        return not left
 
     def _seconds_to_next(self) -> float:
         deadlines = [*self.duties.deadlines(), *self.dispatcher.wakeups()]
