@@ -17,7 +17,14 @@ from landwatch import layout, push_gate
 from landwatch.commands.pre_push import REFUSED, pre_push
 from landwatch.daemon.lock import InstanceLock, LockHolder
 from support.daemon import run_reviewer
-from support.kinds import FakeClock, bare_remote, origin, remote_head
+from support.kinds import (
+    FakeClock,
+    bare_remote,
+    entry_point_logging,
+    origin,
+    pushed_by_the_hook_alone,
+    remote_head,
+)
 from support.queue import fill, tmpfs
 from support.repos import Repo, installed
 from support.secret_examples import AWS_KEY_ID, AWS_SECRET_KEY, pem
@@ -45,23 +52,6 @@ def push(repo: Repo, *args: str) -> subprocess.CompletedProcess[str]:
 def reviewed(repo: Repo) -> None:
     done = run_reviewer("--once")
     assert done.returncode == 0, done.stderr
-
-
-def entry_point_logging(log: Path, status: int = 0) -> None:
-    """The entry point the hooks call, replaced by one that logs each call and exits `status`."""
-    entry = layout.ENTRY_POINT.path()
-    entry.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\ncat > /dev/null\nexit {status}\n')
-
-
-def pushed_by_the_hook_alone(repo: Repo, remote: Path, log: Path) -> str:
-    """A push the hook let go with no Python started (the entry point logs any call to `log`);
-    what it said."""
-    entry_point_logging(log)
-    result = push(repo)
-    assert result.returncode == 0, result.stderr
-    assert remote_head(remote) == repo.head()
-    assert not log.exists()
-    return result.stderr
 
 
 def test_a_clean_push_passes_with_no_python_started(

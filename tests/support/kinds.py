@@ -1,5 +1,5 @@
 """Driving kinds in tests: a reporter outside any queue, an in-process reviewer on a fake clock,
-and bare remotes that log every push they receive."""
+bare remotes that log every push they receive, and a push the gate's hook alone lets go."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from landwatch import layout
 from landwatch.daemon.loop import Daemon
 from landwatch.daemon.settings import Settings
 from landwatch.job_queue import Job, Reporter
@@ -73,6 +74,23 @@ def origin(repo: Repo, path: Path) -> Path:
     repo.git("remote", "add", "origin", str(remote))
     repo.git("push", "-q", "--no-verify", "origin", "main")
     return remote
+
+
+def entry_point_logging(log: Path, status: int = 0) -> None:
+    """The entry point the hooks call, replaced by one that logs each call and exits `status`."""
+    entry = layout.ENTRY_POINT.path()
+    entry.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\ncat > /dev/null\nexit {status}\n')
+
+
+def pushed_by_the_hook_alone(repo: Repo, remote: Path, log: Path) -> str:
+    """A push of main to origin the hook let go with no Python started (the entry point logs any
+    call to `log`); what it said."""
+    entry_point_logging(log)
+    result = repo.run("push", "origin", "main")
+    assert result.returncode == 0, result.stderr
+    assert remote_head(remote) == repo.head()
+    assert not log.exists()
+    return result.stderr
 
 
 def pushes(remote: Path) -> list[str]:
