@@ -1,7 +1,8 @@
 # The body of every landwatch git hook (post-commit, post-merge, post-rewrite, post-applypatch).
 # install writes it after a header (hooks.render_hook) setting LANDWATCH_EVENT, LANDWATCH_ENTRY
-# (the per-user entry point), LANDWATCH_HOST, LANDWATCH_REPOSITORY (the common dir installed in)
-# and LANDWATCH_CHAIN (exec or husky). What git 2.39 gives each event (`git help hooks`):
+# (the per-user entry point), LANDWATCH_HOST, LANDWATCH_REPOSITORY (the common dir installed in;
+# in a hooks directory several share, each, a line each) and LANDWATCH_CHAIN (exec or husky).
+# What git 2.39 gives each event (`git help hooks`):
 #   post-commit      no argument, no stdin; also run for each pick of a rebase
 #   post-merge       $1: 1 for a squash merge, else 0; no stdin
 #   post-rewrite     $1: amend or rebase; stdin: `<old-oid> SP <new-oid> [SP <extra>] LF` lines
@@ -37,6 +38,8 @@ lw_skip=
 # The functions both ways share: the quick way runs them before part 2 is read, stderr on
 # /dev/null (a missing /proc or a race prints nothing) and the person's terminal on fd 3.
 lw_said=
+lw_nl='
+'
 lw_replaced= # `old:new` of each commit a rewrite replaced whose line waits: lw_rewritten
 lw_say() {
     # One line at most, whatever happens.
@@ -282,8 +285,15 @@ lw_untold() {
 }
 
 lw_in_place() {
-    # The repository install was made for: one moved or copied since is drained by nobody.
-    [ -z "${LANDWATCH_REPOSITORY-}" ] || [ "$lw_common" -ef "$LANDWATCH_REPOSITORY" ]
+    # The repository install was made for, or one of those a shared hooks directory serves (a
+    # line each): one moved or copied since is drained by nobody.
+    [ -z "${LANDWATCH_REPOSITORY-}" ] || [ "$lw_common" -ef "$LANDWATCH_REPOSITORY" ] && return 0
+    lw_rest=$LANDWATCH_REPOSITORY$lw_nl
+    while [ -n "$lw_rest" ]; do
+        [ "$lw_common" -ef "${lw_rest%%"$lw_nl"*}" ] && return 0
+        lw_rest=${lw_rest#*"$lw_nl"}
+    done
+    return 1
 }
 
 # Early exit 2 of 3, the quick way: lw_record's steps for a commit with nothing to chain or
@@ -528,8 +538,23 @@ lw_check_place() {
     lw_in_place && return 0
     lw_writable "$lw_repo/moved-told" && [ ! -e "$lw_repo/moved-told" ] || return 0
     true > "$lw_repo/moved-told"
-    lw_say "this repository is not the one landwatch was installed in ($LANDWATCH_REPOSITORY):" \
-        "moved or copied, nothing reviews what lands here; run: landwatch install"
+    case $LANDWATCH_REPOSITORY in
+        *"$lw_nl"*)
+            lw_hooks_dir
+            lw_say "this repository is none of those the shared hooks in $lw_hooks were installed" \
+                "for: moved or copied, nothing reviews what lands here; run: landwatch install" \
+                "--hooks-path $lw_hooks"
+            ;;
+        *) lw_say "this repository is not the one landwatch was installed in" \
+            "($LANDWATCH_REPOSITORY): moved or copied, nothing reviews what lands here; run:" \
+            "landwatch install" ;;
+    esac
+}
+
+lw_hooks_dir() {
+    # The directory this hook is in, whole: git runs it from the top of the worktree.
+    lw_hooks=${0%/*}
+    case $lw_hooks in /*) ;; *) lw_hooks=$PWD/$lw_hooks ;; esac
 }
 
 lw_something_to_tell() {
@@ -559,8 +584,7 @@ lw_notice() {
         # left here; silent after. Its `landwatch uninstall` went with it.
         lw_writable "$lw_repo/gone-told" && [ ! -e "$lw_repo/gone-told" ] || return 0
         true > "$lw_repo/gone-told"
-        lw_hooks=${0%/*}
-        case $lw_hooks in /*) ;; *) lw_hooks=$PWD/$lw_hooks ;; esac # git runs it from the top
+        lw_hooks_dir
         lw_say "$LANDWATCH_ENTRY is gone, so nothing reviews what lands here: reinstall" \
             "landwatch (./install.sh), or delete the hooks marked '# landwatch-hook' in $lw_hooks"
         return 0

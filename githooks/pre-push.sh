@@ -1,6 +1,7 @@
 # The body of landwatch's pre-push hook, the push gate (docs/hooks.md). install writes it after a
 # header (hooks.render_hook) setting LANDWATCH_EVENT, LANDWATCH_ENTRY (the per-user entry point),
-# LANDWATCH_REPOSITORY (the common dir installed in) and LANDWATCH_CHAIN (exec or husky).
+# LANDWATCH_REPOSITORY (the common dir installed in; in a hooks directory several share, each, a
+# line each) and LANDWATCH_CHAIN (exec or husky).
 # What git 2.39 gives pre-push (`git help hooks`): $1 the remote's name, or its URL when the push
 # names no remote; $2 its URL; stdin: `<local ref> SP <local oid> SP <remote ref> SP <remote oid>`
 # a line per ref, all-zero local oid for a deletion, all-zero remote oid for a new ref.
@@ -77,6 +78,18 @@ lw_valid_oid() {
     [ ${#1} -eq 40 ] || [ ${#1} -eq 64 ]
 }
 
+lw_in_place() {
+    # As githooks/hook.sh's: the repository install was made for, or one of those a shared
+    # hooks directory serves (a line each).
+    [ -z "${LANDWATCH_REPOSITORY-}" ] || [ "$lw_common" -ef "$LANDWATCH_REPOSITORY" ] && return 0
+    lw_rest=$LANDWATCH_REPOSITORY$lw_nl
+    while [ -n "$lw_rest" ]; do
+        [ "$lw_common" -ef "${lw_rest%%"$lw_nl"*}" ] && return 0
+        lw_rest=${lw_rest#*"$lw_nl"}
+    done
+    return 1
+}
+
 lw_same_place() {
     # 0 when remote $1's fetch URL, spelled apart from the URL $2 it pushes to (a pushurl, a
     # pushInsteadOf), was found to name the same repository by the Python side, which wrote
@@ -104,7 +117,7 @@ lw_quick() {
     lw_repo=$lw_common/landwatch
     [ -d "$lw_repo" ] && [ ! -L "$lw_repo" ] || return 2
     # Moved or copied since install: `landwatch pre-push` says so.
-    [ -z "${LANDWATCH_REPOSITORY-}" ] || [ "$lw_common" -ef "$LANDWATCH_REPOSITORY" ] || return 1
+    lw_in_place || return 1
     # A push to a URL: which remote-tracking refs say what it holds is the Python side's.
     [ "$1" != "$2" ] || return 1
     case $1 in '' | -* | *[!A-Za-z0-9._/-]*) return 1 ;; esac

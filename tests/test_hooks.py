@@ -6,6 +6,7 @@ cached boot time dropped once the clock stepped."""
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -81,6 +82,23 @@ def test_the_hook_s_header_is_read_back_by_sh_exactly(tmp_path: Path) -> None:
         "exec",
     ]
     assert text.splitlines()[1].startswith(f"{hooks.MARKER} {hooks.HOOK_FORMAT}: ")
+
+
+def test_a_shared_directory_s_header_names_each_repository_a_line_each(tmp_path: Path) -> None:
+    served = [tmp_path / "it's b", tmp_path / "a $x"]
+    text = hooks.render_hook("post-commit", Path("/e"), "h", served[0], also=served[1:])
+    header = text.split("\n\n", 1)[0]
+    shown = subprocess.run(
+        ["sh", "-c", header + '\nprintf "%s" "$LANDWATCH_REPOSITORY"'],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert shown.stdout.split("\n") == sorted(str(path) for path in served)
+    assert "# Shared: LANDWATCH_REPOSITORY names each repository" in header
+    alone = hooks.render_hook("post-commit", Path("/e"), "h", served[0], also=[served[0]])
+    assert "Shared" not in alone  # itself alone: the header a repository's own hooks have
+    assert f"LANDWATCH_REPOSITORY={shlex.quote(str(served[0]))}\n" in alone
 
 
 def test_whose_a_hook_is_by_what_each_tool_writes(tmp_path: Path) -> None:

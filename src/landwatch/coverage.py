@@ -124,6 +124,20 @@ def _events(
     return missing, replaced, never_run, as_legacy
 
 
+def also_served(hooks_dir: Path, common: Path) -> list[Path]:
+    """The other registered repositories whose hooks install wrote into `hooks_dir` too (a
+    global core.hooksPath, or one --hooks-path given to several): they rely on those hooks."""
+    where, mine = hooks_dir.resolve(), common.resolve()
+    served = []
+    for other in registry.registered():
+        if other == mine or registry.problem_with(other) is not None:
+            continue
+        recorded = hook_slots.recorded_hooks_dir(other)
+        if recorded is not None and recorded.resolve() == where:
+            served.append(other)
+    return served
+
+
 def gate_off(common: Path) -> str | None:
     """What stops the push gate where landwatch's landing hooks run: the pre-push hook git runs
     there is not landwatch's (its own written over it since install, or an older landwatch's

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,15 +110,21 @@ def render_hook(
     repository: Path,
     chain: str = "exec",
     lefthook: bool = False,
+    also: Sequence[Path] = (),
 ) -> str:
     """Our hook for `event`. `chain`: how the hook it replaced runs ("exec": the file kept
     aside, "husky": husky's `h` under this hook's name). `lefthook`: marked as a hook lefthook
-    may replace (it replaces what names it, and fails to move aside what does not)."""
+    may replace (it replaces what names it, and fails to move aside what does not). `also`: the
+    other repositories a shared hooks directory serves, named beside `repository`, a line each."""
     marks = (
         "# LEFTHOOK: lefthook may overwrite this hook; it runs lefthook's, kept beside it.\n"
         if lefthook
         else ""
     )
+    served = sorted({repository, *also})
+    if len(served) > 1:
+        marks += "# Shared: LANDWATCH_REPOSITORY names each repository it serves, a line each.\n"
+    named = "\n".join(str(path) for path in served)  # no path holds one: find_repository
     return (
         "#!/bin/sh\n"
         f"{MARKER} {HOOK_FORMAT}: written by `landwatch install`; `landwatch uninstall`\n"
@@ -126,7 +133,7 @@ def render_hook(
         f"LANDWATCH_EVENT={event}\n"
         f"LANDWATCH_ENTRY={shlex.quote(str(entry))}\n"
         f"LANDWATCH_HOST={shlex.quote(host)}\n"
-        f"LANDWATCH_REPOSITORY={shlex.quote(str(repository))}\n"
+        f"LANDWATCH_REPOSITORY={shlex.quote(named)}\n"
         f"LANDWATCH_CHAIN={chain}\n"
         "\n" + hook_body(event)
     )

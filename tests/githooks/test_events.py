@@ -9,7 +9,7 @@ from pathlib import Path
 
 from landwatch import work_item
 from landwatch.work_item import Enqueued, WorkItem, WorkKind
-from support.repos import Repo, installed
+from support.repos import Repo, installed, sharing_hooks
 
 
 def test_commit_records_head(repo: Repo) -> None:
@@ -344,9 +344,10 @@ def test_a_setting_landwatch_cannot_use_is_said_once_per_change(repo: Repo) -> N
 QUICK_WAY = 'lw_record_quickly "$@" 3>&2 2>/dev/null && exit 0\n'
 
 
-def rewrite_hook(repo: Repo, after_quick_way: str) -> None:
-    """post-commit with `after_quick_way` in place of the line that ends the quick way."""
-    hook = repo.git_dir / "hooks" / "post-commit"
+def rewrite_hook(hooks: Path, after_quick_way: str) -> None:
+    """The post-commit of the directory `hooks` with `after_quick_way` in place of the line that
+    ends the quick way."""
+    hook = hooks / "post-commit"
     text = hook.read_text()
     assert text.count(QUICK_WAY) == 1
     hook.write_text(text.replace(QUICK_WAY, after_quick_way))
@@ -356,7 +357,7 @@ def test_a_common_landing_ends_before_the_shell_reads_the_rest_of_the_hook(repo:
     repo.land("the first landing makes the caches")
     repo.clear()
     # What follows the quick way cannot even be parsed: a landing that reaches it fails loudly.
-    rewrite_hook(repo, QUICK_WAY + "lw_unparsable (((\n")
+    rewrite_hook(repo.git_dir / "hooks", QUICK_WAY + "lw_unparsable (((\n")
     for number in range(3):
         oid = repo.land(f"common landing {number}")
         assert repo.said == ""
@@ -375,10 +376,27 @@ def test_a_linked_worktree_takes_the_quick_way_too(repo: Repo, tmp_path: Path) -
     linked = Repo.existing(tmp_path / "linked")
     linked.land("the first landing makes its work directory", "w")
     repo.clear(linked.git_dir)
-    rewrite_hook(repo, QUICK_WAY + "lw_unparsable (((\n")  # the hooks are the repository's
+    rewrite_hook(repo.git_dir / "hooks", QUICK_WAY + "lw_unparsable (((\n")  # the repository's
     oid = linked.land("a common landing", "w")
     assert linked.said == ""
     assert repo.pending(linked.git_dir) == [(oid, None)]
+
+
+def test_each_repository_a_shared_hooks_directory_serves_takes_the_quick_way(
+    tmp_path: Path,
+) -> None:
+    """A global core.hooksPath landwatch was installed in for two repositories: its hooks name
+    both, and a common landing in either ends before the rest of the hook is read."""
+    shared = tmp_path / "global-hooks"
+    repos = sharing_hooks(shared, tmp_path / "a", tmp_path / "b")
+    for repo in repos:
+        repo.land("the first landing makes the caches")
+        repo.clear()
+    rewrite_hook(shared, QUICK_WAY + "lw_unparsable (((\n")
+    for repo in repos:
+        oid = repo.land("a common landing")
+        assert repo.said == ""
+        assert repo.pending() == [(oid, None)]
 
 
 def test_the_quick_way_and_the_whole_hook_write_one_record(repo: Repo, tmp_path: Path) -> None:
@@ -396,7 +414,7 @@ def test_the_quick_way_and_the_whole_hook_write_one_record(repo: Repo, tmp_path:
     whole = installed(tmp_path / "whole")
     for each in (repo, whole):
         each.land("the first landing makes the caches")
-    rewrite_hook(whole, "")  # no quick way: every landing takes the whole hook
+    rewrite_hook(whole.git_dir / "hooks", "")  # no quick way: every landing takes the whole hook
     quick_record, whole_record = record_of_a_landing(repo), record_of_a_landing(whole)
     assert quick_record == whole_record
     assert list(quick_record) == ["landwatch-work-item", "kind", "end", "producer"]

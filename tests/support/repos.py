@@ -142,6 +142,17 @@ def installed(path: Path) -> Repo:
     return repo
 
 
+def sharing_hooks(directory: Path, *paths: Path) -> list[Repo]:
+    """Repositories at `paths` whose hooks git runs from `directory`, the global core.hooksPath
+    (made), landwatch installed in each there on purpose (`install --hooks-path`)."""
+    directory.mkdir(exist_ok=True)
+    git("config", "--global", "core.hooksPath", str(directory), cwd=directory)
+    repos = [Repo(path) for path in paths]
+    for repo in repos:
+        assert install.install(repo.path, hooks_path=directory, out=io.StringIO()) == 0
+    return repos
+
+
 def back_date(repo: Repo, seconds: float) -> None:
     """Make every pending item look `seconds` old, as git's tests age gc.log with chmtime."""
     work_item.publish_ready(repo.git_dir)

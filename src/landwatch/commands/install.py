@@ -11,6 +11,7 @@ import contextlib
 import shlex
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -22,7 +23,7 @@ from landwatch.files import private_directory, remove, write_atomic
 from landwatch.git import git, is_inside
 from landwatch.hook_slots import Integration
 from landwatch.hooks import INSTALLED_EVENTS, Repository, find_repository, render_hook
-from landwatch.text import safe
+from landwatch.text import listed, safe
 
 
 class InstallError(UserError):
@@ -100,17 +101,6 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
     _readable_by_the_review(repository)
     hooks_dir = _hooks_path_policy(repository, hooks_path)
     entry = write_entry_point()
-    host = work_item.this_producer()[0]
-    common = repository.common_dir.resolve()
-
-    def write(path: Path, how: Integration) -> None:
-        chain = "husky" if how is Integration.HUSKY else "exec"
-        text = render_hook(
-            path.name.split(".")[0], entry, host, common, chain, how is Integration.LEFTHOOK
-        )
-        # The hooks directory is git's, not ours: hooks are executable as git's own are.
-        write_atomic(path, text, trusted=None, mode=0o755, make_directory=False)
-
     problems = [p for event in INSTALLED_EVENTS if (p := hook_slots.conflict(hooks_dir / event))]
     if problems:
         raise InstallError("; ".join(problems))  # nothing written: no half installs
@@ -122,11 +112,19 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
             hook_slots.withdraw(recorded / event)
         print(f"landwatch: took landwatch's hooks away from {recorded}", file=out)
     _beside_git_lfs(repository, hooks_dir, out)
+    also = coverage.also_served(hooks_dir, repository.common_dir)
+    write = _writer(repository.common_dir.resolve(), also)
     placed = [hook_slots.place(hooks_dir / event, write) for event in INSTALLED_EVENTS]
     for said in dict.fromkeys(line for where in placed for line in where.said):
         print(f"landwatch: {said}", file=out)
     hook_slots.record_hooks_dir(repository.common_dir, hooks_dir)
     print(f"landwatch: hooks {', '.join(INSTALLED_EVENTS)} written to {hooks_dir}", file=out)
+    if also:
+        print(
+            f"landwatch: {hooks_dir} serves {_named(also)} too: its hooks name each repository "
+            "they serve",
+            file=out,
+        )
     if hook_slots.is_husky_dir(hooks_dir):
         print(
             f"landwatch: husky regenerates {hooks_dir} at every `npm install`, which removes "
@@ -147,6 +145,27 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
     _tell_of_committed_linters(repository, out)
     compile_secret_rules(out)
     return 0
+
+
+def _writer(repository: Path, also: Sequence[Path]) -> Callable[[Path, Integration], None]:
+    """How one hook is written (hook_slots.place's `write`): its header naming `repository`, and
+    `also` the other registered repositories a shared hooks directory serves."""
+    entry = layout.ENTRY_POINT.path()
+    host = work_item.this_producer()[0]
+
+    def write(path: Path, how: Integration) -> None:
+        chain = "husky" if how is Integration.HUSKY else "exec"
+        lefthook = how is Integration.LEFTHOOK
+        event = path.name.split(".")[0]
+        text = render_hook(event, entry, host, repository, chain, lefthook, also)
+        # The hooks directory is git's, not ours: hooks are executable as git's own are.
+        write_atomic(path, text, trusted=None, mode=0o755, make_directory=False)
+
+    return write
+
+
+def _named(repositories: Sequence[Path]) -> str:
+    return listed([safe(str(path)) for path in repositories], 2)
 
 
 def rewrite_older_hooks(out: TextIO | None = None) -> int:
