@@ -643,8 +643,10 @@ lw_record() {
     umask 077
     lw_find_git_dir || return 0
     lw_nothing_landed "$@" && return 0
-    # Not installed in this repository (a shared hooks dir, or removed): stay silent.
-    [ -d "$lw_repo" ] || return 0
+    # Not installed in this repository, stay silent: a shared hooks directory runs here too
+    # (no work directory, or one `uninstall --keep-data` kept: no hooks-dir), or it was removed.
+    # One moved or copied keeps its hooks-dir, and lw_check_place says so.
+    [ -d "$lw_repo" ] && { lw_in_place || [ -f "$lw_repo/hooks-dir" ]; } || return 0
     lw_directories || lw_make_directories || return 0
     if [ -n "$lw_skip" ]; then
         lw_ours "$lw_work/skipped" || mkdir "$lw_work/skipped" || return 0

@@ -116,8 +116,12 @@ lw_quick() {
     [ -n "$lw_common" ] || return 1
     lw_repo=$lw_common/landwatch
     [ -d "$lw_repo" ] && [ ! -L "$lw_repo" ] || return 2
-    # Moved or copied since install: `landwatch pre-push` says so.
-    lw_in_place || return 1
+    # Moved or copied since install: `landwatch pre-push` says so. Not installed here, a shared
+    # hooks directory serving others (the data `uninstall --keep-data` kept, no hooks-dir): 2.
+    if ! lw_in_place; then
+        [ -f "$lw_repo/hooks-dir" ] && return 1
+        return 2
+    fi
     # A push to a URL: which remote-tracking refs say what it holds is the Python side's.
     [ "$1" != "$2" ] || return 1
     case $1 in '' | -* | *[!A-Za-z0-9._/-]*) return 1 ;; esac

@@ -330,6 +330,7 @@ def _here(cwd: Path) -> list[Problem]:
         except work_item.QueueError:
             continue
     ours = whose(find_repository(cwd).hooks_dir / "post-commit") == "landwatch"
+    ours = ours and hook_slots.recorded_hooks_dir(common) is not None  # shared: not uninstalled
     if not waiting and not ours:
         return []
 

@@ -106,10 +106,13 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
         raise InstallError("; ".join(problems))  # nothing written: no half installs
     _set_aside_what_landwatch_did_not_make(repository, out)
     recorded = hook_slots.recorded_hooks_dir(repository.common_dir)
-    if recorded is not None and recorded.resolve() != hooks_dir.resolve():
-        # Installed elsewhere before (git ran hooks from there then): taken away from there.
-        for event in INSTALLED_EVENTS:
-            hook_slots.withdraw(recorded / event)
+    # Installed elsewhere before (git ran hooks from there then): taken away from there, unless
+    # other repositories rely on them (take_out says so).
+    if (
+        recorded is not None
+        and recorded.resolve() != hooks_dir.resolve()
+        and take_out(recorded, repository.common_dir, out)
+    ):
         print(f"landwatch: took landwatch's hooks away from {recorded}", file=out)
     _beside_git_lfs(repository, hooks_dir, out)
     also = coverage.also_served(hooks_dir, repository.common_dir)
@@ -122,7 +125,7 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
     if also:
         print(
             f"landwatch: {hooks_dir} serves {_named(also)} too: its hooks name each repository "
-            "they serve",
+            "they serve, and stay until `landwatch uninstall` in the last of them",
             file=out,
         )
     if hook_slots.is_husky_dir(hooks_dir):
@@ -162,6 +165,29 @@ def _writer(repository: Path, also: Sequence[Path]) -> Callable[[Path, Integrati
         write_atomic(path, text, trusted=None, mode=0o755, make_directory=False)
 
     return write
+
+
+def take_out(hooks_dir: Path, common: Path, out: TextIO) -> bool:
+    """The hooks of the repository of `common` taken out of `hooks_dir` (what they replaced put
+    back), True; or, where other registered repositories rely on them (a shared directory), left
+    there naming only those, said in one line, False."""
+    also = coverage.also_served(hooks_dir, common)
+    if not also:
+        for event in INSTALLED_EVENTS:
+            for said in hook_slots.withdraw(hooks_dir / event):
+                print(f"landwatch: {said}", file=out)
+        return True
+    write = _writer(also[0], also[1:])
+    for event in INSTALLED_EVENTS:
+        if hook_slots.runs_ours(hooks_dir / event):  # a hook put over ours since is left be
+            hook_slots.place(hooks_dir / event, write)
+    relies = "relies" if len(also) == 1 else "rely"
+    print(
+        f"landwatch: left the hooks in {hooks_dir}: {_named(also)} {relies} on them too "
+        "(`landwatch uninstall` in the last repository they serve removes them)",
+        file=out,
+    )
+    return False
 
 
 def _named(repositories: Sequence[Path]) -> str:

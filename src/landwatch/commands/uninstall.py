@@ -20,9 +20,10 @@ from typing import TextIO
 
 from landwatch import coverage, hook_slots, layout, registry, trust
 from landwatch.commands import service
+from landwatch.commands.install import take_out
 from landwatch.daemon.lock import holder, wait_until_released
 from landwatch.files import read_file, remove, write_atomic
-from landwatch.hooks import INSTALLED_EVENTS, find_repository
+from landwatch.hooks import find_repository
 from landwatch.text import duration, safe
 from landwatch.work_item import WORK_DIRECTORY
 
@@ -192,8 +193,7 @@ def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:
         else:
             # No main worktree to run in: the hooks are taken from where install wrote them.
             hooks_dir = hook_slots.recorded_hooks_dir(common) or common / "hooks"
-            for event in INSTALLED_EVENTS:
-                hook_slots.withdraw(hooks_dir / event)
+            take_out(hooks_dir, common, io.StringIO())
             registry.unregister(common)
             trust.forget(common)
     except Exception as error:  # one repository's trouble does not stop the rest
@@ -232,16 +232,16 @@ def uninstall(
     repository = find_repository(cwd, doing="uninstall")
     recorded = hook_slots.recorded_hooks_dir(repository.common_dir)
     hooks_dir = (hooks_path or recorded or repository.hooks_dir).resolve()
-    for event in INSTALLED_EVENTS:
-        for said in hook_slots.withdraw(hooks_dir / event):
-            print(f"landwatch: {said}", file=out)
+    # Where other registered repositories rely on them (a shared directory), they stay for those.
+    withdrawn = take_out(hooks_dir, repository.common_dir, out)
     with contextlib.suppress(OSError):
         remove(layout.HOOKS_DIR.path(repository.common_dir), trusted=repository.common_dir)
     if registry.unregister(repository.common_dir):
         print(f"landwatch: unregistered {repository.common_dir}", file=out)
     if trust.forget(repository.git_dir):
         print("landwatch: withdrew what you trusted here; no committed linter runs", file=out)
-    print(f"landwatch: hooks removed from {hooks_dir}", file=out)
+    if withdrawn:
+        print(f"landwatch: hooks removed from {hooks_dir}", file=out)
     _stop_sharing(cwd, repository.common_dir, out)
     _data(repository.common_dir, keep_data, out)
     return 0

@@ -218,7 +218,10 @@ HOOKS_DIR = Place(
     "hooks-dir",
     Scope.REPOSITORY,
     "install",
-    "where install wrote the hooks, so uninstall takes them from there",
+    "where install wrote the hooks, so uninstall takes them from there; in a repository their "
+    "header does not name, the hooks record (and tell it moved) only while it is there: a "
+    "shared directory's hooks leave alone one uninstalled with its data kept",
+    hooks=True,
 )
 UNTRUSTED = Place(
     "untrusted",
