@@ -9,7 +9,9 @@ figure; `--disk` puts them in the temp directory's file system instead, where a 
 write that makes the file system flush shows only there). `--against FILE` times a fourth setup in
 the commit and rebase loops, landwatch's hook with FILE as its body (`git show
 REV:githooks/hook.sh`): a change to the hook measured against the hook before it, under the same
-load. Targets (issue 16): commit <= 1.30x, rebase <= the floor + 0.15.
+load. A last loop times commits beside a post-commit hook of the person's, an `exit 0` one,
+alone and kept and run by landwatch's (and by FILE). Targets (issue 16): commit <= 1.30x, rebase
+<= the floor + 0.15.
 """
 
 from __future__ import annotations
@@ -105,6 +107,26 @@ def timed_rebase(repo: Path, round_: int) -> float:
     started = time.perf_counter()
     git(repo, "rebase", "-q", "main")
     return time.perf_counter() - started
+
+
+def kept_setups(root: Path, against: Path | None) -> dict[str, Path]:
+    """Commits beside a hook of the person's: none, the `exit 0` hook alone, landwatch's run
+    with it kept (a shell script: sourced under its own name), and with --against's body."""
+    made = {"bare": new_repo(root / "kept-bare", hooks=False)}
+    names = ["exit 0", "landwatch"] + ([] if against is None else ["against"])
+    for name in names:
+        repo = new_repo(root / f"kept-{name.replace(' ', '')}", hooks=False)
+        hook = repo / ".git" / "hooks" / "post-commit"
+        hook.write_text(EXIT_0)
+        hook.chmod(0o755)
+        if name != "exit 0":
+            from landwatch.commands import install
+
+            install.install(repo, out=io.StringIO())
+        made[name] = repo
+    if against is not None:
+        with_body(made["against"], against.read_text())
+    return made
 
 
 def chained_rewrite_repo(root: Path) -> Path:
@@ -212,6 +234,22 @@ def main() -> int:
             f"{statistics.median(rebase_times['bare']):.2f} s; exit 0 hooks "
             f"{ratios['exit 0']:.2f}x, landwatch {ratios['landwatch']:.2f}x (above the floor: "
             f"{ratios['landwatch'] - ratios['exit 0']:+.2f})  [target <= +0.15]"
+        )
+        if args.against is not None:
+            print(against_line(ratios, args.against))
+
+        kept_repos = kept_setups(root, args.against)
+        kept_times: dict[str, list[float]] = {name: [] for name in kept_repos}
+        for number in range(args.commits):
+            for name, repo in kept_repos.items():
+                kept_times[name].append(timed_commit(repo, number))
+                drain(repo)
+        ratios = median_ratios(kept_times)
+        print(
+            f"git commit beside a kept `exit 0` post-commit hook, median of {args.commits}: bare "
+            f"{statistics.median(kept_times['bare']) * 1000:.1f} ms; that hook alone "
+            f"{ratios['exit 0']:.2f}x, landwatch running it {ratios['landwatch']:.2f}x (above "
+            f"it: {ratios['landwatch'] - ratios['exit 0']:+.2f})"
         )
         if args.against is not None:
             print(against_line(ratios, args.against))

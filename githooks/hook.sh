@@ -19,7 +19,8 @@ lw_default_stale_after=600
 lw_default_maintenance=true
 lw_default_interval=3600
 lw_least_interval=60
-lw_chained="${0%/*}/$LANDWATCH_EVENT.before-landwatch"
+lw_kept_as=.before-landwatch
+lw_chained="${0%/*}/$LANDWATCH_EVENT$lw_kept_as"
 lw_status=0
 lw_chain=
 { [ "${LANDWATCH_CHAIN-}" = husky ] || [ -x "$lw_chained" ]; } && lw_chain=1
@@ -373,6 +374,54 @@ lw_generated_by() {
     return 1
 }
 
+lw_kept_shell() {
+    # The POSIX-ish shell the kept hook's `#!` line names (lw_shell) and the one option the
+    # kernel would give it (lw_option); 1 for anything else: python, node, a binary, `env -S`.
+    # Not read unless a regular file: a FIFO would wait forever.
+    [ -f "$lw_chained" ] || return 1
+    lw_line=
+    { read -r lw_line; } 2>/dev/null < "$lw_chained"
+    case $lw_line in '#!'*) ;; *) return 1 ;; esac
+    set -f
+    # shellcheck disable=SC2086 # its words, split as the kernel splits them
+    set -- ${lw_line#??}
+    set +f
+    lw_shell=${1-}
+    lw_option=
+    case $lw_shell in
+        /usr/bin/env | /bin/env)
+            [ $# -eq 2 ] || return 1
+            lw_shell=$2
+            ;;
+        /*)
+            [ $# -le 2 ] || return 1
+            lw_option=${2-}
+            ;;
+        *) return 1 ;;
+    esac
+    # An option such as -e or --posix: nothing a shell would take for a file, or glob.
+    case $lw_option in '' | -[A-Za-z]* | --[A-Za-z]*) ;; *) return 1 ;; esac
+    case $lw_option in *[!A-Za-z-]*) return 1 ;; esac
+    case ${lw_shell##*/} in
+        sh | dash | bash | ksh | ksh93 | mksh) ;;
+        # zsh gives a file it sources that file's name as $0, unless told otherwise.
+        zsh) lw_option="$lw_option -o posixargzero" ;;
+        *) return 1 ;;
+    esac
+}
+
+lw_run_kept() {
+    # The kept hook, as git would run it in this hook's place. husky 4's, and any dispatcher's
+    # `case $(basename "$0")`, find their event by their own name and their files beside it, so
+    # a shell script is sourced by its shell as <hooks dir>/<event>; anything else by its path.
+    if lw_kept_shell; then
+        # shellcheck disable=SC2086 # the option's words, or none
+        "$lw_shell" $lw_option -c ". \"\$0$lw_kept_as\"" "${0%/*}/$LANDWATCH_EVENT" "$@"
+    else
+        "$lw_chained" "$@"
+    fi
+}
+
 if [ "${LANDWATCH_CHAIN-}" = husky ]; then
     # husky's shim had this name; its `h` finds the user's .husky/<event> by this hook's name,
     # so it runs here, as this hook ($0), in a subshell.
@@ -394,10 +443,10 @@ elif [ -x "$lw_chained" ]; then
         { [ -n "${PREK_RUNNING_LEGACY-}" ] && lw_generated_by prek "$lw_chained"; }; then
         :
     elif [ "$LANDWATCH_EVENT" = post-rewrite ]; then
-        printf '%s' "$lw_input" | "$lw_chained" "$@"
+        printf '%s' "$lw_input" | lw_run_kept "$@"
         lw_status=$?
     else
-        "$lw_chained" "$@"
+        lw_run_kept "$@"
         lw_status=$?
     fi
 fi

@@ -50,8 +50,12 @@ def disagreements(hook: str, gate: str = "") -> list[str]:
             problems.append(f"the hook uses ${variable}/{name}, which layout does not name")
         for name in sorted(expected - used):
             problems.append(f"layout says the hook uses ${variable}/{name}; it does not")
-    if f"$LANDWATCH_EVENT{layout.CHAINED_SUFFIX}" not in hook:
-        problems.append(f"the hook does not chain $LANDWATCH_EVENT{layout.CHAINED_SUFFIX}")
+    for name, text in (("hook", hook), ("gate", gate)):
+        if text and (
+            f"\nlw_kept_as={layout.CHAINED_SUFFIX}\n" not in f"\n{text}\n"
+            or '\nlw_chained="${0%/*}/$LANDWATCH_EVENT$lw_kept_as"\n' not in text
+        ):
+            problems.append(f"the {name} does not chain $LANDWATCH_EVENT{layout.CHAINED_SUFFIX}")
     defaults: dict[str, str] = dict(re.findall(r"^(lw_default_\w+)=(\S*)$", hook, re.MULTILINE))
     arms: dict[str, str] = dict(
         re.findall(r"^\s*(landwatch\.[a-z.]+)\) (lw_\w+)=\$lw_value ;;$", hook, re.MULTILINE)
@@ -83,6 +87,7 @@ def test_the_hook_and_layout_agree() -> None:
         ("lw_default_stale_after=600", "lw_default_stale_after=300"),  # another default
         ("$lw_repo/unread/", "$lw_work/unread/"),  # the wrong directory
         ("landwatch.push.remote) lw_push_remote=$lw_value ;;", ""),  # a setting not read
+        ("lw_kept_as=.before-landwatch", "lw_kept_as=.landwatch"),  # another kept hook's name
     ],
 )
 def test_a_disagreement_is_caught(old: str, new: str) -> None:
@@ -96,6 +101,7 @@ def test_a_disagreement_is_caught(old: str, new: str) -> None:
     [
         ('"$lw_repo/blocking/$lw_oid"', '"$lw_repo/blocked/$lw_oid"'),  # a renamed directory
         ("lw_repo=$lw_common/landwatch", "lw_repo=$lw_common/lw"),  # another work directory
+        ("lw_kept_as=.before-landwatch", "lw_kept_as=.landwatch"),  # another kept hook's name
     ],
 )
 def test_a_disagreement_of_the_gate_is_caught(old: str, new: str) -> None:
