@@ -425,6 +425,8 @@ lw_run_kept() {
 if [ "${LANDWATCH_CHAIN-}" = husky ]; then
     # husky's shim had this name; its `h` finds the user's .husky/<event> by this hook's name,
     # so it runs here, as this hook ($0), in a subshell.
+    # `# husky`, as that comment begins, makes husky 4 take this hook for its own: its install
+    # writes over it rather than leave its own hook unwritten (docs/hooks.md).
     if [ -f "${0%/*}/h" ]; then
         # husky's own file, there only at run time: shellcheck is not to look for it.
         if [ "$LANDWATCH_EVENT" = post-rewrite ]; then

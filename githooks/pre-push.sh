@@ -88,6 +88,8 @@ lw_common=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) |
 if [ "${LANDWATCH_CHAIN-}" = husky ]; then
     # husky's `h` finds the user's .husky/pre-push by this hook's name, so it runs here, as this
     # hook ($0), in a subshell.
+    # `# husky`, as that comment begins, makes husky 4 take this hook for its own: its install
+    # writes over it rather than leave its own hook unwritten (docs/hooks.md).
     if [ -f "${0%/*}/h" ]; then
         # shellcheck source=/dev/null
         printf '%s' "$lw_input" | (. "${0%/*}/h")

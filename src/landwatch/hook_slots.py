@@ -34,7 +34,7 @@ LEGACY_RUNNERS = ("pre-commit", "prek")
 # Of those, the ones that give it no stdin (post-rewrite's list is lost; the sweep records it).
 LEGACY_WITHOUT_STDIN = ("pre-commit",)
 # Hooks of tools that are copies of one template: a stale copy beside a fresh one is the same.
-GENERATED = ("pre-commit", "prek", "lefthook", "husky", "git-lfs")
+GENERATED = ("pre-commit", "prek", "lefthook", "husky", "husky 4", "git-lfs")
 # More than any hook landwatch writes: its header, then githooks/hook.sh or githooks/pre-push.sh.
 _MOST_HOOK = 1 << 16
 

@@ -1,16 +1,18 @@
 """landwatch beside the real hook managers, in every order: pre-commit, prek, lefthook, husky 9,
-git-lfs and a hand-written hook. Each tool's hooks append what they ran (and post-rewrite's and
-pre-push's stdin, where the tool passes it) to a marker file; the queue says what landwatch
-recorded, and a push to a bare remote whether the push gate ran."""
+husky 4, git-lfs and a hand-written hook. Each tool's hooks append what they ran (and
+post-rewrite's and pre-push's stdin, where the tool passes it) to a marker file; the queue says
+what landwatch recorded, and a push to a bare remote whether the push gate ran."""
 
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +29,7 @@ from support.secret_examples import AWS_KEY_ID
 
 BIN = Path(sys.executable).parent  # the test command installs pre-commit, prek, lefthook here
 HUSKY = TOOLS / "npm" / "node_modules" / "husky" / "bin.js"
+HUSKY4 = TOOLS / "npm" / "node_modules" / "husky4"  # npm's husky@4, installed under that name
 LFS = TOOLS / "git-lfs" / "usr" / "bin"
 LANDING = HOOK_EVENTS[:3]  # post-commit, post-merge, post-rewrite: what the tools configure
 PUSH = "pre-push"
@@ -73,6 +76,11 @@ class Tool:
 
     def hooks_dir(self, repo: Repo) -> Path:
         return repo.git_dir / "hooks"
+
+    def same(self, hook: bytes) -> bytes:
+        """The hook as compared with the one this tool alone leaves: what it says of when and
+        where it was made taken out."""
+        return hook
 
 
 MARKS = ".git/test-marks"  # hooks run at the top of the worktree: the same text in every repo
@@ -186,6 +194,54 @@ class Husky(Tool):
         return repo.path / ".husky" / "_"
 
 
+class Husky4(Tool):
+    """husky 4 writes one hook for every event into .git/hooks, which finds its event by its own
+    name ($0) and its husky.sh beside it, and runs the command package.json gives that event
+    (through `npx husky-run`, from node_modules), post-rewrite's and pre-push's stdin in
+    HUSKY_GIT_STDIN. It takes any hook with `# husky` in it for its own, landwatch's among them:
+    its install writes over them and its uninstall removes them."""
+
+    def missing(self) -> str | None:
+        if shutil.which("node") is None or shutil.which("npx") is None:
+            return "node and npx are not on this machine"
+        installer = HUSKY4 / "husky.js"
+        return (
+            None
+            if installer.exists()
+            else f"husky 4 was not installed by the test command ({installer})"
+        )
+
+    def configure(self, repo: Repo, marker: Path) -> None:
+        hooks = {event: self.entry(event) for event in self.events}
+        # skipCI: its install would do nothing where CI is set.
+        config = {"name": "marks", "husky": {"skipCI": False, "hooks": hooks}}
+        (repo.path / "package.json").write_text(json.dumps(config, indent=2) + "\n")
+        (repo.path / "node_modules").symlink_to(HUSKY4.parent)
+        (repo.path / ".gitignore").write_text("node_modules\n")
+
+    def entry(self, event: str) -> str:
+        stdin = ' $(printf "%s\\n" "$HUSKY_GIT_STDIN" | tr "\\n" " ")'
+        words = stdin if event in WITH_STDIN else ""
+        return f'printf "%s\\n" "{self.name} {event}{words}" >> {MARKS}'
+
+    def husky(self, repo: Repo, action: str) -> str:
+        # As npm runs its install script: from the project, saying which package manager it is.
+        agent = {"INIT_CWD": str(repo.path), "npm_config_user_agent": "npm/10 node/v20"}
+        said = ok(run(["node", str(HUSKY4 / "husky.js"), action], repo, **agent))
+        assert "husky > Done" in said and "Failed" not in said, said
+        return said
+
+    def install(self, repo: Repo) -> str:
+        return self.husky(repo, "install")
+
+    def uninstall(self, repo: Repo) -> str:
+        return self.husky(repo, "uninstall")
+
+    def same(self, hook: bytes) -> bytes:
+        made = (b"#   At: ", b"#   From: ")
+        return b"".join(line for line in hook.splitlines(True) if not line.startswith(made))
+
+
 class GitLfs(Tool):
     """git-lfs writes pre-push, post-commit and post-merge (and post-checkout); its runs show in
     git's trace as `git-lfs post-commit`, and its pre-push traces each line of its stdin."""
@@ -212,6 +268,7 @@ TOOLS_UNDER_TEST = [
     PREK,
     Lefthook("lefthook", keeps_ours_on_reinstall=False),
     Husky("husky", keeps_ours_on_reinstall=False),
+    Husky4("husky4", keeps_ours_on_reinstall=False),
     GitLfs("git-lfs", events=("post-commit", "post-merge", PUSH), passes_stdin=False),
 ]
 
@@ -228,12 +285,14 @@ def landwatch_uninstall(repo: Repo) -> str:
     return out.getvalue()
 
 
-def hooks_of(directory: Path) -> dict[str, tuple[bytes, int]]:
-    """Every hook file there, its bytes and mode (git's samples aside)."""
+def hooks_of(
+    directory: Path, same: Callable[[bytes], bytes] = lambda hook: hook
+) -> dict[str, tuple[bytes, int]]:
+    """Every hook file there, its bytes (as `same` leaves them) and mode (git's samples aside)."""
     if not directory.is_dir():
         return {}
     return {
-        path.name: (path.read_bytes(), path.stat().st_mode & 0o777)
+        path.name: (same(path.read_bytes()), path.stat().st_mode & 0o777)
         for path in sorted(directory.iterdir())
         if path.is_file() and not path.name.endswith(".sample")
     }
@@ -294,7 +353,8 @@ class Scene:
 
     def quietly(self, *args: str) -> None:
         """git with no hook of anybody's leaving a mark (setting the scene up)."""
-        ok(run(["git", *args], self.repo, LANDWATCH="0", LEFTHOOK="0", HUSKY="0"))
+        quiet = {"LANDWATCH": "0", "LEFTHOOK": "0", "HUSKY": "0", "HUSKY_SKIP_HOOKS": "1"}
+        ok(run(["git", *args], self.repo, **quiet))
         self.marks()
 
     def remote(self) -> Path:
@@ -422,7 +482,7 @@ class Scenes:
             alone = self.new(tool, tmp_path / "alone")
             for what in own:
                 alone.step(what)
-            self.alone[tool.name, own] = hooks_of(tool.hooks_dir(alone.repo))
+            self.alone[tool.name, own] = hooks_of(tool.hooks_dir(alone.repo), tool.same)
         return self.alone[tool.name, own]
 
 
@@ -447,6 +507,9 @@ NEEDS_DOCTOR = {
     ("husky", "landwatch-first"): "landwatch",  # git runs .husky/_, not .git/hooks, from then
     ("husky", "tool-again"): "landwatch",  # husky regenerates .husky/_
     ("husky", "tool-uninstalled"): "landwatch",  # .husky/_ and ours in it are gone
+    ("husky4", "landwatch-first"): "landwatch",  # husky 4 takes ours for its own, writes over it
+    ("husky4", "tool-again"): "landwatch",  # so does its reinstall (npm install runs it)
+    ("husky4", "tool-uninstalled"): "landwatch",  # its uninstall removes ours too
     ("git-lfs", "landwatch-first"): "tool",  # git-lfs writes no hook over ours
     ("git-lfs", "tool-uninstalled"): "tool-left",  # ours would go on running git-lfs's
 }
@@ -498,7 +561,7 @@ def test_every_order_leaves_both_tools_running(
     assert len(ours_in(tool.hooks_dir(scene.repo))) <= len(INSTALLED_EVENTS)
     # landwatch's uninstall leaves exactly what the tool alone would have.
     landwatch_uninstall(scene.repo)
-    assert hooks_of(tool.hooks_dir(scene.repo)) == scenes.twin(tool, tmp_path, steps)
+    assert hooks_of(tool.hooks_dir(scene.repo), tool.same) == scenes.twin(tool, tmp_path, steps)
     assert ours_in(scene.repo.git_dir / "hooks") == []
     scene.lands(landwatch=False, tool=tool_runs, only_a_commit=True)
     scene.pushes(landwatch=False, tool=tool_runs)
