@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import allowances, push_gate, push_remote
+from landwatch import allowances, push_gate
 from landwatch.review.allowed import Allowance
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
@@ -72,7 +72,6 @@ def test_what_the_remote_lacks_and_nothing_it_holds(repo: Repo, remote: Path) ->
         push_gate.outgoing(repo.path, str(remote), str(remote), push_gate.parse(topic)).commits
         == []
     )
-    assert push_remote.remotes_at(repo.path, str(remote)) == ["origin"]
     # A deletion sends nothing.
     assert push_gate.outgoing(
         repo.path, "origin", str(remote), push_gate.parse(line(ZERO, held))
@@ -94,11 +93,6 @@ def test_only_a_remote_s_own_tracking_refs_say_what_it_holds(repo: Repo, tmp_pat
 
     assert outgoing("pub") == [private]  # pub holds the first commit alone
     assert outgoing("pub/internal") == [private, held]  # none of them can be told its own
-    assert push_remote.own_tracking("pub", ["pub", "pub/internal", "pubs"]) == [
-        "--exclude=pub/internal/*",
-        "--remotes=pub",
-    ]
-    assert push_remote.own_tracking("pubs", ["pub", "pub/internal", "pubs"]) == ["--remotes=pubs"]
 
 
 def test_a_whole_history_is_read_up_to_the_bound(
@@ -182,21 +176,6 @@ def test_the_gate_obeys_what_was_allowed_here_and_not_what_a_note_claims(repo: R
     carried = Report(oid(2), None, "commit", "", findings=[finding("P004")], allowed=[theirs])
     verdict = push_gate.judge({oid(2): carried}, "secrets", push_gate.allowing_in(repo.git_dir))
     assert [f.rule for _, f in verdict.refused] == ["P004"]
-
-
-def test_one_repository_is_one_place_however_its_url_is_written(tmp_path: Path) -> None:
-    for written in (
-        "git@github.com:acme/app.git",
-        "ssh://git@github.com/acme/app",
-        "https://GitHub.com/acme/app/",
-    ):
-        assert push_remote.same_place("https://github.com/acme/app.git", written), written
-    assert not push_remote.same_place("https://github.com/acme/app", "https://gitlab.com/acme/app")
-    assert not push_remote.same_place("git@github.com:acme/app", "git@github.com:acme/app-public")
-    (tmp_path / "remote.git").mkdir()
-    (tmp_path / "link.git").symlink_to(tmp_path / "remote.git")
-    assert push_remote.same_place(str(tmp_path / "remote.git"), f"file://{tmp_path}/link.git")
-    assert not push_remote.same_place(str(tmp_path / "remote.git"), str(tmp_path / "other.git"))
 
 
 def test_a_review_cut_at_its_line_cap_is_read_on_by_the_gate(

@@ -1,0 +1,73 @@
+"""What a push's remote holds as this repository tells it (push_remote), with real git: the
+remotes at a URL, a remote's own tracking refs, whether they stand for the push's destination,
+one repository however its URL is written, and that place remembered for the pre-push hook."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from landwatch import layout, push_remote
+from support.kinds import origin
+from support.repos import Repo
+
+
+def test_the_remotes_at_a_url_are_those_configured_with_it(repo: Repo, tmp_path: Path) -> None:
+    remote = origin(repo, tmp_path / "remote.git")
+    assert push_remote.remotes_at(repo.path, str(remote)) == ["origin"]
+    assert push_remote.remotes_at(repo.path, str(tmp_path / "elsewhere.git")) == []
+
+
+def test_a_remote_s_own_tracking_refs_leave_out_those_of_remotes_named_within_it() -> None:
+    remotes = ["pub", "pub/internal", "pubs"]
+    assert push_remote.own_tracking("pub", remotes) == ["--exclude=pub/internal/*", "--remotes=pub"]
+    assert push_remote.own_tracking("pubs", remotes) == ["--remotes=pubs"]
+    assert push_remote.own_tracking("pub/internal", remotes) == []  # pub's branches are there
+
+
+def test_one_repository_is_one_place_however_its_url_is_written(tmp_path: Path) -> None:
+    for written in (
+        "git@github.com:acme/app.git",
+        "ssh://git@github.com/acme/app",
+        "https://GitHub.com/acme/app/",
+    ):
+        assert push_remote.same_place("https://github.com/acme/app.git", written), written
+    assert not push_remote.same_place("https://github.com/acme/app", "https://gitlab.com/acme/app")
+    assert not push_remote.same_place("git@github.com:acme/app", "git@github.com:acme/app-public")
+    (tmp_path / "remote.git").mkdir()
+    (tmp_path / "link.git").symlink_to(tmp_path / "remote.git")
+    assert push_remote.same_place(str(tmp_path / "remote.git"), f"file://{tmp_path}/link.git")
+    assert not push_remote.same_place(str(tmp_path / "remote.git"), str(tmp_path / "other.git"))
+
+
+def test_tracking_refs_stand_only_for_where_they_were_fetched_and_as_it_says(
+    repo: Repo, tmp_path: Path
+) -> None:
+    remote = origin(repo, tmp_path / "remote.git")
+    repo.git("update-ref", "refs/remotes/origin/main", repo.head())
+    held = {"refs/heads/main": repo.head()}
+    assert push_remote.tracking_stands(repo.path, "origin", str(remote), held)
+    assert not push_remote.tracking_stands(repo.path, "origin", str(tmp_path / "new.git"), held)
+    moved = {"refs/heads/main": "1" * 40}  # the destination holds another commit there
+    assert not push_remote.tracking_stands(repo.path, "origin", str(remote), moved)
+    assert not layout.SAME_PLACE.path(repo.git_dir).exists()  # one spelling: nothing to keep
+
+
+def test_one_place_under_two_spellings_is_remembered_once_for_the_hook(
+    repo: Repo, tmp_path: Path
+) -> None:
+    remote = origin(repo, tmp_path / "remote.git")
+    pushed_to = f"file://{remote}"
+    held: dict[str, str] = {}  # no branch pushed: nothing to disagree with
+    for _ in range(2):
+        assert push_remote.tracking_stands(repo.git_dir, "origin", pushed_to, held)
+    kept = layout.SAME_PLACE.path(repo.git_dir)
+    assert kept.read_text() == f"origin\t{remote}\t{pushed_to}\n"
+    assert kept.stat().st_mode & 0o777 == 0o600
+    # Never two places, nor a line the hook would read as two.
+    push_remote.remember_same_place(repo.git_dir, "origin", str(remote), str(tmp_path / "x.git"))
+    push_remote.remember_same_place(repo.git_dir, "origin", str(remote), f"{pushed_to}\nx")
+    assert kept.read_text().count("\n") == 1
+    for number in range(push_remote.MOST_REMEMBERED + 5):
+        push_remote.remember_same_place(repo.git_dir, f"r{number}", str(remote), pushed_to)
+    lines = kept.read_text().splitlines()
+    assert len(lines) == push_remote.MOST_REMEMBERED and lines[-1].startswith("r68\t")
