@@ -320,6 +320,34 @@ lw_record_quickly() {
 lw_record_quickly "$@" 3>&2 2>/dev/null && exit 0
 
 # ---- 2. Read only by a landing the quick way left: the hook we chain, then lw_record --------
+lw_find_git_dir() {
+    if [ -n "${GIT_DIR-}" ]; then
+        lw_git_dir=$GIT_DIR
+    elif [ -d .git ]; then
+        lw_git_dir=.git
+    elif [ -f .git ] && read -r lw_key lw_git_dir < .git && [ "$lw_key" = gitdir: ]; then
+        : # a linked worktree or a submodule: the path is relative to the worktree
+    else
+        lw_git_dir=$(git rev-parse --git-dir) || return 1
+    fi
+    lw_places
+}
+
+# A hook we chain may commit in turn (a version bump, a changelog): what this landing brought is
+# read before it runs, so that the commit recorded is the person's, not the one the hook left.
+lw_landed=
+lw_landed_base=
+if [ -n "$lw_chain" ]; then
+    case $LANDWATCH_EVENT in
+        post-commit | post-applypatch | post-merge)
+            if lw_find_git_dir 2> /dev/null && lw_head 2> /dev/null; then
+                lw_landed=$lw_oid
+                [ -f "$lw_git_dir/ORIG_HEAD" ] && read -r lw_landed_base < "$lw_git_dir/ORIG_HEAD"
+            fi
+            ;;
+    esac
+fi
+
 # Long comments cost the common landing nothing from here on: it never reads them.
 #
 # The caches: what each holds, who writes it, who makes it stale and when (docs/hooks.md has the
@@ -677,17 +705,9 @@ lw_rewritten() {
     [ -z "$lw_tip" ] || lw_also "$lw_tip" ""
 }
 
-lw_find_git_dir() {
-    if [ -n "${GIT_DIR-}" ]; then
-        lw_git_dir=$GIT_DIR
-    elif [ -d .git ]; then
-        lw_git_dir=.git
-    elif [ -f .git ] && read -r lw_key lw_git_dir < .git && [ "$lw_key" = gitdir: ]; then
-        : # a linked worktree or a submodule: the path is relative to the worktree
-    else
-        lw_git_dir=$(git rev-parse --git-dir) || return 1
-    fi
-    lw_places
+lw_landed() {
+    # HEAD as this landing left it: read before the hook we chain ran, where one ran.
+    if [ -n "$lw_landed" ]; then lw_oid=$lw_landed; else lw_head; fi
 }
 
 lw_record() {
@@ -713,13 +733,14 @@ lw_record() {
     fi
     case $LANDWATCH_EVENT in
         post-commit | post-applypatch)
-            lw_head && lw_enqueue review "$lw_oid" "" && lw_also "$lw_oid" ""
+            lw_landed && lw_enqueue review "$lw_oid" "" && lw_also "$lw_oid" ""
             ;;
         post-merge)
             lw_base=
             [ -f "$lw_git_dir/ORIG_HEAD" ] && read -r lw_base < "$lw_git_dir/ORIG_HEAD"
+            [ -z "$lw_landed" ] || lw_base=$lw_landed_base
             lw_valid_oid "$lw_base" || lw_base=
-            lw_head && [ "$lw_oid" != "$lw_base" ] && lw_enqueue review "$lw_oid" "$lw_base" &&
+            lw_landed && [ "$lw_oid" != "$lw_base" ] && lw_enqueue review "$lw_oid" "$lw_base" &&
                 lw_also "$lw_oid" "$lw_base"
             ;;
         post-rewrite)

@@ -46,6 +46,35 @@ def test_a_foreign_post_rewrite_hook_gets_a_copy_of_stdin(tmp_path: Path) -> Non
     assert repo.pending()[-1] == (repo.head(), None)
 
 
+@pytest.mark.parametrize("event", ["post-commit", "post-merge"])
+def test_a_kept_hook_that_commits_in_turn_leaves_the_person_s_landing_recorded(
+    tmp_path: Path, event: str
+) -> None:
+    """A kept hook that commits (a version bump, a changelog) runs before landwatch records:
+    what is recorded is what the person's commit or merge brought, then the hook's own."""
+    repo = Repo(tmp_path / "repo")
+    bump = repo.git_dir / "hooks" / event
+    bump.write_text(
+        '#!/bin/sh\n[ -n "$BUMPING" ] && exit 0\n'
+        'date +%N > VERSION && git add VERSION && BUMPING=1 git commit -q -m "bump version"\n'
+    )
+    bump.chmod(0o755)
+    repo.install()
+    base = None
+    if event == "post-commit":
+        repo.land("the person's work", {"work.txt": "work\n"})  # HEAD: the bump after it
+    else:
+        base = repo.head()
+        repo.git("switch", "-q", "-c", "topic")
+        repo.land("on topic", {"topic.txt": "t\n"}, hooks=False)
+        repo.git("switch", "-q", "main")
+        repo.git("merge", "-q", "--ff-only", "topic")
+    mine, bumped = repo.git("rev-parse", "HEAD~1"), repo.head()
+    assert repo.git("log", "-1", "--format=%s", bumped) == "bump version"
+    assert (mine, base) in repo.pending()
+    assert (bumped, None) in repo.pending()  # its own post-commit recorded the bump
+
+
 @pytest.mark.parametrize("chained", [False, True])
 def test_a_long_rewrite_is_recorded_whole_and_given_whole(tmp_path: Path, chained: bool) -> None:
     """post-rewrite's stdin read in linear time, straight or (for a hook we chain) buffered,
