@@ -160,7 +160,7 @@ lw_enqueue() {
     lw_id=$1-$2
     lw_marker=$lw_work/known/$lw_id
     if ! lw_create "$lw_marker"; then
-        [ -f "$lw_marker" ] && [ ! -L "$lw_marker" ] && return 0
+        lw_readable "$lw_marker" && return 0
         if [ -e "$lw_marker" ] || [ -L "$lw_marker" ]; then
             lw_say "$lw_marker is no file of landwatch's; ${2%"${2#???????}"} not recorded"
         else
@@ -335,14 +335,22 @@ lw_find_git_dir() {
 
 # A hook we chain may commit in turn (a version bump, a changelog): what this landing brought is
 # read before it runs, so that the commit recorded is the person's, not the one the hook left.
+lw_what_landed() {
+    # HEAD (lw_oid) and, valid, ORIG_HEAD (lw_base: what a merge moved from) as git left them.
+    lw_base=
+    [ -f "$lw_git_dir/ORIG_HEAD" ] && read -r lw_base < "$lw_git_dir/ORIG_HEAD"
+    lw_valid_oid "$lw_base" || lw_base=
+    lw_head
+}
+
 lw_landed=
 lw_landed_base=
 if [ -n "$lw_chain" ]; then
     case $LANDWATCH_EVENT in
         post-commit | post-applypatch | post-merge)
-            if lw_find_git_dir 2> /dev/null && lw_head 2> /dev/null; then
+            if lw_find_git_dir 2> /dev/null && lw_what_landed 2> /dev/null; then
                 lw_landed=$lw_oid
-                [ -f "$lw_git_dir/ORIG_HEAD" ] && read -r lw_landed_base < "$lw_git_dir/ORIG_HEAD"
+                lw_landed_base=$lw_base
             fi
             ;;
     esac
@@ -706,8 +714,13 @@ lw_rewritten() {
 }
 
 lw_landed() {
-    # HEAD as this landing left it: read before the hook we chain ran, where one ran.
-    if [ -n "$lw_landed" ]; then lw_oid=$lw_landed; else lw_head; fi
+    # lw_what_landed as this landing left them: read before the hook we chain ran, where one ran.
+    if [ -z "$lw_landed" ]; then
+        lw_what_landed
+        return
+    fi
+    lw_oid=$lw_landed
+    lw_base=$lw_landed_base
 }
 
 lw_record() {
@@ -736,10 +749,6 @@ lw_record() {
             lw_landed && lw_enqueue review "$lw_oid" "" && lw_also "$lw_oid" ""
             ;;
         post-merge)
-            lw_base=
-            [ -f "$lw_git_dir/ORIG_HEAD" ] && read -r lw_base < "$lw_git_dir/ORIG_HEAD"
-            [ -z "$lw_landed" ] || lw_base=$lw_landed_base
-            lw_valid_oid "$lw_base" || lw_base=
             lw_landed && [ "$lw_oid" != "$lw_base" ] && lw_enqueue review "$lw_oid" "$lw_base" &&
                 lw_also "$lw_oid" "$lw_base"
             ;;

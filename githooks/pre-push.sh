@@ -122,7 +122,7 @@ lw_say() {
 
 lw_nl='
 '
-lw_tab=$(printf '\t')
+lw_tab='	' # a tab, written as one: $(printf) would fork a process at every push
 
 lw_valid_oid() {
     case $1 in '' | *[!0-9a-f]*) return 1 ;; esac

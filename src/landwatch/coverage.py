@@ -145,12 +145,15 @@ def gate_off(common: Path) -> str | None:
     hooks_dir = hook_slots.recorded_hooks_dir(common)
     if hooks_dir is None or not hook_slots.runs_ours(hooks_dir / "post-commit"):
         return None  # inspect says what is wrong with the hooks as a whole
-    if hook_slots.runs_ours(hooks_dir / "pre-push"):
-        return None
     slot = hooks_dir / "pre-push"
-    owner = whose(slot) or ("another" if os.path.lexists(slot) else None)
-    instead = f"git runs {owner}'s pre-push hook" if owner else "there is no pre-push hook"
-    instead = instead.replace("another's", "another")
+    if hook_slots.runs_ours(slot):
+        return None
+    if owner := whose(slot):
+        instead = f"git runs {owner}'s pre-push hook"
+    elif os.path.lexists(slot):
+        instead = "git runs another pre-push hook"
+    else:
+        instead = "there is no pre-push hook"
     return f"the push gate does not run ({instead}): a secret a review found can be pushed"
 
 
