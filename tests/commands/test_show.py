@@ -4,7 +4,11 @@ that cannot be read; no secret from a file name or a subject shown whole."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+import sys
 import urllib.parse
+from pathlib import Path
 
 from landwatch.commands.show import IN_FULL
 from support.daemon import run_reviewer
@@ -168,3 +172,26 @@ def test_show_and_status_import_neither_pygit2_nor_rich_nor_the_rules(repo: Repo
         assert ran.returncode == 0, ran.stderr
         imported = {line.rpartition("|")[2].strip() for line in ran.stderr.splitlines()}
         assert "landwatch.styled" in imported and imported & (heavy | also) == set(), asked
+
+
+def test_a_copied_repository_s_reviews_are_not_shown_as_landwatch_s(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """An audit: an unpacked archive's `.git/landwatch` was shown as landwatch's own reviews, its
+    author's words pressing a command on the person (security.md, attack 19); a copy of one's own
+    repository is no different: nothing made its reviews here."""
+    oid = repo.land("trailing", {"t.txt": "x  \n"})
+    assert run_reviewer("--once").returncode == 0
+    copy = tmp_path / "copy"
+    shutil.copytree(repo.path, copy, symlinks=True)
+    for asked in (["show", oid], ["show", "--unread"], ["show", oid, "--patch"]):
+        said = subprocess.run(
+            [sys.executable, "-m", "landwatch", *asked], cwd=copy, capture_output=True, text=True
+        )
+        assert (said.returncode, said.stdout) == (1, ""), asked
+        assert said.stderr == (
+            "landwatch: the reviews in this repository were not kept by landwatch here (a copy, "
+            "or an unpacked archive); landwatch install sets them aside and reviews what lands "
+            "next\n"
+        )
+    assert "P001" in repo.landwatch("show", oid).stdout  # the original's are its own

@@ -19,7 +19,12 @@ from support.repos import Repo
 
 def test_docs_list_every_place() -> None:
     queue_md = (ROOT / "docs" / "queue.md").read_text()
-    places = (*layout.USER_PLACES, *layout.REPOSITORY_PLACES, *layout.WORKTREE_PLACES)
+    places = (
+        *layout.USER_PLACES,
+        *layout.REPOSITORY_PLACES,
+        *layout.WORKTREE_PLACES,
+        *layout.INSTALLATION_PLACES,
+    )
     # Named in a table (`name`) or in the listing of the work directory (indented).
     missing = [
         place.name
@@ -70,6 +75,8 @@ def test_a_person_s_place_is_in_their_own_directories() -> None:
 def test_a_place_asked_for_the_wrong_scope_says_so(repo: Repo) -> None:
     with pytest.raises(ValueError, match="the person's own"):
         layout.REGISTRY.path(repo.git_dir)
+    with pytest.raises(ValueError, match="landwatch's installation's"):
+        layout.USER_DIRECTORIES.path(repo.git_dir)
     with pytest.raises(ValueError, match="which repository"):
         layout.UNREAD.path()
     with pytest.raises(ValueError, match="which repository"):
@@ -77,9 +84,11 @@ def test_a_place_asked_for_the_wrong_scope_says_so(repo: Repo) -> None:
 
 
 def test_no_two_places_of_a_scope_share_a_name() -> None:
-    for places in (layout.USER_PLACES, layout.REPOSITORY_PLACES, layout.WORKTREE_PLACES):
+    every = (layout.USER_PLACES, layout.REPOSITORY_PLACES, layout.WORKTREE_PLACES)
+    for places in (*every, layout.INSTALLATION_PLACES):
         names = [place.name for place in places]
         assert len(set(names)) == len(names)
+    assert all(place.scope is Scope.INSTALLATION for place in layout.INSTALLATION_PLACES)
     assert all(place.scope is Scope.USER for place in layout.USER_PLACES)
     assert all(place.scope is Scope.REPOSITORY for place in layout.REPOSITORY_PLACES)
     assert all(place.scope is Scope.WORKTREE for place in layout.WORKTREE_PLACES)

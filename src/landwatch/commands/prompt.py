@@ -37,10 +37,11 @@ SETTINGS_CACHE = "settings"
 APP = "landwatch"
 REGISTRY = "repositories"  # in the configuration directory: the repositories drained
 REVIEWER_LOCK = "run/reviewer.lock"  # in the state directory: held while the reviewer runs
-# In the repository's directory: the person's two directories above, as platformdirs resolved
-# them, and what they were resolved from; a stale queue's prompt reads them instead of
-# importing platformdirs (13 ms, with pathlib), but the first time and after one changes.
-USER_DIRECTORIES = "user-directories"
+# In landwatch's own virtual environment, where no repository reaches: the person's two
+# directories above, as platformdirs resolved them, in a file named by the CRC-32 of what they
+# were resolved from; the prompt reads them instead of importing platformdirs (13 ms, with
+# pathlib), but the first time and after one changes.
+USER_DIRECTORIES = "landwatch-user-directories"
 RESOLVED_FROM = ("HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME")
 STALE_AFTER = "landwatch.staleafter"
 DEFAULT_STALE_AFTER = 600
@@ -48,6 +49,7 @@ DEFAULT_STALE_AFTER = 600
 Parts = tuple[tuple[str, str], ...]
 Pieces = tuple[tuple[str, str, str], ...]
 _join = os.path.join  # paths are strings here: pathlib costs a prompt milliseconds to import
+_base = os.path.basename
 
 
 def prompt(cwd: str, *, color: bool = False, width: int | None = None) -> int:
@@ -79,14 +81,21 @@ def what_to_say(cwd: str) -> Pieces | None:
     told = one_line.read(_join(repository, UNREAD), trusted=common)
     work = _join(git_dir, WORK_DIRECTORY)
     cause = more_urgent(work, repository, common, time.time())
+    if cause is None and not told:
+        return None
+    # What is kept in a repository install was never run in (an archive's, planted) is not
+    # landwatch's to tell, but for a queue nobody drains, said in landwatch's own words.
+    ours = registered(common, git_dir)
     said = None
     if cause == STALE:
-        said = stale(work, common, git_dir, time.time())
+        said = stale(work, git_dir, time.time(), drained=ours)
+    elif not ours:
+        return None
     elif cause == GIVEN_UP:
         said = given_up(work, git_dir)
     elif cause == UNTRUSTED:
         said = untrusted(repository, common, git_dir)
-    if said is not None:
+    if said is not None or not ours:
         return said
     if cause is not None or any(s is None for _, s in told):
         # Rare, and dearer: what the hooks' line would say, with all it imports.
@@ -150,18 +159,11 @@ def more_urgent(work: str, repository: str, common: str, now: float) -> str | No
     return None
 
 
-def stale(work: str, common: str, git_dir: str, now: float) -> Pieces | None:
+def stale(work: str, git_dir: str, now: float, *, drained: bool) -> Pieces | None:
     """The line of landed commits nobody reviews, as `landwatch notice` says it; None where
-    only the notice can say it: a reviewer drains the repository, so what waits is work
-    failing (a push while offline), which the kinds themselves tell."""
-    config, state = user_directories(_join(common, WORK_DIRECTORY), common)
-    registry = _join(config, REGISTRY)
-    try:
-        listed = read_file(registry, trusted=None).decode("utf-8", "surrogateescape")
-    except FileNotFoundError:
-        listed = ""
-    drained = os.path.realpath(common) in listed.splitlines()
-    if drained and held_lock(_join(state, REVIEWER_LOCK)) is not None:
+    only the notice can say it: a reviewer drains the repository (`drained`: it is registered),
+    so what waits is work failing (a push while offline), which the kinds themselves tell."""
+    if drained and held_lock(_join(user_directories()[1], REVIEWER_LOCK)) is not None:
         return None  # a reviewer runs: what waits is work failing, which the kinds tell
     names = {name for where in WAITING for name in _listed(_join(work, where))}
     waiting = [(oid, int(stamp)) for oid, stamp in map(_stamped, names) if stamp]
@@ -176,29 +178,60 @@ def stale(work: str, common: str, git_dir: str, now: float) -> Pieces | None:
     )
 
 
-def user_directories(repository: str, common: str) -> tuple[str, str]:
-    """landwatch's per-user (configuration, state) directories: as kept in the repository's
-    USER_DIRECTORIES while the user, platform and RESOLVED_FROM are those they were kept under;
-    else asked of platformdirs and kept (a kept file never written is only a slower prompt)."""
-    key = repr((os.getuid(), sys.platform, [os.environ.get(name) for name in RESOLVED_FROM]))
-    kept = _join(repository, USER_DIRECTORIES)
+def registered(common: str, git_dir: str) -> bool:
+    """Whether the person's registry lists the repository (install put it there), and `git_dir`
+    is its own or one of its worktrees': what is kept there is landwatch's to tell."""
+    config, _ = user_directories()
+    try:
+        listed = read_file(_join(config, REGISTRY), trusted=None).decode("utf-8", "surrogateescape")
+    except FileNotFoundError:
+        return False
+    real = os.path.realpath(common)
+    at = os.path.realpath(git_dir)
+    return real in listed.splitlines() and at in (real, _join(real, "worktrees", _base(at)))
+
+
+def user_directories() -> tuple[str, str]:
+    """landwatch's per-user (configuration, state) directories: as kept in landwatch's own
+    environment (USER_DIRECTORIES) for the user, platform and RESOLVED_FROM they came from;
+    else asked of platformdirs and kept there (where it cannot be, only a slower prompt)."""
+    key = directories_key()
+    kept = kept_directories(key)
     with contextlib.suppress(OSError, ValueError):
-        lines = read_file(kept, trusted=common, limit=1 << 16).decode("utf-8", "surrogateescape")
-        said, config, state, end = lines.split("\n")
-        if said == key and config and state and not end:
-            return config, state
+        if kept is not None:
+            lines = read_file(kept, trusted=None, limit=1 << 16).decode("utf-8", "surrogateescape")
+            said, config, state, end = lines.split("\n")
+            if said == key and config and state and not end:
+                return config, state
     from pathlib import Path
 
-    import platformdirs  # here: only a queue left waiting pays for it, and only once
+    import platformdirs  # here: only a prompt with something to say pays, and only once
 
     config, state = platformdirs.user_config_dir(APP), platformdirs.user_state_dir(APP)
-    if "\n" not in config + state:  # the key is a repr: never a line break of its own
+    if kept is not None and "\n" not in config + state:  # a repr: never a line break of its own
         written = f"{key}\n{config}\n{state}\n".encode("utf-8", "surrogateescape")
         with contextlib.suppress(OSError):
-            write_atomic(
-                Path(kept), written, trusted=Path(common), durable=False, make_directory=False
-            )
+            write_atomic(Path(kept), written, trusted=None, durable=False)
     return config, state
+
+
+def directories_key() -> str:
+    """What the person's directories are resolved from here: the user, platform, RESOLVED_FROM."""
+    return repr((os.getuid(), sys.platform, [os.environ.get(name) for name in RESOLVED_FROM]))
+
+
+def kept_directories(key: str) -> str | None:
+    """Where the directories resolved under `key` are kept: in the virtual environment
+    landwatch runs in, when the person owns it; None in any other (a system's Python)."""
+    if sys.prefix == sys.base_prefix:
+        return None
+    with contextlib.suppress(OSError):
+        if os.stat(sys.prefix).st_uid == os.getuid():
+            import zlib  # built in: CRC-32 without hashlib's OpenSSL
+
+            name = f"{zlib.crc32(key.encode('utf-8', 'surrogateescape')):08x}"
+            return _join(sys.prefix, USER_DIRECTORIES, name)
+    return None
 
 
 def _stamped(name: str) -> tuple[str, str]:

@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from landwatch import allowances, line_markers, report_store
+from landwatch import allowances, layout, line_markers, registry, report_store
 from landwatch.errors import UsageError
 from landwatch.git import git, git_dir_and_commit, git_dir_of
 from landwatch.one_line import SHOW_UNREAD
@@ -37,11 +37,12 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
     if unread:
         if revision is not None or form == "patch":
             raise UsageError("REV or --unread, not both")
-        return _show_unread(git_dir_of(cwd), form=form)
+        git_dir = git_dir_of(cwd)
+        return 1 if _not_made_here(git_dir) else _show_unread(git_dir, form=form)
     if form == "patch":
         return show_patch(cwd, revision=revision)
     git_dir, oid = _commit_named(revision, cwd)
-    if oid is None:
+    if oid is None or _not_made_here(git_dir):
         return 1
     found = report_store.read(git_dir, oid)
     if found is None and report_store.stored(git_dir, oid):
@@ -144,7 +145,7 @@ def show_patch(cwd: Path, *, revision: str | None) -> int:
     fixing hook's work), as a patch `git apply` takes; on a terminal, its escapes shown as
     text, never obeyed."""
     git_dir, oid = _commit_named(revision, cwd)
-    if oid is None:
+    if oid is None or _not_made_here(git_dir):
         return 1
     hooks = report_store.read_hooks(git_dir, oid)
     if hooks is None:
@@ -168,3 +169,16 @@ def _commit_named(revision: str | None, cwd: Path) -> tuple[Path, str | None]:
     if oid is None:
         print(f"landwatch: no commit {revision!r} in this repository", file=sys.stderr)
     return git_dir, oid
+
+
+def _not_made_here(git_dir: Path) -> bool:
+    """Whether the repository holds reviews landwatch did not keep here (a copy's, an unpacked
+    archive's, whose author wrote them): shown as landwatch's they would speak for it. Said."""
+    if not layout.repository_dir(git_dir).is_dir() or registry.ours(git_dir):
+        return False
+    print(
+        "landwatch: the reviews in this repository were not kept by landwatch here (a copy, or "
+        "an unpacked archive); landwatch install sets them aside and reviews what lands next",
+        file=sys.stderr,
+    )
+    return True

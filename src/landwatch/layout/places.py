@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +27,7 @@ class Scope(enum.Enum):
     USER = "per user"
     REPOSITORY = "per repository: <common-dir>/landwatch"
     WORKTREE = "per worktree: <git-dir>/landwatch"
+    INSTALLATION = "per installation: the virtual environment landwatch runs in (sys.prefix)"
 
 
 # A per-user place's name starts with the directory it lives in: platformdirs' function for it.
@@ -57,12 +59,16 @@ class Place:
 
     def path(self, git_dir: os.PathLike[str] | str | None = None) -> Path:
         """Where it is: in the work directory of the worktree whose git dir is `git_dir`, in
-        its repository's, or (per user, no `git_dir`) in the person's own directories."""
+        its repository's, or (no `git_dir`) in the person's own directories or landwatch's
+        installation."""
+        if self.scope in (Scope.USER, Scope.INSTALLATION) and git_dir is not None:
+            whose = "the person's own" if self.scope is Scope.USER else "landwatch's installation's"
+            raise ValueError(f"{self.name} is {whose}, not a repository's")
         if self.scope is Scope.USER:
-            if git_dir is not None:
-                raise ValueError(f"{self.name} is the person's own, not a repository's")
             root, _, rest = self.name.partition("/")
             return _user_root(root) / rest
+        if self.scope is Scope.INSTALLATION:
+            return Path(sys.prefix) / self.name
         if git_dir is None:
             raise ValueError(f"{self.name} is {self.scope.value}: which repository?")
         if self.scope is Scope.WORKTREE:
@@ -147,13 +153,6 @@ SETTINGS_CACHE = Place(
     "the hooks",
     "`git config --get-regexp ^landwatch[.]` cached; asked again when a config is newer",
     hooks=True,
-)
-USER_DIRECTORIES = Place(
-    "user-directories",
-    Scope.REPOSITORY,
-    "commands.prompt",
-    "the person's landwatch configuration and state directories as platformdirs resolved them,"
-    " after what they were resolved from (uid, platform, HOME, XDG_CONFIG_HOME, XDG_STATE_HOME)",
 )
 REPORTS = Place(
     "reports",
@@ -308,9 +307,21 @@ SAME_PLACE = Place(
     "reads its tracking refs without asking Python again",
     hooks=True,
 )
+# --- per installation: sys.prefix, where no repository reaches ---------------------------------
+
+USER_DIRECTORIES = Place(
+    "landwatch-user-directories",
+    Scope.INSTALLATION,
+    "commands.prompt",
+    "`<crc32>`: the person's landwatch configuration and state directories as platformdirs "
+    "resolved them, after the uid, platform, HOME, XDG_CONFIG_HOME and XDG_STATE_HOME they came "
+    "from (whose CRC-32 names the file); kept only in a virtual environment the person owns",
+    directory=True,
+)
+INSTALLATION_PLACES = (USER_DIRECTORIES,)
+
 REPOSITORY_PLACES = (
     SETTINGS_CACHE,
-    USER_DIRECTORIES,
     REPORTS,
     BLOCKING,
     UNREAD,
