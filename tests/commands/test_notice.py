@@ -364,6 +364,22 @@ def test_a_review_of_a_commit_the_person_no_longer_has_is_not_told(repo: Repo, h
     assert f"landwatch show {pushed[:7]}" in said(repo, "third")
 
 
+def test_a_review_of_a_commit_on_another_worktree_s_detached_head_is_told(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """An audit: a commit made on a detached HEAD in a linked worktree, its finding not told yet,
+    was taken at the next landing in the main worktree for one nobody has, and set aside for
+    good: its line was never told. Every worktree's HEAD is one the person has."""
+    linked = tmp_path / "linked"
+    repo.git("worktree", "add", "-q", "--detach", str(linked))
+    (linked / "a.txt").write_text("one  \n")
+    repo.git("-C", str(linked), "add", "a.txt")
+    repo.git("-C", str(linked), "commit", "-q", "-m", "Trailing")
+    made = repo.git("-C", str(linked), "rev-parse", "HEAD")
+    assert run_reviewer("--once").returncode == 0
+    assert f"landwatch show {made[:7]}" in said(repo, "elsewhere")
+
+
 def test_a_finding_of_the_message_is_placed_there(repo: Repo) -> None:
     oid = repo.land("WIP: half a parser", {"notes.txt": "clean\n"})
     assert run_reviewer("--once").returncode == 0

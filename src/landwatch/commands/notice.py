@@ -203,9 +203,9 @@ MOST_WALKED = 1000
 
 
 def on_no_ref(git_dir: Path, commits: Sequence[str]) -> set[str]:
-    """Of `commits`, those the person no longer has: on neither HEAD, a local branch, a tag nor
-    a remote's branch (a rebase's `drop`, a `reset` back), found by git in one walk. A commit on
-    a remote's branch is still told: dropping it here does not take it back there."""
+    """Of `commits`, those the person no longer has: on no ref and no worktree's HEAD (a rebase's
+    `drop`, a `reset` back), found by git in one walk. A commit on a remote's branch is still
+    told (dropping it here does not take it back there), as is one on another worktree's HEAD."""
     from landwatch.git import run_git
 
     wanted = [commit for commit in commits if work_item.is_object_id(commit)]
@@ -216,10 +216,7 @@ def on_no_ref(git_dir: Path, commits: Sequence[str]) -> set[str]:
         f"--max-count={MOST_WALKED}",
         *wanted,
         "--not",
-        "HEAD",
-        "--branches",
-        "--tags",
-        "--remotes",
+        "--all",  # every ref, and the HEAD of every worktree (git's --single-worktree is not)
         git_dir=git_dir,
     )
     return set(result.stdout.split()) & set(wanted) if result.ok else set()
