@@ -34,6 +34,11 @@ from landwatch.text import (
         ("line\u2028para\u2029", "line\\u2028para\\u2029"),
         ("config\u200b.py \u2060\ufeff", "config\\u200b.py \\u2060\\ufeff"),
         ("tag\U000e0041\U000e007f", "tag\\U000e0041\\U000e007f"),
+        # An audit: more that take no room, and looked like nothing in a path.
+        ("config\u206a.py\U000e0100", "config\\u206a.py\\U000e0100"),
+        ("a\u034fb\u180bc\ufe00d\u3164e\u00adf", "a\\u034fb\\u180bc\\ufe00d\\u3164e\\xadf"),
+        ("\ufff9\U0001d173\u2064", "\\ufff9\\U0001d173\\u2064"),
+        ("heart \u2764\ufe0f", "heart \u2764\ufe0f"),  # an emoji's own selector kept
         (
             "a family \U0001f468\u200d\U0001f469 سلام\u200c",
             "a family \U0001f468\u200d\U0001f469 سلام\u200c",

@@ -13,15 +13,19 @@ if TYPE_CHECKING:
 
 # Characters that reorder or hide what follows them on screen ("Trojan Source", CVE-2021-42574),
 # that end a line in some terminals, or that take no room at all (a zero-width space in a path
-# makes `config\u200b.py` look like `config.py`; the joiners that make a script or an emoji
-# are kept): shown as escapes, never obeyed.
+# makes `config\u200b.py` look like `config.py`): shown as escapes, never obeyed. Every format
+# character (Unicode's category Cf: the bidirectional controls, zero-width spaces, tags, ...) but
+# the joiners that make a script or an emoji, and these others that show nothing: the line and
+# paragraph separators, combining marks and variation selectors that take no room (the emoji's
+# own, U+FE0F, kept), the Hangul fillers, blank letters.
+_JOINERS = frozenset([0x200C, 0x200D])
 _INVISIBLE = frozenset(
     [
-        *(0x061C, 0x180E, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0xFEFF),
-        *range(0x202A, 0x202F),
-        *range(0x2060, 0x2065),
-        *range(0x2066, 0x206A),
+        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2028, 0x2029, 0x3164, 0xFFA0),
+        *range(0x180B, 0x1810),  # Mongolian variation selectors, the vowel separator
+        *range(0xFE00, 0xFE0F),
         *range(0xE0000, 0xE0080),  # tag characters: invisible text
+        *range(0xE0100, 0xE01F0),  # variation selectors, supplement
     ]
 )
 
@@ -44,7 +48,7 @@ def safe(text: str, *, tabs: bool = False) -> str:
             shown = " " * (TAB_STOP - column % TAB_STOP)
         elif 0xDC80 <= code <= 0xDCFF:
             shown = f"\\x{code - 0xDC00:02x}"
-        elif code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000 or code in _INVISIBLE:
+        elif code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000 or _hidden(char, code):
             shown = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
             if code > 0xFFFF:
                 shown = f"\\U{code:08x}"
@@ -53,6 +57,17 @@ def safe(text: str, *, tabs: bool = False) -> str:
         out.append(shown)
         column += len(shown)
     return "".join(out)
+
+
+def _hidden(char: str, code: int) -> bool:
+    """Whether `char` (whose code point is `code`) shows nothing, or moves what follows it."""
+    if code < 0xAD:
+        return False  # ASCII and Latin-1's letters: unicodedata is not even asked
+    if code in _INVISIBLE:
+        return True
+    import unicodedata  # built in; asked only of characters past Latin-1's first
+
+    return unicodedata.category(char) == "Cf" and code not in _JOINERS
 
 
 def duration(seconds: float) -> str:
