@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("wall",),
     ("review",),
     ("styled",),
+    ("user_dirs",),
     (
         "work_item",
         "job_queue",

@@ -16,8 +16,8 @@ import stat
 import sys
 import time
 
-from landwatch import one_line
-from landwatch.files import held_lock, read_file, read_pointer, write_atomic
+from landwatch import one_line, user_dirs
+from landwatch.files import held_lock, read_file, read_pointer
 from landwatch.styled import paint
 from landwatch.text import duration, fit, repository_name, terminal_width
 
@@ -33,16 +33,9 @@ UNTRUSTED = "untrusted"
 STALE, GIVEN_UP = "stale", "given up"
 WAITING = ("pending", "ready")
 SETTINGS_CACHE = "settings"
-# The person's own, as landwatch.layout names them (APP's directories, platformdirs').
-APP = "landwatch"
+# The person's own, as landwatch.layout names them, in their directories (landwatch.user_dirs).
 REGISTRY = "repositories"  # in the configuration directory: the repositories drained
 REVIEWER_LOCK = "run/reviewer.lock"  # in the state directory: held while the reviewer runs
-# In landwatch's own virtual environment, where no repository reaches: the person's two
-# directories above, as platformdirs resolved them, in a file named by the CRC-32 of what they
-# were resolved from; the prompt reads them instead of importing platformdirs (13 ms, with
-# pathlib), but the first time and after one changes.
-USER_DIRECTORIES = "landwatch-user-directories"
-RESOLVED_FROM = ("HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME")
 STALE_AFTER = "landwatch.staleafter"
 DEFAULT_STALE_AFTER = 600
 
@@ -163,7 +156,7 @@ def stale(work: str, git_dir: str, now: float, *, drained: bool) -> Pieces | Non
     """The line of landed commits nobody reviews, as `landwatch notice` says it; None where
     only the notice can say it: a reviewer drains the repository (`drained`: it is registered),
     so what waits is work failing (a push while offline), which the kinds themselves tell."""
-    if drained and held_lock(_join(user_directories()[1], REVIEWER_LOCK)) is not None:
+    if drained and held_lock(_join(user_dirs.directory("<state>"), REVIEWER_LOCK)) is not None:
         return None  # a reviewer runs: what waits is work failing, which the kinds tell
     names = {name for where in WAITING for name in _listed(_join(work, where))}
     waiting = [(oid, int(stamp)) for oid, stamp in map(_stamped, names) if stamp]
@@ -181,57 +174,15 @@ def stale(work: str, git_dir: str, now: float, *, drained: bool) -> Pieces | Non
 def registered(common: str, git_dir: str) -> bool:
     """Whether the person's registry lists the repository (install put it there), and `git_dir`
     is its own or one of its worktrees': what is kept there is landwatch's to tell."""
-    config, _ = user_directories()
     try:
-        listed = read_file(_join(config, REGISTRY), trusted=None).decode("utf-8", "surrogateescape")
+        listed = read_file(_join(user_dirs.directory("<config>"), REGISTRY), trusted=None).decode(
+            "utf-8", "surrogateescape"
+        )
     except FileNotFoundError:
         return False
     real = os.path.realpath(common)
     at = os.path.realpath(git_dir)
     return real in listed.splitlines() and at in (real, _join(real, "worktrees", _base(at)))
-
-
-def user_directories() -> tuple[str, str]:
-    """landwatch's per-user (configuration, state) directories: as kept in landwatch's own
-    environment (USER_DIRECTORIES) for the user, platform and RESOLVED_FROM they came from;
-    else asked of platformdirs and kept there (where it cannot be, only a slower prompt)."""
-    key = directories_key()
-    kept = kept_directories(key)
-    with contextlib.suppress(OSError, ValueError):
-        if kept is not None:
-            lines = read_file(kept, trusted=None, limit=1 << 16).decode("utf-8", "surrogateescape")
-            said, config, state, end = lines.split("\n")
-            if said == key and config and state and not end:
-                return config, state
-    from pathlib import Path
-
-    import platformdirs  # here: only a prompt with something to say pays, and only once
-
-    config, state = platformdirs.user_config_dir(APP), platformdirs.user_state_dir(APP)
-    if kept is not None and "\n" not in config + state:  # a repr: never a line break of its own
-        written = f"{key}\n{config}\n{state}\n".encode("utf-8", "surrogateescape")
-        with contextlib.suppress(OSError):
-            write_atomic(Path(kept), written, trusted=None, durable=False)
-    return config, state
-
-
-def directories_key() -> str:
-    """What the person's directories are resolved from here: the user, platform, RESOLVED_FROM."""
-    return repr((os.getuid(), sys.platform, [os.environ.get(name) for name in RESOLVED_FROM]))
-
-
-def kept_directories(key: str) -> str | None:
-    """Where the directories resolved under `key` are kept: in the virtual environment
-    landwatch runs in, when the person owns it; None in any other (a system's Python)."""
-    if sys.prefix == sys.base_prefix:
-        return None
-    with contextlib.suppress(OSError):
-        if os.stat(sys.prefix).st_uid == os.getuid():
-            import zlib  # built in: CRC-32 without hashlib's OpenSSL
-
-            name = f"{zlib.crc32(key.encode('utf-8', 'surrogateescape')):08x}"
-            return _join(sys.prefix, USER_DIRECTORIES, name)
-    return None
 
 
 def _stamped(name: str) -> tuple[str, str]:

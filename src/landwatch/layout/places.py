@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch import work_item
+from landwatch import user_dirs, work_item
 from landwatch.files import read_pointer
 
 APP = "landwatch"
@@ -30,21 +30,10 @@ class Scope(enum.Enum):
     INSTALLATION = "per installation: the virtual environment landwatch runs in (sys.prefix)"
 
 
-# A per-user place's name starts with the directory it lives in: platformdirs' function for it.
-_USER_ROOTS = {
-    "<data>": "user_data_dir",
-    "<config>": "user_config_dir",
-    "<state>": "user_state_dir",
-    "<cache>": "user_cache_dir",
-}
-
-
 def _user_root(root: str) -> Path:
-    """The per-user directory `root` names; platformdirs is imported only where one is asked
-    for, not by every command that names a place in a repository."""
-    import platformdirs
-
-    return Path(getattr(platformdirs, _USER_ROOTS[root])(APP))
+    """The per-user directory `root` (`<config>`, ...) names, as user_dirs keeps it: platformdirs
+    is imported only where it was never asked under this user and environment."""
+    return Path(user_dirs.directory(root))
 
 
 @dataclass(frozen=True)
@@ -310,12 +299,12 @@ SAME_PLACE = Place(
 # --- per installation: sys.prefix, where no repository reaches ---------------------------------
 
 USER_DIRECTORIES = Place(
-    "landwatch-user-directories",
+    user_dirs.KEPT,
     Scope.INSTALLATION,
-    "commands.prompt",
-    "`<crc32>`: the person's landwatch configuration and state directories as platformdirs "
-    "resolved them, after the uid, platform, HOME, XDG_CONFIG_HOME and XDG_STATE_HOME they came "
-    "from (whose CRC-32 names the file); kept only in a virtual environment the person owns",
+    "user_dirs",
+    "`<crc32>`: the person's landwatch directories (data, configuration, state, cache) as "
+    "platformdirs resolved them, after the uid, platform, release, HOME and XDG directories they "
+    "came from (whose CRC-32 names the file); kept only in a virtual environment the person owns",
     directory=True,
 )
 INSTALLATION_PLACES = (USER_DIRECTORIES,)
