@@ -2,7 +2,8 @@
 installation when it is recognisably one (a virtual environment, a Python, Node.js's
 node_modules), the interpreter its script names, the one a link leads to; never a directory that
 merely holds it (a home, `~/.cargo`, a repository), nor all of a prefix that is also the
-person's own (`~/.local`); a path a repository wrote only where it is a program."""
+person's own (`~/.local`), however a path spells it (`..`, links); a path a repository wrote only
+where it is a program."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ import os
 import sys
 from pathlib import Path
 
+from landwatch.wall.door import kept_environment
+from landwatch.wall.door import walled as walled_run
 from landwatch.wall.installations import installations, under_system
+from landwatch.wall.sandbox import Reach
+from support.sandbox import needs_bwrap, walled
 
 
 def executable(path: Path, text: str = "#!/bin/sh\n") -> Path:
@@ -51,6 +56,9 @@ def test_a_link_on_path_shows_the_link_and_the_installation_it_leads_to(tmp_path
     links.mkdir(parents=True)
     (links / "pre-commit").symlink_to(real)
     assert installations(["pre-commit"], str(links)) == [links / "pre-commit", venv]
+    # Through `..`, as the machine takes it: not the system's, where /usr/.. reads as /usr.
+    dotted = installations([f"/usr/..{links / 'pre-commit'}"], "/usr/bin")
+    assert dotted == [links / "pre-commit", venv]
 
 
 def test_a_script_s_interpreter_is_followed_through_env(tmp_path: Path) -> None:
@@ -68,6 +76,9 @@ def test_nothing_of_the_system_nor_what_is_not_there(tmp_path: Path) -> None:
     assert installations(["sh", "git", "no-such-program-here"], "/usr/bin:/bin") == []
     assert installations(["relative/ruff"], str(tmp_path)) == []
     assert under_system(Path("/usr/local/bin/x")) and not under_system(Path("/usrx"))
+    assert not under_system(Path(f"/usr/..{tmp_path}/x"))
+    (tmp_path / "link").symlink_to("/usr/lib")
+    assert under_system(tmp_path / "link" / ".." / "bin" / "x")  # /usr/lib/.. is /usr
 
 
 def test_a_path_a_repository_wrote_is_in_sight_only_where_it_is_a_program() -> None:
@@ -81,15 +92,114 @@ def test_a_path_a_repository_wrote_is_in_sight_only_where_it_is_a_program() -> N
     assert installations([str(tool)], "/usr/bin") == [tool]
 
 
-def test_a_prefix_that_is_also_the_person_s_own_shows_only_what_it_runs() -> None:
-    """npm's prefix set to ~/.local: its node and packages, never the state beside them."""
-    local = Path.home() / ".local"
+def npm_prefix_at_home(local: Path) -> tuple[Path, Path, Path]:
+    """npm's prefix set to `local` (~/.local): its node, packages and a tool run by node; and
+    landwatch's work key in the person's state beside them. The tool, node, the key."""
     node = executable(local / "bin" / "node", "\x7fELF")
     (local / "lib" / "node_modules").mkdir(parents=True)
     tool = executable(local / "bin" / "pre-commit", "#!/usr/bin/env node\n")
-    state = Path(os.environ["XDG_STATE_HOME"]) / "landwatch" / "work-key"
-    state.parent.mkdir(parents=True, exist_ok=True)
-    state.write_text("a key\n")
+    key = Path(os.environ["XDG_STATE_HOME"]) / "landwatch" / "work-key"
+    key.parent.mkdir(parents=True, exist_ok=True)
+    key.write_text("a key\n")
+    return tool, node, key
+
+
+def in_sight(path: Path, places: list[Path]) -> bool:
+    """Whether one of `places` shows `path`, as the wall's bind follows links."""
+    real = os.path.realpath(path)
+    return any(Path(real).is_relative_to(os.path.realpath(place)) for place in places)
+
+
+def test_a_prefix_that_is_also_the_person_s_own_shows_only_what_it_runs() -> None:
+    """npm's prefix set to ~/.local: its node and packages, never the state beside them."""
+    local = Path.home() / ".local"
+    tool, node, key = npm_prefix_at_home(local)
     found = installations(["pre-commit"], str(local / "bin"))
     assert found == [tool, local / "lib" / "node_modules", node], found
-    assert not any(state.is_relative_to(place) for place in found)
+    assert not in_sight(key, found)
+
+
+def test_the_person_s_own_prefix_is_known_however_a_path_spells_it() -> None:
+    """An entry's `~/.local/bin/../bin/pre-commit`, or PATH through a link to ~/.local: the
+    prefix is judged where it is (bwrap's bind goes there), its state stays out of sight."""
+    local = Path.home() / ".local"
+    tool, node, key = npm_prefix_at_home(local)
+    dotted = installations([f"{local}/bin/../bin/pre-commit"], "/usr/bin")
+    assert dotted == [tool, local / "lib" / "node_modules", node], dotted
+    linked = Path.home() / ".npm-global"
+    linked.symlink_to(local)
+    found = installations(["pre-commit"], str(linked / "bin"))
+    assert linked / "bin" / "pre-commit" in found and tool in found, found
+    assert not in_sight(key, found)
+
+
+def test_the_person_s_own_directories_are_known_where_links_put_them(tmp_path: Path) -> None:
+    """~/.local a link to another disk, npm's prefix set to where it leads: still the person's."""
+    disk = tmp_path / "disk" / "local"
+    disk.mkdir(parents=True)
+    (Path.home() / ".local").symlink_to(disk)
+    *_, key = npm_prefix_at_home(Path.home() / ".local")
+    found = installations(["pre-commit"], str(disk / "bin"))
+    assert found == [
+        disk / "bin" / "pre-commit",
+        disk / "lib" / "node_modules",
+        disk / "bin" / "node",
+    ]
+    assert not in_sight(key, found)
+
+
+def test_a_link_to_the_root_is_no_installation_however_it_is_named(tmp_path: Path) -> None:
+    """A worktree's committed `node_modules` (or `tools`) linked to `/`, and an entry naming a
+    program through it: only the program is shown, never the machine and its homes."""
+    worktree = tmp_path / "project"
+    worktree.mkdir()
+    (worktree / "node_modules").symlink_to("/")
+    (worktree / "tools").symlink_to("/")
+    for program in (
+        worktree / "node_modules" / "usr" / "bin" / "cat",
+        worktree / "tools" / "bin" / "sh",
+    ):
+        found = installations([str(program)], "/usr/bin")
+        assert found == [program], found
+        assert not in_sight(Path.home(), found)
+
+
+def test_no_place_shown_leads_to_the_person_s_own() -> None:
+    """Whatever a tool's tree links to is shown whole by the bind: ~/.local's `lib/node_modules`
+    linked back to ~/.local is left out, the state in it with it."""
+    local = Path.home() / ".local"
+    node = executable(local / "bin" / "node", "\x7fELF")
+    tool = executable(local / "bin" / "pre-commit", "#!/usr/bin/env node\n")
+    (local / "lib").mkdir()
+    (local / "lib" / "node_modules").symlink_to(local)
+    assert installations(["pre-commit"], str(local / "bin")) == [tool, node]
+
+
+@needs_bwrap
+def test_behind_the_wall_no_spelling_of_a_program_shows_the_person_s_files(tmp_path: Path) -> None:
+    """A hook's entry naming its tool through `..`, or a program through a link to `/`: `cat`
+    behind the wall finds neither landwatch's work key nor a key in the home."""
+    local = Path.home() / ".local"
+    *_, key = npm_prefix_at_home(local)
+    ssh = Path.home() / ".ssh" / "id_rsa"
+    ssh.parent.mkdir()
+    ssh.write_text("the person's key\n")
+    (tmp_path / "node_modules").symlink_to("/")
+    through_root = tmp_path / "node_modules"
+    run = tmp_path / "run"
+    run.mkdir()
+    env = {**kept_environment(), "PATH": f"/usr/bin:/bin:{local / 'bin'}"}
+    for entry, read in (
+        (f"{local}/bin/../bin/pre-commit", key),
+        (f"{through_root}/usr/bin/cat", through_root / ssh.relative_to("/")),
+    ):
+        ran = walled_run(
+            walled(),
+            ["/bin/cat", str(read)],
+            Reach(run, writable=(run,)),
+            env=env,
+            input=b"",
+            timeout=30,
+            programs=[entry],
+        )
+        assert ran.returncode != 0 and b"key" not in ran.stdout, (entry, ran.stdout)

@@ -9,7 +9,10 @@ registry tokens beside `bin/`, a directory above a tool may be a repository. A p
 also the person's own (`~/.local`, where npm's prefix or a Python may be set, holds their
 state, landwatch's among it) shows only what the installation runs: its `lib/node_modules`, its
 `lib/pythonX.Y`, the program. A path a repository writes is a program only where it is a file one
-may run: a hook's `cat /home/you/.ssh/id_rsa` shows no key.
+may run: a hook's `cat /home/you/.ssh/id_rsa` shows no key. Each place is judged where it really
+is, links and `..` followed as bubblewrap's bind follows them (`~/.local/bin/..` is `~/.local`, a
+committed `node_modules` linked to `/` is no `node_modules`), and none shown is, or holds, the
+person's home or their own directories.
 """
 
 from __future__ import annotations
@@ -29,7 +32,10 @@ MAX_PLACES = 64
 
 
 def under_system(path: Path) -> bool:
-    return any(path == Path(root) or path.is_relative_to(root) for root in SYSTEM)
+    """Whether `path`, as written, is in sight behind the wall with the system: under one of
+    SYSTEM once its `..` are gone as the machine takes them (`/usr/../home/you` is not)."""
+    spelled = _undotted(path)
+    return any(spelled == Path(root) or spelled.is_relative_to(root) for root in SYSTEM)
 
 
 def installations(programs: Iterable[str], search: str | None) -> list[Path]:
@@ -43,7 +49,9 @@ def installations(programs: Iterable[str], search: str | None) -> list[Path]:
         located = _locate(program, search)
         if located is not None:
             _follow(located, search, found, 0)
-    return list(found)[:MAX_PLACES]
+    # What a link in a tool's tree leads to is shown whole by the bind: never the person's own.
+    shown = [place for place in found if not _holds_the_person_s_own(_real(place))]
+    return shown[:MAX_PLACES]
 
 
 def _locate(program: str, search: str | None) -> Path | None:
@@ -58,14 +66,15 @@ def _locate(program: str, search: str | None) -> Path | None:
 
 
 def _follow(program: Path, search: str | None, found: dict[Path, None], depth: int) -> None:
-    """`program`'s installation, as given and as its links resolve, then its interpreter's."""
+    """`program`'s installation, as given (where a run looks for it: a link on PATH, nvm's
+    `current`) and as its links resolve, then its interpreter's."""
     if depth > _DEPTH:
         return
     try:
         real = program.resolve(strict=True)
     except (OSError, RuntimeError):
         return
-    for path in dict.fromkeys((program, real)):
+    for path in dict.fromkeys((_undotted(program), real)):
         if not under_system(path):
             found.update(dict.fromkeys(_installation_of(path)))
         venv_home = _venv_home(path.parent.parent)
@@ -82,20 +91,22 @@ def _installation_of(path: Path) -> list[Path]:
     else the file alone."""
     for parent in path.parents:
         if parent.name == "node_modules":
-            return [parent]
+            # Shown as the bind follows it: a link by that name to `/` or a home is none.
+            return [parent] if _real(parent).name == "node_modules" else [path]
     prefix = path.parent.parent
-    if not _is_installation(prefix):
+    real = _real(prefix)
+    if not _is_installation(real):
         return [path]
-    if not _holds_the_person_s_own(prefix):
+    if not _holds_the_person_s_own(real):
         return [prefix]
     lib = prefix / "lib"
     runs = [lib / "node_modules", prefix / "bin" / "node", *_pythons(lib)]
     return [path, *(place for place in runs if place.exists())]
 
 
-def _holds_the_person_s_own(prefix: Path) -> bool:
-    """Whether `prefix` is the home directory or holds one of the person's own directories of
-    data, configuration, state or caches (landwatch's among them)."""
+def _holds_the_person_s_own(real: Path) -> bool:
+    """Whether `real` (a place where it really is) is the home directory or holds one of the
+    person's own directories of data, configuration, state or caches (landwatch's among them)."""
     import platformdirs  # only where a walled program runs from outside the system
 
     own = (
@@ -105,7 +116,23 @@ def _holds_the_person_s_own(prefix: Path) -> bool:
         platformdirs.user_state_path(),
         platformdirs.user_cache_path(),
     )
-    return any(place == prefix or place.is_relative_to(prefix) for place in own)
+    return any(_real(place).is_relative_to(real) for place in own)
+
+
+def _real(path: Path) -> Path:
+    """Where `path` is, links and `..` followed as bubblewrap's bind follows them (realpath, not
+    Path.resolve, which raises on a loop of links)."""
+    return Path(os.path.realpath(path))
+
+
+def _undotted(path: Path) -> Path:
+    """`path` without `..`: up to its last `..` where the machine takes it (a link before a `..`
+    is gone through first), the rest as written, so that a link it ends in stays a link."""
+    parts = path.parts
+    if ".." not in parts:
+        return path
+    last = len(parts) - parts[::-1].index("..")
+    return _real(Path(*parts[:last])).joinpath(*parts[last:])
 
 
 def _pythons(lib: Path) -> list[Path]:
