@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -343,6 +344,37 @@ def test_a_linked_worktree_s_hooks_run_behind_the_wall_on_its_repository_s_objec
     assert "wrote" not in told(hooks)
     assert not list((repo.git_dir / "objects").glob("planted"))
     assert len(repo.git("worktree", "list").splitlines()) == 2
+
+
+@needs_bwrap
+def test_a_repository_whose_objects_are_a_link_shows_its_hooks_nothing_it_leads_to(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # An archive's `.git/objects` linked to a directory of the person's (landwatch's state): git
+    # keeps the objects there, and the bind of the objects the checkout borrows followed the
+    # link, showing the hooks all of it.
+    with far_away("state") as far:
+        probe = script(f"""\
+            echo "the hook ran"
+            cat {repo.git_dir / "objects" / "work-key"}
+            exit 1
+            """)
+        hook = "id: probe\nname: probe\nlanguage: script\nentry: probe.sh\npass_filenames: false"
+        files = {".pre-commit-config.yaml": local_hooks(hook), "probe.sh": probe}
+        committed_and_trusted(repo, files)
+        repo.git("config", "landwatch.sandbox", "true")
+        objects = repo.git_dir / "objects"
+        for entry in objects.iterdir():
+            shutil.move(entry, far / entry.name)  # /home may be another file system
+        objects.rmdir()
+        objects.symlink_to(far)
+        (far / "work-key").write_text(PRIVATE + "\n")
+        oid = repo.land("a change", {"a.txt": "one\n"})
+        drained(walled_path(tmp_path, "pre-commit"))
+        hooks = hooks_of(repo, oid)
+        assert PRIVATE not in told(hooks) and "the hook ran" not in told(hooks)
+        assert hooks.status == "failed", hooks
+        assert "the repository's objects directory is a link" in told(hooks)
 
 
 @needs_bwrap

@@ -122,7 +122,14 @@ def landed(
     objects: Path, oid: str, paths: Iterable[str], parent: Path | None
 ) -> Iterator[Checkout]:
     """The commit `oid` checked out (sparsely, holding `paths`) in a private repository under
-    `parent` that reads its objects from `objects`; removed when the block ends, however."""
+    `parent` reading its objects from `objects` (never a link); removed however the block ends."""
+    if objects.is_symlink():
+        # bwrap's bind follows it: an archive's `.git/objects` linked to a home or landwatch's
+        # state would show that whole. A repository's own objects are where it keeps them.
+        raise CheckoutError(
+            "the repository's objects directory is a link, which would show the hooks all it "
+            "leads to: they are shown only the objects its git dir holds itself"
+        )
     scratch = Path(tempfile.mkdtemp(prefix="hooks-", dir=parent))
     try:
         root = scratch / "work"
