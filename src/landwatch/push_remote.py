@@ -1,6 +1,7 @@
 """What a push's remote holds, as this repository can tell without asking it: the remotes at a
 URL, their own tracking refs, and whether those stand for the push's destination (fetched from
-the same place, agreeing with what it says it holds); the same place remembered for the hook.
+the same place, agreeing with what it says it holds); the same place remembered for the hook;
+the commits at a remote's own tracking refs where they stand for it (the share kind's notes).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Mapping
 
 from landwatch import layout
 from landwatch.files import read_file, write_atomic
-from landwatch.git import git
+from landwatch.git import GitError, git, run_git
 
 # The remotes remembered as one place under two spellings (fetch and push URL), at most.
 MOST_REMEMBERED = 64
@@ -61,6 +62,23 @@ def tracking_stands(
         with contextlib.suppress(OSError):  # remembered for speed alone: Python is asked again
             remember_same_place(git_dir, name, fetched, destination)
     return True
+
+
+def own_tips(git_dir: os.PathLike[str] | str, name: str) -> list[str]:
+    """The commits at remote `name`'s own tracking refs (own_tracking), where they stand for where
+    it is pushed to (tracking_stands, nothing pushed to agree with); none else, nor for a URL."""
+    remotes = git("remote", cwd=git_dir, check=False).splitlines()
+    own = own_tracking(name, remotes) if name in remotes else []
+    if not own:
+        return []
+    destination = git("remote", "get-url", "--push", "--", name, cwd=git_dir, check=False)
+    try:
+        if not destination or not tracking_stands(git_dir, name, destination, {}):
+            return []
+    except GitError:  # tracking refs unreadable tell nothing of what the remote holds
+        return []
+    listed = run_git("rev-parse", *own, cwd=git_dir)
+    return sorted(set(listed.stdout.split())) if listed.ok else []
 
 
 def remember_same_place(

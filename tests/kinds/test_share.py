@@ -1,7 +1,8 @@
 """The share kind with real remotes: the notes pushed; a push refused because a teammate's went
 first fetched, merged and pushed again in one job; a remote that says no for another reason is
 a failure told with its words; nothing to do without sharing or without notes; the note of a
-commit the remote lacks held back, and queued once a push takes the commit there."""
+commit the remote lacks held back, and queued once a push takes the commit there; what another
+remote holds, or the place fetched from when pushed elsewhere, never taken for the remote's."""
 
 from __future__ import annotations
 
@@ -126,6 +127,60 @@ def test_the_note_of_a_commit_the_remote_lacks_is_held_back_until_a_push_takes_i
     assert remote_note(remote, private) == '{"private": 1}\n'
     after = read_state(repo.git_dir, layout.SHARE_STATE)
     assert after is not None and after["held_back"] == {}
+
+
+@pytest.mark.parametrize(
+    ("private", "branch", "public", "own"),
+    [("pub/internal", "plan", "pub", True), ("corp", "public/plan", "corp/public", False)],
+)
+def test_the_note_of_a_commit_a_remote_named_within_another_holds_stays_off_that_one(
+    repo: Repo, tmp_path: Path, private: str, branch: str, public: str, own: bool
+) -> None:
+    """An audit: refs/remotes/pub/ took the private pub/internal's branches for pub's, and the
+    note of a commit pushed to pub/internal alone (its line of code, its path) went to the public
+    pub. Beside corp, corp's branch public/plan is the very ref corp/public's own plan would be:
+    none of corp/public's can be told its own, so all its notes wait."""
+    for name in (private, public):
+        repo.git("remote", "add", name, str(bare_remote(tmp_path / f"{name}.git")))
+    repo.git("push", "-q", public, "main")
+    assert repo.landwatch("share", public).returncode == 0
+    shared = repo.head()
+    repo.git("switch", "-q", "-c", "plan")
+    secret = repo.land("Plan the acquisition", {"plan.py": "buy('ACME')\n"}, hooks=False)
+    repo.git("push", "-q", private, f"plan:{branch}")
+    note(repo, shared, '{"mine": 1}')
+    note(repo, secret, '{"private": 1}')
+    blobs = {oid: repo.git("notes", "--ref=landwatch", "list", oid) for oid in (shared, secret)}
+    result = ShareHandler().handle(WorkItem(WorkKind.SHARE, secret, repo.git_dir), reporter())
+    published = tmp_path / f"{public}.git"
+    assert remote_note(published, secret) == ""
+    assert remote_note(published, shared) == ('{"mine": 1}\n' if own else "")
+    assert result.pushed == (["refs/notes/landwatch"] if own else [])
+    state = read_state(repo.git_dir, layout.SHARE_STATE)
+    held_back = {secret: blobs[secret], **({} if own else {shared: blobs[shared]})}
+    assert state is not None and state["held_back"] == held_back
+    assert not queue_held(repo.git_dir, {})  # nor queued later: pub's branches hold it not
+
+
+def test_the_notes_wait_while_the_remote_is_pushed_elsewhere_than_it_is_fetched_from(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    """Tracking refs say what the place fetched from holds. Fetched from a private repository
+    and pushed to a public one (a push URL), they stand for nothing there, as for the push gate:
+    the note of a commit the private one holds waits; the same place spelled otherwise is one."""
+    repo.git("switch", "-q", "-c", "plan")
+    secret = repo.land("Plan the acquisition", {"plan.py": "buy('ACME')\n"}, hooks=False)
+    repo.git("push", "-q", "origin", "plan")
+    public = bare_remote(tmp_path / "public.git")
+    repo.git("config", "remote.origin.pushurl", str(public))
+    note(repo, secret, '{"private": 1}')
+    item = WorkItem(WorkKind.SHARE, secret, repo.git_dir)
+    assert ShareHandler().handle(item, reporter()).up_to_date == ["refs/notes/landwatch"]
+    assert remote_note(public, secret) == "" and pushes(public) == []
+    assert not queue_held(repo.git_dir, {})
+    repo.git("config", "remote.origin.pushurl", f"file://{remote}")
+    assert ShareHandler().handle(item, reporter()).pushed == ["refs/notes/landwatch"]
+    assert remote_note(remote, secret) == '{"private": 1}\n'
 
 
 def test_the_notes_pushed_are_no_work_for_the_push_gate_and_leave_no_ref(

@@ -3,12 +3,14 @@ with the push kind's machinery: offline is a backoff, a push is never forced, an
 written while offline go in one push. A push the remote refuses because a teammate pushed notes
 first is fetched, merged (both reviews of a commit kept) and pushed again.
 
-Only the notes of commits the remote holds (reachable from its remote-tracking branches) go. What
-is pushed is a notes commit made for the push: the remote's notes as last fetched, with ours of
-those commits in place of theirs (ours hold theirs: merged first). The local notes' own history
-is never pushed, so a note of a local-only commit travels in no form. Such notes are held back,
-listed in the share state; when a push or a fetch moves the remote's branches, the reviewer's
-sweep asks (`queue_held`) whether they hold those commits now, and queues a share if so.
+Only the notes of commits the remote holds go: reachable from its own remote-tracking branches
+(not those of a remote named within it), read only when fetched from where the notes are pushed
+(push_remote.own_tips). What is pushed is a notes commit made for the push: the remote's notes
+as last fetched, with ours of those commits in place of theirs (ours hold theirs: merged first).
+The local notes' own history is never pushed, so a note of a local-only commit travels in no
+form. Such notes are held back, listed in the share state; when a push or a fetch moves the
+remote's branches, the reviewer's sweep asks (`queue_held`) whether they hold those commits now,
+and queues a share if so.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from landwatch.git import run_git
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import GiveUp, RetryLater
 from landwatch.kinds.push import PUSH_TIMEOUT, PushHandler, PushResult, Rejected, read_state
+from landwatch.push_remote import own_tips
 from landwatch.review.notes import NOTES_REF
 from landwatch.work_item import Enqueued, WorkItem, WorkKind
 
@@ -90,7 +93,8 @@ class ShareHandler(PushHandler):
         tracking = sharing.tracking_ref(remote)
         theirs = self._notes(git_dir, reporter, tracking)
         differing = {commit: note for commit, note in ours.items() if theirs.get(commit) != note}
-        held = held_by(git_dir, remote, list(differing), alive=reporter.alive)
+        tips = own_tips(git_dir, remote)
+        held = held_by(git_dir, tips, list(differing), alive=reporter.alive)
         held_back = {c: note for c, note in sorted(differing.items()) if c not in held}
         if not held:
             return None, held_back
@@ -171,11 +175,10 @@ class ShareHandler(PushHandler):
 
 
 def held_by(
-    git_dir: Path, remote: str, commits: list[str], alive: Callable[[], None] | None = None
+    git_dir: Path, tips: list[str], commits: list[str], alive: Callable[[], None] | None = None
 ) -> set[str]:
-    """Of `commits`, those reachable from `remote`'s remote-tracking branches here (one we do
-    not have is none of them); `alive` is called while git works (a job's lease)."""
-    tips = _tips(git_dir, remote)
+    """Of `commits`, those reachable from `tips` (a remote's: push_remote.own_tips; one we lack
+    is none of them); `alive` is called while git works (a job's lease)."""
     if not commits or not tips:
         return set()
     asked = "".join(f"{commit}\n" for commit in commits)
@@ -194,13 +197,6 @@ def held_by(
     return set(present) - set(unheld.stdout.split())
 
 
-def _tips(git_dir: Path, remote: str) -> list[str]:
-    listed = run_git(
-        "for-each-ref", "--format=%(objectname)", f"refs/remotes/{remote}/", git_dir=git_dir
-    )
-    return sorted(set(listed.stdout.split())) if listed.ok else []
-
-
 def queue_held(common: Path, seen: dict[Path, str]) -> bool:
     """A share queued when the remote's branches now hold a commit whose note was held back
     (a push took it there); `seen` keeps what was looked at already (the notes held back and
@@ -214,12 +210,13 @@ def queue_held(common: Path, seen: dict[Path, str]) -> bool:
         for commit, note in held_back.items()
         if isinstance(note, str) and work_item.is_object_id(commit) and work_item.is_object_id(note)
     }
-    looked = hashlib.sha256(json.dumps([notes, _tips(common, remote)]).encode()).hexdigest()
+    tips = own_tips(common, remote)
+    looked = hashlib.sha256(json.dumps([notes, tips]).encode()).hexdigest()
     if seen.get(common) == looked:
         return False
     seen[common] = looked
     main = registry.worktree_git_dirs(common)[0]
-    for commit in sorted(held_by(common, remote, list(notes))):
+    for commit in sorted(held_by(common, tips, list(notes))):
         # Named by the note, not the commit: the review's own share item had the commit's name.
         if work_item.enqueue(WorkItem(WorkKind.SHARE, notes[commit], main)) is Enqueued.ADDED:
             return True
