@@ -130,16 +130,16 @@ def test_the_note_of_a_commit_the_remote_lacks_is_held_back_until_a_push_takes_i
 
 
 @pytest.mark.parametrize(
-    ("private", "branch", "public", "own"),
-    [("pub/internal", "plan", "pub", True), ("corp", "public/plan", "corp/public", False)],
+    ("private", "branch", "public"),
+    [("pub/internal", "plan", "pub"), ("corp", "public/plan", "corp/public")],
 )
 def test_the_note_of_a_commit_a_remote_named_within_another_holds_stays_off_that_one(
-    repo: Repo, tmp_path: Path, private: str, branch: str, public: str, own: bool
+    repo: Repo, tmp_path: Path, private: str, branch: str, public: str
 ) -> None:
     """An audit: refs/remotes/pub/ took the private pub/internal's branches for pub's, and the
     note of a commit pushed to pub/internal alone (its line of code, its path) went to the public
-    pub. Beside corp, corp's branch public/plan is the very ref corp/public's own plan would be:
-    none of corp/public's can be told its own, so all its notes wait."""
+    pub. Beside corp, corp's branch public/plan is the very ref corp/public's own plan would be.
+    What the public one holds is asked of it, so only the note of its own commit goes."""
     for name in (private, public):
         repo.git("remote", "add", name, str(bare_remote(tmp_path / f"{name}.git")))
     repo.git("push", "-q", public, "main")
@@ -154,11 +154,10 @@ def test_the_note_of_a_commit_a_remote_named_within_another_holds_stays_off_that
     result = ShareHandler().handle(WorkItem(WorkKind.SHARE, secret, repo.git_dir), reporter())
     published = tmp_path / f"{public}.git"
     assert remote_note(published, secret) == ""
-    assert remote_note(published, shared) == ('{"mine": 1}\n' if own else "")
-    assert result.pushed == (["refs/notes/landwatch"] if own else [])
+    assert remote_note(published, shared) == '{"mine": 1}\n'
+    assert result.pushed == ["refs/notes/landwatch"]
     state = read_state(repo.git_dir, layout.SHARE_STATE)
-    held_back = {secret: blobs[secret], **({} if own else {shared: blobs[shared]})}
-    assert state is not None and state["held_back"] == held_back
+    assert state is not None and state["held_back"] == {secret: blobs[secret]}
     assert not queue_held(repo.git_dir, {})  # nor queued later: pub's branches hold it not
 
 
@@ -181,6 +180,29 @@ def test_the_notes_wait_while_the_remote_is_pushed_elsewhere_than_it_is_fetched_
     repo.git("config", "remote.origin.pushurl", f"file://{remote}")
     assert ShareHandler().handle(item, reporter()).pushed == ["refs/notes/landwatch"]
     assert remote_note(remote, secret) == '{"private": 1}\n'
+
+
+def test_a_note_goes_only_where_the_remote_holds_its_commit_after_a_set_url(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    """A helper's finding: after `git remote set-url` to another repository and a fetch, the
+    tracking refs of the first (a fetch prunes none) still stood, and the note of a commit only
+    the first holds went to the new one. What the new one holds is asked of it."""
+    repo.git("switch", "-q", "-c", "plan")
+    secret = repo.land("Plan the acquisition", {"plan.py": "buy('ACME')\n"}, hooks=False)
+    repo.git("push", "-q", "origin", "plan")
+    public = bare_remote(tmp_path / "public.git")
+    repo.git("remote", "set-url", "origin", str(public))
+    repo.git("fetch", "-q", "origin")
+    assert repo.git("rev-parse", "refs/remotes/origin/plan") == secret  # still standing
+    note(repo, secret, '{"private": 1}')
+    ShareHandler().handle(WorkItem(WorkKind.SHARE, secret, repo.git_dir), reporter())
+    assert remote_note(public, secret) == ""
+    state = read_state(repo.git_dir, layout.SHARE_STATE)
+    assert state is not None and list(state["held_back"]) == [secret]
+    repo.git("push", "-q", "origin", "plan")  # now it holds it: the note goes
+    ShareHandler().handle(WorkItem(WorkKind.SHARE, secret, repo.git_dir), reporter())
+    assert remote_note(public, secret) == '{"private": 1}\n'
 
 
 def test_the_notes_pushed_are_no_work_for_the_push_gate_and_leave_no_ref(

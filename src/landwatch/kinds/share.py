@@ -3,14 +3,15 @@ with the push kind's machinery: offline is a backoff, a push is never forced, an
 written while offline go in one push. A push the remote refuses because a teammate pushed notes
 first is fetched, merged (both reviews of a commit kept) and pushed again.
 
-Only the notes of commits the remote holds go: reachable from its own remote-tracking branches
-(not those of a remote named within it), read only when fetched from where the notes are pushed
-(push_remote.own_tips). What is pushed is a notes commit made for the push: the remote's notes
-as last fetched, with ours of those commits in place of theirs (ours hold theirs: merged first).
-The local notes' own history is never pushed, so a note of a local-only commit travels in no
-form. Such notes are held back, listed in the share state; when a push or a fetch moves the
-remote's branches, the reviewer's sweep asks (`queue_held`) whether they hold those commits now,
-and queues a share if so.
+Only the notes of commits the remote holds go: reachable from the branches and tags each place the
+notes are pushed to holds, as `git ls-remote` hears it right before the push (tracking refs may
+stand for another repository: a remote named within it, a URL set since). What is pushed is a notes
+commit made for the push: the remote's notes as last fetched, with ours of those commits in place
+of theirs (ours hold theirs: merged first). The local notes' own history is never pushed, so a note
+of a local-only commit travels in no form. Such notes are held back, listed in the share state;
+when a push or a fetch moves the remote's tracking branches, the reviewer's sweep asks
+(`queue_held`) whether they hold those commits now (push_remote.own_tips: no network), and queues a
+share if so, which asks the remote.
 """
 
 from __future__ import annotations
@@ -25,7 +26,14 @@ from landwatch.files import write_atomic
 from landwatch.git import run_git
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import GiveUp, RetryLater
-from landwatch.kinds.push import PUSH_TIMEOUT, PushHandler, PushResult, Rejected, read_state
+from landwatch.kinds.push import (
+    PUSH_TIMEOUT,
+    PushHandler,
+    PushResult,
+    Rejected,
+    _is_url,
+    read_state,
+)
 from landwatch.push_remote import own_tips
 from landwatch.review.notes import NOTES_REF
 from landwatch.work_item import Enqueued, WorkItem, WorkKind
@@ -93,8 +101,9 @@ class ShareHandler(PushHandler):
         tracking = sharing.tracking_ref(remote)
         theirs = self._notes(git_dir, reporter, tracking)
         differing = {commit: note for commit, note in ours.items() if theirs.get(commit) != note}
-        tips = own_tips(git_dir, remote)
-        held = held_by(git_dir, tips, list(differing), alive=reporter.alive)
+        held = set(differing)
+        for tips in self._remote_tips(git_dir, reporter, remote):
+            held &= held_by(git_dir, tips, sorted(held), alive=reporter.alive)
         held_back = {c: note for c, note in sorted(differing.items()) if c not in held}
         if not held:
             return None, held_back
@@ -125,6 +134,35 @@ class ShareHandler(PushHandler):
             why = said[-1] if said else "no commit made"
             raise RuntimeError(f"the notes to push could not be made: {why}")
         return made[1].strip(), held_back
+
+    def _remote_tips(self, git_dir: Path, reporter: Reporter, remote: str) -> list[list[str]]:
+        """What each place the notes are pushed to holds now (its branches and tags, as `git
+        ls-remote` hears it), for held_by: tracking refs may stand for another repository (a
+        remote named within this one, a URL set since they were fetched, a push URL elsewhere)."""
+        places = [remote]
+        if not _is_url(remote):
+            code, out, _, _ = self._git(
+                git_dir, reporter, "remote", "get-url", "--push", "--all", "--", remote
+            )
+            places = out.splitlines() if code == 0 else []
+        said = []
+        for place in places:
+            code, out, err, timed_out = self._git(
+                git_dir,
+                reporter,
+                "ls-remote",
+                "--heads",
+                "--tags",
+                "--",
+                place,
+                timeout=PUSH_TIMEOUT,
+            )
+            if code != 0 or timed_out:
+                lines = [line.strip() for line in err.splitlines() if line.strip()]
+                why = "no answer" if timed_out else (lines[-1] if lines else f"exit {code}")
+                self._unreachable(git_dir, remote, why, True)
+            said.append(sorted({line.partition("\t")[0] for line in out.splitlines()}))
+        return said if said else [[]]
 
     def _notes(self, git_dir: Path, reporter: Reporter, ref: str) -> dict[str, str]:
         """The notes under `ref`: {annotated commit: note blob}; none when it is no ref."""
@@ -177,11 +215,11 @@ class ShareHandler(PushHandler):
 def held_by(
     git_dir: Path, tips: list[str], commits: list[str], alive: Callable[[], None] | None = None
 ) -> set[str]:
-    """Of `commits`, those reachable from `tips` (a remote's: push_remote.own_tips; one we lack
-    is none of them); `alive` is called while git works (a job's lease)."""
+    """Of `commits`, those reachable from `tips` (what a remote holds: its commits and tags; one
+    we lack, or no commit, is none of them); `alive` is called while git works (a job's lease)."""
     if not commits or not tips:
         return set()
-    asked = "".join(f"{commit}\n" for commit in commits)
+    asked = "".join(f"{oid}\n" for oid in [*commits, *tips] if work_item.is_object_id(oid))
     checked = run_git(
         "cat-file",
         "--batch-check=%(objectname) %(objecttype)",
@@ -189,8 +227,12 @@ def held_by(
         input=asked,
         alive=alive,
     )
-    present = [line[:-7] for line in checked.stdout.splitlines() if line.endswith(" commit")]
-    revisions = "\n".join([*present, *(f"^{tip}" for tip in tips)])
+    kinds = dict(line.partition(" ")[::2] for line in checked.stdout.splitlines())
+    present = [commit for commit in commits if kinds.get(commit) == "commit"]
+    held_at = [tip for tip in tips if kinds.get(tip) in ("commit", "tag")]
+    if not present or not held_at:
+        return set()
+    revisions = "\n".join([*present, *(f"^{tip}" for tip in held_at)])
     unheld = run_git("rev-list", "--stdin", git_dir=git_dir, input=revisions + "\n", alive=alive)
     if not unheld.ok:
         return set()
