@@ -196,10 +196,11 @@ def test_a_note_goes_only_where_the_remote_holds_its_commit_after_a_set_url(
     repo.git("fetch", "-q", "origin")
     assert repo.git("rev-parse", "refs/remotes/origin/plan") == secret  # still standing
     note(repo, secret, '{"private": 1}')
+    note_blob = repo.git("notes", "--ref=landwatch", "list", secret)
     ShareHandler().handle(WorkItem(WorkKind.SHARE, secret, repo.git_dir), reporter())
     assert remote_note(public, secret) == ""
     state = read_state(repo.git_dir, layout.SHARE_STATE)
-    assert state is not None and list(state["held_back"]) == [secret]
+    assert state is not None and state["held_back"] == {secret: note_blob}
     repo.git("push", "-q", "origin", "plan")  # now it holds it: the note goes
     ShareHandler().handle(WorkItem(WorkKind.SHARE, secret, repo.git_dir), reporter())
     assert remote_note(public, secret) == '{"private": 1}\n'
