@@ -16,6 +16,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from landwatch.review.project_hooks.results import HooksResult
 from support.project_hooks import (
     CREDENTIALS,
@@ -203,58 +205,58 @@ def test_the_environment_build_reaches_nothing_of_the_person(tmp_path: Path, rep
     assert not (cache / "planted").exists() and not (cache / "planted-too").exists()
 
 
+# A remote's repository and rev written in its own entry, and given through a YAML merge key
+# (pre-commit and landwatch's reading both resolve it; the revs were written only where they
+# stand, and a configuration with nothing written was not checked: the moved tag ran).
+SPELLINGS = {
+    "written-plainly": "repos:\n- repo: {url}\n  rev: v1\n  hooks:\n  - id: say\n",
+    "through-a-merge-key": (
+        "remote: &hooks\n  repo: {url}\n  rev: v1\nrepos:\n- <<: *hooks\n  hooks:\n  - id: say\n"
+    ),
+}
+
+
 @needs_bwrap
-def test_a_tag_moved_after_trust_runs_nothing_new(tmp_path: Path, repo: Repo) -> None:
+@pytest.mark.parametrize("spelling", list(SPELLINGS))
+def test_a_tag_moved_after_trust_runs_nothing_new(
+    tmp_path: Path, repo: Repo, spelling: str
+) -> None:
     # Attack 11: a remote hook's `rev: v1` was trusted by its name; the tag moved upstream
     # before the environment was built, and its new code ran.
-    hooks_repo = Repo(tmp_path / "hooks-repo")
-    manifest = "- id: say\n  name: say\n  entry: say.sh\n  language: script\n"
-    hooks_repo.land(
-        "v1",
-        {
-            ".pre-commit-hooks.yaml": manifest,
-            "say.sh": script("""\
-        echo "version one"
-        exit 1
-        """),
-        },
-        hooks=False,
-    )
-    (hooks_repo.path / "say.sh").chmod(0o755)
-    hooks_repo.git("update-index", "--chmod=+x", "say.sh")
-    hooks_repo.git("commit", "-q", "--amend", "--no-edit")
-    hooks_repo.git("tag", "v1")
-    first = hooks_repo.head()
-    url = f"file://{hooks_repo.path}"
-    config = f"repos:\n- repo: {url}\n  rev: v1\n  hooks:\n  - id: say\n"
-    committed(repo, {".pre-commit-config.yaml": config})
-    whole = repo.landwatch("trust", "--show").stdout
-    assert f"{url} at v1: {first[:12]}, a tag: held to the commit it names now" in whole
-    shown = repo.landwatch("trust", "--yes").stdout
-    assert f" at v1 = {first[:12]}: say\n" in shown  # the first screen's row of that remote
-    with far_away("tag") as far:
-        hooks_repo.land(
-            "v1, again",
-            {
-                "say.sh": script(f"""\
+    with far_away("hooks") as hooks_place, far_away("tag") as far:
+        hooks_repo = Repo(hooks_place / "hooks-repo")
+        manifest = "- id: say\n  name: say\n  entry: say.sh\n  language: script\n"
+        say = script("""\
+            echo "version one"
+            exit 1
+            """)
+        first = committed(hooks_repo, {".pre-commit-hooks.yaml": manifest, "say.sh": say})
+        hooks_repo.git("tag", "v1")
+        url = f"file://{hooks_repo.path}"
+        committed(repo, {".pre-commit-config.yaml": SPELLINGS[spelling].format(url=url)})
+        whole = repo.landwatch("trust", "--show").stdout
+        assert f"{url} at v1: {first[:12]}, a tag: held to the commit it names now" in whole
+        shown = repo.landwatch("trust", "--yes").stdout
+        assert f" at v1 = {first[:12]}: say\n" in shown  # the first screen's row of that remote
+        moved = script(f"""\
             touch {far}/moved
             echo "version two"
             exit 1
             """)
-            },
-            hooks=False,
-        )
+        committed(hooks_repo, {"say.sh": moved}, "v1, again")
         hooks_repo.git("tag", "-f", "v1")
         repo.git("config", "landwatch.sandbox", "true")
         oid = repo.land("a change", {"a.txt": "one\n"})
         drained(walled_path(tmp_path, "pre-commit"))
         hooks = hooks_of(repo, oid)
         log = next(Path(os.environ["XDG_CACHE_HOME"]).rglob("pre-commit.log"), None)
-        assert "version one" in told(hooks) and "version two" not in told(hooks), (
-            hooks.notes,
-            log.read_text() if log else None,
-        )
+        assert "version two" not in told(hooks), (hooks.notes, log.read_text() if log else None)
         assert not (far / "moved").exists()
+    if spelling == "written-plainly":
+        assert "version one" in told(hooks)
+    else:  # not written where it stands: refused in a line, never run by its name
+        assert hooks.status == "failed" and hooks.findings == []
+        assert f"the rev of {url} (v1) could not be written as the commit trusted" in told(hooks)
     assert hooks.patch == ""  # the configuration written with the commit id is not a fix
 
 

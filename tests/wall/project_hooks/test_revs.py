@@ -65,6 +65,22 @@ def test_revs_are_written_where_they_stand() -> None:
     assert pinned == text.replace("v1.0", f'"{COMMIT}"').replace("'v2'", f'"{OTHER}"')
 
 
+def test_a_rev_a_merge_key_gives_is_refused_never_left_as_its_name() -> None:
+    # pre-commit reads `<<: *anchor` as landwatch's reading does, so a rev there was trusted as
+    # a commit, left as its name (only scalars of the entry itself are written), and not
+    # checked: a tag moved after trust ran new code.
+    resolved = {("https://x/y", "v1"): COMMIT}
+    anchored = "remote: &hooks\n  repo: https://x/y\n  rev: v1\n"
+    for entry in ("- <<: *hooks\n", "- <<: *hooks\n  rev: v1\n"):
+        text = f"{anchored}repos:\n{entry}  hooks: [{{id: a}}]\n"
+        with pytest.raises(RevError, match=r"the rev of https://x/y \(v1\) could not be"):
+            _yaml(text, resolved)
+    # An alias of the rev's scalar: its anchor is written over, and what is read back is refused.
+    aliased = "v: &v v1\nrepos:\n- repo: https://x/y\n  rev: *v\n  hooks: [{id: a}]\n"
+    with pytest.raises(RevError, match="cannot read the configuration to pin its revs"):
+        _yaml(aliased, resolved)
+
+
 def test_prek_s_toml_revs_are_written_in_order_and_checked() -> None:
     text = (
         '[[repos]]\nrepo = "https://x/y"\nrev = "v1.0"\nhooks = [{id = "a"}]\n'

@@ -1,7 +1,9 @@
 """A remote hook's `rev` held to the commit it named when the person trusted it: resolved then
 (`git ls-remote`, in an empty directory: wall.door.outside), kept with the approval, and written
 over the name in the checkout's configurations before the manager runs, so that a tag moved
-upstream afterwards, or a branch, runs nothing new. A `rev` that is a commit id is its own.
+upstream afterwards, or a branch, runs nothing new. A `rev` that is a commit id is its own. Each
+configuration is read back as the manager reads it: a trusted rev it still reads as its name
+(given through a YAML merge key or alias, which is not written over) runs nothing.
 
 What could not be resolved (offline, a name the remote does not have) runs what the name points
 at when its environment is built, as pre-commit itself would; `landwatch trust` said so.
@@ -123,7 +125,13 @@ def _yaml(text: str, resolved: Resolved) -> str:
                 edits.append((rev.start_mark.index, rev.end_mark.index, f'"{commit}"'))
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
-    _check(load_yaml(text) if edits else None, resolved)
+    # Read back as the manager reads it, edited or not: a rev a merge key gives (`<<: *hooks`)
+    # is written nowhere above, and would be built by its name.
+    try:
+        document = load_yaml(text)
+    except (yaml.YAMLError, RecursionError, ValueError) as error:
+        raise RevError(f"cannot read the configuration to pin its revs: {error}") from None
+    _check(document, resolved)
     return text
 
 
@@ -165,9 +173,11 @@ def _repositories(document: Any) -> list[dict[str, Any]]:
 
 def _check(document: Any, resolved: Resolved) -> None:
     """Every remote trusted at a commit now reads as that commit (RevError otherwise)."""
-    if document is None:
-        return
     for each in _repositories(document):
         key = (str(each.get("repo", "")), str(each.get("rev", "")))
         if key in resolved and resolved[key] != key[1]:
-            raise RevError(f"the rev of {key[0]} could not be written as the commit trusted")
+            raise RevError(
+                f"the rev of {key[0]} ({key[1]}) could not be written as the commit trusted: "
+                "write `rev:` plainly in that repository's own entry (not through a YAML alias "
+                "or merge key, nor escaped)"
+            )
