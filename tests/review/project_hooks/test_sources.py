@@ -5,12 +5,19 @@ approval is a new configuration; each was read by the tools and ran under an unc
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from landwatch.review.change import open_repository, resolve
 from landwatch.review.project_hooks import sources
 from landwatch.review.project_hooks.config import Family, declared
 from landwatch.review.project_hooks.pin import HooksPinned, pin_hooks
+from support.project_hooks import BIN
 from support.repos import Repo
 
 PRE_COMMIT = (
@@ -127,3 +134,43 @@ def test_the_spellings_are_the_tools_own() -> None:
     assert sources.LEFTHOOK_CONFIGS[:3] == ("lefthook.yml", ".lefthook.yml", ".config/lefthook.yml")
     assert ".config/lefthook-local.jsonc" in sources.LEFTHOOK_LOCAL
     assert len(sources.LEFTHOOK_CONFIGS) == len(sources.LEFTHOOK_LOCAL) == 15
+
+
+def saying(path: str) -> str:
+    """A configuration of `path`'s spelling whose one hook is named `path`: what ran says what
+    was read."""
+    hook: dict[str, str | bool] = {"id": "say", "name": path, "entry": "true"}
+    hook.update(language="system", pass_filenames=False, always_run=True)
+    if path.endswith(".toml"):
+        fields = ", ".join(f"{key} = {json.dumps(value)}" for key, value in hook.items())
+        return f'[[repos]]\nrepo = "local"\nhooks = [{{{fields}}}]\n'
+    return "repos:\n- repo: local\n  hooks:\n  - " + json.dumps(hook) + "\n"
+
+
+def test_what_each_tool_reads_is_what_it_runs(repo: Repo, tmp_path: Path) -> None:
+    # What a tool never reads names no hook repository to its build (read_by, wall.project_hooks).
+    paths = [
+        *sources.PRE_COMMIT_CONFIGS,  # pre-commit reads the .yaml alone, prek the first found
+        "sub/prek.toml",
+        "sub/.pre-commit-config.yml",
+        "web/deep/.pre-commit-config.yml",
+        ".hidden/.pre-commit-config.yaml",  # prek's discovery passes over hidden directories
+    ]
+    repo.land("hooks", {path: saying(path) for path in paths}, hooks=False)
+    for tool, home in (("pre-commit", "PRE_COMMIT_HOME"), ("prek", "PREK_HOME")):
+        ran = subprocess.run(
+            [str(BIN / tool), "run", "--all-files", "--color=never"],
+            cwd=repo.path,
+            env={**os.environ, home: str(tmp_path / tool)},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        said = {
+            path for path in paths if re.search(rf"^\s*{re.escape(path)}\.\.\.", ran.stdout, re.M)
+        }
+        assert sorted(said) == sources.read_by(tool, paths), ran.stdout
+    assert sources.read_by("lefthook", ["lefthook.yml", "lefthook-local.yml"]) == [
+        "lefthook.yml",
+        "lefthook-local.yml",
+    ]

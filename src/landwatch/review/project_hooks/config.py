@@ -81,7 +81,8 @@ class ManagerConfig:
     read: tuple[str, ...] = ()  # other configuration files the manager reads or merges in
     problem: str | None = None  # why it cannot be read (then nothing of it runs)
     remotes: tuple[Remote, ...] = ()  # pre-commit's remote repositories of hooks
-    local_code: tuple[str, ...] = ()  # repositories of hooks on this machine (`repo: .`)
+    # (the file naming it, a repository of hooks on this machine: `repo: .`, a path, file://)
+    on_machine: tuple[tuple[str, str], ...] = ()
 
     def describe(self) -> tuple[str, ...]:
         """A line per hook, as `landwatch trust` shows it and an approval keeps it."""
@@ -127,7 +128,7 @@ def _family(
     read = [root, *others]
     hooks: list[tuple[HookSpec, list[str], str]] = []
     remotes: list[Remote] = []
-    local_code: list[str] = []
+    on_machine: list[tuple[str, str]] = []
     problems = []
     extra_scripts: list[str] = []
     index = 0
@@ -143,7 +144,11 @@ def _family(
             for spec, words, where in _pre_commit_hooks(document, posixpath.dirname(path)):
                 hooks.append((replace(spec, source=source), words, where))
             remotes += _remotes(document)
-            local_code += [url for url in _urls(document) if is_local_path(url)]
+            on_machine += [
+                (path, url)
+                for url in _urls(document)
+                if is_local_path(url) or url.startswith("file://")
+            ]
         else:
             for spec, words, where in _lefthook_hooks(document):
                 hooks.append((replace(spec, source=source), words, where))
@@ -168,7 +173,7 @@ def _family(
         tuple(read[1:]),
         "; ".join(problems) if problems else None,
         tuple(dict.fromkeys(remotes)),
-        tuple(dict.fromkeys(local_code)),
+        tuple(dict.fromkeys(on_machine)),
     )
 
 

@@ -8,14 +8,16 @@ looks (seen with pre-commit 4.7, prek 0.5.11 and lefthook 2.2.2), so that trust 
   and the `.yaml`, `.toml`, `.json`, `.jsonc` spellings), merged with every `-local` file of those
   spellings and places, and with what `extends:` names (globs expanded, in any of them).
 
-Nothing here runs anything; the tree is walked once, boundedly.
+Trust pins all of them; a tool run reads fewer (`read_by`): pre-commit its
+`.pre-commit-config.yaml` alone, prek one file a directory. Nothing here runs anything; the tree is
+walked once, boundedly.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import posixpath
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pygit2
 from pygit2.enums import FileMode
@@ -128,6 +130,24 @@ def pre_commit_others(tree: Tree, root: str) -> list[str]:
     """Every other configuration of pre-commit's format in the tree: the root's other
     spellings (pre-commit reads the YAML where prek reads prek.toml) and prek's nested ones."""
     return sorted(path for path in tree.named(PRE_COMMIT_FAMILY) if path != root)
+
+
+def read_by(tool: str, paths: Sequence[str]) -> list[str]:
+    """Of a family's configuration files, those `tool` reads run at the root (seen with
+    pre-commit 4.7 and prek 0.5.11): pre-commit its `.pre-commit-config.yaml` alone; prek, in
+    each directory not hidden, the first of PRE_COMMIT_FAMILY there; lefthook all it merges."""
+    if tool == "lefthook":
+        return list(paths)
+    if tool == "pre-commit":
+        return [path for path in paths if path == PRE_COMMIT_CONFIGS[0]]
+    chosen: dict[str, str] = {}
+    for name in PRE_COMMIT_FAMILY:  # in prek's order: a directory's first is the one it reads
+        for path in paths:
+            directory, _, base = path.rpartition("/")
+            # prek's workspace discovery passes over hidden directories.
+            if base == name and not any(part.startswith(".") for part in directory.split("/")):
+                chosen.setdefault(directory, path)
+    return sorted(chosen.values())
 
 
 def lefthook_root(tree: Tree) -> str | None:

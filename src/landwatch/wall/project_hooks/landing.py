@@ -22,6 +22,7 @@ from landwatch.review.change import Change, open_repository, resolve
 from landwatch.review.project_hooks import results
 from landwatch.review.project_hooks.config import ManagerConfig
 from landwatch.review.project_hooks.pin import HooksPinned
+from landwatch.review.project_hooks.sources import read_by
 from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.text import plural
 from landwatch.wall.door import Wall
@@ -165,11 +166,13 @@ def _one_manager(
 
 
 def _room(place: checkout.Checkout, declared: ManagerConfig, tool: Tool, how: How) -> Room:
-    """Where the manager runs: what its hooks start kept in sight, and the hook repositories
-    on this machine its build clones."""
-    programs = [tool.command[0], *(word for hook in declared.hooks for word in _words(hook.entry))]
-    urls = [*declared.local_code, *(remote.url for remote in declared.remotes)]
-    found = (revs.local_path(url, place.root) for url in urls)
+    """Where the manager runs: what the hooks of the files it reads start, kept in sight, and
+    the hook repositories on this machine those files name, for its build to clone (RevError:
+    one that is not to be shown). A file the tool never reads shows nothing."""
+    read = set(read_by(tool.name, (declared.path, *declared.read)))
+    hooks = [hook for hook in declared.hooks if (hook.source or declared.path) in read]
+    programs = [tool.command[0], *(word for hook in hooks for word in _words(hook.entry))]
+    found = (revs.local_path(url, place.root) for path, url in declared.on_machine if path in read)
     sources = tuple(path for path in found if path is not None)
     return Room(place, how.wall, how.objects, how.store, tuple(programs), sources)
 
