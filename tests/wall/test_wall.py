@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -203,6 +204,68 @@ def test_the_environment_build_reaches_nothing_of_the_person(tmp_path: Path, rep
     hooks = hooks_of(repo, oid)
     assert [f.rule for f in hooks.findings] == ["hook:self"], hooks.notes
     assert not (cache / "planted").exists() and not (cache / "planted-too").exists()
+
+
+@needs_bwrap
+def test_a_hook_repository_is_shown_to_the_build_only_from_what_the_tool_reads(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # An audit: every `repo:` path outside the home, of every file of pre-commit's format, was
+    # shown to the environment build, which has the network: a `.pre-commit-config.yml` that
+    # pre-commit never reads, beside the trusted .yaml, named /var/tmp, /tmp and /proc, and the
+    # build read a Kerberos ticket there and the machine's every command line.
+    with tempfile.TemporaryDirectory(prefix="landwatch-test-", dir="/var/tmp") as var_tmp:
+        tickets = [Path(var_tmp) / "krb5cc_1000", tmp_path / "krb5" / "krb5cc_1000"]
+        for ticket in tickets:
+            ticket.parent.mkdir(exist_ok=True)
+            ticket.write_text(PRIVATE)
+        places = [*map(str, tickets), "/proc/1/cmdline"]
+        setup = textwrap.dedent(f"""\
+            import json, os
+            from setuptools import setup
+            seen = {{}}
+            for place in {places!r}:
+                try:
+                    seen[place] = open(place, "rb").read().decode("utf-8", "replace")
+                except OSError:
+                    seen[place] = None
+            with open(os.path.join(os.environ["PRE_COMMIT_HOME"], "seen.json"), "w") as file:
+                json.dump(seen, file)
+            setup(name="selfhook", version="1", py_modules=["selfhook"],
+                  entry_points={{"console_scripts": ["selfhook=selfhook:main"]}})
+            """)
+        manifest = "- id: self\n  name: self\n  entry: selfhook\n  language: python\n"
+        config = "repos:\n- repo: .\n  rev: HEAD\n  hooks:\n  - id: self\n"
+        named = "".join(
+            f"- repo: {place}\n  rev: HEAD\n  hooks: [{{id: z}}]\n"
+            for place in (var_tmp, tickets[1].parent)
+        )
+        files = {
+            ".pre-commit-config.yaml": config,
+            ".pre-commit-config.yml": f"repos:\n{named}- repo: /proc\n  rev: HEAD\n  hooks: []\n",
+            ".pre-commit-hooks.yaml": manifest,
+            "setup.py": setup,
+            "selfhook.py": "import sys\ndef main():\n    sys.exit(1)\n",
+        }
+        committed_and_trusted(repo, files)
+        repo.git("config", "landwatch.sandbox", "true")
+        oid = repo.land("a change", {"a.py": "x = 1\n"})
+        path = walled_path(tmp_path, "pre-commit")
+        drained(path, PIP_NO_BUILD_ISOLATION="false")  # setuptools from the environment
+        hooks = hooks_of(repo, oid)
+        assert [f.rule for f in hooks.findings] == ["hook:self"], hooks.notes
+        [seen] = Path(os.environ["XDG_CACHE_HOME"]).rglob("seen.json")
+        built = json.loads(seen.read_text())
+        assert [built[str(ticket)] for ticket in tickets] == [None, None]
+        assert built["/proc/1/cmdline"] != Path("/proc/1/cmdline").read_text(errors="replace")
+        # Named where pre-commit reads it, such a place is refused in a line, and nothing runs.
+        committed_and_trusted(repo, {".pre-commit-config.yaml": config + named})
+        oid = repo.land("another change", {"a.py": "x = 2\n"})
+        drained(path)
+        hooks = hooks_of(repo, oid)
+        assert hooks.status == "failed" and hooks.findings == [], hooks.notes
+        why = f"the hook repository {var_tmp} is not shown to the environment build: it is in"
+        assert why in told(hooks)
 
 
 # A remote's repository and rev written in its own entry, and given through a YAML merge key

@@ -106,17 +106,25 @@ def _installation_of(path: Path) -> list[Path]:
 
 def _holds_the_person_s_own(real: Path) -> bool:
     """Whether `real` (a place where it really is) is the home directory or holds one of the
-    person's own directories of data, configuration, state or caches (landwatch's among them)."""
+    person's own directories of data, configuration, state, caches or runtime (landwatch's)."""
+    return any(_real(place).is_relative_to(real) for place in own_places())
+
+
+def own_places() -> tuple[Path, ...]:
+    """The person's home and their own directories of data, configuration, state, caches and
+    runtime (landwatch's among them), wherever XDG_* puts them: never whole behind the wall."""
     import platformdirs  # only where a walled program runs from outside the system
 
-    own = (
+    # The runtime directory as the session names it: platformdirs would warn where none is.
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    return (
         Path.home(),
         platformdirs.user_data_path(),
         platformdirs.user_config_path(),
         platformdirs.user_state_path(),
         platformdirs.user_cache_path(),
+        *([Path(runtime)] if runtime.startswith("/") else []),
     )
-    return any(_real(place).is_relative_to(real) for place in own)
 
 
 def _real(path: Path) -> Path:

@@ -21,7 +21,9 @@ from landwatch.wall.project_hooks.revs import (
     pin_in_checkout,
     resolve,
 )
+from support.queue import git
 from support.repos import Repo
+from support.sandbox import far_away
 from support.timing import ends_by_itself
 
 COMMIT = "a" * 40
@@ -97,24 +99,55 @@ def test_prek_s_toml_revs_are_written_in_order_and_checked() -> None:
 
 def test_where_the_build_reads_a_hook_repository_on_this_machine(tmp_path: Path) -> None:
     assert local_path(".", tmp_path) == tmp_path
-    assert local_path("file:///srv/hooks", tmp_path) == Path("/srv/hooks")
-    assert local_path("/srv/hooks", tmp_path) == Path("/srv/hooks")
+    with far_away("hooks") as far:
+        Repo(far / "hooks")
+        git("init", "-q", "--bare", str(far / "bare.git"), cwd=far)
+        assert local_path(f"file://{far}/hooks", tmp_path) == far / "hooks"
+        assert local_path(f"{far}/hooks", tmp_path) == far / "hooks"
+        assert local_path(f"{far}/bare.git", tmp_path) == far / "bare.git"
     assert local_path("https://x/y", tmp_path) is None
     assert local_path("../hooks", tmp_path) is None
+
+
+def refused(url: str, root: Path) -> str:
+    """Why `url` is not shown to the build (the run is refused in that line)."""
+    with pytest.raises(RevError) as raised:
+        local_path(url, root)
+    said = str(raised.value)
+    assert said.startswith("the hook repository "), said
+    return said.partition(" is not shown to the environment build: ")[2]
 
 
 def test_a_hook_repository_in_the_person_s_home_is_never_in_sight(tmp_path: Path) -> None:
     """Their other repositories stay out of the wall's sight, however the path is written."""
     home = Path.home()
-    (home / "work" / "other").mkdir(parents=True)
-    assert local_path(str(home / "work" / "other"), tmp_path) is None
-    assert local_path(f"file://{home}/work/other", tmp_path) is None
-    assert local_path("/srv/../" + str(home).lstrip("/") + "/work/other", tmp_path) is None
-    assert local_path("/", tmp_path) is None  # it holds the home
+    Repo(home / "work" / "other")
+    in_home = f"it is in {os.path.realpath(home)}, yours"
+    assert refused(str(home / "work" / "other"), tmp_path) == in_home
+    assert refused(f"file://{home}/work/other", tmp_path) == in_home
+    assert refused("/srv/../" + str(home).lstrip("/") + "/work/other", tmp_path) == in_home
+    assert refused("/", tmp_path).startswith("it holds ")  # the home, and the rest
     link = tmp_path / "hooks-link"
     link.symlink_to(home / "work" / "other")
-    assert local_path(str(link), tmp_path) is None
+    assert refused(str(link), tmp_path) == in_home
     assert local_path(".", tmp_path) == tmp_path  # the checkout itself
+
+
+def test_a_hook_repository_where_every_user_writes_or_of_the_machine_is_never_in_sight(
+    tmp_path: Path,
+) -> None:
+    # The networked build read what a configuration named outside the home: a Kerberos ticket
+    # in /tmp or /var/tmp, /run/user's secrets, the host's /proc (every command line).
+    tickets = Repo(tmp_path / "krb5")  # a git repository, in /tmp all the same
+    assert refused(str(tickets.path), tmp_path).endswith(", never in the wall's sight")
+    for place in ("/var/tmp", "/proc", "/sys", "/dev/shm", "/run/user"):
+        assert refused(place, tmp_path).endswith(", never in the wall's sight"), place
+    assert refused("/var", tmp_path).startswith("it holds /var/tmp")
+    assert refused("/proc/self/cwd", tmp_path)  # wherever it leads
+    with far_away("plain") as far:  # nothing the person's, nothing the machine's: no repository
+        assert refused(str(far), tmp_path) == "it is not a git repository"
+        (far / ".git").symlink_to(tickets.git_dir)
+        assert refused(str(far), tmp_path) == "it is not a git repository"
 
 
 def test_a_configuration_linked_out_of_the_checkout_is_not_opened(tmp_path: Path) -> None:

@@ -12,6 +12,8 @@ at when its environment is built, as pre-commit itself would; `landwatch trust` 
 from __future__ import annotations
 
 import os
+import stat
+import tempfile
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -25,6 +27,7 @@ from landwatch.review.documents import load_yaml, yaml_loader
 from landwatch.review.project_hooks.config import Family, ManagerConfig, Remote
 from landwatch.review.project_hooks.sources import PRE_COMMIT_FAMILY
 from landwatch.wall.door import outside
+from landwatch.wall.installations import own_places
 from landwatch.wall.project_hooks.checkout import Checkout
 
 # (repository, rev as written) -> the commit id it named when trusted.
@@ -32,10 +35,16 @@ Resolved = dict[tuple[str, str], str]
 COMMIT_ID = lazy_compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 LS_REMOTE_TIMEOUT = 30.0
 _TOML_REV = lazy_compile(r"""(?m)\brev\s*=\s*("[^"\\\n]*"|'[^'\n]*')""")
+# Where no hook repository is shown from, whatever a configuration names, besides the person's
+# own places: what every user writes (/tmp, /var/tmp: a Kerberos ticket), every process and
+# device of the machine (/proc: command lines; /sys, /dev), the sessions' sockets and secrets
+# (/run, /run/user). The build that clones it has the network.
+_NEVER = ("/proc", "/sys", "/dev", "/tmp", "/var/tmp", "/run")  # noqa: S108
 
 
 class RevError(Exception):
-    """A configuration's revs could not be written as the commits trusted; nothing runs."""
+    """A configuration's hook repositories cannot be held to what was trusted (a rev not written
+    as its commit, a repository on this machine not to be shown); nothing runs."""
 
 
 def resolve(remote: Remote) -> tuple[str | None, str]:
@@ -68,17 +77,46 @@ def resolve(remote: Remote) -> tuple[str | None, str]:
 
 
 def local_path(url: str, root: Path) -> Path | None:
-    """Where a hook repository on this machine is (`.`: the checkout; an absolute path or a
-    file:// URL), for the environment build to read it; None for anything else, and for a
-    place in the person's home: their other repositories stay out of the wall's sight."""
+    """Where a hook repository on this machine is, for the environment build to clone it: `.`
+    is the checkout; an absolute path or a file:// URL only where it is a git repository in none
+    of _NEVER's places nor the person's own (RevError else, saying why); None for the rest."""
     if url == ".":
         return root
     path = url.removeprefix("file://")
     if not path.startswith("/"):
-        return None
+        return None  # a remote, or a path from the checkout, which the build sees anyway
     # Where it is, links and `..` followed as the wall's bind follows them.
-    found, home = Path(os.path.realpath(path)), Path(os.path.realpath(Path.home()))
-    return None if found.is_relative_to(home) or home.is_relative_to(found) else found
+    found = Path(os.path.realpath(path))
+    why = _not_shown(found)
+    if why is not None:
+        named = url if str(found) == path else f"{url} ({found})"
+        raise RevError(f"the hook repository {named} is not shown to the environment build: {why}")
+    return found
+
+
+def _not_shown(found: Path) -> str | None:
+    """Why the build, which has the network, is not shown `found`; None: it may be."""
+    places = [("yours", Path(os.path.realpath(place))) for place in own_places()]
+    never = (*_NEVER, tempfile.gettempdir())
+    places += [("never in the wall's sight", Path(os.path.realpath(place))) for place in never]
+    for what, place in places:
+        if found == place:
+            return f"it is {place}, {what}"
+        if found.is_relative_to(place) or place.is_relative_to(found):
+            return f"it {'is in' if found.is_relative_to(place) else 'holds'} {place}, {what}"
+    return None if _is_repository(found) else "it is not a git repository"
+
+
+def _is_repository(path: Path) -> bool:
+    """A git repository's top, as a clone takes it: a `.git` directory there (not a link, nor a
+    `.git` file naming a directory elsewhere, out of sight), or a bare repository's own files."""
+    try:
+        if stat.S_ISDIR(os.lstat(path / ".git").st_mode):
+            return True
+    except OSError:
+        pass
+    bare = (path / "HEAD").is_file() and (path / "objects").is_dir()
+    return bare and (path / "refs").is_dir()
 
 
 def pin_in_checkout(place: Checkout, declared: ManagerConfig, resolved: Resolved) -> frozenset[str]:
