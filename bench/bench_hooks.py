@@ -111,7 +111,7 @@ def timed_rebase(repo: Path, round_: int) -> float:
 
 def kept_setups(root: Path, against: Path | None) -> dict[str, Path]:
     """Commits beside a hook of the person's: none, the `exit 0` hook alone, landwatch's run
-    with it kept (a shell script: sourced under its own name), and with --against's body."""
+    with it kept (run by its own path), and with --against's body."""
     made = {"bare": new_repo(root / "kept-bare", hooks=False)}
     names = ["exit 0", "landwatch"] + ([] if against is None else ["against"])
     for name in names:

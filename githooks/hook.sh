@@ -410,49 +410,20 @@ lw_generated_by() {
     return 1
 }
 
-lw_kept_shell() {
-    # The POSIX-ish shell the kept hook's `#!` line names (lw_shell) and the one option the
-    # kernel would give it (lw_option); 1 for anything else: python, node, a binary, `env -S`.
-    # Not read unless a regular file: a FIFO would wait forever.
+lw_husky_hook() {
+    # Whether the kept hook is husky 1 to 4's: `#!/bin/sh`, then `# husky` on a line of its own
+    # (hooks.whose's mark). Not read unless a regular file: a FIFO would wait forever.
     [ -f "$lw_chained" ] || return 1
-    lw_line=
-    { read -r lw_line; } 2>/dev/null < "$lw_chained"
-    case $lw_line in '#!'*) ;; *) return 1 ;; esac
-    set -f
-    # shellcheck disable=SC2086 # its words, split as the kernel splits them
-    set -- ${lw_line#??}
-    set +f
-    lw_shell=${1-}
-    lw_option=
-    case $lw_shell in
-        /usr/bin/env | /bin/env)
-            [ $# -eq 2 ] || return 1
-            lw_shell=$2
-            ;;
-        /*)
-            [ $# -le 2 ] || return 1
-            lw_option=${2-}
-            ;;
-        *) return 1 ;;
-    esac
-    # An option such as -e or --posix: nothing a shell would take for a file, or glob.
-    case $lw_option in '' | -[A-Za-z]* | --[A-Za-z]*) ;; *) return 1 ;; esac
-    case $lw_option in *[!A-Za-z-]*) return 1 ;; esac
-    case ${lw_shell##*/} in
-        sh | dash | bash | ksh | ksh93 | mksh) ;;
-        # zsh gives a file it sources that file's name as $0, unless told otherwise.
-        zsh) lw_option="$lw_option -o posixargzero" ;;
-        *) return 1 ;;
-    esac
+    { read -r lw_line && [ "$lw_line" = '#!/bin/sh' ] && read -r lw_line &&
+        [ "$lw_line" = '# husky' ]; } 2>/dev/null < "$lw_chained"
 }
 
 lw_run_kept() {
-    # The kept hook, as git would run it in this hook's place. husky 4's, and any dispatcher's
-    # `case $(basename "$0")`, find their event by their own name and their files beside it, so
-    # a shell script is sourced by its shell as <hooks dir>/<event>; anything else by its path.
-    if lw_kept_shell; then
-        # shellcheck disable=SC2086 # the option's words, or none
-        "$lw_shell" $lw_option -c ". \"\$0$lw_kept_as\"" "${0%/*}/$LANDWATCH_EVENT" "$@"
+    # The kept hook, run by its own path as git ran it: a link's target, BASH_SOURCE and a re-run
+    # of "$0" (`exec bash "$0"`) are its own. husky 1 to 4's finds its event by its own name and
+    # its husky.sh beside it, so it alone is sourced by sh as <hooks dir>/<event>.
+    if lw_husky_hook; then
+        /bin/sh -c ". \"\$0$lw_kept_as\"" "${0%/*}/$LANDWATCH_EVENT" "$@"
     else
         "$lw_chained" "$@"
     fi

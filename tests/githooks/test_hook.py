@@ -1,7 +1,7 @@
-"""The hook as git runs it: the hook it replaced runs first with its arguments, its status, a copy
-of post-rewrite's stdin and (a shell script) its own name, a long rewrite is read whole, the kill
-switch records nothing, a stdin nobody gave is never read, and on the happy path no Python starts
-and no process is spawned."""
+"""The hook as git runs it: the hook it replaced runs first with its arguments, its status and a
+copy of post-rewrite's stdin (how it is run: test_kept_hooks.py), a long rewrite is read whole, the
+kill switch records nothing, a stdin nobody gave is never read, and on the happy path no Python
+starts and no process is spawned."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from landwatch import layout
-from support.queue import git, git_env
+from support.queue import git_env
 from support.repos import Repo, foreign_hook
 
 
@@ -26,13 +26,13 @@ def test_a_foreign_hook_runs_first_with_its_arguments_and_status(tmp_path: Path)
     output = repo.install()
     assert "kept your post-merge hook as post-merge.before-landwatch" in output
     oid = repo.land("one")
-    assert log.read_text() == "foreign post-commit \n"
+    assert log.read_text() == "foreign post-commit.before-landwatch \n"
     assert repo.pending() == [(oid, None)]
     # The status git sees is the foreign hook's, whether landwatch records or knows the item.
     for _ in range(2):
         ran = subprocess.run(["sh", ".git/hooks/post-merge", "0"], cwd=repo.path)
         assert ran.returncode == 3
-    assert log.read_text().count("foreign post-merge 0") == 2
+    assert log.read_text().count("foreign post-merge.before-landwatch 0") == 2
 
 
 def test_a_foreign_post_rewrite_hook_gets_a_copy_of_stdin(tmp_path: Path) -> None:
@@ -42,7 +42,7 @@ def test_a_foreign_post_rewrite_hook_gets_a_copy_of_stdin(tmp_path: Path) -> Non
     repo.install()
     old = repo.land("one")
     repo.git("commit", "-q", "--amend", "-m", "one, amended")
-    assert log.read_text() == f"foreign post-rewrite amend\n{old} {repo.head()}\n"
+    assert log.read_text() == f"foreign post-rewrite.before-landwatch amend\n{old} {repo.head()}\n"
     assert repo.pending()[-1] == (repo.head(), None)
 
 
@@ -97,113 +97,7 @@ def test_a_long_rewrite_is_recorded_whole_and_given_whole(tmp_path: Path, chaine
     assert ran.returncode == 0 and ran.stderr == ""
     assert [oid for oid, _ in repo.pending()] == [new for _, new in pairs]
     if chained:
-        assert log.read_text() == f"foreign post-rewrite rebase\n{given}"
-
-
-# A hook that finds its event by its own name ($0) and its files beside it, as husky 4's do:
-# it logs the event it took itself for, its arguments and its stdin.
-DISPATCHER = """{shebang}
-. "$(dirname "$0")/dispatch-helper"
-case $(basename "$0") in
-    post-commit) seen post-commit "$@" ;;
-    post-rewrite | pre-push) seen "$(basename "$0")" "$@" && cat >> "{log}" ;;
-    *) seen "unknown hook $(basename "$0")" ;;
-esac
-exit "${{DISPATCHED_STATUS:-0}}"
-"""
-DISPATCHED = ("post-commit", "post-rewrite", "pre-push")
-# By path, with an option, with a space after `#!`, through env; zsh where the machine has it.
-SHEBANGS = [
-    "#!/bin/sh",
-    "#!/bin/sh -e",
-    "#! /bin/bash",
-    "#!/usr/bin/env bash",
-    "#!/usr/bin/env zsh",
-]
-
-
-def dispatcher(repo: Repo, shebang: str, log: Path) -> None:
-    """The dispatcher in each of its events' slots, its helper beside them."""
-    hooks = repo.git_dir / "hooks"
-    (hooks / "dispatch-helper").write_text(f'seen() {{ echo "$*" >> "{log}"; }}\n')
-    for event in DISPATCHED:
-        (hooks / event).write_text(DISPATCHER.format(shebang=shebang, log=log))
-        (hooks / event).chmod(0o755)
-
-
-@pytest.mark.parametrize("order", ["dispatcher-first", "landwatch-first"])
-@pytest.mark.parametrize("shebang", SHEBANGS)
-def test_a_kept_shell_hook_runs_under_its_own_name(
-    tmp_path: Path, shebang: str, order: str
-) -> None:
-    """Run as <event>.before-landwatch, a hook that dispatches on its own name did nothing
-    (husky 4's, found by an audit) while install said it still ran first: a shell script is
-    sourced by its shell as <hooks dir>/<event>, with git's arguments, stdin and status."""
-    words = shebang[2:].split()
-    shell = words[-1 if "env" in shebang else 0].rpartition("/")[2]
-    if shutil.which(shell) is None:
-        pytest.skip(f"no {shell} on this machine")
-    repo = Repo(tmp_path / "repo")
-    log = tmp_path / "log"
-    if order == "landwatch-first":
-        repo.install()  # then written over, as a person or a tool would, and installed again
-    dispatcher(repo, shebang, log)
-    said = repo.install()
-    for event in DISPATCHED:
-        assert f"kept your {event} hook as {event}.before-landwatch; it still runs first" in said
-    old = repo.land("one")
-    repo.git("commit", "-q", "--amend", "-m", "one, amended")
-    new = repo.head()
-    assert log.read_text().splitlines() == [
-        "post-commit",
-        "post-commit",
-        "post-rewrite amend",
-        f"{old} {new}",
-    ]
-    assert (new, None) in repo.pending()
-    remote = tmp_path / "remote.git"
-    git("init", "-q", "--bare", str(remote), cwd=tmp_path)
-    repo.git("remote", "add", "origin", str(remote))
-    log.unlink()
-    # The gate left out (LANDWATCH=0): the hook it runs first is what is looked at here.
-    refused = repo.run("push", "-q", "origin", "main", LANDWATCH="0", DISPATCHED_STATUS="1")
-    assert refused.returncode != 0 and git("rev-parse", "--all", cwd=remote) == ""
-    assert repo.run("push", "-q", "origin", "main", LANDWATCH="0").returncode == 0
-    assert git("rev-parse", "main", cwd=remote) == new
-    line = f"refs/heads/main {new} refs/heads/main {'0' * 40}"
-    assert log.read_text().splitlines() == [f"pre-push origin {remote}", line] * 2
-    post_commit = subprocess.run(
-        ["sh", ".git/hooks/post-commit"], cwd=repo.path, env=git_env(DISPATCHED_STATUS="3")
-    )
-    assert post_commit.returncode == 3
-
-
-def test_a_kept_hook_of_another_language_runs_by_its_own_path(tmp_path: Path) -> None:
-    """Not a shell script (python here, node, a binary): run as it was, by its path, with git's
-    arguments, stdin and status; it is named <event>.before-landwatch there."""
-    repo = Repo(tmp_path / "repo")
-    log = tmp_path / "log"
-    hook = repo.git_dir / "hooks" / "post-rewrite"
-    hook.write_text(
-        "#!/usr/bin/env python3\nimport os, sys\n"
-        f"with open({str(log)!r}, 'a') as log:\n"
-        "    print(os.path.basename(sys.argv[0]), *sys.argv[1:], file=log)\n"
-        "    log.write(sys.stdin.read())\n"
-        "sys.exit(int(os.environ.get('DISPATCHED_STATUS', '0')))\n"
-    )
-    hook.chmod(0o755)
-    repo.install()
-    old = repo.land("one")
-    repo.git("commit", "-q", "--amend", "-m", "one, amended")
-    assert log.read_text() == f"post-rewrite.before-landwatch amend\n{old} {repo.head()}\n"
-    ran = subprocess.run(
-        ["sh", ".git/hooks/post-rewrite", "amend"],
-        cwd=repo.path,
-        input="",
-        text=True,
-        env=git_env(DISPATCHED_STATUS="4"),
-    )
-    assert ran.returncode == 4
+        assert log.read_text() == f"foreign post-rewrite.before-landwatch rebase\n{given}"
 
 
 def test_kill_switch_records_nothing_and_keeps_the_foreign_hook(tmp_path: Path) -> None:
@@ -214,7 +108,7 @@ def test_kill_switch_records_nothing_and_keeps_the_foreign_hook(tmp_path: Path) 
     (repo.path / "file").write_text("changed\n")
     repo.git("commit", "-q", "-am", "off", LANDWATCH="0")
     assert repo.pending() == []
-    assert log.read_text() == "foreign post-commit \n"
+    assert log.read_text() == "foreign post-commit.before-landwatch \n"
 
 
 def test_hooks_never_read_a_stdin_they_were_not_given(repo: Repo) -> None:

@@ -183,11 +183,11 @@ def planted_worktree(git_dir: Path, pointer: str, planted: str) -> Path:
     return entry
 
 
-# A hook of another tool's, which logs how it was run (its name, its arguments and post-rewrite's
-# stdin) to `log`.
+# A hook of another tool's, which logs how it was run (its name, <event>.before-landwatch once kept,
+# its arguments and post-rewrite's stdin) to `log`.
 FOREIGN = """#!/bin/sh
 echo "foreign $(basename "$0") $*" >> "{log}"
-[ "$(basename "$0")" = post-rewrite ] && cat >> "{log}"
+[ "$(basename "$0")" = post-rewrite.before-landwatch ] && cat >> "{log}"
 exit {status}
 """
 
