@@ -32,6 +32,9 @@ READY = "ready"
 RECOVERY_LOCK = "recovery.lock"
 
 MAX_RECORD_BYTES = 64 * 1024
+# The most commits a record names as the ones its commit replaced (a squash of more names the
+# first): 256 SHA-256 ids take 17 KB of the record's bound.
+MAX_REWRITTEN = 256
 # A marker nobody published is resurrected only once its producer is gone and this much older,
 # so that an `ln` left running by a killed shell hook cannot publish a second copy.
 ORPHAN_GRACE = 10.0
@@ -113,6 +116,7 @@ class WorkItem:
     base: str | None = None
     tries: int = 0
     rewritten: str | None = None  # the commit a rebase or amend replaced by this one
+    also_rewritten: tuple[str, ...] = ()  # the others a squash or fixup folded into it
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", checked_kind(self.kind))
@@ -121,15 +125,25 @@ class WorkItem:
             object.__setattr__(self, "git_dir", Path(self.git_dir))
         if self.work_tree is not None and not isinstance(self.work_tree, Path):
             object.__setattr__(self, "work_tree", Path(self.work_tree))
-        for oid in (self.oid, self.base, self.rewritten):
+        if not isinstance(self.also_rewritten, tuple):
+            object.__setattr__(self, "also_rewritten", tuple(self.also_rewritten))
+        for oid in (self.oid, self.base, self.rewritten, *self.also_rewritten):
             if oid is not None and not is_object_id(oid):
                 raise ValueError(f"not a full lowercase object id: {oid!r}")
+        if len(self.also_rewritten) + (self.rewritten is not None) > MAX_REWRITTEN:
+            raise ValueError(f"more than {MAX_REWRITTEN} commits replaced")
         if self.tries < 0:
             raise ValueError(f"tries cannot be negative: {self.tries}")
 
     @property
     def id(self) -> str:
         return f"{self.kind}-{self.oid}"
+
+    @property
+    def replaced(self) -> tuple[str, ...]:
+        """Every commit this one replaced, in post-rewrite's order: a squash's review asks what
+        was seen of each."""
+        return ((self.rewritten,) if self.rewritten else ()) + self.also_rewritten
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from landwatch.work_item.names import (
     FOREIGN_PRODUCER_GRACE,
     GENERATION_RE,
     MAX_RECORD_BYTES,
+    MAX_REWRITTEN,
     ORPHAN_GRACE,
     VERSION,
     RecordError,
@@ -36,6 +37,7 @@ class Record:
     work_tree: bytes | None
     base_tries: int
     rewritten: str | None
+    also_rewritten: tuple[str, ...]
     tried: frozenset[str]
 
     @property
@@ -45,7 +47,14 @@ class Record:
     def item(self, git_dir: Path) -> WorkItem:
         work_tree = Path(os.fsdecode(self.work_tree)) if self.work_tree else None
         return WorkItem(
-            self.kind, self.oid, git_dir, work_tree, self.base, self.tries, self.rewritten
+            self.kind,
+            self.oid,
+            git_dir,
+            work_tree,
+            self.base,
+            self.tries,
+            self.rewritten,
+            self.also_rewritten,
         )
 
 
@@ -69,6 +78,8 @@ def encode_record(item: WorkItem, *, enqueued: float, producer: tuple[str, str, 
         lines.append(b"tries %d" % item.tries)
     if item.rewritten:
         lines.append(b"rewritten " + item.rewritten.encode())
+    if item.also_rewritten:
+        lines.append(b"also-rewritten " + " ".join(item.also_rewritten).encode())
     lines.append(b"end")
     return b"\n".join(lines) + b"\n"
 
@@ -107,7 +118,7 @@ def decode_record(data: bytes, id: str) -> Record:
         raise RecordError(f"record of {kind}-{oid[:12]} filed under {id[:40]}")
     if enqueued < 0 or base_tries < 0:
         raise RecordError("negative number")
-    # Optional, and only a hint (which review the rewritten commit replaces): never fatal.
+    # Optional, and only hints (which reviews the rewritten commit replaces): never fatal.
     rewritten = fields.get(b"rewritten", b"").decode("ascii", "replace")
     return Record(
         kind,
@@ -118,6 +129,7 @@ def decode_record(data: bytes, id: str) -> Record:
         fields.get(b"work-tree"),
         base_tries,
         rewritten if is_object_id(rewritten) else None,
+        _also_rewritten(fields.get(b"also-rewritten"), is_object_id(rewritten)),
         tried,
     )
 
@@ -137,6 +149,15 @@ def _fields(lines: list[bytes]) -> tuple[dict[bytes, bytes], list[bytes]]:
         if key in fields:
             raise RecordError(f"field {key[:32]!r} repeated")
         fields[key] = value
+
+
+def _also_rewritten(value: bytes | None, first: bool) -> tuple[str, ...]:
+    """The other commits a squash replaced (`also-rewritten`, spaces between), within the bound
+    with the `rewritten` one (`first`); an id that is not one is passed over."""
+    if not value:
+        return ()
+    named = (each for each in value.decode("ascii", "replace").split(" ") if is_object_id(each))
+    return tuple(named)[: MAX_REWRITTEN - (1 if first else 0)]
 
 
 def _parse_producer(value: bytes | None) -> tuple[str, str, int] | None:
