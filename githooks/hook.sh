@@ -154,8 +154,8 @@ lw_directories() {
 }
 
 lw_enqueue() {
-    # $1 kind, $2 oid, $3 base or empty, $4 the commit it rewrote or none. known/<id> made
-    # exclusively fails when the id is known in any state.
+    # $1 kind, $2 oid, $3 base or empty, $4 the commits it rewrote (spaces between) or none.
+    # known/<id> made exclusively fails when the id is known in any state.
     [ -n "$lw_skip" ] && { lw_mark_skipped "$@"; return 0; }
     lw_id=$1-$2
     lw_marker=$lw_work/known/$lw_id
@@ -172,8 +172,14 @@ lw_enqueue() {
     lw_lines=
     [ -z "$3" ] || lw_lines="base $3
 "
-    [ -z "${4-}" ] || lw_lines="${lw_lines}rewritten $4
+    if [ -n "${4-}" ]; then
+        # The first on `rewritten`, as a record has always had it; the rest of a squash on one
+        # `also-rewritten` line, which a reader before it passes over (docs/queue.md).
+        lw_lines="${lw_lines}rewritten ${4%% *}
 "
+        case $4 in *" "*) lw_lines="${lw_lines}also-rewritten ${4#* }
+" ;; esac
+    fi
     case $PWD in *"
 "*) ;; *) lw_lines="${lw_lines}work-tree $PWD
 " ;; esac
@@ -669,19 +675,40 @@ lw_nothing_landed() {
     esac
 }
 
+# The most commits one record names as replaced (work_item.MAX_REWRITTEN): the record's bound.
+lw_most_rewritten=256
+
 lw_rewritten() {
-    # post-rewrite's `old new` lines on stdin, in the current shell (no pipe, no subshell).
+    # post-rewrite's `old new` lines on stdin, in the current shell (no pipe, no subshell). A
+    # squash or fixup gives one new commit for several old ones, on lines in a row: its record
+    # names each (at most lw_most_rewritten), so that its review knows what was seen of them.
     lw_tip=
+    lw_into=
     while read -r lw_old lw_new _ || [ -n "$lw_old" ]; do
+        lw_valid_oid "$lw_new" || continue
         lw_valid_oid "$lw_old" || lw_old=
-        lw_valid_oid "$lw_new" && lw_enqueue review "$lw_new" "" "$lw_old" && lw_tip=$lw_new
+        if [ "$lw_new" != "$lw_into" ]; then
+            [ -z "$lw_into" ] || lw_rewrote
+            lw_into=$lw_new
+            lw_olds=$lw_old
+            lw_count=1
+        elif [ -n "$lw_old" ] && [ "$lw_count" -lt "$lw_most_rewritten" ]; then
+            lw_olds=${lw_olds:+$lw_olds }$lw_old # one more folded into the same new commit
+            lw_count=$((lw_count + 1))
+        fi
         # A line waiting to tell of a commit this rewrite replaced: set aside by the notice.
-        [ -n "$lw_old" ] && lw_valid_oid "$lw_new" && {
+        [ -n "$lw_old" ] && {
             [ -f "$lw_repo/unread/$lw_old" ] || [ -f "$lw_repo/held/$lw_old" ]
         } && lw_replaced="$lw_replaced $lw_old:$lw_new"
     done
+    [ -z "$lw_into" ] || lw_rewrote
     # One push and one maintenance for the whole rewrite: its tip carries the rest.
     [ -z "$lw_tip" ] || lw_also "$lw_tip" ""
+}
+
+lw_rewrote() {
+    # The record of $lw_into, naming the commits it replaced ($lw_olds).
+    lw_enqueue review "$lw_into" "" "$lw_olds" && lw_tip=$lw_into
 }
 
 lw_landed() {

@@ -163,14 +163,25 @@ def test_rebase_records_each_rewritten_commit_not_each_pick(repo: Repo) -> None:
 
 def test_interactive_rebase_with_fixup_and_squash(repo: Repo) -> None:
     repo.git("switch", "-q", "-c", "topic")
-    for n in range(4):
-        repo.land(f"topic {n}", f"t{n}")
+    olds = [repo.land(f"topic {n}", f"t{n}") for n in range(4)]
     repo.clear()
     editor = "sed -i -e '2s/^pick/fixup/' -e '4s/^pick/squash/'"
     repo.git("rebase", "-q", "-i", "HEAD~4", GIT_SEQUENCE_EDITOR=editor, GIT_EDITOR="true")
     rewritten = repo.git("rev-list", "--reverse", "HEAD~2..HEAD").split()
     assert repo.git("rev-list", "--count", "main..HEAD") == "2"
     assert sorted(repo.pending()) == sorted((oid, None) for oid in rewritten)
+    # Each new commit's record names every commit folded into it, the first as `rewritten` (the
+    # one field a reader before also-rewritten takes), for its review to know what was seen.
+    known = repo.git_dir / "landwatch" / "known"
+    lines = (known / f"review-{rewritten[0]}").read_text().splitlines()
+    assert [line for line in lines if "rewritten" in line] == [
+        f"rewritten {olds[0]}",
+        f"also-rewritten {olds[1]}",
+    ]
+    replaced = {}
+    while (claimed := work_item.claim_next(repo.git_dir, [WorkKind.REVIEW])) is not None:
+        replaced[claimed.item.oid] = claimed.item.replaced
+    assert replaced == {rewritten[0]: tuple(olds[:2]), rewritten[1]: tuple(olds[2:])}
 
 
 def test_rebase_apply_backend_records_once(repo: Repo) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import layout
+from landwatch import layout, work_item
 from support.queue import git_env
 from support.repos import Repo, foreign_hook
 
@@ -98,6 +98,36 @@ def test_a_long_rewrite_is_recorded_whole_and_given_whole(tmp_path: Path, chaine
     assert [oid for oid, _ in repo.pending()] == [new for _, new in pairs]
     if chained:
         assert log.read_text() == f"foreign post-rewrite.before-landwatch rebase\n{given}"
+
+
+def test_a_squash_of_more_commits_than_a_record_names_names_the_first(repo: Repo) -> None:
+    """post-rewrite's lines grouped by new commit, each recorded once naming the old ones (in a
+    row, as git gives a squash); past the record's bound only the first are named."""
+    most = work_item.MAX_REWRITTEN
+    olds = [f"{n:040x}" for n in range(most + 45)]
+    news = [f"{n + 1_000_000:040x}" for n in range(3)]
+    # One commit alone, then a squash of more than the bound, then two squashed into one.
+    pairs = [(olds[0], news[0]), *((old, news[1]) for old in olds[1:-2])]
+    pairs += [(old, news[2]) for old in olds[-2:]]
+    given = "".join(f"{old} {new}\n" for old, new in pairs)
+    ran = subprocess.run(
+        ["sh", ".git/hooks/post-rewrite", "rebase"],
+        cwd=repo.path,
+        input=given,
+        text=True,
+        capture_output=True,
+        env=git_env(),
+    )
+    assert ran.returncode == 0 and ran.stderr == ""
+    assert [oid for oid, _ in repo.pending()] == news
+    replaced = {}
+    while (claimed := work_item.claim_next(repo.git_dir, [work_item.WorkKind.REVIEW])) is not None:
+        replaced[claimed.item.oid] = claimed.item.replaced
+    assert replaced == {
+        news[0]: (olds[0],),
+        news[1]: tuple(olds[1 : 1 + most]),
+        news[2]: tuple(olds[-2:]),
+    }
 
 
 def test_kill_switch_records_nothing_and_keeps_the_foreign_hook(tmp_path: Path) -> None:
