@@ -82,7 +82,7 @@ def job(repo: Path, oid: str) -> float:
     from landwatch.kinds.project_hooks import hooks_in_worker
 
     started = time.perf_counter()
-    outcome = hooks_in_worker(str(repo / ".git"), oid, None, None)
+    outcome = hooks_in_worker(str(repo / ".git"), oid, None)
     took = time.perf_counter() - started
     result = report_store.read_hooks(repo / ".git", oid)
     assert result is not None and result.status == "ran", (outcome, result)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from landwatch import layout, line_markers
 from landwatch.kinds.review import review_in_worker
 from support.daemon import run_reviewer
@@ -94,6 +96,63 @@ def test_an_autosquashed_fixup_is_told_as_the_commit_it_went_into(repo: Repo) ->
         f"landwatch: P001 trailing whitespace in a.py:2, +1 warning · landwatch show "
         f"{into[:7]}"
         f" (replaces {fixup[:7]})\n"
+    )
+    repo.land("quiet", {"e.txt": "clean\n"})
+    assert repo.said == ""
+
+
+# A squash of B into A, by `rebase -i` as a person edits its list, or a `commit --fixup` of A
+# folded in by --autosquash: post-rewrite gives two old commits for the one new.
+FOLDED_IN = {
+    "squash": (("B", "b.py"), ("rebase", "-q", "-i", "HEAD~3"), "sed -i -e '2s/^pick/squash/'"),
+    "fixup": (("fixup! A", "a.py"), ("rebase", "-q", "-i", "--autosquash", "HEAD~3"), "true"),
+}
+
+
+@pytest.mark.parametrize("how", sorted(FOLDED_IN))
+def test_a_squash_tells_nothing_of_what_was_told_of_each_commit_it_folded_in(
+    repo: Repo, how: str
+) -> None:
+    """Told of the second commit and read, its finding is no news for the squash of the two,
+    whose record names both (the first alone was named: the finding was told again as new)."""
+    (message, path), rebase, editor = FOLDED_IN[how]
+    repo.land("A", {"a.py": "a = 1\n"})
+    folded = repo.land(message, {path: "a = 1\nb = 2  \n" if path == "a.py" else "b = 2  \n"})
+    assert run_reviewer("--once").returncode == 0
+    repo.land("n1", {"n1": "n\n"})
+    assert f"landwatch show {folded[:7]}" in repo.said  # its line told (a fixup's names M004)
+    assert repo.landwatch("show", folded).returncode == 0  # and the person read it
+    squashed = repo.run(*rebase, GIT_SEQUENCE_EDITOR=editor, GIT_EDITOR="true")
+    assert squashed.returncode == 0 and squashed.stderr == "", squashed.stderr
+    assert repo.git("rev-list", "--count", "HEAD") == "3"  # initial, A with B, n1
+    assert run_reviewer("--once").returncode == 0
+    assert repo.landwatch("prompt").stdout == ""
+    assert repo.landwatch("show", "--unread").stdout == "landwatch: no unread reviews\n"
+    repo.land("n2", {"n2": "n\n"})
+    assert repo.said == ""
+
+
+def test_a_squash_tells_what_was_not_seen_of_the_commits_it_folded_in(repo: Repo) -> None:
+    """Of two commits squashed into a third, the one told and read is not told again; the one
+    still unread is, named as what the squash replaces."""
+    repo.land("A", {"a.py": "a = 1\n"})
+    told = repo.land("B", {"b.py": "b = 2  \n"})
+    assert run_reviewer("--once").returncode == 0
+    unread = repo.land("C", {"c.py": "c = 3  \n"})
+    assert f"b.py:1 · landwatch show {told[:7]}" in repo.said
+    assert run_reviewer("--once").returncode == 0
+    assert line_markers.unread(repo.git_dir) == [unread]
+    editor = "sed -i -e '2s/^pick/squash/' -e '3s/^pick/squash/'"
+    squashed = repo.run(
+        "rebase", "-q", "-i", "HEAD~3", GIT_SEQUENCE_EDITOR=editor, GIT_EDITOR="true"
+    )
+    assert squashed.returncode == 0 and squashed.stderr == "", squashed.stderr
+    assert run_reviewer("--once").returncode == 0
+    into = repo.head()
+    repo.land("next", {"d.txt": "clean\n"})
+    assert repo.said == (
+        f"landwatch: P001 trailing whitespace in c.py:1, +1 warning · landwatch show {into[:7]}"
+        f" (replaces {unread[:7]})\n"
     )
     repo.land("quiet", {"e.txt": "clean\n"})
     assert repo.said == ""

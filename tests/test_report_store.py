@@ -105,15 +105,42 @@ def test_a_rewritten_commit_tells_only_what_was_not_seen(git_dir: Path) -> None:
     seen = report(1, finding())
     report_store.write(git_dir, seen)
     line_markers.mark_read(git_dir, oid(1))  # the one line told of it
-    report_store.write(git_dir, report(2, finding()), replaces=seen)
+    report_store.write(git_dir, report(2, finding()), replaces=[seen])
     assert line_markers.unread(git_dir) == []  # nothing new
-    report_store.write(git_dir, report(3, finding(), finding(line=2)), replaces=seen)
+    report_store.write(git_dir, report(3, finding(), finding(line=2)), replaces=[seen])
     assert line_markers.unread(git_dir) == [oid(3)]  # one finding is new
     not_told = report(4, finding("S002", Severity.ERROR))
     report_store.write(git_dir, not_told)
-    report_store.write(git_dir, report(5, finding("S002", Severity.ERROR)), replaces=not_told)
+    report_store.write(git_dir, report(5, finding("S002", Severity.ERROR)), replaces=[not_told])
     assert not line_markers.is_unread(git_dir, oid(4))  # said once, for the one that replaced it
     assert line_markers.is_unread(git_dir, oid(5))
+
+
+def test_a_squash_tells_only_what_none_of_the_reviews_it_replaced_told(git_dir: Path) -> None:
+    """Of the several commits a squash replaced, each review read counts as seen; what one still
+    unread held is told, once, naming the commit it replaced."""
+    first, second = report(1), report(2, finding(line=2))
+    for each in (first, second):
+        report_store.write(git_dir, each)
+    line_markers.mark_read(git_dir, oid(2))  # the one line told of the second
+    report_store.write(git_dir, report(3, finding(line=2)), replaces=[first, second])
+    assert line_markers.unread(git_dir) == []  # the first held none of it, the second told it
+    unread = report(4, finding("S002", Severity.ERROR, 4))
+    report_store.write(git_dir, unread)
+    squash = report(5, finding(line=2), finding("S002", Severity.ERROR, 4))
+    report_store.write(git_dir, squash, replaces=[second, unread])
+    [told] = report_store.unread_told(git_dir)
+    assert (told.commit, told.rule, told.replaces) == (oid(5), "S002", oid(4))
+    assert not line_markers.is_unread(git_dir, oid(4))  # said once, for the squash
+    # The project hooks' results of the commits a squash replaced, the same.
+    seen = finding("hook:x", Severity.ERROR)
+    report_store.write_hooks(git_dir, hooks_of(1))
+    report_store.write_hooks(git_dir, hooks_of(2, seen))
+    for told_of in (2, 5):
+        line_markers.mark_read(git_dir, oid(told_of))
+    report_store.write(git_dir, report(6))
+    report_store.write_hooks(git_dir, hooks_of(6, seen), replaces=(oid(1), oid(2)))
+    assert line_markers.unread(git_dir) == []
 
 
 def test_the_line_names_the_worst_finding_not_seen_yet(git_dir: Path) -> None:
@@ -121,7 +148,7 @@ def test_the_line_names_the_worst_finding_not_seen_yet(git_dir: Path) -> None:
     report_store.write(git_dir, seen)
     line_markers.mark_read(git_dir, oid(1))  # the one line told of it
     rewritten = report(2, finding("S002", Severity.ERROR, 2), finding(line=3))
-    report_store.write(git_dir, rewritten, replaces=seen)
+    report_store.write(git_dir, rewritten, replaces=[seen])
     [told] = report_store.unread_told(git_dir)
     assert (told.commit, told.rule, told.path, told.line) == (oid(2), "P001", "a.py", 3)
     assert told.rest == "1 error"  # the error was told before: it is counted, not named
@@ -162,7 +189,7 @@ def test_hooks_that_found_nothing_new_say_nothing(git_dir: Path) -> None:
     report_store.write_hooks(git_dir, hooks_of(1, seen))
     line_markers.mark_read(git_dir, oid(1))
     report_store.write(git_dir, report(2))
-    report_store.write_hooks(git_dir, hooks_of(2, seen), replaces=oid(1))
+    report_store.write_hooks(git_dir, hooks_of(2, seen), replaces=(oid(1),))
     assert line_markers.unread(git_dir) == []
     # A teammate's commits by pull: told at error only.
     report_store.write(git_dir, report(3))

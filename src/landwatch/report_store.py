@@ -31,7 +31,7 @@ def write(
     git_dir: os.PathLike[str] | str,
     report: Report,
     *,
-    replaces: Report | None = None,
+    replaces: Sequence[Report] = (),
     least: Severity = Severity.WARNING,
     durable: bool = True,
     hold: bool = False,
@@ -41,11 +41,12 @@ def write(
     marked unread when it has something to say: a finding at `least` or above (error for a
     teammate's commits arriving by pull, and for a review a teammate shared).
 
-    `replaces` is the review of the commit a rebase or amend replaced by this one: what its
-    reader already saw is not said again, and what was not seen yet is said once, for this one
-    (so are the commits whose markers were set aside for it: set_aside). `hold`: the project's
-    hooks run next on this commit, and the line waits to tell both as one (write_hooks,
-    release_held). Not `tell`: its commit was replaced before its review was kept.
+    `replaces` are the reviews of the commits a rebase or amend replaced by this one (several,
+    a squash's): what their reader already saw is not said again, and what was not seen yet is
+    said once, for this one (so are the commits whose markers were set aside for it:
+    set_aside). `hold`: the project's hooks run next on this commit, and the line waits to tell
+    both as one (write_hooks, release_held). Not `tell`: its commit was replaced before its
+    review was kept.
     """
     target = layout.report_file(git_dir, report.commit)
     text = json.dumps(report.as_dict(), indent=1)
@@ -57,8 +58,8 @@ def write(
     pairs = line_markers.set_aside_pairs(git_dir)  # listed once: (new, old) of each
     aside = [old for new, old in pairs if new == report.commit]
     olds = {old for _, old in pairs}
-    if replaces is not None and replaces.commit in olds:
-        aside.append(replaces.commit)  # kept after it was replaced: nothing of it was told
+    # Kept after it was replaced: nothing of it was told.
+    aside += [old.commit for old in replaces if old.commit in olds and old.commit not in aside]
     worth, before = _untold(git_dir, report, replaces, least, aside)
     if not tell or report.commit in olds:
         # Its commit was replaced already: the line tells of the commit that replaced it.
@@ -69,8 +70,9 @@ def write(
         line_markers.hold(git_dir, report.commit, fingerprints, [old.commit for old in before])
     elif (told := _told(report, worth, before)) is not None:
         line_markers.mark_unread(git_dir, report.commit, told)
-    if replaces is not None and replaces.commit != report.commit:
-        line_markers.mark_read(git_dir, replaces.commit)
+    for old in replaces:
+        if old.commit != report.commit:
+            line_markers.mark_read(git_dir, old.commit)
     line_markers.forget_set_aside(git_dir, report.commit, aside)
     return target
 
@@ -120,25 +122,38 @@ class _Found(Protocol):
 def _untold(
     git_dir: os.PathLike[str] | str,
     report: Report,
-    replaces: Report | None,
+    replaces: Sequence[Report],
     least: Severity,
     aside: Sequence[str] = (),
 ) -> tuple[list[Finding], list[_Found]]:
     """What the line is to tell of `report`: its findings at `least` or above that its reader
-    has not seen (what the replaced review told is seen), and the reviews of the commits it
+    has not seen (what the replaced reviews told is seen), and the reviews of the commits it
     replaced, which say whether a finding was carried over from one of them."""
-    worth = _worth_telling(report, least)
-    before: list[_Found] = []
-    if replaces is not None and replaces.commit != report.commit:
-        before.append(replaces)
-        if not line_markers.is_unread(git_dir, replaces.commit) and replaces.commit not in aside:
-            seen = {finding.fingerprint for finding in replaces.findings}
-            worth = [finding for finding in worth if finding.fingerprint not in seen]
+    before: list[_Found] = [old for old in replaces if old.commit != report.commit]
+    worth = _not_seen(git_dir, _worth_telling(report, least), before, aside)
+    named = {old.commit for old in replaces}
     for old in aside:
-        if replaces is None or old != replaces.commit:
+        if old not in named:
             found = read_review(git_dir, old)
             before += [found] if found is not None else []
     return worth, before
+
+
+def _not_seen(
+    git_dir: os.PathLike[str] | str,
+    worth: list[Finding],
+    earlier: Sequence[_Found],
+    aside: Sequence[str] = (),
+) -> list[Finding]:
+    """`worth` but what its reader saw: the findings of each of `earlier` (what a rewrite
+    replaced) once told; one still unread, or set aside, told nothing yet."""
+    seen = {
+        finding.fingerprint
+        for old in earlier
+        if not line_markers.is_unread(git_dir, old.commit) and old.commit not in aside
+        for finding in old.findings
+    }
+    return [finding for finding in worth if finding.fingerprint not in seen]
 
 
 def _to_tell(report: Report, least: Severity = Severity.WARNING) -> one_line.Told | None:
@@ -183,13 +198,13 @@ def write_hooks(
     git_dir: os.PathLike[str] | str,
     result: HooksResult,
     *,
-    replaces: str | None = None,
+    replaces: tuple[str, ...] = (),
     least: Severity = Severity.WARNING,
     tell: bool = True,
 ) -> Path:
     """What the project's hooks said of a commit, durably, beside its review; the commit marked
     unread when they found something at `least` or above its reader was not told yet
-    (`replaces`: the commit a rebase or amend replaced by this one, whose hooks' findings may
+    (`replaces`: the commits a rebase or amend replaced by this one, whose hooks' findings may
     have been seen), the line then naming the worst of that and of the review's untold, or of
     its held line (one line for both). Not `tell`: the commit was replaced since it landed."""
     target = layout.hooks_report_file(git_dir, result.commit)
@@ -209,7 +224,7 @@ def write_hooks(
 
 
 def _hooks_to_tell(
-    git_dir: os.PathLike[str] | str, result: HooksResult, replaces: str | None, least: Severity
+    git_dir: os.PathLike[str] | str, result: HooksResult, replaces: tuple[str, ...], least: Severity
 ) -> one_line.Told | None:
     review = read_review(git_dir, result.commit)
     if review is None:
@@ -219,13 +234,9 @@ def _hooks_to_tell(
     # at the more severe of the two).
     added = [finding for finding in both.findings if finding not in review.findings]
     worth = [finding for finding in added if finding.severity >= least]
-    before: list[_Found] = []
-    earlier = read_hooks(git_dir, replaces) if replaces and replaces != result.commit else None
-    if earlier is not None:
-        before.append(earlier)
-        if not line_markers.is_unread(git_dir, earlier.commit):
-            seen = {finding.fingerprint for finding in earlier.findings}
-            worth = [finding for finding in worth if finding.fingerprint not in seen]
+    earlier = (read_hooks(git_dir, old) for old in replaces if old != result.commit)
+    before: list[_Found] = [found for found in earlier if found is not None]
+    worth = _not_seen(git_dir, worth, before)
     held = _held(git_dir, both)
     if held is not None:
         worth += held[0]

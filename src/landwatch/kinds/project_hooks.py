@@ -51,9 +51,10 @@ def hooks_in_worker(
     git_dir: str,
     oid: str,
     base: str | None,
-    rewritten: str | None = None,
+    rewritten: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """The project hooks of the commit `oid`, run if trusted, their result stored."""
+    """The project hooks of the commit `oid`, run if trusted, their result stored, told for
+    what the hooks' results of the commits it replaced (`rewritten`) did not say."""
     from landwatch import report_store, trust
     from landwatch.review import rewrite
     from landwatch.review.change import open_repository, resolve
@@ -255,7 +256,7 @@ class ProjectHooksHandler(ItemHandler[dict[str, Any]]):
                 str(item.git_dir),
                 item.oid,
                 item.base,
-                item.rewritten,
+                item.replaced,
                 limit=budget + 2 * PREPARE_TIMEOUT + OVERRUN_GRACE,
             )
         except BaseException:

@@ -46,15 +46,15 @@ def review_in_worker(
     git_dir: str,
     oid: str,
     base: str | None,
-    rewritten: str | None = None,
+    rewritten: tuple[str, ...] = (),
     budget: float | None = None,
 ) -> dict[str, Any]:
     """The review of what landed at `oid` (on `base` for a landed range), stored: carried over
-    from the commit a rebase or amend replaced, taken from a teammate's shared note, or made
-    here. With sharing on, a landed range's commits are each taken where a teammate shared
-    them; of the rest, a few are each queued for a review of its own, a flood is one range.
-    The secret rules run on each commit taken within half the budget; the review made here has
-    what is left of it."""
+    from the commit a rebase or amend replaced (`rewritten`: each one, a squash's several),
+    taken from a teammate's shared note, or made here. With sharing on, a landed range's
+    commits are each taken where a teammate shared them; of the rest, a few are each queued
+    for a review of its own, a flood is one range. The secret rules run on each commit taken
+    within half the budget; the review made here has what is left of it."""
     from landwatch import layout, sharing, trust
     from landwatch.review.budget import Budget
 
@@ -137,25 +137,28 @@ def _made(
     git_dir: str,
     oid: str,
     base: str | None,
-    rewritten: str | None,
+    rewritten: tuple[str, ...],
     budget: float | None,
     policy: LinterPolicy,
     found: sharing.Finder | None,
-) -> tuple[Report, str, Report | None]:
+) -> tuple[Report, str, list[Report]]:
     """The review of `oid`, and how it was come by: "carried" over from the commit a rebase or
-    amend replaced, "shared" by a teammate, or "reviewed" here; and the replaced one's review."""
+    amend replaced (the first of a squash's), "shared" by a teammate, or "reviewed" here; and
+    the reviews of the commits it replaced."""
     from landwatch import report_store
     from landwatch.review import rewrite
     from landwatch.review.change import open_repository
     from landwatch.review_landing import review_landing
 
-    replaced = None
+    replaced: list[Report] = []
     if base is None:
         repo = open_repository(git_dir)
-        replaced_oid = rewritten or rewrite.amended_from(repo, oid)
-        replaced = report_store.read_review(git_dir, replaced_oid) if replaced_oid else None
-        if replaced is not None:
-            carried = rewrite.carry_over(repo, oid, replaced, policy)
+        amended = None if rewritten else rewrite.amended_from(repo, oid)
+        for old in [amended] if amended else rewritten:
+            kept = report_store.read_review(git_dir, old)
+            replaced += [kept] if kept is not None else []
+        if replaced:
+            carried = rewrite.carry_over(repo, oid, replaced[0], policy)
             if carried is not None:
                 return carried, "carried", replaced
         if found is not None:
@@ -168,7 +171,7 @@ def _made(
 def _store(
     git_dir: str,
     result: Report,
-    replaced: Report | None,
+    replaced: list[Report],
     settings: layout.GitSettings,
     policy: LinterPolicy,
     how: str,
@@ -268,7 +271,7 @@ class ReviewHandler(ItemHandler[dict[str, Any]]):
             str(item.git_dir),
             item.oid,
             item.base,
-            item.rewritten,
+            item.replaced,
             budget,
             limit=budget + OVERRUN_GRACE,
         )
@@ -283,6 +286,7 @@ class ReviewHandler(ItemHandler[dict[str, Any]]):
                 item.work_tree,
                 item.base,
                 rewritten=item.rewritten,
+                also_rewritten=item.also_rewritten,
             )
             added = False
             try:
