@@ -1,5 +1,6 @@
 """The maintenance kind with real repositories: git's maintenance really packs and writes the
-commit-graph, at most once per interval, never beside `git maintenance start` or a held lock."""
+commit-graph, at most once per interval, never beside `git maintenance start` or a held lock, and
+in the worktree of the landing."""
 
 from __future__ import annotations
 
@@ -150,3 +151,46 @@ def test_a_step_of_the_clock_moves_maintenance_after_with_it(repo: Repo, tmp_pat
     reviewer.tick()
     assert int(after.read_text()) == work_item.micros(clock.time() + 3600)
     reviewer.shutdown()
+
+
+def script(path: Path, body: str) -> Path:
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(0o755)
+    return path
+
+
+def elsewhere(tmp_path: Path) -> Path:
+    """A working directory outside every repository, as a reviewer's is ("/", $HOME)."""
+    directory = tmp_path / "elsewhere"
+    directory.mkdir(exist_ok=True)
+    return directory
+
+
+@pytest.mark.parametrize("landed_in", ["the main worktree", "a linked worktree"])
+def test_maintenance_asks_no_fsmonitor_and_runs_in_the_landing_s_worktree(
+    repo: Repo, tmp_path: Path, landed_in: str
+) -> None:
+    """The audit's finding: from a reviewer started elsewhere, git took its working directory
+    for the work tree, and the repository's fsmonitor hook (watchman's would watch it) was
+    asked about that. Now fsmonitor is asked nothing, and git's pre-auto-gc hook runs in the
+    worktree the landing was in, as after the person's own commit."""
+    asked = tmp_path / "asked.log"
+    fsmonitor = script(tmp_path / "fsmonitor", f'echo "fsmonitor $(pwd -P)" >> {asked}\nexit 1')
+    repo.git("config", "core.fsmonitor", str(fsmonitor))
+    script(repo.git_dir / "hooks" / "pre-auto-gc", f'echo "pre-auto-gc $(pwd -P)" >> {asked}')
+    landed = repo
+    if landed_in == "a linked worktree":
+        repo.git("worktree", "add", "-q", str(tmp_path / "linked"))
+        landed = Repo.existing(tmp_path / "linked")
+    land_many_files(landed)
+    asked.unlink()  # what the person's own git asked
+    result = subprocess.run(
+        reviewer_command("--once"),
+        env=reviewer_env(),
+        cwd=elsewhere(tmp_path),
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert loose_objects(repo) < 50  # packed
+    assert set(asked.read_text().splitlines()) == {f"pre-auto-gc {landed.path.resolve()}"}

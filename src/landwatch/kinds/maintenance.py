@@ -1,5 +1,6 @@
 """The `maintenance` kind: after landings, git's own maintenance for the repository, at most once
-per interval, never twice with `git maintenance start` and never while git holds its locks.
+per interval, never twice with `git maintenance start` and never while git holds its locks; run
+in the landing's worktree, asking no fsmonitor.
 
 On by default: `git maintenance run --auto` only works when git's own thresholds say so.
 """
@@ -11,8 +12,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch import layout, work_item
-from landwatch.files import read_file, write_atomic
+from landwatch import coverage, layout, work_item
+from landwatch.files import read_file, read_pointer, write_atomic
 from landwatch.git import run_git
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import ItemHandler, RetryLater
@@ -20,6 +21,11 @@ from landwatch.work_item import WorkItem, WorkKind
 
 RUN_TIMEOUT = 3600.0
 LOCKED_RETRY = 300.0
+# Attached, not detached as git's own auto gc is after a commit: the job (and its lease and
+# timeout) lasts as long as the work, and "ran" is stamped once it is done. No fsmonitor: the
+# work reads no work tree, and a hook (watchman's) asked would start watching one.
+OPTIONS = ["-c", "gc.autoDetach=false", "-c", "maintenance.autoDetach=false"]
+OPTIONS += ["-c", "core.fsmonitor=false"]
 
 
 @dataclass
@@ -76,11 +82,12 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
         locked = self._locked(common)
         if locked:
             raise RetryLater(f"{locked}: another git process is at work", after=LOCKED_RETRY)
+        where = _where_git_runs(item)
         command = ["maintenance", "run", "--auto", "--quiet"]
-        result = self._run(common, command, reporter)
+        result = self._run(where, command, reporter)
         if result[0] != 0 and "is not a git command" in result[1]:
             command = ["gc", "--auto", "--quiet"]  # git < 2.29
-            result = self._run(common, command, reporter)
+            result = self._run(where, command, reporter)
         code, stderr = result
         if code != 0:
             if "lock" in stderr.lower() or "another git process" in stderr.lower():
@@ -91,12 +98,17 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
         _write_stamp(git_dir, layout.MAINTENANCE_AFTER.path(git_dir), finished + interval)
         return MaintenanceResult(True, "done", " ".join(command))
 
-    def _run(self, common: Path, command: list[str], reporter: Reporter) -> tuple[int, str]:
-        # Attached, not detached as git's own auto gc is after a commit: the job (and its lease
-        # and timeout) lasts as long as the work, and "ran" is stamped once it is done.
-        attached = ["-c", "gc.autoDetach=false", "-c", "maintenance.autoDetach=false"]
+    def _run(
+        self, where: tuple[Path, Path], command: list[str], reporter: Reporter
+    ) -> tuple[int, str]:
+        git_dir, cwd = where
         result = run_git(
-            *attached, *command, git_dir=common, timeout=RUN_TIMEOUT, alive=reporter.alive
+            *OPTIONS,
+            *command,
+            git_dir=git_dir,
+            cwd=cwd,
+            timeout=RUN_TIMEOUT,
+            alive=reporter.alive,
         )
         if result.timed_out:
             raise RuntimeError(f"{' '.join(command)} ran longer than {RUN_TIMEOUT:.0f} s")
@@ -125,3 +137,29 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
             if lock != "gc.pid" or age < 12 * 3600:  # git's own rule for a stale gc.pid
                 return str(path)
         return None
+
+
+def _where_git_runs(item: WorkItem) -> tuple[Path, Path]:
+    """The git dir and directory git's maintenance runs in: the landing's worktree, as after that
+    commit (else the main one, else the git dir), never the reviewer's, taken for the work tree."""
+    top = item.work_tree
+    if top is not None and _is_worktree_of(top, item.git_dir):
+        return item.git_dir, top
+    common = layout.common_dir(item.git_dir)
+    top = coverage.worktree_of(common)
+    return common, top if top is not None and top.is_dir() else common
+
+
+def _is_worktree_of(top: Path, git_dir: Path) -> bool:
+    """Whether `top` is still a worktree of `git_dir`: its `.git` is that git dir, or a file
+    naming it (a linked worktree, a submodule, a git dir made with --separate-git-dir)."""
+    dot_git = top / ".git"
+    if not dot_git.is_dir():
+        pointer = read_pointer(dot_git)
+        if pointer is None or not pointer.startswith("gitdir: "):
+            return False
+        dot_git = top / pointer.removeprefix("gitdir: ")
+    try:
+        return os.path.samefile(dot_git, git_dir)
+    except OSError:
+        return False
