@@ -85,6 +85,7 @@ from landwatch.layout.settings import (
     Setting,
     raw_settings,
     read_git_settings,
+    read_own_config,
     read_own_setting,
     sandbox_asked,
 )
@@ -195,6 +196,7 @@ __all__ = [
     "hooks_report_file",
     "raw_settings",
     "read_git_settings",
+    "read_own_config",
     "read_own_setting",
     "report_file",
     "repository_dir",

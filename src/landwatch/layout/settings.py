@@ -316,11 +316,17 @@ def read_git_settings(repository: os.PathLike[str] | str) -> GitSettings:
     )
 
 
+def read_own_config(name: str, *, every: bool = False) -> str:
+    """The text of the git setting `name` in the person's own configuration (git config --global,
+    with what it includes), read where no repository is; with `every`, each value, a line each."""
+    get = "--get-all" if every else "--get"
+    return git("config", "--global", "--includes", get, name, cwd="/", check=False)
+
+
 def read_own_setting(setting: Setting[T]) -> Parsed[T]:
-    """`setting` as the person's own configuration (git config --global, with what it includes)
-    says it: one no repository's configuration changes, read where no repository is."""
-    text = git("config", "--global", "--includes", "--get", setting.name, cwd="/", check=False)
-    return setting.parse(text or None)
+    """`setting` as the person's own configuration says it (read_own_config): one no
+    repository's configuration changes."""
+    return setting.parse(read_own_config(setting.name) or None)
 
 
 def sandbox_asked(settings: GitSettings) -> bool:
