@@ -48,6 +48,13 @@ def worktree_of(common: Path) -> Path | None:
     return common.parent if common.name == ".git" else None
 
 
+def linked_worktree_of(git_dir: Path) -> Path | None:
+    """The worktree of a linked worktree's git dir, as its `gitdir` pointer names it (relative
+    to the git dir when git wrote it so); None without one (a FIFO or a link there is none)."""
+    pointer = read_pointer(git_dir / "gitdir")
+    return (git_dir / pointer).parent if pointer is not None else None
+
+
 def inspect(common: Path) -> Coverage:
     """The coverage of the repository of `common`, from the hooks git runs now."""
     top = worktree_of(common)
@@ -168,10 +175,9 @@ def unhooked_worktrees(common: Path) -> list[tuple[Path, str]]:
         return []
     found = []
     for git_dir in registry.worktree_git_dirs(common)[1:]:
-        pointer = read_pointer(git_dir / "gitdir")
-        if pointer is None:
-            continue  # none (a FIFO or a link planted there is none): no worktree to ask
-        worktree = Path(pointer).parent
+        worktree = linked_worktree_of(git_dir)
+        if worktree is None:
+            continue  # no pointer: no worktree to ask
         try:
             hooks = hookfiles.find_repository(worktree).hooks_dir
         except (OSError, UserError):
