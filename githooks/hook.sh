@@ -390,7 +390,7 @@ fi
 #       the line told of them (trust.mark_told) or they are trusted.
 #   $lw_repo/maintenance-after  the µs stamp before which no landing asks for maintenance.
 #       Written by lw_also when it asks (now plus the interval) and by kinds.maintenance when
-#       maintenance ran or git's own scheduler has the repository; moved by the reviewer when
+#       maintenance ran or git's own maintenance is in charge; moved by the reviewer when
 #       the clock steps, and read as due when it is more than an interval ahead.
 #   $lw_repo/moved-told, displaced-told, gone-told  a line said once: the repository moved, the
 #       hook moved aside by another manager, the entry point gone. Made by the hook as it says

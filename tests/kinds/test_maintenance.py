@@ -1,11 +1,12 @@
 """The maintenance kind with real repositories: git's maintenance really packs and writes the
-commit-graph, at most once per interval, never beside `git maintenance start` or a held lock, and
-in the worktree of the landing."""
+commit-graph, at most once per interval, never beside `git maintenance start` or a held lock,
+never where git's own maintenance is in charge, and in the worktree of the landing."""
 
 from __future__ import annotations
 
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,10 +14,11 @@ import pytest
 from landwatch import layout, work_item
 from landwatch.kinds.base import RetryLater
 from landwatch.kinds.maintenance import MaintenanceHandler
-from landwatch.work_item import DONE, WorkItem, WorkKind
+from landwatch.work_item import DONE, PENDING, WorkItem, WorkKind
 from support.daemon import reviewer_command, reviewer_env, run_reviewer
 from support.faketime import FakeTime
 from support.kinds import FakeClock, in_process, reporter, settle_down
+from support.queue import git
 from support.repos import Repo
 
 
@@ -25,19 +27,38 @@ def loose_objects(repo: Repo) -> int:
     return int(stats["count"])
 
 
+# git's own maintenance after one command turned off, as `git -c maintenance.auto=false commit`
+# does: the repository's configuration still asks for it, and what packs is landwatch's.
+NO_MAINTENANCE_AFTER = {
+    "GIT_CONFIG_COUNT": "1",
+    "GIT_CONFIG_KEY_0": "maintenance.auto",
+    "GIT_CONFIG_VALUE_0": "false",
+}
+
+
 @pytest.fixture(autouse=True)
 def _maintained(repo: Repo) -> None:
-    """Every repository here asks for maintenance; git's own threshold is lowered so that its
-    loose objects call for a gc, and git's own gc after each commit is off (as `git maintenance
-    register` does), so that what packs here is landwatch's maintenance."""
+    """Every repository here asks for maintenance, and git's own threshold is lowered so that
+    its loose objects call for a gc."""
     repo.git("config", "landwatch.maintenance", "true")
     repo.git("config", "gc.auto", "256")
-    repo.git("config", "maintenance.auto", "false")
 
 
 def land_many_files(repo: Repo, count: int = 3000) -> str:
+    """A landing of `count` new files, left loose: git's own maintenance after it is off."""
     files = {f"f{number:04}.txt": f"file {number}\n" for number in range(count)}
-    return repo.land(f"{count} files", files)
+    return repo.land(f"{count} files", files, env=NO_MAINTENANCE_AFTER)
+
+
+def queued(git_dir: Path) -> WorkItem:
+    """The maintenance item waiting in `git_dir`, as the hook recorded it (its worktree too)."""
+    work_item.publish_ready(git_dir)
+    found = [
+        work_item.read_entry(git_dir, PENDING, name) for name in work_item.entries(git_dir, PENDING)
+    ]
+    items = [item for item in found if item is not None and item.kind == WorkKind.MAINTENANCE]
+    assert len(items) == 1, items
+    return items[0]
 
 
 def test_a_landing_gets_real_maintenance_once_per_interval(repo: Repo) -> None:
@@ -194,3 +215,84 @@ def test_maintenance_asks_no_fsmonitor_and_runs_in_the_landing_s_worktree(
     assert result.returncode == 0, result.stderr
     assert loose_objects(repo) < 50  # packed
     assert set(asked.read_text().splitlines()) == {f"pre-auto-gc {landed.path.resolve()}"}
+
+
+@pytest.mark.parametrize("written", ["in the repository", "in your own", "in an included file"])
+def test_maintenance_auto_false_leaves_maintenance_to_git(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: str
+) -> None:
+    """The audit's finding: git's maintenance after commands turned off (`maintenance.auto =
+    false`, as `git maintenance register` writes it), landwatch's ran after the landing anyway
+    and packed what the person's commit left loose. It is read as git reads it."""
+    if written == "in an included file":
+        (tmp_path / "more.gitconfig").write_text("[maintenance]\n\tauto = false\n")
+        repo.git("config", "include.path", str(tmp_path / "more.gitconfig"))
+    else:
+        scope = ["--global"] if written == "in your own" else []
+        repo.git("config", *scope, "maintenance.auto", "false")
+    land_many_files(repo)
+    monkeypatch.chdir(elsewhere(tmp_path))
+    clock, told = FakeClock(), reporter()
+    report = MaintenanceHandler(clock=clock).handle(queued(repo.git_dir), told)
+    assert not report.ran and "maintenance.auto = false" in report.note
+    assert told.job.progress.note == report.note  # what `landwatch status --json` shows
+    assert loose_objects(repo) > 3000
+    after = int(layout.MAINTENANCE_AFTER.path(repo.git_dir).read_text())
+    assert after == work_item.micros(clock.time() + 3600)  # asked again an interval on
+
+
+def test_a_repository_registered_from_a_linked_worktree_is_left_to_git(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The audit's finding: `git maintenance register` in a linked worktree lists that worktree
+    (and sets maintenance.auto false); landwatch knew only the main worktree's path and ran
+    maintenance too. With maintenance.auto set back, the listed path alone still says so, read
+    from a file your configuration includes as git's scheduler reads it."""
+    linked = tmp_path / "linked"
+    repo.git("worktree", "add", "-q", str(linked))
+    Repo.existing(linked).git("maintenance", "register")
+    repo.land("a landing")
+    item = queued(repo.git_dir)
+    monkeypatch.chdir(elsewhere(tmp_path))
+    report = MaintenanceHandler().handle(item, reporter())
+    assert not report.ran and "maintenance.auto = false" in report.note
+    repo.git("config", "--unset", "maintenance.auto")
+    repo.git("config", "--global", "--unset-all", "maintenance.repo")
+    (tmp_path / "scheduled.gitconfig").write_text(f"[maintenance]\n\trepo = {linked}\n")
+    repo.git("config", "--global", "include.path", str(tmp_path / "scheduled.gitconfig"))
+    report = MaintenanceHandler().handle(item, reporter())
+    assert not report.ran and "git maintenance start" in report.note
+
+
+def separate_git_dir(tmp_path: Path) -> Repo:
+    work = tmp_path / "work"
+    work.mkdir()
+    git("init", "-q", "-b", "main", f"--separate-git-dir={tmp_path / 'work.git'}", cwd=work)
+    return Repo.existing(work)
+
+
+def submodule(tmp_path: Path) -> Repo:
+    outer, library = Repo(tmp_path / "outer"), Repo(tmp_path / "library")
+    outer.git(
+        "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(library.path), "lib"
+    )
+    return Repo.existing(outer.path / "lib")
+
+
+@pytest.mark.parametrize("make", [separate_git_dir, submodule])
+def test_a_registered_repository_whose_git_dir_is_elsewhere_is_left_to_git(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make: Callable[[Path], Repo]
+) -> None:
+    """`git maintenance register` lists the worktree, which a git dir made with
+    --separate-git-dir, or a submodule's, does not sit in: found by the worktree the landing
+    was recorded in (maintenance.auto set back, so that the path alone says it)."""
+    repo = make(tmp_path)
+    repo.land("first", hooks=False)
+    repo.install()
+    repo.git("config", "landwatch.maintenance", "true")
+    repo.git("maintenance", "register")
+    repo.git("config", "--unset", "maintenance.auto")
+    repo.land("a landing")
+    monkeypatch.chdir(elsewhere(tmp_path))
+    report = MaintenanceHandler().handle(queued(repo.git_dir), reporter())
+    assert not report.ran and "git maintenance start" in report.note

@@ -1,6 +1,6 @@
 """The `maintenance` kind: after landings, git's own maintenance for the repository, at most once
-per interval, never twice with `git maintenance start` and never while git holds its locks; run
-in the landing's worktree, asking no fsmonitor.
+per interval, never where git's own is in charge (`maintenance.auto = false`, `git maintenance
+start`) and never while git holds its locks; run in the landing's worktree, asking no fsmonitor.
 
 On by default: `git maintenance run --auto` only works when git's own thresholds say so.
 """
@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch import coverage, layout, work_item
+from landwatch import coverage, layout, registry, work_item
 from landwatch.files import read_file, read_pointer, write_atomic
 from landwatch.git import run_git
 from landwatch.job_queue import Reporter
@@ -66,6 +66,12 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
                 _write_stamp(common, after, work_item.rebased(due, step, now))
 
     def handle(self, item: WorkItem, reporter: Reporter) -> MaintenanceResult:
+        result = self._maintain(item, reporter)
+        reporter.progress(1, 1, result.note)  # what `landwatch status --json` shows of the job
+        return result
+
+    def _maintain(self, item: WorkItem, reporter: Reporter) -> MaintenanceResult:
+        """Each reason to do nothing now, then git's maintenance run to its end and stamped."""
         git_dir, common = item.git_dir, layout.common_dir(item.git_dir)
         now = self.clock.time()
         settings = layout.read_git_settings(common)
@@ -76,13 +82,14 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
         # really ran is not known, and git's own thresholds keep a run too soon cheap.
         if 0 <= now - last_ran(git_dir) < interval:
             return MaintenanceResult(False, "ran less than an interval ago")
-        if self._scheduled_by_git(common, reporter):
+        where = _where_git_runs(item)
+        left = self._left_to_git(item, where, reporter)
+        if left is not None:
             _write_stamp(git_dir, layout.MAINTENANCE_AFTER.path(git_dir), now + interval)
-            return MaintenanceResult(False, "git maintenance start schedules this repository")
+            return MaintenanceResult(False, left)
         locked = self._locked(common)
         if locked:
             raise RetryLater(f"{locked}: another git process is at work", after=LOCKED_RETRY)
-        where = _where_git_runs(item)
         command = ["maintenance", "run", "--auto", "--quiet"]
         result = self._run(where, command, reporter)
         if result[0] != 0 and "is not a git command" in result[1]:
@@ -114,17 +121,22 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
             raise RuntimeError(f"{' '.join(command)} ran longer than {RUN_TIMEOUT:.0f} s")
         return result.returncode, result.stderr
 
-    def _scheduled_by_git(self, common: Path, reporter: Reporter) -> bool:
-        """`git maintenance start/register` lists the repository in maintenance.repo."""
-        result = run_git(
-            "config", "--global", "--get-all", "maintenance.repo", timeout=30, alive=reporter.alive
-        )
-        ours = {str(common.resolve()), str(common.resolve().parent)}
-        return any(
-            os.path.realpath(line.strip()) in ours
-            for line in result.stdout.splitlines()
-            if line.strip()
-        )
+    def _left_to_git(
+        self, item: WorkItem, where: tuple[Path, Path], reporter: Reporter
+    ) -> str | None:
+        """Why git's own maintenance is in charge here, or None: its maintenance after commands
+        is off where the landing was (`git maintenance register` turns it off, so does a person
+        who wants none), or `git maintenance start/register` listed one of the worktrees."""
+        git_dir, cwd = where
+        asked = ("config", "--bool", "--get", "maintenance.auto")
+        auto = run_git(*asked, git_dir=git_dir, cwd=cwd, timeout=30, alive=reporter.alive)
+        if auto.stdout.strip() == "false":
+            return "maintenance.auto = false: left to git (git maintenance start) or to you"
+        listed = layout.read_own_config("maintenance.repo", every=True).splitlines()
+        ours = {os.path.realpath(place) for place in _places_of(item)}
+        if any(os.path.realpath(line) in ours for line in listed if line.strip()):
+            return "git maintenance start schedules this repository"
+        return None
 
     @staticmethod
     def _locked(common: Path) -> str | None:
@@ -163,3 +175,13 @@ def _is_worktree_of(top: Path, git_dir: Path) -> bool:
         return os.path.samefile(dot_git, git_dir)
     except OSError:
         return False
+
+
+def _places_of(item: WorkItem) -> list[Path]:
+    """Every path `git maintenance register` may have listed the repository by: its git dirs,
+    its worktrees (the main one of a git dir elsewhere known by the landing's alone)."""
+    common = layout.common_dir(item.git_dir)
+    git_dirs = registry.worktree_git_dirs(common)
+    worktrees = [coverage.worktree_of(common), item.work_tree]
+    worktrees += [coverage.linked_worktree_of(git_dir) for git_dir in git_dirs[1:]]
+    return [*git_dirs, *(top for top in worktrees if top is not None)]
