@@ -67,6 +67,17 @@ class Repo:
         if len(deleted) < len(files):
             self.git("add", "--", *(name for name in files if name not in deleted))
 
+    def link(self, links: Mapping[str, str]) -> None:
+        """Write each link (its path to what it points at) into the worktree and the index, in
+        place of what was there."""
+        for name, target in links.items():
+            path = self.path / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.is_symlink() or path.is_file():
+                path.unlink()
+            path.symlink_to(target)
+        self.git("add", "--", *links)
+
     def land(
         self,
         message: str = "change",

@@ -59,8 +59,8 @@ class PinnedFile:
     oid: str | None  # its blob, to show what changed since; None: not in the tree
     data: bytes | None  # what linters are given; None: not given (`why` says why)
     why: str = ""
-    # A link: the path its target is in the tree, and that file's blob (None: outside it, or
-    # no file there).
+    # A link: where it leads in the tree, and the blob of the file there ("": no file there);
+    # None: outside the tree.
     target: tuple[str, str] | None = None
 
 
@@ -124,35 +124,72 @@ def pinned_file(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> Pinned
 def _link(tree: pygit2.Tree, path: str, oid: str) -> PinnedFile:
     """A link, pinned by where it points and by what is there (its target re-pointed, or the
     file it points to changed, is a new approval); never given (its target may be outside)."""
-    resolved = _resolve_link(tree, path)
-    if resolved is None:
-        return PinnedFile(path, oid, None, f"a link to {_link_text(tree, path)}, outside the tree")
-    return PinnedFile(path, oid, None, f"a link to {resolved[0]}: not given", resolved)
+    led = followed(tree, path)
+    if led.path is None:
+        return PinnedFile(path, oid, None, f"a link to {link_text(tree, path)}, outside the tree")
+    if led.is_file():
+        return PinnedFile(path, oid, None, f"a link to {led.path}: not given", (led.path, led.oid))
+    what = f"the directory {led.path}" if led.mode == FileMode.TREE else f"{led.path}, no file"
+    return PinnedFile(path, oid, None, f"a link to {what}", (led.path, ""))
 
 
-def _link_text(tree: pygit2.Tree, path: str) -> str:
+def link_text(tree: pygit2.Tree, path: str) -> str:
+    """What the link at `path` points at, as written."""
     entry = tree[path]
     return entry.data.decode("utf-8", "replace") if isinstance(entry, pygit2.Blob) else ""
 
 
-def _resolve_link(tree: pygit2.Tree, path: str, hops: int = 8) -> tuple[str, str] | None:
-    """Where the link at `path` leads within the tree, following links (at most `hops`):
-    (the path, its blob), or None when it leaves the tree or leads nowhere."""
-    at = path
-    for _ in range(hops):
+# The links followed in one path before it leads nowhere, as Linux gives up (ELOOP).
+MAX_LINKS = 40
+
+
+@dataclass(frozen=True)
+class Followed:
+    """Where a path of a tree leads as the system opens it in a checkout: every link on the
+    way followed (a directory's too), `..` taken where the walk really is."""
+
+    path: str | None  # None: outside the tree (a link to an absolute path, `..` past the root)
+    links: tuple[str, ...] = ()  # the links passed through, in order
+    mode: int | None = None  # what is there (FileMode); None: nothing, or links in a circle
+    oid: str = ""  # its object
+
+    def is_file(self) -> bool:
+        return self.mode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE)
+
+
+def followed(tree: pygit2.Tree, path: str) -> Followed:
+    """Where `path` (from the root) leads in `tree`, following links at most MAX_LINKS times."""
+    pending = path.split("/")
+    at: list[str] = []  # the directories walked so far: no link among them
+    links: list[str] = []
+    mode, oid = int(FileMode.TREE), str(tree.id)
+    while pending:
+        part = pending.pop(0)
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not at:
+                return Followed(None, tuple(links))
+            at.pop()
+            mode, oid = int(FileMode.TREE), ""
+            continue
+        here = "/".join([*at, part])
         try:
-            entry = tree[at]
+            entry = tree[here]
         except (KeyError, ValueError):
-            return None  # leads nowhere
-        if entry.filemode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
-            return at, str(entry.id)
-        if entry.filemode != FileMode.LINK or not isinstance(entry, pygit2.Blob):
-            return None  # a directory, a submodule
-        target = entry.data.decode("utf-8", "replace")
-        at = posixpath.normpath(posixpath.join(posixpath.dirname(at), target))
-        if target.startswith("/") or at == ".." or at.startswith("../"):
-            return None
-    return None
+            return Followed(posixpath.normpath("/".join([here, *pending])), tuple(links))
+        if entry.filemode == FileMode.LINK and isinstance(entry, pygit2.Blob):
+            links.append(here)
+            target = entry.data.decode("utf-8", "replace")
+            if target.startswith("/") or len(links) > MAX_LINKS:
+                return Followed(None if target.startswith("/") else here, tuple(links))
+            pending = target.split("/") + pending
+            continue
+        if pending and entry.filemode != FileMode.TREE:
+            return Followed(here, tuple(links))  # a file, or a submodule, is no directory
+        at.append(part)
+        mode, oid = int(entry.filemode), str(entry.id)
+    return Followed("/".join(at) or ".", tuple(links), mode, oid)
 
 
 def describe(linter: LinterConfig) -> list[Any]:
