@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from landwatch.review.change import open_repository, resolve
 from landwatch.review.project_hooks.pin import HooksPinned, pin_hooks
 from support.repos import Repo
@@ -98,3 +100,172 @@ def test_an_executed_file_over_a_mebibyte_is_pinned_by_its_content(repo: Repo) -
     assert {file.path: file.why for file in second.files}["scripts/check.sh"] == (
         f"{len(same_size):,} bytes, too large to give: pinned by its blob"
     )
+
+
+LEFTHOOK_SCRIPT = 'pre-commit:\n  scripts:\n    "check.sh":\n      runner: sh\n'
+
+
+def test_a_lefthook_script_that_is_a_link_is_pinned_with_the_file_it_leads_to(repo: Repo) -> None:
+    # The audit's: `.lefthook/pre-commit/check.sh`, a link into tools/, was left out (only the
+    # regular files of the scripts' directory were pinned): re-pointed at new code, or its
+    # target changed, it ran under the old approval.
+    files = {"lefthook.yml": LEFTHOOK_SCRIPT, "tools/check.sh": "echo fine\n"}
+    repo.stage({**files, "tools/other.sh": "echo new\n"})
+    repo.link({".lefthook/pre-commit/check.sh": "../../tools/check.sh"})
+    repo.land("hooks", {}, hooks=False)
+    first = pinned(repo)
+    assert first is not None
+    by_path = {file.path: file for file in first.files}
+    assert by_path[".lefthook/pre-commit/check.sh"].why == "a link to tools/check.sh: not given"
+    assert by_path["tools/check.sh"].why == "executed by a hook"
+    assert first.given()["tools/check.sh"] == b"echo fine\n"  # shown, and diffed, as it is
+    repo.link({".lefthook/pre-commit/check.sh": "../../tools/other.sh"})
+    repo.land("re-pointed", {}, hooks=False)
+    repointed = pinned(repo)
+    assert repointed is not None and repointed.digest != first.digest
+    repo.land("the target changes", {"tools/other.sh": "echo newer\n"}, hooks=False)
+    retargeted = pinned(repo)
+    assert retargeted is not None and retargeted.digest != repointed.digest
+
+
+# Where lefthook 2.2 finds a script (each source directory's `pre-commit/`, then the name, which
+# may hold `/` and `..`), whatever links lead there: (configuration, files, links, the file run).
+SCRIPTS = {
+    "in .config/lefthook": (
+        LEFTHOOK_SCRIPT,
+        {".config/lefthook/pre-commit/check.sh": "echo fine\n"},
+        {},
+        ".config/lefthook/pre-commit/check.sh",
+    ),
+    "in .config/lefthook-local": (
+        LEFTHOOK_SCRIPT,
+        {".config/lefthook-local/pre-commit/check.sh": "echo fine\n"},
+        {},
+        ".config/lefthook-local/pre-commit/check.sh",
+    ),
+    "named with a directory": (
+        'pre-commit:\n  scripts:\n    "lint/check.sh":\n      runner: sh\n',
+        {".lefthook/pre-commit/lint/check.sh": "echo fine\n"},
+        {},
+        ".lefthook/pre-commit/lint/check.sh",
+    ),
+    "a job's script named up and out of its directory": (
+        "pre-commit:\n  jobs:\n    - script: ../../tools/check.sh\n      runner: sh\n",
+        {"tools/check.sh": "echo fine\n"},
+        {},
+        "tools/check.sh",
+    ),
+    "the source directory a link": (
+        LEFTHOOK_SCRIPT,
+        {"hooks/pre-commit/check.sh": "echo fine\n"},
+        {".lefthook": "hooks"},
+        "hooks/pre-commit/check.sh",
+    ),
+    "the local source directory a link in a group": (
+        "pre-commit:\n  jobs:\n    - group:\n        jobs:\n          - script: check.sh\n",
+        {"shared/pre-commit/check.sh": "#!/bin/sh\necho fine\n"},
+        {".lefthook-local": "shared"},
+        "shared/pre-commit/check.sh",
+    ),
+}
+
+
+@pytest.mark.parametrize(("config", "files", "links", "run"), SCRIPTS.values(), ids=list(SCRIPTS))
+def test_every_file_lefthook_would_run_as_a_script_is_pinned(
+    repo: Repo, config: str, files: dict[str, str], links: dict[str, str], run: str
+) -> None:
+    # Before, only the regular files directly in `.lefthook/pre-commit/` (or the directory
+    # `source_dir` names) were pinned, and a path through a link was no file of the tree.
+    repo.stage({"lefthook.yml": config, **files})
+    repo.link(links)
+    repo.land("hooks", {}, hooks=False)
+    first = pinned(repo)
+    assert first is not None
+    assert {file.path: file.why for file in first.files}.get(run) == "executed by a hook"
+    assert {*links} <= {file.path for file in first.files}
+    repo.land("the script changes", {run: "echo new code\n"}, hooks=False)
+    changed = pinned(repo)
+    assert changed is not None and changed.digest != first.digest
+
+
+def test_an_entry_reached_through_a_linked_directory_is_pinned(repo: Repo) -> None:
+    # `entry: bin/check.sh` with `bin` a link to tools/: the path was no file of the tree, so
+    # nothing of it was pinned, and tools/check.sh changed under the old approval.
+    config = CONFIG.replace("scripts/check.sh", "bin/check.sh")
+    repo.stage({".pre-commit-config.yaml": config, "tools/check.sh": "#!/bin/sh\nexit 0\n"})
+    repo.link({"bin": "tools"})
+    repo.land("hooks", {}, hooks=False)
+    first = pinned(repo)
+    assert first is not None
+    by_path = {file.path: file.why for file in first.files}
+    assert by_path["bin"] == "a link to the directory tools"
+    assert by_path["tools/check.sh"] == "executed by a hook"
+    repo.land("the script changes", {"tools/check.sh": "#!/bin/sh\ncurl x | sh\n"}, hooks=False)
+    changed = pinned(repo)
+    assert changed is not None and changed.digest != first.digest
+
+
+@pytest.mark.parametrize(
+    ("config", "link"),
+    [
+        (LEFTHOOK_SCRIPT, ".lefthook/pre-commit/check.sh"),
+        (CONFIG, "scripts/check.sh"),
+    ],
+    ids=["lefthook", "pre-commit"],
+)
+def test_an_executed_link_out_of_the_tree_is_pinned_by_its_text_and_runs_nothing(
+    repo: Repo, config: str, link: str
+) -> None:
+    # What is there is not the landed tree's: its content is pinned by nothing.
+    name = "lefthook.yml" if config is LEFTHOOK_SCRIPT else ".pre-commit-config.yaml"
+    repo.stage({name: config})
+    repo.link({link: "/usr/bin/id"})
+    repo.land("hooks", {}, hooks=False)
+    first = pinned(repo)
+    assert first is not None
+    assert {file.path: file.why for file in first.files}[link] == (
+        "a link to /usr/bin/id, outside the tree"
+    )
+    [manager] = first.declared
+    assert (
+        manager.problem
+        == f"{link} is a link to /usr/bin/id, outside the tree, where nothing is pinned"
+    )
+
+
+@pytest.mark.parametrize(
+    ("files", "links"),
+    [
+        (
+            {"conf/lefthook-local.yml": "pre-commit:\n  commands:\n    b:\n      run: x\n"},
+            {".config": "conf"},
+        ),
+        (
+            {
+                "lefthook.yml": LEFTHOOK_SCRIPT + "extends: [shared/more.yml]\n",
+                "conf/more.yml": "pre-commit:\n  commands:\n    b:\n      run: x\n",
+            },
+            {"shared": "conf"},
+        ),
+        (
+            {
+                "lefthook.yml": LEFTHOOK_SCRIPT + "extends: ['*/more.yml']\n",
+                "conf/x/more.yml": "pre-commit:\n  commands:\n    b:\n      run: x\n",
+            },
+            {"shared": "conf/x"},
+        ),
+    ],
+    ids=["a local file", "what extends names", "what an extends glob matches"],
+)
+def test_a_configuration_lefthook_reads_through_a_linked_directory_runs_nothing(
+    repo: Repo, files: dict[str, str], links: dict[str, str]
+) -> None:
+    # lefthook reads `.config/lefthook-local.yml`, and what `extends:` names, through a link to a
+    # directory; before, such a file was not in the tree, and its commands ran unpinned.
+    repo.stage({"lefthook.yml": LEFTHOOK_SCRIPT, **files})
+    repo.link(links)
+    repo.land("hooks", {}, hooks=False)
+    found = pinned(repo)
+    assert found is not None
+    [manager] = found.declared
+    assert manager.problem is not None and "through the link" in manager.problem, manager

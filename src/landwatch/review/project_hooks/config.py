@@ -19,12 +19,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pygit2
-from pygit2.enums import FileMode
 
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.documents import load_yaml
 from landwatch.review.jsonc import without_comments
-from landwatch.review.pinned import pinned_file
+from landwatch.review.pinned import followed, link_text, pinned_file
 from landwatch.review.project_hooks import sources
 from landwatch.review.project_hooks.sources import PRE_COMMIT_CONFIGS, Tree
 
@@ -77,7 +76,7 @@ class ManagerConfig:
     family: Family
     path: str
     hooks: tuple[HookSpec, ...] = ()
-    executed: tuple[str, ...] = ()  # repository files a local hook executes
+    executed: tuple[str, ...] = ()  # repository files a local hook executes, and links on the way
     read: tuple[str, ...] = ()  # other configuration files the manager reads or merges in
     problem: str | None = None  # why it cannot be read (then nothing of it runs)
     remotes: tuple[Remote, ...] = ()  # pre-commit's remote repositories of hooks
@@ -130,7 +129,9 @@ def _family(
     remotes: list[Remote] = []
     on_machine: list[tuple[str, str]] = []
     problems = []
-    extra_scripts: list[str] = []
+    # lefthook's script names, and every directory it may look for them in
+    scripts: list[str] = []
+    script_dirs = list(sources.LEFTHOOK_SOURCE_DIRS)
     index = 0
     while index < len(read) and index < MAX_FILES:
         path = read[index]
@@ -152,7 +153,8 @@ def _family(
         else:
             for spec, words, where in _lefthook_hooks(document):
                 hooks.append((replace(spec, source=source), words, where))
-            extra_scripts += _lefthook_scripts(tree.tree, document)
+            scripts += _lefthook_scripts(document)
+            script_dirs += [_text(document[key]) for key in sources.SOURCE_DIRS if key in document]
             extends = sources.extended(tree, _words(document.get("extends")))
             read += [more for more in extends if more not in read]
     if tree.cut:
@@ -161,15 +163,15 @@ def _family(
             f"{sources.MAX_ENTRIES:,} entries, more than {sources.MAX_NAMED} of them, or deeper "
             "than 64)"
         )
-    executed = sorted(
-        {path for _, words, where in hooks for path in _repository_paths(tree.tree, words, where)}
-        | set(extra_scripts)
-    )
+    named = [path for _, words, where in hooks for path in _repository_paths(words, where)]
+    named += sources.lefthook_scripts(script_dirs, scripts[:MAX_HOOKS])
+    executed, outside = _executed(tree.tree, named)
+    problems += outside
     return ManagerConfig(
         family,
         root,
         tuple(spec for spec, _, _ in hooks),
-        tuple(executed),
+        executed,
         tuple(read[1:]),
         "; ".join(problems) if problems else None,
         tuple(dict.fromkeys(remotes)),
@@ -183,6 +185,14 @@ def _document(
     """A configuration file read as its extension says (YAML, TOML, JSON, JSON with comments)."""
     import yaml  # here, not at the top: a review of a repository declaring no hooks never reads one
 
+    through = followed(tree, path).links
+    if through:
+        # The manager would read what is there; a configuration is read and pinned only where
+        # it is itself, a regular file, so one reached through a link runs nothing.
+        return None, (
+            f"{path} is read through the link {through[0]}: a configuration is read only as a "
+            "regular file at its own path"
+        )
     data = pinned_file(repo, tree, path).data
     if data is None:
         return None, f"{path} is not a regular file under 1 MB"
@@ -201,14 +211,6 @@ def _document(
     if not isinstance(document, dict):
         return None, f"{path} is not a mapping"
     return document, None
-
-
-def _is_file(tree: pygit2.Tree, path: str) -> bool:
-    """A file or a link of the tree (a link is pinned by its target: review.pinned)."""
-    try:
-        return tree[path].filemode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE, FileMode.LINK)
-    except (KeyError, ValueError):
-        return False
 
 
 def _remotes(document: dict[Any, Any]) -> Iterator[Remote]:
@@ -286,56 +288,70 @@ def _lefthook_hooks(document: dict[Any, Any]) -> Iterator[tuple[HookSpec, list[s
             continue
         runner = _text(script.get("runner")) if isinstance(script, dict) else ""
         yield HookSpec(str(name), str(name), f"{runner} {name}".strip(), "lefthook script"), [], ""
+    for job in _lefthook_jobs(hook, MAX_HOOKS - count):
+        run = _text(job.get("run")) or _text(job.get("script"))
+        name = _text(job.get("name")) or run
+        yield HookSpec(name, name, run, "lefthook"), _split(_text(job.get("run"))), _root(job)
+
+
+def _lefthook_jobs(hook: dict[Any, Any], most: int) -> Iterator[dict[Any, Any]]:
+    """The jobs of a lefthook hook, each group's after the others (at most `most` looked at)."""
     pending = list(_mappings(hook.get("jobs")))
-    while pending and count < MAX_HOOKS:
+    count = 0
+    while pending and count < most:
         job = pending.pop(0)
         count += 1
         group = job.get("group")
         if isinstance(group, dict):
             pending.extend(_mappings(group.get("jobs")))
-            continue
-        run = _text(job.get("run")) or _text(job.get("script"))
-        name = _text(job.get("name")) or run
-        yield HookSpec(name, name, run, "lefthook"), _split(_text(job.get("run"))), _root(job)
+        else:
+            yield job
 
 
 def _root(command: dict[Any, Any]) -> str:
     return _text(command.get("root")).strip("/")
 
 
-def _lefthook_scripts(tree: pygit2.Tree, document: dict[Any, Any]) -> list[str]:
-    """The script files lefthook runs for the pre-commit hook: every file of
-    `<source_dir>/pre-commit/` (and of the local source directory), as lefthook finds them."""
-    found = []
-    for key, default in (("source_dir", ".lefthook"), ("source_dir_local", ".lefthook-local")):
-        directory = (_text(document.get(key)) or default).strip("/")
-        try:
-            scripts = tree[f"{directory}/pre-commit"]
-        except (KeyError, ValueError):
-            continue
-        if isinstance(scripts, pygit2.Tree):
-            found += [
-                f"{directory}/pre-commit/{entry.name}"
-                for entry in list(scripts)[:MAX_HOOKS]
-                if entry.filemode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE)
-            ]
-    return found
+def _lefthook_scripts(document: dict[Any, Any]) -> list[str]:
+    """The names of the scripts lefthook runs for the pre-commit hook: its `scripts` and the
+    `script` of each job."""
+    hook = document.get("pre-commit")
+    if not isinstance(hook, dict):
+        return []
+    scripts = hook.get("scripts")
+    names = [str(name) for name in list(scripts)[:MAX_HOOKS]] if isinstance(scripts, dict) else []
+    jobs = _lefthook_jobs(hook, MAX_HOOKS)
+    return names + [_text(job.get("script")) for job in jobs if _text(job.get("script"))]
 
 
 # --- what the hooks execute of the repository ---
 
 
-def _repository_paths(tree: pygit2.Tree, words: list[str], root: str) -> Iterator[str]:
-    """The words of a command that name a file of the tree (from `root`): what it executes of
-    the repository, or hands to an interpreter (`python scripts/check.py`)."""
+def _repository_paths(words: list[str], root: str) -> Iterator[str]:
+    """The words of a command that may name a file of the tree, as paths from the tree's root
+    (a word from `root`, the directory the command runs in): what it may execute of the
+    repository, or hand to an interpreter (`python scripts/check.py`)."""
     for word in words[:MAX_WORDS]:
-        if not word or word.startswith("-") or "{" in word:
-            continue
-        path = posixpath.normpath(posixpath.join(root, word)) if root else posixpath.normpath(word)
-        if path.startswith(("../", "/")) or path in ("..", "."):
-            continue
-        if _is_file(tree, path):
-            yield path
+        if word and not word.startswith(("-", "/")) and "{" not in word:
+            yield f"{posixpath.normpath(root or '.')}/{word}"
+
+
+def _executed(tree: pygit2.Tree, paths: list[str]) -> tuple[tuple[str, ...], list[str]]:
+    """Of the paths a hook may run, as the system opens them: every entry of the tree that
+    decides what runs (each link on the way, and the file it leads to), and why one may not
+    run: a link leading outside the tree, where what runs is nothing an approval pins."""
+    executed: set[str] = set()
+    outside: dict[str, None] = {}
+    for path in paths:
+        led = followed(tree, path)
+        executed.update(led.links)
+        if led.is_file() and led.path is not None:
+            executed.add(led.path)
+        if led.path is None and led.links:  # (without a link, `..` names nothing of the tree)
+            left = led.links[-1]
+            text = link_text(tree, left)
+            outside[f"{left} is a link to {text}, outside the tree, where nothing is pinned"] = None
+    return tuple(sorted(executed)), list(outside)
 
 
 def _split(command: str) -> list[str]:

@@ -6,7 +6,8 @@ looks (seen with pre-commit 4.7, prek 0.5.11 and lefthook 2.2.2), so that trust 
   root too, each running on the files below it;
 - lefthook: the first of its main files (`lefthook.yml`, `.lefthook.yml`, `.config/lefthook.yml`,
   and the `.yaml`, `.toml`, `.json`, `.jsonc` spellings), merged with every `-local` file of those
-  spellings and places, and with what `extends:` names (globs expanded, in any of them).
+  spellings and places, and with what `extends:` names (globs expanded, in any of them); and its
+  scripts, looked for in each of its source directories (`lefthook_scripts`).
 
 Trust pins all of them; a tool run reads fewer (`read_by`): pre-commit its
 `.pre-commit-config.yaml` alone, prek one file a directory. Nothing here runs anything; the tree is
@@ -22,6 +23,8 @@ from collections.abc import Iterator, Sequence
 import pygit2
 from pygit2.enums import FileMode
 
+from landwatch.review.pinned import followed
+
 PRE_COMMIT_CONFIGS = (".pre-commit-config.yaml", ".pre-commit-config.yml")
 PREK_CONFIG = "prek.toml"
 # What prek reads as a project's configuration, wherever it is in the tree.
@@ -34,10 +37,20 @@ LEFTHOOK_CONFIGS = tuple(
 LEFTHOOK_LOCAL = tuple(
     place.format(f"lefthook-local.{ext}") for ext in _LEFTHOOK_FORMATS for place in _LEFTHOOK_PLACES
 )
+# Where lefthook 2.2 looks for a script (`<directory>/pre-commit/<name>`): each of these, and
+# where the configuration's keys SOURCE_DIRS say.
+LEFTHOOK_SOURCE_DIRS = (
+    ".lefthook",
+    ".lefthook-local",
+    ".config/lefthook",
+    ".config/lefthook-local",
+)
+SOURCE_DIRS = ("source_dir", "source_dir_local")
 # A tree with more entries than this is searched no further for nested configurations: the
 # search says so, and what it could not see is not trusted to run (review.project_hooks.pin).
 MAX_ENTRIES = 200_000
 _FILE_MODES = (FileMode.BLOB, FileMode.BLOB_EXECUTABLE, FileMode.LINK)
+_DIRECTORY = int(FileMode.TREE)
 
 
 class Tree:
@@ -47,6 +60,7 @@ class Tree:
     def __init__(self, tree: pygit2.Tree) -> None:
         self.tree = tree
         self._paths: list[str] | None = None
+        self._links: list[str] = []  # of the paths, the links (noted as the walk meets them)
         self.cut = False  # more than MAX_ENTRIES: the listing is not whole
 
     def named(self, names: tuple[str, ...]) -> list[str]:
@@ -57,10 +71,15 @@ class Tree:
         return list(found)
 
     def has(self, path: str) -> bool:
-        try:
-            return self.tree[path].filemode in _FILE_MODES
-        except (KeyError, ValueError):
-            return False
+        """Whether a tool opening `path` finds something of the tree: a file, or a link there,
+        or a file a linked directory on the way leads to."""
+        led = followed(self.tree, path)
+        return led.is_file() or path in led.links
+
+    def linked_directories(self) -> list[str]:
+        """Every link of the tree that leads to a directory of it."""
+        self.paths()
+        return [path for path in self._links if followed(self.tree, path).mode == _DIRECTORY]
 
     def paths(self) -> list[str]:
         """Every file and link of the tree (at most MAX_ENTRIES entries looked at)."""
@@ -84,6 +103,8 @@ class Tree:
                     if isinstance(inner, pygit2.Tree):
                         pending.append((f"{path}/", inner))
                 elif entry.filemode in _FILE_MODES:
+                    if entry.filemode == FileMode.LINK:
+                        self._links.append(path)
                     yield path
 
 
@@ -163,7 +184,9 @@ def lefthook_others(tree: Tree, root: str) -> list[str]:
 
 
 def extended(tree: Tree, patterns: list[str]) -> list[str]:
-    """The files of the tree an `extends:` list names, its globs expanded (`shared/*.yml`)."""
+    """The files of the tree an `extends:` list names, its globs expanded (`shared/*.yml`); a
+    glob that lefthook would expand through a linked directory gives that link (which is read
+    as no configuration), not what it leads to."""
     found: list[str] = []
     for pattern in patterns:
         path = posixpath.normpath(pattern.removeprefix("./"))
@@ -171,6 +194,25 @@ def extended(tree: Tree, patterns: list[str]) -> list[str]:
             continue  # outside the repository: not there when the hooks run on a checkout
         if any(char in path for char in "*?["):
             found += [each for each in tree.paths() if fnmatch.fnmatchcase(each, path)]
+            found += [link for link in tree.linked_directories() if _crosses(path, link)]
         elif tree.has(path):
             found.append(path)
     return sorted(set(found))
+
+
+def _crosses(pattern: str, link: str) -> bool:
+    """Whether a glob's leading parts match a linked directory: Go's glob lists what it leads
+    to (fnmatch's `*` takes `/` too, so it says so more often than lefthook goes there)."""
+    parts = pattern.split("/")
+    depth = link.count("/") + 1
+    return depth < len(parts) and fnmatch.fnmatchcase(link, "/".join(parts[:depth]))
+
+
+def lefthook_scripts(directories: list[str], names: list[str]) -> list[str]:
+    """Where lefthook looks for each script named: `<directory>/pre-commit/<name>` from the root,
+    in each directory, joined as Go joins paths (`..` taken away before any link is followed)."""
+    return [
+        posixpath.normpath(f"./{directory}/pre-commit/{name}")
+        for directory in dict.fromkeys(directories)
+        for name in dict.fromkeys(names)
+    ]
