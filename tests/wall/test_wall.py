@@ -491,3 +491,105 @@ def test_no_credential_of_a_package_manager_reaches_a_build_or_a_hook(
         assert name not in built and name not in ran
         assert value not in seen.read_text() and value not in ran
     assert not [name for name in REACHING if name in ran]  # the hooks run without the network
+
+
+LEFTHOOK_SCRIPT = 'pre-commit:\n  scripts:\n    "check.sh":\n      runner: sh\n'
+NEW_CODE = 'echo "NEW CODE, NEVER TRUSTED: $(id -un)"\nexit 1\n'
+# The audit's repository: two scripts, one of them a link into tools/.
+BESIDE_A_LINK = {
+    "lefthook.yml": LEFTHOOK_SCRIPT + '    "format.sh":\n      runner: sh\n',
+    ".lefthook/pre-commit/format.sh": "echo formatted\n",
+    "tools/check.sh": "echo fine\n",
+}
+LINKED = {".lefthook/pre-commit/check.sh": "../../tools/check.sh"}
+THROUGH_A_LINK = (
+    "id: check\nname: check\nlanguage: script\nentry: bin/check.sh\npass_filenames: false"
+)
+# What a hook manager runs of the tree, through a link or where trust did not look, changed
+# after trust: (the manager, the files and links trusted, the files and links then landed).
+SWAPPED = {
+    "a lefthook script's link re-pointed": (
+        "lefthook",
+        (BESIDE_A_LINK, LINKED),
+        ({"tools/other.sh": NEW_CODE}, {".lefthook/pre-commit/check.sh": "../../tools/other.sh"}),
+    ),
+    "what a lefthook script's link leads to changed": (
+        "lefthook",
+        (BESIDE_A_LINK, LINKED),
+        ({"tools/check.sh": NEW_CODE}, {}),
+    ),
+    "lefthook's source directory a link": (
+        "lefthook",
+        (
+            {"lefthook.yml": LEFTHOOK_SCRIPT, "hooks/pre-commit/check.sh": "echo fine\n"},
+            {".lefthook": "hooks"},
+        ),
+        ({"hooks/pre-commit/check.sh": NEW_CODE}, {}),
+    ),
+    "a lefthook script added in .config/lefthook": (
+        "lefthook",
+        ({"lefthook.yml": LEFTHOOK_SCRIPT, ".lefthook/pre-commit/check.sh": "echo fine\n"}, {}),
+        ({".config/lefthook/pre-commit/check.sh": NEW_CODE}, {}),
+    ),
+    "a pre-commit entry through a linked directory": (
+        "pre-commit",
+        (
+            {
+                ".pre-commit-config.yaml": local_hooks(THROUGH_A_LINK),
+                "tools/check.sh": script("echo fine\n"),
+            },
+            {"bin": "tools"},
+        ),
+        ({"tools/check.sh": script(NEW_CODE)}, {}),
+    ),
+}
+
+
+@needs_bwrap
+@pytest.mark.parametrize(("tool", "trusted", "landed"), SWAPPED.values(), ids=list(SWAPPED))
+def test_what_a_hook_manager_runs_through_a_link_is_pinned(
+    tmp_path: Path,
+    repo: Repo,
+    tool: str,
+    trusted: tuple[dict[str, str], dict[str, str]],
+    landed: tuple[dict[str, str], dict[str, str]],
+) -> None:
+    # The audit's: lefthook's `.lefthook/pre-commit/check.sh`, a link into tools/, re-pointed at
+    # new code (or its target changed) ran as `NEW CODE, NEVER TRUSTED: you` under the old
+    # approval; so did a script where lefthook looks and trust did not, and a pre-commit entry
+    # through a linked directory. The real managers, behind the wall.
+    files, links = trusted
+    repo.link(links)
+    committed_and_trusted(repo, files)
+    repo.git("config", "landwatch.sandbox", "true")
+    path = walled_path(tmp_path, tool)
+    oid = repo.land("trusted as it is", {"a.txt": "one\n"})
+    drained(path)
+    ran = hooks_of(repo, oid)
+    files, links = landed
+    repo.link(links)
+    oid = repo.land("the code swapped", {**files, "a.txt": "two\n"})
+    drained(path)
+    held = hooks_of(repo, oid)
+    assert held.status == "untrusted" and "NEVER TRUSTED" not in told(held), held
+    # What was trusted ran: the checkout held the link and what it leads to (before, the
+    # file a link leads to was there only when the landing changed it).
+    assert ran.status == "ran" and not ran.findings, ran.findings
+
+
+@needs_bwrap
+def test_a_lefthook_script_linked_outside_the_tree_runs_nothing_and_says_why(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # No approval can pin what is outside the landed tree (here a program of the system, which
+    # lefthook ran behind the wall): the link is pinned by its text, and its hooks do not run.
+    repo.link({".lefthook/pre-commit/check.sh": "/usr/bin/id"})
+    committed_and_trusted(repo, {"lefthook.yml": 'pre-commit:\n  scripts:\n    "check.sh": {}\n'})
+    repo.git("config", "landwatch.sandbox", "true")
+    oid = repo.land("a change", {"a.txt": "one\n"})
+    drained(walled_path(tmp_path, "lefthook"))
+    result = hooks_of(repo, oid)
+    assert result.status == "failed" and result.notes == [
+        "the project's hooks did not run: .lefthook/pre-commit/check.sh is a link to "
+        "/usr/bin/id, outside the tree, where nothing is pinned"
+    ]
