@@ -31,6 +31,14 @@ def an_hour_ago() -> dict[str, str]:
     return {"GIT_COMMITTER_DATE": f"@{int(time.time()) - 3600} +0000"}
 
 
+def commit_without_hooks(worktree: Path, message: str) -> str:
+    """A commit in `worktree` that runs no hook (hooks another tool displaced), an hour ago."""
+    in_worktree = Repo.existing(worktree)
+    hooks_off = ("-c", "core.hooksPath=/nonexistent")
+    in_worktree.git(*hooks_off, "commit", "-q", "--allow-empty", "-m", message, **an_hour_ago())
+    return in_worktree.head()
+
+
 def drain(journal: Path) -> list[tuple[str, str | None]]:
     result = run_reviewer("--once", *RECORDING, journal=journal)
     assert result.returncode == 0, result.stderr
@@ -47,6 +55,13 @@ def scripted_commit(repo: Repo, message: str, parent: str = "HEAD") -> str:
     return repo.git("commit-tree", tree, "-p", parent, "-m", message, **an_hour_ago())
 
 
+def installed_after(repo: Repo, landings: int) -> None:
+    """landwatch installed in `repo` after `landings` commits, which it never reviews."""
+    for n in range(landings):
+        repo.land(f"before the install {n}", env=an_hour_ago())
+    repo.install()
+
+
 def test_a_commit_written_without_hooks_is_reviewed_once(repo: Repo, journal: Path) -> None:
     recorded = repo.land("through the hooks", env=an_hour_ago())
     scripted = scripted_commit(repo, "behind the hooks' back")
@@ -56,10 +71,7 @@ def test_a_commit_written_without_hooks_is_reviewed_once(repo: Repo, journal: Pa
 
 
 def test_nothing_before_the_install_is_swept(tmp_path: Path, journal: Path) -> None:
-    repo = Repo(tmp_path / "repo")
-    for n in range(3):
-        repo.land(f"before {n}", env=an_hour_ago())
-    repo.install()
+    installed_after(Repo(tmp_path / "repo"), 3)
     assert drain(journal) == []
 
 
@@ -199,3 +211,45 @@ def test_a_copied_report_or_a_marker_without_a_record_is_no_review(repo: Repo) -
     (known / f"review-{third}").write_text("planted\n")
     assert not asked.recorded(second) and not asked.recorded(third)
     assert asked.recorded(first)
+
+
+def test_a_ref_born_at_a_commit_that_was_there_lands_nothing(tmp_path: Path, journal: Path) -> None:
+    """A new worktree's HEAD, a new branch (switch -c, checkout -b, branch, worktree add -b, a
+    script's update-ref), a pull into an unborn branch: none is a landing of the history below."""
+    repo = Repo(tmp_path / "repo")
+    installed_after(repo, FLOOD + 2)
+    hour = an_hour_ago()
+    repo.git("worktree", "add", "-q", "--detach", str(tmp_path / "detached"), "HEAD~3", **hour)
+    repo.git("worktree", "add", "-q", "-b", "side", str(tmp_path / "side"), "HEAD~2", **hour)
+    repo.git("worktree", "add", "-q", str(tmp_path / "named"), **hour)  # its branch made too
+    repo.git("switch", "-q", "-c", "switched", **hour)
+    repo.git("checkout", "-q", "-b", "checked-out", "HEAD~1", **hour)
+    repo.git("branch", "plain", "HEAD~4", **hour)
+    repo.git("switch", "-q", "plain", **hour)
+    repo.git("update-ref", "refs/heads/scripted", "main~5", **hour)
+    named = Repo.existing(tmp_path / "named")
+    named.git("checkout", "-q", "--orphan", "unborn", **hour)
+    named.git("rm", "-q", "-r", "-f", ".")
+    named.git("pull", "-q", str(repo.path), "main", **hour)  # `initial pull`: nothing new
+    assert drain(journal) == []
+
+
+def test_a_first_commit_is_a_landing_of_itself_alone(
+    repo: Repo, tmp_path: Path, journal: Path
+) -> None:
+    """A commit written where a ref was unborn (an orphan branch, here and in a new worktree; a
+    libgit2 client's commit on a new branch) is reviewed, and nothing below it."""
+    repo.git("checkout", "-q", "--orphan", "fresh", **an_hour_ago())
+    fresh = commit_without_hooks(repo.path, "fresh start")
+    repo.git("checkout", "-q", "main", **an_hour_ago())
+    added = tmp_path / "added"
+    repo.git("worktree", "add", "-q", "--detach", str(added), **an_hour_ago())
+    Repo.existing(added).git("checkout", "-q", "--orphan", "elsewhere", **an_hour_ago())
+    there = commit_without_hooks(added, "first in a worktree")
+    below = scripted_commit(repo, "below, reviewed")
+    repo.git("update-ref", "refs/heads/main", below, **an_hour_ago())
+    branched = scripted_commit(repo, "on a new branch", parent=below)
+    message = "commit: on a new branch"  # what libgit2 writes
+    repo.git("update-ref", "-m", message, "refs/heads/new", branched, **an_hour_ago())
+    done = drain(journal)
+    assert sorted(done) == sorted((oid, None) for oid in (fresh, there, below, branched))

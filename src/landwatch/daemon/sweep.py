@@ -33,6 +33,11 @@ _ZERO = lazy_compile(r"0{40}|0{64}")
 _ONTO = lazy_compile(rf" onto ({work_item.OID})$")
 # HEAD moving without landing anything, and the steps of a rebase before its finish.
 _NOT_LANDINGS = ("reset:", "checkout:", "branch:", "clone:", "Branch: renamed", "fetch")
+# What writes a commit where a ref was unborn: git's `commit (initial)`, a cherry-pick or `am`
+# onto an orphan branch, a libgit2 client's `commit:` on a new branch. Any other birth of a ref
+# (a new worktree's HEAD, whose entry has no message; `branch: Created from`; `initial pull`) is
+# at a commit that was there.
+_WRITES_COMMIT = lazy_compile(r"(?:commit(?: \(\w+\))?|cherry-pick|am):")
 # A rebase's entries, by the action that wrote them (before the first colon): `rebase (pick)`,
 # `rebase -i (finish)`, `pull --rebase origin main (start)`, `pull -r (finish)`. Never the word
 # anywhere: `commit: Fix the rebase script` is a landing like any other.
@@ -194,13 +199,15 @@ def _landings(repo: _Repository, entry: Entry, is_head: bool) -> list[tuple[str,
         return _rebase(repo, entry)
     if repo.recorded(entry.new):
         return []  # the hooks recorded it (or it was reviewed, or skipped on purpose)
-    old = None if _ZERO.fullmatch(entry.old) else entry.old
-    commits = [oid for oid in repo.commits(entry.new, old) if not repo.recorded(oid)]
+    if _ZERO.fullmatch(entry.old):
+        # A ref born: what was below its commit had landed before (or before the install).
+        return [(entry.new, None)] if _WRITES_COMMIT.match(message) else []
+    commits = [oid for oid in repo.commits(entry.new, entry.old) if not repo.recorded(oid)]
     if not commits:
         return []
     merged = message.startswith(("merge ", "pull")) or message.startswith("commit (merge)")
-    if old is not None and (merged or len(commits) > FLOOD):
-        return [(entry.new, old)]  # as the post-merge hook does: what landed, as one range
+    if merged or len(commits) > FLOOD:
+        return [(entry.new, entry.old)]  # as the post-merge hook does: what landed, as one range
     return [(oid, None) for oid in commits]
 
 
