@@ -253,3 +253,16 @@ def test_a_first_commit_is_a_landing_of_itself_alone(
     repo.git("update-ref", "-m", message, "refs/heads/new", branched, **an_hour_ago())
     done = drain(journal)
     assert sorted(done) == sorted((oid, None) for oid in (fresh, there, below, branched))
+
+
+def test_a_branch_renamed_or_copied_brings_its_history_no_second_time(tmp_path: Path) -> None:
+    """`git branch -m` moves a reflog, `-c` copies one: what it held before the install is
+    not reviewed under the new name either, and what lands after it is."""
+    repo = Repo(tmp_path / "repo")
+    installed_after(repo, 3)
+    repo.git("branch", "-m", "main", "trunk", **an_hour_ago())
+    repo.git("branch", "-c", "trunk", "copy", **an_hour_ago())
+    landed = scripted_commit(repo, "after the rename")
+    repo.git("update-ref", "refs/heads/trunk", landed, **an_hour_ago())
+    swept = sweep.sweep(repo.git_dir, now=time.time() + 2 * SWEEP_GRACE)
+    assert swept.enqueued == [f"review-{landed}"]

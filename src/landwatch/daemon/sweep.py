@@ -38,6 +38,8 @@ _NOT_LANDINGS = ("reset:", "checkout:", "branch:", "clone:", "Branch: renamed", 
 # (a new worktree's HEAD, whose entry has no message; `branch: Created from`; `initial pull`) is
 # at a commit that was there.
 _WRITES_COMMIT = lazy_compile(r"(?:commit(?: \(\w+\))?|cherry-pick|am):")
+# The entry git (and libgit2) writes last into a branch's reflog renamed or copied from another's.
+_INHERITED = (b"Branch: renamed ", b"Branch: copied ", b"branch: renamed ")
 # A rebase's entries, by the action that wrote them (before the first colon): `rebase (pick)`,
 # `rebase -i (finish)`, `pull --rebase origin main (start)`, `pull -r (finish)`. Never the word
 # anywhere: `commit: Fix the rebase script` is a landing like any other.
@@ -245,8 +247,9 @@ def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
             continue
         cursor = cursors.get(key)
         floor = None
-        if cursor is None:
-            cursor = Cursor(info.st_ino, 0, 0)  # born after the install: all of it is new
+        is_head = key.endswith("HEAD")
+        if cursor is None:  # born after the install: all of it is new, but what it inherited
+            cursor = Cursor(info.st_ino, 0, 0) if is_head else _born(path, info, now)
             changed = True
         elif cursor.inode != info.st_ino or info.st_size < cursor.offset:
             # Rewritten (an expire): read again, but not what is older than the last entry taken.
@@ -254,13 +257,28 @@ def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
             cursor = Cursor(info.st_ino, 0, cursor.time)
             changed = True
         if info.st_size > cursor.offset:
-            is_head = key.endswith("HEAD")
             changed |= _read(repo, path, cursor, is_head, now - grace, floor, swept)
         cursors[key] = cursor
     if changed:
         _store(common, cursors)
     _forget_skipped(repo, cursors)
     return swept
+
+
+def _born(path: Path, info: os.stat_result, now: float) -> Cursor:
+    """Where a branch's reflog born since the last pass is read from: its start, or just after
+    the entry saying git renamed or copied it from another's (`git branch -m`, `-c`), whose
+    entries before it were the other's (read there, or landed before the install)."""
+    offset, after, stamp = 0, 0, 0
+    with path.open("rb") as file:
+        for line in file:  # once in a reflog's life
+            offset += len(line)
+            if offset > info.st_size or not line.endswith(b"\n"):
+                break
+            entry = parse(line[:-1])
+            if entry is not None and line.partition(b"\t")[2].startswith(_INHERITED):
+                after, stamp = offset, min(entry.time, int(now))
+    return Cursor(info.st_ino, after, stamp)
 
 
 def _read(
