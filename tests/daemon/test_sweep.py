@@ -47,12 +47,18 @@ def drain(journal: Path) -> list[tuple[str, str | None]]:
     return done
 
 
-def scripted_commit(repo: Repo, message: str, parent: str = "HEAD") -> str:
+def scripted_commit(repo: Repo, message: str, parent: str = "HEAD", **env: str) -> str:
     """A commit as a script (or a libgit2 client) makes one: no hook runs."""
     (repo.path / "file").write_text(message + "\n")
     repo.git("add", "file")
     tree = repo.git("write-tree")
-    return repo.git("commit-tree", tree, "-p", parent, "-m", message, **an_hour_ago())
+    return repo.git("commit-tree", tree, "-p", parent, "-m", message, **(env or an_hour_ago()))
+
+
+def just_after_the_install() -> dict[str, str]:
+    """Reflog entries stamped two seconds on: past the second the install was in (a sweep sees
+    them past the grace with its clock moved on)."""
+    return {"GIT_COMMITTER_DATE": f"@{int(time.time()) + 2} +0000"}
 
 
 def installed_after(repo: Repo, landings: int) -> None:
@@ -265,4 +271,16 @@ def test_a_branch_renamed_or_copied_brings_its_history_no_second_time(tmp_path: 
     landed = scripted_commit(repo, "after the rename")
     repo.git("update-ref", "refs/heads/trunk", landed, **an_hour_ago())
     swept = sweep.sweep(repo.git_dir, now=time.time() + 2 * SWEEP_GRACE)
+    assert swept.enqueued == [f"review-{landed}"]
+
+
+def test_a_reflog_rewritten_after_the_install_brings_no_history(tmp_path: Path) -> None:
+    """`git gc` (and so `git maintenance`) rewrites every reflog (`reflog expire`), keeping 90
+    days: none of it is read again, and what lands after it is."""
+    repo = Repo(tmp_path / "repo")
+    installed_after(repo, 3)
+    repo.git("reflog", "expire", "--all")
+    landed = scripted_commit(repo, "after the expire")
+    repo.git("update-ref", "refs/heads/main", landed, **just_after_the_install())
+    swept = sweep.sweep(repo.git_dir, now=time.time() + 4 * SWEEP_GRACE)
     assert swept.enqueued == [f"review-{landed}"]

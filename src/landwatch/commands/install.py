@@ -242,7 +242,7 @@ def _prepare_data(repository: Repository) -> None:
         registry.mark_made(git_dir)
         private_directory(layout.SKIPPED.path(git_dir), trusted=git_dir)
         notice.start_told(git_dir)
-    sweep.start_at_end(repository.common_dir, keep=True)
+    sweep.start_at_end(repository.common_dir, now=time.time(), keep=True)
     report_store.mark_every_blocking(repository.common_dir)
     for told in (layout.MOVED_TOLD, layout.DISPLACED_TOLD, layout.GONE_TOLD):
         with contextlib.suppress(OSError):  # mended now: the hooks say so again if it recurs

@@ -123,7 +123,7 @@ def _regular(path: Path) -> os.stat_result | None:
     return info if stat.S_ISREG(info.st_mode) else None
 
 
-def start_at_end(common: Path, *, keep: bool = False) -> None:
+def start_at_end(common: Path, *, now: float, keep: bool = False) -> None:
     """Nothing that landed before now is swept (`landwatch install`): cursors at every end;
     with `keep`, a repository swept already goes on from where it was."""
     if keep and _load(common) is not None:
@@ -132,7 +132,9 @@ def start_at_end(common: Path, *, keep: bool = False) -> None:
     for key, path in reflogs(common).items():
         info = _regular(path)
         if info is not None:
-            cursors[key] = Cursor(info.st_ino, info.st_size, 0)
+            # Rewritten later (`git gc` expires reflogs, keeping 90 days), it is read again from
+            # the second after this one: an entry of this second may be from before.
+            cursors[key] = Cursor(info.st_ino, info.st_size, int(now) + 1)
     _store(common, cursors)
 
 
@@ -237,7 +239,7 @@ def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
     swept = Swept()
     cursors = _load(common)
     if cursors is None:
-        start_at_end(common)  # installed by a release without the sweep: from now on
+        start_at_end(common, now=now)  # installed by a release without the sweep: from now on
         return swept
     repo = _Repository(common)
     changed = False
