@@ -31,6 +31,12 @@ def an_hour_ago() -> dict[str, str]:
     return {"GIT_COMMITTER_DATE": f"@{int(time.time()) - 3600} +0000"}
 
 
+def years_ahead() -> dict[str, str]:
+    """Reflog entries stamped five years ahead: a GIT_COMMITTER_DATE a tool set, or a clock that
+    was wrong when git wrote them."""
+    return {"GIT_COMMITTER_DATE": f"@{int(time.time()) + 5 * 365 * 86400} +0000"}
+
+
 def commit_without_hooks(worktree: Path, message: str) -> str:
     """A commit in `worktree` that runs no hook (hooks another tool displaced), an hour ago."""
     in_worktree = Repo.existing(worktree)
@@ -217,6 +223,31 @@ def test_a_copied_report_or_a_marker_without_a_record_is_no_review(repo: Repo) -
     (known / f"review-{third}").write_text("planted\n")
     assert not asked.recorded(second) and not asked.recorded(third)
     assert asked.recorded(first)
+
+
+def test_an_entry_dated_ahead_holds_no_later_landing_back(repo: Repo) -> None:
+    """One reflog entry stamped years ahead is not waited for until that date: what lands after
+    it, unrecorded, is swept at the next pass."""
+    repo.land("dated ahead", env=years_ahead())  # the hooks recorded it
+    scripted = scripted_commit(repo, "landed without hooks")
+    repo.git("update-ref", "refs/heads/main", scripted, **an_hour_ago())
+    swept = sweep.sweep(repo.git_dir, now=time.time() + 2 * SWEEP_GRACE)
+    assert swept.enqueued == [f"review-{scripted}"]
+
+
+def test_an_entry_dated_ahead_waits_only_while_its_reflog_is_written(repo: Repo) -> None:
+    """A stamp ahead of the clock says nothing of when its entry was written; the reflog's mtime
+    does. Taken, it leaves the time a rewritten reflog is read again from where it was."""
+    ahead = scripted_commit(repo, "dated ahead", **years_ahead())
+    repo.git("update-ref", "refs/heads/main", ahead, **years_ahead())
+    assert sweep.sweep(repo.git_dir, now=time.time()).enqueued == []  # its hook may be at work
+    later = time.time() + 2 * SWEEP_GRACE
+    assert sweep.sweep(repo.git_dir, now=later).enqueued == [f"review-{ahead}"]
+    repo.git("reflog", "expire", "--expire=now", "--all")  # rewritten: the entry ahead is kept
+    after = scripted_commit(repo, "after the expire")
+    repo.git("update-ref", "refs/heads/main", after, **just_after_the_install())
+    swept = sweep.sweep(repo.git_dir, now=time.time() + 4 * SWEEP_GRACE)
+    assert swept.enqueued == [f"review-{after}"]
 
 
 def test_a_ref_born_at_a_commit_that_was_there_lands_nothing(tmp_path: Path, journal: Path) -> None:

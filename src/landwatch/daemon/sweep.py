@@ -259,7 +259,8 @@ def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
             cursor = Cursor(info.st_ino, 0, cursor.time)
             changed = True
         if info.st_size > cursor.offset:
-            changed |= _read(repo, path, cursor, is_head, now - grace, floor, swept)
+            seen = _Seen(info.st_size, info.st_mtime, now, grace)
+            changed |= _read(repo, path, cursor, is_head, seen, floor, swept)
         cursors[key] = cursor
     if changed:
         _store(common, cursors)
@@ -283,12 +284,29 @@ def _born(path: Path, info: os.stat_result, now: float) -> Cursor:
     return Cursor(info.st_ino, after, stamp)
 
 
+@dataclass(frozen=True)
+class _Seen:
+    """One reflog as this pass found it, and the pass's clock: only the bytes it held then are
+    read, so its mtime says when the newest of them was written, at the latest."""
+
+    size: int
+    written: float  # its mtime
+    now: float
+    grace: float
+
+    def waits(self, stamp: int) -> bool:
+        """The entry's hook may still be at work: stamped within the grace, or stamped ahead
+        of the clock (a tool's committer date, a clock that was wrong) and written within it."""
+        when = stamp if stamp <= self.now else self.written
+        return self.now - self.grace < when <= self.now
+
+
 def _read(
     repo: _Repository,
     path: Path,
     cursor: Cursor,
     is_head: bool,
-    before: float,
+    seen: _Seen,
     floor: int | None,
     swept: Swept,
 ) -> bool:
@@ -296,12 +314,12 @@ def _read(
     rewritten reflog again, none older than `floor`); True if any."""
     with path.open("rb") as file:
         file.seek(cursor.offset)
-        data = file.read(CHUNK)
+        data = file.read(min(CHUNK, seen.size - cursor.offset))
     start, taken, at = cursor.offset, False, 0
     target = path.parents[1] if is_head else repo.common  # the worktree's git dir, or the main
     while (end := data.find(b"\n", at)) >= 0:
         entry = parse(data[at:end])
-        if entry is not None and entry.time > before:
+        if entry is not None and seen.waits(entry.time):
             break  # its hook may still be at work: the next pass takes it
         if entry is not None and (floor is None or entry.time >= floor):
             for tip, base in _landings(repo, entry, is_head):
@@ -315,7 +333,8 @@ def _read(
                     swept.enqueued.append(item.id)
                     log.info("sweep: %s landed in %s unrecorded; queued", tip[:12], target)
             swept.entries += 1
-            cursor.time = entry.time
+            if entry.time <= seen.now:  # a stamp ahead would hold a rewritten reflog back
+                cursor.time = entry.time
         at = end + 1
         cursor.offset = start + at
         taken = True
