@@ -4,6 +4,7 @@ the kill switch are never reviewed again."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -303,6 +304,23 @@ def test_a_branch_renamed_or_copied_brings_its_history_no_second_time(tmp_path: 
     repo.git("update-ref", "refs/heads/trunk", landed, **an_hour_ago())
     swept = sweep.sweep(repo.git_dir, now=time.time() + 2 * SWEEP_GRACE)
     assert swept.enqueued == [f"review-{landed}"]
+
+
+def test_an_older_install_s_cursors_are_dated_before_an_expire_rewrites_them(
+    tmp_path: Path,
+) -> None:
+    """Cursors an older release stored at the install kept no time (0): the first pass dates
+    each by the entry it ends at, so that a reflog gc rewrites later brings no history back."""
+    repo = Repo(tmp_path / "repo")
+    installed_after(repo, 3)
+    kept = json.loads(layout.SWEEP_STATE.path(repo.git_dir).read_text())
+    for cursor in kept["reflogs"].values():
+        cursor["time"] = 0
+    layout.SWEEP_STATE.path(repo.git_dir).write_text(json.dumps(kept))
+    assert sweep.sweep(repo.git_dir, now=time.time()).enqueued == []
+    repo.git("reflog", "expire", "--all")
+    swept = sweep.sweep(repo.git_dir, now=time.time() + 4 * SWEEP_GRACE)
+    assert swept.enqueued == []
 
 
 def test_a_reflog_rewritten_after_the_install_brings_no_history(tmp_path: Path) -> None:

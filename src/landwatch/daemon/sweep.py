@@ -253,6 +253,11 @@ def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
         if cursor is None:  # born after the install: all of it is new, but what it inherited
             cursor = Cursor(info.st_ino, 0, 0) if is_head else _born(path, info, now)
             changed = True
+        elif cursor.time == 0 < cursor.offset <= info.st_size and cursor.inode == info.st_ino:
+            # An install of a release that kept no time: what it read is dated now, once, before
+            # an expire rewrites the reflog and its whole history would be read again.
+            cursor = Cursor(cursor.inode, cursor.offset, _time_before(path, cursor.offset, now))
+            changed = True
         elif cursor.inode != info.st_ino or info.st_size < cursor.offset:
             # Rewritten (an expire): read again, but not what is older than the last entry taken.
             floor = cursor.time
@@ -299,6 +304,21 @@ class _Seen:
         of the clock (a tool's committer date, a clock that was wrong) and written within it."""
         when = stamp if stamp <= self.now else self.written
         return self.now - self.grace < when <= self.now
+
+
+def _time_before(path: Path, offset: int, now: float) -> int:
+    """The second after the newest reflog entry before `offset` (each was read; their times need
+    not be in order: a commit may be dated before its parent), of those not dated after `now`
+    (one stamped ahead would hold a rewritten reflog back); 0 for none."""
+    newest, rest = -1, b""
+    with path.open("rb") as file:
+        while file.tell() < offset and (chunk := file.read(min(CHUNK, offset - file.tell()))):
+            lines = (rest + chunk).split(b"\n")
+            rest = lines.pop()
+            for line in lines:
+                if (entry := parse(line)) is not None and entry.time <= now:
+                    newest = max(newest, entry.time)
+    return newest + 1 if newest >= 0 else 0
 
 
 def _read(
