@@ -13,7 +13,8 @@ import pytest
 
 from landwatch import hook_slots
 from landwatch.hook_slots import Integration, SlotError
-from landwatch.hooks import MARKER, whose
+from landwatch.hooks import MARKER, event_of, whose
+from support import git_lfs_hook
 from support.repos import Repo
 
 OURS = f"#!/bin/sh\n{MARKER} 1\n"
@@ -23,7 +24,7 @@ TOOLS = {
     "husky": '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n',
     "husky 4": '#!/bin/sh\n# husky\n\n# Created by Husky v4.3.8\n\n. "$(dirname "$0")/husky.sh"\n',
     "lefthook": "#!/bin/sh\ncall_lefthook run post-commit\n",
-    "git-lfs": '#!/bin/sh\ngit lfs post-commit "$@"\n',
+    "git-lfs": git_lfs_hook("EVENT"),  # EVENT: the event of the hook it is written as
 }
 
 
@@ -34,7 +35,7 @@ def write(path: Path, how: Integration) -> None:
 
 def hook(hooks: Path, name: str, owner: str) -> Path:
     path = hooks / name
-    path.write_text(TOOLS[owner])
+    path.write_text(TOOLS[owner].replace("EVENT", event_of(path)))
     path.chmod(0o755)
     return path
 
@@ -174,7 +175,7 @@ def test_git_lfs_hooks_refused_or_left_behind_are_named(tmp_path: Path) -> None:
     assert hook_slots.lfs_refused(hooks, common) == everything
     for event in everything:  # as install writes them: ours runs those of its events first
         path = hook_slots.lfs_hook_path(hooks, event)
-        path.write_text(TOOLS["git-lfs"])
+        path.write_text(git_lfs_hook(event))
     assert [p.name for p in map(hook_slots.lfs_hook_path, [hooks] * 4, everything)] == [
         "post-commit.before-landwatch",
         "post-merge.before-landwatch",

@@ -6,6 +6,7 @@ they are. install writes them; coverage and doctor read them.
 from __future__ import annotations
 
 import contextlib
+import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,8 +35,40 @@ _SIGNATURES = (
     ("husky", b'/h"'),
     # husky 4 (and 1 to 3) writes one script for every event, which finds its event by its name.
     ("husky 4", b"\n# husky\n"),
-    ("git-lfs", b"git lfs "),
 )
+# git-lfs's hooks are recognised as git-lfs recognises them (lfs/hook.go): by their whole text,
+# each line's leading blanks and the whole's outer blanks aside, being one git-lfs wrote for
+# that event. Since 2.x they say so when git-lfs is missing, in one of these ways (git-lfs 3.3,
+# the one here, writes the first), then run `git lfs EVENT "$@"`; its first pre-push hooks did
+# less. EVENT stands for the event.
+_LFS_MISSING = (
+    "This repository is configured for Git LFS but 'git-lfs' was not found on your path. If you "
+    "no longer wish to use Git LFS, remove this hook by deleting "
+)
+_LFS_WHERE = (
+    "'.git/hooks/EVENT'.",
+    ".git/hooks/EVENT.",
+    "the 'EVENT' file in the hooks directory (set by 'core.hookspath'; usually '.git/hooks').",
+)
+_LFS_SAYS = (
+    *(f'echo >&2 "\\n{_LFS_MISSING}{where}\\n"; exit 2' for where in _LFS_WHERE),
+    f'printf >&2 "\\n%s\\n\\n" "{_LFS_MISSING}{_LFS_WHERE[2]}"; exit 2',
+)
+_LFS_NOT_INSTALLED = (
+    'echo >&2 "\\nThis repository has been set up with Git LFS but Git LFS is not installed.\\n"'
+)
+_LFS_GUARD = "#!/bin/sh\ncommand -v git-lfs >/dev/null 2>&1 || "
+_LFS_TEXTS = tuple(f'{_LFS_GUARD}{{ {says}; }}\ngit lfs EVENT "$@"' for says in _LFS_SAYS)
+_LFS_FIRST_PRE_PUSH = (
+    "#!/bin/sh\ngit lfs push --stdin $*",
+    '#!/bin/sh\ngit lfs push --stdin "$@"',
+    '#!/bin/sh\ngit lfs pre-push "$@"',
+    *(
+        f'{_LFS_GUARD}{{ {_LFS_NOT_INSTALLED}; exit {status}; }}\ngit lfs pre-push "$@"'
+        for status in (0, 2)
+    ),
+)
+_LEADING_BLANKS = re.compile(rb"^[ \t]+", re.MULTILINE)
 
 
 class RepositoryError(UserError):
@@ -153,6 +186,12 @@ def chained_path(hook: Path) -> Path:
     return hook.with_name(hook.name + layout.CHAINED_SUFFIX)
 
 
+def event_of(hook: Path) -> str:
+    """The event a hook file is for: its name up to the first dot (`pre-push.before-landwatch`,
+    `post-commit.legacy`: what landwatch or another tool kept aside is still that event's)."""
+    return hook.name.split(".", 1)[0]
+
+
 def whose(hook: Path) -> str | None:
     """The tool a hook file is from ("landwatch", "pre-commit", ...), or None if unknown."""
     try:
@@ -164,7 +203,18 @@ def whose(hook: Path) -> str | None:
     for tool, signature in _SIGNATURES:
         if signature in head:
             return tool
+    if b"git lfs " in head and _LEADING_BLANKS.sub(b"", head).strip() in lfs_texts(event_of(hook)):
+        return "git-lfs"
     return None
+
+
+def lfs_texts(event: str) -> frozenset[bytes]:
+    """Every text git-lfs has written as its hook of `event`, without its last newline: a hook
+    of one's own that also runs `git lfs pre-push` is none of them, never taken for git-lfs's."""
+    texts = [text.replace("EVENT", event) for text in _LFS_TEXTS]
+    if event == "pre-push":
+        texts += _LFS_FIRST_PRE_PUSH
+    return frozenset(text.encode() for text in texts)
 
 
 def renew_clock_cache(git_dir: Path, now_boot_time: int | None) -> bool:

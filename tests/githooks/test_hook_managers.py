@@ -22,6 +22,7 @@ from landwatch.commands import install, uninstall
 from landwatch.daemon import sweep
 from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.hooks import HOOK_EVENTS, INSTALLED_EVENTS, MARKER
+from support import GIT_LFS as LFS
 from support import TOOLS
 from support.queue import git, git_env
 from support.repos import Repo, installed
@@ -30,7 +31,6 @@ from support.secret_examples import AWS_KEY_ID
 BIN = Path(sys.executable).parent  # the test command installs pre-commit, prek, lefthook here
 HUSKY = TOOLS / "npm" / "node_modules" / "husky" / "bin.js"
 HUSKY4 = TOOLS / "npm" / "node_modules" / "husky4"  # npm's husky@4, installed under that name
-LFS = TOOLS / "git-lfs" / "usr" / "bin"
 LANDING = HOOK_EVENTS[:3]  # post-commit, post-merge, post-rewrite: what the tools configure
 PUSH = "pre-push"
 WITH_STDIN = ("post-rewrite", PUSH)  # the events git gives a list on stdin

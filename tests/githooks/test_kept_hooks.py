@@ -1,18 +1,24 @@
 """A hook landwatch keeps aside (<event>.before-landwatch) runs as git ran it, by its own path: a
 link into the project finds its files, a bash hook's BASH_SOURCE guard runs its main, a hook that
 runs itself again under bash runs once; husky 1 to 4's alone is sourced under the event's name,
-the one way it finds its event. Each kept hook logs what it ran; its status is the hook's."""
+the one way it finds its event. Each kept hook logs what it ran; its status is the hook's. A hook
+of one's own is never removed as another tool's (one that runs git-lfs's), and uninstall puts it
+back as it was."""
 
 from __future__ import annotations
 
+import io
 import os
 import signal
+import stat
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
+from landwatch.commands import uninstall
+from support import GIT_LFS
 from support.kinds import origin
 from support.queue import git, git_env
 from support.repos import Repo
@@ -260,3 +266,40 @@ def test_husky_1_to_4_s_kept_hook_is_sourced_under_the_event_s_name(
         ["sh", ".git/hooks/post-commit"], cwd=repo.path, env=git_env(KEPT_STATUS="3")
     )
     assert post_commit.returncode == 3
+
+
+# One's own pre-push as git-lfs tells those with a pre-push of their own to write it: their
+# check first (no WIP commit), then git-lfs's where it is on the PATH.
+OWN_THEN_LFS = """#!/bin/sh
+# our team's push checks
+if git log -1 --format=%s | grep -q WIP; then echo "no WIP commits, please" >&2; exit 1; fi
+if command -v git-lfs >/dev/null 2>&1; then git lfs pre-push "$@"; fi
+"""
+
+
+def test_a_hook_of_one_s_own_that_runs_git_lfs_s_is_never_removed_as_git_lfs_s(
+    tmp_path: Path,
+) -> None:
+    """It names `git lfs `, so it was taken for git-lfs's generated hook: doctor said git-lfs had
+    been uninstalled, and `doctor --fix` (a second install) deleted it; a WIP commit was pushed,
+    and uninstall had nothing to put back (an audit, with the real git-lfs on the PATH)."""
+    if not (GIT_LFS / "git-lfs").exists():
+        pytest.skip(f"git-lfs was not unpacked into {GIT_LFS}")
+    with_lfs = {"PATH": f"{GIT_LFS}{os.pathsep}{os.environ['PATH']}"}
+    repo = Repo(tmp_path / "repo")
+    remote = origin(repo, tmp_path / "remote.git")
+    held = git("rev-parse", "main", cwd=remote)
+    hook = repo.git_dir / "hooks" / "pre-push"
+    hook.write_text(OWN_THEN_LFS)
+    hook.chmod(0o750)
+    assert "kept your pre-push hook as pre-push.before-landwatch" in repo.install()
+    doctor = repo.landwatch("doctor")
+    assert "git-lfs" not in doctor.stdout + doctor.stderr
+    assert "git-lfs" not in repo.install()  # what `landwatch doctor --fix` runs
+    repo.land("WIP: not ready")
+    refused = repo.run("push", "-q", "origin", "main", **with_lfs)
+    assert refused.returncode != 0 and "no WIP commits, please" in refused.stderr
+    assert git("rev-parse", "main", cwd=remote) == held
+    assert uninstall.uninstall(repo.path, out=io.StringIO()) == 0
+    assert (hook.read_text(), stat.S_IMODE(hook.stat().st_mode)) == (OWN_THEN_LFS, 0o750)
+    assert not (repo.git_dir / "hooks" / "pre-push.before-landwatch").exists()

@@ -22,7 +22,7 @@ from landwatch.errors import UserError
 from landwatch.files import private_directory, remove, write_atomic
 from landwatch.git import git, is_inside
 from landwatch.hook_slots import Integration
-from landwatch.hooks import INSTALLED_EVENTS, Repository, find_repository, render_hook
+from landwatch.hooks import INSTALLED_EVENTS, Repository, event_of, find_repository, render_hook
 from landwatch.text import listed, safe
 
 
@@ -159,8 +159,7 @@ def _writer(repository: Path, also: Sequence[Path]) -> Callable[[Path, Integrati
     def write(path: Path, how: Integration) -> None:
         chain = "husky" if how is Integration.HUSKY else "exec"
         lefthook = how is Integration.LEFTHOOK
-        event = path.name.split(".")[0]
-        text = render_hook(event, entry, host, repository, chain, lefthook, also)
+        text = render_hook(event_of(path), entry, host, repository, chain, lefthook, also)
         # The hooks directory is git's, not ours: hooks are executable as git's own are.
         write_atomic(path, text, trusted=None, mode=0o755, make_directory=False)
 
