@@ -6,6 +6,7 @@ are their signatures."""
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 
 from landwatch import hook_slots
 from landwatch.hook_slots import Integration, SlotError
-from landwatch.hooks import MARKER, event_of, whose
+from landwatch.hooks import INSTALLED_EVENTS, MARKER, event_of, whose
 from support import git_lfs_hook
 from support.repos import Repo
 
@@ -154,6 +155,60 @@ def test_a_hook_written_over_ours_is_left_as_it_is(hooks: Path) -> None:
     hook(hooks, "post-commit", "yours")  # someone wrote over ours since
     assert hook_slots.withdraw(slot) == (f"{slot} is not landwatch's; left as it is",)
     assert slot.read_text() == TOOLS["yours"]
+
+
+# (the link's event, how it names the script, the script's event): one script for two events.
+SIBLINGS = {
+    "named": ("post-merge", "post-commit", "post-commit"),
+    "from here": ("post-merge", "./post-commit", "post-commit"),
+    "whole, placed first": ("post-commit", "{hooks}/post-merge", "post-merge"),
+}
+
+
+@pytest.mark.parametrize("how", SIBLINGS)
+def test_a_link_to_another_event_s_hook_is_kept_as_a_link_to_it_and_put_back(
+    hooks: Path, how: str
+) -> None:
+    """post-merge a link to post-commit: once post-commit held landwatch's hook, the link read as
+    landwatch's, was written over and then removed at uninstall (an audit). A link is never
+    landwatch's: kept aside as a link to the script where it is kept, put back as it was."""
+    event, target, sibling = SIBLINGS[how]
+    target = target.format(hooks=hooks)
+    script = hook(hooks, sibling, "yours")
+    script.chmod(0o751)
+    (hooks / event).symlink_to(target)
+    for slot in INSTALLED_EVENTS:
+        hook_slots.place(hooks / slot, write)
+    hook_slots.follow_kept_siblings(hooks)
+    hook_slots.follow_kept_siblings(hooks)  # a reinstall: the same
+    kept = hooks / f"{event}.before-landwatch"
+    assert os.readlink(kept) == target.replace(sibling, f"{sibling}.before-landwatch")
+    assert kept.read_text() == TOOLS["yours"]  # the script, not landwatch's hook now in its slot
+    assert names(hooks)[event] == "landwatch"
+    for slot in INSTALLED_EVENTS:
+        hook_slots.withdraw(hooks / slot)
+    assert sorted(path.name for path in hooks.iterdir()) == sorted([event, sibling])
+    assert os.readlink(hooks / event) == target
+    assert script.read_text() == TOOLS["yours"] and stat.S_IMODE(script.stat().st_mode) == 0o751
+
+
+def test_a_link_to_landwatch_s_hook_is_never_taken_for_landwatch_s(hooks: Path) -> None:
+    """Made after install (post-merge to run what post-commit runs), it is the person's: kept
+    aside at the next install, never removed at uninstall; and it names, once kept, what
+    post-commit keeps (nothing here), never landwatch's own hook, which would record twice."""
+    for slot in INSTALLED_EVENTS:
+        hook_slots.place(hooks / slot, write)
+    (hooks / "post-merge").unlink()
+    (hooks / "post-merge").symlink_to("post-commit")
+    assert hook_slots.withdraw(hooks / "post-merge") == (
+        f"{hooks / 'post-merge'} is not landwatch's; left as it is",
+    )
+    assert hook_slots.place(hooks / "post-merge", write).integration is Integration.CHAIN
+    assert os.readlink(hooks / "post-merge.before-landwatch") == "post-commit"
+    hook_slots.follow_kept_siblings(hooks)
+    assert os.readlink(hooks / "post-merge.before-landwatch") == "post-commit.before-landwatch"
+    assert hook_slots.withdraw(hooks / "post-merge") == ("restored your post-merge hook",)
+    assert os.readlink(hooks / "post-merge") == "post-commit"
 
 
 def test_git_lfs_hooks_refused_or_left_behind_are_named(tmp_path: Path) -> None:

@@ -8,10 +8,12 @@ husky under it; lefthook, git-lfs and hand-written hooks are run first by ours, 
 `<event>.before-landwatch`. lefthook never runs a hook it moved aside, so ours is marked as one
 lefthook may replace: its reinstall overwrites ours (the reflog sweep covers; `landwatch
 install` or `doctor --fix` puts it back) instead of failing on a `.old` it cannot make.
+landwatch writes no links: a link in a slot is the person's, kept aside and put back as a link.
 """
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 from collections.abc import Callable
@@ -82,7 +84,7 @@ def conflict(slot: Path) -> str | None:
     if owner in LEGACY_RUNNERS:
         if whose(chained) in LEGACY_RUNNERS:
             return None
-        aside = legacy if os.path.lexists(legacy) and whose(legacy) != "landwatch" else None
+        aside = legacy if os.path.lexists(legacy) and _owner(legacy) != "landwatch" else None
     else:
         aside = slot
     if aside is None or (whose(chained) in GENERATED and whose(chained) == whose(aside)):
@@ -99,7 +101,7 @@ def place(slot: Path, write: Callable[[Path, Integration], None]) -> Placed:
     reinstall left behind."""
     said: list[str] = []
     chained, legacy, old = chained_path(slot), legacy_path(slot), old_path(slot)
-    if whose(old) == "landwatch":
+    if _owner(old) == "landwatch":
         # lefthook moved ours there and never runs it.
         _remove(old)
         said.append(f"removed landwatch's {old.name}, which lefthook never runs")
@@ -116,7 +118,7 @@ def place(slot: Path, write: Callable[[Path, Integration], None]) -> Placed:
     if owner in LEGACY_RUNNERS:
         if whose(chained) in LEGACY_RUNNERS:
             _remove(chained)  # a stale copy of their script from an older arrangement
-        if os.path.lexists(legacy) and whose(legacy) != "landwatch":
+        if os.path.lexists(legacy) and _owner(legacy) != "landwatch":
             _make_room(legacy, chained)
             said.append(f"kept the hook {owner} ran as {legacy.name} as {chained.name}")
         write(legacy, Integration.LEGACY)
@@ -185,16 +187,16 @@ def withdraw(slot: Path) -> tuple[str, ...]:
     """Take landwatch's hook of `slot`'s event away, wherever it sits, and put back what the
     other tool alone would have there; what was done, to say."""
     chained, legacy, old = chained_path(slot), legacy_path(slot), old_path(slot)
-    if whose(slot) == "landwatch":
+    if _owner(slot) == "landwatch":
         _remove(slot)
         if os.path.lexists(chained):
-            os.replace(chained, slot)
+            _restore(chained, slot)
             return (f"restored your {slot.name} hook",)
         return ()
-    if whose(legacy) == "landwatch":
+    if _owner(legacy) == "landwatch":
         _remove(legacy)
         return _put_back(chained, legacy)
-    if whose(old) == "landwatch":
+    if _owner(old) == "landwatch":
         _remove(old)
         return _put_back(chained, old)
     if not os.path.lexists(chained) or whose(chained) == "landwatch":
@@ -210,7 +212,7 @@ def withdraw(slot: Path) -> tuple[str, ...]:
     owner = _owner(slot)
     target = {"lefthook": old, "pre-commit": legacy, "prek": legacy}.get(owner or "")
     if target is not None and not os.path.lexists(target):
-        os.replace(chained, target)
+        _restore(chained, target)
         return (f"put your hook back as {target.name}, where {owner} keeps it",)
     return (f"left {chained} (your hook, which landwatch ran) as it is",)
 
@@ -221,15 +223,17 @@ def _put_back(chained: Path, where: Path) -> tuple[str, ...]:
     if whose(chained) in GENERATED:
         _remove(chained)
         return ()
-    os.replace(chained, where)
+    _restore(chained, where)
     return (f"restored your hook as {where.name}",)
 
 
 def _owner(path: Path) -> str | None:
-    """Whose hook is at `path`: a tool's name, "landwatch", "yours" (unknown), None (none)."""
+    """Whose hook is at `path`: a tool's name, "landwatch", "yours" (unknown), None (none). A
+    link is never landwatch's (it writes none), even one to ours: one script for two events."""
     if not os.path.lexists(path):
         return None
-    return whose(path) or "yours"
+    owner = whose(path) or "yours"
+    return "yours" if owner == "landwatch" and os.path.islink(path) else owner
 
 
 def _integration_of_ours(slot: Path) -> Integration:
@@ -254,6 +258,50 @@ def _make_room(hook: Path, chained: Path) -> None:
 
 def _remove(path: Path) -> None:
     os.unlink(path)
+
+
+def follow_kept_siblings(hooks_dir: Path) -> None:
+    """Once every event is placed, a kept link to another event's hook beside it (`post-merge ->
+    post-commit`) made to name what is kept from there, not landwatch's hook now in that slot."""
+    for event in INSTALLED_EVENTS:
+        kept = chained_path(hooks_dir / event)
+        sibling = _sibling_named(kept)
+        if sibling in INSTALLED_EVENTS and _owner(hooks_dir / sibling) == "landwatch":
+            _relink(kept, f"{sibling}{layout.CHAINED_SUFFIX}")
+
+
+def _restore(kept: Path, where: Path) -> None:
+    """The hook kept aside back at `where` as it was: a link `follow_kept_siblings` made name a
+    kept hook names that hook's slot again."""
+    sibling = _sibling_named(kept) or ""
+    event = sibling.removesuffix(layout.CHAINED_SUFFIX)
+    if event != sibling and event in INSTALLED_EVENTS:
+        _relink(kept, event)
+    os.replace(kept, where)
+
+
+def _sibling_named(path: Path) -> str | None:
+    """The name of the file beside `path` that `path`, a link, names (None: not a link, or one
+    naming something elsewhere), whether it spells it `post-commit`, `./post-commit` or whole."""
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return None
+    named = path.parent / target
+    if os.path.basename(target) != named.name or named.parent.resolve() != path.parent.resolve():
+        return None
+    return named.name
+
+
+def _relink(link: Path, name: str) -> None:
+    """The link at `link` made to name `name` instead of the file it names beside it, however
+    it spelled the way there (`./`, the whole path), in one rename."""
+    target = os.readlink(link)
+    relinked = link.with_name(f".{link.name}.relinked")
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(relinked)  # left by an install that died here
+    os.symlink(target[: len(target) - len(os.path.basename(target))] + name, relinked)
+    os.replace(relinked, link)
 
 
 def lfs_hook_path(hooks_dir: Path, event: str) -> Path:

@@ -2,8 +2,8 @@
 link into the project finds its files, a bash hook's BASH_SOURCE guard runs its main, a hook that
 runs itself again under bash runs once; husky 1 to 4's alone is sourced under the event's name,
 the one way it finds its event. Each kept hook logs what it ran; its status is the hook's. A hook
-of one's own is never removed as another tool's (one that runs git-lfs's), and uninstall puts it
-back as it was."""
+of one's own is never removed as another tool's (one that runs git-lfs's), nor written over (one
+script linked for two events), and uninstall puts it back as it was."""
 
 from __future__ import annotations
 
@@ -303,3 +303,36 @@ def test_a_hook_of_one_s_own_that_runs_git_lfs_s_is_never_removed_as_git_lfs_s(
     assert uninstall.uninstall(repo.path, out=io.StringIO()) == 0
     assert (hook.read_text(), stat.S_IMODE(hook.stat().st_mode)) == (OWN_THEN_LFS, 0o750)
     assert not (repo.git_dir / "hooks" / "pre-push.before-landwatch").exists()
+
+
+def test_one_script_linked_for_two_events_runs_at_both_and_is_put_back_as_it_was(
+    tmp_path: Path,
+) -> None:
+    """post-merge a link to post-commit: install put landwatch's hook in post-commit's slot
+    first, then took the link, which read as landwatch's, for its own and wrote over it; the
+    script never ran at a merge again, and uninstall removed the link (an audit)."""
+    repo = Repo(tmp_path / "repo")
+    log = tmp_path / "log"
+    hooks = repo.git_dir / "hooks"
+    script = hooks / "post-commit"
+    script.write_text(f'#!/bin/sh\necho "$(basename "$0") $*" >> "{log}"\n')
+    script.chmod(0o755)
+    (hooks / "post-merge").symlink_to("post-commit")
+    assert "kept your post-merge hook as post-merge.before-landwatch" in repo.install()
+    repo.git("switch", "-q", "-c", "side")
+    repo.land("on the side", "side.txt", hooks=False)
+    repo.git("switch", "-q", "main")
+    before = repo.land("on main", "main.txt")
+    assert lines(log) == ["post-commit.before-landwatch "] * 2  # LANDWATCH=0 runs it too
+    repo.clear()
+    log.unlink()
+    repo.git("merge", "-q", "--no-ff", "--no-edit", "side")
+    assert lines(log) == ["post-merge.before-landwatch 0"]
+    assert repo.pending() == [(repo.head(), before)]  # the merge, recorded by landwatch's hook
+    assert uninstall.uninstall(repo.path, out=io.StringIO()) == 0
+    assert os.readlink(hooks / "post-merge") == "post-commit"
+    assert (script.read_text(), stat.S_IMODE(script.stat().st_mode)) == (
+        f'#!/bin/sh\necho "$(basename "$0") $*" >> "{log}"\n',
+        0o755,
+    )
+    assert not list(hooks.glob("*.before-landwatch"))

@@ -118,6 +118,7 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
     also = coverage.also_served(hooks_dir, repository.common_dir)
     write = _writer(repository.common_dir.resolve(), also)
     placed = [hook_slots.place(hooks_dir / event, write) for event in INSTALLED_EVENTS]
+    hook_slots.follow_kept_siblings(hooks_dir)
     for said in dict.fromkeys(line for where in placed for line in where.said):
         print(f"landwatch: {said}", file=out)
     hook_slots.record_hooks_dir(repository.common_dir, hooks_dir)
