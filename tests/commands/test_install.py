@@ -1,13 +1,16 @@
 """`landwatch install`: marked executable hooks beside what was there, registered, idempotent, never
 losing a hook; core.hooksPath as git reads it (the default, a generated one, a global one, one
-that does not exist); a bare repository and a path with a newline refused in one line; the secret
-rules compiled once, never a failed install."""
+that does not exist), and a .git/hooks linked elsewhere as if core.hooksPath named it; a bare
+repository and a path with a newline refused in one line; the secret rules compiled once, never a
+failed install."""
 
 from __future__ import annotations
 
 import io
 import json
 import os
+import shlex
+import shutil
 import stat
 import subprocess
 from pathlib import Path
@@ -124,6 +127,38 @@ def test_a_global_hooks_path_is_not_written(
     assert code == 1
     assert "shared by other repositories" in output
     assert list(shared.iterdir()) == []
+
+
+@pytest.mark.parametrize("where", ["inside", "outside"])
+def test_a_linked_hooks_directory_is_judged_as_a_hooks_path_to_where_it_leads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """.git/hooks a link to the project's committed githooks/: install took it for the
+    repository's own and wrote landwatch's hooks into the committed files, the person's home in
+    them, the project's pre-push replaced (an audit). Refused as core.hooksPath there is."""
+    repo = Repo(tmp_path / "repo")
+    team = repo.path / "githooks" if where == "inside" else tmp_path / "hooks of mine"
+    team.mkdir()
+    (team / "pre-push").write_text("#!/bin/sh\necho team-pre-push >&2\n")
+    (team / "pre-push").chmod(0o755)
+    if where == "inside":
+        repo.git("add", "githooks")
+        repo.land("team hooks", hooks=False)
+    shutil.rmtree(repo.git_dir / "hooks")
+    (repo.git_dir / "hooks").symlink_to(os.path.relpath(team, repo.git_dir))
+    code, output = run_cli(repo, "install", capsys=capsys)
+    what = {
+        "inside": "a directory inside the repository that a tool generates",
+        "outside": "a directory outside the repository, shared by other repositories",
+    }[where]
+    assert (code, output) == (
+        1,
+        f"landwatch: {repo.git_dir / 'hooks'} is a link to {team}, {what}; landwatch did not "
+        f"write there.\n  To install there on purpose:  landwatch install --hooks-path "
+        f"{shlex.quote(str(team))}\n",
+    )
+    assert sorted(path.name for path in team.iterdir()) == ["pre-push"]
+    assert repo.git("status", "--porcelain") == "" and registry.registered() == []
 
 
 def test_bare_repository_is_refused_in_one_line(

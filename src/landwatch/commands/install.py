@@ -53,13 +53,15 @@ def write_entry_point(python: str = sys.executable) -> Path:
 
 
 def _hooks_path_policy(repository: Repository, requested: Path | None) -> Path:
-    """The directory to write into, or InstallError saying exactly what to do."""
+    """The directory to write into, or InstallError saying exactly what to do. A `.git/hooks`
+    that is a link elsewhere is judged as a core.hooksPath naming where it leads: one into the
+    project's committed files would get landwatch's hooks committed, the person's path in them."""
     effective = repository.hooks_dir
     if requested is not None:
         if not requested.is_dir():
             raise InstallError(f"{requested} is not a directory; nothing written")
         return requested.resolve()
-    if effective.resolve() == repository.default_hooks_dir.resolve():
+    if effective.resolve() == repository.common_dir.resolve() / "hooks":
         effective.mkdir(parents=True, exist_ok=True)  # a clone made without git's templates
         return effective
     if hook_slots.is_husky_dir(effective):
@@ -70,8 +72,12 @@ def _hooks_path_policy(repository: Repository, requested: Path | None) -> Path:
         if inside
         else "a directory outside the repository, shared by other repositories"
     )
+    named = f"core.hooksPath points to {effective}"
+    link = repository.default_hooks_dir
+    if link.is_symlink() and link.resolve() == effective.resolve():  # git names where it leads
+        named = f"{link} is a link to {effective}"
     raise InstallError(
-        f"core.hooksPath points to {effective}, {what}; landwatch did not write there.\n"
+        f"{named}, {what}; landwatch did not write there.\n"
         "  To install there on purpose:  landwatch install --hooks-path "
         f"{shlex.quote(str(effective))}"
     )
