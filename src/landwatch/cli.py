@@ -308,7 +308,10 @@ def _prompt(args: argparse.Namespace) -> int:
 def _pre_push(args: argparse.Namespace) -> int:
     from landwatch.commands.pre_push import pre_push
 
-    return pre_push(Path.cwd(), args.remote, args.url, sys.stdin.read())
+    # git runs the hook where it works (`git --git-dir=X push` from anywhere: there), and says
+    # which repository in GIT_DIR where the work tree alone would not.
+    given = os.environ.get("GIT_DIR")
+    return pre_push(Path.cwd(), args.remote, args.url, sys.stdin.read(), git_dir=given)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {

@@ -87,10 +87,15 @@ def run_git(
         raise GitError(f"cannot run git: {error.strerror or error}") from None
 
 
-def git(*args: str, cwd: os.PathLike[str] | str, check: bool = True) -> str:
-    """stdout of `git args` run in `cwd`, without the trailing newline; with `check`, a failure
-    is a GitError holding git's last line."""
-    result = run_git(*args, cwd=cwd)
+def git(
+    *args: str,
+    cwd: os.PathLike[str] | str,
+    check: bool = True,
+    git_dir: os.PathLike[str] | str | None = None,
+) -> str:
+    """stdout of `git args` run in `cwd` (on `git_dir`, when given), without the trailing
+    newline; with `check`, a failure is a GitError holding git's last line."""
+    result = run_git(*args, cwd=cwd, git_dir=git_dir)
     if check and not result.ok:
         raise failure(result, args[0])
     return result.stdout.rstrip("\n")
@@ -103,9 +108,10 @@ def failure(result: CommandResult, command: str) -> GitError:
     return GitError("git took too long" if result.timed_out else said)
 
 
-def git_dir_of(cwd: os.PathLike[str] | str) -> Path:
-    """The git dir of the worktree `cwd` is in (GitError outside a repository)."""
-    return Path(git("rev-parse", "--absolute-git-dir", cwd=cwd))
+def git_dir_of(cwd: os.PathLike[str] | str, given: str | None = None) -> Path:
+    """The git dir of the worktree `cwd` is in, or the one `given` (a hook's GIT_DIR, relative to
+    `cwd`: git exports it to hooks where it was given one); GitError where there is none."""
+    return Path(git("rev-parse", "--absolute-git-dir", cwd=cwd, git_dir=given or None))
 
 
 def common_dir_of(cwd: os.PathLike[str] | str) -> Path:

@@ -25,7 +25,7 @@ from support.kinds import (
     pushed_by_the_hook_alone,
     remote_head,
 )
-from support.queue import fill, tmpfs
+from support.queue import fill, git_env, tmpfs
 from support.repos import Repo, installed
 from support.secret_examples import AWS_KEY_ID, AWS_SECRET_KEY, pem
 from support.tokens import GITHUB_TOKEN, github_token
@@ -433,6 +433,29 @@ def test_a_push_from_a_linked_worktree_is_judged_by_the_repository_s_reviews(
     reviewed(repo)
     result = side.run("push", "origin", "side")
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("given", ["absolute", "relative"])
+def test_a_push_of_a_git_dir_named_from_elsewhere_is_judged(
+    repo: Repo, remote: Path, tmp_path: Path, given: str
+) -> None:
+    """`git --git-dir=X push` run elsewhere (auto-push did, from the reviewer's `/`) runs the hook
+    there, naming the repository in GIT_DIR alone: the gate could not decide, and the push went."""
+    before = remote_head(remote)
+    repo.land("add credentials", {"creds.py": CREDENTIALS})
+    reviewed(repo)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    named = str(repo.git_dir) if given == "absolute" else os.path.relpath(repo.git_dir, elsewhere)
+    result = subprocess.run(
+        ["git", f"--git-dir={named}", "push", "origin", "main"],
+        cwd=elsewhere,
+        env=git_env(),
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0 and "push refused: 2 findings" in result.stderr, result.stderr
+    assert remote_head(remote) == before
 
 
 @pytest.mark.parametrize("review", ["reviewed", "unreviewed"])

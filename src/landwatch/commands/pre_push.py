@@ -55,11 +55,14 @@ def pre_push(
     *,
     clock: GateClock | None = None,
     err: TextIO | None = None,
+    git_dir: str | None = None,
 ) -> int:
-    """0 to let the push go on, REFUSED to refuse it; said on `err` (the person's terminal)."""
+    """0 to let the push go on, REFUSED to refuse it; said on `err` (the person's terminal).
+    The repository is `git_dir` (the GIT_DIR git gave the hook, relative to `cwd`), else `cwd`'s."""
     err = sys.stderr if err is None else err
     try:
-        return _gate(cwd, remote, url, lines, clock or SystemClock(), err)
+        found = git_dir_of(cwd, git_dir)
+        return _gate(found, remote, url, lines, clock or SystemClock(), err)
     except Exception as error:  # landwatch broken never refuses a push
         said = safe(f"{type(error).__name__}: {error}")[:200]
         print(f"landwatch: the push gate could not decide ({said}); the push goes on", file=err)
@@ -75,8 +78,7 @@ class _Asked:
     err: TextIO
 
 
-def _gate(cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: TextIO) -> int:
-    git_dir = git_dir_of(cwd)
+def _gate(git_dir: Path, remote: str, url: str, lines: str, clock: GateClock, err: TextIO) -> int:
     if not layout.repository_dir(git_dir).is_dir():
         return 0  # not installed in this repository (a shared hooks directory)
     settings = layout.read_git_settings(git_dir)
