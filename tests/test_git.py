@@ -20,6 +20,7 @@ from landwatch.git import (
     git_dir_of,
     no_git_env,
     run_git,
+    worktree_of,
 )
 from support.remotes import asking_for_credentials, never_answering
 from support.repos import Repo
@@ -212,3 +213,25 @@ def test_the_git_dir_and_a_commit_are_one_question_to_git(repo: Repo, tmp_path: 
     (tmp_path / "plain").mkdir()
     with pytest.raises(GitError, match="not a git repository"):
         git_dir_and_commit("HEAD", cwd=tmp_path / "plain")
+
+
+def test_the_worktree_of_a_git_dir_is_where_git_finds_that_git_dir(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """Where the person's git runs for a git dir: the main worktree, a linked one (its `gitdir`
+    pointer), one whose git dir is elsewhere (only where its hooks recorded it); never a
+    directory whose git finds another repository; none for a bare repository."""
+    assert worktree_of(repo.git_dir).top == repo.path
+    repo.git("worktree", "add", "-q", "-b", "side", str(tmp_path / "side"))
+    side = repo.git_dir / "worktrees" / "side"
+    assert worktree_of(side).top == tmp_path / "side"
+    apart = tmp_path / "apart.git"
+    run_git("init", "-q", f"--separate-git-dir={apart}", str(tmp_path / "elsewhere"), cwd=tmp_path)
+    assert worktree_of(apart).top is None
+    assert worktree_of(apart, tmp_path / "elsewhere").top == tmp_path / "elsewhere"
+    assert worktree_of(apart, repo.path).top is None  # its git finds another git dir
+    assert worktree_of(apart, tmp_path / "gone").top is None
+    bare = tmp_path / "bare.git"
+    run_git("init", "-q", "--bare", str(bare), cwd=tmp_path)
+    found = worktree_of(bare)
+    assert found.top is None and found.run("rev-parse", "--is-bare-repository").stdout == "true\n"

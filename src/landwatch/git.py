@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from landwatch.errors import UserError
+from landwatch.files import read_pointer
 from landwatch.processes import CommandResult, run_command
 
 # Variables that configure how git reaches remotes rather than which repository it works on.
@@ -117,6 +119,53 @@ def git_dir_of(cwd: os.PathLike[str] | str, given: str | None = None) -> Path:
 def common_dir_of(cwd: os.PathLike[str] | str) -> Path:
     """The repository's common git dir, shared by its worktrees."""
     return Path(git("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=cwd))
+
+
+@dataclass(frozen=True)
+class Worktree:
+    """A repository's git dir, and the top of its worktree where one was found (worktree_of)."""
+
+    git_dir: Path
+    top: Path | None
+
+    def run(
+        self,
+        *args: str,
+        timeout: float = TIMEOUT,
+        alive: Callable[[], None] | None = None,
+        input: str | None = None,
+    ) -> CommandResult:
+        """run_git as the person's git runs in the worktree: there, finding the repository as it
+        does (hooks, a relative core.hooksPath, what they take for the work tree); where there is
+        none, on the git dir and in it, as git runs in a bare repository."""
+        if self.top is not None:
+            return run_git(*args, cwd=self.top, timeout=timeout, alive=alive, input=input)
+        place = self.git_dir
+        return run_git(*args, cwd=place, git_dir=place, timeout=timeout, alive=alive, input=input)
+
+
+def worktree_of(git_dir: Path, recorded: Path | None = None) -> Worktree:
+    """The worktree of `git_dir`: where a linked worktree's `gitdir` points, the parent of a
+    `.git`, or else where its hooks recorded a landing (`recorded`: a git dir kept apart); each
+    only where git, run there, finds `git_dir` (`git --git-dir` alone takes the directory it
+    runs in for the work tree). None found: a bare repository, or a worktree moved or gone."""
+    candidates = []
+    pointer = read_pointer(git_dir / "gitdir")  # a linked worktree's `.git` file, git wrote
+    if pointer is not None:
+        candidates.append((git_dir / pointer).parent)
+    elif git_dir.name == ".git":
+        candidates.append(git_dir.parent)
+    if recorded is not None:
+        candidates.append(recorded)
+    for candidate in dict.fromkeys(candidates):
+        try:
+            said = run_git("rev-parse", "--absolute-git-dir", "--show-toplevel", cwd=candidate)
+        except GitError:  # no directory there
+            continue
+        found = said.stdout.splitlines()
+        if said.ok and len(found) == 2 and os.path.realpath(found[0]) == os.path.realpath(git_dir):
+            return Worktree(git_dir, Path(found[1]))
+    return Worktree(git_dir, None)
 
 
 def commit_of(revision: str, *, cwd: os.PathLike[str] | str) -> str | None:

@@ -22,6 +22,7 @@ from support.kinds import (
     FakeClock,
     bare_remote,
     in_process,
+    persons_pre_push,
     pushes,
     remote_head,
     reporter,
@@ -153,6 +154,26 @@ def test_only_the_branches_asked_for_are_pushed(repo: Repo, remote: Path) -> Non
     on_release = repo.land("release is")
     report = PushHandler().handle(WorkItem(WorkKind.PUSH, on_release, repo.git_dir), reporter())
     assert report.pushed == ["release/1"] and remote_head(remote, "release/1") == on_release
+
+
+@pytest.mark.parametrize("hooks_path", [None, ".husky/_"])
+def test_the_person_s_pre_push_hook_runs_in_the_worktree(
+    repo: Repo,
+    remote: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    hooks_path: str | None,
+) -> None:
+    """As their own git push runs it, wherever the reviewer works: `/` (detached, launchd), which
+    `git --git-dir` took for the work tree (pre-commit's pre-push found no configuration: five
+    failures, blamed on the gate), and where a relative core.hooksPath named no hook at all."""
+    log = tmp_path / "ran"
+    persons_pre_push(repo, log, hooks_path)
+    oid = repo.land("pushed through the person's hook")
+    monkeypatch.chdir("/")
+    report = PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert report.pushed == ["main"] and remote_head(remote) == oid
+    assert log.read_text().splitlines() == [str(repo.path)]
 
 
 @pytest.fixture

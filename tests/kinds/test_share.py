@@ -16,7 +16,7 @@ from landwatch.kinds.base import GiveUp
 from landwatch.kinds.push import read_state
 from landwatch.kinds.share import ShareHandler, queue_held
 from landwatch.work_item import PENDING, WorkItem, WorkKind
-from support.kinds import bare_remote, pushes, reporter
+from support.kinds import bare_remote, persons_pre_push, pushes, reporter
 from support.repos import Repo
 
 
@@ -52,6 +52,22 @@ def test_the_notes_are_pushed_once(repo: Repo, remote: Path) -> None:
         "refs/notes/landwatch"
     ]
     assert remote_note(remote, oid) == '{"mine": 1}\n' and len(pushes(remote)) == 1
+
+
+def test_the_notes_are_pushed_through_the_person_s_pre_push_hook_in_the_worktree(
+    repo: Repo, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Wherever the reviewer works (`/`), the notes' push runs the person's pre-push hook as
+    their git push does, in the worktree (pre-commit's found no configuration in `/`)."""
+    log = tmp_path / "ran"
+    persons_pre_push(repo, log)
+    repo.git("push", "-q", "origin", "main")
+    oid = repo.head()
+    note(repo, oid, '{"mine": 1}')
+    monkeypatch.chdir("/")
+    result = ShareHandler().handle(WorkItem(WorkKind.SHARE, oid, repo.git_dir), reporter())
+    assert result.pushed == ["refs/notes/landwatch"] and remote_note(remote, oid)
+    assert log.read_text().splitlines() == [str(repo.path)] * 2  # the branch's push, the notes'
 
 
 def test_a_teammate_s_notes_pushed_first_are_merged_not_overwritten(

@@ -93,6 +93,29 @@ def pushed_by_the_hook_alone(repo: Repo, remote: Path, log: Path) -> str:
     return result.stderr
 
 
+def persons_pre_push(repo: Repo, log: Path, hooks_path: str | None = None) -> None:
+    """A pre-push hook of the person's beside the gate (kept by `landwatch install`, in
+    `hooks_path` when given, a relative core.hooksPath), that logs where it runs to `log` and
+    refuses a push unless run in the worktree, as pre-commit's, which reads its configuration
+    there ("No .pre-commit-config.yaml file was found")."""
+    repo.land("the hook's configuration", {"hook-config": "x\n"})
+    hooks = repo.git_dir / "hooks"
+    if hooks_path is not None:
+        repo.git("config", "core.hooksPath", hooks_path)
+        hooks = repo.path / hooks_path
+        hooks.mkdir(parents=True, exist_ok=True)
+    hook = hooks / "pre-push"
+    hook.write_text(
+        f'#!/bin/sh\necho "$PWD" >> "{log}"\ncat > /dev/null\n'
+        '[ -f hook-config ] || { echo "No hook-config file was found" >&2; exit 1; }\n'
+    )
+    hook.chmod(0o755)
+    where = ["--hooks-path", str(hooks)] if hooks_path is not None else []
+    installed = repo.landwatch("install", *where)
+    said = installed.stdout + installed.stderr
+    assert installed.returncode == 0 and "kept your pre-push hook" in said, said
+
+
 def pushes(remote: Path) -> list[str]:
     log = remote / "pushes.log"
     return log.read_text().splitlines() if log.exists() else []

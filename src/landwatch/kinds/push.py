@@ -15,7 +15,7 @@ from pathlib import Path
 
 from landwatch import layout
 from landwatch.files import read_file, remove, write_atomic
-from landwatch.git import run_git
+from landwatch.git import Worktree, worktree_of
 from landwatch.job_queue import Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES
 from landwatch.kinds.base import (
@@ -136,26 +136,29 @@ class PushHandler(ItemHandler[PushResult]):
         if not remote:
             self._settled(git_dir)
             return PushResult(None, note="push is not configured (landwatch.push.remote)")
-        if not self._is_remote(git_dir, reporter, remote):
+        # Its git runs in the worktree, as the person's git push there: their pre-push hooks (the
+        # gate's among them) find the repository and its files where they look for them.
+        at = worktree_of(git_dir, item.work_tree)
+        if not self._is_remote(at, reporter, remote):
             self._settled(git_dir)
             raise GiveUp(
                 f"no remote named {remote!r} (landwatch.push.remote); `git remote -v` lists "
                 "this repository's remotes"
             )
-        branches = self._branches(git_dir, reporter, item.oid, settings[layout.PUSH_BRANCHES])
+        branches = self._branches(at, reporter, item.oid, settings[layout.PUSH_BRANCHES])
         if not branches:
             self._settled(git_dir)
             return PushResult(remote, note=f"{item.oid[:12]} is on no branch to push")
         force = settings[layout.PUSH_FORCE]
         report = PushResult(remote)
         for branch in branches:
-            if self._has(git_dir, reporter, remote, branch, item.oid):
+            if self._has(at, reporter, remote, branch, item.oid):
                 report.up_to_date.append(branch)  # an earlier push took it along
                 continue
             refspec = f"refs/heads/{branch}:refs/heads/{branch}"
-            self._gate(git_dir, reporter, remote, branch, item.oid, settings[layout.PUSH_BLOCK])
+            self._gate(at, reporter, remote, branch, item.oid, settings[layout.PUSH_BLOCK])
             try:
-                self._push(git_dir, reporter, remote, refspec, branch, force=force)
+                self._push(at, reporter, remote, refspec, branch, force=force)
             except GiveUp:
                 self._settled(git_dir)  # the remote answered: reachable, and said no
                 raise
@@ -164,7 +167,7 @@ class PushHandler(ItemHandler[PushResult]):
         return report
 
     def _gate(
-        self, git_dir: Path, reporter: Reporter, remote: str, branch: str, landed: str, policy: str
+        self, at: Worktree, reporter: Reporter, remote: str, branch: str, landed: str, policy: str
     ) -> None:
         """What the push gate says of what pushing `branch` sends under `policy`: RetryLater
         while reviews of it wait for the reviewer, HeldBack (kept in the push state) when it
@@ -175,10 +178,11 @@ class PushHandler(ItemHandler[PushResult]):
 
         if policy == blocking.OFF:
             return
+        git_dir = at.git_dir
         tip = f"refs/heads/{branch}"
         tracking = f"refs/remotes/{remote}/{branch}"
-        _, held, _, _ = self._git(git_dir, reporter, "rev-parse", "-q", "--verify", tracking)
-        _, sent, _, _ = self._git(git_dir, reporter, "rev-parse", "-q", "--verify", tip)
+        _, held, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", tracking)
+        _, sent, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", tip)
         pushed = push_gate.Pushed(tip, sent.strip(), tip, held.strip() or _ZERO)
         url = remote if _is_url(remote) else ""
         commits = push_gate.outgoing(git_dir, remote, url, [pushed]).commits[::-1]
@@ -227,25 +231,25 @@ class PushHandler(ItemHandler[PushResult]):
     # --- git ---
 
     def _git(
-        self, git_dir: Path, reporter: Reporter, *args: str, timeout: float = 30.0
+        self, at: Worktree, reporter: Reporter, *args: str, timeout: float = 30.0
     ) -> tuple[int, str, str, bool]:
-        result = run_git(*args, git_dir=git_dir, timeout=timeout, alive=reporter.alive)
+        result = at.run(*args, timeout=timeout, alive=reporter.alive)
         return result.returncode, result.stdout, result.stderr, result.timed_out
 
-    def _is_remote(self, git_dir: Path, reporter: Reporter, remote: str) -> bool:
+    def _is_remote(self, at: Worktree, reporter: Reporter, remote: str) -> bool:
         """A remote's name, or a URL or path git can push to (which may be out of reach now)."""
         if _is_url(remote):
             return True
-        code, _, _, _ = self._git(git_dir, reporter, "remote", "get-url", "--", remote)
+        code, _, _, _ = self._git(at, reporter, "remote", "get-url", "--", remote)
         return code == 0
 
     def _branches(
-        self, git_dir: Path, reporter: Reporter, oid: str, patterns: tuple[str, ...]
+        self, at: Worktree, reporter: Reporter, oid: str, patterns: tuple[str, ...]
     ) -> list[str]:
         """The branches this commit landed on that landwatch.push.branches names (default: the
         worktree's current branch; or, once switched away, the one branch holding it)."""
         _, out, _, _ = self._git(
-            git_dir,
+            at,
             reporter,
             "for-each-ref",
             f"--contains={oid}",
@@ -255,20 +259,20 @@ class PushHandler(ItemHandler[PushResult]):
         holding = out.split()
         if patterns:
             return [b for b in holding if any(fnmatch.fnmatchcase(b, p) for p in patterns)]
-        _, current, _, _ = self._git(git_dir, reporter, "symbolic-ref", "-q", "--short", "HEAD")
+        _, current, _, _ = self._git(at, reporter, "symbolic-ref", "-q", "--short", "HEAD")
         current = current.strip()
         if current in holding:
             return [current]
         return holding if len(holding) == 1 else []
 
-    def _has(self, git_dir: Path, reporter: Reporter, remote: str, branch: str, oid: str) -> bool:
+    def _has(self, at: Worktree, reporter: Reporter, remote: str, branch: str, oid: str) -> bool:
         tracking = f"refs/remotes/{remote}/{branch}"
-        code, _, _, _ = self._git(git_dir, reporter, "merge-base", "--is-ancestor", oid, tracking)
+        code, _, _, _ = self._git(at, reporter, "merge-base", "--is-ancestor", oid, tracking)
         return code == 0
 
     def _push(
         self,
-        git_dir: Path,
+        at: Worktree,
         reporter: Reporter,
         remote: str,
         refspec: str,
@@ -280,7 +284,7 @@ class PushHandler(ItemHandler[PushResult]):
         when `force`: Rejected when the remote says no, RetryLater when it cannot be reached."""
         lease = ["--force-with-lease"] if force else []
         code, out, err, timed_out = self._git(
-            git_dir, reporter, "push", "--porcelain", *lease, remote, refspec, timeout=PUSH_TIMEOUT
+            at, reporter, "push", "--porcelain", *lease, remote, refspec, timeout=PUSH_TIMEOUT
         )
         if code == 0 and not timed_out:
             return
@@ -296,7 +300,7 @@ class PushHandler(ItemHandler[PushResult]):
             )
         said = [line.strip() for line in err.splitlines() if line.strip()]
         message = "no answer" if timed_out else (said[0] if said else f"git push exit {code}")
-        self._unreachable(git_dir, remote, message, timed_out or _UNREACHABLE.search(err))
+        self._unreachable(at.git_dir, remote, message, timed_out or _UNREACHABLE.search(err))
         raise RuntimeError(f"git push to {remote} failed: {message}")
 
     def _unreachable(self, git_dir: Path, remote: str, message: str, unreachable: object) -> None:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from landwatch import layout, registry, sharing, work_item
 from landwatch.files import write_atomic
-from landwatch.git import run_git
+from landwatch.git import Worktree, run_git, worktree_of
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import GiveUp, RetryLater
 from landwatch.kinds.push import (
@@ -62,7 +62,8 @@ class ShareHandler(PushHandler):
         if not remote:
             self._settled(git_dir)
             return PushResult(None, note="sharing is off (landwatch share)")
-        if not self._is_remote(git_dir, reporter, remote):
+        at = worktree_of(git_dir, item.work_tree)  # as the push kind's git: in the worktree
+        if not self._is_remote(at, reporter, remote):
             self._settled(git_dir)
             raise GiveUp(
                 f"no remote named {remote!r} (landwatch.share.remote); `landwatch share` names "
@@ -71,43 +72,44 @@ class ShareHandler(PushHandler):
         report = PushResult(remote)
         for _ in range(ROUNDS):
             self._merge(git_dir, remote)  # ours hold theirs: what is pushed drops none of theirs
-            outgoing, held_back = self._outgoing(git_dir, reporter, remote)
+            outgoing, held_back = self._outgoing(at, reporter, remote)
             if outgoing is None:
                 report.up_to_date.append(NOTES_REF)  # an earlier push took these notes along
                 self._succeeded(git_dir, remote, held_back)
                 return report
             try:
-                self._push(git_dir, reporter, remote, f"{OUTGOING}:{NOTES_REF}", NOTES)
+                self._push(at, reporter, remote, f"{OUTGOING}:{NOTES_REF}", NOTES)
             except Rejected as rejected:
                 if not rejected.behind:
                     self._settled(git_dir)
                     raise
-                self._fetch(git_dir, reporter, remote)
+                self._fetch(at, reporter, remote)
                 continue
             finally:
-                self._git(git_dir, reporter, "update-ref", "-d", OUTGOING)
+                self._git(at, reporter, "update-ref", "-d", OUTGOING)
             report.pushed.append(NOTES_REF)
             self._succeeded(git_dir, remote, held_back)
             return report
         raise RetryLater(f"{remote}'s notes kept moving under {ROUNDS} pushes", after=60)
 
     def _outgoing(
-        self, git_dir: Path, reporter: Reporter, remote: str
+        self, at: Worktree, reporter: Reporter, remote: str
     ) -> tuple[str | None, dict[str, str]]:
         """The notes commit to push (at OUTGOING, which the caller deletes): the remote's notes
         (as last fetched) with ours of the commits it holds where they differ; None when there
         are none. And the notes held back, of commits it does not hold: {commit: note}."""
-        ours = self._notes(git_dir, reporter, NOTES_REF)
+        git_dir = at.git_dir
+        ours = self._notes(at, reporter, NOTES_REF)
         tracking = sharing.tracking_ref(remote)
-        theirs = self._notes(git_dir, reporter, tracking)
+        theirs = self._notes(at, reporter, tracking)
         differing = {commit: note for commit, note in ours.items() if theirs.get(commit) != note}
         held = set(differing)
-        for tips in self._remote_tips(git_dir, reporter, remote):
+        for tips in self._remote_tips(at, reporter, remote):
             held &= held_by(git_dir, tips, sorted(held), alive=reporter.alive)
         held_back = {c: note for c, note in sorted(differing.items()) if c not in held}
         if not held:
             return None, held_back
-        code, base, _, _ = self._git(git_dir, reporter, "rev-parse", "-q", "--verify", tracking)
+        code, base, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", tracking)
         message = "landwatch: the notes of commits the remote holds"
         stream = [
             f"reset {OUTGOING}",
@@ -119,36 +121,31 @@ class ShareHandler(PushHandler):
             *(f"N {differing[commit]} {commit}" for commit in sorted(held)),
             "",
         ]
-        imported = run_git(
-            "fast-import",
-            "--quiet",
-            "--force",
-            git_dir=git_dir,
-            input="\n".join(stream),
-            alive=reporter.alive,
+        imported = at.run(
+            "fast-import", "--quiet", "--force", input="\n".join(stream), alive=reporter.alive
         )
-        made = self._git(git_dir, reporter, "rev-parse", "-q", "--verify", OUTGOING)
+        made = self._git(at, reporter, "rev-parse", "-q", "--verify", OUTGOING)
         if not imported.ok or made[0] != 0:
-            self._git(git_dir, reporter, "update-ref", "-d", OUTGOING)
+            self._git(at, reporter, "update-ref", "-d", OUTGOING)
             said = [line for line in imported.stderr.splitlines() if line.strip()]
             why = said[-1] if said else "no commit made"
             raise RuntimeError(f"the notes to push could not be made: {why}")
         return made[1].strip(), held_back
 
-    def _remote_tips(self, git_dir: Path, reporter: Reporter, remote: str) -> list[list[str]]:
+    def _remote_tips(self, at: Worktree, reporter: Reporter, remote: str) -> list[list[str]]:
         """What each place the notes are pushed to holds now (its branches and tags, as `git
         ls-remote` hears it), for held_by: tracking refs may stand for another repository (a
         remote named within this one, a URL set since they were fetched, a push URL elsewhere)."""
         places = [remote]
         if not _is_url(remote):
             code, out, _, _ = self._git(
-                git_dir, reporter, "remote", "get-url", "--push", "--all", "--", remote
+                at, reporter, "remote", "get-url", "--push", "--all", "--", remote
             )
             places = out.splitlines() if code == 0 else []
         said = []
         for place in places:
             code, out, err, timed_out = self._git(
-                git_dir,
+                at,
                 reporter,
                 "ls-remote",
                 "--heads",
@@ -160,13 +157,13 @@ class ShareHandler(PushHandler):
             if code != 0 or timed_out:
                 lines = [line.strip() for line in err.splitlines() if line.strip()]
                 why = "no answer" if timed_out else (lines[-1] if lines else f"exit {code}")
-                self._unreachable(git_dir, remote, why, True)
+                self._unreachable(at.git_dir, remote, why, True)
             said.append(sorted({line.partition("\t")[0] for line in out.splitlines()}))
         return said if said else [[]]
 
-    def _notes(self, git_dir: Path, reporter: Reporter, ref: str) -> dict[str, str]:
+    def _notes(self, at: Worktree, reporter: Reporter, ref: str) -> dict[str, str]:
         """The notes under `ref`: {annotated commit: note blob}; none when it is no ref."""
-        code, out, _, _ = self._git(git_dir, reporter, "notes", f"--ref={ref}", "list")
+        code, out, _, _ = self._git(at, reporter, "notes", f"--ref={ref}", "list")
         pairs = (line.split() for line in out.splitlines()) if code == 0 else iter(())
         return {pair[1]: pair[0] for pair in pairs if len(pair) == 2}
 
@@ -175,10 +172,10 @@ class ShareHandler(PushHandler):
         if problem is not None:
             raise RuntimeError(f"the notes of {remote} could not be merged: {problem}")
 
-    def _fetch(self, git_dir: Path, reporter: Reporter, remote: str) -> None:
+    def _fetch(self, at: Worktree, reporter: Reporter, remote: str) -> None:
         """The remote's notes fetched into their remote-tracking ref (merged at the next round)."""
         code, _, err, timed_out = self._git(
-            git_dir,
+            at,
             reporter,
             "fetch",
             "--quiet",
@@ -190,7 +187,7 @@ class ShareHandler(PushHandler):
         if code != 0 or timed_out:
             said = [line.strip() for line in err.splitlines() if line.strip()]
             message = "no answer" if timed_out else (said[-1] if said else f"git fetch exit {code}")
-            self._unreachable(git_dir, remote, message, True)
+            self._unreachable(at.git_dir, remote, message, True)
 
     def _succeeded(self, git_dir: Path, remote: str, held_back: dict[str, str]) -> None:
         """Pushing works: what status says of the last push, the failure forgotten, and the
