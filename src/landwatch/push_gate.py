@@ -39,6 +39,9 @@ from landwatch.work_item import (
 # can send a whole history (24,548 commits, one hook said: 30 minutes); past it, the gate says
 # how many it did not read.
 MOST = 1000
+# How the gate's refusal begins, on the person's terminal: auto-push, whose git push runs the
+# pre-push hook, knows a refusal of the gate's by it.
+REFUSAL = "landwatch: push refused:"
 # The added lines of a commit the gate's own scan reads at most: far past a review's cap
 # (max_added_lines, 20,000 by default), where a secret may lie unread, yet bounded, since the
 # lines read are held in memory (a million took 450 MB and 8 s; these about 2 s).
@@ -317,8 +320,9 @@ def remember_refused(git_dir: os.PathLike[str] | str, refused: list[tuple[str, F
     write_atomic(layout.REFUSED.path(git_dir), json.dumps(data), trusted=layout.common_dir(git_dir))
 
 
-def refused_with(git_dir: os.PathLike[str] | str, fingerprint: str) -> dict[str, list[Finding]]:
-    """The findings of fingerprint `fingerprint` the last refused push named, by commit."""
+def last_refused(git_dir: os.PathLike[str] | str) -> list[tuple[str, Finding]]:
+    """The findings the last refused push named, with the commit (or tag, blob, tree) of each;
+    none when none were kept or they cannot be read."""
     try:
         data = json.loads(
             read_file(layout.REFUSED.path(git_dir), trusted=layout.common_dir(git_dir))
@@ -327,9 +331,14 @@ def refused_with(git_dir: os.PathLike[str] | str, fingerprint: str) -> dict[str,
             (entry["commit"], Finding.from_dict(entry["finding"])) for entry in data["refused"]
         ]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
+        return []
+    return [(oid, finding) for oid, finding in listed if isinstance(oid, str) and is_object_id(oid)]
+
+
+def refused_with(git_dir: os.PathLike[str] | str, fingerprint: str) -> dict[str, list[Finding]]:
+    """The findings of fingerprint `fingerprint` the last refused push named, by commit."""
     found: dict[str, list[Finding]] = {}
-    for commit, finding in listed:
-        if isinstance(commit, str) and is_object_id(commit) and finding.fingerprint == fingerprint:
+    for commit, finding in last_refused(git_dir):
+        if finding.fingerprint == fingerprint:
             found.setdefault(commit, []).append(finding)
     return found

@@ -31,6 +31,7 @@ from support.kinds import (
 from support.remotes import asking_for_credentials
 from support.repos import Repo
 from support.secret_examples import AWS_KEY_ID
+from support.tokens import GITHUB_TOKEN
 
 
 @pytest.fixture
@@ -299,6 +300,31 @@ def test_auto_push_holds_back_a_secret_and_pushes_once_it_is_amended_away(
     assert result.returncode == 0, result.stderr
     assert remote_head(remote) == amended
     assert held_back(repo.git_dir) is None
+
+
+def test_a_tag_push_follow_tags_takes_along_is_held_back_by_the_gate_in_the_hook(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With push.followTags, auto-push's git push sends an annotated tag beside the branch, which
+    only the gate in the pre-push hook judges. Run from the reviewer's `/`, the gate found no
+    repository and the tag's token was published; its refusal, in the worktree, was retried as
+    a failure in the words of its first line, and nobody was told the push was held back."""
+    repo.git("config", "push.followTags", "true")
+    landed = repo.land("released")
+    repo.git("tag", "-a", "v1", "-m", f"release; CI token {GITHUB_TOKEN}")
+    monkeypatch.chdir("/")
+    with pytest.raises(HeldBack, match=r"holds S002 .* at message"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+    assert repo.run("--git-dir", str(remote), "rev-parse", "-q", "--verify", "v1").stdout == ""
+    assert remote_head(remote) != landed
+    held = held_back(repo.git_dir)
+    assert held is not None and held["commit"] == landed and GITHUB_TOKEN not in str(held)
+    assert "which git push origin main sends" in held["why"]
+    assert run_reviewer("--once").returncode == 0
+    assert [work_item.id_of_entry(n) for n in push_items(repo, FAILED)] == [f"push-{landed}"]
+    said = repo.landwatch("notice", "--git-dir", str(repo.git_dir)).stderr
+    assert f"held back the push of {landed[:7]}: " in said and "holds S002" in said, said
+    assert "push held back:" in repo.landwatch("status").stdout
 
 
 def test_under_errors_auto_push_waits_for_the_review(repo: Repo, remote: Path) -> None:

@@ -165,7 +165,7 @@ def _refuse(
         said = refusal(asked.git_dir, refused, asked.policy, lines, tags, contents)
     except Exception as error:  # the wording failed, not the verdict
         said = (
-            f"landwatch: push refused: {plural(len(refused), 'finding')}, the first in {first} "
+            f"{push_gate.REFUSAL} {plural(len(refused), 'finding')}, the first in {first} "
             f"(its details could not be written: {safe(str(error))[:200]}); landwatch show {first}"
         )
     with contextlib.suppress(OSError):
@@ -221,7 +221,7 @@ def refusal(
     what = [plural(kinds.count(kind), kind) for kind in ("commit", "tag", "tree", "blob")]
     what = [counted for counted in what if not counted.startswith("0 ")]
     said = [
-        f"landwatch: push refused: {plural(len(refused), 'finding')} in "
+        f"{push_gate.REFUSAL} {plural(len(refused), 'finding')} in "
         f"{' and '.join(what)} the remote lacks (landwatch.push.block = {policy})"
     ]
     for commit, finding in refused[:SHOWN]:

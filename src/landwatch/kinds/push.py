@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 from landwatch import layout
 from landwatch.files import read_file, remove, write_atomic
@@ -28,6 +29,9 @@ from landwatch.kinds.base import (
 )
 from landwatch.lazy_re import lazy_compile
 from landwatch.work_item import WorkItem, WorkKind
+
+if TYPE_CHECKING:
+    from landwatch.review.findings import Finding
 
 PUSH_TIMEOUT = 120.0
 BACKOFF_FIRST = 60.0
@@ -86,6 +90,15 @@ class HeldBack(GiveUp):
     what and why, for status and the one line, until a push goes through)."""
 
 
+class RefusedInHook(GiveUp):
+    """The push gate refused the push from the pre-push hook, which judges all it sends (a tag
+    push.followTags takes along too); `said` is what the hook said."""
+
+    def __init__(self, message: str, said: str) -> None:
+        super().__init__(message)
+        self.said = said
+
+
 def held_back(git_dir: Path) -> dict[str, str] | None:
     """The push held back from this worktree ("commit", "branch", "what" it holds, "why" with
     what to do), if one is."""
@@ -95,6 +108,16 @@ def held_back(git_dir: Path) -> dict[str, str] | None:
     ):
         return held
     return None
+
+
+def _holding(refused: list[tuple[str, Finding]]) -> str:
+    """What refuses a push, in a few words: the first finding, where it is, how many more."""
+    oid, finding = refused[0]
+    where = finding.path or "message"
+    if finding.path and finding.line:
+        where += f":{finding.line}"
+    more = f" and {len(refused) - 1} more" if len(refused) > 1 else ""
+    return f"{oid[:10]} holds {finding.rule} {finding.message} at {where}{more}"
 
 
 def _is_url(remote: str) -> bool:
@@ -159,6 +182,9 @@ class PushHandler(ItemHandler[PushResult]):
             self._gate(at, reporter, remote, branch, item.oid, settings[layout.PUSH_BLOCK])
             try:
                 self._push(at, reporter, remote, refspec, branch, force=force)
+            except RefusedInHook as refused:
+                policy = settings[layout.PUSH_BLOCK]
+                self._refused_in_hook(git_dir, remote, branch, item.oid, policy, refused.said)
             except GiveUp:
                 self._settled(git_dir)  # the remote answered: reachable, and said no
                 raise
@@ -203,15 +229,11 @@ class PushHandler(ItemHandler[PushResult]):
                 f"{verdict.unjudged[0][:12]} could not be read in time", after=REVIEW_WAIT
             )
         if verdict.refused:
-            commit, finding = verdict.refused[0]
-            where = f"{finding.path}:{finding.line}" if finding.line else finding.path or "message"
-            more = len(verdict.refused) - 1
-            what = f"{commit[:10]} holds {finding.rule} {finding.message} at {where}" + (
-                f" and {more} more" if more else ""
-            )
+            what = _holding(verdict.refused)
             why = (
                 f"{what} (landwatch.push.block = {policy}): amend it away, or landwatch allow "
-                f"{finding.fingerprint} --reason ..., then landwatch retry {landed[:10]}"
+                f"{verdict.refused[0][1].fingerprint} --reason ..., then landwatch retry "
+                f"{landed[:10]}"
             )
         elif verdict.cut:
             # Nobody is there to be told what went unread: pushed by hand, the gate says so.
@@ -219,6 +241,36 @@ class PushHandler(ItemHandler[PushResult]):
             why = f"{what}, the rest unchecked: look through it, then git push {remote} {branch}"
         else:
             return
+        self._hold(git_dir, landed, branch, what, why)
+
+    def _refused_in_hook(
+        self, git_dir: Path, remote: str, branch: str, landed: str, policy: str, said: str
+    ) -> NoReturn:
+        """The gate in the pre-push hook refused what the push sends beside what `_gate` judged
+        (a tag push.followTags takes along): held back as `_gate` holds back, by the findings it
+        named (those it kept that `said` names, so none of an older refusal)."""
+        from landwatch import push_gate
+
+        named = [
+            (oid, finding)
+            for oid, finding in push_gate.last_refused(git_dir)
+            if f"landwatch allow {finding.fingerprint}" in said
+        ]
+        if not named:
+            what = "the push gate refused it in the pre-push hook"
+            self._hold(
+                git_dir, landed, branch, what, f"{what}: git push {remote} {branch} says why"
+            )
+        what = _holding(named)
+        why = (
+            f"{what} (landwatch.push.block = {policy}), which git push {remote} {branch} sends: "
+            f"that push by hand says how to take it out; or landwatch allow "
+            f"{named[0][1].fingerprint} --reason ..., then landwatch retry {landed[:10]}"
+        )
+        self._hold(git_dir, landed, branch, what, why)
+
+    def _hold(self, git_dir: Path, landed: str, branch: str, what: str, why: str) -> NoReturn:
+        """HeldBack, what and why kept in the push state for status and the one line."""
         held_state = {"commit": landed, "branch": branch, "what": what, "why": why}
         self._write_state(git_dir, {**(read_state(git_dir) or {}), "held_back": held_state})
         raise HeldBack(f"held back the push of {branch}: {why}")
@@ -289,6 +341,11 @@ class PushHandler(ItemHandler[PushResult]):
         if code == 0 and not timed_out:
             return
         rejected = [line for line in out.splitlines() if line.startswith("!")]
+        if not rejected and code != 0:
+            from landwatch.push_gate import REFUSAL
+
+            if any(line.startswith(REFUSAL) for line in err.splitlines()):
+                raise RefusedInHook(f"the push gate refused the push of {what}", err)
         if rejected:
             reason = rejected[0].split("\t")[-1].strip()
             hints = " ".join(
