@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -175,6 +176,32 @@ def test_the_person_s_pre_push_hook_runs_in_the_worktree(
     report = PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
     assert report.pushed == ["main"] and remote_head(remote) == oid
     assert log.read_text().splitlines() == [str(repo.path)]
+
+
+def test_a_pre_push_hook_that_refuses_is_told_in_its_own_words(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pre-commit runs the gate first (its legacy hook), then its own pre-push hooks: the push
+    failed in the words of the gate's first line, which had let it go, not the hook's."""
+    pre_commit = Path(sys.executable).parent / "pre-commit"
+    if not pre_commit.exists():
+        pytest.skip("pre-commit is not installed")
+    repo.land(
+        "the project's pre-push checks",
+        {
+            ".pre-commit-config.yaml": "repos:\n- repo: local\n  hooks:\n  - id: tests\n"
+            "    name: tests\n    entry: sh -c 'echo two tests failed; exit 1'\n"
+            "    language: system\n    pass_filenames: false\n    always_run: true\n"
+            "    stages: [pre-push]\n"
+        },
+    )
+    subprocess.run([pre_commit, "install", "-t", "pre-push"], cwd=repo.path, check=True)
+    leaked = repo.land("a key for the tests", {"creds.py": f'key = "{AWS_KEY_ID}"\n'})
+    assert repo.landwatch("allow", leaked, "--reason", "used-in-tests").returncode == 0
+    monkeypatch.chdir("/")
+    with pytest.raises(RuntimeError, match=r"git push to origin failed: tests\.+Failed$"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, leaked, repo.git_dir), reporter())
+    assert remote_head(remote) != leaked
 
 
 @pytest.fixture

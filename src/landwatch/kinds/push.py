@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -27,7 +26,7 @@ from landwatch.kinds.base import (
     RetryLater,
     backoff,
 )
-from landwatch.lazy_re import lazy_compile
+from landwatch.kinds.push_answer import RefusedInHook, failed
 from landwatch.work_item import WorkItem, WorkKind
 
 if TYPE_CHECKING:
@@ -41,16 +40,6 @@ REVIEW_WAIT = 5.0
 # How long the rules a push is refused for may run here on commits nobody recorded.
 SCAN_SECONDS = 60.0
 _ZERO = "0" * 40
-
-# A remote out of reach, or credentials not at hand yet (an ssh agent that starts after login):
-# both mend themselves, so they are retried, and told only when they have lasted too long.
-_UNREACHABLE = lazy_compile(
-    r"Could not resolve host|Could not resolve hostname|unable to access|Connection refused|"
-    r"Connection timed out|Network is unreachable|No route to host|Could not read from remote|"
-    r"does not appear to be a git repository|Operation timed out|early EOF|"
-    r"terminal prompts disabled|Authentication failed|Permission denied|Host key verification",
-    re.IGNORECASE,
-)
 
 
 def push_backoff(failures: int) -> float:
@@ -76,27 +65,9 @@ def read_state(git_dir: Path, place: layout.Place = layout.PUSH_STATE) -> dict[s
     return data if isinstance(data, dict) else None
 
 
-class Rejected(GiveUp):
-    """The remote answered no to a push; `behind` when only because it holds what was not
-    fetched yet (a teammate pushed first)."""
-
-    def __init__(self, message: str, *, behind: bool) -> None:
-        super().__init__(message)
-        self.behind = behind
-
-
 class HeldBack(GiveUp):
     """A commit the push would send holds what the push gate refuses (layout's push state keeps
     what and why, for status and the one line, until a push goes through)."""
-
-
-class RefusedInHook(GiveUp):
-    """The push gate refused the push from the pre-push hook, which judges all it sends (a tag
-    push.followTags takes along too); `said` is what the hook said."""
-
-    def __init__(self, message: str, said: str) -> None:
-        super().__init__(message)
-        self.said = said
 
 
 def held_back(git_dir: Path) -> dict[str, str] | None:
@@ -333,32 +304,17 @@ class PushHandler(ItemHandler[PushResult]):
         force: bool = False,
     ) -> None:
         """`git push` of `refspec` (`what` names it in messages), never forced but with a lease
-        when `force`: Rejected when the remote says no, RetryLater when it cannot be reached."""
+        when `force`: Rejected when the remote says no, RefusedInHook when the gate refuses it in
+        the pre-push hook, RetryLater when it cannot be reached."""
         lease = ["--force-with-lease"] if force else []
         code, out, err, timed_out = self._git(
             at, reporter, "push", "--porcelain", *lease, remote, refspec, timeout=PUSH_TIMEOUT
         )
         if code == 0 and not timed_out:
             return
-        rejected = [line for line in out.splitlines() if line.startswith("!")]
-        if not rejected and code != 0:
-            from landwatch.push_gate import REFUSAL
-
-            if any(line.startswith(REFUSAL) for line in err.splitlines()):
-                raise RefusedInHook(f"the push gate refused the push of {what}", err)
-        if rejected:
-            reason = rejected[0].split("\t")[-1].strip()
-            hints = " ".join(
-                line[6:].strip() for line in err.splitlines() if line.startswith("hint: ")
-            )[:300]
-            raise Rejected(
-                f"{remote} rejected {what}: {reason}" + (f" ({hints})" if hints else ""),
-                behind="fetch first" in reason or "non-fast-forward" in reason,
-            )
-        said = [line.strip() for line in err.splitlines() if line.strip()]
-        message = "no answer" if timed_out else (said[0] if said else f"git push exit {code}")
-        self._unreachable(at.git_dir, remote, message, timed_out or _UNREACHABLE.search(err))
-        raise RuntimeError(f"git push to {remote} failed: {message}")
+        failure = failed(remote, what, code, out, err, timed_out)
+        self._unreachable(at.git_dir, remote, failure.message, failure.unreachable)
+        raise RuntimeError(f"git push to {remote} failed: {failure.message}")
 
     def _unreachable(self, git_dir: Path, remote: str, message: str, unreachable: object) -> None:
         """When git could not reach `remote`: RetryLater, backed off, the failure remembered."""

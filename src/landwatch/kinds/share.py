@@ -26,14 +26,8 @@ from landwatch.files import write_atomic
 from landwatch.git import Worktree, run_git, worktree_of
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import GiveUp, RetryLater
-from landwatch.kinds.push import (
-    PUSH_TIMEOUT,
-    PushHandler,
-    PushResult,
-    Rejected,
-    _is_url,
-    read_state,
-)
+from landwatch.kinds.push import PUSH_TIMEOUT, PushHandler, PushResult, _is_url, read_state
+from landwatch.kinds.push_answer import Rejected
 from landwatch.push_remote import own_tips
 from landwatch.review.notes import NOTES_REF
 from landwatch.work_item import Enqueued, WorkItem, WorkKind
