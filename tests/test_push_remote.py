@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from landwatch import layout, push_remote
 from support.kinds import origin
 from support.repos import Repo
@@ -71,3 +73,40 @@ def test_one_place_under_two_spellings_is_remembered_once_for_the_hook(
         push_remote.remember_same_place(repo.git_dir, f"r{number}", str(remote), pushed_to)
     lines = kept.read_text().splitlines()
     assert len(lines) == push_remote.MOST_REMEMBERED and lines[-1].startswith("r68\t")
+
+
+@pytest.mark.parametrize(
+    "refspecs",
+    [
+        ["refs/heads/*:refs/heads/alice/*"],
+        ["+refs/heads/m*n:refs/heads/x/*/y"],
+        ["refs/heads/dev:refs/heads/d", "refs/heads/main:refs/heads/published"],
+        ["refs/heads/dev:refs/heads/d", "refs/heads/*:refs/heads/b/*"],
+        ["refs/heads/*:refs/for/*"],
+        ["HEAD:refs/for/main"],
+        ["refs/heads/main"],
+    ],
+)
+def test_a_branch_is_sent_where_git_s_own_push_of_it_sends_it(
+    repo: Repo, tmp_path: Path, refspecs: list[str]
+) -> None:
+    """pushed_to maps refs/heads/main as `git push origin refs/heads/main` does; where it maps it
+    nowhere, git pushes it to main itself (auto-push holds it back)."""
+    origin(repo, tmp_path / "remote.git")
+    for refspec in refspecs:
+        repo.git("config", "--add", "remote.origin.push", refspec)
+    said = repo.run("push", "--dry-run", "--porcelain", "origin", "refs/heads/main").stdout
+    [line] = [line for line in said.splitlines() if line.startswith("refs/heads/main:", 2)]
+    sent = line.split("\t")[1].partition(":")[2]
+    mapped = push_remote.pushed_to(refspecs, "refs/heads/main")
+    assert (mapped or "refs/heads/main") == sent
+    where = push_remote.destination(repo.git_dir, "origin", "main")
+    assert where.ref == (mapped if mapped and mapped.startswith("refs/heads/") else None)
+
+
+def test_a_branch_a_negative_push_refspec_leaves_out_is_sent_nowhere() -> None:
+    """Stricter than git 2.39, whose `git push origin refs/heads/main` maps it by the next
+    refspec anyway: the person's own pushes leave it out, and so does auto-push."""
+    refspecs = ["^refs/heads/main", "refs/heads/*:refs/heads/a/*"]
+    assert push_remote.pushed_to(refspecs, "refs/heads/main") is None
+    assert push_remote.pushed_to(refspecs, "refs/heads/dev") == "refs/heads/a/dev"

@@ -1,7 +1,8 @@
 """What a push's remote holds, as this repository can tell without asking it: the remotes at a
 URL, their own tracking refs, and whether those stand for the push's destination (fetched from
 the same place, agreeing with what it says it holds); the same place remembered for the hook;
-the commits at a remote's own tracking refs where they stand for it (the share kind's notes).
+the commits at a remote's own tracking refs where they stand for it (the share kind's notes);
+where a push of a branch goes, as git's own push of it would send it (auto-push's).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from landwatch import layout
 from landwatch.files import read_file, write_atomic
@@ -125,3 +127,81 @@ def _place(url: str) -> tuple[str, str]:
     if not host:
         path = os.path.realpath(path)
     return host, path.rstrip("/").removesuffix(".git").lstrip("/")
+
+
+@dataclass(frozen=True)
+class Destination:
+    """Where auto-push sends a branch: `ref`, a branch of the remote; or nowhere, `what` saying
+    why in a few words and `how` what to do."""
+
+    ref: str | None
+    what: str = ""
+    how: str = ""
+
+
+def destination(git_dir: os.PathLike[str] | str, remote: str, branch: str) -> Destination:
+    """Where `git push REMOTE refs/heads/BRANCH` sends the branch, as git 2.39 decides it
+    (builtin/push.c): where remote.REMOTE.push maps it, else under push.default = upstream its
+    upstream, else its own name. Nowhere where that is no branch (Gerrit's refs/for/*), where
+    remote.REMOTE.push is set and maps it nowhere (git would push it to its own name, not where
+    the person's pushes go), or where it is an upstream of another name (a feature branch made
+    from origin/main: work in progress published to main)."""
+    source = f"refs/heads/{branch}"
+    mapping = git("config", "--get-all", f"remote.{remote}.push", cwd=git_dir, check=False)
+    if mapping:
+        mapped = pushed_to(mapping.splitlines(), source)
+        if mapped is None:
+            return Destination(
+                None,
+                f"remote.{remote}.push names no branch {branch} goes to",
+                f"push it by hand where you mean it to go, or map it in remote.{remote}.push",
+            )
+        if not mapped.startswith("refs/heads/"):
+            return Destination(
+                None,
+                f"remote.{remote}.push sends {branch} to {mapped}, no branch",
+                "auto-push updates branches alone: push it by hand",
+            )
+        return Destination(mapped)
+    if git("config", "push.default", cwd=git_dir, check=False) == "upstream":
+        merged = git("config", "--get-all", f"branch.{branch}.merge", cwd=git_dir, check=False)
+        if len(merged.splitlines()) == 1 and merged != source:
+            return Destination(
+                None,
+                f"push.default = upstream sends {branch} to {merged}, its upstream",
+                "auto-push publishes no work in progress to another branch: push it by hand, "
+                f"or once to its own name (git push -u {remote} {branch})",
+            )
+    return Destination(source)
+
+
+def pushed_to(refspecs: list[str], source: str) -> str | None:
+    """Where the push refspecs `refspecs` send the ref `source`, as git's query_refspecs finds
+    it: the first with a destination whose source takes it (a `*` standing for the same text on
+    both sides); nowhere when a negative one (`^`) takes it, which git 2.39's push of the branch
+    by name passes by, but the person's own pushes leave it out."""
+    kept = []
+    for refspec in refspecs:
+        refspec = refspec.removeprefix("+")
+        if refspec.startswith("^"):
+            if _taken(refspec[1:], source) is not None:
+                return None
+            continue
+        pattern, colon, mapped = refspec.partition(":")
+        if colon and mapped:
+            kept.append((pattern, mapped))
+    for pattern, mapped in kept:
+        if (star := _taken(pattern, source)) is not None:
+            return mapped.replace("*", star, 1) if "*" in pattern else mapped
+    return None
+
+
+def _taken(pattern: str, name: str) -> str | None:
+    """What the `*` of `pattern` stands for in `name` ("" when `pattern` is `name` itself), or
+    None when `pattern` does not take `name`."""
+    if "*" not in pattern:
+        return "" if pattern == name else None
+    head, _, tail = pattern.partition("*")
+    if len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail):
+        return name[len(head) : len(name) - len(tail)]
+    return None

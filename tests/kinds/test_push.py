@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -202,6 +203,56 @@ def test_a_pre_push_hook_that_refuses_is_told_in_its_own_words(
     with pytest.raises(RuntimeError, match=r"git push to origin failed: tests\.+Failed$"):
         PushHandler().handle(WorkItem(WorkKind.PUSH, leaked, repo.git_dir), reporter())
     assert remote_head(remote) != leaked
+
+
+def test_a_branch_goes_where_the_remote_s_push_refspec_maps_it(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`remote.origin.push = refs/heads/*:refs/heads/alice/*`: the person's pushes go to
+    alice/main, and so does auto-push's (it pushed to main, the team's), judged and found there
+    as pushed to that branch."""
+    shared = remote_head(remote)
+    repo.git("config", "remote.origin.push", "refs/heads/*:refs/heads/alice/*")
+    oid = repo.land("work in progress")
+    monkeypatch.chdir("/")
+    kind = PushHandler()
+    assert kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter()).pushed == ["main"]
+    assert remote_head(remote, "alice/main") == oid and remote_head(remote) == shared
+    again = kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert again.up_to_date == ["main"] and len(pushes(remote)) == 1
+
+
+@pytest.mark.parametrize(
+    ("config", "said"),
+    [
+        (
+            {"remote.origin.push": "refs/heads/*:refs/for/*"},
+            "sends main to refs/for/main, no branch",
+        ),
+        ({"remote.origin.push": "HEAD:refs/for/main"}, "names no branch main goes to"),
+        (
+            {"push.default": "upstream", "branch.main.merge": "refs/heads/trunk"},
+            "push.default = upstream sends main to refs/heads/trunk, its upstream",
+        ),
+    ],
+    ids=["gerrit", "unmapped", "upstream"],
+)
+def test_a_push_git_would_send_elsewhere_than_a_branch_of_its_own_is_held_back(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch, config: dict[str, str], said: str
+) -> None:
+    """Where the person's git sends the branch for review (Gerrit's refs/for/*), where the push
+    refspec gives it no place (git would push it to main itself), or to an upstream of another
+    name: auto-push pushed to main, and work in progress landed on the team's branch."""
+    shared = remote_head(remote)
+    for key, value in config.items():
+        repo.git("config", key, value)
+    oid = repo.land("work in progress")
+    monkeypatch.chdir("/")
+    with pytest.raises(HeldBack, match=re.escape(said)):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert remote_head(remote) == shared and pushes(remote) == []
+    held = held_back(repo.git_dir)
+    assert held is not None and held["what"].endswith(said) and "push it by hand" in held["why"]
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from landwatch.kinds.base import (
     backoff,
 )
 from landwatch.kinds.push_answer import RefusedInHook, failed
+from landwatch.push_remote import destination
 from landwatch.work_item import WorkItem, WorkKind
 
 if TYPE_CHECKING:
@@ -91,6 +92,11 @@ def _holding(refused: list[tuple[str, Finding]]) -> str:
     return f"{oid[:10]} holds {finding.rule} {finding.message} at {where}{more}"
 
 
+def _tracking(remote: str, target: str) -> str:
+    """The tracking ref of `remote`'s branch `target` (refs/heads/X), where git keeps it."""
+    return f"refs/remotes/{remote}/{target.removeprefix('refs/heads/')}"
+
+
 def _is_url(remote: str) -> bool:
     """Whether `remote` is a URL or a path git pushes to, not a remote's name."""
     return any(mark in remote for mark in (":", "/", "\\")) or remote in (".", "..")
@@ -146,11 +152,12 @@ class PushHandler(ItemHandler[PushResult]):
         force = settings[layout.PUSH_FORCE]
         report = PushResult(remote)
         for branch in branches:
-            if self._has(at, reporter, remote, branch, item.oid):
+            target = self._destination(git_dir, remote, branch, item.oid)
+            if self._has(at, reporter, remote, target, item.oid):
                 report.up_to_date.append(branch)  # an earlier push took it along
                 continue
-            refspec = f"refs/heads/{branch}:refs/heads/{branch}"
-            self._gate(at, reporter, remote, branch, item.oid, settings[layout.PUSH_BLOCK])
+            refspec = f"refs/heads/{branch}:{target}"
+            self._gate(at, reporter, remote, branch, target, item.oid, settings[layout.PUSH_BLOCK])
             try:
                 self._push(at, reporter, remote, refspec, branch, force=force)
             except RefusedInHook as refused:
@@ -163,12 +170,28 @@ class PushHandler(ItemHandler[PushResult]):
         self._settled(git_dir)
         return report
 
+    def _destination(self, git_dir: Path, remote: str, branch: str, landed: str) -> str:
+        """The ref of `remote` `branch` is pushed to, where `git push REMOTE BRANCH` sends it
+        (push_remote.destination); HeldBack, saying why, where auto-push sends it nowhere."""
+        found = destination(git_dir, remote, branch)
+        if found.ref is None:
+            why = f"{found.what}: {found.how}, then landwatch retry {landed[:10]}"
+            self._hold(git_dir, landed, branch, found.what, why)
+        return found.ref
+
     def _gate(
-        self, at: Worktree, reporter: Reporter, remote: str, branch: str, landed: str, policy: str
+        self,
+        at: Worktree,
+        reporter: Reporter,
+        remote: str,
+        branch: str,
+        target: str,
+        landed: str,
+        policy: str,
     ) -> None:
-        """What the push gate says of what pushing `branch` sends under `policy`: RetryLater
-        while reviews of it wait for the reviewer, HeldBack (kept in the push state) when it
-        refuses the push."""
+        """What the push gate says of what pushing `branch` to `target` sends under `policy`:
+        RetryLater while reviews of it wait for the reviewer, HeldBack (kept in the push state)
+        when it refuses the push."""
         # Here, not at the top: status and the one line ask this kind whether it is failing.
         from landwatch import push_gate
         from landwatch.review import blocking
@@ -177,10 +200,10 @@ class PushHandler(ItemHandler[PushResult]):
             return
         git_dir = at.git_dir
         tip = f"refs/heads/{branch}"
-        tracking = f"refs/remotes/{remote}/{branch}"
+        tracking = _tracking(remote, target)
         _, held, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", tracking)
         _, sent, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", tip)
-        pushed = push_gate.Pushed(tip, sent.strip(), tip, held.strip() or _ZERO)
+        pushed = push_gate.Pushed(tip, sent.strip(), target, held.strip() or _ZERO)
         url = remote if _is_url(remote) else ""
         commits = push_gate.outgoing(git_dir, remote, url, [pushed]).commits[::-1]
         reports = push_gate.kept(git_dir, commits)
@@ -288,8 +311,9 @@ class PushHandler(ItemHandler[PushResult]):
             return [current]
         return holding if len(holding) == 1 else []
 
-    def _has(self, at: Worktree, reporter: Reporter, remote: str, branch: str, oid: str) -> bool:
-        tracking = f"refs/remotes/{remote}/{branch}"
+    def _has(self, at: Worktree, reporter: Reporter, remote: str, target: str, oid: str) -> bool:
+        """Whether `oid` is on `remote`'s branch `target` as its tracking ref last said."""
+        tracking = _tracking(remote, target)
         code, _, _, _ = self._git(at, reporter, "merge-base", "--is-ancestor", oid, tracking)
         return code == 0
 
