@@ -148,6 +148,24 @@ def test_force_pushes_with_lease_only_when_asked(repo: Repo, remote: Path) -> No
     assert remote_head(remote) == rewritten
 
 
+def test_a_forced_push_never_overwrites_a_teammate_s_commit_only_fetched(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    """The lease alone took the tracking ref for what the amended commit was made on: once a
+    fetch (the person's, their editor's) brought a teammate's commit nobody merged, the forced
+    push of the amended commit threw the teammate's away."""
+    repo.git("config", "landwatch.push.force", "true")
+    teammate = Repo(tmp_path / "teammate", clone_of=remote)
+    theirs = teammate.land("the teammate's work", "t", hooks=False)
+    teammate.git("push", "-q", "origin", "main")
+    repo.git("fetch", "-q", "origin")
+    repo.git("commit", "-q", "--amend", "-m", "mine, amended", LANDWATCH="0")
+    item = WorkItem(WorkKind.PUSH, repo.head(), repo.git_dir)
+    with pytest.raises(GiveUp, match=r"origin rejected main: .*remote ref updated since checkout"):
+        PushHandler().handle(item, reporter())
+    assert remote_head(remote) == theirs
+
+
 def test_only_the_branches_asked_for_are_pushed(repo: Repo, remote: Path) -> None:
     repo.git("config", "landwatch.push.branches", "release/*")
     on_main = repo.land("main is not pushed")

@@ -330,7 +330,9 @@ class PushHandler(ItemHandler[PushResult]):
         """`git push` of `refspec` (`what` names it in messages), never forced but with a lease
         when `force`: Rejected when the remote says no, RefusedInHook when the gate refuses it in
         the pre-push hook, RetryLater when it cannot be reached."""
-        lease = ["--force-with-lease"] if force else []
+        # The lease alone trusts the tracking ref, which a fetch moves to a teammate's commit
+        # nobody merged; --force-if-includes (git 2.30) wants it in the branch's reflog too.
+        lease = ["--force-with-lease", "--force-if-includes"] if force else []
         code, out, err, timed_out = self._git(
             at, reporter, "push", "--porcelain", *lease, remote, refspec, timeout=PUSH_TIMEOUT
         )

@@ -158,7 +158,7 @@ PUSH_BRANCHES = Setting(
 PUSH_FORCE = Setting(
     "landwatch.push.force",
     "false",
-    "push rewritten history with --force-with-lease",
+    "push rewritten history with --force-with-lease --force-if-includes (git 2.30)",
     hooks=False,
     rule=_boolean("landwatch pushes without --force-with-lease"),
 )
