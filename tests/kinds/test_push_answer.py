@@ -1,0 +1,53 @@
+"""kinds.push_answer: what a failed `git push --porcelain` answered, read from its output as git
+2.39 writes it: the remote's no, the gate's refusal in the hook, a hook's own words, or a remote
+out of reach."""
+
+from __future__ import annotations
+
+import pytest
+
+from landwatch.kinds.push_answer import Failed, RefusedInHook, Rejected, failed
+from landwatch.push_gate import REFUSAL
+
+
+def test_a_remote_s_no_is_rejected_behind_only_when_it_holds_what_was_not_fetched() -> None:
+    out = "To /r.git\n!\trefs/heads/main:refs/heads/main\t[rejected] (fetch first)\nDone\n"
+    err = "hint: Updates were rejected because the remote contains work\n"
+    with pytest.raises(Rejected) as behind:
+        failed("origin", "main", 1, out, err, False)
+    assert behind.value.behind
+    assert str(behind.value).startswith("origin rejected main: [rejected] (fetch first) (Updates")
+    hook = "To /r.git\n!\trefs/heads/main:refs/heads/main\t[remote rejected] (pre-receive hook)\n"
+    with pytest.raises(Rejected) as refused:
+        failed("origin", "main", 1, hook, "", False)
+    assert not refused.value.behind
+
+
+def test_the_gate_s_refusal_in_the_hook_is_refused_in_hook() -> None:
+    err = f"{REFUSAL} 1 commit holds a secret\nerror: failed to push some refs to '/r.git'\n"
+    with pytest.raises(RefusedInHook) as refused:
+        failed("origin", "main", 1, "", err, False)
+    assert refused.value.said == err and "main" in str(refused.value)
+
+
+def test_a_hook_s_own_words_are_the_reason_not_landwatch_s_nor_git_s_last_line() -> None:
+    out = "To /r.git\ncheck-wip.....Failed\n"
+    err = "landwatch: pushing what was allowed\nerror: failed to push some refs to '/r.git'\n"
+    assert failed("origin", "main", 1, out, err, False) == Failed(
+        "check-wip..........Failed", False
+    )
+
+
+@pytest.mark.parametrize(
+    ("err", "timed_out", "unreachable"),
+    [
+        ("fatal: unable to access 'https://h/r.git/': Could not resolve host: h\n", False, True),
+        ("ssh: connect to host h port 22: Connection refused\n", False, True),
+        ("", True, True),
+        ("fatal: the remote end hung up for another reason\n", False, False),
+    ],
+)
+def test_a_remote_out_of_reach_mends_itself(err: str, timed_out: bool, unreachable: bool) -> None:
+    said = failed("origin", "main", 128, "", err, timed_out)
+    assert said.unreachable is unreachable
+    assert said.message == ("no answer" if timed_out else err.strip())
