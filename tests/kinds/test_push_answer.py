@@ -33,9 +33,7 @@ def test_the_gate_s_refusal_in_the_hook_is_refused_in_hook() -> None:
 def test_a_hook_s_own_words_are_the_reason_not_landwatch_s_nor_git_s_last_line() -> None:
     out = "To /r.git\ncheck-wip.....Failed\n"
     err = "landwatch: pushing what was allowed\nerror: failed to push some refs to '/r.git'\n"
-    assert failed("origin", "main", 1, out, err, False) == Failed(
-        "check-wip..........Failed", False
-    )
+    assert failed("origin", "main", 1, out, err, False) == Failed("check-wip.....Failed", False)
 
 
 @pytest.mark.parametrize(
