@@ -246,20 +246,6 @@ def test_git_lfs_hooks_refused_or_left_behind_are_named(tmp_path: Path) -> None:
     assert hook_slots.lfs_left_behind(hooks, common) == everything[:3]
 
 
-def test_git_lfs_s_own_hooks_are_read_from_its_manual_instructions() -> None:
-    manual = (
-        "Install Git LFS manually.\n"
-        "Add the following to '.git/hooks/pre-push':\n\n"
-        '\t#!/bin/sh\n\tgit lfs pre-push "$@"\n\n'
-        "Add the following to '.git/hooks/post-commit':\n\n"
-        '\t#!/bin/sh\n\tgit lfs post-commit "$@"\n'
-    )
-    assert hook_slots.lfs_hooks(manual) == {
-        "pre-push": '#!/bin/sh\ngit lfs pre-push "$@"\n',
-        "post-commit": '#!/bin/sh\ngit lfs post-commit "$@"\n',
-    }
-
-
 def test_where_the_hooks_were_written_is_kept_for_uninstall(git_dir: Path, tmp_path: Path) -> None:
     assert hook_slots.recorded_hooks_dir(git_dir) is None
     hook_slots.record_hooks_dir(git_dir, tmp_path / "shared hooks")

@@ -191,3 +191,17 @@ def test_a_cached_boot_time_the_clock_stepped_away_from_is_dropped(git_dir: Path
     assert not hooks.renew_clock_cache(git_dir, 1_700_000_005)  # nothing left to drop
     cache.write_text("garbage\n")
     assert not hooks.renew_clock_cache(git_dir, 1_700_000_005) and cache.exists()
+
+
+def test_git_lfs_s_own_hooks_are_read_from_its_manual_instructions() -> None:
+    manual = (
+        "Install Git LFS manually.\n"
+        "Add the following to '.git/hooks/pre-push':\n\n"
+        '\t#!/bin/sh\n\tgit lfs pre-push "$@"\n\n'
+        "Add the following to '.git/hooks/post-commit':\n\n"
+        '\t#!/bin/sh\n\tgit lfs post-commit "$@"\n'
+    )
+    assert hooks.lfs_hooks(manual) == {
+        "pre-push": '#!/bin/sh\ngit lfs pre-push "$@"\n',
+        "post-commit": '#!/bin/sh\ngit lfs post-commit "$@"\n',
+    }

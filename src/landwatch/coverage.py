@@ -14,8 +14,11 @@ from pathlib import Path
 from landwatch import hook_slots, registry
 from landwatch import hooks as hookfiles
 from landwatch.errors import UserError
-from landwatch.files import read_pointer
-from landwatch.hooks import HOOK_EVENTS, whose
+from landwatch.files import read_head, read_pointer
+from landwatch.hooks import HOOK_EVENTS, INSTALLED_EVENTS, whose
+
+# More than any hook landwatch writes: its header, then githooks/hook.sh or githooks/pre-push.sh.
+_MOST_HOOK = 1 << 16
 
 
 class Reach(enum.Enum):
@@ -162,6 +165,25 @@ def gate_off(common: Path) -> str | None:
     else:
         instead = "there is no pre-push hook"
     return f"the push gate does not run ({instead}): a secret a review found can be pushed"
+
+
+def older_events(hooks_dir: Path) -> list[str]:
+    """The events whose landwatch hook in `hooks_dir` (in the slot, or the `.legacy` hook of the
+    pre-commit or prek script there) an older landwatch wrote: its text is not the body this one
+    writes, so what was mended in the hooks since does not run there until install."""
+    older = []
+    for event in INSTALLED_EVENTS:
+        slot = hooks_dir / event
+        ours = next(
+            (p for p in (slot, hook_slots.legacy_path(slot)) if whose(p) == "landwatch"), None
+        )
+        try:
+            text = read_head(ours, _MOST_HOOK) if ours is not None else None
+        except OSError:
+            continue  # no hook to read: coverage says what is wrong with it
+        if text is not None and hookfiles.hook_body(event).encode() not in text:
+            older.append(event)
+    return older
 
 
 def unhooked_worktrees(common: Path) -> list[tuple[Path, str]]:

@@ -22,9 +22,9 @@ from pathlib import Path
 
 from landwatch import layout
 from landwatch.errors import UserError
-from landwatch.files import read_file, read_head, write_atomic
+from landwatch.files import read_file, write_atomic
 from landwatch.git import git
-from landwatch.hooks import INSTALLED_EVENTS, chained_path, hook_body, whose
+from landwatch.hooks import INSTALLED_EVENTS, chained_path, whose
 
 # git-lfs's hooks among ours, and the one of its that is not. git-lfs writes (and removes) its
 # hooks in the order pre-push, post-checkout, post-commit, post-merge, and stops at the first one
@@ -37,8 +37,6 @@ LEGACY_RUNNERS = ("pre-commit", "prek")
 LEGACY_WITHOUT_STDIN = ("pre-commit",)
 # Hooks of tools that are copies of one template: a stale copy beside a fresh one is the same.
 GENERATED = ("pre-commit", "prek", "lefthook", "husky", "husky 4", "git-lfs")
-# More than any hook landwatch writes: its header, then githooks/hook.sh or githooks/pre-push.sh.
-_MOST_HOOK = 1 << 16
 
 
 class SlotError(UserError):
@@ -164,23 +162,6 @@ def runs_ours(slot: Path) -> bool:
     return owner == "landwatch" or (
         owner in LEGACY_RUNNERS and whose(legacy_path(slot)) == "landwatch"
     )
-
-
-def older_events(hooks_dir: Path) -> list[str]:
-    """The events whose landwatch hook in `hooks_dir` (in the slot, or the `.legacy` hook of the
-    pre-commit or prek script there) an older landwatch wrote: its text is not the body this one
-    writes, so what was mended in the hooks since does not run there until install."""
-    older = []
-    for event in INSTALLED_EVENTS:
-        slot = hooks_dir / event
-        ours = next((p for p in (slot, legacy_path(slot)) if whose(p) == "landwatch"), None)
-        try:
-            text = read_head(ours, _MOST_HOOK) if ours is not None else None
-        except OSError:
-            continue  # no hook to read: coverage says what is wrong with it
-        if text is not None and hook_body(event).encode() not in text:
-            older.append(event)
-    return older
 
 
 def withdraw(slot: Path) -> tuple[str, ...]:
@@ -351,23 +332,6 @@ def lfs_left_behind(hooks_dir: Path, common: Path) -> list[str]:
     if not behind:
         return []
     return behind + [event for event in LFS_OTHERS if whose(hooks_dir / event) == "git-lfs"]
-
-
-def lfs_hooks(manual: str) -> dict[str, str]:
-    """git-lfs's own hooks, from what `git lfs update --manual` prints: for each hook, "Add the
-    following to '<path>':" and its lines, indented by a tab."""
-    hooks: dict[str, str] = {}
-    name = None
-    lines: list[str] = []
-    for line in [*manual.splitlines(), ""]:
-        if line.startswith("Add the following to '") and line.endswith("':"):
-            name, lines = Path(line[len("Add the following to '") : -2]).name, []
-        elif name is not None and line.startswith("\t"):
-            lines.append(line[1:])
-        elif name is not None and lines:  # the blank line after a hook's lines ends it
-            hooks[name] = "\n".join(lines) + "\n"
-            name = None
-    return hooks
 
 
 def recorded_hooks_dir(common: Path) -> Path | None:

@@ -217,6 +217,23 @@ def lfs_texts(event: str) -> frozenset[bytes]:
     return frozenset(text.encode() for text in texts)
 
 
+def lfs_hooks(manual: str) -> dict[str, str]:
+    """git-lfs's own hooks, from what `git lfs update --manual` prints: for each hook, "Add the
+    following to '<path>':" and its lines, indented by a tab."""
+    hooks: dict[str, str] = {}
+    name = None
+    lines: list[str] = []
+    for line in [*manual.splitlines(), ""]:
+        if line.startswith("Add the following to '") and line.endswith("':"):
+            name, lines = Path(line[len("Add the following to '") : -2]).name, []
+        elif name is not None and line.startswith("\t"):
+            lines.append(line[1:])
+        elif name is not None and lines:  # the blank line after a hook's lines ends it
+            hooks[name] = "\n".join(lines) + "\n"
+            name = None
+    return hooks
+
+
 def renew_clock_cache(git_dir: Path, now_boot_time: int | None) -> bool:
     """Drop the hooks' cached boot time of a worktree when the wall clock has stepped since it
     was written (the next landing reads it afresh); True when it was dropped."""

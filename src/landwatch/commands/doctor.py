@@ -173,7 +173,7 @@ def _own_hooks(common: Path) -> list[Problem]:
         return []  # coverage says what is wrong with the hooks as a whole
     if gate := coverage.gate_off(common):
         what = gate
-    elif older := hook_slots.older_events(hooks_dir):
+    elif older := coverage.older_events(hooks_dir):
         what = f"its {', '.join(older)} hook(s) are an older landwatch's, without the fixes since"
     else:
         return []

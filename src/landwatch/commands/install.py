@@ -22,7 +22,14 @@ from landwatch.errors import UserError
 from landwatch.files import private_directory, remove, write_atomic
 from landwatch.git import git, is_inside
 from landwatch.hook_slots import Integration
-from landwatch.hooks import INSTALLED_EVENTS, Repository, event_of, find_repository, render_hook
+from landwatch.hooks import (
+    INSTALLED_EVENTS,
+    Repository,
+    event_of,
+    find_repository,
+    lfs_hooks,
+    render_hook,
+)
 from landwatch.text import listed, safe
 
 
@@ -209,7 +216,7 @@ def rewrite_older_hooks(out: TextIO | None = None) -> int:
     for common in registry.registered():
         top = coverage.worktree_of(common)
         hooks_dir = hook_slots.recorded_hooks_dir(common)
-        if top is None or hooks_dir is None or not hook_slots.older_events(hooks_dir):
+        if top is None or hooks_dir is None or not coverage.older_events(hooks_dir):
             continue
         print(f"landwatch: {safe(str(top))}: hooks an older landwatch wrote", file=out)
         try:
@@ -283,7 +290,7 @@ def _beside_git_lfs(repository: Repository, hooks_dir: Path, out: TextIO) -> Non
     if not refused:
         return
     manual = git("lfs", "update", "--manual", cwd=repository.top, check=False)
-    texts = hook_slots.lfs_hooks(manual)
+    texts = lfs_hooks(manual)
     for event in refused:
         if event not in texts:
             print(
