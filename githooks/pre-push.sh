@@ -34,11 +34,12 @@ lw_generated_by() {
 }
 
 lw_husky_hook() {
-    # Whether the kept hook is husky 1 to 4's: `#!/bin/sh`, then `# husky` on a line of its own
-    # (hooks.whose's mark). Not read unless a regular file: a FIFO would wait forever.
+    # Whether the kept hook is husky 1 to 4's: `#!/bin/sh`, then its mark on a line of its own
+    # (hooks.whose's). Not read unless a regular file: a FIFO would wait forever. The mark is
+    # spelt in two halves: husky 4 takes a hook that holds it anywhere for its own (render_hook).
     [ -f "$lw_chained" ] || return 1
     { read -r lw_line && [ "$lw_line" = '#!/bin/sh' ] && read -r lw_line &&
-        [ "$lw_line" = '# husky' ]; } 2>/dev/null < "$lw_chained"
+        [ "$lw_line" = '#'' husky' ]; } 2>/dev/null < "$lw_chained"
 }
 
 lw_run_kept() {
@@ -57,10 +58,8 @@ lw_run_kept() {
 lw_common=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) || lw_common=
 
 if [ "${LANDWATCH_CHAIN-}" = husky ]; then
-    # husky's `h` finds the user's .husky/pre-push by this hook's name, so it runs here, as this
-    # hook ($0), in a subshell.
-    # `# husky`, as that comment begins, makes husky 4 take this hook for its own: its install
-    # writes over it rather than leave its own hook unwritten (docs/hooks.md).
+    # The `h` of husky finds the user's .husky/pre-push by this hook's name, so it runs here, as
+    # this hook ($0), in a subshell.
     if [ -f "${0%/*}/h" ]; then
         # shellcheck source=/dev/null
         printf '%s' "$lw_input" | (. "${0%/*}/h")

@@ -121,13 +121,13 @@ def test_beside_husky_4_its_reinstall_and_its_uninstall_are_mended(hooks: Path) 
     uninstall: the copy kept before is its own hook again, not a hand-written one in the way."""
     slot = hook(hooks, "post-commit", "husky 4")
     placed = hook_slots.place(slot, write)
-    assert placed.integration is Integration.CHAIN
+    assert placed.integration is Integration.HUSKY_4
     assert placed.said == (
         "kept husky 4's post-commit hook as post-commit.before-landwatch; it still runs first",
     )
     hook(hooks, "post-commit", "husky 4")  # its reinstall
     assert hook_slots.conflict(slot) is None
-    assert hook_slots.place(slot, write).integration is Integration.CHAIN
+    assert hook_slots.place(slot, write).integration is Integration.HUSKY_4
     assert names(hooks) == {"post-commit": "landwatch", "post-commit.before-landwatch": "husky 4"}
     slot.unlink()  # its uninstall
     assert hook_slots.place(slot, write).integration is Integration.ALONE

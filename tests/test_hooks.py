@@ -1,7 +1,7 @@
 """What landwatch's hooks are (hooks): where git runs a repository's hooks (core.hooksPath, linked
 worktrees) and where none can go, the hook's text for each event (its header read back by sh
-exactly, the LEFTHOOK mark only where asked), whose a hook is by what each tool writes, and the
-cached boot time dropped once the clock stepped."""
+exactly, the LEFTHOOK mark and husky 4's only where asked), whose a hook is by what each tool
+writes, and the cached boot time dropped once the clock stepped."""
 
 from __future__ import annotations
 
@@ -27,6 +27,34 @@ def test_only_a_hook_beside_lefthook_says_lefthook_may_replace_it(tmp_path: Path
         assert "LEFTHOOK" not in (repo.git_dir / "hooks" / event).read_text()
     entry, host, where = Path("/entry"), "host", repo.git_dir
     assert "LEFTHOOK" in hooks.render_hook("post-commit", entry, host, where, lefthook=True)
+
+
+def husky_4_takes(hook: str) -> bool:
+    """Whether husky 4's install takes this hook for its own and writes over it (its isHusky)."""
+    return "# husky" in hook or "#husky" in hook
+
+
+def test_only_where_husky_4_would_write_its_own_hook_does_ours_say_its_mark(
+    tmp_path: Path,
+) -> None:
+    """husky 4 writes over any hook holding its mark, and skips any other: ours says it where the
+    slot was empty or held husky 4's own hook (kept), never where it runs a hook of yours, which
+    would go unrun once husky 4 wrote over ours (an audit)."""
+    repo = Repo(tmp_path / "repo")
+    kept = {
+        "post-commit": "#!/bin/sh\necho mine\n",
+        "post-merge": '#!/bin/sh\n# husky\n\n. "$(dirname "$0")/husky.sh"\n',
+    }
+    for event, text in kept.items():
+        (repo.git_dir / "hooks" / event).write_text(text)
+        (repo.git_dir / "hooks" / event).chmod(0o755)
+    repo.install()
+    ours = {e: (repo.git_dir / "hooks" / e).read_text() for e in hooks.INSTALLED_EVENTS}
+    assert not husky_4_takes(ours["post-commit"])  # yours kept: husky 4 skips ours as it did yours
+    assert husky_4_takes(ours["post-merge"])  # husky 4's kept: it writes over ours, doctor mends
+    assert husky_4_takes(ours["post-rewrite"]) and husky_4_takes(ours["pre-push"])  # empty slots
+    for event in hooks.INSTALLED_EVENTS:
+        assert not husky_4_takes(hooks.hook_body(event))
 
 
 def test_the_repository_s_hooks_are_where_git_runs_them(tmp_path: Path) -> None:

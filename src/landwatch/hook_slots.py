@@ -7,7 +7,9 @@ shims that find the user's script by their own name, so ours takes the shim's na
 husky under it; lefthook, git-lfs and hand-written hooks are run first by ours, kept aside as
 `<event>.before-landwatch`. lefthook never runs a hook it moved aside, so ours is marked as one
 lefthook may replace: its reinstall overwrites ours (the reflog sweep covers; `landwatch
-install` or `doctor --fix` puts it back) instead of failing on a `.old` it cannot make.
+install` or `doctor --fix` puts it back) instead of failing on a `.old` it cannot make. husky 4
+skips a hook it does not take for its own: ours says its mark only where husky 4 would have
+written its own hook (HUSKY_4_MAY_REPLACE), never over a hook of yours that ours runs.
 landwatch writes no links: a link in a slot is the person's, kept aside and put back as a link.
 """
 
@@ -49,6 +51,23 @@ class Integration(enum.Enum):
     LEGACY = "legacy"  # ours is pre-commit's or prek's <event>.legacy, which they run first
     HUSKY = "husky"  # ours replaces husky's shim and runs husky's `h` under the shim's name
     LEFTHOOK = "lefthook"  # as CHAIN, and marked so that lefthook's reinstall may replace it
+    HUSKY_4 = "husky 4"  # as CHAIN, the hook kept husky 4's: marked as its own (below)
+
+
+# Where ours says husky 4's mark (husky 4 takes a hook that says it for its own: its install
+# writes over it, its uninstall removes it): where husky 4 would have its own hook without
+# landwatch, the slot empty or its hook kept aside. There the mark loses nothing (doctor --fix
+# puts ours back; a kept copy of husky 4's is its template) and is needed: unmarked, ours would
+# leave husky 4's hook unwritten, or run its copy after its uninstall took husky.sh away (every
+# push failed). Anywhere else (your hook kept, another tool's) husky 4 skips ours as it skipped
+# that hook: marked, ours was written over, and the hook it ran never ran again.
+HUSKY_4_MAY_REPLACE = (Integration.ALONE, Integration.HUSKY_4)
+# How ours runs the hook it keeps aside, by whose that hook is (any other's: CHAIN).
+_CHAINED_AS = {
+    "husky": Integration.HUSKY,
+    "lefthook": Integration.LEFTHOOK,
+    "husky 4": Integration.HUSKY_4,
+}
 
 
 @dataclass(frozen=True)
@@ -128,9 +147,7 @@ def place(slot: Path, write: Callable[[Path, Integration], None]) -> Placed:
         how = Integration.CHAIN if os.path.lexists(chained) else Integration.ALONE
         write(slot, how)
         return Placed(slot, how, tuple(said))
-    how = {"husky": Integration.HUSKY, "lefthook": Integration.LEFTHOOK}.get(
-        owner, Integration.CHAIN
-    )
+    how = _CHAINED_AS.get(owner, Integration.CHAIN)
     _make_room(slot, chained)
     write(slot, how)
     if how is Integration.HUSKY:
@@ -221,12 +238,7 @@ def _integration_of_ours(slot: Path) -> Integration:
     chained = chained_path(slot)
     if not os.path.lexists(chained):
         return Integration.ALONE
-    tool = whose(chained)
-    if tool == "husky":
-        return Integration.HUSKY
-    if tool == "lefthook":
-        return Integration.LEFTHOOK
-    return Integration.CHAIN
+    return _CHAINED_AS.get(whose(chained) or "", Integration.CHAIN)
 
 
 def _make_room(hook: Path, chained: Path) -> None:

@@ -69,6 +69,13 @@ _LFS_FIRST_PRE_PUSH = (
     ),
 )
 _LEADING_BLANKS = re.compile(rb"^[ \t]+", re.MULTILINE)
+# husky 4 takes any hook that holds `# husky` for its own. Our bodies never say it; this does, at
+# the end, where no landing reads it (the shell parses no further than the line it exits at).
+_HUSKY_4_MARKED = (
+    "\n# husky 4 takes this hook for its own (these words begin with its mark), as it would the\n"
+    "# one in this slot without landwatch: its install writes over it and its uninstall removes\n"
+    "# it; `landwatch doctor --fix` puts it back.\n"
+)
 
 
 class RepositoryError(UserError):
@@ -146,11 +153,14 @@ def render_hook(
     chain: str = "exec",
     lefthook: bool = False,
     also: Sequence[Path] = (),
+    husky_4: bool = False,
 ) -> str:
     """Our hook for `event`. `chain`: how the hook it replaced runs ("exec": the file kept
     aside, "husky": husky's `h` under this hook's name). `lefthook`: marked as a hook lefthook
     may replace (it replaces what names it, and fails to move aside what does not). `also`: the
-    other repositories a shared hooks directory serves, named beside `repository`, a line each."""
+    other repositories a shared hooks directory serves, named beside `repository`, a line each.
+    `husky_4`: marked as husky 4's own, which its install writes over and its uninstall removes
+    (only where that loses nothing: hook_slots.HUSKY_4_MAY_REPLACE)."""
     marks = (
         "# LEFTHOOK: lefthook may overwrite this hook; it runs lefthook's, kept beside it.\n"
         if lefthook
@@ -170,7 +180,7 @@ def render_hook(
         f"LANDWATCH_HOST={shlex.quote(host)}\n"
         f"LANDWATCH_REPOSITORY={shlex.quote(named)}\n"
         f"LANDWATCH_CHAIN={chain}\n"
-        "\n" + hook_body(event)
+        "\n" + hook_body(event) + (_HUSKY_4_MARKED if husky_4 else "")
     )
 
 

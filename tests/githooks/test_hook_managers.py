@@ -318,16 +318,28 @@ class Scene:
         self.repo = Repo.existing(path)
         self.marker = path / MARKS
         self.trace = path.parent / f"{path.name}.trace"
+        self.yours = False  # a post-commit hook of the person's came first: it runs, not the tool's
+        self.installed = False  # landwatch is (its hooks may have been written over since)
 
     def step(self, what: str) -> str:
         tool = self.tool
-        steps = {
+        steps: dict[str, Callable[[], str]] = {
+            "yours": self.write_yours,
             "tool": lambda: tool.install(self.repo),
             "tool-uninstall": lambda: tool.uninstall(self.repo),
             "landwatch": lambda: landwatch_install(self.repo),
             "landwatch-uninstall": lambda: landwatch_uninstall(self.repo),
         }
+        self.installed = {"landwatch": True, "landwatch-uninstall": False}.get(what, self.installed)
         return steps[what]()
+
+    def write_yours(self) -> str:
+        """A post-commit hook of the person's own, there before any tool's."""
+        hook = self.tool.hooks_dir(self.repo) / "post-commit"
+        hook.write_text(f"#!/bin/sh\n{mark('yours', 'post-commit', self.marker, False)}\n")
+        hook.chmod(0o755)
+        self.yours = True
+        return ""
 
     def marks(self) -> list[str]:
         """What the tool's hooks did since the last look, of the events landwatch hooks."""
@@ -396,7 +408,9 @@ class Scene:
 
     def lands(self, *, landwatch: bool, tool: bool, only_a_commit: bool = False) -> None:
         """A commit, a rebase and a merge: each tool's hooks ran once per event with git's
-        arguments and stdin, landwatch recorded each landing once, nobody complained."""
+        arguments and stdin, landwatch recorded each landing once, nobody complained. Where a
+        hook of the person's came first, it runs at each commit, and ours in front of it stays
+        there while landwatch is installed: no tool writes over it."""
         repo, name, events = self.repo, self.tool.name, self.tool.events
         repo.clear()
         self.marks()
@@ -405,8 +419,10 @@ class Scene:
         repo.git("add", "one.txt")
         said.append(self.git("commit", "-q", "-m", "one"))
         commit = repo.head()
-        assert self.marks() == ([f"{name} post-commit"] if tool else [])
-        assert (commit in {oid for oid, _ in repo.pending()}) is landwatch
+        at_commit = ["yours post-commit"] if self.yours else [f"{name} post-commit"] if tool else []
+        assert self.marks() == at_commit
+        ours_stays = self.yours and self.installed
+        assert (commit in {oid for oid, _ in repo.pending()}) is (landwatch or ours_stays)
         assert complaints(said[0]) == [], said[0]
         if only_a_commit:
             return
@@ -425,7 +441,7 @@ class Scene:
         old = repo.git("rev-list", "--reverse", "main..HEAD").split()
         said.append(self.git("rebase", "-q", "main"))
         new = repo.git("rev-list", "--reverse", "main..HEAD").split()
-        expected = [f"{name} post-commit"] * 2 if tool else []
+        expected = at_commit * 2
         if tool and "post-rewrite" in events:
             pairs = "".join(f"{o} {n} " for o, n in zip(old, new, strict=True))
             expected.append(
@@ -447,7 +463,7 @@ class Scene:
                 sweep.sweep(repo.git_dir, now=time.time() + SWEEP_GRACE + 1)
                 assert set(new) <= {oid for oid, _ in repo.pending()}
         else:
-            assert not recorded & {commit, merge, *new}
+            assert not recorded & {merge, *new}
         for text in said:
             assert complaints(text) == [], text
 
@@ -497,6 +513,8 @@ ORDERS = {
     "tool-again": ["tool", "landwatch", "tool"],
     "landwatch-again": ["tool", "landwatch", "tool", "landwatch"],
     "tool-uninstalled": ["tool", "landwatch", "tool-uninstall"],
+    # An audit's: a hook of yours, the tool (husky 4 skips it), landwatch, the tool again.
+    "yours-first": ["yours", "tool", "landwatch", "tool"],
 }
 
 # (tool, order) -> which side's hooks stop running until `landwatch doctor --fix`, and why.
@@ -510,6 +528,7 @@ NEEDS_DOCTOR = {
     ("husky4", "landwatch-first"): "landwatch",  # husky 4 takes ours for its own, writes over it
     ("husky4", "tool-again"): "landwatch",  # so does its reinstall (npm install runs it)
     ("husky4", "tool-uninstalled"): "landwatch",  # its uninstall removes ours too
+    ("husky4", "yours-first"): "landwatch",  # as tool-again, where its own hooks were kept
     ("git-lfs", "landwatch-first"): "tool",  # git-lfs writes no hook over ours
     ("git-lfs", "tool-uninstalled"): "tool-left",  # ours would go on running git-lfs's
 }
@@ -519,7 +538,8 @@ CASES = [
     (tool, order)
     for tool in TOOLS_UNDER_TEST
     for order in ORDERS
-    if not isinstance(tool, Hand) or order == "tool-first"  # written once, before landwatch
+    if (not isinstance(tool, Hand) or order == "tool-first")  # written once, before landwatch
+    and (order != "yours-first" or tool.name == "husky4")  # the tool that skips a hook of yours
 ]
 
 
@@ -560,7 +580,7 @@ def test_every_order_leaves_both_tools_running(
         scene.pushes(landwatch=True, tool=tool_runs)
     assert len(ours_in(tool.hooks_dir(scene.repo))) <= len(INSTALLED_EVENTS)
     # landwatch's uninstall leaves exactly what the tool alone would have.
-    landwatch_uninstall(scene.repo)
+    scene.step("landwatch-uninstall")
     assert hooks_of(tool.hooks_dir(scene.repo), tool.same) == scenes.twin(tool, tmp_path, steps)
     assert ours_in(scene.repo.git_dir / "hooks") == []
     scene.lands(landwatch=False, tool=tool_runs, only_a_commit=True)

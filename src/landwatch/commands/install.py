@@ -173,7 +173,8 @@ def _writer(repository: Path, also: Sequence[Path]) -> Callable[[Path, Integrati
     def write(path: Path, how: Integration) -> None:
         chain = "husky" if how is Integration.HUSKY else "exec"
         lefthook = how is Integration.LEFTHOOK
-        text = render_hook(event_of(path), entry, host, repository, chain, lefthook, also)
+        husky_4 = how in hook_slots.HUSKY_4_MAY_REPLACE
+        text = render_hook(event_of(path), entry, host, repository, chain, lefthook, also, husky_4)
         # The hooks directory is git's, not ours: hooks are executable as git's own are.
         write_atomic(path, text, trusted=None, mode=0o755, make_directory=False)
 
