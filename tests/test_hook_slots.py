@@ -134,6 +134,33 @@ def test_beside_husky_4_its_reinstall_and_its_uninstall_are_mended(hooks: Path) 
     assert names(hooks) == {"post-commit": "landwatch"}
 
 
+def test_ours_husky_4_wrote_over_in_front_of_a_hook_of_yours_is_mended_not_refused(
+    hooks: Path,
+) -> None:
+    """An older landwatch marked each of its hooks as husky 4's, so husky 4's next install wrote
+    over ours where it ran a hook of yours, kept aside, which then never ran (an audit). Install
+    (and doctor --fix) puts ours back in front of yours; uninstall leaves yours in the slot, as
+    husky 4 alone left it."""
+    slot = hook(hooks, "post-commit", "yours")
+    hook_slots.place(slot, write)
+    hook(hooks, "post-commit", "husky 4")  # its install, over ours
+    assert hook_slots.conflict(slot) is None
+    placed = hook_slots.place(slot, write)
+    assert placed.integration is Integration.CHAIN
+    assert placed.said == (
+        "husky 4 had written over landwatch's post-commit, which runs "
+        "post-commit.before-landwatch first: written again, without the mark husky 4 took it by",
+    )
+    assert names(hooks) == {"post-commit": "landwatch", "post-commit.before-landwatch": None}
+    assert (hooks / "post-commit.before-landwatch").read_text() == TOOLS["yours"]
+    hook(hooks, "post-commit", "husky 4")
+    said = hook_slots.withdraw(slot)
+    assert said == (
+        "restored your post-commit hook (husky 4 had written over landwatch's, which ran it)",
+    )
+    assert names(hooks) == {"post-commit": None} and slot.read_text() == TOOLS["yours"]
+
+
 def test_two_hooks_that_would_collide_are_refused_and_nothing_changes(hooks: Path) -> None:
     slot = hook(hooks, "post-commit", "yours")
     (hooks / "post-commit.before-landwatch").write_text("#!/bin/sh\necho older\n")

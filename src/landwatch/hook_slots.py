@@ -96,7 +96,7 @@ def conflict(slot: Path) -> str | None:
     """What keeps `place` from sorting out this event's hooks alone (None: nothing)."""
     chained, legacy = chained_path(slot), legacy_path(slot)
     owner = _owner(slot)
-    if not os.path.lexists(chained) or owner in (None, "landwatch"):
+    if not os.path.lexists(chained) or owner in (None, "landwatch") or _husky_4_over_ours(slot):
         return None
     if owner in LEGACY_RUNNERS:
         if whose(chained) in LEGACY_RUNNERS:
@@ -147,6 +147,8 @@ def place(slot: Path, write: Callable[[Path, Integration], None]) -> Placed:
         how = Integration.CHAIN if os.path.lexists(chained) else Integration.ALONE
         write(slot, how)
         return Placed(slot, how, tuple(said))
+    if _husky_4_over_ours(slot):
+        return _over_husky_4(slot, write)
     how = _CHAINED_AS.get(owner, Integration.CHAIN)
     _make_room(slot, chained)
     write(slot, how)
@@ -201,6 +203,11 @@ def withdraw(slot: Path) -> tuple[str, ...]:
         if os.path.lexists(slot):
             return (f"{slot} is not landwatch's; left as it is",)
         return ()
+    if _husky_4_over_ours(slot):
+        _restore(chained, slot)  # husky 4 alone leaves it there, and skips it
+        return (
+            f"restored your {slot.name} hook (husky 4 had written over landwatch's, which ran it)",
+        )
     # Ours was replaced by a tool's reinstall: the copy we kept is stale if it is generated;
     # a hand-written one goes where that tool keeps the hook it found.
     tool = whose(chained)
@@ -223,6 +230,30 @@ def _put_back(chained: Path, where: Path) -> tuple[str, ...]:
         return ()
     _restore(chained, where)
     return (f"restored your hook as {where.name}",)
+
+
+def _husky_4_over_ours(slot: Path) -> bool:
+    """Whether husky 4 wrote over ours where ours ran a hook not husky 4's, kept aside (an
+    older landwatch marked every hook of its as husky 4's): husky 4 writes only over a hook with
+    its mark, and a `.before-landwatch` is only ever beside ours. Alone, husky 4 skips that hook."""
+    chained = chained_path(slot)
+    return (
+        _owner(slot) == "husky 4"
+        and os.path.lexists(chained)
+        and _owner(chained) not in ("husky 4", "landwatch")
+    )
+
+
+def _over_husky_4(slot: Path, write: Callable[[Path, Integration], None]) -> Placed:
+    """Ours written again over the template husky 4 wrote over it (`_husky_4_over_ours`), in
+    front of the hook kept aside: the hook husky 4 alone skips."""
+    how = _integration_of_ours(slot)
+    write(slot, how)
+    said = (
+        f"husky 4 had written over landwatch's {slot.name}, which runs {chained_path(slot).name} "
+        "first: written again, without the mark husky 4 took it by"
+    )
+    return Placed(slot, how, (said,))
 
 
 def _owner(path: Path) -> str | None:
