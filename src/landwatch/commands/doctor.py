@@ -70,12 +70,11 @@ def _repository(common: Path, now: float, told: set[tuple[str, str]]) -> list[Pr
         return [
             Problem(f"{shown} is registered but {problem}", f"landwatch forget {shown}", forget)
         ]
+    from landwatch.commands import doctor_hooks  # it builds this module's Problem
+
     settings = layout.read_git_settings(common)
     return [
-        *_coverage(common),
-        *_unhooked_worktrees(common),
-        *_git_lfs(common),
-        *_own_hooks(common),
+        *doctor_hooks.problems(common),
         *_settings(coverage.worktree_of(common) or common, settings, told),
         *_sharing(common, settings[layout.SHARE_REMOTE]),
         *_work_directories(common),
@@ -112,72 +111,6 @@ def _work_directories(common: Path) -> list[Problem]:
         fix = f"mv {shlex.quote(str(path))} {shlex.quote(str(aside))}"
         problems.append(Problem(what, safe(fix), set_aside))
     return problems
-
-
-def _reinstall(top: Path) -> Callable[[TextIO], None]:
-    def mend(out: TextIO) -> None:
-        install.install(top, out=out)
-
-    return mend
-
-
-def _coverage(common: Path) -> list[Problem]:
-    """The hooks git runs there are not (all) landwatch's."""
-    covered = coverage.inspect(common)
-    # A partial reach with nothing to mend is how it works beside that tool (status says so).
-    if covered.reach is coverage.Reach.HOOKS or covered.fix is None:
-        return []
-    top = coverage.worktree_of(common)
-    mend = _reinstall(top) if covered.fixable and top is not None else None
-    return [Problem(f"{safe(str(common))}: {covered.summary}", covered.fix, mend)]
-
-
-def _unhooked_worktrees(common: Path) -> list[Problem]:
-    """A linked worktree whose landings no hook records (only the reflog sweep, later)."""
-    return [
-        Problem(
-            f"{safe(str(worktree))}: {safe(what)}; what lands there is not recorded by a hook "
-            "(the reflog sweep reviews it, later)",
-            "call landwatch's hooks from the tool's (docs/hooks.md, a lasting husky setup)",
-        )
-        for worktree, what in coverage.unhooked_worktrees(common)
-    ]
-
-
-def _git_lfs(common: Path) -> list[Problem]:
-    """git-lfs's hooks beside ours: refused since, or run though git-lfs is gone."""
-    top = coverage.worktree_of(common)
-    hooks_dir = hook_slots.recorded_hooks_dir(common)
-    if top is None or hooks_dir is None:
-        return []
-    refused = hook_slots.lfs_refused(hooks_dir, common)
-    behind = hook_slots.lfs_left_behind(hooks_dir, common)
-    if not (refused or behind):
-        return []
-    what = (
-        f"git-lfs's {', '.join(refused)} hook(s) do not run: git-lfs, installed after "
-        "landwatch, stopped at landwatch's"
-        if refused
-        else f"landwatch still runs git-lfs's {', '.join(behind)} hook(s), though "
-        "git-lfs was uninstalled here"
-    )
-    return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]
-
-
-def _own_hooks(common: Path) -> list[Problem]:
-    """The landing hooks in place but not the push gate's (installed by an older landwatch, or
-    its pre-push replaced since), or hooks an older landwatch wrote: each mended by install."""
-    top = coverage.worktree_of(common)
-    hooks_dir = hook_slots.recorded_hooks_dir(common)
-    if top is None or hooks_dir is None or not hook_slots.runs_ours(hooks_dir / "post-commit"):
-        return []  # coverage says what is wrong with the hooks as a whole
-    if gate := coverage.gate_off(common):
-        what = gate
-    elif older := coverage.older_events(hooks_dir):
-        what = f"its {', '.join(older)} hook(s) are an older landwatch's, without the fixes since"
-    else:
-        return []
-    return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]
 
 
 def _settings(
@@ -378,12 +311,12 @@ def doctor(cwd: Path, *, fix: bool, out: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out  # the stdout of the call, not of the import
     found = problems(cwd)
     if fix:
-        for problem in found:
-            if problem.mend is not None:
-                try:
-                    problem.mend(out)
-                except (UserError, OSError) as error:
-                    print(f"landwatch: could not mend it: {error}", file=out)
+        # One mend may mend several problems (install: the landing hooks and the gate): once.
+        for mend in dict.fromkeys(problem.mend for problem in found if problem.mend):
+            try:
+                mend(out)
+            except (UserError, OSError) as error:
+                print(f"landwatch: could not mend it: {error}", file=out)
         found = problems(cwd)
     for problem in found:
         print(f"landwatch: {problem.what}; fix: {problem.fix}", file=out)

@@ -1,0 +1,96 @@
+"""What `landwatch doctor` checks of a registered repository's hooks: that git runs landwatch's at
+each landing (coverage) and at each push (the gate), in every linked worktree, beside git-lfs's,
+and as this landwatch writes them. Where install mends a problem with no decision to make,
+`--fix` runs it once.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from landwatch import coverage, hook_slots
+from landwatch.commands import install
+from landwatch.commands.doctor import Problem
+from landwatch.text import safe
+
+
+def problems(common: Path) -> list[Problem]:
+    """Every problem of the hooks of the repository of `common`, coverage first."""
+    return [
+        *_coverage(common),
+        *_unhooked_worktrees(common),
+        *_git_lfs(common),
+        *_own_hooks(common),
+    ]
+
+
+@functools.cache
+def _reinstall(top: Path) -> Callable[[TextIO], None]:
+    """install in `top`, one mend for every problem it mends (doctor runs each mend once)."""
+
+    def mend(out: TextIO) -> None:
+        install.install(top, out=out)
+
+    return mend
+
+
+def _coverage(common: Path) -> list[Problem]:
+    """The hooks git runs there are not (all) landwatch's."""
+    covered = coverage.inspect(common)
+    # A partial reach with nothing to mend is how it works beside that tool (status says so).
+    if covered.reach is coverage.Reach.HOOKS or covered.fix is None:
+        return []
+    top = coverage.worktree_of(common)
+    mend = _reinstall(top) if covered.fixable and top is not None else None
+    return [Problem(f"{safe(str(common))}: {covered.summary}", covered.fix, mend)]
+
+
+def _unhooked_worktrees(common: Path) -> list[Problem]:
+    """A linked worktree whose landings no hook records (only the reflog sweep, later)."""
+    return [
+        Problem(
+            f"{safe(str(worktree))}: {safe(what)}; what lands there is not recorded by a hook "
+            "(the reflog sweep reviews it, later)",
+            "call landwatch's hooks from the tool's (docs/hooks.md, a lasting husky setup)",
+        )
+        for worktree, what in coverage.unhooked_worktrees(common)
+    ]
+
+
+def _git_lfs(common: Path) -> list[Problem]:
+    """git-lfs's hooks beside ours: refused since, or run though git-lfs is gone."""
+    top = coverage.worktree_of(common)
+    hooks_dir = hook_slots.recorded_hooks_dir(common)
+    if top is None or hooks_dir is None:
+        return []
+    refused = hook_slots.lfs_refused(hooks_dir, common)
+    behind = hook_slots.lfs_left_behind(hooks_dir, common)
+    if not (refused or behind):
+        return []
+    what = (
+        f"git-lfs's {', '.join(refused)} hook(s) do not run: git-lfs, installed after "
+        "landwatch, stopped at landwatch's"
+        if refused
+        else f"landwatch still runs git-lfs's {', '.join(behind)} hook(s), though "
+        "git-lfs was uninstalled here"
+    )
+    return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]
+
+
+def _own_hooks(common: Path) -> list[Problem]:
+    """The landing hooks in place but not the push gate's (installed by an older landwatch, or
+    its pre-push replaced since), or hooks an older landwatch wrote: each mended by install."""
+    top = coverage.worktree_of(common)
+    hooks_dir = hook_slots.recorded_hooks_dir(common)
+    if top is None or hooks_dir is None or not hook_slots.runs_ours(hooks_dir / "post-commit"):
+        return []  # coverage says what is wrong with the hooks as a whole
+    if gate := coverage.gate_off(common):
+        what = gate
+    elif older := coverage.older_events(hooks_dir):
+        what = f"its {', '.join(older)} hook(s) are an older landwatch's, without the fixes since"
+    else:
+        return []
+    return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]
