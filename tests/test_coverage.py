@@ -1,6 +1,6 @@
 """Every landing reviewed, or the person told why not (coverage): a moved or copied repository,
 hooks another manager displaced (the real pre-commit and lefthook), hooks missing or out of git's
-reach."""
+reach; and the push gate that does not run, told whatever the landing hooks are."""
 
 from __future__ import annotations
 
@@ -12,8 +12,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from landwatch import coverage, registry
+from landwatch.hooks import INSTALLED_EVENTS
 from support.daemon import journal_lines, run_reviewer
+from support.kinds import FakeClock, in_process
 from support.repos import Repo
 
 TOOLS = Path(sys.executable).parent  # the test command installs pre-commit and lefthook here
@@ -122,3 +126,31 @@ def test_a_hooks_path_elsewhere_is_not_reached(repo: Repo, tmp_path: Path) -> No
     repo.git("config", "core.hooksPath", str(tmp_path / "shared-hooks"))
     covered = coverage.inspect(repo.git_dir)
     assert covered.reach is coverage.Reach.SWEEP and "core.hooksPath" in covered.detail
+
+
+def test_the_push_gate_is_judged_apart_from_the_landing_hooks(
+    repo: Repo, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A tool's reinstall replaces the landing hooks and pre-push together (lefthook's, husky
+    4's: an audit pushed an AWS key id while doctor named only post-commit): the gate is said to
+    be off beside the coverage, in the reviewer's log too; and what counts is the pre-push git
+    runs now, wherever core.hooksPath sends it."""
+    hooks = repo.git_dir / "hooks"
+    for event in INSTALLED_EVENTS:  # as lefthook's reinstall leaves them
+        (hooks / event).write_text(f'#!/bin/sh\ncall_lefthook run {event} "$@"\n')
+    assert coverage.inspect(repo.git_dir).reach is coverage.Reach.SWEEP
+    gate = coverage.gate_off(repo.git_dir)
+    assert gate == (
+        "the push gate does not run (git runs lefthook's pre-push hook): a secret a review "
+        "found can be pushed"
+    )
+    reviewer = in_process({}, FakeClock(), tmp_path / "state.json")
+    reviewer.duties.check_coverage()
+    reviewer.shutdown()
+    assert f"{repo.git_dir}: sweep only: lefthook replaced" in caplog.text
+    assert f"hook(s) in {hooks}; {gate}" in caplog.text
+    repo.install()
+    assert coverage.gate_off(repo.git_dir) is None
+    (tmp_path / "elsewhere").mkdir()
+    repo.git("config", "core.hooksPath", str(tmp_path / "elsewhere"))
+    assert "(there is no pre-push hook)" in (coverage.gate_off(repo.git_dir) or "")

@@ -149,13 +149,16 @@ def also_served(hooks_dir: Path, common: Path) -> list[Path]:
 
 
 def gate_off(common: Path) -> str | None:
-    """What stops the push gate where landwatch's landing hooks run: the pre-push hook git runs
-    there is not landwatch's (its own written over it since install, or an older landwatch's
-    install that had none); None while it runs. A gate nobody runs lets a found secret out."""
-    hooks_dir = hook_slots.recorded_hooks_dir(common)
-    if hooks_dir is None or not hook_slots.runs_ours(hooks_dir / "post-commit"):
-        return None  # inspect says what is wrong with the hooks as a whole
-    slot = hooks_dir / "pre-push"
+    """What stops the push gate of the repository of `common`: the pre-push hook git runs there
+    now is not landwatch's; None while it runs, or where landwatch never wrote hooks. Judged
+    apart from the landing hooks: a tool's reinstall that replaces those replaces it too."""
+    top = worktree_of(common)
+    if top is None or hook_slots.recorded_hooks_dir(common) is None:
+        return None
+    try:
+        slot = hookfiles.find_repository(top).hooks_dir / "pre-push"
+    except UserError:
+        return None  # no worktree git answers in: inspect says so
     if hook_slots.runs_ours(slot):
         return None
     if owner := whose(slot):

@@ -17,6 +17,7 @@ import pytest
 
 from landwatch import registry, report_store
 from landwatch.commands.doctor import doctor
+from landwatch.hooks import INSTALLED_EVENTS
 from support import TOOLS
 from support.daemon import run_reviewer
 from support.project_hooks import committed, local_hooks, tools
@@ -259,6 +260,28 @@ def test_a_push_gate_missing_from_hooks_otherwise_in_place_is_told_and_mended(re
     repo.landwatch("doctor", "--fix")
     assert "push gate" not in repo.landwatch("doctor").stdout
     assert "# landwatch-hook" in gate.read_text()
+
+
+def test_a_gate_replaced_with_the_landing_hooks_is_told_and_one_install_mends_both(
+    repo: Repo,
+) -> None:
+    """lefthook's reinstall (husky 4's too) replaces landwatch's landing hooks and its pre-push:
+    doctor said only that the landings were left to the sweep, and a push of a secret went out
+    (an audit). It names the gate beside them; --fix installs once and mends both."""
+    hooks = repo.git_dir / "hooks"
+    for event in INSTALLED_EVENTS:
+        (hooks / event).write_text(f'#!/bin/sh\ncall_lefthook run {event} "$@"\n')
+    doctor = repo.landwatch("doctor")
+    assert doctor.returncode == 1
+    assert "sweep only: lefthook replaced landwatch's" in doctor.stdout
+    assert (
+        f"landwatch: {repo.git_dir}: the push gate does not run (git runs lefthook's pre-push "
+        "hook): a secret a review found can be pushed; fix: landwatch install\n"
+    ) in doctor.stdout
+    fixed = repo.landwatch("doctor", "--fix").stdout
+    assert fixed.count(" written to ") == 1 and "could not mend" not in fixed
+    assert "# landwatch-hook" in (hooks / "pre-push").read_text()
+    assert "push gate" not in repo.landwatch("doctor").stdout
 
 
 def test_hooks_an_older_landwatch_wrote_are_told_and_written_again(repo: Repo) -> None:

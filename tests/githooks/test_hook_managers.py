@@ -574,6 +574,11 @@ def test_every_order_leaves_both_tools_running(
         quiet = {"LANDWATCH_TEST_SCHEDULER": "systemd:true"}
         doctor = run([sys.executable, "-m", "landwatch", "doctor"], scene.repo, **quiet)
         assert doctor.returncode == 1 and "landwatch install" in doctor.stdout, doctor.stdout
+        if broken == "landwatch" and PUSH in tool.events:
+            # The tool took our pre-push with the landing hooks: no push is gated until mended.
+            status = run([sys.executable, "-m", "landwatch", "status"], scene.repo)
+            for told in (doctor.stdout, " ".join(status.stdout.split())):
+                assert "the push gate does not run (" in told, told
         fixed = run([sys.executable, "-m", "landwatch", "doctor", "--fix"], scene.repo, **quiet)
         assert "could not mend" not in fixed.stdout, fixed.stdout
         scene.lands(landwatch=True, tool=tool_runs)

@@ -1,7 +1,7 @@
 """What `landwatch doctor` checks of a registered repository's hooks: that git runs landwatch's at
-each landing (coverage) and at each push (the gate), in every linked worktree, beside git-lfs's,
-and as this landwatch writes them. Where install mends a problem with no decision to make,
-`--fix` runs it once.
+each landing (coverage) and at each push (the gate, judged apart: a tool that replaces the one
+replaces the other), in every linked worktree, beside git-lfs's, and as this landwatch writes
+them. Where install mends a problem with no decision to make, `--fix` runs it once.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from landwatch.text import safe
 
 def problems(common: Path) -> list[Problem]:
     """Every problem of the hooks of the repository of `common`, coverage first."""
+    gate = coverage.gate_off(common)
     return [
-        *_coverage(common),
+        *_coverage(common, gate),
         *_unhooked_worktrees(common),
         *_git_lfs(common),
-        *_own_hooks(common),
+        *_older(common, gate),
     ]
 
 
@@ -37,15 +38,27 @@ def _reinstall(top: Path) -> Callable[[TextIO], None]:
     return mend
 
 
-def _coverage(common: Path) -> list[Problem]:
-    """The hooks git runs there are not (all) landwatch's."""
+def _coverage(common: Path, gate: str | None) -> list[Problem]:
+    """The landing hooks git runs there are not (all) landwatch's; the push gate does not run
+    (`gate`), mended as they are: by install, or where it cannot, as their fix says."""
     covered = coverage.inspect(common)
-    # A partial reach with nothing to mend is how it works beside that tool (status says so).
-    if covered.reach is coverage.Reach.HOOKS or covered.fix is None:
-        return []
     top = coverage.worktree_of(common)
-    mend = _reinstall(top) if covered.fixable and top is not None else None
-    return [Problem(f"{safe(str(common))}: {covered.summary}", covered.fix, mend)]
+    mend = _reinstall(top) if top is not None else None
+    found = []
+    # A partial reach with nothing to mend is how it works beside that tool (status says so).
+    if covered.reach is not coverage.Reach.HOOKS and covered.fix is not None:
+        found.append(
+            Problem(
+                f"{safe(str(common))}: {covered.summary}",
+                covered.fix,
+                mend if covered.fixable else None,
+            )
+        )
+    if gate and covered.fix is not None and not covered.fixable:
+        found.append(Problem(f"{safe(str(common))}: {gate}", covered.fix))  # as they are mended
+    elif gate:
+        found.append(Problem(f"{safe(str(common))}: {gate}", "landwatch install", mend))
+    return found
 
 
 def _unhooked_worktrees(common: Path) -> list[Problem]:
@@ -80,17 +93,14 @@ def _git_lfs(common: Path) -> list[Problem]:
     return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]
 
 
-def _own_hooks(common: Path) -> list[Problem]:
-    """The landing hooks in place but not the push gate's (installed by an older landwatch, or
-    its pre-push replaced since), or hooks an older landwatch wrote: each mended by install."""
+def _older(common: Path, gate: str | None) -> list[Problem]:
+    """The landing hooks in place, an older landwatch's: the fixes since do not run there (where
+    the gate is off, the install that mends it writes them again)."""
     top = coverage.worktree_of(common)
     hooks_dir = hook_slots.recorded_hooks_dir(common)
     if top is None or hooks_dir is None or not hook_slots.runs_ours(hooks_dir / "post-commit"):
         return []  # coverage says what is wrong with the hooks as a whole
-    if gate := coverage.gate_off(common):
-        what = gate
-    elif older := coverage.older_events(hooks_dir):
-        what = f"its {', '.join(older)} hook(s) are an older landwatch's, without the fixes since"
-    else:
+    if gate or not (older := coverage.older_events(hooks_dir)):
         return []
+    what = f"its {', '.join(older)} hook(s) are an older landwatch's, without the fixes since"
     return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]
