@@ -1,0 +1,39 @@
+"""commands.doctor_hooks: what doctor finds of a registered repository's hooks, with the mend
+`--fix` runs: nothing where landwatch's run at every landing and push; the landings and the
+gate named apart where another tool took them, both mended by one install, run once."""
+
+from __future__ import annotations
+
+import io
+
+from landwatch.commands import doctor_hooks
+from landwatch.hooks import INSTALLED_EVENTS
+from support.repos import Repo
+
+
+def test_nothing_where_landwatch_s_hooks_run(repo: Repo) -> None:
+    assert doctor_hooks.problems(repo.git_dir) == []
+
+
+def test_a_tool_that_took_every_hook_is_named_for_landings_and_gate_one_mend_for_both(
+    repo: Repo,
+) -> None:
+    hooks = repo.git_dir / "hooks"
+    for event in INSTALLED_EVENTS:
+        (hooks / event).write_text(f'#!/bin/sh\ncall_lefthook run {event} "$@"\n')
+    found = doctor_hooks.problems(repo.git_dir)
+    said = [problem.what for problem in found]
+    assert any("sweep only: lefthook replaced landwatch's" in what for what in said), said
+    assert any("the push gate does not run (git runs lefthook's pre-push" in what for what in said)
+    mends = {problem.mend for problem in found if problem.mend is not None}
+    assert len(mends) == 1  # one install mends both, and doctor --fix runs it once
+    (mend,) = mends
+    mend(io.StringIO())
+    assert doctor_hooks.problems(repo.git_dir) == []
+    assert "# landwatch-hook" in (hooks / "pre-push").read_text()
+
+
+def test_the_gate_alone_taken_is_named_alone(repo: Repo) -> None:
+    (repo.git_dir / "hooks" / "pre-push").write_text("#!/bin/sh\nexit 0\n")
+    said = [problem.what for problem in doctor_hooks.problems(repo.git_dir)]
+    assert len(said) == 1 and "the push gate does not run (git runs another pre-push" in said[0]
