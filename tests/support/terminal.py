@@ -57,6 +57,10 @@ class Terminal:
         """`command` typed in `cwd`; what it printed on the screen once it has ended."""
         number = next(self.commands)
         self._tmux("send-keys", "clear", "Enter")
+        # Once the shell has cleared the screen (on a busy machine it may not have read its
+        # input yet): what it shows next is the command's alone, and the history is emptied
+        # of what tmux pushed into it as the screen was cleared.
+        wait_for(lambda: "clear" not in self.screen(), "the screen cleared", timeout=120)
         self._tmux("clear-history")
         # Printed as `begin-N` and `end-N` only when run: the typed line, wrapped as it may be,
         # reads otherwise.
