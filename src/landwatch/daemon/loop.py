@@ -60,6 +60,7 @@ class Daemon:
             self.poke, self.request_reload, self.want_sweep, rescan=self.settings.rescan
         )
         self._state_changed = True
+        self._state_unwritten = ""  # why the state file cannot be written, once said
 
     @property
     def queues(self) -> dict[str, JobQueue[Any]]:
@@ -206,7 +207,27 @@ class Daemon:
             return
         self._state_changed = False
         self.duties.next.state = now + self.settings.state_every
-        self._write_state(self.state())
+        try:
+            self._write_state(self.state())
+        except OSError as error:
+            self._state_not_written(error)
+            return
+        if self._state_unwritten:
+            self._state_unwritten = ""
+            log.info("%s is written again", self.state_file)
+
+    def _state_not_written(self, error: OSError) -> None:
+        """The state file only feeds `landwatch status`: a full or read-only disk under it stops
+        no review. Said once, and again when the reason changes or comes back."""
+        why = error.strerror or str(error)
+        if why != self._state_unwritten:
+            self._state_unwritten = why
+            log.warning(
+                "%s cannot be written (%s): `landwatch status` shows an older state; "
+                "reviewing goes on",
+                self.state_file,
+                why,
+            )
 
     def _write_state(self, state: dict[str, Any]) -> None:
         # Rewritten twice a second at most while busy: not worth a sync.
