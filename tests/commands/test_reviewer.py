@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import layout, work_item
+from landwatch import layout, report_store, work_item
 from landwatch.commands.reviewer import handler_overrides
 from landwatch.daemon.lock import holder
 from support.daemon import done_ids, reviewer_command, reviewer_env, run_reviewer
+from support.queue import fill, tmpfs
 from support.repos import ENDLESS, FIFO, Repo, planted_worktree
 from support.timing import run_bounded
 
@@ -54,6 +55,28 @@ def test_once_after_a_reviewer_was_killed_reviews_what_it_had_claimed(repo: Repo
     assert "claimed by a reviewer that stopped" in result.stderr
     assert f"review-{landed}" in done_ids(repo.git_dir)
     assert work_item.entries(repo.git_dir, work_item.CLAIMED) == []
+
+
+def test_once_on_a_full_state_directory_reviews_every_landing(repo: Repo) -> None:
+    """The state directory (the log, the state file, the lock's note of who holds it) has no
+    room: the reviewer says so, a line for each, and reviews every landing. Before, it reviewed
+    one and exited 1 on the state file (a service restarted got one review per start), or
+    never started where the lock's note could not be written."""
+    landed = [repo.land(f"waiting {n}", {f"f{n}.txt": "a  \n"}) for n in range(3)]
+    state = layout.state_dir()
+    with tmpfs(state, "4m"):
+        fill(state)
+        result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    assert [report_store.read(repo.git_dir, oid) is not None for oid in landed] == [True] * 3
+    said = result.stderr
+    for what in (
+        f"{layout.REVIEWER_LOG.path()} cannot be written (No space left on device)",
+        f"{layout.REVIEWER_STATE.path()} cannot be written (No space left on device)",
+        f"{layout.REVIEWER_LOCK.path()} cannot say who holds it (No space left on device)",
+    ):
+        assert said.count(what) == 1, said
+    assert "Traceback" not in said
 
 
 @pytest.mark.parametrize("planted", [FIFO, ENDLESS])

@@ -28,7 +28,7 @@ from support.daemon import (
     running,
     wait_for,
 )
-from support.queue import tries_of
+from support.queue import fill, tmpfs, tries_of
 from support.repos import Repo
 
 NICENESS = layout.REVIEWER_NICENESS.name
@@ -151,9 +151,11 @@ def test_the_log_is_0600_in_a_0700_directory_also_when_it_was_not(repo: Repo) ->
     assert log.read_text().startswith(kept)  # appended to, not replaced
 
 
-def test_a_rotated_log_starts_0600_and_no_link_is_written_through(tmp_path: Path) -> None:
+def test_a_rotated_log_starts_0600_and_no_link_is_written_through(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     log = tmp_path / "reviewer.log"
-    handler = PrivateLog(log, maxBytes=10, backupCount=1)
+    handler = PrivateLog(log, size=10, kept=1)
     try:
         for n in range(2):
             handler.emit(logging.makeLogRecord({"msg": f"line {n} is longer than ten bytes"}))
@@ -163,9 +165,42 @@ def test_a_rotated_log_starts_0600_and_no_link_is_written_through(tmp_path: Path
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
     log.unlink()
     log.symlink_to(tmp_path / "elsewhere")
-    with pytest.raises(OSError):
-        PrivateLog(log)
+    linked = PrivateLog(log)
+    try:
+        linked.emit(logging.makeLogRecord({"msg": "never through the link"}))
+    finally:
+        linked.close()
     assert not (tmp_path / "elsewhere").exists()
+    assert f"{log} cannot be written (Too many levels of symbolic links)" in capsys.readouterr().err
+
+
+def test_a_full_disk_under_the_log_is_said_once_and_the_log_goes_on_once_there_is_room(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before, every line the log could not take printed logging's traceback on stderr (the
+    journal, under systemd); now one line says so, and again if it fails anew after room."""
+    disk = tmp_path / "state"
+    with tmpfs(disk, "1m"):
+        log = disk / "reviewer.log"
+        handler = PrivateLog(log)
+        try:
+            filler = fill(disk)
+            for n in range(50):
+                handler.emit(logging.makeLogRecord({"msg": f"line {n} while full"}))
+            said = capsys.readouterr().err
+            assert said == (
+                f"landwatch: {log} cannot be written (No space left on device): the reviewer's "
+                "log lines are dropped from it until it can\n"
+            )
+            filler.unlink()
+            handler.emit(logging.makeLogRecord({"msg": "room again"}))
+            assert log.read_text().endswith("room again\n")
+            filler = fill(disk)
+            for n in range(3):
+                handler.emit(logging.makeLogRecord({"msg": f"full again {n} " + "x" * 8192}))
+            assert capsys.readouterr().err.count("cannot be written") == 1
+        finally:
+            handler.close()
 
 
 def test_a_burst_of_sighups_then_sigterm_ends_the_reviewer(repo: Repo, journal: Path) -> None:

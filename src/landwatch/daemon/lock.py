@@ -58,6 +58,9 @@ class InstanceLock:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or layout.REVIEWER_LOCK.path()
         self._fd = -1
+        # Why the holder could not be written into the lock file (a full disk): the lock is
+        # held all the same, and commands read a holder they cannot name (no pid).
+        self.unwritten: OSError | None = None
 
     def acquire(self, holder: LockHolder) -> None:
         private_directory(self.path.parent, trusted=None)
@@ -70,9 +73,12 @@ class InstanceLock:
             raise AlreadyRunning(
                 f"a reviewer is already running ({running.describe()}, log {running.log})"
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(holder.as_dict()).encode(), 0)
         self._fd = fd
+        os.ftruncate(fd, 0)  # frees what the last holder wrote: never a stale pid kept
+        try:
+            os.pwrite(fd, json.dumps(holder.as_dict()).encode(), 0)
+        except OSError as error:
+            self.unwritten = error
 
     def release(self) -> None:
         if self._fd >= 0:

@@ -36,13 +36,48 @@ class PrintableFormatter(logging.Formatter):
 
 class PrivateLog(logging.handlers.RotatingFileHandler):
     """The log, rotated: 0600 however its file came to be (new, after a rotation, or left 0644
-    by an older release), and never written through a link."""
+    by an older release), and never written through a link. A disk with no room for it (full,
+    read-only) is said once on stderr, the lines meanwhile dropped from the file, not the
+    reviewer stopped nor logging's traceback printed at every line."""
+
+    def __init__(self, path: Path, *, size: int = 1 << 20, kept: int = 3) -> None:
+        # Opened at the first line, where a failure is handleError's: a log that cannot be
+        # opened (a link, a full disk) stops no reviewer.
+        super().__init__(path, maxBytes=size, backupCount=kept, delay=True)
+        self.unwritten = ""  # why the last line could not be written, once said
+        self._failed = False
 
     def _open(self) -> TextIOWrapper:
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
         fd = os.open(self.baseFilename, flags, 0o600)
         os.fchmod(fd, 0o600)
         return open(fd, "a", encoding=self.encoding, errors=self.errors)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self._failed = False
+        super().emit(record)
+        if not self._failed:
+            self.unwritten = ""  # written: a failure that comes back is said again
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        error = sys.exc_info()[1]
+        if not isinstance(error, OSError):
+            super().handleError(record)  # a mistake of ours: logging's traceback
+            return
+        self._failed = True
+        stream, self.stream = self.stream, None  # opened afresh at the next line; the lines
+        if stream is not None:  # its buffer holds are dropped with it
+            with contextlib.suppress(OSError, ValueError):
+                stream.close()
+        why = error.strerror or str(error)
+        if why != self.unwritten:
+            self.unwritten = why
+            with contextlib.suppress(OSError, ValueError):
+                print(
+                    f"landwatch: {safe(self.baseFilename)} cannot be written ({why}): the "
+                    "reviewer's log lines are dropped from it until it can",
+                    file=sys.stderr,
+                )
 
 
 def setup_logging(*, verbose: bool, to_stderr: bool) -> Path:
@@ -52,7 +87,7 @@ def setup_logging(*, verbose: bool, to_stderr: bool) -> Path:
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     for handler in list(root.handlers):
         root.removeHandler(handler)
-    file_handler = PrivateLog(log_file, maxBytes=1 << 20, backupCount=3)
+    file_handler = PrivateLog(log_file)
     file_handler.setFormatter(PrintableFormatter("%(asctime)s %(levelname)s %(message)s"))
     root.addHandler(file_handler)
     if to_stderr:
@@ -99,6 +134,12 @@ def serve(
         for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(number, on_signal)
         log.info("reviewer started (%s), %s", holder.describe(), priority)
+        if lock.unwritten is not None:
+            log.warning(
+                "%s cannot say who holds it (%s): `landwatch status` names no pid",
+                lock.path,
+                lock.unwritten.strerror or lock.unwritten,
+            )
         say_started(f"ok {os.getpid()}")
         return daemon.run(once=once)
     finally:
