@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import registry, report_store
+from landwatch import layout, registry, report_store
 from landwatch.commands.doctor import doctor
 from landwatch.hooks import INSTALLED_EVENTS
 from support import TOOLS
 from support.daemon import run_reviewer
 from support.project_hooks import committed, local_hooks, tools
+from support.queue import fill, tmpfs
 from support.repos import ENDLESS, FIFO, Repo, back_date, installed, planted_worktree
 from support.timing import ends_by_itself, run_bounded
 
@@ -321,7 +322,6 @@ def test_reviews_waiting_for_disk_space_are_counted_with_what_mends_them(tmp_pat
     from landwatch import work_item
     from landwatch.kinds.review import ReviewHandler
     from support.kinds import FakeClock, in_process, settle_down
-    from support.queue import fill, tmpfs
 
     disk = tmp_path / "disk"
     with tmpfs(disk, "4m"):
@@ -356,6 +356,29 @@ def test_reviews_waiting_for_disk_space_are_counted_with_what_mends_them(tmp_pat
             read_only
         )
         shutil.rmtree(repo.path)
+
+
+def test_a_state_directory_with_no_room_is_named_with_what_mends_it(repo: Repo) -> None:
+    """The reviewer goes on where its state directory is full or read-only, without its log,
+    its state file and the note of who runs it: doctor says why they are missing. Before, it
+    said only that the reviewer was not running (it had died on its state file)."""
+    state = layout.state_dir()
+    with tmpfs(state, "4m"):
+        filler = fill(state)
+        doctor = repo.landwatch("doctor")
+        assert doctor.returncode == 1
+        [line] = [line for line in doctor.stdout.splitlines() if "state directory" in line]
+        assert line.startswith(
+            f"landwatch: landwatch's state directory {state}: its filesystem is full (0 KiB "
+            "free): the reviewer's log, its state (`landwatch status`), "
+        )
+        assert line.endswith(f"cannot be written; fix: make room where {state} is")
+        filler.unlink()
+        assert "state directory" not in repo.landwatch("doctor").stdout
+        subprocess.run(["mount", "-o", "remount,ro", str(state)], check=True)
+        read_only = repo.landwatch("doctor").stdout
+        assert f"state directory {state}: its filesystem is read-only: " in read_only
+        assert f"; fix: remount the filesystem holding {state} rw" in read_only
 
 
 @pytest.mark.parametrize("planted", ["a FIFO", "a link to a FIFO"])

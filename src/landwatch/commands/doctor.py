@@ -35,6 +35,41 @@ class Problem:
     mend: Callable[[TextIO], None] | None = None  # what --fix runs; None: a decision to make
 
 
+# landwatch's own directories, each with what needs room there (docs/reviewer.md).
+OWN_DIRECTORIES: tuple[tuple[str, Callable[[], Path], str], ...] = (
+    (
+        "state",
+        layout.state_dir,
+        "the reviewer's log, its state (`landwatch status`), the note of who runs it, the "
+        "compiled secret rules and the linters' and project hooks' working copies",
+    ),
+    ("cache", layout.cache_dir, "the environments the project's hooks are built into"),
+    ("data", layout.data_dir, "the entry point the hooks call, written by install"),
+)
+
+
+def _own_directories() -> list[Problem]:
+    """landwatch's own directories whose disk has no room (full, read-only): the reviewer goes on
+    without what it keeps there (docs/reviewer.md), so only doctor says why it is missing."""
+    problems = []
+    for name, where, kept in OWN_DIRECTORIES:
+        path = _nearest(where())
+        found = no_room(path) if path is not None else None
+        if found is not None:
+            why, fix = found
+            what = f"landwatch's {name} directory {where()}: {why}: {kept} cannot be written"
+            problems.append(Problem(safe(what), safe(fix)))
+    return problems
+
+
+def _nearest(path: Path) -> Path | None:
+    """`path`, or its nearest parent that exists (where it is to be made): the disk it is on."""
+    for candidate in (path, *path.parents):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
 def _entry_point() -> list[Problem]:
     entry = layout.ENTRY_POINT.path()
     if entry.is_file() and os.access(entry, os.X_OK):
@@ -298,7 +333,7 @@ def _project_hooks(cwd: Path) -> list[str]:
 
 def problems(cwd: Path, now: float | None = None) -> list[Problem]:
     moment = time.time() if now is None else now
-    found = _entry_point() + _reviewer()
+    found = _entry_point() + _own_directories() + _reviewer()
     told: set[tuple[str, str]] = set()
     for common in registry.registered():
         found += _repository(common, moment, told)
