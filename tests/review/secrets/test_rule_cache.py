@@ -21,6 +21,7 @@ from kingfisher_sdk import Rules, Scanner
 from landwatch import cli, layout
 from landwatch.review.secrets import rule_cache
 from landwatch.review.secrets.rule_cache import DIRECTORY_VARIABLE, RECORD, load
+from support.queue import fill, tmpfs
 from support.repos import Repo
 from support.rule_databases import forged, plant, rule_file
 from support.tokens import hugging_face_token, random_text
@@ -161,6 +162,26 @@ def test_a_link_in_place_of_the_directory_is_not_followed(
     assert {path.name: path.read_bytes() for path in elsewhere.iterdir()} == before
     [said] = caplog.messages
     assert said == f"the secret rules are not kept in {where}: a link or a file, not followed"
+
+
+def test_a_full_disk_under_the_directory_is_named_and_the_rules_still_load(
+    build: Build, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Where the reviewer's state directory is full, kingfisher keeps nothing there and the
+    rules are compiled in memory; the warning says so. Before, it blamed a directory on the way
+    being another user's or open to others."""
+    disk = tmp_path / "state"
+    with tmpfs(disk, "1m"):
+        where = disk / "secret-rules"
+        where.mkdir(mode=0o700)
+        fill(disk)
+        with caplog.at_level(logging.WARNING):
+            rules = load(build, str(where))
+        assert rules.cache_status == "bypassed" and finds(rules)
+        assert [m for m in caplog.messages if "compiled in every process" in m] == [
+            f"kingfisher did not keep compiled rules in {where}: its disk is full (0 KiB "
+            "free); they are compiled in every process"
+        ]
 
 
 def test_without_a_directory_kingfisher_s_own_cache_is_never_read(

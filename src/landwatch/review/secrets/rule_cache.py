@@ -25,6 +25,8 @@ _OURS = frozenset({RECORD, LOCK})
 # A compiled database is a few megabytes; what is larger is no file kingfisher wrote.
 _LARGEST = 256 << 20
 _LARGEST_RECORD = 64 << 10  # and of the annex
+# Less free space than this where a compiled database (about 2.5 MB) was not kept: a full disk.
+_ROOM = 16 << 20
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: a FIFO where a file should be opens at once instead of waiting.
 _READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -102,11 +104,23 @@ def _checked(build: Callable[[str | None], C], where: str, fd: int, annex: Annex
         return build(None)
     elif status != "loaded":
         _warn(
-            "kingfisher will not keep compiled rules in %s: a directory on the way is"
-            " another user's or open to others; they are compiled in every process",
+            "kingfisher did not keep compiled rules in %s: %s; they are compiled in every process",
             where,
+            _not_kept(fd),
         )
     return rules
+
+
+def _not_kept(fd: int) -> str:
+    """Why kingfisher kept nothing in the directory open as `fd`, as far as its disk tells:
+    kingfisher says only that it did not."""
+    disk = os.fstatvfs(fd)
+    free = disk.f_bavail * disk.f_frsize
+    if disk.f_flag & os.ST_RDONLY:
+        return "its disk is read-only"
+    if free < _ROOM:
+        return f"its disk is full ({free >> 10} KiB free)"
+    return "a directory on the way is another user's or open to others"
 
 
 def _keep(fd: int, rules: C, annex: Annex[C] | None) -> None:
