@@ -230,7 +230,12 @@ def reviewer_options(reviewer: argparse.ArgumentParser) -> None:
 
     defaults = Settings()
     mode = reviewer.add_mutually_exclusive_group()
-    mode.add_argument("--once", action="store_true", help="drain what is there, then exit")
+    mode.add_argument(
+        "--once",
+        action="store_true",
+        help="drain what is there, waiting for what is due within "
+        f"{defaults.once_waits:.0f} s, then exit (75: items left that wait longer)",
+    )
     mode.add_argument("--detach", action="store_true", help="run in the background")
     reviewer.add_argument("--verbose", action="store_true", help="debug lines in the log too")
     reviewer.add_argument(

@@ -57,6 +57,44 @@ def test_once_after_a_reviewer_was_killed_reviews_what_it_had_claimed(repo: Repo
     assert work_item.entries(repo.git_dir, work_item.CLAIMED) == []
 
 
+def backing_off(repo: Repo, message: str, seconds: float) -> str:
+    """A landing whose item waits `seconds` before it may be claimed again, as one does after
+    a reviewer that claimed it was killed twice (its second recovery starts the backoff)."""
+    landed = repo.land(message, {"a.txt": "a  \n"})
+    work_item.publish_ready(repo.git_dir)
+    claimed = work_item.claim_next(repo.git_dir)
+    assert claimed is not None
+    work_item.requeue(repo.git_dir, claimed, max_tries=5, count_try=False, delay=seconds)
+    return landed
+
+
+def test_once_waits_for_an_item_backing_off_then_reviews_it(repo: Repo) -> None:
+    """Before, `--once` ended at once with exit 0, the item pending and no review, after
+    saying only that it had recovered it."""
+    landed = backing_off(repo, "backing off for two seconds", 2.0)
+    result = run_reviewer("--once", timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert f"waiting for 1 review item(s) in {repo.git_dir}, backing off: due at " in (
+        result.stderr
+    )
+    assert report_store.read(repo.git_dir, landed) is not None
+    assert repo.pending() == []
+
+
+def test_once_leaves_an_item_waiting_an_hour_and_exits_75(repo: Repo) -> None:
+    """An item that waits longer than `--once` does (5 min) is said and left for the next run,
+    with exit status 75 (EX_TEMPFAIL): 0 said every landing was reviewed."""
+    landed = backing_off(repo, "backing off for an hour", 3600.0)
+    result = run_reviewer("--once", timeout=120)
+    assert result.returncode == 75, result.stderr
+    [line] = [line for line in result.stderr.splitlines() if "left for the next run" in line]
+    assert line.startswith(
+        f"landwatch: left for the next run: 1 review item(s) in {repo.git_dir}, backing off until "
+    )
+    assert line.endswith("longer than --once waits (5 min)")
+    assert repo.pending() == [(landed, None)]
+
+
 def test_once_on_a_full_state_directory_reviews_every_landing(repo: Repo) -> None:
     """The state directory (the log, the state file, the lock's note of who holds it) has no
     room: the reviewer says so, a line for each, and reviews every landing. Before, it reviewed

@@ -1,15 +1,22 @@
 """The resident process's loop (daemon.loop) with real repositories: a backlog drained with
 --once, the rescan when there are no file events, two reviewers at once settling every item
-once, and a full disk under the state file stopping no review."""
+once, a full disk under the state file stopping no review, and --once waiting for what backs
+off or is held a while, and leaving what waits longer."""
 
 from __future__ import annotations
 
 import logging
+import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from landwatch.daemon.loop import LEFT_WAITING
+from landwatch.job_queue import Reporter
+from landwatch.kinds.base import RETRY_FIRST, ItemHandler, RetryLater
+from landwatch.work_item import WorkItem, WorkKind
 from support.daemon import (
     done_ids,
     journal_lines,
@@ -108,3 +115,85 @@ def test_a_full_disk_under_the_state_file_stops_no_review(
             assert f"{state} is written again" in caplog.text
         finally:
             reviewer.shutdown()
+
+
+class FailsFirst(ItemHandler[None]):
+    """A review whose first try fails (or, with `later`, says RetryLater): then it succeeds."""
+
+    name = WorkKind.REVIEW
+
+    def __init__(self, *, later: float | None = None, **options: Any) -> None:
+        super().__init__(**options)
+        self.later = later
+        self.tries = 0
+
+    def handle(self, item: WorkItem, reporter: Reporter) -> None:
+        self.tries += 1
+        if self.tries == 1 and self.later is not None:
+            raise RetryLater("not now", after=self.later)
+        if self.tries == 1:
+            raise RuntimeError("the first try fails")
+
+
+def said(caplog: pytest.LogCaptureFixture, start: str) -> list[str]:
+    return [message for message in caplog.messages if message.startswith(start)]
+
+
+@pytest.mark.parametrize(
+    ("later", "why"),
+    [(None, "backing off"), (90.0, "review holds off that repository")],
+    ids=["backoff", "hold"],
+)
+def test_once_waits_for_an_item_backing_off_or_held_and_says_until_when(
+    repo: Repo,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    later: float | None,
+    why: str,
+) -> None:
+    """Before, the queues were called drained while an item waited out its backoff (or its
+    kind's hold): `--once` ended with exit 0, the landing unreviewed and unmentioned."""
+    caplog.set_level(logging.INFO, logger="landwatch")
+    oid = repo.land("its first try fails")
+    clock = FakeClock()
+    handler = FailsFirst(later=later, clock=clock)
+    reviewer = in_process({"review": handler}, clock, tmp_path / "state.json")
+    try:
+        settle_down(reviewer)
+        assert reviewer.drained() and repo.pending() == [(oid, None)]
+        assert reviewer.once_over() is None
+        assert reviewer.once_over() is None
+        [line] = said(caplog, "waiting for")  # said once
+        assert line.startswith(f"waiting for 1 review item(s) in {repo.git_dir}, {why}: due at ")
+        wait = float(re.fullmatch(r".* \(in (\d+) s\)", line)[1])  # type: ignore[index]
+        assert RETRY_FIRST * 0.8 - 1 <= wait <= max(RETRY_FIRST * 1.2, later or 0)
+        assert reviewer._seconds_to_next() <= wait  # the loop wakes when it is due
+        clock.advance(wait + 1)
+        settle_down(reviewer)
+        assert reviewer.once_over() == 0
+        assert done_ids(repo.git_dir) == [f"review-{oid}"] and handler.tries == 2
+    finally:
+        reviewer.shutdown()
+
+
+def test_once_leaves_an_item_held_longer_than_it_waits_and_says_so(
+    repo: Repo, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A wait of an hour (push's offline backoff) is not waited out: `--once` says what it
+    leaves, until when, and ends with LEFT_WAITING (75) rather than 0."""
+    oid = repo.land("held for an hour")
+    clock = FakeClock()
+    handler = FailsFirst(later=3600.0, clock=clock)
+    reviewer = in_process({"review": handler}, clock, tmp_path / "state.json")
+    try:
+        settle_down(reviewer)
+        assert reviewer.once_over() == LEFT_WAITING
+        [line] = said(caplog, "left for the next run")
+        assert line.startswith(
+            f"left for the next run: 1 review item(s) in {repo.git_dir}, review holds off that "
+            "repository until "
+        )
+        assert line.endswith(" (in 60 min), longer than --once waits (5 min)")
+        assert repo.pending() == [(oid, None)]
+    finally:
+        reviewer.shutdown()

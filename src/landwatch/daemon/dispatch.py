@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,18 @@ from landwatch.job_queue import Job, JobQueue, JobState
 from landwatch.kinds.base import Clock, ItemHandler, Lease, WorkOrder
 
 log = logging.getLogger("landwatch.reviewer")
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A kind's items in a worktree that none may claim yet: when the first may (wall clock),
+    and whether the kind's hold on the repository, not the item's backoff, is what waits."""
+
+    git_dir: Path
+    kind: str
+    count: int  # the kind's pending items there
+    until: float
+    held: bool
 
 
 class Dispatcher:
@@ -148,6 +162,33 @@ class Dispatcher:
             until = handler.next_release()
             if until is not None:
                 found.append(now + max(0.0, until - wall))
+        return found
+
+    def waiting(self) -> list[Waiting]:
+        """What waits to be claimed in every worktree, of every kind: an item backing off, or
+        a kind holding off a repository (after RetryLater, a fault of the machine). Read afresh,
+        not from the listings kept: `--once` decides from it whether anything is left."""
+        now = self.clock.time()
+        found = []
+        for git_dir in self.repositories.git_dirs:
+            try:
+                found += self._waiting_in(git_dir, now)
+            except work_item.QueueError:
+                continue  # said as the queue's problem by the claims
+        return found
+
+    def _waiting_in(self, git_dir: Path, now: float) -> list[Waiting]:
+        work_item.forget_listing(git_dir)
+        names = work_item.entries(git_dir, work_item.PENDING)
+        counts = Counter(work_item.id_of_entry(name).partition("-")[0] for name in names)
+        found = []
+        for kind in sorted(counts.keys() & self.handlers.keys()):
+            wait = work_item.next_due(git_dir, [kind], now=now)
+            if wait is None:
+                continue
+            until, hold = now + wait, self.handlers[kind].not_before(git_dir)
+            held = hold is not None and hold >= until
+            found.append(Waiting(git_dir, kind, counts[kind], max(until, hold or 0.0), held))
         return found
 
     def running_orders(self) -> list[WorkOrder]:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
 from landwatch import layout, work_item
-from landwatch.daemon.dispatch import Dispatcher
+from landwatch.daemon.dispatch import Dispatcher, Waiting
 from landwatch.daemon.duties import Duties
 from landwatch.daemon.repositories import Repositories
 from landwatch.daemon.settings import Settings
@@ -24,10 +25,14 @@ from landwatch.daemon.watch import Watcher
 from landwatch.files import write_atomic
 from landwatch.job_queue import DEFAULT_FINISHED_KEPT, Job, JobQueue, JobState
 from landwatch.kinds.base import Clock, ItemHandler, SystemClock, WorkOrder
+from landwatch.text import duration
 
 log = logging.getLogger("landwatch.reviewer")
 # Finished jobs of a queue the state file shows, newest first, besides its failures.
 SHOWN_FINISHED = DEFAULT_FINISHED_KEPT
+# `--once`'s exit status when it leaves items that wait longer than it waits (sysexits'
+# EX_TEMPFAIL, "try again later"): a script or cron tells it from a drain (0) and a failure (1).
+LEFT_WAITING = 75
 
 
 class Daemon:
@@ -47,6 +52,8 @@ class Daemon:
         self.wake = Wakeup()
         self.stopping = False
         self._waited_for_claims = False  # said once, in the log
+        self._waits_said: set[tuple[Path, str, int, bool]] = set()  # `--once`'s, each once
+        self._once_due: float | None = None  # monotonic: when what `--once` waits for is due
         self.stopped_by = ""
         self.reload_requested = True
         self.registered = Repositories()
@@ -84,16 +91,18 @@ class Daemon:
         self.duties.recover_all()
         if self.settings.watch:
             self._watcher.start(self.git_dirs, self.repositories)
+        status = 0
         try:
             while not self.stopping:
                 self.tick()
-                if once and self.drained():
+                if once and (ended := self.once_over()) is not None:
+                    status = ended
                     break
                 self.wake.wait(self._seconds_to_next())
                 self.wake.clear()
         finally:
             self.shutdown()
-        return 0
+        return status
 
     def tick(self) -> None:
         now = self.clock.monotonic()
@@ -126,8 +135,55 @@ class Daemon:
             )
         return not left
 
+    def once_over(self) -> int | None:
+        """Whether `--once` is over: None while it has something to do within
+        `settings.once_waits` (a job, a claim a stopped reviewer left, an item backing off, a
+        kind's hold), each wait said once; else its exit status: 0, or LEFT_WAITING with each
+        item left said, when the rest waits longer."""
+        self._once_due = None
+        if not self.drained():
+            return None
+        now = self.clock.time()
+        waiting = self.dispatcher.waiting()
+        soon = [wait for wait in waiting if wait.until - now <= self.settings.once_waits]
+        for wait in soon or waiting:
+            self._say_waiting(wait, now, left=not soon)
+        if not soon:
+            return LEFT_WAITING if waiting else 0
+        for wait in soon:
+            if wait.until <= now:
+                self.poke(wait.git_dir)  # due already: not in the listing the claims kept
+        due = min(wait.until for wait in soon)
+        self._once_due = self.clock.monotonic() + max(0.0, due - now)
+        return None
+
+    def _say_waiting(self, wait: Waiting, now: float, *, left: bool) -> None:
+        """One line of what `--once` waits for, or leaves for the next run, and until when:
+        each once, as the loop looks again at every wake-up."""
+        key = (wait.git_dir, wait.kind, round(wait.until), left)
+        if key in self._waits_said or wait.until <= now:
+            return
+        self._waits_said.add(key)
+        why = f"{wait.kind} holds off that repository" if wait.held else "backing off"
+        what = f"{wait.count} {wait.kind} item(s) in {wait.git_dir}"
+        when = f"{time.strftime('%H:%M:%S', time.localtime(wait.until))} (in "
+        when += f"{duration(wait.until - now)})"
+        if left:
+            longest = duration(self.settings.once_waits)
+            log.warning(
+                "left for the next run: %s, %s until %s, longer than --once waits (%s)",
+                what,
+                why,
+                when,
+                longest,
+            )
+        else:
+            log.info("waiting for %s, %s: due at %s", what, why, when)
+
     def _seconds_to_next(self) -> float:
         deadlines = [*self.duties.deadlines(), *self.dispatcher.wakeups()]
+        if self._once_due is not None:
+            deadlines.append(self._once_due)
         if self._state_changed:
             deadlines.append(self.duties.next.state)
         return max(0.0, min(deadlines) - self.clock.monotonic())
