@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
+import subprocess
 from pathlib import Path
 
+import pytest
+
 from landwatch import layout, line_markers, report_store, work_item
+from landwatch.kinds.review import ReviewHandler
 from landwatch.work_item import DONE
-from support.daemon import run_reviewer
+from support.daemon import done_ids, run_reviewer
+from support.kinds import FakeClock, in_process, settle_down
 from support.queue import git
 from support.repos import Repo, installed
 from support.review import KEY_ID
@@ -253,3 +259,32 @@ def test_a_teammates_commits_arriving_by_pull_are_told_only_at_error(tmp_path: P
     assert run_reviewer("--once").returncode == 0
     mine.land("last", {"l.txt": "clean\n"})
     assert mine.said.startswith("landwatch: P001 trailing whitespace in c.txt:1 · "), mine.said
+
+
+def test_a_commit_pruned_before_its_review_is_said_gone_once_and_finished(
+    repo: Repo, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A landing reset away and pruned by gc before the reviewer got to it cannot be reviewed,
+    now or at any retry: its item is finished at its first try and said once in the log.
+    Before, it failed five times over minutes, was given up, and the one line told of it."""
+    gone = repo.land("oops", {"b.txt": "secret\n"})
+    repo.git("reset", "-q", "--hard", "HEAD~1")
+    repo.git("reflog", "expire", "--expire=now", "--all")
+    repo.git("gc", "-q", "--prune=now")
+    pruned = subprocess.run(["git", "cat-file", "-e", gone], cwd=repo.path, check=False)
+    assert pruned.returncode != 0
+    caplog.set_level(logging.INFO, logger="landwatch")
+    clock = FakeClock()
+    reviewer = in_process({"review": ReviewHandler(clock=clock)}, clock, tmp_path / "s.json")
+    try:
+        settle_down(reviewer)
+    finally:
+        reviewer.shutdown()
+    assert done_ids(repo.git_dir) == [f"review-{gone}"]
+    assert repo.pending() == [] and work_item.entries(repo.git_dir, work_item.FAILED) == []
+    assert report_store.read(repo.git_dir, gone) is None
+    assert [m for m in caplog.messages if "no longer in the repository" in m] == [
+        f"review-{gone}: {gone[:12]} is no longer in the repository (reset away and pruned by "
+        "gc): nothing to review"
+    ]
+    assert repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr == ""

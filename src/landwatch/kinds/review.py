@@ -58,6 +58,8 @@ def review_in_worker(
     from landwatch import layout, sharing, trust
     from landwatch.review.budget import Budget
 
+    if _gone(git_dir, oid):
+        return _nothing_left(oid, base)
     policy = trust.policy(git_dir)
     settings = layout.read_git_settings(git_dir)
     remote = settings[layout.SHARE_REMOTE]
@@ -85,6 +87,38 @@ def review_in_worker(
     outcome = _outcome(result, path, how, taken, said, hooks)
     outcome["share_queued"] = sharing_asked
     return outcome
+
+
+def _gone(git_dir: str, oid: str) -> bool:
+    """Whether the landed commit is no longer in the repository (reset away, its reflog expired,
+    then pruned by gc): no try brings it back. pygit2 and git must both say so, git silently: a
+    repository that cannot be read is not one without the commit."""
+    from landwatch.git import run_git
+    from landwatch.review.change import open_repository
+
+    if oid in open_repository(git_dir):
+        return False
+    asked = run_git("cat-file", "-e", oid, git_dir=git_dir)
+    return asked.returncode == 1 and not asked.stderr.strip()
+
+
+def _nothing_left(oid: str, base: str | None) -> dict[str, Any]:
+    """The outcome of an item whose commit is gone: done, with no review, said once in the log.
+    Before, it failed five times over minutes and was given up, and the one line told of it."""
+    return {
+        "commit": oid,
+        "summary": "gone: the commit is no longer in the repository; nothing to review",
+        "report": None,
+        "truncated": False,
+        "carried_over": False,
+        "taken": 0,
+        "shared_by": None,
+        "said": [
+            f"{oid[:12]}{'' if base is None else ' (a landed range)'} is no longer in the "
+            "repository (reset away and pruned by gc): nothing to review"
+        ],
+        "project_hooks": False,
+    }
 
 
 def _landed_range(
