@@ -123,7 +123,9 @@ def test_notes_wait_while_the_remote_is_away_then_go(
     a.git("push", "-q", "origin", "main")
     away = tmp_path / "away.git"
     remote.rename(away)
-    a.reviewer()  # the review is made and its note written; its push waits
+    # The review is made and its note written; its push waits, left at once (--wait 0).
+    ran = a.landwatch("reviewer", "--once", "--wait", "0")
+    assert ran.returncode == 75 and "left for the next run: 1 share item(s)" in ran.stderr
     assert [work_item.id_of_entry(n) for n in work_item.entries(a.git_dir, PENDING)] == [
         f"share-{oid}"
     ]

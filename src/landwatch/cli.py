@@ -196,6 +196,7 @@ def _run_reviewer(args: argparse.Namespace) -> int:
         sweep_every=args.rescan,  # the sweep is the rescan of the reflogs
         grace=args.grace,
         watch=not args.no_watch,
+        once_waits=args.wait,
     )
     return reviewer(
         once=args.once,

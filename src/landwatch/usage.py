@@ -194,7 +194,7 @@ def seconds(text: str) -> float:
 
 
 def grace_seconds(text: str) -> float:
-    """Seconds, 0 allowed (stop at once)."""
+    """Seconds, 0 allowed (`--grace 0`: stop at once; `--wait 0`: wait for nothing)."""
     with contextlib.suppress(ValueError):
         if float(text) == 0:  # 0, 0.0, 00, -0: however it is written
             return 0.0
@@ -230,12 +230,7 @@ def reviewer_options(reviewer: argparse.ArgumentParser) -> None:
 
     defaults = Settings()
     mode = reviewer.add_mutually_exclusive_group()
-    mode.add_argument(
-        "--once",
-        action="store_true",
-        help="drain what is there, waiting for what is due within "
-        f"{defaults.once_waits:.0f} s, then exit (75: items left that wait longer)",
-    )
+    mode.add_argument("--once", action="store_true", help="drain, then exit (75: items left)")
     mode.add_argument("--detach", action="store_true", help="run in the background")
     reviewer.add_argument("--verbose", action="store_true", help="debug lines in the log too")
     reviewer.add_argument(
@@ -265,6 +260,13 @@ def reviewer_options(reviewer: argparse.ArgumentParser) -> None:
         default=defaults.grace,
         metavar="SECONDS",
         help="on SIGTERM, how long a running job may finish before it is handed back (%(default)s)",
+    )
+    reviewer.add_argument(
+        "--wait",
+        type=grace_seconds,
+        default=defaults.once_waits,
+        metavar="SECONDS",
+        help="with --once, how long in all it waits for items backing off or held (%(default)s)",
     )
     reviewer.add_argument("--no-watch", action="store_true", help="no file events: rescan only")
     reviewer.add_argument(

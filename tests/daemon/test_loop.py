@@ -193,7 +193,38 @@ def test_once_leaves_an_item_held_longer_than_it_waits_and_says_so(
             f"left for the next run: 1 review item(s) in {repo.git_dir}, review holds off that "
             "repository until "
         )
-        assert line.endswith(" (in 60 min), longer than --once waits (5 min)")
+        assert line.endswith(" (in 60 min), past what --once waits (2 min in all)")
+        assert repo.pending() == [(oid, None)]
+    finally:
+        reviewer.shutdown()
+
+
+class AlwaysFailing(FailsFirst):
+    def handle(self, item: WorkItem, reporter: Reporter) -> None:
+        self.tries += 1
+        raise RuntimeError("this review always fails")
+
+
+def test_once_waits_two_minutes_in_all_then_leaves_what_still_backs_off(
+    repo: Repo, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bound is on the time `--once` waits in all, not on each wait: an item that keeps
+    failing is tried after its first two backoffs (30 s and 1 min, each within 20%), and its
+    third (2 min) is past what is left of the two minutes: it is left, and said."""
+    oid = repo.land("never reviewed")
+    clock = FakeClock()
+    handler = AlwaysFailing(clock=clock)
+    reviewer = in_process({"review": handler}, clock, tmp_path / "state.json")
+    started = clock.monotonic()
+    try:
+        settle_down(reviewer)
+        while (over := reviewer.once_over()) is None:
+            clock.advance(reviewer._seconds_to_next())
+            settle_down(reviewer)
+        assert over == LEFT_WAITING and handler.tries == 3
+        assert clock.monotonic() - started <= 120
+        [line] = said(caplog, "left for the next run")
+        assert line.startswith(f"left for the next run: 1 review item(s) in {repo.git_dir}, ")
         assert repo.pending() == [(oid, None)]
     finally:
         reviewer.shutdown()

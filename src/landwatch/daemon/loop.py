@@ -54,6 +54,8 @@ class Daemon:
         self._waited_for_claims = False  # said once, in the log
         self._waits_said: set[tuple[Path, str, int, bool]] = set()  # `--once`'s, each once
         self._once_due: float | None = None  # monotonic: when what `--once` waits for is due
+        self._waited = 0.0  # how long `--once` waited in all for items backing off or held
+        self._waiting_since: float | None = None  # monotonic: since when it waits, if it does
         self.stopped_by = ""
         self.reload_requested = True
         self.registered = Repositories()
@@ -136,16 +138,21 @@ class Daemon:
         return not left
 
     def once_over(self) -> int | None:
-        """Whether `--once` is over: None while it has something to do within
-        `settings.once_waits` (a job, a claim a stopped reviewer left, an item backing off, a
-        kind's hold), each wait said once; else its exit status: 0, or LEFT_WAITING with each
-        item left said, when the rest waits longer."""
+        """Whether `--once` is over: None while it has something to do (a job, a claim a stopped
+        reviewer left, an item backing off or held that comes due within what is left of
+        `settings.once_waits`, the time it waits in all), each wait said once; else its exit
+        status: 0, or LEFT_WAITING with each item left said, when the rest waits longer."""
         self._once_due = None
+        mono = self.clock.monotonic()
+        if self._waiting_since is not None:
+            self._waited += mono - self._waiting_since
+            self._waiting_since = None
         if not self.drained():
             return None
         now = self.clock.time()
         waiting = self.dispatcher.waiting()
-        soon = [wait for wait in waiting if wait.until - now <= self.settings.once_waits]
+        patience = max(0.0, self.settings.once_waits - self._waited)
+        soon = [wait for wait in waiting if wait.until - now <= patience]
         for wait in soon or waiting:
             self._say_waiting(wait, now, left=not soon)
         if not soon:
@@ -153,8 +160,8 @@ class Daemon:
         for wait in soon:
             if wait.until <= now:
                 self.poke(wait.git_dir)  # due already: not in the listing the claims kept
-        due = min(wait.until for wait in soon)
-        self._once_due = self.clock.monotonic() + max(0.0, due - now)
+        self._waiting_since = mono
+        self._once_due = mono + max(0.0, min(wait.until for wait in soon) - now)
         return None
 
     def _say_waiting(self, wait: Waiting, now: float, *, left: bool) -> None:
@@ -171,7 +178,7 @@ class Daemon:
         if left:
             longest = duration(self.settings.once_waits)
             log.warning(
-                "left for the next run: %s, %s until %s, longer than --once waits (%s)",
+                "left for the next run: %s, %s until %s, past what --once waits (%s in all)",
                 what,
                 why,
                 when,

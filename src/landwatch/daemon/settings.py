@@ -28,6 +28,7 @@ class Settings:
     state_every: float = 0.5  # the state file is rewritten at most this often
     sweep_every: float = 60.0  # read every repository's reflogs for landings nobody recorded
     sweep_grace: float = SWEEP_GRACE
-    # `--once` waits for an item backing off, or a kind's hold, that ends within this long; one
-    # that waits longer (push's offline backoff, an hour) is said and left for the next run.
-    once_waits: float = 300.0
+    # `--once` waits this long in all (`--wait`; a lease's time, as for a stopped reviewer's
+    # claim) for items backing off or held; what waits longer (push's offline backoff, up to an
+    # hour; maintenance behind another git's lock) is said and left.
+    once_waits: float = DEFAULT_LEASE
