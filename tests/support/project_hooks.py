@@ -79,9 +79,9 @@ def committed_and_trusted(repo: Repo, files: Files) -> str:
     return oid
 
 
-def drained(path: str, **env: str) -> subprocess.CompletedProcess[str]:
+def drained(path: str, status: int = 0, /, **env: str) -> subprocess.CompletedProcess[str]:
     """The real reviewer, run until nothing is left, with the hook managers on `path` (and
-    `env` besides)."""
+    `env` besides); it exits `status` (75: it left items waiting)."""
     result = subprocess.run(
         reviewer_command("--once"),
         env={**reviewer_env(), **env, "PATH": path},
@@ -89,7 +89,7 @@ def drained(path: str, **env: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=300,
     )
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == status, result.stderr
     return result
 
 

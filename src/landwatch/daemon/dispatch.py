@@ -25,7 +25,7 @@ log = logging.getLogger("landwatch.reviewer")
 @dataclass(frozen=True)
 class Waiting:
     """A kind's items in a worktree that none may claim yet: when the first may (wall clock),
-    and whether the kind's hold on the repository, not the item's backoff, is what waits."""
+    and whether the kind holds off the repository (RetryLater, a fault), or only a backoff."""
 
     git_dir: Path
     kind: str
@@ -187,7 +187,7 @@ class Dispatcher:
             if wait is None:
                 continue
             until, hold = now + wait, self.handlers[kind].not_before(git_dir)
-            held = hold is not None and hold >= until
+            held = hold is not None  # the item given back with it is stamped as long
             found.append(Waiting(git_dir, kind, counts[kind], max(until, hold or 0.0), held))
         return found
 

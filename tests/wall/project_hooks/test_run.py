@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from landwatch import report_store, work_item
+from landwatch.daemon.loop import LEFT_WAITING
 from landwatch.wall.project_hooks.run import passed_to_build
 from support.daemon import wait_for
 from support.project_hooks import (
@@ -96,7 +97,9 @@ def test_environments_that_cannot_be_built_yet_are_waited_for(tmp_path: Path, re
     missing += "additional_dependencies: [landwatch-no-such-package]"
     committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(missing)})
     oid = repo.land("a change", {"a.py": "x = 1  \n"})
-    drained(tools(tmp_path, "pre-commit"))
+    # The network's wait (5 min) is past what `--once` waits: it leaves the item, and says so.
+    ran = drained(tools(tmp_path, "pre-commit"), LEFT_WAITING)
+    assert "left for the next run: 1 project_hooks item(s)" in ran.stderr
     hooks = hooks_of(repo, oid)
     assert hooks.status == "waiting"
     assert "could not build their environments" in hooks.notes[0]
