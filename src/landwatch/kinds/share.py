@@ -149,9 +149,7 @@ class ShareHandler(PushHandler):
                 timeout=PUSH_TIMEOUT,
             )
             if code != 0 or timed_out:
-                lines = [line.strip() for line in err.splitlines() if line.strip()]
-                why = "no answer" if timed_out else (lines[-1] if lines else f"exit {code}")
-                self._unreachable(at.git_dir, remote, why, True)
+                self._unanswered(at, remote, "ls-remote", code, err, timed_out)
             said.append(sorted({line.partition("\t")[0] for line in out.splitlines()}))
         return said if said else [[]]
 
@@ -179,9 +177,16 @@ class ShareHandler(PushHandler):
             timeout=PUSH_TIMEOUT,
         )
         if code != 0 or timed_out:
-            said = [line.strip() for line in err.splitlines() if line.strip()]
-            message = "no answer" if timed_out else (said[-1] if said else f"git fetch exit {code}")
-            self._unreachable(at.git_dir, remote, message, True)
+            self._unanswered(at, remote, "fetch", code, err, timed_out)
+
+    def _unanswered(
+        self, at: Worktree, remote: str, what: str, code: int, err: str, timed_out: bool
+    ) -> None:
+        """`git WHAT` of `remote` failed: its last line (or exit `code`, or no answer in time)
+        remembered, and the job backed off (RetryLater), as a push out of reach is."""
+        said = [line.strip() for line in err.splitlines() if line.strip()]
+        message = "no answer" if timed_out else (said[-1] if said else f"git {what} exit {code}")
+        self._unreachable(at.git_dir, remote, message, True)
 
     def _succeeded(self, git_dir: Path, remote: str, held_back: dict[str, str]) -> None:
         """Pushing works: what status says of the last push, the failure forgotten, and the
