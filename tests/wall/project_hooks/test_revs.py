@@ -6,6 +6,7 @@ linked out of the checkout is not opened."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -143,7 +144,9 @@ def test_a_hook_repository_where_every_user_writes_or_of_the_machine_is_never_in
     for place in ("/var/tmp", "/proc", "/sys", "/dev/shm", "/run/user"):
         assert refused(place, tmp_path).endswith(", never in the wall's sight"), place
     assert refused("/var", tmp_path).startswith("it holds /var/tmp")
-    assert refused("/proc/self/cwd", tmp_path)  # wherever it leads
+    with far_away("cwd") as far, contextlib.chdir(Repo(far / "cwd").path):
+        # It leads to a repository that could be shown, here; to the build's own directory there.
+        assert refused("/proc/self/cwd", tmp_path) == "it is in /proc, never in the wall's sight"
     with far_away("plain") as far:  # nothing the person's, nothing the machine's: no repository
         assert refused(str(far), tmp_path) == "it is not a git repository"
         (far / ".git").symlink_to(tickets.git_dir)

@@ -85,17 +85,19 @@ def local_path(url: str, root: Path) -> Path | None:
     path = url.removeprefix("file://")
     if not path.startswith("/"):
         return None  # a remote, or a path from the checkout, which the build sees anyway
-    # Where it is, links and `..` followed as the wall's bind follows them.
+    # Where it is, links and `..` followed as the wall's bind follows them; and where it is
+    # written, for a place like /proc/self/cwd leads elsewhere for each process that opens it.
     found = Path(os.path.realpath(path))
-    why = _not_shown(found)
+    why = _not_shown(found) or _not_shown(Path(os.path.normpath(path)), repository=False)
     if why is not None:
         named = url if str(found) == path else f"{url} ({found})"
         raise RevError(f"the hook repository {named} is not shown to the environment build: {why}")
     return found
 
 
-def _not_shown(found: Path) -> str | None:
-    """Why the build, which has the network, is not shown `found`; None: it may be."""
+def _not_shown(found: Path, *, repository: bool = True) -> str | None:
+    """Why the build, which has the network, is not shown `found` (nor, with `repository`,
+    anything but a git repository); None: it may be."""
     places = [("yours", Path(os.path.realpath(place))) for place in own_places()]
     never = (*_NEVER, tempfile.gettempdir())
     places += [("never in the wall's sight", Path(os.path.realpath(place))) for place in never]
@@ -104,7 +106,7 @@ def _not_shown(found: Path) -> str | None:
             return f"it is {place}, {what}"
         if found.is_relative_to(place) or place.is_relative_to(found):
             return f"it {'is in' if found.is_relative_to(place) else 'holds'} {place}, {what}"
-    return None if _is_repository(found) else "it is not a git repository"
+    return None if not repository or _is_repository(found) else "it is not a git repository"
 
 
 def _is_repository(path: Path) -> bool:
