@@ -333,3 +333,32 @@ def test_a_reflog_rewritten_after_the_install_brings_no_history(tmp_path: Path) 
     repo.git("update-ref", "refs/heads/main", landed, **just_after_the_install())
     swept = sweep.sweep(repo.git_dir, now=time.time() + 4 * SWEEP_GRACE)
     assert swept.enqueued == [f"review-{landed}"]
+
+
+def test_a_backdated_landing_lowers_no_floor_under_a_rewritten_reflog(tmp_path: Path) -> None:
+    """A commit dated a month back (GIT_COMMITTER_DATE, a skewed clock) is swept as any other;
+    the expire after it still brings back nothing that landed before the install."""
+    repo = Repo(tmp_path / "repo")
+    installed_after(repo, 3)
+    month_ago = {"GIT_COMMITTER_DATE": f"@{int(time.time()) - 30 * 86400} +0000"}
+    backdated = scripted_commit(repo, "backdated", **month_ago)
+    repo.git("update-ref", "refs/heads/main", backdated, **month_ago)
+    swept = sweep.sweep(repo.git_dir, now=time.time() + 2 * SWEEP_GRACE)
+    assert swept.enqueued == [f"review-{backdated}"]
+    repo.git("reflog", "expire", "--all")
+    assert sweep.sweep(repo.git_dir, now=time.time() + 4 * SWEEP_GRACE).enqueued == []
+
+
+def test_an_older_install_s_cursors_rewritten_before_the_first_pass_bring_no_history(
+    tmp_path: Path,
+) -> None:
+    """An expire (a gc while the upgraded reviewer was not running) rewrote the reflogs before
+    the older release's cursors (time 0) were dated: what that release had read stays read."""
+    repo = Repo(tmp_path / "repo")
+    installed_after(repo, 3)
+    kept = json.loads(layout.SWEEP_STATE.path(repo.git_dir).read_text())
+    for cursor in kept["reflogs"].values():
+        cursor["time"] = 0
+    layout.SWEEP_STATE.path(repo.git_dir).write_text(json.dumps(kept))
+    repo.git("reflog", "expire", "--all")
+    assert sweep.sweep(repo.git_dir, now=time.time() + 4 * SWEEP_GRACE).enqueued == []

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from landwatch import layout, registry, report_store, work_item
+from landwatch.daemon.reflog import CHUNK, Cursor, Entry, born, digest, parse, resumed, time_before
 from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.files import list_entries, read_file, remove, write_atomic
 from landwatch.git import run_git
@@ -26,8 +27,6 @@ from landwatch.work_item import WorkItem, WorkKind
 log = logging.getLogger("landwatch.reviewer")
 
 FORMAT = 1
-# At most this much of one reflog is read in a pass; the rest comes at the next.
-CHUNK = 4 << 20
 
 _ZERO = lazy_compile(r"0{40}|0{64}")
 _ONTO = lazy_compile(rf" onto ({work_item.OID})$")
@@ -38,30 +37,10 @@ _NOT_LANDINGS = ("reset:", "checkout:", "branch:", "clone:", "Branch: renamed", 
 # (a new worktree's HEAD, whose entry has no message; `branch: Created from`; `initial pull`) is
 # at a commit that was there.
 _WRITES_COMMIT = lazy_compile(r"(?:commit(?: \(\w+\))?|cherry-pick|am):")
-# The entry git (and libgit2) writes last into a branch's reflog renamed or copied from another's.
-_INHERITED = (b"Branch: renamed ", b"Branch: copied ", b"branch: renamed ")
 # A rebase's entries, by the action that wrote them (before the first colon): `rebase (pick)`,
 # `rebase -i (finish)`, `pull --rebase origin main (start)`, `pull -r (finish)`. Never the word
 # anywhere: `commit: Fix the rebase script` is a landing like any other.
 _REBASE_ACTION = lazy_compile(r"rebase\b|pull\b.*\s(?:--rebase\b|-r\b)")
-
-
-@dataclass
-class Cursor:
-    """How far one reflog was read: its inode, the byte after the last entry taken, and that
-    entry's time (to skip what was read before if the file is rewritten by an expire)."""
-
-    inode: int
-    offset: int
-    time: int
-
-
-@dataclass
-class Entry:
-    old: str
-    new: str
-    time: int
-    message: str
 
 
 @dataclass
@@ -98,13 +77,24 @@ def _load(common: Path) -> dict[str, Cursor] | None:
     try:
         data = json.loads(read_file(_state_file(common), trusted=common))
         return {
-            key: Cursor(int(value["inode"]), int(value["offset"]), int(value["time"]))
+            key: Cursor(
+                int(value["inode"]), int(value["offset"]), int(value["time"]), value.get("last", "")
+            )
             for key, value in data["reflogs"].items()
         }
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError):
         return None  # unreadable: begin again at the end, never reviewing the past twice
+
+
+def _stored_at(common: Path) -> int:
+    """The second after the cursors were last written (0 when unknown): what was read by then
+    is reviewed, and an entry of that second may be from before (as start_at_end has it)."""
+    try:
+        return int(_state_file(common).lstat().st_mtime) + 1
+    except OSError:
+        return 0
 
 
 def _store(common: Path, cursors: dict[str, Cursor]) -> None:
@@ -136,21 +126,6 @@ def start_at_end(common: Path, *, now: float, keep: bool = False) -> None:
             # the second after this one: an entry of this second may be from before.
             cursors[key] = Cursor(info.st_ino, info.st_size, int(now) + 1)
     _store(common, cursors)
-
-
-def parse(line: bytes) -> Entry | None:
-    head, _, message = line.partition(b"\t")
-    parts = head.split(b" ")
-    if len(parts) < 4:
-        return None
-    old, new = parts[0].decode("ascii", "replace"), parts[1].decode("ascii", "replace")
-    if not (work_item.is_object_id(old) and work_item.is_object_id(new)):
-        return None
-    try:
-        time = int(parts[-2])
-    except ValueError:
-        return None
-    return Entry(old, new, time, message.decode("utf-8", "replace"))
 
 
 class _Repository:
@@ -251,17 +226,20 @@ def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
         floor = None
         is_head = key.endswith("HEAD")
         if cursor is None:  # born after the install: all of it is new, but what it inherited
-            cursor = Cursor(info.st_ino, 0, 0) if is_head else _born(path, info, now)
+            cursor = Cursor(info.st_ino, 0, 0) if is_head else born(path, info, now)
             changed = True
         elif cursor.time == 0 < cursor.offset <= info.st_size and cursor.inode == info.st_ino:
             # An install of a release that kept no time: what it read is dated now, once, before
             # an expire rewrites the reflog and its whole history would be read again.
-            cursor = Cursor(cursor.inode, cursor.offset, _time_before(path, cursor.offset, now))
+            cursor = Cursor(cursor.inode, cursor.offset, time_before(path, cursor.offset, now))
             changed = True
         elif cursor.inode != info.st_ino or info.st_size < cursor.offset:
-            # Rewritten (an expire): read again, but not what is older than the last entry taken.
-            floor = cursor.time
-            cursor = Cursor(info.st_ino, 0, cursor.time)
+            # Rewritten (an expire): read on after the last entry taken, where it was kept; else
+            # again, but not what is older than it (an older release's cursor, rewritten before
+            # it was dated: not older than when that release last wrote what it had read).
+            if (found := resumed(path, info, cursor)) is None:
+                floor = cursor.time or _stored_at(common)
+            cursor = found or Cursor(info.st_ino, 0, cursor.time, cursor.last)
             changed = True
         if info.st_size > cursor.offset:
             seen = _Seen(info.st_size, info.st_mtime, now, grace)
@@ -271,22 +249,6 @@ def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
         _store(common, cursors)
     _forget_skipped(repo, cursors)
     return swept
-
-
-def _born(path: Path, info: os.stat_result, now: float) -> Cursor:
-    """Where a branch's reflog born since the last pass is read from: its start, or just after
-    the entry saying git renamed or copied it from another's (`git branch -m`, `-c`), whose
-    entries before it were the other's (read there, or landed before the install)."""
-    offset, after, stamp = 0, 0, 0
-    with path.open("rb") as file:
-        for line in file:  # once in a reflog's life
-            offset += len(line)
-            if offset > info.st_size or not line.endswith(b"\n"):
-                break
-            entry = parse(line[:-1])
-            if entry is not None and line.partition(b"\t")[2].startswith(_INHERITED):
-                after, stamp = offset, min(entry.time, int(now))
-    return Cursor(info.st_ino, after, stamp)
 
 
 @dataclass(frozen=True)
@@ -304,21 +266,6 @@ class _Seen:
         of the clock (a tool's committer date, a clock that was wrong) and written within it."""
         when = stamp if stamp <= self.now else self.written
         return self.now - self.grace < when <= self.now
-
-
-def _time_before(path: Path, offset: int, now: float) -> int:
-    """The second after the newest reflog entry before `offset` (each was read; their times need
-    not be in order: a commit may be dated before its parent), of those not dated after `now`
-    (one stamped ahead would hold a rewritten reflog back); 0 for none."""
-    newest, rest = -1, b""
-    with path.open("rb") as file:
-        while file.tell() < offset and (chunk := file.read(min(CHUNK, offset - file.tell()))):
-            lines = (rest + chunk).split(b"\n")
-            rest = lines.pop()
-            for line in lines:
-                if (entry := parse(line)) is not None and entry.time <= now:
-                    newest = max(newest, entry.time)
-    return newest + 1 if newest >= 0 else 0
 
 
 def _read(
@@ -355,6 +302,7 @@ def _read(
             swept.entries += 1
             if entry.time <= seen.now:  # a stamp ahead would hold a rewritten reflog back
                 cursor.time = entry.time
+        cursor.last = digest(data[at:end])
         at = end + 1
         cursor.offset = start + at
         taken = True
