@@ -163,16 +163,20 @@ def destination(git_dir: os.PathLike[str] | str, remote: str, branch: str) -> De
                 "auto-push updates branches alone: push it by hand",
             )
         return Destination(mapped)
-    if git("config", "push.default", cwd=git_dir, check=False) == "upstream":
+    # `tracking` is git's older name for `upstream`.
+    if (default := git("config", "push.default", cwd=git_dir, check=False)) in _UPSTREAM:
         merged = git("config", "--get-all", f"branch.{branch}.merge", cwd=git_dir, check=False)
         if len(merged.splitlines()) == 1 and merged != source:
             return Destination(
                 None,
-                f"push.default = upstream sends {branch} to {merged}, its upstream",
+                f"push.default = {default} sends {branch} to {merged}, its upstream",
                 "auto-push publishes no work in progress to another branch: push it by hand, "
                 f"or once to its own name (git push -u {remote} {branch})",
             )
     return Destination(source)
+
+
+_UPSTREAM = ("upstream", "tracking")
 
 
 def pushed_to(refspecs: list[str], source: str) -> str | None:

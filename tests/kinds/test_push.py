@@ -252,8 +252,12 @@ def test_a_branch_goes_where_the_remote_s_push_refspec_maps_it(
             {"push.default": "upstream", "branch.main.merge": "refs/heads/trunk"},
             "push.default = upstream sends main to refs/heads/trunk, its upstream",
         ),
+        (
+            {"push.default": "tracking", "branch.main.merge": "refs/heads/trunk"},
+            "push.default = tracking sends main to refs/heads/trunk, its upstream",
+        ),
     ],
-    ids=["gerrit", "unmapped", "upstream"],
+    ids=["gerrit", "unmapped", "upstream", "tracking"],
 )
 def test_a_push_git_would_send_elsewhere_than_a_branch_of_its_own_is_held_back(
     repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch, config: dict[str, str], said: str
