@@ -43,6 +43,10 @@ from landwatch.text import (
             "a family \U0001f468\u200d\U0001f469 سلام\u200c",
             "a family \U0001f468\u200d\U0001f469 سلام\u200c",
         ),
+        # An audit: the joiners and the emoji's selector between ASCII letters hid as well,
+        # and the code points kept invisible for the future (unassigned, so no Cf yet).
+        ("config\u200d.py c\u200cd e\ufe0ff", "config\\u200d.py c\\u200cd e\\ufe0ff"),
+        ("a\u2065b\ufff0c\U000e0080d\U000e01f0e", "a\\u2065b\\ufff0c\\U000e0080d\\U000e01f0e"),
         ("caf\udce9.txt", "caf\\xe9.txt"),  # a byte that was not UTF-8, as os.fsdecode keeps it
         ("lone\ud800", "lone\\ud800"),
     ],

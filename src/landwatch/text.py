@@ -15,19 +15,23 @@ if TYPE_CHECKING:
 # that end a line in some terminals, or that take no room at all (a zero-width space in a path
 # makes `config\u200b.py` look like `config.py`): shown as escapes, never obeyed. Every format
 # character (Unicode's category Cf: the bidirectional controls, zero-width spaces, tags, ...) but
-# the joiners that make a script or an emoji, and these others that show nothing: the line and
-# paragraph separators, combining marks and variation selectors that take no room (the emoji's
-# own, U+FE0F, kept), the Hangul fillers, blank letters.
-_JOINERS = frozenset([0x200C, 0x200D])
+# the joiners where they make a script or an emoji, and these others that show nothing: the
+# line and paragraph separators, combining marks and variation selectors that take no room, the
+# Hangul fillers, blank letters, and the code points Unicode keeps invisible for the future
+# (unassigned, so no category Cf yet: U+2065, U+FFF0-FFF8, the rest of U+E0000-E0FFF).
+# The joiners and the emoji's variation selector (U+FE0F) are kept only after a character past
+# Latin-1, inside a word of another script or an emoji; between ASCII letters they hide.
+_JOINERS = frozenset([0x200C, 0x200D, 0xFE0F])
 _INVISIBLE = frozenset(
     [
-        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2028, 0x2029, 0x3164, 0xFFA0),
+        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2028, 0x2029, 0x2065, 0x3164, 0xFFA0),
         *range(0x180B, 0x1810),  # Mongolian variation selectors, the vowel separator
         *range(0xFE00, 0xFE0F),
-        *range(0xE0000, 0xE0080),  # tag characters: invisible text
-        *range(0xE0100, 0xE01F0),  # variation selectors, supplement
+        *range(0xFFF0, 0xFFF9),
     ]
 )
+# Tags (invisible text), variation selectors' supplement, and the block's unassigned rest.
+_IGNORABLE_PLANE = range(0xE0000, 0xE1000)
 
 
 # Where a tab shown as spaces stops: every 8 columns, as terminals and git show a line.
@@ -42,13 +46,15 @@ def safe(text: str, *, tabs: bool = False) -> str:
     counted from the text's start in what is shown, every other control still an escape."""
     out = []
     column = 0  # what is shown so far, in characters: where the next tab stop is
+    previous = 0  # the code point before, for the joiners
     for char in text:
-        code = ord(char)
+        code, after = ord(char), previous
+        previous = code
         if code == 0x09 and tabs:
             shown = " " * (TAB_STOP - column % TAB_STOP)
         elif 0xDC80 <= code <= 0xDCFF:
             shown = f"\\x{code - 0xDC00:02x}"
-        elif code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000 or _hidden(char, code):
+        elif code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000 or _hidden(char, after):
             shown = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
             if code > 0xFFFF:
                 shown = f"\\U{code:08x}"
@@ -59,15 +65,18 @@ def safe(text: str, *, tabs: bool = False) -> str:
     return "".join(out)
 
 
-def _hidden(char: str, code: int) -> bool:
-    """Whether `char` (whose code point is `code`) shows nothing, or moves what follows it."""
+def _hidden(char: str, after: int) -> bool:
+    """Whether `char` shows nothing, or moves what follows it, after the code point `after`."""
+    code = ord(char)
     if code < 0xAD:
         return False  # ASCII and Latin-1's letters: unicodedata is not even asked
-    if code in _INVISIBLE:
+    if code in _JOINERS:
+        return after <= 0xFF
+    if code in _INVISIBLE or code in _IGNORABLE_PLANE:
         return True
     import unicodedata  # built in; asked only of characters past Latin-1's first
 
-    return unicodedata.category(char) == "Cf" and code not in _JOINERS
+    return unicodedata.category(char) == "Cf"
 
 
 def duration(seconds: float) -> str:
