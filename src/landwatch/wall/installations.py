@@ -29,6 +29,10 @@ _DEPTH = 4
 _SHEBANG_BYTES = 256
 # More places than this are not added (a configuration naming hundreds of programs).
 MAX_PLACES = 64
+# Where the system says from which uid an account is a person's (UID_MIN), and useradd's own
+# default where it says nothing.
+LOGIN_DEFS = Path("/etc/login.defs")
+_UID_MIN = 1000
 
 
 def under_system(path: Path) -> bool:
@@ -125,6 +129,35 @@ def own_places() -> tuple[Path, ...]:
         platformdirs.user_cache_path(),
         *([Path(runtime)] if runtime.startswith("/") else []),
     )
+
+
+def people_s_homes() -> list[tuple[Path, int]]:
+    """The home of every person's account on the machine, where it really is, with its uid: the
+    passwd database's from login.defs' UID_MIN, and root's; a home of `/` is no one's place."""
+    import pwd
+
+    least = uid_min()
+    homes = []
+    for account in pwd.getpwall():
+        if account.pw_uid != 0 and account.pw_uid < least:
+            continue  # a service's (postgres's /var/lib/postgresql), not a person's
+        home = _real(Path(account.pw_dir)) if account.pw_dir.startswith("/") else None
+        if home is not None and home != Path(home.anchor):
+            homes.append((home, account.pw_uid))
+    return homes
+
+
+def uid_min(login_defs: Path = LOGIN_DEFS) -> int:
+    """The least uid of a person's account, as login.defs says (useradd's 1000 without it)."""
+    try:
+        text = login_defs.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return _UID_MIN
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) >= 2 and words[0] == "UID_MIN" and words[1].isdigit():
+            return int(words[1])
+    return _UID_MIN
 
 
 def _real(path: Path) -> Path:

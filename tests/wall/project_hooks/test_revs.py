@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
+import shutil
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -132,6 +136,50 @@ def test_a_hook_repository_in_the_person_s_home_is_never_in_sight(tmp_path: Path
     link.symlink_to(home / "work" / "other")
     assert refused(str(link), tmp_path) == in_home
     assert local_path(".", tmp_path) == tmp_path  # the checkout itself
+
+
+@contextlib.contextmanager
+def account(home: Path, *, system: bool = False) -> Iterator[Path]:
+    """A real account of the machine whose home is `home` (made here, kept by the caller): a
+    person's, or with `system` a service's (a uid below login.defs' UID_MIN); removed after."""
+    name = f"lwtest-{secrets.token_hex(4)}"
+    home.mkdir()
+    kind = ["--system"] if system else []
+    add = ["useradd", *kind, "--no-create-home", "--home-dir", str(home), "--shell", "/bin/false"]
+    subprocess.run([*add, name], check=True, capture_output=True)
+    try:
+        yield home
+    finally:
+        subprocess.run(["userdel", name], check=True, capture_output=True)
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("useradd") is None,
+    reason="another person's account is made with useradd, as root",
+)
+def test_a_hook_repository_in_another_user_s_home_is_never_in_sight(tmp_path: Path) -> None:
+    """On a shared machine the networked build was shown other people's repositories: only the
+    person's own home was refused. Any person's home is refused, what holds one, and /home."""
+    with (
+        far_away("homes") as far,
+        account(far / "bob") as bob,
+        account(far / "service", system=True) as service,
+    ):
+        Repo(bob / "hooks")
+        theirs = f"it is in {bob}, another user's home"
+        assert refused(str(bob / "hooks"), tmp_path) == theirs
+        assert refused(f"file://{bob}/hooks", tmp_path) == theirs
+        (tmp_path / "hooks-link").symlink_to(bob / "hooks")
+        assert refused(str(tmp_path / "hooks-link"), tmp_path) == theirs
+        Repo(bob)
+        assert refused(str(bob), tmp_path) == f"it is {bob}, another user's home"
+        Repo.existing(far).git("init", "-q")
+        assert refused(str(far), tmp_path) == f"it holds {bob}, another user's home"
+        # A service's home is no person's: its repository may be shown, as one in /srv.
+        Repo(service / "hooks")
+        assert local_path(str(service / "hooks"), tmp_path) == service / "hooks"
+    # Where homes are made, whoever has one there now.
+    assert refused("/home", tmp_path) == "it is /home, where the users' homes are"
 
 
 def test_a_hook_repository_where_every_user_writes_or_of_the_machine_is_never_in_sight(

@@ -27,7 +27,7 @@ from landwatch.review.documents import load_yaml, yaml_loader
 from landwatch.review.project_hooks.config import Family, ManagerConfig, Remote
 from landwatch.review.project_hooks.sources import PRE_COMMIT_FAMILY
 from landwatch.wall.door import outside
-from landwatch.wall.installations import own_places
+from landwatch.wall.installations import own_places, people_s_homes
 from landwatch.wall.project_hooks.checkout import Checkout
 
 # (repository, rev as written) -> the commit id it named when trusted.
@@ -40,6 +40,9 @@ _TOML_REV = lazy_compile(r"""(?m)\brev\s*=\s*("[^"\\\n]*"|'[^'\n]*')""")
 # device of the machine (/proc: command lines; /sys, /dev), the sessions' sockets and secrets
 # (/run, /run/user). The build that clones it has the network.
 _NEVER = ("/proc", "/sys", "/dev", "/tmp", "/var/tmp", "/run")  # noqa: S108
+# Where the users' homes are made: never shown, nor what holds it, whoever has a home there now
+# (one made later, or an account the passwd database does not list); what is in it may be.
+_HOMES = "/home"
 
 
 class RevError(Exception):
@@ -78,8 +81,8 @@ def resolve(remote: Remote) -> tuple[str | None, str]:
 
 def local_path(url: str, root: Path) -> Path | None:
     """Where a hook repository on this machine is, for the environment build to clone it: `.`
-    is the checkout; an absolute path or a file:// URL only where it is a git repository in none
-    of _NEVER's places nor the person's own (RevError else, saying why); None for the rest."""
+    is the checkout; an absolute path or a file:// URL only where it is a git repository in no
+    place _not_shown refuses (RevError else, saying why); None for the rest."""
     if url == ".":
         return root
     path = url.removeprefix("file://")
@@ -98,14 +101,27 @@ def local_path(url: str, root: Path) -> Path | None:
 def _not_shown(found: Path, *, repository: bool = True) -> str | None:
     """Why the build, which has the network, is not shown `found` (nor, with `repository`,
     anything but a git repository); None: it may be."""
-    places = [("yours", Path(os.path.realpath(place))) for place in own_places()]
+    mine = os.getuid()
     never = (*_NEVER, tempfile.gettempdir())
-    places += [("never in the wall's sight", Path(os.path.realpath(place))) for place in never]
-    for what, place in places:
+    # (the place, what it is, whether what is in it is refused too: all but _HOMES's)
+    places = [
+        *((place, "yours", True) for place in own_places()),
+        *((Path(place), "never in the wall's sight", True) for place in never),
+        (Path(_HOMES), "where the users' homes are", False),
+        # On a shared machine, other people's repositories are as far out of sight as yours.
+        *(
+            (home, "yours" if uid == mine else "another user's home", True)
+            for home, uid in people_s_homes()
+        ),
+    ]
+    for written, what, inside in places:
+        place = Path(os.path.realpath(written))
         if found == place:
             return f"it is {place}, {what}"
-        if found.is_relative_to(place) or place.is_relative_to(found):
-            return f"it {'is in' if found.is_relative_to(place) else 'holds'} {place}, {what}"
+        if place.is_relative_to(found):
+            return f"it holds {place}, {what}"
+        if inside and found.is_relative_to(place):
+            return f"it is in {place}, {what}"
     return None if not repository or _is_repository(found) else "it is not a git repository"
 
 
