@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from landwatch.text import cells
+from landwatch.wall.project_hooks.revs import RevError, local_path
 from support.project_hooks import local_hooks
 from support.repos import Repo
 from support.secret_examples import AWS_KEY_ID
@@ -190,3 +191,47 @@ def test_no_secret_a_repository_holds_is_shown_whole(repo: Repo) -> None:
         + repo.landwatch("trust", "--hooks", "--show").stdout
     )
     assert "AKIA…" in shown and "ghp_…" in shown
+
+
+def test_a_hook_repository_the_build_is_not_shown_is_said_before_the_question(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """A person approved, and only a later report said the hooks did not run: a hook repository
+    on this machine the build is not shown is said at trust, as the report would say it."""
+    hooks = Repo(tmp_path / "hooks")  # a git repository, in /tmp all the same
+
+    def naming(place: str) -> str:
+        return f"repos:\n- repo: {place}\n  rev: HEAD\n  hooks: [{{id: x}}]\n"
+
+    files = {
+        ".pre-commit-config.yaml": naming(str(hooks.path)),
+        "sub/.pre-commit-config.yaml": naming("/var/tmp"),  # prek reads it, pre-commit not
+        ".pre-commit-config.yml": naming("/proc"),  # neither reads it: it refuses nothing
+    }
+    repo.land("hooks", files, hooks=False)
+    said = []
+    for place, tools in ((str(hooks.path), ""), ("/var/tmp", " with prek")):
+        with pytest.raises(RevError) as raised:
+            local_path(place, repo.path)
+        said.append(f"landwatch: the hooks of .pre-commit-config.yaml will not run{tools}: ")
+        said[-1] += str(raised.value)
+    assert said[0].endswith(
+        f"{hooks.path} is not shown to the environment build: it is in /tmp, "
+        "never in the wall's sight"
+    )
+    asked = repo.landwatch("trust")  # no terminal: the first screen, then how to say yes
+    assert asked.returncode == 1
+    rows = fits(asked.stdout)
+    assert len(rows) + 1 <= 24
+    joined = " ".join(row.strip() for row in rows)
+    assert all(line in joined for line in said), joined
+    assert "the hook repository /proc" not in joined  # its hooks are listed, as what runs
+    shown = repo.landwatch("trust", "--show").stdout.splitlines()
+    assert all(line in shown for line in said)
+    assert not any("the hook repository /proc" in row for row in shown)
+    trusted = repo.landwatch("trust", "--yes").stdout.splitlines()
+    assert all(line in " ".join(row.strip() for row in trusted) for line in said)
+    # Trusted since: asked again, it still says which will not run.
+    again = repo.landwatch("trust").stdout.splitlines()
+    assert again[0].startswith("landwatch: HEAD's project hooks are trusted here")
+    assert again[1:] == said

@@ -142,11 +142,44 @@ def _pending(
         pending.append(lambda: approve(git_dir, pinned))
     if hooks is not None and is_trusted(git_dir, hooks.digest):
         said.append(f"landwatch: HEAD's project hooks are trusted here ({hooks.digest[:12]})")
+        said += _not_run(git_dir, hooks)
     elif hooks is not None:
         revs, lines = _revs(hooks)
+        lines.not_run = _not_run(git_dir, hooks)
         shown.append(hooks_shown(git_dir, hooks, lines, last_approval(git_dir, HOOKS)))
         pending.append(lambda: approve_hooks(git_dir, hooks, revs))
     return said, shown, pending
+
+
+def _not_run(git_dir: Path, hooks: HooksPinned) -> list[str]:
+    """A line for each hook repository on this machine, named where a tool reads it, that the
+    environment build is not shown: said when trusting, not first in a report after."""
+    from landwatch.review.project_hooks.sources import read_by
+    from landwatch.wall.project_hooks.revs import RevError, local_path
+    from landwatch.wall.project_hooks.tools import readers
+
+    lines = []
+    for declared in hooks.declared:
+        tools = readers(declared.family, declared.path)
+        files = (declared.path, *declared.read)
+        # Each repository, and the tools that read a file naming it (pre-commit, prek: not the
+        # same files), as a landing's run takes them.
+        named: dict[str, list[str]] = {}
+        for tool in tools:
+            read = read_by(tool, files)
+            for path, url in declared.on_machine:
+                if path in read and tool not in named.setdefault(url, []):
+                    named[url].append(tool)
+        for url, by in named.items():
+            try:
+                local_path(url, git_dir)  # whether it is refused; where `.` is does not matter
+            except RevError as error:
+                only = "" if len(by) == len(tools) else f" with {' or '.join(by)}"
+                lines.append(
+                    f"landwatch: the hooks of {printable(declared.path)} will not run{only}: "
+                    f"{printable(str(error))}"
+                )
+    return lines
 
 
 def _wall(git_dir: Path) -> tuple[bool, str]:

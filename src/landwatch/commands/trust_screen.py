@@ -52,6 +52,7 @@ class Shown:
     pinned: list[str]  # the files pinned after
     changed: str  # what changed since the last approval, counted
     whole: list[str] = field(default_factory=list)
+    not_run: list[str] = field(default_factory=list)  # after what runs, never cut
 
 
 @dataclass
@@ -62,6 +63,9 @@ class Revs:
 
     lines: list[str]
     named: dict[str, str] = field(default_factory=dict)
+    # A line each for a hook repository on this machine the build is not shown: what will not
+    # run, always on the first screen, before the question.
+    not_run: list[str] = field(default_factory=list)
 
 
 def fitted(text: str) -> str:
@@ -78,7 +82,8 @@ def wrapped(text: str, indent: str = INDENT) -> list[str]:
 def first_screen(shown: list[Shown], tail: list[str], height: int = HEIGHT) -> list[str]:
     """The first screen: each thing's title, what runs (as many as fit, then how many more),
     what is pinned and what changed, then `tail`; one row of `height` left for the question."""
-    fixed = sum(len(each.title) + len(each.pinned) + 1 for each in shown) + len(tail) + 1
+    fixed = sum(len(each.title) + len(each.not_run) + len(each.pinned) + 1 for each in shown)
+    fixed += len(tail) + 1
     left = height - fixed
     lines: list[str] = []
     for number, each in enumerate(shown):
@@ -89,7 +94,7 @@ def first_screen(shown: list[Shown], tail: list[str], height: int = HEIGHT) -> l
             more = f"{INDENT}... and {len(commands) - room + 1} more: `landwatch trust --show`"
             commands = [*commands[: room - 1], more]
         left -= len(commands)
-        lines += [*each.title, *commands, *each.pinned, each.changed]
+        lines += [*each.title, *commands, *each.not_run, *each.pinned, each.changed]
     return [*lines, *tail]
 
 
@@ -140,6 +145,7 @@ def hooks_shown(git_dir: Path, hooks: HooksPinned, revs: Revs, last: Approval | 
     ]
     whole += problems
     whole += revs.lines
+    whole += revs.not_run
     whole.append("landwatch: pinned with them by content (a change to any asks again):")
     whole += [*_files(hooks.files, "none"), LOCAL_CODE]
     diff = differences(git_dir, last, hooks.commands(), hooks.files)
@@ -153,7 +159,8 @@ def hooks_shown(git_dir: Path, hooks: HooksPinned, revs: Revs, last: Approval | 
         "runs as each landing has it, behind the wall",
         INDENT * 2,
     )
-    return Shown(title, commands, pinned, _changed(last, diff), whole)
+    not_run = [row for line in revs.not_run for row in wrapped(line)]
+    return Shown(title, commands, pinned, _changed(last, diff), whole, not_run)
 
 
 def _hook_rows(hooks: list[HookSpec], named: dict[str, str]) -> list[str]:
