@@ -22,7 +22,7 @@ from landwatch.git import (
     run_git,
     worktree_of,
 )
-from support.remotes import asking_for_credentials, never_answering
+from support.remotes import asking_for_credentials, never_answering, partial_clone
 from support.repos import Repo
 
 
@@ -80,7 +80,7 @@ def test_a_remote_that_asks_for_credentials_fails_at_once(
     monkeypatch.setenv("GIT_TERMINAL_PROMPT", "1")  # the person's own, in the hook's env
     with asking_for_credentials() as url:
         started = time.monotonic()
-        asked = run_git("ls-remote", url, cwd=repo.path, timeout=60)
+        asked = run_git("ls-remote", url, cwd=repo.path, timeout=60, network=True)
     assert not asked.ok and not asked.timed_out
     assert "terminal prompts disabled" in asked.stderr
     assert time.monotonic() - started < 30  # failed at once, never waited for a person
@@ -122,7 +122,7 @@ def test_git_reads_what_it_is_given_and_only_that(repo: Repo) -> None:
 def test_a_timeout_stops_git(tmp_path: Path) -> None:
     with never_answering() as server:
         started = time.monotonic()
-        waited = run_git("ls-remote", server.url, cwd=tmp_path, timeout=0.5)
+        waited = run_git("ls-remote", server.url, cwd=tmp_path, timeout=0.5, network=True)
         assert waited.timed_out and not waited.ok
         assert time.monotonic() - started < 10
         assert server.hung_up()  # git itself is gone, its connection closed
@@ -143,10 +143,28 @@ def test_alive_is_asked_while_git_runs_and_what_it_raises_stops_git(tmp_path: Pa
     with never_answering() as server:
         started = time.monotonic()
         with pytest.raises(Stop):
-            run_git("ls-remote", server.url, cwd=tmp_path, timeout=60, alive=alive)
+            run_git("ls-remote", server.url, cwd=tmp_path, timeout=60, alive=alive, network=True)
         assert len(asked) == 2
         assert time.monotonic() - started < 30  # stopped at the second ask, not at the timeout
         assert server.hung_up()
+
+
+def test_our_git_fetches_nothing_a_partial_clone_lacks_unless_asked_to_reach_the_remote(
+    tmp_path: Path,
+) -> None:
+    """In a partial clone, git fetches a missing object from the remote when asked of it: the
+    hook's question about a pruned commit waited inside `git commit` for the network, and the
+    reviewer's asked the remote again at every try. Only a push, a fetch or an ls-remote may."""
+    log = tmp_path / "fetches"
+    clone = partial_clone(tmp_path, log)
+    missing = "1" * 40
+    asked = run_git("cat-file", "-e", missing, cwd=clone.path)
+    assert asked.returncode != 0 and log.read_text() == ""
+    assert run_git("rev-list", missing, "--not", "--all", cwd=clone.path).returncode != 0
+    assert log.read_text() == ""
+    fetched = run_git("fetch", "-q", "origin", cwd=clone.path, network=True)
+    assert fetched.ok, fetched.stderr
+    assert log.read_text() == "fetched\n"
 
 
 def test_a_timeout_stops_what_git_started_too(repo: Repo) -> None:

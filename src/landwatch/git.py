@@ -57,10 +57,17 @@ def no_git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     return {k: v for k, v in source.items() if not k.startswith("GIT_") or k in _KEPT}
 
 
-def _environment() -> dict[str, str]:
+def _environment(network: bool) -> dict[str, str]:
+    """What our git runs with: never a prompt; and, but for what is asked of a remote (`network`:
+    a push, a fetch, an ls-remote), no transport at all, so that a partial clone's missing
+    object is missing rather than fetched (a commit pruned, asked of by the hook, waited for
+    the remote inside `git commit`): GIT_NO_LAZY_FETCH since git 2.44, no protocol before."""
     env = no_git_env()
     env["GIT_TERMINAL_PROMPT"] = "0"
     env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+    if not network:
+        env["GIT_NO_LAZY_FETCH"] = "1"
+        env["GIT_ALLOW_PROTOCOL"] = ""  # a list naming none: every transport refused
     return env
 
 
@@ -71,10 +78,11 @@ def run_git(
     timeout: float = TIMEOUT,
     alive: Callable[[], None] | None = None,
     input: str | None = None,
+    network: bool = False,
 ) -> CommandResult:
     """`git args`, in `cwd` or on the repository `git_dir`, to its end or `timeout`, reading
     `input` (fast-import's stream, revisions for `--stdin`); `alive` is called while it runs (a
-    job's lease). GitError only when git cannot be started."""
+    job's lease); only with `network` may it reach a remote. GitError when git cannot start."""
     command = ["git", *([f"--git-dir={git_dir}"] if git_dir is not None else []), *args]
     try:
         return run_command(
@@ -82,7 +90,7 @@ def run_git(
             timeout=timeout,
             alive=alive,
             cwd=Path(cwd) if cwd is not None else None,
-            env=_environment(),
+            env=_environment(network),
             input=input,
         )
     except OSError as error:
@@ -134,14 +142,21 @@ class Worktree:
         timeout: float = TIMEOUT,
         alive: Callable[[], None] | None = None,
         input: str | None = None,
+        network: bool = False,
     ) -> CommandResult:
         """run_git as the person's git runs in the worktree: there, finding the repository as it
         does (hooks, a relative core.hooksPath, what they take for the work tree); where there is
         none, on the git dir and in it, as git runs in a bare repository."""
-        if self.top is not None:
-            return run_git(*args, cwd=self.top, timeout=timeout, alive=alive, input=input)
-        place = self.git_dir
-        return run_git(*args, cwd=place, git_dir=place, timeout=timeout, alive=alive, input=input)
+        place = self.top or self.git_dir
+        return run_git(
+            *args,
+            cwd=place,
+            git_dir=None if self.top is not None else place,
+            timeout=timeout,
+            alive=alive,
+            input=input,
+            network=network,
+        )
 
 
 def worktree_of(git_dir: Path, recorded: Path | None = None) -> Worktree:

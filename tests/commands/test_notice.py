@@ -439,3 +439,18 @@ def test_the_line_fits_the_terminal_stderr_is(repo: Repo, terminal: Terminal) ->
     [line] = [line for line in screen.splitlines() if line.startswith("landwatch: ")] or [screen]
     assert line.endswith(f"_production.py:2 · landwatch show {oid[:7]}"), screen
     assert {"show", oid[:7]} <= words(screen)  # not broken by a wrap
+
+
+def test_an_unread_review_of_a_commit_pruned_since_is_set_aside(repo: Repo) -> None:
+    """A commit with an unread finding, reset away and pruned by gc: git cannot walk from it,
+    and it was told at every landing after (in a partial clone, after asking the remote)."""
+    dropped = repo.land("dropped", {"d.txt": "trailing  \n"})
+    assert run_reviewer("--once").returncode == 0
+    repo.git("reset", "-q", "--hard", "HEAD~1")
+    repo.git("reflog", "expire", "--expire=now", "--all")
+    repo.git("gc", "-q", "--prune=now")
+    kept = repo.land("kept", {"k.txt": "tab\there  \n"})
+    assert dropped[:7] not in repo.said and "d.txt" not in repo.said
+    assert run_reviewer("--once").returncode == 0
+    repo.land("next", {"n.txt": "clean\n"})
+    assert kept[:7] in repo.said, repo.said

@@ -16,6 +16,7 @@ from landwatch.work_item import DONE
 from support.daemon import done_ids, run_reviewer
 from support.kinds import FakeClock, in_process, settle_down
 from support.queue import git
+from support.remotes import partial_clone
 from support.repos import Repo, installed
 from support.review import KEY_ID
 
@@ -288,3 +289,28 @@ def test_a_commit_pruned_before_its_review_is_said_gone_once_and_finished(
         "gc): nothing to review"
     ]
     assert repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr == ""
+
+
+def test_a_commit_pruned_from_a_partial_clone_is_gone_without_asking_the_remote(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A partial clone's git asks its remote for an object it lacks: asked whether the commit
+    was still there, it fetched at every try, failed (the remote never had it), and the
+    landing was tried five times and given up, told as a failure."""
+    fetches = tmp_path / "fetches"
+    clone = partial_clone(tmp_path, fetches)
+    clone.install()
+    gone = clone.land("oops", {"b.txt": "secret\n"})
+    clone.git("reset", "-q", "--hard", "HEAD~1")
+    clone.git("reflog", "expire", "--expire=now", "--all")
+    clone.git("gc", "-q", "--prune=now")
+    caplog.set_level(logging.INFO, logger="landwatch")
+    clock = FakeClock()
+    reviewer = in_process({"review": ReviewHandler(clock=clock)}, clock, tmp_path / "s.json")
+    try:
+        settle_down(reviewer)
+    finally:
+        reviewer.shutdown()
+    assert done_ids(clone.git_dir) == [f"review-{gone}"]
+    assert work_item.entries(clone.git_dir, work_item.FAILED) == []
+    assert fetches.read_text() == ""

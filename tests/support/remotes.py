@@ -9,6 +9,10 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
+
+from support.queue import git
+from support.repos import Repo
 
 
 class AskForCredentials(http.server.BaseHTTPRequestHandler):
@@ -85,3 +89,19 @@ def never_answering() -> Iterator[Silent]:
         yield server
     finally:
         server.close()
+
+
+def partial_clone(root: Path, log: Path) -> Repo:
+    """A partial clone (`--filter=blob:none`) of a repository on this machine, whose every fetch
+    (a lazy one of a missing object among them) its remote writes a line of to `log`."""
+    origin = Repo(root / "origin")
+    origin.git("config", "uploadpack.allowFilter", "true")
+    wrapper = root / "upload-pack"
+    wrapper.write_text(f'#!/bin/sh\necho fetched >> "{log}"\nexec git-upload-pack "$@"\n')
+    wrapper.chmod(0o755)
+    url = f"file://{origin.path}"
+    git("clone", "-q", "--filter=blob:none", "-u", str(wrapper), url, "clone", cwd=root)
+    clone = Repo.existing(root / "clone")
+    clone.git("config", "remote.origin.uploadpack", str(wrapper))
+    log.write_text("")
+    return clone

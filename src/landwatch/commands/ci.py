@@ -177,7 +177,7 @@ def _default_branch(cwd: Path, remote: str) -> str:
     it, else as the remote says, else main or master."""
     head = git("symbolic-ref", "-q", f"refs/remotes/{remote}/HEAD", cwd=cwd, check=False)
     names = [head] if head else []
-    said = run_git("ls-remote", "--symref", "--", remote, "HEAD", cwd=cwd, timeout=30)
+    said = run_git("ls-remote", "--symref", "--", remote, "HEAD", cwd=cwd, timeout=30, network=True)
     for line in said.stdout.splitlines() if said.ok else []:
         if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
             branch = line[len("ref: refs/heads/") : -len("\tHEAD")]
@@ -196,9 +196,8 @@ def _fetch_notes(cwd: Path, remote: str) -> str | None:
     """The remote's notes into their remote-tracking ref; None when fetched, else why not."""
     if not run_git("remote", "get-url", "--", remote, cwd=cwd).ok:
         return f"no remote {remote!r} to fetch shared reviews from"
-    result = run_git(
-        "fetch", "--quiet", "--no-tags", remote, sharing.fetch_refspec(remote), cwd=cwd, timeout=120
-    )
+    fetching = ("fetch", "--quiet", "--no-tags", remote, sharing.fetch_refspec(remote))
+    result = run_git(*fetching, cwd=cwd, timeout=120, network=True)
     if result.ok:
         return None
     said = [line.strip() for line in result.stderr.splitlines() if line.strip()]

@@ -277,9 +277,14 @@ class PushHandler(ItemHandler[PushResult]):
     # --- git ---
 
     def _git(
-        self, at: Worktree, reporter: Reporter, *args: str, timeout: float = 30.0
+        self,
+        at: Worktree,
+        reporter: Reporter,
+        *args: str,
+        timeout: float = 30.0,
+        network: bool = False,
     ) -> tuple[int, str, str, bool]:
-        result = at.run(*args, timeout=timeout, alive=reporter.alive)
+        result = at.run(*args, timeout=timeout, alive=reporter.alive, network=network)
         return result.returncode, result.stdout, result.stderr, result.timed_out
 
     def _is_remote(self, at: Worktree, reporter: Reporter, remote: str) -> bool:
@@ -334,7 +339,11 @@ class PushHandler(ItemHandler[PushResult]):
         # nobody merged; --force-if-includes (git 2.30) wants it in the branch's reflog too.
         lease = ["--force-with-lease", "--force-if-includes"] if force else []
         code, out, err, timed_out = self._git(
-            at, reporter, "push", "--porcelain", *lease, remote, refspec, timeout=PUSH_TIMEOUT
+            at,
+            reporter,
+            *("push", "--porcelain", *lease, remote, refspec),
+            timeout=PUSH_TIMEOUT,
+            network=True,
         )
         if code == 0 and not timed_out:
             return

@@ -21,6 +21,8 @@ from landwatch.text import plural, safe
 from landwatch.work_item import Enqueued, WorkItem, WorkKind
 
 if TYPE_CHECKING:
+    import pygit2
+
     from landwatch import sharing
     from landwatch.review.linters import LinterPolicy
     from landwatch.review.report import Report
@@ -92,14 +94,26 @@ def review_in_worker(
 def _gone(git_dir: str, oid: str) -> bool:
     """Whether the landed commit is no longer in the repository (reset away, its reflog expired,
     then pruned by gc): no try brings it back. pygit2 and git must both say so, git silently: a
-    repository that cannot be read is not one without the commit."""
+    repository that cannot be read is not one without the commit. A partial clone's git says
+    why it did not fetch it (our git reaches no remote): the commit is missing all the same."""
     from landwatch.git import run_git
     from landwatch.review.change import open_repository
 
-    if oid in open_repository(git_dir):
+    repository = open_repository(git_dir)
+    if oid in repository:
         return False
     asked = run_git("cat-file", "-e", oid, git_dir=git_dir)
-    return asked.returncode == 1 and not asked.stderr.strip()
+    return asked.returncode == 1 and (not asked.stderr.strip() or is_partial(repository))
+
+
+def is_partial(repository: pygit2.Repository) -> bool:
+    """A partial clone (`git clone --filter`): a promisor remote (git 2.39 writes
+    `remote.NAME.promisor`) or the repository extension naming one."""
+    return any(
+        entry.name == "extensions.partialclone"
+        or (entry.name.startswith("remote.") and entry.name.endswith(".promisor"))
+        for entry in repository.config
+    )
 
 
 def _nothing_left(oid: str, base: str | None) -> dict[str, Any]:

@@ -147,6 +147,7 @@ class ShareHandler(PushHandler):
                 "--",
                 place,
                 timeout=PUSH_TIMEOUT,
+                network=True,
             )
             if code != 0 or timed_out:
                 self._unanswered(at, remote, "ls-remote", code, err, timed_out)
@@ -175,6 +176,7 @@ class ShareHandler(PushHandler):
             remote,
             sharing.fetch_refspec(remote),
             timeout=PUSH_TIMEOUT,
+            network=True,
         )
         if code != 0 or timed_out:
             self._unanswered(at, remote, "fetch", code, err, timed_out)
