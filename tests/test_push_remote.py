@@ -41,6 +41,38 @@ def test_one_repository_is_one_place_however_its_url_is_written(tmp_path: Path) 
     assert not push_remote.same_place(str(tmp_path / "remote.git"), str(tmp_path / "other.git"))
 
 
+def test_a_port_is_part_of_the_place_and_a_local_path_is_kept_whole(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """`ssh://git@host:2222/a/b` and `ssh://git@host/a/b` were one place (ports were dropped),
+    and so were the directories `/srv/p` and `/srv/p.git` (`.git` was dropped from paths too)."""
+    assert not push_remote.same_place("ssh://git@host:2222/acme/app", "ssh://git@host/acme/app")
+    assert not push_remote.same_place("https://host:8443/acme/app", "https://host/acme/app")
+    assert not push_remote.same_place("https://host:22/acme/app", "https://host/acme/app")
+    for default, written in (
+        ("ssh://git@host:22/acme/app", "git@host:acme/app.git"),
+        ("https://host:443/acme/app", "https://host/acme/app.git"),
+        ("http://host:80/acme/app", "http://host/acme/app"),
+        ("git://host:9418/acme/app", "git://host/acme/app.git"),
+    ):
+        assert push_remote.same_place(default, written), default
+    for directory in ("p", "p.git"):
+        (tmp_path / directory).mkdir()
+    assert not push_remote.same_place(str(tmp_path / "p"), str(tmp_path / "p.git"))
+    assert not push_remote.same_place(str(tmp_path / "p"), f"file://{tmp_path}/p.git")
+    assert push_remote.same_place(str(tmp_path / "p.git"), f"file://{tmp_path}/p.git/")
+    # Its callers: tracking refs stand for the place alone, and only it is remembered.
+    repo.git("remote", "add", "origin", "ssh://git@host/acme/app")
+    assert not push_remote.tracking_stands(
+        repo.git_dir, "origin", "ssh://git@host:2222/acme/app", {}
+    )
+    assert push_remote.tracking_stands(repo.git_dir, "origin", "ssh://git@host:22/acme/app.git", {})
+    repo.git("remote", "add", "local", str(tmp_path / "p"))
+    assert not push_remote.tracking_stands(repo.git_dir, "local", str(tmp_path / "p.git"), {})
+    kept = layout.SAME_PLACE.path(repo.git_dir).read_text()
+    assert kept == "origin\tssh://git@host/acme/app\tssh://git@host:22/acme/app.git\n"
+
+
 def test_tracking_refs_stand_only_for_where_they_were_fetched_and_as_it_says(
     repo: Repo, tmp_path: Path
 ) -> None:

@@ -106,26 +106,38 @@ def remember_same_place(
 
 def same_place(one: str, other: str) -> bool:
     """Whether two URLs name one repository, as git writes them either way (`git@host:a/b.git`,
-    `ssh://git@host/a/b`, `https://host/a/b/`; a path and its `file://` URL)."""
+    `ssh://git@host:22/a/b`, `https://host/a/b/`; a path and its `file://` URL)."""
     return _place(one) == _place(other)
 
 
+# The port each scheme git speaks reaches when a URL names none: naming it is naming none.
+_DEFAULT_PORTS = {"ssh": 22, "git+ssh": 22, "ssh+git": 22, "https": 443, "http": 80, "git": 9418}
+
+
 def _place(url: str) -> tuple[str, str]:
-    """(host, path) of a URL, the path without a trailing `/` or `.git`; a local one's host
-    empty and its path resolved."""
+    """(host, path) of a URL, the host with a port other than its scheme's own, the path without
+    a trailing `/` or `.git` (hosts serve both); a local one's host empty, its path resolved and
+    kept whole: `/srv/p` and `/srv/p.git` are two directories."""
     from urllib.parse import urlsplit
 
     host, path = "", url
     if "://" in url:
         split = urlsplit(url)
         host, path = (split.hostname or "").lower(), split.path
+        try:
+            port = split.port
+        except ValueError:  # no number: kept as written, one place with that spelling alone
+            host = split.netloc.rpartition("@")[2].lower()
+            port = None
+        if port is not None and port != _DEFAULT_PORTS.get(split.scheme.lower()):
+            host = f"{host}:{port}"
         if split.scheme == "file":
             host = ""
-    elif ":" in url.partition("/")[0]:  # scp's `[user@]host:path`
+    elif ":" in url.partition("/")[0]:  # scp's `[user@]host:path`, always ssh's own port
         login, _, path = url.partition(":")
         host = login.rpartition("@")[2].lower()
     if not host:
-        path = os.path.realpath(path)
+        return host, os.path.realpath(path)
     return host, path.rstrip("/").removesuffix(".git").lstrip("/")
 
 
