@@ -218,9 +218,43 @@ def test_a_pre_push_hook_that_refuses_is_told_in_its_own_words(
     leaked = repo.land("a key for the tests", {"creds.py": f'key = "{AWS_KEY_ID}"\n'})
     assert repo.landwatch("allow", leaked, "--reason", "used-in-tests").returncode == 0
     monkeypatch.chdir("/")
-    with pytest.raises(RuntimeError, match=r"git push to origin failed: tests\.+Failed$"):
+    with pytest.raises(HeldBack, match=r"held back the push of main: tests\.+Failed \(a pre-push"):
         PushHandler().handle(WorkItem(WorkKind.PUSH, leaked, repo.git_dir), reporter())
     assert remote_head(remote) != leaked
+
+
+def test_a_refusal_by_the_person_s_own_pre_push_hook_holds_the_push_back_at_once(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    """The person's hook (kept beside the gate) refusing is an answer: the push was tried five
+    times over minutes as a fault, then given up as one (`gave up the push`), its words unsaid."""
+    refusing = tmp_path / "refusing"
+    refusing.touch()
+    hook = repo.git_dir / "hooks" / "pre-push"
+    hook.write_text(
+        f'#!/bin/sh\ncat > /dev/null\n[ -f "{refusing}" ] || exit 0\n'
+        'echo "2 of 40 tests failed" >&2\nexit 1\n'
+    )
+    hook.chmod(0o755)
+    installed = repo.landwatch("install")
+    assert "kept your pre-push hook" in installed.stdout + installed.stderr
+    landed = repo.land("the tests fail")
+    with pytest.raises(HeldBack, match="held back the push of main: 2 of 40 tests failed"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+    held = held_back(repo.git_dir)
+    assert held is not None and (held["commit"], held["what"]) == (landed, "2 of 40 tests failed")
+    # The reviewer gives it up at its first try, and the one line says it once, in its words.
+    assert run_reviewer("--once").returncode == 0
+    assert [work_item.id_of_entry(n) for n in push_items(repo, FAILED)] == [f"push-{landed}"]
+    said = repo.landwatch("notice", "--git-dir", str(repo.git_dir)).stderr
+    assert f"held back the push of {landed[:7]}: 2 of 40 tests failed in repo" in said, said
+    assert "held back" not in repo.landwatch("notice", "--git-dir", str(repo.git_dir)).stderr
+    assert pushes(remote) == []
+    # The next landing pushes as usual.
+    refusing.unlink()
+    later = repo.land("the tests pass", "g")
+    assert run_reviewer("--once").returncode == 0
+    assert remote_head(remote) == later and held_back(repo.git_dir) is None
 
 
 def test_a_branch_goes_where_the_remote_s_push_refspec_maps_it(

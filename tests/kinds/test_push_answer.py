@@ -31,9 +31,22 @@ def test_the_gate_s_refusal_in_the_hook_is_refused_in_hook() -> None:
 
 
 def test_a_hook_s_own_words_are_the_reason_not_landwatch_s_nor_git_s_last_line() -> None:
-    out = "To /r.git\ncheck-wip.....Failed\n"
+    out = "check-wip.....Failed\n"
     err = "landwatch: pushing what was allowed\nerror: failed to push some refs to '/r.git'\n"
+    with pytest.raises(RefusedInHook) as refused:
+        failed("origin", "main", 1, out, err, False)
+    assert not refused.value.gate and refused.value.words == "check-wip.....Failed"
+    assert str(refused.value) == "a pre-push hook refused the push of main: check-wip.....Failed"
+
+
+def test_a_push_git_began_to_send_is_no_hook_s_refusal() -> None:
+    """git writes `To` once it sends; a pre-push hook refuses before it (git 2.39, exit 1)."""
+    out = "To /r.git\ncheck-wip.....Failed\n"
+    err = "error: failed to push some refs to '/r.git'\n"
     assert failed("origin", "main", 1, out, err, False) == Failed("check-wip.....Failed", False)
+    silent = "error: failed to push some refs to '/r.git'\n"
+    with pytest.raises(RefusedInHook, match="refused it, saying nothing"):
+        failed("origin", "main", 1, "", silent, False)
 
 
 @pytest.mark.parametrize(
@@ -41,11 +54,17 @@ def test_a_hook_s_own_words_are_the_reason_not_landwatch_s_nor_git_s_last_line()
     [
         ("fatal: unable to access 'https://h/r.git/': Could not resolve host: h\n", False, True),
         ("ssh: connect to host h port 22: Connection refused\n", False, True),
+        # git-lfs's pre-push hook, its upload out of reach: exit 1, no `To`, not a refusal.
+        (
+            'batch response: Post "https://h/info/lfs": dial tcp: lookup h: no such host\n',
+            False,
+            True,
+        ),
         ("", True, True),
         ("fatal: the remote end hung up for another reason\n", False, False),
     ],
 )
 def test_a_remote_out_of_reach_mends_itself(err: str, timed_out: bool, unreachable: bool) -> None:
-    said = failed("origin", "main", 128, "", err, timed_out)
+    said = failed("origin", "main", 1 if "lfs" in err else 128, "", err, timed_out)
     assert said.unreachable is unreachable
     assert said.message == ("no answer" if timed_out else err.strip())

@@ -162,7 +162,7 @@ class PushHandler(ItemHandler[PushResult]):
                 self._push(at, reporter, remote, refspec, branch, force=force)
             except RefusedInHook as refused:
                 policy = settings[layout.PUSH_BLOCK]
-                self._refused_in_hook(git_dir, remote, branch, item.oid, policy, refused.said)
+                self._refused_in_hook(git_dir, remote, branch, item.oid, policy, refused)
             except GiveUp:
                 self._settled(git_dir)  # the remote answered: reachable, and said no
                 raise
@@ -238,17 +238,30 @@ class PushHandler(ItemHandler[PushResult]):
         self._hold(git_dir, landed, branch, what, why)
 
     def _refused_in_hook(
-        self, git_dir: Path, remote: str, branch: str, landed: str, policy: str, said: str
+        self,
+        git_dir: Path,
+        remote: str,
+        branch: str,
+        landed: str,
+        policy: str,
+        refused: RefusedInHook,
     ) -> NoReturn:
-        """The gate in the pre-push hook refused what the push sends beside what `_gate` judged
-        (a tag push.followTags takes along): held back as `_gate` holds back, by the findings it
-        named (those it kept that `said` names, so none of an older refusal)."""
+        """A pre-push hook refused the push: a hook of the person's (their tests), held back in
+        its words, not retried; the gate, for what the push sends beside what `_gate` judged (a
+        tag push.followTags takes along), held back as `_gate` holds back, by the findings it
+        named (those it kept that the hook's words name, so none of an older refusal)."""
         from landwatch import push_gate
 
+        if not refused.gate:
+            why = (
+                f"{refused.words} (a pre-push hook refused it; git push {remote} {branch} runs "
+                f"it again): the next landing pushes again, or landwatch retry {landed[:10]}"
+            )
+            self._hold(git_dir, landed, branch, refused.words, why)
         named = [
             (oid, finding)
             for oid, finding in push_gate.last_refused(git_dir)
-            if f"landwatch allow {finding.fingerprint}" in said
+            if f"landwatch allow {finding.fingerprint}" in refused.said
         ]
         if not named:
             what = "the push gate refused it in the pre-push hook"

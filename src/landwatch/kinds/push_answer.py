@@ -1,6 +1,6 @@
 """What a `git push` of the push and share kinds answered when it failed: the remote's no
-(`Rejected`), the push gate's refusal from the pre-push hook (`RefusedInHook`), or a line saying
-why, in a hook's own words where one refused, and whether the remote was out of reach.
+(`Rejected`), a pre-push hook's refusal (`RefusedInHook`: the push gate's, or one of the person's
+in its own words), or a line saying why, and whether the remote was out of reach.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ _UNREACHABLE = lazy_compile(
     r"Could not resolve host|Could not resolve hostname|unable to access|Connection refused|"
     r"Connection timed out|Network is unreachable|No route to host|Could not read from remote|"
     r"does not appear to be a git repository|Operation timed out|early EOF|"
-    r"terminal prompts disabled|Authentication failed|Permission denied|Host key verification",
+    r"terminal prompts disabled|Authentication failed|Permission denied|Host key verification|"
+    # git-lfs's pre-push hook, whose upload fails in Go's words.
+    r"no such host|i/o timeout|connection reset",
     re.IGNORECASE,
 )
 # git's last line when a push failed, whoever refused it; and the lines --porcelain writes.
@@ -35,12 +37,14 @@ class Rejected(GiveUp):
 
 
 class RefusedInHook(GiveUp):
-    """The push gate refused the push from the pre-push hook, which judges all it sends (a tag
-    push.followTags takes along too); `said` is what the hook said."""
+    """A pre-push hook refused the push, an answer rather than a fault: the push gate's (`gate`,
+    which judges all it sends), or the person's (their tests); `said`, what it said."""
 
-    def __init__(self, message: str, said: str) -> None:
+    def __init__(self, message: str, said: str, *, gate: bool = True, words: str = "") -> None:
         super().__init__(message)
         self.said = said
+        self.gate = gate
+        self.words = words  # the person's hook's, a line: what the push is held back with
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,8 @@ class Failed:
 
 def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: bool) -> Failed:
     """Why `git push --porcelain` of `what` to `remote` failed (its exit `code`, `out`, `err`):
-    Rejected when the remote said no, RefusedInHook when the gate refused it in the hook."""
+    Rejected when the remote said no, RefusedInHook when a pre-push hook (the gate's, or one of
+    the person's) refused it."""
     rejected = [line for line in out.splitlines() if line.startswith("!")]
     if rejected:
         reason = rejected[0].split("\t")[-1].strip()
@@ -80,4 +85,16 @@ def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: boo
         if line and not line.startswith(("landwatch:", _FAILED_TO_PUSH))
     ]
     message = "no answer" if timed_out else next(iter(theirs + said), f"git push exit {code}")
-    return Failed(message, timed_out or _UNREACHABLE.search(err) is not None)
+    unreachable = timed_out or _UNREACHABLE.search(err) is not None
+    # git runs pre-push once it heard what the remote holds and before it sends: refused there,
+    # git exits 1 with no `To` line of its own. Retried, the same hook says the same.
+    if (
+        code == 1
+        and not unreachable
+        and not any(line.startswith("To ") for line in out.split("\n"))
+    ):
+        words = theirs[0] if theirs else "a pre-push hook refused it, saying nothing"
+        raise RefusedInHook(
+            f"a pre-push hook refused the push of {what}: {words}", err, gate=False, words=words
+        )
+    return Failed(message, unreachable)
