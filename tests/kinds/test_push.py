@@ -447,7 +447,7 @@ def test_a_tag_push_follow_tags_takes_along_is_held_back_by_the_gate_in_the_hook
     landed = repo.land("released")
     repo.git("tag", "-a", "v1", "-m", f"release; CI token {GITHUB_TOKEN}")
     monkeypatch.chdir("/")
-    with pytest.raises(HeldBack, match=r"holds S002 .* at message"):
+    with pytest.raises(HeldBack, match=r"main: tag v1 holds S002 .* at message"):
         PushHandler().handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
     assert repo.run("--git-dir", str(remote), "rev-parse", "-q", "--verify", "v1").stdout == ""
     assert remote_head(remote) != landed

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from landwatch.kinds.push_answer import Failed, RefusedInHook, Rejected, failed
+from landwatch.kinds.push_answer import Failed, RefusedInHook, Rejected, failed, holding
 from landwatch.push_gate import REFUSAL
+from landwatch.review.findings import Finding, Severity
+from support.repos import Repo
 
 
 def test_a_remote_s_no_is_rejected_behind_only_when_it_holds_what_was_not_fetched() -> None:
@@ -68,3 +70,18 @@ def test_a_remote_out_of_reach_mends_itself(err: str, timed_out: bool, unreachab
     said = failed("origin", "main", 1 if "lfs" in err else 128, "", err, timed_out)
     assert said.unreachable is unreachable
     assert said.message == ("no answer" if timed_out else err.strip())
+
+
+def test_a_tag_is_named_by_its_name_escaped(repo: Repo) -> None:
+    """A tag push.followTags took along was named by its object's id, which nobody knows it by;
+    its name is the repository's text, escaped as all of it is."""
+    repo.git("tag", "-a", "v1\u202egnp", "-m", "a release")
+    tag = repo.git("rev-parse", "refs/tags/v1\u202egnp")
+    repo.git("tag", "light")  # a lightweight tag names the commit, not a tag
+    found = Finding("S002", "github-token", Severity.ERROR, "GitHub token")
+    assert holding([(tag, found)], repo.git_dir).startswith("tag v1\\u202egnp holds S002 ")
+    commit = repo.head()
+    assert (
+        holding([(commit, found)], repo.git_dir)
+        == f"{commit[:10]} holds S002 GitHub token at message"
+    )

@@ -11,7 +11,7 @@ import fnmatch
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 from landwatch import layout
 from landwatch.files import read_file, remove, write_atomic
@@ -26,12 +26,9 @@ from landwatch.kinds.base import (
     RetryLater,
     backoff,
 )
-from landwatch.kinds.push_answer import RefusedInHook, failed
+from landwatch.kinds.push_answer import RefusedInHook, failed, holding
 from landwatch.push_remote import destination
 from landwatch.work_item import WorkItem, WorkKind
-
-if TYPE_CHECKING:
-    from landwatch.review.findings import Finding
 
 PUSH_TIMEOUT = 120.0
 BACKOFF_FIRST = 60.0
@@ -80,16 +77,6 @@ def held_back(git_dir: Path) -> dict[str, str] | None:
     ):
         return held
     return None
-
-
-def _holding(refused: list[tuple[str, Finding]]) -> str:
-    """What refuses a push, in a few words: the first finding, where it is, how many more."""
-    oid, finding = refused[0]
-    where = finding.path or "message"
-    if finding.path and finding.line:
-        where += f":{finding.line}"
-    more = f" and {len(refused) - 1} more" if len(refused) > 1 else ""
-    return f"{oid[:10]} holds {finding.rule} {finding.message} at {where}{more}"
 
 
 def _tracking(remote: str, target: str) -> str:
@@ -223,7 +210,7 @@ class PushHandler(ItemHandler[PushResult]):
                 f"{verdict.unjudged[0][:12]} could not be read in time", after=REVIEW_WAIT
             )
         if verdict.refused:
-            what = _holding(verdict.refused)
+            what = holding(verdict.refused)
             why = (
                 f"{what} (landwatch.push.block = {policy}): amend it away, or landwatch allow "
                 f"{verdict.refused[0][1].fingerprint} --reason ..., then landwatch retry "
@@ -268,7 +255,7 @@ class PushHandler(ItemHandler[PushResult]):
             self._hold(
                 git_dir, landed, branch, what, f"{what}: git push {remote} {branch} says why"
             )
-        what = _holding(named)
+        what = holding(named, git_dir)
         why = (
             f"{what} (landwatch.push.block = {policy}), which git push {remote} {branch} sends: "
             f"that push by hand says how to take it out; or landwatch allow "

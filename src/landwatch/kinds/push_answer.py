@@ -6,10 +6,18 @@ in its own words), or a line saying why, and whether the remote was out of reach
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
+from landwatch.git import git
 from landwatch.kinds.base import GiveUp
 from landwatch.lazy_re import lazy_compile
+from landwatch.text import safe
+
+if TYPE_CHECKING:
+    from landwatch.review.findings import Finding
 
 # A remote out of reach, or credentials not at hand yet (an ssh agent that starts after login):
 # both mend themselves, so they are retried, and told only when they have lasted too long.
@@ -98,3 +106,33 @@ def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: boo
             f"a pre-push hook refused the push of {what}: {words}", err, gate=False, words=words
         )
     return Failed(message, unreachable)
+
+
+def holding(refused: Sequence[tuple[str, Finding]], git_dir: Path | None = None) -> str:
+    """What refuses a push, in a few words: the first finding, where it is, how many more; what
+    holds it by its id, an annotated tag of `git_dir` by its name, as the person knows it."""
+    oid, finding = refused[0]
+    where = finding.path or "message"
+    if finding.path and finding.line:
+        where += f":{finding.line}"
+    more = f" and {len(refused) - 1} more" if len(refused) > 1 else ""
+    named = (_tag_name(git_dir, oid) if git_dir is not None else None) or oid[:10]
+    return f"{named} holds {finding.rule} {finding.message} at {where}{more}"
+
+
+def _tag_name(git_dir: Path, oid: str) -> str | None:
+    """`tag NAME` where the annotated tag `oid` is refs/tags/NAME here, escaped (repository text);
+    None where none is."""
+    listed = git(
+        "for-each-ref",
+        f"--points-at={oid}",
+        "--format=%(objectname) %(objecttype) %(refname)",
+        "refs/tags/",
+        cwd=git_dir,
+        check=False,
+    )
+    for line in listed.splitlines():
+        named, kind, ref = line.split(" ", 2)
+        if named == oid and kind == "tag":
+            return f"tag {safe(ref.removeprefix('refs/tags/'))}"
+    return None
