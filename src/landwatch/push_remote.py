@@ -143,12 +143,13 @@ def _place(url: str) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class Destination:
-    """Where auto-push sends a branch: `ref`, a branch of the remote; or nowhere, `what` saying
-    why in a few words and `how` what to do."""
+    """Where auto-push sends a branch: `ref`, a branch of the remote; or nowhere, `what` saying why,
+    `how` what to do, `setting` the remote, branch and configuration that decided (said once)."""
 
     ref: str | None
     what: str = ""
     how: str = ""
+    setting: str = ""
 
 
 def destination(git_dir: os.PathLike[str] | str, remote: str, branch: str) -> Destination:
@@ -162,17 +163,20 @@ def destination(git_dir: os.PathLike[str] | str, remote: str, branch: str) -> De
     mapping = git("config", "--get-all", f"remote.{remote}.push", cwd=git_dir, check=False)
     if mapping:
         mapped = pushed_to(mapping.splitlines(), source)
+        setting = f"{remote} {branch}\nremote.{remote}.push {mapping}"
         if mapped is None:
             return Destination(
                 None,
                 f"remote.{remote}.push names no branch {branch} goes to",
                 f"push it by hand where you mean it to go, or map it in remote.{remote}.push",
+                setting,
             )
         if not mapped.startswith("refs/heads/"):
             return Destination(
                 None,
                 f"remote.{remote}.push sends {branch} to {mapped}, no branch",
                 "auto-push updates branches alone: push it by hand",
+                setting,
             )
         return Destination(mapped)
     # `tracking` is git's older name for `upstream`.
@@ -184,6 +188,7 @@ def destination(git_dir: os.PathLike[str] | str, remote: str, branch: str) -> De
                 f"push.default = {default} sends {branch} to {merged}, its upstream",
                 "auto-push publishes no work in progress to another branch: push it by hand, "
                 f"or once to its own name (git push -u {remote} {branch})",
+                f"{remote} {branch}\npush.default upstream\nbranch.{branch}.merge {merged}",
             )
     return Destination(source)
 

@@ -311,6 +311,53 @@ def test_a_push_git_would_send_elsewhere_than_a_branch_of_its_own_is_held_back(
     assert held is not None and held["what"].endswith(said) and "push it by hand" in held["why"]
 
 
+def test_a_destination_held_back_is_said_once_per_branch_and_configuration(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    """Every landing on a branch git sends to Gerrit's refs/for/* was held back, and said again:
+    a line at each commit until the configuration changed. Said once, and again when it does."""
+    clock = FakeClock()
+    reviewer = in_process({WorkKind.PUSH: PushHandler(clock=clock)}, clock, tmp_path / "state")
+
+    def told_after(message: str) -> tuple[str, str]:
+        landed = repo.land(message, message.replace(" ", "-"))
+        reviewer.poke(repo.git_dir)  # as the hook's file event would
+        settle_down(reviewer)
+        return landed, repo.landwatch("notice", "--git-dir", str(repo.git_dir)).stderr
+
+    repo.git("config", "remote.origin.push", "refs/heads/*:refs/for/*")
+    first, said = told_after("for review")
+    assert f"held back the push of {first[:7]}: remote.origin.push sends main to" in said, said
+    second, said = told_after("more for review")
+    assert "the push of" not in said and push_items(repo, FAILED) != []
+    assert [work_item.id_of_entry(n) for n in push_items(repo, DONE)] == [f"push-{second}"]
+    assert "push held back:" in repo.landwatch("status").stdout
+    repo.git("config", "remote.origin.push", "HEAD:refs/for/main")  # another configuration
+    third, said = told_after("under another mapping")
+    assert f"held back the push of {third[:7]}: remote.origin.push names no branch" in said, said
+    # A branch pushed between, or failing to reach the remote, leaves the other's hold said.
+    repo.git("config", "--unset", "remote.origin.push")
+    repo.git("config", "push.default", "upstream")
+    repo.git("switch", "-q", "-c", "feature", "--track", "origin/main")
+    _, said = told_after("work in progress")
+    assert "push.default = upstream sends feature to refs/heads/main" in said, said
+    repo.git("switch", "-q", "main")
+    on_main, _ = told_after("on main")
+    assert remote_head(remote) == on_main
+    remote.rename(tmp_path / "away.git")
+    told_after("offline")
+    assert PushHandler.failing(repo.git_dir, clock.time()) is not None
+    repo.git("switch", "-q", "feature")
+    clock.advance(push_backoff(1) + 1)
+    still, said = told_after("still in progress")
+    (tmp_path / "away.git").rename(remote)
+    assert "the push of" not in said and remote_head(remote) == on_main
+    assert f"push-{still}" in [work_item.id_of_entry(n) for n in push_items(repo, DONE)]
+    assert PushHandler.failing(repo.git_dir, clock.time()) is not None  # and still failing
+    assert repo.run("--git-dir", str(remote), "rev-parse", "-q", "--verify", "feature").stdout == ""
+    reviewer.shutdown()
+
+
 @pytest.fixture
 def asking_server() -> Iterator[str]:
     with asking_for_credentials() as url:

@@ -140,6 +140,9 @@ class PushHandler(ItemHandler[PushResult]):
         report = PushResult(remote)
         for branch in branches:
             target = self._destination(git_dir, remote, branch, item.oid)
+            if target is None:
+                report.note = f"the push of {branch} is held back, as said before"
+                continue
             if self._has(at, reporter, remote, target, item.oid):
                 report.up_to_date.append(branch)  # an earlier push took it along
                 continue
@@ -154,16 +157,22 @@ class PushHandler(ItemHandler[PushResult]):
                 self._settled(git_dir)  # the remote answered: reachable, and said no
                 raise
             report.pushed.append(branch)
-        self._settled(git_dir)
+        if report.pushed or report.up_to_date:  # else held back unsent: nothing new was learnt
+            self._settled(git_dir, [*report.pushed, *report.up_to_date])
         return report
 
-    def _destination(self, git_dir: Path, remote: str, branch: str, landed: str) -> str:
+    def _destination(self, git_dir: Path, remote: str, branch: str, landed: str) -> str | None:
         """The ref of `remote` `branch` is pushed to, where `git push REMOTE BRANCH` sends it
-        (push_remote.destination); HeldBack, saying why, where auto-push sends it nowhere."""
+        (push_remote.destination); where it sends it nowhere, HeldBack saying why, once per
+        setting: None where an earlier landing's hold said it (its item given up, told once)."""
         found = destination(git_dir, remote, branch)
         if found.ref is None:
+            held = held_back(git_dir) or {}
+            # Retried, the very landing held is held again, said: the answer asked for.
+            if held.get("setting") == found.setting != "" and held["commit"] != landed:
+                return None
             why = f"{found.what}: {found.how}, then landwatch retry {landed[:10]}"
-            self._hold(git_dir, landed, branch, found.what, why)
+            self._hold(git_dir, landed, branch, found.what, why, found.setting)
         return found.ref
 
     def _gate(
@@ -263,15 +272,26 @@ class PushHandler(ItemHandler[PushResult]):
         )
         self._hold(git_dir, landed, branch, what, why)
 
-    def _hold(self, git_dir: Path, landed: str, branch: str, what: str, why: str) -> NoReturn:
-        """HeldBack, what and why kept in the push state for status and the one line."""
+    def _hold(
+        self, git_dir: Path, landed: str, branch: str, what: str, why: str, setting: str = ""
+    ) -> NoReturn:
+        """HeldBack, what and why kept in the push state for status and the one line (and the
+        `setting` that held it, where one did: said once)."""
         held_state = {"commit": landed, "branch": branch, "what": what, "why": why}
+        if setting:
+            held_state["setting"] = setting
         self._write_state(git_dir, {**(read_state(git_dir) or {}), "held_back": held_state})
         raise HeldBack(f"held back the push of {branch}: {why}")
 
-    def _settled(self, git_dir: Path) -> None:
-        """Pushing from here is not failing now: forget how it was."""
+    def _settled(self, git_dir: Path, pushed: list[str] | None = None) -> None:
+        """Pushing from here is not failing now: forget how it was; but a push held back of a
+        branch other than those just `pushed` still is, and is kept (status, said once)."""
         self.failures.pop(git_dir, None)
+        # Given `pushed` by the push kind alone: the share kind's state holds no branch's hold.
+        held = held_back(git_dir) if pushed is not None else None
+        if pushed is not None and held is not None and held.get("branch") not in pushed:
+            self._write_state(git_dir, {"held_back": held})
+            return
         remove(self.state.path(git_dir), trusted=layout.common_dir(git_dir))
 
     # --- git ---
@@ -366,7 +386,12 @@ class PushHandler(ItemHandler[PushResult]):
         previous = read_state(git_dir, self.state) or {}
         since = previous.get("failing_since")
         state: dict[str, object] = {
-            **{key: previous[key] for key in ("pushed_at", "pushed") if key in previous},
+            # A push held back stays so while the remote is out of reach (status, said once).
+            **{
+                key: previous[key]
+                for key in ("pushed_at", "pushed", "held_back")
+                if key in previous
+            },
             "remote": remote,
             "failing_since": since if isinstance(since, float) else now,
             "last_error": message[:500],
