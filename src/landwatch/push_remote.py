@@ -188,7 +188,7 @@ def destination(git_dir: os.PathLike[str] | str, remote: str, branch: str) -> De
                 f"push.default = {default} sends {branch} to {merged}, its upstream",
                 "auto-push publishes no work in progress to another branch: push it by hand, "
                 f"or once to its own name (git push -u {remote} {branch})",
-                f"{remote} {branch}\npush.default upstream\nbranch.{branch}.merge {merged}",
+                f"{remote} {branch}\npush.default {default}\nbranch.{branch}.merge {merged}",
             )
     return Destination(source)
 
