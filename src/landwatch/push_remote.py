@@ -20,6 +20,16 @@ from landwatch.git import GitError, git, run_git
 MOST_REMEMBERED = 64
 
 
+def tracking_ref(remote: str, target: str) -> str:
+    """The tracking ref of `remote`'s branch `target` (refs/heads/X), where git keeps it."""
+    return f"refs/remotes/{remote}/{target.removeprefix('refs/heads/')}"
+
+
+def is_url(remote: str) -> bool:
+    """Whether `remote` is a URL or a path git pushes to, not a remote's name."""
+    return any(mark in remote for mark in (":", "/", "\\")) or remote in (".", "..")
+
+
 def remotes_at(git_dir: os.PathLike[str] | str, url: str) -> list[str]:
     """The remotes named in the configuration whose URL is `url` (a push given a URL)."""
     listing = git("config", "--get-regexp", r"^remote\..*\.url$", cwd=git_dir, check=False)

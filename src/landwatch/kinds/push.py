@@ -27,7 +27,7 @@ from landwatch.kinds.base import (
     backoff,
 )
 from landwatch.kinds.push_answer import RefusedInHook, failed, holding
-from landwatch.push_remote import destination
+from landwatch.push_remote import destination, is_url, tracking_ref
 from landwatch.work_item import WorkItem, WorkKind
 
 PUSH_TIMEOUT = 120.0
@@ -77,16 +77,6 @@ def held_back(git_dir: Path) -> dict[str, str] | None:
     ):
         return held
     return None
-
-
-def _tracking(remote: str, target: str) -> str:
-    """The tracking ref of `remote`'s branch `target` (refs/heads/X), where git keeps it."""
-    return f"refs/remotes/{remote}/{target.removeprefix('refs/heads/')}"
-
-
-def _is_url(remote: str) -> bool:
-    """Whether `remote` is a URL or a path git pushes to, not a remote's name."""
-    return any(mark in remote for mark in (":", "/", "\\")) or remote in (".", "..")
 
 
 class PushHandler(ItemHandler[PushResult]):
@@ -196,11 +186,11 @@ class PushHandler(ItemHandler[PushResult]):
             return
         git_dir = at.git_dir
         tip = f"refs/heads/{branch}"
-        tracking = _tracking(remote, target)
+        tracking = tracking_ref(remote, target)
         _, held, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", tracking)
         _, sent, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", tip)
         pushed = push_gate.Pushed(tip, sent.strip(), target, held.strip() or _ZERO)
-        url = remote if _is_url(remote) else ""
+        url = remote if is_url(remote) else ""
         commits = push_gate.outgoing(git_dir, remote, url, [pushed]).commits[::-1]
         reports = push_gate.kept(git_dir, commits)
         # A refusal for secrets and conflict markers is the scan's to make on what is not
@@ -296,20 +286,18 @@ class PushHandler(ItemHandler[PushResult]):
 
     # --- git ---
 
-    def _git(
-        self,
-        at: Worktree,
-        reporter: Reporter,
-        *args: str,
-        timeout: float = 30.0,
-        network: bool = False,
-    ) -> tuple[int, str, str, bool]:
-        result = at.run(*args, timeout=timeout, alive=reporter.alive, network=network)
+    def _git(self, at: Worktree, reporter: Reporter, *args: str) -> tuple[int, str, str, bool]:
+        result = at.run(*args, timeout=30.0, alive=reporter.alive)
+        return result.returncode, result.stdout, result.stderr, result.timed_out
+
+    def _reach(self, at: Worktree, reporter: Reporter, *args: str) -> tuple[int, str, str, bool]:
+        """_git asking a remote (a push, a fetch, an ls-remote): the network, minutes for it."""
+        result = at.run(*args, timeout=PUSH_TIMEOUT, alive=reporter.alive, network=True)
         return result.returncode, result.stdout, result.stderr, result.timed_out
 
     def _is_remote(self, at: Worktree, reporter: Reporter, remote: str) -> bool:
         """A remote's name, or a URL or path git can push to (which may be out of reach now)."""
-        if _is_url(remote):
+        if is_url(remote):
             return True
         code, _, _, _ = self._git(at, reporter, "remote", "get-url", "--", remote)
         return code == 0
@@ -338,7 +326,7 @@ class PushHandler(ItemHandler[PushResult]):
 
     def _has(self, at: Worktree, reporter: Reporter, remote: str, target: str, oid: str) -> bool:
         """Whether `oid` is on `remote`'s branch `target` as its tracking ref last said."""
-        tracking = _tracking(remote, target)
+        tracking = tracking_ref(remote, target)
         code, _, _, _ = self._git(at, reporter, "merge-base", "--is-ancestor", oid, tracking)
         return code == 0
 
@@ -358,12 +346,8 @@ class PushHandler(ItemHandler[PushResult]):
         # The lease alone trusts the tracking ref, which a fetch moves to a teammate's commit
         # nobody merged; --force-if-includes (git 2.30) wants it in the branch's reflog too.
         lease = ["--force-with-lease", "--force-if-includes"] if force else []
-        code, out, err, timed_out = self._git(
-            at,
-            reporter,
-            *("push", "--porcelain", *lease, remote, refspec),
-            timeout=PUSH_TIMEOUT,
-            network=True,
+        code, out, err, timed_out = self._reach(
+            at, reporter, "push", "--porcelain", *lease, remote, refspec
         )
         if code == 0 and not timed_out:
             return

@@ -26,9 +26,9 @@ from landwatch.files import write_atomic
 from landwatch.git import Worktree, run_git, worktree_of
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import GiveUp, RetryLater
-from landwatch.kinds.push import PUSH_TIMEOUT, PushHandler, PushResult, _is_url, read_state
+from landwatch.kinds.push import PushHandler, PushResult, read_state
 from landwatch.kinds.push_answer import Rejected
-from landwatch.push_remote import own_tips
+from landwatch.push_remote import is_url, own_tips
 from landwatch.review.notes import NOTES_REF
 from landwatch.work_item import Enqueued, WorkItem, WorkKind
 
@@ -131,23 +131,15 @@ class ShareHandler(PushHandler):
         ls-remote` hears it), for held_by: tracking refs may stand for another repository (a
         remote named within this one, a URL set since they were fetched, a push URL elsewhere)."""
         places = [remote]
-        if not _is_url(remote):
+        if not is_url(remote):
             code, out, _, _ = self._git(
                 at, reporter, "remote", "get-url", "--push", "--all", "--", remote
             )
             places = out.splitlines() if code == 0 else []
         said = []
         for place in places:
-            code, out, err, timed_out = self._git(
-                at,
-                reporter,
-                "ls-remote",
-                "--heads",
-                "--tags",
-                "--",
-                place,
-                timeout=PUSH_TIMEOUT,
-                network=True,
+            code, out, err, timed_out = self._reach(
+                at, reporter, "ls-remote", "--heads", "--tags", "--", place
             )
             if code != 0 or timed_out:
                 self._unanswered(at, remote, "ls-remote", code, err, timed_out)
@@ -167,16 +159,8 @@ class ShareHandler(PushHandler):
 
     def _fetch(self, at: Worktree, reporter: Reporter, remote: str) -> None:
         """The remote's notes fetched into their remote-tracking ref (merged at the next round)."""
-        code, _, err, timed_out = self._git(
-            at,
-            reporter,
-            "fetch",
-            "--quiet",
-            "--no-tags",
-            remote,
-            sharing.fetch_refspec(remote),
-            timeout=PUSH_TIMEOUT,
-            network=True,
+        code, _, err, timed_out = self._reach(
+            at, reporter, "fetch", "--quiet", "--no-tags", remote, sharing.fetch_refspec(remote)
         )
         if code != 0 or timed_out:
             self._unanswered(at, remote, "fetch", code, err, timed_out)
