@@ -129,6 +129,15 @@ def common_dir_of(cwd: os.PathLike[str] | str) -> Path:
     return Path(git("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=cwd))
 
 
+def common_dir(git_dir: os.PathLike[str] | str) -> Path:
+    """The repository's common git dir, from any worktree's git dir: its `commondir` read as
+    git's pointers are (a FIFO or a link planted there is no pointer), else the git dir."""
+    path = Path(git_dir)
+    pointer = read_pointer(path / "commondir")
+    # realpath, not Path.resolve, which raises on a loop of links a pointer may name.
+    return Path(os.path.realpath(path / pointer)) if pointer else path
+
+
 @dataclass(frozen=True)
 class Worktree:
     """A repository's git dir, and the top of its worktree where one was found (worktree_of)."""

@@ -7,6 +7,7 @@ both equal.
 
 from __future__ import annotations
 
+from landwatch.git import common_dir  # git's: every place of a repository is below it
 from landwatch.layout.places import (
     ALLOWED,
     APP,
@@ -50,7 +51,6 @@ from landwatch.layout.places import (
     Place,
     Scope,
     cache_dir,
-    common_dir,
     config_dir,
     data_dir,
     hooks_report_file,

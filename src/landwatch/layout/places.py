@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from landwatch import user_dirs, work_item
-from landwatch.files import read_pointer
+from landwatch.git import common_dir
 
 APP = "landwatch"
 WORK_DIRECTORY = work_item.WORK_DIRECTORY
@@ -337,15 +337,6 @@ REPOSITORY_PLACES = (
 )
 
 # --- the directories they are in ------------------------------------------------------------------
-
-
-def common_dir(git_dir: os.PathLike[str] | str) -> Path:
-    """The repository's common git dir, from any worktree's git dir: its `commondir` read as
-    git's pointers are (a FIFO or a link planted there is no pointer), else the git dir."""
-    path = Path(git_dir)
-    pointer = read_pointer(path / "commondir")
-    # realpath, not Path.resolve, which raises on a loop of links a pointer may name.
-    return Path(os.path.realpath(path / pointer)) if pointer else path
 
 
 def work_dir(git_dir: os.PathLike[str] | str) -> Path:
