@@ -6,12 +6,15 @@ of a repository, answered by git itself."""
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from pathlib import Path
 
 import pytest
 
 from landwatch.git import (
+    Confirm,
+    Fallback,
     GitError,
     commit_of,
     common_dir_of,
@@ -23,7 +26,7 @@ from landwatch.git import (
     worktree_of,
 )
 from support.remotes import asking_for_credentials, never_answering, partial_clone
-from support.repos import Repo
+from support.repos import Repo, worktree_entry
 
 
 def environment_of_git(cwd: Path) -> dict[str, str]:
@@ -233,23 +236,132 @@ def test_the_git_dir_and_a_commit_are_one_question_to_git(repo: Repo, tmp_path: 
         git_dir_and_commit("HEAD", cwd=tmp_path / "plain")
 
 
-def test_the_worktree_of_a_git_dir_is_where_git_finds_that_git_dir(
-    repo: Repo, tmp_path: Path
+# --- worktree_of: where git runs for a git dir, for each shape of repository -------------------
+
+BOTH = pytest.mark.parametrize("confirm", [Confirm.READING, Confirm.ASKING_GIT])
+
+
+def top_of(git_dir: Path, recorded: Path | None = None, *, confirm: Confirm) -> Path | None:
+    return worktree_of(git_dir, recorded, confirm=confirm, fallback=Fallback.NONE).top
+
+
+@pytest.fixture
+def gits_started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A log of the directory each git of ours starts in: the real git, run through a script
+    first on the PATH that writes where it was started."""
+    real, shims = shutil.which("git"), tmp_path / "shims"
+    shims.mkdir()
+    (shims / "git").write_text(f'#!/bin/sh\npwd -P >> "{tmp_path / "gits"}"\nexec {real} "$@"\n')
+    (shims / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shims}{os.pathsep}{os.environ['PATH']}")
+    return tmp_path / "gits"
+
+
+def started(log: Path) -> list[str]:
+    """The directories gits started in since the log was last read."""
+    found = log.read_text().splitlines() if log.exists() else []
+    log.unlink(missing_ok=True)
+    return found
+
+
+@BOTH
+def test_a_main_worktree_is_around_its_git_dir_and_a_linked_one_where_its_pointer_says(
+    repo: Repo, tmp_path: Path, confirm: Confirm
 ) -> None:
-    """Where the person's git runs for a git dir: the main worktree, a linked one (its `gitdir`
-    pointer), one whose git dir is elsewhere (only where its hooks recorded it); never a
-    directory whose git finds another repository; none for a bare repository."""
-    assert worktree_of(repo.git_dir).top == repo.path
+    """The person's git runs in the worktree, for the main one and a linked one alike."""
+    found = worktree_of(repo.git_dir, confirm=confirm, fallback=Fallback.NONE)
+    assert (found.git_dir, found.top, found.where) == (repo.git_dir, repo.path, repo.path)
+    assert found.run("rev-parse", "--show-toplevel").stdout == f"{repo.path}\n"
     repo.git("worktree", "add", "-q", "-b", "side", str(tmp_path / "side"))
     side = repo.git_dir / "worktrees" / "side"
-    assert worktree_of(side).top == tmp_path / "side"
-    apart = tmp_path / "apart.git"
-    run_git("init", "-q", f"--separate-git-dir={apart}", str(tmp_path / "elsewhere"), cwd=tmp_path)
-    assert worktree_of(apart).top is None
-    assert worktree_of(apart, tmp_path / "elsewhere").top == tmp_path / "elsewhere"
-    assert worktree_of(apart, repo.path).top is None  # its git finds another git dir
-    assert worktree_of(apart, tmp_path / "gone").top is None
+    assert top_of(side, confirm=confirm) == tmp_path / "side"
+    assert top_of(side, repo.path, confirm=confirm) == tmp_path / "side"  # its own, first
+
+
+@BOTH
+def test_a_bare_repository_has_no_worktree_and_git_runs_in_its_git_dir(
+    tmp_path: Path, confirm: Confirm
+) -> None:
     bare = tmp_path / "bare.git"
     run_git("init", "-q", "--bare", str(bare), cwd=tmp_path)
-    found = worktree_of(bare)
-    assert found.top is None and found.run("rev-parse", "--is-bare-repository").stdout == "true\n"
+    for fallback in Fallback:  # the main worktree of a bare repository: none either
+        found = worktree_of(bare, confirm=confirm, fallback=fallback)
+        assert (found.git_dir, found.top, found.where) == (bare, None, bare)
+        assert found.run("rev-parse", "--is-bare-repository").stdout == "true\n"
+
+
+@BOTH
+def test_a_git_dir_kept_apart_is_known_by_where_its_landing_was(
+    repo: Repo, tmp_path: Path, confirm: Confirm
+) -> None:
+    """A submodule's git dir and one made with --separate-git-dir name no worktree of their
+    own: where the hooks recorded the landing is theirs only while its `.git` leads back."""
+    apart = tmp_path / "apart.git"
+    run_git("init", "-q", f"--separate-git-dir={apart}", str(tmp_path / "elsewhere"), cwd=tmp_path)
+    assert top_of(apart, confirm=confirm) is None
+    assert top_of(apart, tmp_path / "elsewhere", confirm=confirm) == tmp_path / "elsewhere"
+    assert top_of(apart, repo.path, confirm=confirm) is None  # its git finds another git dir
+    assert top_of(apart, tmp_path / "gone", confirm=confirm) is None
+    library = Repo(tmp_path / "library")
+    repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(library.path), "lib")
+    modules = repo.git_dir / "modules" / "lib"
+    assert top_of(modules, confirm=confirm) is None
+    assert top_of(modules, repo.path / "lib", confirm=confirm) == repo.path / "lib"
+    assert top_of(modules, repo.path, confirm=confirm) is None  # the superproject's
+
+
+@BOTH
+def test_a_linked_worktree_gone_has_none_or_else_the_main_one_on_the_common_dir(
+    repo: Repo, tmp_path: Path, confirm: Confirm, gits_started: Path
+) -> None:
+    """A linked worktree removed by hand (its git dir left until `git worktree prune`): no git
+    is started where it was; work of the whole repository goes to the main worktree."""
+    git_dir = repo.git_dir  # asked of git before the count
+    repo.git("worktree", "add", "-q", "-b", "side", str(tmp_path / "side"))
+    side = git_dir / "worktrees" / "side"
+    shutil.rmtree(tmp_path / "side")
+    started(gits_started)
+    assert top_of(side, tmp_path / "side", confirm=confirm) is None
+    main = worktree_of(side, tmp_path / "side", confirm=confirm, fallback=Fallback.MAIN_WORKTREE)
+    assert (main.git_dir, main.top) == (git_dir, repo.path)
+    assert started(gits_started) == ([] if confirm is Confirm.READING else [str(repo.path)])
+
+
+@BOTH
+def test_a_planted_gitdir_pointer_leads_no_git_to_another_repository(
+    repo: Repo, tmp_path: Path, confirm: Confirm, gits_started: Path
+) -> None:
+    """An archive's git dir can hold a `gitdir` pointer naming another repository of yours:
+    landwatch found that repository's hooks for a linked worktree's (doctor), took its paths for
+    this one's (maintenance), and started git there to ask (push, share). A directory is a git
+    dir's worktree only where its `.git` leads back; none is started where it does not."""
+    other = Repo(tmp_path / "other")
+    evil = worktree_entry(repo.git_dir, other.path / ".git")
+    (repo.git_dir / "gitdir").write_text(f"{other.path / '.git'}\n")  # in the main one too
+    started(gits_started)
+    assert top_of(evil, other.path, confirm=confirm) is None
+    assert top_of(repo.git_dir, confirm=confirm) == repo.path  # its own, still
+    assert str(other.path) not in started(gits_started)
+
+
+def test_git_is_asked_where_it_finds_the_repository_itself(
+    repo: Repo, tmp_path: Path, gits_started: Path
+) -> None:
+    """A `.git` that leads to the git dir is enough for a git told which git dir to use
+    (reading: no process); a git that finds the repository itself is asked there (one git),
+    and is not sent where the repository's core.worktree points, where it finds another."""
+    other, git_dir = Repo(tmp_path / "other"), repo.git_dir
+    repo.git("config", "core.worktree", str(other.path))
+    started(gits_started)
+    found = worktree_of(git_dir, confirm=Confirm.ASKING_GIT, fallback=Fallback.NONE)
+    assert found.top == repo.path and started(gits_started) == [str(repo.path)]
+    assert found.run("rev-parse", "--absolute-git-dir").stdout == f"{git_dir}\n"
+    repo.git("config", "--unset", "core.worktree")
+    started(gits_started)
+    assert top_of(git_dir, confirm=Confirm.READING) == repo.path
+    assert started(gits_started) == []
+    # A git dir git cannot use: git looks above it, and finds the repository around it.
+    nested = Repo(other.path / "nested")
+    (nested.path / ".git" / "HEAD").write_text("no ref\n")
+    assert top_of(nested.path / ".git", confirm=Confirm.READING) == nested.path
+    assert top_of(nested.path / ".git", confirm=Confirm.ASKING_GIT) is None

@@ -14,7 +14,8 @@ from pathlib import Path
 from landwatch import hook_slots, registry
 from landwatch import hooks as hookfiles
 from landwatch.errors import UserError
-from landwatch.files import read_head, read_pointer
+from landwatch.files import read_head
+from landwatch.git import Confirm, Fallback, worktree_of
 from landwatch.hooks import HOOK_EVENTS, INSTALLED_EVENTS, whose
 
 # More than any hook landwatch writes: its header, then githooks/hook.sh or githooks/pre-push.sh.
@@ -46,22 +47,11 @@ def _runnable(path: Path) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
 
 
-def worktree_of(common: Path) -> Path | None:
-    """The main worktree of a registered repository (its common dir's parent)."""
-    return common.parent if common.name == ".git" else None
-
-
-def linked_worktree_of(git_dir: Path) -> Path | None:
-    """The worktree of a linked worktree's git dir, as its `gitdir` pointer names it (relative
-    to the git dir when git wrote it so); None without one (a FIFO or a link there is none)."""
-    pointer = read_pointer(git_dir / "gitdir")
-    return (git_dir / pointer).parent if pointer is not None else None
-
-
 def inspect(common: Path) -> Coverage:
     """The coverage of the repository of `common`, from the hooks git runs now."""
-    top = worktree_of(common)
-    if top is None or not top.is_dir():
+    # The main worktree, its `.git` read: find_repository's git there is the one process.
+    top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
+    if top is None:
         return Coverage(Reach.SWEEP, "no worktree to run hooks in was found")
     try:
         repository = hookfiles.find_repository(top)
@@ -152,7 +142,7 @@ def gate_off(common: Path) -> str | None:
     """What stops the push gate of the repository of `common`: the pre-push hook git runs there
     now is not landwatch's; None while it runs, or where landwatch never wrote hooks. Judged
     apart from the landing hooks: a tool's reinstall that replaces those replaces it too."""
-    top = worktree_of(common)
+    top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
     if top is None or hook_slots.recorded_hooks_dir(common) is None:
         return None
     try:
@@ -193,16 +183,17 @@ def unhooked_worktrees(common: Path) -> list[tuple[Path, str]]:
     """Linked worktrees where git runs none of landwatch's hooks though the main worktree runs
     them: a relative core.hooksPath (husky's `.husky/_`) names a directory of each worktree's
     own, missing in a new one, or husky's shims alone. (The worktree, what git runs there.)"""
-    top = worktree_of(common)
+    top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
     try:
         main = hookfiles.find_repository(top).hooks_dir.resolve() if top is not None else None
     except UserError:
         return []
     found = []
     for git_dir in registry.worktree_git_dirs(common)[1:]:
-        worktree = linked_worktree_of(git_dir)
+        # A `gitdir` pointer an archive planted names no worktree whose `.git` leads back here.
+        worktree = worktree_of(git_dir, confirm=Confirm.READING, fallback=Fallback.NONE).top
         if worktree is None:
-            continue  # no pointer: no worktree to ask
+            continue  # gone, or none of its own: no worktree to ask
         try:
             hooks = hookfiles.find_repository(worktree).hooks_dir
         except (OSError, UserError):

@@ -8,6 +8,7 @@ batch mode, stdin /dev/null (a push with no credentials at hand fails at once, t
 
 from __future__ import annotations
 
+import enum
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -145,6 +146,11 @@ class Worktree:
     git_dir: Path
     top: Path | None
 
+    @property
+    def where(self) -> Path:
+        """Where git runs for it: the worktree, or else the git dir (as in a bare repository)."""
+        return self.top if self.top is not None else self.git_dir
+
     def run(
         self,
         *args: str,
@@ -156,11 +162,11 @@ class Worktree:
         """run_git as the person's git runs in the worktree: there, finding the repository as it
         does (hooks, a relative core.hooksPath, what they take for the work tree); where there is
         none, on the git dir and in it, as git runs in a bare repository."""
-        place = self.top or self.git_dir
+        named = self.git_dir if self.top is None else None
         return run_git(
             *args,
-            cwd=place,
-            git_dir=None if self.top is not None else place,
+            cwd=self.where,
+            git_dir=named,
             timeout=timeout,
             alive=alive,
             input=input,
@@ -168,28 +174,79 @@ class Worktree:
         )
 
 
-def worktree_of(git_dir: Path, recorded: Path | None = None) -> Worktree:
+class Confirm(enum.Enum):
+    """How worktree_of holds a directory to be a git dir's worktree: its own `.git` is read
+    first, since a `gitdir` pointer or a recorded path is an archive's to plant."""
+
+    # Its `.git` is the git dir, or a `gitdir:` file naming it; no process. Enough where git is
+    # told the git dir (--git-dir), or only asked there which hooks it runs (coverage, doctor).
+    READING = "its .git leads to the git dir"
+    # That, and git run there finds that very git dir (one git): for a git left to find the
+    # repository itself, as the person's does (git looks above a git dir it cannot use).
+    ASKING_GIT = "git run there finds the git dir"
+
+
+class Fallback(enum.Enum):
+    """What worktree_of gives where no worktree of the git dir is confirmed."""
+
+    NONE = "no worktree: git runs on the git dir, in it (a bare repository, a worktree gone)"
+    # The repository's main worktree, on its common dir (else none, on the common dir): for
+    # work of the whole repository begun from a linked worktree that is gone since.
+    MAIN_WORKTREE = "the main worktree, on the common dir"
+
+
+def worktree_of(
+    git_dir: Path, recorded: Path | None = None, *, confirm: Confirm, fallback: Fallback
+) -> Worktree:
     """The worktree of `git_dir`: where a linked worktree's `gitdir` points, the parent of a
-    `.git`, or else where its hooks recorded a landing (`recorded`: a git dir kept apart); each
-    only where git, run there, finds `git_dir` (`git --git-dir` alone takes the directory it
-    runs in for the work tree). None found: a bare repository, or a worktree moved or gone."""
+    `.git`, else where its hooks recorded a landing (`recorded`: a git dir kept apart, a
+    submodule's), the first that `confirm` holds to be its own; none found, `fallback`."""
+    for candidate in _candidates(git_dir, recorded):
+        if _leads_to(candidate, git_dir) and (
+            confirm is Confirm.READING or _git_finds(candidate, git_dir)
+        ):
+            return Worktree(git_dir, candidate)
+    if fallback is Fallback.MAIN_WORKTREE:
+        return worktree_of(common_dir(git_dir), confirm=confirm, fallback=Fallback.NONE)
+    return Worktree(git_dir, None)
+
+
+def _candidates(git_dir: Path, recorded: Path | None) -> list[Path]:
+    """Where the worktree of `git_dir` may be, as each names it, in that order, once each."""
     candidates = []
-    pointer = read_pointer(git_dir / "gitdir")  # a linked worktree's `.git` file, git wrote
+    pointer = read_pointer(git_dir / "gitdir")  # a linked worktree's `.git` file, as git wrote it
     if pointer is not None:
         candidates.append((git_dir / pointer).parent)
-    elif git_dir.name == ".git":
+    if git_dir.name == ".git":
         candidates.append(git_dir.parent)
     if recorded is not None:
         candidates.append(recorded)
-    for candidate in dict.fromkeys(candidates):
-        try:
-            said = run_git("rev-parse", "--absolute-git-dir", "--show-toplevel", cwd=candidate)
-        except GitError:  # no directory there
-            continue
-        found = said.stdout.splitlines()
-        if said.ok and len(found) == 2 and os.path.realpath(found[0]) == os.path.realpath(git_dir):
-            return Worktree(git_dir, Path(found[1]))
-    return Worktree(git_dir, None)
+    return list(dict.fromkeys(candidates))
+
+
+def _leads_to(top: Path, git_dir: Path) -> bool:
+    """Whether the `.git` of `top`, where git looks first, is `git_dir` or a file naming it (a
+    linked worktree, a submodule, a git dir made with --separate-git-dir)."""
+    dot_git = top / ".git"
+    if not dot_git.is_dir():
+        pointer = read_pointer(dot_git)
+        if pointer is None or not pointer.startswith("gitdir: "):
+            return False
+        dot_git = top / pointer.removeprefix("gitdir: ")
+    try:
+        return os.path.samefile(dot_git, git_dir)
+    except OSError:  # gone, or never there
+        return False
+
+
+def _git_finds(top: Path, git_dir: Path) -> bool:
+    """Whether git run in `top` finds `git_dir` (not one above, nor none)."""
+    try:
+        said = run_git("rev-parse", "--absolute-git-dir", cwd=top)
+    except GitError:  # no directory there
+        return False
+    found = said.stdout.rstrip("\n")
+    return said.ok and os.path.realpath(found) == os.path.realpath(git_dir)
 
 
 def commit_of(revision: str, *, cwd: os.PathLike[str] | str) -> str | None:

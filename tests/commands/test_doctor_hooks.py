@@ -5,10 +5,11 @@ gate named apart where another tool took them, both mended by one install, run o
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 from landwatch.commands import doctor_hooks
 from landwatch.hooks import INSTALLED_EVENTS
-from support.repos import Repo
+from support.repos import Repo, worktree_entry
 
 
 def test_nothing_where_landwatch_s_hooks_run(repo: Repo) -> None:
@@ -37,3 +38,14 @@ def test_the_gate_alone_taken_is_named_alone(repo: Repo) -> None:
     (repo.git_dir / "hooks" / "pre-push").write_text("#!/bin/sh\nexit 0\n")
     said = [problem.what for problem in doctor_hooks.problems(repo.git_dir)]
     assert len(said) == 1 and "the push gate does not run (git runs another pre-push" in said[0]
+
+
+def test_a_planted_worktree_entry_naming_another_repository_names_nothing_of_it(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """An archive's `.git/worktrees/evil/gitdir` naming another repository of yours: doctor
+    asked git there which hooks it runs, and named that repository as this one's worktree where
+    landwatch's hooks do not run. A worktree is one only where its `.git` leads back."""
+    other = Repo(tmp_path / "other")
+    worktree_entry(repo.git_dir, other.path / ".git")
+    assert doctor_hooks.problems(repo.git_dir) == []

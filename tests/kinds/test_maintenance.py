@@ -19,7 +19,7 @@ from support.daemon import reviewer_command, reviewer_env, run_reviewer
 from support.faketime import FakeTime
 from support.kinds import FakeClock, in_process, reporter, settle_down
 from support.queue import git
-from support.repos import Repo
+from support.repos import Repo, worktree_entry
 
 
 def loose_objects(repo: Repo) -> int:
@@ -262,6 +262,21 @@ def test_a_repository_registered_from_a_linked_worktree_is_left_to_git(
     repo.git("config", "--global", "include.path", str(tmp_path / "scheduled.gitconfig"))
     report = MaintenanceHandler().handle(item, reporter())
     assert not report.ran and "git maintenance start" in report.note
+
+
+def test_a_planted_worktree_entry_naming_another_repository_does_not_leave_it_to_git(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An archive's `.git/worktrees/evil/gitdir` naming another repository of yours, which `git
+    maintenance start` schedules: that repository's path was taken for this one's, and its
+    maintenance left to git, which never runs it here. A worktree is one where it leads back."""
+    other = Repo(tmp_path / "other")
+    other.git("maintenance", "register")
+    worktree_entry(repo.git_dir, other.path / ".git")
+    repo.land("a landing")
+    monkeypatch.chdir(elsewhere(tmp_path))
+    report = MaintenanceHandler().handle(queued(repo.git_dir), reporter())
+    assert report.ran, report.note
 
 
 def separate_git_dir(tmp_path: Path) -> Repo:

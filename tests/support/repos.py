@@ -178,14 +178,20 @@ def back_date(repo: Repo, seconds: float) -> None:
 FIFO, ENDLESS = "a FIFO", "a link to /dev/zero"
 
 
-def planted_worktree(git_dir: Path, pointer: str, planted: str) -> Path:
-    """A linked worktree's entry an archive's repository can hold, `worktrees/evil` (its HEAD, its
-    worktree nowhere, its commondir naming the repository), with `pointer` made `planted`."""
+def worktree_entry(git_dir: Path, dot_git: Path) -> Path:
+    """A linked worktree's entry an archive's repository can hold, `worktrees/evil`: its HEAD,
+    its commondir naming the repository, its gitdir naming `dot_git` as its worktree's `.git`."""
     entry = git_dir / "worktrees" / "evil"
     entry.mkdir(parents=True)
     (entry / "HEAD").write_bytes((git_dir / "HEAD").read_bytes())
-    (entry / "gitdir").write_text("/nowhere/.git\n")
+    (entry / "gitdir").write_text(f"{dot_git}\n")
     (entry / "commondir").write_text("../..\n")
+    return entry
+
+
+def planted_worktree(git_dir: Path, pointer: str, planted: str) -> Path:
+    """worktree_entry, its worktree nowhere, with `pointer` made `planted`."""
+    entry = worktree_entry(git_dir, Path("/nowhere/.git"))
     (entry / pointer).unlink()
     if planted == FIFO:
         os.mkfifo(entry / pointer)

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import coverage, hook_slots, layout, one_line, registry, work_item
+from landwatch import hook_slots, layout, one_line, registry, work_item
 from landwatch.commands import install
 from landwatch.daemon.lock import holder
 from landwatch.errors import UserError
 from landwatch.files import no_room
-from landwatch.git import GitError, git, run_git
+from landwatch.git import Confirm, Fallback, GitError, git, run_git, worktree_of
 from landwatch.hooks import find_repository, whose
 from landwatch.kinds.base import FAULT_RETRY_CAP
 from landwatch.text import duration, safe
@@ -110,7 +110,11 @@ def _repository(common: Path, now: float, told: set[tuple[str, str]]) -> list[Pr
     settings = layout.read_git_settings(common)
     return [
         *doctor_hooks.problems(common),
-        *_settings(coverage.worktree_of(common) or common, settings, told),
+        *_settings(
+            worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).where,
+            settings,
+            told,
+        ),
         *_sharing(common, settings[layout.SHARE_REMOTE]),
         *_work_directories(common),
         *_waiting(common, now, settings[layout.STALE_AFTER]),
@@ -190,7 +194,7 @@ def _sharing(common: Path, remote: str | None) -> list[Problem]:
     from landwatch.review.notes import NOTES_REF
     from landwatch.sharing import fetch_refspec
 
-    where = coverage.worktree_of(common) or common
+    where = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).where
     shown = safe(str(common))
     problems = []
     fetches = git("config", "--get-regexp", r"^remote\..*\.fetch$", cwd=where, check=False)

@@ -14,6 +14,7 @@ from typing import TextIO
 from landwatch import coverage, hook_slots
 from landwatch.commands import install
 from landwatch.commands.doctor import Problem
+from landwatch.git import Confirm, Fallback, worktree_of
 from landwatch.text import safe
 
 
@@ -42,7 +43,7 @@ def _coverage(common: Path, gate: str | None) -> list[Problem]:
     """The landing hooks git runs there are not (all) landwatch's; the push gate does not run
     (`gate`), mended as they are: by install, or where it cannot, as their fix says."""
     covered = coverage.inspect(common)
-    top = coverage.worktree_of(common)
+    top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
     mend = _reinstall(top) if top is not None else None
     found = []
     # A partial reach with nothing to mend is how it works beside that tool (status says so).
@@ -75,7 +76,7 @@ def _unhooked_worktrees(common: Path) -> list[Problem]:
 
 def _git_lfs(common: Path) -> list[Problem]:
     """git-lfs's hooks beside ours: refused since, or run though git-lfs is gone."""
-    top = coverage.worktree_of(common)
+    top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
     hooks_dir = hook_slots.recorded_hooks_dir(common)
     if top is None or hooks_dir is None:
         return []
@@ -96,7 +97,7 @@ def _git_lfs(common: Path) -> list[Problem]:
 def _older(common: Path, gate: str | None) -> list[Problem]:
     """The landing hooks in place, an older landwatch's: the fixes since do not run there (where
     the gate is off, the install that mends it writes them again)."""
-    top = coverage.worktree_of(common)
+    top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
     hooks_dir = hook_slots.recorded_hooks_dir(common)
     if top is None or hooks_dir is None or not hook_slots.runs_ours(hooks_dir / "post-commit"):
         return []  # coverage says what is wrong with the hooks as a whole

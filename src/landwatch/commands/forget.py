@@ -11,7 +11,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from landwatch import coverage, registry
+from landwatch import registry
+from landwatch.git import Confirm, Fallback, worktree_of
 from landwatch.text import safe
 
 
@@ -22,7 +23,9 @@ def forget(path: Path) -> int:
         return 1
     shown = safe(str(common))
     if registry.problem_with(common) is None:
-        where = shlex.quote(str(coverage.worktree_of(common) or common))
+        where = shlex.quote(
+            str(worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).where)
+        )
         print(
             f"landwatch: {shown} is still there, and its hooks would go on recording; to stop "
             f"reviewing it, take them out too: cd {safe(where)} && landwatch uninstall",

@@ -18,11 +18,12 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import coverage, hook_slots, layout, registry, trust
+from landwatch import hook_slots, layout, registry, trust
 from landwatch.commands import service
 from landwatch.commands.install import take_out
 from landwatch.daemon.lock import holder, wait_until_released
 from landwatch.files import read_file, remove, write_atomic
+from landwatch.git import Confirm, Fallback, worktree_of
 from landwatch.hooks import find_repository
 from landwatch.text import duration, safe
 from landwatch.work_item import WORK_DIRECTORY
@@ -186,9 +187,9 @@ def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:
         registry.unregister(common)
         print(f"landwatch: forgot {shown}", file=out)
         return
-    top = coverage.worktree_of(common)
+    top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
     try:
-        if top is not None and top.is_dir():
+        if top is not None:
             uninstall(top, keep_data=True, out=io.StringIO())
         else:
             # No main worktree to run in: the hooks are taken from where install wrote them.

@@ -12,9 +12,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch import coverage, layout, registry, work_item
-from landwatch.files import read_file, read_pointer, write_atomic
-from landwatch.git import run_git
+from landwatch import layout, registry, work_item
+from landwatch.files import read_file, write_atomic
+from landwatch.git import Confirm, Fallback, Worktree, run_git, worktree_of
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import ItemHandler, RetryLater
 from landwatch.work_item import WorkItem, WorkKind
@@ -82,8 +82,13 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
         # really ran is not known, and git's own thresholds keep a run too soon cheap.
         if 0 <= now - last_ran(git_dir) < interval:
             return MaintenanceResult(False, "ran less than an interval ago")
-        where = _where_git_runs(item)
-        left = self._left_to_git(item, where, reporter)
+        # The landing's worktree, as after that commit (else the main one, on the common dir;
+        # else the common dir), never the reviewer's, which git would take for the work tree.
+        # The git dir is named to git: a worktree's `.git` leading to it is enough.
+        at = worktree_of(
+            git_dir, item.work_tree, confirm=Confirm.READING, fallback=Fallback.MAIN_WORKTREE
+        )
+        left = self._left_to_git(item, at, reporter)
         if left is not None:
             _write_stamp(git_dir, layout.MAINTENANCE_AFTER.path(git_dir), now + interval)
             return MaintenanceResult(False, left)
@@ -91,10 +96,10 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
         if locked:
             raise RetryLater(f"{locked}: another git process is at work", after=LOCKED_RETRY)
         command = ["maintenance", "run", "--auto", "--quiet"]
-        result = self._run(where, command, reporter)
+        result = self._run(at, command, reporter)
         if result[0] != 0 and "is not a git command" in result[1]:
             command = ["gc", "--auto", "--quiet"]  # git < 2.29
-            result = self._run(where, command, reporter)
+            result = self._run(at, command, reporter)
         code, stderr = result
         if code != 0:
             if "lock" in stderr.lower() or "another git process" in stderr.lower():
@@ -105,15 +110,12 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
         _write_stamp(git_dir, layout.MAINTENANCE_AFTER.path(git_dir), finished + interval)
         return MaintenanceResult(True, "done", " ".join(command))
 
-    def _run(
-        self, where: tuple[Path, Path], command: list[str], reporter: Reporter
-    ) -> tuple[int, str]:
-        git_dir, cwd = where
+    def _run(self, at: Worktree, command: list[str], reporter: Reporter) -> tuple[int, str]:
         result = run_git(
             *OPTIONS,
             *command,
-            git_dir=git_dir,
-            cwd=cwd,
+            git_dir=at.git_dir,
+            cwd=at.where,
             timeout=RUN_TIMEOUT,
             alive=reporter.alive,
         )
@@ -121,19 +123,16 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
             raise RuntimeError(f"{' '.join(command)} ran longer than {RUN_TIMEOUT:.0f} s")
         return result.returncode, result.stderr
 
-    def _left_to_git(
-        self, item: WorkItem, where: tuple[Path, Path], reporter: Reporter
-    ) -> str | None:
+    def _left_to_git(self, item: WorkItem, at: Worktree, reporter: Reporter) -> str | None:
         """Why git's own maintenance is in charge here, or None: its maintenance after commands
         is off where the landing was (`git maintenance register` turns it off, so does a person
         who wants none), or `git maintenance start/register` listed one of the worktrees."""
-        git_dir, cwd = where
         asked = ("config", "--bool", "--get", "maintenance.auto")
-        auto = run_git(*asked, git_dir=git_dir, cwd=cwd, timeout=30, alive=reporter.alive)
+        auto = run_git(*asked, git_dir=at.git_dir, cwd=at.where, timeout=30, alive=reporter.alive)
         if auto.stdout.strip() == "false":
             return "maintenance.auto = false: left to git (git maintenance start) or to you"
         listed = layout.read_own_config("maintenance.repo", every=True).splitlines()
-        ours = {os.path.realpath(place) for place in _places_of(item)}
+        ours = {os.path.realpath(place) for place in _places_of(item, at)}
         if any(os.path.realpath(line) in ours for line in listed if line.strip()):
             return "git maintenance start schedules this repository"
         return None
@@ -151,37 +150,12 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
         return None
 
 
-def _where_git_runs(item: WorkItem) -> tuple[Path, Path]:
-    """The git dir and directory git's maintenance runs in: the landing's worktree, as after that
-    commit (else the main one, else the git dir), never the reviewer's, taken for the work tree."""
-    top = item.work_tree
-    if top is not None and _is_worktree_of(top, item.git_dir):
-        return item.git_dir, top
-    common = layout.common_dir(item.git_dir)
-    top = coverage.worktree_of(common)
-    return common, top if top is not None and top.is_dir() else common
-
-
-def _is_worktree_of(top: Path, git_dir: Path) -> bool:
-    """Whether `top` is still a worktree of `git_dir`: its `.git` is that git dir, or a file
-    naming it (a linked worktree, a submodule, a git dir made with --separate-git-dir)."""
-    dot_git = top / ".git"
-    if not dot_git.is_dir():
-        pointer = read_pointer(dot_git)
-        if pointer is None or not pointer.startswith("gitdir: "):
-            return False
-        dot_git = top / pointer.removeprefix("gitdir: ")
-    try:
-        return os.path.samefile(dot_git, git_dir)
-    except OSError:
-        return False
-
-
-def _places_of(item: WorkItem) -> list[Path]:
+def _places_of(item: WorkItem, at: Worktree) -> list[Path]:
     """Every path `git maintenance register` may have listed the repository by: its git dirs,
-    its worktrees (the main one of a git dir elsewhere known by the landing's alone)."""
-    common = layout.common_dir(item.git_dir)
-    git_dirs = registry.worktree_git_dirs(common)
-    worktrees = [coverage.worktree_of(common), item.work_tree]
-    worktrees += [coverage.linked_worktree_of(git_dir) for git_dir in git_dirs[1:]]
-    return [*git_dirs, *(top for top in worktrees if top is not None)]
+    its worktrees (`at`, the landing's: a git dir elsewhere is known by that alone)."""
+    git_dirs = registry.worktree_git_dirs(layout.common_dir(item.git_dir))
+    found = [
+        at,
+        *(worktree_of(g, confirm=Confirm.READING, fallback=Fallback.NONE) for g in git_dirs),
+    ]
+    return [*git_dirs, *(each.top for each in found if each.top is not None)]

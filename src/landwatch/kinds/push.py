@@ -15,7 +15,7 @@ from typing import NoReturn
 
 from landwatch import layout
 from landwatch.files import read_file, remove, write_atomic
-from landwatch.git import Worktree, worktree_of
+from landwatch.git import Confirm, Fallback, Worktree, worktree_of
 from landwatch.job_queue import Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES
 from landwatch.kinds.base import (
@@ -114,8 +114,11 @@ class PushHandler(ItemHandler[PushResult]):
             self._settled(git_dir)
             return PushResult(None, note="push is not configured (landwatch.push.remote)")
         # Its git runs in the worktree, as the person's git push there: their pre-push hooks (the
-        # gate's among them) find the repository and its files where they look for them.
-        at = worktree_of(git_dir, item.work_tree)
+        # gate's among them) find the repository and its files where they look for them. Git
+        # finds the repository itself there, so git is asked that it finds this one.
+        at = worktree_of(
+            git_dir, item.work_tree, confirm=Confirm.ASKING_GIT, fallback=Fallback.NONE
+        )
         if not self._is_remote(at, reporter, remote):
             self._settled(git_dir)
             raise GiveUp(

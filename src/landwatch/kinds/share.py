@@ -23,7 +23,7 @@ from pathlib import Path
 
 from landwatch import layout, registry, sharing, work_item
 from landwatch.files import write_atomic
-from landwatch.git import Worktree, run_git, worktree_of
+from landwatch.git import Confirm, Fallback, Worktree, run_git, worktree_of
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import GiveUp, RetryLater
 from landwatch.kinds.push import PushHandler, PushResult, read_state
@@ -56,7 +56,10 @@ class ShareHandler(PushHandler):
         if not remote:
             self._settled(git_dir)
             return PushResult(None, note="sharing is off (landwatch share)")
-        at = worktree_of(git_dir, item.work_tree)  # as the push kind's git: in the worktree
+        # As the push kind's git: in the worktree, where git finds this repository itself.
+        at = worktree_of(
+            git_dir, item.work_tree, confirm=Confirm.ASKING_GIT, fallback=Fallback.NONE
+        )
         if not self._is_remote(at, reporter, remote):
             self._settled(git_dir)
             raise GiveUp(
