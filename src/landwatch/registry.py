@@ -40,7 +40,8 @@ def registered() -> list[Path]:
             f"({safe(error.strerror or str(error))}): move it aside (mv {shown} {shown}.bad), "
             "then run landwatch install in each of your repositories"
         ) from None
-    return [Path(line) for line in text.splitlines() if line.startswith("/")]
+    # Lines end at "\n" alone, as written: a path may hold "\r", "\x85" or "\u2028".
+    return [Path(line) for line in text.split("\n") if line.startswith("/")]
 
 
 def worktree_git_dirs(
@@ -93,7 +94,11 @@ def problem_with(common_git_dir: Path) -> str | None:
 
 
 def is_registered(common_git_dir: Path) -> bool:
-    return _key(common_git_dir) in registered()
+    try:
+        key = _key(common_git_dir)
+    except ValueError:  # a path with a newline, which register refuses: never registered
+        return False
+    return key in registered()
 
 
 def ours(git_dir: Path) -> bool:

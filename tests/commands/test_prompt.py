@@ -4,6 +4,7 @@ would say first when something is more urgent than findings."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -12,8 +13,10 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
-from landwatch import layout, user_dirs, work_item
+from landwatch import layout, registry, user_dirs, work_item
 from landwatch.commands import prompt
 from support.daemon import run_reviewer
 from support.repos import ENDLESS, FIFO, Repo, back_date
@@ -220,6 +223,68 @@ def test_the_names_it_reads_are_the_hooks_and_layouts() -> None:
     )
     lock = Path(platformdirs.user_state_dir("landwatch"), prompt.REVIEWER_LOCK)
     assert layout.REVIEWER_LOCK.path() == lock
+
+
+# A directory's name: any character a path may hold, line breaks of every kind and a byte that is
+# no UTF-8 (read back surrogate-escaped) among them.
+NAMES = st.text(
+    st.characters(exclude_characters="/\0", exclude_categories=["Cs"])
+    | st.sampled_from("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\udcff é日"),
+    min_size=1,
+    max_size=6,
+).filter(lambda name: name not in (".", ".."))
+EXAMPLES = itertools.count()
+
+
+def spelled(path: Path, base: Path, how: str) -> str:
+    """`path` (a directory below `base`) as a string spelled `how`: as it is, with trailing
+    slashes, through a link to its parent, back up from a directory below it with `..`, or from
+    a link elsewhere to that directory (`..` is then the link's target's parent, not `base`)."""
+    if how == "slash":
+        return f"{path}//"
+    if how in ("up", "link up"):
+        (path / "below").mkdir(exist_ok=True)
+    if how == "up":
+        return f"{path}/below/.."
+    if how in ("link", "link up"):
+        link = base / f"link{next(EXAMPLES)}"
+        link.symlink_to(path / "below" if how == "link up" else path.parent)
+        return f"{link}/.." if how == "link up" else f"{link}/{path.name}"
+    return str(path)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    name=NAMES,
+    linked=st.booleans(),
+    registered_as=st.sampled_from(["", "plain", "slash", "link", "up", "link up"]),
+    asked_as=st.sampled_from(["plain", "slash", "link", "up", "link up"]),
+)
+@example(name="\r", linked=False, registered_as="plain", asked_as="plain")  # both said no
+@example(name="\n", linked=True, registered_as="plain", asked_as="link")  # the registry raised
+def test_the_prompt_s_registry_read_is_the_registry_s_for_every_spelling(
+    tmp_path: Path, name: str, linked: bool, registered_as: str, asked_as: str
+) -> None:
+    """The prompt reads the registry in strings (no pathlib: speed), as registry.is_registered
+    reads it: on real directories, a main or linked worktree's git dir named through `..`, a
+    trailing slash or a link, its names in any characters, each says it is registered exactly
+    where it was (through any spelling; one with a newline is never), and neither raises."""
+    base = tmp_path / f"example{next(EXAMPLES)}"
+    common = base / name / ".git"
+    git_dir = common / "worktrees" / "side" if linked else common
+    git_dir.mkdir(parents=True)
+    if linked:
+        (git_dir / "commondir").write_text("../..\n")
+    layout.REGISTRY.path().unlink(missing_ok=True)
+    registry.register(tmp_path)  # another repository, registered before it
+    if registered_as and "\n" not in str(common):  # install refuses a path with a newline
+        registry.register(Path(spelled(common, base, registered_as)))
+    asked = spelled(git_dir, base, asked_as)
+    truth = bool(registered_as) and "\n" not in str(common)
+    by_prompt = prompt.registered(prompt.common_dir(asked), asked)
+    assert registry.is_registered(layout.common_dir(asked)) is by_prompt is truth
 
 
 def test_a_queue_left_waiting_is_said_as_the_notice_says_without_its_imports(repo: Repo) -> None:

@@ -182,7 +182,8 @@ def registered(common: str, git_dir: str) -> bool:
         return False
     real = os.path.realpath(common)
     at = os.path.realpath(git_dir)
-    return real in listed.splitlines() and at in (real, _join(real, "worktrees", _base(at)))
+    # As registry.registered reads it: lines end at "\n" alone, which no registered path holds.
+    return real in listed.split("\n") and at in (real, _join(real, "worktrees", _base(at)))
 
 
 def _stamped(name: str) -> tuple[str, str]:
