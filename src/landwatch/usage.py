@@ -230,7 +230,7 @@ def reviewer_options(reviewer: argparse.ArgumentParser) -> None:
 
     defaults = Settings()
     mode = reviewer.add_mutually_exclusive_group()
-    mode.add_argument("--once", action="store_true", help="drain, then exit (75: items left)")
+    mode.add_argument("--once", action="store_true", help="drain, exit (65: gave up, 75: left)")
     mode.add_argument("--detach", action="store_true", help="run in the background")
     reviewer.add_argument("--verbose", action="store_true", help="debug lines in the log too")
     reviewer.add_argument(

@@ -5,6 +5,7 @@ loaded is said on the terminal before anything starts."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from landwatch.commands.reviewer import handler_overrides
 from landwatch.daemon.lock import holder
 from support.daemon import done_ids, reviewer_command, reviewer_env, run_reviewer
 from support.queue import fill, tmpfs
-from support.repos import ENDLESS, FIFO, Repo, planted_worktree
+from support.repos import ENDLESS, FIFO, Repo, back_date, planted_worktree
 from support.timing import run_bounded
 
 
@@ -93,6 +94,37 @@ def test_once_leaves_an_item_waiting_an_hour_and_exits_75(repo: Repo) -> None:
     )
     assert line.endswith("past what --once waits (2 min in all)")
     assert repo.pending() == [(landed, None)]
+
+
+def test_once_that_gave_items_up_names_each_and_exits_65(repo: Repo, journal: Path) -> None:
+    """Items whose tries ran out are named, one line each, and the run exits 65: before, it
+    exited 0 and a script running it took every landing for reviewed."""
+    landed = [repo.land(f"failing {n}", {f"f{n}.txt": "a\n"}) for n in range(2)]
+    failing = ("--handler", "review=support.handlers:Failing")
+    result = run_reviewer("--once", "--max-tries", "1", *failing, journal=journal)
+    assert result.returncode == 65, result.stderr
+    named = sorted(line for line in result.stderr.splitlines() if "given up: " in line)
+    assert named == sorted(
+        f"landwatch: given up: review-{oid} in {repo.git_dir} (gave up after 1 tries: "
+        f"RuntimeError: this handler always fails); once mended: landwatch retry {oid[:12]}"
+        for oid in landed
+    )
+
+
+def test_once_names_a_killed_reviewers_claim_it_gave_up(repo: Repo) -> None:
+    """A reviewer killed at an item's last try leaves its claim; recovery gives it up, and
+    `--once` names it and exits 65 (a claim whose lease ran out an hour ago: no wait)."""
+    landed = repo.land("claimed at its last try, then killed")
+    back_date(repo, 3600)
+    assert work_item.claim_next(repo.git_dir, now=time.time() - 3600) is not None
+    result = run_reviewer("--once", "--max-tries", "1")
+    assert result.returncode == 65, result.stderr
+    [line] = [line for line in result.stderr.splitlines() if "given up: " in line]
+    assert line == (
+        f"landwatch: given up: review-{landed} in {repo.git_dir} (given up after 1 tries "
+        f"(nobody settled it)); once mended: landwatch retry {landed[:12]}"
+    )
+    assert work_item.given_up(repo.git_dir, f"review-{landed}")
 
 
 def test_once_on_a_full_state_directory_reviews_every_landing(repo: Repo) -> None:

@@ -18,7 +18,7 @@ from landwatch.daemon.dispatch import Dispatcher
 from landwatch.daemon.repositories import Repositories
 from landwatch.daemon.settings import Settings
 from landwatch.kinds import share
-from landwatch.kinds.base import Clock, LeaseLost, recovery_delay
+from landwatch.kinds.base import Clock, GivenUp, LeaseLost, recovery_delay
 
 log = logging.getLogger("landwatch.reviewer")
 
@@ -57,6 +57,7 @@ class Duties:
         self._coverage: dict[Path, str] = {}
         self._held_seen: dict[Path, str] = {}  # share.queue_held's memory
         self._last = (clock.time(), now)
+        self.given_up: list[GivenUp] = []  # by recovery, for `--once` to name
 
     def run_due(self, now: float) -> None:
         """Every duty whose time has come at `now` (monotonic): the rescan is the loop's own,
@@ -132,12 +133,9 @@ class Duties:
                 log.info("%s: %d item(s) recovered", git_dir, recovered)
                 self.poke(git_dir)
             for item in recovered.failed:
-                log.error(
-                    "%s in %s: given up after %d tries (nobody settled it)",
-                    item.id,
-                    git_dir,
-                    item.tries,
-                )
+                why = f"given up after {item.tries} tries (nobody settled it)"
+                log.error("%s in %s: %s", item.id, git_dir, why)
+                self.given_up.append(GivenUp(item.id, git_dir, why))
             if expiry is not None:
                 soonest = expiry if soonest is None else min(soonest, expiry)
         after = (

@@ -33,6 +33,9 @@ SHOWN_FINISHED = DEFAULT_FINISHED_KEPT
 # `--once`'s exit status when it leaves items that wait longer than it waits (sysexits'
 # EX_TEMPFAIL, "try again later"): a script or cron tells it from a drain (0) and a failure (1).
 LEFT_WAITING = 75
+# `--once`'s exit status when it gave items up (in failed/, a try after the last): a script must
+# not take the run for every landing worked. Before LEFT_WAITING when both are so.
+GAVE_UP = 65
 
 
 class Daemon:
@@ -141,7 +144,7 @@ class Daemon:
         """Whether `--once` is over: None while it has something to do (a job, a claim a stopped
         reviewer left, an item backing off or held that comes due within what is left of
         `settings.once_waits`, the time it waits in all), each wait said once; else its exit
-        status: 0, or LEFT_WAITING with each item left said, when the rest waits longer."""
+        status: 0, GAVE_UP (each named), or LEFT_WAITING (each said) when the rest waits longer."""
         self._once_due = None
         mono = self.clock.monotonic()
         if self._waiting_since is not None:
@@ -156,7 +159,7 @@ class Daemon:
         for wait in soon or waiting:
             self._say_waiting(wait, now, left=not soon)
         if not soon:
-            return LEFT_WAITING if waiting else 0
+            return GAVE_UP if self._say_given_up() else LEFT_WAITING if waiting else 0
         for wait in soon:
             if wait.until <= now:
                 self.poke(wait.git_dir)  # due already: not in the listing the claims kept
@@ -186,6 +189,24 @@ class Daemon:
             )
         else:
             log.info("waiting for %s, %s: due at %s", what, why, when)
+
+    def _say_given_up(self) -> bool:
+        """Each item this reviewer gave up, named in one line as `--once` ends; whether any."""
+        given_up = [*self.duties.given_up]
+        for handler in self.handlers.values():
+            given_up += handler.given_up
+        said = set()
+        for each in given_up:
+            if (each.git_dir, each.id) not in said:
+                said.add((each.git_dir, each.id))
+                log.error(
+                    "given up: %s in %s (%s); once mended: landwatch retry %s",
+                    each.id,
+                    each.git_dir,
+                    each.why,
+                    each.id.partition("-")[2][:12] or "--all",
+                )
+        return bool(said)
 
     def _seconds_to_next(self) -> float:
         deadlines = [*self.duties.deadlines(), *self.dispatcher.wakeups()]

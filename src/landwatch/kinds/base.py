@@ -111,6 +111,16 @@ class GiveUp(Exception):
     """A failure no retry can mend (a push rejected as non-fast-forward): failed at once."""
 
 
+@dataclass(frozen=True)
+class GivenUp:
+    """An item this reviewer gave up (moved to failed/, kept for the person), and why: what
+    `landwatch reviewer --once` names as it ends, so a script knows a landing went unworked."""
+
+    id: str
+    git_dir: Path
+    why: str
+
+
 @dataclass
 class Lease:
     """The claim of one running item; its name changes at every renewal."""
@@ -196,6 +206,7 @@ class ItemHandler(JobKind[WorkOrder, R]):
         self.clock: Clock = clock or SystemClock()
         self._held_until: dict[Path, float] = {}  # repository -> when the kind may claim again
         self._faults: dict[Path, int] = {}  # passing faults in a row, per repository
+        self.given_up: list[GivenUp] = []  # by this process, for `--once` to name
 
     def close(self) -> None:  # optional: empty on purpose
         """Release what the handler holds (a worker process) when the reviewer stops."""
@@ -271,6 +282,7 @@ class ItemHandler(JobKind[WorkOrder, R]):
         elif isinstance(job.failure, GiveUp):
             work_item.settle(order.git_dir, lease.name, work_item.FAILED, now=now)
             log.error("%s in %s: failed: %s", order.claimed.id, order.git_dir, job.failure)
+            self.given_up.append(GivenUp(order.claimed.id, order.git_dir, str(job.failure)))
         elif (after := self._wait_uncounted(order.git_dir, job.failure)) is not None:
             # Not now: no try counted, and nothing more of this kind from there until then.
             self._held_until[order.git_dir] = now + after
@@ -315,6 +327,8 @@ class ItemHandler(JobKind[WorkOrder, R]):
                 tried,
                 job.error,
             )
+            why = f"gave up after {tried} tries: {job.error}"
+            self.given_up.append(GivenUp(order.claimed.id, order.git_dir, why))
         elif outcome == work_item.PENDING:
             log.warning(
                 "%s: failed (try %d of %d), will retry: %s",
