@@ -60,6 +60,20 @@ def directories() -> dict[str, str]:
     return found
 
 
+def runtime_directory() -> str | None:
+    """The person's runtime directory (tmpfs, made at login, theirs alone): $XDG_RUNTIME_DIR,
+    else `/run/user/<uid>` where it is theirs (cron and some sessions do not set the variable);
+    None where there is none (macOS, a container)."""
+    named = os.environ.get("XDG_RUNTIME_DIR", "")
+    if named.startswith("/"):
+        return named
+    usual = f"/run/user/{os.getuid()}"
+    with contextlib.suppress(OSError):
+        if os.stat(usual).st_uid == os.getuid():
+            return usual
+    return None
+
+
 def key() -> str:
     """What the directories are resolved from here: user, platform, release, RESOLVED_FROM."""
     named = [os.environ.get(name) for name in RESOLVED_FROM]

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from landwatch import layout, registry, user_dirs, work_item
 from landwatch.commands import prompt
+from landwatch.daemon.lock import places as lock_places
 from support.daemon import run_reviewer
 from support.repos import ENDLESS, FIFO, Repo, back_date
 from support.review import KEY_ID
@@ -223,6 +224,7 @@ def test_the_names_it_reads_are_the_hooks_and_layouts() -> None:
     )
     lock = Path(platformdirs.user_state_dir("landwatch"), prompt.REVIEWER_LOCK)
     assert layout.REVIEWER_LOCK.path() == lock
+    assert lock_places() == [Path(os.environ["XDG_RUNTIME_DIR"], prompt.RUNTIME_LOCK), lock]
 
 
 # A directory's name: any character a path may hold, line breaks of every kind and a byte that is

@@ -5,6 +5,8 @@ loaded is said on the terminal before anything starts."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -12,9 +14,9 @@ import pytest
 
 from landwatch import layout, report_store, work_item
 from landwatch.commands.reviewer import handler_overrides
-from landwatch.daemon.lock import holder
+from landwatch.daemon.lock import RUNTIME_LOCK, holder
 from support.daemon import done_ids, reviewer_command, reviewer_env, run_reviewer
-from support.queue import fill, tmpfs
+from support.queue import fill, read_only_view, tmpfs
 from support.repos import ENDLESS, FIFO, Repo, back_date, planted_worktree
 from support.timing import run_bounded
 
@@ -147,6 +149,60 @@ def test_once_on_a_full_state_directory_reviews_every_landing(repo: Repo) -> Non
     ):
         assert said.count(what) == 1, said
     assert "Traceback" not in said
+
+
+@pytest.mark.parametrize("lock_there", [True, False], ids=["a reviewer ran", "never ran"])
+def test_once_on_a_read_only_state_directory_reviews_every_landing(
+    repo: Repo, lock_there: bool
+) -> None:
+    """The state directory read-only (a remount; bound read-only here, for the reviewer alone):
+    its lock is kept in the runtime directory (and held read-only where a reviewer left its
+    file), said in one line, and every landing is reviewed: the queue is in the repository.
+    Before, it could not take its lock and exited 1, reviewing nothing."""
+    if lock_there:
+        assert run_reviewer("--once").returncode == 0
+    landed = [repo.land(f"waiting {n}", {f"f{n}.txt": "a  \n"}) for n in range(2)]
+    state = layout.state_dir()
+    state.mkdir(parents=True, exist_ok=True)
+    result = subprocess.run(
+        read_only_view(state, *reviewer_command("--once")),
+        env=reviewer_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert [report_store.read(repo.git_dir, oid) is not None for oid in landed] == [True, True]
+    runtime = Path(os.environ["XDG_RUNTIME_DIR"], RUNTIME_LOCK)
+    held = f"{runtime} and {layout.REVIEWER_LOCK.path()} (read-only)" if lock_there else runtime
+    said = (
+        "landwatch: landwatch's state directory cannot be written (Read-only file system: "
+        f"{layout.REVIEWER_LOCK.path().parent}): the reviewer's lock is held in {held}; "
+        "reviewing goes on"
+    )
+    assert result.stderr.splitlines().count(said) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_reviewer_with_nowhere_to_keep_its_lock_exits_1_saying_where(repo: Repo) -> None:
+    """Read-only everywhere its lock could be kept (no lock file left there to hold): no
+    reviewer runs, since another one could not tell it runs; one line says where and why."""
+    state = layout.state_dir()
+    state.mkdir(parents=True, exist_ok=True)
+    runtime = state / "runtime"  # read-only too
+    result = subprocess.run(
+        read_only_view(state, *reviewer_command("--once")),
+        env=reviewer_env(XDG_RUNTIME_DIR=str(runtime)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 1
+    assert result.stderr == (
+        "landwatch: the reviewer's lock cannot be taken anywhere ("
+        f"{runtime / RUNTIME_LOCK}: Read-only file system; "
+        f"{layout.REVIEWER_LOCK.path()}: Read-only file system)\n"
+    )
 
 
 @pytest.mark.parametrize("planted", [FIFO, ENDLESS])

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from landwatch import layout
 from landwatch.daemon.lock import AlreadyRunning, InstanceLock, LockHolder, holder
-from support.daemon import reviewer_command, reviewer_env, run_reviewer, running
+from support.daemon import reviewer_command, reviewer_env, run_reviewer, running, wait_for
+from support.queue import read_only_view
 from support.repos import installed
 
 
@@ -48,6 +50,44 @@ def test_one_reviewer_whatever_the_environment_says_of_its_runtime_dir(
                 timeout=120,
             )
             assert f"pid {first.pid}" in status.stdout + status.stderr
+
+
+@pytest.mark.parametrize("lock_there", [True, False], ids=["a reviewer ran", "never ran"])
+def test_two_reviewers_at_once_one_seeing_the_state_read_only_one_runs(
+    tmp_path: Path, lock_there: bool
+) -> None:
+    """Two reviewers started together, one where the state directory is read-only (bound so for
+    it alone), the other where it is not: each round, one runs and the other exits 1 naming a
+    reviewer running, whichever starts first. Both take the runtime directory's lock first, so
+    the read-only one, which can hold the state directory's only read-only where a reviewer left
+    its file, or not at all, never runs beside the other."""
+    installed(tmp_path / "repo")
+    state = layout.state_dir()
+    state.mkdir(parents=True, exist_ok=True)
+    if lock_there:
+        assert run_reviewer("--once").returncode == 0
+    commands = (read_only_view(state, *reviewer_command()), reviewer_command())
+    for _ in range(4):
+        at_once(commands, reviewer_env())
+
+
+def at_once(commands: tuple[list[str], ...], env: dict[str, str]) -> None:
+    """`commands` (reviewers) started together: one exits 1, refused, the other runs and is
+    named by the lock; it ends at SIGTERM."""
+    started = [subprocess.Popen(c, env=env, text=True, stderr=subprocess.PIPE) for c in commands]
+    try:
+        wait_for(lambda: any(p.poll() is not None for p in started), "one to be refused")
+        [refused] = [p for p in started if p.poll() is not None]
+        [runs] = [p for p in started if p is not refused]
+        assert refused.returncode == 1
+        assert "landwatch: a reviewer is already running (" in refused.communicate()[1]
+        wait_for(lambda: getattr(holder(), "pid", None) == runs.pid, "the one running named")
+    finally:
+        for process in started:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+            process.communicate(timeout=120)
+    assert runs.returncode == 0
 
 
 HOLDER = LockHolder(4321, "foreground", "9.9", "/var/log/reviewer.log")

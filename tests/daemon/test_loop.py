@@ -58,16 +58,19 @@ def test_two_reviewers_on_one_repository_settle_every_item_once(
 ) -> None:
     oids = [repo.land(f"item {n}", f"f{n}") for n in range(30)]
     command = reviewer_command("--once", "--handler", "review=support.handlers:Noop")
-    # Two instances can only run with separate state dirs (as across an upgrade that moved the
-    # lock): the queue alone must keep them correct.
+    # Two instances can only run with separate state and runtime dirs (as across an upgrade that
+    # moved the lock): the queue alone must keep them correct.
     processes = [
         subprocess.Popen(
             command,
-            env=reviewer_env(journal, XDG_STATE_HOME=str(state)),
+            env=reviewer_env(journal, XDG_STATE_HOME=str(state), XDG_RUNTIME_DIR=str(run)),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
-        for state in (tmp_path / "state-a", tmp_path / "state-b")
+        for state, run in (
+            (tmp_path / "state-a", tmp_path / "run-a"),
+            (tmp_path / "state-b", tmp_path / "run-b"),
+        )
     ]
     for process in processes:
         assert process.wait(timeout=120) == 0

@@ -51,6 +51,21 @@ def tmpfs(target: Path, size: str) -> Iterator[None]:
         subprocess.run(["umount", "-l", str(target)], check=True)
 
 
+def read_only_view(target: Path, *command: str) -> list[str]:
+    """`command` run where `target` is a read-only bind mount of itself, in a mount namespace of
+    its own (unshare): only it sees `target` read-only, and the mount goes with it; the test is
+    skipped where mounting is not allowed. `target` must exist."""
+    unshared = ["unshare", "--mount", "--propagation", "private", "sh", "-c", _READ_ONLY, "sh"]
+    probe = subprocess.run([*unshared, str(target), "true"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip(f"cannot mount a read-only view here (unshare, mount): {probe.stderr.strip()}")
+    return [*unshared, str(target), *command]
+
+
+# $1 bound onto itself, read-only, then the command run in its place (the same pid).
+_READ_ONLY = 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" && shift && exec "$@"'
+
+
 def fill(directory: Path) -> Path:
     """Write a file in `directory` until its filesystem is full (a tmpfs of tmpfs()): the file,
     whose removal makes room again."""

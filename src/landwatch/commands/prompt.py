@@ -36,6 +36,7 @@ SETTINGS_CACHE = "settings"
 # The person's own, as landwatch.layout names them, in their directories (landwatch.user_dirs).
 REGISTRY = "repositories"  # in the configuration directory: the repositories drained
 REVIEWER_LOCK = "run/reviewer.lock"  # in the state directory: held while the reviewer runs
+RUNTIME_LOCK = "landwatch/reviewer.lock"  # in the runtime directory: held there too (daemon.lock)
 STALE_AFTER = "landwatch.staleafter"
 DEFAULT_STALE_AFTER = 600
 
@@ -152,11 +153,20 @@ def more_urgent(work: str, repository: str, common: str, now: float) -> str | No
     return None
 
 
+def _reviewer_runs() -> bool:
+    """Whether a reviewer holds its lock, in the runtime directory (all a read-only state
+    directory leaves it) or the state directory, as daemon.lock.holder asks."""
+    runtime = user_dirs.runtime_directory()
+    places = [_join(runtime, RUNTIME_LOCK)] if runtime else []
+    places.append(_join(user_dirs.directory("<state>"), REVIEWER_LOCK))
+    return any(held_lock(place) is not None for place in places)
+
+
 def stale(work: str, git_dir: str, now: float, *, drained: bool) -> Pieces | None:
     """The line of landed commits nobody reviews, as `landwatch notice` says it; None where
     only the notice can say it: a reviewer drains the repository (`drained`: it is registered),
     so what waits is work failing (a push while offline), which the kinds themselves tell."""
-    if drained and held_lock(_join(user_dirs.directory("<state>"), REVIEWER_LOCK)) is not None:
+    if drained and _reviewer_runs():
         return None  # a reviewer runs: what waits is work failing, which the kinds tell
     names = {name for where in WAITING for name in _listed(_join(work, where))}
     waiting = [(oid, int(stamp)) for oid, stamp in map(_stamped, names) if stamp]

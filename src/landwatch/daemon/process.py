@@ -16,7 +16,7 @@ from pathlib import Path
 from types import FrameType
 
 from landwatch import __version__, layout
-from landwatch.daemon.lock import AlreadyRunning, InstanceLock, LockHolder
+from landwatch.daemon.lock import AlreadyRunning, InstanceLock, LockHolder, NowhereToLock
 from landwatch.daemon.loop import Daemon
 from landwatch.files import private_directory
 from landwatch.text import safe
@@ -82,7 +82,10 @@ class PrivateLog(logging.handlers.RotatingFileHandler):
 
 def setup_logging(*, verbose: bool, to_stderr: bool) -> Path:
     log_file = layout.REVIEWER_LOG.path()
-    private_directory(log_file.parent, trusted=None)
+    # A state dir that cannot be written (read-only, full) is said by the log at its first line
+    # and by the lock: it stops no reviewer.
+    with contextlib.suppress(OSError):
+        private_directory(log_file.parent, trusted=None)
     root = logging.getLogger("landwatch")
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     for handler in list(root.handlers):
@@ -115,8 +118,8 @@ def serve(
     lock = InstanceLock()
     try:
         lock.acquire(holder)
-    except AlreadyRunning as error:
-        say_started(f"landwatch: {error}")
+    except (AlreadyRunning, NowhereToLock) as error:
+        say_started(f"landwatch: {safe(str(error))}")
         return 1
     try:
         priority = background_priority(niceness)
@@ -134,16 +137,33 @@ def serve(
         for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(number, on_signal)
         log.info("reviewer started (%s), %s", holder.describe(), priority)
-        if lock.unwritten is not None:
-            log.warning(
-                "%s cannot say who holds it (%s): `landwatch status` names no pid",
-                lock.path,
-                lock.unwritten.strerror or lock.unwritten,
-            )
+        _say_where_locked(lock)
         say_started(f"ok {os.getpid()}")
         return daemon.run(once=once)
     finally:
         lock.release()
+
+
+def _say_where_locked(lock: InstanceLock) -> None:
+    """A lock file that could not be written (a read-only state dir), or not say who holds it
+    (a full one), said once as the reviewer starts: either way it reviews."""
+    for path, error in lock.unwritten.items():
+        log.warning(
+            "%s cannot say who holds it (%s): `landwatch status` names no pid",
+            path,
+            error.strerror or error,
+        )
+    for path, error in lock.not_writable.items():
+        state = path == layout.REVIEWER_LOCK.path()
+        kept = [str(other) for other in lock.held if other != path]
+        kept += [f"{path} (read-only)"] if path in lock.held else []
+        log.warning(
+            "%s cannot be written (%s: %s): the reviewer's lock is held in %s; reviewing goes on",
+            "landwatch's state directory" if state else "the runtime directory",
+            error.strerror or error,
+            path.parent,
+            " and ".join(kept),
+        )
 
 
 def background_priority(niceness: int) -> str:

@@ -13,8 +13,8 @@ REGISTRY = Place("<config>/repositories", Scope.USER, "registry", "the repositor
 REGISTRY_LOCK = Place(
     "<config>/repositories.lock", Scope.USER, "registry", "flock of registry changes"
 )
-# Not $XDG_RUNTIME_DIR: an environment without it (cron, some GUI sessions) would find no
-# reviewer there and start a second one.
+# Here, not only in $XDG_RUNTIME_DIR (daemon.lock takes that one first): an environment without
+# it (cron, some GUI sessions) would find no reviewer there and start a second one.
 REVIEWER_LOCK = Place(
     "<state>/run/reviewer.lock", Scope.USER, "daemon", "flock held by the running reviewer"
 )
