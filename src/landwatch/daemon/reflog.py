@@ -1,5 +1,6 @@
 """One reflog file as the sweep reads it: its entries, where a pass stopped in it (`Cursor`),
-where a branch born since is read from, and where to read on after an expire rewrote it.
+whether it is still the file a cursor was taken in, where a branch born since is read from, and
+where to read on after an expire rewrote it.
 
 Only the bytes a file held are read (never past a size the caller saw), a line at a time.
 """
@@ -15,6 +16,9 @@ from landwatch import work_item
 
 # At most this much of one reflog is read in a pass; the rest comes at the next.
 CHUNK = 4 << 20
+# What is read back of the last line a cursor took, to know the file again (a line is a few
+# hundred bytes: git writes a commit's subject, not its message).
+LINE = 4096
 # The entry git (and libgit2) writes last into a branch's reflog renamed or copied from another's.
 _INHERITED = (b"Branch: renamed ", b"Branch: copied ", b"branch: renamed ")
 
@@ -93,6 +97,23 @@ def resumed(path: Path, info: os.stat_result, cursor: Cursor) -> Cursor | None:
             if digest(line[:-1]) == cursor.last:
                 after = offset  # the last one: a line written twice was read twice
     return None if after is None else Cursor(info.st_ino, after, cursor.time, cursor.last)
+
+
+def continues(path: Path, cursor: Cursor) -> bool:
+    """Whether the reflog at `path` is the one the cursor was taken in, grown since: the line
+    before its offset is the last one it took. A reflog deleted and made again may be given the
+    inode of the one deleted, and be as long by now. True where that cannot be told (no line
+    taken, an older release's cursor, a line longer than what is read of it)."""
+    if not cursor.last or cursor.offset == 0:
+        return True
+    start = max(0, cursor.offset - LINE)
+    with path.open("rb") as file:
+        file.seek(start)
+        data = file.read(cursor.offset - start)
+    if not data.endswith(b"\n"):
+        return False  # no line ends where the cursor stopped: another file
+    _, newline, line = data[:-1].rpartition(b"\n")
+    return (start > 0 and not newline) or digest(line) == cursor.last
 
 
 def time_before(path: Path, offset: int, now: float) -> int:

@@ -16,7 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from landwatch import layout, registry, report_store, work_item
-from landwatch.daemon.reflog import CHUNK, Cursor, Entry, born, digest, parse, resumed, time_before
+from landwatch.daemon.reflog import (
+    CHUNK,
+    Cursor,
+    Entry,
+    born,
+    continues,
+    digest,
+    parse,
+    resumed,
+    time_before,
+)
 from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.files import list_entries, read_file, remove, write_atomic
 from landwatch.git import run_git
@@ -217,10 +227,13 @@ def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
         start_at_end(common, now=now)  # installed by a release without the sweep: from now on
         return swept
     repo = _Repository(common)
+    logs = reflogs(common)
+    absent = [key for key in cursors if key not in logs]
     changed = False
-    for key, path in reflogs(common).items():
+    for key, path in logs.items():
         info = _regular(path)
         if info is None:
+            absent.append(key)
             continue
         cursor = cursors.get(key)
         floor = None
@@ -233,22 +246,54 @@ def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
             # an expire rewrites the reflog and its whole history would be read again.
             cursor = Cursor(cursor.inode, cursor.offset, time_before(path, cursor.offset, now))
             changed = True
-        elif cursor.inode != info.st_ino or info.st_size < cursor.offset:
-            # Rewritten (an expire): read on after the last entry taken, where it was kept; else
-            # again, but not what is older than it (an older release's cursor, rewritten before
-            # it was dated: not older than when that release last wrote what it had read).
-            if (found := resumed(path, info, cursor)) is None:
-                floor = cursor.time or _stored_at(common)
-            cursor = found or Cursor(info.st_ino, 0, cursor.time, cursor.last)
+        elif (
+            cursor.inode != info.st_ino
+            or info.st_size < cursor.offset
+            or (info.st_size > cursor.offset and not continues(path, cursor))
+        ):
+            cursor, floor = _read_again(common, path, info, cursor, now)
             changed = True
         if info.st_size > cursor.offset:
             seen = _Seen(info.st_size, info.st_mtime, now, grace)
             changed |= _read(repo, path, cursor, is_head, seen, floor, swept)
         cursors[key] = cursor
-    if changed:
+    if _forget_gone(common, cursors, absent) or changed:
         _store(common, cursors)
     _forget_skipped(repo, cursors)
     return swept
+
+
+def _read_again(
+    common: Path, path: Path, info: os.stat_result, cursor: Cursor, now: float
+) -> tuple[Cursor, int | None]:
+    """Where a reflog that is no longer the file the cursor read is read from, and the time
+    below which its entries are not taken (None: all after the cursor).
+
+    Rewritten (an expire): on after the last entry taken, where it was kept; else again, but
+    not what is older than it (an older release's cursor, rewritten before it was dated: not
+    older than when that release last wrote what it had read). Made again since the last pass
+    by renaming or copying another branch's reflog to its name (`git branch -m`, `-c`; a line of
+    it may be the very line the cursor took, a branch made from the same commit in the same
+    second): born, read after the entry saying so, as a branch born since is."""
+    found = resumed(path, info, cursor)
+    floor = None if found is not None else cursor.time or _stored_at(common)
+    inherited = born(path, info, now)
+    if inherited.offset > 0 and (
+        inherited.offset > found.offset if found is not None else inherited.time >= (floor or 0)
+    ):
+        return inherited, None
+    return found or Cursor(info.st_ino, 0, cursor.time, cursor.last), floor
+
+
+def _forget_gone(common: Path, cursors: dict[str, Cursor], absent: list[str]) -> bool:
+    """The cursors of reflogs that are gone (a branch deleted or renamed away, a worktree
+    removed) forgotten, else kept for ever; whether any. One made again under the name is then
+    born, as one made since the last pass is. Only what is not there goes: a list of worktrees
+    that could not be read forgets none."""
+    gone = [key for key in absent if key in cursors and not os.path.lexists(common / key)]
+    for key in gone:
+        del cursors[key]
+    return bool(gone)
 
 
 @dataclass(frozen=True)
