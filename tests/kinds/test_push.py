@@ -244,7 +244,7 @@ def test_a_refusal_by_the_person_s_own_pre_push_hook_holds_the_push_back_at_once
     held = held_back(repo.git_dir)
     assert held is not None and (held["commit"], held["what"]) == (landed, "2 of 40 tests failed")
     # The reviewer gives it up at its first try, and the one line says it once, in its words.
-    assert run_reviewer("--once").returncode == 0
+    assert run_reviewer("--once").returncode == 65
     assert [work_item.id_of_entry(n) for n in push_items(repo, FAILED)] == [f"push-{landed}"]
     said = repo.landwatch("notice", "--git-dir", str(repo.git_dir)).stderr
     assert f"held back the push of {landed[:7]}: 2 of 40 tests failed in repo" in said, said
@@ -408,7 +408,7 @@ def test_a_remote_that_does_not_exist_is_given_up_at_once(repo: Repo) -> None:
     with pytest.raises(GiveUp, match=r"no remote named 'nosuchremote'.*git remote -v"):
         PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
     result = run_reviewer("--once")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 65, result.stderr
     assert [work_item.id_of_entry(n) for n in push_items(repo, FAILED)] == [f"push-{oid}"]
     assert not layout.PUSH_STATE.path(repo.git_dir).exists()
     assert "has failed for" not in repo.landwatch("status").stdout
@@ -467,7 +467,7 @@ def test_auto_push_holds_back_a_secret_and_pushes_once_it_is_amended_away(
     assert held is not None and held["commit"] == leaked and AWS_KEY_ID not in held["why"]
     # The reviewer gives it up; the one line and status say it was held back, and why.
     result = run_reviewer("--once")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 65, result.stderr
     assert push_items(repo, FAILED) and remote_head(remote) == before
     said = repo.landwatch("notice", "--git-dir", str(repo.git_dir)).stderr
     assert f"held back the push of {leaked[:7]}: {leaked[:10]} holds S00" in said, said
@@ -501,7 +501,7 @@ def test_a_tag_push_follow_tags_takes_along_is_held_back_by_the_gate_in_the_hook
     held = held_back(repo.git_dir)
     assert held is not None and held["commit"] == landed and GITHUB_TOKEN not in str(held)
     assert "which git push origin main sends" in held["why"]
-    assert run_reviewer("--once").returncode == 0
+    assert run_reviewer("--once").returncode == 65
     assert [work_item.id_of_entry(n) for n in push_items(repo, FAILED)] == [f"push-{landed}"]
     said = repo.landwatch("notice", "--git-dir", str(repo.git_dir)).stderr
     assert f"held back the push of {landed[:7]}: " in said and "holds S002" in said, said
@@ -514,7 +514,8 @@ def test_under_errors_auto_push_waits_for_the_review(repo: Repo, remote: Path) -
     kind = PushHandler()
     with pytest.raises(RetryLater, match="waiting for the review of 1 commit"):
         kind.handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
-    assert run_reviewer("--once").returncode == 0  # reviewed: CFG at error
+    # Reviewed: CFG at error; its push held back, so given up (65).
+    assert run_reviewer("--once").returncode == 65
     assert remote_head(remote) != landed
     with pytest.raises(HeldBack, match="CFG"):
         kind.handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
@@ -522,7 +523,7 @@ def test_under_errors_auto_push_waits_for_the_review(repo: Repo, remote: Path) -
 
 def test_a_held_back_push_goes_once_what_held_it_is_allowed(repo: Repo, remote: Path) -> None:
     leaked = repo.land("add a key for the tests", {"creds.py": f'key = "{AWS_KEY_ID}"\n'})
-    assert run_reviewer("--once").returncode == 0
+    assert run_reviewer("--once").returncode == 65
     assert held_back(repo.git_dir) is not None and remote_head(remote) != leaked
     allowed = repo.landwatch("allow", leaked, "--reason", "used-in-tests")
     assert allowed.returncode == 0, allowed.stderr
