@@ -263,4 +263,6 @@ def test_a_reviewer_started_lower_stays_as_low_and_keeps_its_policy() -> None:
     said = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.splitlines()
-    assert said == ["at niceness 15", "15 True"]
+    # 15 above the test's own niceness (a suite run under `nice` starts higher), at most 19.
+    low = min(19, os.getpriority(os.PRIO_PROCESS, 0) + 15)
+    assert said == [f"at niceness {low}", f"{low} True"]
