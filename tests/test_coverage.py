@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from landwatch import coverage, registry
-from landwatch.hooks import INSTALLED_EVENTS
+from landwatch.hooks import INSTALLED_EVENTS, whose
 from support.daemon import journal_lines, run_reviewer
 from support.kinds import FakeClock, in_process
-from support.repos import Repo
+from support.repos import Repo, installed
 
 TOOLS = Path(sys.executable).parent  # the test command installs pre-commit and lefthook here
 RECORDING = ("--handler", "review=support.handlers:Recording")
@@ -154,3 +154,21 @@ def test_the_push_gate_is_judged_apart_from_the_landing_hooks(
     (tmp_path / "elsewhere").mkdir()
     repo.git("config", "core.hooksPath", str(tmp_path / "elsewhere"))
     assert "(there is no pre-push hook)" in (coverage.gate_off(repo.git_dir) or "")
+
+
+def test_a_git_dir_git_cannot_use_sends_no_install_to_the_repository_above(tmp_path: Path) -> None:
+    """A registered repository whose HEAD git cannot read: git run in its worktree passes over
+    it for the repository above, and `doctor --fix` installed landwatch there. Git must find
+    that very git dir there, or nothing is mended."""
+    outer = Repo(tmp_path / "outer")
+    inner = installed(outer.path / "inner")
+    common = inner.git_dir
+    (common / "HEAD").write_text("garbage\n")
+    (common / "hooks" / "post-commit").unlink()
+    outer.landwatch("doctor", "--fix")
+    assert not [hook for hook in (outer.path / ".git" / "hooks").iterdir() if whose(hook)]
+    assert registry.registered() == [common.resolve()]
+    covered = coverage.inspect(common)
+    assert covered.reach is coverage.Reach.SWEEP and not covered.fixable
+    assert f"finds {outer.path / '.git'} instead" in covered.detail
+    assert coverage.gate_off(common) is None

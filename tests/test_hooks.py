@@ -81,6 +81,19 @@ def test_where_no_hook_can_go_is_one_line(tmp_path: Path) -> None:
         assert "\n" not in str(refused.value)
 
 
+def test_a_git_dir_named_is_the_one_git_must_find(tmp_path: Path) -> None:
+    """A git dir git cannot use (its HEAD garbage) is passed over for the repository above: a
+    registered repository's worktree names its git dir, and git finding another is refused."""
+    outer = Repo(tmp_path / "outer")
+    inner = Repo(outer.path / "inner")
+    git_dir = inner.git_dir
+    assert hooks.find_repository(inner.path, git_dir=git_dir).git_dir == git_dir
+    (git_dir / "HEAD").write_text("garbage\n")
+    assert hooks.find_repository(inner.path).git_dir == outer.git_dir  # what git does
+    with pytest.raises(hooks.RepositoryError, match=f"finds {outer.git_dir} instead"):
+        hooks.find_repository(inner.path, git_dir=git_dir)
+
+
 def test_inside_a_git_dir_is_no_worktree_to_install_in(repo: Repo) -> None:
     # Not bare, yet no worktree either: git answers the first questions, then refuses.
     with pytest.raises(GitError, match="work tree") as refused:

@@ -49,12 +49,13 @@ def _runnable(path: Path) -> bool:
 
 def inspect(common: Path) -> Coverage:
     """The coverage of the repository of `common`, from the hooks git runs now."""
-    # The main worktree, its `.git` read: find_repository's git there is the one process.
+    # The main worktree, its `.git` read: find_repository's git there is the one process, and
+    # it must find that very git dir there (git passes over one it cannot use for one above).
     top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
     if top is None:
         return Coverage(Reach.SWEEP, "no worktree to run hooks in was found")
     try:
-        repository = hookfiles.find_repository(top)
+        repository = hookfiles.find_repository(top, git_dir=common)
     except UserError as error:
         return Coverage(Reach.SWEEP, str(error))
     hooks = repository.hooks_dir
@@ -146,7 +147,7 @@ def gate_off(common: Path) -> str | None:
     if top is None or hook_slots.recorded_hooks_dir(common) is None:
         return None
     try:
-        slot = hookfiles.find_repository(top).hooks_dir / "pre-push"
+        slot = hookfiles.find_repository(top, git_dir=common).hooks_dir / "pre-push"
     except UserError:
         return None  # no worktree git answers in: inspect says so
     if hook_slots.runs_ours(slot):
@@ -185,7 +186,11 @@ def unhooked_worktrees(common: Path) -> list[tuple[Path, str]]:
     own, missing in a new one, or husky's shims alone. (The worktree, what git runs there.)"""
     top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
     try:
-        main = hookfiles.find_repository(top).hooks_dir.resolve() if top is not None else None
+        main = (
+            hookfiles.find_repository(top, git_dir=common).hooks_dir.resolve()
+            if top is not None
+            else None
+        )
     except UserError:
         return []
     found = []
@@ -195,7 +200,7 @@ def unhooked_worktrees(common: Path) -> list[tuple[Path, str]]:
         if worktree is None:
             continue  # gone, or none of its own: no worktree to ask
         try:
-            hooks = hookfiles.find_repository(worktree).hooks_dir
+            hooks = hookfiles.find_repository(worktree, git_dir=git_dir).hooks_dir
         except (OSError, UserError):
             continue  # gone, or being made: `git worktree prune` is git's to run
         if hooks.resolve() == main:

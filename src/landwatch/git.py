@@ -179,7 +179,8 @@ class Confirm(enum.Enum):
     first, since a `gitdir` pointer or a recorded path is an archive's to plant."""
 
     # Its `.git` is the git dir, or a `gitdir:` file naming it; no process. Enough where git is
-    # told the git dir (--git-dir), or only asked there which hooks it runs (coverage, doctor).
+    # told the git dir (--git-dir), or asked there by a git whose answer names the git dir it
+    # found (coverage's and doctor's find_repository, which refuses another).
     READING = "its .git leads to the git dir"
     # That, and git run there finds that very git dir (one git): for a git left to find the
     # repository itself, as the person's does (git looks above a git dir it cannot use).

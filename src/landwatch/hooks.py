@@ -6,6 +6,7 @@ they are. install writes them; coverage and doctor read them.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import shlex
 from collections.abc import Sequence
@@ -91,9 +92,12 @@ class Repository:
     top: Path
 
 
-def find_repository(cwd: Path, *, doing: str = "install") -> Repository:
+def find_repository(
+    cwd: Path, *, doing: str = "install", git_dir: Path | None = None
+) -> Repository:
     """The repository `cwd` is in, for `doing` (install or uninstall); RepositoryError saying
-    what to do when it is none, or one landwatch is never installed in."""
+    what to do when it is none, one landwatch is never installed in, or (`git_dir` given: a
+    registered repository's worktree) one whose git dir is not `git_dir`."""
     if "\n" in str(cwd.resolve()):
         raise RepositoryError(
             f"{safe(str(cwd.resolve()))} has a newline in its path, which the hooks cannot "
@@ -125,9 +129,15 @@ def find_repository(cwd: Path, *, doing: str = "install") -> Repository:
         if not said.stdout:
             raise RepositoryError(not_a_repository(cwd, error)) from None
         raise error
-    git_dir, common_dir, hooks_dir, top = answers[1:5]
+    found, common_dir, hooks_dir, top = answers[1:5]
+    if git_dir is not None and os.path.realpath(found) != os.path.realpath(git_dir):
+        # git passes over a git dir it cannot use (its HEAD garbage) for one above: a parent's.
+        raise RepositoryError(
+            f"git does not take {safe(str(git_dir))} for a repository: in {safe(str(cwd))} "
+            f"it finds {safe(found)} instead"
+        )
     return Repository(
-        Path(git_dir), Path(common_dir), Path(hooks_dir), Path(common_dir) / "hooks", Path(top)
+        Path(found), Path(common_dir), Path(hooks_dir), Path(common_dir) / "hooks", Path(top)
     )
 
 

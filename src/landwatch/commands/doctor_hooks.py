@@ -30,11 +30,12 @@ def problems(common: Path) -> list[Problem]:
 
 
 @functools.cache
-def _reinstall(top: Path) -> Callable[[TextIO], None]:
-    """install in `top`, one mend for every problem it mends (doctor runs each mend once)."""
+def _reinstall(top: Path, common: Path) -> Callable[[TextIO], None]:
+    """install in `top`, one mend for every problem it mends (doctor runs each mend once),
+    refused where git there finds a repository other than `common` (one above it)."""
 
     def mend(out: TextIO) -> None:
-        install.install(top, out=out)
+        install.install(top, out=out, git_dir=common)
 
     return mend
 
@@ -44,7 +45,7 @@ def _coverage(common: Path, gate: str | None) -> list[Problem]:
     (`gate`), mended as they are: by install, or where it cannot, as their fix says."""
     covered = coverage.inspect(common)
     top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
-    mend = _reinstall(top) if top is not None else None
+    mend = _reinstall(top, common) if top is not None else None
     found = []
     # A partial reach with nothing to mend is how it works beside that tool (status says so).
     if covered.reach is not coverage.Reach.HOOKS and covered.fix is not None:
@@ -91,7 +92,7 @@ def _git_lfs(common: Path) -> list[Problem]:
         else f"landwatch still runs git-lfs's {', '.join(behind)} hook(s), though "
         "git-lfs was uninstalled here"
     )
-    return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]
+    return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top, common))]
 
 
 def _older(common: Path, gate: str | None) -> list[Problem]:
@@ -104,4 +105,4 @@ def _older(common: Path, gate: str | None) -> list[Problem]:
     if gate or not (older := coverage.older_events(hooks_dir)):
         return []
     what = f"its {', '.join(older)} hook(s) are an older landwatch's, without the fixes since"
-    return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]
+    return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top, common))]

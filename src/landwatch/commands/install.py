@@ -108,9 +108,17 @@ def _readable_by_the_review(repository: Repository) -> None:
         ) from None
 
 
-def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = None) -> int:
+def install(
+    cwd: Path,
+    *,
+    hooks_path: Path | None = None,
+    out: TextIO | None = None,
+    git_dir: Path | None = None,
+) -> int:
+    """landwatch installed in the repository `cwd` is in; with `git_dir` (a registered
+    repository's, mended by doctor or an upgrade), refused where git finds another there."""
     out = sys.stdout if out is None else out  # the stdout of the call, not of the import
-    repository = find_repository(cwd)
+    repository = find_repository(cwd, git_dir=git_dir)
     _readable_by_the_review(repository)
     hooks_dir = _hooks_path_policy(repository, hooks_path)
     entry = write_entry_point()
@@ -136,6 +144,21 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
         print(f"landwatch: {said}", file=out)
     hook_slots.record_hooks_dir(repository.common_dir, hooks_dir)
     print(f"landwatch: hooks {', '.join(INSTALLED_EVENTS)} written to {hooks_dir}", file=out)
+    _tell_of_hooks_dir(repository, hooks_dir, also, out)
+    _prepare_data(repository)
+    if registry.register(repository.common_dir):
+        print(f"landwatch: registered {repository.common_dir} with your reviewer", file=out)
+    print(f"landwatch: hooks call {entry}", file=out)
+    _tell_of_committed_linters(repository, out)
+    compile_secret_rules(out)
+    return 0
+
+
+def _tell_of_hooks_dir(
+    repository: Repository, hooks_dir: Path, also: Sequence[Path], out: TextIO
+) -> None:
+    """What install says of the directory it wrote the hooks to: the other repositories it
+    serves (`also`), husky's regenerating it, or that git runs hooks from elsewhere."""
     if also:
         print(
             f"landwatch: {hooks_dir} serves {_named(also)} too: its hooks name each repository "
@@ -155,13 +178,6 @@ def install(cwd: Path, *, hooks_path: Path | None = None, out: TextIO | None = N
             f"{hooks_dir} from there",
             file=out,
         )
-    _prepare_data(repository)
-    if registry.register(repository.common_dir):
-        print(f"landwatch: registered {repository.common_dir} with your reviewer", file=out)
-    print(f"landwatch: hooks call {entry}", file=out)
-    _tell_of_committed_linters(repository, out)
-    compile_secret_rules(out)
-    return 0
 
 
 def _writer(repository: Path, also: Sequence[Path]) -> Callable[[Path, Integration], None]:
@@ -221,7 +237,7 @@ def rewrite_older_hooks(out: TextIO | None = None) -> int:
             continue
         print(f"landwatch: {safe(str(top))}: hooks an older landwatch wrote", file=out)
         try:
-            install(top, hooks_path=hooks_dir, out=out)
+            install(top, hooks_path=hooks_dir, out=out, git_dir=common)
         except UserError as error:
             print(f"landwatch: {safe(str(top))}: left as it was: {error}", file=out)
             continue
