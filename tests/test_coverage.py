@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,10 +19,11 @@ from landwatch import coverage, registry
 from landwatch.hooks import INSTALLED_EVENTS, whose
 from support.daemon import journal_lines, run_reviewer
 from support.kinds import FakeClock, in_process
-from support.repos import Repo, installed
+from support.repos import Repo, installed, separate_git_dir, submodule
 
 TOOLS = Path(sys.executable).parent  # the test command installs pre-commit and lefthook here
 RECORDING = ("--handler", "review=support.handlers:Recording")
+NO_WORKTREE = "no worktree to run hooks in was found"
 
 
 def an_hour_ago() -> dict[str, str]:
@@ -154,6 +156,54 @@ def test_the_push_gate_is_judged_apart_from_the_landing_hooks(
     (tmp_path / "elsewhere").mkdir()
     repo.git("config", "core.hooksPath", str(tmp_path / "elsewhere"))
     assert "(there is no pre-push hook)" in (coverage.gate_off(repo.git_dir) or "")
+
+
+@pytest.mark.parametrize(
+    ("make", "landing"),
+    [(submodule, False), (submodule, True), (separate_git_dir, True)],
+    ids=["submodule", "submodule-landed", "separate-git-dir-landed"],
+)
+def test_a_git_dir_kept_apart_is_covered_and_its_gate_judged_like_any_other(
+    tmp_path: Path, make: Callable[[Path], Repo], landing: bool
+) -> None:
+    """A submodule's git dir and one made with --separate-git-dir are in no worktree: their
+    hooks recorded every landing, yet status said "sweep only: no worktree", and a pre-push
+    taken away was never told. Their worktree is where the hooks ran, or core.worktree."""
+    repo = make(tmp_path)
+    repo.land("first", hooks=False)
+    repo.install()
+    if landing:
+        repo.land("a landing")
+    common = repo.git_dir
+    assert coverage.inspect(common).reach is coverage.Reach.HOOKS
+    assert coverage.gate_off(common) is None
+    (common / "hooks" / "pre-push").unlink()
+    gate = coverage.gate_off(common) or ""
+    assert "(there is no pre-push hook)" in gate
+    shown = repo.landwatch("status").stdout
+    assert f"{common}: {gate}" in shown and "sweep only" not in shown
+    (common / "hooks" / "post-merge").unlink()
+    assert coverage.inspect(common).fixable
+    assert repo.landwatch("doctor", "--fix").returncode == 0
+    assert coverage.inspect(common).reach is coverage.Reach.HOOKS
+    assert coverage.gate_off(common) is None
+
+
+def test_a_core_worktree_naming_another_repository_points_coverage_nowhere(
+    tmp_path: Path,
+) -> None:
+    """core.worktree is the repository's to write: a submodule's naming the superproject (or
+    any repository of yours) is no worktree of it, for coverage or doctor's install."""
+    repo = submodule(tmp_path)
+    repo.land("first", hooks=False)
+    repo.install()
+    common, outer = repo.git_dir, tmp_path / "outer"
+    repo.git("config", "core.worktree", str(outer))
+    (common / "hooks" / "post-commit").unlink()
+    Repo.existing(outer).landwatch("doctor", "--fix")
+    assert not [hook for hook in (outer / ".git" / "hooks").iterdir() if whose(hook)]
+    covered = coverage.inspect(common)
+    assert (covered.reach, covered.detail) == (coverage.Reach.SWEEP, NO_WORKTREE)
 
 
 def test_a_git_dir_git_cannot_use_sends_no_install_to_the_repository_above(tmp_path: Path) -> None:

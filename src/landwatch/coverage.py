@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import enum
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch import hook_slots, registry
+from landwatch import hook_slots, registry, work_item
 from landwatch import hooks as hookfiles
 from landwatch.errors import UserError
 from landwatch.files import read_head
-from landwatch.git import Confirm, Fallback, worktree_of
+from landwatch.git import Confirm, Fallback, GitError, run_git, worktree_of
 from landwatch.hooks import HOOK_EVENTS, INSTALLED_EVENTS, whose
 
 # More than any hook landwatch writes: its header, then githooks/hook.sh or githooks/pre-push.sh.
@@ -47,17 +48,50 @@ def _runnable(path: Path) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
 
 
+def main_worktree(common: Path) -> Path | None:
+    """The main worktree of the repository of `common`, where its hooks are asked of: one whose
+    `.git` leads back to `common` (worktree_of), even where `common` names none of its own."""
+    for recorded in _where_it_may_be(common):
+        top = worktree_of(common, recorded, confirm=Confirm.READING, fallback=Fallback.NONE).top
+        if top is not None:
+            return top
+    return None
+
+
+def _where_it_may_be(common: Path) -> Iterator[Path | None]:
+    """Where the main worktree may be, the cheapest first: the parent of a `.git` (None); for a
+    git dir kept apart (a submodule's, --separate-git-dir's), where its hooks ran at the
+    landings its queue keeps, then core.worktree as git reads it (one git, never in a hook)."""
+    yield None
+    try:
+        recorded = work_item.work_trees(common)
+    except work_item.QueueError:
+        recorded = []  # a work directory that cannot be used: doctor names it apart
+    yield from recorded
+    try:
+        said = run_git("rev-parse", "--show-toplevel", git_dir=common, cwd=common)
+    except GitError:
+        return
+    if said.ok and said.stdout.strip():
+        yield Path(said.stdout.rstrip("\n"))
+
+
+def main_repository(common: Path) -> hookfiles.Repository | None:
+    """The repository of `common` as git finds it in its main worktree (main_worktree), whose
+    hooks git runs there; None where there is none, UserError where git finds no such one."""
+    top = main_worktree(common)
+    # find_repository's git there is the one process, and must find that very git dir there.
+    return hookfiles.find_repository(top, git_dir=common) if top is not None else None
+
+
 def inspect(common: Path) -> Coverage:
     """The coverage of the repository of `common`, from the hooks git runs now."""
-    # The main worktree, its `.git` read: find_repository's git there is the one process, and
-    # it must find that very git dir there (git passes over one it cannot use for one above).
-    top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
-    if top is None:
-        return Coverage(Reach.SWEEP, "no worktree to run hooks in was found")
     try:
-        repository = hookfiles.find_repository(top, git_dir=common)
+        repository = main_repository(common)
     except UserError as error:
         return Coverage(Reach.SWEEP, str(error))
+    if repository is None:
+        return Coverage(Reach.SWEEP, "no worktree to run hooks in was found")
     hooks = repository.hooks_dir
     default = repository.default_hooks_dir
     husky = hook_slots.is_husky_dir(hooks)
@@ -143,13 +177,15 @@ def gate_off(common: Path) -> str | None:
     """What stops the push gate of the repository of `common`: the pre-push hook git runs there
     now is not landwatch's; None while it runs, or where landwatch never wrote hooks. Judged
     apart from the landing hooks: a tool's reinstall that replaces those replaces it too."""
-    top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
-    if top is None or hook_slots.recorded_hooks_dir(common) is None:
+    if hook_slots.recorded_hooks_dir(common) is None:
         return None
     try:
-        slot = hookfiles.find_repository(top, git_dir=common).hooks_dir / "pre-push"
+        repository = main_repository(common)
     except UserError:
         return None  # no worktree git answers in: inspect says so
+    if repository is None:
+        return None
+    slot = repository.hooks_dir / "pre-push"
     if hook_slots.runs_ours(slot):
         return None
     if owner := whose(slot):
@@ -184,15 +220,11 @@ def unhooked_worktrees(common: Path) -> list[tuple[Path, str]]:
     """Linked worktrees where git runs none of landwatch's hooks though the main worktree runs
     them: a relative core.hooksPath (husky's `.husky/_`) names a directory of each worktree's
     own, missing in a new one, or husky's shims alone. (The worktree, what git runs there.)"""
-    top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
     try:
-        main = (
-            hookfiles.find_repository(top, git_dir=common).hooks_dir.resolve()
-            if top is not None
-            else None
-        )
+        repository = main_repository(common)
     except UserError:
         return []
+    main = repository.hooks_dir.resolve() if repository is not None else None
     found = []
     for git_dir in registry.worktree_git_dirs(common)[1:]:
         # A `gitdir` pointer an archive planted names no worktree whose `.git` leads back here.

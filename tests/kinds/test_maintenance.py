@@ -18,8 +18,7 @@ from landwatch.work_item import DONE, PENDING, WorkItem, WorkKind
 from support.daemon import reviewer_command, reviewer_env, run_reviewer
 from support.faketime import FakeTime
 from support.kinds import FakeClock, in_process, reporter, settle_down
-from support.queue import git
-from support.repos import Repo, worktree_entry
+from support.repos import Repo, separate_git_dir, submodule, worktree_entry
 
 
 def loose_objects(repo: Repo) -> int:
@@ -277,21 +276,6 @@ def test_a_planted_worktree_entry_naming_another_repository_does_not_leave_it_to
     monkeypatch.chdir(elsewhere(tmp_path))
     report = MaintenanceHandler().handle(queued(repo.git_dir), reporter())
     assert report.ran, report.note
-
-
-def separate_git_dir(tmp_path: Path) -> Repo:
-    work = tmp_path / "work"
-    work.mkdir()
-    git("init", "-q", "-b", "main", f"--separate-git-dir={tmp_path / 'work.git'}", cwd=work)
-    return Repo.existing(work)
-
-
-def submodule(tmp_path: Path) -> Repo:
-    outer, library = Repo(tmp_path / "outer"), Repo(tmp_path / "library")
-    outer.git(
-        "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(library.path), "lib"
-    )
-    return Repo.existing(outer.path / "lib")
 
 
 @pytest.mark.parametrize("make", [separate_git_dir, submodule])

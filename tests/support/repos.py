@@ -153,6 +153,23 @@ def installed(path: Path) -> Repo:
     return repo
 
 
+def separate_git_dir(tmp_path: Path) -> Repo:
+    """A repository made with --separate-git-dir: its `.git` a file naming `work.git` beside."""
+    work = tmp_path / "work"
+    work.mkdir()
+    git("init", "-q", "-b", "main", f"--separate-git-dir={tmp_path / 'work.git'}", cwd=work)
+    return Repo.existing(work)
+
+
+def submodule(tmp_path: Path) -> Repo:
+    """A submodule: its git dir `.git/modules/lib` of the superproject, core.worktree naming it."""
+    outer, library = Repo(tmp_path / "outer"), Repo(tmp_path / "library")
+    outer.git(
+        "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(library.path), "lib"
+    )
+    return Repo.existing(outer.path / "lib")
+
+
 def sharing_hooks(directory: Path, *paths: Path) -> list[Repo]:
     """Repositories at `paths` whose hooks git runs from `directory`, the global core.hooksPath
     (made), landwatch installed in each there on purpose (`install --hooks-path`)."""

@@ -1,8 +1,11 @@
 """Reading the queue without changing it (work_item.reading): when the first claim expires, how many
-wait and for how long, an item caught between ready/ and pending/ counted once."""
+wait and for how long, an item caught between ready/ and pending/ counted once, where the hooks
+ran at the landings kept."""
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from pathlib import Path
 
 import pytest
@@ -56,3 +59,19 @@ def test_the_oldest_landing_is_the_record_s_time_through_a_backoff_and_a_retry(
     assert w.oldest_landing(git_dir) == pytest.approx(T)
     count, age = w.pending_summary(git_dir, now=T + 1000)
     assert count == 2 and age == pytest.approx(370)  # the stamps' age: T + 630 the oldest
+
+
+def test_where_the_hooks_ran_is_read_from_the_records_kept_newest_first(
+    git_dir: Path, tmp_path: Path
+) -> None:
+    """A git dir kept apart is known by the worktree its landings were recorded in: each
+    record's `work-tree`, whatever its item's state (claimed, done), the newest first, once."""
+    assert w.work_trees(git_dir) == []
+    places = [tmp_path / "old", tmp_path / "new", tmp_path / "new", None]
+    for number, place in enumerate(places, start=1):
+        w.enqueue(dataclasses.replace(item(git_dir, number), work_tree=place), now=T + number)
+        marker = git_dir / "landwatch" / w.KNOWN / item(git_dir, number).id
+        os.utime(marker, (T + number, T + number))
+    w.claim_next(git_dir, now=T + 10)  # the oldest, claimed: its record is read all the same
+    assert w.work_trees(git_dir) == [tmp_path / "new", tmp_path / "old"]
+    assert w.work_trees(git_dir, most=1) == []  # the newest record alone read: it names none

@@ -14,18 +14,18 @@ from typing import TextIO
 from landwatch import coverage, hook_slots
 from landwatch.commands import install
 from landwatch.commands.doctor import Problem
-from landwatch.git import Confirm, Fallback, worktree_of
 from landwatch.text import safe
 
 
 def problems(common: Path) -> list[Problem]:
     """Every problem of the hooks of the repository of `common`, coverage first."""
     gate = coverage.gate_off(common)
+    top = coverage.main_worktree(common)  # where install mends them
     return [
-        *_coverage(common, gate),
+        *_coverage(common, top, gate),
         *_unhooked_worktrees(common),
-        *_git_lfs(common),
-        *_older(common, gate),
+        *_git_lfs(common, top),
+        *_older(common, top, gate),
     ]
 
 
@@ -40,11 +40,10 @@ def _reinstall(top: Path, common: Path) -> Callable[[TextIO], None]:
     return mend
 
 
-def _coverage(common: Path, gate: str | None) -> list[Problem]:
+def _coverage(common: Path, top: Path | None, gate: str | None) -> list[Problem]:
     """The landing hooks git runs there are not (all) landwatch's; the push gate does not run
     (`gate`), mended as they are: by install, or where it cannot, as their fix says."""
     covered = coverage.inspect(common)
-    top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
     mend = _reinstall(top, common) if top is not None else None
     found = []
     # A partial reach with nothing to mend is how it works beside that tool (status says so).
@@ -75,9 +74,8 @@ def _unhooked_worktrees(common: Path) -> list[Problem]:
     ]
 
 
-def _git_lfs(common: Path) -> list[Problem]:
+def _git_lfs(common: Path, top: Path | None) -> list[Problem]:
     """git-lfs's hooks beside ours: refused since, or run though git-lfs is gone."""
-    top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
     hooks_dir = hook_slots.recorded_hooks_dir(common)
     if top is None or hooks_dir is None:
         return []
@@ -95,10 +93,9 @@ def _git_lfs(common: Path) -> list[Problem]:
     return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top, common))]
 
 
-def _older(common: Path, gate: str | None) -> list[Problem]:
+def _older(common: Path, top: Path | None, gate: str | None) -> list[Problem]:
     """The landing hooks in place, an older landwatch's: the fixes since do not run there (where
     the gate is off, the install that mends it writes them again)."""
-    top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
     hooks_dir = hook_slots.recorded_hooks_dir(common)
     if top is None or hooks_dir is None or not hook_slots.runs_ours(hooks_dir / "post-commit"):
         return []  # coverage says what is wrong with the hooks as a whole

@@ -20,7 +20,7 @@ from landwatch.commands import notice
 from landwatch.daemon import sweep
 from landwatch.errors import UserError
 from landwatch.files import private_directory, remove, write_atomic
-from landwatch.git import Confirm, Fallback, git, is_inside, worktree_of
+from landwatch.git import git, is_inside
 from landwatch.hook_slots import Integration
 from landwatch.hooks import (
     INSTALLED_EVENTS,
@@ -231,9 +231,11 @@ def rewrite_older_hooks(out: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out
     rewritten = 0
     for common in registry.registered():
-        top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
         hooks_dir = hook_slots.recorded_hooks_dir(common)
-        if top is None or hooks_dir is None or not coverage.older_events(hooks_dir):
+        if hooks_dir is None or not coverage.older_events(hooks_dir):
+            continue
+        top = coverage.main_worktree(common)
+        if top is None:
             continue
         print(f"landwatch: {safe(str(top))}: hooks an older landwatch wrote", file=out)
         try:

@@ -77,6 +77,7 @@ from landwatch.work_item.reading import (
     pending_summary,
     read_entry,
     unusable,
+    work_trees,
 )
 from landwatch.work_item.record import boot_time, encode_record, this_producer
 from landwatch.work_item.recovery import RetryAfter, prune, requeue, requeue_expired
@@ -175,4 +176,5 @@ __all__ = [
     "state_directory",
     "this_producer",
     "unusable",
+    "work_trees",
 ]

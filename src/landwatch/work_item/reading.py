@@ -8,7 +8,7 @@ import os
 import stat
 from pathlib import Path
 
-from landwatch.work_item.directory import decode_entry, listdir, opened
+from landwatch.work_item.directory import decode_entry, listdir, lstat, opened
 from landwatch.work_item.names import (
     CLAIMED,
     FAILED,
@@ -103,6 +103,29 @@ def read_entry(git_dir: os.PathLike[str] | str, state: str, name: str) -> WorkIt
             return decode_entry(directory, state, name).item(directory.git_dir)
         except (RecordError, FileNotFoundError):
             return None
+
+
+def work_trees(git_dir: os.PathLike[str] | str, *, most: int = 16) -> list[Path]:
+    """Where the hooks ran at the landings kept here (each record's `work-tree`), the newest
+    first, once each; at most `most` records read (a sweep's or a kind's names none)."""
+    found: list[Path] = []
+    with opened(git_dir, "cannot read the records of") as directory:
+        if directory is None:
+            return found
+        # known/<id> is the record, whatever state its item is in (claimed, done...).
+        ids = [
+            (info.st_mtime_ns, id)
+            for id in listdir(directory, KNOWN)
+            if (info := lstat(directory, KNOWN, id))
+        ]
+        for _, id in sorted(ids, reverse=True)[:most]:
+            try:
+                work_tree = decode_entry(directory, KNOWN, id).work_tree
+            except (RecordError, FileNotFoundError):
+                continue  # pruned since, or no record
+            if work_tree:
+                found.append(Path(os.fsdecode(work_tree)))
+    return list(dict.fromkeys(found))
 
 
 def given_up(git_dir: os.PathLike[str] | str, id: str) -> bool:
