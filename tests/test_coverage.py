@@ -160,15 +160,16 @@ def test_the_push_gate_is_judged_apart_from_the_landing_hooks(
 
 @pytest.mark.parametrize(
     ("make", "landing"),
-    [(submodule, False), (submodule, True), (separate_git_dir, True)],
-    ids=["submodule", "submodule-landed", "separate-git-dir-landed"],
+    [(submodule, False), (submodule, True), (separate_git_dir, False), (separate_git_dir, True)],
+    ids=["submodule", "submodule-landed", "separate-git-dir", "separate-git-dir-landed"],
 )
 def test_a_git_dir_kept_apart_is_covered_and_its_gate_judged_like_any_other(
     tmp_path: Path, make: Callable[[Path], Repo], landing: bool
 ) -> None:
     """A submodule's git dir and one made with --separate-git-dir are in no worktree: their
     hooks recorded every landing, yet status said "sweep only: no worktree", and a pre-push
-    taken away was never told. Their worktree is where the hooks ran, or core.worktree."""
+    taken away was never told. Their worktree is where install or the hooks ran, or
+    core.worktree (which --separate-git-dir does not set)."""
     repo = make(tmp_path)
     repo.land("first", hooks=False)
     repo.install()

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from landwatch import hook_slots, registry, work_item
+from landwatch import hook_slots, layout, registry, work_item
 from landwatch import hooks as hookfiles
 from landwatch.errors import UserError
-from landwatch.files import read_head
+from landwatch.files import read_file, read_head, write_atomic
 from landwatch.git import Confirm, Fallback, GitError, run_git, worktree_of
 from landwatch.hooks import HOOK_EVENTS, INSTALLED_EVENTS, whose
 
@@ -60,9 +60,15 @@ def main_worktree(common: Path) -> Path | None:
 
 def _where_it_may_be(common: Path) -> Iterator[Path | None]:
     """Where the main worktree may be, the cheapest first: the parent of a `.git` (None); for a
-    git dir kept apart (a submodule's, --separate-git-dir's), where its hooks ran at the
-    landings its queue keeps, then core.worktree as git reads it (one git, never in a hook)."""
+    git dir kept apart (a submodule's, --separate-git-dir's), where install ran, where its hooks
+    ran at the landings its queue keeps, core.worktree as git reads it (one git, not a hook's)."""
     yield None
+    try:
+        installed = read_file(layout.MAIN_WORKTREE.path(common), trusted=common).decode()
+    except (OSError, UnicodeDecodeError):
+        installed = ""
+    if installed.removesuffix("\n"):
+        yield Path(installed.removesuffix("\n"))
     try:
         recorded = work_item.work_trees(common)
     except work_item.QueueError:
@@ -74,6 +80,16 @@ def _where_it_may_be(common: Path) -> Iterator[Path | None]:
         return
     if said.ok and said.stdout.strip():
         yield Path(said.stdout.rstrip("\n"))
+
+
+def remember_main_worktree(repository: hookfiles.Repository) -> None:
+    """Where install runs, kept where the git dir is in no worktree of its own (a submodule's,
+    --separate-git-dir's): a `.git` file there names it, not it the worktree (main_worktree)."""
+    common = repository.common_dir
+    if os.path.realpath(repository.git_dir) != os.path.realpath(common):
+        return  # a linked worktree's: the main one is elsewhere
+    if worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top is None:
+        write_atomic(layout.MAIN_WORKTREE.path(common), f"{repository.top}\n", trusted=common)
 
 
 def main_repository(common: Path) -> hookfiles.Repository | None:

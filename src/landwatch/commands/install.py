@@ -268,13 +268,15 @@ def compile_secret_rules(out: TextIO | None = None) -> None:
 
 def _prepare_data(repository: Repository) -> None:
     """The work directories marked as landwatch's, the sweep started at the reflogs' ends (what
-    landed before is not reviewed; a reinstall goes on where it was), the reviews kept by a
-    landwatch without the push gate marked as its hook reads them, the lines said once forgotten."""
+    landed before is not reviewed; a reinstall goes on where it was), the worktree of a git dir
+    kept apart remembered, the reviews kept by a landwatch without the push gate marked as its
+    hook reads them, the lines said once forgotten."""
     for git_dir in registry.worktree_git_dirs(repository.common_dir):
         registry.mark_made(git_dir)
         private_directory(layout.SKIPPED.path(git_dir), trusted=git_dir)
         notice.start_told(git_dir)
     sweep.start_at_end(repository.common_dir, now=time.time(), keep=True)
+    coverage.remember_main_worktree(repository)
     report_store.mark_every_blocking(repository.common_dir)
     for told in (layout.MOVED_TOLD, layout.DISPLACED_TOLD, layout.GONE_TOLD):
         with contextlib.suppress(OSError):  # mended now: the hooks say so again if it recurs

@@ -235,8 +235,9 @@ def uninstall(
     hooks_dir = (hooks_path or recorded or repository.hooks_dir).resolve()
     # Where other registered repositories rely on them (a shared directory), they stay for those.
     withdrawn = take_out(hooks_dir, repository.common_dir, out)
-    with contextlib.suppress(OSError):
-        remove(layout.HOOKS_DIR.path(repository.common_dir), trusted=repository.common_dir)
+    for place in (layout.HOOKS_DIR, layout.MAIN_WORKTREE):
+        with contextlib.suppress(OSError):
+            remove(place.path(repository.common_dir), trusted=repository.common_dir)
     if registry.unregister(repository.common_dir):
         print(f"landwatch: unregistered {repository.common_dir}", file=out)
     if trust.forget(repository.git_dir):

@@ -211,6 +211,13 @@ HOOKS_DIR = Place(
     "shared directory's hooks leave alone one uninstalled with its data kept",
     hooks=True,
 )
+MAIN_WORKTREE = Place(
+    "main-worktree",
+    Scope.REPOSITORY,
+    "install",
+    "where install ran, for a git dir in no worktree (a submodule's, --separate-git-dir's): "
+    "coverage looks there before any landing says where; removed by uninstall",
+)
 UNTRUSTED = Place(
     "untrusted",
     Scope.REPOSITORY,
@@ -320,6 +327,7 @@ REPOSITORY_PLACES = (
     MAINTENANCE_RAN,
     STANDARDS,
     HOOKS_DIR,
+    MAIN_WORKTREE,
     UNTRUSTED,
     UNTRUSTED_TOLD,
     MOVED_TOLD,
