@@ -6,6 +6,7 @@ The reflog sweep covers every repository whatever its hooks say; this tells how 
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import os
 from collections.abc import Iterator
@@ -37,6 +38,7 @@ class Coverage:
     detail: str  # one line: what was found
     fix: str | None = None  # the command that mends it, when one does
     fixable: bool = False  # `landwatch doctor --fix` may do it with no decision to make
+    gate: str | None = None  # what stops the push gate (gate_off), judged apart
 
     @property
     def summary(self) -> str:
@@ -101,13 +103,19 @@ def main_repository(common: Path) -> hookfiles.Repository | None:
 
 
 def inspect(common: Path) -> Coverage:
-    """The coverage of the repository of `common`, from the hooks git runs now."""
+    """The coverage of the repository of `common`, from the hooks git runs now, and what stops
+    its push gate (`gate`): one git process asked where they are, for both."""
     try:
         repository = main_repository(common)
     except UserError as error:
         return Coverage(Reach.SWEEP, str(error))
     if repository is None:
         return Coverage(Reach.SWEEP, "no worktree to run hooks in was found")
+    return dataclasses.replace(_reach(repository), gate=_gate(common, repository))
+
+
+def _reach(repository: hookfiles.Repository) -> Coverage:
+    """How far the hooks git runs in `repository` reach (inspect's, but for the gate)."""
     hooks = repository.hooks_dir
     default = repository.default_hooks_dir
     husky = hook_slots.is_husky_dir(hooks)
@@ -193,13 +201,12 @@ def gate_off(common: Path) -> str | None:
     """What stops the push gate of the repository of `common`: the pre-push hook git runs there
     now is not landwatch's; None while it runs, or where landwatch never wrote hooks. Judged
     apart from the landing hooks: a tool's reinstall that replaces those replaces it too."""
+    return inspect(common).gate
+
+
+def _gate(common: Path, repository: hookfiles.Repository) -> str | None:
+    """gate_off's answer, in `repository` as git found it in its main worktree."""
     if hook_slots.recorded_hooks_dir(common) is None:
-        return None
-    try:
-        repository = main_repository(common)
-    except UserError:
-        return None  # no worktree git answers in: inspect says so
-    if repository is None:
         return None
     slot = repository.hooks_dir / "pre-push"
     if hook_slots.runs_ours(slot):

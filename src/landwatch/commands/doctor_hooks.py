@@ -19,13 +19,13 @@ from landwatch.text import safe
 
 def problems(common: Path) -> list[Problem]:
     """Every problem of the hooks of the repository of `common`, coverage first."""
-    gate = coverage.gate_off(common)
+    covered = coverage.inspect(common)
     top = coverage.main_worktree(common)  # where install mends them
     return [
-        *_coverage(common, top, gate),
+        *_coverage(common, top, covered),
         *_unhooked_worktrees(common),
         *_git_lfs(common, top),
-        *_older(common, top, gate),
+        *_older(common, top, covered.gate),
     ]
 
 
@@ -40,10 +40,10 @@ def _reinstall(top: Path, common: Path) -> Callable[[TextIO], None]:
     return mend
 
 
-def _coverage(common: Path, top: Path | None, gate: str | None) -> list[Problem]:
+def _coverage(common: Path, top: Path | None, covered: coverage.Coverage) -> list[Problem]:
     """The landing hooks git runs there are not (all) landwatch's; the push gate does not run
-    (`gate`), mended as they are: by install, or where it cannot, as their fix says."""
-    covered = coverage.inspect(common)
+    (its `gate`), mended as they are: by install, or where it cannot, as their fix says."""
+    gate = covered.gate
     mend = _reinstall(top, common) if top is not None else None
     found = []
     # A partial reach with nothing to mend is how it works beside that tool (status says so).

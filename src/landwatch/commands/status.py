@@ -48,7 +48,7 @@ def collect(now: float | None = None) -> dict[str, Any]:
                 "reach": covered.reach.value,
                 "detail": covered.detail,
                 "fix": covered.fix,
-                "gate_off": coverage.gate_off(common),
+                "gate_off": covered.gate,
             }
         repositories.append(
             {

@@ -177,9 +177,8 @@ class Duties:
         """Whether the hooks git runs in each repository are still landwatch's: a change is
         logged once (the sweep covers the repository whatever the answer)."""
         for common in self.repositories.repositories:
-            summary = coverage.inspect(common).summary
-            if gate := coverage.gate_off(common):
-                summary += f"; {gate}"
+            covered = coverage.inspect(common)
+            summary = covered.summary + (f"; {covered.gate}" if covered.gate else "")
             if self._coverage.get(common) != summary:
                 self._coverage[common] = summary
                 level = logging.INFO if summary == coverage.Reach.HOOKS.value else logging.WARNING
