@@ -13,15 +13,17 @@ import shlex
 import shutil
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from landwatch import hooks, layout, registry
 from landwatch.commands import install
+from landwatch.files import exclusive
 from landwatch.review.secrets import provider_rules
 from landwatch.review.secrets.rule_cache import DIRECTORY_VARIABLE
-from support.daemon import run_reviewer
+from support.daemon import run_reviewer, wait_for
 from support.repos import Repo, installed, run_cli
 
 
@@ -292,3 +294,34 @@ def test_install_that_cannot_keep_the_secret_rules_still_installs_and_says_so(
     assert ran.returncode == 0, ran.stderr
     assert f"landwatch: the secret rules could not be kept in {where}" in ran.stdout
     assert "hooks post-commit" in ran.stdout
+
+
+def waits_for_a_lock(pid: int) -> bool:
+    """Whether the process `pid` is blocked in flock(2): /proc/locks names it after `->`."""
+    for line in Path("/proc/locks").read_text().splitlines():
+        words = line.split()
+        if len(words) > 5 and words[1] == "->" and words[5] == str(pid):
+            return True
+    return False
+
+
+def test_two_first_installs_at_once_keep_each_other_s_work(tmp_path: Path) -> None:
+    """The audit's race (1 first install in 12): one install moved aside, as not made here, the
+    work directory the other had just made and not marked yet. Gated, not timed: the registry's
+    lock, held here, stops the first where it marks its work directory; the second is let go
+    once it waits for a lock too (before, having moved the first's aside)."""
+    repo = Repo(tmp_path / "repo")
+    mine = repo.git_dir / "hooks" / "post-commit"
+    mine.write_text("#!/bin/sh\necho my own\n")
+    mine.chmod(0o700)
+    command = [sys.executable, "-m", "landwatch", "install"]
+    runs = []
+    with exclusive(layout.REGISTRY_LOCK.path()):
+        for _ in range(2):
+            runs.append(subprocess.Popen(command, cwd=repo.path, stdout=subprocess.PIPE, text=True))
+            wait_for(lambda: waits_for_a_lock(runs[-1].pid), "the install to wait for a lock")
+    said = [run.communicate(timeout=120)[0] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], said
+    assert not list(repo.git_dir.glob("landwatch.not-made-here.*")), said
+    assert registry.made_here(repo.git_dir) and hooks.is_ours(mine)
+    assert (mine.parent / "post-commit.before-landwatch").read_text() == "#!/bin/sh\necho my own\n"

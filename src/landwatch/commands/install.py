@@ -19,8 +19,8 @@ from landwatch import coverage, hook_slots, layout, registry, report_store, trus
 from landwatch.commands import notice
 from landwatch.daemon import sweep
 from landwatch.errors import UserError
-from landwatch.files import private_directory, remove, write_atomic
-from landwatch.git import git, is_inside
+from landwatch.files import exclusive, private_directory, remove, write_atomic
+from landwatch.git import Confirm, Fallback, git, is_inside, worktree_of
 from landwatch.hook_slots import Integration
 from landwatch.hooks import (
     INSTALLED_EVENTS,
@@ -122,6 +122,20 @@ def install(
     _readable_by_the_review(repository)
     hooks_dir = _hooks_path_policy(repository, hooks_path)
     entry = write_entry_point()
+    # One at a time: two first installs in one repository each took the work directory the other
+    # had just made, not marked yet, for one that came with it, and moved it aside; two into a
+    # shared hooks directory each named there the repositories registered before the other's.
+    with exclusive(layout.INSTALL_LOCK.path()):
+        _install_into(repository, hooks_dir, out)
+    print(f"landwatch: hooks call {entry}", file=out)
+    _tell_of_committed_linters(repository, out)
+    compile_secret_rules(out)
+    return 0
+
+
+def _install_into(repository: Repository, hooks_dir: Path, out: TextIO) -> None:
+    """The hooks written into `hooks_dir` beside what is there, the work directories made and
+    marked, the repository registered: what install changes, under the install lock."""
     problems = [p for event in INSTALLED_EVENTS if (p := hook_slots.conflict(hooks_dir / event))]
     if problems:
         raise InstallError("; ".join(problems))  # nothing written: no half installs
@@ -148,10 +162,6 @@ def install(
     _prepare_data(repository)
     if registry.register(repository.common_dir):
         print(f"landwatch: registered {repository.common_dir} with your reviewer", file=out)
-    print(f"landwatch: hooks call {entry}", file=out)
-    _tell_of_committed_linters(repository, out)
-    compile_secret_rules(out)
-    return 0
 
 
 def _tell_of_hooks_dir(

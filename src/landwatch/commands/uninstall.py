@@ -22,7 +22,7 @@ from landwatch import hook_slots, layout, registry, trust
 from landwatch.commands import service
 from landwatch.commands.install import take_out
 from landwatch.daemon.lock import holder, wait_until_released
-from landwatch.files import read_file, remove, write_atomic
+from landwatch.files import exclusive, read_file, remove, write_atomic
 from landwatch.git import Confirm, Fallback, worktree_of
 from landwatch.hooks import find_repository
 from landwatch.text import duration, safe
@@ -194,7 +194,8 @@ def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:
         else:
             # No main worktree to run in: the hooks are taken from where install wrote them.
             hooks_dir = hook_slots.recorded_hooks_dir(common) or common / "hooks"
-            take_out(hooks_dir, common, io.StringIO())
+            with exclusive(layout.INSTALL_LOCK.path()):
+                take_out(hooks_dir, common, io.StringIO())
             registry.unregister(common)
             trust.forget(common)
     except Exception as error:  # one repository's trouble does not stop the rest
@@ -231,21 +232,23 @@ def uninstall(
 ) -> int:
     out = sys.stdout if out is None else out  # the stdout of the call, not of the import
     repository = find_repository(cwd, doing="uninstall")
-    recorded = hook_slots.recorded_hooks_dir(repository.common_dir)
-    hooks_dir = (hooks_path or recorded or repository.hooks_dir).resolve()
-    # Where other registered repositories rely on them (a shared directory), they stay for those.
-    withdrawn = take_out(hooks_dir, repository.common_dir, out)
-    for place in (layout.HOOKS_DIR, layout.MAIN_WORKTREE):
-        with contextlib.suppress(OSError):
-            remove(place.path(repository.common_dir), trusted=repository.common_dir)
-    if registry.unregister(repository.common_dir):
-        print(f"landwatch: unregistered {repository.common_dir}", file=out)
-    if trust.forget(repository.git_dir):
-        print("landwatch: withdrew what you trusted here; no committed linter runs", file=out)
-    if withdrawn:
-        print(f"landwatch: hooks removed from {hooks_dir}", file=out)
-    _stop_sharing(cwd, repository.common_dir, out)
-    _data(repository.common_dir, keep_data, out)
+    common = repository.common_dir
+    with exclusive(layout.INSTALL_LOCK.path()):  # not beside an install (install.py says why)
+        recorded = hook_slots.recorded_hooks_dir(common)
+        hooks_dir = (hooks_path or recorded or repository.hooks_dir).resolve()
+        # Where other registered repositories rely on them (a shared directory), they stay.
+        withdrawn = take_out(hooks_dir, common, out)
+        for place in (layout.HOOKS_DIR, layout.MAIN_WORKTREE):
+            with contextlib.suppress(OSError):
+                remove(place.path(common), trusted=common)
+        if registry.unregister(common):
+            print(f"landwatch: unregistered {common}", file=out)
+        if trust.forget(repository.git_dir):
+            print("landwatch: withdrew what you trusted here; no committed linter runs", file=out)
+        if withdrawn:
+            print(f"landwatch: hooks removed from {hooks_dir}", file=out)
+        _stop_sharing(cwd, common, out)
+        _data(common, keep_data, out)
     return 0
 
 

@@ -28,6 +28,12 @@ NOTIFIED = Place(
     "<state>/notified.json", Scope.USER, "notify", "when the last notifications were sent"
 )
 TRUST_LOCK = Place("<state>/trust.lock", Scope.USER, "trust", "flock of trust changes")
+INSTALL_LOCK = Place(
+    "<state>/install.lock",
+    Scope.USER,
+    "install, uninstall",
+    "flock held by each install and uninstall while it changes a repository: one at a time",
+)
 WORK_KEY = Place(
     "<state>/work-key", Scope.USER, "registry", "the key of the marks on work directories"
 )
@@ -74,6 +80,7 @@ USER_PLACES = (
     TRUST,
     NOTIFIED,
     TRUST_LOCK,
+    INSTALL_LOCK,
     WORK_KEY,
     LINTING,
     HOOK_RUNS,
