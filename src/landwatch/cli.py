@@ -171,7 +171,9 @@ def _uninstall(args: argparse.Namespace) -> int:
     from landwatch.commands import uninstall
 
     if args.all:
-        return uninstall.uninstall_everything(keep_data=args.keep_data, yes=args.yes)
+        return uninstall.uninstall_everything(
+            keep_data=args.keep_data, yes=args.yes, cwd=Path.cwd()
+        )
     if args.yes:
         from landwatch.errors import UsageError
 

@@ -183,6 +183,13 @@ def runs_ours(slot: Path) -> bool:
     )
 
 
+def where_ours(slot: Path) -> Path | None:
+    """Where landwatch's hook of `slot`'s event is, run or not: the slot, the `.legacy` of
+    pre-commit or prek, or the `.old` lefthook moved it to; None: nowhere (withdraw's places)."""
+    places = (slot, legacy_path(slot), old_path(slot))
+    return next((place for place in places if _owner(place) == "landwatch"), None)
+
+
 def withdraw(slot: Path) -> tuple[str, ...]:
     """Take landwatch's hook of `slot`'s event away, wherever it sits, and put back what the
     other tool alone would have there; what was done, to say."""

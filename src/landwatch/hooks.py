@@ -194,6 +194,25 @@ def render_hook(
     )
 
 
+def served(hook: Path) -> list[Path]:
+    """The repositories landwatch's hook at `hook` was installed for, as its header names them
+    (LANDWATCH_REPOSITORY, a line each); none for a hook not landwatch's, or one unreadable."""
+    try:
+        head = read_head(hook, 1 << 16).decode("utf-8", "surrogateescape")  # every name
+    except OSError:
+        return []
+    start = head.find("\nLANDWATCH_REPOSITORY=")
+    end = head.find("\nLANDWATCH_", start + 1)  # no path holds a newline: the next setting
+    if MARKER not in head or start < 0 or end < 0:
+        return []
+    try:
+        words = shlex.split(head[start:end])
+    except ValueError:
+        return []
+    value = words[0].removeprefix("LANDWATCH_REPOSITORY=") if len(words) == 1 else ""
+    return [Path(line) for line in value.split("\n") if line.startswith("/")]
+
+
 def is_ours(path: Path) -> bool:
     try:
         head = read_head(path, 512)

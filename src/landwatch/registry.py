@@ -19,6 +19,8 @@ from landwatch.text import safe
 
 # The mark's first words: what it is, and its version.
 MADE_HEADER = b"landwatch-work-directory 1 "
+# Why a registered repository cannot be drained, when it is no longer there.
+VANISHED = "it vanished"
 
 
 class RegistryError(UserError):
@@ -81,16 +83,21 @@ def problem_with(common_git_dir: Path) -> str | None:
     try:
         info = common_git_dir.stat()
     except FileNotFoundError:
-        return "it vanished"
+        return VANISHED
     except OSError as error:
         return f"it cannot be read ({error.strerror})"
     if not common_git_dir.is_dir():
         return "it is not a directory"
     if info.st_uid != os.getuid():
         return f"it belongs to uid {info.st_uid}, not to you"
-    if not (common_git_dir / "HEAD").is_file() or not (common_git_dir / "objects").is_dir():
+    if not is_git_dir(common_git_dir):
         return "it is not a git repository"
     return None
+
+
+def is_git_dir(path: Path) -> bool:
+    """Whether `path` is a repository's git dir, as git tells one: its HEAD and its objects."""
+    return (path / "HEAD").is_file() and (path / "objects").is_dir()
 
 
 def is_registered(common_git_dir: Path) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -61,7 +62,7 @@ def test_uninstall_all_says_what_it_removes_and_asks(setup: tuple[Repo, Repo, Pa
     shown = landwatch("uninstall", "--all", cwd=plain.path, LANDWATCH_BIN_DIR=str(bin_dir))
     assert shown.returncode == 1
     assert f"remove the hooks and landwatch/ (queue and reports) of {plain.git_dir}" in shown.stdout
-    assert f"forget {gone} (it vanished)" in shown.stdout
+    assert f"forget {gone} (it vanished; moved elsewhere, its hooks went with it: " in shown.stdout
     assert f"remove the link {bin_dir / 'landwatch'}" in shown.stdout
     assert f"remove {layout.state_dir()} (its state: the reviewer's log, trust, the compiled " in (
         shown.stdout
@@ -189,6 +190,97 @@ def test_uninstall_takes_the_hooks_from_where_install_wrote_them(
     code, output = run_cli(repo, "uninstall", capsys=capsys)
     assert code == 0 and f"hooks removed from {shared}" in output
     assert sorted(p.name for p in shared.iterdir()) == []
+
+
+def own_hooks(repo: Repo) -> dict[str, tuple[str | bytes, int]]:
+    """The person's own hooks in `repo` before landwatch: a script (0700) and a link to it for a
+    second event; what `snapshot` says of them."""
+    hooks_dir = repo.git_dir / "hooks"
+    (hooks_dir / "post-commit").write_text("#!/bin/sh\necho my own post-commit\n")
+    (hooks_dir / "post-commit").chmod(0o700)
+    (hooks_dir / "post-merge").symlink_to("post-commit")
+    return snapshot(hooks_dir)
+
+
+def snapshot(hooks_dir: Path) -> dict[str, tuple[str | bytes, int]]:
+    """Every hook in `hooks_dir` but git's samples: a link's target, a file's bytes and mode."""
+    return {
+        path.name: (os.readlink(path), 0)
+        if path.is_symlink()
+        else (path.read_bytes(), stat.S_IMODE(path.stat().st_mode))
+        for path in hooks_dir.iterdir()
+        if not path.name.endswith(".sample")
+    }
+
+
+def test_uninstall_in_a_moved_repository_takes_the_hooks_from_where_they_are_now(
+    tmp_path: Path,
+) -> None:
+    """After `mv p q`, uninstall in q said it removed the hooks from p/.git/hooks, which is gone,
+    and left landwatch's running in q, the person's own hook still kept aside, p registered."""
+    repo = Repo(tmp_path / "p")
+    before = own_hooks(repo)
+    repo.install()
+    was = repo.git_dir.resolve()
+    moved = Repo.existing(repo.path.rename(tmp_path / "q"))
+    hooks_dir = (moved.git_dir / "hooks").resolve()
+    said = moved.landwatch("uninstall")
+    assert said.returncode == 0, said.stderr
+    assert snapshot(hooks_dir) == before
+    assert f"landwatch: forgot {was} (it vanished), which the hooks in {hooks_dir} were " in (
+        said.stdout
+    )
+    assert f"landwatch: hooks removed from {hooks_dir}\n" in said.stdout
+    assert str(was / "hooks") not in said.stdout
+    assert registry.registered() == []
+    moved.land("after")  # the person's own hook alone runs
+    assert moved.said == "my own post-commit\n" and not (moved.git_dir / "landwatch").exists()
+
+
+def test_uninstall_in_a_copy_takes_the_copy_s_hooks_and_leaves_the_original_s(
+    tmp_path: Path,
+) -> None:
+    """`cp -a p c`, then uninstall in c: it took the recorded p/.git/hooks for its own, rewrote
+    them there, and left landwatch's hooks in c with the person's own hook kept aside."""
+    repo = Repo(tmp_path / "p")
+    before = own_hooks(repo)
+    repo.install()
+    theirs = snapshot(repo.git_dir / "hooks")
+    shutil.copytree(repo.path, tmp_path / "c", symlinks=True)
+    copy = Repo.existing(tmp_path / "c")
+    said = copy.landwatch("uninstall")
+    assert said.returncode == 0, said.stderr
+    assert snapshot(copy.git_dir / "hooks") == before
+    assert snapshot(repo.git_dir / "hooks") == theirs
+    assert f"landwatch: hooks removed from {(copy.git_dir / 'hooks').resolve()}\n" in said.stdout
+    assert str(repo.path) not in said.stdout.replace(str(copy.path), "")
+    assert registry.registered() == [repo.git_dir.resolve()]
+
+
+def test_uninstall_all_run_in_a_moved_repository_takes_its_hooks_out_too(tmp_path: Path) -> None:
+    """Registered as p, moved to q: --all forgot p and said nothing of q, whose hooks ran on."""
+    repo = Repo(tmp_path / "p")
+    before = own_hooks(repo)
+    repo.install()
+    was = repo.git_dir.resolve()
+    moved = Repo.existing(repo.path.rename(tmp_path / "q"))
+    gone = installed(tmp_path / "gone")
+    gone_dir = gone.git_dir.resolve()
+    shutil.rmtree(gone.path)
+    here = moved.git_dir.resolve()
+    done = landwatch("uninstall", "--all", "--yes", cwd=moved.path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"  forget {was} (it vanished)\n" in done.stdout
+    assert (
+        f"  forget {gone_dir} (it vanished; moved elsewhere, its hooks went with it: run this "
+        "there to take them out too)\n"
+    ) in done.stdout
+    assert (
+        f"  remove the hooks and landwatch/ (queue and reports) of {here}, where this runs "
+        f"(its hooks were installed for {was})\n"
+    ) in done.stdout
+    assert snapshot(moved.git_dir / "hooks") == before
+    assert not (moved.git_dir / "landwatch").exists() and registry.registered() == []
 
 
 def test_uninstall_withdraws_everything_at_once(tmp_path: Path, repo: Repo) -> None:

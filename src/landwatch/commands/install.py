@@ -29,6 +29,7 @@ from landwatch.hooks import (
     find_repository,
     lfs_hooks,
     render_hook,
+    served,
 )
 from landwatch.text import listed, safe
 
@@ -140,15 +141,12 @@ def _install_into(repository: Repository, hooks_dir: Path, out: TextIO) -> None:
     if problems:
         raise InstallError("; ".join(problems))  # nothing written: no half installs
     _set_aside_what_landwatch_did_not_make(repository, out)
-    recorded = hook_slots.recorded_hooks_dir(repository.common_dir)
+    before = hooks_dir_of(repository.common_dir, hooks_dir)
     # Installed elsewhere before (git ran hooks from there then): taken away from there, unless
     # other repositories rely on them (take_out says so).
-    if (
-        recorded is not None
-        and recorded.resolve() != hooks_dir.resolve()
-        and take_out(recorded, repository.common_dir, out)
-    ):
-        print(f"landwatch: took landwatch's hooks away from {recorded}", file=out)
+    if before.resolve() != hooks_dir.resolve() and take_out(before, repository.common_dir, out):
+        print(f"landwatch: took landwatch's hooks away from {before}", file=out)
+    forget_gone(hooks_dir, out)
     _beside_git_lfs(repository, hooks_dir, out)
     also = coverage.also_served(hooks_dir, repository.common_dir)
     write = _writer(repository.common_dir.resolve(), also)
@@ -207,16 +205,30 @@ def _writer(repository: Path, also: Sequence[Path]) -> Callable[[Path, Integrati
     return write
 
 
+def hooks_dir_of(common: Path, now: Path) -> Path:
+    """Where the hooks of the repository of `common` are: where install wrote them, or `now`
+    (where git runs them from) when that is gone (the repository moved), was not written for this
+    one (its work directory copied or unpacked: registry.ours), or is another repository's own."""
+    recorded = hook_slots.recorded_hooks_dir(common)
+    if recorded is None or not recorded.is_dir() or not registry.ours(common):
+        return now
+    parent = recorded.resolve().parent
+    if registry.is_git_dir(parent) and parent != common.resolve():
+        return now  # moved, and another repository made where it was
+    return recorded
+
+
 def take_out(hooks_dir: Path, common: Path, out: TextIO) -> bool:
     """The hooks of the repository of `common` taken out of `hooks_dir` (what they replaced put
-    back), True; or, where other registered repositories rely on them (a shared directory), left
-    there naming only those, said in one line, False."""
+    back): True when landwatch's were there. Where other registered repositories rely on them (a
+    shared directory), left there naming only those, said in one line, False."""
     also = coverage.also_served(hooks_dir, common)
     if not also:
+        ours = [e for e in INSTALLED_EVENTS if hook_slots.where_ours(hooks_dir / e) is not None]
         for event in INSTALLED_EVENTS:
             for said in hook_slots.withdraw(hooks_dir / event):
                 print(f"landwatch: {said}", file=out)
-        return True
+        return bool(ours)
     write = _writer(also[0], also[1:])
     for event in INSTALLED_EVENTS:
         if hook_slots.runs_ours(hooks_dir / event):  # a hook put over ours since is left be
@@ -228,6 +240,26 @@ def take_out(hooks_dir: Path, common: Path, out: TextIO) -> bool:
         file=out,
     )
     return False
+
+
+def installed_for(hooks_dir: Path) -> set[Path]:
+    """The repositories landwatch's hooks in `hooks_dir` were installed for (their headers)."""
+    places = [hook_slots.where_ours(hooks_dir / event) for event in INSTALLED_EVENTS]
+    return {path for place in places if place is not None for path in served(place)}
+
+
+def forget_gone(hooks_dir: Path, out: TextIO) -> None:
+    """The registered repositories landwatch's hooks in `hooks_dir` were installed for that are
+    gone (where a moved one was) forgotten, as the hooks written or taken out now no longer
+    name them (also_served names none): nothing could drain them."""
+    for common in sorted(installed_for(hooks_dir).intersection(registry.registered())):
+        problem = registry.problem_with(common)
+        if problem is not None and registry.unregister(common):
+            print(
+                f"landwatch: forgot {safe(str(common))} ({problem}), which the hooks in "
+                f"{safe(str(hooks_dir))} were installed for",
+                file=out,
+            )
 
 
 def _named(repositories: Sequence[Path]) -> str:

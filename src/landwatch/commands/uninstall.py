@@ -16,16 +16,17 @@ import shlex
 import shutil
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
-from landwatch import hook_slots, layout, registry, trust
+from landwatch import coverage, layout, registry, trust
 from landwatch.commands import service
-from landwatch.commands.install import take_out
+from landwatch.commands.install import forget_gone, hooks_dir_of, installed_for, take_out
 from landwatch.daemon.lock import holder, wait_until_released
+from landwatch.errors import UserError
 from landwatch.files import exclusive, read_file, remove, write_atomic
 from landwatch.git import Confirm, Fallback, worktree_of
 from landwatch.hooks import find_repository
-from landwatch.text import duration, safe
+from landwatch.text import duration, listed, safe
 from landwatch.work_item import WORK_DIRECTORY
 
 # How long `--all` waits for the reviewer to end: a running job's grace to finish (10 s unless
@@ -56,15 +57,48 @@ def command_links() -> list[Path]:
     return found
 
 
-def plan(keep_data: bool) -> list[str]:
+class Here(NamedTuple):
+    """The repository `--all` runs in, not registered, with landwatch's hooks that serve no
+    registered repository: moved or copied from one (they name `installed_for`)."""
+
+    common: Path
+    installed_for: list[Path]
+
+
+def here(cwd: Path) -> Here | None:
+    """The repository at `cwd` as `Here`, or None: none there, registered, or no such hooks."""
+    try:
+        repository = find_repository(cwd, doing="uninstall")
+    except UserError:
+        return None
+    common = repository.common_dir.resolve()
+    hooks_dir = hooks_dir_of(common, repository.hooks_dir)
+    if registry.is_registered(common) or coverage.also_served(hooks_dir, common):
+        return None
+    named = sorted(installed_for(hooks_dir))
+    return Here(common, named) if named else None
+
+
+def plan(keep_data: bool, found: Here | None = None) -> list[str]:
     lines = []
+    moved_here = found.installed_for if found is not None else []
     for common in registry.registered():
         problem = registry.problem_with(common)
-        if problem is not None:
+        if problem is None:
+            lines.append(f"remove {_what(common, keep_data)}")
+        elif problem == registry.VANISHED and common not in moved_here:
+            lines.append(
+                f"forget {safe(str(common))} ({problem}; moved elsewhere, its hooks went with "
+                "it: run this there to take them out too)"
+            )
+        else:
             lines.append(f"forget {safe(str(common))} ({problem})")
-            continue
-        what = "hooks" if keep_data else f"hooks and {WORK_DIRECTORY}/ (queue and reports)"
-        lines.append(f"remove the {what} of {safe(str(common))}")
+    if found is not None:
+        named = listed([safe(str(path)) for path in found.installed_for], 2)
+        lines.append(
+            f"remove {_what(found.common, keep_data)}, where this runs (its hooks were "
+            f"installed for {named})"
+        )
     lines.append(f"remove the reviewer's service ({service.scheduler().describe()})")
     for directory in _directories():
         if directory.exists():
@@ -85,6 +119,13 @@ def plan(keep_data: bool) -> list[str]:
     return lines
 
 
+def _what(common: Path, keep_data: bool) -> str:
+    """What `--all` removes of a repository, for its plan."""
+    if keep_data:
+        return f"the hooks of {safe(str(common))}"
+    return f"the hooks and {WORK_DIRECTORY}/ (queue and reports) of {safe(str(common))}"
+
+
 def uninstall_everything(
     *,
     keep_data: bool,
@@ -92,10 +133,12 @@ def uninstall_everything(
     out: TextIO | None = None,
     ask: TextIO | None = None,
     stop_wait: float = STOP_WAIT,
+    cwd: Path | None = None,
 ) -> int:
     out = sys.stdout if out is None else out
     ask = sys.stdin if ask is None else ask
-    steps = plan(keep_data)
+    found = here(cwd) if cwd is not None else None
+    steps = plan(keep_data, found)
     print("landwatch uninstall --all will:", file=out)
     for step in steps:
         print(f"  {step}", file=out)
@@ -118,7 +161,7 @@ def uninstall_everything(
         print(f"landwatch: waiting for the reviewer ({running.describe()}) to end", file=out)
         out.flush()
         stopped = wait_until_released(stop_wait, pid=running.pid)
-    for common in registry.registered():
+    for common in registry.registered() + ([found.common] if found is not None else []):
         _remove_repository(common, keep_data, out)
     key = _kept_work_key(keep_data)
     for directory in _directories():
@@ -192,10 +235,10 @@ def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:
         if top is not None:
             uninstall(top, keep_data=True, out=io.StringIO())
         else:
-            # No main worktree to run in: the hooks are taken from where install wrote them.
-            hooks_dir = hook_slots.recorded_hooks_dir(common) or common / "hooks"
+            # No main worktree to run in: the hooks are taken from where install wrote them, or
+            # from git's own place where that record no longer holds (hooks_dir_of).
             with exclusive(layout.INSTALL_LOCK.path()):
-                take_out(hooks_dir, common, io.StringIO())
+                take_out(hooks_dir_of(common, common / "hooks"), common, io.StringIO())
             registry.unregister(common)
             trust.forget(common)
     except Exception as error:  # one repository's trouble does not stop the rest
@@ -234,8 +277,9 @@ def uninstall(
     repository = find_repository(cwd, doing="uninstall")
     common = repository.common_dir
     with exclusive(layout.INSTALL_LOCK.path()):  # not beside an install (install.py says why)
-        recorded = hook_slots.recorded_hooks_dir(common)
-        hooks_dir = (hooks_path or recorded or repository.hooks_dir).resolve()
+        # Where they are now: one moved or copied since was not installed where its record says.
+        hooks_dir = (hooks_path or hooks_dir_of(common, repository.hooks_dir)).resolve()
+        forget_gone(hooks_dir, out)
         # Where other registered repositories rely on them (a shared directory), they stay.
         withdrawn = take_out(hooks_dir, common, out)
         for place in (layout.HOOKS_DIR, layout.MAIN_WORKTREE):
