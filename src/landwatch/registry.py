@@ -14,11 +14,13 @@ from pathlib import Path
 
 from landwatch import layout, work_item
 from landwatch.errors import UserError
-from landwatch.files import exclusive, read_file, read_pointer, write_atomic
+from landwatch.files import exclusive, list_entries, read_file, read_pointer, write_atomic
 from landwatch.text import safe
 
 # The mark's first words: what it is, and its version.
 MADE_HEADER = b"landwatch-work-directory 1 "
+# What a work directory install moved aside is named after: `<work directory>.not-made-here.<µs>`.
+SET_ASIDE = ".not-made-here."
 # Why a registered repository cannot be drained, when it is no longer there.
 VANISHED = "it vanished"
 
@@ -207,6 +209,17 @@ def set_aside_unless_made(git_dir: Path, *, now: float) -> Path | None:
     work = layout.work_dir(git_dir)
     if not work.is_dir() or work.is_symlink() or made_here(git_dir):
         return None
-    aside = work.with_name(f"{work.name}.not-made-here.{work_item.micros(now)}")
+    aside = work.with_name(f"{work.name}{SET_ASIDE}{work_item.micros(now)}")
     os.rename(work, aside)
     return aside
+
+
+def set_aside(git_dir: Path) -> list[Path]:
+    """The work directories install moved aside in the worktree's git dir (set_aside_unless_made),
+    oldest first: directories only, never what a link of that name leads to."""
+    prefix = layout.work_dir(git_dir).name + SET_ASIDE
+    return sorted(
+        git_dir / name
+        for name, info in list_entries(git_dir, trusted=None)
+        if name.startswith(prefix) and stat.S_ISDIR(info.st_mode)
+    )

@@ -283,6 +283,41 @@ def test_uninstall_all_run_in_a_moved_repository_takes_its_hooks_out_too(tmp_pat
     assert not (moved.git_dir / "landwatch").exists() and registry.registered() == []
 
 
+def test_uninstall_removes_the_work_directories_install_set_aside(tmp_path: Path) -> None:
+    """A copy's work directory install moved aside as not made here was left behind by uninstall,
+    unnamed, one repository or --all; --keep-data keeps it and says where. A link of that name
+    (an archive's) leads to nothing uninstall removes."""
+    repo = installed(tmp_path / "p")
+    repo.land("recorded")
+    shutil.copytree(repo.path, tmp_path / "c", symlinks=True)
+    copy = Repo.existing(tmp_path / "c")
+    assert "was not made by landwatch here" in copy.install()
+    [aside] = copy.git_dir.glob("landwatch.not-made-here.*")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "kept").write_text("mine\n")
+    (copy.git_dir / "landwatch.not-made-here.1").symlink_to(mine)
+    kept = copy.landwatch("uninstall", "--keep-data")
+    assert kept.returncode == 0, kept.stderr
+    assert kept.stdout.splitlines()[-1] == (
+        f"landwatch: the work directories set aside as not made here stay in {aside}; "
+        f"rm -rf {aside}"
+    )
+    assert aside.is_dir()
+    copy.install()
+    shown = landwatch("uninstall", "--all", cwd=copy.path)
+    assert (
+        f"  remove the hooks and landwatch/ (queue and reports) of {copy.git_dir}, and 1 work "
+        "directory set aside as not made here\n"
+    ) in shown.stdout
+    done = landwatch("uninstall", "--all", "--yes", cwd=copy.path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (
+        f"landwatch: removed the work directories set aside as not made here ({aside})\n"
+    ) in done.stdout
+    assert not aside.exists() and (mine / "kept").read_text() == "mine\n"
+
+
 def test_uninstall_withdraws_everything_at_once(tmp_path: Path, repo: Repo) -> None:
     canary = tmp_path / "ran"
     repo.land("a linter", {".landwatch.toml": canary_linter(canary)}, hooks=False)

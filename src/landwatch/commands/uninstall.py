@@ -26,7 +26,7 @@ from landwatch.errors import UserError
 from landwatch.files import exclusive, read_file, remove, write_atomic
 from landwatch.git import Confirm, Fallback, worktree_of
 from landwatch.hooks import find_repository
-from landwatch.text import duration, listed, safe
+from landwatch.text import duration, listed, plural, safe
 from landwatch.work_item import WORK_DIRECTORY
 
 # How long `--all` waits for the reviewer to end: a running job's grace to finish (10 s unless
@@ -123,7 +123,12 @@ def _what(common: Path, keep_data: bool) -> str:
     """What `--all` removes of a repository, for its plan."""
     if keep_data:
         return f"the hooks of {safe(str(common))}"
-    return f"the hooks and {WORK_DIRECTORY}/ (queue and reports) of {safe(str(common))}"
+    what = f"the hooks and {WORK_DIRECTORY}/ (queue and reports) of {safe(str(common))}"
+    aside = _set_aside(common)
+    if aside:
+        what += f", and {plural(len(aside), 'work directory', 'work directories')} set aside as "
+        what += "not made here"
+    return what
 
 
 def uninstall_everything(
@@ -249,21 +254,34 @@ def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:
     _data(common, keep_data, out)
 
 
+def _set_aside(common: Path) -> list[Path]:
+    """The work directories install moved aside as not made here, in every worktree's git dir."""
+    return [
+        aside
+        for git_dir in registry.worktree_git_dirs(common)
+        for aside in registry.set_aside(git_dir)
+    ]
+
+
 def _data(common: Path, keep_data: bool, out: TextIO) -> None:
-    """Each worktree's queue and reports removed, or, kept, where they stay and how to remove
-    them."""
+    """Each worktree's queue and reports, and the work directories install moved aside there
+    (they came with the repository), removed; or, kept, where they stay and how to remove them."""
     works = [layout.work_dir(git_dir) for git_dir in registry.worktree_git_dirs(common)]
-    works = [work for work in works if os.path.lexists(work)]
-    if not works:
-        return
-    shown = ", ".join(safe(str(work)) for work in works)
-    if keep_data:
-        removal = " ".join(shlex.quote(safe(str(work))) for work in works)
-        print(f"landwatch: the queue and reports stay in {shown}; rm -rf {removal}", file=out)
-        return
-    for work in works:
-        shutil.rmtree(work, ignore_errors=True)
-    print(f"landwatch: removed the queue and reports ({shown})", file=out)
+    kinds = (
+        ("the queue and reports", [work for work in works if os.path.lexists(work)]),
+        ("the work directories set aside as not made here", _set_aside(common)),
+    )
+    for what, paths in kinds:
+        if not paths:
+            continue
+        shown = ", ".join(safe(str(path)) for path in paths)
+        if keep_data:
+            removal = " ".join(shlex.quote(safe(str(path))) for path in paths)
+            print(f"landwatch: {what} stay in {shown}; rm -rf {removal}", file=out)
+            continue
+        for path in paths:
+            shutil.rmtree(path, ignore_errors=True)
+        print(f"landwatch: removed {what} ({shown})", file=out)
 
 
 def uninstall(
