@@ -20,7 +20,7 @@ from landwatch.commands import notice
 from landwatch.daemon import sweep
 from landwatch.errors import UserError
 from landwatch.files import exclusive, private_directory, remove, write_atomic
-from landwatch.git import Confirm, Fallback, git, is_inside, worktree_of
+from landwatch.git import git, is_inside
 from landwatch.hook_slots import Integration
 from landwatch.hooks import (
     INSTALLED_EVENTS,
