@@ -374,7 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    from landwatch.errors import UsageError, UserError
+    from landwatch.errors import UsageError, UserError, said
     from landwatch.work_item import QueueError
 
     if args.command not in NEVER_REVIEW:
@@ -389,10 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1  # the output was cut short: not all was written
     except (UserError, QueueError, OSError) as error:
-        message = str(error)
-        if isinstance(error, OSError) and error.strerror and error.filename is not None:
-            message = f"{error.filename}: {error.strerror}"  # str() would say the reason twice
-        print(f"landwatch: {message}", file=sys.stderr)
+        print(f"landwatch: {said(error)}", file=sys.stderr)
         return 1
 
 
