@@ -98,6 +98,7 @@ def _isolated_home(
         "GIT_WORK_TREE",
         "GIT_INDEX_FILE",
         "GIT_CONFIG_GLOBAL",
+        "GITHUB_ACTIONS",  # `landwatch ci` frames its output for the runner there
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")

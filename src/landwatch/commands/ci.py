@@ -24,6 +24,7 @@ from typing import Any, TextIO
 import pygit2
 
 from landwatch import __version__, allowances, sharing, trust
+from landwatch.commands import ci_output
 from landwatch.commands.share import default_remote
 from landwatch.commands.show import print_reports
 from landwatch.errors import UsageError, UserError
@@ -96,7 +97,12 @@ class Checked:
 
 
 def ci(cwd: Path, options: Options, out: TextIO | None = None) -> int:
-    out = sys.stdout if out is None else out
+    """The range reviewed, all said inside a CI runner's switch where one reads commands in what
+    a step prints (GitHub Actions): a repository's text issues none (commands.ci_output)."""
+    return ci_output.inside_switch(lambda: _ci(cwd, options, sys.stdout if out is None else out))
+
+
+def _ci(cwd: Path, options: Options, out: TextIO) -> int:
     git_dir = git_dir_of(cwd)
     kept = _secret_rules_kept(cwd)  # before any review loads them
     remote = options.remote or os.environ.get("PRE_COMMIT_REMOTE_NAME") or default_remote(cwd)
