@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from landwatch.git import (
     git_dir_of,
     no_git_env,
     run_git,
+    version,
     worktree_of,
 )
 from support.remotes import asking_for_credentials, never_answering, partial_clone
@@ -365,3 +367,10 @@ def test_git_is_asked_where_it_finds_the_repository_itself(
     (nested.path / ".git" / "HEAD").write_text("no ref\n")
     assert top_of(nested.path / ".git", confirm=Confirm.READING) == nested.path
     assert top_of(nested.path / ".git", confirm=Confirm.ASKING_GIT) is None
+
+
+def test_the_version_of_git_is_read_as_numbers() -> None:
+    """What sharing asks before it names a negative refspec to git (git 2.29 reads one)."""
+    said = subprocess.run(["git", "version"], capture_output=True, text=True, check=True).stdout
+    assert said.startswith("git version " + ".".join(map(str, version())))
+    assert version() >= (2, 0)

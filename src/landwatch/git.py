@@ -9,7 +9,9 @@ batch mode, stdin /dev/null (a push with no credentials at hand fails at once, t
 from __future__ import annotations
 
 import enum
+import functools
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -248,6 +250,15 @@ def _git_finds(top: Path, git_dir: Path) -> bool:
         return False
     found = said.stdout.rstrip("\n")
     return said.ok and os.path.realpath(found) == os.path.realpath(git_dir)
+
+
+@functools.cache
+def version() -> tuple[int, ...]:
+    """The version of the git landwatch runs, as numbers ((2, 39, 5)), asked once a process; ()
+    when it says none (taken as older than any that is asked about)."""
+    said = run_git("version").stdout
+    found = re.match(r"git version (\d+(?:\.\d+)*)", said)
+    return tuple(int(part) for part in found[1].split(".")) if found else ()
 
 
 def commit_of(revision: str, *, cwd: os.PathLike[str] | str) -> str | None:

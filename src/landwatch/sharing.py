@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from landwatch import allowances, layout, work_item
 from landwatch.files import exclusive, read_file, write_atomic
 from landwatch.git import git, run_git
+from landwatch.git import version as git_version
 from landwatch.review import allowed, notes
 from landwatch.review.budget import Budget
 from landwatch.review.findings import in_order
@@ -40,16 +41,25 @@ if TYPE_CHECKING:
 SCANNED = 10_000
 
 
+# The refs below the notes ref, which the fetch pattern takes too, left out: one pushed in its
+# place (refs/notes/landwatch/x) failed every sharer's fetch and pull, its tracking ref below the
+# one already there. A negative refspec: git 2.29 reads it, an older git refuses every fetch.
+EXCLUDED = f"^{NOTES_REF}/*"
+NEGATIVE_REFSPECS = (2, 29)
+
+
 def tracking_ref(remote: str) -> str:
     """The remote-tracking notes ref a fetch of `remote` brings its notes into."""
     return f"refs/notes/remotes/{remote}/landwatch"
 
 
-def fetch_refspec(remote: str) -> str:
-    """The refspec that makes every fetch of `remote` bring its notes: into the remote-tracking
-    ref, never straight into the local one (a forced fetch there would replace one's own notes);
-    a pattern, so that a remote where nobody shared a review yet fails no fetch."""
-    return f"+{NOTES_REF}*:{tracking_ref(remote)}*"
+def fetch_refspecs(remote: str) -> tuple[str, ...]:
+    """The refspecs that make every fetch of `remote` bring its notes: into the remote-tracking
+    ref, never straight into the local one (a forced fetch there would replace one's own notes),
+    by a pattern, so that a remote where nobody shared a review yet fails no fetch; then, where
+    git reads it, EXCLUDED."""
+    pattern = f"+{NOTES_REF}*:{tracking_ref(remote)}*"
+    return (pattern, EXCLUDED) if git_version() >= NEGATIVE_REFSPECS else (pattern,)
 
 
 def writes_notes(settings: layout.GitSettings) -> bool:

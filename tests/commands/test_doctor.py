@@ -222,32 +222,6 @@ def test_a_husky_worktree_whose_landings_no_hook_records_is_told(tmp_path: Path)
     assert "all well" not in doctor.stdout
 
 
-def test_sharing_s_refspecs_are_checked_and_the_missing_one_mended(
-    repo: Repo, tmp_path: Path
-) -> None:
-    remote = tmp_path / "remote.git"
-    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
-    repo.git("remote", "add", "origin", str(remote))
-    assert repo.landwatch("share").returncode == 0
-    assert "notes" not in repo.landwatch("doctor").stdout
-    repo.git("config", "--unset", "remote.origin.fetch", "notes")
-    [line] = [line for line in repo.landwatch("doctor").stdout.splitlines() if "notes" in line]
-    assert "a fetch of origin does not bring its review notes" in line
-    assert line.endswith("fix: landwatch share origin")
-    repo.landwatch("doctor", "--fix")
-    assert "notes" not in repo.landwatch("doctor").stdout
-    fetches = repo.git("config", "--get-all", "remote.origin.fetch").splitlines()
-    assert "+refs/notes/landwatch*:refs/notes/remotes/origin/landwatch*" in fetches
-    # A refspec fetching straight into the local notes would replace them at the next fetch.
-    repo.git("config", "--add", "remote.origin.fetch", "+refs/notes/landwatch:refs/notes/landwatch")
-    [line] = [said for said in repo.landwatch("doctor").stdout.splitlines() if "replace" in said]
-    assert "remote.origin.fetch fetches into refs/notes/landwatch" in line
-    subprocess.run(shlex.split(line.rpartition("; fix: ")[2]), check=True)
-    assert "replace" not in repo.landwatch("doctor").stdout
-    repo.git("remote", "remove", "origin")
-    assert "which is no remote here" in repo.landwatch("doctor").stdout
-
-
 def test_a_push_gate_missing_from_hooks_otherwise_in_place_is_told_and_mended(repo: Repo) -> None:
     gate = repo.git_dir / "hooks" / "pre-push"
     gate.unlink()  # installed by a landwatch without the gate, or removed since

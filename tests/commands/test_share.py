@@ -4,6 +4,9 @@ not there refused; uninstall stops sharing too."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -56,3 +59,54 @@ def test_share_refuses_a_remote_that_is_not_there(tmp_path: Path, remote: Path) 
     assert refused.returncode == 1
     assert "no remote named 'elsewhere'" in refused.stderr
     assert a.run("git", "config", "landwatch.share.remote", check=False).returncode == 1
+
+
+def test_a_ref_pushed_below_the_shared_notes_fails_no_teammate_s_fetch(
+    tmp_path: Path, remote: Path
+) -> None:
+    """An audit: anyone who can push to the remote (no right on its branches needed) swapped
+    refs/notes/landwatch for refs/notes/landwatch/x, which the fetch refspec's pattern took too,
+    into a tracking ref below the one there: every sharing teammate's `git fetch` and `git pull`
+    failed (cannot lock ref), and `landwatch ci`'s fetch of the notes with them."""
+    a, b = developer(tmp_path, "a", remote), developer(tmp_path, "b", remote)
+    assert b.landwatch("share").returncode == 0
+    a.git("notes", "--ref=landwatch", "add", "-m", "{}", "HEAD")
+    a.git("push", "-q", "origin", "refs/notes/landwatch")
+    b.git("fetch", "-q")
+    assert b.git("rev-parse", "refs/notes/remotes/origin/landwatch")
+    a.git(
+        "push",
+        "-q",
+        "origin",
+        ":refs/notes/landwatch",
+        "refs/notes/landwatch:refs/notes/landwatch/x",
+    )
+    tip = a.commit("More", {"more.txt": "more\n"})
+    a.git("push", "-q", "origin", "main")
+    pulled = b.run("git", "pull", "-q", check=False)
+    assert pulled.returncode == 0, pulled.stderr
+    assert b.git("rev-parse", "HEAD") == tip
+    checked = b.landwatch("ci", "HEAD~1..HEAD")
+    assert checked.returncode == 0 and "could not fetch" not in checked.stdout, checked.stdout
+
+
+def test_a_git_too_old_for_the_negative_refspec_gets_the_pattern_alone(
+    tmp_path: Path, remote: Path
+) -> None:
+    """git before 2.29 refuses a negative refspec, every fetch of the remote with it: share adds
+    the pattern alone there, as before, and says what that leaves open."""
+    shim = tmp_path / "bin"
+    shim.mkdir()
+    real = shutil.which("git")
+    (shim / "git").write_text(
+        f'#!/bin/sh\n[ "$1" = version ] && echo "git version 2.25.1" && exit 0\nexec {real} "$@"\n'
+    )
+    (shim / "git").chmod(0o755)
+    a = developer(tmp_path, "a", remote)
+    older = {"PATH": f"{shim}:{os.environ['PATH']}", "COLUMNS": "200"}
+    shared = a.run(sys.executable, "-m", "landwatch", "share", env=older)
+    assert "git 2.25.1 reads no negative refspec" in shared.stdout
+    fetches = a.git("config", "--get-all", "remote.origin.fetch").splitlines()
+    assert fetches[1:] == ["+refs/notes/landwatch*:refs/notes/remotes/origin/landwatch*"]
+    doctor = a.run(sys.executable, "-m", "landwatch", "doctor", env=older, check=False)
+    assert "notes" not in doctor.stdout

@@ -202,7 +202,7 @@ def _fetch_notes(cwd: Path, remote: str) -> str | None:
     """The remote's notes into their remote-tracking ref; None when fetched, else why not."""
     if not run_git("remote", "get-url", "--", remote, cwd=cwd).ok:
         return f"no remote {remote!r} to fetch shared reviews from"
-    fetching = ("fetch", "--quiet", "--no-tags", remote, sharing.fetch_refspec(remote))
+    fetching = ("fetch", "--quiet", "--no-tags", remote, *sharing.fetch_refspecs(remote))
     result = run_git(*fetching, cwd=cwd, timeout=120, network=True)
     if result.ok:
         return None

@@ -22,7 +22,7 @@ from landwatch.commands import install
 from landwatch.daemon.lock import holder
 from landwatch.errors import UserError
 from landwatch.files import no_room
-from landwatch.git import Confirm, Fallback, GitError, git, run_git, worktree_of
+from landwatch.git import Confirm, Fallback, GitError, git, worktree_of
 from landwatch.hooks import find_repository, whose
 from landwatch.kinds.base import FAULT_RETRY_CAP
 from landwatch.text import duration, safe
@@ -105,7 +105,7 @@ def _repository(common: Path, now: float, told: set[tuple[str, str]]) -> list[Pr
         return [
             Problem(f"{shown} is registered but {problem}", f"landwatch forget {shown}", forget)
         ]
-    from landwatch.commands import doctor_hooks  # it builds this module's Problem
+    from landwatch.commands import doctor_hooks, doctor_sharing  # they build its Problem
 
     settings = layout.read_git_settings(common)
     return [
@@ -115,7 +115,7 @@ def _repository(common: Path, now: float, told: set[tuple[str, str]]) -> list[Pr
             settings,
             told,
         ),
-        *_sharing(common, settings[layout.SHARE_REMOTE]),
+        *doctor_sharing.problems(common, settings[layout.SHARE_REMOTE]),
         *_work_directories(common),
         *_waiting(common, now, settings[layout.STALE_AFTER]),
     ]
@@ -185,57 +185,6 @@ def _global_configs() -> list[str]:
     home = Path.home()
     xdg = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
     return [str(home / ".gitconfig"), str(xdg / "git" / "config")]
-
-
-def _sharing(common: Path, remote: str | None) -> list[Problem]:
-    """Sharing's refspecs: the remote named, its fetch bringing the notes into their
-    remote-tracking ref, and no refspec fetching into the local notes (which a forced fetch
-    would replace)."""
-    from landwatch.review.notes import NOTES_REF
-    from landwatch.sharing import fetch_refspec
-
-    where = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).where
-    shown = safe(str(common))
-    problems = []
-    fetches = git("config", "--get-regexp", r"^remote\..*\.fetch$", cwd=where, check=False)
-    for line in fetches.splitlines():
-        key, _, value = line.partition(" ")
-        if value.rpartition(":")[2] in (NOTES_REF, f"{NOTES_REF}*"):
-            problems.append(
-                Problem(
-                    f"{shown}: {safe(key)} fetches into {NOTES_REF} ({safe(value)}): a fetch "
-                    "would replace the reviews written here",
-                    f"git -C {shlex.quote(str(where))} config --fixed-value --unset "
-                    f"{shlex.quote(key)} {shlex.quote(value)}",
-                )
-            )
-    if not remote:
-        return problems
-    if not run_git("remote", "get-url", "--", remote, cwd=where).ok:
-        return [
-            *problems,
-            Problem(
-                f"{shown}: reviews are shared with {safe(remote)!r}, which is no remote here",
-                "landwatch share --off (then landwatch share REMOTE)",
-            ),
-        ]
-    fetched = git("config", "--get-all", f"remote.{remote}.fetch", cwd=where, check=False)
-    if fetch_refspec(remote) not in fetched.splitlines():
-
-        def mend(out: TextIO) -> None:
-            from landwatch.commands.share import share
-
-            share(where, remote=remote, off=False, out=out)
-
-        problems.append(
-            Problem(
-                f"{shown}: a fetch of {safe(remote)} does not bring its review notes (the "
-                f"refspec {fetch_refspec(remote)} is missing from remote.{safe(remote)}.fetch)",
-                f"landwatch share {shlex.quote(remote)}",
-                mend,
-            )
-        )
-    return problems
 
 
 def _waiting(common: Path, now: float, bound: float) -> list[Problem]:

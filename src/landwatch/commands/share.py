@@ -1,10 +1,11 @@
 """`landwatch share [REMOTE]`, `landwatch share --off`: a repository's reviews shared with the team
 through a remote, as git notes (landwatch.sharing), and that undone exactly.
 
-Sharing is two lines of the repository's git config: `landwatch.share.remote`, and a fetch
-refspec that brings the remote's notes into a remote-tracking notes ref. What `share` changed is
-recorded (the config file's bytes before and after), so `--off` puts the file back byte for byte
-when nothing else changed it since, and otherwise removes exactly those two lines.
+Sharing is three lines of the repository's git config: `landwatch.share.remote`, a fetch
+refspec that brings the remote's notes into a remote-tracking notes ref, and a negative one that
+leaves out the refs below them (sharing.fetch_refspecs). What `share` changed is recorded (the
+config file's bytes before and after), so `--off` puts the file back byte for byte when nothing
+else changed it since, and otherwise removes exactly those lines.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from landwatch import layout, registry, sharing, work_item
 from landwatch.errors import UsageError, UserError
 from landwatch.files import read_file, remove, write_atomic
 from landwatch.git import common_dir_of, git, git_dir_of, run_git
+from landwatch.git import version as git_version
 from landwatch.review.notes import NOTES_REF
 from landwatch.text import safe
 from landwatch.work_item import WorkItem, WorkKind
@@ -65,25 +67,24 @@ def _on(cwd: Path, common: Path, remote: str, out: TextIO) -> int:
             raise UserError(
                 f"sharing with {safe(shared_with)} already: landwatch share --off first"
             )
-        added = _missing(cwd, remote)
-        print(f"landwatch: sharing with {safe(remote)} already{added}", file=out)
+        mended = _mended(cwd, common, remote, record)
+        print(f"landwatch: sharing with {safe(remote)} already{mended}", file=out)
         return 0
     config = _config_file(common)
     before = config.read_bytes()
     previous = git("config", "--get-all", SHARE_KEY, cwd=cwd, check=False)
     tracked = git("rev-parse", "-q", "--verify", tracking, cwd=cwd, check=False)
     git("config", "--replace-all", SHARE_KEY, remote, cwd=cwd)
-    refspec = sharing.fetch_refspec(remote)
-    fetched = git("config", "--get-all", f"remote.{remote}.fetch", cwd=cwd, check=False)
-    if refspec not in fetched.splitlines():
-        git("config", "--add", f"remote.{remote}.fetch", refspec, cwd=cwd)
+    refspecs = sharing.fetch_refspecs(remote)
+    added = _add_refspecs(cwd, remote)
     record = {
         "format": FORMAT,
         "remote": remote,
         "before": base64.b64encode(before).decode(),
-        "after": hashlib.sha256(config.read_bytes()).hexdigest(),
+        "after": _digest(config),
         "previous": previous.splitlines(),
-        "refspec_added": refspec not in fetched.splitlines(),
+        "refspec_added": refspecs[0] in added,
+        "exclusion_added": sharing.EXCLUDED in added,
         "tracking_before": tracked or None,
     }
     write_atomic(layout.SHARE_UNDO.path(common), json.dumps(record), trusted=common)
@@ -91,20 +92,58 @@ def _on(cwd: Path, common: Path, remote: str, out: TextIO) -> int:
     print(
         f"landwatch: sharing reviews with {safe(remote)}: each review is a note under "
         f"{NOTES_REF}, pushed there in the background, and every fetch of {safe(remote)} "
-        f"brings its notes ({safe(tracking)}); landwatch share --off undoes it",
+        f"brings its notes ({safe(tracking)}); landwatch share --off undoes it"
+        f"{_unguarded(refspecs)}",
         file=out,
     )
     return 0
 
 
-def _missing(cwd: Path, remote: str) -> str:
-    """The fetch refspec put back if it went missing since (doctor's mend)."""
-    refspec = sharing.fetch_refspec(remote)
-    fetched = git("config", "--get-all", f"remote.{remote}.fetch", cwd=cwd, check=False)
-    if refspec in fetched.splitlines():
+def _unguarded(refspecs: tuple[str, ...]) -> str:
+    """What a git too old for sharing's negative refspec leaves open, said; "" where it is in."""
+    if sharing.EXCLUDED in refspecs:
         return ""
-    git("config", "--add", f"remote.{remote}.fetch", refspec, cwd=cwd)
-    return f"; its fetch refspec was missing, added again: {refspec}"
+    here = ".".join(str(part) for part in git_version()) or "here"
+    return (
+        f"; git {here} reads no negative refspec, so a ref pushed below {NOTES_REF} can fail "
+        f"a fetch of it (git {'.'.join(map(str, sharing.NEGATIVE_REFSPECS))} leaves them out)"
+    )
+
+
+def _mended(cwd: Path, common: Path, remote: str, record: dict[str, Any]) -> str:
+    """What of sharing's lines went missing since share put back (doctor's mend): a fetch
+    refspec, or the negative one a share before it did not add; each recorded as share's, for
+    --off. What was put back, said."""
+    config = _config_file(common)
+    as_left = _digest(config) == record.get("after")  # nothing else changed since share
+    said = []
+    pattern = sharing.fetch_refspecs(remote)[0]
+    added = _add_refspecs(cwd, remote)
+    if pattern in added:
+        said.append(f"its fetch refspec was missing, added again: {pattern}")
+    if sharing.EXCLUDED in added:
+        said.append(f"added {sharing.EXCLUDED}: a ref pushed below {NOTES_REF} fails no fetch")
+    if not said:
+        return ""
+    record["refspec_added"] = bool(record.get("refspec_added")) or pattern in added
+    record["exclusion_added"] = bool(record.get("exclusion_added")) or sharing.EXCLUDED in added
+    if as_left:
+        record["after"] = _digest(config)  # --off can still put the file back byte for byte
+    write_atomic(layout.SHARE_UNDO.path(common), json.dumps(record), trusted=common)
+    return "; " + "; ".join(said)
+
+
+def _add_refspecs(cwd: Path, remote: str) -> list[str]:
+    """Sharing's fetch refspecs added to `remote`'s where they are not; those added."""
+    fetched = git("config", "--get-all", f"remote.{remote}.fetch", cwd=cwd, check=False)
+    added = [r for r in sharing.fetch_refspecs(remote) if r not in fetched.splitlines()]
+    for refspec in added:
+        git("config", "--add", f"remote.{remote}.fetch", refspec, cwd=cwd)
+    return added
+
+
+def _digest(config: Path) -> str:
+    return hashlib.sha256(config.read_bytes()).hexdigest()
 
 
 def _push_what_is_there(cwd: Path) -> None:
@@ -125,14 +164,14 @@ def _off(cwd: Path, common: Path, out: TextIO) -> int:
         return 0
     remote = str(record["remote"])
     config = _config_file(common)
-    if hashlib.sha256(config.read_bytes()).hexdigest() == record.get("after"):
+    if _digest(config) == record.get("after"):
         _restore(config, base64.b64decode(str(record["before"])))
         how = "the git config is back as it was, byte for byte"
     else:
         _unset(cwd, remote, record)
         how = (
             "the git config changed since share, so only what share added was taken out "
-            f"({SHARE_KEY}, the fetch refspec)"
+            f"({SHARE_KEY}, the fetch refspecs)"
         )
     if not record.get("tracking_before"):
         run_git("update-ref", "-d", sharing.tracking_ref(remote), cwd=cwd)
@@ -152,9 +191,11 @@ def _unset(cwd: Path, remote: str, record: dict[str, Any]) -> None:
     run_git("config", "--unset-all", SHARE_KEY, cwd=cwd)
     for value in record.get("previous") or []:
         git("config", "--add", SHARE_KEY, str(value), cwd=cwd)
-    if record.get("refspec_added"):
-        refspec = sharing.fetch_refspec(remote)
-        run_git("config", "--fixed-value", "--unset", f"remote.{remote}.fetch", refspec, cwd=cwd)
+    pattern = sharing.fetch_refspecs(remote)[0]
+    for refspec, added in ((pattern, "refspec_added"), (sharing.EXCLUDED, "exclusion_added")):
+        if record.get(added):
+            key = f"remote.{remote}.fetch"
+            run_git("config", "--fixed-value", "--unset", key, refspec, cwd=cwd)
 
 
 def _restore(config: Path, before: bytes) -> None:

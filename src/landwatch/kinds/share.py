@@ -163,7 +163,7 @@ class ShareHandler(PushHandler):
     def _fetch(self, at: Worktree, reporter: Reporter, remote: str) -> None:
         """The remote's notes fetched into their remote-tracking ref (merged at the next round)."""
         code, _, err, timed_out = self._reach(
-            at, reporter, "fetch", "--quiet", "--no-tags", remote, sharing.fetch_refspec(remote)
+            at, reporter, "fetch", "--quiet", "--no-tags", remote, *sharing.fetch_refspecs(remote)
         )
         if code != 0 or timed_out:
             self._unanswered(at, remote, "fetch", code, err, timed_out)

@@ -1,0 +1,81 @@
+"""What `landwatch doctor` says of a repository's sharing: a refspec fetching into the local
+notes, a remote that is gone, a fetch that does not bring the notes or that a ref pushed below
+them can fail (a share by an older landwatch); `--fix` runs `landwatch share` where that mends
+it, the person's config otherwise kept."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+from pathlib import Path
+
+from landwatch import layout
+from support.repos import Repo
+
+PATTERN = "+refs/notes/landwatch*:refs/notes/remotes/origin/landwatch*"
+EXCLUSION = "^refs/notes/landwatch/*"
+
+
+def sharing(repo: Repo, tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    repo.git("remote", "add", "origin", str(remote))
+    assert repo.landwatch("share").returncode == 0
+
+
+def notes_lines(repo: Repo) -> list[str]:
+    return [line for line in repo.landwatch("doctor").stdout.splitlines() if "notes" in line]
+
+
+def test_sharing_s_refspecs_are_checked_and_the_missing_one_mended(
+    repo: Repo, tmp_path: Path
+) -> None:
+    sharing(repo, tmp_path)
+    assert notes_lines(repo) == []
+    repo.git("config", "--fixed-value", "--unset", "remote.origin.fetch", PATTERN)
+    [line] = notes_lines(repo)
+    assert "a fetch of origin does not bring its review notes" in line
+    assert line.endswith("fix: landwatch share origin")
+    repo.landwatch("doctor", "--fix")
+    assert notes_lines(repo) == []
+    fetches = repo.git("config", "--get-all", "remote.origin.fetch").splitlines()
+    assert PATTERN in fetches and EXCLUSION in fetches
+    # A refspec fetching straight into the local notes would replace them at the next fetch.
+    repo.git("config", "--add", "remote.origin.fetch", "+refs/notes/landwatch:refs/notes/landwatch")
+    [line] = [said for said in repo.landwatch("doctor").stdout.splitlines() if "replace" in said]
+    assert "remote.origin.fetch fetches into refs/notes/landwatch" in line
+    subprocess.run(shlex.split(line.rpartition("; fix: ")[2]), check=True)
+    assert "replace" not in repo.landwatch("doctor").stdout
+    repo.git("remote", "remove", "origin")
+    assert "which is no remote here" in repo.landwatch("doctor").stdout
+
+
+def test_a_share_by_an_older_landwatch_is_named_and_mended_keeping_the_person_s_config(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """An older share added the pattern alone, whose refs/notes/landwatch/x failed every fetch
+    (tests/commands/test_share.py): doctor names it; --fix adds the negative refspec, recorded
+    as share's, so that --off takes it out with the rest and keeps the person's own lines."""
+    sharing(repo, tmp_path)
+    repo.git("config", "--fixed-value", "--unset", "remote.origin.fetch", EXCLUSION)
+    undo = layout.SHARE_UNDO.path(repo.git_dir)
+    record = json.loads(undo.read_text())
+    del record["exclusion_added"]  # as the older share recorded it
+    undo.write_text(json.dumps(record))
+    repo.git("config", "core.editor", "vi")  # the person's own, since
+    [line] = notes_lines(repo)
+    assert (
+        "a fetch of origin fails once anyone who can push there puts a ref below "
+        f"refs/notes/landwatch (the refspec {EXCLUSION} is missing from remote.origin.fetch: a "
+        "share by an older landwatch did not add it); fix: landwatch share origin"
+    ) in line
+    fixed = repo.landwatch("doctor", "--fix").stdout
+    assert f"sharing with origin already; added {EXCLUSION}" in fixed
+    assert notes_lines(repo) == []
+    assert repo.landwatch("share", "--off").returncode == 0
+    assert repo.git("config", "core.editor") == "vi"
+    assert repo.git("config", "--get-all", "remote.origin.fetch").splitlines() == [
+        "+refs/heads/*:refs/remotes/origin/*"
+    ]
+    assert "landwatch.share" not in repo.git("config", "--list")
