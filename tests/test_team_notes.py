@@ -151,3 +151,31 @@ def test_the_note_of_a_local_only_commit_stays_home_until_its_branch_is_pushed(
     a.reviewer()  # origin/private moved: the note held back for it goes now
     [line] = remote_notes(remote, hidden)
     assert json.loads(line)["reviewed_by"] == a.email and "staging.txt" in line
+
+
+def test_show_of_a_fetched_commit_never_shows_a_forged_newer_clean_review_over_the_key(
+    team: dict[str, Developer], remote: Path
+) -> None:
+    """An audit: `landwatch show` of a teammate's commit that never landed here showed the review
+    whose own reviewed_at was newest: a clean copy dated 2100 hid the review that found a key.
+    It shows the one that found the most, and says the reviews disagree."""
+    a, b, mallory = team["a"], team["b"], team["mallory"]
+    a.git("switch", "-q", "-c", "deploy")
+    oid = a.commit("Add the deploy key", {"deploy/id_ed25519": KEY})
+    a.git("push", "-q", "--no-verify", "origin", "deploy")  # past the gate, on purpose
+    a.reviewer()
+    [real] = remote_notes(remote, oid)
+    assert '"rule":"S001"' in real
+    clean = forged(real, findings=[], reviewed_by=mallory.email, reviewed_at=4102444800)
+    push_note(mallory, oid, [real, clean])
+    b.git("fetch", "-q", "origin")  # looked at, never landed here: no review of b's own
+    assert report_store.read(b.git_dir, oid) is None
+    shown = b.landwatch("show", "origin/deploy")
+    assert shown.returncode == 0, shown.stderr
+    assert f"shared by {a.email}" in shown.stdout and "S001" in shown.stdout
+    assert (
+        f"landwatch: the 2 shared reviews of {oid[:12]} disagree: this is the one that found "
+        "the most\n"
+    ) in shown.stderr
+    data = json.loads(b.landwatch("show", "origin/deploy", "--json").stdout)
+    assert data["reviewed_by"] == a.email and "S001" in {f["rule"] for f in data["findings"]}

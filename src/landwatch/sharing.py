@@ -218,9 +218,8 @@ class Finder:
         self, commit: str, reviews: list[SharedReview] | None = None
     ) -> SharedReview | None:
         """The review to take for `commit`, if one matches and no other document of the commit
-        contradicts it: two that match but found otherwise, or any that found, on the rules the
-        matching one ran, what it lacks (a forged clean one beside the real, or a bug), are none:
-        reviewed here, never settled for the cleaner."""
+        contradicts it (`disagree`: a forged clean one beside the real, or a bug): reviewed
+        here then, never settled for the cleaner."""
         from landwatch.review import provenance
 
         reviews = self.reviews(commit) if reviews is None else reviews
@@ -233,18 +232,10 @@ class Finder:
             for review in reviews
             if review.complete and review.rules_version == rules and review.config_hash == mine
         ]
-        said = {_found(review) for review in candidates}
-        if len(said) != 1:
-            if len(said) > 1:
-                self.ignored.append(f"the shared reviews of {commit[:12]} disagree: reviewed here")
+        if not candidates:
             return None
         taken = max(candidates, key=lambda review: review.reviewed_at)
-        ran, has = set(taken.report.rules), {(f.rule, f.fingerprint) for f in taken.report.findings}
-        if any(
-            f.rule in ran and (f.rule, f.fingerprint) not in has
-            for review in reviews
-            for f in review.report.findings
-        ):
+        if disagree(taken, reviews):
             self.ignored.append(f"the shared reviews of {commit[:12]} disagree: reviewed here")
             return None
         return taken
@@ -289,6 +280,22 @@ def _memo() -> Memo:
     from landwatch.review.provenance import Memo
 
     return Memo()
+
+
+def disagree(chosen: SharedReview, reviews: list[SharedReview]) -> bool:
+    """Whether the reviews of a commit contradict `chosen`, one of them: another made under the
+    same rules and configuration found otherwise, or any found, on the rules `chosen` ran, what
+    it lacks. The reviewer then takes none (`matching`), and `landwatch show` says so."""
+    made = (chosen.rules_version, chosen.config_hash)
+    same = [r for r in reviews if r.complete and (r.rules_version, r.config_hash) == made]
+    if any(_found(review) != _found(chosen) for review in same):
+        return True
+    ran, has = set(chosen.report.rules), {(f.rule, f.fingerprint) for f in chosen.report.findings}
+    return any(
+        f.rule in ran and (f.rule, f.fingerprint) not in has
+        for review in reviews
+        for f in review.report.findings
+    )
 
 
 def _found(review: SharedReview) -> frozenset[tuple[str, str, str]]:

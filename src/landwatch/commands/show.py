@@ -14,7 +14,7 @@ from landwatch.errors import UsageError
 from landwatch.git import git, git_dir_and_commit, git_dir_of
 from landwatch.one_line import SHOW_UNREAD
 from landwatch.review import output
-from landwatch.review.report import Report
+from landwatch.review.report import Report, severity_counts
 from landwatch.text import plural, safe
 
 OUTPUTS = ("text", "json", "sarif")
@@ -54,12 +54,19 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
         return 1
     if found is None and (shared := shared_review(git_dir, oid)) is not None:
         # A teammate's commit that arrived by fetch and never landed here: what they shared.
+        report, others = shared
         print(
             f"landwatch: {oid[:12]} has no review made here; this is the one "
-            f"{safe(shared.reviewed_by or '?')} shared (landwatch review {oid[:12]} makes one)",
+            f"{safe(report.reviewed_by or '?')} shared (landwatch review {oid[:12]} makes one)",
             file=sys.stderr,
         )
-        print_reports([shared], form=form, repository=git_dir.parent)
+        if others:
+            print(
+                f"landwatch: the {others + 1} shared reviews of {oid[:12]} disagree: this is the "
+                "one that found the most",
+                file=sys.stderr,
+            )
+        print_reports([report], form=form, repository=git_dir.parent)
         return 0
     if found is None:
         print(
@@ -73,12 +80,13 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
     return 0
 
 
-def shared_review(git_dir: Path, commit: str) -> Report | None:
-    """The newest review of `commit` a teammate shared in the notes here (the local ref, and the
-    sharing remote's fetched one), as its report saying whose it is; None when there is none."""
-    import dataclasses
-
-    from landwatch import layout, sharing
+def shared_review(git_dir: Path, commit: str) -> tuple[Report, int] | None:
+    """The review of `commit` a teammate shared in the notes here (the local ref, and the
+    sharing remote's fetched one) that found the most, the newest of those alike, as its report
+    saying whose it is; and, where the others contradict it (sharing.disagree: the rule by which
+    a reviewer takes none of them), how many others there are, else 0. None when nobody shared
+    one. Never the newest as such: a forged clean review dated ahead hid one that found a key."""
+    from landwatch import sharing
     from landwatch.review.change import open_repository
     from landwatch.review.linters import NO_LINTERS
     from landwatch.review.notes import NOTES_REF
@@ -89,8 +97,14 @@ def shared_review(git_dir: Path, commit: str) -> Report | None:
     reviews = finder.reviews(commit)
     if not reviews:
         return None
-    newest = max(reviews, key=lambda review: review.reviewed_at)
-    return dataclasses.replace(newest.report, reviewed_by=newest.reviewed_by)
+    shown = max(reviews, key=lambda review: (_worst_first(review.report), review.reviewed_at))
+    report = dataclasses.replace(shown.report, reviewed_by=shown.reviewed_by)
+    return report, len(reviews) - 1 if sharing.disagree(shown, reviews) else 0
+
+
+def _worst_first(report: Report) -> tuple[int, ...]:
+    """How many findings `report` has of each severity, the worst first, to be compared."""
+    return tuple(reversed(severity_counts(report.findings).values()))
 
 
 def _show_unread(git_dir: Path, *, form: str) -> int:
