@@ -79,3 +79,29 @@ def test_a_share_by_an_older_landwatch_is_named_and_mended_keeping_the_person_s_
         "+refs/heads/*:refs/remotes/origin/*"
     ]
     assert "landwatch.share" not in repo.git("config", "--list")
+
+
+def test_sharing_turned_on_whose_setting_is_gone_is_named_and_mended(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """share.json says sharing is on, the setting is gone: nothing is shared, status says so,
+    and doctor said all was well. It names the half-state; --fix runs share, which sets it."""
+    sharing(repo, tmp_path)
+    repo.git("config", "--unset", "landwatch.share.remote")
+    doctor = repo.landwatch("doctor")
+    assert doctor.returncode == 1
+    assert (
+        f"landwatch: {repo.git_dir}: landwatch share turned sharing on with origin, but "
+        "landwatch.share.remote is not set: the reviews are not shared; fix: landwatch share "
+        "origin\n"
+    ) in doctor.stdout
+    repo.landwatch("doctor", "--fix")
+    assert repo.git("config", "landwatch.share.remote") == "origin"
+    assert "landwatch share" not in repo.landwatch("doctor").stdout
+    # Another remote named by hand: which one is meant is the person's to say.
+    repo.git("config", "landwatch.share.remote", "elsewhere")
+    said = repo.landwatch("doctor").stdout.splitlines()
+    [line] = [line for line in said if "landwatch share turned" in line]
+    assert (
+        "landwatch.share.remote is 'elsewhere', set since; fix: landwatch share origin (or" in line
+    )

@@ -110,3 +110,24 @@ def test_a_git_too_old_for_the_negative_refspec_gets_the_pattern_alone(
     assert fetches[1:] == ["+refs/notes/landwatch*:refs/notes/remotes/origin/landwatch*"]
     doctor = a.run(sys.executable, "-m", "landwatch", "doctor", env=older, check=False)
     assert "notes" not in doctor.stdout
+
+
+def test_share_sets_the_setting_it_made_again_once_it_is_gone(tmp_path: Path, remote: Path) -> None:
+    """An audit: with landwatch.share.remote unset by hand (or a config restored) and share.json
+    left, `landwatch share` said "sharing with origin already" and set nothing, while status said
+    the reviews were not shared. It sets it again, as it adds a missing refspec again."""
+    a = developer(tmp_path, "a", remote)
+    assert a.landwatch("share").returncode == 0
+    a.git("config", "--unset", "landwatch.share.remote")
+    again = a.landwatch("share")
+    assert again.returncode == 0
+    assert again.stdout == (
+        "landwatch: sharing with origin already; landwatch.share.remote was not set, set to "
+        "origin again\n"
+    )
+    assert a.git("config", "landwatch.share.remote") == "origin"
+    shown = a.landwatch("status").stdout
+    assert "sharing reviews with origin" in shown and "reviews not shared" not in shown
+    assert a.landwatch("share").stdout == "landwatch: sharing with origin already\n"
+    assert a.landwatch("share", "--off").returncode == 0
+    assert a.run("git", "config", "landwatch.share.remote", check=False).returncode == 1

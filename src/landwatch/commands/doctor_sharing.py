@@ -1,8 +1,8 @@
 """What `landwatch doctor` checks of a registered repository's sharing (`landwatch share`): no
-refspec fetching into the local notes (a forced fetch would replace them); the remote named being
-one; its fetch bringing the notes, and never a ref below them (the negative refspec a share
-before it did not add: one pushed there failed every fetch). `landwatch share` mends what needs
-no decision, run once by `--fix`.
+refspec fetching into the local notes (a forced fetch would replace them); the setting saying
+what share turned on; the remote named being one; its fetch bringing the notes, and never a ref
+below them (the negative refspec a share before it did not add: one pushed there failed every
+fetch). `landwatch share` mends what needs no decision, run once by `--fix`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def problems(common: Path, remote: str | None) -> list[Problem]:
     """Every problem of the sharing of the repository of `common`, which shares with `remote`
     (landwatch.share.remote) if it is set."""
     where = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).where
-    found = _into_the_notes(common, where)
+    found = _into_the_notes(common, where) + _half_shared(common, where, remote)
     if not remote:
         return found
     shown = safe(str(common))
@@ -53,6 +53,25 @@ def problems(common: Path, remote: str | None) -> list[Problem]:
         )
         found.append(Problem(what, f"landwatch share {shlex.quote(remote)}", _share(where, remote)))
     return found
+
+
+def _half_shared(common: Path, where: Path, remote: str | None) -> list[Problem]:
+    """Sharing turned on by `landwatch share` (share.json) while the setting says otherwise: gone
+    (unset by hand, a config restored), nothing is shared, and share said it was already."""
+    from landwatch.commands.share import SHARE_KEY, shared_remote
+
+    recorded = shared_remote(common)
+    if recorded is None or recorded == remote:
+        return []
+    said = f"is {safe(remote)!r}, set since" if remote else "is not set: the reviews are not shared"
+    what = (
+        f"{safe(str(common))}: landwatch share turned sharing on with {safe(recorded)}, but "
+        f"{SHARE_KEY} {said}"
+    )
+    fix = f"landwatch share {shlex.quote(recorded)}"
+    if remote:  # another remote named by hand: which one is the person's to say
+        return [Problem(what, f"{fix} (or landwatch share --off, then landwatch share REMOTE)")]
+    return [Problem(what, fix, _share(where, recorded))]
 
 
 def _into_the_notes(common: Path, where: Path) -> list[Problem]:

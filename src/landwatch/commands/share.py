@@ -111,12 +111,17 @@ def _unguarded(refspecs: tuple[str, ...]) -> str:
 
 
 def _mended(cwd: Path, common: Path, remote: str, record: dict[str, Any]) -> str:
-    """What of sharing's lines went missing since share put back (doctor's mend): a fetch
-    refspec, or the negative one a share before it did not add; each recorded as share's, for
-    --off. What was put back, said."""
+    """What of sharing's lines went missing since share put back (doctor's mends): the setting
+    (unset by hand, a config restored: nothing was shared), a fetch refspec, or the
+    negative one a share before it did not add; each recorded as share's, for --off. Said."""
     config = _config_file(common)
     as_left = _digest(config) == record.get("after")  # nothing else changed since share
     said = []
+    setting = git("config", "--get", SHARE_KEY, cwd=cwd, check=False)
+    if setting != remote:
+        git("config", "--replace-all", SHARE_KEY, remote, cwd=cwd)
+        was = f"was {safe(setting)!r}" if setting else "was not set"
+        said.append(f"{SHARE_KEY} {was}, set to {safe(remote)} again")
     pattern = sharing.fetch_refspecs(remote)[0]
     added = _add_refspecs(cwd, remote)
     if pattern in added:
