@@ -26,9 +26,8 @@ from landwatch.git import git, run_git
 from landwatch.git import version as git_version
 from landwatch.review import allowed, notes
 from landwatch.review.budget import Budget
-from landwatch.review.findings import in_order
 from landwatch.review.notes import NOTES_REF, SharedReview
-from landwatch.review.report import Report
+from landwatch.review.report import Report, with_secrets_found_here
 from landwatch.work_item import WorkItem, WorkKind
 
 if TYPE_CHECKING:
@@ -300,39 +299,6 @@ def disagree(chosen: SharedReview, reviews: list[SharedReview]) -> bool:
 
 def _found(review: SharedReview) -> frozenset[tuple[str, str, str]]:
     return frozenset((f.rule, f.severity.name, f.fingerprint) for f in review.report.findings)
-
-
-def with_secrets_found_here(shared: Report, here: Report) -> Report:
-    """The teammate's review `shared`, with what the secret rules found here (`here`, a review of
-    the same commit by them alone) that it lacks added, as this reviewer's own (`found_here`);
-    where both found one secret at another severity, this reviewer's finding stands."""
-    ran = set(here.rules)
-    theirs = {(f.rule, f.fingerprint, f.severity) for f in shared.findings}
-    added = [
-        f
-        for f in here.findings
-        if f.rule in ran and (f.rule, f.fingerprint, f.severity) not in theirs
-    ]
-    replaced = {(f.rule, f.fingerprint) for f in added}
-    kept = [f for f in shared.findings if (f.rule, f.fingerprint) not in replaced]
-    rules = ", ".join(here.rules) or "none"
-    if added:
-        named = ", ".join(
-            f"{f.rule} {f.path}:{f.line}" if f.path and f.line else f.rule for f in added[:3]
-        )
-        said = (
-            f"the secret rules ({rules}) ran here too: {len(added)} finding"
-            f"{'' if len(added) == 1 else 's'} the shared review lacks, this reviewer's own "
-            f"({named}{' and more' if len(added) > 3 else ''})"
-        )
-    else:
-        said = f"the secret rules ({rules}) ran here too: nothing the shared review lacks"
-    return dataclasses.replace(
-        shared,
-        findings=sorted([*kept, *added], key=in_order),
-        notes=[*shared.notes, said],
-        found_here=[f.fingerprint for f in added],
-    )
 
 
 def finder(

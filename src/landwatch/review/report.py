@@ -5,11 +5,12 @@ Where reports are kept is not the review's business (landwatch.report_store).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
 from landwatch.review.allowed import Allowance
-from landwatch.review.findings import Finding, Severity
+from landwatch.review.findings import Finding, Severity, in_order
 
 FORMAT = 1
 
@@ -127,3 +128,36 @@ class Report:
             started=float(data.get("started", 0.0)),
             duration=float(data.get("duration", 0.0)),
         )
+
+
+def with_secrets_found_here(shared: Report, here: Report) -> Report:
+    """The teammate's review `shared`, with what the secret rules found here (`here`, a review of
+    the same commit by them alone) that it lacks added, as this reviewer's own (`found_here`);
+    where both found one secret at another severity, this reviewer's finding stands."""
+    ran = set(here.rules)
+    theirs = {(f.rule, f.fingerprint, f.severity) for f in shared.findings}
+    added = [
+        f
+        for f in here.findings
+        if f.rule in ran and (f.rule, f.fingerprint, f.severity) not in theirs
+    ]
+    replaced = {(f.rule, f.fingerprint) for f in added}
+    kept = [f for f in shared.findings if (f.rule, f.fingerprint) not in replaced]
+    rules = ", ".join(here.rules) or "none"
+    if added:
+        named = ", ".join(
+            f"{f.rule} {f.path}:{f.line}" if f.path and f.line else f.rule for f in added[:3]
+        )
+        said = (
+            f"the secret rules ({rules}) ran here too: {len(added)} finding"
+            f"{'' if len(added) == 1 else 's'} the shared review lacks, this reviewer's own "
+            f"({named}{' and more' if len(added) > 3 else ''})"
+        )
+    else:
+        said = f"the secret rules ({rules}) ran here too: nothing the shared review lacks"
+    return dataclasses.replace(
+        shared,
+        findings=sorted([*kept, *added], key=in_order),
+        notes=[*shared.notes, said],
+        found_here=[f.fingerprint for f in added],
+    )
