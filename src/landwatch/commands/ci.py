@@ -24,11 +24,10 @@ from typing import Any, TextIO
 import pygit2
 
 from landwatch import __version__, allowances, sharing, trust
-from landwatch.commands import ci_output
+from landwatch.commands import ci_output, ci_range
 from landwatch.commands.share import default_remote
 from landwatch.commands.show import print_reports
-from landwatch.errors import UsageError, UserError
-from landwatch.git import GitError, commit_of, git, git_dir_of, run_git
+from landwatch.git import git, git_dir_of, run_git
 from landwatch.review import allowed, output
 from landwatch.review.allowed import Allowance
 from landwatch.review.change import open_repository
@@ -106,7 +105,7 @@ def _ci(cwd: Path, options: Options, out: TextIO) -> int:
     git_dir = git_dir_of(cwd)
     kept = _secret_rules_kept(cwd)  # before any review loads them
     remote = options.remote or os.environ.get("PRE_COMMIT_REMOTE_NAME") or default_remote(cwd)
-    base, tip, label = _range(cwd, options.range, remote)
+    base, tip, label = ci_range.range_of(cwd, options.range, remote)
     if options.fetch:
         fetched = _fetch_notes(cwd, remote)
         if fetched:
@@ -114,7 +113,7 @@ def _ci(cwd: Path, options: Options, out: TextIO) -> int:
     here, problem = allowances.read(git_dir)
     if problem is not None:
         print(f"landwatch ci: {safe(problem)}", file=out)
-    commits, merges = _commits(cwd, base, tip)
+    commits, merges = ci_range.commits_of(cwd, base, tip)
     checked = _check_all(git_dir, remote, base, commits, options, out, here)
     _write(options, checked, label, tip, git_dir)
     counted = [f for c in checked for f in _counted(c, here, trust_notes=options.trust_notes)]
@@ -148,56 +147,6 @@ def _secret_rules_kept(cwd: Path) -> str:
     return f"landwatch ci: secret rules cached in {where} (keep it between jobs)"
 
 
-def _range(cwd: Path, given: str | None, remote: str) -> tuple[str | None, str, str]:
-    """(base, tip, label): what RANGE asks for; pre-commit's pre-push refs when it gives them;
-    else HEAD's commits not on the remote's default branch. UsageError for a RANGE that is no
-    range (exit 2), UserError for one that cannot be read here (exit 1)."""
-    if (
-        given is None
-        and os.environ.get("PRE_COMMIT_FROM_REF")
-        and os.environ.get("PRE_COMMIT_TO_REF")
-    ):
-        given = f"{os.environ['PRE_COMMIT_FROM_REF']}..{os.environ['PRE_COMMIT_TO_REF']}"
-    if given is None:
-        default = _default_branch(cwd, remote)
-        return _commit(cwd, default), _commit(cwd, "HEAD"), f"{default}..HEAD"
-    if "..." in given:
-        raise UsageError(f"{safe(given)!r}: a range is A..B (what B adds on top of A)")
-    if ".." in given:
-        base, _, tip = given.partition("..")
-        if not base or not tip:
-            raise UsageError(f"{safe(given)!r}: a range is A..B, both named")
-        return _commit(cwd, base), _commit(cwd, tip), given
-    return None, _commit(cwd, given), given
-
-
-def _commit(cwd: Path, revision: str) -> str:
-    found = commit_of(revision, cwd=cwd)
-    if found is None:
-        raise GitError(f"no commit {safe(revision)!r} in this repository")
-    return found
-
-
-def _default_branch(cwd: Path, remote: str) -> str:
-    """The remote's default branch as a remote-tracking ref at hand: its HEAD as the clone set
-    it, else as the remote says, else main or master."""
-    head = git("symbolic-ref", "-q", f"refs/remotes/{remote}/HEAD", cwd=cwd, check=False)
-    names = [head] if head else []
-    said = run_git("ls-remote", "--symref", "--", remote, "HEAD", cwd=cwd, timeout=30, network=True)
-    for line in said.stdout.splitlines() if said.ok else []:
-        if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
-            branch = line[len("ref: refs/heads/") : -len("\tHEAD")]
-            names.append(f"refs/remotes/{remote}/{branch}")
-    names += [f"refs/remotes/{remote}/main", f"refs/remotes/{remote}/master"]
-    for name in names:
-        if commit_of(name, cwd=cwd) is not None:
-            return name.removeprefix("refs/remotes/")
-    raise UserError(
-        f"cannot tell {safe(remote)}'s default branch here (fetch it, or name the range: "
-        f"landwatch ci {safe(remote)}/main..HEAD)"
-    )
-
-
 def _fetch_notes(cwd: Path, remote: str) -> str | None:
     """The remote's notes into their remote-tracking ref; None when fetched, else why not."""
     if not run_git("remote", "get-url", "--", remote, cwd=cwd).ok:
@@ -208,16 +157,6 @@ def _fetch_notes(cwd: Path, remote: str) -> str | None:
         return None
     said = [line.strip() for line in result.stderr.splitlines() if line.strip()]
     return f"could not fetch {remote}'s notes: {said[-1] if said else 'no answer'}"
-
-
-def _commits(cwd: Path, base: str | None, tip: str) -> tuple[list[str], int]:
-    """The commits of the range, oldest first, merges left out (their commits are reviewed, as
-    commits of the range); and how many merges there were."""
-    if base is None:
-        return [tip], 0
-    listed = git("rev-list", "--reverse", "--topo-order", "--no-merges", tip, f"^{base}", cwd=cwd)
-    merges = git("rev-list", "--count", "--merges", tip, f"^{base}", cwd=cwd)
-    return listed.split(), int(merges or 0)
 
 
 def _check_all(
