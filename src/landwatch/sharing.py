@@ -33,6 +33,7 @@ from landwatch.work_item import WorkItem, WorkKind
 if TYPE_CHECKING:
     import pygit2
 
+    from landwatch.review.config import RulesAt
     from landwatch.review.linters import LinterPolicy
     from landwatch.review.provenance import Memo
 
@@ -172,6 +173,9 @@ class Finder:
     # default review budget): past it, a commit is reviewed here, not taken.
     budget: Budget | None = None
     out_of_time: int = 0  # the commits not taken because the budget ran out
+    # Where the secret rules run on a commit taken read their configuration (`landwatch ci`: the
+    # rules it came to, so that no trailer of the commit leaves out a secret); None: its own.
+    rules_at: RulesAt | None = None
 
     def reviews(self, commit: str) -> list[SharedReview]:
         """Every review the notes of `commit` hold (in each ref), once per document: two that
@@ -253,7 +257,9 @@ class Finder:
             self._ran_out()
             return None
         limit = None if self.budget is None else Budget(self.budget.remaining())
-        here = engine.review(self.git_dir, commit, budget=limit, secrets_only=True)
+        here = engine.review(
+            self.git_dir, commit, budget=limit, secrets_only=True, rules_at=self.rules_at
+        )
         if here.truncated:
             if limit is not None and limit.spent:
                 self._ran_out()

@@ -328,6 +328,22 @@ def test_a_trailer_of_the_commit_does_not_wave_its_key_through(remote: Path) -> 
     assert "S001" in ran.stdout and "P001" not in ran.stdout  # other rules' findings: waived
 
 
+def test_trusting_notes_a_trailer_of_the_commit_does_not_wave_its_key_through(
+    remote: Path,
+) -> None:
+    """Attack 34: `--trust-notes` ran the secret rules on a commit taken by the rules it brings,
+    so its `Landwatch-Ignore: S001` trailer left out its private key, and the run passed."""
+    _, base, tip = pushed(
+        remote, "Add the deploy key\n\nLandwatch-Ignore: S001", {"deploy.key": private_key()}
+    )
+    # The author's own review, by the commit's rules (the trailer honoured): no findings.
+    forge(remote, tip, [], by="alice@team.example")
+    ran = ci(fresh_clone(remote), f"{base}..{tip}", "--trust-notes")
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "1 taken from shared reviews" in ran.stdout and "S001" in ran.stdout
+    assert "found here, not in the shared review" in ran.stdout
+
+
 def test_a_widened_gitleaks_allowlist_is_an_error_and_not_honoured(remote: Path) -> None:
     declared = "[allowlist]\npaths = ['''^docs/''']\n"
     on_main(remote, "Declare the docs' fake keys", {".gitleaks.toml": declared})

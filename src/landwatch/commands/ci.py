@@ -172,19 +172,21 @@ def _check_all(
     commit named) its parent's, and a root's landwatch's defaults."""
     policy = trust.policy(git_dir)
     refs = (NOTES_REF, sharing.tracking_ref(remote))
-    finder = sharing.Finder(git_dir, open_repository(git_dir), policy, refs)
+    repo = open_repository(git_dir)
+    came_to = base if base is not None else _parent(repo, commits[0])  # no base: one commit
+    # The secret rules run on a review taken are by the rules it came to as well: a trailer of
+    # the commit leaves out no secret, as in a review made here.
+    finder = sharing.Finder(git_dir, repo, policy, refs, rules_at=RulesAt(came_to))
     checked = []
     for commit in commits:
-        came_to = base if base is not None else _parent(finder, commit)
         shared = finder.reviews(commit)
         own = bool(shared) and _own_rules_are_those(finder, commit, came_to)
-        # A review is taken only where the commit's own rules are those it came to: the secret
-        # rules `take` runs on it are then the base's too.
+        # A review is taken only where the commit's own rules are those it came to.
         taken = finder.take(commit, shared) if options.trust_notes and own else None
         if taken is not None:
             one = Checked(taken, taken=True, shared=shared)
         else:
-            report = review_landing(git_dir, commit, linters=policy, rules_at=RulesAt(came_to))
+            report = review_landing(git_dir, commit, linters=policy, rules_at=finder.rules_at)
             one = Checked(report, shared=shared)
             one.differences = [
                 d for s in shared if (d := _difference(one.report, s, finder, own=own))
@@ -223,8 +225,8 @@ def _untrusted(one: Checked, here: list[Allowance]) -> int:
     return sum(1 for f in counted if allowed.allowing(one.from_notes, commit, f) is not None)
 
 
-def _parent(finder: sharing.Finder, commit: str) -> str | None:
-    parents = finder.repo[commit].peel(pygit2.Commit).parent_ids
+def _parent(repo: pygit2.Repository, commit: str) -> str | None:
+    parents = repo[commit].peel(pygit2.Commit).parent_ids
     return str(parents[0]) if parents else None
 
 
