@@ -254,6 +254,40 @@ def test_a_range_that_is_none_exits_2_one_it_cannot_read_1(
         assert ran.stderr.count("\n") == 1 and "usage:" not in ran.stderr  # one line
 
 
+def test_a_range_past_a_shallow_clone_s_history_exits_1_saying_fetch_it_whole(
+    remote: Path,
+) -> None:
+    """A shallow clone (GitLab's GIT_DEPTH, a fetch-depth left at 1) held 3 of the range's 5
+    commits: the 2 beyond were not reviewed, the oldest held was read as a root, and the run
+    passed though the first commit added a key (removed by the second)."""
+    where = author(remote)
+    key = commit(where, "Add the key", {"id": private_key()})
+    git(where, "rm", "-q", "id")
+    git(where, "commit", "-q", "-m", "Drop the key")
+    for n in range(3):
+        commit(where, f"Add part {n}", {f"part{n}.txt": f"{n}\n"})
+    git(where, "push", "-q", "origin", "topic")
+    clone = remote.parent / "shallow"
+    git(remote.parent, "clone", "-q", "--depth", "3", "-b", "topic", f"file://{remote}", str(clone))
+    git(clone, "fetch", "-q", "origin", "main:refs/remotes/origin/main")
+    ran = ci(clone, "origin/main..HEAD")
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    boundary = git(clone, "rev-parse", "HEAD~2")
+    assert ran.stderr == (
+        f"landwatch: the range reaches past this shallow clone's history at {boundary[:12]} "
+        "(its parents were not fetched): fetch the whole history (actions/checkout's "
+        "fetch-depth: 0, GitLab's GIT_DEPTH: 0, or git fetch --unshallow)\n"
+    )
+    # A base beyond it, which the clone does not hold, is said to be so.
+    ran = ci(clone, f"{key}..HEAD")
+    assert ran.returncode == 1 and "(a shallow clone: fetch the whole history" in ran.stderr
+    # Fetched whole, the range is read whole: the key is told.
+    git(clone, "fetch", "-q", "--unshallow", "origin", "main:refs/remotes/origin/main")
+    ran = ci(clone, "origin/main..HEAD")
+    assert ran.returncode == 1 and "S001" in ran.stdout, ran.stdout + ran.stderr
+    assert "5 commits" in ran.stdout
+
+
 def test_a_difference_the_history_s_standards_make_is_said_to_be_one(remote: Path) -> None:
     subject = "Add the cart, with a subject longer than the usual limit of seventy-two characters"
     oid = commit(author(remote), subject, {"cart.txt": "one\n"})

@@ -7,8 +7,9 @@ The remote's shared reviews are fetched and each is compared with the review mad
 is a teammate's claim, never a reason to skip a check (`--trust-notes` takes the matching ones,
 trusting the teammates, and still runs the secret rules on each commit). Exit 1 when a finding
 at or above `--fail-level` is in RANGE or the range cannot be read (a commit not here, no default
-branch to start from), 2 for a RANGE that is no range, 0 otherwise; a finding allowed here
-(`landwatch allow`), or by a note with `--trust-notes`, does not count.
+branch to start from, a shallow clone's part of it), 2 for a RANGE that is no range, 0
+otherwise; a finding allowed here (`landwatch allow`), or by a note with `--trust-notes`, does
+not count.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ def _ci(cwd: Path, options: Options, out: TextIO) -> int:
     here, problem = allowances.read(git_dir)
     if problem is not None:
         print(f"landwatch ci: {safe(problem)}", file=out)
-    commits, merges = ci_range.commits_of(cwd, base, tip)
+    commits, merges = ci_range.commits_of(git_dir, base, tip)
     checked = _check_all(git_dir, remote, base, commits, options, out, here)
     _write(options, checked, label, tip, git_dir)
     counted = [f for c in checked for f in _counted(c, here, trust_notes=options.trust_notes)]

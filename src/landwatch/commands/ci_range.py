@@ -1,5 +1,6 @@
 """What `landwatch ci` reviews: the range RANGE names (else pre-commit's pre-push refs, else
-HEAD's commits not on the remote's default branch) and its commits, oldest first.
+HEAD's commits not on the remote's default branch) and its commits, oldest first; never a part
+of it that a shallow clone holds, as if it were the whole.
 
 Apart from commands.ci for its size: ci asks here what to review, then reviews it.
 """
@@ -9,9 +10,19 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pygit2
+
 from landwatch.errors import UsageError, UserError
 from landwatch.git import GitError, commit_of, git, run_git
+from landwatch.review.change import open_repository
 from landwatch.text import safe
+
+# What to do where the clone lacks part of the range, said in the settings of the CIs that
+# clone shallow by default.
+FETCH_WHOLE = (
+    "fetch the whole history (actions/checkout's fetch-depth: 0, GitLab's GIT_DEPTH: 0, or git "
+    "fetch --unshallow)"
+)
 
 
 def range_of(cwd: Path, given: str | None, remote: str) -> tuple[str | None, str, str]:
@@ -40,7 +51,9 @@ def range_of(cwd: Path, given: str | None, remote: str) -> tuple[str | None, str
 def _commit(cwd: Path, revision: str) -> str:
     found = commit_of(revision, cwd=cwd)
     if found is None:
-        raise GitError(f"no commit {safe(revision)!r} in this repository")
+        shallow = git("rev-parse", "--is-shallow-repository", cwd=cwd, check=False) == "true"
+        said = f" (a shallow clone: {FETCH_WHOLE})" if shallow else ""
+        raise GitError(f"no commit {safe(revision)!r} in this repository{said}")
     return found
 
 
@@ -64,11 +77,30 @@ def default_branch(cwd: Path, remote: str) -> str:
     )
 
 
-def commits_of(cwd: Path, base: str | None, tip: str) -> tuple[list[str], int]:
+def commits_of(git_dir: Path, base: str | None, tip: str) -> tuple[list[str], int]:
     """The commits of the range, oldest first, merges left out (their commits are reviewed, as
-    commits of the range); and how many merges there were."""
+    commits of the range); and how many merges there were. UserError when the clone lacks part
+    of it (`_held_whole`)."""
     if base is None:
-        return [tip], 0
-    listed = git("rev-list", "--reverse", "--topo-order", "--no-merges", tip, f"^{base}", cwd=cwd)
-    merges = git("rev-list", "--count", "--merges", tip, f"^{base}", cwd=cwd)
-    return listed.split(), int(merges or 0)
+        listed, merges = [tip], 0
+    else:
+        range_ = (tip, f"^{base}")
+        listing = ("rev-list", "--reverse", "--topo-order", "--no-merges", *range_)
+        listed = git(*listing, cwd=git_dir).split()
+        merges = int(git("rev-list", "--count", "--merges", *range_, cwd=git_dir) or 0)
+    _held_whole(git_dir, listed)
+    return listed, merges
+
+
+def _held_whole(git_dir: Path, commits: list[str]) -> None:
+    """UserError when one of `commits` is at a shallow clone's edge: git reads it as a root (the
+    commit names parents it lacks), so it lists none of the range beyond, and the review reads
+    the edge's whole tree as added by it."""
+    repo = open_repository(git_dir)
+    for oid in commits if repo.is_shallow else []:
+        commit = repo[oid].peel(pygit2.Commit)
+        if not commit.parent_ids and b"\nparent " in commit.read_raw().partition(b"\n\n")[0]:
+            raise UserError(
+                f"the range reaches past this shallow clone's history at {oid[:12]} (its parents "
+                f"were not fetched): {FETCH_WHOLE}"
+            )
