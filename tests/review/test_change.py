@@ -1,5 +1,5 @@
 """Reading a landed change through pygit2 (review.change): bytes, renames, the shapes of a landing,
-worktrees, ownership, the line cap and the diff taken deep down."""
+worktrees, ownership and the line cap."""
 
 from __future__ import annotations
 
@@ -98,58 +98,6 @@ def test_the_line_cap_truncates_instead_of_running_away(repo: Repo) -> None:
     (burst,) = [f for f in report.findings if f.rule == "P001"]
     assert burst.message == "trailing whitespace on 10 lines: 1-10"
     assert any("max_added_lines" in note for note in report.notes)
-
-
-@pytest.mark.parametrize(
-    "changes",
-    [
-        {"deep/er/one.py": "x = 2\n"},  # one directory deep down: diffed there
-        {"deep/er/one.py": "x = 2\n", "deep/er/new/two.py": "y = 1\n"},
-        {"deep/er/one.py": "x = 2\n", "top.txt": "changed\n"},  # two places: at the root
-        {"deep/er": None, "deep/er.txt": "now a file\n"},  # a directory gone beside a file
-        {"deep/er/moved.py": "z = 1\n" * 20, "deep/er/gone.py": None},  # a rename inside
-        {"deep/er/gone.py": None, "elsewhere/moved.py": "z = 1\n" * 20},  # a rename across
-    ],
-)
-def test_the_diff_taken_deep_down_is_the_whole_diff(
-    repo: Repo, changes: dict[str, str | None]
-) -> None:
-    """The diff is taken in the deepest directory outside which nothing changed (libgit2 visits
-    every entry of both trees): the same files, paths and renames as the diff of the roots."""
-    import pygit2
-    from pygit2.enums import DiffFind
-
-    from landwatch.review.change import Change
-
-    repo.land(
-        "before",
-        {
-            "top.txt": "top\n",
-            "deep/er/one.py": "x = 1\n",
-            "deep/er/gone.py": "z = 1\n" * 20,
-            "deep/other.py": "o = 1\n",
-        },
-        hooks=False,
-    )
-    for path, content in changes.items():
-        if content is None:
-            repo.git("rm", "-rq", path)
-        else:
-            (repo.path / path).parent.mkdir(parents=True, exist_ok=True)
-            (repo.path / path).write_text(content)
-            repo.git("add", path)
-    repo.git("commit", "-q", "-m", "after", LANDWATCH="0")
-    git = pygit2.Repository(str(repo.git_dir))
-    commit = git.revparse_single("HEAD")
-    assert isinstance(commit, pygit2.Commit)
-    whole = commit.parents[0].tree.diff_to_tree(commit.tree)
-    whole.find_similar(DiffFind.FIND_RENAMES, rename_threshold=50, rename_limit=1000)
-    expected = sorted(
-        (d.status_char(), d.old_file.path, d.new_file.path, d.similarity) for d in whole.deltas
-    )
-    change = Change(git, commit, None)
-    got = sorted((f.status.value, f.old_path or f.path, f.path, f.similarity) for f in change.files)
-    assert got == expected
 
 
 def test_a_partial_clone_s_missing_content_is_said_not_a_failure(
