@@ -27,18 +27,27 @@ def review_landing(
     linters: LinterPolicy | None = None,
     budget: float | None = None,
     rules_at: RulesAt | None = None,
+    merges: str | None = None,
 ) -> Report:
     """The review of what landed at `revision` (on top of `base` for a landed range), under
     `linters` (by default what the person trusted in this repository), within `budget` seconds
     (by default the repository's `landwatch.review.budget`), counted from now; by the
-    configuration the commit brings, or `rules_at`'s (`landwatch ci`: the rules it came to)."""
+    configuration the commit brings, or `rules_at`'s (`landwatch ci`: the rules it came to), a
+    merge read as `merges` says (`landwatch ci`: for its own), else as that configuration does."""
     if budget is None:
         budget = layout.read_git_settings(git_dir)[layout.REVIEW_BUDGET]
     limit = Budget(budget)
     policy = trust.policy(git_dir) if linters is None else linters
     learned = learned_standards(git_dir, revision)
     return engine.review(
-        git_dir, revision, base, linters=policy, standards=learned, budget=limit, rules_at=rules_at
+        git_dir,
+        revision,
+        base,
+        linters=policy,
+        standards=learned,
+        budget=limit,
+        rules_at=rules_at,
+        merges=merges,
     )
 
 

@@ -215,16 +215,37 @@ def test_a_matching_note_is_counted_and_garbage_is_one_line(remote: Path) -> Non
     assert "\x1b" not in ran.stdout
 
 
-def test_merges_are_counted_not_reviewed(remote: Path) -> None:
+def test_a_merge_is_reviewed_for_what_none_of_its_parents_has(remote: Path, tmp_path: Path) -> None:
+    """Attack 36: ci counted a merge and reviewed none of it ("1 merge not reviewed: their
+    commits are"), so a key the merge added itself, in neither parent, passed. What it brought
+    in (main's conflict marker, its configuration) is not the merge's: main's commits are the
+    base's, or the range's own, reviewed each on its own."""
     where = author(remote)
     commit(where, "Add the cart", {"cart.txt": "one\n"})
     git(where, "switch", "-q", "main")
-    commit(where, "Elsewhere", {"other.txt": "x\n"})
+    relaxed = {".landwatch.toml": '[rules]\nP001 = "off"\n', "till.txt": CONFLICT}
+    commit(where, "Take the till", relaxed)
+    git(where, "push", "-q", "origin", "main")
+    commit(where, "Elsewhere", {"other.txt": "x\n"})  # on main, not pushed: the range's
     git(where, "switch", "-q", "topic")
-    git(where, "merge", "-q", "--no-edit", "main")
+    git(where, "merge", "-q", "--no-commit", "main")
+    (where / "deploy.key").write_text(private_key())
+    git(where, "add", "deploy.key")
+    git(where, "commit", "-q", "--no-edit")
+    merge = git(where, "rev-parse", "HEAD")
     git(where, "push", "-q", "origin", "topic")
-    ran = ci(fresh_clone(remote), "origin/main..HEAD")
-    assert "2 commits (1 merge not reviewed: their commits are)" in ran.stdout
+    data = tmp_path / "ci.json"
+    ran = ci(fresh_clone(remote), "origin/main..HEAD", "--json", str(data))
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    said = "3 commits (1 merge, each reviewed for what none of its parents has); 3 reviewed"
+    assert said in ran.stdout
+    assert "deploy.key" in ran.stdout and "findings: 1 error" in ran.stdout
+    assert "till.txt" not in ran.stdout and "C004" not in ran.stdout
+    [reviewed] = [
+        c["review"] for c in json.loads(data.read_text())["commits"] if c["commit"] == merge
+    ]
+    assert [f["rule"] for f in reviewed["findings"]] == ["S001"]
+    assert any("what none of its parents has" in note for note in reviewed["notes"])
 
 
 def test_pre_commit_s_pre_push_refs_are_the_range(remote: Path) -> None:

@@ -139,6 +139,29 @@ def test_without_a_reviewer_the_hook_scans_what_was_never_reviewed(
     assert remote_head(remote) == repo.head()
 
 
+@pytest.mark.parametrize("reviewer", [True, False], ids=["reviewed", "scanned-in-the-hook"])
+def test_an_evil_merge_s_own_secret_refuses_the_push_under_merges_skip(
+    repo: Repo, remote: Path, reviewer: bool
+) -> None:
+    """Attack 36: with `merges = "skip"` (what a merge brings in is its commits' to answer for),
+    credentials added in the merge itself, in neither parent, were neither reviewed nor scanned:
+    the push went. What none of a merge's parents has is its own, and reviewed."""
+    repo.land("review no merge", {".landwatch.toml": 'merges = "skip"\n'})
+    repo.git("switch", "-q", "-c", "topic")
+    repo.land("topic", {"a.py": "a = 1\n"})
+    repo.git("switch", "-q", "main")
+    repo.land("main", {"b.py": "b = 1\n"})
+    repo.git("merge", "-q", "--no-commit", "topic")
+    repo.stage({"creds.py": CREDENTIALS})
+    merge = repo.land("Merge branch 'topic'", {})  # the hooks record the merge's landing
+    if reviewer:
+        reviewed(repo)
+    result = push(repo)
+    assert result.returncode != 0, result.stderr
+    assert f"{merge[:10]} creds.py:1  S002" in result.stderr
+    assert "a.py" not in result.stderr and "b.py" not in result.stderr
+
+
 def test_a_review_the_reviewer_is_working_on_is_waited_for_within_the_bound(
     repo: Repo, remote: Path
 ) -> None:

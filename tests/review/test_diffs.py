@@ -1,10 +1,13 @@
-"""The diffs a change is read from (review.diffs): two trees' diff, taken deep down."""
+"""The diffs a change is read from (review.diffs): two trees' diff, taken deep down; a merge's
+own files and lines, which none of its parents has."""
 
 from __future__ import annotations
 
 import pytest
 
+from landwatch.review import engine
 from support.repos import Repo
+from support.review import found, review
 
 
 @pytest.mark.parametrize(
@@ -57,3 +60,27 @@ def test_the_diff_taken_deep_down_is_the_whole_diff(
     change = Change(git, commit, None)
     got = sorted((f.status.value, f.old_path or f.path, f.path, f.similarity) for f in change.files)
     assert got == expected
+
+
+def test_a_merge_read_for_its_own_has_the_lines_none_of_its_parents_has(repo: Repo) -> None:
+    """merges = "skip", as `landwatch ci` reads every merge: what a merge brought in is its
+    commits' to answer for; what it adds itself (a file in neither parent, a conflict's
+    resolution: an evil merge) is reviewed, on the lines none of its parents has."""
+    shared = {"shared.txt": "one\ntwo\nthree\n", "gone.txt": "x\n", "moved.txt": "m  \n" * 9}
+    repo.land("start", {".landwatch.toml": 'merges = "skip"\n', **shared}, hooks=False)
+    repo.git("switch", "-q", "-c", "topic")
+    repo.git("mv", "moved.txt", "renamed.txt")
+    topic = {"shared.txt": "one\ntopic  \nthree\n", "topic.txt": "from topic  \n"}
+    repo.land("topic", {**topic, "gone.txt": None}, hooks=False)
+    repo.git("switch", "-q", "main")
+    repo.land("main", {"shared.txt": "one\nmain  \nthree\n", "main.txt": "main  \n"}, hooks=False)
+    assert repo.run("merge", "-q", "topic", LANDWATCH="0").returncode == 1  # shared.txt
+    resolved = "one\nmain  \ntopic  \nboth  \nthree\n"
+    repo.stage({"shared.txt": resolved, "evil.txt": "added in the merge  \n"})
+    repo.git("commit", "-q", "--no-edit", LANDWATCH="0")
+    merged = review(repo)
+    assert merged.shape == "merge"
+    assert sorted(found(merged)) == [("P001", "evil.txt", 1), ("P001", "shared.txt", 4)]
+    # Read against its first parent, it has everything topic brought in.
+    whole = engine.review(repo.git_dir, "HEAD", merges="first-parent")
+    assert ("P001", "topic.txt", 1) in found(whole) and ("P001", "shared.txt", 3) in found(whole)

@@ -1,7 +1,8 @@
-"""`landwatch ci [RANGE]`: every commit of a range reviewed, for a CI job or a pre-push hook, in a
-fresh clone with nothing installed, no reviewer and nothing trusted. Each is reviewed by the
-rules it came to (the configuration and secret scanners' declarations of the range's base), never
-by those it brings; a change to them is a finding of its own (C004).
+"""`landwatch ci [RANGE]`: every commit of a range reviewed (a merge for what none of its parents
+has), for a CI job or a pre-push hook, in a fresh clone with nothing installed, no reviewer and
+nothing trusted. Each is reviewed by the rules it came to (the configuration and secret scanners'
+declarations of the range's base), never by those it brings; a change to them is a finding of
+its own (C004).
 
 The remote's shared reviews are fetched and each is compared with the review made here: a note
 is a teammate's claim, never a reason to skip a check (`--trust-notes` takes the matching ones,
@@ -31,7 +32,7 @@ from landwatch.commands.show import print_reports
 from landwatch.git import git, git_dir_of, run_git
 from landwatch.review import allowed, output
 from landwatch.review.allowed import Allowance
-from landwatch.review.change import open_repository
+from landwatch.review.change import ITS_OWN, ChangeShape, open_repository
 from landwatch.review.config import RulesAt
 from landwatch.review.declared_changes import differences
 from landwatch.review.findings import Finding, Severity
@@ -114,7 +115,7 @@ def _ci(cwd: Path, options: Options, out: TextIO) -> int:
     here, problem = allowances.read(git_dir)
     if problem is not None:
         print(f"landwatch ci: {safe(problem)}", file=out)
-    commits, merges = ci_range.commits_of(git_dir, base, tip)
+    commits = ci_range.commits_of(git_dir, base, tip)
     checked = _check_all(git_dir, remote, base, commits, options, out, here)
     _write(options, checked, label, tip, git_dir)
     counted = [f for c in checked for f in _counted(c, here, trust_notes=options.trust_notes)]
@@ -125,7 +126,7 @@ def _ci(cwd: Path, options: Options, out: TextIO) -> int:
             "trusted: counted as found (--trust-notes trusts them)",
             file=out,
         )
-    print(_summary(label, checked, merges), file=out)
+    print(_summary(label, checked), file=out)
     if kept:
         print(kept, file=out)
     if options.fail_level == "none":
@@ -180,14 +181,20 @@ def _check_all(
     finder = sharing.Finder(git_dir, repo, policy, refs, rules_at=RulesAt(came_to))
     checked = []
     for commit in commits:
-        shared = finder.reviews(commit)
+        # A merge is reviewed for what none of its parents has, as no teammate's reviewer reads
+        # it: its shared reviews are neither taken nor compared.
+        merge = len(repo[commit].peel(pygit2.Commit).parent_ids) > 1
+        shared = [] if merge else finder.reviews(commit)
         own = bool(shared) and _own_rules_are_those(finder, commit, came_to)
         # A review is taken only where the commit's own rules are those it came to.
         taken = finder.take(commit, shared) if options.trust_notes and own else None
         if taken is not None:
             one = Checked(taken, taken=True, shared=shared)
         else:
-            report = review_landing(git_dir, commit, linters=policy, rules_at=finder.rules_at)
+            merges = ITS_OWN if merge else None
+            report = review_landing(
+                git_dir, commit, linters=policy, rules_at=finder.rules_at, merges=merges
+            )
             one = Checked(report, shared=shared)
             one.differences = [
                 d for s in shared if (d := _difference(one.report, s, finder, own=own))
@@ -300,15 +307,20 @@ def _listed(findings: list[Finding]) -> str:
     return f"{plural(len(findings), 'finding')} ({named}{more})"
 
 
-def _summary(label: str, checked: list[Checked], merges: int) -> str:
+def _summary(label: str, checked: list[Checked]) -> str:
     findings = [f for c in checked for f in c.report.findings]
+    merges = sum(1 for c in checked if c.report.shape == ChangeShape.MERGE)
     shared = sum(1 for c in checked if c.shared)
     differing = sum(1 for c in checked if c.differences)
     taken = sum(1 for c in checked if c.taken)
     cut = sum(1 for c in checked if c.report.truncated)
     parts = [
         f"landwatch ci: {safe(label)}: {plural(len(checked), 'commit')}"
-        + (f" ({plural(merges, 'merge')} not reviewed: their commits are)" if merges else ""),
+        + (
+            f" ({plural(merges, 'merge')}, each reviewed for what none of its parents has)"
+            if merges
+            else ""
+        ),
         f"{len(checked) - taken} reviewed"
         + (f", {taken} taken from shared reviews" if taken else ""),
         f"{plural(shared, 'shared review')} found, {shared - differing} matching"

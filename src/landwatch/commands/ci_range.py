@@ -77,19 +77,17 @@ def default_branch(cwd: Path, remote: str) -> str:
     )
 
 
-def commits_of(git_dir: Path, base: str | None, tip: str) -> tuple[list[str], int]:
-    """The commits of the range, oldest first, merges left out (their commits are reviewed, as
-    commits of the range); and how many merges there were. UserError when the clone lacks part
-    of it (`_held_whole`)."""
+def commits_of(git_dir: Path, base: str | None, tip: str) -> list[str]:
+    """The commits of the range, oldest first, merges among them (each reviewed for what none
+    of its parents has: what it brought in are commits of the range, or of the base). UserError
+    when the clone lacks part of it (`_held_whole`)."""
     if base is None:
-        listed, merges = [tip], 0
+        listed = [tip]
     else:
-        range_ = (tip, f"^{base}")
-        listing = ("rev-list", "--reverse", "--topo-order", "--no-merges", *range_)
+        listing = ("rev-list", "--reverse", "--topo-order", tip, f"^{base}")
         listed = git(*listing, cwd=git_dir).split()
-        merges = int(git("rev-list", "--count", "--merges", *range_, cwd=git_dir) or 0)
     _held_whole(git_dir, listed)
-    return listed, merges
+    return listed
 
 
 def _held_whole(git_dir: Path, commits: list[str]) -> None:

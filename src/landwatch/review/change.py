@@ -18,7 +18,7 @@ from pygit2.enums import ObjectType
 
 from landwatch.errors import UserError
 from landwatch.review.binary import looks_binary as looks_binary  # importable here, as it was
-from landwatch.review.diffs import tree_diff
+from landwatch.review.diffs import in_a_parent, lines_beyond, tree_diff
 from landwatch.review.message import Message
 
 # Files larger than this get no line-level work (tree rules still see their size).
@@ -52,6 +52,13 @@ class ChangeShape(enum.StrEnum):
     ROOT = "root"
     MERGE = "merge"
     RANGE = "range"
+
+
+# How a merge is read (`merges`): against its first parent, all it brought in; or, "skip" (what
+# it brought in left to the commits that brought it), only what none of its parents has: its
+# own lines, a conflict's resolution or anything added in the merge itself (`landwatch ci`'s).
+MERGES = FIRST_PARENT, ITS_OWN = ("first-parent", "skip")
+ITS_OWN_NOTE = "a merge: only what none of its parents has is reviewed, not what it brought in"
 
 
 class ChangeError(UserError):
@@ -175,7 +182,7 @@ class Change:
         commit: pygit2.Commit,
         base: pygit2.Commit | None,
         *,
-        merges: str = "first-parent",
+        merges: str = FIRST_PARENT,
         max_added_lines: int = 20_000,
     ) -> None:
         self.repo = repo
@@ -193,15 +200,17 @@ class Change:
         else:
             self.shape = ChangeShape.MERGE if len(commit.parents) > 1 else ChangeShape.COMMIT
             old_tree = commit.parents[0].tree
-        self.merge_not_reviewed = self.shape is ChangeShape.MERGE and merges == "skip"
+        # A merge read for its own: its other parents' trees, which each file and line lacks too.
+        own = self.shape is ChangeShape.MERGE and merges == ITS_OWN
+        self.other_parents = [parent.tree for parent in commit.parents[1:]] if own else []
+        self.notes = [ITS_OWN_NOTE] if own else []  # how it was read, for the review's notes
         # The tree the change was made on: the base's, the first parent's, none for a root.
         self.tree_before = old_tree
         self.diff, self._prefix = tree_diff(old_tree, commit.tree)
-        self.files = (
-            []
-            if self.merge_not_reviewed
-            else [self._file(i, d) for i, d in enumerate(self.diff.deltas)]
-        )
+        files = [self._file(i, d) for i, d in enumerate(self.diff.deltas)]
+        self.files = [
+            f for f in files if not in_a_parent(self.other_parents, f.path, f.new_id, f.new_mode)
+        ]
         self.message = Message(commit.raw_message, commit.author.name, commit.author.email)
 
     def _file(self, index: int, delta: pygit2.DiffDelta) -> FileChange:
@@ -270,6 +279,10 @@ class Change:
             file.binary = True
             file.lacks_final_newline = False
             return []
+        if self.other_parents and file.new_id is not None:
+            beyond = lines_beyond(self.repo, self.other_parents, file.path, file.new_id)
+            lines = lines if beyond is None else [line for line in lines if line.number in beyond]
+            file.lacks_final_newline &= any(not line.end for line in lines)
         if self.lines_read + len(lines) > self.max_added_lines:
             lines = lines[: self.max_added_lines - self.lines_read]
             self.truncated = True

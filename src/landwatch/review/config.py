@@ -15,7 +15,7 @@ from typing import Any
 import pygit2
 
 from landwatch.errors import UserError
-from landwatch.review.change import blob_size, resolve
+from landwatch.review.change import FIRST_PARENT, MERGES, blob_size, resolve
 from landwatch.review.findings import Severity
 from landwatch.review.globs import LOCKFILES
 from landwatch.review.regexes import MOST_PATTERNS, RegexError, compile_safe
@@ -48,7 +48,6 @@ DEFAULT_SKIP_AUTHORS = (
 # No single linter run may hold the review queue longer than this (every other repository's
 # reviews wait behind it).
 MAX_LINTER_TIMEOUT = 120.0
-MERGES = ("first-parent", "skip")
 FORMATS = ("ruff-json", "sarif", "regex")
 FILTERS = ("added", "file", "baseline")
 
@@ -75,7 +74,7 @@ class LinterConfig:
 class ReviewConfig:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     skip_authors: tuple[str, ...] = DEFAULT_SKIP_AUTHORS
-    merges: str = "first-parent"
+    merges: str = FIRST_PARENT
     max_added_lines: int = 20_000
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # id or name -> settings
     linters: list[LinterConfig] = field(default_factory=list)

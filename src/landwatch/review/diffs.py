@@ -1,10 +1,13 @@
 """The diffs a landed change is read from: two trees' (renames found, taken in the deepest
-directory they differ in).
+directory they differ in), and of a merge, what none of its parents has: its own files and lines
+(a conflict's resolution, a file added in the merge itself), as git's combined diff shows them.
 
 Apart from review.change, which reads a change's files and lines through these.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import pygit2
 from pygit2.enums import DiffFind, DiffOption
@@ -42,3 +45,43 @@ def tree_diff(old_tree: pygit2.Tree | None, new_tree: pygit2.Tree) -> tuple[pygi
         diff = old_tree.diff_to_tree(new_tree, flags=flags, context_lines=0)
     diff.find_similar(DiffFind.FIND_RENAMES, rename_threshold=50, rename_limit=1000)
     return diff, prefix
+
+
+def in_a_parent(others: Sequence[pygit2.Tree], path: str, oid: str | None, mode: int) -> bool:
+    """Whether one of `others` (a merge's other parents' trees) holds `path` as the merge does
+    (blob `oid` in `mode`; none, where the merge deleted it): the merge brought it in."""
+    for tree in others:
+        try:
+            entry = tree[path]
+        except KeyError:
+            if oid is None:
+                return True
+            continue
+        if oid is not None and str(entry.id) == oid and entry.filemode == mode:
+            return True
+    return False
+
+
+def lines_beyond(
+    repo: pygit2.Repository, others: Sequence[pygit2.Tree], path: str, oid: str
+) -> set[int] | None:
+    """The numbers of the lines of the merge's `path` (blob `oid`) that every one of `others`
+    lacks, each diffed as the first parent is (a line one parent has, the merge brought in);
+    None where none of them holds the file: every line is beyond them."""
+    new = repo[oid]
+    beyond: set[int] | None = None
+    for tree in others:
+        try:
+            old = repo[tree[path].id]
+            if not isinstance(old, pygit2.Blob) or not isinstance(new, pygit2.Blob):
+                continue
+            patch = pygit2.Patch.create_from(
+                old, new, flag=DiffOption.INDENT_HEURISTIC, context_lines=0
+            )
+        except (KeyError, ValueError, pygit2.GitError):
+            continue  # not there, or not readable (a partial clone): every line is beyond it
+        added = {
+            line.new_lineno for hunk in patch.hunks for line in hunk.lines if line.origin == "+"
+        }
+        beyond = added if beyond is None else beyond & added
+    return beyond

@@ -96,19 +96,20 @@ def review(
     secrets_only: bool = False,
     at_push: bool = False,
     max_added_lines: int | None = None,
+    merges: str | None = None,
 ) -> Report:
-    """Review what landed at `revision` (against `base` for a landed range) by the committed
-    configuration (or `rules_at`'s): every rule (`secrets_only`: the secret ones; `at_push`: those
-    a push is refused for), the linters `linters` allows; drop what is suppressed or is practice
-    (`standards`: the history's). What `budget` or `max_added_lines` left unread is noted."""
+    """Review what landed at `revision` (against `base` for a landed range; a merge as `merges`
+    reads it) by the committed configuration (or `rules_at`'s): every rule (`secrets_only`: the
+    secret ones; `at_push`: those a push is refused for), the linters `linters` allows; drop what
+    is suppressed or practice (`standards`). What `budget` or `max_added_lines` left is noted."""
     started, clock = time.time(), time.perf_counter()
     budget = budget or Budget(DEFAULT_REVIEW_BUDGET)
     own = rules_at is None  # the rules the commit brings, or those it came to (CI)
-    change, config, declared, findings = _read(git_dir, revision, base, rules_at, max_added_lines)
+    read = _read(git_dir, revision, base, rules_at, max_added_lines, merges)
+    change, config, declared, findings = read
     rules, problems = rules_of(config, own_rules=own, secrets_only=secrets_only, at_push=at_push)
     findings += [_config_finding(problem) for problem in (*config.problems, *problems)]
-    notes = ['merge commit skipped (merges = "skip")'] if change.merge_not_reviewed else []
-    notes += [rules_at.note()] if rules_at is not None else []
+    notes = change.notes + ([rules_at.note()] if rules_at is not None else [])
     notes += _apply_standards(rules, config, standards)
     notes += _apply_declared(rules, config, declared_standards(change))
     readable, found = checked(change, config, rules, notes, budget)
@@ -125,7 +126,6 @@ def review(
     notes += budget.stopped + _coverage_notes(change)
     findings += _cut(change)
     redact(findings, notes, linted.runs, readable)
-    forget_lines()  # the review's last redaction of its lines
     unique_fingerprints(findings)
     findings.sort(key=in_order)
     return Report(
@@ -152,9 +152,11 @@ def _read(
     base: str | None,
     rules_at: RulesAt | None,
     cap: int | None,
+    merges: str | None,
 ) -> tuple[Change, ReviewConfig, pygit2.Tree | None, list[Finding]]:
-    """The change (cut at `cap` added lines, else the configuration's cap), its configuration and
-    the tree that was read from (the commit's own, or `rules_at`'s), with any finding about it."""
+    """The change (cut at `cap` added lines, else the configuration's cap; a merge read as
+    `merges`, else as the configuration says), its configuration and the tree that was read from
+    (the commit's own, or `rules_at`'s), with any finding about it."""
     repo = open_repository(git_dir)
     commit = resolve(repo, revision)
     base_commit = resolve(repo, base) if base else None
@@ -162,7 +164,8 @@ def _read(
         declared = commit.tree if rules_at is None else rules_at.tree(repo)
         config, findings = configuration(repo, declared)
         cap = config.max_added_lines if cap is None else cap
-        change = Change(repo, commit, base_commit, merges=config.merges, max_added_lines=cap)
+        merges = config.merges if merges is None else merges
+        change = Change(repo, commit, base_commit, merges=merges, max_added_lines=cap)
     except pygit2.GitError as error:
         # A tree the commit names is missing or corrupt: nothing can be reviewed, and a
         # traceback would not say what git fsck will.
@@ -301,15 +304,8 @@ def _cut(change: Change) -> list[Finding]:
     else:
         rest = f"a higher max_added_lines in .landwatch.toml checks them (landwatch review {tip})"
     message = f"{stopped}: what lies past them is not checked; {rest}"
-    return [
-        Finding(
-            CUT,
-            "lines-unchecked",
-            Severity.WARNING,
-            message,
-            fingerprint=fingerprint(CUT, None, message),
-        )
-    ]
+    identity = fingerprint(CUT, None, message)
+    return [Finding(CUT, "lines-unchecked", Severity.WARNING, message, fingerprint=identity)]
 
 
 def _config_finding(message: str) -> Finding:
@@ -363,7 +359,8 @@ def redact(
     or message of it shows a secret a detector recognises; nor does a note or a linter's words.
     A snippet of a line inside a private key's block shows no line at all: a body line holds
     nothing a detector knows on its own. Every output (show, JSON, SARIF, the git note) shows
-    the report, so it is redacted here."""
+    the report, so it is redacted here; the last redaction of its lines, which the detectors
+    then let go of."""
     key_lines = _key_lines(findings, files)
     for finding in findings:
         finding.message = redact_secrets(finding.message)
@@ -383,6 +380,7 @@ def redact(
         run["detail"] = redact_secrets(run.get("detail", ""))
         if "path" in run:
             run["path"] = redact_secrets(run["path"])
+    forget_lines()
 
 
 def _key_lines(findings: list[Finding], files: dict[str, FileChange]) -> dict[str, set[int]]:

@@ -342,8 +342,12 @@ class ReviewRulesChanged(ChangeRule):
         from landwatch.review.rules import all_rules  # the rules it judges, plug-ins too
 
         rules, _ = all_rules()
-        before, after = change.tree_before, change.commit.tree
-        for difference in differences(change.repo, before, after, rules):
+        after = change.commit.tree
+        found = differences(change.repo, change.tree_before, after, rules)
+        for other in change.other_parents:  # a merge read for its own: not what a parent had
+            theirs = differences(change.repo, other, after, rules)
+            found = [difference for difference in found if difference in theirs]
+        for difference in found:
             finding = self.finding(difference.said, path=difference.path)
             if not difference.relaxes:
                 finding.severity = min(finding.severity, Severity.WARNING)
