@@ -82,6 +82,24 @@ def test_what_is_not_an_absolute_path_in_the_file_is_no_repository(tmp_path: Pat
     assert registry.registered() == [(tmp_path / "repo").resolve()]
 
 
+def test_a_line_that_is_no_path_is_kept_by_every_write(tmp_path: Path) -> None:
+    """A line this release cannot read (a newer release's registration, garbage) drains nothing
+    and stays as written when a repository is registered or unregistered; one written with a
+    trailing slash is still that repository. Before, the next write dropped every such line."""
+    layout.REGISTRY.path().parent.mkdir(parents=True)
+    layout.REGISTRY.path().write_bytes(b"\xff\xfe\x00junk\nlater:~/src/app\n")
+    one, other = (tmp_path / "one").resolve(), (tmp_path / "other").resolve()
+    assert registry.register(one) and registry.register(other)
+    assert registry.unregister(one) and registry.registered() == [other]
+    assert layout.REGISTRY.path().read_bytes() == b"\xff\xfe\x00junk\nlater:~/src/app\n" + (
+        f"{other}\n".encode()
+    )
+    with layout.REGISTRY.path().open("a") as file:
+        file.write(f"{one}/\n")
+    assert not registry.register(one) and registry.unregister(one)
+    assert registry.registered() == [other]
+
+
 def test_every_worktree_of_a_repository_is_drained(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "repo")
     repo.git("worktree", "add", "-q", str(tmp_path / "linked"))

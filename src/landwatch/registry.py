@@ -32,6 +32,12 @@ class RegistryError(UserError):
 def registered() -> list[Path]:
     """The repositories the reviewer drains; RegistryError (with the command that mends it) when
     the registry is there but no file landwatch can read (a directory, a link, a FIFO)."""
+    return [Path(line) for line in _lines() if line.startswith("/")]
+
+
+def _lines() -> list[str]:
+    """The registry's lines as written, those that are no path among them (a newer release's,
+    garbage): a write keeps them, as a reader passes them over."""
     path = layout.REGISTRY.path()
     try:
         text = read_file(path, trusted=None).decode("utf-8", "surrogateescape")
@@ -45,7 +51,7 @@ def registered() -> list[Path]:
             "then run landwatch install in each of your repositories"
         ) from None
     # Lines end at "\n" alone, as written: a path may hold "\r", "\x85" or "\u2028".
-    return [Path(line) for line in text.split("\n") if line.startswith("/")]
+    return [line for line in text.split("\n") if line]
 
 
 def worktree_git_dirs(
@@ -121,21 +127,27 @@ def register(common_git_dir: Path) -> bool:
     """Add a repository; False when it was registered already."""
     key = _key(common_git_dir)
     with exclusive(layout.REGISTRY_LOCK.path()):
-        current = registered()
-        if key in current:
+        current = _lines()
+        if any(_names(line, key) for line in current):
             return False
-        _write([*current, key])
+        _write([*current, str(key)])
         return True
 
 
 def unregister(common_git_dir: Path) -> bool:
     key = _key(common_git_dir)
     with exclusive(layout.REGISTRY_LOCK.path()):
-        current = registered()
-        if key not in current:
+        current = _lines()
+        kept = [line for line in current if not _names(line, key)]
+        if kept == current:
             return False
-        _write([path for path in current if path != key])
+        _write(kept)
         return True
+
+
+def _names(line: str, key: Path) -> bool:
+    """Whether a registry line is the path `key` (as registered() reads it)."""
+    return line.startswith("/") and Path(line) == key
 
 
 def _key(common_git_dir: Path) -> Path:
@@ -145,8 +157,8 @@ def _key(common_git_dir: Path) -> Path:
     return key
 
 
-def _write(repositories: list[Path]) -> None:
-    data = "".join(f"{path}\n" for path in repositories)
+def _write(lines: list[str]) -> None:
+    data = "".join(f"{line}\n" for line in lines)
     write_atomic(
         layout.REGISTRY.path(), data.encode("utf-8", errors="surrogateescape"), trusted=None
     )
