@@ -237,3 +237,74 @@ def test_held_back_linters_and_hooks_are_told_once_each(repo: Repo) -> None:
     trust.mark_told(repo.git_dir)
     trust.held_back(repo.git_dir, "a" * 64)  # the linters' told digest was kept
     assert untrusted(repo.git_dir) is None
+
+
+# trust.json as another release wrote it: nothing this release cannot read is lost by its writes.
+
+# An approval as a newer release might keep it: its pinned files as objects, not pairs.
+NEWER_APPROVAL = {
+    "repository": "/elsewhere/.git",
+    "digest": "d1",
+    "commands": ["ruff: ruff check"],
+    "approved": 1796000000.0,
+    "files": [{"path": "ruff.toml", "oid": "0123", "mode": "100644"}],
+    "subject": "linters",
+    "revs": [],
+}
+
+
+def kept_approvals() -> list[object]:
+    kept: list[object] = json.loads(layout.TRUST.path().read_text())["approvals"]
+    return kept
+
+
+def test_an_approval_this_release_cannot_read_is_kept_by_every_write(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """An approval of another shape in trust.json (a newer release's) stays as written when the
+    person approves here and when uninstall withdraws what was trusted here. Before, the next
+    write kept only what this release could read: that approval was lost, unsaid."""
+    repo.land("a linter", {".landwatch.toml": canary_linter(tmp_path / "ran")}, hooks=False)
+    layout.TRUST.path().parent.mkdir(parents=True, exist_ok=True)
+    layout.TRUST.path().write_text(json.dumps({"format": 1, "approvals": [NEWER_APPROVAL]}))
+    assert repo.landwatch("trust", "--yes").returncode == 0
+    assert [approval.repository for approval in trust.approvals()] == [
+        trust.repository_key(repo.git_dir)
+    ]
+    assert kept_approvals()[0] == NEWER_APPROVAL and len(kept_approvals()) == 2
+    assert repo.landwatch("uninstall").returncode == 0
+    assert kept_approvals() == [NEWER_APPROVAL]
+
+
+def test_a_trust_file_this_release_cannot_read_is_never_written_over(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """trust.json a newer release wrote (landwatch downgraded), or one that is no JSON: nothing
+    in it is trusted; `landwatch trust` refuses before asking, in one line naming the file and
+    what to do; uninstall goes on and says so; doctor names it; its bytes stay. Before, the next
+    approval anywhere wrote it over with that one alone, and nothing said so."""
+    repo.land("a linter", {".landwatch.toml": canary_linter(tmp_path / "ran")}, hooks=False)
+    path = layout.TRUST.path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    newer = json.dumps({"format": 2, "approvals": [NEWER_APPROVAL]}).encode()
+    upgrade, mend = "upgrade landwatch to the release that wrote it", "mend it"
+    for content, why, fix in (
+        (newer, "was written by a newer landwatch (format 2; this one reads 1)", upgrade),
+        (b'{"format": 1, "approvals": [', "cannot be read (not JSON)", mend),
+    ):
+        path.write_bytes(content)
+        assert trust.approvals() == []
+        said = repo.landwatch("trust", "--yes")
+        assert said.returncode == 1 and "trusted exactly these" not in said.stdout
+        assert said.stderr == (
+            f"landwatch: {path} {why}: nothing was approved, so as not to lose what it holds; "
+            f"{fix}, or move it aside to start afresh (mv {path} {path}.aside)\n"
+        )
+        assert f"landwatch: {path} {why}" in repo.landwatch("doctor").stdout
+        assert path.read_bytes() == content
+    uninstalled = repo.landwatch("uninstall")
+    assert uninstalled.returncode == 0, uninstalled.stderr
+    assert f"{path} cannot be read (not JSON): nothing trusted here was withdrawn" in (
+        uninstalled.stdout
+    )
+    assert "hooks removed from" in uninstalled.stdout and path.read_bytes() == content

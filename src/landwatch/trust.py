@@ -7,13 +7,16 @@ A review runs under `policy(git_dir)`: the person's own linters always (given th
 configuration files only once approved), a repository's committed ones only once approved; a
 changed configuration (a pull, a fetched branch) is a new one. The project's hooks run only when
 `is_trusted` says their digest was approved.
+
+Every write keeps what it cannot read as it was written (an approval of another shape, a newer
+release's key); a file this release cannot read, or a newer one wrote, trusts nothing and is never
+written over (layout.state): approving and withdrawing are refused in one line saying what to do.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import os
 import shlex
 import time
@@ -28,12 +31,13 @@ from landwatch.one_line import LINTERS as LINTERS
 from landwatch.one_line import TRUST_COMMAND, held_back_subject, held_back_tokens
 
 if TYPE_CHECKING:  # the review (and pygit2) is imported only where it runs: the one line is light
+    from collections.abc import Callable
+
     from landwatch.review.config import LinterConfig
     from landwatch.review.linters import LinterPolicy
     from landwatch.review.pinned import Pinned, PinnedFile
     from landwatch.review.project_hooks.pin import HooksPinned
 
-FORMAT = 1
 # What an approval is of, a repository's committed linters or its project hooks, and the
 # command that approves: spelled in one_line, whose lines a shell prompt prints without this.
 COMMAND = TRUST_COMMAND
@@ -63,29 +67,55 @@ def repository_key(git_dir: os.PathLike[str] | str) -> str:
 
 
 def approvals() -> list[Approval]:
+    """Every approval this release can read; none from a file it cannot read, or a newer one
+    wrote (the safe side: nothing is trusted; doctor names the file)."""
     try:
-        data: Any = json.loads(read_file(layout.TRUST.path(), trusted=None))
-    except FileNotFoundError:
+        return [found for entry in _entries()[1] if (found := _approval(entry)) is not None]
+    except layout.StateError:
         return []
-    except (OSError, ValueError):
-        return []  # unreadable: nothing is trusted, which is the safe side
-    found = []
-    for entry in data.get("approvals", []) if isinstance(data, dict) else []:
-        try:
-            found.append(
-                Approval(
-                    str(entry["repository"]),
-                    str(entry["digest"]),
-                    tuple(str(command) for command in entry["commands"]),
-                    float(entry["approved"]),
-                    tuple(_pinned_file(item) for item in entry.get("files", [])),
-                    str(entry.get("subject", LINTERS)),
-                    tuple(_rev(item) for item in entry.get("revs", [])),
-                )
-            )
-        except (KeyError, TypeError, ValueError):
-            continue
-    return found
+
+
+def problem() -> layout.StateError | None:
+    """What keeps this release from reading trust.json whole, or from writing it (a newer
+    release's): doctor and `landwatch trust` name it; None when nothing does."""
+    try:
+        _entries()
+    except layout.StateError as error:
+        return error
+    return None
+
+
+def writable(doing: str) -> None:
+    """StateError refusing `doing` where trust.json must not be written over: asked before the
+    person is, so that no yes is lost."""
+    if (found := problem()) is not None:
+        raise found.refusing(doing)
+
+
+def _entries() -> tuple[dict[str, Any], list[Any]]:
+    """trust.json as kept, and its approvals as written, those this release cannot read among
+    them: a write carries them over unchanged. StateError: not a file this release can write."""
+    data = layout.read_state(layout.TRUST) or {}
+    entries = data.get("approvals", [])
+    if not isinstance(entries, list):
+        raise layout.StateError(layout.TRUST.path(), "cannot be read (its approvals are no list)")
+    return data, entries
+
+
+def _approval(entry: Any) -> Approval | None:
+    """One approval as kept; None for one this release cannot read (another's shape)."""
+    try:
+        return Approval(
+            str(entry["repository"]),
+            str(entry["digest"]),
+            tuple(str(command) for command in entry["commands"]),
+            float(entry["approved"]),
+            tuple(_pinned_file(item) for item in entry.get("files", [])),
+            str(entry.get("subject", LINTERS)),
+            tuple(_rev(item) for item in entry.get("revs", [])),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def _pinned_file(item: Any) -> tuple[str, str | None]:
@@ -102,9 +132,24 @@ def _rev(item: Any) -> tuple[str, str, str]:
     return url, rev, commit
 
 
-def _store(entries: list[Approval]) -> None:
-    data = {"format": FORMAT, "approvals": [asdict(entry) for entry in entries]}
-    write_atomic(layout.TRUST.path(), json.dumps(data, indent=1), trusted=None)
+def _of(entry: Any, repository: str) -> bool:
+    """Whether a kept approval, readable or not, is one of `repository`'s."""
+    return isinstance(entry, dict) and entry.get("repository") == repository
+
+
+def _changed(doing: str, change: Callable[[list[Any]], list[Any]]) -> int:
+    """trust.json's approvals changed by `change` under its lock, every other entry and key kept
+    as written; how many fewer there are. One this release cannot read or write is left as it
+    is, and `doing` refused in one line (StateError) naming it and what to do."""
+    with exclusive(layout.TRUST_LOCK.path()):
+        try:
+            data, entries = _entries()
+        except layout.StateError as error:
+            raise error.refusing(doing) from None
+        kept = change(entries)
+        if kept != entries:
+            layout.write_state(layout.TRUST, {**data, "approvals": kept})
+    return len(entries) - len(kept)
 
 
 def is_trusted(git_dir: os.PathLike[str] | str, digest: str) -> bool:
@@ -165,9 +210,12 @@ def _approve(
     key = repository_key(git_dir)
     files = tuple((file.path, file.oid) for file in pinned_files)
     approval = Approval(key, digest, commands, time.time(), files, subject, revs)
-    with exclusive(layout.TRUST_LOCK.path()):
-        kept = [a for a in approvals() if (a.repository, a.digest) != (key, approval.digest)]
-        _store([*kept, approval])
+
+    def approving(entries: list[Any]) -> list[Any]:
+        kept = [e for e in entries if not (_of(e, key) and e.get("digest") == approval.digest)]
+        return [*kept, asdict(approval)]
+
+    _changed("nothing was approved", approving)
     with contextlib.suppress(OSError):
         remove(layout.UNTRUSTED.path(git_dir), trusted=layout.common_dir(git_dir))
     return approval
@@ -176,12 +224,8 @@ def _approve(
 def revoke(git_dir: os.PathLike[str] | str) -> int:
     """Withdraw every approval of this repository; how many there were."""
     key = repository_key(git_dir)
-    with exclusive(layout.TRUST_LOCK.path()):
-        current = approvals()
-        kept = [a for a in current if a.repository != key]
-        if len(kept) != len(current):
-            _store(kept)
-    return len(current) - len(kept)
+    doing = "nothing trusted here was withdrawn"
+    return _changed(doing, lambda entries: [e for e in entries if not _of(e, key)])
 
 
 def own_linters() -> tuple[tuple[LinterConfig, ...], tuple[str, ...]]:
@@ -291,13 +335,13 @@ def _token(subject: str, digest: str) -> str:
 
 
 def forget(git_dir: os.PathLike[str] | str) -> int:
-    """Everything trusted here withdrawn, and nothing left to tell (uninstall)."""
-    withdrawn = revoke(git_dir)
+    """Nothing left to tell, and everything trusted here withdrawn (uninstall; StateError where
+    trust.json must not be written over)."""
     common = layout.common_dir(git_dir)
     for path in (layout.UNTRUSTED.path(git_dir), layout.UNTRUSTED_TOLD.path(git_dir)):
         with contextlib.suppress(OSError):
             remove(path, trusted=common)
-    return withdrawn
+    return revoke(git_dir)
 
 
 def committed_hooks(git_dir: Path) -> HooksPinned | None:

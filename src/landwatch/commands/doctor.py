@@ -105,7 +105,8 @@ def _repository(common: Path, now: float, told: set[tuple[str, str]]) -> list[Pr
         return [
             Problem(f"{shown} is registered but {problem}", f"landwatch forget {shown}", forget)
         ]
-    from landwatch.commands import doctor_hooks, doctor_sharing  # they build its Problem
+    # They build this module's Problem.
+    from landwatch.commands import doctor_hooks, doctor_sharing, doctor_state
 
     settings = layout.read_git_settings(common)
     return [
@@ -118,6 +119,7 @@ def _repository(common: Path, now: float, told: set[tuple[str, str]]) -> list[Pr
         *doctor_sharing.problems(common, settings[layout.SHARE_REMOTE]),
         *_work_directories(common),
         *_waiting(common, now, settings[layout.STALE_AFTER]),
+        *doctor_state.repository(common),
     ]
 
 
@@ -285,8 +287,10 @@ def _project_hooks(cwd: Path) -> list[str]:
 
 
 def problems(cwd: Path, now: float | None = None) -> list[Problem]:
+    from landwatch.commands import doctor_state  # it builds this module's Problem
+
     moment = time.time() if now is None else now
-    found = _entry_point() + _own_directories() + _reviewer()
+    found = _entry_point() + _own_directories() + _reviewer() + doctor_state.person()
     told: set[tuple[str, str]] = set()
     for common in registry.registered():
         found += _repository(common, moment, told)

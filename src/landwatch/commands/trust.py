@@ -31,8 +31,10 @@ from landwatch.trust import (
     is_trusted,
     last_approval,
     own_linters,
+    problem,
     repository_key,
     revoke,
+    writable,
 )
 
 if TYPE_CHECKING:
@@ -83,6 +85,7 @@ def trust(
     _show(git_dir, said, shown, wall_said, show=show, out=out)
     if not pending or show:
         return 0
+    writable("nothing was approved")  # said before asking: a yes it could not keep is lost
     if not yes and not _asked(out, answers, walled):
         return 1
     approved = [approval() for approval in pending]
@@ -218,6 +221,8 @@ def _list_approvals(git_dir: Path) -> list[str]:
     key = repository_key(git_dir)
     mine = [a for a in approvals() if a.repository == key]
     lines = [] if mine else ["landwatch: nothing is trusted in this repository"]
+    if (unread := problem()) is not None:
+        lines.append(f"landwatch: {unread}: nothing in it is trusted; {unread.fix}")
     for approval in mine:
         what = "project hooks " if approval.subject == HOOKS else ""
         lines.append(f"trusted {what}{when(approval)} ({approval.digest[:12]}):")

@@ -305,13 +305,24 @@ def uninstall(
                 remove(place.path(common), trusted=common)
         if registry.unregister(common):
             print(f"landwatch: unregistered {common}", file=out)
-        if trust.forget(repository.git_dir):
-            print("landwatch: withdrew what you trusted here; no committed linter runs", file=out)
+        _withdraw_trust(repository.git_dir, out)
         if withdrawn:
             print(f"landwatch: hooks removed from {hooks_dir}", file=out)
         _stop_sharing(cwd, common, out)
         _data(common, keep_data, out)
     return 0
+
+
+def _withdraw_trust(git_dir: Path, out: TextIO) -> None:
+    """What was trusted here withdrawn; a trust.json that must not be written over is said, and
+    the rest of the uninstall goes on."""
+    try:
+        withdrawn = trust.forget(git_dir)
+    except layout.StateError as error:
+        print(f"landwatch: {error}", file=out)
+        return
+    if withdrawn:
+        print("landwatch: withdrew what you trusted here; no committed linter runs", file=out)
 
 
 def _stop_sharing(cwd: Path, common: Path, out: TextIO) -> None:

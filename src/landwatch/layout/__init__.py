@@ -90,6 +90,7 @@ from landwatch.layout.settings import (
     read_own_setting,
     sandbox_asked,
 )
+from landwatch.layout.state import StateError, read_state, state_places, write_state
 from landwatch.layout.user_places import (
     ENTRY_POINT,
     HOOK_ENVS,
@@ -193,6 +194,7 @@ __all__ = [
     "Place",
     "Scope",
     "Setting",
+    "StateError",
     "cache_dir",
     "common_dir",
     "config_dir",
@@ -202,9 +204,12 @@ __all__ = [
     "read_git_settings",
     "read_own_config",
     "read_own_setting",
+    "read_state",
     "report_file",
     "repository_dir",
     "sandbox_asked",
     "state_dir",
+    "state_places",
     "work_dir",
+    "write_state",
 ]

@@ -45,6 +45,7 @@ class Place:
     purpose: str
     directory: bool = False
     hooks: bool = False  # githooks/hook.sh reads or writes it too
+    format: int = 0  # a JSON state file's format this release writes (layout.state); 0: none
 
     def path(self, git_dir: os.PathLike[str] | str | None = None) -> Path:
         """Where it is: in the work directory of the worktree whose git dir is `git_dir`, in

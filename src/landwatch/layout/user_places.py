@@ -23,7 +23,7 @@ REVIEWER_STATE = Place(
 )
 REVIEWER_LOG = Place("<state>/reviewer.log", Scope.USER, "daemon", "the reviewer's log (rotated)")
 OWN_CONFIG = Place("<config>/config.toml", Scope.USER, "the person", "their own linters, trusted")
-TRUST = Place("<state>/trust.json", Scope.USER, "trust", "approvals of committed linters")
+TRUST = Place("<state>/trust.json", Scope.USER, "trust", "approvals of committed linters", format=1)
 NOTIFIED = Place(
     "<state>/notified.json", Scope.USER, "notify", "when the last notifications were sent"
 )

@@ -1,0 +1,45 @@
+"""What `landwatch doctor` checks of landwatch's own state: each versioned state file this release
+cannot read, or a newer one wrote (layout.state: the person's trust.json), with what that stops.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from landwatch import layout, registry
+from landwatch.commands.doctor import Problem
+
+
+def _stops(place: layout.Place, error: layout.StateError) -> str:
+    """What a state file that cannot be read (`error`) stops, in the words status and the
+    reviewer's log use."""
+    what = {
+        layout.TRUST: "nothing in it is trusted (committed linters and project hooks are held "
+        "back), and `landwatch trust` neither approves nor withdraws",
+    }.get(place, "landwatch does not write over it")
+    return f"{error}: {what}"
+
+
+def _state_files(scope: layout.Scope, git_dir: Path | None) -> list[Problem]:
+    problems = []
+    for place in layout.state_places():
+        if place.scope is not scope:
+            continue
+        try:
+            layout.read_state(place, git_dir)
+        except layout.StateError as error:
+            problems.append(Problem(_stops(place, error), error.fix))
+    return problems
+
+
+def person() -> list[Problem]:
+    """The person's own state files."""
+    return _state_files(layout.Scope.USER, None)
+
+
+def repository(common: Path) -> list[Problem]:
+    """A registered repository's state files, and each of its worktrees'."""
+    found = _state_files(layout.Scope.REPOSITORY, common)
+    for git_dir in registry.worktree_git_dirs(common):
+        found += _state_files(layout.Scope.WORKTREE, git_dir)
+    return found
