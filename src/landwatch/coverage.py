@@ -220,6 +220,20 @@ def _gate(common: Path, repository: hookfiles.Repository) -> str | None:
     return f"the push gate does not run ({instead}): a secret a review found can be pushed"
 
 
+def sweep_off(common: Path) -> str | None:
+    """What stops the reflog sweep of the repository of `common`: cursors a newer landwatch
+    wrote, which this one never writes over (layout.state); None while it runs."""
+    try:
+        layout.read_state(layout.SWEEP_STATE, common)
+    except layout.StateError as error:
+        if error.newer:
+            return (
+                f"the reflog sweep is stopped ({error}): a landing the hooks do not record is "
+                "not reviewed"
+            )
+    return None
+
+
 def older_events(hooks_dir: Path) -> list[str]:
     """The events whose landwatch hook in `hooks_dir` (in the slot, or the `.legacy` hook of the
     pre-commit or prek script there) an older landwatch wrote: its text is not the body this one

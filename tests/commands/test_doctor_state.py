@@ -15,15 +15,22 @@ def said(cwd: Path) -> list[str]:
 
 
 def test_each_state_file_that_cannot_be_read_is_named_with_what_it_stops(repo: Repo) -> None:
-    """trust.json a newer release wrote: one line, naming the file, what it stops, and what to
-    do."""
-    trust = layout.TRUST.path()
+    """trust.json a newer release wrote, sweep.json garbage: each one line, naming the file, what
+    it stops, and what to do (the sweep's mends itself: the next pass writes it anew, so
+    `reviewer --once` is what to run)."""
+    trust, sweep = layout.TRUST.path(), layout.SWEEP_STATE.path(repo.git_dir)
     trust.parent.mkdir(parents=True, exist_ok=True)
     trust.write_text('{"format": 3, "approvals": []}')
+    sweep.write_bytes(b"\x00garbage{")
     lines = said(repo.path)
     assert (
         f"{trust} was written by a newer landwatch (format 3; this one reads 1): nothing in it is "
         "trusted (committed linters and project hooks are held back), and `landwatch trust` "
         "neither approves nor withdraws; fix: upgrade landwatch to the release that wrote it, or "
         f"move it aside to start afresh (mv {trust} {trust}.aside)"
+    ) in lines
+    assert (
+        f"{sweep} cannot be read (not JSON): the reviewer's next sweep reads every reflog again "
+        "from when it was last written, and writes it anew; fix: landwatch reviewer --once (or "
+        "the reviewer running: its next sweep)"
     ) in lines

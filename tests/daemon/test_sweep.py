@@ -5,6 +5,8 @@ the kill switch are never reviewed again."""
 from __future__ import annotations
 
 import json
+import logging
+import os
 import shutil
 import subprocess
 import sys
@@ -483,3 +485,55 @@ def test_a_branch_made_again_from_another_brings_no_history_back(
     repo.git("update-ref", "-m", "commit: on topic", "refs/heads/topic", landed)
     assert sweep.sweep(repo.git_dir, now=later()).enqueued == [f"review-{landed}"]
     assert "logs/refs/heads/old" not in cursors(repo)
+
+
+# Cursors that cannot be read: garbage where they were, or a newer release's (a downgrade).
+
+
+def test_cursors_that_cannot_be_read_are_said_and_the_reflogs_read_again_since(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """sweep.json garbage (a disk's fault, a hand's edit): the pass says so once and reads every
+    reflog again from when the cursors were last written, as one an expire rewrote. Before, it
+    began again at the reflogs' ends, saying nothing: a landing the hooks missed since was never
+    reviewed."""
+    repo = Repo(tmp_path / "repo")
+    installed_after(repo, 3)
+    state = layout.SWEEP_STATE.path(repo.git_dir)
+    landed = scripted_commit(repo, "after the install, no hook")
+    repo.git("update-ref", "refs/heads/main", landed, **just_after_the_install())
+    stored = state.stat().st_mtime
+    state.write_bytes(b"\x00garbage{")
+    os.utime(state, (stored, stored))  # as it was last written
+    with caplog.at_level(logging.WARNING, logger="landwatch.reviewer"):
+        assert sweep.sweep(repo.git_dir, now=later()).enqueued == [f"review-{landed}"]
+        assert sweep.sweep(repo.git_dir, now=later()).enqueued == []
+    said = [r.getMessage() for r in caplog.records if "read again from" in r.getMessage()]
+    assert len(said) == 1 and f"{state} cannot be read (not JSON)" in said[0], said
+    assert json.loads(state.read_text())["format"] == layout.SWEEP_STATE.format
+
+
+def test_a_newer_release_s_cursors_are_never_written_over_and_the_stop_is_said(
+    tmp_path: Path,
+) -> None:
+    """sweep.json of a newer release (landwatch downgraded): left byte for byte, and the sweep
+    stopped there is said once in the reviewer's log, in status and by doctor, which names the
+    file. Before, it was taken for none and written over with cursors at the reflogs' ends."""
+    repo = Repo(tmp_path / "repo")
+    installed_after(repo, 1)
+    state = layout.SWEEP_STATE.path(repo.git_dir)
+    newer = b'{"format": 2, "cursors": {}}'
+    state.write_bytes(newer)
+    landed = scripted_commit(repo, "no hook")
+    repo.git("update-ref", "refs/heads/main", landed, **an_hour_ago())
+    assert sweep.sweep(repo.git_dir, now=later()) == sweep.Swept()
+    assert run_reviewer("--once").returncode == 0
+    assert state.read_bytes() == newer
+    log = layout.REVIEWER_LOG.path().read_text()
+    assert log.count("the reflog sweep is stopped") == 1, log
+    assert f"{state} was written by a newer landwatch (format 2; this one reads 1)" in log
+    status = repo.landwatch("status").stdout
+    assert "the reflog sweep is stopped" in status
+    doctor = repo.landwatch("doctor").stdout
+    assert f"{state} was written by a newer landwatch" in doctor
+    assert "fix: upgrade landwatch to the release that wrote it" in doctor

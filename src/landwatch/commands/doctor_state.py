@@ -1,18 +1,26 @@
 """What `landwatch doctor` checks of landwatch's own state: each versioned state file this release
-cannot read, or a newer one wrote (layout.state: the person's trust.json), with what that stops.
+cannot read, or a newer one wrote (layout.state: the person's trust.json, a repository's sweep
+cursors), with what that stops.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from landwatch import layout, registry
+from landwatch import coverage, layout, registry
 from landwatch.commands.doctor import Problem
 
 
-def _stops(place: layout.Place, error: layout.StateError) -> str:
+def _stops(place: layout.Place, error: layout.StateError, common: Path | None) -> str:
     """What a state file that cannot be read (`error`) stops, in the words status and the
     reviewer's log use."""
+    if place == layout.SWEEP_STATE and common is not None:
+        if error.newer:
+            return coverage.sweep_off(common) or str(error)
+        return (
+            f"{error}: the reviewer's next sweep reads every reflog again from when it was last "
+            "written, and writes it anew"
+        )
     what = {
         layout.TRUST: "nothing in it is trusted (committed linters and project hooks are held "
         "back), and `landwatch trust` neither approves nor withdraws",
@@ -28,7 +36,10 @@ def _state_files(scope: layout.Scope, git_dir: Path | None) -> list[Problem]:
         try:
             layout.read_state(place, git_dir)
         except layout.StateError as error:
-            problems.append(Problem(_stops(place, error), error.fix))
+            fix = error.fix
+            if place == layout.SWEEP_STATE and not error.newer:
+                fix = "landwatch reviewer --once (or the reviewer running: its next sweep)"
+            problems.append(Problem(_stops(place, error, git_dir), fix))
     return problems
 
 

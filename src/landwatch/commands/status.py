@@ -49,6 +49,7 @@ def collect(now: float | None = None) -> dict[str, Any]:
                 "detail": covered.detail,
                 "fix": covered.fix,
                 "gate_off": covered.gate,
+                "sweep_off": coverage.sweep_off(common),
             }
         repositories.append(
             {
@@ -333,6 +334,8 @@ def _print_troubles(out: Out, data: dict[str, Any]) -> None:
             say(f"{where}: {reach['reach']}: {safe(reach['detail'])}{fix}", "yellow")
         if reach and reach.get("gate_off"):
             say(f"{where}: {safe(reach['gate_off'])} (fix: landwatch install)", "yellow")
+        if reach and reach.get("sweep_off"):
+            say(f"{where}: {reach['sweep_off']} (fix: landwatch doctor)", "yellow")
         for worktree in repository["worktrees"]:
             for said in worktree.get("failing", ()):
                 say(

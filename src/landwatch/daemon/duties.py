@@ -174,11 +174,14 @@ class Duties:
             )
 
     def check_coverage(self) -> None:
-        """Whether the hooks git runs in each repository are still landwatch's: a change is
-        logged once (the sweep covers the repository whatever the answer)."""
+        """Whether the hooks git runs in each repository are still landwatch's, and the push gate
+        and the sweep run: a change is logged once (the sweep covers the repository whatever the
+        hooks' answer, unless cursors a newer release wrote stop it)."""
         for common in self.repositories.repositories:
             covered = coverage.inspect(common)
-            summary = covered.summary + (f"; {covered.gate}" if covered.gate else "")
+            summary = covered.summary
+            for off in (covered.gate, coverage.sweep_off(common)):
+                summary += f"; {off}" if off else ""
             if self._coverage.get(common) != summary:
                 self._coverage[common] = summary
                 level = logging.INFO if summary == coverage.Reach.HOOKS.value else logging.WARNING

@@ -8,10 +8,10 @@ not how long the reflogs are.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import stat
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,15 +28,13 @@ from landwatch.daemon.reflog import (
     time_before,
 )
 from landwatch.daemon.settings import SWEEP_GRACE
-from landwatch.files import list_entries, read_file, remove, write_atomic
+from landwatch.files import list_entries, remove
 from landwatch.git import run_git
 from landwatch.kinds import FLOOD
 from landwatch.lazy_re import lazy_compile
 from landwatch.work_item import WorkItem, WorkKind
 
 log = logging.getLogger("landwatch.reviewer")
-
-FORMAT = 1
 
 _ZERO = lazy_compile(r"0{40}|0{64}")
 _ONTO = lazy_compile(rf" onto ({work_item.OID})$")
@@ -79,40 +77,54 @@ def reflogs(common: Path) -> dict[str, Path]:
     return found
 
 
-def _state_file(common: Path) -> Path:
-    return layout.SWEEP_STATE.path(common)
-
-
 def _load(common: Path) -> dict[str, Cursor] | None:
+    """The cursors as the last pass kept them; None when none were (an install before the
+    sweep). StateError when they cannot be read, or a newer release wrote them."""
+    data = layout.read_state(layout.SWEEP_STATE, common)
+    if data is None:
+        return None
     try:
-        data = json.loads(read_file(_state_file(common), trusted=common))
         return {
             key: Cursor(
                 int(value["inode"]), int(value["offset"]), int(value["time"]), value.get("last", "")
             )
             for key, value in data["reflogs"].items()
         }
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError, KeyError, TypeError):
-        return None  # unreadable: begin again at the end, never reviewing the past twice
+    except (ValueError, KeyError, TypeError, AttributeError):
+        why = "cannot be read (its cursors are not what landwatch writes)"
+        raise layout.StateError(layout.SWEEP_STATE.path(common), why) from None
 
 
 def _stored_at(common: Path) -> int:
     """The second after the cursors were last written (0 when unknown): what was read by then
     is reviewed, and an entry of that second may be from before (as start_at_end has it)."""
     try:
-        return int(_state_file(common).lstat().st_mtime) + 1
+        return int(layout.SWEEP_STATE.path(common).lstat().st_mtime) + 1
     except OSError:
         return 0
 
 
+def _lost(common: Path, error: layout.StateError) -> dict[str, Cursor] | None:
+    """Cursors in place of those that cannot be read: every reflog read again from when they
+    were last written, as one an expire rewrote is (what the hooks recorded is not queued
+    again); None where that time is unknown. Said once: the pass writes them anew."""
+    since = _stored_at(common)
+    if not since:
+        log.warning("sweep: %s: the sweep begins again at each reflog's end", error)
+        return None
+    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(since))
+    log.warning(
+        "sweep: %s: every reflog of %s is read again from %s, when it was last written",
+        error,
+        common,
+        when,
+    )
+    return {key: Cursor(-1, 0, since) for key in reflogs(common)}
+
+
 def _store(common: Path, cursors: dict[str, Cursor]) -> None:
-    data = {
-        "format": FORMAT,
-        "reflogs": {key: vars(cursor) for key, cursor in sorted(cursors.items())},
-    }
-    write_atomic(_state_file(common), json.dumps(data), trusted=common, durable=False)
+    data = {"reflogs": {key: vars(cursor) for key, cursor in sorted(cursors.items())}}
+    layout.write_state(layout.SWEEP_STATE, data, common, durable=False)
 
 
 def _regular(path: Path) -> os.stat_result | None:
@@ -125,8 +137,9 @@ def _regular(path: Path) -> os.stat_result | None:
 
 def start_at_end(common: Path, *, now: float, keep: bool = False) -> None:
     """Nothing that landed before now is swept (`landwatch install`): cursors at every end;
-    with `keep`, a repository swept already goes on from where it was."""
-    if keep and _load(common) is not None:
+    with `keep`, a repository swept already goes on from where it was (cursors that cannot be
+    read are the next pass's to say and mend, a newer release's are never written over)."""
+    if keep and os.path.lexists(layout.SWEEP_STATE.path(common)):
         return
     cursors = {}
     for key, path in reflogs(common).items():
@@ -222,7 +235,12 @@ def _rebase(repo: _Repository, entry: Entry) -> list[tuple[str, str | None]]:
 def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
     """One pass over every reflog of the repository of `common`."""
     swept = Swept()
-    cursors = _load(common)
+    try:
+        cursors = _load(common)
+    except layout.StateError as error:
+        if error.newer:
+            return swept  # never written over: coverage says the sweep is stopped (sweep_off)
+        cursors = _lost(common, error)
     if cursors is None:
         start_at_end(common, now=now)  # installed by a release without the sweep: from now on
         return swept

@@ -261,6 +261,7 @@ SWEEP_STATE = Place(
     Scope.REPOSITORY,
     "daemon.sweep",
     "how far each reflog was read (inode, offset, time), so a pass reads only what is new",
+    format=1,
 )
 SHARE_UNDO = Place(
     "share.json",
