@@ -15,13 +15,18 @@ def said(cwd: Path) -> list[str]:
 
 
 def test_each_state_file_that_cannot_be_read_is_named_with_what_it_stops(repo: Repo) -> None:
-    """trust.json a newer release wrote, sweep.json garbage: each one line, naming the file, what
-    it stops, and what to do (the sweep's mends itself: the next pass writes it anew, so
-    `reviewer --once` is what to run)."""
-    trust, sweep = layout.TRUST.path(), layout.SWEEP_STATE.path(repo.git_dir)
+    """trust.json a newer release wrote, sweep.json garbage, share.json of no format: each one
+    line, naming the file, what it stops, and what to do (the sweep's mends itself: the next
+    pass writes it anew, so `reviewer --once` is what to run)."""
+    trust, sweep, share = (
+        layout.TRUST.path(),
+        layout.SWEEP_STATE.path(repo.git_dir),
+        layout.SHARE_UNDO.path(repo.git_dir),
+    )
     trust.parent.mkdir(parents=True, exist_ok=True)
     trust.write_text('{"format": 3, "approvals": []}')
     sweep.write_bytes(b"\x00garbage{")
+    share.write_text('{"remote": "origin"}')
     lines = said(repo.path)
     assert (
         f"{trust} was written by a newer landwatch (format 3; this one reads 1): nothing in it is "
@@ -33,4 +38,9 @@ def test_each_state_file_that_cannot_be_read_is_named_with_what_it_stops(repo: R
         f"{sweep} cannot be read (not JSON): the reviewer's next sweep reads every reflog again "
         "from when it was last written, and writes it anew; fix: landwatch reviewer --once (or "
         "the reviewer running: its next sweep)"
+    ) in lines
+    assert (
+        f"{share} cannot be read (not a file landwatch wrote: no format): `landwatch share` and "
+        "`share --off` change nothing here; fix: mend it, or move it aside to start afresh "
+        f"(mv {share} {share}.aside)"
     ) in lines

@@ -131,3 +131,26 @@ def test_share_sets_the_setting_it_made_again_once_it_is_gone(tmp_path: Path, re
     assert a.landwatch("share").stdout == "landwatch: sharing with origin already\n"
     assert a.landwatch("share", "--off").returncode == 0
     assert a.run("git", "config", "landwatch.share.remote", check=False).returncode == 1
+
+
+def test_a_share_record_a_newer_release_wrote_is_never_written_over(
+    tmp_path: Path, remote: Path
+) -> None:
+    """share.json of a newer release (landwatch downgraded) holds what undoes its sharing:
+    `share` and `share --off` refuse in one line naming it and what to do, and leave it and the
+    config as they were. Before, `share` took it for none and wrote its own over it."""
+    a = developer(tmp_path, "a", remote)
+    a.landwatch("share", check=True)
+    record = layout.SHARE_UNDO.path(a.git_dir)
+    newer = record.read_text().replace('"format": 1', '"format": 2').encode()
+    record.write_bytes(newer)
+    config = (a.git_dir / "config").read_bytes()
+    for args, doing in ((("share",), "turned on"), (("share", "--off"), "turned off")):
+        refused = a.landwatch(*args)
+        assert refused.returncode == 1
+        assert refused.stderr.startswith(
+            f"landwatch: {record} was written by a newer landwatch (format 2; this one reads 1): "
+            f"sharing was not {doing}, so as not to lose what it holds; upgrade landwatch"
+        ), refused.stderr
+        assert record.read_bytes() == newer and (a.git_dir / "config").read_bytes() == config
+    assert f"{record} was written by a newer landwatch" in a.landwatch("doctor").stdout

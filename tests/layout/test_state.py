@@ -74,3 +74,7 @@ def test_a_repository_s_state_file_is_never_read_through_a_link(repo: Repo, tmp_
     KEPT.path(repo.git_dir).symlink_to(elsewhere)
     with pytest.raises(StateError, match="cannot be read"):
         read_state(KEPT, repo.git_dir)
+
+
+def test_every_versioned_state_file_is_one_place() -> None:
+    assert layout.state_places() == (layout.TRUST, layout.SWEEP_STATE, layout.SHARE_UNDO)

@@ -1,6 +1,6 @@
 """What `landwatch doctor` checks of landwatch's own state: each versioned state file this release
 cannot read, or a newer one wrote (layout.state: the person's trust.json, a repository's sweep
-cursors), with what that stops.
+cursors and share record), with what that stops.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ def _stops(place: layout.Place, error: layout.StateError, common: Path | None) -
     what = {
         layout.TRUST: "nothing in it is trusted (committed linters and project hooks are held "
         "back), and `landwatch trust` neither approves nor withdraws",
+        layout.SHARE_UNDO: "`landwatch share` and `share --off` change nothing here",
     }.get(place, "landwatch does not write over it")
     return f"{error}: {what}"
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import hashlib
-import json
 import os
 import sys
 from pathlib import Path
@@ -21,14 +20,13 @@ from typing import Any, TextIO
 
 from landwatch import layout, registry, sharing, work_item
 from landwatch.errors import UsageError, UserError
-from landwatch.files import read_file, remove, write_atomic
+from landwatch.files import remove
 from landwatch.git import common_dir_of, git, git_dir_of, run_git
 from landwatch.git import version as git_version
 from landwatch.review.notes import NOTES_REF
 from landwatch.text import safe
 from landwatch.work_item import WorkItem, WorkKind
 
-FORMAT = 1
 SHARE_KEY = layout.SHARE_REMOTE.name
 
 
@@ -60,7 +58,7 @@ def _on(cwd: Path, common: Path, remote: str, out: TextIO) -> int:
     tracking = sharing.tracking_ref(remote)
     if not run_git("check-ref-format", tracking, cwd=cwd).ok:
         raise UserError(f"{safe(remote)!r} cannot name a notes ref ({safe(tracking)})")
-    record = _record(common)
+    record = _record(common, "sharing was not turned on")
     if record is not None:
         shared_with = str(record.get("remote"))
         if shared_with != remote:
@@ -78,7 +76,6 @@ def _on(cwd: Path, common: Path, remote: str, out: TextIO) -> int:
     refspecs = sharing.fetch_refspecs(remote)
     added = _add_refspecs(cwd, remote)
     record = {
-        "format": FORMAT,
         "remote": remote,
         "before": base64.b64encode(before).decode(),
         "after": _digest(config),
@@ -87,7 +84,7 @@ def _on(cwd: Path, common: Path, remote: str, out: TextIO) -> int:
         "exclusion_added": sharing.EXCLUDED in added,
         "tracking_before": tracked or None,
     }
-    write_atomic(layout.SHARE_UNDO.path(common), json.dumps(record), trusted=common)
+    layout.write_state(layout.SHARE_UNDO, record, common)
     _push_what_is_there(cwd)
     print(
         f"landwatch: sharing reviews with {safe(remote)}: each review is a note under "
@@ -134,7 +131,7 @@ def _mended(cwd: Path, common: Path, remote: str, record: dict[str, Any]) -> str
     record["exclusion_added"] = bool(record.get("exclusion_added")) or sharing.EXCLUDED in added
     if as_left:
         record["after"] = _digest(config)  # --off can still put the file back byte for byte
-    write_atomic(layout.SHARE_UNDO.path(common), json.dumps(record), trusted=common)
+    layout.write_state(layout.SHARE_UNDO, record, common)
     return "; " + "; ".join(said)
 
 
@@ -159,7 +156,7 @@ def _push_what_is_there(cwd: Path) -> None:
 
 
 def _off(cwd: Path, common: Path, out: TextIO) -> int:
-    record = _record(common)
+    record = _record(common, "sharing was not turned off")
     if record is None:
         if git("config", "--get", SHARE_KEY, cwd=cwd, check=False):
             raise UserError(
@@ -229,18 +226,25 @@ def _config_file(common: Path) -> Path:
     return common / "config"
 
 
-def _record(common: Path) -> dict[str, Any] | None:
-    """What share changed, as it recorded it; None when sharing was not turned on by it."""
+def _record(common: Path, doing: str) -> dict[str, Any] | None:
+    """What share changed, as it recorded it; None when sharing was not turned on by it. A
+    record this release cannot read, or a newer one wrote, refuses `doing` (StateError): what it
+    holds is what undoes sharing."""
     try:
-        data = json.loads(read_file(layout.SHARE_UNDO.path(common), trusted=common))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or "remote" not in data:
-        return None
+        data = layout.read_state(layout.SHARE_UNDO, common)
+    except layout.StateError as error:
+        raise error.refusing(doing) from None
+    if data is not None and "remote" not in data:
+        why = "cannot be read (it names no remote)"
+        raise layout.StateError(layout.SHARE_UNDO.path(common), why).refusing(doing)
     return data
 
 
 def shared_remote(common: Path) -> str | None:
-    """The remote sharing was turned on with here (doctor, status), if it was."""
-    record = _record(common)
+    """The remote sharing was turned on with here (uninstall, doctor), if it was; None too where its
+    record cannot be read (doctor names it)."""
+    try:
+        record = _record(common, "")
+    except layout.StateError:
+        return None
     return str(record["remote"]) if record is not None else None

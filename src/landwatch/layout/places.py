@@ -268,6 +268,7 @@ SHARE_UNDO = Place(
     Scope.REPOSITORY,
     "commands.share",
     "what `landwatch share` changed in the git config, so that `share --off` undoes exactly that",
+    format=1,
 )
 SHARE_STATE = Place(
     "share-state.json",
