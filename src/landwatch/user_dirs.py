@@ -25,7 +25,10 @@ ROOTS = {
     "<state>": "user_state_dir",
     "<cache>": "user_cache_dir",
 }
-RESOLVED_FROM = ("HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+# The person's XDG directories: platformdirs takes each that is an absolute path, on Linux and
+# macOS; the reviewer's service is given those the command line has (commands.service).
+XDG_HOMES = ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+RESOLVED_FROM = ("HOME", *XDG_HOMES)
 KEPT = "landwatch-user-directories"  # layout.USER_DIRECTORIES, in sys.prefix
 
 # Resolved in this process, by key: a process asks for a place many times.
@@ -58,6 +61,12 @@ def directories() -> dict[str, str]:
                 write_atomic(Path(kept), written, trusted=None, durable=False)
     _resolved[said] = found
     return found
+
+
+def xdg_homes() -> dict[str, str]:
+    """The XDG directories this process's environment gives platformdirs (absolute: it ignores
+    any other), by variable."""
+    return {name: os.environ[name] for name in XDG_HOMES if os.environ.get(name, "")[:1] == "/"}
 
 
 def runtime_directory() -> str | None:

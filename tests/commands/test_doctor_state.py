@@ -1,13 +1,20 @@
 """What doctor says of landwatch's own state: each versioned state file this release cannot read,
-or a newer one wrote, named with what it stops and what to do."""
+or a newer one wrote, named with what it stops and what to do; a reviewer service given other XDG
+directories than the command line has, named and mended by `doctor --fix`."""
 
 from __future__ import annotations
 
+import io
+import os
 from pathlib import Path
 
-from landwatch import layout
-from landwatch.commands.doctor import problems
+import pytest
+
+from landwatch import layout, user_dirs
+from landwatch.commands import service
+from landwatch.commands.doctor import doctor, problems
 from support.repos import Repo
+from support.scheduler import mock_command
 
 
 def said(cwd: Path) -> list[str]:
@@ -44,3 +51,33 @@ def test_each_state_file_that_cannot_be_read_is_named_with_what_it_stops(repo: R
         "`share --off` change nothing here; fix: mend it, or move it aside to start afresh "
         f"(mv {share} {share}.aside)"
     ) in lines
+
+
+def test_a_service_given_other_directories_is_named_and_installed_again(
+    tmp_path: Path, repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The unit installed before the person's shell set its own XDG_STATE_HOME (or by a release
+    that gave the unit none): its reviewer keeps its state elsewhere and reads no approval
+    given here. Doctor names it, and `--fix` writes the unit again and starts it anew."""
+    systemctl, log = mock_command(tmp_path, "systemctl")
+    monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", f"systemd:{systemctl}")
+    service.service("install", out=io.StringIO())
+    assert not [line for line in said(repo.path) if "reviewer's service" in line]
+    monkeypatch.setenv("XDG_STATE_HOME", str(Path.home() / "elsewhere" / "state"))
+    unit = service.Systemd.unit_path()
+    [line] = [line for line in said(repo.path) if "reviewer's service" in line]
+    assert line == (
+        f"the reviewer's service ({unit}) is not given your XDG_STATE_HOME as this command line "
+        "has it: it keeps its state and log elsewhere, and reviews without the approvals you "
+        "gave (landwatch trust); fix: landwatch service install"
+    )
+    log.unlink()
+    doctor(repo.path, fix=True, out=io.StringIO())
+    assert "--user restart landwatch-reviewer.service" in log.read_text()
+    assert f'Environment="XDG_STATE_HOME={os.environ["XDG_STATE_HOME"]}"' in unit.read_text()
+    assert not [line for line in said(repo.path) if "reviewer's service" in line]
+    # A variable the shell no longer sets is one the unit must not give either.
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert [line for line in said(repo.path) if "not given your XDG_CACHE_HOME" in line]
+    assert service.Systemd().apart() == ["XDG_CACHE_HOME"]
+    assert set(user_dirs.xdg_homes()) == set(user_dirs.XDG_HOMES) - {"XDG_CACHE_HOME"}

@@ -1,5 +1,6 @@
 """Service files and scheduler commands, with the scheduler mocked as git's tests mock
-`git maintenance start`; the detached fallback for real."""
+`git maintenance start` (support.scheduler); the detached fallback for real; the reviewer the
+unit starts run as systemd would run it, given only what the unit declares."""
 
 from __future__ import annotations
 
@@ -7,35 +8,23 @@ import getpass
 import io
 import os
 import plistlib
+import shutil
+import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from landwatch import layout
+from landwatch import layout, report_store, user_dirs
 from landwatch.commands import install, service
 from landwatch.daemon.lock import holder
+from landwatch.review.secrets.rule_cache import DIRECTORY_VARIABLE
 from support.daemon import journal_lines, process_gone, wait_for
 from support.repos import installed
+from support.scheduler import MOCK, calls, mock_command
 
-MOCK = """#!/bin/sh
-echo "$*" >> "{log}"
-case "$*" in show-user*) echo "Linger=no" ;; *show-environment*) exit {environment} ;; esac
-exit 0
-"""
-
-
-def mock_command(tmp_path: Path, name: str, *, environment: int = 0) -> tuple[Path, Path]:
-    log = tmp_path / f"{name}.log"
-    command = tmp_path / "mocks" / name
-    command.parent.mkdir(exist_ok=True)
-    command.write_text(MOCK.format(log=log, environment=environment))
-    command.chmod(0o755)
-    return command, log
-
-
-def calls(log: Path) -> list[str]:
-    return log.read_text().splitlines() if log.exists() else []
+TEXT: dict[str, Any] = {"capture_output": True, "text": True, "timeout": 60}
 
 
 def test_systemd_unit_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -51,7 +40,10 @@ def test_systemd_unit_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         "\n"
         "[Service]\n"
         "Type=simple\n"
-        f'ExecStart="{layout.ENTRY_POINT.path()}" reviewer\n'
+        "# Your XDG directories as `landwatch service install` found them: where every\n"
+        "# landwatch command keeps its state and reads your approvals.\n"
+        + "".join(f'Environment="{name}={os.environ[name]}"\n' for name in user_dirs.XDG_HOMES)
+        + f'ExecStart="{layout.ENTRY_POINT.path()}" reviewer\n'
         "Restart=on-failure\n"
         "RestartSec=5\n"
         "# SIGTERM lets a running job finish within the reviewer's grace period.\n"
@@ -62,7 +54,8 @@ def test_systemd_unit_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     )
     assert calls(log) == [
         "--user daemon-reload",
-        "--user enable --now landwatch-reviewer.service",
+        "--user enable landwatch-reviewer.service",
+        "--user restart landwatch-reviewer.service",
         f"show-user {getpass.getuser()} --property=Linger",
     ]
     assert f"loginctl enable-linger {getpass.getuser()}" in out.getvalue()
@@ -100,6 +93,7 @@ def test_launchd_agent_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert plistlib.load(file) == {
             "Label": "dev.landwatch.reviewer",
             "ProgramArguments": [str(layout.ENTRY_POINT.path()), "reviewer"],
+            "EnvironmentVariables": {name: os.environ[name] for name in user_dirs.XDG_HOMES},
             "RunAtLoad": True,
             "KeepAlive": True,
             "StandardErrorPath": str(layout.state_dir() / "reviewer.stderr.log"),
@@ -149,3 +143,99 @@ def test_the_detached_fallback_runs_for_real(
     service.service("status", out=out)
     assert "the reviewer is not running" in out.getvalue()
     assert journal_lines(tmp_path / "none") == []
+
+
+# The reviewer as the service manager starts it: without the shell's environment.
+
+# What a systemd user manager gives every service of its own (systemd.exec(5)), stood in for here.
+MANAGER_ENVIRONMENT = ("HOME", "XDG_RUNTIME_DIR")
+
+
+def unit_words(value: str, *, command: bool) -> list[str]:
+    """A unit file's value split into words as systemd splits Environment= and ExecStart=
+    (systemd.syntax(7), systemd.service(5)): double-quoted words with C escapes, `%%` for a
+    percent sign, and in a command `$$` for a dollar sign. Any other specifier or variable fails
+    the test: landwatch writes none."""
+    words, at = [], 0
+    while at < len(value):
+        if value[at] == " ":
+            at += 1
+            continue
+        word = []
+        quoted = value[at] == '"'
+        at += quoted
+        while at < len(value) and (value[at] != '"' if quoted else value[at] != " "):
+            char = value[at]
+            if char == "\\":
+                escape = value[at + 1]
+                if escape == "x":
+                    word.append(chr(int(value[at + 2 : at + 4], 16)))
+                    at += 4
+                    continue
+                word.append({"n": "\n", "t": "\t"}.get(escape, escape))
+                at += 2
+                continue
+            if char in "%$" and (char == "%" or command):
+                assert value[at + 1] == char, f"{char}{value[at + 1]} in {value!r}"
+                at += 1
+            word.append(char)
+            at += 1
+        at += quoted
+        words.append("".join(word))
+    return words
+
+
+def unit_service(text: str) -> tuple[dict[str, str], list[str]]:
+    """The environment a unit declares (its Environment= lines) and its ExecStart= command."""
+    environment: dict[str, str] = {}
+    command: list[str] = []
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        if key == "Environment":
+            for word in unit_words(value, command=False):
+                name, _, given = word.partition("=")
+                environment[name] = given
+        elif key == "ExecStart":
+            command = unit_words(value, command=True)
+    return environment, command
+
+
+def test_the_service_reviewer_keeps_its_state_where_every_command_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The person's shell sets XDG directories of its own (one with a space, a percent sign, a
+    quote, a backslash and a dollar in it); systemd starts the reviewer with none of them. The
+    unit `service install` writes declares them: its ExecStart, run under `env -i` with exactly
+    what it declares beside what the manager gives (systemd's stand-in), reviews the landing,
+    logs and keeps its state where the commands look, and leaves nothing under ~/.local. Before,
+    the unit declared none: that reviewer read another registry (nothing reviewed), another
+    trust.json (the person's approvals ignored), and kept its state where uninstall never
+    looks."""
+    home = Path.home()
+    for name, where in zip(
+        user_dirs.XDG_HOMES, ("data", "config", 'state 100% "x" \\ $HOME', "cache"), strict=True
+    ):
+        monkeypatch.setenv(name, str(home / "xdg" / where))
+    systemctl, _ = mock_command(tmp_path, "systemctl")
+    monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", f"systemd:{systemctl}")
+    repo = installed(tmp_path / "repo")
+    service.service("install", out=io.StringIO())
+    text = service.Systemd.unit_path().read_text()
+    declared, command = unit_service(text)
+    assert command == [str(layout.ENTRY_POINT.path()), "reviewer"]
+    landed = repo.land("a change", {"m.py": "x = 1   \n"})
+    given = {name: os.environ[name] for name in MANAGER_ENVIRONMENT}
+    # The compiled secret rules every test's reviewer is given: compiling them takes seconds.
+    given |= {"PATH": "/usr/bin:/bin", DIRECTORY_VARIABLE: os.environ[DIRECTORY_VARIABLE]}
+    environment = [f"{name}={value}" for name, value in {**given, **declared}.items()]
+    ran = subprocess.run(
+        ["env", "-i", *environment, *command, "--once"], capture_output=True, text=True, timeout=300
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert report_store.read(repo.git_dir, landed) is not None
+    assert declared == {name: os.environ[name] for name in user_dirs.XDG_HOMES}
+    assert "reviewer started" in layout.REVIEWER_LOG.path().read_text()
+    assert not (home / ".local" / "state").exists() and not (home / ".config").exists()
+    if analyze := shutil.which("systemd-analyze"):  # systemd's own reading of the unit
+        checked = subprocess.run([analyze, "verify", str(service.Systemd.unit_path())], **TEXT)
+        assert service.UNIT not in checked.stdout + checked.stderr, checked

@@ -1,14 +1,17 @@
 """What `landwatch doctor` checks of landwatch's own state: each versioned state file this release
 cannot read, or a newer one wrote (layout.state: the person's trust.json, a repository's sweep
-cursors and share record), with what that stops.
+cursors and share record), with what that stops; and a reviewer service given other XDG
+directories than the command line has, which keeps its state and reads approvals elsewhere.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TextIO
 
 from landwatch import coverage, layout, registry
 from landwatch.commands.doctor import Problem
+from landwatch.text import safe
 
 
 def _stops(place: layout.Place, error: layout.StateError, common: Path | None) -> str:
@@ -45,8 +48,8 @@ def _state_files(scope: layout.Scope, git_dir: Path | None) -> list[Problem]:
 
 
 def person() -> list[Problem]:
-    """The person's own state files."""
-    return _state_files(layout.Scope.USER, None)
+    """The person's own state files, and their reviewer's service."""
+    return [*_state_files(layout.Scope.USER, None), *_service()]
 
 
 def repository(common: Path) -> list[Problem]:
@@ -55,3 +58,24 @@ def repository(common: Path) -> list[Problem]:
     for git_dir in registry.worktree_git_dirs(common):
         found += _state_files(layout.Scope.WORKTREE, git_dir)
     return found
+
+
+def _service() -> list[Problem]:
+    """The reviewer's service given other XDG directories than this command line has: it keeps
+    its log, state and work key elsewhere, and reviews under approvals it does not read."""
+    from landwatch.commands import service
+
+    found = service.apart()
+    if found is None:
+        return []
+    path, names = found
+    what = (
+        f"the reviewer's service ({safe(str(path))}) is not given your {', '.join(names)} as this "
+        "command line has it: it keeps its state and log elsewhere, and reviews without the "
+        "approvals you gave (landwatch trust)"
+    )
+
+    def mend(out: TextIO) -> None:
+        service.service("install", out=out)
+
+    return [Problem(what, "landwatch service install", mend)]

@@ -1,6 +1,10 @@
 """`landwatch service install|uninstall|start|stop|status`: the reviewer under the user's
 service manager: a systemd user unit, a launchd agent, or a detached process where neither works.
 
+The unit and the agent give the reviewer the person's XDG directories as `service install`
+found them (a service manager starts it without the shell's environment): it keeps its state and
+reads their approvals where every command does. Doctor names a service given others (`apart`).
+
 LANDWATCH_TEST_SCHEDULER=systemd:CMD, launchd:CMD or detach picks one and replaces its command,
 as git's GIT_TEST_MAINT_SCHEDULER does for `git maintenance start`.
 """
@@ -16,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import layout
+from landwatch import layout, user_dirs
 from landwatch.daemon.lock import holder
 from landwatch.errors import UserError
 
@@ -77,6 +81,29 @@ class Detached:
         return "a detached process (no service manager)"
 
 
+def quoted(value: str, *, command: bool = False) -> str:
+    """`value` as one double-quoted word of a unit file, which systemd reads back as written: it
+    takes C escapes, expands `%` specifiers everywhere and `$` variables in a command."""
+    said = []
+    for char in value:
+        code = ord(char)
+        if char in '\\"':
+            said.append("\\" + char)
+        elif char == "%" or (char == "$" and command):
+            said.append(char * 2)
+        elif code < 0x20 or code == 0x7F:
+            said.append(f"\\x{code:02x}")
+        elif 0xDC80 <= code <= 0xDCFF:  # a byte of a path that is not UTF-8 (surrogateescape)
+            said.append(f"\\x{code - 0xDC00:02x}")
+        else:
+            said.append(char)
+    return '"' + "".join(said) + '"'
+
+
+def _environment_lines(environment: dict[str, str]) -> list[str]:
+    return [f"Environment={quoted(f'{name}={value}')}\n" for name, value in environment.items()]
+
+
 class Systemd:
     name = "systemd"
 
@@ -90,14 +117,18 @@ class Systemd:
         return Path(config) / "systemd" / "user" / UNIT
 
     @staticmethod
-    def unit_text(entry: Path) -> str:
+    def unit_text(entry: Path, environment: dict[str, str]) -> str:
+        """The unit: the entry point's reviewer, given `environment` (the XDG directories)."""
         return (
             "[Unit]\n"
             "Description=landwatch reviewer: reviews the commits that land in your repositories\n"
             "\n"
             "[Service]\n"
             "Type=simple\n"
-            f'ExecStart="{entry}" reviewer\n'
+            "# Your XDG directories as `landwatch service install` found them: where every\n"
+            "# landwatch command keeps its state and reads your approvals.\n"
+            + "".join(_environment_lines(environment))
+            + f"ExecStart={quoted(str(entry), command=True)} reviewer\n"
             "Restart=on-failure\n"
             "RestartSec=5\n"
             "# SIGTERM lets a running job finish within the reviewer's grace period.\n"
@@ -113,9 +144,11 @@ class Systemd:
     def install(self, out: TextIO) -> None:
         path = self.unit_path()
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(self.unit_text(layout.ENTRY_POINT.path()))
+        path.write_text(self.unit_text(layout.ENTRY_POINT.path(), user_dirs.xdg_homes()))
         _run([self.systemctl, "--user", "daemon-reload"])
-        _run([self.systemctl, "--user", "enable", "--now", UNIT])
+        _run([self.systemctl, "--user", "enable", UNIT])
+        # Started, or started again if it ran: one running keeps the environment it began with.
+        _run([self.systemctl, "--user", "restart", UNIT])
         print(
             f"landwatch: reviewer installed as the systemd user service {UNIT} ({path})", file=out
         )
@@ -147,6 +180,20 @@ class Systemd:
         state = _run([self.systemctl, "--user", "is-active", UNIT], check=False).stdout.strip()
         return f"the systemd user service {UNIT} ({state or 'unknown'})"
 
+    def apart(self) -> list[str]:
+        """The XDG variables the unit installed gives otherwise than this environment has them
+        (none where no unit is installed)."""
+        try:
+            found = self.unit_path().read_text(errors="replace").splitlines(keepends=True)
+        except OSError:
+            return []
+        now = _environment_lines(user_dirs.xdg_homes())
+
+        def line(lines: list[str], name: str) -> str | None:
+            return next((each for each in lines if each.startswith(f'Environment="{name}=')), None)
+
+        return [name for name in user_dirs.XDG_HOMES if line(found, name) != line(now, name)]
+
 
 class Launchd:
     name = "launchd"
@@ -159,10 +206,12 @@ class Launchd:
         return Path.home() / "Library" / "LaunchAgents" / f"{LABEL}.plist"
 
     @staticmethod
-    def plist(entry: Path) -> dict[str, object]:
+    def plist(entry: Path, environment: dict[str, str]) -> dict[str, object]:
+        """The agent: the entry point's reviewer, given `environment` (the XDG directories)."""
         return {
             "Label": LABEL,
             "ProgramArguments": [str(entry), "reviewer"],
+            "EnvironmentVariables": environment,
             "RunAtLoad": True,
             "KeepAlive": True,
             "StandardErrorPath": str(layout.state_dir() / "reviewer.stderr.log"),
@@ -175,7 +224,7 @@ class Launchd:
         path = self.plist_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as file:
-            plistlib.dump(self.plist(layout.ENTRY_POINT.path()), file)
+            plistlib.dump(self.plist(layout.ENTRY_POINT.path(), user_dirs.xdg_homes()), file)
         _run([self.launchctl, "bootout", f"{self._domain()}/{LABEL}"], check=False)
         _run([self.launchctl, "bootstrap", self._domain(), str(path)])
         print(f"landwatch: reviewer installed as the launchd agent {LABEL} ({path})", file=out)
@@ -195,6 +244,17 @@ class Launchd:
 
     def describe(self) -> str:
         return f"the launchd agent {LABEL}"
+
+    def apart(self) -> list[str]:
+        """The XDG variables the agent installed gives otherwise than this environment has them
+        (none where no agent is installed)."""
+        try:
+            with self.plist_path().open("rb") as file:
+                given = plistlib.load(file).get("EnvironmentVariables") or {}
+        except (OSError, ValueError, AttributeError):  # plistlib's errors are ValueErrors
+            return []
+        now = user_dirs.xdg_homes()
+        return [name for name in user_dirs.XDG_HOMES if given.get(name) != now.get(name)]
 
 
 Scheduler = Detached | Systemd | Launchd
@@ -219,6 +279,15 @@ def scheduler() -> Scheduler:
     if sys.platform.startswith("linux") and systemd.available():
         return systemd
     return Detached()
+
+
+def apart() -> tuple[Path, list[str]] | None:
+    """The service file landwatch installed whose XDG directories differ from this command
+    line's, and which variables differ (doctor); None where none does."""
+    for chosen, path in ((Systemd(), Systemd.unit_path()), (Launchd(), Launchd.plist_path())):
+        if names := chosen.apart():
+            return path, names
+    return None
 
 
 def service(action: str, *, out: TextIO | None = None) -> int:
