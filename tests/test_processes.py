@@ -58,8 +58,16 @@ def test_a_command_runs_to_its_end_with_its_output_and_status(tmp_path: Path) ->
     )
     assert not done.ok
     assert run_command(["true"], timeout=60).ok
-    garbled = run_command(["printf", "caf\\351\\n"], timeout=60)  # latin-1, not UTF-8
-    assert garbled.ok and garbled.stdout == "caf\ufffd\n"
+
+
+def test_what_a_command_prints_is_its_bytes_and_what_it_says_words() -> None:
+    """Its stdout as the system's own strings hold bytes (a path that is not UTF-8, or that holds
+    `\\r`, names that path again: it was read with U+FFFD, and `\\r` as a newline, naming no
+    directory), what it is given likewise; its stderr words for a person, U+FFFD for the rest."""
+    script = r"printf 'caf\351\r\n'; printf 'caf\351\n' >&2"  # Latin-1's é, not UTF-8
+    said = run_command(["sh", "-c", script], timeout=60)
+    assert said.ok and os.fsencode(said.stdout) == b"caf\xe9\r\n" and said.stderr == "caf\ufffd\n"
+    assert run_command(["cat"], timeout=60, input=said.stdout).stdout == said.stdout
 
 
 def test_a_command_reads_no_stdin_of_ours_and_has_no_terminal(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import AnyStr
+from typing import AnyStr, Self
 
 _PR_SET_PDEATHSIG = 1
 
@@ -68,10 +68,24 @@ def _request(prctl: Callable[..., int], parent: int | None) -> bool:
 
 @dataclass(frozen=True)
 class CommandResult:
+    """What a command said: stdout its bytes as the system's own strings hold them (a path that is
+    not UTF-8 names that path again: os.fsdecode's surrogate escapes), stderr words for a person."""
+
     returncode: int
     stdout: str
     stderr: str
     timed_out: bool = False
+
+    @classmethod
+    def said(cls, returncode: int, stdout: bytes, stderr: bytes, timed_out: bool = False) -> Self:
+        """The result of what a command wrote, read so: no newline translated either (a path
+        holding `\r` is that path, not one holding a newline, as text mode read it)."""
+        return cls(
+            returncode,
+            stdout.decode("utf-8", "surrogateescape"),
+            stderr.decode("utf-8", "replace"),
+            timed_out,
+        )
 
     @property
     def ok(self) -> bool:
@@ -124,22 +138,21 @@ def run_command(
         stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
-        errors="replace",
         start_new_session=True,
     )
+    given = None if input is None else input.encode("utf-8", "surrogateescape")
     deadline = time.monotonic() + timeout
     while True:
         try:
             stdout, stderr = process.communicate(
-                input, timeout=min(poll, max(0.0, deadline - time.monotonic()))
+                given, timeout=min(poll, max(0.0, deadline - time.monotonic()))
             )
-            return CommandResult(process.returncode, stdout, stderr)
+            return CommandResult.said(process.returncode, stdout, stderr)
         except subprocess.TimeoutExpired:
-            input = None  # given once: communicate goes on writing what is left of it
+            given = None  # given once: communicate goes on writing what is left of it
             if time.monotonic() >= deadline:
                 stdout, stderr = _stop(process)
-                return CommandResult(process.returncode, stdout, stderr, timed_out=True)
+                return CommandResult.said(process.returncode, stdout, stderr, timed_out=True)
             try:
                 if alive is not None:
                     alive()

@@ -98,6 +98,7 @@ def git(*args: str, cwd: Path, **extra: str) -> str:
         check=True,
         capture_output=True,
         text=True,
+        errors="surrogateescape",  # a path that is not UTF-8 is read back as Python names it
         stdin=subprocess.DEVNULL,
     )
     return result.stdout.strip()
