@@ -19,6 +19,7 @@ from landwatch.text import (
     fit,
     listed,
     safe,
+    safe_lines,
     short_path,
 )
 
@@ -75,6 +76,12 @@ def test_a_line_shows_tabs_as_spaces_to_the_next_stop(raw: str, shown: str) -> N
 def test_a_tab_is_still_an_escape_where_text_is_no_line() -> None:
     # A path, a subject, a message: a tab there is a surprise worth showing.
     assert safe("a\tb") == "a\\x09b"
+
+
+def test_lines_are_each_made_safe_and_kept_lines() -> None:
+    """An error the front door says over two lines, naming a path that is not UTF-8."""
+    said = "caf\udce9/none is not a directory\n  \x1b[31mthere"
+    assert safe_lines(said) == "caf\\xe9/none is not a directory\n  \\x1b[31mthere"
 
 
 def test_duration() -> None:

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from landwatch import __version__, usage
+from landwatch import __version__, text, usage
 
 
 def _program_name(argv0: str) -> str:
@@ -388,8 +388,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # either, when Python flushes stdout into the closed pipe.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1  # the output was cut short: not all was written
-    except (UserError, QueueError, OSError) as error:
-        print(f"landwatch: {said(error)}", file=sys.stderr)
+    except (UserError, QueueError, OSError) as error:  # escaped: a path need not be UTF-8
+        print(f"landwatch: {text.safe_lines(said(error))}", file=sys.stderr)
         return 1
 
 

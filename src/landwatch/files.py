@@ -135,9 +135,10 @@ def write_atomic(
     directory, so the new content survives a power cut once this returns. The file gets exactly
     `mode` (not reduced by the umask); a link at `path` is replaced, never written through. The
     directory is made private if missing (unless `make_directory` is False: the hooks directory
-    is git's).
+    is git's). A str is written as the bytes it stands for: a path that is not UTF-8 (held with
+    os.fsdecode's surrogate escapes) as that path.
     """
-    payload = data.encode() if isinstance(data, str) else data
+    payload = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
     directory_fd = _open_directory(path.parent, trusted=trusted, create=make_directory)
     # os.urandom, not the secrets module: light to import (see TYPE_CHECKING).
     temporary = f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"

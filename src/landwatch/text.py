@@ -65,6 +65,12 @@ def safe(text: str, *, tabs: bool = False) -> str:
     return "".join(out)
 
 
+def safe_lines(text: str) -> str:
+    """Text of several lines (an error's message) made printable line by line (safe), its
+    newlines kept: a path it names need not be UTF-8, nor printable."""
+    return "\n".join(safe(line) for line in text.split("\n"))
+
+
 def _hidden(char: str, after: int) -> bool:
     """Whether `char` shows nothing, or moves what follows it, after the code point `after`."""
     code = ord(char)

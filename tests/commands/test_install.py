@@ -1,8 +1,8 @@
 """`landwatch install`: marked executable hooks beside what was there, registered, idempotent, never
 losing a hook; core.hooksPath as git reads it (the default, a generated one, a global one, one
 that does not exist), and a .git/hooks linked elsewhere as if core.hooksPath named it; a bare
-repository and a path with a newline refused in one line; the secret rules compiled once, never a
-failed install."""
+repository and a path with a newline refused in one line, one that is not UTF-8 installed and
+reviewed; the secret rules compiled once, never a failed install."""
 
 from __future__ import annotations
 
@@ -180,6 +180,40 @@ def test_a_path_with_a_newline_is_refused_in_one_line(tmp_path: Path) -> None:
     assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert "newline in its path" in result.stderr and "Traceback" not in result.stderr
     assert not (repo.git_dir / "landwatch").exists()
+
+
+def test_a_path_that_is_not_utf8_is_installed_and_its_landings_reviewed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository at `caf\\xe9` (Latin-1's é, no UTF-8): the paths git printed were read with
+    U+FFFD for that byte, naming no directory, and install said `cannot run git: No such file or
+    directory`. Its path is now git's own bytes: installed, each landing recorded by the hook and
+    reviewed, the path shown escaped, also where printing refuses what is not UTF-8 (a desktop's
+    UTF-8 locale; this machine's C locale lets any byte through)."""
+    monkeypatch.setenv("PYTHONIOENCODING", "utf-8:strict")
+    repo = Repo(tmp_path / os.fsdecode(b"caf\xe9"))
+    git_dir, shown = repo.path / ".git", f"{tmp_path}/caf\\xe9/.git"
+    refused = repo.landwatch("install", "--hooks-path", str(repo.path / "none"))
+    assert (
+        refused.stderr
+        == f"landwatch: {tmp_path}/caf\\xe9/none is not a directory; nothing written\n"
+    )
+    installing = repo.landwatch("install")
+    assert installing.returncode == 0, installing.stderr
+    assert f"written to {shown}/hooks\n" in installing.stdout
+    assert f"registered {shown} with your reviewer" in installing.stdout
+    assert registry.registered() == [git_dir]
+    landed = repo.land("Add a debugger", {"b.py": "breakpoint()\n"})
+    assert repo.pending(git_dir) == [(landed, None)]  # the hook recorded it
+    assert run_reviewer("--once").returncode == 0
+    repo.land("More", "c.py")  # the next landing's one line tells the review
+    assert f"P007 debug statement in b.py:1 · landwatch show {landed[:7]}" in repo.said
+    shown_review = repo.landwatch("show", landed)
+    assert shown_review.returncode == 0 and "P007 debug-statement" in shown_review.stdout
+    assert shown in repo.landwatch("status").stdout
+    uninstalling = repo.landwatch("uninstall")
+    assert uninstalling.returncode == 0 and f"unregistered {shown}" in uninstalling.stdout
+    assert not registry.registered()
 
 
 def test_a_hooks_path_that_does_not_exist_is_refused_and_nothing_made(

@@ -19,6 +19,7 @@ import traceback
 from collections.abc import Callable, Iterator
 
 from landwatch.errors import UsageError, UserError, said
+from landwatch.text import safe_lines
 
 # The variable GitHub Actions sets to "true" in every step it runs.
 ACTIONS = "GITHUB_ACTIONS"
@@ -33,7 +34,7 @@ def inside_switch(run: Callable[[], int]) -> int:
         except (BrokenPipeError, UsageError):
             raise  # the front door's: nothing said, or the command line the workflow wrote
         except (UserError, OSError) as error:
-            print(f"landwatch: {said(error)}", file=sys.stderr)
+            print(f"landwatch: {safe_lines(said(error))}", file=sys.stderr)
             return 1
         except Exception:
             traceback.print_exc()  # here, not after the switch: it may quote the repository

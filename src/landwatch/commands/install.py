@@ -128,7 +128,7 @@ def install(
     # shared hooks directory each named there the repositories registered before the other's.
     with exclusive(layout.INSTALL_LOCK.path()):
         _install_into(repository, hooks_dir, out)
-    print(f"landwatch: hooks call {entry}", file=out)
+    print(f"landwatch: hooks call {safe(str(entry))}", file=out)
     _tell_of_committed_linters(repository, out)
     compile_secret_rules(out)
     return 0
@@ -145,7 +145,7 @@ def _install_into(repository: Repository, hooks_dir: Path, out: TextIO) -> None:
     # Installed elsewhere before (git ran hooks from there then): taken away from there, unless
     # other repositories rely on them (take_out says so).
     if before.resolve() != hooks_dir.resolve() and take_out(before, repository.common_dir, out):
-        print(f"landwatch: took landwatch's hooks away from {before}", file=out)
+        print(f"landwatch: took landwatch's hooks away from {safe(str(before))}", file=out)
     forget_gone(hooks_dir, out)
     _beside_git_lfs(repository, hooks_dir, out)
     also = coverage.also_served(hooks_dir, repository.common_dir)
@@ -155,11 +155,13 @@ def _install_into(repository: Repository, hooks_dir: Path, out: TextIO) -> None:
     for said in dict.fromkeys(line for where in placed for line in where.said):
         print(f"landwatch: {said}", file=out)
     hook_slots.record_hooks_dir(repository.common_dir, hooks_dir)
-    print(f"landwatch: hooks {', '.join(INSTALLED_EVENTS)} written to {hooks_dir}", file=out)
+    shown = safe(str(hooks_dir))
+    print(f"landwatch: hooks {', '.join(INSTALLED_EVENTS)} written to {shown}", file=out)
     _tell_of_hooks_dir(repository, hooks_dir, also, out)
     _prepare_data(repository)
     if registry.register(repository.common_dir):
-        print(f"landwatch: registered {repository.common_dir} with your reviewer", file=out)
+        registered = safe(str(repository.common_dir))
+        print(f"landwatch: registered {registered} with your reviewer", file=out)
 
 
 def _tell_of_hooks_dir(
@@ -167,23 +169,24 @@ def _tell_of_hooks_dir(
 ) -> None:
     """What install says of the directory it wrote the hooks to: the other repositories it
     serves (`also`), husky's regenerating it, or that git runs hooks from elsewhere."""
+    shown = safe(str(hooks_dir))
     if also:
         print(
-            f"landwatch: {hooks_dir} serves {_named(also)} too: its hooks name each repository "
+            f"landwatch: {shown} serves {_named(also)} too: its hooks name each repository "
             "they serve, and stay until `landwatch uninstall` in the last of them",
             file=out,
         )
     if hook_slots.is_husky_dir(hooks_dir):
         print(
-            f"landwatch: husky regenerates {hooks_dir} at every `npm install`, which removes "
+            f"landwatch: husky regenerates {shown} at every `npm install`, which removes "
             "landwatch's hooks: the reflog sweep still reviews every landing, and `landwatch "
             "doctor --fix` puts them back (docs/hooks.md has a lasting recipe)",
             file=out,
         )
     elif hooks_dir != repository.hooks_dir.resolve():
         print(
-            f"landwatch: git runs hooks from {repository.hooks_dir}; call the hooks in "
-            f"{hooks_dir} from there",
+            f"landwatch: git runs hooks from {safe(str(repository.hooks_dir))}; call the hooks "
+            f"in {shown} from there",
             file=out,
         )
 
@@ -235,7 +238,7 @@ def take_out(hooks_dir: Path, common: Path, out: TextIO) -> bool:
             hook_slots.place(hooks_dir / event, write)
     relies = "relies" if len(also) == 1 else "rely"
     print(
-        f"landwatch: left the hooks in {hooks_dir}: {_named(also)} {relies} on them too "
+        f"landwatch: left the hooks in {safe(str(hooks_dir))}: {_named(also)} {relies} on them too "
         "(`landwatch uninstall` in the last repository they serve removes them)",
         file=out,
     )
@@ -298,11 +301,12 @@ def compile_secret_rules(out: TextIO | None = None) -> None:
     where = rule_cache.directory()
     if where is None or not provider_rules.installed() or provider_rules.compiled():
         return
-    print(f"landwatch: compiling the secret rules into {where} (once, a few seconds)", file=out)
+    shown = safe(str(where))
+    print(f"landwatch: compiling the secret rules into {shown} (once, a few seconds)", file=out)
     provider_rules.available()
     if not provider_rules.compiled():
         print(
-            f"landwatch: the secret rules could not be kept in {where} (the log says why);"
+            f"landwatch: the secret rules could not be kept in {shown} (the log says why);"
             " a review compiles them when it needs them",
             file=out,
         )

@@ -304,10 +304,10 @@ def uninstall(
             with contextlib.suppress(OSError):
                 remove(place.path(common), trusted=common)
         if registry.unregister(common):
-            print(f"landwatch: unregistered {common}", file=out)
+            print(f"landwatch: unregistered {safe(str(common))}", file=out)
         _withdraw_trust(repository.git_dir, out)
         if withdrawn:
-            print(f"landwatch: hooks removed from {hooks_dir}", file=out)
+            print(f"landwatch: hooks removed from {safe(str(hooks_dir))}", file=out)
         _stop_sharing(cwd, common, out)
         _data(common, keep_data, out)
     return 0
