@@ -4,6 +4,7 @@ review (one report, one line); `repo: local` hooks only (no network but pip's in
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,7 +22,8 @@ from support.project_hooks import (
     settled,
     tools,
 )
-from support.repos import Repo
+from support.repos import Repo, installed
+from support.sandbox import WITH_BWRAP, needs_bwrap
 from support.tokens import GITHUB_TOKEN
 
 TODO_CHECK = """\
@@ -244,6 +246,24 @@ def test_a_linked_worktree_s_landing_runs_the_hooks_it_trusted_there(
     # Nothing of the checkout was left in the person's repository.
     assert len(repo.git("worktree", "list").splitlines()) == 2
     assert linked.git("status", "--porcelain") == ""
+
+
+@needs_bwrap
+def test_a_repository_whose_path_is_not_utf8_runs_its_hooks_behind_the_wall(
+    tmp_path: Path,
+) -> None:
+    """At `caf\\xe9` (no UTF-8): the store of its hook environments was named from its path
+    encoded as UTF-8, which it cannot be, and the checkout's alternates written so: every run
+    failed, five times, then given up."""
+    repo = installed(tmp_path / os.fsdecode(b"caf\xe9"))
+    repo.git("config", "landwatch.sandbox", "true")
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})
+    oid = repo.land("new", {"app.py": "x = 1  # TODO: new\n"})
+    drained(f"{tools(tmp_path, 'pre-commit')}{os.pathsep}{WITH_BWRAP}")
+    assert settled(repo) == [f"project_hooks-{oid}"]
+    hooks = hooks_of(repo, oid)
+    assert hooks.status == "ran", hooks.notes
+    assert [(f.rule, f.path, f.line) for f in hooks.findings] == [("hook:no-todo", "app.py", 1)]
 
 
 def test_trusting_runs_the_hooks_held_back_and_asking_by_name_runs_them_again(

@@ -143,7 +143,8 @@ def hook_store(git_dir: str | Path) -> Path:
     from landwatch import trust
     from landwatch.files import private_directory
 
-    key = hashlib.sha256(trust.repository_key(git_dir).encode()).hexdigest()[:16]
+    # The path's own bytes: one that is not UTF-8 names its store too.
+    key = hashlib.sha256(os.fsencode(trust.repository_key(git_dir))).hexdigest()[:16]
     return private_directory(layout.HOOK_ENVS.path() / key, trusted=None)
 
 

@@ -168,7 +168,10 @@ def _init(root: Path, objects: Path, patterns: list[str] | None) -> None:
         raise CheckoutError(f"git init: {_said(said.stderr)}")
     git_dir = root / ".git"
     (git_dir / "objects" / "info").mkdir(parents=True, exist_ok=True)
-    (git_dir / "objects" / "info" / "alternates").write_text(f"{objects.resolve()}\n")
+    # The path as git reads it, its own bytes (a repository whose path is not UTF-8 too).
+    (git_dir / "objects" / "info" / "alternates").write_bytes(
+        os.fsencode(objects.resolve()) + b"\n"
+    )
     settings = "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n"
     if patterns is not None:
         settings += "[core]\n\tsparseCheckout = true\n\tsparseCheckoutCone = true\n"
