@@ -3,10 +3,13 @@ written or committed by the person's user.email."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 from landwatch.review.change import open_repository
 from landwatch.review.whose import others_only
+from landwatch.sharing import reviewer_email
 from support.repos import Repo
 
 MATE = {"GIT_AUTHOR_EMAIL": "mate@example.com", "GIT_COMMITTER_EMAIL": "mate@example.com"}
@@ -37,3 +40,17 @@ def test_a_merge_of_mine_among_theirs_does_not_make_them_mine(tmp_path: Path) ->
     repo.land("upstream", {"u.txt": "u\n"}, hooks=False, env=MATE)
     repo.git("merge", "-q", "--no-edit", "theirs")  # the merge a pull makes: committed by me
     assert others_only(open_repository(repo.git_dir), repo.head(), base, ME)
+
+
+def test_an_address_that_is_not_utf8_is_the_person_s_own_as_git_wrote_it(tmp_path: Path) -> None:
+    """A user.email in Latin-1 (`caf\\xe9@`, commits kept in Latin-1 too): read with U+FFFD for
+    its byte, it was the address of no commit, and every range was taken for others' only."""
+    repo = Repo(tmp_path / "repo")
+    base = repo.head()
+    address = b"caf\xe9@example.com"
+    repo.git("config", "i18n.commitEncoding", "ISO-8859-1")  # else git makes the commit's UTF-8
+    subprocess.run([b"git", b"config", b"user.email", address], cwd=repo.path, check=True)
+    mine = {"GIT_AUTHOR_EMAIL": os.fsdecode(address), "GIT_COMMITTER_EMAIL": os.fsdecode(address)}
+    repo.land("mine", {"a.txt": "a\n"}, hooks=False, env=mine)
+    email = reviewer_email(repo.git_dir)
+    assert not others_only(open_repository(repo.git_dir), repo.head(), base, email)

@@ -61,7 +61,7 @@ def others_only(repo: pygit2.Repository, tip: str, base: str, email: str) -> boo
     """Whether every commit `base..tip` brings, merges aside, was written and committed by
     others than `email` (compared without case); False when `email` is empty (whose a commit
     is cannot be told) or the range brings none."""
-    mine = email.strip().lower().encode()
+    mine = email.strip().lower().encode("utf-8", "surrogateescape")  # as git wrote it
     if not mine:
         return False
     try:
