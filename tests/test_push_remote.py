@@ -107,38 +107,72 @@ def test_one_place_under_two_spellings_is_remembered_once_for_the_hook(
     assert len(lines) == push_remote.MOST_REMEMBERED and lines[-1].startswith("r68\t")
 
 
+DEFAULTS = (None, "nothing", "current", "matching", "simple", "upstream", "tracking")
+
+
 @pytest.mark.parametrize(
-    "refspecs",
+    ("refspecs", "branch", "checked_out"),
     [
-        ["refs/heads/*:refs/heads/alice/*"],
-        ["+refs/heads/m*n:refs/heads/x/*/y"],
-        ["refs/heads/dev:refs/heads/d", "refs/heads/main:refs/heads/published"],
-        ["refs/heads/dev:refs/heads/d", "refs/heads/*:refs/heads/b/*"],
-        ["refs/heads/*:refs/for/*"],
-        ["HEAD:refs/for/main"],
-        ["refs/heads/main"],
+        # Mapped somewhere (the seven of before; the last names no destination).
+        (["refs/heads/*:refs/heads/alice/*"], "main", "main"),
+        (["+refs/heads/m*n:refs/heads/x/*/y"], "main", "main"),
+        (["refs/heads/dev:refs/heads/d", "refs/heads/main:refs/heads/published"], "main", "main"),
+        (["refs/heads/dev:refs/heads/d", "refs/heads/*:refs/heads/b/*"], "main", "main"),
+        (["refs/heads/*:refs/for/*"], "main", "main"),
+        (["HEAD:refs/for/main"], "main", "main"),
+        (["refs/heads/main"], "main", "main"),
+        # No destination: to its own name, where the refspec takes the branch at all.
+        (["HEAD"], "main", "main"),
+        (["+HEAD"], "main", "dev"),  # HEAD is dev: main is not sent
+        (["@"], "main", "main"),
+        (["refs/heads/*"], "main", "dev"),
+        (["main"], "main", "dev"),
+        (["heads/main"], "main", "main"),
+        (["refs/heads/dev"], "main", "main"),
+        ([":"], "main", "main"),  # the branches the remote holds
+        (["+:"], "dev", "dev"),  # which dev is not
+        (["main:published"], "main", "main"),
+        (["refs/heads/f*:refs/heads/a/*", ":"], "main", "main"),
+        (["refs/heads/*", "refs/heads/*:refs/heads/a/*"], "main", "main"),  # the first pattern
+        (["HEAD", "refs/heads/*:refs/heads/a/*"], "main", "main"),  # two places
+        (["^refs/heads/main", "HEAD"], "main", "main"),
     ],
 )
-def test_a_branch_is_sent_where_git_s_own_push_of_it_sends_it(
-    repo: Repo, tmp_path: Path, refspecs: list[str]
+def test_a_branch_is_sent_where_the_person_s_own_push_sends_it(
+    repo: Repo, tmp_path: Path, refspecs: list[str], branch: str, checked_out: str
 ) -> None:
-    """pushed_to maps refs/heads/main as `git push origin refs/heads/main` does; where it maps it
-    nowhere, git pushes it to main itself (auto-push holds it back)."""
+    """destination() is where `git push` (no argument: the person's) sends the branch, whatever
+    push.default says: one branch there, else nowhere. A refspec naming no destination (`HEAD`,
+    `refs/heads/*`, `:`) held it back for good, as `git push origin main` passes them by."""
     origin(repo, tmp_path / "remote.git")
+    repo.git("push", "-q", "--no-verify", "origin", "main:trunk")
+    repo.git("branch", "-q", "--set-upstream-to=origin/trunk", "main")  # upstream's own branch
+    repo.git("branch", "-q", "dev")
+    repo.git("switch", "-q", checked_out)
     for refspec in refspecs:
         repo.git("config", "--add", "remote.origin.push", refspec)
-    said = repo.run("push", "--dry-run", "--porcelain", "origin", "refs/heads/main").stdout
-    [line] = [line for line in said.splitlines() if line.startswith("refs/heads/main:", 2)]
-    sent = line.split("\t")[1].partition(":")[2]
-    mapped = push_remote.pushed_to(refspecs, "refs/heads/main")
-    assert (mapped or "refs/heads/main") == sent
-    where = push_remote.destination(repo.git_dir, "origin", "main")
-    assert where.ref == (mapped if mapped and mapped.startswith("refs/heads/") else None)
+    for default in DEFAULTS:
+        if default is not None:
+            repo.git("config", "push.default", default)
+        said = repo.run("push", "--dry-run", "--porcelain", "--no-verify").stdout
+        pairs = [line.split("\t")[1].partition(":") for line in said.splitlines() if "\t" in line]
+        # HEAD is the branch checked out, as porcelain names what it sends by a `HEAD` refspec.
+        named = (
+            ("HEAD", f"refs/heads/{branch}") if branch == checked_out else (f"refs/heads/{branch}",)
+        )
+        sent = [to for sender, _, to in pairs if sender in named]
+        where = push_remote.destination(repo.git_dir, "origin", branch, checked_out)
+        alone = sent[0] if len(sent) == 1 and sent[0].startswith("refs/heads/") else None
+        assert where.ref == alone, (default, sent, where)
+        assert all(ref in where.what for ref in sent) if alone is None else where.what == ""
 
 
 def test_a_branch_a_negative_push_refspec_leaves_out_is_sent_nowhere() -> None:
-    """Stricter than git 2.39, whose `git push origin refs/heads/main` maps it by the next
-    refspec anyway: the person's own pushes leave it out, and so does auto-push."""
-    refspecs = ["^refs/heads/main", "refs/heads/*:refs/heads/a/*"]
-    assert push_remote.pushed_to(refspecs, "refs/heads/main") is None
-    assert push_remote.pushed_to(refspecs, "refs/heads/dev") == "refs/heads/a/dev"
+    """Stricter than git 2.39, which sends main by the next refspec, though `^refs/heads/m*`
+    takes it: the person's pushes mean to leave it out, and so does auto-push."""
+    refspecs = ["^refs/heads/m*", "refs/heads/*:refs/heads/a/*"]
+    kept = {"refs/heads/main", "refs/heads/dev"}
+    assert push_remote.sent_to(refspecs, "refs/heads/main", head="main", refs=kept, held=True) == []
+    assert push_remote.sent_to(refspecs, "refs/heads/dev", head="main", refs=kept, held=True) == [
+        "refs/heads/a/dev"
+    ]

@@ -2,14 +2,14 @@
 URL, their own tracking refs, and whether those stand for the push's destination (fetched from
 the same place, agreeing with what it says it holds); the same place remembered for the hook;
 the commits at a remote's own tracking refs where they stand for it (the share kind's notes);
-where a push of a branch goes, as git's own push of it would send it (auto-push's).
+where a push of a branch goes, as the person's own `git push` would send it (auto-push's).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from landwatch import layout
@@ -162,33 +162,27 @@ class Destination:
     setting: str = ""
 
 
-def destination(git_dir: os.PathLike[str] | str, remote: str, branch: str) -> Destination:
-    """Where `git push REMOTE refs/heads/BRANCH` sends the branch, as git 2.39 decides it
-    (builtin/push.c): where remote.REMOTE.push maps it, else under push.default = upstream its
-    upstream, else its own name. Nowhere where that is no branch (Gerrit's refs/for/*), where
-    remote.REMOTE.push is set and maps it nowhere (git would push it to its own name, not where
-    the person's pushes go), or where it is an upstream of another name (a feature branch made
-    from origin/main: work in progress published to main)."""
+def destination(
+    git_dir: os.PathLike[str] | str, remote: str, branch: str, head: str | None
+) -> Destination:
+    """Where auto-push sends `branch`: where the person's own `git push` sends it. With
+    remote.REMOTE.push set, where git 2.39's `git push REMOTE` (no refspec) sends it (sent_to;
+    `head`, the branch HEAD stands for); with none, to its own name, as `git push REMOTE BRANCH`
+    does. Nowhere where that is no branch (Gerrit's refs/for/*), no place or two, or under
+    push.default = upstream an upstream of another name (a feature branch made from origin/main:
+    work in progress published to main)."""
     source = f"refs/heads/{branch}"
     mapping = git("config", "--get-all", f"remote.{remote}.push", cwd=git_dir, check=False)
     if mapping:
-        mapped = pushed_to(mapping.splitlines(), source)
-        setting = f"{remote} {branch}\nremote.{remote}.push {mapping}"
-        if mapped is None:
-            return Destination(
-                None,
-                f"remote.{remote}.push names no branch {branch} goes to",
-                f"push it by hand where you mean it to go, or map it in remote.{remote}.push",
-                setting,
-            )
-        if not mapped.startswith("refs/heads/"):
-            return Destination(
-                None,
-                f"remote.{remote}.push sends {branch} to {mapped}, no branch",
-                "auto-push updates branches alone: push it by hand",
-                setting,
-            )
-        return Destination(mapped)
+        refspecs = mapping.splitlines()
+        matching = any(refspec.removeprefix("+") == ":" for refspec in refspecs)
+        held = (
+            matching
+            and run_git("rev-parse", "-q", "--verify", tracking_ref(remote, source), cwd=git_dir).ok
+        )
+        refs = _refs_among(git_dir, refspecs)
+        sent = sent_to(refspecs, source, head=head, refs=refs, held=held)
+        return _mapped(remote, branch, sent, f"{remote} {branch}\nremote.{remote}.push {mapping}")
     # `tracking` is git's older name for `upstream`.
     if (default := git("config", "push.default", cwd=git_dir, check=False)) in _UPSTREAM:
         merged = git("config", "--get-all", f"branch.{branch}.merge", cwd=git_dir, check=False)
@@ -206,25 +200,98 @@ def destination(git_dir: os.PathLike[str] | str, remote: str, branch: str) -> De
 _UPSTREAM = ("upstream", "tracking")
 
 
-def pushed_to(refspecs: list[str], source: str) -> str | None:
-    """Where the push refspecs `refspecs` send the ref `source`, as git's query_refspecs finds
-    it: the first with a destination whose source takes it (a `*` standing for the same text on
-    both sides); nowhere when a negative one (`^`) takes it, which git 2.39's push of the branch
-    by name passes by, but the person's own pushes leave it out."""
-    kept = []
+def _mapped(remote: str, branch: str, sent: list[str], setting: str) -> Destination:
+    """Where remote.REMOTE.push sends `branch` (`sent`, as sent_to tells), if to one branch;
+    else nowhere, saying why (`setting` the configuration that decided)."""
+    if not sent:
+        what = f"remote.{remote}.push names no branch {branch} goes to"
+        how = f"push it by hand where you mean it to go, or map it in remote.{remote}.push"
+    elif len(sent) > 1:
+        what = f"remote.{remote}.push sends {branch} to {' and '.join(sent)}"
+        how = "auto-push sends a branch to one place: push it by hand"
+    elif not sent[0].startswith("refs/heads/"):
+        what = f"remote.{remote}.push sends {branch} to {sent[0]}, no branch"
+        how = "auto-push updates branches alone: push it by hand"
+    else:
+        return Destination(sent[0])
+    return Destination(None, what, how, setting)
+
+
+def sent_to(
+    refspecs: list[str], source: str, *, head: str | None, refs: Collection[str], held: bool
+) -> list[str]:
+    """Where `git push REMOTE` with no refspec sends the branch `source` by the push refspecs
+    `refspecs` (git 2.39's match_push_refs): where each explicit one naming it sends it, its own
+    name where it names none (`HEAD`: `head`'s; a short name as _named takes it among `refs`);
+    and where the first pattern taking it sends it, else a matching `:` to its own name if the
+    remote holds it (`held`). Nowhere where a negative one takes it, as the person meant (git
+    2.39 still sends one a negative pattern takes, `^refs/heads/m*`)."""
+    sent: list[str] = []
+    patterned, matching = None, False
     for refspec in refspecs:
         refspec = refspec.removeprefix("+")
         if refspec.startswith("^"):
             if _taken(refspec[1:], source) is not None:
-                return None
+                return []
             continue
-        pattern, colon, mapped = refspec.partition(":")
-        if colon and mapped:
-            kept.append((pattern, mapped))
-    for pattern, mapped in kept:
-        if (star := _taken(pattern, source)) is not None:
-            return mapped.replace("*", star, 1) if "*" in pattern else mapped
-    return None
+        src, colon, dst = refspec.partition(":")
+        if not src:
+            matching = matching or refspec == ":"  # `:dst` deletes dst
+        elif "*" in src:
+            star = _taken(src, source)
+            if patterned is None and star is not None:
+                patterned = (dst or src).replace("*", star, 1)
+        elif (dst or not colon) and _named(src, refs, head) == source:
+            if not dst:
+                dst = source
+            elif not dst.startswith("refs/"):
+                # The branch git makes of a short name for a branch; a tag of that name the
+                # remote holds it takes first, which only the remote knows.
+                dst = f"refs/heads/{dst}"
+            sent.append(dst)
+    if patterned is None and matching and held:
+        patterned = source
+    if patterned is not None and patterned not in sent:  # git sends to a ref once
+        sent.append(patterned)
+    return sent
+
+
+def _spellings(src: str) -> list[str]:
+    """The refs a short name in a refspec may name, as git's ref_rev_parse_rules spell them."""
+    spelled = (f"refs/{src}", f"refs/tags/{src}", f"refs/heads/{src}", f"refs/remotes/{src}")
+    return [src, *spelled, f"refs/remotes/{src}/HEAD"]
+
+
+def _refs_among(git_dir: os.PathLike[str] | str, refspecs: list[str]) -> set[str]:
+    """The refs the explicit refspecs of `refspecs` may name (_spellings) that are here."""
+    sources = [refspec.removeprefix("+").partition(":")[0] for refspec in refspecs]
+    spelled = [
+        spelling
+        for src in sources
+        if src and not src.startswith("^") and "*" not in src
+        for spelling in _spellings(src)
+    ]
+    if not spelled:
+        return set()
+    listing = git("for-each-ref", "--format=%(refname)", "--", *spelled, cwd=git_dir, check=False)
+    return set(listing.splitlines()) & set(spelled)
+
+
+def _named(src: str, refs: Collection[str], head: str | None) -> str | None:
+    """The ref an explicit refspec's source `src` names (git 2.39's count_refspec_match): of its
+    spellings among `refs`, the one in refs/heads/ or refs/tags/ or spelled whole (or from refs/
+    on), or else the one other; none where two are; else `HEAD` (`@`) the branch `head`."""
+    src = "HEAD" if src == "@" else src
+    found = [ref for ref in _spellings(src) if ref in refs]
+    strong = [
+        ref
+        for ref in found
+        if ref in (src, f"refs/{src}") or ref.startswith(("refs/heads/", "refs/tags/"))
+    ]
+    chosen = strong or found
+    if chosen:
+        return chosen[0] if len(chosen) == 1 else None
+    return f"refs/heads/{head}" if src == "HEAD" and head else None
 
 
 def _taken(pattern: str, name: str) -> str | None:

@@ -281,7 +281,8 @@ def test_a_branch_goes_where_the_remote_s_push_refspec_maps_it(
             {"remote.origin.push": "refs/heads/*:refs/for/*"},
             "sends main to refs/for/main, no branch",
         ),
-        ({"remote.origin.push": "HEAD:refs/for/main"}, "names no branch main goes to"),
+        ({"remote.origin.push": "HEAD:refs/for/main"}, "sends main to refs/for/main, no branch"),
+        ({"remote.origin.push": "refs/heads/dev"}, "names no branch main goes to"),
         (
             {"push.default": "upstream", "branch.main.merge": "refs/heads/trunk"},
             "push.default = upstream sends main to refs/heads/trunk, its upstream",
@@ -291,14 +292,14 @@ def test_a_branch_goes_where_the_remote_s_push_refspec_maps_it(
             "push.default = tracking sends main to refs/heads/trunk, its upstream",
         ),
     ],
-    ids=["gerrit", "unmapped", "upstream", "tracking"],
+    ids=["gerrit", "head-for-review", "unmapped", "upstream", "tracking"],
 )
 def test_a_push_git_would_send_elsewhere_than_a_branch_of_its_own_is_held_back(
     repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch, config: dict[str, str], said: str
 ) -> None:
-    """Where the person's git sends the branch for review (Gerrit's refs/for/*), where the push
-    refspec gives it no place (git would push it to main itself), or to an upstream of another
-    name: auto-push pushed to main, and work in progress landed on the team's branch."""
+    """Where the person's git sends the branch for review (Gerrit's refs/for/*), where their push
+    sends it nowhere (the push refspec names dev alone), or to an upstream of another name:
+    auto-push pushed to main, and work in progress landed on the team's branch."""
     shared = remote_head(remote)
     for key, value in config.items():
         repo.git("config", key, value)
@@ -309,6 +310,41 @@ def test_a_push_git_would_send_elsewhere_than_a_branch_of_its_own_is_held_back(
     assert remote_head(remote) == shared and pushes(remote) == []
     held = held_back(repo.git_dir)
     assert held is not None and held["what"].endswith(said) and "push it by hand" in held["why"]
+
+
+@pytest.mark.parametrize("refspec", ["HEAD", "+HEAD", "refs/heads/*", "refs/heads/main", ":"])
+def test_a_push_refspec_without_a_destination_sends_the_branch_to_its_own_name(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch, refspec: str
+) -> None:
+    """`remote.origin.push = HEAD` (or another refspec naming no destination): the person's `git
+    push` sends main to main, but auto-push held it back for good ("names no branch main goes
+    to"): `git push origin main`, which it followed, passes such refspecs by."""
+    repo.git("config", "remote.origin.push", refspec)
+    oid = repo.land("work")
+    monkeypatch.chdir("/")
+    pushed = PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter()).pushed
+    assert pushed == ["main"] and remote_head(remote) == oid
+
+
+def test_a_branch_the_person_s_push_leaves_is_held_back_and_head_is_the_landing_s(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`:` sends the branches the remote holds: a new one is held back, as the person's push
+    leaves it. `HEAD` stands for the branch a commit landed on, though the worktree has switched
+    to another since (the push the person would have made then)."""
+    repo.git("config", "remote.origin.push", ":")
+    repo.git("switch", "-q", "-c", "feature")
+    oid = repo.land("new work", "f")
+    monkeypatch.chdir("/")
+    with pytest.raises(HeldBack, match=r"remote\.origin\.push names no branch feature goes to"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    repo.git("config", "remote.origin.push", "HEAD")
+    repo.git("switch", "-q", "main")
+    landed = repo.land("on main", "m")
+    repo.git("switch", "-q", "feature")
+    kind = PushHandler()
+    assert kind.handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter()).pushed == ["main"]
+    assert remote_head(remote) == landed and len(pushes(remote)) == 1  # main alone
 
 
 def test_a_destination_held_back_is_said_once_per_branch_and_configuration(
@@ -332,7 +368,7 @@ def test_a_destination_held_back_is_said_once_per_branch_and_configuration(
     assert "the push of" not in said and push_items(repo, FAILED) != []
     assert [work_item.id_of_entry(n) for n in push_items(repo, DONE)] == [f"push-{second}"]
     assert "push held back:" in repo.landwatch("status").stdout
-    repo.git("config", "remote.origin.push", "HEAD:refs/for/main")  # another configuration
+    repo.git("config", "remote.origin.push", "refs/heads/dev")  # another configuration
     third, said = told_after("under another mapping")
     assert f"held back the push of {third[:7]}: remote.origin.push names no branch" in said, said
     # A branch pushed between, or failing to reach the remote, leaves the other's hold said.

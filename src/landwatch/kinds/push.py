@@ -125,14 +125,14 @@ class PushHandler(ItemHandler[PushResult]):
                 f"no remote named {remote!r} (landwatch.push.remote); `git remote -v` lists "
                 "this repository's remotes"
             )
-        branches = self._branches(at, reporter, item.oid, settings[layout.PUSH_BRANCHES])
+        branches, head = self._branches(at, reporter, item.oid, settings[layout.PUSH_BRANCHES])
         if not branches:
             self._settled(git_dir)
             return PushResult(remote, note=f"{item.oid[:12]} is on no branch to push")
         force = settings[layout.PUSH_FORCE]
         report = PushResult(remote)
         for branch in branches:
-            target = self._destination(git_dir, remote, branch, item.oid)
+            target = self._destination(git_dir, remote, branch, item.oid, head)
             if target is None:
                 report.note = f"the push of {branch} is held back, as said before"
                 continue
@@ -154,11 +154,13 @@ class PushHandler(ItemHandler[PushResult]):
             self._settled(git_dir, [*report.pushed, *report.up_to_date])
         return report
 
-    def _destination(self, git_dir: Path, remote: str, branch: str, landed: str) -> str | None:
-        """The ref of `remote` `branch` is pushed to, where `git push REMOTE BRANCH` sends it
-        (push_remote.destination); where it sends it nowhere, HeldBack saying why, once per
-        setting: None where an earlier landing's hold said it (its item given up, told once)."""
-        found = destination(git_dir, remote, branch)
+    def _destination(
+        self, git_dir: Path, remote: str, branch: str, landed: str, head: str | None
+    ) -> str | None:
+        """The ref of `remote` `branch` is pushed to, where the person's `git push` sends it
+        (push_remote.destination, HEAD standing for `head`); where it sends it nowhere, HeldBack
+        saying why, once per setting: None where an earlier landing's hold said it (told once)."""
+        found = destination(git_dir, remote, branch, head)
         if found.ref is None:
             held = held_back(git_dir) or {}
             # Retried, the very landing held is held again, said: the answer asked for.
@@ -307,9 +309,10 @@ class PushHandler(ItemHandler[PushResult]):
 
     def _branches(
         self, at: Worktree, reporter: Reporter, oid: str, patterns: tuple[str, ...]
-    ) -> list[str]:
-        """The branches this commit landed on that landwatch.push.branches names (default: the
-        worktree's current branch; or, once switched away, the one branch holding it)."""
+    ) -> tuple[list[str], str | None]:
+        """The branches holding this commit that landwatch.push.branches names (default: the one it
+        landed on), and the one it landed on, which HEAD stands for in the person's push: the
+        worktree's current branch; or, once switched away, the one branch holding it."""
         _, out, _, _ = self._git(
             at,
             reporter,
@@ -319,13 +322,14 @@ class PushHandler(ItemHandler[PushResult]):
             "refs/heads/",
         )
         holding = out.split()
-        if patterns:
-            return [b for b in holding if any(fnmatch.fnmatchcase(b, p) for p in patterns)]
         _, current, _, _ = self._git(at, reporter, "symbolic-ref", "-q", "--short", "HEAD")
-        current = current.strip()
-        if current in holding:
-            return [current]
-        return holding if len(holding) == 1 else []
+        landed = current.strip() if current.strip() in holding else None
+        if landed is None and len(holding) == 1:
+            landed = holding[0]
+        if patterns:
+            named = [b for b in holding if any(fnmatch.fnmatchcase(b, p) for p in patterns)]
+            return named, landed
+        return ([landed] if landed else []), landed
 
     def _has(self, at: Worktree, reporter: Reporter, remote: str, target: str, oid: str) -> bool:
         """Whether `oid` is on `remote`'s branch `target` as its tracking ref last said."""
