@@ -310,17 +310,23 @@ def test_a_branch_renamed_or_copied_brings_its_history_no_second_time(tmp_path: 
     assert swept.enqueued == [f"review-{landed}"]
 
 
-def test_an_older_install_s_cursors_are_dated_before_an_expire_rewrites_them(
-    tmp_path: Path,
-) -> None:
-    """Cursors an older release stored at the install kept no time (0): the first pass dates
-    each by the entry it ends at, so that a reflog gc rewrites later brings no history back."""
-    repo = Repo(tmp_path / "repo")
+def installed_by_an_older_release(path: Path) -> Repo:
+    """landwatch installed after 3 landings by a release whose cursors kept no time (0)."""
+    repo = Repo(path)
     installed_after(repo, 3)
     kept = json.loads(layout.SWEEP_STATE.path(repo.git_dir).read_text())
     for cursor in kept["reflogs"].values():
         cursor["time"] = 0
     layout.SWEEP_STATE.path(repo.git_dir).write_text(json.dumps(kept))
+    return repo
+
+
+def test_an_older_install_s_cursors_are_dated_before_an_expire_rewrites_them(
+    tmp_path: Path,
+) -> None:
+    """Cursors an older release stored at the install kept no time (0): the first pass dates
+    each by the entry it ends at, so that a reflog gc rewrites later brings no history back."""
+    repo = installed_by_an_older_release(tmp_path / "repo")
     assert sweep.sweep(repo.git_dir, now=time.time()).enqueued == []
     repo.git("reflog", "expire", "--all")
     swept = sweep.sweep(repo.git_dir, now=time.time() + 4 * SWEEP_GRACE)
@@ -358,12 +364,7 @@ def test_an_older_install_s_cursors_rewritten_before_the_first_pass_bring_no_his
 ) -> None:
     """An expire (a gc while the upgraded reviewer was not running) rewrote the reflogs before
     the older release's cursors (time 0) were dated: what that release had read stays read."""
-    repo = Repo(tmp_path / "repo")
-    installed_after(repo, 3)
-    kept = json.loads(layout.SWEEP_STATE.path(repo.git_dir).read_text())
-    for cursor in kept["reflogs"].values():
-        cursor["time"] = 0
-    layout.SWEEP_STATE.path(repo.git_dir).write_text(json.dumps(kept))
+    repo = installed_by_an_older_release(tmp_path / "repo")
     repo.git("reflog", "expire", "--all")
     assert sweep.sweep(repo.git_dir, now=time.time() + 4 * SWEEP_GRACE).enqueued == []
 

@@ -262,25 +262,36 @@ def test_a_teammates_commits_arriving_by_pull_are_told_only_at_error(tmp_path: P
     assert mine.said.startswith("landwatch: P001 trailing whitespace in c.txt:1 · "), mine.said
 
 
-def test_a_commit_pruned_before_its_review_is_said_gone_once_and_finished(
-    repo: Repo, tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    """A landing reset away and pruned by gc before the reviewer got to it cannot be reviewed,
-    now or at any retry: its item is finished at its first try and said once in the log.
-    Before, it failed five times over minutes, was given up, and the one line told of it."""
+def landed_and_pruned(repo: Repo) -> str:
+    """A landing reset away, its reflog expired and its commit pruned by gc before a review."""
     gone = repo.land("oops", {"b.txt": "secret\n"})
     repo.git("reset", "-q", "--hard", "HEAD~1")
     repo.git("reflog", "expire", "--expire=now", "--all")
     repo.git("gc", "-q", "--prune=now")
-    pruned = subprocess.run(["git", "cat-file", "-e", gone], cwd=repo.path, check=False)
-    assert pruned.returncode != 0
-    caplog.set_level(logging.INFO, logger="landwatch")
+    return gone
+
+
+def reviewed_in_process(tmp_path: Path) -> None:
+    """A reviewer in this process, with the review kind, run until nothing is left to do."""
     clock = FakeClock()
     reviewer = in_process({"review": ReviewHandler(clock=clock)}, clock, tmp_path / "s.json")
     try:
         settle_down(reviewer)
     finally:
         reviewer.shutdown()
+
+
+def test_a_commit_pruned_before_its_review_is_said_gone_once_and_finished(
+    repo: Repo, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A landing reset away and pruned by gc before the reviewer got to it cannot be reviewed,
+    now or at any retry: its item is finished at its first try and said once in the log.
+    Before, it failed five times over minutes, was given up, and the one line told of it."""
+    gone = landed_and_pruned(repo)
+    pruned = subprocess.run(["git", "cat-file", "-e", gone], cwd=repo.path, check=False)
+    assert pruned.returncode != 0
+    caplog.set_level(logging.INFO, logger="landwatch")
+    reviewed_in_process(tmp_path)
     assert done_ids(repo.git_dir) == [f"review-{gone}"]
     assert repo.pending() == [] and work_item.entries(repo.git_dir, work_item.FAILED) == []
     assert report_store.read(repo.git_dir, gone) is None
@@ -300,17 +311,8 @@ def test_a_commit_pruned_from_a_partial_clone_is_gone_without_asking_the_remote(
     fetches = tmp_path / "fetches"
     clone = partial_clone(tmp_path, fetches)
     clone.install()
-    gone = clone.land("oops", {"b.txt": "secret\n"})
-    clone.git("reset", "-q", "--hard", "HEAD~1")
-    clone.git("reflog", "expire", "--expire=now", "--all")
-    clone.git("gc", "-q", "--prune=now")
-    caplog.set_level(logging.INFO, logger="landwatch")
-    clock = FakeClock()
-    reviewer = in_process({"review": ReviewHandler(clock=clock)}, clock, tmp_path / "s.json")
-    try:
-        settle_down(reviewer)
-    finally:
-        reviewer.shutdown()
+    gone = landed_and_pruned(clone)
+    reviewed_in_process(tmp_path)
     assert done_ids(clone.git_dir) == [f"review-{gone}"]
     assert work_item.entries(clone.git_dir, work_item.FAILED) == []
     assert fetches.read_text() == ""
