@@ -141,7 +141,7 @@ def test_the_push_gate_is_judged_apart_from_the_landing_hooks(
     for event in INSTALLED_EVENTS:  # as lefthook's reinstall leaves them
         (hooks / event).write_text(f'#!/bin/sh\ncall_lefthook run {event} "$@"\n')
     assert coverage.inspect(repo.git_dir).reach is coverage.Reach.SWEEP
-    gate = coverage.gate_off(repo.git_dir)
+    gate = coverage.inspect(repo.git_dir).gate
     assert gate == (
         "the push gate does not run (git runs lefthook's pre-push hook): a secret a review "
         "found can be pushed"
@@ -152,10 +152,10 @@ def test_the_push_gate_is_judged_apart_from_the_landing_hooks(
     assert f"{repo.git_dir}: sweep only: lefthook replaced" in caplog.text
     assert f"hook(s) in {hooks}; {gate}" in caplog.text
     repo.install()
-    assert coverage.gate_off(repo.git_dir) is None
+    assert coverage.inspect(repo.git_dir).gate is None
     (tmp_path / "elsewhere").mkdir()
     repo.git("config", "core.hooksPath", str(tmp_path / "elsewhere"))
-    assert "(there is no pre-push hook)" in (coverage.gate_off(repo.git_dir) or "")
+    assert "(there is no pre-push hook)" in (coverage.inspect(repo.git_dir).gate or "")
 
 
 @pytest.mark.parametrize(
@@ -177,9 +177,9 @@ def test_a_git_dir_kept_apart_is_covered_and_its_gate_judged_like_any_other(
         repo.land("a landing")
     common = repo.git_dir
     assert coverage.inspect(common).reach is coverage.Reach.HOOKS
-    assert coverage.gate_off(common) is None
+    assert coverage.inspect(common).gate is None
     (common / "hooks" / "pre-push").unlink()
-    gate = coverage.gate_off(common) or ""
+    gate = coverage.inspect(common).gate or ""
     assert "(there is no pre-push hook)" in gate
     shown = repo.landwatch("status").stdout
     assert f"{common}: {gate}" in shown and "sweep only" not in shown
@@ -187,7 +187,7 @@ def test_a_git_dir_kept_apart_is_covered_and_its_gate_judged_like_any_other(
     assert coverage.inspect(common).fixable
     assert repo.landwatch("doctor", "--fix").returncode == 0
     assert coverage.inspect(common).reach is coverage.Reach.HOOKS
-    assert coverage.gate_off(common) is None
+    assert coverage.inspect(common).gate is None
 
 
 def test_a_core_worktree_naming_another_repository_points_coverage_nowhere(
@@ -222,4 +222,4 @@ def test_a_git_dir_git_cannot_use_sends_no_install_to_the_repository_above(tmp_p
     covered = coverage.inspect(common)
     assert covered.reach is coverage.Reach.SWEEP and not covered.fixable
     assert f"finds {outer.path / '.git'} instead" in covered.detail
-    assert coverage.gate_off(common) is None
+    assert coverage.inspect(common).gate is None

@@ -38,7 +38,7 @@ class Coverage:
     detail: str  # one line: what was found
     fix: str | None = None  # the command that mends it, when one does
     fixable: bool = False  # `landwatch doctor --fix` may do it with no decision to make
-    gate: str | None = None  # what stops the push gate (gate_off), judged apart
+    gate: str | None = None  # what stops the push gate (_gate), judged apart
 
     @property
     def summary(self) -> str:
@@ -197,15 +197,10 @@ def also_served(hooks_dir: Path, common: Path) -> list[Path]:
     return served
 
 
-def gate_off(common: Path) -> str | None:
-    """What stops the push gate of the repository of `common`: the pre-push hook git runs there
-    now is not landwatch's; None while it runs, or where landwatch never wrote hooks. Judged
-    apart from the landing hooks: a tool's reinstall that replaces those replaces it too."""
-    return inspect(common).gate
-
-
 def _gate(common: Path, repository: hookfiles.Repository) -> str | None:
-    """gate_off's answer, in `repository` as git found it in its main worktree."""
+    """What stops the push gate of `common`, in `repository` as git found it in its main
+    worktree: its pre-push hook is not landwatch's; None while it runs, or where landwatch
+    never wrote hooks. Judged apart from the landing hooks: a tool's reinstall replaces both."""
     if hook_slots.recorded_hooks_dir(common) is None:
         return None
     slot = repository.hooks_dir / "pre-push"

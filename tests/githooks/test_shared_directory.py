@@ -82,7 +82,7 @@ def test_uninstall_in_one_leaves_the_other_its_hooks_and_gate(
     landed = b.land("still watched", {"a.py": "x = 1\n"})
     assert b.said == "" and b.pending() == [(landed, None)]
     assert coverage.inspect(b.git_dir).reach is coverage.Reach.HOOKS
-    assert coverage.gate_off(b.git_dir) is None
+    assert coverage.inspect(b.git_dir).gate is None
     reviewed()
     pushed_by_the_hook_alone(b, remotes["b"], tmp_path / "b-calls")
     # A: git still runs them there, and they record nothing, say nothing, gate nothing.
