@@ -89,3 +89,6 @@ def test_a_review_without_linters_or_plugins_imports_neither_the_wall_nor_their_
     assert (
         imported & {"importlib.metadata", "landwatch.wall.door", "landwatch.wall.linters"} == set()
     )
+    # Nor what pins trust (only where linters run), pre-commit's file tags (only where its
+    # configuration scopes a finding), or another command's module.
+    assert imported & {"landwatch.review.pinned", "identify", "landwatch.commands.show"} == set()

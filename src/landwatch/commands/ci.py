@@ -28,7 +28,6 @@ import pygit2
 from landwatch import __version__, allowances, sharing, trust
 from landwatch.commands import ci_output, ci_range
 from landwatch.commands.share import default_remote
-from landwatch.commands.show import print_reports
 from landwatch.git import git, git_dir_of, run_git
 from landwatch.review import allowed, output
 from landwatch.review.allowed import Allowance
@@ -37,6 +36,7 @@ from landwatch.review.config import RulesAt
 from landwatch.review.declared_changes import differences
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.notes import NOTES_REF, SharedReview
+from landwatch.review.output import print_reports
 from landwatch.review.report import Report, severity_counts, summary_of
 from landwatch.review.rules import all_rules
 from landwatch.review_landing import review_landing

@@ -9,10 +9,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from landwatch.commands.show import print_reports
 from landwatch.git import git_dir_of
 from landwatch.review.findings import Severity
 from landwatch.review.linters import LinterPolicy
+from landwatch.review.output import print_reports
 from landwatch.review_landing import review_landing
 
 NO_LINTERS = "linters not run (--no-linters)"

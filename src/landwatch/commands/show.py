@@ -22,17 +22,6 @@ OUTPUTS = ("text", "json", "sarif")
 IN_FULL = 5
 
 
-def print_reports(reports: list[Report], *, form: str, repository: Path) -> None:
-    """The reports on stdout as `form` says: styled text, JSON, or one SARIF log."""
-    if form == "json":
-        print(output.as_json(reports))
-    elif form == "sarif":
-        print(json.dumps(output.as_sarif(reports, repository), indent=2))
-    else:
-        for report in reports:
-            output.render(report)
-
-
 def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
     if unread:
         if revision is not None or form == "patch":
@@ -66,7 +55,7 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
                 "one that found the most",
                 file=sys.stderr,
             )
-        print_reports([report], form=form, repository=git_dir.parent)
+        output.print_reports([report], form=form, repository=git_dir.parent)
         return 0
     if found is None:
         print(
@@ -75,7 +64,7 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
             file=sys.stderr,
         )
         return 1
-    print_reports(_with_allowed(git_dir, [found]), form=form, repository=git_dir.parent)
+    output.print_reports(_with_allowed(git_dir, [found]), form=form, repository=git_dir.parent)
     line_markers.mark_read(git_dir, oid)
     return 0
 
@@ -115,7 +104,7 @@ def _show_unread(git_dir: Path, *, form: str) -> int:
         if form == "json":
             print(json.dumps([report.as_dict() for report in reports], indent=2))
         else:
-            print_reports(reports, form=form, repository=git_dir.parent)
+            output.print_reports(reports, form=form, repository=git_dir.parent)
         for report in reports:
             line_markers.mark_read(git_dir, report.commit)
         return 0

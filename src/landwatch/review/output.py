@@ -250,3 +250,14 @@ def _properties(report: Report) -> dict[str, Any]:
     if report.carried_from:
         properties["carriedFrom"] = report.carried_from
     return properties
+
+
+def print_reports(reports: list[Report], *, form: str, repository: Path) -> None:
+    """The reports on stdout as `form` says: styled text, JSON, or one SARIF log."""
+    if form == "json":
+        print(as_json(reports))
+    elif form == "sarif":
+        print(json.dumps(as_sarif(reports, repository), indent=2))
+    else:
+        for report in reports:
+            render(report)

@@ -17,7 +17,6 @@ import posixpath
 from dataclasses import dataclass
 
 import pygit2
-from identify import identify
 
 from landwatch.review.change import Change
 from landwatch.review.documents import load_yaml
@@ -131,6 +130,9 @@ class PreCommitScopes:
             if mode == pygit2.enums.FileMode.LINK:
                 tags = frozenset({"symlink"})
             else:
+                # Only once a configuration scopes a finding: most reviews need no tags.
+                from identify import identify
+
                 executable = mode == pygit2.enums.FileMode.BLOB_EXECUTABLE
                 named = identify.tags_from_filename(posixpath.basename(path))
                 kind = "executable" if executable else "non-executable"

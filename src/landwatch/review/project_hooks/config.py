@@ -23,9 +23,10 @@ import pygit2
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.documents import load_yaml
 from landwatch.review.jsonc import without_comments
-from landwatch.review.pinned import followed, link_text, pinned_file
+from landwatch.review.pinned import pinned_file
 from landwatch.review.project_hooks import sources
 from landwatch.review.project_hooks.sources import PRE_COMMIT_CONFIGS, Tree
+from landwatch.review.tree_links import followed, link_text
 
 __all__ = ["PRE_COMMIT_CONFIGS", "Family", "HookSpec", "ManagerConfig", "declared"]
 

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 import pygit2
 from pygit2.enums import FileMode
 
-from landwatch.review.pinned import followed
+from landwatch.review.tree_links import followed
 
 PRE_COMMIT_CONFIGS = (".pre-commit-config.yaml", ".pre-commit-config.yml")
 PREK_CONFIG = "prek.toml"
