@@ -127,6 +127,13 @@ def git_dir_of(cwd: os.PathLike[str] | str, given: str | None = None) -> Path:
     return Path(git("rev-parse", "--absolute-git-dir", cwd=cwd, git_dir=given or None))
 
 
+def toplevel(cwd: os.PathLike[str] | str) -> Path | None:
+    """The top of the worktree `cwd` is in, as git finds it (a linked worktree's own, one whose
+    git dir is kept apart); None in a bare repository or outside any."""
+    top = git("rev-parse", "--show-toplevel", cwd=cwd, check=False)
+    return Path(top) if top else None
+
+
 def common_dir_of(cwd: os.PathLike[str] | str) -> Path:
     """The repository's common git dir, shared by its worktrees."""
     return Path(git("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=cwd))

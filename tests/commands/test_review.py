@@ -4,6 +4,7 @@ terminal, JSON and SARIF forms, one line for a revision that names no commit."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from support.repos import Repo
 from support.terminal import Terminal, words
@@ -92,3 +93,14 @@ def test_a_review_without_linters_or_plugins_imports_neither_the_wall_nor_their_
     # Nor what pins trust (only where linters run), pre-commit's file tags (only where its
     # configuration scopes a finding), or another command's module.
     assert imported & {"landwatch.review.pinned", "identify", "landwatch.commands.show"} == set()
+
+
+def test_sarif_names_the_worktree_the_review_was_asked_in(repo: Repo, tmp_path: Path) -> None:
+    """A linked worktree's SARIF log names that worktree, where its paths are, not the main
+    repository's `.git/worktrees` (the git dir's parent)."""
+    repo.land("change", {"a.py": "x = 1  \n"}, hooks=False)
+    linked = tmp_path / "linked"
+    repo.git("worktree", "add", "-q", "--detach", str(linked))
+    sarif = json.loads(Repo.existing(linked).landwatch("review", "--sarif").stdout)
+    provenance = sarif["runs"][0]["versionControlProvenance"][0]
+    assert provenance["repositoryUri"] == linked.resolve().as_uri()

@@ -28,7 +28,7 @@ import pygit2
 from landwatch import __version__, allowances, sharing, trust
 from landwatch.commands import ci_output, ci_range
 from landwatch.commands.share import default_remote
-from landwatch.git import git, git_dir_of, run_git
+from landwatch.git import git, git_dir_of, run_git, toplevel
 from landwatch.review import allowed, output
 from landwatch.review.allowed import Allowance
 from landwatch.review.change import ITS_OWN, ChangeShape, open_repository
@@ -117,7 +117,7 @@ def _ci(cwd: Path, options: Options, out: TextIO) -> int:
         print(f"landwatch ci: {safe(problem)}", file=out)
     commits = ci_range.commits_of(git_dir, base, tip)
     checked = _check_all(git_dir, remote, base, commits, options, out, here)
-    _write(options, checked, label, tip, git_dir)
+    _write(options, checked, label, tip, toplevel(cwd) or git_dir)
     counted = [f for c in checked for f in _counted(c, here, trust_notes=options.trust_notes)]
     untrusted = 0 if options.trust_notes else sum(_untrusted(c, here) for c in checked)
     if untrusted:
@@ -202,7 +202,7 @@ def _check_all(
         _with_allowed(one, here)
         checked.append(one)
         if one.report.findings or one.report.truncated:
-            print_reports([one.report], form="text", repository=git_dir.parent)
+            print_reports([one.report], form="text", repository=lambda: git_dir)
         for difference in one.differences:
             print(f"landwatch ci: {difference['said']}", file=out)
     for line in finder.ignored:
@@ -340,7 +340,7 @@ def _summary(label: str, checked: list[Checked]) -> str:
     return "; ".join(parts)
 
 
-def _write(options: Options, checked: list[Checked], label: str, tip: str, git_dir: Path) -> None:
+def _write(options: Options, checked: list[Checked], label: str, tip: str, top: Path) -> None:
     if options.json is not None:
         data = {
             "range": label,
@@ -350,5 +350,5 @@ def _write(options: Options, checked: list[Checked], label: str, tip: str, git_d
         }
         options.json.write_text(json.dumps(data, indent=1) + "\n")
     if options.sarif is not None:
-        sarif = output.as_sarif_range([c.report for c in checked], git_dir.parent, label, tip)
+        sarif = output.as_sarif_range([c.report for c in checked], top, label, tip)
         options.sarif.write_text(json.dumps(sarif, indent=1) + "\n")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from landwatch import work_item
 from landwatch.errors import UsageError
-from landwatch.git import GitError, commit_of, git, git_dir_of, not_a_repository
+from landwatch.git import GitError, commit_of, git_dir_of, not_a_repository, toplevel
 
 # The kinds a person may ask to run again once done: what the project's hooks find depends on
 # more than the commit (trust given since, the tools installed, the network to build them).
@@ -27,9 +27,8 @@ def enqueue(cwd: Path, *, kind: str, revision: str, base: str | None) -> int:
         return 1
     oid = _commit(revision, cwd)
     base_oid = _commit(base, cwd) if base else None
-    top = git("rev-parse", "--show-toplevel", cwd=cwd, check=False)
     try:
-        item = work_item.WorkItem(kind, oid, git_dir, Path(top) if top else None, base_oid)
+        item = work_item.WorkItem(kind, oid, git_dir, toplevel(cwd), base_oid)
     except ValueError as error:
         raise UsageError(f"--kind: {error}") from None
     result = work_item.enqueue(item, again=item.kind in AGAIN)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from landwatch.git import git_dir_of
+from landwatch.git import git_dir_of, toplevel
 from landwatch.review.findings import Severity
 from landwatch.review.linters import LinterPolicy
 from landwatch.review.output import print_reports
@@ -28,7 +28,7 @@ def review(cwd: Path, *, revision: str, fail_level: str, linters: bool, form: st
     # run only if exactly they were trusted here.
     policy = None if linters else LinterPolicy(vet=lambda digest: NO_LINTERS)
     report = review_landing(git_dir, tip or "HEAD", base or None, linters=policy)
-    print_reports([report], form=form, repository=git_dir.parent)
+    print_reports([report], form=form, repository=lambda: toplevel(cwd) or git_dir)
     if fail_level == "none":
         return 0
     return 1 if report.worst() >= Severity[fail_level.upper()] else 0

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from landwatch import allowances, layout, line_markers, registry, report_store
 from landwatch.errors import UsageError
-from landwatch.git import git, git_dir_and_commit, git_dir_of
+from landwatch.git import git, git_dir_and_commit, git_dir_of, toplevel
 from landwatch.one_line import SHOW_UNREAD
 from landwatch.review import output
 from landwatch.review.report import Report, severity_counts
@@ -27,7 +27,7 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
         if revision is not None or form == "patch":
             raise UsageError("REV or --unread, not both")
         git_dir = git_dir_of(cwd)
-        return 1 if _not_made_here(git_dir) else _show_unread(git_dir, form=form)
+        return 1 if _not_made_here(git_dir) else _show_unread(cwd, git_dir, form=form)
     if form == "patch":
         return show_patch(cwd, revision=revision)
     git_dir, oid = _commit_named(revision, cwd)
@@ -55,7 +55,7 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
                 "one that found the most",
                 file=sys.stderr,
             )
-        output.print_reports([report], form=form, repository=git_dir.parent)
+        output.print_reports([report], form=form, repository=lambda: toplevel(cwd) or git_dir)
         return 0
     if found is None:
         print(
@@ -64,7 +64,8 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
             file=sys.stderr,
         )
         return 1
-    output.print_reports(_with_allowed(git_dir, [found]), form=form, repository=git_dir.parent)
+    shown = _with_allowed(git_dir, [found])
+    output.print_reports(shown, form=form, repository=lambda: toplevel(cwd) or git_dir)
     line_markers.mark_read(git_dir, oid)
     return 0
 
@@ -96,7 +97,7 @@ def _worst_first(report: Report) -> tuple[int, ...]:
     return tuple(reversed(severity_counts(report.findings).values()))
 
 
-def _show_unread(git_dir: Path, *, form: str) -> int:
+def _show_unread(cwd: Path, git_dir: Path, *, form: str) -> int:
     """The unread reviews whole, the worst first, each marked read once shown whole; in the
     terminal at most IN_FULL of them, the rest listed a line each and left unread."""
     reports = _with_allowed(git_dir, report_store.unread_reports(git_dir))  # newest first
@@ -104,7 +105,7 @@ def _show_unread(git_dir: Path, *, form: str) -> int:
         if form == "json":
             print(json.dumps([report.as_dict() for report in reports], indent=2))
         else:
-            output.print_reports(reports, form=form, repository=git_dir.parent)
+            output.print_reports(reports, form=form, repository=lambda: toplevel(cwd) or git_dir)
         for report in reports:
             line_markers.mark_read(git_dir, report.commit)
         return 0

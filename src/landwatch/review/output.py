@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import urllib.parse
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -252,12 +253,13 @@ def _properties(report: Report) -> dict[str, Any]:
     return properties
 
 
-def print_reports(reports: list[Report], *, form: str, repository: Path) -> None:
-    """The reports on stdout as `form` says: styled text, JSON, or one SARIF log."""
+def print_reports(reports: list[Report], *, form: str, repository: Callable[[], Path]) -> None:
+    """The reports on stdout as `form` says: styled text, JSON, or one SARIF log, which names
+    the worktree `repository` finds (asked only then: it may cost a git process)."""
     if form == "json":
         print(as_json(reports))
     elif form == "sarif":
-        print(json.dumps(as_sarif(reports, repository), indent=2))
+        print(json.dumps(as_sarif(reports, repository()), indent=2))
     else:
         for report in reports:
             render(report)
