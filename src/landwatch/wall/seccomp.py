@@ -4,8 +4,11 @@ A pathname socket under a read-only bind and an abstract socket in a shared netw
 (the environment build's) can both be connected to without writing a file: the agent, Docker,
 X11 and the session bus would be a way out of the wall. `socket(AF_UNIX, ...)` fails with
 EAFNOSUPPORT instead; `socketpair` (a pipe between two of its own processes: libuv's stdio,
-asyncio's wake-up) stays allowed. A process of another architecture than the machine's (an
-i386 program on x86_64, whose `socketcall` would bypass the check) gets no system call at all.
+asyncio's wake-up) stays allowed. io_uring makes sockets without socket(2) (IORING_OP_SOCKET),
+out of the filter's sight, so there is no io_uring at all: its three calls fail with ENOSYS, as
+on a kernel built without it, which every program using it falls back from (Docker's default
+profile refuses them too). A process of another architecture than the machine's (an i386
+program on x86_64, whose `socketcall` would bypass the check) gets no system call at all.
 """
 
 from __future__ import annotations
@@ -27,12 +30,14 @@ _AF_UNIX = 1
 # 32 bits at 16 on a little-endian machine).
 _NR, _ARCH, _ARG0 = 0, 4, 16
 _X32_BIT = 0x40000000  # x86_64's x32 calls are the same numbers with this bit set
+# io_uring_setup, io_uring_enter, io_uring_register: the same numbers on both machines.
+_IO_URING = (425, 426, 427)
 # The machines the filter knows: their audit architecture and the number of socket().
 _MACHINES = {"x86_64": (0xC000003E, 41), "aarch64": (0xC00000B7, 198)}
 
-
-def _statement(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
-    return struct.pack("=HBBI", code, jt, jf, k)
+# A statement: its code and k, and where it jumps when true and when false (a label further
+# on; None is the next statement). A label is a string among the statements.
+_Statement = tuple[int, int, str | None, str | None]
 
 
 def no_unix_sockets(machine: str | None = None) -> bytes | None:
@@ -43,16 +48,36 @@ def no_unix_sockets(machine: str | None = None) -> bytes | None:
     if known is None:
         return None
     arch, socket_call = known
-    program = [
-        _statement(_LD_W_ABS, _ARCH),
-        _statement(_JEQ_K, arch, jt=1, jf=0),
-        _statement(_RET_K, _ERRNO | _ENOSYS),  # another architecture's calls
-        _statement(_LD_W_ABS, _NR),
-        _statement(_AND_K, ~_X32_BIT & 0xFFFFFFFF),
-        _statement(_JEQ_K, socket_call, jt=0, jf=3),
-        _statement(_LD_W_ABS, _ARG0),
-        _statement(_JEQ_K, _AF_UNIX, jt=0, jf=1),
-        _statement(_RET_K, _ERRNO | _EAFNOSUPPORT),
-        _statement(_RET_K, _ALLOW),
+    program: list[_Statement | str] = [
+        (_LD_W_ABS, _ARCH, None, None),
+        (_JEQ_K, arch, None, "no such call"),  # another architecture's calls
+        (_LD_W_ABS, _NR, None, None),
+        (_AND_K, ~_X32_BIT & 0xFFFFFFFF, None, None),
+        *((_JEQ_K, number, "no such call", None) for number in _IO_URING),
+        (_JEQ_K, socket_call, None, "allow"),
+        (_LD_W_ABS, _ARG0, None, None),
+        (_JEQ_K, _AF_UNIX, None, "allow"),
+        (_RET_K, _ERRNO | _EAFNOSUPPORT, None, None),
+        "no such call",
+        (_RET_K, _ERRNO | _ENOSYS, None, None),
+        "allow",
+        (_RET_K, _ALLOW, None, None),
     ]
-    return b"".join(program)
+    return _assembled(program)
+
+
+def _assembled(program: list[_Statement | str]) -> bytes:
+    """`program` as the kernel reads it: each jump counted in statements from the next one to
+    its label (cBPF jumps only forward)."""
+    labels: dict[str, int] = {}
+    statements: list[_Statement] = []
+    for each in program:
+        if isinstance(each, str):
+            labels[each] = len(statements)  # the statement after it
+        else:
+            statements.append(each)
+    compiled = []
+    for at, (code, k, true, false) in enumerate(statements):
+        jt, jf = (0 if label is None else labels[label] - at - 1 for label in (true, false))
+        compiled.append(struct.pack("=HBBI", code, jt, jf, k))
+    return b"".join(compiled)
