@@ -1,7 +1,7 @@
 """The seccomp filter behind the wall (wall.seccomp): no new Unix socket, by socket(2) or through
-io_uring, a connected pair still made, other families untouched; a machine the filter does not
-know gets none (the wall still hides the sockets' directories and, without the network, the
-abstract ones)."""
+io_uring, a connected pair still made but no datagram pair, other families untouched; a machine
+the filter does not know gets none (the wall still hides the sockets' directories and, without
+the network, the abstract ones)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,8 @@ for name, make in (
     ("unix datagram", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)),
     ("pair", lambda: socket.socketpair()),
     ("pair seqpacket", lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)),
+    ("pair datagram", lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)),
+    ("pair raw", lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_RAW)),  # a datagram pair
     ("inet", lambda: socket.socket(socket.AF_INET)),
     # None of them is given anything it could use: a kernel that runs them says EFAULT, EBADF.
     ("io_uring_setup", lambda: ring(425, 4, None)),
@@ -70,6 +72,8 @@ def test_behind_the_wall_no_unix_socket_is_made_with_the_network_or_without(
             "unix datagram 97",
             "pair made",
             "pair seqpacket made",
+            "pair datagram 97",
+            "pair raw 97",
             "inet made",
             "io_uring_setup 38",  # ENOSYS: as if the kernel had no io_uring
             "io_uring_enter 38",
@@ -145,3 +149,39 @@ def test_io_uring_makes_no_unix_socket_to_reach_the_person_s_session(tmp_path: P
             said = ran.stdout.decode().splitlines()
             assert f"io_uring_setup: {os.strerror(errno.ENOSYS)}" in said, (said, ran.stderr)
             assert not reached(listener), said
+
+
+# A datagram pair's socket sends where it is told, whatever it is paired with.
+DATAGRAMS = """\
+import socket, sys
+to = "\\0" + sys.argv[1]
+try:
+    one, _ = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+except OSError as error:
+    sys.exit(f"pair datagram: {error.strerror}")
+one.sendto(b"sent", to)
+one.connect(to)
+one.send(b"connected")
+"""
+
+
+@needs_bwrap
+def test_a_datagram_pair_sends_nothing_to_the_person_s_sockets(tmp_path: Path) -> None:
+    """A pair is two sockets connected to each other, but a datagram socket may be sent from, or
+    connected, elsewhere all the same: from the environment build, a pair's socket sent to the
+    person's abstract datagram sockets, socket(AF_UNIX) refused or not."""
+    for network in (True, False):
+        with abstract_listener(socket.SOCK_DGRAM) as (name, listener):
+            ran = walled(
+                the_wall(),
+                [sys.executable, "-c", DATAGRAMS, name],
+                Reach(tmp_path, writable=(tmp_path,), network=network),
+                env={"PATH": "/usr/bin:/bin"},
+                input=b"",
+                timeout=60,
+            )
+            assert not reached(listener), ran.stderr
+            assert (
+                ran.stderr.decode().strip()
+                == "pair datagram: Address family not supported by protocol"
+            )

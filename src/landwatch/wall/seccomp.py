@@ -1,14 +1,18 @@
-"""The seccomp filter every walled run gets (bubblewrap's `--seccomp FD`): no new Unix socket.
+"""The seccomp filter every walled run gets (bubblewrap's `--seccomp FD`): no new Unix socket
+that could reach one outside.
 
 A pathname socket under a read-only bind and an abstract socket in a shared network namespace
 (the environment build's) can both be connected to without writing a file: the agent, Docker,
 X11 and the session bus would be a way out of the wall. `socket(AF_UNIX, ...)` fails with
-EAFNOSUPPORT instead; `socketpair` (a pipe between two of its own processes: libuv's stdio,
-asyncio's wake-up) stays allowed. io_uring makes sockets without socket(2) (IORING_OP_SOCKET),
-out of the filter's sight, so there is no io_uring at all: its three calls fail with ENOSYS, as
-on a kernel built without it, which every program using it falls back from (Docker's default
-profile refuses them too). A process of another architecture than the machine's (an i386
-program on x86_64, whose `socketcall` would bypass the check) gets no system call at all.
+EAFNOSUPPORT instead. A pair (`socketpair`: a pipe between two of its own processes, libuv's
+stdio, asyncio's wake-up) is made connected, and a stream or sequenced-packet one stays so;
+a datagram socket sends wherever it is told, paired or not, so a datagram pair fails the same
+way (a raw one too: the kernel makes it a datagram pair). io_uring makes sockets without
+socket(2) (IORING_OP_SOCKET), out of the filter's sight, so there is no io_uring at all: its
+three calls fail with ENOSYS, as on a kernel built without it, which every program using it
+falls back from (Docker's default profile refuses them too). A process of another
+architecture than the machine's (an i386 program on x86_64, whose `socketcall` would bypass
+the check) gets no system call at all.
 """
 
 from __future__ import annotations
@@ -28,12 +32,14 @@ _ENOSYS = 38
 _AF_UNIX = 1
 # struct seccomp_data: the call's number, the architecture, then its arguments (the first's low
 # 32 bits at 16 on a little-endian machine).
-_NR, _ARCH, _ARG0 = 0, 4, 16
+_NR, _ARCH, _ARG0, _ARG1 = 0, 4, 16, 24
+_SOCK_TYPE_MASK, _SOCK_STREAM, _SOCK_SEQPACKET = 0xF, 1, 5  # a type's flags are above the mask
 _X32_BIT = 0x40000000  # x86_64's x32 calls are the same numbers with this bit set
 # io_uring_setup, io_uring_enter, io_uring_register: the same numbers on both machines.
 _IO_URING = (425, 426, 427)
-# The machines the filter knows: their audit architecture and the number of socket().
-_MACHINES = {"x86_64": (0xC000003E, 41), "aarch64": (0xC00000B7, 198)}
+# The machines the filter knows: their audit architecture, the numbers of socket() and
+# socketpair().
+_MACHINES = {"x86_64": (0xC000003E, 41, 53), "aarch64": (0xC00000B7, 198, 199)}
 
 # A statement: its code and k, and where it jumps when true and when false (a label further
 # on; None is the next statement). A label is a string among the statements.
@@ -47,16 +53,23 @@ def no_unix_sockets(machine: str | None = None) -> bytes | None:
     known = _MACHINES.get(machine or platform.machine())
     if known is None:
         return None
-    arch, socket_call = known
+    arch, socket_call, pair_call = known
     program: list[_Statement | str] = [
         (_LD_W_ABS, _ARCH, None, None),
         (_JEQ_K, arch, None, "no such call"),  # another architecture's calls
         (_LD_W_ABS, _NR, None, None),
         (_AND_K, ~_X32_BIT & 0xFFFFFFFF, None, None),
         *((_JEQ_K, number, "no such call", None) for number in _IO_URING),
-        (_JEQ_K, socket_call, None, "allow"),
+        (_JEQ_K, socket_call, None, "not socket"),
         (_LD_W_ABS, _ARG0, None, None),
-        (_JEQ_K, _AF_UNIX, None, "allow"),
+        (_JEQ_K, _AF_UNIX, "no unix socket", "allow"),
+        "not socket",
+        (_JEQ_K, pair_call, None, "allow"),
+        (_LD_W_ABS, _ARG1, None, None),
+        (_AND_K, _SOCK_TYPE_MASK, None, None),
+        (_JEQ_K, _SOCK_STREAM, "allow", None),
+        (_JEQ_K, _SOCK_SEQPACKET, "allow", "no unix socket"),
+        "no unix socket",
         (_RET_K, _ERRNO | _EAFNOSUPPORT, None, None),
         "no such call",
         (_RET_K, _ERRNO | _ENOSYS, None, None),
