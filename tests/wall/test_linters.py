@@ -9,11 +9,15 @@ import sys
 import textwrap
 from pathlib import Path
 
+from landwatch import layout, report_store
 from landwatch.review import engine
 from landwatch.review.linters import LinterPolicy
-from support.daemon import process_gone, wait_for
+from support.daemon import process_gone, run_reviewer, wait_for
 from support.repos import Repo
-from support.review import found, review
+from support.review import found, review, tool
+
+# shellcheck's gcc format: `path:line:column: level: message [SCnnnn]`.
+SHELLCHECK_LINE = r"^[^:]*:(?P<line>\d+):\d+: \w+: (?P<message>.*) \[(?P<code>SC\d+)\]$"
 
 
 def test_linters_run_outside_the_worktree_without_git_variables(repo: Repo) -> None:
@@ -68,3 +72,35 @@ def test_a_policy_without_a_runner_runs_nothing(repo: Repo, tmp_path: Path) -> N
     report_ = engine.review(repo.git_dir, "HEAD", linters=LinterPolicy(vet=lambda digest: None))
     assert report_.linters == [] and not ran.exists()
     assert found(report_) == []
+
+
+def test_a_file_s_name_is_never_shell_code_in_the_person_s_own_linter(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """The audit's: the person's own linter written through a shell, which runs in every
+    repository without trust (here as the person: no wall, as on macOS or without bubblewrap),
+    and a committed file whose name is a command. `{path}` within the script was pasted in as
+    it was, and the shell ran the name; quoted, it is the file shellcheck reads."""
+    marker = tmp_path / "ran-by-a-file-name"
+    script = f"{tool('shellcheck')} --format=gcc {{path}} || true"
+    own = layout.OWN_CONFIG.path()
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text(
+        textwrap.dedent(f"""\
+            [[linters]]
+            name = "shellcheck"
+            command = ["sh", "-c", {json.dumps(script)}]
+            format = "regex"
+            pattern = {json.dumps(SHELLCHECK_LINE)}
+            files = ["*.sh"]
+            """)
+    )
+    name = f"lib/x$(touch${{IFS}}{marker}).sh"
+    oid = repo.land("a script", {name: "#!/bin/sh\necho $1\n"})
+    assert run_reviewer("--once").returncode == 0
+    stored = report_store.read(repo.git_dir, oid)
+    assert stored is not None
+    assert not marker.exists()
+    assert [(f.rule, f.path) for f in stored.findings if f.rule.startswith("shellcheck")] == [
+        ("shellcheck:SC2086", name)
+    ], stored.linters

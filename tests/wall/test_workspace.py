@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -58,6 +59,25 @@ def test_a_path_is_never_an_option_and_python_never_imports_its_directory() -> N
     assert command_line(("/usr/bin/python3.9", "-m", "x"), "m.py")[1] == "-I"
     assert command_line(("pypy3", "-I", "-m", "x"), "m.py").count("-I") == 1
     assert command_line(("ruff", "-"), "m.py") == ["ruff", "-"]
+
+
+# Names a shell would read as code, or split, or expand, were they pasted into its script.
+SHELL_NAMES = ("x$(id).sh", "a b.sh", "it's.sh", "`id`.sh", "x;id.sh", "$HOME.sh", "*", "a\nb.sh")
+
+
+def test_a_path_within_a_shell_script_is_the_file_s_name_never_code() -> None:
+    """`{path}` as a whole argument is the path as it is; within a longer one it is quoted for
+    a shell, which then reads back the very name: what `sh -c "linter {path}"` needs."""
+    for name in SHELL_NAMES:
+        assert command_line(("shellcheck", "{path}"), name) == ["shellcheck", f"./{name}"]
+        argv = command_line(("sh", "-c", "printf %s {path}"), name)
+        said = subprocess.run(argv, capture_output=True, check=True, timeout=60)
+        assert said.stdout.decode() == f"./{name}", argv
+    assert command_line(("sh", "-c", "shellcheck {path} || true"), "lib/x$(id).sh") == [
+        "sh",
+        "-c",
+        "shellcheck './lib/x$(id).sh' || true",
+    ]
 
 
 def test_a_python_m_linter_imports_the_real_module_not_the_linted_file(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ wrote is never read by the next.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -35,10 +36,15 @@ def scrubbed_environment() -> dict[str, str]:
 
 def command_line(command: tuple[str, ...], path: str) -> list[str]:
     """The command as run on the file at `path`: `{path}` as `./path`, which no program reads as
-    an option; a Python interpreter with -I, which every Python 3 has and which keeps the working
-    directory off sys.path (-P is only 3.11's; the variables and user site-packages -I also
-    leaves out are mostly not passed anyway)."""
-    argv = [part.replace("{path}", f"./{path}") for part in command]
+    an option, and quoted for a shell within a longer argument (`sh -c "shellcheck {path}"`),
+    where a name such as `x$(cmd).sh` would otherwise be shell code; a Python interpreter with
+    -I, which every Python 3 has and which keeps the working directory off sys.path (-P is only
+    3.11's; the variables and user site-packages -I also leaves out are mostly not passed)."""
+    named = f"./{path}"
+    argv = [
+        named if part == "{path}" else part.replace("{path}", shlex.quote(named))
+        for part in command
+    ]
     if _PYTHON.fullmatch(Path(argv[0]).name) and "-I" not in argv[1:2]:
         argv.insert(1, "-I")
     return argv
