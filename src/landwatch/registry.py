@@ -117,10 +117,20 @@ def is_registered(common_git_dir: Path) -> bool:
 
 
 def ours(git_dir: Path) -> bool:
-    """Whether what landwatch keeps for the worktree of `git_dir` is the person's to be told: its
-    repository is registered (install's), or its work directory carries their mark (one
-    `uninstall --keep-data` kept); never an unpacked archive's, which its author wrote."""
-    return is_registered(layout.common_dir(git_dir)) or made_here(git_dir)
+    """Whether what landwatch keeps for the worktree of `git_dir` is the person's to be told: it
+    is a registered repository's own git dir or one of its worktrees' (install's), or its work
+    directory carries their mark (one `uninstall --keep-data` kept); never an unpacked
+    archive's, which its author wrote, nor one it placed beside a registered repository (a
+    git dir of its own whose `commondir` names that repository)."""
+    common = layout.common_dir(git_dir)
+    return (is_registered(common) and _kept_by(common, git_dir)) or made_here(git_dir)
+
+
+def _kept_by(common: Path, git_dir: Path) -> bool:
+    """Whether `git_dir` is the repository's own (`common`) or where git keeps its linked
+    worktrees' (`worktrees/NAME`), as prompt.registered asks it without pathlib."""
+    at, real = os.path.realpath(git_dir), os.path.realpath(common)
+    return at == real or os.path.dirname(at) == os.path.join(real, "worktrees")
 
 
 def register(common_git_dir: Path) -> bool:

