@@ -283,6 +283,30 @@ def test_uninstall_all_run_in_a_moved_repository_takes_its_hooks_out_too(tmp_pat
     assert not (moved.git_dir / "landwatch").exists() and registry.registered() == []
 
 
+def test_uninstall_all_leaves_a_repository_where_git_finds_another_git_dir(tmp_path: Path) -> None:
+    """A registered repository whose HEAD git cannot read, inside another one landwatch's hooks
+    were left in (its registration gone): git run in its worktree passes over it for the one
+    above, and --all took that one's hooks out instead. Git must find the registered git dir
+    there; else it is said in one line and both are left as they are."""
+    outer = installed(tmp_path / "outer")
+    registry.unregister(outer.git_dir)
+    outer_hooks = snapshot(outer.git_dir / "hooks")
+    inner = installed(outer.path / "inner")
+    common = inner.git_dir
+    inner_hooks = snapshot(common / "hooks")
+    (common / "HEAD").write_text("garbage\n")
+    done = landwatch("uninstall", "--all", "--yes", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert snapshot(outer.git_dir / "hooks") == outer_hooks
+    assert snapshot(common / "hooks") == inner_hooks and (common / "landwatch").is_dir()
+    lines = done.stdout.splitlines()
+    [said] = [line for line in lines if line.startswith("landwatch: ") and str(common) in line]
+    assert said == (
+        f"landwatch: left {common} as it is: git does not take {common} for a repository: in "
+        f"{inner.path} it finds {outer.git_dir} instead"
+    )
+
+
 def test_uninstall_removes_the_work_directories_install_set_aside(tmp_path: Path) -> None:
     """A copy's work directory install moved aside as not made here was left behind by uninstall,
     unnamed, one repository or --all; --keep-data keeps it and says where. A link of that name

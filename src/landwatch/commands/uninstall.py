@@ -25,7 +25,7 @@ from landwatch.daemon.lock import holder, wait_until_released
 from landwatch.errors import UserError
 from landwatch.files import exclusive, read_file, remove, write_atomic
 from landwatch.git import Confirm, Fallback, worktree_of
-from landwatch.hooks import find_repository
+from landwatch.hooks import RepositoryError, find_repository
 from landwatch.text import duration, listed, plural, safe
 from landwatch.work_item import WORK_DIRECTORY
 
@@ -238,7 +238,7 @@ def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:
     top = worktree_of(common, confirm=Confirm.READING, fallback=Fallback.NONE).top
     try:
         if top is not None:
-            uninstall(top, keep_data=True, out=io.StringIO())
+            uninstall(top, keep_data=True, out=io.StringIO(), git_dir=common)
         else:
             # No main worktree to run in: the hooks are taken from where install wrote them, or
             # from git's own place where that record no longer holds (hooks_dir_of).
@@ -246,6 +246,12 @@ def _remove_repository(common: Path, keep_data: bool, out: TextIO) -> None:
                 take_out(hooks_dir_of(common, common / "hooks"), common, io.StringIO())
             registry.unregister(common)
             trust.forget(common)
+    except RepositoryError as error:
+        # git there finds another repository (one above, whose hooks and data are not these) or
+        # none: nothing of either is touched (uninstall asks git before it changes anything).
+        registry.unregister(common)
+        print(f"landwatch: left {shown} as it is: {error}", file=out)
+        return
     except Exception as error:  # one repository's trouble does not stop the rest
         print(f"landwatch: {shown}: {type(error).__name__}: {error}", file=out)
         registry.unregister(common)
@@ -290,9 +296,12 @@ def uninstall(
     hooks_path: Path | None = None,
     keep_data: bool = False,
     out: TextIO | None = None,
+    git_dir: Path | None = None,
 ) -> int:
+    """landwatch taken out of the repository `cwd` is in; with `git_dir` (a registered
+    repository's, for --all), RepositoryError, nothing changed, where git finds another there."""
     out = sys.stdout if out is None else out  # the stdout of the call, not of the import
-    repository = find_repository(cwd, doing="uninstall")
+    repository = find_repository(cwd, doing="uninstall", git_dir=git_dir)
     common = repository.common_dir
     with exclusive(layout.INSTALL_LOCK.path()):  # not beside an install (install.py says why)
         # Where they are now: one moved or copied since was not installed where its record says.
