@@ -4,6 +4,7 @@ reach; and the push gate that does not run, told whatever the landing hooks are.
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
@@ -16,10 +17,11 @@ from pathlib import Path
 import pytest
 
 from landwatch import coverage, registry
+from landwatch.commands import install
 from landwatch.hooks import INSTALLED_EVENTS, whose
 from support.daemon import journal_lines, run_reviewer
 from support.kinds import FakeClock, in_process
-from support.repos import Repo, installed, separate_git_dir, submodule
+from support.repos import Repo, bare_worktree, installed, separate_git_dir, submodule
 
 TOOLS = Path(sys.executable).parent  # the test command installs pre-commit and lefthook here
 RECORDING = ("--handler", "review=support.handlers:Recording")
@@ -188,6 +190,31 @@ def test_a_git_dir_kept_apart_is_covered_and_its_gate_judged_like_any_other(
     assert repo.landwatch("doctor", "--fix").returncode == 0
     assert coverage.inspect(common).reach is coverage.Reach.HOOKS
     assert coverage.inspect(common).gate is None
+
+
+def test_a_bare_repository_s_linked_worktree_is_covered_like_any_repository(
+    tmp_path: Path,
+) -> None:
+    """A bare repository whose work is done in linked worktrees: install in one wrote the hooks,
+    which recorded every landing there, yet status said "sweep only: no worktree to run hooks in
+    was found", `doctor --fix` mended nothing, and an upgrade wrote no older hook again. Its
+    hooks are asked of, and mended, in a linked worktree whose `.git` leads back."""
+    linked = bare_worktree(tmp_path)
+    linked.install()
+    common = tmp_path / "shop.git"
+    assert coverage.inspect(common) == coverage.Coverage(coverage.Reach.HOOKS, "hooks ok")
+    oid = linked.land("a landing")
+    assert linked.pending() == [(oid, None)]
+    (common / "hooks" / "pre-push").unlink()
+    (common / "hooks" / "post-merge").unlink()
+    assert coverage.inspect(common).fixable and coverage.inspect(common).gate
+    assert Repo.existing(tmp_path).landwatch("doctor", "--fix").returncode == 0
+    assert coverage.inspect(common) == coverage.Coverage(coverage.Reach.HOOKS, "hooks ok")
+    assert "sweep only" not in linked.landwatch("status").stdout
+    gate = common / "hooks" / "pre-push"
+    written = gate.read_text()
+    gate.write_text(written.replace("lw_most=1000", "lw_most=5000"))  # as a release before
+    assert install.rewrite_older_hooks(io.StringIO()) == 1 and gate.read_text() == written
 
 
 def test_a_core_worktree_naming_another_repository_points_coverage_nowhere(

@@ -17,7 +17,7 @@ from landwatch import hook_slots, layout, registry, work_item
 from landwatch import hooks as hookfiles
 from landwatch.errors import UserError
 from landwatch.files import read_file, read_head, write_atomic
-from landwatch.git import Confirm, Fallback, GitError, run_git, worktree_of
+from landwatch.git import Confirm, Fallback, GitError, Worktree, run_git, worktree_of
 from landwatch.hooks import HOOK_EVENTS, INSTALLED_EVENTS, whose
 
 # More than any hook landwatch writes: its header, then githooks/hook.sh or githooks/pre-push.sh.
@@ -50,13 +50,18 @@ def _runnable(path: Path) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
 
 
-def main_worktree(common: Path) -> Path | None:
-    """The main worktree of the repository of `common`, where its hooks are asked of: one whose
-    `.git` leads back to `common` (worktree_of), even where `common` names none of its own."""
+def main_worktree(common: Path) -> Worktree | None:
+    """Where the hooks of the repository of `common` are asked of and mended: its main worktree,
+    one whose `.git` leads back to `common` (worktree_of), even where `common` names none of its
+    own; else (a bare repository's: it has none) the first linked worktree that leads back."""
     for recorded in _where_it_may_be(common):
-        top = worktree_of(common, recorded, confirm=Confirm.READING, fallback=Fallback.NONE).top
-        if top is not None:
-            return top
+        found = worktree_of(common, recorded, confirm=Confirm.READING, fallback=Fallback.NONE)
+        if found.top is not None:
+            return found
+    for git_dir in registry.worktree_git_dirs(common)[1:]:
+        found = worktree_of(git_dir, confirm=Confirm.READING, fallback=Fallback.NONE)
+        if found.top is not None:
+            return found
     return None
 
 
@@ -97,9 +102,9 @@ def remember_main_worktree(repository: hookfiles.Repository) -> None:
 def main_repository(common: Path) -> hookfiles.Repository | None:
     """The repository of `common` as git finds it in its main worktree (main_worktree), whose
     hooks git runs there; None where there is none, UserError where git finds no such one."""
-    top = main_worktree(common)
+    found = main_worktree(common)
     # find_repository's git there is the one process, and must find that very git dir there.
-    return hookfiles.find_repository(top, git_dir=common) if top is not None else None
+    return hookfiles.find_repository(found.where, git_dir=found.git_dir) if found else None
 
 
 def inspect(common: Path) -> Coverage:

@@ -170,6 +170,17 @@ def submodule(tmp_path: Path) -> Repo:
     return Repo.existing(outer.path / "lib")
 
 
+def bare_worktree(tmp_path: Path) -> Repo:
+    """A linked worktree (`wt`, on main) of a bare repository (`shop.git`), where its work is done:
+    the bare repository has no worktree of its own."""
+    bare = tmp_path / "shop.git"
+    git("init", "-q", "--bare", "-b", "main", str(bare), cwd=tmp_path)
+    seed = Repo(tmp_path / "seed")
+    seed.git("push", "-q", str(bare), "main")
+    git("worktree", "add", "-q", str(tmp_path / "wt"), "main", cwd=bare)
+    return Repo.existing(tmp_path / "wt")
+
+
 def sharing_hooks(directory: Path, *paths: Path) -> list[Repo]:
     """Repositories at `paths` whose hooks git runs from `directory`, the global core.hooksPath
     (made), landwatch installed in each there on purpose (`install --hooks-path`)."""

@@ -14,6 +14,7 @@ from typing import TextIO
 from landwatch import coverage, hook_slots
 from landwatch.commands import install
 from landwatch.commands.doctor import Problem
+from landwatch.git import Worktree
 from landwatch.text import safe
 
 
@@ -30,21 +31,21 @@ def problems(common: Path) -> list[Problem]:
 
 
 @functools.cache
-def _reinstall(top: Path, common: Path) -> Callable[[TextIO], None]:
+def _reinstall(top: Worktree) -> Callable[[TextIO], None]:
     """install in `top`, one mend for every problem it mends (doctor runs each mend once),
-    refused where git there finds a repository other than `common` (one above it)."""
+    refused where git there finds a repository other than its git dir's (one above it)."""
 
     def mend(out: TextIO) -> None:
-        install.install(top, out=out, git_dir=common)
+        install.install(top.where, out=out, git_dir=top.git_dir)
 
     return mend
 
 
-def _coverage(common: Path, top: Path | None, covered: coverage.Coverage) -> list[Problem]:
+def _coverage(common: Path, top: Worktree | None, covered: coverage.Coverage) -> list[Problem]:
     """The landing hooks git runs there are not (all) landwatch's; the push gate does not run
     (its `gate`), mended as they are: by install, or where it cannot, as their fix says."""
     gate = covered.gate
-    mend = _reinstall(top, common) if top is not None else None
+    mend = _reinstall(top) if top is not None else None
     found = []
     # A partial reach with nothing to mend is how it works beside that tool (status says so).
     if covered.reach is not coverage.Reach.HOOKS and covered.fix is not None:
@@ -74,7 +75,7 @@ def _unhooked_worktrees(common: Path) -> list[Problem]:
     ]
 
 
-def _git_lfs(common: Path, top: Path | None) -> list[Problem]:
+def _git_lfs(common: Path, top: Worktree | None) -> list[Problem]:
     """git-lfs's hooks beside ours: refused since, or run though git-lfs is gone."""
     hooks_dir = hook_slots.recorded_hooks_dir(common)
     if top is None or hooks_dir is None:
@@ -90,10 +91,10 @@ def _git_lfs(common: Path, top: Path | None) -> list[Problem]:
         else f"landwatch still runs git-lfs's {', '.join(behind)} hook(s), though "
         "git-lfs was uninstalled here"
     )
-    return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top, common))]
+    return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]
 
 
-def _older(common: Path, top: Path | None, gate: str | None) -> list[Problem]:
+def _older(common: Path, top: Worktree | None, gate: str | None) -> list[Problem]:
     """The landing hooks in place, an older landwatch's: the fixes since do not run there (where
     the gate is off, the install that mends it writes them again)."""
     hooks_dir = hook_slots.recorded_hooks_dir(common)
@@ -102,4 +103,4 @@ def _older(common: Path, top: Path | None, gate: str | None) -> list[Problem]:
     if gate or not (older := coverage.older_events(hooks_dir)):
         return []
     what = f"its {', '.join(older)} hook(s) are an older landwatch's, without the fixes since"
-    return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top, common))]
+    return [Problem(f"{safe(str(common))}: {what}", "landwatch install", _reinstall(top))]

@@ -117,7 +117,8 @@ def install(
     git_dir: Path | None = None,
 ) -> int:
     """landwatch installed in the repository `cwd` is in; with `git_dir` (a registered
-    repository's, mended by doctor or an upgrade), refused where git finds another there."""
+    repository's or its worktree's, mended by doctor or an upgrade), refused where git finds
+    another there."""
     out = sys.stdout if out is None else out  # the stdout of the call, not of the import
     repository = find_repository(cwd, git_dir=git_dir)
     _readable_by_the_review(repository)
@@ -279,12 +280,13 @@ def rewrite_older_hooks(out: TextIO | None = None) -> int:
         hooks_dir = hook_slots.recorded_hooks_dir(common)
         if hooks_dir is None or not coverage.older_events(hooks_dir):
             continue
-        top = coverage.main_worktree(common)
-        if top is None:
+        found = coverage.main_worktree(common)
+        if found is None:
             continue
+        top = found.where
         print(f"landwatch: {safe(str(top))}: hooks an older landwatch wrote", file=out)
         try:
-            install(top, hooks_path=hooks_dir, out=out, git_dir=common)
+            install(top, hooks_path=hooks_dir, out=out, git_dir=found.git_dir)
         except UserError as error:
             print(f"landwatch: {safe(str(top))}: left as it was: {error}", file=out)
             continue
