@@ -270,8 +270,8 @@ def _trust(args: argparse.Namespace) -> int:
     cwd = Path.cwd()
     if git("rev-parse", "--is-bare-repository", cwd=cwd, check=False) == "true":
         print(
-            f"landwatch: {cwd} is a bare repository: nothing lands there, so nothing of it "
-            "runs; trust in a clone",
+            f"landwatch: {cwd} is a bare repository: nothing lands there but in its worktrees, "
+            "so nothing of it runs; trust in one of them, or in a clone",
             file=sys.stderr,
         )
         return 1

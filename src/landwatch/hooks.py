@@ -118,12 +118,17 @@ def find_repository(
     )
     answers = said.stdout.split("\n")
     if answers[0] == "true":
+        # What lands is committed in its linked worktrees (`git worktree add`), installed there.
         then = (
-            "install landwatch in a clone"
+            "install landwatch in one of its worktrees (git worktree add), or in a clone"
             if doing == "install"
-            else "landwatch is never installed in one, so there is nothing to uninstall"
+            else "landwatch is never installed in one, so there is nothing to uninstall here "
+            "(run this in the worktree it was installed in)"
         )
-        raise RepositoryError(f"{cwd} is a bare repository: nothing lands there by commit; {then}")
+        raise RepositoryError(
+            f"{cwd} is a bare repository: nothing lands there by commit but in its worktrees; "
+            f"{then}"
+        )
     if not said.ok or len(answers) < 5:
         error = failure(said, "rev-parse")
         if not said.stdout:

@@ -22,7 +22,7 @@ from support.project_hooks import (
     settled,
     tools,
 )
-from support.repos import Repo, installed
+from support.repos import Repo, bare_worktree, installed
 from support.sandbox import WITH_BWRAP, needs_bwrap
 from support.tokens import GITHUB_TOKEN
 
@@ -246,6 +246,21 @@ def test_a_linked_worktree_s_landing_runs_the_hooks_it_trusted_there(
     # Nothing of the checkout was left in the person's repository.
     assert len(repo.git("worktree", "list").splitlines()) == 2
     assert linked.git("status", "--porcelain") == ""
+
+
+def test_a_bare_repository_s_worktree_runs_the_hooks_it_trusted_there(tmp_path: Path) -> None:
+    """A bare repository's work is done in its linked worktrees: a landing there is reviewed,
+    and its hooks run, as in any repository (the bare repository has no worktree of its own)."""
+    linked = bare_worktree(tmp_path)
+    linked.install()
+    committed_and_trusted(linked, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})
+    oid = linked.land("in the worktree", {"app.py": "x = 1  # TODO: here\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    assert settled(linked) == [f"project_hooks-{oid}"]
+    hooks = hooks_of(linked, oid)
+    assert hooks.status == "ran", hooks.notes
+    assert [(f.rule, f.path, f.line) for f in hooks.findings] == [("hook:no-todo", "app.py", 1)]
+    assert "hook:no-todo" in linked.landwatch("show", oid).stdout
 
 
 @needs_bwrap
