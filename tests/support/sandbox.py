@@ -1,12 +1,15 @@
 """bubblewrap for the tests that run something behind the wall: Debian's, which ./run-tests
 unpacks, or the system's; `needs_bwrap` skips a test where it is not here or cannot run (user
-namespaces). `AS_YOU` is the wall the person turned off (`landwatch.sandbox false`)."""
+namespaces). `AS_YOU` is the wall the person turned off (`landwatch.sandbox false`). Another
+person's account is made for real (`account`, as root: `needs_accounts`)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -64,3 +67,26 @@ def far_away(name: str) -> Iterator[Path]:
         yield place
     finally:
         shutil.rmtree(place, ignore_errors=True)
+
+
+needs_accounts = pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("useradd") is None,
+    reason="another person's account is made with useradd, as root",
+)
+
+
+@contextlib.contextmanager
+def account(home: Path, *, system: bool = False) -> Iterator[Path]:
+    """A real account of the machine whose home is `home` (made here, kept by the caller): a
+    person's, or with `system` a service's (a uid below login.defs' UID_MIN); removed after."""
+    name = f"lwtest-{secrets.token_hex(4)}"
+    home.mkdir()
+    kind = ["--system"] if system else []
+    add = ["useradd", *kind, "--no-create-home", "--home-dir", str(home), "--shell", "/bin/false"]
+    # Found now: the test may change PATH before the account is removed.
+    remove = [shutil.which("userdel") or "userdel", name]
+    subprocess.run([*add, name], check=True, capture_output=True)
+    try:
+        yield home
+    finally:
+        subprocess.run(remove, check=True, capture_output=True)

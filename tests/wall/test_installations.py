@@ -2,8 +2,8 @@
 installation when it is recognisably one (a virtual environment, a Python, Node.js's
 node_modules), the interpreter its script names, the one a link leads to; never a directory that
 merely holds it (a home, `~/.cargo`, a repository), nor all of a prefix that is also the
-person's own (`~/.local`), however a path spells it (`..`, links); a path a repository wrote only
-where it is a program."""
+person's own (`~/.local`), however a path spells it (`..`, links); nothing in another person's
+home, said once; a path a repository wrote only where it is a program."""
 
 from __future__ import annotations
 
@@ -11,11 +11,14 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 from landwatch.wall.door import kept_environment
 from landwatch.wall.door import walled as walled_run
 from landwatch.wall.installations import installations, under_system
 from landwatch.wall.sandbox import Reach
-from support.sandbox import needs_bwrap, walled
+from landwatch.wall.workspace import workspace
+from support.sandbox import account, far_away, needs_accounts, needs_bwrap, walled
 
 
 def executable(path: Path, text: str = "#!/bin/sh\n") -> Path:
@@ -203,3 +206,73 @@ def test_behind_the_wall_no_spelling_of_a_program_shows_the_person_s_files(tmp_p
             programs=[entry],
         )
         assert ran.returncode != 0 and b"key" not in ran.stdout, (entry, ran.stdout)
+
+
+def pipx_at(home: Path, name: str) -> tuple[Path, Path]:
+    """A tool installed by pipx in `home`: its virtual environment (holding a file of the
+    person's beside it) and the link on their PATH."""
+    venv = home / ".local" / "share" / "pipx" / "venvs" / name
+    real = executable(venv / "bin" / name, "#!/usr/bin/python3\n")
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (venv / "notes.txt").write_text("the person's own\n")
+    link = home / ".local" / "bin" / name
+    link.parent.mkdir(parents=True)
+    link.symlink_to(real)
+    return venv, link
+
+
+@needs_accounts
+def test_a_tool_in_another_user_s_home_is_left_out_and_said_once(tmp_path: Path) -> None:
+    """A PATH holding /home/bob/.local/bin showed bob's tool and its installation to what a
+    repository runs: only the person's own places were left out. Nothing in another person's
+    home is shown, a link of one's own to it neither, and a line says which tool and why, once;
+    a service's home is no person's."""
+    with (
+        far_away("homes") as far,
+        account(far / "bob") as bob,
+        account(far / "service", system=True) as service,
+    ):
+        _, link = pipx_at(bob, "lint")
+        assert installations(["lint"], str(link.parent)) == []
+        said: list[str] = []
+        for _ in range(2):
+            assert installations(["lint"], str(link.parent), said) == []
+        assert said == [
+            f"lint is not shown behind the wall ({link}): it is in {bob}, another user's home"
+        ]
+        mine = Path.home() / "bin" / "lint"
+        mine.parent.mkdir()
+        mine.symlink_to(link)
+        said.clear()
+        assert installations([str(mine)], "/usr/bin", said) == []  # the bind shows where it leads
+        assert said == [
+            f"{mine} is not shown behind the wall ({mine}): it is in {bob}, another user's home"
+        ]
+        theirs, service_link = pipx_at(service, "fmt")
+        assert installations(["fmt"], str(service_link.parent)) == [service_link, theirs]
+
+
+@needs_bwrap
+@needs_accounts
+def test_behind_the_wall_nothing_of_another_user_s_tool_is_in_sight(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bob's tool on the person's PATH: a walled run reads nothing of bob's home, and a linter
+    of that name does not run, the review's notes saying once why."""
+    with far_away("homes") as far, account(far / "bob") as bob:
+        venv, link = pipx_at(bob, "lint")
+        monkeypatch.setenv("PATH", f"{os.environ['PATH']}{os.pathsep}{link.parent}")
+        run = tmp_path / "run"
+        run.mkdir()
+        reach = Reach(run, writable=(run,))
+        read = ["/bin/cat", str(venv / "notes.txt")]
+        env = kept_environment()
+        ran = walled_run(walled(), read, reach, env=env, input=b"", timeout=30, programs=["lint"])
+        assert ran.returncode != 0 and b"own" not in ran.stdout, ran.stdout
+        notes: list[str] = []
+        with workspace({}, walled(), None, notes) as place:
+            for _ in range(2):
+                assert place.run(("lint", "{path}"), "x.py", b"x = 1\n", 30).returncode != 0
+        assert notes == [
+            f"lint is not shown behind the wall ({link}): it is in {bob}, another user's home"
+        ]

@@ -101,13 +101,15 @@ def walled(
     input: bytes,
     timeout: float,
     programs: Sequence[str] = (),
+    said: list[str] | None = None,
 ) -> ProgramResult:
     """`argv` run behind `wall` with `reach`, `input` on its stdin, stopped with all it started
-    past `timeout`; the installations of `programs` (its own first) kept in sight, read-only.
+    past `timeout`; the installations of `programs` (its own first) kept in sight, read-only,
+    but for those in another person's home: a line for each added to `said`, once.
     OSError when it cannot start (FileNotFoundError: no such program)."""
     if wall.sandbox is None:
         return run_program(argv, input=input, timeout=timeout, cwd=reach.cwd, env=env)
-    seen = installations([argv[0], *programs], env.get("PATH"))
+    seen = installations([argv[0], *programs], env.get("PATH"), said)
     reach = replace(reach, readable=(*seen, *reach.readable))
     with _filter() as descriptor:
         wrapped = wall.sandbox.wrap(argv, reach, seccomp_fd=descriptor)

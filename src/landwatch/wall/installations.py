@@ -12,7 +12,9 @@ state, landwatch's among it) shows only what the installation runs: its `lib/nod
 may run: a hook's `cat /home/you/.ssh/id_rsa` shows no key. Each place is judged where it really
 is, links and `..` followed as bubblewrap's bind follows them (`~/.local/bin/..` is `~/.local`, a
 committed `node_modules` linked to `/` is no `node_modules`), and none shown is, or holds, the
-person's home or their own directories.
+person's home or their own directories; nor is in, is or holds another person's home, or the
+directory homes are made in (`/home/bob/.local/bin/ruff` on PATH): such a tool is left out, and
+the caller is told which and why.
 """
 
 from __future__ import annotations
@@ -33,6 +35,12 @@ MAX_PLACES = 64
 # default where it says nothing.
 LOGIN_DEFS = Path("/etc/login.defs")
 _UID_MIN = 1000
+# Where the users' homes are made: never shown, nor what holds one, whoever has a home there now
+# (one made later, or an account the passwd database does not list).
+HOME_ROOTS = ("/home",)
+# A place out of a walled program's sight: where it is written, what it is, and whether what is
+# in it is out of sight too.
+Unseen = tuple[Path, str, bool]
 
 
 def under_system(path: Path) -> bool:
@@ -42,19 +50,33 @@ def under_system(path: Path) -> bool:
     return any(spelled == Path(root) or spelled.is_relative_to(root) for root in SYSTEM)
 
 
-def installations(programs: Iterable[str], search: str | None) -> list[Path]:
+def installations(
+    programs: Iterable[str], search: str | None, said: list[str] | None = None
+) -> list[Path]:
     """The places (directories, or single files) to show read-only for `programs` (names looked
     up on `search`, a PATH, or paths of files one may run) to run; those under the system left
-    out."""
-    found: dict[Path, None] = {}
+    out, and those in another person's home, each said in a line added to `said`."""
+    found: dict[Path, str] = {}  # each place, and the program it was found for
     for program in programs:
         if len(found) >= MAX_PLACES:
             break
         located = _locate(program, search)
         if located is not None:
-            _follow(located, search, found, 0)
+            _follow(located, search, found, 0, program)
     # What a link in a tool's tree leads to is shown whole by the bind: never the person's own.
     shown = [place for place in found if not _holds_the_person_s_own(_real(place))]
+    # On a shared machine, nothing of another person's home either: a tool found there is left out.
+    theirs = homes(yours=False) if shown else []
+    left: dict[str, str] = {}  # a line for each program left out, naming the first place
+    for place in list(shown):
+        why = meets(_real(place), theirs)
+        if why is not None:
+            shown.remove(place)
+            left.setdefault(
+                found[place], f"{found[place]} is not shown behind the wall ({place}): {why}"
+            )
+    if said is not None:
+        said += [line for line in left.values() if line not in said]
     return shown[:MAX_PLACES]
 
 
@@ -69,9 +91,12 @@ def _locate(program: str, search: str | None) -> Path | None:
     return Path(found).absolute() if found else None
 
 
-def _follow(program: Path, search: str | None, found: dict[Path, None], depth: int) -> None:
+def _follow(
+    program: Path, search: str | None, found: dict[Path, str], depth: int, named: str
+) -> None:
     """`program`'s installation, as given (where a run looks for it: a link on PATH, nvm's
-    `current`) and as its links resolve, then its interpreter's."""
+    `current`) and as its links resolve, then its interpreter's; each place kept with `named`,
+    the program it is shown for."""
     if depth > _DEPTH:
         return
     try:
@@ -80,13 +105,14 @@ def _follow(program: Path, search: str | None, found: dict[Path, None], depth: i
         return
     for path in dict.fromkeys((_undotted(program), real)):
         if not under_system(path):
-            found.update(dict.fromkeys(_installation_of(path)))
+            for place in _installation_of(path):
+                found.setdefault(place, named)
         venv_home = _venv_home(path.parent.parent)
         if venv_home is not None:
-            _follow(venv_home / "python3", search, found, depth + 1)
+            _follow(venv_home / "python3", search, found, depth + 1, named)
     interpreter = _interpreter(real, search)
     if interpreter is not None:
-        _follow(interpreter, search, found, depth + 1)
+        _follow(interpreter, search, found, depth + 1, named)
 
 
 def _installation_of(path: Path) -> list[Path]:
@@ -145,6 +171,33 @@ def people_s_homes() -> list[tuple[Path, int]]:
         if home is not None and home != Path(home.anchor):
             homes.append((home, account.pw_uid))
     return homes
+
+
+def homes(*, yours: bool) -> list[Unseen]:
+    """Where the users' homes are made (what is in it may be shown), then every person's home on
+    the machine (people_s_homes), what is in one too; the person's own only with `yours`."""
+    mine = os.getuid()
+    roots = [(Path(root), "where the users' homes are", False) for root in HOME_ROOTS]
+    found = [
+        (home, "yours" if uid == mine else "another user's home", True)
+        for home, uid in people_s_homes()
+        if yours or uid != mine
+    ]
+    return [*roots, *found]
+
+
+def meets(found: Path, places: Iterable[Unseen]) -> str | None:
+    """How `found` (a place where it really is) meets the first of `places` it meets, in words
+    (`it is in /home/bob, another user's home`); None where it meets none."""
+    for written, what, inside in places:
+        place = _real(written)
+        if found == place:
+            return f"it is {place}, {what}"
+        if place.is_relative_to(found):
+            return f"it holds {place}, {what}"
+        if inside and found.is_relative_to(place):
+            return f"it is in {place}, {what}"
+    return None
 
 
 def uid_min(login_defs: Path = LOGIN_DEFS) -> int:

@@ -45,7 +45,7 @@ def run_allowed(
 ) -> None:
     """Each allowed linter on each file it wants, within the review's `budget`; the trust the
     repository's configuration was given by is asked again before each run."""
-    with workspace(allowed.given, wall, policy.scratch) as place:
+    with workspace(allowed.given, wall, policy.scratch, outcome.notes) as place:
         for linter in allowed.linters:
             for file in allowed.files.values():
                 if not wants(linter, file.path) or file.binary:

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from landwatch.lazy_re import lazy_compile
@@ -52,11 +52,13 @@ def command_line(command: tuple[str, ...], path: str) -> list[str]:
 
 @dataclass
 class Workspace:
-    """The linters of one review: their directory, what they are given, their wall."""
+    """The linters of one review: their directory, what they are given, their wall, and where
+    what the wall leaves out of their sight is said (the review's notes)."""
 
     root: Path
     given: Mapping[str, bytes]  # the pinned configuration files, by path
     wall: Wall
+    said: list[str] = field(default_factory=list)
 
     def run(
         self, command: tuple[str, ...], path: str, content: bytes, timeout: float
@@ -77,17 +79,22 @@ class Workspace:
             argv = command_line(command, path)
             env = {**scrubbed_environment(), "TMPDIR": str(tmp), **own_home(self.wall, scratch)}
             reach = Reach(tree, writable=(scratch,))
-            return walled(self.wall, argv, reach, env=env, input=content, timeout=timeout)
+            return walled(
+                self.wall, argv, reach, env=env, input=content, timeout=timeout, said=self.said
+            )
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
 
 @contextmanager
-def workspace(given: Mapping[str, bytes], wall: Wall, parent: Path | None) -> Iterator[Workspace]:
+def workspace(
+    given: Mapping[str, bytes], wall: Wall, parent: Path | None, said: list[str] | None = None
+) -> Iterator[Workspace]:
     """A private directory under `parent` (a directory of the person's; the system's temporary
-    directory if None), outside every worktree, removed with all the linters left in it."""
+    directory if None), outside every worktree, removed with all the linters left in it; what
+    the wall leaves out of sight said in `said`, once."""
     with tempfile.TemporaryDirectory(prefix="landwatch-lint-", dir=parent) as root:
-        yield Workspace(Path(root), given, wall)
+        yield Workspace(Path(root), given, wall, [] if said is None else said)
 
 
 def _write(tree: Path, path: str, data: bytes) -> None:

@@ -8,10 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
-import shutil
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,7 +24,7 @@ from landwatch.wall.project_hooks.revs import (
 )
 from support.queue import git
 from support.repos import Repo
-from support.sandbox import far_away
+from support.sandbox import account, far_away, needs_accounts
 from support.timing import ends_by_itself
 
 COMMIT = "a" * 40
@@ -138,25 +134,7 @@ def test_a_hook_repository_in_the_person_s_home_is_never_in_sight(tmp_path: Path
     assert local_path(".", tmp_path) == tmp_path  # the checkout itself
 
 
-@contextlib.contextmanager
-def account(home: Path, *, system: bool = False) -> Iterator[Path]:
-    """A real account of the machine whose home is `home` (made here, kept by the caller): a
-    person's, or with `system` a service's (a uid below login.defs' UID_MIN); removed after."""
-    name = f"lwtest-{secrets.token_hex(4)}"
-    home.mkdir()
-    kind = ["--system"] if system else []
-    add = ["useradd", *kind, "--no-create-home", "--home-dir", str(home), "--shell", "/bin/false"]
-    subprocess.run([*add, name], check=True, capture_output=True)
-    try:
-        yield home
-    finally:
-        subprocess.run(["userdel", name], check=True, capture_output=True)
-
-
-@pytest.mark.skipif(
-    os.geteuid() != 0 or shutil.which("useradd") is None,
-    reason="another person's account is made with useradd, as root",
-)
+@needs_accounts
 def test_a_hook_repository_in_another_user_s_home_is_never_in_sight(tmp_path: Path) -> None:
     """On a shared machine the networked build was shown other people's repositories: only the
     person's own home was refused. Any person's home is refused, what holds one, and /home."""

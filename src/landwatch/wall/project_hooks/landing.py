@@ -148,7 +148,7 @@ def _one_manager(
     try:
         with checkout.landed(how.objects, result.commit, paths, how.scratch) as place:
             written = revs.pin_in_checkout(place, declared, how.resolved)
-            room = _room(place, declared, tool, how)
+            room = _room(place, declared, tool, how, result.notes)
             if tool.name not in how.prepared or not _built(room, tool):
                 problem = prepare(tool, room)
                 if problem is not None:
@@ -165,16 +165,19 @@ def _one_manager(
     _read(tool, declared, ran, landed, fixes, outcome, budget)
 
 
-def _room(place: checkout.Checkout, declared: ManagerConfig, tool: Tool, how: How) -> Room:
+def _room(
+    place: checkout.Checkout, declared: ManagerConfig, tool: Tool, how: How, said: list[str]
+) -> Room:
     """Where the manager runs: what the hooks of the files it reads start, kept in sight, and
     the hook repositories on this machine those files name, for its build to clone (RevError:
-    one that is not to be shown). A file the tool never reads shows nothing."""
+    one that is not to be shown); what the wall leaves out said in `said`, once. A file the
+    tool never reads shows nothing."""
     read = set(read_by(tool.name, (declared.path, *declared.read)))
     hooks = [hook for hook in declared.hooks if (hook.source or declared.path) in read]
     programs = [tool.command[0], *(word for hook in hooks for word in _words(hook.entry))]
     found = (revs.local_path(url, place.root) for path, url in declared.on_machine if path in read)
     sources = tuple(path for path in found if path is not None)
-    return Room(place, how.wall, how.objects, how.store, tuple(programs), sources)
+    return Room(place, how.wall, how.objects, how.store, tuple(programs), sources, said)
 
 
 def _built(room: Room, tool: Tool) -> bool:

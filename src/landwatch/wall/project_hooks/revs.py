@@ -27,7 +27,7 @@ from landwatch.review.documents import load_yaml, yaml_loader
 from landwatch.review.project_hooks.config import Family, ManagerConfig, Remote
 from landwatch.review.project_hooks.sources import PRE_COMMIT_FAMILY
 from landwatch.wall.door import outside
-from landwatch.wall.installations import own_places, people_s_homes
+from landwatch.wall.installations import Unseen, homes, meets, own_places
 from landwatch.wall.project_hooks.checkout import Checkout
 
 # (repository, rev as written) -> the commit id it named when trusted.
@@ -40,9 +40,6 @@ _TOML_REV = lazy_compile(r"""(?m)\brev\s*=\s*("[^"\\\n]*"|'[^'\n]*')""")
 # device of the machine (/proc: command lines; /sys, /dev), the sessions' sockets and secrets
 # (/run, /run/user). The build that clones it has the network.
 _NEVER = ("/proc", "/sys", "/dev", "/tmp", "/var/tmp", "/run")  # noqa: S108
-# Where the users' homes are made: never shown, nor what holds it, whoever has a home there now
-# (one made later, or an account the passwd database does not list); what is in it may be.
-_HOMES = "/home"
 
 
 class RevError(Exception):
@@ -101,28 +98,17 @@ def local_path(url: str, root: Path) -> Path | None:
 def _not_shown(found: Path, *, repository: bool = True) -> str | None:
     """Why the build, which has the network, is not shown `found` (nor, with `repository`,
     anything but a git repository); None: it may be."""
-    mine = os.getuid()
     never = (*_NEVER, tempfile.gettempdir())
-    # (the place, what it is, whether what is in it is refused too: all but _HOMES's)
-    places = [
+    places: list[Unseen] = [
         *((place, "yours", True) for place in own_places()),
         *((Path(place), "never in the wall's sight", True) for place in never),
-        (Path(_HOMES), "where the users' homes are", False),
         # On a shared machine, other people's repositories are as far out of sight as yours.
-        *(
-            (home, "yours" if uid == mine else "another user's home", True)
-            for home, uid in people_s_homes()
-        ),
+        *homes(yours=True),
     ]
-    for written, what, inside in places:
-        place = Path(os.path.realpath(written))
-        if found == place:
-            return f"it is {place}, {what}"
-        if place.is_relative_to(found):
-            return f"it holds {place}, {what}"
-        if inside and found.is_relative_to(place):
-            return f"it is in {place}, {what}"
-    return None if not repository or _is_repository(found) else "it is not a git repository"
+    why = meets(found, places)
+    if why is None and repository and not _is_repository(found):
+        return "it is not a git repository"
+    return why
 
 
 def _is_repository(path: Path) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from landwatch.lazy_re import lazy_compile
@@ -74,8 +74,8 @@ _LEFTHOOK_OUTPUT = "execution,execution_out,summary,skips"
 class Room:
     """Where a manager runs: the checkout, the wall, the repository's objects (which the
     checkout reads), landwatch's store of environments for this repository, the programs the
-    hooks start (their installations kept in sight) and the hook repositories on this machine
-    the build clones (read-only)."""
+    hooks start (their installations kept in sight), the hook repositories on this machine
+    the build clones (read-only), and where what the wall leaves out of sight is said."""
 
     checkout: Checkout
     wall: Wall
@@ -83,6 +83,7 @@ class Room:
     store: Path
     programs: tuple[str, ...] = ()
     sources: tuple[Path, ...] = ()
+    said: list[str] = field(default_factory=list)
 
     @property
     def scratch(self) -> Path:
@@ -217,6 +218,7 @@ def _run(
             input=stdin,
             timeout=timeout,
             programs=room.programs,
+            said=room.said,
         )
     except OSError as error:
         return ProgramResult(127, b"", f"{argv[0]}: {error}".encode())
