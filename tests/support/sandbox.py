@@ -76,12 +76,14 @@ needs_accounts = pytest.mark.skipif(
 
 
 @contextlib.contextmanager
-def account(home: Path, *, system: bool = False) -> Iterator[Path]:
+def account(home: Path, *, system: bool = False, uid: int | None = None) -> Iterator[Path]:
     """A real account of the machine whose home is `home` (made here, kept by the caller): a
-    person's, or with `system` a service's (a uid below login.defs' UID_MIN); removed after."""
+    person's, or with `system` a service's (a uid below login.defs' UID_MIN), or of `uid`;
+    removed after."""
     name = f"lwtest-{secrets.token_hex(4)}"
     home.mkdir()
     kind = ["--system"] if system else []
+    kind += [] if uid is None else ["--uid", str(uid)]
     add = ["useradd", *kind, "--no-create-home", "--home-dir", str(home), "--shell", "/bin/false"]
     # Found now: the test may change PATH before the account is removed.
     remove = [shutil.which("userdel") or "userdel", name]

@@ -8,6 +8,7 @@ home, said once; a path a repository wrote only where it is a program."""
 from __future__ import annotations
 
 import os
+import pwd
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 
 from landwatch.wall.door import kept_environment
 from landwatch.wall.door import walled as walled_run
-from landwatch.wall.installations import installations, under_system
+from landwatch.wall.installations import installations, people_s_homes, uid_min, under_system
 from landwatch.wall.sandbox import Reach
 from landwatch.wall.workspace import workspace
 from support.sandbox import account, far_away, needs_accounts, needs_bwrap, walled
@@ -276,3 +277,17 @@ def test_behind_the_wall_nothing_of_another_user_s_tool_is_in_sight(
         assert notes == [
             f"lint is not shown behind the wall ({link}): it is in {bob}, another user's home"
         ]
+
+
+@needs_accounts
+def test_on_macos_people_s_accounts_start_at_500(tmp_path: Path) -> None:
+    """macOS has no /etc/login.defs: UID_MIN was taken as useradd's 1000, and its people (501
+    up, homes in /Users) were no one's, their homes in sight. On Darwin a person's account
+    starts at 500, whatever a login.defs says, and elsewhere login.defs still decides."""
+    assert uid_min(platform="darwin") == 500
+    assert uid_min(tmp_path / "no-login.defs", platform="linux") == 1000
+    taken = {account.pw_uid for account in pwd.getpwall()}
+    uid = next(uid for uid in range(501, 1000) if uid not in taken)
+    with far_away("homes") as far, account(far / "alice", uid=uid) as alice:
+        assert (alice, uid) in people_s_homes("darwin")
+        assert ((alice, uid) in people_s_homes("linux")) == (uid >= uid_min(platform="linux"))

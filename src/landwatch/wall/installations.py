@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -32,12 +33,14 @@ _SHEBANG_BYTES = 256
 # More places than this are not added (a configuration naming hundreds of programs).
 MAX_PLACES = 64
 # Where the system says from which uid an account is a person's (UID_MIN), and useradd's own
-# default where it says nothing.
+# default where it says nothing. macOS has no login.defs: its people's accounts start at 501,
+# below 500 are its services' (_www, _postgres).
 LOGIN_DEFS = Path("/etc/login.defs")
 _UID_MIN = 1000
-# Where the users' homes are made: never shown, nor what holds one, whoever has a home there now
-# (one made later, or an account the passwd database does not list).
-HOME_ROOTS = ("/home",)
+_DARWIN_UID_MIN = 500
+# Where the users' homes are made (Linux's, macOS's): never shown, nor what holds one, whoever has
+# a home there now (one made later, or an account the passwd database does not list).
+HOME_ROOTS = ("/home", "/Users")
 # A place out of a walled program's sight: where it is written, what it is, and whether what is
 # in it is out of sight too.
 Unseen = tuple[Path, str, bool]
@@ -157,12 +160,12 @@ def own_places() -> tuple[Path, ...]:
     )
 
 
-def people_s_homes() -> list[tuple[Path, int]]:
+def people_s_homes(platform: str = sys.platform) -> list[tuple[Path, int]]:
     """The home of every person's account on the machine, where it really is, with its uid: the
-    passwd database's from login.defs' UID_MIN, and root's; a home of `/` is no one's place."""
+    passwd database's from uid_min, and root's; a home of `/` is no one's place."""
     import pwd
 
-    least = uid_min()
+    least = uid_min(platform=platform)
     homes = []
     for account in pwd.getpwall():
         if account.pw_uid != 0 and account.pw_uid < least:
@@ -200,8 +203,11 @@ def meets(found: Path, places: Iterable[Unseen]) -> str | None:
     return None
 
 
-def uid_min(login_defs: Path = LOGIN_DEFS) -> int:
-    """The least uid of a person's account, as login.defs says (useradd's 1000 without it)."""
+def uid_min(login_defs: Path = LOGIN_DEFS, platform: str = sys.platform) -> int:
+    """The least uid of a person's account: macOS's 500, else as login.defs says (useradd's 1000
+    without it)."""
+    if platform == "darwin":
+        return _DARWIN_UID_MIN
     try:
         text = login_defs.read_text(encoding="utf-8", errors="replace")
     except OSError:

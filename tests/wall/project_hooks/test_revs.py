@@ -156,8 +156,9 @@ def test_a_hook_repository_in_another_user_s_home_is_never_in_sight(tmp_path: Pa
         # A service's home is no person's: its repository may be shown, as one in /srv.
         Repo(service / "hooks")
         assert local_path(str(service / "hooks"), tmp_path) == service / "hooks"
-    # Where homes are made, whoever has one there now.
+    # Where homes are made, whoever has one there now; macOS's too.
     assert refused("/home", tmp_path) == "it is /home, where the users' homes are"
+    assert refused("/Users", tmp_path) == "it is /Users, where the users' homes are"
 
 
 def test_a_hook_repository_where_every_user_writes_or_of_the_machine_is_never_in_sight(
