@@ -154,9 +154,12 @@ MANAGER_ENVIRONMENT = ("HOME", "XDG_RUNTIME_DIR")
 def unit_words(value: str, *, command: bool) -> list[str]:
     """A unit file's value split into words as systemd splits Environment= and ExecStart=
     (systemd.syntax(7), systemd.service(5)): double-quoted words with C escapes, `%%` for a
-    percent sign, and in a command `$$` for a dollar sign. Any other specifier or variable fails
-    the test: landwatch writes none."""
-    words, at = [], 0
+    percent sign in every word, and `$$` for a dollar sign in a command's arguments, never in
+    its executable, which systemd takes as written and refuses where it holds a quote, a
+    backslash or a control character. Any other specifier or variable fails the test: landwatch
+    writes none."""
+    words: list[str] = []
+    at = 0
     while at < len(value):
         if value[at] == " ":
             at += 1
@@ -164,6 +167,7 @@ def unit_words(value: str, *, command: bool) -> list[str]:
         word = []
         quoted = value[at] == '"'
         at += quoted
+        dollars = command and bool(words)  # an argument's, not the executable's
         while at < len(value) and (value[at] != '"' if quoted else value[at] != " "):
             char = value[at]
             if char == "\\":
@@ -175,13 +179,16 @@ def unit_words(value: str, *, command: bool) -> list[str]:
                 word.append({"n": "\n", "t": "\t"}.get(escape, escape))
                 at += 2
                 continue
-            if char in "%$" and (char == "%" or command):
+            if char == "%" or (char == "$" and dollars):
                 assert value[at + 1] == char, f"{char}{value[at + 1]} in {value!r}"
                 at += 1
             word.append(char)
             at += 1
         at += quoted
         words.append("".join(word))
+    if command:
+        refused = [char for char in words[0] if char in "\"'\\" or ord(char) < 0x20]
+        assert not refused, f"systemd refuses the executable {words[0]!r}"
     return words
 
 
@@ -239,3 +246,25 @@ def test_the_service_reviewer_keeps_its_state_where_every_command_does(
     if analyze := shutil.which("systemd-analyze"):  # systemd's own reading of the unit
         checked = subprocess.run([analyze, "verify", str(service.Systemd.unit_path())], **TEXT)
         assert service.UNIT not in checked.stdout + checked.stderr, checked
+
+
+def test_the_unit_runs_the_entry_point_whatever_its_path_holds(tmp_path: Path) -> None:
+    """systemd takes a `$` in the executable as written and `$$` in an argument as one, and
+    refuses an executable holding a quote, a backslash or a control character ("Executable name
+    contains special characters"): an entry point under `data $HOME` was written `$$HOME` (no
+    such program), one under `o'brien` made a unit systemd would not load. Each is run as
+    systemd reads the unit, by the stand-in and by systemd-analyze verify where it is here
+    (which looks for the program)."""
+    for name in ("data $HOME ${X} 100%", 'o\'brien \\ "q"', "tab\tx"):
+        entry = tmp_path / name / "bin" / "landwatch"
+        entry.parent.mkdir(parents=True)
+        entry.write_text('#!/bin/sh\necho ran "$@"\n')
+        entry.chmod(0o755)
+        unit = tmp_path / name / service.UNIT
+        unit.write_text(service.Systemd.unit_text(entry, {}))
+        _, command = unit_service(unit.read_text())
+        assert command[-2:] == [str(entry), "reviewer"], command
+        assert subprocess.run(command, **TEXT).stdout == "ran reviewer\n"
+        if analyze := shutil.which("systemd-analyze"):
+            checked = subprocess.run([analyze, "verify", str(unit)], **TEXT)
+            assert (checked.returncode, checked.stdout + checked.stderr) == (0, ""), checked

@@ -81,15 +81,16 @@ class Detached:
         return "a detached process (no service manager)"
 
 
-def quoted(value: str, *, command: bool = False) -> str:
+def quoted(value: str, *, argument: bool = False) -> str:
     """`value` as one double-quoted word of a unit file, which systemd reads back as written: it
-    takes C escapes, expands `%` specifiers everywhere and `$` variables in a command."""
+    takes C escapes and expands `%` specifiers in every word, and `$` variables in a command's
+    arguments (an `argument`), never in its executable (systemd.service(5), systemd.syntax(7))."""
     said = []
     for char in value:
         code = ord(char)
         if char in '\\"':
             said.append("\\" + char)
-        elif char == "%" or (char == "$" and command):
+        elif char == "%" or (char == "$" and argument):
             said.append(char * 2)
         elif code < 0x20 or code == 0x7F:
             said.append(f"\\x{code:02x}")
@@ -98,6 +99,16 @@ def quoted(value: str, *, command: bool = False) -> str:
         else:
             said.append(char)
     return '"' + "".join(said) + '"'
+
+
+def _command(entry: Path) -> str:
+    """ExecStart's command line: the entry point's reviewer. systemd refuses an executable whose
+    path holds a quote, a backslash or a control character ("Executable name contains special
+    characters"): such a path is given to /usr/bin/env, as an argument, which may hold any."""
+    path = str(entry)
+    if any(char in "\"'\\" or ord(char) < 0x20 or ord(char) == 0x7F for char in path):
+        return f"/usr/bin/env {quoted(path, argument=True)} reviewer"
+    return f"{quoted(path)} reviewer"
 
 
 def _environment_lines(environment: dict[str, str]) -> list[str]:
@@ -128,7 +139,7 @@ class Systemd:
             "# Your XDG directories as `landwatch service install` found them: where every\n"
             "# landwatch command keeps its state and reads your approvals.\n"
             + "".join(_environment_lines(environment))
-            + f"ExecStart={quoted(str(entry), command=True)} reviewer\n"
+            + f"ExecStart={_command(entry)}\n"
             "Restart=on-failure\n"
             "RestartSec=5\n"
             "# SIGTERM lets a running job finish within the reviewer's grace period.\n"
