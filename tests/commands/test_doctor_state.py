@@ -1,6 +1,7 @@
 """What doctor says of landwatch's own state: each versioned state file this release cannot read,
 or a newer one wrote, named with what it stops and what to do; a reviewer service given other XDG
-directories than the command line has, named and mended by `doctor --fix`."""
+directories than the command line has, or a unit where the user manager does not read it, named
+and mended by `doctor --fix`."""
 
 from __future__ import annotations
 
@@ -81,3 +82,27 @@ def test_a_service_given_other_directories_is_named_and_installed_again(
     assert [line for line in said(repo.path) if "not given your XDG_CACHE_HOME" in line]
     assert service.Systemd().apart() == ["XDG_CACHE_HOME"]
     assert set(user_dirs.xdg_homes()) == set(user_dirs.XDG_HOMES) - {"XDG_CACHE_HOME"}
+
+
+def test_a_unit_where_the_user_manager_does_not_read_it_is_named_and_installed_again(
+    tmp_path: Path, repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An older release wrote the unit under the shell's $XDG_CONFIG_HOME, which the systemd
+    user manager does not read (it reads ~/.config/systemd/user): the reviewer never ran as a
+    service. Doctor names it (the manager asked where it read the unit from), and `--fix`
+    writes it where the manager reads it."""
+    shell = Path.home() / "elsewhere" / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(shell))
+    older = shell / "systemd" / "user" / service.UNIT
+    older.parent.mkdir(parents=True)
+    older.write_text("[Service]\nExecStart=/bin/true\n")
+    systemctl, _ = mock_command(tmp_path, "systemctl")
+    monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", f"systemd:{systemctl}")
+    assert [line for line in said(repo.path) if "reviewer's unit" in line] == [
+        f"the reviewer's unit ({older}) is where your systemd user manager does not read it: "
+        "the reviewer never starts as a service; fix: landwatch service install"
+    ]
+    doctor(repo.path, fix=True, out=io.StringIO())
+    assert (Path.home() / ".config" / "systemd" / "user" / service.UNIT).is_file()
+    assert not older.exists()
+    assert not [line for line in said(repo.path) if "reviewer's" in line]

@@ -22,7 +22,7 @@ from landwatch.daemon.lock import holder
 from landwatch.review.secrets.rule_cache import DIRECTORY_VARIABLE
 from support.daemon import journal_lines, process_gone, wait_for
 from support.repos import installed
-from support.scheduler import MOCK, calls, mock_command
+from support.scheduler import MANAGER_CONFIG, MOCK, calls, mock_command
 
 TEXT: dict[str, Any] = {"capture_output": True, "text": True, "timeout": 60}
 
@@ -54,6 +54,7 @@ def test_systemd_unit_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     )
     assert calls(log) == [
         "--user daemon-reload",
+        "--user show --property=FragmentPath --value landwatch-reviewer.service",
         "--user enable landwatch-reviewer.service",
         "--user restart landwatch-reviewer.service",
         f"show-user {getpass.getuser()} --property=Linger",
@@ -113,7 +114,7 @@ def test_systemd_is_chosen_only_where_a_user_session_answers(
     systemctl, _ = mock_command(tmp_path, "systemctl", environment=1)
     monkeypatch.setenv("PATH", f"{systemctl.parent}{os.pathsep}{os.environ['PATH']}")
     assert isinstance(service.scheduler(), service.Detached)
-    systemctl.write_text(MOCK.format(log=tmp_path / "log", environment=0))
+    systemctl.write_text(MOCK.format(log=tmp_path / "log", environment=0, config=MANAGER_CONFIG))
     assert isinstance(service.scheduler(), service.Systemd)
 
 
@@ -242,7 +243,11 @@ def test_the_service_reviewer_keeps_its_state_where_every_command_does(
     assert report_store.read(repo.git_dir, landed) is not None
     assert declared == {name: os.environ[name] for name in user_dirs.XDG_HOMES}
     assert "reviewer started" in layout.REVIEWER_LOG.path().read_text()
-    assert not (home / ".local" / "state").exists() and not (home / ".config").exists()
+    assert not (home / ".local" / "state").exists()
+    # ~/.config holds the unit alone: where the user manager reads it, not the shell's.
+    assert [path for path in (home / ".config").rglob("*") if path.is_file()] == [
+        service.Systemd.unit_path()
+    ]
     if analyze := shutil.which("systemd-analyze"):  # systemd's own reading of the unit
         checked = subprocess.run([analyze, "verify", str(service.Systemd.unit_path())], **TEXT)
         assert service.UNIT not in checked.stdout + checked.stderr, checked
@@ -268,3 +273,44 @@ def test_the_unit_runs_the_entry_point_whatever_its_path_holds(tmp_path: Path) -
         if analyze := shutil.which("systemd-analyze"):
             checked = subprocess.run([analyze, "verify", str(unit)], **TEXT)
             assert (checked.returncode, checked.stdout + checked.stderr) == (0, ""), checked
+
+
+def test_the_unit_is_where_the_user_manager_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The unit was written under the shell's $XDG_CONFIG_HOME, which the systemd user manager
+    does not have: it reads ~/.config/systemd/user (systemd.unit(5)), so `enable` found no unit
+    and the reviewer never ran as a service. It is written where the manager reads it, as the
+    manager says (the unit's FragmentPath once loaded), install says why it is not under
+    XDG_CONFIG_HOME, and an older release's unit there is removed; a manager started with that
+    XDG_CONFIG_HOME reads it there; one that reads neither is said, and nothing is left."""
+    shell = Path.home() / "elsewhere" / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(shell))
+    older = shell / "systemd" / "user" / service.UNIT
+    older.parent.mkdir(parents=True)
+    older.write_text("[Service]\nExecStart=/bin/true\n")
+    unit = Path.home() / ".config" / "systemd" / "user" / service.UNIT
+    install.write_entry_point()
+    for config, written, gone in (("$HOME/.config", unit, older), (str(shell), older, unit)):
+        systemctl, log = mock_command(tmp_path, "systemctl", config=config)
+        monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", f"systemd:{systemctl}")
+        out = io.StringIO()
+        service.service("install", out=out)
+        assert written.is_file() and not gone.exists(), config
+        assert service.Systemd.unit_path() == written
+        assert f"({written})" in out.getvalue()
+        told = (
+            f"landwatch: not under your XDG_CONFIG_HOME ({shell}): your systemd user manager "
+            f"does not have it, and reads its units from {unit.parent}"
+        )
+        assert (told in out.getvalue()) == (written == unit), out.getvalue()
+        assert "--user enable landwatch-reviewer.service" in calls(log)
+    systemctl, log = mock_command(tmp_path, "systemctl", config=str(tmp_path / "nowhere"))
+    monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", f"systemd:{systemctl}")
+    with pytest.raises(service.ServiceError) as raised:
+        service.service("install", out=io.StringIO())
+    assert str(raised.value) == (
+        f"your systemd user manager does not read units from {unit.parent} or {older.parent}: "
+        "`systemctl --user show --property=UnitPath` says where it does"
+    )
+    assert not unit.exists() and not older.exists()

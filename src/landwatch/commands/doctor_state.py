@@ -1,7 +1,8 @@
 """What `landwatch doctor` checks of landwatch's own state: each versioned state file this release
 cannot read, or a newer one wrote (layout.state: the person's trust.json, a repository's sweep
-cursors and share record), with what that stops; and a reviewer service given other XDG
-directories than the command line has, which keeps its state and reads approvals elsewhere.
+cursors and share record), with what that stops; a reviewer service given other XDG
+directories than the command line has, which keeps its state and reads approvals elsewhere; and
+a systemd unit where the user manager does not read it.
 """
 
 from __future__ import annotations
@@ -62,9 +63,20 @@ def repository(common: Path) -> list[Problem]:
 
 def _service() -> list[Problem]:
     """The reviewer's service given other XDG directories than this command line has: it keeps
-    its log, state and work key elsewhere, and reviews under approvals it does not read."""
+    its log, state and work key elsewhere, and reviews under approvals it does not read; or its
+    unit where the service manager does not read it: it never starts."""
     from landwatch.commands import service
 
+    def mend(out: TextIO) -> None:
+        service.service("install", out=out)
+
+    unread = service.unread()
+    if unread is not None:
+        what = (
+            f"the reviewer's unit ({safe(str(unread))}) is where your systemd user manager does "
+            "not read it: the reviewer never starts as a service"
+        )
+        return [Problem(what, "landwatch service install", mend)]
     found = service.apart()
     if found is None:
         return []
@@ -74,8 +86,4 @@ def _service() -> list[Problem]:
         "command line has it: it keeps its state and log elsewhere, and reviews without the "
         "approvals you gave (landwatch trust)"
     )
-
-    def mend(out: TextIO) -> None:
-        service.service("install", out=out)
-
     return [Problem(what, "landwatch service install", mend)]

@@ -123,9 +123,35 @@ class Systemd:
         self.loginctl = loginctl
 
     @staticmethod
-    def unit_path() -> Path:
-        config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-        return Path(config) / "systemd" / "user" / UNIT
+    def unit_places() -> list[Path]:
+        """Where the user manager may read the unit, in the order tried: ~/.config/systemd/user,
+        where it reads unless its own environment names another XDG_CONFIG_HOME (systemd.unit(5):
+        the shell's is not its own), then under the shell's $XDG_CONFIG_HOME, where it reads
+        only when it was started with that one too (set at login, for every process)."""
+        shell = os.environ.get("XDG_CONFIG_HOME", "")
+        configs = [Path.home() / ".config", *([Path(shell)] if shell.startswith("/") else [])]
+        return [config / "systemd" / "user" / UNIT for config in dict.fromkeys(configs)]
+
+    @classmethod
+    def unit_path(cls) -> Path:
+        """The unit landwatch wrote: the first of unit_places holding one, else the first."""
+        places = cls.unit_places()
+        return next((place for place in places if place.is_file()), places[0])
+
+    def reads(self, place: Path) -> bool | None:
+        """Whether the user manager read the unit from `place` when it last loaded it (None: it
+        cannot be asked)."""
+        asked = [self.systemctl, "--user", "show", "--property=FragmentPath", "--value", UNIT]
+        try:
+            said = _run(asked, check=False)
+        except ServiceError:
+            return None
+        if said.returncode != 0:
+            return None
+        try:
+            return os.path.samefile(said.stdout.strip(), place)
+        except OSError:
+            return False
 
     @staticmethod
     def unit_text(entry: Path, environment: dict[str, str]) -> str:
@@ -153,16 +179,24 @@ class Systemd:
         return _run([self.systemctl, "--user", "show-environment"], check=False).returncode == 0
 
     def install(self, out: TextIO) -> None:
-        path = self.unit_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(self.unit_text(layout.ENTRY_POINT.path(), user_dirs.xdg_homes()))
-        _run([self.systemctl, "--user", "daemon-reload"])
+        places = self.unit_places()
+        path = self._written(self.unit_text(layout.ENTRY_POINT.path(), user_dirs.xdg_homes()))
+        for other in places:
+            if other != path:  # an older release's, where the manager does not read it
+                other.unlink(missing_ok=True)
         _run([self.systemctl, "--user", "enable", UNIT])
         # Started, or started again if it ran: one running keeps the environment it began with.
         _run([self.systemctl, "--user", "restart", UNIT])
         print(
             f"landwatch: reviewer installed as the systemd user service {UNIT} ({path})", file=out
         )
+        if path != places[-1]:
+            print(
+                f"landwatch: not under your XDG_CONFIG_HOME ({places[-1].parents[2]}): your "
+                "systemd user manager does not have it, and reads its units from "
+                f"{path.parent}",
+                file=out,
+            )
         linger = _run(
             [self.loginctl, "show-user", getpass.getuser(), "--property=Linger"], check=False
         )
@@ -173,9 +207,28 @@ class Systemd:
                 file=out,
             )
 
+    def _written(self, text: str) -> Path:
+        """The unit written at the first of unit_places the user manager reads it from
+        (ServiceError where it reads none), and loaded there."""
+        places = self.unit_places()
+        for place in places:
+            place.parent.mkdir(parents=True, exist_ok=True)
+            place.write_text(text)
+            _run([self.systemctl, "--user", "daemon-reload"])
+            if self.reads(place) is not False:
+                return place
+            place.unlink()
+        _run([self.systemctl, "--user", "daemon-reload"], check=False)
+        where = " or ".join(str(place.parent) for place in places)
+        raise ServiceError(
+            f"your systemd user manager does not read units from {where}: `systemctl --user "
+            "show --property=UnitPath` says where it does"
+        )
+
     def uninstall(self, out: TextIO) -> None:
         _run([self.systemctl, "--user", "disable", "--now", UNIT], check=False)
-        self.unit_path().unlink(missing_ok=True)
+        for place in self.unit_places():
+            place.unlink(missing_ok=True)
         _run([self.systemctl, "--user", "daemon-reload"], check=False)
         print(f"landwatch: removed the systemd user service {UNIT}", file=out)
 
@@ -190,6 +243,13 @@ class Systemd:
     def describe(self) -> str:
         state = _run([self.systemctl, "--user", "is-active", UNIT], check=False).stdout.strip()
         return f"the systemd user service {UNIT} ({state or 'unknown'})"
+
+    def unread(self) -> Path | None:
+        """The unit landwatch wrote, where the user manager does not read it (an older release
+        wrote it under the shell's XDG_CONFIG_HOME): the reviewer never starts. None where it
+        reads it, there is none, or it cannot be asked."""
+        path = self.unit_path()
+        return path if path.is_file() and self.reads(path) is False else None
 
     def apart(self) -> list[str]:
         """The XDG variables the unit installed gives otherwise than this environment has them
@@ -299,6 +359,15 @@ def apart() -> tuple[Path, list[str]] | None:
         if names := chosen.apart():
             return path, names
     return None
+
+
+def unread() -> Path | None:
+    """The systemd unit landwatch wrote where the user manager does not read it (doctor): asked
+    of the manager only where there is one."""
+    if not Systemd.unit_path().is_file():
+        return None
+    chosen = scheduler()
+    return chosen.unread() if isinstance(chosen, Systemd) else None
 
 
 def service(action: str, *, out: TextIO | None = None) -> int:
