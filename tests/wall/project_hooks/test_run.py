@@ -12,7 +12,9 @@ import pytest
 
 from landwatch import report_store, work_item
 from landwatch.daemon.loop import LEFT_WAITING
-from landwatch.wall.project_hooks.run import passed_to_build
+from landwatch.wall.project_hooks.checkout import Checkout
+from landwatch.wall.project_hooks.run import Room, passed_to_build, run_hooks
+from landwatch.wall.project_hooks.tools import Tool
 from support.daemon import wait_for
 from support.project_hooks import (
     CREDENTIALS,
@@ -25,7 +27,7 @@ from support.project_hooks import (
     tools,
 )
 from support.repos import Repo, run_cli
-from support.sandbox import WITH_BWRAP, needs_bwrap
+from support.sandbox import WITH_BWRAP, account, far_away, needs_accounts, needs_bwrap, walled
 
 FAILING = """\
 id: place
@@ -173,3 +175,29 @@ def test_a_build_is_told_how_to_reach_an_index_and_given_no_credential() -> None
     assert passed_to_build(
         {**CREDENTIALS, **REACHING, "GITHUB_TOKEN": "x", "VIRTUALENV_X": "y"}
     ) == (REACHING)
+
+
+@needs_bwrap
+@needs_accounts
+def test_a_hook_manager_in_another_user_s_home_is_not_run_and_the_result_says_why(
+    tmp_path: Path,
+) -> None:
+    """The person's hook manager found in bob's home (a PATH holding /home/bob/.local/bin): the
+    wall shows nothing of bob's home, so it does not run, and the hooks' notes say why, once."""
+    with far_away("homes") as far, account(far / "bob") as bob:
+        manager = bob / ".local" / "bin" / "lefthook"
+        manager.parent.mkdir(parents=True)
+        manager.write_text("#!/bin/sh\necho ran\n")
+        manager.chmod(0o755)
+        checkout = Checkout(tmp_path / "scratch" / "checkout")
+        checkout.git_dir.mkdir(parents=True)
+        (tmp_path / "objects").mkdir()
+        notes: list[str] = []
+        room = Room(checkout, walled(), tmp_path / "objects", tmp_path / "store", said=notes)
+        for _ in range(2):
+            ran = run_hooks(Tool("lefthook", (str(manager),), "lefthook 1"), ["a.py"], room, 30)
+            assert ran.returncode != 0 and "ran" not in ran.text, ran.text
+        assert notes == [
+            f"{manager} is not shown behind the wall ({manager}): it is in {bob}, another "
+            "user's home"
+        ]
