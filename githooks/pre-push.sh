@@ -178,11 +178,22 @@ EOF
     lw_sent=
     lw_held=
     lw_other=
-    while read -r lw_source lw_local lw_ref lw_remote || [ -n "$lw_local" ]; do
+    while IFS= read -r lw_line || [ -n "$lw_line" ]; do
+        [ -n "$lw_line" ] || continue
+        # Read from the right, as the Python side reads it: git writes the local ref as the
+        # person wrote it, spaces and all (`HEAD^{/set 0 retries}:main`, whose second word
+        # was taken for a deletion's oid); the oids and the remote ref hold none.
+        case $lw_line in *" "*" "*" "*) ;; *) return 1 ;; esac
+        lw_remote=${lw_line##* }
+        lw_line=${lw_line% *}
+        lw_ref=${lw_line##* }
+        lw_line=${lw_line% *}
+        lw_local=${lw_line##* }
+        lw_source=${lw_line% *}
         case $lw_local in *[!0]*) ;; *) continue ;; esac # a deletion sends nothing
         # Notes (landwatch's shared reviews among them) are git's data about commits, not work;
         # but only a notes ref pushed to one is notes (HEAD:refs/notes/x sends a commit).
-        case "$lw_source $lw_ref" in "refs/notes/"*" refs/notes/"*) continue ;; esac
+        case $lw_source in refs/notes/*) case $lw_ref in refs/notes/*) continue ;; esac ;; esac
         case $lw_ref in refs/heads/*)
             lw_tracked="${lw_nl}refs/remotes/$1/${lw_ref#refs/heads/}="
             case $lw_tracking in *"$lw_tracked"*)

@@ -29,17 +29,33 @@ def line(local: str, remote: str = ZERO, ref: str = "refs/heads/main") -> str:
     return f"{ref} {local} {ref} {remote}\n"
 
 
-def test_git_s_lines_are_read_and_what_git_never_sends_is_passed_by() -> None:
+def test_git_s_lines_are_read_from_the_right_and_what_git_never_sends_is_an_error() -> None:
     sha256 = "a" * 64
+    # The source as the person wrote it (`git push origin 'HEAD^{/fix it}:main'`) may hold
+    # spaces; a ref name may hold U+2028 or U+0085, which are no line's end.
+    spaced = f"HEAD^{{/fix 0 it}} {oid(4)} refs/heads/main {ZERO}\n"
+    named = f"refs/heads/a\u2028b\x85c {oid(5)} refs/heads/a\u2028b\x85c {ZERO}\n"
     pushed = push_gate.parse(
-        line(oid(1), oid(2)) + line(ZERO, oid(3)) + line(sha256) + "garbage\n" + "a b c d\n"
+        line(oid(1), oid(2)) + line(ZERO, oid(3)) + line(sha256) + spaced + named
     )
     assert [(p.local, p.remote) for p in pushed] == [
         (oid(1), oid(2)),
         (ZERO, oid(3)),
         (sha256, ZERO),
+        (oid(4), ZERO),
+        (oid(5), ZERO),
     ]
-    assert [(p.deletion, p.new) for p in pushed] == [(False, False), (True, False), (False, True)]
+    assert [(p.deletion, p.new) for p in pushed] == [
+        (False, False),
+        (True, False),
+        (False, True),
+        (False, True),
+        (False, True),
+    ]
+    assert [p.local_ref for p in pushed[3:]] == ["HEAD^{/fix 0 it}", "refs/heads/a\u2028b\x85c"]
+    for garbage in ("garbage\n", "a b c d\n", f"{oid(1)} refs/heads/main {oid(2)}\n"):
+        with pytest.raises(ValueError, match="not a line git writes"):
+            push_gate.parse(line(oid(1)) + garbage)
 
 
 def test_what_the_remote_lacks_and_nothing_it_holds(repo: Repo, remote: Path) -> None:

@@ -314,7 +314,8 @@ def _pre_push(args: argparse.Namespace) -> int:
     # git runs the hook where it works (`git --git-dir=X push` from anywhere: there), and says
     # which repository in GIT_DIR where the work tree alone would not.
     given = os.environ.get("GIT_DIR")
-    return pre_push(Path.cwd(), args.remote, args.url, sys.stdin.read(), git_dir=given)
+    # Bytes: a ref name need not be UTF-8, and the gate's own handling decodes them.
+    return pre_push(Path.cwd(), args.remote, args.url, sys.stdin.buffer.read(), git_dir=given)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {

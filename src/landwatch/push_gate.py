@@ -25,6 +25,7 @@ from landwatch.review import allowed, blocking
 from landwatch.review.budget import Budget
 from landwatch.review.findings import Finding
 from landwatch.review.report import Report
+from landwatch.text import safe
 from landwatch.work_item import (
     CLAIMED,
     PENDING,
@@ -76,13 +77,16 @@ class Pushed:
 
 
 def parse(lines: str) -> list[Pushed]:
-    """pre-push's stdin, a `Pushed` a line; a line that is not four fields with oids (git never
-    sends one) is passed by."""
+    """pre-push's stdin, a `Pushed` a line, each read from the right: git writes the local ref as
+    the person wrote it (`HEAD^{/fix it}`), spaces and all. A line that is not (no oids where
+    git writes them) is a ValueError: never taken for a push that sends nothing."""
     pushed = []
-    for line in lines.splitlines():
-        fields = line.split(" ")
+    for line in lines.split("\n"):  # only a newline ends one: a ref name may hold U+2028
+        fields = line.rsplit(" ", 3)
         if len(fields) == 4 and is_object_id(fields[1]) and is_object_id(fields[3]):
             pushed.append(Pushed(*fields))
+        elif line:
+            raise ValueError(f"not a line git writes on pre-push's stdin: {safe(line)[:120]}")
     return pushed
 
 

@@ -51,7 +51,7 @@ def pre_push(
     cwd: Path,
     remote: str,
     url: str,
-    lines: str,
+    lines: str | bytes,
     *,
     clock: GateClock | None = None,
     err: TextIO | None = None,
@@ -61,6 +61,10 @@ def pre_push(
     The repository is `git_dir` (the GIT_DIR git gave the hook, relative to `cwd`), else `cwd`'s."""
     err = sys.stderr if err is None else err
     try:
+        if isinstance(lines, bytes):
+            # A ref name need not be UTF-8 (git allows any byte past ASCII): read as landwatch
+            # reads git's output, here where a failure is the gate's to say.
+            lines = lines.decode("utf-8", "surrogateescape")
         found = git_dir_of(cwd, git_dir)
         return _gate(found, remote, url, lines, clock or SystemClock(), err)
     except Exception as error:  # landwatch broken never refuses a push

@@ -1,0 +1,120 @@
+"""The push gate given what git may write on pre-push's stdin (a source expression holding spaces,
+ref names that are not UTF-8, or hold a line separator that is not a newline): every line
+judged, and one git never writes said, never taken for a push that sends nothing."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from landwatch.commands.pre_push import pre_push
+from support.daemon import run_reviewer
+from support.kinds import FakeClock, origin, remote_head
+from support.queue import git_env
+from support.repos import Repo
+from support.tokens import GITHUB_TOKEN, github_token
+
+
+@pytest.fixture
+def remote(repo: Repo, tmp_path: Path) -> Path:
+    return origin(repo, tmp_path / "remote.git")
+
+
+def reviewed() -> None:
+    done = run_reviewer("--once")
+    assert done.returncode == 0, done.stderr
+
+
+def remote_has(remote: Path, ref: str) -> bool:
+    listed = subprocess.run(["git", "--git-dir", str(remote), "rev-parse", "-q", "--verify", ref])
+    return listed.returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("message", "source"),
+    [
+        ("add settings", "HEAD^{/add settings}"),
+        # Its second word all zeros: the quick path took the line for a deletion and let it go.
+        ("set 0 retries and the token", "HEAD^{/set 0 retries}"),
+        # A notes ref's commit (any commit may be one), sent to a branch: not notes.
+        ("keep refs/notes/ aside, add settings", "refs/notes/wip^{/ refs/notes/}"),
+    ],
+    ids=["python", "quick-path", "notes-source"],
+)
+def test_a_source_expression_holding_spaces_is_judged(
+    repo: Repo, remote: Path, message: str, source: str
+) -> None:
+    """Attack 43: git writes the source of a refspec as the person wrote it, so its line had five
+    fields or more; the gate read only lines of four, judged nothing, and the push went."""
+    before = remote_head(remote)
+    leaked = repo.land(message, {"settings.py": f'token = "{GITHUB_TOKEN}"\n'})
+    repo.git("update-ref", "refs/notes/wip", leaked)
+    reviewed()
+    result = repo.run("push", "origin", f"{source}:refs/heads/main")
+    assert result.returncode != 0, result.stderr
+    assert remote_head(remote) == before
+    assert f"{leaked[:10]} settings.py:1  S002" in result.stderr
+
+
+def test_a_line_git_never_writes_leaves_the_gate_undecided_and_says_so(
+    repo: Repo, remote: Path
+) -> None:
+    err = io.StringIO()
+    lines = f"refs/heads/main {repo.head()}\n"  # not four fields: not taken for "nothing sent"
+    assert pre_push(repo.path, "origin", str(remote), lines, clock=FakeClock(), err=err) == 0
+    [said] = err.getvalue().splitlines()
+    assert said.startswith("landwatch: the push gate could not decide (")
+    assert "refs/heads/main" in said and said.endswith("; the push goes on")
+
+
+@pytest.fixture(scope="session")
+def desktop_locale(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """en_US.UTF-8, the common desktop locale, built here (localedef): Python reads stdin in it
+    strictly, where C.UTF-8, which it coerces to, escapes what is not UTF-8."""
+    where = tmp_path_factory.mktemp("locale")
+    built = subprocess.run(
+        ["localedef", "-i", "en_US", "-f", "UTF-8", str(where / "en_US.UTF-8")],
+        capture_output=True,
+        text=True,
+    )
+    if not (where / "en_US.UTF-8").is_dir():
+        pytest.skip(f"cannot build en_US.UTF-8 here (localedef): {built.stderr.strip()}")
+    return {"LOCPATH": str(where), "LANG": "en_US.UTF-8", "LC_ALL": "en_US.UTF-8"}
+
+
+@pytest.mark.parametrize(
+    "branch",
+    ["caf\udce9", "a\u2028b", "x\x85y"],
+    ids=["latin-1", "line-separator", "next-line"],
+)
+def test_a_branch_whose_name_is_not_utf_8_or_holds_a_line_separator_is_judged(
+    repo: Repo, remote: Path, desktop_locale: dict[str, str], branch: str
+) -> None:
+    """Attack 44: git allows any byte past ASCII in a ref name. The gate read its stdin strictly
+    (a traceback, then "could not decide"), and split it at U+2028 and U+0085 as at a newline
+    (nothing read): the push went, and with `git push --all` every branch with it."""
+
+    def push(*args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            ["git", "push", "origin", *args],
+            cwd=repo.path,
+            env=git_env(**desktop_locale),
+            capture_output=True,
+        )
+
+    repo.git("switch", "-q", "-c", branch)
+    repo.land("add settings", {"settings.py": f'token = "{GITHUB_TOKEN}"\n'})
+    reviewed()
+    result = push(branch)
+    assert result.returncode != 0 and b"push refused: 1 finding" in result.stderr, result.stderr
+    assert b"Traceback" not in result.stderr and not remote_has(remote, f"refs/heads/{branch}")
+    repo.git("switch", "-q", "main")
+    before = remote_head(remote)
+    repo.land("add more settings", {"more.py": f'token = "{github_token("more")}"\n'})
+    reviewed()
+    result = push("--all")
+    assert result.returncode != 0 and b"push refused: 2 findings" in result.stderr, result.stderr
+    assert remote_head(remote) == before and not remote_has(remote, f"refs/heads/{branch}")
