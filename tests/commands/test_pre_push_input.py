@@ -1,6 +1,7 @@
 """The push gate given what git may write on pre-push's stdin (a source expression holding spaces,
-ref names that are not UTF-8, or hold a line separator that is not a newline): every line
-judged, and one git never writes said, never taken for a push that sends nothing."""
+ref names that are not UTF-8, or hold a line separator that is not a newline) and what may fail
+under it (a full disk): every line judged, one git never writes said, and a refusal that the
+kept reviews decided stands whatever fails beside it."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ import pytest
 from landwatch.commands.pre_push import pre_push
 from support.daemon import run_reviewer
 from support.kinds import FakeClock, origin, remote_head
-from support.queue import git_env
-from support.repos import Repo
+from support.queue import fill, git_env, tmpfs
+from support.repos import Repo, installed
 from support.tokens import GITHUB_TOKEN, github_token
 
 
@@ -118,3 +119,46 @@ def test_a_branch_whose_name_is_not_utf_8_or_holds_a_line_separator_is_judged(
     result = push("--all")
     assert result.returncode != 0 and b"push refused: 2 findings" in result.stderr, result.stderr
     assert remote_head(remote) == before and not remote_has(remote, f"refs/heads/{branch}")
+
+
+def loose_objects(repo: Repo) -> int:
+    counted = repo.git("count-objects", "-v").splitlines()
+    return int(next(line for line in counted if line.startswith("count: ")).split()[1])
+
+
+def test_a_blob_a_tag_pushes_is_scanned_without_writing_an_object(repo: Repo, remote: Path) -> None:
+    """The root commit a blob is read as (in a tree holding it alone) is made in memory: a full
+    disk, or an object store that cannot be written, stops no scan."""
+    blob = repo.run("hash-object", "-w", "--stdin", stdin=f'key = "{GITHUB_TOKEN}"\n').stdout
+    repo.git("tag", "leak", blob.strip())
+    before = loose_objects(repo)
+    result = repo.run("push", "origin", "refs/tags/leak")
+    assert result.returncode != 0 and "(blob):1  S002" in result.stderr, result.stderr
+    assert loose_objects(repo) == before
+
+
+def test_on_a_full_disk_a_refusal_of_a_kept_review_stands_and_a_blob_is_still_read(
+    tmp_path: Path,
+) -> None:
+    """Attack 45: on a full disk, a push sending a blob (a tag naming a public key, as git.git's
+    junio-gpg-pub) made the scan write its root commit, which failed: the whole gate could not
+    decide, and a commit whose kept review refuses went out with the blob."""
+    disk = tmp_path / "disk"
+    with tmpfs(disk, "4m"):
+        repo = installed(disk / "repo")
+        remote = origin(repo, tmp_path / "remote.git")
+        before = remote_head(remote)
+        repo.land("add settings", {"settings.py": f'token = "{GITHUB_TOKEN}"\n'})
+        public = repo.run("hash-object", "-w", "--stdin", stdin="a public key\n").stdout
+        repo.git("tag", "pubkey", public.strip())
+        reviewed()
+        filler = fill(disk)
+        try:
+            result = repo.run("push", "origin", "main", "--tags")
+        finally:
+            filler.unlink()
+    assert result.returncode != 0 and remote_head(remote) == before, result.stderr
+    said = result.stderr
+    assert "push refused: 1 finding in 1 commit" in said and "could not decide" not in said
+    assert "unchecked" not in said  # the blob was read too
+    assert not remote_has(remote, "refs/tags/pubkey")

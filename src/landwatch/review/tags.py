@@ -6,7 +6,8 @@ push gate asks).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import weakref
+from collections.abc import Iterator, Mapping
 
 import pygit2
 
@@ -56,10 +57,13 @@ def beside_commits(
 
 def as_commit(git_dir: os.PathLike[str] | str, oid: str) -> str:
     """`oid` where it names a commit; for a tree, or a blob (as BLOB_NAME in a tree of its own), a
-    root commit of it, which the review engine reads as any commit's tree. Written where git keeps
-    objects, the same for the same content, referred to by nothing (git gc drops it)."""
+    root commit of it, which the review engine reads as any commit's tree. Made in this process's
+    memory (`_Unwritten`), never where git keeps objects: a full disk stops no scan."""
     repo = open_repository(git_dir)
     found = _peeled(repo, oid)
+    if isinstance(found, pygit2.Blob | pygit2.Tree) and repo not in _unwritten:
+        _unwritten[repo] = _Unwritten()
+        repo.odb.add_backend(_unwritten[repo], _FIRST)
     if isinstance(found, pygit2.Blob):
         builder = repo.TreeBuilder()
         builder.insert(BLOB_NAME, found.id, pygit2.enums.FileMode.BLOB)
@@ -70,6 +74,45 @@ def as_commit(git_dir: os.PathLike[str] | str, oid: str) -> str:
         return oid
     nobody = pygit2.Signature("landwatch", "landwatch@localhost", 0, 0)
     return str(repo.create_commit(None, nobody, nobody, f"{found.type_str} {oid}\n", tree, []))
+
+
+class _Unwritten(pygit2.OdbBackend):
+    """Objects written through a repository this process opened, kept in its memory: the gate's
+    root commits of a blob or tree, which its own scan alone reads (nothing else is written)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.objects: dict[pygit2.Oid, tuple[int, bytes]] = {}
+
+    def read_cb(self, oid: pygit2.Oid) -> tuple[int, bytes]:
+        return self.objects[oid]  # KeyError: not here, the next backend is asked
+
+    def read_prefix_cb(self, oid: pygit2.Oid) -> tuple[int, bytes, pygit2.Oid]:
+        raise KeyError(oid)  # its objects are asked for by their whole id
+
+    def read_header_cb(self, oid: pygit2.Oid) -> tuple[int, int]:
+        kind, data = self.objects[oid]
+        return kind, len(data)
+
+    def exists_cb(self, oid: pygit2.Oid) -> bool:
+        return oid in self.objects
+
+    def exists_prefix_cb(self, oid: pygit2.Oid) -> pygit2.Oid:
+        raise KeyError(oid)
+
+    def write_cb(self, oid: pygit2.Oid, data: bytes, kind: int) -> None:
+        self.objects[oid] = (kind, data)
+
+    def refresh_cb(self) -> None:
+        pass
+
+    def __iter__(self) -> Iterator[pygit2.Oid]:
+        return iter(list(self.objects))
+
+
+# libgit2 writes to the writable backend of highest priority (its own loose one's is 1).
+_FIRST = 1 << 16
+_unwritten: weakref.WeakKeyDictionary[pygit2.Repository, _Unwritten] = weakref.WeakKeyDictionary()
 
 
 def message_findings(git_dir: os.PathLike[str] | str, oid: str) -> list[Finding]:
