@@ -160,12 +160,12 @@ def test_the_verdict_follows_the_commits_and_sets_apart_what_is_allowed() -> Non
 
 def test_the_hook_s_scan_runs_only_the_rules_a_push_is_refused_for(repo: Repo) -> None:
     landed = repo.land("trailing  ", {"a.py": 'x = 1   \nkey = "AKIAQX7ZR4M2QX7ZR4M2"\n'})
-    scanned, unread = push_gate.scan(repo.git_dir, [landed], 60)
-    assert unread == []
+    scanned, unread, failed = push_gate.scan(repo.git_dir, [landed], 60)
+    assert unread == [] and failed == {}
     assert {f.rule for f in scanned[landed].findings} == {"S002"}  # no P001, no M001
 
     ticks = iter(range(0, 1000, 100))
-    scanned, unread = push_gate.scan(repo.git_dir, [landed, landed], 50, lambda: next(ticks))
+    scanned, unread, _ = push_gate.scan(repo.git_dir, [landed, landed], 50, lambda: next(ticks))
     assert scanned == {} and unread == [landed, landed]  # the time ran out before the first
 
 
@@ -255,13 +255,15 @@ def test_a_tag_s_message_is_judged_by_the_message_secret_rules(repo: Repo) -> No
     sent, _ = push_gate.beside_commits(
         repo.git_dir, push_gate.parse(line(repo.git("rev-parse", "v1"), ref="refs/tags/v1"))
     )
-    [(tag, report)] = push_gate.tag_reports(repo.git_dir, sent).items()
+    reports, failed = push_gate.tag_reports(repo.git_dir, sent)
+    [(tag, report)] = reports.items()
+    assert failed == {}
     verdict = push_gate.verdict_of(repo.git_dir, [tag], {tag: report}, "secrets", 60)
     [(refused_in, found)] = verdict.refused
     assert refused_in == tag and (found.rule, found.path, found.line) == ("S002", None, 3)
     assert GITHUB_TOKEN not in (found.snippet or "") + found.message
     v2 = repo.git("rev-parse", "v2")
-    assert push_gate.tag_reports(repo.git_dir, {v2: "refs/tags/v2"})[v2].findings == []
+    assert push_gate.tag_reports(repo.git_dir, {v2: "refs/tags/v2"})[0][v2].findings == []
 
 
 def blob_and_tree(repo: Repo, files: dict[str, str]) -> tuple[str, str]:

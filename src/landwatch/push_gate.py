@@ -160,15 +160,29 @@ def beside_commits(
     return tags.beside_commits(git_dir, others)
 
 
-def tag_reports(git_dir: os.PathLike[str] | str, sent: Mapping[str, str]) -> dict[str, Report]:
+def tag_reports(
+    git_dir: os.PathLike[str] | str, sent: Mapping[str, str]
+) -> tuple[dict[str, Report], dict[str, str]]:
     """What the message secret rules find in each annotated tag `sent` (beside_commits), as reports
-    by tag, to be judged beside the commits' reviews."""
+    by tag, to be judged beside the commits' reviews; and why each tag that could not be read
+    (`unreadable`) was not, by tag."""
     from landwatch.review import tags
 
-    return {
-        tag: Report(tag, None, "tag", f"tag {ref}", findings=tags.message_findings(git_dir, tag))
-        for tag, ref in sent.items()
-    }
+    reports, failed = {}, {}
+    for tag, ref in sent.items():
+        try:
+            findings = tags.message_findings(git_dir, tag)
+        except Exception as error:  # one object unreadable costs its own judgement alone
+            failed[tag] = unreadable(error)
+            continue
+        reports[tag] = Report(tag, None, "tag", f"tag {ref}", findings=findings)
+    return reports, failed
+
+
+def unreadable(error: BaseException) -> str:
+    """Why an object of a push could not be read (a blob missing from a partial clone, memory
+    run out), in a few words: the gate names it unchecked and judges the rest."""
+    return safe(f"{type(error).__name__}: {error}")[:120]
 
 
 def waiting(git_dir: os.PathLike[str] | str, commits: Iterable[str]) -> set[str]:
@@ -200,26 +214,32 @@ def scan(
     commits: Iterable[str],
     seconds: float,
     clock: Callable[[], float] = time.monotonic,
-) -> tuple[dict[str, Report], list[str]]:
+) -> tuple[dict[str, Report], list[str], dict[str, str]]:
     """The rules a push is refused for, run here on each of `commits` (oldest first; a blob or
     tree sent, as a root commit of it: review.tags.as_commit), within `seconds` and LINES added
-    lines each; the reports by commit, and the commits the time did not let it read whole."""
+    lines each; the reports by commit, the commits the time did not let it read whole, and why
+    each that could not be read at all was not (the scan goes on past it)."""
     from landwatch.review import engine, tags
 
     deadline = clock() + seconds
     scanned: dict[str, Report] = {}
     left = list(commits)
     unread = []
+    failed: dict[str, str] = {}
     while left and (remaining := deadline - clock()) > 0:
         commit = left.pop(0)
         budget = Budget(remaining, clock)
-        revision = tags.as_commit(git_dir, commit)  # a blob or tree: a root commit of it
-        scanned[commit] = engine.review(
-            git_dir, revision, budget=budget, at_push=True, max_added_lines=LINES
-        )
+        try:
+            revision = tags.as_commit(git_dir, commit)  # a blob or tree: a root commit of it
+            scanned[commit] = engine.review(
+                git_dir, revision, budget=budget, at_push=True, max_added_lines=LINES
+            )
+        except Exception as error:  # one object unreadable costs its own judgement alone
+            failed[commit] = unreadable(error)
+            continue
         if budget.stopped:
             unread.append(commit)
-    return scanned, unread + left
+    return scanned, unread + left, failed
 
 
 # (commit, finding) -> the allowance that lets it through, or None when nothing does.
@@ -240,13 +260,23 @@ def allowing_in(git_dir: os.PathLike[str] | str) -> Allowing:
 @dataclass
 class Verdict:
     """What the commits sent hold: the findings that refuse the push (commit, finding, oldest
-    commit first), those allowed, the commits nobody could judge in time, and those judged only
-    up to LINES added lines (`cut`)."""
+    commit first), those allowed, the commits nobody could judge in time, those judged only up
+    to LINES added lines (`cut`), and those that could not be read at all, with why (`failed`)."""
 
     refused: list[tuple[str, Finding]] = field(default_factory=list)
     allowed: list[tuple[str, Finding, allowed.Allowance]] = field(default_factory=list)
     unjudged: list[str] = field(default_factory=list)
     cut: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+
+    def partly_read(self) -> str:
+        """The first commit read only in part (cut at LINES, else not read at all), in a few
+        words; empty when none. Auto-push holds it back: nobody is there to be told."""
+        if self.cut:
+            return f"{self.cut[0][:10]} was read only to {LINES:,} added lines, the rest unchecked"
+        for commit, why in self.failed.items():
+            return f"{commit[:10]} could not be read ({why}), unchecked"
+        return ""
 
 
 def judge(
@@ -279,16 +309,21 @@ def verdict_of(
     policy: str,
     seconds: float,
     clock: Callable[[], float] = time.monotonic,
+    failed: Mapping[str, str] | None = None,
 ) -> Verdict:
     """The verdict on `commits` (oldest first) under `policy`, as the pre-push hook and auto-push
     both judge: by their reviews kept (`reports`), the rest, and those reviews that did not read
-    their whole change, scanned here within `seconds`, with what is allowed here set apart."""
-    unread = [c for c in commits if c not in reports or reports[c].truncated]
-    scanned, late = scan(git_dir, unread, seconds, clock) if unread else ({}, [])
+    their whole change, scanned here within `seconds`, with what is allowed here set apart. What
+    could not be read (`failed` already, or in the scan) is passed by, never the whole verdict."""
+    broken = dict(failed or {})
+    unread = [c for c in commits if c not in broken and (c not in reports or reports[c].truncated)]
+    scanned, late, more = scan(git_dir, unread, seconds, clock) if unread else ({}, [], {})
+    broken |= more
     judged = {**reports, **{c: read_on(reports.get(c), found) for c, found in scanned.items()}}
     verdict = judge(judged, policy, allowing_in(git_dir), order=commits)
     partly = set(late)
     verdict.unjudged = [commit for commit in commits if commit in partly]
+    verdict.failed = {commit: broken[commit] for commit in commits if commit in broken}
     # Read in time yet truncated: its line checks stopped at LINES.
     verdict.cut = [c for c in commits if c in scanned and c not in partly and scanned[c].truncated]
     return verdict

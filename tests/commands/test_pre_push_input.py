@@ -1,6 +1,6 @@
 """The push gate given what git may write on pre-push's stdin (a source expression holding spaces,
 ref names that are not UTF-8, or hold a line separator that is not a newline) and what may fail
-under it (a full disk): every line judged, one git never writes said, and a refusal that the
+under it (a full disk, one object that cannot be read): every line judged, and a refusal that the
 kept reviews decided stands whatever fails beside it."""
 
 from __future__ import annotations
@@ -11,12 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from landwatch.commands.pre_push import pre_push
+from landwatch.commands.pre_push import REFUSED, pre_push
 from support.daemon import run_reviewer
 from support.kinds import FakeClock, origin, remote_head
 from support.queue import fill, git_env, tmpfs
 from support.repos import Repo, installed
 from support.tokens import GITHUB_TOKEN, github_token
+
+ZERO = "0" * 40
 
 
 @pytest.fixture
@@ -162,3 +164,37 @@ def test_on_a_full_disk_a_refusal_of_a_kept_review_stands_and_a_blob_is_still_re
     assert "push refused: 1 finding in 1 commit" in said and "could not decide" not in said
     assert "unchecked" not in said  # the blob was read too
     assert not remote_has(remote, "refs/tags/pubkey")
+
+
+def test_what_cannot_be_read_goes_unchecked_alone_and_a_refusal_stands(
+    repo: Repo, remote: Path
+) -> None:
+    """A commit naming a blob this clone lacks (a partial clone's, a corrupt store) failed its
+    scan, and a tag's of it: the gate could not decide, and what the kept reviews refused, and
+    what the scan would have found past it, went out. What cannot be read is said and passed."""
+    before = remote_head(remote)
+    leaked = repo.land("add settings", {"settings.py": f'token = "{GITHUB_TOKEN}"\n'})
+    reviewed()
+    # Older than the rest, so scanned first: its configuration's blob is nowhere.
+    missing = "1" * 40
+    tree = repo.run("mktree", "--missing", stdin=f"100644 blob {missing}\t.landwatch.toml\n")
+    old = {"GIT_COMMITTER_DATE": "2001-01-01T00:00:00Z", "GIT_AUTHOR_DATE": "2001-01-01T00:00Z"}
+    broken = repo.git("commit-tree", "-m", "unreadable", tree.stdout.strip(), **old)
+    repo.git("tag", "-a", "-m", "a release", "v1", broken)
+    tag = repo.git("rev-parse", "v1")
+    repo.git("switch", "-q", "-c", "other", before)
+    other = repo.land("add keys", {"keys.py": f'token = "{github_token("other")}"\n'}, hooks=False)
+    lines = (
+        f"refs/heads/main {leaked} refs/heads/main {before}\n"
+        f"refs/heads/other {other} refs/heads/other {ZERO}\n"
+        f"refs/tags/v1 {tag} refs/tags/v1 {ZERO}\n"
+    )
+    err = io.StringIO()
+    code = pre_push(repo.path, "origin", str(remote), lines, clock=FakeClock(), err=err)
+    said = err.getvalue()
+    assert code == REFUSED, said
+    assert f"{leaked[:10]} settings.py:1  S002" in said and f"{other[:10]} keys.py:1  S002" in said
+    [unread] = [line for line in said.splitlines() if "could not be read" in line]
+    assert unread.startswith(f"landwatch: commit {broken[:12]} could not be read (KeyError: ")
+    assert unread.endswith(" and goes unchecked (and 1 more object)"), unread
+    assert "could not decide" not in said

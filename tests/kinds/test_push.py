@@ -582,3 +582,16 @@ def test_auto_push_holds_back_a_commit_past_what_the_gate_reads(
     assert remote_head(remote) != landed
     held = held_back(repo.git_dir)
     assert held is not None and "git push origin main" in held["why"]
+
+
+def test_auto_push_holds_back_a_commit_the_gate_cannot_read(repo: Repo, remote: Path) -> None:
+    """A commit naming a blob this clone lacks (its configuration's, here) fails the gate's scan:
+    once that failed the whole gate, now the gate passes it by, so auto-push holds it back."""
+    tree = repo.run("mktree", "--missing", stdin=f"100644 blob {'1' * 40}\t.landwatch.toml\n")
+    landed = repo.git("commit-tree", "-p", "HEAD", "-m", "unreadable", tree.stdout.strip())
+    repo.git("update-ref", "refs/heads/main", landed)
+    with pytest.raises(HeldBack, match=f"{landed[:10]} could not be read \\(KeyError: "):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+    assert remote_head(remote) != landed
+    held = held_back(repo.git_dir)
+    assert held is not None and "git push origin main" in held["why"]

@@ -96,10 +96,10 @@ def _gate(git_dir: Path, remote: str, url: str, lines: str, clock: GateClock, er
     reports |= _waited_for(asked, [commit for commit in commits if commit not in reports])
     # Judged after the commits: the tags' messages, and the blobs and trees no commit holds.
     tags, contents = push_gate.beside_commits(git_dir, pushed)
-    reports |= push_gate.tag_reports(git_dir, tags)
+    tagged, failed = push_gate.tag_reports(git_dir, tags)
     sent = commits + list(tags) + list(contents)
     verdict = push_gate.verdict_of(
-        git_dir, sent, reports, asked.policy, asked.wait, clock.monotonic
+        git_dir, sent, reports | tagged, asked.policy, asked.wait, clock.monotonic, failed
     )
     if found.more:
         print(
@@ -108,6 +108,7 @@ def _gate(git_dir: Path, remote: str, url: str, lines: str, clock: GateClock, er
             file=err,
         )
     _say_unchecked(asked, verdict, contents)
+    _say_unread(asked, verdict.failed, tags, contents)
     if verdict.refused:
         return _refuse(asked, verdict.refused, lines, tags, contents)
     if verdict.allowed:
@@ -153,6 +154,24 @@ def _say_unchecked(asked: _Asked, verdict: push_gate.Verdict, contents: _Content
             f"whole {why} and goes unchecked{more if len(unread) > 1 else ''}",
             file=asked.err,
         )
+
+
+def _say_unread(
+    asked: _Asked, failed: Mapping[str, str], tags: Mapping[str, str], contents: _Contents
+) -> None:
+    """Name what the gate could not read at all (push_gate.unreadable), which goes unchecked
+    while the rest is judged: the first, with why, and how many more."""
+    if not failed:
+        return
+    oid, why = next(iter(failed.items()))
+    if oid in tags:
+        what = f"tag {oid[:12]}, which {safe(tags[oid])} pushes,"
+    elif oid in contents:
+        what = f"{contents[oid][0]} {oid[:12]}, which {safe(contents[oid][1])} pushes,"
+    else:
+        what = f"commit {oid[:12]}"
+    more = f" (and {plural(len(failed) - 1, 'more object')})" if len(failed) > 1 else ""
+    print(f"landwatch: {what} could not be read ({why}) and goes unchecked{more}", file=asked.err)
 
 
 def _refuse(

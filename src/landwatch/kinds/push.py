@@ -220,10 +220,10 @@ class PushHandler(ItemHandler[PushResult]):
                 f"{verdict.refused[0][1].fingerprint} --reason ..., then landwatch retry "
                 f"{landed[:10]}"
             )
-        elif verdict.cut:
+        elif verdict.cut or verdict.failed:
             # Nobody is there to be told what went unread: pushed by hand, the gate says so.
-            what = f"{verdict.cut[0][:10]} was read only to {push_gate.LINES:,} added lines"
-            why = f"{what}, the rest unchecked: look through it, then git push {remote} {branch}"
+            what = verdict.partly_read()
+            why = f"{what}: look through it, then git push {remote} {branch}"
         else:
             return
         self._hold(git_dir, landed, branch, what, why)
