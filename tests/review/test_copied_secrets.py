@@ -1,10 +1,14 @@
 """A secret the tree before the change already held is no new leak (review.copied_secrets): a
 value copied into a new file is told at info, naming where it was; a new one beside it is not;
-the walk over the tree before stops at its bounds and then lowers nothing it did not see."""
+the walk over the tree before stops at its bounds and then lowers nothing it did not see; before
+a merge were all its parents."""
 
 from __future__ import annotations
 
-from landwatch.review.change import open_repository, resolve
+import pytest
+
+from landwatch.review import engine
+from landwatch.review.change import MERGES, open_repository, resolve
 from landwatch.review.copied_secrets import holders_of
 from support.repos import Repo
 from support.review import KEY_ID, OTHER_ID, review
@@ -27,6 +31,35 @@ def test_a_value_copied_from_another_file_is_told_at_info_and_a_new_one_is_not(
     assert told[4].severity.name in ("WARNING", "ERROR") and "already" not in told[4].message
     assert any(note.startswith("1 secret finding told at info") for note in report.notes)
     assert all(KEY_ID not in note and OTHER_ID not in note for note in report.notes)
+
+
+@pytest.mark.parametrize("merges", MERGES)
+def test_a_value_a_merge_s_other_parent_held_is_copied_on_its_own_lines(
+    repo: Repo, merges: str
+) -> None:
+    """A merge's own line (a conflict's resolution, a file added in it) holding a value its other
+    parent held was told as a new leak: only the first parent's tree was searched. What the merge
+    brought in stays as found when read against its first parent (its commits are others')."""
+    repo.git("switch", "-q", "-c", "topic")
+    repo.land("topic", {"a.py": "a = 1\n"}, hooks=False)
+    repo.git("switch", "-q", "main")
+    repo.land("credentials", {"creds.py": f"aws_access_key_id = {KEY_ID}\n"}, hooks=False)
+    repo.git("switch", "-q", "topic")
+    repo.git("merge", "-q", "--no-commit", "main", LANDWATCH="0")
+    repo.stage({"docs/setup.md": f"aws_access_key_id = {KEY_ID}\nbackup_key = {OTHER_ID}\n"})
+    repo.git("commit", "-q", "--no-edit", LANDWATCH="0")
+    report = engine.review(repo.git_dir, "HEAD", merges=merges)
+    told = {(f.path, f.line): f for f in report.findings if f.rule.startswith("S")}
+    assert told["docs/setup.md", 1].severity.name == "INFO"
+    assert (
+        "(already in creds.py before the change: copied, not new)"
+        in told["docs/setup.md", 1].message
+    )
+    assert told["docs/setup.md", 2].severity.name in ("WARNING", "ERROR")
+    if merges == "first-parent":
+        assert told["creds.py", 1].severity.name in ("WARNING", "ERROR")
+    else:
+        assert ("creds.py", 1) not in told
 
 
 def test_the_walk_finds_a_value_in_any_file_and_stops_at_its_bounds(repo: Repo) -> None:

@@ -1,11 +1,13 @@
 """The diffs a change is read from (review.diffs): two trees' diff, taken deep down; a merge's
-own files and lines, which none of its parents has."""
+own files and lines, which none of its parents has, and what it brought in, place by place."""
 
 from __future__ import annotations
 
 import pytest
 
 from landwatch.review import engine
+from landwatch.review.change import open_repository, resolve
+from landwatch.review.diffs import BroughtIn
 from support.repos import Repo
 from support.review import found, review
 
@@ -84,3 +86,13 @@ def test_a_merge_read_for_its_own_has_the_lines_none_of_its_parents_has(repo: Re
     # Read against its first parent, it has everything topic brought in.
     whole = engine.review(repo.git_dir, "HEAD", merges="first-parent")
     assert ("P001", "topic.txt", 1) in found(whole) and ("P001", "shared.txt", 3) in found(whole)
+    # Asked place by place, as the push gate asks of a review that read it so: what topic holds
+    # (a file as it is, a line) came from it; what neither has, or no place names, is the merge's.
+    git = open_repository(repo.git_dir)
+    brought = BroughtIn(git, resolve(git, "HEAD"))
+    assert brought.holds("topic.txt", 1) and brought.holds("topic.txt", None)
+    assert brought.holds("shared.txt", 3) and not brought.holds("shared.txt", 4)
+    assert not brought.holds("evil.txt", 1) and not brought.holds("evil.txt", None)
+    assert not brought.holds(None, None) and not brought.holds("no/such/file", 1)
+    # A commit of one parent brought nothing in.
+    assert not BroughtIn(git, resolve(git, "HEAD^2")).holds("topic.txt", 1)

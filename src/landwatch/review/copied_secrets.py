@@ -1,6 +1,7 @@
 """A secret the tree before the change already held is no new leak: a file copied, or a value
 copied into a new place (a README's badge token into a new page of docs). Such a finding is told
-at info, naming where the value was, as one already in its own file is (rules.secret_rule).
+at info, naming where the value was, as one already in its own file is (rules.secret_rule). Before
+a merge were all its parents: a value on its own lines that any of them held is copied too.
 
 One walk over the parent's tree answers all of a change's questions, bounded in what it reads;
 it is taken only when a secret finding above info is left to judge, which few commits have.
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 import pygit2
 
 from landwatch.review.change import Change, FileChange, blob_data
+from landwatch.review.diffs import BroughtIn
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import RuleSet
 
@@ -59,9 +61,10 @@ def copied_told_at_info(
     if not asked or len(asked) > MOST_VALUES:
         return findings
     holders = holders_of(change.repo, change.tree_before, {value for _, value in asked})
+    elsewhere = _in_other_parents(change, asked, holders)
     told = 0
-    for finding, value in asked:
-        where = holders.paths.get(value)
+    for at, (finding, value) in enumerate(asked):
+        where = holders.paths.get(value) or elsewhere.get(at)
         if where is not None:
             finding.severity = Severity.INFO
             finding.message += f" (already in {where} before the change: copied, not new)"
@@ -77,6 +80,35 @@ def copied_told_at_info(
             "the secrets it did not find there are told as new"
         )
     return findings
+
+
+def _in_other_parents(
+    change: Change, asked: list[tuple[Finding, bytes]], holders: Holders
+) -> dict[int, str]:
+    """Of a merge, where its other parents' trees hold the values of `asked` the tree before the
+    change (the first parent's) lacks, by their place in `asked`: only of findings on what none
+    of its parents has (a line one of them holds, the merge brought in: it stays as found).
+    `holders` is told when a walk stopped short; a parent not readable here lowers nothing."""
+    merge = change.commit
+    if len(merge.parent_ids) < 2:
+        return {}
+    found: dict[bytes, str] = {}
+    try:
+        brought = BroughtIn(change.repo, merge)
+        own = {
+            at: value
+            for at, (finding, value) in enumerate(asked)
+            if value not in holders.paths and not brought.holds(finding.path, finding.line)
+        }
+        for tree in brought.others:
+            if not (left := set(own.values()) - found.keys()):
+                break
+            walked = holders_of(change.repo, tree, left)
+            found |= walked.paths
+            holders.complete &= walked.complete
+    except (KeyError, ValueError, pygit2.GitError):
+        return {}
+    return {at: found[value] for at, value in own.items() if value in found}
 
 
 def holders_of(

@@ -1,6 +1,7 @@
 """The diffs a landed change is read from: two trees' (renames found, taken in the deepest
 directory they differ in), and of a merge, what none of its parents has: its own files and lines
-(a conflict's resolution, a file added in the merge itself), as git's combined diff shows them.
+(a conflict's resolution, a file added in the merge itself), as git's combined diff shows them;
+and whether a place of a merge is what it brought in (`BroughtIn`: copied secrets, the push gate).
 
 Apart from review.change, which reads a change's files and lines through these.
 """
@@ -85,3 +86,34 @@ def lines_beyond(
         }
         beyond = added if beyond is None else beyond & added
     return beyond
+
+
+class BroughtIn:
+    """Whether a place of `merge` (a path, a line of it) is what the merge brought in from its
+    other parents, as its own files and lines (in_a_parent, lines_beyond) tell it apart: what a
+    review read against the first parent holds beside its own. Each file's lines read once."""
+
+    def __init__(self, repo: pygit2.Repository, merge: pygit2.Commit) -> None:
+        self.repo = repo
+        self.tree = merge.tree
+        self.others = [parent.tree for parent in merge.parents[1:]]
+        self._beyond: dict[str, set[int] | None] = {}
+
+    def holds(self, path: str | None, line: int | None) -> bool:
+        """Whether `path` (at `line`; None: the file as a whole) came from another parent. A place
+        it cannot tell (none, as a message's; not a file of the merge) is the merge's own."""
+        if path is None or not self.others:
+            return False
+        try:
+            entry = self.tree[path]
+        except KeyError:
+            return False
+        oid = str(entry.id)
+        if in_a_parent(self.others, path, oid, entry.filemode):
+            return True
+        if line is None:
+            return False
+        if path not in self._beyond:
+            self._beyond[path] = lines_beyond(self.repo, self.others, path, oid)
+        beyond = self._beyond[path]
+        return beyond is not None and line not in beyond
