@@ -169,6 +169,32 @@ def test_the_hook_s_scan_runs_only_the_rules_a_push_is_refused_for(repo: Repo) -
     assert scanned == {} and unread == [landed, landed]  # the time ran out before the first
 
 
+@pytest.mark.parametrize("shape", ["merge", "range"])
+def test_a_merge_is_judged_for_what_none_of_its_parents_has(repo: Repo, shape: str) -> None:
+    """A merge's review read against its first parent (the default; a range from it, as `git
+    merge` lands one) holds all the merge brought in, whose commits are judged on their own, or
+    the remote holds them: the gate judges the merge's own places alone, under either policy,
+    and scans a merge not reviewed for those alone."""
+    repo.git("switch", "-q", "-c", "topic")
+    repo.land("topic", {"a.py": "a = 1\n"}, hooks=False)
+    repo.git("switch", "-q", "main")
+    repo.land("main", {"b.py": "b = 1\n", "k.py": f'k = "{GITHUB_TOKEN}"\n'}, hooks=False)
+    repo.git("switch", "-q", "topic")
+    repo.git("merge", "-q", "--no-commit", "main", LANDWATCH="0")
+    repo.stage({"c.py": "c = 1\n"})
+    repo.git("commit", "-q", "--no-edit", LANDWATCH="0")
+    merge = repo.head()
+    found = [finding("P010"), finding("S002"), finding("P010"), finding("S002")]
+    for each, path in zip(found, ["b.py", "k.py", "c.py", None], strict=True):
+        each.path, each.fingerprint = path, f"{each.rule}-{path}"
+    base = repo.git("rev-parse", "HEAD^") if shape == "range" else None
+    kept = Report(merge, base, shape, "", findings=found)
+    verdict = push_gate.verdict_of(repo.git_dir, [merge], {merge: kept}, "errors", 60)
+    assert [(f.rule, f.path) for _, f in verdict.refused] == [("P010", "c.py"), ("S002", None)]
+    scanned = push_gate.verdict_of(repo.git_dir, [merge], {}, "secrets", 60)
+    assert scanned.refused == [] and scanned.unjudged == []
+
+
 def test_notes_pushed_are_no_work_to_judge(repo: Repo, remote: Path) -> None:
     repo.git(
         "notes",

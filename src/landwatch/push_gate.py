@@ -4,7 +4,8 @@ sends that its remote lacks, where the review of each stands, and what refuses t
 A review kept here is the commit's review; a commit whose review waits in a queue is the
 reviewer's to finish; any other (landed elsewhere, or not reached in time), and one whose review
 did not read its whole change (cut at max_added_lines), is scanned on the spot by the rules a push
-is refused for (`scan`). What refuses is review.blocking's policy.
+is refused for (`scan`). What refuses is review.blocking's policy; of a merge, only what none of
+its parents has (what it brought in, the commits that brought it answer for, sent or held).
 """
 
 from __future__ import annotations
@@ -215,11 +216,13 @@ def scan(
     seconds: float,
     clock: Callable[[], float] = time.monotonic,
 ) -> tuple[dict[str, Report], list[str], dict[str, str]]:
-    """The rules a push is refused for, run here on each of `commits` (oldest first; a blob or
-    tree sent, as a root commit of it: review.tags.as_commit), within `seconds` and LINES added
-    lines each; the reports by commit, the commits the time did not let it read whole, and why
-    each that could not be read at all was not (the scan goes on past it)."""
+    """The rules a push is refused for, run here on each of `commits` (oldest first; a merge for
+    what none of its parents has; a blob or tree sent, as a root commit of it: tags.as_commit),
+    within `seconds` and LINES added lines each; the reports by commit, the commits the time did
+    not let it read whole, and why each that could not be read at all was not (the scan goes on
+    past it)."""
     from landwatch.review import engine, tags
+    from landwatch.review.change import ITS_OWN
 
     deadline = clock() + seconds
     scanned: dict[str, Report] = {}
@@ -232,7 +235,12 @@ def scan(
         try:
             revision = tags.as_commit(git_dir, commit)  # a blob or tree: a root commit of it
             scanned[commit] = engine.review(
-                git_dir, revision, budget=budget, at_push=True, max_added_lines=LINES
+                git_dir,
+                revision,
+                budget=budget,
+                at_push=True,
+                max_added_lines=LINES,
+                merges=ITS_OWN,
             )
         except Exception as error:  # one object unreadable costs its own judgement alone
             failed[commit] = unreadable(error)
@@ -312,9 +320,11 @@ def verdict_of(
     failed: Mapping[str, str] | None = None,
 ) -> Verdict:
     """The verdict on `commits` (oldest first) under `policy`, as the pre-push hook and auto-push
-    both judge: by their reviews kept (`reports`), the rest, and those reviews that did not read
-    their whole change, scanned here within `seconds`, with what is allowed here set apart. What
-    could not be read (`failed` already, or in the scan) is passed by, never the whole verdict."""
+    both judge: by their reviews kept (`reports`; a merge's for what none of its parents has:
+    blocking.judged), the rest, and those reviews that did not read their whole change, scanned
+    here within `seconds`, with what is allowed here set apart. What could not be read (`failed`
+    already, or in the scan) is passed by, never the whole verdict."""
+    reports = {commit: blocking.judged(git_dir, report) for commit, report in reports.items()}
     broken = dict(failed or {})
     unread = [c for c in commits if c not in broken and (c not in reports or reports[c].truncated)]
     scanned, late, more = scan(git_dir, unread, seconds, clock) if unread else ({}, [], {})

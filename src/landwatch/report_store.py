@@ -51,7 +51,7 @@ def write(
     target = layout.report_file(git_dir, report.commit)
     text = json.dumps(report.as_dict(), indent=1)
     joined = _joined(report, read_hooks(git_dir, report.commit))
-    level = blocking.marker(joined.findings, whole=not report.truncated)
+    level = blocking.marker(blocking.judged(git_dir, joined).findings, whole=not report.truncated)
     _mark_blocking(git_dir, report.commit, level, before=True)
     write_atomic(target, text, trusted=layout.common_dir(git_dir), durable=durable)
     _mark_blocking(git_dir, report.commit, level, before=False)
@@ -107,7 +107,7 @@ def mark_every_blocking(git_dir: os.PathLike[str] | str) -> int:
         found = read(git_dir, commit)
         if found is None:
             continue
-        level = blocking.marker(found.findings, whole=not found.truncated)
+        level = blocking.marker(blocking.judged(git_dir, found).findings, whole=not found.truncated)
         if level is not None:
             _mark_blocking(git_dir, commit, level, before=True)
             marked += 1
@@ -212,7 +212,8 @@ def write_hooks(
     review = read_review(git_dir, result.commit)
     level = None
     if review is not None:
-        level = blocking.marker(_joined(review, result).findings, whole=not review.truncated)
+        joined = blocking.judged(git_dir, _joined(review, result))
+        level = blocking.marker(joined.findings, whole=not review.truncated)
     _mark_blocking(git_dir, result.commit, level, before=True)
     write_atomic(target, data, trusted=layout.common_dir(git_dir))
     _mark_blocking(git_dir, result.commit, level, before=False)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import layout, push_gate
+from landwatch import layout, push_gate, report_store
 from landwatch.commands.pre_push import REFUSED, pre_push
 from landwatch.daemon.lock import InstanceLock, LockHolder
 from support.daemon import run_reviewer
@@ -160,6 +160,73 @@ def test_an_evil_merge_s_own_secret_refuses_the_push_under_merges_skip(
     assert result.returncode != 0, result.stderr
     assert f"{merge[:10]} creds.py:1  S002" in result.stderr
     assert "a.py" not in result.stderr and "b.py" not in result.stderr
+
+
+def main_holding_credentials(repo: Repo, remote: Path, how: str) -> str:
+    """main with credentials the remote holds, pushed once allowed or with the gate off, and a
+    branch `topic` from before them, checked out; the commit that added them."""
+    repo.git("switch", "-q", "-c", "topic")
+    repo.land("topic", {"a.py": "a = 1\n"})
+    repo.git("switch", "-q", "main")
+    leaked = repo.land("add credentials", {"creds.py": CREDENTIALS})
+    if how == "allowed":
+        reviewed(repo)
+        assert push(repo).returncode != 0
+        assert repo.landwatch("allow", leaked, "--reason", "used-in-tests").returncode == 0
+    else:
+        repo.git("config", "landwatch.push.block", "off")
+    assert push(repo).returncode == 0
+    repo.run("config", "--unset-all", "landwatch.push.block")
+    assert remote_head(remote) == leaked
+    repo.git("switch", "-q", "topic")
+    return leaked
+
+
+@pytest.mark.parametrize("reviewer", [True, False], ids=["reviewed", "scanned-in-the-hook"])
+@pytest.mark.parametrize("how", ["allowed", "gate-off"])
+def test_a_merge_is_not_refused_for_what_it_brought_in_from_a_branch_the_remote_holds(
+    repo: Repo, remote: Path, tmp_path: Path, reviewer: bool, how: str
+) -> None:
+    """A merge of main into a topic branch was judged against its first parent, all it brought
+    in: main's credentials, on the remote already (allowed, or pushed with the gate off), refused
+    the push of the topic branch, which sends none of the commits that brought them. A merge is
+    judged for what none of its parents has; what its other side sends is judged on its own."""
+    main_holding_credentials(repo, remote, how)
+    repo.git("merge", "-q", "--no-edit", "main")  # landed as git merge lands it: a range
+    merge = repo.head()
+    if reviewer:
+        reviewed(repo)
+        # Nothing to say, and said by the Python side too, from the review kept.
+        err = io.StringIO()
+        line = f"refs/heads/topic {merge} refs/heads/topic {'0' * 40}\n"
+        assert pre_push(repo.path, "origin", str(remote), line, err=err) == 0
+        assert err.getvalue() == ""
+        # So the hook alone lets it go: the merge has no blocking marker, nor one install makes.
+        report_store.mark_every_blocking(repo.git_dir)
+        assert not (layout.BLOCKING.path(repo.git_dir) / merge).exists()
+        entry_point_logging(tmp_path / "calls")
+    result = repo.run("push", "origin", "topic")
+    assert result.returncode == 0, result.stderr
+    assert "landwatch" not in result.stderr and not (tmp_path / "calls").exists()
+    assert repo.git("--git-dir", str(remote), "rev-parse", "topic") == merge
+
+
+@pytest.mark.parametrize("reviewer", [True, False], ids=["reviewed", "scanned-in-the-hook"])
+def test_an_evil_merge_s_own_secret_refuses_the_push_and_nothing_it_brought_in_does(
+    repo: Repo, remote: Path, reviewer: bool
+) -> None:
+    """By default (a merge's review reads all it brought in), a key added in the merge itself
+    refuses the push, and only it: main's credentials, which the remote holds, are not named."""
+    main_holding_credentials(repo, remote, "gate-off")
+    repo.git("merge", "-q", "--no-commit", "main")
+    repo.stage({"deploy.py": f'token = "{GITHUB_TOKEN}"\n'})
+    merge = repo.land("Merge branch 'main' into topic", {})
+    if reviewer:
+        reviewed(repo)
+    result = repo.run("push", "origin", "topic")
+    assert result.returncode != 0, result.stderr
+    assert "push refused: 1 finding in 1 commit" in result.stderr
+    assert f"{merge[:10]} deploy.py:1  S002" in result.stderr and "creds.py" not in result.stderr
 
 
 def test_a_review_the_reviewer_is_working_on_is_waited_for_within_the_bound(

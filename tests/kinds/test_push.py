@@ -544,6 +544,43 @@ def test_a_tag_push_follow_tags_takes_along_is_held_back_by_the_gate_in_the_hook
     assert "push held back:" in repo.landwatch("status").stdout
 
 
+def topic_merging_main_with_a_key(repo: Repo) -> None:
+    """A topic branch, checked out, about to merge main, whose key the remote holds already."""
+    repo.git("switch", "-q", "-c", "topic")
+    repo.land("topic", {"a.py": "a = 1\n"}, hooks=False)
+    repo.git("switch", "-q", "main")
+    repo.land("a key for the tests", {"creds.py": f'key = "{AWS_KEY_ID}"\n'}, hooks=False)
+    repo.git("push", "-q", "--no-verify", "origin", "main")
+    repo.git("switch", "-q", "topic")
+
+
+@pytest.mark.parametrize("reviewer", [True, False], ids=["reviewed", "scanned"])
+def test_auto_push_of_a_merge_is_not_held_back_for_what_it_brought_in(
+    repo: Repo, remote: Path, reviewer: bool
+) -> None:
+    """Auto-push judges as the gate in the hook does: a merge of main into a topic branch was
+    held back for main's key, which the remote held already."""
+    topic_merging_main_with_a_key(repo)
+    repo.git("merge", "-q", "--no-edit", "main")
+    merge = repo.head()
+    if reviewer:
+        assert run_reviewer("--once").returncode == 0  # the merge reviewed, and pushed
+    else:
+        report = PushHandler().handle(WorkItem(WorkKind.PUSH, merge, repo.git_dir), reporter())
+        assert report.pushed == ["topic"]
+    assert remote_head(remote, "topic") == merge and held_back(repo.git_dir) is None
+
+
+def test_auto_push_holds_back_an_evil_merge_for_its_own_key_alone(repo: Repo, remote: Path) -> None:
+    topic_merging_main_with_a_key(repo)
+    repo.git("merge", "-q", "--no-commit", "main")
+    repo.stage({"deploy.py": f'token = "{GITHUB_TOKEN}"\n'})
+    evil = repo.land("Merge branch 'main' into topic", {})
+    with pytest.raises(HeldBack, match=rf"{evil[:10]} holds S002 [^(]* at deploy.py:1 \("):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, evil, repo.git_dir), reporter())
+    assert "creds.py" not in str(held_back(repo.git_dir))
+
+
 def test_under_errors_auto_push_waits_for_the_review(repo: Repo, remote: Path) -> None:
     repo.git("config", "landwatch.push.block", "errors")
     landed = repo.land("a config that does not parse", {".landwatch.toml": "[rules\n"})

@@ -1,14 +1,21 @@
 """What a push is refused for (`landwatch.push.block`): which findings of a review block it under
 each policy, and the one word a review's blocking marker holds so the hook need not read it (a
-review that did not read its whole change has a marker too: the gate reads what it left).
+review that did not read its whole change has a marker too: the gate reads what it left). Of a
+merge, only what none of its parents has: what it brought in, its own commits answer for.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from collections.abc import Iterable
 from functools import cache
+from typing import TYPE_CHECKING
 
 from landwatch.review.findings import Finding, Severity
+
+if TYPE_CHECKING:
+    from landwatch.review.report import Report
 
 # The policies, from the strictest: any error; a secret or a conflict marker at error; nothing.
 ERRORS, SECRETS, OFF = "errors", "secrets", "off"
@@ -52,3 +59,28 @@ def marker(findings: Iterable[Finding], *, whole: bool) -> str | None:
     """The word a review's blocking marker holds: the `level` of its `findings`, else UNCHECKED
     when it did not read the `whole` change; None when it needs no marker."""
     return level(findings) or (None if whole else UNCHECKED)
+
+
+def judged(git_dir: os.PathLike[str] | str, report: Report) -> Report:
+    """`report` as the push gate judges it: of a merge (or a landed range ending in one, as `git
+    merge` lands it), only the findings on what none of its parents has (diffs.BroughtIn): the
+    commits that brought the rest are judged on their own, or the remote holds them. Any other
+    report, or one that refuses nothing, as it is."""
+    if level(report.findings) is None:
+        return report
+    import pygit2
+
+    from landwatch.review.change import ChangeError, ChangeShape, open_repository, resolve
+    from landwatch.review.diffs import BroughtIn
+
+    if report.shape not in (ChangeShape.MERGE, ChangeShape.RANGE):
+        return report
+    try:
+        repo = open_repository(git_dir)
+        brought = BroughtIn(repo, resolve(repo, report.commit))
+        own = [f for f in report.findings if not brought.holds(f.path, f.line)]
+    except (ChangeError, KeyError, ValueError, pygit2.GitError):
+        # Not readable here (a parent or blob missing): judged whole, a refusal too many, never
+        # one too few, and never a review or a push failed for it.
+        return report
+    return dataclasses.replace(report, findings=own)
