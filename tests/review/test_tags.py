@@ -3,9 +3,11 @@ a tag names followed, to a bound; the rules configured by the commit it names; r
 
 from __future__ import annotations
 
+import pygit2
 import pytest
 
 from landwatch.review import tags
+from landwatch.review.change import open_repository
 from landwatch.review.findings import Severity
 from support.repos import Repo
 from support.secret_examples import AWS_KEY_ID
@@ -55,11 +57,14 @@ def test_a_blob_or_tree_is_read_as_a_root_commit_of_it_that_nothing_refers_to(re
     blob = repo.run("hash-object", "-w", "--stdin", stdin="x = 1\n").stdout.strip()
     commit = tags.as_commit(repo.git_dir, blob)
     assert tags.as_commit(repo.git_dir, blob) == commit  # the same content, the same commit
-    assert repo.git("ls-tree", commit) == f"100644 blob {blob}\t{tags.BLOB_NAME}"
-    assert repo.git("rev-list", "--parents", commit) == commit  # a root
-    assert repo.git("for-each-ref", "--contains", commit) == ""
+    made = open_repository(repo.git_dir)[commit]  # read as the review reads it, in this process
+    assert isinstance(made, pygit2.Commit) and made.parents == []  # a root
+    assert [(e.name, str(e.id), e.filemode) for e in made.tree] == [
+        (tags.BLOB_NAME, blob, pygit2.enums.FileMode.BLOB)
+    ]
+    assert repo.run("cat-file", "-e", commit).returncode != 0  # never written: nothing refers to it
     tree = repo.git("rev-parse", "HEAD^{tree}")
     repo.git("tag", "-a", "of-a-tree", "-m", "a tree", tree)
     of_tag = tags.as_commit(repo.git_dir, repo.git("rev-parse", "of-a-tree"))
-    assert repo.git("rev-parse", f"{of_tag}^{{tree}}") == tree
+    assert str(open_repository(repo.git_dir)[of_tag].peel(pygit2.Tree).id) == tree
     assert tags.as_commit(repo.git_dir, repo.head()) == repo.head()  # a commit is itself
