@@ -44,6 +44,11 @@ MOST = 1000
 # How the gate's refusal begins, on the person's terminal: auto-push, whose git push runs the
 # pre-push hook, knows a refusal of the gate's by it.
 REFUSAL = "landwatch: push refused:"
+# How long the gate's own scan may run, whatever landwatch.push.wait says: the wait is for the
+# reviewer, and a push that waits for none (0) must still be read. A minute holds a push at most
+# that long past the wait; a commit takes about 2 s at LINES, so a push of many nobody reviewed
+# (a fetched history sent to a new remote) is read that far and the rest named as unchecked.
+SCAN_SECONDS = 60.0
 # The added lines of a commit the gate's own scan reads at most: far past a review's cap
 # (max_added_lines, 20,000 by default), where a secret may lie unread, yet bounded, since the
 # lines read are held in memory (a million took 450 MB and 8 s; these about 2 s).
@@ -315,7 +320,7 @@ def verdict_of(
     commits: list[str],
     reports: Mapping[str, Report],
     policy: str,
-    seconds: float,
+    seconds: float = SCAN_SECONDS,
     clock: Callable[[], float] = time.monotonic,
     failed: Mapping[str, str] | None = None,
 ) -> Verdict:

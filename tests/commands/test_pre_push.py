@@ -139,6 +139,17 @@ def test_without_a_reviewer_the_hook_scans_what_was_never_reviewed(
     assert remote_head(remote) == repo.head()
 
 
+def test_waiting_for_no_reviewer_still_scans_in_the_hook(repo: Repo, remote: Path) -> None:
+    """`landwatch.push.wait = 0` is no wait for the reviewer; it gave the hook's own scan no time
+    either, and a token nobody had reviewed went out "unchecked"."""
+    repo.git("config", "landwatch.push.wait", "0")
+    before = remote_head(remote)
+    repo.land("add credentials", {"config/settings.py": CREDENTIALS})
+    result = push(repo)
+    assert result.returncode != 0 and remote_head(remote) == before, result.stderr
+    assert "config/settings.py:1  S002" in result.stderr and "unchecked" not in result.stderr
+
+
 @pytest.mark.parametrize("reviewer", [True, False], ids=["reviewed", "scanned-in-the-hook"])
 def test_an_evil_merge_s_own_secret_refuses_the_push_under_merges_skip(
     repo: Repo, remote: Path, reviewer: bool
@@ -673,5 +684,5 @@ def test_a_blob_a_tag_pushes_that_could_not_be_read_in_time_is_named_and_goes(
     [said] = err.getvalue().splitlines()
     assert said == (
         f"landwatch: blob {blob[:12]}, which refs/tags/leak pushes, could not be read whole in "
-        "time (landwatch.push.wait = 10 s) and goes unchecked"
+        "time (the push gate scans for 60 s) and goes unchecked"
     )

@@ -2,8 +2,9 @@
 when it cannot see at a glance that a push is clean; git's pre-push stdin in, REFUSED out to refuse.
 
 It waits for the reviewer up to `landwatch.push.wait` seconds, then runs the rules a push is
-refused for on what is still unreviewed, within as many again. It never refuses because landwatch
-itself failed: one line says the gate could not decide, and the push goes on.
+refused for on what is still unreviewed, within a bound of its own (push_gate.SCAN_SECONDS). It
+never refuses because landwatch itself failed: one line says the gate could not decide, and the
+push goes on.
 """
 
 from __future__ import annotations
@@ -99,7 +100,13 @@ def _gate(git_dir: Path, remote: str, url: str, lines: str, clock: GateClock, er
     tagged, failed = push_gate.tag_reports(git_dir, tags)
     sent = commits + list(tags) + list(contents)
     verdict = push_gate.verdict_of(
-        git_dir, sent, reports | tagged, asked.policy, asked.wait, clock.monotonic, failed
+        git_dir,
+        sent,
+        reports | tagged,
+        asked.policy,
+        push_gate.SCAN_SECONDS,
+        clock.monotonic,
+        failed,
     )
     if found.more:
         print(
@@ -129,8 +136,8 @@ def _say_unchecked(asked: _Asked, verdict: push_gate.Verdict, contents: _Content
     if unread := [commit for commit in verdict.unjudged if commit not in contents]:
         print(
             f"landwatch: {plural(len(unread), 'commit')} of this push could not be read whole in "
-            f"time (landwatch.push.wait = {asked.wait:g} s) and go unchecked, the first "
-            f"{unread[0][:12]}: landwatch review {unread[0][:12]}",
+            f"time (the push gate scans for {push_gate.SCAN_SECONDS:g} s) and go unchecked, the "
+            f"first {unread[0][:12]}: landwatch review {unread[0][:12]}",
             file=asked.err,
         )
     if cut := [commit for commit in verdict.cut if commit not in contents]:
@@ -144,7 +151,7 @@ def _say_unchecked(asked: _Asked, verdict: push_gate.Verdict, contents: _Content
     if unread := [oid for oid in (*verdict.unjudged, *verdict.cut) if oid in contents]:
         kind, ref = contents[unread[0]]
         why = (
-            f"in time (landwatch.push.wait = {asked.wait:g} s)"
+            f"in time (the push gate scans for {push_gate.SCAN_SECONDS:g} s)"
             if unread[0] in verdict.unjudged
             else f"past its first {push_gate.LINES:,} added lines"
         )

@@ -35,8 +35,6 @@ BACKOFF_FIRST = 60.0
 BACKOFF_CAP = 3600.0
 # How soon a push waiting for the reviews of what it sends looks again (the reviewer is at them).
 REVIEW_WAIT = 5.0
-# How long the rules a push is refused for may run here on commits nobody recorded.
-SCAN_SECONDS = 60.0
 _ZERO = "0" * 40
 
 
@@ -207,7 +205,7 @@ class PushHandler(ItemHandler[PushResult]):
                 after=REVIEW_WAIT,
             )
         verdict = push_gate.verdict_of(
-            git_dir, commits, reports, policy, SCAN_SECONDS, self.clock.monotonic
+            git_dir, commits, reports, policy, push_gate.SCAN_SECONDS, self.clock.monotonic
         )
         if verdict.unjudged:
             raise RetryLater(
