@@ -151,6 +151,26 @@ def test_waiting_for_no_reviewer_still_scans_in_the_hook(repo: Repo, remote: Pat
 
 
 @pytest.mark.parametrize("reviewer", [True, False], ids=["reviewed", "scanned-in-the-hook"])
+def test_a_commit_s_own_trailer_waves_no_secret_through_the_gate(
+    repo: Repo, remote: Path, reviewer: bool
+) -> None:
+    """Attack 38: a stranger's commit (fetched, fast-forwarded, pushed on) naming the secret rules
+    in a `Landwatch-Ignore:` trailer: its review and the hook's own scan honoured it, and its
+    token went out with no word, though the gate obeys only what `landwatch allow` recorded."""
+    before = remote_head(remote)
+    message = "Add deploy helper\n\nLandwatch-Ignore: S002, S001, P001"
+    leaked = repo.land(message, {"deploy.py": f'token = "{GITHUB_TOKEN}"  \n'})
+    if reviewer:
+        reviewed(repo)
+        shown = repo.landwatch("show", leaked).stdout
+        assert "S002" in shown and "P001" not in shown  # other rules' findings: waived
+        assert "its commit's Landwatch-Ignore trailer, which waives no secret" in shown
+    result = push(repo)
+    assert result.returncode != 0 and remote_head(remote) == before, result.stderr
+    assert f"{leaked[:10]} deploy.py:1  S002" in result.stderr
+
+
+@pytest.mark.parametrize("reviewer", [True, False], ids=["reviewed", "scanned-in-the-hook"])
 def test_an_evil_merge_s_own_secret_refuses_the_push_under_merges_skip(
     repo: Repo, remote: Path, reviewer: bool
 ) -> None:

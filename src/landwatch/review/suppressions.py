@@ -4,9 +4,11 @@ scanners: their allow markers on the line, and the files review.declarations rea
 
 Suppressions name rules by id or name (a linter's findings by its name too), so they keep
 working however a rule is configured. Secret findings left out by a scanner's declaration are
-counted in the report's notes, one note for each declaration that left some out. Where a review
-takes its rules from elsewhere (`landwatch ci`), a commit's trailer waves no secret through: the
-markers on a secret's own line still do, in sight of whoever reviews the change.
+counted in the report's notes, one note for each declaration that left some out. A commit's
+trailer waves no secret through, whoever's review it is: it is the word of whoever wrote the
+commit (a stranger's, fetched and pushed on), and the push gate obeys only what `landwatch allow`
+recorded; such a finding is kept, marked as the trailer names it. The markers on a secret's own
+line still leave it out, in sight of whoever reviews the change.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ IGNORE_TRAILER = "landwatch-ignore"
 _INLINE = lazy_compile(rb"landwatch:\s*ignore(?:\[([^\]]*)\])?", re.IGNORECASE)
 _SECRET_ALLOW = (b"gitleaks:allow", b"pragma: allowlist secret")
 _NEXTLINE_ALLOW = b"pragma: allowlist nextline secret"
+# What a secret finding a commit's trailer names says besides (a trailer waives none).
+NAMED_BY_TRAILER = " (named by its commit's Landwatch-Ignore trailer, which waives no secret)"
 
 
 def unsuppressed(
@@ -41,12 +45,12 @@ def unsuppressed(
     """The findings nobody asked to leave out: not named by the commit's trailer, nor on their
     line (which is read from the committed file when the change did not add it), nor, for a
     secret, allowed by the project's `declarations`; how many of those each declaration left
-    out goes into `notes`, with what in the declarations could not be used. In a review by
-    rules from elsewhere than the commit's own (not `own_rules`: `landwatch ci`), its trailer
-    leaves out no secret, nor what a rule about the rules found."""
+    out goes into `notes`, with what in the declarations could not be used. Its trailer leaves
+    out no secret (kept, marked NAMED_BY_TRAILER), nor, in a review by rules from elsewhere than
+    the commit's own (not `own_rules`: `landwatch ci`), what a rule about the rules found."""
     trailer = _trailer_ignores(change.message)
     secret_rules = {rule.id for rule in rules.rules if rule.secret}
-    binding = set() if own_rules else _binding(rules)
+    binding = _binding(rules, own_rules)
     names = {rule.id: rule.name for rule in rules.rules}
     kept = []
     left_out: Counter[str] = Counter()
@@ -54,8 +58,11 @@ def unsuppressed(
     for finding in findings:
         family = finding.rule.split(":", 1)[0]
         aliases = {finding.rule, finding.name, family, names.get(finding.rule, "")}
-        if aliases & trailer and finding.rule not in binding:
-            continue
+        if aliases & trailer:
+            if finding.rule not in binding:
+                continue
+            if finding.rule in secret_rules:
+                finding.message += NAMED_BY_TRAILER
         lines: dict[int, bytes] = {}
         if finding.path is not None and finding.line is not None and finding.path in files:
             if finding.path not in line_cache:  # read once: a file's findings are many
@@ -74,10 +81,12 @@ def unsuppressed(
     return kept
 
 
-def _binding(rules: RuleSet) -> set[str]:
-    """The rules whose findings a commit's own trailer cannot leave out in a review by rules from
-    elsewhere: the secret rules, and those about the rules themselves."""
-    return {rule.id for rule in rules.rules if rule.secret or rule.watches_the_rules}
+def _binding(rules: RuleSet, own_rules: bool) -> set[str]:
+    """The rules whose findings a commit's own trailer cannot leave out: the secret rules, and in
+    a review by rules from elsewhere (not `own_rules`) those about the rules themselves."""
+    return {
+        rule.id for rule in rules.rules if rule.secret or (rule.watches_the_rules and not own_rules)
+    }
 
 
 def _declared(
