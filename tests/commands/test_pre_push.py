@@ -322,6 +322,26 @@ def test_the_policy_says_what_refuses(repo: Repo, remote: Path, policy: str, ref
     assert (result.returncode != 0) is refused, result.stderr
 
 
+def test_a_copied_repository_s_own_configuration_does_not_turn_the_gate_off(
+    repo: Repo, remote: Path
+) -> None:
+    """Attack 39: `[landwatch] push.block = off` in the .git/config an archive brought turned the
+    gate off for whoever unpacked it, with no word; only the person's own configuration does,
+    and install and doctor say what the repository's asked."""
+    repo.git("config", "landwatch.push.block", "off")
+    said = "git config landwatch.push.block = 'off' is not your own configuration"
+    assert said in repo.install()
+    doctor = repo.landwatch("doctor")
+    assert said in doctor.stdout and "landwatch uses secrets" in doctor.stdout
+    before = remote_head(remote)
+    repo.land("add credentials", {"creds.py": CREDENTIALS})
+    result = push(repo)
+    assert result.returncode != 0 and remote_head(remote) == before, result.stderr
+    assert "(landwatch.push.block = secrets)" in result.stderr
+    repo.git("config", "--global", "landwatch.push.block", "off")  # the person's own word
+    assert push(repo).returncode == 0 and remote_head(remote) == repo.head()
+
+
 def test_conflict_markers_refuse_by_default_and_off_lets_a_secret_go(
     repo: Repo, remote: Path
 ) -> None:
@@ -329,15 +349,15 @@ def test_conflict_markers_refuse_by_default_and_off_lets_a_secret_go(
     reviewed(repo)
     result = push(repo)
     assert result.returncode != 0 and "P004" in result.stderr
-    repo.git("config", "landwatch.push.block", "off")
+    repo.git("config", "--global", "landwatch.push.block", "off")
     assert push(repo).returncode == 0
 
 
 def test_only_what_the_remote_lacks_is_judged(repo: Repo, remote: Path) -> None:
-    repo.git("config", "landwatch.push.block", "off")
+    repo.git("config", "--global", "landwatch.push.block", "off")
     repo.land("add credentials", {"creds.py": CREDENTIALS})
     assert push(repo).returncode == 0  # pushed while the gate was off
-    repo.git("config", "--unset", "landwatch.push.block")
+    repo.git("config", "--global", "--unset", "landwatch.push.block")
     repo.git("switch", "-q", "-c", "topic")
     repo.land("clean", {"a.py": "x = 1\n"})
     # A new branch: its commits on origin/main are the remote's already.
@@ -353,10 +373,10 @@ def test_tracking_refs_of_another_place_are_not_taken_for_the_destination(
 ) -> None:
     """A private history pushed to a new public repository: origin's tracking refs say what the
     old remote holds, not the new one, and the secret already on the old one is refused."""
-    repo.git("config", "landwatch.push.block", "off")
+    repo.git("config", "--global", "landwatch.push.block", "off")
     repo.land("add credentials", {"creds.py": CREDENTIALS})
     assert push(repo).returncode == 0  # the private remote holds it
-    repo.git("config", "--unset", "landwatch.push.block")
+    repo.git("config", "--global", "--unset", "landwatch.push.block")
     repo.land("clean", {"a.py": "x = 1\n"})
     reviewed(repo)
     public = bare_remote(tmp_path / "public.git")

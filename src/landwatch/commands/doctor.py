@@ -320,6 +320,8 @@ def doctor(cwd: Path, *, fix: bool, out: TextIO | None = None) -> int:
             file=out,
         )
     print(f"landwatch doctor: {_sandbox(cwd)}", file=out)
+    if pushing := layout.auto_push(layout.read_git_settings(cwd)):
+        print(f"landwatch doctor: {safe(pushing)}", file=out)
     for line in _project_hooks(cwd):
         print(f"landwatch doctor: {safe(line)}", file=out)
     return 1 if found else 0

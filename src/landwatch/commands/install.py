@@ -131,6 +131,8 @@ def install(
         _install_into(repository, hooks_dir, out)
     print(f"landwatch: hooks call {safe(str(entry))}", file=out)
     _tell_of_committed_linters(repository, out)
+    for said in layout.said_of(layout.read_git_settings(repository.git_dir)):
+        print(f"landwatch: {safe(said)}", file=out)
     compile_secret_rules(out)
     return 0
 

@@ -84,10 +84,12 @@ from landwatch.layout.settings import (
     GitSettings,
     Parsed,
     Setting,
+    auto_push,
     raw_settings,
     read_git_settings,
     read_own_config,
     read_own_setting,
+    said_of,
     sandbox_asked,
 )
 from landwatch.layout.state import StateError, read_state, state_places, write_state
@@ -195,6 +197,7 @@ __all__ = [
     "Scope",
     "Setting",
     "StateError",
+    "auto_push",
     "cache_dir",
     "common_dir",
     "config_dir",
@@ -207,6 +210,7 @@ __all__ = [
     "read_state",
     "report_file",
     "repository_dir",
+    "said_of",
     "sandbox_asked",
     "state_dir",
     "state_places",

@@ -38,6 +38,9 @@ class Setting(Generic[T]):
     hooks: bool  # githooks/hook.sh reads it from `settings`, by the same rule
     rule: Rule[T]
     multiple: bool = False  # every value counts (git config --get-all), given one a line
+    # Its values from the least landwatch guards to the most (a wall, what refuses a push): one
+    # below the default is obeyed only from the person's own configuration (obeyed).
+    guards: tuple[T, ...] = ()
 
     @property
     def key(self) -> str:
@@ -166,9 +169,11 @@ PUSH_BLOCK = Setting(
     "landwatch.push.block",
     "secrets",
     "what a push is refused for: secrets (a secret or a conflict marker at error), errors (any "
-    "error), off",
+    "error), off. Only your own configuration (--global) turns it off; a repository's may only "
+    "ask for more",
     hooks=False,
     rule=_word(("secrets", "errors", "off"), "landwatch refuses pushes of secrets"),
+    guards=("off", "secrets", "errors"),
 )
 PUSH_WAIT = Setting(
     "landwatch.push.wait",
@@ -221,6 +226,7 @@ SANDBOX = Setting(
     "for it",
     hooks=False,
     rule=_boolean("a repository's code runs only behind the wall"),
+    guards=(False, True),
 )
 REVIEW_BUDGET = Setting(
     "landwatch.review.budget",
@@ -307,7 +313,7 @@ def read_git_settings(repository: os.PathLike[str] | str) -> GitSettings:
     """Every landwatch.* setting of the repository `repository` is in (a worktree or a git dir),
     from one `git config` call; a config git cannot read gives the defaults, as in the hooks."""
     raw = raw_settings(git("config", "--get-regexp", "^landwatch[.]", cwd=repository, check=False))
-    parsed = [(setting, setting.parse(raw.get(setting.key))) for setting in SETTINGS]
+    parsed = [(setting, obeyed(setting, raw.get(setting.key))) for setting in SETTINGS]
     unusable = [(setting, each.problem) for setting, each in parsed if each.problem is not None]
     return GitSettings(
         {setting.key: each.value for setting, each in parsed},
@@ -329,8 +335,51 @@ def read_own_setting(setting: Setting[T]) -> Parsed[T]:
     return setting.parse(read_own_config(setting.name) or None)
 
 
+def obeyed(setting: Setting[T], text: str | None) -> Parsed[T]:
+    """`setting` as landwatch obeys the text git gave (None: unset): one that `guards` below its
+    default only as far as the person's own configuration says, with a line saying so. A
+    copied repository's .git/config is its maker's word: it may ask for more, never for less."""
+    parsed = setting.parse(text)
+    if not setting.guards or parsed.problem is not None or text is None:
+        return parsed
+    order = setting.guards.index
+    if order(parsed.value) >= order(setting.parse(None).value):
+        return parsed
+    own = read_own_setting(setting).value
+    if order(own) <= order(parsed.value):
+        return parsed
+    return Parsed(
+        own,
+        f"git config {setting.name} = '{text}' is not your own configuration: only yours (git "
+        f"config --global) asks for less than {setting.default}, a repository's (a copy's "
+        f".git/config) only for more; landwatch uses {_shown(own)}",
+    )
+
+
+def auto_push(settings: GitSettings) -> str | None:
+    """The line saying auto-push is on, where it is: it publishes each landing, and a copy's
+    .git/config may turn it on (install and doctor say it); None where it is off."""
+    remote = settings[PUSH_REMOTE]
+    if not remote:
+        return None
+    return (
+        f"auto-push is on: each landing's branch is pushed to {remote!r}, through the push gate "
+        "(landwatch.push.remote)"
+    )
+
+
+def said_of(settings: GitSettings) -> list[str]:
+    """What install says of a repository's settings: each value landwatch cannot use or obeys
+    less of, and auto-push where it is on (a copy's .git/config may say any of them)."""
+    return [*settings.problems, *filter(None, [auto_push(settings)])]
+
+
+def _shown(value: object) -> str:
+    """A value as git config spells it (true, not True)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def sandbox_asked(settings: GitSettings) -> bool:
     """Whether a repository's code runs only behind the wall: yes unless the person's own
-    configuration (--global) says not. A repository's may ask for the wall, never take it away:
-    a copied repository's .git/config is the repository's word, not the person's."""
-    return settings[SANDBOX] or read_own_setting(SANDBOX).value
+    configuration (--global) says not (obeyed; attack 17)."""
+    return settings[SANDBOX]
