@@ -8,17 +8,19 @@ batch mode, stdin /dev/null (a push with no credentials at hand fails at once, t
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
 import os
 import re
-from collections.abc import Callable, Mapping
+import subprocess
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from landwatch.errors import UserError
 from landwatch.files import read_pointer
-from landwatch.processes import CommandResult, run_command
+from landwatch.processes import CommandResult, child_dies_with_us, run_command
 
 # Variables that configure how git reaches remotes rather than which repository it works on.
 _KEPT = frozenset(
@@ -98,6 +100,31 @@ def run_git(
         )
     except OSError as error:
         raise GitError(f"cannot run git: {error.strerror or error}") from None
+
+
+@contextlib.contextmanager
+def git_output(*args: str, git_dir: os.PathLike[str] | str) -> Iterator[subprocess.Popen[bytes]]:
+    """`git args` on the repository `git_dir`, its output read as it comes (a blob of a gigabyte
+    is never held whole), stopped when the block is left; GitError when git cannot start."""
+    try:
+        process = subprocess.Popen(
+            ["git", f"--git-dir={git_dir}", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=_environment(network=False),
+            preexec_fn=child_dies_with_us(),  # never left reading a blob for nobody
+        )
+    except OSError as error:
+        raise GitError(f"cannot run git: {error.strerror or error}") from None
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        if process.stdout is not None:
+            process.stdout.close()
+        process.wait()
 
 
 def git(

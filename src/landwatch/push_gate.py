@@ -20,7 +20,7 @@ from pathlib import Path
 
 from landwatch import allowances, layout, registry, report_store
 from landwatch.files import read_file, write_atomic
-from landwatch.git import GitError, git, run_git
+from landwatch.git import GitError, git, git_output, run_git
 from landwatch.push_remote import own_tracking, remotes_at, tracking_stands
 from landwatch.review import allowed, blocking
 from landwatch.review.budget import Budget
@@ -246,6 +246,7 @@ def scan(
                 at_push=True,
                 max_added_lines=LINES,
                 merges=ITS_OWN,
+                reader=git_output,
             )
         except Exception as error:  # one object unreadable costs its own judgement alone
             failed[commit] = unreadable(error)

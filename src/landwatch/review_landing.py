@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from landwatch import layout, standards_store, trust
+from landwatch.git import git_output
 from landwatch.review import engine
 from landwatch.review.budget import Budget
 from landwatch.review.change import open_repository, resolve
@@ -48,6 +49,7 @@ def review_landing(
         budget=limit,
         rules_at=rules_at,
         merges=merges,
+        reader=git_output,  # a file too large to hold: told text or binary by its first bytes
     )
 
 

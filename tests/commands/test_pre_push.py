@@ -30,6 +30,8 @@ from support.repos import Repo, installed
 from support.secret_examples import AWS_KEY_ID, AWS_SECRET_KEY, pem
 from support.tokens import GITHUB_TOKEN, github_token
 
+# A line that adds a token at the end of big_dump's rows.
+LAST = f'-- another = "{github_token("Z9x8")}"\n'
 CREDENTIALS = f'aws_access_key_id = "{AWS_KEY_ID}"\naws_secret_access_key = "{AWS_SECRET_KEY}"\n'
 # A commit whose line checks stop at a cap of 10 added lines, its secret in the file past them
 # (files are read in path order), as 20,000 lines of data before a settings file would.
@@ -38,6 +40,13 @@ PAST_THE_CAP = {
     "data.csv": "".join(f"{n},{n * n}\n" for n in range(30)),
     "settings.py": f'token = "{GITHUB_TOKEN}"\n',
 }
+
+
+def big_dump(first: str = "", last: str = "") -> str:
+    """A database dump past the 8 MB the review reads the lines of (90,000 rows), its first and
+    last lines given."""
+    rows = "".join(f"({n}, '{'x' * 90}'),\n" for n in range(90_000))
+    return first + rows + last
 
 
 @pytest.fixture
@@ -614,6 +623,57 @@ def test_a_secret_past_the_line_cap_refuses_the_push(
     assert result.returncode != 0 and remote_head(remote) == before
     assert f"{cut[:10]} settings.py:1  S002" in result.stderr
     assert GITHUB_TOKEN not in result.stderr
+
+
+@pytest.mark.parametrize("review", ["reviewed", "unreviewed"])
+def test_a_secret_in_a_text_file_too_large_for_the_review_refuses_the_push(
+    repo: Repo, remote: Path, review: str
+) -> None:
+    """Attack 40: a text file past 8 MB gets no line checks, and nothing marked its review as not
+    read whole: a dump holding a token on its first line went out, reviewed or not."""
+    before = remote_head(remote)
+    leaked = repo.land("add the dump", {"dump.sql": big_dump(f'-- token = "{GITHUB_TOKEN}"\n')})
+    if review == "reviewed":
+        reviewed(repo)
+        assert (layout.BLOCKING.path(repo.git_dir) / leaked).read_text() == "unchecked\n"
+    result = push(repo)
+    assert result.returncode != 0 and remote_head(remote) == before, result.stderr
+    assert f"{leaked[:10]} dump.sql:1  S002" in result.stderr
+    assert GITHUB_TOKEN not in result.stderr
+
+
+def test_of_a_large_text_file_changed_the_gate_reads_what_the_change_adds(
+    repo: Repo, remote: Path
+) -> None:
+    """Its lines read from git a piece at a time, to its very end, and of a change to it only the
+    lines the change adds: the token already on the remote is no new finding."""
+    repo.land("add the dump", {"dump.sql": big_dump(f'-- token = "{GITHUB_TOKEN}"\n')})
+    assert push(repo, "--no-verify", "main").returncode == 0
+    leaked = repo.land("grow it", {"dump.sql": big_dump(f'-- token = "{GITHUB_TOKEN}"\n', LAST)})
+    result = push(repo)
+    assert result.returncode != 0, result.stderr
+    assert re.findall(r"dump\.sql:\d+  S00\d", result.stderr) == ["dump.sql:90002  S002"]
+    assert f"{leaked[:10]} dump.sql:90002" in result.stderr
+    repo.git("reset", "-q", "--hard", "HEAD~")
+    repo.land("end it", {"dump.sql": big_dump(f'-- token = "{GITHUB_TOKEN}"\n', "-- end\n")})
+    repo.land("a large binary file", {"data.bin": b"\0" * (9 << 20)})
+    reviewed(repo)
+    assert not (layout.BLOCKING.path(repo.git_dir) / repo.head()).exists()  # read whole
+    result = push(repo)
+    assert result.returncode == 0 and remote_head(remote) == repo.head(), result.stderr
+
+
+def test_a_large_text_file_past_what_the_gate_reads_is_named_and_the_push_goes_on(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(push_gate, "LINES", 20)
+    cut = repo.land("add the dump", {"dump.sql": big_dump()})
+    reviewed(repo)
+    err = io.StringIO()
+    lines = f"refs/heads/main {cut} refs/heads/main {remote_head(remote)}\n"
+    assert pre_push(repo.path, "origin", str(remote), lines, clock=FakeClock(), err=err) == 0
+    [said] = err.getvalue().splitlines()
+    assert said.startswith("landwatch: the push gate read only the first 20 added lines of 1 ")
 
 
 def test_a_commit_cut_at_the_cap_that_holds_no_secret_passes_and_its_marker_costs_a_look(

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pygit2
 from pygit2.enums import ObjectType
@@ -21,8 +22,13 @@ from landwatch.review.binary import looks_binary as looks_binary  # importable h
 from landwatch.review.diffs import in_a_parent, lines_beyond, tree_diff
 from landwatch.review.message import Message
 
-# Files larger than this get no line-level work (tree rules still see their size).
+if TYPE_CHECKING:  # a file too large to hold alone reads it
+    from landwatch.review.large_files import Reader
+
+# Files larger than this get no line-level work (tree rules still see their size); the push
+# gate's scan reads such a text file a piece at a time (review.large_files).
 MAX_LINE_CHECK_BYTES = 8 * 1024 * 1024
+TOO_LARGE = f"larger than {MAX_LINE_CHECK_BYTES // (1 << 20)} MB"  # why no line was read
 # The largest tree libgit2 keeps parsed, as it keeps commits (its default is 4 KB, about a hundred
 # entries): a path looked up in a larger directory parsed it again, so finding each file of a
 # 3,000-file directory took 1.3 s, quadratic in its size. The cache's total stays libgit2's own
@@ -115,6 +121,12 @@ class FileChange:
         return self.new_mode == MODE_SUBMODULE
 
     @property
+    def unread_text(self) -> bool:
+        """Whether it is text whose lines were not read for its size: its change was not read
+        whole, and the push gate's scan reads it (review.large_files)."""
+        return self.unchecked_lines == TOO_LARGE and not self.binary
+
+    @property
     def added_lines(self) -> list[Line]:
         return self._read_patch()
 
@@ -191,6 +203,7 @@ class Change:
         self.max_added_lines = max_added_lines
         self.lines_read = 0
         self.truncated = False
+        self.reader: Reader | None = None  # how git is read for such a file (review.large_files)
         if base is not None:
             self.shape = ChangeShape.RANGE
             old_tree: pygit2.Tree | None = base.tree
@@ -243,7 +256,9 @@ class Change:
         if file.deleted or file.is_submodule:
             return []
         if file.new_size > MAX_LINE_CHECK_BYTES:
-            file.unchecked_lines = f"larger than {MAX_LINE_CHECK_BYTES // (1 << 20)} MB"
+            from landwatch.review.large_files import binary_at_head  # for such a file alone
+
+            file.unchecked_lines, file.binary = TOO_LARGE, binary_at_head(file)
             return []
         if self.truncated:
             file.unchecked_lines = "line cap reached"
@@ -288,6 +303,12 @@ class Change:
             self.truncated = True
         self.lines_read += len(lines)
         return lines
+
+    @property
+    def read_whole(self) -> bool:
+        """Whether every line the review was to read was read: none past the cap, no text file
+        left for its size (a file nobody asked the lines of is not counted)."""
+        return not self.truncated and not any(file.unread_text for file in self.files)
 
     def tree_paths(self) -> Iterator[str]:
         """Every path in the landed tree (for clashes with paths already there)."""

@@ -8,6 +8,7 @@ budget, the files not reached are named in a note and the review ends with what 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -211,7 +212,9 @@ def _file_findings(
         if rule.wants(file.path) and (rule.secret or not only_secrets)
     ]
     lines = _added_lines(file, notes) if line_rules else []
-    if lines or file.lacks_final_newline:
+    if line_rules and file.unread_text and rules.at_push and file.change.reader:
+        findings += _large_file_findings(file, line_rules, notes, budget)
+    elif lines or file.lacks_final_newline:
         for line_rule in line_rules:
             if budget.spent:
                 budget.stop(f"line checks stopped in {file.path}")
@@ -227,6 +230,25 @@ def _file_findings(
                 findings += guarded(
                     file_rule, file.path, notes, file_rule.check_file, file, content
                 )
+    return findings
+
+
+def _large_file_findings(
+    file: FileChange, rules: list[LineRule], notes: list[str], budget: Budget
+) -> list[Finding]:
+    """The line rules on a text file too large to hold, read a piece at a time (the push gate's
+    scan: review.large_files), while the budget lasts."""
+    from landwatch.review import large_files  # only for such a file, at a push
+
+    findings: list[Finding] = []
+    with contextlib.closing(large_files.pieces(file, budget.remaining())) as read:
+        for piece in read:
+            if budget.spent:
+                break
+            for rule in rules:
+                findings += guarded(rule, file.path, notes, rule.check_lines, file, piece)
+    if file.unread_text and budget.spent:
+        budget.stop(f"line checks stopped in {file.path}")
     return findings
 
 

@@ -42,6 +42,7 @@ from landwatch.review.findings import (
     fingerprint,
     in_order,
 )
+from landwatch.review.large_files import Reader
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.precedent import unprecedented
 from landwatch.review.precommit_scopes import PreCommitScopes, scoped_out
@@ -97,6 +98,7 @@ def review(
     at_push: bool = False,
     max_added_lines: int | None = None,
     merges: str | None = None,
+    reader: Reader | None = None,
 ) -> Report:
     """Review what landed at `revision` (against `base` for a landed range; a merge as `merges`
     reads it) by the committed configuration (or `rules_at`'s): every rule (`secrets_only`: the
@@ -105,7 +107,7 @@ def review(
     started, clock = time.time(), time.perf_counter()
     budget = budget or Budget(DEFAULT_REVIEW_BUDGET)
     own = rules_at is None  # the rules the commit brings, or those it came to (CI)
-    read = _read(git_dir, revision, base, rules_at, max_added_lines, merges)
+    read = _read(git_dir, revision, base, rules_at, max_added_lines, merges, reader)
     change, config, declared, findings = read
     rules, problems = rules_of(config, own_rules=own, secrets_only=secrets_only, at_push=at_push)
     findings += [_config_finding(problem) for problem in (*config.problems, *problems)]
@@ -113,9 +115,8 @@ def review(
     notes += _apply_standards(rules, config, standards)
     notes += _apply_declared(rules, config, declared_standards(change))
     readable, found = checked(change, config, rules, notes, budget)
-    findings += found
     linted = linter_runner.run_all(change, readable, config.linters, linters, budget, declared)
-    findings += [_config_finding(problem) for problem in linters.problems]
+    findings += found + [_config_finding(problem) for problem in linters.problems]
     notes += linted.notes
     scanners = Declarations(change, config, rules, declared)
     findings = unsuppressed(
@@ -135,7 +136,7 @@ def review(
         label=change.label,
         rules=[rule.id for rule in rules.rules if rule.active_severity > Severity.OFF],
         findings=findings,
-        truncated=change.truncated or bool(budget.stopped),
+        truncated=not change.read_whole or bool(budget.stopped),
         lines_checked=change.lines_read,
         config=config.source,
         notes=notes,
@@ -153,6 +154,7 @@ def _read(
     rules_at: RulesAt | None,
     cap: int | None,
     merges: str | None,
+    reader: Reader | None,
 ) -> tuple[Change, ReviewConfig, pygit2.Tree | None, list[Finding]]:
     """The change (cut at `cap` added lines, else the configuration's cap; a merge read as
     `merges`, else as the configuration says), its configuration and the tree that was read from
@@ -166,6 +168,7 @@ def _read(
         cap = config.max_added_lines if cap is None else cap
         merges = config.merges if merges is None else merges
         change = Change(repo, commit, base_commit, merges=merges, max_added_lines=cap)
+        change.reader = reader  # how git reads a file too large to hold (review.large_files)
     except pygit2.GitError as error:
         # A tree the commit names is missing or corrupt: nothing can be reviewed, and a
         # traceback would not say what git fsck will.
@@ -346,7 +349,7 @@ def rules_of(
         if cls.watches_the_rules and own_rules:
             rule.active_severity = Severity.OFF
         rules.append(rule)
-    return RuleSet(rules), problems
+    return RuleSet(rules, at_push=at_push), problems
 
 
 def redact(

@@ -256,6 +256,7 @@ class MessageRule(Rule):
 @dataclass
 class RuleSet:
     rules: list[Rule] = field(default_factory=list)
+    at_push: bool = False  # the push gate's: a text file too large to hold is read in pieces
 
     def of(self, family: type[Rule]) -> list[Any]:
         return [
