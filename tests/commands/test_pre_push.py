@@ -163,7 +163,7 @@ def test_waiting_for_no_reviewer_still_scans_in_the_hook(repo: Repo, remote: Pat
 def test_a_commit_s_own_trailer_waves_no_secret_through_the_gate(
     repo: Repo, remote: Path, reviewer: bool
 ) -> None:
-    """Attack 38: a stranger's commit (fetched, fast-forwarded, pushed on) naming the secret rules
+    """Attack 47: a stranger's commit (fetched, fast-forwarded, pushed on) naming the secret rules
     in a `Landwatch-Ignore:` trailer: its review and the hook's own scan honoured it, and its
     token went out with no word, though the gate obeys only what `landwatch allow` recorded."""
     before = remote_head(remote)
@@ -334,7 +334,7 @@ def test_the_policy_says_what_refuses(repo: Repo, remote: Path, policy: str, ref
 def test_a_copied_repository_s_own_configuration_does_not_turn_the_gate_off(
     repo: Repo, remote: Path
 ) -> None:
-    """Attack 39: `[landwatch] push.block = off` in the .git/config an archive brought turned the
+    """Attack 48: `[landwatch] push.block = off` in the .git/config an archive brought turned the
     gate off for whoever unpacked it, with no word; only the person's own configuration does,
     and install and doctor say what the repository's asked."""
     repo.git("config", "landwatch.push.block", "off")
@@ -629,7 +629,7 @@ def test_a_secret_past_the_line_cap_refuses_the_push(
 def test_a_secret_in_a_text_file_too_large_for_the_review_refuses_the_push(
     repo: Repo, remote: Path, review: str
 ) -> None:
-    """Attack 40: a text file past 8 MB gets no line checks, and nothing marked its review as not
+    """Attack 49: a text file past 8 MB gets no line checks, and nothing marked its review as not
     read whole: a dump holding a token on its first line went out, reviewed or not."""
     before = remote_head(remote)
     leaked = repo.land("add the dump", {"dump.sql": big_dump(f'-- token = "{GITHUB_TOKEN}"\n')})
