@@ -130,9 +130,7 @@ def install(
     with exclusive(layout.INSTALL_LOCK.path()):
         _install_into(repository, hooks_dir, out)
     print(f"landwatch: hooks call {safe(str(entry))}", file=out)
-    _tell_of_committed_linters(repository, out)
-    for said in layout.said_of(layout.read_git_settings(repository.git_dir)):
-        print(f"landwatch: {safe(said)}", file=out)
+    _tell_of_what_it_asks(repository, out)
     compile_secret_rules(out)
     return 0
 
@@ -382,21 +380,20 @@ def _beside_git_lfs(repository: Repository, hooks_dir: Path, out: TextIO) -> Non
         )
 
 
-def _tell_of_committed_linters(repository: Repository, out: TextIO) -> None:
-    """Committed linter commands run only once trusted: say so now, not at the first finding."""
+def _tell_of_what_it_asks(repository: Repository, out: TextIO) -> None:
+    """What the repository asks that landwatch does not do, or not until you say so, said now:
+    its settings (layout.said_of: a copy's .git/config), its committed linter commands."""
     from landwatch.review.change import ChangeError
     from landwatch.review.config import ConfigError
 
-    try:
+    said = layout.said_of(layout.read_git_settings(repository.git_dir))
+    with contextlib.suppress(ChangeError, ConfigError):  # no commit yet, or a bad configuration
         where, pinned = trust.committed(repository.git_dir)
-    except (ChangeError, ConfigError):
-        return  # no commit yet, or a configuration the first review reports
-    linters = pinned.linters
-    if not linters or trust.is_trusted(repository.git_dir, pinned.digest):
-        return
-    names = ", ".join(safe(linter.name) for linter in linters)
-    print(
-        f"landwatch: {safe(where)} asks to run {len(linters)} linter command(s) ({names}); "
-        f"they will not run until you review them: {trust.COMMAND}",
-        file=out,
-    )
+        if pinned.linters and not trust.is_trusted(repository.git_dir, pinned.digest):
+            names = ", ".join(linter.name for linter in pinned.linters)
+            said.append(
+                f"{where} asks to run {len(pinned.linters)} linter command(s) ({names}); they "
+                f"will not run until you review them: {trust.COMMAND}"
+            )
+    for line in said:
+        print(f"landwatch: {safe(line)}", file=out)
