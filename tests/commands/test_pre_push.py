@@ -214,9 +214,9 @@ def main_holding_credentials(repo: Repo, remote: Path, how: str) -> str:
         assert push(repo).returncode != 0
         assert repo.landwatch("allow", leaked, "--reason", "used-in-tests").returncode == 0
     else:
-        repo.git("config", "landwatch.push.block", "off")
+        repo.git("config", "--global", "landwatch.push.block", "off")  # the person's own word
     assert push(repo).returncode == 0
-    repo.run("config", "--unset-all", "landwatch.push.block")
+    repo.run("config", "--global", "--unset-all", "landwatch.push.block")
     assert remote_head(remote) == leaked
     repo.git("switch", "-q", "topic")
     return leaked
