@@ -1,8 +1,9 @@
 """What a landed tree declares to its hook managers, read statically: pre-commit's format
 (`.pre-commit-config.yaml`, prek's `prek.toml` and nested configurations) and lefthook's (its main
-file, local files and what it extends, review.project_hooks.sources says where), the hooks they
-run at the pre-commit stage, the remote hooks' repositories and revs, and the repository files a
-local hook executes (what an approval pins of them: review.project_hooks.pin).
+file, local files and what it extends, review.project_hooks.sources says where; its format is
+review.project_hooks.lefthook's), the hooks they run at the pre-commit stage, the remote hooks'
+repositories and revs, and the repository files a local hook executes
+(review.project_hooks.executed; what an approval pins of them: review.project_hooks.pin).
 
 Nothing here runs anything; a configuration that cannot be read says why in one line.
 """
@@ -12,10 +13,9 @@ from __future__ import annotations
 import enum
 import json
 import posixpath
-import shlex
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pygit2
@@ -24,16 +24,13 @@ from landwatch.lazy_re import lazy_compile
 from landwatch.review.documents import load_yaml
 from landwatch.review.jsonc import without_comments
 from landwatch.review.pinned import pinned_file
-from landwatch.review.project_hooks import sources
+from landwatch.review.project_hooks import lefthook, sources, values
+from landwatch.review.project_hooks.executed import executed, from_root, split
 from landwatch.review.project_hooks.sources import PRE_COMMIT_CONFIGS, Tree
-from landwatch.review.tree_links import followed, link_text
+from landwatch.review.tree_links import followed
 
 __all__ = ["PRE_COMMIT_CONFIGS", "Family", "HookSpec", "ManagerConfig", "declared"]
 
-# What a configuration may hold before the rest is not read: a hostile one (a YAML alias bomb
-# repeats one mapping endlessly) costs a bounded walk.
-MAX_HOOKS = 500
-MAX_WORDS = 64
 MAX_FILES = 64  # configuration files of one family read for their hooks
 # The stage landwatch runs (pre-commit's old name for it is `commit`).
 STAGES = ("pre-commit", "commit")
@@ -121,63 +118,81 @@ def declares_hooks(tree: pygit2.Tree) -> bool:
     return sources.pre_commit_root(seen) is not None or sources.lefthook_root(seen) is not None
 
 
+@dataclass
+class _Read:
+    """What the files of one family read so far declare."""
+
+    hooks: list[HookSpec] = field(default_factory=list)
+    commands: list[tuple[list[str], str]] = field(default_factory=list)  # (words, from where)
+    lines: list[lefthook.Line] = field(default_factory=list)  # lefthook's, split at the end
+    remotes: list[Remote] = field(default_factory=list)
+    on_machine: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    # lefthook's script names, and every directory it may look for them in
+    scripts: list[str] = field(default_factory=list)
+    script_dirs: list[str] = field(default_factory=lambda: list(sources.LEFTHOOK_SOURCE_DIRS))
+
+
 def _family(
     repo: pygit2.Repository, tree: Tree, family: Family, root: str, others: list[str]
 ) -> ManagerConfig:
     """The root file of a family and every other it reads, each read for its hooks."""
     read = [root, *others]
-    hooks: list[tuple[HookSpec, list[str], str]] = []
-    remotes: list[Remote] = []
-    on_machine: list[tuple[str, str]] = []
-    problems = []
-    # lefthook's script names, and every directory it may look for them in
-    scripts: list[str] = []
-    script_dirs = list(sources.LEFTHOOK_SOURCE_DIRS)
+    found = _Read()
     index = 0
     while index < len(read) and index < MAX_FILES:
         path = read[index]
         index += 1
         document, problem = _document(repo, tree.tree, path)
         if document is None:
-            problems.append(problem or f"{path} cannot be read")
-            continue
-        source = "" if path == root else path
-        if family is Family.PRE_COMMIT:
-            for spec, words, where in _pre_commit_hooks(document, posixpath.dirname(path)):
-                hooks.append((replace(spec, source=source), words, where))
-            remotes += _remotes(document)
-            on_machine += [
-                (path, url)
-                for url in _urls(document)
-                if is_local_path(url) or url.startswith("file://")
-            ]
+            found.problems.append(problem or f"{path} cannot be read")
+        elif family is Family.PRE_COMMIT:
+            _pre_commit_file(found, document, path, "" if path == root else path)
         else:
-            for spec, words, where in _lefthook_hooks(document):
-                hooks.append((replace(spec, source=source), words, where))
-            scripts += _lefthook_scripts(document)
-            script_dirs += [_text(document[key]) for key in sources.SOURCE_DIRS if key in document]
-            extends = sources.extended(tree, _words(document.get("extends")))
+            _lefthook_file(found, document, "" if path == root else path)
+            extends = sources.extended(tree, values.words(document.get("extends")))
             read += [more for more in extends if more not in read]
     if tree.cut:
-        problems.append(
+        found.problems.append(
             "the tree is too large to search whole for configurations (a directory of over "
             f"{sources.MAX_ENTRIES:,} entries, more than {sources.MAX_NAMED} of them, or deeper "
             "than 64)"
         )
-    named = [path for _, words, where in hooks for path in _repository_paths(words, where)]
-    named += sources.lefthook_scripts(script_dirs, scripts[:MAX_HOOKS])
-    executed, outside = _executed(tree.tree, named)
-    problems += outside
+    found.commands += [(split(line.text), line.root) for line in found.lines]
+    named = [path for words, where in found.commands for path in from_root(words, where)]
+    named += sources.lefthook_scripts(found.script_dirs, found.scripts[: values.MAX_HOOKS])
+    pinned, outside = executed(tree.tree, named)
+    problems = found.problems + outside
     return ManagerConfig(
         family,
         root,
-        tuple(spec for spec, _, _ in hooks),
-        executed,
+        tuple(found.hooks),
+        pinned,
         tuple(read[1:]),
         "; ".join(problems) if problems else None,
-        tuple(dict.fromkeys(remotes)),
-        tuple(dict.fromkeys(on_machine)),
+        tuple(dict.fromkeys(found.remotes)),
+        tuple(dict.fromkeys(found.on_machine)),
     )
+
+
+def _pre_commit_file(found: _Read, document: dict[Any, Any], path: str, source: str) -> None:
+    for spec, words, where in _pre_commit_hooks(document, posixpath.dirname(path)):
+        found.hooks.append(replace(spec, source=source))
+        found.commands.append((words, where))
+    found.remotes += _remotes(document)
+    found.on_machine += [
+        (path, url) for url in _urls(document) if is_local_path(url) or url.startswith("file://")
+    ]
+
+
+def _lefthook_file(found: _Read, document: dict[Any, Any], source: str) -> None:
+    for hook in lefthook.hooks(document):
+        found.hooks.append(HookSpec(hook.name, hook.name, hook.entry, hook.where, source))
+        found.lines += hook.lines
+    found.scripts += lefthook.scripts(document)
+    found.script_dirs += [
+        values.text(document[key]) for key in sources.SOURCE_DIRS if key in document
+    ]
 
 
 def _document(
@@ -215,15 +230,15 @@ def _document(
 
 
 def _remotes(document: dict[Any, Any]) -> Iterator[Remote]:
-    for repository in _mappings(document.get("repos")):
-        url = _text(repository.get("repo"))
+    for repository in values.mappings(document.get("repos")):
+        url = values.text(repository.get("repo"))
         if url not in ("local", "meta") and not is_local_path(url):
-            yield Remote(url, _text(repository.get("rev")))
+            yield Remote(url, values.text(repository.get("rev")))
 
 
 def _urls(document: dict[Any, Any]) -> Iterator[str]:
-    for repository in _mappings(document.get("repos")):
-        yield _text(repository.get("repo"))
+    for repository in values.mappings(document.get("repos")):
+        yield values.text(repository.get("repo"))
 
 
 # --- pre-commit's format ---
@@ -237,148 +252,34 @@ def _pre_commit_hooks(
     repository's, not this one's; a repository of hooks on this machine is local code."""
     default = _stages(document.get("default_stages"))
     count = 0
-    for repository in _mappings(document.get("repos")):
-        url = _text(repository.get("repo"))
+    for repository in values.mappings(document.get("repos")):
+        url = values.text(repository.get("repo"))
         local = url in ("local", "meta")
-        where = url if local else f"{url} at {_text(repository.get('rev')) or '(no rev)'}"
+        where = url if local else f"{url} at {values.text(repository.get('rev')) or '(no rev)'}"
         if is_local_path(url):
             where = f"{url}: local code, as each landing has it"
-        for hook in _mappings(repository.get("hooks")):
+        for hook in values.mappings(repository.get("hooks")):
             count += 1
-            if count > MAX_HOOKS:
+            if count > values.MAX_HOOKS:
                 return
             stages = _stages(hook.get("stages")) or default
             if stages and not any(stage in STAGES for stage in stages):
                 continue
-            identifier = _text(hook.get("id"))
+            identifier = values.text(hook.get("id"))
             entry = " ".join(
-                part for part in (_text(hook.get("entry")), *_words(hook.get("args"))) if part
+                part
+                for part in (values.text(hook.get("entry")), *values.words(hook.get("args")))
+                if part
             )
-            language = _text(hook.get("language"))
+            language = values.text(hook.get("language"))
             shown = f"{where}; {language}" if language else where
-            words = _split(entry) if url == "local" else []
+            words = split(entry) if url == "local" else []
             shown_entry = entry or AS_DEFINED
-            spec = HookSpec(identifier, _text(hook.get("name")) or identifier, shown_entry, shown)
+            spec = HookSpec(
+                identifier, values.text(hook.get("name")) or identifier, shown_entry, shown
+            )
             yield spec, words, base
 
 
 def _stages(value: Any) -> list[str]:
-    return _words(value)
-
-
-# --- lefthook's format ---
-
-
-def _lefthook_hooks(document: dict[Any, Any]) -> Iterator[tuple[HookSpec, list[str], str]]:
-    """Each command, script and job of the `pre-commit` hook (groups walked, boundedly)."""
-    hook = document.get("pre-commit")
-    if not isinstance(hook, dict):
-        return
-    count = 0
-    commands = hook.get("commands")
-    for name, command in commands.items() if isinstance(commands, dict) else ():
-        count += 1
-        if count > MAX_HOOKS or not isinstance(command, dict):
-            continue
-        run = _text(command.get("run"))
-        yield HookSpec(str(name), str(name), run, "lefthook"), _split(run), _root(command)
-    scripts = hook.get("scripts")
-    for name, script in scripts.items() if isinstance(scripts, dict) else ():
-        count += 1
-        if count > MAX_HOOKS:
-            continue
-        runner = _text(script.get("runner")) if isinstance(script, dict) else ""
-        yield HookSpec(str(name), str(name), f"{runner} {name}".strip(), "lefthook script"), [], ""
-    for job in _lefthook_jobs(hook, MAX_HOOKS - count):
-        run = _text(job.get("run")) or _text(job.get("script"))
-        name = _text(job.get("name")) or run
-        yield HookSpec(name, name, run, "lefthook"), _split(_text(job.get("run"))), _root(job)
-
-
-def _lefthook_jobs(hook: dict[Any, Any], most: int) -> Iterator[dict[Any, Any]]:
-    """The jobs of a lefthook hook, each group's after the others (at most `most` looked at)."""
-    pending = list(_mappings(hook.get("jobs")))
-    count = 0
-    while pending and count < most:
-        job = pending.pop(0)
-        count += 1
-        group = job.get("group")
-        if isinstance(group, dict):
-            pending.extend(_mappings(group.get("jobs")))
-        else:
-            yield job
-
-
-def _root(command: dict[Any, Any]) -> str:
-    return _text(command.get("root")).strip("/")
-
-
-def _lefthook_scripts(document: dict[Any, Any]) -> list[str]:
-    """The names of the scripts lefthook runs for the pre-commit hook: its `scripts` and the
-    `script` of each job."""
-    hook = document.get("pre-commit")
-    if not isinstance(hook, dict):
-        return []
-    scripts = hook.get("scripts")
-    names = [str(name) for name in list(scripts)[:MAX_HOOKS]] if isinstance(scripts, dict) else []
-    jobs = _lefthook_jobs(hook, MAX_HOOKS)
-    return names + [_text(job.get("script")) for job in jobs if _text(job.get("script"))]
-
-
-# --- what the hooks execute of the repository ---
-
-
-def _repository_paths(words: list[str], root: str) -> Iterator[str]:
-    """The words of a command that may name a file of the tree, as paths from the tree's root
-    (a word from `root`, the directory the command runs in): what it may execute of the
-    repository, or hand to an interpreter (`python scripts/check.py`)."""
-    for word in words[:MAX_WORDS]:
-        if word and not word.startswith(("-", "/")) and "{" not in word:
-            yield f"{posixpath.normpath(root or '.')}/{word}"
-
-
-def _executed(tree: pygit2.Tree, paths: list[str]) -> tuple[tuple[str, ...], list[str]]:
-    """Of the paths a hook may run, as the system opens them: every entry of the tree that
-    decides what runs (each link on the way, and the file it leads to), and why one may not
-    run: a link leading outside the tree, where what runs is nothing an approval pins."""
-    executed: set[str] = set()
-    outside: dict[str, None] = {}
-    for path in paths:
-        led = followed(tree, path)
-        executed.update(led.links)
-        if led.is_file() and led.path is not None:
-            executed.add(led.path)
-        if led.path is None and led.links:  # (without a link, `..` names nothing of the tree)
-            left = led.links[-1]
-            text = link_text(tree, left)
-            outside[f"{left} is a link to {text}, outside the tree, where nothing is pinned"] = None
-    return tuple(sorted(executed)), list(outside)
-
-
-def _split(command: str) -> list[str]:
-    try:
-        return shlex.split(command)
-    except ValueError:
-        return command.split()
-
-
-# --- reading YAML's values without trusting their shape ---
-
-
-def _mappings(value: Any) -> Iterator[dict[Any, Any]]:
-    if isinstance(value, list):
-        for item in value[:MAX_HOOKS]:
-            if isinstance(item, dict):
-                yield item
-
-
-def _words(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [str(item) for item in value[:MAX_WORDS] if isinstance(item, str | int | float)]
-    return []
-
-
-def _text(value: Any) -> str:
-    return str(value) if isinstance(value, str | int | float) else ""
+    return values.words(value)
