@@ -545,6 +545,30 @@ SWAPPED = {
 }
 
 
+def swapped_after_trust(
+    tmp_path: Path,
+    repo: Repo,
+    tool: str,
+    trusted: tuple[dict[str, str], dict[str, str]],
+    landed: tuple[dict[str, str], dict[str, str]],
+) -> tuple[HooksResult, HooksResult]:
+    """The files and links `trusted` committed and trusted, a landing run by the real manager
+    behind the wall, then `landed` and a landing: the two landings' results."""
+    files, links = trusted
+    repo.link(links)
+    committed_and_trusted(repo, files)
+    repo.git("config", "landwatch.sandbox", "true")
+    path = walled_path(tmp_path, tool)
+    oid = repo.land("trusted as it is", {"a.txt": "one\n"})
+    drained(path)
+    ran = hooks_of(repo, oid)
+    files, links = landed
+    repo.link(links)
+    oid = repo.land("the code swapped", {**files, "a.txt": "two\n"})
+    drained(path)
+    return ran, hooks_of(repo, oid)
+
+
 @needs_bwrap
 @pytest.mark.parametrize(("tool", "trusted", "landed"), SWAPPED.values(), ids=list(SWAPPED))
 def test_what_a_hook_manager_runs_through_a_link_is_pinned(
@@ -558,23 +582,42 @@ def test_what_a_hook_manager_runs_through_a_link_is_pinned(
     # new code (or its target changed) ran as `NEW CODE, NEVER TRUSTED: you` under the old
     # approval; so did a script where lefthook looks and trust did not, and a pre-commit entry
     # through a linked directory. The real managers, behind the wall.
-    files, links = trusted
-    repo.link(links)
-    committed_and_trusted(repo, files)
-    repo.git("config", "landwatch.sandbox", "true")
-    path = walled_path(tmp_path, tool)
-    oid = repo.land("trusted as it is", {"a.txt": "one\n"})
-    drained(path)
-    ran = hooks_of(repo, oid)
-    files, links = landed
-    repo.link(links)
-    oid = repo.land("the code swapped", {**files, "a.txt": "two\n"})
-    drained(path)
-    held = hooks_of(repo, oid)
+    ran, held = swapped_after_trust(tmp_path, repo, tool, trusted, landed)
     assert held.status == "untrusted" and "NEVER TRUSTED" not in told(held), held
     # What was trusted ran: the checkout held the link and what it leads to (before, the
     # file a link leads to was there only when the landing changed it).
     assert ran.status == "ran" and not ran.findings, ran.findings
+
+
+# What lefthook runs that trust did not read, changed after trust: (the configuration, the file
+# it runs, as trusted).
+UNREAD = {
+    "a template in run:": (
+        "templates:\n  checker: tools/check.sh\n"
+        "pre-commit:\n  commands:\n    check:\n      run: sh {checker}\n",
+        "tools/check.sh",
+        "echo fine\n",
+    ),
+}
+
+
+@needs_bwrap
+@pytest.mark.parametrize(("config", "run", "trusted"), UNREAD.values(), ids=list(UNREAD))
+def test_what_lefthook_makes_of_a_command_is_pinned(
+    tmp_path: Path, repo: Repo, config: str, run: str, trusted: str
+) -> None:
+    # The audit's: `run: sh {checker}` (a template) ran tools/check.sh, which trust had not
+    # read: changed after trust, it ran under the old approval (NEW CODE, NEVER TRUSTED: you),
+    # and the first run failed, the script not in the checkout. lefthook 2.2.2, behind the wall.
+    ran, held = swapped_after_trust(
+        tmp_path,
+        repo,
+        "lefthook",
+        ({"lefthook.yml": config, run: trusted}, {}),
+        ({run: NEW_CODE}, {}),
+    )
+    assert held.status == "untrusted" and "NEVER TRUSTED" not in told(held), held
+    assert ran.status == "ran" and not ran.findings, (ran.findings, ran.notes)
 
 
 @needs_bwrap

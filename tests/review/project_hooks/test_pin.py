@@ -269,3 +269,83 @@ def test_a_configuration_lefthook_reads_through_a_linked_directory_runs_nothing(
     assert found is not None
     [manager] = found.declared
     assert manager.problem is not None and "through the link" in manager.problem, manager
+
+
+# What lefthook 2.2 makes of a command line's templates before `sh -c` runs it (seen in its
+# replacer, and with 2.2.2): (the files, the file it runs).
+TEMPLATED = {
+    "the configuration's own template": (
+        {
+            "lefthook.yml": "templates:\n  checker: tools/check.sh\n"
+            "pre-commit:\n  commands:\n    check:\n      run: sh {checker}\n",
+        },
+        "tools/check.sh",
+    ),
+    "a template a local file gives": (
+        {
+            "lefthook.yml": "templates:\n  checker: ''\n"
+            "pre-commit:\n  jobs:\n    - run: sh {checker}\n",
+            "lefthook-local.yml": "templates:\n  checker: tools/check.sh\n",
+        },
+        "tools/check.sh",
+    ),
+    "a template's value naming another": (
+        {
+            "lefthook.yml": "templates:\n  inner: 'tools/{dir}.sh'\n  dir: check\n"
+            "pre-commit:\n  commands:\n    check:\n      run: sh {inner} {dir}\n",
+        },
+        "tools/check.sh",
+    ),
+    "a template lefthook does not know, run as written": (
+        {"lefthook.yml": "pre-commit:\n  commands:\n    check:\n      run: sh tools/{x}.sh\n"},
+        "tools/{x}.sh",
+    ),
+    "the job's name": (
+        {
+            "lefthook.yml": "pre-commit:\n  commands:\n    check.sh:\n"
+            "      run: sh tools/{lefthook_job_name}\n"
+        },
+        "tools/check.sh",
+    ),
+    "git's arguments, none at pre-commit": (
+        {"lefthook.yml": "pre-commit:\n  commands:\n    check:\n      run: sh tools/{0}check.sh\n"},
+        "tools/check.sh",
+    ),
+    "the command a local file wraps": (
+        {
+            "lefthook.yml": "pre-commit:\n  commands:\n    check:\n      run: check.sh\n",
+            "lefthook-local.yml": "pre-commit:\n  commands:\n    check:\n"
+            "      run: sh tools/{cmd}\n",
+        },
+        "tools/check.sh",
+    ),
+}
+
+
+@pytest.mark.parametrize(("files", "run"), TEMPLATED.values(), ids=list(TEMPLATED))
+def test_what_lefthook_makes_of_its_templates_is_pinned(
+    repo: Repo, files: dict[str, str], run: str
+) -> None:
+    # The audit's: `run: sh {checker}` ran tools/check.sh, and every word holding a brace was
+    # left out, so the script changed under the old approval (NEW CODE, NEVER TRUSTED).
+    repo.land("hooks", {**files, run: "echo fine\n"}, hooks=False)
+    first = pinned(repo)
+    assert first is not None
+    [manager] = first.declared
+    assert manager.problem is None and run in manager.executed
+    assert {file.path: file.why for file in first.files}[run] == "executed by a hook"
+    repo.land("the script changes", {run: "echo new code\n"}, hooks=False)
+    changed = pinned(repo)
+    assert changed is not None and changed.digest != first.digest
+
+
+def test_a_template_that_grows_without_end_is_read_boundedly_and_runs_nothing(repo: Repo) -> None:
+    config = "templates:\n  a: '{a}{a}'\npre-commit:\n  commands:\n    x:\n      run: sh {a}\n"
+    repo.land("hooks", {"lefthook.yml": config}, hooks=False)
+    found = pinned(repo)
+    assert found is not None
+    [manager] = found.declared
+    assert manager.problem == (
+        "the templates of lefthook's command `sh {a}` make more than 64 commands of it, or one "
+        "too long: too many to pin what they run"
+    )

@@ -131,6 +131,9 @@ class _Read:
     # lefthook's script names, and every directory it may look for them in
     scripts: list[str] = field(default_factory=list)
     script_dirs: list[str] = field(default_factory=lambda: list(sources.LEFTHOOK_SOURCE_DIRS))
+    # lefthook's templates, and its commands' lines by name (`{cmd}`), of every file read
+    templates: dict[str, list[str]] = field(default_factory=dict)
+    runs: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _family(
@@ -158,7 +161,7 @@ def _family(
             f"{sources.MAX_ENTRIES:,} entries, more than {sources.MAX_NAMED} of them, or deeper "
             "than 64)"
         )
-    found.commands += [(split(line.text), line.root) for line in found.lines]
+    found.commands += _lefthook_commands(found)
     named = [path for words, where in found.commands for path in from_root(words, where)]
     named += sources.lefthook_scripts(found.script_dirs, found.scripts[: values.MAX_HOOKS])
     pinned, outside = executed(tree.tree, named)
@@ -185,10 +188,30 @@ def _pre_commit_file(found: _Read, document: dict[Any, Any], path: str, source: 
     ]
 
 
+def _lefthook_commands(found: _Read) -> list[tuple[list[str], str]]:
+    """The words of each command line lefthook may make of its templates, and from where."""
+    commands = []
+    for line in dict.fromkeys(found.lines):
+        made = lefthook.expanded(line, found.templates, found.runs)
+        if made is None:
+            shown = " ".join(line.text.split())[:80]
+            found.problems.append(
+                f"the templates of lefthook's command `{shown}` make more than "
+                f"{lefthook.MAX_EXPANSIONS} commands of it, or one too long: too many to pin "
+                "what they run"
+            )
+            continue
+        commands += [(split(each), line.root) for each in made]
+    return commands
+
+
 def _lefthook_file(found: _Read, document: dict[Any, Any], source: str) -> None:
     for hook in lefthook.hooks(document):
         found.hooks.append(HookSpec(hook.name, hook.name, hook.entry, hook.where, source))
         found.lines += hook.lines
+        found.runs.setdefault(hook.name, []).extend(line.text for line in hook.lines)
+    for name, value in lefthook.templates(document).items():
+        found.templates.setdefault(name, []).append(value)
     found.scripts += lefthook.scripts(document)
     found.script_dirs += [
         values.text(document[key]) for key in sources.SOURCE_DIRS if key in document

@@ -28,9 +28,10 @@ def split(command: str) -> list[str]:
 def from_root(words: list[str], root: str) -> Iterator[str]:
     """The words of a command that may name a file of the tree, as paths from the tree's root
     (a word from `root`, the directory the command runs in): what it may execute of the
-    repository, or hand to an interpreter (`python scripts/check.py`)."""
+    repository, or hand to an interpreter (`python scripts/check.py`). A word holding braces is
+    one too: a template lefthook does not know is run as written (`tools/{x}.sh`)."""
     for word in words[:MAX_WORDS]:
-        if word and not word.startswith(("-", "/")) and "{" not in word:
+        if word and not word.startswith(("-", "/")):
             yield f"{posixpath.normpath(root or '.')}/{word}"
 
 

@@ -1,26 +1,38 @@
 """lefthook's format, read statically: the commands, scripts and jobs of its `pre-commit` hook
 (groups walked, boundedly), the command lines each runs and from where, and the scripts it names
-(review.project_hooks.sources says where lefthook looks for them).
+(review.project_hooks.sources says where lefthook looks for them); each command line as lefthook
+makes it of its templates (`expanded`: the configuration's `templates:`, and its own).
 
 Nothing here runs anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import shlex
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.project_hooks.values import MAX_HOOKS, mappings, text
+
+# A template in a command line, as lefthook 2.2's replacer finds one: `{name}`.
+_TEMPLATE = lazy_compile(r"\{([^{}]*)\}")
+# The command lines one line may make of its templates, and their length, before it is not
+# read further: the configuration's hooks then do not run (a value naming its own template
+# grows without end).
+MAX_EXPANSIONS = 64
+MAX_LENGTH = 64 * 1024
 
 
 @dataclass(frozen=True)
 class Line:
-    """A command line lefthook runs through `sh -c`, and the directory it runs in (from the
-    tree's root)."""
+    """A command line lefthook runs through `sh -c`, the directory it runs in (from the tree's
+    root), and the name of the job it is of (`{lefthook_job_name}`; what `{cmd}` stands for)."""
 
     text: str
     root: str = ""
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -46,7 +58,7 @@ def hooks(document: dict[Any, Any]) -> Iterator[Hook]:
         if count > MAX_HOOKS or not isinstance(command, dict):
             continue
         run = text(command.get("run"))
-        yield Hook(str(name), run, "lefthook", (Line(run, _root(command)),))
+        yield Hook(str(name), run, "lefthook", (Line(run, _root(command), str(name)),))
     scripts = hook.get("scripts")
     for name, script in scripts.items() if isinstance(scripts, dict) else ():
         count += 1
@@ -57,7 +69,42 @@ def hooks(document: dict[Any, Any]) -> Iterator[Hook]:
     for job in _jobs(hook, MAX_HOOKS - count):
         run = text(job.get("run")) or text(job.get("script"))
         name = text(job.get("name")) or run
-        yield Hook(name, run, "lefthook", (Line(text(job.get("run")), _root(job)),))
+        yield Hook(name, run, "lefthook", (Line(text(job.get("run")), _root(job), name),))
+
+
+def templates(document: dict[Any, Any]) -> dict[str, str]:
+    """The configuration's own templates (`templates:`), each `{name}` and what replaces it."""
+    found = document.get("templates")
+    if not isinstance(found, dict):
+        return {}
+    return {str(name): text(value) for name, value in list(found.items())[:MAX_HOOKS]}
+
+
+def expanded(
+    line: Line, given: Mapping[str, Sequence[str]], runs: Mapping[str, Sequence[str]]
+) -> list[str] | None:
+    """Every command line lefthook may make of `line`: each `{name}` replaced by each value
+    the files read give that template (`given`), by the job's name shell-quoted
+    (`{lefthook_job_name}`), by git's arguments (none at pre-commit: `{0}`), by the other
+    files' command of that name (`{cmd}`, `runs`), or left as written, as lefthook leaves a
+    template it does not know (it replaces only those the line names itself, in no set order,
+    so a value naming another is replaced too, or not). None: more than MAX_EXPANSIONS."""
+    wrapped = [run for run in runs.get(line.name, ()) if run != line.text]
+    own = {"lefthook_job_name": [shlex.quote(line.name)], "0": [""], "cmd": wrapped}
+    made = {line.text: None}
+    pending = [line.text]
+    while pending:
+        each = pending.pop()
+        for name in dict.fromkeys(_TEMPLATE.findall(each)):
+            for value in (*given.get(name, ()), *own.get(name, ())):
+                new = each.replace(f"{{{name}}}", value)
+                if new in made:
+                    continue
+                if len(made) >= MAX_EXPANSIONS or len(new) > MAX_LENGTH:
+                    return None
+                made[new] = None
+                pending.append(new)
+    return list(made)
 
 
 def scripts(document: dict[Any, Any]) -> list[str]:
