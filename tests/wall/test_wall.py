@@ -590,31 +590,49 @@ def test_what_a_hook_manager_runs_through_a_link_is_pinned(
 
 
 # What lefthook runs that trust did not read, changed after trust: (the configuration, the file
-# it runs, as trusted).
+# it runs, that file as trusted, then as landed).
 UNREAD = {
     "a template in run:": (
         "templates:\n  checker: tools/check.sh\n"
         "pre-commit:\n  commands:\n    check:\n      run: sh {checker}\n",
         "tools/check.sh",
         "echo fine\n",
+        NEW_CODE,
+    ),
+    # The check fails unless the condition, run from the checkout, skips it; what a condition
+    # prints is not shown, so the new code writes it into the landed file (the hooks' patch).
+    "a skip: condition's run:": (
+        "pre-commit:\n  commands:\n    check:\n      run: 'exit 1'\n"
+        "      skip:\n        - run: sh tools/skip.sh\n",
+        "tools/skip.sh",
+        "exit 0\n",
+        'echo "NEW CODE, NEVER TRUSTED: $(id -un)" >> a.txt\nexit 1\n',
+    ),
+    "the hook's setup:": (
+        "pre-commit:\n  setup:\n    - run: sh tools/setup.sh\n"
+        "  commands:\n    check:\n      run: 'true'\n",
+        "tools/setup.sh",
+        "exit 0\n",
+        NEW_CODE,
     ),
 }
 
 
 @needs_bwrap
-@pytest.mark.parametrize(("config", "run", "trusted"), UNREAD.values(), ids=list(UNREAD))
+@pytest.mark.parametrize(("config", "run", "trusted", "landed"), UNREAD.values(), ids=list(UNREAD))
 def test_what_lefthook_makes_of_a_command_is_pinned(
-    tmp_path: Path, repo: Repo, config: str, run: str, trusted: str
+    tmp_path: Path, repo: Repo, config: str, run: str, trusted: str, landed: str
 ) -> None:
-    # The audit's: `run: sh {checker}` (a template) ran tools/check.sh, which trust had not
-    # read: changed after trust, it ran under the old approval (NEW CODE, NEVER TRUSTED: you),
-    # and the first run failed, the script not in the checkout. lefthook 2.2.2, behind the wall.
+    # The audit's: `run: sh {checker}` (a template) and a `skip:` condition's `run:` ran files
+    # trust had not read: changed after trust, they ran under the old approval (NEW CODE, NEVER
+    # TRUSTED: you), and the first run failed, the script not in the checkout. lefthook 2.2.2,
+    # behind the wall.
     ran, held = swapped_after_trust(
         tmp_path,
         repo,
         "lefthook",
         ({"lefthook.yml": config, run: trusted}, {}),
-        ({run: NEW_CODE}, {}),
+        ({run: landed}, {}),
     )
     assert held.status == "untrusted" and "NEVER TRUSTED" not in told(held), held
     assert ran.status == "ran" and not ran.findings, (ran.findings, ran.notes)

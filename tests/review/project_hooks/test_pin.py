@@ -349,3 +349,63 @@ def test_a_template_that_grows_without_end_is_read_boundedly_and_runs_nothing(re
         "the templates of lefthook's command `sh {a}` make more than 64 commands of it, or one "
         "too long: too many to pin what they run"
     )
+
+
+COMMAND = "pre-commit:\n  commands:\n    check:\n      run: 'true'\n"
+# Every line lefthook 2.2 runs with `sh -c` besides a command's `run` (seen in its source and
+# with 2.2.2): (the configuration, the file it runs).
+BESIDE_RUN = {
+    "a command's skip: condition": (
+        COMMAND + "      skip:\n        - merge\n        - run: sh tools/check.sh\n",
+        "tools/check.sh",
+    ),
+    "a job's only: condition": (
+        "pre-commit:\n  jobs:\n    - run: 'true'\n      only:\n        - run: sh tools/check.sh\n",
+        "tools/check.sh",
+    ),
+    "a script's skip: condition": (
+        LEFTHOOK_SCRIPT + "      skip:\n        - run: sh tools/check.sh\n",
+        "tools/check.sh",
+    ),
+    "a group's skip: condition": (
+        "pre-commit:\n  jobs:\n    - skip:\n        - run: sh tools/check.sh\n"
+        "      group:\n        jobs:\n          - run: 'true'\n",
+        "tools/check.sh",
+    ),
+    "the hook's own only: condition": (
+        COMMAND.replace("  commands:", "  only:\n    - run: sh tools/check.sh\n  commands:"),
+        "tools/check.sh",
+    ),
+    "the hook's setup:": (
+        COMMAND.replace("  commands:", "  setup:\n    - run: sh tools/check.sh\n  commands:"),
+        "tools/check.sh",
+    ),
+    "a script's runner": (
+        'pre-commit:\n  scripts:\n    "guard.sh":\n      runner: sh tools/check.sh\n',
+        "tools/check.sh",
+    ),
+    "a job's args": (
+        "pre-commit:\n  jobs:\n    - run: sh\n      args: tools/check.sh\n",
+        "tools/check.sh",
+    ),
+    "a job run where its group's root: says": (
+        "pre-commit:\n  jobs:\n    - root: tools/\n      group:\n        jobs:\n"
+        "          - run: sh check.sh\n",
+        "tools/check.sh",
+    ),
+}
+
+
+@pytest.mark.parametrize(("config", "run"), BESIDE_RUN.values(), ids=list(BESIDE_RUN))
+def test_every_line_lefthook_runs_is_pinned(repo: Repo, config: str, run: str) -> None:
+    # The audit's: `skip: [{run: sh tools/skip.sh}]` ran tools/skip.sh, which trust never read
+    # (only a command's `run`, a job's `run` and `script` were): changed after trust, it ran
+    # under the old approval. lefthook runs these too.
+    repo.land("hooks", {"lefthook.yml": config, run: "exit 0\n"}, hooks=False)
+    first = pinned(repo)
+    assert first is not None
+    [manager] = first.declared
+    assert manager.problem is None and run in manager.executed
+    repo.land("the script changes", {run: "echo new code\n"}, hooks=False)
+    changed = pinned(repo)
+    assert changed is not None and changed.digest != first.digest

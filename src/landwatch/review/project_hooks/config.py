@@ -210,6 +210,7 @@ def _lefthook_file(found: _Read, document: dict[Any, Any], source: str) -> None:
         found.hooks.append(HookSpec(hook.name, hook.name, hook.entry, hook.where, source))
         found.lines += hook.lines
         found.runs.setdefault(hook.name, []).extend(line.text for line in hook.lines)
+    found.lines += lefthook.around(document)
     for name, value in lefthook.templates(document).items():
         found.templates.setdefault(name, []).append(value)
     found.scripts += lefthook.scripts(document)

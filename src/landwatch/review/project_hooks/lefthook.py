@@ -1,5 +1,7 @@
 """lefthook's format, read statically: the commands, scripts and jobs of its `pre-commit` hook
-(groups walked, boundedly), the command lines each runs and from where, and the scripts it names
+(groups walked, boundedly), every command line lefthook runs for them and from where (a `run`
+with its `args`, a script's `runner`, each `skip:` and `only:` condition's `run:`, the hook's
+`setup:`: lefthook 2.2's, read in its source and seen with 2.2.2), and the scripts it names
 (review.project_hooks.sources says where lefthook looks for them); each command line as lefthook
 makes it of its templates (`expanded`: the configuration's `templates:`, and its own).
 
@@ -47,7 +49,9 @@ class Hook:
 
 
 def hooks(document: dict[Any, Any]) -> Iterator[Hook]:
-    """Each command, script and job of the `pre-commit` hook (groups walked, boundedly)."""
+    """Each command, script and job of the `pre-commit` hook (groups walked, boundedly), with
+    every line lefthook runs for it: its `run` (a job's with its `args`), a script's `runner`
+    and `args`, and the `run:` of each `skip:` and `only:` condition, its groups' too."""
     hook = document.get("pre-commit")
     if not isinstance(hook, dict):
         return
@@ -58,18 +62,52 @@ def hooks(document: dict[Any, Any]) -> Iterator[Hook]:
         if count > MAX_HOOKS or not isinstance(command, dict):
             continue
         run = text(command.get("run"))
-        yield Hook(str(name), run, "lefthook", (Line(run, _root(command), str(name)),))
+        lines = (Line(run, _root(command), str(name)), *_conditions(command, str(name)))
+        yield Hook(str(name), run, "lefthook", lines)
     scripts = hook.get("scripts")
     for name, script in scripts.items() if isinstance(scripts, dict) else ():
         count += 1
         if count > MAX_HOOKS:
             continue
-        runner = text(script.get("runner")) if isinstance(script, dict) else ""
-        yield Hook(str(name), f"{runner} {name}".strip(), "lefthook script")
-    for job in _jobs(hook, MAX_HOOKS - count):
+        script = script if isinstance(script, dict) else {}
+        runner = text(script.get("runner"))
+        lines = (_with_args(runner, script, "", str(name)), *_conditions(script, str(name)))
+        yield Hook(str(name), f"{runner} {name}".strip(), "lefthook script", lines)
+    for job, root, around in _jobs(hook, MAX_HOOKS - count):
         run = text(job.get("run")) or text(job.get("script"))
         name = text(job.get("name")) or run
-        yield Hook(name, run, "lefthook", (Line(text(job.get("run")), _root(job), name),))
+        command = text(job.get("run")) or text(job.get("runner"))
+        lines = (_with_args(command, job, root, name), *_conditions(job, name), *around)
+        yield Hook(name, run, "lefthook", lines)
+
+
+def around(document: dict[Any, Any]) -> list[Line]:
+    """The lines lefthook runs around the hook's commands, from the root: each of `setup:`,
+    and the `run:` of each of the hook's own `skip:` and `only:` conditions. (Its `files:`
+    command never runs: landwatch gives lefthook the files.)"""
+    hook = document.get("pre-commit")
+    if not isinstance(hook, dict):
+        return []
+    setup = [Line(text(each.get("run"))) for each in mappings(hook.get("setup"))]
+    return [*setup, *_conditions(hook, "")]
+
+
+def _with_args(command: str, declared: dict[Any, Any], root: str, name: str) -> Line:
+    """A command (a script's runner) with the `args` lefthook appends to it."""
+    return Line(
+        " ".join(part for part in (command, text(declared.get("args"))) if part), root, name
+    )
+
+
+def _conditions(declared: dict[Any, Any], name: str) -> tuple[Line, ...]:
+    """The `run:` of each `skip:` and `only:` condition, which lefthook runs with `sh -c` from
+    the root to decide whether the rest runs."""
+    return tuple(
+        Line(text(condition.get("run")), "", name)
+        for key in ("skip", "only")
+        for condition in mappings(declared.get(key))
+        if text(condition.get("run"))
+    )
 
 
 def templates(document: dict[Any, Any]) -> dict[str, str]:
@@ -115,22 +153,29 @@ def scripts(document: dict[Any, Any]) -> list[str]:
         return []
     named = hook.get("scripts")
     names = [str(name) for name in list(named)[:MAX_HOOKS]] if isinstance(named, dict) else []
-    jobs = _jobs(hook, MAX_HOOKS)
+    jobs = [job for job, _, _ in _jobs(hook, MAX_HOOKS)]
     return names + [text(job.get("script")) for job in jobs if text(job.get("script"))]
 
 
-def _jobs(hook: dict[Any, Any], most: int) -> Iterator[dict[Any, Any]]:
-    """The jobs of a lefthook hook, each group's after the others (at most `most` looked at)."""
-    pending = list(mappings(hook.get("jobs")))
+def _jobs(
+    hook: dict[Any, Any], most: int
+) -> Iterator[tuple[dict[Any, Any], str, tuple[Line, ...]]]:
+    """The jobs of a lefthook hook, each group's after the others (at most `most` looked at):
+    each with the directory it runs in (its own `root:`, else its group's) and the condition
+    lines of the groups it is in."""
+    pending: list[tuple[dict[Any, Any], str, tuple[Line, ...]]]
+    pending = [(job, "", ()) for job in mappings(hook.get("jobs"))]
     count = 0
     while pending and count < most:
-        job = pending.pop(0)
+        job, root, around = pending.pop(0)
         count += 1
+        root = _root(job) or root
         group = job.get("group")
         if isinstance(group, dict):
-            pending.extend(mappings(group.get("jobs")))
+            inner = (*around, *_conditions(job, text(job.get("name"))))
+            pending += [(each, root, inner) for each in mappings(group.get("jobs"))]
         else:
-            yield job
+            yield job, root, around
 
 
 def _root(command: dict[Any, Any]) -> str:
