@@ -638,6 +638,70 @@ def test_what_lefthook_makes_of_a_command_is_pinned(
     assert ran.status == "ran" and not ran.findings, (ran.findings, ran.notes)
 
 
+# Paths that lead back into the checkout the hooks run in (behind the wall /proc/self/cwd is
+# the checkout, and so is ../work from its root), changed after trust: (the manager, the files
+# trusted, the file then changed and how, the one line said).
+LEADING_BACK = {
+    "a pre-commit entry through /proc/self/cwd": (
+        "pre-commit",
+        {
+            ".pre-commit-config.yaml": local_hooks(
+                "id: check\nname: check\nlanguage: system\n"
+                "entry: /proc/self/cwd/tools/check.sh\npass_filenames: false"
+            ),
+            "tools/check.sh": script("echo fine\n"),
+        },
+        {"tools/check.sh": script(NEW_CODE)},
+        "/proc/self/cwd/tools/check.sh leads through /proc",
+    ),
+    "lefthook's extends: through /proc/self/cwd": (
+        "lefthook",
+        {
+            "lefthook.yml": "extends:\n  - /proc/self/cwd/shared/hooks.yml\n"
+            "pre-commit:\n  commands:\n    fine:\n      run: 'true'\n",
+            "shared/hooks.yml": "pre-commit:\n  commands:\n    shared:\n      run: 'true'\n",
+        },
+        {
+            "shared/hooks.yml": "pre-commit:\n  commands:\n    shared:\n      run: |\n"
+            + "".join(f"        {line}\n" for line in NEW_CODE.splitlines())
+        },
+        "/proc/self/cwd/shared/hooks.yml leads through /proc",
+    ),
+    "a lefthook command out of the tree into the checkout's own directory": (
+        "lefthook",
+        {
+            "lefthook.yml": "pre-commit:\n  commands:\n    check:\n"
+            "      run: sh ../work/tools/check.sh\n",
+            "tools/check.sh": "echo fine\n",
+        },
+        {"tools/check.sh": NEW_CODE},
+        "../work/tools/check.sh leads out of the tree",
+    ),
+}
+
+
+@needs_bwrap
+@pytest.mark.parametrize(
+    ("tool", "trusted", "landed", "said"), LEADING_BACK.values(), ids=list(LEADING_BACK)
+)
+def test_a_path_leading_back_into_the_checkout_runs_nothing_and_says_why(
+    tmp_path: Path,
+    repo: Repo,
+    tool: str,
+    trusted: dict[str, str],
+    landed: dict[str, str],
+    said: str,
+) -> None:
+    # The audit's: the file such a path names was pinned by nothing, so once changed it ran
+    # under the old approval (NEW CODE, NEVER TRUSTED: you, behind the wall). Now nothing of
+    # that configuration runs, before the change or after, and one line says why.
+    ran, held = swapped_after_trust(tmp_path, repo, tool, (trusted, {}), (landed, {}))
+    for result in (ran, held):
+        assert result.status == "failed" and "NEVER TRUSTED" not in told(result), result
+        [note] = result.notes
+        assert note.startswith(f"the project's hooks did not run: {said}"), note
+
+
 @needs_bwrap
 def test_a_lefthook_script_linked_outside_the_tree_runs_nothing_and_says_why(
     tmp_path: Path, repo: Repo

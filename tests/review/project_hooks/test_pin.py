@@ -409,3 +409,104 @@ def test_every_line_lefthook_runs_is_pinned(repo: Repo, config: str, run: str) -
     repo.land("the script changes", {run: "echo new code\n"}, hooks=False)
     changed = pinned(repo)
     assert changed is not None and changed.digest != first.digest
+
+
+def lefthook_run(run: str) -> str:
+    return f"pre-commit:\n  commands:\n    check:\n      run: {run}\n"
+
+
+def pre_commit_entry(entry: str) -> str:
+    return CONFIG.replace("scripts/check.sh", entry).replace("language: script", "language: system")
+
+
+CHECKOUT = "where nothing is pinned"
+# Paths that lead back into the checkout the hooks run in, named where no approval pins what is
+# there: (the configuration's file, its text, the one line said).
+LEADING_BACK = {
+    "a pre-commit entry through /proc/self/cwd": (
+        ".pre-commit-config.yaml",
+        pre_commit_entry("/proc/self/cwd/tools/check.sh"),
+        "/proc/self/cwd/tools/check.sh leads through /proc back into the checkout the hooks run "
+        f"in, {CHECKOUT}",
+    ),
+    "a lefthook command through another process's cwd": (
+        "lefthook.yml",
+        lefthook_run("sh /proc/1/cwd/tools/check.sh"),
+        "/proc/1/cwd/tools/check.sh leads through /proc back into the checkout the hooks run "
+        f"in, {CHECKOUT}",
+    ),
+    "a lefthook command through /dev/fd": (
+        "lefthook.yml",
+        lefthook_run("sh /dev/fd/3 3< tools/check.sh"),
+        f"/dev/fd/3 leads through /proc back into the checkout the hooks run in, {CHECKOUT}",
+    ),
+    "lefthook's extends: through /proc/self/cwd": (
+        "lefthook.yml",
+        "extends:\n  - /proc/self/cwd/shared/hooks.yml\n" + lefthook_run("'true'"),
+        "/proc/self/cwd/shared/hooks.yml leads through /proc back into the checkout the hooks "
+        f"run in, {CHECKOUT}",
+    ),
+    "a lefthook command out of the tree into the checkout's own directory": (
+        "lefthook.yml",
+        lefthook_run("sh ../work/tools/check.sh"),
+        f"../work/tools/check.sh leads out of the tree, {CHECKOUT} and the checkout the hooks "
+        "run in is reached again",
+    ),
+    "a job out of its root and the tree": (
+        "lefthook.yml",
+        "pre-commit:\n  jobs:\n    - root: tools\n      run: sh ../../work/tools/check.sh\n",
+        f"tools/../../work/tools/check.sh leads out of the tree, {CHECKOUT} and the checkout the "
+        "hooks run in is reached again",
+    ),
+    "lefthook's extends: out of the tree": (
+        "lefthook.yml",
+        "extends: [../work/shared/hooks.yml]\n" + lefthook_run("'true'"),
+        f"../work/shared/hooks.yml leads out of the tree, {CHECKOUT} and the checkout the hooks "
+        "run in is reached again",
+    ),
+    "a lefthook script named out of the tree": (
+        "lefthook.yml",
+        'pre-commit:\n  scripts:\n    "../../../work/tools/check.sh": {}\n',
+        f"../work/tools/check.sh leads out of the tree, {CHECKOUT} and the checkout the hooks "
+        "run in is reached again",
+    ),
+    "a pre-commit entry out of the home": (
+        ".pre-commit-config.yaml",
+        pre_commit_entry("~/../work/tools/check.sh"),
+        "~/../work/tools/check.sh leads out of the home, which behind the wall is beside the "
+        f"checkout the hooks run in, {CHECKOUT}",
+    ),
+    "a wildcard for the checkout's random place": (
+        "lefthook.yml",
+        lefthook_run("sh /*/.local/state/landwatch/run/hooks/hooks-*/work/tools/check.sh"),
+        "/*/.local/state/landwatch/run/hooks/hooks-*/work/tools/check.sh has a wildcard among "
+        "its directories, which may match the checkout the hooks run in (its place has a random "
+        f"name), {CHECKOUT}",
+    ),
+}
+
+
+@pytest.mark.parametrize(("name", "config", "said"), LEADING_BACK.values(), ids=list(LEADING_BACK))
+def test_a_path_leading_back_into_the_checkout_runs_nothing_and_says_why(
+    repo: Repo, name: str, config: str, said: str
+) -> None:
+    # The audit's: behind the wall /proc/self/cwd is the checkout, so an entry or an extends
+    # path through it named tools/check.sh (or shared/hooks.yml) unpinned, and a change to it
+    # ran under the old approval; so does `..` out of the tree into the checkout's directory.
+    repo.land("hooks", {name: config, "tools/check.sh": "#!/bin/sh\nexit 0\n"}, hooks=False)
+    found = pinned(repo)
+    assert found is not None
+    [manager] = found.declared
+    assert manager.problem == said
+
+
+def test_what_names_nothing_of_the_checkout_is_no_problem(repo: Repo) -> None:
+    # A directory above, the home's own, what is written to (a hook of test_run.py writes
+    # straight to its manager's output), a program of the system.
+    run = (
+        "'cd .. && echo x > /dev/stderr 2>/dev/null; /usr/bin/env true ~/bin/x ~/.. ..; "
+        "exec yes >> /proc/$PPID/fd/1'"
+    )
+    repo.land("hooks", {"lefthook.yml": lefthook_run(run)}, hooks=False)
+    found = pinned(repo)
+    assert found is not None and found.declared[0].problem is None

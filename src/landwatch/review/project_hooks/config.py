@@ -25,7 +25,7 @@ from landwatch.review.documents import load_yaml
 from landwatch.review.jsonc import without_comments
 from landwatch.review.pinned import pinned_file
 from landwatch.review.project_hooks import lefthook, sources, values
-from landwatch.review.project_hooks.executed import executed, from_root, split
+from landwatch.review.project_hooks.executed import beyond, executed, from_root, split
 from landwatch.review.project_hooks.sources import PRE_COMMIT_CONFIGS, Tree
 from landwatch.review.tree_links import followed
 
@@ -153,8 +153,9 @@ def _family(
             _pre_commit_file(found, document, path, "" if path == root else path)
         else:
             _lefthook_file(found, document, "" if path == root else path)
-            extends = sources.extended(tree, values.words(document.get("extends")))
-            read += [more for more in extends if more not in read]
+            patterns = values.words(document.get("extends"))
+            found.problems += [why for why in (beyond(tree.tree, p) for p in patterns) if why]
+            read += [more for more in sources.extended(tree, patterns) if more not in read]
     if tree.cut:
         found.problems.append(
             "the tree is too large to search whole for configurations (a directory of over "

@@ -191,7 +191,7 @@ def extended(tree: Tree, patterns: list[str]) -> list[str]:
     for pattern in patterns:
         path = posixpath.normpath(pattern.removeprefix("./"))
         if path.startswith(("../", "/")) or path in ("..", "."):
-            continue  # outside the repository: not there when the hooks run on a checkout
+            continue  # outside the tree: nothing pinned is there (executed.beyond says why)
         if any(char in path for char in "*?["):
             found += [each for each in tree.paths() if fnmatch.fnmatchcase(each, path)]
             found += [link for link in tree.linked_directories() if _crosses(path, link)]
