@@ -510,3 +510,40 @@ def test_what_names_nothing_of_the_checkout_is_no_problem(repo: Repo) -> None:
     repo.land("hooks", {"lefthook.yml": lefthook_run(run)}, hooks=False)
     found = pinned(repo)
     assert found is not None and found.declared[0].problem is None
+
+
+WORDS = " ".join(f"a{n}" for n in range(70))
+
+
+@pytest.mark.parametrize(
+    ("name", "config"),
+    [
+        ("lefthook.yml", lefthook_run(f"|\n        echo {WORDS}\n        sh tools/check.sh")),
+        (".pre-commit-config.yaml", pre_commit_entry(f"tools/each.sh {WORDS} tools/check.sh")),
+    ],
+    ids=["a lefthook script of many words", "a pre-commit entry of many words"],
+)
+def test_every_word_of_a_long_command_is_read(repo: Repo, name: str, config: str) -> None:
+    # Only a command's first 64 words were read: a `run: |` of a few lines ran a script named
+    # after them unpinned.
+    repo.land("hooks", {name: config, "tools/check.sh": "#!/bin/sh\nexit 0\n"}, hooks=False)
+    found = pinned(repo)
+    assert found is not None
+    [manager] = found.declared
+    assert manager.problem is None and "tools/check.sh" in manager.executed
+
+
+def test_commands_past_what_is_read_run_nothing(repo: Repo) -> None:
+    # Each file is read up to 1 MB; what all of them run is split into words up to 1 MiB (a
+    # word the shell's way, in Python, is slow), and past it nothing runs.
+    run = "|\n" + "".join(f"        sh tools/check{n}.sh\n" for n in range(30_000))
+    local = run.replace("check", "other")
+    files = {"lefthook.yml": lefthook_run(run), "lefthook-local.yml": lefthook_run(local)}
+    repo.land("hooks", files, hooks=False)
+    found = pinned(repo)
+    assert found is not None
+    [manager] = found.declared
+    assert manager.problem == (
+        "the commands of lefthook.yml and the files it reads hold more than 1,048,576 "
+        "characters: too many to pin what they run"
+    )

@@ -32,6 +32,9 @@ from landwatch.review.tree_links import followed
 __all__ = ["PRE_COMMIT_CONFIGS", "Family", "HookSpec", "ManagerConfig", "declared"]
 
 MAX_FILES = 64  # configuration files of one family read for their hooks
+# The characters of a family's commands split into words (a shell's way, which Python does at
+# about a megabyte a second) before none is: a hostile configuration costs a bounded time.
+MAX_COMMANDS = 1024 * 1024
 # The stage landwatch runs (pre-commit's old name for it is `commit`).
 STAGES = ("pre-commit", "commit")
 # What a remote hook runs when the configuration does not say: its own repository's manifest.
@@ -123,7 +126,7 @@ class _Read:
     """What the files of one family read so far declare."""
 
     hooks: list[HookSpec] = field(default_factory=list)
-    commands: list[tuple[list[str], str]] = field(default_factory=list)  # (words, from where)
+    commands: list[tuple[str, str]] = field(default_factory=list)  # (a command, from where)
     lines: list[lefthook.Line] = field(default_factory=list)  # lefthook's, split at the end
     remotes: list[Remote] = field(default_factory=list)
     on_machine: list[tuple[str, str]] = field(default_factory=list)
@@ -163,7 +166,7 @@ def _family(
             "than 64)"
         )
     found.commands += _lefthook_commands(found)
-    named = [path for words, where in found.commands for path in from_root(words, where)]
+    named = _named(found, root)
     named += sources.lefthook_scripts(found.script_dirs, found.scripts[: values.MAX_HOOKS])
     pinned, outside = executed(tree.tree, named)
     problems = found.problems + outside
@@ -180,17 +183,31 @@ def _family(
 
 
 def _pre_commit_file(found: _Read, document: dict[Any, Any], path: str, source: str) -> None:
-    for spec, words, where in _pre_commit_hooks(document, posixpath.dirname(path)):
+    for spec, command, where in _pre_commit_hooks(document, posixpath.dirname(path)):
         found.hooks.append(replace(spec, source=source))
-        found.commands.append((words, where))
+        found.commands.append((command, where))
     found.remotes += _remotes(document)
     found.on_machine += [
         (path, url) for url in _urls(document) if is_local_path(url) or url.startswith("file://")
     ]
 
 
-def _lefthook_commands(found: _Read) -> list[tuple[list[str], str]]:
-    """The words of each command line lefthook may make of its templates, and from where."""
+def _named(found: _Read, root: str) -> list[str]:
+    """The paths the words of the commands may name (each command split once), none past
+    MAX_COMMANDS characters of them (then said, and nothing of the configuration runs)."""
+    commands = dict.fromkeys(found.commands)
+    if sum(len(command) for command, _ in commands) > MAX_COMMANDS:
+        found.problems.append(
+            f"the commands of {root} and the files it reads hold more than {MAX_COMMANDS:,} "
+            "characters: too many to pin what they run"
+        )
+        return []
+    words = {command: split(command) for command, _ in commands}
+    return [path for command, where in commands for path in from_root(words[command], where)]
+
+
+def _lefthook_commands(found: _Read) -> list[tuple[str, str]]:
+    """Each command line lefthook may make of its templates, and from where."""
     commands = []
     for line in dict.fromkeys(found.lines):
         made = lefthook.expanded(line, found.templates, found.runs)
@@ -202,7 +219,7 @@ def _lefthook_commands(found: _Read) -> list[tuple[list[str], str]]:
                 "what they run"
             )
             continue
-        commands += [(split(each), line.root) for each in made]
+        commands += [(each, line.root) for each in made]
     return commands
 
 
@@ -271,9 +288,9 @@ def _urls(document: dict[Any, Any]) -> Iterator[str]:
 
 def _pre_commit_hooks(
     document: dict[Any, Any], base: str = ""
-) -> Iterator[tuple[HookSpec, list[str], str]]:
-    """(the hook, the words it runs, the directory they are relative to: the configuration's
-    own, prek's project) of each hook the pre-commit stage runs; a remote hook's words are its
+) -> Iterator[tuple[HookSpec, str, str]]:
+    """(the hook, the command it runs, the directory it is relative to: the configuration's
+    own, prek's project) of each hook the pre-commit stage runs; a remote hook's command is its
     repository's, not this one's; a repository of hooks on this machine is local code."""
     default = _stages(document.get("default_stages"))
     count = 0
@@ -298,12 +315,12 @@ def _pre_commit_hooks(
             )
             language = values.text(hook.get("language"))
             shown = f"{where}; {language}" if language else where
-            words = split(entry) if url == "local" else []
+            command = entry if url == "local" else ""
             shown_entry = entry or AS_DEFINED
             spec = HookSpec(
                 identifier, values.text(hook.get("name")) or identifier, shown_entry, shown
             )
-            yield spec, words, base
+            yield spec, command, base
 
 
 def _stages(value: Any) -> list[str]:

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 import pygit2
 
 from landwatch.lazy_re import lazy_compile
-from landwatch.review.project_hooks.values import MAX_WORDS
 from landwatch.review.tree_links import followed, link_text
 
 
@@ -33,7 +32,7 @@ def from_root(words: list[str], root: str) -> Iterator[str]:
     written. A word holding braces is one too: a template lefthook does not know is run as
     written (`tools/{x}.sh`). What a redirection writes to (`> /proc/$PPID/fd/1`) runs nothing."""
     written = False
-    for word in words[:MAX_WORDS]:
+    for word in words:
         if written or not word or word.startswith("-"):
             written = False
             continue
