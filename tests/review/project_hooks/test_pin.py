@@ -501,13 +501,15 @@ def test_a_path_leading_back_into_the_checkout_runs_nothing_and_says_why(
 
 
 def test_what_names_nothing_of_the_checkout_is_no_problem(repo: Repo) -> None:
-    # A directory above, the home's own, what is written to (a hook of test_run.py writes
-    # straight to its manager's output), a program of the system.
+    # A directory above (from the root, or from a job's), the home's own, what is written to (a
+    # hook of test_run.py writes straight to its manager's output), a program of the system.
     run = (
         "'cd .. && echo x > /dev/stderr 2>/dev/null; /usr/bin/env true ~/bin/x ~/.. ..; "
         "exec yes >> /proc/$PPID/fd/1'"
     )
-    repo.land("hooks", {"lefthook.yml": lefthook_run(run)}, hooks=False)
+    job = "pre-commit:\n  jobs:\n    - root: web\n      run: cd ../.. && pwd\n"
+    files = {"lefthook.yml": lefthook_run(run), "lefthook-local.yml": job, "web/app.js": "1\n"}
+    repo.land("hooks", files, hooks=False)
     found = pinned(repo)
     assert found is not None and found.declared[0].problem is None
 

@@ -90,7 +90,7 @@ def beyond(tree: pygit2.Tree, path: str) -> str | None:
     if _only_up(path):
         return None  # a directory above, which names no file
     if path.startswith("~"):
-        if posixpath.normpath(f"./{path.partition('/')[2]}").split("/")[0] == "..":
+        if posixpath.normpath(path.partition("/")[2] or ".").split("/")[0] == "..":
             return (
                 f"{path} leads out of the home, which behind the wall is beside the checkout "
                 "the hooks run in, where nothing is pinned"
@@ -115,6 +115,7 @@ _INTO_PROC = ("/proc", "/dev/fd", "/dev/stdin")
 
 
 def _only_up(path: str) -> bool:
-    """Whether `path` (after a `~` word's home) is nothing but `..` and `.`: a directory."""
-    parts = path.split("/")[1:] if path.startswith("~") else path.split("/")
-    return all(part in ("", ".", "..") for part in parts)
+    """Whether `path` (a `~` word's from its home) names a directory above and nothing in it
+    (`..`, `web/../..`): a command may go there, and runs nothing of it by that word."""
+    rest = path.partition("/")[2] if path.startswith("~") else path
+    return set(posixpath.normpath(rest or ".").split("/")) <= {".", ".."}
