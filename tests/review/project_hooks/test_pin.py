@@ -340,7 +340,9 @@ def test_what_lefthook_makes_of_its_templates_is_pinned(
 
 
 def test_a_template_that_grows_without_end_is_read_boundedly_and_runs_nothing(repo: Repo) -> None:
-    config = "templates:\n  a: '{a}{a}'\npre-commit:\n  commands:\n    x:\n      run: sh {a}\n"
+    # (Many commands that are one alias say so once.)
+    config = "templates:\n  a: '{a}{a}'\npre-commit:\n  commands:\n    x:\n      run: &x sh {a}\n"
+    config += "".join(f"    x{n}:\n      run: *x\n" for n in range(400))
     repo.land("hooks", {"lefthook.yml": config}, hooks=False)
     found = pinned(repo)
     assert found is not None

@@ -127,7 +127,7 @@ class _Read:
 
     hooks: list[HookSpec] = field(default_factory=list)
     commands: list[tuple[str, str]] = field(default_factory=list)  # (a command, from where)
-    lines: list[lefthook.Line] = field(default_factory=list)  # lefthook's, split at the end
+    lines: list[lefthook.Line] = field(default_factory=list)  # lefthook's, made up at the end
     remotes: list[Remote] = field(default_factory=list)
     on_machine: list[tuple[str, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -176,7 +176,7 @@ def _family(
         tuple(found.hooks),
         pinned,
         tuple(read[1:]),
-        "; ".join(problems) if problems else None,
+        "; ".join(dict.fromkeys(problems)) if problems else None,
         tuple(dict.fromkeys(found.remotes)),
         tuple(dict.fromkeys(found.on_machine)),
     )
@@ -207,9 +207,13 @@ def _named(found: _Read, root: str) -> list[str]:
 
 
 def _lefthook_commands(found: _Read) -> list[tuple[str, str]]:
-    """Each command line lefthook may make of its templates, and from where."""
-    commands = []
+    """Each command line lefthook may make of its templates, and from where (made no further
+    once they hold more than MAX_COMMANDS characters, which _named then says)."""
+    commands: list[tuple[str, str]] = []
+    size = 0
     for line in dict.fromkeys(found.lines):
+        if size > MAX_COMMANDS:
+            break
         made = lefthook.expanded(line, found.templates, found.runs)
         if made is None:
             shown = " ".join(line.text.split())[:80]
@@ -220,6 +224,7 @@ def _lefthook_commands(found: _Read) -> list[tuple[str, str]]:
             )
             continue
         commands += [(each, line.root) for each in made]
+        size += sum(len(each) for each in made)
     return commands
 
 
