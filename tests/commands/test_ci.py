@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.resources
 import json
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -166,6 +167,39 @@ def test_an_error_exits_1_with_sarif_that_validates(remote: Path, tmp_path: Path
     assert ci(clone, "--fail-level", "none").returncode == 0
     assert ci(clone, f"{clean}..{broken}", "--fail-level", "warning").returncode == 1
     assert ci(clone, clean).returncode == 0  # one commit
+
+
+def test_an_output_file_the_pull_request_links_elsewhere_is_replaced_never_written_through(
+    remote: Path, tmp_path: Path
+) -> None:
+    """An audit found team.md's workflow line (`--sarif landwatch.sarif --json landwatch.json`,
+    in the pull request's checkout) writing through the links the pull request committed at
+    those names, over a file outside the checkout, and a plain output made 0644 by the umask."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the runner's own\n")
+    where = author(remote)
+    for name in ("landwatch.sarif", "landwatch.json"):
+        (where / name).symlink_to("../victim.txt")  # from the clone beside it, too
+    (where / "out").symlink_to("..")
+    git(where, "add", "landwatch.sarif", "landwatch.json", "out")
+    git(where, "commit", "-q", "-m", "Link the outputs away")
+    git(where, "push", "-q", "origin", "topic")
+    clone = fresh_clone(remote)
+    umask = os.umask(0o022)
+    try:
+        ran = ci(clone, "HEAD~1..HEAD", "--sarif", "landwatch.sarif", "--json", "landwatch.json")
+        through = ci(clone, "HEAD~1..HEAD", "--json", "out/victim.txt")
+    finally:
+        os.umask(umask)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert victim.read_text() == "the runner's own\n"
+    for name in ("landwatch.sarif", "landwatch.json"):
+        written = clone / name
+        assert not written.is_symlink() and stat.S_IMODE(written.stat().st_mode) == 0o600
+        assert json.loads(written.read_text())
+    # A directory of the checkout on the way is the pull request's too: refused, not followed.
+    assert through.returncode == 1 and "not following it" in through.stderr, through.stderr
+    assert victim.read_text() == "the runner's own\n"
 
 
 def test_a_forged_note_is_caught_by_the_comparison(remote: Path) -> None:

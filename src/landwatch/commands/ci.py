@@ -28,6 +28,7 @@ import pygit2
 from landwatch import __version__, allowances, sharing, trust
 from landwatch.commands import ci_output, ci_range
 from landwatch.commands.share import default_remote
+from landwatch.files import write_atomic
 from landwatch.git import git, git_dir_of, run_git, toplevel
 from landwatch.review import allowed, output
 from landwatch.review.allowed import Allowance
@@ -348,7 +349,16 @@ def _write(options: Options, checked: list[Checked], label: str, tip: str, top: 
             "commits": [c.as_dict() for c in checked],
             "counts": severity_counts([f for c in checked for f in c.report.findings]),
         }
-        options.json.write_text(json.dumps(data, indent=1) + "\n")
+        _written(options.json, json.dumps(data, indent=1) + "\n", top)
     if options.sarif is not None:
         sarif = output.as_sarif_range([c.report for c in checked], top, label, tip)
-        options.sarif.write_text(json.dumps(sarif, indent=1) + "\n")
+        _written(options.sarif, json.dumps(sarif, indent=1) + "\n", top)
+
+
+def _written(path: Path, text: str, top: Path) -> None:
+    """`text` as the file `path`, 0600, replacing what is there: a link the range under review
+    commits at that name, or at a directory of the checkout (`top`) on the way, is not followed."""
+    place = Path(os.path.abspath(path))  # `..` taken as written, not through a link before it
+    trusted = top if place.is_relative_to(top) else None  # elsewhere, the person's own places
+    # Not synced: the job's next step reads it, and no power cut leaves a job to go on.
+    write_atomic(place, text, trusted=trusted, durable=False, make_directory=False)
