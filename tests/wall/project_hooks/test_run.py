@@ -12,6 +12,7 @@ import pytest
 
 from landwatch import report_store, work_item
 from landwatch.daemon.loop import LEFT_WAITING
+from landwatch.wall.door import Wall
 from landwatch.wall.project_hooks.checkout import Checkout
 from landwatch.wall.project_hooks.run import Room, passed_to_build, run_hooks
 from landwatch.wall.project_hooks.tools import Tool
@@ -201,3 +202,28 @@ def test_a_hook_manager_in_another_user_s_home_is_not_run_and_the_result_says_wh
             f"{manager} is not shown behind the wall ({manager}): it is in {bob}, another "
             "user's home"
         ]
+
+
+def test_the_files_prek_is_given_are_never_written_through_a_link_the_build_left(
+    tmp_path: Path,
+) -> None:
+    """prek's build runs behind the wall with the scratch directory writable, then landwatch,
+    outside it, wrote the list of files prek reads there: through a link the build left at
+    that name, over a file of the person's the wall kept out of its reach."""
+    victim = tmp_path / "victim"
+    victim.write_text("the person's own\n")
+    checkout = Checkout(tmp_path / "scratch" / "work")
+    checkout.git_dir.mkdir(parents=True)
+    (tmp_path / "scratch" / "files").symlink_to(victim)
+    (tmp_path / "objects").mkdir()
+    manager = tmp_path / "bin" / "prek"  # says the files given: --files0-from is its 7th word
+    manager.parent.mkdir()
+    manager.write_text("#!/bin/sh\ntr '\\0' '\\n' < \"$7\"\n")
+    manager.chmod(0o755)
+    room = Room(
+        checkout, Wall(None, "not behind the wall"), tmp_path / "objects", tmp_path / "store"
+    )
+    ran = run_hooks(Tool("prek", (str(manager),), "prek 1"), ["a.py", "b.py"], room, 30)
+    assert ran.returncode == 0 and ran.text.split() == ["a.py", "b.py"], ran.text
+    assert victim.read_text() == "the person's own\n"
+    assert not (tmp_path / "scratch" / "files").is_symlink()

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from landwatch.files import write_atomic
 from landwatch.lazy_re import lazy_compile
 from landwatch.processes import SAID_TOO_MUCH, ProgramResult
 from landwatch.review.project_hooks.output import Said, lines_of, parse_lefthook, parse_pre_commit
@@ -169,8 +170,9 @@ def run_hooks(tool: Tool, files: list[str], room: Room, budget: float) -> Ran:
         argv = [*tool.command, "run", "--color=never", "--hook-stage", "pre-commit", "--files"]
         argv += files
     elif tool.name == "prek":
-        names = room.scratch / "files"
-        names.write_bytes(listed)
+        # The build just ran behind the wall with the scratch writable: a link it left at this
+        # name is replaced, never written through to a file of the person's outside the wall.
+        names = write_atomic(room.scratch / "files", listed, trusted=room.scratch, durable=False)
         argv = [*tool.command, "run", "--color=never", "--no-progress", "--stage", "pre-commit"]
         argv += ["--files0-from", str(names)]
     else:
