@@ -13,6 +13,7 @@ from landwatch.review.secrets.credentials import CREDENTIAL_NEEDLES, credentials
 from landwatch.review.secrets.escaped import escaped_spans
 from landwatch.review.secrets.named_formats import shaped_spans
 from landwatch.review.secrets.private_keys import KEY_NEEDLES, key_spans
+from landwatch.review.secrets.provider_rules import loaded as rule_set_loaded
 from landwatch.review.secrets.provider_rules import provider_spans
 from landwatch.review.secrets.scanning import PLACEHOLDER, ascii_lower
 from landwatch.review.secrets.token_formats import (
@@ -88,8 +89,8 @@ def forget() -> None:
     _long_lines.clear()
 
 
-def detected_spans(text: str) -> tuple[tuple[int, int], ...]:
-    """spans(), found afresh."""
+def detected_spans(text: str, *, rule_set: bool = True) -> tuple[tuple[int, int], ...]:
+    """spans(), found afresh; without the maintained rule set's unless `rule_set`."""
     found: list[tuple[int, int]] = []
     lowered = ascii_lower(text)
     if any(needle in lowered for needle in _CREDENTIAL_TEXT_NEEDLES):
@@ -103,7 +104,8 @@ def detected_spans(text: str) -> tuple[tuple[int, int], ...]:
             if not in_code and _hidden_whatever_its_entropy(text[start:end])
         )
     if _TOKEN_SHAPED.search(text):
-        found.extend(provider_spans(text))
+        if rule_set:
+            found.extend(provider_spans(text))
         found.extend((start, end) for _, start, end in prefixed_tokens(text))
         found.extend((start, end) for _, start, end in unanchored_tokens(text))
         found.extend(wrapped_keys(text))
@@ -111,6 +113,12 @@ def detected_spans(text: str) -> tuple[tuple[int, int], ...]:
         found.extend(shaped_spans(text))  # Mailgun's and Dropbox's, named or not
         found.extend(escaped_spans(text))
     return tuple(dict.fromkeys(found))
+
+
+def spans_at_hand(text: str) -> tuple[tuple[int, int], ...]:
+    """spans() of a line a resident process writes (its log), nothing remembered: the maintained
+    rule set's only where this process loaded it already, never loaded for such a line."""
+    return detected_spans(text, rule_set=rule_set_loaded())
 
 
 _remembered_spans = functools.lru_cache(maxsize=_LINES_REMEMBERED)(detected_spans)

@@ -24,7 +24,9 @@ def redact(secret: str) -> str:
     return secret[:4] + "…"
 
 
-def _secret_spans(text: str, secrets: Iterable[tuple[int, int]]) -> list[list[int]]:
+def _secret_spans(
+    text: str, secrets: Iterable[tuple[int, int]], load_rules: bool = True
+) -> list[list[int]]:
     """Where the secrets of `text` are, merged: the ones given, every copy of each, and every
     one a detector finds (known tokens, key bodies, any literal given to a secret-like name,
     whatever its entropy: over-redacting is harmless)."""
@@ -37,7 +39,7 @@ def _secret_spans(text: str, secrets: Iterable[tuple[int, int]]) -> list[list[in
         while at >= 0:
             spans.append((at, at + len(value)))
             at = text.find(value, at + len(value))
-    spans.extend(_detected()(text))
+    spans.extend(_detected(load_rules)(text))
     merged: list[list[int]] = []
     for start, end in sorted(spans):
         if merged and start < merged[-1][1]:
@@ -48,12 +50,12 @@ def _secret_spans(text: str, secrets: Iterable[tuple[int, int]]) -> list[list[in
 
 
 @functools.cache
-def _detected() -> Callable[[str], tuple[tuple[int, int], ...]]:
+def _detected(load_rules: bool = True) -> Callable[[str], tuple[tuple[int, int], ...]]:
     """What finds every secret on a line, imported on the first redaction: a report reader that
     never redacts never compiles a detector (and a review pays the import once, not per line)."""
-    from landwatch.review.secrets.detectors import spans
+    from landwatch.review.secrets.detectors import spans, spans_at_hand
 
-    return spans
+    return spans if load_rules else spans_at_hand
 
 
 def forget_lines() -> None:
@@ -75,10 +77,15 @@ def _replaced(text: str, merged: list[list[int]]) -> str:
     return "".join(parts)
 
 
-def redact_secrets(text: str, secrets: Iterable[tuple[int, int]] = ()) -> str:
+def redact_secrets(
+    text: str, secrets: Iterable[tuple[int, int]] = (), *, load_rules: bool = True
+) -> str:
     """`text` with every secret in it replaced by its redaction: the one step every snippet,
     message and fingerprint of every finding goes through, whichever rule or linter made it."""
-    merged = _secret_spans(text, secrets)
+    # `load_rules` False, for the lines a resident process writes often (its log, git's words on
+    # a remote out of reach): the maintained rule set is used only where this process loaded it
+    # already, never loaded for such a line (50 MB resident, a second from its cache).
+    merged = _secret_spans(text, secrets, load_rules)
     return _replaced(text, merged) if merged else text
 
 
