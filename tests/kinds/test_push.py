@@ -33,7 +33,7 @@ from support.kinds import (
 from support.remotes import asking_for_credentials
 from support.repos import Repo
 from support.secret_examples import AWS_KEY_ID
-from support.tokens import GITHUB_TOKEN
+from support.tokens import GITHUB_TOKEN, random_text
 
 
 @pytest.fixture
@@ -255,6 +255,40 @@ def test_a_refusal_by_the_person_s_own_pre_push_hook_holds_the_push_back_at_once
     later = repo.land("the tests pass", "g")
     assert run_reviewer("--once").returncode == 0
     assert remote_head(remote) == later and held_back(repo.git_dir) is None
+
+
+def test_the_words_of_a_pre_push_hook_that_refuses_are_kept_and_shown_redacted(
+    repo: Repo, remote: Path
+) -> None:
+    """An audit: the person's own secret scanner refused the push naming the token it found, and
+    its words went everywhere whole: the push state, the reviewer's log and state file, status,
+    the prompt's line and the hooks'."""
+    token = "glpat-" + random_text("deploy", 20)
+    hook = repo.git_dir / "hooks" / "pre-push"
+    hook.write_text(
+        "#!/bin/sh\ncat > /dev/null\n"
+        f'echo "secret scan: deploy.env:2: DEPLOY_TOKEN={token} found; push refused"\nexit 1\n'
+    )
+    hook.chmod(0o755)
+    assert repo.landwatch("install").returncode == 0
+    landed = repo.land("the deploy settings")
+    assert run_reviewer("--once").returncode == 65
+    redacted = "secret scan: deploy.env:2: DEPLOY_TOKEN=glpa… found; push refused"
+    held = held_back(repo.git_dir)
+    assert held is not None and held["what"] == redacted, held
+    shown = {
+        "prompt": repo.landwatch("prompt").stdout,
+        "status": repo.landwatch("status").stdout,
+        "hooks' line": repo.landwatch("notice", "--git-dir", str(repo.git_dir)).stderr,
+    }
+    assert all(redacted in said for said in shown.values()), shown
+    log, state = layout.REVIEWER_LOG.path(), layout.REVIEWER_STATE.path()
+    kept = {
+        str(path): path.read_text() for path in (layout.PUSH_STATE.path(repo.git_dir), log, state)
+    }
+    assert redacted in kept[str(log)]
+    assert [where for where, said in {**shown, **kept}.items() if token[6:] in said] == []
+    assert remote_head(remote) != landed
 
 
 def test_a_branch_goes_where_the_remote_s_push_refspec_maps_it(

@@ -10,6 +10,7 @@ from landwatch.kinds.push_answer import Failed, RefusedInHook, Rejected, failed,
 from landwatch.push_gate import REFUSAL
 from landwatch.review.findings import Finding, Severity
 from support.repos import Repo
+from support.tokens import random_text
 
 
 def test_a_remote_s_no_is_rejected_behind_only_when_it_holds_what_was_not_fetched() -> None:
@@ -70,6 +71,24 @@ def test_a_remote_out_of_reach_mends_itself(err: str, timed_out: bool, unreachab
     said = failed("origin", "main", 1 if "lfs" in err else 128, "", err, timed_out)
     assert said.unreachable is unreachable
     assert said.message == ("no answer" if timed_out else err.strip())
+
+
+def test_what_a_remote_git_or_a_hook_says_is_redacted_before_anyone_keeps_it() -> None:
+    """Each answer is kept (the push state, the reviewer's state file and log) and shown
+    (status, the hooks' line): a token a remote's or a hook's refusal names, or the password
+    of a URL git names, was kept and shown whole."""
+    token, password = "glpat-" + random_text("answer", 20), random_text("password", 16)
+    rejected = f"To /r.git\n!\trefs/heads/main:refs/heads/main\t[remote rejected] ({token})\n"
+    with pytest.raises(Rejected) as remote:
+        failed("origin", "main", 1, rejected, "", False)
+    with pytest.raises(RefusedInHook) as hook:
+        failed("origin", "main", 1, f"scan: DEPLOY_TOKEN={token} found\n", "", False)
+    err = f"fatal: unable to access 'https://bob:{password}@h/r.git/': Could not resolve host\n"
+    unreachable = failed("origin", "main", 128, "", err, False)
+    said = [str(remote.value), str(hook.value), hook.value.words, unreachable.message]
+    assert [words for words in said if token[6:] in words or password in words] == []
+    assert "(glpa…)" in said[0] and said[2] == "scan: DEPLOY_TOKEN=glpa… found", said
+    assert unreachable.unreachable and f"https://bob:{password[:4]}…@h/r.git/" in said[3]
 
 
 def test_a_tag_is_named_by_its_name_escaped(repo: Repo) -> None:

@@ -1,6 +1,10 @@
 """What a `git push` of the push and share kinds answered when it failed: the remote's no
 (`Rejected`), a pre-push hook's refusal (`RefusedInHook`: the push gate's, or one of the person's
 in its own words), or a line saying why, and whether the remote was out of reach.
+
+Every word of theirs is redacted here, before it is kept (the push state, the reviewer's state
+file) or shown (status, the hooks' line, the log): a secret scanner's hook that refuses a push
+names the token it found, a remote's URL can hold a password.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import TYPE_CHECKING
 from landwatch.git import git
 from landwatch.kinds.base import GiveUp
 from landwatch.lazy_re import lazy_compile
+from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.text import safe
 
 if TYPE_CHECKING:
@@ -75,7 +80,9 @@ def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: boo
             line[6:].strip() for line in err.splitlines() if line.startswith("hint: ")
         )[:300]
         raise Rejected(
-            f"{remote} rejected {what}: {reason}" + (f" ({hints})" if hints else ""),
+            redact_secrets(
+                f"{remote} rejected {what}: {reason}" + (f" ({hints})" if hints else "")
+            ),
             behind="fetch first" in reason or "non-fast-forward" in reason,
         )
     if code != 0 and not timed_out:
@@ -93,6 +100,9 @@ def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: boo
         if line and not line.startswith(("landwatch:", _FAILED_TO_PUSH))
     ]
     message = "no answer" if timed_out else next(iter(theirs + said), f"git push exit {code}")
+    # Said at every try while the remote is out of reach: redacted by the detectors at hand
+    # (a URL's password among them), the maintained rule set not loaded for it.
+    message = redact_secrets(message, load_rules=False)
     unreachable = timed_out or _UNREACHABLE.search(err) is not None
     # git runs pre-push once it heard what the remote holds and before it sends: refused there,
     # git exits 1 with no `To` line of its own. Retried, the same hook says the same.
@@ -101,7 +111,9 @@ def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: boo
         and not unreachable
         and not any(line.startswith("To ") for line in out.split("\n"))
     ):
-        words = theirs[0] if theirs else "a pre-push hook refused it, saying nothing"
+        words = (
+            redact_secrets(theirs[0]) if theirs else "a pre-push hook refused it, saying nothing"
+        )
         raise RefusedInHook(
             f"a pre-push hook refused the push of {what}: {words}", err, gate=False, words=words
         )
