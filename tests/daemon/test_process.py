@@ -30,6 +30,7 @@ from support.daemon import (
 )
 from support.queue import fill, tmpfs, tries_of
 from support.repos import Repo
+from support.tokens import random_text
 
 NICENESS = layout.REVIEWER_NICENESS.name
 
@@ -172,6 +173,44 @@ def test_a_rotated_log_starts_0600_and_no_link_is_written_through(
         linked.close()
     assert not (tmp_path / "elsewhere").exists()
     assert f"{log} cannot be written (Too many levels of symbolic links)" in capsys.readouterr().err
+
+
+# A log as the reviewer writes it, in a process of its own (no rule set loaded by another test):
+# a line, a traceback, then whether the maintained rule set was loaded for them.
+LOGGED = """
+import logging, sys
+from landwatch.daemon.process import PrintableFormatter, PrivateLog
+from landwatch.review.secrets import provider_rules
+handler = PrivateLog(sys.argv[1])
+handler.setFormatter(PrintableFormatter("%(levelname)s %(message)s"))
+log = logging.getLogger("landwatch.test")
+log.addHandler(handler)
+log.error("held back: DEPLOY_TOKEN=%s found; push refused", sys.argv[2])
+try:
+    raise RuntimeError("fatal: unable to access 'https://bob:" + sys.argv[3] + "@h.example/r.git'")
+except RuntimeError:
+    log.exception("git push to origin failed")
+print(provider_rules.loaded())
+"""
+
+
+def test_every_line_of_the_log_is_redacted_and_no_rule_set_loaded_for_it(tmp_path: Path) -> None:
+    """An audit found a refusing hook's token whole in the log, which escaped every line and
+    redacted none. Now every line is, a traceback's too, by the detectors at hand: the rule set
+    is never loaded into the resident reviewer for its log (50 MB, more than it holds at rest)."""
+    log = tmp_path / "reviewer.log"
+    token, password = "glpat-" + random_text("log", 20), random_text("password", 16)
+    ran = subprocess.run(
+        [sys.executable, "-c", LOGGED, str(log), token, password],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert ran.stdout == "False\n"
+    written = log.read_text()
+    assert "ERROR held back: DEPLOY_TOKEN=glpa… found; push refused" in written
+    assert "Traceback (most recent call last):" in written and "https://bob:" in written
+    assert token[6:] not in written and password not in written, written
 
 
 def test_a_full_disk_under_the_log_is_said_once_and_the_log_goes_on_once_there_is_room(

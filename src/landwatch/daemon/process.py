@@ -19,19 +19,25 @@ from landwatch import __version__, layout
 from landwatch.daemon.lock import AlreadyRunning, InstanceLock, LockHolder, NowhereToLock
 from landwatch.daemon.loop import Daemon
 from landwatch.files import private_directory
+from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.text import safe
 
 log = logging.getLogger("landwatch.reviewer")
 
 
 class PrintableFormatter(logging.Formatter):
-    """Log lines carry repository paths and names: escaped like any terminal output, so no
-    escape sequence or bidirectional control reaches a terminal that shows the log. A
-    traceback, written by us, keeps its lines."""
+    """Log lines carry repository paths and names, git's and hooks' words: escaped like any
+    terminal output (a traceback, written by us, keeps its lines), and every secret redacted."""
 
     def formatMessage(self, record: logging.LogRecord) -> str:
         record.message = safe(record.message)
         return super().formatMessage(record)
+
+    def format(self, record: logging.LogRecord) -> str:
+        # Each line redacted once (linear in what is written), the traceback's too, by the
+        # detectors at hand: the maintained rule set is never loaded into the reviewer for its log.
+        lines = super().format(record).split("\n")
+        return "\n".join(redact_secrets(line, load_rules=False) for line in lines)
 
 
 class PrivateLog(logging.handlers.RotatingFileHandler):
