@@ -169,3 +169,42 @@ def test_a_fifo_where_the_lock_is_never_waited_on(tmp_path: Path) -> None:
     path = tmp_path / "reviewer.lock"
     os.mkfifo(path)
     assert holder(path) is None  # at once: no writer is waited for
+
+
+# The lock taken at a FIFO the taker cannot write, as the reviewer takes it: it falls back to
+# opening it read-only (as a lock a read-only state dir leaves), which waited for a writer.
+TAKEN_READ_ONLY = """
+import sys
+from pathlib import Path
+from landwatch.daemon.lock import InstanceLock, LockHolder
+try:
+    InstanceLock(Path(sys.argv[1])).acquire(LockHolder(1, "once", "9.9", "-"))
+except OSError as error:
+    print(error)
+"""
+
+
+def test_a_fifo_at_the_lock_is_refused_at_once_never_waited_on(tmp_path: Path) -> None:
+    """A FIFO where the lock is taken, opened to write, was flocked and then its description
+    refused (`Invalid argument`, the reviewer stopped, naming nothing); one the taker cannot
+    write was opened read-only and waited on for ever. Refused at once, naming it: at the
+    runtime dir's place, the state dir's lock alone is held."""
+    fifo, kept = tmp_path / "run" / "reviewer.lock", tmp_path / "state" / "reviewer.lock"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo, 0o600)
+    lock = InstanceLock(fifo, kept)
+    lock.acquire(HOLDER)
+    assert lock.held == [kept] and lock.not_writable[fifo].strerror == "not a regular file"
+    lock.release()
+    fifo.chmod(0o400)
+    # Root writes whatever the mode says: in a user namespace of its own, it cannot.
+    unshared = ["unshare", "--user"] if os.geteuid() == 0 else []
+    if unshared and subprocess.run([*unshared, "true"], capture_output=True).returncode != 0:
+        pytest.skip("no user namespace here for root to lose its power to write a FIFO")
+    taken = subprocess.run(
+        [*unshared, sys.executable, "-c", TAKEN_READ_ONLY, str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert taken.stdout == f"[Errno 22] not a regular file: '{fifo}'\n", taken.stderr

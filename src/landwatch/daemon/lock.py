@@ -9,6 +9,7 @@ import errno
 import fcntl
 import json
 import os
+import stat
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -134,20 +135,33 @@ class InstanceLock:
         self._held = []
 
 
+# O_NONBLOCK: a FIFO at the lock's name, opened read-only, would wait for a writer for ever.
+_OPEN = os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
+
+
 def _opened(path: Path) -> tuple[int, OSError | None]:
     """The lock file at `path` opened to write (made where missing), or, where it cannot be
     written (CANNOT_WRITE), opened read-only where it is there (flock needs no more), with why."""
     try:
         private_directory(path.parent, trusted=None)
-        flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
-        return os.open(path, flags, 0o600), None
+        return _regular(path, os.open(path, os.O_RDWR | os.O_CREAT | _OPEN, 0o600)), None
     except OSError as error:
         if error.errno not in CANNOT_WRITE:
             raise
         try:
-            return os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW), error
+            fd = os.open(path, os.O_RDONLY | _OPEN)
         except OSError:
             raise error from None
+        return _regular(path, fd), error
+
+
+def _regular(path: Path, fd: int) -> int:
+    """`fd`, of the lock file at `path`, when a regular file; else closed, and an OSError: a
+    FIFO or a device there holds no description of its holder (ftruncate refuses one)."""
+    if stat.S_ISREG(os.fstat(fd).st_mode):
+        return fd
+    os.close(fd)
+    raise OSError(errno.EINVAL, "not a regular file", str(path))
 
 
 def _why(error: OSError) -> str:
