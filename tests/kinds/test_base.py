@@ -25,6 +25,7 @@ from support.daemon import done_ids
 from support.kinds import FakeClock, in_process, settle_down
 from support.queue import fill, tmpfs, tries_of
 from support.repos import Repo, installed
+from support.tokens import random_text
 
 
 def assert_every_review_done(repo: Repo, oids: list[str]) -> None:
@@ -127,3 +128,28 @@ def test_a_hold_on_a_repository_moves_with_a_step_of_the_clock(repo: Repo, tmp_p
     [waiting] = work_item.entries(repo.git_dir, PENDING)
     assert waiting.endswith(f".{work_item.micros(clock.time() + 300)}")
     reviewer.shutdown()
+
+
+FAILING = """
+import sys
+from landwatch.kinds.base import Failing
+from landwatch.review.secrets import provider_rules
+failing = Failing("push", "pushing to origin", 60.0, sys.argv[1])
+print(provider_rules.loaded())
+print(failing.error)
+"""
+
+
+def test_a_failing_kind_is_told_redacted_without_loading_the_rule_set() -> None:
+    """`status` and the one line read a failing kind's last error: redacting it loaded
+    kingfisher's rule set, compiled in memory where its cache is not at hand (22 s of `status`
+    while a push failed); the detectors at hand redact it, as the reviewer's log is."""
+    import sys
+
+    password = random_text("failing", 16)
+    error = f"fatal: unable to access 'https://bob:{password}@h.example/r.git/'"
+    ran = subprocess.run(
+        [sys.executable, "-c", FAILING, error], capture_output=True, text=True, check=True
+    )
+    loaded, shown = ran.stdout.splitlines()
+    assert loaded == "False" and password not in shown and "h.example" in shown

@@ -191,8 +191,10 @@ class Failing:
     error: str
 
     def __post_init__(self) -> None:
-        # A push's error can name the remote's URL, password and all: never shown whole.
-        object.__setattr__(self, "error", redact_secrets(self.error))
+        # A push's error can name the remote's URL, password and all: never shown whole. By the
+        # detectors at hand: status and the one line read it, and loading the maintained rule
+        # set for it cost seconds (a push answer is redacted where it is made, kinds.push_answer).
+        object.__setattr__(self, "error", redact_secrets(self.error, load_rules=False))
 
 
 class ItemHandler(JobKind[WorkOrder, R]):
