@@ -90,6 +90,8 @@ WHOLES: dict[str, str] = {
     "tests/work_item/test_soak.py": "the queue as a whole, raced by processes killed at random",
     "tests/kinds/test_a_new_kind.py": "a kind declared in the tests alone, from enqueue to settle",
     "tests/review/test_rules_as_data.py": "what the engine knows of a rule, over the review",
+    "tests/commands/test_pre_push_input.py": "pre-push's stdin as git writes it, from the hook's "
+    "quick path through the gate",
     "tests/review/test_support_changes.py": "the tests' own change builder (support/changes.py)",
     "tests/review/secrets/test_linear.py": "every secret detector's time, on adversarial lines",
     "tests/test_team.py": "a team of three developers sharing their reviews, each with a reviewer",
