@@ -12,13 +12,17 @@ import landwatch
 from landwatch import hooks, layout, registry
 from support import ROOT
 from support.repos import Repo
+from support.scheduler import mock_command
 
 
 def install_env(bin_dir: Path, **env: str) -> dict[str, str]:
+    # No real service manager here: a stand-in that says where it read the unit, as install asks.
+    bin_dir.parent.mkdir(parents=True, exist_ok=True)
+    systemctl, _ = mock_command(bin_dir.parent, "systemctl")
     return {
         "PYTHON": sys.executable,
         "LANDWATCH_BIN_DIR": str(bin_dir),
-        "LANDWATCH_TEST_SCHEDULER": "systemd:true",  # no real service manager here
+        "LANDWATCH_TEST_SCHEDULER": f"systemd:{systemctl}",
         "PATH": "/usr/bin:/bin",
         "SHELL": "/bin/zsh",
         **env,
