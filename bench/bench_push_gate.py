@@ -1,9 +1,11 @@
 """What the push gate costs `git push` when there is nothing to say: a one-commit push to a local
 bare remote with landwatch's pre-push (the commit's review kept and clean), beside the same push
 with an `exit 0` pre-push hook (the floor) and with no hook at all; and its Python path, the same
-push of a commit with no review yet and no reviewer running (`landwatch pre-push` scans it).
+push of a commit with no review yet and no reviewer running (`landwatch pre-push` scans it); and a
+push that creates a branch (the reviewed commit on a history this clone did not review, as a
+clone's is), which the gate may judge only by what the remote says it holds.
 
-Run by hand (`python bench/bench_push_gate.py`). The four setups are interleaved, so that they see
+Run by hand (`python bench/bench_push_gate.py`). The five setups are interleaved, so that they see
 the same machine load, and each round's commit is made (and, for the reviewed one, reviewed by
 `landwatch reviewer --once`) before its push is timed. The gate's hooks call a recorder in front of
 the hooks' entry point, so the bench shows how often Python started on each path. Target (issue
@@ -23,7 +25,15 @@ from pathlib import Path
 from benchlib import git, new_repo, runs_asked, scratch_home
 
 EXIT_0 = "#!/bin/sh\nexit 0\n"
-SETUPS = ("no hook", "exit 0", "landwatch, reviewed", "landwatch, unreviewed")
+SETUPS = (
+    "no hook",
+    "exit 0",
+    "landwatch, reviewed",
+    "landwatch, unreviewed",
+    "landwatch, new branch",
+)
+# The reviewed setups: their commit is reviewed before its push is timed.
+REVIEWED = ("landwatch, reviewed", "landwatch, new branch")
 TARGET_MS = 20
 
 
@@ -79,9 +89,9 @@ def review_kept() -> None:
     )
 
 
-def timed_push(repo: Path) -> float:
+def timed_push(repo: Path, refspec: str = "main") -> float:
     started = time.perf_counter()
-    git(repo, "push", "-q", "origin", "main")
+    git(repo, "push", "-q", "origin", refspec)
     return time.perf_counter() - started
 
 
@@ -89,6 +99,7 @@ def main() -> None:
     runs = runs_asked(__doc__, 30, "pushes of each")
     with scratch_home("bench-push-gate-") as root:
         reviewed_calls, unreviewed_calls = root / "reviewed-calls", root / "unreviewed-calls"
+        new_branch_calls = root / "new-branch-calls"
         repos = {
             "no hook": pushing_repo(root, "none", hooks=False),
             "exit 0": with_pre_push(pushing_repo(root, "exit0", hooks=False), EXIT_0),
@@ -98,17 +109,25 @@ def main() -> None:
             "landwatch, unreviewed": recorded(
                 pushing_repo(root, "unreviewed", hooks=True), unreviewed_calls
             ),
+            "landwatch, new branch": recorded(
+                pushing_repo(root, "new-branch", hooks=True), new_branch_calls
+            ),
         }
         times: dict[str, list[float]] = {name: [] for name in SETUPS}
         for number in range(runs + 1):
             for name in SETUPS:
                 commit(repos[name], number)
-                if name == "landwatch, reviewed":
+                if name in REVIEWED:
                     review_kept()
-                took = timed_push(repos[name])
+                new = name == "landwatch, new branch"
+                took = timed_push(repos[name], f"main:refs/heads/new-{number}" if new else "main")
                 if number:  # the first round warms the caches
                     times[name].append(took)
-        python = {"reviewed": starts(reviewed_calls), "unreviewed": starts(unreviewed_calls)}
+        python = {
+            "reviewed": starts(reviewed_calls),
+            "unreviewed": starts(unreviewed_calls),
+            "new branch": starts(new_branch_calls),
+        }
     median = {name: statistics.median(taken) * 1e3 for name, taken in times.items()}
     over = {name: median[name] - median["exit 0"] for name in SETUPS}
     print(f"git push of one commit to a local bare remote, {runs} of each, interleaved")
@@ -122,6 +141,11 @@ def main() -> None:
     print(
         f"the gate's Python path, no review yet: {over['landwatch, unreviewed']:+.1f} ms over "
         f"exit 0; Python started {python['unreviewed']} times (expected {runs + 1})"
+    )
+    print(
+        f"a push creating a branch, the review kept and clean: "
+        f"{over['landwatch, new branch']:+.1f} ms over exit 0; Python started "
+        f"{python['new branch']} times of {runs + 1}"
     )
 
 
