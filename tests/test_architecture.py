@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("daemon",),
     ("kinds",),
     ("review_landing", "sharing", "push_gate"),
+    ("push_heard",),
     ("trust", "report_store", "standards_store", "notify", "push_remote"),
     ("allowances", "line_markers"),
     ("coverage",),

@@ -26,8 +26,9 @@ from landwatch.files import write_atomic
 from landwatch.git import Confirm, Fallback, Worktree, run_git, worktree_of
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import GiveUp, RetryLater
-from landwatch.kinds.push import PushHandler, PushResult, read_state
+from landwatch.kinds.push import PUSH_TIMEOUT, PushHandler, PushResult, read_state
 from landwatch.kinds.push_answer import Rejected
+from landwatch.push_heard import heard_tips, unanswered
 from landwatch.push_remote import is_url, own_tips
 from landwatch.review.notes import NOTES_REF
 from landwatch.work_item import Enqueued, WorkItem, WorkKind
@@ -141,12 +142,12 @@ class ShareHandler(PushHandler):
             places = out.splitlines() if code == 0 else []
         said = []
         for place in places:
-            code, out, err, timed_out = self._reach(
-                at, reporter, "ls-remote", "--heads", "--tags", "--", place
+            tips, why = heard_tips(
+                place, cwd=at.where, git_dir=at.git_dir, timeout=PUSH_TIMEOUT, alive=reporter.alive
             )
-            if code != 0 or timed_out:
-                self._unanswered(at, remote, "ls-remote", code, err, timed_out)
-            said.append(sorted({line.partition("\t")[0] for line in out.splitlines()}))
+            if tips is None:
+                self._unreachable(at.git_dir, remote, why, True)  # RetryLater, backed off
+            said.append(tips or [])
         return said if said else [[]]
 
     def _notes(self, at: Worktree, reporter: Reporter, ref: str) -> dict[str, str]:
@@ -165,17 +166,8 @@ class ShareHandler(PushHandler):
         code, _, err, timed_out = self._reach(
             at, reporter, "fetch", "--quiet", "--no-tags", remote, *sharing.fetch_refspecs(remote)
         )
-        if code != 0 or timed_out:
-            self._unanswered(at, remote, "fetch", code, err, timed_out)
-
-    def _unanswered(
-        self, at: Worktree, remote: str, what: str, code: int, err: str, timed_out: bool
-    ) -> None:
-        """`git WHAT` of `remote` failed: its last line (or exit `code`, or no answer in time)
-        remembered, and the job backed off (RetryLater), as a push out of reach is."""
-        said = [line.strip() for line in err.splitlines() if line.strip()]
-        message = "no answer" if timed_out else (said[-1] if said else f"git {what} exit {code}")
-        self._unreachable(at.git_dir, remote, message, True)
+        if code != 0 or timed_out:  # RetryLater, backed off, as a push out of reach is
+            self._unreachable(at.git_dir, remote, unanswered("fetch", code, err, timed_out), True)
 
     def _succeeded(self, git_dir: Path, remote: str, held_back: dict[str, str]) -> None:
         """Pushing works: what status says of the last push, the failure forgotten, and the
