@@ -175,6 +175,7 @@ EOF
     lw_tracking=$(git for-each-ref --format='%(refname)=%(objectname)' "refs/remotes/$1/") ||
         return 1
     lw_tracking="$lw_nl$lw_tracking$lw_nl"
+    lw_standing="--remotes=$1"
     lw_sent=
     lw_held=
     lw_other=
@@ -205,7 +206,15 @@ EOF
         # A branch holds a commit (git writes nothing else there); anything else may be an
         # annotated tag, whose message the Python side judges, or a blob or tree, whose content.
         case $lw_source in refs/heads/*) ;; *) lw_other="$lw_other $lw_local" ;; esac
-        case $lw_remote in *[!0]*) lw_valid_oid "$lw_remote" || return 1 ;; *) continue ;; esac
+        case $lw_remote in *[!0]*) lw_valid_oid "$lw_remote" || return 1 ;; *)
+            # A ref the push creates: git says nothing of what else the remote holds, and its
+            # tracking refs may be another place's (a set-url since the last fetch, a branch
+            # deleted there). Only what it holds at the refs pushed is taken as there; past
+            # that, the Python side asks the remote (`git ls-remote`, bounded), never this path.
+            lw_standing=
+            lw_excluded=
+            continue ;;
+        esac
         lw_held="$lw_held $lw_remote"
     done <<EOF
 $lw_input
@@ -219,9 +228,9 @@ EOF
     fi
     # A remote oid this repository lacks (a teammate's push) is passed by, not an error; set -f:
     # the exclusions' `*` is git's to match, not the shell's against the worktree's files.
-    # shellcheck disable=SC2086 # the oids and the exclusions are words
+    # shellcheck disable=SC2086 # the oids, the exclusions and the tracking refs are words
     lw_outgoing=$(set -f && git rev-list --max-count=$((lw_most + 1)) --ignore-missing $lw_sent \
-        --not $lw_held $lw_excluded "--remotes=$1" 2>/dev/null) || return 1
+        --not $lw_held $lw_excluded $lw_standing 2>/dev/null) || return 1
     lw_count=0
     for lw_oid in $lw_outgoing; do
         lw_count=$((lw_count + 1))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import allowances, push_gate
+from landwatch import allowances, push_gate, push_heard
 from landwatch.review.allowed import Allowance
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
@@ -64,7 +64,8 @@ def test_what_the_remote_lacks_and_nothing_it_holds(repo: Repo, remote: Path) ->
     found = push_gate.outgoing(
         repo.path, "origin", str(remote), push_gate.parse(line(second, held))
     )
-    assert found == push_gate.Outgoing([second, first])
+    tracking = push_heard.Held([], ["--remotes=origin"], ("origin",))
+    assert found == push_gate.Outgoing([second, first], held=tracking)
     # A remote oid this clone never fetched (a push forced over a teammate's) is passed by, not
     # an error; origin's tracking ref, which says otherwise, no longer stands for the remote.
     lines = line(second, oid(9))
@@ -73,7 +74,7 @@ def test_what_the_remote_lacks_and_nothing_it_holds(repo: Repo, remote: Path) ->
         first,
         held,
     ]
-    # A new branch: what origin's tracking refs hold is not sent.
+    # A new branch: what the remote says it holds is not sent.
     topic = line(second, ref="refs/heads/topic")
     assert push_gate.outgoing(repo.path, "origin", str(remote), push_gate.parse(topic)).commits == [
         second,

@@ -132,10 +132,11 @@ def git(
     cwd: os.PathLike[str] | str,
     check: bool = True,
     git_dir: os.PathLike[str] | str | None = None,
+    input: str | None = None,
 ) -> str:
-    """stdout of `git args` run in `cwd` (on `git_dir`, when given), without the trailing
-    newline; with `check`, a failure is a GitError holding git's last line."""
-    result = run_git(*args, cwd=cwd, git_dir=git_dir)
+    """stdout of `git args` run in `cwd` (on `git_dir`, when given), reading `input`, without
+    the trailing newline; with `check`, a failure is a GitError holding git's last line."""
+    result = run_git(*args, cwd=cwd, git_dir=git_dir, input=input)
     if check and not result.ok:
         raise failure(result, args[0])
     return result.stdout.rstrip("\n")

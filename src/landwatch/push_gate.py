@@ -21,7 +21,7 @@ from pathlib import Path
 from landwatch import allowances, layout, registry, report_store
 from landwatch.files import read_file, write_atomic
 from landwatch.git import GitError, git, git_output, run_git
-from landwatch.push_remote import own_tracking, remotes_at, tracking_stands
+from landwatch.push_heard import Held, held_by_remote
 from landwatch.review import allowed, blocking
 from landwatch.review.budget import Budget
 from landwatch.review.findings import Finding
@@ -99,42 +99,40 @@ def parse(lines: str) -> list[Pushed]:
 @dataclass(frozen=True)
 class Outgoing:
     """The commits a push sends that the remote lacks, newest first, at most MOST of them;
-    `more`: there are others past those."""
+    `more`: there are others past those; `held`: what the remote was taken to hold beside."""
 
     commits: list[str]
     more: bool = False
+    held: Held = field(default_factory=Held)
 
 
 def outgoing(
-    git_dir: os.PathLike[str] | str, remote: str, url: str, pushed: Iterable[Pushed]
+    git_dir: Path | str, remote: str, url: str, pushed: Iterable[Pushed], where: Path | None = None
 ) -> Outgoing:
     """What `pushed` sends that the remote lacks: not reachable from what it holds at the refs
-    pushed to (when here), nor from its remote-tracking refs (those of every remote at `url`
-    when the push names a URL) where they stand for it (`tracking_stands`)."""
+    pushed to (when here), nor from the rest of what it holds (push_heard.held_by_remote: for a
+    push creating a ref, what it says, asked from `where`; else its tracking refs that stand)."""
     pushed = list(pushed)
-    sent = [each.local for each in pushed if not each.deletion and not each.notes]
-    if not sent:
+    sending = [each for each in pushed if not each.deletion and not each.notes]
+    if not sending:
         return Outgoing([])
     held = [each.remote for each in pushed if not each.new]
-    named = [remote] if remote != url else remotes_at(git_dir, url)
-    destination = url or git("remote", "get-url", "--push", remote, cwd=git_dir, check=False)
-    remotes = git("remote", cwd=git_dir).splitlines()
     held_at = {each.remote_ref: each.remote for each in pushed}
-    tracking = [
-        own_tracking(name, remotes) if tracking_stands(git_dir, name, destination, held_at) else []
-        for name in named
-    ]
+    creating = any(each.new for each in sending)
+    found = held_by_remote(git_dir, remote, url, held_at, creating=creating, where=where)
     listed = git(
         "rev-list",
         f"--max-count={MOST + 1}",
         "--ignore-missing",  # a remote oid not fetched here (a teammate's push) is passed by
-        *sent,
+        *[each.local for each in sending],
         "--not",
         *held,
-        *(argument for arguments in tracking for argument in arguments),
+        *found.tracking,
+        "--stdin",  # what the remote says it holds (^TIP a line): as many tips as it has
         cwd=git_dir,
+        input="".join(f"^{tip}\n" for tip in found.tips),
     ).split()
-    return Outgoing(listed[:MOST], more=len(listed) > MOST)
+    return Outgoing(listed[:MOST], len(listed) > MOST, found)
 
 
 def beside_commits(

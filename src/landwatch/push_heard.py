@@ -1,13 +1,24 @@
 """What a push's remote holds, asked rather than told by this repository (push_remote): the
-branches and tags a place names now (`git ls-remote`, the share kind's), or why it did not answer.
+branches and tags a place names now (`git ls-remote`, the share kind's and the push gate's); and,
+for the push gate, what the remote holds beside the refs a push sends to (`held_by_remote`): for a
+push creating a ref, what it says, the commits it names that this clone lacks fetched when its
+tracking refs knew more; else, or where it does not answer, its tracking refs where they stand.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
-from landwatch.git import run_git
+from landwatch.git import git, run_git
+from landwatch.push_remote import own_tracking, remotes_at, tracking_stands
+
+# How long the push gate waits for a remote to say what it holds (and send what it names that
+# this clone lacks): the push has just reached it, so it answers at once; past this, the gate
+# goes on with what it has, said in a line.
+ASK_SECONDS = 10.0
 
 
 def heard_tips(
@@ -45,3 +56,101 @@ def unanswered(what: str, code: int, err: str, timed_out: bool) -> str:
     else its exit `code`."""
     said = [line.strip() for line in err.splitlines() if line.strip()]
     return "no answer" if timed_out else (said[0] if said else f"git {what} exit {code}")
+
+
+@dataclass(frozen=True)
+class Held:
+    """What a push's remote holds beside the refs pushed, for rev-list: what it said it holds
+    (`tips`), else the arguments naming the tracking refs of the remotes `named` (`tracking`);
+    why it did not say, asked (`unheard`), or did not send what it named that this clone lacks
+    where its tracking refs knew more (`unfetched`): each said in a line."""
+
+    tips: list[str] = field(default_factory=list)
+    tracking: list[str] = field(default_factory=list)
+    named: tuple[str, ...] = ()
+    unheard: str = ""
+    unfetched: str = ""
+
+
+def held_by_remote(
+    git_dir: os.PathLike[str] | str,
+    remote: str,
+    url: str,
+    held_at: Mapping[str, str],
+    *,
+    creating: bool,
+    where: os.PathLike[str] | str | None = None,
+) -> Held:
+    """What `remote` (every remote at `url`, where the push names a URL) holds beside the refs
+    pushed (`held_at`: what git says it holds at each): for a push `creating` a ref, what it
+    says now (`_asked`); else, or where it does not answer, its tracking refs where they stand for
+    it (tracking_stands: fetched from there, agreeing with what git says it holds)."""
+    destination = url or git("remote", "get-url", "--push", remote, cwd=git_dir, check=False)
+    named = [remote] if remote != url else remotes_at(git_dir, url)
+    remotes = git("remote", cwd=git_dir).splitlines()
+    standing = [
+        (name, own_tracking(name, remotes))
+        for name in named
+        if tracking_stands(git_dir, name, destination, held_at)
+    ]
+    stood = tuple(name for name, arguments in standing if arguments)
+    tracking = [argument for _, arguments in standing for argument in arguments]
+    if not creating:
+        return Held([], tracking, stood)
+    # Where the push's git runs (a relative URL is relative to it), on its repository; else in
+    # the git dir, as every git here.
+    cwd, on = (git_dir, None) if where is None else (where, git_dir)
+    return _asked(destination, Held([], tracking, stood), git_dir=git_dir, cwd=cwd, on=on)
+
+
+def _asked(
+    place: str,
+    told: Held,
+    *,
+    git_dir: os.PathLike[str] | str,
+    cwd: os.PathLike[str] | str,
+    on: os.PathLike[str] | str | None,
+) -> Held:
+    """What `place` holds, asked, for a push creating a ref: git says nothing of it, and the
+    tracking refs `told` holds may be another place's. Where they reach commits what it names
+    does not, and it names commits this clone lacks (it moved on since the last fetch), those
+    are fetched, so that no history it holds is judged again; where it does not answer, `told`."""
+    deadline = time.monotonic() + ASK_SECONDS
+    tips, why = heard_tips(place, cwd=cwd, git_dir=on, timeout=ASK_SECONDS)
+    if tips is None:  # said only where tracking refs stood in: else every commit is judged
+        return Held([], told.tracking, told.named, why if told.named else "")
+    lacking = _lacking(git_dir, tips)
+    if not lacking or not told.tracking or not _beyond(git_dir, told.tracking, tips):
+        return Held(tips, named=told.named)
+    # Objects alone: no ref moves, nothing in FETCH_HEAD, no tag, submodule or maintenance.
+    fetched = run_git(
+        *("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-auto-maintenance"),
+        *("--recurse-submodules=no", "--", place, *lacking),
+        cwd=cwd,
+        git_dir=on,
+        timeout=max(1.0, deadline - time.monotonic()),
+        network=True,
+    )
+    if fetched.ok:
+        return Held(tips, named=told.named)
+    said = unanswered("fetch", fetched.returncode, fetched.stderr, fetched.timed_out)
+    return Held(tips, named=told.named, unfetched=said)
+
+
+def _lacking(git_dir: os.PathLike[str] | str, oids: list[str]) -> list[str]:
+    """Of `oids`, those this repository does not have."""
+    listed = run_git(
+        "cat-file", "--batch-check", cwd=git_dir, input="".join(f"{oid}\n" for oid in oids)
+    )
+    return [line.split()[0] for line in listed.stdout.splitlines() if line.endswith(" missing")]
+
+
+def _beyond(git_dir: os.PathLike[str] | str, tracking: list[str], tips: list[str]) -> bool:
+    """Whether the tracking refs rev-list's `tracking` names reach a commit `tips` do not (those
+    this clone lacks passed by)."""
+    listed = run_git(
+        *("rev-list", "--max-count=1", "--ignore-missing", *tracking, "--stdin"),
+        cwd=git_dir,
+        input="".join(f"^{tip}\n" for tip in tips),
+    )
+    return not listed.ok or bool(listed.stdout.strip())

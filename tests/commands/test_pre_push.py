@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import layout, push_gate, report_store
+from landwatch import layout, push_gate, push_heard, report_store
 from landwatch.commands.pre_push import REFUSED, pre_push
 from landwatch.daemon.lock import InstanceLock, LockHolder
 from support.daemon import run_reviewer
@@ -25,7 +25,7 @@ from support.kinds import (
     pushed_by_the_hook_alone,
     remote_head,
 )
-from support.queue import fill, git_env, tmpfs
+from support.queue import fill, git, git_env, tmpfs
 from support.repos import Repo, installed
 from support.secret_examples import AWS_KEY_ID, AWS_SECRET_KEY, pem
 from support.tokens import GITHUB_TOKEN, github_token
@@ -244,6 +244,9 @@ def test_a_merge_is_not_refused_for_what_it_brought_in_from_a_branch_the_remote_
         # So the hook alone lets it go: the merge has no blocking marker, nor one install makes.
         report_store.mark_every_blocking(repo.git_dir)
         assert not (layout.BLOCKING.path(repo.git_dir) / merge).exists()
+        # (Where the remote has the branch: one the push creates is the Python side's, to ask
+        # the remote what it holds.)
+        assert repo.run("push", "--no-verify", "origin", "topic~:refs/heads/topic").returncode == 0
         entry_point_logging(tmp_path / "calls")
     result = repo.run("push", "origin", "topic")
     assert result.returncode == 0, result.stderr
@@ -398,6 +401,107 @@ def test_tracking_refs_of_another_place_are_not_taken_for_the_destination(
         ["git", "--git-dir", str(public), "rev-parse", "-q", "--verify", "main"]
     )
     assert listed.returncode != 0  # nothing reached it
+
+
+@pytest.mark.parametrize("stale", ["set-url", "deleted-there"])
+@pytest.mark.parametrize("reviewer", [True, False], ids=["reviewed", "scanned-in-the-hook"])
+def test_a_new_branch_is_judged_by_what_the_remote_holds_not_by_stale_tracking_refs(
+    repo: Repo, remote: Path, tmp_path: Path, stale: str, reviewer: bool
+) -> None:
+    """A secret on the old remote (pushed with the gate off, fetched), then `git remote set-url
+    origin` to a new one, or a branch deleted there: origin's tracking refs still held it, and a
+    new branch took it where it was not, unjudged. A push creating a ref asks the remote."""
+    repo.land("add credentials", {"creds.py": CREDENTIALS}, hooks=False)
+    assert push(repo, "--no-verify", "main:leak").returncode == 0
+    repo.git("fetch", "-q", "origin")
+    if stale == "set-url":
+        remote = bare_remote(tmp_path / "public.git")
+        repo.git("remote", "set-url", "origin", str(remote))
+    else:  # deleted by a teammate's push: this clone's origin/leak stays until a pruning fetch
+        subprocess.run(["git", "--git-dir", str(remote), "branch", "-D", "leak"], check=True)
+    repo.git("switch", "-q", "-c", "topic")
+    repo.land("clean", {"a.py": "x = 1\n"})
+    if reviewer:
+        reviewed(repo)
+    result = push(repo, "topic")
+    assert result.returncode != 0 and "creds.py:1" in result.stderr, result.stderr
+    assert repo.run("--git-dir", str(remote), "rev-parse", "-q", "--verify", "topic").returncode
+
+
+@pytest.mark.parametrize("fetch", ["works", "fails"])
+def test_a_new_branch_from_a_clone_its_remote_moved_on_from_is_judged_for_its_own_commits(
+    repo: Repo, remote: Path, tmp_path: Path, fetch: str
+) -> None:
+    """A teammate pushed to main since this clone's last fetch, and the history both hold has a
+    secret pushed with the gate off: a new branch sends none of it. The remote names a tip this
+    clone lacks, which is fetched (objects alone): that history is the remote's, as before the
+    gate asked. Where it cannot be fetched, the history is judged too, and a line says so."""
+    repo.land("add credentials", {"creds.py": CREDENTIALS}, hooks=False)
+    assert push(repo, "--no-verify", "main").returncode == 0
+    teammate = tmp_path / "teammate"
+    git("clone", "-q", str(remote), str(teammate), cwd=tmp_path)
+    git("commit", "-q", "--allow-empty", "-m", "a teammate's", cwd=teammate)
+    if fetch == "fails":  # a commit git's fsck refuses, which a clone checking what it fetches
+        # (fetch.fsckObjects) never takes: ls-remote and a push are not checked
+        made = "tree {}\nparent {}\nauthor T <t@example.com> no date +0000\n\nbad\n".format(
+            git("rev-parse", "HEAD^{tree}", cwd=teammate), git("rev-parse", "HEAD", cwd=teammate)
+        )
+        bad = subprocess.run(
+            ["git", "hash-object", "-t", "commit", "--literally", "-w", "--stdin"],
+            cwd=teammate,
+            env=git_env(),
+            input=made,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        git("update-ref", "refs/heads/main", bad, cwd=teammate)
+        repo.git("config", "fetch.fsckObjects", "true")
+    git("push", "-q", "origin", "main", cwd=teammate)
+    tracked = repo.git("rev-parse", "origin/main")
+    repo.git("switch", "-q", "-c", "topic")
+    repo.land("clean", {"a.py": "x = 1\n"})
+    result = push(repo, "topic")
+    if fetch == "works":
+        assert result.returncode == 0 and "landwatch" not in result.stderr, result.stderr
+    else:
+        assert result.returncode != 0 and "creds.py:1" in result.stderr
+        assert "landwatch: origin moved on since the last fetch" in result.stderr
+        assert "(git fetch origin first spares that)" in result.stderr
+    assert repo.git("rev-parse", "origin/main") == tracked  # nothing but objects fetched
+    assert not (repo.git_dir / "FETCH_HEAD").exists()
+
+
+@pytest.mark.parametrize("asked", ["gone", "silent"])
+def test_a_remote_that_cannot_be_asked_is_judged_by_its_tracking_refs_in_one_line(
+    repo: Repo, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, asked: str
+) -> None:
+    """The gate never stops a push because the remote would not answer it (gone, out of reach,
+    slower than the bound): its tracking refs stand in, as before, and one line says so. A push
+    creating no ref asks nothing of it."""
+    repo.land("add credentials", {"creds.py": CREDENTIALS}, hooks=False)
+    assert push(repo, "--no-verify", "main").returncode == 0
+    if asked == "gone":
+        url, why = str(tmp_path / "gone.git"), "fatal: '"
+    else:  # a remote that says nothing, past the bound (1 s here)
+        repo.git("config", "protocol.ext.allow", "always")
+        url, why = "ext::sleep 30", "no answer"
+        monkeypatch.setattr(push_heard, "ASK_SECONDS", 1.0)
+    repo.git("remote", "set-url", "origin", url)
+    held = repo.head()
+    repo.land("clean", {"a.py": "x = 1\n"})
+    zero = "0" * 40
+    for lines, said in (
+        (f"refs/heads/topic {repo.head()} refs/heads/topic {zero}\n", 1),
+        (f"refs/heads/main {repo.head()} refs/heads/main {held}\n", 0),
+    ):
+        err = io.StringIO()
+        assert pre_push(repo.path, "origin", url, lines, err=err) == 0
+        told = err.getvalue().splitlines()
+        assert len(told) == said, told
+        start = f"landwatch: origin did not say what it holds ({why}"
+        assert all(line.startswith(start) for line in told), told
+        assert all(line.endswith("as last fetched") for line in told)
 
 
 @pytest.mark.parametrize(
@@ -729,11 +833,14 @@ def test_an_annotated_tag_whose_message_holds_a_token_is_refused(
     # Written again without it, it goes.
     repo.git("tag", "-f", "-a", "v1", "-m", "release", "v1^{}")
     assert push(repo, "v1").returncode == 0
-    # A lightweight tag of reviewed commits is a commit pushed: no Python asked.
+    # A lightweight tag of reviewed commits is a commit pushed: no Python asked once the remote
+    # has the tag (a new one asks it what it holds).
+    repo.git("tag", "light", "HEAD~")
+    assert push(repo, "light").returncode == 0
     log = tmp_path / "calls"
     entry_point_logging(log)
-    repo.git("tag", "light", clean)
-    assert push(repo, "light").returncode == 0 and not log.exists()
+    repo.git("tag", "-f", "light", clean)
+    assert push(repo, "--force", "light").returncode == 0 and not log.exists()
 
 
 def token_blob(repo: Repo) -> str:

@@ -20,9 +20,11 @@ from typing import Protocol, TextIO
 from landwatch import layout, push_gate
 from landwatch.daemon import lock
 from landwatch.git import git, git_dir_of
+from landwatch.push_heard import Held
 from landwatch.review import blocking
 from landwatch.review.findings import Finding
 from landwatch.review.report import Report
+from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.text import plural, safe
 
 # The exit that refuses the push; the hook reads any other failure as "could not decide".
@@ -67,7 +69,7 @@ def pre_push(
             # reads git's output, here where a failure is the gate's to say.
             lines = lines.decode("utf-8", "surrogateescape")
         found = git_dir_of(cwd, git_dir)
-        return _gate(found, remote, url, lines, clock or SystemClock(), err)
+        return _gate(found, cwd, remote, url, lines, clock or SystemClock(), err)
     except Exception as error:  # landwatch broken never refuses a push
         said = safe(f"{type(error).__name__}: {error}")[:200]
         print(f"landwatch: the push gate could not decide ({said}); the push goes on", file=err)
@@ -83,7 +85,9 @@ class _Asked:
     err: TextIO
 
 
-def _gate(git_dir: Path, remote: str, url: str, lines: str, clock: GateClock, err: TextIO) -> int:
+def _gate(
+    git_dir: Path, cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: TextIO
+) -> int:
     if not layout.repository_dir(git_dir).is_dir():
         return 0  # not installed in this repository (a shared hooks directory)
     settings = layout.read_git_settings(git_dir)
@@ -91,7 +95,8 @@ def _gate(git_dir: Path, remote: str, url: str, lines: str, clock: GateClock, er
     if asked.policy == blocking.OFF:
         return 0
     pushed = push_gate.parse(lines)
-    found = push_gate.outgoing(git_dir, remote, url, pushed)
+    found = push_gate.outgoing(git_dir, remote, url, pushed, where=cwd)
+    _say_unheard(found.held, err)
     commits = found.commits[::-1]  # oldest first, as a rebase meets them
     reports = push_gate.kept(git_dir, commits)
     reports |= _waited_for(asked, [commit for commit in commits if commit not in reports])
@@ -127,6 +132,30 @@ def _gate(git_dir: Path, remote: str, url: str, lines: str, clock: GateClock, er
             file=err,
         )
     return 0
+
+
+def _say_unheard(held: Held, err: TextIO) -> None:
+    """Say where the remote, asked what it holds (a push creating a ref), did not say, and its
+    tracking refs stood in; or did not send what it named that this clone lacks, so that the
+    commits only its tracking refs held were judged again (a `git fetch` first spares that)."""
+    if not (said := held.unheard or held.unfetched):
+        return
+    names = " and ".join(held.named)
+    # git's words on a remote: redacted as a resident process's are, the rule set left unloaded.
+    why = safe(redact_secrets(said, load_rules=False))[:200]
+    if held.unheard:
+        print(
+            f"landwatch: {names} did not say what it holds ({why}); the push gate took its "
+            "tracking refs for it, as last fetched",
+            file=err,
+        )
+    else:
+        print(
+            f"landwatch: {names} moved on since the last fetch, and what it holds now could not be "
+            f"fetched ({why}); the push gate judges what only its tracking refs held too (git "
+            f"fetch {names.partition(' ')[0]} first spares that)",
+            file=err,
+        )
 
 
 def _say_unchecked(asked: _Asked, verdict: push_gate.Verdict, contents: _Contents) -> None:

@@ -194,7 +194,7 @@ class PushHandler(ItemHandler[PushResult]):
         _, sent, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", tip)
         pushed = push_gate.Pushed(tip, sent.strip(), target, held.strip() or _ZERO)
         url = remote if is_url(remote) else ""
-        commits = push_gate.outgoing(git_dir, remote, url, [pushed]).commits[::-1]
+        commits = push_gate.outgoing(git_dir, remote, url, [pushed], where=at.where).commits[::-1]
         reports = push_gate.kept(git_dir, commits)
         # A refusal for secrets and conflict markers is the scan's to make on what is not
         # reviewed yet (the very rules it refuses for); one for any error waits for the review.
