@@ -19,6 +19,7 @@ from landwatch.git import (
     GitError,
     commit_of,
     common_dir_of,
+    dropped,
     git,
     git_dir_and_commit,
     git_dir_of,
@@ -226,6 +227,38 @@ def test_a_revision_is_never_taken_for_an_option(repo: Repo) -> None:
         assert commit_of(name, cwd=repo.path) is None, name
     repo.git("update-ref", "refs/heads/-x", "HEAD")  # a branch named like an option
     assert commit_of("-x", cwd=repo.path) == repo.head()
+
+
+# Each ref a commit may be left on, and whether the person still has it there.
+KEEPS = {
+    "refs/heads/side": True,
+    "refs/tags/v1": True,
+    "refs/remotes/origin/main": True,  # dropped here, the remote still has it
+    "refs/replace/": True,  # named after the commit it stands in for
+    "refs/original/refs/heads/main": False,  # filter-branch's backup of what it rewrote
+    "refs/stash": False,  # its commit's parent is the one it was made on
+    "refs/bisect/bad": False,
+    "refs/notes/commits": False,
+    "refs/keep/old": False,  # another tool's refs that keep old commits from gc
+}
+
+
+def test_a_commit_is_dropped_unless_a_ref_the_person_works_on_holds_it(
+    repo: Repo, tmp_path: Path
+) -> None:
+    base = repo.head()
+    tree = repo.git("rev-parse", "HEAD^{tree}")
+    made = {ref: repo.git("commit-tree", tree, "-p", base, "-m", ref) for ref in KEEPS}
+    stood_in_for = repo.git("commit-tree", tree, "-m", "replaced")
+    for ref, commit in made.items():
+        repo.git("update-ref", ref + (stood_in_for if ref == "refs/replace/" else ""), commit)
+    linked = tmp_path / "linked"  # another worktree's detached HEAD is the person's too
+    repo.git("worktree", "add", "-q", "--detach", str(linked))
+    repo.git("-C", str(linked), "commit", "-q", "--allow-empty", "-m", "there")
+    there = repo.git("-C", str(linked), "rev-parse", "HEAD")
+    asked = [*made.values(), there, base]
+    assert dropped(repo.git_dir, asked) == {made[ref] for ref, kept in KEEPS.items() if not kept}
+    assert dropped(repo.git_dir, ["0" * 40]) is None  # git cannot walk from what is not there
 
 
 def test_the_git_dir_and_a_commit_are_one_question_to_git(repo: Repo, tmp_path: Path) -> None:

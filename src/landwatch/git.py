@@ -318,6 +318,41 @@ def _verified(revision: str) -> tuple[str, ...]:
     return ("--verify", "-q", "--end-of-options", f"{revision}^{{commit}}")
 
 
+# The refs that hold the commits a person still has, as one walk excludes them: branches, tags,
+# remotes' branches (dropped here, a commit is still there), replacements (git shows each in the
+# history it stands in), and every worktree's HEAD (`--all` with each ref under refs/ excluded
+# leaves exactly the HEADs). Not the refs that only keep what was rewritten or left behind:
+# filter-branch's refs/original, the stash (its commit's parent is the one it was made on),
+# bisect's marks, notes, and any other tool's refs that keep old commits from gc.
+PEOPLES_REFS = (
+    "--branches",
+    "--tags",
+    "--remotes",
+    "--glob=refs/replace/*",
+    "--exclude=refs/*",
+    "--all",
+)
+# The commits a walk from those asked of looks at, at most: what a rewrite dropped lies a few
+# commits from a branch; past that, a commit is taken as kept rather than walked to.
+MOST_WALKED = 1000
+
+
+def dropped(git_dir: os.PathLike[str] | str, commits: list[str]) -> set[str] | None:
+    """Of `commits`, those the person no longer has: on none of PEOPLES_REFS (amended or rebased
+    away, dropped, reset back, rewritten by filter-branch). None when git could not walk (one is
+    gone)."""
+    result = run_git(
+        "rev-list", f"--max-count={MOST_WALKED}", *commits, "--not", *PEOPLES_REFS, git_dir=git_dir
+    )
+    return set(result.stdout.split()) & set(commits) if result.ok else None
+
+
+def is_dropped(git_dir: os.PathLike[str] | str, commit: str) -> bool:
+    """Whether the person no longer has `commit` (dropped); not when git cannot tell: a line too
+    many is told, never a finding lost."""
+    return commit in (dropped(git_dir, [commit]) or set())
+
+
 def is_inside(path: Path, directory: Path) -> bool:
     try:
         path.resolve().relative_to(directory.resolve())

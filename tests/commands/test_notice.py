@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from landwatch import layout, one_line, work_item
+from landwatch.daemon import sweep
+from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.work_item import FAILED, PENDING
 from support.daemon import run_reviewer
 from support.queue import git_env, tmpfs
@@ -398,6 +400,46 @@ def test_a_review_of_a_commit_the_person_no_longer_has_is_not_told(repo: Repo, h
     repo.git("update-ref", "refs/remotes/origin/main", pushed)
     repo.git("reset", "-q", "--hard", base)
     assert f"landwatch show {pushed[:7]}" in said(repo, "third")
+
+
+def test_a_commit_filter_branch_rewrote_is_told_only_as_the_new_one(repo: Repo) -> None:
+    """An audit: after `git filter-branch`, which keeps the old history under refs/original,
+    the unread review of the commit it rewrote was told after the new commit's, its backup
+    taken for a ref the person works on."""
+    old = repo.land("ws", {"a.py": "x = 1  \n"})
+    assert run_reviewer("--once").returncode == 0
+    rewrote = repo.run(
+        "filter-branch",
+        "-f",
+        "--msg-filter",
+        "sed s/ws/whitespace/",
+        "HEAD~1..HEAD",
+        FILTER_BRANCH_SQUELCH_WARNING="1",
+    )
+    assert rewrote.returncode == 0, rewrote.stderr
+    new = repo.head()
+    assert repo.git("rev-parse", "refs/original/refs/heads/main") == old != new
+    # No hook runs for it: the sweep finds the new commit (its clock past the grace it leaves).
+    assert sweep.sweep(repo.git_dir, now=time.time() + 2 * SWEEP_GRACE).enqueued
+    assert run_reviewer("--once").returncode == 0
+    assert said(repo, "n1") == (
+        f"landwatch: P001 trailing whitespace in a.py:1 · landwatch show {new[:7]}\n"
+    )
+    assert said(repo, "n2") == ""
+
+
+def test_a_review_kept_after_its_commit_was_dropped_here_is_told_while_a_remote_has_it(
+    repo: Repo,
+) -> None:
+    """Whether a review is told at all, kept after its commit left the branch, and whether its
+    line is told later, are one question (git.dropped): a commit pushed, then reset away here
+    before its review was kept, was never told, though one reset after its review was."""
+    base = repo.head()
+    pushed = repo.land("Trailing", {"a.txt": "one  \n"})
+    repo.git("update-ref", "refs/remotes/origin/main", pushed)
+    repo.git("reset", "-q", "--hard", base)
+    assert run_reviewer("--once").returncode == 0
+    assert f"landwatch show {pushed[:7]}" in said(repo, "next")
 
 
 def test_a_review_of_a_commit_on_another_worktree_s_detached_head_is_told(

@@ -199,44 +199,24 @@ def findings(git_dir: Path) -> Announcement | None:
     return Announcement(Urgency.FINDINGS, one_line.words(told), one_line.worst(told).commit)
 
 
-# The commits a walk from the unread ones looks at, at most: what a rebase dropped lies a few
-# commits from a branch; past that, a commit is told rather than walked to.
-MOST_WALKED = 1000
-
-
 def on_no_ref(git_dir: Path, commits: Sequence[str]) -> set[str]:
-    """Of `commits`, those the person no longer has: on no ref and no worktree's HEAD (a rebase's
-    `drop`, a `reset` back), found by git in one walk, or gone (pruned since, asked of only
-    when the walk fails). A commit on a remote's branch is still told (dropping it here does
-    not take it back there), as is one on another worktree's HEAD."""
+    """Of `commits`, those the person no longer has (git.dropped: a rebase's `drop`, a `reset`
+    back, a filter-branch), or gone (pruned since, asked of only when the walk fails). A commit
+    on a remote's branch is still told (dropping it here does not take it back there), as is
+    one on another worktree's HEAD."""
+    from landwatch.git import dropped, run_git
+
     wanted = [commit for commit in commits if work_item.is_object_id(commit)]
     if not wanted:
         return set()
-    walked = _not_on_a_ref(git_dir, wanted)
+    walked = dropped(git_dir, wanted)
     if walked is not None:
         return walked
-    from landwatch.git import run_git
-
     asked = run_git("cat-file", "--batch-check", git_dir=git_dir, input="\n".join(wanted) + "\n")
     gone = {line.split()[0] for line in asked.stdout.splitlines() if line.endswith(" missing")}
     gone &= set(wanted) if asked.ok else set()
     here = [commit for commit in wanted if commit not in gone]
-    return gone | ((_not_on_a_ref(git_dir, here) or set()) if gone and here else set())
-
-
-def _not_on_a_ref(git_dir: Path, commits: list[str]) -> set[str] | None:
-    """Those of `commits` no ref nor HEAD reaches; None when git could not walk (one is gone)."""
-    from landwatch.git import run_git
-
-    result = run_git(
-        "rev-list",
-        f"--max-count={MOST_WALKED}",
-        *commits,
-        "--not",
-        "--all",  # every ref, and the HEAD of every worktree (git's --single-worktree is not)
-        git_dir=git_dir,
-    )
-    return set(result.stdout.split()) & set(commits) if result.ok else None
+    return gone | ((dropped(git_dir, here) or set()) if gone and here else set())
 
 
 def most_urgent(git_dir: Path, now: float | None = None) -> Announcement | None:

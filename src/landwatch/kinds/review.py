@@ -229,10 +229,13 @@ def _store(
     when they run next; not at all when its commit was replaced already), written as a note and
     shared; its path, and whether a `share` item was queued to push the note."""
     from landwatch import notify, report_store, sharing, trust
+    from landwatch.git import is_dropped
 
     # A teammate's review, or a teammate's commits arriving by pull: told only at error.
     least = Severity.ERROR if how == "shared" else least_told(git_dir, result)
-    tell = result.base is not None or not _replaced(git_dir, result.commit)
+    # A landed range is told; a commit only while the person has it (git.dropped). A review
+    # with nothing to say asks git nothing.
+    tell = result.base is not None or not result.findings or not is_dropped(git_dir, result.commit)
     path = report_store.write(
         git_dir, result, replaces=replaced, least=least, hold=hooks, tell=tell
     )
@@ -262,13 +265,6 @@ def _outcome(
         "said": said,
         "project_hooks": hooks,
     }
-
-
-def _replaced(git_dir: str, oid: str) -> bool:
-    from landwatch.review import rewrite
-    from landwatch.review.change import open_repository
-
-    return rewrite.replaced(open_repository(git_dir), oid)
 
 
 def _declares_hooks(git_dir: str, oid: str) -> bool:

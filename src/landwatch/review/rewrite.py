@@ -21,10 +21,6 @@ from landwatch.review.report import Report
 # review is claimed moments after it landed, so it is among the first few.
 AMEND_LOOKBACK = 32
 
-# The local branches looked at for a commit before it is taken for replaced: past them, it is
-# taken as kept (a line too many, never a finding lost).
-BRANCHES_LOOKED_AT = 64
-
 
 def amended_from(repo: pygit2.Repository, oid: str) -> str | None:
     """The commit `git commit --amend` replaced by `oid`, from HEAD's reflog; None if not one."""
@@ -41,21 +37,6 @@ def amended_from(repo: pygit2.Repository, oid: str) -> str | None:
     except (KeyError, ValueError, pygit2.GitError):
         pass
     return None
-
-
-def replaced(repo: pygit2.Repository, oid: str) -> bool:
-    """Whether `oid` is neither HEAD nor on a local branch any more: a rebase or amend replaced
-    it before its review was kept, and its line would tell of a commit the person no longer has."""
-    try:
-        target = pygit2.Oid(hex=oid)
-        tips = [] if repo.head_is_unborn else [repo.head.target]
-        for count, name in enumerate(repo.branches.local):
-            if count >= BRANCHES_LOOKED_AT:
-                return False
-            tips.append(repo.branches.local[name].target)
-        return not any(tip == target or repo.descendant_of(tip, target) for tip in tips)
-    except (KeyError, ValueError, pygit2.GitError):
-        return False
 
 
 def carry_over(
