@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from landwatch import layout, line_markers
+from landwatch.kinds.project_hooks import hooks_in_worker
 from landwatch.kinds.review import review_in_worker
 from support.daemon import run_reviewer
-from support.project_hooks import committed_and_trusted, drained, local_hooks, tools
+from support.project_hooks import committed, committed_and_trusted, drained, local_hooks, tools
 from support.repos import Repo
 
 OLD = "3f786850e387550fdab836ed7e6dc881de23001b"
@@ -185,6 +186,62 @@ def test_a_held_line_is_told_alone_when_the_hooks_will_not_run(tmp_path: Path, r
     drained(tools(tmp_path, "pre-commit"))
     told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
     assert told == (f"landwatch: P001 trailing whitespace in app.py:1 · landwatch show {oid[:7]}\n")
+
+
+# How the amend is made, and what runs first after it: the amend's review (with its own hooks'
+# run), or the old commit's project hooks.
+AMENDS = [
+    ("amended", "the amend's review"),
+    # post-rewrite not run (moved aside, or pre-commit's legacy hook given no list): the review
+    # and the hooks' result find the old commit gone from the branch.
+    ("amended, post-rewrite not run", "the amend's review"),
+    ("amended, post-rewrite not run", "the old commit's hooks"),
+]
+
+
+@pytest.mark.parametrize(("how", "first"), AMENDS)
+def test_an_amend_while_the_line_is_held_for_the_project_hooks_tells_the_new_commit(
+    repo: Repo, how: str, first: str
+) -> None:
+    """An audit: a commit amended while its line was held for its project hooks (a long
+    pre-commit run) had its finding counted seen by the amend's review, then told of the commit
+    amended away once those hooks ended, and lost at the next landing. It is told as it is
+    when nothing is held: of the new commit, saying what it replaces, once."""
+    committed(repo, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})  # not trusted
+    old = repo.land("ws", {"a.py": "x = 1  \ny = 2\n"}, hooks=False)
+    review_in_worker(str(repo.git_dir), old, None)  # its hooks' item not run yet
+    assert line_markers.is_held(repo.git_dir, old)
+    if how == "amended after a push":
+        repo.git("update-ref", "refs/remotes/origin/main", old)
+    post_rewrite = repo.git_dir / "hooks" / "post-rewrite"
+    if how == "amended, post-rewrite not run":
+        post_rewrite.rename(post_rewrite.with_name("post-rewrite.aside"))
+    repo.stage({"a.py": "x = 1  \ny = 3\n"})
+    amended = repo.run("commit", "-q", "--amend", "--no-edit")
+    assert amended.returncode == 0 and amended.stderr == ""
+    new = repo.head()
+    if first == "the old commit's hooks":
+        hooks_in_worker(str(repo.git_dir), old, None)
+        assert line_markers.unread(repo.git_dir) == []
+    assert run_reviewer("--once").returncode == 0  # the amend's review, then its hooks
+    if first == "the amend's review":
+        hooks_in_worker(str(repo.git_dir), old, None)
+    assert line_markers.unread(repo.git_dir) == [new]  # what `show --unread` shows
+    assert not line_markers.is_held(repo.git_dir, old)
+    assert line_markers.set_aside_pairs(repo.git_dir) == []  # each told by the amend's review
+    assert "landwatch trust" in said(repo, "n1")  # the hooks held back for want of trust
+    line = (
+        f"landwatch: P001 trailing whitespace in a.py:1 · landwatch show {new[:7]}"
+        f" (replaces {old[:7]})"
+    )
+    assert repo.landwatch("prompt").stdout == line + "\n"
+    assert said(repo, "n2") == line + "\n"
+    assert said(repo, "n3") == ""
+
+
+def said(repo: Repo, message: str) -> str:
+    """What the hooks printed when an empty commit landed."""
+    return repo.run("commit", "-q", "--allow-empty", "-m", message).stderr
 
 
 def test_set_aside_markers_are_pruned_as_done_items_are(repo: Repo) -> None:

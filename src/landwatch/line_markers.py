@@ -90,8 +90,15 @@ def set_aside(git_dir: os.PathLike[str] | str, old: str, new: str | None) -> boo
         return False
     marker = layout.REPLACED.path(git_dir) / (old if new is None else f"{new}.{old}")
     write_atomic(marker, b"", trusted=layout.common_dir(git_dir), durable=False)
-    mark_read(git_dir, old)
+    taken_over(git_dir, old)
     return True
+
+
+def taken_over(git_dir: os.PathLike[str] | str, old: str) -> None:
+    """The line of `old`, unread or held for its project hooks, gone: the review of the commit
+    that replaced it tells what of it nobody saw, and nothing of `old` is told after."""
+    mark_read(git_dir, old)
+    forget_held(git_dir, old)
 
 
 def is_set_aside(git_dir: os.PathLike[str] | str, commit: str) -> bool:

@@ -72,7 +72,7 @@ def write(
         line_markers.mark_unread(git_dir, report.commit, told)
     for old in replaces:
         if old.commit != report.commit:
-            line_markers.mark_read(git_dir, old.commit)
+            line_markers.taken_over(git_dir, old.commit)
     line_markers.forget_set_aside(git_dir, report.commit, aside)
     return target
 
@@ -146,11 +146,12 @@ def _not_seen(
     aside: Sequence[str] = (),
 ) -> list[Finding]:
     """`worth` but what its reader saw: the findings of each of `earlier` (what a rewrite
-    replaced) once told; one still unread, or set aside, told nothing yet."""
+    replaced) once told; one still unread, held for its hooks, or set aside told nothing yet."""
+    untold = (line_markers.is_unread, line_markers.is_held)
     seen = {
         finding.fingerprint
         for old in earlier
-        if not line_markers.is_unread(git_dir, old.commit) and old.commit not in aside
+        if old.commit not in aside and not any(marked(git_dir, old.commit) for marked in untold)
         for finding in old.findings
     }
     return [finding for finding in worth if finding.fingerprint not in seen]
@@ -200,13 +201,12 @@ def write_hooks(
     *,
     replaces: tuple[str, ...] = (),
     least: Severity = Severity.WARNING,
-    tell: bool = True,
 ) -> Path:
     """What the project's hooks said of a commit, durably, beside its review; the commit marked
     unread when they found something at `least` or above its reader was not told yet
     (`replaces`: the commits a rebase or amend replaced by this one, whose hooks' findings may
     have been seen), the line then naming the worst of that and of the review's untold, or of
-    its held line (one line for both). Not `tell`: the commit was replaced since it landed."""
+    its held line (one line for both); set aside instead once its commit is dropped (_tell)."""
     target = layout.hooks_report_file(git_dir, result.commit)
     data = json.dumps(result.as_dict(), indent=1)
     review = read_review(git_dir, result.commit)
@@ -217,11 +217,22 @@ def write_hooks(
     _mark_blocking(git_dir, result.commit, level, before=True)
     write_atomic(target, data, trusted=layout.common_dir(git_dir))
     _mark_blocking(git_dir, result.commit, level, before=False)
-    told = _hooks_to_tell(git_dir, result, replaces, least)
-    if tell and told is not None and not line_markers.is_set_aside(git_dir, result.commit):
-        line_markers.mark_unread(git_dir, result.commit, told)
+    _tell(git_dir, result.commit, _hooks_to_tell(git_dir, result, replaces, least))
     line_markers.forget_held(git_dir, result.commit)
     return target
+
+
+def _tell(git_dir: os.PathLike[str] | str, commit: str, told: one_line.Told | None) -> None:
+    """`told` marked unread for `commit` unless set aside; set aside once the person no longer has
+    the commit (git.dropped while its hooks ran): the review of what replaced it tells it."""
+    if told is None or line_markers.is_set_aside(git_dir, commit):
+        return
+    from landwatch.git import is_dropped
+
+    if is_dropped(git_dir, commit):
+        line_markers.set_aside(git_dir, commit, None)
+    else:
+        line_markers.mark_unread(git_dir, commit, told)
 
 
 def _hooks_to_tell(
@@ -356,9 +367,7 @@ def release_held(git_dir: os.PathLike[str] | str, commit: str) -> None:
     it (turned off, given up), or not soon (their environments wait for the network)."""
     review = read_review(git_dir, commit)
     held = _held(git_dir, review) if review is not None else None
-    told = _told(review, *held) if review is not None and held is not None else None
-    if told is not None and not line_markers.is_set_aside(git_dir, commit):
-        line_markers.mark_unread(git_dir, commit, told)
+    _tell(git_dir, commit, None if review is None or held is None else _told(review, *held))
     line_markers.forget_held(git_dir, commit)
 
 

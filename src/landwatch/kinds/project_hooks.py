@@ -56,7 +56,6 @@ def hooks_in_worker(
     """The project hooks of the commit `oid`, run if trusted, their result stored, told for
     what the hooks' results of the commits it replaced (`rewritten`) did not say."""
     from landwatch import report_store, trust
-    from landwatch.git import is_dropped
     from landwatch.review.change import open_repository, resolve
     from landwatch.review.project_hooks.pin import pin_hooks
     from landwatch.review.project_hooks.results import HooksResult
@@ -93,7 +92,6 @@ def hooks_in_worker(
         outcome.result,
         replaces=rewritten,
         least=_least(git_dir, oid),
-        tell=not is_dropped(git_dir, oid),  # replaced while they ran: told of the new
     )
     return {
         "summary": f"{outcome.result.status}: {len(outcome.result.findings)} finding(s)",
