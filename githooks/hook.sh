@@ -386,6 +386,8 @@ fi
 #       not listed until something is given up); stale as soon as failed/ changes (its mtime).
 #   $lw_repo/unread/  a <commit> per review with findings nobody was told of: made by
 #       report_store, removed by notice once told.
+#   $lw_repo/held/  a <commit> per review whose line waits for its project hooks: made and
+#       removed by report_store; looked at only for the commits a rewrite replaced (lw_waiting).
 #   $lw_repo/untrusted  committed linters a review held back: written by trust, removed once
 #       the line told of them (trust.mark_told) or they are trusted.
 #   $lw_repo/maintenance-after  the µs stamp before which no landing asks for maintenance.
@@ -696,13 +698,38 @@ lw_rewritten() {
             lw_count=$((lw_count + 1))
         fi
         # A line waiting to tell of a commit this rewrite replaced: set aside by the notice.
-        [ -n "$lw_old" ] && {
-            [ -f "$lw_repo/unread/$lw_old" ] || [ -f "$lw_repo/held/$lw_old" ]
-        } && lw_replaced="$lw_replaced $lw_old:$lw_new"
+        [ -n "$lw_old" ] && lw_waiting "$lw_old" && lw_replaced="$lw_replaced $lw_old:$lw_new"
     done
     [ -z "$lw_into" ] || lw_rewrote
     # One push and one maintenance for the whole rewrite: its tip carries the rest.
     [ -z "$lw_tip" ] || lw_also "$lw_tip" ""
+}
+
+lw_waiting() {
+    # Whether a line waits to tell of the commit $1: unread, or held for its project hooks.
+    [ -f "$lw_repo/unread/$1" ] || [ -f "$lw_repo/held/$1" ]
+}
+
+lw_amended() {
+    # post-rewrite of an amend: post-commit recorded the new commit, and its notice set aside
+    # an unread line of the old one (from HEAD's reflog), but none is started for a line held
+    # for the old one's project hooks, told of a commit gone once they end. Set aside here, by
+    # a notice that says nothing (post-commit's line spoke for the landing); no process when
+    # no line waits at all.
+    [ "$LANDWATCH_EVENT" = post-rewrite ] && [ "${1-}" = amend ] && [ -z "$lw_skip" ] &&
+        { lw_has_entries "$lw_repo/held/" || lw_has_entries "$lw_repo/unread/"; } &&
+        lw_in_place && [ -x "$LANDWATCH_ENTRY" ] || return 0
+    lw_old=
+    if [ -n "$lw_buffered" ]; then
+        read -r lw_old lw_new _ <<EOF
+$lw_input
+EOF
+    else
+        read -r lw_old lw_new _
+    fi
+    lw_valid_oid "$lw_old" && lw_valid_oid "$lw_new" && lw_waiting "$lw_old" || return 0
+    "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" --set-aside "$lw_old:$lw_new" \
+        < /dev/null 2>&3
 }
 
 lw_rewrote() {
@@ -723,7 +750,10 @@ lw_landed() {
 lw_record() {
     umask 077
     lw_find_git_dir || return 0
-    lw_nothing_landed "$@" && return 0
+    if lw_nothing_landed "$@"; then
+        lw_amended "$@"
+        return 0
+    fi
     # Not installed in this repository, stay silent: a shared hooks directory runs here too
     # (no work directory, or one `uninstall --keep-data` kept: no hooks-dir), or it was removed.
     # One moved or copied keeps its hooks-dir, and lw_check_place says so.

@@ -192,6 +192,8 @@ def test_a_held_line_is_told_alone_when_the_hooks_will_not_run(tmp_path: Path, r
 # run), or the old commit's project hooks.
 AMENDS = [
     ("amended", "the amend's review"),
+    # Still on a remote's branch, the old commit is the person's: only the amend's hook knows.
+    ("amended after a push", "the old commit's hooks"),
     # post-rewrite not run (moved aside, or pre-commit's legacy hook given no list): the review
     # and the hooks' result find the old commit gone from the branch.
     ("amended, post-rewrite not run", "the amend's review"),

@@ -1,7 +1,7 @@
 """`python -m landwatch` and the `landwatch` command: the front door. What runs at every landing
 or shell prompt is answered before the command line's parser is imported: the hooks' `landwatch
-notice --git-dir DIR [--replaced PAIRS]` (not listed: it is theirs), `landwatch prompt`, and
-`landwatch --version`."""
+notice --git-dir DIR [--replaced|--set-aside PAIRS]` (not listed: it is theirs), `landwatch
+prompt`, and `landwatch --version`."""
 
 from __future__ import annotations
 
@@ -32,10 +32,12 @@ def main() -> int:
 
         from landwatch.commands.notice import notice
 
-        # `--replaced 'OLD:NEW ...'`: what the rebase whose hook calls this replaced.
-        pairs = arguments[4].split() if arguments[3:4] == ["--replaced"] else []
+        # `--replaced 'OLD:NEW ...'`: what the rebase whose hook calls this replaced; with
+        # `--set-aside` instead, an amend's: their lines set aside, nothing said.
+        given = arguments[3:4]
+        pairs = arguments[4].split() if given in (["--replaced"], ["--set-aside"]) else []
         replaced = [(old, new) for old, _, new in (pair.partition(":") for pair in pairs)]
-        return notice(Path(arguments[2]), replaced=replaced)
+        return notice(Path(arguments[2]), replaced=replaced, say=given != ["--set-aside"])
     from landwatch.cli import main as parse_and_run
 
     return parse_and_run()

@@ -8,12 +8,13 @@ import os
 import pty
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from landwatch import layout, one_line, work_item
+from landwatch import layout, line_markers, one_line, work_item
 from landwatch.daemon import sweep
 from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.work_item import FAILED, PENDING
@@ -456,6 +457,25 @@ def test_a_review_of_a_commit_on_another_worktree_s_detached_head_is_told(
     made = repo.git("-C", str(linked), "rev-parse", "HEAD")
     assert run_reviewer("--once").returncode == 0
     assert f"landwatch show {made[:7]}" in said(repo, "elsewhere")
+
+
+def test_an_amend_s_notice_sets_aside_the_held_line_and_says_nothing(repo: Repo) -> None:
+    """post-rewrite's notice of an amend comes after post-commit's line: it sets the old
+    commit's held line aside and says nothing, though another line waits to be told."""
+    old, new = repo.head(), repo.land("new")
+    line_markers.hold(repo.git_dir, old, ["a" * 16], [])
+    told = repo.land("Trailing", {"a.txt": "one  \n"})
+    assert run_reviewer("--once").returncode == 0
+    asked = ["notice", "--git-dir", str(repo.git_dir), "--set-aside", f"{old}:{new}"]
+    noticed = subprocess.run(
+        [sys.executable, "-m", "landwatch", *asked],
+        capture_output=True,
+        text=True,
+    )
+    assert noticed.returncode == 0 and noticed.stderr == ""
+    assert line_markers.set_aside_pairs(repo.git_dir) == [(new, old)]
+    assert not line_markers.is_held(repo.git_dir, old)
+    assert line_markers.unread(repo.git_dir) == [told]
 
 
 def test_a_finding_of_the_message_is_placed_there(repo: Repo) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import layout, work_item
+from landwatch import layout, line_markers, work_item
 from support.queue import git_env
 from support.repos import Repo, foreign_hook
 
@@ -170,6 +170,23 @@ def test_the_happy_path_starts_no_python(repo: Repo, tmp_path: Path) -> None:
     repo.git("merge", "-q", "--no-edit", "side")
     assert len(repo.pending()) == 4
     assert not canary.exists()
+
+
+def test_an_amend_starts_python_only_to_set_aside_a_line_held_for_the_old_commit(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """A line held for the project hooks of the commit an amend replaced is set aside by the
+    amend's post-rewrite (nothing else saw it: post-commit's notice looks at unread lines),
+    through a notice that says nothing; an amend with no line waiting starts nothing."""
+    calls = tmp_path / "calls"
+    layout.ENTRY_POINT.path().write_text(f'#!/bin/sh\necho "$@" >> {calls}\n')
+    repo.land("one")
+    repo.git("commit", "-q", "--amend", "-m", "one, amended")
+    assert not calls.exists()
+    held = repo.head()
+    line_markers.hold(repo.git_dir, held, ["a" * 16], [])
+    repo.git("commit", "-q", "--amend", "-m", "one, amended again")
+    assert calls.read_text() == f"notice --git-dir .git --set-aside {held}:{repo.head()}\n"
 
 
 @pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")

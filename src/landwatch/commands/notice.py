@@ -227,15 +227,22 @@ def most_urgent(git_dir: Path, now: float | None = None) -> Announcement | None:
 
 
 def notice(
-    git_dir: Path, *, now: float | None = None, replaced: Sequence[tuple[str, str]] = ()
+    git_dir: Path,
+    *,
+    now: float | None = None,
+    replaced: Sequence[tuple[str, str]] = (),
+    say: bool = True,
 ) -> int:
     """Print the most urgent line on stderr, once; never raise (a hook calls this). `replaced`:
-    the (old, new) commits of the rewrite the hook records, whose old lines are set aside."""
+    the (old, new) commits of the rewrite the hook records, whose old lines are set aside; not
+    `say`: only that (an amend's post-rewrite, whose landing post-commit's line spoke for)."""
     try:
         from landwatch import registry
 
         if registry.ours(git_dir):
             _set_aside(git_dir, [*replaced, *_amended(git_dir)])
+            if not say:
+                return 0
             announcement = most_urgent(git_dir, now)
         else:
             # Not a registered repository's git dir nor one of its worktrees' (a copy's, or one
