@@ -1,5 +1,6 @@
 """What the hooks cost git, beside the floor of any hook: `git commit` bare, with an `exit 0` hook
-and with landwatch's; a 200-commit rebase the same three ways; post-rewrite's stdin at scale.
+and with landwatch's; an amend and a 200-commit rebase the same three ways; post-rewrite's stdin
+at scale.
 
 Run by hand (`python bench/bench_hooks.py`). Every figure is a ratio to the bare run measured in
 the same loop, the three setups interleaved so that they see the same machine load (and the queue
@@ -7,7 +8,7 @@ drained between two commits, as the reviewer keeps it), repositories
 on a memory file system (/dev/shm) where there is one, so that disk writeback does not drown the
 figure; `--disk` puts them in the temp directory's file system instead, where a person's are (a
 write that makes the file system flush shows only there). `--against FILE` times a fourth setup in
-the commit and rebase loops, landwatch's hook with FILE as its body (`git show
+the commit, amend and rebase loops, landwatch's hook with FILE as its body (`git show
 REV:githooks/hook.sh`): a change to the hook measured against the hook before it, under the same
 load. A last loop times commits beside a post-commit hook of the person's, an `exit 0` one,
 alone and kept and run by landwatch's (and by FILE). Targets (issue 16): commit <= 1.30x, rebase
@@ -69,6 +70,15 @@ def timed_commit(repo: Path, number: int) -> float:
     git(repo, "add", "file")
     started = time.perf_counter()
     git(repo, "commit", "-q", "-m", f"change {number}")
+    return time.perf_counter() - started
+
+
+def timed_amend(repo: Path, number: int) -> float:
+    """`git commit --amend` of HEAD with a change: post-commit, then post-rewrite `amend`."""
+    (repo / "file").write_text(f"amended {number}\n")
+    git(repo, "add", "file")
+    started = time.perf_counter()
+    git(repo, "commit", "-q", "--amend", "-m", f"amended {number}")
     return time.perf_counter() - started
 
 
@@ -215,6 +225,21 @@ def main() -> int:
         else:
             expected = args.commits
         print(f"  review items recorded and drained: {reviews} (expected {expected})")
+
+        amend_times: dict[str, list[float]] = {name: [] for name in commit_repos}
+        for number in range(args.commits):
+            for name, repo in commit_repos.items():
+                amend_times[name].append(timed_amend(repo, number))
+                drain(repo)
+        ratios = median_ratios(amend_times)
+        print(
+            f"git commit --amend, median of {args.commits} interleaved: bare "
+            f"{statistics.median(amend_times['bare']) * 1000:.1f} ms; "
+            f"exit 0 hooks {ratios['exit 0']:.2f}x, landwatch {ratios['landwatch']:.2f}x "
+            f"(above the floor: {ratios['landwatch'] - ratios['exit 0']:+.2f})"
+        )
+        if args.against is not None:
+            print(against_line(ratios, args.against))
 
         rebase_repos = setups(root, "rebase")
         if args.against is not None:
