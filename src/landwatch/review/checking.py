@@ -150,14 +150,19 @@ def _message_findings(
 def message_secrets(message: Message, rules: RuleSet, notes: list[str]) -> list[Finding]:
     """Credentials pasted into a message (a commit's, whatever kind of commit it is, or an
     annotated tag's)."""
-    lines = [
-        Line(number, text.encode("utf-8", "surrogatepass"), b"\n")
-        for number, text in enumerate(message.lines, 1)
-    ]
+    lines = message_lines(message)
     findings: list[Finding] = []
     for rule in rules.of(SecretRule):
         findings += guarded(rule, "the message", notes, rule.scan, None, lines)
     return findings
+
+
+def message_lines(message: Message) -> list[Line]:
+    """A message's lines as the secret rules read them, numbered from 1 (its findings' lines)."""
+    return [
+        Line(number, text.encode("utf-8", "surrogatepass"), b"\n")
+        for number, text in enumerate(message.lines, 1)
+    ]
 
 
 def _bot_author(change: Change, config: ReviewConfig) -> str | None:

@@ -16,6 +16,7 @@ import pygit2
 from landwatch.review.change import Change, FileChange, blob_data
 from landwatch.review.diffs import BroughtIn
 from landwatch.review.findings import Finding, Severity
+from landwatch.review.redacting import LinesRead
 from landwatch.review.rules.base import RuleSet
 
 # A shorter value could be in some file by chance.
@@ -51,13 +52,13 @@ def copied_told_at_info(
         return findings  # a root commit: nothing was there before
     secret_rules = {rule.id for rule in rules.rules if rule.secret}
     asked: list[tuple[Finding, bytes]] = []
-    texts: dict[str, dict[int, str]] = {}
+    read = LinesRead(files)  # not the message: what a message holds is never asked about
     for finding in findings:
         if finding.rule not in secret_rules or finding.severity <= Severity.INFO:
             continue
-        value = _value(finding, files, texts)
-        if value is not None and len(value) >= SHORTEST:
-            asked.append((finding, value))
+        text = read.value(finding)
+        if text is not None and len(text) >= SHORTEST:
+            asked.append((finding, text.encode("utf-8", "surrogatepass")))
     if not asked or len(asked) > MOST_VALUES:
         return findings
     holders = holders_of(change.repo, change.tree_before, {value for _, value in asked})
@@ -151,21 +152,3 @@ def holders_of(
                 paths[value] = path
                 left.discard(value)
     return Holders(paths, complete=True)
-
-
-def _value(
-    finding: Finding, files: dict[str, FileChange], texts: dict[str, dict[int, str]]
-) -> bytes | None:
-    """The value a secret finding is about, read again from its added line by its span."""
-    if finding.path is None or finding.line is None or finding.span is None:
-        return None
-    file = files.get(finding.path)
-    if file is None:
-        return None
-    if finding.path not in texts:
-        texts[finding.path] = {line.number: line.text for line in file.added_lines}
-    text = texts[finding.path].get(finding.line)
-    if text is None:
-        return None
-    start, end = finding.span
-    return text[start:end].encode("utf-8", "surrogatepass")

@@ -23,7 +23,7 @@ from landwatch.review.bursts import (
     unclaimed,
     unique_fingerprints,
 )
-from landwatch.review.change import Change, ChangeError, FileChange, open_repository, resolve
+from landwatch.review.change import Change, ChangeError, open_repository, resolve
 from landwatch.review.checking import checked
 from landwatch.review.commit_conventions import Declared, declared_standards
 from landwatch.review.config import ConfigError, ReviewConfig, RulesAt, read_config
@@ -46,11 +46,11 @@ from landwatch.review.large_files import Reader
 from landwatch.review.linters import NO_LINTERS, LinterPolicy
 from landwatch.review.precedent import unprecedented
 from landwatch.review.precommit_scopes import PreCommitScopes, scoped_out
+from landwatch.review.redacting import LinesRead, found_secrets, redact, refingerprinted
 from landwatch.review.report import Report
 from landwatch.review.rules import all_rules
 from landwatch.review.rules.base import Rule, RuleSet
-from landwatch.review.secrets.private_keys import KEY_MATERIAL, key_block_lines
-from landwatch.review.secrets.redaction import forget_lines, redact_secrets, window
+from landwatch.review.secrets.redaction import Found
 from landwatch.review.standards import Standards
 from landwatch.review.suppressions import unsuppressed
 
@@ -58,11 +58,12 @@ CONFIG_RULE = "CFG"
 
 
 def _as_declared(
-    findings: list[Finding], change: Change, rules: RuleSet, notes: list[str]
+    findings: list[Finding], change: Change, rules: RuleSet, notes: list[str], secrets: Found
 ) -> list[Finding]:
     """What the project declared (.editorconfig, its pre-commit hooks' scopes) and the data its
     tests compare byte for byte outrank what the tree before the change shows it lives with
-    (fixtures' bytes, whitespace kept); then one finding per secret, per burst and per line."""
+    (fixtures' bytes, whitespace kept); then, no identity made over the `secrets` found, one
+    finding per secret, per burst and per line."""
     editor = RuleSwitches(EditorConfig.of(change), rules)
     scopes = PreCommitScopes(change, rules)
     findings = declared_off(findings, editor, notes)
@@ -82,6 +83,7 @@ def _as_declared(
             finding.basis = Basis(DECLARED, EDITORCONFIG)
         elif scopes.runs_on(finding):
             finding.basis = Basis(DECLARED, scopes.source)
+    refingerprinted(findings, secrets)  # before bursts, whose identities are made of theirs
     return one_per_line(bursts(one_per_secret(findings, rules), rules))
 
 
@@ -115,6 +117,7 @@ def review(
     notes += _apply_standards(rules, config, standards)
     notes += _apply_declared(rules, config, declared_standards(change))
     readable, found = checked(change, config, rules, notes, budget)
+    secrets = found_secrets(found, LinesRead(readable, change.message))
     linted = linter_runner.run_all(change, readable, config.linters, linters, budget, declared)
     findings += found + [_config_finding(problem) for problem in linters.problems]
     notes += linted.notes
@@ -123,19 +126,18 @@ def review(
         findings + linted.findings, readable, change, rules, scanners, notes, own_rules=own
     )
     findings = copied_told_at_info(findings, readable, change, rules, notes)
-    findings = _as_declared(unclaimed(findings, rules, notes), change, rules, notes)
+    findings = _as_declared(unclaimed(findings, rules, notes), change, rules, notes, secrets)
     notes += budget.stopped + _coverage_notes(change)
     findings += _cut(change)
-    redact(findings, notes, linted.runs, readable)
+    redact(findings, notes, linted.runs, readable, secrets)
     unique_fingerprints(findings)
-    findings.sort(key=in_order)
     return Report(
         commit=str(change.commit.id),
         base=str(change.base.id) if change.base else None,
         shape=change.shape,
         label=change.label,
         rules=[rule.id for rule in rules.rules if rule.active_severity > Severity.OFF],
-        findings=findings,
+        findings=sorted(findings, key=in_order),
         truncated=not change.read_whole or bool(budget.stopped),
         lines_checked=change.lines_read,
         config=config.source,
@@ -350,51 +352,3 @@ def rules_of(
             rule.active_severity = Severity.OFF
         rules.append(rule)
     return RuleSet(rules, at_push=at_push), problems
-
-
-def redact(
-    findings: list[Finding],
-    notes: list[str],
-    runs: list[dict[str, str]],
-    files: dict[str, FileChange],
-) -> None:
-    """The one redaction step: whatever rule, plug-in or linter made a finding, no path, snippet
-    or message of it shows a secret a detector recognises; nor does a note or a linter's words.
-    A snippet of a line inside a private key's block shows no line at all: a body line holds
-    nothing a detector knows on its own. Every output (show, JSON, SARIF, the git note) shows
-    the report, so it is redacted here; the last redaction of its lines, which the detectors
-    then let go of."""
-    key_lines = _key_lines(findings, files)
-    for finding in findings:
-        finding.message = redact_secrets(finding.message)
-        if finding.snippet is not None:
-            if finding.line in key_lines.get(finding.path or "", ()):
-                finding.snippet = KEY_MATERIAL
-            else:
-                # Redacted whole (a key's body is told by its header), then a window of each
-                # line (a hook's words are lines): no report holds a minified file's line.
-                said = redact_secrets(finding.snippet).split("\n")
-                finding.snippet = "\n".join(window(line) for line in said)
-        if finding.path is not None:
-            # A token in a file name; the fingerprint hashed the path redacted already.
-            finding.path = redact_secrets(finding.path)
-    notes[:] = [redact_secrets(note) for note in notes]
-    for run in runs:
-        run["detail"] = redact_secrets(run.get("detail", ""))
-        if "path" in run:
-            run["path"] = redact_secrets(run["path"])
-    forget_lines()
-
-
-def _key_lines(findings: list[Finding], files: dict[str, FileChange]) -> dict[str, set[int]]:
-    """The lines inside private key blocks of each file a finding shows a line of: its
-    committed content read once, and looked through only when it holds a key's header."""
-    key_lines: dict[str, set[int]] = {}
-    for finding in findings:
-        path = finding.path
-        if finding.snippet is None or finding.line is None or path is None or path in key_lines:
-            continue
-        file = files.get(path)
-        content = file.new_content() if file is not None else None
-        key_lines[path] = key_block_lines(content) if content is not None else set()
-    return key_lines

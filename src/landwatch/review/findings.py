@@ -10,7 +10,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from landwatch.review.secrets.redaction import redact_secrets
+from landwatch.review.secrets.redaction import NONE_FOUND, Found, redact_secrets
 
 
 class Severity(enum.IntEnum):
@@ -124,15 +124,22 @@ def in_order(finding: Finding) -> tuple[str, int, int, str]:
     return (finding.path or "", finding.line or 0, -finding.severity, finding.rule)
 
 
-def fingerprint(rule: str, path: str | None, content: bytes | str, occurrence: int = 0) -> str:
+def fingerprint(
+    rule: str,
+    path: str | None,
+    content: bytes | str,
+    occurrence: int = 0,
+    found: Found = NONE_FOUND,
+) -> str:
     """Identity of a finding that survives line moves: rule, path, the line's normalised text.
 
-    The text and the path are hashed with their secrets redacted, so a fingerprint (in SARIF,
-    say) can never be used to confirm a guessed secret, in a line or in a file name; a path
-    without secrets hashes as it is, whatever its bytes.
+    The text and the path are hashed with their secrets redacted (and the values the secret
+    rules `found`), so a fingerprint (in SARIF, say) can never be used to confirm a guessed
+    secret, in a line or in a file name; a path without secrets hashes as it is, whatever its
+    bytes.
     """
     text = content.decode("utf-8", "replace") if isinstance(content, bytes) else content
-    normal = " ".join(redact_secrets(text).split())
+    normal = " ".join(redact_secrets(text, found=found).split())
     identity = f"{rule}\0{redact_secrets(path) if path else ''}\0{normal}\0{occurrence}"
     import hashlib  # here: `show` and `status` read findings, they never make one (3 ms)
 

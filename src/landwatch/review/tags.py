@@ -17,6 +17,7 @@ from landwatch.review.change import open_repository
 from landwatch.review.checking import message_secrets
 from landwatch.review.findings import Finding
 from landwatch.review.message import Message
+from landwatch.review.redacting import LinesRead, found_secrets, redact, refingerprinted
 
 # How deep a tag naming a tag is followed: git allows any depth, and nobody makes more than one.
 DEPTH = 10
@@ -133,8 +134,11 @@ def message_findings(git_dir: os.PathLike[str] | str, oid: str) -> list[Finding]
         tag.raw_message, tagger.name if tagger else "", tagger.email if tagger else ""
     )
     notes: list[str] = []
-    findings = one_per_secret(message_secrets(message, rules, notes), rules)
-    engine.redact(findings, notes, [], {})
+    findings = message_secrets(message, rules, notes)
+    secrets = found_secrets(findings, LinesRead({}, message))
+    findings = one_per_secret(findings, rules)
+    refingerprinted(findings, secrets)
+    redact(findings, notes, [], {}, secrets)
     unique_fingerprints(findings)
     return findings
 

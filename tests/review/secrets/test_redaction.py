@@ -1,10 +1,19 @@
 """Never repeating a secret (review.secrets.redaction): at most four characters of a secret are
-shown; every secret a detector finds on a line, and every copy of one given, is redacted; a long
-line shows a window around its first secret."""
+shown; every secret a detector finds on a line, every copy of one given and of every value a
+secret rule found, is redacted; a long line shows a window around its first secret."""
 
 from __future__ import annotations
 
-from landwatch.review.secrets.redaction import redact, redact_secrets, redacted_snippet, window
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from landwatch.review.secrets.redaction import (
+    Found,
+    redact,
+    redact_secrets,
+    redacted_snippet,
+    window,
+)
 from support.tokens import GITHUB_TOKEN
 
 
@@ -38,3 +47,35 @@ def test_a_long_line_shows_a_window_around_its_first_secret() -> None:
     assert redacted_snippet("short and clean", []) == "short and clean"
     assert window(shown) == shown  # the engine's window of every snippet keeps this one
     assert window("x" * 1000) == "x" * 240 + "…"
+
+
+def covered(spans: list[tuple[int, int]]) -> set[int]:
+    return {at for start, end in spans for at in range(start, end)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text("abc", min_size=1, max_size=6), min_size=1, max_size=40),
+    st.text("abcd", max_size=200),
+)
+def test_every_copy_of_every_value_found_is_covered_and_nothing_else(
+    values: list[str], text: str
+) -> None:
+    """One by one (16 values at most) or in one pass (more), the same characters are hidden:
+    every copy of every value, overlapping or inside one another, and no other."""
+    naive = {
+        (at, at + len(value))
+        for value in values
+        for at in range(len(text))
+        if text.startswith(value, at)
+    }
+    absent = [f"z{n}" for n in range(17)]  # past 16 values: the one pass, whatever `values`
+    assert covered(Found(values).spans(text)) == covered(list(naive))
+    assert covered(Found([*values, *absent]).spans(text)) == covered(list(naive))
+
+
+def test_a_value_found_is_redacted_wherever_it_shows() -> None:
+    found = Found(["Xk9fQ2mZp7Lw3RtYv"])
+    assert redact_secrets("    value: Xk9fQ2mZp7Lw3RtYv ", found=found) == "    value: Xk9f… "
+    assert redact_secrets("nothing of it here", found=found) == "nothing of it here"
+    assert not Found() and not Found([""])

@@ -1,5 +1,6 @@
 """Never repeating a secret: the redaction of one value, and of every secret a detector finds in
-a line, the one step every snippet, message, note and fingerprint of a review goes through.
+a line or a secret rule found in what was reviewed (`Found`), the one step every snippet, message,
+note and fingerprint of a review goes through.
 
 The detectors are imported at the first redaction, not with this module: anything reading a
 stored report imports it (findings hash with it) and must not compile the detectors' patterns.
@@ -8,12 +9,14 @@ stored report imports it (findings hash with it) and must not compile the detect
 from __future__ import annotations
 
 import functools
+from collections import deque
 from collections.abc import Callable, Iterable
 
 # Past this, a snippet is a window around the first secret: a minified line would bury it.
 _SNIPPET_WIDTH = 240
 # Each secret's copies are looked for in the whole line, so a line of many secrets would cost
 # their number times its length; past this many it is hidden whole, which is never too little.
+# Past this many values a secret rule found (`Found`), they are looked for in one pass instead.
 _MOST_SECRETS_SEARCHED = 16
 
 
@@ -24,21 +27,102 @@ def redact(secret: str) -> str:
     return secret[:4] + "…"
 
 
+class Found:
+    """The values the secret rules found in what a review read, which no detector may know on a
+    line alone (a Kubernetes Secret's data, a `value:` under `- name: DB_PASSWORD`, a bare value
+    in a settings file): every copy of each in a text, found in one pass over it however many
+    there are (Aho-Corasick past _MOST_SECRETS_SEARCHED), each text's remembered."""
+
+    def __init__(self, values: Iterable[str] = ()) -> None:
+        self.values = sorted(set(values) - {""})
+        self._spans: dict[str, list[tuple[int, int]]] = {}
+        # The automaton: each state's moves, where it falls back to, and the longest value
+        # ending in it (0: none), built once, only for more values than are searched one by one.
+        self._moves: list[dict[str, int]] = [{}]
+        self._fallback = [0]
+        self._longest = [0]
+        if len(self.values) > _MOST_SECRETS_SEARCHED:
+            self._build()
+
+    def __bool__(self) -> bool:
+        return bool(self.values)
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """(start, end) of every copy of every value in `text`, overlapping ones covered."""
+        if not self.values:
+            return []
+        found = self._spans.get(text)
+        if found is None:
+            found = self._spans[text] = self._searched(text)
+        return found
+
+    def _searched(self, text: str) -> list[tuple[int, int]]:
+        if len(self.values) <= _MOST_SECRETS_SEARCHED:
+            return [span for value in self.values for span in _copies(text, value)]
+        moves, fallback, longest = self._moves, self._fallback, self._longest
+        found, state = [], 0
+        for at, char in enumerate(text):
+            while state and char not in moves[state]:
+                state = fallback[state]
+            state = moves[state].get(char, 0)
+            if longest[state]:
+                found.append((at + 1 - longest[state], at + 1))
+        return found
+
+    def _build(self) -> None:
+        """The trie of the values, then each state's fallback, breadth first."""
+        for value in self.values:
+            state = 0
+            for char in value:
+                if char not in self._moves[state]:
+                    self._moves[state][char] = len(self._moves)
+                    self._moves.append({})
+                    self._fallback.append(0)
+                    self._longest.append(0)
+                state = self._moves[state][char]
+            self._longest[state] = len(value)
+        pending = deque(self._moves[0].values())
+        while pending:
+            state = pending.popleft()
+            for char, next_state in self._moves[state].items():
+                pending.append(next_state)
+                back = self._fallback[state]
+                while back and char not in self._moves[back]:
+                    back = self._fallback[back]
+                self._fallback[next_state] = self._moves[back].get(char, 0)
+                inherited = self._longest[self._fallback[next_state]]
+                self._longest[next_state] = max(self._longest[next_state], inherited)
+
+
+NONE_FOUND = Found()
+
+
+def _copies(text: str, value: str) -> Iterable[tuple[int, int]]:
+    """Every copy of `value` in `text`, overlapping ones too: the next can start no sooner than
+    its shortest period on (its length, for all but a repetitive value)."""
+    period = (value + value).find(value, 1)
+    at = text.find(value)
+    while at >= 0:
+        yield at, at + len(value)
+        at = text.find(value, at + period)
+
+
 def _secret_spans(
-    text: str, secrets: Iterable[tuple[int, int]], load_rules: bool = True
+    text: str,
+    secrets: Iterable[tuple[int, int]],
+    found: Found = NONE_FOUND,
+    load_rules: bool = True,
 ) -> list[list[int]]:
-    """Where the secrets of `text` are, merged: the ones given, every copy of each, and every
-    one a detector finds (known tokens, key bodies, any literal given to a secret-like name,
-    whatever its entropy: over-redacting is harmless)."""
+    """Where the secrets of `text` are, merged: the ones given, every copy of each, every value
+    `found`, and every one a detector finds (known tokens, key bodies, any literal given to a
+    secret-like name, whatever its entropy: over-redacting is harmless)."""
     spans = list(secrets)
     values = {text[start:end] for start, end in spans} - {""}
     if len(values) > _MOST_SECRETS_SEARCHED:
         return [[0, len(text)]]
     for value in values:
-        at = text.find(value)
-        while at >= 0:
-            spans.append((at, at + len(value)))
-            at = text.find(value, at + len(value))
+        spans.extend(_copies(text, value))
+    spans.extend(found.spans(text))
     spans.extend(_detected(load_rules)(text))
     merged: list[list[int]] = []
     for start, end in sorted(spans):
@@ -78,23 +162,29 @@ def _replaced(text: str, merged: list[list[int]]) -> str:
 
 
 def redact_secrets(
-    text: str, secrets: Iterable[tuple[int, int]] = (), *, load_rules: bool = True
+    text: str,
+    secrets: Iterable[tuple[int, int]] = (),
+    *,
+    found: Found = NONE_FOUND,
+    load_rules: bool = True,
 ) -> str:
-    """`text` with every secret in it replaced by its redaction: the one step every snippet,
-    message and fingerprint of every finding goes through, whichever rule or linter made it."""
+    """`text` with every secret in it replaced by its redaction (and every value `found`): the
+    one step every snippet, message and fingerprint of every finding goes through, whichever
+    rule or linter made it."""
     # `load_rules` False, for the lines a resident process writes often (its log, git's words on
     # a remote out of reach): the maintained rule set is used only where this process loaded it
     # already, never loaded for such a line (50 MB resident, a second from its cache).
-    merged = _secret_spans(text, secrets, load_rules)
+    merged = _secret_spans(text, secrets, found, load_rules)
     return _replaced(text, merged) if merged else text
 
 
-def printable(text: str) -> str:
-    """Repository data as a terminal may show it: every secret redacted, every control escaped
-    (text.safe). What a person reads of a repository never holds a credential whole."""
+def printable(text: str, found: Found = NONE_FOUND) -> str:
+    """Repository data as a terminal may show it: every secret redacted (and every value
+    `found`), every control escaped (text.safe). What a person reads of a repository never
+    holds a credential whole."""
     from landwatch.text import safe
 
-    return safe(redact_secrets(text))
+    return safe(redact_secrets(text, found=found))
 
 
 def redacted_snippet(text: str, secrets: Iterable[tuple[int, int]]) -> str:

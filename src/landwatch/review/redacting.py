@@ -1,0 +1,124 @@
+"""The review's one redaction step: whatever rule, plug-in or linter made a finding, no path,
+snippet, message or identity of it shows a secret, nor does a note or a linter's words.
+
+A secret is what a detector recognises on a line alone, and every value a secret rule found,
+however it knew it (a Kubernetes Secret's data, the line above, the kind of file): a line a
+secret finding redacts is shown whole by no other finding, whoever's words quote it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from landwatch.review.change import FileChange
+from landwatch.review.checking import message_lines
+from landwatch.review.findings import Finding, fingerprint
+from landwatch.review.message import Message
+from landwatch.review.secrets.private_keys import KEY_MATERIAL, key_block_lines
+from landwatch.review.secrets.redaction import (
+    NONE_FOUND,
+    Found,
+    forget_lines,
+    redact_secrets,
+    window,
+)
+
+
+@dataclass
+class LinesRead:
+    """The text of each line a secret finding may sit on: the added lines of `files`, read once
+    a file, and the lines of `message` (a finding of no path), when given."""
+
+    files: Mapping[str, FileChange]
+    message: Message | None = None
+    _texts: dict[str | None, dict[int, str]] = field(default_factory=dict, repr=False)
+
+    def value(self, finding: Finding) -> str | None:
+        """The value a secret finding is about, read again from its line by its span."""
+        if finding.line is None or finding.span is None:
+            return None
+        texts = self._texts.get(finding.path)
+        if texts is None:
+            texts = self._texts[finding.path] = self._read(finding.path)
+        text = texts.get(finding.line)
+        if text is None:
+            return None
+        start, end = finding.span
+        return text[start:end]
+
+    def _read(self, path: str | None) -> dict[int, str]:
+        if path is None:
+            lines = message_lines(self.message) if self.message is not None else []
+        else:
+            file = self.files.get(path)
+            lines = file.added_lines if file is not None else []
+        return {line.number: line.text for line in lines}
+
+
+def found_secrets(findings: Iterable[Finding], read: LinesRead) -> Found:
+    """The value at each secret finding's span: taken before findings are merged (a burst keeps
+    one span) or dropped (a declaration's), since hiding too much is harmless."""
+    values = (read.value(finding) for finding in findings if finding.span is not None)
+    return Found(value for value in values if value)
+
+
+def refingerprinted(findings: list[Finding], found: Found) -> None:
+    """Each finding whose line or words hold a value the secret rules `found` given an identity
+    made with them redacted: its own hashed the secret, and a fingerprint (SARIF's, a burst's
+    made of them) must never confirm a guess. The same commit gets the same one, run to run."""
+    if not found:
+        return
+    for finding in findings:
+        shown = finding.snippet if finding.snippet is not None else finding.message
+        if found.spans(shown) or found.spans(finding.message):
+            finding.fingerprint = fingerprint(finding.rule, finding.path, shown, found=found)
+
+
+def redact(
+    findings: list[Finding],
+    notes: list[str],
+    runs: list[dict[str, str]],
+    files: dict[str, FileChange],
+    found: Found = NONE_FOUND,
+) -> None:
+    """Whatever rule, plug-in or linter made a finding, no path, snippet or message of it shows
+    a secret a detector recognises or a secret rule `found`; nor does a note or a linter's
+    words. A snippet of a line inside a private key's block shows no line at all: a body line
+    holds nothing a detector knows on its own. Every output (show, JSON, SARIF, the git note)
+    shows the report, so it is redacted here; the last redaction of its lines, which the
+    detectors then let go of."""
+    key_lines = _key_lines(findings, files)
+    for finding in findings:
+        finding.message = redact_secrets(finding.message, found=found)
+        if finding.snippet is not None:
+            if finding.line in key_lines.get(finding.path or "", ()):
+                finding.snippet = KEY_MATERIAL
+            else:
+                # Redacted whole (a key's body is told by its header), then a window of each
+                # line (a hook's words are lines): no report holds a minified file's line.
+                said = redact_secrets(finding.snippet, found=found).split("\n")
+                finding.snippet = "\n".join(window(line) for line in said)
+        if finding.path is not None:
+            # A token in a file name; the fingerprint hashed the path redacted already.
+            finding.path = redact_secrets(finding.path)
+    notes[:] = [redact_secrets(note, found=found) for note in notes]
+    for run in runs:
+        run["detail"] = redact_secrets(run.get("detail", ""), found=found)
+        if "path" in run:
+            run["path"] = redact_secrets(run["path"])
+    forget_lines()
+
+
+def _key_lines(findings: list[Finding], files: dict[str, FileChange]) -> dict[str, set[int]]:
+    """The lines inside private key blocks of each file a finding shows a line of: its
+    committed content read once, and looked through only when it holds a key's header."""
+    key_lines: dict[str, set[int]] = {}
+    for finding in findings:
+        path = finding.path
+        if finding.snippet is None or finding.line is None or path is None or path in key_lines:
+            continue
+        file = files.get(path)
+        content = file.new_content() if file is not None else None
+        key_lines[path] = key_block_lines(content) if content is not None else set()
+    return key_lines
