@@ -1,7 +1,8 @@
 """A secret the secret rules know only by its place (a Kubernetes Secret's data, a `value:` under
 `- name: DB_PASSWORD`, a bare value in a settings file) is redacted in every finding that shows its
 line or quotes it, not only in the secret's own (review.redacting): P001's snippet, a linter's
-message, the commit message's findings, and no fingerprint is made over it."""
+message, the commit message's findings, the project hooks' words and fix; and no fingerprint is
+made over it."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from landwatch.review.findings import fingerprint
 from landwatch.review.report import Report
 from landwatch.review.secrets.redaction import Found
 from support.daemon import run_reviewer
+from support.project_hooks import committed_and_trusted, drained, hooks_of, local_hooks, tools
 from support.repos import Repo
 from support.review import review
 from support.timing import cpu_seconds
@@ -113,6 +115,36 @@ def test_show_its_forms_the_note_and_the_prompt_hold_no_secret_known_by_its_plac
     said += [repo.landwatch("show", oid, *form).stdout for form in ((), ("--json",), ("--sarif",))]
     assert "  6 warning P001 trailing-whitespace: trailing whitespace" in said[2]
     assert "    │   ADMIN: SHVu… " in said[2]
+    assert not [value for value in VALUES if any(value in out for out in said)]
+
+
+TRIM = "id: trim\nname: trim line ends\nlanguage: script\nentry: scripts/trim.sh\n"
+TRIM_SCRIPT = "#!/bin/sh\nfor f; do sed -i 's/[[:space:]]*$//' \"$f\"; done\n"
+QUOTE = """\
+id: quote
+name: quote the values
+language: system
+entry: sh -c 'grep -Hn "value:" "$@" && exit 1; exit 0' --
+"""
+
+
+def test_the_project_hooks_words_and_fix_hold_no_secret_known_by_its_place(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """A fixing hook's finding and its patch (`show --patch`), and a hook that quotes the
+    line, redact what the secret rules found on it, as the review's own findings do."""
+    hooks = {".pre-commit-config.yaml": local_hooks(TRIM, QUOTE), "scripts/trim.sh": TRIM_SCRIPT}
+    committed_and_trusted(repo, hooks)
+    oid = repo.land("config", PLACES)
+    drained(tools(tmp_path, "pre-commit"))
+    result = hooks_of(repo, oid)
+    quoted = {(f.path, f.line): f.message for f in result.findings if f.rule == "hook:quote"}
+    assert quoted == {("k8s/dep.yaml", 3): "value: Xk9f…"}
+    fixed = {(f.path, f.line): f.snippet for f in result.findings if f.rule == "hook:trim"}
+    assert fixed["k8s/admin.yaml", 6] == "  ADMIN: SHVu… "
+    assert "-  ADMIN: SHVu… \n+  ADMIN: SHVu…\n" in result.patch
+    said = [json.dumps(result.as_dict()), repo.landwatch("show", oid, "--patch").stdout]
+    said += [repo.landwatch("show", oid, *form).stdout for form in ((), ("--json",), ("--sarif",))]
     assert not [value for value in VALUES if any(value in out for out in said)]
 
 

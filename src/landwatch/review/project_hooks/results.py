@@ -19,7 +19,7 @@ from landwatch.review.findings import DECLARED, Basis, Finding, Severity, finger
 from landwatch.review.project_hooks import fixed
 from landwatch.review.project_hooks.output import HookOutcome, Located, located
 from landwatch.review.report import Report
-from landwatch.review.secrets.redaction import redact_secrets
+from landwatch.review.secrets.redaction import NONE_FOUND, Found, redact_secrets
 
 FORMAT = 1
 # How much of a hook's output a finding keeps.
@@ -138,13 +138,15 @@ def _overlap(one: Finding, other: Finding) -> bool:
 @dataclass(frozen=True)
 class Landed:
     """What the findings are placed against: the files given to the hooks, the lines the change
-    added to each, each file's landed content (for a finding's line), and what the fixing hooks
-    changed in each, line by line (a later hook's line is read against their fix)."""
+    added to each, each file's landed content (for a finding's line), what the fixing hooks
+    changed in each, line by line (a later hook's line is read against their fix), and the
+    values the secret rules found in the commit, hidden wherever the hooks' words show them."""
 
     added: dict[str, set[int]]
     content: Callable[[str], bytes | None]
     commit: str = "COMMIT"  # named in what a fix finding says to run
     fixes: Mapping[str, fixed.FileFix] = field(default_factory=dict)
+    found: Found = NONE_FOUND
 
 
 def findings_of(
@@ -172,13 +174,14 @@ def findings_of(
                 f"({left_out} left out)"
             )
         elif not (outcome.modified and changed):
-            findings.append(_failure(outcome))  # a fixing hook's failure is the change it made
+            # A fixing hook's failure is the change it made.
+            findings.append(_failure(outcome, landed.found))
     for path in changed:
         findings += _fixes(path, outcomes, fixers, landed)
     basis = Basis(DECLARED, declared_in or None)
     for finding in findings:
         finding.basis = basis
-    return findings, [redact_secrets(note) for note in notes]
+    return findings, [redact_secrets(note, found=landed.found) for note in notes]
 
 
 def _fixes(
@@ -216,11 +219,11 @@ def _fix(path: str, hook: str, name: str, what: str, lines: list[int], landed: L
         rule=PREFIX + hook,
         name=name,
         severity=Severity.WARNING,
-        message=redact_secrets(message)[:MAX_MESSAGE],
+        message=redact_secrets(message, found=landed.found)[:MAX_MESSAGE],
         path=redact_secrets(path),
         line=lines[0] if lines else None,
         end_line=lines[-1] if len(lines) > 1 else None,
-        snippet=redact_secrets(snippet) if snippet is not None else None,
+        snippet=redact_secrets(snippet, found=landed.found) if snippet is not None else None,
         fingerprint=fingerprint(PREFIX + "fix", path, name),
     )
 
@@ -245,7 +248,8 @@ def _placed(
             continue
         content = landed.content(place.path) if number is not None else None
         snippet = line_text(content, number) if content is not None else None
-        message = redact_secrets((place.message or "(no message)") + remark)[:MAX_MESSAGE]
+        said = (place.message or "(no message)") + remark
+        message = redact_secrets(said, found=landed.found)[:MAX_MESSAGE]
         found.append(
             Finding(
                 rule=PREFIX + outcome.id,
@@ -254,9 +258,11 @@ def _placed(
                 message=message,
                 path=redact_secrets(place.path),
                 line=number,
-                snippet=redact_secrets(snippet) if snippet is not None else None,
+                snippet=(
+                    redact_secrets(snippet, found=landed.found) if snippet is not None else None
+                ),
                 fingerprint=fingerprint(
-                    PREFIX + outcome.id, place.path, snippet or message, len(found)
+                    PREFIX + outcome.id, place.path, snippet or message, len(found), landed.found
                 ),
             )
         )
@@ -283,7 +289,7 @@ def _committed(place: Located, landed: Landed, sight: str) -> tuple[int | None, 
     )
 
 
-def _failure(outcome: HookOutcome) -> Finding:
+def _failure(outcome: HookOutcome, secrets: Found) -> Finding:
     code = f" (exit code {outcome.exit_code})" if outcome.exit_code is not None else ""
     output = shortened(outcome.output)
     return Finding(
@@ -291,8 +297,8 @@ def _failure(outcome: HookOutcome) -> Finding:
         name=outcome.name,
         severity=Severity.ERROR,
         message=f"the hook failed{code}" + ("" if output else ", saying nothing"),
-        snippet=redact_secrets(output) if output else None,
-        fingerprint=fingerprint(PREFIX + outcome.id, None, output or outcome.id),
+        snippet=redact_secrets(output, found=secrets) if output else None,
+        fingerprint=fingerprint(PREFIX + outcome.id, None, output or outcome.id, found=secrets),
     )
 
 

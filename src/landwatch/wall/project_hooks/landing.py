@@ -19,6 +19,7 @@ import pygit2
 from landwatch.lazy_re import lazy_compile
 from landwatch.processes import MOST_OUTPUT
 from landwatch.review.change import Change, open_repository, resolve
+from landwatch.review.known_secrets import found_in_change
 from landwatch.review.project_hooks import results
 from landwatch.review.project_hooks.config import ManagerConfig
 from landwatch.review.project_hooks.pin import HooksPinned
@@ -99,6 +100,7 @@ def run_on_landing(
         {path: {line.number for line in files[path].added_lines} for path in given},
         lambda path: files[path].new_content(),
         oid,
+        found=found_in_change(change),  # what the hooks say of a line must not show its secret
     )
     # A link a hook executes is checked out with the file it leads to.
     targets = [file.target[0] for file in pinned.files if file.target is not None]
@@ -110,7 +112,7 @@ def run_on_landing(
         spent = time.monotonic() - clock
         _one_manager(declared, given, targets, landed, repo, how, outcome, how.budget - spent)
     outcome.result.duration = time.monotonic() - clock
-    outcome.result.notes = [redact_secrets(note) for note in notes]
+    outcome.result.notes = [redact_secrets(note, found=landed.found) for note in notes]
     return outcome
 
 
@@ -233,7 +235,7 @@ def _read(
         + (f", {failed} failed" if failed else "")
     )
     if fixes.patch:
-        kept = redact_secrets(fixes.patch)
+        kept = redact_secrets(fixes.patch, found=landed.found)
         if kept != fixes.patch:
             result.notes.append(
                 "a secret was redacted from the hooks' fix: it will not apply there"
