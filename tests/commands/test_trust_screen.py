@@ -193,6 +193,29 @@ def test_no_secret_a_repository_holds_is_shown_whole(repo: Repo) -> None:
     assert "AKIA…" in shown and "ghp_…" in shown
 
 
+def test_no_secret_known_by_its_place_is_shown_whole(repo: Repo) -> None:
+    """A value the secret rules know only by its place in a pinned file (a bare value in a
+    settings file, a `value:` under `- name: DB_PASSWORD`), as committed and as trusted before,
+    is redacted in what `trust` shows, as the review's findings redact it."""
+    first, second, under_a_name = "k8(Tq]2v{9xZ)w$", "k8(TzP4r!Lw7qN", "Xk9fQ2mZp7Lw3RtYv"
+    linter = '[[linters]]\nname = "x"\ncommand = ["true"]\nformat = "regex"\n'
+    linter += 'pattern = "^(?P<line>[0-9]+):(?P<message>.*)$"\nfiles = ["*.py"]\n'
+    files = {
+        ".landwatch.toml": linter,
+        "setup.cfg": f"[db]\ndb_pass: {first}\n\n[flake8]\nmax-line-length = 100\n",
+        ".yamllint": f"env:\n  - name: DB_PASSWORD\n    value: {under_a_name}\n",
+    }
+    repo.land("with secrets", files, hooks=False)
+    shown = repo.landwatch("trust", "--show").stdout
+    assert "  +db_pass: k8(T…" in shown and "  +    value: Xk9f…" in shown
+    assert first not in shown and under_a_name not in shown
+    assert repo.landwatch("trust", "--yes").returncode == 0
+    repo.land("another", {"setup.cfg": files["setup.cfg"].replace(first, second)}, hooks=False)
+    shown = repo.landwatch("trust", "--show").stdout + repo.landwatch("trust").stdout
+    assert "  -db_pass: k8(T…" in shown and "  +db_pass: k8(T…" in shown
+    assert first not in shown and second not in shown
+
+
 def test_a_hook_repository_the_build_is_not_shown_is_said_before_the_question(
     tmp_path: Path, repo: Repo
 ) -> None:

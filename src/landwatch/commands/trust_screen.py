@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from landwatch.review.secrets.redaction import printable
+from landwatch.review.secrets.redaction import NONE_FOUND, Found, printable
 from landwatch.text import cut, plural
 
 if TYPE_CHECKING:
@@ -104,17 +104,18 @@ def linters_shown(git_dir: Path, where: str, pinned: Pinned, last: Approval | No
 
     commands = describe(list(pinned.linters))
     given = "they are" if pinned.linters else "your own linters would be"
+    found = secrets_shown(git_dir, last, pinned.files)
     whole: list[str] = []
     if pinned.linters:
         whole.append(
             f"landwatch: {printable(where)} at HEAD runs these commands on the files a commit "
             "changes:"
         )
-        whole += [f"{INDENT}{printable(line)}" for line in commands]
+        whole += [f"{INDENT}{printable(line, found)}" for line in commands]
     whole.append(f"landwatch: {given} given these files of it, pinned by content:")
     whole += _files(pinned.files, "none (the file being linted only)")
     diff = differences(git_dir, last, commands, pinned.files)
-    whole += [_changed_title(last), *(f"{INDENT}{printable(line)}" for line in diff)]
+    whole += [_changed_title(last), *(f"{INDENT}{printable(line, found)}" for line in diff)]
     title = wrapped(f"landwatch: {printable(where)} at HEAD runs these commands, in this order:")
     if not pinned.linters:
         title = ["landwatch: it runs no linter of its own; your own are given its files"]
@@ -131,12 +132,14 @@ def hooks_shown(git_dir: Path, hooks: HooksPinned, revs: Revs, last: Approval | 
     """The project's hooks: every hook, each remote's commit (`revs`, said already), every file
     pinned with them, what changed."""
     paths = printable(", ".join(each.path for each in hooks.declared))
+    found = secrets_shown(git_dir, last, hooks.files)
     whole = [
         f"landwatch: HEAD's project hooks ({paths}) run these on the files a commit changes, "
         "with your own pre-commit, prek or lefthook:"
     ]
     whole += [
-        f"{INDENT}{printable(line)}" for line in hooks.commands() or ("(none at this stage)",)
+        f"{INDENT}{printable(line, found)}"
+        for line in hooks.commands() or ("(none at this stage)",)
     ]
     problems = [
         f"{INDENT}({printable(each.problem)}: nothing of it runs)"
@@ -149,7 +152,7 @@ def hooks_shown(git_dir: Path, hooks: HooksPinned, revs: Revs, last: Approval | 
     whole.append("landwatch: pinned with them by content (a change to any asks again):")
     whole += [*_files(hooks.files, "none"), LOCAL_CODE]
     diff = differences(git_dir, last, hooks.commands(), hooks.files)
-    whole += [_changed_title(last), *(f"{INDENT}{printable(line)}" for line in diff)]
+    whole += [_changed_title(last), *(f"{INDENT}{printable(line, found)}" for line in diff)]
     title = wrapped(f"landwatch: HEAD's project hooks ({paths}) run these, in order:")
     commands = _hook_rows([hook for each in hooks.declared for hook in each.hooks], revs.named)
     commands += [fitted(line) for line in problems]
@@ -308,11 +311,34 @@ def _unaligned(old: list[str], new: list[str], path: str) -> list[str]:
     return lines
 
 
+def secrets_shown(git_dir: Path, last: Approval | None, files: tuple[PinnedFile, ...]) -> Found:
+    """The values the secret rules find in the files pinned, as at HEAD and as trusted before,
+    each read whole: what only its place tells (a settings file's bare value) is hidden too."""
+    now = {file.path: file.data for file in files if file.data}
+    trusted = last.files if last is not None else ()
+    before = {path: data for path, oid in trusted if (data := _blob(git_dir, oid))}
+    if not now and not before:
+        return NONE_FOUND
+    from landwatch.review.known_secrets import found_in_files
+
+    return found_in_files([now, before])
+
+
 def _blob_lines(git_dir: Path, oid: str | None) -> list[str]:
     """The lines of a blob as approved; what an old approval did not keep, or git no longer
     has, is said in a line."""
     if oid is None:
         return []
+    data = _blob(git_dir, oid)
+    if data is None:
+        return [f"(the version trusted, {oid[:12]}, is no longer in this repository)"]
+    return _text_lines(data)
+
+
+def _blob(git_dir: Path, oid: str | None) -> bytes | None:
+    """A blob's content; None for none, or one git no longer has."""
+    if oid is None:
+        return None
     import pygit2
 
     from landwatch.review.change import open_repository
@@ -321,9 +347,7 @@ def _blob_lines(git_dir: Path, oid: str | None) -> list[str]:
         blob = open_repository(git_dir)[oid]
     except (KeyError, ValueError):
         blob = None
-    if not isinstance(blob, pygit2.Blob):
-        return [f"(the version trusted, {oid[:12]}, is no longer in this repository)"]
-    return _text_lines(blob.data)
+    return blob.data if isinstance(blob, pygit2.Blob) else None
 
 
 def _text_lines(data: bytes) -> list[str]:
