@@ -262,6 +262,25 @@ def test_a_teammates_commits_arriving_by_pull_are_told_only_at_error(tmp_path: P
     assert mine.said.startswith("landwatch: P001 trailing whitespace in c.txt:1 · "), mine.said
 
 
+def test_merges_skip_reads_a_landed_git_merge_for_what_it_added_alone(repo: Repo) -> None:
+    """`git merge` lands as a range from ORIG_HEAD (post-merge): with `merges = "skip"` that
+    merge is read for what none of its parents has, as a merge reviewed alone is. Before, the
+    range was read whole and the topic's own whitespace was told again at the merge."""
+    repo.land("skip merges", {".landwatch.toml": 'merges = "skip"\n'}, hooks=False)
+    repo.git("switch", "-q", "-c", "topic")
+    repo.land("topic", {"topic.txt": "from topic  \n"}, hooks=False)
+    repo.git("switch", "-q", "main")
+    repo.land("main moves", {"main.txt": "main\n"}, hooks=False)
+    assert repo.run("merge", "-q", "--no-ff", "--no-edit", "topic").returncode == 0
+    merge = repo.head()
+    assert [n for n in repo.pending() if merge in n], "the merge was not recorded"
+    assert run_reviewer("--once").returncode == 0
+    stored = report_store.read(repo.git_dir, merge)
+    assert stored is not None and stored.shape == "range"
+    assert stored.findings == []
+    assert any("what none of its parents has" in note for note in stored.notes)
+
+
 def landed_and_pruned(repo: Repo) -> str:
     """A landing reset away, its reflog expired and its commit pruned by gc before a review."""
     gone = repo.land("oops", {"b.txt": "secret\n"})

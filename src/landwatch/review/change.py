@@ -214,7 +214,9 @@ class Change:
             self.shape = ChangeShape.MERGE if len(commit.parents) > 1 else ChangeShape.COMMIT
             old_tree = commit.parents[0].tree
         # A merge read for its own: its other parents' trees, which each file and line lacks too.
-        own = self.shape is ChangeShape.MERGE and merges == ITS_OWN
+        # `git merge` lands as a range from ORIG_HEAD: one merge on that base is read the same.
+        one_merge = len(commit.parents) > 1 and (base is None or commit.parents[0].id == base.id)
+        own = merges == ITS_OWN and one_merge
         self.other_parents = [parent.tree for parent in commit.parents[1:]] if own else []
         self.notes = [ITS_OWN_NOTE] if own else []  # how it was read, for the review's notes
         # The tree the change was made on: the base's, the first parent's, none for a root.
