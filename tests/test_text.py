@@ -21,6 +21,7 @@ from landwatch.text import (
     safe,
     safe_lines,
     short_path,
+    well_formed,
 )
 
 
@@ -54,6 +55,13 @@ from landwatch.text import (
 )
 def test_safe(raw: str, shown: str) -> None:
     assert safe(raw) == shown
+
+
+def test_well_formed_spells_only_what_utf8_cannot_hold_as_safe_does() -> None:
+    """JSON for other programs keeps its text (controls are JSON's to escape), but a byte that
+    was not UTF-8 and any other lone surrogate, which strict parsers refuse, read as shown."""
+    assert well_formed("tab\t\x1b caf\udce9 \ud800 é") == "tab\t\x1b caf\\xe9 \\ud800 é"
+    assert well_formed("plain café") == "plain café"
 
 
 @pytest.mark.parametrize(

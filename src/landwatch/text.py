@@ -52,17 +52,33 @@ def safe(text: str, *, tabs: bool = False) -> str:
         previous = code
         if code == 0x09 and tabs:
             shown = " " * (TAB_STOP - column % TAB_STOP)
-        elif 0xDC80 <= code <= 0xDCFF:
-            shown = f"\\x{code - 0xDC00:02x}"
         elif code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000 or _hidden(char, after):
-            shown = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-            if code > 0xFFFF:
-                shown = f"\\U{code:08x}"
+            shown = _escape(code)
         else:
             shown = char
         out.append(shown)
         column += len(shown)
     return "".join(out)
+
+
+def _escape(code: int) -> str:
+    """A character as `safe` shows what it does not print: a byte that was not UTF-8 (a
+    surrogate escape, os.fsdecode's) as \\xNN, any other by its code point."""
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\\x{code - 0xDC00:02x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def well_formed(text: str) -> str:
+    """`text` as valid UTF-8 can hold it: a byte that was not UTF-8, and any other lone
+    surrogate, spelled as `safe` shows it (`caf\\xe9.txt`); every other character as it is."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join(_escape(ord(c)) if 0xD800 <= ord(c) < 0xE000 else c for c in text)
+    return text
 
 
 def safe_lines(text: str) -> str:
