@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("git", "one_line"),
     ("wall",),
     ("review",),
-    ("styled",),
+    ("styled", "json_out"),
     ("user_dirs",),
     (
         "work_item",

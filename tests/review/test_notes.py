@@ -4,8 +4,10 @@ too deep, hostile text) ignored with its reason or shown escaped."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
+import os
 
 import pytest
 
@@ -255,3 +257,34 @@ def test_a_document_rewritten_to_carry_allowances_keeps_every_other_byte() -> No
     report.allowed = [mine]
     assert carrying == a_document(report)
     assert notes.with_allowed(carrying.encode(), []) == plain
+
+
+NOT_UTF8 = os.fsdecode(b"caf\xe9/\xff.txt")  # any bytes but NUL: how git holds a path
+
+
+def test_a_path_not_utf8_is_written_readable_and_read_back_exactly() -> None:
+    """A strict parser (Go's, jq) reads the note: valid UTF-8, the path readable in `path`, its
+    bytes in `path_bytes`; landwatch reads the path back exact. Before: a lone surrogate."""
+    line = a_document(a_report(dataclasses.replace(TRAILING, path=NOT_UTF8)))
+    [finding] = json.loads(line)["findings"]
+    assert finding["path"].encode("utf-8") == b"caf\\xe9/\\xff.txt"
+    assert finding["path_bytes"] == "caf%E9/%FF.txt"
+    [review] = notes.parse(line.encode(), COMMIT).reviews
+    assert review.report.findings[0].path == NOT_UTF8
+
+
+def test_an_older_note_s_surrogate_escaped_path_is_read_and_kept_exact() -> None:
+    """An older landwatch wrote the path surrogate-escaped: still read, and written again with
+    its bytes when the note carries an allowance; a lone surrogate no byte makes is no path."""
+    from landwatch.review.allowed import Allowance
+
+    older = a_document(a_report(TRAILING)).replace('"a.py"', json.dumps(NOT_UTF8))
+    [review] = notes.parse(older.encode(), COMMIT).reviews
+    assert review.report.findings[0].path == NOT_UTF8
+    mine = Allowance("fix-later", "Ann", 1_000.0, TRAILING.fingerprint, None)
+    again = notes.with_allowed(older.encode(), [mine])
+    assert again.isascii() and "\\ud" not in again
+    assert notes.parse(again.encode(), COMMIT).reviews[0].report.findings[0].path == NOT_UTF8
+    for bad in ('"a.py\\ud800"', '"a.py","path_bytes":"caf\\u00e9"'):
+        forged = a_document(a_report(TRAILING)).replace('"a.py"', bad)
+        assert notes.parse(forged.encode(), COMMIT).said() == "1 line ignored (malformed path)"

@@ -10,6 +10,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from landwatch.json_out import read_with_bytes, with_bytes
 from landwatch.review.secrets.redaction import NONE_FOUND, Found, redact_secrets
 
 
@@ -93,7 +94,8 @@ class Finding:
             "name": self.name,
             "severity": self.severity.name.lower(),
             "message": self.message,
-            "path": self.path,
+            # A path that is not UTF-8: readable in `path`, its own bytes in `path_bytes`.
+            **with_bytes("path", self.path),
             "line": self.line,
             "end_line": self.end_line,
             "snippet": self.snippet,
@@ -109,7 +111,7 @@ class Finding:
             data["name"],
             Severity[data["severity"].upper()],
             data["message"],
-            data.get("path"),
+            read_with_bytes(data, "path"),
             data.get("line"),
             data.get("end_line"),
             data.get("snippet"),

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from landwatch import __version__
+from landwatch.json_out import read_with_bytes, strict_json, with_bytes
 from landwatch.lazy_re import lazy_compile
 from landwatch.review import allowed
 from landwatch.review.allowed import Allowance
@@ -45,7 +46,8 @@ MAX_FINDINGS = 500
 # document of ours.
 MAX_ALLOWED = 200
 # Bounds on a field: longer is no document of ours.
-_TEXT = {"rule": 100, "name": 100, "message": 4000, "path": 4096, "snippet": 2000}
+_TEXT = {"rule": 100, "name": 100, "message": 4000, "snippet": 2000}
+_PATH = 4096  # a path's characters: a byte not UTF-8 one (`path_bytes` decoded)
 _HEX = lazy_compile(r"[0-9a-f]{1,64}")
 _SHAPES = ("commit", "root", "merge")
 
@@ -95,8 +97,8 @@ def document(
     learned: dict[str, Any] | None = None,
 ) -> str:
     """The review of one commit (not of a range) as one line of JSON, ASCII only: `git log
-    --notes` prints it raw, and JSON's escapes leave no control character in it. `learned`: what
-    the history taught the rules (Standards.effective)."""
+    --notes` prints it raw, and JSON's escapes leave no control character in it; valid UTF-8 for
+    any reader (strict_json). `learned`: what the history taught the rules (Standards.effective)."""
     findings = report.findings[:MAX_FINDINGS]
     data: dict[str, Any] = {
         KEY: FORMAT,
@@ -118,11 +120,11 @@ def document(
     }
     if report.allowed:  # only then: a note with none is what landwatch wrote before allowances
         data["allowed"] = [one.as_dict() for one in report.allowed[:MAX_ALLOWED]]
-    line = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    line = strict_json(data, sort_keys=True, separators=(",", ":"))
     if len(line) > MAX_DOCUMENT_BYTES:
         # Snippets make most of a big document; without them it says what was found, and where.
         data["findings"] = [dict(f, snippet=None) for f in data["findings"]]
-        line = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        line = strict_json(data, sort_keys=True, separators=(",", ":"))
     return line
 
 
@@ -211,7 +213,7 @@ def _finding(item: Any) -> Finding:
     texts: dict[str, str] = {}
     for name, most in _TEXT.items():
         value = item.get(name)
-        if value is None and name in ("path", "snippet"):
+        if value is None and name == "snippet":
             continue
         if not _short(value, most) or (name == "rule" and not value):
             raise ValueError(f"malformed finding {name}")
@@ -223,7 +225,8 @@ def _finding(item: Any) -> Finding:
     fingerprint = item.get("fingerprint", "")
     if not isinstance(fingerprint, str) or (fingerprint and not _HEX.fullmatch(fingerprint)):
         raise ValueError("malformed finding fingerprint")
-    path, snippet = texts.get("path"), texts.get("snippet")
+    # A path not UTF-8 is its own bytes (`path_bytes`), shown readable in `path`.
+    path, snippet = read_with_bytes(item, "path", _PATH), texts.get("snippet")
     return Finding(
         texts["rule"],
         texts["name"],
@@ -251,12 +254,15 @@ def _allowed(value: Any, commit: str, findings: list[Finding]) -> list[Allowance
 
 def with_allowed(line: bytes, allowances: list[Allowance]) -> str:
     """The document `line` (one of ours, read by `parse`) carrying `allowances` instead of
-    what it carried, every other byte of it as written."""
+    what it carried, every other field as written (a path an older landwatch wrote as a lone
+    surrogate in today's form, its bytes kept)."""
     data = json.loads(line.decode("utf-8"))
+    for finding in data["findings"]:
+        finding.update(with_bytes("path", read_with_bytes(finding, "path")))
     data.pop("allowed", None)
     if allowances:
         data["allowed"] = [one.as_dict() for one in allowances[:MAX_ALLOWED]]
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return strict_json(data, sort_keys=True, separators=(",", ":"))
 
 
 _LEARNED_KEYS = {"subject_limit", "conventional", "signs_off"}

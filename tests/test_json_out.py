@@ -1,0 +1,85 @@
+"""JSON for other programs: a path git holds that is not UTF-8 (`caf\\xe9.txt`, Latin-1's é)
+reaches every output a strict parser reads (Go's encoding/json, jq, GitHub's SARIF upload) as
+valid UTF-8: shown as landwatch shows it on a terminal, its own bytes beside it (`path_bytes`,
+percent-encoded); a review shared and taken keeps its path exact."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from landwatch import report_store
+from landwatch.json_out import percent_encoded, read_with_bytes, strict_json, with_bytes
+from support.team import developer, remote_notes, seeded_remote
+
+NAME = b"caf\xe9.txt"
+PATH = os.fsdecode(NAME)  # as landwatch reads it: the byte surrogate-escaped
+
+
+def strictly(text: str) -> Any:
+    """`text` read as a strict parser reads JSON: every string and key valid UTF-8 (a lone
+    surrogate, which Python's json writes and reads, is none)."""
+    data = json.loads(text)
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            item.encode("utf-8")  # UnicodeEncodeError: a lone surrogate
+        elif isinstance(item, dict):
+            pending += [*item, *item.values()]
+        elif isinstance(item, list):
+            pending += item
+    return data
+
+
+def exact_path(finding: dict[str, Any]) -> bytes:
+    """The path's own bytes, as a reader in another language takes them from a finding."""
+    return urllib.parse.unquote_to_bytes(finding.get("path_bytes", finding["path"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "shown", "exact"),
+    [
+        ("plain é ✓", "plain é ✓", None),
+        (PATH, "caf\\xe9.txt", "caf%E9.txt"),
+        (os.fsdecode(b"d\xff/%41 \xc3\xa9"), "d\\xff/%41 é", "d%FF/%2541%20%C3%A9"),
+        ("lone\ud800", "lone\\ud800", "lone%5Cud800"),  # no byte makes it: data, not a path
+    ],
+)
+def test_a_text_not_utf8_is_shown_readable_and_its_bytes_kept(
+    text: str, shown: str, exact: str | None
+) -> None:
+    written = with_bytes("path", text)
+    assert written == ({"path": shown} | ({"path_bytes": exact} if exact else {}))
+    assert strictly(strict_json({text: [text, (text,)]})) == {shown: [shown, [shown]]}
+    if "\ud800" not in text:
+        assert read_with_bytes(json.loads(strict_json(written)), "path") == text
+        assert percent_encoded(text) == (exact or urllib.parse.quote(text))
+
+
+def test_a_review_shared_and_taken_keeps_its_path_exact(tmp_path: Path) -> None:
+    """A shares its review of a commit holding `caf\\xe9.txt`; the note reads strictly, and B,
+    pulling, takes it with the finding on that very path."""
+    remote = seeded_remote(tmp_path)
+    a, b = (developer(tmp_path, name, remote) for name in ("a", "b"))
+    for person in (a, b):
+        person.landwatch("share", check=True)
+    oid = a.commit("Add the menu", {PATH: "trailing  \n"})
+    a.reviewer()
+    a.git("push", "-q", "origin", "main")
+    a.reviewer()
+    [line] = remote_notes(remote, oid)
+    [finding] = [f for f in strictly(line)["findings"] if f["rule"] == "P001"]
+    assert exact_path(finding) == NAME
+    b.git("pull", "-q")
+    b.reviewer()
+    taken = report_store.read(b.git_dir, oid)
+    assert taken is not None and taken.reviewed_by == a.email
+    assert [f.path for f in taken.findings if f.rule == "P001"] == [PATH]
+    shown = b.landwatch("show", oid)
+    assert "caf\\xe9.txt" in shown.stdout and f"shared by {a.email}" in shown.stdout
