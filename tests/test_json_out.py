@@ -1,7 +1,7 @@
 """JSON for other programs: a path git holds that is not UTF-8 (`caf\\xe9.txt`, Latin-1's é)
 reaches every output a strict parser reads (Go's encoding/json, jq, GitHub's SARIF upload) as
 valid UTF-8: shown as landwatch shows it on a terminal, its own bytes beside it (`path_bytes`,
-percent-encoded); a review shared and taken keeps its path exact."""
+percent-encoded) and in SARIF's uri; a review shared and taken keeps its path exact."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ import pytest
 
 from landwatch import report_store
 from landwatch.json_out import percent_encoded, read_with_bytes, strict_json, with_bytes
+from support.daemon import run_reviewer
+from support.repos import Repo, installed
 from support.team import developer, remote_notes, seeded_remote
 
 NAME = b"caf\xe9.txt"
@@ -42,6 +44,16 @@ def exact_path(finding: dict[str, Any]) -> bytes:
     return urllib.parse.unquote_to_bytes(finding.get("path_bytes", finding["path"]))
 
 
+def uris(sarif: dict[str, Any]) -> list[bytes]:
+    """Each SARIF result's artifactLocation.uri, percent-decoded to the path's bytes."""
+    return [
+        urllib.parse.unquote_to_bytes(where["physicalLocation"]["artifactLocation"]["uri"])
+        for run in sarif["runs"]
+        for result in run["results"]
+        for where in result["locations"]
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "shown", "exact"),
     [
@@ -60,6 +72,41 @@ def test_a_text_not_utf8_is_shown_readable_and_its_bytes_kept(
     if "\ud800" not in text:
         assert read_with_bytes(json.loads(strict_json(written)), "path") == text
         assert percent_encoded(text) == (exact or urllib.parse.quote(text))
+
+
+def test_review_show_and_status_json_and_sarif_read_strictly(tmp_path: Path) -> None:
+    """Before: `"caf\\udce9.txt"` in --json and show --json, and the repository's own path so
+    in status --json."""
+    repo = installed(tmp_path / os.fsdecode(b"shop\xff"))
+    oid = repo.land("Add the menu", {PATH: "trailing  \n"})
+    assert run_reviewer("--once").returncode == 0
+    for command in (["review", oid, "--json"], ["show", oid, "--json"]):
+        said = repo.landwatch(*command)
+        assert said.returncode == 0, said.stderr
+        [finding] = [f for f in strictly(said.stdout)["findings"] if f["rule"] == "P001"]
+        assert finding["path"] == "caf\\xe9.txt" and exact_path(finding) == NAME
+    for command in (["review", oid, "--sarif"], ["show", oid, "--sarif"]):
+        assert uris(strictly(repo.landwatch(*command).stdout)) == [NAME]
+    [repository] = strictly(repo.landwatch("status", "--json").stdout)["repositories"]
+    assert repository["repository"].endswith("shop\\xff/.git")
+    shop = urllib.parse.unquote_to_bytes(repository["repository_bytes"])
+    assert shop == os.fsencode(repo.git_dir)
+
+
+def test_ci_json_and_sarif_read_strictly_a_ref_not_utf8_too(tmp_path: Path) -> None:
+    """The range named by a branch whose name is not UTF-8 (git allows it) as well."""
+    repo = Repo(tmp_path / "shop")
+    branch = os.fsdecode(b"topic-\xe9")
+    repo.git("switch", "-q", "-c", branch)
+    repo.land("Add the menu", {PATH: "trailing  \n"}, hooks=False)
+    ran = repo.landwatch("ci", f"main..{branch}", "--json", "ci.json", "--sarif", "ci.sarif")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    data = strictly((repo.path / "ci.json").read_text())
+    assert data["range"] == "main..topic-\\xe9"
+    [finding] = data["commits"][0]["review"]["findings"]
+    assert exact_path(finding) == NAME
+    sarif = strictly((repo.path / "ci.sarif").read_text())
+    assert uris(sarif) == [NAME] and sarif["runs"][0]["properties"]["range"] == data["range"]
 
 
 def test_a_review_shared_and_taken_keeps_its_path_exact(tmp_path: Path) -> None:

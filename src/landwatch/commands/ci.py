@@ -16,7 +16,6 @@ not count.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from landwatch.commands import ci_output, ci_range
 from landwatch.commands.share import default_remote
 from landwatch.files import write_atomic
 from landwatch.git import git, git_dir_of, run_git, toplevel
+from landwatch.json_out import strict_json
 from landwatch.review import allowed, output
 from landwatch.review.allowed import Allowance
 from landwatch.review.change import ITS_OWN, ChangeShape, open_repository
@@ -349,10 +349,10 @@ def _write(options: Options, checked: list[Checked], label: str, tip: str, top: 
             "commits": [c.as_dict() for c in checked],
             "counts": severity_counts([f for c in checked for f in c.report.findings]),
         }
-        _written(options.json, json.dumps(data, indent=1) + "\n", top)
+        _written(options.json, strict_json(data, indent=1) + "\n", top)
     if options.sarif is not None:
         sarif = output.as_sarif_range([c.report for c in checked], top, label, tip)
-        _written(options.sarif, json.dumps(sarif, indent=1) + "\n", top)
+        _written(options.sarif, strict_json(sarif, indent=1) + "\n", top)
 
 
 def _written(path: Path, text: str, top: Path) -> None:

@@ -5,13 +5,13 @@ nobody has seen yet, in the terminal, as JSON or as SARIF; what is shown whole i
 from __future__ import annotations
 
 import dataclasses
-import json
 import sys
 from pathlib import Path
 
 from landwatch import allowances, layout, line_markers, registry, report_store
 from landwatch.errors import UsageError
 from landwatch.git import git, git_dir_and_commit, git_dir_of, toplevel
+from landwatch.json_out import strict_json
 from landwatch.one_line import SHOW_UNREAD
 from landwatch.review import output
 from landwatch.review.report import Report, severity_counts
@@ -103,7 +103,7 @@ def _show_unread(cwd: Path, git_dir: Path, *, form: str) -> int:
     reports = _with_allowed(git_dir, report_store.unread_reports(git_dir))  # newest first
     if form != "text":
         if form == "json":
-            print(json.dumps([report.as_dict() for report in reports], indent=2))
+            print(strict_json([report.as_dict() for report in reports], indent=2))
         else:
             output.print_reports(reports, form=form, repository=lambda: toplevel(cwd) or git_dir)
         for report in reports:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from landwatch import coverage, kinds, layout, registry, work_item
 from landwatch.daemon.lock import holder
+from landwatch.json_out import strict_json
 from landwatch.text import DROP, KEEP, MESSAGE, cells, duration, fit, plural, safe, short_path
 
 # The allowances status names per repository, the newest first; the rest counted.
@@ -160,7 +161,8 @@ def _not_drained(problem: str, where: str, room: int, home: str) -> list[list[Sp
 def status(*, as_json: bool, out: Out | None = None) -> int:
     data = collect()
     if as_json:
-        print(json.dumps(data, indent=2))
+        # A repository's path not UTF-8: readable, its own bytes beside it (`git_dir_bytes`).
+        print(strict_json(data, exact=("repository", "git_dir"), indent=2))
         return 0
     from landwatch.styled import Out
 

@@ -7,14 +7,13 @@ what is read from the repository here, a commit's subject, is redacted before it
 
 from __future__ import annotations
 
-import json
-import urllib.parse
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from landwatch import __version__
+from landwatch.json_out import percent_encoded, strict_json
 from landwatch.review.allowed import allowing
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
@@ -130,7 +129,7 @@ def _subject(subject: str) -> str:
 
 def as_json(reports: list[Report]) -> str:
     data: Any = reports[0].as_dict() if len(reports) == 1 else [r.as_dict() for r in reports]
-    return json.dumps(data, indent=2)
+    return strict_json(data, indent=2)
 
 
 def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
@@ -146,8 +145,8 @@ def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
         result["properties"] = {"decidedBy": finding.basis.as_dict()}
     if finding.path is not None:
         location: dict[str, Any] = {
-            # The path's own bytes, as pygit2 surrogate-escapes what is not UTF-8.
-            "artifactLocation": {"uri": urllib.parse.quote(finding.path, errors="surrogateescape")}
+            # A URI (RFC 3986): the path's own bytes, percent-encoded.
+            "artifactLocation": {"uri": percent_encoded(finding.path)}
         }
         if finding.line:
             region: dict[str, Any] = {"startLine": finding.line}
@@ -259,7 +258,7 @@ def print_reports(reports: list[Report], *, form: str, repository: Callable[[], 
     if form == "json":
         print(as_json(reports))
     elif form == "sarif":
-        print(json.dumps(as_sarif(reports, repository()), indent=2))
+        print(strict_json(as_sarif(reports, repository()), indent=2))
     else:
         for report in reports:
             render(report)
