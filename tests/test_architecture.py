@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("review_landing", "sharing", "push_gate"),
     ("push_heard",),
     ("trust", "report_store", "standards_store", "notify", "push_remote"),
+    ("telling",),
     ("allowances", "line_markers"),
     ("coverage",),
     ("hook_slots",),

@@ -200,6 +200,25 @@ def test_hooks_that_found_nothing_new_say_nothing(git_dir: Path) -> None:
     assert report_store.read(git_dir, oid(4)) is None and line_markers.unread(git_dir) == []
 
 
+def test_a_review_or_hooks_result_kept_again_tells_only_what_was_not_seen(git_dir: Path) -> None:
+    """An item run again (the queue runs each at least once) keeps its result again: what the
+    line told of the first is not told again; what it did not tell yet, or what is new, is."""
+    report_store.write(git_dir, report(1, finding()))
+    line_markers.mark_read(git_dir, oid(1))  # told
+    report_store.write(git_dir, report(1, finding()))
+    assert line_markers.unread(git_dir) == []
+    report_store.write(git_dir, report(1, finding(), finding("P004", Severity.ERROR, 2)))
+    assert [told.rule for told in report_store.unread_told(git_dir)] == ["P004"]
+    report_store.write(git_dir, report(1, finding(), finding("P004", Severity.ERROR, 2)))
+    assert line_markers.unread(git_dir) == [oid(1)]  # not told yet: still to tell
+    line_markers.mark_read(git_dir, oid(1))
+    hook = finding("hook:x", Severity.ERROR, 3)
+    report_store.write_hooks(git_dir, hooks_of(1, hook))
+    line_markers.mark_read(git_dir, oid(1))
+    report_store.write_hooks(git_dir, hooks_of(1, hook))
+    assert line_markers.unread(git_dir) == []
+
+
 def blocking_marker(git_dir: Path, number: int) -> str | None:
     marker = layout.BLOCKING.path(git_dir) / oid(number)
     return marker.read_text() if marker.exists() else None

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from landwatch import layout, line_markers, one_line
 from landwatch.files import read_file, remove, write_atomic
 from landwatch.review import blocking
-from landwatch.review.findings import CUT, Finding, Severity
-from landwatch.review.report import Report, summary_of
+from landwatch.review.findings import Finding, Severity
+from landwatch.review.report import Report
+from landwatch.telling import Found, not_seen, to_tell, told_of, worth_telling
 
 if TYPE_CHECKING:  # read only where a result is kept: most commits have none (show, the gate)
     from landwatch.review.project_hooks.results import HooksResult
@@ -50,6 +51,9 @@ def write(
     """
     target = layout.report_file(git_dir, report.commit)
     text = json.dumps(report.as_dict(), indent=1)
+    # Kept already (its item run again after a crash between the two, or reviewed again): what
+    # its reader saw of it then is not said again.
+    again = read_review(git_dir, report.commit)
     joined = _joined(report, read_hooks(git_dir, report.commit))
     level = blocking.marker(blocking.judged(git_dir, joined).findings, whole=not report.truncated)
     _mark_blocking(git_dir, report.commit, level, before=True)
@@ -61,6 +65,7 @@ def write(
     # Kept after it was replaced: nothing of it was told.
     aside += [old.commit for old in replaces if old.commit in olds and old.commit not in aside]
     worth, before = _untold(git_dir, report, replaces, least, aside)
+    worth = not_seen(git_dir, worth, [again] if again is not None else [])
     if not tell or report.commit in olds:
         # Its commit was replaced already: the line tells of the commit that replaced it.
         if worth:
@@ -68,7 +73,7 @@ def write(
     elif hold and worth:
         fingerprints = (finding.fingerprint for finding in worth)
         line_markers.hold(git_dir, report.commit, fingerprints, [old.commit for old in before])
-    elif (told := _told(report, worth, before)) is not None:
+    elif (told := told_of(report, worth, before)) is not None:
         line_markers.mark_unread(git_dir, report.commit, told)
     for old in replaces:
         if old.commit != report.commit:
@@ -114,85 +119,24 @@ def mark_every_blocking(git_dir: os.PathLike[str] | str) -> int:
     return marked
 
 
-class _Found(Protocol):
-    commit: str
-    findings: list[Finding]
-
-
 def _untold(
     git_dir: os.PathLike[str] | str,
     report: Report,
     replaces: Sequence[Report],
     least: Severity,
     aside: Sequence[str] = (),
-) -> tuple[list[Finding], list[_Found]]:
+) -> tuple[list[Finding], list[Found]]:
     """What the line is to tell of `report`: its findings at `least` or above that its reader
     has not seen (what the replaced reviews told is seen), and the reviews of the commits it
     replaced, which say whether a finding was carried over from one of them."""
-    before: list[_Found] = [old for old in replaces if old.commit != report.commit]
-    worth = _not_seen(git_dir, _worth_telling(report, least), before, aside)
+    before: list[Found] = [old for old in replaces if old.commit != report.commit]
+    worth = not_seen(git_dir, worth_telling(report, least), before, aside)
     named = {old.commit for old in replaces}
     for old in aside:
         if old not in named:
             found = read_review(git_dir, old)
             before += [found] if found is not None else []
     return worth, before
-
-
-def _not_seen(
-    git_dir: os.PathLike[str] | str,
-    worth: list[Finding],
-    earlier: Sequence[_Found],
-    aside: Sequence[str] = (),
-) -> list[Finding]:
-    """`worth` but what its reader saw: the findings of each of `earlier` (what a rewrite
-    replaced) once told; one still unread, held for its hooks, or set aside told nothing yet."""
-    untold = (line_markers.is_unread, line_markers.is_held)
-    seen = {
-        finding.fingerprint
-        for old in earlier
-        if old.commit not in aside and not any(marked(git_dir, old.commit) for marked in untold)
-        for finding in old.findings
-    }
-    return [finding for finding in worth if finding.fingerprint not in seen]
-
-
-def _to_tell(report: Report, least: Severity = Severity.WARNING) -> one_line.Told | None:
-    """What the one line is to say of `report` (a marker unreadable, or of an older landwatch):
-    its worst finding at `least` or above, the rest counted; None when it has nothing."""
-    return _told(report, _worth_telling(report, least))
-
-
-def _worth_telling(review: Report, least: Severity) -> list[Finding]:
-    """A review's findings at `least` or above, and its line checks stopped at the cap, which
-    are told whoever's the commits: a review is never cut silently."""
-    return [f for f in review.findings if f.severity >= least or f.rule == CUT]
-
-
-def _told(
-    report: _Found, worth: list[Finding], before: Sequence[_Found] = ()
-) -> one_line.Told | None:
-    """The line's words for `report`: the worst of `worth` named, the rest of it counted, and
-    the replaced commit whose review held the finding named too (it was carried over)."""
-    if not worth:
-        return None
-    named = max(worth, key=lambda finding: finding.severity)  # the first of the worst
-    rest = summary_of([finding for finding in report.findings if finding is not named])
-    carried = (
-        old.commit
-        for old in before
-        if any(finding.fingerprint == named.fingerprint for finding in old.findings)
-    )
-    return one_line.Told(
-        report.commit,
-        int(named.severity),
-        named.rule,
-        named.message,
-        named.path,
-        named.line,
-        rest,
-        next(carried, ""),
-    )
 
 
 def write_hooks(
@@ -209,6 +153,7 @@ def write_hooks(
     its held line (one line for both); set aside instead once its commit is dropped (_tell)."""
     target = layout.hooks_report_file(git_dir, result.commit)
     data = json.dumps(result.as_dict(), indent=1)
+    again = read_hooks(git_dir, result.commit)  # what its reader saw of it is not said again
     review = read_review(git_dir, result.commit)
     level = None
     if review is not None:
@@ -217,7 +162,7 @@ def write_hooks(
     _mark_blocking(git_dir, result.commit, level, before=True)
     write_atomic(target, data, trusted=layout.common_dir(git_dir))
     _mark_blocking(git_dir, result.commit, level, before=False)
-    _tell(git_dir, result.commit, _hooks_to_tell(git_dir, result, replaces, least))
+    _tell(git_dir, result.commit, _hooks_to_tell(git_dir, result, replaces, least, again))
     line_markers.forget_held(git_dir, result.commit)
     return target
 
@@ -236,7 +181,11 @@ def _tell(git_dir: os.PathLike[str] | str, commit: str, told: one_line.Told | No
 
 
 def _hooks_to_tell(
-    git_dir: os.PathLike[str] | str, result: HooksResult, replaces: tuple[str, ...], least: Severity
+    git_dir: os.PathLike[str] | str,
+    result: HooksResult,
+    replaces: tuple[str, ...],
+    least: Severity,
+    again: HooksResult | None,
 ) -> one_line.Told | None:
     review = read_review(git_dir, result.commit)
     if review is None:
@@ -247,15 +196,15 @@ def _hooks_to_tell(
     added = [finding for finding in both.findings if finding not in review.findings]
     worth = [finding for finding in added if finding.severity >= least]
     earlier = (read_hooks(git_dir, old) for old in replaces if old != result.commit)
-    before: list[_Found] = [found for found in earlier if found is not None]
-    worth = _not_seen(git_dir, worth, before)
+    before: list[Found] = [found for found in earlier if found is not None]
+    worth = not_seen(git_dir, worth, [*before, *([again] if again is not None else [])])
     held = _held(git_dir, both)
     if held is not None:
         worth += held[0]
         before += held[1]
     elif worth and line_markers.is_unread(git_dir, result.commit):
-        worth += [f for f in _worth_telling(both, least) if f not in worth]
-    return _told(both, worth, before)
+        worth += [f for f in worth_telling(both, least) if f not in worth]
+    return told_of(both, worth, before)
 
 
 def read_hooks(git_dir: os.PathLike[str] | str, commit: str) -> HooksResult | None:
@@ -349,14 +298,14 @@ def stored(git_dir: os.PathLike[str] | str, commit: str) -> bool:
 
 def _held(
     git_dir: os.PathLike[str] | str, review: Report
-) -> tuple[list[Finding], list[_Found]] | None:
+) -> tuple[list[Finding], list[Found]] | None:
     """What the held line of `review` was to tell (its findings, the reviews of the commits it
     replaced); None when no line is held for it."""
     kept = line_markers.held(git_dir, review.commit)
     if kept is None:
         return None
     fingerprints, olds = kept
-    before: list[_Found] = [
+    before: list[Found] = [
         found for old in olds if (found := read_review(git_dir, old)) is not None
     ]
     return [finding for finding in review.findings if finding.fingerprint in fingerprints], before
@@ -367,7 +316,7 @@ def release_held(git_dir: os.PathLike[str] | str, commit: str) -> None:
     it (turned off, given up), or not soon (their environments wait for the network)."""
     review = read_review(git_dir, commit)
     held = _held(git_dir, review) if review is not None else None
-    _tell(git_dir, commit, None if review is None or held is None else _told(review, *held))
+    _tell(git_dir, commit, None if review is None or held is None else told_of(review, *held))
     line_markers.forget_held(git_dir, commit)
 
 
@@ -392,7 +341,7 @@ def unread_told(git_dir: os.PathLike[str] | str) -> list[one_line.Told]:
     for commit, said in one_line.read(markers, trusted=layout.common_dir(git_dir)):
         if said is None or not stored(git_dir, commit):
             found = read(git_dir, commit)
-            said = _to_tell(found) if found is not None and found.findings else None
+            said = to_tell(found) if found is not None and found.findings else None
         if said is None:
             line_markers.mark_read(git_dir, commit)
         else:

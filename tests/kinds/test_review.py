@@ -12,9 +12,9 @@ import pytest
 
 from landwatch import layout, line_markers, report_store, work_item
 from landwatch.kinds.review import ReviewHandler
-from landwatch.work_item import DONE
+from landwatch.work_item import DONE, WorkItem, WorkKind
 from support.daemon import done_ids, run_reviewer
-from support.kinds import FakeClock, in_process, settle_down
+from support.kinds import FakeClock, in_process, reporter, settle_down
 from support.queue import git
 from support.remotes import partial_clone
 from support.repos import Repo, installed
@@ -158,6 +158,29 @@ def test_an_amend_that_fixed_the_white_space_is_told_as_what_it_is(repo: Repo) -
     assert "x = 1   " not in repo.landwatch("show", fixed).stdout
     repo.land("next", {"b.txt": "clean\n"})
     assert "P001" not in repo.said and first[:7] not in repo.said
+
+
+def test_a_review_kept_again_for_its_commit_tells_nothing_already_seen(repo: Repo) -> None:
+    """The queue runs an item at least once: a reviewer killed after it kept a review but before
+    its item was done runs it again. What the line told of it then is not told again, a new
+    finding is (an audit's SIGKILL between the two had the same finding told twice)."""
+    landed = repo.land("one", {"a.txt": "trailing  \n"})
+    assert run_reviewer("--once").returncode == 0
+    repo.land("next", {"b.txt": "clean\n"})
+    assert landed[:7] in repo.said  # seen
+    item = WorkItem(WorkKind.REVIEW, landed, repo.git_dir)
+    ReviewHandler(clock=FakeClock()).handle(item, reporter())
+    assert line_markers.unread(repo.git_dir) == []
+    repo.land("then", {"c.txt": "clean\n"})
+    assert repo.said == ""
+    # Not seen yet (its marker still there): told, once.
+    repo.land("two", {"d.txt": "trailing  \n"})
+    told = repo.head()
+    assert run_reviewer("--once").returncode == 0
+    ReviewHandler(clock=FakeClock()).handle(
+        WorkItem(WorkKind.REVIEW, told, repo.git_dir), reporter()
+    )
+    assert line_markers.unread(repo.git_dir) == [told]
 
 
 def test_every_unread_review_is_listed_and_the_line_says_how_many_wait(repo: Repo) -> None:

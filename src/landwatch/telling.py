@@ -1,0 +1,78 @@
+"""What the one line is to tell of a kept review: its findings worth telling that its reader has
+not seen yet, and the words the line says of them (landwatch.one_line).
+
+Kept apart from where reviews are stored (report_store), which asks it at each write.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Protocol
+
+from landwatch import line_markers, one_line
+from landwatch.review.findings import CUT, Finding, Severity
+from landwatch.review.report import Report, summary_of
+
+
+class Found(Protocol):
+    """A kept result the line may tell of: a review, or what the project's hooks said."""
+
+    commit: str
+    findings: list[Finding]
+
+
+def not_seen(
+    git_dir: os.PathLike[str] | str,
+    worth: list[Finding],
+    earlier: Sequence[Found],
+    aside: Sequence[str] = (),
+) -> list[Finding]:
+    """`worth` but what its reader saw: the findings of each of `earlier` (what a rewrite
+    replaced) once told; one still unread, held for its hooks, or set aside told nothing yet."""
+    untold = (line_markers.is_unread, line_markers.is_held)
+    seen = {
+        finding.fingerprint
+        for old in earlier
+        if old.commit not in aside and not any(marked(git_dir, old.commit) for marked in untold)
+        for finding in old.findings
+    }
+    return [finding for finding in worth if finding.fingerprint not in seen]
+
+
+def to_tell(report: Report, least: Severity = Severity.WARNING) -> one_line.Told | None:
+    """What the one line is to say of `report` (a marker unreadable, or of an older landwatch):
+    its worst finding at `least` or above, the rest counted; None when it has nothing."""
+    return told_of(report, worth_telling(report, least))
+
+
+def worth_telling(review: Report, least: Severity) -> list[Finding]:
+    """A review's findings at `least` or above, and its line checks stopped at the cap, which
+    are told whoever's the commits: a review is never cut silently."""
+    return [f for f in review.findings if f.severity >= least or f.rule == CUT]
+
+
+def told_of(
+    report: Found, worth: list[Finding], before: Sequence[Found] = ()
+) -> one_line.Told | None:
+    """The line's words for `report`: the worst of `worth` named, the rest of it counted, and
+    the replaced commit whose review held the finding named too (it was carried over)."""
+    if not worth:
+        return None
+    named = max(worth, key=lambda finding: finding.severity)  # the first of the worst
+    rest = summary_of([finding for finding in report.findings if finding is not named])
+    carried = (
+        old.commit
+        for old in before
+        if any(finding.fingerprint == named.fingerprint for finding in old.findings)
+    )
+    return one_line.Told(
+        report.commit,
+        int(named.severity),
+        named.rule,
+        named.message,
+        named.path,
+        named.line,
+        rest,
+        next(carried, ""),
+    )
