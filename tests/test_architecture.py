@@ -49,6 +49,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "pager",
         "plugins",
         "lazy_re",
+        "git_ssh",
     ),
 )
 # Rooms that import nothing of ours outside themselves.

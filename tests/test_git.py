@@ -32,9 +32,10 @@ from support.remotes import asking_for_credentials, never_answering, partial_clo
 from support.repos import Repo, worktree_entry
 
 
-def environment_of_git(cwd: Path) -> dict[str, str]:
-    """The environment a git of ours runs in, as git itself hands it to an alias."""
-    shown = run_git("-c", "alias.environment=!env", "environment", cwd=cwd)
+def environment_of_git(cwd: Path, *, network: bool = False) -> dict[str, str]:
+    """The environment a git of ours runs in (one that may reach a remote, with `network`), as
+    git itself hands it to an alias."""
+    shown = run_git("-c", "alias.environment=!env", "environment", cwd=cwd, network=network)
     assert shown.ok, shown.stderr
     return dict(line.split("=", 1) for line in shown.stdout.splitlines() if "=" in line)
 
@@ -64,6 +65,7 @@ def test_the_scrubbed_environment_keeps_how_git_reaches_remotes() -> None:
         "GIT_INDEX_FILE": "/theirs/.git/index",
         "GIT_PREFIX": "src/",
         "GIT_SSH_COMMAND": "ssh -i ~/.ssh/deploy",
+        "GIT_SSH_VARIANT": "ssh",
         "GIT_ASKPASS": "/usr/bin/ksshaskpass",
         "GIT_CONFIG_GLOBAL": "/home/me/.gitconfig-work",
         "PATH": "/usr/bin",
@@ -71,6 +73,7 @@ def test_the_scrubbed_environment_keeps_how_git_reaches_remotes() -> None:
     }
     assert no_git_env(hook) == {
         "GIT_SSH_COMMAND": "ssh -i ~/.ssh/deploy",
+        "GIT_SSH_VARIANT": "ssh",
         "GIT_ASKPASS": "/usr/bin/ksshaskpass",
         "GIT_CONFIG_GLOBAL": "/home/me/.gitconfig-work",
         "PATH": "/usr/bin",
@@ -90,16 +93,17 @@ def test_a_remote_that_asks_for_credentials_fails_at_once(
     assert not asked.ok and not asked.timed_out
     assert "terminal prompts disabled" in asked.stderr
     assert time.monotonic() - started < 30  # failed at once, never waited for a person
-    seen = environment_of_git(repo.path)
+    seen = environment_of_git(repo.path, network=True)
     assert seen["GIT_TERMINAL_PROMPT"] == "0"
     assert seen["GIT_SSH_COMMAND"] == "ssh -o BatchMode=yes"  # ssh never asks either
 
 
 def test_a_persons_own_ssh_command_is_kept(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GIT_SSH_COMMAND", "ssh -i ~/.ssh/deploy -o BatchMode=yes")
-    assert environment_of_git(repo.path)["GIT_SSH_COMMAND"] == (
-        "ssh -i ~/.ssh/deploy -o BatchMode=yes"
-    )
+    for network in (False, True):
+        assert environment_of_git(repo.path, network=network)["GIT_SSH_COMMAND"] == (
+            "ssh -i ~/.ssh/deploy -o BatchMode=yes"
+        )
 
 
 def test_git_reads_no_stdin_it_was_not_given(repo: Repo) -> None:

@@ -2,8 +2,9 @@
 timeout, and one-line errors; and the few questions every command asks of a repository.
 
 Hooks export GIT_DIR, GIT_INDEX_FILE and friends; a git started for another repository must not
-inherit them (pre-commit#300). A git of ours never waits on a person: no terminal prompt, ssh in
-batch mode, stdin /dev/null (a push with no credentials at hand fails at once, to be retried).
+inherit them (pre-commit#300). A git of ours never waits on a person: no terminal prompt, stdin
+/dev/null, and one that may reach a remote runs the person's own ssh for the repository, in batch
+mode where git calls it as OpenSSH (git_ssh): a push with no credentials at hand fails at once.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from landwatch.errors import UserError
 from landwatch.files import read_pointer
+from landwatch.git_ssh import SSH_SETTINGS, never_prompting
 from landwatch.processes import CommandResult, child_dies_with_us, run_command
 
 # Variables that configure how git reaches remotes rather than which repository it works on.
@@ -31,6 +33,7 @@ _KEPT = frozenset(
         "GIT_HTTP_PROXY_AUTHMETHOD",
         "GIT_SSH",
         "GIT_SSH_COMMAND",
+        "GIT_SSH_VARIANT",
         "GIT_SSL_CAINFO",
         "GIT_SSL_NO_VERIFY",
         "GIT_TERMINAL_PROMPT",
@@ -69,11 +72,23 @@ def _environment(network: bool) -> dict[str, str]:
     the remote inside `git commit`): GIT_NO_LAZY_FETCH since git 2.44, no protocol before."""
     env = no_git_env()
     env["GIT_TERMINAL_PROMPT"] = "0"
-    env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
     if not network:
         env["GIT_NO_LAZY_FETCH"] = "1"
         env["GIT_ALLOW_PROTOCOL"] = ""  # a list naming none: every transport refused
     return env
+
+
+def _ssh_config(
+    cwd: os.PathLike[str] | str | None, git_dir: os.PathLike[str] | str | None
+) -> dict[str, str] | None:
+    """What the repository's configuration (wherever git reads it from, as for the person's own
+    git there) says of SSH_SETTINGS, the last value of each; None where git could not read it."""
+    pattern = "^(" + "|".join(name.replace(".", "[.]") for name in SSH_SETTINGS) + ")$"
+    said = run_git("config", "-z", "--get-regexp", pattern, cwd=cwd, git_dir=git_dir)
+    if said.timed_out or said.returncode not in (0, 1):  # 1: none set
+        return None
+    entries = (entry.partition("\n") for entry in said.stdout.split("\0") if entry)
+    return {key: value for key, _, value in entries}
 
 
 def run_git(
@@ -89,13 +104,16 @@ def run_git(
     `input` (fast-import's stream, revisions for `--stdin`); `alive` is called while it runs (a
     job's lease); only with `network` may it reach a remote. GitError when git cannot start."""
     command = ["git", *([f"--git-dir={git_dir}"] if git_dir is not None else []), *args]
+    env = _environment(network)
+    if network:  # the ssh the person's git runs here: asked before, with no network
+        env = never_prompting(env, _ssh_config(cwd, git_dir))
     try:
         return run_command(
             command,
             timeout=timeout,
             alive=alive,
             cwd=Path(cwd) if cwd is not None else None,
-            env=_environment(network),
+            env=env,
             input=input,
         )
     except OSError as error:

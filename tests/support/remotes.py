@@ -1,5 +1,6 @@
 """Remotes that misbehave, on 127.0.0.1: one that asks for credentials nobody has (HTTP 401),
-and one that takes a connection and never says a word (git://)."""
+and one that takes a connection and never says a word (git://); and an ssh of the person's own
+that reaches `fakehost:` on this machine, telling what it was called with."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from support.queue import git
@@ -105,3 +107,39 @@ def partial_clone(root: Path, log: Path) -> Repo:
     clone.git("config", "remote.origin.uploadpack", str(wrapper))
     log.write_text("")
     return clone
+
+
+@dataclass(frozen=True)
+class FakeSsh:
+    """A program of the person's to reach `fakehost:/path` with (core.sshCommand, GIT_SSH...):
+    each call a line of `log` (its arguments; whether it could ask: SSH_ASKPASS_REQUIRE, a
+    terminal), then the remote command run here, as git asks sshd to. It says `-G` fails, as
+    a program that is not OpenSSH, which git then calls with no option of OpenSSH's."""
+
+    program: Path
+    log: Path
+
+    def calls(self) -> list[str]:
+        """What it was called with, a call a line: `ARGS | askpass=... tty=yes|no`."""
+        return self.log.read_text().splitlines() if self.log.exists() else []
+
+    def connections(self) -> list[str]:
+        """The calls that reached the remote (not git's `-G` probe): their arguments alone."""
+        return [call.partition(" |")[0] for call in self.calls() if " -G " not in f" {call} "]
+
+
+def fake_ssh(directory: Path, name: str = "ssh") -> FakeSsh:
+    """A FakeSsh named `name` in `directory` (git knows a program named ssh for OpenSSH)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    program, log = directory / name, directory / f"{name}.log"
+    program.write_text(
+        "#!/bin/sh\n"
+        # `true`, not `:`: a special builtin's failed redirection ends the script.
+        "if true 2>/dev/null < /dev/tty; then tty=yes; else tty=no; fi\n"
+        f'echo "$* | askpass=${{SSH_ASKPASS_REQUIRE-}} tty=$tty" >> "{log}"\n'
+        "for last do :; done\n"
+        'case " $* " in *" -G "*) exit 1 ;; esac\n'
+        'exec sh -c "$last"\n'
+    )
+    program.chmod(0o755)
+    return FakeSsh(program, log)
