@@ -26,6 +26,7 @@ from support.kinds import (
     remote_head,
 )
 from support.queue import fill, git, git_env, tmpfs
+from support.remotes import fake_ssh
 from support.repos import Repo, installed
 from support.secret_examples import AWS_KEY_ID, AWS_SECRET_KEY, pem
 from support.tokens import GITHUB_TOKEN, github_token
@@ -426,6 +427,34 @@ def test_a_new_branch_is_judged_by_what_the_remote_holds_not_by_stale_tracking_r
     result = push(repo, "topic")
     assert result.returncode != 0 and "creds.py:1" in result.stderr, result.stderr
     assert repo.run("--git-dir", str(remote), "rev-parse", "-q", "--verify", "topic").returncode
+
+
+def test_the_remote_is_asked_through_the_person_s_own_ssh(
+    repo: Repo, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack 58 through core.sshCommand (a key, a jump host: `ssh -F ~/.ssh/work_config`): the
+    person's push reached the new remote through it, the gate's `git ls-remote` ran plain ssh,
+    which reached nothing, and the stale tracking refs stood in: the secret went there unjudged.
+    The gate asks through the person's own ssh, in batch mode."""
+    for name in ("GIT_SSH_COMMAND", "GIT_SSH", "GIT_SSH_VARIANT"):
+        monkeypatch.delenv(name, raising=False)
+    ssh = fake_ssh(tmp_path / "bin")
+    repo.git("config", "core.sshCommand", f"{ssh.program} -F work_config")
+    repo.land("add credentials", {"creds.py": CREDENTIALS}, hooks=False)
+    assert push(repo, "--no-verify", "main:leak").returncode == 0
+    repo.git("fetch", "-q", "origin")
+    public = bare_remote(tmp_path / "public.git")
+    repo.git("remote", "set-url", "origin", f"fakehost:{public}")
+    repo.git("switch", "-q", "-c", "topic")
+    repo.land("clean", {"a.py": "x = 1\n"})
+    reviewed(repo)
+    result = push(repo, "topic")
+    assert result.returncode != 0 and "creds.py:1" in result.stderr, result.stderr
+    assert "did not say what it holds" not in result.stderr
+    asked = [call for call in ssh.connections() if "git-upload-pack" in call]
+    batch = "-F work_config -o BatchMode=yes -o SendEnv=GIT_PROTOCOL"
+    assert asked == [f"{batch} fakehost git-upload-pack '{public}'"]
+    assert repo.run("--git-dir", str(public), "rev-parse", "-q", "--verify", "topic").returncode
 
 
 @pytest.mark.parametrize("fetch", ["works", "fails"])

@@ -30,7 +30,7 @@ from support.kinds import (
     reporter,
     settle_down,
 )
-from support.remotes import asking_for_credentials
+from support.remotes import asking_for_credentials, fake_ssh
 from support.repos import Repo
 from support.secret_examples import AWS_KEY_ID
 from support.tokens import GITHUB_TOKEN, random_text
@@ -445,6 +445,26 @@ def test_a_remote_that_asks_for_credentials_never_prompts(
     with pytest.raises(RetryLater, match=r"terminal prompts disabled|Authentication failed"):
         PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
     assert time.monotonic() - started < 30  # failed at once, never waited for a person
+
+
+def test_auto_push_goes_through_the_person_s_own_ssh_in_batch_mode(
+    repo: Repo, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """core.sshCommand naming the person's key (`ssh -i ~/.ssh/work_key`): their own pushes went
+    through it, and the reviewer's ran plain ssh, which failed, retried for ever. It runs theirs,
+    in batch mode, as the pre-push hook's own question does."""
+    for name in ("GIT_SSH_COMMAND", "GIT_SSH", "GIT_SSH_VARIANT"):
+        monkeypatch.delenv(name, raising=False)
+    ssh = fake_ssh(tmp_path / "bin")
+    repo.git("config", "core.sshCommand", f"{ssh.program} -i work_key")
+    repo.git("remote", "set-url", "origin", f"fakehost:{remote}")
+    oid = repo.land("backed up")
+    result = run_reviewer("--once")
+    assert result.returncode == 0, result.stderr
+    assert remote_head(remote) == oid
+    batch = "-i work_key -o BatchMode=yes "  # then git's own options of OpenSSH, if any
+    assert f"{batch}fakehost git-receive-pack '{remote}'" in ssh.connections(), ssh.calls()
+    assert all(call.startswith(batch) for call in ssh.connections()), ssh.calls()
 
 
 def test_the_one_line_says_when_pushing_has_failed_too_long(repo: Repo, tmp_path: Path) -> None:
