@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from benchlib import git, isolated_home, new_repo
@@ -93,6 +94,20 @@ def drain(repo: Path) -> int:
         reviews += claimed.item.kind == WorkKind.REVIEW
         work_item.settle(git_dir, claimed)
     return reviews
+
+
+def interleaved(
+    repos: dict[str, Path], count: int, timed: Callable[[Path, int], float]
+) -> tuple[dict[str, list[float]], int]:
+    """`count` rounds of `timed` in each of `repos` in turn, each drained after (drain); the
+    times of each, and the reviews drained."""
+    times: dict[str, list[float]] = {name: [] for name in repos}
+    reviews = 0
+    for number in range(count):
+        for name, repo in repos.items():
+            times[name].append(timed(repo, number))
+            reviews += drain(repo)
+    return times, reviews
 
 
 def prepare_rebase(repo: Path, commits: int) -> None:
@@ -206,12 +221,7 @@ def main() -> int:
             for name in ("landwatch", "against"):
                 if name in commit_repos:
                     git(commit_repos[name], "config", "landwatch.push.remote", "origin")
-        commit_times: dict[str, list[float]] = {name: [] for name in commit_repos}
-        reviews = 0
-        for number in range(args.commits):
-            for name, repo in commit_repos.items():
-                commit_times[name].append(timed_commit(repo, number))
-                reviews += drain(repo)
+        commit_times, reviews = interleaved(commit_repos, args.commits, timed_commit)
         ratios = median_ratios(commit_times)
         print(
             f"git commit, median of {args.commits} interleaved: bare "
@@ -226,11 +236,7 @@ def main() -> int:
             expected = args.commits
         print(f"  review items recorded and drained: {reviews} (expected {expected})")
 
-        amend_times: dict[str, list[float]] = {name: [] for name in commit_repos}
-        for number in range(args.commits):
-            for name, repo in commit_repos.items():
-                amend_times[name].append(timed_amend(repo, number))
-                drain(repo)
+        amend_times, _ = interleaved(commit_repos, args.commits, timed_amend)
         ratios = median_ratios(amend_times)
         print(
             f"git commit --amend, median of {args.commits} interleaved: bare "
@@ -264,11 +270,7 @@ def main() -> int:
             print(against_line(ratios, args.against))
 
         kept_repos = kept_setups(root, args.against)
-        kept_times: dict[str, list[float]] = {name: [] for name in kept_repos}
-        for number in range(args.commits):
-            for name, repo in kept_repos.items():
-                kept_times[name].append(timed_commit(repo, number))
-                drain(repo)
+        kept_times, _ = interleaved(kept_repos, args.commits, timed_commit)
         ratios = median_ratios(kept_times)
         print(
             f"git commit beside a kept `exit 0` post-commit hook, median of {args.commits}: bare "
