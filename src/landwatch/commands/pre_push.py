@@ -24,7 +24,7 @@ from landwatch.push_heard import Held
 from landwatch.review import blocking
 from landwatch.review.findings import Finding
 from landwatch.review.report import Report
-from landwatch.review.secrets.redaction import redact_secrets
+from landwatch.review.secrets.redaction import redact_words
 from landwatch.text import plural, safe
 
 # The exit that refuses the push; the hook reads any other failure as "could not decide".
@@ -142,7 +142,7 @@ def _say_unheard(held: Held, err: TextIO) -> None:
         return
     names = " and ".join(held.named)
     # git's words on a remote: redacted as a resident process's are, the rule set left unloaded.
-    why = safe(redact_secrets(said, load_rules=False))[:200]
+    why = safe(redact_words(said))[:200]
     if held.unheard:
         print(
             f"landwatch: {names} did not say what it holds ({why}); the push gate took its "

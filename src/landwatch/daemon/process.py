@@ -19,7 +19,7 @@ from landwatch import __version__, layout
 from landwatch.daemon.lock import AlreadyRunning, InstanceLock, LockHolder, NowhereToLock
 from landwatch.daemon.loop import Daemon
 from landwatch.files import private_directory
-from landwatch.review.secrets.redaction import redact_secrets
+from landwatch.review.secrets.redaction import redact_words
 from landwatch.text import safe
 
 log = logging.getLogger("landwatch.reviewer")
@@ -37,7 +37,7 @@ class PrintableFormatter(logging.Formatter):
         # Each line redacted once (linear in what is written), the traceback's too, by the
         # detectors at hand: the maintained rule set is never loaded into the reviewer for its log.
         lines = super().format(record).split("\n")
-        return "\n".join(redact_secrets(line, load_rules=False) for line in lines)
+        return "\n".join(redact_words(line) for line in lines)
 
 
 class PrivateLog(logging.handlers.RotatingFileHandler):

@@ -19,7 +19,7 @@ from typing import Protocol, TypeVar
 from landwatch import work_item
 from landwatch.job_queue import Job, JobKind, JobState, Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES
-from landwatch.review.secrets.redaction import redact_secrets
+from landwatch.review.secrets.redaction import redact_words
 from landwatch.work_item import Claimed, WorkItem
 
 log = logging.getLogger("landwatch.reviewer")
@@ -191,10 +191,12 @@ class Failing:
     error: str
 
     def __post_init__(self) -> None:
-        # A push's error can name the remote's URL, password and all: never shown whole. By the
+        # A push's error, and what it names (a remote given as a URL), can hold the remote's
+        # password: never shown whole, as it may have been kept by an older release. By the
         # detectors at hand: status and the one line read it, and loading the maintained rule
         # set for it cost seconds (a push answer is redacted where it is made, kinds.push_answer).
-        object.__setattr__(self, "error", redact_secrets(self.error, load_rules=False))
+        object.__setattr__(self, "what", redact_words(self.what))
+        object.__setattr__(self, "error", redact_words(self.error))
 
 
 class ItemHandler(JobKind[WorkOrder, R]):

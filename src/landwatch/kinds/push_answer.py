@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from landwatch.git import git
 from landwatch.kinds.base import GiveUp
 from landwatch.lazy_re import lazy_compile
-from landwatch.review.secrets.redaction import redact_secrets
+from landwatch.review.secrets.redaction import redact_secrets, redact_words
 from landwatch.text import safe
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: boo
     message = "no answer" if timed_out else next(iter(theirs + said), f"git push exit {code}")
     # Said at every try while the remote is out of reach: redacted by the detectors at hand
     # (a URL's password among them), the maintained rule set not loaded for it.
-    message = redact_secrets(message, load_rules=False)
+    message = redact_words(message)
     unreachable = timed_out or _UNREACHABLE.search(err) is not None
     # git runs pre-push once it heard what the remote holds and before it sends: refused there,
     # git exits 1 with no `To` line of its own. Retried, the same hook says the same.

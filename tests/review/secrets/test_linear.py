@@ -22,6 +22,7 @@ from landwatch.review.rules.secrets import RULES
 from landwatch.review.secrets.detectors import detected_spans, forget
 from landwatch.review.secrets.manifests import secret_data
 from landwatch.review.secrets.private_keys import rotated_key_lines
+from landwatch.review.secrets.redaction import redact_words
 from support.timing import cpu_seconds
 
 SIZES = (10_000, 100_000, 1_000_000)
@@ -129,6 +130,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # A settings file's bare value holding brackets, and names each given one.
     "bracketed settings values": lambda size: "token=" + repeated("a(b]{c$")(size),
     "names given bracketed values": repeated("token=a(b "),
+    # URLs' user info, as the words landwatch keeps are redacted: `://` again and again.
+    "url user infos": repeated("://a:b"),
+    "url user infos ended": repeated("://a@"),
     # A Kubernetes Secret's data, one long entry.
     "secret data": lambda size: "a: " + repeated("Zq8W")(size),
 }
@@ -144,6 +148,7 @@ def scan(text: str) -> None:
         for path in (".env", ".pypirc") if rule in (GenericSecret, Credentials) else ("a.py",):
             list(rule().scan(path, lines))
     detected_spans(text)  # the detectors themselves, not the lines remembered
+    redact_words(text)
     rotated_key_lines(f"{HEADER}\n{text}\n".encode(), {2})
     secret_data(f"kind: Secret\ndata:\n  {text}\n".encode())
 

@@ -11,10 +11,11 @@ from landwatch.review.secrets.redaction import (
     Found,
     redact,
     redact_secrets,
+    redact_words,
     redacted_snippet,
     window,
 )
-from support.tokens import GITHUB_TOKEN
+from support.tokens import GITHUB_TOKEN, random_text
 
 
 def test_redact_keeps_at_most_four_characters() -> None:
@@ -79,3 +80,15 @@ def test_a_value_found_is_redacted_wherever_it_shows() -> None:
     assert redact_secrets("    value: Xk9fQ2mZp7Lw3RtYv ", found=found) == "    value: Xk9f… "
     assert redact_secrets("nothing of it here", found=found) == "nothing of it here"
     assert not Found() and not Found([""])
+
+
+def test_words_kept_hide_every_url_s_user_info_and_say_the_same_read_again() -> None:
+    """A token given as a URL's user (`TOKEN:x-oauth-basic@`), which no detector knows by its
+    shape, is hidden as a password is; words redacted once are the same redacted again (a
+    state read and written again), and `git` of ssh://git@ stays in github."""
+    token = random_text("user", 40, "0123456789abcdef")
+    said = redact_words(f"cannot reach https://{token}:x-oauth-basic@github.com/o/r.git")
+    assert said == f"cannot reach https://{token[:4]}…@github.com/o/r.git"
+    assert redact_words("ssh://git@github.com/o/r.git") == "ssh://****@github.com/o/r.git"
+    for words in (said, f"DEPLOY_TOKEN={GITHUB} at https://ci:{token}@host/x"):
+        assert redact_words(redact_words(words)) == redact_words(words)

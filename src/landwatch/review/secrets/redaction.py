@@ -12,12 +12,17 @@ import functools
 from collections import deque
 from collections.abc import Callable, Iterable
 
+from landwatch.lazy_re import lazy_compile
+
 # Past this, a snippet is a window around the first secret: a minified line would bury it.
 _SNIPPET_WIDTH = 240
 # Each secret's copies are looked for in the whole line, so a line of many secrets would cost
 # their number times its length; past this many it is hidden whole, which is never too little.
 # Past this many values a secret rule found (`Found`), they are looked for in one pass instead.
 _MOST_SECRETS_SEARCHED = 16
+# A URL's user info, matched from its `://` to the `@` before the host: a stop at the first
+# character no user info holds, so each `://` costs a look to the next `/` at most.
+_USER_INFO = lazy_compile(r"://(?P<info>[^\s/@\"'`<>]++)@")
 
 
 def redact(secret: str) -> str:
@@ -176,6 +181,31 @@ def redact_secrets(
     # already, never loaded for such a line (50 MB resident, a second from its cache).
     merged = _secret_spans(text, secrets, found, load_rules)
     return _replaced(text, merged) if merged else text
+
+
+def redact_words(text: str) -> str:
+    """Words landwatch keeps or shows that it did not write (git's, a hook's, a tool's, an
+    exception's, a setting's) with every secret and every URL's user info in them hidden."""
+    # By the detectors at hand: a resident process writes such lines often (its log, its state
+    # files), status and the one line read them, and none loads the maintained rule set. The
+    # user info whatever it holds: a token given as the user (`https://TOKEN@`, `TOKEN:x-oauth-
+    # basic@`), a password a review takes for a stand-in. Redacted once, words stay the same
+    # redacted again: a state read and written again says what it said.
+    if not text:
+        return text
+    users: list[list[int]] = []
+    at = text.find("://")
+    while at >= 0:
+        if (match := _USER_INFO.match(text, at)) and not _redacted_already(match["info"]):
+            users.append(list(match.span("info")))
+        at = text.find("://", at + 3)
+    # Hidden where it is alone, not wherever its words recur: `git` of ssh://git@ is in github.
+    return redact_secrets(_replaced(text, users) if users else text, load_rules=False)
+
+
+def _redacted_already(user_info: str) -> bool:
+    """Whether a URL's user info holds what redact() shows of a secret (it, or its password)."""
+    return "…" in user_info or "****" in user_info
 
 
 def printable(text: str, found: Found = NONE_FOUND) -> str:
