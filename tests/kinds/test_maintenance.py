@@ -4,6 +4,7 @@ never where git's own maintenance is in charge, and in the worktree of the landi
 
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from support.daemon import reviewer_command, reviewer_env, run_reviewer
 from support.faketime import FakeTime
 from support.kinds import FakeClock, in_process, reporter, settle_down
 from support.repos import Repo, separate_git_dir, submodule, worktree_entry
+from support.tokens import random_text
 
 
 def loose_objects(repo: Repo) -> int:
@@ -118,6 +120,23 @@ def test_a_held_lock_is_a_retry_not_a_failure(repo: Repo, tmp_path: Path) -> Non
     assert len(done) == 1
     assert work_item.read_entry(repo.git_dir, DONE, done[0]).tries == 0  # type: ignore[union-attr]
     reviewer.shutdown()
+
+
+def test_git_s_words_on_a_failed_maintenance_are_kept_redacted(repo: Repo) -> None:
+    """An audit: a token pasted into the wrong setting (`gc.auto`) failed git's maintenance, and
+    git's words naming the value were kept whole in the reviewer's state file, the job's error
+    and its note; only the log redacted them."""
+    token = "glpat-" + random_text("maintenance", 20)
+    oid = repo.land("one")
+    assert repo.pending(kind=WorkKind.MAINTENANCE) == [(oid, None)]
+    repo.git("config", "gc.auto", f"DEPLOY_TOKEN={token}")
+    result = run_reviewer("--once", "--wait", "0", "--max-tries", "1")
+    assert result.returncode == 65, result.stderr
+    kept = layout.REVIEWER_STATE.path().read_text()
+    [job] = json.loads(kept)["lines"]["maintenance"]
+    said = "bad numeric config value 'DEPLOY_TOKEN=glpa…' for 'gc.auto'"
+    assert said in job["error"] and said in job["progress"]["note"], job
+    assert token[6:] not in kept + layout.REVIEWER_LOG.path().read_text()
 
 
 @pytest.mark.parametrize(("written", "used"), [("90", 90), ("90.5", 3600), ("30", 60)])

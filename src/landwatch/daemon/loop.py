@@ -9,6 +9,7 @@ behind them (docs/reviewer.md).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -25,6 +26,7 @@ from landwatch.daemon.watch import Watcher
 from landwatch.files import write_atomic
 from landwatch.job_queue import DEFAULT_FINISHED_KEPT, Job, JobQueue, JobState
 from landwatch.kinds.base import Clock, ItemHandler, SystemClock, WorkOrder
+from landwatch.review.secrets.redaction import redact_words
 from landwatch.text import duration
 
 log = logging.getLogger("landwatch.reviewer")
@@ -280,7 +282,7 @@ class Daemon:
             "updated": self.clock.time(),
             "worktrees": [str(g) for g in self.git_dirs],
             "lines": {
-                kind: [job.summary() for job in _worth_showing(queue.jobs())]
+                kind: [_kept(job.summary()) for job in _worth_showing(queue.jobs())]
                 for kind, queue in self.queues.items()
             },
         }
@@ -363,3 +365,16 @@ def _worth_showing(jobs: list[Job[Any, Any]]) -> list[Job[Any, Any]]:
     return [
         job for job in jobs if not job.ended or id(job) in recent or job.state is JobState.FAILED
     ]
+
+
+# Each text redacted once while it is shown: the state file is written twice a second when busy.
+_redacted = functools.lru_cache(maxsize=256)(redact_words)
+
+
+def _kept(summary: dict[str, Any]) -> dict[str, Any]:
+    """A job's summary as the state file keeps it, its error and note redacted: a kind's or a
+    tool's words (git's on a failed share or maintenance, a hook's, an exception's)."""
+    if summary["error"]:
+        summary["error"] = _redacted(summary["error"])
+    summary["progress"]["note"] = _redacted(summary["progress"]["note"])
+    return summary
