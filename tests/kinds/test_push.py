@@ -291,6 +291,63 @@ def test_the_words_of_a_pre_push_hook_that_refuses_are_kept_and_shown_redacted(
     assert remote_head(remote) != landed
 
 
+def test_a_push_held_back_by_an_older_release_is_shown_and_written_again_redacted(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """An audit after attack 55: a push state an older release wrote kept a refusing hook's
+    words whole until a push went through, and status, the prompt and the hooks' line showed
+    them from it; the next failure to reach the remote wrote them back whole."""
+    token = "glpat-" + random_text("older", 20)
+    hook = repo.git_dir / "hooks" / "pre-push"
+    hook.write_text("#!/bin/sh\ncat > /dev/null\necho 'secret scan: push refused'\nexit 1\n")
+    hook.chmod(0o755)
+    assert repo.landwatch("install").returncode == 0
+    landed = repo.land("the deploy settings")
+    assert run_reviewer("--once").returncode == 65  # given up, held back
+    words = f"secret scan: deploy.env:2: DEPLOY_TOKEN={token} found; push refused"
+    state = layout.PUSH_STATE.path(repo.git_dir)
+    older = json.loads(state.read_text())  # as the older release wrote it: the words whole
+    older["held_back"] |= {"what": words, "why": f"{words} (a pre-push hook refused it)"}
+    state.write_text(json.dumps(older))
+    redacted = "secret scan: deploy.env:2: DEPLOY_TOKEN=glpa… found; push refused"
+    shown = {
+        "prompt": repo.landwatch("prompt").stdout,
+        "status": repo.landwatch("status").stdout,
+        "status --json": repo.landwatch("status", "--json").stdout,
+        "hooks' line": repo.landwatch("notice", "--git-dir", str(repo.git_dir)).stderr,
+    }
+    assert all(redacted in said for where, said in shown.items() if "json" not in where), shown
+    assert [where for where, said in shown.items() if token[6:] in said] == []
+    # Written again (the remote out of reach, the hold kept): redacted on the disk too.
+    repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    later = repo.land("while the remote is away")
+    with pytest.raises(RetryLater):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, later, repo.git_dir), reporter())
+    kept = json.loads(state.read_text())
+    assert kept["held_back"]["commit"] == landed and kept["held_back"]["what"] == redacted
+    assert token[6:] not in state.read_text()
+
+
+def test_a_remote_s_url_credentials_are_never_kept_or_shown_whole(repo: Repo) -> None:
+    """An audit: `landwatch.push.remote` a URL with a token as its password, out of reach: what
+    status said was failing ("pushing to https://ci:TOKEN@...") and the job's error in the
+    reviewer's state file ("cannot push to https://ci:TOKEN@...") held it whole."""
+    token = random_text("url", 24)
+    url = f"https://ci:{token}@127.0.0.1:9/app.git"
+    repo.git("config", "landwatch.push.remote", url)
+    repo.land("while the remote is away")
+    assert run_reviewer("--once", "--wait", "0").returncode == 75  # left to back off
+    kept = layout.REVIEWER_STATE.path().read_text()
+    [job] = [job for job in json.loads(kept)["lines"]["push"] if job["error"]]
+    shown = f"https://ci:{token[0]}…@127.0.0.1:9/app.git"  # its user info's first four characters
+    assert f"cannot push to {shown}" in job["error"], job
+    status = repo.landwatch("status").stdout
+    assert f"pushing to {shown} has failed for" in status, status
+    assert token not in kept + status + layout.REVIEWER_LOG.path().read_text()
+    # The push state names the remote as configured, the person's own setting it pushes to.
+    assert json.loads(layout.PUSH_STATE.path(repo.git_dir).read_text())["remote"] == url
+
+
 def test_a_branch_goes_where_the_remote_s_push_refspec_maps_it(
     repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

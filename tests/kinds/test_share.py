@@ -6,18 +6,21 @@ remote holds, or the place fetched from when pushed elsewhere, never taken for t
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from landwatch import layout, work_item
-from landwatch.kinds.base import GiveUp
+from landwatch.kinds.base import GiveUp, RetryLater
 from landwatch.kinds.push import read_state
 from landwatch.kinds.share import ShareHandler, queue_held
 from landwatch.work_item import PENDING, WorkItem, WorkKind
 from support.kinds import bare_remote, persons_pre_push, pushes, reporter
 from support.repos import Repo
+from support.tokens import random_text
 
 
 @pytest.fixture
@@ -95,6 +98,31 @@ def test_a_remote_that_refuses_the_notes_is_a_failure_in_its_words(
     note(repo, oid, '{"mine": 1}')
     with pytest.raises(GiveUp, match="origin rejected the review notes"):
         ShareHandler().handle(WorkItem(WorkKind.SHARE, oid, repo.git_dir), reporter())
+
+
+def test_a_remote_helper_s_words_naming_a_token_are_kept_and_shown_redacted(
+    repo: Repo, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An audit: origin reached through a remote helper (`vault::https://ci:TOKEN@...`), which
+    said it could not reach that URL, credentials and all: its words were kept whole as the
+    sharing's last error in share-state.json, and `landwatch status` showed them."""
+    token = random_text("helper", 24)
+    helpers = tmp_path / "helpers"
+    helpers.mkdir()
+    (helpers / "git-remote-vault").write_text(
+        '#!/bin/sh\necho "fatal: cannot reach $2" >&2\nexit 128\n'
+    )
+    (helpers / "git-remote-vault").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{helpers}{os.pathsep}{os.environ['PATH']}")
+    repo.git("remote", "set-url", "origin", f"vault::https://ci:{token}@vault.example/app.git")
+    note(repo, repo.head(), '{"mine": 1}')
+    with pytest.raises(RetryLater, match="cannot reach"):
+        ShareHandler().handle(WorkItem(WorkKind.SHARE, repo.head(), repo.git_dir), reporter())
+    kept = layout.SHARE_STATE.path(repo.git_dir).read_text()
+    shown = f"fatal: cannot reach https://ci:{token[0]}…@vault.example/app.git"
+    assert json.loads(kept)["last_error"] == shown, kept
+    status = repo.landwatch("status").stdout
+    assert "pushing has failed for" in status and token not in kept + status, status
 
 
 def test_nothing_is_pushed_without_sharing_or_without_notes(repo: Repo, remote: Path) -> None:

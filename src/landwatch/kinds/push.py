@@ -26,7 +26,7 @@ from landwatch.kinds.base import (
     RetryLater,
     backoff,
 )
-from landwatch.kinds.push_answer import RefusedInHook, failed, holding
+from landwatch.kinds.push_answer import RefusedInHook, failed, holding, redacted_state
 from landwatch.push_remote import destination, is_url, tracking_ref
 from landwatch.work_item import WorkItem, WorkKind
 
@@ -53,12 +53,12 @@ class PushResult:
 
 def read_state(git_dir: Path, place: layout.Place = layout.PUSH_STATE) -> dict[str, object] | None:
     """How pushing from this worktree is failing, if it is (for status and the one line); of
-    another place, what the kind that keeps it wrote there."""
+    another place, what the kind that keeps it wrote there. Its words redacted, an older one's."""
     try:
         data = json.loads(read_file(place.path(git_dir), trusted=layout.common_dir(git_dir)))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) else None
+    return redacted_state(data) if isinstance(data, dict) else None
 
 
 class HeldBack(GiveUp):
@@ -392,7 +392,7 @@ class PushHandler(ItemHandler[PushResult]):
         """How pushing from here stands (failing, or held back), for status and the one line."""
         write_atomic(
             self.state.path(git_dir),
-            json.dumps(state),
+            json.dumps(redacted_state(state)),
             trusted=layout.common_dir(git_dir),
             durable=False,
         )

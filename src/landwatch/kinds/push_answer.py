@@ -120,6 +120,22 @@ def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: boo
     return Failed(message, unreachable)
 
 
+def redacted_state(state: dict[str, object]) -> dict[str, object]:
+    """A push state (the push or share kind's) with the words landwatch did not write redacted
+    (the last error, what holds a push back and why): as kept, and as read, an older one's too."""
+    # An older release kept a refusal's words whole until a push went through. The remote named
+    # is the person's own setting, kept as configured (it is pushed to), redacted where shown.
+    kept = dict(state)
+    if isinstance(error := kept.get("last_error"), str):
+        kept["last_error"] = redact_words(error)
+    if isinstance(held := kept.get("held_back"), dict) and "why" in held:  # the push kind's
+        kept["held_back"] = {
+            key: redact_words(value) if key in ("what", "why") and isinstance(value, str) else value
+            for key, value in held.items()
+        }
+    return kept
+
+
 def holding(refused: Sequence[tuple[str, Finding]], git_dir: Path | None = None) -> str:
     """What refuses a push, in a few words: the first finding, where it is, how many more; what
     holds it by its id, an annotated tag of `git_dir` by its name, as the person knows it."""
