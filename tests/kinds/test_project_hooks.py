@@ -4,6 +4,7 @@ review (one report, one line); `repo: local` hooks only (no network but pip's in
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from landwatch import layout, report_store, work_item
+from landwatch.daemon.loop import LEFT_WAITING
 from support.daemon import process_gone
 from support.project_hooks import (
     committed,
@@ -24,7 +26,7 @@ from support.project_hooks import (
 )
 from support.repos import Repo, bare_worktree, installed
 from support.sandbox import WITH_BWRAP, needs_bwrap
-from support.tokens import GITHUB_TOKEN
+from support.tokens import GITHUB_TOKEN, random_text
 
 TODO_CHECK = """\
 id: no-todo
@@ -389,3 +391,25 @@ def test_a_problem_landwatch_and_a_hook_both_find_is_told_once(tmp_path: Path, r
     ) in " ".join(shown.split())
     assert "(the project's hook debug-statements reports it too: breakpoint called)" in shown
     assert "fixed 1 error: line 1 changed" in shown
+
+
+def test_a_build_failing_in_words_that_hold_a_token_is_kept_and_shown_redacted(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """An audit: the hooks' environments failed to build, prek's last line echoing a value of
+    the configuration that held a token; it was kept whole in project-hooks-state.json (status
+    redacted it when shown) and in the job's error in the reviewer's state file."""
+    token = "glpat-" + random_text("hooks", 20)
+    hook = f"id: tok\nname: tok\nlanguage: python\nentry: tok\nlanguage_version: {token}\n"
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(hook)})
+    repo.land("a change", {"a.py": "x = 1\n"})
+    drained(tools(tmp_path, "prek"), LEFT_WAITING)
+    waiting = layout.HOOKS_WAITING.path(repo.git_dir).read_text()
+    assert "`glpa…`" in json.loads(waiting)["last_error"], waiting
+    kept = layout.REVIEWER_STATE.path().read_text()
+    [job] = [job for job in json.loads(kept)["lines"]["project_hooks"] if job["error"]]
+    assert "`glpa…`" in job["error"], job
+    status = repo.landwatch("status").stdout
+    assert "building the project hooks' environments has failed for" in status, status
+    log = layout.REVIEWER_LOG.path().read_text()
+    assert token[6:] not in waiting + kept + status + log

@@ -23,6 +23,7 @@ from landwatch.kinds import DEFAULT_MAX_TRIES
 from landwatch.kinds.base import Clock, Failing, ItemHandler, RetryLater, backoff
 from landwatch.kinds.running import WarmWorker
 from landwatch.review.findings import Severity
+from landwatch.review.secrets.redaction import redact_words
 from landwatch.work_item import WorkItem, WorkKind
 
 if TYPE_CHECKING:
@@ -290,7 +291,8 @@ class ProjectHooksHandler(ItemHandler[dict[str, Any]]):
         since = _waiting_state(git_dir).get("failing_since")
         state = {
             "failing_since": since if isinstance(since, int | float) else self.clock.time(),
-            "last_error": error[:500],
+            # What the tool said (its last line may echo a value of the configuration): redacted.
+            "last_error": redact_words(error)[:500],
         }
         path = layout.HOOKS_WAITING.path(git_dir)
         write_atomic(path, json.dumps(state), trusted=git_dir, durable=False)
