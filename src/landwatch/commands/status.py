@@ -116,6 +116,7 @@ def _sharing(common: Path, worktrees: list[dict[str, Any]]) -> dict[str, Any] | 
         return None
     from landwatch import sharing
     from landwatch.kinds.push import read_state
+    from landwatch.review.secrets.redaction import redact_words
 
     waiting = sum(
         1
@@ -126,7 +127,7 @@ def _sharing(common: Path, worktrees: list[dict[str, Any]]) -> dict[str, Any] | 
     )
     last = read_state(common, layout.SHARE_STATE) or {}
     return {
-        "remote": remote,
+        "remote": redact_words(remote),  # as configured: a URL may hold a token
         "notes_waiting": waiting,
         "last_pushed_at": last.get("pushed_at"),
         "failing_since": last.get("failing_since"),
