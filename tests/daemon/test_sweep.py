@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from landwatch import layout
+from landwatch import layout, line_markers, report_store
 from landwatch.daemon import sweep
 from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.kinds import FLOOD
+from landwatch.review import whose
 from support.daemon import (
     RECORDING,
     reviewed,
@@ -27,6 +28,7 @@ from support.daemon import (
     run_reviewer,
 )
 from support.history import Commit, write_history
+from support.queue import git
 from support.repos import Repo, installed
 
 
@@ -132,6 +134,128 @@ def test_pull_rebase_reviews_upstream_once_as_a_range(tmp_path: Path, journal: P
     assert (incoming[-1], fork_point) in done  # the five upstream commits, once, as a range
     assert (rebased, None) in done  # the rewritten local commit, once
     assert len(done) == 3  # and the local commit as first landed
+
+
+# A branch moved by hand (`git reset`, `git branch -f`, `git checkout -B`): forward, it lands what
+# it brings as a fast-forward pull does, one range; backwards or sideways, nothing.
+
+
+def move_main(repo: Repo, how: str, to: str) -> None:
+    """`main` moved to `to` by `how`, an hour ago, as a script moves it."""
+    hour = an_hour_ago()
+    if how == "reset --hard":
+        repo.git("reset", "-q", "--hard", to, **hour)
+    elif how == "branch -f":  # not the branch checked out: HEAD leaves it, then comes back
+        repo.git("checkout", "-q", "--detach", **hour)
+        repo.git("branch", "-f", "main", to, **hour)
+        repo.git("checkout", "-q", "main", **hour)
+    else:
+        repo.git("checkout", "-q", "-B", "main", to, **hour)
+
+
+MOVES = ["reset --hard", "branch -f", "checkout -B"]
+
+
+@pytest.mark.parametrize("how", MOVES)
+def test_a_branch_moved_forward_by_hand_is_reviewed_once(
+    repo: Repo, journal: Path, how: str
+) -> None:
+    """A commit a script writes (`git commit-tree`) and puts on the branch by moving it there:
+    reviewed once, from the branch's reflog (HEAD's says it again), as a one-commit pull is.
+    Before, `reset:` and `branch:` entries were no landing: it was never reviewed."""
+    base = repo.head()
+    scripted = scripted_commit(repo, f"scripted, then {how}")
+    move_main(repo, how, scripted)
+    assert drain(journal) == [(scripted, base)]
+    assert drain(journal) == [(scripted, base)]  # a second pass adds nothing
+
+
+def diverged(repo: Repo) -> tuple[str, str]:
+    """Before the install: `other` and `main` each one commit past their fork (none of it
+    reviewed, as it landed before); (other's tip, main's tip)."""
+    repo.git("switch", "-q", "-c", "other", **an_hour_ago())
+    other = repo.land("on the other line", "other.txt", env=an_hour_ago())
+    repo.git("switch", "-q", "main", **an_hour_ago())
+    main = repo.land("on main", "main.txt", env=an_hour_ago())
+    repo.install()
+    return other, main
+
+
+@pytest.mark.parametrize("how", MOVES)
+def test_a_branch_moved_back_or_sideways_lands_nothing(
+    tmp_path: Path, journal: Path, how: str
+) -> None:
+    """Back (`reset --hard HEAD~1`) or onto another line: nothing of what it points at now is new
+    to this branch's line, and nothing is queued, however unreviewed it is."""
+    repo = Repo(tmp_path / "repo")
+    other, main = diverged(repo)
+    move_main(repo, how, other)
+    move_main(repo, how, main)
+    move_main(repo, how, "HEAD~1")
+    assert drain(journal) == []
+
+
+def test_a_branch_moved_onto_what_the_hooks_recorded_is_not_reviewed_again(
+    repo: Repo, journal: Path
+) -> None:
+    """Commits the hooks recorded on a topic, then main moved onto them, back, and onto them
+    again: each is reviewed once, as the hooks recorded it, and no move queues a range."""
+    hour = an_hour_ago()
+    base = repo.head()
+    repo.git("switch", "-q", "-c", "topic", **hour)
+    landed = [repo.land(f"on topic {n}", f"t{n}", env=hour) for n in range(2)]
+    repo.git("switch", "-q", "main", **hour)
+    for how in MOVES:
+        move_main(repo, how, "topic")
+        move_main(repo, how, base)
+    move_main(repo, "reset --hard", "ORIG_HEAD")
+    assert repo.head() == landed[-1]
+    assert drain(journal) == [(oid, None) for oid in landed]
+
+
+def test_a_reset_forward_over_a_flood_is_one_range(repo: Repo, journal: Path) -> None:
+    """A branch reset forward over more commits than a flood: one range, never an item each
+    (what git is asked is bounded as a pull's is: FLOOD + 1 commits listed)."""
+    base = repo.head()
+    repo.git("branch", "incoming", base)
+    incoming = [Commit(f"incoming {n}", {"file": f"{n}\n"}) for n in range(FLOOD + 5)]
+    tip = write_history(repo, incoming, branch="incoming")
+    repo.git("branch", "-D", "incoming")  # its reflog with it: only main's move is a landing
+    move_main(repo, "reset --hard", tip)
+    assert drain(journal) == [(tip, base)]
+
+
+TEAMMATE = {"GIT_AUTHOR_EMAIL": "mate@example.com", "GIT_COMMITTER_EMAIL": "mate@example.com"}
+
+
+def test_fetch_and_reset_to_the_remote_is_reviewed_as_a_pull_is(tmp_path: Path) -> None:
+    """A teammate's commits brought by `git fetch` + `git reset --hard origin/main` (a script's
+    pull): one range, told as a teammate's are, the same review as `git pull --ff-only`'s."""
+    upstream = tmp_path / "upstream.git"
+    git("init", "-q", "--bare", "-b", "main", str(upstream), cwd=tmp_path)
+    mate = Repo(tmp_path / "mate")
+    mate.git("push", "-q", str(upstream), "main")
+    clones = [Repo(tmp_path / name, clone_of=upstream) for name in ("pulled", "reset")]
+    for clone in clones:
+        clone.install()
+        clone.git("config", "user.email", "me@example.com")
+    base = mate.head()
+    mate.land("Their whitespace", {"a.txt": "trailing  \n"}, hooks=False, env=TEAMMATE)
+    tip = mate.land("Their next", {"b.txt": "clean\n"}, hooks=False, env=TEAMMATE)
+    mate.git("push", "-q", str(upstream), "main")
+    pulled, reset = clones
+    assert pulled.run("pull", "-q", "--ff-only", **an_hour_ago()).returncode == 0
+    reset.git("fetch", "-q", **an_hour_ago())
+    reset.git("reset", "-q", "--hard", "origin/main", **an_hour_ago())
+    assert run_reviewer("--once").returncode == 0
+    found = []
+    for clone in clones:
+        review = report_store.read(clone.git_dir, tip)
+        assert review is not None and (review.shape, review.base) == ("range", base)
+        assert whose.NOTE in review.notes and review.summary() == "1 warning"
+        assert line_markers.unread(clone.git_dir) == []  # told only at error
+        found.append([(f.rule, f.path, f.line) for f in review.findings])
+    assert found[0] == found[1]
 
 
 def test_a_landing_whose_subject_says_rebase_is_swept_like_any_other(

@@ -1,6 +1,7 @@
 """The reflog sweep: landings the hooks did not record (commits written without hooks, hooks
 another tool displaced, a worktree removed before its queue drained, the upstream side of a
-`pull --rebase`), found in the reflogs git keeps and enqueued once each (docs/coverage.md).
+`pull --rebase`, a branch reset forward), found in the reflogs git keeps and enqueued once each
+(docs/coverage.md).
 
 Each pass reads every reflog from where the last one stopped: its cost follows what is new,
 not how long the reflogs are.
@@ -38,8 +39,12 @@ log = logging.getLogger("landwatch.reviewer")
 
 _ZERO = lazy_compile(r"0{40}|0{64}")
 _ONTO = lazy_compile(rf" onto ({work_item.OID})$")
-# HEAD moving without landing anything, and the steps of a rebase before its finish.
-_NOT_LANDINGS = ("reset:", "checkout:", "branch:", "clone:", "Branch: renamed", "fetch")
+# A ref moving without landing anything: a clone's birth, a rename, a fetch.
+_NOT_LANDINGS = ("clone:", "Branch: renamed", "fetch")
+# A ref moved by hand: `git reset`, `git branch -f`, `checkout -B`, `switch -C` (`branch: Reset
+# to`), HEAD going from branch to branch. Only a branch moved forward lands, as a pull does:
+# HEAD's reflog says it again where a branch moved, and a detached HEAD is no branch.
+_MOVED = ("reset:", "branch:", "checkout:")
 # What writes a commit where a ref was unborn: git's `commit (initial)`, a cherry-pick or `am`
 # onto an orphan branch, a libgit2 client's `commit:` on a new branch. Any other birth of a ref
 # (a new worktree's HEAD, whose entry has no message; `branch: Created from`; `initial pull`) is
@@ -193,7 +198,8 @@ def _landings(repo: _Repository, entry: Entry, is_head: bool) -> list[tuple[str,
     """(tip, base) of each review this movement asks for that nobody has done: a single commit
     (base None) or a range."""
     message = entry.message
-    if _ZERO.fullmatch(entry.new) or message.startswith(_NOT_LANDINGS):
+    moved = message.startswith(_MOVED)
+    if _ZERO.fullmatch(entry.new) or message.startswith(_NOT_LANDINGS) or (moved and is_head):
         return []
     if _REBASE_ACTION.match(message.partition(":")[0]):
         if "(finish)" not in message or is_head:
@@ -206,8 +212,10 @@ def _landings(repo: _Repository, entry: Entry, is_head: bool) -> list[tuple[str,
         return [(entry.new, None)] if _WRITES_COMMIT.match(message) else []
     commits = [oid for oid in repo.commits(entry.new, entry.old) if not repo.recorded(oid)]
     if not commits:
-        return []
-    merged = message.startswith(("merge ", "pull")) or message.startswith("commit (merge)")
+        return []  # nothing new: moved backwards, or onto what was recorded
+    if moved and repo.merge_base(entry.old, entry.new) != entry.old:
+        return []  # sideways, onto another line: what it holds landed where it was made
+    merged = moved or message.startswith(("merge ", "pull", "commit (merge)"))
     if merged or len(commits) > FLOOD:
         return [(entry.new, entry.old)]  # as the post-merge hook does: what landed, as one range
     return [(oid, None) for oid in commits]
