@@ -170,6 +170,18 @@ def test_a_branch_moved_forward_by_hand_is_reviewed_once(
     assert drain(journal) == [(scripted, base)]  # a second pass adds nothing
 
 
+def test_a_branch_fast_forwarded_by_fetch_is_reviewed_once(repo: Repo, journal: Path) -> None:
+    """`git fetch origin main:main` from another branch moves `main` forward as a pull would
+    (its entry `fetch ...: fast-forward`): reviewed once, as one. Before, a fetch was no landing."""
+    base = repo.head()
+    scripted = scripted_commit(repo, "scripted, then fetched into main")
+    repo.git("branch", "topic", scripted, **an_hour_ago())
+    repo.git("switch", "-q", "-c", "work", **an_hour_ago())
+    repo.git("fetch", "-q", ".", "topic:main", **an_hour_ago())
+    assert drain(journal) == [(scripted, base)]
+    assert drain(journal) == [(scripted, base)]  # a second pass adds nothing
+
+
 def diverged(repo: Repo) -> tuple[str, str]:
     """Before the install: `other` and `main` each one commit past their fork (none of it
     reviewed, as it landed before); (other's tip, main's tip)."""

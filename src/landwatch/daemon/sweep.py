@@ -39,12 +39,13 @@ log = logging.getLogger("landwatch.reviewer")
 
 _ZERO = lazy_compile(r"0{40}|0{64}")
 _ONTO = lazy_compile(rf" onto ({work_item.OID})$")
-# A ref moving without landing anything: a clone's birth, a rename, a fetch.
-_NOT_LANDINGS = ("clone:", "Branch: renamed", "fetch")
+# A ref moving without landing anything: a clone's birth, a rename.
+_NOT_LANDINGS = ("clone:", "Branch: renamed")
 # A ref moved by hand: `git reset`, `git branch -f`, `checkout -B`, `switch -C` (`branch: Reset
-# to`), HEAD going from branch to branch. Only a branch moved forward lands, as a pull does:
-# HEAD's reflog says it again where a branch moved, and a detached HEAD is no branch.
-_MOVED = ("reset:", "branch:", "checkout:")
+# to`), `git fetch origin main:main` into a branch, HEAD going from branch to branch. Only a
+# branch moved forward lands, as a pull does: HEAD's reflog says it again where a branch moved,
+# and a detached HEAD is no branch.
+_MOVED = ("reset:", "branch:", "checkout:", "fetch")
 # What writes a commit where a ref was unborn: git's `commit (initial)`, a cherry-pick or `am`
 # onto an orphan branch, a libgit2 client's `commit:` on a new branch. Any other birth of a ref
 # (a new worktree's HEAD, whose entry has no message; `branch: Created from`; `initial pull`) is
