@@ -7,10 +7,11 @@
 # a line per ref, all-zero local oid for a deletion, all-zero remote oid for a new ref.
 # The hook it replaced runs first, with the same stdin. Then, when every commit the remote lacks
 # has a review kept and none of them holds what a push may be refused for (a blocking marker),
-# the push goes on with no Python started: the common push costs a `cat` and four gits. Anything
-# else (unreviewed commits, a marker, a tag, blob or tree, a URL, a long range) is `landwatch
-# pre-push`'s to decide, and it alone refuses (exit 3): any other failure of ours says one line
-# and lets the push go.
+# nor any its tracking refs alone hold, the push goes on with no Python started: the common push
+# costs a `cat` and four gits (a fifth where it sends commits not reviewed here, as a teammate's
+# merged). Anything else (unreviewed commits, a marker, a tag, blob or tree, a URL, a long range)
+# is `landwatch pre-push`'s to decide, and it alone refuses (exit 3): any other failure of ours
+# says one line and lets the push go.
 # shellcheck shell=sh
 
 lw_kept_as=.before-landwatch
@@ -131,9 +132,11 @@ EOF
 
 lw_quick() {
     # 0 when the push may go on unasked: every commit it sends that the remote lacks has a
-    # review kept here and no blocking marker, and it sends nothing but commits (no review read
-    # a tag's message, nor a blob or tree a tag names). 1: ask `landwatch pre-push`. 2: not
-    # installed in this repository (a shared hooks directory, or removed): nothing to do.
+    # review kept here and no blocking marker, none it sends past what the remote holds at the
+    # refs pushed has a marker (its tracking refs may be stale), and it sends nothing but commits
+    # (no review read a tag's message, nor a blob or tree a tag names). 1: ask `landwatch
+    # pre-push`. 2: not installed in this repository (a shared hooks directory, or removed):
+    # nothing to do.
     [ -n "$lw_common" ] || return 1
     lw_repo=$lw_common/landwatch
     [ -d "$lw_repo" ] && [ ! -L "$lw_repo" ] || return 2
@@ -226,20 +229,51 @@ EOF
             git cat-file --batch-check='%(objecttype)' 2>/dev/null) || return 1
         for lw_type in $lw_types; do [ "$lw_type" = commit ] || return 1; done
     fi
+    # First what the push sends past what the remote holds at the refs pushed alone: its
+    # tracking refs may be stale (a branch deleted there and never pruned here, a remote rewritten
+    # or set-url'd), and a commit a push may be refused for that only they hold is the Python
+    # side's, which asks the remote. The common push ends here, every commit reviewed and clean.
+    lw_walk "$lw_sent --not $lw_held"
+    case $? in
+        0) return 0 ;;
+        1) return 1 ;;
+        # Past the bound, a marked commit may lie unseen, unless there is none.
+        3) lw_any_marked && return 1 ;;
+    esac
+    # Commits with no review kept here (a teammate's, merged): passed where its tracking refs
+    # hold them, as a push creating a ref never passes them (the walk above was its only one).
+    [ -n "$lw_standing" ] || return 1
+    lw_walk "$lw_sent --not $lw_held $lw_excluded $lw_standing" || return 1
+    return 0
+}
+
+lw_walk() {
+    # The commits `git rev-list $1` lists (oids and exclusions, one word each), judged: 0 when
+    # each has a review kept here and no blocking marker; 1 when one has a marker (or git could
+    # not walk); 2 when some have no review kept, none a marker; 3 past $lw_most, none marked yet.
     # A remote oid this repository lacks (a teammate's push) is passed by, not an error; set -f:
     # the exclusions' `*` is git's to match, not the shell's against the worktree's files.
     # shellcheck disable=SC2086 # the oids, the exclusions and the tracking refs are words
-    lw_outgoing=$(set -f && git rev-list --max-count=$((lw_most + 1)) --ignore-missing $lw_sent \
-        --not $lw_held $lw_excluded $lw_standing 2>/dev/null) || return 1
+    lw_outgoing=$(set -f && git rev-list --max-count=$((lw_most + 1)) --ignore-missing $1 \
+        2>/dev/null) || return 1
     lw_count=0
+    lw_unreviewed=0
     for lw_oid in $lw_outgoing; do
         lw_count=$((lw_count + 1))
-        [ "$lw_count" -le "$lw_most" ] || return 1
-        [ -f "$lw_repo/reports/$lw_oid.json" ] && [ ! -L "$lw_repo/reports/$lw_oid.json" ] &&
-            [ ! -e "$lw_repo/blocking/$lw_oid" ] && [ ! -L "$lw_repo/blocking/$lw_oid" ] ||
-            return 1
+        [ "$lw_count" -le "$lw_most" ] || return 3
+        [ ! -e "$lw_repo/blocking/$lw_oid" ] && [ ! -L "$lw_repo/blocking/$lw_oid" ] || return 1
+        [ -f "$lw_repo/reports/$lw_oid.json" ] && [ ! -L "$lw_repo/reports/$lw_oid.json" ] ||
+            lw_unreviewed=2
     done
-    return 0
+    return "$lw_unreviewed"
+}
+
+lw_any_marked() {
+    # Whether any commit has a blocking marker here (a glob: no process started).
+    for lw_marker in "$lw_repo/blocking/"*; do
+        [ -e "$lw_marker" ] || [ -L "$lw_marker" ]
+        return
+    done
 }
 
 lw_quick "$@"

@@ -12,6 +12,7 @@ from landwatch import allowances, push_gate, push_heard
 from landwatch.review.allowed import Allowance
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
+from support.daemon import run_reviewer
 from support.kinds import origin
 from support.queue import oid
 from support.repos import Repo
@@ -110,6 +111,27 @@ def test_only_a_remote_s_own_tracking_refs_say_what_it_holds(repo: Repo, tmp_pat
 
     assert outgoing("pub") == [private]  # pub holds the first commit alone
     assert outgoing("pub/internal") == [private, held]  # none of them can be told its own
+
+
+def test_a_marked_commit_only_tracking_refs_hold_is_taken_as_the_remote_says(
+    repo: Repo, remote: Path
+) -> None:
+    """A push updating main sends past what the remote holds there a commit with a blocking
+    marker that origin/feature holds: the remote is asked, and it is held only while the remote
+    names feature (a branch deleted there stays here until a pruning fetch)."""
+    repo.git("switch", "-q", "-c", "feature")
+    leaked = repo.land("add a token", {"settings.py": f'token = "{GITHUB_TOKEN}"\n'})
+    assert run_reviewer("--once").returncode == 0
+    repo.git("push", "-q", "--no-verify", "origin", "feature")
+    repo.git("switch", "-q", "main")
+    held = repo.head()
+    repo.git("merge", "-q", "--no-ff", "--no-edit", "feature")
+    sent = push_gate.parse(line(repo.head(), held))
+    found = push_gate.outgoing(repo.git_dir, "origin", str(remote), sent)
+    assert found.commits == [repo.head()] and found.held.tips == sorted([held, leaked])
+    repo.git("--git-dir", str(remote), "branch", "-qD", "feature")
+    found = push_gate.outgoing(repo.git_dir, "origin", str(remote), sent)
+    assert found.commits == [repo.head(), leaked] and found.held.tips == [held]
 
 
 def test_a_whole_history_is_read_up_to_the_bound(

@@ -42,11 +42,12 @@ def pushed_from_elsewhere(remote: Path, clone: Path) -> str:
     return git("rev-parse", "HEAD", cwd=clone)
 
 
-def held(repo: Repo, remote: Path, *, creating: bool = True) -> push_heard.Held:
-    """What the gate takes origin at `remote` to hold, for a push of a branch `topic`."""
+def held(repo: Repo, remote: Path, *, ask: bool = True) -> push_heard.Held:
+    """What the gate takes origin at `remote` to hold, for a push of a branch `topic`, asked
+    (as for a push creating it) or not."""
     held_at = {"refs/heads/topic": ZERO}
     return push_heard.held_by_remote(
-        repo.git_dir, "origin", str(remote), held_at, creating=creating, where=repo.path
+        repo.git_dir, "origin", str(remote), held_at, ask=ask, where=repo.path
     )
 
 
@@ -61,10 +62,8 @@ def test_what_a_remote_moved_on_to_is_fetched_where_its_tracking_refs_knew_more(
     moved = pushed_from_elsewhere(remote, tmp_path / "teammate")
     refs = repo.git("for-each-ref")
     assert repo.run("cat-file", "-e", moved).returncode != 0
-    # Not creating a ref: the tracking refs, nothing asked.
-    assert held(repo, remote, creating=False) == push_heard.Held(
-        [], ["--remotes=origin"], ("origin",)
-    )
+    # Not asked (a push creating no ref): the tracking refs.
+    assert held(repo, remote, ask=False) == push_heard.Held([], ["--remotes=origin"], ("origin",))
     assert repo.run("cat-file", "-e", moved).returncode != 0
     found = held(repo, remote)
     assert found == push_heard.Held([moved], named=("origin",))

@@ -21,7 +21,7 @@ from pathlib import Path
 from landwatch import allowances, layout, registry, report_store
 from landwatch.files import read_file, write_atomic
 from landwatch.git import GitError, git, git_output, run_git
-from landwatch.push_heard import Held, held_by_remote
+from landwatch.push_heard import Held, held_by_remote, not_held, tracked_blocking
 from landwatch.review import allowed, blocking
 from landwatch.review.budget import Budget
 from landwatch.review.findings import Finding
@@ -110,28 +110,22 @@ def outgoing(
     git_dir: Path | str, remote: str, url: str, pushed: Iterable[Pushed], where: Path | None = None
 ) -> Outgoing:
     """What `pushed` sends that the remote lacks: not reachable from what it holds at the refs
-    pushed to (when here), nor from the rest of what it holds (push_heard.held_by_remote: for a
-    push creating a ref, what it says, asked from `where`; else its tracking refs that stand)."""
+    pushed to (when here), nor from the rest of what it holds (push_heard.held_by_remote: what it
+    says, asked from `where`, for a push creating a ref or one sending a commit with a blocking
+    marker its tracking refs alone hold (tracked_blocking); else its tracking refs that stand)."""
     pushed = list(pushed)
     sending = [each for each in pushed if not each.deletion and not each.notes]
     if not sending:
         return Outgoing([])
+    sent = [each.local for each in sending]
     held = [each.remote for each in pushed if not each.new]
     held_at = {each.remote_ref: each.remote for each in pushed}
     creating = any(each.new for each in sending)
-    found = held_by_remote(git_dir, remote, url, held_at, creating=creating, where=where)
-    listed = git(
-        "rev-list",
-        f"--max-count={MOST + 1}",
-        "--ignore-missing",  # a remote oid not fetched here (a teammate's push) is passed by
-        *[each.local for each in sending],
-        "--not",
-        *held,
-        *found.tracking,
-        "--stdin",  # what the remote says it holds (^TIP a line): as many tips as it has
-        cwd=git_dir,
-        input="".join(f"^{tip}\n" for tip in found.tips),
-    ).split()
+    found = held_by_remote(git_dir, remote, url, held_at, ask=creating, where=where)
+    listed = not_held(git_dir, sent, held, found, MOST)
+    if found.tracking and not creating and tracked_blocking(git_dir, sent, held, listed, MOST):
+        found = held_by_remote(git_dir, remote, url, held_at, ask=True, where=where)
+        listed = not_held(git_dir, sent, held, found, MOST)
     return Outgoing(listed[:MOST], len(listed) > MOST, found)
 
 

@@ -1,7 +1,8 @@
 """What a push's remote holds, asked rather than told by this repository (push_remote): the
 branches and tags a place names now (`git ls-remote`, the share kind's and the push gate's); and,
 for the push gate, what the remote holds beside the refs a push sends to (`held_by_remote`): for a
-push creating a ref, what it says, the commits it names that this clone lacks fetched when its
+push creating a ref, or sending a commit with a blocking marker that only its tracking refs hold
+(`tracked_blocking`), what it says, the commits it names that this clone lacks fetched when its
 tracking refs knew more; else, or where it does not answer, its tracking refs where they stand.
 """
 
@@ -9,9 +10,10 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
+from landwatch import layout
 from landwatch.git import git, run_git
 from landwatch.push_remote import own_tracking, remotes_at, tracking_stands
 
@@ -78,13 +80,14 @@ def held_by_remote(
     url: str,
     held_at: Mapping[str, str],
     *,
-    creating: bool,
+    ask: bool,
     where: os.PathLike[str] | str | None = None,
 ) -> Held:
     """What `remote` (every remote at `url`, where the push names a URL) holds beside the refs
-    pushed (`held_at`: what git says it holds at each): for a push `creating` a ref, what it
-    says now (`_asked`); else, or where it does not answer, its tracking refs where they stand for
-    it (tracking_stands: fetched from there, agreeing with what git says it holds)."""
+    pushed (`held_at`: what git says it holds at each): where the gate is to `ask` (a push creating
+    a ref, or tracked_blocking), what it says now (`_asked`); else, or where it does not answer,
+    its tracking refs where they stand for it (tracking_stands: fetched from there, agreeing with
+    what git says it holds)."""
     destination = url or git("remote", "get-url", "--push", remote, cwd=git_dir, check=False)
     named = [remote] if remote != url else remotes_at(git_dir, url)
     remotes = git("remote", cwd=git_dir).splitlines()
@@ -95,7 +98,7 @@ def held_by_remote(
     ]
     stood = tuple(name for name, arguments in standing if arguments)
     tracking = [argument for _, arguments in standing for argument in arguments]
-    if not creating:
+    if not ask:
         return Held([], tracking, stood)
     # Where the push's git runs (a relative URL is relative to it), on its repository; else in
     # the git dir, as every git here.
@@ -111,10 +114,11 @@ def _asked(
     cwd: os.PathLike[str] | str,
     on: os.PathLike[str] | str | None,
 ) -> Held:
-    """What `place` holds, asked, for a push creating a ref: git says nothing of it, and the
-    tracking refs `told` holds may be another place's. Where they reach commits what it names
-    does not, and it names commits this clone lacks (it moved on since the last fetch), those
-    are fetched, so that no history it holds is judged again; where it does not answer, `told`."""
+    """What `place` holds, asked: of a ref a push creates git says nothing, and the tracking refs
+    `told` holds may be another place's, or stale (a branch deleted there). Where they reach
+    commits what it names does not, and it names commits this clone lacks (it moved on since the
+    last fetch), those are fetched, so that no history it holds is judged again; where it does
+    not answer, `told`."""
     deadline = time.monotonic() + ASK_SECONDS
     tips, why = heard_tips(place, cwd=cwd, git_dir=on, timeout=ASK_SECONDS)
     if tips is None:  # said only where tracking refs stood in: else every commit is judged
@@ -154,3 +158,43 @@ def _beyond(git_dir: os.PathLike[str] | str, tracking: list[str], tips: list[str
         input="".join(f"^{tip}\n" for tip in tips),
     )
     return not listed.ok or bool(listed.stdout.strip())
+
+
+def tracked_blocking(
+    git_dir: os.PathLike[str] | str,
+    sent: list[str],
+    held: list[str],
+    judged: Collection[str],
+    most: int,
+) -> bool:
+    """Whether a commit `sent` past what the remote holds at the refs pushed (`held`), taken as
+    there by its tracking refs alone (not `judged`), has a blocking marker: they may be stale (a
+    branch deleted there, never pruned here; a remote rewritten), so the remote is to be asked.
+    Past `most` commits walked, where any commit has one: whether it lies past is not known."""
+    try:
+        marked = set(os.listdir(layout.BLOCKING.path(git_dir))) - set(judged)
+    except OSError:  # none made yet
+        return False
+    if not marked:
+        return False
+    listed = not_held(git_dir, sent, held, Held(), most)
+    return len(listed) > most or not marked.isdisjoint(listed)
+
+
+def not_held(
+    git_dir: os.PathLike[str] | str, sent: list[str], held: list[str], found: Held, most: int
+) -> list[str]:
+    """The commits `sent` reaches that neither `held` (what the remote holds at the refs pushed)
+    nor `found` holds, newest first: at most `most`, and one more that says there are others."""
+    return git(
+        "rev-list",
+        f"--max-count={most + 1}",
+        "--ignore-missing",  # a remote oid not fetched here (a teammate's push) is passed by
+        *sent,
+        "--not",
+        *held,
+        *found.tracking,
+        "--stdin",  # what the remote says it holds (^TIP a line): as many tips as it has
+        cwd=git_dir,
+        input="".join(f"^{tip}\n" for tip in found.tips),
+    ).split()

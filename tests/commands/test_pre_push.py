@@ -245,9 +245,10 @@ def test_a_merge_is_not_refused_for_what_it_brought_in_from_a_branch_the_remote_
         # So the hook alone lets it go: the merge has no blocking marker, nor one install makes.
         report_store.mark_every_blocking(repo.git_dir)
         assert not (layout.BLOCKING.path(repo.git_dir) / merge).exists()
-        # (Where the remote has the branch: one the push creates is the Python side's, to ask
-        # the remote what it holds.)
-        assert repo.run("push", "--no-verify", "origin", "topic~:refs/heads/topic").returncode == 0
+        # (Where the remote's topic holds what the merge brought in: one the push creates is the
+        # Python side's, to ask the remote what it holds, and so is a commit with a blocking
+        # marker, main's credentials, that only origin/main would hold.)
+        assert repo.run("push", "--no-verify", "origin", "main:refs/heads/topic").returncode == 0
         entry_point_logging(tmp_path / "calls")
     result = repo.run("push", "origin", "topic")
     assert result.returncode == 0, result.stderr
@@ -531,6 +532,99 @@ def test_a_remote_that_cannot_be_asked_is_judged_by_its_tracking_refs_in_one_lin
         start = f"landwatch: origin did not say what it holds ({why}"
         assert all(line.startswith(start) for line in told), told
         assert all(line.endswith("as last fetched") for line in told)
+
+
+def feature_pushed_unjudged(repo: Repo) -> str:
+    """A branch `feature` whose commit adds credentials (reviewed: its blocking marker kept),
+    pushed with the gate skipped (`--no-verify`), so origin/feature holds it; main checked out
+    again, and feature merged into it (a merge commit, reviewed and clean). The credentials'."""
+    repo.git("switch", "-q", "-c", "feature")
+    leaked = repo.land("add credentials", {"creds.py": CREDENTIALS})
+    reviewed(repo)
+    assert (layout.BLOCKING.path(repo.git_dir) / leaked).exists()
+    assert push(repo, "--no-verify", "feature").returncode == 0
+    repo.git("switch", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "--no-edit", "feature")
+    reviewed(repo)
+    assert not (layout.BLOCKING.path(repo.git_dir) / repo.head()).exists()
+    return leaked
+
+
+@pytest.mark.parametrize("stale", ["deleted-there", "set-url"])
+def test_a_push_updating_a_branch_is_judged_by_what_the_remote_holds_not_by_stale_tracking_refs(
+    repo: Repo, remote: Path, tmp_path: Path, stale: str
+) -> None:
+    """A branch holding a secret pushed with the gate skipped, then deleted on the remote by a
+    teammate (origin/feature never pruned here), or the remote moved to a new one where main
+    already is: `git push origin main` after merging it sent the secret unjudged, its tracking
+    ref taken for the remote's. A commit with a blocking marker only they hold: the remote asked."""
+    leaked = feature_pushed_unjudged(repo)
+    if stale == "deleted-there":
+        subprocess.run(["git", "--git-dir", str(remote), "branch", "-qD", "feature"], check=True)
+    else:  # the new remote holds main as origin/main says: only origin/feature is the old one's
+        remote = bare_remote(tmp_path / "public.git")
+        repo.git("push", "-q", "--no-verify", str(remote), "origin/main:refs/heads/main")
+        repo.git("remote", "set-url", "origin", str(remote))
+    result = push(repo)
+    assert result.returncode != 0, result.stderr
+    assert f"{leaked[:10]} creds.py:1" in result.stderr
+    assert remote_head(remote) != repo.head()
+
+
+def test_a_secret_the_remote_holds_on_another_branch_is_not_judged_again(
+    repo: Repo, remote: Path
+) -> None:
+    """The same merge pushed while the remote still holds feature: the gate asks the remote
+    (the quick path hands the push to the Python side), which names feature, and the push goes
+    with no word."""
+    feature_pushed_unjudged(repo)
+    result = push(repo)
+    assert result.returncode == 0 and "landwatch" not in result.stderr, result.stderr
+    assert remote_head(remote) == repo.head()
+
+
+def test_a_teammate_s_commits_merged_from_a_branch_the_remote_holds_start_no_python(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    """Commits no review here holds (a teammate's, fetched) and no blocking marker, on a branch
+    the remote holds: the quick path passes them by its tracking refs, as before, with no Python
+    started, while a commit with a marker elsewhere in the repository changes nothing."""
+    teammate = tmp_path / "teammate"
+    git("clone", "-q", str(remote), str(teammate), cwd=tmp_path)
+    git("switch", "-q", "-c", "theirs", cwd=teammate)
+    git("commit", "-q", "--allow-empty", "-m", "a teammate's", cwd=teammate)
+    git("push", "-q", "origin", "theirs", cwd=teammate)
+    repo.git("fetch", "-q", "origin")
+    repo.git("switch", "-q", "-c", "scratch")
+    repo.land("add credentials", {"creds.py": CREDENTIALS})  # never pushed: a marker, aside
+    repo.git("switch", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "--no-edit", "origin/theirs")
+    reviewed(repo)
+    assert "landwatch" not in pushed_by_the_hook_alone(repo, remote, tmp_path / "calls")
+
+
+@pytest.mark.parametrize("asked", ["gone", "silent"])
+def test_a_remote_that_cannot_be_asked_of_a_marked_commit_is_judged_by_its_tracking_refs(
+    repo: Repo, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, asked: str
+) -> None:
+    """A push updating a branch, sending past what the remote holds there a commit with a
+    blocking marker that its tracking refs alone hold, asks the remote; where it does not answer
+    (gone, slower than the bound), its tracking refs stand in, as before, said in one line."""
+    feature_pushed_unjudged(repo)
+    if asked == "gone":
+        url, why = str(tmp_path / "gone.git"), "fatal: '"
+    else:  # a remote that says nothing, past the bound (1 s here)
+        repo.git("config", "protocol.ext.allow", "always")
+        url, why = "ext::sleep 30", "no answer"
+        monkeypatch.setattr(push_heard, "ASK_SECONDS", 1.0)
+    repo.git("remote", "set-url", "origin", url)
+    lines = f"refs/heads/main {repo.head()} refs/heads/main {repo.git('rev-parse', 'HEAD^')}\n"
+    err = io.StringIO()
+    assert pre_push(repo.path, "origin", url, lines, err=err) == 0
+    told = err.getvalue().splitlines()
+    assert len(told) == 1, told
+    assert told[0].startswith(f"landwatch: origin did not say what it holds ({why}"), told
+    assert told[0].endswith("as last fetched")
 
 
 @pytest.mark.parametrize(
