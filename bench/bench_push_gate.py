@@ -3,9 +3,12 @@ bare remote with landwatch's pre-push (the commit's review kept and clean), besi
 with an `exit 0` pre-push hook (the floor) and with no hook at all; and its Python path, the same
 push of a commit with no review yet and no reviewer running (`landwatch pre-push` scans it); and a
 push that creates a branch (the reviewed commit on a history this clone did not review, as a
-clone's is), which the gate may judge only by what the remote says it holds.
+clone's is), which the gate may judge only by what the remote says it holds; and a push of main
+merging a branch whose commit holds a conflict marker (reviewed, so it has a blocking marker, as a
+secret's would) that the remote already holds (pushed with `--no-verify`), which the gate asks the
+remote about.
 
-Run by hand (`python bench/bench_push_gate.py`). The five setups are interleaved, so that they see
+Run by hand (`python bench/bench_push_gate.py`). The six setups are interleaved, so that they see
 the same machine load, and each round's commit is made (and, for the reviewed one, reviewed by
 `landwatch reviewer --once`) before its push is timed. The gate's hooks call a recorder in front of
 the hooks' entry point, so the bench shows how often Python started on each path. Target (issue
@@ -31,9 +34,14 @@ SETUPS = (
     "landwatch, reviewed",
     "landwatch, unreviewed",
     "landwatch, new branch",
+    "landwatch, marked held",
 )
 # The reviewed setups: their commit is reviewed before its push is timed.
-REVIEWED = ("landwatch, reviewed", "landwatch, new branch")
+REVIEWED = ("landwatch, reviewed", "landwatch, new branch", "landwatch, marked held")
+# What the review refuses a push for by default, so that the commit holding it has a blocking
+# marker: a conflict marker (spelt in parts, so that this file holds none), in place of a secret.
+CONFLICTED = f"{'<' * 7} HEAD\nA = 1\n{'=' * 7}\nA = 2\n{'>' * 7} theirs\n"
+
 TARGET_MS = 20
 
 
@@ -80,6 +88,19 @@ def commit(repo: Path, number: int) -> None:
     git(repo, "commit", "-q", "-m", f"change {number}")
 
 
+def marked_branch_merged(repo: Path, number: int) -> None:
+    """A branch whose commit holds CONFLICTED, reviewed (its blocking marker made), pushed with
+    the gate skipped, and merged into main: the merge is the commit the push is timed for."""
+    git(repo, "switch", "-q", "-c", f"side-{number}")
+    (repo / f"side{number}.py").write_text(CONFLICTED)
+    git(repo, "add", f"side{number}.py")
+    git(repo, "commit", "-q", "-m", f"side {number}")
+    review_kept()
+    git(repo, "push", "-q", "--no-verify", "origin", f"side-{number}")
+    git(repo, "switch", "-q", "main")
+    git(repo, "merge", "-q", "--no-ff", "--no-edit", f"side-{number}")
+
+
 def review_kept() -> None:
     """What the reviewer does between a commit and its push: every recorded commit reviewed."""
     subprocess.run(
@@ -100,6 +121,7 @@ def main() -> None:
     with scratch_home("bench-push-gate-") as root:
         reviewed_calls, unreviewed_calls = root / "reviewed-calls", root / "unreviewed-calls"
         new_branch_calls = root / "new-branch-calls"
+        marked_calls = root / "marked-calls"
         repos = {
             "no hook": pushing_repo(root, "none", hooks=False),
             "exit 0": with_pre_push(pushing_repo(root, "exit0", hooks=False), EXIT_0),
@@ -112,11 +134,17 @@ def main() -> None:
             "landwatch, new branch": recorded(
                 pushing_repo(root, "new-branch", hooks=True), new_branch_calls
             ),
+            "landwatch, marked held": recorded(
+                pushing_repo(root, "marked", hooks=True), marked_calls
+            ),
         }
         times: dict[str, list[float]] = {name: [] for name in SETUPS}
         for number in range(runs + 1):
             for name in SETUPS:
-                commit(repos[name], number)
+                if name == "landwatch, marked held":
+                    marked_branch_merged(repos[name], number)
+                else:
+                    commit(repos[name], number)
                 if name in REVIEWED:
                     review_kept()
                 new = name == "landwatch, new branch"
@@ -127,13 +155,18 @@ def main() -> None:
             "reviewed": starts(reviewed_calls),
             "unreviewed": starts(unreviewed_calls),
             "new branch": starts(new_branch_calls),
+            "marked held": starts(marked_calls),
         }
     median = {name: statistics.median(taken) * 1e3 for name, taken in times.items()}
     over = {name: median[name] - median["exit 0"] for name in SETUPS}
     print(f"git push of one commit to a local bare remote, {runs} of each, interleaved")
-    print("  median (min) ms, and the median over the exit 0 hook's")
+    print("  median (min) ms, the median over the exit 0 hook's, and its ratio to it")
     for name, taken in times.items():
-        print(f"  {name:<22} {median[name]:6.1f} ({min(taken) * 1e3:5.1f})  {over[name]:+6.1f}")
+        ratio = median[name] / median["exit 0"]
+        print(
+            f"  {name:<22} {median[name]:6.1f} ({min(taken) * 1e3:5.1f})  {over[name]:+6.1f}"
+            f"  x{ratio:.2f}"
+        )
     print(
         f"the gate, the review kept and clean: {over['landwatch, reviewed']:+.1f} ms over exit 0"
         f"  [target <= {TARGET_MS}]; Python started {python['reviewed']} times (expected 0)"
@@ -146,6 +179,11 @@ def main() -> None:
         f"a push creating a branch, the review kept and clean: "
         f"{over['landwatch, new branch']:+.1f} ms over exit 0; Python started "
         f"{python['new branch']} times of {runs + 1}"
+    )
+    print(
+        f"a push of a merge bringing in a marked commit the remote holds: "
+        f"{over['landwatch, marked held']:+.1f} ms over exit 0; Python started "
+        f"{python['marked held']} times of {runs + 1}"
     )
 
 
