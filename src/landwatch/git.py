@@ -371,6 +371,13 @@ def is_dropped(git_dir: os.PathLike[str] | str, commit: str) -> bool:
     return commit in (dropped(git_dir, [commit]) or set())
 
 
+def tracked_in(directory: Path, *, cwd: os.PathLike[str] | str) -> list[str]:
+    """The files the repository at `cwd` tracks in `directory` (its index's), as git names them
+    from there; none for a directory outside its worktree, or where git cannot say."""
+    said = git("ls-files", "-z", "--", f":(literal){directory}", cwd=cwd, check=False)
+    return [name for name in said.split("\0") if name]
+
+
 def is_inside(path: Path, directory: Path) -> bool:
     try:
         path.resolve().relative_to(directory.resolve())

@@ -28,7 +28,7 @@ from landwatch import __version__, allowances, sharing, trust
 from landwatch.commands import ci_output, ci_range
 from landwatch.commands.share import default_remote
 from landwatch.files import write_atomic
-from landwatch.git import git, git_dir_of, run_git, toplevel
+from landwatch.git import git_dir_of, run_git, toplevel, tracked_in
 from landwatch.json_out import strict_json
 from landwatch.review import allowed, output
 from landwatch.review.allowed import Allowance
@@ -144,7 +144,7 @@ def _secret_rules_kept(cwd: Path) -> str:
     where = rule_cache.directory()
     if where is None:
         return ""
-    if git("ls-files", "--", where, cwd=cwd, check=False):
+    if tracked_in(Path(where), cwd=cwd):
         os.environ[rule_cache.DIRECTORY_VARIABLE] = ""  # compiled in memory
         return f"landwatch ci: {safe(where)} holds files this repository commits: not used"
     return f"landwatch ci: secret rules cached in {where} (keep it between jobs)"
