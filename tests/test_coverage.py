@@ -132,6 +132,27 @@ def test_a_hooks_path_elsewhere_is_not_reached(repo: Repo, tmp_path: Path) -> No
     assert covered.reach is coverage.Reach.SWEEP and "core.hooksPath" in covered.detail
 
 
+def test_a_hooks_path_the_project_commits_is_mended_beside_it_not_in_it(repo: Repo) -> None:
+    """doctor's mend for a core.hooksPath the project commits was `landwatch install
+    --hooks-path DIR`, landwatch's hooks in the project's files for the next commit (an
+    audit): it names the directory for what it is, and the repository's own hooks directory."""
+    (repo.path / "githooks").mkdir()
+    (repo.path / "githooks" / "pre-push").write_text("#!/bin/sh\n")
+    repo.git("add", "githooks")
+    repo.land("the project's hooks", hooks=False)
+    repo.git("config", "core.hooksPath", "githooks")
+    covered = coverage.inspect(repo.git_dir)
+    assert covered.reach is coverage.Reach.SWEEP and not covered.fixable
+    assert covered.detail == (
+        f"not reached: core.hooksPath points to {repo.path / 'githooks'}, a directory the "
+        "project commits (githooks/pre-push); git does not run landwatch's hooks"
+    )
+    assert covered.fix == (
+        f"landwatch install --hooks-path {repo.git_dir / 'hooks'}, then call "
+        ".git/hooks/<event> from the project's hooks (docs/hooks.md)"
+    )
+
+
 def test_the_push_gate_is_judged_apart_from_the_landing_hooks(
     repo: Repo, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from landwatch import cli
-from landwatch.commands.install import InstallError
+from landwatch.commands.install_policy import InstallError
 from landwatch.commands.service import ServiceError
 from landwatch.errors import UserError
 from landwatch.git import GitError

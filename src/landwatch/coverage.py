@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import os
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,8 +18,9 @@ from landwatch import hook_slots, layout, registry, work_item
 from landwatch import hooks as hookfiles
 from landwatch.errors import UserError
 from landwatch.files import read_file, read_head, write_atomic
-from landwatch.git import Confirm, Fallback, GitError, Worktree, run_git, worktree_of
+from landwatch.git import Confirm, Fallback, GitError, Worktree, run_git, tracked_in, worktree_of
 from landwatch.hooks import HOOK_EVENTS, INSTALLED_EVENTS, whose
+from landwatch.text import listed, safe
 
 # More than any hook landwatch writes: its header, then githooks/hook.sh or githooks/pre-push.sh.
 _MOST_HOOK = 1 << 16
@@ -119,6 +121,25 @@ def inspect(common: Path) -> Coverage:
     return dataclasses.replace(_reach(repository), gate=_gate(common, repository))
 
 
+def project_commits(directory: Path, repository: hookfiles.Repository) -> str | None:
+    """ "a directory the project commits (FILE)" when `directory` holds files the repository
+    tracks: landwatch's hooks there would go to everyone at the next `git commit -a`."""
+    tracked = tracked_in(directory.resolve(), cwd=repository.top)
+    if not tracked:
+        return None
+    return f"a directory the project commits ({listed([safe(name) for name in tracked], 2)})"
+
+
+def beside_committed(repository: hookfiles.Repository) -> str:
+    """What to do where git runs hooks from a directory the project commits, which landwatch
+    never writes into: its hooks in the repository's own directory, called from the project's."""
+    own = shlex.quote(str(repository.default_hooks_dir))
+    return (
+        f"landwatch install --hooks-path {own}, then call .git/hooks/<event> from the "
+        "project's hooks (docs/hooks.md)"
+    )
+
+
 def _reach(repository: hookfiles.Repository) -> Coverage:
     """How far the hooks git runs in `repository` reach (inspect's, but for the gate)."""
     hooks = repository.hooks_dir
@@ -128,13 +149,17 @@ def _reach(repository: hookfiles.Repository) -> Coverage:
         ours = [event for event in HOOK_EVENTS if whose(hooks / event) == "landwatch"]
         if len(ours) == len(HOOK_EVENTS):
             return Coverage(Reach.HOOKS, f"hooks ok in {hooks}")
+        committed = project_commits(hooks, repository)
         manager = whose(hooks / "post-commit") or "another tool"
+        what = f", {committed}" if committed else f" ({manager})"
         return Coverage(
             Reach.SWEEP,
-            f"not reached: core.hooksPath points to {hooks} ({manager}); git does not run "
+            f"not reached: core.hooksPath points to {hooks}{what}; git does not run "
             f"landwatch's hooks",
-            "landwatch install --hooks-path DIR, or call .git/hooks/<event> from that tool's "
-            "hooks (docs/hooks.md)",
+            beside_committed(repository)
+            if committed
+            else "landwatch install --hooks-path DIR, or call .git/hooks/<event> from that "
+            "tool's hooks (docs/hooks.md)",
         )
     missing, replaced, never_run, as_legacy = _events(hooks)
     if not (missing or replaced or never_run):

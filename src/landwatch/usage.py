@@ -37,8 +37,8 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
     "install": (
         ("the hooks into the repository you are in", "landwatch install"),
         (
-            "into the directory the project's core.hooksPath names",
-            "landwatch install --hooks-path .githooks",
+            "into .git/hooks, to call from the hooks the project commits (docs/hooks.md)",
+            "landwatch install --hooks-path .git/hooks",
         ),
     ),
     "uninstall": (

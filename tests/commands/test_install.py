@@ -20,6 +20,7 @@ import pytest
 
 from landwatch import hooks, layout, registry
 from landwatch.commands import install
+from landwatch.commands.install_policy import InstallError
 from landwatch.files import exclusive
 from landwatch.review.secrets import provider_rules
 from landwatch.review.secrets.rule_cache import DIRECTORY_VARIABLE
@@ -81,7 +82,7 @@ def test_install_refuses_to_lose_a_hook(repo: Repo) -> None:
     hooks = repo.git_dir / "hooks"
     (hooks / "post-commit.before-landwatch").write_text("#!/bin/sh\necho older\n")
     (hooks / "post-commit").write_text("#!/bin/sh\necho newer\n")
-    with pytest.raises(install.InstallError, match="move one of them away"):
+    with pytest.raises(InstallError, match="move one of them away"):
         install.install(repo.path, out=io.StringIO())
     assert (hooks / "post-commit").read_text() == "#!/bin/sh\necho newer\n"
 
@@ -149,18 +150,76 @@ def test_a_linked_hooks_directory_is_judged_as_a_hooks_path_to_where_it_leads(
     shutil.rmtree(repo.git_dir / "hooks")
     (repo.git_dir / "hooks").symlink_to(os.path.relpath(team, repo.git_dir))
     code, output = run_cli(repo, "install", capsys=capsys)
-    what = {
-        "inside": "a directory inside the repository that a tool generates",
-        "outside": "a directory outside the repository, shared by other repositories",
-    }[where]
-    assert (code, output) == (
-        1,
-        f"landwatch: {repo.git_dir / 'hooks'} is a link to {team}, {what}; landwatch did not "
-        f"write there.\n  To install there on purpose:  landwatch install --hooks-path "
+    said = {
+        "inside": "a directory the project commits (githooks/pre-push); landwatch did not write "
+        f"there: {COMMITTED_WHY}\n  Instead:  {instead(repo)}\n",
+        "outside": "a directory outside the repository, shared by other repositories; landwatch "
+        "did not write there.\n  To install there on purpose:  landwatch install --hooks-path "
         f"{shlex.quote(str(team))}\n",
-    )
+    }[where]
+    assert (code, output) == (1, f"landwatch: {repo.git_dir / 'hooks'} is a link to {team}, {said}")
     assert sorted(path.name for path in team.iterdir()) == ["pre-push"]
     assert repo.git("status", "--porcelain") == "" and registry.registered() == []
+
+
+COMMITTED_WHY = (
+    "the next `git commit -a` would give its hooks to everyone, your home's path in them."
+)
+
+
+def instead(repo: Repo) -> str:
+    """What install says to do beside a hooks directory the project commits."""
+    return (
+        f"landwatch install --hooks-path {repo.git_dir / 'hooks'}, then call .git/hooks/<event> "
+        "from the project's hooks (docs/hooks.md)"
+    )
+
+
+@pytest.mark.parametrize("shape", ["githooks", "husky 8"])
+def test_a_hooks_directory_the_project_commits_is_never_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], shape: str
+) -> None:
+    """core.hooksPath naming a directory the project commits (a tracked githooks/, husky 8's
+    .husky): install called it one "a tool generates" and offered `--hooks-path` there, whose
+    hooks the next `git commit -a` gave every teammate in place of the project's, the person's
+    home in them (an audit). Named for what it is, refused even when asked, and what it says
+    to do instead works: landwatch's hooks in .git/hooks, called from the project's."""
+    repo = Repo(tmp_path / "repo")
+    team, hook = repo.path / "githooks", "pre-push"
+    if shape == "husky 8":  # its layout: your hooks committed, its helper in the ignored `_`
+        team, hook = repo.path / ".husky", "pre-commit"
+        (team / "_").mkdir(parents=True)
+        (team / "_" / ".gitignore").write_text("*\n")
+        (team / "_" / "husky.sh").write_text("#!/usr/bin/env sh\n")
+    team.mkdir(exist_ok=True)
+    (team / hook).write_text('#!/usr/bin/env sh\n. "$(dirname -- "$0")/_/husky.sh"\ntrue\n')
+    (team / hook).chmod(0o755)
+    repo.git("add", team.name)
+    repo.land("the project's hooks", hooks=False)
+    repo.git("config", "core.hooksPath", team.name)
+    before = sorted(path.name for path in team.iterdir())
+    refused = f"a directory the project commits ({team.name}/{hook}); landwatch did not write "
+    refused += f"there: {COMMITTED_WHY}\n  Instead:  {instead(repo)}\n"
+    code, output = run_cli(repo, "install", capsys=capsys)
+    assert (code, output) == (1, f"landwatch: core.hooksPath points to {team}, {refused}")
+    code, output = run_cli(repo, "install", "--hooks-path", team.name, capsys=capsys)
+    assert (code, output) == (1, f"landwatch: {team.name}, {refused}")
+    assert sorted(path.name for path in team.iterdir()) == before
+    assert repo.git("status", "--porcelain") == "" and registry.registered() == []
+    # Instead: installed in .git/hooks, and the project's post-commit (committed) calls it.
+    code, output = run_cli(
+        repo, "install", "--hooks-path", str(repo.git_dir / "hooks"), capsys=capsys
+    )
+    assert code == 0, output
+    (team / "post-commit").write_text(
+        '#!/bin/sh\nhook="$(git rev-parse --git-common-dir)/hooks/post-commit"\n'
+        'if [ -x "$hook" ]; then "$hook" "$@"; fi\n'
+    )
+    (team / "post-commit").chmod(0o755)
+    repo.git("add", team.name)
+    repo.land("call landwatch's hooks", hooks=False)
+    oid = repo.land("one")
+    assert repo.pending() == [(oid, None)] and repo.git("status", "--porcelain") == ""
 
 
 def test_bare_repository_is_refused_in_one_line(

@@ -17,10 +17,11 @@ from typing import TextIO
 
 from landwatch import coverage, hook_slots, layout, registry, report_store, trust, work_item
 from landwatch.commands import notice
+from landwatch.commands.install_policy import InstallError, hooks_path_policy
 from landwatch.daemon import sweep
 from landwatch.errors import UserError
 from landwatch.files import exclusive, private_directory, remove, write_atomic
-from landwatch.git import git, is_inside
+from landwatch.git import git
 from landwatch.hook_slots import Integration
 from landwatch.hooks import (
     INSTALLED_EVENTS,
@@ -32,10 +33,6 @@ from landwatch.hooks import (
     served,
 )
 from landwatch.text import listed, safe
-
-
-class InstallError(UserError):
-    """Installing cannot go on; the message says what to do."""
 
 
 def write_entry_point(python: str = sys.executable) -> Path:
@@ -58,37 +55,6 @@ def write_entry_point(python: str = sys.executable) -> Path:
     )
     write_atomic(entry, text, trusted=None, mode=0o700)  # ours alone, like its directory
     return entry
-
-
-def _hooks_path_policy(repository: Repository, requested: Path | None) -> Path:
-    """The directory to write into, or InstallError saying exactly what to do. A `.git/hooks`
-    that is a link elsewhere is judged as a core.hooksPath naming where it leads: one into the
-    project's committed files would get landwatch's hooks committed, the person's path in them."""
-    effective = repository.hooks_dir
-    if requested is not None:
-        if not requested.is_dir():
-            raise InstallError(f"{requested} is not a directory; nothing written")
-        return requested.resolve()
-    if effective.resolve() == repository.common_dir.resolve() / "hooks":
-        effective.mkdir(parents=True, exist_ok=True)  # a clone made without git's templates
-        return effective
-    if hook_slots.is_husky_dir(effective):
-        return effective.resolve()
-    inside = is_inside(effective, repository.top)
-    what = (
-        "a directory inside the repository that a tool generates"
-        if inside
-        else "a directory outside the repository, shared by other repositories"
-    )
-    named = f"core.hooksPath points to {effective}"
-    link = repository.default_hooks_dir
-    if link.is_symlink() and link.resolve() == effective.resolve():  # git names where it leads
-        named = f"{link} is a link to {effective}"
-    raise InstallError(
-        f"{named}, {what}; landwatch did not write there.\n"
-        "  To install there on purpose:  landwatch install --hooks-path "
-        f"{shlex.quote(str(effective))}"
-    )
 
 
 def _readable_by_the_review(repository: Repository) -> None:
@@ -122,7 +88,7 @@ def install(
     out = sys.stdout if out is None else out  # the stdout of the call, not of the import
     repository = find_repository(cwd, git_dir=git_dir)
     _readable_by_the_review(repository)
-    hooks_dir = _hooks_path_policy(repository, hooks_path)
+    hooks_dir = hooks_path_policy(repository, hooks_path)
     entry = write_entry_point()
     # One at a time: two first installs in one repository each took the work directory the other
     # had just made, not marked yet, for one that came with it, and moved it aside; two into a
