@@ -47,6 +47,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "errors",
         "processes",
         "pager",
+        "closed_pipe",
         "plugins",
         "lazy_re",
         "git_ssh",

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from landwatch import __version__, text, usage
+from landwatch import __version__, closed_pipe, text, usage
 
 
 def _program_name(argv0: str) -> str:
@@ -344,6 +344,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 # Commands that never review: they do not pay for finding where the secret rules are kept (the
 # person's state directory, platformdirs). Were one to review, it would compile them in memory.
 NEVER_REVIEW = frozenset({"show", "status", "rules", "completion", "prompt"})
+# Commands that change things between their lines: a reader gone silences them (closed_pipe).
+CARRY_ON = frozenset({"install", "uninstall", "allow", "trust", "doctor", "retry"})
 
 
 def keep_secret_rules() -> None:
@@ -381,13 +383,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command not in NEVER_REVIEW:
         keep_secret_rules()
     try:
-        return COMMANDS[args.command](args)
+        with closed_pipe.carrying_on(args.command in CARRY_ON):
+            return COMMANDS[args.command](args)
     except UsageError as error:
         usage.command_parser(parser, args.command).error(str(error))  # exit 2, as argparse's own
-    except BrokenPipeError:
-        # `landwatch rules | head`: the reader has all it wanted; no message, and none at exit
-        # either, when Python flushes stdout into the closed pipe.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except BrokenPipeError:  # `landwatch rules | head`: the reader has all it wanted
+        closed_pipe.write_nowhere(sys.stdout)
         return 1  # the output was cut short: not all was written
     except (UserError, QueueError, OSError) as error:  # escaped: a path need not be UTF-8
         print(f"landwatch: {text.safe_lines(said(error))}", file=sys.stderr)
