@@ -133,11 +133,17 @@ def project_commits(directory: Path, repository: hookfiles.Repository) -> str | 
 def beside_committed(repository: hookfiles.Repository) -> str:
     """What to do where git runs hooks from a directory the project commits, which landwatch
     never writes into: its hooks in the repository's own directory, called from the project's."""
-    own = shlex.quote(str(repository.default_hooks_dir))
-    return (
-        f"landwatch install --hooks-path {own}, then call .git/hooks/<event> from the "
-        "project's hooks (docs/hooks.md)"
+    own = repository.default_hooks_dir
+    steps = (
+        f"landwatch install --hooks-path {shlex.quote(str(own))}, then call .git/hooks/<event> "
+        "from the project's hooks (docs/hooks.md)"
     )
+    if not own.is_symlink():
+        return steps
+    # A link into the project's hooks: git is to run them by core.hooksPath, the link made a
+    # directory of the repository's own, or the install asked for would be refused again.
+    link, leads = shlex.quote(str(own)), shlex.quote(str(own.resolve()))
+    return f"rm {link} && mkdir {link} && git config core.hooksPath {leads}; {steps}"
 
 
 def _reach(repository: hookfiles.Repository) -> Coverage:

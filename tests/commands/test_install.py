@@ -150,9 +150,11 @@ def test_a_linked_hooks_directory_is_judged_as_a_hooks_path_to_where_it_leads(
     shutil.rmtree(repo.git_dir / "hooks")
     (repo.git_dir / "hooks").symlink_to(os.path.relpath(team, repo.git_dir))
     code, output = run_cli(repo, "install", capsys=capsys)
+    link = repo.git_dir / "hooks"
     said = {
         "inside": "a directory the project commits (githooks/pre-push); landwatch did not write "
-        f"there: {COMMITTED_WHY}\n  Instead:  {instead(repo)}\n",
+        f"there: {COMMITTED_WHY}\n  Instead:  rm {link} && mkdir {link} && git config "
+        f"core.hooksPath {team}; {instead(repo)}\n",
         "outside": "a directory outside the repository, shared by other repositories; landwatch "
         "did not write there.\n  To install there on purpose:  landwatch install --hooks-path "
         f"{shlex.quote(str(team))}\n",
@@ -160,6 +162,12 @@ def test_a_linked_hooks_directory_is_judged_as_a_hooks_path_to_where_it_leads(
     assert (code, output) == (1, f"landwatch: {repo.git_dir / 'hooks'} is a link to {team}, {said}")
     assert sorted(path.name for path in team.iterdir()) == ["pre-push"]
     assert repo.git("status", "--porcelain") == "" and registry.registered() == []
+    if where == "inside":  # what it says to do instead is not refused in its turn
+        link.unlink()
+        link.mkdir()
+        repo.git("config", "core.hooksPath", str(team))
+        assert run_cli(repo, "install", "--hooks-path", str(link), capsys=capsys)[0] == 0
+        assert repo.git("status", "--porcelain") == "" and hooks.is_ours(link / "pre-push")
 
 
 COMMITTED_WHY = (
