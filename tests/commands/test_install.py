@@ -183,35 +183,43 @@ def instead(repo: Repo) -> str:
     )
 
 
-@pytest.mark.parametrize("shape", ["githooks", "husky 8"])
+@pytest.mark.parametrize("shape", ["githooks", "husky 8", "husky 9 forced in"])
 def test_a_hooks_directory_the_project_commits_is_never_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], shape: str
 ) -> None:
     """core.hooksPath naming a directory the project commits (a tracked githooks/, husky 8's
-    .husky): install called it one "a tool generates" and offered `--hooks-path` there, whose
-    hooks the next `git commit -a` gave every teammate in place of the project's, the person's
-    home in them (an audit). Named for what it is, refused even when asked, and what it says
-    to do instead works: landwatch's hooks in .git/hooks, called from the project's."""
+    .husky, even husky 9's generated .husky/_ forced in): install called it one "a tool
+    generates" and offered `--hooks-path` there, whose hooks the next `git commit -a` gave every
+    teammate in place of the project's, the person's home in them (an audit). Named for what it
+    is, refused even when asked, and what it says to do instead works: landwatch's hooks in
+    .git/hooks, called from the project's."""
     repo = Repo(tmp_path / "repo")
     team, hook = repo.path / "githooks", "pre-push"
+    text = '#!/usr/bin/env sh\n. "$(dirname -- "$0")/_/husky.sh"\ntrue\n'
     if shape == "husky 8":  # its layout: your hooks committed, its helper in the ignored `_`
         team, hook = repo.path / ".husky", "pre-commit"
         (team / "_").mkdir(parents=True)
         (team / "_" / ".gitignore").write_text("*\n")
         (team / "_" / "husky.sh").write_text("#!/usr/bin/env sh\n")
+    elif shape == "husky 9 forced in":  # its generated `.husky/_`, yet committed (git add -f)
+        team, hook, text = repo.path / ".husky" / "_", "pre-commit", '. "$(dirname "$0")/h"\n'
+        team.mkdir(parents=True)
+        (team / "h").write_text("#!/usr/bin/env sh\n")
     team.mkdir(exist_ok=True)
-    (team / hook).write_text('#!/usr/bin/env sh\n. "$(dirname -- "$0")/_/husky.sh"\ntrue\n')
+    (team / hook).write_text(text)
     (team / hook).chmod(0o755)
-    repo.git("add", team.name)
+    where = os.path.relpath(team, repo.path)
+    repo.git("add", *(["-f"] if "9" in shape else []), where)
     repo.land("the project's hooks", hooks=False)
-    repo.git("config", "core.hooksPath", team.name)
+    repo.git("config", "core.hooksPath", where)
     before = sorted(path.name for path in team.iterdir())
-    refused = f"a directory the project commits ({team.name}/{hook}); landwatch did not write "
-    refused += f"there: {COMMITTED_WHY}\n  Instead:  {instead(repo)}\n"
+    tracked = ", ".join(f"{where}/{name}" for name in (["h"] if "9" in shape else []) + [hook])
+    refused = f"a directory the project commits ({tracked}); landwatch did not write there: "
+    refused += f"{COMMITTED_WHY}\n  Instead:  {instead(repo)}\n"
     code, output = run_cli(repo, "install", capsys=capsys)
     assert (code, output) == (1, f"landwatch: core.hooksPath points to {team}, {refused}")
-    code, output = run_cli(repo, "install", "--hooks-path", team.name, capsys=capsys)
-    assert (code, output) == (1, f"landwatch: {team.name}, {refused}")
+    code, output = run_cli(repo, "install", "--hooks-path", where, capsys=capsys)
+    assert (code, output) == (1, f"landwatch: {where}, {refused}")
     assert sorted(path.name for path in team.iterdir()) == before
     assert repo.git("status", "--porcelain") == "" and registry.registered() == []
     # Instead: installed in .git/hooks, and the project's post-commit (committed) calls it.
@@ -224,7 +232,7 @@ def test_a_hooks_directory_the_project_commits_is_never_written(
         'if [ -x "$hook" ]; then "$hook" "$@"; fi\n'
     )
     (team / "post-commit").chmod(0o755)
-    repo.git("add", team.name)
+    repo.git("add", "-f", str(team / "post-commit"))
     repo.land("call landwatch's hooks", hooks=False)
     oid = repo.land("one")
     assert repo.pending() == [(oid, None)] and repo.git("status", "--porcelain") == ""

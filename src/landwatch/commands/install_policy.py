@@ -34,8 +34,6 @@ def hooks_path_policy(repository: Repository, requested: Path | None) -> Path:
     elif effective.resolve() == own:
         effective.mkdir(parents=True, exist_ok=True)  # a clone made without git's templates
         return effective
-    elif hook_slots.is_husky_dir(effective):
-        return effective.resolve()
     link = repository.default_hooks_dir
     if requested is None and link.is_symlink() and link.resolve() == effective.resolve():
         named = f"{link} is a link to {effective}"  # git names where it leads
@@ -45,8 +43,8 @@ def hooks_path_policy(repository: Repository, requested: Path | None) -> Path:
             "would give its hooks to everyone, your home's path in them.\n"
             f"  Instead:  {coverage.beside_committed(repository)}"
         )
-    if requested is not None:
-        return requested.resolve()
+    if requested is not None or hook_slots.is_husky_dir(effective):
+        return effective.resolve()
     inside = is_inside(effective, repository.top)
     what = (
         "a directory inside the repository that a tool generates"
