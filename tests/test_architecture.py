@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("telling",),
     ("allowances", "line_markers"),
     ("coverage",),
-    ("hook_slots",),
+    ("hook_slots", "lfs_slots"),
     ("hooks", "registry"),
     ("layout",),
     ("git", "one_line"),

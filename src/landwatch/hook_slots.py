@@ -25,14 +25,8 @@ from pathlib import Path
 from landwatch import layout
 from landwatch.errors import UserError
 from landwatch.files import read_file, write_atomic
-from landwatch.git import git
 from landwatch.hooks import INSTALLED_EVENTS, chained_path, whose
 
-# git-lfs's hooks among ours, and the one of its that is not. git-lfs writes (and removes) its
-# hooks in the order pre-push, post-checkout, post-commit, post-merge, and stops at the first one
-# it may not touch: beside the push gate's pre-push it touches none.
-LFS_EVENTS = ("post-commit", "post-merge", "pre-push")
-LFS_OTHERS = ("post-checkout",)
 # The tools that run their `<event>.legacy` hook first (and restore it at their uninstall).
 LEGACY_RUNNERS = ("pre-commit", "prek")
 # Of those, the ones that give it no stdin (post-rewrite's list is lost; the sweep records it).
@@ -333,55 +327,6 @@ def _relink(link: Path, name: str) -> None:
         os.unlink(relinked)  # left by an install that died here
     os.symlink(target[: len(target) - len(os.path.basename(target))] + name, relinked)
     os.replace(relinked, link)
-
-
-def lfs_hook_path(hooks_dir: Path, event: str) -> Path:
-    """Where git-lfs's hook of `event` is beside ours: kept aside where ours has the event."""
-    slot = hooks_dir / event
-    return chained_path(slot) if event in LFS_EVENTS else slot
-
-
-def lfs_installed(hooks_dir: Path, common: Path) -> bool:
-    """Whether git-lfs is installed in this repository: its filter is configured (its uninstall
-    removes it) and it ran here (lfs.repositoryformatversion) or left a hook. Its hooks alone do
-    not tell: beside the push gate's pre-push it writes none."""
-    if not git("config", "filter.lfs.process", cwd=common, check=False):
-        return False
-    if git("config", "--local", "lfs.repositoryformatversion", cwd=common, check=False):
-        return True
-    return any(whose(lfs_hook_path(hooks_dir, e)) == "git-lfs" for e in LFS_EVENTS + LFS_OTHERS)
-
-
-def lfs_refused(hooks_dir: Path, common: Path) -> list[str]:
-    """The events whose git-lfs hook is missing because ours was there: installed after
-    landwatch, git-lfs stopped at ours ("Hook already exists") and wrote none of its others."""
-    if not lfs_installed(hooks_dir, common):
-        return []
-    refused = [
-        event
-        for event in LFS_EVENTS
-        if whose(hooks_dir / event) == "landwatch"
-        and not os.path.lexists(chained_path(hooks_dir / event))
-    ]
-    if not refused:
-        return []
-    return refused + [event for event in LFS_OTHERS if not os.path.lexists(hooks_dir / event)]
-
-
-def lfs_left_behind(hooks_dir: Path, common: Path) -> list[str]:
-    """The events whose git-lfs hook is still there though git-lfs was uninstalled since: it
-    stopped at ours, leaving those ours runs and its others."""
-    if lfs_installed(hooks_dir, common):
-        return []
-    behind = [
-        event
-        for event in LFS_EVENTS
-        if whose(hooks_dir / event) == "landwatch"
-        and whose(chained_path(hooks_dir / event)) == "git-lfs"
-    ]
-    if not behind:
-        return []
-    return behind + [event for event in LFS_OTHERS if whose(hooks_dir / event) == "git-lfs"]
 
 
 def recorded_hooks_dir(common: Path) -> Path | None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import coverage, hook_slots
+from landwatch import coverage, hook_slots, lfs_slots
 from landwatch.commands import install
 from landwatch.commands.doctor import Problem
 from landwatch.git import Worktree
@@ -80,8 +80,8 @@ def _git_lfs(common: Path, top: Worktree | None) -> list[Problem]:
     hooks_dir = hook_slots.recorded_hooks_dir(common)
     if top is None or hooks_dir is None:
         return []
-    refused = hook_slots.lfs_refused(hooks_dir, common)
-    behind = hook_slots.lfs_left_behind(hooks_dir, common)
+    refused = lfs_slots.lfs_refused(hooks_dir, common)
+    behind = lfs_slots.lfs_left_behind(hooks_dir, common)
     if not (refused or behind):
         return []
     what = (

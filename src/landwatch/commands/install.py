@@ -15,7 +15,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from landwatch import coverage, hook_slots, layout, registry, report_store, trust, work_item
+from landwatch import (
+    coverage,
+    hook_slots,
+    layout,
+    lfs_slots,
+    registry,
+    report_store,
+    trust,
+    work_item,
+)
 from landwatch.commands import notice
 from landwatch.commands.install_policy import InstallError, hooks_path_policy
 from landwatch.daemon import sweep
@@ -28,7 +37,6 @@ from landwatch.hooks import (
     Repository,
     event_of,
     find_repository,
-    lfs_hooks,
     render_hook,
     served,
 )
@@ -114,7 +122,8 @@ def _install_into(repository: Repository, hooks_dir: Path, out: TextIO) -> None:
     if before.resolve() != hooks_dir.resolve() and take_out(before, repository.common_dir, out):
         print(f"landwatch: took landwatch's hooks away from {safe(str(before))}", file=out)
     forget_gone(hooks_dir, out)
-    _beside_git_lfs(repository, hooks_dir, out)
+    for said in lfs_slots.mend(repository.top, hooks_dir, repository.common_dir):
+        print(f"landwatch: {said}", file=out)
     also = coverage.also_served(hooks_dir, repository.common_dir)
     write = _writer(repository.common_dir.resolve(), also)
     placed = [hook_slots.place(hooks_dir / event, write) for event in INSTALLED_EVENTS]
@@ -311,39 +320,6 @@ def _set_aside_what_landwatch_did_not_make(repository: Repository, out: TextIO) 
                 f"here (it came with the repository); moved aside, unread, to {safe(str(aside))}",
                 file=out,
             )
-
-
-def _beside_git_lfs(repository: Repository, hooks_dir: Path, out: TextIO) -> None:
-    """git-lfs installed after landwatch stopped at ours, writing none of its hooks: they are
-    written (their text from git-lfs itself), ours running those of its events; git-lfs
-    uninstalled since: its hooks it left are removed, as its uninstall would have."""
-    common = repository.common_dir
-    for event in hook_slots.lfs_left_behind(hooks_dir, common):
-        remove(hook_slots.lfs_hook_path(hooks_dir, event), trusted=None)
-        print(f"landwatch: git-lfs is gone from here: its {event} hook no longer runs", file=out)
-    refused = hook_slots.lfs_refused(hooks_dir, common)
-    if not refused:
-        return
-    manual = git("lfs", "update", "--manual", cwd=repository.top, check=False)
-    texts = lfs_hooks(manual)
-    for event in refused:
-        if event not in texts:
-            print(
-                f"landwatch: git-lfs did not say what its {event} hook is; run it by hand", file=out
-            )
-            continue
-        write_atomic(
-            hook_slots.lfs_hook_path(hooks_dir, event),
-            texts[event],
-            trusted=None,
-            mode=0o755,
-            make_directory=False,
-        )
-        print(
-            f"landwatch: git-lfs could not write its {event} hook beside landwatch's; it is "
-            f"written now (as `git lfs update --manual` gives it)",
-            file=out,
-        )
 
 
 def _tell_of_what_it_asks(repository: Repository, out: TextIO) -> None:
