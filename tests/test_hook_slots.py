@@ -176,6 +176,46 @@ def test_two_hooks_that_would_collide_are_refused_and_nothing_changes(hooks: Pat
     assert hook_slots.conflict(lfs) is None
 
 
+@pytest.mark.parametrize(("tool", "aside"), [("pre-commit", ".legacy"), ("lefthook", ".old")])
+def test_git_lfs_s_hook_ours_ran_is_put_back_where_the_tool_over_ours_keeps_it(
+    hooks: Path, tool: str, aside: str
+) -> None:
+    """git-lfs's hook, ours in front of it, then pre-commit (or lefthook), which moved ours to
+    its `.legacy` (`.old`): uninstall puts git-lfs's hook there, where that tool alone keeps the
+    hook it found. Before, any generated hook kept aside was deleted as a stale copy: every push
+    then sent LFS pointers without their files (an audit). A copy of that tool's own is stale."""
+    slot = hook(hooks, "pre-push", "git-lfs")
+    hook_slots.place(slot, write)
+    slot.rename(hooks / f"pre-push{aside}")  # the tool's install, over ours
+    hook(hooks, "pre-push", tool)
+    assert hook_slots.withdraw(slot) == (f"restored git-lfs's hook as pre-push{aside}",)
+    assert names(hooks) == {"pre-push": tool, f"pre-push{aside}": "git-lfs"}
+    assert (hooks / f"pre-push{aside}").read_text() == git_lfs_hook("pre-push")
+    (hooks / f"pre-push{aside}").unlink()
+    hook(hooks, "pre-push.before-landwatch", tool)  # an older arrangement's copy of its own
+    write(hooks / f"pre-push{aside}", Integration.CHAIN)
+    assert hook_slots.withdraw(slot) == ()
+    assert names(hooks) == {"pre-push": tool}
+
+
+def test_a_hook_written_again_over_ours_as_it_was_kept_is_mended_not_refused(
+    hooks: Path,
+) -> None:
+    """An installer run again after landwatch (simple-git-hooks at every `npm install`, `cp
+    scripts/pre-push .git/hooks/`) leaves in the slot the very hook ours keeps aside: the same
+    bytes and mode lose nothing when the kept copy is replaced. Before, install and doctor --fix
+    refused every event ("move one of them away"). Another mode is another hook: refused."""
+    slot = hook(hooks, "pre-push", "yours")
+    hook_slots.place(slot, write)
+    hook(hooks, "pre-push", "yours")  # the installer, again
+    assert hook_slots.conflict(slot) is None
+    assert hook_slots.place(slot, write).integration is Integration.CHAIN
+    assert names(hooks) == {"pre-push": "landwatch", "pre-push.before-landwatch": None}
+    assert (hooks / "pre-push.before-landwatch").read_text() == TOOLS["yours"]
+    hook(hooks, "pre-push", "yours").chmod(0o700)
+    assert hook_slots.conflict(slot) is not None
+
+
 def test_a_hook_written_over_ours_is_left_as_it_is(hooks: Path) -> None:
     slot = hooks / "post-commit"
     hook_slots.place(slot, write)

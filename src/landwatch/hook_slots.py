@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import filecmp
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,7 +100,7 @@ def conflict(slot: Path) -> str | None:
         aside = legacy if os.path.lexists(legacy) and _owner(legacy) != "landwatch" else None
     else:
         aside = slot
-    if aside is None or (whose(chained) in GENERATED and whose(chained) == whose(aside)):
+    if aside is None or _stale(chained, aside):
         return None
     return (
         f"{aside} is not landwatch's, and {chained.name} already holds the hook landwatch "
@@ -143,6 +145,15 @@ def place(slot: Path, write: Callable[[Path, Integration], None]) -> Placed:
         return Placed(slot, how, tuple(said))
     if _husky_4_over_ours(slot):
         return _over_husky_4(slot, write)
+    return _in_front(slot, owner, write, said)
+
+
+def _in_front(
+    slot: Path, owner: str, write: Callable[[Path, Integration], None], said: list[str]
+) -> Placed:
+    """Ours written in front of `owner`'s hook in the slot, kept aside and run first (what was
+    kept there before moved out of the way where that loses nothing); `said` and what to say."""
+    chained = chained_path(slot)
     how = _CHAINED_AS.get(owner, Integration.CHAIN)
     _make_room(slot, chained)
     write(slot, how)
@@ -152,8 +163,9 @@ def place(slot: Path, write: Callable[[Path, Integration], None]) -> Placed:
             f"under the name {slot.name}"
         )
     else:
-        whose_hook = "your" if owner == "yours" else f"{owner}'s"
-        said.append(f"kept {whose_hook} {slot.name} hook as {chained.name}; it still runs first")
+        said.append(
+            f"kept {_whose_hook(chained)} {slot.name} hook as {chained.name}; it still runs first"
+        )
     if how is Integration.LEFTHOOK:
         said.append(
             "lefthook's own reinstall (and lefthook.yml changes) will replace landwatch's "
@@ -196,10 +208,10 @@ def withdraw(slot: Path) -> tuple[str, ...]:
         return ()
     if _owner(legacy) == "landwatch":
         _remove(legacy)
-        return _put_back(chained, legacy)
+        return _put_back(slot, legacy)
     if _owner(old) == "landwatch":
         _remove(old)
-        return _put_back(chained, old)
+        return _put_back(slot, old)
     if not os.path.lexists(chained) or whose(chained) == "landwatch":
         if os.path.lexists(slot):
             return (f"{slot} is not landwatch's; left as it is",)
@@ -223,14 +235,39 @@ def withdraw(slot: Path) -> tuple[str, ...]:
     return (f"left {chained} (your hook, which landwatch ran) as it is",)
 
 
-def _put_back(chained: Path, where: Path) -> tuple[str, ...]:
+def _put_back(slot: Path, where: Path) -> tuple[str, ...]:
+    """The hook ours ran put back at `where` (the `.legacy` or `.old` ours sat at), as the tool
+    now in `slot` alone keeps the hook it found (git-lfs's, pre-commit runs); its own copy goes."""
+    chained = chained_path(slot)
     if not os.path.lexists(chained):
         return ()
-    if whose(chained) in GENERATED:
+    if _stale(chained, slot):
         _remove(chained)
         return ()
+    named = _whose_hook(chained)
     _restore(chained, where)
-    return (f"restored your hook as {where.name}",)
+    return (f"restored {named} hook as {where.name}",)
+
+
+def _stale(kept: Path, hook: Path) -> bool:
+    """Whether `kept`, kept aside, is a stale copy of `hook`, lost by nothing when deleted: that
+    tool's own generated script again, or the same bytes and mode (an installer run again)."""
+    tool, other = whose(kept), whose(hook)
+    if tool in GENERATED and (tool == other or {tool, other} <= set(LEGACY_RUNNERS)):
+        return True
+    try:
+        kept_stat, hook_stat = os.lstat(kept), os.lstat(hook)
+    except OSError:
+        return False
+    if kept_stat.st_mode != hook_stat.st_mode or not stat.S_ISREG(kept_stat.st_mode):
+        return False
+    return filecmp.cmp(kept, hook, shallow=False)
+
+
+def _whose_hook(path: Path) -> str:
+    """Whose the hook at `path` is, as a line says it: "your", "lefthook's"."""
+    owner = _owner(path)
+    return "your" if owner in (None, "yours") else f"{owner}'s"
 
 
 def _husky_4_over_ours(slot: Path) -> bool:
@@ -275,8 +312,7 @@ def _integration_of_ours(slot: Path) -> Integration:
 
 def _make_room(hook: Path, chained: Path) -> None:
     """Move `hook` aside as `chained` (`conflict` said whether that may replace something)."""
-    stale = whose(chained) in GENERATED and whose(chained) == whose(hook)
-    if os.path.lexists(chained) and not stale:
+    if os.path.lexists(chained) and not _stale(chained, hook):
         raise SlotError(f"{chained} is in the way; nothing of this event was changed")
     os.replace(hook, chained)
 

@@ -34,6 +34,29 @@ def test_a_tool_that_took_every_hook_is_named_for_landings_and_gate_one_mend_for
     assert "# landwatch-hook" in (hooks / "pre-push").read_text()
 
 
+def test_a_hook_installer_run_again_over_ours_is_mended(repo: Repo) -> None:
+    """A project's hook installer run again after landwatch (simple-git-hooks at every `npm
+    install`, which deletes every other hook too; `cp scripts/pre-push .git/hooks/`) leaves in
+    the slot the very hook landwatch keeps aside: --fix installs again, that copy kept. Before,
+    it refused every event ("identical ... move one of them away"), the gate off for good."""
+    hooks = repo.git_dir / "hooks"
+    script = "#!/bin/sh\necho the project's pre-push\n"
+    for _ in range(2):  # the installer before landwatch, then again after it
+        for event in INSTALLED_EVENTS:
+            (hooks / event).unlink()
+        (hooks / "pre-push").write_text(script)
+        (hooks / "pre-push").chmod(0o755)
+        if not (hooks / "pre-push.before-landwatch").exists():
+            repo.install()
+    found = doctor_hooks.problems(repo.git_dir)
+    assert any("the push gate does not run" in problem.what for problem in found)
+    for mend in {problem.mend for problem in found if problem.mend is not None}:
+        mend(io.StringIO())
+    assert doctor_hooks.problems(repo.git_dir) == []
+    assert "# landwatch-hook" in (hooks / "pre-push").read_text()
+    assert (hooks / "pre-push.before-landwatch").read_text() == script
+
+
 def test_the_gate_alone_taken_is_named_alone(repo: Repo) -> None:
     (repo.git_dir / "hooks" / "pre-push").write_text("#!/bin/sh\nexit 0\n")
     said = [problem.what for problem in doctor_hooks.problems(repo.git_dir)]

@@ -262,14 +262,16 @@ class GitLfs(Tool):
 # pre-commit gives the hook it runs as .legacy an empty stdin (but for pre-push); prek the list.
 PRE_COMMIT = PreCommit("pre-commit", passes_stdin=False, gives_ours_stdin=False)
 PREK = PreCommit("prek", passes_stdin=False)
+LEFTHOOK = Lefthook("lefthook", keeps_ours_on_reinstall=False)
+LFS_TOOL = GitLfs("git-lfs", events=("post-commit", "post-merge", PUSH), passes_stdin=False)
 TOOLS_UNDER_TEST = [
     Hand("hand"),
     PRE_COMMIT,
     PREK,
-    Lefthook("lefthook", keeps_ours_on_reinstall=False),
+    LEFTHOOK,
     Husky("husky", keeps_ours_on_reinstall=False),
     Husky4("husky4", keeps_ours_on_reinstall=False),
-    GitLfs("git-lfs", events=("post-commit", "post-merge", PUSH), passes_stdin=False),
+    LFS_TOOL,
 ]
 
 
@@ -618,24 +620,73 @@ def test_an_older_landwatch_over_pre_commit_mends_itself(tmp_path: Path, scenes:
     assert hooks_of(hooks) == scenes.twin(PRE_COMMIT, tmp_path, ["tool"])
 
 
+def sends_lfs_objects(repo: Repo) -> str:
+    """A large file tracked by git-lfs, committed and pushed to a new bare remote, which gets
+    its object (the pre-push hook of git-lfs's ran, by whichever hook): what the push said."""
+    remote = repo.path.parent / f"{repo.path.name}.lfs.git"
+    git("init", "-q", "--bare", "-b", "main", str(remote), cwd=repo.path.parent)
+    repo.git("remote", "add", "lfs", str(remote))
+    ok(run(["git", "lfs", "track", "*.bin"], repo))
+    (repo.path / "big.bin").write_bytes(b"\x00large file\x01" * 100)
+    ok(run(["git", "add", ".gitattributes", "big.bin"], repo))
+    ok(run(["git", "commit", "-q", "-m", "a large file"], repo))
+    pushed = ok(run(["git", "push", "-q", "lfs", "main"], repo))
+    stored = [path for path in (remote / "lfs" / "objects").rglob("*") if path.is_file()]
+    assert len(stored) == 1 and stored[0].read_bytes() == b"\x00large file\x01" * 100, pushed
+    return pushed
+
+
 def test_git_lfs_set_up_after_the_gate_still_sends_its_objects(tmp_path: Path) -> None:
     """git-lfs writes no hook once landwatch's pre-push is there (it stops at the first it may
     not write): the gate sends its objects as git-lfs's own hook would, so the remote never
     gets pointers without the files, doctor or not."""
-    reason = GitLfs("git-lfs").missing()
+    reason = LFS_TOOL.missing()
     if reason is not None:
         pytest.skip(reason)
     repo = installed(tmp_path / "repo")
     said = run(["git", "lfs", "install", "--local"], repo)
     assert "Hook already exists: pre-push" in said.stdout + said.stderr
-    remote = tmp_path / "remote.git"
-    git("init", "-q", "--bare", "-b", "main", str(remote), cwd=tmp_path)
-    repo.git("remote", "add", "origin", str(remote))
-    ok(run(["git", "lfs", "track", "*.bin"], repo))
-    (repo.path / "big.bin").write_bytes(b"\x00large file\x01" * 100)
-    ok(run(["git", "add", ".gitattributes", "big.bin"], repo))
-    ok(run(["git", "commit", "-q", "-m", "a large file"], repo))
-    pushed = ok(run(["git", "push", "-q", "origin", "main"], repo))
-    assert "landwatch" not in pushed
-    stored = [path for path in (remote / "lfs" / "objects").rglob("*") if path.is_file()]
-    assert len(stored) == 1 and stored[0].read_bytes() == b"\x00large file\x01" * 100
+    assert "landwatch" not in sends_lfs_objects(repo)
+
+
+def with_first(tool: Tool, path: Path, scenes: Scenes, first: str) -> Scene:
+    """A scene of `tool` configured, with git-lfs installed or a post-commit of yours written
+    (`first`), before anything else."""
+    scene = scenes.new(tool, path)
+    if first == "git-lfs":
+        ok(run(["git", "lfs", "install", "--local"], scene.repo))
+    else:
+        scene.write_yours()
+    return scene
+
+
+# Another manager over git-lfs's hooks, landwatch installed before or after it.
+UNDER = {
+    "pre-commit-landwatch-first": (PRE_COMMIT, ["landwatch", "tool"]),
+    "pre-commit-tool-first": (PRE_COMMIT, ["tool", "landwatch"]),
+    "prek-landwatch-first": (PREK, ["landwatch", "tool"]),
+    "lefthook-landwatch-first": (LEFTHOOK, ["landwatch", "tool"]),
+}
+
+
+@pytest.mark.parametrize("case", UNDER)
+def test_git_lfs_s_hooks_under_another_manager_outlive_landwatch(
+    case: str, tmp_path: Path, scenes: Scenes
+) -> None:
+    """git-lfs, then pre-commit (prek, lefthook), landwatch before or after it, then `landwatch
+    uninstall`: git-lfs's hooks are where that tool alone keeps them (`.legacy`, `.old`), and a
+    push sends the LFS objects. Before, uninstall deleted them as stale copies of a generated
+    hook: every push then sent pointers without their files (an audit)."""
+    tool, steps = UNDER[case]
+    for reason in (tool.missing(), LFS_TOOL.missing()):
+        if reason is not None:
+            pytest.skip(reason)
+    scene = with_first(tool, tmp_path / "repo", scenes, "git-lfs")
+    for what in [*steps, "landwatch-uninstall"]:
+        scene.step(what)
+    alone = with_first(tool, tmp_path / "alone", scenes, "git-lfs")
+    alone.step("tool")
+    hooks = hooks_of(tool.hooks_dir(scene.repo), tool.same)
+    assert hooks == hooks_of(tool.hooks_dir(alone.repo), tool.same)
+    assert any(name.endswith((".legacy", ".old")) for name in hooks)
+    sends_lfs_objects(scene.repo)
