@@ -216,6 +216,37 @@ def test_a_hook_written_again_over_ours_as_it_was_kept_is_mended_not_refused(
     assert hook_slots.conflict(slot) is not None
 
 
+@pytest.mark.parametrize("first", ["yours", "git-lfs"])
+def test_lefthook_over_ours_running_another_hook_is_mended_as_lefthook_alone_keeps_it(
+    hooks: Path, first: str
+) -> None:
+    """A hook ours runs (yours, git-lfs's), then lefthook, which moved ours to `.old` (it never
+    runs it): install puts ours back in front of lefthook's, the hook ours ran at `.old`, where
+    lefthook alone would have moved it; uninstall leaves just that. Before, install and doctor
+    --fix refused every event, and the push gate stayed off for good (an audit)."""
+    slot = hook(hooks, "pre-push", first)
+    hook_slots.place(slot, write)
+    slot.rename(hooks / "pre-push.old")  # lefthook's install
+    hook(hooks, "pre-push", "lefthook")
+    assert hook_slots.conflict(slot) is None
+    placed = hook_slots.place(slot, write)
+    assert placed.integration is Integration.LEFTHOOK
+    whose_it = "your" if first == "yours" else "git-lfs's"
+    assert placed.said[:2] == (
+        "removed landwatch's pre-push.old, which lefthook never runs",
+        f"kept {whose_it} pre-push hook, which landwatch ran, as pre-push.old, where lefthook "
+        "alone would have kept it",
+    )
+    kept = {"yours": None, "git-lfs": "git-lfs"}[first]
+    assert names(hooks) == {
+        "pre-push": "landwatch",
+        "pre-push.before-landwatch": "lefthook",
+        "pre-push.old": kept,
+    }
+    assert hook_slots.withdraw(slot) == ("restored your pre-push hook",)
+    assert names(hooks) == {"pre-push": "lefthook", "pre-push.old": kept}
+
+
 def test_a_hook_written_over_ours_is_left_as_it_is(hooks: Path) -> None:
     slot = hooks / "post-commit"
     hook_slots.place(slot, write)

@@ -100,7 +100,7 @@ def conflict(slot: Path) -> str | None:
         aside = legacy if os.path.lexists(legacy) and _owner(legacy) != "landwatch" else None
     else:
         aside = slot
-    if aside is None or _stale(chained, aside):
+    if aside is None or _stale(chained, aside) or _lefthook_keeps_it(slot):
         return None
     return (
         f"{aside} is not landwatch's, and {chained.name} already holds the hook landwatch "
@@ -153,8 +153,14 @@ def _in_front(
 ) -> Placed:
     """Ours written in front of `owner`'s hook in the slot, kept aside and run first (what was
     kept there before moved out of the way where that loses nothing); `said` and what to say."""
-    chained = chained_path(slot)
+    chained, old = chained_path(slot), old_path(slot)
     how = _CHAINED_AS.get(owner, Integration.CHAIN)
+    if _lefthook_keeps_it(slot):
+        said.append(
+            f"kept {_whose_hook(chained)} {slot.name} hook, which landwatch ran, as "
+            f"{old.name}, where lefthook alone would have kept it"
+        )
+        _restore(chained, old)
     _make_room(slot, chained)
     write(slot, how)
     if how is Integration.HUSKY:
@@ -262,6 +268,18 @@ def _stale(kept: Path, hook: Path) -> bool:
     if kept_stat.st_mode != hook_stat.st_mode or not stat.S_ISREG(kept_stat.st_mode):
         return False
     return filecmp.cmp(kept, hook, shallow=False)
+
+
+def _lefthook_keeps_it(slot: Path) -> bool:
+    """Whether the hook ours ran goes from beside it to `.old`, making room for lefthook's: lefthook
+    moved ours (which ran it) there, and alone would have moved that hook there itself."""
+    chained, old = chained_path(slot), old_path(slot)
+    return (
+        _owner(slot) == "lefthook"
+        and os.path.lexists(chained)
+        and not _stale(chained, slot)
+        and _owner(old) in (None, "landwatch")
+    )
 
 
 def _whose_hook(path: Path) -> str:

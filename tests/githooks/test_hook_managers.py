@@ -690,3 +690,31 @@ def test_git_lfs_s_hooks_under_another_manager_outlive_landwatch(
     assert hooks == hooks_of(tool.hooks_dir(alone.repo), tool.same)
     assert any(name.endswith((".legacy", ".old")) for name in hooks)
     sends_lfs_objects(scene.repo)
+
+
+@pytest.mark.parametrize("first", ["yours", "git-lfs"])
+def test_lefthook_over_landwatch_running_another_hook_is_mended_by_the_doctor(
+    first: str, tmp_path: Path, scenes: Scenes
+) -> None:
+    """A hook landwatch runs (yours, git-lfs's), then `lefthook install`, which moves
+    landwatch's hooks to `.old` and never runs them: `doctor --fix` puts landwatch's back in
+    front of lefthook's, the hook it ran at `.old`, where lefthook alone keeps it; the push
+    gate runs, and uninstall leaves what lefthook alone would have. Before, --fix refused every
+    event ("move one of them away"), and the push gate stayed off for good (an audit)."""
+    for reason in (LEFTHOOK.missing(), LFS_TOOL.missing()):
+        if reason is not None:
+            pytest.skip(reason)
+    scene = with_first(LEFTHOOK, tmp_path / "repo", scenes, first)
+    scene.yours = False  # at `.old` from lefthook's install on, which lefthook never runs
+    scene.step("landwatch")
+    scene.step("tool")
+    quiet = {"LANDWATCH_TEST_SCHEDULER": "systemd:true"}
+    fixed = run([sys.executable, "-m", "landwatch", "doctor", "--fix"], scene.repo, **quiet)
+    assert "could not mend" not in fixed.stdout, fixed.stdout
+    assert "the push gate does not run" not in fixed.stdout, fixed.stdout
+    scene.lands(landwatch=True, tool=True)
+    scene.pushes(landwatch=True, tool=True)
+    scene.step("landwatch-uninstall")
+    alone = with_first(LEFTHOOK, tmp_path / "alone", scenes, first)
+    alone.step("tool")
+    assert hooks_of(LEFTHOOK.hooks_dir(scene.repo)) == hooks_of(LEFTHOOK.hooks_dir(alone.repo))
