@@ -78,13 +78,20 @@ def test_an_upgrade_writes_again_the_hooks_an_older_landwatch_wrote_elsewhere(
     assert install.rewrite_older_hooks(io.StringIO()) == 0
 
 
-def test_install_refuses_to_lose_a_hook(repo: Repo) -> None:
-    hooks = repo.git_dir / "hooks"
-    (hooks / "post-commit.before-landwatch").write_text("#!/bin/sh\necho older\n")
-    (hooks / "post-commit").write_text("#!/bin/sh\necho newer\n")
-    with pytest.raises(InstallError, match="move one of them away"):
-        install.install(repo.path, out=io.StringIO())
-    assert (hooks / "post-commit").read_text() == "#!/bin/sh\necho newer\n"
+def test_install_refuses_to_lose_a_hook_and_installs_the_other_events(repo: Repo) -> None:
+    """Two hooks of one event install cannot sort out alone: that event is left as it is, and
+    said; the others, the push gate among them, are installed. Before, one such event refused
+    every event: no gate, and the landings left to the sweep (an audit)."""
+    directory = repo.git_dir / "hooks"
+    (directory / "post-commit.before-landwatch").write_text("#!/bin/sh\necho older\n")
+    (directory / "post-commit").write_text("#!/bin/sh\necho newer\n")
+    out = io.StringIO()
+    with pytest.raises(InstallError, match=r"installed, but for post-commit: .*move one"):
+        install.install(repo.path, out=out)
+    assert (directory / "post-commit").read_text() == "#!/bin/sh\necho newer\n"
+    owners = [hooks.whose(directory / event) for event in hooks.INSTALLED_EVENTS]
+    assert owners == [None] + ["landwatch"] * 4
+    assert "hooks post-merge, post-rewrite, post-applypatch, pre-push written" in out.getvalue()
 
 
 def test_hooks_path_equal_to_the_default_is_as_if_unset(tmp_path: Path) -> None:

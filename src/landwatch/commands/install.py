@@ -102,19 +102,23 @@ def install(
     # had just made, not marked yet, for one that came with it, and moved it aside; two into a
     # shared hooks directory each named there the repositories registered before the other's.
     with exclusive(layout.INSTALL_LOCK.path()):
-        _install_into(repository, hooks_dir, out)
+        left = _install_into(repository, hooks_dir, out)
     print(f"landwatch: hooks call {safe(str(entry))}", file=out)
     _tell_of_what_it_asks(repository, out)
     compile_secret_rules(out)
+    if left:
+        raise InstallError(f"installed, but for {', '.join(left)}: " + "; ".join(left.values()))
     return 0
 
 
-def _install_into(repository: Repository, hooks_dir: Path, out: TextIO) -> None:
+def _install_into(repository: Repository, hooks_dir: Path, out: TextIO) -> dict[str, str]:
     """The hooks written into `hooks_dir` beside what is there, the work directories made and
-    marked, the repository registered: what install changes, under the install lock."""
-    problems = [p for event in INSTALLED_EVENTS if (p := hook_slots.conflict(hooks_dir / event))]
-    if problems:
-        raise InstallError("; ".join(problems))  # nothing written: no half installs
+    marked, the repository registered: what install changes, under the install lock. An event
+    whose hooks install cannot sort out alone is left as it is, not the others: what, and why."""
+    left = {e: p for e in INSTALLED_EVENTS if (p := hook_slots.conflict(hooks_dir / e))}
+    events = [event for event in INSTALLED_EVENTS if event not in left]
+    if not events:
+        raise InstallError("; ".join(left.values()))  # nothing written
     _set_aside_what_landwatch_did_not_make(repository, out)
     before = hooks_dir_of(repository.common_dir, hooks_dir)
     # Installed elsewhere before (git ran hooks from there then): taken away from there, unless
@@ -126,18 +130,19 @@ def _install_into(repository: Repository, hooks_dir: Path, out: TextIO) -> None:
         print(f"landwatch: {said}", file=out)
     also = coverage.also_served(hooks_dir, repository.common_dir)
     write = _writer(repository.common_dir.resolve(), also)
-    placed = [hook_slots.place(hooks_dir / event, write) for event in INSTALLED_EVENTS]
+    placed = [hook_slots.place(hooks_dir / event, write) for event in events]
     hook_slots.follow_kept_siblings(hooks_dir)
     for said in dict.fromkeys(line for where in placed for line in where.said):
         print(f"landwatch: {said}", file=out)
     hook_slots.record_hooks_dir(repository.common_dir, hooks_dir)
     shown = safe(str(hooks_dir))
-    print(f"landwatch: hooks {', '.join(INSTALLED_EVENTS)} written to {shown}", file=out)
+    print(f"landwatch: hooks {', '.join(events)} written to {shown}", file=out)
     _tell_of_hooks_dir(repository, hooks_dir, also, out)
     _prepare_data(repository)
     if registry.register(repository.common_dir):
         registered = safe(str(repository.common_dir))
         print(f"landwatch: registered {registered} with your reviewer", file=out)
+    return left
 
 
 def _tell_of_hooks_dir(
