@@ -56,6 +56,19 @@ def test_each_setting_has_one_rule(
         assert parsed.problem.startswith(f"git config {setting.name} = '{text}' is ")
 
 
+ESCAPES = "\x1b]0;PWNED\x07\x1b[2J\u009b2J"  # a title set, the screen cleared, by 7 and 8 bits
+
+
+@pytest.mark.parametrize("setting", layout.SETTINGS, ids=lambda setting: setting.name)
+def test_a_problem_shows_the_text_escaped_where_it_is_made(setting: layout.Setting[Any]) -> None:
+    """A repository's config (one copied with it) drives no terminal through a problem's line,
+    whoever prints it (reviewer, doctor, the hooks): escaped as text.safe shows it."""
+    problem = setting.parse(ESCAPES).problem
+    if problem is not None:
+        assert "= '\\x1b]0;PWNED\\x07\\x1b[2J\\x9b2J' is " in problem
+        assert problem.isprintable()
+
+
 def test_a_default_is_a_value_its_rule_takes() -> None:
     for setting in layout.SETTINGS:
         assert setting.parse(setting.default) == setting.parse(None)

@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar, cast
 from landwatch.git import git
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.budget import DEFAULT_REVIEW_BUDGET
+from landwatch.text import safe
 
 T = TypeVar("T")
 
@@ -56,6 +57,12 @@ class Setting(Generic[T]):
         return self.rule(self.name, self.default if text is None else text, self.default)
 
 
+def _problem(name: str, text: str, why: str) -> str:
+    """The one line of a setting's text landwatch cannot use: the text escaped (text.safe), as
+    a copied repository's config may hold a terminal's escapes, whoever prints the line."""
+    return f"git config {name} = '{safe(text)}' is {why}"
+
+
 _SECONDS = lazy_compile(r"0|[1-9][0-9]{0,8}")
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0", "")  # git reads an empty value as false
@@ -69,14 +76,17 @@ def _seconds(least: int = 0) -> Rule[int]:
         if _SECONDS.fullmatch(text) is None:
             return Parsed(
                 int(default),
-                f"git config {name} = '{text}' is not a whole number of seconds "
-                f"(1 to 9 digits, no leading zero); landwatch uses {default}",
+                _problem(
+                    name,
+                    text,
+                    "not a whole number of seconds (1 to 9 digits, no leading zero); "
+                    f"landwatch uses {default}",
+                ),
             )
         if int(text) < least:
             return Parsed(
                 least,
-                f"git config {name} = '{text}' is less than {least} seconds; "
-                f"landwatch uses {least}",
+                _problem(name, text, f"less than {least} seconds; landwatch uses {least}"),
             )
         return Parsed(int(text))
 
@@ -91,9 +101,7 @@ def _boolean(otherwise: str) -> Rule[bool]:
         word = text.lower() if text.isascii() else text
         if word in _TRUE or word in _FALSE:
             return Parsed(word in _TRUE)
-        return Parsed(
-            default in _TRUE, f"git config {name} = '{text}' is not true or false; {otherwise}"
-        )
+        return Parsed(default in _TRUE, _problem(name, text, f"not true or false; {otherwise}"))
 
     return rule
 
@@ -107,7 +115,7 @@ def _word(words: tuple[str, ...], otherwise: str) -> Rule[str]:
         if word in words or not text:
             return Parsed(word or default)
         listed = f"{', '.join(words[:-1])} or {words[-1]}"
-        return Parsed(default, f"git config {name} = '{text}' is not {listed}; {otherwise}")
+        return Parsed(default, _problem(name, text, f"not {listed}; {otherwise}"))
 
     return rule
 
@@ -120,8 +128,7 @@ def _niceness(name: str, text: str, default: str) -> Parsed[int]:
     if _NICENESS.fullmatch(text) is None:
         return Parsed(
             int(default),
-            f"git config {name} = '{text}' is not a whole number from 0 to 19; landwatch uses "
-            f"{default}",
+            _problem(name, text, f"not a whole number from 0 to 19; landwatch uses {default}"),
         )
     return Parsed(int(text))
 
@@ -350,9 +357,13 @@ def obeyed(setting: Setting[T], text: str | None) -> Parsed[T]:
         return parsed
     return Parsed(
         own,
-        f"git config {setting.name} = '{text}' is not your own configuration: only yours (git "
-        f"config --global) asks for less than {setting.default}, a repository's (a copy's "
-        f".git/config) only for more; landwatch uses {_shown(own)}",
+        _problem(
+            setting.name,
+            text,
+            f"not your own configuration: only yours (git config --global) asks for less than "
+            f"{setting.default}, a repository's (a copy's .git/config) only for more; landwatch "
+            f"uses {_shown(own)}",
+        ),
     )
 
 
