@@ -41,15 +41,24 @@ lw_skip=
 lw_said=
 lw_nl='
 '
+lw_unsaid= # a line the quick way left to the whole hook, to be escaped: lw_say
+lw_escaping=
 lw_replaced= # `old:new` of each commit a rewrite replaced whose line waits: lw_rewritten
 lw_say() {
-    # One line at most, whatever happens.
+    # One line at most, whatever happens. What is not printable ASCII is shown as text.safe
+    # shows it, by lw_escaped in part 2: the quick way leaves such a line to the whole hook.
     [ -n "$lw_said" ] && return 0
+    case "$*" in
+        *[![:print:]]*) [ -n "$lw_escaping" ] || { lw_unsaid="$*"; return 0; } ;;
+    esac
     lw_said=1
     # On a terminal, from the left edge of a cleared line: git's progress (`Rebasing (7/7)`)
     # may have left the cursor mid-line.
     if [ -t 3 ]; then printf '\r\033[K' >&3; fi
-    printf 'landwatch: %s\n' "$*" >&3
+    case "$*" in
+        *[![:print:]]*) lw_escaped "landwatch: $*" >&3 ;;
+        *) printf 'landwatch: %s\n' "$*" >&3 ;;
+    esac
 }
 
 # Nothing of ours is reached through a link (a planted one would send writes elsewhere) or read
@@ -320,7 +329,7 @@ lw_record_quickly() {
     ! lw_untold && ! lw_has_entries "$lw_work/pending/" && ! lw_has_entries "$lw_work/ready/" &&
         lw_head || return 1
     lw_enqueue review "$lw_oid" "" && lw_also "$lw_oid" ""
-    lw_remember_last
+    lw_remember_last && [ -z "$lw_unsaid" ]
 }
 
 lw_record_quickly "$@" 3>&2 2>/dev/null && exit 0
@@ -471,6 +480,70 @@ fi
 lw_picked && exit "$lw_status"
 
 # The whole hook: lw_record, at the end, and what only it needs.
+# A line holding what is not printable ASCII (a path, a setting's text: a copied repository's)
+# carries no terminal escape: shown as text.safe shows it, in one od. Parsed only here.
+lw_escaped() {
+    # $1 as text.safe shows it (one od): C0, DEL and C1 controls, and bytes that are not UTF-8,
+    # as \xNN; the rest as it was, each byte an octal escape of printf's format.
+    lw_format=
+    lw_held=
+    for lw_byte in $(printf %s "$1" | od -An -v -to1); do
+        lw_n=$((0$lw_byte))
+        if [ -n "$lw_held" ] && [ "$lw_n" -ge 128 ] && [ "$lw_n" -lt 192 ]; then
+            lw_held="$lw_held $lw_byte"
+            lw_code=$((lw_code * 64 + lw_n - 128))
+            lw_need=$((lw_need - 1))
+            [ "$lw_need" -gt 0 ] || lw_decoded
+            continue
+        fi
+        lw_escape_held
+        if [ "$lw_n" -gt 31 ] && [ "$lw_n" -lt 127 ]; then
+            lw_format="$lw_format\\$lw_byte"
+        elif [ "$lw_n" -gt 193 ] && [ "$lw_n" -lt 245 ]; then
+            lw_held=$lw_byte
+            lw_need=$(((lw_n > 223) + (lw_n > 239) + 1))
+            lw_code=$((lw_n & (63 >> lw_need)))
+        else
+            lw_hex "$lw_n"
+        fi
+    done
+    lw_escape_held
+    # shellcheck disable=SC2059 # the format is the text, each byte escaped above
+    printf "$lw_format\\n"
+}
+
+lw_decoded() {
+    # A whole UTF-8 sequence: a C1 control escaped; overlong, a surrogate or past U+10FFFF, a
+    # byte at a time; anything else as it was.
+    lw_least=$((${#lw_held} < 8 ? 128 : ${#lw_held} < 12 ? 2048 : 65536))
+    if [ "$lw_code" -lt 160 ] && [ "$lw_code" -ge 128 ]; then
+        lw_hex "$lw_code"
+    elif [ "$lw_code" -lt "$lw_least" ] || [ "$lw_code" -gt 1114111 ] ||
+        { [ "$lw_code" -ge 55296 ] && [ "$lw_code" -lt 57344 ]; }; then
+        lw_escape_held
+    else
+        for lw_each in $lw_held; do lw_format="$lw_format\\$lw_each"; done
+    fi
+    lw_held=
+}
+
+lw_escape_held() {
+    for lw_each in $lw_held; do lw_hex $((0$lw_each)); done
+    lw_held=
+}
+
+lw_hex() {
+    # The byte $1 as \xNN.
+    lw_format="$lw_format\\\\x"
+    for lw_digit in $(($1 / 16)) $(($1 % 16)); do
+        case $lw_digit in 10) lw_digit=a ;; 11) lw_digit=b ;; 12) lw_digit=c ;; 13) lw_digit=d ;;
+            14) lw_digit=e ;; 15) lw_digit=f ;; esac
+        lw_format=$lw_format$lw_digit
+    done
+}
+
+lw_escaping=1
+
 lw_make_directories() {
     for lw_entry in "$lw_repo" "$lw_work" "$lw_work/known" "$lw_work/ready"; do
         if [ -L "$lw_entry" ] || { [ -e "$lw_entry" ] && [ ! -d "$lw_entry" ]; }; then
@@ -749,6 +822,7 @@ lw_landed() {
 
 lw_record() {
     umask 077
+    [ -z "$lw_unsaid" ] || lw_say "$lw_unsaid" # the quick way's line, escaped now
     lw_find_git_dir || return 0
     if lw_nothing_landed "$@"; then
         lw_amended "$@"

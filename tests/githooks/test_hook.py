@@ -15,7 +15,7 @@ import pytest
 
 from landwatch import layout, line_markers, work_item
 from support.queue import git_env
-from support.repos import Repo, foreign_hook
+from support.repos import Repo, foreign_hook, installed
 
 
 def test_a_foreign_hook_runs_first_with_its_arguments_and_status(tmp_path: Path) -> None:
@@ -221,6 +221,46 @@ def test_the_happy_path_spawns_no_process(repo: Repo, tmp_path: Path) -> None:
     spawned_by_hook = [p for p in programs[1:] if not p.endswith("/git")]
     assert [os.path.basename(p) for p in spawned_by_hook] == ["post-commit"]
     assert repo.pending() == [(repo.head(), None)]
+
+
+# A window's title set and the screen cleared: what a copied repository's text may hold.
+ESCAPES = "\x1b]0;PWNED\x07\x1b[2J"
+SHOWN = "\\x1b]0;PWNED\\x07\\x1b[2J"  # as text.safe shows it
+
+
+def test_a_setting_s_text_is_shown_escaped_in_the_hook_s_line(repo: Repo) -> None:
+    """A copied repository's .git/config drives no terminal at the next commit: its text is
+    shown as the reviewer and doctor show it (tests/layout/test_layout.py: every byte)."""
+    repo.git("config", "landwatch.staleAfter", ESCAPES)
+    repo.land("one")
+    assert repo.said == (
+        f"landwatch: git config landwatch.staleAfter = '{SHOWN}' is not a whole number of "
+        "seconds (1 to 9 digits, no leading zero); landwatch uses 600\n"
+    )
+
+
+def test_a_line_the_quick_way_meets_is_said_once_escaped_by_the_whole_hook(
+    tmp_path: Path,
+) -> None:
+    """The quick way cannot escape (the escaper is parsed by the whole hook alone): it leaves a
+    line holding what is not printable ASCII (a linked worktree's git dir) to the whole hook."""
+    main = installed(tmp_path / f"r{ESCAPES}" / "repo")
+    main.git("worktree", "add", "-q", str(tmp_path / "linked"), "-b", "linked")
+    linked = Repo.existing(tmp_path / "linked")
+    linked.land("the first landing makes its work directory", "w")
+    main.clear(linked.git_dir)
+    dates = {"GIT_AUTHOR_DATE": "2026-01-01T00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00Z"}
+    linked.stage({"w": "the next\n"})
+    tree = linked.git("write-tree")
+    oid = linked.git("commit-tree", tree, "-p", "HEAD", "-m", "the next", **dates)
+    marker = linked.git_dir / "landwatch" / "known" / f"review-{oid}"
+    marker.mkdir()  # the commit's id known, no file of landwatch's: the quick way says so
+    landed = linked.run("commit", "-q", "-m", "the next", **dates)
+    assert linked.head() == oid
+    assert landed.stderr == (
+        f"landwatch: {str(marker).replace(ESCAPES, SHOWN)} is no file of landwatch's; "
+        f"{oid[:7]} not recorded\n"
+    )
 
 
 NOBODY = 65534

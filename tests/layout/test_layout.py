@@ -115,6 +115,8 @@ RAW_TEXTS = (
     *(None, "", "600", "0", "59", "60", "999999999", "9999999999", "0600", "0800", "00"),
     *("90.5", "1e3", " 60", "60 ", "-5", "+5", "0x10", "\u0666\u0660"),
     *("YES", "off", "On", "FALSE", "1", "2", "maybe", "origin", "up stream"),
+    # A copied repository's terminal escapes (7 and 8 bits), a byte not UTF-8: text.safe's.
+    *("\x1b]0;PWNED\x07\x1b[2J", "\u009b2J\u00e9", "caf\udce9"),
 )
 HOOK_END = 'lw_record "$@" 3>&2 2>/dev/null\n'
 # Run in a repository by sh with the hook's functions as $1: the cache made anew as a landing
@@ -170,6 +172,7 @@ def read_as_the_hook(hook: str, repo: Path) -> tuple[list[str], list[str], str]:
         env=git_env(LANDWATCH_EVENT="post-commit", LANDWATCH_HOST="test"),
         capture_output=True,
         text=True,
+        errors="surrogateescape",  # a value's bytes as git gives them to Python
     )
     values = run.stdout.split("\0")[:-1]
     assert len(values) == 2 * len(HOOK_VARIABLES), run
