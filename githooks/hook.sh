@@ -19,6 +19,8 @@ lw_default_stale_after=600
 lw_default_maintenance=true
 lw_default_interval=3600
 lw_least_interval=60
+lw_longest_setting=4096 # a longer line in the settings cache is none it holds
+lw_stale=
 lw_kept_as=.before-landwatch
 lw_chained="${0%/*}/$LANDWATCH_EVENT$lw_kept_as"
 lw_status=0
@@ -209,14 +211,16 @@ lw_enqueue() {
 }
 
 lw_settings() {
-    # landwatch.* of git config from `settings` (the map); 1 when a config file is newer.
+    # landwatch.* of git config from `settings` (the map); 1 when a config file is newer, or it
+    # is not what lw_refresh_settings writes (lw_stale: the whole hook does not read it again).
     lw_cache=$lw_repo/settings
-    lw_readable "$lw_cache" && [ ! "$lw_common/config" -nt "$lw_cache" ] &&
+    [ -z "$lw_stale" ] && lw_readable "$lw_cache" && [ ! "$lw_common/config" -nt "$lw_cache" ] &&
         [ ! "${HOME:-/}/.gitconfig" -nt "$lw_cache" ] &&
         [ ! "${XDG_CONFIG_HOME:-${HOME:-/}/.config}/git/config" -nt "$lw_cache" ] || return 1
     if [ -s "$lw_cache" ]; then
         lw_fresh=1
         lw_read_settings < "$lw_cache"
+        [ -n "$lw_fresh" ] || lw_stale=1
         [ -n "$lw_fresh" ] && lw_usable_settings
     else
         lw_default_settings
@@ -232,20 +236,28 @@ lw_default_settings() {
 
 lw_read_settings() {
     # As layout.raw_settings: `KEY VALUE` lines, raw (a key alone is true); `file PATH` lines
-    # clear lw_fresh when PATH is newer than the cache.
+    # clear lw_fresh when PATH is newer than the cache, and so does a line lw_cache_settings
+    # never writes (garbage, read at every landing until made again).
     lw_default_settings
     while IFS= read -r lw_line; do
         lw_key=${lw_line%%" "*}
         lw_value=true
         case $lw_line in *" "*) lw_value=${lw_line#*" "} ;; esac
         case $lw_key in
-            file) [ -n "$lw_fresh" ] && [ "$lw_value" -nt "$lw_cache" ] && lw_fresh= ;;
+            file)
+                case $lw_value in /*) ;; *) lw_fresh= ;; esac
+                [ -n "$lw_fresh" ] && [ "$lw_value" -nt "$lw_cache" ] && lw_fresh=
+                ;;
             landwatch.staleafter) lw_bound=$lw_value ;;
             landwatch.push.remote) lw_push_remote=$lw_value ;;
             landwatch.maintenance) lw_maintenance=$lw_value ;;
             landwatch.maintenance.interval) lw_interval=$lw_value ;;
+            landwatch.?*) ;;
+            *) lw_fresh= ;;
         esac
+        [ ${#lw_line} -le "$lw_longest_setting" ] || lw_fresh=
     done
+    [ -z "$lw_line" ] || lw_fresh= # a last line without its line end
 }
 
 lw_usable_settings() {
@@ -637,7 +649,10 @@ lw_not_seconds() {
 }
 
 lw_cache_settings() {
-    git config --get-regexp '^landwatch[.]'
+    # A value's line ends (git prints them as they are) left out: the cache holds KEY lines only.
+    git config --get-regexp '^landwatch[.]' | while IFS= read -r lw_line; do
+        case $lw_line in landwatch.?*) printf '%s\n' "$lw_line" ;; esac
+    done
     # `file PATH` for each config file git read but the three lw_settings always looks at;
     # relative ones are relative to this worktree.
     lw_previous=

@@ -352,6 +352,26 @@ def test_a_setting_landwatch_cannot_use_is_said_once_per_change(repo: Repo) -> N
     assert repo.said == ""
 
 
+def test_a_settings_cache_the_hook_never_writes_is_made_again_once(repo: Repo) -> None:
+    """Garbage in `settings` (newer than every config file) was read at every landing, a byte a
+    `read`, and never made again: 3 MB cost each commit a second. Now one landing makes it anew."""
+    repo.land("the cache made")
+    cache = repo.git_dir / "landwatch" / "settings"
+    made = cache.read_bytes()
+    for garbage in (
+        b"7" * 100_000,  # one line, no line end
+        b"not a key\n",
+        b"file relative/config\n",  # the hook writes whole paths
+        b"landwatch.notes " + b"x" * 5000 + b"\n",  # past any line the hook keeps
+    ):
+        cache.write_bytes(garbage)
+        repo.land("the cache made again")
+        assert cache.read_bytes() == made, garbage[:20]
+        mtime = cache.stat().st_mtime_ns
+        repo.land("the cache as made")
+        assert cache.stat().st_mtime_ns == mtime
+
+
 QUICK_WAY = 'lw_record_quickly "$@" 3>&2 2>/dev/null && exit 0\n'
 
 
