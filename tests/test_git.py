@@ -411,3 +411,11 @@ def test_the_version_of_git_is_read_as_numbers() -> None:
     said = subprocess.run(["git", "version"], capture_output=True, text=True, check=True).stdout
     assert said.startswith("git version " + ".".join(map(str, version())))
     assert version() >= (2, 0)
+
+
+def test_a_place_that_is_gone_is_named_not_taken_for_git_missing(tmp_path: Path) -> None:
+    """git is there, the directory it was to run in is not: said as such, not `cannot run git`."""
+    gone = tmp_path / "gone\x1b[2J"
+    with pytest.raises(GitError) as raised:
+        run_git("status", cwd=gone)
+    assert str(raised.value) == f"cannot enter {tmp_path}/gone\\x1b[2J: No such file or directory"

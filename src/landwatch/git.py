@@ -23,6 +23,7 @@ from landwatch.errors import UserError
 from landwatch.files import read_pointer
 from landwatch.git_ssh import SSH_SETTINGS, never_prompting
 from landwatch.processes import CommandResult, child_dies_with_us, run_command
+from landwatch.text import safe
 
 # Variables that configure how git reaches remotes rather than which repository it works on.
 _KEPT = frozenset(
@@ -117,6 +118,8 @@ def run_git(
             input=input,
         )
     except OSError as error:
+        if cwd is not None and str(error.filename) == str(cwd):  # git is there; the place is not
+            raise GitError(f"cannot enter {safe(str(cwd))}: {error.strerror or error}") from None
         raise GitError(f"cannot run git: {error.strerror or error}") from None
 
 

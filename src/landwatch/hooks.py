@@ -117,6 +117,8 @@ def find_repository(
         cwd=cwd,
     )
     answers = said.stdout.split("\n")
+    if said.ok and len(answers) > 6:  # five answers, a line each: one held a line end
+        raise RepositoryError(_newline_in_answer(cwd))
     if answers[0] == "true":
         # What lands is committed in its linked worktrees (`git worktree add`), installed there.
         then = (
@@ -143,6 +145,22 @@ def find_repository(
         )
     return Repository(
         Path(found), Path(common_dir), Path(hooks_dir), Path(common_dir) / "hooks", Path(top)
+    )
+
+
+def _newline_in_answer(cwd: Path) -> str:
+    """Why git's answer of a repository's places has a line too many: the hooks directory
+    core.hooksPath names (a copied repository's config), or else the git dir, holds a line end."""
+    hooks_path = run_git("config", "--get", "core.hooksPath", cwd=cwd).stdout.removesuffix("\n")
+    if "\n" in hooks_path:
+        return (
+            f"git config core.hooksPath = '{safe(hooks_path)}' has a newline in it, which no "
+            "hooks directory of landwatch's can have; set it to a path without one, or unset "
+            "it (git config --unset core.hooksPath)"
+        )
+    return (
+        f"the git dir of {safe(str(cwd))} has a newline in its path, which the hooks cannot "
+        "record; move the repository to a path without one"
     )
 
 

@@ -267,6 +267,24 @@ def test_a_path_with_a_newline_is_refused_in_one_line(tmp_path: Path) -> None:
     assert not (repo.git_dir / "landwatch").exists()
 
 
+def test_a_hooks_path_with_a_newline_is_refused_in_one_line_by_install_and_uninstall(
+    tmp_path: Path,
+) -> None:
+    """core.hooksPath holding a line end (a copied repository's config) shifted the lines of
+    git's one answer: install said `cannot run git`, uninstall took out nothing and exited 0."""
+    repo = Repo(tmp_path / "repo")
+    repo.git("config", "core.hooksPath", "/nonexistent/hooks\nx")
+    for command in ("install", "uninstall"):
+        result = repo.landwatch(command)
+        assert (result.returncode, result.stdout) == (1, ""), command
+        assert result.stderr == (
+            "landwatch: git config core.hooksPath = '/nonexistent/hooks\\x0ax' has a newline in "
+            "it, which no hooks directory of landwatch's can have; set it to a path without one, "
+            "or unset it (git config --unset core.hooksPath)\n"
+        )
+    assert not (repo.git_dir / "landwatch").exists()
+
+
 def test_a_path_that_is_not_utf8_is_installed_and_its_landings_reviewed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
