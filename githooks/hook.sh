@@ -400,8 +400,9 @@ fi
 #   $lw_repo/settings  `git config --get-regexp ^landwatch[.]` and `file PATH` for each config
 #       file git read but the three lw_settings always looks at (the repository's, ~/.gitconfig
 #       and the XDG one: so it is most often empty and not read, `read` taking a byte a call).
-#       Written by lw_refresh_settings when one of them is newer; a bad value is told then, so
-#       once per change. Written by nobody else.
+#       Written by lw_refresh_settings when one of them is newer, or a line is none it writes
+#       (garbage, read at every landing until then); a bad value is told then, so once per
+#       change. Written by nobody else.
 #   $lw_work/told  the names in failed/ the person was told of, its mtime failed/'s then.
 #       Written by `landwatch notice` when it tells, and by install (empty, so that failed/ is
 #       not listed until something is given up); stale as soon as failed/ changes (its mtime).
