@@ -50,10 +50,10 @@ lw_say() {
     # One line at most, whatever happens. What is not printable ASCII is shown as text.safe
     # shows it, by lw_escaped in part 2: the quick way leaves such a line to the whole hook.
     [ -n "$lw_said" ] && return 0
+    lw_said=1
     case "$*" in
         *[![:print:]]*) [ -n "$lw_escaping" ] || { lw_unsaid="$*"; return 0; } ;;
     esac
-    lw_said=1
     # On a terminal, from the left edge of a cleared line: git's progress (`Rebasing (7/7)`)
     # may have left the cursor mid-line.
     if [ -t 3 ]; then printf '\r\033[K' >&3; fi
@@ -838,7 +838,7 @@ lw_landed() {
 
 lw_record() {
     umask 077
-    [ -z "$lw_unsaid" ] || lw_say "$lw_unsaid" # the quick way's line, escaped now
+    [ -z "$lw_unsaid" ] || { lw_said= && lw_say "$lw_unsaid"; } # the quick way's, escaped now
     lw_find_git_dir || return 0
     if lw_nothing_landed "$@"; then
         lw_amended "$@"
