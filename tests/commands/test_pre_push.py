@@ -502,6 +502,21 @@ def test_a_new_branch_from_a_clone_its_remote_moved_on_from_is_judged_for_its_ow
     assert not (repo.git_dir / "FETCH_HEAD").exists()
 
 
+def out_of_reach(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, asked: str
+) -> tuple[str, str]:
+    """origin set to a remote that cannot be asked: "gone", or "silent" past the bound (1 s
+    here); its URL, and the words the gate's one line then holds."""
+    if asked == "gone":
+        url, why = str(tmp_path / "gone.git"), "fatal: '"
+    else:
+        repo.git("config", "protocol.ext.allow", "always")
+        url, why = "ext::sleep 30", "no answer"
+        monkeypatch.setattr(push_heard, "ASK_SECONDS", 1.0)
+    repo.git("remote", "set-url", "origin", url)
+    return url, why
+
+
 @pytest.mark.parametrize("asked", ["gone", "silent"])
 def test_a_remote_that_cannot_be_asked_is_judged_by_its_tracking_refs_in_one_line(
     repo: Repo, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, asked: str
@@ -511,13 +526,7 @@ def test_a_remote_that_cannot_be_asked_is_judged_by_its_tracking_refs_in_one_lin
     creating no ref asks nothing of it."""
     repo.land("add credentials", {"creds.py": CREDENTIALS}, hooks=False)
     assert push(repo, "--no-verify", "main").returncode == 0
-    if asked == "gone":
-        url, why = str(tmp_path / "gone.git"), "fatal: '"
-    else:  # a remote that says nothing, past the bound (1 s here)
-        repo.git("config", "protocol.ext.allow", "always")
-        url, why = "ext::sleep 30", "no answer"
-        monkeypatch.setattr(push_heard, "ASK_SECONDS", 1.0)
-    repo.git("remote", "set-url", "origin", url)
+    url, why = out_of_reach(repo, tmp_path, monkeypatch, asked)
     held = repo.head()
     repo.land("clean", {"a.py": "x = 1\n"})
     zero = "0" * 40
@@ -611,13 +620,7 @@ def test_a_remote_that_cannot_be_asked_of_a_marked_commit_is_judged_by_its_track
     blocking marker that its tracking refs alone hold, asks the remote; where it does not answer
     (gone, slower than the bound), its tracking refs stand in, as before, said in one line."""
     feature_pushed_unjudged(repo)
-    if asked == "gone":
-        url, why = str(tmp_path / "gone.git"), "fatal: '"
-    else:  # a remote that says nothing, past the bound (1 s here)
-        repo.git("config", "protocol.ext.allow", "always")
-        url, why = "ext::sleep 30", "no answer"
-        monkeypatch.setattr(push_heard, "ASK_SECONDS", 1.0)
-    repo.git("remote", "set-url", "origin", url)
+    url, why = out_of_reach(repo, tmp_path, monkeypatch, asked)
     lines = f"refs/heads/main {repo.head()} refs/heads/main {repo.git('rev-parse', 'HEAD^')}\n"
     err = io.StringIO()
     assert pre_push(repo.path, "origin", url, lines, err=err) == 0
