@@ -197,6 +197,33 @@ def test_git_lfs_s_hook_ours_ran_is_put_back_where_the_tool_over_ours_keeps_it(
     assert names(hooks) == {"pre-push": tool}
 
 
+@pytest.mark.parametrize(("tool", "aside"), [("pre-commit", ".legacy"), ("lefthook", ".old")])
+def test_git_lfs_s_hook_ours_ran_outlives_a_tool_written_over_ours(
+    hooks: Path, tool: str, aside: str
+) -> None:
+    """git-lfs's hook, ours in front of it, then a tool's install written over ours (`pre-commit
+    install -f`, which keeps nothing): uninstall puts git-lfs's hook where that tool keeps the
+    hook it found. Before, a generated hook kept aside was deleted as a stale copy of the tool's
+    own here too. A slot left empty gets it back where it was."""
+    slot = hook(hooks, "pre-push", "git-lfs")
+    hook_slots.place(slot, write)
+    hook(hooks, "pre-push", tool)  # over ours
+    assert hook_slots.withdraw(slot) == (
+        f"put your hook back as pre-push{aside}, where {tool} keeps it",
+    )
+    assert names(hooks) == {"pre-push": tool, f"pre-push{aside}": "git-lfs"}
+    (hooks / f"pre-push{aside}").unlink()
+    hook(hooks, "pre-push.before-landwatch", "git-lfs")
+    slot.unlink()  # ours deleted by hand
+    assert hook_slots.withdraw(slot) == ("restored your pre-push hook",)
+    assert names(hooks) == {"pre-push": "git-lfs"}
+    hook(hooks, "pre-push", tool)  # a copy of the tool's own, kept: stale
+    hook(hooks, "pre-push.before-landwatch", tool)
+    said = f"removed pre-push.before-landwatch, a stale copy of {tool}'s hook"
+    assert hook_slots.withdraw(slot) == (said,)
+    assert names(hooks) == {"pre-push": tool}
+
+
 def test_a_hook_written_again_over_ours_as_it_was_kept_is_mended_not_refused(
     hooks: Path,
 ) -> None:

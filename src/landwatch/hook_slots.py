@@ -227,12 +227,16 @@ def withdraw(slot: Path) -> tuple[str, ...]:
         return (
             f"restored your {slot.name} hook (husky 4 had written over landwatch's, which ran it)",
         )
-    # Ours was replaced by a tool's reinstall: the copy we kept is stale if it is generated;
-    # a hand-written one goes where that tool keeps the hook it found.
-    tool = whose(chained)
-    if tool in GENERATED:
+    # Ours was replaced by a tool's reinstall, or deleted: the copy we kept goes only where it
+    # is a stale copy of what is there now; else where that tool keeps the hook it found (its
+    # own place where the slot is empty). git-lfs's hook is never taken for a tool's own.
+    if _stale(chained, slot):
+        tool = whose(chained)
         _remove(chained)
         return (f"removed {chained.name}, a stale copy of {tool}'s hook",)
+    if not os.path.lexists(slot):
+        _restore(chained, slot)
+        return (f"restored your {slot.name} hook",)
     owner = _owner(slot)
     target = {"lefthook": old, "pre-commit": legacy, "prek": legacy}.get(owner or "")
     if target is not None and not os.path.lexists(target):
