@@ -893,16 +893,23 @@ def test_of_a_large_text_file_changed_the_gate_reads_what_the_change_adds(
     assert result.returncode == 0 and remote_head(remote) == repo.head(), result.stderr
 
 
-def test_a_large_text_file_past_what_the_gate_reads_is_named_and_the_push_goes_on(
-    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def past_twenty_lines(repo: Repo, remote: Path, cut: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """`cut` reviewed and pushed past the remote's main by a gate that reads 20 added lines: the
+    push goes on, and the one line it says."""
     monkeypatch.setattr(push_gate, "LINES", 20)
-    cut = repo.land("add the dump", {"dump.sql": big_dump()})
     reviewed(repo)
     err = io.StringIO()
     lines = f"refs/heads/main {cut} refs/heads/main {remote_head(remote)}\n"
     assert pre_push(repo.path, "origin", str(remote), lines, clock=FakeClock(), err=err) == 0
     [said] = err.getvalue().splitlines()
+    return said
+
+
+def test_a_large_text_file_past_what_the_gate_reads_is_named_and_the_push_goes_on(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cut = repo.land("add the dump", {"dump.sql": big_dump()})
+    said = past_twenty_lines(repo, remote, cut, monkeypatch)
     assert said.startswith("landwatch: the push gate read only the first 20 added lines of 1 ")
 
 
@@ -920,13 +927,8 @@ def test_a_commit_cut_at_the_cap_that_holds_no_secret_passes_and_its_marker_cost
 def test_a_commit_past_what_the_gate_reads_is_named_and_the_push_goes_on(
     repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(push_gate, "LINES", 20)
     cut = repo.land("import data and settings", PAST_THE_CAP)
-    reviewed(repo)
-    err = io.StringIO()
-    lines = f"refs/heads/main {cut} refs/heads/main {remote_head(remote)}\n"
-    assert pre_push(repo.path, "origin", str(remote), lines, clock=FakeClock(), err=err) == 0
-    [said] = err.getvalue().splitlines()
+    said = past_twenty_lines(repo, remote, cut, monkeypatch)
     assert said.startswith("landwatch: the push gate read only the first 20 added lines of 1 ")
     assert f"(the first {cut[:12]}); past them nothing is checked" in said
 

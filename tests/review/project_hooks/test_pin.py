@@ -10,6 +10,7 @@ import os
 import pytest
 
 from landwatch.review.change import open_repository, resolve
+from landwatch.review.project_hooks.config import ManagerConfig
 from landwatch.review.project_hooks.pin import HooksPinned, pin_hooks
 from support.repos import Repo
 
@@ -26,6 +27,14 @@ CONFIG = """repos:
 def pinned(repo: Repo) -> HooksPinned | None:
     git = open_repository(repo.git_dir)
     return pin_hooks(git, resolve(git, "HEAD").tree)
+
+
+def only_manager(repo: Repo) -> ManagerConfig:
+    """What HEAD's one hook manager declares, as pinned."""
+    found = pinned(repo)
+    assert found is not None
+    [manager] = found.declared
+    return manager
 
 
 def test_the_configuration_and_what_a_local_hook_executes_are_pinned(repo: Repo) -> None:
@@ -265,9 +274,7 @@ def test_a_configuration_lefthook_reads_through_a_linked_directory_runs_nothing(
     repo.stage({"lefthook.yml": LEFTHOOK_SCRIPT, **files})
     repo.link(links)
     repo.land("hooks", {}, hooks=False)
-    found = pinned(repo)
-    assert found is not None
-    [manager] = found.declared
+    manager = only_manager(repo)
     assert manager.problem is not None and "through the link" in manager.problem, manager
 
 
@@ -344,9 +351,7 @@ def test_a_template_that_grows_without_end_is_read_boundedly_and_runs_nothing(re
     config = "templates:\n  a: '{a}{a}'\npre-commit:\n  commands:\n    x:\n      run: &x sh {a}\n"
     config += "".join(f"    x{n}:\n      run: *x\n" for n in range(400))
     repo.land("hooks", {"lefthook.yml": config}, hooks=False)
-    found = pinned(repo)
-    assert found is not None
-    [manager] = found.declared
+    manager = only_manager(repo)
     assert manager.problem == (
         "the templates of lefthook's command `sh {a}` make more than 64 commands of it, or one "
         "too long: too many to pin what they run"
@@ -496,9 +501,7 @@ def test_a_path_leading_back_into_the_checkout_runs_nothing_and_says_why(
     # path through it named tools/check.sh (or shared/hooks.yml) unpinned, and a change to it
     # ran under the old approval; so does `..` out of the tree into the checkout's directory.
     repo.land("hooks", {name: config, "tools/check.sh": "#!/bin/sh\nexit 0\n"}, hooks=False)
-    found = pinned(repo)
-    assert found is not None
-    [manager] = found.declared
+    manager = only_manager(repo)
     assert manager.problem == said
 
 
@@ -531,9 +534,7 @@ def test_every_word_of_a_long_command_is_read(repo: Repo, name: str, config: str
     # Only a command's first 64 words were read: a `run: |` of a few lines ran a script named
     # after them unpinned.
     repo.land("hooks", {name: config, "tools/check.sh": "#!/bin/sh\nexit 0\n"}, hooks=False)
-    found = pinned(repo)
-    assert found is not None
-    [manager] = found.declared
+    manager = only_manager(repo)
     assert manager.problem is None and "tools/check.sh" in manager.executed
 
 
@@ -544,9 +545,7 @@ def test_commands_past_what_is_read_run_nothing(repo: Repo) -> None:
     local = run.replace("check", "other")
     files = {"lefthook.yml": lefthook_run(run), "lefthook-local.yml": lefthook_run(local)}
     repo.land("hooks", files, hooks=False)
-    found = pinned(repo)
-    assert found is not None
-    [manager] = found.declared
+    manager = only_manager(repo)
     assert manager.problem == (
         "the commands of lefthook.yml and the files it reads hold more than 1,048,576 "
         "characters: too many to pin what they run"
