@@ -155,14 +155,15 @@ def write_hooks(
     data = json.dumps(result.as_dict(), indent=1)
     again = read_hooks(git_dir, result.commit)  # what its reader saw of it is not said again
     review = read_review(git_dir, result.commit)
-    level = None
+    level, told = None, None  # the hooks join a review: without one there is nothing to show yet
     if review is not None:
-        joined = blocking.judged(git_dir, _joined(review, result))
-        level = blocking.marker(joined.findings, whole=not review.truncated)
+        both = _joined(review, result)
+        level = blocking.marker(blocking.judged(git_dir, both).findings, whole=not review.truncated)
+        told = _hooks_to_tell(git_dir, review, both, result, replaces, least, again)
     _mark_blocking(git_dir, result.commit, level, before=True)
     write_atomic(target, data, trusted=layout.common_dir(git_dir))
     _mark_blocking(git_dir, result.commit, level, before=False)
-    _tell(git_dir, result.commit, _hooks_to_tell(git_dir, result, replaces, least, again))
+    _tell(git_dir, result.commit, told)
     line_markers.forget_held(git_dir, result.commit)
     return target
 
@@ -182,15 +183,15 @@ def _tell(git_dir: os.PathLike[str] | str, commit: str, told: one_line.Told | No
 
 def _hooks_to_tell(
     git_dir: os.PathLike[str] | str,
+    review: Report,
+    both: Report,
     result: HooksResult,
     replaces: tuple[str, ...],
     least: Severity,
     again: HooksResult | None,
 ) -> one_line.Told | None:
-    review = read_review(git_dir, result.commit)
-    if review is None:
-        return None  # the hooks join a review: without one there is nothing to show yet
-    both = _joined(review, result)
+    """What the line is to say once `result` joins `review` (`both`): what the hooks add that
+    its reader did not see, with the review's held line where one waits for them."""
     # What the hooks add: their findings, and the review's that a hook reported too (told once,
     # at the more severe of the two).
     added = [finding for finding in both.findings if finding not in review.findings]
