@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pygit2 import Commit
@@ -117,7 +117,7 @@ SUBJECT_LENGTH = "M001"
 def _at_98(git_dir: Path, landed: Commit, learned: Standards, told: list[Finding]) -> list[Finding]:
     """M001's findings on `landed` had the limit been read at the 98th percentile: the review's
     own where both limits are one, else the review run again at the 98th (its M001 alone)."""
-    at_98 = replace(learned, reading=98)
+    at_98 = learned._replace(reading=98)
     subject = landed.message.split("\n", 1)[0].rstrip()
     if at_98.subject_limit == learned.subject_limit or len(subject) <= (at_98.subject_limit or 0):
         return told

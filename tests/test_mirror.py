@@ -84,6 +84,7 @@ WHOLES: dict[str, str] = {
     "tests/test_install_script.py": "install.sh, as a person runs it",
     "tests/test_architecture.py": "the import flow and docs/architecture.md, over every module",
     "tests/test_sizes.py": "the size of every module and function",
+    "tests/test_records.py": "how every module spells a record nothing changes once made",
     "tests/test_mirror.py": "this mirror, over every module and test file",
     "tests/work_item/test_crash.py": "the queue as a whole, killed after every file-system step",
     "tests/work_item/test_model.py": "the queue as a whole, against a model, step by step",

@@ -6,13 +6,12 @@ The reflog sweep covers every repository whatever its hooks say; this tells how 
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import os
 import shlex
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from landwatch import hook_slots, layout, registry, work_item
 from landwatch import hooks as hookfiles
@@ -34,8 +33,7 @@ class Reach(enum.Enum):
     SWEEP = "sweep only"
 
 
-@dataclass(frozen=True)
-class Coverage:
+class Coverage(NamedTuple):
     reach: Reach
     detail: str  # one line: what was found
     fix: str | None = None  # the command that mends it, when one does
@@ -118,7 +116,7 @@ def inspect(common: Path) -> Coverage:
         return Coverage(Reach.SWEEP, str(error))
     if repository is None:
         return Coverage(Reach.SWEEP, "no worktree to run hooks in was found")
-    return dataclasses.replace(_reach(repository), gate=_gate(common, repository))
+    return _reach(repository)._replace(gate=_gate(common, repository))
 
 
 def project_commits(directory: Path, repository: hookfiles.Repository) -> str | None:

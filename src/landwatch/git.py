@@ -16,8 +16,8 @@ import os
 import re
 import subprocess
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from landwatch.errors import UserError
 from landwatch.files import read_pointer
@@ -197,8 +197,7 @@ def common_dir(git_dir: os.PathLike[str] | str) -> Path:
     return Path(os.path.realpath(path / pointer)) if pointer else path
 
 
-@dataclass(frozen=True)
-class Worktree:
+class Worktree(NamedTuple):
     """A repository's git dir, and the top of its worktree where one was found (worktree_of)."""
 
     git_dir: Path

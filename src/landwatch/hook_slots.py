@@ -21,8 +21,8 @@ import filecmp
 import os
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from landwatch import layout
 from landwatch.errors import UserError
@@ -66,8 +66,7 @@ _CHAINED_AS = {
 }
 
 
-@dataclass(frozen=True)
-class Placed:
+class Placed(NamedTuple):
     """Where ours went for one event, and what to say of it."""
 
     path: Path

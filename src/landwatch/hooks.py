@@ -10,8 +10,8 @@ import os
 import re
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import landwatch
 from landwatch import layout
@@ -83,8 +83,7 @@ class RepositoryError(UserError):
     """Not a repository landwatch can be installed in; the message says why."""
 
 
-@dataclass(frozen=True)
-class Repository:
+class Repository(NamedTuple):
     git_dir: Path
     common_dir: Path
     hooks_dir: Path  # where git runs hooks from (core.hooksPath honoured)

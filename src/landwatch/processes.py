@@ -15,9 +15,8 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import AnyStr, Self
+from typing import AnyStr, NamedTuple, Self
 
 _PR_SET_PDEATHSIG = 1
 
@@ -66,8 +65,7 @@ def _request(prctl: Callable[..., int], parent: int | None) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class CommandResult:
+class CommandResult(NamedTuple):
     """What a command said: stdout its bytes as the system's own strings hold them (a path that is
     not UTF-8 names that path again: os.fsdecode's surrogate escapes), stderr words for a person."""
 
@@ -179,8 +177,7 @@ def most_memory() -> int | None:
         return None
 
 
-@dataclass(frozen=True)
-class ProgramResult:
+class ProgramResult(NamedTuple):
     returncode: int
     stdout: bytes
     stderr: bytes

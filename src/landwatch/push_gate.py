@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from landwatch import allowances, layout, registry, report_store
 from landwatch.files import read_file, write_atomic
@@ -55,8 +56,7 @@ SCAN_SECONDS = 60.0
 LINES = 250_000
 
 
-@dataclass(frozen=True)
-class Pushed:
+class Pushed(NamedTuple):
     """One line of pre-push's stdin: a local ref and oid, the remote ref and what it holds."""
 
     local_ref: str

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from landwatch import layout
 from landwatch.files import read_file, write_atomic
@@ -151,8 +151,7 @@ def _place(url: str) -> tuple[str, str]:
     return host, path.rstrip("/").removesuffix(".git").lstrip("/")
 
 
-@dataclass(frozen=True)
-class Destination:
+class Destination(NamedTuple):
     """Where auto-push sends a branch: `ref`, a branch of the remote; or nowhere, `what` saying why,
     `how` what to do, `setting` the remote, branch and configuration that decided (said once)."""
 

@@ -20,9 +20,8 @@ import functools
 import os
 import shlex
 import time
-from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from landwatch import layout, one_line
 from landwatch.files import exclusive, private_directory, read_file, remove, write_atomic
@@ -47,8 +46,7 @@ HOOKS_NOT_TRUSTED = (
 )
 
 
-@dataclass(frozen=True)
-class Approval:
+class Approval(NamedTuple):
     repository: str  # the real path of the repository's common git dir
     digest: str  # review.pinned's digest of what was approved
     commands: tuple[str, ...]  # what it runs, as shown when approved
@@ -213,7 +211,7 @@ def _approve(
 
     def approving(entries: list[Any]) -> list[Any]:
         kept = [e for e in entries if not (_of(e, key) and e.get("digest") == approval.digest)]
-        return [*kept, asdict(approval)]
+        return [*kept, approval._asdict()]
 
     _changed("nothing was approved", approving)
     with contextlib.suppress(OSError):
@@ -265,7 +263,7 @@ def policy(git_dir: os.PathLike[str] | str) -> LinterPolicy:
         )
 
     undecided = LinterPolicy(own=own, vet=vet, problems=problems)
-    return replace(undecided, decide=functools.cache(lambda: walled(git_dir, undecided)))
+    return undecided._replace(decide=functools.cache(lambda: walled(git_dir, undecided)))
 
 
 def walled(git_dir: os.PathLike[str] | str, undecided: LinterPolicy) -> LinterPolicy:
@@ -284,8 +282,7 @@ def walled(git_dir: os.PathLike[str] | str, undecided: LinterPolicy) -> LinterPo
     # With no wall, the person's own linters still run, given nothing of the repository but
     # the file they lint: what the repository wrote (its linters, their configuration) does not.
     walled_off = None if wall is not None else f"linters of this repository not run: {said}"
-    return replace(
-        undecided,
+    return undecided._replace(
         scratch=scratch,
         sandboxed=wall is not None and wall.sandbox is not None,
         runner=runner(wall or Wall(None, said)),

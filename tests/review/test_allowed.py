@@ -113,8 +113,8 @@ def test_a_finding_s_allowance_holds_to_the_secrets_it_was_given_for() -> None:
     fixture = dataclasses.replace(KEY, secret_digest=secret_digest(tested))
     replaced = dataclasses.replace(KEY, secret_digest=secret_digest(real))
     assert fixture.secret_digest != replaced.secret_digest
-    allowance = dataclasses.replace(
-        by_fingerprint(KEY.fingerprint), secrets=secrets_of(KEY.fingerprint, [fixture, SPACE])
+    allowance = by_fingerprint(KEY.fingerprint)._replace(
+        secrets=secrets_of(KEY.fingerprint, [fixture, SPACE])
     )
     assert allowance.secrets == (secret_digest(tested),)
     assert allowing([allowance], OTHER, fixture) is allowance

@@ -3,8 +3,6 @@ keeps, the conventions it follows, what a merge brings in staying fresh."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from landwatch.review import engine, standards
 from landwatch.review.change import open_repository, resolve
 from support.history import Commit as history_commit
@@ -105,13 +103,13 @@ def test_the_limit_is_one_about_1_percent_of_the_project_s_own_subjects_pass(rep
     assert taught.commits == standards.SAMPLE  # the initial commit, these 499; no app's
     assert (taught.subject_p98, taught.subject_p99) == (len(longer[0]), len(longest[0]))
     assert taught.subject_limit == len(longest[0]) and taught.subject_past == 0.0
-    at_98 = replace(taught, reading=98)
+    at_98 = taught._replace(reading=98)
     assert at_98.subject_limit == len(longer[0])
     repo.land("Fix the parser " + "w" * 70, hooks=False)  # 85 characters
     head = learned(repo)
     assert found(engine.review(repo.git_dir, "HEAD", standards=head), "M001") == []
     assert (
-        len(found(engine.review(repo.git_dir, "HEAD", standards=replace(head, reading=98)), "M001"))
+        len(found(engine.review(repo.git_dir, "HEAD", standards=head._replace(reading=98)), "M001"))
         == 1
     )
     said = "\n".join(head.explain())

@@ -20,7 +20,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 import pygit2
 
@@ -44,8 +44,7 @@ from landwatch.review_landing import review_landing
 from landwatch.text import plural, safe
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     range: str | None = None
     remote: str | None = None
     fail_level: str = "error"

@@ -11,8 +11,8 @@ import enum
 import os
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from landwatch import layout, one_line, work_item
 from landwatch.files import read_file, read_tail, write_atomic
@@ -35,8 +35,7 @@ class Urgency(enum.IntEnum):
     FINDINGS = 3
 
 
-@dataclass(frozen=True)
-class Announcement:
+class Announcement(NamedTuple):
     urgency: Urgency
     # (text, style, role), text already safe; fitted to the terminal's width when printed
     # (landwatch.text.fit: the role says what may be shortened, and what never is).

@@ -13,9 +13,8 @@ import contextlib
 import sys
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import NamedTuple, Protocol, TextIO
 
 from landwatch import layout, push_gate
 from landwatch.daemon import lock
@@ -76,8 +75,7 @@ def pre_push(
         return 0
 
 
-@dataclass(frozen=True)
-class _Asked:
+class _Asked(NamedTuple):
     git_dir: Path
     policy: str
     wait: float

@@ -9,9 +9,8 @@ import logging
 import threading
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from landwatch import work_item
 from landwatch.daemon.repositories import Repositories
@@ -22,14 +21,13 @@ from landwatch.kinds.base import Clock, ItemHandler, Lease, WorkOrder
 log = logging.getLogger("landwatch.reviewer")
 
 
-@dataclass(frozen=True)
-class Waiting:
+class Waiting(NamedTuple):
     """A kind's items in a worktree that none may claim yet: when the first may (wall clock),
     and whether the kind holds off the repository (RetryLater, a fault), or only a backoff."""
 
     git_dir: Path
     kind: str
-    count: int  # the kind's pending items there
+    pending: int  # the kind's pending items there
     until: float
     held: bool
 

@@ -11,9 +11,8 @@ import json
 import os
 import stat
 import time
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from landwatch import layout, user_dirs
 from landwatch.files import held_lock, private_directory
@@ -26,8 +25,7 @@ RUNTIME_LOCK = "landwatch/reviewer.lock"
 CANNOT_WRITE = frozenset({errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT})
 
 
-@dataclass(frozen=True)
-class LockHolder:
+class LockHolder(NamedTuple):
     """Who holds the lock, as it wrote itself into the lock file."""
 
     pid: int | None
@@ -56,7 +54,7 @@ class LockHolder:
         return f"pid {pid}, {self.mode}, landwatch {self.version}"
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self._asdict()
 
 
 class AlreadyRunning(Exception):

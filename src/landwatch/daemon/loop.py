@@ -177,7 +177,7 @@ class Daemon:
             return
         self._waits_said.add(key)
         why = f"{wait.kind} holds off that repository" if wait.held else "backing off"
-        what = f"{wait.count} {wait.kind} item(s) in {wait.git_dir}"
+        what = f"{wait.pending} {wait.kind} item(s) in {wait.git_dir}"
         when = f"{time.strftime('%H:%M:%S', time.localtime(wait.until))} (in "
         when += f"{duration(wait.until - now)})"
         if left:

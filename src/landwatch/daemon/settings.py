@@ -4,7 +4,7 @@ line can show the defaults without importing the process (`landwatch notice` sta
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from landwatch.kinds import DEFAULT_LEASE, DEFAULT_MAX_TRIES
 
@@ -13,8 +13,7 @@ from landwatch.kinds import DEFAULT_LEASE, DEFAULT_MAX_TRIES
 SWEEP_GRACE = 10.0
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     lease: float = DEFAULT_LEASE
     max_tries: int = DEFAULT_MAX_TRIES
     rescan: float = 60.0  # re-list every queue even without file events (inotify runs out)

@@ -15,6 +15,7 @@ import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from landwatch import layout, registry, report_store, work_item
 from landwatch.daemon.reflog import (
@@ -323,8 +324,7 @@ def _forget_gone(common: Path, cursors: dict[str, Cursor], absent: list[str]) ->
     return bool(gone)
 
 
-@dataclass(frozen=True)
-class _Seen:
+class _Seen(NamedTuple):
     """One reflog as this pass found it, and the pass's clock: only the bytes it held then are
     read, so its mtime says when the newest of them was written, at the latest."""
 

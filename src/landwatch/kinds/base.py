@@ -14,7 +14,7 @@ import time
 from abc import abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from landwatch import work_item
 from landwatch.job_queue import Job, JobKind, JobState, Reporter
@@ -111,8 +111,7 @@ class GiveUp(Exception):
     """A failure no retry can mend (a push rejected as non-fast-forward): failed at once."""
 
 
-@dataclass(frozen=True)
-class GivenUp:
+class GivenUp(NamedTuple):
     """An item this reviewer gave up (moved to failed/, kept for the person), and why: what
     `landwatch reviewer --once` names as it ends, so a script knows a landing went unworked."""
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from landwatch.git import git
 from landwatch.kinds.base import GiveUp
@@ -60,8 +59,7 @@ class RefusedInHook(GiveUp):
         self.words = words  # the person's hook's, a line: what the push is held back with
 
 
-@dataclass(frozen=True)
-class Failed:
+class Failed(NamedTuple):
     """Why a push failed, in a line; `unreachable`: the remote was out of reach (or said nothing
     in time), which mends itself."""
 

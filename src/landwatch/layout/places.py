@@ -11,8 +11,8 @@ from __future__ import annotations
 import enum
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from landwatch import user_dirs, work_item
 from landwatch.git import common_dir
@@ -36,8 +36,7 @@ def _user_root(root: str) -> Path:
     return Path(user_dirs.directory(root))
 
 
-@dataclass(frozen=True)
-class Place:
+class Place(NamedTuple):
     name: str  # relative to its scope's directory; a per-user one starts <data>, <config>,
     # <state> or <cache>
     scope: Scope

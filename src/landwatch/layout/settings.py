@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, NamedTuple, TypeVar, cast
 
 from landwatch.git import git
 from landwatch.lazy_re import lazy_compile
@@ -18,8 +18,7 @@ from landwatch.text import safe
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Parsed(Generic[T]):
+class Parsed(NamedTuple, Generic[T]):
     """A setting's value as landwatch uses it, and the one line saying why its text could not be
     used (None when it could): the hooks say it once per change of the configuration."""
 
@@ -31,8 +30,7 @@ class Parsed(Generic[T]):
 Rule = Callable[[str, str, str], Parsed[T]]
 
 
-@dataclass(frozen=True)
-class Setting(Generic[T]):
+class Setting(NamedTuple, Generic[T]):
     name: str  # as a person writes it and the one line says it: landwatch.staleAfter
     default: str  # the text an unset key stands for; "" is shown as unset
     meaning: str

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from landwatch.lazy_re import LazyPattern, lazy_compile
 from landwatch.review.findings import Finding
@@ -27,8 +26,7 @@ MOST_SECRETS = 64
 _DIGEST = lazy_compile(r"[0-9a-f]{16}")
 
 
-@dataclass(frozen=True)
-class Allowance:
+class Allowance(NamedTuple):
     """One decision: `reason` (one of REASONS), by `who`, at `when` (epoch seconds), covering
     the finding `fingerprint` wherever it is (where it holds secrets, only for those whose
     digests are `secrets`), or every finding of `commit` (one of the two)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygit2
 
@@ -56,8 +56,7 @@ class ConfigError(UserError):
     """A configuration that cannot be used; says which file and which key."""
 
 
-@dataclass(frozen=True)
-class LinterConfig:
+class LinterConfig(NamedTuple):
     name: str
     command: tuple[str, ...]
     format: str
@@ -88,8 +87,7 @@ class ReviewConfig:
     patterns: int = 0  # the globs and regexes of its lists used, at most MOST_PATTERNS
 
 
-@dataclass(frozen=True)
-class RulesAt:
+class RulesAt(NamedTuple):
     """Where a review reads the configuration and what the project declared to its secret
     scanners when not from the reviewed commit: `revision`'s tree (`landwatch ci`: the range's
     base, so that a change is reviewed by the rules it came to), or with None no tree at all

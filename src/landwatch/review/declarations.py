@@ -16,7 +16,7 @@ import itertools
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygit2
 
@@ -46,8 +46,7 @@ _FILTERS = "detect_secrets.filters.regex.should_exclude_"
 _OLD_EXCLUDE = {"files": "file", "lines": "line"}
 
 
-@dataclass(frozen=True)
-class Spot:
+class Spot(NamedTuple):
     """A secret finding as the declarations see it."""
 
     rule: str

@@ -10,10 +10,8 @@ counts as declaring nothing, and the configuration the change lands that cannot 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygit2
 
@@ -28,8 +26,7 @@ from landwatch.text import listed
 _SHOWN, _LONGEST = 3, 60
 
 
-@dataclass(frozen=True)
-class Difference:
+class Difference(NamedTuple):
     """One change to the rules: the file that says it, what changed in words, and whether it
     lets through what the rules before it reported (an error), or not (a warning)."""
 
@@ -238,7 +235,7 @@ def _allowed(read: _Reader, scopes: dict[str, gitleaks.Scope]) -> dict[Any, str]
     for allowlist in config.allowlists:
         of = _scope(allowlist.scope)
         if allowlist.all_of:
-            key = dataclasses.replace(allowlist, paths=(), regexes=())
+            key = allowlist._replace(paths=(), regexes=())
             key_of = (key, *_sources(allowlist))
             found[key_of] = f"a list of checks all of which must hold{of}"
             continue

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from landwatch.json_out import read_with_bytes, with_bytes
 from landwatch.review.secrets.redaction import NONE_FOUND, Found, redact_secrets
@@ -34,8 +34,7 @@ class Severity(enum.IntEnum):
 DECLARED, LEARNED, DEFAULT = "declared", "learned", "default"
 
 
-@dataclass(frozen=True)
-class Basis:
+class Basis(NamedTuple):
     """Which standard decided a finding and where it was read: `declared` with the file the
     project declared it in, `learned` with what the history sample held, or `default`."""
 

@@ -12,8 +12,8 @@ depth), through RE2: a repository's pattern runs in time linear in the path.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import NamedTuple
 
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import Change, FileChange
@@ -45,8 +45,7 @@ _MOST_ATTRIBUTE_FILES = 64
 LONGEST_LINE = 2048
 
 
-@dataclass(frozen=True)
-class _Line:
+class _Line(NamedTuple):
     """One pattern line of a `.gitattributes` file: what it matches, and what it sets."""
 
     pattern: SafePattern
@@ -128,8 +127,7 @@ def _parse(text: str, directory: str, room: int) -> tuple[list[_Line], list[str]
     return lines, problems
 
 
-@dataclass(frozen=True)
-class ToolOutput:
+class ToolOutput(NamedTuple):
     """Why a file is no author's work, and whether the project keeps it whole as the tool wrote
     it by design (generated or vendored; a file marked only binary or not diffed is still the
     author's to add or not)."""

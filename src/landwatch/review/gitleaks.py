@@ -14,7 +14,7 @@ import functools
 import posixpath
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from landwatch.review.regexes import MOST_PATTERNS, RegexError, SafePattern, compile_safe
 from landwatch.review.rules.base import Rule
@@ -41,8 +41,7 @@ def rules_of(rules: Iterable[Rule | type[Rule]]) -> dict[str, Scope]:
     return {gitleaks_id: frozenset(pairs) for gitleaks_id, pairs in found.items()}
 
 
-@dataclass(frozen=True)
-class Allowlist:
+class Allowlist(NamedTuple):
     """One gitleaks allowlist: any of its checks lets a secret through, or all of them with
     `condition = "AND"`. Regexes test the secret, or with `regexTarget` "line" (and "match":
     landwatch's detectors have no whole match) the line; stopwords are substrings of the

@@ -8,7 +8,7 @@ import fnmatch
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # Each manifest's lockfiles: what a package manager rewrites when the manifest's dependencies
 # change (the rule keeping lockfiles in step pairs them).
@@ -67,8 +67,7 @@ def matches_any(path: str, patterns: Iterable[str]) -> bool:
     return False
 
 
-@dataclass(frozen=True)
-class _Globs:
+class _Globs(NamedTuple):
     """A list of globs by what each is matched against (a file's name, the name of each
     directory above it, the whole path from the root): plain names and `*.ext` compared as
     strings, the rest as one regular expression for each."""

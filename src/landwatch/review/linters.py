@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import pygit2
 
@@ -48,8 +48,7 @@ class LinterRun:
         return dataclasses.asdict(self)
 
 
-@dataclass(frozen=True)
-class RawFinding:
+class RawFinding(NamedTuple):
     line: int | None
     end_line: int | None
     code: str
@@ -69,8 +68,7 @@ class Linted:
     held_back: str | None = None  # the digest of committed linters not run for want of trust
 
 
-@dataclass(frozen=True)
-class Allowed:
+class Allowed(NamedTuple):
     """What a review lets run: the linters, the files they may want, the repository's
     configuration files given to them, and the digest they were trusted by (asked again before
     each run; None: nothing of the repository's is given)."""
@@ -89,8 +87,7 @@ class LinterRunner(Protocol):
     ) -> None: ...
 
 
-@dataclass(frozen=True)
-class LinterPolicy:
+class LinterPolicy(NamedTuple):
     """Which linters a review may run, and how. `own` are the person's (trusted by definition);
     the repository's committed linters run, and its configuration files are given to linters,
     when `vet`, given the digest of what review.pinned pins, answers None; otherwise its answer

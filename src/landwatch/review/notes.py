@@ -11,7 +11,6 @@ another by sorting first: a note not read stands for no review, and its commit i
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -249,7 +248,7 @@ def _allowed(value: Any, commit: str, findings: list[Finding]) -> list[Allowance
         raise ValueError("malformed allowed")
     found = [one for item in value if (one := Allowance.from_dict(item)) is not None]
     kept = allowed.covering(found, commit, findings)
-    return [dataclasses.replace(one, who=redact_secrets(one.who)) for one in kept]
+    return [one._replace(who=redact_secrets(one.who)) for one in kept]
 
 
 def with_allowed(line: bytes, allowances: list[Allowance]) -> str:

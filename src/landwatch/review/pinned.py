@@ -14,8 +14,7 @@ import hashlib
 import json
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygit2
 from pygit2.enums import FileMode
@@ -53,8 +52,7 @@ _TAKEN = lazy_compile("|".join(fnmatch.translate(name) for name in (*CONFIGURATI
 MAX_PINNED_BYTES = 1024 * 1024
 
 
-@dataclass(frozen=True)
-class PinnedFile:
+class PinnedFile(NamedTuple):
     path: str
     oid: str | None  # its blob, to show what changed since; None: not in the tree
     data: bytes | None  # what linters are given; None: not given (`why` says why)
@@ -64,8 +62,7 @@ class PinnedFile:
     target: tuple[str, str] | None = None
 
 
-@dataclass(frozen=True)
-class Pinned:
+class Pinned(NamedTuple):
     """What trust is given to: the committed linters, the files they are given, one digest."""
 
     linters: tuple[LinterConfig, ...]

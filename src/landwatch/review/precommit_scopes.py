@@ -14,7 +14,7 @@ leaves a secret out.
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import pygit2
 
@@ -29,8 +29,7 @@ from landwatch.review.rules.base import RuleSet
 _MOST_BYTES = 1 << 20
 
 
-@dataclass(frozen=True)
-class _Scope:
+class _Scope(NamedTuple):
     """Where one hook runs: the files it takes and the files it leaves, by path and by tag."""
 
     files: SafePattern | None

@@ -10,9 +10,8 @@ patterns are Python's syntax, which RE2 reads the same way for everything else t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 MAX_PATTERN = 4096  # characters of one pattern
 # The most patterns read of what one kind of a repository's files declares (its `.gitattributes`
@@ -29,8 +28,7 @@ class RegexError(ValueError):
     """A pattern that cannot be used, and why, in a sentence that quotes it."""
 
 
-@dataclass(frozen=True)
-class SafePattern:
+class SafePattern(NamedTuple):
     source: str  # as the repository wrote it
     pattern: Any  # RE2's compiled pattern (google-re2 ships no type information)
 

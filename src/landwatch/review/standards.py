@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygit2
 
@@ -59,8 +58,7 @@ _SIGNED_OFF = lazy_compile(r"^signed-off-by\s*:", re.IGNORECASE | re.MULTILINE)
 _DERIVED_BY_GIT = lazy_compile(r"^(?:Merge |Revert \"|Reapply \"|fixup! |squash! |amend! )")
 
 
-@dataclass(frozen=True)
-class Standards:
+class Standards(NamedTuple):
     commits: int = 0  # how many commits the sample held
     subject_p98: int = 0
     subject_p99: int = 0
@@ -94,7 +92,7 @@ class Standards:
         return self.commits >= MIN_COMMITS and self.signed_off >= ADOPTED
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self._asdict()
 
     def effective(self) -> dict[str, Any]:
         """What it sets for the rules: the subject limit, the conventions turned on."""

@@ -4,7 +4,7 @@ the way followed: what a hook or a linter would really read, found without a che
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import pygit2
 from pygit2.enums import FileMode
@@ -20,8 +20,7 @@ def link_text(tree: pygit2.Tree, path: str) -> str:
 MAX_LINKS = 40
 
 
-@dataclass(frozen=True)
-class Followed:
+class Followed(NamedTuple):
     """Where a path of a tree leads as the system opens it in a checkout: every link on the
     way followed (a directory's too), `..` taken where the walk really is."""
 

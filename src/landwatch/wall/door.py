@@ -16,8 +16,8 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from landwatch.processes import CommandResult, ProgramResult, run_command, run_program
 from landwatch.wall.installations import installations
@@ -69,8 +69,7 @@ def own_home(wall: Wall, place: Path) -> dict[str, str]:
     return made
 
 
-@dataclass(frozen=True)
-class Wall:
+class Wall(NamedTuple):
     """Where a repository's code runs: behind `sandbox`, or (None) as the person is, because
     they said `landwatch.sandbox false`; `said` is the line that says which."""
 
@@ -110,7 +109,7 @@ def walled(
     if wall.sandbox is None:
         return run_program(argv, input=input, timeout=timeout, cwd=reach.cwd, env=env)
     seen = installations([argv[0], *programs], env.get("PATH"), said)
-    reach = replace(reach, readable=(*seen, *reach.readable))
+    reach = reach._replace(readable=(*seen, *reach.readable))
     with _filter() as descriptor:
         wrapped = wall.sandbox.wrap(argv, reach, seccomp_fd=descriptor)
         fds = () if descriptor is None else (descriptor,)

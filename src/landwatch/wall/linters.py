@@ -7,7 +7,6 @@ is left of the review's budget, its output capped and read into findings by revi
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from functools import partial
 
@@ -97,7 +96,7 @@ def baseline(
     """graylint's method: the linter on the whole new file and on the file before the change,
     and only what the change brought kept: breakage on lines it did not touch is found, a line
     merely moved is not reported."""
-    whole = dataclasses.replace(linter, filter="file")
+    whole = linter._replace(filter="file")
     found, ran = run(whole, file, content, place, _timeout(linter, budget))
     old = file.old_content()
     if not found or old is None or ran.status != "ok" or looks_binary(old):

@@ -12,8 +12,8 @@ Finding bubblewrap, and whether it runs here, is wall.door's (it starts programs
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from landwatch.processes import most_memory
 from landwatch.wall.installations import SYSTEM
@@ -23,8 +23,7 @@ from landwatch.wall.installations import SYSTEM
 _RESOLV = Path("/etc/resolv.conf")
 
 
-@dataclass(frozen=True)
-class Reach:
+class Reach(NamedTuple):
     """What one walled run may reach: its working directory, places shown empty and writable
     (the run's own, gone with it), the places it writes, those it reads (also within an empty
     one: a store's directories), those kept read-only within a writable one (a checkout's
@@ -38,8 +37,7 @@ class Reach:
     emptied: tuple[Path, ...] = ()
 
 
-@dataclass(frozen=True)
-class Sandbox:
+class Sandbox(NamedTuple):
     program: str  # bwrap's path
     version: str  # as `bwrap --version` says it
 

@@ -12,6 +12,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 VERSION = 1
 WORK_DIRECTORY = "landwatch"
@@ -146,8 +147,7 @@ class WorkItem:
         return ((self.rewritten,) if self.rewritten else ()) + self.also_rewritten
 
 
-@dataclass(frozen=True)
-class Claimed:
+class Claimed(NamedTuple):
     item: WorkItem
     id: str
     name: str

@@ -6,8 +6,8 @@ is gone.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from landwatch.work_item.names import (
     FOREIGN_PRODUCER_GRACE,
@@ -27,8 +27,7 @@ from landwatch.work_item.names import (
 _MAGIC = b"landwatch-work-item"
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     kind: str
     oid: str
     enqueued: int

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import dataclasses
 import os
 import stat
 from collections.abc import Callable
@@ -173,7 +172,7 @@ def _finish_recovering(
             # The try is named by the claim's generation, so a repeated append counts once and a
             # torn line (power loss) fails the generation's grammar and counts not at all.
             append_line(fd, data, b"tried %s" % generation.encode(), "append try")
-            record = dataclasses.replace(record, tried=record.tried | {generation})
+            record = record._replace(tried=record.tried | {generation})
     finally:
         os.close(fd)
     if record is None:

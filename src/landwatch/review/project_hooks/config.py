@@ -15,8 +15,8 @@ import json
 import posixpath
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import pygit2
 
@@ -51,8 +51,7 @@ class Family(enum.StrEnum):
     LEFTHOOK = "lefthook"
 
 
-@dataclass(frozen=True)
-class HookSpec:
+class HookSpec(NamedTuple):
     """One hook as the configuration declares it: what `landwatch trust` shows of it."""
 
     id: str
@@ -62,16 +61,14 @@ class HookSpec:
     source: str = ""  # the configuration file that declares it, when not the family's root
 
 
-@dataclass(frozen=True)
-class Remote:
+class Remote(NamedTuple):
     """A repository of hooks a configuration names, and the rev written for it."""
 
     url: str
     rev: str
 
 
-@dataclass(frozen=True)
-class ManagerConfig:
+class ManagerConfig(NamedTuple):
     """One hook manager's configuration in a tree and the hooks it runs at the pre-commit stage."""
 
     family: Family
@@ -184,7 +181,7 @@ def _family(
 
 def _pre_commit_file(found: _Read, document: dict[Any, Any], path: str, source: str) -> None:
     for spec, command, where in _pre_commit_hooks(document, posixpath.dirname(path)):
-        found.hooks.append(replace(spec, source=source))
+        found.hooks.append(spec._replace(source=source))
         found.commands.append((command, where))
     found.remotes += _remotes(document)
     found.on_machine += [

@@ -11,7 +11,6 @@ when no fixer after it moved the file's lines, and is not placed on a line other
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from landwatch.lazy_re import lazy_compile
@@ -48,8 +47,7 @@ class Hunk(NamedTuple):
     new_lines: int
 
 
-@dataclass(frozen=True)
-class FileFix:
+class FileFix(NamedTuple):
     """One file's fix: the hunks with whitespace at line ends ignored (how its lines moved) and
     the exact hunks (what the fixers changed)."""
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.project_hooks.values import MAX_HOOKS, mappings, text
@@ -27,8 +26,7 @@ MAX_EXPANSIONS = 64
 MAX_LENGTH = 64 * 1024
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """A command line lefthook runs through `sh -c`, the directory it runs in (from the tree's
     root), and the name of the job it is of (`{lefthook_job_name}`; what `{cmd}` stands for)."""
 
@@ -37,8 +35,7 @@ class Line:
     name: str = ""
 
 
-@dataclass(frozen=True)
-class Hook:
+class Hook(NamedTuple):
     """One command, script or job of the hook: its name, what it runs as `landwatch trust`
     shows it, what kind it is, and the command lines lefthook runs for it."""
 

@@ -8,6 +8,7 @@ Every step is a pass over the lines with string operations or a pattern that can
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from landwatch.lazy_re import lazy_compile
 
@@ -59,8 +60,7 @@ class Said:
     unfinished: str | None = None
 
 
-@dataclass(frozen=True)
-class Located:
+class Located(NamedTuple):
     path: str
     line: int
     message: str

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import pygit2
 
@@ -17,8 +17,7 @@ from landwatch.review.pinned import PinnedFile, content_digest, pin, pinned_file
 from landwatch.review.project_hooks.config import ManagerConfig, declared
 
 
-@dataclass(frozen=True)
-class HooksPinned:
+class HooksPinned(NamedTuple):
     """What trust is given to: the configurations, the files pinned with them, one digest."""
 
     declared: tuple[ManagerConfig, ...]

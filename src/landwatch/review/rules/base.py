@@ -12,7 +12,7 @@ import enum
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from landwatch.review.findings import BY_DEFAULT, Basis, Finding, Severity, fingerprint
 from landwatch.review.globs import matches_any
@@ -43,8 +43,7 @@ class Practice(enum.Enum):
     KEPT_BEFORE = "kept in the file before"
 
 
-@dataclass(frozen=True)
-class Learned:
+class Learned(NamedTuple):
     """What a project's history teaches a rule (review.standards) where the committed
     configuration says nothing of it: the value of one `Standards` attribute, set as an option
     or turning the rule on."""
@@ -60,8 +59,7 @@ class Learned:
     widens: tuple[str, str] | None = None
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     name: str
     default: Any
     description: str

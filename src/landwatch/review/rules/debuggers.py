@@ -9,8 +9,8 @@ the line), so a debugger named in a comment or a string is not one left in the c
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 from landwatch.lazy_re import LazyPattern, lazy_compile
 from landwatch.review.change import FileChange, Line
@@ -20,8 +20,7 @@ from landwatch.review.rules.base import LineRule
 from landwatch.review.rules.leftovers import marked
 
 
-@dataclass(frozen=True)
-class _Language:
+class _Language(NamedTuple):
     """How one language writes a debugger, and what on a line is a string or a comment."""
 
     globs: tuple[str, ...]

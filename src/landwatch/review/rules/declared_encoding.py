@@ -9,7 +9,7 @@ added lines, and a file that was not already so before.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from landwatch.review.change import FileChange, Line
 from landwatch.review.documents import read_text
@@ -25,8 +25,7 @@ _NAMES = {b"\n": "LF", b"\r\n": "CRLF"}
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
-@dataclass(frozen=True)
-class DeclaredEnd:
+class DeclaredEnd(NamedTuple):
     """The line end a file's committed content should have, and who said so."""
 
     end: bytes  # b"\n" or b"\r\n"

@@ -7,13 +7,12 @@ A line is read once, word by word, and a command's options count up to the end o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from landwatch.lazy_re import lazy_compile
 
 
-@dataclass(frozen=True)
-class PasswordOption:
+class PasswordOption(NamedTuple):
     """The short option a command takes its password by: `attached` (`-pX`), `separate` (`-p X`)."""
 
     option: str

@@ -11,8 +11,7 @@ often a line of base64. A file its path names for the provider (`mailgun.env`,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from landwatch.lazy_re import LazyPattern, lazy_compile
 from landwatch.review.secrets.scanning import ascii_lower, lines_with, masked, placeholder_token
@@ -21,8 +20,7 @@ if TYPE_CHECKING:
     from landwatch.review.change import Line
 
 
-@dataclass(frozen=True)
-class _Named:
+class _Named(NamedTuple):
     label: str
     provider: str  # lower case, as a line or a path names it
     # A literal every token holds, where it has one: lines without it are not matched.

@@ -16,8 +16,7 @@ import importlib.util
 import json
 import os
 from bisect import bisect_right
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.secrets import rule_anchors, rule_cache
@@ -39,8 +38,7 @@ GATED_BYTES = 256 << 10
 _gated = [0]
 
 
-@dataclass(frozen=True)
-class ProviderToken:
+class ProviderToken(NamedTuple):
     """A credential the rule set found: its line (0-based, in the lines scanned), its byte
     columns in that line, which rule, and whether the rule is sure (a checksum, a strict
     prefix) or only likely."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from landwatch.lazy_re import LazyPattern, lazy_compile
 
@@ -42,8 +42,7 @@ class Place(enum.Enum):
     __hash__ = object.__hash__
 
 
-@dataclass(frozen=True)
-class Syntax:
+class Syntax(NamedTuple):
     """One way a value is given to a name: `tail` is matched at the name's end; its value is the
     `value` group (bare when `bare`) or, when that did not take part, the quoted one. When one
     `alone` matches, the syntaxes after it are not tried (they would read the same value)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from landwatch.lazy_re import LazyPattern, lazy_compile
 from landwatch.review.secrets.checks import base64url, jwt_well_formed
@@ -22,8 +22,7 @@ from landwatch.review.secrets.scanning import (
 from landwatch.review.secrets.values import looks_generated
 
 
-@dataclass(frozen=True)
-class _Format:
+class _Format(NamedTuple):
     label: str
     # Literal starts of every match (lower case when `folded`): lines without one are skipped.
     anchors: tuple[str, ...]

@@ -20,6 +20,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from landwatch.files import write_atomic
 from landwatch.lazy_re import lazy_compile
@@ -91,8 +92,7 @@ class Room:
         return self.checkout.root.parent
 
 
-@dataclass(frozen=True)
-class Ran:
+class Ran(NamedTuple):
     """What a manager's run printed, read, and how it ended."""
 
     said: Said
