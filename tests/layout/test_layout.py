@@ -17,10 +17,10 @@ from landwatch import layout
 from landwatch.layout import Scope
 from landwatch.work_item import READY, WorkKind
 from support import ROOT
+from support.hook_script import HOOK, hook_functions
 from support.queue import git_env
 from support.repos import Repo
 
-HOOK = ROOT / "githooks" / "hook.sh"
 GATE = ROOT / "githooks" / "pre-push.sh"
 
 
@@ -118,7 +118,6 @@ RAW_TEXTS = (
     # A copied repository's terminal escapes (7 and 8 bits), a byte not UTF-8: text.safe's.
     *("\x1b]0;PWNED\x07\x1b[2J", "\u009b2J\u00e9", "caf\udce9"),
 )
-HOOK_END = 'lw_record "$@" 3>&2 2>/dev/null\n'
 # Run in a repository by sh with the hook's functions as $1: the cache made anew as a landing
 # makes it when the configuration changed (the line it says on stderr), then read back by the
 # quick way's reader; the values each left, NUL-terminated.
@@ -140,13 +139,6 @@ HOOK_VARIABLES: tuple[layout.Setting[Any], ...] = (
     layout.MAINTENANCE,
     layout.MAINTENANCE_INTERVAL,
 )
-
-
-def hook_functions(hook: str) -> str:
-    """The hook up to its last call: every function defined and every early exit passed by (run
-    as no post-commit hook, the quick way returns at once), nothing recorded."""
-    assert hook.count(HOOK_END) == 1
-    return hook[: hook.index(HOOK_END)]
 
 
 def boolean(setting: layout.Setting[Any]) -> bool:
