@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 # (unassigned, so no category Cf yet: U+2065, U+FFF0-FFF8, the rest of U+E0000-E0FFF).
 # The joiners and the emoji's variation selector (U+FE0F) are kept only after a character past
 # Latin-1, inside a word of another script or an emoji; between ASCII letters they hide.
+# githooks/hook.sh holds the same as code-point ranges (lw_hidden, lw_joiners), for its one line:
+# tests/githooks/test_escaping.py fails when the two differ at any code point.
 _JOINERS = frozenset([0x200C, 0x200D, 0xFE0F])
 _INVISIBLE = frozenset(
     [

@@ -117,6 +117,8 @@ RAW_TEXTS = (
     *("YES", "off", "On", "FALSE", "1", "2", "maybe", "origin", "up stream"),
     # A copied repository's terminal escapes (7 and 8 bits), a byte not UTF-8: text.safe's.
     *("\x1b]0;PWNED\x07\x1b[2J", "\u009b2J\u00e9", "caf\udce9"),
+    # A right-to-left override, a zero-width space, a line separator, a tag; a joiner kept.
+    "\u202e006\u200b\u2028\U000e0041日\u200d本",
 )
 # Run in a repository by sh with the hook's functions as $1: the cache made anew as a landing
 # makes it when the configuration changed (the line it says on stderr), then read back by the
