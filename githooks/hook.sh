@@ -51,14 +51,18 @@ lw_say() {
     # shows it, by lw_escaped in part 2: the quick way leaves such a line to the whole hook.
     [ -n "$lw_said" ] && return 0
     lw_said=1
+    # Printable ASCII spelt out: [:print:] is the locale's (bash takes U+202E for printable
+    # under UTF-8) and so is a range (a collation's order).
+    lw_ascii=' !"#$%&'\''()*+,-./:;<=>?@[\]^_`{|}~0123456789'
+    lw_ascii=${lw_ascii}ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
     case "$*" in
-        *[![:print:]]*) [ -n "$lw_escaping" ] || { lw_unsaid="$*"; return 0; } ;;
+        *[!"$lw_ascii"]*) [ -n "$lw_escaping" ] || { lw_unsaid="$*"; return 0; } ;;
     esac
     # On a terminal, from the left edge of a cleared line: git's progress (`Rebasing (7/7)`)
     # may have left the cursor mid-line.
     if [ -t 3 ]; then printf '\r\033[K' >&3; fi
     case "$*" in
-        *[![:print:]]*) lw_escaped "landwatch: $*" >&3 ;;
+        *[!"$lw_ascii"]*) lw_escaped "landwatch: $*" >&3 ;;
         *) printf 'landwatch: %s\n' "$*" >&3 ;;
     esac
 }

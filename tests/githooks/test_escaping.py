@@ -100,9 +100,10 @@ def said_by_the_hook(shell: str, locale: str, text: str, tmp_path: Path) -> str:
 def test_the_hook_s_escaper_shows_each_range_s_edges_as_text_safe_does(
     shell: str, locale: str, tmp_path: Path
 ) -> None:
-    """Run by the shell git runs it with, and by bash: the first and last code point of each
-    run text.safe escapes and those beside them (C0 and C1 controls, the joiners after a space
-    among them), joiners in a word, a byte that is not UTF-8."""
+    """Run by the shell git runs it with, and by bash, whose [:print:] takes U+202E for
+    printable under UTF-8 (a line of such characters went out as it was): the first and last
+    code point of each run text.safe escapes and those beside them (C0 and C1 controls, the
+    joiners after a space among them), joiners in a word, a byte that is not UTF-8."""
     if shutil.which(shell) is None:
         pytest.skip(f"{shell} is not installed")
     hidden = hidden_by_safe(" ")
@@ -112,6 +113,10 @@ def test_the_hook_s_escaper_shows_each_range_s_edges_as_text_safe_does(
     text = " ".join(map(chr, shown))  # NUL no argument can hold
     text += " 日\u200d本 \U0001f468\u200d\U0001f469 \u2764\ufe0f \x1b[2J\x85 caf\udce9 é"
     assert said_by_the_hook(shell, locale, text, tmp_path) == f"landwatch: {safe(text)}\n"
+    # With no control beside them (which alone took a line to the escaper).
+    assert said_by_the_hook(shell, locale, "\u202e\u200b\U000e0041 é日本", tmp_path) == (
+        "landwatch: \\u202e\\u200b\\U000e0041 é日本\n"
+    )
     # After a byte that is not UTF-8, text.safe keeps a joiner (after the surrogate it reads the
     # byte as); the hook hides it.
     assert said_by_the_hook(shell, locale, "caf\udce9\u200d", tmp_path) == (
