@@ -136,6 +136,32 @@ def test_pull_rebase_reviews_upstream_once_as_a_range(tmp_path: Path, journal: P
     assert len(done) == 3  # and the local commit as first landed
 
 
+TEAMMATE = {"GIT_AUTHOR_EMAIL": "mate@example.com", "GIT_COMMITTER_EMAIL": "mate@example.com"}
+
+
+def shared_upstream(tmp_path: Path, *names: str) -> tuple[Repo, Path, list[Repo]]:
+    """A teammate's repository, the bare upstream it pushed main to, and clones of that named
+    `names`, landwatch installed in each, whose user.email is not the teammate's."""
+    upstream = tmp_path / "upstream.git"
+    git("init", "-q", "--bare", "-b", "main", str(upstream), cwd=tmp_path)
+    mate = Repo(tmp_path / "mate")
+    mate.git("push", "-q", str(upstream), "main")
+    clones = [Repo(tmp_path / name, clone_of=upstream) for name in names]
+    for clone in clones:
+        clone.install()
+        clone.git("config", "user.email", "me@example.com")
+    return mate, upstream, clones
+
+
+def teammate_lands(mate: Repo, upstream: Path, branch: str = "main") -> str:
+    """Two commits of the teammate's on `branch`, pushed: trailing whitespace (a warning), then
+    a clean one; the tip."""
+    mate.land("Their whitespace", {"a.txt": "trailing  \n"}, hooks=False, env=TEAMMATE)
+    tip = mate.land("Their next", {"b.txt": "clean\n"}, hooks=False, env=TEAMMATE)
+    mate.git("push", "-q", str(upstream), branch)
+    return tip
+
+
 # A branch moved by hand (`git reset`, `git branch -f`, `git checkout -B`): forward, it lands what
 # it brings as a fast-forward pull does, one range; backwards or sideways, nothing.
 
@@ -237,24 +263,12 @@ def test_a_reset_forward_over_a_flood_is_one_range(repo: Repo, journal: Path) ->
     assert drain(journal) == [(tip, base)]
 
 
-TEAMMATE = {"GIT_AUTHOR_EMAIL": "mate@example.com", "GIT_COMMITTER_EMAIL": "mate@example.com"}
-
-
 def test_fetch_and_reset_to_the_remote_is_reviewed_as_a_pull_is(tmp_path: Path) -> None:
     """A teammate's commits brought by `git fetch` + `git reset --hard origin/main` (a script's
     pull): one range, told as a teammate's are, the same review as `git pull --ff-only`'s."""
-    upstream = tmp_path / "upstream.git"
-    git("init", "-q", "--bare", "-b", "main", str(upstream), cwd=tmp_path)
-    mate = Repo(tmp_path / "mate")
-    mate.git("push", "-q", str(upstream), "main")
-    clones = [Repo(tmp_path / name, clone_of=upstream) for name in ("pulled", "reset")]
-    for clone in clones:
-        clone.install()
-        clone.git("config", "user.email", "me@example.com")
+    mate, upstream, clones = shared_upstream(tmp_path, "pulled", "reset")
     base = mate.head()
-    mate.land("Their whitespace", {"a.txt": "trailing  \n"}, hooks=False, env=TEAMMATE)
-    tip = mate.land("Their next", {"b.txt": "clean\n"}, hooks=False, env=TEAMMATE)
-    mate.git("push", "-q", str(upstream), "main")
+    tip = teammate_lands(mate, upstream)
     pulled, reset = clones
     assert pulled.run("pull", "-q", "--ff-only", **an_hour_ago()).returncode == 0
     reset.git("fetch", "-q", **an_hour_ago())
