@@ -162,8 +162,9 @@ def teammate_lands(mate: Repo, upstream: Path, branch: str = "main") -> str:
     return tip
 
 
-# A branch moved by hand (`git reset`, `git branch -f`, `git checkout -B`): forward, it lands what
-# it brings as a fast-forward pull does, one range; backwards or sideways, nothing.
+# A branch moved by hand (`git reset`, `git branch -f`, `git checkout -B`): forward or sideways, it
+# lands what it brings that nobody recorded here as a pull does, one range (sideways, from where
+# the two lines part); backwards, onto what landed here, or onto an unrelated history, nothing.
 
 
 def move_main(repo: Repo, how: str, to: str) -> None:
@@ -209,28 +210,49 @@ def test_a_branch_fast_forwarded_by_fetch_is_reviewed_once(repo: Repo, journal: 
 
 
 def diverged(repo: Repo) -> tuple[str, str]:
-    """Before the install: `other` and `main` each one commit past their fork (none of it
-    reviewed, as it landed before); (other's tip, main's tip)."""
-    repo.git("switch", "-q", "-c", "other", **an_hour_ago())
-    other = repo.land("on the other line", "other.txt", env=an_hour_ago())
-    repo.git("switch", "-q", "main", **an_hour_ago())
-    main = repo.land("on main", "main.txt", env=an_hour_ago())
-    repo.install()
+    """`other` and `main` each one commit past their fork, both landed through the hooks (so
+    recorded here); (other's tip, main's tip)."""
+    hour = an_hour_ago()
+    repo.git("switch", "-q", "-c", "other", **hour)
+    other = repo.land("on the other line", "other.txt", env=hour)
+    repo.git("switch", "-q", "main", **hour)
+    main = repo.land("on main", "main.txt", env=hour)
     return other, main
 
 
 @pytest.mark.parametrize("how", MOVES)
-def test_a_branch_moved_back_or_sideways_lands_nothing(
+def test_a_branch_moved_back_or_onto_what_landed_here_lands_nothing(
+    repo: Repo, journal: Path, how: str
+) -> None:
+    """Sideways onto another line whose commits landed here (`git checkout -B main other`), back
+    onto its own, backwards (`reset --hard HEAD~1`), onto a history unrelated to its own and
+    back (no merge base: as a branch born at a commit that was there): no move queues
+    anything, and each commit is reviewed once, as the hooks recorded it."""
+    other, main = diverged(repo)
+    unrelated = written(repo, "a history of its own")  # no parent, no hook, never recorded
+    for to in (other, main, "HEAD~1", unrelated, main):
+        move_main(repo, how, to)
+    assert repo.head() == main
+    assert drain(journal) == [(other, None), (main, None)]
+
+
+@pytest.mark.parametrize("how", MOVES)
+def test_a_branch_moved_sideways_onto_a_fetched_line_is_reviewed_once(
     tmp_path: Path, journal: Path, how: str
 ) -> None:
-    """Back (`reset --hard HEAD~1`) or onto another line: nothing of what it points at now is new
-    to this branch's line, and nothing is queued, however unreviewed it is."""
-    repo = Repo(tmp_path / "repo")
-    other, main = diverged(repo)
-    move_main(repo, how, other)
-    move_main(repo, how, main)
-    move_main(repo, how, "HEAD~1")
-    assert drain(journal) == []
+    """A branch with a commit of its own moved onto a teammate's line fetched from the remote
+    (`git branch -f main origin/feature`): what that line brings is one range from where the two
+    lines part, as a pull would bring it, once however often the branch moves there and back.
+    Before, a move sideways was no landing: the teammate's commits were never reviewed."""
+    mate, upstream, (clone,) = shared_upstream(tmp_path, "clone")
+    fork = mate.head()
+    mate.git("switch", "-q", "-c", "feature")
+    tip = teammate_lands(mate, upstream, "feature")
+    mine = clone.land("Keep a line of my own", {"file": "mine\n"}, env=an_hour_ago())
+    clone.git("fetch", "-q", **an_hour_ago())
+    for to in ("origin/feature", mine, "origin/feature"):
+        move_main(clone, how, to)
+    assert drain(journal) == [(mine, None), (tip, fork)]
 
 
 def test_a_branch_moved_onto_what_the_hooks_recorded_is_not_reviewed_again(
@@ -282,6 +304,35 @@ def test_fetch_and_reset_to_the_remote_is_reviewed_as_a_pull_is(tmp_path: Path) 
         assert line_markers.unread(clone.git_dir) == []  # told only at error
         found.append([(f.rule, f.path, f.line) for f in review.findings])
     assert found[0] == found[1]
+
+
+def test_a_diverged_branch_reset_onto_its_fetched_upstream_is_reviewed_as_a_pull_is(
+    tmp_path: Path,
+) -> None:
+    """`git fetch` + `git reset --hard origin/main` where main had a commit of its own (it had
+    diverged): the teammate's commits it brings are one range from where the two lines part,
+    reviewed and told as `git pull --ff-only`'s of them where main had not diverged, the
+    branch's own commit not undone in it (the same lines read). Before, a move sideways was no
+    landing: the teammate's commits came into the worktree and were never reviewed."""
+    mate, upstream, (pulled, moved) = shared_upstream(tmp_path, "pulled", "diverged")
+    base = mate.head()
+    tip = teammate_lands(mate, upstream)
+    mine = moved.land("Keep a line of my own", {"file": "mine\n"}, env=an_hour_ago())
+    assert pulled.run("pull", "-q", "--ff-only", **an_hour_ago()).returncode == 0
+    moved.git("fetch", "-q", **an_hour_ago())
+    moved.git("reset", "-q", "--hard", "origin/main", **an_hour_ago())
+    assert sweep.sweep(moved.git_dir, now=later()).enqueued == [f"review-{tip}"]
+    assert moved.pending() == [(mine, None), (tip, base)]
+    assert run_reviewer("--once").returncode == 0
+    assert sweep.sweep(moved.git_dir, now=later()).enqueued == []  # reviewed once
+    pull, reset = (report_store.read(clone.git_dir, tip) for clone in (pulled, moved))
+    assert pull is not None and reset is not None
+    assert (reset.shape, reset.base, reset.summary()) == ("range", base, "1 warning")
+    assert whose.NOTE in reset.notes and tip not in line_markers.unread(moved.git_dir)
+    assert reset.lines_checked == pull.lines_checked == 2
+    assert [(f.rule, f.path, f.line) for f in reset.findings] == [
+        (f.rule, f.path, f.line) for f in pull.findings
+    ]
 
 
 def test_a_landing_whose_subject_says_rebase_is_swept_like_any_other(

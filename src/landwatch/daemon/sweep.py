@@ -1,7 +1,7 @@
 """The reflog sweep: landings the hooks did not record (commits written without hooks, hooks
 another tool displaced, a worktree removed before its queue drained, the upstream side of a
-`pull --rebase`, a branch reset forward), found in the reflogs git keeps and enqueued once each
-(docs/coverage.md).
+`pull --rebase`, a branch reset forward or sideways), found in the reflogs git keeps and enqueued
+once each (docs/coverage.md).
 
 Each pass reads every reflog from where the last one stopped: its cost follows what is new,
 not how long the reflogs are.
@@ -43,9 +43,10 @@ _ONTO = lazy_compile(rf" onto ({work_item.OID})$")
 # A ref moving without landing anything: a clone's birth, a rename.
 _NOT_LANDINGS = ("clone:", "Branch: renamed")
 # A ref moved by hand: `git reset`, `git branch -f`, `checkout -B`, `switch -C` (`branch: Reset
-# to`), `git fetch origin main:main` into a branch, HEAD going from branch to branch. Only a
-# branch moved forward lands, as a pull does: HEAD's reflog says it again where a branch moved,
-# and a detached HEAD is no branch.
+# to`), `git fetch origin main:main` into a branch, HEAD going from branch to branch. A branch
+# moved forward or sideways (a diverged branch reset onto its fetched upstream) lands what it
+# brings as a pull does, one range from where the two lines part (its own commits not undone in
+# the review); HEAD's reflog says it again where a branch moved, a detached HEAD is no branch.
 _MOVED = ("reset:", "branch:", "checkout:", "fetch")
 # What writes a commit where a ref was unborn: git's `commit (initial)`, a cherry-pick or `am`
 # onto an orphan branch, a libgit2 client's `commit:` on a new branch. Any other birth of a ref
@@ -215,10 +216,10 @@ def _landings(repo: _Repository, entry: Entry, is_head: bool) -> list[tuple[str,
     commits = [oid for oid in repo.commits(entry.new, entry.old) if not repo.recorded(oid)]
     if not commits:
         return []  # nothing new: moved backwards, or onto what was recorded
-    if moved and repo.merge_base(entry.old, entry.new) != entry.old:
-        return []  # sideways, onto another line: what it holds landed where it was made
-    merged = moved or message.startswith(("merge ", "pull", "commit (merge)"))
-    if merged or len(commits) > FLOOD:
+    if moved:  # no merge base: an unrelated history, as a ref born at a commit that was there
+        base = repo.merge_base(entry.old, entry.new)
+        return [(entry.new, base)] if base is not None else []
+    if message.startswith(("merge ", "pull", "commit (merge)")) or len(commits) > FLOOD:
         return [(entry.new, entry.old)]  # as the post-merge hook does: what landed, as one range
     return [(oid, None) for oid in commits]
 
