@@ -163,8 +163,8 @@ def teammate_lands(mate: Repo, upstream: Path, branch: str = "main") -> str:
 
 
 # A branch moved by hand (`git reset`, `git branch -f`, `git checkout -B`): forward or sideways, it
-# lands what it brings that nobody recorded here as a pull does, one range (sideways, from where
-# the two lines part); backwards, onto what landed here, or onto an unrelated history, nothing.
+# lands what it brings that nobody recorded here as a pull does, one range from where it was;
+# backwards, onto what landed here, or onto an unrelated history, nothing.
 
 
 def move_main(repo: Repo, how: str, to: str) -> None:
@@ -241,18 +241,17 @@ def test_a_branch_moved_sideways_onto_a_fetched_line_is_reviewed_once(
     tmp_path: Path, journal: Path, how: str
 ) -> None:
     """A branch with a commit of its own moved onto a teammate's line fetched from the remote
-    (`git branch -f main origin/feature`): what that line brings is one range from where the two
-    lines part, as a pull would bring it, once however often the branch moves there and back.
+    (`git branch -f main origin/feature`): what that line brings is one range from where the
+    branch was, once however often the branch moves there and back.
     Before, a move sideways was no landing: the teammate's commits were never reviewed."""
     mate, upstream, (clone,) = shared_upstream(tmp_path, "clone")
-    fork = mate.head()
     mate.git("switch", "-q", "-c", "feature")
     tip = teammate_lands(mate, upstream, "feature")
     mine = clone.land("Keep a line of my own", {"file": "mine\n"}, env=an_hour_ago())
     clone.git("fetch", "-q", **an_hour_ago())
     for to in ("origin/feature", mine, "origin/feature"):
         move_main(clone, how, to)
-    assert drain(journal) == [(mine, None), (tip, fork)]
+    assert drain(journal) == [(mine, None), (tip, mine)]
 
 
 def test_a_branch_moved_onto_what_the_hooks_recorded_is_not_reviewed_again(
@@ -310,29 +309,53 @@ def test_a_diverged_branch_reset_onto_its_fetched_upstream_is_reviewed_as_a_pull
     tmp_path: Path,
 ) -> None:
     """`git fetch` + `git reset --hard origin/main` where main had a commit of its own (it had
-    diverged): the teammate's commits it brings are one range from where the two lines part,
-    reviewed and told as `git pull --ff-only`'s of them where main had not diverged, the
-    branch's own commit not undone in it (the same lines read). Before, a move sideways was no
-    landing: the teammate's commits came into the worktree and were never reviewed."""
+    diverged): the teammate's commits it brings are one range from where main was, reviewed and
+    told as `git pull --ff-only`'s of them where main had not diverged, with one more line read:
+    the line its own commit had changed, back as the upstream has it. Before, a move sideways
+    was no landing: the teammate's commits came into the worktree and were never reviewed."""
     mate, upstream, (pulled, moved) = shared_upstream(tmp_path, "pulled", "diverged")
-    base = mate.head()
     tip = teammate_lands(mate, upstream)
     mine = moved.land("Keep a line of my own", {"file": "mine\n"}, env=an_hour_ago())
     assert pulled.run("pull", "-q", "--ff-only", **an_hour_ago()).returncode == 0
     moved.git("fetch", "-q", **an_hour_ago())
     moved.git("reset", "-q", "--hard", "origin/main", **an_hour_ago())
     assert sweep.sweep(moved.git_dir, now=later()).enqueued == [f"review-{tip}"]
-    assert moved.pending() == [(mine, None), (tip, base)]
+    assert moved.pending() == [(mine, None), (tip, mine)]
     assert run_reviewer("--once").returncode == 0
     assert sweep.sweep(moved.git_dir, now=later()).enqueued == []  # reviewed once
     pull, reset = (report_store.read(clone.git_dir, tip) for clone in (pulled, moved))
     assert pull is not None and reset is not None
-    assert (reset.shape, reset.base, reset.summary()) == ("range", base, "1 warning")
+    assert (reset.shape, reset.base, reset.summary()) == ("range", mine, "1 warning")
     assert whose.NOTE in reset.notes and tip not in line_markers.unread(moved.git_dir)
-    assert reset.lines_checked == pull.lines_checked == 2
+    assert (reset.lines_checked, pull.lines_checked) == (3, 2)
     assert [(f.rule, f.path, f.line) for f in reset.findings] == [
         (f.rule, f.path, f.line) for f in pull.findings
     ]
+
+
+def test_a_reset_onto_a_squash_merged_copy_of_its_own_commit_tells_nothing_again(
+    tmp_path: Path,
+) -> None:
+    """The person's commit, reviewed and told here, squash-merged upstream as a new commit of
+    theirs (a hosting service's "Squash and merge"), then `git fetch` + `git reset --hard
+    origin/main`: the copy brings nothing the worktree did not hold, and its finding is not
+    reviewed and told a second time (a range from where the two lines part would)."""
+    mate, upstream, (clone,) = shared_upstream(tmp_path, "clone")
+    mine = clone.land("Keep my notes", {"notes.txt": "trailing  \n"}, env=an_hour_ago())
+    assert run_reviewer("--once").returncode == 0
+    told = report_store.read(clone.git_dir, mine)
+    assert told is not None and told.summary() == "1 warning"
+    line_markers.mark_read(clone.git_dir, mine)
+    me = {"GIT_AUTHOR_EMAIL": "me@example.com", "GIT_COMMITTER_EMAIL": "mate@example.com"}
+    copy = mate.land("Keep my notes (#1)", {"notes.txt": "trailing  \n"}, hooks=False, env=me)
+    mate.git("push", "-q", str(upstream), "main")
+    clone.git("fetch", "-q", **an_hour_ago())
+    clone.git("reset", "-q", "--hard", "origin/main", **an_hour_ago())
+    assert sweep.sweep(clone.git_dir, now=later()).enqueued == [f"review-{copy}"]
+    assert run_reviewer("--once").returncode == 0
+    again = report_store.read(clone.git_dir, copy)
+    assert again is not None and (again.shape, again.base) == ("range", mine)
+    assert again.findings == [] and line_markers.unread(clone.git_dir) == []
 
 
 def test_a_landing_whose_subject_says_rebase_is_swept_like_any_other(

@@ -45,8 +45,9 @@ _NOT_LANDINGS = ("clone:", "Branch: renamed")
 # A ref moved by hand: `git reset`, `git branch -f`, `checkout -B`, `switch -C` (`branch: Reset
 # to`), `git fetch origin main:main` into a branch, HEAD going from branch to branch. A branch
 # moved forward or sideways (a diverged branch reset onto its fetched upstream) lands what it
-# brings as a pull does, one range from where the two lines part (its own commits not undone in
-# the review); HEAD's reflog says it again where a branch moved, a detached HEAD is no branch.
+# brings as a pull does, one range from where it was: what the worktree did not hold, so a
+# squash-merged copy of its own commits is not told again; HEAD's reflog says it again where a
+# branch moved, and a detached HEAD is no branch.
 _MOVED = ("reset:", "branch:", "checkout:", "fetch")
 # What writes a commit where a ref was unborn: git's `commit (initial)`, a cherry-pick or `am`
 # onto an orphan branch, a libgit2 client's `commit:` on a new branch. Any other birth of a ref
@@ -217,8 +218,7 @@ def _landings(repo: _Repository, entry: Entry, is_head: bool) -> list[tuple[str,
     if not commits:
         return []  # nothing new: moved backwards, or onto what was recorded
     if moved:  # no merge base: an unrelated history, as a ref born at a commit that was there
-        base = repo.merge_base(entry.old, entry.new)
-        return [(entry.new, base)] if base is not None else []
+        return [(entry.new, entry.old)] if repo.merge_base(entry.old, entry.new) else []
     if message.startswith(("merge ", "pull", "commit (merge)")) or len(commits) > FLOOD:
         return [(entry.new, entry.old)]  # as the post-merge hook does: what landed, as one range
     return [(oid, None) for oid in commits]
