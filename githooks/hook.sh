@@ -551,12 +551,14 @@ lw_decoded() {
     lw_least=$((${#lw_held} < 8 ? 128 : ${#lw_held} < 12 ? 2048 : 65536))
     if [ "$lw_code" -lt 160 ] && [ "$lw_code" -ge 128 ]; then
         lw_hex "$lw_code"
+        lw_code=0 # shown as an escape: a joiner after it stands after ASCII, as in text.safe
     elif [ "$lw_code" -lt "$lw_least" ] || [ "$lw_code" -gt 1114111 ] ||
         { [ "$lw_code" -ge 55296 ] && [ "$lw_code" -lt 57344 ]; }; then
         lw_escape_held
         return
     elif lw_hidden_code; then
         lw_hex "$lw_code"
+        lw_code=0
     else
         for lw_each in $lw_held; do lw_format="$lw_format\\$lw_each"; done
     fi
@@ -577,8 +579,7 @@ lw_hidden_code() {
 }
 
 lw_escape_held() {
-    # Each byte held \xNN: a joiner after one is hidden (text.safe keeps it after the surrogate
-    # it reads the byte as, past Latin-1: the hook hides more, never less).
+    # Each byte held \xNN: a joiner after one is hidden, as text.safe hides it after an escape.
     for lw_each in $lw_held; do
         lw_previous=$((0$lw_each))
         lw_hex "$lw_previous"

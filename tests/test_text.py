@@ -49,6 +49,8 @@ from landwatch.text import (
         # and the code points kept invisible for the future (unassigned, so no Cf yet).
         ("config\u200d.py c\u200cd e\ufe0ff", "config\\u200d.py c\\u200cd e\\ufe0ff"),
         ("a\u2065b\ufff0c\U000e0080d\U000e01f0e", "a\\u2065b\\ufff0c\\U000e0080d\\U000e01f0e"),
+        # A joiner after what is shown as an escape stands between ASCII characters.
+        ("\u202e\u200dx caf\udce9\u200d", "\\u202e\\u200dx caf\\xe9\\u200d"),
         ("caf\udce9.txt", "caf\\xe9.txt"),  # a byte that was not UTF-8, as os.fsdecode keeps it
         ("lone\ud800", "lone\\ud800"),
     ],

@@ -48,16 +48,18 @@ def safe(text: str, *, tabs: bool = False) -> str:
     counted from the text's start in what is shown, every other control still an escape."""
     out = []
     column = 0  # what is shown so far, in characters: where the next tab stop is
-    previous = 0  # the code point before, for the joiners
+    previous = 0  # the code point shown before, for the joiners; 0 after an escape (ASCII)
     for char in text:
-        code, after = ord(char), previous
-        previous = code
+        code = ord(char)
         if code == 0x09 and tabs:
             shown = " " * (TAB_STOP - column % TAB_STOP)
-        elif code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000 or _hidden(char, after):
+        elif (
+            code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000 or _hidden(char, previous)
+        ):
             shown = _escape(code)
         else:
             shown = char
+        previous = code if shown is char else 0
         out.append(shown)
         column += len(shown)
     return "".join(out)

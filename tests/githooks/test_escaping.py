@@ -112,13 +112,13 @@ def test_the_hook_s_escaper_shows_each_range_s_edges_as_text_safe_does(
     shown = (code for code in sorted(edges - {0}) if code in CODE_POINTS and not later(code))
     text = " ".join(map(chr, shown))  # NUL no argument can hold
     text += " 日\u200d本 \U0001f468\u200d\U0001f469 \u2764\ufe0f \x1b[2J\x85 caf\udce9 é"
+    text += " \u202e\u200d \U000e0041\u200c caf\udce9\u200d"  # a joiner after an escape
     assert said_by_the_hook(shell, locale, text, tmp_path) == f"landwatch: {safe(text)}\n"
     # With no control beside them (which alone took a line to the escaper).
     assert said_by_the_hook(shell, locale, "\u202e\u200b\U000e0041 é日本", tmp_path) == (
         "landwatch: \\u202e\\u200b\\U000e0041 é日本\n"
     )
-    # After a byte that is not UTF-8, text.safe keeps a joiner (after the surrogate it reads the
-    # byte as); the hook hides it.
-    assert said_by_the_hook(shell, locale, "caf\udce9\u200d", tmp_path) == (
-        "landwatch: caf\\xe9\\u200d\n"
+    # A joiner after what is shown as an escape stands between ASCII characters: hidden.
+    assert said_by_the_hook(shell, locale, "caf\udce9\u200d \u202e\u200d", tmp_path) == (
+        "landwatch: caf\\xe9\\u200d \\u202e\\u200d\n"
     )
