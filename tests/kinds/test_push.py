@@ -504,6 +504,36 @@ def test_a_remote_that_asks_for_credentials_never_prompts(
     assert time.monotonic() - started < 30  # failed at once, never waited for a person
 
 
+ASKED = '#!/bin/sh\necho "$GCM_INTERACTIVE $*" >> "$0.log"\n'
+
+
+@pytest.mark.parametrize("how", ["GIT_ASKPASS", "SSH_ASKPASS", "core.askPass"])
+def test_the_reviewer_s_push_opens_no_password_window_and_still_asks_credential_helpers(
+    repo: Repo, asking_server: str, tmp_path: Path, how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A desktop session's askpass (KDE's SSH_ASKPASS, an editor's GIT_ASKPASS; core.askPass):
+    git runs it for a password even with terminal prompts off, so an auto-push of the reviewer's
+    opened a password window at any moment. Now it runs none; the credential helper is still
+    asked, told never to ask the person itself (Git Credential Manager's GCM_INTERACTIVE), and
+    the push waits to be tried again."""
+    askpass, helper = tmp_path / "askpass", tmp_path / "helper"
+    for program in (askpass, helper):
+        program.write_text(ASKED + "echo password=guessed\n")
+        program.chmod(0o755)
+    repo.git("remote", "set-url", "origin", asking_server)
+    repo.git("config", "credential.helper", str(helper))
+    if how == "core.askPass":
+        repo.git("config", how, str(askpass))
+    else:
+        monkeypatch.setenv(how, str(askpass))
+    oid = repo.land("private")
+    result = run_reviewer("--once", "--wait", "0")
+    assert result.returncode == 75, result.stderr  # the push left to be tried again
+    assert not Path(f"{askpass}.log").exists()  # before: "Username for 'http://127.0.0.1..."
+    assert Path(f"{helper}.log").read_text().startswith("never get")
+    assert [work_item.id_of_entry(n) for n in push_items(repo)] == [f"push-{oid}"]
+
+
 def test_auto_push_goes_through_the_person_s_own_ssh_in_batch_mode(
     repo: Repo, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -106,6 +106,13 @@ def setup_logging(*, verbose: bool, to_stderr: bool) -> Path:
     return log_file
 
 
+# Nobody answers the reviewer. git runs GIT_ASKPASS, core.askPass or SSH_ASKPASS for a password
+# even with its terminal prompts off: a window on the desktop at any moment, asked by an auto-push,
+# a share or the gate's ls-remote; an empty GIT_ASKPASS stops all three. A credential helper still
+# answers, and Git Credential Manager, one of them, is told never to ask (GCM_INTERACTIVE).
+UNATTENDED = {"GIT_ASKPASS": "", "GCM_INTERACTIVE": "never"}
+
+
 def serve(
     make: Callable[[], Daemon],
     *,
@@ -129,6 +136,7 @@ def serve(
         return 1
     try:
         priority = background_priority(niceness)
+        os.environ.update(UNATTENDED)  # for every git it and its workers start from now on
         daemon = make()
         daemon.info = holder.as_dict()
 
