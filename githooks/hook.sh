@@ -45,7 +45,7 @@ lw_nl='
 '
 lw_unsaid= # a line the quick way left to the whole hook, to be escaped: lw_say
 lw_escaping=
-lw_replaced= # `old:new` of each commit a rewrite replaced whose line waits: lw_rewritten
+lw_replaced= # 1: the notice's stdin (fd 5) holds the pairs a rewrite replaced; 0: it cannot
 lw_say() {
     # One line at most, whatever happens. What is not printable ASCII is shown as text.safe
     # shows it, by lw_escaped in part 2: the quick way leaves such a line to the whole hook.
@@ -792,9 +792,9 @@ lw_notice() {
             "landwatch (./install.sh), or delete the hooks marked '# landwatch-hook' in $lw_hooks"
         return 0
     fi
-    lw_something_to_tell || [ -n "$lw_replaced" ] || return 0
-    if [ -n "$lw_replaced" ]; then
-        "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" --replaced "$lw_replaced" < /dev/null 2>&3
+    lw_something_to_tell || [ "$lw_replaced" = 1 ] || return 0
+    if [ "$lw_replaced" = 1 ]; then
+        "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" --replaced - <&5 5<&- 2>&3
     else
         "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" < /dev/null 2>&3
     fi
@@ -836,11 +836,33 @@ lw_rewritten() {
             lw_count=$((lw_count + 1))
         fi
         # A line waiting to tell of a commit this rewrite replaced: set aside by the notice.
-        [ -n "$lw_old" ] && lw_waiting "$lw_old" && lw_replaced="$lw_replaced $lw_old:$lw_new"
+        [ -n "$lw_old" ] && lw_waiting "$lw_old" && lw_replacing "$lw_old" "$lw_new"
     done
+    [ "$lw_replaced" = 1 ] && exec 4>&- # written whole: only the notice reads it, on fd 5
     [ -z "$lw_into" ] || lw_rewrote
     # One push and one maintenance for the whole rewrite: its tip carries the rest.
     [ -z "$lw_tip" ] || lw_also "$lw_tip" ""
+}
+
+lw_replacing() {
+    # `$1:$2` for the notice to set aside, a line in a file it reads on its stdin: in one
+    # argument, ~1,600 rewritten commits passed Linux's 128 KiB (MAX_ARG_STRLEN) and the shell
+    # said `Argument list too long`, and a string grown a pair at a time is quadratic. The file
+    # is made at the first pair (exclusively, 0600), held open on fd 4 to write and fd 5 to read,
+    # and removed at once: nothing of it outlives the hook but what one killed right here left,
+    # ours, removed by the next. `command` keeps a failed `exec` from ending the shell; what
+    # cannot be written is left to the notice's check of the commits nobody has any more.
+    if [ -z "$lw_replaced" ]; then
+        lw_replaced=0
+        lw_pairs=$lw_work/rewrite-pairs
+        [ -z "$lw_skip" ] || return 0
+        lw_create "$lw_pairs" ||
+            { lw_readable "$lw_pairs" && rm -f "$lw_pairs" && lw_create "$lw_pairs"; } || return 0
+        # shellcheck disable=SC2094 # fd 5 reads it once fd 4 has written it whole (the notice)
+        command exec 4>> "$lw_pairs" 5< "$lw_pairs" && lw_replaced=1
+        rm -f "$lw_pairs"
+    fi
+    [ "$lw_replaced" = 1 ] && printf '%s:%s\n' "$1" "$2" >&4
 }
 
 lw_waiting() {

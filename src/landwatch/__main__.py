@@ -1,6 +1,6 @@
 """`python -m landwatch` and the `landwatch` command: the front door. What runs at every landing
 or shell prompt is answered before the command line's parser is imported: the hooks' `landwatch
-notice --git-dir DIR [--replaced|--set-aside PAIRS]` (not listed: it is theirs), `landwatch
+notice --git-dir DIR [--replaced|--set-aside PAIRS|-]` (not listed: it is theirs), `landwatch
 prompt`, and `landwatch --version`."""
 
 from __future__ import annotations
@@ -33,9 +33,11 @@ def main() -> int:
         from landwatch.commands.notice import notice
 
         # `--replaced 'OLD:NEW ...'`: what the rebase whose hook calls this replaced; with
-        # `--set-aside` instead, an amend's: their lines set aside, nothing said.
+        # `--set-aside` instead, an amend's: their lines set aside, nothing said. `-`: the pairs
+        # are lines on stdin, as the hook hands a rewrite's (one argument is capped at 128 KiB).
         given = arguments[3:4]
-        pairs = arguments[4].split() if given in (["--replaced"], ["--set-aside"]) else []
+        listed = arguments[4] if given in (["--replaced"], ["--set-aside"]) else ""
+        pairs = (sys.stdin.read() if listed == "-" else listed).split()
         replaced = [(old, new) for old, _, new in (pair.partition(":") for pair in pairs)]
         return notice(Path(arguments[2]), replaced=replaced, say=given != ["--set-aside"])
     from landwatch.cli import main as parse_and_run

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from landwatch import layout, line_markers, work_item
+from landwatch.kinds.review import review_in_worker
 from support.queue import git_env
 from support.repos import Repo, foreign_hook, installed
 
@@ -98,6 +99,44 @@ def test_a_long_rewrite_is_recorded_whole_and_given_whole(tmp_path: Path, chaine
     assert [oid for oid, _ in repo.pending()] == [new for _, new in pairs]
     if chained:
         assert log.read_text() == f"foreign post-rewrite.before-landwatch rebase\n{given}"
+
+
+@pytest.mark.parametrize("chained", [False, True])
+def test_a_rewrite_of_thousands_of_waiting_commits_sets_each_aside_and_says_one_line(
+    tmp_path: Path, chained: bool
+) -> None:
+    """An audit: a rebase replacing 1,600 or more commits whose lines waited put every pair in
+    one argument of the notice, past Linux's 128 KiB for one: the shell's `Argument list too
+    long` on the terminal, no line said, nothing set aside. The pairs go on the notice's stdin,
+    read straight or (for a hook we chain) buffered."""
+    repo = Repo(tmp_path / "repo")
+    if chained:
+        foreign_hook(repo, "post-rewrite", tmp_path / "log")
+    repo.install()
+    told = repo.land("ws", {"c.py": "c = 3  \n"}, hooks=False)
+    review_in_worker(str(repo.git_dir), told, None)  # a line waits of a commit still here
+    pairs = [(f"{n:040x}", f"{n + 1_000_000:040x}") for n in range(2000)]
+    for old, _ in pairs:  # each replaced commit's line waits, as report_store marks it
+        (layout.UNREAD.path(repo.git_dir) / old).touch()
+    # What a hook killed between making the pairs' file and removing it left: never read.
+    layout.REWRITE_PAIRS.path(repo.git_dir).write_text(f"{told}:{'e' * 40}\n")
+    ran = subprocess.run(
+        ["sh", ".git/hooks/post-rewrite", "rebase"],
+        cwd=repo.path,
+        input="".join(f"{old} {new}\n" for old, new in pairs),
+        text=True,
+        capture_output=True,
+        env=git_env(),
+    )
+    assert ran.returncode == 0
+    line = f"landwatch: P001 trailing whitespace in c.py:1 · landwatch show {told[:7]}\n"
+    assert ran.stderr == line
+    # Set aside by the rewrite's own pairs (a commit found dropped later would name no new one).
+    assert sorted(line_markers.set_aside_pairs(repo.git_dir)) == sorted(
+        (new, old) for old, new in pairs
+    )
+    assert line_markers.unread(repo.git_dir) == []
+    assert not os.path.lexists(layout.REWRITE_PAIRS.path(repo.git_dir))  # removed at once
 
 
 def test_a_squash_of_more_commits_than_a_record_names_names_the_first(repo: Repo) -> None:

@@ -89,6 +89,13 @@ TOLD = Place(
     "the items given up the person was told of; its mtime is failed/'s when told",
     hooks=True,
 )
+REWRITE_PAIRS = Place(
+    "rewrite-pairs",
+    Scope.WORKTREE,
+    "the hooks",
+    "`old:new` of what a rewrite replaced whose line waits, the notice's stdin; gone once open",
+    hooks=True,
+)
 SKIPPED = Place(
     "skipped",
     Scope.WORKTREE,
@@ -128,6 +135,7 @@ WORKTREE_PLACES = (
     BOOT_TIME,
     LAST_STAMP,
     TOLD,
+    REWRITE_PAIRS,
     SKIPPED,
     MADE,
     PUSH_STATE,
