@@ -106,6 +106,38 @@ def test_a_fifo_at_the_record_a_landing_makes_never_holds_git(
     assert "is no file of landwatch's" in merged.stderr and merged.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("planted", ["fifo", "link"])
+def test_a_rewrite_s_pairs_are_never_written_through_a_link_nor_wait_on_a_fifo(
+    repo: Repo, tmp_path: Path, planted: str
+) -> None:
+    """The file a rebase's hook hands its pairs to the notice in, `rewrite-pairs`, made
+    exclusively: a FIFO or a link planted there is never opened, the rebase is recorded."""
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n")
+    pairs_file = repo.git_dir / "landwatch" / "rewrite-pairs"
+    if planted == "fifo":
+        os.mkfifo(pairs_file)  # nobody writes to it: a hook opening it would wait forever
+    else:
+        pairs_file.symlink_to(victim)
+    pairs = [(f"{n:040x}", f"{n + 1_000_000:040x}") for n in range(3)]
+    unread = repo.git_dir / "landwatch" / "unread"
+    unread.mkdir(exist_ok=True)
+    for old, _ in pairs:  # the lines of the commits it replaced wait
+        (unread / old).touch()
+    ran = subprocess.run(
+        ["sh", ".git/hooks/post-rewrite", "rebase"],
+        cwd=repo.path,
+        input="".join(f"{old} {new}\n" for old, new in pairs),
+        env=git_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.returncode == 0 and ran.stderr == ""
+    assert victim.read_text() == "precious\n"
+    assert [oid for oid, _ in repo.pending()] == [new for _, new in pairs]
+
+
 @pytest.mark.parametrize("name", ["reports", "unread"])
 def test_the_reviewer_writes_nothing_through_a_linked_directory(
     repo: Repo, tmp_path: Path, name: str
