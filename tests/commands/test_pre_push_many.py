@@ -1,0 +1,95 @@
+"""The push gate on a push of many refs, with real git and the real hook: past lw_most_refs the
+quick path hands the push to `landwatch pre-push` (its loop grows strings, quadratic), which still
+refuses a secret among them; a branch pushed is checked against its own tracking ref alone."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from support.daemon import run_reviewer
+from support.kinds import entry_point_logging, origin
+from support.repos import Repo
+from support.secret_examples import AWS_KEY_ID
+
+# Past the quick path's bound of 1,000 refs (githooks/pre-push.sh's lw_most_refs).
+MANY = 3000
+
+
+def tags_at(repo: Repo, commit: str, count: int, prefix: str = "t") -> None:
+    """`count` lightweight tags at `commit`, made in one git."""
+    lines = "".join(f"create refs/tags/{prefix}{n} {commit}\n" for n in range(count))
+    made = repo.run("update-ref", "--stdin", stdin=lines)
+    assert made.returncode == 0, made.stderr
+
+
+def reviewed(repo: Repo) -> None:
+    done = run_reviewer("--once")
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_secret_among_thousands_of_pushed_tags_is_still_refused(
+    repo: Repo, tmp_path: Path
+) -> None:
+    remote = origin(repo, tmp_path / "remote.git")
+    clean = repo.land("clean", {"a.py": "x = 1\n"})
+    repo.git("switch", "-q", "-c", "leak")
+    leaked = repo.land("creds", {"creds.py": f'aws_access_key_id = "{AWS_KEY_ID}"\n'})
+    repo.git("switch", "-q", "main")
+    reviewed(repo)
+    tags_at(repo, clean, MANY)
+    repo.git("tag", "zz-leak", leaked)
+    result = repo.run("push", "origin", "--tags")
+    assert result.returncode != 0 and f"{leaked[:10]} creds.py:1" in result.stderr
+    assert repo.run("--git-dir", str(remote), "tag").stdout == ""
+    # Without it, the thousands go.
+    repo.git("tag", "-d", "zz-leak")
+    result = repo.run("push", "origin", "--tags")
+    assert result.returncode == 0, result.stderr
+    assert len(repo.run("--git-dir", str(remote), "tag").stdout.split()) == MANY
+
+
+def test_a_push_of_more_refs_than_the_quick_path_reads_is_decided_by_the_python_gate(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """Every commit reviewed and clean: a few tags go with no Python started; thousands are
+    `landwatch pre-push`'s (the entry point logs its call), not the quadratic shell loop's."""
+    origin(repo, tmp_path / "remote.git")
+    # Its first commit too, made before install: a tag's whole history is read.
+    assert repo.landwatch("enqueue").returncode == 0
+    clean = repo.land("clean", {"a.py": "x = 1\n"})
+    reviewed(repo)
+    log = tmp_path / "calls"
+    entry_point_logging(log)
+    tags_at(repo, clean, 10, "few")
+    assert repo.run("push", "origin", "--tags").returncode == 0 and not log.exists()
+    tags_at(repo, clean, MANY)
+    assert repo.run("push", "origin", "--tags").returncode == 0
+    assert log.read_text().startswith("pre-push -- origin ")
+
+
+def test_a_branch_pushed_is_checked_against_its_own_tracking_ref_alone(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """The quick path asks git only of the tracking refs of the branches pushed, never a listing
+    of every one searched once per branch (4,000 branches beside 4,000 tracked took 5 s); a
+    tracking ref saying other than git does of the remote still sends the push to Python."""
+    origin(repo, tmp_path / "remote.git")
+    base = repo.head()
+    branches = "".join(f"create refs/heads/b{n} {base}\n" for n in range(50))
+    assert repo.run("update-ref", "--stdin", stdin=branches).returncode == 0
+    assert repo.run("push", "-q", "--no-verify", "origin", "--all").returncode == 0
+    repo.land("clean", {"a.py": "x = 1\n"})
+    reviewed(repo)
+    log, trace = tmp_path / "calls", tmp_path / "trace"
+    entry_point_logging(log)
+    result = repo.run("push", "origin", "main", GIT_TRACE=str(trace))
+    assert result.returncode == 0 and not log.exists()
+    traced = trace.read_text().splitlines()
+    assert not [line for line in traced if re.search(r"refs/remotes/origin/'?\s*$", line)]
+    # Its tracking ref stale (the remote moved since the last fetch): Python asks.
+    repo.git("update-ref", "refs/remotes/origin/main", base)
+    repo.land("cleaner", {"b.py": "y = 2\n"})
+    reviewed(repo)
+    assert repo.run("push", "origin", "main").returncode == 0
+    assert log.exists()
