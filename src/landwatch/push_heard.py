@@ -186,15 +186,16 @@ def not_held(
 ) -> list[str]:
     """The commits `sent` reaches that neither `held` (what the remote holds at the refs pushed)
     nor `found` holds, newest first: at most `most`, and one more that says there are others."""
+    # Every oid on stdin, a line each (^OID: held): as many as a push has (30,000 refs' were past
+    # what a command line holds, and the gate, undecided, let the push go).
+    listed = [*sent, *(f"^{oid}" for oid in (*held, *found.tips))]
     return git(
         "rev-list",
         f"--max-count={most + 1}",
         "--ignore-missing",  # a remote oid not fetched here (a teammate's push) is passed by
-        *sent,
         "--not",
-        *held,
         *found.tracking,
-        "--stdin",  # what the remote says it holds (^TIP a line): as many tips as it has
+        "--stdin",  # its lines are read as written, --not or not
         cwd=git_dir,
-        input="".join(f"^{tip}\n" for tip in found.tips),
+        input="".join(f"{oid}\n" for oid in listed),
     ).split()

@@ -4,9 +4,11 @@ refuses a secret among them; a branch pushed is checked against its own tracking
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
+from landwatch.commands.pre_push import REFUSED, pre_push
 from support.daemon import run_reviewer
 from support.kinds import entry_point_logging, origin
 from support.repos import Repo
@@ -93,3 +95,18 @@ def test_a_branch_pushed_is_checked_against_its_own_tracking_ref_alone(
     reviewed(repo)
     assert repo.run("push", "origin", "main").returncode == 0
     assert log.exists()
+
+
+def test_a_secret_in_a_push_of_more_refs_than_a_command_line_holds_is_refused(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """30,000 branches moved (a `git push --mirror`): their oids, two each, were rev-list's
+    arguments, past what a command line holds (E2BIG), and the gate, unable to decide, let the
+    secret go. They go on its stdin."""
+    remote = origin(repo, tmp_path / "remote.git")
+    base = repo.head()
+    leaked = repo.land("creds", {"creds.py": f'aws_access_key_id = "{AWS_KEY_ID}"\n'})
+    lines = "".join(f"refs/heads/b{n} {leaked} refs/heads/b{n} {base}\n" for n in range(30_000))
+    err = io.StringIO()
+    assert pre_push(repo.path, "origin", str(remote), lines, err=err) == REFUSED, err.getvalue()
+    assert f"{leaked[:10]} creds.py:1" in err.getvalue()
