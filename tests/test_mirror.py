@@ -93,6 +93,8 @@ WHOLES: dict[str, str] = {
     "tests/review/test_rules_as_data.py": "what the engine knows of a rule, over the review",
     "tests/commands/test_pre_push_input.py": "pre-push's stdin as git writes it, from the hook's "
     "quick path through the gate",
+    "tests/commands/test_pre_push_many.py": "a push of thousands of refs, from the hook's quick "
+    "path to the Python gate",
     "tests/review/test_support_changes.py": "the tests' own change builder (support/changes.py)",
     "tests/review/secrets/test_linear.py": "every secret detector's time, on adversarial lines",
     "tests/test_team.py": "a team of three developers sharing their reviews, each with a reviewer",
