@@ -355,11 +355,6 @@ def parent_of(git_dir: os.PathLike[str] | str, commit: str) -> str | None:
         return None
 
 
-def holds(git_dir: os.PathLike[str] | str, tip: str, commit: str) -> bool:
-    """Whether `commit` is `tip` or one of its ancestors."""
-    return run_git("merge-base", "--is-ancestor", commit, tip, cwd=git_dir).returncode == 0
-
-
 def remember_refused(git_dir: os.PathLike[str] | str, refused: list[tuple[str, Finding]]) -> None:
     """The findings a refused push named, kept (redacted, as they were shown) so that `landwatch
     allow` takes the fingerprint of one the hook's own scan found, of which no review is kept."""
