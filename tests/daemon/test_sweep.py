@@ -126,14 +126,35 @@ def test_pull_rebase_reviews_upstream_once_as_a_range(tmp_path: Path, journal: P
     clone.install()
     fork_point = clone.head()
     incoming = [upstream.land(f"upstream {n}", f"u{n}", hooks=False) for n in range(5)]
-    clone.land("mine", "mine.txt", env=an_hour_ago())
+    mine = clone.land("mine", "mine.txt", env=an_hour_ago())
     pulled = clone.run("pull", "-q", "--rebase", **an_hour_ago())
     assert pulled.returncode == 0, pulled.stderr
     rebased = clone.head()
     done = drain(journal)
-    assert (incoming[-1], fork_point) in done  # the five upstream commits, once, as a range
+    assert fork_point not in {base for _, base in done}
+    assert (incoming[-1], mine) in done  # the five upstream commits, once, as a range from mine
     assert (rebased, None) in done  # the rewritten local commit, once
     assert len(done) == 3  # and the local commit as first landed
+
+
+def test_a_pull_rebase_that_fast_forwards_is_reviewed_as_a_pull_is(
+    tmp_path: Path, journal: Path
+) -> None:
+    """`git pull --rebase` with nothing of the branch's own to replay fast-forwards, and its
+    entry (`pull --rebase: Fast-forward`) has no `(finish)`: with the hooks displaced (another
+    manager's), what it brought was never reviewed. Now one range, as a pull's."""
+    upstream = Repo(tmp_path / "upstream")
+    clone = Repo(tmp_path / "clone", clone_of=upstream.path)
+    clone.install()
+    before = clone.head()
+    upstream.land("theirs", "theirs.txt", hooks=False)
+    theirs = upstream.head()
+    pulled = clone.run(
+        "-c", "core.hooksPath=/nonexistent", "pull", "-q", "--rebase", **an_hour_ago()
+    )
+    assert pulled.returncode == 0, pulled.stderr
+    assert clone.head() == theirs
+    assert drain(journal) == [(theirs, before)]
 
 
 TEAMMATE = {"GIT_AUTHOR_EMAIL": "mate@example.com", "GIT_COMMITTER_EMAIL": "mate@example.com"}
@@ -354,6 +375,30 @@ def test_a_reset_onto_a_squash_merged_copy_of_its_own_commit_tells_nothing_again
     assert sweep.sweep(clone.git_dir, now=later()).enqueued == [f"review-{copy}"]
     assert run_reviewer("--once").returncode == 0
     again = report_store.read(clone.git_dir, copy)
+    assert again is not None and (again.shape, again.base) == ("range", mine)
+    assert again.findings == [] and line_markers.unread(clone.git_dir) == []
+
+
+def test_a_pull_rebase_onto_a_squash_merged_copy_of_its_own_commit_tells_nothing_again(
+    tmp_path: Path,
+) -> None:
+    """The person's commit, reviewed and told, squash-merged upstream beside a teammate's clean
+    commit, then `git pull --rebase` (which drops the person's commit, upstream holding it): the
+    upstream's commits are one range from where the branch was, so the copy's finding is not
+    reviewed and told a second time (from where the lines part, it was)."""
+    mate, upstream, (clone,) = shared_upstream(tmp_path, "clone")
+    mine = clone.land("Keep my notes", {"notes.txt": "trailing  \n"}, env=an_hour_ago())
+    assert run_reviewer("--once").returncode == 0
+    line_markers.mark_read(clone.git_dir, mine)
+    me = {"GIT_AUTHOR_EMAIL": "me@example.com", "GIT_COMMITTER_EMAIL": "mate@example.com"}
+    mate.land("Keep my notes (#1)", {"notes.txt": "trailing  \n"}, hooks=False, env=me)
+    tip = mate.land("Their next", {"b.txt": "clean\n"}, hooks=False, env=TEAMMATE)
+    mate.git("push", "-q", str(upstream), "main")
+    assert clone.run("pull", "-q", "--rebase", **an_hour_ago()).returncode == 0
+    assert clone.head() == tip
+    assert sweep.sweep(clone.git_dir, now=later()).enqueued == [f"review-{tip}"]
+    assert run_reviewer("--once").returncode == 0
+    again = report_store.read(clone.git_dir, tip)
     assert again is not None and (again.shape, again.base) == ("range", mine)
     assert again.findings == [] and line_markers.unread(clone.git_dir) == []
 

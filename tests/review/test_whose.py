@@ -31,6 +31,24 @@ def test_a_range_is_others_only_when_no_commit_of_it_is_mine(tmp_path: Path) -> 
     assert not others_only(git_repo, repo.head(), base, ME)
 
 
+def test_a_copy_of_a_commit_the_branch_held_does_not_make_the_range_mine(tmp_path: Path) -> None:
+    """Upstream "Rebase and merge"d the person's commit (a copy: the person's author, the same
+    patch) beside a teammate's: the line moved onto it brings only the teammate's lines, and
+    told their warnings as the person's. A commit of mine that is no such copy still is mine."""
+    repo = Repo(tmp_path / "repo")
+    fork = repo.head()
+    repo.land("mine", {"notes.txt": "mine\n"}, hooks=False)
+    held = repo.head()
+    repo.git("checkout", "-q", "-b", "upstream", fork)
+    repo.land("theirs", {"a.txt": "a\n"}, hooks=False, env=MATE)
+    hosted = {**MATE, "GIT_AUTHOR_EMAIL": ME}  # the hosting service commits the person's copy
+    repo.land("mine (#1)", {"notes.txt": "mine\n"}, hooks=False, env=hosted)
+    git_repo = open_repository(repo.git_dir)
+    assert others_only(git_repo, repo.head(), held, ME)
+    repo.land("mine, new", {"b.txt": "b\n"}, hooks=False, env=hosted)
+    assert not others_only(git_repo, repo.head(), held, ME)
+
+
 def test_a_merge_of_mine_among_theirs_does_not_make_them_mine(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "repo")
     base = repo.head()

@@ -205,7 +205,8 @@ def _landings(repo: _Repository, entry: Entry, is_head: bool) -> list[tuple[str,
     moved = message.startswith(_MOVED)
     if _ZERO.fullmatch(entry.new) or message.startswith(_NOT_LANDINGS) or (moved and is_head):
         return []
-    if _REBASE_ACTION.match(message.partition(":")[0]):
+    # A pull --rebase with nothing of its own to replay fast-forwards: a pull, written as one.
+    if _REBASE_ACTION.match(message.partition(":")[0]) and not message.endswith(": Fast-forward"):
         if "(finish)" not in message or is_head:
             return []  # the steps of a rebase; its finish is read from the branch's reflog
         return _rebase(repo, entry)
@@ -234,8 +235,8 @@ def _rebase(repo: _Repository, entry: Entry) -> list[tuple[str, str | None]]:
         upstream = onto[1]
         base = repo.merge_base(entry.old, upstream)
         incoming = [oid for oid in repo.commits(upstream, base) if not repo.recorded(oid)]
-        if incoming and base is not None:
-            found.append((upstream, base))
+        if incoming and base is not None:  # from where the branch was, as a move sideways
+            found.append((upstream, entry.old))
         rewritten_from = upstream
     rewritten = [oid for oid in repo.commits(entry.new, rewritten_from) if not repo.recorded(oid)]
     if len(rewritten) > FLOOD:

@@ -59,8 +59,8 @@ def app_login(name: str, email: str) -> str | None:
 
 def others_only(repo: pygit2.Repository, tip: str, base: str, email: str) -> bool:
     """Whether every commit `base..tip` brings, merges aside, was written and committed by
-    others than `email` (compared without case); False when `email` is empty (whose a commit
-    is cannot be told) or the range brings none."""
+    others than `email` (compared without case), a copy of one `base` holds (a hosting service's
+    "Rebase and merge") counting as none; False when `email` is empty or the range brings none."""
     mine = email.strip().lower().encode("utf-8", "surrogateescape")  # as git wrote it
     if not mine:
         return False
@@ -70,12 +70,34 @@ def others_only(repo: pygit2.Repository, tip: str, base: str, email: str) -> boo
     except (KeyError, ValueError, pygit2.GitError):
         return False
     others = False
+    held: set[pygit2.Oid] | None = None  # the patches of what `base` holds that `tip` does not
     for count, commit in enumerate(walker):
         if count >= LOOKED_AT:
             break
         if len(commit.parents) > 1:
             continue  # a merge: the pull's own, or one among theirs; its commits say whose
         if mine in (commit.author.raw_email.lower(), commit.committer.raw_email.lower()):
-            return False
+            held = _patches(repo, base, tip) if held is None else held
+            if not commit.parents or _patch(commit) not in held:
+                return False
+            continue  # a copy of one the branch held ("Rebase and merge"): its lines are in base
         others = True
     return others
+
+
+def _patches(repo: pygit2.Repository, base: str, tip: str) -> set[pygit2.Oid]:
+    """The patch ids of the commits, merges aside, that `base` brings and `tip` does not."""
+    walker = repo.walk(base)
+    walker.hide(tip)
+    found: set[pygit2.Oid] = set()
+    for count, commit in enumerate(walker):
+        if count >= LOOKED_AT:
+            break
+        if len(commit.parents) == 1:
+            found.add(_patch(commit))
+    return found
+
+
+def _patch(commit: pygit2.Commit) -> pygit2.Oid:
+    """What git's patch-id says of a commit against its parent: equal for a copy of it."""
+    return commit.parents[0].tree.diff_to_tree(commit.tree).patchid
