@@ -30,6 +30,7 @@ from support.kinds import (
     reporter,
     settle_down,
 )
+from support.queue import git
 from support.remotes import asking_for_credentials, fake_ssh
 from support.repos import Repo
 from support.secret_examples import AWS_KEY_ID
@@ -436,6 +437,63 @@ def test_a_branch_the_person_s_push_leaves_is_held_back_and_head_is_the_landing_
     kind = PushHandler()
     assert kind.handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter()).pushed == ["main"]
     assert remote_head(remote) == landed and len(pushes(remote)) == 1  # main alone
+
+
+def remote_branches(remote: Path) -> list[str]:
+    return git("--git-dir", str(remote), "for-each-ref", "--format=%(refname)", cwd=remote).split()
+
+
+def test_the_branch_pushed_is_the_one_the_commit_landed_on_not_one_made_since(
+    repo: Repo, remote: Path
+) -> None:
+    """A commit landed on main, then `git switch -c spike` before the reviewer got to its push
+    (offline, backed off, not running): spike, a local experiment, was published and main not."""
+    oid = repo.land("landed on main")
+    repo.git("switch", "-q", "-c", "spike")
+    kind = PushHandler()
+    assert kind.handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter()).pushed == ["main"]
+    assert remote_head(remote) == oid and remote_branches(remote) == ["refs/heads/main"]
+    # HEAD's branch when it landed is preferred to another whose reflog took it since.
+    repo.git("switch", "-q", "-c", "topic", "main")
+    on_topic = repo.land("on topic", "t")
+    repo.git("branch", "-f", "spike", "topic")
+    repo.git("switch", "-q", "spike")
+    pushed = kind.handle(WorkItem(WorkKind.PUSH, on_topic, repo.git_dir), reporter()).pushed
+    assert pushed == ["topic"] and remote_branches(remote) == [
+        "refs/heads/main",
+        "refs/heads/topic",
+    ]
+
+
+def test_a_landing_whose_branch_cannot_be_told_is_held_back_not_pushed_where_head_is(
+    repo: Repo, remote: Path
+) -> None:
+    """A commit made on a detached HEAD, a branch made at it since: that branch is one made after
+    the landing, never published; held back, saying so, for status."""
+    repo.git("switch", "-q", "--detach")
+    oid = repo.land("detached", "d")
+    repo.git("switch", "-q", "-c", "kept")
+    with pytest.raises(HeldBack, match=r"which branch \w+ landed on cannot be told .*\(kept\)"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert remote_branches(remote) == ["refs/heads/main"]
+    held = held_back(repo.git_dir)
+    assert held is not None and "git push origin BRANCH by hand" in held["why"]
+
+
+@pytest.mark.parametrize("globs", [(), ("st*",)])
+def test_a_branch_a_tag_shares_its_name_with_is_pushed(
+    repo: Repo, remote: Path, globs: tuple[str, ...]
+) -> None:
+    """Branch `stable` and tag `stable`: `%(refname:short)` says `heads/stable`, whose push
+    (`refs/heads/heads/stable`) failed, told as a pre-push hook's refusal; never pushed."""
+    for glob in globs:
+        repo.git("config", "--add", "landwatch.push.branches", glob)
+    repo.git("switch", "-q", "-c", "stable")
+    repo.git("push", "-q", "-u", "origin", "stable")
+    repo.git("tag", "stable")
+    oid = repo.land("fix on stable", "s")
+    report = PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    assert report.pushed == ["stable"] and remote_head(remote, "stable") == oid
 
 
 def test_a_destination_held_back_is_said_once_per_branch_and_configuration(

@@ -17,7 +17,7 @@ from landwatch import layout
 from landwatch.files import read_file, remove, write_atomic
 from landwatch.git import Confirm, Fallback, Worktree, worktree_of
 from landwatch.job_queue import Reporter
-from landwatch.kinds import DEFAULT_MAX_TRIES
+from landwatch.kinds import DEFAULT_MAX_TRIES, push_branch
 from landwatch.kinds.base import (
     Clock,
     Failing,
@@ -123,7 +123,9 @@ class PushHandler(ItemHandler[PushResult]):
                 f"no remote named {remote!r} (landwatch.push.remote); `git remote -v` lists "
                 "this repository's remotes"
             )
-        branches, head = self._branches(at, reporter, item.oid, settings[layout.PUSH_BRANCHES])
+        branches, head = self._branches(
+            at, reporter, remote, item.oid, settings[layout.PUSH_BRANCHES]
+        )
         if not branches:
             self._settled(git_dir)
             return PushResult(remote, note=f"{item.oid[:12]} is on no branch to push")
@@ -306,28 +308,25 @@ class PushHandler(ItemHandler[PushResult]):
         return code == 0
 
     def _branches(
-        self, at: Worktree, reporter: Reporter, oid: str, patterns: tuple[str, ...]
+        self, at: Worktree, reporter: Reporter, remote: str, oid: str, patterns: tuple[str, ...]
     ) -> tuple[list[str], str | None]:
         """The branches holding this commit that landwatch.push.branches names (default: the one it
-        landed on), and the one it landed on, which HEAD stands for in the person's push: the
-        worktree's current branch; or, once switched away, the one branch holding it."""
-        _, out, _, _ = self._git(
-            at,
-            reporter,
-            "for-each-ref",
-            f"--contains={oid}",
-            "--format=%(refname:short)",
-            "refs/heads/",
-        )
-        holding = out.split()
-        _, current, _, _ = self._git(at, reporter, "symbolic-ref", "-q", "--short", "HEAD")
-        landed = current.strip() if current.strip() in holding else None
-        if landed is None and len(holding) == 1:
-            landed = holding[0]
+        landed on, push_branch.landed_on), and the one it landed on, which HEAD stands for in the
+        person's push; HeldBack, by default, where which one it landed on cannot be told."""
+        refs, current = push_branch.holding(at, reporter.alive, oid)
+        if not refs:
+            return [], None
+        landing = push_branch.landed_on(at, reporter.alive, oid, refs, current)
+        landed = push_branch.short(landing.ref) if landing.ref else None
         if patterns:
-            named = [b for b in holding if any(fnmatch.fnmatchcase(b, p) for p in patterns)]
-            return named, landed
-        return ([landed] if landed else []), landed
+            names = [push_branch.short(ref) for ref in refs]
+            return [b for b in names if any(fnmatch.fnmatchcase(b, p) for p in patterns)], landed
+        if landed is None:
+            among = " or ".join(push_branch.short(ref) for ref in landing.among)
+            what = f"which branch {oid[:10]} landed on cannot be told from the reflogs ({among})"
+            why = f"{what}: git push {remote} BRANCH by hand, or landwatch.push.branches"
+            self._hold(at.git_dir, oid, among, what, why)
+        return [landed], landed
 
     def _has(self, at: Worktree, reporter: Reporter, remote: str, target: str, oid: str) -> bool:
         """Whether `oid` is on `remote`'s branch `target` as its tracking ref last said."""
