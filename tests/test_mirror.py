@@ -70,6 +70,12 @@ EXCEPTIONS: dict[str, tuple[str, str]] = {
         "the help texts and examples cli.py shows: test_cli reads every command's --help as a "
         "person does, in 80 columns, and parses each example's command line",
     ),
+    "kinds/push_branch": (
+        "tests/kinds/test_push.py",
+        "which branch an auto-push sends, apart from kinds.push for its size: test_push lands "
+        "commits on branches made since, on a detached HEAD and beside a tag of the same name, "
+        "and pushes them as the reviewer does",
+    ),
     "daemon/watched": (
         "tests/daemon/test_watch.py",
         "watchdog's handlers, which only poke the loop: what each event means is seen as the "
