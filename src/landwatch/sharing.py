@@ -53,12 +53,12 @@ def tracking_ref(remote: str) -> str:
     return f"refs/notes/remotes/{remote}/landwatch"
 
 
-def fetch_refspecs(remote: str) -> tuple[str, ...]:
+def fetch_refspecs(remote: str, into: str | None = None) -> tuple[str, ...]:
     """The refspecs that make every fetch of `remote` bring its notes: into the remote-tracking
-    ref, never straight into the local one (a forced fetch there would replace one's own notes),
-    by a pattern, so that a remote where nobody shared a review yet fails no fetch; then, where
-    git reads it, EXCLUDED."""
-    pattern = f"+{NOTES_REF}*:{tracking_ref(remote)}*"
+    ref (or `into`), never straight into the local one (a forced fetch there would replace one's
+    own notes), by a pattern, so that a remote where nobody shared a review yet fails no fetch;
+    then, where git reads it, EXCLUDED."""
+    pattern = f"+{NOTES_REF}*:{into or tracking_ref(remote)}*"
     return (pattern, EXCLUDED) if git_version() >= NEGATIVE_REFSPECS else (pattern,)
 
 
@@ -124,12 +124,15 @@ def record(
     return True
 
 
-def merge_fetched(git_dir: os.PathLike[str] | str, remote: str) -> str | None:
-    """The remote's notes, as the last fetch brought them, merged into the local notes (git's
-    cat_sort_uniq: two reviews of one commit both kept); None when done or nothing was new, else
-    why it could not be. Run by git, not pygit2: the share kind calls it in the reviewer."""
+def merge_fetched(
+    git_dir: os.PathLike[str] | str, remote: str, ref: str | None = None
+) -> str | None:
+    """The remote's notes, as the last fetch brought them (at `ref`, else its tracking ref),
+    merged into the local notes (git's cat_sort_uniq: two reviews of one commit both kept); None
+    when done or nothing was new, else why it could not be. Run by git, not pygit2: the share
+    kind calls it in the reviewer."""
     common = layout.common_dir(git_dir)
-    tracking = tracking_ref(remote)
+    tracking = ref or tracking_ref(remote)
     if not run_git("rev-parse", "-q", "--verify", tracking, git_dir=common).ok:
         return None  # nothing fetched yet
     if run_git("merge-base", "--is-ancestor", tracking, NOTES_REF, git_dir=common).ok:

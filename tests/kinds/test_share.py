@@ -263,3 +263,67 @@ def test_the_notes_pushed_are_no_work_for_the_push_gate_and_leave_no_ref(
     # Pushed from a notes ref to one: the hook let it go without asking the gate.
     assert not log.exists()
     assert repo.git("for-each-ref", "refs/notes/landwatch-outgoing") == ""
+
+
+@pytest.mark.parametrize("moved", ["set-url", "pushurl"])
+def test_a_teammate_s_notes_of_private_commits_stay_off_the_remote_the_notes_now_go_to(
+    repo: Repo, remote: Path, tmp_path: Path, moved: str
+) -> None:
+    """Attack 68: the notes commit pushed was built on the notes tracking ref, what the fetch URL
+    had: after `git remote set-url` to a new public repository, or with a push URL elsewhere, a
+    teammate's review of a private commit (and that ref's whole history) went there. It is built
+    on what the destination holds now, and carries only ours of commits it holds."""
+    teammate = tmp_path / "teammate"
+    subprocess.run(["git", "clone", "-q", str(remote), str(teammate)], check=True)
+    other = Repo.existing(teammate)
+    other.git("switch", "-q", "-c", "acquisition")
+    private = other.land("Plan the ACME acquisition", {"plan": "buy ACME at 40\n"}, hooks=False)
+    other.git("notes", "--ref=landwatch", "add", "-m", '{"review": "plan:1"}', private)
+    other.git("push", "-q", "origin", "acquisition", "refs/notes/landwatch")
+    repo.git("fetch", "-q", "origin")
+    fetched = repo.git("rev-list", "refs/notes/remotes/origin/landwatch").split()
+    public = bare_remote(tmp_path / "public.git")
+    if moved == "set-url":
+        repo.git("remote", "set-url", "origin", str(public))
+    else:
+        repo.git("config", "remote.origin.pushurl", str(public))
+    repo.git("push", "-q", "origin", "main")
+    shared = repo.land("Public work", {"c": "y\n"}, hooks=False)
+    repo.git("push", "-q", "origin", "main")
+    note(repo, shared, '{"mine": 1}')
+    result = ShareHandler().handle(WorkItem(WorkKind.SHARE, shared, repo.git_dir), reporter())
+    assert result.pushed == ["refs/notes/landwatch"]
+    assert remote_note(public, shared) == '{"mine": 1}\n' and remote_note(public, private) == ""
+    history = git_in(public, "rev-list", "refs/notes/landwatch").split()
+    assert not set(history) & set(fetched)  # none of the notes history the fetch brought
+    assert git_in(repo.git_dir, "for-each-ref", "refs/notes/landwatch-destination/") == ""
+    blob = other.git("notes", "--ref=landwatch", "list", private)
+    gone = subprocess.run(["git", f"--git-dir={public}", "cat-file", "-e", blob])
+    assert gone.returncode != 0  # in no form
+
+
+def test_notes_a_teammate_pushed_to_the_destination_first_are_kept_when_it_is_not_fetched_from(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    """Pushed elsewhere than fetched from, the notes are built on what the push URL holds, and
+    a teammate's note pushed there first, never fetched here, is kept beside ours."""
+    public = bare_remote(tmp_path / "public.git")
+    repo.git("config", "remote.origin.pushurl", str(public))
+    repo.git("push", "-q", "origin", "main")
+    oid = repo.head()
+    teammate = tmp_path / "teammate"
+    subprocess.run(["git", "clone", "-q", str(public), str(teammate)], check=True)
+    other = Repo.existing(teammate)
+    other.git("notes", "--ref=landwatch", "add", "-m", '{"theirs": 1}', oid)
+    other.git("push", "-q", "origin", "refs/notes/landwatch")
+    note(repo, oid, '{"mine": 1}')
+    result = ShareHandler().handle(WorkItem(WorkKind.SHARE, oid, repo.git_dir), reporter())
+    assert result.pushed == ["refs/notes/landwatch"]
+    assert remote_note(public, oid) == '{"mine": 1}\n{"theirs": 1}\n'
+
+
+def git_in(git_dir: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", f"--git-dir={git_dir}", *args], capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()

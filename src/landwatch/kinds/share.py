@@ -6,12 +6,15 @@ first is fetched, merged (both reviews of a commit kept) and pushed again.
 Only the notes of commits the remote holds go: reachable from the branches and tags each place the
 notes are pushed to holds, as `git ls-remote` hears it right before the push (tracking refs may
 stand for another repository: a remote named within it, a URL set since). What is pushed is a notes
-commit made for the push: the remote's notes as last fetched, with ours of those commits in place
-of theirs (ours hold theirs: merged first). The local notes' own history is never pushed, so a note
-of a local-only commit travels in no form. Such notes are held back, listed in the share state;
-when a push or a fetch moves the remote's tracking branches, the reviewer's sweep asks
-(`queue_held`) whether they hold those commits now (push_remote.own_tips: no network), and queues a
-share if so, which asks the remote.
+commit made for the push: the notes that place holds, fetched from it into a ref of the job's own
+(never the tracking ref: what the fetch URL had, another repository's after a set-url or with a
+push URL elsewhere), with ours of those commits in place of theirs (ours hold theirs: merged
+first). Neither the local notes' history nor the tracking ref's is pushed, so a note of a
+local-only commit travels in no form, nor a teammate's of a commit the fetch URL alone holds.
+Our notes of commits a place lacks are held back, listed in the share state; when a push or a
+fetch moves the remote's tracking branches, the reviewer's sweep asks (`queue_held`) whether they
+hold those commits now (push_remote.own_tips: no network), and queues a share if so, which asks
+the remote. Several push URLs are shared with one by one, each on its own notes.
 """
 
 from __future__ import annotations
@@ -39,6 +42,11 @@ NOTES = "the review notes"
 # The ref the notes commit made for a push is written to (by git fast-import), pushed from, then
 # deleted: a notes ref, since the push gate takes only a notes ref pushed to one for notes.
 OUTGOING = "refs/notes/landwatch-outgoing"
+# Where what a place the notes are pushed to holds is fetched for one job (never the notes
+# tracking ref, which holds what the fetch URL had: another repository after a set-url or with a
+# push URL elsewhere): merged into ours, pushed upon, then deleted with all else fetched there.
+DESTINATION = "refs/notes/landwatch-destination/"
+FETCHED = f"{DESTINATION}landwatch"
 # At most this many notes held back are listed in the share state (a repository never pushed).
 MOST_HELD_BACK = 1000
 
@@ -67,47 +75,67 @@ class ShareHandler(PushHandler):
                 f"no remote named {remote!r} (landwatch.share.remote); `landwatch share` names "
                 "another, `landwatch share --off` stops sharing"
             )
+        places = self._places(at, reporter, remote)
+        pushed, held_back = False, dict[str, str]()
+        for place in places:
+            # One URL: pushed to by the remote's name, as the person's push is; several: each
+            # on its own, as each holds notes of its own.
+            sent, held = self._share_with(
+                at, reporter, place, remote if len(places) == 1 else place
+            )
+            pushed, held_back = pushed or sent, {**held_back, **held}
         report = PushResult(remote)
-        for _ in range(ROUNDS):
-            self._merge(git_dir, remote)  # ours hold theirs: what is pushed drops none of theirs
-            outgoing, held_back = self._outgoing(at, reporter, remote)
-            if outgoing is None:
-                report.up_to_date.append(NOTES_REF)  # an earlier push took these notes along
-                self._succeeded(git_dir, remote, held_back)
-                return report
-            try:
-                self._push(at, reporter, remote, f"{OUTGOING}:{NOTES_REF}", NOTES)
-            except Rejected as rejected:
-                if not rejected.behind:
-                    self._settled(git_dir)
-                    raise
-                self._fetch(at, reporter, remote)
-                continue
-            finally:
-                self._git(at, reporter, "update-ref", "-d", OUTGOING)
-            report.pushed.append(NOTES_REF)
-            self._succeeded(git_dir, remote, held_back)
-            return report
-        raise RetryLater(f"{remote}'s notes kept moving under {ROUNDS} pushes", after=60)
+        (report.pushed if pushed else report.up_to_date).append(NOTES_REF)
+        self._succeeded(git_dir, remote, dict(sorted(held_back.items())))
+        return report
+
+    def _share_with(
+        self, at: Worktree, reporter: Reporter, place: str, target: str
+    ) -> tuple[bool, dict[str, str]]:
+        """Ours pushed to one `place` the notes go to (`target` names it to git push), on the
+        notes it holds (fetched from it: the tracking ref holds what the fetch URL had). Whether
+        a push was made (not when it had them all), and the notes held back."""
+        try:
+            for _ in range(ROUNDS):
+                base = self._fetch(at, reporter, place, target)
+                if base is not None:  # ours hold theirs: what is pushed drops none of theirs
+                    self._merge(at.git_dir, target)
+                outgoing, held_back = self._outgoing(at, reporter, place, target, base)
+                if outgoing is None:
+                    return False, held_back
+                try:
+                    self._push(at, reporter, target, f"{OUTGOING}:{NOTES_REF}", NOTES)
+                except Rejected as rejected:  # a teammate's went first: fetched again
+                    if not rejected.behind:
+                        self._settled(at.git_dir)
+                        raise
+                    continue
+                finally:
+                    self._git(at, reporter, "update-ref", "-d", OUTGOING)
+                return True, held_back
+        finally:
+            self._drop_fetched(at, reporter)
+        raise RetryLater(f"{target}'s notes kept moving under {ROUNDS} pushes", after=60)
 
     def _outgoing(
-        self, at: Worktree, reporter: Reporter, remote: str
+        self, at: Worktree, reporter: Reporter, place: str, target: str, base: str | None
     ) -> tuple[str | None, dict[str, str]]:
-        """The notes commit to push (at OUTGOING, which the caller deletes): the remote's notes
-        (as last fetched) with ours of the commits it holds where they differ; None when there
-        are none. And the notes held back, of commits it does not hold: {commit: note}."""
-        git_dir = at.git_dir
+        """The notes commit to push to `place` (at OUTGOING, which the caller deletes): on its
+        notes (`base`, fetched to FETCHED; None: a root commit), with ours of the commits it
+        holds where they differ; None when there are none. And the notes held back, of commits
+        it does not hold: {commit: note}."""
         ours = self._notes(at, reporter, NOTES_REF)
-        tracking = sharing.tracking_ref(remote)
-        theirs = self._notes(at, reporter, tracking)
+        theirs = self._notes(at, reporter, FETCHED) if base else {}
         differing = {commit: note for commit, note in ours.items() if theirs.get(commit) != note}
-        held = set(differing)
-        for tips in self._remote_tips(at, reporter, remote):
-            held &= held_by(git_dir, tips, sorted(held), alive=reporter.alive)
+        tips, why = heard_tips(
+            place, cwd=at.where, git_dir=at.git_dir, timeout=PUSH_TIMEOUT, alive=reporter.alive
+        )
+        if tips is None:
+            self._unreachable(at.git_dir, target, why, True)  # RetryLater, backed off
+        held = held_by(at.git_dir, tips or [], sorted(differing), alive=reporter.alive)
         held_back = {c: note for c, note in sorted(differing.items()) if c not in held}
         if not held:
             return None, held_back
-        code, base, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", tracking)
         message = "landwatch: the notes of commits the remote holds"
         stream = [
             f"reset {OUTGOING}",
@@ -115,7 +143,7 @@ class ShareHandler(PushHandler):
             f"committer landwatch <landwatch@localhost> {int(self.clock.time())} +0000",
             f"data {len(message)}",
             message,
-            *([f"from {base.strip()}"] if code == 0 else []),
+            *([f"from {base}"] if base else []),
             *(f"N {differing[commit]} {commit}" for commit in sorted(held)),
             "",
         ]
@@ -130,25 +158,16 @@ class ShareHandler(PushHandler):
             raise RuntimeError(f"the notes to push could not be made: {why}")
         return made[1].strip(), held_back
 
-    def _remote_tips(self, at: Worktree, reporter: Reporter, remote: str) -> list[list[str]]:
-        """What each place the notes are pushed to holds now (its branches and tags, as `git
-        ls-remote` hears it), for held_by: tracking refs may stand for another repository (a
-        remote named within this one, a URL set since they were fetched, a push URL elsewhere)."""
-        places = [remote]
-        if not is_url(remote):
-            code, out, _, _ = self._git(
-                at, reporter, "remote", "get-url", "--push", "--all", "--", remote
-            )
-            places = out.splitlines() if code == 0 else []
-        said = []
-        for place in places:
-            tips, why = heard_tips(
-                place, cwd=at.where, git_dir=at.git_dir, timeout=PUSH_TIMEOUT, alive=reporter.alive
-            )
-            if tips is None:
-                self._unreachable(at.git_dir, remote, why, True)  # RetryLater, backed off
-            said.append(tips or [])
-        return said if said else [[]]
+    def _places(self, at: Worktree, reporter: Reporter, remote: str) -> list[str]:
+        """Each URL the notes are pushed to (git push's: the push URLs, else the URL): each is
+        asked what it holds, as tracking refs may stand for another repository (a remote named
+        within this one, a URL set since they were fetched, a push URL elsewhere)."""
+        if is_url(remote):
+            return [remote]
+        code, out, _, _ = self._git(
+            at, reporter, "remote", "get-url", "--push", "--all", "--", remote
+        )
+        return out.splitlines() if code == 0 else []
 
     def _notes(self, at: Worktree, reporter: Reporter, ref: str) -> dict[str, str]:
         """The notes under `ref`: {annotated commit: note blob}; none when it is no ref."""
@@ -156,18 +175,32 @@ class ShareHandler(PushHandler):
         pairs = (line.split() for line in out.splitlines()) if code == 0 else iter(())
         return {pair[1]: pair[0] for pair in pairs if len(pair) == 2}
 
-    def _merge(self, git_dir: Path, remote: str) -> None:
-        problem = sharing.merge_fetched(git_dir, remote)
+    def _merge(self, git_dir: Path, target: str) -> None:
+        problem = sharing.merge_fetched(git_dir, target, FETCHED)
         if problem is not None:
-            raise RuntimeError(f"the notes of {remote} could not be merged: {problem}")
+            raise RuntimeError(f"the notes of {target} could not be merged: {problem}")
 
-    def _fetch(self, at: Worktree, reporter: Reporter, remote: str) -> None:
-        """The remote's notes fetched into their remote-tracking ref (merged at the next round)."""
+    def _fetch(self, at: Worktree, reporter: Reporter, place: str, target: str) -> str | None:
+        """The notes `place` holds fetched to FETCHED (by its URL: no ref of the person's moves,
+        nor FETCH_HEAD); their notes commit, None where it holds none."""
+        self._drop_fetched(at, reporter)
         code, _, err, timed_out = self._reach(
-            at, reporter, "fetch", "--quiet", "--no-tags", remote, *sharing.fetch_refspecs(remote)
+            at,
+            reporter,
+            *("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-auto-maintenance"),
+            *("--recurse-submodules=no", "--", place),
+            *sharing.fetch_refspecs(place, into=FETCHED),
         )
         if code != 0 or timed_out:  # RetryLater, backed off, as a push out of reach is
-            self._unreachable(at.git_dir, remote, unanswered("fetch", code, err, timed_out), True)
+            self._unreachable(at.git_dir, target, unanswered("fetch", code, err, timed_out), True)
+        found, oid, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", FETCHED)
+        return oid.strip() if found == 0 else None
+
+    def _drop_fetched(self, at: Worktree, reporter: Reporter) -> None:
+        """Every ref a fetch made below DESTINATION deleted (a job's own, as OUTGOING is)."""
+        _, out, _, _ = self._git(at, reporter, "for-each-ref", "--format=%(refname)", DESTINATION)
+        if doomed := "".join(f"delete {ref}\n" for ref in out.split()):
+            at.run("update-ref", "--stdin", input=doomed, alive=reporter.alive)
 
     def _succeeded(self, git_dir: Path, remote: str, held_back: dict[str, str]) -> None:
         """Pushing works: what status says of the last push, the failure forgotten, and the
