@@ -105,3 +105,23 @@ def test_sharing_turned_on_whose_setting_is_gone_is_named_and_mended(
     assert (
         "landwatch.share.remote is 'elsewhere', set since; fix: landwatch share origin (or" in line
     )
+
+
+def test_sharing_a_copied_configuration_turns_on_is_said_by_install_and_doctor(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """Attack 69: a copy's .git/config saying `landwatch.share.remote = collect`, a remote of the
+    copy's maker: every review and the person's user.email went there, and neither install nor
+    doctor said a word. Both say it now, naming the remote and the file that turns it on."""
+    collect = tmp_path / "collect.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(collect)], check=True)
+    repo.git("remote", "add", "collect", str(collect))
+    repo.git("config", "landwatch.share.remote", "collect")
+    said = "sharing is on: each review, with your user.email, is pushed to 'collect'"
+    where = f"(landwatch.share.remote, set in {repo.git_dir / 'config'})"
+    installed = repo.install()
+    assert said in installed and where in installed, installed
+    doctor = repo.landwatch("doctor").stdout
+    assert said in doctor and where in doctor, doctor
+    repo.git("config", "--unset", "landwatch.share.remote")
+    assert "sharing is on" not in repo.install() + repo.landwatch("doctor").stdout
