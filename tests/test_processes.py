@@ -5,7 +5,9 @@ SIGKILLed."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -126,6 +128,75 @@ def test_a_command_past_its_timeout_is_stopped_with_what_it_started() -> None:
     stopped = run_command(["sh", "-c", "sleep 60; exit 0"], timeout=0.3)
     assert stopped.timed_out
     assert time.monotonic() - started < 30  # not the minute the sleeper would hold the pipes
+
+
+# How long a helper of the person's lives (a pre-push hook's `notifier &`): past any wait a call
+# of ours should make for it, and short enough that one waited for shows as a slow failure.
+HELPER_LIVES = 30
+
+
+def helper(pid_file: Path, *, leaving: bool) -> str:
+    """Shell that starts a helper keeping the pipes it was given, its pid written to `pid_file`:
+    in the command's session, or one that leaves it (setsid), which no kill of ours reaches."""
+    own = f"echo $$ > {pid_file}; exec sleep {HELPER_LIVES}"
+    return f"{'setsid ' if leaving else ''}sh -c '{own}' &"
+
+
+def helper_pid(pid_file: Path) -> int:
+    wait_for(lambda: pid_file.exists() and pid_file.read_text().strip(), "the helper to start")
+    return int(pid_file.read_text())
+
+
+def stop(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("leaving", [False, True], ids=["in-its-session", "left-its-session"])
+@pytest.mark.parametrize("runner", ["command", "program"])
+def test_a_command_is_done_when_it_exits_though_a_helper_it_started_holds_its_pipes(
+    tmp_path: Path, leaving: bool, runner: str
+) -> None:
+    """A pre-push hook's `notifier &` keeps git's pipes open: the reviewer's push waited for the
+    pipes to close, not for git, past its timeout (a push that went through told as `no
+    answer`). Now the call returns once the command exits, with all it said; the helper is the
+    person's and is left running: it still is when the call returns."""
+    pid_file = tmp_path / "helper"
+    script = f"{helper(pid_file, leaving=leaving)} echo pushed; echo said >&2"
+    if runner == "command":
+        done = run_command(["sh", "-c", script], timeout=2 * HELPER_LIVES)
+        said = (done.returncode, done.stdout, done.stderr, done.timed_out)
+        assert said == (0, "pushed\n", "said\n", False)
+    else:
+        ran = run_program(["sh", "-c", script], input=b"", timeout=2 * HELPER_LIVES)
+        assert (ran.returncode, ran.stdout, ran.stderr, ran.timed_out) == (
+            0,
+            b"pushed\n",
+            b"said\n",
+            False,
+        )
+    pid = helper_pid(pid_file)
+    try:
+        assert not process_gone(pid)  # the call did not wait for it
+    finally:
+        stop(pid)
+
+
+def test_a_command_past_its_timeout_is_not_waited_for_by_a_helper_outside_its_session(
+    tmp_path: Path,
+) -> None:
+    """Its session killed, the command was read to the end of its pipes, which a helper that left
+    the session (setsid) held: the reviewer's push hung as long as the helper lived, for good
+    for one that never ends. Now what is left in them is read, and the call returns."""
+    pid_file = tmp_path / "helper"
+    script = f"{helper(pid_file, leaving=True)} echo started; exec sleep {HELPER_LIVES}"
+    stopped = run_command(["sh", "-c", script], timeout=2.0)
+    pid = helper_pid(pid_file)
+    try:
+        assert stopped.timed_out and stopped.returncode < 0 and stopped.stdout == "started\n"
+        assert not process_gone(pid)  # returned before the helper ended
+    finally:
+        stop(pid)
 
 
 def test_a_program_reads_its_input_and_answers_in_bytes(tmp_path: Path) -> None:

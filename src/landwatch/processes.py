@@ -1,6 +1,7 @@
 """The processes landwatch starts: never with a terminal, stopped past their time with all they
-started, telling the caller they are still alive while they run, and dying with the process that
-started them.
+started, done when they exit (what they leave running, holding their pipes, is not waited for),
+telling the caller they are still alive while they run, and dying with the process that started
+them.
 
 Dying with the parent is Linux's prctl PR_SET_PDEATHSIG, which holds however the parent died
 (SIGKILL included); elsewhere a worker notices its closed pipe instead.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import selectors
 import signal
 import subprocess
 import sys
@@ -127,7 +129,8 @@ def run_command(
     """Run a command to its end (stdin `input`, else /dev/null; a session of its own), killed
     after `timeout`; `alive` is called about every `poll` seconds while it runs (a job renewing
     its lease), and whatever it raises kills the command and is raised here. `pass_fds` stay
-    open for it (bubblewrap's seccomp filter)."""
+    open for it (bubblewrap's seccomp filter). It ends when the command exits: what that left
+    running holding its pipes (a pre-push hook's `notifier &`) is neither waited for nor killed."""
     process = subprocess.Popen(
         command,
         cwd=cwd,
@@ -138,25 +141,9 @@ def run_command(
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
-    given = None if input is None else input.encode("utf-8", "surrogateescape")
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            stdout, stderr = process.communicate(
-                given, timeout=min(poll, max(0.0, deadline - time.monotonic()))
-            )
-            return CommandResult.said(process.returncode, stdout, stderr)
-        except subprocess.TimeoutExpired:
-            given = None  # given once: communicate goes on writing what is left of it
-            if time.monotonic() >= deadline:
-                stdout, stderr = _stop(process)
-                return CommandResult.said(process.returncode, stdout, stderr, timed_out=True)
-            try:
-                if alive is not None:
-                    alive()
-            except BaseException:
-                _stop(process)
-                raise
+    given = b"" if input is None else input.encode("utf-8", "surrogateescape")
+    stdout, stderr, stopped = _talk(process, given, timeout, None, alive, poll)
+    return CommandResult.said(process.returncode, stdout, stderr, timed_out=stopped is not None)
 
 
 # The most a program behind the wall keeps of each of its streams: one that says more (a hostile
@@ -211,25 +198,9 @@ def run_program(
         start_new_session=True,
         preexec_fn=_bounded_child(),
     )
-    assert process.stdout is not None and process.stderr is not None
-    out, err = process.stdout.fileno(), process.stderr.fileno()
-    kept: dict[int, list[bytes]] = {}
-    stopped = _exchange(process, input, time.monotonic() + timeout, kept)
-    if stopped is not None:
-        _kill_session(process)
-    process.wait()
-    if stopped == "time":
-        _drain(process, kept)  # what it said before it was stopped: which hook was running
-    for stream in (process.stdin, process.stdout, process.stderr):
-        if stream is not None:
-            stream.close()
-    return ProgramResult(
-        process.returncode,
-        b"".join(kept.get(out, [])),
-        b"".join(kept.get(err, [])),
-        timed_out=stopped == "time",
-        said_too_much=stopped == "said",
-    )
+    stdout, stderr, stopped = _talk(process, input, timeout, MOST_OUTPUT)
+    said_too_much = stopped == "said"
+    return ProgramResult(process.returncode, stdout, stderr, stopped == "time", said_too_much)
 
 
 def _bounded_child() -> Callable[[], None]:
@@ -256,83 +227,140 @@ def _bounded_child() -> Callable[[], None]:
     return start
 
 
-def _drain(process: subprocess.Popen[bytes], kept: dict[int, list[bytes]]) -> None:
-    """What the pipes still hold of a stopped program's streams, up to MOST_OUTPUT of each, not
-    waiting for more (a process it started outside its session may hold them open)."""
-    for stream in (process.stdout, process.stderr):
-        if stream is None or stream.closed:
-            continue
-        os.set_blocking(stream.fileno(), False)
-        room = MOST_OUTPUT - sum(map(len, kept.get(stream.fileno(), [])))
-        while room > 0:
-            try:
-                data = os.read(stream.fileno(), min(room, _CHUNK))
-            except BlockingIOError:
-                break
-            if not data:
-                break
-            kept.setdefault(stream.fileno(), []).append(data)
-            room -= len(data)
+# After a process exits, how long what is left in its pipes is read: what it started may hold
+# them open (a pre-push hook's `notifier &`, a helper that left the session), never to close.
+_GRACE = 1.0
+# How often a process whose pipes say nothing is asked whether it has exited.
+_EXIT_CHECK = 0.1
 
 
-def _exchange(
-    process: subprocess.Popen[bytes], input: bytes, deadline: float, kept: dict[int, list[bytes]]
-) -> str | None:
-    """Give `input` to the process and read both its streams until they close, keeping at most
-    MOST_OUTPUT bytes of each in `kept` (by descriptor); "time" past the deadline, "said" past
-    MOST_OUTPUT, where it must be stopped, else None."""
-    import selectors  # here: only a program behind the wall is talked to so
-
-    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
-    sizes: dict[int, int] = {}
-    with selectors.DefaultSelector() as selector:
-        for stream in (process.stdout, process.stderr):
-            selector.register(stream.fileno(), selectors.EVENT_READ)
-            kept[stream.fileno()], sizes[stream.fileno()] = [], 0
-        given = memoryview(input)
-        writing = process.stdin.fileno()
-        if given:
-            os.set_blocking(writing, False)  # what fits in the pipe is written, never more
-            selector.register(writing, selectors.EVENT_WRITE)
-        else:
-            process.stdin.close()
-        while selector.get_map():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return "time"
-            for key, _ in selector.select(left):
-                if key.fd == writing:
-                    try:
-                        given = given[os.write(writing, given[:_CHUNK]) :]
-                    except BlockingIOError:
-                        continue
-                    except BrokenPipeError:
-                        given = given[:0]  # it stopped reading: what it said still counts
-                    if not given:
-                        selector.unregister(writing)
-                        process.stdin.close()
-                    continue
-                data = os.read(key.fd, _CHUNK)
-                if not data:
-                    selector.unregister(key.fd)
-                    continue
-                room = MOST_OUTPUT - sizes[key.fd]
-                kept[key.fd].append(data[:room])
-                sizes[key.fd] += len(data)
-                if sizes[key.fd] > MOST_OUTPUT:
-                    return "said"
+def _talk(
+    process: subprocess.Popen[bytes],
+    given: bytes,
+    timeout: float,
+    most: int | None,
+    alive: Callable[[], None] | None = None,
+    poll: float = 1.0,
+) -> tuple[bytes, bytes, str | None]:
+    """What a process given `given` said on its two streams, and why it was stopped with all it
+    started: "time" past `timeout`, "said" past `most` bytes of a stream (None: read whole);
+    None when it exited. What `alive` (called every `poll` s) raises stops it too, and is raised."""
+    pipes = _Pipes(process, given, most)
+    stopped: str | None = "raised"  # until the exchange answers
     try:
-        process.wait(max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        return "time"  # its streams closed, the process not ended
-    return None
+        stopped = pipes.exchange(time.monotonic() + timeout, alive, poll)
+    finally:
+        if stopped is not None:
+            _kill_session(process)
+        process.wait()
+        if stopped == "time":
+            pipes.drain()  # what it said before it was stopped: which hook was running
+        pipes.close()
+    out, err = (b"".join(pipes.kept[fd]) for fd in pipes.streams)
+    return out, err, stopped
 
 
-def _stop(process: subprocess.Popen[AnyStr]) -> tuple[AnyStr, AnyStr]:
-    """Kill a command and all it started (its session: ssh under git push, a linter's workers
-    keep the pipes open, so killing the command alone waited for them), and read what it said."""
-    _kill_session(process)
-    return process.communicate()
+class _Pipes:
+    """A process's pipes: `given` written to its stdin as it reads it, its two streams read and
+    kept, up to `most` bytes of each (None: all)."""
+
+    def __init__(self, process: subprocess.Popen[bytes], given: bytes, most: int | None) -> None:
+        assert process.stdout is not None and process.stderr is not None
+        self.process, self.given, self.most = process, memoryview(given), most
+        self.selector = selectors.DefaultSelector()
+        self.streams = (process.stdout.fileno(), process.stderr.fileno())
+        self.kept: dict[int, list[bytes]] = {fd: [] for fd in self.streams}
+        self.sizes = dict.fromkeys(self.streams, 0)
+        for fd in self.streams:
+            self.selector.register(fd, selectors.EVENT_READ)
+        self.writing = -1 if process.stdin is None else process.stdin.fileno()
+        if given and self.writing >= 0:
+            os.set_blocking(self.writing, False)  # what fits in the pipe is written, never more
+            self.selector.register(self.writing, selectors.EVENT_WRITE)
+        else:
+            self._stop_writing()
+
+    def exchange(
+        self, deadline: float, alive: Callable[[], None] | None, poll: float
+    ) -> str | None:
+        """Talk until the process has exited and its pipes closed, or _GRACE after its exit,
+        `alive` called every `poll` seconds while it runs: "time" past the deadline, "said" past
+        `most` on a stream, where it must be stopped; else None."""
+        asked = time.monotonic()
+        ended: float | None = None  # once it exited: until when its pipes are read
+        while True:
+            now = time.monotonic()
+            if ended is None and self.process.poll() is not None:
+                ended = now + _GRACE
+                self._stop_writing()  # what is left of its input is nobody's to read
+            if ended is not None and (now >= ended or not self.selector.get_map()):
+                return None
+            if ended is None and now >= deadline:
+                return "time"
+            if ended is None and alive is not None and now >= asked + poll:
+                alive()
+                asked = now
+            wake = ended or min(deadline, asked + poll if alive else deadline, now + _EXIT_CHECK)
+            if self._step(max(0.0, wake - now)):
+                return "said"
+
+    def _step(self, seconds: float) -> bool:
+        """Wait up to `seconds` for a pipe, then write or read what it is ready for; True once a
+        stream said more than `most`."""
+        if not self.selector.get_map():  # all closed: only its end is waited for
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(seconds)
+            return False
+        for key, _ in self.selector.select(seconds):
+            if key.fd == self.writing:
+                self._write()
+            elif self._read(key.fd):
+                return True
+        return False
+
+    def _write(self) -> None:
+        try:
+            self.given = self.given[os.write(self.writing, self.given[:_CHUNK]) :]
+        except BlockingIOError:
+            return
+        except BrokenPipeError:
+            self.given = self.given[:0]  # it stopped reading: what it said still counts
+        if not self.given:
+            self._stop_writing()
+
+    def _stop_writing(self) -> None:
+        if self.writing >= 0 and self.writing in self.selector.get_map():
+            self.selector.unregister(self.writing)
+        self.writing = -1
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+
+    def _read(self, fd: int) -> bool:
+        """What stream `fd` holds, kept up to `most`; True once it said more than that."""
+        data = os.read(fd, _CHUNK)
+        if not data:
+            self.selector.unregister(fd)
+            return False
+        room = len(data) if self.most is None else self.most - self.sizes[fd]
+        self.kept[fd].append(data[:room])
+        self.sizes[fd] += len(data)
+        return self.most is not None and self.sizes[fd] > self.most
+
+    def drain(self) -> None:
+        """What the pipes of a stopped process still hold, not waiting for more (one it started
+        outside its session may hold them open): up to `most`, or MOST_OUTPUT more."""
+        for fd in self.streams:
+            most = self.sizes[fd] + MOST_OUTPUT if self.most is None else self.most
+            os.set_blocking(fd, False)
+            with contextlib.suppress(BlockingIOError):  # nothing more there now
+                while fd in self.selector.get_map() and self.sizes[fd] < most:
+                    self._read(fd)
+
+    def close(self) -> None:
+        self.selector.close()
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
 
 
 def _kill_session(process: subprocess.Popen[AnyStr]) -> None:
