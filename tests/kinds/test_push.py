@@ -3,9 +3,11 @@ injected clock, a rejected push, a remote that asks for credentials, the one lin
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -19,7 +21,7 @@ from landwatch.daemon.lock import InstanceLock, LockHolder
 from landwatch.kinds.base import GiveUp, RetryLater
 from landwatch.kinds.push import HeldBack, PushHandler, held_back, push_backoff
 from landwatch.work_item import DONE, FAILED, PENDING, WorkItem, WorkKind
-from support.daemon import run_reviewer
+from support.daemon import process_gone, run_reviewer
 from support.kinds import (
     FakeClock,
     bare_remote,
@@ -196,6 +198,29 @@ def test_the_person_s_pre_push_hook_runs_in_the_worktree(
     report = PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
     assert report.pushed == ["main"] and remote_head(remote) == oid
     assert log.read_text().splitlines() == [str(repo.path)]
+
+
+def test_a_pre_push_hook_that_leaves_a_job_running_does_not_hold_the_push(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    """The person's hook starting `notifier &`, which keeps git's pipes open: their own push
+    returns at once; the reviewer's waited for the job, up to PUSH_TIMEOUT, then killed it and
+    told the push, which the remote held, as failed (`no answer`). Now it is pushed as git
+    exits; the job is theirs, left running."""
+    job = tmp_path / "job"
+    hook = repo.git_dir / "hooks" / "pre-push"
+    hook.write_text(f"#!/bin/sh\ncat > /dev/null\nsleep 30 &\necho $! > {job}\nexit 0\n")
+    hook.chmod(0o755)
+    assert repo.landwatch("install").returncode == 0
+    oid = repo.land("pushed past the person's job")
+    report = PushHandler().handle(WorkItem(WorkKind.PUSH, oid, repo.git_dir), reporter())
+    pid = int(job.read_text())
+    try:
+        assert report.pushed == ["main"] and remote_head(remote) == oid
+        assert not process_gone(pid)  # not waited for
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def test_a_pre_push_hook_that_refuses_is_told_in_its_own_words(
