@@ -354,6 +354,16 @@ def test_a_diverged_branch_reset_onto_its_fetched_upstream_is_reviewed_as_a_pull
     ]
 
 
+def reviewed_once_telling_nothing(clone: Repo, tip: str, base: str) -> None:
+    """`tip`, found by the sweep, reviewed as one range from `base` that finds nothing and so
+    tells nothing: what a squash-merged copy of the person's own commit brings."""
+    assert sweep.sweep(clone.git_dir, now=later()).enqueued == [f"review-{tip}"]
+    assert run_reviewer("--once").returncode == 0
+    again = report_store.read(clone.git_dir, tip)
+    assert again is not None and (again.shape, again.base) == ("range", base)
+    assert again.findings == [] and line_markers.unread(clone.git_dir) == []
+
+
 def test_a_reset_onto_a_squash_merged_copy_of_its_own_commit_tells_nothing_again(
     tmp_path: Path,
 ) -> None:
@@ -372,11 +382,7 @@ def test_a_reset_onto_a_squash_merged_copy_of_its_own_commit_tells_nothing_again
     mate.git("push", "-q", str(upstream), "main")
     clone.git("fetch", "-q", **an_hour_ago())
     clone.git("reset", "-q", "--hard", "origin/main", **an_hour_ago())
-    assert sweep.sweep(clone.git_dir, now=later()).enqueued == [f"review-{copy}"]
-    assert run_reviewer("--once").returncode == 0
-    again = report_store.read(clone.git_dir, copy)
-    assert again is not None and (again.shape, again.base) == ("range", mine)
-    assert again.findings == [] and line_markers.unread(clone.git_dir) == []
+    reviewed_once_telling_nothing(clone, copy, mine)
 
 
 def test_a_pull_rebase_onto_a_squash_merged_copy_of_its_own_commit_tells_nothing_again(
@@ -396,11 +402,7 @@ def test_a_pull_rebase_onto_a_squash_merged_copy_of_its_own_commit_tells_nothing
     mate.git("push", "-q", str(upstream), "main")
     assert clone.run("pull", "-q", "--rebase", **an_hour_ago()).returncode == 0
     assert clone.head() == tip
-    assert sweep.sweep(clone.git_dir, now=later()).enqueued == [f"review-{tip}"]
-    assert run_reviewer("--once").returncode == 0
-    again = report_store.read(clone.git_dir, tip)
-    assert again is not None and (again.shape, again.base) == ("range", mine)
-    assert again.findings == [] and line_markers.unread(clone.git_dir) == []
+    reviewed_once_telling_nothing(clone, tip, mine)
 
 
 def test_a_landing_whose_subject_says_rebase_is_swept_like_any_other(

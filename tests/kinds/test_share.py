@@ -73,15 +73,20 @@ def test_the_notes_are_pushed_through_the_person_s_pre_push_hook_in_the_worktree
     assert log.read_text().splitlines() == [str(repo.path)] * 2  # the branch's push, the notes'
 
 
-def test_a_teammate_s_notes_pushed_first_are_merged_not_overwritten(
-    repo: Repo, remote: Path, tmp_path: Path
-) -> None:
-    oid = repo.head()
+def teammate_noted(remote: Path, oid: str, tmp_path: Path) -> None:
+    """A teammate's note of `oid` (`{"theirs": 1}`), pushed to `remote` before ours."""
     teammate = tmp_path / "teammate"
     subprocess.run(["git", "clone", "-q", str(remote), str(teammate)], check=True)
     other = Repo.existing(teammate)
     other.git("notes", "--ref=landwatch", "add", "-m", '{"theirs": 1}', oid)
     other.git("push", "-q", "origin", "refs/notes/landwatch")
+
+
+def test_a_teammate_s_notes_pushed_first_are_merged_not_overwritten(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    oid = repo.head()
+    teammate_noted(remote, oid, tmp_path)
     note(repo, oid, '{"mine": 1}')
     result = ShareHandler().handle(WorkItem(WorkKind.SHARE, oid, repo.git_dir), reporter())
     assert result.pushed == ["refs/notes/landwatch"]
@@ -311,11 +316,7 @@ def test_notes_a_teammate_pushed_to_the_destination_first_are_kept_when_it_is_no
     repo.git("config", "remote.origin.pushurl", str(public))
     repo.git("push", "-q", "origin", "main")
     oid = repo.head()
-    teammate = tmp_path / "teammate"
-    subprocess.run(["git", "clone", "-q", str(public), str(teammate)], check=True)
-    other = Repo.existing(teammate)
-    other.git("notes", "--ref=landwatch", "add", "-m", '{"theirs": 1}', oid)
-    other.git("push", "-q", "origin", "refs/notes/landwatch")
+    teammate_noted(public, oid, tmp_path)
     note(repo, oid, '{"mine": 1}')
     result = ShareHandler().handle(WorkItem(WorkKind.SHARE, oid, repo.git_dir), reporter())
     assert result.pushed == ["refs/notes/landwatch"]
