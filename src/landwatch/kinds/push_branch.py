@@ -10,7 +10,7 @@ is named `stable` too, and the push of `refs/heads/heads/stable` failed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from landwatch.git import Worktree
 from landwatch.lazy_re import lazy_compile
@@ -25,13 +25,12 @@ _COPIED = "Branch: copied "
 _CHECKOUT = lazy_compile(r"checkout: moving from .* to (\S+)$")
 
 
-@dataclass
-class Landing:
+class Landing(NamedTuple):
     """The branch (full refname) a commit landed on, or None and the branches holding it that it
     may have landed on, where that cannot be told."""
 
     ref: str | None
-    among: list[str] = field(default_factory=list)
+    among: tuple[str, ...] = ()
 
 
 def short(ref: str) -> str:
@@ -67,13 +66,13 @@ def landed_on(
     if current in landings:
         return Landing(current)
     if landings:
-        return Landing(None, landings)
+        return Landing(None, tuple(landings))
     if not any(new == oid for new, _ in head_log):  # nothing kept: what was done before
         if current in refs:
             return Landing(current)
         if len(refs) == 1:
             return Landing(refs[0])
-    return Landing(None, refs)
+    return Landing(None, tuple(refs))
 
 
 def _reflogs(
