@@ -227,9 +227,6 @@ def _bounded_child() -> Callable[[], None]:
     return start
 
 
-# After a process exits, how long what is left in its pipes is read: what it started may hold
-# them open (a pre-push hook's `notifier &`, a helper that left the session), never to close.
-_GRACE = 1.0
 # How often a process whose pipes say nothing is asked whether it has exited.
 _EXIT_CHECK = 0.1
 
@@ -283,24 +280,22 @@ class _Pipes:
     def exchange(
         self, deadline: float, alive: Callable[[], None] | None, poll: float
     ) -> str | None:
-        """Talk until the process has exited and its pipes closed, or _GRACE after its exit,
-        `alive` called every `poll` seconds while it runs: "time" past the deadline, "said" past
-        `most` on a stream, where it must be stopped; else None."""
+        """Talk until the process has exited, `alive` called every `poll` seconds while it runs:
+        "time" past the deadline, "said" past `most` on a stream, where it must be stopped; else
+        None. Once it exited, all it wrote is in its pipes: what is there is read, not waited
+        for, as what it started may hold them (`notifier &`, a helper that left the session)."""
         asked = time.monotonic()
-        ended: float | None = None  # once it exited: until when its pipes are read
         while True:
             now = time.monotonic()
-            if ended is None and self.process.poll() is not None:
-                ended = now + _GRACE
+            if self.process.poll() is not None:
                 self._stop_writing()  # what is left of its input is nobody's to read
-            if ended is not None and (now >= ended or not self.selector.get_map()):
-                return None
-            if ended is None and now >= deadline:
+                return "said" if self.drain() else None
+            if now >= deadline:
                 return "time"
-            if ended is None and alive is not None and now >= asked + poll:
+            if alive is not None and now >= asked + poll:
                 alive()
                 asked = now
-            wake = ended or min(deadline, asked + poll if alive else deadline, now + _EXIT_CHECK)
+            wake = min(deadline, asked + poll if alive else deadline, now + _EXIT_CHECK)
             if self._step(max(0.0, wake - now)):
                 return "said"
 
@@ -346,15 +341,18 @@ class _Pipes:
         self.sizes[fd] += len(data)
         return self.most is not None and self.sizes[fd] > self.most
 
-    def drain(self) -> None:
-        """What the pipes of a stopped process still hold, not waiting for more (one it started
-        outside its session may hold them open): up to `most`, or MOST_OUTPUT more."""
+    def drain(self) -> bool:
+        """What the pipes of an ended process still hold, not waiting for more (one it started
+        may hold them open): up to `most`, or MOST_OUTPUT more; True once a stream said more
+        than `most`."""
+        said = False
         for fd in self.streams:
             most = self.sizes[fd] + MOST_OUTPUT if self.most is None else self.most
             os.set_blocking(fd, False)
             with contextlib.suppress(BlockingIOError):  # nothing more there now
-                while fd in self.selector.get_map() and self.sizes[fd] < most:
-                    self._read(fd)
+                while fd in self.selector.get_map() and self.sizes[fd] <= most and not said:
+                    said = self._read(fd)
+        return said
 
     def close(self) -> None:
         self.selector.close()
