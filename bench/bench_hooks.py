@@ -10,8 +10,9 @@ figure; `--disk` puts them in the temp directory's file system instead, where a 
 write that makes the file system flush shows only there). `--against FILE` times a fourth setup in
 the commit, amend and rebase loops, landwatch's hook with FILE as its body (`git show
 REV:githooks/hook.sh`): a change to the hook measured against the hook before it, under the same
-load. A last loop times commits beside a post-commit hook of the person's, an `exit 0` one,
-alone and kept and run by landwatch's (and by FILE). Targets (issue 16): commit <= 1.30x, rebase
+load. A loop times commits beside a post-commit hook of the person's, an `exit 0` one, alone
+and kept and run by landwatch's (and by FILE); another, commits while `--waiting` landings wait
+(the queue not drained). Targets (issue 16): commit <= 1.30x, rebase
 <= the floor + 0.15.
 """
 
@@ -28,7 +29,7 @@ from pathlib import Path
 
 from benchlib import git, isolated_home, new_repo
 from landwatch import work_item
-from landwatch.work_item import WorkKind
+from landwatch.work_item import WorkItem, WorkKind
 
 EXIT_0 = "#!/bin/sh\nexit 0\n"
 EVENTS = ("post-commit", "post-merge", "post-rewrite", "post-applypatch")
@@ -97,17 +98,30 @@ def drain(repo: Path) -> int:
 
 
 def interleaved(
-    repos: dict[str, Path], count: int, timed: Callable[[Path, int], float]
+    repos: dict[str, Path],
+    count: int,
+    timed: Callable[[Path, int], float],
+    drained: bool = True,
 ) -> tuple[dict[str, list[float]], int]:
-    """`count` rounds of `timed` in each of `repos` in turn, each drained after (drain); the
-    times of each, and the reviews drained."""
+    """`count` rounds of `timed` in each of `repos` in turn, each drained after (drain) unless
+    not `drained`; the times of each, and the reviews drained."""
     times: dict[str, list[float]] = {name: [] for name in repos}
     reviews = 0
     for number in range(count):
         for name, repo in repos.items():
             times[name].append(timed(repo, number))
-            reviews += drain(repo)
+            reviews += drain(repo) if drained else 0
     return times, reviews
+
+
+def with_waiting(repo: Path, count: int) -> None:
+    """`count` landings waiting in `repo`'s queue, stamped now: what a reviewer that has been
+    down a while leaves (none older than landwatch.staleAfter yet)."""
+    git_dir = repo / ".git"
+    if (git_dir / work_item.WORK_DIRECTORY).is_dir():
+        now = time.time()
+        for number in range(count):
+            work_item.enqueue(WorkItem(WorkKind.REVIEW, f"{number:040x}", git_dir), now=now)
 
 
 def prepare_rebase(repo: Path, commits: int) -> None:
@@ -197,6 +211,7 @@ def main() -> int:
     parser.add_argument("--rebase", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=6, help="rebases of each setup, after one")
     parser.add_argument("--rewrite-lines", type=int, default=20000)
+    parser.add_argument("--waiting", type=int, default=2000, help="landings waiting, last loop")
     parser.add_argument(
         "--push", action="store_true", help="with auto-push on: a landing records a push item too"
     )
@@ -277,6 +292,19 @@ def main() -> int:
             f"{statistics.median(kept_times['bare']) * 1000:.1f} ms; that hook alone "
             f"{ratios['exit 0']:.2f}x, landwatch running it {ratios['landwatch']:.2f}x (above "
             f"it: {ratios['landwatch'] - ratios['exit 0']:+.2f})"
+        )
+        if args.against is not None:
+            print(against_line(ratios, args.against))
+
+        for repo in commit_repos.values():
+            with_waiting(repo, args.waiting)
+        waiting_times, _ = interleaved(commit_repos, args.commits, timed_commit, drained=False)
+        ratios = median_ratios(waiting_times)
+        print(
+            f"git commit with {args.waiting} landings waiting (the reviewer down), median of "
+            f"{args.commits}: exit 0 hook {ratios['exit 0']:.2f}x, landwatch "
+            f"{ratios['landwatch']:.2f}x (above the floor: "
+            f"{ratios['landwatch'] - ratios['exit 0']:+.2f})"
         )
         if args.against is not None:
             print(against_line(ratios, args.against))

@@ -87,6 +87,39 @@ def run_in_terminal(repo: Repo, message: str, **env: str) -> bytes:
     return b"".join(chunks)
 
 
+def test_a_long_young_queue_is_looked_at_once_until_its_oldest_could_be_old(repo: Repo) -> None:
+    """The reviewer down a while: 2,000 landings wait, none yet past the bound. The hook looks
+    at each once and keeps the oldest stamp; until that is old, it looks at none again."""
+    work = repo.git_dir / "landwatch"
+    repo.clear()
+    stamp = int((time.time() - 60) * 1_000_000)  # the hook's clock is whole seconds of boot
+    for number in range(2000):
+        (work / PENDING / f"review-{number:040x}.{stamp + number}").touch()
+    assert said(repo, "one") == ""
+    assert (work / "oldest-waiting").read_text() == f"{stamp}\n"
+    # ready/ is the hook's own, each landing stamped later than the last: one planted there
+    # older than the bound is not looked at, which shows that none is.
+    (work / "ready" / f"review-{'f' * 40}.{stamp - 3600 * 1_000_000}").touch()
+    assert said(repo, "two") == ""
+    # The reviewer puts an item back in pending/ with its landing's stamp: pending/ is newer
+    # than what the hook kept, so it looks at each again, and tells.
+    (work / PENDING / f"review-{'e' * 40}.{stamp - 3600 * 1_000_000}").touch()
+    assert "wait for review" in said(repo, "three")
+
+
+def test_an_oldest_waiting_stamp_past_the_bound_is_looked_at_again(repo: Repo) -> None:
+    work = repo.git_dir / "landwatch"
+    repo.land("one")
+    repo.land("two")  # items wait: the hook looks at each, and keeps the oldest stamp
+    assert (work / "oldest-waiting").is_file()
+    for garbage in ("", "x\n", "9" * 19 + "\n"):
+        (work / "oldest-waiting").write_text(garbage)
+        assert said(repo, f"after {garbage!r}") == ""
+    back_date(repo, 3600)  # as the reviewer does: pending/ changes
+    (work / "oldest-waiting").write_text(f"{int((time.time() - 3600) * 1_000_000)}\n")
+    assert "wait for review" in said(repo, "late")
+
+
 def test_a_terminal_gets_colour_unless_no_color(repo: Repo) -> None:
     repo.land("one")
     back_date(repo, 3600)

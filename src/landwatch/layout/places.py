@@ -82,6 +82,13 @@ LAST_STAMP = Place(
     "the newest stamp the hooks gave, so the next is later though the clock ticks 10 ms",
     hooks=True,
 )
+OLDEST_WAITING = Place(
+    "oldest-waiting",
+    Scope.WORKTREE,
+    "the hooks",
+    "the oldest stamp waiting when the hook last looked at each: no look again before it is old",
+    hooks=True,
+)
 TOLD = Place(
     "told",
     Scope.WORKTREE,
@@ -134,6 +141,7 @@ WORKTREE_PLACES = (
     Place(work_item.RECOVERY_LOCK, Scope.WORKTREE, _QUEUE, "flock of recovery and pruning"),
     BOOT_TIME,
     LAST_STAMP,
+    OLDEST_WAITING,
     TOLD,
     REWRITE_PAIRS,
     SKIPPED,
