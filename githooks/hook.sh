@@ -87,7 +87,8 @@ lw_none_old_yet() {
     # Whether oldest-waiting shows that no item waiting can be older than the bound yet: then
     # none is looked at (2,000 waiting made each landing 4 times as slow, 20,000 24 times).
     lw_oldest=$((lw_now - lw_bound * 1000000))
-    lw_waiting_since= lw_cache=$lw_work/oldest-waiting
+    lw_waiting_since=
+    lw_cache=$lw_work/oldest-waiting
     lw_readable "$lw_cache" && [ ! "$lw_work/pending" -nt "$lw_cache" ] &&
         read -r lw_waiting_since < "$lw_cache"
     case $lw_waiting_since in '' | *[!0-9]* | ???????????????????*) return 1 ;; esac

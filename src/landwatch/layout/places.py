@@ -321,18 +321,6 @@ SAME_PLACE = Place(
     "reads its tracking refs without asking Python again",
     hooks=True,
 )
-# --- per installation: sys.prefix, where no repository reaches ---------------------------------
-
-USER_DIRECTORIES = Place(
-    user_dirs.KEPT,
-    Scope.INSTALLATION,
-    "user_dirs",
-    "`<crc32>`: the person's landwatch directories (data, configuration, state, cache) as "
-    "platformdirs resolved them, after the uid, platform, release, HOME and XDG directories they "
-    "came from (whose CRC-32 names the file); kept only in a virtual environment the person owns",
-    directory=True,
-)
-INSTALLATION_PLACES = (USER_DIRECTORIES,)
 
 REPOSITORY_PLACES = (
     SETTINGS_CACHE,

@@ -1,10 +1,12 @@
 """Every file and directory landwatch keeps per user, in the person's own directories
 (platformdirs: XDG on Linux, ~/Library on macOS): each a `Place` (layout.places) named once, with
-its owner and purpose; the worktree's and the repository's are in layout.places.
+its owner and purpose, and the one per installation; the worktree's and the repository's are in
+layout.places.
 """
 
 from __future__ import annotations
 
+from landwatch import user_dirs
 from landwatch.layout.places import Place, Scope
 
 # The stable per-user command the hooks call when they have something to say.
@@ -87,3 +89,16 @@ USER_PLACES = (
     HOOK_ENVS,
     SECRET_RULES,
 )
+
+# --- per installation: sys.prefix, where no repository reaches ---------------------------------
+
+USER_DIRECTORIES = Place(
+    user_dirs.KEPT,
+    Scope.INSTALLATION,
+    "user_dirs",
+    "`<crc32>`: the person's landwatch directories (data, configuration, state, cache) as "
+    "platformdirs resolved them, after the uid, platform, release, HOME and XDG directories they "
+    "came from (whose CRC-32 names the file); kept only in a virtual environment the person owns",
+    directory=True,
+)
+INSTALLATION_PLACES = (USER_DIRECTORIES,)
