@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from landwatch import layout, line_markers, one_line
 from landwatch.files import read_file, remove, write_atomic
 from landwatch.review import blocking
-from landwatch.review.findings import Finding, Severity
+from landwatch.review.findings import Finding, Severity, identity
 from landwatch.review.report import Report
 from landwatch.telling import Found, not_seen, to_tell, told_of, worth_telling
 
@@ -194,7 +194,8 @@ def _hooks_to_tell(
     its reader did not see, with the review's held line where one waits for them."""
     # What the hooks add: their findings, and the review's that a hook reported too (told once,
     # at the more severe of the two).
-    added = [finding for finding in both.findings if finding not in review.findings]
+    reviewed = {identity(finding) for finding in review.findings}
+    added = [finding for finding in both.findings if identity(finding) not in reviewed]
     worth = [finding for finding in added if finding.severity >= least]
     earlier = (read_hooks(git_dir, old) for old in replaces if old != result.commit)
     before: list[Found] = [found for found in earlier if found is not None]
@@ -204,7 +205,8 @@ def _hooks_to_tell(
         worth += held[0]
         before += held[1]
     elif worth and line_markers.is_unread(git_dir, result.commit):
-        worth += [f for f in worth_telling(both, least) if f not in worth]
+        said = {identity(finding) for finding in worth}
+        worth += [f for f in worth_telling(both, least) if identity(f) not in said]
     return told_of(both, worth, before)
 
 

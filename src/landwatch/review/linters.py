@@ -23,7 +23,15 @@ import pygit2
 from landwatch.review.budget import Budget
 from landwatch.review.change import Change, FileChange
 from landwatch.review.config import LinterConfig
-from landwatch.review.findings import DECLARED, Basis, Finding, Severity, fingerprint, line_text
+from landwatch.review.findings import (
+    DECLARED,
+    Basis,
+    Finding,
+    Severity,
+    content_lines,
+    fingerprint,
+    line_text,
+)
 from landwatch.review.globs import matches_any
 
 if TYPE_CHECKING:
@@ -165,11 +173,12 @@ def findings_of(
 ) -> list[Finding]:
     """What a linter said of `file` as findings, kept as its filter says."""
     added = {line.number for line in file.added_lines}
+    lines = content_lines(content)
     findings = []
     for occurrence, item in enumerate(raw):
         if linter.filter == "added" and not _touches(item, added):
             continue
-        text = line_text(content, item.line)
+        text = line_text(lines, item.line)
         findings.append(
             Finding(
                 rule=f"{linter.name}:{item.code}" if item.code else linter.name,

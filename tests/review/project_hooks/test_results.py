@@ -11,6 +11,7 @@ from landwatch.review.project_hooks.output import HookOutcome
 from landwatch.review.project_hooks.results import (
     MAX_OUTPUT_CHARS,
     MAX_OUTPUT_LINES,
+    MAX_PLACED,
     HooksResult,
     Landed,
     findings_of,
@@ -38,6 +39,33 @@ def test_a_hook_s_places_are_kept_to_the_lines_the_change_added() -> None:
     assert found[0].severity is Severity.ERROR and notes == []
     declared = findings_of([outcome], LANDED, [], ".pre-commit-config.yaml")[0][0]
     assert str(declared.basis) == "declared: .pre-commit-config.yaml"  # the project's standard
+
+
+def test_a_hook_naming_every_line_of_a_large_file_is_read_once_and_kept_bounded() -> None:
+    """A generated file of 20,000 lines and a hook naming each (an attack on the reviewer's
+    time: each finding read the file out of git and split it again, 8 s; the result ran to
+    tens of MB): the file is read once, the first MAX_PLACED kept, the rest said in a note."""
+    count = 20_000
+    reads: list[str] = []
+
+    def content(path: str) -> bytes:
+        reads.append(path)
+        return b"".join(b"x%d = %d  # TODO\n" % (n, n) for n in range(1, count + 1))
+
+    landed = Landed({"gen.py": set(range(1, count + 1))}, content)
+    outcome = failed("todo", *(f"gen.py:{n}: TODO" for n in range(1, count + 1)))
+    found, notes = findings_of([outcome], landed, [])
+    assert reads == ["gen.py"]
+    assert len(found) == MAX_PLACED
+    assert (found[0].line, found[0].snippet) == (1, "x1 = 1  # TODO")
+    assert (found[-1].line, found[-1].snippet) == (
+        MAX_PLACED,
+        f"x{MAX_PLACED} = {MAX_PLACED}  # TODO",
+    )
+    assert notes == [
+        f"hook todo named {count - MAX_PLACED:,} more lines this change added than the "
+        f"{MAX_PLACED:,} kept: run the hooks yourself to see every one"
+    ]
 
 
 def test_a_place_under_its_message_takes_that_message() -> None:

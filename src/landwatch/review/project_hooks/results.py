@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from landwatch.review.bursts import line_ranges
-from landwatch.review.findings import DECLARED, Basis, Finding, Severity, fingerprint, line_text
+from landwatch.review.findings import (
+    DECLARED,
+    Basis,
+    Finding,
+    Severity,
+    content_lines,
+    fingerprint,
+    line_text,
+)
 from landwatch.review.project_hooks import fixed
 from landwatch.review.project_hooks.output import HookOutcome, Located, located
 from landwatch.review.report import Report
@@ -26,6 +34,9 @@ FORMAT = 1
 MAX_OUTPUT_LINES = 20
 MAX_OUTPUT_CHARS = 2000
 MAX_MESSAGE = 300
+# The findings kept of one hook's `path:line:` lines: a hook naming each of a generated file's
+# 60,000 lines made a 28 MB result for every reader of it to load.
+MAX_PLACED = 1000
 # The rule of a finding the project's hooks made: `hook:<id>`.
 PREFIX = "hook:"
 
@@ -147,6 +158,15 @@ class Landed:
     commit: str = "COMMIT"  # named in what a fix finding says to run
     fixes: Mapping[str, fixed.FileFix] = field(default_factory=dict)
     found: Found = NONE_FOUND
+    read: dict[str, list[bytes] | None] = field(default_factory=dict)  # lines() of each path
+
+    def lines(self, path: str) -> list[bytes] | None:
+        """`path`'s landed content as lines, read once: a hook naming each of a file's 20,000
+        lines made each finding read the file out of git again."""
+        if path not in self.read:
+            content = self.content(path)
+            self.read[path] = content_lines(content) if content is not None else None
+        return self.read[path]
 
 
 def findings_of(
@@ -164,8 +184,13 @@ def findings_of(
         if outcome.status != "failed":
             continue
         sights = {path: fixed.sight(outcomes, index, each) for path, each in fixers.items()}
-        placed, left_out = _placed(outcome, landed, sights)
+        placed, left_out, more = _placed(outcome, landed, sights)
         findings += placed
+        if more:
+            notes.append(
+                f"hook {outcome.id} named {more:,} more lines this change added than the "
+                f"{MAX_PLACED:,} kept: run the hooks yourself to see every one"
+            )
         if placed:
             continue
         if left_out:
@@ -207,7 +232,7 @@ def _fixes(
 
 def _fix(path: str, hook: str, name: str, what: str, lines: list[int], landed: Landed) -> Finding:
     """One hook's fix of a file: what it said it fixed, the lines it changed."""
-    content = landed.content(path) if lines else None
+    content = landed.lines(path) if lines else None
     snippet = line_text(content, lines[0]) if content is not None else None
     where = f"line{'s' if len(lines) > 1 else ''} {line_ranges(lines)}" if lines else ""
     run = f"`landwatch show {landed.commit[:7]} --patch`"
@@ -230,12 +255,13 @@ def _fix(path: str, hook: str, name: str, what: str, lines: list[int], landed: L
 
 def _placed(
     outcome: HookOutcome, landed: Landed, sights: dict[str, str]
-) -> tuple[list[Finding], int]:
+) -> tuple[list[Finding], int, int]:
     """Findings of the `path:line:` lines of a hook's output, read on the committed file, on
-    added lines; and how many such lines named a line the change did not add."""
+    added lines, the first MAX_PLACED of them; how many such lines named a line the change did
+    not add, and how many past MAX_PLACED were not kept."""
     paths = set(landed.added)
     found: list[Finding] = []
-    left_out = 0
+    left_out = more = 0
     before = ""
     for text in outcome.output:
         place = located(text, paths, before)
@@ -246,7 +272,10 @@ def _placed(
         if number is not None and number not in landed.added[place.path]:
             left_out += 1
             continue
-        content = landed.content(place.path) if number is not None else None
+        if len(found) == MAX_PLACED:
+            more += 1
+            continue
+        content = landed.lines(place.path) if number is not None else None
         snippet = line_text(content, number) if content is not None else None
         said = (place.message or "(no message)") + remark
         message = redact_secrets(said, found=landed.found)[:MAX_MESSAGE]
@@ -266,7 +295,7 @@ def _placed(
                 ),
             )
         )
-    return found, left_out
+    return found, left_out, more
 
 
 def _committed(place: Located, landed: Landed, sight: str) -> tuple[int | None, str]:
