@@ -70,6 +70,11 @@ EXCEPTIONS: dict[str, tuple[str, str]] = {
         "the help texts and examples cli.py shows: test_cli reads every command's --help as a "
         "person does, in 80 columns, and parses each example's command line",
     ),
+    "daemon/landings": (
+        "tests/daemon/test_sweep.py",
+        "what one reflog entry lands, apart from daemon.sweep for its size: test_sweep writes "
+        "each kind of entry as git writes it and sweeps it as the reviewer does",
+    ),
     "kinds/push_branch": (
         "tests/kinds/test_push.py",
         "which branch an auto-push sends, apart from kinds.push for its size: test_push lands "

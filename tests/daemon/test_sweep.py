@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from landwatch import layout, line_markers, report_store
-from landwatch.daemon import sweep
+from landwatch.daemon import landings, sweep
 from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.kinds import FLOOD
 from landwatch.review import whose
@@ -487,7 +487,7 @@ def test_a_copied_report_or_a_marker_without_a_record_is_no_review(repo: Repo) -
     assert run_reviewer("--once").returncode == 0
     second = repo.land("never reviewed", "second.txt")
     third = repo.land("never reviewed either", "third.txt")
-    asked = sweep._Repository(repo.git_dir)
+    asked = landings.Repository(repo.git_dir)
     assert all(asked.recorded(oid) for oid in (first, second, third))
     repo.clear()
     known = repo.git_dir / "landwatch" / "known"

@@ -3,6 +3,6 @@ repository's work items through one job queue per kind (review, push, maintenanc
 
 loop: the loop, composing repositories (what is drained), dispatch (claims into the queues) and
 duties (recovery, pruning, the sweep, the clock); sweep: the reflogs read for landings nobody
-recorded; watch, watched: file events that wake it; wakeup: how anything wakes it; settings:
-its knobs; lock: who runs; process: how it runs.
+recorded; landings: what one of their entries lands; watch, watched: file events that wake it;
+wakeup: how anything wakes it; settings: its knobs; lock: who runs; process: how it runs.
 """

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from landwatch import layout, registry, report_store, work_item
+from landwatch import layout, registry, work_item
+from landwatch.daemon.landings import Repository, landings
 from landwatch.daemon.reflog import (
     CHUNK,
     Cursor,
-    Entry,
     born,
     continues,
     digest,
@@ -31,33 +31,9 @@ from landwatch.daemon.reflog import (
 )
 from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.files import list_entries, remove
-from landwatch.git import run_git
-from landwatch.kinds import FLOOD
-from landwatch.lazy_re import lazy_compile
 from landwatch.work_item import WorkItem, WorkKind
 
 log = logging.getLogger("landwatch.reviewer")
-
-_ZERO = lazy_compile(r"0{40}|0{64}")
-_ONTO = lazy_compile(rf" onto ({work_item.OID})$")
-# A ref moving without landing anything: a clone's birth, a rename.
-_NOT_LANDINGS = ("clone:", "Branch: renamed")
-# A ref moved by hand: `git reset`, `git branch -f`, `checkout -B`, `switch -C` (`branch: Reset
-# to`), `git fetch origin main:main` into a branch, HEAD going from branch to branch. A branch
-# moved forward or sideways (a diverged branch reset onto its fetched upstream) lands what it
-# brings as a pull does, one range from where it was: what the worktree did not hold, so a
-# squash-merged copy of its own commits is not told again; HEAD's reflog says it again where a
-# branch moved, and a detached HEAD is no branch.
-_MOVED = ("reset:", "branch:", "checkout:", "fetch")
-# What writes a commit where a ref was unborn: git's `commit (initial)`, a cherry-pick or `am`
-# onto an orphan branch, a libgit2 client's `commit:` on a new branch. Any other birth of a ref
-# (a new worktree's HEAD, whose entry has no message; `branch: Created from`; `initial pull`) is
-# at a commit that was there.
-_WRITES_COMMIT = lazy_compile(r"(?:commit(?: \(\w+\))?|cherry-pick|am):")
-# A rebase's entries, by the action that wrote them (before the first colon): `rebase (pick)`,
-# `rebase -i (finish)`, `pull --rebase origin main (start)`, `pull -r (finish)`. Never the word
-# anywhere: `commit: Fix the rebase script` is a landing like any other.
-_REBASE_ACTION = lazy_compile(r"rebase\b|pull\b.*\s(?:--rebase\b|-r\b)")
 
 
 @dataclass
@@ -160,90 +136,6 @@ def start_at_end(common: Path, *, now: float, keep: bool = False) -> None:
     _store(common, cursors)
 
 
-class _Repository:
-    """What the sweep asks of one repository while it works through its entries."""
-
-    def __init__(self, common: Path) -> None:
-        self.common = common
-        self.worktrees = registry.worktree_git_dirs(common)
-
-    def recorded(self, oid: str) -> bool:
-        """Recorded in any worktree's queue (in any state), reviewed, or skipped on purpose.
-
-        A report counts only when it is a report of this commit, a marker only when it holds
-        its record: a copied one, or one planted with the repository, reviews nothing."""
-        id_ = f"{WorkKind.REVIEW}-{oid}"
-        for git_dir in self.worktrees:
-            if work_item.is_known(git_dir, id_) and work_item.holds_record(git_dir, id_):
-                return True
-            if os.path.lexists(layout.SKIPPED.path(git_dir) / oid):
-                return True
-        return os.path.lexists(layout.report_file(self.common, oid)) and (
-            report_store.read_review(self.common, oid) is not None
-        )
-
-    def git(self, *args: str) -> list[str]:
-        result = run_git(*args, git_dir=self.common)
-        return result.stdout.split() if result.ok else []
-
-    def commits(self, tip: str, hide: str | None) -> list[str]:
-        """What `tip` has that `hide` has not, oldest first, at most FLOOD + 1 of them."""
-        args = ["rev-list", f"--max-count={FLOOD + 1}", tip]
-        if hide is not None:
-            args.append(f"^{hide}")
-        return list(reversed(self.git(*args, "--")))
-
-    def merge_base(self, a: str, b: str) -> str | None:
-        found = self.git("merge-base", a, b)
-        return found[0] if found else None
-
-
-def _landings(repo: _Repository, entry: Entry, is_head: bool) -> list[tuple[str, str | None]]:
-    """(tip, base) of each review this movement asks for that nobody has done: a single commit
-    (base None) or a range."""
-    message = entry.message
-    moved = message.startswith(_MOVED)
-    if _ZERO.fullmatch(entry.new) or message.startswith(_NOT_LANDINGS) or (moved and is_head):
-        return []
-    # A pull --rebase with nothing of its own to replay fast-forwards: a pull, written as one.
-    if _REBASE_ACTION.match(message.partition(":")[0]) and not message.endswith(": Fast-forward"):
-        if "(finish)" not in message or is_head:
-            return []  # the steps of a rebase; its finish is read from the branch's reflog
-        return _rebase(repo, entry)
-    if repo.recorded(entry.new):
-        return []  # the hooks recorded it (or it was reviewed, or skipped on purpose)
-    if _ZERO.fullmatch(entry.old):
-        # A ref born: what was below its commit had landed before (or before the install).
-        return [(entry.new, None)] if _WRITES_COMMIT.match(message) else []
-    commits = [oid for oid in repo.commits(entry.new, entry.old) if not repo.recorded(oid)]
-    if not commits:
-        return []  # nothing new: moved backwards, or onto what was recorded
-    if moved:  # no merge base: an unrelated history, as a ref born at a commit that was there
-        return [(entry.new, entry.old)] if repo.merge_base(entry.old, entry.new) else []
-    if message.startswith(("merge ", "pull", "commit (merge)")) or len(commits) > FLOOD:
-        return [(entry.new, entry.old)]  # as the post-merge hook does: what landed, as one range
-    return [(oid, None) for oid in commits]
-
-
-def _rebase(repo: _Repository, entry: Entry) -> list[tuple[str, str | None]]:
-    """A finished rebase: the upstream commits it brought in, once as a range, and each of the
-    rewritten commits (the post-rewrite hook's, unless it was displaced)."""
-    found: list[tuple[str, str | None]] = []
-    onto = _ONTO.search(entry.message)
-    rewritten_from = entry.old
-    if onto is not None:
-        upstream = onto[1]
-        base = repo.merge_base(entry.old, upstream)
-        incoming = [oid for oid in repo.commits(upstream, base) if not repo.recorded(oid)]
-        if incoming and base is not None:  # from where the branch was, as a move sideways
-            found.append((upstream, entry.old))
-        rewritten_from = upstream
-    rewritten = [oid for oid in repo.commits(entry.new, rewritten_from) if not repo.recorded(oid)]
-    if len(rewritten) > FLOOD:
-        return [*found, (entry.new, rewritten_from)]
-    return [*found, *((oid, None) for oid in rewritten)]
-
-
 def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
     """One pass over every reflog of the repository of `common`."""
     swept = Swept()
@@ -256,7 +148,7 @@ def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
     if cursors is None:
         start_at_end(common, now=now)  # installed by a release without the sweep: from now on
         return swept
-    repo = _Repository(common)
+    repo = Repository(common)
     logs = reflogs(common)
     absent = [key for key in cursors if key not in logs]
     changed = False
@@ -343,7 +235,7 @@ class _Seen(NamedTuple):
 
 
 def _read(
-    repo: _Repository,
+    repo: Repository,
     path: Path,
     cursor: Cursor,
     is_head: bool,
@@ -363,7 +255,7 @@ def _read(
         if entry is not None and seen.waits(entry.time):
             break  # its hook may still be at work: the next pass takes it
         if entry is not None and (floor is None or entry.time >= floor):
-            for tip, base in _landings(repo, entry, is_head):
+            for tip, base in landings(repo, entry, is_head):
                 item = WorkItem(WorkKind.REVIEW, tip, target, base=base)
                 try:
                     added = work_item.enqueue(item) is work_item.Enqueued.ADDED
@@ -383,7 +275,7 @@ def _read(
     return taken
 
 
-def _forget_skipped(repo: _Repository, cursors: dict[str, Cursor]) -> None:
+def _forget_skipped(repo: Repository, cursors: dict[str, Cursor]) -> None:
     """Kill-switch markers every reflog has read past (with an hour to spare) are done with."""
     times = [cursor.time for cursor in cursors.values()]
     if not times or min(times) == 0:
