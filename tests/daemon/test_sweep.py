@@ -385,6 +385,44 @@ def test_a_reset_onto_a_squash_merged_copy_of_its_own_commit_tells_nothing_again
     reviewed_once_telling_nothing(clone, copy, mine)
 
 
+# Tools that move a branch and say nothing a person's command would: a script's `update-ref`
+# (no message), a push or a forced fetch into the repository itself.
+UNSAID_MOVES = ["update-ref", "push .", "fetch ."]
+
+
+def move_main_unsaid(repo: Repo, how: str, to: str) -> None:
+    """`main` moved to `to` by `how`, an hour ago, by a tool whose reflog entry says no reset:
+    HEAD leaves main first where git refuses to move a branch checked out."""
+    hour = an_hour_ago()
+    if how == "update-ref":
+        repo.git("update-ref", "refs/heads/main", to, **hour)
+        return
+    repo.git("checkout", "-q", "--detach", **hour)
+    repo.git(*how.split(), f"+{to}:refs/heads/main", **hour)
+    repo.git("checkout", "-q", "main", **hour)
+
+
+@pytest.mark.parametrize("how", UNSAID_MOVES)
+def test_a_move_sideways_that_says_no_reset_tells_a_squash_merged_copy_nothing_again(
+    tmp_path: Path, how: str
+) -> None:
+    """The same as a reset onto a squash-merged copy of the person's own commit, the branch
+    moved by `git update-ref`, `git push . +X:main` or `git fetch . +X:main`: the entry's old
+    and new commits say it moved sideways, whatever its message, and it is one range from
+    where the branch was. Before, each new commit was reviewed from its own parent, and the
+    copy's finding told a second time."""
+    mate, upstream, (clone,) = shared_upstream(tmp_path, "clone")
+    mine = clone.land("Keep my notes", {"notes.txt": "trailing  \n"}, env=an_hour_ago())
+    assert run_reviewer("--once").returncode == 0
+    line_markers.mark_read(clone.git_dir, mine)
+    me = {"GIT_AUTHOR_EMAIL": "me@example.com", "GIT_COMMITTER_EMAIL": "mate@example.com"}
+    copy = mate.land("Keep my notes (#1)", {"notes.txt": "trailing  \n"}, hooks=False, env=me)
+    mate.git("push", "-q", str(upstream), "main")
+    clone.git("fetch", "-q", **an_hour_ago())
+    move_main_unsaid(clone, how, "origin/main")
+    reviewed_once_telling_nothing(clone, copy, mine)
+
+
 def test_a_pull_rebase_onto_a_squash_merged_copy_of_its_own_commit_tells_nothing_again(
     tmp_path: Path,
 ) -> None:

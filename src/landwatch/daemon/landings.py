@@ -33,6 +33,12 @@ _MOVED = ("reset:", "branch:", "checkout:", "fetch")
 # (a new worktree's HEAD, whose entry has no message; `branch: Created from`; `initial pull`) is
 # at a commit that was there.
 _WRITES_COMMIT = lazy_compile(r"(?:commit(?: \(\w+\))?|cherry-pick|am):")
+# What writes commits onto a branch, by the action git wrote before the first colon: `commit`,
+# `commit (amend)`, `cherry-pick`, `revert`, `am`, `merge X`, `pull ...`, `filter-branch`. Any
+# other entry (a script's `update-ref`, which writes no message; `push`; a tool's own words)
+# says nothing of how the branch moved: its old and new commits do, and one moved sideways is
+# moved as by hand.
+_WRITES = lazy_compile(r"(?:commit|cherry-pick|revert|am|merge|pull|filter-branch)\b")
 # A rebase's entries, by the action that wrote them (before the first colon): `rebase (pick)`,
 # `rebase -i (finish)`, `pull --rebase origin main (start)`, `pull -r (finish)`. Never the word
 # anywhere: `commit: Fix the rebase script` is a landing like any other.
@@ -97,8 +103,13 @@ def landings(repo: Repository, entry: Entry, is_head: bool) -> list[tuple[str, s
     commits = [oid for oid in repo.commits(entry.new, entry.old) if not repo.recorded(oid)]
     if not commits:
         return []  # nothing new: moved backwards, or onto what was recorded
-    if moved:  # no merge base: an unrelated history, as a ref born at a commit that was there
-        return [(entry.new, entry.old)] if repo.merge_base(entry.old, entry.new) else []
+    if moved or not _WRITES.match(message.partition(":")[0]):
+        base = repo.merge_base(entry.old, entry.new)
+        if moved or base != entry.old:  # said to, or sideways: its old commit is not below it
+            if is_head:
+                return []  # the branch's reflog says it again; a detached HEAD moves no branch
+            # No merge base: an unrelated history, as a ref born at a commit that was there.
+            return [(entry.new, entry.old)] if base is not None else []
     if message.startswith(("merge ", "pull", "commit (merge)")) or len(commits) > FLOOD:
         return [(entry.new, entry.old)]  # as the post-merge hook does: what landed, as one range
     return [(oid, None) for oid in commits]
