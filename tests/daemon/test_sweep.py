@@ -385,6 +385,42 @@ def test_a_reset_onto_a_squash_merged_copy_of_its_own_commit_tells_nothing_again
     reviewed_once_telling_nothing(clone, copy, mine)
 
 
+@pytest.mark.parametrize("order", ["there, back, then pull", "pull, back, then there"])
+def test_a_line_a_pull_brought_is_told_by_the_pull_alone_not_by_a_move_onto_it(
+    tmp_path: Path, order: str
+) -> None:
+    """A branch moved sideways onto the fetched upstream (a teammate's commit holding a key)
+    and back, then `git pull` (a merge), while no reviewer ran (or the other way round: the
+    pull, back, then onto the upstream): the pull's merge, which the hooks recorded as one
+    range from where the branch was, brought the teammate's commit, and the move onto it
+    brings nothing nobody recorded. The key is told once, by the merge's review, and reading
+    it clears the line. Before, the move's range told it too, and reading one left the other."""
+    mate, upstream, (clone,) = shared_upstream(tmp_path, "clone")
+    mine = clone.land("Keep a line of my own", {"mine.txt": "mine\n"}, env=an_hour_ago())
+    key = {"conf.ini": "aws_access_key_id = AKIAZ7Q4MNB2XK5TLP3W\n"}
+    theirs = mate.land("Their config", key, hooks=False, env=TEAMMATE)
+    mate.git("push", "-q", str(upstream), "main")
+    clone.git("fetch", "-q", **an_hour_ago())
+    moves = ["origin/main", mine] if order.startswith("there") else []
+    for to in moves:
+        clone.git("reset", "-q", "--hard", to, **an_hour_ago())
+    pulled = clone.run("pull", "-q", "--no-rebase", "--no-edit", **an_hour_ago())
+    assert pulled.returncode == 0, pulled.stderr
+    merge = clone.head()
+    for to in [mine, "origin/main"] if not moves else []:
+        clone.git("reset", "-q", "--hard", to, **an_hour_ago())
+    assert sweep.sweep(clone.git_dir, now=later()).enqueued == []
+    assert clone.pending() == [(mine, None), (merge, mine)]
+    assert run_reviewer("--once").returncode == 0
+    assert report_store.read(clone.git_dir, theirs) is None
+    told = report_store.read(clone.git_dir, merge)
+    assert told is not None and "S002" in {finding.rule for finding in told.findings}
+    assert line_markers.unread(clone.git_dir) == [merge]
+    shown = clone.landwatch("show", "--unread")
+    assert shown.returncode == 0 and "S002" in shown.stdout, shown.stderr
+    assert line_markers.unread(clone.git_dir) == []
+
+
 # Tools that move a branch and say nothing a person's command would: a script's `update-ref`
 # (no message), a push or a forced fetch into the repository itself.
 UNSAID_MOVES = ["update-ref", "push .", "fetch ."]

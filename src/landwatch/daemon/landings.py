@@ -8,6 +8,7 @@ Kept apart from the sweep's passes and cursors (daemon.sweep), which feed it eac
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from landwatch import layout, registry, report_store, work_item
@@ -59,7 +60,7 @@ class Repository:
         its record: a copied one, or one planted with the repository, reviews nothing."""
         id_ = f"{WorkKind.REVIEW}-{oid}"
         for git_dir in self.worktrees:
-            if work_item.is_known(git_dir, id_) and work_item.holds_record(git_dir, id_):
+            if work_item.is_known(git_dir, id_) and work_item.known_record(git_dir, id_):
                 return True
             if os.path.lexists(layout.SKIPPED.path(git_dir) / oid):
                 return True
@@ -67,15 +68,41 @@ class Repository:
             report_store.read_review(self.common, oid) is not None
         )
 
-    def git(self, *args: str) -> list[str]:
-        result = run_git(*args, git_dir=self.common)
+    def landed_from(self, oid: str) -> str | None:
+        """Where the review of the landing at `oid` reads it from: its record's or its report's
+        base, else its first parent (`oid^`: a merge's review reads all it brought in); None
+        when neither was kept (skipped on purpose: nobody reviews it)."""
+        id_ = f"{WorkKind.REVIEW}-{oid}"
+        for git_dir in self.worktrees:
+            if work_item.is_known(git_dir, id_) and (item := work_item.known_record(git_dir, id_)):
+                return item.base or f"{oid}^"
+        report = report_store.read_review(self.common, oid)
+        return None if report is None else report.base or f"{oid}^"
+
+    def covered(self, entry: Entry, commits: list[str], tips: Sequence[str]) -> bool:
+        """Whether a landing recorded here at one of `tips` (where the reflog read with `entry`
+        moved its ref) brought each of `commits`, which `entry` brings: a pull after a branch
+        moved sideways came back, whose review reads them all (from where it was, as `entry`'s
+        would). The landings above `entry`'s commit are found in one walk."""
+        landed = [tip for tip in dict.fromkeys(tips) if tip != entry.new and self.recorded(tip)]
+        if not landed or len(commits) > FLOOD:
+            return False  # a flood is listed only in part
+        walk = ["rev-list", "--ancestry-path", "--stdin"]
+        above = set(self.git(*walk, input="\n".join([f"^{entry.new}", *landed, ""])))
+        for tip in landed:
+            base = self.landed_from(tip) if tip in above else None
+            if base is not None and set(commits) <= set(self.commits(entry.new, entry.old, base)):
+                return True
+        return False
+
+    def git(self, *args: str, input: str | None = None) -> list[str]:
+        result = run_git(*args, git_dir=self.common, input=input)
         return result.stdout.split() if result.ok else []
 
-    def commits(self, tip: str, hide: str | None) -> list[str]:
-        """What `tip` has that `hide` has not, oldest first, at most FLOOD + 1 of them."""
+    def commits(self, tip: str, *hide: str | None) -> list[str]:
+        """What `tip` has that none of `hide` has, oldest first, at most FLOOD + 1 of them."""
         args = ["rev-list", f"--max-count={FLOOD + 1}", tip]
-        if hide is not None:
-            args.append(f"^{hide}")
+        args += [f"^{hidden}" for hidden in hide if hidden is not None]
         return list(reversed(self.git(*args, "--")))
 
     def merge_base(self, a: str, b: str) -> str | None:
@@ -83,9 +110,11 @@ class Repository:
         return found[0] if found else None
 
 
-def landings(repo: Repository, entry: Entry, is_head: bool) -> list[tuple[str, str | None]]:
+def landings(
+    repo: Repository, entry: Entry, is_head: bool, tips: Sequence[str] = ()
+) -> list[tuple[str, str | None]]:
     """(tip, base) of each review this movement asks for that nobody has done: a single commit
-    (base None) or a range."""
+    (base None) or a range. `tips`: where the entries read with it moved the ref."""
     message = entry.message
     moved = message.startswith(_MOVED)
     if _ZERO.fullmatch(entry.new) or message.startswith(_NOT_LANDINGS) or (moved and is_head):
@@ -109,7 +138,9 @@ def landings(repo: Repository, entry: Entry, is_head: bool) -> list[tuple[str, s
             if is_head:
                 return []  # the branch's reflog says it again; a detached HEAD moves no branch
             # No merge base: an unrelated history, as a ref born at a commit that was there.
-            return [(entry.new, entry.old)] if base is not None else []
+            if base is None or repo.covered(entry, commits, tips):
+                return []
+            return [(entry.new, entry.old)]
     if message.startswith(("merge ", "pull", "commit (merge)")) or len(commits) > FLOOD:
         return [(entry.new, entry.old)]  # as the post-merge hook does: what landed, as one range
     return [(oid, None) for oid in commits]

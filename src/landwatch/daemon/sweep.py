@@ -250,12 +250,15 @@ def _read(
         data = file.read(min(CHUNK, seen.size - cursor.offset))
     start, taken, at = cursor.offset, False, 0
     target = path.parents[1] if is_head else repo.common  # the worktree's git dir, or the main
+    # Where each entry read here moved the ref: a landing the hooks recorded among them may
+    # have brought what a move among them brings (landings.covered).
+    tips = [entry.new for line in data.split(b"\n") if (entry := parse(line)) is not None]
     while (end := data.find(b"\n", at)) >= 0:
         entry = parse(data[at:end])
         if entry is not None and seen.waits(entry.time):
             break  # its hook may still be at work: the next pass takes it
         if entry is not None and (floor is None or entry.time >= floor):
-            for tip, base in landings(repo, entry, is_head):
+            for tip, base in landings(repo, entry, is_head, tips):
                 item = WorkItem(WorkKind.REVIEW, tip, target, base=base)
                 try:
                     added = work_item.enqueue(item) is work_item.Enqueued.ADDED

@@ -140,17 +140,16 @@ def is_known(git_dir: os.PathLike[str] | str, id: str) -> bool:
     return os.path.lexists(os.path.join(git_dir, WORK_DIRECTORY, KNOWN, id))
 
 
-def holds_record(git_dir: os.PathLike[str] | str, id: str) -> bool:
-    """Whether `known/<id>` holds a record of `id`: a marker that holds none (planted with a
-    copied repository, or torn) is no record of a landing."""
+def known_record(git_dir: os.PathLike[str] | str, id: str) -> WorkItem | None:
+    """The item `known/<id>` records, in whatever state it is; None when it holds no record of
+    `id`: a marker planted with a copied repository, or torn, is no record of a landing."""
     with opened(git_dir, "cannot read a marker of") as directory:
         if directory is None:
-            return False
+            return None
         try:
-            decode_entry(directory, KNOWN, id)
+            return decode_entry(directory, KNOWN, id).item(directory.git_dir)
         except (RecordError, FileNotFoundError):
-            return False
-        return True
+            return None
 
 
 def unusable(git_dir: os.PathLike[str] | str) -> tuple[Path, str] | None:
