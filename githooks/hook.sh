@@ -874,15 +874,16 @@ lw_replacing() {
     # argument, ~1,600 rewritten commits passed Linux's 128 KiB (MAX_ARG_STRLEN) and the shell
     # said `Argument list too long`, and a string grown a pair at a time is quadratic. The file
     # is made at the first pair (exclusively, 0600), held open on fd 4 to write and fd 5 to read,
-    # and removed at once: nothing of it outlives the hook but what one killed right here left,
-    # ours, removed by the next. `command` keeps a failed `exec` from ending the shell; what
-    # cannot be written is left to the notice's check of the commits nobody has any more.
+    # and removed at once: nothing of it outlives the hook but what one killed right here left.
+    # Whatever is there then (that, or a directory, a link, a FIFO planted) is removed as it is,
+    # never followed nor opened (rm -r follows no link), and the file made again: once, left
+    # there, it stopped every rewrite's pairs. `command` keeps a failed `exec` from ending the
+    # shell; what cannot be written is left to the notice's check of the commits nobody has.
     if [ -z "$lw_replaced" ]; then
         lw_replaced=0
         lw_pairs=$lw_work/rewrite-pairs
         [ -z "$lw_skip" ] || return 0
-        lw_create "$lw_pairs" ||
-            { lw_readable "$lw_pairs" && rm -f "$lw_pairs" && lw_create "$lw_pairs"; } || return 0
+        lw_create "$lw_pairs" || { rm -rf -- "$lw_pairs" && lw_create "$lw_pairs"; } || return 0
         # shellcheck disable=SC2094 # fd 5 reads it once fd 4 has written it whole (the notice)
         command exec 4>> "$lw_pairs" 5< "$lw_pairs" && lw_replaced=1
         rm -f "$lw_pairs"

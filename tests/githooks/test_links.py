@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from landwatch import layout, line_markers
 from support.daemon import run_reviewer
 from support.queue import git_env
 from support.repos import Repo
@@ -106,21 +107,28 @@ def test_a_fifo_at_the_record_a_landing_makes_never_holds_git(
     assert "is no file of landwatch's" in merged.stderr and merged.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize("planted", ["fifo", "link"])
-def test_a_rewrite_s_pairs_are_never_written_through_a_link_nor_wait_on_a_fifo(
+@pytest.mark.parametrize("planted", ["directory", "fifo", "link", "link to a directory"])
+def test_a_rewrite_s_pairs_reach_the_notice_through_whatever_was_left_in_their_place(
     repo: Repo, tmp_path: Path, planted: str
 ) -> None:
     """The file a rebase's hook hands its pairs to the notice in, `rewrite-pairs`, made
-    exclusively: a FIFO or a link planted there is never opened, the rebase is recorded."""
+    exclusively: what is there already (a directory a crash or an archive left, a FIFO, a link)
+    is removed as it is, never opened nor followed, and the pairs reach the notice, which sets
+    their lines aside; the rebase is recorded, the hook silent. Before, anything there but a
+    regular file turned the handing over off for every rewrite after it."""
     victim = tmp_path / "victim"
-    victim.write_text("precious\n")
+    victim.mkdir()
+    (victim / "kept").write_text("precious\n")
     pairs_file = repo.git_dir / "landwatch" / "rewrite-pairs"
-    if planted == "fifo":
+    if planted == "directory":
+        pairs_file.mkdir()
+        (pairs_file / "inside").write_text("left\n")
+    elif planted == "fifo":
         os.mkfifo(pairs_file)  # nobody writes to it: a hook opening it would wait forever
     else:
-        pairs_file.symlink_to(victim)
+        pairs_file.symlink_to(victim / "kept" if planted == "link" else victim)
     pairs = [(f"{n:040x}", f"{n + 1_000_000:040x}") for n in range(3)]
-    unread = repo.git_dir / "landwatch" / "unread"
+    unread = layout.UNREAD.path(repo.git_dir)
     unread.mkdir(exist_ok=True)
     for old, _ in pairs:  # the lines of the commits it replaced wait
         (unread / old).touch()
@@ -134,8 +142,13 @@ def test_a_rewrite_s_pairs_are_never_written_through_a_link_nor_wait_on_a_fifo(
         timeout=60,
     )
     assert ran.returncode == 0 and ran.stderr == ""
-    assert victim.read_text() == "precious\n"
+    assert os.listdir(victim) == ["kept"] and (victim / "kept").read_text() == "precious\n"
     assert [oid for oid, _ in repo.pending()] == [new for _, new in pairs]
+    assert sorted(line_markers.set_aside_pairs(repo.git_dir)) == sorted(
+        (new, old) for old, new in pairs
+    )
+    assert line_markers.unread(repo.git_dir) == []
+    assert not os.path.lexists(pairs_file)
 
 
 @pytest.mark.parametrize("name", ["reports", "unread"])
