@@ -136,6 +136,17 @@ def test_uninstall_removes_the_queue_and_reports_of_every_worktree(repo: Repo) -
     assert not any(os.path.lexists(work) for work in works)
 
 
+def test_uninstall_removes_the_project_hooks_environments_built_here(repo: Repo) -> None:
+    from landwatch.kinds.project_hooks import hook_store
+
+    store = hook_store(repo.git_dir)
+    (store / "repo-x").mkdir()
+    said = repo.landwatch("uninstall", "--keep-data")
+    assert said.returncode == 0, said.stderr
+    assert f"landwatch: removed the project hooks' environments ({store})" in said.stdout
+    assert not os.path.lexists(store)
+
+
 def test_keep_data_keeps_them_and_says_where_and_how_to_remove_them(repo: Repo) -> None:
     oid = repo.land("recorded")
     said = repo.landwatch("uninstall", "--keep-data")

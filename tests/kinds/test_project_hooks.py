@@ -4,6 +4,7 @@ review (one report, one line); `repo: local` hooks only (no network but pip's in
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -413,3 +414,38 @@ def test_a_build_failing_in_words_that_hold_a_token_is_kept_and_shown_redacted(
     assert "building the project hooks' environments has failed for" in status, status
     log = layout.REVIEWER_LOG.path().read_text()
     assert token[6:] not in waiting + kept + status + log
+
+
+def test_a_repository_cloned_where_another_was_removed_gets_a_store_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """Wall audit: the store was named by the repository's path alone. A repository whose trusted
+    build planted code in its environments, removed (`rm -rf`), and another project cloned at
+    its path: that project's hooks ran in the planted environments."""
+    from landwatch.kinds.project_hooks import hook_store
+
+    first = installed(tmp_path / "project")
+    planted = hook_store(first.git_dir) / "py_env-default" / "zz_planted.pth"
+    planted.parent.mkdir()
+    planted.write_text("import os\n")
+    shutil.rmtree(first.path)
+    second = installed(tmp_path / "project")
+    store = hook_store(second.git_dir)
+    assert store != planted.parent.parent and list(store.iterdir()) == []
+    assert hook_store(second.git_dir) == store  # its own, from now on
+    assert (layout.HOOK_STORE.path(second.git_dir).stat().st_mode & 0o777) == 0o600
+
+
+def test_a_store_named_by_the_path_alone_is_removed_once_the_repository_names_its_own(
+    repo: Repo,
+) -> None:
+    from landwatch import trust
+    from landwatch.kinds.project_hooks import hook_store
+
+    key = hashlib.sha256(os.fsencode(trust.repository_key(repo.git_dir))).hexdigest()[:16]
+    before = layout.HOOK_ENVS.path() / key  # what an earlier landwatch made
+    (before / "repo-x").mkdir(parents=True)
+    layout.HOOK_STORE.path(repo.git_dir).write_text("../../not-a-name\n")  # not one it gives
+    store = hook_store(repo.git_dir)
+    assert not before.exists() and store.parent == layout.HOOK_ENVS.path()
+    assert len(store.name) == 32

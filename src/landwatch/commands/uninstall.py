@@ -315,6 +315,7 @@ def uninstall(
         if registry.unregister(common):
             print(f"landwatch: unregistered {safe(str(common))}", file=out)
         _withdraw_trust(repository.git_dir, out)
+        _drop_hook_store(common, out)
         if withdrawn:
             print(f"landwatch: hooks removed from {safe(str(hooks_dir))}", file=out)
         _stop_sharing(cwd, common, out)
@@ -332,6 +333,18 @@ def _withdraw_trust(git_dir: Path, out: TextIO) -> None:
         return
     if withdrawn:
         print("landwatch: withdrew what you trusted here; no committed linter runs", file=out)
+
+
+def _drop_hook_store(common: Path, out: TextIO) -> None:
+    """The project hooks' environments built for this repository removed: nothing of them is
+    of use to another (a repository cloned here later gets a store of its own in any case)."""
+    from landwatch.kinds.project_hooks import store_name
+
+    name = store_name(common)
+    store = layout.HOOK_ENVS.path() / name if name is not None else None
+    if store is not None and os.path.lexists(store):
+        shutil.rmtree(store, ignore_errors=True)
+        print(f"landwatch: removed the project hooks' environments ({safe(str(store))})", file=out)
 
 
 def _stop_sharing(cwd: Path, common: Path, out: TextIO) -> None:

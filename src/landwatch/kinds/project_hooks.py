@@ -138,13 +138,37 @@ def _how(
 
 
 def hook_store(git_dir: str | Path) -> Path:
-    """landwatch's store of this repository's hook environments (0700), by its real path."""
-    from landwatch import trust
+    """landwatch's store of this repository's hook environments (0700), named at random when
+    first made (layout.HOOK_STORE): a repository cloned later where this one was removed gets
+    a store of its own, never what this one's builds left there."""
     from landwatch.files import private_directory
 
-    # The path's own bytes: one that is not UTF-8 names its store too.
-    key = hashlib.sha256(os.fsencode(trust.repository_key(git_dir))).hexdigest()[:16]
-    return private_directory(layout.HOOK_ENVS.path() / key, trusted=None)
+    name = store_name(git_dir)
+    if name is None:
+        name = os.urandom(16).hex()
+        common = layout.common_dir(git_dir)
+        write_atomic(layout.HOOK_STORE.path(git_dir), f"{name}\n", trusted=common)
+        # Named by the repository's path alone before: another repository's, once at that path.
+        shutil.rmtree(layout.HOOK_ENVS.path() / _by_path(git_dir), ignore_errors=True)
+    return private_directory(layout.HOOK_ENVS.path() / name, trusted=None)
+
+
+def store_name(git_dir: str | Path) -> str | None:
+    """The name hook_store gave this repository's store; None before it made one (or where
+    what is kept is not a name it gives)."""
+    common = layout.common_dir(git_dir)
+    try:
+        name = read_file(layout.HOOK_STORE.path(git_dir), trusted=common).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return name if len(name) == 32 and all(c in "0123456789abcdef" for c in name) else None
+
+
+def _by_path(git_dir: str | Path) -> str:
+    from landwatch import trust
+
+    # The path's own bytes: one that is not UTF-8 named its store too.
+    return hashlib.sha256(os.fsencode(trust.repository_key(git_dir))).hexdigest()[:16]
 
 
 def _least(git_dir: str, oid: str) -> Severity:

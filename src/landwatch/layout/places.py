@@ -218,6 +218,12 @@ STANDARDS = Place(
     "standards_store",
     "the standards learned from the repository's history (subject length, conventions)",
 )
+HOOK_STORE = Place(
+    "hook-store",
+    Scope.REPOSITORY,
+    "kinds.project_hooks",
+    "the random name of this repository's store of hook environments: none of another's",
+)
 HOOKS_DIR = Place(
     "hooks-dir",
     Scope.REPOSITORY,
@@ -332,6 +338,7 @@ REPOSITORY_PLACES = (
     MAINTENANCE_AFTER,
     MAINTENANCE_RAN,
     STANDARDS,
+    HOOK_STORE,
     HOOKS_DIR,
     MAIN_WORKTREE,
     UNTRUSTED,
