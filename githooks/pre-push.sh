@@ -90,6 +90,10 @@ elif [ -n "$lw_common" ] && [ -d "$lw_common/lfs" ] && command -v git-lfs > /dev
 fi
 # Refused by the hook we chain, or landwatch switched off: nothing of ours to add.
 [ "$lw_status" -eq 0 ] && [ "${LANDWATCH-}" != 0 ] || exit "$lw_status"
+# The gate walks what the push sends: a pack holds the commits themselves, whatever a replace
+# ref (`git replace --graft`, which hid a marked commit from rev-list) makes the rest of git see.
+GIT_NO_REPLACE_OBJECTS=1
+export GIT_NO_REPLACE_OBJECTS
 
 lw_say() {
     printf 'landwatch: %s\n' "$*" >&2

@@ -73,6 +73,9 @@ def _environment(network: bool) -> dict[str, str]:
     the remote inside `git commit`): GIT_NO_LAZY_FETCH since git 2.44, no protocol before."""
     env = no_git_env()
     env["GIT_TERMINAL_PROMPT"] = "0"
+    # The commits as stored, as pygit2 reads them and a push sends them: a replace ref (`git
+    # replace --graft`) hid a commit from the gate's rev-list, while the pack still held it.
+    env["GIT_NO_REPLACE_OBJECTS"] = "1"
     if not network:
         env["GIT_NO_LAZY_FETCH"] = "1"
         env["GIT_ALLOW_PROTOCOL"] = ""  # a list naming none: every transport refused

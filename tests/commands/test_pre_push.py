@@ -180,6 +180,24 @@ def test_a_commit_s_own_trailer_waves_no_secret_through_the_gate(
     assert f"{leaked[:10]} deploy.py:1  S002" in result.stderr
 
 
+@pytest.mark.parametrize("target", ["origin", "its URL"])
+def test_a_replace_ref_hiding_a_marked_commit_refuses_the_push_all_the_same(
+    repo: Repo, remote: Path, target: str
+) -> None:
+    """Gate audit: `git replace --graft` of the secret's child onto the secret's parent hid the
+    marked commit from the gate's walks (rev-list follows replace refs), while the pack git
+    sends holds it: the push went through, with no word. By name (the quick path) and by URL."""
+    before = remote_head(remote)
+    leaked = repo.land("add credentials", {"creds.py": CREDENTIALS})
+    child = repo.land("more", {"a.py": "x = 1\n"})
+    reviewed(repo)
+    repo.git("replace", "--graft", child, before)
+    result = repo.run("push", "origin" if target == "origin" else str(remote), "main")
+    assert result.returncode != 0, result.stderr
+    assert f"{leaked[:10]} creds.py:1  S002" in result.stderr
+    assert remote_head(remote) == before
+
+
 @pytest.mark.parametrize("reviewer", [True, False], ids=["reviewed", "scanned-in-the-hook"])
 def test_an_evil_merge_s_own_secret_refuses_the_push_under_merges_skip(
     repo: Repo, remote: Path, reviewer: bool
