@@ -4,13 +4,30 @@ out of reach."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from landwatch.kinds.push_answer import Failed, RefusedInHook, Rejected, failed, holding
 from landwatch.push_gate import REFUSAL
 from landwatch.review.findings import Finding, Severity
+from support.kinds import bare_remote
 from support.repos import Repo
 from support.tokens import random_text
+
+
+def pushed(repo: Repo, *args: str, hook: str | None = None, **env: str) -> tuple[int, str, str]:
+    """`git push --porcelain ARGS` in `repo` as the push kinds run it (no prompt), with `hook`
+    as the only pre-push hook where one is given: its exit, stdout and stderr."""
+    hooks = []
+    if hook is not None:
+        where = repo.path.parent / "persons-hooks"
+        where.mkdir(exist_ok=True)
+        (where / "pre-push").write_text(f"#!/bin/sh\ncat > /dev/null\n{hook}")
+        (where / "pre-push").chmod(0o755)
+        hooks = ["-c", f"core.hooksPath={where}"]
+    ran = repo.run(*hooks, "push", "--porcelain", *args, GIT_TERMINAL_PROMPT="0", **env)
+    return ran.returncode, ran.stdout, ran.stderr
 
 
 def test_a_remote_s_no_is_rejected_behind_only_when_it_holds_what_was_not_fetched() -> None:
@@ -104,3 +121,23 @@ def test_a_tag_is_named_by_its_name_escaped(repo: Repo) -> None:
         holding([(commit, found)], repo.git_dir)
         == f"{commit[:10]} holds S002 GitHub token at message"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("refs/heads/gone:refs/heads/gone",), "error: src refspec refs/heads/gone does not match"),
+        (("refs/heads/main:refs/heads/x:",), "fatal: invalid refspec 'refs/heads/main:refs/"),
+    ],
+    ids=["branch-gone", "invalid"],
+)
+def test_git_s_own_error_on_what_it_was_asked_is_quoted_not_blamed_on_a_hook(
+    repo: Repo, tmp_path: Path, args: tuple[str, ...], said: str
+) -> None:
+    """A refspec git cannot push (a branch deleted before its push ran): git says so before it
+    runs any pre-push hook, exit 1 and no `To`, and that was told as a hook's refusal ("a
+    pre-push hook refused the push of gone: error: src refspec ..."), held back, not failed."""
+    remote = bare_remote(tmp_path / "remote.git")
+    code, out, err = pushed(repo, "--", str(remote), *args, hook="exit 0\n")
+    answer = failed("origin", "gone", code, out, err, False)
+    assert answer.message.startswith(said) and not answer.unreachable, answer

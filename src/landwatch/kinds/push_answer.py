@@ -34,6 +34,12 @@ _UNREACHABLE = lazy_compile(
     r"no such host|i/o timeout|connection reset",
     re.IGNORECASE,
 )
+# git refusing what it was asked before it runs any pre-push hook (match_push_refs; a refspec
+# it cannot read, an option it does not know): its own words, never a hook's.
+_GITS_OWN = lazy_compile(
+    r"error: (src refspec |dst refspec |dst ref |unable to delete '|The destination you |"
+    r"unable to push to unqualified destination|unknown (switch|option) )|fatal: invalid refspec "
+)
 # git's last line when a push failed, whoever refused it; and the lines --porcelain writes.
 _FAILED_TO_PUSH = "error: failed to push some refs"
 _PORCELAIN = lazy_compile(r"To |Done$|[ +*=!-]\t")
@@ -92,23 +98,23 @@ def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: boo
     # A pre-push hook's own words (on either stream: git 2.39 gives it the push's stdout), not
     # the gate's that let the push go, nor git's last line.
     hooks = [line.strip() for line in out.splitlines() if not _PORCELAIN.match(line)]
+    gits = [line for line in said if _GITS_OWN.match(line)]
     theirs = [
         line
         for line in [*said, *hooks]
         if line and not line.startswith(("landwatch:", _FAILED_TO_PUSH))
     ]
-    message = "no answer" if timed_out else next(iter(theirs + said), f"git push exit {code}")
+    message = (
+        "no answer" if timed_out else next(iter(gits + theirs + said), f"git push exit {code}")
+    )
     # Said at every try while the remote is out of reach: redacted by the detectors at hand
     # (a URL's password among them), the maintained rule set not loaded for it.
     message = redact_words(message)
     unreachable = timed_out or _UNREACHABLE.search(err) is not None
     # git runs pre-push once it heard what the remote holds and before it sends: refused there,
     # git exits 1 with no `To` line of its own. Retried, the same hook says the same.
-    if (
-        code == 1
-        and not unreachable
-        and not any(line.startswith("To ") for line in out.split("\n"))
-    ):
+    began = any(line.startswith("To ") for line in out.split("\n"))
+    if code == 1 and not unreachable and not gits and not began:
         words = (
             redact_secrets(theirs[0]) if theirs else "a pre-push hook refused it, saying nothing"
         )
