@@ -4,6 +4,7 @@ out of reach."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,34 @@ def test_git_s_own_error_on_what_it_was_asked_is_quoted_not_blamed_on_a_hook(
     code, out, err = pushed(repo, "--", str(remote), *args, hook="exit 0\n")
     answer = failed("origin", "gone", code, out, err, False)
     assert answer.message.startswith(said) and not answer.unreachable, answer
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "psycopg.OperationalError: connection to 127.0.0.1:5432 failed: Connection refused",
+        "requests.exceptions.ConnectionError: Could not resolve host: api.test",
+        "fatal: unable to access 'https://h/x/': Could not resolve host: h",
+    ],
+)
+def test_a_hook_s_failure_in_network_words_is_its_refusal_not_the_remote_out_of_reach(
+    repo: Repo, tmp_path: Path, words: str
+) -> None:
+    """The person's pre-push tests failing to reach their own database: "Connection refused"
+    anywhere in what git printed was taken for the remote out of reach, retried with back-off
+    for ever. git ran the hook, so it had reached the remote: the hook refused, in its words."""
+    remote = bare_remote(tmp_path / "remote.git")
+    code, out, err = pushed(
+        repo, "--", str(remote), "main", hook=f"echo {shlex.quote(words)} >&2\nexit 1\n"
+    )
+    with pytest.raises(RefusedInHook) as refused:
+        failed("origin", "main", code, out, err, False)
+    assert not refused.value.gate and refused.value.words == words
+
+
+@pytest.mark.parametrize(
+    "place", ["https://127.0.0.1:9/r.git", "ssh://127.0.0.1:9/r.git", "/nowhere/r.git"]
+)
+def test_git_s_own_lines_on_a_remote_out_of_reach_are_out_of_reach(repo: Repo, place: str) -> None:
+    code, out, err = pushed(repo, "--", place, "main", GIT_SSH_COMMAND="ssh -o BatchMode=yes")
+    assert failed("origin", "main", code, out, err, False).unreachable, (code, err)

@@ -24,14 +24,20 @@ if TYPE_CHECKING:
     from landwatch.review.findings import Finding
 
 # A remote out of reach, or credentials not at hand yet (an ssh agent that starts after login):
-# both mend themselves, so they are retried, and told only when they have lasted too long.
+# both mend themselves, so they are retried, and told only when they have lasted too long. Told
+# by git's own lines alone (and ssh's, which git runs), each from its start: a pre-push hook's
+# words are its own, the person's tests failing to reach their database ("Connection refused").
 _UNREACHABLE = lazy_compile(
-    r"Could not resolve host|Could not resolve hostname|unable to access|Connection refused|"
-    r"Connection timed out|Network is unreachable|No route to host|Could not read from remote|"
-    r"does not appear to be a git repository|Operation timed out|early EOF|"
-    r"terminal prompts disabled|Authentication failed|Permission denied|Host key verification|"
-    # git-lfs's pre-push hook, whose upload fails in Go's words.
-    r"no such host|i/o timeout|connection reset",
+    r"fatal: (unable to access |Could not read from remote|could not read (Username|Password) |"
+    r"Authentication failed |unable to connect |unable to look up |.* does not appear to be a "
+    r"git repository|early EOF)|ssh: (connect to host |Could not resolve hostname )|"
+    r"Host key verification failed|\S+: Permission denied \(|"
+    r"(kex|ssh)_exchange_identification: |Connection (closed|reset) by |Connection timed out"
+)
+# git-lfs's pre-push hook, whose upload fails to reach its server in Go's words, on its lines.
+_LFS_UNREACHABLE = lazy_compile(
+    r"(batch response: |LFS: |.*/info/lfs).*(no such host|i/o timeout|connection reset|"
+    r"connection refused|network is unreachable|no route to host)",
     re.IGNORECASE,
 )
 # git refusing what it was asked before it runs any pre-push hook (match_push_refs; a refspec
@@ -110,11 +116,17 @@ def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: boo
     # Said at every try while the remote is out of reach: redacted by the detectors at hand
     # (a URL's password among them), the maintained rule set not loaded for it.
     message = redact_words(message)
-    unreachable = timed_out or _UNREACHABLE.search(err) is not None
     # git runs pre-push once it heard what the remote holds and before it sends: refused there,
-    # git exits 1 with no `To` line of its own. Retried, the same hook says the same.
+    # git exits 1 with no `To` line of its own, and had reached the remote. Retried, the same
+    # hook says the same.
     began = any(line.startswith("To ") for line in out.split("\n"))
-    if code == 1 and not unreachable and not gits and not began:
+    in_hook = code == 1 and not gits and not began
+    unreachable = (
+        timed_out
+        or any(_LFS_UNREACHABLE.match(line) for line in [*said, *hooks])
+        or (not in_hook and any(_UNREACHABLE.match(line) for line in said))
+    )
+    if in_hook and not unreachable:
         words = (
             redact_secrets(theirs[0]) if theirs else "a pre-push hook refused it, saying nothing"
         )
