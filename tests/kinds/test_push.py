@@ -19,7 +19,8 @@ import pytest
 from landwatch import layout, push_gate, work_item
 from landwatch.daemon.lock import InstanceLock, LockHolder
 from landwatch.kinds.base import GiveUp, RetryLater
-from landwatch.kinds.push import HeldBack, PushHandler, held_back, push_backoff
+from landwatch.kinds.push import HeldBack, PushHandler, push_backoff
+from landwatch.kinds.push_holds import held_back, holds_in
 from landwatch.work_item import DONE, FAILED, PENDING, WorkItem, WorkKind
 from support.daemon import process_gone, run_reviewer
 from support.kinds import (
@@ -332,9 +333,9 @@ def test_a_push_held_back_by_an_older_release_is_shown_and_written_again_redacte
     assert run_reviewer("--once").returncode == 65  # given up, held back
     words = f"secret scan: deploy.env:2: DEPLOY_TOKEN={token} found; push refused"
     state = layout.PUSH_STATE.path(repo.git_dir)
-    older = json.loads(state.read_text())  # as the older release wrote it: the words whole
-    older["held_back"] |= {"what": words, "why": f"{words} (a pre-push hook refused it)"}
-    state.write_text(json.dumps(older))
+    [hold] = json.loads(state.read_text())["holds"]  # as the older release wrote it: one, whole
+    hold |= {"what": words, "why": f"{words} (a pre-push hook refused it)"}
+    state.write_text(json.dumps({"held_back": hold}))
     redacted = "secret scan: deploy.env:2: DEPLOY_TOKEN=glpa… found; push refused"
     shown = {
         "prompt": repo.landwatch("prompt").stdout,
@@ -349,8 +350,8 @@ def test_a_push_held_back_by_an_older_release_is_shown_and_written_again_redacte
     later = repo.land("while the remote is away")
     with pytest.raises(RetryLater):
         PushHandler().handle(WorkItem(WorkKind.PUSH, later, repo.git_dir), reporter())
-    kept = json.loads(state.read_text())
-    assert kept["held_back"]["commit"] == landed and kept["held_back"]["what"] == redacted
+    [kept] = holds_in(json.loads(state.read_text()))
+    assert kept["commit"] == landed and kept["what"] == redacted
     assert token[6:] not in state.read_text()
 
 
@@ -856,3 +857,64 @@ def test_auto_push_holds_back_a_commit_the_gate_cannot_read(repo: Repo, remote: 
     assert remote_head(remote) != landed
     held = held_back(repo.git_dir)
     assert held is not None and "git push origin main" in held["why"]
+
+
+def held_for(repo: Repo, how: str) -> tuple[str, str]:
+    """main's push held back `how`: for a key it holds, or where which branch the landing was on
+    cannot be told (made on a detached HEAD, main and spike moved to it, HEAD left there). The
+    landing, and the branch whose push lets its hold go."""
+    if how == "finding":
+        return repo.land("a key", {"creds.py": f'key = "{AWS_KEY_ID}"\n'}), "main"
+    repo.git("branch", "spike")
+    repo.git("switch", "-q", "--detach")
+    landed = repo.land("made detached", "d")
+    repo.git("branch", "-f", "main", landed)
+    repo.git("branch", "-f", "spike", landed)
+    return landed, "spike"
+
+
+@pytest.mark.parametrize("how", ["finding", "untold"])
+def test_a_hold_stands_until_its_own_branch_s_push_goes_through(
+    repo: Repo, remote: Path, tmp_path: Path, how: str
+) -> None:
+    """main's push held back, then topic's rejected by the remote (a teammate pushed first), a
+    landing on no branch, or topic's held back: main's hold was forgotten, no longer said by
+    status, and nothing was left for `landwatch allow` to try again. It stands until main's own
+    push goes through (where the branch cannot be told, one it may have landed on)."""
+    repo.git("switch", "-q", "-c", "topic")
+    repo.git("push", "-q", "-u", "origin", "topic")
+    repo.git("switch", "-q", "main")
+    held, releasing = held_for(repo, how)
+    kind = PushHandler()
+    with pytest.raises(HeldBack):
+        kind.handle(WorkItem(WorkKind.PUSH, held, repo.git_dir), reporter())
+    theirs = Repo(tmp_path / "theirs", clone_of=remote)
+    theirs.git("switch", "-q", "topic")
+    theirs.land("theirs first", "x", hooks=False)
+    theirs.git("push", "-q", "origin", "topic")
+    repo.git("switch", "-q", "topic")
+    ours = repo.land("ours on topic", "t")
+    with pytest.raises(GiveUp, match="origin rejected topic"):
+        kind.handle(WorkItem(WorkKind.PUSH, ours, repo.git_dir), reporter())
+    repo.git("switch", "-q", "--detach")
+    detached = repo.land("on no branch", "n")
+    report = kind.handle(WorkItem(WorkKind.PUSH, detached, repo.git_dir), reporter())
+    assert "on no branch" in report.note
+    # Nor another branch's hold.
+    repo.git("switch", "-q", "topic")
+    keyed = repo.land("topic's token", {"t.py": f'token = "{GITHUB_TOKEN}"\n'})
+    with pytest.raises(HeldBack):
+        kind.handle(WorkItem(WorkKind.PUSH, keyed, repo.git_dir), reporter())
+    hold = held_back(repo.git_dir, held)
+    assert hold is not None, layout.PUSH_STATE.path(repo.git_dir).read_text()
+    status = repo.landwatch("status").stdout
+    assert f"push held back: {hold['why'][:40]}" in status and status.count("held back:") == 2
+    # Its own branch's push lets it go.
+    repo.git("switch", "-q", releasing)
+    if how == "finding":
+        repo.stage({"creds.py": 'key = os.environ["AWS_ACCESS_KEY_ID"]\n'})
+        repo.git("commit", "-q", "--amend", "-m", "a key from the environment")
+    pushed = repo.land("pushed", "p")
+    assert kind.handle(WorkItem(WorkKind.PUSH, pushed, repo.git_dir), reporter()).pushed
+    assert held_back(repo.git_dir, held) is None and held_back(repo.git_dir, keyed) is not None
+    assert repo.landwatch("status").stdout.count("held back:") == 1

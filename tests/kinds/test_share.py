@@ -15,7 +15,7 @@ import pytest
 
 from landwatch import layout, work_item
 from landwatch.kinds.base import GiveUp, RetryLater
-from landwatch.kinds.push import read_state
+from landwatch.kinds.push_holds import read_state
 from landwatch.kinds.share import ShareHandler, queue_held
 from landwatch.work_item import PENDING, WorkItem, WorkKind
 from support.kinds import bare_remote, persons_pre_push, pushes, reporter

@@ -80,19 +80,17 @@ def allow(
 
 
 def retry_held_back(git_dir: Path) -> str | None:
-    """Auto-push's items the push gate held back, in any worktree, started again now that
-    something was allowed (held back again if it still refuses); the branch, if one was."""
-    from landwatch.kinds.push import held_back
+    """Auto-push's items held back, in any worktree, started again now that something was
+    allowed (held back again if it still refuses); the branch of the last, if one was."""
+    from landwatch.kinds.push_holds import holds
 
     branch = None
     for worktree in registry.worktree_git_dirs(layout.common_dir(git_dir)):
-        held = held_back(worktree)
-        if held is None:
-            continue
-        for name in work_item.entries(worktree, work_item.FAILED):
-            if name.startswith(f"{WorkKind.PUSH}-{held['commit']}."):
-                work_item.retry(worktree, name)
-                branch = safe(held.get("branch", "") or held["commit"][:12])
+        for held in holds(worktree):
+            for name in work_item.entries(worktree, work_item.FAILED):
+                if name.startswith(f"{WorkKind.PUSH}-{held['commit']}."):
+                    work_item.retry(worktree, name)
+                    branch = safe(held["branch"] or held["commit"][:12])
     return branch
 
 

@@ -117,13 +117,12 @@ def given_up(git_dir: Path) -> Announcement | None:
 
 
 def _held_back(git_dir: Path, oid: str) -> str | None:
-    """Why the push of `oid` was held back by the push gate, in a few words; None: it was not."""
-    from landwatch.kinds.push import held_back
+    """Why the push of `oid` was held back (the push gate, where it goes), in a few words; None:
+    it was not."""
+    from landwatch.kinds.push_holds import held_back
 
-    held = held_back(git_dir)
-    if held is None or held["commit"] != oid:
-        return None
-    return safe(held["what"])
+    held = held_back(git_dir, oid)
+    return None if held is None else safe(held["what"])
 
 
 def _told(git_dir: Path) -> set[str]:

@@ -94,18 +94,18 @@ def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
             {"kind": said.kind, "what": said.what, "seconds": said.seconds, "error": said.error}
             for said in failing
         ],
-        "held_back": _push_held_back(git_dir),
+        "held_back": _pushes_held_back(git_dir),
     }
 
 
-def _push_held_back(git_dir: Path) -> dict[str, str] | None:
-    """The push held back from this worktree, if one is: the push kind (and the queue's
-    machinery it brings) imported only where it kept a state."""
+def _pushes_held_back(git_dir: Path) -> list[dict[str, str]]:
+    """The pushes held back from this worktree, the oldest first: their keeper imported only
+    where the push kind kept a state."""
     if not os.path.lexists(layout.PUSH_STATE.path(git_dir)):
-        return None
-    from landwatch.kinds.push import held_back
+        return []
+    from landwatch.kinds.push_holds import holds
 
-    return held_back(git_dir)
+    return holds(git_dir)
 
 
 def _sharing(common: Path, worktrees: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -115,7 +115,7 @@ def _sharing(common: Path, worktrees: list[dict[str, Any]]) -> dict[str, Any] | 
     if not remote:
         return None
     from landwatch import sharing
-    from landwatch.kinds.push import read_state
+    from landwatch.kinds.push_holds import read_state
     from landwatch.review.secrets.redaction import redact_words
 
     waiting = sum(
@@ -349,7 +349,7 @@ def _print_troubles(out: Out, data: dict[str, Any]) -> None:
             for item in worktree.get("given_up", ()):
                 shown = short_path(safe(worktree["git_dir"]), room, home)
                 say(f"given up: {safe(item)} in {shown}", "red")
-            if held := worktree.get("held_back"):
+            for held in worktree.get("held_back") or ():
                 say(f"push held back: {safe(held['why'])}", "red")
             if worktree.get("given_up"):
                 say("once the cause is mended: landwatch retry --all (in that repository)", "dim")

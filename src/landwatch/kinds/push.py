@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import fnmatch
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
 from landwatch import layout
-from landwatch.files import read_file, remove, write_atomic
+from landwatch.files import remove, write_atomic
 from landwatch.git import Confirm, Fallback, Worktree, worktree_of
 from landwatch.job_queue import Reporter
-from landwatch.kinds import DEFAULT_MAX_TRIES, push_branch
+from landwatch.kinds import DEFAULT_MAX_TRIES, push_branch, push_holds
 from landwatch.kinds.base import (
     Clock,
     Failing,
@@ -51,30 +52,9 @@ class PushResult:
     note: str = ""
 
 
-def read_state(git_dir: Path, place: layout.Place = layout.PUSH_STATE) -> dict[str, object] | None:
-    """How pushing from this worktree is failing, if it is (for status and the one line); of
-    another place, what the kind that keeps it wrote there. Its words redacted, an older one's."""
-    try:
-        data = json.loads(read_file(place.path(git_dir), trusted=layout.common_dir(git_dir)))
-    except (OSError, ValueError):
-        return None
-    return redacted_state(data) if isinstance(data, dict) else None
-
-
 class HeldBack(GiveUp):
-    """A commit the push would send holds what the push gate refuses (layout's push state keeps
-    what and why, for status and the one line, until a push goes through)."""
-
-
-def held_back(git_dir: Path) -> dict[str, str] | None:
-    """The push held back from this worktree ("commit", "branch", "what" it holds, "why" with
-    what to do), if one is."""
-    held = (read_state(git_dir) or {}).get("held_back")
-    if isinstance(held, dict) and all(
-        isinstance(held.get(key), str) for key in ("commit", "what", "why")
-    ):
-        return held
-    return None
+    """A push held back: a commit it would send holds what the push gate refuses, or where it goes
+    is not to be told (push_holds keeps what and why, for status and the one line)."""
 
 
 class PushHandler(ItemHandler[PushResult]):
@@ -89,7 +69,7 @@ class PushHandler(ItemHandler[PushResult]):
     def failing(cls, git_dir: Path, now: float) -> Failing | None:
         """Pushing from here has been failing (offline, credentials not at hand); asked while a
         push waits (kinds.failing), as one given up is told as given up."""
-        state = read_state(git_dir, cls.state) or {}
+        state = push_holds.read_state(git_dir, cls.state) or {}
         since = state.get("failing_since")
         if not isinstance(since, int | float):
             return None
@@ -109,7 +89,7 @@ class PushHandler(ItemHandler[PushResult]):
         settings = layout.read_git_settings(git_dir)
         remote = settings[layout.PUSH_REMOTE]
         if not remote:
-            self._settled(git_dir)
+            self._forgotten(git_dir)
             return PushResult(None, note="push is not configured (landwatch.push.remote)")
         # Its git runs in the worktree, as the person's git push there: their pre-push hooks (the
         # gate's among them) find the repository and its files where they look for them. Git
@@ -123,12 +103,12 @@ class PushHandler(ItemHandler[PushResult]):
                 f"no remote named {remote!r} (landwatch.push.remote); `git remote -v` lists "
                 "this repository's remotes"
             )
-        branches, head = self._branches(
+        branches, head, why = self._branches(
             at, reporter, remote, item.oid, settings[layout.PUSH_BRANCHES]
         )
         if not branches:
             self._settled(git_dir)
-            return PushResult(remote, note=f"{item.oid[:12]} is on no branch to push")
+            return PushResult(remote, note=why)
         force = settings[layout.PUSH_FORCE]
         report = PushResult(remote)
         for branch in branches:
@@ -162,9 +142,7 @@ class PushHandler(ItemHandler[PushResult]):
         saying why, once per setting: None where an earlier landing's hold said it (told once)."""
         found = destination(git_dir, remote, branch, head)
         if found.ref is None:
-            held = held_back(git_dir) or {}
-            # Retried, the very landing held is held again, said: the answer asked for.
-            if held.get("setting") == found.setting != "" and held["commit"] != landed:
+            if push_holds.said_before(git_dir, branch, landed, found.setting):
                 return None
             why = f"{found.what}: {found.how}, then landwatch retry {landed[:10]}"
             self._hold(git_dir, landed, branch, found.what, why, found.setting)
@@ -270,23 +248,28 @@ class PushHandler(ItemHandler[PushResult]):
     def _hold(
         self, git_dir: Path, landed: str, branch: str, what: str, why: str, setting: str = ""
     ) -> NoReturn:
-        """HeldBack, what and why kept in the push state for status and the one line (and the
-        `setting` that held it, where one did: said once)."""
-        held_state = {"commit": landed, "branch": branch, "what": what, "why": why}
+        """HeldBack, what and why kept in the push state for status and the one line, beside the
+        other branches' holds (and the `setting` that held it, where one did: said once)."""
+        hold = {"commit": landed, "branch": branch, "what": what, "why": why}
         if setting:
-            held_state["setting"] = setting
-        self._write_state(git_dir, {**(read_state(git_dir) or {}), "held_back": held_state})
+            hold["setting"] = setting
+        self._write_state(git_dir, push_holds.with_hold(push_holds.read_state(git_dir) or {}, hold))
         raise HeldBack(f"held back the push of {branch}: {why}")
 
-    def _settled(self, git_dir: Path, pushed: list[str] | None = None) -> None:
-        """Pushing from here is not failing now: forget how it was; but a push held back of a
-        branch other than those just `pushed` still is, and is kept (status, said once)."""
+    def _settled(self, git_dir: Path, pushed: Collection[str] = ()) -> None:
+        """Pushing from here is not failing now: forget how it was, and the holds of the branches
+        just `pushed`; every other branch's stands (status, said once), whatever became of this
+        push (rejected, no remote), until its own push goes through."""
         self.failures.pop(git_dir, None)
-        # Given `pushed` by the push kind alone: the share kind's state holds no branch's hold.
-        held = held_back(git_dir) if pushed is not None else None
-        if pushed is not None and held is not None and held.get("branch") not in pushed:
-            self._write_state(git_dir, {"held_back": held})
-            return
+        kept = push_holds.standing(push_holds.read_state(git_dir, self.state) or {}, pushed)
+        if kept:  # the share kind's state holds none
+            self._write_state(git_dir, {push_holds.HOLDS: kept})
+        else:
+            self._forgotten(git_dir)
+
+    def _forgotten(self, git_dir: Path) -> None:
+        """Pushing from here is off, or all it said is past: the state forgotten, holds too."""
+        self.failures.pop(git_dir, None)
         remove(self.state.path(git_dir), trusted=layout.common_dir(git_dir))
 
     # --- git ---
@@ -309,24 +292,26 @@ class PushHandler(ItemHandler[PushResult]):
 
     def _branches(
         self, at: Worktree, reporter: Reporter, remote: str, oid: str, patterns: tuple[str, ...]
-    ) -> tuple[list[str], str | None]:
+    ) -> tuple[list[str], str | None, str]:
         """The branches holding this commit that landwatch.push.branches names (default: the one it
-        landed on, push_branch.landed_on), and the one it landed on, which HEAD stands for in the
-        person's push; HeldBack, by default, where which one it landed on cannot be told."""
+        landed on, push_branch.landed_on), the one it landed on, which HEAD stands for in the
+        person's push, and why none is pushed; HeldBack, by default, where which one it landed on
+        cannot be told."""
         refs, current = push_branch.holding(at, reporter.alive, oid)
         if not refs:
-            return [], None
+            return [], None, f"{oid[:12]} is on no branch to push"
         landing = push_branch.landed_on(at, reporter.alive, oid, refs, current)
         landed = push_branch.short(landing.ref) if landing.ref else None
         if patterns:
             names = [push_branch.short(ref) for ref in refs]
-            return [b for b in names if any(fnmatch.fnmatchcase(b, p) for p in patterns)], landed
+            pushed = [b for b in names if any(fnmatch.fnmatchcase(b, p) for p in patterns)]
+            return pushed, landed, f"{oid[:12]} is on no branch landwatch.push.branches names"
         if landed is None:
-            among = " or ".join(push_branch.short(ref) for ref in landing.among)
+            among = push_holds.either(push_branch.short(ref) for ref in landing.among)
             what = f"which branch {oid[:10]} landed on cannot be told from the reflogs ({among})"
             why = f"{what}: git push {remote} BRANCH by hand, or landwatch.push.branches"
             self._hold(at.git_dir, oid, among, what, why)
-        return [landed], landed
+        return [landed], landed, ""
 
     def _has(self, at: Worktree, reporter: Reporter, remote: str, target: str, oid: str) -> bool:
         """Whether `oid` is on `remote`'s branch `target` as its tracking ref last said."""
@@ -371,13 +356,13 @@ class PushHandler(ItemHandler[PushResult]):
 
     def _remember_failure(self, git_dir: Path, remote: str, message: str, after: float) -> None:
         now = self.clock.time()
-        previous = read_state(git_dir, self.state) or {}
+        previous = push_holds.read_state(git_dir, self.state) or {}
         since = previous.get("failing_since")
         state: dict[str, object] = {
             # A push held back stays so while the remote is out of reach (status, said once).
             **{
                 key: previous[key]
-                for key in ("pushed_at", "pushed", "held_back")
+                for key in ("pushed_at", "pushed", "held_back", push_holds.HOLDS)
                 if key in previous
             },
             "remote": remote,

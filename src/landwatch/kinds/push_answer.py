@@ -138,18 +138,26 @@ def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: boo
 
 def redacted_state(state: dict[str, object]) -> dict[str, object]:
     """A push state (the push or share kind's) with the words landwatch did not write redacted
-    (the last error, what holds a push back and why): as kept, and as read, an older one's too."""
+    (the last error, what holds each push back and why): as kept, and as read, an older one's."""
     # An older release kept a refusal's words whole until a push went through. The remote named
     # is the person's own setting, kept as configured (it is pushed to), redacted where shown.
     kept = dict(state)
     if isinstance(error := kept.get("last_error"), str):
         kept["last_error"] = redact_words(error)
-    if isinstance(held := kept.get("held_back"), dict) and "why" in held:  # the push kind's
-        kept["held_back"] = {
-            key: redact_words(value) if key in ("what", "why") and isinstance(value, str) else value
-            for key, value in held.items()
-        }
+    # The push kind's holds; an older release's one, by the name the share kind's notes have.
+    if isinstance(held := kept.get("held_back"), dict) and "why" in held:
+        kept["held_back"] = _redacted_hold(held)
+    if isinstance(holds := kept.get("holds"), list):
+        kept["holds"] = [_redacted_hold(hold) if isinstance(hold, dict) else hold for hold in holds]
     return kept
+
+
+def _redacted_hold(held: dict[str, object]) -> dict[str, object]:
+    """A hold with what holds it and why redacted (push_holds)."""
+    return {
+        key: redact_words(value) if key in ("what", "why") and isinstance(value, str) else value
+        for key, value in held.items()
+    }
 
 
 def holding(refused: Sequence[tuple[str, Finding]], git_dir: Path | None = None) -> str:

@@ -29,8 +29,9 @@ from landwatch.files import write_atomic
 from landwatch.git import Confirm, Fallback, Worktree, run_git, worktree_of
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import GiveUp, RetryLater
-from landwatch.kinds.push import PUSH_TIMEOUT, PushHandler, PushResult, read_state
+from landwatch.kinds.push import PUSH_TIMEOUT, PushHandler, PushResult
 from landwatch.kinds.push_answer import Rejected
+from landwatch.kinds.push_holds import read_state
 from landwatch.push_heard import heard_tips, unanswered
 from landwatch.push_remote import is_url, own_tips
 from landwatch.review.notes import NOTES_REF

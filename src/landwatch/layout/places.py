@@ -121,7 +121,7 @@ PUSH_STATE = Place(
     "push-state.json",
     Scope.WORKTREE,
     "kinds.push",
-    "how pushing from this worktree has been failing (status, the one line)",
+    "how pushing from this worktree has been failing, the pushes held back (status, the one line)",
 )
 HOOKS_WAITING = Place(
     "project-hooks-state.json",
