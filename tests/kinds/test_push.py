@@ -506,6 +506,40 @@ def test_a_landing_whose_branch_cannot_be_told_is_held_back_not_pushed_where_hea
     assert held is not None and "git push origin BRANCH by hand" in held["why"]
 
 
+def test_a_landing_whose_branch_cannot_be_told_is_said_once_and_shown_until_pushed(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    """Commits made on a detached HEAD, branches a and b moved to each (a tool stacking them):
+    each landing was held back and said again, a line at every commit. Said once for a and b,
+    as the other holds are; status shows it until a push of either goes through."""
+    clock = FakeClock()
+    reviewer = in_process({WorkKind.PUSH: PushHandler(clock=clock)}, clock, tmp_path / "state")
+    for branch in ("a", "b", "c"):
+        repo.git("branch", branch)
+    repo.git("switch", "-q", "--detach")
+
+    def told_after(message: str, *moved: str) -> tuple[str, str]:
+        landed = repo.land(message, message.replace(" ", "-"))
+        for branch in moved:
+            repo.git("branch", "-f", branch, landed)
+        reviewer.poke(repo.git_dir)  # as the hook's file event would
+        settle_down(reviewer)
+        return landed, repo.landwatch("notice", "--git-dir", str(repo.git_dir)).stderr
+
+    first, said = told_after("stacked", "a", "b")
+    assert f"held back the push of {first[:7]}: which branch {first[:10]} landed" in said, said
+    second, said = told_after("stacked again", "a", "b")
+    assert "the push of" not in said, said
+    assert [work_item.id_of_entry(n) for n in push_items(repo, DONE)] == [f"push-{second}"]
+    assert f"push held back: which branch {first[:10]} landed" in repo.landwatch("status").stdout
+    third, said = told_after("stacked on three", "a", "b", "c")  # among other branches: said
+    assert f"held back the push of {third[:7]}: which branch" in said, said
+    repo.git("switch", "-q", "a")
+    on_a, _ = told_after("on a")
+    assert remote_head(remote, "a") == on_a and held_back(repo.git_dir) is None  # both sent
+    reviewer.shutdown()
+
+
 @pytest.mark.parametrize("globs", [(), ("st*",)])
 def test_a_branch_a_tag_shares_its_name_with_is_pushed(
     repo: Repo, remote: Path, globs: tuple[str, ...]

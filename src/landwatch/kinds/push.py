@@ -295,8 +295,8 @@ class PushHandler(ItemHandler[PushResult]):
     ) -> tuple[list[str], str | None, str]:
         """The branches holding this commit that landwatch.push.branches names (default: the one it
         landed on, push_branch.landed_on), the one it landed on, which HEAD stands for in the
-        person's push, and why none is pushed; HeldBack, by default, where which one it landed on
-        cannot be told."""
+        person's push, and why none is pushed. By default, where which one it landed on cannot
+        be told, HeldBack; none, where a landing before was held back among the same, and said."""
         refs, current = push_branch.holding(at, reporter.alive, oid)
         if not refs:
             return [], None, f"{oid[:12]} is on no branch to push"
@@ -308,9 +308,11 @@ class PushHandler(ItemHandler[PushResult]):
             return pushed, landed, f"{oid[:12]} is on no branch landwatch.push.branches names"
         if landed is None:
             among = push_holds.either(push_branch.short(ref) for ref in landing.among)
+            if push_holds.said_before(at.git_dir, among, oid, among):
+                return [], None, f"the push of {among} is held back, as said before"
             what = f"which branch {oid[:10]} landed on cannot be told from the reflogs ({among})"
             why = f"{what}: git push {remote} BRANCH by hand, or landwatch.push.branches"
-            self._hold(at.git_dir, oid, among, what, why)
+            self._hold(at.git_dir, oid, among, what, why, among)
         return [landed], landed, ""
 
     def _has(self, at: Worktree, reporter: Reporter, remote: str, target: str, oid: str) -> bool:

@@ -4,8 +4,8 @@ reach, pushed): status says each, and the one line each once; `landwatch allow` 
 
 A hold is the landing held (`commit`), its `branch` (where the reflogs cannot tell which branch it
 landed on, those it may have: `a or b`), `what` holds it and `why`, with what to do; and the
-`setting` that held it where one did (a configuration): a later landing held for the same is not
-said again.
+`setting` that held it where one did (a configuration, or the branches a landing may have landed
+on): a later landing held for the same is not said again.
 """
 
 from __future__ import annotations
