@@ -61,6 +61,7 @@ from landwatch.layout.places import (
     state_dir,
     work_dir,
 )
+from landwatch.layout.rules import Parsed
 from landwatch.layout.settings import (
     DEFAULT_MAINTENANCE_INTERVAL,
     DEFAULT_STALE_AFTER,
@@ -83,7 +84,6 @@ from landwatch.layout.settings import (
     SHARE_REMOTE,
     STALE_AFTER,
     GitSettings,
-    Parsed,
     Setting,
     auto_push,
     raw_settings,

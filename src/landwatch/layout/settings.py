@@ -6,28 +6,25 @@ for what it reads (tests/layout/test_layout.py runs both on the same values).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar, cast
 
 from landwatch.git import git
-from landwatch.lazy_re import lazy_compile
+from landwatch.layout.rules import (
+    Parsed,
+    Rule,
+    any_text,
+    boolean,
+    globs,
+    niceness,
+    problem,
+    seconds,
+    word,
+)
 from landwatch.review.budget import DEFAULT_REVIEW_BUDGET
-from landwatch.text import safe
 
 T = TypeVar("T")
-
-
-class Parsed(NamedTuple, Generic[T]):
-    """A setting's value as landwatch uses it, and the one line saying why its text could not be
-    used (None when it could): the hooks say it once per change of the configuration."""
-
-    value: T
-    problem: str | None = None
-
-
-# (the setting's name, its raw text, its default's text): what landwatch makes of the text.
-Rule = Callable[[str, str, str], Parsed[T]]
 
 
 class Setting(NamedTuple, Generic[T]):
@@ -55,112 +52,26 @@ class Setting(NamedTuple, Generic[T]):
         return self.rule(self.name, self.default if text is None else text, self.default)
 
 
-def _problem(name: str, text: str, why: str) -> str:
-    """The one line of a setting's text landwatch cannot use: the text escaped (text.safe), as
-    a copied repository's config may hold a terminal's escapes, whoever prints the line."""
-    return f"git config {name} = '{safe(text)}' is {why}"
-
-
-_SECONDS = lazy_compile(r"0|[1-9][0-9]{0,8}")
-_TRUE = ("true", "yes", "on", "1")
-_FALSE = ("false", "no", "off", "0", "")  # git reads an empty value as false
-
-
-def _seconds(least: int = 0) -> Rule[int]:
-    """Whole seconds, at least `least`: 1 to 9 decimal digits (as µs they fit the hook's
-    arithmetic) and no leading zero (which the shell's arithmetic reads as octal)."""
-
-    def rule(name: str, text: str, default: str) -> Parsed[int]:
-        if _SECONDS.fullmatch(text) is None:
-            return Parsed(
-                int(default),
-                _problem(
-                    name,
-                    text,
-                    "not a whole number of seconds (1 to 9 digits, no leading zero); "
-                    f"landwatch uses {default}",
-                ),
-            )
-        if int(text) < least:
-            return Parsed(
-                least,
-                _problem(name, text, f"less than {least} seconds; landwatch uses {least}"),
-            )
-        return Parsed(int(text))
-
-    return rule
-
-
-def _boolean(otherwise: str) -> Rule[bool]:
-    """A boolean as git spells one, in any case (true, yes, on, 1; false, no, off, 0, empty);
-    anything else is the default, and `otherwise` says what landwatch then does."""
-
-    def rule(name: str, text: str, default: str) -> Parsed[bool]:
-        word = text.lower() if text.isascii() else text
-        if word in _TRUE or word in _FALSE:
-            return Parsed(word in _TRUE)
-        return Parsed(default in _TRUE, _problem(name, text, f"not true or false; {otherwise}"))
-
-    return rule
-
-
-def _word(words: tuple[str, ...], otherwise: str) -> Rule[str]:
-    """One of `words` in any case, given in lower case; empty is the default, and anything else
-    is too, `otherwise` saying what landwatch then does."""
-
-    def rule(name: str, text: str, default: str) -> Parsed[str]:
-        word = text.lower() if text.isascii() else text
-        if word in words or not text:
-            return Parsed(word or default)
-        listed = f"{', '.join(words[:-1])} or {words[-1]}"
-        return Parsed(default, _problem(name, text, f"not {listed}; {otherwise}"))
-
-    return rule
-
-
-_NICENESS = lazy_compile(r"[0-9]|1[0-9]")
-
-
-def _niceness(name: str, text: str, default: str) -> Parsed[int]:
-    """A niceness a process may lower itself to: 0 to 19, as `nice` counts."""
-    if _NICENESS.fullmatch(text) is None:
-        return Parsed(
-            int(default),
-            _problem(name, text, f"not a whole number from 0 to 19; landwatch uses {default}"),
-        )
-    return Parsed(int(text))
-
-
-def _text(name: str, text: str, default: str) -> Parsed[str | None]:
-    """The text as it is; empty is none."""
-    return Parsed(text or None)
-
-
-def _globs(name: str, text: str, default: str) -> Parsed[tuple[str, ...]]:
-    """Globs split at white space, every value's."""
-    return Parsed(tuple(text.split()))
-
-
 STALE_AFTER = Setting(
     "landwatch.staleAfter",
     "600",
     "seconds an item may wait before the hooks' one line says nobody drains the queue",
     hooks=True,
-    rule=_seconds(),
+    rule=seconds(),
 )
 PUSH_REMOTE = Setting(
     "landwatch.push.remote",
     "",
     "the remote each landing's branch is pushed to",
     hooks=True,
-    rule=_text,
+    rule=any_text,
 )
 PUSH_BRANCHES = Setting(
     "landwatch.push.branches",
     "",
     "globs of the branches to push (every value counts); unset: the branch that landed",
     hooks=False,
-    rule=_globs,
+    rule=globs,
     multiple=True,
 )
 PUSH_FORCE = Setting(
@@ -168,7 +79,7 @@ PUSH_FORCE = Setting(
     "false",
     "push rewritten history with --force-with-lease --force-if-includes (git 2.30)",
     hooks=False,
-    rule=_boolean("landwatch pushes without --force-with-lease"),
+    rule=boolean("landwatch pushes without --force-with-lease"),
 )
 PUSH_BLOCK = Setting(
     "landwatch.push.block",
@@ -177,7 +88,7 @@ PUSH_BLOCK = Setting(
     "error), off. Only your own configuration (--global) turns it off; a repository's may only "
     "ask for more",
     hooks=False,
-    rule=_word(("secrets", "errors", "off"), "landwatch refuses pushes of secrets"),
+    rule=word(("secrets", "errors", "off"), "landwatch refuses pushes of secrets"),
     guards=("off", "secrets", "errors"),
 )
 PUSH_WAIT = Setting(
@@ -186,42 +97,42 @@ PUSH_WAIT = Setting(
     "seconds a push waits for the reviewer to finish the reviews of what it sends; past them the "
     "secret rules run in the hook",
     hooks=False,
-    rule=_seconds(),
+    rule=seconds(),
 )
 MAINTENANCE = Setting(
     "landwatch.maintenance",
     "true",
     "git's maintenance after landings",
     hooks=True,
-    rule=_boolean("landwatch keeps maintenance on"),
+    rule=boolean("landwatch keeps maintenance on"),
 )
 MAINTENANCE_INTERVAL = Setting(
     "landwatch.maintenance.interval",
     "3600",
     "seconds between two maintenance runs",
     hooks=True,
-    rule=_seconds(least=60),
+    rule=seconds(least=60),
 )
 NOTES = Setting(
     "landwatch.notes",
     "false",
     "each review also as a git note under refs/notes/landwatch (a JSON document; on while shared)",
     hooks=False,
-    rule=_boolean("landwatch writes no notes"),
+    rule=boolean("landwatch writes no notes"),
 )
 SHARE_REMOTE = Setting(
     "landwatch.share.remote",
     "",
     "the remote reviews are shared through as git notes (set by `landwatch share`)",
     hooks=False,
-    rule=_text,
+    rule=any_text,
 )
 NOTIFY = Setting(
     "landwatch.notify",
     "off",
     "a desktop notification of each review with errors, or with findings (warnings too)",
     hooks=False,
-    rule=_word(("off", "errors", "findings"), "landwatch sends no notification"),
+    rule=word(("off", "errors", "findings"), "landwatch sends no notification"),
 )
 SANDBOX = Setting(
     "landwatch.sandbox",
@@ -230,7 +141,7 @@ SANDBOX = Setting(
     "Only your own configuration (--global) takes the wall away; a repository's may only ask "
     "for it",
     hooks=False,
-    rule=_boolean("a repository's code runs only behind the wall"),
+    rule=boolean("a repository's code runs only behind the wall"),
     guards=(False, True),
 )
 REVIEW_BUDGET = Setting(
@@ -238,21 +149,21 @@ REVIEW_BUDGET = Setting(
     f"{DEFAULT_REVIEW_BUDGET:g}",
     "seconds one review may take (rules and linters); past them it is stored with what it found",
     hooks=False,
-    rule=_seconds(least=1),
+    rule=seconds(least=1),
 )
 PROJECT_HOOKS = Setting(
     "landwatch.projectHooks",
     "true",
     "the project's own pre-commit (or prek) and lefthook hooks run on each landing, once trusted",
     hooks=False,
-    rule=_boolean("landwatch runs the project's hooks once they are trusted"),
+    rule=boolean("landwatch runs the project's hooks once they are trusted"),
 )
 PROJECT_HOOKS_BUDGET = Setting(
     "landwatch.projectHooks.budget",
     "120",
     "seconds the project's hooks may run on one landing; past them they are stopped, and noted",
     hooks=False,
-    rule=_seconds(least=1),
+    rule=seconds(least=1),
 )
 REVIEWER_NICENESS = Setting(
     "landwatch.reviewer.niceness",
@@ -260,7 +171,7 @@ REVIEWER_NICENESS = Setting(
     "how far the reviewer, and all it starts, yields the processor to your other work: 0 (not at "
     "all) to 19; read from your own configuration (--global) when the reviewer starts",
     hooks=False,
-    rule=_niceness,
+    rule=niceness,
 )
 
 # Every landwatch.* git setting, in the order their problems are told.
@@ -355,7 +266,7 @@ def obeyed(setting: Setting[T], text: str | None) -> Parsed[T]:
         return parsed
     return Parsed(
         own,
-        _problem(
+        problem(
             setting.name,
             text,
             f"not your own configuration: only yours (git config --global) asks for less than "
