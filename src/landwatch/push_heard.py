@@ -88,7 +88,7 @@ def held_by_remote(
     a ref, or tracked_blocking), what it says now (`_asked`); else, or where it does not answer,
     its tracking refs where they stand for it (tracking_stands: fetched from there, agreeing with
     what git says it holds)."""
-    destination = url or git("remote", "get-url", "--push", remote, cwd=git_dir, check=False)
+    destination = url or git("remote", "get-url", "--push", "--", remote, cwd=git_dir, check=False)
     named = [remote] if remote != url else remotes_at(git_dir, url)
     remotes = git("remote", cwd=git_dir).splitlines()
     standing = [

@@ -26,7 +26,10 @@ def tracking_ref(remote: str, target: str) -> str:
 
 
 def is_url(remote: str) -> bool:
-    """Whether `remote` is a URL or a path git pushes to, not a remote's name."""
+    """Whether `remote` is a URL or a path git pushes to, not a remote's name; never one that
+    starts with `-`, which git would read as an option."""
+    if remote.startswith("-"):
+        return False
     return any(mark in remote for mark in (":", "/", "\\")) or remote in (".", "..")
 
 
@@ -59,7 +62,7 @@ def tracking_stands(
     (`held_at`: the commit at each remote ref, as pre-push's stdin says it). A
     push URL elsewhere, a `git remote set-url` since the last fetch (a private history pushed to
     a new public repository), a branch deleted there: they are another place's, and unread."""
-    fetched = git("remote", "get-url", name, cwd=git_dir, check=False)
+    fetched = git("remote", "get-url", "--", name, cwd=git_dir, check=False)
     if not fetched or not same_place(fetched, destination):
         return False
     prefix = f"refs/remotes/{name}/"

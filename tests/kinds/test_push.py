@@ -709,6 +709,24 @@ def test_a_remote_that_does_not_exist_is_given_up_at_once(repo: Repo) -> None:
     assert "has failed for" not in repo.landwatch("status").stdout
 
 
+def test_a_push_remote_starting_with_a_dash_never_reaches_git_as_an_option(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    """landwatch.push.remote = `--exec=touch FILE` (a copy's .git/config may say it): `git push
+    --porcelain --exec=... refs/heads/main:refs/heads/main` ran the command. It names no remote;
+    and a remote named `-x` (git takes one) is pushed to as the remote it is."""
+    ran = tmp_path / "ran-by-push"
+    repo.git("config", "landwatch.push.remote", f"--exec=touch {ran}")
+    landed = repo.land("landed")
+    with pytest.raises(GiveUp, match=r"no remote named '--exec=touch "):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+    assert not ran.exists()
+    repo.git("remote", "add", "--", "-x", str(remote))
+    repo.git("config", "landwatch.push.remote", "-x")
+    report = PushHandler().handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+    assert report.pushed == ["main"] and remote_head(remote) == landed
+
+
 def test_push_state_is_forgotten_once_push_is_turned_off(repo: Repo, tmp_path: Path) -> None:
     repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
     oid = repo.land("while the remote is away")

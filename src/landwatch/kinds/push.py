@@ -338,7 +338,7 @@ class PushHandler(ItemHandler[PushResult]):
         # nobody merged; --force-if-includes (git 2.30) wants it in the branch's reflog too.
         lease = ["--force-with-lease", "--force-if-includes"] if force else []
         code, out, err, timed_out = self._reach(
-            at, reporter, "push", "--porcelain", *lease, remote, refspec
+            at, reporter, "push", "--porcelain", *lease, "--", remote, refspec
         )
         if code == 0 and not timed_out:
             return
