@@ -176,3 +176,19 @@ def test_a_branch_a_negative_push_refspec_leaves_out_is_sent_nowhere() -> None:
     assert push_remote.sent_to(refspecs, "refs/heads/dev", head="main", refs=kept, held=True) == [
         "refs/heads/a/dev"
     ]
+
+
+@pytest.mark.parametrize(
+    "remote", ["https://h.example/acme/app.git", "git@h.example:acme/app", "../app.git", "."]
+)
+def test_a_remote_given_as_a_url_has_no_tracking_ref(repo: Repo, remote: str) -> None:
+    """Auto-push to a URL (landwatch.push.remote) looked for `refs/remotes/https://h.example/...`,
+    no ref's name, which git refused at every push: git keeps no tracking ref for a URL."""
+    assert push_remote.tracking_ref(remote, "refs/heads/main") is None
+
+
+@pytest.mark.parametrize("remote", ["origin", "corp/public", "-x"])
+def test_a_remote_s_tracking_ref_is_a_ref_of_its_name(repo: Repo, remote: str) -> None:
+    tracking = push_remote.tracking_ref(remote, "refs/heads/main")
+    assert tracking == f"refs/remotes/{remote}/main"
+    assert repo.run("check-ref-format", tracking).returncode == 0

@@ -20,9 +20,12 @@ from landwatch.git import GitError, git, run_git
 MOST_REMEMBERED = 64
 
 
-def tracking_ref(remote: str, target: str) -> str:
-    """The tracking ref of `remote`'s branch `target` (refs/heads/X), where git keeps it."""
-    return f"refs/remotes/{remote}/{target.removeprefix('refs/heads/')}"
+def tracking_ref(remote: str, target: str) -> str | None:
+    """The tracking ref of `remote`'s branch `target` (refs/heads/X), where git keeps it; none
+    where that is no ref's name: a URL or a path pushed to, of which git keeps none
+    (`refs/remotes/https://h/x/main`, which git refused at every question)."""
+    ref = f"refs/remotes/{remote}/{target.removeprefix('refs/heads/')}"
+    return ref if layout.is_ref_name(ref) else None
 
 
 def is_url(remote: str) -> bool:
@@ -174,14 +177,14 @@ def destination(
     push.default = upstream an upstream of another name (a feature branch made from origin/main:
     work in progress published to main)."""
     source = f"refs/heads/{branch}"
-    mapping = git("config", "--get-all", f"remote.{remote}.push", cwd=git_dir, check=False)
-    if mapping:
+    # A URL names no remote, nor its configuration: git pushes to it as push.default says.
+    tracking = tracking_ref(remote, source)
+    config = "" if tracking is None else f"remote.{remote}.push"
+    mapping = git("config", "--get-all", config, cwd=git_dir, check=False) if config else ""
+    if mapping and tracking is not None:
         refspecs = mapping.splitlines()
         matching = any(refspec.removeprefix("+") == ":" for refspec in refspecs)
-        held = (
-            matching
-            and run_git("rev-parse", "-q", "--verify", tracking_ref(remote, source), cwd=git_dir).ok
-        )
+        held = matching and run_git("rev-parse", "-q", "--verify", tracking, cwd=git_dir).ok
         refs = _refs_among(git_dir, refspecs)
         sent = sent_to(refspecs, source, head=head, refs=refs, held=held)
         return _mapped(remote, branch, sent, f"{remote} {branch}\nremote.{remote}.push {mapping}")

@@ -243,11 +243,12 @@ def test_a_pre_push_hook_written_over_landwatch_s_is_told_the_gate_is_off(repo: 
 
 def test_a_share_remote_given_as_a_url_with_a_token_is_shown_redacted(repo: Repo) -> None:
     """`landwatch.share.remote` set to a URL holding a token (as configured, a setting): status
-    and `status --json` said "sharing reviews with https://ci:TOKEN@..." whole."""
+    and `status --json` said "sharing reviews with https://ci:TOKEN@..." whole. A URL is no
+    remote's name, and is refused: the line saying so shows it redacted."""
     token = "glpat-" + "Xq7vR2mT9kLp4sWz8nBd"
     repo.git("config", "landwatch.share.remote", f"https://ci:{token}@git.example.com/app.git")
     table = repo.landwatch("status").stdout
     shown = repo.landwatch("status", "--json").stdout
-    assert "sharing reviews with https://ci:" in table and "@git.example.com/app.git" in table
+    assert "landwatch.share.remote = 'https://ci:" in table and "@git.example.com/app.git" in table
     assert token not in table + shown
     assert token[:8] not in table + shown

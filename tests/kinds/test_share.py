@@ -18,6 +18,7 @@ from landwatch.kinds.base import GiveUp, RetryLater
 from landwatch.kinds.push_holds import read_state
 from landwatch.kinds.share import ShareHandler, queue_held
 from landwatch.work_item import PENDING, WorkItem, WorkKind
+from support.daemon import run_reviewer
 from support.kinds import bare_remote, persons_pre_push, pushes, reporter
 from support.repos import Repo
 from support.tokens import random_text
@@ -328,3 +329,24 @@ def git_in(git_dir: Path, *args: str) -> str:
         ["git", f"--git-dir={git_dir}", *args], capture_output=True, text=True, check=True
     )
     return done.stdout.strip()
+
+
+def test_a_share_remote_given_as_a_url_is_refused_in_one_line(repo: Repo, tmp_path: Path) -> None:
+    """landwatch.share.remote set to a URL by hand (`landwatch share` takes a remote's name): the
+    reviews went there, looked for in `refs/notes/remotes/file:///...`, no ref's name, while
+    status said they were shared and doctor that it was no remote. It is no remote: sharing is
+    off, and status and doctor say why in one line."""
+    remote = bare_remote(tmp_path / "remote.git")
+    repo.git("remote", "add", "origin", str(remote))
+    repo.git("push", "-q", "-u", "origin", "main")
+    url = f"file://{remote}"
+    repo.git("config", "landwatch.share.remote", url)
+    landed = repo.land("reviewed", "r")
+    repo.git("push", "-q", "origin", "main")
+    assert run_reviewer("--once").returncode == 0
+    assert remote_note(remote, landed) == ""
+    said = f"git config landwatch.share.remote = '{url}' is no remote's name (a URL or a path"
+    status = repo.landwatch("status").stdout
+    assert said in status and "sharing reviews with" not in status, status
+    doctor = repo.landwatch("doctor")
+    assert (doctor.stdout + doctor.stderr).count(said) == 1, doctor

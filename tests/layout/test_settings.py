@@ -38,6 +38,11 @@ from support.repos import Repo
         (layout.PUSH_REMOTE, None, None, False),
         (layout.PUSH_REMOTE, "", None, False),
         (layout.PUSH_REMOTE, "up stream", "up stream", False),
+        (layout.PUSH_REMOTE, "https://h.example/app.git", "https://h.example/app.git", False),
+        (layout.SHARE_REMOTE, "corp/public", "corp/public", False),
+        (layout.SHARE_REMOTE, "-x", "-x", False),  # a remote git takes, passed after `--`
+        (layout.SHARE_REMOTE, "https://h.example/app.git", None, True),  # no remote's name
+        (layout.SHARE_REMOTE, "../app.git", None, True),
         (layout.PUSH_BRANCHES, None, (), False),
         (layout.PUSH_BRANCHES, "main\nrelease/* hot*", ("main", "release/*", "hot*"), False),
         (layout.NOTIFY, None, "off", False),

@@ -40,6 +40,7 @@ def collect(now: float | None = None) -> dict[str, Any]:
         problem = registry.problem_with(common)
         worktrees = []
         reach = None
+        settings = layout.read_git_settings(common) if problem is None else None
         if problem is None:
             worktrees = [
                 _worktree(git_dir, moment) for git_dir in registry.worktree_git_dirs(common)
@@ -58,7 +59,9 @@ def collect(now: float | None = None) -> dict[str, Any]:
                 "problem": problem,
                 "coverage": reach,
                 "worktrees": worktrees,
-                "sharing": _sharing(common, worktrees) if problem is None else None,
+                # Each landwatch.* setting it cannot use, in the setting rule's line (redacted).
+                "settings": list(settings.problems) if settings else [],
+                "sharing": _sharing(common, worktrees, settings) if settings else None,
                 "allowed": _allowed(common) if problem is None else None,
             }
         )
@@ -108,10 +111,12 @@ def _pushes_held_back(git_dir: Path) -> list[dict[str, str]]:
     return holds(git_dir)
 
 
-def _sharing(common: Path, worktrees: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _sharing(
+    common: Path, worktrees: list[dict[str, Any]], settings: layout.GitSettings
+) -> dict[str, Any] | None:
     """Whether reviews are shared from here, how many notes wait to be pushed, how the last
     push went, and how many reviews were taken from teammates."""
-    remote = layout.read_git_settings(common)[layout.SHARE_REMOTE]
+    remote = settings[layout.SHARE_REMOTE]
     if not remote:
         return None
     from landwatch import sharing
@@ -339,6 +344,8 @@ def _print_troubles(out: Out, data: dict[str, Any]) -> None:
             say(f"{where}: {safe(reach['gate_off'])} (fix: landwatch install)", "yellow")
         if reach and reach.get("sweep_off"):
             say(f"{where}: {reach['sweep_off']} (fix: landwatch doctor)", "yellow")
+        for unusable in repository.get("settings") or ():
+            say(f"{where}: {safe(unusable)} (fix: landwatch doctor)", "yellow")
         for worktree in repository["worktrees"]:
             for said in worktree.get("failing", ()):
                 say(

@@ -170,7 +170,9 @@ class PushHandler(ItemHandler[PushResult]):
         git_dir = at.git_dir
         tip = f"refs/heads/{branch}"
         tracking = tracking_ref(remote, target)
-        _, held, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", tracking)
+        held = (
+            self._git(at, reporter, "rev-parse", "-q", "--verify", tracking)[1] if tracking else ""
+        )
         _, sent, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", tip)
         pushed = push_gate.Pushed(tip, sent.strip(), target, held.strip() or _ZERO)
         url = remote if is_url(remote) else ""
@@ -316,8 +318,11 @@ class PushHandler(ItemHandler[PushResult]):
         return [landed], landed, ""
 
     def _has(self, at: Worktree, reporter: Reporter, remote: str, target: str, oid: str) -> bool:
-        """Whether `oid` is on `remote`'s branch `target` as its tracking ref last said."""
+        """Whether `oid` is on `remote`'s branch `target` as its tracking ref last said (none is
+        kept of a URL)."""
         tracking = tracking_ref(remote, target)
+        if tracking is None:
+            return False
         code, _, _, _ = self._git(at, reporter, "merge-base", "--is-ancestor", oid, tracking)
         return code == 0
 

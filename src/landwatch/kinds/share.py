@@ -33,7 +33,7 @@ from landwatch.kinds.push import PUSH_TIMEOUT, PushHandler, PushResult
 from landwatch.kinds.push_answer import Rejected
 from landwatch.kinds.push_holds import read_state
 from landwatch.push_heard import heard_tips, unanswered
-from landwatch.push_remote import is_url, own_tips
+from landwatch.push_remote import own_tips
 from landwatch.review.notes import NOTES_REF
 from landwatch.work_item import Enqueued, WorkItem, WorkKind
 
@@ -160,11 +160,10 @@ class ShareHandler(PushHandler):
         return made[1].strip(), held_back
 
     def _places(self, at: Worktree, reporter: Reporter, remote: str) -> list[str]:
-        """Each URL the notes are pushed to (git push's: the push URLs, else the URL): each is
-        asked what it holds, as tracking refs may stand for another repository (a remote named
-        within this one, a URL set since they were fetched, a push URL elsewhere)."""
-        if is_url(remote):
-            return [remote]
+        """Each URL the notes are pushed to (git push's: the push URLs, else the URL) of the
+        remote `remote` (landwatch.share.remote names one: layout's rule): each is asked what it
+        holds, as tracking refs may stand for another repository (a remote named within this
+        one, a URL set since they were fetched, a push URL elsewhere)."""
         code, out, _, _ = self._git(
             at, reporter, "remote", "get-url", "--push", "--all", "--", remote
         )

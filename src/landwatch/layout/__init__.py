@@ -61,7 +61,7 @@ from landwatch.layout.places import (
     state_dir,
     work_dir,
 )
-from landwatch.layout.rules import Parsed
+from landwatch.layout.rules import Parsed, is_ref_name
 from landwatch.layout.settings import (
     DEFAULT_MAINTENANCE_INTERVAL,
     DEFAULT_STALE_AFTER,
@@ -209,6 +209,7 @@ __all__ = [
     "config_dir",
     "data_dir",
     "hooks_report_file",
+    "is_ref_name",
     "raw_settings",
     "read_git_settings",
     "read_own_config",

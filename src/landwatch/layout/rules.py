@@ -107,6 +107,31 @@ def any_text(name: str, text: str, default: str) -> Parsed[str | None]:
     return Parsed(text or None)
 
 
+# What no ref's name holds, as git's check-ref-format (no option) says: a control character,
+# a space, ~^:?*[\, `..`, `@{`, an empty component, one starting with `.` or ending `.lock`;
+# nor does a name start with `/`, or end with `/` or `.`.
+_NOT_IN_A_REF = lazy_compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//|/\.|^\.|\.lock(/|$)|^/|[/.]$")
+
+
+def is_ref_name(name: str) -> bool:
+    """Whether git takes `name` for a ref's name (refs/remotes/origin/main, not a URL's
+    refs/remotes/https://h/x/main), as `git check-ref-format` does: no process asked."""
+    return name != "@" and "/" in name and _NOT_IN_A_REF.search(name) is None
+
+
+def remote_name(name: str, text: str, default: str) -> Parsed[str | None]:
+    """A remote's name, as `landwatch share` sets it; empty is none, and so is what git takes
+    for no remote's name (a URL, a path): its fetch brings the team's reviews, into a tracking
+    ref named after it."""
+    if not text or is_ref_name(f"refs/remotes/{text}/test"):  # git's valid_remote_name
+        return Parsed(text or None)
+    # Here alone: a URL's password is not shown (the redaction reads no rule set for it).
+    from landwatch.review.secrets.redaction import redact_words
+
+    why = "no remote's name (a URL or a path is none: landwatch share REMOTE names a remote)"
+    return Parsed(None, problem(name, redact_words(text), f"{why}; landwatch shares nothing"))
+
+
 def globs(name: str, text: str, default: str) -> Parsed[tuple[str, ...]]:
     """Globs split at white space, every value's."""
     return Parsed(tuple(text.split()))

@@ -19,6 +19,7 @@ from landwatch.layout.rules import (
     globs,
     niceness,
     problem,
+    remote_name,
     seconds,
     word,
 )
@@ -125,7 +126,7 @@ SHARE_REMOTE = Setting(
     "",
     "the remote reviews are shared through as git notes (set by `landwatch share`)",
     hooks=False,
-    rule=any_text,
+    rule=remote_name,
 )
 NOTIFY = Setting(
     "landwatch.notify",
