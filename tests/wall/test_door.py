@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from landwatch.wall.door import choose, kept_environment, outside, preparing, walled
+from landwatch.wall.door import (
+    UNBOUNDED,
+    choose,
+    find,
+    kept_environment,
+    outside,
+    preparing,
+    walled,
+)
 from landwatch.wall.sandbox import Reach
 from support.sandbox import AS_YOU, WITH_BWRAP, needs_bwrap
 
@@ -76,3 +84,20 @@ def test_behind_the_wall_a_program_has_its_installation_and_not_the_person_s_hom
         timeout=60,
     )
     assert ran.stdout.decode().split() == ["True", "False"], ran.stderr
+
+
+def test_a_bwrap_older_than_0_8_is_a_wall_that_says_what_it_leaves_unbounded(
+    tmp_path: Path,
+) -> None:
+    """Before 0.8.0 bwrap has no `--size`: its /tmp and /dev/shm hold up to half the machine
+    each, which the line telling the wall says (it said nothing)."""
+    older = tmp_path / "bwrap"
+    older.write_text(
+        '#!/bin/sh\n[ "$1" = --version ] && { echo "bubblewrap 0.6.1"; exit 0; }\n'
+        'for argument; do [ "$argument" = --size ] && exit 1; done\nexit 0\n'
+    )
+    older.chmod(0o755)
+    jail, said = find(str(tmp_path))
+    assert jail is not None and jail.version == "bubblewrap 0.6.1"
+    assert said.startswith("a repository's code runs behind the wall, bubblewrap 0.6.1 (")
+    assert said.endswith(f"only its own files writable; {UNBOUNDED}")

@@ -209,6 +209,33 @@ def test_behind_the_wall_the_places_shown_empty_hold_at_most_an_eighth_of_the_ma
     assert not sizes_memory_places("bubblewrap 0.6.1") and sizes_memory_places("bubblewrap 0.10.0")
 
 
+# What a program behind the wall finds of /dev: its /dev/shm's size, then `place yes|no` for
+# each place it tries to write.
+DEVICES = """\
+import os
+shm = os.statvfs("/dev/shm")
+print(shm.f_blocks * shm.f_frsize)
+for place in ("/dev/filled", "/dev/shm/filled", "/dev/null"):
+    try:
+        with open(place, "w") as file:
+            file.write("x" * 4096)
+        print(place, "yes")
+    except OSError:
+        print(place, "no")
+"""
+
+
+@needs_bwrap
+def test_behind_the_wall_dev_holds_nothing_written_and_its_shm_is_bounded_as_tmp() -> None:
+    """An audit: /dev was a tmpfs of the kernel's size (half the machine) the run could write,
+    /dev/shm in it: 300 MiB written there were held, past the eighth /tmp may hold."""
+    with workspace({}, walled(), None) as place:
+        ran = place.run((sys.executable, "-c", DEVICES), "m.py", b"", timeout=60)
+    size, *tried = ran.stdout.decode().splitlines()
+    assert int(size) == most_shown_empty(), ran.stderr
+    assert tried == ["/dev/filled no", "/dev/shm/filled yes", "/dev/null yes"], ran.stderr
+
+
 def writer_linter() -> str:
     return textwrap.dedent("""\
         [[linters]]

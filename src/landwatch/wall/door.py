@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from landwatch.processes import CommandResult, ProgramResult, run_command, run_program
 from landwatch.wall.installations import installations
-from landwatch.wall.sandbox import Reach, Sandbox
+from landwatch.wall.sandbox import Reach, Sandbox, sizes_memory_places
 from landwatch.wall.seccomp import no_unix_sockets
 
 # What a program started for a repository may see of the person's environment: enough to find
@@ -41,6 +41,11 @@ _KEPT_ENV = (
 # A machine whose bwrap cannot start (user namespaces refused) answers at once; this is for one
 # that hangs, so that the caller goes on knowing there is no wall rather than waits.
 _PROBE_TIMEOUT = 10.0
+# What a bubblewrap without `--size` leaves unbounded, told wherever the wall is told.
+UNBOUNDED = (
+    "the places it shows empty (/tmp, /dev/shm) may each hold half the machine's memory: "
+    "bubblewrap before 0.8.0 cannot bound them, a newer one does"
+)
 # What `landwatch.sandbox false` means, told wherever the wall is missing.
 HOW_WITHOUT = (
     "install bubblewrap (apt install bubblewrap), or say `git config --global landwatch.sandbox "
@@ -201,7 +206,10 @@ def _probe(program: str) -> tuple[Sandbox | None, str]:
     if not tried.ok:
         said = (tried.stderr.strip().splitlines() or ["it timed out"])[-1]
         return None, f"there is no wall here: {program} cannot run here ({said})"
-    return sandbox, (
+    said = (
         f"a repository's code runs behind the wall, {sandbox.version} ({program}): the system "
         "read-only, no home, no network, no socket, only its own files writable"
     )
+    if not sizes_memory_places(sandbox.version):
+        said += f"; {UNBOUNDED}"
+    return sandbox, said

@@ -4,7 +4,8 @@ started, read-only, and the places a run names: the files it checks and its scra
 Not in sight: $HOME and every other user file, /tmp, /run and its sockets, other repositories,
 landwatch's own state. No network (but for an environment build), no new Unix socket
 (wall.seccomp), its own processes, IPC and host name, no capabilities, a session of its own (no
-terminal to type into), dying with the reviewer; what it is shown empty is memory, and bounded.
+terminal to type into), dying with the reviewer; its /dev read-only but for the devices, and
+what it is shown empty (/tmp, /dev/shm, a store) is memory, and bounded.
 
 Finding bubblewrap, and whether it runs here, is wall.door's (it starts programs; this does not).
 """
@@ -48,8 +49,8 @@ class Sandbox(NamedTuple):
 
 
 def most_shown_empty() -> int | None:
-    """The most each place shown empty (/tmp, a store) may hold: they are memory, and the
-    kernel's own bound is half the machine each. An eighth of it; TMPDIR is on disk."""
+    """The most each place shown empty (/tmp, /dev/shm, a store) may hold: they are memory,
+    and the kernel's own bound is half the machine each. An eighth of it; TMPDIR is on disk."""
     most = most_memory()
     return None if most is None else most // 4 >> 16 << 16  # whole pages, as the kernel counts
 
@@ -88,8 +89,11 @@ def arguments(
     return [
         program,
         *system,
-        # An empty /tmp of its own (the machine's is every user's), fresh /dev and /proc.
-        *("--dev", "/dev", "--proc", "/proc", *sized, "--tmpfs", "/tmp"),  # noqa: S108
+        # A fresh /dev, read-only but for its devices (/dev/null is written): its tmpfs is of
+        # the kernel's size, half the machine, which nothing bounds; its /dev/shm bounded as
+        # /tmp. An empty /tmp of its own (the machine's is every user's), a fresh /proc.
+        *("--dev", "/dev", *sized, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"),  # noqa: S108
+        *("--proc", "/proc", *sized, "--tmpfs", "/tmp"),  # noqa: S108
         *places,
         *("--chdir", str(reach.cwd)),
         "--unshare-all",  # no network; its own users, processes, IPC and host name
