@@ -201,6 +201,14 @@ def read_file(path: Path | str, *, trusted: Path | str | None, limit: int = MAX_
         os.close(fd)
 
 
+def is_directory(path: Path | str) -> bool:
+    """Whether `path` is a directory itself: a link to one is not, nor is what is not there."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
 def read_pointer(path: Path | str) -> str | None:
     """The path git's pointer file `path` holds (`commondir`, `gitdir`, a `.git` file), stripped;
     None for no pointer: missing, empty, larger than POINTER_LIMIT, a link, a FIFO, a device."""

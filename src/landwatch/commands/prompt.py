@@ -17,7 +17,7 @@ import sys
 import time
 
 from landwatch import one_line, user_dirs
-from landwatch.files import held_lock, read_file, read_pointer
+from landwatch.files import held_lock, is_directory, read_file, read_pointer
 from landwatch.styled import paint
 from landwatch.text import duration, fit, repository_name, terminal_width
 
@@ -70,7 +70,7 @@ def what_to_say(cwd: str) -> Pieces | None:
         return None
     common = common_dir(git_dir)
     repository = _join(common, WORK_DIRECTORY)
-    if not _directory(repository):
+    if not is_directory(repository):
         return None  # landwatch is not installed here
     told = one_line.read(_join(repository, UNREAD), trusted=common)
     work = _join(git_dir, WORK_DIRECTORY)
@@ -258,13 +258,6 @@ def _stale_after(repository: str, common: str) -> int:
             usable = value.isdigit() and len(value) < 10 and (value == "0" or value[0] != "0")
             return int(value) if usable else DEFAULT_STALE_AFTER
     return DEFAULT_STALE_AFTER
-
-
-def _directory(path: str) -> bool:
-    try:
-        return stat.S_ISDIR(os.lstat(path).st_mode)
-    except OSError:
-        return False
 
 
 def _mtime(path: str) -> int | None:

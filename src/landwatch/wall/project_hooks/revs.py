@@ -12,7 +12,6 @@ at when its environment is built, as pre-commit itself would; `landwatch trust` 
 from __future__ import annotations
 
 import os
-import stat
 import tempfile
 import tomllib
 from collections.abc import Iterable
@@ -21,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from landwatch.files import read_file
+from landwatch.files import is_directory, read_file
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.documents import load_yaml, yaml_loader
 from landwatch.review.project_hooks.config import Family, ManagerConfig, Remote
@@ -114,11 +113,8 @@ def _not_shown(found: Path, *, repository: bool = True) -> str | None:
 def _is_repository(path: Path) -> bool:
     """A git repository's top, as a clone takes it: a `.git` directory there (not a link, nor a
     `.git` file naming a directory elsewhere, out of sight), or a bare repository's own files."""
-    try:
-        if stat.S_ISDIR(os.lstat(path / ".git").st_mode):
-            return True
-    except OSError:
-        pass
+    if is_directory(path / ".git"):
+        return True
     bare = (path / "HEAD").is_file() and (path / "objects").is_dir()
     return bare and (path / "refs").is_dir()
 
