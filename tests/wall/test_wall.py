@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from landwatch.review.project_hooks.results import HooksResult
+from landwatch.wall.project_hooks.checkout import REPLACED
 from support.project_hooks import (
     CREDENTIALS,
     REACHING,
@@ -85,6 +86,29 @@ def test_a_hook_cannot_leave_through_the_checkout_s_git_dir(tmp_path: Path, repo
         assert "refused" in told(result) and "planted" not in told(result), result.findings
         assert result.patch.startswith("diff --git a/a.txt b/a.txt")  # its fix, read without git
         assert not (far / "escaped").exists()
+
+
+@needs_bwrap
+def test_a_hook_that_swaps_its_checkout_for_a_link_has_nothing_of_the_person_read(
+    tmp_path: Path, repo: Repo
+) -> None:
+    # An audit: the scratch directory is writable behind the wall, so a hook renamed its
+    # checkout and left a link in its place to a directory of the person's; outside the wall,
+    # its file named as the landed one was read, whole, as the hooks' fix.
+    with far_away("home") as far:
+        (far / "diary.txt").write_text(PRIVATE + "\n")
+        swap = script(f"""\
+            cd .. && mv work work.moved && ln -s {far} work
+            echo swapped
+            """)
+        hook = "id: swap\nname: swap\nlanguage: script\nentry: swap.sh\npass_filenames: false"
+        committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(hook), "swap.sh": swap})
+        repo.git("config", "landwatch.sandbox", "true")
+        oid = repo.land("a diary of the project", {"diary.txt": "nothing here\n"})
+        drained(walled_path(tmp_path, "pre-commit"))
+        hooks = hooks_of(repo, oid)
+    assert PRIVATE not in told(hooks) and hooks.patch == "", hooks.notes
+    assert REPLACED in hooks.notes
 
 
 @needs_bwrap

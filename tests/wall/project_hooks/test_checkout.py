@@ -16,6 +16,7 @@ from landwatch.review.change import open_repository
 from landwatch.review.project_hooks.fixed import FileFix, Hunk
 from landwatch.wall.project_hooks.checkout import (
     MAX_SPARSE_DIRECTORIES,
+    REPLACED,
     CheckoutError,
     Fixes,
     escape,
@@ -150,6 +151,24 @@ def test_reading_the_fixes_runs_nothing_the_checkout_s_git_dir_names(tmp_path: P
     assert changed == ["pyproject.toml", "src/pkg/mod.py", "src/setup.cfg"]
     assert patch == ""  # a link where a file was: told, and no patch that would lose it
     assert "root:" not in "".join(changed)
+
+
+def test_a_checkout_the_hooks_replaced_with_a_link_is_not_read(tmp_path: Path) -> None:
+    """An audit: a hook renamed its checkout (the scratch directory above it is writable behind
+    the wall) and left a link in its place to a directory of the person's: each of its files
+    named as a file of the checkout was read, whole, as the hooks' fix, offered to git apply."""
+    repo, oid = project(tmp_path)
+    far = tmp_path / "far"
+    (far / "src" / "pkg").mkdir(parents=True)
+    (far / "src" / "pkg" / "mod.py").write_text("the person's private notes\n")
+    opened = open_repository(repo.git_dir)
+    with landed(repo.git_dir / "objects", oid, ["src/pkg/mod.py"], tmp_path) as place:
+        place.root.rename(place.root.parent / "work.moved")
+        place.root.symlink_to(far)
+        assert place.fixes(opened) == Fixes(refused=REPLACED)
+        place.root.unlink()  # nothing in its place: not every file removed either
+        assert place.fixes(opened) == Fixes(refused=REPLACED)
+    assert (far / "src" / "pkg" / "mod.py").read_text() == "the person's private notes\n"
 
 
 def test_a_change_over_too_many_directories_is_checked_out_whole() -> None:

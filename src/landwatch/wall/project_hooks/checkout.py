@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pygit2
 
-from landwatch.files import read_file
+from landwatch.files import is_directory, read_file
 from landwatch.review.project_hooks.fixed import FileFix, Hunk
 from landwatch.wall.door import preparing
 
@@ -33,6 +33,11 @@ MAX_SPARSE_DIRECTORIES = 400
 GIT_TIMEOUT = 120.0
 # A fix larger than this is described, not kept.
 MAX_PATCH_BYTES = 1024 * 1024
+# Said when the hooks left no directory where their checkout was (a link, a file, nothing).
+REPLACED = (
+    "the hooks replaced their checkout (a link, a file or nothing is where it was): what they "
+    "changed is not read"
+)
 # Escaped in a sparse-checkout pattern: what gitignore's syntax reads as a wildcard or marker.
 _SPECIAL = frozenset("\\*?[]! #")
 
@@ -49,6 +54,7 @@ class Fixes:
     changed: list[str] = field(default_factory=list)
     patch: str = ""
     lines: dict[str, FileFix] = field(default_factory=dict)
+    refused: str = ""  # why nothing of the checkout was read: the hooks replaced it
 
 
 @dataclass(frozen=True)
@@ -66,7 +72,12 @@ class Checkout:
     def fixes(self, repo: pygit2.Repository, unchanged: frozenset[str] = frozenset()) -> Fixes:
         """What the hooks changed (but `unchanged`, which landwatch wrote). Read without git:
         the checkout's git dir is the hooks' to have touched, and nothing they could write
-        there runs."""
+        there runs. Read from the scratch directory down, following no link: the hooks could
+        write there, and leave a link to any directory of the person's in the checkout's place
+        (the scratch directory itself, where the wall shows it, cannot be moved)."""
+        scratch = self.root.parent
+        if not is_directory(self.root):
+            return Fixes(refused=REPLACED)
         changed: list[str] = []
         patches: list[str] = []
         lines: dict[str, FileFix] = {}
@@ -76,7 +87,7 @@ class Checkout:
                 continue
             try:
                 now: bytes | None = read_file(
-                    self.root / path, trusted=self.root, limit=MAX_PATCH_BYTES
+                    self.root / path, trusted=scratch, limit=MAX_PATCH_BYTES
                 )
             except FileNotFoundError:
                 now = None  # removed

@@ -234,7 +234,9 @@ def _read(
         f"{declared.path} on {plural(len(landed.added), 'file')} in {ran.seconds:.1f} s"
         + (f", {failed} failed" if failed else "")
     )
-    if fixes.patch:
+    if fixes.refused:
+        result.notes.append(fixes.refused)
+    elif fixes.patch:
         kept = redact_secrets(fixes.patch, found=landed.found)
         if kept != fixes.patch:
             result.notes.append(
