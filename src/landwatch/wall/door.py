@@ -156,10 +156,13 @@ def outside(argv: list[str], *, timeout: float) -> CommandResult:
         return run_command(argv, timeout=timeout, cwd=empty, env=kept_environment())
 
 
-def preparing(args: list[str], cwd: Path, *, timeout: float) -> CommandResult:
+def preparing(
+    args: list[str], cwd: Path, *, timeout: float, input: str | None = None
+) -> CommandResult:
     """git making what the wall runs on (a checkout of a landed commit), before anything of the
     repository ran: no configuration but the checkout's own (none of the system's or the
-    person's, no hooks, no fsmonitor), no prompt, LFS files left as pointers."""
+    person's, no hooks, no fsmonitor), no prompt, LFS files left as pointers; `input` on its
+    stdin."""
     env = kept_environment()
     env.update(
         GIT_CONFIG_NOSYSTEM="1",
@@ -168,7 +171,7 @@ def preparing(args: list[str], cwd: Path, *, timeout: float) -> CommandResult:
         GIT_TERMINAL_PROMPT="0",
     )
     command = ["git", "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=", *args]
-    return run_command(command, timeout=timeout, cwd=cwd, env=env)
+    return run_command(command, timeout=timeout, cwd=cwd, env=env, input=input)
 
 
 _found: dict[str, tuple[Sandbox | None, str]] = {}

@@ -153,6 +153,36 @@ def test_reading_the_fixes_runs_nothing_the_checkout_s_git_dir_names(tmp_path: P
     assert "root:" not in "".join(changed)
 
 
+def test_a_build_s_checkout_holds_its_commit_s_own_objects_and_borrows_them_again_after(
+    tmp_path: Path,
+) -> None:
+    """What a build (with the network) may read of the repository is the landed commit whole,
+    and nothing else of it; the hooks then run on the checkout as it was, its history there."""
+    repo, oid = project(tmp_path)
+    earlier = repo.git("rev-parse", "HEAD~1:src/pkg/mod.py").strip()  # its parent's alone
+    repo.git("checkout", "-q", "-b", "private")
+    unpushed = repo.land("unpushed", {"notes.txt": "never pushed\n"}, hooks=False)
+    repo.git("checkout", "-q", "-")
+
+    def git(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+
+    with landed(repo.git_dir / "objects", oid, ["src/pkg/mod.py"], tmp_path) as place:
+        with place.own_objects():
+            assert not (place.git_dir / "objects" / "info" / "alternates").exists()
+            for other in (unpushed, earlier):
+                assert git("cat-file", "-e", other, cwd=place.root).returncode != 0
+            assert git("log", "--format=%H", cwd=place.root).stdout.split() == [oid]
+            clone = tmp_path / "clone"  # as pre-commit clones `repo: .`, at depth 1
+            cloned = git(
+                "clone", "-q", "--depth=1", f"file://{place.root}", str(clone), cwd=tmp_path
+            )
+            assert cloned.returncode == 0, cloned.stderr
+            assert (clone / "other" / "big.py").read_text() == "z = 1\n"  # the whole tree
+        assert git("cat-file", "-e", earlier, cwd=place.root).returncode == 0
+        assert len(git("log", "--format=%H", cwd=place.root).stdout.split()) == 3
+
+
 def test_a_checkout_the_hooks_replaced_with_a_link_is_not_read(tmp_path: Path) -> None:
     """An audit: a hook renamed its checkout (the scratch directory above it is writable behind
     the wall) and left a link in its place to a directory of the person's: each of its files

@@ -4,8 +4,10 @@ built yet waited for rather than failed, and the run under bubblewrap where the 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -145,6 +147,64 @@ def test_behind_the_wall_hooks_run_and_build_their_environments(
         ("hook:pyflakes", 1, "'os' imported but unused"),
     ], hooks.notes
     assert not canary.exists()  # /tmp is the sandbox's own
+
+
+UNPUSHED = "the person's unpushed work, never to leave"
+MANIFEST = "- id: self\n  name: self\n  entry: selfhook\n  language: python\n"
+
+
+@needs_bwrap
+def test_a_build_that_clones_the_checkout_reads_none_of_the_repository_s_own_objects(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """An audit: the environment build (`repo: .`'s setup.py, with the network) was shown the
+    repository's whole objects directory, which the checkout borrows: a branch never pushed,
+    a stash, a commit amended away, all readable there, and sendable anywhere."""
+    repo.git("checkout", "-q", "-b", "private")
+    repo.land("private work", {"notes.txt": UNPUSHED + "\n"}, hooks=False)
+    repo.git("checkout", "-q", "-")
+    setup = textwrap.dedent(f"""\
+        import json, os, zlib
+        from setuptools import setup
+        checkout = os.path.join(os.path.dirname(os.environ["TMPDIR"]), "work", ".git", "objects")
+        places = [{str(repo.git_dir / "objects")!r}, checkout]
+        try:
+            places += open(os.path.join(checkout, "info", "alternates")).read().split()
+        except OSError:
+            pass
+        read = []
+        for place in places:
+            for directory, _, names in os.walk(place):
+                for name in names:
+                    try:
+                        data = open(os.path.join(directory, name), "rb").read()
+                        read.append(zlib.decompress(data).decode("utf-8", "replace"))
+                    except (OSError, zlib.error):
+                        continue
+        with open(os.path.join(os.environ["PRE_COMMIT_HOME"], "read.json"), "w") as file:
+            json.dump(read, file)
+        setup(name="selfhook", version="1", py_modules=["selfhook"],
+              entry_points={{"console_scripts": ["selfhook=selfhook:main"]}})
+        """)
+    files = {
+        ".pre-commit-config.yaml": "repos:\n- repo: .\n  rev: HEAD\n  hooks:\n  - id: self\n",
+        ".pre-commit-hooks.yaml": MANIFEST,
+        "setup.py": setup,
+        "selfhook.py": "import sys\ndef main():\n    print('self ran')\n    sys.exit(1)\n",
+    }
+    committed_and_trusted(repo, files)
+    repo.git("config", "landwatch.sandbox", "true")
+    oid = repo.land("a change", {"a.py": "x = 1\n"})
+    # setup.py runs with the environment's setuptools, from no index ("false": no isolation).
+    drained(
+        f"{tools(tmp_path, 'pre-commit')}{os.pathsep}{WITH_BWRAP}", PIP_NO_BUILD_ISOLATION="false"
+    )
+    hooks = hooks_of(repo, oid)
+    # Built from the checkout, which holds the landed commit's own objects.
+    assert [f.rule for f in hooks.findings] == ["hook:self"], hooks.notes
+    [seen] = Path(os.environ["XDG_CACHE_HOME"]).rglob("read.json")
+    read = json.loads(seen.read_text())
+    assert not [text for text in read if UNPUSHED in text]
 
 
 def test_a_hook_that_says_too_much_is_stopped_with_all_it_started(

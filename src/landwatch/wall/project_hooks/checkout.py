@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pygit2
 
-from landwatch.files import is_directory, read_file
+from landwatch.files import is_directory, read_file, remove, write_atomic
 from landwatch.review.project_hooks.fixed import FileFix, Hunk
 from landwatch.wall.door import preparing
 
@@ -60,14 +60,40 @@ class Fixes:
 @dataclass(frozen=True)
 class Checkout:
     """A checkout of one landed commit: its worktree, its git dir (read-only behind the wall),
-    and the blob of every file checked out, noted before anything of the repository ran."""
+    the blob of every file checked out, noted before anything of the repository ran, and the
+    commit."""
 
     root: Path
     held: dict[str, str] = field(default_factory=dict)
+    commit: str = ""
 
     @property
     def git_dir(self) -> Path:
         return self.root / ".git"
+
+    @contextmanager
+    def own_objects(self) -> Iterator[None]:
+        """Within, the checkout holds its commit's own objects (not its history) and borrows
+        none: all a build, which has the network, may read of the repository. After, it borrows
+        them again for the hooks, written from the scratch directory down (no link followed)."""
+        alternates = self.git_dir / "objects" / "info" / "alternates"
+        shallow = self.git_dir / "shallow"
+        borrowed = alternates.read_bytes()
+        said = preparing(
+            ["pack-objects", "--revs", "--window=0", "-q", ".git/objects/pack/pack"],
+            self.root,
+            timeout=GIT_TIMEOUT,
+            input=f"{self.commit}\n--shallow {self.commit}\n",  # its parents left out
+        )
+        if not said.ok:
+            raise CheckoutError(f"git pack-objects {self.commit[:12]}: {_said(said.stderr)}")
+        # git takes a commit whose parents are not there for a shallow clone's edge.
+        shallow.write_text(f"{self.commit}\n")
+        alternates.unlink()
+        yield  # not again on an error: nothing more runs on the checkout
+        scratch = self.root.parent
+        write_atomic(alternates, borrowed, trusted=scratch, durable=False, make_directory=False)
+        remove(shallow, trusted=scratch)
 
     def fixes(self, repo: pygit2.Repository, unchanged: frozenset[str] = frozenset()) -> Fixes:
         """What the hooks changed (but `unchanged`, which landwatch wrote). Read without git:
@@ -150,7 +176,7 @@ def landed(
             raise CheckoutError(f"git read-tree {oid[:12]}: {_said(said.stdout + said.stderr)}")
         (root / ".git" / "HEAD").write_text(f"{oid}\n")
         commit = pygit2.Repository(str(root))[oid].peel(pygit2.Commit)
-        yield Checkout(root, _held(root, commit.tree))
+        yield Checkout(root, _held(root, commit.tree), oid)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

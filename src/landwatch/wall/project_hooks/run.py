@@ -1,9 +1,10 @@
 """One hook manager run on a checkout of the landed commit, behind the wall, in two steps: its
 environments built when they may be missing (pre-commit's `install-hooks`, prek's
 `prepare-hooks`), with the network and landwatch's own store of environments for this repository
-writable and nothing else; then its pre-commit stage on the changed files, without the network,
-the store read-only, only the checkout's files and its scratch writable, the checkout's git dir
-read-only. Stopped past the budget with every process it started.
+writable and nothing else, the checkout holding the landed commit's own objects and none of the
+repository's; then its pre-commit stage on the changed files, without the network, the store
+read-only, only the checkout's files and its scratch writable, the checkout's git dir read-only.
+Stopped past the budget with every process it started.
 
 The store is never the person's own (`~/.cache/pre-commit`, `~/.cache/prek`): what a repository's
 build could write there would run at their next own commit.
@@ -75,9 +76,10 @@ _LEFTHOOK_OUTPUT = "execution,execution_out,summary,skips"
 @dataclass(frozen=True)
 class Room:
     """Where a manager runs: the checkout, the wall, the repository's objects (which the
-    checkout reads), landwatch's store of environments for this repository, the programs the
-    hooks start (their installations kept in sight), the hook repositories on this machine
-    the build clones (read-only), and where what the wall leaves out of sight is said."""
+    checkout borrows: the hooks read them, never a build), landwatch's store of environments
+    for this repository, the programs the hooks start (their installations kept in sight), the
+    hook repositories on this machine the build clones (read-only), and where what the wall
+    leaves out of sight is said."""
 
     checkout: Checkout
     wall: Wall
@@ -144,12 +146,15 @@ def environment(tool: Tool, room: Room, *, building: bool) -> dict[str, str]:
 
 
 def prepare(tool: Tool, room: Room) -> str | None:
-    """The hooks' environments built, with the network; None when done, else what went wrong,
-    in a line."""
+    """The hooks' environments built, with the network, on a checkout holding its commit's
+    own objects and borrowing none; None when done, else what went wrong, in a line."""
     asked = {"pre-commit": "install-hooks", "prek": "prepare-hooks"}.get(tool.name)
     if asked is None:
         return None  # lefthook runs the commands as they are
-    result = _run(tool, [*tool.command, asked], b"", room, PREPARE_TIMEOUT, building=True)
+    # A build that clones the checkout (`repo: .`) reads its objects; the repository's own,
+    # every branch, stash and commit amended away, are never in its sight.
+    with room.checkout.own_objects():
+        result = _run(tool, [*tool.command, asked], b"", room, PREPARE_TIMEOUT, building=True)
     if result.timed_out:
         return f"{tool.name} {asked} took longer than {PREPARE_TIMEOUT:.0f} s"
     if result.said_too_much:
@@ -194,7 +199,8 @@ def _run(
     tool: Tool, argv: list[str], stdin: bytes, room: Room, timeout: float, *, building: bool
 ) -> ProgramResult:
     """`argv` in the checkout behind the wall: building, with the network and the store
-    writable; else without, the store read-only; stopped with all it started past `timeout`."""
+    writable, none of the repository's objects; else without the network, the store read-only;
+    stopped with all it started past `timeout`."""
     env = environment(tool, room, building=building)
     home = tool_home(tool, room.store)
     if home is not None:
@@ -206,7 +212,7 @@ def _run(
     reach = Reach(
         room.checkout.root,
         writable=(room.scratch, *(stores if building else ())),
-        readable=(room.objects, *(room.sources if building else ()), *(() if building else stores)),
+        readable=room.sources if building else (room.objects, *stores),
         protected=(room.checkout.git_dir,),
         network=building,
         emptied=emptied,
