@@ -97,7 +97,7 @@ def test_sharing_turned_on_whose_setting_is_gone_is_named_and_mended(
     ) in doctor.stdout
     repo.landwatch("doctor", "--fix")
     assert repo.git("config", "landwatch.share.remote") == "origin"
-    assert "landwatch share" not in repo.landwatch("doctor").stdout
+    assert "landwatch share turned" not in repo.landwatch("doctor").stdout
     # Another remote named by hand: which one is meant is the person's to say.
     repo.git("config", "landwatch.share.remote", "elsewhere")
     said = repo.landwatch("doctor").stdout.splitlines()
@@ -118,7 +118,7 @@ def test_sharing_a_copied_configuration_turns_on_is_said_by_install_and_doctor(
     repo.git("remote", "add", "collect", str(collect))
     repo.git("config", "landwatch.share.remote", "collect")
     said = "sharing is on: each review, with your user.email, is pushed to 'collect'"
-    where = f"(landwatch.share.remote, set in {repo.git_dir / 'config'})"
+    where = f"(landwatch.share.remote, set in {repo.git_dir / 'config'}; `landwatch share --off`"
     installed = repo.install()
     assert said in installed and where in installed, installed
     doctor = repo.landwatch("doctor").stdout

@@ -131,3 +131,22 @@ def test_the_configuration_page_lists_every_setting_with_its_default() -> None:
     section = section[: section.index("\n## ", 1)]
     rows = dict(re.findall(r"^\| `(landwatch\.[A-Za-z.]+)` \| ([^|]*?) \|", section, re.MULTILINE))
     assert rows == {setting.name: setting.default or "unset" for setting in layout.SETTINGS}
+
+
+def test_what_sends_the_person_s_work_away_is_said_with_the_file_that_turns_it_on(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """Auto-push and sharing, each said with the file git took it from (a copy's .git/config, or
+    a file it includes), and how sharing stops: one place says both, for install and doctor."""
+    assert layout.turned_on(repo.path, layout.read_git_settings(repo.git_dir)) == []
+    included = tmp_path / "team.gitconfig"
+    included.write_text('[landwatch "share"]\n\tremote = collect\n')
+    repo.git("config", "landwatch.push.remote", "origin")
+    repo.git("config", "include.path", str(included))
+    settings = layout.read_git_settings(repo.git_dir)
+    assert layout.turned_on(repo.path, settings) == [
+        "auto-push is on: each landing's branch is pushed to 'origin', through the push gate "
+        f"(landwatch.push.remote, set in {repo.path / '.git' / 'config'})",
+        "sharing is on: each review, with your user.email, is pushed to 'collect' as a git note "
+        f"(landwatch.share.remote, set in {included}; `landwatch share --off` stops it)",
+    ]

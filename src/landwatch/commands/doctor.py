@@ -162,7 +162,7 @@ def _settings(
     unsets it there."""
     problems = []
     for name, said in zip(settings.unusable, settings.problems, strict=True):
-        origin = set_in(where, name)
+        origin = layout.set_in(where, name)
         if (origin, name) in told:
             continue
         told.add((origin, name))
@@ -172,28 +172,6 @@ def _settings(
             fix = f"git config --file {shlex.quote(origin)} --unset-all {name}"
         problems.append(Problem(f"{safe(origin)}: {safe(said)}", safe(fix)))
     return problems
-
-
-def set_in(where: Path, name: str) -> str:
-    """The file git took the value of `name` from, read in `where` (the last one it read)."""
-    listing = git("config", "--show-origin", "--get-all", name, cwd=where, check=False)
-    origin = listing.splitlines()[-1].partition("\t")[0] if listing else ""
-    path = origin.removeprefix("file:")
-    # The repository's own config is shown as git opened it: relative to where it ran.
-    return str(where / path) if path and origin.startswith("file:") else origin
-
-
-def sharing_on(where: Path, settings: layout.GitSettings) -> str | None:
-    """The line saying sharing is on, where it is, and which file says so: it sends each review
-    and the person's user.email to a remote, and a copy's .git/config may turn it on (attack 69:
-    install and doctor say it, as auto-push); None where it is off."""
-    remote = settings[layout.SHARE_REMOTE]
-    if not remote:
-        return None
-    return (
-        f"sharing is on: each review, with your user.email, is pushed to {remote!r} as a git note "
-        f"(landwatch.share.remote, set in {set_in(where, layout.SHARE_REMOTE.name)})"
-    )
 
 
 def _global_configs() -> list[str]:
@@ -334,7 +312,7 @@ def doctor(cwd: Path, *, fix: bool, out: TextIO | None = None) -> int:
         )
     print(f"landwatch doctor: {_sandbox(cwd)}", file=out)
     settings = layout.read_git_settings(cwd)
-    for line in filter(None, [layout.auto_push(settings), sharing_on(cwd, settings)]):
+    for line in layout.turned_on(cwd, settings):
         print(f"landwatch doctor: {safe(line)}", file=out)
     for line in _project_hooks(cwd):
         print(f"landwatch doctor: {safe(line)}", file=out)

@@ -329,14 +329,13 @@ def _set_aside_what_landwatch_did_not_make(repository: Repository, out: TextIO) 
 
 def _tell_of_what_it_asks(repository: Repository, out: TextIO) -> None:
     """What the repository asks that landwatch does not do, or not until you say so, said now:
-    its settings (layout.said_of: a copy's .git/config; sharing where it is on, and which file
-    says so), its committed linter commands."""
-    from landwatch.commands.doctor import sharing_on
+    its settings (a copy's .git/config: each value landwatch cannot use, and auto-push and
+    sharing where they are on, with the file that says so), its committed linter commands."""
     from landwatch.review.change import ChangeError
     from landwatch.review.config import ConfigError
 
     settings = layout.read_git_settings(repository.git_dir)
-    said = [*layout.said_of(settings), *filter(None, [sharing_on(repository.git_dir, settings)])]
+    said = [*settings.problems, *layout.turned_on(repository.git_dir, settings)]
     with contextlib.suppress(ChangeError, ConfigError):  # no commit yet, or a bad configuration
         where, pinned = trust.committed(repository.git_dir)
         if pinned.linters and not trust.is_trusted(repository.git_dir, pinned.digest):

@@ -85,13 +85,13 @@ from landwatch.layout.settings import (
     STALE_AFTER,
     GitSettings,
     Setting,
-    auto_push,
     raw_settings,
     read_git_settings,
     read_own_config,
     read_own_setting,
-    said_of,
     sandbox_asked,
+    set_in,
+    turned_on,
 )
 from landwatch.layout.state import StateError, read_state, state_places, write_state
 from landwatch.layout.user_places import (
@@ -203,7 +203,6 @@ __all__ = [
     "Scope",
     "Setting",
     "StateError",
-    "auto_push",
     "cache_dir",
     "common_dir",
     "config_dir",
@@ -217,10 +216,11 @@ __all__ = [
     "read_state",
     "report_file",
     "repository_dir",
-    "said_of",
     "sandbox_asked",
+    "set_in",
     "state_dir",
     "state_places",
+    "turned_on",
     "work_dir",
     "write_state",
 ]

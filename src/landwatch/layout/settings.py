@@ -277,22 +277,32 @@ def obeyed(setting: Setting[T], text: str | None) -> Parsed[T]:
     )
 
 
-def auto_push(settings: GitSettings) -> str | None:
-    """The line saying auto-push is on, where it is: it publishes each landing, and a copy's
-    .git/config may turn it on (install and doctor say it); None where it is off."""
-    remote = settings[PUSH_REMOTE]
-    if not remote:
-        return None
-    return (
-        f"auto-push is on: each landing's branch is pushed to {remote!r}, through the push gate "
-        "(landwatch.push.remote)"
-    )
+def set_in(where: os.PathLike[str] | str, name: str) -> str:
+    """The file git took the value of `name` from, read in `where` (the last one it read)."""
+    listing = git("config", "--show-origin", "--get-all", name, cwd=where, check=False)
+    origin = listing.splitlines()[-1].partition("\t")[0] if listing else ""
+    path = origin.removeprefix("file:")
+    # The repository's own config is shown as git opened it: relative to where it ran.
+    return os.path.join(where, path) if path and origin.startswith("file:") else origin
 
 
-def said_of(settings: GitSettings) -> list[str]:
-    """What install says of a repository's settings: each value landwatch cannot use or obeys
-    less of, and auto-push where it is on (a copy's .git/config may say any of them)."""
-    return [*settings.problems, *filter(None, [auto_push(settings)])]
+def turned_on(where: os.PathLike[str] | str, settings: GitSettings) -> list[str]:
+    """What the settings of the repository at `where` turn on that sends the person's work to a
+    remote, each with the file that says so: a copy's .git/config may turn auto-push or sharing
+    on (attacks 48 and 69), so install and doctor say both."""
+    said = []
+    if push := settings[PUSH_REMOTE]:
+        said.append(
+            f"auto-push is on: each landing's branch is pushed to {push!r}, through the push "
+            f"gate (landwatch.push.remote, set in {set_in(where, PUSH_REMOTE.name)})"
+        )
+    if share := settings[SHARE_REMOTE]:
+        said.append(
+            f"sharing is on: each review, with your user.email, is pushed to {share!r} as a git "
+            f"note (landwatch.share.remote, set in {set_in(where, SHARE_REMOTE.name)}; "
+            "`landwatch share --off` stops it)"
+        )
+    return said
 
 
 def _shown(value: object) -> str:
