@@ -200,6 +200,30 @@ def against_line(ratios: dict[str, float], against: Path) -> str:
     )
 
 
+def said(
+    what: str,
+    times: dict[str, list[float]],
+    against: Path | None,
+    *,
+    floor: str = "exit 0 hooks",
+    target: str = "",
+    seconds: bool = False,
+) -> dict[str, float]:
+    """Print the line of one loop, `what` it timed: the bare run, then the floor and landwatch's
+    hooks as ratios to it, and landwatch's above the floor (and --against's line); the ratios."""
+    ratios = median_ratios(times)
+    bare = statistics.median(times["bare"])
+    shown = f"{bare:.2f} s" if seconds else f"{bare * 1000:.1f} ms"
+    print(
+        f"{what}: bare {shown}; {floor} {ratios['exit 0']:.2f}x, landwatch "
+        f"{ratios['landwatch']:.2f}x (above the floor: "
+        f"{ratios['landwatch'] - ratios['exit 0']:+.2f}){f'  [target {target}]' if target else ''}"
+    )
+    if against is not None:
+        print(against_line(ratios, against))
+    return ratios
+
+
 def median_ratios(times: dict[str, list[float]]) -> dict[str, float]:
     bare = statistics.median(times["bare"])
     return {name: statistics.median(values) / bare for name, values in times.items()}
@@ -237,30 +261,14 @@ def main() -> int:
                 if name in commit_repos:
                     git(commit_repos[name], "config", "landwatch.push.remote", "origin")
         commit_times, reviews = interleaved(commit_repos, args.commits, timed_commit)
-        ratios = median_ratios(commit_times)
-        print(
-            f"git commit, median of {args.commits} interleaved: bare "
-            f"{statistics.median(commit_times['bare']) * 1000:.1f} ms; "
-            f"exit 0 hook {ratios['exit 0']:.2f}x, landwatch {ratios['landwatch']:.2f}x "
-            f"(above the floor: {ratios['landwatch'] - ratios['exit 0']:+.2f})  [target <= 1.30]"
-        )
-        if args.against is not None:
-            print(against_line(ratios, args.against))
-            expected = 2 * args.commits
-        else:
-            expected = args.commits
+        what = f"git commit, median of {args.commits} interleaved"
+        said(what, commit_times, args.against, floor="exit 0 hook", target="<= 1.30")
+        expected = args.commits * (2 if args.against is not None else 1)
         print(f"  review items recorded and drained: {reviews} (expected {expected})")
 
         amend_times, _ = interleaved(commit_repos, args.commits, timed_amend)
-        ratios = median_ratios(amend_times)
-        print(
-            f"git commit --amend, median of {args.commits} interleaved: bare "
-            f"{statistics.median(amend_times['bare']) * 1000:.1f} ms; "
-            f"exit 0 hooks {ratios['exit 0']:.2f}x, landwatch {ratios['landwatch']:.2f}x "
-            f"(above the floor: {ratios['landwatch'] - ratios['exit 0']:+.2f})"
-        )
-        if args.against is not None:
-            print(against_line(ratios, args.against))
+        what = f"git commit --amend, median of {args.commits} interleaved"
+        said(what, amend_times, args.against)
 
         rebase_repos = setups(root, "rebase")
         if args.against is not None:
@@ -274,40 +282,19 @@ def main() -> int:
                 took = timed_rebase(repo, round_)
                 if round_:  # the first round warms the caches
                     rebase_times[name].append(took)
-        ratios = median_ratios(rebase_times)
-        print(
-            f"git rebase of {args.rebase} commits, median of {args.rounds}: bare "
-            f"{statistics.median(rebase_times['bare']):.2f} s; exit 0 hooks "
-            f"{ratios['exit 0']:.2f}x, landwatch {ratios['landwatch']:.2f}x (above the floor: "
-            f"{ratios['landwatch'] - ratios['exit 0']:+.2f})  [target <= +0.15]"
-        )
-        if args.against is not None:
-            print(against_line(ratios, args.against))
+        what = f"git rebase of {args.rebase} commits, median of {args.rounds}"
+        said(what, rebase_times, args.against, target="<= +0.15", seconds=True)
 
         kept_repos = kept_setups(root, args.against)
         kept_times, _ = interleaved(kept_repos, args.commits, timed_commit)
-        ratios = median_ratios(kept_times)
-        print(
-            f"git commit beside a kept `exit 0` post-commit hook, median of {args.commits}: bare "
-            f"{statistics.median(kept_times['bare']) * 1000:.1f} ms; that hook alone "
-            f"{ratios['exit 0']:.2f}x, landwatch running it {ratios['landwatch']:.2f}x (above "
-            f"it: {ratios['landwatch'] - ratios['exit 0']:+.2f})"
-        )
-        if args.against is not None:
-            print(against_line(ratios, args.against))
+        what = f"git commit beside a kept `exit 0` post-commit hook, median of {args.commits}"
+        said(what, kept_times, args.against, floor="that hook alone")
 
         for repo in commit_repos.values():
             with_waiting(repo, args.waiting)
         waiting_times, _ = interleaved(commit_repos, args.commits, timed_commit, drained=False)
-        ratios = median_ratios(waiting_times)
-        print(
-            f"git commit with {args.waiting} landings waiting (the reviewer down), median of "
-            f"{args.commits}: exit 0 hook {ratios['exit 0']:.2f}x, landwatch "
-            f"{ratios['landwatch']:.2f}x (above the floor: "
-            f"{ratios['landwatch'] - ratios['exit 0']:+.2f})"
-        )
-        if args.against is not None:
-            print(against_line(ratios, args.against))
+        what = f"git commit with {args.waiting} landings waiting (no reviewer), median of "
+        said(what + str(args.commits), waiting_times, args.against, floor="exit 0 hook")
 
         chained = chained_rewrite_repo(root)
         small = rewrite_input_seconds(chained, args.rewrite_lines // 10)
