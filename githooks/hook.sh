@@ -413,7 +413,7 @@ fi
 #   $lw_work/oldest-waiting  the oldest stamp in pending/ and ready/ when the hook last looked
 #       at each (lw_something_to_tell) and found none older than the bound. Until that stamp is
 #       older than the bound, no item can be: those there then are no older, and every landing
-#       since is stamped later. Written by the hook in place (1<>, as last-stamp). Stale when
+#       since is stamped later (a backoff's due stamp, ahead of the clock, is kept as now). Written by the hook in place (1<>, as last-stamp). Stale when
 #       pending/ is newer: the reviewer puts items back there with their landing's stamp.
 #   $lw_work/last-stamp  the newest stamp given here: the clock ticks every 10 ms, and a
 #       cherry-pick and a revert can land in one tick. Written by lw_remember_last in place
@@ -791,7 +791,10 @@ lw_something_to_tell() {
         [ "$lw_stamp" -lt "$lw_oldest" ] && return 0
         [ "${lw_first_waiting:-$lw_stamp}" -lt "$lw_stamp" ] || lw_first_waiting=$lw_stamp
     done
-    # In place (1<>), as last-stamp: see oldest-waiting in the map.
+    # A backoff's stamp is when it is due, ahead of the clock; each landing from now on is
+    # stamped at now or later, so now bounds what is kept. In place (1<>), as last-stamp: see
+    # oldest-waiting in the map.
+    [ "${lw_first_waiting:-0}" -gt "$lw_now" ] && lw_first_waiting=$lw_now
     [ -n "$lw_first_waiting" ] && lw_writable "$lw_work/oldest-waiting" &&
         printf '%s\n' "$lw_first_waiting" 1<> "$lw_work/oldest-waiting"
     return 1

@@ -107,6 +107,23 @@ def test_a_long_young_queue_is_looked_at_once_until_its_oldest_could_be_old(repo
     assert "wait for review" in said(repo, "three")
 
 
+def test_a_backoff_s_due_stamp_is_never_kept_as_the_oldest_landing(repo: Repo) -> None:
+    """Audit: an item the reviewer put back with a backoff is stamped when it is due, an hour
+    ahead. A landing that queued nothing of its own (a known commit landing again) kept that as
+    the oldest stamp, and the landings after it could wait past staleAfter untold for the hour:
+    what is kept is never later than the hook's clock, at or before each landing to come."""
+    work = repo.git_dir / "landwatch"
+    repo.land("one")
+    repo.clear()
+    due = int((time.time() + 3600) * 1_000_000)
+    (work / PENDING / f"review-{'d' * 40}.{due}").touch()
+    repo.git("reset", "-q", "--hard", "HEAD~1")
+    repo.git("merge", "-q", "--ff-only", "ORIG_HEAD")  # lands "one" again: known, nothing queued
+    kept = int((work / "oldest-waiting").read_text())
+    # The hook's clock is /proc/uptime beside a boot time in whole seconds.
+    assert kept <= (time.time() + 2) * 1_000_000 < due
+
+
 def test_an_oldest_waiting_stamp_past_the_bound_is_looked_at_again(repo: Repo) -> None:
     work = repo.git_dir / "landwatch"
     repo.land("one")
