@@ -34,10 +34,12 @@ from support.tokens import GITHUB_TOKEN, github_token
 # A line that adds a token at the end of big_dump's rows.
 LAST = f'-- another = "{github_token("Z9x8")}"\n'
 CREDENTIALS = f'aws_access_key_id = "{AWS_KEY_ID}"\naws_secret_access_key = "{AWS_SECRET_KEY}"\n'
-# A commit whose line checks stop at a cap of 10 added lines, its secret in the file past them
-# (files are read in path order), as 20,000 lines of data before a settings file would.
+# A cap of 10 added lines, committed before the commits it cuts: a commit lowering it for itself
+# is read to the cap it came to (review.rules_came_to).
+CAPPED = {".landwatch.toml": "max_added_lines = 10\n"}
+# A commit whose line checks stop at that cap, its secret in the file past them (files are read
+# in path order), as 20,000 lines of data before a settings file would.
 PAST_THE_CAP = {
-    ".landwatch.toml": "max_added_lines = 10\n",
     "data.csv": "".join(f"{n},{n * n}\n" for n in range(30)),
     "settings.py": f'token = "{GITHUB_TOKEN}"\n',
 }
@@ -196,6 +198,43 @@ def test_a_replace_ref_hiding_a_marked_commit_refuses_the_push_all_the_same(
     assert result.returncode != 0, result.stderr
     assert f"{leaked[:10]} creds.py:1  S002" in result.stderr
     assert remote_head(remote) == before
+
+
+@pytest.mark.parametrize("reviewer", [True, False], ids=["reviewed", "scanned-in-the-hook"])
+@pytest.mark.parametrize(
+    "loosening",
+    ['exclude = ["deploy/**"]\n', '[rules]\nS002 = "off"\n'],
+    ids=["excluded", "turned-off"],
+)
+def test_a_commit_s_own_configuration_waves_no_secret_of_its_own_through_the_gate(
+    repo: Repo, remote: Path, tmp_path: Path, reviewer: bool, loosening: str
+) -> None:
+    """A commit whose own `.landwatch.toml` excludes deploy/ (or turns S002 off) beside a token
+    in deploy/settings.py (a copied or fetched repository's, pushed on): its review said "no
+    findings", no marker was made, and the hook's quick path sent it with no Python; the hook's
+    own scan read the commit's configuration too. `landwatch ci` told the token."""
+    before = remote_head(remote)
+    files = {".landwatch.toml": loosening, "deploy/settings.py": f'token = "{GITHUB_TOKEN}"\n'}
+    leaked = repo.land("Deploy settings", files)
+    if reviewer:
+        reviewed(repo)
+        assert (layout.BLOCKING.path(repo.git_dir) / leaked).read_text() == "secrets\n"
+    result = push(repo)
+    assert result.returncode != 0 and remote_head(remote) == before, result.stderr
+    assert f"{leaked[:10]} deploy/settings.py:1  S002" in result.stderr
+    assert GITHUB_TOKEN not in result.stderr
+    # Once it is on the remote's branch (an allowance here lets it go), the commits after it
+    # come to the rules it brought: a token in deploy/ is the project's own to leave out.
+    fingerprint = re.search(r"landwatch allow (\w+)", result.stderr)
+    assert fingerprint is not None
+    repo.landwatch("allow", fingerprint[1], "--reason", "used-in-tests")
+    assert push(repo).returncode == 0
+    repo.land("More settings", {"deploy/more.py": f'token = "{github_token("Mx2d")}"\n'})
+    if reviewer:
+        reviewed(repo)
+        assert "landwatch" not in pushed_by_the_hook_alone(repo, remote, tmp_path / "calls")
+    else:
+        assert push(repo).returncode == 0
 
 
 @pytest.mark.parametrize("reviewer", [True, False], ids=["reviewed", "scanned-in-the-hook"])
@@ -861,6 +900,7 @@ def test_a_secret_past_the_line_cap_refuses_the_push(
     repo: Repo, remote: Path, tmp_path: Path, review: str
 ) -> None:
     before = remote_head(remote)
+    repo.land("Cap the review", CAPPED)
     cut = repo.land("import data and settings", PAST_THE_CAP)
     if review == "reviewed":
         reviewed(repo)
@@ -934,6 +974,7 @@ def test_a_large_text_file_past_what_the_gate_reads_is_named_and_the_push_goes_o
 def test_a_commit_cut_at_the_cap_that_holds_no_secret_passes_and_its_marker_costs_a_look(
     repo: Repo, remote: Path, tmp_path: Path
 ) -> None:
+    repo.land("Cap the review", CAPPED)
     clean = repo.land("import data", {**PAST_THE_CAP, "settings.py": 'token = os.environ["T"]\n'})
     reviewed(repo)
     log = tmp_path / "calls"
@@ -945,6 +986,7 @@ def test_a_commit_cut_at_the_cap_that_holds_no_secret_passes_and_its_marker_cost
 def test_a_commit_past_what_the_gate_reads_is_named_and_the_push_goes_on(
     repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    repo.land("Cap the review", CAPPED)
     cut = repo.land("import data and settings", PAST_THE_CAP)
     said = past_twenty_lines(repo, remote, cut, monkeypatch)
     assert said.startswith("landwatch: the push gate read only the first 20 added lines of 1 ")

@@ -13,6 +13,8 @@ import json
 import random
 import textwrap
 
+from landwatch.review import engine
+from landwatch.review.config import RulesAt
 from landwatch.review.regexes import MOST_PATTERNS
 from landwatch.review.report import Report
 from support.repos import Repo
@@ -75,7 +77,7 @@ def test_gitleaks_older_allowlist_paths_regexes_and_stopwords(repo: Repo) -> Non
 
 def test_gitleaks_allowlists_with_a_condition_a_target_and_rules(repo: Repo) -> None:
     repo.land(
-        "change",
+        "gitleaks",
         {
             ".gitleaks.toml": toml("""
                 [[allowlists]]
@@ -97,6 +99,12 @@ def test_gitleaks_allowlists_with_a_condition_a_target_and_rules(repo: Repo) -> 
                 [rules.allowlist]
                 paths = ['''.*''']
                 """),
+        },
+        hooks=False,
+    )
+    repo.land(
+        "change",
+        {
             "docs/a.py": line(ONE, "  # fake"),  # all three: let through
             "docs/b.py": line(TWO),  # not the line the AND asks for
             "src/c.py": line(THREE, "  # fake"),  # not the path
@@ -127,11 +135,8 @@ def test_gitleaks_default_allowlist_only_where_the_project_extends_it(repo: Repo
         hooks=False,
     )
     assert found(review(repo)) == [("S002", "assets/logo.svg", 1)]
-    repo.land(
-        "change",
-        {".gitleaks.toml": "[extend]\nuseDefault = true\n", "assets/icon.svg": line(TWO)},
-        hooks=False,
-    )
+    repo.land("extend", {".gitleaks.toml": "[extend]\nuseDefault = true\n"}, hooks=False)
+    repo.land("change", {"assets/icon.svg": line(TWO)}, hooks=False)
     report = review(repo)
     assert found(report) == []
     assert secret_notes(report) == [
@@ -142,28 +147,22 @@ def test_gitleaks_default_allowlist_only_where_the_project_extends_it(repo: Repo
 
 def test_gitleaks_extends_another_committed_file(repo: Repo) -> None:
     repo.land(
-        "change",
+        "extend",
         {
             ".gitleaks.toml": '[extend]\npath = "config/base.toml"\n',
             "config/base.toml": "[allowlist]\npaths = ['''^vendored-keys/''']\n",
-            "vendored-keys/a.py": line(ONE),
-            "src/b.py": line(TWO),
         },
         hooks=False,
     )
+    repo.land("change", {"vendored-keys/a.py": line(ONE), "src/b.py": line(TWO)}, hooks=False)
     assert found(review(repo)) == [("S002", "src/b.py", 1)]
 
 
 def test_gitleaksignore_fingerprints_by_path_and_line(repo: Repo) -> None:
-    repo.land(
-        "change",
-        {
-            # gitleaks' rule names are not landwatch's: the place is what counts.
-            ".gitleaksignore": "# reviewed\nsrc/a.py:generic-api-key:1\nnot a fingerprint\n",
-            "src/a.py": line(ONE) + line(TWO),
-        },
-        hooks=False,
-    )
+    # gitleaks' rule names are not landwatch's: the place is what counts.
+    ignored = "# reviewed\nsrc/a.py:generic-api-key:1\nnot a fingerprint\n"
+    repo.land("ignore", {".gitleaksignore": ignored}, hooks=False)
+    repo.land("change", {"src/a.py": line(ONE) + line(TWO)}, hooks=False)
     report = review(repo)
     assert found(report) == [("S002", "src/a.py", 2)]
     assert secret_notes(report) == [
@@ -180,8 +179,10 @@ def test_gitleaksignore_commit_fingerprints_name_a_commit_of_the_range(repo: Rep
         {".gitleaksignore": f"{first}:src/a.py:github-pat:1\n{'0' * 40}:src/b.py:jwt:1\n"},
         hooks=False,
     )
-    report = review(repo, "HEAD", f"{first}~1")
-    assert found(report) == [("S002", "src/b.py", 1)]
+    # By the rules of HEAD, which lists them: the range brings them, and by the rules it came
+    # to (review.rules_came_to) a fingerprint it adds lets nothing through.
+    report = engine.review(repo.git_dir, "HEAD", f"{first}~1", rules_at=RulesAt("HEAD"))
+    assert found(report, "S002") == [("S002", "src/b.py", 1)]
     assert secret_notes(report) == [
         "1 secret finding left out as .gitleaksignore lists it (by path and line)"
     ]
@@ -195,7 +196,7 @@ def baseline(results: dict[str, list[dict[str, object]]], **more: object) -> str
 def test_detect_secrets_baseline_lists_hashed_secrets_of_a_file(repo: Repo) -> None:
     listed = {"type": "GitHub Token", "filename": "src/a.py", "is_verified": False}
     repo.land(
-        "change",
+        "baseline",
         {
             ".secrets.baseline": baseline(
                 {
@@ -206,6 +207,12 @@ def test_detect_secrets_baseline_lists_hashed_secrets_of_a_file(repo: Repo) -> N
                     "src/b.py": [{**listed, "hashed_secret": sha1(THREE), "is_secret": False}],
                 }
             ),
+        },
+        hooks=False,
+    )
+    repo.land(
+        "change",
+        {
             "src/a.py": line(ONE) + line(TWO) + line(THREE),
             "src/b.py": "\n\n" + line(THREE),  # moved lines: a baseline names no line
             "src/c.py": line(ONE),  # listed for another file only
@@ -228,10 +235,10 @@ def test_detect_secrets_exclude_patterns_old_and_new(repo: Repo) -> None:
         {"path": "detect_secrets.filters.regex.should_exclude_line", "pattern": ["DUMMY"]},
         {"path": "detect_secrets.filters.regex.should_exclude_secret", "pattern": ["^ghp_Rt5Y"]},
     ]
+    repo.land("baseline", {".secrets.baseline": baseline({}, filters_used=filters)}, hooks=False)
     repo.land(
         "change",
         {
-            ".secrets.baseline": baseline({}, filters_used=filters),
             "fixtures/a.py": line(ONE),
             "src/b.py": line(TWO, "  # DUMMY"),
             "src/c.py": line(THREE),
@@ -245,11 +252,8 @@ def test_detect_secrets_exclude_patterns_old_and_new(repo: Repo) -> None:
         "3 secret findings left out as .secrets.baseline's exclude patterns ask"
     ]
     old = {"exclude": {"files": "^legacy/", "lines": None}}
-    repo.land(
-        "change",
-        {".secrets.baseline": baseline({}, **old), "legacy/e.py": line(ONE), "f.py": line(TWO)},
-        hooks=False,
-    )
+    repo.land("baseline", {".secrets.baseline": baseline({}, **old)}, hooks=False)
+    repo.land("change", {"legacy/e.py": line(ONE), "f.py": line(TWO)}, hooks=False)
     assert found(review(repo)) == [("S002", "f.py", 1)]
 
 
@@ -279,13 +283,19 @@ def test_past_the_patterns_read_a_baselines_exclusions_are_said_and_not_used(rep
 
 def test_landwatch_own_allow_list_by_value_and_path(repo: Repo) -> None:
     repo.land(
-        "change",
+        "allow",
         {
             ".landwatch.toml": toml("""
                 [secrets]
                 allow = ["^ghp_Zx8Q"]
                 allow_paths = ["examples/**"]
                 """),
+        },
+        hooks=False,
+    )
+    repo.land(
+        "change",
+        {
             "src/a.py": line(ONE) + line(TWO),
             "examples/b.py": line(THREE),
         },
@@ -309,10 +319,10 @@ def key_file(seed: int) -> str:
 def test_declarations_drop_secret_findings_only(repo: Repo) -> None:
     repo.land("change", {"keys/id": key_file(1)}, hooks=False)
     assert found(review(repo)) == [("S001", "keys/id", 1)]
+    repo.land("allow", {".gitleaks.toml": "[allowlist]\npaths = ['''^keys/''']\n"}, hooks=False)
     repo.land(
         "change",
         {
-            ".gitleaks.toml": "[allowlist]\npaths = ['''^keys/''']\n",
             "keys/deploy/id": key_file(2),  # a key has no value to test: its path is enough
             "keys/notes.txt": "trailing  \n",
         },
@@ -323,7 +333,7 @@ def test_declarations_drop_secret_findings_only(repo: Repo) -> None:
 
 def test_broken_declarations_are_one_note_each_and_the_rest_still_holds(repo: Repo) -> None:
     repo.land(
-        "change",
+        "declare",
         {
             ".gitleaks.toml": toml("""
                 [[allowlists]]
@@ -332,6 +342,12 @@ def test_broken_declarations_are_one_note_each_and_the_rest_still_holds(repo: Re
                 paths = ['''^docs/''']
                 """),
             ".secrets.baseline": "{not json\n",
+        },
+        hooks=False,
+    )
+    repo.land(
+        "change",
+        {
             "docs/a.py": line(ONE),
             "src/b.py": line(TWO),
         },

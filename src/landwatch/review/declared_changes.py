@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import pygit2
 
 from landwatch.review import gitleaks
+from landwatch.review.change import Change
 from landwatch.review.config import CONFIG_FILE, PYPROJECT, ConfigError, ReviewConfig, read_config
 from landwatch.review.declarations import BASELINE, read_baseline, read_file
 from landwatch.review.findings import Severity
@@ -49,6 +50,17 @@ def differences(
         *_ignored(repo, before, after),
         *_baseline(repo, before, after),
     ]
+
+
+def brought(change: Change, rules: Sequence[type[Rule]]) -> list[Difference]:
+    """What `change` itself does to the rules: its differences from the tree before it; of a
+    merge read for its own, only those it shows against every parent (not what one brought)."""
+    after = change.commit.tree
+    found = differences(change.repo, change.tree_before, after, rules)
+    for other in change.other_parents:
+        theirs = differences(change.repo, other, after, rules)
+        found = [difference for difference in found if difference in theirs]
+    return found
 
 
 def _entry(tree: pygit2.Tree | None, path: str) -> str | None:

@@ -8,6 +8,7 @@ raises for a bad configuration (that becomes a finding) and never reads the work
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import time
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pygit2
 
 from landwatch.review import linters as linter_runner
+from landwatch.review import rules_came_to
 from landwatch.review.budget import DEFAULT_REVIEW_BUDGET, Budget
 from landwatch.review.bursts import (
     bursts,
@@ -43,7 +45,7 @@ from landwatch.review.findings import (
     in_order,
 )
 from landwatch.review.large_files import Reader
-from landwatch.review.linters import NO_LINTERS, LinterPolicy
+from landwatch.review.linters import NO_LINTERS, Linted, LinterPolicy
 from landwatch.review.precedent import unprecedented
 from landwatch.review.precommit_scopes import PreCommitScopes, scoped_out
 from landwatch.review.redacting import LinesRead, found_secrets, redact, refingerprinted
@@ -131,6 +133,27 @@ def review(
     findings += _cut(change)
     redact(findings, notes, linted.runs, readable, secrets)
     unique_fingerprints(findings)
+    report = _report(change, config, rules, findings, notes, linted, budget, started, clock)
+    if not own:
+        return report
+    # Its secrets by the rules it came to as well, where it loosens them (review.rules_came_to).
+    again = functools.partial(review, git_dir, revision, base, budget=budget, at_push=at_push)
+    more = functools.partial(again, max_added_lines=max_added_lines, merges=merges, reader=reader)
+    return rules_came_to.judged(report, change, more)
+
+
+def _report(
+    change: Change,
+    config: ReviewConfig,
+    rules: RuleSet,
+    findings: list[Finding],
+    notes: list[str],
+    linted: Linted,
+    budget: Budget,
+    started: float,
+    clock: float,
+) -> Report:
+    """The report of a review of `change` begun at `started` (`clock`: perf_counter then)."""
     return Report(
         commit=str(change.commit.id),
         base=str(change.base.id) if change.base else None,

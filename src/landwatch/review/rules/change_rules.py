@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import Change, FileChange, FileStatus
-from landwatch.review.declared_changes import differences
+from landwatch.review.declared_changes import brought
 from landwatch.review.dependencies import Wanted, lockfiles, manifests, versions
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import LOCKFILES_OF_MANIFEST, matches_any
@@ -330,7 +330,8 @@ class ReviewRulesChanged(ChangeRule):
     Only where a review takes its rules from elsewhere than the commit it reviews: `landwatch
     ci` reviews a change by the rules it came to (the range's base), never by those it brings,
     and tells here, on the commit that made it, what it would change once it lands. Your own
-    reviewer reviews each commit by its own configuration, and says nothing of this."""
+    reviewer reviews each commit by its own configuration and says nothing of this, but judges
+    the secrets of a commit that loosens the rules so by the rules it came to as well."""
 
     id = "C004"
     name = "review-rules-changed"
@@ -342,12 +343,7 @@ class ReviewRulesChanged(ChangeRule):
         from landwatch.review.rules import all_rules  # the rules it judges, plug-ins too
 
         rules, _ = all_rules()
-        after = change.commit.tree
-        found = differences(change.repo, change.tree_before, after, rules)
-        for other in change.other_parents:  # a merge read for its own: not what a parent had
-            theirs = differences(change.repo, other, after, rules)
-            found = [difference for difference in found if difference in theirs]
-        for difference in found:
+        for difference in brought(change, rules):
             finding = self.finding(difference.said, path=difference.path)
             if not difference.relaxes:
                 finding.severity = min(finding.severity, Severity.WARNING)
