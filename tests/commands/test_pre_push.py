@@ -238,6 +238,24 @@ def test_a_commit_s_own_configuration_waves_no_secret_of_its_own_through_the_gat
 
 
 @pytest.mark.parametrize("reviewer", [True, False], ids=["reviewed", "scanned-in-the-hook"])
+def test_a_secret_copied_out_of_where_no_rule_reads_refuses_the_push(
+    repo: Repo, remote: Path, reviewer: bool
+) -> None:
+    """A token committed first in vendor/lib/conf.py (excluded by default: no finding), then
+    copied into settings.py: told at info as "copied, not new", and both commits went out,
+    though no review ever told the token where it was before."""
+    before = remote_head(remote)
+    repo.land("Vendor a library", {"vendor/lib/conf.py": f'token = "{GITHUB_TOKEN}"\n'})
+    leaked = repo.land("Settings", {"settings.py": f'TOKEN = "{GITHUB_TOKEN}"\n'})
+    if reviewer:
+        reviewed(repo)
+    result = push(repo)
+    assert result.returncode != 0 and remote_head(remote) == before, result.stderr
+    assert f"{leaked[:10]} settings.py:1  S002" in result.stderr
+    assert "vendor/lib/conf.py" not in result.stderr
+
+
+@pytest.mark.parametrize("reviewer", [True, False], ids=["reviewed", "scanned-in-the-hook"])
 def test_an_evil_merge_s_own_secret_refuses_the_push_under_merges_skip(
     repo: Repo, remote: Path, reviewer: bool
 ) -> None:

@@ -1,7 +1,7 @@
 """A secret the tree before the change already held is no new leak (review.copied_secrets): a
 value copied into a new file is told at info, naming where it was; a new one beside it is not;
 the walk over the tree before stops at its bounds and then lowers nothing it did not see; before
-a merge were all its parents."""
+a merge were all its parents; a place no secret rule reads holds nothing."""
 
 from __future__ import annotations
 
@@ -77,3 +77,33 @@ def test_the_walk_finds_a_value_in_any_file_and_stops_at_its_bounds(repo: Repo) 
     cut = holders_of(git_repo, tree, {value}, most_bytes=100)  # each file is 200 bytes or more
     assert not cut.complete and value not in cut.paths
     assert not holders_of(git_repo, tree, {value}, most_entries=3).complete
+
+
+# Where a value was committed before, each a place the secret rules never read: a vendored tree
+# (excluded by default), a path the project excludes or allows secrets in, a binary file.
+UNREAD = {
+    "vendored": ({}, "vendor/lib/conf.py"),
+    "excluded": ({".landwatch.toml": 'exclude = ["third/**"]\n'}, "third/conf.py"),
+    "allowed": ({".landwatch.toml": '[secrets]\nallow_paths = ["examples/**"]\n'}, "examples/x.py"),
+    "binary": ({}, "assets/blob.bin"),
+}
+
+
+@pytest.mark.parametrize("where", UNREAD)
+def test_a_value_held_only_where_the_secret_rules_never_read_is_new_where_it_is_copied(
+    repo: Repo, where: str
+) -> None:
+    """A token committed first where no secret rule looks (vendor/lib/conf.py: no finding), then
+    copied into settings.py, was told at info "(already in vendor/lib/conf.py before the change:
+    copied, not new)", and the push gate sent both commits: it was never told anywhere."""
+    declared, holder = UNREAD[where]
+    held = f"aws_access_key_id = {KEY_ID}\n".encode()
+    content = b"\x00\x01binary\x00" + held if where == "binary" else held
+    if declared:  # committed before: a commit's own cannot loosen its secret rules
+        repo.land("Configure", declared, hooks=False)
+    repo.land("Vendor a library", {holder: content}, hooks=False)
+    assert not [f for f in review(repo).findings if f.rule.startswith("S")]
+    repo.land("Settings", {"settings.py": f"aws_access_key_id = {KEY_ID}\n"}, hooks=False)
+    [secret] = [f for f in review(repo).findings if f.rule.startswith("S")]
+    assert secret.path == "settings.py" and secret.severity.name in ("WARNING", "ERROR")
+    assert "already in" not in secret.message

@@ -1,7 +1,9 @@
 """A secret the tree before the change already held is no new leak: a file copied, or a value
 copied into a new place (a README's badge token into a new page of docs). Such a finding is told
 at info, naming where the value was, as one already in its own file is (rules.secret_rule). Before
-a merge were all its parents: a value on its own lines that any of them held is copied too.
+a merge were all its parents: a value on its own lines that any of them held is copied too. Only
+a place the secret rules read holds a value (not excluded, nor binary): one where they never
+looked was never told, so a value copied out of it is as new as it looks.
 
 One walk over the parent's tree answers all of a change's questions, bounded in what it reads;
 it is taken only when a secret finding above info is left to judge, which few commits have.
@@ -9,13 +11,17 @@ it is taken only when a secret finding above info is left to judge, which few co
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pygit2
 
+from landwatch.review.binary import looks_binary
 from landwatch.review.change import Change, FileChange, blob_data
+from landwatch.review.config import ReviewConfig
 from landwatch.review.diffs import BroughtIn
 from landwatch.review.findings import Finding, Severity
+from landwatch.review.globs import matches_any
 from landwatch.review.redacting import LinesRead
 from landwatch.review.rules.base import RuleSet
 
@@ -43,11 +49,13 @@ def copied_told_at_info(
     findings: list[Finding],
     files: dict[str, FileChange],
     change: Change,
+    config: ReviewConfig,
     rules: RuleSet,
     notes: list[str],
 ) -> list[Finding]:
-    """The findings, each secret one whose value the tree before the change already held
-    lowered to info and saying where it was; counted in `notes`."""
+    """The findings, each secret one whose value the tree before the change already held where
+    the secret rules of `config` read, lowered to info and saying where it was; counted in
+    `notes`."""
     if change.tree_before is None:
         return findings  # a root commit: nothing was there before
     secret_rules = {rule.id for rule in rules.rules if rule.secret}
@@ -61,8 +69,10 @@ def copied_told_at_info(
             asked.append((finding, text.encode("utf-8", "surrogatepass")))
     if not asked or len(asked) > MOST_VALUES:
         return findings
-    holders = holders_of(change.repo, change.tree_before, {value for _, value in asked})
-    elsewhere = _in_other_parents(change, asked, holders)
+    reads = read_for_secrets(config, rules)
+    values = {value for _, value in asked}
+    holders = holders_of(change.repo, change.tree_before, values, reads=reads)
+    elsewhere = _in_other_parents(change, asked, holders, reads)
     told = 0
     for at, (finding, value) in enumerate(asked):
         where = holders.paths.get(value) or elsewhere.get(at)
@@ -83,8 +93,23 @@ def copied_told_at_info(
     return findings
 
 
+def read_for_secrets(config: ReviewConfig, rules: RuleSet) -> Callable[[str], bool]:
+    """Whether the secret `rules` read a file at a path, as `config` excludes and allows paths:
+    a place they never read holds nothing they told."""
+    secret = [rule for rule in rules.rules if rule.secret]
+    skipped = (*config.exclude, *config.secrets_allow_paths)
+
+    def reads(path: str) -> bool:
+        return not matches_any(path, skipped) and any(rule.wants(path) for rule in secret)
+
+    return reads
+
+
 def _in_other_parents(
-    change: Change, asked: list[tuple[Finding, bytes]], holders: Holders
+    change: Change,
+    asked: list[tuple[Finding, bytes]],
+    holders: Holders,
+    reads: Callable[[str], bool],
 ) -> dict[int, str]:
     """Of a merge, where its other parents' trees hold the values of `asked` the tree before the
     change (the first parent's) lacks, by their place in `asked`: only of findings on what none
@@ -104,7 +129,7 @@ def _in_other_parents(
         for tree in brought.others:
             if not (left := set(own.values()) - found.keys()):
                 break
-            walked = holders_of(change.repo, tree, left)
+            walked = holders_of(change.repo, tree, left, reads=reads)
             found |= walked.paths
             holders.complete &= walked.complete
     except (KeyError, ValueError, pygit2.GitError):
@@ -117,11 +142,13 @@ def holders_of(
     tree: pygit2.Tree,
     values: set[bytes],
     *,
+    reads: Callable[[str], bool] = lambda path: True,
     most_bytes: int = MOST_TREE_BYTES,
     most_entries: int = MOST_ENTRIES,
 ) -> Holders:
-    """Where in `tree` each of `values` is first found, reading each distinct blob once, none
-    past MOST_BLOB_BYTES, and no more than `most_bytes` and `most_entries` in all."""
+    """Where in `tree` each of `values` is first found in a text file at a path the secret rules
+    `reads`, reading each distinct blob once, none past MOST_BLOB_BYTES, and no more than
+    `most_bytes` and `most_entries` in all."""
     paths: dict[bytes, str] = {}
     left, seen = set(values), set[pygit2.Oid]()
     read = entries = 0
@@ -138,8 +165,8 @@ def holders_of(
                 if isinstance(subtree, pygit2.Tree):
                     pending.append((f"{path}/", subtree))
                 continue
-            if entry.type_str != "blob" or entry.id in seen:
-                continue  # a submodule's commit, or content already read
+            if entry.type_str != "blob" or entry.id in seen or not reads(path):
+                continue  # a submodule's commit, content already read, or where no rule reads
             seen.add(entry.id)
             _, size = repo.odb.read_header(entry.id)
             if size > MOST_BLOB_BYTES:
@@ -148,6 +175,8 @@ def holders_of(
                 return Holders(paths, complete=False)
             read += size
             data = blob_data(repo, entry.id) or b""
+            if looks_binary(data):
+                continue  # no line rule reads it (review.binary)
             for value in [value for value in left if value in data]:
                 paths[value] = path
                 left.discard(value)

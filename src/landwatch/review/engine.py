@@ -127,7 +127,7 @@ def review(
     findings = unsuppressed(
         findings + linted.findings, readable, change, rules, scanners, notes, own_rules=own
     )
-    findings = copied_told_at_info(findings, readable, change, rules, notes)
+    findings = copied_told_at_info(findings, readable, change, config, rules, notes)
     findings = _as_declared(unclaimed(findings, rules, notes), change, rules, notes, secrets)
     notes += budget.stopped + _coverage_notes(change)
     findings += _cut(change)
