@@ -19,6 +19,7 @@ from pygit2.enums import ObjectType
 
 from landwatch.errors import UserError
 from landwatch.review.binary import looks_binary as looks_binary  # importable here, as it was
+from landwatch.review.blobs import MISSING_CONTENT, blob_data, blob_size
 from landwatch.review.diffs import in_a_parent, lines_beyond, tree_diff
 from landwatch.review.message import Message
 
@@ -159,30 +160,6 @@ class FileChange:
         if self.old_size > MAX_LINE_CHECK_BYTES:
             return None
         return blob_data(self._change.repo, self.old_id)
-
-
-# Why a file's content could not be read: a partial clone (`--filter=blob:none`) fetches a blob
-# only when git needs it, and libgit2 never fetches one; a damaged repository lacks it too.
-MISSING_CONTENT = "its content is not in the repository (a partial clone?)"
-
-
-def blob_data(repo: pygit2.Repository, oid: str | pygit2.Oid) -> bytes | None:
-    """A blob's bytes, or None where the repository does not hold it as a blob: the review
-    goes on without it, and says so, rather than failing."""
-    try:
-        blob = repo[oid]
-    except (KeyError, ValueError, pygit2.GitError):
-        return None
-    return blob.data if isinstance(blob, pygit2.Blob) else None
-
-
-def blob_size(repo: pygit2.Repository, oid: str | pygit2.Oid) -> int | None:
-    """A blob's size, read from its object's header (nothing inflated, so a 1 GB one costs
-    nothing to ask about); None where the repository does not hold it."""
-    try:
-        return int(repo.odb.read_header(oid)[1])
-    except (KeyError, ValueError, pygit2.GitError):
-        return None
 
 
 class Change:

@@ -15,7 +15,8 @@ from typing import Any, NamedTuple
 import pygit2
 
 from landwatch.errors import UserError
-from landwatch.review.change import FIRST_PARENT, MERGES, blob_size, resolve
+from landwatch.review.blobs import blob_size
+from landwatch.review.change import FIRST_PARENT, MERGES, resolve
 from landwatch.review.findings import Severity
 from landwatch.review.globs import LOCKFILES
 from landwatch.review.regexes import MOST_PATTERNS, RegexError, compile_safe

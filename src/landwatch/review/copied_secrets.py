@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import pygit2
 
 from landwatch.review.binary import looks_binary
-from landwatch.review.change import Change, FileChange, blob_data
+from landwatch.review.blobs import blob_data
+from landwatch.review.change import Change, FileChange
 from landwatch.review.config import ReviewConfig
 from landwatch.review.diffs import BroughtIn
 from landwatch.review.findings import Finding, Severity

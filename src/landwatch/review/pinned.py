@@ -20,7 +20,7 @@ import pygit2
 from pygit2.enums import FileMode
 
 from landwatch.lazy_re import lazy_compile
-from landwatch.review.change import MISSING_CONTENT, blob_data, blob_size
+from landwatch.review.blobs import MISSING_CONTENT, blob_data, blob_size
 from landwatch.review.config import PYPROJECT, LinterConfig
 from landwatch.review.tree_links import followed, link_text
 

@@ -16,7 +16,8 @@ from collections.abc import Callable
 
 import pygit2
 
-from landwatch.review.change import Change, blob_data
+from landwatch.review.blobs import blob_data
+from landwatch.review.change import Change
 from landwatch.review.findings import LEARNED, Basis, Finding, Severity
 from landwatch.review.globs import TEST_PATHS, matches_any
 from landwatch.review.rules.base import Practice, Rule, RuleSet
