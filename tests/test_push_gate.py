@@ -359,3 +359,22 @@ def test_a_blob_or_tree_sent_is_scanned_as_a_commit_of_it_within_the_bounds(
     ticks = iter(range(0, 1000, 100))
     verdict = push_gate.verdict_of(repo.git_dir, [blob], {}, "secrets", 50, lambda: next(ticks))
     assert verdict.refused == [] and verdict.unjudged == [blob]
+
+
+def test_what_attributes_keep_from_diffs_is_scanned_for_its_secrets(repo: Repo) -> None:
+    """Attack 79: git's attributes (`-diff`, `binary`: the person's own here) made libgit2 call a
+    file binary whatever it held, and the gate's scan read none of its lines, of a commit, a blob
+    or a tree alike; its text is read by the secret rules, and binary content stays unread."""
+    (repo.git_dir / "info").mkdir(exist_ok=True)
+    (repo.git_dir / "info" / "attributes").write_text("* -diff\n")
+    token = f'k = "{GITHUB_TOKEN}"\n'
+    landed = repo.land("notebook", {"nb.ipynb": token, "a.png": "\x89PNG\0\n" + token})
+    blob, tree = blob_and_tree(repo, {"k.json": token})
+    verdict = push_gate.verdict_of(repo.git_dir, [landed, blob, tree], {}, "secrets", 60)
+    found = [(oid, f.rule, f.path, f.line) for oid, f in verdict.refused]
+    assert found == [
+        (landed, "S002", "nb.ipynb", 1),
+        (blob, "S002", "(blob)", 1),
+        (tree, "S002", "k.json", 1),
+    ]
+    assert GITHUB_TOKEN not in str([(f.snippet, f.message) for _, f in verdict.refused])

@@ -948,6 +948,43 @@ def test_a_secret_in_a_text_file_too_large_for_the_review_refuses_the_push(
     assert GITHUB_TOKEN not in result.stderr
 
 
+@pytest.mark.parametrize("review", ["reviewed", "unreviewed"])
+def test_a_secret_in_a_file_git_is_told_not_to_diff_refuses_the_push(
+    repo: Repo, remote: Path, review: str
+) -> None:
+    """Attack 79: a notebook `.gitattributes` marks `-diff` was binary to libgit2, so its review
+    read none of its lines and made no blocking marker, the hook let the push out with no Python,
+    and unreviewed, the gate's own scan missed the token too."""
+    repo.land("attributes", {".gitattributes": "*.ipynb -diff\n"})
+    assert push(repo, "--no-verify", "main").returncode == 0
+    before = remote_head(remote)
+    notebook = '{"cells": [{"source": ["token = \\"' + GITHUB_TOKEN + '\\""]}]}\n'
+    leaked = repo.land("notebook", {"nb.ipynb": notebook})
+    if review == "reviewed":
+        reviewed(repo)
+        assert (layout.BLOCKING.path(repo.git_dir) / leaked).read_text() == "secrets\n"
+    result = push(repo)
+    assert result.returncode != 0 and remote_head(remote) == before, result.stderr
+    assert f"{leaked[:10]} nb.ipynb:1  S002" in result.stderr
+    assert GITHUB_TOKEN not in result.stderr
+
+
+def test_a_large_file_git_is_told_not_to_diff_is_read_by_the_gate(repo: Repo, remote: Path) -> None:
+    """Attack 79: past 8 MB, a file whose attributes say `binary` was taken for binary whatever
+    it held, and its review was read whole; its text is the gate's to read, as any large text's."""
+    repo.land("attributes", {".gitattributes": "*.sql binary\n"})
+    assert push(repo, "--no-verify", "main").returncode == 0
+    before = remote_head(remote)
+    leaked = repo.land(
+        "add the dump", {"dump.sql": big_dump(last=f'-- token = "{GITHUB_TOKEN}"\n')}
+    )
+    reviewed(repo)
+    assert (layout.BLOCKING.path(repo.git_dir) / leaked).read_text() == "unchecked\n"
+    result = push(repo)
+    assert result.returncode != 0 and remote_head(remote) == before, result.stderr
+    assert f"{leaked[:10]} dump.sql:90001  S002" in result.stderr
+
+
 def test_of_a_large_text_file_changed_the_gate_reads_what_the_change_adds(
     repo: Repo, remote: Path
 ) -> None:

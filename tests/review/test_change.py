@@ -13,7 +13,7 @@ from landwatch.review import engine
 from landwatch.review.change import ChangeError
 from support.changes import Changes
 from support.repos import Repo
-from support.review import found, review
+from support.review import KEY_ID, found, review
 from support.timing import cpu_seconds
 
 
@@ -29,6 +29,35 @@ def test_binary_and_non_utf8_files_are_read_as_bytes(repo: Repo) -> None:
     report = review(repo)
     assert found(report) == [("P001", "latin1.txt", 1)]
     assert report.findings[0].snippet == "caf\ufffd  "
+
+
+@pytest.mark.parametrize("where", [".gitattributes", "info/attributes"])
+def test_a_file_git_is_told_not_to_diff_is_read_by_the_secret_rules(repo: Repo, where: str) -> None:
+    """A notebook marked `-diff` and a dump marked `binary`, by the project's `.gitattributes` or
+    the person's own attributes: libgit2 called them binary by the attribute alone, and the review
+    read none of their lines ("no findings · 0 added lines checked", its note saying secrets were
+    still looked for). Their text is read by the secret rules, the other rules leave them as
+    before, and content that is binary stays so whatever a token in it."""
+    attributes = "*.ipynb -diff\n*.sql binary\n*.png -diff\n"
+    if where == ".gitattributes":
+        repo.land("attributes", {".gitattributes": attributes}, hooks=False)
+    else:
+        (repo.git_dir / "info").mkdir(exist_ok=True)
+        (repo.git_dir / "info" / "attributes").write_text(attributes)
+    notebook = '{"cells": [\n  "x = 1   ",\n  "KEY = \\"' + KEY_ID + '\\""\n]}\n'
+    repo.land(
+        "notebook", {"nb.ipynb": notebook, "dump.sql": f'x = 1   \nKEY = "{KEY_ID}"\n'}, hooks=False
+    )
+    report = review(repo)
+    assert found(report) == [("S002", "dump.sql", 2), ("S002", "nb.ipynb", 3)]
+    assert report.lines_checked == 6
+    repo.land("more", {"nb.ipynb": notebook.replace("x = 1", "x = 2")}, hooks=False)
+    report = review(repo)
+    assert found(report) == [] and report.lines_checked == 1  # the line added, not the file
+    image = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\n" + f'KEY = "{KEY_ID}"\n'.encode()
+    repo.land("image", {"image.png": image}, hooks=False)
+    report = review(repo)
+    assert found(report) == [] and report.lines_checked == 0
 
 
 def test_renames_are_detected_and_only_added_lines_count(repo: Repo) -> None:

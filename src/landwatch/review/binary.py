@@ -56,3 +56,9 @@ def looks_binary(data: bytes, *, at_start: bool = True) -> bool:
             return False  # a character cut by the sniff's end
     broken = head.decode("utf-8", errors="replace").count("\ufffd")
     return odd + broken > len(head) * _BINARY_SHARE
+
+
+def as_text(data: bytes) -> bytes | None:
+    """`data` as the lines of text the rules read, whatever git's attributes say of it; None
+    where it is binary."""
+    return None if looks_binary(data) else data

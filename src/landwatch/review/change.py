@@ -20,7 +20,7 @@ from pygit2.enums import ObjectType
 from landwatch.errors import UserError
 from landwatch.review.binary import looks_binary as looks_binary  # importable here, as it was
 from landwatch.review.blobs import MISSING_CONTENT, blob_data, blob_size
-from landwatch.review.diffs import in_a_parent, lines_beyond, tree_diff
+from landwatch.review.diffs import in_a_parent, lines_beyond, text_patch, tree_diff
 from landwatch.review.message import Message
 
 if TYPE_CHECKING:  # a file too large to hold alone reads it
@@ -100,7 +100,10 @@ class FileChange:
     _change: Change = field(repr=False)
     _index: int = field(repr=False)
     _lines: list[Line] | None = field(default=None, repr=False)
+    # Git would not diff it as text (an attribute, a NUL), or it looks binary: no rule but the
+    # secret rules reads its lines, and those only where it is text after all (`encoding`).
     binary: bool = False
+    encoding: str | None = "utf-8"  # its text's, as the rules read it; None: it holds none
     lacks_final_newline: bool = False
     unchecked_lines: str | None = None  # why no line-level work was done, if it was not
 
@@ -125,10 +128,18 @@ class FileChange:
     def unread_text(self) -> bool:
         """Whether it is text whose lines were not read for its size: its change was not read
         whole, and the push gate's scan reads it (review.large_files)."""
-        return self.unchecked_lines == TOO_LARGE and not self.binary
+        return self.unchecked_lines == TOO_LARGE and self.encoding is not None
 
     @property
     def added_lines(self) -> list[Line]:
+        """The added lines every rule reads: none of a binary file."""
+        lines = self._read_patch()
+        return [] if self.binary else lines
+
+    @property
+    def secret_lines(self) -> list[Line]:
+        """The added lines the secret rules read: a binary file's too where it is text all the
+        same (an attribute said not to diff it)."""
         return self._read_patch()
 
     @property
@@ -235,9 +246,10 @@ class Change:
         if file.deleted or file.is_submodule:
             return []
         if file.new_size > MAX_LINE_CHECK_BYTES:
-            from landwatch.review.large_files import binary_at_head  # for such a file alone
+            from landwatch.review.large_files import sniffed  # for such a file alone
 
-            file.unchecked_lines, file.binary = TOO_LARGE, binary_at_head(file)
+            file.unchecked_lines = TOO_LARGE
+            file.binary, file.encoding = sniffed(file)
             return []
         if self.truncated:
             file.unchecked_lines = "line cap reached"
@@ -249,30 +261,20 @@ class Change:
             return []
         if patch is None:
             return []
-        if patch.delta.is_binary:
-            file.binary = True
-            return []
         lines: list[Line] = []
-        for hunk in patch.hunks:
-            for diff_line in hunk.lines:
-                origin = diff_line.origin
-                if origin == "+":
-                    raw = diff_line.raw_content
-                    if raw.endswith(b"\r\n"):
-                        lines.append(Line(diff_line.new_lineno, raw[:-2], b"\r\n"))
-                    elif raw.endswith(b"\n"):
-                        lines.append(Line(diff_line.new_lineno, raw[:-1], b"\n"))
-                    else:
-                        lines.append(Line(diff_line.new_lineno, raw, b""))
-                elif origin in ("<", "="):
-                    file.lacks_final_newline = True
+        if not patch.delta.is_binary:
+            lines, file.lacks_final_newline = added_in(patch)
         # git calls text what has no NUL early on; compressed data often has none. A magic
         # number counts only as the file's first bytes, not at an added line further down.
         sample = b"\n".join(line.raw for line in lines[:256])
-        if lines and looks_binary(sample, at_start=lines[0].number == 1):
-            file.binary = True
-            file.lacks_final_newline = False
-            return []
+        if patch.delta.is_binary or (lines and looks_binary(sample, at_start=lines[0].number == 1)):
+            # Binary to every rule but the secret rules, which read its text where it is text:
+            # git takes an attribute's word for it (`-diff`, `binary`), not the content's.
+            file.binary, file.lacks_final_newline = True, False
+            new = file.new_content()
+            text = None if new is None else text_patch(file.old_content(), new)
+            file.encoding = None if text is None else file.encoding
+            lines = [] if text is None else added_in(text)[0]
         if self.other_parents and file.new_id is not None:
             beyond = lines_beyond(self.repo, self.other_parents, file.path, file.new_id)
             lines = lines if beyond is None else [line for line in lines if line.number in beyond]
@@ -337,6 +339,27 @@ class Change:
     @property
     def label(self) -> str:
         return label_of(str(self.commit.id), str(self.base.id) if self.base is not None else None)
+
+
+def added_in(patch: pygit2.Patch) -> tuple[list[Line], bool]:
+    """The lines `patch` adds, each without its line end, and whether its new file lacks a
+    final newline."""
+    lines: list[Line] = []
+    lacks_final_newline = False
+    for hunk in patch.hunks:
+        for diff_line in hunk.lines:
+            origin = diff_line.origin
+            if origin == "+":
+                raw = diff_line.raw_content
+                if raw.endswith(b"\r\n"):
+                    lines.append(Line(diff_line.new_lineno, raw[:-2], b"\r\n"))
+                elif raw.endswith(b"\n"):
+                    lines.append(Line(diff_line.new_lineno, raw[:-1], b"\n"))
+                else:
+                    lines.append(Line(diff_line.new_lineno, raw, b""))
+            elif origin in ("<", "="):
+                lacks_final_newline = True
+    return lines, lacks_final_newline
 
 
 def label_of(commit: str, base: str | None = None) -> str:

@@ -217,6 +217,8 @@ def _file_findings(
         if rule.wants(file.path) and (rule.secret or not only_secrets)
     ]
     lines = _added_lines(file, notes) if line_rules else []
+    if file.binary:  # found so by reading its lines: its text, if any, the secret rules' alone
+        line_rules = [rule for rule in line_rules if rule.secret]
     if line_rules and file.unread_text and rules.at_push and file.change.reader:
         findings += _large_file_findings(file, line_rules, notes, budget)
     elif lines or file.lacks_final_newline:
@@ -258,9 +260,10 @@ def _large_file_findings(
 
 
 def _added_lines(file: FileChange, notes: list[str]) -> list[Line]:
-    """The file's added lines; none, and a note, when its patch cannot be made."""
+    """The file's added lines as the secret rules read them (`secret_lines`: a binary file's
+    text too); none, and a note, when its patch cannot be made."""
     try:
-        return file.added_lines
+        return file.secret_lines
     except Exception as error:  # a patch pygit2 cannot make, or no memory for it
         notes.append(f"no line checks for {file.path}: {type(error).__name__}")
         return []

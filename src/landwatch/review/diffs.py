@@ -13,6 +13,8 @@ from collections.abc import Sequence
 import pygit2
 from pygit2.enums import DiffFind, DiffOption
 
+from landwatch.review.binary import as_text
+
 
 def tree_diff(old_tree: pygit2.Tree | None, new_tree: pygit2.Tree) -> tuple[pygit2.Diff, str]:
     """The diff of two trees (renames found), and the directory it was taken in (`` or `a/b/`):
@@ -46,6 +48,18 @@ def tree_diff(old_tree: pygit2.Tree | None, new_tree: pygit2.Tree) -> tuple[pygi
         diff = old_tree.diff_to_tree(new_tree, flags=flags, context_lines=0)
     diff.find_similar(DiffFind.FIND_RENAMES, rename_threshold=50, rename_limit=1000)
     return diff, prefix
+
+
+def text_patch(old: bytes | None, new: bytes) -> pygit2.Patch | None:
+    """The patch of a file's versions `old` (None: none) and `new` read as text (binary.as_text),
+    whatever git's attributes say of them; None where `new` is binary. An `old` that is binary
+    is taken for none: every line of `new` is added."""
+    text = as_text(new)
+    if text is None:
+        return None
+    before = as_text(old) if old is not None else None
+    flags = DiffOption.FORCE_TEXT | DiffOption.INDENT_HEURISTIC
+    return pygit2.Patch.create_from(before or b"", text, flag=flags, context_lines=0)
 
 
 def in_a_parent(others: Sequence[pygit2.Tree], path: str, oid: str | None, mode: int) -> bool:

@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from typing import IO
 
 from landwatch.lazy_re import lazy_compile
-from landwatch.review.binary import SNIFF_BYTES, looks_binary
+from landwatch.review.binary import SNIFF_BYTES, as_text
 from landwatch.review.change import MAX_LINE_CHECK_BYTES, MODE_SUBMODULE, FileChange, Line
 
 # The most of a large file's added lines held at once, and the longest line read as one: a longer
@@ -28,22 +28,23 @@ Reader = Callable[..., AbstractContextManager[subprocess.Popen[bytes]]]
 _HUNK = lazy_compile(rb"@@ -[0-9]+(?:,[0-9]+)? \+([0-9]+)")
 
 
-def binary_at_head(file: FileChange) -> bool:
-    """Whether `file`, too large to read whole, is binary: so its attributes say (`binary`,
-    `-diff`), or its first bytes (review.binary), read from git alone. One that cannot be read
-    so is taken for text: its review is then not read whole, and a push of it asks the gate."""
+def sniffed(file: FileChange) -> tuple[bool, str | None]:
+    """Whether `file`, too large to read whole, is binary (its attributes say so: `binary`,
+    `-diff`; or its first bytes, review.binary), and what its text is in (None: it holds none),
+    read from git alone. Text an attribute calls binary is the secret rules' to read, at a push;
+    one that cannot be read so is taken for text: its review is not read whole, the gate asks."""
     change = file.change
-    if change.attribute(file.path, "diff") is False:
-        return True
+    told = change.attribute(file.path, "diff") is False
     if change.reader is None:
-        return False
+        return told, "utf-8"
     try:
         with change.reader("cat-file", "blob", str(file.new_id), git_dir=change.repo.path) as git:
             assert git.stdout is not None
             head = git.stdout.read(SNIFF_BYTES)
     except Exception:  # git not there (UserError), a pipe gone: taken for text, as unread
-        return False
-    return looks_binary(head)
+        return told, "utf-8"
+    text = as_text(head)
+    return told or text is None, None if text is None else "utf-8"
 
 
 def pieces(file: FileChange, seconds: float) -> Generator[list[Line], None, None]:

@@ -27,8 +27,8 @@ from landwatch.review.secrets.redaction import (
 
 @dataclass
 class LinesRead:
-    """The text of each line a secret finding may sit on: the added lines of `files`, read once
-    a file, and the lines of `message` (a finding of no path), when given."""
+    """The text of each line a secret finding may sit on: the lines of `files` the secret rules
+    read, once a file, and the lines of `message` (a finding of no path), when given."""
 
     files: Mapping[str, FileChange]
     message: Message | None = None
@@ -52,7 +52,7 @@ class LinesRead:
             lines = message_lines(self.message) if self.message is not None else []
         else:
             file = self.files.get(path)
-            lines = file.added_lines if file is not None else []
+            lines = file.secret_lines if file is not None else []
         return {line.number: line.text for line in lines}
 
 

@@ -133,7 +133,7 @@ def _trailer_ignores(message: Message) -> set[str]:
 
 
 def _lines_of(file: FileChange) -> dict[int, bytes]:
-    lines = {line.number: line.raw for line in file.added_lines}
+    lines = {line.number: line.raw for line in file.secret_lines}  # a binary file's text too
     # A finding may sit on a line the change did not add (a syntax error, a linter in file mode).
     content = file.new_content() or b""
     for number, raw in enumerate(content.split(b"\n"), 1):
