@@ -378,3 +378,26 @@ def test_what_attributes_keep_from_diffs_is_scanned_for_its_secrets(repo: Repo) 
         (tree, "S002", "k.json", 1),
     ]
     assert GITHUB_TOKEN not in str([(f.snippet, f.message) for _, f in verdict.refused])
+
+
+def test_a_merge_s_own_lines_of_a_utf16_file_are_scanned_decoded(repo: Repo) -> None:
+    """Attack 80: the lines a merge adds to a UTF-16 file both its parents hold, told apart from
+    what it brought in by diffing it against its other parent as the first (diffs.lines_beyond,
+    decoded as the review reads it; git's diff of the two calls them binary, and none was its
+    own)."""
+    lines = [f"$line{n} = {n}\r\n" for n in range(6)]
+    repo.land("script", {"run.ps1": "".join(lines).encode("utf-16")}, hooks=False)
+    repo.git("switch", "-q", "-c", "topic")
+    repo.land(
+        "topic", {"run.ps1": "".join([*lines, "$topic = 1\r\n"]).encode("utf-16")}, hooks=False
+    )
+    repo.git("switch", "-q", "main")
+    repo.land("main", {"run.ps1": "".join(["$main = 1\r\n", *lines]).encode("utf-16")}, hooks=False)
+    repo.git("merge", "-q", "--no-commit", "-s", "ours", "topic", LANDWATCH="0")
+    token = f'$token = "{GITHUB_TOKEN}"\r\n'
+    both = ["$main = 1\r\n", *lines[:3], token, *lines[3:], "$topic = 1\r\n"]
+    repo.stage({"run.ps1": "".join(both).encode("utf-16")})
+    repo.git("commit", "-q", "--no-edit", LANDWATCH="0")
+    merge = repo.head()
+    verdict = push_gate.verdict_of(repo.git_dir, [merge], {}, "secrets", 60)
+    assert [(f.rule, f.path, f.line) for _, f in verdict.refused] == [("S002", "run.ps1", 5)]

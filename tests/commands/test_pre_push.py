@@ -985,6 +985,37 @@ def test_a_large_file_git_is_told_not_to_diff_is_read_by_the_gate(repo: Repo, re
     assert f"{leaked[:10]} dump.sql:90001  S002" in result.stderr
 
 
+@pytest.mark.parametrize("review", ["reviewed", "unreviewed"])
+def test_a_secret_in_a_utf16_file_refuses_the_push(repo: Repo, remote: Path, review: str) -> None:
+    """Attack 80: a token in what Windows PowerShell 5's `>` writes (UTF-16 LE, a byte order mark)
+    was binary to git's NUL test: its review read no line ("0 added lines checked"), and the push
+    went out with no word, reviewed or not."""
+    before = remote_head(remote)
+    leaked = repo.land(
+        "deploy env", {"deploy.env": f"GITHUB_TOKEN={GITHUB_TOKEN}\r\n".encode("utf-16")}
+    )
+    if review == "reviewed":
+        reviewed(repo)
+        assert (layout.BLOCKING.path(repo.git_dir) / leaked).read_text() == "secrets\n"
+    result = push(repo)
+    assert result.returncode != 0 and remote_head(remote) == before, result.stderr
+    assert f"{leaked[:10]} deploy.env:1  S002" in result.stderr
+    assert GITHUB_TOKEN not in result.stderr
+
+
+def test_a_large_utf16_file_is_read_by_the_gate_decoded(repo: Repo, remote: Path) -> None:
+    """Attack 80: past 8 MB, a UTF-16 file was binary by its first bytes and left unread; its
+    text is the gate's to read, decoded a piece at a time, to its end."""
+    before = remote_head(remote)
+    dump = big_dump(last=f'-- token = "{GITHUB_TOKEN}"\n').encode("utf-16")
+    leaked = repo.land("add the dump", {"dump.sql": dump})
+    reviewed(repo)
+    assert (layout.BLOCKING.path(repo.git_dir) / leaked).read_text() == "unchecked\n"
+    result = push(repo)
+    assert result.returncode != 0 and remote_head(remote) == before, result.stderr
+    assert f"{leaked[:10]} dump.sql:90001  S002" in result.stderr
+
+
 def test_of_a_large_text_file_changed_the_gate_reads_what_the_change_adds(
     repo: Repo, remote: Path
 ) -> None:

@@ -1,11 +1,14 @@
 """Whether content is binary rather than text: git's own test (a NUL in the first 8000 bytes),
-the magic numbers of compressed and container formats, and text no person wrote.
+the magic numbers of compressed and container formats, and text no person wrote; and content as
+the text the secret rules read of a file git calls binary (`as_text`: UTF-16 decoded).
 
 No line-level rule reads what this calls binary: its "lines" are noise, and findings on them
 would be too.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 # How much of a blob the binary sniff reads, as git's own buffer_is_binary does.
 SNIFF_BYTES = 8000
@@ -30,6 +33,12 @@ _BINARY_MAGIC = (
 # counted too), content is binary.
 _BINARY_SHARE = 0.3
 _TEXT_BYTES = bytes([*b"\t\n\r\f\b\x1b", *range(32, 127), *range(128, 256)])
+# The byte order marks UTF-16 text starts with (Windows PowerShell 5's `>` and Out-File write LE
+# with one); UTF-32 LE's is UTF-16 LE's and two NULs.
+_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+_UTF32_LE_MARK = b"\xff\xfe\x00\x00"
+# What text is in that is read as it is (UTF-8, or bytes shown so: Line.text).
+AS_IT_IS = "utf-8"
 
 
 def looks_binary(data: bytes, *, at_start: bool = True) -> bool:
@@ -58,7 +67,33 @@ def looks_binary(data: bytes, *, at_start: bool = True) -> bool:
     return odd + broken > len(head) * _BINARY_SHARE
 
 
-def as_text(data: bytes) -> bytes | None:
-    """`data` as the lines of text the rules read, whatever git's attributes say of it; None
-    where it is binary."""
-    return None if looks_binary(data) else data
+class Text(NamedTuple):
+    """Content as the lines of text the rules read, and what it was in (AS_IT_IS, or a UTF-16
+    codec: decoded to UTF-8)."""
+
+    data: bytes
+    encoding: str
+
+
+def utf16(head: bytes) -> str | None:
+    """The codec of content that is UTF-16 by its first bytes, else None: `utf-16` after a byte
+    order mark (the codec reads it), `utf-16-le` or `-be` where a NUL is most of one parity's
+    bytes and none of the other's (ASCII text with no mark)."""
+    if head.startswith(_UTF16_MARKS):
+        return None if head.startswith(_UTF32_LE_MARK) else "utf-16"
+    even, odd = head[0::2], head[1::2]
+    if b"\0" not in even and odd.count(0) * 2 > len(odd):
+        return "utf-16-le"
+    if b"\0" not in odd and even.count(0) * 2 > len(even):
+        return "utf-16-be"
+    return None
+
+
+def as_text(data: bytes) -> Text | None:
+    """`data` as the lines of text the rules read, whatever git's attributes say of it: as it is,
+    or decoded where it is UTF-16 (git's NUL test calls that binary); None where it is binary.
+    Linear in its size: one decoding, the sniff of its head."""
+    encoding = utf16(data[:SNIFF_BYTES]) or AS_IT_IS
+    if encoding != AS_IT_IS:
+        data = data.decode(encoding, "replace").encode("utf-8")
+    return None if looks_binary(data) else Text(data, encoding)

@@ -103,7 +103,7 @@ class FileChange:
     # Git would not diff it as text (an attribute, a NUL), or it looks binary: no rule but the
     # secret rules reads its lines, and those only where it is text after all (`encoding`).
     binary: bool = False
-    encoding: str | None = "utf-8"  # its text's, as the rules read it; None: it holds none
+    encoding: str | None = "utf-8"  # its text's (UTF-16 is read decoded); None: it holds none
     lacks_final_newline: bool = False
     unchecked_lines: str | None = None  # why no line-level work was done, if it was not
 
@@ -139,7 +139,7 @@ class FileChange:
     @property
     def secret_lines(self) -> list[Line]:
         """The added lines the secret rules read: a binary file's too where it is text all the
-        same (an attribute said not to diff it)."""
+        same (an attribute said not to diff it; UTF-16, decoded)."""
         return self._read_patch()
 
     @property
@@ -269,12 +269,12 @@ class Change:
         sample = b"\n".join(line.raw for line in lines[:256])
         if patch.delta.is_binary or (lines and looks_binary(sample, at_start=lines[0].number == 1)):
             # Binary to every rule but the secret rules, which read its text where it is text:
-            # git takes an attribute's word for it (`-diff`, `binary`), not the content's.
+            # git takes an attribute's word (`-diff`, `binary`), and UTF-16's NULs, for binary.
             file.binary, file.lacks_final_newline = True, False
             new = file.new_content()
             text = None if new is None else text_patch(file.old_content(), new)
-            file.encoding = None if text is None else file.encoding
-            lines = [] if text is None else added_in(text)[0]
+            file.encoding = None if text is None else text.encoding
+            lines = [] if text is None else added_in(text.patch)[0]
         if self.other_parents and file.new_id is not None:
             beyond = lines_beyond(self.repo, self.other_parents, file.path, file.new_id)
             lines = lines if beyond is None else [line for line in lines if line.number in beyond]

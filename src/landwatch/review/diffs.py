@@ -9,6 +9,7 @@ Apart from review.change, which reads a change's files and lines through these.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import pygit2
 from pygit2.enums import DiffFind, DiffOption
@@ -50,16 +51,28 @@ def tree_diff(old_tree: pygit2.Tree | None, new_tree: pygit2.Tree) -> tuple[pygi
     return diff, prefix
 
 
-def text_patch(old: bytes | None, new: bytes) -> pygit2.Patch | None:
-    """The patch of a file's versions `old` (None: none) and `new` read as text (binary.as_text),
-    whatever git's attributes say of them; None where `new` is binary. An `old` that is binary
-    is taken for none: every line of `new` is added."""
+class TextPatch(NamedTuple):
+    """The patch of a file's versions read as text, what its new one's text is in, and the
+    texts: libgit2's lines point into them, and pygit2 keeps no reference to a buffer diffed, so
+    they are held as long as the patch (freed, a line read what was written there since)."""
+
+    patch: pygit2.Patch
+    encoding: str
+    texts: tuple[bytes, bytes]
+
+
+def text_patch(old: bytes | None, new: bytes) -> TextPatch | None:
+    """The patch of a file's versions `old` (None: none) and `new` read as text (binary.as_text:
+    UTF-16 decoded), whatever git's attributes say of them; None where `new` is binary. An `old`
+    that is binary is taken for none: every line of `new` is added."""
     text = as_text(new)
     if text is None:
         return None
     before = as_text(old) if old is not None else None
     flags = DiffOption.FORCE_TEXT | DiffOption.INDENT_HEURISTIC
-    return pygit2.Patch.create_from(before or b"", text, flag=flags, context_lines=0)
+    old_text = before.data if before is not None else b""
+    patch = pygit2.Patch.create_from(old_text, text.data, flag=flags, context_lines=0)
+    return TextPatch(patch, text.encoding, (old_text, text.data))
 
 
 def in_a_parent(others: Sequence[pygit2.Tree], path: str, oid: str | None, mode: int) -> bool:
@@ -90,13 +103,16 @@ def lines_beyond(
             old = repo[tree[path].id]
             if not isinstance(old, pygit2.Blob) or not isinstance(new, pygit2.Blob):
                 continue
-            patch = pygit2.Patch.create_from(
-                old, new, flag=DiffOption.INDENT_HEURISTIC, context_lines=0
-            )
+            text = text_patch(old.data, new.data)  # as the change's lines were read: decoded
         except (KeyError, ValueError, pygit2.GitError):
             continue  # not there, or not readable (a partial clone): every line is beyond it
+        if text is None:
+            return set()  # binary: no line of it was read
         added = {
-            line.new_lineno for hunk in patch.hunks for line in hunk.lines if line.origin == "+"
+            line.new_lineno
+            for hunk in text.patch.hunks
+            for line in hunk.lines
+            if line.origin == "+"
         }
         beyond = added if beyond is None else beyond & added
     return beyond

@@ -8,14 +8,16 @@ once, never more than PIECE bytes of its lines held, at most the scan's cap of a
 
 from __future__ import annotations
 
+import io
 import subprocess
 import threading
 from collections.abc import Callable, Generator, Iterator
 from contextlib import AbstractContextManager
+from functools import partial
 from typing import IO
 
 from landwatch.lazy_re import lazy_compile
-from landwatch.review.binary import SNIFF_BYTES, as_text
+from landwatch.review.binary import AS_IT_IS, SNIFF_BYTES, as_text, looks_binary
 from landwatch.review.change import MAX_LINE_CHECK_BYTES, MODE_SUBMODULE, FileChange, Line
 
 # The most of a large file's added lines held at once, and the longest line read as one: a longer
@@ -31,20 +33,20 @@ _HUNK = lazy_compile(rb"@@ -[0-9]+(?:,[0-9]+)? \+([0-9]+)")
 def sniffed(file: FileChange) -> tuple[bool, str | None]:
     """Whether `file`, too large to read whole, is binary (its attributes say so: `binary`,
     `-diff`; or its first bytes, review.binary), and what its text is in (None: it holds none),
-    read from git alone. Text an attribute calls binary is the secret rules' to read, at a push;
-    one that cannot be read so is taken for text: its review is not read whole, the gate asks."""
+    read from git alone. Text git calls binary (those attributes, UTF-16) is the secret rules' to
+    read, at a push; one that cannot be read so is taken for text: the gate asks of it."""
     change = file.change
     told = change.attribute(file.path, "diff") is False
     if change.reader is None:
-        return told, "utf-8"
+        return told, AS_IT_IS
     try:
         with change.reader("cat-file", "blob", str(file.new_id), git_dir=change.repo.path) as git:
             assert git.stdout is not None
             head = git.stdout.read(SNIFF_BYTES)
     except Exception:  # git not there (UserError), a pipe gone: taken for text, as unread
-        return told, "utf-8"
+        return told, AS_IT_IS
     text = as_text(head)
-    return told or text is None, None if text is None else "utf-8"
+    return told or looks_binary(head), None if text is None else text.encoding
 
 
 def pieces(file: FileChange, seconds: float) -> Generator[list[Line], None, None]:
@@ -53,7 +55,8 @@ def pieces(file: FileChange, seconds: float) -> Generator[list[Line], None, None
     Read to its end, the file's lines are no longer unchecked."""
     change = file.change
     assert change.reader is not None  # only a review given one reads such a file
-    if file.old_id is not None and file.old_mode not in (0, MODE_SUBMODULE):
+    as_it_is = file.encoding == AS_IT_IS  # else decoded, each line: git diffs no UTF-16 text
+    if file.old_id is not None and file.old_mode not in (0, MODE_SUBMODULE) and as_it_is:
         diff = ("diff", "-U0", "--text", "--no-color", "--no-ext-diff", "--no-textconv")
         args: tuple[str, ...] = (*diff, file.old_id, str(file.new_id))
     else:
@@ -65,7 +68,7 @@ def pieces(file: FileChange, seconds: float) -> Generator[list[Line], None, None
         try:
             piece: list[Line] = []
             held, capped = 0, False
-            for line in _added(git.stdout, patch=args[0] == "diff"):
+            for line in _added(git.stdout, patch=args[0] == "diff", encoding=file.encoding):
                 if capped := change.lines_read >= change.max_added_lines:
                     break
                 piece.append(line)
@@ -84,14 +87,15 @@ def pieces(file: FileChange, seconds: float) -> Generator[list[Line], None, None
             timer.cancel()
 
 
-def _added(stream: IO[bytes], *, patch: bool) -> Iterator[Line]:
-    """The added lines `stream` holds: every line of a blob, or the `+` lines of a patch, each
-    numbered in the new file; a line longer than PIECE comes in parts of the same number."""
+def _added(stream: IO[bytes], *, patch: bool, encoding: str | None = AS_IT_IS) -> Iterator[Line]:
+    """The added lines `stream` holds: every line of a blob (decoded from `encoding`), or the `+`
+    lines of a patch, each numbered in the new file; a line longer than PIECE comes in parts of
+    the same number."""
     number = 0  # the number of the line being read
     adding = not patch  # whether the line being read is an added one
     whole = True  # whether the last part read ended its line
     in_hunk = False
-    while part := stream.readline(PIECE):
+    for part in _parts(stream, encoding):
         starts = whole
         whole = part.endswith(b"\n")
         if starts and patch:
@@ -104,6 +108,20 @@ def _added(stream: IO[bytes], *, patch: bool) -> Iterator[Line]:
             continue
         number += starts
         yield _line(number, part)
+
+
+def _parts(stream: IO[bytes], encoding: str | None) -> Iterator[bytes]:
+    """What `stream` holds, a line at a time in parts of PIECE bytes at most: as it is, or UTF-8
+    decoded from `encoding` (UTF-16) as it comes, a newline ending a line as in git."""
+    if encoding in (None, AS_IT_IS):
+        yield from iter(partial(stream.readline, PIECE), b"")
+        return
+    text = io.TextIOWrapper(stream, encoding, errors="replace", newline="\n")
+    try:
+        for part in iter(partial(text.readline, PIECE // 4), ""):  # 4 bytes at most a character
+            yield part.encode("utf-8")
+    finally:
+        text.detach()  # the stream stays git's to close
 
 
 def _line(number: int, raw: bytes) -> Line:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
+from landwatch.review.binary import as_text
 from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity, secret_digest
 from landwatch.review.globs import TEST_PATHS, matches_any
@@ -33,6 +34,9 @@ class SecretRule(LineRule):
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         before = file.old_content() if file.old_id is not None else None
+        if before is not None and file.binary:  # its text, as its lines were read (UTF-16 decoded)
+            text = as_text(before)
+            before = text.data if text is not None else None
         return self.scan(file.path, lines, before=before)
 
     def scan(
