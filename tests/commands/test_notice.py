@@ -116,7 +116,8 @@ def test_a_backoff_s_due_stamp_is_never_kept_as_the_oldest_landing(repo: Repo) -
     repo.land("one")
     repo.clear()
     due = int((time.time() + 3600) * 1_000_000)
-    (work / PENDING / f"review-{'d' * 40}.{due}").touch()
+    for number in range(100):  # enough for the oldest stamp to be kept
+        (work / PENDING / f"review-{number:040x}.{due}").touch()
     repo.git("reset", "-q", "--hard", "HEAD~1")
     repo.git("merge", "-q", "--ff-only", "ORIG_HEAD")  # lands "one" again: known, nothing queued
     kept = int((work / "oldest-waiting").read_text())
@@ -127,7 +128,12 @@ def test_a_backoff_s_due_stamp_is_never_kept_as_the_oldest_landing(repo: Repo) -
 def test_an_oldest_waiting_stamp_past_the_bound_is_looked_at_again(repo: Repo) -> None:
     work = repo.git_dir / "landwatch"
     repo.land("one")
-    repo.land("two")  # items wait: the hook looks at each, and keeps the oldest stamp
+    repo.land("two")  # a few wait: the hook looks at each, and keeps nothing (not worth it)
+    assert not (work / "oldest-waiting").exists()
+    stamp = int(time.time() * 1_000_000)
+    for number in range(100):
+        (work / PENDING / f"review-{number:040x}.{stamp}").touch()
+    repo.land("three")  # many wait: the hook looks at each, and keeps the oldest stamp
     assert (work / "oldest-waiting").is_file()
     for garbage in ("", "x\n", "9" * 19 + "\n"):
         (work / "oldest-waiting").write_text(garbage)
