@@ -362,7 +362,7 @@ def test_a_blob_or_tree_sent_is_scanned_as_a_commit_of_it_within_the_bounds(
 
 
 def test_what_attributes_keep_from_diffs_is_scanned_for_its_secrets(repo: Repo) -> None:
-    """Attack 79: git's attributes (`-diff`, `binary`: the person's own here) made libgit2 call a
+    """Attack 81: git's attributes (`-diff`, `binary`: the person's own here) made libgit2 call a
     file binary whatever it held, and the gate's scan read none of its lines, of a commit, a blob
     or a tree alike; its text is read by the secret rules, and binary content stays unread."""
     (repo.git_dir / "info").mkdir(exist_ok=True)
@@ -381,7 +381,7 @@ def test_what_attributes_keep_from_diffs_is_scanned_for_its_secrets(repo: Repo) 
 
 
 def test_a_merge_s_own_lines_of_a_utf16_file_are_scanned_decoded(repo: Repo) -> None:
-    """Attack 80: the lines a merge adds to a UTF-16 file both its parents hold, told apart from
+    """Attack 82: the lines a merge adds to a UTF-16 file both its parents hold, told apart from
     what it brought in by diffing it against its other parent as the first (diffs.lines_beyond,
     decoded as the review reads it; git's diff of the two calls them binary, and none was its
     own)."""

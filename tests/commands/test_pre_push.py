@@ -952,7 +952,7 @@ def test_a_secret_in_a_text_file_too_large_for_the_review_refuses_the_push(
 def test_a_secret_in_a_file_git_is_told_not_to_diff_refuses_the_push(
     repo: Repo, remote: Path, review: str
 ) -> None:
-    """Attack 79: a notebook `.gitattributes` marks `-diff` was binary to libgit2, so its review
+    """Attack 81: a notebook `.gitattributes` marks `-diff` was binary to libgit2, so its review
     read none of its lines and made no blocking marker, the hook let the push out with no Python,
     and unreviewed, the gate's own scan missed the token too."""
     repo.land("attributes", {".gitattributes": "*.ipynb -diff\n"})
@@ -970,7 +970,7 @@ def test_a_secret_in_a_file_git_is_told_not_to_diff_refuses_the_push(
 
 
 def test_a_large_file_git_is_told_not_to_diff_is_read_by_the_gate(repo: Repo, remote: Path) -> None:
-    """Attack 79: past 8 MB, a file whose attributes say `binary` was taken for binary whatever
+    """Attack 81: past 8 MB, a file whose attributes say `binary` was taken for binary whatever
     it held, and its review was read whole; its text is the gate's to read, as any large text's."""
     repo.land("attributes", {".gitattributes": "*.sql binary\n"})
     assert push(repo, "--no-verify", "main").returncode == 0
@@ -987,7 +987,7 @@ def test_a_large_file_git_is_told_not_to_diff_is_read_by_the_gate(repo: Repo, re
 
 @pytest.mark.parametrize("review", ["reviewed", "unreviewed"])
 def test_a_secret_in_a_utf16_file_refuses_the_push(repo: Repo, remote: Path, review: str) -> None:
-    """Attack 80: a token in what Windows PowerShell 5's `>` writes (UTF-16 LE, a byte order mark)
+    """Attack 82: a token in what Windows PowerShell 5's `>` writes (UTF-16 LE, a byte order mark)
     was binary to git's NUL test: its review read no line ("0 added lines checked"), and the push
     went out with no word, reviewed or not."""
     before = remote_head(remote)
@@ -1004,7 +1004,7 @@ def test_a_secret_in_a_utf16_file_refuses_the_push(repo: Repo, remote: Path, rev
 
 
 def test_a_large_utf16_file_is_read_by_the_gate_decoded(repo: Repo, remote: Path) -> None:
-    """Attack 80: past 8 MB, a UTF-16 file was binary by its first bytes and left unread; its
+    """Attack 82: past 8 MB, a UTF-16 file was binary by its first bytes and left unread; its
     text is the gate's to read, decoded a piece at a time, to its end."""
     before = remote_head(remote)
     dump = big_dump(last=f'-- token = "{GITHUB_TOKEN}"\n').encode("utf-16")

@@ -35,7 +35,7 @@ def test_compressed_data_without_a_nul_is_binary(changes: Changes) -> None:
 
 
 def test_utf16_text_is_read_by_the_secret_rules_decoded(repo: Repo) -> None:
-    """Attack 80: a token in what Windows PowerShell 5's `>` and Out-File write (UTF-16 LE with a
+    """Attack 82: a token in what Windows PowerShell 5's `>` and Out-File write (UTF-16 LE with a
     byte order mark, CRLF) went unread: git's NUL test calls it binary ("0 added lines checked").
     Decoded, its added lines are the secret rules', at the file's own line numbers, with a mark
     or without, either byte order; the other rules leave it as binary."""
