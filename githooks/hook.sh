@@ -411,10 +411,11 @@ fi
 #       btime moved with it); the reviewer deletes it when a step of the clock made it wrong
 #       (hooks.renew_clock_cache, at its start and whenever its clock jumps).
 #   $lw_work/oldest-waiting  the oldest stamp in pending/ and ready/ when the hook last looked
-#       at each (lw_something_to_tell) and found none older than the bound. Until that stamp is
-#       older than the bound, no item can be: those there then are no older, and every landing
-#       since is stamped later (a backoff's due stamp, ahead of the clock, is kept as now). Written by the hook in place (1<>, as last-stamp). Stale when
-#       pending/ is newer: the reviewer puts items back there with their landing's stamp.
+#       at each, 64 or more (lw_something_to_tell), and found none older than the bound. Until
+#       that stamp is older than the bound, no item can be: those there then are no older, and
+#       every landing since is stamped later (a backoff's due stamp, ahead of the clock, is kept
+#       as now). Written by the hook in place (1<>, as last-stamp). Stale when pending/ is
+#       newer: the reviewer puts items back there with their landing's stamp.
 #   $lw_work/last-stamp  the newest stamp given here: the clock ticks every 10 ms, and a
 #       cherry-pick and a revert can land in one tick. Written by lw_remember_last in place
 #       (1<>), not truncated: ext4 flushes a file truncated and written again (auto_da_alloc,
@@ -803,7 +804,6 @@ lw_something_to_tell() {
         printf '%s\n' "$lw_first_waiting" 1<> "$lw_work/oldest-waiting"
     return 1
 }
-
 
 lw_mark_skipped() {
     # A landing made with LANDWATCH=0: skipped/<oid> for its review, nothing else.
