@@ -158,7 +158,8 @@ class Landed:
     commit: str = "COMMIT"  # named in what a fix finding says to run
     fixes: Mapping[str, fixed.FileFix] = field(default_factory=dict)
     found: Found = NONE_FOUND
-    read: dict[str, list[bytes] | None] = field(default_factory=dict)  # lines() of each path
+    # What lines() read of each path: a cache, not what the findings are placed against.
+    read: dict[str, list[bytes] | None] = field(default_factory=dict, repr=False, compare=False)
 
     def lines(self, path: str) -> list[bytes] | None:
         """`path`'s landed content as lines, read once: a hook naming each of a file's 20,000
@@ -232,8 +233,8 @@ def _fixes(
 
 def _fix(path: str, hook: str, name: str, what: str, lines: list[int], landed: Landed) -> Finding:
     """One hook's fix of a file: what it said it fixed, the lines it changed."""
-    content = landed.lines(path) if lines else None
-    snippet = line_text(content, lines[0]) if content is not None else None
+    file_lines = landed.lines(path) if lines else None
+    snippet = line_text(file_lines, lines[0]) if file_lines is not None else None
     where = f"line{'s' if len(lines) > 1 else ''} {line_ranges(lines)}" if lines else ""
     run = f"`landwatch show {landed.commit[:7]} --patch`"
     if what:
@@ -275,8 +276,8 @@ def _placed(
         if len(found) == MAX_PLACED:
             more += 1
             continue
-        content = landed.lines(place.path) if number is not None else None
-        snippet = line_text(content, number) if content is not None else None
+        file_lines = landed.lines(place.path) if number is not None else None
+        snippet = line_text(file_lines, number) if file_lines is not None else None
         said = (place.message or "(no message)") + remark
         message = redact_secrets(said, found=landed.found)[:MAX_MESSAGE]
         found.append(
