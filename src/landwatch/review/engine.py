@@ -137,9 +137,18 @@ def review(
     if not own:
         return report
     # Its secrets by the rules it came to as well, where it loosens them (review.rules_came_to).
-    again = functools.partial(review, git_dir, revision, base, budget=budget, at_push=at_push)
-    more = functools.partial(again, max_added_lines=max_added_lines, merges=merges, reader=reader)
-    return rules_came_to.judged(report, change, more)
+    again = functools.partial(
+        review,
+        git_dir,
+        revision,
+        base,
+        budget=budget,
+        at_push=at_push,
+        max_added_lines=max_added_lines,
+        merges=merges,
+        reader=reader,
+    )
+    return rules_came_to.judged(report, change, again)
 
 
 def _report(
