@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import random
 import shutil
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 from landwatch.review import engine
 from landwatch.review.budget import Budget
+from landwatch.review.findings import MAX_PLACED
 from landwatch.review.linters import NOT_TRUSTED, LinterPolicy
+from landwatch.review.report import Report
 from landwatch.wall.linters import runner
 from support.repos import Repo
 from support.review import found, review
@@ -267,3 +271,92 @@ def test_a_linter_s_paths_and_key_lines_go_through_the_one_redaction(repo: Repo)
     ]
     assert [run["path"] for run in report_.linters] == ["ghp_….key"]
     assert token not in json.dumps(report_.as_dict())
+
+
+def _reviewed_apart(repo: Repo) -> Report:
+    """The review with the linters trusted, in a process of its own stopped past two minutes: a
+    hang (a pattern's backtracking, a loop as long as a number a linter said) fails the test,
+    where in this process it would hold the run. Each case below takes milliseconds when fixed."""
+    code = (
+        "import json, sys; from landwatch.review import engine; "
+        "from support.review import TRUST_ANY; "
+        f"print(json.dumps(engine.review({str(repo.git_dir)!r}, 'HEAD', "
+        "linters=TRUST_ANY).as_dict()))"
+    )
+    tests = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests, os.environ.get("PYTHONPATH", "")])}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+        )
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the review did not end within two minutes") from None
+    assert done.returncode == 0, done.stderr
+    return Report.from_dict(json.loads(done.stdout))
+
+
+def test_a_linter_s_pattern_cannot_hold_the_review_by_backtracking(repo: Repo) -> None:
+    """Attack 83: the repository's pattern for its linter's lines is run by the reviewer, outside
+    the wall, on what the linter says. `(a|aa)+` on 60 a's and a `!` backtracks about 10^12
+    steps in Python's engine, holding the reviewer and every repository it drains; RE2's one
+    pass ends at once, and a pattern RE2 cannot keep linear (a back-reference) is refused."""
+    config = textwrap.dedent("""\
+        [[linters]]
+        name = "greedy"
+        command = ["sh", "-c", "cat > /dev/null; printf '1:%060d!\\\\n' 0 | tr 0 a"]
+        format = "regex"
+        pattern = '^(?P<line>\\d+):(?P<message>(a|aa)+)$'
+        files = ["*.txt"]
+        """)
+    repo.land("a pattern", {".landwatch.toml": config, "a.txt": "x\n"}, hooks=False)
+    report_ = _reviewed_apart(repo)
+    assert [run["status"] for run in report_.linters] == ["ok"]
+    assert found(report_) == []
+    echoed = config.replace("(a|aa)+)$", "(a)\\3)$")
+    repo.land("a back-reference", {".landwatch.toml": echoed}, hooks=False)
+    [refused] = review(repo, linters=True).findings
+    assert refused.rule == "CFG" and "is not a regular expression landwatch can read" in (
+        refused.message
+    )
+
+
+def test_a_linter_s_line_range_is_read_in_time_of_the_lines_added(repo: Repo) -> None:
+    """Attack 84: a finding's range from its first line to an end line of 10^15 was walked a
+    line at a time to find an added one: a loop as long as the number, holding the review."""
+    script = (
+        "import json,sys; sys.stdin.read(); far = {'code':'E1','message':'far',"
+        "'end_location':{'row':10**15}}; "
+        "print(json.dumps([{**far, 'location':{'row':4}}, {**far, 'location':{'row':1}}]))"
+    )
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "far"
+        command = [{json.dumps(sys.executable)}, "-c", {json.dumps(script)}]
+        format = "ruff-json"
+        files = ["*.txt"]
+        """)
+    repo.land("before", {"a.txt": "one\ntwo\n"}, hooks=False)
+    repo.land("a range", {".landwatch.toml": config, "a.txt": "one\ntwo\nthree\n"}, hooks=False)
+    assert found(_reviewed_apart(repo)) == [("far:E1", "a.txt", 1)]
+
+
+def test_a_linter_s_findings_of_one_file_are_kept_to_a_thousand(repo: Repo) -> None:
+    """Attack 84's second half: a linter naming each of a generated file's lines. The first
+    MAX_PLACED are kept, as of a project hook's, and a note says how many more it named."""
+    config = textwrap.dedent("""\
+        [[linters]]
+        name = "each"
+        command = ["sh", "-c", "cat > /dev/null; seq 1 2500 | sed 's/$/:every line/'"]
+        format = "regex"
+        pattern = '^(?P<line>\\d+):(?P<message>.*)$'
+        files = ["*.txt"]
+        """)
+    lines = "".join(f"line {number}\n" for number in range(1, 2501))
+    repo.land("generated", {".landwatch.toml": config, "gen.txt": lines}, hooks=False)
+    report_ = review(repo, linters=True)
+    kept = [f.line for f in report_.findings if f.rule == "each"]
+    assert kept == list(range(1, MAX_PLACED + 1))
+    assert (
+        f"linter each named 1,500 more lines of gen.txt than the {MAX_PLACED:,} kept: run it "
+        "yourself to see every one"
+    ) in report_.notes

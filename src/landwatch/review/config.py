@@ -310,10 +310,11 @@ def _linter(entry: Any, where: str, number: int) -> LinterConfig:
         if not isinstance(pattern, str):
             raise ConfigError(f'{where}: {label}.pattern is required with format = "regex"')
         try:
-            compiled = re.compile(pattern)
-        except re.error as error:
+            # RE2: the reviewer runs it on every line the linter says, outside the wall.
+            compiled = compile_safe(pattern)
+        except RegexError as error:
             raise ConfigError(f"{where}: {label}.pattern: {error}") from None
-        if not {"line", "message"} <= set(compiled.groupindex):
+        if not {"line", "message"} <= set(compiled.pattern.groupindex):
             raise ConfigError(
                 f"{where}: {label}.pattern needs the groups (?P<line>) and (?P<message>)"
             )

@@ -10,9 +10,9 @@ the wall); without one, nothing runs.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +33,7 @@ from landwatch.review.findings import (
     line_text,
 )
 from landwatch.review.globs import matches_any
+from landwatch.review.regexes import SafePattern, compile_safe
 
 if TYPE_CHECKING:
     from landwatch.review.pinned import Pinned
@@ -172,7 +173,7 @@ def findings_of(
     linter: LinterConfig, file: FileChange, content: bytes, raw: list[RawFinding]
 ) -> list[Finding]:
     """What a linter said of `file` as findings, kept as its filter says."""
-    added = {line.number for line in file.added_lines}
+    added = sorted({line.number for line in file.added_lines})
     lines = content_lines(content)
     findings = []
     for occurrence, item in enumerate(raw):
@@ -220,12 +221,14 @@ def wants(linter: LinterConfig, path: str) -> bool:
     return matches_any(path, linter.files)
 
 
-def _touches(item: RawFinding, added: set[int]) -> bool:
-    """reviewdog's `added` mode: kept if any line of its range was added; file-level dropped."""
+def _touches(item: RawFinding, added: list[int]) -> bool:
+    """reviewdog's `added` mode: kept if any line of its range was added; file-level dropped.
+    `added` sorted: found by bisection, never by walking a range a linter said, 10^15 long."""
     if item.line is None or item.line <= 0:
         return False
     end = item.end_line if item.end_line and item.end_line >= item.line else item.line
-    return any(number in added for number in range(item.line, end + 1))
+    first = bisect.bisect_left(added, item.line)
+    return first < len(added) and added[first] <= end
 
 
 def _severity(level: str | None, default: Severity) -> Severity:
@@ -243,7 +246,7 @@ def parse(linter: LinterConfig, output: str) -> list[RawFinding]:
     if linter.format == "sarif":
         return _sarif(output)
     assert linter.pattern is not None
-    return _regex(re.compile(linter.pattern), output)
+    return _regex(compile_safe(linter.pattern), output)
 
 
 def _ruff(output: str) -> list[RawFinding]:
@@ -282,10 +285,10 @@ def _sarif(output: str) -> list[RawFinding]:
     return found
 
 
-def _regex(pattern: re.Pattern[str], output: str) -> list[RawFinding]:
+def _regex(pattern: SafePattern, output: str) -> list[RawFinding]:
     found = []
     for line in output.splitlines():
-        match = pattern.search(line)
+        match = pattern.match_in(line)
         if match is None:
             continue
         groups = match.groupdict()

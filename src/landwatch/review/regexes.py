@@ -36,15 +36,18 @@ class SafePattern(NamedTuple):
         """Whether it matches somewhere in `target`: one pass over it, however long."""
         return _search(self, target)
 
+    def match_in(self, target: str) -> Any:
+        """Its first match in `target` (RE2's, with `groupdict()`), or None: one pass."""
+        try:
+            return self.pattern.search(target)
+        except UnicodeEncodeError:  # a lone surrogate: RE2 reads UTF-8
+            return self.pattern.search(target.encode("utf-8", "replace").decode("utf-8"))
+
 
 @lru_cache(maxsize=4096)
 def _search(pattern: SafePattern, target: str) -> bool:
     """Once per pattern and target: findings in one file share its path, a line its text."""
-    try:
-        return pattern.pattern.search(target) is not None
-    except UnicodeEncodeError:  # a lone surrogate: RE2 reads UTF-8
-        readable = target.encode("utf-8", "replace").decode("utf-8")
-        return pattern.pattern.search(readable) is not None
+    return pattern.match_in(target) is not None
 
 
 def _options() -> Any:

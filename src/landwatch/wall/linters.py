@@ -15,7 +15,7 @@ from landwatch.review.binary import looks_binary
 from landwatch.review.budget import Budget
 from landwatch.review.change import FileChange
 from landwatch.review.config import LinterConfig
-from landwatch.review.findings import Finding
+from landwatch.review.findings import MAX_PLACED, Finding
 from landwatch.review.linters import (
     Allowed,
     Linted,
@@ -63,8 +63,14 @@ def run_allowed(
                     found, ran = baseline(linter, file, content, place, budget)
                 else:
                     found, ran = run(linter, file, content, place, _timeout(linter, budget))
-                outcome.findings += found
+                outcome.findings += found[:MAX_PLACED]
                 outcome.runs.append(ran.as_dict())
+                if len(found) > MAX_PLACED:
+                    outcome.notes.append(
+                        f"linter {linter.name} named {len(found) - MAX_PLACED:,} more lines of "
+                        f"{file.path} than the {MAX_PLACED:,} kept: run it yourself to see every "
+                        "one"
+                    )
 
 
 def run(

@@ -5,13 +5,12 @@ commit's review."""
 
 from __future__ import annotations
 
-from landwatch.review.findings import Finding, Severity
+from landwatch.review.findings import MAX_PLACED, Finding, Severity
 from landwatch.review.project_hooks.fixed import FileFix, Hunk
 from landwatch.review.project_hooks.output import HookOutcome
 from landwatch.review.project_hooks.results import (
     MAX_OUTPUT_CHARS,
     MAX_OUTPUT_LINES,
-    MAX_PLACED,
     HooksResult,
     Landed,
     findings_of,

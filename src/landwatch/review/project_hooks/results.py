@@ -17,6 +17,7 @@ from typing import Any
 from landwatch.review.bursts import line_ranges
 from landwatch.review.findings import (
     DECLARED,
+    MAX_PLACED,
     Basis,
     Finding,
     Severity,
@@ -34,9 +35,6 @@ FORMAT = 1
 MAX_OUTPUT_LINES = 20
 MAX_OUTPUT_CHARS = 2000
 MAX_MESSAGE = 300
-# The findings kept of one hook's `path:line:` lines: a hook naming each of a generated file's
-# 60,000 lines made a 28 MB result for every reader of it to load.
-MAX_PLACED = 1000
 # The rule of a finding the project's hooks made: `hook:<id>`.
 PREFIX = "hook:"
 
