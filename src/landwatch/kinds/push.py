@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
-from landwatch import layout
+from landwatch import hook_slots, layout
 from landwatch.files import remove, write_atomic
 from landwatch.git import Confirm, Fallback, Worktree, worktree_of
 from landwatch.job_queue import Reporter
@@ -342,14 +342,24 @@ class PushHandler(ItemHandler[PushResult]):
         # The lease alone trusts the tracking ref, which a fetch moves to a teammate's commit
         # nobody merged; --force-if-includes (git 2.30) wants it in the branch's reflog too.
         lease = ["--force-with-lease", "--force-if-includes"] if force else []
+        # push.followTags takes along annotated tags only the gate in the pre-push hook judges.
+        along = [] if self._gate_in_hook(at, reporter) else ["--no-follow-tags"]
         code, out, err, timed_out = self._reach(
-            at, reporter, "push", "--porcelain", *lease, "--", remote, refspec
+            at, reporter, "push", "--porcelain", *lease, *along, "--", remote, refspec
         )
         if code == 0 and not timed_out:
             return
         failure = failed(remote, what, code, out, err, timed_out)
         self._unreachable(at.git_dir, remote, failure.message, failure.unreachable)
         raise RuntimeError(f"git push to {remote} failed: {failure.message}")
+
+    def _gate_in_hook(self, at: Worktree, reporter: Reporter) -> bool:
+        """Whether the pre-push hook git runs in `at` is landwatch's gate, which judges all a push
+        sends; else another tool's reinstall replaced it, and only what _gate judged may go."""
+        code, out, _, _ = self._git(
+            at, reporter, "rev-parse", "--path-format=absolute", "--git-path", "hooks/pre-push"
+        )
+        return code == 0 and hook_slots.runs_ours(Path(out.strip()))
 
     def _unreachable(self, git_dir: Path, remote: str, message: str, unreachable: object) -> None:
         """When git could not reach `remote`: RetryLater, backed off, the failure remembered."""
