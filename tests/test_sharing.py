@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from landwatch import layout, report_store, sharing, standards_store
-from landwatch.review import engine, notes, provenance
+from landwatch.review import blocking, engine, notes, provenance
 from landwatch.review.budget import Budget
 from landwatch.review.change import open_repository, resolve
 from landwatch.review.config import LinterConfig
@@ -141,6 +141,24 @@ def test_a_review_taken_whose_secrets_agree_is_the_teammate_s_alone(repo: Repo) 
     assert taken.notes[-1].endswith("ran here too: nothing the shared review lacks")
 
 
+def test_a_forged_clean_review_cannot_take_a_conflict_marker_past_the_gate(repo: Repo) -> None:
+    """Attack 86: a note saying "no findings" of a commit holding a merge conflict's markers was
+    taken with only the secret rules run here, so the review had no P004 error and no blocking
+    marker, and the gate's quick path let it out under the default `secrets`. Every rule a push
+    is refused for runs here now."""
+    conflicted = "<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> topic\n"
+    oid = repo.land("Resolve", {"till.txt": conflicted}, hooks=False)
+    shared(repo, oid, by="mallory@team.example")
+    taken = finder(repo).take(oid)
+    assert taken is not None and taken.reviewed_by == "mallory@team.example"
+    assert {(f.rule, f.severity) for f in taken.findings} == {("P004", Severity.ERROR)}
+    assert blocking.level(taken.findings) == blocking.SECRETS
+    assert (
+        "the rules a push is refused for (P004, S001, S002, S003, S004) ran here too"
+        in (taken.notes[-1])
+    )
+
+
 def test_no_review_is_taken_once_the_secret_rules_ran_out_of_time(repo: Repo) -> None:
     first = repo.land("Add a", {"a.txt": "x\n"}, hooks=False)
     second = repo.land("Add b", {"b.txt": "y\n"}, hooks=False)
@@ -150,7 +168,8 @@ def test_no_review_is_taken_once_the_secret_rules_ran_out_of_time(repo: Repo) ->
     found.budget = Budget(0)
     assert found.take(first) is None and found.take(second) is None
     assert found.ignored == [
-        "the secret rules ran out of time on the commits taken: the rest reviewed here"
+        "the rules a push is refused for ran out of time on the commits taken: the rest "
+        "reviewed here"
     ]
     assert finder(repo).take(first) is not None  # with time, taken
 

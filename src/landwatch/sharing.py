@@ -27,7 +27,7 @@ from landwatch.git import version as git_version
 from landwatch.review import allowed, notes
 from landwatch.review.budget import Budget
 from landwatch.review.notes import NOTES_REF, SharedReview
-from landwatch.review.report import Report, with_secrets_found_here
+from landwatch.review.report import Report, with_found_here
 from landwatch.work_item import WorkItem, WorkKind
 
 if TYPE_CHECKING:
@@ -247,9 +247,10 @@ class Finder:
         return taken
 
     def take(self, commit: str, reviews: list[SharedReview] | None = None) -> Report | None:
-        """The teammate's review to take for `commit` (`matching`), with the secret rules run
-        here on the commit: what they find that it lacks is added as this reviewer's own. None
-        when none matches, or the secret rules could not check the whole commit (reviewed here)."""
+        """The teammate's review to take for `commit` (`matching`), with the rules a push is
+        refused for (the secret rules, conflict markers) run here on the commit: what they find
+        that it lacks is added as this reviewer's own. None when none matches, or those rules
+        could not check the whole commit (reviewed here)."""
         from landwatch.review import engine
 
         reviews = self.reviews(commit) if reviews is None else reviews
@@ -261,17 +262,18 @@ class Finder:
             return None
         limit = None if self.budget is None else Budget(self.budget.remaining())
         here = engine.review(
-            self.git_dir, commit, budget=limit, secrets_only=True, rules_at=self.rules_at
+            self.git_dir, commit, budget=limit, at_push=True, rules_at=self.rules_at
         )
         if here.truncated:
             if limit is not None and limit.spent:
                 self._ran_out()
             else:
                 self.ignored.append(
-                    f"the secret rules could not check all of {commit[:12]}: reviewed here"
+                    f"the rules a push is refused for could not check all of {commit[:12]}: "
+                    "reviewed here"
                 )
             return None
-        taken = with_secrets_found_here(shared.report, here)
+        taken = with_found_here(shared.report, here)
         # What any review of the note allowed of what is taken (`landwatch allow`) stays allowed.
         carried = [one for review in reviews for one in review.report.allowed]
         return dataclasses.replace(taken, allowed=allowed.covering(carried, commit, taken.findings))
@@ -280,7 +282,8 @@ class Finder:
         self.out_of_time += 1
         if self.out_of_time == 1:
             self.ignored.append(
-                "the secret rules ran out of time on the commits taken: the rest reviewed here"
+                "the rules a push is refused for ran out of time on the commits taken: the rest "
+                "reviewed here"
             )
 
 

@@ -215,9 +215,11 @@ def test_a_forged_note_is_caught_by_the_comparison(remote: Path) -> None:
         "till.txt:1) it does not have, no finding this review does not find"
     ) in ran.stdout
     assert "1 shared review found, 0 matching, 1 differing" in ran.stdout
-    # Told to trust the teammates, CI takes their word: documented as exactly that.
+    # Told to trust the teammates, CI takes their word, but for what a push is refused for: the
+    # conflict markers are found here (attack 86), as a secret is.
     trusting = ci(clone, "--trust-notes")
-    assert trusting.returncode == 0 and "1 taken from shared reviews" in trusting.stdout
+    assert trusting.returncode == 1 and "1 taken from shared reviews" in trusting.stdout
+    assert "P004" in trusting.stdout and "found here, not in the shared review" in trusting.stdout
 
 
 def test_trusting_notes_still_runs_the_secret_rules_on_each_commit_taken(remote: Path) -> None:

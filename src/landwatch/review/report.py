@@ -130,10 +130,10 @@ class Report:
         )
 
 
-def with_secrets_found_here(shared: Report, here: Report) -> Report:
-    """The teammate's review `shared`, with what the secret rules found here (`here`, a review of
-    the same commit by them alone) that it lacks added, as this reviewer's own (`found_here`);
-    where both found one secret at another severity, this reviewer's finding stands."""
+def with_found_here(shared: Report, here: Report) -> Report:
+    """The teammate's review `shared`, with what the rules a push is refused for found here
+    (`here`, a review of the same commit by them alone) that it lacks added, as this reviewer's
+    own (`found_here`); where both found one thing at another severity, this one's stands."""
     ran = set(here.rules)
     theirs = {(f.rule, f.fingerprint, f.severity) for f in shared.findings}
     added = [
@@ -149,12 +149,15 @@ def with_secrets_found_here(shared: Report, here: Report) -> Report:
             f"{f.rule} {f.path}:{f.line}" if f.path and f.line else f.rule for f in added[:3]
         )
         said = (
-            f"the secret rules ({rules}) ran here too: {len(added)} finding"
+            f"the rules a push is refused for ({rules}) ran here too: {len(added)} finding"
             f"{'' if len(added) == 1 else 's'} the shared review lacks, this reviewer's own "
             f"({named}{' and more' if len(added) > 3 else ''})"
         )
     else:
-        said = f"the secret rules ({rules}) ran here too: nothing the shared review lacks"
+        said = (
+            f"the rules a push is refused for ({rules}) ran here too: nothing the shared review "
+            "lacks"
+        )
     return dataclasses.replace(
         shared,
         findings=sorted([*kept, *added], key=in_order),
