@@ -38,6 +38,18 @@ def test_what_a_told_review_held_is_seen_and_one_still_unread_told_nothing(
     assert not_seen(git_dir, [WARNING, ERROR], [told], aside=[told.commit]) == [WARNING, ERROR]
 
 
+def test_a_finding_seen_only_less_severe_before_is_told(tmp_path: Path) -> None:
+    """The rewrite audit's: a key copied in a later commit was info there ("copied, not new");
+    a rebase removing the first copy made it an error in the replayed commit, which was never
+    told, its fingerprint counted as seen. A finding is seen only as severe as it was."""
+    git_dir = new_repository(tmp_path / "repo")
+    copied = finding("S002", Severity.INFO, 5)
+    now_new = finding("S002", Severity.ERROR, 5)
+    assert not_seen(git_dir, [now_new], [kept(1, copied)]) == [now_new]
+    assert not_seen(git_dir, [copied], [kept(1, now_new)]) == []
+    assert not_seen(git_dir, [now_new], [kept(1, copied), kept(2, now_new)]) == []
+
+
 def test_worth_telling_is_at_the_level_asked_and_a_cut_review_always() -> None:
     cut = finding(CUT, Severity.INFO, 4)
     review = kept(1, WARNING, ERROR, INFO, cut)

@@ -29,15 +29,17 @@ def not_seen(
     aside: Sequence[str] = (),
 ) -> list[Finding]:
     """`worth` but what its reader saw: the findings of each of `earlier` (what a rewrite
-    replaced) once told; one still unread, held for its hooks, or set aside told nothing yet."""
+    replaced) once told, at least as severe; one still unread, held for its hooks, or set aside
+    told nothing yet. A copy told at info, an error once its original is gone, is not seen."""
     untold = (line_markers.is_unread, line_markers.is_held)
-    seen = {
-        finding.fingerprint
-        for old in earlier
-        if old.commit not in aside and not any(marked(git_dir, old.commit) for marked in untold)
-        for finding in old.findings
-    }
-    return [finding for finding in worth if finding.fingerprint not in seen]
+    never = Severity.OFF
+    seen: dict[str, Severity] = {}
+    for old in earlier:
+        if old.commit in aside or any(marked(git_dir, old.commit) for marked in untold):
+            continue
+        for finding in old.findings:
+            seen[finding.fingerprint] = max(finding.severity, seen.get(finding.fingerprint, never))
+    return [finding for finding in worth if seen.get(finding.fingerprint, never) < finding.severity]
 
 
 def to_tell(report: Report, least: Severity = Severity.WARNING) -> one_line.Told | None:
