@@ -13,6 +13,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from landwatch.review import engine
 from landwatch.review.budget import Budget
 from landwatch.review.findings import MAX_PLACED
@@ -360,3 +362,47 @@ def test_a_linter_s_findings_of_one_file_are_kept_to_a_thousand(repo: Repo) -> N
         f"linter each named 1,500 more lines of gen.txt than the {MAX_PLACED:,} kept: run it "
         "yourself to see every one"
     ) in report_.notes
+
+
+# What linters printed that is JSON of another shape: a tool's `{"error": ...}` where ruff-json
+# is a list, a list where SARIF is an object, nesting past Python's recursion limit, a line
+# number written as a string, and a regex whose message group matched nothing.
+ODD_OUTPUTS = {
+    "an object for ruff-json": ("ruff-json", '{"error": "cannot read this file"}', "unparsable"),
+    "a list for sarif": ("sarif", "[]", "unparsable"),
+    "nesting 100,000 deep": ("sarif", "[" * 100_000, "unparsable"),
+    "a line as a string": (
+        "sarif",
+        '{"runs": [{"results": [{"ruleId": "X", "level": 3, "message": {"text": "m"}, '
+        '"locations": [{"physicalLocation": {"region": {"startLine": "1"}}}]}]}]}',
+        "ok",
+    ),
+    "rows of null and true": (
+        "ruff-json",
+        '[{"code": "E1", "message": "m", "location": {"row": true}, "end_location": null}]',
+        "ok",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ODD_OUTPUTS))
+def test_a_linter_s_output_of_another_shape_is_unparsable_and_the_review_stands(
+    repo: Repo, case: str
+) -> None:
+    """The wall audit's: such output, read outside the wall, raised AttributeError,
+    RecursionError or TypeError through the linter run and failed the whole review, its secret
+    findings with it (the reviewer retried it, then gave it up). Now the run says what it was."""
+    form, printed, status = ODD_OUTPUTS[case]
+    script = f"import sys; sys.stdin.read(); sys.stdout.write({printed!r})"
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "odd"
+        command = [{json.dumps(sys.executable)}, "-c", {json.dumps(script)}]
+        format = "{form}"
+        files = ["*.py"]
+        """)
+    token = github_token("R8kq")
+    repo.land("odd", {".landwatch.toml": config, "a.py": f"GH = '{token}'\n"}, hooks=False)
+    report_ = review(repo, linters=True)
+    assert [run["status"] for run in report_.linters] == [status]
+    assert [(f.rule, f.line) for f in report_.findings if f.rule.startswith("S")] == [("S002", 1)]

@@ -251,12 +251,13 @@ def parse(linter: LinterConfig, output: str) -> list[RawFinding]:
 
 def _ruff(output: str) -> list[RawFinding]:
     found = []
-    for item in json.loads(output or "[]"):
-        location, end = item.get("location") or {}, item.get("end_location") or {}
+    for item in _listed(json.loads(output or "[]"), "a list"):
+        item = _table(item)
+        location, end = _table(item.get("location")), _table(item.get("end_location"))
         found.append(
             RawFinding(
-                location.get("row"),
-                end.get("row"),
+                _number(location.get("row")),
+                _number(end.get("row")),
                 str(item.get("code") or ""),
                 str(item["message"]),
             )
@@ -265,24 +266,46 @@ def _ruff(output: str) -> list[RawFinding]:
 
 
 def _sarif(output: str) -> list[RawFinding]:
-    document: dict[str, Any] = json.loads(output)
+    document = json.loads(output)
+    if not isinstance(document, dict):
+        raise ValueError("not a SARIF object")
     found = []
-    for run_ in document.get("runs", []):
-        for result in run_.get("results", []):
+    for run_ in _listed(document.get("runs", []), "runs: a list"):
+        for result in _listed(_table(run_).get("results", []), "results: a list"):
+            result = _table(result)
             region: dict[str, Any] = {}
-            for location in result.get("locations", [])[:1]:
-                region = location.get("physicalLocation", {}).get("region", {})
-            message = result.get("message", {})
+            for location in _listed(result.get("locations", []), "locations: a list")[:1]:
+                region = _table(_table(_table(location).get("physicalLocation")).get("region"))
+            message = _table(result.get("message"))
+            level = result.get("level")
             found.append(
                 RawFinding(
-                    region.get("startLine"),
-                    region.get("endLine"),
+                    _number(region.get("startLine")),
+                    _number(region.get("endLine")),
                     str(result.get("ruleId", "")),
                     str(message.get("text") or message.get("markdown") or ""),
-                    result.get("level"),
+                    level if isinstance(level, str) else None,
                 )
             )
     return found
+
+
+# What a linter printed is read outside the wall as the shape its format says, or not at all: a
+# tool's `{"error": ...}` where a list belongs raised AttributeError through the whole review.
+def _listed(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"not {what}")
+    return value
+
+
+def _table(value: Any) -> dict[str, Any]:
+    """An object where one was written; anything else reads as an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def _number(value: Any) -> int | None:
+    """A line number as written (an integer, not true or "1"); anything else: none."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _regex(pattern: SafePattern, output: str) -> list[RawFinding]:
@@ -298,7 +321,7 @@ def _regex(pattern: SafePattern, output: str) -> list[RawFinding]:
                 int(groups["line"]),
                 int(end) if end else None,
                 groups.get("code") or "",
-                groups["message"].strip(),
+                (groups.get("message") or "").strip(),
                 groups.get("severity"),
             )
         )

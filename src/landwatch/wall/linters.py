@@ -90,7 +90,7 @@ def run(
     output = process.stdout[:MAX_OUTPUT].decode("utf-8", errors="replace")
     try:
         raw = parse(linter, output)
-    except (ValueError, KeyError, TypeError) as error:
+    except (ValueError, KeyError, TypeError, RecursionError) as error:  # nesting past the limit
         detail = unparsable(linter, error, process.stderr)
         return [], LinterRun(linter.name, file.path, "unparsable", detail)
     return findings_of(linter, file, content, raw), LinterRun(linter.name, file.path, "ok")
