@@ -77,6 +77,25 @@ def test_a_shell_check_runs_after_the_commit_and_joins_its_review(
     )
 
 
+def test_an_amend_tells_nothing_of_what_the_hooks_said_and_was_read(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """An audit: a commit's hooks' finding told and read, the commit amended (its message only),
+    and the hooks' finding of the new commit told again: the review knew the commit the amend
+    replaced (HEAD's reflog), the hooks' item did not (an amend's record names none)."""
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})
+    first = repo.land("one", {"app.py": "x = 1  # TODO\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    told = repo.run("commit", "-q", "--allow-empty", "-m", "next").stderr
+    assert told.startswith("landwatch: hook:no-todo") and first[:7] in told
+    repo.git("reset", "-q", "--hard", first)
+    assert repo.run("commit", "-q", "--amend", "-m", "one, reworded").returncode == 0
+    drained(tools(tmp_path, "pre-commit"))
+    assert [f.rule for f in hooks_of(repo, repo.head()).findings] == ["hook:no-todo"]
+    repo.land("then", {"b.txt": "clean\n"})
+    assert repo.said == ""
+
+
 def test_a_python_hook_s_environment_is_built_from_pip_s_index(tmp_path: Path, repo: Repo) -> None:
     pyflakes = "id: pyflakes\nname: pyflakes\nlanguage: python\nentry: pyflakes\n"
     pyflakes += "additional_dependencies: [pyflakes]\ntypes: [python]"

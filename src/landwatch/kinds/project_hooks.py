@@ -54,9 +54,10 @@ def hooks_in_worker(
     base: str | None,
     rewritten: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """The project hooks of the commit `oid`, run if trusted, their result stored, told for
-    what the hooks' results of the commits it replaced (`rewritten`) did not say."""
+    """The project hooks of the commit `oid`, run if trusted, their result stored, told for what
+    the hooks' results of the commits it replaced (kinds.review.replaced_by) did not say."""
     from landwatch import report_store, trust
+    from landwatch.kinds.review import replaced_by
     from landwatch.review.change import open_repository, resolve
     from landwatch.review.project_hooks.pin import pin_hooks
     from landwatch.review.project_hooks.results import HooksResult
@@ -91,7 +92,7 @@ def hooks_in_worker(
     report_store.write_hooks(
         git_dir,
         outcome.result,
-        replaces=rewritten,
+        replaces=replaced_by(git_dir, oid, base, rewritten),
         least=_least(git_dir, oid),
     )
     return {

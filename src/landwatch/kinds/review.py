@@ -201,8 +201,7 @@ def _made(
     replaced: list[Report] = []
     if base is None:
         repo = open_repository(git_dir)
-        amended = None if rewritten else rewrite.amended_from(repo, oid)
-        for old in [amended] if amended else rewritten:
+        for old in replaced_by(git_dir, oid, base, rewritten):
             kept = report_store.read_review(git_dir, old)
             replaced += [kept] if kept is not None else []
         if replaced:
@@ -214,6 +213,20 @@ def _made(
             if shared is not None:
                 return shared, "shared", replaced
     return review_landing(git_dir, oid, base, linters=policy, budget=budget), "reviewed", replaced
+
+
+def replaced_by(
+    git_dir: str, oid: str, base: str | None, rewritten: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The commits the landing of `oid` replaced, whose findings read are not told again: those
+    a rebase named (`rewritten`), else a commit's amend's (rewrite.amended_from); both kinds'."""
+    if rewritten or base is not None:
+        return rewritten
+    from landwatch.review import rewrite
+    from landwatch.review.change import open_repository
+
+    old = rewrite.amended_from(open_repository(git_dir), oid)
+    return (old,) if old is not None else ()
 
 
 def _store(
