@@ -143,6 +143,32 @@ def test_the_commit_an_amend_replaced_is_found_in_the_reflog(repo: Repo) -> None
     assert rewrite.amended_from(git_repo, repo.head()) == first
 
 
+def test_an_amend_is_found_however_often_head_moved_since(repo: Repo) -> None:
+    """An audit: amended while the reviewer was down, then 33 branch switches before it ran: the
+    amend was looked for in the newest 32 entries of HEAD's reflog only, and a finding read was
+    told again (a date-only amend's review not carried over)."""
+    first = repo.land("one", hooks=False)
+    repo.git("commit", "-q", "--amend", "--no-edit", "--date=2001-01-01T00:00:00")
+    amended = repo.head()
+    repo.git("branch", "side")
+    for _ in range(40):
+        repo.git("checkout", "-q", "side")
+        repo.git("checkout", "-q", "main")
+    assert rewrite.amended_from(open_repository(repo.git_dir), amended) == first
+
+
+def test_an_amend_dated_ahead_of_the_moves_after_it_is_found(repo: Repo) -> None:
+    """The reflog is walked back to the first entry older than the commit, but never fewer than
+    the newest 32: a clock stepped back since, or a commit dated ahead, makes the moves after it
+    look older."""
+    first = repo.land("one", hooks=False)
+    ahead = "@4102444800 +0000"  # 2100
+    repo.git("commit", "-q", "--amend", "--no-edit", GIT_COMMITTER_DATE=ahead)
+    amended = repo.head()
+    repo.git("checkout", "-q", "-b", "side")
+    assert rewrite.amended_from(open_repository(repo.git_dir), amended) == first
+
+
 def test_a_reflog_entry_without_a_message_is_no_amend(repo: Repo) -> None:
     """What scripts and libgit2's tools write (`git update-ref` with no -m) has no message."""
     tree = repo.git("rev-parse", "HEAD^{tree}")
