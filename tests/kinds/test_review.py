@@ -141,6 +141,24 @@ def test_an_amend_says_only_what_is_new(repo: Repo) -> None:
     assert line_markers.unread(repo.git_dir) == [repo.head()]
 
 
+def test_a_commit_made_again_after_a_reset_says_only_what_is_new(repo: Repo) -> None:
+    """`git reset --soft HEAD~1 && git commit`, the amend by hand (an audit: the finding told and
+    read was told again, of the commit made again)."""
+    repo.land("base", {"base.txt": "clean\n"})
+    first = repo.land("one", {"a.txt": "trailing  \n"})
+    assert run_reviewer("--once").returncode == 0
+    repo.land("next", {"b.txt": "clean\n"})
+    assert first[:7] in repo.said  # seen
+    repo.git("reset", "-q", "--hard", first)
+    repo.git("reset", "-q", "--soft", "HEAD~1")
+    again = repo.run("commit", "-q", "-m", "one, again")
+    assert again.returncode == 0 and again.stderr == ""
+    assert run_reviewer("--once").returncode == 0
+    assert line_markers.unread(repo.git_dir) == []
+    repo.land("then", {"c.txt": "clean\n"})
+    assert repo.said == ""
+
+
 def test_an_amend_that_fixed_the_white_space_is_told_as_what_it_is(repo: Repo) -> None:
     """The loop people run most: the line names trailing spaces, they fix them with an amend;
     the fixed commit's review is its own, shown and told as such, never the old one."""

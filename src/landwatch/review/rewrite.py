@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 
 import pygit2
 
@@ -26,26 +27,52 @@ MOST_ENTRIES = 10_000
 # The newest entries walked whatever their time: a clock stepped back since the commit (or a
 # commit dated ahead, GIT_COMMITTER_DATE) leaves the entries after it older than it.
 FEWEST_ENTRIES = 32
+# What git's reflog says of a commit made by `git commit` (`commit (initial):` and `commit
+# (merge):` make none an amend replaces), and of `git reset`.
+_AMEND, _COMMIT, _RESET = "commit (amend):", "commit:", "reset: moving to "
 
 
-def amended_from(repo: pygit2.Repository, oid: str) -> str | None:
-    """The commit `git commit --amend` replaced by `oid`, from HEAD's reflog; None if not one."""
+def amended_from(repo: pygit2.Repository, oid: str, *, gone: Callable[[str], bool]) -> str | None:
+    """The commit an amend replaced by `oid`, from HEAD's reflog: `git commit --amend`'s, or the
+    one `git reset` took HEAD off just before `oid` was committed in its place; None if none."""
     try:
         made = repo.get(oid)
         if not isinstance(made, pygit2.Commit):
             return None
-        for count, entry in enumerate(repo.lookup_reference("HEAD").log()):
+        entries = repo.lookup_reference("HEAD").log()
+        for count, entry in enumerate(entries):
             older = count >= FEWEST_ENTRIES and entry.committer.time < made.commit_time
             if older or count >= MOST_ENTRIES:
                 break
+            if entry.oid_new != made.id:
+                continue
             # An entry written without a message (`git update-ref`, libgit2's tools) has None.
             message = entry.message or ""
-            if entry.oid_new == made.id and message.startswith("commit (amend):"):
+            if message.startswith(_AMEND):
                 old = str(entry.oid_old)
                 return None if set(old) == {"0"} else old
+            if message.startswith(_COMMIT):
+                return _reset_away(repo, made, next(entries, None), gone)
     except (KeyError, ValueError, pygit2.GitError):
         pass
     return None
+
+
+def _reset_away(
+    repo: pygit2.Repository,
+    made: pygit2.Commit,
+    before: pygit2.RefLogEntry | None,
+    gone: Callable[[str], bool],
+) -> str | None:
+    """The commit `git reset` took HEAD off in `before` (the entry just before `made`'s), when
+    `made` took its place: the same first parent, and the person no longer has it (`gone`)."""
+    if before is None or not (before.message or "").startswith(_RESET) or not made.parent_ids:
+        return None
+    parent = made.parent_ids[0]
+    old = repo.get(before.oid_old)
+    if before.oid_new != parent or not isinstance(old, pygit2.Commit) or not old.parent_ids:
+        return None
+    return str(old.id) if old.parent_ids[0] == parent and gone(str(old.id)) else None
 
 
 def carry_over(
