@@ -1,5 +1,6 @@
 """What the one line is to tell of a kept review: its findings worth telling that its reader has
-not seen yet, and the words the line says of them (landwatch.one_line).
+not seen yet, and the words the line says of them (landwatch.one_line); which lines are of
+commits the person no longer has.
 
 Kept apart from where reviews are stored (report_store), which asks it at each write.
 """
@@ -10,7 +11,7 @@ import os
 from collections.abc import Sequence
 from typing import Protocol
 
-from landwatch import line_markers, one_line
+from landwatch import line_markers, one_line, work_item
 from landwatch.review.findings import CUT, Finding, Severity
 from landwatch.review.report import Report, summary_of
 
@@ -78,3 +79,23 @@ def told_of(
         rest,
         next(carried, ""),
     )
+
+
+def on_no_ref(git_dir: os.PathLike[str] | str, commits: Sequence[str]) -> set[str]:
+    """Of `commits`, those the person no longer has (git.dropped: a rebase's `drop`, a `reset`
+    back, a filter-branch), or gone (pruned since, asked of only when the walk fails). A commit
+    on a remote's branch is still told (dropping it here does not take it back there), as is
+    one on another worktree's HEAD."""
+    from landwatch.git import dropped, run_git
+
+    wanted = [commit for commit in commits if work_item.is_object_id(commit)]
+    if not wanted:
+        return set()
+    walked = dropped(git_dir, wanted)
+    if walked is not None:
+        return walked
+    asked = run_git("cat-file", "--batch-check", git_dir=git_dir, input="\n".join(wanted) + "\n")
+    gone = {line.split()[0] for line in asked.stdout.splitlines() if line.endswith(" missing")}
+    gone &= set(wanted) if asked.ok else set()
+    here = [commit for commit in wanted if commit not in gone]
+    return gone | ((dropped(git_dir, here) or set()) if gone and here else set())

@@ -182,10 +182,10 @@ def untrusted(git_dir: Path) -> Announcement | None:
 def findings(git_dir: Path) -> Announcement | None:
     """The worst unread finding named, what else is unread, the command; the review it names
     is the one marked read once told."""
-    from landwatch import report_store  # light: no pygit2
+    from landwatch import report_store, telling  # light: no pygit2
 
     told = report_store.unread_told(git_dir)
-    gone = on_no_ref(git_dir, [said.commit for said in told]) if told else set()
+    gone = telling.on_no_ref(git_dir, [said.commit for said in told]) if told else set()
     if gone:
         from landwatch import line_markers
 
@@ -195,26 +195,6 @@ def findings(git_dir: Path) -> Announcement | None:
     if not told:
         return None
     return Announcement(Urgency.FINDINGS, one_line.words(told), one_line.worst(told).commit)
-
-
-def on_no_ref(git_dir: Path, commits: Sequence[str]) -> set[str]:
-    """Of `commits`, those the person no longer has (git.dropped: a rebase's `drop`, a `reset`
-    back, a filter-branch), or gone (pruned since, asked of only when the walk fails). A commit
-    on a remote's branch is still told (dropping it here does not take it back there), as is
-    one on another worktree's HEAD."""
-    from landwatch.git import dropped, run_git
-
-    wanted = [commit for commit in commits if work_item.is_object_id(commit)]
-    if not wanted:
-        return set()
-    walked = dropped(git_dir, wanted)
-    if walked is not None:
-        return walked
-    asked = run_git("cat-file", "--batch-check", git_dir=git_dir, input="\n".join(wanted) + "\n")
-    gone = {line.split()[0] for line in asked.stdout.splitlines() if line.endswith(" missing")}
-    gone &= set(wanted) if asked.ok else set()
-    here = [commit for commit in wanted if commit not in gone]
-    return gone | ((dropped(git_dir, here) or set()) if gone and here else set())
 
 
 def most_urgent(git_dir: Path, now: float | None = None) -> Announcement | None:
