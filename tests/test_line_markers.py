@@ -230,7 +230,9 @@ def test_an_amend_while_the_line_is_held_for_the_project_hooks_tells_the_new_com
         hooks_in_worker(str(repo.git_dir), old, None)
     assert line_markers.unread(repo.git_dir) == [new]  # what `show --unread` shows
     assert not line_markers.is_held(repo.git_dir, old)
-    assert line_markers.set_aside_pairs(repo.git_dir) == []  # each told by the amend's review
+    # The amend's line tells it: set aside for that line until it is told (an undone amend
+    # brings it back).
+    assert line_markers.set_aside_pairs(repo.git_dir) == [(new, old)]
     assert "landwatch trust" in said(repo, "n1")  # the hooks held back for want of trust
     line = (
         f"landwatch: P001 trailing whitespace in a.py:1 · landwatch show {new[:7]}"
@@ -238,6 +240,7 @@ def test_an_amend_while_the_line_is_held_for_the_project_hooks_tells_the_new_com
     )
     assert repo.landwatch("prompt").stdout == line + "\n"
     assert said(repo, "n2") == line + "\n"
+    assert line_markers.set_aside_pairs(repo.git_dir) == []
     assert said(repo, "n3") == ""
 
 
@@ -257,3 +260,81 @@ def test_set_aside_markers_are_pruned_as_done_items_are(repo: Repo) -> None:
     pruned = line_markers.prune_set_aside(git_dir, keep_seconds=30 * 86400, now=now)
     assert pruned == 1
     assert not line_markers.is_set_aside(git_dir, OLD) and line_markers.is_set_aside(git_dir, NEW)
+
+
+def rewrite_of(repo: Repo, how: str) -> str:
+    """The person rewrites HEAD (`how`), a commit whose line waits; the commit it is then, and
+    the revision that undoes it (what a person types to take the rewrite back)."""
+    if how == "rebase":
+        branch = repo.git("symbolic-ref", "--short", "HEAD")
+        repo.git("checkout", "-q", "-b", "moved", "HEAD~1")
+        repo.land("the base moves", {"m.txt": "moved\n"}, hooks=False)
+        repo.git("checkout", "-q", branch)
+        rebased = repo.run("rebase", "-q", "moved")
+        assert rebased.returncode == 0, rebased.stderr
+        return "ORIG_HEAD"
+    amends = 2 if how == "amended twice" else 1
+    for count in range(amends):
+        amended = repo.run("commit", "-q", "--amend", "-m", f"one, reworded {count}")
+        assert amended.returncode == 0 and amended.stderr == "", amended.stderr
+        if count + 1 < amends:
+            assert run_reviewer("--once").returncode == 0  # its line waits, set aside in turn
+    return f"HEAD@{{{amends}}}"
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+@pytest.mark.parametrize("how", ["amend", "amended twice", "rebase"])
+def test_a_rewrite_undone_tells_the_finding_of_the_commit_back_on_the_branch(
+    repo: Repo, how: str, when: str
+) -> None:
+    """An audit: a commit's line set aside by an amend or a rebase, the rewrite then undone
+    (`git reset --hard HEAD@{1}`, `ORIG_HEAD`): the new commit, gone, was set aside in turn,
+    before its review was kept or after, and the old one, back on the branch with its finding,
+    was never told. Its line is told again, as it was to be, once."""
+    old = repo.land("one", {"a.py": "x = 1  \n"})
+    assert run_reviewer("--once").returncode == 0
+    assert line_markers.unread(repo.git_dir) == [old]
+    undo = rewrite_of(repo, how)
+    if when == "after":
+        assert run_reviewer("--once").returncode == 0  # the new commit's line waits
+    repo.git("reset", "-q", "--hard", undo)
+    assert repo.head() == old
+    if when == "before":
+        assert run_reviewer("--once").returncode == 0  # kept after its commit was dropped
+    line = f"landwatch: P001 trailing whitespace in a.py:1 · landwatch show {old[:7]}\n"
+    assert said(repo, "n1") == line
+    assert said(repo, "n2") == ""
+    assert run_reviewer("--once").returncode == 0
+    assert said(repo, "n3") == ""
+
+
+def test_an_amend_undone_then_made_again_tells_the_finding_of_the_new_amend(repo: Repo) -> None:
+    """The amend undone, then the commit amended again: the old commit, gone again, is not
+    told, and the new amend's review tells its finding, which nobody saw, as it replaces it."""
+    old = repo.land("one", {"a.py": "x = 1  \n"})
+    assert run_reviewer("--once").returncode == 0
+    rewrite_of(repo, "amend")
+    assert run_reviewer("--once").returncode == 0
+    repo.git("reset", "-q", "--hard", "HEAD@{1}")
+    again = repo.run("commit", "-q", "--amend", "-m", "one, reworded again")
+    assert again.returncode == 0 and again.stderr == ""
+    assert run_reviewer("--once").returncode == 0
+    new = repo.head()
+    assert said(repo, "n1") == (
+        f"landwatch: P001 trailing whitespace in a.py:1 · landwatch show {new[:7]}"
+        f" (replaces {old[:7]})\n"
+    )
+    assert said(repo, "n2") == ""
+
+
+def test_an_amend_undone_after_its_line_was_told_tells_nothing_again(repo: Repo) -> None:
+    """What the amend's line told of the old commit's finding is seen: the amend undone after
+    that, the old commit is not told again."""
+    old = repo.land("one", {"a.py": "x = 1  \n"})
+    assert run_reviewer("--once").returncode == 0
+    rewrite_of(repo, "amend")
+    assert run_reviewer("--once").returncode == 0
+    assert f"landwatch show {repo.head()[:7]}" in said(repo, "n1")
+    assert line_markers.set_aside_pairs(repo.git_dir) == []
+    repo.git("reset", "-q", "--hard", old)
+    assert said(repo, "n2") == ""

@@ -1,7 +1,8 @@
 """The markers through which the one line tells each review once, all in the repository's
 landwatch dir: unread (what the line will say of a review), held (a review's line waiting for
 its project hooks' result, to be told with it as one) and set aside (the line of a commit a
-rebase or amend replaced: never told; the review of the commit that replaced it tells it).
+rebase or amend replaced: never told; the review of the commit that replaced it tells it, and
+it is told again where that commit goes and the old one is back: a rewrite undone).
 
 report_store decides what each says; this module only keeps them.
 """
@@ -12,6 +13,7 @@ import contextlib
 import os
 import stat
 from collections.abc import Iterable
+from pathlib import Path
 
 from landwatch import layout, one_line
 from landwatch.files import list_entries, read_file, remove, write_atomic
@@ -24,8 +26,11 @@ def mark_unread(
 ) -> None:
     """The marker holding what the one line is to say (one_line.Told); a fresh file, whose mtime
     orders the unread, newest first."""
+    _write_unread(git_dir, commit, told.text() if told is not None else b"")
+
+
+def _write_unread(git_dir: os.PathLike[str] | str, commit: str, content: bytes) -> None:
     marker = layout.UNREAD.path(git_dir) / commit
-    content = told.text() if told is not None else b""
     write_atomic(marker, content, trusted=layout.common_dir(git_dir), durable=False)
 
 
@@ -43,6 +48,20 @@ def unread(git_dir: os.PathLike[str] | str) -> list[str]:
 
 
 def mark_read(git_dir: os.PathLike[str] | str, commit: str) -> None:
+    """`commit`'s line told, or nothing of it is to be: so are the lines it took over (set
+    aside for it, and those they had taken over), which nothing brings back after."""
+    _unmark(git_dir, commit)
+    pairs = set_aside_pairs(git_dir)
+    told, done = [commit], set()
+    while pairs and told:
+        new = told.pop()
+        olds = [old for by, old in pairs if by == new and old not in done]
+        forget_set_aside(git_dir, new, olds)
+        done.update(olds)
+        told += olds
+
+
+def _unmark(git_dir: os.PathLike[str] | str, commit: str) -> None:
     with contextlib.suppress(OSError):
         remove(layout.UNREAD.path(git_dir) / commit, trusted=layout.common_dir(git_dir))
 
@@ -83,22 +102,61 @@ def forget_held(git_dir: os.PathLike[str] | str, commit: str) -> None:
 def set_aside(git_dir: os.PathLike[str] | str, old: str, new: str | None) -> bool:
     """The line of `old`, which a rebase or amend replaced by `new`, set aside: never told (the
     commit is gone from its branch), and what of it nobody saw told by the review of `new`.
-    `new` None: `old`'s review was kept after it was replaced, its findings never told. False
-    when nothing of `old` was waiting to be told."""
+    `new` None: `old`'s review was kept after it was replaced, its findings never told. The
+    marker keeps what its unread line said (restore). False when nothing of `old` waited."""
     waiting = new is None or is_unread(git_dir, old) or is_held(git_dir, old)
     if old == new or not waiting:
         return False
+    try:  # a held line says nothing here: brought back, it is told from its review
+        said = _said(git_dir, layout.UNREAD.path(git_dir) / old)
+    except OSError:
+        said = b""
     marker = layout.REPLACED.path(git_dir) / (old if new is None else f"{new}.{old}")
-    write_atomic(marker, b"", trusted=layout.common_dir(git_dir), durable=False)
+    write_atomic(marker, said, trusted=layout.common_dir(git_dir), durable=False)
     taken_over(git_dir, old)
     return True
 
 
 def taken_over(git_dir: os.PathLike[str] | str, old: str) -> None:
     """The line of `old`, unread or held for its project hooks, gone: the review of the commit
-    that replaced it tells what of it nobody saw, and nothing of `old` is told after."""
-    mark_read(git_dir, old)
+    that replaced it tells what of it nobody saw, and nothing of `old` is told after (but what
+    restore tells again). What `old` itself took over stays set aside for it."""
+    _unmark(git_dir, old)
     forget_held(git_dir, old)
+
+
+def taken_by(git_dir: os.PathLike[str] | str, new: str) -> list[str]:
+    """The commits whose lines were set aside for `new`'s (`new.old`)."""
+    return [old for by, old in set_aside_pairs(git_dir) if by == new]
+
+
+def take_over(git_dir: os.PathLike[str] | str, new: str, olds: Iterable[str]) -> None:
+    """Each of `olds` set aside for `new`, whose review tells what of it nobody saw: one set
+    aside alone (its review kept after it was replaced) is named with `new` from now on."""
+    directory, trusted = layout.REPLACED.path(git_dir), layout.common_dir(git_dir)
+    for old in olds:
+        with contextlib.suppress(OSError):
+            said = _said(git_dir, directory / old)
+            if not os.path.lexists(directory / f"{new}.{old}"):  # set aside for it: as it was
+                write_atomic(directory / f"{new}.{old}", said, trusted=trusted, durable=False)
+            remove(directory / old, trusted=trusted)
+
+
+def restore(git_dir: os.PathLike[str] | str, new: str, old: str) -> None:
+    """The line of `old`, set aside for `new`'s, unread again as it was set aside (`new` is gone
+    and `old` the person's again: the rewrite was undone); one held for its project hooks is
+    told from its review."""
+    try:
+        said = _said(git_dir, layout.REPLACED.path(git_dir) / f"{new}.{old}")
+    except OSError:
+        said = b""
+    _write_unread(git_dir, old, said)
+    forget_set_aside(git_dir, new, [old])
+
+
+def _said(git_dir: os.PathLike[str] | str, marker: Path) -> bytes:
+    """What a marker says its line is to say (one_line.Told's text, or nothing)."""
+    return read_file(marker, trusted=layout.common_dir(git_dir), limit=one_line.MARKER_LIMIT)
 
 
 def is_set_aside(git_dir: os.PathLike[str] | str, commit: str) -> bool:
@@ -106,7 +164,8 @@ def is_set_aside(git_dir: os.PathLike[str] | str, commit: str) -> bool:
 
 
 def forget_set_aside(git_dir: os.PathLike[str] | str, commit: str, olds: Iterable[str]) -> None:
-    """The set-aside markers of what `commit` replaced, once its review has told them."""
+    """The set-aside markers of what `commit` replaced, once its line has told them (or there
+    is nothing of them to tell, or to bring back)."""
     for old in olds:
         for name in (f"{commit}.{old}", old):
             with contextlib.suppress(OSError):

@@ -21,7 +21,7 @@ SHOW_UNREAD = "landwatch show --unread"
 # Severities by value (landwatch.review.findings.Severity: info 1, warning 2, error 3).
 STYLES = {3: "red", 2: "yellow", 1: "cyan"}
 _FIELDS = 7
-_LIMIT = 16 << 10  # a marker's text is a line; anything longer is none of ours
+MARKER_LIMIT = 16 << 10  # a marker's text is a line; anything longer is none of ours
 
 
 class Told:
@@ -102,7 +102,7 @@ def read(directory: Path | str, *, trusted: Path | str) -> list[tuple[str, Told 
     found = []
     for commit in markers(directory, trusted=trusted):
         try:
-            data = read_file(os.path.join(directory, commit), trusted=trusted, limit=_LIMIT)
+            data = read_file(os.path.join(directory, commit), trusted=trusted, limit=MARKER_LIMIT)
         except OSError:
             data = b""
         found.append((commit, Told.parse(commit, data)))

@@ -22,7 +22,15 @@ from landwatch.files import read_file, remove, write_atomic
 from landwatch.review import blocking
 from landwatch.review.findings import Finding, Severity, identity
 from landwatch.review.report import Report
-from landwatch.telling import Found, not_seen, to_tell, told_of, worth_telling
+from landwatch.telling import (
+    Found,
+    bring_back,
+    not_seen,
+    set_aside_gone,
+    to_tell,
+    told_of,
+    worth_telling,
+)
 
 if TYPE_CHECKING:  # read only where a result is kept: most commits have none (show, the gate)
     from landwatch.review.project_hooks.results import HooksResult
@@ -47,7 +55,7 @@ def write(
     said once, for this one (so are the commits whose markers were set aside for it:
     set_aside). `hold`: the project's hooks run next on this commit, and the line waits to tell
     both as one (write_hooks, release_held). Not `tell`: its commit was replaced before its
-    review was kept.
+    review was kept (what it took over is told again where the person has it again).
     """
     target = layout.report_file(git_dir, report.commit)
     text = json.dumps(report.as_dict(), indent=1)
@@ -66,20 +74,40 @@ def write(
     aside += [old.commit for old in replaces if old.commit in olds and old.commit not in aside]
     worth, before = _untold(git_dir, report, replaces, least, aside)
     worth = not_seen(git_dir, worth, [again] if again is not None else [])
-    if not tell or report.commit in olds:
-        # Its commit was replaced already: the line tells of the commit that replaced it.
-        if worth:
-            line_markers.set_aside(git_dir, report.commit, None)
-    elif hold and worth:
+    said = _line(git_dir, report, worth, before, hold=hold, aside=not tell or report.commit in olds)
+    for old in replaces:  # what of each still waited is this line's to tell
+        if old.commit != report.commit:
+            line_markers.set_aside(git_dir, old.commit, report.commit)
+    line_markers.take_over(git_dir, report.commit, aside)
+    if not tell:  # dropped: what it took over is told again where it is the person's again
+        bring_back(git_dir, [report.commit])
+    elif not said:  # nothing of them is to be told
+        taken = line_markers.taken_by(git_dir, report.commit)
+        line_markers.forget_set_aside(git_dir, report.commit, taken)
+    return target
+
+
+def _line(
+    git_dir: os.PathLike[str] | str,
+    report: Report,
+    worth: list[Finding],
+    before: list[Found],
+    *,
+    hold: bool,
+    aside: bool,
+) -> bool:
+    """The line of `report` telling `worth`: set aside (`aside`: its commit was replaced or
+    dropped already, the line is the replacing commit's), held, or unread; whether one was."""
+    if aside:
+        return bool(worth) and line_markers.set_aside(git_dir, report.commit, None)
+    if hold and worth:
         fingerprints = (finding.fingerprint for finding in worth)
         line_markers.hold(git_dir, report.commit, fingerprints, [old.commit for old in before])
-    elif (told := told_of(report, worth, before)) is not None:
+        return True
+    told = told_of(report, worth, before)
+    if told is not None:
         line_markers.mark_unread(git_dir, report.commit, told)
-    for old in replaces:
-        if old.commit != report.commit:
-            line_markers.taken_over(git_dir, old.commit)
-    line_markers.forget_set_aside(git_dir, report.commit, aside)
-    return target
+    return told is not None
 
 
 def _mark_blocking(
@@ -170,13 +198,14 @@ def write_hooks(
 
 def _tell(git_dir: os.PathLike[str] | str, commit: str, told: one_line.Told | None) -> None:
     """`told` marked unread for `commit` unless set aside; set aside once the person no longer has
-    the commit (git.dropped while its hooks ran): the review of what replaced it tells it."""
+    the commit (git.dropped while its hooks ran): the review of what replaced it tells it, and
+    what it took over is told again where that is back (telling.set_aside_gone)."""
     if told is None or line_markers.is_set_aside(git_dir, commit):
         return
     from landwatch.git import is_dropped
 
     if is_dropped(git_dir, commit):
-        line_markers.set_aside(git_dir, commit, None)
+        set_aside_gone(git_dir, [commit])
     else:
         line_markers.mark_unread(git_dir, commit, told)
 

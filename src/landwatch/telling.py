@@ -1,6 +1,7 @@
 """What the one line is to tell of a kept review: its findings worth telling that its reader has
 not seen yet, and the words the line says of them (landwatch.one_line); which lines are of
-commits the person no longer has.
+commits the person no longer has, and what those had taken over, told again when its commit is
+back (a rewrite undone).
 
 Kept apart from where reviews are stored (report_store), which asks it at each write.
 """
@@ -8,7 +9,7 @@ Kept apart from where reviews are stored (report_store), which asks it at each w
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Protocol
 
 from landwatch import line_markers, one_line, work_item
@@ -99,3 +100,29 @@ def on_no_ref(git_dir: os.PathLike[str] | str, commits: Sequence[str]) -> set[st
     gone &= set(wanted) if asked.ok else set()
     here = [commit for commit in wanted if commit not in gone]
     return gone | ((dropped(git_dir, here) or set()) if gone and here else set())
+
+
+def set_aside_gone(git_dir: os.PathLike[str] | str, commits: Collection[str]) -> None:
+    """The lines of `commits`, which the person no longer has (on_no_ref), set aside: never
+    told. What each had taken over is told again where it is back (bring_back)."""
+    for commit in commits:
+        line_markers.set_aside(git_dir, commit, None)
+    bring_back(git_dir, commits)
+
+
+def bring_back(git_dir: os.PathLike[str] | str, gone: Iterable[str]) -> None:
+    """The lines the commits `gone` took over (line_markers.set_aside) unread again where their
+    commit is the person's again (`git reset --hard HEAD@{1}` after an amend, ORIG_HEAD after a
+    rebase); those gone too set aside alone, and what they took over looked at in turn."""
+    walk, seen = list(gone), set()
+    while walk:
+        new = walk.pop()
+        taken = line_markers.taken_by(git_dir, new)
+        olds = [old for old in taken if work_item.is_object_id(old) and old not in seen]
+        seen.update(olds)
+        dropped = on_no_ref(git_dir, olds) if olds else set()
+        for old in olds:
+            line_markers.restore(git_dir, new, old)
+            if old in dropped:  # alone, saying what it said: a review replacing it tells it
+                line_markers.set_aside(git_dir, old, None)
+                walk.append(old)

@@ -187,11 +187,9 @@ def findings(git_dir: Path) -> Announcement | None:
     told = report_store.unread_told(git_dir)
     gone = telling.on_no_ref(git_dir, [said.commit for said in told]) if told else set()
     if gone:
-        from landwatch import line_markers
-
-        for commit in gone:
-            line_markers.set_aside(git_dir, commit, None)  # never told
-        told = [said for said in told if said.commit not in gone]
+        # Never told; what they took over is unread again where its commit is back.
+        telling.set_aside_gone(git_dir, gone)
+        told = [said for said in report_store.unread_told(git_dir) if said.commit not in gone]
     if not told:
         return None
     return Announcement(Urgency.FINDINGS, one_line.words(told), one_line.worst(told).commit)
