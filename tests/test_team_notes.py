@@ -123,7 +123,8 @@ def test_a_forged_clean_review_taken_has_the_key_told_as_the_reviewer_s_own(
     [key] = [f for f in report.findings if f.rule == "S001"]
     assert report.found_here == [key.fingerprint]
     assert any(
-        "the secret rules" in note and "this reviewer's own" in note for note in report.notes
+        "the rules a push is refused for" in note and "this reviewer's own" in note
+        for note in report.notes
     )
     assert "S001" in told(b)
     shown = b.landwatch("show", oid).stdout
