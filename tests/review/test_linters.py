@@ -41,6 +41,20 @@ def ruff_config(filter_: str = "added") -> str:
         """)
 
 
+def python_linter(name: str, script: str, form: str, files: str, **more: str) -> str:
+    """A `[[linters]]` entry running `script` with this Python, its output read as `form`;
+    `more` its other keys, each value as TOML writes it."""
+    entry = [
+        "[[linters]]",
+        f'name = "{name}"',
+        f'command = [{json.dumps(sys.executable)}, "-c", {json.dumps(script)}]',
+        f'format = "{form}"',
+        f'files = ["{files}"]',
+        *(f"{key} = {value}" for key, value in more.items()),
+    ]
+    return "\n".join(entry) + "\n"
+
+
 def test_ruff_findings_are_kept_to_added_lines(repo: Repo) -> None:
     repo.land(
         "change",
@@ -197,15 +211,8 @@ def test_baseline_reports_what_the_change_brought_wherever_it_shows(repo: Repo) 
         "    for name in re.findall(r'(\\w+)\\(\\)', l):\n"
         "        if name not in defined: print(f'{n}:undefined {name}')\n"
     )
-    config = textwrap.dedent(f"""\
-        [[linters]]
-        name = "names"
-        command = [{json.dumps(sys.executable)}, "-c", {json.dumps(script)}]
-        format = "regex"
-        pattern = '^(?P<line>\\d+):(?P<message>.*)$'
-        files = ["*.py"]
-        filter = "{{filter_}}"
-        """)
+    pattern = "'^(?P<line>\\d+):(?P<message>.*)$'"
+    config = python_linter("names", script, "regex", "*.py", pattern=pattern, filter='"{filter_}"')
     before = "def helper():\n    pass\n\nlegacy()\nhelper()\n"
     after = "# a new first line moves everything\ndef other():\n    pass\n\nlegacy()\nhelper()\n"
     for filter_, expected in (
@@ -330,13 +337,7 @@ def test_a_linter_s_line_range_is_read_in_time_of_the_lines_added(repo: Repo) ->
         "'end_location':{'row':10**15}}; "
         "print(json.dumps([{**far, 'location':{'row':4}}, {**far, 'location':{'row':1}}]))"
     )
-    config = textwrap.dedent(f"""\
-        [[linters]]
-        name = "far"
-        command = [{json.dumps(sys.executable)}, "-c", {json.dumps(script)}]
-        format = "ruff-json"
-        files = ["*.txt"]
-        """)
+    config = python_linter("far", script, "ruff-json", "*.txt")
     repo.land("before", {"a.txt": "one\ntwo\n"}, hooks=False)
     repo.land("a range", {".landwatch.toml": config, "a.txt": "one\ntwo\nthree\n"}, hooks=False)
     assert found(_reviewed_apart(repo)) == [("far:E1", "a.txt", 1)]
@@ -394,13 +395,7 @@ def test_a_linter_s_output_of_another_shape_is_unparsable_and_the_review_stands(
     findings with it (the reviewer retried it, then gave it up). Now the run says what it was."""
     form, printed, status = ODD_OUTPUTS[case]
     script = f"import sys; sys.stdin.read(); sys.stdout.write({printed!r})"
-    config = textwrap.dedent(f"""\
-        [[linters]]
-        name = "odd"
-        command = [{json.dumps(sys.executable)}, "-c", {json.dumps(script)}]
-        format = "{form}"
-        files = ["*.py"]
-        """)
+    config = python_linter("odd", script, form, "*.py")
     token = github_token("R8kq")
     repo.land("odd", {".landwatch.toml": config, "a.py": f"GH = '{token}'\n"}, hooks=False)
     report_ = review(repo, linters=True)
