@@ -17,13 +17,14 @@ from landwatch.review.project_hooks.fixed import (
     sight,
     what_fixed,
 )
-from landwatch.review.project_hooks.output import HookOutcome, parse_pre_commit
+from landwatch.review.project_hooks.output import Declared, HookOutcome, parse_pre_commit
 
-# What pre-commit printed for ruff --fix --show-fixes, then debug-statements, then
+# What pre-commit printed (`--verbose`) for ruff --fix --show-fixes, then debug-statements, then
 # trailing-whitespace and end-of-file-fixer (pre-commit-hooks 6), on two files.
 PRINTED = """\
 ruff.....................................................................Failed
 - hook id: ruff
+- duration: 0.02s
 - exit code: 1
 - files were modified by this hook
 
@@ -54,8 +55,11 @@ trim trailing whitespace.................................................Failed
 Fixing notes.txt
 
 fix end of files.........................................................Passed
+- hook id: end-of-file-fixer
+- duration: 0.01s
 """
-OUTCOMES = parse_pre_commit(PRINTED).outcomes
+HOOKS = ("ruff", "debug-statements", "trailing-whitespace", "end-of-file-fixer")
+OUTCOMES = parse_pre_commit(PRINTED, Declared(("", hook, hook) for hook in HOOKS)).outcomes
 
 
 def test_a_line_of_the_fixed_file_is_found_in_the_committed_one() -> None:

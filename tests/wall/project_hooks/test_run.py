@@ -256,7 +256,7 @@ def test_a_hook_manager_in_another_user_s_home_is_not_run_and_the_result_says_wh
         notes: list[str] = []
         room = Room(checkout, walled(), tmp_path / "objects", tmp_path / "store", said=notes)
         for _ in range(2):
-            ran = run_hooks(Tool("lefthook", (str(manager),), "lefthook 1"), ["a.py"], room, 30)
+            ran = run_hooks(Tool("lefthook", (str(manager),), "lefthook 1"), ["a.py"], room, 30, ())
             assert ran.returncode != 0 and "ran" not in ran.text, ran.text
         assert notes == [
             f"{manager} is not shown behind the wall ({manager}): it is in {bob}, another "
@@ -283,7 +283,7 @@ def test_the_files_prek_is_given_are_never_written_through_a_link_the_build_left
     room = Room(
         checkout, Wall(None, "not behind the wall"), tmp_path / "objects", tmp_path / "store"
     )
-    ran = run_hooks(Tool("prek", (str(manager),), "prek 1"), ["a.py", "b.py"], room, 30)
+    ran = run_hooks(Tool("prek", (str(manager),), "prek 1"), ["a.py", "b.py"], room, 30, ())
     assert ran.returncode == 0 and ran.text.split() == ["a.py", "b.py"], ran.text
     assert victim.read_text() == "the person's own\n"
     assert not (tmp_path / "scratch" / "files").is_symlink()

@@ -21,7 +21,7 @@ from landwatch.processes import MOST_OUTPUT
 from landwatch.review.change import Change, open_repository, resolve
 from landwatch.review.known_secrets import found_in_change
 from landwatch.review.project_hooks import results
-from landwatch.review.project_hooks.config import ManagerConfig
+from landwatch.review.project_hooks.config import HookSpec, ManagerConfig
 from landwatch.review.project_hooks.pin import HooksPinned
 from landwatch.review.project_hooks.sources import read_by
 from landwatch.review.secrets.redaction import redact_secrets
@@ -157,7 +157,7 @@ def _one_manager(
                     _waiting(tool, declared, problem, outcome)
                     return
                 outcome.prepared.append(tool.name)
-            ran = run_hooks(tool, given, room, budget)
+            ran = run_hooks(tool, given, room, budget, _hooks_read(declared, tool))
             stopped = ran.timed_out or ran.said_too_much
             fixes = place.fixes(repo, written) if not stopped else checkout.Fixes()
     except (checkout.CheckoutError, revs.RevError, OSError) as error:
@@ -174,12 +174,18 @@ def _room(
     the hook repositories on this machine those files name, for its build to clone (RevError:
     one that is not to be shown); what the wall leaves out said in `said`, once. A file the
     tool never reads shows nothing."""
-    read = set(read_by(tool.name, (declared.path, *declared.read)))
-    hooks = [hook for hook in declared.hooks if (hook.source or declared.path) in read]
+    hooks = _hooks_read(declared, tool)
     programs = [tool.command[0], *(word for hook in hooks for word in _words(hook.entry))]
+    read = set(read_by(tool.name, (declared.path, *declared.read)))
     found = (revs.local_path(url, place.root) for path, url in declared.on_machine if path in read)
     sources = tuple(path for path in found if path is not None)
     return Room(place, how.wall, how.objects, how.store, tuple(programs), sources, said)
+
+
+def _hooks_read(declared: ManagerConfig, tool: Tool) -> list[HookSpec]:
+    """The hooks of the configuration files the tool reads."""
+    read = set(read_by(tool.name, (declared.path, *declared.read)))
+    return [hook for hook in declared.hooks if (hook.source or declared.path) in read]
 
 
 def _built(room: Room, tool: Tool) -> bool:
@@ -215,11 +221,6 @@ def _read(
     """What the run said, as findings and notes of `outcome`."""
     result = outcome.result
     said = ran.said
-    # A hook that passed is reported by its name alone: its id, where the configuration says.
-    ids = {hook.name: hook.id for hook in declared.hooks}
-    for each in said.outcomes:
-        if each.id == each.name:
-            each.id = ids.get(each.name, each.id)
     result.tools.append(tool.version)
     result.hooks += [
         {"id": each.id, "status": each.status, "tool": tool.name} for each in said.outcomes

@@ -18,19 +18,28 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from landwatch.files import write_atomic
 from landwatch.lazy_re import lazy_compile
 from landwatch.processes import SAID_TOO_MUCH, ProgramResult
-from landwatch.review.project_hooks.output import Said, lines_of, parse_lefthook, parse_pre_commit
+from landwatch.review.project_hooks.output import (
+    Declared,
+    Said,
+    lines_of,
+    parse_lefthook,
+    parse_pre_commit,
+)
 from landwatch.wall.door import Wall, kept_environment, own_home, walled
 from landwatch.wall.project_hooks.checkout import Checkout
 from landwatch.wall.project_hooks.tools import Tool
 from landwatch.wall.sandbox import Reach
+
+if TYPE_CHECKING:
+    from landwatch.review.project_hooks.config import HookSpec
 
 # Building environments (a virtualenv and its packages, a node or rust toolchain) can take
 # minutes the first time; it is done once per configuration, not per landing.
@@ -166,20 +175,25 @@ def prepare(tool: Tool, room: Room) -> str | None:
     return None
 
 
-def run_hooks(tool: Tool, files: list[str], room: Room, budget: float) -> Ran:
-    """The manager's pre-commit stage on `files`, without the network, within `budget`."""
+def run_hooks(
+    tool: Tool, files: list[str], room: Room, budget: float, hooks: Sequence[HookSpec]
+) -> Ran:
+    """The manager's pre-commit stage on `files`, without the network, within `budget`; what it
+    printed read for the `hooks` its configuration declares."""
     started = time.monotonic()
     listed = "".join(f"{name}\0" for name in files).encode("utf-8", "surrogateescape")
     stdin = b""
+    # Verbose: the id of every hook it ran under its status line, which tells that line from a
+    # hook's own output (review.project_hooks.output).
     if tool.name == "pre-commit":
-        argv = [*tool.command, "run", "--color=never", "--hook-stage", "pre-commit", "--files"]
-        argv += files
+        argv = [*tool.command, "run", "--color=never", "--verbose", "--hook-stage", "pre-commit"]
+        argv += ["--files", *files]
     elif tool.name == "prek":
         # The build just ran behind the wall with the scratch writable: a link it left at this
         # name is replaced, never written through to a file of the person's outside the wall.
         names = write_atomic(room.scratch / "files", listed, trusted=room.scratch, durable=False)
         argv = [*tool.command, "run", "--color=never", "--no-progress", "--stage", "pre-commit"]
-        argv += ["--files0-from", str(names)]
+        argv += ["--files0-from", str(names), "--verbose"]
     else:
         argv = [*tool.command, "run", "pre-commit", "--no-auto-install", "--colors", "off"]
         argv += ["--no-tty", "--no-stage-fixed", "--files-from-stdin"]
@@ -187,7 +201,11 @@ def run_hooks(tool: Tool, files: list[str], room: Room, budget: float) -> Ran:
     result = _run(tool, argv, stdin, room, budget, building=False)
     stdout = result.stdout.decode("utf-8", "replace")
     stderr = result.stderr.decode("utf-8", "replace")
-    said = parse_lefthook(stdout) if tool.name == "lefthook" else parse_pre_commit(stdout)
+    if tool.name == "lefthook":
+        said = parse_lefthook(stdout, Declared(((h.name,) * 3 for h in hooks), ordered=False))
+    else:
+        declared = Declared((h.source, h.id, h.name) for h in hooks)
+        said = parse_pre_commit(stdout, declared, indented=tool.name == "prek")
     said.preamble += [line for line in lines_of(stderr) if line.strip()]
     seconds = time.monotonic() - started
     return Ran(
