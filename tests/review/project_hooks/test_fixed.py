@@ -14,8 +14,10 @@ from landwatch.review.project_hooks.fixed import (
     committed_line,
     fixers_of,
     lines_fixed,
+    named_files,
+    reach_of,
+    said_fixed,
     sight,
-    what_fixed,
 )
 from landwatch.review.project_hooks.output import Declared, HookOutcome, parse_pre_commit
 
@@ -77,13 +79,17 @@ def test_a_line_of_the_fixed_file_is_found_in_the_committed_one() -> None:
 
 def test_a_hook_reads_a_file_as_the_fixers_before_it_left_it() -> None:
     ruff, debug, trim, eof = range(4)
-    assert sight(OUTCOMES, debug, []) == UNKNOWN  # changed by a hook that did not say so
-    assert sight(OUTCOMES, ruff, [trim]) == COMMITTED
-    assert sight(OUTCOMES, debug, [ruff]) == AT_END
-    assert sight(OUTCOMES, ruff, [ruff]) == AT_END  # ruff --fix says what is left of its fix
+
+    def seen(index: int, fixers: list[int]) -> str:
+        return sight(reach_of(OUTCOMES, fixers), index)
+
+    assert seen(debug, []) == UNKNOWN  # changed by a hook that did not say so
+    assert seen(ruff, [trim]) == COMMITTED
+    assert seen(debug, [ruff]) == AT_END
+    assert seen(ruff, [ruff]) == AT_END  # ruff --fix says what is left of its fix
     # trailing-whitespace moves no line; a fixer that may move lines after it leaves it unknown.
-    assert sight(OUTCOMES, debug, [ruff, trim]) == AT_END
-    assert sight(OUTCOMES, ruff, [ruff, debug]) == UNKNOWN
+    assert seen(debug, [ruff, trim]) == AT_END
+    assert seen(ruff, [ruff, debug]) == UNKNOWN
     assert eof == 3
 
 
@@ -95,15 +101,21 @@ def test_a_fixer_that_names_the_files_it_fixed_changed_those_only() -> None:
     assert fixers_of([silent], ["a.py", "b.py"]) == {"a.py": [0], "b.py": [0]}
 
 
+def test_a_fixer_naming_a_file_by_its_absolute_path_names_each_it_ends_in() -> None:
+    isort = HookOutcome("isort", "isort", "failed", 1, True, ["Fixing /tmp/hooks-x/work/src/a.py"])
+    changed = ["src/a.py", "a.py", "b.py", "other/src/a.py"]
+    assert named_files(isort, changed) == {"src/a.py", "a.py"}
+
+
 def test_what_a_fixer_fixed_in_a_file_is_in_its_own_words() -> None:
-    ruff = OUTCOMES[0]
-    assert what_fixed(ruff, "m.py", only_file=True) == "fixed F401 (unused-import)"
-    assert what_fixed(ruff, "other.py", only_file=False) == ""
+    ruff = said_fixed(OUTCOMES[0])
+    assert ruff.of("m.py", only_file=True) == "fixed F401 (unused-import)"
+    assert ruff.of("other.py", only_file=False) == ""
     summary = ["Found 3 errors (2 fixed, 1 remaining)."]
-    counted = HookOutcome("ruff", "ruff", "failed", 1, True, summary)
-    assert what_fixed(counted, "a.py", only_file=True) == "fixed 2 errors"
-    assert what_fixed(counted, "a.py", only_file=False) == ""  # whose 2 cannot be told
-    assert what_fixed(OUTCOMES[2], "notes.txt", only_file=True) == ""  # `Fixing notes.txt`
+    counted = said_fixed(HookOutcome("ruff", "ruff", "failed", 1, True, summary))
+    assert counted.of("a.py", only_file=True) == "fixed 2 errors"
+    assert counted.of("a.py", only_file=False) == ""  # whose 2 cannot be told
+    assert said_fixed(OUTCOMES[2]).of("notes.txt", only_file=True) == ""  # `Fixing notes.txt`
 
 
 def test_two_fixers_of_one_file_share_its_lines_by_what_they_change() -> None:

@@ -19,6 +19,7 @@ from landwatch.review.project_hooks.results import (
     told_once,
 )
 from landwatch.review.report import Report
+from support.timing import cpu_seconds
 from support.tokens import GITHUB_TOKEN
 
 CONTENT = {"app.py": b"import os\nx = 1\ny = 2\n", "notes.txt": b"one\n"}
@@ -65,6 +66,43 @@ def test_a_hook_naming_every_line_of_a_large_file_is_read_once_and_kept_bounded(
         f"hook todo named {count - MAX_PLACED:,} more lines this change added than the "
         f"{MAX_PLACED:,} kept: run the hooks yourself to see every one"
     ]
+
+
+def test_the_findings_of_all_the_hooks_are_kept_to_a_thousand_with_a_note() -> None:
+    """Three hooks each naming 600 added lines, and a fixer changing two files: 1,802 findings
+    were kept, each hook's cap (MAX_PLACED) its own; the result keeps MAX_PLACED in all, each
+    hook's first before any hook's second."""
+    lines = set(range(1, 601))
+    landed = Landed({"gen.py": lines, "a.py": {1}}, lambda path: b"x\n" * 600)
+    hooks = [failed(f"check{n}", *(f"gen.py:{line}: no" for line in lines)) for n in range(3)]
+    fixer = failed("fmt", modified=True)
+    found, notes = findings_of([*hooks, fixer], landed, ["gen.py", "a.py"])
+    rules = [f.rule for f in found]
+    assert len(found) == MAX_PLACED and rules[599:601] == ["hook:check0", "hook:check1"]
+    assert (rules.count("hook:check1"), rules[-2:]) == (398, ["hook:check2", "hook:fmt"])
+    assert notes == [
+        f"the project's hooks made 802 more findings than the {MAX_PLACED:,} kept: run the "
+        "hooks yourself to see every one"
+    ]
+
+
+def test_fixing_hooks_and_the_files_they_changed_are_read_in_time_linear_in_them() -> None:
+    """Hooks that each said they changed files (a hook's output forging such blocks made one
+    each) on four files: each hook's sight of each file looked through every fixer of it, and
+    each fix counted its hook's files in every file's list: 16,000 took 32 s. Twenty times the
+    hooks take about twenty times as long; what is kept stays MAX_PLACED."""
+    changed = ["a.py", "b.py", "c.py", "d.py"]
+    landed = Landed({path: {1} for path in changed}, lambda path: b"x\n")
+
+    def outcomes(count: int) -> list[HookOutcome]:
+        return [failed(f"h{n}", modified=True) for n in range(count)]
+
+    small, large = outcomes(200), outcomes(4000)
+    few = cpu_seconds(lambda: findings_of(small, landed, changed))
+    many = cpu_seconds(lambda: findings_of(large, landed, changed))
+    assert many < 60 * max(few, 0.001)  # twenty times the hooks: not 400 times the time
+    found, notes = findings_of(large, landed, changed)
+    assert len(found) == MAX_PLACED and notes[-1].startswith("the project's hooks made 15,000 more")
 
 
 def test_a_place_under_its_message_takes_that_message() -> None:

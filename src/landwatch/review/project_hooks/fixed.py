@@ -10,8 +10,8 @@ when no fixer after it moved the file's lines, and is not placed on a line other
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
 
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.project_hooks.output import HookOutcome
@@ -99,20 +99,43 @@ def lines_fixed(fix: FileFix | None, hook: str, shared: bool) -> list[int]:
 
 
 def named_files(outcome: HookOutcome, changed: Sequence[str]) -> set[str]:
-    """The files of `changed` that a hook's output names as fixed."""
-    found = set()
+    """The files of `changed` that a hook's output names as fixed (by the path as given, or one
+    ending in it: isort names the absolute path), each line read once, however many changed."""
+    tails = _tails(changed)
+    found: set[str] = set()
     for line in outcome.output:
         stripped = line.strip()
         prefix = next((each for each in _NAMING if stripped.startswith(each)), None)
         if prefix is not None:
             path = stripped[len(prefix) :].removesuffix(":").removeprefix("./")
-            found |= {name for name in changed if name == path or path.endswith("/" + name)}
+            found.update(_ending(tails, path))
     return found
 
 
+def _tails(paths: Sequence[str]) -> dict[str | None, Any]:
+    """`paths` by their parts from the last: a path's own entry under None."""
+    tails: dict[str | None, Any] = {}
+    for path in paths:
+        node = tails
+        for part in reversed(path.split("/")):
+            node = node.setdefault(part, {})
+        node[None] = path
+    return tails
+
+
+def _ending(tails: dict[str | None, Any], path: str) -> Iterator[str]:
+    """The paths of `tails` that `path` is, or ends in after a `/`."""
+    node = tails
+    for part in reversed(path.split("/")):
+        node = node.get(part, {})
+        if None in node:
+            yield node[None]
+
+
 def fixers_of(outcomes: Sequence[HookOutcome], changed: Sequence[str]) -> dict[str, list[int]]:
-    """For each changed file, the hooks (their place in `outcomes`) that may have changed it:
-    those that said they modified files and named it, or named none of the changed files."""
+    """For each changed file, the hooks (their place in `outcomes`, in order) that may have
+    changed it: those that said they modified files and named it, or named none of the changed
+    files."""
     by_file: dict[str, list[int]] = {path: [] for path in changed}
     for index, outcome in enumerate(outcomes):
         if not outcome.modified:
@@ -123,38 +146,64 @@ def fixers_of(outcomes: Sequence[HookOutcome], changed: Sequence[str]) -> dict[s
     return by_file
 
 
-def sight(outcomes: Sequence[HookOutcome], index: int, fixers: Sequence[int]) -> str:
-    """Which file the hook at `index` read a changed file as, given the hooks that changed it
-    (`fixers`): its own fix comes before what it says (ruff --fix reports what is left)."""
+class Reach(NamedTuple):
+    """Of the hooks that changed a file (their places in order): the first, and the last that
+    may move its lines (-1: none of them)."""
+
+    first: int
+    moving: int
+
+
+def reach_of(outcomes: Sequence[HookOutcome], fixers: Sequence[int]) -> Reach | None:
+    """The reach of the hooks that changed a file (`fixers`); None when none said it did."""
     if not fixers:
+        return None
+    moving = [fixer for fixer in fixers if outcomes[fixer].id not in LINE_KEEPING]
+    return Reach(fixers[0], moving[-1] if moving else -1)
+
+
+def sight(reach: Reach | None, index: int) -> str:
+    """Which file the hook at `index` read a changed file as, given the reach of the hooks that
+    changed it: its own fix comes before what it says (ruff --fix reports what is left)."""
+    if reach is None:
         return UNKNOWN  # changed, by a hook that did not say so (lefthook says nothing)
-    if not any(fixer <= index for fixer in fixers):
+    if reach.first > index:
         return COMMITTED
-    later = [fixer for fixer in fixers if fixer > index]
-    if all(outcomes[fixer].id in LINE_KEEPING for fixer in later):
-        return AT_END
+    if reach.moving <= index:
+        return AT_END  # no fixer after it moved a line
     return UNKNOWN
 
 
-def what_fixed(outcome: HookOutcome, path: str, only_file: bool) -> str:
-    """What a fixer said it fixed in `path`: the rules ruff's `--show-fixes` lists under it;
-    else ruff's count of errors fixed, when this was the one file it changed (`only_file`)."""
-    rules: list[str] = []
-    under = False
+class Fixed(NamedTuple):
+    """What a fixer said it fixed: the rules ruff's `--show-fixes` lists under each file, and
+    ruff's count of errors fixed (read once, whichever files it changed)."""
+
+    rules: dict[str, list[str]]
+    errors: int
+
+    def of(self, path: str, only_file: bool) -> str:
+        """What it fixed in `path`: its rules there; else its count of errors fixed, when this
+        was the one file it changed (`only_file`)."""
+        rules = self.rules.get(path)
+        if rules:
+            return "fixed " + ", ".join(rules)
+        if only_file and self.errors:
+            return f"fixed {self.errors} error{'' if self.errors == 1 else 's'}"
+        return ""
+
+
+def said_fixed(outcome: HookOutcome) -> Fixed:
+    """What a fixer's output says it fixed, read in one pass."""
+    rules: dict[str, list[str]] = {}
+    under: list[str] | None = None
+    summary = None
     for line in outcome.output:
         stripped = line.strip()
         if stripped.startswith("- ") and stripped.endswith(":"):
-            under = stripped[2:-1].removeprefix("./") == path
-        elif under and (match := _RULE_FIXED.match(line.rstrip())) is not None:
-            rules.append(match["rule"])
+            under = rules.setdefault(stripped[2:-1].removeprefix("./"), [])
+        elif under is not None and (match := _RULE_FIXED.match(line.rstrip())) is not None:
+            under.append(match["rule"])
         elif not stripped:
-            under = False
-    if rules:
-        return "fixed " + ", ".join(rules)
-    summary = None
-    for line in outcome.output:
-        summary = _RUFF_SUMMARY.match(line.strip()) or summary
-    if summary is not None and only_file and int(summary["fixed"]):
-        count = int(summary["fixed"])
-        return f"fixed {count} error{'' if count == 1 else 's'}"
-    return ""
+            under = None
+        summary = _RUFF_SUMMARY.match(stripped) or summary
+    return Fixed(rules, int(summary["fixed"]) if summary is not None else 0)

@@ -10,6 +10,7 @@ its own file, so neither waits for the other nor overwrites what the other found
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -175,15 +176,16 @@ def findings_of(
     `path:line:` lines, read on the committed file, kept to the lines the change added; its
     output otherwise; each file the hooks changed (`changed`), in the name of the hooks that
     changed it, with what they said they fixed. Each is the project's own standard, declared
-    in `declared_in` (its configuration)."""
+    in `declared_in` (its configuration); MAX_PLACED of them in all. Linear in what the hooks
+    said and the files they changed (each hook's sight of each file answered at once)."""
     findings: list[Finding] = []
     notes: list[str] = []
     fixers = fixed.fixers_of(outcomes, changed)
+    reaches = {path: fixed.reach_of(outcomes, each) for path, each in fixers.items()}
     for index, outcome in enumerate(outcomes):
         if outcome.status != "failed":
             continue
-        sights = {path: fixed.sight(outcomes, index, each) for path, each in fixers.items()}
-        placed, left_out, more = _placed(outcome, landed, sights)
+        placed, left_out, more = _placed(outcome, landed, _sights(reaches, index))
         findings += placed
         if more:
             notes.append(
@@ -200,33 +202,73 @@ def findings_of(
         elif not (outcome.modified and changed):
             # A fixing hook's failure is the change it made.
             findings.append(_failure(outcome, landed.found))
-    for path in changed:
-        findings += _fixes(path, outcomes, fixers, landed)
+    found, more = _fixes(outcomes, changed, fixers, landed, MAX_PLACED)
+    findings += found
+    kept = _kept(findings)
+    more += len(findings) - len(kept)
+    findings = kept
+    if more:
+        notes.append(
+            f"the project's hooks made {more:,} more finding{'' if more == 1 else 's'} than the "
+            f"{MAX_PLACED:,} kept: run the hooks yourself to see every one"
+        )
     basis = Basis(DECLARED, declared_in or None)
     for finding in findings:
         finding.basis = basis
     return findings, [redact_secrets(note, found=landed.found) for note in notes]
 
 
+def _kept(findings: list[Finding]) -> list[Finding]:
+    """MAX_PLACED of `findings`, in their order, each hook's first kept before any hook's
+    second: a hook naming a thousand lines leaves room for a word of every other."""
+    if len(findings) <= MAX_PLACED:
+        return findings
+    firsts: dict[str, int] = {}
+    for at, each in enumerate(findings):
+        firsts.setdefault(each.rule, at)
+    chosen = set(list(firsts.values())[:MAX_PLACED])
+    for at in range(len(findings)):
+        if len(chosen) == MAX_PLACED:
+            break
+        chosen.add(at)
+    return [each for at, each in enumerate(findings) if at in chosen]
+
+
+def _sights(reaches: dict[str, fixed.Reach | None], index: int) -> Callable[[str], str]:
+    """Which file the hook at `index` read each path as (a file no hook changed: committed)."""
+    return lambda path: fixed.sight(reaches[path], index) if path in reaches else fixed.COMMITTED
+
+
 def _fixes(
-    path: str, outcomes: list[HookOutcome], fixers: dict[str, list[int]], landed: Landed
-) -> list[Finding]:
-    """A file the hooks changed, a finding for each hook that changed it (one in the name of
-    the project's hooks when none said it did): on the first committed line it changed, with
-    what it said it fixed."""
-    fix = landed.fixes.get(path)
-    if not fixers[path]:
-        lines = fixed.changed_lines(fix.changed) if fix is not None else []
-        return [_fix(path, "fix", "the project's hooks", "", lines, landed)]
-    found = []
-    for index in fixers[path]:
-        outcome = outcomes[index]
-        # A count of errors fixed is this file's when the hook changed no other.
-        alone = sum(index in each for each in fixers.values()) == 1
-        lines = fixed.lines_fixed(fix, outcome.id, len(fixers[path]) > 1)
-        what = fixed.what_fixed(outcome, path, alone)
-        found.append(_fix(path, outcome.id, outcome.name, what, lines, landed))
-    return found
+    outcomes: list[HookOutcome],
+    changed: list[str],
+    fixers: dict[str, list[int]],
+    landed: Landed,
+    room: int,
+) -> tuple[list[Finding], int]:
+    """The files the hooks changed, a finding for each hook that changed each (one in the name
+    of the project's hooks when none said it did): on the first committed line it changed,
+    with what it said it fixed; `room` of them at most, and how many more there were."""
+    files_of = Counter(index for each in fixers.values() for index in each)
+    said = {index: fixed.said_fixed(outcomes[index]) for index in files_of}
+    found: list[Finding] = []
+    more = 0
+    for path in changed:
+        if len(found) >= room:
+            more += len(fixers[path]) or 1
+            continue
+        fix = landed.fixes.get(path)
+        if not fixers[path]:
+            lines = fixed.changed_lines(fix.changed) if fix is not None else []
+            found.append(_fix(path, "fix", "the project's hooks", "", lines, landed))
+        for index in fixers[path]:
+            outcome = outcomes[index]
+            lines = fixed.lines_fixed(fix, outcome.id, len(fixers[path]) > 1)
+            # A count of errors fixed is this file's when the hook changed no other.
+            what = said[index].of(path, files_of[index] == 1)
+            found.append(_fix(path, outcome.id, outcome.name, what, lines, landed))
+    more += max(len(found) - room, 0)
+    return found[:room], more
 
 
 def _fix(path: str, hook: str, name: str, what: str, lines: list[int], landed: Landed) -> Finding:
@@ -253,21 +295,20 @@ def _fix(path: str, hook: str, name: str, what: str, lines: list[int], landed: L
 
 
 def _placed(
-    outcome: HookOutcome, landed: Landed, sights: dict[str, str]
+    outcome: HookOutcome, landed: Landed, sight: Callable[[str], str]
 ) -> tuple[list[Finding], int, int]:
     """Findings of the `path:line:` lines of a hook's output, read on the committed file, on
     added lines, the first MAX_PLACED of them; how many such lines named a line the change did
     not add, and how many past MAX_PLACED were not kept."""
-    paths = set(landed.added)
     found: list[Finding] = []
     left_out = more = 0
     before = ""
     for text in outcome.output:
-        place = located(text, paths, before)
+        place = located(text, landed.added, before)
         before = text if text.strip() else before
         if place is None:
             continue
-        number, remark = _committed(place, landed, sights.get(place.path, fixed.COMMITTED))
+        number, remark = _committed(place, landed, sight(place.path))
         if number is not None and number not in landed.added[place.path]:
             left_out += 1
             continue
