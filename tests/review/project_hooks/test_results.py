@@ -154,6 +154,17 @@ def test_each_file_a_fixing_hook_changed_is_a_finding_in_its_name() -> None:
     assert [f.rule for f in found if f.path is None] == ["hook:other"]
 
 
+def test_a_fixer_that_changed_only_files_beside_the_change_is_a_finding_of_none() -> None:
+    """A formatter of the whole checkout fixing a file the change did not bring: not the
+    commit's, so neither a fix of it nor the hook's failure (the change it made) is a finding;
+    a hook naming only such a file changed none of the change's."""
+    eof = failed("eof", "Fixing old.py", modified=True)
+    assert findings_of([eof], LANDED, [], beside=["old.py"]) == ([], [])
+    fmt = failed("fmt", modified=True)
+    found, _ = findings_of([eof, fmt], LANDED, ["app.py"], beside=["old.py"])
+    assert [(f.rule, f.path) for f in found] == [("hook:fmt", "app.py")]
+
+
 def test_a_hook_after_a_fixer_is_read_on_the_committed_file() -> None:
     # The fixer took line 1 (`import os`) away: the checker's line 1 is the committed line 2.
     fix = FileFix((Hunk(1, 1, 0, 0),), (Hunk(1, 1, 0, 0),))

@@ -108,11 +108,12 @@ def test_removed_whatever_happens(tmp_path: Path) -> None:
 def test_what_the_hooks_changed_is_a_patch_git_apply_takes(tmp_path: Path) -> None:
     repo, oid = project(tmp_path)
     opened = open_repository(repo.git_dir)
-    with landed(repo.git_dir / "objects", oid, ["src/pkg/mod.py", ODD], tmp_path) as place:
-        assert place.fixes(opened) == Fixes()
+    given = ["src/pkg/mod.py", ODD]
+    with landed(repo.git_dir / "objects", oid, given, tmp_path) as place:
+        assert place.fixes(opened, given) == Fixes()
         (place.root / "src/pkg/mod.py").write_text("x = 2  \n# fixed\n")
         (place.root / ODD).write_text("odd\n\n")
-        fixes = place.fixes(opened)
+        fixes = place.fixes(opened, given)
     changed, patch = fixes.changed, fixes.patch
     assert sorted(changed) == sorted(["src/pkg/mod.py", ODD])
     # Line by line: a line added after line 1; line 1 changed only at its end, which moves none.
@@ -122,6 +123,24 @@ def test_what_the_hooks_changed_is_a_patch_git_apply_takes(tmp_path: Path) -> No
     )
     assert applied.returncode == 0, applied.stderr
     assert (repo.path / "src/pkg/mod.py").read_text() == "x = 2  \n# fixed\n"
+
+
+def test_what_the_hooks_changed_beside_the_files_given_them_is_named_not_fixed(
+    tmp_path: Path,
+) -> None:
+    """A formatter run on the whole checkout (`ruff format .`) changes files of it the change
+    did not bring: they are named apart, and the fix (its patch, its lines) is the change's."""
+    repo, oid = project(tmp_path)
+    opened = open_repository(repo.git_dir)
+    with landed(repo.git_dir / "objects", oid, ["src/pkg/mod.py"], tmp_path) as place:
+        for path in ("src/pkg/mod.py", "pyproject.toml", "src/setup.cfg"):
+            with open(place.root / path, "a") as file:
+                file.write("# formatted\n")
+        (place.root / "src/pkg/__init__.py").unlink()
+        fixes = place.fixes(opened, ["src/pkg/mod.py"])
+    assert fixes.changed == ["src/pkg/mod.py"] and list(fixes.lines) == ["src/pkg/mod.py"]
+    assert fixes.beside == ["pyproject.toml", "src/pkg/__init__.py", "src/setup.cfg"]
+    assert "a/src/pkg/mod.py" in fixes.patch and "pyproject" not in fixes.patch
 
 
 def test_reading_the_fixes_runs_nothing_the_checkout_s_git_dir_names(tmp_path: Path) -> None:
@@ -145,7 +164,7 @@ def test_reading_the_fixes_runs_nothing_the_checkout_s_git_dir_names(tmp_path: P
         os.symlink("/etc/passwd", place.root / "pyproject.toml.new")
         (place.root / "pyproject.toml").unlink()
         os.symlink("/etc/passwd", place.root / "pyproject.toml")
-        fixes = place.fixes(opened)
+        fixes = place.fixes(opened, ["pyproject.toml", "src/pkg/mod.py", "src/setup.cfg"])
     changed, patch = fixes.changed, fixes.patch
     assert not ran.exists()
     assert changed == ["pyproject.toml", "src/pkg/mod.py", "src/setup.cfg"]
@@ -195,9 +214,9 @@ def test_a_checkout_the_hooks_replaced_with_a_link_is_not_read(tmp_path: Path) -
     with landed(repo.git_dir / "objects", oid, ["src/pkg/mod.py"], tmp_path) as place:
         place.root.rename(place.root.parent / "work.moved")
         place.root.symlink_to(far)
-        assert place.fixes(opened) == Fixes(refused=REPLACED)
+        assert place.fixes(opened, ["src/pkg/mod.py"]) == Fixes(refused=REPLACED)
         place.root.unlink()  # nothing in its place: not every file removed either
-        assert place.fixes(opened) == Fixes(refused=REPLACED)
+        assert place.fixes(opened, ["src/pkg/mod.py"]) == Fixes(refused=REPLACED)
     assert (far / "src" / "pkg" / "mod.py").read_text() == "the person's private notes\n"
 
 

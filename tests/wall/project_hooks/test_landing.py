@@ -1,6 +1,6 @@
 """What the run of the project's hooks on a landing keeps of what they did (wall.project_hooks
 .landing), with the real pre-commit and prek drained by the real reviewer: the hooks declared and
-no other, whatever a hook prints."""
+no other, whatever a hook prints; what they changed of the commit's files, and not of others."""
 
 from __future__ import annotations
 
@@ -8,8 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from landwatch import report_store
 from landwatch.review.findings import MAX_PLACED
-from support.project_hooks import committed_and_trusted, drained, hooks_of, local_hooks, tools
+from support.project_hooks import (
+    committed_and_trusted,
+    drained,
+    hooks_of,
+    local_hooks,
+    settled,
+    tools,
+)
 from support.repos import Repo
 
 TODO = "id: todo\nname: markers left\nlanguage: pygrep\nentry: TODO"
@@ -59,3 +67,46 @@ def test_what_a_hook_prints_reports_no_hook_the_configuration_does_not_declare(
     notes = " ".join(hooks.notes)
     assert f"hook todo named {lines - MAX_PLACED} more lines" in notes
     assert "the project's hooks made 1 more finding than the 1,000 kept" in notes
+
+
+# A formatter of the whole checkout (`pass_filenames: false`, as `ruff format .` or `prettier
+# --write .` are often run): here an end-of-file fixer of every *.py at the root.
+EOF_ALL = (
+    "id: eof\nname: fix end of files\nlanguage: system\nentry: python3 tools/eof.py\n"
+    "pass_filenames: false"
+)
+EOF_PY = """\
+import pathlib, sys
+bad = 0
+for p in pathlib.Path(".").glob("*.py"):
+    b = p.read_bytes()
+    if b and not b.endswith(b"\\n"):
+        p.write_bytes(b + b"\\n"); print("Fixing", p); bad = 1
+sys.exit(bad)
+"""
+
+
+def test_a_fix_of_a_file_beside_the_change_is_not_the_commit_s(tmp_path: Path, repo: Repo) -> None:
+    """old.py, committed without its last newline, is in the checkout (a root file) but not the
+    change's: reading the hooks' fix of it asked for its landed content, which only the change's
+    files have, and the job failed with KeyError at every try and was given up, no result kept,
+    at every landing while old.py stayed so. It is named in a note, and kept out of the fix."""
+    committed_and_trusted(
+        repo,
+        {
+            ".pre-commit-config.yaml": local_hooks(EOF_ALL),
+            "tools/eof.py": EOF_PY,
+            "old.py": "x = 1",
+        },
+    )
+    oid = repo.land("add new.py", {"new.py": "y = 2\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    assert settled(repo) == [f"project_hooks-{oid}"]
+    hooks = hooks_of(repo, oid)
+    assert hooks.hooks == [{"id": "eof", "status": "failed", "tool": "pre-commit"}]
+    assert hooks.findings == [] and hooks.patch == ""
+    assert (
+        "the hooks of .pre-commit-config.yaml also changed 1 file this change did not bring "
+        "(old.py): not the commit's, left out of its fix"
+    ) in hooks.notes
+    assert report_store.read(repo.git_dir, oid) is not None

@@ -101,7 +101,10 @@ def lines_fixed(fix: FileFix | None, hook: str, shared: bool) -> list[int]:
 def named_files(outcome: HookOutcome, changed: Sequence[str]) -> set[str]:
     """The files of `changed` that a hook's output names as fixed (by the path as given, or one
     ending in it: isort names the absolute path), each line read once, however many changed."""
-    tails = _tails(changed)
+    return _named(outcome, _tails(changed))
+
+
+def _named(outcome: HookOutcome, tails: dict[str | None, Any]) -> set[str]:
     found: set[str] = set()
     for line in outcome.output:
         stripped = line.strip()
@@ -132,16 +135,20 @@ def _ending(tails: dict[str | None, Any], path: str) -> Iterator[str]:
             yield node[None]
 
 
-def fixers_of(outcomes: Sequence[HookOutcome], changed: Sequence[str]) -> dict[str, list[int]]:
+def fixers_of(
+    outcomes: Sequence[HookOutcome], changed: Sequence[str], beside: Sequence[str] = ()
+) -> dict[str, list[int]]:
     """For each changed file, the hooks (their place in `outcomes`, in order) that may have
-    changed it: those that said they modified files and named it, or named none of the changed
-    files."""
+    changed it: those that said they modified files and named it, or named none of the files
+    they changed (those `beside` the change's too: a hook naming only those changed none of
+    the change's)."""
     by_file: dict[str, list[int]] = {path: [] for path in changed}
+    tails = _tails([*changed, *beside])
     for index, outcome in enumerate(outcomes):
         if not outcome.modified:
             continue
-        named = named_files(outcome, changed)
-        for path in named or changed:
+        named = _named(outcome, tails)
+        for path in named.intersection(by_file) if named else changed:
             by_file[path].append(index)
     return by_file
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -162,7 +162,10 @@ class Landed:
 
     def lines(self, path: str) -> list[bytes] | None:
         """`path`'s landed content as lines, read once: a hook naming each of a file's 20,000
-        lines made each finding read the file out of git again."""
+        lines made each finding read the file out of git again. None for a file the change
+        did not bring: none of its content is landed here."""
+        if path not in self.added:
+            return None
         if path not in self.read:
             content = self.content(path)
             self.read[path] = content_lines(content) if content is not None else None
@@ -170,17 +173,23 @@ class Landed:
 
 
 def findings_of(
-    outcomes: list[HookOutcome], landed: Landed, changed: list[str], declared_in: str = ""
+    outcomes: list[HookOutcome],
+    landed: Landed,
+    changed: list[str],
+    declared_in: str = "",
+    beside: Sequence[str] = (),
 ) -> tuple[list[Finding], list[str]]:
     """The findings of what the hooks said, and notes of what was left out: a failed hook's
     `path:line:` lines, read on the committed file, kept to the lines the change added; its
-    output otherwise; each file the hooks changed (`changed`), in the name of the hooks that
-    changed it, with what they said they fixed. Each is the project's own standard, declared
-    in `declared_in` (its configuration); MAX_PLACED of them in all. Linear in what the hooks
-    said and the files they changed (each hook's sight of each file answered at once)."""
+    output otherwise; each of the change's files the hooks changed (`changed`), in the name of
+    the hooks that changed it, with what they said they fixed (the files they changed `beside`
+    the change's are not the commit's, and a fixer's failure is the change it made). Each is
+    the project's own standard, declared in `declared_in` (its configuration); MAX_PLACED of
+    them in all. Linear in what the hooks said and the files they changed (each hook's sight of
+    each file answered at once)."""
     findings: list[Finding] = []
     notes: list[str] = []
-    fixers = fixed.fixers_of(outcomes, changed)
+    fixers = fixed.fixers_of(outcomes, changed, beside)
     reaches = {path: fixed.reach_of(outcomes, each) for path, each in fixers.items()}
     for index, outcome in enumerate(outcomes):
         if outcome.status != "failed":
@@ -199,7 +208,7 @@ def findings_of(
                 f"hook {outcome.id} failed on lines this change did not add only "
                 f"({left_out} left out)"
             )
-        elif not (outcome.modified and changed):
+        elif not (outcome.modified and (changed or beside)):
             # A fixing hook's failure is the change it made.
             findings.append(_failure(outcome, landed.found))
     found, more = _fixes(outcomes, changed, fixers, landed, MAX_PLACED)

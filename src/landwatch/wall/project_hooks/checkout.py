@@ -17,7 +17,7 @@ import posixpath
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,13 +48,16 @@ class CheckoutError(Exception):
 
 @dataclass(frozen=True)
 class Fixes:
-    """What the hooks changed in a checkout: the files, the change as a patch `git apply` takes
-    (empty when it is larger than MAX_PATCH_BYTES), and each text file's fix line by line."""
+    """What the hooks changed in a checkout of the files given them: the files, the change as a
+    patch `git apply` takes (empty when it is larger than MAX_PATCH_BYTES), and each text
+    file's fix line by line; and the other files of the checkout they changed (a formatter run
+    on all of it), which are not the commit's to fix."""
 
     changed: list[str] = field(default_factory=list)
     patch: str = ""
     lines: dict[str, FileFix] = field(default_factory=dict)
     refused: str = ""  # why nothing of the checkout was read: the hooks replaced it
+    beside: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -95,8 +98,14 @@ class Checkout:
         write_atomic(alternates, borrowed, trusted=scratch, durable=False, make_directory=False)
         remove(shallow, trusted=scratch)
 
-    def fixes(self, repo: pygit2.Repository, unchanged: frozenset[str] = frozenset()) -> Fixes:
-        """What the hooks changed (but `unchanged`, which landwatch wrote). Read without git:
+    def fixes(
+        self,
+        repo: pygit2.Repository,
+        given: Collection[str],
+        unchanged: frozenset[str] = frozenset(),
+    ) -> Fixes:
+        """What the hooks changed of the files `given` them, and which others they changed (but
+        `unchanged`, which landwatch wrote). Read without git:
         the checkout's git dir is the hooks' to have touched, and nothing they could write
         there runs. Read from the scratch directory down, following no link: the hooks could
         write there, and leave a link to any directory of the person's in the checkout's place
@@ -105,9 +114,11 @@ class Checkout:
         if not is_directory(self.root):
             return Fixes(refused=REPLACED)
         changed: list[str] = []
+        beside: list[str] = []
         patches: list[str] = []
         lines: dict[str, FileFix] = {}
         size = 0
+        ours = set(given)
         for path, oid in sorted(self.held.items()):
             if path in unchanged:
                 continue
@@ -118,10 +129,16 @@ class Checkout:
             except FileNotFoundError:
                 now = None  # removed
             except OSError:
-                changed.append(path)  # a link now, a directory, or too large: told, not kept
-                size = MAX_PATCH_BYTES + 1
+                if path not in ours:
+                    beside.append(path)
+                else:  # a link now, a directory, or too large: told, not kept
+                    changed.append(path)
+                    size = MAX_PATCH_BYTES + 1
                 continue
             if now is not None and str(pygit2.hash(now)) == oid:
+                continue
+            if path not in ours:
+                beside.append(path)
                 continue
             changed.append(path)
             old = repo[oid]
@@ -134,7 +151,8 @@ class Checkout:
             patches.append(text or "")
             if now is not None and not old.is_binary:
                 lines[path] = _line_by_line(old, now)
-        return Fixes(changed, "" if size > MAX_PATCH_BYTES else "".join(patches), lines)
+        patch = "" if size > MAX_PATCH_BYTES else "".join(patches)
+        return Fixes(changed, patch, lines, beside=beside)
 
 
 _BINARY = pygit2.enums.DiffOption.SHOW_BINARY

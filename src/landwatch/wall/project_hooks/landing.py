@@ -25,7 +25,7 @@ from landwatch.review.project_hooks.config import HookSpec, ManagerConfig
 from landwatch.review.project_hooks.pin import HooksPinned
 from landwatch.review.project_hooks.sources import read_by
 from landwatch.review.secrets.redaction import redact_secrets
-from landwatch.text import plural
+from landwatch.text import listed, plural
 from landwatch.wall.door import Wall
 from landwatch.wall.project_hooks import checkout, revs
 from landwatch.wall.project_hooks.run import Ran, Room, prepare, run_hooks, tool_home
@@ -159,7 +159,7 @@ def _one_manager(
                 outcome.prepared.append(tool.name)
             ran = run_hooks(tool, given, room, budget, _hooks_read(declared, tool))
             stopped = ran.timed_out or ran.said_too_much
-            fixes = place.fixes(repo, written) if not stopped else checkout.Fixes()
+            fixes = place.fixes(repo, given, written) if not stopped else checkout.Fixes()
     except (checkout.CheckoutError, revs.RevError, OSError) as error:
         result.notes.append(f"the hooks of {declared.path} did not run: {error}")
         result.status = "failed"
@@ -226,9 +226,17 @@ def _read(
         {"id": each.id, "status": each.status, "tool": tool.name} for each in said.outcomes
     ]
     fixed = dataclasses.replace(landed, fixes=fixes.lines)
-    found, left_out = results.findings_of(said.outcomes, fixed, fixes.changed, declared.path)
+    found, left_out = results.findings_of(
+        said.outcomes, fixed, fixes.changed, declared.path, fixes.beside
+    )
     result.findings += found
     result.notes += left_out
+    if fixes.beside:
+        result.notes.append(
+            f"the hooks of {declared.path} also changed {plural(len(fixes.beside), 'file')} "
+            f"this change did not bring ({listed(fixes.beside, 3)}): not the commit's, left "
+            "out of its fix"
+        )
     failed = sum(1 for each in said.outcomes if each.status == "failed")
     result.notes.append(
         f"project hooks: {tool.version} ran {plural(len(said.outcomes), 'hook')} of "
