@@ -110,3 +110,28 @@ def test_a_fix_of_a_file_beside_the_change_is_not_the_commit_s(tmp_path: Path, r
         "(old.py): not the commit's, left out of its fix"
     ) in hooks.notes
     assert report_store.read(repo.git_dir, oid) is not None
+
+
+def test_a_failure_its_manager_reports_past_the_hooks_declared_is_told(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """The audit of this stop's code: 600 hooks, the 550th failing. Reading status lines for the
+    hooks declared (at most 500 are) read none failed, and the run was kept as all passed,
+    though pre-commit exited 1. A manager failing where no hook it reported did is told."""
+    hooks = [
+        f"id: h{n:03}\nname: hook {n:03}\nlanguage: system\n"
+        f"entry: \"{'false' if n == 550 else 'true'}\"\npass_filenames: false\nalways_run: true"
+        for n in range(1, 601)
+    ]
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(*hooks)})
+    oid = repo.land("a change", {"a.txt": "x\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    found = hooks_of(repo, oid)
+    assert [(f.rule, f.message, f.snippet) for f in found.findings] == [
+        (
+            "hook:pre-commit",
+            "the hook failed (exit code 1)",
+            "pre-commit exited 1 though no hook it reported failed: run the hooks yourself to "
+            "see which",
+        )
+    ]

@@ -22,6 +22,7 @@ from landwatch.review.change import Change, open_repository, resolve
 from landwatch.review.known_secrets import found_in_change
 from landwatch.review.project_hooks import results
 from landwatch.review.project_hooks.config import HookSpec, ManagerConfig
+from landwatch.review.project_hooks.output import HookOutcome
 from landwatch.review.project_hooks.pin import HooksPinned
 from landwatch.review.project_hooks.sources import read_by
 from landwatch.review.secrets.redaction import redact_secrets
@@ -220,7 +221,7 @@ def _read(
 ) -> None:
     """What the run said, as findings and notes of `outcome`."""
     result = outcome.result
-    said = ran.said
+    said = dataclasses.replace(ran.said, outcomes=[*ran.said.outcomes, *_failed_unread(tool, ran)])
     result.tools.append(tool.version)
     result.hooks += [
         {"id": each.id, "status": each.status, "tool": tool.name} for each in said.outcomes
@@ -255,6 +256,27 @@ def _read(
     elif fixes.changed:
         result.notes.append("the hooks' fix is too large to keep: run the hooks yourself")
     _ended(tool, declared, ran, outcome, budget)
+
+
+def _failed_unread(tool: Tool, ran: Ran) -> list[HookOutcome]:
+    """The manager's own failure where no hook it reported did fail (one past the MAX_HOOKS
+    declared, whose status line is not read): told as the manager's, never kept as passed."""
+    outcomes = ran.said.outcomes
+    if ran.returncode == 0 or ran.timed_out or ran.said_too_much or not outcomes:
+        return []  # not run, or stopped: _ended says why
+    if any(each.status == "failed" for each in outcomes):
+        return []
+    said = f"{tool.name} exited {ran.returncode} though no hook it reported failed"
+    return [
+        HookOutcome(
+            tool.name,
+            tool.name,
+            "failed",
+            ran.returncode,
+            False,
+            [f"{said}: run the hooks yourself to see which"],
+        )
+    ]
 
 
 def _ended(tool: Tool, declared: ManagerConfig, ran: Ran, outcome: Outcome, budget: float) -> None:
