@@ -821,15 +821,21 @@ def test_a_tag_push_follow_tags_takes_along_is_held_back_by_the_gate_in_the_hook
     assert "push held back:" in repo.landwatch("status").stdout
 
 
+@pytest.mark.parametrize("how", ["another tool's", "landwatch's, not executable"])
 def test_follow_tags_takes_nothing_along_where_the_pre_push_hook_is_not_the_gate(
-    repo: Repo, remote: Path
+    repo: Repo, remote: Path, how: str
 ) -> None:
     """Attack 85: another tool's reinstall left its own pre-push hook, the landing hooks still
     landwatch's. Auto-push judged the branch's commits only, and push.followTags took along an
     annotated tag whose message holds a token, which no gate judged; now such a push takes no
-    tag along (the person's own push does, through whatever hook they run)."""
+    tag along (the person's own push does, through whatever hook they run). So too where
+    landwatch's hook lost its executable bit, which git then skips."""
     repo.git("config", "push.followTags", "true")
-    (repo.git_dir / "hooks" / "pre-push").write_text("#!/bin/sh\nexit 0\n")
+    slot = repo.git_dir / "hooks" / "pre-push"
+    if how == "another tool's":
+        slot.write_text("#!/bin/sh\nexit 0\n")
+    else:
+        slot.chmod(0o644)
     repo.git("tag", "-a", "v1", "-m", f"release; CI token {GITHUB_TOKEN}")
     landed = repo.land("after the tag")
     assert run_reviewer("--once").returncode == 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -355,11 +356,13 @@ class PushHandler(ItemHandler[PushResult]):
 
     def _gate_in_hook(self, at: Worktree, reporter: Reporter) -> bool:
         """Whether the pre-push hook git runs in `at` is landwatch's gate, which judges all a push
-        sends; else another tool's reinstall replaced it, and only what _gate judged may go."""
+        sends; else another tool's reinstall replaced it (or it is not executable, and git skips
+        it), and only what _gate judged may go."""
         code, out, _, _ = self._git(
             at, reporter, "rev-parse", "--path-format=absolute", "--git-path", "hooks/pre-push"
         )
-        return code == 0 and hook_slots.runs_ours(Path(out.strip()))
+        slot = Path(out.strip())
+        return code == 0 and os.access(slot, os.X_OK) and hook_slots.runs_ours(slot)
 
     def _unreachable(self, git_dir: Path, remote: str, message: str, unreachable: object) -> None:
         """When git could not reach `remote`: RetryLater, backed off, the failure remembered."""
