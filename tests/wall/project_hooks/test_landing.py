@@ -120,7 +120,7 @@ def test_a_failure_its_manager_reports_past_the_hooks_declared_is_told(
     though pre-commit exited 1. A manager failing where no hook it reported did is told."""
     hooks = [
         f"id: h{n:03}\nname: hook {n:03}\nlanguage: system\n"
-        f"entry: \"{'false' if n == 550 else 'true'}\"\npass_filenames: false\nalways_run: true"
+        f'entry: "{"false" if n == 550 else "true"}"\npass_filenames: false\nalways_run: true'
         for n in range(1, 601)
     ]
     committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(*hooks)})
