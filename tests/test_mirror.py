@@ -45,11 +45,6 @@ EXCEPTIONS: dict[str, tuple[str, str]] = {
         "tests/test_architecture.py",
         "a docstring and nothing else; the architecture test reads it like every module",
     ),
-    "wall/project_hooks/landing": (
-        "tests/kinds/test_project_hooks.py",
-        "the hooks on one landed commit put together: seen whole as the reviewer runs them, "
-        "with the real pre-commit, every test there goes through it",
-    ),
     "review/secrets/__init__": (
         "tests/review/test_report.py",
         "a docstring that imports nothing, so that reading a report compiles no detector: "

@@ -343,7 +343,6 @@ class PushHandler(ItemHandler[PushResult]):
         # The lease alone trusts the tracking ref, which a fetch moves to a teammate's commit
         # nobody merged; --force-if-includes (git 2.30) wants it in the branch's reflog too.
         lease = ["--force-with-lease", "--force-if-includes"] if force else []
-        # push.followTags takes along annotated tags only the gate in the pre-push hook judges.
         along = [] if self._gate_in_hook(at, reporter) else ["--no-follow-tags"]
         code, out, err, timed_out = self._reach(
             at, reporter, "push", "--porcelain", *lease, *along, "--", remote, refspec
@@ -355,9 +354,8 @@ class PushHandler(ItemHandler[PushResult]):
         raise RuntimeError(f"git push to {remote} failed: {failure.message}")
 
     def _gate_in_hook(self, at: Worktree, reporter: Reporter) -> bool:
-        """Whether the pre-push hook git runs in `at` is landwatch's gate, which judges all a push
-        sends; else another tool's reinstall replaced it (or it is not executable, and git skips
-        it), and only what _gate judged may go."""
+        """Whether git runs landwatch's gate as `at`'s pre-push hook, judging what push.followTags
+        takes along; else (another tool's, not executable) only what _gate judged may go."""
         code, out, _, _ = self._git(
             at, reporter, "rev-parse", "--path-format=absolute", "--git-path", "hooks/pre-push"
         )
