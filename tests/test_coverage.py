@@ -181,6 +181,16 @@ def test_the_push_gate_is_judged_apart_from_the_landing_hooks(
     assert "(there is no pre-push hook)" in (coverage.inspect(repo.git_dir).gate or "")
 
 
+def test_a_gate_git_skips_for_want_of_its_executable_bit_is_said_off(repo: Repo) -> None:
+    """Landwatch's pre-push hook that lost its executable bit (a copy, an archive unpacked):
+    git skips it with a hint, and the gate does not run, though the hook is landwatch's."""
+    (repo.git_dir / "hooks" / "pre-push").chmod(0o644)
+    assert coverage.inspect(repo.git_dir).gate == (
+        "the push gate does not run (landwatch's pre-push hook is not executable: git skips "
+        "it): a secret a review found can be pushed"
+    )
+
+
 @pytest.mark.parametrize(
     ("make", "landing"),
     [(submodule, False), (submodule, True), (separate_git_dir, False), (separate_git_dir, True)],

@@ -233,14 +233,18 @@ def also_served(hooks_dir: Path, common: Path) -> list[Path]:
 
 def _gate(common: Path, repository: hookfiles.Repository) -> str | None:
     """What stops the push gate of `common`, in `repository` as git found it in its main
-    worktree: its pre-push hook is not landwatch's; None while it runs, or where landwatch
-    never wrote hooks. Judged apart from the landing hooks: a tool's reinstall replaces both."""
+    worktree: its pre-push hook is not landwatch's, or not executable; None while it runs, or
+    where landwatch never wrote hooks. Judged apart from the landing hooks: a tool's reinstall
+    replaces both."""
     if hook_slots.recorded_hooks_dir(common) is None:
         return None
     slot = repository.hooks_dir / "pre-push"
-    if hook_slots.runs_ours(slot):
+    ours = hook_slots.runs_ours(slot)
+    if ours and os.access(slot, os.X_OK):
         return None
-    if owner := whose(slot):
+    if ours:
+        instead = "landwatch's pre-push hook is not executable: git skips it"
+    elif owner := whose(slot):
         instead = f"git runs {owner}'s pre-push hook"
     elif os.path.lexists(slot):
         instead = "git runs another pre-push hook"
