@@ -14,7 +14,6 @@ from landwatch.review.project_hooks.fixed import (
     committed_line,
     fixers_of,
     lines_fixed,
-    named_files,
     reach_of,
     said_fixed,
     sight,
@@ -104,7 +103,12 @@ def test_a_fixer_that_names_the_files_it_fixed_changed_those_only() -> None:
 def test_a_fixer_naming_a_file_by_its_absolute_path_names_each_it_ends_in() -> None:
     isort = HookOutcome("isort", "isort", "failed", 1, True, ["Fixing /tmp/hooks-x/work/src/a.py"])
     changed = ["src/a.py", "a.py", "b.py", "other/src/a.py"]
-    assert named_files(isort, changed) == {"src/a.py", "a.py"}
+    assert fixers_of([isort], changed) == {
+        "src/a.py": [0],
+        "a.py": [0],
+        "b.py": [],
+        "other/src/a.py": [],
+    }
 
 
 def test_what_a_fixer_fixed_in_a_file_is_in_its_own_words() -> None:

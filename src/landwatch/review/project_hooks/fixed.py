@@ -98,13 +98,9 @@ def lines_fixed(fix: FileFix | None, hook: str, shared: bool) -> list[int]:
     return own or every
 
 
-def named_files(outcome: HookOutcome, changed: Sequence[str]) -> set[str]:
-    """The files of `changed` that a hook's output names as fixed (by the path as given, or one
-    ending in it: isort names the absolute path), each line read once, however many changed."""
-    return _named(outcome, _tails(changed))
-
-
 def _named(outcome: HookOutcome, tails: dict[str | None, Any]) -> set[str]:
+    """The files of `tails` (_tails) that a hook's output names as fixed (by the path as given,
+    or one ending in it: isort names the absolute path), each line read once, however many."""
     found: set[str] = set()
     for line in outcome.output:
         stripped = line.strip()
