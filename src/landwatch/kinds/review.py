@@ -200,12 +200,11 @@ def _made(
 
     replaced: list[Report] = []
     if base is None:
-        repo = open_repository(git_dir)
         for old in replaced_by(git_dir, oid, base, rewritten):
             kept = report_store.read_review(git_dir, old)
             replaced += [kept] if kept is not None else []
         if replaced:
-            carried = rewrite.carry_over(repo, oid, replaced[0], policy)
+            carried = rewrite.carry_over(open_repository(git_dir), oid, replaced[0], policy)
             if carried is not None:
                 return carried, "carried", replaced
         if found is not None:
