@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -841,6 +842,39 @@ def test_follow_tags_takes_nothing_along_where_the_pre_push_hook_is_not_the_gate
     assert run_reviewer("--once").returncode == 0
     assert remote_head(remote) == landed
     assert repo.run("--git-dir", str(remote), "rev-parse", "-q", "--verify", "v1").stdout == ""
+
+
+class LandingMeanwhile(PushHandler):
+    """Auto-push with a commit holding a token landing on the branch right after the gate judged
+    it, before its git push (a commit by hand, or a pull, at that moment)."""
+
+    def __init__(self, repo: Repo) -> None:
+        super().__init__()
+        self.repo = repo
+
+    def _gate(self, at: Any, reporter: Any, remote: str, branch: str, *rest: Any) -> str:
+        judged = super()._gate(at, reporter, remote, branch, *rest)
+        self.repo.land("meanwhile", {"ci.txt": f"token {GITHUB_TOKEN}\n"}, hooks=False)
+        return judged
+
+
+def test_auto_push_sends_the_commit_it_judged_not_what_the_branch_became_since(
+    repo: Repo, remote: Path
+) -> None:
+    """Attack 91: auto-push judged the commits of the branch's tip, then pushed the branch by its
+    name. A commit landing in between went out unjudged where the pre-push hook is not the gate
+    (another tool's); now the commit judged is the one sent, the later one left to its own push."""
+    (repo.git_dir / "hooks" / "pre-push").write_text("#!/bin/sh\nexit 0\n")
+    landed = repo.land("judged")
+    report = LandingMeanwhile(repo).handle(
+        WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter()
+    )
+    assert report.pushed == ["main"] and remote_head(remote) == landed
+    meanwhile = repo.head()
+    assert meanwhile != landed
+    with pytest.raises(HeldBack, match="holds S002"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, meanwhile, repo.git_dir), reporter())
+    assert remote_head(remote) == landed
 
 
 def topic_merging_main_with_a_key(repo: Repo) -> None:

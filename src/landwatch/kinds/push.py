@@ -110,7 +110,7 @@ class PushHandler(ItemHandler[PushResult]):
         if not branches:
             self._settled(git_dir)
             return PushResult(remote, note=why)
-        force = settings[layout.PUSH_FORCE]
+        force, policy = settings[layout.PUSH_FORCE], settings[layout.PUSH_BLOCK]
         report = PushResult(remote)
         for branch in branches:
             target = self._destination(git_dir, remote, branch, item.oid, head)
@@ -120,12 +120,12 @@ class PushHandler(ItemHandler[PushResult]):
             if self._has(at, reporter, remote, target, item.oid):
                 report.up_to_date.append(branch)  # an earlier push took it along
                 continue
-            refspec = f"refs/heads/{branch}:{target}"
-            self._gate(at, reporter, remote, branch, target, item.oid, settings[layout.PUSH_BLOCK])
+            tip = self._gate(at, reporter, remote, branch, target, item.oid, policy)
+            # What is sent is the commit judged, not the branch, which a landing may move meanwhile.
+            refspec = f"{tip or f'refs/heads/{branch}'}:{target}"
             try:
                 self._push(at, reporter, remote, refspec, branch, force=force)
             except RefusedInHook as refused:
-                policy = settings[layout.PUSH_BLOCK]
                 self._refused_in_hook(git_dir, remote, branch, item.oid, policy, refused)
             except GiveUp:
                 self._settled(git_dir)  # the remote answered: reachable, and said no
@@ -158,24 +158,24 @@ class PushHandler(ItemHandler[PushResult]):
         target: str,
         landed: str,
         policy: str,
-    ) -> None:
-        """What the push gate says of what pushing `branch` to `target` sends under `policy`:
-        RetryLater while reviews of it wait for the reviewer, HeldBack (kept in the push state)
-        when it refuses the push."""
+    ) -> str:
+        """The commit `branch` is at, and what the push gate says of what pushing it to `target`
+        sends under `policy`: RetryLater while reviews of it wait for the reviewer, HeldBack
+        (kept in the push state) when it refuses the push."""
         # Here, not at the top: status and the one line ask this kind whether it is failing.
         from landwatch import push_gate
         from landwatch.review import blocking
 
-        if policy == blocking.OFF:
-            return
+        ref = f"refs/heads/{branch}"
+        tip = self._git(at, reporter, "rev-parse", "-q", "--verify", ref)[1].strip()
+        if policy == blocking.OFF or not tip:
+            return tip
         git_dir = at.git_dir
-        tip = f"refs/heads/{branch}"
         tracking = tracking_ref(remote, target)
         held = (
             self._git(at, reporter, "rev-parse", "-q", "--verify", tracking)[1] if tracking else ""
         )
-        _, sent, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", tip)
-        pushed = push_gate.Pushed(tip, sent.strip(), target, held.strip() or _ZERO)
+        pushed = push_gate.Pushed(ref, tip, target, held.strip() or _ZERO)
         url = remote if is_url(remote) else ""
         commits = push_gate.outgoing(git_dir, remote, url, [pushed], where=at.where).commits[::-1]
         reports = push_gate.kept(git_dir, commits)
@@ -206,7 +206,7 @@ class PushHandler(ItemHandler[PushResult]):
             what = verdict.partly_read()
             why = f"{what}: look through it, then git push {remote} {branch}"
         else:
-            return
+            return tip
         self._hold(git_dir, landed, branch, what, why)
 
     def _refused_in_hook(
