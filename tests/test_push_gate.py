@@ -4,14 +4,18 @@ each review stands in the queues, and the verdict in commit order with what is a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from landwatch import allowances, push_gate, push_heard
+from landwatch import allowances, layout, push_gate, push_heard, report_store
+from landwatch.review import engine
 from landwatch.review.allowed import Allowance
+from landwatch.review.change import FileChange, Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
+from landwatch.review.rules.secrets import TokenFormat
 from support.daemon import run_reviewer
 from support.kinds import origin
 from support.queue import oid
@@ -269,6 +273,32 @@ def test_a_review_cut_at_its_line_cap_is_read_on_by_the_gate(
     assert push_gate.verdict_of(repo.git_dir, [landed], {landed: whole}, "secrets", 60) == (
         push_gate.Verdict()
     )
+
+
+def test_a_rule_a_push_is_refused_for_that_could_not_finish_leaves_the_commit_unchecked(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack 92: a secret rule raising on what a file holds (a RecursionError, no memory) cost
+    its findings there with a note, and the review was kept as read whole: no blocking marker,
+    the gate trusted it, and the push went out unread and unsaid. Now that review is cut (its
+    marker says unchecked), and the gate, whose own scan fails the same way, names the commit as
+    not read (auto-push holds it back; the hook says so)."""
+    scan = TokenFormat.check_lines
+
+    def failing(rule: TokenFormat, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
+        if file.path == "hostile.txt":
+            raise RecursionError("maximum recursion depth exceeded")
+        return scan(rule, file, lines)
+
+    monkeypatch.setattr(TokenFormat, "check_lines", failing)
+    landed = repo.land("data", {"hostile.txt": f"{GITHUB_TOKEN}\n", "a.py": "a = 1\n"}, hooks=False)
+    kept = engine.review(repo.git_dir, landed)
+    assert kept.truncated and not kept.findings
+    report_store.write(repo.git_dir, kept)
+    assert (layout.BLOCKING.path(repo.git_dir) / landed).read_text() == "unchecked\n"
+    verdict = push_gate.verdict_of(repo.git_dir, [landed], {landed: kept}, "secrets", 60)
+    assert verdict.refused == [] and verdict.cut == [] and list(verdict.failed) == [landed]
+    assert "S002 token-format could not finish on hostile.txt" in verdict.partly_read()
 
 
 def test_only_a_notes_ref_pushed_to_a_notes_ref_is_notes(repo: Repo, remote: Path) -> None:

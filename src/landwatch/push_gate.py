@@ -220,6 +220,7 @@ def scan(
     past it)."""
     from landwatch.review import engine, tags
     from landwatch.review.change import ITS_OWN
+    from landwatch.review.checking import unfinished
 
     deadline = clock() + seconds
     scanned: dict[str, Report] = {}
@@ -243,7 +244,9 @@ def scan(
         except Exception as error:  # one object unreadable costs its own judgement alone
             failed[commit] = unreadable(error)
             continue
-        if budget.stopped:
+        if (why := unfinished(scanned[commit].notes)) is not None:
+            failed[commit] = safe(why)  # a rule it is refused for could not read it whole
+        elif budget.stopped:
             unread.append(commit)
     return scanned, unread + left, failed
 
@@ -333,7 +336,8 @@ def verdict_of(
     verdict.unjudged = [commit for commit in commits if commit in partly]
     verdict.failed = {commit: broken[commit] for commit in commits if commit in broken}
     # Read in time yet truncated: its line checks stopped at LINES.
-    verdict.cut = [c for c in commits if c in scanned and c not in partly and scanned[c].truncated]
+    read = [c for c in commits if c in scanned and c not in partly and c not in broken]
+    verdict.cut = [commit for commit in read if scanned[commit].truncated]
     return verdict
 
 

@@ -74,6 +74,29 @@ def checked(
     return readable, findings
 
 
+class Unfinished(str):
+    """A note that `rule` (None: every line rule) could not read what it was given: where it is
+    one a push is refused for, the review did not read its change whole (`unfinished`)."""
+
+    rule: str | None
+
+    def __new__(cls, note: str, rule: str | None) -> Unfinished:
+        made = super().__new__(cls, note)
+        made.rule = rule
+        return made
+
+
+def unfinished(notes: Iterable[str]) -> str | None:
+    """The first of `notes` saying a rule a push is refused for could not finish, else None: the
+    gate reads such a change on the spot, and says so where it cannot either."""
+    from landwatch.review.blocking import refusing_rules
+
+    for note in notes:
+        if isinstance(note, Unfinished) and (note.rule is None or note.rule in refusing_rules()):
+            return str(note)
+    return None
+
+
 def guarded(
     rule: Rule,
     where: str | None,
@@ -93,9 +116,13 @@ def guarded(
         )
         detail = str(error).splitlines()[0][:160] if str(error) else ""
         on = f" on {where}" if where else ""
+        said = f"{type(error).__name__}{': ' + detail if detail else ''}"
         notes.append(
-            f"{rule.id} {rule.name} could not finish{on} ({type(error).__name__}"
-            f"{': ' + detail if detail else ''}); the other rules' findings stand"
+            Unfinished(
+                f"{rule.id} {rule.name} could not finish{on} ({said}); the other rules' "
+                "findings stand",
+                rule.id,
+            )
         )
         return []
 
@@ -265,5 +292,5 @@ def _added_lines(file: FileChange, notes: list[str]) -> list[Line]:
     try:
         return file.secret_lines
     except Exception as error:  # a patch pygit2 cannot make, or no memory for it
-        notes.append(f"no line checks for {file.path}: {type(error).__name__}")
+        notes.append(Unfinished(f"no line checks for {file.path}: {type(error).__name__}", None))
         return []

@@ -26,7 +26,7 @@ from landwatch.review.bursts import (
     unique_fingerprints,
 )
 from landwatch.review.change import Change, ChangeError, open_repository, resolve
-from landwatch.review.checking import checked
+from landwatch.review.checking import checked, unfinished
 from landwatch.review.commit_conventions import Declared, declared_standards
 from landwatch.review.config import ConfigError, ReviewConfig, RulesAt, read_config
 from landwatch.review.copied_secrets import copied_told_at_info
@@ -133,7 +133,8 @@ def review(
     findings += _cut(change)
     redact(findings, notes, linted.runs, readable, secrets)
     unique_fingerprints(findings)
-    report = _report(change, config, rules, findings, notes, linted, budget, started, clock)
+    whole = change.read_whole and not budget.stopped and unfinished(notes) is None
+    report = _report(change, config, rules, findings, notes, linted, whole, started, clock)
     if not own:
         return report
     # Its secrets by the rules it came to as well, where it loosens them (review.rules_came_to).
@@ -158,11 +159,12 @@ def _report(
     findings: list[Finding],
     notes: list[str],
     linted: Linted,
-    budget: Budget,
+    whole: bool,
     started: float,
     clock: float,
 ) -> Report:
-    """The report of a review of `change` begun at `started` (`clock`: perf_counter then)."""
+    """The report of a review of `change` begun at `started` (`clock`: perf_counter then),
+    truncated unless it read the `whole` change."""
     return Report(
         commit=str(change.commit.id),
         base=str(change.base.id) if change.base else None,
@@ -170,7 +172,7 @@ def _report(
         label=change.label,
         rules=[rule.id for rule in rules.rules if rule.active_severity > Severity.OFF],
         findings=sorted(findings, key=in_order),
-        truncated=not change.read_whole or bool(budget.stopped),
+        truncated=not whole,
         lines_checked=change.lines_read,
         config=config.source,
         notes=notes,

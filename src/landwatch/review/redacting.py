@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from landwatch.review.change import FileChange
-from landwatch.review.checking import message_lines
+from landwatch.review.checking import Unfinished, message_lines
 from landwatch.review.findings import Finding, fingerprint
 from landwatch.review.message import Message
 from landwatch.review.secrets.private_keys import KEY_MATERIAL, key_block_lines
@@ -102,7 +102,7 @@ def redact(
         if finding.path is not None:
             # A token in a file name; the fingerprint hashed the path redacted already.
             finding.path = redact_secrets(finding.path)
-    notes[:] = [redact_secrets(note, found=found) for note in notes]
+    notes[:] = [_redacted_note(note, found) for note in notes]
     for run in runs:
         run["detail"] = redact_secrets(run.get("detail", ""), found=found)
         if "path" in run:
@@ -122,3 +122,9 @@ def _key_lines(findings: list[Finding], files: dict[str, FileChange]) -> dict[st
         content = file.new_content() if file is not None else None
         key_lines[path] = key_block_lines(content) if content is not None else set()
     return key_lines
+
+
+def _redacted_note(note: str, found: Found) -> str:
+    """`note` redacted; a rule's that could not finish still says which (checking.Unfinished)."""
+    said = redact_secrets(note, found=found)
+    return Unfinished(said, note.rule) if isinstance(note, Unfinished) else said
