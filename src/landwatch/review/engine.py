@@ -133,8 +133,7 @@ def review(
     findings += _cut(change)
     redact(findings, notes, linted.runs, readable, secrets)
     unique_fingerprints(findings)
-    whole = change.read_whole and not budget.stopped and unfinished(notes) is None
-    report = _report(change, config, rules, findings, notes, linted, whole, started, clock)
+    report = _report(change, config, rules, findings, notes, linted, budget, started, clock)
     if not own:
         return report
     # Its secrets by the rules it came to as well, where it loosens them (review.rules_came_to).
@@ -159,12 +158,12 @@ def _report(
     findings: list[Finding],
     notes: list[str],
     linted: Linted,
-    whole: bool,
+    budget: Budget,
     started: float,
     clock: float,
 ) -> Report:
-    """The report of a review of `change` begun at `started` (`clock`: perf_counter then),
-    truncated unless it read the `whole` change."""
+    """The report of a review of `change` begun at `started` (`clock`: perf_counter then); cut
+    where the budget, the line cap or a rule a push is refused for left some of it unread."""
     return Report(
         commit=str(change.commit.id),
         base=str(change.base.id) if change.base else None,
@@ -172,7 +171,7 @@ def _report(
         label=change.label,
         rules=[rule.id for rule in rules.rules if rule.active_severity > Severity.OFF],
         findings=sorted(findings, key=in_order),
-        truncated=not whole,
+        truncated=not change.read_whole or bool(budget.stopped) or unfinished(notes) is not None,
         lines_checked=change.lines_read,
         config=config.source,
         notes=notes,
