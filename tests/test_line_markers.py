@@ -308,6 +308,34 @@ def test_a_rewrite_undone_tells_the_finding_of_the_commit_back_on_the_branch(
     assert said(repo, "n3") == ""
 
 
+@pytest.mark.parametrize("undo", ["HEAD@{1}", "branch"])
+def test_an_amend_that_fixed_the_finding_undone_tells_the_old_commit_s_finding(
+    repo: Repo, undo: str
+) -> None:
+    """The amend took the finding out, so its review had nothing to tell and left no line to
+    find gone; undone (`git reset --hard HEAD@{1}`, or the branch moved back by hand), the old
+    commit was back on its branch with a finding never told. The sweep, reading the ref back
+    at it, brings its line back; the next landing's line tells it, once."""
+    old = repo.land("one", {"a.py": "x = 1  \n"})
+    assert run_reviewer("--once").returncode == 0
+    repo.stage({"a.py": "x = 1\n"})
+    amended = repo.run("commit", "-q", "--amend", "-m", "one, fixed")
+    assert amended.returncode == 0 and amended.stderr == "", amended.stderr
+    assert run_reviewer("--once").returncode == 0
+    assert line_markers.unread(repo.git_dir) == []  # nothing to tell of the amend
+    if undo == "branch":
+        repo.git("checkout", "-q", "--detach")
+        repo.git("branch", "-f", "main", old)
+        repo.git("checkout", "-q", "main")
+    else:
+        repo.git("reset", "-q", "--hard", undo)
+    assert repo.head() == old
+    assert run_reviewer("--once").returncode == 0
+    line = f"landwatch: P001 trailing whitespace in a.py:1 · landwatch show {old[:7]}\n"
+    assert said(repo, "n1") == line
+    assert said(repo, "n2") == ""
+
+
 def test_an_amend_undone_then_made_again_tells_the_finding_of_the_new_amend(repo: Repo) -> None:
     """The amend undone, then the commit amended again: the old commit, gone again, is not
     told, and the new amend's review tells its finding, which nobody saw, as it replaces it."""

@@ -165,7 +165,7 @@ def is_set_aside(git_dir: os.PathLike[str] | str, commit: str) -> bool:
 
 def forget_set_aside(git_dir: os.PathLike[str] | str, commit: str, olds: Iterable[str]) -> None:
     """The set-aside markers of what `commit` replaced, once its line has told them (or there
-    is nothing of them to tell, or to bring back)."""
+    is nothing of them to bring back)."""
     for old in olds:
         for name in (f"{commit}.{old}", old):
             with contextlib.suppress(OSError):

@@ -74,16 +74,15 @@ def write(
     aside += [old.commit for old in replaces if old.commit in olds and old.commit not in aside]
     worth, before = _untold(git_dir, report, replaces, least, aside)
     worth = not_seen(git_dir, worth, [again] if again is not None else [])
-    said = _line(git_dir, report, worth, before, hold=hold, aside=not tell or report.commit in olds)
+    _line(git_dir, report, worth, before, hold=hold, aside=not tell or report.commit in olds)
     for old in replaces:  # what of each still waited is this line's to tell
         if old.commit != report.commit:
             line_markers.set_aside(git_dir, old.commit, report.commit)
     line_markers.take_over(git_dir, report.commit, aside)
     if not tell:  # dropped: what it took over is told again where it is the person's again
         bring_back(git_dir, [report.commit])
-    elif not said:  # nothing of them is to be told
-        taken = line_markers.taken_by(git_dir, report.commit)
-        line_markers.forget_set_aside(git_dir, report.commit, taken)
+    # With nothing of them to tell (the rewrite fixed it), what it took over stays set aside:
+    # brought back if the rewrite is undone (telling.back_again), else pruned with done items.
     return target
 
 
@@ -95,19 +94,17 @@ def _line(
     *,
     hold: bool,
     aside: bool,
-) -> bool:
+) -> None:
     """The line of `report` telling `worth`: set aside (`aside`: its commit was replaced or
-    dropped already, the line is the replacing commit's), held, or unread; whether one was."""
+    dropped already, the line is the replacing commit's), held, or unread."""
     if aside:
-        return bool(worth) and line_markers.set_aside(git_dir, report.commit, None)
-    if hold and worth:
+        if worth:
+            line_markers.set_aside(git_dir, report.commit, None)
+    elif hold and worth:
         fingerprints = (finding.fingerprint for finding in worth)
         line_markers.hold(git_dir, report.commit, fingerprints, [old.commit for old in before])
-        return True
-    told = told_of(report, worth, before)
-    if told is not None:
+    elif (told := told_of(report, worth, before)) is not None:
         line_markers.mark_unread(git_dir, report.commit, told)
-    return told is not None
 
 
 def _mark_blocking(

@@ -126,3 +126,20 @@ def bring_back(git_dir: os.PathLike[str] | str, gone: Iterable[str]) -> None:
             if old in dropped:  # alone, saying what it said: a review replacing it tells it
                 line_markers.set_aside(git_dir, old, None)
                 walk.append(old)
+
+
+def back_again(git_dir: os.PathLike[str] | str, commits: Iterable[str]) -> None:
+    """Where a ref moved to one of `commits` again (the sweep read it: `git reset --hard
+    HEAD@{1}` after an amend) and it is the person's, the lines set aside for what replaced it
+    brought back, if that is gone: a replacing commit with nothing to tell (the amend fixed it)
+    left no line of its own for the one line's walk (set_aside_gone) to find gone."""
+    moved = set(commits)
+    pairs = [
+        (new, old)
+        for new, old in line_markers.set_aside_pairs(git_dir)
+        if old in moved and work_item.is_object_id(new)
+    ]
+    olds = sorted({old for _, old in pairs})
+    back = set(olds) - on_no_ref(git_dir, olds) if olds else set()
+    if replacing := sorted({new for new, old in pairs if old in back}):
+        bring_back(git_dir, on_no_ref(git_dir, replacing))

@@ -31,6 +31,7 @@ from landwatch.daemon.reflog import (
 )
 from landwatch.daemon.settings import SWEEP_GRACE
 from landwatch.files import list_entries, remove
+from landwatch.telling import back_again
 from landwatch.work_item import WorkItem, WorkKind
 
 log = logging.getLogger("landwatch.reviewer")
@@ -253,6 +254,8 @@ def _read(
     # Where each entry read here moved the ref: a landing the hooks recorded among them may
     # have brought what a move among them brings (landings.covered).
     tips = [entry.new for line in data.split(b"\n") if (entry := parse(line)) is not None]
+    # A ref back at a commit an amend or rebase replaced: its line, if it had one untold.
+    back_again(target, tips)
     while (end := data.find(b"\n", at)) >= 0:
         entry = parse(data[at:end])
         if entry is not None and seen.waits(entry.time):
