@@ -21,7 +21,7 @@ SRC = ROOT / "src" / "landwatch"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("__main__",),
     ("cli",),
-    ("usage",),
+    ("usage", "front"),
     ("commands",),
     ("daemon",),
     ("kinds",),

@@ -14,8 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from landwatch import __version__, cli, usage
+from landwatch.__main__ import plain_show
+from support.daemon import run_reviewer
+from support.repos import Repo
 
 
 def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
@@ -167,6 +172,49 @@ def test_the_version_is_said_before_the_parser_or_anything_heavy_is_imported() -
     assert said == f"landwatch {__version__}\n"
     heavy = {"argparse", "landwatch.cli", "landwatch.layout", "pygit2", "rich", "dataclasses"}
     assert imported & heavy == set()
+
+
+def test_plain_show_and_status_are_answered_without_the_parser(repo: Repo) -> None:
+    """Issue 40: `landwatch show` and `landwatch status`, as typed most, import neither argparse
+    nor the command line (about 7 ms of each); anything else still goes to the parser."""
+    repo.land("one", {"a.txt": "x  \n"})
+    assert run_reviewer("--once").returncode == 0
+    for asked in (["show"], ["show", "HEAD", "--json"], ["status"], ["status", "--json"]):
+        ran = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "landwatch", *asked],
+            cwd=repo.path,
+            capture_output=True,
+            text=True,
+        )
+        assert ran.returncode == 0, ran.stderr
+        imported = {line.rpartition("|")[2].strip() for line in ran.stderr.splitlines()}
+        assert imported & {"argparse", "landwatch.cli"} == set(), asked
+    _, imported = _imported("show", "--jso", "--help")
+    assert "argparse" in imported
+
+
+# The words a `show` command line is made of, for plain_show's property below.
+SHOW_WORDS = ["HEAD", "a", "", "x y", "--json", "--sarif", "--patch", "--unread", "--jso", "-"]
+
+
+@given(st.lists(st.sampled_from([*SHOW_WORDS, "--", "-h", "--unr"]), max_size=4))
+def test_a_plain_show_is_read_as_its_parser_reads_it(words: list[str]) -> None:
+    """What the front door answers without the parser is exactly what the parser would run:
+    the same REV, --unread and form; what the parser alone can read (or refuse) goes to it."""
+    plain = plain_show(words)
+    if plain is None:
+        return
+    with contextlib.redirect_stderr(io.StringIO()):
+        parsed = cli.build_parser().parse_args(["show", *words])
+    assert (parsed.revision, parsed.unread, parsed.form) == plain
+
+
+def test_a_plain_show_is_taken_in_the_forms_people_type() -> None:
+    assert plain_show([]) == (None, False, "text")
+    assert plain_show(["HEAD~1", "--json"]) == ("HEAD~1", False, "json")
+    assert plain_show(["--unread", "--sarif"]) == (None, True, "sarif")
+    for handed_on in (["--jso"], ["--json", "--json"], ["a", "b"], ["--json", "--sarif"], ["--"]):
+        assert plain_show(handed_on) is None, handed_on
 
 
 def test_what_a_command_is_told_where_it_cannot_work_names_the_real_reason(tmp_path: Path) -> None:

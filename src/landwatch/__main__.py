@@ -1,16 +1,19 @@
 """`python -m landwatch` and the `landwatch` command: the front door. What runs at every landing
 or shell prompt is answered before the command line's parser is imported: the hooks' `landwatch
 notice --git-dir DIR [--replaced|--set-aside PAIRS|-]` (not listed: it is theirs), `landwatch
-prompt`, and `landwatch --version`."""
+prompt`, and `landwatch --version`; so are the plainest forms of `show` and `status`."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 # What the quick way answers: `landwatch prompt` with these options (`--width N` beside them);
 # anything else (`--help`, a mistake) goes to the parser, which knows the same command and says
 # what it does.
 PROMPT_OPTIONS = frozenset({"--color"})
+# `show`'s forms besides text (usage.output_options), one at most.
+SHOW_FORMS = frozenset({"--json", "--sarif", "--patch"})
 
 
 def main() -> int:
@@ -40,9 +43,49 @@ def main() -> int:
         pairs = (sys.stdin.read() if listed == "-" else listed).split()
         replaced = [(old, new) for old, _, new in (pair.partition(":") for pair in pairs)]
         return notice(Path(arguments[2]), replaced=replaced, say=given != ["--set-aside"])
+    if (run := plain_command(arguments)) is not None:
+        from landwatch import front
+        from landwatch.errors import UsageError
+
+        try:
+            return front.answered(run)
+        except UsageError:  # said with the command's usage, by the parser's run of it below
+            pass
     from landwatch.cli import main as parse_and_run
 
     return parse_and_run()
+
+
+def plain_command(arguments: list[str]) -> Callable[[], int] | None:
+    """`show` or `status` in a plain form (plain_show; `status [--json]`), run as the parser runs
+    it; None for anything else, which the parser answers."""
+    command, rest = arguments[:1], arguments[1:]
+    if command == ["status"] and rest in ([], ["--json"]):
+        from landwatch.commands.status import status
+
+        return lambda: status(as_json=bool(rest))
+    if command != ["show"] or (asked := plain_show(rest)) is None:
+        return None
+    from pathlib import Path
+
+    from landwatch.commands.show import show
+
+    revision, unread, form = asked
+    return lambda: show(Path.cwd(), revision=revision, unread=unread, form=form)
+
+
+def plain_show(options: list[str]) -> tuple[str | None, bool, str] | None:
+    """`show`'s REV, --unread and form as its parser reads them from `options`: one REV at most,
+    its flags each once and one form at most; None for anything else (an option abbreviated or
+    repeated, `--`, `--help`, a REV beginning with `-`)."""
+    flags = [word for word in options if word.startswith("-")]
+    named = [word for word in options if not word.startswith("-")]
+    forms = [flag[2:] for flag in flags if flag in SHOW_FORMS]
+    if len(named) > 1 or len(set(flags)) < len(flags) or len(forms) > 1:
+        return None
+    if not set(flags) <= {*SHOW_FORMS, "--unread"}:
+        return None
+    return (named[0] if named else None), "--unread" in flags, (forms[0] if forms else "text")
 
 
 def prompt_options(options: list[str]) -> tuple[bool, int | None] | None:

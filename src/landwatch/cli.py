@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from landwatch import __version__, closed_pipe, text, usage
+from landwatch import __version__, front, usage
 
 
 def _program_name(argv0: str) -> str:
@@ -377,22 +377,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    from landwatch.errors import UsageError, UserError, said
-    from landwatch.work_item import QueueError
-
     if args.command not in NEVER_REVIEW:
         keep_secret_rules()
-    try:
-        with closed_pipe.carrying_on(args.command in CARRY_ON):
-            return COMMANDS[args.command](args)
-    except UsageError as error:
-        usage.command_parser(parser, args.command).error(str(error))  # exit 2, as argparse's own
-    except BrokenPipeError:  # `landwatch rules | head`: the reader has all it wanted
-        closed_pipe.write_nowhere(sys.stdout)
-        return 1  # the output was cut short: not all was written
-    except (UserError, QueueError, OSError) as error:  # escaped: a path need not be UTF-8
-        print(f"landwatch: {text.safe_lines(said(error))}", file=sys.stderr)
-        return 1
+    return front.answered(
+        lambda: COMMANDS[args.command](args),
+        carry_on=args.command in CARRY_ON,
+        usage=usage.command_parser(parser, args.command).error,  # exit 2, as argparse's own
+    )
 
 
 if __name__ == "__main__":
