@@ -252,3 +252,19 @@ def test_a_share_remote_given_as_a_url_with_a_token_is_shown_redacted(repo: Repo
     assert "landwatch.share.remote = 'https://ci:" in table and "@git.example.com/app.git" in table
     assert token not in table + shown
     assert token[:8] not in table + shown
+
+
+def test_repositories_are_read_side_by_side_in_their_order_and_a_failure_is_raised() -> None:
+    """Issue 40: each repository's two git processes no longer wait for every other's; what
+    is shown keeps the registry's order, and what one reading raised is raised as before."""
+    items = [Path(f"/r{n}") for n in range(20)]
+    assert status._side_by_side(items, lambda path: path.name) == [p.name for p in items]
+    assert status._side_by_side([], lambda path: path.name) == []
+
+    def failing(path: Path) -> str:
+        if path.name in ("r7", "r3"):
+            raise OSError(f"{path} cannot be read")
+        return path.name
+
+    with pytest.raises(OSError, match="/r3 cannot be read"):
+        status._side_by_side(items, failing)

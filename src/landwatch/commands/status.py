@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from landwatch import coverage, kinds, layout, registry, work_item
 from landwatch.daemon.lock import holder
@@ -20,6 +22,9 @@ from landwatch.text import DROP, KEEP, MESSAGE, cells, duration, fit, plural, sa
 
 # The allowances status names per repository, the newest first; the rest counted.
 NEWEST_ALLOWED = 3
+# The cores the repositories are read with, two at a time each (_side_by_side).
+CORES = os.cpu_count() or 1
+_T = TypeVar("_T")
 
 if TYPE_CHECKING:
     from landwatch.styled import Out, Span
@@ -35,41 +40,71 @@ def collect(now: float | None = None) -> dict[str, Any]:
             lines = state.get("lines", {}) if state.get("pid") == running.pid else {}
         except (OSError, ValueError, AttributeError):
             lines = {}
-    repositories = []
-    for common in registry.registered():
-        problem = registry.problem_with(common)
-        worktrees = []
-        reach = None
-        settings = layout.read_git_settings(common) if problem is None else None
-        if problem is None:
-            worktrees = [
-                _worktree(git_dir, moment) for git_dir in registry.worktree_git_dirs(common)
-            ]
-            covered = coverage.inspect(common)
-            reach = {
-                "reach": covered.reach.value,
-                "detail": covered.detail,
-                "fix": covered.fix,
-                "gate_off": covered.gate,
-                "sweep_off": coverage.sweep_off(common),
-            }
-        repositories.append(
-            {
-                "repository": str(common),
-                "problem": problem,
-                "coverage": reach,
-                "worktrees": worktrees,
-                # Each landwatch.* setting it cannot use, in the setting rule's line (redacted).
-                "settings": list(settings.problems) if settings else [],
-                "sharing": _sharing(common, worktrees, settings) if settings else None,
-                "allowed": _allowed(common) if problem is None else None,
-            }
-        )
+    # Each repository asks git twice (its settings, its hooks): side by side, a person with many
+    # waits for about the slowest few, not for the sum.
+    repositories = _side_by_side(registry.registered(), lambda common: _repository(common, moment))
     return {
         "reviewer": None if running is None else running.as_dict(),
         "lines": lines,
         "repositories": repositories,
     }
+
+
+def _repository(common: Path, now: float) -> dict[str, Any]:
+    """One registered repository: where it stands, its worktrees' queues, what covers it."""
+    problem = registry.problem_with(common)
+    worktrees = []
+    reach = None
+    settings = layout.read_git_settings(common) if problem is None else None
+    if problem is None:
+        worktrees = [_worktree(git_dir, now) for git_dir in registry.worktree_git_dirs(common)]
+        covered = coverage.inspect(common)
+        reach = {
+            "reach": covered.reach.value,
+            "detail": covered.detail,
+            "fix": covered.fix,
+            "gate_off": covered.gate,
+            "sweep_off": coverage.sweep_off(common),
+        }
+    return {
+        "repository": str(common),
+        "problem": problem,
+        "coverage": reach,
+        "worktrees": worktrees,
+        # Each landwatch.* setting it cannot use, in the setting rule's line (redacted).
+        "settings": list(settings.problems) if settings else [],
+        "sharing": _sharing(common, worktrees, settings) if settings else None,
+        "allowed": _allowed(common) if problem is None else None,
+    }
+
+
+def _side_by_side(items: list[Path], work: Callable[[Path], _T]) -> list[_T]:
+    """`work` of each of `items`, in their order, done in threads (at most twice as many at once
+    as the machine has cores: each mostly waits for its git); what one raised, raised here."""
+    results: dict[int, _T] = {}
+    failures: dict[int, BaseException] = {}
+    lock = threading.Lock()
+    left = iter(enumerate(items))
+
+    def worker() -> None:
+        while True:
+            with lock:
+                index, item = next(left, (-1, None))
+            if item is None:
+                return
+            try:
+                results[index] = work(item)
+            except BaseException as error:  # raised again in the caller's thread, below
+                failures[index] = error
+
+    threads = [threading.Thread(target=worker) for _ in range(min(len(items), 2 * CORES))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[min(failures)]
+    return [results[index] for index in range(len(items))]
 
 
 def _worktree(git_dir: Path, now: float) -> dict[str, Any]:
