@@ -218,7 +218,14 @@ EOF
         lw_sent="$lw_sent $lw_local"
         # A branch holds a commit (git writes nothing else there); anything else may be an
         # annotated tag, whose message the Python side judges, or a blob or tree, whose content.
-        case $lw_source in refs/heads/*) ;; *) lw_other="$lw_other $lw_local" ;; esac
+        # A source is a branch only as a ref's own name: git writes the source as typed, and
+        # `refs/heads/main~1:settings.py` or `refs/heads/main^{tree}` names no commit (git
+        # check-ref-format refuses these characters in a ref's name).
+        case $lw_source in
+        *[[:space:]~^:?*[\\]* | *@\{* | *..*) lw_other="$lw_other $lw_local" ;;
+        refs/heads/*) ;;
+        *) lw_other="$lw_other $lw_local" ;;
+        esac
         case $lw_remote in *[!0]*) lw_valid_oid "$lw_remote" || return 1 ;; *)
             # A ref the push creates: git says nothing of what else the remote holds, and its
             # tracking refs may be another place's (a set-url since the last fetch, a branch

@@ -139,6 +139,24 @@ def test_a_blob_a_tag_pushes_is_scanned_without_writing_an_object(repo: Repo, re
     assert loose_objects(repo) == before
 
 
+@pytest.mark.parametrize(
+    ("source", "what"),
+    [("refs/heads/main~1:settings.py", "blob"), ("refs/heads/main~1^{tree}", "tree")],
+)
+def test_a_blob_or_tree_named_from_a_branch_s_name_is_judged(
+    repo: Repo, remote: Path, source: str, what: str
+) -> None:
+    """Attack 93: the hook's quick path took any source written `refs/heads/...` for a branch,
+    whose tip is a commit; `refs/heads/main~1:settings.py` names a blob, which `git rev-list`
+    walks to nothing, and the blob holding a token the review had found went out unjudged."""
+    repo.land("settings", {"settings.py": f'token = "{GITHUB_TOKEN}"\n'})
+    repo.land("take it out", {"settings.py": None})
+    reviewed()
+    result = repo.run("push", "origin", f"{source}:refs/tags/leak")
+    assert result.returncode != 0 and f"1 finding in 1 {what} the remote lacks" in result.stderr
+    assert not remote_has(remote, "refs/tags/leak")
+
+
 def test_on_a_full_disk_a_refusal_of_a_kept_review_stands_and_a_blob_is_still_read(
     tmp_path: Path,
 ) -> None:
