@@ -1,11 +1,13 @@
 """The push gate's judgement, for the pre-push hook and for auto-push alike: the commits a push
 sends that its remote lacks, where the review of each stands, and what refuses the push.
 
-A review kept here is the commit's review; a commit whose review waits in a queue is the
-reviewer's to finish; any other (landed elsewhere, or not reached in time), and one whose review
-did not read its whole change (cut at max_added_lines), is scanned on the spot by the rules a push
-is refused for (`scan`). What refuses is review.blocking's policy; of a merge, only what none of
-its parents has (what it brought in, the commits that brought it answer for, sent or held).
+A review kept here of the commit's own change is the commit's review; a commit whose review waits
+in a queue is the reviewer's to finish; any other (landed elsewhere, or not reached in time), one
+whose review did not read its whole change (cut at max_added_lines), and one whose review is a
+range's (a pull's, a branch moved sideways: blocking.own) is scanned on the spot by the rules a
+push is refused for (`scan`). What refuses is review.blocking's policy; of a merge, only what
+none of its parents has (what it brought in, the commits that brought it answer for, sent or
+held).
 """
 
 from __future__ import annotations
@@ -325,9 +327,13 @@ def verdict_of(
     blocking.judged), the rest, and those reviews that did not read their whole change, scanned
     here within `seconds`, with what is allowed here set apart. What could not be read (`failed`
     already, or in the scan) is passed by, never the whole verdict."""
+    # A review not of its commit's own change (a range's) is read on as one cut short is.
+    whole = {
+        c for c, report in reports.items() if not report.truncated and blocking.own(git_dir, report)
+    }
     reports = {commit: blocking.judged(git_dir, report) for commit, report in reports.items()}
     broken = dict(failed or {})
-    unread = [c for c in commits if c not in broken and (c not in reports or reports[c].truncated)]
+    unread = [c for c in commits if c not in broken and c not in whole]
     scanned, late, more = scan(git_dir, unread, seconds, clock) if unread else ({}, [], {})
     broken |= more
     judged = {**reports, **{c: read_on(reports.get(c), found) for c, found in scanned.items()}}

@@ -63,7 +63,7 @@ def write(
     # its reader saw of it then is not said again.
     again = read_review(git_dir, report.commit)
     joined = _joined(report, read_hooks(git_dir, report.commit))
-    level = blocking.marker(blocking.judged(git_dir, joined).findings, whole=not report.truncated)
+    level = blocking.marker_of(git_dir, joined)
     _mark_blocking(git_dir, report.commit, level, before=True)
     write_atomic(target, text, trusted=layout.common_dir(git_dir), durable=durable)
     _mark_blocking(git_dir, report.commit, level, before=False)
@@ -137,7 +137,7 @@ def mark_every_blocking(git_dir: os.PathLike[str] | str) -> int:
         found = read(git_dir, commit)
         if found is None:
             continue
-        level = blocking.marker(blocking.judged(git_dir, found).findings, whole=not found.truncated)
+        level = blocking.marker_of(git_dir, found)
         if level is not None:
             _mark_blocking(git_dir, commit, level, before=True)
             marked += 1
@@ -183,7 +183,7 @@ def write_hooks(
     level, told = None, None  # the hooks join a review: without one there is nothing to show yet
     if review is not None:
         both = _joined(review, result)
-        level = blocking.marker(blocking.judged(git_dir, both).findings, whole=not review.truncated)
+        level = blocking.marker_of(git_dir, both)
         told = _hooks_to_tell(git_dir, review, both, result, replaces, least, again)
     _mark_blocking(git_dir, result.commit, level, before=True)
     write_atomic(target, data, trusted=layout.common_dir(git_dir))

@@ -883,3 +883,31 @@ def test_a_newer_release_s_cursors_are_never_written_over_and_the_stop_is_said(
     doctor = repo.landwatch("doctor").stdout
     assert f"{state} was written by a newer landwatch" in doctor
     assert "fix: upgrade landwatch to the release that wrote it" in doctor
+
+
+def test_a_commit_rebuilt_without_hooks_and_moved_to_is_judged_for_what_it_adds(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """Attack 94: a commit adding a token, reviewed and refused at the gate, rebuilt with a new
+    message the way jj, git-branchless or a script rebuild one (`git commit-tree`, then `git
+    reset --hard` to it: no hook). The sweep reviewed the move sideways as a range from the old
+    tip, which changed nothing, and kept it as the new commit's review: no marker, and the push
+    sent the token. A range's review is not its commit's own: marked unchecked, read on."""
+    from landwatch.review import blocking
+    from support.kinds import origin, remote_head
+    from support.tokens import GITHUB_TOKEN
+
+    remote = origin(repo, tmp_path / "remote.git")
+    old = repo.land("settings", {"settings.py": f'token = "{GITHUB_TOKEN}"\n'}, env=an_hour_ago())
+    assert run_reviewer("--once").returncode == 0
+    rebuilt = repo.git("commit-tree", "-p", "HEAD~1", "-m", "settings, reworded", "HEAD^{tree}")
+    repo.git("reset", "-q", "--hard", rebuilt, **an_hour_ago())
+    assert sweep.sweep(repo.git_dir, now=later()).enqueued == [f"review-{rebuilt}"]
+    assert run_reviewer("--once").returncode == 0
+    kept = report_store.read(repo.git_dir, rebuilt)
+    assert kept is not None and (kept.shape, kept.base, kept.findings) == ("range", old, [])
+    assert not blocking.own(repo.git_dir, kept)
+    assert (layout.BLOCKING.path(repo.git_dir) / rebuilt).read_text() == "unchecked\n"
+    pushed = repo.run("push", "origin", "main")
+    assert pushed.returncode != 0 and f"{rebuilt[:10]} settings.py:1  S002" in pushed.stderr
+    assert remote_head(remote) != rebuilt

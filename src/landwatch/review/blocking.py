@@ -61,6 +61,34 @@ def marker(findings: Iterable[Finding], *, whole: bool) -> str | None:
     return level(findings) or (None if whole else UNCHECKED)
 
 
+def marker_of(git_dir: os.PathLike[str] | str, report: Report) -> str | None:
+    """The word of `report`'s blocking marker, as the gate judges it (`judged`): UNCHECKED too
+    where it did not read its commit's own change whole, or is not that change's (`own`)."""
+    whole = not report.truncated and own(git_dir, report)
+    return marker(judged(git_dir, report).findings, whole=whole)
+
+
+def own(git_dir: os.PathLike[str] | str, report: Report) -> bool:
+    """Whether `report` is the review of its commit's own change: against its parents, or a range
+    from its first parent (a merge as `git merge` lands it). A range from anywhere else (a
+    pull's, a branch moved sideways to a commit rebuilt without hooks) says what the range
+    changed, not what the commit adds: a line it took out and put back, or a rebuilt commit's
+    whole change, is in no diff of it. Not readable here: not its own (the gate reads on)."""
+    from landwatch.review.change import ChangeShape
+
+    if report.shape != ChangeShape.RANGE:
+        return True
+    import pygit2
+
+    from landwatch.review.change import ChangeError, open_repository, resolve
+
+    try:
+        parents = resolve(open_repository(git_dir), report.commit).parent_ids
+    except (ChangeError, KeyError, ValueError, pygit2.GitError):
+        return False
+    return bool(parents) and str(parents[0]) == report.base
+
+
 def judged(git_dir: os.PathLike[str] | str, report: Report) -> Report:
     """`report` as the push gate judges it: of a merge (or a landed range ending in one, as `git
     merge` lands it), only the findings on what none of its parents has (diffs.BroughtIn): the
