@@ -159,6 +159,25 @@ def test_a_commit_made_again_after_a_reset_says_only_what_is_new(repo: Repo) -> 
     assert repo.said == ""
 
 
+def test_several_commits_squashed_by_hand_say_only_what_was_not_seen(repo: Repo) -> None:
+    """`git reset --soft HEAD~2 && git commit`, the squash by hand (an audit: the finding of the
+    first, told and read, was told again as the squash's worst, the second's unseen one behind
+    it); now both commits are the ones replaced, as a rebase's squash names them."""
+    repo.land("base", {"base.txt": "clean\n"})
+    repo.land("one", {"a.txt": "trailing  \n"})
+    assert run_reviewer("--once").returncode == 0
+    second = repo.land("two", {"b.txt": "trailing  \n"})
+    assert "a.txt:1" in repo.said  # the first's line, told at the second's landing: seen
+    assert run_reviewer("--once").returncode == 0
+    assert line_markers.unread(repo.git_dir) == [second]
+    repo.git("reset", "-q", "--soft", "HEAD~2")
+    squashed = repo.run("commit", "-q", "-m", "one and two")
+    assert squashed.returncode == 0 and squashed.stderr == ""
+    assert run_reviewer("--once").returncode == 0
+    repo.land("then", {"c.txt": "clean\n"})
+    assert "b.txt:1" in repo.said and "a.txt" not in repo.said, repo.said
+
+
 def test_an_amend_that_fixed_the_white_space_is_told_as_what_it_is(repo: Repo) -> None:
     """The loop people run most: the line names trailing spaces, they fix them with an amend;
     the fixed commit's review is its own, shown and told as such, never the old one."""

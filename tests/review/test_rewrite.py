@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from landwatch.git import is_dropped
+from landwatch.git import dropped
 from landwatch.review import rewrite
 from landwatch.review.change import open_repository
 from landwatch.review.findings import Severity
@@ -138,17 +138,17 @@ def test_linters_held_back_then_and_allowed_now_mean_a_new_review(repo: Repo) ->
     assert rewrite.carry_over(git_repo, repo.head(), previous, TRUST_ANY) is None
 
 
-def gone(repo: Repo) -> Callable[[str], bool]:
-    """Whether the person no longer has a commit, as the kinds ask it (git.dropped)."""
-    return lambda commit: is_dropped(repo.git_dir, commit)
+def gone(repo: Repo) -> Callable[[list[str]], set[str]]:
+    """Of commits, those the person no longer has, as the kinds ask it (git.dropped)."""
+    return lambda commits: dropped(repo.git_dir, commits) or set()
 
 
 def test_the_commit_an_amend_replaced_is_found_in_the_reflog(repo: Repo) -> None:
     git_repo = open_repository(repo.git_dir)
     first = repo.land("one", hooks=False)
-    assert rewrite.amended_from(git_repo, first, gone=gone(repo)) is None
+    assert rewrite.amended_from(git_repo, first, gone=gone(repo)) == ()
     repo.git("commit", "-q", "--amend", "--no-edit", "--date=2001-01-01T00:00:00")
-    assert rewrite.amended_from(git_repo, repo.head(), gone=gone(repo)) == first
+    assert rewrite.amended_from(git_repo, repo.head(), gone=gone(repo)) == (first,)
 
 
 def test_an_amend_is_found_however_often_head_moved_since(repo: Repo) -> None:
@@ -163,7 +163,7 @@ def test_an_amend_is_found_however_often_head_moved_since(repo: Repo) -> None:
         repo.git("checkout", "-q", "side")
         repo.git("checkout", "-q", "main")
     found = rewrite.amended_from(open_repository(repo.git_dir), amended, gone=gone(repo))
-    assert found == first
+    assert found == (first,)
 
 
 def test_an_amend_dated_ahead_of_the_moves_after_it_is_found(repo: Repo) -> None:
@@ -176,7 +176,7 @@ def test_an_amend_dated_ahead_of_the_moves_after_it_is_found(repo: Repo) -> None
     amended = repo.head()
     repo.git("checkout", "-q", "-b", "side")
     found = rewrite.amended_from(open_repository(repo.git_dir), amended, gone=gone(repo))
-    assert found == first
+    assert found == (first,)
 
 
 def test_a_commit_made_again_after_a_reset_replaces_the_commit_reset_away(repo: Repo) -> None:
@@ -189,19 +189,20 @@ def test_a_commit_made_again_after_a_reset_replaces_the_commit_reset_away(repo: 
     first = repo.land("one", {"a.txt": "x  \n"}, hooks=False)
     repo.git("reset", "-q", "--soft", "HEAD~1")
     again = repo.land("one, again", {}, hooks=False)
-    assert rewrite.amended_from(git_repo, again, gone=gone(repo)) == first
+    assert rewrite.amended_from(git_repo, again, gone=gone(repo)) == (first,)
     repo.git("branch", "kept", first)  # still the person's: not replaced
-    assert rewrite.amended_from(git_repo, again, gone=gone(repo)) is None
+    assert rewrite.amended_from(git_repo, again, gone=gone(repo)) == ()
     repo.git("branch", "-q", "-D", "kept")
-    # Reset further back, the commit made again sits on another parent.
+    # Reset further back and made again: a squash by hand, of every commit it went down past.
+    base = repo.git("rev-parse", "HEAD~1")
     repo.git("reset", "-q", "--soft", "HEAD~2")
     lower = repo.land("one, lower", {}, hooks=False)
-    assert rewrite.amended_from(git_repo, lower, gone=gone(repo)) is None
+    assert rewrite.amended_from(git_repo, lower, gone=gone(repo)) == (base, again)
     # HEAD moved between the reset and the commit: not the amend by hand.
     repo.git("reset", "-q", "--soft", "HEAD~1")
     repo.git("checkout", "-q", "-b", "elsewhere")
     moved = repo.land("one, elsewhere", {}, hooks=False)
-    assert rewrite.amended_from(git_repo, moved, gone=gone(repo)) is None
+    assert rewrite.amended_from(git_repo, moved, gone=gone(repo)) == ()
 
 
 def test_a_reflog_entry_without_a_message_is_no_amend(repo: Repo) -> None:
@@ -210,7 +211,7 @@ def test_a_reflog_entry_without_a_message_is_no_amend(repo: Repo) -> None:
     made = repo.git("commit-tree", tree, "-p", "HEAD", "-m", "by a script")
     repo.git("update-ref", "refs/heads/main", made)
     assert "\t" not in (repo.git_dir / "logs" / "HEAD").read_text().splitlines()[-1]
-    assert rewrite.amended_from(open_repository(repo.git_dir), made, gone=gone(repo)) is None
+    assert rewrite.amended_from(open_repository(repo.git_dir), made, gone=gone(repo)) == ()
 
 
 def test_an_amend_or_autosquash_that_changed_only_white_space_is_reviewed_anew(repo: Repo) -> None:

@@ -221,13 +221,13 @@ def replaced_by(
     a rebase named (`rewritten`), else a commit's amend's (rewrite.amended_from); both kinds'."""
     if rewritten or base is not None:
         return rewritten
-    from landwatch.git import is_dropped
+    from landwatch.git import dropped
     from landwatch.review import rewrite
     from landwatch.review.change import open_repository
 
     repo = open_repository(git_dir)
-    old = rewrite.amended_from(repo, oid, gone=lambda commit: is_dropped(git_dir, commit))
-    return (old,) if old is not None else ()
+    # Where git cannot tell, none is gone: a line too many is told, never a finding lost.
+    return rewrite.amended_from(repo, oid, gone=lambda olds: dropped(git_dir, olds) or set())
 
 
 def _store(

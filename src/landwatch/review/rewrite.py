@@ -27,18 +27,24 @@ MOST_ENTRIES = 10_000
 # The newest entries walked whatever their time: a clock stepped back since the commit (or a
 # commit dated ahead, GIT_COMMITTER_DATE) leaves the entries after it older than it.
 FEWEST_ENTRIES = 32
+# The most commits a reset took HEAD off that one commit made in their place is taken to replace
+# (a squash by hand): past it, a reset further back than anyone squashes, told anew.
+MOST_SQUASHED = 100
 # What git's reflog says of a commit made by `git commit` (`commit (initial):` and `commit
 # (merge):` make none an amend replaces), and of `git reset`.
 _AMEND, _COMMIT, _RESET = "commit (amend):", "commit:", "reset: moving to "
 
 
-def amended_from(repo: pygit2.Repository, oid: str, *, gone: Callable[[str], bool]) -> str | None:
-    """The commit an amend replaced by `oid`, from HEAD's reflog: `git commit --amend`'s, or the
-    one `git reset` took HEAD off just before `oid` was committed in its place; None if none."""
+def amended_from(
+    repo: pygit2.Repository, oid: str, *, gone: Callable[[list[str]], set[str]]
+) -> tuple[str, ...]:
+    """The commits an amend replaced by `oid`, from HEAD's reflog: `git commit --amend`'s one, or
+    those `git reset` took HEAD off just before `oid` was committed in their place (a squash by
+    hand: `reset --soft HEAD~3 && commit`), oldest first; none if none."""
     try:
         made = repo.get(oid)
         if not isinstance(made, pygit2.Commit):
-            return None
+            return ()
         entries = repo.lookup_reference("HEAD").log()
         for count, entry in enumerate(entries):
             older = count >= FEWEST_ENTRIES and entry.committer.time < made.commit_time
@@ -50,29 +56,36 @@ def amended_from(repo: pygit2.Repository, oid: str, *, gone: Callable[[str], boo
             message = entry.message or ""
             if message.startswith(_AMEND):
                 old = str(entry.oid_old)
-                return None if set(old) == {"0"} else old
+                return () if set(old) == {"0"} else (old,)
             if message.startswith(_COMMIT):
                 return _reset_away(repo, made, next(entries, None), gone)
     except (KeyError, ValueError, pygit2.GitError):
         pass
-    return None
+    return ()
 
 
 def _reset_away(
     repo: pygit2.Repository,
     made: pygit2.Commit,
     before: pygit2.RefLogEntry | None,
-    gone: Callable[[str], bool],
-) -> str | None:
-    """The commit `git reset` took HEAD off in `before` (the entry just before `made`'s), when
-    `made` took its place: the same first parent, and the person no longer has it (`gone`)."""
+    gone: Callable[[list[str]], set[str]],
+) -> tuple[str, ...]:
+    """The commits `git reset` took HEAD off in `before` (the entry just before `made`'s), when
+    `made` took their place: HEAD went down its first parents to `made`'s, and the person has
+    none of them any more (`gone`, asked once of all); at most MOST_SQUASHED."""
     if before is None or not (before.message or "").startswith(_RESET) or not made.parent_ids:
-        return None
+        return ()
     parent = made.parent_ids[0]
-    old = repo.get(before.oid_old)
-    if before.oid_new != parent or not isinstance(old, pygit2.Commit) or not old.parent_ids:
-        return None
-    return str(old.id) if old.parent_ids[0] == parent and gone(str(old.id)) else None
+    if before.oid_new != parent:
+        return ()
+    walked: list[str] = []
+    at = repo.get(before.oid_old)
+    while isinstance(at, pygit2.Commit) and at.id != parent and len(walked) < MOST_SQUASHED:
+        walked.append(str(at.id))
+        at = repo.get(at.parent_ids[0]) if at.parent_ids else None
+    if not walked or not isinstance(at, pygit2.Commit) or at.id != parent:
+        return ()
+    return tuple(reversed(walked)) if gone(walked) >= set(walked) else ()
 
 
 def carry_over(
