@@ -13,7 +13,7 @@ from landwatch.review import engine
 from landwatch.review.change import ChangeError
 from support.changes import Changes
 from support.repos import Repo
-from support.review import KEY_ID, found, review
+from support.review import KEY_ID, found, review, reviewed_apart
 from support.timing import cpu_seconds
 
 
@@ -58,6 +58,21 @@ def test_a_file_git_is_told_not_to_diff_is_read_by_the_secret_rules(repo: Repo, 
     repo.land("image", {"image.png": image}, hooks=False)
     report = review(repo)
     assert found(report) == [] and report.lines_checked == 0
+
+
+def test_a_link_in_the_worktree_to_a_fifo_holds_no_review(repo: Repo, tmp_path: Path) -> None:
+    """Attack 95: a pulled commit's `sub/.gitattributes`, a link to a FIFO someone made in a
+    shared place; git checks the link out and never follows it. libgit2, asked a file's
+    attributes (a trailing space, a CRLF line, a large file at a push), opened every
+    `.gitattributes` of the worktree, that FIFO too, and the review and the push gate waited
+    for ever. Attributes are the commit's (and the index's), never the worktree's files."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (repo.path / "sub").mkdir()
+    (repo.path / "sub" / ".gitattributes").symlink_to(fifo)
+    repo.git("add", "sub/.gitattributes")
+    repo.land("a link, and a trailing space", {"sub/a.txt": "x  \n"}, hooks=False)
+    assert ("P001", "sub/a.txt", 1) in found(reviewed_apart(repo))
 
 
 def test_renames_are_detected_and_only_added_lines_count(repo: Repo) -> None:

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import random
 import shutil
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -19,10 +17,9 @@ from landwatch.review import engine
 from landwatch.review.budget import Budget
 from landwatch.review.findings import MAX_PLACED
 from landwatch.review.linters import NOT_TRUSTED, LinterPolicy
-from landwatch.review.report import Report
 from landwatch.wall.linters import runner
 from support.repos import Repo
-from support.review import found, review
+from support.review import found, review, reviewed_apart
 from support.sandbox import AS_YOU
 from support.tokens import github_token
 
@@ -282,28 +279,6 @@ def test_a_linter_s_paths_and_key_lines_go_through_the_one_redaction(repo: Repo)
     assert token not in json.dumps(report_.as_dict())
 
 
-def _reviewed_apart(repo: Repo) -> Report:
-    """The review with the linters trusted, in a process of its own stopped past two minutes: a
-    hang (a pattern's backtracking, a loop as long as a number a linter said) fails the test,
-    where in this process it would hold the run. Each case below takes milliseconds when fixed."""
-    code = (
-        "import json, sys; from landwatch.review import engine; "
-        "from support.review import TRUST_ANY; "
-        f"print(json.dumps(engine.review({str(repo.git_dir)!r}, 'HEAD', "
-        "linters=TRUST_ANY).as_dict()))"
-    )
-    tests = str(Path(__file__).resolve().parents[1])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests, os.environ.get("PYTHONPATH", "")])}
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
-        )
-    except subprocess.TimeoutExpired:
-        raise AssertionError("the review did not end within two minutes") from None
-    assert done.returncode == 0, done.stderr
-    return Report.from_dict(json.loads(done.stdout))
-
-
 def test_a_linter_s_pattern_cannot_hold_the_review_by_backtracking(repo: Repo) -> None:
     """Attack 83: the repository's pattern for its linter's lines is run by the reviewer, outside
     the wall, on what the linter says. `(a|aa)+` on 60 a's and a `!` backtracks about 10^12
@@ -318,7 +293,7 @@ def test_a_linter_s_pattern_cannot_hold_the_review_by_backtracking(repo: Repo) -
         files = ["*.txt"]
         """)
     repo.land("a pattern", {".landwatch.toml": config, "a.txt": "x\n"}, hooks=False)
-    report_ = _reviewed_apart(repo)
+    report_ = reviewed_apart(repo, linters=True)
     assert [run["status"] for run in report_.linters] == ["ok"]
     assert found(report_) == []
     echoed = config.replace("(a|aa)+)$", "(a)\\3)$")
@@ -340,7 +315,7 @@ def test_a_linter_s_line_range_is_read_in_time_of_the_lines_added(repo: Repo) ->
     config = python_linter("far", script, "ruff-json", "*.txt")
     repo.land("before", {"a.txt": "one\ntwo\n"}, hooks=False)
     repo.land("a range", {".landwatch.toml": config, "a.txt": "one\ntwo\nthree\n"}, hooks=False)
-    assert found(_reviewed_apart(repo)) == [("far:E1", "a.txt", 1)]
+    assert found(reviewed_apart(repo, linters=True)) == [("far:E1", "a.txt", 1)]
 
 
 def test_a_linter_s_findings_of_one_file_are_kept_to_a_thousand(repo: Repo) -> None:

@@ -4,7 +4,9 @@ builder made (support.changes), and the findings of a report as tuples to compar
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -88,3 +90,26 @@ def pylint_linter(name: str = "pylint") -> str:
         files = ["*.py"]
         filter = "file"
         """)
+
+
+def reviewed_apart(repo: Repo, *, linters: bool = False) -> Report:
+    """The review of HEAD (with the linters trusted, where `linters`), in a process of its own
+    stopped past two minutes: a hang (a pattern's backtracking, a FIFO opened) fails the test,
+    where in this process it would hold the run. Each case that uses it takes milliseconds."""
+    policy = "TRUST_ANY" if linters else "NO_LINTERS"
+    code = (
+        "import json, sys; from landwatch.review import engine; "
+        f"from support.review import {policy}; "
+        f"print(json.dumps(engine.review({str(repo.git_dir)!r}, 'HEAD', "
+        f"linters={policy}).as_dict()))"
+    )
+    tests = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests, os.environ.get("PYTHONPATH", "")])}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+        )
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the review did not end within two minutes") from None
+    assert done.returncode == 0, done.stderr
+    return Report.from_dict(json.loads(done.stdout))

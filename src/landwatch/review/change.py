@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pygit2
-from pygit2.enums import ObjectType
+from pygit2.enums import AttrCheck, ObjectType
 
 from landwatch.errors import UserError
 from landwatch.review.binary import looks_binary as looks_binary  # importable here, as it was
@@ -307,13 +307,10 @@ class Change:
     def attribute(self, path: str, name: str) -> str | bool | None:
         """A gitattribute of `path` as the landed commit says: its value (`filter=lfs`), True
         where it is set (`text`), False where unset (`-text`), None where unspecified."""
+        # The index's and the commit's, never the worktree's files (open_repository's _BARE).
+        flags = AttrCheck.INDEX_ONLY | AttrCheck.INCLUDE_COMMIT | AttrCheck.NO_SYSTEM
         try:
-            value = self.repo.get_attr(
-                path,
-                name,
-                flags=pygit2.enums.AttrCheck.INCLUDE_COMMIT | pygit2.enums.AttrCheck.NO_SYSTEM,
-                commit=str(self.commit.id),
-            )
+            value = self.repo.get_attr(path, name, flags=flags, commit=str(self.commit.id))
         except (pygit2.GitError, ValueError):
             return None
         return value if isinstance(value, str | bool) else None
@@ -368,6 +365,11 @@ def label_of(commit: str, base: str | None = None) -> str:
 
 
 _repositories: dict[str, pygit2.Repository] = {}
+# Opened as bare: libgit2 then reads nothing of the worktree. A diff asks each file's attributes
+# (its diff driver, whether it is binary), and with a worktree libgit2 opened every
+# `.gitattributes` there: a checked-out link to a FIFO held the review and the push gate for
+# ever, and an untracked file spoke for the commit. The index's are blobs.
+_BARE = pygit2.enums.RepositoryOpenFlag.NO_SEARCH | pygit2.enums.RepositoryOpenFlag.BARE
 
 
 def open_repository(git_dir: os.PathLike[str] | str) -> pygit2.Repository:
@@ -378,7 +380,7 @@ def open_repository(git_dir: os.PathLike[str] | str) -> pygit2.Repository:
     key = os.path.abspath(git_dir)
     if key not in _repositories:
         try:
-            _repositories[key] = pygit2.Repository(key, pygit2.enums.RepositoryOpenFlag.NO_SEARCH)
+            _repositories[key] = pygit2.Repository(key, _BARE)
         except pygit2.GitError as error:
             message = str(error).strip().splitlines()[0] if str(error).strip() else "unreadable"
             if "not owned by current user" in message:
