@@ -365,10 +365,8 @@ def label_of(commit: str, base: str | None = None) -> str:
 
 
 _repositories: dict[str, pygit2.Repository] = {}
-# Opened as bare: libgit2 then reads nothing of the worktree. A diff asks each file's attributes
-# (its diff driver, whether it is binary), and with a worktree libgit2 opened every
-# `.gitattributes` there: a checked-out link to a FIFO held the review and the push gate for
-# ever, and an untracked file spoke for the commit. The index's are blobs.
+# Bare, libgit2 reads nothing of the worktree: a diff asks each file's attributes, and every
+# `.gitattributes` there was opened, a checked-out link to a FIFO too (it waited for ever).
 _BARE = pygit2.enums.RepositoryOpenFlag.NO_SEARCH | pygit2.enums.RepositoryOpenFlag.BARE
 
 

@@ -163,7 +163,7 @@ def test_a_tree_without_a_hook_manager_declares_nothing(tmp_path: Path) -> None:
 
 
 def test_a_hostile_configuration_is_read_boundedly(tmp_path: Path) -> None:
-    # An alias bomb: a billion hooks by reference, read as a few hundred.
+    # An alias bomb: a billion hooks by reference, nested lists of lists: none read as a hook.
     bomb = "a: &a [{id: x, entry: run}, {id: y, entry: run}]\n"
     for level in "bcdefghij":
         previous = chr(ord(level) - 1)
@@ -172,4 +172,40 @@ def test_a_hostile_configuration_is_read_boundedly(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "repo")
     repo.land("bomb", {".pre-commit-config.yaml": bomb}, hooks=False)
     [config] = declared(*tree_of(repo))
-    assert config.problem is None and len(config.hooks) <= 500
+    assert config.problem is None and config.hooks == ()
+
+
+def local_hook(number: int, entry: str, args: tuple[str, ...] = ()) -> str:
+    listed = "".join(f"\n        - '{arg}'" for arg in args)
+    return (
+        f"  - id: h{number}\n    name: h{number}\n    language: system\n    entry: {entry}\n"
+        f"    pass_filenames: false" + (f"\n    args:{listed}" if args else "") + "\n"
+    )
+
+
+def test_what_a_bound_leaves_unread_runs_nothing_unpinned(tmp_path: Path) -> None:
+    """Attack 96: pre-commit runs every hook with every arg, lefthook reads every file its
+    `extends:` globs name; landwatch read the first 500 hooks, 64 args and 64 files, said
+    nothing, and let the hooks run: the script the 501st hook (the 65th arg, the 65th file)
+    runs was in no approval's digest, and a pull changing it later ran without asking. Now
+    every arg is read, and past a bound the configuration runs nothing, saying why."""
+    head = "repos:\n- repo: local\n  hooks:\n"
+    script = {"tools/check.sh": "echo benign\n"}
+    repo = Repo(tmp_path / "repo")
+    many_args = head + local_hook(0, "sh", ("-e",) * 64 + ("tools/check.sh",))
+    repo.land("args", {".pre-commit-config.yaml": many_args, **script}, hooks=False)
+    assert "tools/check.sh" in [file.path for file in pinned(repo).files]
+    many_hooks = head + "".join(local_hook(n, "true") for n in range(500))
+    many_hooks += local_hook(500, "sh tools/check.sh")
+    repo.land("hooks", {".pre-commit-config.yaml": many_hooks}, hooks=False)
+    [config] = declared(*tree_of(repo))
+    assert config.problem is not None and "more than 500" in config.problem
+    extends = "extends:\n  - 'shared/*.yml'\npre-commit:\n  commands:\n    x:\n      run: echo\n"
+    files = {
+        f"shared/f{n:02}.yml": "pre-commit:\n  commands:\n    y:\n      run: echo\n"
+        for n in range(70)
+    }
+    other = Repo(tmp_path / "other")
+    other.land("lefthook", {"lefthook.yml": extends, **files}, hooks=False)
+    [config] = declared(*tree_of(other))
+    assert config.problem is not None and "more than 64 configuration files" in config.problem

@@ -174,3 +174,30 @@ def test_what_each_tool_reads_is_what_it_runs(repo: Repo, tmp_path: Path) -> Non
         "lefthook.yml",
         "lefthook-local.yml",
     ]
+
+
+def test_extends_globs_walk_the_tree_boundedly(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack 97: 64 lefthook files of 64 `extends:` globs each beside thousands of committed
+    links: each glob walked every path and followed every link again (4,096 times), hours
+    before any trust, in the project-hooks job of every landing and in `landwatch trust`. Now
+    each link is followed once per tree, and past MAX_GLOBS globs in all nothing runs."""
+    globs = "".join(f"  - 'c/*{n}*.yml'\n" for n in range(sources.MAX_GLOBS + 1))
+    config = f"extends:\n{globs}{LEFTHOOK}"
+    repo.land("d", {"d/x": ""}, hooks=False)
+    for n in range(40):
+        (repo.path / f"link{n}").symlink_to("d")
+    repo.git("add", "-A")
+    repo.land("globs", {"lefthook.yml": config, "c/f1.yml": LEFTHOOK}, hooks=False)
+    followed: list[str] = []
+    real = sources.followed
+
+    def counted(tree: object, path: str) -> object:
+        followed.append(path)
+        return real(tree, path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sources, "followed", counted)
+    git = open_repository(repo.git_dir)
+    [config_read] = declared(git, resolve(git, "HEAD").tree)
+    assert config_read.problem is not None
+    assert f"more than {sources.MAX_GLOBS} `extends:` globs" in config_read.problem
+    assert len([path for path in followed if path.startswith("link")]) <= 40

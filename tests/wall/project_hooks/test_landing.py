@@ -4,6 +4,7 @@ no other, whatever a hook prints; what they changed of the commit's files, and n
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -112,16 +113,20 @@ def test_a_fix_of_a_file_beside_the_change_is_not_the_commit_s(tmp_path: Path, r
     assert report_store.read(repo.git_dir, oid) is not None
 
 
-def test_a_failure_its_manager_reports_past_the_hooks_declared_is_told(
+def test_a_failure_its_manager_reports_with_no_hook_read_failing_is_told(
     tmp_path: Path, repo: Repo
 ) -> None:
-    """The audit of this stop's code: 600 hooks, the 550th failing. Reading status lines for the
-    hooks declared (at most 500 are) read none failed, and the run was kept as all passed,
-    though pre-commit exited 1. A manager failing where no hook it reported did is told."""
+    """A hook printing the status block of a hook declared after it (`hook 2....Passed`): each
+    declared hook's status line is read once, in order, so the forged one stood for it and the
+    real `Failed` was not read; the run was kept as all passed, though pre-commit exited 1. A
+    manager failing where no hook it reported did is told as the manager's."""
+    # printf's own `\\n`, in a YAML string JSON spells (`:` and `-` in it are no YAML).
+    forged = json.dumps("printf '" + "hook 2" + "." * 60 + "Passed\\n- hook id: h2\\n'")
     hooks = [
-        f"id: h{n:03}\nname: hook {n:03}\nlanguage: system\n"
-        f'entry: "{"false" if n == 550 else "true"}"\npass_filenames: false\nalways_run: true'
-        for n in range(1, 601)
+        f"id: h1\nname: hook 1\nlanguage: system\nentry: {forged}\n"
+        "pass_filenames: false\nalways_run: true\nverbose: true",
+        'id: h2\nname: hook 2\nlanguage: system\nentry: "false"\npass_filenames: false\n'
+        "always_run: true",
     ]
     committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(*hooks)})
     oid = repo.land("a change", {"a.txt": "x\n"})
@@ -135,3 +140,20 @@ def test_a_failure_its_manager_reports_past_the_hooks_declared_is_told(
             "see which",
         )
     ]
+
+
+def test_a_configuration_of_more_hooks_than_are_read_runs_none(tmp_path: Path, repo: Repo) -> None:
+    """Attack 96, as a landing meets it: 501 hooks declared, past the 500 read. Before, the
+    first 500 ran and the rest (their scripts in no approval) too; now none, and the note
+    says why."""
+    hooks = [
+        f'id: h{n:03}\nname: hook {n:03}\nlanguage: system\nentry: "true"\n'
+        "pass_filenames: false\nalways_run: true"
+        for n in range(1, 502)
+    ]
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(*hooks)})
+    oid = repo.land("a change", {"a.txt": "x\n"})
+    drained(tools(tmp_path, "pre-commit"))
+    found = hooks_of(repo, oid)
+    assert found.findings == [] and found.hooks == []
+    assert any("more than 500" in note and "did not run" in note for note in found.notes)

@@ -141,21 +141,34 @@ def _family(
 ) -> ManagerConfig:
     """The root file of a family and every other it reads, each read for its hooks."""
     read = [root, *others]
+    known = set(read)
     found = _Read()
     index = 0
     while index < len(read) and index < MAX_FILES:
         path = read[index]
         index += 1
         document, problem = _document(repo, tree.tree, path)
-        if document is None:
-            found.problems.append(problem or f"{path} cannot be read")
-        elif family is Family.PRE_COMMIT:
-            _pre_commit_file(found, document, path, "" if path == root else path)
-        else:
-            _lefthook_file(found, document, "" if path == root else path)
-            patterns = values.words(document.get("extends"))
-            found.problems += [why for why in (beyond(tree.tree, p) for p in patterns) if why]
-            read += [more for more in sources.extended(tree, patterns) if more not in read]
+        try:
+            if document is None:
+                found.problems.append(problem or f"{path} cannot be read")
+            elif family is Family.PRE_COMMIT:
+                _pre_commit_file(found, document, path, "" if path == root else path)
+            else:
+                _lefthook_file(found, document, "" if path == root else path)
+                patterns = values.words(document.get("extends"))
+                found.problems += [why for why in (beyond(tree.tree, p) for p in patterns) if why]
+                more = [each for each in sources.extended(tree, patterns) if each not in known]
+                read += more[: max(0, MAX_FILES + 1 - len(read))]  # one past: said below
+                known.update(more)
+        except values.TooMany as error:  # nothing of the family runs: read no further
+            found.problems.append(f"{path} holds {error}: too many to pin what they run")
+            break
+    else:
+        if len(read) > MAX_FILES:
+            found.problems.append(
+                f"{root} and the files it reads are more than {MAX_FILES} configuration "
+                "files: too many to pin what they run"
+            )
     if tree.cut:
         found.problems.append(
             "the tree is too large to search whole for configurations (a directory of over "
@@ -164,7 +177,13 @@ def _family(
         )
     found.commands += _lefthook_commands(found)
     named = _named(found, root)
-    named += sources.lefthook_scripts(found.script_dirs, found.scripts[: values.MAX_HOOKS])
+    if len(found.scripts) > values.MAX_HOOKS:
+        found.problems.append(
+            f"{root} and the files it reads name more than {values.MAX_HOOKS} "
+            "scripts: too many to pin what they run"
+        )
+    else:
+        named += sources.lefthook_scripts(found.script_dirs, found.scripts)
     pinned, outside = executed(tree.tree, named)
     problems = found.problems + outside
     return ManagerConfig(
@@ -304,8 +323,7 @@ def _pre_commit_hooks(
             where = f"{url}: local code, as each landing has it"
         for hook in values.mappings(repository.get("hooks")):
             count += 1
-            if count > values.MAX_HOOKS:
-                return
+            values.at_most(count, values.MAX_HOOKS, "hooks")
             stages = _stages(hook.get("stages")) or default
             if stages and not any(stage in STAGES for stage in stages):
                 continue

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from landwatch.lazy_re import lazy_compile
-from landwatch.review.project_hooks.values import MAX_HOOKS, mappings, text
+from landwatch.review.project_hooks.values import MAX_HOOKS, at_most, mappings, text
 
 # A template in a command line, as lefthook 2.2's replacer finds one: `{name}`.
 _TEMPLATE = lazy_compile(r"\{([^{}]*)\}")
@@ -56,7 +56,8 @@ def hooks(document: dict[Any, Any]) -> Iterator[Hook]:
     commands = hook.get("commands")
     for name, command in commands.items() if isinstance(commands, dict) else ():
         count += 1
-        if count > MAX_HOOKS or not isinstance(command, dict):
+        at_most(count, MAX_HOOKS, "commands, scripts and jobs")
+        if not isinstance(command, dict):
             continue
         run = text(command.get("run"))
         lines = (Line(run, _root(command), str(name)), *_conditions(command, str(name)))
@@ -64,8 +65,7 @@ def hooks(document: dict[Any, Any]) -> Iterator[Hook]:
     scripts = hook.get("scripts")
     for name, script in scripts.items() if isinstance(scripts, dict) else ():
         count += 1
-        if count > MAX_HOOKS:
-            continue
+        at_most(count, MAX_HOOKS, "commands, scripts and jobs")
         script = script if isinstance(script, dict) else {}
         runner = text(script.get("runner"))
         lines = (_with_args(runner, script, "", str(name)), *_conditions(script, str(name)))
@@ -112,7 +112,8 @@ def templates(document: dict[Any, Any]) -> dict[str, str]:
     found = document.get("templates")
     if not isinstance(found, dict):
         return {}
-    return {str(name): text(value) for name, value in list(found.items())[:MAX_HOOKS]}
+    at_most(len(found), MAX_HOOKS, "templates")
+    return {str(name): text(value) for name, value in found.items()}
 
 
 def expanded(
@@ -149,7 +150,8 @@ def scripts(document: dict[Any, Any]) -> list[str]:
     if not isinstance(hook, dict):
         return []
     named = hook.get("scripts")
-    names = [str(name) for name in list(named)[:MAX_HOOKS]] if isinstance(named, dict) else []
+    names = [str(name) for name in named] if isinstance(named, dict) else []
+    at_most(len(names), MAX_HOOKS, "scripts")
     jobs = [job for job, _, _ in _jobs(hook, MAX_HOOKS)]
     return names + [text(job.get("script")) for job in jobs if text(job.get("script"))]
 
@@ -157,15 +159,16 @@ def scripts(document: dict[Any, Any]) -> list[str]:
 def _jobs(
     hook: dict[Any, Any], most: int
 ) -> Iterator[tuple[dict[Any, Any], str, tuple[Line, ...]]]:
-    """The jobs of a lefthook hook, each group's after the others (at most `most` looked at):
-    each with the directory it runs in (its own `root:`, else its group's) and the condition
-    lines of the groups it is in."""
+    """The jobs of a lefthook hook, each group's after the others (past `most`, TooMany): each
+    with the directory it runs in (its own `root:`, else its group's) and the condition lines of
+    the groups it is in."""
     pending: list[tuple[dict[Any, Any], str, tuple[Line, ...]]]
     pending = [(job, "", ()) for job in mappings(hook.get("jobs"))]
     count = 0
-    while pending and count < most:
+    while pending:
         job, root, around = pending.pop(0)
         count += 1
+        at_most(count, most, "commands, scripts and jobs")
         root = _root(job) or root
         group = job.get("group")
         if isinstance(group, dict):

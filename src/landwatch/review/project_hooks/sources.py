@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 import pygit2
 from pygit2.enums import FileMode
 
+from landwatch.review.project_hooks.values import at_most
 from landwatch.review.tree_links import followed
 
 PRE_COMMIT_CONFIGS = (".pre-commit-config.yaml", ".pre-commit-config.yml")
@@ -49,6 +50,8 @@ SOURCE_DIRS = ("source_dir", "source_dir_local")
 # A tree with more entries than this is searched no further for nested configurations: the
 # search says so, and what it could not see is not trusted to run (review.project_hooks.pin).
 MAX_ENTRIES = 200_000
+# The `extends:` globs of one family's files expanded over the tree, in all.
+MAX_GLOBS = 64
 _FILE_MODES = (FileMode.BLOB, FileMode.BLOB_EXECUTABLE, FileMode.LINK)
 _DIRECTORY = int(FileMode.TREE)
 
@@ -61,7 +64,9 @@ class Tree:
         self.tree = tree
         self._paths: list[str] | None = None
         self._links: list[str] = []  # of the paths, the links (noted as the walk meets them)
+        self._linked: list[str] | None = None  # of the links, those leading to a directory
         self.cut = False  # more than MAX_ENTRIES: the listing is not whole
+        self.globs = 0  # `extends:` globs expanded over it so far (at most MAX_GLOBS)
 
     def named(self, names: tuple[str, ...]) -> list[str]:
         """Every file of the tree with one of `names`, at any depth: a subtree seen before (by
@@ -77,9 +82,14 @@ class Tree:
         return led.is_file() or path in led.links
 
     def linked_directories(self) -> list[str]:
-        """Every link of the tree that leads to a directory of it."""
-        self.paths()
-        return [path for path in self._links if followed(self.tree, path).mode == _DIRECTORY]
+        """Every link of the tree that leads to a directory of it (followed once: a glob's
+        expansion asked again for each of thousands of links took hours)."""
+        if self._linked is None:
+            self.paths()
+            self._linked = [
+                path for path in self._links if followed(self.tree, path).mode == _DIRECTORY
+            ]
+        return self._linked
 
     def paths(self) -> list[str]:
         """Every file and link of the tree (at most MAX_ENTRIES entries looked at)."""
@@ -193,6 +203,10 @@ def extended(tree: Tree, patterns: list[str]) -> list[str]:
         if path.startswith(("../", "/")) or path in ("..", "."):
             continue  # outside the tree: nothing pinned is there (executed.beyond says why)
         if any(char in path for char in "*?["):
+            # Each glob is a walk of every path of the tree: a few in all are what lefthook's
+            # configurations use, and past them the configuration runs nothing (TooMany).
+            tree.globs += 1
+            at_most(tree.globs, MAX_GLOBS, "`extends:` globs")
             found += [each for each in tree.paths() if fnmatch.fnmatchcase(each, path)]
             found += [link for link in tree.linked_directories() if _crosses(path, link)]
         elif tree.has(path):

@@ -259,8 +259,8 @@ def _read(
 
 
 def _failed_unread(tool: Tool, ran: Ran) -> list[HookOutcome]:
-    """The manager's own failure where no hook it reported did fail (one past the MAX_HOOKS
-    declared, whose status line is not read): told as the manager's, never kept as passed."""
+    """The manager's own failure where no hook it reported did fail (a hook printed a later
+    hook's status line, read for it in its place): told as the manager's, never kept as passed."""
     outcomes = ran.said.outcomes
     if ran.returncode == 0 or ran.timed_out or ran.said_too_much or not outcomes:
         return []  # not run, or stopped: _ended says why
