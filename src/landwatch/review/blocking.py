@@ -69,11 +69,12 @@ def marker_of(git_dir: os.PathLike[str] | str, report: Report) -> str | None:
 
 
 def own(git_dir: os.PathLike[str] | str, report: Report) -> bool:
-    """Whether `report` is the review of its commit's own change: against its parents, or a range
-    from its first parent (a merge as `git merge` lands it). A range from anywhere else (a
-    pull's, a branch moved sideways to a commit rebuilt without hooks) says what the range
-    changed, not what the commit adds: a line it took out and put back, or a rebuilt commit's
-    whole change, is in no diff of it. Not readable here: not its own (the gate reads on)."""
+    """Whether `report` judges its commit as the commit's own review would: against its parents,
+    or a range from below it (a merge as `git merge` lands it, a pull's fast-forward: what the
+    tip adds that the range does not, its base held already, or the commits between, each
+    judged on its own). A range from beside it (a branch moved sideways to a commit rebuilt
+    without hooks) does not: the commit's whole change may be in no diff of it. Not readable
+    here: not its own (the gate reads on)."""
     from landwatch.review.change import ChangeShape
 
     if report.shape != ChangeShape.RANGE:
@@ -83,10 +84,14 @@ def own(git_dir: os.PathLike[str] | str, report: Report) -> bool:
     from landwatch.review.change import ChangeError, open_repository, resolve
 
     try:
-        parents = resolve(open_repository(git_dir), report.commit).parent_ids
+        repo = open_repository(git_dir)
+        commit = resolve(repo, report.commit)
+        base = resolve(repo, report.base or "")
+        return bool(commit.parent_ids) and (
+            commit.parent_ids[0] == base.id or repo.descendant_of(commit.id, base.id)
+        )
     except (ChangeError, KeyError, ValueError, pygit2.GitError):
         return False
-    return bool(parents) and str(parents[0]) == report.base
 
 
 def judged(git_dir: os.PathLike[str] | str, report: Report) -> Report:

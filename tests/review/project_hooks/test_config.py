@@ -10,7 +10,7 @@ from pathlib import Path
 import pygit2
 
 from landwatch.review.change import open_repository, resolve
-from landwatch.review.project_hooks.config import Family, declared, declares_hooks
+from landwatch.review.project_hooks.config import MAX_FILES, Family, declared, declares_hooks
 from landwatch.review.project_hooks.pin import HooksPinned, pin_hooks
 from support.repos import Repo
 
@@ -202,10 +202,25 @@ def test_what_a_bound_leaves_unread_runs_nothing_unpinned(tmp_path: Path) -> Non
     assert config.problem is not None and "more than 500" in config.problem
     extends = "extends:\n  - 'shared/*.yml'\npre-commit:\n  commands:\n    x:\n      run: echo\n"
     files = {
-        f"shared/f{n:02}.yml": "pre-commit:\n  commands:\n    y:\n      run: echo\n"
-        for n in range(70)
+        f"shared/f{n:03}.yml": "pre-commit:\n  commands:\n    y:\n      run: echo\n"
+        for n in range(MAX_FILES + 1)
     }
     other = Repo(tmp_path / "other")
     other.land("lefthook", {"lefthook.yml": extends, **files}, hooks=False)
     [config] = declared(*tree_of(other))
-    assert config.problem is not None and "more than 64 configuration files" in config.problem
+    assert config.problem is not None
+    assert f"more than {MAX_FILES} configuration files" in config.problem
+
+
+def test_nested_configurations_no_tool_reads_are_neither_read_nor_counted(tmp_path: Path) -> None:
+    """An audit of this stop's bound: a root `.pre-commit-config.yaml` beside 100 vendored
+    projects' own under a hidden directory (which neither pre-commit nor prek reads) ran nothing,
+    past the bound of 64 files read. Only what a tool reads is read and counted."""
+    root = (
+        "repos:\n- repo: local\n  hooks:\n  - {id: a, name: a, entry: 'true', language: system}\n"
+    )
+    vendored = {f".vendor/lib{n:03}/.pre-commit-config.yaml": root for n in range(100)}
+    repo = Repo(tmp_path / "repo")
+    repo.land("vendored", {".pre-commit-config.yaml": root, **vendored}, hooks=False)
+    [config] = declared(*tree_of(repo))
+    assert config.problem is None and config.read == ()

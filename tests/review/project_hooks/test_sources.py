@@ -11,8 +11,10 @@ import re
 import subprocess
 from pathlib import Path
 
+import pygit2
 import pytest
 
+from landwatch.review import tree_links
 from landwatch.review.change import open_repository, resolve
 from landwatch.review.project_hooks import sources
 from landwatch.review.project_hooks.config import Family, declared
@@ -189,11 +191,11 @@ def test_extends_globs_walk_the_tree_boundedly(repo: Repo, monkeypatch: pytest.M
     repo.git("add", "-A")
     repo.land("globs", {"lefthook.yml": config, "c/f1.yml": LEFTHOOK}, hooks=False)
     followed: list[str] = []
-    real = sources.followed
+    real = tree_links.followed
 
-    def counted(tree: object, path: str) -> object:
+    def counted(tree: pygit2.Tree, path: str) -> tree_links.Followed:
         followed.append(path)
-        return real(tree, path)  # type: ignore[arg-type]
+        return real(tree, path)
 
     monkeypatch.setattr(sources, "followed", counted)
     git = open_repository(repo.git_dir)

@@ -31,7 +31,9 @@ from landwatch.review.tree_links import followed
 
 __all__ = ["PRE_COMMIT_CONFIGS", "Family", "HookSpec", "ManagerConfig", "declared"]
 
-MAX_FILES = 64  # configuration files of one family read for their hooks
+# The configuration files of one family read for their hooks: as many as the tree's search finds
+# of them (a monorepo's projects each with its own, read by prek); past it, nothing runs.
+MAX_FILES = sources.MAX_NAMED
 # The characters of a family's commands split into words (a shell's way, which Python does at
 # about a megabyte a second) before none is: a hostile configuration costs a bounded time.
 MAX_COMMANDS = 1024 * 1024
@@ -102,7 +104,12 @@ def declared(repo: pygit2.Repository, tree: pygit2.Tree) -> list[ManagerConfig]:
     found = []
     root = sources.pre_commit_root(seen)
     if root is not None:
-        others = sources.pre_commit_others(seen, root)
+        # Every spelling at the root (which one a tool takes has changed between releases);
+        # below it, what prek reads: a vendored project's own in a hidden directory, or a
+        # spelling prek passes over beside the one it takes, runs nothing, and is not counted.
+        listed = sources.pre_commit_others(seen, root)
+        taken = set(sources.read_by("prek", listed))
+        others = [path for path in listed if "/" not in path or path in taken]
         found.append(_family(repo, seen, Family.PRE_COMMIT, root, others))
     root = sources.lefthook_root(seen)
     if root is not None:
