@@ -293,6 +293,63 @@ def remove(path: Path, *, trusted: Path | None) -> bool:
     return True
 
 
+def remove_tree(path: Path | str) -> bool:
+    """The directory `path` removed with all it holds, whatever a program behind the wall left
+    there: a directory it made unwritable (`chmod 555`), 1,000 levels deep, a link (removed,
+    never followed). Whether it is gone. shutil.rmtree gave up on the first (its leftovers
+    piled up at every run) and raised RecursionError on the second, failing the job.
+
+    Without recursion or a long path: each directory met is moved up beside the first level
+    and emptied there, so two descriptors are open at a time, whatever the depth."""
+    try:
+        top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    try:
+        os.fchmod(top, 0o700)
+        pending = [entry.name for entry in os.scandir(top) if _is_directory(entry)]
+        _unlink_others(top)
+        while pending:
+            name = pending.pop()
+            with contextlib.suppress(OSError):
+                os.chmod(name, 0o700, dir_fd=top)
+                inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=top)
+                try:
+                    for entry in list(os.scandir(inner)):
+                        if _is_directory(entry):
+                            up = f".removed-{os.urandom(8).hex()}"  # no name it could have made
+                            os.chmod(entry.name, 0o700, dir_fd=inner)
+                            os.rename(entry.name, up, src_dir_fd=inner, dst_dir_fd=top)
+                            pending.append(up)
+                    _unlink_others(inner)
+                finally:
+                    os.close(inner)
+                os.rmdir(name, dir_fd=top)
+    except OSError:
+        pass
+    finally:
+        os.close(top)
+    with contextlib.suppress(OSError):
+        os.rmdir(path)
+    return not os.path.lexists(path)
+
+
+def _is_directory(entry: os.DirEntry[str]) -> bool:
+    with contextlib.suppress(OSError):
+        return entry.is_dir(follow_symlinks=False)
+    return False
+
+
+def _unlink_others(directory: int) -> None:
+    """Everything in the directory open as `directory` but directories, unlinked."""
+    for entry in list(os.scandir(directory)):
+        if not _is_directory(entry):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.name, dir_fd=directory)
+
+
 def list_entries(
     path: Path | str, *, trusted: Path | str | None
 ) -> list[tuple[str, os.stat_result]]:

@@ -81,6 +81,60 @@ def test_behind_the_wall_no_unix_socket_is_made_with_the_network_or_without(
         ], ran.stderr
 
 
+BEYOND = """\
+import ctypes, os, platform
+libc = ctypes.CDLL(None, use_errno=True)
+calls = {  # x86_64's numbers, then aarch64's
+    "keyctl": (250, 219), "add_key": (248, 217), "inotify_init1": (294, 26),
+    "ioprio_set": (251, 30), "sched_setscheduler": (144, 119), "unshare": (272, 97),
+}
+number = {name: pair[platform.machine() == "aarch64"] for name, pair in calls.items()}
+param = ctypes.c_int(0)
+for name, args in (
+    ("keyctl", (0, -3, 0)),  # KEYCTL_GET_KEYRING_ID of the session keyring
+    ("add_key", (b"user", b"planted", b"x", 1, -3)),
+    ("inotify_init1", (0,)),
+    ("ioprio_set", (1, 0, (1 << 13) | 0)),  # its own, best-effort at the highest level
+    ("sched_setscheduler", (0, 0, ctypes.byref(param))),  # SCHED_OTHER, leaving batch
+    ("unshare", (0x10000000,)),  # a new user namespace
+):
+    made = libc.syscall(number[name], *args)
+    print(name, "made" if made >= 0 else ctypes.get_errno())
+pid = os.fork()
+if pid == 0:
+    os._exit(0)
+print("fork", os.waitpid(pid, 0)[1])
+"""
+
+
+@needs_bwrap
+def test_behind_the_wall_nothing_reaches_the_person_s_keys_watches_or_priority(
+    tmp_path: Path,
+) -> None:
+    """Attacks 98-100 (an audit): behind the wall a hook read the person's session keyring (a
+    Kerberos ticket) and planted a key that outlasted the run, took every inotify instance
+    (counted per user: the person's editor could watch nothing), left batch scheduling and
+    raised its I/O priority above the person's own programs, and made a user namespace in
+    which a tmpfs no memory bound counts could be mounted. Each now fails; a fork still runs."""
+    ran = walled(
+        the_wall(),
+        [sys.executable, "-c", BEYOND],
+        Reach(tmp_path, writable=(tmp_path,)),
+        env={"PATH": "/usr/bin:/bin"},
+        input=b"",
+        timeout=60,
+    )
+    assert ran.stdout.decode().splitlines() == [
+        "keyctl 38",  # ENOSYS: as on a kernel without keys
+        "add_key 38",
+        "inotify_init1 38",
+        "ioprio_set 1",  # EPERM
+        "sched_setscheduler 1",
+        "unshare 1",
+        "fork 0",
+    ], ran.stderr
+
+
 @contextlib.contextmanager
 def abstract_listener(kind: socket.SocketKind) -> Iterator[tuple[str, socket.socket]]:
     """A Unix socket of the person's session, abstract (`@name`, no file: reached by anyone in

@@ -42,6 +42,56 @@ def test_a_run_holds_what_it_is_given_and_the_file_it_lints(tmp_path: Path) -> N
     assert list((tmp_path / "linting").iterdir()) == []
 
 
+def test_a_file_deeper_than_any_project_is_linted_from_stdin_alone(tmp_path: Path) -> None:
+    """An audit (attack 101): a pulled commit's file 1,000 directories down, with the person's
+    own linter for its kind: writing it made mkdir recurse past Python's limit, and the whole
+    review (its secret findings too) failed at every try. Past MOST_DEPTH it is left out of
+    the run's tree, as a name that cannot be written is: the linter has it on stdin."""
+    deep = "/".join(["d"] * 1000) + "/m.py"
+    (tmp_path / "linting").mkdir(mode=0o700)
+    with workspace({}, AS_YOU, tmp_path / "linting") as place:
+        ran = place.run(("sh", "-c", "find . -type f | wc -l; cat"), deep, b"x = 1\n", timeout=60)
+    assert ran.stdout.decode().split() == ["0", "x", "=", "1"]
+    assert list((tmp_path / "linting").iterdir()) == []
+
+
+def test_what_a_run_left_unwritable_and_deep_is_removed(tmp_path: Path) -> None:
+    """Attacks 102-103 (an audit): a run that made its directory unwritable (`chmod 555`) left
+    it, and a run that made one 1,100 levels deep failed the removal with RecursionError; as
+    the person (no capability overriding a file's mode) both are now removed, links never
+    followed (files.remove_tree)."""
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "k").write_text("k")
+    (tmp_path / "linting").mkdir(mode=0o700)
+    script = (
+        "mkdir -p junk/a && echo x > junk/a/f && ln -s " + str(kept) + " junk/link && "
+        "mkfifo junk/fifo && d=deep && i=0 && while [ $i -lt 1100 ]; do mkdir $d/n 2>/dev/null"
+        " || mkdir -p $d; d=$d/n; i=$((i+1)); done; chmod 555 junk/a junk"
+    )
+    code = (
+        "import sys; from pathlib import Path; from landwatch.wall.workspace import workspace; "
+        "from support.sandbox import AS_YOU\n"
+        f"with workspace({{}}, AS_YOU, Path({str(tmp_path / 'linting')!r})) as place:\n"
+        f"    place.run(('sh', '-c', {script!r}), 'm.py', b'', timeout=60)\n"
+    )
+    person = "-dac_override,-dac_read_search,-fowner"
+    tests = str(Path(__file__).resolve().parents[1])
+    ran = subprocess.run(
+        ["setpriv", f"--inh-caps={person}", f"--bounding-set={person}", sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([tests, os.environ.get("PYTHONPATH", "")]),
+        },
+        timeout=120,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert list((tmp_path / "linting").iterdir()) == []
+    assert (kept / "k").read_text() == "k"
+
+
 def test_what_one_run_writes_the_next_never_reads(tmp_path: Path) -> None:
     with workspace({}, AS_YOU, None) as place:
         place.run(("sh", "-c", "echo planted > .pylintrc"), "a.py", b"", timeout=60)

@@ -13,7 +13,6 @@ import contextlib
 import io
 import os
 import shlex
-import shutil
 import sys
 from pathlib import Path
 from typing import NamedTuple, TextIO
@@ -23,7 +22,7 @@ from landwatch.commands import service
 from landwatch.commands.install import forget_gone, hooks_dir_of, installed_for, take_out
 from landwatch.daemon.lock import holder, wait_until_released
 from landwatch.errors import UserError
-from landwatch.files import exclusive, read_file, remove, write_atomic
+from landwatch.files import exclusive, read_file, remove, remove_tree, write_atomic
 from landwatch.git import Confirm, Fallback, worktree_of
 from landwatch.hooks import RepositoryError, find_repository
 from landwatch.text import duration, listed, plural, safe
@@ -171,7 +170,7 @@ def uninstall_everything(
     key = _kept_work_key(keep_data)
     for directory in _directories():
         if stopped or directory != layout.state_dir():
-            shutil.rmtree(directory, ignore_errors=True)
+            remove_tree(directory)
     if key is not None:
         # The data kept stays landwatch's for the next install, not moved aside as planted.
         write_atomic(layout.WORK_KEY.path(), key, trusted=None)
@@ -285,9 +284,12 @@ def _data(common: Path, keep_data: bool, out: TextIO) -> None:
             removal = " ".join(shlex.quote(safe(str(path))) for path in paths)
             print(f"landwatch: {what} stay in {shown}; rm -rf {removal}", file=out)
             continue
-        for path in paths:
-            shutil.rmtree(path, ignore_errors=True)
-        print(f"landwatch: removed {what} ({shown})", file=out)
+        left = [path for path in paths if not remove_tree(path)]
+        if left:
+            kept = " ".join(shlex.quote(safe(str(path))) for path in left)
+            print(f"landwatch: could not remove all of {what}; rm -rf {kept}", file=out)
+        else:
+            print(f"landwatch: removed {what} ({shown})", file=out)
 
 
 def uninstall(
@@ -343,8 +345,15 @@ def _drop_hook_store(common: Path, out: TextIO) -> None:
     name = store_name(common)
     store = layout.HOOK_ENVS.path() / name if name is not None else None
     if store is not None and os.path.lexists(store):
-        shutil.rmtree(store, ignore_errors=True)
-        print(f"landwatch: removed the project hooks' environments ({safe(str(store))})", file=out)
+        shown = safe(str(store))
+        if remove_tree(store):
+            print(f"landwatch: removed the project hooks' environments ({shown})", file=out)
+        else:
+            print(
+                f"landwatch: could not remove all of the project hooks' environments "
+                f"({shown}); rm -rf {shlex.quote(shown)}",
+                file=out,
+            )
 
 
 def _stop_sharing(cwd: Path, common: Path, out: TextIO) -> None:

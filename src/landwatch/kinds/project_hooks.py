@@ -12,12 +12,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from landwatch import layout
-from landwatch.files import read_file, remove, write_atomic
+from landwatch.files import read_file, remove, remove_tree, write_atomic
 from landwatch.job_queue import Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES
 from landwatch.kinds.base import Clock, Failing, ItemHandler, RetryLater, backoff
@@ -124,7 +123,7 @@ def _how(
         # One job of this kind runs at a time for the person (one reviewer, one line): what is
         # here was left by a worker ended mid-run (past its limit, or killed with the reviewer).
         for left in scratch.glob("hooks-*"):
-            shutil.rmtree(left, ignore_errors=True)
+            remove_tree(left)
     return How(
         budget=float(settings[layout.PROJECT_HOOKS_BUDGET]),
         wall=wall,
@@ -150,7 +149,7 @@ def hook_store(git_dir: str | Path) -> Path:
         common = layout.common_dir(git_dir)
         write_atomic(layout.HOOK_STORE.path(git_dir), f"{name}\n", trusted=common)
         # Named by the repository's path alone before: another repository's, once at that path.
-        shutil.rmtree(layout.HOOK_ENVS.path() / _by_path(git_dir), ignore_errors=True)
+        remove_tree(layout.HOOK_ENVS.path() / _by_path(git_dir))
     return private_directory(layout.HOOK_ENVS.path() / name, trusted=None)
 
 

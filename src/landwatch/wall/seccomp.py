@@ -13,6 +13,15 @@ three calls fail with ENOSYS, as on a kernel built without it, which every progr
 falls back from (Docker's default profile refuses them too). A process of another
 architecture than the machine's (an i386 program on x86_64, whose `socketcall` would bypass
 the check) gets no system call at all.
+
+Beyond sockets, what reaches the person past the run (an audit, attacks 98-100): the kernel's
+keyrings (the person's session keyring holds Kerberos tickets, and planted keys outlast the
+run) and inotify instances (counted per user: taking them all stops the person's editor from
+watching files) fail with ENOSYS, as on a kernel without them; raising the run's own
+scheduling or I/O priority above the reviewer's (`sched_setscheduler`, `sched_setattr`,
+`ioprio_set`) and a nested user namespace (`unshare`, `clone` with CLONE_NEWUSER: a tmpfs no
+memory bound counts, the kernel's surface of a user namespace) fail with EPERM. clone3, whose
+flags the filter cannot read, fails with ENOSYS, which the C library falls back from to clone.
 """
 
 from __future__ import annotations
@@ -29,7 +38,9 @@ _ALLOW = 0x7FFF0000
 _ERRNO = 0x00050000
 _EAFNOSUPPORT = 97
 _ENOSYS = 38
+_EPERM = 1
 _AF_UNIX = 1
+_CLONE_NEWUSER = 0x10000000
 # struct seccomp_data: the call's number, the architecture, then its arguments (the first's low
 # 32 bits at 16 on a little-endian machine).
 _NR, _ARCH, _ARG0, _ARG1 = 0, 4, 16, 24
@@ -40,6 +51,12 @@ _IO_URING = (425, 426, 427)
 # The machines the filter knows: their audit architecture, the numbers of socket() and
 # socketpair().
 _MACHINES = {"x86_64": (0xC000003E, 41, 53), "aarch64": (0xC00000B7, 198, 199)}
+# Of each machine: the calls refused as absent (add_key, request_key, keyctl, inotify_init
+# where there is one, inotify_init1, clone3), those refused as not permitted (ioprio_set,
+# sched_setscheduler, sched_setattr), and unshare and clone, refused a new user namespace.
+_ABSENT = {"x86_64": (248, 249, 250, 253, 294, 435), "aarch64": (217, 218, 219, 26, 435)}
+_NOT_PERMITTED = {"x86_64": (251, 144, 314), "aarch64": (30, 119, 274)}
+_NAMESPACING = {"x86_64": (272, 56), "aarch64": (97, 220)}
 
 # A statement: its code and k, and where it jumps when true and when false (a label further
 # on; None is the next statement). A label is a string among the statements.
@@ -50,7 +67,8 @@ def no_unix_sockets(machine: str | None = None) -> bytes | None:
     """The compiled filter for this machine (`platform.machine()`), None where it is not one the
     filter knows: there the wall hides the sockets' directories and the network namespace the
     abstract ones, without it."""
-    known = _MACHINES.get(machine or platform.machine())
+    name = machine or platform.machine()
+    known = _MACHINES.get(name)
     if known is None:
         return None
     arch, socket_call, pair_call = known
@@ -59,7 +77,9 @@ def no_unix_sockets(machine: str | None = None) -> bytes | None:
         (_JEQ_K, arch, None, "no such call"),  # another architecture's calls
         (_LD_W_ABS, _NR, None, None),
         (_AND_K, ~_X32_BIT & 0xFFFFFFFF, None, None),
-        *((_JEQ_K, number, "no such call", None) for number in _IO_URING),
+        *((_JEQ_K, number, "no such call", None) for number in (*_IO_URING, *_ABSENT[name])),
+        *((_JEQ_K, number, "not permitted", None) for number in _NOT_PERMITTED[name]),
+        *((_JEQ_K, number, "new user namespace?", None) for number in _NAMESPACING[name]),
         (_JEQ_K, socket_call, None, "not socket"),
         (_LD_W_ABS, _ARG0, None, None),
         (_JEQ_K, _AF_UNIX, "no unix socket", "allow"),
@@ -71,6 +91,12 @@ def no_unix_sockets(machine: str | None = None) -> bytes | None:
         (_JEQ_K, _SOCK_SEQPACKET, "allow", "no unix socket"),
         "no unix socket",
         (_RET_K, _ERRNO | _EAFNOSUPPORT, None, None),
+        "new user namespace?",
+        (_LD_W_ABS, _ARG0, None, None),
+        (_AND_K, _CLONE_NEWUSER, None, None),
+        (_JEQ_K, _CLONE_NEWUSER, "not permitted", "allow"),
+        "not permitted",
+        (_RET_K, _ERRNO | _EPERM, None, None),
         "no such call",
         (_RET_K, _ERRNO | _ENOSYS, None, None),
         "allow",

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from landwatch.files import remove_tree
 from landwatch.lazy_re import lazy_compile
 from landwatch.processes import ProgramResult
 from landwatch.review.pinned import taken_as_configuration
@@ -26,6 +26,9 @@ from landwatch.wall.sandbox import Reach
 
 # A Python interpreter named as the command: `python3 -m ruff` and the like.
 _PYTHON = lazy_compile(r"(python|pypy)[0-9.]*")
+# The directories a file given a linter may lie below: deeper, it is left out (a pulled commit's
+# file 1,000 directories down made mkdir recurse past Python's limit, and the review fail).
+MOST_DEPTH = 256
 
 
 def scrubbed_environment() -> dict[str, str]:
@@ -83,7 +86,7 @@ class Workspace:
                 self.wall, argv, reach, env=env, input=content, timeout=timeout, said=self.said
             )
         finally:
-            shutil.rmtree(scratch, ignore_errors=True)
+            remove_tree(scratch)
 
 
 @contextmanager
@@ -93,15 +96,18 @@ def workspace(
     """A private directory under `parent` (a directory of the person's; the system's temporary
     directory if None), outside every worktree, removed with all the linters left in it; what
     the wall leaves out of sight said in `said`, once."""
-    with tempfile.TemporaryDirectory(prefix="landwatch-lint-", dir=parent) as root:
-        yield Workspace(Path(root), given, wall, [] if said is None else said)
+    root = Path(tempfile.mkdtemp(prefix="landwatch-lint-", dir=parent))
+    try:
+        yield Workspace(root, given, wall, [] if said is None else said)
+    finally:
+        remove_tree(root)
 
 
 def _write(tree: Path, path: str, data: bytes) -> None:
     """`data` at `path` below `tree`, never outside it (a crafted tree's `..`, `/`), never
     through a link; a path that cannot be written is left out."""
     parts = path.split("/")
-    if not all(_plain_name(part) for part in parts):
+    if len(parts) > MOST_DEPTH or not all(_plain_name(part) for part in parts):
         return
     target = tree.joinpath(*parts)
     try:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import shutil
 import stat
 import tempfile
 from collections.abc import Collection, Iterable, Iterator
@@ -24,7 +23,7 @@ from pathlib import Path
 
 import pygit2
 
-from landwatch.files import is_directory, read_file, remove, write_atomic
+from landwatch.files import is_directory, read_file, remove, remove_tree, write_atomic
 from landwatch.review.project_hooks.fixed import FileFix, Hunk
 from landwatch.wall.door import preparing
 
@@ -196,7 +195,7 @@ def landed(
         commit = pygit2.Repository(str(root))[oid].peel(pygit2.Commit)
         yield Checkout(root, _held(root, commit.tree), oid)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        remove_tree(scratch)
 
 
 def _held(root: Path, tree: pygit2.Tree) -> dict[str, str]:
