@@ -186,7 +186,6 @@ EOF
     lw_standing="--remotes=$1"
     lw_sent=
     lw_held=
-    lw_other=
     lw_tracked=
     lw_expected=
     lw_refs=0
@@ -216,16 +215,6 @@ EOF
         esac
         lw_valid_oid "$lw_local" || return 1
         lw_sent="$lw_sent $lw_local"
-        # A branch holds a commit (git writes nothing else there); anything else may be an
-        # annotated tag, whose message the Python side judges, or a blob or tree, whose content.
-        # A source is a branch only as a ref's own name: git writes the source as typed, and
-        # `refs/heads/main~1:settings.py` or `refs/heads/main^{tree}` names no commit (git
-        # check-ref-format refuses these characters in a ref's name).
-        case $lw_source in
-        *[[:space:]~^:?*[\\]* | *@\{* | *..*) lw_other="$lw_other $lw_local" ;;
-        refs/heads/*) ;;
-        *) lw_other="$lw_other $lw_local" ;;
-        esac
         case $lw_remote in *[!0]*) lw_valid_oid "$lw_remote" || return 1 ;; *)
             # A ref the push creates: git says nothing of what else the remote holds, and its
             # tracking refs may be another place's (a set-url since the last fetch, a branch
@@ -241,12 +230,14 @@ $lw_input
 EOF
     [ -n "$lw_sent" ] || return 0
     lw_agreeing || return 1
-    if [ -n "$lw_other" ]; then
-        # shellcheck disable=SC2086 # the oids are words
-        lw_types=$(printf '%s\n' $lw_other |
-            git cat-file --batch-check='%(objecttype)' 2>/dev/null) || return 1
-        for lw_type in $lw_types; do [ "$lw_type" = commit ] || return 1; done
-    fi
+    # What is sent must be commits: an annotated tag's message, a blob's or a tree's content is
+    # the Python side's to judge. Asked of every oid, never told from how the source is spelt:
+    # git writes it as typed, and `refs/heads/main~1:settings.py` or `refs/heads/x-g3f2a1b`
+    # (git describe's form, an abbreviated id) names a blob as well as a branch would a commit.
+    # shellcheck disable=SC2086 # the oids are words
+    lw_types=$(printf '%s\n' $lw_sent |
+        git cat-file --batch-check='%(objecttype)' 2>/dev/null) || return 1
+    for lw_type in $lw_types; do [ "$lw_type" = commit ] || return 1; done
     # First what the push sends past what the remote holds at the refs pushed alone: its
     # tracking refs may be stale (a branch deleted there and never pruned here, a remote rewritten
     # or set-url'd), and a commit a push may be refused for that only they hold is the Python

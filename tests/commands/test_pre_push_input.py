@@ -141,18 +141,26 @@ def test_a_blob_a_tag_pushes_is_scanned_without_writing_an_object(repo: Repo, re
 
 @pytest.mark.parametrize(
     ("source", "what"),
-    [("refs/heads/main~1:settings.py", "blob"), ("refs/heads/main~1^{tree}", "tree")],
+    [
+        ("refs/heads/main~1:settings.py", "blob"),
+        ("refs/heads/main~1^{tree}", "tree"),
+        # git describe's form: no ref of that name, so git reads the id after `-g`, a blob's.
+        ("refs/heads/x-g{blob}", "blob"),
+    ],
 )
 def test_a_blob_or_tree_named_from_a_branch_s_name_is_judged(
     repo: Repo, remote: Path, source: str, what: str
 ) -> None:
     """Attack 93: the hook's quick path took any source written `refs/heads/...` for a branch,
     whose tip is a commit; `refs/heads/main~1:settings.py` names a blob, which `git rev-list`
-    walks to nothing, and the blob holding a token the review had found went out unjudged."""
+    walks to nothing, and the blob holding a token the review had found went out unjudged. The
+    first fix told a branch by the source's spelling, which `refs/heads/x-g<blob id>` passed
+    (an audit): every oid sent has its type asked."""
     repo.land("settings", {"settings.py": f'token = "{GITHUB_TOKEN}"\n'})
     repo.land("take it out", {"settings.py": None})
     reviewed()
-    result = repo.run("push", "origin", f"{source}:refs/tags/leak")
+    blob = repo.git("rev-parse", "main~1:settings.py")[:12]
+    result = repo.run("push", "origin", f"{source.replace('{blob}', blob)}:refs/tags/leak")
     assert result.returncode != 0 and f"1 finding in 1 {what} the remote lacks" in result.stderr
     assert not remote_has(remote, "refs/tags/leak")
 
