@@ -45,3 +45,16 @@ def test_a_handler_that_cannot_be_used_is_one_line(kind: str, spec: str, said: s
     with pytest.raises(KindError, match=said) as raised:
         kinds.load(kind, spec, max_tries=5, clock=FakeClock())
     assert "\n" not in str(raised.value)
+
+
+def test_the_kinds_status_never_asks_are_those_that_never_say_they_fail() -> None:
+    """NEVER_FAILING spares status and the one line loading a kind to be told None: each is a
+    built-in kind whose handler keeps ItemHandler's failing; every other built-in one has its
+    own."""
+    from landwatch.kinds.base import ItemHandler
+
+    for kind, spec in kinds.BUILTIN.items():
+        handler = kinds.handler_class(kind, spec)
+        below = handler.__mro__[: handler.__mro__.index(ItemHandler)]
+        inherited = all("failing" not in vars(each) for each in below)
+        assert inherited == (kind in kinds.NEVER_FAILING), kind

@@ -25,6 +25,9 @@ BUILTIN = {
     "project_hooks": "landwatch.kinds.project_hooks:ProjectHooksHandler",
     "share": "landwatch.kinds.share:ShareHandler",
 }
+# The built-in kinds that never say they are failing (ItemHandler.failing's None): status and the
+# one line, asking of each worktree with work waiting, load neither to be told so (8 ms).
+NEVER_FAILING = frozenset({"review", "maintenance"})
 ENTRY_POINT_GROUP = "landwatch.kinds"
 # How long a claim holds without renewal before anyone may take it over, and how many failed
 # tries an item gets before it is given up: the reviewer's defaults for every kind.
@@ -88,7 +91,8 @@ def failing(git_dir: Path, now: float) -> list[Failing]:
         for state in (READY, PENDING, CLAIMED)
         for name in entries(git_dir, state)
     }
-    asked = [kind for kind in BUILTIN if kind in waiting] + sorted(waiting - BUILTIN.keys())
+    built_in = [kind for kind in BUILTIN if kind in waiting and kind not in NEVER_FAILING]
+    asked = built_in + sorted(waiting - BUILTIN.keys())
     found = (handler.failing(git_dir, now) for kind in asked if (handler := _class_of(kind)))
     return [said for said in found if said is not None]
 
