@@ -170,7 +170,15 @@ def test_help_does_not_import_the_completion_library() -> None:
 def test_the_version_is_said_before_the_parser_or_anything_heavy_is_imported() -> None:
     said, imported = _imported("--version")
     assert said == f"landwatch {__version__}\n"
-    heavy = {"argparse", "landwatch.cli", "landwatch.layout", "pygit2", "rich", "dataclasses"}
+    heavy = {
+        "argparse",
+        "landwatch.cli",
+        "landwatch.layout",
+        "pygit2",
+        "rich",
+        "dataclasses",
+        "typing",
+    }
     assert imported & heavy == set()
 
 
