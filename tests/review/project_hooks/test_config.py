@@ -213,13 +213,14 @@ def test_what_a_bound_leaves_unread_runs_nothing_unpinned(tmp_path: Path) -> Non
 
 
 def test_nested_configurations_no_tool_reads_are_neither_read_nor_counted(tmp_path: Path) -> None:
-    """An audit of this stop's bound: a root `.pre-commit-config.yaml` beside 100 vendored
+    """An audit of this stop's bound: a root `.pre-commit-config.yaml` beside 300 vendored
     projects' own under a hidden directory (which neither pre-commit nor prek reads) ran nothing,
-    past the bound of 64 files read. Only what a tool reads is read and counted."""
+    past the bound of 64 files read; past 256, the tree's search said it was cut. Only what a tool
+    reads is searched for, read and counted."""
     root = (
         "repos:\n- repo: local\n  hooks:\n  - {id: a, name: a, entry: 'true', language: system}\n"
     )
-    vendored = {f".vendor/lib{n:03}/.pre-commit-config.yaml": root for n in range(100)}
+    vendored = {f".vendor/lib{n:03}/.pre-commit-config.yaml": root for n in range(300)}
     repo = Repo(tmp_path / "repo")
     repo.land("vendored", {".pre-commit-config.yaml": root, **vendored}, hooks=False)
     [config] = declared(*tree_of(repo))

@@ -135,6 +135,8 @@ def _named(tree: pygit2.Tree, names: tuple[str, ...], depth: int) -> tuple[tuple
     cut = len(tree) > MAX_ENTRIES or depth > 64
     for entry in list(tree)[:MAX_ENTRIES] if not cut else []:
         name = entry.name or ""
+        if entry.filemode == FileMode.TREE and name.startswith("."):
+            continue  # prek's workspace discovery passes over hidden directories; so does this
         if entry.filemode == FileMode.TREE:
             inner = tree[name]
             if isinstance(inner, pygit2.Tree):
