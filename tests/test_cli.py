@@ -150,10 +150,11 @@ def test_every_command_s_help_says_what_it_is_for_with_examples_in_80_columns() 
                 assert cli.build_parser().parse_args(words).command == name, line
 
 
-def _imported(*asked: str) -> tuple[str, set[str]]:
-    """What `landwatch ASKED` printed, and every module it imported."""
+def _imported(*asked: str, cwd: Path | None = None) -> tuple[str, set[str]]:
+    """What `landwatch ASKED` printed (run in `cwd`), and every module it imported."""
     ran = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "landwatch", *asked],
+        cwd=cwd,
         capture_output=True,
         text=True,
     )
@@ -188,14 +189,7 @@ def test_plain_show_and_status_are_answered_without_the_parser(repo: Repo) -> No
     repo.land("one", {"a.txt": "x  \n"})
     assert run_reviewer("--once").returncode == 0
     for asked in (["show"], ["show", "HEAD", "--json"], ["status"], ["status", "--json"]):
-        ran = subprocess.run(
-            [sys.executable, "-X", "importtime", "-m", "landwatch", *asked],
-            cwd=repo.path,
-            capture_output=True,
-            text=True,
-        )
-        assert ran.returncode == 0, ran.stderr
-        imported = {line.rpartition("|")[2].strip() for line in ran.stderr.splitlines()}
+        _, imported = _imported(*asked, cwd=repo.path)
         assert imported & {"argparse", "landwatch.cli"} == set(), asked
     _, imported = _imported("show", "--jso", "--help")
     assert "argparse" in imported
