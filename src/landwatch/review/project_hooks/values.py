@@ -25,9 +25,9 @@ def at_most(count: int, most: int, what: str) -> None:
         raise TooMany(f"more than {most:,} {what}")
 
 
-def mappings(value: Any, what: str = "entries in one list") -> Iterator[dict[Any, Any]]:
+def mappings(value: Any) -> Iterator[dict[Any, Any]]:
     if isinstance(value, list):
-        at_most(len(value), MAX_HOOKS, what)
+        at_most(len(value), MAX_HOOKS, "entries in one list")
         for item in value:
             if isinstance(item, dict):
                 yield item
