@@ -87,9 +87,7 @@ def own(git_dir: os.PathLike[str] | str, report: Report) -> bool:
         repo = open_repository(git_dir)
         commit = resolve(repo, report.commit)
         base = resolve(repo, report.base or "")
-        return bool(commit.parent_ids) and (
-            commit.parent_ids[0] == base.id or repo.descendant_of(commit.id, base.id)
-        )
+        return repo.descendant_of(commit.id, base.id)  # its first parent too
     except (ChangeError, KeyError, ValueError, pygit2.GitError):
         return False
 
