@@ -279,17 +279,24 @@ def _data(common: Path, keep_data: bool, out: TextIO) -> None:
     for what, paths in kinds:
         if not paths:
             continue
-        shown = ", ".join(safe(str(path)) for path in paths)
         if keep_data:
+            shown = ", ".join(safe(str(path)) for path in paths)
             removal = " ".join(shlex.quote(safe(str(path))) for path in paths)
             print(f"landwatch: {what} stay in {shown}; rm -rf {removal}", file=out)
             continue
-        left = [path for path in paths if not remove_tree(path)]
-        if left:
-            kept = " ".join(shlex.quote(safe(str(path))) for path in left)
-            print(f"landwatch: could not remove all of {what}; rm -rf {kept}", file=out)
-        else:
-            print(f"landwatch: removed {what} ({shown})", file=out)
+        _removed(what, paths, out)
+
+
+def _removed(what: str, paths: list[Path], out: TextIO) -> None:
+    """`paths` (`what` they are) removed, and said: all gone, or what is left and the command
+    that takes it (a run behind the wall can leave what no removal of ours gets past)."""
+    left = [path for path in paths if not remove_tree(path)]
+    if left:
+        kept = " ".join(shlex.quote(safe(str(path))) for path in left)
+        print(f"landwatch: could not remove all of {what}; rm -rf {kept}", file=out)
+    else:
+        shown = ", ".join(safe(str(path)) for path in paths)
+        print(f"landwatch: removed {what} ({shown})", file=out)
 
 
 def uninstall(
@@ -345,15 +352,7 @@ def _drop_hook_store(common: Path, out: TextIO) -> None:
     name = store_name(common)
     store = layout.HOOK_ENVS.path() / name if name is not None else None
     if store is not None and os.path.lexists(store):
-        shown = safe(str(store))
-        if remove_tree(store):
-            print(f"landwatch: removed the project hooks' environments ({shown})", file=out)
-        else:
-            print(
-                f"landwatch: could not remove all of the project hooks' environments "
-                f"({shown}); rm -rf {shlex.quote(shown)}",
-                file=out,
-            )
+        _removed("the project hooks' environments", [store], out)
 
 
 def _stop_sharing(cwd: Path, common: Path, out: TextIO) -> None:
