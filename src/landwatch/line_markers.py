@@ -107,10 +107,8 @@ def set_aside(git_dir: os.PathLike[str] | str, old: str, new: str | None) -> boo
     waiting = new is None or is_unread(git_dir, old) or is_held(git_dir, old)
     if old == new or not waiting:
         return False
-    try:  # a held line says nothing here: brought back, it is told from its review
-        said = _said(git_dir, layout.UNREAD.path(git_dir) / old)
-    except OSError:
-        said = b""
+    # A held line says nothing here: brought back, it is told from its review.
+    said = _said(git_dir, layout.UNREAD.path(git_dir) / old) or b""
     marker = layout.REPLACED.path(git_dir) / (old if new is None else f"{new}.{old}")
     write_atomic(marker, said, trusted=layout.common_dir(git_dir), durable=False)
     taken_over(git_dir, old)
@@ -135,8 +133,9 @@ def take_over(git_dir: os.PathLike[str] | str, new: str, olds: Iterable[str]) ->
     aside alone (its review kept after it was replaced) is named with `new` from now on."""
     directory, trusted = layout.REPLACED.path(git_dir), layout.common_dir(git_dir)
     for old in olds:
+        if (said := _said(git_dir, directory / old)) is None:
+            continue
         with contextlib.suppress(OSError):
-            said = _said(git_dir, directory / old)
             if not os.path.lexists(directory / f"{new}.{old}"):  # set aside for it: as it was
                 write_atomic(directory / f"{new}.{old}", said, trusted=trusted, durable=False)
             remove(directory / old, trusted=trusted)
@@ -146,17 +145,18 @@ def restore(git_dir: os.PathLike[str] | str, new: str, old: str) -> None:
     """The line of `old`, set aside for `new`'s, unread again as it was set aside (`new` is gone
     and `old` the person's again: the rewrite was undone); one held for its project hooks is
     told from its review."""
-    try:
-        said = _said(git_dir, layout.REPLACED.path(git_dir) / f"{new}.{old}")
-    except OSError:
-        said = b""
+    said = _said(git_dir, layout.REPLACED.path(git_dir) / f"{new}.{old}") or b""
     _write_unread(git_dir, old, said)
     forget_set_aside(git_dir, new, [old])
 
 
-def _said(git_dir: os.PathLike[str] | str, marker: Path) -> bytes:
-    """What a marker says its line is to say (one_line.Told's text, or nothing)."""
-    return read_file(marker, trusted=layout.common_dir(git_dir), limit=one_line.MARKER_LIMIT)
+def _said(git_dir: os.PathLike[str] | str, marker: Path) -> bytes | None:
+    """What a marker says its line is to say (one_line.Told's text, or nothing); None where it
+    cannot be read (gone, not a file)."""
+    try:
+        return read_file(marker, trusted=layout.common_dir(git_dir), limit=one_line.MARKER_LIMIT)
+    except OSError:
+        return None
 
 
 def is_set_aside(git_dir: os.PathLike[str] | str, commit: str) -> bool:
