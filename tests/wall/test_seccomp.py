@@ -87,6 +87,7 @@ libc = ctypes.CDLL(None, use_errno=True)
 calls = {  # x86_64's numbers, then aarch64's
     "keyctl": (250, 219), "add_key": (248, 217), "inotify_init1": (294, 26),
     "ioprio_set": (251, 30), "sched_setscheduler": (144, 119), "unshare": (272, 97),
+    "memfd_create": (319, 279), "memfd_secret": (447, 447), "shmget": (29, 194),
 }
 number = {name: pair[platform.machine() == "aarch64"] for name, pair in calls.items()}
 param = ctypes.c_int(0)
@@ -97,6 +98,9 @@ for name, args in (
     ("ioprio_set", (1, 0, (1 << 13) | 0)),  # its own, best-effort at the highest level
     ("sched_setscheduler", (0, 0, ctypes.byref(param))),  # SCHED_OTHER, leaving batch
     ("unshare", (0x10000000,)),  # a new user namespace
+    ("memfd_create", (b"hidden", 0)),
+    ("memfd_secret", (0,)),
+    ("shmget", (0, 1 << 20, 0o1600)),  # IPC_PRIVATE, IPC_CREAT | 0600
 ):
     made = libc.syscall(number[name], *args)
     print(name, "made" if made >= 0 else ctypes.get_errno())
@@ -115,7 +119,9 @@ def test_behind_the_wall_nothing_reaches_the_person_s_keys_watches_or_priority(
     Kerberos ticket) and planted a key that outlasted the run, took every inotify instance
     (counted per user: the person's editor could watch nothing), left batch scheduling and
     raised its I/O priority above the person's own programs, and made a user namespace in
-    which a tmpfs no memory bound counts could be mounted. Each now fails; a fork still runs."""
+    which a tmpfs no memory bound counts could be mounted. Attack 105: a memfd written and never
+    mapped, or a System V segment never attached, held memory that no bound counted and no
+    process held, out of the out-of-memory killer's sight. Each now fails; a fork still runs."""
     ran = walled(
         the_wall(),
         [sys.executable, "-c", BEYOND],
@@ -131,6 +137,9 @@ def test_behind_the_wall_nothing_reaches_the_person_s_keys_watches_or_priority(
         "ioprio_set 1",  # EPERM
         "sched_setscheduler 1",
         "unshare 1",
+        "memfd_create 38",
+        "memfd_secret 38",
+        "shmget 38",
         "fork 0",
     ], ran.stderr
 

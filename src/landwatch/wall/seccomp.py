@@ -22,6 +22,9 @@ scheduling or I/O priority above the reviewer's (`sched_setscheduler`, `sched_se
 `ioprio_set`) and a nested user namespace (`unshare`, `clone` with CLONE_NEWUSER: a tmpfs no
 memory bound counts, the kernel's surface of a user namespace) fail with EPERM. clone3, whose
 flags the filter cannot read, fails with ENOSYS, which the C library falls back from to clone.
+Memory no bound counts and no process holds (attack 105): a memfd written and never mapped, a
+System V segment never attached, and `memfd_secret` fail with ENOSYS, as on a kernel without
+them; what a run maps it holds, and the out-of-memory killer sees it there.
 """
 
 from __future__ import annotations
@@ -52,9 +55,13 @@ _IO_URING = (425, 426, 427)
 # socketpair().
 _MACHINES = {"x86_64": (0xC000003E, 41, 53), "aarch64": (0xC00000B7, 198, 199)}
 # Of each machine: the calls refused as absent (add_key, request_key, keyctl, inotify_init
-# where there is one, inotify_init1, clone3), those refused as not permitted (ioprio_set,
-# sched_setscheduler, sched_setattr), and unshare and clone, refused a new user namespace.
-_ABSENT = {"x86_64": (248, 249, 250, 253, 294, 435), "aarch64": (217, 218, 219, 26, 435)}
+# where there is one, inotify_init1, clone3, memfd_create, memfd_secret, shmget), those refused
+# as not permitted (ioprio_set, sched_setscheduler, sched_setattr), and unshare and clone,
+# refused a new user namespace.
+_ABSENT = {
+    "x86_64": (248, 249, 250, 253, 294, 435, 319, 447, 29),
+    "aarch64": (217, 218, 219, 26, 435, 279, 447, 194),
+}
 _NOT_PERMITTED = {"x86_64": (251, 144, 314), "aarch64": (30, 119, 274)}
 _NAMESPACING = {"x86_64": (272, 56), "aarch64": (97, 220)}
 
