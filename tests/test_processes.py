@@ -18,6 +18,7 @@ import pytest
 
 from landwatch.processes import (
     MOST_OUTPUT,
+    SAID_TOO_MUCH,
     has_ended,
     most_memory,
     run_command,
@@ -226,16 +227,16 @@ def test_a_program_that_says_too_much_is_stopped_there_with_all_it_started(
     pids = tmp_path / "pids"
     script = f"sleep 120 & echo $! > {pids}; head -c 40000000 /dev/zero; wait"
     stopped = run_program(["sh", "-c", script], input=b"", timeout=60)
-    assert stopped.said_too_much and not stopped.timed_out and stopped.returncode < 0
+    assert stopped.over == SAID_TOO_MUCH and not stopped.timed_out and stopped.returncode < 0
     assert stopped.stdout == bytes(MOST_OUTPUT)
     wait_for(lambda: process_gone(int(pids.read_text())), "what it started to be killed")
     flood = run_program(["sh", "-c", "head -c 40000000 /dev/zero >&2"], input=b"", timeout=60)
-    assert flood.said_too_much and len(flood.stderr) == MOST_OUTPUT
+    assert flood.over == SAID_TOO_MUCH and len(flood.stderr) == MOST_OUTPUT
     # Input it does not read, and output it stops giving at its time, are no trouble.
     given = run_program(
         ["sh", "-c", "head -c 10 > /dev/null; echo read"], input=bytes(1 << 24), timeout=60
     )
-    assert (given.stdout, given.returncode, given.said_too_much) == (b"read\n", 0, False)
+    assert (given.stdout, given.returncode, given.over) == (b"read\n", 0, "")
     late = run_program(["sh", "-c", "echo partial; exec sleep 60"], input=b"", timeout=0.5)
     assert late.timed_out and late.stdout == b"partial\n"
 

@@ -151,8 +151,9 @@ def run_command(
 # read whole, two seconds of it had this process hold 3 GB. A linter's findings are read from
 # its first 4 MB.
 MOST_OUTPUT = 16 << 20
-SAID_TOO_MUCH = f"said more than {MOST_OUTPUT >> 20} MB and was stopped"
+SAID_TOO_MUCH = f"said more than {MOST_OUTPUT >> 20} MB"
 _CHUNK = 1 << 16
+_WATCHED_EVERY = 0.25  # seconds between two askings of run_program's `watch`
 
 
 def most_memory() -> int | None:
@@ -169,7 +170,12 @@ class ProgramResult(NamedTuple):
     stdout: bytes
     stderr: bytes
     timed_out: bool = False
-    said_too_much: bool = False  # past MOST_OUTPUT on a stream: stopped, the rest unread
+    over: str = ""  # the bound it was stopped past: SAID_TOO_MUCH (the rest unread), its watch's
+
+
+class Over(Exception):
+    """Raised by a program's watch (run_program's `watch`) once it passed a bound of its own:
+    it is stopped with all it started, the words kept as its result's `over`."""
 
 
 def run_program(
@@ -180,11 +186,12 @@ def run_program(
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
     pass_fds: tuple[int, ...] = (),
+    watch: Callable[[], None] | None = None,
 ) -> ProgramResult:
     """Run a program on `input` (its stdin) to its end, its output as bytes: a session of its
     own, dying with this process, each of its processes holding at most most_memory(), killed
-    with all it started after `timeout` (a linter) or past MOST_OUTPUT on either stream;
-    `pass_fds` stay open for it.
+    with all it started after `timeout` (a linter), past MOST_OUTPUT on either stream, or once
+    `watch` (asked a few times a second) raises Over; `pass_fds` stay open for it.
 
     OSError (FileNotFoundError: no such program) is raised as Popen raises it."""
     process = subprocess.Popen(
@@ -198,9 +205,9 @@ def run_program(
         start_new_session=True,
         preexec_fn=_bounded_child(),
     )
-    stdout, stderr, stopped = _talk(process, input, timeout, MOST_OUTPUT)
-    said_too_much = stopped == "said"
-    return ProgramResult(process.returncode, stdout, stderr, stopped == "time", said_too_much)
+    stdout, stderr, stopped = _talk(process, input, timeout, MOST_OUTPUT, watch, _WATCHED_EVERY)
+    over = SAID_TOO_MUCH if stopped == "said" else "" if stopped in (None, "time") else stopped
+    return ProgramResult(process.returncode, stdout, stderr, stopped == "time", over or "")
 
 
 def _bounded_child() -> Callable[[], None]:
@@ -240,17 +247,20 @@ def _talk(
     poll: float = 1.0,
 ) -> tuple[bytes, bytes, str | None]:
     """What a process given `given` said on its two streams, and why it was stopped with all it
-    started: "time" past `timeout`, "said" past `most` bytes of a stream (None: read whole);
-    None when it exited. What `alive` (called every `poll` s) raises stops it too, and is raised."""
+    started: "time" past `timeout`, "said" past `most` bytes of a stream (None: read whole), the
+    words of the Over that `alive` (called every `poll` s) raised; None when it exited. What
+    else `alive` raises stops it too, and is raised."""
     pipes = _Pipes(process, given, most)
     stopped: str | None = "raised"  # until the exchange answers
     try:
         stopped = pipes.exchange(time.monotonic() + timeout, alive, poll)
+    except Over as over:
+        stopped = str(over)
     finally:
         if stopped is not None:
             _kill_session(process)
         process.wait()
-        if stopped == "time":
+        if stopped not in (None, "said", "raised"):
             pipes.drain()  # what it said before it was stopped: which hook was running
         pipes.close()
     out, err = (b"".join(pipes.kept[fd]) for fd in pipes.streams)

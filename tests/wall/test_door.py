@@ -21,7 +21,8 @@ from landwatch.wall.door import (
     walled,
 )
 from landwatch.wall.sandbox import Reach
-from support.sandbox import AS_YOU, WITH_BWRAP, needs_bwrap
+from support.queue import tmpfs
+from support.sandbox import AS_YOU, WITH_BWRAP, needs_bwrap, usable
 
 
 def test_a_question_to_a_tool_is_asked_in_an_empty_directory(
@@ -65,6 +66,34 @@ def test_which_wall_and_what_runs_without_one(tmp_path: Path) -> None:
         timeout=30,
     )
     assert ran.stdout.decode().strip() == str(tmp_path)
+
+
+# A hook writing 40 MB where it may write, then waiting: on a disk of 64 MB, past half the free.
+FILLING = "for n in 1 2 3 4; do head -c 10000000 /dev/zero > f$n; done; echo written; sleep 120"
+
+
+@pytest.mark.parametrize("behind", [True, False], ids=["behind the wall", "as you"])
+def test_a_run_that_takes_half_a_disk_s_free_space_is_stopped(tmp_path: Path, behind: bool) -> None:
+    """Attack 104 (left open at stop 62): a trusted hook, or a linter, writing into its checkout
+    until the disk was full; while it ran the person's editor could save nothing. It is stopped
+    once it took half the space free on a disk it writes to, with what it said kept."""
+    wall = usable() if behind else AS_YOU
+    if wall is None:
+        pytest.skip("bubblewrap is not here, or cannot run here")
+    disk = tmp_path / "disk"
+    with tmpfs(disk, "64m"):
+        ran = walled(
+            wall,
+            ["sh", "-c", FILLING],
+            Reach(disk, writable=(disk,)),
+            env={"PATH": "/usr/bin:/bin"},
+            input=b"",
+            timeout=120,
+        )
+        assert (ran.over, ran.timed_out) == ("took half the 64 MB free on its disk", False)
+        assert ran.stdout == b"written\n" and ran.returncode < 0
+        left = os.statvfs(disk)
+        assert left.f_bavail * left.f_frsize > 20 << 20  # never full
 
 
 @needs_bwrap

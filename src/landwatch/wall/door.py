@@ -15,11 +15,11 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from landwatch.processes import CommandResult, ProgramResult, run_command, run_program
+from landwatch.processes import CommandResult, Over, ProgramResult, run_command, run_program
 from landwatch.wall.installations import installations
 from landwatch.wall.sandbox import Reach, Sandbox, sizes_memory_places
 from landwatch.wall.seccomp import no_unix_sockets
@@ -108,19 +108,47 @@ def walled(
     said: list[str] | None = None,
 ) -> ProgramResult:
     """`argv` run behind `wall` with `reach`, `input` on its stdin, stopped with all it started
-    past `timeout`; the installations of `programs` (its own first) kept in sight, read-only,
-    but for those in another person's home: a line for each added to `said`, once.
+    past `timeout` or once it took half the free space of a disk it writes to (disk_watch); the
+    installations of `programs` (its own first) kept in sight, read-only, but for those in
+    another person's home: a line for each added to `said`, once.
     OSError when it cannot start (FileNotFoundError: no such program)."""
+    watch = disk_watch(reach.writable)
     if wall.sandbox is None:
-        return run_program(argv, input=input, timeout=timeout, cwd=reach.cwd, env=env)
+        return run_program(argv, input=input, timeout=timeout, cwd=reach.cwd, env=env, watch=watch)
     seen = installations([argv[0], *programs], env.get("PATH"), said)
     reach = reach._replace(readable=(*seen, *reach.readable))
     with _filter() as descriptor:
         wrapped = wall.sandbox.wrap(argv, reach, seccomp_fd=descriptor)
         fds = () if descriptor is None else (descriptor,)
         return run_program(
-            wrapped, input=input, timeout=timeout, cwd=reach.cwd, env=env, pass_fds=fds
+            wrapped, input=input, timeout=timeout, cwd=reach.cwd, env=env, pass_fds=fds, watch=watch
         )
+
+
+def disk_watch(places: Sequence[Path]) -> Callable[[], None] | None:
+    """A run's watch (run_program's): Over once a disk that one of `places` is on has less than
+    half the space free it had now. What a run writes is removed after it, but while it runs a
+    full disk fails the person's editor and builds; the memory places shown empty are bounded."""
+    floors: dict[int, tuple[Path, int]] = {}
+    for place in places:
+        with contextlib.suppress(OSError):  # gone: nothing is written there
+            floors.setdefault(os.stat(place).st_dev, (place, _free(place) // 2))
+    if not floors:
+        return None
+
+    def watch() -> None:
+        for place, floor in floors.values():
+            with contextlib.suppress(OSError):
+                if _free(place) < floor:
+                    raise Over(f"took half the {2 * floor >> 20:,} MB free on its disk")
+
+    return watch
+
+
+def _free(place: Path) -> int:
+    """The bytes a person's program may still write on the disk `place` is on."""
+    said = os.statvfs(place)
+    return said.f_bavail * said.f_frsize
 
 
 @contextlib.contextmanager

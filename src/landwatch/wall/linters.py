@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from functools import partial
 
-from landwatch.processes import SAID_TOO_MUCH
 from landwatch.review.binary import looks_binary
 from landwatch.review.budget import Budget
 from landwatch.review.change import FileChange
@@ -85,8 +84,8 @@ def run(
         return [], LinterRun(linter.name, file.path, "failed", str(error))
     if process.timed_out:
         return [], LinterRun(linter.name, file.path, "timeout", f"no answer within {timeout:.0f} s")
-    if process.said_too_much:
-        return [], LinterRun(linter.name, file.path, "failed", SAID_TOO_MUCH)
+    if process.over:
+        return [], LinterRun(linter.name, file.path, "failed", f"{process.over} and was stopped")
     output = process.stdout[:MAX_OUTPUT].decode("utf-8", errors="replace")
     try:
         raw = parse(linter, output)

@@ -17,7 +17,6 @@ from pathlib import Path
 import pygit2
 
 from landwatch.lazy_re import lazy_compile
-from landwatch.processes import MOST_OUTPUT
 from landwatch.review.change import Change, open_repository, resolve
 from landwatch.review.known_secrets import found_in_change
 from landwatch.review.project_hooks import results
@@ -159,7 +158,7 @@ def _one_manager(
                     return
                 outcome.prepared.append(tool.name)
             ran = run_hooks(tool, given, room, budget, _hooks_read(declared, tool))
-            stopped = ran.timed_out or ran.said_too_much
+            stopped = ran.timed_out or bool(ran.over)
             fixes = place.fixes(repo, given, written) if not stopped else checkout.Fixes()
     except (checkout.CheckoutError, revs.RevError, OSError) as error:
         result.notes.append(f"the hooks of {declared.path} did not run: {error}")
@@ -262,7 +261,7 @@ def _failed_unread(tool: Tool, ran: Ran) -> list[HookOutcome]:
     """The manager's own failure where no hook it reported did fail (a hook printed a later
     hook's status line, read for it in its place): told as the manager's, never kept as passed."""
     outcomes = ran.said.outcomes
-    if ran.returncode == 0 or ran.timed_out or ran.said_too_much or not outcomes:
+    if ran.returncode == 0 or ran.timed_out or ran.over or not outcomes:
         return []  # not run, or stopped: _ended says why
     if any(each.status == "failed" for each in outcomes):
         return []
@@ -280,8 +279,9 @@ def _failed_unread(tool: Tool, ran: Ran) -> list[HookOutcome]:
 
 
 def _ended(tool: Tool, declared: ManagerConfig, ran: Ran, outcome: Outcome, budget: float) -> None:
-    """How the run ended, when not as it should: stopped past its budget or its words, or the
-    manager unable to run the hooks (their environments gone missing: built again)."""
+    """How the run ended, when not as it should: stopped past its budget, its words or its
+    disk, or the manager unable to run the hooks (their environments gone missing: built
+    again)."""
     result, said = outcome.result, ran.said
     if ran.timed_out:
         result.status = "stopped"
@@ -291,11 +291,11 @@ def _ended(tool: Tool, declared: ManagerConfig, ran: Ran, outcome: Outcome, budg
             f"landwatch.projectHooks.budget) and were stopped with every process they "
             f"started{stuck}"
         )
-    elif ran.said_too_much:
+    elif ran.over:
         result.status = "stopped"
         result.notes.append(
-            f"the hooks of {declared.path} said more than {MOST_OUTPUT >> 20} MB and were "
-            "stopped with every process they started"
+            f"the hooks of {declared.path} {ran.over} and were stopped with every process they "
+            "started"
         )
     elif not said.outcomes and ran.returncode != 0:
         result.status = "failed"

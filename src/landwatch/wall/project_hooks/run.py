@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from landwatch.files import write_atomic
 from landwatch.lazy_re import lazy_compile
-from landwatch.processes import SAID_TOO_MUCH, ProgramResult
+from landwatch.processes import ProgramResult
 from landwatch.review.project_hooks.output import (
     Declared,
     Said,
@@ -111,7 +111,7 @@ class Ran(NamedTuple):
     timed_out: bool
     seconds: float
     text: str  # all it printed (stdout, then stderr), for what went wrong
-    said_too_much: bool = False  # stopped past MOST_OUTPUT on a stream
+    over: str = ""  # the bound it was stopped past (ProgramResult's)
 
 
 def tool_home(tool: Tool, store: Path) -> Path | None:
@@ -166,8 +166,8 @@ def prepare(tool: Tool, room: Room) -> str | None:
         result = _run(tool, [*tool.command, asked], b"", room, PREPARE_TIMEOUT, building=True)
     if result.timed_out:
         return f"{tool.name} {asked} took longer than {PREPARE_TIMEOUT:.0f} s"
-    if result.said_too_much:
-        return f"{tool.name} {asked} {SAID_TOO_MUCH}"
+    if result.over:
+        return f"{tool.name} {asked} {result.over} and was stopped"
     if result.returncode != 0:
         text = (result.stdout + result.stderr).decode("utf-8", "replace")
         said = [line.strip() for line in lines_of(text) if line.strip()]
@@ -208,9 +208,7 @@ def run_hooks(
         said = parse_pre_commit(stdout, declared, indented=tool.name == "prek")
     said.preamble += [line for line in lines_of(stderr) if line.strip()]
     seconds = time.monotonic() - started
-    return Ran(
-        said, result.returncode, result.timed_out, seconds, stdout + stderr, result.said_too_much
-    )
+    return Ran(said, result.returncode, result.timed_out, seconds, stdout + stderr, result.over)
 
 
 def _run(
