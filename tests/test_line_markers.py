@@ -13,17 +13,18 @@ from landwatch import layout, line_markers
 from landwatch.kinds.project_hooks import hooks_in_worker
 from landwatch.kinds.review import review_in_worker
 from support.daemon import run_reviewer
-from support.project_hooks import committed, committed_and_trusted, drained, local_hooks, tools
+from support.project_hooks import (
+    TODO_CHECK,
+    committed,
+    committed_and_trusted,
+    drained,
+    local_hooks,
+    tools,
+)
 from support.repos import Repo
 
 OLD = "3f786850e387550fdab836ed7e6dc881de23001b"
 NEW = "9fceb02d0ae598e95dc970b74767f19372d61af8"
-TODO_CHECK = """\
-id: no-todo
-name: no TODO left
-language: system
-entry: sh -c 'grep -Hn TODO "$@" && exit 1; exit 0' --
-"""
 
 
 def test_a_line_set_aside_is_never_told_and_goes_to_the_commit_that_replaced_it(

@@ -17,6 +17,7 @@ from landwatch import layout, report_store, work_item
 from landwatch.daemon.loop import LEFT_WAITING
 from support.daemon import process_gone
 from support.project_hooks import (
+    TODO_CHECK,
     committed,
     committed_and_trusted,
     drained,
@@ -29,12 +30,6 @@ from support.repos import Repo, bare_worktree, installed
 from support.sandbox import WITH_BWRAP, needs_bwrap
 from support.tokens import GITHUB_TOKEN, random_text
 
-TODO_CHECK = """\
-id: no-todo
-name: no TODO left
-language: system
-entry: sh -c 'grep -Hn TODO "$@" && exit 1; exit 0' --
-"""
 EOF_FIXER = """\
 id: end-of-file
 name: fix end of files

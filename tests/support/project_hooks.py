@@ -41,6 +41,14 @@ REACHING = {
     "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt",
 }
 
+# A `repo: local` hook failing on any TODO in the files it is given (`grep`'s `path:line:` lines).
+TODO_CHECK = """\
+id: no-todo
+name: no TODO left
+language: system
+entry: sh -c 'grep -Hn TODO "$@" && exit 1; exit 0' --
+"""
+
 
 def tools(tmp_path: Path, *names: str) -> str:
     """A PATH with only these hook managers of the test environment, and the system's commands."""
