@@ -147,6 +147,7 @@ lw_quick() {
     # nothing to do.
     [ -n "$lw_common" ] || return 1
     lw_repo=$lw_common/landwatch
+    lw_awaiting=
     [ -d "$lw_repo" ] && [ ! -L "$lw_repo" ] || return 2
     # Moved or copied since install: `landwatch pre-push` says so. Not installed here, a shared
     # hooks directory serving others (the data `uninstall --keep-data` kept, no hooks-dir): 2.
@@ -244,7 +245,7 @@ EOF
     # side's, which asks the remote. The common push ends here, every commit reviewed and clean.
     lw_walk "$lw_sent --not $lw_held"
     case $? in
-        0) return 0 ;;
+        0) lw_hooks_heard; return ;;
         1) return 1 ;;
         # Past the bound, a marked commit may lie unseen, unless there is none.
         3) lw_any_marked && return 1 ;;
@@ -253,7 +254,17 @@ EOF
     # hold them, as a push creating a ref never passes them (the walk above was its only one).
     [ -n "$lw_standing" ] || return 1
     lw_walk "$lw_sent --not $lw_held $lw_excluded $lw_standing" || return 1
-    return 0
+    lw_hooks_heard
+}
+
+lw_hooks_heard() {
+    # 0 unless a commit walked has project hooks that have not said yet (an awaiting marker)
+    # and a push may be refused here for any error: landwatch.push.block says errors in some
+    # scope (which counts is the Python side's to read). Then 1: it waits for them, or says so.
+    [ -n "$lw_awaiting" ] || return 0
+    case $(git config --get-all landwatch.push.block 2>/dev/null) in
+        *[Ee][Rr][Rr][Oo][Rr][Ss]*) return 1 ;;
+    esac
 }
 
 lw_agreeing() {
@@ -279,6 +290,7 @@ lw_walk() {
     # The commits `git rev-list $1` lists (oids and exclusions, one word each), judged: 0 when
     # each has a review kept here and no blocking marker; 1 when one has a marker (or git could
     # not walk); 2 when some have no review kept, none a marker; 3 past $lw_most, none marked yet.
+    # One whose project hooks have not said yet sets lw_awaiting.
     # A remote oid this repository lacks (a teammate's push) is passed by, not an error; set -f:
     # the exclusions' `*` is git's to match, not the shell's against the worktree's files.
     # shellcheck disable=SC2086 # the oids, the exclusions and the tracking refs are words
@@ -290,6 +302,7 @@ lw_walk() {
         lw_count=$((lw_count + 1))
         [ "$lw_count" -le "$lw_most" ] || return 3
         [ ! -e "$lw_repo/blocking/$lw_oid" ] && [ ! -L "$lw_repo/blocking/$lw_oid" ] || return 1
+        [ ! -e "$lw_repo/awaiting/$lw_oid" ] || lw_awaiting=1
         [ -f "$lw_repo/reports/$lw_oid.json" ] && [ ! -L "$lw_repo/reports/$lw_oid.json" ] ||
             lw_unreviewed=2
     done

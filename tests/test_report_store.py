@@ -286,6 +286,27 @@ def test_a_review_that_refuses_a_push_is_marked_for_the_gate_until_it_no_longer_
     assert blocking_marker(git_dir, 1) == "unchecked\n"
 
 
+def test_a_review_whose_hooks_have_not_said_is_marked_awaiting_until_they_do(
+    git_dir: Path,
+) -> None:
+    def awaiting(number: int) -> bool:
+        return (layout.AWAITING.path(git_dir) / oid(number)).is_file()
+
+    report_store.write(git_dir, report(1, finding()), hold=True)  # the hooks run next
+    assert awaiting(1)
+    report_store.write_hooks(git_dir, HooksResult(oid(1), "waiting", notes=["no network"]))
+    assert awaiting(1)  # they wait for their environments: still not said
+    report_store.write_hooks(git_dir, hooks_of(1))
+    assert not awaiting(1)
+    report_store.write(git_dir, report(1, finding()), hold=True)  # reviewed again: they said
+    assert not awaiting(1)
+    report_store.write(git_dir, report(2), hold=True)
+    report_store.release_held(git_dir, oid(2))  # they will not run on it
+    assert not awaiting(2)
+    report_store.write(git_dir, report(3))  # no hooks to run
+    assert not awaiting(3)
+
+
 def test_reviews_kept_before_the_gate_are_marked_at_install(git_dir: Path) -> None:
     for number, found in ((1, finding("P004", Severity.ERROR)), (2, finding()), (3, None)):
         report_store.write(git_dir, report(number, *([found] if found else [])))

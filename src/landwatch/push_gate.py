@@ -185,12 +185,16 @@ def unreadable(error: BaseException) -> str:
     return safe(f"{type(error).__name__}: {error}")[:120]
 
 
-def waiting(git_dir: os.PathLike[str] | str, commits: Iterable[str]) -> set[str]:
-    """Of `commits`, those whose review waits in a queue of some worktree of the repository."""
+def waiting(
+    git_dir: os.PathLike[str] | str, commits: Iterable[str], hooks: bool = False
+) -> set[str]:
+    """Of `commits`, those whose review waits in a queue of some worktree of the repository; with
+    `hooks`, those whose project hooks have not said yet instead (report_store's marker)."""
     wanted = set(commits)
+    if hooks:
+        return {commit for commit in wanted if (layout.AWAITING.path(git_dir) / commit).is_file()}
     found: set[str] = set()
-    common = layout.common_dir(git_dir)
-    for worktree in registry.worktree_git_dirs(Path(common)):
+    for worktree in registry.worktree_git_dirs(Path(layout.common_dir(git_dir))):
         for state in (READY, PENDING, CLAIMED, RECOVERING):
             for name in entries(worktree, state):
                 kind, _, rest = name.partition(".")[0].partition("-")

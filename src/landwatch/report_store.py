@@ -62,9 +62,12 @@ def write(
     # Kept already (its item run again after a crash between the two, or reviewed again): what
     # its reader saw of it then is not said again.
     again = read_review(git_dir, report.commit)
-    joined = _joined(report, read_hooks(git_dir, report.commit))
+    hooks = read_hooks(git_dir, report.commit)
+    joined = _joined(report, hooks)
     level = blocking.marker_of(git_dir, joined)
     _mark_blocking(git_dir, report.commit, level, before=True)
+    if hold and hooks is None:
+        _mark_awaiting(git_dir, report.commit, True)
     write_atomic(target, text, trusted=layout.common_dir(git_dir), durable=durable)
     _mark_blocking(git_dir, report.commit, level, before=False)
     pairs = line_markers.set_aside_pairs(git_dir)  # listed once: (new, old) of each
@@ -122,6 +125,17 @@ def _mark_blocking(
             remove(marker, trusted=layout.common_dir(git_dir))
 
 
+def _mark_awaiting(git_dir: os.PathLike[str] | str, commit: str, awaiting: bool) -> None:
+    """The marker that `commit`'s project hooks have not said yet (layout.AWAITING), which a gate
+    refusing any error waits for: made before its review is kept, removed once their result is."""
+    marker = layout.AWAITING.path(git_dir) / commit
+    if awaiting:
+        write_atomic(marker, "", trusted=layout.common_dir(git_dir))
+    else:
+        with contextlib.suppress(OSError):
+            remove(marker, trusted=layout.common_dir(git_dir))
+
+
 def mark_every_blocking(git_dir: os.PathLike[str] | str) -> int:
     """The blocking markers of every review kept (install makes them for reviews stored before
     markers were, or before a cut review had one); how many reviews have one."""
@@ -175,7 +189,8 @@ def write_hooks(
     unread when they found something at `least` or above its reader was not told yet
     (`replaces`: the commits a rebase or amend replaced by this one, whose hooks' findings may
     have been seen), the line then naming the worst of that and of the review's untold, or of
-    its held line (one line for both); set aside instead once its commit is dropped (_tell)."""
+    its held line (one line for both); set aside instead once its commit is dropped (_tell).
+    The gate waits for them no more, unless they wait for their environments."""
     target = layout.hooks_report_file(git_dir, result.commit)
     data = json.dumps(result.as_dict(), indent=1)
     again = read_hooks(git_dir, result.commit)  # what its reader saw of it is not said again
@@ -186,8 +201,13 @@ def write_hooks(
         level = blocking.marker_of(git_dir, both)
         told = _hooks_to_tell(git_dir, review, both, result, replaces, least, again)
     _mark_blocking(git_dir, result.commit, level, before=True)
+    waiting = result.waiting  # their environments wait: they run once built
+    if waiting:
+        _mark_awaiting(git_dir, result.commit, True)
     write_atomic(target, data, trusted=layout.common_dir(git_dir))
     _mark_blocking(git_dir, result.commit, level, before=False)
+    if not waiting:
+        _mark_awaiting(git_dir, result.commit, False)
     _tell(git_dir, result.commit, told)
     line_markers.forget_held(git_dir, result.commit)
     return target
@@ -341,12 +361,13 @@ def _held(
 
 
 def release_held(git_dir: os.PathLike[str] | str, commit: str) -> None:
-    """The line held for `commit`'s project hooks told now without them: they will not run on
-    it (turned off, given up), or not soon (their environments wait for the network)."""
+    """The line held for `commit`'s project hooks told now without them, and the gate waiting
+    for them no more: they will not run on it (turned off, none here, given up)."""
     review = read_review(git_dir, commit)
     held = _held(git_dir, review) if review is not None else None
     _tell(git_dir, commit, None if review is None or held is None else told_of(review, *held))
     line_markers.forget_held(git_dir, commit)
+    _mark_awaiting(git_dir, commit, False)
 
 
 def unread_reports(git_dir: os.PathLike[str] | str) -> list[Report]:

@@ -16,6 +16,8 @@ import pytest
 from landwatch import layout, push_gate, push_heard, report_store
 from landwatch.commands.pre_push import REFUSED, pre_push
 from landwatch.daemon.lock import InstanceLock, LockHolder
+from landwatch.kinds.review import ReviewHandler
+from landwatch.work_item import WorkItem, WorkKind
 from support.daemon import run_reviewer
 from support.kinds import (
     FakeClock,
@@ -24,7 +26,9 @@ from support.kinds import (
     origin,
     pushed_by_the_hook_alone,
     remote_head,
+    reporter,
 )
+from support.project_hooks import TODO_CHECK, committed_and_trusted, drained, local_hooks, tools
 from support.queue import fill, git, git_env, tmpfs
 from support.remotes import fake_ssh
 from support.repos import Repo, installed
@@ -392,6 +396,61 @@ def test_a_review_finished_while_waiting_decides(repo: Repo, remote: Path) -> No
         lock.release()
     assert clock.monotonic() == pytest.approx(1000.1)
     assert layout.report_file(repo.git_dir, head).exists()
+
+
+def reviewed_before_its_hooks(repo: Repo, message: str, files: dict[str, str]) -> str:
+    """A commit landed and its review kept, its project hooks queued and not run yet."""
+    oid = repo.land(message, files)
+    ReviewHandler().handle(WorkItem(WorkKind.REVIEW, oid, repo.git_dir), reporter())
+    assert (layout.AWAITING.path(repo.git_dir) / oid).is_file()
+    return oid
+
+
+def test_under_errors_the_gate_waits_for_the_project_hooks_or_says_they_have_not_run(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """Left open at stop 62: under push.block = errors, a commit whose review was kept while its
+    project hooks had not run went out with no Python started, and the error they found was
+    told after the push. Now the gate waits for them while the reviewer runs, and else says
+    they have not run; under the default policy, which they cannot refuse for, nothing starts."""
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})
+    remote = origin(repo, tmp_path / "remote.git")
+    reviewed_before_its_hooks(repo, "one", {"a.py": "x = 1  # TODO\n"})
+    entry = layout.ENTRY_POINT.path()
+    kept = entry.read_bytes()
+    assert "landwatch" not in pushed_by_the_hook_alone(repo, remote, tmp_path / "calls")
+    entry.write_bytes(kept)
+    repo.git("config", "landwatch.push.block", "errors")
+    second = reviewed_before_its_hooks(repo, "two", {"b.py": "y = 2  # TODO\n"})
+    result = repo.run("push", "origin", "main")  # no reviewer runs: nothing to wait for
+    assert result.returncode == 0 and remote_head(remote) == second, result.stderr
+    assert (
+        f"landwatch: the project's hooks have not run yet on 1 commit of this push (the first "
+        f"{second[:12]}): an error of theirs cannot refuse it (landwatch.push.block = errors)"
+    ) in result.stderr
+    third = reviewed_before_its_hooks(repo, "three", {"c.py": "z = 3  # TODO\n"})
+    lock = InstanceLock()
+    lock.acquire(LockHolder(os.getpid(), "test", "0", "-"))
+
+    class Running(FakeClock):
+        def sleep(self, seconds: float) -> None:
+            super().sleep(seconds)
+            lock.release()  # the reviewer runs the hooks at the first look
+            drained(tools(tmp_path, "pre-commit"))
+            lock.acquire(LockHolder(os.getpid(), "test", "0", "-"))
+
+    try:
+        clock, err = Running(), io.StringIO()
+        lines = f"refs/heads/main {third} refs/heads/main {second}\n"
+        assert pre_push(repo.path, "origin", str(remote), lines, clock=clock, err=err) == REFUSED
+    finally:
+        lock.release()
+    said = err.getvalue()
+    assert (
+        "waiting up to 10 s for the reviewer to finish the project's hooks on 1 commit of this "
+        "push" in said
+    )
+    assert f"{third[:10]} c.py:1  hook:no-todo" in said and "have not run yet" not in said
 
 
 def test_no_verify_is_git_s_own_escape(repo: Repo, remote: Path) -> None:

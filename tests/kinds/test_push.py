@@ -22,6 +22,7 @@ from landwatch.daemon.lock import InstanceLock, LockHolder
 from landwatch.kinds.base import GiveUp, RetryLater
 from landwatch.kinds.push import HeldBack, PushHandler, push_backoff
 from landwatch.kinds.push_holds import held_back, holds_in
+from landwatch.kinds.review import ReviewHandler
 from landwatch.work_item import DONE, FAILED, PENDING, WorkItem, WorkKind
 from support.daemon import process_gone, run_reviewer
 from support.kinds import (
@@ -34,6 +35,7 @@ from support.kinds import (
     reporter,
     settle_down,
 )
+from support.project_hooks import TODO_CHECK, committed_and_trusted, drained, local_hooks, tools
 from support.queue import git
 from support.remotes import asking_for_credentials, fake_ssh
 from support.repos import Repo
@@ -918,12 +920,31 @@ def test_under_errors_auto_push_waits_for_the_review(repo: Repo, remote: Path) -
     repo.git("config", "landwatch.push.block", "errors")
     landed = repo.land("a config that does not parse", {".landwatch.toml": "[rules\n"})
     kind = PushHandler()
-    with pytest.raises(RetryLater, match="waiting for the review of 1 commit"):
+    waiting = "waiting for the review or the project's hooks of 1 commit"
+    with pytest.raises(RetryLater, match=waiting):
         kind.handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
     # Reviewed: CFG at error; its push held back, so given up (65).
     assert run_reviewer("--once").returncode == 65
     assert remote_head(remote) != landed
     with pytest.raises(HeldBack, match="CFG"):
+        kind.handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+
+
+def test_under_errors_auto_push_waits_for_the_project_hooks(
+    tmp_path: Path, repo: Repo, remote: Path
+) -> None:
+    """Left open at stop 62: under errors, auto-push sent a commit whose review was kept while
+    its project hooks had not run; what they found could no longer hold it back."""
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})
+    repo.git("config", "landwatch.push.block", "errors")
+    landed = repo.land("a TODO", {"a.py": "x = 1  # TODO\n"})
+    ReviewHandler().handle(WorkItem(WorkKind.REVIEW, landed, repo.git_dir), reporter())
+    kind = PushHandler()
+    with pytest.raises(RetryLater, match="the project's hooks of 1 commit"):
+        kind.handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+    drained(tools(tmp_path, "pre-commit"), 65)  # the hooks ran; the push held back for them
+    assert remote_head(remote) != landed
+    with pytest.raises(HeldBack, match="hook:no-todo"):
         kind.handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
 
 

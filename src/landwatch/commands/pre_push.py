@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple, Protocol, TextIO
 
-from landwatch import layout, push_gate
+from landwatch import layout, push_gate, report_store
 from landwatch.daemon import lock
 from landwatch.git import git, git_dir_of
 from landwatch.push_heard import Held
@@ -96,8 +96,7 @@ def _gate(
     found = push_gate.outgoing(git_dir, remote, url, pushed, where=cwd)
     _say_unheard(found.held, err)
     commits = found.commits[::-1]  # oldest first, as a rebase meets them
-    reports = push_gate.kept(git_dir, commits)
-    reports |= _waited_for(asked, [commit for commit in commits if commit not in reports])
+    reports = _waited_for(asked, commits)
     # Judged after the commits: the tags' messages, and the blobs and trees no commit holds.
     tags, contents = push_gate.beside_commits(git_dir, pushed)
     tagged, failed = push_gate.tag_reports(git_dir, tags)
@@ -119,6 +118,7 @@ def _gate(
         )
     _say_unchecked(asked, verdict, contents)
     _say_unread(asked, verdict.failed, tags, contents)
+    _say_hooks_unsaid(asked, commits)
     if verdict.refused:
         return _refuse(asked, verdict.refused, lines, tags, contents)
     if verdict.allowed:
@@ -239,25 +239,53 @@ def _refuse(
     return REFUSED
 
 
-def _waited_for(asked: _Asked, missing: list[str]) -> dict[str, Report]:
-    """The reviews of `missing` the running reviewer finished within the wait; none when no
-    reviewer runs or none of them waits in a queue."""
-    waiting = push_gate.waiting(asked.git_dir, missing)
-    if not waiting or lock.holder() is None:
-        return {}
+def _waited_for(asked: _Asked, commits: list[str]) -> dict[str, Report]:
+    """The reviews kept of `commits`, with what the running reviewer finished within the wait:
+    their reviews waiting in a queue and, where any error refuses the push, their project hooks
+    (_unfinished). No wait where no reviewer runs or nothing of theirs is left to do."""
+    reviews, hooks = _unfinished(asked, commits)
+    if not (reviews or hooks) or lock.holder() is None:
+        return push_gate.kept(asked.git_dir, commits)
+    what = [plural(len(reviews), "review")] if reviews else []
+    what += [f"the project's hooks on {plural(len(hooks), 'commit')}"] if hooks else []
     print(
         f"landwatch: waiting up to {asked.wait:g} s for the reviewer to finish "
-        f"{plural(len(waiting), 'review')} of this push (landwatch.push.wait)",
+        f"{' and '.join(what)} of this push (landwatch.push.wait)",
         file=asked.err,
     )
     deadline = asked.clock.monotonic() + asked.wait
-    got: dict[str, Report] = {}
-    while waiting and asked.clock.monotonic() < deadline:
+    while (reviews or hooks) and asked.clock.monotonic() < deadline:
         asked.clock.sleep(POLL)
-        got |= push_gate.kept(asked.git_dir, waiting)
-        # One given up (no review will come) is not waited for either.
-        waiting = push_gate.waiting(asked.git_dir, waiting - got.keys())
-    return got
+        reviews, hooks = _unfinished(asked, commits)
+    return push_gate.kept(asked.git_dir, commits)
+
+
+def _unfinished(asked: _Asked, commits: list[str]) -> tuple[set[str], set[str]]:
+    """Of `commits`, those whose review waits in a queue (one given up will not come), and,
+    where any error refuses the push, those whose project hooks have not said yet and are not
+    waiting for their environments (which no wait of the gate's would see built)."""
+    git_dir = asked.git_dir
+    missing = [commit for commit in commits if not report_store.stored(git_dir, commit)]
+    reviews = push_gate.waiting(git_dir, missing)
+    if asked.policy != blocking.ERRORS:
+        return reviews, set()
+    hooks = push_gate.waiting(git_dir, commits, hooks=True)
+    return reviews, {c for c in hooks if not layout.hooks_report_file(git_dir, c).exists()}
+
+
+def _say_hooks_unsaid(asked: _Asked, commits: list[str]) -> None:
+    """Where any error refuses the push, name the commits whose project hooks have not said
+    yet: what they will find cannot refuse this push."""
+    if asked.policy != blocking.ERRORS:
+        return
+    marked = push_gate.waiting(asked.git_dir, commits, hooks=True)
+    if unsaid := [commit for commit in commits if commit in marked]:
+        print(
+            f"landwatch: the project's hooks have not run yet on {plural(len(unsaid), 'commit')} "
+            f"of this push (the first {unsaid[0][:12]}): an error of theirs cannot refuse it "
+            "(landwatch.push.block = errors); landwatch status says where they are",
+            file=asked.err,
+        )
 
 
 def refusal(

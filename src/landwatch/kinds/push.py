@@ -180,13 +180,12 @@ class PushHandler(ItemHandler[PushResult]):
         commits = push_gate.outgoing(git_dir, remote, url, [pushed], where=at.where).commits[::-1]
         reports = push_gate.kept(git_dir, commits)
         # A refusal for secrets and conflict markers is the scan's to make on what is not
-        # reviewed yet (the very rules it refuses for); one for any error waits for the review.
+        # reviewed yet (the rules it refuses for); one for any error waits for reviews and hooks.
         missing = [commit for commit in commits if commit not in reports]
-        if policy == blocking.ERRORS and (waiting := push_gate.waiting(git_dir, missing)):
-            raise RetryLater(
-                f"waiting for the review of {len(waiting)} commit(s) before pushing {branch}",
-                after=REVIEW_WAIT,
-            )
+        hooks = push_gate.waiting(git_dir, commits, True) if policy == blocking.ERRORS else set()
+        if policy == blocking.ERRORS and (waiting := push_gate.waiting(git_dir, missing) | hooks):
+            what = f"the review or the project's hooks of {len(waiting)} commit(s)"
+            raise RetryLater(f"waiting for {what} before pushing {branch}", after=REVIEW_WAIT)
         verdict = push_gate.verdict_of(
             git_dir, commits, reports, policy, push_gate.SCAN_SECONDS, self.clock.monotonic
         )

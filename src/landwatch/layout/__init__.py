@@ -11,6 +11,7 @@ from landwatch.git import common_dir  # git's: every place of a repository is be
 from landwatch.layout.places import (
     ALLOWED,
     APP,
+    AWAITING,
     BLOCKING,
     BOOT_TIME,
     CHAINED_SUFFIX,
@@ -52,13 +53,9 @@ from landwatch.layout.places import (
     WORKTREE_PLACES,
     Place,
     Scope,
-    cache_dir,
-    config_dir,
-    data_dir,
     hooks_report_file,
     report_file,
     repository_dir,
-    state_dir,
     work_dir,
 )
 from landwatch.layout.rules import Parsed, is_ref_name
@@ -114,11 +111,16 @@ from landwatch.layout.user_places import (
     USER_DIRECTORIES,
     USER_PLACES,
     WORK_KEY,
+    cache_dir,
+    config_dir,
+    data_dir,
+    state_dir,
 )
 
 __all__ = [
     "ALLOWED",
     "APP",
+    "AWAITING",
     "BLOCKING",
     "BOOT_TIME",
     "CHAINED_SUFFIX",

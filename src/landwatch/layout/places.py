@@ -177,6 +177,15 @@ BLOCKING = Place(
     directory=True,
     hooks=True,
 )
+AWAITING = Place(
+    "awaiting",
+    Scope.REPOSITORY,
+    "report_store",
+    "<commit>: a stored review whose project hooks have not said yet (queued, running, or waiting "
+    "for their environments): under push.block = errors the gate waits, then says so",
+    directory=True,
+    hooks=True,
+)
 UNREAD = Place(
     "unread",
     Scope.REPOSITORY,
@@ -332,6 +341,7 @@ REPOSITORY_PLACES = (
     SETTINGS_CACHE,
     REPORTS,
     BLOCKING,
+    AWAITING,
     UNREAD,
     HELD,
     REPLACED,
@@ -382,19 +392,3 @@ HOOKS_REPORT_SUFFIX = ".hooks.json"
 def hooks_report_file(git_dir: os.PathLike[str] | str, commit: str) -> Path:
     """What the project's hooks said of `commit`, kept beside its review (report_store)."""
     return REPORTS.path(git_dir) / f"{commit}{HOOKS_REPORT_SUFFIX}"
-
-
-def data_dir() -> Path:
-    return _user_root("<data>")
-
-
-def config_dir() -> Path:
-    return _user_root("<config>")
-
-
-def state_dir() -> Path:
-    return _user_root("<state>")
-
-
-def cache_dir() -> Path:
-    return _user_root("<cache>")

@@ -6,6 +6,8 @@ layout.places.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from landwatch import user_dirs
 from landwatch.layout.places import Place, Scope
 
@@ -102,3 +104,25 @@ USER_DIRECTORIES = Place(
     directory=True,
 )
 INSTALLATION_PLACES = (USER_DIRECTORIES,)
+
+
+def data_dir() -> Path:
+    return _root("<data>")
+
+
+def config_dir() -> Path:
+    return _root("<config>")
+
+
+def state_dir() -> Path:
+    return _root("<state>")
+
+
+def cache_dir() -> Path:
+    return _root("<cache>")
+
+
+def _root(root: str) -> Path:
+    """The per-user directory `root` names, as user_dirs keeps it (platformdirs imported only
+    where it was never asked under this user and environment)."""
+    return Path(user_dirs.directory(root))

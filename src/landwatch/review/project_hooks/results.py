@@ -38,6 +38,9 @@ MAX_OUTPUT_CHARS = 2000
 MAX_MESSAGE = 300
 # The rule of a finding the project's hooks made: `hook:<id>`.
 PREFIX = "hook:"
+# The status of a run that did not happen yet: their environments are not built (the first
+# build needs the network), and the item is tried again later.
+WAITING = "waiting"
 
 
 @dataclass
@@ -59,6 +62,11 @@ class HooksResult:
     # The digest of the hooks' configuration held back (status untrusted), so that trusting
     # that digest runs them: "" when not held back, or kept by a release that did not say.
     digest: str = ""
+
+    @property
+    def waiting(self) -> bool:
+        """Whether they have not run yet, waiting for their environments (tried again later)."""
+        return self.status == WAITING
 
     def as_dict(self) -> dict[str, Any]:
         return {

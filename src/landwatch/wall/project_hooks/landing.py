@@ -201,7 +201,7 @@ def _words(entry: str) -> list[str]:
 
 
 def _waiting(tool: Tool, declared: ManagerConfig, problem: str, outcome: Outcome) -> None:
-    outcome.result.status = "waiting"
+    outcome.result.status = results.WAITING
     outcome.result.notes.append(
         f"the hooks of {declared.path} did not run yet: {tool.name} could not build their "
         f"environments ({problem}); the first time, that needs the network: tried again later"
