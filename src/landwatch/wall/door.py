@@ -114,15 +114,17 @@ def walled(
     OSError when it cannot start (FileNotFoundError: no such program)."""
     watch = disk_watch(reach.writable)
     if wall.sandbox is None:
-        return run_program(argv, input=input, timeout=timeout, cwd=reach.cwd, env=env, watch=watch)
+        ran = run_program(argv, input=input, timeout=timeout, cwd=reach.cwd, env=env, watch=watch)
+        return _ended_within(ran, watch)
     seen = installations([argv[0], *programs], env.get("PATH"), said)
     reach = reach._replace(readable=(*seen, *reach.readable))
     with _filter() as descriptor:
         wrapped = wall.sandbox.wrap(argv, reach, seccomp_fd=descriptor)
         fds = () if descriptor is None else (descriptor,)
-        return run_program(
+        ran = run_program(
             wrapped, input=input, timeout=timeout, cwd=reach.cwd, env=env, pass_fds=fds, watch=watch
         )
+    return _ended_within(ran, watch)
 
 
 def disk_watch(places: Sequence[Path]) -> Callable[[], None] | None:
@@ -143,6 +145,18 @@ def disk_watch(places: Sequence[Path]) -> Callable[[], None] | None:
                     raise Over(f"took half the {2 * floor >> 20:,} MB free on its disk")
 
     return watch
+
+
+def _ended_within(ran: ProgramResult, watch: Callable[[], None] | None) -> ProgramResult:
+    """`ran`, told as stopped past its disk too where it passed the bound and ended before the
+    watch was asked (a quick `fallocate`, a build writing and exiting): what it wrote is not
+    kept as a run's that went well."""
+    if watch is not None and not ran.over and not ran.timed_out:
+        try:
+            watch()
+        except Over as over:
+            return ran._replace(over=str(over))
+    return ran
 
 
 def _free(place: Path) -> int:

@@ -15,13 +15,21 @@ import pytest
 from landwatch import report_store, work_item
 from landwatch.daemon.loop import LEFT_WAITING
 from landwatch.wall.door import Wall
+from landwatch.wall.project_hooks import checkout
 from landwatch.wall.project_hooks.checkout import Checkout
-from landwatch.wall.project_hooks.run import Room, passed_to_build, run_hooks
+from landwatch.wall.project_hooks.run import (
+    BuildStopped,
+    Room,
+    passed_to_build,
+    prepare,
+    run_hooks,
+)
 from landwatch.wall.project_hooks.tools import Tool
 from support.daemon import wait_for
 from support.project_hooks import (
     CREDENTIALS,
     REACHING,
+    committed,
     committed_and_trusted,
     drained,
     hooks_of,
@@ -29,6 +37,7 @@ from support.project_hooks import (
     settled,
     tools,
 )
+from support.queue import tmpfs
 from support.repos import Repo, run_cli
 from support.sandbox import WITH_BWRAP, account, far_away, needs_accounts, needs_bwrap, walled
 
@@ -287,3 +296,39 @@ def test_the_files_prek_is_given_are_never_written_through_a_link_the_build_left
     assert ran.returncode == 0 and ran.text.split() == ["a.py", "b.py"], ran.text
     assert victim.read_text() == "the person's own\n"
     assert not (tmp_path / "scratch" / "files").is_symlink()
+
+
+# A build writing its environments into the store 4 MB at a time: a large toolchain, or a
+# hook repository's setup that means to fill the disk.
+FILLING_BUILD = """#!/bin/sh
+mkdir -p "$PRE_COMMIT_HOME/env$$"
+i=0
+while head -c 4194304 /dev/zero > "$PRE_COMMIT_HOME/env$$/blob$i"; do i=$((i + 1)); done
+exit 1
+"""
+
+
+@pytest.mark.parametrize("behind", [True, False], ids=["behind the wall", "as you"])
+def test_a_build_stopped_for_its_disk_keeps_nothing_in_the_store(
+    tmp_path: Path, repo: Repo, behind: bool
+) -> None:
+    """An audit of attack 104's fix: a build stopped past half its disk's free space kept what it
+    wrote in the store and was tried again as waiting for its environments, each try taking half
+    of what was left, until the disk was full. Now what the tool keeps for the repository is
+    removed, and the build is not tried again before the next landing."""
+    oid = committed(repo, {".pre-commit-config.yaml": local_hooks(FAILING)})
+    manager = tmp_path / "pre-commit"
+    manager.write_text(FILLING_BUILD)
+    manager.chmod(0o755)
+    disk = tmp_path / "disk"
+    with tmpfs(disk, "64m"):
+        objects = repo.git_dir / "objects"
+        (disk / "scratch").mkdir()
+        with checkout.landed(objects, oid, [".pre-commit-config.yaml"], disk / "scratch") as place:
+            wall = walled() if behind else Wall(None, "not behind the wall")
+            room = Room(place, wall, objects, disk / "store", programs=(str(manager), "sh", "head"))
+            before = os.statvfs(disk).f_bavail
+            with pytest.raises(BuildStopped, match=r"took half the 6\d MB free on its disk"):
+                prepare(Tool("pre-commit", (str(manager),), "pre-commit 4"), room)
+        assert not (disk / "store" / "pre-commit").exists()
+        assert os.statvfs(disk).f_bavail >= before - 16  # what is left: a few directories

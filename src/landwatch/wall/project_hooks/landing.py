@@ -28,7 +28,14 @@ from landwatch.review.secrets.redaction import redact_secrets
 from landwatch.text import listed, plural
 from landwatch.wall.door import Wall
 from landwatch.wall.project_hooks import checkout, revs
-from landwatch.wall.project_hooks.run import Ran, Room, prepare, run_hooks, tool_home
+from landwatch.wall.project_hooks.run import (
+    BuildStopped,
+    Ran,
+    Room,
+    prepare,
+    run_hooks,
+    tool_home,
+)
 from landwatch.wall.project_hooks.tools import Tool, find, readers
 
 # What separates the words of a shell command line, quotes and operators included.
@@ -160,6 +167,10 @@ def _one_manager(
             ran = run_hooks(tool, given, room, budget, _hooks_read(declared, tool))
             stopped = ran.timed_out or bool(ran.over)
             fixes = place.fixes(repo, given, written) if not stopped else checkout.Fixes()
+    except BuildStopped as stopped:
+        result.notes.append(f"the hooks of {declared.path} did not run: {stopped}")
+        result.status = "stopped"  # not tried again: the next landing builds anew
+        return
     except (checkout.CheckoutError, revs.RevError, OSError) as error:
         result.notes.append(f"the hooks of {declared.path} did not run: {error}")
         result.status = "failed"

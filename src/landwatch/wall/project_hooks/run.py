@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from landwatch.files import write_atomic
+from landwatch.files import remove_tree, write_atomic
 from landwatch.lazy_re import lazy_compile
 from landwatch.processes import ProgramResult
 from landwatch.review.project_hooks.output import (
@@ -154,9 +154,16 @@ def environment(tool: Tool, room: Room, *, building: bool) -> dict[str, str]:
     return env
 
 
+class BuildStopped(Exception):
+    """A build stopped past a bound of its own (ProgramResult.over: its words, half a disk's free
+    space): what the tool keeps for this repository is removed, and it waits for the next landing
+    rather than a retry, which would take half of what is left each time."""
+
+
 def prepare(tool: Tool, room: Room) -> str | None:
     """The hooks' environments built, with the network, on a checkout holding its commit's
-    own objects and borrowing none; None when done, else what went wrong, in a line."""
+    own objects and borrowing none; None when done, else what went wrong, in a line (tried
+    again later). BuildStopped past a bound."""
     asked = {"pre-commit": "install-hooks", "prek": "prepare-hooks"}.get(tool.name)
     if asked is None:
         return None  # lefthook runs the commands as they are
@@ -164,10 +171,13 @@ def prepare(tool: Tool, room: Room) -> str | None:
     # every branch, stash and commit amended away, are never in its sight.
     with room.checkout.own_objects():
         result = _run(tool, [*tool.command, asked], b"", room, PREPARE_TIMEOUT, building=True)
+        if result.over:  # before anything more is written: its disk may be full
+            home = tool_home(tool, room.store)
+            if home is not None:
+                remove_tree(home)
+            raise BuildStopped(f"{tool.name} {asked} {result.over}; what it wrote is removed")
     if result.timed_out:
         return f"{tool.name} {asked} took longer than {PREPARE_TIMEOUT:.0f} s"
-    if result.over:
-        return f"{tool.name} {asked} {result.over} and was stopped"
     if result.returncode != 0:
         text = (result.stdout + result.stderr).decode("utf-8", "replace")
         said = [line.strip() for line in lines_of(text) if line.strip()]
