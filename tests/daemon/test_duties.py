@@ -16,10 +16,13 @@ from landwatch.daemon.loop import Daemon
 from landwatch.daemon.settings import Settings
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import ItemHandler
+from landwatch.kinds.project_hooks import ProjectHooksHandler
+from landwatch.kinds.review import ReviewHandler
 from landwatch.work_item import PENDING, WorkItem, WorkKind
 from support.daemon import done_ids, journal_lines, reviewer_env, running, wait_for
 from support.faketime import FakeTime
-from support.kinds import FakeClock
+from support.kinds import FakeClock, reporter
+from support.project_hooks import TODO_CHECK, committed_and_trusted, local_hooks
 from support.queue import tries_of
 from support.repos import Repo
 
@@ -109,3 +112,31 @@ def test_a_failing_item_keeps_its_backoff_when_the_clock_steps_back(
             ["fail", oid, "0"]
         ]
         assert tries_of(repo.git_dir, id_) == 1
+
+
+def test_hooks_given_up_by_recovery_are_waited_for_no_more(repo: Repo, tmp_path: Path) -> None:
+    """An audit: the reviewer died while the project's hooks ran, at every try, and recovery gave
+    their item up; the commit's awaiting marker stayed, so under push.block = errors auto-push
+    waited for them for good, and every push waited push.wait for hooks that would never run."""
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})
+    landed = repo.land("a change", {"a.py": "x = 1\n"})
+    ReviewHandler().handle(WorkItem(WorkKind.REVIEW, landed, repo.git_dir), reporter())
+    marker = layout.AWAITING.path(repo.git_dir) / landed
+    assert marker.is_file()
+    clock = FakeClock()
+    hooks = ProjectHooksHandler(clock=clock)
+    reviewer = Daemon(
+        {WorkKind.PROJECT_HOOKS: hooks},
+        Settings(watch=False),
+        clock=clock,
+        state_file=tmp_path / "state.json",
+    )
+    reviewer.reload()
+    week = 7 * 24 * 3600.0
+    while work_item.claim_next(repo.git_dir, [WorkKind.PROJECT_HOOKS], now=clock.time()):
+        clock.advance(week)  # it died with the claim, whose lease ran out
+        reviewer.duties.recover_all()
+        clock.advance(week)  # and its backoff
+    assert [given.id for given in reviewer.duties.given_up] == [f"project_hooks-{landed}"]
+    assert not marker.exists()
+    hooks.close()

@@ -136,6 +136,8 @@ class Duties:
                 why = f"given up after {item.tries} tries (nobody settled it)"
                 log.error("%s in %s: %s", item.id, git_dir, why)
                 self.given_up.append(GivenUp(item.id, git_dir, why))
+                if (handler := self.dispatcher.handlers.get(item.kind)) is not None:
+                    handler.gave_up(item)
             if expiry is not None:
                 soonest = expiry if soonest is None else min(soonest, expiry)
         after = (

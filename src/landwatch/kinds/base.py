@@ -247,6 +247,10 @@ class ItemHandler(JobKind[WorkOrder, R]):
         for git_dir, until in self._held_until.items():
             self._held_until[git_dir] = work_item.rebased(until, step, now)
 
+    def gave_up(self, item: WorkItem) -> None:
+        """`item`, of this kind, given up by recovery (its reviewer died with it at every try):
+        what its handler settles as it ends, settled now. Nothing, for most kinds."""
+
     # --- a job ---
 
     def key(self, order: WorkOrder) -> str:

@@ -300,6 +300,12 @@ class ProjectHooksHandler(ItemHandler[dict[str, Any]]):
         reporter.progress(1, 1, outcome["summary"])
         return outcome
 
+    def gave_up(self, item: WorkItem) -> None:
+        """Given up by recovery: the review's line told alone, the gate waiting no more."""
+        from landwatch import report_store
+
+        report_store.release_held(item.git_dir, item.oid)
+
     @classmethod
     def failing(cls, git_dir: Path, now: float) -> Failing | None:
         """The hooks' environments have failed to build here; asked while an item of theirs

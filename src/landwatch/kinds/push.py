@@ -20,14 +20,7 @@ from landwatch.files import remove, write_atomic
 from landwatch.git import Confirm, Fallback, Worktree, worktree_of
 from landwatch.job_queue import Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES, push_branch, push_holds
-from landwatch.kinds.base import (
-    Clock,
-    Failing,
-    GiveUp,
-    ItemHandler,
-    RetryLater,
-    backoff,
-)
+from landwatch.kinds.base import Clock, Failing, GiveUp, ItemHandler, RetryLater, backoff
 from landwatch.kinds.push_answer import RefusedInHook, failed, holding, redacted_state
 from landwatch.push_remote import destination, is_url, tracking_ref
 from landwatch.work_item import WorkItem, WorkKind
@@ -35,8 +28,11 @@ from landwatch.work_item import WorkItem, WorkKind
 PUSH_TIMEOUT = 120.0
 BACKOFF_FIRST = 60.0
 BACKOFF_CAP = 3600.0
-# How soon a push waiting for the reviews of what it sends looks again (the reviewer is at them).
+# How soon a push waiting for the reviews of what it sends looks again (the reviewer is at them),
+# and where it waits only for project hooks whose environments wait to be built (tried again
+# 5 min apart at first: kinds.project_hooks.WAIT_FIRST).
 REVIEW_WAIT = 5.0
+HOOKS_WAIT = 300.0
 _ZERO = "0" * 40
 
 
@@ -185,7 +181,10 @@ class PushHandler(ItemHandler[PushResult]):
         hooks = push_gate.waiting(git_dir, commits, True) if policy == blocking.ERRORS else set()
         if policy == blocking.ERRORS and (waiting := push_gate.waiting(git_dir, missing) | hooks):
             what = f"the review or the project's hooks of {len(waiting)} commit(s)"
-            raise RetryLater(f"waiting for {what} before pushing {branch}", after=REVIEW_WAIT)
+            # Hooks awaited whose result is kept wait for their environments: minutes apart.
+            slow = all(layout.hooks_report_file(git_dir, commit).exists() for commit in waiting)
+            after = HOOKS_WAIT if slow else REVIEW_WAIT
+            raise RetryLater(f"waiting for {what} before pushing {branch}", after=after)
         verdict = push_gate.verdict_of(
             git_dir, commits, reports, policy, push_gate.SCAN_SECONDS, self.clock.monotonic
         )
