@@ -17,12 +17,13 @@ from typing import Any
 
 import pytest
 
-from landwatch import layout, push_gate, work_item
+from landwatch import layout, push_gate, report_store, work_item
 from landwatch.daemon.lock import InstanceLock, LockHolder
 from landwatch.kinds.base import GiveUp, RetryLater
-from landwatch.kinds.push import HeldBack, PushHandler, push_backoff
+from landwatch.kinds.push import HOOKS_WAIT, REVIEW_WAIT, HeldBack, PushHandler, push_backoff
 from landwatch.kinds.push_holds import held_back, holds_in
 from landwatch.kinds.review import ReviewHandler
+from landwatch.review.project_hooks.results import HooksResult
 from landwatch.work_item import DONE, FAILED, PENDING, WorkItem, WorkKind
 from support.daemon import process_gone, run_reviewer
 from support.kinds import (
@@ -940,12 +941,22 @@ def test_under_errors_auto_push_waits_for_the_project_hooks(
     landed = repo.land("a TODO", {"a.py": "x = 1  # TODO\n"})
     ReviewHandler().handle(WorkItem(WorkKind.REVIEW, landed, repo.git_dir), reporter())
     kind = PushHandler()
-    with pytest.raises(RetryLater, match="the project's hooks of 1 commit"):
+    with pytest.raises(RetryLater, match="the project's hooks of 1 commit") as queued:
         kind.handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+    assert queued.value.after == REVIEW_WAIT
     drained(tools(tmp_path, "pre-commit"), 65)  # the hooks ran; the push held back for them
     assert remote_head(remote) != landed
     with pytest.raises(HeldBack, match="hook:no-todo"):
         kind.handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+    # Hooks whose environments wait to be built (tried again 5 minutes on): the push waits at
+    # their pace, not every 5 seconds as an audit found.
+    then = repo.land("another", {"b.py": "y = 2\n"})
+    ReviewHandler().handle(WorkItem(WorkKind.REVIEW, then, repo.git_dir), reporter())
+    waiting = HooksResult(then, "waiting", notes=["pre-commit could not build them"])
+    report_store.write_hooks(repo.git_dir, waiting)
+    with pytest.raises(RetryLater, match="the project's hooks of 1 commit") as building:
+        kind.handle(WorkItem(WorkKind.PUSH, then, repo.git_dir), reporter())
+    assert building.value.after == HOOKS_WAIT
 
 
 def test_a_held_back_push_goes_once_what_held_it_is_allowed(repo: Repo, remote: Path) -> None:
