@@ -33,12 +33,13 @@ CRASHED = 77
 
 
 @contextlib.contextmanager
-def tmpfs(target: Path, size: str) -> Iterator[None]:
-    """A real tmpfs of `size` mounted at `target` (made if missing) for a full or, remounted
-    read-only, a read-only disk; skipped where mounting is not allowed."""
+def tmpfs(target: Path, size: str, files: int | None = None) -> Iterator[None]:
+    """A real tmpfs of `size` (and at most `files` inodes) mounted at `target` (made if missing)
+    for a full or, remounted read-only, a read-only disk; skipped where mounting is not allowed."""
     target.mkdir(parents=True, exist_ok=True)
+    options = f"size={size},mode=0700" + (f",nr_inodes={files}" if files else "")
     mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(target)],
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(target)],
         capture_output=True,
         text=True,
     )

@@ -5,6 +5,7 @@ checkout with no configuration but landwatch's."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +101,27 @@ def test_a_run_that_takes_half_a_disk_s_free_space_is_stopped(
         assert ran.stdout == b"written\n"
         left = os.statvfs(disk)
         assert left.f_bavail * left.f_frsize > 20 << 20  # never full
+
+
+@pytest.mark.parametrize("behind", [True, False], ids=["behind the wall", "as you"])
+def test_a_run_that_takes_half_a_disk_s_free_files_is_stopped(tmp_path: Path, behind: bool) -> None:
+    """Files count as space does (an audit's angle): a disk of few inodes filled with empty
+    files, its bytes all free, makes none of the person's files either."""
+    wall = usable() if behind else AS_YOU
+    if wall is None:
+        pytest.skip("bubblewrap is not here, or cannot run here")
+    disk = tmp_path / "disk"
+    with tmpfs(disk, "64m", files=1000):
+        ran = walled(
+            wall,
+            ["sh", "-c", "i=0; while [ $i -lt 600 ]; do : > f$i; i=$((i + 1)); done; sleep 120"],
+            Reach(disk, writable=(disk,)),
+            env={"PATH": "/usr/bin:/bin"},
+            input=b"",
+            timeout=120,
+        )
+        assert re.fullmatch(r"took half the 99\d files free on its disk", ran.over), ran
+        assert not ran.timed_out and os.statvfs(disk).f_favail > 300
 
 
 @needs_bwrap

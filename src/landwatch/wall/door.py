@@ -129,20 +129,24 @@ def walled(
 
 def disk_watch(places: Sequence[Path]) -> Callable[[], None] | None:
     """A run's watch (run_program's): Over once a disk that one of `places` is on has less than
-    half the space free it had now. What a run writes is removed after it, but while it runs a
-    full disk fails the person's editor and builds; the memory places shown empty are bounded."""
-    floors: dict[int, tuple[Path, int]] = {}
+    half the space, or the files (inodes), free it had now. What a run writes is removed after
+    it, but while it runs a full disk fails the person's editor and builds; the memory places
+    shown empty are bounded."""
+    floors: dict[int, tuple[Path, tuple[int, int]]] = {}
     for place in places:
         with contextlib.suppress(OSError):  # gone: nothing is written there
-            floors.setdefault(os.stat(place).st_dev, (place, _free(place) // 2))
+            floors.setdefault(os.stat(place).st_dev, (place, _free(place)))
     if not floors:
         return None
 
     def watch() -> None:
-        for place, floor in floors.values():
+        for place, (space, files) in floors.values():
             with contextlib.suppress(OSError):
-                if _free(place) < floor:
-                    raise Over(f"took half the {2 * floor >> 20:,} MB free on its disk")
+                now_space, now_files = _free(place)
+                if now_space < space // 2:
+                    raise Over(f"took half the {space >> 20:,} MB free on its disk")
+                if now_files < files // 2:  # 0 where the disk counts none (btrfs, tmpfs)
+                    raise Over(f"took half the {files:,} files free on its disk")
 
     return watch
 
@@ -159,10 +163,10 @@ def _ended_within(ran: ProgramResult, watch: Callable[[], None] | None) -> Progr
     return ran
 
 
-def _free(place: Path) -> int:
-    """The bytes a person's program may still write on the disk `place` is on."""
+def _free(place: Path) -> tuple[int, int]:
+    """The bytes, and the files, a person's program may still make on the disk `place` is on."""
     said = os.statvfs(place)
-    return said.f_bavail * said.f_frsize
+    return said.f_bavail * said.f_frsize, said.f_favail
 
 
 @contextlib.contextmanager
