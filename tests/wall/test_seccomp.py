@@ -88,7 +88,7 @@ calls = {  # x86_64's numbers, then aarch64's
     "keyctl": (250, 219), "add_key": (248, 217), "inotify_init1": (294, 26),
     "ioprio_set": (251, 30), "sched_setscheduler": (144, 119), "unshare": (272, 97),
     "memfd_create": (319, 279), "memfd_secret": (447, 447), "shmget": (29, 194),
-    "msgget": (68, 186), "fallocate": (285, 47),
+    "msgget": (68, 186), "semget": (64, 190), "fallocate": (285, 47), "ioctl": (16, 29),
 }
 number = {name: pair[platform.machine() == "aarch64"] for name, pair in calls.items()}
 param = ctypes.c_int(0)
@@ -103,7 +103,11 @@ for name, args in (
     ("memfd_secret", (0,)),
     ("shmget", (0, 1 << 20, 0o1600)),  # IPC_PRIVATE, IPC_CREAT | 0600
     ("msgget", (0, 0o1600)),
+    ("semget", (0, 32000, 0o1600)),
     ("fallocate", (os.open("big", os.O_CREAT | os.O_WRONLY, 0o600), 1, 0, 1 << 30)),  # KEEP_SIZE
+    # FS_IOC_RESVSP64 of 1 MB: struct space_resv (whence 0, start 0, length), 48 bytes
+    ("ioctl", (os.open("big", os.O_WRONLY), 0x4030582A, ctypes.create_string_buffer(
+        (0).to_bytes(4, "little") + bytes(8) + (1 << 20).to_bytes(8, "little") + bytes(28)))),
 ):
     made = libc.syscall(number[name], *args)
     print(name, "made" if made >= 0 else ctypes.get_errno())
@@ -144,7 +148,9 @@ def test_behind_the_wall_nothing_reaches_the_person_s_keys_watches_or_priority(
         "memfd_secret 38",
         "shmget 38",
         "msgget 38",
+        "semget 38",
         "fallocate 95",  # EOPNOTSUPP: as on a file system without it
+        "ioctl 95",
         "fork 0",
     ], ran.stderr
 

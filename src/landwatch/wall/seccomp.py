@@ -23,11 +23,12 @@ scheduling or I/O priority above the reviewer's (`sched_setscheduler`, `sched_se
 memory bound counts, the kernel's surface of a user namespace) fail with EPERM. clone3, whose
 flags the filter cannot read, fails with ENOSYS, which the C library falls back from to clone.
 Memory no bound counts and no process holds (attack 105): a memfd written and never mapped, a
-System V segment never attached or message queue (`shmget`, `msgget`), and `memfd_secret` fail
-with ENOSYS, as on a kernel without them; what a run maps it holds, and the out-of-memory
-killer sees it there. `fallocate`, which takes a disk's whole free space in one call between
-two looks of the disk's watch (wall.door.disk_watch), fails with EOPNOTSUPP, as on a file
-system without it: the C library's posix_fallocate then writes the blocks, as any write.
+System V segment never attached, message queue or semaphore set (`shmget`, `msgget`,
+`semget`), and `memfd_secret` fail with ENOSYS, as on a kernel without them; what a run maps
+it holds, and the out-of-memory killer sees it there. `fallocate`, which takes a disk's whole
+free space in one call between two looks of the disk's watch (wall.door.disk_watch), fails
+with EOPNOTSUPP, as on a file system without it, and so does the ioctl the kernel turns into
+one (FS_IOC_RESVSP, FS_IOC_RESVSP64): the C library's posix_fallocate then writes the blocks.
 """
 
 from __future__ import annotations
@@ -58,16 +59,19 @@ _IO_URING = (425, 426, 427)
 # socketpair().
 _MACHINES = {"x86_64": (0xC000003E, 41, 53), "aarch64": (0xC00000B7, 198, 199)}
 # Of each machine: the calls refused as absent (add_key, request_key, keyctl, inotify_init
-# where there is one, inotify_init1, clone3, memfd_create, memfd_secret, shmget, msgget), those
-# refused as not permitted (ioprio_set, sched_setscheduler, sched_setattr), and unshare and
-# clone, refused a new user namespace.
+# where there is one, inotify_init1, clone3, memfd_create, memfd_secret, shmget, msgget,
+# semget), those refused as not permitted (ioprio_set, sched_setscheduler, sched_setattr), and
+# unshare and clone, refused a new user namespace.
 _ABSENT = {
-    "x86_64": (248, 249, 250, 253, 294, 435, 319, 447, 29, 68),
-    "aarch64": (217, 218, 219, 26, 435, 279, 447, 194, 186),
+    "x86_64": (248, 249, 250, 253, 294, 435, 319, 447, 29, 68, 64),
+    "aarch64": (217, 218, 219, 26, 435, 279, 447, 194, 186, 190),
 }
 _NOT_PERMITTED = {"x86_64": (251, 144, 314), "aarch64": (30, 119, 274)}
 _NAMESPACING = {"x86_64": (272, 56), "aarch64": (97, 220)}
+# fallocate, and ioctl, whose FS_IOC_RESVSP and FS_IOC_RESVSP64 the kernel turns into one.
 _FALLOCATE = {"x86_64": 285, "aarch64": 47}
+_IOCTL = {"x86_64": 16, "aarch64": 29}
+_RESERVING = (0x40305828, 0x4030582A)
 _EOPNOTSUPP = 95
 
 # A statement: its code and k, and where it jumps when true and when false (a label further
@@ -93,6 +97,7 @@ def no_unix_sockets(machine: str | None = None) -> bytes | None:
         *((_JEQ_K, number, "not permitted", None) for number in _NOT_PERMITTED[name]),
         *((_JEQ_K, number, "new user namespace?", None) for number in _NAMESPACING[name]),
         (_JEQ_K, _FALLOCATE[name], "not supported", None),
+        (_JEQ_K, _IOCTL[name], "reserving?", None),
         (_JEQ_K, socket_call, None, "not socket"),
         (_LD_W_ABS, _ARG0, None, None),
         (_JEQ_K, _AF_UNIX, "no unix socket", "allow"),
@@ -108,6 +113,10 @@ def no_unix_sockets(machine: str | None = None) -> bytes | None:
         (_LD_W_ABS, _ARG0, None, None),
         (_AND_K, _CLONE_NEWUSER, None, None),
         (_JEQ_K, _CLONE_NEWUSER, "not permitted", "allow"),
+        "reserving?",
+        (_LD_W_ABS, _ARG1, None, None),
+        (_JEQ_K, _RESERVING[0], "not supported", None),
+        (_JEQ_K, _RESERVING[1], "not supported", "allow"),
         "not supported",
         (_RET_K, _ERRNO | _EOPNOTSUPP, None, None),
         "not permitted",
