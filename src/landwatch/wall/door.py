@@ -135,14 +135,14 @@ def disk_watch(places: Sequence[Path]) -> Callable[[], None] | None:
     floors: dict[int, tuple[Path, tuple[int, int]]] = {}
     for place in places:
         with contextlib.suppress(OSError):  # gone: nothing is written there
-            floors.setdefault(os.stat(place).st_dev, (place, _free(place)))
+            floors.setdefault(os.stat(place).st_dev, (place, free_on(place)))
     if not floors:
         return None
 
     def watch() -> None:
         for place, (space, files) in floors.values():
             with contextlib.suppress(OSError):
-                now_space, now_files = _free(place)
+                now_space, now_files = free_on(place)
                 if now_space < space // 2:
                     raise Over(f"took half the {space >> 20:,} MB free on its disk")
                 if now_files < files // 2:  # 0 where the disk counts none (btrfs, tmpfs)
@@ -163,7 +163,7 @@ def _ended_within(ran: ProgramResult, watch: Callable[[], None] | None) -> Progr
     return ran
 
 
-def _free(place: Path) -> tuple[int, int]:
+def free_on(place: Path) -> tuple[int, int]:
     """The bytes, and the files, a person's program may still make on the disk `place` is on."""
     said = os.statvfs(place)
     return said.f_bavail * said.f_frsize, said.f_favail

@@ -39,7 +39,15 @@ from support.project_hooks import (
 )
 from support.queue import tmpfs
 from support.repos import Repo, run_cli
-from support.sandbox import WITH_BWRAP, account, far_away, needs_accounts, needs_bwrap, walled
+from support.sandbox import (
+    AS_YOU,
+    WITH_BWRAP,
+    account,
+    far_away,
+    needs_accounts,
+    needs_bwrap,
+    walled,
+)
 
 FAILING = """\
 id: place
@@ -299,11 +307,16 @@ def test_the_files_prek_is_given_are_never_written_through_a_link_the_build_left
 
 
 # A build writing its environments into the store 4 MB at a time: a large toolchain, or a
-# hook repository's setup that means to fill the disk.
+# hook repository's setup that means to fill the disk; until it is stopped, or (given a count in
+# a file `blobs` beside it) failing after that many.
 FILLING_BUILD = """#!/bin/sh
+most=$(cat "${0%/*}/blobs" 2>/dev/null)
 mkdir -p "$PRE_COMMIT_HOME/env$$"
 i=0
-while head -c 4194304 /dev/zero > "$PRE_COMMIT_HOME/env$$/blob$i"; do i=$((i + 1)); done
+while [ "$i" != "$most" ] && head -c 4194304 /dev/zero > "$PRE_COMMIT_HOME/env$$/blob$i"; do
+    i=$((i + 1))
+done
+echo "could not build the environment" >&2
 exit 1
 """
 
@@ -332,3 +345,31 @@ def test_a_build_stopped_for_its_disk_keeps_nothing_in_the_store(
                 prepare(Tool("pre-commit", (str(manager),), "pre-commit 4"), room)
         assert not (disk / "store" / "pre-commit").exists()
         assert os.statvfs(disk).f_bavail >= before - 16  # what is left: a few directories
+
+
+def test_a_failed_build_that_wrote_much_is_tried_again_from_an_empty_store(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """Round two of that audit: a build failing having written just under half the free space
+    kept it and was retried as waiting for its environments, so the disk filled in steps. Past
+    64 MB left, what the tool keeps for the repository is removed before the next try; a build
+    that failed having written little (the network down) keeps the store as it was."""
+    oid = committed(repo, {".pre-commit-config.yaml": local_hooks(FAILING)})
+    manager = tmp_path / "pre-commit"
+    manager.write_text(FILLING_BUILD)
+    manager.chmod(0o755)
+    disk = tmp_path / "disk"
+    with tmpfs(disk, "256m"):
+        (disk / "scratch").mkdir()
+        objects = repo.git_dir / "objects"
+        kept = disk / "store" / "pre-commit" / "built-before"
+        kept.mkdir(parents=True)
+        tool = Tool("pre-commit", (str(manager),), "pre-commit 4")
+        for blobs, stays in (("1", True), ("20", False)):  # 4 MB, then 80 MB
+            (tmp_path / "blobs").write_text(blobs)
+            paths = [".pre-commit-config.yaml"]
+            with checkout.landed(objects, oid, paths, disk / "scratch") as place:
+                room = Room(place, AS_YOU, objects, disk / "store", programs=(str(manager),))
+                said = prepare(tool, room)
+            assert said == "pre-commit install-hooks: could not build the environment"
+            assert kept.exists() == stays

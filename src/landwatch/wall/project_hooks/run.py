@@ -33,7 +33,7 @@ from landwatch.review.project_hooks.output import (
     parse_lefthook,
     parse_pre_commit,
 )
-from landwatch.wall.door import Wall, kept_environment, own_home, walled
+from landwatch.wall.door import Wall, free_on, kept_environment, own_home, walled
 from landwatch.wall.project_hooks.checkout import Checkout
 from landwatch.wall.project_hooks.tools import Tool
 from landwatch.wall.sandbox import Reach
@@ -160,6 +160,12 @@ class BuildStopped(Exception):
     rather than a retry, which would take half of what is left each time."""
 
 
+# What a build that failed may leave on its disk before it is tried again: past it, what the tool
+# keeps for the repository is removed first (an audit: a build failing under half the free space
+# kept what it wrote, and at each retry took more, until the disk was full).
+MOST_LEFT = 64 << 20
+
+
 def prepare(tool: Tool, room: Room) -> str | None:
     """The hooks' environments built, with the network, on a checkout holding its commit's
     own objects and borrowing none; None when done, else what went wrong, in a line (tried
@@ -169,13 +175,20 @@ def prepare(tool: Tool, room: Room) -> str | None:
         return None  # lefthook runs the commands as they are
     # A build that clones the checkout (`repo: .`) reads its objects; the repository's own,
     # every branch, stash and commit amended away, are never in its sight.
+    room.store.mkdir(mode=0o700, parents=True, exist_ok=True)
+    free = free_on(room.store)[0]
     with room.checkout.own_objects():
         result = _run(tool, [*tool.command, asked], b"", room, PREPARE_TIMEOUT, building=True)
-        if result.over:  # before anything more is written: its disk may be full
-            home = tool_home(tool, room.store)
-            if home is not None:
-                remove_tree(home)
-            raise BuildStopped(f"{tool.name} {asked} {result.over}; what it wrote is removed")
+        failed = result.returncode != 0 or result.timed_out
+        left = free - free_on(room.store)[0] if failed else 0
+        home = tool_home(tool, room.store)
+        if home is not None and (result.over or left > MOST_LEFT):  # before more is written
+            remove_tree(home)
+        if result.over:
+            raise BuildStopped(
+                f"{tool.name} {asked} {result.over}; the environments it keeps for this "
+                "repository are removed, and built again at the next landing"
+            )
     if result.timed_out:
         return f"{tool.name} {asked} took longer than {PREPARE_TIMEOUT:.0f} s"
     if result.returncode != 0:
