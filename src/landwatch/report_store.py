@@ -363,11 +363,11 @@ def _held(
 def release_held(git_dir: os.PathLike[str] | str, commit: str) -> None:
     """The line held for `commit`'s project hooks told now without them, and the gate waiting
     for them no more: they will not run on it (turned off, none here, given up)."""
+    _mark_awaiting(git_dir, commit, False)  # first: a line that cannot be told holds no push
     review = read_review(git_dir, commit)
     held = _held(git_dir, review) if review is not None else None
     _tell(git_dir, commit, None if review is None or held is None else told_of(review, *held))
     line_markers.forget_held(git_dir, commit)
-    _mark_awaiting(git_dir, commit, False)
 
 
 def unread_reports(git_dir: os.PathLike[str] | str) -> list[Report]:

@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from landwatch import layout, work_item
+import pytest
+
+from landwatch import files, layout, work_item
 from landwatch.daemon.loop import Daemon
 from landwatch.daemon.settings import Settings
 from landwatch.job_queue import Reporter
@@ -114,15 +116,24 @@ def test_a_failing_item_keeps_its_backoff_when_the_clock_steps_back(
         assert tries_of(repo.git_dir, id_) == 1
 
 
-def test_hooks_given_up_by_recovery_are_waited_for_no_more(repo: Repo, tmp_path: Path) -> None:
+@pytest.mark.parametrize("told", [True, False], ids=["its line told", "its line untellable"])
+def test_hooks_given_up_by_recovery_are_waited_for_no_more(
+    repo: Repo, tmp_path: Path, told: bool
+) -> None:
     """An audit: the reviewer died while the project's hooks ran, at every try, and recovery gave
     their item up; the commit's awaiting marker stayed, so under push.block = errors auto-push
-    waited for them for good, and every push waited push.wait for hooks that would never run."""
+    waited for them for good, and every push waited push.wait for hooks that would never run.
+    Then (its second round) where the review's held line could not be told then (a full disk),
+    the error ended the reviewer: it is said in the log, and the reviewer goes on."""
     committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(TODO_CHECK)})
-    landed = repo.land("a change", {"a.py": "x = 1\n"})
+    landed = repo.land("a change", {"a.py": "x = 1  \n"})  # trailing space: a line to tell
     ReviewHandler().handle(WorkItem(WorkKind.REVIEW, landed, repo.git_dir), reporter())
     marker = layout.AWAITING.path(repo.git_dir) / landed
-    assert marker.is_file()
+    assert marker.is_file() and (layout.HELD.path(repo.git_dir) / landed).is_file()
+    if not told:
+        unread = layout.UNREAD.path(repo.git_dir)
+        files.remove_tree(unread)
+        unread.write_text("")  # where its marker would go, a file: the line cannot be told
     clock = FakeClock()
     hooks = ProjectHooksHandler(clock=clock)
     reviewer = Daemon(

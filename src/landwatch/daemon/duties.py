@@ -136,8 +136,7 @@ class Duties:
                 why = f"given up after {item.tries} tries (nobody settled it)"
                 log.error("%s in %s: %s", item.id, git_dir, why)
                 self.given_up.append(GivenUp(item.id, git_dir, why))
-                if (handler := self.dispatcher.handlers.get(item.kind)) is not None:
-                    handler.gave_up(item)
+                self._gave_up(item)
             if expiry is not None:
                 soonest = expiry if soonest is None else min(soonest, expiry)
         after = (
@@ -146,6 +145,16 @@ class Duties:
             else min(self.settings.recovery, max(soonest, 0.0) + 1.0)
         )
         self.next.recovery = self.clock.monotonic() + after
+
+    def _gave_up(self, item: work_item.WorkItem) -> None:
+        """What recovery gave up settled by its kind; where that fails (a full disk), said in the
+        log, and the reviewer goes on: the item is given up either way."""
+        handler = self.dispatcher.handlers.get(item.kind)
+        try:
+            if handler is not None:
+                handler.gave_up(item)
+        except (OSError, ValueError) as error:
+            log.error("%s in %s: given up, not settled: %s", item.id, item.git_dir, error)
 
     def claims_left(self) -> int:
         """Claims in any worktree while no job of this reviewer runs: a reviewer that stopped
