@@ -33,6 +33,7 @@ BACKOFF_CAP = 3600.0
 # 5 min apart at first: kinds.project_hooks.WAIT_FIRST).
 REVIEW_WAIT = 5.0
 HOOKS_WAIT = 300.0
+_WAITS = (REVIEW_WAIT, HOOKS_WAIT)  # by whether all it waits for are such hooks
 _ZERO = "0" * 40
 
 
@@ -183,8 +184,7 @@ class PushHandler(ItemHandler[PushResult]):
             what = f"the review or the project's hooks of {len(waiting)} commit(s)"
             # Hooks awaited whose result is kept wait for their environments: minutes apart.
             slow = all(layout.hooks_report_file(git_dir, commit).exists() for commit in waiting)
-            after = HOOKS_WAIT if slow else REVIEW_WAIT
-            raise RetryLater(f"waiting for {what} before pushing {branch}", after=after)
+            raise RetryLater(f"waiting for {what} before pushing {branch}", after=_WAITS[slow])
         verdict = push_gate.verdict_of(
             git_dir, commits, reports, policy, push_gate.SCAN_SECONDS, self.clock.monotonic
         )
