@@ -131,7 +131,7 @@ def disk_watch(places: Sequence[Path]) -> Callable[[], None] | None:
     """A run's watch (run_program's): Over once a disk that one of `places` is on has less than
     half the space, or the files (inodes), free it had now. What a run writes is removed after
     it, but while it runs a full disk fails the person's editor and builds; the memory places
-    shown empty are bounded."""
+    shown empty are bounded by their size."""
     floors: dict[int, tuple[Path, tuple[int, int]]] = {}
     for place in places:
         with contextlib.suppress(OSError):  # gone: nothing is written there
@@ -145,7 +145,7 @@ def disk_watch(places: Sequence[Path]) -> Callable[[], None] | None:
                 now_space, now_files = free_on(place)
                 if now_space < space // 2:
                     raise Over(f"took half the {space >> 20:,} MB free on its disk")
-                if now_files < files // 2:  # 0 where the disk counts none (btrfs, tmpfs)
+                if now_files < files // 2:  # a disk that counts none (btrfs) says 0
                     raise Over(f"took half the {files:,} files free on its disk")
 
     return watch
@@ -153,8 +153,8 @@ def disk_watch(places: Sequence[Path]) -> Callable[[], None] | None:
 
 def _ended_within(ran: ProgramResult, watch: Callable[[], None] | None) -> ProgramResult:
     """`ran`, told as stopped past its disk too where it passed the bound and ended before the
-    watch was asked (a quick `fallocate`, a build writing and exiting): what it wrote is not
-    kept as a run's that went well."""
+    watch was asked (a build writing fast and exiting): what it wrote is not kept as a run's
+    that went well."""
     if watch is not None and not ran.over and not ran.timed_out:
         try:
             watch()
