@@ -23,7 +23,7 @@ from landwatch.kinds.review import ReviewHandler
 from landwatch.work_item import PENDING, WorkItem, WorkKind
 from support.daemon import done_ids, journal_lines, reviewer_env, running, wait_for
 from support.faketime import FakeTime
-from support.kinds import FakeClock, reporter
+from support.kinds import FakeClock, in_process, reporter
 from support.project_hooks import TODO_CHECK, committed_and_trusted, local_hooks
 from support.queue import tries_of
 from support.repos import Repo
@@ -136,13 +136,7 @@ def test_hooks_given_up_by_recovery_are_waited_for_no_more(
         unread.write_text("")  # where its marker would go, a file: the line cannot be told
     clock = FakeClock()
     hooks = ProjectHooksHandler(clock=clock)
-    reviewer = Daemon(
-        {WorkKind.PROJECT_HOOKS: hooks},
-        Settings(watch=False),
-        clock=clock,
-        state_file=tmp_path / "state.json",
-    )
-    reviewer.reload()
+    reviewer = in_process({WorkKind.PROJECT_HOOKS: hooks}, clock, tmp_path / "state.json")
     week = 7 * 24 * 3600.0
     while work_item.claim_next(repo.git_dir, [WorkKind.PROJECT_HOOKS], now=clock.time()):
         clock.advance(week)  # it died with the claim, whose lease ran out

@@ -321,6 +321,15 @@ exit 1
 """
 
 
+def filling_build(tmp_path: Path, repo: Repo) -> tuple[str, Path]:
+    """A commit declaring hooks, and a `pre-commit` whose build is FILLING_BUILD."""
+    oid = committed(repo, {".pre-commit-config.yaml": local_hooks(FAILING)})
+    manager = tmp_path / "pre-commit"
+    manager.write_text(FILLING_BUILD)
+    manager.chmod(0o755)
+    return oid, manager
+
+
 @pytest.mark.parametrize("behind", [True, False], ids=["behind the wall", "as you"])
 def test_a_build_stopped_for_its_disk_keeps_nothing_in_the_store(
     tmp_path: Path, repo: Repo, behind: bool
@@ -329,10 +338,7 @@ def test_a_build_stopped_for_its_disk_keeps_nothing_in_the_store(
     wrote in the store and was tried again as waiting for its environments, each try taking half
     of what was left, until the disk was full. Now what the tool keeps for the repository is
     removed, and the build is not tried again before the next landing."""
-    oid = committed(repo, {".pre-commit-config.yaml": local_hooks(FAILING)})
-    manager = tmp_path / "pre-commit"
-    manager.write_text(FILLING_BUILD)
-    manager.chmod(0o755)
+    oid, manager = filling_build(tmp_path, repo)
     disk = tmp_path / "disk"
     with tmpfs(disk, "64m"):
         objects = repo.git_dir / "objects"
@@ -354,10 +360,7 @@ def test_a_failed_build_that_wrote_much_is_tried_again_from_an_empty_store(
     kept it and was retried as waiting for its environments, so the disk filled in steps. Past
     64 MB left, what the tool keeps for the repository is removed before the next try; a build
     that failed having written little (the network down) keeps the store as it was."""
-    oid = committed(repo, {".pre-commit-config.yaml": local_hooks(FAILING)})
-    manager = tmp_path / "pre-commit"
-    manager.write_text(FILLING_BUILD)
-    manager.chmod(0o755)
+    oid, manager = filling_build(tmp_path, repo)
     disk = tmp_path / "disk"
     with tmpfs(disk, "256m"):
         (disk / "scratch").mkdir()
