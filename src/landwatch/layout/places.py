@@ -30,7 +30,7 @@ class Scope(enum.Enum):
     INSTALLATION = "per installation: the virtual environment landwatch runs in (sys.prefix)"
 
 
-def _user_root(root: str) -> Path:
+def user_root(root: str) -> Path:
     """The per-user directory `root` (`<config>`, ...) names, as user_dirs keeps it: platformdirs
     is imported only where it was never asked under this user and environment."""
     return Path(user_dirs.directory(root))
@@ -55,7 +55,7 @@ class Place(NamedTuple):
             raise ValueError(f"{self.name} is {whose}, not a repository's")
         if self.scope is Scope.USER:
             root, _, rest = self.name.partition("/")
-            return _user_root(root) / rest
+            return user_root(root) / rest
         if self.scope is Scope.INSTALLATION:
             return Path(sys.prefix) / self.name
         if git_dir is None:

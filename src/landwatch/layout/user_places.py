@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from landwatch import user_dirs
-from landwatch.layout.places import Place, Scope
+from landwatch.layout.places import Place, Scope, user_root
 
 # The stable per-user command the hooks call when they have something to say.
 ENTRY_POINT = Place("<data>/bin/landwatch", Scope.USER, "install", "the entry point the hooks call")
@@ -107,22 +107,16 @@ INSTALLATION_PLACES = (USER_DIRECTORIES,)
 
 
 def data_dir() -> Path:
-    return _root("<data>")
+    return user_root("<data>")
 
 
 def config_dir() -> Path:
-    return _root("<config>")
+    return user_root("<config>")
 
 
 def state_dir() -> Path:
-    return _root("<state>")
+    return user_root("<state>")
 
 
 def cache_dir() -> Path:
-    return _root("<cache>")
-
-
-def _root(root: str) -> Path:
-    """The per-user directory `root` names, as user_dirs keeps it (platformdirs imported only
-    where it was never asked under this user and environment)."""
-    return Path(user_dirs.directory(root))
+    return user_root("<cache>")
