@@ -256,7 +256,7 @@ def _waited_for(asked: _Asked, commits: list[str]) -> dict[str, Report]:
     deadline = asked.clock.monotonic() + asked.wait
     while (reviews or hooks) and asked.clock.monotonic() < deadline:
         asked.clock.sleep(POLL)
-        reviews, hooks = _unfinished(asked, commits)
+        reviews, hooks = _unfinished(asked, [*reviews, *hooks])  # what is done stays done
     return push_gate.kept(asked.git_dir, commits)
 
 
