@@ -176,8 +176,8 @@ def prepare(tool: Tool, room: Room) -> str | None:
     # A build that clones the checkout (`repo: .`) reads its objects; the repository's own,
     # every branch, stash and commit amended away, are never in its sight.
     room.store.mkdir(mode=0o700, parents=True, exist_ok=True)
-    free = free_on(room.store)[0]
     with room.checkout.own_objects():
+        free = free_on(room.store)[0]  # after the commit's objects are packed: the build's alone
         result = _run(tool, [*tool.command, asked], b"", room, PREPARE_TIMEOUT, building=True)
         failed = result.returncode != 0 or result.timed_out
         left = free - free_on(room.store)[0] if failed else 0
