@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import itertools
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -22,12 +23,16 @@ from landwatch import report_store
 from landwatch.processes import most_memory
 from landwatch.wall.door import choose, find
 from landwatch.wall.door import walled as walled_run
-from landwatch.wall.sandbox import Reach, arguments, most_shown_empty, sizes_memory_places
+from landwatch.wall.sandbox import Reach, arguments
 from landwatch.wall.workspace import workspace
 from support.daemon import process_gone, run_reviewer, wait_for
+from support.queue import tmpfs
 from support.repos import Repo
 from support.review import pylint_linter
 from support.sandbox import MAPPING, WITH_BWRAP, far_away, needs_bwrap, walled
+
+# Where a run's blanks are made (door.walled), for the arguments the wall is built with.
+BLANKS = Path("/blanks")
 
 # What a program behind the wall tries, each line `what yes|no`.
 PROBE = """\
@@ -88,36 +93,50 @@ def test_a_bwrap_that_cannot_run_here_is_no_wall(tmp_path: Path) -> None:
     )
 
 
-def test_a_bwrap_that_says_0_8_but_refuses_a_size_is_no_wall(tmp_path: Path) -> None:
-    """The probe runs bwrap as every walled run does, sizes included: one that would refuse
-    them is found out once, not by every linter failing."""
-    sizeless = tmp_path / "bwrap"
-    sizeless.write_text(
+def test_a_bwrap_that_refuses_the_places_shown_empty_is_no_wall(tmp_path: Path) -> None:
+    """The probe runs bwrap as every walled run does, the places shown empty included: one
+    that would refuse them is found out once, not by every linter failing."""
+    refusing = tmp_path / "bwrap"
+    refusing.write_text(
         textwrap.dedent("""\
             #!/bin/sh
             [ "$1" = --version ] && { echo "bubblewrap 0.8.0"; exit 0; }
             for argument; do
-                [ "$argument" = --size ] && { echo "bwrap: Unknown option --size" >&2; exit 1; }
+                [ "$argument" = /dev/shm ] && { echo "bwrap: Can't bind /dev/shm" >&2; exit 1; }
             done
             exit 0
             """)
     )
-    sizeless.chmod(0o755)
+    refusing.chmod(0o755)
     jail, said = find(str(tmp_path))
     assert jail is None
-    assert (
-        said == f"there is no wall here: {sizeless} cannot run here (bwrap: Unknown option --size)"
-    )
+    assert said == f"there is no wall here: {refusing} cannot run here (bwrap: Can't bind /dev/shm)"
 
 
 def test_the_wall_is_built_from_nothing() -> None:
-    built = arguments("bwrap", Reach(Path("/work/x"), writable=(Path("/work/x"),)), 3)
+    built = arguments("bwrap", Reach(Path("/work/x"), writable=(Path("/work/x"),)), BLANKS, 3)
     pairs = list(itertools.pairwise(built))
     assert ("--ro-bind", "/") not in pairs and ("--bind", "/") not in pairs
     assert ("--bind", "/work/x") in pairs and ("--seccomp", "3") in pairs
     assert "--unshare-all" in built and "--share-net" not in built
-    with_network = arguments("bwrap", Reach(Path("/"), network=True))
+    with_network = arguments("bwrap", Reach(Path("/"), network=True), BLANKS)
     assert with_network.index("--share-net") > with_network.index("--unshare-all")
+
+
+def test_what_the_wall_shows_empty_is_a_directory_on_disk_never_memory() -> None:
+    """Attack 106: a memory file system holds each file's kernel memory, and bwrap can bound
+    its bytes but not its files; each place shown empty is one of the run's blanks instead."""
+    reach = Reach(Path("/work/x"), emptied=(Path("/store"), Path("/other")))
+    built = arguments("bwrap", reach, BLANKS)
+    triples = itertools.pairwise(itertools.pairwise(built))
+    bound = {place: blank for (flag, blank), (_, place) in triples if flag == "--bind"}
+    assert bound == {
+        "/tmp": "/blanks/tmp",
+        "/dev/shm": "/blanks/shm",
+        "/store": "/blanks/emptied-0",
+        "/other": "/blanks/emptied-1",
+    }
+    assert "--tmpfs" not in built and "--size" not in built
 
 
 @needs_bwrap
@@ -189,24 +208,29 @@ def test_behind_the_wall_a_program_holds_at_most_half_the_machine_s_memory() -> 
 
 
 # The size of each file system named by argv, in bytes.
-SIZES = (
-    "import os, sys\nfor p in sys.argv[1:]: print(os.statvfs(p).f_blocks * os.statvfs(p).f_frsize)"
-)
+# Empty files made in the place named ($1), 600 of them, then a wait that the disk's watch ends.
+FILLING = 'cd "$1" && i=0; while [ $i -lt 600 ]; do : > f$i; i=$((i + 1)); done; sleep 120'
 
 
 @needs_bwrap
-def test_behind_the_wall_the_places_shown_empty_hold_at_most_an_eighth_of_the_machine_s_memory(
-    tmp_path: Path,
+@pytest.mark.parametrize("place", ["/tmp", "/dev/shm", "a store"])
+def test_files_made_where_the_wall_shows_empty_count_on_the_run_s_disk(
+    tmp_path: Path, place: str
 ) -> None:
-    """They are memory: each held up to half the machine while the run lasted, which RLIMIT_DATA
-    does not count. (Debian's bwrap is 0.8.0, the first to size them.)"""
-    wall = walled()
-    assert wall.sandbox is not None and sizes_memory_places(wall.sandbox.version)
-    argv = [sys.executable, "-c", SIZES, "/tmp", str(tmp_path)]
-    reach = Reach(Path("/"), emptied=(tmp_path,))
-    ran = walled_run(wall, argv, reach, env={}, input=b"", timeout=60)
-    assert [int(size) for size in ran.stdout.split()] == [most_shown_empty()] * 2, ran.stderr
-    assert not sizes_memory_places("bubblewrap 0.6.1") and sizes_memory_places("bubblewrap 0.10.0")
+    """Attack 106: /tmp, /dev/shm and a store shown empty were memory file systems, whose files
+    bwrap cannot bound (about 3 million each here, each holding 1.2 KB of the kernel's memory
+    while the run lasted). Made in the run's scratch directory on disk instead, they count as
+    its other files do: the run is stopped at half its disk's free files."""
+    disk, store = tmp_path / "disk", tmp_path / "store"
+    store.mkdir()
+    reach = Reach(disk, writable=(disk,), emptied=(store,), scratch=disk)
+    argv = ["sh", "-c", FILLING, "sh", str(store) if place == "a store" else place]
+    with tmpfs(disk, "64m", files=1000):
+        env = {"PATH": "/usr/bin:/bin"}
+        ran = walled_run(walled(), argv, reach, env=env, input=b"", timeout=120)
+        assert re.fullmatch(r"took half the 99\d files free on its disk", ran.over), ran
+        assert os.statvfs(disk).f_favail > 990  # what it made there is gone with it
+    assert list(store.iterdir()) == []
 
 
 # What a program behind the wall finds of /dev: its /dev/shm's size, then `place yes|no` for
@@ -226,13 +250,14 @@ for place in ("/dev/filled", "/dev/shm/filled", "/dev/null"):
 
 
 @needs_bwrap
-def test_behind_the_wall_dev_holds_nothing_written_and_its_shm_is_bounded_as_tmp() -> None:
+def test_behind_the_wall_dev_holds_nothing_written_and_its_shm_is_on_the_run_s_disk() -> None:
     """An audit: /dev was a tmpfs of the kernel's size (half the machine) the run could write,
-    /dev/shm in it: 300 MiB written there were held, past the eighth /tmp may hold."""
+    /dev/shm in it: 300 MiB written there were held. /dev/shm is on the run's disk, as /tmp."""
     with workspace({}, walled(), None) as place:
         ran = place.run((sys.executable, "-c", DEVICES), "m.py", b"", timeout=60)
+        disk = os.statvfs(place.root)
     size, *tried = ran.stdout.decode().splitlines()
-    assert int(size) == most_shown_empty(), ran.stderr
+    assert int(size) == disk.f_blocks * disk.f_frsize, ran.stderr  # the run's disk, not memory
     assert tried == ["/dev/filled no", "/dev/shm/filled yes", "/dev/null yes"], ran.stderr
 
 

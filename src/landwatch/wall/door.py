@@ -19,9 +19,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from landwatch.files import remove_tree
 from landwatch.processes import CommandResult, Over, ProgramResult, run_command, run_program
 from landwatch.wall.installations import installations
-from landwatch.wall.sandbox import Reach, Sandbox, sizes_memory_places
+from landwatch.wall.sandbox import Reach, Sandbox, blank_names
 from landwatch.wall.seccomp import no_unix_sockets
 
 # What a program started for a repository may see of the person's environment: enough to find
@@ -41,11 +42,6 @@ _KEPT_ENV = (
 # A machine whose bwrap cannot start (user namespaces refused) answers at once; this is for one
 # that hangs, so that the caller goes on knowing there is no wall rather than waits.
 _PROBE_TIMEOUT = 10.0
-# What a bubblewrap without `--size` leaves unbounded, told wherever the wall is told.
-UNBOUNDED = (
-    "the places it shows empty (/tmp, /dev/shm) may each hold half the machine's memory: "
-    "bubblewrap before 0.8.0 cannot bound them, a newer one does"
-)
 # What `landwatch.sandbox false` means, told wherever the wall is missing.
 HOW_WITHOUT = (
     "install bubblewrap (apt install bubblewrap), or say `git config --global landwatch.sandbox "
@@ -112,19 +108,20 @@ def walled(
     installations of `programs` (its own first) kept in sight, read-only, but for those in
     another person's home: a line for each added to `said`, once.
     OSError when it cannot start (FileNotFoundError: no such program)."""
-    watch = disk_watch(reach.writable)
     if wall.sandbox is None:
+        watch = disk_watch(reach.writable)
         ran = run_program(argv, input=input, timeout=timeout, cwd=reach.cwd, env=env, watch=watch)
         return _ended_within(ran, watch)
     seen = installations([argv[0], *programs], env.get("PATH"), said)
     reach = reach._replace(readable=(*seen, *reach.readable))
-    with _filter() as descriptor:
-        wrapped = wall.sandbox.wrap(argv, reach, seccomp_fd=descriptor)
+    with _filter() as descriptor, _blanks(reach) as blanks:
+        watch = disk_watch((*reach.writable, blanks))
+        wrapped = wall.sandbox.wrap(argv, reach, blanks, seccomp_fd=descriptor)
         fds = () if descriptor is None else (descriptor,)
         ran = run_program(
             wrapped, input=input, timeout=timeout, cwd=reach.cwd, env=env, pass_fds=fds, watch=watch
         )
-    return _ended_within(ran, watch)
+        return _ended_within(ran, watch)  # before the blanks are removed: they count
 
 
 def disk_watch(places: Sequence[Path]) -> Callable[[], None] | None:
@@ -189,6 +186,19 @@ def _filter() -> Iterator[int | None]:
 
 
 @contextlib.contextmanager
+def _blanks(reach: Reach) -> Iterator[Path]:
+    """A directory of the run's own in its scratch directory (on disk, watched as its other
+    writable places), holding the empty directories it is shown (blank_names); removed after."""
+    made = Path(tempfile.mkdtemp(prefix="shown-empty-", dir=reach.scratch))
+    try:
+        for name in blank_names(reach):
+            (made / name).mkdir(mode=0o700)
+        yield made
+    finally:
+        remove_tree(made)
+
+
+@contextlib.contextmanager
 def _empty() -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="landwatch-outside-") as empty:
         yield Path(empty)
@@ -238,13 +248,14 @@ def find(path: str | None) -> tuple[Sandbox | None, str]:
 
 def _probe(program: str) -> tuple[Sandbox | None, str]:
     """Whether `program` runs here as every walled run runs it: with the arguments, the filter
-    and the sizes those runs get, on `true`."""
+    and the places shown empty those runs get, on `true`."""
     try:
         version = outside([program, "--version"], timeout=_PROBE_TIMEOUT)
         sandbox = Sandbox(program, version.stdout.strip() or "bubblewrap")
-        with _filter() as descriptor:
+        reach = Reach(Path("/"))
+        with _filter() as descriptor, _blanks(reach) as blanks:
             tried = run_command(
-                sandbox.wrap(["true"], Reach(Path("/")), seccomp_fd=descriptor),
+                sandbox.wrap(["true"], reach, blanks, seccomp_fd=descriptor),
                 timeout=_PROBE_TIMEOUT,
                 cwd=Path("/"),
                 env=kept_environment(),
@@ -255,10 +266,7 @@ def _probe(program: str) -> tuple[Sandbox | None, str]:
     if not tried.ok:
         said = (tried.stderr.strip().splitlines() or ["it timed out"])[-1]
         return None, f"there is no wall here: {program} cannot run here ({said})"
-    said = (
+    return sandbox, (
         f"a repository's code runs behind the wall, {sandbox.version} ({program}): the system "
         "read-only, no home, no network, no socket, only its own files writable"
     )
-    if not sizes_memory_places(sandbox.version):
-        said += f"; {UNBOUNDED}"
-    return sandbox, said

@@ -81,7 +81,7 @@ class Workspace:
                 _write(tree, path, content)
             argv = command_line(command, path)
             env = {**scrubbed_environment(), "TMPDIR": str(tmp), **own_home(self.wall, scratch)}
-            reach = Reach(tree, writable=(scratch,))
+            reach = Reach(tree, writable=(scratch,), scratch=scratch)
             return walled(
                 self.wall, argv, reach, env=env, input=content, timeout=timeout, said=self.said
             )

@@ -255,6 +255,7 @@ def _run(
         protected=(room.checkout.git_dir,),
         network=building,
         emptied=emptied,
+        scratch=room.scratch,
     )
     try:
         return walled(
