@@ -19,6 +19,7 @@ from support.queue import git
 from support.remotes import partial_clone
 from support.repos import Repo, installed
 from support.review import KEY_ID
+from support.tokens import GITHUB_TOKEN
 
 
 def test_the_reviewer_reviews_landings_and_the_hooks_tell_once(repo: Repo) -> None:
@@ -395,3 +396,25 @@ def test_a_commit_pruned_from_a_partial_clone_is_gone_without_asking_the_remote(
     assert done_ids(clone.git_dir) == [f"review-{gone}"]
     assert work_item.entries(clone.git_dir, work_item.FAILED) == []
     assert fetches.read_text() == ""
+
+
+def test_a_review_whose_lines_could_hold_no_token_loads_no_rule_set_in_its_worker(
+    repo: Repo,
+) -> None:
+    """Issue 40: every worker loaded kingfisher's rule set as it started (0.4 s and 44 MB in
+    each of the reviewer's two), so a `reviewer --once` of one clean commit took 1.2 s. The
+    first review whose lines hold what a match needs loads it (rule_anchors), as by hand."""
+    from landwatch.review.secrets import provider_rules
+
+    handler = ReviewHandler(clock=FakeClock())
+    try:
+        clean = repo.land("clean", {"a.py": "x = 1\n"})
+        handler.handle(WorkItem(WorkKind.REVIEW, clean, repo.git_dir), reporter())
+        assert handler.worker.call(reporter(), provider_rules.loaded) is False
+        leaked = repo.land("a token", {"b.py": f'token = "{GITHUB_TOKEN}"\n'})
+        handler.handle(WorkItem(WorkKind.REVIEW, leaked, repo.git_dir), reporter())
+        assert handler.worker.call(reporter(), provider_rules.loaded) is True
+        stored = report_store.read(repo.git_dir, leaked)
+        assert stored is not None and stored.worst().name == "ERROR", stored
+    finally:
+        handler.close()

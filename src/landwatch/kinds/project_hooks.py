@@ -39,12 +39,9 @@ WAIT_CAP = 3600.0
 
 
 def warm_up() -> None:
-    """What every run needs, paid once in the worker: pygit2, the checkouts' code, and the
-    secret rules the redaction of what hooks say uses."""
+    """What every run needs, paid once in the worker: pygit2 and the checkouts' code. The secret
+    rules the redaction of what hooks say uses load where it holds what a match needs."""
     import landwatch.wall.project_hooks.landing  # noqa: F401
-    from landwatch.review.secrets import provider_rules
-
-    provider_rules.available()
 
 
 def hooks_in_worker(
