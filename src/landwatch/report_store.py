@@ -67,7 +67,7 @@ def write(
     level = blocking.marker_of(git_dir, joined)
     _mark_blocking(git_dir, report.commit, level, before=True)
     if hold and hooks is None:
-        _mark_awaiting(git_dir, report.commit, True)
+        _marker(layout.AWAITING, git_dir, report.commit, "")
     write_atomic(target, text, trusted=layout.common_dir(git_dir), durable=durable)
     _mark_blocking(git_dir, report.commit, level, before=False)
     pairs = line_markers.set_aside_pairs(git_dir)  # listed once: (new, old) of each
@@ -117,20 +117,21 @@ def _mark_blocking(
     reads no report, never takes a review that refuses a push, or did not read its whole change,
     for a clean one: made before the report is written, removed only after (a crash between
     leaves a marker too many, which only costs the hook a look at the review)."""
-    marker = layout.BLOCKING.path(git_dir) / commit
     if level is not None and before:
-        write_atomic(marker, f"{level}\n", trusted=layout.common_dir(git_dir))
+        _marker(layout.BLOCKING, git_dir, commit, f"{level}\n")
     elif level is None and not before:
-        with contextlib.suppress(OSError):
-            remove(marker, trusted=layout.common_dir(git_dir))
+        _marker(layout.BLOCKING, git_dir, commit, None)
 
 
-def _mark_awaiting(git_dir: os.PathLike[str] | str, commit: str, awaiting: bool) -> None:
-    """The marker that `commit`'s project hooks have not said yet (layout.AWAITING), which a gate
-    refusing any error waits for: made before its review is kept, removed once their result is."""
-    marker = layout.AWAITING.path(git_dir) / commit
-    if awaiting:
-        write_atomic(marker, "", trusted=layout.common_dir(git_dir))
+def _marker(
+    place: layout.Place, git_dir: os.PathLike[str] | str, commit: str, text: str | None
+) -> None:
+    """A marker the pre-push hook reads in place of a report (in `place`): `text` written, or
+    (None) the marker removed where it is. layout.AWAITING: the project hooks have not said yet,
+    which a gate refusing any error waits for; made before the review is kept, removed after."""
+    marker = place.path(git_dir) / commit
+    if text is not None:
+        write_atomic(marker, text, trusted=layout.common_dir(git_dir))
     else:
         with contextlib.suppress(OSError):
             remove(marker, trusted=layout.common_dir(git_dir))
@@ -203,11 +204,11 @@ def write_hooks(
     _mark_blocking(git_dir, result.commit, level, before=True)
     waiting = result.waiting  # their environments wait: they run once built
     if waiting:
-        _mark_awaiting(git_dir, result.commit, True)
+        _marker(layout.AWAITING, git_dir, result.commit, "")
     write_atomic(target, data, trusted=layout.common_dir(git_dir))
     _mark_blocking(git_dir, result.commit, level, before=False)
     if not waiting:
-        _mark_awaiting(git_dir, result.commit, False)
+        _marker(layout.AWAITING, git_dir, result.commit, None)
     _tell(git_dir, result.commit, told)
     line_markers.forget_held(git_dir, result.commit)
     return target
@@ -363,7 +364,7 @@ def _held(
 def release_held(git_dir: os.PathLike[str] | str, commit: str) -> None:
     """The line held for `commit`'s project hooks told now without them, and the gate waiting
     for them no more: they will not run on it (turned off, none here, given up)."""
-    _mark_awaiting(git_dir, commit, False)  # first: a line that cannot be told holds no push
+    _marker(layout.AWAITING, git_dir, commit, None)  # first: a line untold holds no push
     review = read_review(git_dir, commit)
     held = _held(git_dir, review) if review is not None else None
     _tell(git_dir, commit, None if review is None or held is None else told_of(review, *held))
