@@ -127,8 +127,7 @@ def walled(
 def disk_watch(places: Sequence[Path]) -> Callable[[], None] | None:
     """A run's watch (run_program's): Over once a disk that one of `places` is on has less than
     half the space, or the files (inodes), free it had now. What a run writes is removed after
-    it, but while it runs a full disk fails the person's editor and builds; the memory places
-    shown empty are bounded by their size."""
+    it, but while it runs a full disk fails the person's editor and builds."""
     floors: dict[int, tuple[Path, tuple[int, int]]] = {}
     for place in places:
         with contextlib.suppress(OSError):  # gone: nothing is written there
