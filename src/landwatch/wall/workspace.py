@@ -26,7 +26,8 @@ from landwatch.review.pinned import taken_as_configuration
 from landwatch.wall.door import Wall, kept_environment, own_home, walled
 from landwatch.wall.sandbox import Reach
 
-# What a workspace's name starts with; held while its name does not start with the dot yet.
+# What a workspace's name starts with once it is held: made with a dot before it, no sweep sees
+# it until then.
 _PREFIX = "landwatch-lint-"
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # A Python interpreter named as the command: `python3 -m ruff` and the like.
@@ -102,7 +103,11 @@ def workspace(
     directory if None), outside every worktree, removed with all the linters left in it; what
     the wall leaves out of sight said in `said`, once."""
     made = Path(tempfile.mkdtemp(prefix=f".{_PREFIX}", dir=parent))
-    held = os.open(made, _DIRECTORY)
+    try:
+        held = os.open(made, _DIRECTORY)
+    except OSError:
+        remove_tree(made)
+        raise
     try:
         fcntl.flock(held, fcntl.LOCK_EX)
         root = made.with_name(made.name[1:])
