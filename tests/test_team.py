@@ -100,17 +100,52 @@ def test_two_developers_pushing_notes_at_once_lose_nothing(
     for person in (a, b):
         person.git("pull", "-q")
         person.commit(f"{person.name}'s own", {f"{person.name}.txt": "mine\n"})
-    threads = [threading.Thread(target=person.reviewer) for person in (a, b)]
+    failures: list[BaseException] = []
+
+    def drained(person: Developer) -> None:
+        try:
+            person.reviewer()
+        except BaseException as failure:  # a thread's exception would only be a warning
+            failures.append(failure)
+
+    threads = [threading.Thread(target=drained, args=(person,)) for person in (a, b)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    assert failures == []
     for person in (a, b):  # a push refused while the other's went first is fetched, merged, again
         person.reviewer()
     both = {json.loads(line)["reviewed_by"] for line in remote_notes(remote, theirs)}
     assert both == {a.email, b.email}
     for person in (a, b):  # their own commits are on no remote branch: their notes stay home
         assert remote_notes(remote, person.git("rev-parse", "HEAD")) == []
+
+
+def test_notes_meeting_the_remote_s_ref_locked_by_another_push_are_pushed_again(
+    team: dict[str, Developer], remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A loaded run of the test above: two reviewers' notes pushed at once, one met the other's
+    lock on the remote's ref (`[remote rejected] (failed to update ref)`), and its share item
+    was given up at its first try, told as a failure to mend by hand. A teammate's push going
+    first, as `fetch first` is: fetched, merged and pushed again, later if it still fails."""
+    a = team["a"]
+    for name, value in a.env().items():
+        monkeypatch.setenv(name, value)  # the in-process reviewer is A's
+    oid = a.commit("Add the ledger", {"ledger.txt": "one\n"})
+    a.git("push", "-q", "origin", "main")
+    lock = remote / "refs" / "notes" / "landwatch.lock"  # as another push holds it
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    lock.touch()
+    ran = a.landwatch("reviewer", "--once", "--wait", "0")
+    assert ran.returncode == 75 and "left for the next run: 1 share item(s)" in ran.stderr, ran
+    lock.unlink()
+    clock = FakeClock()
+    reviewer = in_process({WorkKind.SHARE: ShareHandler(clock=clock)}, clock, tmp_path / "s.json")
+    clock.advance(61)
+    settle_down(reviewer)
+    reviewer.shutdown()
+    assert [json.loads(line)["reviewed_by"] for line in remote_notes(remote, oid)] == [a.email]
 
 
 def test_notes_wait_while_the_remote_is_away_then_go(

@@ -42,6 +42,11 @@ def test_a_remote_s_no_is_rejected_behind_only_when_it_holds_what_was_not_fetche
     with pytest.raises(Rejected) as refused:
         failed("origin", "main", 1, hook, "", False)
     assert not refused.value.behind
+    # Another push held the remote's ref at that moment (as git 2.39 says it, its lock taken).
+    locked = "!\tHEAD:refs/notes/landwatch\t[remote rejected] (failed to update ref)\n"
+    with pytest.raises(Rejected) as taking:
+        failed("origin", "notes", 1, locked, "remote: error: cannot lock ref\n", False)
+    assert taking.value.behind
 
 
 def test_the_gate_s_refusal_in_the_hook_is_refused_in_hook() -> None:

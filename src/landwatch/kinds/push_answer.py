@@ -51,9 +51,15 @@ _FAILED_TO_PUSH = "error: failed to push some refs"
 _PORCELAIN = lazy_compile(r"To |Done$|[ +*=!-]\t")
 
 
+# What a remote says when another push went first: its ref moved (`fetch first`, a forced one's
+# `non-fast-forward`), or was being moved at that moment (`failed to update ref`: another push
+# held its lock; seen with two reviewers sharing notes at once, given up at its first try).
+_BEHIND = ("fetch first", "non-fast-forward", "failed to update ref")
+
+
 class Rejected(GiveUp):
     """The remote answered no to a push; `behind` when only because it holds what was not
-    fetched yet (a teammate pushed first)."""
+    fetched yet, or was taking another push (a teammate pushed first)."""
 
     def __init__(self, message: str, *, behind: bool) -> None:
         super().__init__(message)
@@ -93,7 +99,7 @@ def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: boo
             redact_secrets(
                 f"{remote} rejected {what}: {reason}" + (f" ({hints})" if hints else "")
             ),
-            behind="fetch first" in reason or "non-fast-forward" in reason,
+            behind=any(why in reason for why in _BEHIND),
         )
     if code != 0 and not timed_out:
         from landwatch.push_gate import REFUSAL  # only here: status asks the kinds (kinds.failing)
