@@ -10,6 +10,7 @@ import os
 import secrets
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -92,3 +93,34 @@ def account(home: Path, *, system: bool = False, uid: int | None = None) -> Iter
         yield home
     finally:
         subprocess.run(remove, check=True, capture_output=True)
+
+
+# A run midway: a held directory made in argv[1] with argv[2] (wall.held), a file left in it, its
+# place said; held until the process is killed (a worker ended past its budget, a reviewer killed).
+HOLDING = """
+import sys
+from pathlib import Path
+from landwatch.wall.held import held_directory
+with held_directory(Path(sys.argv[1]), sys.argv[2]) as place:
+    (place / "tmp-left").write_bytes(bytes(1000))
+    print(place, flush=True)
+    sys.stdin.read()
+"""
+
+
+@contextlib.contextmanager
+def holding(parent: Path, prefix: str) -> Iterator[tuple[subprocess.Popen[str], Path]]:
+    """A process holding a directory of `prefix` in `parent` (wall.held), and the directory;
+    killed after the block if the test has not killed it."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", HOLDING, str(parent), prefix],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        yield process, Path(process.stdout.readline().strip())
+    finally:
+        process.kill()
+        process.communicate()

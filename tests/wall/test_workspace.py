@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from landwatch.wall.workspace import command_line, scrubbed_environment, workspace
-from support.sandbox import AS_YOU
+from support.sandbox import AS_YOU, holding
+
+PREFIX = "landwatch-lint-"  # what a workspace's name starts with (wall.workspace)
 
 # Lists every file in its working directory (and where that is), one a line.
 LISTING = ["sh", "-c", "pwd >&2; find . -type f | sort"]
@@ -42,51 +44,19 @@ def test_a_run_holds_what_it_is_given_and_the_file_it_lints(tmp_path: Path) -> N
     assert list((tmp_path / "linting").iterdir()) == []
 
 
-# A review's linters mid-run: a workspace made in argv[1], a file left in it, its place said;
-# held until the process is killed (a worker ended past its budget, a reviewer killed).
-HOLDING = """
-import sys
-from pathlib import Path
-from landwatch.wall.workspace import workspace
-from support.sandbox import AS_YOU
-with workspace({}, AS_YOU, Path(sys.argv[1])) as place:
-    (place.root / "tmp-left").write_bytes(bytes(1000))
-    print(place.root, flush=True)
-    sys.stdin.read()
-"""
-
-
-def holding(parent: Path) -> tuple[subprocess.Popen[str], Path]:
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
-    process = subprocess.Popen(
-        [sys.executable, "-c", HOLDING, str(parent)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert process.stdout is not None
-    return process, Path(process.stdout.readline().strip())
-
-
 def test_a_workspace_left_by_a_review_ended_mid_run_is_removed_by_the_next(tmp_path: Path) -> None:
     """An audit: a review's worker ended past its budget (or the reviewer killed) left its
     workspace, now with its linters' /tmp and /dev/shm in it, and nothing removed it: each such
     review added to it. The next workspace removes those nobody holds, never a running one's."""
     parent = tmp_path / "linting"
     parent.mkdir(mode=0o700)
-    running, held = holding(parent)
-    try:
-        killed, left = holding(parent)
+    with holding(parent, PREFIX) as (_, held), holding(parent, PREFIX) as (killed, left):
         killed.kill()
         killed.wait()
         assert sorted(parent.iterdir()) == sorted([left, held])
         with workspace({}, AS_YOU, parent) as place:
             assert sorted(parent.iterdir()) == sorted([held, place.root])
         assert list(parent.iterdir()) == [held] and (held / "tmp-left").exists()
-    finally:
-        running.kill()
-        running.wait()
 
 
 def test_a_file_deeper_than_any_project_is_linted_from_stdin_alone(tmp_path: Path) -> None:

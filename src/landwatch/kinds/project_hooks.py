@@ -113,14 +113,11 @@ def _how(
     from landwatch.wall.project_hooks.landing import How
 
     try:
+        # Each landing's checkout is held there while it runs; the next removes those left by a
+        # worker ended mid-run (past its limit, or killed with the reviewer): wall.held.
         scratch: Path | None = private_directory(layout.HOOK_RUNS.path(), trusted=None)
     except OSError:
         scratch = None  # the system's temporary directory, rather than no run
-    if scratch is not None:
-        # One job of this kind runs at a time for the person (one reviewer, one line): what is
-        # here was left by a worker ended mid-run (past its limit, or killed with the reviewer).
-        for left in scratch.glob("hooks-*"):
-            remove_tree(left)
     return How(
         budget=float(settings[layout.PROJECT_HOOKS_BUDGET]),
         wall=wall,

@@ -10,7 +10,6 @@ holds was left by a review ended mid-run, and the next workspace made beside it 
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shlex
 import tempfile
@@ -24,12 +23,12 @@ from landwatch.lazy_re import lazy_compile
 from landwatch.processes import ProgramResult
 from landwatch.review.pinned import taken_as_configuration
 from landwatch.wall.door import Wall, kept_environment, own_home, walled
+from landwatch.wall.held import held_directory
 from landwatch.wall.sandbox import Reach
 
 # What a workspace's name starts with once it is held: made with a dot before it, no sweep sees
 # it until then.
 _PREFIX = "landwatch-lint-"
-_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # A Python interpreter named as the command: `python3 -m ruff` and the like.
 _PYTHON = lazy_compile(r"(python|pypy)[0-9.]*")
 # The directories a file given a linter may lie below: deeper, it is left out (a pulled commit's
@@ -102,40 +101,8 @@ def workspace(
     """A private directory under `parent` (a directory of the person's; the system's temporary
     directory if None), outside every worktree, removed with all the linters left in it; what
     the wall leaves out of sight said in `said`, once."""
-    made = Path(tempfile.mkdtemp(prefix=f".{_PREFIX}", dir=parent))
-    try:
-        held = os.open(made, _DIRECTORY)
-    except OSError:
-        remove_tree(made)
-        raise
-    try:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        root = made.with_name(made.name[1:])
-        os.rename(made, root)  # in sight of a sweep only once held
-        made = root
-        if parent is not None:  # landwatch's own place: the system's is every user's
-            _sweep(parent)
+    with held_directory(parent, _PREFIX) as root:
         yield Workspace(root, given, wall, [] if said is None else said)
-    finally:
-        remove_tree(made)
-        os.close(held)
-
-
-def _sweep(parent: Path) -> None:
-    """The workspaces in `parent` that nobody holds, removed: a review's worker ended mid-run
-    (past its budget, the reviewer killed) left its linters' files there, /tmp's among them."""
-    for left in parent.glob(f"{_PREFIX}*"):
-        try:
-            fd = os.open(left, _DIRECTORY)
-        except OSError:
-            continue  # gone, or no directory of ours
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            remove_tree(left)
-        except BlockingIOError:
-            pass  # another review's, still running
-        finally:
-            os.close(fd)
 
 
 def _write(tree: Path, path: str, data: bytes) -> None:

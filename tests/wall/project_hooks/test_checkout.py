@@ -24,6 +24,7 @@ from landwatch.wall.project_hooks.checkout import (
     sparse_patterns,
 )
 from support.repos import Repo
+from support.sandbox import holding
 
 ODD = "docs/[draft] *notes* #1 !.txt"
 
@@ -231,3 +232,19 @@ def test_a_change_over_too_many_directories_is_checked_out_whole() -> None:
         "/a/b/",
         "!/a/b/*/",
     ]
+
+
+def test_a_checkout_left_by_a_run_ended_midway_is_removed_by_the_next(tmp_path: Path) -> None:
+    """The hooks' worker ended past its limit (or killed with the reviewer) left its checkout;
+    the next landing's removes it, and never one a run still holds (wall.held: before, every
+    `hooks-*` was removed as a hooks job started, held or not)."""
+    repo, oid = project(tmp_path)
+    runs = tmp_path / "runs"
+    runs.mkdir(mode=0o700)
+    with holding(runs, "hooks-") as (_, running), holding(runs, "hooks-") as (killed, left):
+        killed.kill()
+        killed.wait()
+        with landed(repo.git_dir / "objects", oid, [], runs) as place:
+            assert sorted(runs.iterdir()) == sorted([running, place.root.parent])
+        assert list(runs.iterdir()) == [running]
+        assert not left.exists()

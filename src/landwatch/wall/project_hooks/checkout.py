@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
-import tempfile
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,9 +22,10 @@ from pathlib import Path
 
 import pygit2
 
-from landwatch.files import is_directory, read_file, remove, remove_tree, write_atomic
+from landwatch.files import is_directory, read_file, remove, write_atomic
 from landwatch.review.project_hooks.fixed import FileFix, Hunk
 from landwatch.wall.door import preparing
+from landwatch.wall.held import held_directory
 
 # Past this many directories a sparse pattern list costs more than writing the files.
 MAX_SPARSE_DIRECTORIES = 400
@@ -184,8 +184,7 @@ def landed(
             "the repository's objects directory is a link, which would show the hooks all it "
             "leads to: they are shown only the objects its git dir holds itself"
         )
-    scratch = Path(tempfile.mkdtemp(prefix="hooks-", dir=parent))
-    try:
+    with held_directory(parent, "hooks-") as scratch:
         root = scratch / "work"
         _init(root, objects, sparse_patterns(paths))
         said = preparing(["read-tree", "-m", "-u", oid], root, timeout=GIT_TIMEOUT)
@@ -194,8 +193,6 @@ def landed(
         (root / ".git" / "HEAD").write_text(f"{oid}\n")
         commit = pygit2.Repository(str(root))[oid].peel(pygit2.Commit)
         yield Checkout(root, _held(root, commit.tree), oid)
-    finally:
-        remove_tree(scratch)
 
 
 def _held(root: Path, tree: pygit2.Tree) -> dict[str, str]:
