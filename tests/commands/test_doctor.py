@@ -22,7 +22,7 @@ from support import TOOLS
 from support.daemon import run_reviewer
 from support.project_hooks import committed, local_hooks, tools
 from support.queue import fill, tmpfs
-from support.repos import ENDLESS, FIFO, Repo, back_date, installed, planted_worktree
+from support.repos import ENDLESS, FIFO, Repo, back_date, installed, planted_worktree, run_cli
 from support.timing import ends_by_itself, run_bounded
 
 
@@ -402,3 +402,27 @@ def test_a_worktree_entry_s_pointer_that_is_no_file_holds_doctor_up_nowhere(
         before.stderr,
     )
     assert said.returncode == 1 and "the reviewer is not running" in said.stdout
+
+
+def test_a_repository_s_path_holding_a_terminal_s_escapes_is_shown_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An audit: the coverage line of a project committing its hooks directory (landwatch's
+    hooks installed in .git/hooks, as install says to) ended with its fix, the repository's
+    path quoted for a shell but not made printable: `status` and `doctor` printed its ESC, BEL
+    and U+202E raw (a terminal took a new title and turned red)."""
+    repo = Repo(tmp_path / "r\x1b]0;PWNED\x07\x1b[31mred\u202e")
+    (repo.path / "githooks").mkdir()
+    (repo.path / "githooks" / "pre-commit").write_text("#!/bin/sh\n")
+    (repo.path / "githooks" / "pre-commit").chmod(0o755)
+    repo.git("add", "githooks")
+    repo.land("the project's hooks", hooks=False)
+    repo.git("config", "core.hooksPath", "githooks")
+    code, said = run_cli(
+        repo, "install", "--hooks-path", str(repo.git_dir / "hooks"), capsys=capsys
+    )
+    assert code == 0, said
+    for command in ("doctor", "status"):
+        code, said = run_cli(repo, command, capsys=capsys)
+        assert "--hooks-path '" in said and "r\\x1b]0;PWNED\\x07\\x1b[31mred\\u202e" in said
+        assert not {"\x1b", "\x07", "\u202e"} & set(said), (command, said)

@@ -302,7 +302,9 @@ def doctor(cwd: Path, *, fix: bool, out: TextIO | None = None) -> int:
                 print(f"landwatch: could not mend it: {error}", file=out)
         found = problems(cwd)
     for problem in found:
-        print(f"landwatch: {problem.what}; fix: {problem.fix}", file=out)
+        # Made printable here, once for all (safe shows what it made printable as it is): a fix
+        # names a repository's path, which may hold a terminal's escapes.
+        print(f"landwatch: {safe(problem.what)}; fix: {safe(problem.fix)}", file=out)
     if not found:
         running, count = holder(), len(registry.registered())
         print(

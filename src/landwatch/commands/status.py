@@ -373,12 +373,12 @@ def _print_troubles(out: Out, data: dict[str, Any]) -> None:
         reach = repository.get("coverage")
         where = short_path(safe(repository["repository"]), room, home)
         if reach and reach["reach"] != coverage.Reach.HOOKS.value:
-            fix = f" (fix: {reach['fix']})" if reach["fix"] else ""
+            fix = f" (fix: {safe(reach['fix'])})" if reach["fix"] else ""
             say(f"{where}: {reach['reach']}: {safe(reach['detail'])}{fix}", "yellow")
         if reach and reach.get("gate_off"):
             say(f"{where}: {safe(reach['gate_off'])} (fix: landwatch install)", "yellow")
         if reach and reach.get("sweep_off"):
-            say(f"{where}: {reach['sweep_off']} (fix: landwatch doctor)", "yellow")
+            say(f"{where}: {safe(reach['sweep_off'])} (fix: landwatch doctor)", "yellow")
         for unusable in repository.get("settings") or ():
             say(f"{where}: {safe(unusable)} (fix: landwatch doctor)", "yellow")
         for worktree in repository["worktrees"]:
