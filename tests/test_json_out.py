@@ -14,7 +14,14 @@ from typing import Any
 import pytest
 
 from landwatch import report_store
-from landwatch.json_out import percent_encoded, read_with_bytes, strict_json, with_bytes
+from landwatch.json_out import (
+    percent_encoded,
+    read_with_bytes,
+    strict_json,
+    typed,
+    typed_list,
+    with_bytes,
+)
 from support.daemon import run_reviewer
 from support.repos import Repo, installed
 from support.team import developer, remote_notes, seeded_remote
@@ -130,3 +137,15 @@ def test_a_review_shared_and_taken_keeps_its_path_exact(tmp_path: Path) -> None:
     assert [f.path for f in taken.findings if f.rule == "P001"] == [PATH]
     shown = b.landwatch("show", oid)
     assert "caf\\xe9.txt" in shown.stdout and f"shared by {a.email}" in shown.stdout
+
+
+def test_a_kept_field_is_read_back_only_as_its_type() -> None:
+    """What a kept file holds is data: a bool is no count, and a number past what the commands
+    print (infinite, or an integer of thousands of digits) is no count either."""
+    assert typed(3, int, "n") == 3 and typed(None, int | None, "n") is None
+    assert typed(0, int | float, "t") == 0 and typed_list(["a"], str, "notes") == ["a"]
+    for value, kind in ((True, int), (1e999, int | float), (2**64, int), ("1", int), (1, str)):
+        with pytest.raises(ValueError, match="malformed n"):
+            typed(value, kind, "n")
+    with pytest.raises(ValueError, match="malformed notes"):
+        typed_list(["a", 1], str, "notes")

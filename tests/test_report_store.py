@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,7 +38,7 @@ def report(number: int, *findings: Finding) -> Report:
         findings=list(findings),
         lines_checked=3,
         notes=["a note"],
-        linters=[{"name": "ruff", "status": "ok"}],
+        linters=[{"linter": "ruff", "path": "a.py", "status": "ok", "detail": ""}],
         started=float(T),
         duration=0.25,
     )
@@ -78,6 +80,53 @@ def test_only_a_review_with_something_to_say_is_unread(git_dir: Path) -> None:
     assert line_markers.unread(git_dir) == [] and not line_markers.is_unread(git_dir, oid(3))
 
 
+# A report kept, then spoilt, each way a hand or a planted file could: each read as no report
+# of ours (show says it cannot be read), never a traceback in show, its JSON or its SARIF.
+SPOILT: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "a number past any count": lambda data: {**data, "lines_checked": 1e999},
+    "a duration past any": lambda data: {**data, "duration": 1e999},
+    "a finding at off": lambda data: {
+        **data,
+        "findings": [{**data["findings"][0], "severity": "off"}],
+    },
+    "a finding at no severity": lambda data: {
+        **data,
+        "findings": [{**data["findings"][0], "severity": 3}],
+    },
+    "a line that is text": lambda data: {
+        **data,
+        "findings": [{**data["findings"][0], "line": "1"}],
+    },
+    "a note that is a number": lambda data: {**data, "notes": [1]},
+    "a label that is a number": lambda data: {**data, "label": 5},
+    "a linter run with no linter": lambda data: {**data, "linters": [{"status": "x"}]},
+    "a linter run that is text": lambda data: {**data, "linters": ["x"]},
+    "findings that are no list": lambda data: {**data, "findings": {"a": 1}},
+}
+# Written as text: neither is made by json.dumps.
+DEEP, LONG = "[" * 100_000 + "]" * 100_000, "1" + "0" * 5000
+
+
+@pytest.mark.parametrize("spoilt", [*SPOILT, "nested past the stack", "a count too long to print"])
+def test_a_report_spoilt_in_any_field_is_no_report_of_ours(git_dir: Path, spoilt: str) -> None:
+    """An audit: a report truncated is read as none (show: "cannot be read"), but one whose
+    fields were of another type, or nested past the stack, raised in show (RecursionError,
+    OverflowError, KeyError, TypeError, AttributeError): a traceback for the commit, and for
+    every other unread review in `show --unread`."""
+    report_store.write(git_dir, report(1, finding()))
+    kept = layout.report_file(git_dir, oid(1))
+    text = kept.read_text()
+    if spoilt == "nested past the stack":
+        spoiled = text.replace('"notes": [', f'"notes": [{DEEP}, ', 1)
+    elif spoilt == "a count too long to print":
+        spoiled = text.replace('"lines_checked": 3', f'"lines_checked": {LONG}', 1)
+    else:
+        spoiled = json.dumps(SPOILT[spoilt](json.loads(text)))
+    assert spoiled != text
+    kept.write_text(spoiled)
+    assert report_store.read(git_dir, oid(1)) is None and report_store.stored(git_dir, oid(1))
+
+
 def test_the_unread_are_newest_first(git_dir: Path) -> None:
     for number in (1, 2, 3, 4):
         report_store.write(git_dir, report(number, finding()))
@@ -86,7 +135,7 @@ def test_the_unread_are_newest_first(git_dir: Path) -> None:
         os.utime(unread / oid(number), (written, written))
     # The same moment: the later name first, as the one line lists them.
     assert line_markers.unread(git_dir) == [oid(3), oid(4), oid(1), oid(2)]
-    assert [found.commit for found in report_store.unread_reports(git_dir)] == [
+    assert [found.commit for found in report_store.unread_reports(git_dir)[0]] == [
         oid(3),
         oid(4),
         oid(1),
@@ -99,8 +148,19 @@ def test_markers_of_reviews_that_say_nothing_are_dropped(git_dir: Path) -> None:
     report_store.write(git_dir, report(2, finding()))
     line_markers.mark_unread(git_dir, oid(3))  # its report never written
     layout.report_file(git_dir, oid(2)).write_text(json.dumps(report(2).as_dict()))
-    assert [found.commit for found in report_store.unread_reports(git_dir)] == [oid(1)]
+    assert report_store.unread_reports(git_dir) == ([report_store.read(git_dir, oid(1))], [])
     assert line_markers.unread(git_dir) == [oid(1)]
+
+
+def test_a_review_that_cannot_be_read_stays_unread_to_be_told(git_dir: Path) -> None:
+    """An audit: a kept review truncated (or a FIFO in its place) was taken for one with no
+    findings, and its marker dropped: `show --unread` said there were none, and the one line
+    stopped telling a review that had findings (a secret's, maybe)."""
+    report_store.write(git_dir, report(1, finding()))
+    report_store.write(git_dir, report(2, finding()))
+    layout.report_file(git_dir, oid(2)).write_text('{"commit": "')
+    assert report_store.unread_reports(git_dir) == ([report_store.read(git_dir, oid(1))], [oid(2)])
+    assert sorted(line_markers.unread(git_dir)) == sorted([oid(1), oid(2)])
 
 
 def test_a_rewritten_commit_tells_only_what_was_not_seen(git_dir: Path) -> None:

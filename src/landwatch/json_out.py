@@ -11,6 +11,7 @@ the path's exact bytes, percent-encoded (RFC 3986), beside it under `<key>_bytes
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from landwatch.text import well_formed
@@ -73,6 +74,25 @@ def read_with_bytes(data: dict[str, Any], name: str, most: int | None = None) ->
     except UnicodeEncodeError:
         raise ValueError(f"malformed {name}") from None
     return text
+
+
+def typed(value: Any, kind: Any, name: str) -> Any:
+    """`value`, read back from JSON kept as data, when it is a `kind` (a type or a union: `int |
+    None`); ValueError naming `name` otherwise. A bool is no number; a number is finite, and
+    an integer within 64 bits (a longer one is not even printed: Python's limit on digits)."""
+    if (
+        not isinstance(value, kind)
+        or (isinstance(value, bool) and bool not in getattr(kind, "__args__", (kind,)))
+        or (isinstance(value, float) and not math.isfinite(value))
+        or (isinstance(value, int) and not -(2**63) <= value < 2**63)
+    ):
+        raise ValueError(f"malformed {name}")
+    return value
+
+
+def typed_list(value: Any, kind: Any, name: str) -> list[Any]:
+    """`value` when it is a list of `kind`s (typed); ValueError naming `name` otherwise."""
+    return [typed(each, kind, name) for each in typed(value, list, name)]
 
 
 def percent_encoded(text: str) -> str:

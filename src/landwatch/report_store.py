@@ -147,9 +147,7 @@ def mark_every_blocking(git_dir: os.PathLike[str] | str) -> int:
         return 0
     for name in names:
         commit, _, rest = name.partition(".")
-        if rest != "json":
-            continue
-        found = read(git_dir, commit)
+        found = read(git_dir, commit) if rest == "json" else None
         if found is None:
             continue
         level = blocking.marker_of(git_dir, found)
@@ -332,11 +330,10 @@ def _read_kept(
     path: Path, git_dir: os.PathLike[str] | str, commit: str, kind: type[_K]
 ) -> _K | None:
     """A kept file of `commit` read as `kind`; None when it is not there or not one of ours.
-    One of another commit, or of none (a truncated or hand-edited file), is not its."""
+    One of another commit, or of none (a truncated, hand-edited or planted file), is not its."""
     try:
-        data = json.loads(read_file(path, trusted=layout.common_dir(git_dir)))
-        kept = kind.from_dict(data)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        kept = kind.from_dict(json.loads(read_file(path, trusted=layout.common_dir(git_dir))))
+    except (OSError, ValueError, LookupError, TypeError, AttributeError, RecursionError):
         return None
     return kept if isinstance(kept, kind) and kept.commit == commit else None
 
@@ -371,16 +368,19 @@ def release_held(git_dir: os.PathLike[str] | str, commit: str) -> None:
     line_markers.forget_held(git_dir, commit)
 
 
-def unread_reports(git_dir: os.PathLike[str] | str) -> list[Report]:
-    """The reviews with findings nobody saw yet, newest first; markers of anything else dropped."""
-    reports = []
+def unread_reports(git_dir: os.PathLike[str] | str) -> tuple[list[Report], list[str]]:
+    """The reviews with findings nobody saw yet, newest first, and the commits whose kept review
+    cannot be read (corrupt), left unread to be told; markers of anything else dropped."""
+    reports, unreadable = [], []
     for commit in line_markers.unread(git_dir):
         found = read(git_dir, commit)
-        if found is None or not found.findings:
+        if found is None and stored(git_dir, commit):
+            unreadable.append(commit)
+        elif found is None or not found.findings:
             line_markers.mark_read(git_dir, commit)
         else:
             reports.append(found)
-    return reports
+    return reports, unreadable
 
 
 def unread_told(git_dir: os.PathLike[str] | str) -> list[one_line.Told]:

@@ -10,6 +10,7 @@ import sys
 import urllib.parse
 from pathlib import Path
 
+from landwatch import layout
 from landwatch.commands.show import IN_FULL
 from support.daemon import run_reviewer
 from support.repos import Repo
@@ -121,6 +122,29 @@ def test_unread_reviews_are_shown_whole_the_worst_first_and_only_they_marked_rea
     second = repo.landwatch("show", "--unread")
     assert heads(second.stdout) == [warned[0][:12]] and "w0.txt" in second.stdout
     assert repo.landwatch("show", "--unread").stdout == "landwatch: no unread reviews\n"
+
+
+def test_an_unread_review_that_cannot_be_read_is_told_and_stays_unread(repo: Repo) -> None:
+    """An audit: `show --unread` took a kept review it could not read (truncated, or a FIFO in
+    its place) for one with no findings, said there were no unread reviews and marked it read;
+    the one line stopped telling it. Now it is named with what mends it, in every form, the
+    others shown as before, and the one line goes on telling it."""
+    broken = repo.land("trailing", {"t.txt": "trailing  \n"})
+    other = repo.land("more", {"u.txt": "trailing  \n"})
+    assert run_reviewer("--once").returncode == 0
+    layout.report_file(repo.git_dir, broken).write_text('{"commit": "')
+    corrupt = (
+        f"landwatch: the stored review of {broken[:12]} cannot be read (corrupt); review it "
+        f"again: landwatch review {broken[:12]}\n"
+    )
+    shown = repo.landwatch("show", "--unread", "--json")
+    assert (shown.returncode, shown.stderr) == (1, corrupt)
+    assert [one["commit"] for one in json.loads(shown.stdout)] == [other]
+    for _ in range(2):
+        shown = repo.landwatch("show", "--unread")
+        assert (shown.returncode, shown.stderr) == (1, corrupt)
+        assert shown.stdout == "landwatch: no other unread review\n"
+    assert broken[:7] in repo.landwatch("prompt").stdout
 
 
 def test_a_tab_in_a_snippet_is_shown_as_spaces_to_its_stop(repo: Repo) -> None:

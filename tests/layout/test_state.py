@@ -22,6 +22,8 @@ KEPT = Place("kept.json", Scope.REPOSITORY, "tests", "a versioned state file", f
     ("content", "why"),
     [
         (b"\x00garbage{", "cannot be read (not JSON)"),
+        # An audit: nested past the stack (planted in an unpacked repository), status failed.
+        (b"[" * 100_000 + b"]" * 100_000, "cannot be read (not JSON)"),
         (b"[1, 2]", "cannot be read (not a file landwatch wrote: no format)"),
         (b'{"reflogs": {}}', "cannot be read (not a file landwatch wrote: no format)"),
         (b'{"format": true}', "cannot be read (not a file landwatch wrote: no format)"),

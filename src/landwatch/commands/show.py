@@ -35,11 +35,7 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
         return 1
     found = report_store.read(git_dir, oid)
     if found is None and report_store.stored(git_dir, oid):
-        print(
-            f"landwatch: the stored review of {oid[:12]} cannot be read (corrupt); review it "
-            f"again: landwatch review {oid[:12]}",
-            file=sys.stderr,
-        )
+        _corrupt(oid)
         return 1
     if found is None and (shared := shared_review(git_dir, oid)) is not None:
         # A teammate's commit that arrived by fetch and never landed here: what they shared.
@@ -100,7 +96,10 @@ def _worst_first(report: Report) -> tuple[int, ...]:
 def _show_unread(cwd: Path, git_dir: Path, *, form: str) -> int:
     """The unread reviews whole, the worst first, each marked read once shown whole; in the
     terminal at most IN_FULL of them, the rest listed a line each and left unread."""
-    reports = _with_allowed(git_dir, report_store.unread_reports(git_dir))  # newest first
+    kept, unreadable = report_store.unread_reports(git_dir)  # newest first
+    reports = _with_allowed(git_dir, kept)
+    for commit in unreadable:  # left unread: the one line goes on telling it until reviewed
+        _corrupt(commit)
     if form != "text":
         if form == "json":
             print(strict_json([report.as_dict() for report in reports], indent=2))
@@ -108,10 +107,10 @@ def _show_unread(cwd: Path, git_dir: Path, *, form: str) -> int:
             output.print_reports(reports, form=form, repository=lambda: toplevel(cwd) or git_dir)
         for report in reports:
             line_markers.mark_read(git_dir, report.commit)
-        return 0
+        return 1 if unreadable else 0
     if not reports:
-        print("landwatch: no unread reviews")
-        return 0
+        print("landwatch: no other unread review" if unreadable else "landwatch: no unread reviews")
+        return 1 if unreadable else 0
     # The worst first; a stable sort keeps the newest first among reviews as bad as each other.
     ordered = sorted(reports, key=lambda report: report.worst(), reverse=True)
     for number, report in enumerate(ordered[:IN_FULL]):
@@ -125,7 +124,15 @@ def _show_unread(cwd: Path, git_dir: Path, *, form: str) -> int:
         print(f"\nlandwatch: {more} unread, not shown yet ({SHOW_UNREAD} again):")
         for report in rest:
             output.render_line(report, _subject(git_dir, report))
-    return 0
+    return 1 if unreadable else 0
+
+
+def _corrupt(commit: str) -> None:
+    print(
+        f"landwatch: the stored review of {commit[:12]} cannot be read (corrupt); review it "
+        f"again: landwatch review {commit[:12]}",
+        file=sys.stderr,
+    )
 
 
 def _with_allowed(git_dir: Path, reports: list[Report]) -> list[Report]:

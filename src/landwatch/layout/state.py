@@ -65,7 +65,7 @@ def read_state(
         return None
     except OSError as error:
         raise StateError(path, f"cannot be read ({error.strerror or error})") from None
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the stack (planted)
         raise StateError(path, "cannot be read (not JSON)") from None
     number = data.get("format") if isinstance(data, dict) else None
     if not isinstance(data, dict) or not isinstance(number, int) or isinstance(number, bool):

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
-from landwatch.json_out import read_with_bytes, with_bytes
+from landwatch.json_out import read_with_bytes, typed, with_bytes
 from landwatch.review.secrets.redaction import NONE_FOUND, Found, redact_secrets
 
 
@@ -111,16 +111,21 @@ class Finding:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Finding:
+        """A finding kept (a report's), each field of its type; ValueError (or KeyError) for
+        anything else, a severity of no finding (off) among them: what is kept is data."""
+        severity = Severity.parse(typed(data["severity"], str, "severity"))
+        if not severity:
+            raise ValueError("malformed severity")
         return cls(
-            data["rule"],
-            data["name"],
-            Severity[data["severity"].upper()],
-            data["message"],
+            typed(data["rule"], str, "rule"),
+            typed(data["name"], str, "name"),
+            severity,
+            typed(data["message"], str, "message"),
             read_with_bytes(data, "path"),
-            data.get("line"),
-            data.get("end_line"),
-            data.get("snippet"),
-            data.get("fingerprint", ""),
+            typed(data.get("line"), int | None, "line"),
+            typed(data.get("end_line"), int | None, "end_line"),
+            typed(data.get("snippet"), str | None, "snippet"),
+            typed(data.get("fingerprint", ""), str, "fingerprint"),
             basis=Basis.from_dict(data.get("decided_by")),
             secret_digest=stored_digest(data.get("secret_digest")),
         )

@@ -90,7 +90,7 @@ def _heading(report: Report) -> list[Span]:
     carried = f", carried over from {safe(report.carried_from[:12])}" if report.carried_from else ""
     head = [
         (f"landwatch review of {safe(report.label)}", "bold"),
-        (f" ({report.shape}{carried})", ""),
+        (f" ({safe(report.shape)}{carried})", ""),
     ]
     if report.reviewed_by is not None:
         # A teammate's review, taken from their git note: whose it is, as their note says.

@@ -9,6 +9,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from landwatch.json_out import typed, typed_list
 from landwatch.review.allowed import Allowance
 from landwatch.review.findings import Finding, Severity, in_order
 
@@ -98,36 +99,52 @@ class Report:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Report:
-        held_back = data.get("linters_held_back")
-        carried_from = data.get("carried_from")
-        reviewed_by = data.get("reviewed_by")
-        found_here = data.get("found_here")
-        allowed = data.get("allowed")
+        """A report kept, each field of its type; ValueError (or KeyError) for anything else:
+        what is kept is data (a file truncated, hand-edited, or planted in an unpacked repo)."""
+        allowed, found_here = data.get("allowed"), data.get("found_here")
         return cls(
-            commit=data["commit"],
-            base=data.get("base"),
+            commit=typed(data["commit"], str, "commit"),
+            base=typed(data.get("base"), str | None, "base"),
             # Reports written before the rename call the shape "kind".
-            shape=data.get("shape", data.get("kind", "commit")),
-            label=data.get("label", ""),
-            rules=list(data.get("rules", [])),
-            findings=[Finding.from_dict(item) for item in data.get("findings", [])],
+            shape=typed(data.get("shape", data.get("kind", "commit")), str, "shape"),
+            label=typed(data.get("label", ""), str, "label"),
+            rules=typed_list(data.get("rules", []), str, "rules"),
+            findings=[
+                Finding.from_dict(item)
+                for item in typed(data.get("findings", []), list, "findings")
+            ],
             truncated=bool(data.get("truncated")),
-            lines_checked=int(data.get("lines_checked", 0)),
-            config=data.get("config", "defaults"),
-            notes=list(data.get("notes", [])),
-            linters=list(data.get("linters", [])),
-            linters_held_back=held_back if isinstance(held_back, str) else None,
-            carried_from=carried_from if isinstance(carried_from, str) else None,
-            reviewed_by=reviewed_by if isinstance(reviewed_by, str) else None,
+            lines_checked=typed(data.get("lines_checked", 0), int, "lines_checked"),
+            config=typed(data.get("config", "defaults"), str, "config"),
+            notes=typed_list(data.get("notes", []), str, "notes"),
+            linters=[_linter_run(run) for run in typed(data.get("linters", []), list, "linters")],
+            linters_held_back=_text_or_none(data.get("linters_held_back")),
+            carried_from=_text_or_none(data.get("carried_from")),
+            reviewed_by=_text_or_none(data.get("reviewed_by")),
             found_here=[f for f in found_here if isinstance(f, str)]
             if isinstance(found_here, list)
             else [],
             allowed=[one for item in allowed if (one := Allowance.from_dict(item)) is not None]
             if isinstance(allowed, list)
             else [],
-            started=float(data.get("started", 0.0)),
-            duration=float(data.get("duration", 0.0)),
+            started=float(typed(data.get("started", 0.0), int | float, "started")),
+            duration=float(typed(data.get("duration", 0.0), int | float, "duration")),
         )
+
+
+def _text_or_none(value: Any) -> str | None:
+    """A text kept where an older report may hold none, or another landwatch's something else."""
+    return value if isinstance(value, str) else None
+
+
+def _linter_run(run: Any) -> dict[str, str]:
+    """One linter's run as a report keeps it: texts by name, its linter, path and status among
+    them."""
+    if not isinstance(run, dict) or not all(isinstance(v, str) for v in run.values()):
+        raise ValueError("malformed linters")
+    if not {"linter", "path", "status"} <= run.keys():
+        raise ValueError("malformed linters")
+    return dict(run)
 
 
 def with_found_here(shared: Report, here: Report) -> Report:
