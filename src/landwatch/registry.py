@@ -32,7 +32,8 @@ class RegistryError(UserError):
 def registered() -> list[Path]:
     """The repositories the reviewer drains; RegistryError (with the command that mends it) when
     the registry is there but no file landwatch can read (a directory, a link, a FIFO)."""
-    return [Path(line) for line in _lines() if line.startswith("/")]
+    # A NUL is in no path (the registry spoilt): such a line is garbage, passed over as others.
+    return [Path(line) for line in _lines() if line.startswith("/") and "\0" not in line]
 
 
 def _lines() -> list[str]:

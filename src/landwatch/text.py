@@ -212,7 +212,8 @@ def terminal_width(fd: int = 2) -> int:
 
 def usable_width(text: str) -> bool:
     """A width a line can be fitted to: a positive number of columns (COLUMNS, `--width`)."""
-    return text.isdigit() and 0 < int(text) < 100_000
+    # ASCII digits: isdigit takes `²`, which int() refuses (a traceback where a usage error was due).
+    return text.isascii() and text.isdecimal() and 0 < int(text) < 100_000
 
 
 def fit(pieces: tuple[tuple[str, str, str], ...], width: int) -> tuple[tuple[str, str], ...]:

@@ -413,9 +413,19 @@ def test_the_line_fits_the_width_it_is_given(repo: Repo) -> None:
 
 
 def test_a_width_that_is_no_number_of_columns_is_refused(repo: Repo) -> None:
-    for width in ("0", "-3", "wide", ""):
+    # `²` and `٣`: digits to str.isdigit, not to int() (an audit: the quick path's traceback).
+    for width in ("0", "-3", "wide", "", "\u00b2", "\u0663"):
         result = repo.landwatch("prompt", "--width", width)
         assert result.returncode == 2 and "not a number of columns" in result.stderr, result
+    # Where COLUMNS says so, the line takes the default width, as for any width unusable.
+    said = subprocess.run(
+        [sys.executable, "-m", "landwatch", "status"],
+        cwd=repo.path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "\u00b2"},
+    )
+    assert said.returncode == 0 and said.stderr == "", said
 
 
 def test_the_documented_bash_snippet_says_nothing_once_landwatch_is_gone(
