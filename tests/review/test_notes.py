@@ -12,7 +12,7 @@ import os
 import pytest
 
 from landwatch.review import notes, output
-from landwatch.review.findings import Finding, Severity
+from landwatch.review.findings import DECLARED, Basis, Finding, Severity
 from landwatch.review.report import Report
 from landwatch.styled import Out
 from support.daemon import run_reviewer
@@ -180,6 +180,29 @@ def test_hostile_text_is_shown_escaped_and_secrets_redacted() -> None:
     assert "\x1b" not in shown and "\u202e" not in shown and "\x07" not in shown
     assert "[bold red]trailing[/]" in shown  # markup shown as text, never obeyed
     assert "shared by \\x1b[31mmallory" in shown and "evil\\x1b[2J.py" in shown
+
+
+def test_every_text_of_a_note_a_person_reads_has_its_secrets_redacted() -> None:
+    """An audit: a note's finding's name, whose standard decided it (its source) and who shared
+    it were read as written, so a token a forger (or a landwatch that redacted less) put there
+    was shown whole by `show`, its JSON and its SARIF; only the message, path and snippet were
+    redacted again."""
+    token = github_token("N0te")
+    finding = Finding(
+        "P001",
+        f"name-{token}",
+        Severity.WARNING,
+        "m",
+        "a.py",
+        1,
+        fingerprint="ab",
+        basis=Basis(DECLARED, f"src-{token}"),
+    )
+    [shared] = notes.parse(a_document(a_report(finding), by=f"by-{token}").encode(), COMMIT).reviews
+    assert token not in json.dumps(shared.report.as_dict()) and token not in repr(shared)
+    screen = io.StringIO()
+    output.render(shared.report, Out(screen, width=200, terminal=True, color=False))
+    assert token not in screen.getvalue() and "P001 name…: m [declared: src-…]" in screen.getvalue()
 
 
 def test_a_note_too_large_is_not_read(repo: Repo) -> None:

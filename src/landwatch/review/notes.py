@@ -166,7 +166,7 @@ def _review(line: bytes, commit: str) -> SharedReview:
     if data.get("commit") != commit:
         raise ValueError("of another commit")
     shape = _choice(data, "shape", _SHAPES)
-    reviewed_by = _text(data, "reviewed_by", 254)
+    reviewed_by = redact_secrets(_text(data, "reviewed_by", 254))
     rules = data.get("rules")
     if not isinstance(rules, list) or not all(_short(rule, 100) for rule in rules):
         raise ValueError("malformed rules")
@@ -226,9 +226,12 @@ def _finding(item: Any) -> Finding:
         raise ValueError("malformed finding fingerprint")
     # A path not UTF-8 is its own bytes (`path_bytes`), shown readable in `path`.
     path, snippet = read_with_bytes(item, "path", _PATH), texts.get("snippet")
+    basis = Basis.from_dict(item.get("decided_by"))
+    if basis is not None and basis.source is not None:
+        basis = basis._replace(source=redact_secrets(basis.source))
     return Finding(
         texts["rule"],
-        texts["name"],
+        redact_secrets(texts["name"]),
         Severity[severity.upper()],
         redact_secrets(texts["message"]),
         redact_secrets(path) if path is not None else None,
@@ -236,7 +239,7 @@ def _finding(item: Any) -> Finding:
         end,
         redact_secrets(snippet) if snippet is not None else None,
         fingerprint,
-        basis=Basis.from_dict(item.get("decided_by")),
+        basis=basis,
         secret_digest=stored_digest(item.get("secret_digest")),
     )
 
