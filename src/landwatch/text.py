@@ -212,7 +212,7 @@ def terminal_width(fd: int = 2) -> int:
 
 def usable_width(text: str) -> bool:
     """A width a line can be fitted to: a positive number of columns (COLUMNS, `--width`)."""
-    # ASCII digits: isdigit takes `²`, which int() refuses (a traceback where a usage error was due).
+    # ASCII digits: isdigit takes `²`, which int() refuses (a traceback, not a usage error).
     return text.isascii() and text.isdecimal() and 0 < int(text) < 100_000
 
 

@@ -135,6 +135,13 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "url user infos ended": repeated("://a@"),
     # A Kubernetes Secret's data, one long entry.
     "secret data": lambda size: "a: " + repeated("Zq8W")(size),
+    # Bare values holding the names after them (an audit): each name's value was read to the
+    # line's end, by an assignment (`:`), a query (`;` and `=`) and a flag (`=` and `:`).
+    "names given colons": repeated("token:"),
+    "query names in a row": repeated(";token="),
+    "flags given colons": repeated("--token=:"),
+    # Whole key headers, none with a body: each one's body was looked for to the line's end.
+    "whole key headers": repeated("-----BEGIN " + "PRIVATE KEY-----"),
 }
 
 

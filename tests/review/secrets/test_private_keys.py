@@ -32,7 +32,7 @@ BODY = "MIIEowIBAAKCAQEA" + "Zq8Wv7Tu6Rs5Qp4On3Ml2Kj1" * 3
     ],
 )
 def test_every_kind_of_key_header_is_named(header: str, kind: str) -> None:
-    ((found, end),) = key_headers(f"  {header}")
+    ((found, end, _),) = key_headers(f"  {header}")
     assert found == kind and end > 2
 
 
@@ -44,10 +44,10 @@ def test_public_keys_and_certificates_are_no_private_keys() -> None:
 def test_a_key_in_one_string_is_found_on_its_header_s_line() -> None:
     line = f'"key": "-----BEGIN RSA PRIVATE KEY-----\\n{BODY}\\n-----END RSA PRIVATE KEY-----"'
     header_end = line.index("KEY-----") + len("KEY-----")
-    spans, body = key_on_line(line, header_end)
+    spans, body = key_on_line(line, header_end, len(line))
     assert body == BODY and spans == [(line.index(BODY), line.index(BODY) + len(BODY))]
     assert key_spans(line) == spans
-    assert key_on_line("-----BEGIN RSA PRIVATE KEY-----", 31) == ([], "")  # a mention, no key
+    assert key_on_line("-----BEGIN RSA PRIVATE KEY-----", 31, 31) == ([], "")  # a mention, no key
     assert key_spans(f"just {BODY}") == []
 
 

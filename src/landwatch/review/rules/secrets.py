@@ -127,8 +127,8 @@ class PrivateKey(SecretRule):
         for index in sorted(lines_with(lines, KEY_NEEDLES)):
             line = lines[index]
             text = line.text
-            for label, end in key_headers(text):
-                spans, material = key_on_line(text, end)
+            for label, end, stop in key_headers(text):
+                spans, material = key_on_line(text, end, stop)
                 if len(material) < MIN_KEY_MATERIAL:
                     spans, material = [], key_body(lines, index)
                 if len(material) < MIN_KEY_MATERIAL:

@@ -12,6 +12,7 @@ from landwatch.review.secrets.assignments import SECRET_NAME_NEEDLES, value_span
 from landwatch.review.secrets.credentials import CREDENTIAL_NEEDLES, credentials
 from landwatch.review.secrets.escaped import escaped_spans
 from landwatch.review.secrets.named_formats import shaped_spans
+from landwatch.review.secrets.names import name_kind
 from landwatch.review.secrets.private_keys import KEY_NEEDLES, key_spans
 from landwatch.review.secrets.provider_rules import loaded as rule_set_loaded
 from landwatch.review.secrets.provider_rules import provider_spans
@@ -23,6 +24,7 @@ from landwatch.review.secrets.token_formats import (
     tokens,
     unanchored_tokens,
 )
+from landwatch.review.secrets.values import secret_value
 from landwatch.review.secrets.wrapped import wrapped_keys, wrapped_tokens
 
 # What every credential of the maintained rule set holds: a run of token characters. Most lines
@@ -51,6 +53,16 @@ def _hidden_whatever_its_entropy(value: str) -> bool:
     characters or more but prose, a template or an escaped block (a key in a JSON string, which
     the key's own redaction shows the shape of)."""
     return len(value) >= 8 and not _PROSE_OR_ESCAPED.search(value) and not PLACEHOLDER.search(value)
+
+
+def _hidden(name: str, value: str, *, in_code: bool) -> bool:
+    """Whether a value given to a secret-like name is hidden: a literal of eight characters or
+    more (_hidden_whatever_its_entropy), and whatever S003 could tell (a bare token in code, a
+    short password), at the least entropy any configuration may ask of it."""
+    if not in_code and _hidden_whatever_its_entropy(value):
+        return True
+    kind = name_kind(name)
+    return kind is not None and secret_value(value, kind, min_entropy=0.0, in_code=in_code)
 
 
 # A finding's line is redacted for its snippet, its message and its fingerprint, and a line
@@ -100,8 +112,8 @@ def detected_spans(text: str, *, rule_set: bool = True) -> tuple[tuple[int, int]
         found.extend(key_spans(text))
         found.extend(
             (start, end)
-            for _, start, end, in_code in value_spans(text, literal_file=False)
-            if not in_code and _hidden_whatever_its_entropy(text[start:end])
+            for name, start, end, in_code in value_spans(text, literal_file=False)
+            if _hidden(name, text[start:end], in_code=in_code)
         )
     if _TOKEN_SHAPED.search(text):
         if rule_set:

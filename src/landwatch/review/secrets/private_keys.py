@@ -44,10 +44,14 @@ _TEXT_NEEDLES = tuple(needle.decode() for needle in KEY_NEEDLES)
 KEY_MATERIAL = "(private key material)"
 
 
-def key_headers(text: str) -> Iterator[tuple[str, int]]:
-    """(what kind of key, where its header ends) of every key header on a line."""
-    for match in _KEY_HEADER.finditer(text):
-        yield _key_label(match), match.end()
+def key_headers(text: str) -> Iterator[tuple[str, int, int]]:
+    """(what kind of key, where its header ends, where the next one starts or the line ends) of
+    every key header on a line: a body on the line is read up to the next header at most, so a
+    line of many headers is read once, not once from each."""
+    headers = list(_KEY_HEADER.finditer(text))
+    for number, match in enumerate(headers):
+        stop = headers[number + 1].start() if number + 1 < len(headers) else len(text)
+        yield _key_label(match), match.end(), stop
 
 
 def _key_label(match: re.Match[str]) -> str:
@@ -63,14 +67,15 @@ def key_spans(text: str) -> list[tuple[int, int]]:
     """Where key bodies sit on a line that holds a header, for redacting other snippets."""
     if "PRIVATE KEY" not in text and "OpenVPN Static key" not in text:
         return []
-    return [span for m in _KEY_HEADER.finditer(text) for span in key_on_line(text, m.end())[0]]
+    return [span for _, end, stop in key_headers(text) for span in key_on_line(text, end, stop)[0]]
 
 
-def key_on_line(text: str, start: int) -> tuple[list[tuple[int, int]], str]:
-    """The key body on the header's own line (a key held in one JSON or code string)."""
-    end = text.find("-----END ", start)
+def key_on_line(text: str, start: int, stop: int) -> tuple[list[tuple[int, int]], str]:
+    """The key body on the header's own line (a key held in one JSON or code string), from
+    `start` to its END line or `stop` (key_headers)."""
+    end = text.find("-----END ", start, stop)
     # Escaped line ends become two spaces so offsets still point into the line.
-    tail = text[start : end if end >= 0 else len(text)].replace("\\n", "  ")
+    tail = text[start : end if end >= 0 else stop].replace("\\n", "  ")
     chunks = list(_KEY_CHUNK.finditer(tail))
     if not chunks:
         return [], ""

@@ -16,6 +16,7 @@ import re
 from typing import NamedTuple
 
 from landwatch.lazy_re import LazyPattern, lazy_compile
+from landwatch.review.secrets.values import LONGEST_VALUE
 
 
 class Place(enum.Enum):
@@ -65,13 +66,17 @@ _OPERATOR = (
     r"|:(?!:)(?:\s*+[A-Za-z_][\w\[\]., |\t]{0,80}?=(?!=))?)"
 )
 _TYPE = r"(?:\s++[a-z_][\w.\[\]*]{0,40}+\s*+(?==))?"
+# The most a bare value runs to before what ends it: one longer is no secret (LONGEST_VALUE), and
+# unbounded, a value holding the next names (`token:token:…`, `;token=;token=…`) was read to the
+# line's end from each of them, in time quadratic in the line.
+_MOST = f"{{0,{LONGEST_VALUE}}}+"
 # A bare value after an operator, up to what ends it in code or in a file of settings. It holds
 # no `=` but base64's padding: `token=token=…` must not make every name read to the end; one
 # opening with YAML's syntax (`!tag`, `&anchor`, `*alias`, `|`) or a sigil is no scalar; an escape
 # (`\n` in a JSON string that holds a file) ends it, as does a closing tag
 # (`<environment>TOKEN=…</environment>`).
 _BARE = (
-    r"(?P<value>[^\s\"'`,;()\[\]{}<>=!&*|%@\\][^\s\"'`,;()\[\]{}<>=\\]*+={0,2})"
+    r"(?P<value>[^\s\"'`,;()\[\]{}<>=!&*|%@\\][^\s\"'`,;()\[\]{}<>=\\]" + _MOST + r"={0,2})"
     r"(?=$|[\s,;)\]}#\\<])"
 )
 # A bare value in a file of settings is a literal to the end of its word: brackets, `$` and
@@ -80,7 +85,9 @@ _BARE = (
 # stray quote or a comma may end it.
 _SETTINGS_VALUE = (
     r"(?:[\"'`]\]?)?\s*+(?:=|:(?!:))\s*+"
-    r"(?P<value>[^\s\"'`,;()\[\]{}<>=!&*|%@\\][^\s\"'`,;=\\]*+={0,2})(?=$|[\s,;#\\\"'`])"
+    r"(?P<value>[^\s\"'`,;()\[\]{}<>=!&*|%@\\][^\s\"'`,;=\\]"
+    + _MOST
+    + r"={0,2})(?=$|[\s,;#\\\"'`])"
 )
 # After a name: its key's closing quote or subscript, an operator, maybe a call's parenthesis or
 # a string prefix, then the quoted value; else (an alternative tried second) a bare one.
@@ -132,8 +139,8 @@ _KEY_ELEMENT = (
     r"\s*+</(?:key|name)>\s*+<(?:value|string)(?:\s++[\w:.-]++\s*+=\s*+\"[^\"]*+\")*+\s*+"
     + _ELEMENT_VALUE
 )
-_FLAG = r"(?:=|\s++)(?:" + QUOTED + r"|(?P<value>[^\s\"'`-][^\s\"'`]*+))"
-_QUERY = r"(?:=|%3d)(?P<value>[^&#\s\"'<>%]++)"
+_FLAG = r"(?:=|\s++)(?:" + QUOTED + r"|(?P<value>[^\s\"'`-][^\s\"'`]" + _MOST + r")(?![^\s\"'`]))"
+_QUERY = r"(?:=|%3d)(?P<value>[^&#\s\"'<>%]" + _MOST + r")(?![^&#\s\"'<>%])"
 # An HTTP header's value, to the header's closing quote: `-H "Private-Token: …"`.
 _HEADER = r"\s*+:\s*+(?P<value>[^\s\"']++)\s*+[\"']"
 # A shell or compose default: `${DB_PASSWORD:-…}`, `${TOKEN=…}`.
