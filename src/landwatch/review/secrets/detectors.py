@@ -57,8 +57,8 @@ def _hidden_whatever_its_entropy(value: str) -> bool:
 
 def _hidden(name: str, value: str, *, in_code: bool) -> bool:
     """Whether a value given to a secret-like name is hidden: a literal of eight characters or
-    more (_hidden_whatever_its_entropy), and whatever S003 could tell (a bare token in code, a
-    short password), at the least entropy any configuration may ask of it."""
+    more (_hidden_whatever_its_entropy), and whatever the generic-secret rule could tell (a bare
+    token in code, a short password), at the least entropy any configuration may ask of it."""
     if not in_code and _hidden_whatever_its_entropy(value):
         return True
     kind = name_kind(name)
