@@ -847,6 +847,33 @@ def test_follow_tags_takes_nothing_along_where_the_pre_push_hook_is_not_the_gate
     assert repo.run("--git-dir", str(remote), "rev-parse", "-q", "--verify", "v1").stdout == ""
 
 
+@pytest.mark.parametrize("how", ["the remote set anew", "the branch deleted there"])
+def test_auto_push_asks_the_remote_what_it_holds_not_a_stale_tracking_ref(
+    repo: Repo, remote: Path, tmp_path: Path, how: str
+) -> None:
+    """An audit: auto-push's own gate (the one that judges where the pre-push hook is another
+    tool's, attack 85) took the remote-tracking ref for what the remote holds, and left out all
+    it reaches as sent already. After `git remote set-url` to a new repository, or a branch
+    deleted and purged there but not pruned here, a reviewed commit holding a token was pushed
+    there again, unjudged. What the remote holds is asked of it, as for a ref a push creates."""
+    (repo.git_dir / "hooks" / "pre-push").write_text("#!/bin/sh\nexit 0\n")
+    leaked = repo.land("add settings", {"settings.py": f'GITHUB_TOKEN = "{GITHUB_TOKEN}"\n'})
+    assert run_reviewer("--once").returncode == 65  # held back; pushed below by hand, unjudged
+    repo.git("push", "-q", "--no-verify", "origin", "main")
+    assert repo.run("rev-parse", "origin/main").stdout.strip() == leaked
+    if how == "the remote set anew":
+        public = tmp_path / "public.git"
+        git("init", "-q", "--bare", "-b", "main", str(public), cwd=tmp_path)
+        repo.git("remote", "set-url", "origin", str(public))
+    else:
+        public = remote
+        git("--git-dir", str(remote), "update-ref", "-d", "refs/heads/main", cwd=tmp_path)
+    landed = repo.land("clean follow-up", {"README.md": "more\n"})
+    with pytest.raises(HeldBack, match=rf"{leaked[:10]} holds S002"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+    assert repo.run("--git-dir", str(public), "rev-parse", "-q", "--verify", "main").stdout == ""
+
+
 class LandingMeanwhile(PushHandler):
     """Auto-push with a commit holding a token landing on the branch right after the gate judged
     it, before its git push (a commit by hand, or a pull, at that moment)."""

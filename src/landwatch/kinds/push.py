@@ -168,11 +168,10 @@ class PushHandler(ItemHandler[PushResult]):
         if policy == blocking.OFF or not tip:
             return tip
         git_dir = at.git_dir
-        tracking = tracking_ref(remote, target)
-        held = (
-            self._git(at, reporter, "rev-parse", "-q", "--verify", tracking)[1] if tracking else ""
-        )
-        pushed = push_gate.Pushed(ref, tip, target, held.strip() or _ZERO)
+        # What the remote holds at the target is not known before the push: its tracking ref
+        # may be stale (a remote set anew, a branch deleted there), and all it reaches would be
+        # taken as sent already. As for a ref a push creates, the remote is asked (an audit).
+        pushed = push_gate.Pushed(ref, tip, target, _ZERO)
         url = remote if is_url(remote) else ""
         commits = push_gate.outgoing(git_dir, remote, url, [pushed], where=at.where).commits[::-1]
         reports = push_gate.kept(git_dir, commits)
