@@ -309,14 +309,16 @@ def test_a_rewrite_undone_tells_the_finding_of_the_commit_back_on_the_branch(
     assert said(repo, "n3") == ""
 
 
-@pytest.mark.parametrize("undo", ["HEAD@{1}", "branch"])
+@pytest.mark.parametrize("undo", ["HEAD@{1}", "branch", "HEAD@{1}, the amend shown"])
 def test_an_amend_that_fixed_the_finding_undone_tells_the_old_commit_s_finding(
     repo: Repo, undo: str
 ) -> None:
     """The amend took the finding out, so its review had nothing to tell and left no line to
     find gone; undone (`git reset --hard HEAD@{1}`, or the branch moved back by hand), the old
     commit was back on its branch with a finding never told. The sweep, reading the ref back
-    at it, brings its line back; the next landing's line tells it, once."""
+    at it, brings its line back; the next landing's line tells it, once. An audit: `landwatch
+    show` of the clean amend forgot the line it took over, which the person never saw, and
+    nothing was told after the undo."""
     old = repo.land("one", {"a.py": "x = 1  \n"})
     assert run_reviewer("--once").returncode == 0
     repo.stage({"a.py": "x = 1\n"})
@@ -324,6 +326,9 @@ def test_an_amend_that_fixed_the_finding_undone_tells_the_old_commit_s_finding(
     assert amended.returncode == 0 and amended.stderr == "", amended.stderr
     assert run_reviewer("--once").returncode == 0
     assert line_markers.unread(repo.git_dir) == []  # nothing to tell of the amend
+    if undo.endswith("shown"):
+        assert "no findings" in repo.landwatch("show", "HEAD").stdout
+        undo = "HEAD@{1}"
     if undo == "branch":
         repo.git("checkout", "-q", "--detach")
         repo.git("branch", "-f", "main", old)
@@ -331,6 +336,28 @@ def test_an_amend_that_fixed_the_finding_undone_tells_the_old_commit_s_finding(
     else:
         repo.git("reset", "-q", "--hard", undo)
     assert repo.head() == old
+    assert run_reviewer("--once").returncode == 0
+    line = f"landwatch: P001 trailing whitespace in a.py:1 · landwatch show {old[:7]}\n"
+    assert said(repo, "n1") == line
+    assert said(repo, "n2") == ""
+
+
+def test_two_amends_before_the_review_undone_tell_the_finding_back_on_the_branch(
+    repo: Repo,
+) -> None:
+    """An audit: a commit with a finding, its line unread, reworded then fixed by two amends
+    before the reviewer ran: the reword's review, kept after it was replaced, set the first
+    commit's line aside alone, which nothing brought back when the amends were undone; the
+    finding (a key, the audit's other case) was back on the branch and never told."""
+    old = repo.land("one", {"a.py": "x = 1  \n"})
+    assert run_reviewer("--once").returncode == 0
+    for message, content in (("one, reworded", "x = 1  \n"), ("one, fixed", "x = 1\n")):
+        repo.stage({"a.py": content})
+        amended = repo.run("commit", "-q", "--amend", "-m", message)
+        assert amended.returncode == 0 and amended.stderr == "", amended.stderr
+    assert run_reviewer("--once").returncode == 0
+    assert line_markers.unread(repo.git_dir) == []  # nothing to tell: the amends fixed it
+    repo.git("reset", "-q", "--hard", old)
     assert run_reviewer("--once").returncode == 0
     line = f"landwatch: P001 trailing whitespace in a.py:1 · landwatch show {old[:7]}\n"
     assert said(repo, "n1") == line

@@ -61,6 +61,14 @@ def mark_read(git_dir: os.PathLike[str] | str, commit: str) -> None:
         told += olds
 
 
+def shown(git_dir: os.PathLike[str] | str, commit: str) -> None:
+    """`commit`'s review shown whole (`landwatch show`): its own line is read. The lines it
+    took over stay set aside: what of them it carried was shown, what the rewrite fixed was
+    not, and is told again if the rewrite is undone (an audit: `show` of a clean amend, then
+    the amend undone, and the finding back on the branch was never told)."""
+    _unmark(git_dir, commit)
+
+
 def _unmark(git_dir: os.PathLike[str] | str, commit: str) -> None:
     with contextlib.suppress(OSError):
         remove(layout.UNREAD.path(git_dir) / commit, trusted=layout.common_dir(git_dir))
@@ -142,10 +150,11 @@ def take_over(git_dir: os.PathLike[str] | str, new: str, olds: Iterable[str]) ->
 
 
 def restore(git_dir: os.PathLike[str] | str, new: str, old: str) -> None:
-    """The line of `old`, set aside for `new`'s, unread again as it was set aside (`new` is gone
-    and `old` the person's again: the rewrite was undone); one held for its project hooks is
-    told from its review."""
-    said = _said(git_dir, layout.REPLACED.path(git_dir) / f"{new}.{old}") or b""
+    """The line of `old`, set aside for `new`'s ("": alone), unread again as it was set aside
+    (`new` is gone and `old` the person's again: the rewrite was undone); one held for its
+    project hooks is told from its review."""
+    name = f"{new}.{old}" if new else old
+    said = _said(git_dir, layout.REPLACED.path(git_dir) / name) or b""
     _write_unread(git_dir, old, said)
     forget_set_aside(git_dir, new, [old])
 

@@ -134,12 +134,13 @@ def back_again(git_dir: os.PathLike[str] | str, commits: Iterable[str]) -> None:
     brought back, if that is gone: a replacing commit with nothing to tell (the amend fixed it)
     left no line of its own for the one line's walk (set_aside_gone) to find gone."""
     moved = set(commits)
-    pairs = [
-        (new, old)
-        for new, old in line_markers.set_aside_pairs(git_dir)
-        if old in moved and work_item.is_object_id(new)
-    ]
+    pairs = [(new, old) for new, old in line_markers.set_aside_pairs(git_dir) if old in moved]
     olds = sorted({old for _, old in pairs})
     back = set(olds) - on_no_ref(git_dir, olds) if olds else set()
-    if replacing := sorted({new for new, old in pairs if old in back}):
+    for new, old in pairs:
+        # Set aside alone (what replaced it gone too, two rewrites before the review): its own.
+        if old in back and not work_item.is_object_id(new):
+            line_markers.restore(git_dir, "", old)
+    named = {new for new, old in pairs if old in back and work_item.is_object_id(new)}
+    if replacing := sorted(named):
         bring_back(git_dir, on_no_ref(git_dir, replacing))

@@ -62,7 +62,7 @@ def show(cwd: Path, *, revision: str | None, unread: bool, form: str) -> int:
         return 1
     shown = _with_allowed(git_dir, [found])
     output.print_reports(shown, form=form, repository=lambda: toplevel(cwd) or git_dir)
-    line_markers.mark_read(git_dir, oid)
+    line_markers.shown(git_dir, oid)
     return 0
 
 
@@ -106,7 +106,7 @@ def _show_unread(cwd: Path, git_dir: Path, *, form: str) -> int:
         else:
             output.print_reports(reports, form=form, repository=lambda: toplevel(cwd) or git_dir)
         for report in reports:
-            line_markers.mark_read(git_dir, report.commit)
+            line_markers.shown(git_dir, report.commit)
         return 1 if unreadable else 0
     if not reports:
         print("landwatch: no other unread review" if unreadable else "landwatch: no unread reviews")
@@ -117,7 +117,7 @@ def _show_unread(cwd: Path, git_dir: Path, *, form: str) -> int:
         if number:
             print()
         output.render(report, subject=_subject(git_dir, report))
-        line_markers.mark_read(git_dir, report.commit)
+        line_markers.shown(git_dir, report.commit)
     rest = ordered[IN_FULL:]
     if rest:
         more = plural(len(rest), "more review")
