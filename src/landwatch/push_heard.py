@@ -65,13 +65,15 @@ class Held:
     """What a push's remote holds beside the refs pushed, for rev-list: what it said it holds
     (`tips`), else the arguments naming the tracking refs of the remotes `named` (`tracking`);
     why it did not say, asked (`unheard`), or did not send what it named that this clone lacks
-    where its tracking refs knew more (`unfetched`): each said in a line."""
+    where its tracking refs knew more (`unfetched`): each said in a line. `unanswered`: why it
+    did not say, asked, whether tracking refs stood in or not."""
 
     tips: list[str] = field(default_factory=list)
     tracking: list[str] = field(default_factory=list)
     named: tuple[str, ...] = ()
     unheard: str = ""
     unfetched: str = ""
+    unanswered: str = ""
 
 
 def held_by_remote(
@@ -122,7 +124,7 @@ def _asked(
     deadline = time.monotonic() + ASK_SECONDS
     tips, why = heard_tips(place, cwd=cwd, git_dir=on, timeout=ASK_SECONDS)
     if tips is None:  # said only where tracking refs stood in: else every commit is judged
-        return Held([], told.tracking, told.named, why if told.named else "")
+        return Held([], told.tracking, told.named, why if told.named else "", unanswered=why)
     lacking = _lacking(git_dir, tips)
     if not lacking or not told.tracking or not _beyond(git_dir, told.tracking, tips):
         return Held(tips, named=told.named)

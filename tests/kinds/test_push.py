@@ -874,6 +874,21 @@ def test_auto_push_asks_the_remote_what_it_holds_not_a_stale_tracking_ref(
     assert repo.run("--git-dir", str(public), "rev-parse", "-q", "--verify", "main").stdout == ""
 
 
+def test_auto_push_offline_waits_for_the_remote_never_holds_back_what_it_holds(
+    repo: Repo, remote: Path, tmp_path: Path
+) -> None:
+    """Asked what it holds (above) and not answering (offline), the remote's history would all
+    be judged, and a key it has held for years held the push back, the item given up. The
+    push waits for the remote, as its git push would have failed there anyway."""
+    old = repo.land("a key for the tests", {"creds.py": f'key = "{AWS_KEY_ID}"\n'}, hooks=False)
+    repo.git("push", "-q", "--no-verify", "origin", "main")
+    repo.git("remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    landed = repo.land("clean follow-up", {"README.md": "more\n"})
+    with pytest.raises(RetryLater, match="cannot push to origin"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+    assert held_back(repo.git_dir) is None and remote_head(remote) == old
+
+
 class LandingMeanwhile(PushHandler):
     """Auto-push with a commit holding a token landing on the branch right after the gate judged
     it, before its git push (a commit by hand, or a pull, at that moment)."""

@@ -173,7 +173,10 @@ class PushHandler(ItemHandler[PushResult]):
         # taken as sent already. As for a ref a push creates, the remote is asked (an audit).
         pushed = push_gate.Pushed(ref, tip, target, _ZERO)
         url = remote if is_url(remote) else ""
-        commits = push_gate.outgoing(git_dir, remote, url, [pushed], where=at.where).commits[::-1]
+        sent = push_gate.outgoing(git_dir, remote, url, [pushed], where=at.where)
+        # Unasked, all the branch reaches would be judged: an old key the remote holds held back.
+        self._unreachable(git_dir, remote, sent.held.unanswered, sent.held.unanswered)
+        commits = sent.commits[::-1]
         reports = push_gate.kept(git_dir, commits)
         # A refusal for secrets and conflict markers is the scan's to make on what is not
         # reviewed yet (the rules it refuses for); one for any error waits for reviews and hooks.
