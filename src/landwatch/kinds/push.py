@@ -156,9 +156,8 @@ class PushHandler(ItemHandler[PushResult]):
         landed: str,
         policy: str,
     ) -> str:
-        """The commit `branch` is at, and what the push gate says of what pushing it to `target`
-        sends under `policy`: RetryLater while reviews of it wait for the reviewer, HeldBack
-        (kept in the push state) when it refuses the push."""
+        """The commit `branch` is at, once the push gate lets go what pushing it to `target` sends
+        under `policy`: RetryLater while its reviews wait, HeldBack (kept) when it refuses it."""
         # Here, not at the top: status and the one line ask this kind whether it is failing.
         from landwatch import push_gate
         from landwatch.review import blocking
@@ -168,13 +167,12 @@ class PushHandler(ItemHandler[PushResult]):
         if policy == blocking.OFF or not tip:
             return tip
         git_dir = at.git_dir
-        # What the remote holds at the target is not known before the push: its tracking ref
-        # may be stale (a remote set anew, a branch deleted there), and all it reaches would be
-        # taken as sent already. As for a ref a push creates, the remote is asked (an audit).
+        # What the remote holds is asked, as for a ref a push creates: a tracking ref may be stale
+        # (a remote set anew, a branch deleted there: audits). Unanswered, the push waits rather
+        # than judge all the branch reaches, old keys the remote holds among them.
         pushed = push_gate.Pushed(ref, tip, target, _ZERO)
         url = remote if is_url(remote) else ""
         sent = push_gate.outgoing(git_dir, remote, url, [pushed], where=at.where)
-        # Unasked, all the branch reaches would be judged: an old key the remote holds held back.
         self._unreachable(git_dir, remote, sent.held.unanswered, sent.held.unanswered)
         commits = sent.commits[::-1]
         reports = push_gate.kept(git_dir, commits)
