@@ -64,16 +64,15 @@ def unanswered(what: str, code: int, err: str, timed_out: bool) -> str:
 class Held:
     """What a push's remote holds beside the refs pushed, for rev-list: what it said it holds
     (`tips`), else the arguments naming the tracking refs of the remotes `named` (`tracking`);
-    why it did not say, asked (`unheard`), or did not send what it named that this clone lacks
-    where its tracking refs knew more (`unfetched`): each said in a line. `unanswered`: why it
-    did not say, asked, whether tracking refs stood in or not."""
+    why it did not say, asked (`unheard`, whether tracking refs stood in or not), or did not
+    send what it named that this clone lacks where its tracking refs knew more (`unfetched`):
+    each said in a line."""
 
     tips: list[str] = field(default_factory=list)
     tracking: list[str] = field(default_factory=list)
     named: tuple[str, ...] = ()
     unheard: str = ""
     unfetched: str = ""
-    unanswered: str = ""
 
 
 def held_by_remote(
@@ -123,8 +122,8 @@ def _asked(
     not answer, `told`."""
     deadline = time.monotonic() + ASK_SECONDS
     tips, why = heard_tips(place, cwd=cwd, git_dir=on, timeout=ASK_SECONDS)
-    if tips is None:  # said only where tracking refs stood in: else every commit is judged
-        return Held([], told.tracking, told.named, why if told.named else "", unanswered=why)
+    if tips is None:  # tracking refs stand in where they stood, else every commit is judged
+        return Held([], told.tracking, told.named, why)
     lacking = _lacking(git_dir, tips)
     if not lacking or not told.tracking or not _beyond(git_dir, told.tracking, tips):
         return Held(tips, named=told.named)

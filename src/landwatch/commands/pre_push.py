@@ -133,15 +133,15 @@ def _gate(
 
 
 def _say_unheard(held: Held, err: TextIO) -> None:
-    """Say where the remote, asked what it holds (a push creating a ref), did not say, and its
-    tracking refs stood in; or did not send what it named that this clone lacks, so that the
-    commits only its tracking refs held were judged again (a `git fetch` first spares that)."""
-    if not (said := held.unheard or held.unfetched):
+    """Say where the remote, asked what it holds, did not say and its tracking refs stood in; or
+    did not send what it named that this clone lacks, so what only they held was judged again."""
+    unheard = held.unheard if held.named else ""  # no tracking refs stood in: all was judged
+    if not (said := unheard or held.unfetched):
         return
     names = " and ".join(held.named)
     # git's words on a remote: redacted as a resident process's are, the rule set left unloaded.
     why = safe(redact_words(said))[:200]
-    if held.unheard:
+    if unheard:
         print(
             f"landwatch: {names} did not say what it holds ({why}); the push gate took its "
             "tracking refs for it, as last fetched",

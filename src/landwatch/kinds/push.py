@@ -173,7 +173,7 @@ class PushHandler(ItemHandler[PushResult]):
         pushed = push_gate.Pushed(ref, tip, target, _ZERO)
         url = remote if is_url(remote) else ""
         sent = push_gate.outgoing(git_dir, remote, url, [pushed], where=at.where)
-        self._unreachable(git_dir, remote, sent.held.unanswered, sent.held.unanswered)
+        self._unreachable(git_dir, remote, sent.held.unheard, sent.held.unheard)
         commits = sent.commits[::-1]
         reports = push_gate.kept(git_dir, commits)
         # A refusal for secrets and conflict markers is the scan's to make on what is not
