@@ -384,26 +384,3 @@ def test_reviews_kept_before_the_gate_are_marked_at_install(git_dir: Path) -> No
         None,
         "unchecked\n",
     ]
-
-
-def test_the_hooks_held_back_for_a_digest_are_found_newest_first_and_bounded(
-    git_dir: Path,
-) -> None:
-    kept = [
-        HooksResult(oid(1), "untrusted", digest="d1"),
-        HooksResult(oid(2), "untrusted", digest="d2"),  # another configuration's
-        HooksResult(oid(3), "untrusted", digest="d1"),
-        HooksResult(oid(4), "ran", ["pre-commit 4.0.1"]),
-        HooksResult(oid(5), "untrusted", digest="d1"),
-        HooksResult(oid(6), "untrusted"),  # kept by a release that did not say its digest
-    ]
-    for at, result in enumerate(kept):
-        path = report_store.write_hooks(git_dir, result)
-        os.utime(path, (T + at, T + at))  # kept in this order
-    (layout.REPORTS.path(git_dir) / f"{oid(7)}.hooks.json").symlink_to(
-        layout.hooks_report_file(git_dir, oid(5))
-    )
-    assert report_store.held_back_hooks(git_dir, "d1", most=5) == [oid(5), oid(3), oid(1)]
-    assert report_store.held_back_hooks(git_dir, "d1", most=2) == [oid(5), oid(3)]
-    assert report_store.held_back_hooks(git_dir, "d3", most=5) == []
-    assert report_store.held_back_hooks(git_dir / "nowhere", "d1", most=5) == []

@@ -8,7 +8,7 @@ from pathlib import Path
 from landwatch import line_markers
 from landwatch.review.findings import CUT, Finding, Severity, fingerprint
 from landwatch.review.report import Report
-from landwatch.telling import not_seen, told_of, worth_telling
+from landwatch.telling import not_in, not_seen, told_of, worth_telling
 from support.queue import new_repository, oid
 
 
@@ -48,6 +48,18 @@ def test_a_finding_seen_only_less_severe_before_is_told(tmp_path: Path) -> None:
     assert not_seen(git_dir, [now_new], [kept(1, copied)]) == [now_new]
     assert not_seen(git_dir, [copied], [kept(1, now_new)]) == []
     assert not_seen(git_dir, [now_new], [kept(1, copied), kept(2, now_new)]) == []
+
+
+def test_what_another_review_holds_at_least_as_severe_is_not_told_whatever_its_line(
+    tmp_path: Path,
+) -> None:
+    """A landed range's line (not_in): what a review of a commit it brings holds is that
+    commit's line's to tell, told or unread; only a finding more severe there is the range's."""
+    git_dir = new_repository(tmp_path / "repo")
+    unread, milder = kept(1, WARNING), kept(2, finding("P004", Severity.WARNING, 2))
+    line_markers.mark_unread(git_dir, unread.commit, None)
+    assert not_in([WARNING, ERROR, INFO], [unread, milder]) == [ERROR, INFO]
+    assert not_in([WARNING], []) == [WARNING]
 
 
 def test_worth_telling_is_at_the_level_asked_and_a_cut_review_always() -> None:

@@ -25,6 +25,7 @@ from landwatch.review.report import Report
 from landwatch.telling import (
     Found,
     bring_back,
+    not_in,
     not_seen,
     set_aside_gone,
     to_tell,
@@ -41,6 +42,7 @@ def write(
     report: Report,
     *,
     replaces: Sequence[Report] = (),
+    brought: Sequence[Report] = (),
     least: Severity = Severity.WARNING,
     durable: bool = True,
     hold: bool = False,
@@ -53,7 +55,9 @@ def write(
     `replaces` are the reviews of the commits a rebase or amend replaced by this one (several,
     a squash's): what their reader already saw is not said again, and what was not seen yet is
     said once, for this one (so are the commits whose markers were set aside for it:
-    set_aside). `hold`: the project's hooks run next on this commit, and the line waits to tell
+    set_aside). `brought`: the kept reviews of the commits a landed range brings (a merge of
+    the person's own branch): what one holds is its own line's to tell, not the range's again.
+    `hold`: the project's hooks run next on this commit, and the line waits to tell
     both as one (write_hooks, release_held). Not `tell`: its commit was replaced before its
     review was kept (what it took over is told again where the person has it again).
     """
@@ -76,7 +80,7 @@ def write(
     # Kept after it was replaced: nothing of it was told.
     aside += [old.commit for old in replaces if old.commit in olds and old.commit not in aside]
     worth, before = _untold(git_dir, report, replaces, least, aside)
-    worth = not_seen(git_dir, worth, [again] if again is not None else [])
+    worth = not_in(not_seen(git_dir, worth, [again] if again is not None else []), brought)
     _line(git_dir, report, worth, before, hold=hold, aside=not tell or report.commit in olds)
     for old in replaces:  # what of each still waited is this line's to tell
         if old.commit != report.commit:
@@ -273,32 +277,6 @@ def _joined(review: Report, hooks: HooksResult | None) -> Report:
     from landwatch.review.project_hooks.results import joined
 
     return joined(review, hooks)
-
-
-# How many of the newest hooks' results `held_back_hooks` reads at most: a repository's every
-# landing has one, and what trust brings back is what was held back lately.
-HELD_BACK_SCANNED = 1000
-
-
-def held_back_hooks(git_dir: os.PathLike[str] | str, digest: str, *, most: int) -> list[str]:
-    """The commits whose project hooks were held back for want of trust in `digest` (their
-    result kept says so), newest kept first, at most `most`."""
-    kept = []
-    with contextlib.suppress(OSError), os.scandir(layout.REPORTS.path(git_dir)) as found:
-        for entry in found:
-            if not entry.name.endswith(layout.HOOKS_REPORT_SUFFIX):
-                continue
-            with contextlib.suppress(OSError):  # gone since listed
-                if entry.is_file(follow_symlinks=False):
-                    kept.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
-    commits = []
-    for _, name in sorted(kept, reverse=True)[:HELD_BACK_SCANNED]:
-        result = read_hooks(git_dir, name.removesuffix(layout.HOOKS_REPORT_SUFFIX))
-        if result is not None and result.status == "untrusted" and result.digest == digest:
-            commits.append(result.commit)
-            if len(commits) == most:
-                break
-    return commits
 
 
 def read(git_dir: os.PathLike[str] | str, commit: str) -> Report | None:

@@ -34,14 +34,23 @@ def not_seen(
     replaced) once told, at least as severe; one still unread, held for its hooks, or set aside
     told nothing yet. A copy told at info, an error once its original is gone, is not seen."""
     untold = (line_markers.is_unread, line_markers.is_held)
+    told = [
+        old
+        for old in earlier
+        if old.commit not in aside and not any(marked(git_dir, old.commit) for marked in untold)
+    ]
+    return not_in(worth, told)
+
+
+def not_in(worth: list[Finding], others: Sequence[Found]) -> list[Finding]:
+    """`worth` but the findings one of `others` holds at least as severe (by fingerprint: the
+    same line of the same file, wherever it moved)."""
     never = Severity.OFF
-    seen: dict[str, Severity] = {}
-    for old in earlier:
-        if old.commit in aside or any(marked(git_dir, old.commit) for marked in untold):
-            continue
-        for finding in old.findings:
-            seen[finding.fingerprint] = max(finding.severity, seen.get(finding.fingerprint, never))
-    return [finding for finding in worth if seen.get(finding.fingerprint, never) < finding.severity]
+    held: dict[str, Severity] = {}
+    for other in others:
+        for finding in other.findings:
+            held[finding.fingerprint] = max(finding.severity, held.get(finding.fingerprint, never))
+    return [finding for finding in worth if held.get(finding.fingerprint, never) < finding.severity]
 
 
 def to_tell(report: Report, least: Severity = Severity.WARNING) -> one_line.Told | None:

@@ -14,10 +14,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from landwatch import layout
+from landwatch import layout, report_store
+from landwatch.commands.trust import held_back_hooks
+from landwatch.review.project_hooks.results import HooksResult
 from support.daemon import run_reviewer
+from support.queue import oid
 from support.repos import Repo
 from support.review import canary_linter
+
+T = 1_800_000_000  # an arbitrary injected "now", whole seconds
 
 
 def test_trust_shows_the_commands_and_then_they_run(tmp_path: Path, repo: Repo) -> None:
@@ -138,3 +143,26 @@ def test_a_file_too_long_to_align_shows_the_lines_it_lost_and_gained(repo: Repo)
     assert "  +disable=C0114,W0611\n  +# " in shown and "\x1b" not in shown
     refused = repo.landwatch("trust")
     assert "; changed since: 1 file, 3 lines of diff\n" in refused.stdout
+
+
+def test_the_hooks_held_back_for_a_digest_are_found_newest_first_and_bounded(
+    git_dir: Path,
+) -> None:
+    kept = [
+        HooksResult(oid(1), "untrusted", digest="d1"),
+        HooksResult(oid(2), "untrusted", digest="d2"),  # another configuration's
+        HooksResult(oid(3), "untrusted", digest="d1"),
+        HooksResult(oid(4), "ran", ["pre-commit 4.0.1"]),
+        HooksResult(oid(5), "untrusted", digest="d1"),
+        HooksResult(oid(6), "untrusted"),  # kept by a release that did not say its digest
+    ]
+    for at, result in enumerate(kept):
+        path = report_store.write_hooks(git_dir, result)
+        os.utime(path, (T + at, T + at))  # kept in this order
+    (layout.REPORTS.path(git_dir) / f"{oid(7)}.hooks.json").symlink_to(
+        layout.hooks_report_file(git_dir, oid(5))
+    )
+    assert held_back_hooks(git_dir, "d1", most=5) == [oid(5), oid(3), oid(1)]
+    assert held_back_hooks(git_dir, "d1", most=2) == [oid(5), oid(3)]
+    assert held_back_hooks(git_dir, "d3", most=5) == []
+    assert held_back_hooks(git_dir / "nowhere", "d1", most=5) == []

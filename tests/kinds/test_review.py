@@ -342,6 +342,42 @@ def test_merges_skip_reads_a_landed_git_merge_for_what_it_added_alone(repo: Repo
     assert any("what none of its parents has" in note for note in stored.notes)
 
 
+@pytest.mark.parametrize("told", [True, False])
+def test_a_merge_of_my_own_branch_tells_nothing_its_commits_lines_tell(
+    repo: Repo, told: bool
+) -> None:
+    """An audit: a `--no-ff` merge of the person's own branch lands as a range (ORIG_HEAD..the
+    merge), whose line told again what the branch's own commits' lines had told, or were still
+    to tell. A finding a kept review of a commit it brings holds is that commit's to tell; what
+    the range brings unreviewed (landed with landwatch off) is the merge's."""
+    repo.git("switch", "-q", "-c", "topic")
+    reviewed = repo.land("topic", {"a.py": "x = 1  \n"})
+    repo.land("unreviewed", {"b.txt": "y  \n"}, hooks=False)
+    topic_line = f"landwatch: P001 trailing whitespace in a.py:1 · landwatch show {reviewed[:7]}"
+    if told:
+        assert run_reviewer("--once").returncode == 0
+        assert said(repo, "told") == topic_line + "\n"
+    repo.git("switch", "-q", "main")
+    repo.land("main moves", {"main.txt": "main\n"}, hooks=False)
+    merged = repo.run("merge", "-q", "--no-ff", "--no-edit", "topic")
+    assert merged.returncode == 0 and merged.stderr == "", merged.stderr
+    merge = repo.head()
+    assert run_reviewer("--once").returncode == 0  # the topic's review, if not yet, then this
+    stored = report_store.read(repo.git_dir, merge)
+    assert stored is not None and stored.summary() == "2 warnings"  # the review holds both
+    merge_line = (
+        f"landwatch: P001 trailing whitespace in b.txt:1, +1 warning · landwatch show {merge[:7]}"
+    )
+    more = "" if told else " (1 more unread: landwatch show --unread)"
+    assert said(repo, "next") == merge_line + more + "\n"
+    assert said(repo, "last") == ("" if told else topic_line + "\n")
+
+
+def said(repo: Repo, message: str) -> str:
+    """What the hooks printed when an empty commit landed."""
+    return repo.run("commit", "-q", "--allow-empty", "-m", message).stderr
+
+
 def landed_and_pruned(repo: Repo) -> str:
     """A landing reset away, its reflog expired and its commit pruned by gc before a review."""
     gone = repo.land("oops", {"b.txt": "secret\n"})

@@ -10,6 +10,7 @@ a command that could not show it to them first.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable
@@ -232,6 +233,34 @@ def _list_approvals(git_dir: Path) -> list[str]:
     return lines
 
 
+# How many of the newest hooks' results `held_back_hooks` reads at most: a repository's every
+# landing has one, and what trust brings back is what was held back lately.
+HELD_BACK_SCANNED = 1000
+
+
+def held_back_hooks(git_dir: Path, digest: str, *, most: int) -> list[str]:
+    """The commits whose project hooks were held back for want of trust in `digest` (their
+    result kept says so), newest kept first, at most `most`."""
+    from landwatch import layout, report_store
+
+    kept = []
+    with contextlib.suppress(OSError), os.scandir(layout.REPORTS.path(git_dir)) as found:
+        for entry in found:
+            if not entry.name.endswith(layout.HOOKS_REPORT_SUFFIX):
+                continue
+            with contextlib.suppress(OSError):  # gone since listed
+                if entry.is_file(follow_symlinks=False):
+                    kept.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
+    commits = []
+    for _, name in sorted(kept, reverse=True)[:HELD_BACK_SCANNED]:
+        result = report_store.read_hooks(git_dir, name.removesuffix(layout.HOOKS_REPORT_SUFFIX))
+        if result is not None and result.status == "untrusted" and result.digest == digest:
+            commits.append(result.commit)
+            if len(commits) == most:
+                break
+    return commits
+
+
 # How many landings whose project hooks were held back for want of trust run them once it is
 # given: the newest, which is what a person is working on, and a few before it.
 HELD_BACK_RUNS = 10
@@ -241,9 +270,9 @@ def _run_held_back(git_dir: Path, digest: str, out: TextIO) -> None:
     """The project hooks of the landings held back for want of trust in `digest` asked for
     again (the newest HELD_BACK_RUNS), oldest first, so the newest is told last; said in a
     line."""
-    from landwatch import report_store, work_item
+    from landwatch import work_item
 
-    held = report_store.held_back_hooks(git_dir, digest, most=HELD_BACK_RUNS + 1)
+    held = held_back_hooks(git_dir, digest, most=HELD_BACK_RUNS + 1)
     if not held:
         return
     asked = held[:HELD_BACK_RUNS]

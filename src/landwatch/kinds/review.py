@@ -247,8 +247,10 @@ def _store(
     # A landed range is told; a commit only while the person has it (git.dropped). A review
     # with nothing to say asks git nothing.
     tell = result.base is not None or not result.findings or not is_dropped(git_dir, result.commit)
+    base = result.base
+    brought = _brought(git_dir, result.commit, base) if base is not None and result.findings else []
     path = report_store.write(
-        git_dir, result, replaces=replaced, least=least, hold=hooks, tell=tell
+        git_dir, result, replaces=replaced, brought=brought, least=least, hold=hooks, tell=tell
     )
     if result.linters_held_back is not None:
         trust.held_back(git_dir, result.linters_held_back)
@@ -259,6 +261,28 @@ def _store(
         wanted = notify.level(settings[layout.NOTIFY])
         notify.tell(Path(git_dir), result, None if wanted is None else max(wanted, least))
     return path, queued
+
+
+def _brought(git_dir: str, tip: str, base: str) -> list[Report]:
+    """The kept reviews of the commits a landed range brings (base..tip, the tip aside): a merge
+    of the person's own branch tells nothing that branch's own lines told or are to tell."""
+    import pygit2
+
+    from landwatch import report_store
+    from landwatch.review.change import open_repository
+
+    brought = []
+    try:
+        walker = open_repository(git_dir).walk(tip, pygit2.enums.SortMode.NONE)
+        walker.hide(base)
+        for commit in walker:
+            at = str(commit.id)
+            if at != tip and report_store.stored(git_dir, at):
+                kept = report_store.read_review(git_dir, at)
+                brought += [kept] if kept is not None else []
+    except (KeyError, ValueError, pygit2.GitError):
+        return []  # unread: a line too many is told, never a finding lost
+    return brought
 
 
 def _outcome(
