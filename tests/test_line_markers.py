@@ -394,3 +394,19 @@ def test_an_amend_undone_after_its_line_was_told_tells_nothing_again(repo: Repo)
     assert line_markers.set_aside_pairs(repo.git_dir) == []
     repo.git("reset", "-q", "--hard", old)
     assert said(repo, "n2") == ""
+
+
+def test_a_commit_split_by_hand_tells_nothing_of_it_again(repo: Repo) -> None:
+    """An audit: a commit whose findings were read, split by hand (`git reset HEAD~1`, a commit
+    of each part): the first part replaced it, the second was new work, and its line told again
+    the finding read. Each part replaces it (rewrite.amended_from); a new finding is told."""
+    old = repo.land("both", {"a.txt": "x  \n", "b.txt": "y  \n"})
+    assert run_reviewer("--once").returncode == 0
+    assert old[:7] in repo.landwatch("show", "--unread").stdout  # read
+    repo.git("reset", "-q", "HEAD~1")
+    repo.land("part a", {"a.txt": "x  \n"})
+    second = repo.land("part b", {"b.txt": "y  \n", "c.txt": "z  \n"})
+    assert run_reviewer("--once").returncode == 0
+    told = f"P001 trailing whitespace in c.txt:1, +1 warning · landwatch show {second[:7]}"
+    assert said(repo, "n1") == f"landwatch: {told}\n"
+    assert said(repo, "n2") == ""

@@ -205,6 +205,31 @@ def test_a_commit_made_again_after_a_reset_replaces_the_commit_reset_away(repo: 
     assert rewrite.amended_from(git_repo, moved, gone=gone(repo)) == ()
 
 
+SPLIT = (("a.txt", "x  \n"), ("b.txt", "y  \n"))
+
+
+def test_each_part_of_a_commit_split_by_hand_replaces_it(repo: Repo) -> None:
+    """`git reset HEAD~1`, then a commit of each part: every part replaces the commit reset
+    away, not the first alone (an audit: the second part told again the finding read); parts
+    made after HEAD moved elsewhere, or past MOST_PIECES, are new work."""
+    git_repo = open_repository(repo.git_dir)
+    repo.land("base", hooks=False)
+    whole = repo.land("both", dict(SPLIT), hooks=False)
+    repo.git("reset", "-q", "HEAD~1")
+    parts = [repo.land(f"part {name}", {name: text}, hooks=False) for name, text in SPLIT]
+    for part in parts:
+        assert rewrite.amended_from(git_repo, part, gone=gone(repo)) == (whole,)
+    repo.git("checkout", "-q", "-b", "elsewhere")
+    repo.git("checkout", "-q", "main")
+    after = repo.land("after a move", {"c.txt": "z\n"}, hooks=False)
+    assert rewrite.amended_from(git_repo, after, gone=gone(repo)) == ()
+    repo.git("branch", "-q", "-D", "elsewhere")
+    repo.git("reset", "-q", "--hard", "HEAD~3")
+    many = [repo.land(f"part {n}", hooks=False) for n in range(rewrite.MOST_PIECES + 2)]
+    assert rewrite.amended_from(git_repo, many[rewrite.MOST_PIECES], gone=gone(repo)) != ()
+    assert rewrite.amended_from(git_repo, many[-1], gone=gone(repo)) == ()
+
+
 def test_a_reflog_entry_without_a_message_is_no_amend(repo: Repo) -> None:
     """What scripts and libgit2's tools write (`git update-ref` with no -m) has no message."""
     tree = repo.git("rev-parse", "HEAD^{tree}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pygit2
 
@@ -30,6 +30,9 @@ FEWEST_ENTRIES = 32
 # The most commits a reset took HEAD off that one commit made in their place is taken to replace
 # (a squash by hand): past it, a reset further back than anyone squashes, told anew.
 MOST_SQUASHED = 100
+# The most commits made one after another since such a reset that each replace what it took HEAD
+# off (a split by hand: `reset HEAD~1`, then a commit of each part): past it, new work.
+MOST_PIECES = 16
 # What git's reflog says of a commit made by `git commit` (`commit (initial):` and `commit
 # (merge):` make none an amend replaces), and of `git reset`.
 _AMEND, _COMMIT, _RESET = "commit (amend):", "commit:", "reset: moving to "
@@ -58,7 +61,7 @@ def amended_from(
                 old = str(entry.oid_old)
                 return () if set(old) == {"0"} else (old,)
             if message.startswith(_COMMIT):
-                return _reset_away(repo, made, next(entries, None), gone)
+                return _reset_away(repo, made, entries, gone)
     except (KeyError, ValueError, pygit2.GitError):
         pass
     return ()
@@ -67,12 +70,23 @@ def amended_from(
 def _reset_away(
     repo: pygit2.Repository,
     made: pygit2.Commit,
-    before: pygit2.RefLogEntry | None,
+    entries: Iterator[pygit2.RefLogEntry],
     gone: Callable[[list[str]], set[str]],
 ) -> tuple[str, ...]:
-    """The commits `git reset` took HEAD off in `before` (the entry just before `made`'s), when
-    `made` took their place: HEAD went down its first parents to `made`'s, and the person has
-    none of them any more (`gone`, asked once of all); at most MOST_SQUASHED."""
+    """The commits `git reset` took HEAD off just before `made`, or before the commits made one
+    on another up to it (`entries`: the reflog after `made`'s entry; a split by hand), when
+    they took their place: HEAD went down its first parents to the first one's, and the person
+    has none of them any more (`gone`, asked once of all); at most MOST_SQUASHED."""
+    before = next(entries, None)
+    for _ in range(MOST_PIECES):  # back over the parts made before it, if a split
+        if before is None or not (before.message or "").startswith(_COMMIT):
+            break
+        part = repo.get(before.oid_new)
+        if not made.parent_ids or made.parent_ids[0] != before.oid_new:
+            return ()
+        if not isinstance(part, pygit2.Commit):
+            return ()
+        made, before = part, next(entries, None)
     if before is None or not (before.message or "").startswith(_RESET) or not made.parent_ids:
         return ()
     parent = made.parent_ids[0]
