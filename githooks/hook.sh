@@ -25,6 +25,7 @@ lw_kept_as=.before-landwatch
 lw_chained="${0%/*}/$LANDWATCH_EVENT$lw_kept_as"
 lw_status=0
 lw_chain=
+lw_mid_rebase=
 { [ "${LANDWATCH_CHAIN-}" = husky ] || [ -x "$lw_chained" ]; } && lw_chain=1
 
 # Early exit 1 of 3: a pick of a rebase is no landing (post-rewrite lists them all), before
@@ -824,12 +825,30 @@ lw_notice() {
             "landwatch (./install.sh), or delete the hooks marked '# landwatch-hook' in $lw_hooks"
         return 0
     fi
+    if [ -n "$lw_mid_rebase" ]; then
+        # Nothing said mid-rebase (the rebase's own post-rewrite speaks); what the amend
+        # replaced is set aside all the same.
+        [ "$lw_replaced" = 1 ] || return 0
+        "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" --set-aside - <&5 5<&- 2>&3
+        return 0
+    fi
     lw_something_to_tell || [ "$lw_replaced" = 1 ] || return 0
     if [ "$lw_replaced" = 1 ]; then
         "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" --replaced - <&5 5<&- 2>&3
     else
         "$LANDWATCH_ENTRY" notice --git-dir "$lw_git_dir" < /dev/null 2>&3
     fi
+}
+
+lw_by_exec() {
+    # Whether a rebase is running one of its `exec` lines (the last of its done list): an amend
+    # then is the command's. The rebase's own squashes and fixups amend too, mid-rebase, and
+    # its list names every commit they fold in. One `tail`, only for an amend mid-rebase.
+    lw_rebasing "$lw_git_dir" && [ -f "$lw_git_dir/rebase-merge/done" ] || return 1
+    case $(tail -n 1 -- "$lw_git_dir/rebase-merge/done" 2>/dev/null) in
+        'exec '* | 'x '*) return 0 ;;
+    esac
+    return 1
 }
 
 lw_nothing_landed() {
@@ -839,7 +858,9 @@ lw_nothing_landed() {
             lw_rebasing "$lw_git_dir"
             ;;
         post-merge) [ "${1-}" != 0 ] ;;     # 1: a squash merge committed nothing
-        post-rewrite) [ "${1-}" != rebase ] ;; # amend: post-commit recorded the new commit
+        # amend: post-commit recorded the new commit; not one a rebase's exec made, whose pick
+        # is all the rebase's list names (post-commit records nothing mid-rebase).
+        post-rewrite) [ "${1-}" != rebase ] && { [ "${1-}" != amend ] || ! lw_by_exec; } ;;
         # git am, not git rebase --apply (whose post-rewrite gives the list).
         post-applypatch) [ ! -f "$lw_git_dir/rebase-apply/applying" ] ;;
         *) true ;;
@@ -874,8 +895,9 @@ lw_rewritten() {
     done
     [ "$lw_replaced" = 1 ] && exec 4>&- # written whole: only the notice reads it, on fd 5
     [ -z "$lw_into" ] || lw_rewrote
-    # One push and one maintenance for the whole rewrite: its tip carries the rest.
-    [ -z "$lw_tip" ] || lw_also "$lw_tip" ""
+    # One push and one maintenance for the whole rewrite: its tip carries the rest. None for
+    # an amend mid-rebase: the rebase's own post-rewrite asks for its tip's.
+    [ -z "$lw_tip" ] || [ -n "$lw_mid_rebase" ] || lw_also "$lw_tip" ""
 }
 
 lw_replacing() {
@@ -976,6 +998,7 @@ lw_record() {
                 lw_also "$lw_oid" "$lw_base"
             ;;
         post-rewrite)
+            [ "${1-}" = amend ] && lw_mid_rebase=1 # an amend by a rebase's exec (lw_nothing_landed)
             if [ -n "$lw_buffered" ]; then
                 lw_rewritten <<EOF
 $lw_input

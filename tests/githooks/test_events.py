@@ -184,6 +184,32 @@ def test_interactive_rebase_with_fixup_and_squash(repo: Repo) -> None:
     assert replaced == {rewritten[0]: tuple(olds[:2]), rewritten[1]: tuple(olds[2:])}
 
 
+def test_an_amend_by_a_rebase_s_exec_is_recorded_as_replacing_the_pick(repo: Repo) -> None:
+    """`git rebase -x 'git commit --amend ...'`: the rebase's post-rewrite lists each pick, not
+    the amend of it its exec made, which was left to the reflog sweep's grace (a `reviewer
+    --once` right after did not review it). The amend's post-rewrite records it, naming the
+    pick it replaced, and asks nothing else mid-rebase (no push, no line)."""
+    repo.git("switch", "-q", "-c", "topic")
+    olds = [repo.land(f"topic {n}", f"t{n}") for n in range(2)]
+    repo.clear()
+    amend = "echo amended >> a.txt && git add a.txt && git commit -q --amend --no-edit"
+    rebased = repo.run("rebase", "-q", "--force-rebase", "-x", amend, "HEAD~2")
+    assert rebased.returncode == 0 and "landwatch" not in rebased.stderr, rebased.stderr
+    tips = repo.git("rev-list", "--reverse", "HEAD~2..HEAD").split()
+    replaced = {}
+    while (claimed := work_item.claim_next(repo.git_dir, [WorkKind.REVIEW])) is not None:
+        replaced[claimed.item.oid] = claimed.item.replaced
+    # Each tip is recorded, replacing its pick (a commit gone), which the rebase recorded as
+    # replacing the commit it picked.
+    # Each tip is recorded, replacing the pick its exec amended, which the rebase's list names
+    # as replacing the commit picked (git flushes its list lazily: where it names the tip
+    # itself, the tip replaces the commit picked).
+    for tip, old in zip(tips, olds, strict=True):
+        (replacing,) = replaced[tip]
+        assert replacing == old or replaced[replacing] == (old,)
+    assert work_item.claim_next(repo.git_dir) is None
+
+
 def test_rebase_apply_backend_records_once(repo: Repo) -> None:
     repo.git("switch", "-q", "-c", "topic")
     repo.land("t1", "t1")
