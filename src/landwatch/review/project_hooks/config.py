@@ -318,8 +318,8 @@ def _pre_commit_hooks(
     document: dict[Any, Any], base: str = ""
 ) -> Iterator[tuple[HookSpec, str, str]]:
     """(the hook, the command it runs, the directory it is relative to: the configuration's
-    own, prek's project) of each hook the pre-commit stage runs; a remote hook's command is its
-    repository's, not this one's; a repository of hooks on this machine is local code."""
+    own, prek's project) of each hook the pre-commit stage runs: what this configuration spells
+    of it (a remote hook's own entry is its repository's); hooks on this machine are local code."""
     default = _stages(document.get("default_stages"))
     count = 0
     for repository in values.mappings(document.get("repos")):
@@ -342,12 +342,13 @@ def _pre_commit_hooks(
             )
             language = values.text(hook.get("language"))
             shown = f"{where}; {language}" if language else where
-            command = entry if url == "local" else ""
             shown_entry = entry or AS_DEFINED
             spec = HookSpec(
                 identifier, values.text(hook.get("name")) or identifier, shown_entry, shown
             )
-            yield spec, command, base
+            # A remote hook's own command is its repository's at `rev`; the entry and args the
+            # project spells for it run in the project's checkout all the same (attack 112).
+            yield spec, entry, base
 
 
 def _stages(value: Any) -> list[str]:
