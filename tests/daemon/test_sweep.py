@@ -492,9 +492,14 @@ def test_a_landing_whose_subject_says_rebase_is_swept_like_any_other(
     assert swept.enqueued == [f"review-{said}", f"review-{merged}"]
 
 
+@pytest.mark.parametrize("swept_between", [False, True], ids=["no pass", "pass between"])
 def test_a_removed_worktree_s_commit_is_still_reviewed(
-    repo: Repo, tmp_path: Path, journal: Path
+    repo: Repo, tmp_path: Path, journal: Path, swept_between: bool
 ) -> None:
+    """A linked worktree removed before its queue was drained: its queue goes with it, and the
+    branch's reflog brings the commit. An audit: a pass between the commit and the removal (a
+    reviewer busy elsewhere) took the commit for recorded, its queue holding it, and read on;
+    removed, it was never reviewed. The pass now waits before it until it is reviewed."""
     hotfix = tmp_path / "hotfix"
     repo.git("worktree", "add", "-q", "-b", "hotfix", str(hotfix), **an_hour_ago())
     (hotfix / "fix.txt").write_text("fixed\n")
@@ -503,6 +508,8 @@ def test_a_removed_worktree_s_commit_is_still_reviewed(
     env.update(GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@x")
     subprocess.run(["git", "commit", "-q", "-m", "hotfix"], cwd=hotfix, env=env, check=True)
     fix = repo.git("rev-parse", "hotfix")
+    if swept_between:
+        assert sweep.sweep(repo.git_dir, now=later()).enqueued == []  # recorded in its queue
     repo.git("worktree", "remove", str(hotfix))  # its queue goes with it
     assert drain(journal) == [(fix, None)]
 
@@ -653,6 +660,25 @@ def test_a_branch_renamed_or_copied_brings_its_history_no_second_time(tmp_path: 
     repo.git("update-ref", "refs/heads/trunk", landed, **an_hour_ago())
     swept = sweep.sweep(repo.git_dir, now=time.time() + 2 * SWEEP_GRACE)
     assert swept.enqueued == [f"review-{landed}"]
+
+
+@pytest.mark.parametrize("checked_out", [False, True])
+def test_a_branch_moved_without_the_hooks_then_renamed_is_swept(
+    repo: Repo, checked_out: bool
+) -> None:
+    """An audit: a branch moved with no hook (`git fetch origin rel:rel`, a script's
+    `update-ref`), then renamed (`git branch -m`) before the next pass: the renamed reflog was
+    read as one born, after the rename's entry, and the landing was never reviewed. The reflog
+    keeps its inode and lines: it is read on from the old name's cursor."""
+    repo.git("branch", "rel")
+    if checked_out:
+        repo.git("switch", "-q", "rel")
+    assert sweep.sweep(repo.git_dir, now=later()).enqueued == []
+    landed = scripted_commit(repo, "on rel", parent="rel")
+    repo.git("update-ref", "-m", "script: add", "refs/heads/rel", landed, **an_hour_ago())
+    repo.git("branch", "-m", "rel", "release", **an_hour_ago())
+    assert sweep.sweep(repo.git_dir, now=later()).enqueued == [f"review-{landed}"]
+    assert "logs/refs/heads/rel" not in cursors(repo)
 
 
 def installed_by_an_older_release(path: Path) -> Repo:

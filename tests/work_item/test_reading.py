@@ -75,3 +75,22 @@ def test_where_the_hooks_ran_is_read_from_the_records_kept_newest_first(
     w.claim_next(git_dir, now=T + 10)  # the oldest, claimed: its record is read all the same
     assert w.work_trees(git_dir) == [tmp_path / "new", tmp_path / "old"]
     assert w.work_trees(git_dir, most=1) == []  # the newest record alone read: it names none
+
+
+def test_an_item_is_in_line_until_it_is_settled(git_dir: Path) -> None:
+    """in_line (the sweep's question of a linked worktree's queue): waiting, claimed or given
+    back, the item is still to be done; done or given up, it is not."""
+    first, second = item(git_dir, 1), item(git_dir, 2)
+    assert not w.in_line(git_dir, first.id)
+    assert not w.in_line(git_dir / "nowhere", first.id)
+    w.enqueue(first, now=T)
+    w.enqueue(second, now=T)
+    assert w.in_line(git_dir, first.id)
+    claimed = w.claim_next(git_dir, now=T + 1)
+    assert claimed is not None and w.in_line(git_dir, claimed.item.id)
+    w.settle(git_dir, claimed, now=T + 2)
+    assert not w.in_line(git_dir, claimed.item.id)
+    other = w.claim_next(git_dir, now=T + 3)
+    assert other is not None and w.in_line(git_dir, other.item.id)
+    w.settle(git_dir, other, w.FAILED, now=T + 4)
+    assert not w.in_line(git_dir, other.item.id)

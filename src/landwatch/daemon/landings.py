@@ -7,6 +7,7 @@ Kept apart from the sweep's passes and cursors (daemon.sweep), which feed it eac
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -67,6 +68,21 @@ class Repository:
         return os.path.lexists(layout.report_file(self.common, oid)) and (
             report_store.read_review(self.common, oid) is not None
         )
+
+    def waits_elsewhere(self, oid: str, here: Path) -> bool:
+        """Whether the landing at `oid` is still to be reviewed by a linked worktree's queue
+        other than `here`'s, and nowhere else: that worktree removed first, its queue goes with
+        it, and only its reflog read again finds the commit (the sweep waits before it)."""
+        id_ = f"{WorkKind.REVIEW}-{oid}"
+        if work_item.is_known(self.common, id_) or os.path.lexists(
+            layout.report_file(self.common, oid)
+        ):
+            return False
+        for git_dir in self.worktrees[1:]:
+            with contextlib.suppress(work_item.QueueError):
+                if git_dir != here and work_item.in_line(git_dir, id_):
+                    return True
+        return False
 
     def landed_from(self, oid: str) -> str | None:
         """Where the review of the landing at `oid` reads it from: its record's or its report's

@@ -162,7 +162,9 @@ def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
         floor = None
         is_head = key.endswith("HEAD")
         if cursor is None:  # born after the install: all of it is new, but what it inherited
-            cursor = Cursor(info.st_ino, 0, 0) if is_head else born(path, info, now)
+            cursor = _renamed(path, info, [cursors[gone] for gone in absent])
+            if cursor is None:
+                cursor = Cursor(info.st_ino, 0, 0) if is_head else born(path, info, now)
             changed = True
         elif cursor.time == 0 < cursor.offset <= info.st_size and cursor.inode == info.st_ino:
             # An install of a release that kept no time: what it read is dated now, once, before
@@ -184,6 +186,18 @@ def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
         _store(common, cursors)
     _forget_skipped(repo, cursors)
     return swept
+
+
+def _renamed(path: Path, info: os.stat_result, gone: list[Cursor]) -> Cursor | None:
+    """The cursor of a reflog gone since the last pass that this one is, renamed (`git branch
+    -m` renames the file: one inode, its lines kept), to read on from where it was: what it held
+    unread landed under the old name, which no pass read. Before (an audit), it was read as
+    born, after the rename's entry, and a branch moved without the hooks then renamed was lost."""
+    for cursor in gone:
+        same = cursor.inode == info.st_ino and cursor.last and cursor.offset <= info.st_size
+        if same and continues(path, cursor):
+            return Cursor(cursor.inode, cursor.offset, cursor.time, cursor.last)
+    return None
 
 
 def _read_again(
@@ -260,6 +274,8 @@ def _read(
         entry = parse(data[at:end])
         if entry is not None and seen.waits(entry.time):
             break  # its hook may still be at work: the next pass takes it
+        if entry is not None and repo.waits_elsewhere(entry.new, target):
+            break  # to review in a linked worktree's queue, which its removal takes: read again
         if entry is not None and (floor is None or entry.time >= floor):
             for tip, base in landings(repo, entry, is_head, tips):
                 item = WorkItem(WorkKind.REVIEW, tip, target, base=base)

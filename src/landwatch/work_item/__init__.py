@@ -70,6 +70,7 @@ from landwatch.work_item.produce import enqueue, ensure_work_directory
 from landwatch.work_item.reading import (
     entries,
     given_up,
+    in_line,
     is_known,
     known_record,
     next_claim_expiry,
@@ -148,6 +149,7 @@ __all__ = [
     "forget_listing",
     "given_up",
     "id_of_entry",
+    "in_line",
     "is_kind_name",
     "is_known",
     "is_object_id",

@@ -15,6 +15,7 @@ from landwatch.work_item.names import (
     KNOWN,
     PENDING,
     READY,
+    RECOVERING,
     STATES,
     TMP,
     WORK_DIRECTORY,
@@ -131,6 +132,16 @@ def work_trees(git_dir: os.PathLike[str] | str, *, most: int = 16) -> list[Path]
 def given_up(git_dir: os.PathLike[str] | str, id: str) -> bool:
     """Whether the item `id` is in failed/ (given up, waiting for `landwatch retry`)."""
     return any(id_of_entry(name) == id for name in entries(git_dir, FAILED))
+
+
+def in_line(git_dir: os.PathLike[str] | str, id: str) -> bool:
+    """Whether the item `id` is still to be done here: waiting (ready, pending), claimed or
+    being recovered; its state's directories listed (QueueError where they cannot be)."""
+    with opened(git_dir, "cannot list what waits in") as directory:
+        if directory is None:
+            return False
+        waiting = (READY, PENDING, CLAIMED, RECOVERING)
+        return any(id_of_entry(name) == id for at in waiting for name in listdir(directory, at))
 
 
 def is_known(git_dir: os.PathLike[str] | str, id: str) -> bool:
