@@ -29,7 +29,7 @@ from support.daemon import (
 )
 from support.history import Commit, write_history
 from support.queue import git
-from support.repos import Repo, installed
+from support.repos import Repo, bare_worktree, installed
 
 
 def an_hour_ago() -> dict[str, str]:
@@ -679,6 +679,20 @@ def test_a_branch_moved_without_the_hooks_then_renamed_is_swept(
     repo.git("branch", "-m", "rel", "release", **an_hour_ago())
     assert sweep.sweep(repo.git_dir, now=later()).enqueued == [f"review-{landed}"]
     assert "logs/refs/heads/rel" not in cursors(repo)
+
+
+def test_a_branch_born_beside_a_reflog_that_is_not_there_is_swept(tmp_path: Path) -> None:
+    """A bare repository worked in a linked worktree: its own HEAD has no reflog (listed, not
+    there). A branch born after it was passed over took the reflog not there for one renamed
+    away, and the pass raised (KeyError): the reviewer stopped."""
+    linked = bare_worktree(tmp_path)
+    linked.install()
+    common = tmp_path / "shop.git"
+    assert sweep.sweep(common, now=later()).enqueued == []
+    linked.git("branch", "topic", **an_hour_ago())
+    landed = scripted_commit(linked, "on topic", parent="topic")
+    linked.git("update-ref", "-m", "script: add", "refs/heads/topic", landed, **an_hour_ago())
+    assert sweep.sweep(common, now=later()).enqueued == [f"review-{landed}"]
 
 
 def installed_by_an_older_release(path: Path) -> Repo:

@@ -162,7 +162,7 @@ def sweep(common: Path, *, now: float, grace: float = SWEEP_GRACE) -> Swept:
         floor = None
         is_head = key.endswith("HEAD")
         if cursor is None:  # born after the install: all of it is new, but what it inherited
-            cursor = _renamed(path, info, [cursors[gone] for gone in absent])
+            cursor = _renamed(path, info, [cursors[gone] for gone in absent if gone in cursors])
             if cursor is None:
                 cursor = Cursor(info.st_ino, 0, 0) if is_head else born(path, info, now)
             changed = True
