@@ -239,7 +239,8 @@ def test_a_bare_repository_s_linked_worktree_is_covered_like_any_repository(
     (common / "hooks" / "pre-push").unlink()
     (common / "hooks" / "post-merge").unlink()
     assert coverage.inspect(common).fixable and coverage.inspect(common).gate
-    assert Repo.existing(tmp_path).landwatch("doctor", "--fix").returncode == 0
+    fixed = Repo.existing(tmp_path).landwatch("doctor", "--fix")
+    assert fixed.returncode == 0, fixed.stdout
     assert coverage.inspect(common) == coverage.Coverage(coverage.Reach.HOOKS, "hooks ok")
     assert "sweep only" not in linked.landwatch("status").stdout
     gate = common / "hooks" / "pre-push"
@@ -281,3 +282,29 @@ def test_a_git_dir_git_cannot_use_sends_no_install_to_the_repository_above(tmp_p
     assert covered.reach is coverage.Reach.SWEEP and not covered.fixable
     assert f"finds {outer.path / '.git'} instead" in covered.detail
     assert coverage.inspect(common).gate is None
+
+
+def test_a_worktree_git_keeps_no_reflog_of_is_said_to_hide_from_the_sweep(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """An audit: with core.logAllRefUpdates false git keeps no reflog it has not got, so the
+    sweep saw nothing, and status and doctor still called a repository whose hooks git did not
+    run "sweep only", reviewed later. Both now say the sweep is blind there, and what mends it;
+    a bare repository's HEAD, which no commit moves, is no such case."""
+    repo.git("config", "core.logAllRefUpdates", "false")
+    shutil.rmtree(repo.git_dir / "logs")
+    repo.land("unlogged", hooks=False)
+    assert not (repo.git_dir / "logs" / "HEAD").exists()
+    said = coverage.unlogged(repo.git_dir)
+    assert said is not None and str(repo.git_dir) in said
+    status = repo.landwatch("status").stdout
+    assert "git keeps no reflog of HEAD in" in status
+    doctor = repo.landwatch("doctor").stdout
+    assert "the reflog sweep cannot see a landing" in doctor
+    assert f"fix: {coverage.UNLOGGED_FIX}" in doctor
+    repo.git("config", "core.logAllRefUpdates", "true")
+    repo.land("logged", hooks=False)
+    assert coverage.unlogged(repo.git_dir) is None
+    linked = bare_worktree(tmp_path)
+    linked.land("in a bare repository's worktree", hooks=False)
+    assert coverage.unlogged(tmp_path / "shop.git") is None

@@ -255,7 +255,8 @@ def _gate(common: Path, repository: hookfiles.Repository) -> str | None:
 
 def sweep_off(common: Path) -> str | None:
     """What stops the reflog sweep of the repository of `common`: cursors a newer landwatch
-    wrote, which this one never writes over (layout.state); None while it runs."""
+    wrote, which this one never writes over (layout.state), or a worktree whose HEAD git keeps
+    no reflog of (core.logAllRefUpdates false); None while it runs."""
     try:
         layout.read_state(layout.SWEEP_STATE, common)
     except layout.StateError as error:
@@ -264,7 +265,46 @@ def sweep_off(common: Path) -> str | None:
                 f"the reflog sweep is stopped ({error}): a landing the hooks do not record is "
                 "not reviewed"
             )
-    return None
+    said = unlogged(common)
+    return f"{said}; `{UNLOGGED_FIX}` makes git keep one" if said is not None else None
+
+
+# What makes git keep the reflogs the sweep reads where it keeps none.
+UNLOGGED_FIX = "git config core.logAllRefUpdates true"
+
+
+def unlogged(common: Path) -> str | None:
+    """The worktrees of the repository of `common` whose HEAD git keeps no reflog of, said: the
+    sweep sees nothing there (an audit: status called such a repository "sweep only")."""
+    found = [str(git_dir) for git_dir in registry.worktree_git_dirs(common) if _unlogged(git_dir)]
+    if not found:
+        return None
+    return (
+        f"git keeps no reflog of HEAD in {listed(found, 3)} (core.logAllRefUpdates is false): "
+        "the reflog sweep cannot see a landing the hooks do not record there"
+    )
+
+
+def _unlogged(git_dir: Path) -> bool:
+    """Whether git keeps no reflog of the HEAD of the worktree of `git_dir`, which has commits:
+    no `logs/HEAD` (git adds only to a reflog there is, where core.logAllRefUpdates is false)
+    beside an index (a bare repository's HEAD, which no commit moves, has neither)."""
+    if os.path.lexists(git_dir / "logs" / "HEAD") or not os.path.lexists(git_dir / "index"):
+        return False
+    try:
+        head = read_head(git_dir / "HEAD", 1024).decode()
+    except (OSError, UnicodeDecodeError):
+        return False
+    if not head.startswith("ref: "):
+        return True  # detached: at a commit
+    common = git_dir.parent.parent if git_dir.parent.name == "worktrees" else git_dir
+    branch = head.removeprefix("ref: ").strip()
+    if os.path.lexists(common / branch):
+        return True
+    try:  # packed: born, never moved since (a clone's)
+        return f" {branch}\n".encode() in read_file(common / "packed-refs", trusted=common)
+    except OSError:
+        return False
 
 
 def older_events(hooks_dir: Path) -> list[str]:

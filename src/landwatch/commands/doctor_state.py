@@ -56,6 +56,8 @@ def person() -> list[Problem]:
 def repository(common: Path) -> list[Problem]:
     """A registered repository's state files, and each of its worktrees'."""
     found = _state_files(layout.Scope.REPOSITORY, common)
+    if (blind := coverage.unlogged(common)) is not None:
+        found.append(Problem(blind, coverage.UNLOGGED_FIX))
     for git_dir in registry.worktree_git_dirs(common):
         found += _state_files(layout.Scope.WORKTREE, git_dir)
     return found
