@@ -22,6 +22,7 @@ from support.project_hooks import (
     tools,
 )
 from support.repos import Repo
+from support.review import KEY_ID, OTHER_ID
 
 OLD = "3f786850e387550fdab836ed7e6dc881de23001b"
 NEW = "9fceb02d0ae598e95dc970b74767f19372d61af8"
@@ -410,3 +411,17 @@ def test_a_commit_split_by_hand_tells_nothing_of_it_again(repo: Repo) -> None:
     told = f"P001 trailing whitespace in c.txt:1, +1 warning · landwatch show {second[:7]}"
     assert said(repo, "n1") == f"landwatch: {told}\n"
     assert said(repo, "n2") == ""
+
+
+def test_a_new_key_after_a_commit_reset_away_is_told(repo: Repo) -> None:
+    """An audit: a commit with a key, told and read, reset away (`reset --hard HEAD~1`), then
+    new work writing another key on the same line: the new commit counts as a part of the one
+    reset away (a split by hand), and the key, whose line redacted reads the same, went untold."""
+    repo.land("a key", {"cfg.py": f'KEY = "{KEY_ID}"\n'})
+    assert run_reviewer("--once").returncode == 0
+    assert "S002" in repo.landwatch("show", "--unread").stdout  # read
+    repo.git("reset", "-q", "--hard", "HEAD~1")
+    repo.land("readme", {"README": "docs\n"})
+    new = repo.land("another key", {"cfg.py": f'KEY = "{OTHER_ID}"\n'})
+    assert run_reviewer("--once").returncode == 0
+    assert f"landwatch show {new[:7]}" in said(repo, "n1")

@@ -62,6 +62,18 @@ def test_what_another_review_holds_at_least_as_severe_is_not_told_whatever_its_l
     assert not_in([WARNING], []) == [WARNING]
 
 
+def test_another_secret_on_a_line_told_before_is_not_seen(tmp_path: Path) -> None:
+    """An audit: a secret's fingerprint is its redacted line's, alike for any token written
+    there; a teammate's new key on the line of a key told and read (merged in, or a part of a
+    split) went untold. The secret found (secret_digest) tells the two apart."""
+    git_dir = new_repository(tmp_path / "repo")
+    old, new = finding("S002", Severity.ERROR, 2), finding("S002", Severity.ERROR, 2)
+    old.secret_digest, new.secret_digest = "a" * 16, "b" * 16
+    assert not_in([new], [kept(1, old)]) == [new]
+    assert not_seen(git_dir, [new], [kept(1, old)]) == [new]
+    assert not_in([old], [kept(1, old)]) == []
+
+
 def test_worth_telling_is_at_the_level_asked_and_a_cut_review_always() -> None:
     cut = finding(CUT, Severity.INFO, 4)
     review = kept(1, WARNING, ERROR, INFO, cut)

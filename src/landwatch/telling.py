@@ -43,14 +43,16 @@ def not_seen(
 
 
 def not_in(worth: list[Finding], others: Sequence[Found]) -> list[Finding]:
-    """`worth` but the findings one of `others` holds at least as severe (by fingerprint: the
-    same line of the same file, wherever it moved)."""
+    """`worth` but the findings one of `others` holds at least as severe: the same line of the
+    same file, wherever it moved (fingerprint), and the same secret on it (secret_digest: the
+    fingerprint is the redacted line's, alike for any token written there; an audit)."""
     never = Severity.OFF
-    held: dict[str, Severity] = {}
+    held: dict[tuple[str, str], Severity] = {}
     for other in others:
         for finding in other.findings:
-            held[finding.fingerprint] = max(finding.severity, held.get(finding.fingerprint, never))
-    return [finding for finding in worth if held.get(finding.fingerprint, never) < finding.severity]
+            key = (finding.fingerprint, finding.secret_digest)
+            held[key] = max(finding.severity, held.get(key, never))
+    return [f for f in worth if held.get((f.fingerprint, f.secret_digest), never) < f.severity]
 
 
 def to_tell(report: Report, least: Severity = Severity.WARNING) -> one_line.Told | None:
