@@ -115,7 +115,7 @@ def place(slot: Path, write: Callable[[Path, Integration], None]) -> Placed:
     chained, legacy, old = chained_path(slot), legacy_path(slot), old_path(slot)
     if _owner(old) == "landwatch":
         # lefthook moved ours there and never runs it.
-        _remove(old)
+        os.unlink(old)
         said.append(f"removed landwatch's {old.name}, which lefthook never runs")
     owner = _owner(slot)
     if owner == "landwatch" and whose(chained) in LEGACY_RUNNERS:
@@ -129,7 +129,7 @@ def place(slot: Path, write: Callable[[Path, Integration], None]) -> Placed:
         return Placed(slot, how, tuple(said))
     if owner in LEGACY_RUNNERS:
         if whose(chained) in LEGACY_RUNNERS:
-            _remove(chained)  # a stale copy of their script from an older arrangement
+            os.unlink(chained)  # a stale copy of their script from an older arrangement
         if os.path.lexists(legacy) and _owner(legacy) != "landwatch":
             _make_room(legacy, chained)
             said.append(f"kept the hook {owner} ran as {legacy.name} as {chained.name}")
@@ -138,7 +138,7 @@ def place(slot: Path, write: Callable[[Path, Integration], None]) -> Placed:
         return Placed(legacy, Integration.LEGACY, tuple(said))
     if owner is None:
         if os.path.lexists(chained) and whose(chained) in GENERATED:
-            _remove(chained)  # that tool removed itself from the slot since
+            os.unlink(chained)  # that tool removed itself from the slot since
         how = Integration.CHAIN if os.path.lexists(chained) else Integration.ALONE
         write(slot, how)
         return Placed(slot, how, tuple(said))
@@ -206,16 +206,16 @@ def withdraw(slot: Path) -> tuple[str, ...]:
     other tool alone would have there; what was done, to say."""
     chained, legacy, old = chained_path(slot), legacy_path(slot), old_path(slot)
     if _owner(slot) == "landwatch":
-        _remove(slot)
+        os.unlink(slot)
         if os.path.lexists(chained):
             _restore(chained, slot)
             return (f"restored your {slot.name} hook",)
         return ()
     if _owner(legacy) == "landwatch":
-        _remove(legacy)
+        os.unlink(legacy)
         return _put_back(slot, legacy)
     if _owner(old) == "landwatch":
-        _remove(old)
+        os.unlink(old)
         return _put_back(slot, old)
     if not os.path.lexists(chained) or whose(chained) == "landwatch":
         if os.path.lexists(slot):
@@ -231,9 +231,13 @@ def withdraw(slot: Path) -> tuple[str, ...]:
     # own place where the slot is empty). git-lfs's hook is never taken for a tool's own.
     if _stale(chained, slot):
         tool = whose(chained)
-        _remove(chained)
+        os.unlink(chained)
         return (f"removed {chained.name}, a stale copy of {tool}'s hook",)
     if not os.path.lexists(slot):
+        # That tool removed itself (and ours) since; git-lfs never removes ours (lfs_slots).
+        if (tool := whose(chained)) in GENERATED and tool != "git-lfs":
+            os.unlink(chained)
+            return (f"removed {chained.name}: {tool} uninstalled itself since",)
         _restore(chained, slot)
         return (f"restored your {slot.name} hook",)
     owner = _owner(slot)
@@ -251,7 +255,7 @@ def _put_back(slot: Path, where: Path) -> tuple[str, ...]:
     if not os.path.lexists(chained):
         return ()
     if _stale(chained, slot):
-        _remove(chained)
+        os.unlink(chained)
         return ()
     named = _whose_hook(chained)
     _restore(chained, where)
@@ -336,10 +340,6 @@ def _make_room(hook: Path, chained: Path) -> None:
     if os.path.lexists(chained) and not _stale(chained, hook):
         raise SlotError(f"{chained} is in the way; nothing of this event was changed")
     os.replace(hook, chained)
-
-
-def _remove(path: Path) -> None:
-    os.unlink(path)
 
 
 def follow_kept_siblings(hooks_dir: Path) -> None:

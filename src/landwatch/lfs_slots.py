@@ -67,14 +67,21 @@ def lfs_left_behind(hooks_dir: Path, common: Path) -> list[str]:
     return behind + [event for event in LFS_OTHERS if whose(hooks_dir / event) == "git-lfs"]
 
 
-def mend(top: Path, hooks_dir: Path, common: Path) -> list[str]:
-    """git-lfs installed after landwatch stopped at ours, writing none of its hooks: they are
-    written (their text from git-lfs itself), ours running those of its events; git-lfs
-    uninstalled since: its hooks it left are removed, as its uninstall would have. What was done."""
+def drop_left_behind(hooks_dir: Path, common: Path) -> list[str]:
+    """git-lfs uninstalled since: the hooks it left (it stopped at ours) removed, as its
+    uninstall would have (doctor --fix; uninstall, before ours put them back). What was done."""
     said = []
     for event in lfs_left_behind(hooks_dir, common):
         remove(lfs_hook_path(hooks_dir, event), trusted=None)
         said.append(f"git-lfs is gone from here: its {event} hook no longer runs")
+    return said
+
+
+def mend(top: Path, hooks_dir: Path, common: Path) -> list[str]:
+    """git-lfs installed after landwatch stopped at ours, writing none of its hooks: they are
+    written (their text from git-lfs itself), ours running those of its events; git-lfs
+    uninstalled since: its hooks it left are removed (drop_left_behind). What was done."""
+    said = drop_left_behind(hooks_dir, common)
     refused = lfs_refused(hooks_dir, common)
     if not refused:
         return said

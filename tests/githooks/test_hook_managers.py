@@ -594,6 +594,29 @@ def test_every_order_leaves_both_tools_running(
     scene.pushes(landwatch=False, tool=tool_runs)
 
 
+MANAGERS = [tool for tool in TOOLS_UNDER_TEST if not isinstance(tool, Hand)]
+
+
+@pytest.mark.parametrize("tool", MANAGERS, ids=[tool.name for tool in MANAGERS])
+def test_a_tool_uninstalled_then_landwatch_leaves_what_the_tool_alone_would(
+    tool: Tool, tmp_path: Path, scenes: Scenes
+) -> None:
+    """An audit: husky 4 (git-lfs) uninstalled while landwatch's hooks ran it, then `landwatch
+    uninstall` with no `doctor --fix` between: husky 4's templates were put back in the slots,
+    without the husky.sh they load (git-lfs's, which fail once git-lfs is gone): every push
+    failed. What the tool alone leaves after its own uninstall is left, and git works."""
+    reason = tool.missing()
+    if reason is not None:
+        pytest.skip(reason)
+    steps = ["tool", "landwatch", "tool-uninstall"]
+    scene = scenes.new(tool, tmp_path / "repo")
+    for what in [*steps, "landwatch-uninstall"]:
+        scene.step(what)
+    assert hooks_of(tool.hooks_dir(scene.repo), tool.same) == scenes.twin(tool, tmp_path, steps)
+    scene.lands(landwatch=False, tool=False, only_a_commit=True)
+    scene.pushes(landwatch=False, tool=False)
+
+
 def test_an_older_landwatch_over_pre_commit_mends_itself(tmp_path: Path, scenes: Scenes) -> None:
     """Before this integration landwatch took pre-commit's slot and kept its script aside;
     pre-commit's reinstall then ran that copy from landwatch's .legacy (its "bug:" line)."""

@@ -209,6 +209,10 @@ def take_out(hooks_dir: Path, common: Path, out: TextIO) -> bool:
     also = coverage.also_served(hooks_dir, common)
     if not also:
         ours = [e for e in INSTALLED_EVENTS if hook_slots.where_ours(hooks_dir / e) is not None]
+        # Uninstalled since, git-lfs left its hooks ours ran: not put back (an audit: they were,
+        # and every push failed once git-lfs was gone).
+        for said in lfs_slots.drop_left_behind(hooks_dir, common):
+            print(f"landwatch: {said}", file=out)
         for event in INSTALLED_EVENTS:
             for said in hook_slots.withdraw(hooks_dir / event):
                 print(f"landwatch: {said}", file=out)
