@@ -162,6 +162,18 @@ def test_whose_a_hook_is_by_what_each_tool_writes(tmp_path: Path) -> None:
     assert hooks.whose(tmp_path / "none") is None and not hooks.is_ours(tmp_path / "none")
 
 
+def test_a_hook_that_runs_a_file_named_h_is_not_husky_s_shim(tmp_path: Path) -> None:
+    """An audit: husky was told by `/h"` anywhere in a hook, so a hook of one's own running
+    `tools/h` was taken for husky's shim, kept aside and never run (its push check skipped).
+    husky's shims source `h` beside them: 9.1's and 9.0's spelling."""
+    shims = ('#!/usr/bin/env sh\n. "$(dirname "$0")/h"', '#!/usr/bin/env sh\n. "${0%/*}/h"')
+    for number, text in enumerate(shims):
+        (tmp_path / f"shim{number}").write_text(text)
+        assert hooks.whose(tmp_path / f"shim{number}") == "husky"
+    (tmp_path / "mine").write_text('#!/bin/sh\nexec "$(git rev-parse --show-toplevel)/tools/h"\n')
+    assert hooks.whose(tmp_path / "mine") is None
+
+
 # Hooks that name git-lfs, each at an event, and whether they are git-lfs's own.
 NAMING_GIT_LFS = {
     "its own": ("post-merge", git_lfs_hook("post-merge"), True),
