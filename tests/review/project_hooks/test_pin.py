@@ -99,11 +99,37 @@ def test_what_the_project_spells_for_a_remote_hook_is_pinned(repo: Repo) -> None
         changed = pinned(repo)
         assert changed is not None and changed.digest != first.digest
         first = changed
-    for back in ("../work/tools/entry.sh", "/proc/self/cwd/tools/entry.sh"):
-        spelt = REMOTE_RUNS_A_SCRIPT.replace("[tools/args.sh]", f"[{back}]")
+    # `/proc/self/cwd/tools/entr[y].sh`: no shell expands it, the file of that name runs (an
+    # audit: a wildcard took it for a pattern, unrefused).
+    for back in ("../work/tools/entry.sh", "/proc/self/cwd/tools/entr[y].sh", "/proc/*/cwd/x"):
+        spelt = REMOTE_RUNS_A_SCRIPT.replace("[tools/args.sh]", f"['{back}']")
         repo.land("back in", {".pre-commit-config.yaml": spelt}, hooks=False)
         problem = only_manager(repo).problem
         assert problem is not None and back in problem
+
+
+@pytest.mark.parametrize("repository", ["local", "https://github.com/example/hooks"])
+def test_an_argument_is_read_as_the_one_word_pre_commit_hands_over(
+    repo: Repo, repository: str
+) -> None:
+    """An audit: args were joined to the entry with spaces and split again, so `tools/my
+    script.sh` (and a file named `'`) was read as other words, pinned by nothing, though
+    pre-commit hands it over whole to the program that runs it."""
+    config = f"""repos:
+  - repo: {repository}
+    rev: 0123456789abcdef0123456789abcdef01234567
+    hooks:
+      - id: shell
+        name: shell
+        entry: sh
+        language: system
+        args: ["tools/my script.sh", "'"]
+"""
+    files = {"tools/my script.sh": "#!/bin/sh\nexit 0\n", "'": "exit 0\n"}
+    repo.land("hooks", {".pre-commit-config.yaml": config, **files}, hooks=False)
+    found = pinned(repo)
+    assert found is not None
+    assert set(files) <= {file.path for file in found.files}
 
 
 def test_a_tree_that_declares_no_hooks_pins_nothing(repo: Repo) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 import json
 import posixpath
+import shlex
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,7 +26,13 @@ from landwatch.review.documents import load_yaml
 from landwatch.review.jsonc import without_comments
 from landwatch.review.pinned import pinned_file
 from landwatch.review.project_hooks import lefthook, sources, values
-from landwatch.review.project_hooks.executed import beyond, executed, from_root, split
+from landwatch.review.project_hooks.executed import (
+    beyond,
+    executed,
+    from_root,
+    split,
+    through_proc,
+)
 from landwatch.review.project_hooks.sources import PRE_COMMIT_CONFIGS, Tree
 from landwatch.review.tree_links import followed
 
@@ -221,7 +228,10 @@ def _executed(tree: Tree, found: _Read, root: str) -> tuple[tuple[str, ...], lis
 
 
 def _absolute_pattern(path: str) -> bool:
-    return path.startswith("/") and any(char in path for char in "*?[")
+    """A pattern a program matches (`/*/migrations/*`): absolute, a wildcard among its
+    directories, not through /proc (`/proc/self/cwd/tools/arg[s].sh` runs that file; an audit)."""
+    directories = posixpath.dirname(posixpath.normpath(path))
+    return path.startswith("/") and any(c in directories for c in "*?[") and not through_proc(path)
 
 
 def _pre_commit_file(found: _Read, document: dict[Any, Any], path: str, source: str) -> None:
@@ -355,11 +365,10 @@ def _pre_commit_hooks(
             if stages and not any(stage in STAGES for stage in stages):
                 continue
             identifier = values.text(hook.get("id"))
-            entry = " ".join(
-                part
-                for part in (values.text(hook.get("entry")), *values.words(hook.get("args")))
-                if part
-            )
+            # pre-commit hands each of args over as one word: quoted here, split back alike (an
+            # audit: `tools/my script.sh` was two words, and pinned by neither).
+            arguments = " ".join(shlex.quote(word) for word in values.words(hook.get("args")))
+            entry = " ".join(part for part in (values.text(hook.get("entry")), arguments) if part)
             language = values.text(hook.get("language"))
             shown = f"{where}; {language}" if language else where
             shown_entry = entry or AS_DEFINED
@@ -369,7 +378,6 @@ def _pre_commit_hooks(
             if url == "local":
                 yield spec, entry, "", base
             else:  # an entry spelt here is a command; args are handed to the remote's program
-                arguments = " ".join(values.words(hook.get("args")))
                 yield spec, values.text(hook.get("entry")), arguments, base
 
 

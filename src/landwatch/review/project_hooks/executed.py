@@ -76,7 +76,7 @@ def beyond(tree: pygit2.Tree, path: str) -> str | None:
     saying so, or None: a path of the tree, or of the system."""
     if path.startswith("/"):
         absolute = posixpath.normpath(path)
-        if any(absolute == into or absolute.startswith(f"{into}/") for into in _INTO_PROC):
+        if through_proc(absolute):
             return (
                 f"{path} leads through /proc back into the checkout the hooks run in, where "
                 "nothing is pinned"
@@ -112,6 +112,13 @@ _WRITES = lazy_compile(r"(?:\d*|&)>[>|]?")
 # (/dev/fd, /dev/stdin). /dev/stdout and /dev/stderr lead to the tool's pipes, which hold
 # nothing of the tree: `echo x > /dev/stderr` names no file.
 _INTO_PROC = ("/proc", "/dev/fd", "/dev/stdin")
+
+
+def through_proc(path: str) -> bool:
+    """Whether an absolute path leads through /proc (or /dev/fd, /dev/stdin) back into the
+    checkout the hooks run in."""
+    absolute = posixpath.normpath(path)
+    return any(absolute == into or absolute.startswith(f"{into}/") for into in _INTO_PROC)
 
 
 def _only_up(path: str) -> bool:
