@@ -50,3 +50,17 @@ def test_git_lfs_hooks_refused_or_left_behind_are_named(tmp_path: Path) -> None:
     assert lfs_slots.lfs_left_behind(hooks, common) == everything
     (hooks / "post-checkout").write_text("#!/bin/sh\necho mine\n")  # not git-lfs's: never named
     assert lfs_slots.lfs_left_behind(hooks, common) == everything[:3]
+
+
+def test_a_git_lfs_filter_without_process_is_git_lfs_installed(tmp_path: Path) -> None:
+    """git-lfs 1's filter (clean, smudge, required; no process), which dotfiles still carry,
+    works: an audit found it taken for none, and `landwatch uninstall` then dropped git-lfs's
+    hooks as left behind, and pushes sent pointers without their files."""
+    repo = Repo(tmp_path / "repo", initial=False)
+    common, hooks = repo.git_dir, repo.git_dir / "hooks"
+    hook_slots.place(hooks / "pre-push", write)
+    lfs_slots.lfs_hook_path(hooks, "pre-push").write_text(git_lfs_hook("pre-push"))
+    for key, value in (("clean", "git-lfs clean -- %f"), ("required", "true")):
+        repo.git("config", "--local", f"filter.lfs.{key}", value)
+    assert lfs_slots.lfs_installed(hooks, common)
+    assert lfs_slots.lfs_left_behind(hooks, common) == []

@@ -28,7 +28,10 @@ def lfs_installed(hooks_dir: Path, common: Path) -> bool:
     """Whether git-lfs is installed in this repository: its filter is configured (its uninstall
     removes it) and it ran here (lfs.repositoryformatversion) or left a hook. Its hooks alone do
     not tell: beside the push gate's pre-push it writes none."""
-    if not git("config", "filter.lfs.process", cwd=common, check=False):
+    # Its filter by any of its keys: one of git-lfs 1 (clean, smudge, required, no process)
+    # still works (an audit: taken for none, uninstall dropped its hooks and pushes sent
+    # pointers without their files).
+    if not git("config", "--get-regexp", r"^filter\.lfs\.", cwd=common, check=False):
         return False
     if git("config", "--local", "lfs.repositoryformatversion", cwd=common, check=False):
         return True
