@@ -353,3 +353,23 @@ def test_whether_ours_runs_at_an_event_wherever_it_sits(hooks: Path) -> None:
     assert hook_slots.runs_ours(slot) and hook_slots.legacy_path(slot).exists()
     hook(hooks, "pre-push", "lefthook")  # lefthook replaced pre-commit: the legacy never runs
     assert not hook_slots.runs_ours(slot)
+
+
+@pytest.mark.parametrize("tool", ["lefthook", "husky 4"])
+def test_a_tool_s_hook_whose_slot_the_person_emptied_is_restored(hooks: Path, tool: str) -> None:
+    """Ours deleted by hand where it ran a tool's hook, the tool still in another slot: the
+    tool's hook goes back. An audit: it was deleted as one the tool's own uninstall had left,
+    and the tool's pre-push checks stopped. Where no slot holds the tool's hook, or ours running
+    one, the tool uninstalled itself (taking ours): its copy goes."""
+    slot = hook(hooks, "pre-push", tool)
+    hook_slots.place(slot, write)
+    hook(hooks, "pre-commit", tool)  # the tool's own, at an event landwatch has not
+    slot.unlink()  # ours, by hand
+    assert hook_slots.withdraw(slot) == ("restored your pre-push hook",)
+    assert names(hooks) == {"pre-push": tool, "pre-commit": tool}
+    hook_slots.place(slot, write)
+    for name in ("pre-commit", "pre-push"):  # the tool's uninstall: every slot it took
+        (hooks / name).unlink()
+    said = f"removed pre-push.before-landwatch: {tool} uninstalled itself since"
+    assert hook_slots.withdraw(slot) == (said,)
+    assert names(hooks) == {}

@@ -27,7 +27,7 @@ from typing import NamedTuple
 from landwatch import layout
 from landwatch.errors import UserError
 from landwatch.files import read_file, write_atomic
-from landwatch.hooks import INSTALLED_EVENTS, chained_path, whose
+from landwatch.hooks import INSTALLED_EVENTS, chained_path, uninstalled, whose
 
 # The tools that run their `<event>.legacy` hook first (and restore it at their uninstall).
 LEGACY_RUNNERS = ("pre-commit", "prek")
@@ -234,8 +234,9 @@ def withdraw(slot: Path) -> tuple[str, ...]:
         os.unlink(chained)
         return (f"removed {chained.name}, a stale copy of {tool}'s hook",)
     if not os.path.lexists(slot):
-        # That tool removed itself (and ours) since; git-lfs never removes ours (lfs_slots).
-        if (tool := whose(chained)) in GENERATED and tool != "git-lfs":
+        # That tool removed itself (and ours) since, not the person this slot's; git-lfs never
+        # removes ours (lfs_slots).
+        if (tool := whose(chained)) in GENERATED and tool != "git-lfs" and uninstalled(slot, tool):
             os.unlink(chained)
             return (f"removed {chained.name}: {tool} uninstalled itself since",)
         _restore(chained, slot)

@@ -250,6 +250,21 @@ def chained_path(hook: Path) -> Path:
     return hook.with_name(hook.name + layout.CHAINED_SUFFIX)
 
 
+def uninstalled(slot: Path, tool: str) -> bool:
+    """Whether `tool`, whose hook ours ran at `slot`'s event, uninstalled itself since: no slot
+    beside holds its hook, or ours running one. Its uninstall empties all; a person, one (an
+    audit: lefthook's pre-push was deleted, as uninstalled, where its pre-commit ran on)."""
+    try:
+        beside = [path for path in slot.parent.iterdir() if "." not in path.name]
+    except OSError:
+        return False
+    for other in beside:
+        owner = None if other == slot or other.is_symlink() else whose(other)
+        if owner == tool or (owner == "landwatch" and whose(chained_path(other)) == tool):
+            return False
+    return True
+
+
 def event_of(hook: Path) -> str:
     """The event a hook file is for: its name up to the first dot (`pre-push.before-landwatch`,
     `post-commit.legacy`: what landwatch or another tool kept aside is still that event's)."""
