@@ -216,13 +216,16 @@ TRIES = 2
 
 def test_finding_the_values_takes_time_linear_in_the_text_however_many_there_are() -> None:
     """Each text is read once whatever the values (here 2,000, each one a prefix away from
-    others): ten times the text takes about ten times as long, ten times the values not."""
+    others): ten times the text takes about ten times as long, ten times the values not (each
+    searched alone, ten times as long). Ten times the automaton's states cost cache misses
+    alone: 1.9 times idle, 3.3 times in a clean clone's CI beside the other worker (stop 66),
+    so the bound is 5, not 3: a test must not depend on the machine's caches."""
     chosen = random.Random(7)
     values = ["".join(chosen.choices("ab", k=24)) for _ in range(2000)]
     many, fewer = Found(values), Found(values[:200])
     long_time = cpu_seconds(reading(many, 200_000), TRIES)
     longer = long_time / max(cpu_seconds(reading(many, 20_000), TRIES), 1e-4)
     more = long_time / max(cpu_seconds(reading(fewer, 200_000), TRIES), 1e-4)
-    assert longer < 30 and more < 3, (longer, more)
+    assert longer < 30 and more < 5, (longer, more)
     text = "x" + values[0] + "y" + values[1][:-1] + "z" + values[2]
     assert [text[start:end] for start, end in many.spans(text)] == [values[0], values[2]]
