@@ -73,14 +73,16 @@ class Repository:
         """Whether the landing at `oid` is still to be reviewed by a linked worktree's queue
         other than `here`'s, and nowhere else: that worktree removed first, its queue goes with
         it, and only its reflog read again finds the commit (the sweep waits before it)."""
+        linked = [git_dir for git_dir in self.worktrees[1:] if git_dir != here]
         id_ = f"{WorkKind.REVIEW}-{oid}"
-        if work_item.is_known(self.common, id_) or os.path.lexists(
-            layout.report_file(self.common, oid)
-        ):
+        # Most repositories have no other linked worktree: no entry of theirs asks more.
+        if not linked or work_item.is_known(self.common, id_):
             return False
-        for git_dir in self.worktrees[1:]:
+        if os.path.lexists(layout.report_file(self.common, oid)):
+            return False
+        for git_dir in linked:
             with contextlib.suppress(work_item.QueueError):
-                if git_dir != here and work_item.in_line(git_dir, id_):
+                if work_item.in_line(git_dir, id_):
                     return True
         return False
 
