@@ -26,6 +26,7 @@ lw_chained="${0%/*}/$LANDWATCH_EVENT$lw_kept_as"
 lw_status=0
 lw_chain=
 lw_mid_rebase=
+lw_rebased=
 { [ "${LANDWATCH_CHAIN-}" = husky ] || [ -x "$lw_chained" ]; } && lw_chain=1
 
 # Early exit 1 of 3: a pick of a rebase is no landing (post-rewrite lists them all), before
@@ -895,9 +896,12 @@ lw_rewritten() {
     done
     [ "$lw_replaced" = 1 ] && exec 4>&- # written whole: only the notice reads it, on fd 5
     [ -z "$lw_into" ] || lw_rewrote
-    # One push and one maintenance for the whole rewrite: its tip carries the rest. None for
-    # an amend mid-rebase: the rebase's own post-rewrite asks for its tip's.
-    [ -z "$lw_tip" ] || [ -n "$lw_mid_rebase" ] || lw_also "$lw_tip" ""
+    # One push and one maintenance for the whole rewrite: its tip carries the rest. A rebase's
+    # is HEAD as it ends, for its list names a pick its last exec may have amended since, which
+    # no branch holds. None for an amend mid-rebase: the rebase's post-rewrite asks for its tip's.
+    [ -z "$lw_tip" ] || [ -n "$lw_mid_rebase" ] && return 0
+    [ -n "$lw_rebased" ] && lw_head && lw_tip=$lw_oid
+    lw_also "$lw_tip" ""
 }
 
 lw_replacing() {
@@ -999,6 +1003,7 @@ lw_record() {
             ;;
         post-rewrite)
             [ "${1-}" = amend ] && lw_mid_rebase=1 # an amend by a rebase's exec (lw_nothing_landed)
+            [ "${1-}" = rebase ] && lw_rebased=1
             if [ -n "$lw_buffered" ]; then
                 lw_rewritten <<EOF
 $lw_input

@@ -199,8 +199,6 @@ def test_an_amend_by_a_rebase_s_exec_is_recorded_as_replacing_the_pick(repo: Rep
     replaced = {}
     while (claimed := work_item.claim_next(repo.git_dir, [WorkKind.REVIEW])) is not None:
         replaced[claimed.item.oid] = claimed.item.replaced
-    # Each tip is recorded, replacing its pick (a commit gone), which the rebase recorded as
-    # replacing the commit it picked.
     # Each tip is recorded, replacing the pick its exec amended, which the rebase's list names
     # as replacing the commit picked (git flushes its list lazily: where it names the tip
     # itself, the tip replaces the commit picked).
@@ -208,6 +206,19 @@ def test_an_amend_by_a_rebase_s_exec_is_recorded_as_replacing_the_pick(repo: Rep
         (replacing,) = replaced[tip]
         assert replacing == old or replaced[replacing] == (old,)
     assert work_item.claim_next(repo.git_dir) is None
+
+
+def test_a_rebase_whose_exec_amends_asks_the_push_of_the_branch_as_it_ends(repo: Repo) -> None:
+    """The rebase's list ends with the pick its last exec amended, a commit no branch holds: its
+    push named that, and the push kind found no branch to push. It names HEAD as the rebase ends."""
+    repo.git("config", "landwatch.push.remote", "origin")
+    repo.git("switch", "-q", "-c", "topic")
+    for n in range(2):
+        repo.land(f"topic {n}", f"t{n}")
+    repo.clear()
+    amend = "echo amended >> a.txt && git add a.txt && git commit -q --amend --no-edit"
+    repo.git("rebase", "-q", "--force-rebase", "-x", amend, "HEAD~2")
+    assert repo.pending(kind=WorkKind.PUSH) == [(repo.git("rev-parse", "topic"), None)]
 
 
 def test_rebase_apply_backend_records_once(repo: Repo) -> None:
