@@ -300,6 +300,23 @@ def test_a_private_key_rotated_in_place_is_found(changes: Changes) -> None:
     assert findings[0].snippet == "(private key material)"
 
 
+def test_a_key_rotated_in_place_is_told_apart_by_its_body_not_its_file(changes: Changes) -> None:
+    """Which key a rotation found is its body's (secret_digest): the whole file's told the same
+    key again after an amend that changed only another line of that file."""
+    old = pem("PRIVATE KEY", 51)
+    new = [old[0], *key_body(52), old[-1]]
+    other = [old[0], *key_body(53), old[-1]]
+    before = {"certs/server.key": "\n".join(old) + "\n"}
+
+    def digest(lines: list[str]) -> str:
+        change = changes.change({"certs/server.key": "\n".join(lines) + "\n"}, before=before)
+        (finding,) = check(change, "certs/server.key", PrivateKey())
+        return finding.secret_digest
+
+    assert digest(new) == digest(["# the server's key, rotated", *new]) == digest([*new, "", "#"])
+    assert digest(new) != digest(other)
+
+
 def test_provider_formats_of_the_maintained_rule_set_are_reported(changes: Changes) -> None:
     chosen = random.Random(11)
     hugging_face = "hf_" + "".join(chosen.choices(string.ascii_letters, k=34))

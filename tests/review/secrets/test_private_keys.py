@@ -56,7 +56,7 @@ def test_a_key_regenerated_in_place_is_found_at_its_first_added_line() -> None:
     lines += [BODY[at : at + 24] for at in range(0, len(BODY), 24)]
     lines += ["-----END OPENSSH PRIVATE KEY-----", ""]
     content = "\n".join(lines).encode()
-    assert rotated_key_lines(content, added={4, 5}) == [("OpenSSH private key", 4)]
+    assert rotated_key_lines(content, added={4, 5}) == [("OpenSSH private key", 4, BODY)]
     assert rotated_key_lines(content, added={2, 3, 4}) == []  # a new header: a new key
     assert rotated_key_lines(content, added={1}) == []  # the body untouched
 

@@ -104,7 +104,7 @@ class PrivateKey(SecretRule):
         content = file.new_content()
         if content is None or b"PRIVATE KEY" not in content:
             return
-        for label, number in rotated_key_lines(content, {line.number for line in lines}):
+        for label, number, body in rotated_key_lines(content, {line.number for line in lines}):
             finding = self.finding(
                 f"{label} (its body replaced in place)",
                 path=file.path,
@@ -112,8 +112,8 @@ class PrivateKey(SecretRule):
                 content=f"rotated {label} {number}",
                 snippet=KEY_MATERIAL,
             )
-            # The key is the body around that line, and the file holds it: which key, told apart.
-            finding.secret_digest = secret_digest(content.decode("utf-8", "surrogateescape"))
+            # Which key: its body's, not the file's, which an edit of another line changes.
+            finding.secret_digest = secret_digest(body)
             yield self.in_test_data(finding, file.path)
 
     def scan(

@@ -83,9 +83,9 @@ def key_on_line(text: str, start: int, stop: int) -> tuple[list[tuple[int, int]]
     return [span], "".join(chunk[0] for chunk in chunks)
 
 
-def rotated_key_lines(content: bytes, added: set[int]) -> list[tuple[str, int]]:
-    """(kind, first added line) of each private key block of `content` whose body holds added
-    lines while its header did not change: a key regenerated in place."""
+def rotated_key_lines(content: bytes, added: set[int]) -> list[tuple[str, int, str]]:
+    """(kind, first added line, body) of each private key block of `content` whose body holds
+    added lines while its header did not change: a key regenerated in place."""
     found = []
     lines = content.decode("utf-8", errors="replace").split("\n")
     at = 0
@@ -103,7 +103,7 @@ def rotated_key_lines(content: bytes, added: set[int]) -> list[tuple[str, int]]:
         ]
         touched = [n for n in body if n in added]
         if touched and (start + 1) not in added and len(body) * 48 >= MIN_KEY_MATERIAL:
-            found.append((label, touched[0]))
+            found.append((label, touched[0], "".join(lines[n - 1].strip() for n in body)))
         at = end + 1
     return found
 
