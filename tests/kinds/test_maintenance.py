@@ -5,6 +5,7 @@ never where git's own maintenance is in charge, and in the worktree of the landi
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
 from collections.abc import Callable
@@ -120,6 +121,22 @@ def test_a_held_lock_is_a_retry_not_a_failure(repo: Repo, tmp_path: Path) -> Non
     assert len(done) == 1
     assert work_item.read_entry(repo.git_dir, DONE, done[0]).tries == 0  # type: ignore[union-attr]
     reviewer.shutdown()
+
+
+def test_a_gc_pid_left_by_a_gc_no_longer_running_here_holds_nothing(repo: Repo) -> None:
+    """An audit: a gc killed leaves gc.pid, and maintenance waited 12 hours for it, retried every
+    5 minutes; git takes such a lock over at once. A pid running, or another host's, holds it."""
+    oid = repo.land("one")
+    item = WorkItem(WorkKind.MAINTENANCE, oid, repo.git_dir)
+    gone = subprocess.Popen(["true"])  # a pid of this host no longer running
+    gone.wait()
+    host = os.uname().nodename
+    for held in (f"{os.getpid()} {host}", f"{gone.pid} another-{host}", "garbage"):
+        (repo.git_dir / "gc.pid").write_text(held)
+        with pytest.raises(RetryLater, match=r"gc\.pid"):
+            MaintenanceHandler().handle(item, reporter())
+    (repo.git_dir / "gc.pid").write_text(f"{gone.pid} {host}")
+    assert MaintenanceHandler().handle(item, reporter()).ran
 
 
 def test_git_s_words_on_a_failed_maintenance_are_kept_redacted(repo: Repo) -> None:

@@ -145,9 +145,28 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
                 age = time.time() - path.stat().st_mtime
             except OSError:
                 continue
-            if lock != "gc.pid" or age < 12 * 3600:  # git's own rule for a stale gc.pid
+            if lock != "gc.pid" or (age < 12 * 3600 and _gc_alive(path, common)):
                 return str(path)
         return None
+
+
+def _gc_alive(path: Path, common: Path) -> bool:
+    """Whether a gc.pid younger than 12 hours holds git's lock, by git's own rule (builtin/gc.c):
+    a pid on another host is taken as running; one on this host that is not running, a gc
+    killed, holds nothing (git takes it over)."""
+    try:
+        pid, _, host = read_file(path, trusted=common, limit=4096).decode().strip().partition(" ")
+    except (OSError, UnicodeDecodeError):
+        return True
+    if host != os.uname().nodename or not pid.isascii() or not pid.isdecimal():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's: running
+        return True
+    return True
 
 
 def _places_of(item: WorkItem, at: Worktree) -> list[Path]:
