@@ -94,15 +94,15 @@ def plain_show(options: list[str]) -> tuple[str | None, bool, str] | None:
 
 def prompt_options(options: list[str]) -> tuple[bool, int | None] | None:
     """`landwatch prompt`'s options as (colour, width), read without the parser; None for any
-    the parser must answer (a width that is no positive number, `--help`)."""
-    from landwatch.text import usable_width
+    the parser must answer (a width that is no number of columns, `--help`)."""
+    from landwatch.text import asked_width
 
     width = None
     if options[-2:-1] == ["--width"]:
         width, options = options[-1], options[:-2]
     elif options[-1:] and options[-1].startswith("--width="):
         width, options = options[-1].partition("=")[2], options[:-1]
-    if (width is not None and not usable_width(width)) or not set(options) <= PROMPT_OPTIONS:
+    if (width is not None and not asked_width(width)) or not set(options) <= PROMPT_OPTIONS:
         return None
     return "--color" in options, int(width) if width is not None else None
 

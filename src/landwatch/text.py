@@ -210,6 +210,12 @@ def terminal_width(fd: int = 2) -> int:
         return DEFAULT_WIDTH
 
 
+def asked_width(text: str) -> bool:
+    """A width `landwatch prompt --width` takes: usable_width's, or 0 (`$((COLUMNS / 2))` where
+    COLUMNS is 1): no room, and the prompt says nothing there."""
+    return text == "0" or usable_width(text)
+
+
 def usable_width(text: str) -> bool:
     """A width a line can be fitted to: a positive number of columns (COLUMNS, `--width`)."""
     # ASCII digits: isdigit takes `²`, which int() refuses (a traceback, not a usage error).

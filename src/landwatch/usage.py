@@ -202,10 +202,10 @@ def grace_seconds(text: str) -> float:
 
 
 def columns(text: str) -> int:
-    """`landwatch prompt --width`'s value: a positive number of columns."""
-    from landwatch.text import usable_width
+    """`landwatch prompt --width`'s value: a number of columns (text.asked_width)."""
+    from landwatch.text import asked_width
 
-    if not usable_width(text):
+    if not asked_width(text):
         raise argparse.ArgumentTypeError(f"not a number of columns: {text!r}")
     return int(text)
 

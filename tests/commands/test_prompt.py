@@ -414,9 +414,17 @@ def test_the_line_fits_the_width_it_is_given(repo: Repo) -> None:
 
 def test_a_width_that_is_no_number_of_columns_is_refused(repo: Repo) -> None:
     # `²` and `٣`: digits to str.isdigit, not to int() (an audit: the quick path's traceback).
-    for width in ("0", "-3", "wide", "", "\u00b2", "\u0663"):
+    for width in ("-3", "wide", "", "\u00b2", "\u0663"):
         result = repo.landwatch("prompt", "--width", width)
         assert result.returncode == 2 and "not a number of columns" in result.stderr, result
+    # `--width "$((COLUMNS / 2))"` (docs/hooks.md) where COLUMNS is 1: no room, nothing said,
+    # not a usage error at every prompt (an audit); the line waits for a prompt with room.
+    repo.land("Add the key", {"keys.py": f"KEY = '{KEY_ID}'\n"})
+    assert run_reviewer("--once").returncode == 0
+    for options in (("--width", "0"), ("--width=0",), ("--width", "0", "--color")):
+        said = repo.landwatch("prompt", *options)
+        assert (said.returncode, said.stdout, said.stderr) == (0, "", ""), options
+    assert "AWS access key ID" in shown(repo.path)
     # Where COLUMNS says so, the line takes the default width, as for any width unusable.
     said = subprocess.run(
         [sys.executable, "-m", "landwatch", "status"],

@@ -51,7 +51,9 @@ def prompt(cwd: str, *, color: bool = False, width: int | None = None) -> int:
     nothing; never fail. Without `width`: one column less than the terminal's (COLUMNS, else
     the terminal on stderr, which a prompt's `$(...)` leaves alone; else 80), as the line has a
     line of its own above the prompt, and a line that reaches the last column makes some
-    shells' line editors wrap the prompt or redraw it one line off."""
+    shells' line editors wrap the prompt or redraw it one line off. A width of 0 holds nothing."""
+    if width == 0:
+        return 0
     try:
         pieces = what_to_say(cwd)
         if pieces:
