@@ -373,6 +373,33 @@ def test_a_merge_of_my_own_branch_tells_nothing_its_commits_lines_tell(
     assert said(repo, "last") == ("" if told else topic_line + "\n")
 
 
+@pytest.mark.parametrize("told", [True, False])
+def test_a_pull_of_my_branch_as_the_host_rebased_it_tells_nothing_of_it_again(
+    repo: Repo, told: bool
+) -> None:
+    """An audit: a branch's commit, its line told (or still to tell), the branch "Rebase and
+    merge"d by the host onto main after a teammate's commit (a copy: the person its author, the
+    host its committer), pulled: the range told the finding again, as the range's."""
+    repo.git("switch", "-q", "-c", "topic")
+    reviewed = repo.land("topic", {"a.py": "x = 1  \n"})
+    topic_line = f"landwatch: P001 trailing whitespace in a.py:1 · landwatch show {reviewed[:7]}"
+    if told:
+        assert run_reviewer("--once").returncode == 0
+        assert said(repo, "told") == topic_line + "\n"
+    repo.git("switch", "-q", "-c", "upstream", "main")  # what the host's main then holds
+    repo.land("theirs", {"t.txt": "t\n"}, hooks=False, env=TEAMMATE)
+    picked = repo.run("cherry-pick", reviewed, LANDWATCH="0", GIT_COMMITTER_EMAIL="host@x.org")
+    assert picked.returncode == 0, picked.stderr
+    repo.git("switch", "-q", "main")
+    assert repo.run("merge", "-q", "--ff-only", "upstream").returncode == 0  # the pull
+    pulled = repo.head()
+    assert run_reviewer("--once").returncode == 0
+    stored = report_store.read(repo.git_dir, pulled)
+    assert stored is not None and stored.shape == "range" and stored.summary() == "1 warning"
+    assert said(repo, "next") == ("" if told else topic_line + "\n")
+    assert said(repo, "last") == ""
+
+
 def said(repo: Repo, message: str) -> str:
     """What the hooks printed when an empty commit landed."""
     return repo.run("commit", "-q", "--allow-empty", "-m", message).stderr

@@ -264,25 +264,26 @@ def _store(
 
 
 def _brought(git_dir: str, tip: str, base: str) -> list[Report]:
-    """The kept reviews of the commits a landed range brings (base..tip, the tip aside): a merge
-    of the person's own branch tells nothing that branch's own lines told or are to tell."""
+    """The kept reviews of the commits a landed range brings (base..tip, the tip aside), and of
+    those of the person's branches it brings a copy of (whose.copied): a merge of their own
+    branch, or a pull of it as the host rebased it, tells nothing its own lines told or are to."""
     import pygit2
 
     from landwatch import report_store
+    from landwatch.review import whose
     from landwatch.review.change import open_repository
 
-    brought = []
+    repo = open_repository(git_dir)
+    commits = []
     try:
-        walker = open_repository(git_dir).walk(tip, pygit2.enums.SortMode.NONE)
+        walker = repo.walk(tip, pygit2.enums.SortMode.NONE)
         walker.hide(base)
-        for commit in walker:
-            at = str(commit.id)
-            if at != tip and report_store.stored(git_dir, at):
-                kept = report_store.read_review(git_dir, at)
-                brought += [kept] if kept is not None else []
+        commits = [at for commit in walker if (at := str(commit.id)) != tip]
     except (KeyError, ValueError, pygit2.GitError):
         return []  # unread: a line too many is told, never a finding lost
-    return brought
+    kept = [at for at in commits if report_store.stored(git_dir, at)]
+    kept += whose.copied(repo, tip, base, lambda at: report_store.stored(git_dir, at))
+    return [review for at in kept if (review := report_store.read_review(git_dir, at))]
 
 
 def _outcome(

@@ -6,6 +6,8 @@ that arrived with them. A GitHub app's commit is a bot's, unless the app is a co
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygit2
 
 from landwatch.lazy_re import lazy_compile
@@ -83,6 +85,38 @@ def others_only(repo: pygit2.Repository, tip: str, base: str, email: str) -> boo
             continue  # a copy of one the branch held ("Rebase and merge"): its lines are in base
         others = True
     return others
+
+
+def copied(repo: pygit2.Repository, tip: str, base: str, kept: Callable[[str], bool]) -> list[str]:
+    """The commits of the person's local branches that `tip` lacks, reviewed here (`kept`), of
+    which `base..tip` brings a copy it has no review of: the same patch by the same author
+    (their branch "Rebase and merge"d by the host, then pulled). Their lines tell their findings."""
+    try:
+        walker = repo.walk(tip)
+        walker.hide(base)
+        unreviewed: dict[bytes, list[pygit2.Commit]] = {}
+        for _, commit in zip(range(LOOKED_AT), walker, strict=False):
+            if len(commit.parents) == 1 and not kept(str(commit.id)):
+                unreviewed.setdefault(commit.author.raw_email.lower(), []).append(commit)
+        branches = [repo.branches.local[name].target for name in repo.branches.local]
+        if not unreviewed or not branches:
+            return []
+        walker = repo.walk(branches[0])
+        for other in branches[1:]:
+            walker.push(other)
+        walker.hide(tip)
+        found, copies = [], {}  # copies: each author's patches, made once asked for
+        for _, commit in zip(range(LOOKED_AT), walker, strict=False):
+            author = commit.author.raw_email.lower()
+            if len(commit.parents) != 1 or author not in unreviewed or not kept(str(commit.id)):
+                continue
+            if author not in copies:
+                copies[author] = {_patch(each) for each in unreviewed[author]}
+            if _patch(commit) in copies[author]:
+                found.append(str(commit.id))
+        return found
+    except (KeyError, ValueError, pygit2.GitError):
+        return []
 
 
 def _patches(repo: pygit2.Repository, base: str, tip: str) -> set[pygit2.Oid]:
