@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from landwatch.review.change import open_repository
-from landwatch.review.whose import others_only
+from landwatch.review.whose import copied, others_only
 from landwatch.sharing import reviewer_email
 from support.repos import Repo
 
@@ -47,6 +47,32 @@ def test_a_copy_of_a_commit_the_branch_held_does_not_make_the_range_mine(tmp_pat
     assert others_only(git_repo, repo.head(), held, ME)
     repo.land("mine, new", {"b.txt": "b\n"}, hooks=False, env=hosted)
     assert not others_only(git_repo, repo.head(), held, ME)
+
+
+def test_a_copy_is_found_on_a_local_branch_by_its_patch_and_author(tmp_path: Path) -> None:
+    """whose.copied: the reviewed commits of local branches the tip lacks whose copy the range
+    brings unreviewed, the same patch by the same author; not another's same patch, nor a
+    commit no branch holds, nor one whose copy has a review of its own."""
+    repo = Repo(tmp_path / "repo")
+    base = repo.head()
+    repo.git("checkout", "-q", "-b", "topic")
+    mine = repo.land("mine", {"notes.txt": "mine\n"}, hooks=False)
+    repo.land("also mine", {"other.txt": "other\n"}, hooks=False)
+    repo.git("checkout", "-q", "-b", "upstream", base)
+    repo.land("theirs", {"a.txt": "a\n"}, hooks=False, env=MATE)
+    repo.land(
+        "mine (#1)", {"notes.txt": "mine\n"}, hooks=False, env={**MATE, "GIT_AUTHOR_EMAIL": ME}
+    )
+    repo.land("their copy", {"other.txt": "other\n"}, hooks=False, env=MATE)
+    tip = repo.head()
+    git_repo = open_repository(repo.git_dir)
+    reviewed = {mine, repo.git("rev-parse", "topic")}
+    assert copied(git_repo, tip, base, reviewed.__contains__) == [mine]
+    assert (
+        copied(git_repo, tip, base, {*reviewed, repo.git("rev-parse", "HEAD~1")}.__contains__) == []
+    )
+    repo.git("branch", "-q", "-D", "topic")
+    assert copied(git_repo, tip, base, reviewed.__contains__) == []
 
 
 def test_a_merge_of_mine_among_theirs_does_not_make_them_mine(tmp_path: Path) -> None:
