@@ -175,6 +175,36 @@ def test_a_rotated_log_starts_0600_and_no_link_is_written_through(
     assert f"{log} cannot be written (Too many levels of symbolic links)" in capsys.readouterr().err
 
 
+def test_a_fifo_at_the_log_is_refused_never_waited_on(tmp_path: Path) -> None:
+    """An audit: a FIFO at reviewer.log was opened to write and waited on for a reader for ever,
+    the reviewer holding its lock and deaf to SIGTERM (the open is retried). Refused at once,
+    said once, whether a reader waits on it or not; nothing is written into it."""
+    fifo = tmp_path / "reviewer.log"
+    os.mkfifo(fifo, 0o600)
+    emit = (
+        "import logging, sys\nfrom landwatch.daemon.process import PrivateLog\n"
+        "handler = PrivateLog(sys.argv[1])\n"
+        "handler.emit(logging.makeLogRecord({'msg': 'a line'}))\nprint(handler.unwritten)\n"
+    )
+    for reader in (False, True):
+        held = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK) if reader else None
+        try:
+            said = subprocess.run(
+                [sys.executable, "-c", emit, str(fifo)],
+                capture_output=True,
+                text=True,
+                timeout=120,  # a hang is for ever: this bounds only the failing run
+            )
+            assert said.returncode == 0, said.stderr
+            assert said.stdout.strip() in ("No such device or address", "not a regular file")
+            assert f"{fifo} cannot be written" in said.stderr
+            if held is not None:
+                assert os.read(held, 100) == b""  # nothing was written into it
+        finally:
+            if held is not None:
+                os.close(held)
+
+
 # A log as the reviewer writes it, in a process of its own (no rule set loaded by another test):
 # a line, a traceback, then whether the maintained rule set was loaded for them.
 LOGGED = """

@@ -5,10 +5,12 @@ terminal where no service manager starts it.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import logging.handlers
 import os
 import signal
+import stat
 import sys
 from collections.abc import Callable
 from io import TextIOWrapper
@@ -54,8 +56,17 @@ class PrivateLog(logging.handlers.RotatingFileHandler):
         self._failed = False
 
     def _open(self) -> TextIOWrapper:
+        # O_NONBLOCK, and a regular file only: a FIFO there was waited on for a reader for ever,
+        # the reviewer holding its lock and deaf to SIGTERM (an audit).
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
-        fd = os.open(self.baseFilename, flags, 0o600)
+        refused = OSError(errno.EINVAL, "not a regular file", self.baseFilename)
+        try:
+            fd = os.open(self.baseFilename, flags | os.O_NONBLOCK, 0o600)
+        except OSError as error:
+            raise refused if error.errno == errno.ENXIO else error from None  # ENXIO: a FIFO
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise refused
         os.fchmod(fd, 0o600)
         return open(fd, "a", encoding=self.encoding, errors=self.errors)
 
