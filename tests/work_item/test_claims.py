@@ -4,6 +4,7 @@ in pending/ never blocks a claim, and a failed item retried starts again from no
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -128,9 +129,25 @@ def test_a_failed_item_retried_is_claimable_again_from_no_tries(git_dir: Path) -
     assert claimed is not None and claimed.item.tries == 0
     assert w.retry(git_dir, failed, now=T + 6) is None  # not failed any more
     assert w.retry(git_dir, "no grammar at all", now=T + 6) is None
-    plant(git_dir / "landwatch" / FAILED, f"review-{oid(2)}.{int(T * 1e6)}", "bytes")
-    assert w.retry(git_dir, f"review-{oid(2)}.{int(T * 1e6)}", now=T + 6) is None  # no record
-    assert len(w.entries(git_dir, FAILED)) == 1  # left for the person to see
+    for number, garbage in enumerate(("directory", "huge", "symlink"), start=3):
+        plant(git_dir / "landwatch" / FAILED, f"review-{oid(number)}.{int(T * 1e6)}", garbage)
+        assert w.retry(git_dir, f"review-{oid(number)}.{int(T * 1e6)}", now=T + 6) is None
+    assert len(w.entries(git_dir, FAILED)) == 3  # no record: left for the person to see
+
+
+def test_a_record_given_up_as_garbage_is_retried_as_its_name_says(git_dir: Path) -> None:
+    """An audit: status and the one line named an item given up whose record did not decode
+    (torn, truncated), `enqueue` sent the person to `retry`, and `retry` said nothing was given
+    up: no command reviewed the commit. Retried, it is the record its name says."""
+    os.makedirs(git_dir / "landwatch" / FAILED, mode=0o700)
+    for number, garbage in enumerate(("empty", "bytes", "truncated"), start=1):
+        name = f"review-{oid(number)}.{int(T * 1e6)}"
+        plant(git_dir / "landwatch" / FAILED, name, garbage)
+        again = w.retry(git_dir, name, now=T + 5)
+        assert again is not None and again in w.entries(git_dir, PENDING)
+    claimed = [w.claim_next(git_dir, now=T + 5) for _ in range(3)]
+    assert [c.item for c in claimed if c is not None] == [item(git_dir, n) for n in (1, 2, 3)]
+    assert w.entries(git_dir, FAILED) == []
 
 
 def test_a_step_of_the_clock_moves_the_due_times_still_ahead(git_dir: Path) -> None:

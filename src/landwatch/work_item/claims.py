@@ -13,6 +13,7 @@ from pathlib import Path
 from landwatch.work_item.directory import (
     WorkDirectory,
     append_line,
+    checkpoint,
     decode_entry,
     fsync_directory,
     listdir,
@@ -47,7 +48,7 @@ from landwatch.work_item.names import (
     stamped,
     stamped_name,
 )
-from landwatch.work_item.record import decode_record
+from landwatch.work_item.record import decode_record, named_record
 
 
 def claim_next(
@@ -189,9 +190,16 @@ def _restart(
             data = read_all(fd, size)
             try:
                 decode_record(data, id)
+                append_line(fd, data, b"reset", "append reset")
             except RecordError:
-                return None  # not an item: it stays for the person to see
-            append_line(fd, data, b"reset", "append reset")
+                # Given up as garbage: the record its name says, tries from zero (else `retry`
+                # refused what status and the one line named given up: an audit).
+                if state != FAILED or (named := named_record(id, git_dir, enqueued=moment)) is None:
+                    return None  # not an item: it stays for the person to see
+                os.ftruncate(fd, 0)
+                os.write(fd, named)
+                os.fsync(fd)
+                checkpoint("write a garbage record's name's")
         finally:
             os.close(fd)
         new = stamped_name(id, micros(moment))

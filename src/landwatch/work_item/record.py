@@ -12,6 +12,7 @@ from typing import NamedTuple
 from landwatch.work_item.names import (
     FOREIGN_PRODUCER_GRACE,
     GENERATION_RE,
+    ID_RE,
     MAX_RECORD_BYTES,
     MAX_REWRITTEN,
     ORPHAN_GRACE,
@@ -184,6 +185,16 @@ _BOOT_ID = _read_first_line("/proc/sys/kernel/random/boot_id") or "-"
 
 def this_producer() -> tuple[str, str, int]:
     return _HOST, _BOOT_ID, os.getpid()
+
+
+def named_record(id: str, git_dir: os.PathLike[str] | str, *, enqueued: float) -> bytes | None:
+    """The record an item's id says (its kind and commit), for one whose own bytes are lost: a
+    marker the hooks made and died before writing, a write the disk lost; None for no id."""
+    named = ID_RE.fullmatch(id)
+    if named is None:
+        return None
+    item = WorkItem(named["kind"], named["oid"], Path(git_dir))
+    return encode_record(item, enqueued=enqueued, producer=this_producer())
 
 
 def boot_time() -> int | None:
