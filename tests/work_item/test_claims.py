@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from landwatch import work_item as w
-from landwatch.work_item import CLAIMED, DONE, FAILED, PENDING, WorkKind
+from landwatch.work_item import CLAIMED, DONE, FAILED, PENDING, WorkItem, WorkKind
 from support.queue import (
     GARBAGE,
     LEASE,
@@ -138,15 +138,27 @@ def test_a_failed_item_retried_is_claimable_again_from_no_tries(git_dir: Path) -
 def test_a_record_given_up_as_garbage_is_retried_as_its_name_says(git_dir: Path) -> None:
     """An audit: status and the one line named an item given up whose record did not decode
     (torn, truncated), `enqueue` sent the person to `retry`, and `retry` said nothing was given
-    up: no command reviewed the commit. Retried, it is the record its name says."""
-    os.makedirs(git_dir / "landwatch" / FAILED, mode=0o700)
+    up: no command reviewed the commit. Retried, it is the record its name says, with what of
+    it still reads: a pull's base read as its tip alone reviewed what it brought as clean."""
+    failed = git_dir / "landwatch" / FAILED
+    os.makedirs(failed, mode=0o700)
     for number, garbage in enumerate(("empty", "bytes", "truncated"), start=1):
-        name = f"review-{oid(number)}.{int(T * 1e6)}"
-        plant(git_dir / "landwatch" / FAILED, name, garbage)
+        plant(failed, f"review-{oid(number)}.{int(T * 1e6)}", garbage)
+    pulled = item(git_dir, 4)
+    cut = w.encode_record(
+        WorkItem(WorkKind.REVIEW, oid(4), git_dir, base=oid(5), rewritten=oid(6)),
+        enqueued=T,
+        producer=w.this_producer(),
+    )
+    (failed / f"{pulled.id}.{int(T * 1e6)}").write_bytes(cut[: cut.index(b"\nend")])
+    for name in sorted(w.entries(git_dir, FAILED)):
         again = w.retry(git_dir, name, now=T + 5)
         assert again is not None and again in w.entries(git_dir, PENDING)
-    claimed = [w.claim_next(git_dir, now=T + 5) for _ in range(3)]
-    assert [c.item for c in claimed if c is not None] == [item(git_dir, n) for n in (1, 2, 3)]
+    claimed = [w.claim_next(git_dir, now=T + 5) for _ in range(4)]
+    assert [c.item for c in claimed if c is not None] == [
+        *(item(git_dir, n) for n in (1, 2, 3)),
+        WorkItem(WorkKind.REVIEW, oid(4), git_dir, base=oid(5), rewritten=oid(6)),
+    ]
     assert w.entries(git_dir, FAILED) == []
 
 

@@ -96,11 +96,8 @@ def test_the_hooks_enqueue_is_whole_or_absent_at_every_crash_point(tmp_path: Pat
         if not reached("hooks: marker created", done_steps, steps):
             assert check_invariants(git_dir) == {}
         elif not reached("hooks: marker written", done_steps, steps):
-            # Empty: the record its name says, written by recovery (an audit: given up before,
-            # no retry could read it, and the landing was never reviewed).
-            assert check_invariants(git_dir) == {item(git_dir, 1).id: PENDING}
-            claimed = w.claim_next(git_dir, now=LATER)
-            assert claimed is not None and claimed.item == item(git_dir, 1)
+            # Torn (its record does not decode): in failed/, told, never lost silently.
+            assert where(git_dir) == {item(git_dir, 1).id: [FAILED]}
         else:
             assert check_invariants(git_dir) == {item(git_dir, 1).id: PENDING}
             claimed = w.claim_next(git_dir, now=LATER)

@@ -194,7 +194,8 @@ def _restart(
             except RecordError:
                 # Given up as garbage: the record its name says, tries from zero (else `retry`
                 # refused what status and the one line named given up: an audit).
-                if state != FAILED or (named := named_record(id, git_dir, enqueued=moment)) is None:
+                named = named_record(id, git_dir, data, enqueued=moment)
+                if state != FAILED or named is None:
                     return None  # not an item: it stays for the person to see
                 os.ftruncate(fd, 0)
                 os.write(fd, named)

@@ -187,13 +187,33 @@ def this_producer() -> tuple[str, str, int]:
     return _HOST, _BOOT_ID, os.getpid()
 
 
-def named_record(id: str, git_dir: os.PathLike[str] | str, *, enqueued: float) -> bytes | None:
-    """The record an item's id says (its kind and commit), for one whose own bytes are lost: a
-    marker the hooks made and died before writing, a write the disk lost; None for no id."""
+def named_record(
+    id: str, git_dir: os.PathLike[str] | str, torn: bytes, *, enqueued: float
+) -> bytes | None:
+    """The record an item's id says (its kind and commit) with what of its `torn` bytes still
+    reads (a range's base, the work tree, what it rewrote), for one that does not decode (a
+    write the disk lost, cut short); None for no id."""
     named = ID_RE.fullmatch(id)
     if named is None:
         return None
-    item = WorkItem(named["kind"], named["oid"], Path(git_dir))
+    fields: dict[bytes, bytes] = {}
+    for line in torn.split(b"\n")[1:]:
+        key, _, value = line.partition(b" ")
+        if key == b"end":
+            break
+        fields.setdefault(key, value)
+    base = fields.get(b"base", b"").decode("ascii", "replace")
+    rewritten = fields.get(b"rewritten", b"").decode("ascii", "replace")
+    tree = fields.get(b"work-tree", b"")
+    item = WorkItem(
+        named["kind"],
+        named["oid"],
+        Path(git_dir),
+        work_tree=Path(os.fsdecode(tree)) if tree.startswith(b"/") and b"\0" not in tree else None,
+        base=base if is_object_id(base) else None,
+        rewritten=rewritten if is_object_id(rewritten) else None,
+        also_rewritten=_also_rewritten(fields.get(b"also-rewritten"), is_object_id(rewritten)),
+    )
     return encode_record(item, enqueued=enqueued, producer=this_producer())
 
 

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from landwatch.work_item.directory import (
     WorkDirectory,
     append_line,
-    checkpoint,
     decode_entry,
     fsync_directory,
     is_record_file,
@@ -58,11 +57,7 @@ from landwatch.work_item.names import (
     stamp_of,
     stamped_name,
 )
-from landwatch.work_item.record import (
-    decode_record,
-    named_record,
-    producer_may_be_alive,
-)
+from landwatch.work_item.record import decode_record, producer_may_be_alive
 
 RetryAfter = Callable[[int], float]  # tries so far -> seconds before the next may start
 # What happened to one entry a pass moved: the state it went to, and its item when it decoded.
@@ -276,43 +271,16 @@ def _publish_orphan(directory: WorkDirectory, marker: str, info: os.stat_result,
     except (RecordError, FileNotFoundError):
         if now - info.st_mtime <= FOREIGN_PRODUCER_GRACE:
             return 0  # a shell producer may still be writing it
-        if info.st_size == 0 and _written_from_name(directory, marker, info.st_mtime):
-            return _link_orphan(directory, marker, micros(info.st_mtime))
         with contextlib.suppress(FileNotFoundError):
             link_marker(directory, marker, target=FAILED, new=stamped_name(marker, micros(now)))
         return 0
     if producer_may_be_alive(record, now):
         return 0
-    return _link_orphan(directory, marker, record.enqueued)
-
-
-def _link_orphan(directory: WorkDirectory, marker: str, enqueued: int) -> int:
-    """`known/marker` published in pending, stamped `enqueued`: 1, or 0 when it is already."""
-    new = stamped_name(marker, enqueued)
+    new = stamped_name(marker, record.enqueued)
     if not link_marker(directory, marker, target=PENDING, new=new):
         return 0
     fsync_directory(directory, PENDING)
     return 1
-
-
-def _written_from_name(directory: WorkDirectory, marker: str, made: float) -> bool:
-    """The record `known/marker`'s name says (named_record), enqueued when it was made, written
-    into it, still empty: the hooks made it and died before their one write, or the disk lost a
-    write nobody synced (a power cut). Before, it was given up and no retry could read it."""
-    record = named_record(marker, directory.git_dir, enqueued=made)
-    try:
-        fd, size = open_entry(directory, KNOWN, marker, append=True)
-    except (RecordError, FileNotFoundError):
-        return False
-    try:
-        if size or record is None:
-            return False
-        os.write(fd, record)
-        os.fsync(fd)
-        checkpoint("write an empty marker's record")
-    finally:
-        os.close(fd)
-    return True
 
 
 def _finish_prune(directory: WorkDirectory, name: str, info: os.stat_result) -> None:
