@@ -135,6 +135,8 @@ def test_a_gc_pid_left_by_a_gc_no_longer_running_here_holds_nothing(repo: Repo) 
         (repo.git_dir / "gc.pid").write_text(held)
         with pytest.raises(RetryLater, match=r"gc\.pid"):
             MaintenanceHandler().handle(item, reporter())
+    (repo.git_dir / "gc.pid").write_text(f"{'9' * 20} {host}")  # no pid that large runs
+    assert MaintenanceHandler._locked(repo.git_dir) is None  # an audit: OverflowError
     (repo.git_dir / "gc.pid").write_text(f"{gone.pid} {host}")
     assert MaintenanceHandler().handle(item, reporter()).ran
 

@@ -162,7 +162,7 @@ def _gc_alive(path: Path, common: Path) -> bool:
         return True
     try:
         os.kill(int(pid), 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):  # no such process: none has a pid that large
         return False
     except OSError:  # another user's: running
         return True
