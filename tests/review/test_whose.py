@@ -68,6 +68,11 @@ def test_a_copy_is_found_on_a_local_branch_by_its_patch_and_author(tmp_path: Pat
     git_repo = open_repository(repo.git_dir)
     reviewed = {mine, repo.git("rev-parse", "topic")}
     assert copied(git_repo, tip, base, reviewed.__contains__) == [mine]
+    # A branch at no commit stops nothing (an audit: one such stopped the whole walk).
+    repo.git("symbolic-ref", "refs/heads/alias", "refs/heads/upstream")
+    repo.git("symbolic-ref", "refs/heads/dangling", "refs/heads/nowhere")
+    (repo.git_dir / "refs" / "heads" / "tree").write_text(repo.git("rev-parse", "HEAD^{tree}"))
+    assert copied(git_repo, tip, base, reviewed.__contains__) == [mine]
     assert (
         copied(git_repo, tip, base, {*reviewed, repo.git("rev-parse", "HEAD~1")}.__contains__) == []
     )

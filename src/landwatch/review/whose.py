@@ -98,7 +98,7 @@ def copied(repo: pygit2.Repository, tip: str, base: str, kept: Callable[[str], b
         for _, commit in zip(range(LOOKED_AT), walker, strict=False):
             if len(commit.parents) == 1 and not kept(str(commit.id)):
                 unreviewed.setdefault(commit.author.raw_email.lower(), []).append(commit)
-        branches = [repo.branches.local[name].target for name in repo.branches.local]
+        branches = [at for name in repo.branches.local if (at := _commit_of(repo, name))]
         if not unreviewed or not branches:
             return []
         walker = repo.walk(branches[0])
@@ -117,6 +117,17 @@ def copied(repo: pygit2.Repository, tip: str, base: str, kept: Callable[[str], b
         return found
     except (KeyError, ValueError, pygit2.GitError):
         return []
+
+
+def _commit_of(repo: pygit2.Repository, branch: str) -> pygit2.Oid | None:
+    """The commit the local `branch` is at, through a symbolic one (`master` for `main`); None
+    for one at no commit (dangling, a tree): a walk cannot start from it (an audit: one such
+    branch stopped the whole walk, and copied found nothing)."""
+    try:
+        at = repo.get(repo.branches.local[branch].resolve().target)
+    except (KeyError, ValueError, pygit2.GitError):
+        return None
+    return at.id if isinstance(at, pygit2.Commit) else None
 
 
 def _patches(repo: pygit2.Repository, base: str, tip: str) -> set[pygit2.Oid]:
