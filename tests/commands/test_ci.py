@@ -523,3 +523,21 @@ def test_a_secret_rules_cache_the_repository_commits_is_not_used(remote: Path) -
     assert f"landwatch ci: {where} holds files this repository commits: not used" in ran.stdout
     assert "S002" in ran.stdout  # the key is still found
     assert (where / "db").read_text() == "matches nothing\n"  # and nothing was written there
+    # A link on the way, committed too: `git ls-files` sees nothing past it (an audit).
+    # Nor one leaving the checkout, where a step before may have written what it likes.
+    (author(remote) / ".cache-parent").symlink_to(".cache")
+    (author(remote) / ".elsewhere").symlink_to("../elsewhere")
+    git(author(remote), "add", ".cache-parent", ".elsewhere")
+    git(author(remote), "commit", "-q", "-m", "Add the links")
+    git(author(remote), "push", "-q", "origin", "topic")
+    clone = fresh_clone(remote)
+    for link, why in (
+        (".cache-parent", "holds files"),
+        (".elsewhere", "is reached through a link"),
+    ):
+        where = clone / link / "landwatch-secret-rules"
+        ran = ci(clone, **{DIRECTORY_VARIABLE: str(where)})
+        assert ran.returncode == 1, ran.stdout + ran.stderr
+        assert f"landwatch ci: {where} {why}" in ran.stdout and "S002" in ran.stdout
+    assert (clone / ".cache" / "landwatch-secret-rules" / "db").read_text() == "matches nothing\n"
+    assert not (clone.parent / "elsewhere").exists()  # nothing written through the link

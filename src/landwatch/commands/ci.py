@@ -143,10 +143,31 @@ def _secret_rules_kept(cwd: Path) -> str:
     where = rule_cache.directory()
     if where is None:
         return ""
-    if tracked_in(Path(where), cwd=cwd):
+    why = ""
+    if tracked_in(Path(where), cwd=cwd) or tracked_in(Path(where).resolve(), cwd=cwd):
+        why = "holds files this repository commits"
+    elif _through_a_link(Path(where), toplevel(cwd)):
+        why = "is reached through a link in the checkout, which the repository may commit"
+    if why:
         os.environ[rule_cache.DIRECTORY_VARIABLE] = ""  # compiled in memory
-        return f"landwatch ci: {safe(where)} holds files this repository commits: not used"
+        return f"landwatch ci: {safe(where)} {why}: not used"
     return f"landwatch ci: secret rules cached in {where} (keep it between jobs)"
+
+
+def _through_a_link(where: Path, top: Path | None) -> bool:
+    """Whether `where` is below the checkout `top` and reached through a link there (an audit:
+    `git ls-files` sees nothing past a committed link, whose target the repository commits)."""
+    for checkout in (top, top.resolve()) if top is not None else ():
+        try:
+            below = where.relative_to(checkout)
+        except ValueError:
+            continue
+        at = checkout
+        for part in below.parts:
+            at = at / part
+            if at.is_symlink():
+                return True
+    return False
 
 
 def _fetch_notes(cwd: Path, remote: str) -> str | None:
