@@ -146,6 +146,22 @@ def test_the_detached_fallback_runs_for_real(
     assert journal_lines(tmp_path / "none") == []
 
 
+def test_a_stop_returns_once_the_reviewer_ended_so_a_start_after_it_starts_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An audit: install.sh's upgrade runs `service stop` then `service install`. The stop only
+    signalled the reviewer, which was still finishing its review when the start found its lock
+    held and started none: once it ended, no reviewer ran, and install said the old one did."""
+    monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", "detach")
+    installed(tmp_path / "repo")
+    for _ in range(2):
+        service.service("start", out=io.StringIO())
+        running = holder()
+        assert running is not None and running.pid is not None
+        service.service("stop", out=io.StringIO())
+        assert holder() is None and process_gone(running.pid)
+
+
 # The reviewer as the service manager starts it: without the shell's environment.
 
 # What a systemd user manager gives every service of its own (systemd.exec(5)), stood in for here.

@@ -21,11 +21,15 @@ from pathlib import Path
 from typing import TextIO
 
 from landwatch import layout, user_dirs
-from landwatch.daemon.lock import holder
+from landwatch.daemon.lock import holder, wait_until_released
 from landwatch.errors import UserError
+from landwatch.text import duration
 
 UNIT = "landwatch-reviewer.service"
 LABEL = "dev.landwatch.reviewer"
+# How long a stop waits for the reviewer to end: a running job's grace to finish (10 s unless
+# the reviewer was given another) and the unit's TimeoutStopSec (30 s), with room to spare.
+STOP_WAIT = 60.0
 
 
 class ServiceError(UserError):
@@ -76,6 +80,14 @@ class Detached:
             return
         os.kill(running.pid, signal.SIGTERM)
         print(f"landwatch: asked the reviewer (pid {running.pid}) to stop", file=out)
+        # Ended before this returns: install.sh's `stop` then `install` found the old reviewer
+        # still finishing its review, started none, and none ran once it ended (an audit).
+        if not wait_until_released(STOP_WAIT, pid=running.pid):
+            print(
+                f"landwatch: the reviewer (pid {running.pid}) has not ended after "
+                f"{duration(STOP_WAIT)}",
+                file=out,
+            )
 
     def describe(self) -> str:
         return "a detached process (no service manager)"

@@ -28,10 +28,6 @@ from landwatch.hooks import RepositoryError, find_repository
 from landwatch.text import duration, listed, plural, safe
 from landwatch.work_item import WORK_DIRECTORY
 
-# How long `--all` waits for the reviewer to end: a running job's grace to finish (10 s unless
-# the reviewer was given another) and the unit's TimeoutStopSec (30 s), with room to spare.
-STOP_WAIT = 60.0
-
 
 def command_links() -> list[Path]:
     """The `landwatch` and `git-landwatch` links install.sh made: in the bin directory it
@@ -136,7 +132,7 @@ def uninstall_everything(
     yes: bool,
     out: TextIO | None = None,
     ask: TextIO | None = None,
-    stop_wait: float = STOP_WAIT,
+    stop_wait: float = service.STOP_WAIT,
     cwd: Path | None = None,
 ) -> int:
     out = sys.stdout if out is None else out
