@@ -505,6 +505,22 @@ def test_tool_configurations_with_comments_pass_and_broken_json_fails(remote: Pa
     assert "findings: 1 error" in ran.stdout
 
 
+def test_a_secret_rules_cache_that_cannot_be_made_is_said_not_named_for_keeping(
+    remote: Path, tmp_path: Path
+) -> None:
+    """An audit: with a read-only home, ci warned the rules were not kept there (a bare log
+    line) and then said they were cached there, for a cache step to keep an empty directory."""
+    commit(author(remote), "Add the key", {"creds.py": f"KEY = '{KEY_ID}'\n"})
+    git(author(remote), "push", "-q", "origin", "topic")
+    (tmp_path / "a-file").write_text("")
+    where = tmp_path / "a-file" / "secret-rules"
+    ran = ci(fresh_clone(remote), **{DIRECTORY_VARIABLE: str(where)})
+    assert ran.returncode == 1 and "S002" in ran.stdout, ran.stdout + ran.stderr
+    said = "cannot keep the secret rules (a link or a file, not followed): not used"
+    assert f"landwatch ci: {where} {said}" in ran.stdout
+    assert "cached in" not in ran.stdout and "are not kept" not in ran.stdout + ran.stderr
+
+
 def test_a_secret_rules_cache_the_repository_commits_is_not_used(remote: Path) -> None:
     """GitLab caches only in the checkout: a repository that commits files where the cache is
     (a database that matches nothing, its digests recorded) would blind the scan, and does not."""

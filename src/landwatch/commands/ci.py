@@ -148,6 +148,8 @@ def _secret_rules_kept(cwd: Path) -> str:
         why = "holds files this repository commits"
     elif _through_a_link(Path(where), toplevel(cwd)):
         why = "is reached through a link in the checkout, which the repository may commit"
+    elif (cannot := rule_cache.unusable(where)) is not None:  # said once, here (an audit)
+        why = f"cannot keep the secret rules ({cannot})"
     if why:
         os.environ[rule_cache.DIRECTORY_VARIABLE] = ""  # compiled in memory
         return f"landwatch ci: {safe(where)} {why}: not used"

@@ -171,6 +171,16 @@ def kept(where: str, name: str) -> tuple[bytes, dict[str, str]] | None:
         os.close(fd)
 
 
+def unusable(where: str) -> str | None:
+    """Why `where` cannot keep the compiled rules, made as `load` makes it (a read-only home in
+    CI, a link); None where it can."""
+    try:
+        os.close(_private_directory(where))
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
 def _private_directory(path: str) -> int:
     """An fd of the directory `path`, ours and made 0700 (created with its missing parents);
     OSError when it is a link, not a directory, or another user's."""
