@@ -19,8 +19,14 @@ python=${PYTHON:-python3}
 if [ "${1-}" = --uninstall ]; then
     # landwatch removed for this user: it says what it removes first, and asks.
     shift
-    if [ -x "$venv/bin/landwatch" ]; then
+    if [ -x "$venv/bin/landwatch" ] && "$venv/bin/landwatch" --version > /dev/null 2>&1; then
         exec "$venv/bin/landwatch" uninstall --all "$@"
+    elif [ -x "$venv/bin/landwatch" ]; then
+        # Its Python gone (a system or Homebrew upgrade): the shell's own `not found` said
+        # nothing of what to do (an audit).
+        echo "landwatch: the environment in $venv does not run (its Python is gone?); run" \
+            "./install.sh first, which makes it again, then ./install.sh --uninstall" >&2
+        exit 1
     fi
     echo "landwatch: no landwatch installed in $venv; nothing to remove" >&2
     exit 1

@@ -194,3 +194,22 @@ def test_run_inside_landwatch_s_checkout_it_installs_no_hooks_there(tmp_path: Pa
         ) in done.stdout.splitlines()
         assert not hooks.is_ours(checkout.git_dir / "hooks" / "post-commit")
         assert registry.registered() == []
+
+
+def test_uninstall_with_an_environment_that_no_longer_runs_says_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """An audit: the environment's Python gone (a system or Homebrew upgrade), `./install.sh
+    --uninstall` ended on the shell's own `exec: ...: not found`, exit 127, saying nothing of
+    what to do. It says to run ./install.sh first, and removes nothing."""
+    launcher = layout.data_dir() / "venv" / "bin" / "landwatch"
+    launcher.parent.mkdir(parents=True)
+    launcher.write_text("#!/gone/python3\nfrom landwatch.__main__ import main\n")
+    launcher.chmod(0o755)
+    refused = install_sh("--uninstall", "--yes", cwd=tmp_path, bin_dir=tmp_path / "bin")
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert refused.stderr == (
+        f"landwatch: the environment in {layout.data_dir() / 'venv'} does not run (its Python is "
+        "gone?); run ./install.sh first, which makes it again, then ./install.sh --uninstall\n"
+    )
+    assert launcher.exists()
