@@ -73,6 +73,27 @@ def test_systemd_unit_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert not unit.exists()
 
 
+def test_an_uninstall_where_no_user_manager_answers_removes_the_unit_all_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An audit: `uninstall --all` from a shell no systemd user session answers (`su -`, ssh)
+    took the detached way and left the unit, enabled, running a removed entry point at the next
+    login. The unit and its `enable` link go, and it says so."""
+    systemctl, _ = mock_command(tmp_path, "systemctl")
+    monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", f"systemd:{systemctl}")
+    install.write_entry_point()
+    assert service.service("install", out=io.StringIO()) == 0
+    unit = Path(os.environ["XDG_CONFIG_HOME"]) / "systemd" / "user" / service.UNIT
+    wanted = unit.parent / "default.target.wants" / service.UNIT
+    wanted.parent.mkdir()
+    wanted.symlink_to(unit)  # what `systemctl --user enable` made
+    monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", "detach")
+    out = io.StringIO()
+    assert service.service("uninstall", out=out) == 0
+    assert not unit.exists() and not wanted.is_symlink()
+    assert f"landwatch: removed the systemd unit {unit}" in out.getvalue()
+
+
 def test_systemd_failure_is_one_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

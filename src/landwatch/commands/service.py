@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TextIO
 
 from landwatch import layout, user_dirs
+from landwatch.commands.unit_words import environment_lines, exec_start
 from landwatch.daemon.lock import holder, wait_until_released
 from landwatch.errors import UserError
 from landwatch.text import duration
@@ -63,6 +64,7 @@ class Detached:
 
     def uninstall(self, out: TextIO) -> None:
         self.stop(out)
+        Systemd.forget_unit(out)
 
     def start(self, out: TextIO) -> None:
         if holder() is not None:
@@ -91,40 +93,6 @@ class Detached:
 
     def describe(self) -> str:
         return "a detached process (no service manager)"
-
-
-def quoted(value: str, *, argument: bool = False) -> str:
-    """`value` as one double-quoted word of a unit file, which systemd reads back as written: it
-    takes C escapes and expands `%` specifiers in every word, and `$` variables in a command's
-    arguments (an `argument`), never in its executable (systemd.service(5), systemd.syntax(7))."""
-    said = []
-    for char in value:
-        code = ord(char)
-        if char in '\\"':
-            said.append("\\" + char)
-        elif char == "%" or (char == "$" and argument):
-            said.append(char * 2)
-        elif code < 0x20 or code == 0x7F:
-            said.append(f"\\x{code:02x}")
-        elif 0xDC80 <= code <= 0xDCFF:  # a byte of a path that is not UTF-8 (surrogateescape)
-            said.append(f"\\x{code - 0xDC00:02x}")
-        else:
-            said.append(char)
-    return '"' + "".join(said) + '"'
-
-
-def _command(entry: Path) -> str:
-    """ExecStart's command line: the entry point's reviewer. systemd refuses an executable whose
-    path holds a quote, a backslash or a control character ("Executable name contains special
-    characters"): such a path is given to /usr/bin/env, as an argument, which may hold any."""
-    path = str(entry)
-    if any(char in "\"'\\" or ord(char) < 0x20 or ord(char) == 0x7F for char in path):
-        return f"/usr/bin/env {quoted(path, argument=True)} reviewer"
-    return f"{quoted(path)} reviewer"
-
-
-def _environment_lines(environment: dict[str, str]) -> list[str]:
-    return [f"Environment={quoted(f'{name}={value}')}\n" for name, value in environment.items()]
 
 
 class Systemd:
@@ -176,8 +144,8 @@ class Systemd:
             "Type=simple\n"
             "# Your XDG directories as `landwatch service install` found them: where every\n"
             "# landwatch command keeps its state and reads your approvals.\n"
-            + "".join(_environment_lines(environment))
-            + f"ExecStart={_command(entry)}\n"
+            + "".join(environment_lines(environment))
+            + f"ExecStart={exec_start(entry)}\n"
             "Restart=on-failure\n"
             "RestartSec=5\n"
             "# SIGTERM lets a running job finish within the reviewer's grace period.\n"
@@ -244,6 +212,23 @@ class Systemd:
         _run([self.systemctl, "--user", "daemon-reload"], check=False)
         print(f"landwatch: removed the systemd user service {UNIT}", file=out)
 
+    @classmethod
+    def forget_unit(cls, out: TextIO) -> None:
+        """The unit files and their `enable` links removed where no user manager answers here
+        (`su -`, ssh without a session): an audit found the unit left enabled, running an
+        entry point uninstall had removed, at the next login."""
+        for place in cls.unit_places():
+            wanted = place.parent / "default.target.wants" / UNIT
+            if wanted.is_symlink():
+                wanted.unlink()
+            if place.is_file():
+                place.unlink()
+                print(
+                    f"landwatch: removed the systemd unit {place} (no user manager answers"
+                    " here: it forgets it at its next start)",
+                    file=out,
+                )
+
     def start(self, out: TextIO) -> None:
         _run([self.systemctl, "--user", "start", UNIT])
         print(f"landwatch: started {UNIT}", file=out)
@@ -270,7 +255,7 @@ class Systemd:
             found = self.unit_path().read_text(errors="replace").splitlines(keepends=True)
         except OSError:
             return []
-        now = _environment_lines(user_dirs.xdg_homes())
+        now = environment_lines(user_dirs.xdg_homes())
 
         def line(lines: list[str], name: str) -> str | None:
             return next((each for each in lines if each.startswith(f'Environment="{name}=')), None)
