@@ -135,8 +135,9 @@ def test_a_gc_pid_left_by_a_gc_no_longer_running_here_holds_nothing(repo: Repo) 
         (repo.git_dir / "gc.pid").write_text(held)
         with pytest.raises(RetryLater, match=r"gc\.pid"):
             MaintenanceHandler().handle(item, reporter())
-    (repo.git_dir / "gc.pid").write_text(f"{'9' * 20} {host}")  # no pid that large runs
-    assert MaintenanceHandler._locked(repo.git_dir) is None  # an audit: OverflowError
+    for huge in ("9" * 20, "4294967297"):  # git reads -1 and 1: held (an audit: OverflowError)
+        (repo.git_dir / "gc.pid").write_text(f"{huge} {host}")
+        assert MaintenanceHandler._locked(repo.git_dir) == str(repo.git_dir / "gc.pid")
     (repo.git_dir / "gc.pid").write_text(f"{gone.pid} {host}")
     assert MaintenanceHandler().handle(item, reporter()).ran
 

@@ -162,8 +162,10 @@ def _gc_alive(path: Path, common: Path) -> bool:
         return True
     try:
         os.kill(int(pid), 0)
-    except (ProcessLookupError, OverflowError):  # no such process: none has a pid that large
+    except ProcessLookupError:
         return False
+    except OverflowError:  # git reads it as -1, or cut to a pid that runs: held, to git too
+        return True
     except OSError:  # another user's: running
         return True
     return True
