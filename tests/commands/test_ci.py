@@ -547,11 +547,14 @@ def test_a_secret_rules_cache_the_repository_commits_is_not_used(remote: Path) -
     git(author(remote), "commit", "-q", "-m", "Add the links")
     git(author(remote), "push", "-q", "origin", "topic")
     clone = fresh_clone(remote)
-    for link, why in (
-        (".cache-parent", "holds files"),
-        (".elsewhere", "is reached through a link"),
+    alias = clone.parent / "alias"  # the checkout reached through a link above it (an audit)
+    alias.symlink_to(clone)
+    for at, link, why in (
+        (clone, ".cache-parent", "holds files"),
+        (clone, ".elsewhere", "is reached through a link"),
+        (alias, ".elsewhere", "is reached through a link"),
     ):
-        where = clone / link / "landwatch-secret-rules"
+        where = at / link / "landwatch-secret-rules"
         ran = ci(clone, **{DIRECTORY_VARIABLE: str(where)})
         assert ran.returncode == 1, ran.stdout + ran.stderr
         assert f"landwatch ci: {where} {why}" in ran.stdout and "S002" in ran.stdout

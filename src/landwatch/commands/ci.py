@@ -28,7 +28,7 @@ from landwatch import __version__, allowances, sharing, trust
 from landwatch.commands import ci_output, ci_range
 from landwatch.commands.share import default_remote
 from landwatch.files import write_atomic
-from landwatch.git import git_dir_of, run_git, toplevel, tracked_in
+from landwatch.git import git_dir_of, is_inside, run_git, toplevel, tracked_in
 from landwatch.json_out import strict_json
 from landwatch.review import allowed, output
 from landwatch.review.allowed import Allowance
@@ -157,18 +157,16 @@ def _secret_rules_kept(cwd: Path) -> str:
 
 
 def _through_a_link(where: Path, top: Path | None) -> bool:
-    """Whether `where` is below the checkout `top` and reached through a link there (an audit:
-    `git ls-files` sees nothing past a committed link, whose target the repository commits)."""
-    for checkout in (top, top.resolve()) if top is not None else ():
-        try:
-            below = where.relative_to(checkout)
-        except ValueError:
-            continue
-        at = checkout
-        for part in below.parts:
-            at = at / part
-            if at.is_symlink():
-                return True
+    """Whether the way to `where` goes through a link in the checkout `top`, however either is
+    spelt (an audit: `git ls-files` sees nothing past a committed link, nor did a comparison of
+    paths as text where a link above the checkout spelt them apart)."""
+    if top is None:
+        return False
+    at = Path(where.anchor)
+    for part in where.parts[1:]:
+        at = at / part
+        if at.is_symlink() and is_inside(at.parent, top):
+            return True
     return False
 
 
