@@ -15,7 +15,18 @@ import pytest
 
 import support.queue as support_queue
 from landwatch import work_item as w
-from landwatch.work_item import CLAIMED, DONE, FAILED, PENDING, READY, RECOVERING, Enqueued
+from landwatch.work_item import (
+    CLAIMED,
+    DONE,
+    FAILED,
+    KNOWN,
+    PENDING,
+    READY,
+    RECOVERING,
+    Enqueued,
+    WorkItem,
+    WorkKind,
+)
 from support.queue import (
     PausedChild,
     check_invariants,
@@ -25,6 +36,7 @@ from support.queue import (
     item,
     known_markers,
     new_repository,
+    oid,
     recover,
     temp_files,
     tries_of,
@@ -306,6 +318,33 @@ def test_retry_of_a_failed_item_at_every_crash_point(tmp_path: Path) -> None:
 
     steps = every_crash(tmp_path, setup, check)
     assert steps[0] == "append reset"
+
+
+def test_retry_of_a_torn_record_keeps_its_base_at_every_crash_point(tmp_path: Path) -> None:
+    """A pull's record cut short (no `end`), given up: retried, it is the record its name says
+    with the base it held, whatever step a retry died at (an audit: cut first, then written, a
+    retry killed between left an empty record, and the next one lost the base)."""
+
+    def setup(git_dir: Path) -> Callable[[], object]:
+        pulled = WorkItem(WorkKind.REVIEW, oid(1), git_dir, base=oid(2))
+        assert w.enqueue(pulled, now=T) is Enqueued.ADDED
+        marker = git_dir / "landwatch" / KNOWN / pulled.id
+        data = marker.read_bytes()
+        marker.write_bytes(data[: data.index(b"\nend") + 1])  # the same inode, cut short
+        assert w.claim_next(git_dir, now=T) is None  # it does not decode: given up
+        [name] = w.entries(git_dir, FAILED)
+        return lambda: w.retry(git_dir, name, now=T + 2)
+
+    def check(git_dir: Path, done_steps: int, steps: list[str]) -> None:
+        recover(git_dir, now=T + 3)
+        if not reached(f"rename {FAILED} {PENDING}", done_steps, steps):
+            [name] = w.entries(git_dir, FAILED)
+            assert w.retry(git_dir, name, now=T + 4) is not None
+        claimed = w.claim_next(git_dir, now=T + 5)
+        assert claimed is not None and claimed.item.base == oid(2)
+
+    steps = every_crash(tmp_path, setup, check)
+    assert steps[:2] == ["write a garbage record's name's", "cut it to its length"]
 
 
 # --- pruning and recovery ----------------------------------------------------------------------

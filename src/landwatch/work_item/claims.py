@@ -6,6 +6,7 @@ items with a step of the clock.
 
 from __future__ import annotations
 
+import fcntl
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -197,10 +198,7 @@ def _restart(
                 named = named_record(id, git_dir, data, enqueued=moment)
                 if state != FAILED or named is None:
                     return None  # not an item: it stays for the person to see
-                os.ftruncate(fd, 0)
-                os.write(fd, named)
-                os.fsync(fd)
-                checkpoint("write a garbage record's name's")
+                _written_over(fd, named)
         finally:
             os.close(fd)
         new = stamped_name(id, micros(moment))
@@ -209,6 +207,19 @@ def _restart(
         fsync_directory(directory, PENDING)
     forget_listing(git_dir)
     return new
+
+
+def _written_over(fd: int, data: bytes) -> None:
+    """`data` over the open record from its start, then cut to its length, synced: killed, or
+    read by another retry, between the steps, the bytes read are the old, or `data` before what
+    is left of them, whose first lines are `data`'s (an audit: cut first, an empty record lost a
+    pull's base). Not appended: O_APPEND would put every write at the end."""
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_APPEND)
+    os.pwrite(fd, data, 0)
+    checkpoint("write a garbage record's name's")
+    os.ftruncate(fd, len(data))
+    os.fsync(fd)
+    checkpoint("cut it to its length")
 
 
 def rebase_pending(

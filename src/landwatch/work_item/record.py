@@ -192,10 +192,11 @@ def named_record(
 ) -> bytes | None:
     """The record an item's id says (its kind and commit) with what of its `torn` bytes still
     reads (a range's base, the work tree, what it rewrote), for one that does not decode (a
-    write the disk lost, cut short); None for no id."""
+    write the disk lost, cut short); None for no id, or a record of another version."""
     named = ID_RE.fullmatch(id)
-    if named is None:
-        return None
+    head = torn.split(b"\n", 1)[0].split(b" ")
+    if named is None or (head[0] == _MAGIC and head[1:] != [str(VERSION).encode()]):
+        return None  # a later landwatch's record, whatever it holds, is left as it is
     fields: dict[bytes, bytes] = {}
     for line in torn.split(b"\n")[1:]:
         key, _, value = line.partition(b" ")
