@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from landwatch import __version__, hooks, layout, registry, trust
-from landwatch.commands import uninstall
+from landwatch.commands import service, uninstall
 from landwatch.daemon.lock import holder
 from support.daemon import journal_lines, reviewer_env, run_reviewer, running, wait_for
 from support.repos import Repo, foreign_hook, installed, run_cli
@@ -442,3 +442,26 @@ def test_uninstall_all_waits_for_the_reviewer_only_so_long(
         f"ended, rm -rf {state}"
     )
     assert state.is_dir() and not layout.config_dir().exists() and registry.registered() == []
+
+
+def test_the_detached_service_s_uninstall_leaves_the_wait_to_uninstall_all(
+    repo: Repo, tmp_path: Path, journal: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An audit of 62cad0f: with a reviewer that would not end, `uninstall --all` waited a
+    minute in the service's stop, silent, then its own minute, and said it waited one. The
+    service's uninstall asks and returns; `--all` waits, saying so, as long as it says."""
+    gate = tmp_path / "gate"
+    os.mkfifo(gate)
+    oid = repo.land("under review")
+    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
+    monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", "detach")
+    with running("--grace", "300", "--handler", "review=support.handlers:Blocking", env=env) as rv:
+        wait_for(lambda: ["start", oid] in journal_lines(journal), "the review to start")
+        out = io.StringIO()
+        try:
+            service.service("uninstall", out=out)
+            assert rv.poll() is None  # the review never ends while the gate is shut
+        finally:
+            open_gate(gate)
+    assert f"asked the reviewer (pid {rv.pid}) to stop" in out.getvalue()
+    assert "has not ended" not in out.getvalue()

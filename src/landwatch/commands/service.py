@@ -63,7 +63,7 @@ class Detached:
         )
 
     def uninstall(self, out: TextIO) -> None:
-        self.stop(out)
+        self.stop(out, wait=0.0)  # `uninstall --all` waits, saying so, for as long as it says
         Systemd.forget_unit(out)
 
     def start(self, out: TextIO) -> None:
@@ -75,7 +75,7 @@ class Detached:
         if result.returncode != 0:
             raise ServiceError("the reviewer did not start")
 
-    def stop(self, out: TextIO) -> None:
+    def stop(self, out: TextIO, *, wait: float = STOP_WAIT) -> None:
         running = holder()
         if running is None or running.pid is None:
             print("landwatch: no reviewer is running", file=out)
@@ -84,10 +84,10 @@ class Detached:
         print(f"landwatch: asked the reviewer (pid {running.pid}) to stop", file=out)
         # Ended before this returns: install.sh's `stop` then `install` found the old reviewer
         # still finishing its review, started none, and none ran once it ended (an audit).
-        if not wait_until_released(STOP_WAIT, pid=running.pid):
+        if wait and not wait_until_released(wait, pid=running.pid):
             print(
                 f"landwatch: the reviewer (pid {running.pid}) has not ended after "
-                f"{duration(STOP_WAIT)}",
+                f"{duration(wait)}",
                 file=out,
             )
 
