@@ -549,10 +549,14 @@ def test_a_secret_rules_cache_the_repository_commits_is_not_used(remote: Path) -
     clone = fresh_clone(remote)
     alias = clone.parent / "alias"  # the checkout reached through a link above it (an audit)
     alias.symlink_to(clone)
+    runner = clone.parent / "runner"  # a runner's own link into the checkout (an audit)
+    runner.mkdir()
+    (runner / "lwcache").symlink_to(clone / ".elsewhere")
     for at, link, why in (
         (clone, ".cache-parent", "holds files"),
         (clone, ".elsewhere", "is reached through a link"),
         (alias, ".elsewhere", "is reached through a link"),
+        (runner, "lwcache", "is reached through a link"),
     ):
         where = at / link / "landwatch-secret-rules"
         ran = ci(clone, **{DIRECTORY_VARIABLE: str(where)})

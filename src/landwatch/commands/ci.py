@@ -28,7 +28,7 @@ from landwatch import __version__, allowances, sharing, trust
 from landwatch.commands import ci_output, ci_range
 from landwatch.commands.share import default_remote
 from landwatch.files import write_atomic
-from landwatch.git import git_dir_of, is_inside, run_git, toplevel, tracked_in
+from landwatch.git import git_dir_of, run_git, toplevel, tracked_in
 from landwatch.json_out import strict_json
 from landwatch.review import allowed, output
 from landwatch.review.allowed import Allowance
@@ -157,16 +157,31 @@ def _secret_rules_kept(cwd: Path) -> str:
 
 
 def _through_a_link(where: Path, top: Path | None) -> bool:
-    """Whether the way to `where` goes through a link in the checkout `top`, however either is
-    spelt (an audit: `git ls-files` sees nothing past a committed link, nor did a comparison of
-    paths as text where a link above the checkout spelt them apart)."""
+    """Whether the way to `where` goes through a link in the checkout `top`: each link met is
+    read and followed, its own target's links too, and one whose directory is in the checkout
+    counts (audits: `git ls-files` sees nothing past a committed link, nor did a comparison of
+    paths as spelt, nor a runner's link leading into the checkout)."""
     if top is None:
         return False
-    at = Path(where.anchor)
-    for part in where.parts[1:]:
-        at = at / part
-        if at.is_symlink() and is_inside(at.parent, top):
-            return True
+    checkout = top.resolve()
+    at, ahead, hops = Path(where.anchor), list(where.parts[1:]), 0
+    while ahead:
+        part = ahead.pop(0)
+        if part == "..":
+            at = at.parent
+            continue
+        if not (at / part).is_symlink():
+            at = at / part  # no link on the way to `at`: its spelling is its place
+            continue
+        hops += 1
+        if hops > 40 or at == checkout or checkout in at.parents:
+            return True  # a loop, or a link in the checkout
+        target = Path(os.readlink(at / part))
+        at, ahead = (
+            (Path(target.anchor), list(target.parts[1:]) + ahead)
+            if target.is_absolute()
+            else (at, list(target.parts) + ahead)
+        )
     return False
 
 
