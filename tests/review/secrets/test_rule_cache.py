@@ -12,6 +12,8 @@ import logging
 import os
 import shutil
 import stat
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from kingfisher_sdk import Rules, Scanner
 from landwatch import cli, layout
 from landwatch.review.secrets import rule_cache
 from landwatch.review.secrets.rule_cache import DIRECTORY_VARIABLE, RECORD, load
-from support.queue import fill, tmpfs
+from support.queue import fill, read_only_view, tmpfs
 from support.repos import Repo
 from support.rule_databases import forged, plant, rule_file
 from support.tokens import hugging_face_token, random_text
@@ -269,3 +271,17 @@ def test_rules_kept_without_their_annex_get_it_and_a_stale_one_is_removed(
     load(build, str(where), annex("anchors-2.json"))
     assert [path.name for path in where.glob("anchors-*")] == ["anchors-2.json"]
     assert_kept(where)
+
+
+def test_a_place_whose_lock_cannot_be_made_is_unusable(tmp_path: Path) -> None:
+    """An audit: a cache restored on a read-only mount opened as a directory, and ci then said
+    the rules were cached there while each run compiled them in memory (the lock is opened to
+    write first). Asked as load asks: the directory, then its lock."""
+    place = tmp_path / "ro" / "secret-rules"
+    place.mkdir(parents=True, mode=0o700)
+    asked = "import sys\nfrom landwatch.review.secrets import rule_cache\n"
+    asked += "print(rule_cache.unusable(sys.argv[1]))\n"
+    command = read_only_view(tmp_path / "ro", sys.executable, "-c", asked, str(place))
+    said = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert said.stdout == "Read-only file system\n", said.stderr
+    assert rule_cache.unusable(str(place)) is None  # writable here

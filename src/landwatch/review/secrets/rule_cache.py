@@ -175,7 +175,12 @@ def unusable(where: str) -> str | None:
     """Why `where` cannot keep the compiled rules, made as `load` makes it (a read-only home in
     CI, a link); None where it can."""
     try:
-        os.close(_private_directory(where))
+        fd = _private_directory(where)
+        try:
+            with _locked(fd):  # what `load` opens to write first (an audit: a read-only mount)
+                pass
+        finally:
+            os.close(fd)
     except OSError as error:
         return error.strerror or str(error)
     return None
