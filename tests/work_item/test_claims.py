@@ -145,6 +145,8 @@ def test_a_record_given_up_as_garbage_is_retried_as_its_name_says(git_dir: Path)
     os.makedirs(failed, mode=0o700)
     for number, garbage in enumerate(("empty", "bytes", "truncated"), start=1):
         plant(failed, f"review-{oid(number)}.{int(T * 1e6)}", garbage)
+    for number, cut in ((7, b"landwatch-work-item"), (8, b"landwatch-work-item ")):
+        (failed / f"review-{oid(number)}.{int(T * 1e6)}").write_bytes(cut)  # an audit: refused
     pulled = item(git_dir, 4)
     cut = w.encode_record(
         WorkItem(WorkKind.REVIEW, oid(4), git_dir, base=oid(5), rewritten=oid(6)),
@@ -155,10 +157,11 @@ def test_a_record_given_up_as_garbage_is_retried_as_its_name_says(git_dir: Path)
     for name in sorted(w.entries(git_dir, FAILED)):
         again = w.retry(git_dir, name, now=T + 5)
         assert again is not None and again in w.entries(git_dir, PENDING)
-    claimed = [w.claim_next(git_dir, now=T + 5) for _ in range(4)]
+    claimed = [w.claim_next(git_dir, now=T + 5) for _ in range(6)]
     assert [c.item for c in claimed if c is not None] == [
         *(item(git_dir, n) for n in (1, 2, 3)),
         WorkItem(WorkKind.REVIEW, oid(4), git_dir, base=oid(5), rewritten=oid(6)),
+        *(item(git_dir, n) for n in (7, 8)),
     ]
     assert w.entries(git_dir, FAILED) == []
 

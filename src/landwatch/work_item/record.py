@@ -194,8 +194,8 @@ def named_record(
     reads (a range's base, the work tree, what it rewrote), for one that does not decode (a
     write the disk lost, cut short); None for no id, or a record of another version."""
     named = ID_RE.fullmatch(id)
-    head = torn.split(b"\n", 1)[0].split(b" ")
-    if named is None or (head[0] == _MAGIC and head[1:] != [str(VERSION).encode()]):
+    version = torn.split(b"\n", 1)[0].split(b" ")[1:2] if torn.startswith(_MAGIC + b" ") else []
+    if named is None or version not in ([], [b""], [str(VERSION).encode()]):
         return None  # a later landwatch's record, whatever it holds, is left as it is
     fields: dict[bytes, bytes] = {}
     for line in torn.split(b"\n")[1:]:
