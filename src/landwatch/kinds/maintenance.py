@@ -160,12 +160,12 @@ def _gc_alive(path: Path, common: Path) -> bool:
         return True
     if host != os.uname().nodename or not pid.isascii() or not pid.isdecimal():
         return True
+    # As git reads it: an unsigned number (saturated), kill(2)ed as a 32-bit pid_t (audits).
+    number = min(int(pid), 2**64 - 1) & 0xFFFFFFFF
     try:
-        os.kill(int(pid), 0)
+        os.kill(number - 2**32 if number >= 2**31 else number, 0)
     except ProcessLookupError:
         return False
-    except OverflowError:  # git reads it as -1, or cut to a pid that runs: held, to git too
-        return True
     except OSError:  # another user's: running
         return True
     return True
