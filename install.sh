@@ -93,7 +93,9 @@ if [ -x "$venv/bin/python" ]; then
     echo "landwatch: using the environment in $venv"
 else
     echo "landwatch: creating an environment in $venv"
-    "$python" -m venv "$venv"
+    # --clear: one whose python no longer runs (a system or Homebrew Python removed) keeps its
+    # dangling links, and venv stopped on them (an audit): it is made anew, as said.
+    "$python" -m venv --clear "$venv"
 fi
 echo "landwatch: installing landwatch from $here into it with pip (a few seconds)"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here"

@@ -206,6 +206,8 @@ def test_uninstall_with_an_environment_that_no_longer_runs_says_what_to_do(
     launcher.parent.mkdir(parents=True)
     launcher.write_text("#!/gone/python3\nfrom landwatch.__main__ import main\n")
     launcher.chmod(0o755)
+    (launcher.parent / "python3").symlink_to("/gone/python3")  # as venv linked it
+    (launcher.parent / "python").symlink_to("python3")
     refused = install_sh("--uninstall", "--yes", cwd=tmp_path, bin_dir=tmp_path / "bin")
     assert refused.returncode == 1 and refused.stdout == ""
     assert refused.stderr == (
@@ -213,3 +215,8 @@ def test_uninstall_with_an_environment_that_no_longer_runs_says_what_to_do(
         "gone?); run ./install.sh first, which makes it again, then ./install.sh --uninstall\n"
     )
     assert launcher.exists()
+    # The advice holds (an audit: venv stopped on the dangling links, and it went round).
+    made = install_sh(cwd=tmp_path, bin_dir=tmp_path / "bin")
+    assert made.returncode == 0, made.stdout + made.stderr
+    gone = install_sh("--uninstall", "--yes", cwd=tmp_path, bin_dir=tmp_path / "bin")
+    assert gone.returncode == 0 and not layout.data_dir().exists(), gone.stdout + gone.stderr

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from landwatch import layout, report_store, user_dirs
-from landwatch.commands import install, service
+from landwatch.commands import install, service, uninstall
 from landwatch.daemon.lock import holder
 from landwatch.review.secrets.rule_cache import DIRECTORY_VARIABLE
 from support.daemon import journal_lines, process_gone, wait_for
@@ -88,6 +88,9 @@ def test_an_uninstall_where_no_user_manager_answers_removes_the_unit_all_the_sam
     wanted.parent.mkdir()
     wanted.symlink_to(unit)  # what `systemctl --user enable` made
     monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", "detach")
+    said = io.StringIO()
+    uninstall.uninstall_everything(keep_data=False, yes=False, out=said, ask=io.StringIO())
+    assert f"remove the systemd unit {unit}" in said.getvalue()  # in the plan (an audit)
     out = io.StringIO()
     assert service.service("uninstall", out=out) == 0
     assert not unit.exists() and not wanted.is_symlink()

@@ -94,7 +94,11 @@ def plan(keep_data: bool, found: Here | None = None) -> list[str]:
             f"remove {_what(found.common, keep_data)}, where this runs (its hooks were "
             f"installed for {named})"
         )
-    lines.append(f"remove the reviewer's service ({service.scheduler().describe()})")
+    chosen = service.scheduler()
+    lines.append(f"remove the reviewer's service ({chosen.describe()})")
+    if isinstance(chosen, service.Detached):  # a unit no user manager here answers for
+        units = [place for place in service.Systemd.unit_places() if place.is_file()]
+        lines += [f"remove the systemd unit {safe(str(place))}" for place in units]
     for directory in _directories():
         if directory.exists():
             kept = keep_data and directory == layout.state_dir() and layout.WORK_KEY.path().exists()
