@@ -86,8 +86,7 @@ class Detached:
         # still finishing its review, started none, and none ran once it ended (an audit).
         if wait and not wait_until_released(wait, pid=running.pid):
             print(
-                f"landwatch: the reviewer (pid {running.pid}) has not ended after "
-                f"{duration(wait)}",
+                f"landwatch: the reviewer (pid {running.pid}) has not ended after {duration(wait)}",
                 file=out,
             )
 
