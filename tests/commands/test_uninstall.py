@@ -14,6 +14,7 @@ import shutil
 import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -418,9 +419,12 @@ def test_uninstall_all_waits_for_the_reviewer_to_end_before_removing_its_state(
     assert [words[0] for words in journal_lines(journal)] == ["start", "done"]
 
 
-def test_uninstall_all_waits_for_the_reviewer_only_so_long(
+@contextlib.contextmanager
+def reviewing_for_ever(
     repo: Repo, tmp_path: Path, journal: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> Iterator[subprocess.Popen[str]]:
+    """A detached reviewer whose review never ends while the gate is shut (however fast the
+    machine, it outlives any wait), the gate opened as it is left."""
     gate = tmp_path / "gate"
     os.mkfifo(gate)
     oid = repo.land("under review")
@@ -428,12 +432,19 @@ def test_uninstall_all_waits_for_the_reviewer_only_so_long(
     monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", "detach")
     with running("--grace", "300", "--handler", "review=support.handlers:Blocking", env=env) as rv:
         wait_for(lambda: ["start", oid] in journal_lines(journal), "the review to start")
+        try:
+            yield rv
+        finally:
+            open_gate(gate)
+
+
+def test_uninstall_all_waits_for_the_reviewer_only_so_long(
+    repo: Repo, tmp_path: Path, journal: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with reviewing_for_ever(repo, tmp_path, journal, monkeypatch) as rv:
         out = io.StringIO()
-        # The review never ends while the gate is shut: however fast the machine, it outlives
-        # any wait.
         code = uninstall.uninstall_everything(keep_data=False, yes=True, out=out, stop_wait=1)
         assert rv.poll() is None
-        open_gate(gate)
     state = layout.state_dir()
     assert code == 1
     assert out.getvalue().splitlines()[-1] == (
@@ -450,18 +461,9 @@ def test_the_detached_service_s_uninstall_leaves_the_wait_to_uninstall_all(
     """An audit of 62cad0f: with a reviewer that would not end, `uninstall --all` waited a
     minute in the service's stop, silent, then its own minute, and said it waited one. The
     service's uninstall asks and returns; `--all` waits, saying so, as long as it says."""
-    gate = tmp_path / "gate"
-    os.mkfifo(gate)
-    oid = repo.land("under review")
-    env = reviewer_env(journal, LANDWATCH_TEST_GATE=str(gate))
-    monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", "detach")
-    with running("--grace", "300", "--handler", "review=support.handlers:Blocking", env=env) as rv:
-        wait_for(lambda: ["start", oid] in journal_lines(journal), "the review to start")
+    with reviewing_for_ever(repo, tmp_path, journal, monkeypatch) as rv:
         out = io.StringIO()
-        try:
-            service.service("uninstall", out=out)
-            assert rv.poll() is None  # the review never ends while the gate is shut
-        finally:
-            open_gate(gate)
+        service.service("uninstall", out=out)
+        assert rv.poll() is None
     assert f"asked the reviewer (pid {rv.pid}) to stop" in out.getvalue()
     assert "has not ended" not in out.getvalue()
