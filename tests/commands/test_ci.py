@@ -557,6 +557,7 @@ def test_a_secret_rules_cache_the_repository_commits_is_not_used(remote: Path) -
         (clone, ".elsewhere", "is reached through a link"),
         (alias, ".elsewhere", "is reached through a link"),
         (runner, "lwcache", "is reached through a link"),
+        (Path("/" + str(clone)), ".elsewhere", "is reached through a link"),  # `//` (an audit)
     ):
         where = at / link / "landwatch-secret-rules"
         ran = ci(clone, **{DIRECTORY_VARIABLE: str(where)})

@@ -25,10 +25,10 @@ from typing import Any, NamedTuple, TextIO
 import pygit2
 
 from landwatch import __version__, allowances, sharing, trust
-from landwatch.commands import ci_output, ci_range
+from landwatch.commands import ci_cache, ci_output, ci_range
 from landwatch.commands.share import default_remote
 from landwatch.files import write_atomic
-from landwatch.git import git_dir_of, run_git, toplevel, tracked_in
+from landwatch.git import git_dir_of, run_git, toplevel
 from landwatch.json_out import strict_json
 from landwatch.review import allowed, output
 from landwatch.review.allowed import Allowance
@@ -105,7 +105,7 @@ def ci(cwd: Path, options: Options, out: TextIO | None = None) -> int:
 
 def _ci(cwd: Path, options: Options, out: TextIO) -> int:
     git_dir = git_dir_of(cwd)
-    kept = _secret_rules_kept(cwd)  # before any review loads them
+    kept = ci_cache.secret_rules_kept(cwd)  # before any review loads them
     remote = options.remote or os.environ.get("PRE_COMMIT_REMOTE_NAME") or default_remote(cwd)
     base, tip, label = ci_range.range_of(cwd, options.range, remote)
     if options.fetch:
@@ -133,56 +133,6 @@ def _ci(cwd: Path, options: Options, out: TextIO) -> int:
         return 0
     worst = max((f.severity for f in counted), default=Severity.OFF)
     return 1 if worst >= Severity[options.fail_level.upper()] else 0
-
-
-def _secret_rules_kept(cwd: Path) -> str:
-    """Where the compiled secret rules are kept, said for a CI cache step. A place in the checkout
-    holding files the repository commits is its to forge, digests and all: not used, said why."""
-    from landwatch.review.secrets import rule_cache
-
-    where = rule_cache.directory()
-    if where is None:
-        return ""
-    why = ""
-    if tracked_in(Path(where), cwd=cwd) or tracked_in(Path(where).resolve(), cwd=cwd):
-        why = "holds files this repository commits"
-    elif _through_a_link(Path(where), toplevel(cwd)):
-        why = "is reached through a link in the checkout, which the repository may commit"
-    elif (cannot := rule_cache.unusable(where)) is not None:  # said once, here (an audit)
-        why = f"cannot keep the secret rules ({cannot})"
-    if why:
-        os.environ[rule_cache.DIRECTORY_VARIABLE] = ""  # compiled in memory
-        return f"landwatch ci: {safe(where)} {why}: not used"
-    return f"landwatch ci: secret rules cached in {where} (keep it between jobs)"
-
-
-def _through_a_link(where: Path, top: Path | None) -> bool:
-    """Whether the way to `where` goes through a link in the checkout `top`: each link met is
-    read and followed, its own target's links too, and one whose directory is in the checkout
-    counts (audits: `git ls-files` sees nothing past a committed link, nor did a comparison of
-    paths as spelt, nor a runner's link leading into the checkout)."""
-    if top is None:
-        return False
-    checkout = top.resolve()
-    at, ahead, hops = Path(where.anchor), list(where.parts[1:]), 0
-    while ahead:
-        part = ahead.pop(0)
-        if part == "..":
-            at = at.parent
-            continue
-        if not (at / part).is_symlink():
-            at = at / part  # no link on the way to `at`: its spelling is its place
-            continue
-        hops += 1
-        if hops > 40 or at == checkout or checkout in at.parents:
-            return True  # a loop, or a link in the checkout
-        target = Path(os.readlink(at / part))
-        at, ahead = (
-            (Path(target.anchor), list(target.parts[1:]) + ahead)
-            if target.is_absolute()
-            else (at, list(target.parts) + ahead)
-        )
-    return False
 
 
 def _fetch_notes(cwd: Path, remote: str) -> str | None:
