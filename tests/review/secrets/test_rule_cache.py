@@ -6,6 +6,7 @@ compile) but in the attack, which reviews a commit with the whole rule set."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import logging
@@ -285,3 +286,22 @@ def test_a_place_whose_lock_cannot_be_made_is_unusable(tmp_path: Path) -> None:
     said = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert said.stdout == "Read-only file system\n", said.stderr
     assert rule_cache.unusable(str(place)) is None  # writable here
+
+
+def test_a_cache_another_process_holds_is_usable_at_once(tmp_path: Path) -> None:
+    """An audit: asking whether a place is usable took its flock, and `landwatch ci` waited at
+    its start, silent, behind a compile elsewhere or a stuck holder. A held lock is busy, not
+    unusable, and never waited on there."""
+    place = tmp_path / "secret-rules"
+    place.mkdir(mode=0o700)
+    held = os.open(place / "lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        asked = "import sys\nfrom landwatch.review.secrets import rule_cache\n"
+        asked += "print(rule_cache.unusable(sys.argv[1]))\n"
+        said = subprocess.run(
+            [sys.executable, "-c", asked, str(place)], capture_output=True, text=True, timeout=60
+        )
+    finally:
+        os.close(held)
+    assert said.stdout == "None\n", said.stderr

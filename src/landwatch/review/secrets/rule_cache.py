@@ -176,9 +176,15 @@ def unusable(where: str) -> str | None:
     CI, a link); None where it can."""
     try:
         fd = _private_directory(where)
-        try:
-            with _locked(fd):  # what `load` opens to write first (an audit: a read-only mount)
-                pass
+        try:  # the lock `load` opens to write first (an audit: a read-only mount); held by
+            # another process, it is busy, not unusable, and never waited on here (an audit)
+            lock = os.open(
+                LOCK,
+                os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                0o600,
+                dir_fd=fd,
+            )
+            os.close(lock)
         finally:
             os.close(fd)
     except OSError as error:
