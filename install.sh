@@ -92,6 +92,13 @@ mkdir -p "$data" "$bin"
 if [ -x "$venv/bin/python" ]; then
     echo "landwatch: using the environment in $venv"
 else
+    # Only an environment venv made is cleared (an audit: --clear empties what a link there
+    # leads to): a link or a directory with no pyvenv.cfg is refused, as not landwatch's.
+    if [ -L "$venv" ] || { [ -e "$venv" ] && [ ! -f "$venv/pyvenv.cfg" ]; }; then
+        echo "landwatch: $venv is not an environment landwatch made (a link, or no" \
+            "pyvenv.cfg in it); move it away, then run ./install.sh again" >&2
+        exit 1
+    fi
     echo "landwatch: creating an environment in $venv"
     # --clear: one whose python no longer runs (a system or Homebrew Python removed) keeps its
     # dangling links, and venv stopped on them (an audit): it is made anew, as said.

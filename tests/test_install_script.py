@@ -208,6 +208,7 @@ def test_uninstall_with_an_environment_that_no_longer_runs_says_what_to_do(
     launcher.chmod(0o755)
     (launcher.parent / "python3").symlink_to("/gone/python3")  # as venv linked it
     (launcher.parent / "python").symlink_to("python3")
+    (launcher.parent.parent / "pyvenv.cfg").write_text("home = /gone\n")
     refused = install_sh("--uninstall", "--yes", cwd=tmp_path, bin_dir=tmp_path / "bin")
     assert refused.returncode == 1 and refused.stdout == ""
     assert refused.stderr == (
@@ -220,3 +221,19 @@ def test_uninstall_with_an_environment_that_no_longer_runs_says_what_to_do(
     assert made.returncode == 0, made.stdout + made.stderr
     gone = install_sh("--uninstall", "--yes", cwd=tmp_path, bin_dir=tmp_path / "bin")
     assert gone.returncode == 0 and not layout.data_dir().exists(), gone.stdout + gone.stderr
+
+
+def test_an_environment_place_that_is_a_link_is_never_cleared(tmp_path: Path) -> None:
+    """An audit: `venv --clear` (for an environment whose Python is gone) empties what a link at
+    the environment's place leads to, another project's files, and fails all the same. A link
+    there, or a directory venv did not make, is refused before anything is written."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "notes.txt").write_text("mine\n")
+    venv = layout.data_dir() / "venv"
+    venv.parent.mkdir(parents=True)
+    venv.symlink_to(elsewhere)
+    refused = install_sh(cwd=tmp_path, bin_dir=tmp_path / "bin")
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert f"{venv} is not an environment landwatch made" in refused.stderr
+    assert (elsewhere / "notes.txt").read_text() == "mine\n"
