@@ -131,7 +131,7 @@ def test_a_gc_pid_left_by_a_gc_no_longer_running_here_holds_nothing(repo: Repo) 
     gone = subprocess.Popen(["true"])  # a pid of this host no longer running
     gone.wait()
     host = os.uname().nodename
-    for held in (f"{os.getpid()} {host}", f"{gone.pid} another-{host}", "garbage"):
+    for held in (f"{os.getpid()} {host}", f"{gone.pid} another-{host}", f"-1 {host}"):
         (repo.git_dir / "gc.pid").write_text(held)
         with pytest.raises(RetryLater, match=r"gc\.pid"):
             MaintenanceHandler().handle(item, reporter())
@@ -140,6 +140,10 @@ def test_a_gc_pid_left_by_a_gc_no_longer_running_here_holds_nothing(repo: Repo) 
         (repo.git_dir / "gc.pid").write_text(f"{huge} {host}")
         locked = MaintenanceHandler._locked(repo.git_dir)
         assert locked == (str(repo.git_dir / "gc.pid") if alive else None), huge
+    # What git's fscanf reads alike, or does not read at all (git takes those over too).
+    for spelt in (f"+{gone.pid} {host}", f"{gone.pid}\t{host}\n", f"{gone.pid} {host} x", "junk"):
+        (repo.git_dir / "gc.pid").write_text(spelt)
+        assert MaintenanceHandler._locked(repo.git_dir) is None, spelt
     (repo.git_dir / "gc.pid").write_text(f"{gone.pid} {host}")
     assert MaintenanceHandler().handle(item, reporter()).ran
 

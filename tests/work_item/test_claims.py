@@ -145,7 +145,11 @@ def test_a_record_given_up_as_garbage_is_retried_as_its_name_says(git_dir: Path)
     os.makedirs(failed, mode=0o700)
     for number, garbage in enumerate(("empty", "bytes", "truncated"), start=1):
         plant(failed, f"review-{oid(number)}.{int(T * 1e6)}", garbage)
-    for number, cut in ((7, b"landwatch-work-item"), (8, b"landwatch-work-item ")):
+    for number, cut in (
+        (7, b"landwatch-work-item"),
+        (8, b"landwatch-work-item "),
+        (9, b"landwatch-work-item 1\0\0"),  # torn, not another version's (audits)
+    ):
         (failed / f"review-{oid(number)}.{int(T * 1e6)}").write_bytes(cut)  # an audit: refused
     pulled = item(git_dir, 4)
     cut = w.encode_record(
@@ -157,11 +161,11 @@ def test_a_record_given_up_as_garbage_is_retried_as_its_name_says(git_dir: Path)
     for name in sorted(w.entries(git_dir, FAILED)):
         again = w.retry(git_dir, name, now=T + 5)
         assert again is not None and again in w.entries(git_dir, PENDING)
-    claimed = [w.claim_next(git_dir, now=T + 5) for _ in range(6)]
+    claimed = [w.claim_next(git_dir, now=T + 5) for _ in range(7)]
     assert [c.item for c in claimed if c is not None] == [
         *(item(git_dir, n) for n in (1, 2, 3)),
         WorkItem(WorkKind.REVIEW, oid(4), git_dir, base=oid(5), rewritten=oid(6)),
-        *(item(git_dir, n) for n in (7, 8)),
+        *(item(git_dir, n) for n in (7, 8, 9)),
     ]
     assert w.entries(git_dir, FAILED) == []
 

@@ -8,6 +8,7 @@ On by default: `git maintenance run --auto` only works when git's own thresholds
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -150,18 +151,26 @@ class MaintenanceHandler(ItemHandler[MaintenanceResult]):
         return None
 
 
+_PID = re.compile(r"([+-]?)([0-9]+)")
+
+
 def _gc_alive(path: Path, common: Path) -> bool:
     """Whether a gc.pid younger than 12 hours holds git's lock, by git's own rule (builtin/gc.c):
     a pid on another host is taken as running; one on this host that is not running, a gc
     killed, holds nothing (git takes it over)."""
     try:
-        pid, _, host = read_file(path, trusted=common, limit=4096).decode().strip().partition(" ")
+        said = read_file(path, trusted=common, limit=4096).decode().split()
     except (OSError, UnicodeDecodeError):
         return True
-    if host != os.uname().nodename or not pid.isascii() or not pid.isdecimal():
+    # As git reads it (`fscanf("%ju %s")`, then kill(2) of a 32-bit pid_t; audits): what does
+    # not scan holds nothing, a sign and a number past 64 bits read as strtoumax reads them.
+    scanned = _PID.fullmatch(said[0]) if len(said) >= 2 else None
+    if scanned is None:
+        return False
+    if said[1] != os.uname().nodename:
         return True
-    # As git reads it: an unsigned number (saturated), kill(2)ed as a 32-bit pid_t (audits).
-    number = min(int(pid), 2**64 - 1) & 0xFFFFFFFF
+    number = min(int(scanned[2]), 2**64 - 1)
+    number = ((-number if scanned[1] == "-" else number) % 2**64) & 0xFFFFFFFF
     try:
         os.kill(number - 2**32 if number >= 2**31 else number, 0)
     except ProcessLookupError:

@@ -195,7 +195,7 @@ def named_record(
     write the disk lost, cut short); None for no id, or a record of another version."""
     named = ID_RE.fullmatch(id)
     version = torn.split(b"\n", 1)[0].split(b" ")[1:2] if torn.startswith(_MAGIC + b" ") else []
-    if named is None or version not in ([], [b""], [str(VERSION).encode()]):
+    if named is None or (version and version[0].isdigit() and int(version[0]) != VERSION):
         return None  # a later landwatch's record, whatever it holds, is left as it is
     fields: dict[bytes, bytes] = {}
     for line in torn.split(b"\n")[1:]:
