@@ -7,6 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pygit2
+
 from landwatch.review.change import open_repository
 from landwatch.review.whose import copied, others_only
 from landwatch.sharing import reviewer_email
@@ -49,6 +51,14 @@ def test_a_copy_of_a_commit_the_branch_held_does_not_make_the_range_mine(tmp_pat
     assert not others_only(git_repo, repo.head(), held, ME)
 
 
+def _copied(git_repo: pygit2.Repository, tip: str, base: str, reviewed: set[str]) -> list[str]:
+    """whose.copied as kinds.review asks it: of the range's commits with no review."""
+    walker = git_repo.walk(tip)
+    walker.hide(base)
+    unreviewed = [commit for commit in walker if str(commit.id) not in reviewed]
+    return copied(git_repo, tip, unreviewed, reviewed.__contains__)
+
+
 def test_a_copy_is_found_on_a_local_branch_by_its_patch_and_author(tmp_path: Path) -> None:
     """whose.copied: the reviewed commits of local branches the tip lacks whose copy the range
     brings unreviewed, the same patch by the same author; not another's same patch, nor a
@@ -67,17 +77,15 @@ def test_a_copy_is_found_on_a_local_branch_by_its_patch_and_author(tmp_path: Pat
     tip = repo.head()
     git_repo = open_repository(repo.git_dir)
     reviewed = {mine, repo.git("rev-parse", "topic")}
-    assert copied(git_repo, tip, base, reviewed.__contains__) == [mine]
+    assert _copied(git_repo, tip, base, reviewed) == [mine]
     # A branch at no commit stops nothing (an audit: one such stopped the whole walk).
     repo.git("symbolic-ref", "refs/heads/alias", "refs/heads/upstream")
     repo.git("symbolic-ref", "refs/heads/dangling", "refs/heads/nowhere")
     (repo.git_dir / "refs" / "heads" / "tree").write_text(repo.git("rev-parse", "HEAD^{tree}"))
-    assert copied(git_repo, tip, base, reviewed.__contains__) == [mine]
-    assert (
-        copied(git_repo, tip, base, {*reviewed, repo.git("rev-parse", "HEAD~1")}.__contains__) == []
-    )
+    assert _copied(git_repo, tip, base, reviewed) == [mine]
+    assert _copied(git_repo, tip, base, {*reviewed, repo.git("rev-parse", "HEAD~1")}) == []
     repo.git("branch", "-q", "-D", "topic")
-    assert copied(git_repo, tip, base, reviewed.__contains__) == []
+    assert _copied(git_repo, tip, base, reviewed) == []
 
 
 def test_a_merge_of_mine_among_theirs_does_not_make_them_mine(tmp_path: Path) -> None:

@@ -274,15 +274,16 @@ def _brought(git_dir: str, tip: str, base: str) -> list[Report]:
     from landwatch.review.change import open_repository
 
     repo = open_repository(git_dir)
-    commits = []
     try:
         walker = repo.walk(tip, pygit2.enums.SortMode.NONE)
         walker.hide(base)
-        commits = [at for commit in walker if (at := str(commit.id)) != tip]
+        walked = list(walker)  # the tip too: a copy of a branch's commit may be the range's last
     except (KeyError, ValueError, pygit2.GitError):
         return []  # unread: a line too many is told, never a finding lost
-    kept = [at for at in commits if report_store.stored(git_dir, at)]
-    kept += whose.copied(repo, tip, base, lambda at: report_store.stored(git_dir, at))
+    stored = {at for commit in walked if report_store.stored(git_dir, at := str(commit.id))}
+    kept = [at for commit in walked if (at := str(commit.id)) in stored and at != tip]
+    unreviewed = [commit for commit in walked[: whose.LOOKED_AT] if str(commit.id) not in stored]
+    kept += whose.copied(repo, tip, unreviewed, lambda at: report_store.stored(git_dir, at))
     return [review for at in kept if (review := report_store.read_review(git_dir, at))]
 
 

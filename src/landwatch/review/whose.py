@@ -6,7 +6,8 @@ that arrived with them. A GitHub app's commit is a bot's, unless the app is a co
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import pygit2
 
@@ -67,15 +68,12 @@ def others_only(repo: pygit2.Repository, tip: str, base: str, email: str) -> boo
     if not mine:
         return False
     try:
-        walker = repo.walk(tip)
-        walker.hide(base)
+        walked = _walk(repo, [tip], base)
     except (KeyError, ValueError, pygit2.GitError):
         return False
     others = False
     held: set[pygit2.Oid] | None = None  # the patches of what `base` holds that `tip` does not
-    for count, commit in enumerate(walker):
-        if count >= LOOKED_AT:
-            break
+    for commit in walked:
         if len(commit.parents) > 1:
             continue  # a merge: the pull's own, or one among theirs; its commits say whose
         if mine in (commit.author.raw_email.lower(), commit.committer.raw_email.lower()):
@@ -87,31 +85,30 @@ def others_only(repo: pygit2.Repository, tip: str, base: str, email: str) -> boo
     return others
 
 
-def copied(repo: pygit2.Repository, tip: str, base: str, kept: Callable[[str], bool]) -> list[str]:
+def copied(
+    repo: pygit2.Repository,
+    tip: str,
+    unreviewed: Iterable[pygit2.Commit],
+    kept: Callable[[str], bool],
+) -> list[str]:
     """The commits of the person's local branches that `tip` lacks, reviewed here (`kept`), of
-    which `base..tip` brings a copy it has no review of: the same patch by the same author
-    (their branch "Rebase and merge"d by the host, then pulled). Their lines tell their findings."""
+    which `unreviewed` (a landed range's commits with no review) holds a copy: the same patch by
+    the same author (their branch "Rebase and merge"d by the host, then pulled)."""
+    by_author: dict[bytes, list[pygit2.Commit]] = {}
+    for commit in unreviewed:
+        if len(commit.parents) == 1:
+            by_author.setdefault(commit.author.raw_email.lower(), []).append(commit)
     try:
-        walker = repo.walk(tip)
-        walker.hide(base)
-        unreviewed: dict[bytes, list[pygit2.Commit]] = {}
-        for _, commit in zip(range(LOOKED_AT), walker, strict=False):
-            if len(commit.parents) == 1 and not kept(str(commit.id)):
-                unreviewed.setdefault(commit.author.raw_email.lower(), []).append(commit)
         branches = [at for name in repo.branches.local if (at := _commit_of(repo, name))]
-        if not unreviewed or not branches:
+        if not by_author or not branches:
             return []
-        walker = repo.walk(branches[0])
-        for other in branches[1:]:
-            walker.push(other)
-        walker.hide(tip)
         found, copies = [], {}  # copies: each author's patches, made once asked for
-        for _, commit in zip(range(LOOKED_AT), walker, strict=False):
+        for commit in _walk(repo, branches, tip):
             author = commit.author.raw_email.lower()
-            if len(commit.parents) != 1 or author not in unreviewed or not kept(str(commit.id)):
+            if len(commit.parents) != 1 or author not in by_author or not kept(str(commit.id)):
                 continue
             if author not in copies:
-                copies[author] = {_patch(each) for each in unreviewed[author]}
+                copies[author] = {_patch(each) for each in by_author[author]}
             if _patch(commit) in copies[author]:
                 found.append(str(commit.id))
         return found
@@ -132,15 +129,19 @@ def _commit_of(repo: pygit2.Repository, branch: str) -> pygit2.Oid | None:
 
 def _patches(repo: pygit2.Repository, base: str, tip: str) -> set[pygit2.Oid]:
     """The patch ids of the commits, merges aside, that `base` brings and `tip` does not."""
-    walker = repo.walk(base)
-    walker.hide(tip)
-    found: set[pygit2.Oid] = set()
-    for count, commit in enumerate(walker):
-        if count >= LOOKED_AT:
-            break
-        if len(commit.parents) == 1:
-            found.add(_patch(commit))
-    return found
+    return {_patch(commit) for commit in _walk(repo, [base], tip) if len(commit.parents) == 1}
+
+
+def _walk(
+    repo: pygit2.Repository, tips: Sequence[pygit2.Oid | str], hidden: str
+) -> Iterator[pygit2.Commit]:
+    """The first LOOKED_AT commits `tips` hold and `hidden` does not (`git rev-list tips
+    ^hidden`); a name git cannot read raises here, an object missing on the way as it is read."""
+    walker = repo.walk(tips[0])
+    for other in tips[1:]:
+        walker.push(other)
+    walker.hide(hidden)
+    return itertools.islice(walker, LOOKED_AT)
 
 
 def _patch(commit: pygit2.Commit) -> pygit2.Oid:
