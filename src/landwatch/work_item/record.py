@@ -134,21 +134,23 @@ def decode_record(data: bytes, id: str) -> Record:
     )
 
 
-def _fields(lines: list[bytes]) -> tuple[dict[bytes, bytes], list[bytes]]:
-    """The `key value` lines up to `end`, and the lines appended after it (tries, resets)."""
+def _fields(lines: list[bytes], *, torn: bool = False) -> tuple[dict[bytes, bytes], list[bytes]]:
+    """The `key value` lines up to `end`, and the lines appended after it (tries, resets). Of a
+    `torn` record (named_record), whatever reads before the cut, the first of a repeated key."""
     fields: dict[bytes, bytes] = {}
-    index = 1
-    while True:
-        if index >= len(lines) - 1:  # the last element follows the final newline
-            raise RecordError("truncated record (no end line)")
-        line = lines[index]
-        index += 1
+    # A whole record's last element follows its final newline; a torn one's may be a line cut
+    # short, kept as the rest are (each field is checked where it is used: an id, a work tree
+    # confirmed against its git dir).
+    for index, line in enumerate(lines[1:] if torn else lines[1:-1], start=2):
         if line == b"end":
             return fields, lines[index:-1]
         key, _, value = line.partition(b" ")
-        if key in fields:
+        if key in fields and not torn:
             raise RecordError(f"field {key[:32]!r} repeated")
-        fields[key] = value
+        fields.setdefault(key, value)
+    if not torn:
+        raise RecordError("truncated record (no end line)")
+    return fields, []
 
 
 def _also_rewritten(value: bytes | None, first: bool) -> tuple[str, ...]:
@@ -197,12 +199,7 @@ def named_record(
     version = torn.split(b"\n", 1)[0].split(b" ")[1:2] if torn.startswith(_MAGIC + b" ") else []
     if named is None or (version and version[0].isdigit() and int(version[0]) != VERSION):
         return None  # a later landwatch's record, whatever it holds, is left as it is
-    fields: dict[bytes, bytes] = {}
-    for line in torn.split(b"\n")[1:]:
-        key, _, value = line.partition(b" ")
-        if key == b"end":
-            break
-        fields.setdefault(key, value)
+    fields, _ = _fields(torn.split(b"\n"), torn=True)
     base = fields.get(b"base", b"").decode("ascii", "replace")
     rewritten = fields.get(b"rewritten", b"").decode("ascii", "replace")
     tree = fields.get(b"work-tree", b"")
