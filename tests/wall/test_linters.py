@@ -104,3 +104,34 @@ def test_a_file_s_name_is_never_shell_code_in_the_person_s_own_linter(
     assert [(f.rule, f.path) for f in stored.findings if f.rule.startswith("shellcheck")] == [
         ("shellcheck:SC2086", name)
     ], stored.linters
+
+
+def test_a_linter_that_fails_or_is_not_there_is_not_a_clean_run(repo: Repo) -> None:
+    """An audit: ruff refusing the project's configuration (a misspelt key: exit 2, nothing on
+    stdout) read as an empty list, and a command the wall cannot find as well: each was told
+    `ok`, no findings, so the unused import went untold. Each now says what happened."""
+    ruff = [tool("ruff"), "check", "--no-fix", "--output-format=json"]
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "ruff"
+        command = {json.dumps([*ruff, "--stdin-filename", "{path}", "-"])}
+        format = "ruff-json"
+        files = ["*.py"]
+
+        [[linters]]
+        name = "gone"
+        command = ["no-such-linter-anywhere", "{{path}}"]
+        format = "ruff-json"
+        files = ["*.py"]
+        """)
+    settings = '[lint]\nselect = ["F"]\nextend-selct = ["B"]\n'
+    repo.land("change", {".landwatch.toml": config, "ruff.toml": settings, "m.py": "import os\n"})
+    runs = {run["linter"]: run for run in review(repo, linters=True).linters}
+    assert runs["ruff"]["status"] == "failed" and "extend-selct" in runs["ruff"]["detail"]
+    assert runs["ruff"]["detail"].startswith("exited 2: ruff failed")
+    assert runs["gone"]["status"] == "missing" and "no-such-linter" in runs["gone"]["detail"]
+    # A run that exits 1 with its findings is the linter's answer, as it always was.
+    repo.land("fixed", {"ruff.toml": '[lint]\nselect = ["F"]\n'}, hooks=False)
+    report_ = review(repo, "HEAD", repo.git("rev-parse", "HEAD~2"), linters=True)
+    ran = {run["linter"]: run["status"] for run in report_.linters}
+    assert ran["ruff"] == "ok" and "ruff:F401" in {finding.rule for finding in report_.findings}

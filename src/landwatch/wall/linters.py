@@ -92,7 +92,24 @@ def run(
     except (ValueError, KeyError, TypeError, RecursionError) as error:  # nesting past the limit
         detail = unparsable(linter, error, process.stderr)
         return [], LinterRun(linter.name, file.path, "unparsable", detail)
+    if process.returncode != 0 and not raw:
+        return [], _failed(linter, file.path, process.returncode, process.stderr)
     return findings_of(linter, file, content, raw), LinterRun(linter.name, file.path, "ok")
+
+
+def _failed(linter: LinterConfig, path: str, code: int, stderr: bytes) -> LinterRun:
+    """A run that exited non-zero naming nothing: the linter refused (its configuration, a file
+    it needs) or was not there behind the wall; not a clean file (an audit: it was told so)."""
+    said = [line.strip() for line in stderr[:4000].decode("utf-8", "replace").splitlines()]
+    said = [line for line in said if line]
+    if said and said[0].startswith("bwrap: execvp "):  # the wall found no such program
+        return LinterRun(linter.name, path, "missing", said[0].removeprefix("bwrap: ")[:300])
+    # Its first line and its last: a tool's own heading, then the cause (ruff), the exception
+    # (a Python traceback's last line).
+    why = " … ".join(dict.fromkeys(said[:1] + said[-1:]))
+    return LinterRun(
+        linter.name, path, "failed", f"exited {code}" + (f": {why[:300]}" if why else "")
+    )
 
 
 def baseline(
