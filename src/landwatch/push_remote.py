@@ -36,6 +36,15 @@ def is_url(remote: str) -> bool:
     return any(mark in remote for mark in (":", "/", "\\")) or remote in (".", "..")
 
 
+def push_urls(git_dir: os.PathLike[str] | str, remote: str) -> list[str]:
+    """Each place `git push remote` sends to, each asked what it holds: the remote's push URLs,
+    else its URL (`get-url --push --all`); a URL is its own; none where git names none."""
+    if is_url(remote):
+        return [remote]
+    said = run_git("remote", "get-url", "--push", "--all", "--", remote, cwd=git_dir)
+    return said.stdout.splitlines() if said.ok else []
+
+
 def remotes_at(git_dir: os.PathLike[str] | str, url: str) -> list[str]:
     """The remotes named in the configuration whose URL is `url` (a push given a URL)."""
     listing = git("config", "--get-regexp", r"^remote\..*\.url$", cwd=git_dir, check=False)

@@ -847,7 +847,9 @@ def test_follow_tags_takes_nothing_along_where_the_pre_push_hook_is_not_the_gate
     assert repo.run("--git-dir", str(remote), "rev-parse", "-q", "--verify", "v1").stdout == ""
 
 
-@pytest.mark.parametrize("how", ["the remote set anew", "the branch deleted there"])
+@pytest.mark.parametrize(
+    "how", ["the remote set anew", "the branch deleted there", "a second push URL"]
+)
 def test_auto_push_asks_the_remote_what_it_holds_not_a_stale_tracking_ref(
     repo: Repo, remote: Path, tmp_path: Path, how: str
 ) -> None:
@@ -855,7 +857,9 @@ def test_auto_push_asks_the_remote_what_it_holds_not_a_stale_tracking_ref(
     tool's, attack 85) took the remote-tracking ref for what the remote holds, and left out all
     it reaches as sent already. After `git remote set-url` to a new repository, or a branch
     deleted and purged there but not pruned here, a reviewed commit holding a token was pushed
-    there again, unjudged. What the remote holds is asked of it, as for a ref a push creates."""
+    there again, unjudged. What the remote holds is asked of it, as for a ref a push creates;
+    every place it pushes to (a later audit: a public mirror added as a second push URL was
+    sent it, as the first URL held it already)."""
     (repo.git_dir / "hooks" / "pre-push").write_text("#!/bin/sh\nexit 0\n")
     leaked = repo.land("add settings", {"settings.py": f'GITHUB_TOKEN = "{GITHUB_TOKEN}"\n'})
     assert run_reviewer("--once").returncode == 65  # held back; pushed below by hand, unjudged
@@ -865,6 +869,11 @@ def test_auto_push_asks_the_remote_what_it_holds_not_a_stale_tracking_ref(
         public = tmp_path / "public.git"
         git("init", "-q", "--bare", "-b", "main", str(public), cwd=tmp_path)
         repo.git("remote", "set-url", "origin", str(public))
+    elif how == "a second push URL":
+        public = tmp_path / "public.git"
+        git("init", "-q", "--bare", "-b", "main", str(public), cwd=tmp_path)
+        repo.git("remote", "set-url", "--add", "--push", "origin", str(remote))
+        repo.git("remote", "set-url", "--add", "--push", "origin", str(public))
     else:
         public = remote
         git("--git-dir", str(remote), "update-ref", "-d", "refs/heads/main", cwd=tmp_path)

@@ -22,7 +22,7 @@ from landwatch.job_queue import Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES, push_branch, push_holds
 from landwatch.kinds.base import Clock, Failing, GiveUp, ItemHandler, RetryLater, backoff
 from landwatch.kinds.push_answer import RefusedInHook, failed, holding, redacted_state
-from landwatch.push_remote import destination, is_url, tracking_ref
+from landwatch.push_remote import destination, is_url, push_urls, tracking_ref
 from landwatch.work_item import WorkItem, WorkKind
 
 PUSH_TIMEOUT = 120.0
@@ -171,10 +171,12 @@ class PushHandler(ItemHandler[PushResult]):
         # (a remote set anew, a branch deleted there: audits). Unanswered, the push waits rather
         # than judge all the branch reaches, old keys the remote holds among them.
         pushed = push_gate.Pushed(ref, tip, target, _ZERO)
-        url = remote if is_url(remote) else ""
-        sent = push_gate.outgoing(git_dir, remote, url, [pushed], where=at.where)
-        self._unreachable(git_dir, remote, sent.held.unheard, sent.held.unheard)
-        commits = sent.commits[::-1]
+        sending: dict[str, None] = {}  # each push URL is asked (an audit: a mirror's was not)
+        for url in push_urls(git_dir, remote) or [""]:  # "": none named, the one git finds
+            sent = push_gate.outgoing(git_dir, remote, url, [pushed], where=at.where)
+            self._unreachable(git_dir, remote, sent.held.unheard, sent.held.unheard)
+            sending.update(dict.fromkeys(sent.commits[::-1]))
+        commits = list(sending)
         reports = push_gate.kept(git_dir, commits)
         # A refusal for secrets and conflict markers is the scan's to make on what is not
         # reviewed yet (the rules it refuses for); one for any error waits for reviews and hooks.

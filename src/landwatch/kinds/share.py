@@ -33,7 +33,7 @@ from landwatch.kinds.push import PUSH_TIMEOUT, PushHandler, PushResult
 from landwatch.kinds.push_answer import Rejected
 from landwatch.kinds.push_holds import read_state
 from landwatch.push_heard import heard_tips, unanswered
-from landwatch.push_remote import own_tips
+from landwatch.push_remote import own_tips, push_urls
 from landwatch.review.notes import NOTES_REF
 from landwatch.work_item import Enqueued, WorkItem, WorkKind
 
@@ -76,7 +76,7 @@ class ShareHandler(PushHandler):
                 f"no remote named {remote!r} (landwatch.share.remote); `landwatch share` names "
                 "another, `landwatch share --off` stops sharing"
             )
-        places = self._places(at, reporter, remote)
+        places = push_urls(at.git_dir, remote)
         pushed, held_back = False, dict[str, str]()
         for place in places:
             # One URL: pushed to by the remote's name, as the person's push is; several: each
@@ -158,16 +158,6 @@ class ShareHandler(PushHandler):
             why = said[-1] if said else "no commit made"
             raise RuntimeError(f"the notes to push could not be made: {why}")
         return made[1].strip(), held_back
-
-    def _places(self, at: Worktree, reporter: Reporter, remote: str) -> list[str]:
-        """Each URL the notes are pushed to (git push's: the push URLs, else the URL) of the
-        remote `remote` (landwatch.share.remote names one: layout's rule): each is asked what it
-        holds, as tracking refs may stand for another repository (a remote named within this
-        one, a URL set since they were fetched, a push URL elsewhere)."""
-        code, out, _, _ = self._git(
-            at, reporter, "remote", "get-url", "--push", "--all", "--", remote
-        )
-        return out.splitlines() if code == 0 else []
 
     def _notes(self, at: Worktree, reporter: Reporter, ref: str) -> dict[str, str]:
         """The notes under `ref`: {annotated commit: note blob}; none when it is no ref."""
