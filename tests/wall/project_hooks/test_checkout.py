@@ -126,6 +126,32 @@ def test_what_the_hooks_changed_is_a_patch_git_apply_takes(tmp_path: Path) -> No
     assert (repo.path / "src/pkg/mod.py").read_text() == "x = 2  \n# fixed\n"
 
 
+def test_a_file_git_converts_as_it_writes_it_is_compared_with_what_git_wrote(
+    tmp_path: Path,
+) -> None:
+    """An audit: with `*.txt eol=crlf` and `*.c ident` committed, hooks that changed nothing
+    (`wc -l`) were told to change every such file, with a patch making its line ends CRLF and
+    expanding `$Id$`: the checkout's bytes were compared with the blob. They are compared with
+    what git wrote; a hook's real fix is a patch of what the person's checkout holds."""
+    repo = Repo(tmp_path / "repo")
+    files = {"notes.txt": "one  \ntwo\n", "m.c": "/* $Id$ */\nint x;\n", "base.txt": "x\n"}
+    oid = repo.land("converted", {".gitattributes": "*.txt eol=crlf\n*.c ident\n", **files})
+    repo.git("rm", "-q", "--cached", "-r", ".")
+    repo.git("reset", "-q", "--hard")  # the person's checkout, converted as git writes it
+    opened = open_repository(repo.git_dir)
+    given = ["notes.txt", "m.c"]
+    with landed(repo.git_dir / "objects", oid, given, tmp_path) as place:
+        assert (place.root / "notes.txt").read_bytes() == b"one  \r\ntwo\r\n"
+        assert place.fixes(opened, given) == Fixes()
+        (place.root / "notes.txt").write_bytes(b"one\r\ntwo\r\n")  # trailing-whitespace
+        fixes = place.fixes(opened, given)
+    assert fixes.changed == ["notes.txt"] and fixes.beside == []
+    assert fixes.lines["notes.txt"] == FileFix((), (Hunk(1, 1, 1, 1),))
+    applied = subprocess.run(["git", "apply"], input=fixes.patch, text=True, cwd=repo.path)
+    assert applied.returncode == 0
+    assert (repo.path / "notes.txt").read_bytes() == b"one\r\ntwo\r\n"
+
+
 def test_what_the_hooks_changed_beside_the_files_given_them_is_named_not_fixed(
     tmp_path: Path,
 ) -> None:

@@ -12,6 +12,7 @@ files, in git's cone mode (each directory's files, hashed: 30 ms where matching 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import posixpath
 import stat
@@ -23,6 +24,7 @@ from pathlib import Path
 import pygit2
 
 from landwatch.files import is_directory, read_file, remove, write_atomic
+from landwatch.review.binary import looks_binary
 from landwatch.review.project_hooks.fixed import FileFix, Hunk
 from landwatch.wall.door import preparing
 from landwatch.wall.held import held_directory
@@ -68,6 +70,9 @@ class Checkout:
     root: Path
     held: dict[str, str] = field(default_factory=dict)
     commit: str = ""
+    # The files git converted as it wrote them (`eol=crlf`, `ident`): the hash of what it wrote,
+    # and those bytes where they are small enough to make a patch from.
+    written: dict[str, tuple[str, bytes | None]] = field(default_factory=dict)
 
     @property
     def git_dir(self) -> Path:
@@ -134,21 +139,27 @@ class Checkout:
                     changed.append(path)
                     size = MAX_PATCH_BYTES + 1
                 continue
-            if now is not None and str(pygit2.hash(now)) == oid:
+            # Against what git wrote: a file it converted is not the blob (an audit: every
+            # `eol=crlf` file was told changed by hooks that changed nothing).
+            written, before = self.written.get(path, (oid, b""))
+            if now is not None and str(pygit2.hash(now)) == written:
                 continue
             if path not in ours:
                 beside.append(path)
                 continue
             changed.append(path)
-            old = repo[oid]
-            if not isinstance(old, pygit2.Blob):
+            old = repo[oid] if path not in self.written else before
+            if old is None:  # converted, and too large to keep: described, not patched
+                size = MAX_PATCH_BYTES + 1
+            if not isinstance(old, pygit2.Blob | bytes):
                 continue
             text = pygit2.Patch.create_from(
                 old, now, old_as_path=path, new_as_path=path, flag=_BINARY
             ).text
             size += len((text or "").encode("utf-8", "surrogateescape"))
             patches.append(text or "")
-            if now is not None and not old.is_binary:
+            binary = old.is_binary if isinstance(old, pygit2.Blob) else looks_binary(old)
+            if now is not None and not binary:
                 lines[path] = _line_by_line(old, now)
         patch = "" if size > MAX_PATCH_BYTES else "".join(patches)
         return Fixes(changed, patch, lines, beside=beside)
@@ -158,7 +169,7 @@ _BINARY = pygit2.enums.DiffOption.SHOW_BINARY
 _LINE_ENDS = pygit2.enums.DiffOption.IGNORE_WHITESPACE_EOL
 
 
-def _line_by_line(old: pygit2.Blob, now: bytes) -> FileFix:
+def _line_by_line(old: pygit2.Blob | bytes, now: bytes) -> FileFix:
     """A file's fix as hunks without context: with whitespace at line ends ignored (which moves
     no line), and exactly."""
     moved, exact = (
@@ -191,26 +202,46 @@ def landed(
         if not said.ok:
             raise CheckoutError(f"git read-tree {oid[:12]}: {_said(said.stdout + said.stderr)}")
         (root / ".git" / "HEAD").write_text(f"{oid}\n")
-        commit = pygit2.Repository(str(root))[oid].peel(pygit2.Commit)
-        yield Checkout(root, _held(root, commit.tree), oid)
+        repo = pygit2.Repository(str(root))
+        held, written = _held(root, repo, repo[oid].peel(pygit2.Commit).tree)
+        yield Checkout(root, held, oid, written)
 
 
-def _held(root: Path, tree: pygit2.Tree) -> dict[str, str]:
+def _held(
+    root: Path, repo: pygit2.Repository, tree: pygit2.Tree
+) -> tuple[dict[str, str], dict[str, tuple[str, bytes | None]]]:
     """The blob of each regular file read-tree wrote (the sparse ones only), noted before any
-    hook ran: the checkout is walked, not the index, which lists the whole tree."""
-    held = {}
+    hook ran: the checkout is walked, not the index, which lists the whole tree; and what git
+    wrote of those it converted (a size other than the blob's: crlf, ident, an encoding)."""
+    held, written = {}, {}
     for directory, directories, files in os.walk(root):
         if directory == str(root):
             directories[:] = [name for name in directories if name != ".git"]
         for name in files:
-            path = os.path.relpath(os.path.join(directory, name), root)
-            if not stat.S_ISREG(os.lstat(os.path.join(directory, name)).st_mode):
+            place = os.path.join(directory, name)
+            path, status = os.path.relpath(place, root), os.lstat(place)
+            if not stat.S_ISREG(status.st_mode):
                 continue
             try:
                 held[path] = str(tree[path].id)
             except (KeyError, ValueError):
                 continue  # not the commit's (nothing else is there yet)
-    return held
+            if repo.odb.read_header(held[path])[1] != status.st_size:
+                written[path] = _as_written(place, status.st_size)
+    return held, written
+
+
+def _as_written(place: str, size: int) -> tuple[str, bytes | None]:
+    """A checked-out file's hash as a blob, and its bytes where a patch may be made of them;
+    read a piece at a time (a converted file of a gigabyte is hashed, not held)."""
+    digest = hashlib.sha1(b"blob %d\0" % size, usedforsecurity=False)
+    kept = bytearray()
+    with open(place, "rb") as file:
+        while piece := file.read(1 << 20):
+            digest.update(piece)
+            if len(kept) <= MAX_PATCH_BYTES:
+                kept += piece
+    return digest.hexdigest(), bytes(kept) if len(kept) <= MAX_PATCH_BYTES else None
 
 
 def _init(root: Path, objects: Path, patterns: list[str] | None) -> None:
