@@ -157,3 +157,21 @@ def test_a_configuration_of_more_hooks_than_are_read_runs_none(tmp_path: Path, r
     found = hooks_of(repo, oid)
     assert found.findings == [] and found.hooks == []
     assert any("more than 500" in note and "did not run" in note for note in found.notes)
+
+
+@pytest.mark.parametrize("tool", ["pre-commit", "prek"])
+def test_a_configuration_the_manager_refuses_is_its_failure_not_a_wait(
+    tmp_path: Path, repo: Repo, tool: str
+) -> None:
+    """An audit: a misspelt `language: sytem`, which the manager refuses at commit time, failed
+    the build, which was taken for a network not there yet: waiting, tried again for ever, told
+    nowhere. The manager's own validate-config says why, and that is told, once."""
+    hook = 'id: fails\nname: fails\nlanguage: sytem\nentry: "false"'
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(hook)})
+    oid = repo.land("a change", {"a.txt": "x\n"})
+    drained(tools(tmp_path, tool))
+    found = hooks_of(repo, oid)
+    assert found.status == "failed" and settled(repo) == [f"project_hooks-{oid}"]
+    [finding] = found.findings
+    assert finding.rule == f"hook:{tool}" and "sytem" in (finding.snippet or "")
+    assert any(f"{tool} refuses the configuration" in note for note in found.notes)

@@ -33,6 +33,7 @@ from landwatch.wall.project_hooks.run import (
     Ran,
     Room,
     prepare,
+    refusal,
     run_hooks,
     tool_home,
 )
@@ -160,6 +161,9 @@ def _one_manager(
             room = _room(place, declared, tool, how, result.notes)
             if tool.name not in how.prepared or not _built(room, tool):
                 problem = prepare(tool, room)
+                if problem is not None and (refused := refusal(tool, room, declared.path)):
+                    _refused(tool, declared, refused, landed, outcome)
+                    return
                 if problem is not None:
                     _waiting(tool, declared, problem, outcome)
                     return
@@ -218,6 +222,23 @@ def _waiting(tool: Tool, declared: ManagerConfig, problem: str, outcome: Outcome
         f"environments ({problem}); the first time, that needs the network: tried again later"
     )
     outcome.retry = problem
+
+
+def _refused(
+    tool: Tool, declared: ManagerConfig, said: list[str], landed: results.Landed, outcome: Outcome
+) -> None:
+    """The manager refuses the configuration, as it refuses the commit at commit time: told as
+    its failure, in its words, not tried again (an audit: a misspelt `language:` or a
+    `minimum_pre_commit_version` waited for the network for ever, told nowhere)."""
+    result = outcome.result
+    result.status = "failed"
+    result.hooks.append({"id": tool.name, "status": "failed", "tool": tool.name})
+    refusing = HookOutcome(tool.name, tool.name, "failed", None, False, said)
+    result.findings += results.findings_of([refusing], landed, [], declared.path, [])[0]
+    result.notes.append(
+        f"the hooks of {declared.path} did not run: {tool.name} refuses the configuration "
+        f"({said[-1][:300]})"
+    )
 
 
 def _read(

@@ -198,6 +198,25 @@ def prepare(tool: Tool, room: Room) -> str | None:
     return None
 
 
+# How long a manager may take to say whether it reads the configuration (no network, no build).
+VALIDATE_TIMEOUT = 60.0
+
+
+def refusal(tool: Tool, room: Room, path: str) -> list[str] | None:
+    """What the manager says of the configuration at `path` where it refuses it (its own
+    `validate-config`, without the network), a line each; None where it reads it, or cannot
+    tell. A build that failed on such a configuration is not the network's to mend."""
+    if tool.name not in _HOMES:
+        return None  # lefthook builds nothing
+    argv = [*tool.command, "validate-config", "--", path]
+    result = _run(tool, argv, b"", room, VALIDATE_TIMEOUT, building=False)
+    if result.returncode == 0 or result.timed_out or result.over:
+        return None
+    text = (result.stdout + result.stderr).decode("utf-8", "replace")
+    said = [line.rstrip() for line in lines_of(text) if line.strip()]
+    return said or [f"{tool.name} validate-config exited {result.returncode}"]
+
+
 def run_hooks(
     tool: Tool, files: list[str], room: Room, budget: float, hooks: Sequence[HookSpec]
 ) -> Ran:
