@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+import tomllib
 from pathlib import Path
 
 from landwatch import layout, report_store
@@ -135,3 +136,27 @@ def test_a_linter_that_fails_or_is_not_there_is_not_a_clean_run(repo: Repo) -> N
     report_ = review(repo, "HEAD", repo.git("rev-parse", "HEAD~2"), linters=True)
     ran = {run["linter"]: run["status"] for run in report_.linters}
     assert ran["ruff"] == "ok" and "ruff:F401" in {finding.rule for finding in report_.findings}
+
+
+def test_the_documented_ruff_linter_keeps_ruff_s_own_exclude(repo: Repo) -> None:
+    """An audit: configuration.md's ruff command (`--stdin-filename {path} -`) linted a path
+    the project's `extend-exclude` leaves out, where `ruff check .` and pre-commit's ruff hook
+    say nothing: ruff applies its exclude to a path it is given only with --force-exclude."""
+    page = (Path(__file__).parents[2] / "docs" / "configuration.md").read_text()
+    example = page.split("```toml\n", 1)[1].split("```", 1)[0]
+    command = tomllib.loads(example)["linters"][0]["command"]
+    assert command[0] == "ruff"
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "ruff"
+        command = {json.dumps([tool("ruff"), *command[1:]])}
+        format = "ruff-json"
+        files = ["*.py"]
+        """)
+    settings = 'extend-exclude = ["migrations"]\n[lint]\nselect = ["F"]\n'
+    files = {".landwatch.toml": config, "ruff.toml": settings}
+    repo.land("change", {**files, "migrations/m1.py": "import os\n", "app.py": "import os\n"})
+    report_ = review(repo, linters=True)
+    assert {(f.path, f.rule) for f in report_.findings if f.rule.startswith("ruff:")} == {
+        ("app.py", "ruff:F401")
+    }
