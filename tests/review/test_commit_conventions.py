@@ -40,6 +40,16 @@ def subject_findings(repo: Repo, files: dict[str, str]) -> list[tuple[str, str |
             "{ extends: ['@commitlint/config-conventional'] };\n"
         },
         {".gitlint": "[title-max-length]\nline-length=120\n"},
+        # commitlint's own TypeScript example: the level as its enum (an audit: read as none).
+        {
+            "commitlint.config.ts": "import { RuleConfigSeverity } from '@commitlint/types';\n"
+            "export default { rules: "
+            "{ 'header-max-length': [RuleConfigSeverity.Error, 'always', 120] } };\n"
+        },
+        {
+            "commitlint.config.ts": "export default { rules: "
+            "{ 'header-max-length': [RuleConfigSeverity.Disabled, 'always', 50] } };\n"
+        },  # off
         {
             ".commitlintrc.json": json.dumps({"rules": {"header-max-length": [0, "always", 50]}})
         },  # off
@@ -116,6 +126,11 @@ GITLINT_TYPES = "types=feat,fix,deps\n"
     [
         {".commitlintrc.yml": "rules:\n  type-enum: [2, always, [feat, fix, deps]]\n"},
         {"commitlint.config.ts": "export default {rules: {'type-enum': " + TYPES_LITERAL + "}}"},
+        {
+            "commitlint.config.ts": "export default {rules: {'type-enum': "
+            + TYPES_LITERAL.replace("2", "RuleConfigSeverity.Error")
+            + "}}"
+        },
         {
             ".gitlint": "[general]\ncontrib=CT1\n[contrib-title-conventional-commits]\n"
             + GITLINT_TYPES

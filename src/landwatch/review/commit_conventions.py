@@ -32,8 +32,14 @@ _COMMITLINT_CODE = (
 )
 # The shared configurations whose header limit is known: @commitlint/config-conventional's 100.
 _SHARED_LIMITS = {"@commitlint/config-conventional": 100, "conventional": 100}
+# A rule's level as commitlint's documentation writes it: a number, or in TypeScript its enum
+# (`RuleConfigSeverity.Error`: an audit, where only numbers were read).
+_LEVEL = r"([012]|RuleConfigSeverity\.(?:Disabled|Warning|Error))"
+_OFF = ("0", "RuleConfigSeverity.Disabled")
 _LITERAL_LIMIT = lazy_compile(
-    r"""['"]?header-max-length['"]?\s*:\s*\[\s*([012])\s*,\s*['"](always|never)['"]\s*,\s*(\d{1,4})\s*\]"""
+    r"""['"]?header-max-length['"]?\s*:\s*\[\s*"""
+    + _LEVEL
+    + r"""\s*,\s*['"](always|never)['"]\s*,\s*(\d{1,4})\s*\]"""
 )
 _MOST_BYTES = 1 << 20  # a configuration file larger than this is not read
 
@@ -54,7 +60,9 @@ SUBJECT_LIMIT = "subject_limit"
 CONVENTIONAL = "writes_conventional_commits"
 # commitlint's type-enum, written as a literal in a configuration that is code.
 _LITERAL_TYPES = lazy_compile(
-    r"""['"]?type-enum['"]?\s*:\s*\[\s*([012])\s*,\s*['"]always['"]\s*,\s*\[([^\]]{0,2000})\]"""
+    r"""['"]?type-enum['"]?\s*:\s*\[\s*"""
+    + _LEVEL
+    + r"""\s*,\s*['"]always['"]\s*,\s*\[([^\]]{0,2000})\]"""
 )
 _QUOTED = lazy_compile(r"""['"]([A-Za-z][A-Za-z0-9-]{0,40})['"]""")
 _GITLINT_CONVENTIONAL = "contrib-title-conventional-commits"
@@ -165,13 +173,13 @@ def _from_code(text: str, source: str) -> dict[str, Declared]:
     literal = _LITERAL_LIMIT.search(text)
     if literal is not None:
         level, applies, limit = literal.groups()
-        if level == "0":
+        if level in _OFF:
             declared[SUBJECT_LIMIT] = Declared(None, source)
         elif applies == "always":
             declared[SUBJECT_LIMIT] = Declared(int(limit), source)
     types = _LITERAL_TYPES.search(text)
     if types is not None:
-        if types[1] == "0":
+        if types[1] in _OFF:
             declared.pop(CONVENTIONAL, None)
         elif named := tuple(_QUOTED.findall(types[2])):
             declared[CONVENTIONAL] = Declared(True, source, {"types": list(named)})
