@@ -92,6 +92,10 @@ def test_a_pattern_re2_cannot_run_or_a_broken_file_is_a_note(repo: Repo) -> None
     report = review(repo)
     assert found(report) == [("P001", "a.py", 1)]
     assert any("hook trailing-whitespace exclude" in note for note in report.notes)
+    # Where that hook runs is not known: it is not the project's word on this file (an audit:
+    # read as everywhere, a finding on a file it excludes was told as the project's standard).
+    [finding] = report.findings
+    assert finding.basis is not None and finding.basis.standard != "declared"
     repo.land("broken", {".pre-commit-config.yaml": "repos: [\n", "b.py": "y   \n"}, hooks=False)
     report = review(repo)
     assert found(report) == [("P006", ".pre-commit-config.yaml", 2), ("P001", "b.py", 1)]
@@ -151,3 +155,24 @@ def test_a_configuration_read_as_pre_commit_reads_it_tabs_and_all(repo: Repo) ->
     report = review(repo)
     assert found(report, "P001") == [("P001", "b.txt", 1)]
     assert not any("cannot be read" in note for note in report.notes)
+
+
+def test_a_verbose_pattern_is_read_as_pre_commit_reads_it(repo: Repo) -> None:
+    """pre-commit's documentation writes a long `exclude` verbose (`(?x)`), which RE2 cannot
+    read: the hook's exclusions were dropped (an audit), and a fixture it leaves alone was told
+    trailing whitespace as the project's own standard."""
+    config = (
+        "repos:\n  - repo: x\n    hooks:\n      - id: trailing-whitespace\n"
+        "        exclude: |\n"
+        "            (?x)^(\n"
+        "                tests/fixtures/.*|   # byte-exact\n"
+        "                docs/[ ]x\\.md\n"
+        "            )$\n"
+    )
+    repo.land("pre-commit", {".pre-commit-config.yaml": config}, hooks=False)
+    files = {"tests/fixtures/case.txt": "a  \n", "docs/ x.md": "b  \n", "app.txt": "c  \n"}
+    repo.land("change", files, hooks=False)
+    report = review(repo)
+    assert found(report) == [("P001", "app.txt", 1)]
+    [finding] = report.findings
+    assert finding.basis is not None and finding.basis.standard == "declared"

@@ -4,11 +4,15 @@ on the inputs that make a backtracking engine take exponential time."""
 
 from __future__ import annotations
 
+import re
 import time
+import warnings
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from landwatch.review.regexes import MAX_PATTERN, RegexError, compile_safe
+from landwatch.review.regexes import MAX_PATTERN, RegexError, compile_safe, unverbose
 
 
 @pytest.mark.parametrize(
@@ -68,3 +72,28 @@ def test_the_worst_patterns_run_in_time_linear_in_the_target(source: str) -> Non
 
 def test_a_target_that_is_no_utf_8_is_searched_as_the_review_shows_it() -> None:
     assert compile_safe("x").search("\udcffx")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="ab []^#\\\n x.*", max_size=14))
+def test_a_verbose_pattern_reads_as_python_reads_it(body: str) -> None:
+    """unverbose: a `(?x)` pattern (pre-commit's long excludes) without its whitespace and
+    comments, as Python's re drops them; RE2 has no such flag."""
+    source = "(?x)" + body
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)  # "possible nested set"
+            python = re.compile(source)
+    except re.error:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        plain = re.compile(unverbose(source))
+    for target in ("a", "b", " ", "[", "]", "^", "#", "ab", "a b", "x", "\\", "a]", "\n", "a\nb"):
+        assert bool(python.search(target)) == bool(plain.search(target)), (source, target)
+
+
+def test_only_a_leading_verbose_flag_is_undone() -> None:
+    assert unverbose("(?xi) A b  # c\n") == "(?i)Ab"
+    assert unverbose("a b # c") == "a b # c"
+    assert unverbose("(?i)a b") == "(?i)a b"

@@ -4,9 +4,11 @@ leaves out, is one the project accepts as it is, and the rule standing for that 
 there. Read from the landed tree's `.pre-commit-config.yaml`; nothing in it is run.
 
 pre-commit's `files` and `exclude` are Python regular expressions searched in the path; they
-run here with RE2 (linear in the path), and one RE2 cannot run is a note. Its `types`,
-`types_or` and `exclude_types` are matched against the file's tags as pre-commit's own library,
-identify, gives them from the name and the mode (a name it does not know as binary is text).
+run here with RE2 (linear in the path), a verbose one (`(?x)`) as Python reads it, and one RE2
+cannot run is a note: where that hook runs is not known, so it neither declares nor turns off.
+Its `types`, `types_or` and `exclude_types` are matched against the file's tags as
+pre-commit's own library, identify, gives them from the name and the mode (a name it does not
+know as binary is text).
 Secret rules are not scoped this way: only what a project declared to its secret scanners
 leaves a secret out.
 """
@@ -14,7 +16,7 @@ leaves a secret out.
 from __future__ import annotations
 
 import posixpath
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pygit2
 
@@ -23,7 +25,7 @@ from landwatch.review.documents import load_yaml
 from landwatch.review.findings import Finding
 from landwatch.review.globs import matches_any
 from landwatch.review.project_hooks.sources import PRE_COMMIT_CONFIGS
-from landwatch.review.regexes import RegexError, SafePattern, compile_safe
+from landwatch.review.regexes import RegexError, SafePattern, compile_safe, unverbose
 from landwatch.review.rules.base import RuleSet
 
 _MOST_BYTES = 1 << 20
@@ -37,6 +39,10 @@ class _Scope(NamedTuple):
     types: frozenset[str] = frozenset()
     types_or: frozenset[str] = frozenset()
     exclude_types: frozenset[str] = frozenset()
+    # A pattern RE2 cannot read (a look-ahead): where it runs is not known, so it declares
+    # nothing and turns nothing off (an audit: read as everywhere, a file it excludes was told
+    # as the project's own standard).
+    unknown: bool = False
 
     def covers(self, path: str, tags: frozenset[str]) -> bool:
         if self.files is not None and not self.files.search(path):
@@ -79,14 +85,25 @@ class PreCommitScopes:
                 self._read(data.decode("utf-8", "replace"))
                 break
 
-    def _pattern(self, value: object, where: str) -> SafePattern | None:
-        if not isinstance(value, str) or value in ("", "^$"):
-            return None
-        try:
-            return compile_safe(value)
-        except RegexError as error:
-            self.problems.append(f"{self.source}: {where}: {error}")
-            return None
+    def _scope(self, entry: dict[Any, Any], where: str) -> _Scope:
+        """Where a hook (or the whole configuration) runs, as `entry` writes it."""
+        patterns: list[SafePattern | None] = []
+        unknown = False
+        for key in ("files", "exclude"):
+            value = entry.get(key)
+            if not isinstance(value, str) or value in ("", "^$"):
+                patterns.append(None)
+                continue
+            try:  # pre-commit's patterns are Python's, a long one often verbose (`(?x)`)
+                patterns.append(compile_safe(unverbose(value)))
+            except RegexError as error:
+                self.problems.append(f"{self.source}: {where}{key}: {error}")
+                patterns.append(None)
+                unknown = True
+        types, types_or, exclude_types = (
+            _tags(entry.get(key)) for key in ("types", "types_or", "exclude_types")
+        )
+        return _Scope(patterns[0], patterns[1], types, types_or, exclude_types, unknown)
 
     def _read(self, text: str) -> None:
         import yaml  # here, not at the top: most repositories have no .pre-commit-config.yaml
@@ -99,23 +116,14 @@ class PreCommitScopes:
             return
         if not isinstance(config, dict):
             return
-        self._top = _Scope(
-            self._pattern(config.get("files"), "files"),
-            self._pattern(config.get("exclude"), "exclude"),
-        )
+        top = {key: config.get(key) for key in ("files", "exclude")}  # no types at the top
+        self._top = self._scope(top, "")
         repos = config.get("repos")
         for repo in repos if isinstance(repos, list) else []:
             hooks = repo.get("hooks") if isinstance(repo, dict) else None
             for hook in hooks if isinstance(hooks, list) else []:
                 if isinstance(hook, dict) and isinstance(hook.get("id"), str):
-                    where = f"hook {hook['id']}"
-                    scope = _Scope(
-                        self._pattern(hook.get("files"), f"{where} files"),
-                        self._pattern(hook.get("exclude"), f"{where} exclude"),
-                        _tags(hook.get("types")),
-                        _tags(hook.get("types_or")),
-                        _tags(hook.get("exclude_types")),
-                    )
+                    scope = self._scope(hook, f"hook {hook['id']} ")
                     self._hooks.setdefault(hook["id"], []).append(scope)
 
     def tags(self, path: str) -> frozenset[str]:
@@ -155,11 +163,11 @@ class PreCommitScopes:
     def runs_on(self, finding: Finding) -> bool:
         """Whether the project runs the rule's hook on the finding's file: a project that
         checks for the problem there is one that does not accept it."""
-        path = finding.path
-        if path is None or (self._top is not None and not self._covers(self._top, path)):
+        path, top = finding.path, self._top
+        if path is None or (top is not None and (top.unknown or not self._covers(top, path))):
             return False
         return any(
-            self._covers(scope, path)
+            not scope.unknown and self._covers(scope, path)
             for hook in self._hooks_for(finding)
             for scope in self._hooks.get(hook, [])
         )
@@ -170,9 +178,9 @@ class PreCommitScopes:
         if path is None:
             return False
         scopes = [scope for hook in self._hooks_for(finding) for scope in self._hooks.get(hook, [])]
-        if not scopes:
-            return False  # the project does not run that hook: nothing declared
-        if self._top is not None and not self._covers(self._top, path):
+        if not scopes or any(scope.unknown for scope in scopes):
+            return False  # the project does not run that hook, or not where it is known
+        if self._top is not None and not self._top.unknown and not self._covers(self._top, path):
             return True
         return not any(self._covers(scope, path) for scope in scopes)
 

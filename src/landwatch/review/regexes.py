@@ -78,3 +78,43 @@ def compile_safe(source: str) -> SafePattern:
             f"{source!r} is not a regular expression landwatch can read ({why})"
         ) from None
     return SafePattern(source, pattern)
+
+
+# A pattern's leading inline flags, as Python writes them (`(?x)`, `(?xi)`).
+_FLAGS = "aiLmsux"
+
+
+def unverbose(source: str) -> str:
+    """A Python pattern with a leading verbose flag (`(?x)`: pre-commit's documentation writes
+    a long `exclude` so) as RE2 reads it, which has no such flag: its whitespace and `#`
+    comments dropped as Python's re drops them (not escaped, not in a class); else as it is."""
+    end = source.find(")")
+    flags = source[2:end] if source.startswith("(?") and end > 2 else ""
+    if "x" not in flags or any(flag not in _FLAGS for flag in flags):
+        return source
+    kept = flags.replace("x", "")
+    out, at, length = [f"(?{kept})" if kept else ""], end + 1, len(source)
+    opened = -1  # where the class read opened (its `[`), else -1
+    while at < length:
+        char = source[at]
+        if char == "\\" and at + 1 < length:
+            out.append(source[at : at + 2])
+            at += 2
+            continue
+        if opened >= 0:
+            first = opened + (2 if source[opened + 1 : opened + 2] == "^" else 1)
+            opened = -1 if char == "]" and at > first else opened  # `[]a]`: a literal first
+        elif char == "[":
+            opened = at
+        elif char.isspace():
+            at += 1
+            continue
+        elif char == "#":  # to the line's end, read as re reads it: `\\` and the next as one
+            at += 1
+            while at < length and source[at] != "\n":
+                at += 2 if source[at] == "\\" else 1
+            at += 1
+            continue
+        out.append(char)
+        at += 1
+    return "".join(out)
