@@ -167,11 +167,9 @@ class PushHandler(ItemHandler[PushResult]):
         if policy == blocking.OFF or not tip:
             return tip
         git_dir = at.git_dir
-        # What the remote holds is asked, as for a ref a push creates: a tracking ref may be stale
-        # (a remote set anew, a branch deleted there: audits). Unanswered, the push waits rather
-        # than judge all the branch reaches, old keys the remote holds among them.
-        pushed = push_gate.Pushed(ref, tip, target, _ZERO)
-        sending: dict[str, None] = {}  # each push URL is asked (an audit: a mirror's was not)
+        # Each place it is pushed to is asked what it holds (a tracking ref may be stale, a second
+        # push URL another place: audits); unanswered, the push waits rather than judge all.
+        pushed, sending = push_gate.Pushed(ref, tip, target, _ZERO), dict[str, None]()
         for url in push_urls(git_dir, remote) or [""]:  # "": none named, the one git finds
             sent = push_gate.outgoing(git_dir, remote, url, [pushed], where=at.where)
             self._unreachable(git_dir, remote, sent.held.unheard, sent.held.unheard)

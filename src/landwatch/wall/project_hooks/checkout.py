@@ -117,9 +117,7 @@ class Checkout:
         scratch = self.root.parent
         if not is_directory(self.root):
             return Fixes(refused=REPLACED)
-        changed: list[str] = []
-        beside: list[str] = []
-        patches: list[str] = []
+        changed, beside, patches = list[str](), list[str](), list[str]()
         lines: dict[str, FileFix] = {}
         size = 0
         ours = set(given)
