@@ -176,3 +176,27 @@ def test_a_verbose_pattern_is_read_as_pre_commit_reads_it(repo: Repo) -> None:
     assert found(report) == [("P001", "app.txt", 1)]
     [finding] = report.findings
     assert finding.basis is not None and finding.basis.standard == "declared"
+
+
+def test_a_hook_s_own_arguments_set_what_the_rule_checks(repo: Repo) -> None:
+    """An audit: check-added-large-files with `args: ['--maxkb=2048']` passes an 800 KB file,
+    yet P005 told it past landwatch's own 500 KB limit as the project's declared standard.
+    The hook's argument is the rule's limit; landwatch's own configuration outranks it."""
+    config = (
+        "repos:\n  - repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v5.0.0\n"
+        "    hooks:\n      - id: check-added-large-files\n        args: [--maxkb, '2048']\n"
+    )
+    repo.land("pre-commit", {".pre-commit-config.yaml": config}, hooks=False)
+    repo.land("data", {"data.txt": "x" * 800 * 1024 + "\n"}, hooks=False)
+    report = review(repo)
+    assert found(report) == []
+    assert any("declares max_kb 2048 for P005" in note for note in report.notes)
+    repo.land("big", {"big.txt": "y" * 3000 * 1024 + "\n"}, hooks=False)
+    [finding] = review(repo).findings
+    assert finding.rule == "P005" and "limit 2048 KB" in finding.message
+    own = {
+        ".landwatch.toml": "[rules]\nP005 = { max_kb = 500 }\n",
+        "more.txt": "z" * 800 * 1024 + "\n",
+    }
+    repo.land("own limit", own, hooks=False)
+    assert [f[:2] for f in found(review(repo))] == [("P005", "more.txt")]

@@ -27,7 +27,7 @@ from landwatch.review.bursts import (
 )
 from landwatch.review.change import Change, ChangeError, open_repository, resolve
 from landwatch.review.checking import checked, unfinished
-from landwatch.review.commit_conventions import Declared, declared_standards
+from landwatch.review.commit_conventions import declared_standards
 from landwatch.review.config import ConfigError, ReviewConfig, RulesAt, read_config
 from landwatch.review.copied_secrets import copied_told_at_info
 from landwatch.review.declarations import Declarations
@@ -60,14 +60,20 @@ CONFIG_RULE = "CFG"
 
 
 def _as_declared(
-    findings: list[Finding], change: Change, rules: RuleSet, notes: list[str], secrets: Found
+    findings: list[Finding],
+    change: Change,
+    rules: RuleSet,
+    scopes: PreCommitScopes,
+    notes: list[str],
+    secrets: Found,
 ) -> list[Finding]:
-    """What the project declared (.editorconfig, its pre-commit hooks' scopes) and the data its
-    tests compare byte for byte outrank what the tree before the change shows it lives with
+    """Nothing inside a file that does not belong in the commit (bursts.unclaimed); what the
+    project declared (.editorconfig, its pre-commit hooks' `scopes`) and the data its tests
+    compare byte for byte outrank what the tree before the change shows it lives with
     (fixtures' bytes, whitespace kept); then, no identity made over the `secrets` found, one
     finding per secret, per burst and per line."""
+    findings = unclaimed(findings, rules, notes)
     editor = RuleSwitches(EditorConfig.of(change), rules)
-    scopes = PreCommitScopes(change, rules)
     findings = declared_off(findings, editor, notes)
     findings = scoped_out(findings, scopes, notes)
     findings = outside_expected_output(findings, change, rules, notes)
@@ -117,7 +123,7 @@ def review(
     findings += [_config_finding(problem) for problem in (*config.problems, *problems)]
     notes = change.notes + ([rules_at.note()] if rules_at is not None else [])
     notes += _apply_standards(rules, config, standards)
-    notes += _apply_declared(rules, config, declared_standards(change))
+    scopes = _apply_declared(rules, config, change, notes)
     readable, found = checked(change, config, rules, notes, budget)
     secrets = found_secrets(found, LinesRead(readable, change.message))
     linted = linter_runner.run_all(change, readable, config.linters, linters, budget, declared)
@@ -128,7 +134,7 @@ def review(
         findings + linted.findings, readable, change, rules, scanners, notes, own_rules=own
     )
     findings = copied_told_at_info(findings, readable, change, config, rules, notes)
-    findings = _as_declared(unclaimed(findings, rules, notes), change, rules, notes, secrets)
+    findings = _as_declared(findings, change, rules, scopes, notes, secrets)
     notes += budget.stopped + _coverage_notes(change)
     findings += _cut(change)
     redact(findings, notes, linted.runs, readable, secrets)
@@ -284,10 +290,13 @@ def _widened(rule: Rule, standards: Standards) -> str:
 
 
 def _apply_declared(
-    rules: RuleSet, config: ReviewConfig, declared: dict[str, Declared]
-) -> list[str]:
-    """What the project declared to its commit linters, over what the history taught, where
-    landwatch's committed configuration says nothing."""
+    rules: RuleSet, config: ReviewConfig, change: Change, notes: list[str]
+) -> PreCommitScopes:
+    """What the project declared to its commit linters, over what the history taught, and what
+    its pre-commit hooks' arguments set (their scopes, returned), where landwatch's committed
+    configuration says nothing; said in `notes`."""
+    declared = declared_standards(change)
+    scopes = PreCommitScopes(change, rules, config.rules)
     applied = []
     overridden = standards_overridden(config)
     for rule in rules.rules:
@@ -312,7 +321,8 @@ def _apply_declared(
         for name, value in said.options.items():
             with contextlib.suppress(KeyError, ValueError):  # one it cannot take: as it was
                 rule.settings[name] = known[name].coerce(value)
-    return [f"declared by the project: {'; '.join(applied)}"] if applied else []
+    notes += [f"declared by the project: {'; '.join(applied)}"] if applied else []
+    return scopes
 
 
 def _coverage_notes(change: Change) -> list[str]:

@@ -16,6 +16,7 @@ leaves a secret out.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 import pygit2
@@ -29,6 +30,10 @@ from landwatch.review.regexes import RegexError, SafePattern, compile_safe, unve
 from landwatch.review.rules.base import RuleSet
 
 _MOST_BYTES = 1 << 20
+# A hook's argument that sets what landwatch's rule standing for it checks: pre-commit-hooks'
+# check-added-large-files `--maxkb=2048` is large-file's `max_kb` (an audit: the hook's presence was
+# told as the declared standard, at landwatch's own 500 KB).
+_ARGUMENTS = {"check-added-large-files": ("--maxkb", "max_kb")}
 
 
 class _Scope(NamedTuple):
@@ -65,8 +70,10 @@ class PreCommitScopes:
     """The scopes the landed tree's pre-commit configuration gives the hooks landwatch's rules
     stand for (each rule names its hooks: its `precommit_hooks` attribute)."""
 
-    def __init__(self, change: Change, rules: RuleSet) -> None:
+    def __init__(self, change: Change, rules: RuleSet, own: Mapping[str, Any] = {}) -> None:
         self.problems: list[str] = []
+        self.applied: list[str] = []  # what the hooks' arguments set of the rules
+        self._arguments: dict[str, list[int]] = {}  # hook id -> each instance's value
         self.source: str | None = None
         self._top: _Scope | None = None
         self._hooks: dict[str, list[_Scope]] = {}  # hook id -> each place it is configured
@@ -84,6 +91,22 @@ class PreCommitScopes:
                 self.source = name
                 self._read(data.decode("utf-8", "replace"))
                 break
+        self._set(rules, own)
+
+    def _set(self, rules: RuleSet, own: Mapping[str, Any]) -> None:
+        """Each rule's option a hook's argument sets (the largest its instances give), where
+        landwatch's own configuration (`own`: its rules' settings) does not set it."""
+        for rule in rules.rules:
+            for hook in rule.precommit_hooks:
+                option = _ARGUMENTS.get(hook, ("", ""))[1]
+                given = own.get(rule.id) or own.get(rule.name)
+                if hook not in self._arguments or (isinstance(given, dict) and option in given):
+                    continue
+                rule.settings[option] = max(self._arguments[hook])
+                self.applied.append(
+                    f"declared by the project: {self.source} declares {option} "
+                    f"{rule.settings[option]} for {rule.id} ({hook}'s arguments)"
+                )
 
     def _scope(self, entry: dict[Any, Any], where: str) -> _Scope:
         """Where a hook (or the whole configuration) runs, as `entry` writes it."""
@@ -125,6 +148,23 @@ class PreCommitScopes:
                 if isinstance(hook, dict) and isinstance(hook.get("id"), str):
                     scope = self._scope(hook, f"hook {hook['id']} ")
                     self._hooks.setdefault(hook["id"], []).append(scope)
+                    self._argument(hook)
+
+    def _argument(self, hook: dict[Any, Any]) -> None:
+        """The value of the argument _ARGUMENTS names for this hook, `--maxkb=N` or `--maxkb
+        N`, as the hook's own argparse reads it (the last given; none: its default)."""
+        name, _ = _ARGUMENTS.get(hook["id"], ("", ""))
+        args = hook.get("args")
+        if not name or not isinstance(args, list):
+            return
+        words = [str(word) for word in args]
+        values = [
+            words[at + 1] if word == name and at + 1 < len(words) else word[len(name) + 1 :]
+            for at, word in enumerate(words)
+            if word == name or word.startswith(name + "=")
+        ]
+        if values and values[-1].isdigit() and len(values[-1]) <= 9:
+            self._arguments.setdefault(hook["id"], []).append(int(values[-1]))
 
     def tags(self, path: str) -> frozenset[str]:
         """The file's identify tags as pre-commit would see them in the landed tree: a
@@ -194,5 +234,5 @@ def scoped_out(findings: list[Finding], scopes: PreCommitScopes, notes: list[str
             f"{len(findings) - len(kept)} finding(s) not reported: {scopes.source} leaves "
             "those files out of the hook that checks the same"
         )
-    notes.extend(dict.fromkeys(scopes.problems))
+    notes.extend(dict.fromkeys([*scopes.applied, *scopes.problems]))
     return kept
