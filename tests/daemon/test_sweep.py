@@ -326,6 +326,27 @@ def test_fetch_and_reset_to_the_remote_is_reviewed_as_a_pull_is(tmp_path: Path) 
     assert found[0] == found[1]
 
 
+def test_a_shallow_clone_fetched_and_reset_is_reviewed_as_a_pull_is(tmp_path: Path) -> None:
+    """An audit: a `--depth 1` clone kept up to date as one is (`git fetch --depth 1` then
+    `git reset --hard origin/main`; `git pull` refuses there): git finds no merge base across
+    the cut, so the move was taken for one onto an unrelated history, and nothing said a
+    teammate's secret had landed. In a shallow clone it is a range from where it was."""
+    mate, upstream, _ = shared_upstream(tmp_path)
+    mate.land("more", {"m.txt": "m\n"}, hooks=False, env=TEAMMATE)
+    mate.git("push", "-q", str(upstream), "main")
+    git("clone", "-q", "--depth", "1", f"file://{upstream}", str(tmp_path / "w"), cwd=tmp_path)
+    shallow = Repo.existing(tmp_path / "w")
+    shallow.install()
+    base = shallow.head()
+    tip = teammate_lands(mate, upstream)
+    shallow.git("fetch", "-q", "--depth", "1", "origin", "main", **an_hour_ago())
+    shallow.git("reset", "-q", "--hard", "origin/main", **an_hour_ago())
+    assert run_reviewer("--once").returncode == 0
+    review = report_store.read(shallow.git_dir, tip)
+    assert review is not None and (review.shape, review.base) == ("range", base)
+    assert [finding.rule for finding in review.findings] == ["P001"]
+
+
 def test_a_diverged_branch_reset_onto_its_fetched_upstream_is_reviewed_as_a_pull_is(
     tmp_path: Path,
 ) -> None:

@@ -123,6 +123,11 @@ class Repository:
         args += [f"^{hidden}" for hidden in hide if hidden is not None]
         return list(reversed(self.git(*args, "--")))
 
+    def shallow(self) -> bool:
+        """Whether its history is cut short (a shallow clone): there, two commits with no
+        merge base may still be one history."""
+        return os.path.lexists(self.common / "shallow")
+
     def merge_base(self, a: str, b: str) -> str | None:
         found = self.git("merge-base", a, b)
         return found[0] if found else None
@@ -155,8 +160,9 @@ def landings(
         if moved or base != entry.old:  # said to, or sideways: its old commit is not below it
             if is_head:
                 return []  # the branch's reflog says it again; a detached HEAD moves no branch
-            # No merge base: an unrelated history, as a ref born at a commit that was there.
-            if base is None or repo.covered(entry, commits, tips):
+            # No merge base: an unrelated history, as a ref born at a commit that was there;
+            # in a shallow clone, one cut short (a fetch --depth 1, then a reset: an audit).
+            if (base is None and not repo.shallow()) or repo.covered(entry, commits, tips):
                 return []
             return [(entry.new, entry.old)]
     if message.startswith(("merge ", "pull", "commit (merge)")) or len(commits) > FLOOD:
