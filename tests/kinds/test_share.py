@@ -102,8 +102,31 @@ def test_a_remote_that_refuses_the_notes_is_a_failure_in_its_words(
     hook.chmod(0o755)
     oid = repo.head()
     note(repo, oid, '{"mine": 1}')
-    with pytest.raises(GiveUp, match="origin rejected the review notes"):
+    # In the remote's words, not git's alone (`pre-receive hook declined`: an audit).
+    with pytest.raises(GiveUp, match=r"origin rejected the review notes: .*not welcome here"):
         ShareHandler().handle(WorkItem(WorkKind.SHARE, oid, repo.git_dir), reporter())
+
+
+def test_a_remote_that_refuses_the_notes_ref_for_good_is_backed_off_and_said(
+    repo: Repo, remote: Path
+) -> None:
+    """An audit: a lock a crashed server left on the notes ref (or a ref in its way) refuses
+    every push with `failed to update ref`, which is also a teammate's race: three rounds,
+    then a retry a minute later, never counted, never backed off, told nowhere. It is backed
+    off as a remote out of reach is, and status says it is failing, in the remote's words."""
+    (remote / "refs" / "notes").mkdir(parents=True, exist_ok=True)
+    (remote / "refs" / "notes" / "landwatch.lock").write_text("")
+    oid = repo.head()
+    note(repo, oid, '{"mine": 1}')
+    handler, item = ShareHandler(), WorkItem(WorkKind.SHARE, oid, repo.git_dir)
+    waits = []
+    for _ in range(3):
+        with pytest.raises(RetryLater, match="kept moving under 3 pushes") as retried:
+            handler.handle(item, reporter())
+        waits.append(retried.value.after)
+    assert waits == [60.0, 120.0, 240.0]
+    state = read_state(repo.git_dir, layout.SHARE_STATE) or {}
+    assert "failed to update ref" in str(state["last_error"]) and state["failing_since"]
 
 
 def test_a_remote_helper_s_words_naming_a_token_are_kept_and_shown_redacted(

@@ -8,7 +8,6 @@ words; ten landings on a branch while offline make one push of its newest commit
 from __future__ import annotations
 
 import fnmatch
-import json
 import os
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -16,12 +15,12 @@ from pathlib import Path
 from typing import NoReturn
 
 from landwatch import hook_slots, layout
-from landwatch.files import remove, write_atomic
+from landwatch.files import remove
 from landwatch.git import Confirm, Fallback, Worktree, worktree_of
 from landwatch.job_queue import Reporter
 from landwatch.kinds import DEFAULT_MAX_TRIES, push_branch, push_holds
 from landwatch.kinds.base import Clock, Failing, GiveUp, ItemHandler, RetryLater, backoff
-from landwatch.kinds.push_answer import RefusedInHook, failed, holding, redacted_state
+from landwatch.kinds.push_answer import RefusedInHook, failed, holding
 from landwatch.push_remote import destination, is_url, push_urls, tracking_ref
 from landwatch.work_item import WorkItem, WorkKind
 
@@ -254,7 +253,8 @@ class PushHandler(ItemHandler[PushResult]):
         hold = {"commit": landed, "branch": branch, "what": what, "why": why}
         if setting:
             hold["setting"] = setting
-        self._write_state(git_dir, push_holds.with_hold(push_holds.read_state(git_dir) or {}, hold))
+        held = push_holds.with_hold(push_holds.read_state(git_dir) or {}, hold)
+        push_holds.write_push_state(git_dir, held, self.state)
         raise HeldBack(f"held back the push of {branch}: {why}")
 
     def _settled(self, git_dir: Path, pushed: Collection[str] = ()) -> None:
@@ -264,7 +264,7 @@ class PushHandler(ItemHandler[PushResult]):
         self.failures.pop(git_dir, None)
         kept = push_holds.standing(push_holds.read_state(git_dir, self.state) or {}, pushed)
         if kept:  # the share kind's state holds none
-            self._write_state(git_dir, {push_holds.HOLDS: kept})
+            push_holds.write_push_state(git_dir, {push_holds.HOLDS: kept}, self.state)
         else:
             self._forgotten(git_dir)
 
@@ -361,38 +361,17 @@ class PushHandler(ItemHandler[PushResult]):
         return code == 0 and os.access(slot, os.X_OK) and hook_slots.runs_ours(slot)
 
     def _unreachable(self, git_dir: Path, remote: str, message: str, unreachable: object) -> None:
-        """When git could not reach `remote`: RetryLater, backed off, the failure remembered."""
-        if not unreachable:
-            return
+        """When git could not reach `remote`: the retry, backed off (_backed_off)."""
+        if unreachable:
+            raise self._backed_off(git_dir, remote, message)
+
+    def _backed_off(self, git_dir: Path, remote: str, message: str) -> RetryLater:
+        """The retry of what could not go: in 1 min, doubling at each failure up to 1 h, the
+        failure remembered for status and the one line."""
         failures = self.failures.get(git_dir, 0) + 1
         self.failures[git_dir] = failures
         after = push_backoff(failures)
-        self._remember_failure(git_dir, remote, message, after)
-        raise RetryLater(f"cannot push to {remote}: {message}", after=after)
-
-    def _remember_failure(self, git_dir: Path, remote: str, message: str, after: float) -> None:
-        now = self.clock.time()
         previous = push_holds.read_state(git_dir, self.state) or {}
-        since = previous.get("failing_since")
-        state: dict[str, object] = {
-            # A push held back stays so while the remote is out of reach (status, said once).
-            **{
-                key: previous[key]
-                for key in ("pushed_at", "pushed", "held_back", push_holds.HOLDS)
-                if key in previous
-            },
-            "remote": remote,
-            "failing_since": since if isinstance(since, float) else now,
-            "last_error": message[:500],
-            "retry_at": now + after,
-        }
-        self._write_state(git_dir, state)
-
-    def _write_state(self, git_dir: Path, state: dict[str, object]) -> None:
-        """How pushing from here stands (failing, or held back), for status and the one line."""
-        write_atomic(
-            self.state.path(git_dir),
-            json.dumps(redacted_state(state)),
-            trusted=layout.common_dir(git_dir),
-            durable=False,
-        )
+        failing = push_holds.failing(previous, remote, message, self.clock.time(), after)
+        push_holds.write_push_state(git_dir, failing, self.state)
+        return RetryLater(f"cannot push to {remote}: {message}", after=after)

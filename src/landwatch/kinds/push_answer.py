@@ -95,9 +95,16 @@ def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: boo
         hints = " ".join(
             line[6:].strip() for line in err.splitlines() if line.startswith("hint: ")
         )[:300]
+        # The remote's own words (a pre-receive hook's reason, the ref in the way; an audit:
+        # only git's `pre-receive hook declined` was kept).
+        there = " ".join(
+            line[7:].strip() for line in err.splitlines() if line.startswith("remote:")
+        ).strip()[:300]
         raise Rejected(
             redact_secrets(
-                f"{remote} rejected {what}: {reason}" + (f" ({hints})" if hints else "")
+                f"{remote} rejected {what}: {reason}"
+                + (f": {there}" if there else "")
+                + (f" ({hints})" if hints else "")
             ),
             behind=any(why in reason for why in _BEHIND),
         )

@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
 from landwatch import layout
-from landwatch.files import read_file
+from landwatch.files import read_file, write_atomic
 from landwatch.kinds.push_answer import redacted_state
 
 Hold = dict[str, str]
@@ -92,3 +92,31 @@ def said_before(git_dir: Path, branch: str, landed: str, setting: str) -> bool:
 def either(branches: Iterable[str]) -> str:
     """A hold's `branch` for a landing whose branch cannot be told among `branches`."""
     return _OR.join(branches)
+
+
+def write_push_state(git_dir: Path, state: Mapping[str, object], place: layout.Place) -> None:
+    """How pushing (or sharing) from here stands, failing or held back, for status and the one
+    line: its words redacted."""
+    write_atomic(
+        place.path(git_dir),
+        json.dumps(redacted_state(dict(state))),
+        trusted=layout.common_dir(git_dir),
+        durable=False,
+    )
+
+
+def failing(
+    previous: Mapping[str, object], remote: str, message: str, now: float, after: float
+) -> dict[str, object]:
+    """The state of pushes failing since the first did, as `previous` says (its holds and what
+    was last pushed kept: a hold stays while the remote is out of reach): the remote, the last
+    error, and when it is tried again."""
+    since = previous.get("failing_since")
+    kept = ("pushed_at", "pushed", "held_back", HOLDS)
+    return {
+        **{key: previous[key] for key in kept if key in previous},
+        "remote": remote,
+        "failing_since": since if isinstance(since, float) else now,
+        "last_error": message[:500],
+        "retry_at": now + after,
+    }

@@ -28,7 +28,7 @@ from landwatch import layout, registry, sharing, work_item
 from landwatch.files import write_atomic
 from landwatch.git import Confirm, Fallback, Worktree, run_git, worktree_of
 from landwatch.job_queue import Reporter
-from landwatch.kinds.base import GiveUp, RetryLater
+from landwatch.kinds.base import GiveUp
 from landwatch.kinds.push import PUSH_TIMEOUT, PushHandler, PushResult
 from landwatch.kinds.push_answer import Rejected
 from landwatch.kinds.push_holds import read_state
@@ -96,6 +96,7 @@ class ShareHandler(PushHandler):
         """Ours pushed to one `place` the notes go to (`target` names it to git push), on the
         notes it holds (fetched from it: the tracking ref holds what the fetch URL had). Whether
         a push was made (not when it had them all), and the notes held back."""
+        refused = ""  # the remote's last words, when it refused each round
         try:
             for _ in range(ROUNDS):
                 base = self._fetch(at, reporter, place, target)
@@ -110,13 +111,18 @@ class ShareHandler(PushHandler):
                     if not rejected.behind:
                         self._settled(at.git_dir)
                         raise
+                    refused = str(rejected)
                     continue
                 finally:
                     self._git(at, reporter, "update-ref", "-d", OUTGOING)
                 return True, held_back
         finally:
             self._drop_fetched(at, reporter)
-        raise RetryLater(f"{target}'s notes kept moving under {ROUNDS} pushes", after=60)
+        # A teammate's pushes each time, or a remote that refuses so for good (a lock left by a
+        # crash, a ref in the way: an audit, where this retried every minute for ever, told
+        # nowhere): backed off as a remote out of reach is, and said in status.
+        why = f"{target}'s notes kept moving under {ROUNDS} pushes ({refused})"
+        raise self._backed_off(at.git_dir, target, why)
 
     def _outgoing(
         self, at: Worktree, reporter: Reporter, place: str, target: str, base: str | None
@@ -132,7 +138,7 @@ class ShareHandler(PushHandler):
             place, cwd=at.where, git_dir=at.git_dir, timeout=PUSH_TIMEOUT, alive=reporter.alive
         )
         if tips is None:
-            self._unreachable(at.git_dir, target, why, True)  # RetryLater, backed off
+            raise self._backed_off(at.git_dir, target, why)
         held = held_by(at.git_dir, tips or [], sorted(differing), alive=reporter.alive)
         held_back = {c: note for c, note in sorted(differing.items()) if c not in held}
         if not held:
@@ -181,8 +187,8 @@ class ShareHandler(PushHandler):
             *("--recurse-submodules=no", "--", place),
             *sharing.fetch_refspecs(place, into=FETCHED),
         )
-        if code != 0 or timed_out:  # RetryLater, backed off, as a push out of reach is
-            self._unreachable(at.git_dir, target, unanswered("fetch", code, err, timed_out), True)
+        if code != 0 or timed_out:  # backed off, as a push out of reach is
+            raise self._backed_off(at.git_dir, target, unanswered("fetch", code, err, timed_out))
         found, oid, _, _ = self._git(at, reporter, "rev-parse", "-q", "--verify", FETCHED)
         return oid.strip() if found == 0 else None
 
