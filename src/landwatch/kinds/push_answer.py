@@ -85,6 +85,13 @@ class Failed(NamedTuple):
     unreachable: bool
 
 
+def _remote_said(err: str) -> str:
+    """The remote's own words, in a line (a pre-receive hook's reason, the ref in the way; an
+    audit: only git's `pre-receive hook declined` was kept)."""
+    said = (line[7:].strip() for line in err.splitlines() if line.startswith("remote:"))
+    return " ".join(line for line in said if line)[:300]
+
+
 def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: bool) -> Failed:
     """Why `git push --porcelain` of `what` to `remote` failed (its exit `code`, `out`, `err`):
     Rejected when the remote said no, RefusedInHook when a pre-push hook (the gate's, or one of
@@ -95,11 +102,7 @@ def failed(remote: str, what: str, code: int, out: str, err: str, timed_out: boo
         hints = " ".join(
             line[6:].strip() for line in err.splitlines() if line.startswith("hint: ")
         )[:300]
-        # The remote's own words (a pre-receive hook's reason, the ref in the way; an audit:
-        # only git's `pre-receive hook declined` was kept).
-        there = " ".join(
-            line[7:].strip() for line in err.splitlines() if line.startswith("remote:")
-        ).strip()[:300]
+        there = _remote_said(err)
         raise Rejected(
             redact_secrets(
                 f"{remote} rejected {what}: {reason}"
