@@ -5,13 +5,15 @@ no other, whatever a hook prints; what they changed of the commit's files, and n
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
-from landwatch import report_store
+from landwatch import layout, report_store
 from landwatch.review.findings import MAX_PLACED
 from support.project_hooks import (
+    BIN,
     committed_and_trusted,
     drained,
     hooks_of,
@@ -175,3 +177,27 @@ def test_a_configuration_the_manager_refuses_is_its_failure_not_a_wait(
     [finding] = found.findings
     assert finding.rule == f"hook:{tool}" and "sytem" in (finding.snippet or "")
     assert any(f"{tool} refuses the configuration" in note for note in found.notes)
+
+
+def test_prek_runs_a_pygrep_hook_in_a_store_read_only_but_for_what_it_writes(
+    tmp_path: Path, repo: Repo
+) -> None:
+    """An audit: prek makes `cache/python` in its store at a run where its build did not (it
+    looks there for the Python a pygrep hook runs), and behind the wall that store was
+    read-only: no hook ran, and the item was retried for ever as if the environments had gone
+    missing. That directory is the run's own; the environments stay read-only."""
+    committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(TODO)})
+    repo.land("a first change", {"b.py": "y = 1\n"})
+    drained(tools(tmp_path, "prek"))  # built, remembered as built
+    for made in layout.HOOK_ENVS.path().glob("*/prek/cache/python"):
+        shutil.rmtree(made)  # as the audit's build left it: some builds make none
+    oid = repo.land("a change", {"a.py": "x = 1  # TODO\n"})
+    for name in ("python", "python3"):  # a virtual environment's first (the person's own)
+        (tmp_path / "bin-prek" / name).symlink_to(BIN / name)
+    said = drained(tools(tmp_path, "prek")).stderr
+    assert "environments are missing" not in said and "Read-only" not in said
+    found = hooks_of(repo, oid)
+    assert found.tools[0].startswith("prek ")
+    assert [(each["id"], each["status"]) for each in found.hooks] == [("todo", "failed")]
+    assert [(f.rule, f.path, f.line) for f in found.findings] == [("hook:todo", "a.py", 1)]
+    assert f"project_hooks-{oid}" in settled(repo)

@@ -78,6 +78,11 @@ _HOMES = {"pre-commit": "PRE_COMMIT_HOME", "prek": "PREK_HOME"}
 # that shows the real store's directories (the environments) read-only. pre-commit takes a
 # store it cannot write as read-only, and writes nothing there.
 _WRITING_STORES = ("prek",)
+# The directories of a writing store the tool writes in at every run too: each is the run's own
+# (empty, writable, dropped after), the directories in it shown read-only as the rest are. prek
+# writes under `cache/python` looking for a Python (a pygrep hook's): with `cache` read-only no
+# hook ran, and the item was retried for ever as if environments had gone missing (an audit).
+_WRITTEN_AT_RUNS = {"prek": ("cache",)}
 # lefthook prints each job's output and the summary, whatever the configuration's `output` says.
 _LEFTHOOK_OUTPUT = "execution,execution_out,summary,skips"
 
@@ -266,7 +271,7 @@ def _run(
     stores: tuple[Path, ...] = (home,) if home is not None else ()
     emptied: tuple[Path, ...] = ()
     if home is not None and not building and tool.name in _WRITING_STORES:
-        emptied, stores = stores, _directories(home)
+        emptied, stores = stores, _directories(home, _WRITTEN_AT_RUNS.get(tool.name, ()))
     reach = Reach(
         room.checkout.root,
         writable=(room.scratch, *(stores if building else ())),
@@ -291,10 +296,15 @@ def _run(
         return ProgramResult(127, b"", f"{argv[0]}: {error}".encode())
 
 
-def _directories(store: Path) -> tuple[Path, ...]:
-    """The store's directories (the environments, the clones, the toolchains), links left out."""
+def _directories(store: Path, opened: tuple[str, ...] = ()) -> tuple[Path, ...]:
+    """The store's directories (the environments, the clones, the toolchains), links left out;
+    in place of those named `opened`, the directories in them."""
     try:
         entries = sorted(store.iterdir())
     except OSError:
         return ()
-    return tuple(entry for entry in entries if entry.is_dir() and not entry.is_symlink())
+    found: list[Path] = []
+    for entry in entries:
+        if entry.is_dir() and not entry.is_symlink():
+            found += _directories(entry) if entry.name in opened else [entry]
+    return tuple(found)
