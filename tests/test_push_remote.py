@@ -192,3 +192,15 @@ def test_a_remote_s_tracking_ref_is_a_ref_of_its_name(repo: Repo, remote: str) -
     tracking = push_remote.tracking_ref(remote, "refs/heads/main")
     assert tracking == f"refs/remotes/{remote}/main"
     assert repo.run("check-ref-format", tracking).returncode == 0
+
+
+def test_a_url_is_pushed_to_where_its_rewrites_send_it(repo: Repo) -> None:
+    """push_urls of a URL: git's rewriting for a push, the longest pushInsteadOf it starts
+    with, else the longest insteadOf, else the URL itself."""
+    repo.git("config", "url./mirror/.pushInsteadOf", "/srv/")
+    repo.git("config", "url./mirror/team/.pushInsteadOf", "/srv/team/")
+    repo.git("config", "url./fetched/.insteadOf", "/other/")
+    assert push_remote.push_urls(repo.git_dir, "/srv/team/app.git") == ["/mirror/team/app.git"]
+    assert push_remote.push_urls(repo.git_dir, "/srv/solo.git") == ["/mirror/solo.git"]
+    assert push_remote.push_urls(repo.git_dir, "/other/app.git") == ["/fetched/app.git"]
+    assert push_remote.push_urls(repo.git_dir, "/elsewhere/app.git") == ["/elsewhere/app.git"]

@@ -848,7 +848,13 @@ def test_follow_tags_takes_nothing_along_where_the_pre_push_hook_is_not_the_gate
 
 
 @pytest.mark.parametrize(
-    "how", ["the remote set anew", "the branch deleted there", "a second push URL"]
+    "how",
+    [
+        "the remote set anew",
+        "the branch deleted there",
+        "a second push URL",
+        "a URL pushInsteadOf sends elsewhere",
+    ],
 )
 def test_auto_push_asks_the_remote_what_it_holds_not_a_stale_tracking_ref(
     repo: Repo, remote: Path, tmp_path: Path, how: str
@@ -869,6 +875,11 @@ def test_auto_push_asks_the_remote_what_it_holds_not_a_stale_tracking_ref(
         public = tmp_path / "public.git"
         git("init", "-q", "--bare", "-b", "main", str(public), cwd=tmp_path)
         repo.git("remote", "set-url", "origin", str(public))
+    elif how == "a URL pushInsteadOf sends elsewhere":  # a round-1 audit of the above
+        public = tmp_path / "public.git"
+        git("init", "-q", "--bare", "-b", "main", str(public), cwd=tmp_path)
+        repo.git("config", "landwatch.push.remote", str(remote))
+        repo.git("config", f"url.{public}.pushInsteadOf", str(remote))
     elif how == "a second push URL":
         public = tmp_path / "public.git"
         git("init", "-q", "--bare", "-b", "main", str(public), cwd=tmp_path)
