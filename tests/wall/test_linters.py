@@ -160,3 +160,26 @@ def test_the_documented_ruff_linter_keeps_ruff_s_own_exclude(repo: Repo) -> None
     assert {(f.path, f.rule) for f in report_.findings if f.rule.startswith("ruff:")} == {
         ("app.py", "ruff:F401")
     }
+
+
+def test_a_grep_linter_s_clean_file_is_a_clean_run(repo: Repo) -> None:
+    """A round-1 audit of the above: grep exits 1 where nothing matches, saying nothing, so
+    every clean file of a grep linter was `failed`. A run that names nothing and says nothing
+    is the linter's answer; one that says why it failed is not."""
+    config = textwrap.dedent("""\
+        [[linters]]
+        name = "todo"
+        command = ["grep", "-Hn", "--label=-", "TODO"]
+        format = "regex"
+        pattern = '^-:(?P<line>\\d+):(?P<message>.*)$'
+        files = ["*.py"]
+        """)
+    repo.land("change", {".landwatch.toml": config, "clean.py": "x = 1\n", "dirty.py": "# TODO\n"})
+    report_ = review(repo, linters=True)
+    assert {run["path"]: run["status"] for run in report_.linters} == {
+        "clean.py": "ok",
+        "dirty.py": "ok",
+    }
+    assert [(f.path, f.rule) for f in report_.findings if f.rule.startswith("todo")] == [
+        ("dirty.py", "todo")
+    ]

@@ -92,7 +92,9 @@ def run(
     except (ValueError, KeyError, TypeError, RecursionError) as error:  # nesting past the limit
         detail = unparsable(linter, error, process.stderr)
         return [], LinterRun(linter.name, file.path, "unparsable", detail)
-    if process.returncode != 0 and not raw:
+    # Failed: non-zero, naming nothing, and saying why (grep's 1 for "no match", a clean file,
+    # says nothing: a round-1 audit, where every clean file of a grep linter was `failed`).
+    if process.returncode != 0 and not raw and process.stderr.strip():
         return [], _failed(linter, file.path, process.returncode, process.stderr)
     return findings_of(linter, file, content, raw), LinterRun(linter.name, file.path, "ok")
 
