@@ -200,3 +200,27 @@ def test_a_hook_s_own_arguments_set_what_the_rule_checks(repo: Repo) -> None:
     }
     repo.land("own limit", own, hooks=False)
     assert [f[:2] for f in found(review(repo))] == [("P005", "more.txt")]
+
+
+def test_the_strictest_instance_of_a_hook_is_the_limit_and_its_value_is_read_as_argparse_does(
+    repo: Repo,
+) -> None:
+    """A round-1 audit of the above: with one instance for assets/ at --maxkb=5000 and one for
+    the rest at the hook's default, the largest held everywhere, and a 1.5 MB source file the
+    project's own hook refuses got nothing; and ` 1024` or `+2048`, which argparse reads, were
+    passed over."""
+    config = (
+        "repos:\n  - repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v5.0.0\n"
+        "    hooks:\n      - id: check-added-large-files\n        files: ^assets/\n"
+        "        args: ['--maxkb=5000']\n      - id: check-added-large-files\n"
+        "        exclude: ^assets/\n"
+    )
+    repo.land("pre-commit", {".pre-commit-config.yaml": config}, hooks=False)
+    repo.land("data", {"src/data.txt": "x" * 1500 * 1024 + "\n"}, hooks=False)
+    assert [f[:2] for f in found(review(repo))] == [("P005", "src/data.txt")]
+    spelled = config.replace("'--maxkb=5000']", "'--maxkb', '+2048']").replace(
+        "        exclude: ^assets/\n", "        exclude: ^assets/\n        args: [--maxkb= 3000]\n"
+    )
+    repo.land("spelled", {".pre-commit-config.yaml": spelled, "b.txt": "y" * 1900 * 1024 + "\n"})
+    assert found(review(repo)) == []
+    assert any("declares max_kb 2048 for P005" in note for note in review(repo).notes)

@@ -30,10 +30,11 @@ from landwatch.review.regexes import RegexError, SafePattern, compile_safe, unve
 from landwatch.review.rules.base import RuleSet
 
 _MOST_BYTES = 1 << 20
-# A hook's argument that sets what landwatch's rule standing for it checks: pre-commit-hooks'
-# check-added-large-files `--maxkb=2048` is large-file's `max_kb` (an audit: the hook's presence was
-# told as the declared standard, at landwatch's own 500 KB).
-_ARGUMENTS = {"check-added-large-files": ("--maxkb", "max_kb")}
+# A hook's argument that sets what landwatch's rule standing for it checks, and the hook's own
+# default: pre-commit-hooks' check-added-large-files `--maxkb=2048` is large-file's `max_kb` (an
+# audit: the hook's presence was told as the declared standard, at landwatch's own 500 KB).
+_ARGUMENTS = {"check-added-large-files": ("--maxkb", "max_kb", 500)}
+_MOST_KB = 10**9  # past this, no file is large: a limit of "never"
 
 
 class _Scope(NamedTuple):
@@ -94,15 +95,20 @@ class PreCommitScopes:
         self._set(rules, own)
 
     def _set(self, rules: RuleSet, own: Mapping[str, Any]) -> None:
-        """Each rule's option a hook's argument sets (the largest its instances give), where
+        """Each rule's option a hook's argument sets (the strictest its instances give), where
         landwatch's own configuration (`own`: its rules' settings) does not set it."""
         for rule in rules.rules:
             for hook in rule.precommit_hooks:
-                option = _ARGUMENTS.get(hook, ("", ""))[1]
+                _, option, default = _ARGUMENTS.get(hook, ("", "", 0))
                 given = own.get(rule.id) or own.get(rule.name)
-                if hook not in self._arguments or (isinstance(given, dict) and option in given):
-                    continue
-                rule.settings[option] = max(self._arguments[hook])
+                values = self._arguments.get(hook, [default])
+                if all(value == default for value in values):
+                    continue  # nothing said but the hook's own default
+                if isinstance(given, dict) and option in given:
+                    continue  # landwatch's own configuration says
+                # The strictest of its instances (one scoped to assets/ may allow more than
+                # the rest: a round-1 audit, where the largest held everywhere).
+                rule.settings[option] = min(values)
                 self.applied.append(
                     f"declared by the project: {self.source} declares {option} "
                     f"{rule.settings[option]} for {rule.id} ({hook}'s arguments)"
@@ -152,19 +158,23 @@ class PreCommitScopes:
 
     def _argument(self, hook: dict[Any, Any]) -> None:
         """The value of the argument _ARGUMENTS names for this hook, `--maxkb=N` or `--maxkb
-        N`, as the hook's own argparse reads it (the last given; none: its default)."""
-        name, _ = _ARGUMENTS.get(hook["id"], ("", ""))
-        args = hook.get("args")
-        if not name or not isinstance(args, list):
+        N`, as the hook's own argparse reads it (the last given, an integer; none: its
+        default); kept only where some instance gives one."""
+        name, _, default = _ARGUMENTS.get(hook["id"], ("", "", 0))
+        if not name:
             return
-        words = [str(word) for word in args]
+        args = hook.get("args")
+        words = [str(word) for word in args] if isinstance(args, list) else []
         values = [
             words[at + 1] if word == name and at + 1 < len(words) else word[len(name) + 1 :]
             for at, word in enumerate(words)
             if word == name or word.startswith(name + "=")
         ]
-        if values and values[-1].isdigit() and len(values[-1]) <= 9:
-            self._arguments.setdefault(hook["id"], []).append(int(values[-1]))
+        try:
+            value = int(values[-1].strip()[:20]) if values else default
+        except ValueError:
+            value = default  # the hook itself would refuse to run: nothing it says
+        self._arguments.setdefault(hook["id"], []).append(min(max(value, 0), _MOST_KB))
 
     def tags(self, path: str) -> frozenset[str]:
         """The file's identify tags as pre-commit would see them in the landed tree: a
