@@ -176,7 +176,8 @@ def test_a_configuration_the_manager_refuses_is_its_failure_not_a_wait(
     assert found.status == "failed" and settled(repo) == [f"project_hooks-{oid}"]
     [finding] = found.findings
     assert finding.rule == f"hook:{tool}" and "sytem" in (finding.snippet or "")
-    assert any(f"{tool} refuses the configuration" in note for note in found.notes)
+    [note] = [note for note in found.notes if f"{tool} refuses the configuration" in note]
+    assert "sytem" in note  # the reason, not a frame line (a round-1 audit: prek's `  |`)
 
 
 def test_prek_runs_a_pygrep_hook_in_a_store_read_only_but_for_what_it_writes(

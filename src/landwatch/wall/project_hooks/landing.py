@@ -235,9 +235,13 @@ def _refused(
     result.hooks.append({"id": tool.name, "status": "failed", "tool": tool.name})
     refusing = HookOutcome(tool.name, tool.name, "failed", None, False, said)
     result.findings += results.findings_of([refusing], landed, [], declared.path, [])[0]
+    # The reason, not a frame line (prek's last is `  |`: a round-1 audit): pre-commit's
+    # `=====>` line, prek's `caused by:`, else the first it said.
+    marked = (line for line in said if line.lstrip().startswith(("=====>", "caused by:")))
+    why = next(marked, said[0]).strip()
     result.notes.append(
         f"the hooks of {declared.path} did not run: {tool.name} refuses the configuration "
-        f"({said[-1][:300]})"
+        f"({why[:300]})"
     )
 
 
