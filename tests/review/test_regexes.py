@@ -75,7 +75,7 @@ def test_a_target_that_is_no_utf_8_is_searched_as_the_review_shows_it() -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text(alphabet="ab []^#\\\n x.*", max_size=14))
+@given(st.text(alphabet="ab []^#\\\n x.*{},12\xa0\x1c", max_size=14))
 def test_a_verbose_pattern_reads_as_python_reads_it(body: str) -> None:
     """unverbose: a `(?x)` pattern (pre-commit's long excludes) without its whitespace and
     comments, as Python's re drops them; RE2 has no such flag."""
@@ -89,11 +89,15 @@ def test_a_verbose_pattern_reads_as_python_reads_it(body: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
         plain = re.compile(unverbose(source))
-    for target in ("a", "b", " ", "[", "]", "^", "#", "ab", "a b", "x", "\\", "a]", "\n", "a\nb"):
+    targets = ("a", "b", " ", "[", "]", "^", "#", "ab", "a b", "x", "\\", "a]", "\n", "a\nb")
+    for target in (*targets, "{", "}", "a{1,2}", "aa", "\xa0", "\x1c", "{}", "1", ","):
         assert bool(python.search(target)) == bool(plain.search(target)), (source, target)
 
 
 def test_only_a_leading_verbose_flag_is_undone() -> None:
+    # A round-1 audit: `{1, 2}` is a literal to re, and a no-break space is no whitespace.
+    assert compile_safe(unverbose("(?x)^a{1, 2}$")).search("a{1,2}")
+    assert unverbose("(?x)a\xa0b") == "a\xa0b"
     assert unverbose("(?xi) A b  # c\n") == "(?i)Ab"
     assert unverbose("a b # c") == "a b # c"
     assert unverbose("(?i)a b") == "(?i)a b"

@@ -82,6 +82,9 @@ def compile_safe(source: str) -> SafePattern:
 
 # A pattern's leading inline flags, as Python writes them (`(?x)`, `(?xi)`).
 _FLAGS = "aiLmsux"
+# What a verbose pattern drops, as re's parser does (sre_parse.WHITESPACE): not every space.
+_WHITESPACE = frozenset(" \t\n\r\v\f")
+_DIGITS = frozenset("0123456789")
 
 
 def unverbose(source: str) -> str:
@@ -106,8 +109,13 @@ def unverbose(source: str) -> str:
             opened = -1 if char == "]" and at > first else opened  # `[]a]`: a literal first
         elif char == "[":
             opened = at
-        elif char.isspace():
+        elif char in _WHITESPACE:
             at += 1
+            continue
+        elif char == "{":  # a repetition only as re reads one: `{1, 2}` is a literal there
+            end, repeat = _repetition(source, at)
+            out.append(repeat)
+            at = end
             continue
         elif char == "#":  # to the line's end, read as re reads it: `\\` and the next as one
             at += 1
@@ -118,3 +126,14 @@ def unverbose(source: str) -> str:
         out.append(char)
         at += 1
     return "".join(out)
+
+
+def _repetition(source: str, at: int) -> tuple[int, str]:
+    """Where what the `{` at `at` opens ends, and it in RE2's spelling: a repetition where re
+    reads one (`{2}`, `{2,}`, `{,3}` as `{0,3}`), else a literal `{`, re reading on after it."""
+    start = at
+    end = source.find("}", start)
+    low, comma, high = source[start + 1 : end].partition(",") if end > start else ("", "", "")
+    if end < 0 or not (low or comma) or not set(low + high) <= _DIGITS:
+        return start + 1, "\\{"
+    return end + 1, "{" + (low or "0") + comma + high + "}"
