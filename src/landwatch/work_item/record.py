@@ -142,9 +142,9 @@ def _fields(lines: list[bytes], *, torn: bool = False) -> tuple[dict[bytes, byte
     # short, kept as the rest are (each field is checked where it is used: an id, a work tree
     # confirmed against its git dir).
     for index, line in enumerate(lines[1:] if torn else lines[1:-1], start=2):
-        if line == b"end":
-            return fields, lines[index:-1]
         key, _, value = line.partition(b" ")
+        if line == b"end" or (torn and key == b"end"):  # a torn `end` cut into: the end too
+            return fields, lines[index:-1]
         if key in fields and not torn:
             raise RecordError(f"field {key[:32]!r} repeated")
         fields.setdefault(key, value)
