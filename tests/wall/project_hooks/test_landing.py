@@ -202,3 +202,24 @@ def test_prek_runs_a_pygrep_hook_in_a_store_read_only_but_for_what_it_writes(
     assert [(each["id"], each["status"]) for each in found.hooks] == [("todo", "failed")]
     assert [(f.rule, f.path, f.line) for f in found.findings] == [("hook:todo", "a.py", 1)]
     assert f"project_hooks-{oid}" in settled(repo)
+
+
+@pytest.mark.parametrize("tool", ["pre-commit", "prek"])
+def test_a_change_of_deletions_alone_runs_the_hooks_that_always_run(
+    tmp_path: Path, repo: Repo, tool: str
+) -> None:
+    """An audit: a commit that only deletes a file gave the hooks no file, so none ran, though
+    at commit time the manager runs those that always run (a test suite) and they failed."""
+    suite = (
+        "id: tests\nname: tests\nlanguage: system\n"
+        "entry: sh -c 'test -f helper.py || { echo helper.py is gone; exit 1; }'\n"
+        "always_run: true\npass_filenames: false"
+    )
+    committed_and_trusted(
+        repo, {".pre-commit-config.yaml": local_hooks(suite), "helper.py": "def h(): pass\n"}
+    )
+    oid = repo.land("delete the helper", {"helper.py": None})
+    drained(tools(tmp_path, tool))
+    found = hooks_of(repo, oid)
+    assert [(each["id"], each["status"]) for each in found.hooks] == [("tests", "failed")]
+    assert [f.snippet for f in found.findings] == ["helper.py is gone"]

@@ -100,7 +100,9 @@ def run_on_landing(
     if len(given) > MAX_FILES:
         notes.append(f"the project's hooks were given the first {MAX_FILES:,} files only")
         given = given[:MAX_FILES]
-    if not given:
+    # A change of deletions alone gives the hooks no file, as git's commit does, and they run
+    # all the same: those that always run (a test suite) judge it (an audit: none ran).
+    if not given and not change.files:
         outcome.result.status = "none"
         notes.append("the project's hooks did not run: no file of this change to run them on")
         return outcome
