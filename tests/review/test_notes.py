@@ -8,6 +8,7 @@ import dataclasses
 import io
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -311,3 +312,15 @@ def test_an_older_note_s_surrogate_escaped_path_is_read_and_kept_exact() -> None
     for bad in ('"a.py\\ud800"', '"a.py","path_bytes":"caf\\u00e9"'):
         forged = a_document(a_report(TRAILING)).replace('"a.py"', bad)
         assert notes.parse(forged.encode(), COMMIT).said() == "1 line ignored (malformed path)"
+
+
+def test_a_note_shared_says_the_reviewer_s_home_as_tilde(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An audit: the wall's note naming the reviewer's `~/.local/bin/bwrap` by its whole path
+    went into the shared note, to every teammate."""
+    monkeypatch.setenv("HOME", str(tmp_path / "me"))
+    report = a_report()
+    report.notes = [f"there is no wall here: {tmp_path}/me/.local/bin/bwrap cannot run here"]
+    shared = json.loads(a_document(report))
+    assert shared["notes"] == ["there is no wall here: ~/.local/bin/bwrap cannot run here"]
