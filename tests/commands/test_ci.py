@@ -5,6 +5,7 @@ forged one is caught); the summary, `--json` and `--sarif` (valid SARIF 2.1.0, o
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.resources
 import json
 import os
@@ -19,9 +20,9 @@ import jsonschema
 import pytest
 
 from landwatch import layout, standards_store
-from landwatch.review import notes, provenance
+from landwatch.review import engine, notes, provenance
 from landwatch.review.change import open_repository, resolve
-from landwatch.review.findings import Finding
+from landwatch.review.findings import Finding, Severity
 from landwatch.review.linters import LinterPolicy
 from landwatch.review.report import Report
 from landwatch.review.secrets.rule_cache import DIRECTORY_VARIABLE
@@ -220,6 +221,20 @@ def test_a_forged_note_is_caught_by_the_comparison(remote: Path) -> None:
     trusting = ci(clone, "--trust-notes")
     assert trusting.returncode == 1 and "1 taken from shared reviews" in trusting.stdout
     assert "P004" in trusting.stdout and "found here, not in the shared review" in trusting.stdout
+
+
+def test_a_note_telling_a_finding_at_another_severity_differs(remote: Path) -> None:
+    """An audit: a note claiming the conflict markers at info, where this review finds them at
+    error, was counted matching: ci compared rule and identity, not severity, which the
+    reviewer's own comparison of shared reviews does."""
+    commit(author(remote), "Add the cart", {"cart.txt": "one\n"})
+    broken = commit(author(remote), "Merge badly", {"till.txt": CONFLICT})
+    git(author(remote), "push", "-q", "origin", "topic")
+    real = engine.review(author(remote) / ".git", broken).findings
+    assert real and all(finding.severity > Severity.INFO for finding in real)
+    forge(remote, broken, [dataclasses.replace(f, severity=Severity.INFO) for f in real])
+    ran = ci(fresh_clone(remote))
+    assert "1 shared review found, 0 matching, 1 differing" in ran.stdout, ran.stdout
 
 
 def test_trusting_notes_still_runs_the_secret_rules_on_each_commit_taken(remote: Path) -> None:

@@ -276,8 +276,10 @@ def _difference(
     }
 
 
-def _key(finding: Finding) -> tuple[str, str]:
-    return (finding.rule, finding.fingerprint)
+def _key(finding: Finding) -> tuple[str, str, str]:
+    # Its severity too, as the reviewer's sharing.disagree compares (a round-1 audit: a note
+    # telling a warning as info was counted "matching").
+    return (finding.rule, finding.severity.name, finding.fingerprint)
 
 
 def _listed(findings: list[Finding]) -> str:
