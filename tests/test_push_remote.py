@@ -204,3 +204,12 @@ def test_a_url_is_pushed_to_where_its_rewrites_send_it(repo: Repo) -> None:
     assert push_remote.push_urls(repo.git_dir, "/srv/solo.git") == ["/mirror/solo.git"]
     assert push_remote.push_urls(repo.git_dir, "/other/app.git") == ["/fetched/app.git"]
     assert push_remote.push_urls(repo.git_dir, "/elsewhere/app.git") == ["/elsewhere/app.git"]
+
+
+def test_of_two_rewrites_as_long_the_base_named_first_wins_as_in_git(repo: Repo) -> None:
+    """A round-2 audit: git keeps its rewrites by the base, in the order the configuration
+    first names each; the first line naming the prefix won here instead."""
+    repo.git("config", "--add", "url./A/.pushInsteadOf", "/never/")
+    repo.git("config", "--add", "url./B/.pushInsteadOf", "/srv/x")
+    repo.git("config", "--add", "url./A/.pushInsteadOf", "/srv/x")
+    assert push_remote.push_urls(repo.git_dir, "/srv/x.git") == ["/A/.git"]

@@ -40,27 +40,29 @@ def push_urls(git_dir: os.PathLike[str] | str, remote: str) -> list[str]:
     """Each place `git push remote` sends to, each asked what it holds: the remote's push URLs,
     else its URL (`get-url --push --all`); a URL is its own; none where git names none."""
     if is_url(remote):
-        return [_rewritten(git_dir, remote)]
+        return [rewritten(git_dir, remote, push=True)]
     said = run_git("remote", "get-url", "--push", "--all", "--", remote, cwd=git_dir)
     return said.stdout.splitlines() if said.ok else []
 
 
-def _rewritten(git_dir: os.PathLike[str] | str, url: str) -> str:
-    """`url` as `git push URL` sends to it (git's remote.c): rewritten by the longest
-    `url.<base>.pushInsteadOf` it starts with, else by the longest `insteadOf` (an audit: a URL
-    redirected to a public mirror was asked as itself, and the mirror sent what it held)."""
+def rewritten(git_dir: os.PathLike[str] | str, url: str, *, push: bool) -> str:
+    """`url` as git sends to it (remote.c): a push, by the longest `url.<base>.pushInsteadOf` it
+    starts with, else as any asking, by the longest `insteadOf` (audits: a URL redirected to a
+    public mirror was asked as itself, and the mirror sent what the other held). A tie goes to
+    the base the configuration names first, as git's list of rewrites holds them."""
     rewrites = r"^url\..*\.(pushinsteadof|insteadof)$"
     said = run_git("config", "-z", "--get-regexp", rewrites, cwd=git_dir)
-    rules: dict[str, list[tuple[str, str]]] = {"pushinsteadof": [], "insteadof": []}
+    bases: dict[str, int] = {}
+    rules: dict[str, list[tuple[int, str, str]]] = {"pushinsteadof": [], "insteadof": []}
     for entry in said.stdout.split("\0") if said.ok else []:
         key, _, prefix = entry.partition("\n")
         base, _, kind = key.removeprefix("url.").rpartition(".")
         if key.startswith("url.") and kind in rules and prefix:
-            rules[kind].append((prefix, base))
-    for kind in ("pushinsteadof", "insteadof"):
-        matching = [(prefix, base) for prefix, base in rules[kind] if url.startswith(prefix)]
-        if matching:  # the first of the longest, as git takes it
-            prefix, base = max(matching, key=lambda rule: len(rule[0]))
+            rules[kind].append((bases.setdefault(base, len(bases)), prefix, base))
+    for kind in ("pushinsteadof", "insteadof")[0 if push else 1 :]:
+        matching = [rule for rule in rules[kind] if url.startswith(rule[1])]
+        if matching:
+            _, prefix, base = min(matching, key=lambda rule: (-len(rule[1]), rule[0]))
             return base + url[len(prefix) :]
     return url
 

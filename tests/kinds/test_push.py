@@ -894,6 +894,31 @@ def test_auto_push_asks_the_remote_what_it_holds_not_a_stale_tracking_ref(
     assert repo.run("--git-dir", str(public), "rev-parse", "-q", "--verify", "main").stdout == ""
 
 
+@pytest.mark.parametrize("named", [True, False])
+def test_auto_push_asks_no_place_a_fetch_s_rewriting_sends_elsewhere(
+    repo: Repo, tmp_path: Path, named: bool
+) -> None:
+    """A round-2 audit: fetched from a private mirror, pushed to the public place itself
+    (`url.MIRROR.insteadOf = PUBLIC`, `url.PUBLIC.pushInsteadOf = PUBLIC`), the gate's
+    `ls-remote PUBLIC` heard the mirror, which held the token commit, and the push sent it to
+    PUBLIC unjudged. Such a place cannot be asked: the push waits, as one out of reach."""
+    mirror, public = tmp_path / "mirror.git", tmp_path / "public.git"
+    for place in (mirror, public):
+        git("init", "-q", "--bare", "-b", "main", str(place), cwd=tmp_path)
+    repo.git("push", "-q", str(public), "main")
+    (repo.git_dir / "hooks" / "pre-push").write_text("#!/bin/sh\nexit 0\n")  # another tool's
+    leaked = repo.land("add settings", {"settings.py": f'GITHUB_TOKEN = "{GITHUB_TOKEN}"\n'})
+    repo.git("push", "-q", "--no-verify", str(mirror), "main")
+    repo.git("config", f"url.{mirror}.insteadOf", str(public))
+    repo.git("config", f"url.{public}.pushInsteadOf", str(public))
+    repo.git("remote", "add", "public", str(public))
+    repo.git("config", "landwatch.push.remote", "public" if named else str(public))
+    landed = repo.land("clean follow-up", {"README.md": "more\n"})
+    with pytest.raises(RetryLater, match="cannot be asked what it holds"):
+        PushHandler().handle(WorkItem(WorkKind.PUSH, landed, repo.git_dir), reporter())
+    assert repo.run("--git-dir", str(public), "cat-file", "-e", leaked).returncode != 0
+
+
 def test_auto_push_offline_waits_for_the_remote_never_holds_back_what_it_holds(
     repo: Repo, remote: Path, tmp_path: Path
 ) -> None:
