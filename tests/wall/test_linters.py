@@ -10,6 +10,8 @@ import textwrap
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from landwatch import layout, report_store
 from landwatch.review import engine
 from landwatch.review.linters import LinterPolicy
@@ -183,3 +185,28 @@ def test_a_grep_linter_s_clean_file_is_a_clean_run(repo: Repo) -> None:
     assert [(f.path, f.rule) for f in report_.findings if f.rule.startswith("todo")] == [
         ("dirty.py", "todo")
     ]
+
+
+@pytest.mark.parametrize(
+    ("script", "detail"),
+    [
+        ("kill -SEGV $$", "killed by signal 11"),
+        ("cat > /dev/null; echo 'x.py:1: unused'; exit 1", "exited 1: x.py:1: unused"),
+    ],
+)
+def test_a_linter_that_crashes_or_whose_output_reads_as_nothing_is_no_clean_run(
+    repo: Repo, script: str, detail: str
+) -> None:
+    """A round-2 audit: once a failure had to say why on stderr, a linter killed by a signal
+    (saying nothing) and one exiting 1 with lines its pattern does not read were clean runs."""
+    config = textwrap.dedent(f"""\
+        [[linters]]
+        name = "lint"
+        command = ["sh", "-c", {json.dumps(script)}]
+        format = "regex"
+        pattern = '^(?P<line>\\d+) (?P<message>.*)$'
+        files = ["*.py"]
+        """)
+    repo.land("change", {".landwatch.toml": config, "x.py": "x = 1\n"})
+    [run] = review(repo, linters=True).linters
+    assert run["status"] == "failed" and run["detail"].startswith(detail), run

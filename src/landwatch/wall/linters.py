@@ -92,26 +92,28 @@ def run(
     except (ValueError, KeyError, TypeError, RecursionError) as error:  # nesting past the limit
         detail = unparsable(linter, error, process.stderr)
         return [], LinterRun(linter.name, file.path, "unparsable", detail)
-    # Failed: non-zero, naming nothing, and saying why (grep's 1 for "no match", a clean file,
-    # says nothing: a round-1 audit, where every clean file of a grep linter was `failed`).
-    if process.returncode != 0 and not raw and process.stderr.strip():
-        return [], _failed(linter, file.path, process.returncode, process.stderr)
+    # Failed: non-zero, naming nothing, and saying something, or killed by a signal (grep's 1
+    # for "no match", a clean file, says nothing: audits, where every clean file of a grep
+    # linter was `failed`, then a linter killed by SIGSEGV was a clean file).
+    said = process.stderr.strip() or process.stdout.strip()
+    if process.returncode != 0 and not raw and (said or not 0 < process.returncode < 126):
+        return [], _failed(linter, file.path, process.returncode, said)
     return findings_of(linter, file, content, raw), LinterRun(linter.name, file.path, "ok")
 
 
-def _failed(linter: LinterConfig, path: str, code: int, stderr: bytes) -> LinterRun:
+def _failed(linter: LinterConfig, path: str, code: int, output: bytes) -> LinterRun:
     """A run that exited non-zero naming nothing: the linter refused (its configuration, a file
-    it needs) or was not there behind the wall; not a clean file (an audit: it was told so)."""
-    said = [line.strip() for line in stderr[:4000].decode("utf-8", "replace").splitlines()]
+    it needs), crashed, or was not there behind the wall; not a clean file (audits: it was told
+    so). `output`: what it said, its stderr, else its stdout."""
+    said = [line.strip() for line in output[:4000].decode("utf-8", "replace").splitlines()]
     said = [line for line in said if line]
     if said and said[0].startswith("bwrap: execvp "):  # the wall found no such program
         return LinterRun(linter.name, path, "missing", said[0].removeprefix("bwrap: ")[:300])
     # Its first line and its last: a tool's own heading, then the cause (ruff), the exception
     # (a Python traceback's last line).
     why = " … ".join(dict.fromkeys(said[:1] + said[-1:]))
-    return LinterRun(
-        linter.name, path, "failed", f"exited {code}" + (f": {why[:300]}" if why else "")
-    )
+    ended = f"killed by signal {-code}" if code < 0 else f"exited {code}"
+    return LinterRun(linter.name, path, "failed", ended + (f": {why[:300]}" if why else ""))
 
 
 def baseline(
