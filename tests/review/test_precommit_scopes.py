@@ -202,13 +202,14 @@ def test_a_hook_s_own_arguments_set_what_the_rule_checks(repo: Repo) -> None:
     assert [f[:2] for f in found(review(repo))] == [("P005", "more.txt")]
 
 
-def test_the_strictest_instance_of_a_hook_is_the_limit_and_its_value_is_read_as_argparse_does(
+def test_a_limit_its_instances_disagree_on_is_none_and_its_value_is_read_as_argparse_does(
     repo: Repo,
 ) -> None:
-    """A round-1 audit of the above: with one instance for assets/ at --maxkb=5000 and one for
-    the rest at the hook's default, the largest held everywhere, and a 1.5 MB source file the
-    project's own hook refuses got nothing; and ` 1024` or `+2048`, which argparse reads, were
-    passed over."""
+    """Audits of the above: with one instance for assets/ at --maxkb=5000 and one for the rest
+    at the hook's default, the largest held everywhere (a 1.5 MB source file the hook refuses
+    was not told), then the strictest (icons/ at 50: every file past 50 KB told). A limit holds
+    for every file, so one the instances disagree on is none. And the value is read as argparse
+    reads it: ` 1024`, `+2048`, `0002048`, `--maxk 2048`."""
     config = (
         "repos:\n  - repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v5.0.0\n"
         "    hooks:\n      - id: check-added-large-files\n        files: ^assets/\n"
@@ -217,10 +218,14 @@ def test_the_strictest_instance_of_a_hook_is_the_limit_and_its_value_is_read_as_
     )
     repo.land("pre-commit", {".pre-commit-config.yaml": config}, hooks=False)
     repo.land("data", {"src/data.txt": "x" * 1500 * 1024 + "\n"}, hooks=False)
-    assert [f[:2] for f in found(review(repo))] == [("P005", "src/data.txt")]
-    spelled = config.replace("'--maxkb=5000']", "'--maxkb', '+2048']").replace(
-        "        exclude: ^assets/\n", "        exclude: ^assets/\n        args: [--maxkb= 3000]\n"
+    report = review(repo)
+    assert [f[:2] for f in found(report)] == [("P005", "src/data.txt")]
+    assert not any("declares max_kb" in note for note in report.notes)
+    spelled = config.replace("'--maxkb=5000']", "'--maxk', '+2048']").replace(
+        "        exclude: ^assets/\n",
+        "        exclude: ^assets/\n        args: [--maxkb=0002048]\n",
     )
     repo.land("spelled", {".pre-commit-config.yaml": spelled, "b.txt": "y" * 1900 * 1024 + "\n"})
-    assert found(review(repo)) == []
-    assert any("declares max_kb 2048 for P005" in note for note in review(repo).notes)
+    report = review(repo)
+    assert found(report) == []
+    assert any("declares max_kb 2048 for P005" in note for note in report.notes)

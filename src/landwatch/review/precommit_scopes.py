@@ -95,8 +95,8 @@ class PreCommitScopes:
         self._set(rules, own)
 
     def _set(self, rules: RuleSet, own: Mapping[str, Any]) -> None:
-        """Each rule's option a hook's argument sets (the strictest its instances give), where
-        landwatch's own configuration (`own`: its rules' settings) does not set it."""
+        """Each rule's option a hook's argument sets, where its instances agree and landwatch's
+        own configuration (`own`: its rules' settings) does not set it."""
         for rule in rules.rules:
             for hook in rule.precommit_hooks:
                 _, option, default = _ARGUMENTS.get(hook, ("", "", 0))
@@ -106,9 +106,12 @@ class PreCommitScopes:
                     continue  # nothing said but the hook's own default
                 if isinstance(given, dict) and option in given:
                     continue  # landwatch's own configuration says
-                # The strictest of its instances (one scoped to assets/ may allow more than
-                # the rest: a round-1 audit, where the largest held everywhere).
-                rule.settings[option] = min(values)
+                # Only where its instances agree: one scoped to assets/ may allow more than the
+                # rest, or icons/ less, and a limit holds for every file (audits: the largest,
+                # then the strictest, held everywhere).
+                if len(set(values)) > 1:
+                    continue
+                rule.settings[option] = values[0]
                 self.applied.append(
                     f"declared by the project: {self.source} declares {option} "
                     f"{rule.settings[option]} for {rule.id} ({hook}'s arguments)"
@@ -165,13 +168,15 @@ class PreCommitScopes:
             return
         args = hook.get("args")
         words = [str(word) for word in args] if isinstance(args, list) else []
+        # argparse takes any unique beginning of an option (`--maxk`, `--max`), as `--maxkb`.
+        named = [(at, word.partition("=")) for at, word in enumerate(words)]
         values = [
-            words[at + 1] if word == name and at + 1 < len(words) else word[len(name) + 1 :]
-            for at, word in enumerate(words)
-            if word == name or word.startswith(name + "=")
+            value if equals else (words[at + 1] if at + 1 < len(words) else "")
+            for at, (option, equals, value) in named
+            if len(option) > 2 and name.startswith(option)
         ]
         try:
-            value = int(values[-1].strip()[:20]) if values else default
+            value = int(values[-1]) if values and len(values[-1]) <= 64 else default
         except ValueError:
             value = default  # the hook itself would refuse to run: nothing it says
         self._arguments.setdefault(hook["id"], []).append(min(max(value, 0), _MOST_KB))
