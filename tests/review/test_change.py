@@ -3,6 +3,7 @@ worktrees, ownership and the line cap."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -178,3 +179,21 @@ def test_the_files_of_a_large_directory_are_found_without_reading_it_again(
 
     growth = lookups(3_000) / max(lookups(300), 1e-4)
     assert growth < 30, growth  # ten times the paths, each found in its own time
+
+
+def test_the_attributes_a_commit_is_reviewed_by_are_its_own_not_the_index_s(repo: Repo) -> None:
+    """An audit: a `* text=auto` staged after a commit landed (not committed) made `landwatch
+    review` of that commit tell P014, and a `-text` staged dropped a finding: libgit2 read the
+    index's .gitattributes beside the commit's. Reviewing a commit twice gives one result."""
+    repo.land("crlf", {"a.txt": "line one\r\nline two  \r\n"}, hooks=False)
+
+    def by_hand() -> list[tuple[str, str]]:
+        said = repo.landwatch("review", "HEAD", "--json", "--fail-level", "none")
+        return [(f["rule"], f["path"]) for f in json.loads(said.stdout)["findings"]]
+
+    before = by_hand()
+    assert before == [("P001", "a.txt")]
+    for staged in ("* text=auto\n", "*.txt -text\n"):
+        (repo.path / ".gitattributes").write_text(staged)
+        repo.git("add", ".gitattributes")
+        assert by_hand() == before, staged

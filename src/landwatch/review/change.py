@@ -30,10 +30,9 @@ if TYPE_CHECKING:  # a file too large to hold alone reads it
 # gate's scan reads such a text file a piece at a time (review.large_files).
 MAX_LINE_CHECK_BYTES = 8 * 1024 * 1024
 TOO_LARGE = f"larger than {MAX_LINE_CHECK_BYTES // (1 << 20)} MB"  # why no line was read
-# The largest tree libgit2 keeps parsed, as it keeps commits (its default is 4 KB, about a hundred
-# entries): a path looked up in a larger directory parsed it again, so finding each file of a
-# 3,000-file directory took 1.3 s, quadratic in its size. The cache's total stays libgit2's own
-# (256 MB), from which it drops what is least used.
+# The largest tree libgit2 keeps parsed (its default is 4 KB, a hundred entries): a path looked up
+# in a larger directory parsed it again, so finding each file of a 3,000-file directory took 1.3 s,
+# quadratic in its size. The cache's total stays libgit2's (256 MB), dropping what is least used.
 LARGEST_TREE_KEPT = 4 << 20
 pygit2.settings.cache_object_limit(ObjectType.TREE, LARGEST_TREE_KEPT)
 MODE_SYMLINK = 0o120000
@@ -307,10 +306,8 @@ class Change:
     def attribute(self, path: str, name: str) -> str | bool | None:
         """A gitattribute of `path` as the landed commit says: its value (`filter=lfs`), True
         where it is set (`text`), False where unset (`-text`), None where unspecified."""
-        # The index's and the commit's, never the worktree's files (open_repository's _BARE).
-        flags = AttrCheck.INDEX_ONLY | AttrCheck.INCLUDE_COMMIT | AttrCheck.NO_SYSTEM
         try:
-            value = self.repo.get_attr(path, name, flags=flags, commit=str(self.commit.id))
+            value = self.repo.get_attr(path, name, flags=_ATTRIBUTES, commit=str(self.commit.id))
         except (pygit2.GitError, ValueError):
             return None
         return value if isinstance(value, str | bool) else None
@@ -365,9 +362,12 @@ def label_of(commit: str, base: str | None = None) -> str:
 
 
 _repositories: dict[str, pygit2.Repository] = {}
-# Bare, libgit2 reads nothing of the worktree: a diff asks each file's attributes, and every
-# `.gitattributes` there was opened, a checked-out link to a FIFO too (it waited for ever).
+# Bare, libgit2 reads nothing of the worktree (a diff asks each file's attributes: a checked-out
+# `.gitattributes` link to a FIFO waited for ever); a commit's attributes are its own, both source
+# bits set, not the index's either (an audit: one only staged changed a landed commit's review).
 _BARE = pygit2.enums.RepositoryOpenFlag.NO_SEARCH | pygit2.enums.RepositoryOpenFlag.BARE
+_NEITHER = AttrCheck.INDEX_THEN_FILE | AttrCheck.INDEX_ONLY  # both source bits: no file, no index
+_ATTRIBUTES = _NEITHER | AttrCheck.INCLUDE_COMMIT | AttrCheck.NO_SYSTEM
 
 
 def open_repository(git_dir: os.PathLike[str] | str) -> pygit2.Repository:
