@@ -17,6 +17,7 @@ from landwatch.text import (
     cut,
     duration,
     fit,
+    home_as_tilde,
     listed,
     safe,
     safe_lines,
@@ -229,3 +230,12 @@ def test_a_list_is_told_in_one_line_the_rest_counted() -> None:
     assert listed(["a", "b", "c", "d", "e"], 3) == "a, b, c and 2 more"
     assert listed(["x 1", "y 2"], 1, "; ") == "x 1 and 1 more"
     assert listed([], 3) == ""
+
+
+def test_the_home_is_said_as_tilde_where_text_is_shared(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", "/home/me/")
+    assert (
+        home_as_tilde("/home/me/.local/bin/bwrap, /home/meg/x") == "~/.local/bin/bwrap, /home/meg/x"
+    )
+    monkeypatch.setenv("HOME", "/")
+    assert home_as_tilde("/usr/bin/bwrap") == "/usr/bin/bwrap"

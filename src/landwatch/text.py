@@ -6,6 +6,8 @@ it depends on nothing of ours.
 
 from __future__ import annotations
 
+import os
+
 TYPE_CHECKING = False  # neither typing nor pathlib at run time: `landwatch prompt` pays imports
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -140,6 +142,13 @@ def repository_name(git_dir: Path | str) -> str:
     if name == ".git":
         return os.path.basename(os.path.dirname(os.path.realpath(git_dir)))
     return name
+
+
+def home_as_tilde(text: str) -> str:
+    """`text` with this user's home directory said `~`: what is shared with others (a note a
+    teammate fetches: an audit, where one named /home/me/.local/bin/bwrap) names no home."""
+    home = os.path.expanduser("~").rstrip("/")
+    return text.replace(home + "/", "~/") if home not in ("", "~") else text
 
 
 def short_path(path: str, width: int, home: str | None = None) -> str:

@@ -12,7 +12,6 @@ another by sorting first: a note not read stands for no review, and its commit i
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ from landwatch.review.allowed import Allowance
 from landwatch.review.findings import Basis, Finding, Severity, stored_digest
 from landwatch.review.report import Report
 from landwatch.review.secrets.redaction import redact_secrets
+from landwatch.text import home_as_tilde
 
 if TYPE_CHECKING:
     import pygit2
@@ -87,13 +87,6 @@ class ReadNote:
         return f"{count:,} line{'' if count == 1 else 's'} ignored ({reasons})"
 
 
-def _unhomed(note: str) -> str:
-    """A note as it is shared: the reviewer's home directory said `~` (an audit: a note of the
-    wall's, naming `/home/me/.local/bin/bwrap`, went to every teammate)."""
-    home = os.path.expanduser("~")
-    return note.replace(home.rstrip("/") + "/", "~/") if home not in ("", "/", "~") else note
-
-
 def document(
     report: Report,
     *,
@@ -122,7 +115,7 @@ def document(
         "lines_checked": report.lines_checked,
         "findings": [finding.as_dict() for finding in findings],
         "omitted": len(report.findings) - len(findings),
-        "notes": [_unhomed(note) for note in report.notes[:50]],
+        "notes": [home_as_tilde(note) for note in report.notes[:50]],
         "standards": learned,
     }
     if report.allowed:  # only then: a note with none is what landwatch wrote before allowances
