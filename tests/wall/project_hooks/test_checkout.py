@@ -152,6 +152,23 @@ def test_a_file_git_converts_as_it_writes_it_is_compared_with_what_git_wrote(
     assert (repo.path / "notes.txt").read_bytes() == b"one\r\ntwo\r\n"
 
 
+def test_a_file_larger_than_a_patch_is_kept_for_is_changed_only_where_it_was(
+    tmp_path: Path,
+) -> None:
+    """A round-1 audit: a given file past 1 MB (a lockfile) was read only up to the patch's
+    bound, so hooks that changed nothing were told to change it. It is compared whole; a change
+    of it is named, its patch not kept."""
+    repo = Repo(tmp_path / "repo")
+    big = "".join(f"line {n}\n" for n in range(200_000))  # about 2 MB
+    oid = repo.land("a lockfile", {"big.lock": big})
+    opened = open_repository(repo.git_dir)
+    with landed(repo.git_dir / "objects", oid, ["big.lock"], tmp_path) as place:
+        assert place.fixes(opened, ["big.lock"]) == Fixes()
+        (place.root / "big.lock").write_text(big + "tail\n")
+        fixes = place.fixes(opened, ["big.lock"])
+    assert fixes.changed == ["big.lock"] and fixes.patch == "" and fixes.lines == {}
+
+
 def test_what_the_hooks_changed_beside_the_files_given_them_is_named_not_fixed(
     tmp_path: Path,
 ) -> None:

@@ -124,18 +124,10 @@ class Checkout:
         for path, oid in sorted(self.held.items()):
             if path in unchanged:
                 continue
-            try:
-                now: bytes | None = read_file(
-                    self.root / path, trusted=scratch, limit=MAX_PATCH_BYTES
-                )
-            except FileNotFoundError:
-                now = None  # removed
-            except OSError:
-                if path not in ours:
-                    beside.append(path)
-                else:  # a link now, a directory, or too large: told, not kept
-                    changed.append(path)
-                    size = MAX_PATCH_BYTES + 1
+            now, unreadable = _read_now(self.root / path, scratch)
+            if unreadable:  # a link now, a directory, or too large: told, not kept
+                (changed if path in ours else beside).append(path)
+                size += MAX_PATCH_BYTES + 1 if path in ours else 0  # ours: described, no patch
                 continue
             # Against what git wrote: a file it converted is not the blob (an audit: every
             # `eol=crlf` file was told changed by hooks that changed nothing).
@@ -147,8 +139,9 @@ class Checkout:
                 continue
             changed.append(path)
             old = repo[oid] if path not in self.written else before
-            if old is None:  # converted, and too large to keep: described, not patched
+            if old is None or len(now or b"") > MAX_PATCH_BYTES:  # described, not patched
                 size = MAX_PATCH_BYTES + 1
+                continue
             if not isinstance(old, pygit2.Blob | bytes):
                 continue
             text = pygit2.Patch.create_from(
@@ -161,6 +154,19 @@ class Checkout:
                 lines[path] = _line_by_line(old, now)
         patch = "" if size > MAX_PATCH_BYTES else "".join(patches)
         return Fixes(changed, patch, lines, beside=beside)
+
+
+def _read_now(place: Path, scratch: Path) -> tuple[bytes | None, bool]:
+    """A file of the checkout as the hooks left it: its bytes (None: removed), and whether it
+    could not be read (a link now, a directory, past files.MAX_READ). One larger than a patch
+    is kept for is read all the same: compared, an audit found every file past 1 MB told as
+    changed by hooks that changed nothing."""
+    try:
+        return read_file(place, trusted=scratch), False
+    except FileNotFoundError:
+        return None, False
+    except OSError:
+        return None, True
 
 
 _BINARY = pygit2.enums.DiffOption.SHOW_BINARY
