@@ -5,6 +5,7 @@ no other, whatever a hook prints; what they changed of the commit's files, and n
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -13,7 +14,6 @@ import pytest
 from landwatch import layout, report_store
 from landwatch.review.findings import MAX_PLACED
 from support.project_hooks import (
-    BIN,
     committed_and_trusted,
     drained,
     hooks_of,
@@ -22,6 +22,7 @@ from support.project_hooks import (
     tools,
 )
 from support.repos import Repo
+from support.sandbox import WITH_BWRAP, needs_bwrap
 
 TODO = "id: todo\nname: markers left\nlanguage: pygrep\nentry: TODO"
 # A trusted check whose helper (imported, so pinned by no approval) a pulled commit changed to
@@ -180,6 +181,7 @@ def test_a_configuration_the_manager_refuses_is_its_failure_not_a_wait(
     assert "sytem" in note  # the reason, not a frame line (a round-1 audit: prek's `  |`)
 
 
+@needs_bwrap
 def test_prek_runs_a_pygrep_hook_in_a_store_read_only_but_for_what_it_writes(
     tmp_path: Path, repo: Repo
 ) -> None:
@@ -188,14 +190,14 @@ def test_prek_runs_a_pygrep_hook_in_a_store_read_only_but_for_what_it_writes(
     read-only: no hook ran, and the item was retried for ever as if the environments had gone
     missing. That directory is the run's own; the environments stay read-only."""
     committed_and_trusted(repo, {".pre-commit-config.yaml": local_hooks(TODO)})
+    repo.git("config", "landwatch.sandbox", "true")  # the wall: what the audit found is there
+    path = f"{tools(tmp_path, 'prek')}{os.pathsep}{WITH_BWRAP}"
     repo.land("a first change", {"b.py": "y = 1\n"})
-    drained(tools(tmp_path, "prek"))  # built, remembered as built
+    drained(path)  # built, remembered as built
     for made in layout.HOOK_ENVS.path().glob("*/prek/cache/python"):
         shutil.rmtree(made)  # as the audit's build left it: some builds make none
     oid = repo.land("a change", {"a.py": "x = 1  # TODO\n"})
-    for name in ("python", "python3"):  # a virtual environment's first (the person's own)
-        (tmp_path / "bin-prek" / name).symlink_to(BIN / name)
-    said = drained(tools(tmp_path, "prek")).stderr
+    said = drained(path).stderr
     assert "environments are missing" not in said and "Read-only" not in said
     found = hooks_of(repo, oid)
     assert found.tools[0].startswith("prek ")

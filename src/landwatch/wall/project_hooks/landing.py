@@ -237,10 +237,12 @@ def _refused(
     result.hooks.append({"id": tool.name, "status": "failed", "tool": tool.name})
     refusing = HookOutcome(tool.name, tool.name, "failed", None, False, said)
     result.findings += results.findings_of([refusing], landed, [], declared.path, [])[0]
-    # The reason, not a frame line (prek's last is `  |`: a round-1 audit): pre-commit's
-    # `=====>` line, prek's `caused by:`, else the first it said.
-    marked = (line for line in said if line.lstrip().startswith(("=====>", "caused by:")))
-    why = next(marked, said[0]).strip()
+    # The reason, not a frame line (prek's last is `  |`: audits): pre-commit's `=====>` line
+    # with what follows it (a YAML error's place and cause), prek's `caused by:`, else the first.
+    marked = [at for at, line in enumerate(said) if line.lstrip().startswith(("=====>", "caused"))]
+    start = marked[0] if marked else 0
+    taken = 4 if said[start].lstrip().startswith("=====>") else 1
+    why = " ".join(line.strip() for line in said[start : start + taken])
     result.notes.append(
         f"the hooks of {declared.path} did not run: {tool.name} refuses the configuration "
         f"({why[:300]})"
