@@ -19,7 +19,7 @@ from landwatch.review.findings import MAX_PLACED
 from landwatch.review.linters import NOT_TRUSTED, LinterPolicy
 from landwatch.wall.linters import runner
 from support.repos import Repo
-from support.review import found, review, reviewed_apart
+from support.review import found, review, reviewed_apart, shell_linter
 from support.sandbox import AS_YOU
 from support.tokens import github_token
 
@@ -227,15 +227,8 @@ def test_baseline_reports_what_the_change_brought_wherever_it_shows(repo: Repo) 
 
 def test_linters_are_given_the_configuration_and_the_file_they_lint_only(repo: Repo) -> None:
     listing = "cat > /dev/null; find . -type f | sort | awk '{print NR \":\" $0}'"
-    config = textwrap.dedent(f"""\
-        [[linters]]
-        name = "sees"
-        command = ["sh", "-c", {json.dumps(listing)}]
-        format = "regex"
-        pattern = '^(?P<line>\\d+):(?P<message>.*)$'
-        files = ["m.py"]
-        filter = "file"
-        """)
+    pattern = r"^(?P<line>\d+):(?P<message>.*)$"
+    config = shell_linter("sees", listing, pattern, "m.py", 'filter = "file"\n')
     files = {
         ".landwatch.toml": config,
         "pyproject.toml": "[tool.ruff]\n",
@@ -259,14 +252,7 @@ def test_a_linter_s_paths_and_key_lines_go_through_the_one_redaction(repo: Repo)
     marker = "PRIVATE " + "KEY-----"
     key = [f"-----BEGIN {marker}", body[:64], body[64:128], body[128:], f"-----END {marker}"]
     every_line = "grep -n '' | cut -d: -f1 | sed 's/$/: flagged/'"
-    config = textwrap.dedent(f"""\
-        [[linters]]
-        name = "every"
-        command = ["sh", "-c", {json.dumps(every_line)}]
-        format = "regex"
-        pattern = '^(?P<line>\\d+): (?P<message>.*)$'
-        files = ["*.key"]
-        """)
+    config = shell_linter("every", every_line, r"^(?P<line>\d+): (?P<message>.*)$", "*.key")
     repo.land("change", {".landwatch.toml": config}, hooks=False)
     repo.land("change", {f"{token}.key": "\n".join(key) + "\n"}, hooks=False)
     report_ = review(repo, linters=True)

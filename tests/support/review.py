@@ -68,6 +68,22 @@ def canary_linter(canary: Path, name: str = "canary") -> str:
         """)
 
 
+def shell_linter(name: str, script: str, pattern: str, files: str, extra: str = "") -> str:
+    """A committed regex linter run as `sh -c script`, its lines read by `pattern` (a TOML
+    literal string: written as the regex is); `extra`, more keys of the entry."""
+    return (
+        textwrap.dedent(f"""\
+        [[linters]]
+        name = "{name}"
+        command = ["sh", "-c", {json.dumps(script)}]
+        format = "regex"
+        pattern = '{pattern}'
+        files = ["{files}"]
+        """)
+        + extra
+    )
+
+
 def tool(name: str) -> str:
     """A linter of the test extra, from the environment running the tests."""
     return shutil.which(name, path=str(Path(sys.executable).parent)) or name

@@ -17,7 +17,7 @@ from landwatch.review import engine
 from landwatch.review.linters import LinterPolicy
 from support.daemon import process_gone, run_reviewer, wait_for
 from support.repos import Repo
-from support.review import found, review, tool
+from support.review import found, review, shell_linter, tool
 
 # shellcheck's gcc format: `path:line:column: level: message [SCnnnn]`.
 SHELLCHECK_LINE = r"^[^:]*:(?P<line>\d+):\d+: \w+: (?P<message>.*) \[(?P<code>SC\d+)\]$"
@@ -199,14 +199,7 @@ def test_a_linter_that_crashes_or_whose_output_reads_as_nothing_is_no_clean_run(
 ) -> None:
     """A round-2 audit: once a failure had to say why on stderr, a linter killed by a signal
     (saying nothing) and one exiting 1 with lines its pattern does not read were clean runs."""
-    config = textwrap.dedent(f"""\
-        [[linters]]
-        name = "lint"
-        command = ["sh", "-c", {json.dumps(script)}]
-        format = "regex"
-        pattern = '^(?P<line>\\d+) (?P<message>.*)$'
-        files = ["*.py"]
-        """)
+    config = shell_linter("lint", script, r"^(?P<line>\d+) (?P<message>.*)$", "*.py")
     repo.land("change", {".landwatch.toml": config, "x.py": "x = 1\n"})
     [run] = review(repo, linters=True).linters
     assert run["status"] == "failed" and run["detail"].startswith(detail), run
