@@ -19,7 +19,7 @@ from landwatch.review.findings import MAX_PLACED
 from landwatch.review.linters import NOT_TRUSTED, LinterPolicy
 from landwatch.wall.linters import runner
 from support.repos import Repo
-from support.review import found, review, reviewed_apart, shell_linter
+from support.review import found, regex_linter, review, reviewed_apart
 from support.sandbox import AS_YOU
 from support.tokens import github_token
 
@@ -157,14 +157,9 @@ def test_regex_and_sarif_linters_a_timeout_and_a_missing_command(repo: Repo) -> 
         "'results':[{'ruleId':'X1','level':'error','message':{'text':'from sarif'},"
         "'locations':[{'physicalLocation':{'region':{'startLine':2,'endLine':3}}}]}]}]}))"
     )
-    config = textwrap.dedent(f"""\
-        [[linters]]
-        name = "todo"
-        command = ["grep", "-n", "TODO", "-"]
-        format = "regex"
-        pattern = '^(?P<line>\\d+):(?P<message>.*)$'
-        files = ["*.txt"]
-
+    grep = ["grep", "-n", "TODO", "-"]
+    config = regex_linter("todo", grep, r"^(?P<line>\d+):(?P<message>.*)$", "*.txt")
+    config += textwrap.dedent(f"""
         [[linters]]
         name = "sarifer"
         command = [{json.dumps(sys.executable)}, "-c", {json.dumps(sarif_script)}]
@@ -228,7 +223,7 @@ def test_baseline_reports_what_the_change_brought_wherever_it_shows(repo: Repo) 
 def test_linters_are_given_the_configuration_and_the_file_they_lint_only(repo: Repo) -> None:
     listing = "cat > /dev/null; find . -type f | sort | awk '{print NR \":\" $0}'"
     pattern = r"^(?P<line>\d+):(?P<message>.*)$"
-    config = shell_linter("sees", listing, pattern, "m.py", 'filter = "file"\n')
+    config = regex_linter("sees", ["sh", "-c", listing], pattern, "m.py", 'filter = "file"\n')
     files = {
         ".landwatch.toml": config,
         "pyproject.toml": "[tool.ruff]\n",
@@ -252,7 +247,9 @@ def test_a_linter_s_paths_and_key_lines_go_through_the_one_redaction(repo: Repo)
     marker = "PRIVATE " + "KEY-----"
     key = [f"-----BEGIN {marker}", body[:64], body[64:128], body[128:], f"-----END {marker}"]
     every_line = "grep -n '' | cut -d: -f1 | sed 's/$/: flagged/'"
-    config = shell_linter("every", every_line, r"^(?P<line>\d+): (?P<message>.*)$", "*.key")
+    config = regex_linter(
+        "every", ["sh", "-c", every_line], r"^(?P<line>\d+): (?P<message>.*)$", "*.key"
+    )
     repo.land("change", {".landwatch.toml": config}, hooks=False)
     repo.land("change", {f"{token}.key": "\n".join(key) + "\n"}, hooks=False)
     report_ = review(repo, linters=True)

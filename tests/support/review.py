@@ -68,14 +68,14 @@ def canary_linter(canary: Path, name: str = "canary") -> str:
         """)
 
 
-def shell_linter(name: str, script: str, pattern: str, files: str, extra: str = "") -> str:
-    """A committed regex linter run as `sh -c script`, its lines read by `pattern` (a TOML
-    literal string: written as the regex is); `extra`, more keys of the entry."""
+def regex_linter(name: str, command: list[str], pattern: str, files: str, extra: str = "") -> str:
+    """A committed linter whose lines `pattern` reads (a TOML literal string: written as the
+    regex is), run as `command`; `extra`, more keys of the entry."""
     return (
         textwrap.dedent(f"""\
         [[linters]]
         name = "{name}"
-        command = ["sh", "-c", {json.dumps(script)}]
+        command = {json.dumps(command)}
         format = "regex"
         pattern = '{pattern}'
         files = ["{files}"]

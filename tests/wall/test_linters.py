@@ -17,7 +17,7 @@ from landwatch.review import engine
 from landwatch.review.linters import LinterPolicy
 from support.daemon import process_gone, run_reviewer, wait_for
 from support.repos import Repo
-from support.review import found, review, shell_linter, tool
+from support.review import found, regex_linter, review, tool
 
 # shellcheck's gcc format: `path:line:column: level: message [SCnnnn]`.
 SHELLCHECK_LINE = r"^[^:]*:(?P<line>\d+):\d+: \w+: (?P<message>.*) \[(?P<code>SC\d+)\]$"
@@ -168,14 +168,8 @@ def test_a_grep_linter_s_clean_file_is_a_clean_run(repo: Repo) -> None:
     """A round-1 audit of the above: grep exits 1 where nothing matches, saying nothing, so
     every clean file of a grep linter was `failed`. A run that names nothing and says nothing
     is the linter's answer; one that says why it failed is not."""
-    config = textwrap.dedent("""\
-        [[linters]]
-        name = "todo"
-        command = ["grep", "-Hn", "--label=-", "TODO"]
-        format = "regex"
-        pattern = '^-:(?P<line>\\d+):(?P<message>.*)$'
-        files = ["*.py"]
-        """)
+    grep = ["grep", "-Hn", "--label=-", "TODO"]
+    config = regex_linter("todo", grep, r"^-:(?P<line>\d+):(?P<message>.*)$", "*.py")
     repo.land("change", {".landwatch.toml": config, "clean.py": "x = 1\n", "dirty.py": "# TODO\n"})
     report_ = review(repo, linters=True)
     assert {run["path"]: run["status"] for run in report_.linters} == {
@@ -199,7 +193,7 @@ def test_a_linter_that_crashes_or_whose_output_reads_as_nothing_is_no_clean_run(
 ) -> None:
     """A round-2 audit: once a failure had to say why on stderr, a linter killed by a signal
     (saying nothing) and one exiting 1 with lines its pattern does not read were clean runs."""
-    config = shell_linter("lint", script, r"^(?P<line>\d+) (?P<message>.*)$", "*.py")
+    config = regex_linter("lint", ["sh", "-c", script], r"^(?P<line>\d+) (?P<message>.*)$", "*.py")
     repo.land("change", {".landwatch.toml": config, "x.py": "x = 1\n"})
     [run] = review(repo, linters=True).linters
     assert run["status"] == "failed" and run["detail"].startswith(detail), run
