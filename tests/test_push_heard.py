@@ -87,3 +87,21 @@ def test_tracking_refs_of_the_old_place_are_not_what_a_new_one_holds(
     repo.git("remote", "set-url", "origin", str(gone))
     found = held(repo, gone)
     assert found.tracking == ["--remotes=origin"] and found.unheard.startswith("fatal: '")
+
+
+def test_a_place_is_asked_where_a_fetch_s_rewriting_keeps_it_one_repository(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """Round 3 of the audits of attack 114's mends: a place whose fetch rewriting sends asking
+    to another repository (a mirror) is not asked; one spelt otherwise for fetching (https
+    fetched, ssh pushed; here a path and its file:// URL) is the same place, and is asked."""
+    public = bare_remote(tmp_path / "public.git")
+    repo.git("push", "-q", str(public), "main")
+    repo.git("config", f"url.file://{public}.insteadOf", str(public))
+    tips, why = push_heard.heard_tips(str(public), cwd=repo.path, git_dir=None, timeout=30)
+    assert tips == [repo.head()] and why == ""
+    mirror = bare_remote(tmp_path / "mirror.git")
+    repo.git("config", "--unset", f"url.file://{public}.insteadOf")
+    repo.git("config", f"url.{mirror}.insteadOf", str(public))
+    tips, why = push_heard.heard_tips(str(public), cwd=repo.path, git_dir=None, timeout=30)
+    assert tips is None and "cannot be asked" in why

@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 
 from landwatch import layout
 from landwatch.git import git, run_git
-from landwatch.push_remote import own_tracking, remotes_at, rewritten, tracking_stands
+from landwatch.push_remote import (
+    own_tracking,
+    remotes_at,
+    rewritten,
+    same_place,
+    tracking_stands,
+)
 
 # How long the push gate waits for a remote to say what it holds (and send what it names that
 # this clone lacks): the push has just reached it, so it answers at once; past this, the gate
@@ -35,9 +41,10 @@ def heard_tips(
     (tracking refs may be another place's: a set-url since, a branch deleted there); or None and
     why, where it did not answer within `timeout`. Run in `cwd`, as the person's git is (a
     relative URL is relative to it), on `git_dir` (its configuration)."""
-    # What asking `place` reaches: where a fetch's rewriting sends it elsewhere (a mirror
-    # fetched from, the place pushed to; a round-2 audit), it cannot be asked.
-    if rewritten(git_dir or cwd, place, push=False) != place:
+    # What asking `place` reaches: where a fetch's rewriting sends it to another repository (a
+    # mirror fetched from, the place pushed to: a round-2 audit), it cannot be asked; another
+    # spelling of the same one (https fetched, ssh pushed: round 3) is asked as git asks it.
+    if not same_place(rewritten(git_dir or cwd, place, push=False), place):
         return (
             None,
             f"{place} cannot be asked what it holds: url.<base>.insteadOf sends it elsewhere",
