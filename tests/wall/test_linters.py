@@ -185,6 +185,7 @@ def test_a_grep_linter_s_clean_file_is_a_clean_run(repo: Repo) -> None:
     ("script", "detail"),
     [
         ("kill -SEGV $$", "killed by signal 11"),
+        ("cat > /dev/null; echo '1 first of many'; kill -KILL $$", "killed by signal 9"),
         ("cat > /dev/null; echo 'x.py:1: unused'; exit 1", "exited 1: x.py:1: unused"),
     ],
 )

@@ -92,13 +92,16 @@ def run(
     except (ValueError, KeyError, TypeError, RecursionError) as error:  # nesting past the limit
         detail = unparsable(linter, error, process.stderr)
         return [], LinterRun(linter.name, file.path, "unparsable", detail)
-    # Failed: non-zero, naming nothing, and saying something, or killed by a signal (grep's 1
-    # for "no match", a clean file, says nothing: audits, where every clean file of a grep
-    # linter was `failed`, then a linter killed by SIGSEGV was a clean file).
-    said = process.stderr.strip() or process.stdout.strip()
-    if process.returncode != 0 and not raw and (said or not 0 < process.returncode < 126):
-        return [], _failed(linter, file.path, process.returncode, said)
-    return findings_of(linter, file, content, raw), LinterRun(linter.name, file.path, "ok")
+    # Failed: non-zero naming nothing and saying something, or killed (bwrap says a signal as
+    # 128 + it), what it named before kept. grep's 1 for "no match" says nothing: a clean file
+    # (audits: every clean file of a grep linter was `failed`, then a SIGSEGV was clean, then
+    # one finding and a SIGKILL).
+    said, code = process.stderr.strip() or process.stdout.strip(), process.returncode
+    crashed = code < 0 or code >= 126  # a signal, or a command that could not run
+    found = findings_of(linter, file, content, raw)
+    if code != 0 and (crashed or (not raw and said)):
+        return found, _failed(linter, file.path, code, said)
+    return found, LinterRun(linter.name, file.path, "ok")
 
 
 def _failed(linter: LinterConfig, path: str, code: int, output: bytes) -> LinterRun:
@@ -112,7 +115,8 @@ def _failed(linter: LinterConfig, path: str, code: int, output: bytes) -> Linter
     # Its first line and its last: a tool's own heading, then the cause (ruff), the exception
     # (a Python traceback's last line).
     why = " … ".join(dict.fromkeys(said[:1] + said[-1:]))
-    ended = f"killed by signal {-code}" if code < 0 else f"exited {code}"
+    signal = -code if code < 0 else code - 128 if code > 128 else 0
+    ended = f"killed by signal {signal}" if signal else f"exited {code}"
     return LinterRun(linter.name, path, "failed", ended + (f": {why[:300]}" if why else ""))
 
 
