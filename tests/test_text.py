@@ -237,5 +237,8 @@ def test_the_home_is_said_as_tilde_where_text_is_shared(monkeypatch: pytest.Monk
     assert (
         home_as_tilde("/home/me/.local/bin/bwrap, /home/meg/x") == "~/.local/bin/bwrap, /home/meg/x"
     )
+    # Only where a path begins with it (a round-3 audit: /mnt/backup~/notes.txt).
+    assert home_as_tilde("/mnt/backup/home/me/notes.txt") == "/mnt/backup/home/me/notes.txt"
+    assert home_as_tilde("(/home/me/a) '/home/me/b'") == "(~/a) '~/b'"
     monkeypatch.setenv("HOME", "/")
     assert home_as_tilde("/usr/bin/bwrap") == "/usr/bin/bwrap"

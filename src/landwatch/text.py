@@ -6,6 +6,7 @@ it depends on nothing of ours.
 
 from __future__ import annotations
 
+import itertools
 import os
 
 TYPE_CHECKING = False  # neither typing nor pathlib at run time: `landwatch prompt` pays imports
@@ -144,11 +145,24 @@ def repository_name(git_dir: Path | str) -> str:
     return name
 
 
+# Characters a path's own name may end a part with, before a home directory's path it holds.
+_IN_A_PATH = frozenset("/._-~") | frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+)
+
+
 def home_as_tilde(text: str) -> str:
     """`text` with this user's home directory said `~`: what is shared with others (a note a
     teammate fetches: an audit, where one named /home/me/.local/bin/bwrap) names no home."""
-    home = os.path.expanduser("~").rstrip("/")
-    return text.replace(home + "/", "~/") if home not in ("", "~") else text
+    home = os.path.expanduser("~").rstrip("/") + "/"
+    if home in ("/", "~/"):
+        return text
+    # Where a path begins with it, not inside another (/mnt/backup/home/me/: a round-3 audit).
+    parts = text.split(home)
+    return parts[0] + "".join(
+        (home if before[-1:].isalnum() or before[-1:] in ("/", ".", "_", "-", "~") else "~/") + part
+        for before, part in itertools.pairwise(parts)
+    )
 
 
 def short_path(path: str, width: int, home: str | None = None) -> str:
