@@ -12,7 +12,6 @@ files, in git's cone mode (each directory's files, hashed: 30 ms where matching 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import posixpath
 import stat
@@ -231,21 +230,18 @@ def _held(
             except (KeyError, ValueError):
                 continue  # not the commit's (nothing else is there yet)
             if repo.odb.read_header(held[path])[1] != status.st_size:
-                written[path] = _as_written(place, status.st_size)
+                written[path] = _as_written(place, root)
     return held, written
 
 
-def _as_written(place: str, size: int) -> tuple[str, bytes | None]:
-    """A checked-out file's hash as a blob, and its bytes where a patch may be made of them;
-    read a piece at a time (a converted file of a gigabyte is hashed, not held)."""
-    digest = hashlib.sha1(b"blob %d\0" % size, usedforsecurity=False)
-    kept = bytearray()
-    with open(place, "rb") as file:
-        while piece := file.read(1 << 20):
-            digest.update(piece)
-            if len(kept) <= MAX_PATCH_BYTES:
-                kept += piece
-    return digest.hexdigest(), bytes(kept) if len(kept) <= MAX_PATCH_BYTES else None
+def _as_written(place: str, root: Path) -> tuple[str, bytes | None]:
+    """A checked-out file's hash as a blob, and its bytes where a patch may be made of them; one
+    past files.MAX_READ is not read (nor can fixes read it: it is told changed either way)."""
+    try:
+        data = read_file(place, trusted=root)
+    except OSError:
+        return "", None
+    return str(pygit2.hash(data)), data if len(data) <= MAX_PATCH_BYTES else None
 
 
 def _init(root: Path, objects: Path, patterns: list[str] | None) -> None:
