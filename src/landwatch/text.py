@@ -145,12 +145,6 @@ def repository_name(git_dir: Path | str) -> str:
     return name
 
 
-# Characters a path's own name may end a part with, before a home directory's path it holds.
-_IN_A_PATH = frozenset("/._-~") | frozenset(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-)
-
-
 def home_as_tilde(text: str) -> str:
     """`text` with this user's home directory said `~`: what is shared with others (a note a
     teammate fetches: an audit, where one named /home/me/.local/bin/bwrap) names no home."""
