@@ -12,7 +12,8 @@ import pytest
 from landwatch import allowances, layout, push_gate, push_heard, report_store
 from landwatch.review import engine
 from landwatch.review.allowed import Allowance
-from landwatch.review.change import FileChange, Line
+from landwatch.review.change import FileChange
+from landwatch.review.diffs import Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.report import Report
 from landwatch.review.rules.secrets import TokenFormat

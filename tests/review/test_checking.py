@@ -11,7 +11,8 @@ import pytest
 
 from landwatch.review import engine
 from landwatch.review.budget import Budget
-from landwatch.review.change import FileChange, Line
+from landwatch.review.change import FileChange
+from landwatch.review.diffs import Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules import all_rules
 from landwatch.review.rules.base import LineRule

@@ -8,7 +8,7 @@ import io
 import pytest
 
 from landwatch.review import large_files
-from landwatch.review.change import Line
+from landwatch.review.diffs import Line
 
 PATCH = b"""diff --git a/1 b/2
 index 1..2 100644

@@ -10,7 +10,6 @@ import enum
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,7 +19,7 @@ from pygit2.enums import AttrCheck, ObjectType
 from landwatch.errors import UserError
 from landwatch.review.binary import looks_binary as looks_binary  # importable here, as it was
 from landwatch.review.blobs import MISSING_CONTENT, blob_data, blob_size
-from landwatch.review.diffs import in_a_parent, lines_beyond, text_patch, tree_diff
+from landwatch.review.diffs import Line, added_in, in_a_parent, lines_beyond, text_patch, tree_diff
 from landwatch.review.message import Message
 
 if TYPE_CHECKING:  # a file too large to hold alone reads it
@@ -69,17 +68,6 @@ ITS_OWN_NOTE = "a merge: only what none of its parents has is reviewed, not what
 
 class ChangeError(UserError):
     """The repository or revision cannot be read; one line for a person."""
-
-
-@dataclass(frozen=True)
-class Line:
-    number: int  # in the new file
-    raw: bytes  # without the line end (a CR of CRLF stays)
-    end: bytes  # b"\n", b"\r\n" or b"" for a last line without one
-
-    @cached_property
-    def text(self) -> str:
-        return self.raw.decode("utf-8", errors="replace")
 
 
 @dataclass
@@ -333,27 +321,6 @@ class Change:
     @property
     def label(self) -> str:
         return label_of(str(self.commit.id), str(self.base.id) if self.base is not None else None)
-
-
-def added_in(patch: pygit2.Patch) -> tuple[list[Line], bool]:
-    """The lines `patch` adds, each without its line end, and whether its new file lacks a
-    final newline."""
-    lines: list[Line] = []
-    lacks_final_newline = False
-    for hunk in patch.hunks:
-        for diff_line in hunk.lines:
-            origin = diff_line.origin
-            if origin == "+":
-                raw = diff_line.raw_content
-                if raw.endswith(b"\r\n"):
-                    lines.append(Line(diff_line.new_lineno, raw[:-2], b"\r\n"))
-                elif raw.endswith(b"\n"):
-                    lines.append(Line(diff_line.new_lineno, raw[:-1], b"\n"))
-                else:
-                    lines.append(Line(diff_line.new_lineno, raw, b""))
-            elif origin in ("<", "="):
-                lacks_final_newline = True
-    return lines, lacks_final_newline
 
 
 def label_of(commit: str, base: str | None = None) -> str:

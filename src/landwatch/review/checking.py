@@ -15,8 +15,9 @@ from typing import Any
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.binary import looks_binary
 from landwatch.review.budget import Budget
-from landwatch.review.change import Change, ChangeShape, FileChange, Line
+from landwatch.review.change import Change, ChangeShape, FileChange
 from landwatch.review.config import ReviewConfig
+from landwatch.review.diffs import Line
 from landwatch.review.findings import Finding
 from landwatch.review.generated import GeneratedFiles, ToolOutput
 from landwatch.review.globs import LOCKFILES_OF_MANIFEST, matches_any

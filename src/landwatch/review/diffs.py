@@ -1,7 +1,8 @@
 """The diffs a landed change is read from: two trees' (renames found, taken in the deepest
 directory they differ in), and of a merge, what none of its parents has: its own files and lines
 (a conflict's resolution, a file added in the merge itself), as git's combined diff shows them;
-and whether a place of a merge is what it brought in (`BroughtIn`: copied secrets, the push gate).
+and whether a place of a merge is what it brought in (`BroughtIn`: copied secrets, the push gate);
+the added lines a patch holds (`Line`, what every line rule reads).
 
 Apart from review.change, which reads a change's files and lines through these.
 """
@@ -9,12 +10,48 @@ Apart from review.change, which reads a change's files and lines through these.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 import pygit2
 from pygit2.enums import DiffFind, DiffOption
 
 from landwatch.review.binary import as_text
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line a patch adds, as its bytes and line end (the rules read these)."""
+
+    number: int  # in the new file
+    raw: bytes  # without the line end (a CR of CRLF stays)
+    end: bytes  # b"\n", b"\r\n" or b"" for a last line without one
+
+    @cached_property
+    def text(self) -> str:
+        return self.raw.decode("utf-8", errors="replace")
+
+
+def added_in(patch: pygit2.Patch) -> tuple[list[Line], bool]:
+    """The lines `patch` adds, each without its line end, and whether its new file lacks a
+    final newline."""
+    lines: list[Line] = []
+    lacks_final_newline = False
+    for hunk in patch.hunks:
+        for diff_line in hunk.lines:
+            origin = diff_line.origin
+            if origin == "+":
+                raw = diff_line.raw_content
+                if raw.endswith(b"\r\n"):
+                    lines.append(Line(diff_line.new_lineno, raw[:-2], b"\r\n"))
+                elif raw.endswith(b"\n"):
+                    lines.append(Line(diff_line.new_lineno, raw[:-1], b"\n"))
+                else:
+                    lines.append(Line(diff_line.new_lineno, raw, b""))
+            elif origin in ("<", "="):
+                lacks_final_newline = True
+    return lines, lacks_final_newline
 
 
 def tree_diff(old_tree: pygit2.Tree | None, new_tree: pygit2.Tree) -> tuple[pygit2.Diff, str]:

@@ -18,7 +18,8 @@ from typing import IO
 
 from landwatch.lazy_re import lazy_compile
 from landwatch.review.binary import AS_IT_IS, SNIFF_BYTES, as_text, looks_binary
-from landwatch.review.change import MAX_LINE_CHECK_BYTES, MODE_SUBMODULE, FileChange, Line
+from landwatch.review.change import MAX_LINE_CHECK_BYTES, MODE_SUBMODULE, FileChange
+from landwatch.review.diffs import Line
 
 # The most of a large file's added lines held at once, and the longest line read as one: a longer
 # one is read in parts this long, and a secret across two parts is not seen.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from landwatch.review.change import Line
+from landwatch.review.diffs import Line
 from landwatch.review.rules.debuggers import debugger_lines
 from support.timing import cpu_seconds
 

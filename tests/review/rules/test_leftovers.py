@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from landwatch.review.change import Line
+from landwatch.review.diffs import Line
 from landwatch.review.findings import Severity
 from landwatch.review.rules.leftovers import marked, names_a_marker
 from support.changes import Changes

@@ -4,7 +4,7 @@ to hold no secret, and where on a line any detector finds one, every kind togeth
 
 from __future__ import annotations
 
-from landwatch.review.change import Line
+from landwatch.review.diffs import Line
 from landwatch.review.rules.assigned_secrets import GenericSecret
 from landwatch.review.secrets.detectors import may_hold_secret, spans
 from landwatch.review.secrets.redaction import redact_words

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import quote
 
-from landwatch.review.change import Line
+from landwatch.review.diffs import Line
 from landwatch.review.findings import Severity
 from landwatch.review.rules.secrets import TokenFormat
 from landwatch.review.secrets.detectors import detected_spans

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import pytest
 
-from landwatch.review.change import Line
+from landwatch.review.diffs import Line
 from landwatch.review.rules.assigned_secrets import Credentials, GenericSecret
 from landwatch.review.rules.secrets import RULES
 from landwatch.review.secrets.detectors import detected_spans, forget

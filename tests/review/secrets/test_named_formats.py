@@ -4,7 +4,7 @@ path names for it; the same shapes elsewhere, and stand-ins, are let through."""
 
 from __future__ import annotations
 
-from landwatch.review.change import Line
+from landwatch.review.diffs import Line
 from landwatch.review.findings import Severity
 from landwatch.review.rules.secrets import TokenFormat
 from landwatch.review.secrets.detectors import detected_spans

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from landwatch.review.change import Line
+from landwatch.review.diffs import Line
 from landwatch.review.secrets.scanning import (
     PLACEHOLDER,
     REPEATED,

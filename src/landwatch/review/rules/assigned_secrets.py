@@ -8,7 +8,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from types import MappingProxyType
 
-from landwatch.review.change import FileChange, Line
+from landwatch.review.change import FileChange
+from landwatch.review.diffs import Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import LOCKFILES, matches_any
 from landwatch.review.rules.base import Option

@@ -18,7 +18,8 @@ from landwatch.review.findings import BY_DEFAULT, Basis, Finding, Severity, fing
 from landwatch.review.globs import matches_any
 
 if TYPE_CHECKING:  # only annotations: reading a report must not import pygit2
-    from landwatch.review.change import Change, FileChange, Line
+    from landwatch.review.change import Change, FileChange
+    from landwatch.review.diffs import Line
     from landwatch.review.message import Message
 
 

@@ -13,7 +13,8 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from landwatch.lazy_re import LazyPattern, lazy_compile
-from landwatch.review.change import FileChange, Line
+from landwatch.review.change import FileChange
+from landwatch.review.diffs import Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import matches_any
 from landwatch.review.rules.base import LineRule

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from landwatch.review.change import FileChange, Line
+from landwatch.review.change import FileChange
+from landwatch.review.diffs import Line
 from landwatch.review.documents import read_text
 from landwatch.review.editor_config import FILE_NAME as EDITORCONFIG
 from landwatch.review.editor_config import EditorConfig

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from landwatch.review.binary import looks_binary
-from landwatch.review.change import FileChange, Line
+from landwatch.review.change import FileChange
+from landwatch.review.diffs import Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import FileRule, LineRule, Practice
 

@@ -18,7 +18,8 @@ import re
 from collections.abc import Iterator
 
 from landwatch.lazy_re import lazy_compile
-from landwatch.review.change import FileChange, Line
+from landwatch.review.change import FileChange
+from landwatch.review.diffs import Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.globs import matches_any
 from landwatch.review.rules.base import LineRule, Option, Practice

@@ -20,8 +20,8 @@ from landwatch.review.change import (
     Change,
     FileChange,
     FileStatus,
-    Line,
 )
+from landwatch.review.diffs import Line
 from landwatch.review.findings import Finding, Severity
 from landwatch.review.rules.base import FileRule, LineRule, Option, Practice, TreeRule
 from landwatch.review.rules.debuggers import DebugStatement

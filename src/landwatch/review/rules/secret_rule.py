@@ -8,7 +8,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
 from landwatch.review.binary import as_text
-from landwatch.review.change import FileChange, Line
+from landwatch.review.change import FileChange
+from landwatch.review.diffs import Line
 from landwatch.review.findings import Finding, Severity, secret_digest
 from landwatch.review.globs import TEST_PATHS, matches_any
 from landwatch.review.rules.base import LineRule

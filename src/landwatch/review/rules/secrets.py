@@ -15,7 +15,8 @@ from itertools import accumulate
 from types import MappingProxyType
 
 from landwatch.lazy_re import lazy_compile
-from landwatch.review.change import FileChange, Line
+from landwatch.review.change import FileChange
+from landwatch.review.diffs import Line
 from landwatch.review.findings import Finding, Severity, secret_digest
 from landwatch.review.rules.assigned_secrets import Credentials, GenericSecret
 from landwatch.review.rules.secret_rule import MOST_PER_LINE, SecretRule

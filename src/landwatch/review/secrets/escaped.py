@@ -24,7 +24,7 @@ from landwatch.review.secrets.scanning import lines_with, masked, placeholder_to
 from landwatch.review.secrets.token_formats import tokens
 
 if TYPE_CHECKING:
-    from landwatch.review.change import Line
+    from landwatch.review.diffs import Line
 
 _ESCAPE = lazy_compile(r"%(?:3[dD]|2[bBfF])")
 _UNESCAPED = {"3d": "=", "2b": "+", "2f": "/"}

@@ -17,7 +17,7 @@ from landwatch.lazy_re import LazyPattern, lazy_compile
 from landwatch.review.secrets.scanning import ascii_lower, lines_with, masked, placeholder_token
 
 if TYPE_CHECKING:
-    from landwatch.review.change import Line
+    from landwatch.review.diffs import Line
 
 
 class _Named(NamedTuple):

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from landwatch.lazy_re import lazy_compile
 
 if TYPE_CHECKING:
-    from landwatch.review.change import Line
+    from landwatch.review.diffs import Line
 
 _KEY_HEADER = lazy_compile(
     r"-----BEGIN (?P<kind>(?:[A-Z0-9]+ ){0,3})PRIVATE KEY(?P<block> BLOCK)?-----"

@@ -19,7 +19,7 @@ from landwatch.lazy_re import lazy_compile
 from landwatch.review.secrets.checks import checksum_fails
 
 if TYPE_CHECKING:
-    from landwatch.review.change import Line
+    from landwatch.review.diffs import Line
 
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
