@@ -197,3 +197,28 @@ def test_the_attributes_a_commit_is_reviewed_by_are_its_own_not_the_index_s(repo
         (repo.path / ".gitattributes").write_text(staged)
         repo.git("add", ".gitattributes")
         assert by_hand() == before, staged
+
+
+def test_the_diff_calls_a_file_binary_by_the_commit_s_attributes_not_the_index_s(
+    repo: Repo,
+) -> None:
+    """A round-3 audit: libgit2's diff asked the index for `-diff`, so a `-diff` only staged
+    after a commit landed left its conflict markers untold, and one committed but since unstaged
+    let every rule read a file the commit says not to diff."""
+    markers = "<<<<<<< ours\nmine\n=======\ntheirs\n>>>>>>> theirs\n"
+    repo.land("markers", {"a.txt": markers}, hooks=False)
+
+    def by_hand(revision: str) -> list[tuple[str, str]]:
+        said = repo.landwatch("review", revision, "--json", "--fail-level", "none")
+        return sorted({(f["rule"], f["path"]) for f in json.loads(said.stdout)["findings"]})
+
+    before = by_hand("HEAD")
+    assert ("P004", "a.txt") in before
+    (repo.path / ".gitattributes").write_text("*.txt -diff\n")
+    repo.git("add", ".gitattributes")
+    assert by_hand("HEAD") == before
+    repo.land("not diffed", {".gitattributes": "*.txt -diff\n", "b.txt": markers}, hooks=False)
+    told = by_hand("HEAD")
+    repo.git("rm", "-q", "--cached", ".gitattributes")
+    assert by_hand("HEAD") == told
+    assert ("P004", "b.txt") not in told

@@ -19,7 +19,15 @@ from pygit2.enums import AttrCheck, ObjectType
 from landwatch.errors import UserError
 from landwatch.review.binary import looks_binary as looks_binary  # importable here, as it was
 from landwatch.review.blobs import MISSING_CONTENT, blob_data, blob_size
-from landwatch.review.diffs import Line, added_in, in_a_parent, lines_beyond, text_patch, tree_diff
+from landwatch.review.diffs import (
+    Line,
+    added_in,
+    diffed_as_binary,
+    in_a_parent,
+    lines_beyond,
+    text_patch,
+    tree_diff,
+)
 from landwatch.review.message import Message
 
 if TYPE_CHECKING:  # a file too large to hold alone reads it
@@ -249,12 +257,21 @@ class Change:
         if patch is None:
             return []
         lines: list[Line] = []
+        # libgit2's diff asks the index's attributes too; the commit's own say what it is.
+        said = self.attribute(file.path, "diff")
         if not patch.delta.is_binary:
+            binary = said is False
             lines, file.lacks_final_newline = added_in(patch)
+        else:
+            old, new = file.old_content(), file.new_content()
+            binary = diffed_as_binary(said, old, new)
+            text = None if binary or new is None else text_patch(old, new)
+            if text is not None:
+                lines, file.lacks_final_newline = added_in(text.patch)
         # git calls text what has no NUL early on; compressed data often has none. A magic
         # number counts only as the file's first bytes, not at an added line further down.
         sample = b"\n".join(line.raw for line in lines[:256])
-        if patch.delta.is_binary or (lines and looks_binary(sample, at_start=lines[0].number == 1)):
+        if binary or (lines and looks_binary(sample, at_start=lines[0].number == 1)):
             # Binary to every rule but the secret rules, which read its text where it is text:
             # git takes an attribute's word (`-diff`, `binary`), and UTF-16's NULs, for binary.
             file.binary, file.lacks_final_newline = True, False

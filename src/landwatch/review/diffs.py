@@ -17,7 +17,7 @@ from typing import NamedTuple
 import pygit2
 from pygit2.enums import DiffFind, DiffOption
 
-from landwatch.review.binary import as_text
+from landwatch.review.binary import SNIFF_BYTES, as_text
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,14 @@ def text_patch(old: bytes | None, new: bytes) -> TextPatch | None:
     old_text = before.data if before is not None else b""
     patch = pygit2.Patch.create_from(old_text, text.data, flag=flags, context_lines=0)
     return TextPatch(patch, text.encoding, (old_text, text.data))
+
+
+def diffed_as_binary(said: str | bool | None, old: bytes | None, new: bytes | None) -> bool:
+    """Whether git diffs a file's versions `old` and `new` as binary, by the landed commit's
+    `diff` attribute (`said`): unset, binary; set, text; else a NUL early in either (git's test)."""
+    if isinstance(said, bool):
+        return not said
+    return any(data is not None and b"\0" in data[:SNIFF_BYTES] for data in (old, new))
 
 
 def in_a_parent(others: Sequence[pygit2.Tree], path: str, oid: str | None, mode: int) -> bool:
