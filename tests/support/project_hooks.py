@@ -30,6 +30,10 @@ CREDENTIALS = {
     "npm_config_//registry.example/:_authToken": "npm-auth-token-0123456789",
     "NPM_CONFIG_//registry.example/:_password": "npm-password-0123456789",
     "HTTPS_PROXY": "http://me:proxy-password-0123456789@proxy.example:3128",
+    # No scheme: curl and urllib send it as the proxy's credential all the same (an audit).
+    "https_proxy": "me:proxy-password-0123456789@proxy.example:3128",
+    "PIP_PROXY": "me:proxy-password-0123456789@proxy.example:3128",
+    "PIP_FIND_LINKS": "https://pypi.example/links/?token=index-token-0123456789",
 }
 REACHING = {
     "PIP_INDEX_URL": "https://pypi.example/simple",
@@ -37,7 +41,7 @@ REACHING = {
     "NPM_CONFIG_REGISTRY": "https://registry.example/",
     "npm_config_@corp:registry": "https://npm.corp.example/",
     "npm_config_https_proxy": "http://proxy.example:3128",
-    "https_proxy": "http://proxy.example:3128",
+    "http_proxy": "http://proxy.example:3128",
     "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt",
 }
 

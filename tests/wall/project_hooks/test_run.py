@@ -250,9 +250,10 @@ def test_a_hook_that_says_too_much_is_stopped_with_all_it_started(
 def test_a_build_is_told_how_to_reach_an_index_and_given_no_credential() -> None:
     # An audit: every PIP_*, UV_* and npm_config_* went to the build (which runs what the
     # repository names, with the network) and to every hook: publish tokens, npm's _auth.
-    assert passed_to_build(
-        {**CREDENTIALS, **REACHING, "GITHUB_TOKEN": "x", "VIRTUALENV_X": "y"}
-    ) == (REACHING)
+    assert (
+        passed_to_build({**CREDENTIALS, **REACHING, "GITHUB_TOKEN": "x", "VIRTUALENV_X": "y"})
+        == REACHING
+    )
 
 
 @needs_bwrap

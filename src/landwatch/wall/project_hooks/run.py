@@ -68,9 +68,10 @@ _NPM_PASSED = frozenset(
     {"registry", "proxy", "https-proxy", "noproxy", "cafile", "strict-ssl", "offline"}
 )
 _NPM_SCOPED_REGISTRY = lazy_compile(r"@[a-z0-9._~-]+:registry")
-# A URL with a user or a password in it (`https://user:secret@index/`, `https://TOKEN@host`) is
-# a credential: such a value is not passed, whatever its name.
-_USER_IN_URL = lazy_compile(r"://[^/@\s]*@")
+# A value naming a user or a password (`https://user:secret@index/`, `https://TOKEN@host`, a
+# proxy's `user:secret@proxy:3128`, which curl and urllib send too: an audit) or a query (an
+# index's `?token=`) may hold a credential: such a value is not passed, whatever its name.
+_CREDENTIAL_IN_VALUE = lazy_compile(r"[@?]")
 # Where each tool keeps its environments, given as the store of this repository's.
 _HOMES = {"pre-commit": "PRE_COMMIT_HOME", "prek": "PREK_HOME"}
 # The tools that write in their store at every run, not only when they build (prek its log, its
@@ -130,7 +131,7 @@ def passed_to_build(environ: Mapping[str, str]) -> dict[str, str]:
     return {
         key: value
         for key, value in environ.items()
-        if _reaches_an_index(key) and not _USER_IN_URL.search(value)
+        if _reaches_an_index(key) and not _CREDENTIAL_IN_VALUE.search(value)
     }
 
 
