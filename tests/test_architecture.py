@@ -51,6 +51,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "plugins",
         "lazy_re",
         "git_ssh",
+        "programs",
     ),
 )
 # Rooms that import nothing of ours outside themselves.

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from pathlib import Path
 
 from landwatch import layout
 from landwatch.files import read_file, write_atomic
+from landwatch.programs import which
 from landwatch.review.findings import Severity
 from landwatch.review.report import Report
 from landwatch.text import repository_name, safe
@@ -38,7 +38,7 @@ def level(value: str) -> Severity | None:
 def command(title: str, body: str) -> list[str] | None:
     """How this desktop shows a notification, or None where there is none to show it on."""
     if sys.platform == "darwin":
-        osascript = shutil.which("osascript")
+        osascript = which("osascript")
         if osascript is None:
             return None
         # A JSON string is an AppleScript string when nothing is escaped as \u: quotes and
@@ -46,7 +46,7 @@ def command(title: str, body: str) -> list[str] | None:
         quoted = [json.dumps(text, ensure_ascii=False) for text in (body, title)]
         script = f"display notification {quoted[0]} with title {quoted[1]}"
         return [osascript, "-e", script]
-    sender = shutil.which("notify-send")
+    sender = which("notify-send")
     runtime = os.environ.get("XDG_RUNTIME_DIR", "")
     bus = os.environ.get("DBUS_SESSION_BUS_ADDRESS") or (
         runtime and os.path.exists(os.path.join(runtime, "bus"))

@@ -426,3 +426,28 @@ def test_a_repository_s_path_holding_a_terminal_s_escapes_is_shown_escaped(
         code, said = run_cli(repo, command, capsys=capsys)
         assert "--hooks-path '" in said and "r\\x1b]0;PWNED\\x07\\x1b[31mred\\u202e" in said
         assert not {"\x1b", "\x07", "\u202e"} & set(said), (command, said)
+
+
+def test_doctor_runs_no_program_a_clone_commits_where_path_names_the_working_directory(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """An audit: with PATH ending in `:` (the working directory, to shutil.which as to a shell),
+    doctor found a clone's committed `prek` and asked it its version: untrusted, outside the
+    wall. Only PATH's absolute directories are searched."""
+    ran = tmp_path / "ran"
+    program = f'#!/bin/sh\necho "$0 $*" >> {ran}\necho "9.9"\n'
+    configs = {"prek.toml": "[[repos]]\nrepo = 'local'\n", "lefthook.yml": "pre-commit: {}\n"}
+    repo.land("its own tools", {"prek": program, "lefthook": program, **configs}, hooks=False)
+    for name in ("prek", "lefthook"):
+        (repo.path / name).chmod(0o755)
+    system = tools(tmp_path)
+    for path in (f"{system}:", f":{system}", f".:{system}", f"{system}::bin"):
+        said = subprocess.run(
+            [sys.executable, "-m", "landwatch", "doctor"],
+            cwd=repo.path,
+            env={**os.environ, "PATH": path},
+            capture_output=True,
+            text=True,
+        )
+        assert "9.9" not in said.stdout, path
+    assert not ran.exists(), ran.read_text()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -21,6 +20,7 @@ from typing import NamedTuple
 
 from landwatch.files import remove_tree
 from landwatch.processes import CommandResult, Over, ProgramResult, run_command, run_program
+from landwatch.programs import which
 from landwatch.wall.installations import installations
 from landwatch.wall.sandbox import Reach, Sandbox, blank_names
 from landwatch.wall.seccomp import no_unix_sockets
@@ -237,7 +237,7 @@ def find(path: str | None) -> tuple[Sandbox | None, str]:
     or why none. Whether it runs is asked once per program, the first time."""
     if not sys.platform.startswith("linux"):
         return None, "there is no wall here: bubblewrap is Linux's"
-    program = shutil.which("bwrap", path=path)
+    program = which("bwrap", path)
     if program is None:
         return None, "there is no wall here: bubblewrap (bwrap) is not installed"
     if program not in _found:

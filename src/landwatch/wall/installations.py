@@ -20,10 +20,11 @@ the caller is told which and why.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+
+from landwatch.programs import which
 
 # The system, always in sight (read-only) behind the wall; a program under it needs nothing more.
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/nix/store")
@@ -90,7 +91,7 @@ def _locate(program: str, search: str | None) -> Path | None:
         path = Path(program)
         runs = path.is_absolute() and path.is_file() and os.access(path, os.X_OK)
         return path if runs else None
-    found = shutil.which(program, path=search)
+    found = which(program, search)
     return Path(found).absolute() if found else None
 
 

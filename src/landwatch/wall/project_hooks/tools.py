@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import functools
 import os
-import shutil
 from pathlib import Path
 from typing import NamedTuple
 
 from landwatch.files import read_file
+from landwatch.programs import which
 from landwatch.review.project_hooks.config import Family
 from landwatch.review.project_hooks.sources import PREK_CONFIG
 from landwatch.wall.door import outside
@@ -87,7 +87,7 @@ def _personal_directories() -> list[str]:
 
 
 def _on_path(name: str, search: str) -> tuple[str, ...] | None:
-    found = shutil.which(name, path=search)
+    found = which(name, search)
     return (str(Path(found).absolute()),) if found else None
 
 
