@@ -150,6 +150,18 @@ def test_a_whole_history_is_read_up_to_the_bound(
     assert found.commits == landed[:-4:-1] and found.more
 
 
+def test_past_the_bound_a_commit_a_review_flagged_is_judged_too(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(push_gate, "MOST", 3)
+    leaked = repo.land("add a token", {"settings.py": f'token = "{GITHUB_TOKEN}"\n'})
+    assert run_reviewer("--once").returncode == 0
+    landed = [repo.land(f"c{n}", hooks=False) for n in range(5)]
+    sent = push_gate.parse(line(landed[-1]))
+    found = push_gate.outgoing(repo.git_dir, "origin", str(remote), sent)
+    assert found.commits == [*landed[:-4:-1], leaked] and found.more
+
+
 def test_a_review_waits_while_its_item_is_in_a_queue(repo: Repo) -> None:
     landed = repo.land("reviewed soon")
     assert push_gate.waiting(repo.git_dir, [landed, oid(5)]) == {landed}

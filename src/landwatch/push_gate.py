@@ -24,7 +24,7 @@ from typing import NamedTuple
 from landwatch import allowances, layout, registry, report_store
 from landwatch.files import read_file, write_atomic
 from landwatch.git import GitError, git, git_output, run_git
-from landwatch.push_heard import Held, held_by_remote, not_held, tracked_blocking
+from landwatch.push_heard import Held, held_by_remote, marked_past, not_held, tracked_blocking
 from landwatch.review import allowed, blocking
 from landwatch.review.budget import Budget
 from landwatch.review.findings import Finding
@@ -100,8 +100,8 @@ def parse(lines: str) -> list[Pushed]:
 
 @dataclass(frozen=True)
 class Outgoing:
-    """The commits a push sends that the remote lacks, newest first, at most MOST of them;
-    `more`: there are others past those; `held`: what the remote was taken to hold beside."""
+    """The commits a push sends that the remote lacks, newest first: MOST, then any older a review
+    flagged; `more`: there are others past those; `held`: what the remote was taken to hold."""
 
     commits: list[str]
     more: bool = False
@@ -119,8 +119,7 @@ def outgoing(
     sending = [each for each in pushed if not each.deletion and not each.notes]
     if not sending:
         return Outgoing([])
-    sent = [each.local for each in sending]
-    held = [each.remote for each in pushed if not each.new]
+    sent, held = [each.local for each in sending], [each.remote for each in pushed if not each.new]
     held_at = {each.remote_ref: each.remote for each in pushed}
     creating = any(each.new for each in sending)
     found = held_by_remote(git_dir, remote, url, held_at, ask=creating, where=where)
@@ -128,7 +127,8 @@ def outgoing(
     if found.tracking and not creating and tracked_blocking(git_dir, sent, held, listed, MOST):
         found = held_by_remote(git_dir, remote, url, held_at, ask=True, where=where)
         listed = not_held(git_dir, sent, held, found, MOST)
-    return Outgoing(listed[:MOST], len(listed) > MOST, found)
+    judged = marked_past(git_dir, sent, held, found, listed, MOST)
+    return Outgoing(judged, len(listed) > MOST, found)
 
 
 def beside_commits(

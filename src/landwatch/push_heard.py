@@ -196,17 +196,43 @@ def tracked_blocking(
     return len(listed) > most or not marked.isdisjoint(listed)
 
 
+def marked_past(
+    git_dir: os.PathLike[str] | str,
+    sent: list[str],
+    held: list[str],
+    found: Held,
+    listed: list[str],
+    most: int,
+) -> list[str]:
+    """Of the commits `listed` (not_held's), the newest `most`, then those `sent` sends past them
+    that have a blocking marker: judged too, as no count bounds a marker (an audit: a key flagged
+    in an old commit of a first push to a mirror went out, 1,000 newer commits on top of it)."""
+    if len(listed) <= most:
+        return listed
+    try:
+        marked = set(os.listdir(layout.BLOCKING.path(git_dir)))
+    except OSError:  # none made yet
+        marked = set()
+    every = not_held(git_dir, sent, held, found, None) if marked else []
+    return listed[:most] + [oid for oid in every[most:] if oid in marked]
+
+
 def not_held(
-    git_dir: os.PathLike[str] | str, sent: list[str], held: list[str], found: Held, most: int
+    git_dir: os.PathLike[str] | str,
+    sent: list[str],
+    held: list[str],
+    found: Held,
+    most: int | None,
 ) -> list[str]:
     """The commits `sent` reaches that neither `held` (what the remote holds at the refs pushed)
-    nor `found` holds, newest first: at most `most`, and one more that says there are others."""
+    nor `found` holds, newest first: at most `most` (None: all), and one more that says there
+    are others."""
     # Every oid on stdin, a line each (^OID: held): as many as a push has (30,000 refs' were past
     # what a command line holds, and the gate, undecided, let the push go).
     listed = [*sent, *(f"^{oid}" for oid in (*held, *found.tips))]
     return git(
         "rev-list",
-        f"--max-count={most + 1}",
+        *([] if most is None else [f"--max-count={most + 1}"]),
         "--ignore-missing",  # a remote oid not fetched here (a teammate's push) is passed by
         "--not",
         *found.tracking,

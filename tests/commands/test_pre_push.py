@@ -140,6 +140,37 @@ def test_a_secret_in_the_last_commit_is_taken_out_by_an_amend(repo: Repo, remote
     assert "git rebase -i" in push(repo).stderr
 
 
+def test_a_flagged_commit_past_the_newest_thousand_sent_refuses_the_push(
+    repo: Repo, remote: Path
+) -> None:
+    """An audit: a key flagged in an old commit, removed in the next, then 1,000 commits on top
+    (a first push to a mirror): the gate read the newest 1,000 alone and the key went out."""
+    before = remote_head(remote)
+    leaked = repo.land("add credentials", {"creds.py": CREDENTIALS})
+    repo.land("drop them", {"creds.py": None})
+    reviewed(repo)
+    tip = repo.head()
+    stream = ["reset refs/heads/main", f"from {tip}"]
+    for number in range(push_gate.MOST):
+        stream += ["commit refs/heads/main", "committer A <a@example.com> 1700000000 +0000"]
+        stream += [f"data {len(str(number))}", str(number), f"M 100644 inline n/{number}", "data 1"]
+        stream += ["x"]
+    imported = "\n".join(stream) + "\n"
+    subprocess.run(
+        ["git", "fast-import", "--quiet"],
+        cwd=repo.path,
+        input=imported,
+        check=True,
+        text=True,
+        env=git_env(),
+    )
+    repo.git("reset", "-q", "--hard")
+    result = push(repo)
+    assert result.returncode != 0 and remote_head(remote) == before, result.stderr
+    assert leaked[:10] in result.stderr and AWS_KEY_ID not in result.stderr
+    assert "and any older a review flagged" in result.stderr
+
+
 def test_without_a_reviewer_the_hook_scans_what_was_never_reviewed(
     repo: Repo, remote: Path
 ) -> None:

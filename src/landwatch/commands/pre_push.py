@@ -113,7 +113,7 @@ def _gate(
     if found.more:
         print(
             f"landwatch: this push sends more than {push_gate.MOST:,} commits the remote lacks; "
-            f"the push gate read the newest {push_gate.MOST:,}",
+            f"the push gate read the newest {push_gate.MOST:,} and any older a review flagged",
             file=err,
         )
     _say_unchecked(asked, verdict, contents)
