@@ -190,6 +190,21 @@ def test_near_misses_and_documentation_placeholders_are_not_tokens(changes: Chan
     assert found(change, "near.py", TokenFormat()) == []
 
 
+def test_a_token_whose_checksum_holds_is_told_whatever_word_it_holds_by_chance(
+    changes: Changes,
+) -> None:
+    """An audit: a GitHub token the service made, whose random part held `hERe`, was taken for
+    a stand-in (`here`, in any case), told by no rule, and the push went out."""
+    issued = github_token(start="hERe")
+    lines = [f'GITHUB_TOKEN = "{issued}"', f"git clone https://{issued}@github.com/o/r"]
+    change = changes.change({"deploy.py": "\n".join(lines) + "\n"})
+    findings = [f for rule in RULES for f in check(change, "deploy.py", rule())]
+    assert sorted((f.line, f.severity) for f in findings) == [
+        (1, Severity.ERROR),
+        (2, Severity.ERROR),
+    ]
+
+
 def test_a_token_whose_checksum_fails_is_a_stand_in_no_rule_tells(changes: Changes) -> None:
     made_up = GITHUB_TOKEN[:-1] + ("A" if GITHUB_TOKEN[-1] != "A" else "B")
     lines = [

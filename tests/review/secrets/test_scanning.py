@@ -16,7 +16,7 @@ from landwatch.review.secrets.scanning import (
     sealed_ciphertext,
     shannon_entropy,
 )
-from support.tokens import GITHUB_TOKEN, sealed_value
+from support.tokens import GITHUB_TOKEN, github_token, sealed_value
 
 
 def lines(*texts: str) -> list[Line]:
@@ -67,6 +67,9 @@ def test_templates_and_runs_are_no_secrets() -> None:
         "dapi123456789abcdef123456789abcdef00",
         "xoxe.xoxp-1-SlackAppConfigurationAccessTokenHere",
         "ghp_" + "Z" * 36,
+        "sk_live_YourSecretKeyHere",  # a word as a person writes one: lower, upper, camel
+        "sk_live_putYOURkeyhere",
+        "sk_live_changeMePlease0123",
     ],
 )
 def test_stand_ins_for_a_token_are_placeholders(value: str) -> None:
@@ -80,6 +83,10 @@ def test_stand_ins_for_a_token_are_placeholders(value: str) -> None:
         "sk_test_T1z4jtdp7dcC39HqLyjWareD",  # a sandbox's key is a credential
         "AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0F1mWkTz9Qx3Ry7Lp2Vb8Nc4Hd6Js5Gf1Ka3",  # Twitter's shape
         "xoxb-294058170632-3917264580134-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8",
+        # A word in no case a person writes it, held by chance (an audit: 1 in 13,000 tokens).
+        "sk_live_4eC39HqLyjWDarjtT1zdp7dcHErEk2Vx9Qm",
+        github_token(start="yoUR"),  # its checksum holds: the service's, whatever it holds
+        github_token(start="fake"),
     ],
 )
 def test_generated_tokens_are_not_placeholders(value: str) -> None:

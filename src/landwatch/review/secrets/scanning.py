@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import math
 import operator
-import re
 import string
 from bisect import bisect_right
 from collections import Counter, defaultdict
@@ -16,7 +15,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from landwatch.lazy_re import lazy_compile
-from landwatch.review.secrets.checks import checksum_fails
+from landwatch.review.secrets.checks import checksum_fails, checksum_holds
 
 if TYPE_CHECKING:
     from landwatch.review.diffs import Line
@@ -43,14 +42,28 @@ _GCM_TAG = 16
 _BASE64 = lazy_compile(r"[A-Za-z0-9+/]++={0,2}")
 # Six of one character in a row: a dummy (xxxxxx, 000000), not a generated secret.
 REPEATED = lazy_compile(r"(.)\1{5}")
-# What a person types where a token will go: a word saying so, a run of a filler character
-# (xxxxxx, ######), or six letters or digits in order (abcdef, 123456); a generated token holds
-# any of these by chance about once in a hundred thousand. Test-mode keys (sk_test_) are real
-# credentials of a sandbox, and runs of other characters are real too (base64 of zero bytes:
-# AAAAAAAA in Twitter's and Dropbox's tokens), unless they are half the token.
+# What a person types where a token will go: a word saying so, as a person writes a word (`your`,
+# `YOUR`, `Your`: a generated token holds `hErE` or `yoUR` by chance, 1 in 13,000 GitHub tokens
+# did in any case: an audit), a run of a filler character (xxxxxx, ######), or six letters or
+# digits in order (abcdef, 123456). Test-mode keys (sk_test_) are real credentials of a sandbox,
+# and runs of other characters are real too (base64 of zero bytes: AAAAAAAA in Twitter's and
+# Dropbox's tokens), unless they are half the token.
+# Each as camel case spells it: every other spelling is made from it.
+_WORDS = ["Example", "Sample", "Dummy", "PlaceHolder", "Fake", "Here", "Your", "ChangeMe"]
+_WORDS += ["Redacted", "NotReal"]
+
+
+def _camel(word: str) -> str:
+    return word[0].lower() + word[1:]
+
+
 _PLACEHOLDER_WORDS = lazy_compile(
-    r"example|sample|dummy|placeholder|fake|here|your|changeme|redacted|notreal|([xX#*.])\1{5}",
-    re.IGNORECASE,
+    "|".join(
+        spelt
+        for word in _WORDS
+        for spelt in dict.fromkeys((word.lower(), word.upper(), word.title(), word, _camel(word)))
+    )
+    + r"|([xX#*.])\1{5}"
 )
 # Six characters typed in order, either way: abcdef, 123456, 987654, zyxwvu. One search of
 # their few dozen spellings, in C.
@@ -108,7 +121,10 @@ def periodic(value: str) -> bool:
 def placeholder_token(value: str) -> bool:
     """Whether a token-shaped value is a stand-in, not a credential: `AKIA...EXAMPLE`,
     `xoxp-...####`, `sk_abcdefghijklmnop`, `dapi123456789...`, `abcd1234abcd1234...`, or one
-    of a format with a checksum or a structure that fails it (review.secrets.checks)."""
+    of a format with a checksum or a structure that fails it (review.secrets.checks). One whose
+    checksum holds is the service's, whatever it holds by chance."""
+    if checksum_holds(value):
+        return False
     if _PLACEHOLDER_WORDS.search(value) or periodic(value) or checksum_fails(value):
         return True
     if any(len(run[0]) * 2 >= len(value) for run in _RUN.finditer(value)):
