@@ -95,6 +95,23 @@ def test_another_patch_message_or_configuration_is_reviewed_anew(repo: Repo) -> 
     assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is None
 
 
+def test_an_amend_of_the_author_is_reviewed_anew(repo: Repo) -> None:
+    """An audit: a bot's commit (no message rules, none on its changelog) amended with
+    `--reset-author` carried the bot's review, so its conflict markers were no error and were
+    pushed. A review reads the author: a bot's, the project's practice by author, Signed-off-by."""
+    git_repo = open_repository(repo.git_dir)
+    markers = "<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> theirs\n"
+    bot = "dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>"
+    first = repo.land("bump", {"CHANGELOG.md": markers}, hooks=False, author=bot)
+    previous = review(repo, first)
+    assert not [f for f in previous.findings if f.severity is Severity.ERROR]
+    repo.git("commit", "-q", "--amend", "--no-edit", "--date", "2020-01-01T00:00:00")
+    assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is not None
+    repo.git("commit", "-q", "--amend", "--no-edit", "--reset-author")
+    assert rewrite.carry_over(git_repo, repo.head(), previous, NO_LINTERS) is None
+    assert [f for f in review(repo, repo.head()).findings if f.severity is Severity.ERROR]
+
+
 def test_a_rebase_onto_another_configuration_of_the_linters_is_reviewed_anew(repo: Repo) -> None:
     """The same patch on top of a changed `.pylintrc`: what the linters say may differ."""
     repo.git("checkout", "-q", "-b", "topic")

@@ -1,8 +1,8 @@
 """A rewritten commit (amended, rebased) that reads as the one already reviewed: the old review
 carried over to it instead of reviewing it again (and the commits rewrite replaced found).
 
-Carried over only when nothing the review reads differs: the tree, the parent's tree, the message
-and what the linters were allowed (an amend of the date or the author, the commits after one a
+Carried over only when nothing the review reads differs: the tree, the parent's tree, the message,
+the author and what the linters were allowed (an amend of the date, the commits after one a
 rebase reworded); anything else is a review of its own, which tells only what was not seen.
 """
 
@@ -106,7 +106,7 @@ def carry_over(
     repo: pygit2.Repository, revision: str, previous: Report, linters: LinterPolicy
 ) -> Report | None:
     """`previous` (the review of the commit `revision` replaced) as the review of `revision`;
-    None unless the two read alike: one tree, one parent's tree, one message."""
+    None unless the two read alike: one tree, one parent's tree, one message, one author."""
     if previous.base is not None or previous.shape not in ("commit", "root"):
         return None
     try:
@@ -115,6 +115,9 @@ def carry_over(
     except ChangeError:
         return None
     if len(new.parents) > 1 or len(old.parents) > 1 or new.raw_message != old.raw_message:
+        return None
+    # The author too: a bot's commit is read apart, and a person's by their own practice.
+    if (new.author.name, new.author.email) != (old.author.name, old.author.email):
         return None
     # The same tree on the same parent's tree is the same patch at the same places, and the
     # same everything else a review reads beyond it: the configuration, the secret scanners'
