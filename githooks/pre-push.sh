@@ -144,11 +144,14 @@ lw_quick() {
     # refs pushed has a marker (its tracking refs may be stale), and it sends nothing but commits
     # (no review read a tag's message, nor a blob or tree a tag names). 1: ask `landwatch
     # pre-push`. 2: not installed in this repository (a shared hooks directory, or removed):
-    # nothing to do.
+    # nothing to do. Something else in its directory's place is landwatch broken: Python says so.
     [ -n "$lw_common" ] || return 1
     lw_repo=$lw_common/landwatch
     lw_awaiting=
-    [ -d "$lw_repo" ] && [ ! -L "$lw_repo" ] || return 2
+    if [ ! -d "$lw_repo" ] || [ -L "$lw_repo" ]; then
+        [ -e "$lw_repo" ] || [ -L "$lw_repo" ] && return 1
+        return 2
+    fi
     # Moved or copied since install: `landwatch pre-push` says so. Not installed here, a shared
     # hooks directory serving others (the data `uninstall --keep-data` kept, no hooks-dir): 2.
     if ! lw_in_place; then

@@ -501,6 +501,25 @@ def test_the_policy_says_what_refuses(repo: Repo, remote: Path, policy: str, ref
     assert (result.returncode != 0) is refused, result.stderr
 
 
+@pytest.mark.parametrize("instead", ["file", "link"])
+def test_a_file_where_landwatch_s_directory_was_is_said_as_the_push_goes_on(
+    repo: Repo, remote: Path, tmp_path: Path, instead: str
+) -> None:
+    """An audit: with `.git/landwatch` replaced by a file, the hook took the repository for one
+    landwatch is not installed in, and a reviewed key went out without a word."""
+    repo.land("add credentials", {"creds.py": CREDENTIALS})
+    reviewed(repo)
+    place = repo.git_dir / "landwatch"
+    place.rename(tmp_path / "aside")
+    if instead == "file":
+        place.write_text("x\n")
+    else:
+        place.symlink_to(tmp_path / "aside")
+    result = push(repo)
+    assert result.returncode == 0  # landwatch broken never refuses a push
+    assert "is not landwatch's directory; the push goes on unjudged" in result.stderr
+
+
 def test_a_copied_repository_s_own_configuration_does_not_turn_the_gate_off(
     repo: Repo, remote: Path
 ) -> None:

@@ -86,7 +86,14 @@ class _Asked(NamedTuple):
 def _gate(
     git_dir: Path, cwd: Path, remote: str, url: str, lines: str, clock: GateClock, err: TextIO
 ) -> int:
-    if not layout.repository_dir(git_dir).is_dir():
+    place = layout.repository_dir(git_dir)
+    if place.is_symlink() or not place.is_dir():
+        if place.is_symlink() or place.exists():  # a file or a link in its place: said
+            print(
+                f"landwatch: {safe(str(place))} is not landwatch's directory; the push goes "
+                "on unjudged: landwatch doctor",
+                file=err,
+            )
         return 0  # not installed in this repository (a shared hooks directory)
     settings = layout.read_git_settings(git_dir)
     asked = _Asked(git_dir, settings[layout.PUSH_BLOCK], settings[layout.PUSH_WAIT], clock, err)
