@@ -6,10 +6,13 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from support.daemon import (
     RECORDING,
     done_ids,
     reviewed,
+    reviewer_command,
     reviewer_env,
     running,
     wait_for,
@@ -41,3 +44,32 @@ def test_a_new_worktree_is_watched_without_a_rescan(
         )
         oid = repo.git("rev-parse", "topic")
         wait_for(lambda: (oid, None) in reviewed(journal), "the linked worktree's commit")
+
+
+def test_with_file_watches_run_out_it_starts_and_reviews_by_rescans(repo: Repo) -> None:
+    """An audit: inotify watches run out at its start (a desktop's 8,192, an IDE holding most)
+    made the reviewer exit 1 before any review, and its service restart it for ever. Run in a
+    user namespace of its own, whose limit is its own: nothing else on the machine is touched."""
+    if subprocess.run(["unshare", "--user", "--map-root-user", "true"]).returncode != 0:
+        pytest.skip("no user namespace to lower the limit in")
+    oid = repo.land("with few watches")
+    few = 'echo 3 > /proc/sys/user/max_inotify_watches && exec "$@"'
+    done = subprocess.run(
+        [
+            "unshare",
+            "--user",
+            "--map-root-user",
+            "sh",
+            "-c",
+            few,
+            "sh",
+            *reviewer_command("--once"),
+        ],
+        env=reviewer_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done_ids(repo.git_dir) == [f"review-{oid}"]
+    assert "no file events for" in done.stderr

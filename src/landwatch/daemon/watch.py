@@ -43,8 +43,11 @@ class Watcher:
         # A long timeout: emitter threads wake this rarely when idle (stop() waits that long).
         self._observer = Observer(timeout=5.0)
         self._observer.daemon = True
-        self.watch(git_dirs, repositories)
+        # Started first: each directory's watch is then added on its own, and one past the
+        # limit of inotify's watches is said and rescanned (before, the first one past it
+        # ended the reviewer at its start: an audit).
         self._observer.start()
+        self.watch(git_dirs, repositories)
 
     def watch(self, git_dirs: list[Path], repositories: list[Path]) -> None:
         """Watch exactly these worktrees and repositories (and the registry), replacing what was
