@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from landwatch import work_item
 from landwatch.daemon.loop import LEFT_WAITING
 from landwatch.job_queue import Reporter
 from landwatch.kinds.base import RETRY_FIRST, ItemHandler, RetryLater
@@ -28,7 +29,7 @@ from support.daemon import (
 )
 from support.handlers import Noop
 from support.kinds import FakeClock, in_process, settle_down
-from support.queue import fill, tmpfs
+from support.queue import fill, read_only_view, tmpfs
 from support.repos import Repo, installed
 
 
@@ -231,3 +232,21 @@ def test_once_waits_two_minutes_in_all_then_leaves_what_still_backs_off(
         assert repo.pending() == [(oid, None)]
     finally:
         reviewer.shutdown()
+
+
+@pytest.mark.parametrize("published", [False, True])
+def test_once_leaves_a_queue_it_cannot_use_and_says_so(repo: Repo, published: bool) -> None:
+    """An audit: on a read-only disk, `--once` ended 0 with the landing still in ready/, or,
+    published to pending/, took it for due at every look and spun (13 s of CPU in 30 s) before
+    calling it "backing off". It is left, said, and the run ends with LEFT_WAITING."""
+    oid = repo.land("on a disk gone read-only")
+    if published:
+        work_item.publish_ready(repo.git_dir)
+    command = read_only_view(repo.path, *reviewer_command("--once", "--no-watch"))
+    done = subprocess.run(command, env=reviewer_env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == LEFT_WAITING, done.stderr
+    assert (
+        f"left for the next run: the queue of {repo.git_dir}, which cannot be used" in done.stderr
+    )
+    assert "backing off" not in done.stderr
+    assert oid in str(repo.pending()) or oid in str(work_item.entries(repo.git_dir, "ready"))

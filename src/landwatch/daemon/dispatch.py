@@ -54,6 +54,9 @@ class Dispatcher:
         self._dirty: dict[str, list[Path]] = {kind: [] for kind in handlers}
         self._lock = threading.Lock()
         self._due: dict[Path, float] = {}  # monotonic: when an item backing off there is due
+        # The worktrees and kinds whose last claim failed (a read-only disk): nothing of theirs
+        # comes due by waiting; `--once` leaves them.
+        self._unusable: set[tuple[Path, str]] = set()
         self.reload_wanted = False  # a repository left the registry since the last reload
         # Called before each claim: a step of the wall clock is noticed (and every due time
         # moved with it) before a claim reads the new clock; between a tick's look and its
@@ -124,8 +127,10 @@ class Dispatcher:
             claimed = work_item.claim_next(git_dir, [kind], now=now)
         except work_item.QueueError as error:
             self.repositories.queue_problem(git_dir, error)
+            self._unusable.add((git_dir, kind))
             return None
         self.repositories.queue_usable(git_dir)
+        self._unusable.discard((git_dir, kind))
         if claimed is None:
             self._wake_when_due(git_dir, kind)
         return claimed
@@ -161,6 +166,10 @@ class Dispatcher:
             if until is not None:
                 found.append(now + max(0.0, until - wall))
         return found
+
+    def unusable(self) -> list[Path]:
+        """The worktrees where a kind's last claim failed, whose queue cannot be used now."""
+        return sorted({git_dir for git_dir, _ in self._unusable})
 
     def waiting(self) -> list[Waiting]:
         """What waits to be claimed in every worktree, of every kind: an item backing off, or

@@ -155,13 +155,18 @@ class Daemon:
         if not self.drained():
             return None
         now = self.clock.time()
-        waiting = self.dispatcher.waiting()
+        # A queue that cannot be used (a read-only disk) is left, not waited for: its items
+        # were due at every look, and --once spun on them (or, still in ready/, saw none).
+        broken = self.dispatcher.unusable()
+        waiting = [wait for wait in self.dispatcher.waiting() if wait.git_dir not in broken]
         patience = max(0.0, self.settings.once_waits - self._waited)
         soon = [wait for wait in waiting if wait.until - now <= patience]
         for wait in soon or waiting:
             self._say_waiting(wait, now, left=not soon)
         if not soon:
-            return GAVE_UP if self._say_given_up() else LEFT_WAITING if waiting else 0
+            for git_dir in broken:
+                log.warning("left for the next run: the queue of %s, which cannot be used", git_dir)
+            return GAVE_UP if self._say_given_up() else LEFT_WAITING if waiting or broken else 0
         for wait in soon:
             if wait.until <= now:
                 self.poke(wait.git_dir)  # due already: not in the listing the claims kept
