@@ -65,6 +65,28 @@ def test_a_key_body_line_another_rule_flags_shows_no_key(repo: Repo) -> None:
     assert body_line not in json.dumps(report_.as_dict())
 
 
+def test_a_key_pasted_into_a_commit_message_shows_no_body_line_in_any_snippet(
+    repo: Repo,
+) -> None:
+    """An audit: the message rules showed a pasted key's body (M002 its first line after the
+    header, M003 the whole body written on one line): only a file's key lines were hidden."""
+    lines = pem_lines(4)
+    on_one_line = "".join(lines[1:-1])
+    repo.land("\n".join(lines), {"a.txt": "a\n"}, hooks=False)
+    as_a_message = review(repo)
+    repo.land(
+        f"Add the deploy key\n\n{lines[0]}\n{on_one_line}\n{lines[-1]}",
+        {"b.txt": "b\n"},
+        hooks=False,
+    )
+    on_one = review(repo)
+    for report_, rule in ((as_a_message, "M002"), (on_one, "M003")):
+        [told] = [f for f in report_.findings if f.rule == rule]
+        assert told.snippet == "(private key material)", rule
+        shown = json.dumps(report_.as_dict())
+        assert not any(line in shown for line in lines[1:-1]) and on_one_line[:40] not in shown
+
+
 def test_a_key_regenerated_in_place_shows_no_body_line_in_any_snippet(repo: Repo) -> None:
     old = pem_lines(2)
     repo.land("change", {"certs/server.key": "\n".join(old) + "\n"}, hooks=False)

@@ -137,7 +137,7 @@ def review(
     findings = _as_declared(findings, change, rules, scopes, notes, secrets)
     notes += budget.stopped + _coverage_notes(change)
     findings += _cut(change)
-    redact(findings, notes, linted.runs, readable, secrets)
+    redact(findings, notes, linted.runs, readable, secrets, change.message)
     unique_fingerprints(findings)
     report = _report(change, config, rules, findings, notes, linted, budget, started, clock)
     if not own:

@@ -81,14 +81,15 @@ def redact(
     runs: list[dict[str, str]],
     files: dict[str, FileChange],
     found: Found = NONE_FOUND,
+    message: Message | None = None,
 ) -> None:
     """Whatever rule, plug-in or linter made a finding, no path, snippet or message of it shows
     a secret a detector recognises or a secret rule `found`; nor does a note or a linter's
     words. A snippet of a line inside a private key's block shows no line at all: a body line
     holds nothing a detector knows on its own. Every output (show, JSON, SARIF, the git note)
     shows the report, so it is redacted here; the last redaction of its lines, which the
-    detectors then let go of."""
-    key_lines = _key_lines(findings, files)
+    detectors then let go of. A message rule's snippet is of `message`, a key pasted there too."""
+    key_lines = _key_lines(findings, files, message)
     for finding in findings:
         finding.message = redact_secrets(finding.message, found=found)
         if finding.snippet is not None:
@@ -110,16 +111,20 @@ def redact(
     forget_lines()
 
 
-def _key_lines(findings: list[Finding], files: dict[str, FileChange]) -> dict[str, set[int]]:
-    """The lines inside private key blocks of each file a finding shows a line of: its
-    committed content read once, and looked through only when it holds a key's header."""
+def _key_lines(
+    findings: list[Finding], files: dict[str, FileChange], message: Message | None
+) -> dict[str, set[int]]:
+    """The lines inside private key blocks of each file a finding shows a line of (the message's
+    by ""): its committed content read once, looked through only when it holds a key's header."""
     key_lines: dict[str, set[int]] = {}
     for finding in findings:
-        path = finding.path
-        if finding.snippet is None or finding.line is None or path is None or path in key_lines:
+        path = finding.path or ""
+        if finding.snippet is None or finding.line is None or path in key_lines:
             continue
         file = files.get(path)
         content = file.new_content() if file is not None else None
+        if not path and message is not None:
+            content = message.text.rstrip("\n").encode()  # numbered as its lines are
         key_lines[path] = key_block_lines(content) if content is not None else set()
     return key_lines
 

@@ -138,7 +138,7 @@ def message_findings(git_dir: os.PathLike[str] | str, oid: str) -> list[Finding]
     secrets = found_secrets(findings, LinesRead({}, message))
     findings = one_per_secret(findings, rules)
     refingerprinted(findings, secrets)
-    redact(findings, notes, [], {}, secrets)
+    redact(findings, notes, [], {}, secrets, message)
     unique_fingerprints(findings)
     return findings
 
