@@ -168,6 +168,18 @@ def test_a_value_on_the_line_below_its_name(changes: Changes) -> None:
     assert check(change, "stand-ins.yaml", GenericSecret()) == []
 
 
+def test_a_hash_inside_a_plain_value_below_its_name_is_the_value_s(changes: Changes) -> None:
+    """An audit: `value: Wq9#rT4mLx2vHn` is that whole password to YAML (a comment starts only
+    after a space), but the value was read as `Wq9`, told by no rule, and P001 showed it whole."""
+    env = "env:\n  - name: DB_PASSWORD\n    value: Wq9#rT4mLx2vHn\n"
+    commented = "env:\n  - name: DB_PASSWORD\n    value: changeme # set by the chart\n"
+    change = changes.change({"deploy.yaml": env, "stand-in.yaml": commented})
+    [told] = check(change, "deploy.yaml", GenericSecret())
+    assert told.line == 3 and told.span is not None
+    assert env.split("\n")[2][told.span[0] : told.span[1]] == "Wq9#rT4mLx2vHn"
+    assert check(change, "stand-in.yaml", GenericSecret()) == []
+
+
 def test_a_value_on_the_line_below_its_key(changes: Changes) -> None:
     # A `key`/`value` pair written over two lines: YAML's, XML's, a plist's.
     yaml = "secrets:\n  - key: pro_password\n    value: {}\n  - key: username\n    value: {}\n"

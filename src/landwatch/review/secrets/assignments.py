@@ -114,8 +114,9 @@ _NAME_LINE = lazy_compile(
     r"\s*+(?:(?:-\s++)?(?:name|key)\s*+:\s*+[\"']?(?P<name>[\w.-]++)[\"']?"
     r"|<(?P<tag>name|key)>(?P<element>[\w.-]++)</(?P=tag)>)\s*+$"
 )
+# A plain value runs through a `#` with no space before it (`Wq9#rT4m`: YAML's, an audit).
 _VALUE_LINE = lazy_compile(
-    r"\s*+value\s*+:\s*+(?:" + QUOTED + r"|(?P<value>[^\s\"'#|>][^\s#]*+))\s*+(?:#.*+)?$"
+    r"\s*+value\s*+:\s*+(?:" + QUOTED + r"|(?P<value>[^\s\"'#|>]\S*+))\s*+(?:#.*+)?$"
 )
 _VALUE_ELEMENT = lazy_compile(
     r"\s*+<(?P<tag>value|string)>\s*+(?P<value>[^<>\s]++(?:\s++[^<>\s]++)*+)\s*+</(?P=tag)>\s*+$"
