@@ -37,6 +37,9 @@ def test_systemd_unit_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert unit.read_text() == (
         "[Unit]\n"
         "Description=landwatch reviewer: reviews the commits that land in your repositories\n"
+        "# A reviewer that cannot start (its lock held) is tried 5 times, not for ever.\n"
+        "StartLimitIntervalSec=120\n"
+        "StartLimitBurst=5\n"
         "\n"
         "[Service]\n"
         "Type=simple\n"
@@ -120,7 +123,8 @@ def test_launchd_agent_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPa
             "ProgramArguments": [str(layout.ENTRY_POINT.path()), "reviewer"],
             "EnvironmentVariables": {name: os.environ[name] for name in user_dirs.XDG_HOMES},
             "RunAtLoad": True,
-            "KeepAlive": True,
+            "KeepAlive": {"SuccessfulExit": False},  # `service stop` stops it
+            "ThrottleInterval": 60,
             "StandardErrorPath": str(layout.state_dir() / "reviewer.stderr.log"),
         }
     domain = f"gui/{os.getuid()}"
@@ -168,6 +172,25 @@ def test_the_detached_fallback_runs_for_real(
     service.service("status", out=out)
     assert "the reviewer is not running" in out.getvalue()
     assert journal_lines(tmp_path / "none") == []
+
+
+@pytest.mark.parametrize("manager", ["systemd", "launchd"])
+def test_installing_under_a_manager_stops_a_detached_reviewer_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, manager: str
+) -> None:
+    """An audit: with a detached reviewer running, the manager's reviewer found the lock held,
+    exited 1, and was started again every 5 s (systemd) or 10 s (launchd) for as long."""
+    installed(tmp_path / "repo")
+    monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", "detach")
+    service.service("start", out=io.StringIO())
+    running = holder()
+    assert running is not None and running.mode == "detached" and running.pid is not None
+    command, _ = mock_command(tmp_path, "systemctl" if manager == "systemd" else "launchctl")
+    monkeypatch.setenv("LANDWATCH_TEST_SCHEDULER", f"{manager}:{command}")
+    out = io.StringIO()
+    service.service("install", out=out)
+    assert f"asked the reviewer (pid {running.pid}) to stop" in out.getvalue()
+    assert process_gone(running.pid) and holder() is None
 
 
 def test_a_stop_returns_once_the_reviewer_ended_so_a_start_after_it_starts_one(

@@ -94,6 +94,14 @@ class Detached:
         return "a detached process (no service manager)"
 
 
+def _stop_detached(out: TextIO) -> None:
+    """A detached reviewer stopped before the manager starts its own, which would find the lock
+    held, fail, and be started again and again (an audit)."""
+    running = holder()
+    if running is not None and running.mode == "detached":
+        Detached().stop(out)
+
+
 class Systemd:
     name = "systemd"
 
@@ -138,6 +146,9 @@ class Systemd:
         return (
             "[Unit]\n"
             "Description=landwatch reviewer: reviews the commits that land in your repositories\n"
+            "# A reviewer that cannot start (its lock held) is tried 5 times, not for ever.\n"
+            "StartLimitIntervalSec=120\n"
+            "StartLimitBurst=5\n"
             "\n"
             "[Service]\n"
             "Type=simple\n"
@@ -163,6 +174,7 @@ class Systemd:
         for other in places:
             if other != path:  # an older release's, where the manager does not read it
                 other.unlink(missing_ok=True)
+        _stop_detached(out)
         _run([self.systemctl, "--user", "enable", UNIT])
         # Started, or started again if it ran: one running keeps the environment it began with.
         _run([self.systemctl, "--user", "restart", UNIT])
@@ -280,7 +292,11 @@ class Launchd:
             "ProgramArguments": [str(entry), "reviewer"],
             "EnvironmentVariables": environment,
             "RunAtLoad": True,
-            "KeepAlive": True,
+            # Started again when it fails, not when it ends well (`service stop`'s SIGTERM):
+            # kept alive whatever, it could not be stopped (an audit). A failure that comes back
+            # at once is tried once a minute, as launchd has no limit of tries.
+            "KeepAlive": {"SuccessfulExit": False},
+            "ThrottleInterval": 60,
             "StandardErrorPath": str(layout.state_dir() / "reviewer.stderr.log"),
         }
 
@@ -293,6 +309,7 @@ class Launchd:
         with path.open("wb") as file:
             plistlib.dump(self.plist(layout.ENTRY_POINT.path(), user_dirs.xdg_homes()), file)
         _run([self.launchctl, "bootout", f"{self._domain()}/{LABEL}"], check=False)
+        _stop_detached(out)
         _run([self.launchctl, "bootstrap", self._domain(), str(path)])
         print(f"landwatch: reviewer installed as the launchd agent {LABEL} ({path})", file=out)
 
