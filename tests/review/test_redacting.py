@@ -229,3 +229,26 @@ def test_finding_the_values_takes_time_linear_in_the_text_however_many_there_are
     assert longer < 30 and more < 5, (longer, more)
     text = "x" + values[0] + "y" + values[1][:-1] + "z" + values[2]
     assert [text[start:end] for start, end in many.spans(text)] == [values[0], values[2]]
+
+
+def test_a_secret_continued_on_the_next_lines_is_shown_by_no_finding_there(repo: Repo) -> None:
+    """An audit: S003 told (and hid) the first line's part of a password continued on the next
+    line, by implicit concatenation or in a triple-quoted string; P001 on that next line showed
+    the other half whole."""
+    source = (
+        'DB_PASSWORD = ("Aq1Bw2Ce3Dr4"\n'
+        '               "Ft5Gy6Hu7Ji8")   \n'
+        'API_TOKEN = """aB3xK9mQ2pL7\n'
+        'vN4wR8sT6yU1"""   \n'
+        'NAME = ("plain"\n'
+        '        "words")   \n'
+    )
+    repo.land("continued", {"app.py": source}, hooks=False)
+    report = review(repo)
+    told = {(f.rule, f.line) for f in report.findings}
+    assert {("S003", 1), ("S003", 3), ("P001", 2), ("P001", 4), ("P001", 6)} <= told
+    everything = shown(report)
+    for half in ("Aq1Bw2Ce3Dr4", "Ft5Gy6Hu7Ji8", "aB3xK9mQ2pL7", "vN4wR8sT6yU1"):
+        assert half not in everything, half
+    [plain] = [f for f in report.findings if (f.rule, f.line) == ("P001", 6)]
+    assert plain.snippet is not None and '"words")' in plain.snippet  # no secret continues

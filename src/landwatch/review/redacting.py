@@ -8,9 +8,11 @@ secret finding redacts is shown whole by no other finding, whoever's words quote
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from landwatch.lazy_re import lazy_compile
 from landwatch.review.change import FileChange
 from landwatch.review.checking import Unfinished, message_lines
 from landwatch.review.findings import Finding, fingerprint
@@ -23,6 +25,17 @@ from landwatch.review.secrets.redaction import (
     redact_secrets,
     window,
 )
+
+# A string a secret's line leaves to the next ones: its literal closed at the line's end (maybe
+# before a `+` or a backslash), the next lines only literals; or a triple quote left open.
+MOST_CONTINUED = 8
+_SHORTEST_CONTINUED = 4
+_CLOSED_AT_THE_END = lazy_compile(r"[\"']\s*+[+\\]?\s*+")
+_LITERAL = lazy_compile(r"[rbuf]{0,2}([\"'])([^\"'\\]++)\1", re.IGNORECASE)
+_LITERALS_ONLY = lazy_compile(
+    r"\s*+(?:[rbuf]{0,2}([\"'])[^\"'\\]++\1\s*+[+]?\s*+)++[)\],;+\\]*+\s*+", re.IGNORECASE
+)
+_TRIPLE = lazy_compile(r'"""|\'\'\'')
 
 
 @dataclass
@@ -47,6 +60,31 @@ class LinesRead:
         start, end = finding.span
         return text[start:end]
 
+    def continued(self, finding: Finding) -> list[str]:
+        """What the lines after a secret finding's hold of its string, where its line leaves it
+        to them: `("Aq1…"` then `"Ft5…")`, or a triple quote not closed (an audit: P001 on the
+        second line showed that half of the password whole). At most MOST_CONTINUED lines."""
+        texts = self._texts.get(finding.path, {})
+        if finding.line is None or finding.span is None or finding.line not in texts:
+            return []
+        text, (start, end) = texts[finding.line], finding.span
+        following = (texts.get(finding.line + at) for at in range(1, MOST_CONTINUED + 1))
+        said: list[str] = []
+        if _CLOSED_AT_THE_END.fullmatch(text, end):
+            for line in following:
+                if line is None or not _LITERALS_ONLY.fullmatch(line):
+                    break
+                said += [literal[2] for literal in _LITERAL.finditer(line)]
+        elif not text[end:].strip() and _TRIPLE.search(text, 0, start):
+            for line in following:
+                if line is None:
+                    break
+                head = _TRIPLE.split(line, maxsplit=1)
+                said.append(head[0].strip())
+                if len(head) > 1:
+                    break
+        return [value for value in said if len(value) >= _SHORTEST_CONTINUED]
+
     def _read(self, path: str | None) -> dict[int, str]:
         if path is None:
             lines = message_lines(self.message) if self.message is not None else []
@@ -59,8 +97,12 @@ class LinesRead:
 def found_secrets(findings: Iterable[Finding], read: LinesRead) -> Found:
     """The value at each secret finding's span: taken before findings are merged (a burst keeps
     one span) or dropped (a declaration's), since hiding too much is harmless."""
-    values = (read.value(finding) for finding in findings if finding.span is not None)
-    return Found(value for value in values if value)
+    values: list[str] = []
+    for finding in findings:
+        value = read.value(finding) if finding.span is not None else None
+        if value:
+            values += [value, *read.continued(finding)]
+    return Found(values)
 
 
 def refingerprinted(findings: list[Finding], found: Found) -> None:
