@@ -21,6 +21,9 @@ SHOW_FORMS = frozenset({"--json", "--sarif", "--patch"})
 
 
 def main() -> int:
+    from landwatch.programs import keep_to_absolute_path
+
+    keep_to_absolute_path()
     arguments = sys.argv[1:]
     quick = prompt_options(arguments[1:]) if arguments[:1] == ["prompt"] else None
     if quick is not None:

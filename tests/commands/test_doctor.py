@@ -428,26 +428,30 @@ def test_a_repository_s_path_holding_a_terminal_s_escapes_is_shown_escaped(
         assert not {"\x1b", "\x07", "\u202e"} & set(said), (command, said)
 
 
-def test_doctor_runs_no_program_a_clone_commits_where_path_names_the_working_directory(
+def test_no_program_a_clone_commits_runs_where_path_names_the_working_directory(
     repo: Repo, tmp_path: Path
 ) -> None:
-    """An audit: with PATH ending in `:` (the working directory, to shutil.which as to a shell),
-    doctor found a clone's committed `prek` and asked it its version: untrusted, outside the
-    wall. Only PATH's absolute directories are searched."""
+    """Audits: with PATH ending in `:` (the working directory, to shutil.which as to a shell),
+    doctor found a clone's committed `prek` and asked it its version; with an empty entry before
+    git's, status, show, review and the reviewer ran its committed `git`: untrusted, outside the
+    wall. PATH is kept to its absolute directories."""
     ran = tmp_path / "ran"
     program = f'#!/bin/sh\necho "$0 $*" >> {ran}\necho "9.9"\n'
     configs = {"prek.toml": "[[repos]]\nrepo = 'local'\n", "lefthook.yml": "pre-commit: {}\n"}
-    repo.land("its own tools", {"prek": program, "lefthook": program, **configs}, hooks=False)
-    for name in ("prek", "lefthook"):
+    tools_of_its_own = {"prek": program, "lefthook": program, "git": program}
+    repo.land("its own tools", {**tools_of_its_own, **configs}, hooks=False)
+    for name in tools_of_its_own:
         (repo.path / name).chmod(0o755)
     system = tools(tmp_path)
+    asked = [["doctor"], ["status"], ["show", "HEAD"], ["review", "HEAD"], ["reviewer", "--once"]]
     for path in (f"{system}:", f":{system}", f".:{system}", f"{system}::bin"):
-        said = subprocess.run(
-            [sys.executable, "-m", "landwatch", "doctor"],
-            cwd=repo.path,
-            env={**os.environ, "PATH": path},
-            capture_output=True,
-            text=True,
-        )
-        assert "9.9" not in said.stdout, path
+        for command in asked:
+            said = subprocess.run(
+                [sys.executable, "-m", "landwatch", *command],
+                cwd=repo.path,
+                env={**os.environ, "PATH": path},
+                capture_output=True,
+                text=True,
+            )
+            assert "9.9" not in said.stdout, (path, command)
     assert not ran.exists(), ran.read_text()
