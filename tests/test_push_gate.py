@@ -162,6 +162,27 @@ def test_past_the_bound_a_commit_a_review_flagged_is_judged_too(
     assert found.commits == [*landed[:-4:-1], leaked] and found.more
 
 
+def test_past_the_bound_a_flagged_pull_is_judged_with_every_commit_of_its_range(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 1 of the fix above: a pull is one range review, its marker on the range's tip; past
+    the bound the refusal named the tip alone, and the rebase it said to run, from the tip's
+    parent, left the commit that added the key, which the next push sent."""
+    monkeypatch.setattr(push_gate, "MOST", 3)
+    repo.git("switch", "-q", "-c", "topic")
+    leaked = repo.land("add a token", {"settings.py": f'token = "{GITHUB_TOKEN}"\n'}, hooks=False)
+    tip = repo.land("more", {"b.py": "x = 1\n"}, hooks=False)
+    repo.git("switch", "-q", "main")
+    repo.git("merge", "-q", "--ff-only", "topic")  # landed as one range, as a pull lands
+    assert run_reviewer("--once").returncode == 0
+    assert (layout.BLOCKING.path(repo.git_dir) / tip).exists()
+    assert not (layout.BLOCKING.path(repo.git_dir) / leaked).exists()
+    landed = [repo.land(f"c{n}", hooks=False) for n in range(5)]
+    sent = push_gate.parse(line(landed[-1]))
+    found = push_gate.outgoing(repo.git_dir, "origin", str(remote), sent)
+    assert found.commits == [*landed[:-4:-1], tip, leaked] and found.more
+
+
 def test_a_review_waits_while_its_item_is_in_a_queue(repo: Repo) -> None:
     landed = repo.land("reviewed soon")
     assert push_gate.waiting(repo.git_dir, [landed, oid(5)]) == {landed}

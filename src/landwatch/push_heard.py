@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
-from landwatch import layout
+from landwatch import layout, report_store
 from landwatch.git import git, run_git
 from landwatch.push_remote import (
     own_tracking,
@@ -205,8 +205,10 @@ def marked_past(
     most: int,
 ) -> list[str]:
     """Of the commits `listed` (not_held's), the newest `most`, then those `sent` sends past them
-    that have a blocking marker: judged too, as no count bounds a marker (an audit: a key flagged
-    in an old commit of a first push to a mirror went out, 1,000 newer commits on top of it)."""
+    that have a blocking marker, and of one whose review was a range's (a pull's), the commits of
+    that range: judged too, as no count bounds a marker (audits: a key flagged in an old commit
+    of a first push to a mirror went out, 1,000 newer commits on top of it; then the refusal named
+    a pull's tip alone, and its rebase left the commit that added the key)."""
     if len(listed) <= most:
         return listed
     try:
@@ -214,7 +216,13 @@ def marked_past(
     except OSError:  # none made yet
         marked = set()
     every = not_held(git_dir, sent, held, found, None) if marked else []
-    return listed[:most] + [oid for oid in every[most:] if oid in marked]
+    judged = {oid for oid in every[most:] if oid in marked}
+    for tip in list(judged):
+        review = report_store.read_review(git_dir, tip)
+        if review is not None and review.base is not None:
+            ranged = git("rev-list", f"{review.base}..{tip}", cwd=git_dir, check=False)
+            judged.update(ranged.split())  # none where its base is gone: the tip stands
+    return listed[:most] + [oid for oid in every[most:] if oid in judged]
 
 
 def not_held(
