@@ -34,6 +34,8 @@ CREDENTIALS = {
     "https_proxy": "me:proxy-password-0123456789@proxy.example:3128",
     "PIP_PROXY": "me:proxy-password-0123456789@proxy.example:3128",
     "PIP_FIND_LINKS": "https://pypi.example/links/?token=index-token-0123456789",
+    # A token as a part of the path (Cloudsmith's entitlement URLs: round 1).
+    "UV_EXTRA_INDEX_URL": "https://dl.cloudsmith.io/Xy7tQw2ErT9uIo3P/corp/shop/python/simple/",
 }
 REACHING = {
     "PIP_INDEX_URL": "https://pypi.example/simple",
@@ -43,6 +45,8 @@ REACHING = {
     "npm_config_https_proxy": "http://proxy.example:3128",
     "http_proxy": "http://proxy.example:3128",
     "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt",
+    # An `@` in a path is no user: Azure Artifacts' feed views (round 1).
+    "UV_INDEX_URL": "https://pkgs.dev.azure.com/corp/_packaging/shop@Release/pypi/simple/",
 }
 
 # A `repo: local` hook failing on any TODO in the files it is given (`grep`'s `path:line:` lines).

@@ -511,9 +511,13 @@ def test_no_credential_of_a_package_manager_reaches_a_build_or_a_hook(
     assert {key: built.get(key) for key in REACHING} == REACHING  # how to reach an index
     ran = told(hooks)
     assert "PRE_COMMIT_HOME" in ran  # what the hook was given is there to see
+    # What the build was not given is said by name, once, never by value.
+    [left] = [line for line in hooks.notes if "the environment build was not given" in line]
+    ran = ran.replace(left, "")
+    assert "PIP_EXTRA_INDEX_URL" in left and "UV_EXTRA_INDEX_URL" in left
     for name, value in CREDENTIALS.items():
         assert name not in built and name not in ran
-        assert value not in seen.read_text() and value not in ran
+        assert value not in seen.read_text() and value not in ran and value not in left
     assert not [name for name in REACHING if name in ran]  # the hooks run without the network
 
 

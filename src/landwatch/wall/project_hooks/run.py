@@ -17,6 +17,7 @@ read them from a NUL-separated list, and pre-commit is not given a name that sta
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -68,10 +69,14 @@ _NPM_PASSED = frozenset(
     {"registry", "proxy", "https-proxy", "noproxy", "cafile", "strict-ssl", "offline"}
 )
 _NPM_SCOPED_REGISTRY = lazy_compile(r"@[a-z0-9._~-]+:registry")
-# A value naming a user or a password (`https://user:secret@index/`, `https://TOKEN@host`, a
-# proxy's `user:secret@proxy:3128`, which curl and urllib send too: an audit) or a query (an
-# index's `?token=`) may hold a credential: such a value is not passed, whatever its name.
-_CREDENTIAL_IN_VALUE = lazy_compile(r"[@?]")
+# A value naming a user or a password before its host (`https://user:secret@index/`,
+# `https://TOKEN@host`, a proxy's `user:secret@proxy:3128`, which curl and urllib send too: an
+# audit), a query (an index's `?token=`), or a path part that looks generated (Cloudsmith's
+# `https://dl.cloudsmith.io/TOKEN/org/repo/`) holds a credential: such a value is not passed,
+# whatever its name. An `@` in a path is no user (Azure Artifacts' `feed@view`: round 1).
+_USER_BEFORE_HOST = lazy_compile(r"(?:^|[\s=])(?:[a-z][a-z0-9+.-]*+://)?[^/@\s=]*+@", re.I)
+_PATH_PART = lazy_compile(r"(?<=/)[^/?#\s]++")
+_GENERATED = lazy_compile(r"(?=[\w-]*?\d)(?=[\w-]*?[a-z])(?=[\w-]*?[A-Z])[\w-]{16,}+")
 # Where each tool keeps its environments, given as the store of this repository's.
 _HOMES = {"pre-commit": "PRE_COMMIT_HOME", "prek": "PREK_HOME"}
 # The tools that write in their store at every run, not only when they build (prek its log, its
@@ -131,8 +136,15 @@ def passed_to_build(environ: Mapping[str, str]) -> dict[str, str]:
     return {
         key: value
         for key, value in environ.items()
-        if _reaches_an_index(key) and not _CREDENTIAL_IN_VALUE.search(value)
+        if _reaches_an_index(key) and not holds_a_credential(value)
     }
+
+
+def holds_a_credential(value: str) -> bool:
+    """Whether a value of how to reach an index or a proxy holds a user, a password or a token."""
+    if "?" in value or _USER_BEFORE_HOST.search(value):
+        return True
+    return any(_GENERATED.fullmatch(part[0]) for part in _PATH_PART.finditer(value))
 
 
 def _reaches_an_index(key: str) -> bool:
@@ -149,6 +161,10 @@ def environment(tool: Tool, room: Room, *, building: bool) -> dict[str, str]:
     building, how package managers reach their index (passed_to_build); behind the wall, a
     home, TMPDIR and caches of the run's own (the person's are not there)."""
     passed = passed_to_build(os.environ) if building else {}
+    left = [key for key in os.environ if building and key not in passed and _reaches_an_index(key)]
+    said = f"the environment build was not given {', '.join(sorted(left))}: each holds a credential"
+    if left and said not in room.said:  # said: the build reaches the default index instead
+        room.said.append(said)
     (room.scratch / "tmp").mkdir(mode=0o700, exist_ok=True)
     env = {**kept_environment(), **passed, "NO_COLOR": "1", "TMPDIR": str(room.scratch / "tmp")}
     env.update(own_home(room.wall, room.scratch))
