@@ -19,6 +19,7 @@ from landwatch.daemon.lock import InstanceLock, LockHolder
 from landwatch.kinds.review import ReviewHandler
 from landwatch.work_item import WorkItem, WorkKind
 from support.daemon import run_reviewer
+from support.history import Commit, write_history
 from support.kinds import (
     FakeClock,
     bare_remote,
@@ -149,22 +150,7 @@ def test_a_flagged_commit_past_the_newest_thousand_sent_refuses_the_push(
     leaked = repo.land("add credentials", {"creds.py": CREDENTIALS})
     repo.land("drop them", {"creds.py": None})
     reviewed(repo)
-    tip = repo.head()
-    stream = ["reset refs/heads/main", f"from {tip}"]
-    for number in range(push_gate.MOST):
-        stream += ["commit refs/heads/main", "committer A <a@example.com> 1700000000 +0000"]
-        stream += [f"data {len(str(number))}", str(number), f"M 100644 inline n/{number}", "data 1"]
-        stream += ["x"]
-    imported = "\n".join(stream) + "\n"
-    subprocess.run(
-        ["git", "fast-import", "--quiet"],
-        cwd=repo.path,
-        input=imported,
-        check=True,
-        text=True,
-        env=git_env(),
-    )
-    repo.git("reset", "-q", "--hard")
+    write_history(repo, [Commit(f"{n}\n", {f"n/{n}": "x\n"}) for n in range(push_gate.MOST)])
     result = push(repo)
     assert result.returncode != 0 and remote_head(remote) == before, result.stderr
     assert leaked[:10] in result.stderr and AWS_KEY_ID not in result.stderr
