@@ -62,8 +62,8 @@ class LinesRead:
 
     def continued(self, finding: Finding) -> list[str]:
         """What the lines after a secret finding's hold of its string, where its line leaves it
-        to them: `("Aq1…"` then `"Ft5…")`, or a triple quote not closed (an audit: P001 on the
-        second line showed that half of the password whole). At most MOST_CONTINUED lines."""
+        to them: `("Aq1…"` then `"Ft5…")`, or a triple quote not closed (an audit: a whitespace
+        finding on the second line showed that half whole). At most MOST_CONTINUED lines."""
         texts = self._texts.get(finding.path, {})
         if finding.line is None or finding.span is None or finding.line not in texts:
             return []
