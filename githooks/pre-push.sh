@@ -209,8 +209,12 @@ EOF
         lw_source=${lw_line% *}
         case $lw_local in *[!0]*) ;; *) continue ;; esac # a deletion sends nothing
         # Notes (landwatch's shared reviews among them) are git's data about commits, not work;
-        # but only a notes ref pushed to one is notes (HEAD:refs/notes/x sends a commit).
-        case $lw_source in refs/notes/*) case $lw_ref in refs/notes/*) continue ;; esac ;; esac
+        # but only a notes ref pushed to one is notes (HEAD:refs/notes/x sends a commit), and
+        # one that may send a commit a review flagged (a notes ref set to it) is Python's.
+        case $lw_source in refs/notes/*) case $lw_ref in refs/notes/*)
+            lw_any_marked && return 1
+            continue ;;
+        esac ;; esac
         # Its tracking ref, where there is one, is to say what git says the remote holds there
         # (lw_agreeing, once the refs are read: git's ref names hold no line end).
         case $lw_ref in refs/heads/*)

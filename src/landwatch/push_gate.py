@@ -6,8 +6,7 @@ in a queue is the reviewer's to finish; any other (landed elsewhere, or not reac
 whose review did not read its whole change (cut at max_added_lines), and one whose review is a
 range's (a pull's, a branch moved sideways: blocking.own) is scanned on the spot by the rules a
 push is refused for (`scan`). What refuses is review.blocking's policy; of a merge, only what
-none of its parents has (what it brought in, the commits that brought it answer for, sent or
-held).
+none of its parents has (what it brought in, the commits that brought it answer for).
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from landwatch import allowances, layout, registry, report_store
+from landwatch import allowances, layout, push_heard, registry, report_store
 from landwatch.files import read_file, write_atomic
 from landwatch.git import GitError, git, git_output, run_git
 from landwatch.push_heard import Held, held_by_remote, marked_past, not_held, tracked_blocking
@@ -40,9 +39,8 @@ from landwatch.work_item import (
     is_object_id,
 )
 
-# At most this many commits a push sends are judged: a first push to a new remote or mirror
-# can send a whole history (24,548 commits, one hook said: 30 minutes); past it, the gate says
-# how many it did not read.
+# At most this many commits a push sends are read (then any a review flagged): a first push to a
+# new remote can send a whole history (24,548 commits, one hook said: 30 min); past it, said.
 MOST = 1000
 # How the gate's refusal begins, on the person's terminal: auto-push, whose git push runs the
 # pre-push hook, knows a refusal of the gate's by it.
@@ -112,11 +110,13 @@ def outgoing(
     git_dir: Path | str, remote: str, url: str, pushed: Iterable[Pushed], where: Path | None = None
 ) -> Outgoing:
     """What `pushed` sends that the remote lacks: not reachable from what it holds at the refs
-    pushed to (when here), nor from the rest of what it holds (push_heard.held_by_remote: what it
-    says, asked from `where`, for a push creating a ref or one sending a commit with a blocking
-    marker its tracking refs alone hold (tracked_blocking); else its tracking refs that stand)."""
-    pushed = list(pushed)
-    sending = [each for each in pushed if not each.deletion and not each.notes]
+    pushed to (when here), nor from the rest it holds (push_heard.held_by_remote: what it says,
+    asked from `where`, for a push creating a ref or one sending a commit with a blocking marker
+    its tracking refs alone hold (tracked_blocking); else its tracking refs that stand)."""
+    pushed = list(pushed)  # notes are no work, but where they send a commit a review flagged
+    sending = [e for e in pushed if not e.deletion and not e.notes] + [
+        e for e in pushed if e.notes and push_heard.sends_marked(git_dir, e.local, e.remote)
+    ]
     if not sending:
         return Outgoing([])
     sent, held = [each.local for each in sending], [each.remote for each in pushed if not each.new]

@@ -196,6 +196,22 @@ def tracked_blocking(
     return len(listed) > most or not marked.isdisjoint(listed)
 
 
+def _marked(git_dir: os.PathLike[str] | str) -> set[str]:
+    """The commits a review flagged here (their blocking markers)."""
+    try:
+        return set(os.listdir(layout.BLOCKING.path(git_dir)))
+    except OSError:  # none made yet
+        return set()
+
+
+def sends_marked(git_dir: os.PathLike[str] | str, local: str, remote: str) -> bool:
+    """Whether a push of `local` over `remote` (a notes ref's: never judged) sends a commit a
+    review flagged: a notes ref pointed at work sent a flagged key unjudged (an audit)."""
+    marked = _marked(git_dir) if local.strip("0") else set()  # a deletion sends nothing
+    held = [remote] if remote.strip("0") else []
+    return bool(marked) and not marked.isdisjoint(not_held(git_dir, [local], held, Held(), None))
+
+
 def marked_past(
     git_dir: os.PathLike[str] | str,
     sent: list[str],
@@ -211,10 +227,7 @@ def marked_past(
     a pull's tip alone, and its rebase left the commit that added the key)."""
     if len(listed) <= most:
         return listed
-    try:
-        marked = set(os.listdir(layout.BLOCKING.path(git_dir)))
-    except OSError:  # none made yet
-        marked = set()
+    marked = _marked(git_dir)
     every = not_held(git_dir, sent, held, found, None) if marked else []
     judged = {oid for oid in every[most:] if oid in marked}
     for tip in list(judged):

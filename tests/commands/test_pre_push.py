@@ -1183,6 +1183,14 @@ def test_a_commit_pushed_to_a_notes_ref_is_judged_as_a_commit(repo: Repo, remote
     # Notes pushed as notes are git's data about commits: nothing to judge.
     repo.git("notes", "add", "-m", "a note", "HEAD~")
     assert push(repo, "refs/notes/commits").returncode == 0
+    # But a notes ref set to the flagged commit, or to notes on top of it, sends that commit
+    # (an audit: it went out with no word).
+    repo.git("update-ref", "refs/notes/wip", leaked)
+    result = push(repo, "refs/notes/wip")
+    assert result.returncode != 0 and f"{leaked[:10]} creds.py:1" in result.stderr
+    repo.git("notes", "--ref", "wip", "add", "-m", "on top of it", "HEAD~")
+    assert push(repo, "refs/notes/wip").returncode != 0
+    assert repo.run("--git-dir", str(remote), "rev-parse", "refs/notes/wip").returncode != 0
 
 
 def test_an_annotated_tag_whose_message_holds_a_token_is_refused(
