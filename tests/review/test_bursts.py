@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from string import ascii_uppercase
 
-from landwatch.review.findings import secret_digest
+from landwatch.review.findings import Severity, secret_digest
 from support.repos import Repo
 from support.review import KEY_ID, OTHER_ID, review
 
@@ -42,6 +42,20 @@ def test_a_burst_of_secrets_holds_every_one_of_them(repo: Repo) -> None:
     (burst,) = [f for f in review(repo).findings if f.rule == "S002"]
     assert burst.message.endswith("on 5 lines: 1-5")
     assert burst.secret_digest == secret_digest(*(secret_digest(key) for key in keys))
+
+
+def test_a_burst_is_told_at_the_severity_of_its_most_severe_secret(repo: Repo) -> None:
+    """An audit: a burst took its first line's severity; a key moved in the file (info, no new
+    leak) before four new ones made the five one finding at info, and the push went out."""
+    keys = [
+        f"AKIA{''.join(random.Random(n).choices(ascii_uppercase + '234567', k=16))}"
+        for n in range(5)
+    ]
+    repo.land("an old key", {"keys.txt": f"x = 1\n{keys[0]}\n"}, hooks=False)
+    repo.land("new keys", {"keys.txt": "".join(f"  {key}\n" for key in keys)}, hooks=False)
+    (burst,) = [f for f in review(repo).findings if f.rule == "S002"]
+    assert burst.message.endswith("on 5 lines: 1-5") and "moved, not new" not in burst.message
+    assert burst.severity is Severity.ERROR and burst.line == 1
 
 
 def test_one_secret_found_by_two_rules_is_one_finding(repo: Repo) -> None:
