@@ -183,6 +183,24 @@ def test_past_the_bound_a_flagged_pull_is_judged_with_every_commit_of_its_range(
     assert found.commits == [*landed[:-4:-1], tip, leaked] and found.more
 
 
+def test_a_flagged_pull_among_the_newest_is_judged_with_its_range_past_them(
+    repo: Repo, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 2: a pull's tip among the newest commits read, its range reaching past them: the
+    refusal named the tip alone, said to amend it, and the key went out with the next push."""
+    monkeypatch.setattr(push_gate, "MOST", 3)
+    repo.git("switch", "-q", "-c", "topic")
+    leaked = repo.land("add a token", {"settings.py": f'token = "{GITHUB_TOKEN}"\n'}, hooks=False)
+    topic = [repo.land(f"t{n}", {f"t{n}.py": "x = 1\n"}, hooks=False) for n in range(4)]
+    repo.git("switch", "-q", "main")
+    repo.git("merge", "-q", "--ff-only", "topic")
+    assert run_reviewer("--once").returncode == 0
+    on_top = repo.land("on top", hooks=False)
+    sent = push_gate.parse(line(on_top))
+    found = push_gate.outgoing(repo.git_dir, "origin", str(remote), sent)
+    assert found.commits == [on_top, *topic[::-1], leaked] and found.more
+
+
 def test_a_review_waits_while_its_item_is_in_a_queue(repo: Repo) -> None:
     landed = repo.land("reviewed soon")
     assert push_gate.waiting(repo.git_dir, [landed, oid(5)]) == {landed}

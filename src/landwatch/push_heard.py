@@ -22,6 +22,7 @@ from landwatch.push_remote import (
     same_place,
     tracking_stands,
 )
+from landwatch.work_item import is_object_id
 
 # How long the push gate waits for a remote to say what it holds (and send what it names that
 # this clone lacks): the push has just reached it, so it answers at once; past this, the gate
@@ -229,10 +230,12 @@ def marked_past(
         return listed
     marked = _marked(git_dir)
     every = not_held(git_dir, sent, held, found, None) if marked else []
-    judged = {oid for oid in every[most:] if oid in marked}
+    # Every flagged commit's range, the newest 1,000's too: one reaching past them left the key
+    # (a round-2 audit).
+    judged = {oid for oid in every if oid in marked}
     for tip in list(judged):
         review = report_store.read_review(git_dir, tip)
-        if review is not None and review.base is not None:
+        if review is not None and review.base is not None and is_object_id(review.base):
             ranged = git("rev-list", f"{review.base}..{tip}", cwd=git_dir, check=False)
             judged.update(ranged.split())  # none where its base is gone: the tip stands
     return listed[:most] + [oid for oid in every[most:] if oid in judged]
