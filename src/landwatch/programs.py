@@ -26,5 +26,6 @@ def keep_to_absolute_path() -> None:
     a `systemctl`) and inherits, made of absolute entries only: a clone's own `./git` ran, in
     the background too, where PATH held an empty entry before git's (an audit)."""
     path = os.environ.get("PATH")
-    if path is not None and (kept := only_absolute(path)) != path:
+    # None left: the system's, as an empty PATH is the working directory (a round-2 audit).
+    if path is not None and (kept := only_absolute(path) or os.defpath) != path:
         os.environ["PATH"] = kept

@@ -444,7 +444,7 @@ def test_no_program_a_clone_commits_runs_where_path_names_the_working_directory(
         (repo.path / name).chmod(0o755)
     system = tools(tmp_path)
     asked = [["doctor"], ["status"], ["show", "HEAD"], ["review", "HEAD"], ["reviewer", "--once"]]
-    for path in (f"{system}:", f":{system}", f".:{system}", f"{system}::bin"):
+    for path in (f"{system}:", f":{system}", f".:{system}", f"{system}::bin", ".", ":"):
         for command in asked:
             said = subprocess.run(
                 [sys.executable, "-m", "landwatch", *command],
