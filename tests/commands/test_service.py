@@ -37,9 +37,6 @@ def test_systemd_unit_and_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert unit.read_text() == (
         "[Unit]\n"
         "Description=landwatch reviewer: reviews the commits that land in your repositories\n"
-        "# A reviewer that cannot start (its lock held) is tried 5 times, not for ever.\n"
-        "StartLimitIntervalSec=120\n"
-        "StartLimitBurst=5\n"
         "\n"
         "[Service]\n"
         "Type=simple\n"

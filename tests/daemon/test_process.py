@@ -23,7 +23,6 @@ from support.daemon import (
     done_ids,
     journal_lines,
     process_gone,
-    reviewer_command,
     reviewer_env,
     run_reviewer,
     running,
@@ -336,17 +335,3 @@ def test_a_reviewer_started_lower_stays_as_low_and_keeps_its_policy() -> None:
     # 15 above the test's own niceness (a suite run under `nice` starts higher), at most 19.
     low = min(19, os.getpriority(os.PRIO_PROCESS, 0) + 15)
     assert said == [f"at niceness {low}", f"{low} True"]
-
-
-def test_the_log_lines_go_to_no_regular_file_as_stderr(repo: Repo, tmp_path: Path) -> None:
-    """An audit: launchd gives the reviewer a regular file as stderr (StandardErrorPath), which
-    nothing rotates; every log line went there too and it grew without bound. The rotated log
-    holds them; a terminal or a pipe (a journal) still gets them."""
-    repo.land("logged")
-    stderr = tmp_path / "reviewer.stderr.log"
-    with stderr.open("w") as into:
-        done = subprocess.run(reviewer_command("--once"), env=reviewer_env(), stderr=into)
-    assert done.returncode == 0
-    assert "draining" not in stderr.read_text()
-    assert "draining" in layout.REVIEWER_LOG.path().read_text()
-    assert "draining" in run_reviewer("--once").stderr

@@ -146,9 +146,6 @@ class Systemd:
         return (
             "[Unit]\n"
             "Description=landwatch reviewer: reviews the commits that land in your repositories\n"
-            "# A reviewer that cannot start (its lock held) is tried 5 times, not for ever.\n"
-            "StartLimitIntervalSec=120\n"
-            "StartLimitBurst=5\n"
             "\n"
             "[Service]\n"
             "Type=simple\n"

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from io import TextIOWrapper
 from pathlib import Path
 from types import FrameType
-from typing import TextIO
 
 from landwatch import __version__, layout
 from landwatch.daemon.lock import AlreadyRunning, InstanceLock, LockHolder, NowhereToLock
@@ -111,21 +110,11 @@ def setup_logging(*, verbose: bool, to_stderr: bool) -> Path:
     file_handler = PrivateLog(log_file)
     file_handler.setFormatter(PrintableFormatter("%(asctime)s %(levelname)s %(message)s"))
     root.addHandler(file_handler)
-    # Not into a regular file (launchd's StandardErrorPath): nothing rotates it, and the log
-    # above holds every line (an audit: the agent's grew without bound). A terminal or a
-    # journal's socket gets them.
-    if to_stderr and not _regular_file(sys.stderr):
+    if to_stderr:
         stream = logging.StreamHandler(sys.stderr)
         stream.setFormatter(PrintableFormatter("landwatch: %(message)s"))
         root.addHandler(stream)
     return log_file
-
-
-def _regular_file(stream: TextIO) -> bool:
-    try:
-        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-    except (OSError, ValueError, AttributeError):
-        return False
 
 
 # Nobody answers the reviewer. git runs GIT_ASKPASS, core.askPass or SSH_ASKPASS for a password
