@@ -34,8 +34,7 @@ CREDENTIALS = {
     "https_proxy": "me:proxy-password-0123456789@proxy.example:3128",
     "PIP_PROXY": "me:proxy-password-0123456789@proxy.example:3128",
     "PIP_FIND_LINKS": "https://pypi.example/links/?token=index-token-0123456789",
-    # A token as a part of the path (Cloudsmith's entitlement URLs: round 1).
-    "UV_EXTRA_INDEX_URL": "https://dl.cloudsmith.io/Xy7tQw2ErT9uIo3P/corp/shop/python/simple/",
+    "UV_EXTRA_INDEX_URL": "https://pypi.example/simple/#token=index-token-0123456789",
 }
 REACHING = {
     "PIP_INDEX_URL": "https://pypi.example/simple",
@@ -47,6 +46,9 @@ REACHING = {
     "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt",
     # An `@` in a path is no user: Azure Artifacts' feed views (round 1).
     "UV_INDEX_URL": "https://pkgs.dev.azure.com/corp/_packaging/shop@Release/pypi/simple/",
+    # Names in a path are no tokens (round 2): Azure's project, a mirror's, a CA bundle's.
+    "UV_FIND_LINKS": "https://pkgs.dev.azure.com/ContosoEngineering2/PythonPackages2024/",
+    "REQUESTS_CA_BUNDLE": "/usr/local/share/ca-certificates/CorpRootCA2024-G2.crt",
 }
 
 # A `repo: local` hook failing on any TODO in the files it is given (`grep`'s `path:line:` lines).

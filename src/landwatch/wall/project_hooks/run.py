@@ -71,12 +71,11 @@ _NPM_PASSED = frozenset(
 _NPM_SCOPED_REGISTRY = lazy_compile(r"@[a-z0-9._~-]+:registry")
 # A value naming a user or a password before its host (`https://user:secret@index/`,
 # `https://TOKEN@host`, a proxy's `user:secret@proxy:3128`, which curl and urllib send too: an
-# audit), a query (an index's `?token=`), or a path part that looks generated (Cloudsmith's
-# `https://dl.cloudsmith.io/TOKEN/org/repo/`) holds a credential: such a value is not passed,
-# whatever its name. An `@` in a path is no user (Azure Artifacts' `feed@view`: round 1).
+# audit), or a query or a fragment (an index's `?token=`), holds a credential: such a value is
+# not passed, whatever its name. An `@` in a path is no user (Azure Artifacts' `feed@view`:
+# round 1). A token as a part of the path (Cloudsmith's) cannot be told from a name there
+# (`PythonPackages2024`: round 2, where taking such parts for tokens dropped those indexes).
 _USER_BEFORE_HOST = lazy_compile(r"(?:^|[\s=])(?:[a-z][a-z0-9+.-]*+://)?[^/@\s=]*+@", re.I)
-_PATH_PART = lazy_compile(r"(?<=/)[^/?#\s]++")
-_GENERATED = lazy_compile(r"(?=[\w-]*?\d)(?=[\w-]*?[a-z])(?=[\w-]*?[A-Z])[\w-]{16,}+")
 # Where each tool keeps its environments, given as the store of this repository's.
 _HOMES = {"pre-commit": "PRE_COMMIT_HOME", "prek": "PREK_HOME"}
 # The tools that write in their store at every run, not only when they build (prek its log, its
@@ -142,9 +141,7 @@ def passed_to_build(environ: Mapping[str, str]) -> dict[str, str]:
 
 def holds_a_credential(value: str) -> bool:
     """Whether a value of how to reach an index or a proxy holds a user, a password or a token."""
-    if "?" in value or _USER_BEFORE_HOST.search(value):
-        return True
-    return any(_GENERATED.fullmatch(part[0]) for part in _PATH_PART.finditer(value))
+    return "?" in value or "#" in value or _USER_BEFORE_HOST.search(value) is not None
 
 
 def _reaches_an_index(key: str) -> bool:
