@@ -243,12 +243,29 @@ def test_a_secret_continued_on_the_next_lines_is_shown_by_no_finding_there(repo:
         'NAME = ("plain"\n'
         '        "words")   \n'
     )
-    repo.land("continued", {"app.py": source}, hooks=False)
+    more = {
+        "more.py": 'SECRET_KEY = "Pk7Lm2Nq9Rs4\\\nTv6Wx8Yz1Ab3"   \n',  # a backslash in it
+        "more.js": 'const dbPassword = "Cd5Ef7Gh9Ij2"\n  + "Kl4Mn6Op8Qr1";   \n',
+    }
+    repo.land("continued", {"app.py": source, **more}, hooks=False)
     report = review(repo)
     told = {(f.rule, f.line) for f in report.findings}
     assert {("S003", 1), ("S003", 3), ("P001", 2), ("P001", 4), ("P001", 6)} <= told
     everything = shown(report)
-    for half in ("Aq1Bw2Ce3Dr4", "Ft5Gy6Hu7Ji8", "aB3xK9mQ2pL7", "vN4wR8sT6yU1"):
+    halves = ("Aq1Bw2Ce3Dr4", "Ft5Gy6Hu7Ji8", "aB3xK9mQ2pL7", "vN4wR8sT6yU1", "Tv6Wx8Yz1Ab3")
+    for half in (*halves, "Kl4Mn6Op8Qr1"):
         assert half not in everything, half
-    [plain] = [f for f in report.findings if (f.rule, f.line) == ("P001", 6)]
+    [plain] = [f for f in report.findings if (f.path, f.rule, f.line) == ("app.py", "P001", 6)]
     assert plain.snippet is not None and '"words")' in plain.snippet  # no secret continues
+    # Nor is what follows a shell's `"…" \\`, another word, or a configuration in a string.
+    repo.land(
+        "not continued",
+        {
+            "run.sh": 'docker run -e DB_PASSWORD="Aq1Bw2Ce3Dr4" \\\n  "postgres" \\\n  x\n',
+            "app.py": 'CONFIG = """password = Aq1Bw2Ce3Dr4x\nhost = db.example.com\n"""\n',
+            "notes.txt": "run postgres at host = db.example.com   \n",
+        },
+        hooks=False,
+    )
+    [notes] = [f for f in review(repo).findings if f.path == "notes.txt"]
+    assert notes.snippet == "run postgres at host = db.example.com   "

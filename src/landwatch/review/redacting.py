@@ -27,14 +27,17 @@ from landwatch.review.secrets.redaction import (
 )
 
 # A string a secret's line leaves to the next ones: its literal closed at the line's end (maybe
-# before a `+` or a backslash), the next lines only literals; or a triple quote left open.
+# before a `+`), the next lines only literals (maybe after a `+`); or a triple quote left open,
+# or a backslash ending the line inside the string, up to where it closes. Not a shell's `"a" \`
+# then `"b"`, two words (round 2: `"postgres"` was hidden everywhere).
 MOST_CONTINUED = 8
 _SHORTEST_CONTINUED = 4
-_CLOSED_AT_THE_END = lazy_compile(r"[\"']\s*+[+\\]?\s*+")
+_CLOSED_AT_THE_END = lazy_compile(r"[\"']\s*+\+?\s*+")
 _LITERAL = lazy_compile(r"[rbuf]{0,2}([\"'])([^\"'\\]++)\1", re.IGNORECASE)
 _LITERALS_ONLY = lazy_compile(
-    r"\s*+(?:[rbuf]{0,2}([\"'])[^\"'\\]++\1\s*+[+]?\s*+)++[)\],;+\\]*+\s*+", re.IGNORECASE
+    r"\s*+(?:\+?\s*+[rbuf]{0,2}([\"'])[^\"'\\]++\1\s*+)++[)\],;+]*+\s*+", re.IGNORECASE
 )
+_CLOSING = lazy_compile(r'"""|\'\'\'|["\']')
 _TRIPLE = lazy_compile(r'"""|\'\'\'')
 
 
@@ -70,17 +73,20 @@ class LinesRead:
         text, (start, end) = texts[finding.line], finding.span
         following = (texts.get(finding.line + at) for at in range(1, MOST_CONTINUED + 1))
         said: list[str] = []
+        # The string is the secret: a triple-quoted configuration holding one is not (round 2).
+        opened = not text[end:].strip() and _TRIPLE.fullmatch(text, max(start - 3, 0), start)
         if _CLOSED_AT_THE_END.fullmatch(text, end):
             for line in following:
                 if line is None or not _LITERALS_ONLY.fullmatch(line):
                     break
                 said += [literal[2] for literal in _LITERAL.finditer(line)]
-        elif not text[end:].strip() and _TRIPLE.search(text, 0, start):
+        elif opened or text[end:] == "\\":
+            closing = _TRIPLE if opened else _CLOSING
             for line in following:
                 if line is None:
                     break
-                head = _TRIPLE.split(line, maxsplit=1)
-                said.append(head[0].strip())
+                head = closing.split(line, maxsplit=1)
+                said.append(head[0].strip().rstrip("\\"))
                 if len(head) > 1:
                     break
         return [value for value in said if len(value) >= _SHORTEST_CONTINUED]
