@@ -246,6 +246,7 @@ def test_a_secret_continued_on_the_next_lines_is_shown_by_no_finding_there(repo:
     more = {
         "more.py": 'SECRET_KEY = "Pk7Lm2Nq9Rs4\\\nTv6Wx8Yz1Ab3"   \n',  # a backslash in it
         "more.js": 'const dbPassword = "Cd5Ef7Gh9Ij2"\n  + "Kl4Mn6Op8Qr1";   \n',
+        "join.py": 'API_SECRET = "Uv3Wx5Yz7Ab9" \\\n    "Cd2Ef4Gh6Ij8"   \n',  # joined (round 3)
     }
     repo.land("continued", {"app.py": source, **more}, hooks=False)
     report = review(repo)
@@ -253,7 +254,7 @@ def test_a_secret_continued_on_the_next_lines_is_shown_by_no_finding_there(repo:
     assert {("S003", 1), ("S003", 3), ("P001", 2), ("P001", 4), ("P001", 6)} <= told
     everything = shown(report)
     halves = ("Aq1Bw2Ce3Dr4", "Ft5Gy6Hu7Ji8", "aB3xK9mQ2pL7", "vN4wR8sT6yU1", "Tv6Wx8Yz1Ab3")
-    for half in (*halves, "Kl4Mn6Op8Qr1"):
+    for half in (*halves, "Kl4Mn6Op8Qr1", "Cd2Ef4Gh6Ij8"):
         assert half not in everything, half
     [plain] = [f for f in report.findings if (f.path, f.rule, f.line) == ("app.py", "P001", 6)]
     assert plain.snippet is not None and '"words")' in plain.snippet  # no secret continues
@@ -261,11 +262,12 @@ def test_a_secret_continued_on_the_next_lines_is_shown_by_no_finding_there(repo:
     repo.land(
         "not continued",
         {
-            "run.sh": 'docker run -e DB_PASSWORD="Aq1Bw2Ce3Dr4" \\\n  "postgres" \\\n  x\n',
+            "run.sh": 'docker run -e DB_PASSWORD="Aq1Bw2Ce3Dr4" \\\n  "postgres" \\\n  x\n'
+            + "export DB_PASS=Qz8Xw6Vu4Ts2\\\n  --network hostnet\n",
             "app.py": 'CONFIG = """password = Aq1Bw2Ce3Dr4x\nhost = db.example.com\n"""\n',
-            "notes.txt": "run postgres at host = db.example.com   \n",
+            "notes.txt": "run postgres at host = db.example.com --network hostnet   \n",
         },
         hooks=False,
     )
     [notes] = [f for f in review(repo).findings if f.path == "notes.txt"]
-    assert notes.snippet == "run postgres at host = db.example.com   "
+    assert notes.snippet == "run postgres at host = db.example.com --network hostnet   "

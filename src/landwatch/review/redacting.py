@@ -27,17 +27,20 @@ from landwatch.review.secrets.redaction import (
 )
 
 # A string a secret's line leaves to the next ones: its literal closed at the line's end (maybe
-# before a `+`), the next lines only literals (maybe after a `+`); or a triple quote left open,
-# or a backslash ending the line inside the string, up to where it closes. Not a shell's `"a" \`
-# then `"b"`, two words (round 2: `"postgres"` was hidden everywhere).
+# before a `+`, or a backslash but in a shell's script, where `"a" \` then `"b"` are two words:
+# round 2 found `"postgres"` hidden everywhere, round 3 Python's joined lines shown), the next
+# lines only literals (maybe after a `+`); or a triple quote left open, or a backslash ending
+# the line inside a quoted string, up to where it closes.
 MOST_CONTINUED = 8
 _SHORTEST_CONTINUED = 4
 _CLOSED_AT_THE_END = lazy_compile(r"[\"']\s*+\+?\s*+")
+_JOINED_AT_THE_END = lazy_compile(r"[\"']\s*+[+\\]?\s*+")
+_SHELL_SCRIPTS = (".sh", ".bash", ".zsh", ".ksh", "Dockerfile", "Makefile", ".mk", ".env")
 _LITERAL = lazy_compile(r"[rbuf]{0,2}([\"'])([^\"'\\]++)\1", re.IGNORECASE)
 _LITERALS_ONLY = lazy_compile(
-    r"\s*+(?:\+?\s*+[rbuf]{0,2}([\"'])[^\"'\\]++\1\s*+)++[)\],;+]*+\s*+", re.IGNORECASE
+    r"\s*+(?:\+?\s*+[rbuf]{0,2}([\"'])[^\"'\\]++\1\s*+)++[)\],;+\\]*+\s*+", re.IGNORECASE
 )
-_CLOSING = lazy_compile(r'"""|\'\'\'|["\']')
+_OPENED = lazy_compile(r'(?:"""|\'\'\')\s*+\Z')  # a triple quote, maybe a space, then the value
 _TRIPLE = lazy_compile(r'"""|\'\'\'')
 
 
@@ -73,21 +76,28 @@ class LinesRead:
         text, (start, end) = texts[finding.line], finding.span
         following = (texts.get(finding.line + at) for at in range(1, MOST_CONTINUED + 1))
         said: list[str] = []
-        # The string is the secret: a triple-quoted configuration holding one is not (round 2).
-        opened = not text[end:].strip() and _TRIPLE.fullmatch(text, max(start - 3, 0), start)
-        if _CLOSED_AT_THE_END.fullmatch(text, end):
+        shell = (finding.path or "").endswith(_SHELL_SCRIPTS)
+        quote = text[start - 1 : start] if start and text[start - 1] in "\"'" else ""
+        if (_CLOSED_AT_THE_END if shell else _JOINED_AT_THE_END).fullmatch(text, end):
             for line in following:
                 if line is None or not _LITERALS_ONLY.fullmatch(line):
                     break
                 said += [literal[2] for literal in _LITERAL.finditer(line)]
-        elif opened or text[end:] == "\\":
-            closing = _TRIPLE if opened else _CLOSING
+        # The string is the secret: a triple-quoted configuration holding one is not (round 2).
+        elif not text[end:].strip() and _OPENED.search(text, 0, start):
             for line in following:
                 if line is None:
                     break
-                head = closing.split(line, maxsplit=1)
-                said.append(head[0].strip().rstrip("\\"))
+                head = _TRIPLE.split(line, maxsplit=1)
+                said.append(head[0].strip())
                 if len(head) > 1:
+                    break
+        elif text[end:] == "\\" and quote:  # not a shell's unquoted word: round 3
+            for line in following:
+                if line is None or (quote not in line and not line.endswith("\\")):
+                    break
+                said.append(line.partition(quote)[0].strip().rstrip("\\"))
+                if quote in line:
                     break
         return [value for value in said if len(value) >= _SHORTEST_CONTINUED]
 
