@@ -35,6 +35,10 @@ CREDENTIALS = {
     "PIP_PROXY": "me:proxy-password-0123456789@proxy.example:3128",
     "PIP_FIND_LINKS": "https://pypi.example/links/?token=index-token-0123456789",
     "UV_EXTRA_INDEX_URL": "https://pypi.example/simple/#token=index-token-0123456789",
+    # Quoted (docker's --env-file keeps them), without a scheme, in a list (round 3).
+    "ALL_PROXY": '"http://me:proxy-password-0123456789@proxy.example:3128"',
+    "UV_PYTHON_INSTALL_MIRROR": "//me:mirror-password-0123456789@private.example/python/",
+    "npm_config_proxy": "http://proxy.example:3128,http://me:pw-0123456789@proxy.example",
 }
 REACHING = {
     "PIP_INDEX_URL": "https://pypi.example/simple",

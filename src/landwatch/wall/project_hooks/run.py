@@ -75,7 +75,11 @@ _NPM_SCOPED_REGISTRY = lazy_compile(r"@[a-z0-9._~-]+:registry")
 # not passed, whatever its name. An `@` in a path is no user (Azure Artifacts' `feed@view`:
 # round 1). A token as a part of the path (Cloudsmith's) cannot be told from a name there
 # (`PythonPackages2024`: round 2, where taking such parts for tokens dropped those indexes).
-_USER_BEFORE_HOST = lazy_compile(r"(?:^|[\s=])(?:[a-z][a-z0-9+.-]*+://)?[^/@\s=]*+@", re.I)
+# Each URL a value holds starts it, or follows a space, `=`, a comma or a quote (round 3: a quoted
+# value, `//user:pass@host`, a list), its scheme, or only `//`, before the user.
+_USER_BEFORE_HOST = lazy_compile(
+    r"(?:^|[\s=,\"'])(?:[a-z][a-z0-9+.-]*+:)?(?://)?[^/@\s=,\"']*+@", re.IGNORECASE
+)
 # Where each tool keeps its environments, given as the store of this repository's.
 _HOMES = {"pre-commit": "PRE_COMMIT_HOME", "prek": "PREK_HOME"}
 # The tools that write in their store at every run, not only when they build (prek its log, its
