@@ -17,6 +17,7 @@ import pytest
 
 from landwatch import layout, registry, report_store
 from landwatch.commands.doctor import doctor
+from landwatch.daemon.loop import LEFT_WAITING
 from landwatch.hooks import INSTALLED_EVENTS
 from support import TOOLS
 from support.daemon import run_reviewer
@@ -130,7 +131,8 @@ def test_an_unusable_work_directory_is_told_once_and_named_with_what_mends_it(
         "is recorded but not reviewed; run: landwatch doctor\n"
     )
     ran = run_reviewer("--once")
-    assert ran.returncode == 0, ran.stderr
+    assert ran.returncode == LEFT_WAITING, ran.stderr  # its landing is left, and said so
+    assert f"left for the next run: the queue of {repo.git_dir}, which cannot be used" in ran.stderr
     claims = [line for line in ran.stderr.splitlines() if "cannot claim" in line]
     assert claims == [f"landwatch: cannot claim from {repo.git_dir}: Not a directory"]
     assert "landwatch: landwatch:" not in ran.stderr
