@@ -62,7 +62,9 @@ class GenericSecret(SecretRule):
     manifests, and values a S002 format recognises (S002 reports them by name). In a
     conventional test path (tests/, testdata/, fixtures/, *_test.go, ...) a finding is told at
     info, not dropped; a value already in the file before the change (a move) is told at info
-    by every secret rule.
+    by every secret rule (past a file's first 32 values, those found among its words: a search
+    of all of it for each of 10,000 values took 40 s; one not found so is told at its own
+    severity).
     """
 
     id = "S003"

@@ -171,8 +171,11 @@ class TokenFormat(SecretRule):
     user's token whose ids are not Slack's 8 to 14 digits) is a stand-in, made up or mistyped,
     and is told by no secret rule. Each is matched exactly, on word
     boundaries: a token one character short or long and documentation placeholders (holding
-    EXAMPLE, a unit repeated, six characters in order, a mask) are let through. Lockfiles are
-    checked too: a registry token in a resolved URL is still a token.
+    EXAMPLE, `your`, `here`, `ChangeMe` or another such word as a person writes it, in lower,
+    upper or camel case, a unit repeated, six characters in order, a mask) are let through; a
+    value whose checksum holds never is, whatever it holds by chance (`hERe` in one of 13,000
+    GitHub tokens). Lockfiles are checked too: a registry token in a resolved URL is still a
+    token.
     """
 
     id = "S002"
