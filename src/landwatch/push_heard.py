@@ -187,10 +187,7 @@ def tracked_blocking(
     there by its tracking refs alone (not `judged`), has a blocking marker: they may be stale (a
     branch deleted there, never pruned here; a remote rewritten), so the remote is to be asked.
     Past `most` commits walked, where any commit has one: whether it lies past is not known."""
-    try:
-        marked = set(os.listdir(layout.BLOCKING.path(git_dir))) - set(judged)
-    except OSError:  # none made yet
-        return False
+    marked = _marked(git_dir) - set(judged)
     if not marked:
         return False
     listed = not_held(git_dir, sent, held, Held(), most)
