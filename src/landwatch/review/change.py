@@ -259,11 +259,12 @@ class Change:
         lines: list[Line] = []
         # libgit2's diff asks the index's attributes too; the commit's own say what it is.
         said = self.attribute(file.path, "diff")
+        contents: tuple[bytes | None, bytes | None] | None = None  # its blobs, read once
         if not patch.delta.is_binary:
             binary = said is False
             lines, file.lacks_final_newline = added_in(patch)
         else:
-            old, new = file.old_content(), file.new_content()
+            contents = old, new = file.old_content(), file.new_content()
             binary = diffed_as_binary(said, old, new)
             text = None if binary or new is None else text_patch(old, new)
             if text is not None:
@@ -275,8 +276,8 @@ class Change:
             # Binary to every rule but the secret rules, which read its text where it is text:
             # git takes an attribute's word (`-diff`, `binary`), and UTF-16's NULs, for binary.
             file.binary, file.lacks_final_newline = True, False
-            new = file.new_content()
-            text = None if new is None else text_patch(file.old_content(), new)
+            old, new = contents or (file.old_content(), file.new_content())
+            text = None if new is None else text_patch(old, new)
             file.encoding = None if text is None else text.encoding
             lines = [] if text is None else added_in(text.patch)[0]
         if self.other_parents and file.new_id is not None:
