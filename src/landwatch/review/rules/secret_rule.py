@@ -56,6 +56,7 @@ class SecretRule(LineRule):
 
     secret = True
     refuses_push = True
+    _kept_before: _Before | None = None  # the file before the change last asked of (`_before`)
 
     def check_lines(self, file: FileChange, lines: list[Line]) -> Iterator[Finding]:
         before = file.old_content() if file.old_id is not None else None
@@ -89,7 +90,7 @@ class SecretRule(LineRule):
 
     def _before(self, content: bytes) -> _Before:
         """What is known of `content` (one file's before), kept while it is the one asked of."""
-        kept: _Before | None = getattr(self, "_kept_before", None)
+        kept = self._kept_before
         if kept is None or kept.content is not content:
             kept = self._kept_before = _Before(content)
         return kept
