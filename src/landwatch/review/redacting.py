@@ -40,7 +40,6 @@ _LITERAL = lazy_compile(r"[rbuf]{0,2}([\"'])([^\"'\\]++)\1", re.IGNORECASE)
 _LITERALS_ONLY = lazy_compile(
     r"\s*+(?:\+?\s*+[rbuf]{0,2}([\"'])[^\"'\\]++\1\s*+)++[)\],;+\\]*+\s*+", re.IGNORECASE
 )
-_OPENED = lazy_compile(r'(?:"""|\'\'\')\s*+\Z')  # a triple quote, maybe a space, then the value
 _TRIPLE = lazy_compile(r'"""|\'\'\'')
 
 
@@ -84,7 +83,7 @@ class LinesRead:
                     break
                 said += [literal[2] for literal in _LITERAL.finditer(line)]
         # The string is the secret: a triple-quoted configuration holding one is not (round 2).
-        elif not text[end:].strip() and _OPENED.search(text, 0, start):
+        elif not text[end:].strip() and text[:start].rstrip().endswith(('"""', "'''")):
             for line in following:
                 if line is None:
                     break
